@@ -1,0 +1,11 @@
+// ESM jest: @actions/* are ESM-only, so tests run as ES modules through ts-jest.
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json', diagnostics: false }]
+  },
+  testMatch: ['**/__tests__/**/*.test.ts'],
+  testTimeout: 30000
+}

@@ -1,0 +1,41 @@
+import type { Assertion, AssertionResult, EvalCase, JudgeVerdict } from '../types.js'
+
+/** What every check sees about the trial it grades. */
+export interface AssertionContext {
+  output: string
+  input: unknown
+  case: EvalCase
+  /** the trial's duration, for `latency` */
+  durationMs: number
+  /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
+  judge?: Judge
+}
+
+export interface JudgeRequest {
+  input: unknown
+  output: string
+  rubric: string
+  /** pass threshold of this assertion (its own, else judge.threshold) */
+  threshold: number
+}
+
+/** Asks the judge (or reuses a baseline verdict). Never throws: failures come back as score 0 with `error`. */
+export type Judge = (request: JudgeRequest) => Promise<JudgeVerdict>
+
+/** A check's finding before the dispatcher applies `not-` and records the type. */
+export interface CheckOutcome {
+  pass: boolean
+  score: number
+  reason: string
+  error?: string
+  judge?: AssertionResult['judge']
+}
+
+export interface AssertionHandler {
+  /** Grade one output. `negated` is only for wording the reason ("not to contain"). */
+  run(assertion: Assertion, ctx: AssertionContext, negated: boolean): CheckOutcome | Promise<CheckOutcome>
+  /** A config problem in the assertion (bad regex, missing value), or undefined when it is usable. */
+  validate?(assertion: Assertion): string | undefined
+  /** Whether `not-<type>` is allowed (rule-based checks only). */
+  negatable: boolean
+}

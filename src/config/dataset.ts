@@ -1,0 +1,184 @@
+/**
+ * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
+ * `defaults`, the seed shorthands, case keys and fingerprints.
+ */
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import { glob, isDynamicPattern } from 'tinyglobby'
+import { ConfigError } from '../errors.js'
+import type { Assertion, EvalCase } from '../types.js'
+import { contentHash } from '../util/hash.js'
+import { formatPath, parseJsonl, parseYaml, validate, type Located, type Path } from './parse.js'
+import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
+
+/** What checks a case's assertions against the registered types. */
+export type AssertionValidator = (assertion: Assertion) => string | undefined
+
+export interface DatasetOptions {
+  defaults: { assert: Assertion[]; tags: string[] }
+  judge?: JudgeConfig
+  validateAssertion: AssertionValidator
+}
+
+/** One source of raw cases: a file, or the config's inline `cases`. */
+interface RawSource {
+  located: Located
+  /** the path of the case list inside the located value */
+  base: Path
+  cases: unknown[]
+}
+
+export async function readText(file: string): Promise<string> {
+  let bytes: Buffer
+  try {
+    bytes = await readFile(file)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : (err as Error).message
+    throw new ConfigError(`${file}: cannot read: ${why}`, file)
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
+  } catch {
+    throw new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file)
+  }
+}
+
+/** Parse a file by extension into its list of raw cases. */
+export function parseDatasetText(text: string, file: string): RawSource {
+  const ext = path.extname(file).toLowerCase()
+  if (ext === '.jsonl' || ext === '.ndjson') {
+    const located = parseJsonl(text, file)
+    return { located, base: [], cases: located.value }
+  }
+  if (!['.yaml', '.yml', '.json'].includes(ext)) {
+    throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file)
+  }
+  const located = parseYaml(text, file)
+  const value = located.value
+  if (Array.isArray(value)) return { located, base: [], cases: value }
+  if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
+    return { located, base: ['cases'], cases: (value as { cases: unknown[] }).cases }
+  }
+  if (value === null || value === undefined) return { located, base: [], cases: [] }
+  throw new ConfigError(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file)
+}
+
+async function expandPatterns(patterns: string[], baseDir: string): Promise<string[]> {
+  const files: string[] = []
+  for (const pattern of patterns) {
+    if (isDynamicPattern(pattern)) {
+      const found = (await glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort()
+      if (found.length === 0) throw new ConfigError(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`)
+      files.push(...found)
+    } else {
+      files.push(path.resolve(baseDir, pattern))
+    }
+  }
+  return [...new Set(files)]
+}
+
+export async function readDatasetSources(dataset: string | string[], baseDir: string): Promise<RawSource[]> {
+  const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir)
+  return Promise.all(files.map(async (file) => parseDatasetText(await readText(file), file)))
+}
+
+/** The seed shorthands, as assertions (SPEC §2). */
+function shorthandAssertions(raw: RawCase): Assertion[] {
+  if (raw.check !== undefined) return [{ type: 'javascript', value: raw.check }]
+  if (raw.ideal !== undefined) {
+    return [Array.isArray(raw.ideal) ? { type: 'contains-any', value: raw.ideal } : { type: 'contains', value: raw.ideal }]
+  }
+  if (raw.grading_method !== undefined) {
+    if (raw.expected === undefined) throw new Error('grading_method needs `expected`')
+    const type = raw.grading_method === 'json_exact' ? 'json_exact' : raw.grading_method
+    return [{ type, value: raw.expected }]
+  }
+  if (raw.expected !== undefined) return [{ type: 'contains', value: String(raw.expected) }]
+  return []
+}
+
+export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] {
+  return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: path.resolve(dir, a.file) } : a))
+}
+
+/** The judge settings a case's fingerprint depends on (only when it uses the judge). */
+function judgeFingerprint(assertions: Assertion[], judge?: JudgeConfig): unknown {
+  if (!judge || !assertions.some((a) => a.type === 'llm-rubric')) return null
+  return { provider: judge.provider, model: judge.model, command: judge.command ?? null, threshold: judge.threshold, samples: judge.samples }
+}
+
+function displayValue(a: Assertion): unknown {
+  return a.file !== undefined ? { file: path.basename(a.file) } : a.value
+}
+
+/** Turn raw cases from every source into runnable cases, in dataset order. */
+export function normalizeCases(sources: RawSource[], options: DatasetOptions): EvalCase[] {
+  const cases: EvalCase[] = []
+  const ids = new Map<string, string>()
+  const contentKeys = new Map<string, number>()
+  for (const source of sources) {
+    const dir = path.dirname(source.located.file)
+    source.cases.forEach((value, i) => {
+      const at: Path = [...source.base, i]
+      const where = () => {
+        const line = source.located.lineOf(at)
+        return `${source.located.file}${line ? `:${line}` : ''} at ${formatPath(at) || `case ${i}`}`
+      }
+      let raw: RawCase
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        raw = validate(caseSchema, { ...source.located, value }, at, 'case')
+      } else {
+        throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : typeof value}`, source.located.file)
+      }
+      if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, source.located.file)
+      let own: Assertion[]
+      try {
+        own = raw.assert ? (raw.assert as Assertion[]) : shorthandAssertions(raw)
+      } catch (err) {
+        throw new ConfigError(`${where()}: ${(err as Error).message}`, source.located.file)
+      }
+      // defaults come resolved against the config's folder; the case's own files against its dataset's
+      const assert = [...options.defaults.assert, ...resolveFiles(own, dir)]
+      assert.forEach((a, k) => {
+        const problem = options.validateAssertion(a)
+        if (problem) {
+          const ownIndex = k - options.defaults.assert.length
+          const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where()
+          throw new ConfigError(`${place}: ${problem}`, source.located.file)
+        }
+      })
+      const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
+      let id: string
+      if (raw.id !== undefined) {
+        id = String(raw.id)
+        const previous = ids.get(id)
+        if (previous) throw new ConfigError(`${where()}: duplicate case id "${id}" (also at ${previous}); ids must be unique`, source.located.file)
+        ids.set(id, where())
+      } else {
+        // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
+        const base = `h${contentHash(raw.input, 12)}`
+        const seen = contentKeys.get(base) ?? 0
+        contentKeys.set(base, seen + 1)
+        id = seen === 0 ? base : `${base}~${seen + 1}`
+      }
+      const index = cases.length
+      const expected = raw.expected ?? raw.ideal ?? (own.length ? own.map((a) => `${a.type}: ${JSON.stringify(displayValue(a))}`).join('; ') : undefined)
+      cases.push({
+        id,
+        name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
+        input: raw.input,
+        tags,
+        assert,
+        expected,
+        fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
+        source: { file: source.located.file, line: source.located.lineOf(at) },
+        index
+      })
+    })
+  }
+  for (const id of ids.keys()) {
+    if (contentKeys.has(id)) throw new ConfigError(`case id "${id}" collides with a generated content key; choose another id`)
+  }
+  return cases
+}

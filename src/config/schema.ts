@@ -1,0 +1,163 @@
+/**
+ * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
+ * The JSON Schema in schema/evalgate.schema.json is generated from these.
+ */
+import { z } from 'zod'
+
+const nonNegative = z.number().min(0)
+const fraction = z.number().min(0).max(1)
+const positiveInt = z.number().int().min(1)
+
+export const assertionSchema = z
+  .object({
+    type: z.string().min(1),
+    value: z.unknown().optional(),
+    threshold: z.number().optional(),
+    weight: nonNegative.optional(),
+    flags: z.string().optional(),
+    tolerance: nonNegative.optional(),
+    relTolerance: nonNegative.optional(),
+    file: z.string().optional(),
+    metric: z.string().optional()
+  })
+  .strict()
+
+export const caseSchema = z
+  .object({
+    id: z.union([z.string().min(1), z.number()]).optional(),
+    name: z.string().optional(),
+    description: z.string().optional(),
+    input: z.unknown().optional(),
+    tags: z.array(z.string()).optional(),
+    assert: z.array(assertionSchema).optional(),
+    expected: z.unknown().optional(),
+    check: z.string().optional(),
+    grading_method: z.enum(['exact_match', 'contains', 'json_exact']).optional(),
+    task_type: z.string().optional(),
+    ideal: z.union([z.string(), z.array(z.string())]).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional()
+  })
+  .strict()
+
+const argv = z.union([z.string().min(1), z.array(z.string()).min(1)])
+
+const httpSchema = z
+  .object({
+    url: z.string().min(1),
+    method: z.enum(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    output: z.string().optional()
+  })
+  .strict()
+
+const openaiTargetSchema = z
+  .object({
+    model: z.string().min(1),
+    baseUrl: z.string().default('https://api.openai.com/v1'),
+    apiKeyEnv: z.string().default('OPENAI_API_KEY'),
+    system: z.string().optional(),
+    prompt: z.string().default('{{input}}'),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: positiveInt.optional()
+  })
+  .strict()
+
+export const targetSchema = z
+  .object({
+    command: argv.optional(),
+    protocol: z.enum(['stdio', 'jsonl']).default('stdio'),
+    workers: positiveInt.max(256).default(1),
+    http: httpSchema.optional(),
+    openai: openaiTargetSchema.optional(),
+    module: z.string().min(1).optional(),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    timeoutMs: positiveInt.default(60_000),
+    maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
+    retries: z.number().int().min(0).max(10).default(2)
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    const kinds = (['command', 'http', 'openai', 'module'] as const).filter((k) => t[k] !== undefined)
+    if (kinds.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          kinds.length === 0
+            ? 'target needs exactly one of: command, http, openai, module'
+            : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
+      })
+    }
+  })
+
+export const judgeSchema = z
+  .object({
+    provider: z.enum(['openai', 'command']).default('openai'),
+    model: z.string().default('gpt-4o-mini'),
+    baseUrl: z.string().default('https://api.openai.com/v1'),
+    apiKeyEnv: z.string().default('OPENAI_API_KEY'),
+    command: argv.optional(),
+    threshold: fraction.default(0.5),
+    concurrency: positiveInt.max(256).default(4),
+    reuse: z.boolean().default(true),
+    samples: positiveInt.max(15).default(1),
+    timeoutMs: positiveInt.default(60_000),
+    retries: z.number().int().min(0).max(10).default(4),
+    env: z.record(z.string(), z.string()).default({})
+  })
+  .strict()
+  .superRefine((j, ctx) => {
+    if (j.provider === 'command' && j.command === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' })
+    }
+  })
+
+export const gateSchema = z
+  .object({
+    maxRegressions: z.number().int().min(0).default(0),
+    maxPassRateDrop: fraction.optional(),
+    maxMeanScoreDrop: fraction.optional(),
+    minPassRate: fraction.default(0),
+    minMeanScore: fraction.default(0),
+    failOnMissingBaseline: z.boolean().default(false),
+    alpha: z.number().gt(0).lt(1).default(0.05),
+    useConfidenceBound: z.boolean().default(false)
+  })
+  .strict()
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    version: z.literal(1).default(1),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-" (it names the artifact)')
+      .default('evals'),
+    dataset: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    cases: z.array(z.unknown()).optional(),
+    target: targetSchema,
+    concurrency: positiveInt.max(1024).default(8),
+    repeat: positiveInt.max(1000).default(1),
+    repeatPassThreshold: fraction.default(0.5),
+    rerunFlips: z.number().int().min(0).max(100).default(0),
+    judge: judgeSchema.optional(),
+    gate: gateSchema.default(() => gateSchema.parse({})),
+    defaults: z
+      .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
+      .strict()
+      .default(() => ({ assert: [], tags: [] }))
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    if (c.dataset === undefined && c.cases === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' })
+    }
+  })
+
+export type RawConfig = z.input<typeof configSchema>
+export type ParsedConfig = z.output<typeof configSchema>
+export type TargetConfig = z.output<typeof targetSchema>
+export type JudgeConfig = z.output<typeof judgeSchema>
+export type GateConfig = z.output<typeof gateSchema>
+export type RawCase = z.output<typeof caseSchema>

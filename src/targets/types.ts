@@ -1,0 +1,32 @@
+import type { EvalCase, TargetUsage } from '../types.js'
+
+/** One trial's request to the agent under test. */
+export interface TrialRequest {
+  input: unknown
+  case: EvalCase
+  /** aborted on timeout or when the run is cut short; targets stop work and free resources */
+  signal: AbortSignal
+}
+
+export interface TargetReply {
+  output: string
+  usage?: TargetUsage
+}
+
+/**
+ * The agent under test. `call` resolves with the output or throws (any error:
+ * the runner records its message on the trial and goes on).
+ */
+export interface Target {
+  call(request: TrialRequest): Promise<TargetReply>
+  close(): Promise<void>
+}
+
+export interface TargetContext {
+  /** folder relative paths (module, cwd) are resolved against */
+  baseDir: string
+  /** where `${VAR}` values come from */
+  env: NodeJS.ProcessEnv
+  /** collects values read through `${VAR}`, to be redacted everywhere */
+  secrets: Set<string>
+}

@@ -1,0 +1,133 @@
+/**
+ * The values that flow one way through evalgate:
+ * config → cases → trials → run record → comparison → report.
+ */
+
+/** One assertion as the engine runs it (after shorthands are expanded). */
+export interface Assertion {
+  type: string
+  value?: unknown
+  threshold?: number
+  weight?: number
+  /** regex flags */
+  flags?: string
+  /** numeric */
+  tolerance?: number
+  relTolerance?: number
+  /** javascript: a module exporting the check, resolved to an absolute path */
+  file?: string
+  /** llm-rubric: a per-assertion judge model override is not supported; see judge config */
+  [key: string]: unknown
+}
+
+/** A case ready to run: defaults merged, shorthands expanded, key and fingerprint computed. */
+export interface EvalCase {
+  /** The key that matches the case across runs: the user's id, else a hash of the input. */
+  id: string
+  name: string
+  input: unknown
+  tags: string[]
+  assert: Assertion[]
+  /** Everything the user wrote about expectations, for the report ("expected"). */
+  expected?: unknown
+  fingerprint: string
+  /** Where the case came from, for messages and annotations. */
+  source?: { file: string; line?: number }
+  /** Position in the dataset (zero-based). */
+  index: number
+}
+
+export interface AssertionResult {
+  type: string
+  passed: boolean
+  score: number
+  reason: string
+  weight?: number
+  /** set when the check itself threw (javascript) or the judge failed */
+  error?: string
+  /** llm-rubric verdicts */
+  judge?: JudgeVerdict
+}
+
+export interface JudgeVerdict {
+  model: string
+  score: number
+  reason: string
+  error?: string
+  reused?: boolean
+  tokens?: number
+  /** hash of model + rubric + input + output, the key of verdict reuse */
+  key: string
+}
+
+export interface TargetUsage {
+  promptTokens?: number
+  completionTokens?: number
+  totalTokens?: number
+}
+
+/** What a target returns for one trial. */
+export interface TargetResult {
+  output: string | null
+  error: string | null
+  durationMs: number
+  usage?: TargetUsage
+}
+
+export interface TrialResult {
+  passed: boolean
+  output: string | null
+  error: string | null
+  score: number | null
+  durationMs: number
+  assertions: AssertionResult[]
+  usage?: TargetUsage
+}
+
+export interface CaseResult {
+  id: string
+  name: string
+  tags: string[]
+  fingerprint: string
+  input: unknown
+  expected?: unknown
+  passed: boolean
+  passFraction: number
+  output: string | null
+  error: string | null
+  score: number | null
+  durationMs: number
+  assertions: AssertionResult[]
+  trials?: TrialResult[]
+  source?: { file: string; line?: number }
+}
+
+export interface JudgeSummary {
+  calls: number
+  reused: number
+  errors: number
+  tokens: number
+}
+
+export interface RunSummary {
+  total: number
+  passed: number
+  failed: number
+  errors: number
+  passRate: number
+  meanScore: number | null
+  durationMs: number
+  judge: JudgeSummary
+}
+
+export interface RunRecord {
+  schemaVersion: 1
+  tool: { name: 'evalgate'; version: string }
+  name: string
+  createdAt: string
+  complete: boolean
+  git: { sha: string | null; ref: string | null; runId: string | null }
+  config?: { repeat: number; shard?: string | null }
+  summary: RunSummary
+  cases: CaseResult[]
+}
