@@ -99,6 +99,8 @@ export interface CaseResult {
   durationMs: number
   assertions: AssertionResult[]
   trials?: TrialResult[]
+  /** target token usage (model-backed targets), summed over trials */
+  usage?: TargetUsage
   source?: { file: string; line?: number }
 }
 

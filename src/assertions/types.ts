@@ -9,6 +9,8 @@ export interface AssertionContext {
   durationMs: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
+  /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
+  defaultJudgeThreshold?: number
 }
 
 export interface JudgeRequest {

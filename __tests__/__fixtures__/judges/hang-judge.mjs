@@ -1,0 +1,3 @@
+// A command judge that never answers.
+process.stdin.resume()
+setInterval(() => {}, 1000)

@@ -1,0 +1,95 @@
+import { describe, expect, it } from '@jest/globals'
+import type { Assertion } from '../../src/types.js'
+import { grade } from './helpers.js'
+
+type Row = [name: string, assertion: Assertion, output: string]
+
+const passing: Row[] = [
+  ['equals trims both sides', { type: 'equals', value: ' Dublin ' }, '  Dublin\n'],
+  ['equals reads a number value as text', { type: 'equals', value: 4 }, '4'],
+  ['exact_match is equals', { type: 'exact_match', value: 'Paris' }, 'Paris\n'],
+  ['iequals ignores case and whitespace runs', { type: 'iequals', value: 'hello   world' }, 'Hello\n World '],
+  ['contains', { type: 'contains', value: 'Dublin' }, 'The capital is Dublin.'],
+  ['icontains', { type: 'icontains', value: 'dublin' }, 'DUBLIN!'],
+  ['contains-all with a list', { type: 'contains-all', value: ['a', 'b'] }, 'b and a'],
+  ['contains-all with a comma-separated string', { type: 'contains-all', value: 'red, green' }, 'green then red'],
+  ['contains-all keeps commas inside list terms', { type: 'contains-all', value: ['1,000'] }, 'about 1,000 items'],
+  ['icontains-all', { type: 'icontains-all', value: 'RED,green' }, 'Green RED'],
+  ['contains-any', { type: 'contains-any', value: ['Rome', 'Paris'] }, 'Paris'],
+  ['icontains-any', { type: 'icontains-any', value: 'paris, rome' }, 'ROME'],
+  ['starts-with trims the output', { type: 'starts-with', value: 'Answer:' }, '  Answer: 4'],
+  ['regex', { type: 'regex', value: '^\\d+$' }, '1234'],
+  ['regex with flags', { type: 'regex', value: 'hello', flags: 'i' }, 'HELLO there'],
+  ['regex with the g flag twice in a row is not stateful', { type: 'regex', value: 'a', flags: 'g' }, 'a'],
+  ['levenshtein within the default 5', { type: 'levenshtein', value: 'kitten' }, 'sitting'],
+  ['levenshtein with a threshold', { type: 'levenshtein', value: 'colour', threshold: 1 }, 'color']
+]
+
+/** [name, assertion, output, a fragment the reason must contain besides the output excerpt] */
+const failing: Array<[...Row, string]> = [
+  ['equals', { type: 'equals', value: 'Dublin' }, 'Dublin city', 'expected output to equal "Dublin"'],
+  ['exact_match', { type: 'exact_match', value: '4' }, '5', 'expected output to equal "4"'],
+  ['iequals', { type: 'iequals', value: 'hello world' }, 'hello, world', '"hello world", ignoring case and whitespace'],
+  ['contains', { type: 'contains', value: 'Dublin' }, 'The capital is Cork', 'expected output to contain "Dublin"'],
+  ['contains is case-sensitive', { type: 'contains', value: 'dublin' }, 'Dublin', 'expected output to contain "dublin"'],
+  ['icontains', { type: 'icontains', value: 'Dublin' }, 'Cork', '"Dublin", ignoring case'],
+  ['contains-all names what is missing', { type: 'contains-all', value: ['a', 'b', 'c'] }, 'only a here', 'missing "b", "c"'],
+  ['icontains-all', { type: 'icontains-all', value: 'x, y' }, 'X alone', 'missing "y"'],
+  ['contains-any', { type: 'contains-any', value: ['Rome', 'Paris'] }, 'Berlin', 'any of ["Rome","Paris"]'],
+  ['icontains-any', { type: 'icontains-any', value: ['rome'] }, 'Berlin', 'any of ["rome"], ignoring case'],
+  ['starts-with', { type: 'starts-with', value: 'Answer:' }, 'The answer: 4', 'expected output to start with "Answer:"'],
+  ['regex', { type: 'regex', value: '^\\d+$' }, '12a', 'expected output to match /^\\d+$/'],
+  ['levenshtein', { type: 'levenshtein', value: 'kitten' }, 'a completely different sentence', 'within edit distance 5 of "kitten" (distance at least'],
+  ['levenshtein with a threshold', { type: 'levenshtein', value: 'colour', threshold: 0 }, 'colous', '(distance 1)']
+]
+
+describe('text assertions', () => {
+  it.each(passing)('%s passes', async (_name, assertion, output) => {
+    const result = await grade(assertion, output)
+    expect(result).toMatchObject({ type: assertion.type, passed: true, score: 1 })
+    expect(result.reason).toMatch(/^output /)
+  })
+
+  it.each(failing)('%s fails with a reason', async (_name, assertion, output, fragment) => {
+    const result = await grade(assertion, output)
+    expect(result).toMatchObject({ passed: false, score: 0 })
+    expect(result.reason).toContain(fragment)
+    expect(result.reason).toContain(`got: ${JSON.stringify(output)}`)
+  })
+
+  it('words the reason as the spec shows', async () => {
+    const result = await grade({ type: 'contains', value: 'Dublin' }, 'The capital is Cork')
+    expect(result.reason).toBe('expected output to contain "Dublin", got: "The capital is Cork"')
+  })
+
+  it('says which term matched and what a regex matched', async () => {
+    expect((await grade({ type: 'contains-any', value: 'Rome, Paris' }, 'Paris')).reason).toContain('found "Paris"')
+    expect((await grade({ type: 'regex', value: '\\d+' }, 'call 555 now')).reason).toContain('matched "555"')
+  })
+
+  it('shortens long outputs in the reason and keeps whitespace visible', async () => {
+    const output = `line one\n${'x'.repeat(500)}`
+    const { reason } = await grade({ type: 'contains', value: 'Dublin' }, output)
+    expect(reason).toContain('got: "line one\\nxxx')
+    expect(reason).toContain('…"')
+    expect(reason.length).toBeLessThan(300)
+  })
+})
+
+describe('not- text assertions', () => {
+  it.each<[Assertion, string, boolean, string]>([
+    [{ type: 'not-contains', value: 'as an AI' }, 'Dublin', true, 'output does not contain "as an AI"'],
+    [{ type: 'not-contains', value: 'x' }, 'a x b', false, 'expected output not to contain "x", got: "a x b"'],
+    [{ type: 'not-icontains', value: 'as an ai language model' }, 'As an AI language model, I…', false, 'expected output not to contain "as an ai language model", ignoring case'],
+    [{ type: 'not-equals', value: 'a' }, 'b', true, 'output does not equal "a"'],
+    [{ type: 'not-starts-with', value: 'Sorry' }, 'Sorry, no', false, 'expected output not to start with "Sorry"'],
+    [{ type: 'not-regex', value: 'error', flags: 'i' }, 'all good', true, 'output does not match /error/i'],
+    [{ type: 'not-contains-any', value: ['foo', 'bar'] }, 'a bar', false, 'found "bar"'],
+    [{ type: 'not-contains-all', value: ['foo', 'bar'] }, 'a bar', true, 'missing "foo"'],
+    [{ type: 'not-levenshtein', value: 'abc', threshold: 1 }, 'xyz', true, 'output is not within edit distance 1 of "abc"']
+  ])('%o on %j → passed %s', async (assertion, output, passed, reason) => {
+    const result = await grade(assertion, output)
+    expect(result).toMatchObject({ type: assertion.type, passed, score: passed ? 1 : 0 })
+    expect(result.reason).toContain(reason)
+  })
+})

@@ -1,0 +1,184 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { HttpError, NetworkError, postJson, requestJson, retryAfterMs, type HttpOptions } from '../../src/llm/http.js'
+import { FakeServer, startServer } from '../__fixtures__/openai-server.js'
+
+let server: FakeServer
+let sleeps: number[]
+/** Records the waits instead of waiting: retries stay instant, and the waits can be checked. */
+const sleep = async (ms: number) => {
+  sleeps.push(ms)
+}
+const fast = (extra: HttpOptions = {}): HttpOptions => ({ sleep, random: () => 0.5, timeoutMs: 2000, ...extra })
+
+beforeEach(async () => {
+  server = await startServer()
+  sleeps = []
+})
+afterEach(() => server.close())
+
+describe('requestJson', () => {
+  it('posts JSON and returns the parsed reply', async () => {
+    server.enqueue({ body: { ok: true } })
+    const res = await postJson(`${server.url}/echo`, { a: 1 }, fast({ headers: { 'x-test': 'yes' } }))
+    expect(res).toMatchObject({ status: 200, data: { ok: true }, text: '{"ok":true}' })
+    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/echo', body: { a: 1 } })
+    expect(server.requests[0]!.headers).toMatchObject({ 'content-type': 'application/json', 'x-test': 'yes' })
+  })
+
+  it('sends GET without a body, and keeps a non-JSON reply as text', async () => {
+    server.enqueue({ body: 'plain words' })
+    const res = await requestJson('GET', `${server.url}/q?x=1`, undefined, fast())
+    expect(res).toMatchObject({ status: 200, text: 'plain words', data: undefined })
+    expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/q?x=1', body: '' })
+  })
+
+  it('sends PUT', async () => {
+    server.enqueue({ body: {} })
+    await requestJson('PUT', server.url, { b: 2 }, fast())
+    expect(server.requests[0]).toMatchObject({ method: 'PUT', body: { b: 2 } })
+  })
+})
+
+describe('retries', () => {
+  it('honours Retry-After in seconds on 429', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'slow down' } } }, { body: { ok: 1 } })
+    const res = await postJson(server.url, {}, fast())
+    expect(res.data).toEqual({ ok: 1 })
+    expect(sleeps).toEqual([1000])
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('honours retry-after-ms and Retry-After as an HTTP date', async () => {
+    const inTwoSeconds = new Date(Date.now() + 2000).toUTCString()
+    server.enqueue({ status: 429, headers: { 'retry-after-ms': '250' } }, { status: 503, headers: { 'retry-after': inTwoSeconds } }, { body: {} })
+    await postJson(server.url, {}, fast())
+    expect(sleeps[0]).toBe(250)
+    expect(sleeps[1]).toBeGreaterThan(500)
+    expect(sleeps[1]).toBeLessThanOrEqual(2000)
+  })
+
+  it('caps a long Retry-After', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '3600' } }, { body: {} })
+    await postJson(server.url, {}, fast({ maxDelayMs: 5000, maxTotalMs: 60_000 }))
+    expect(sleeps).toEqual([5000])
+  })
+
+  it('backs off exponentially with full jitter on 5xx', async () => {
+    server.enqueue({ status: 500 }, { status: 502 }, { status: 503 }, { body: { ok: true } })
+    const res = await postJson(server.url, {}, fast({ retries: 3, baseDelayMs: 100 }))
+    expect(res.data).toEqual({ ok: true })
+    // random() = 0.5 of 100, 200, 400
+    expect(sleeps).toEqual([50, 100, 200])
+  })
+
+  it('retries 408', async () => {
+    server.enqueue({ status: 408 }, { body: {} })
+    await postJson(server.url, {}, fast())
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('retries a dropped connection', async () => {
+    server.enqueue('drop', { body: { ok: true } })
+    const res = await postJson(server.url, {}, fast())
+    expect(res.data).toEqual({ ok: true })
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('retries a refused connection, then reports it', async () => {
+    const closed = await startServer()
+    const url = closed.url
+    await closed.close()
+    const err = await postJson(url, {}, fast({ retries: 2 })).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(NetworkError)
+    expect((err as NetworkError).code).toBe('ECONNREFUSED')
+    expect((err as NetworkError).message).toMatch(/ECONNREFUSED.*after 3 attempts/)
+    expect(sleeps).toHaveLength(2)
+  })
+
+  it('is bounded: always 500 fails after retries + 1 attempts with the status', async () => {
+    server.respond(() => ({ status: 500, body: { error: { message: 'boom' } } }))
+    const err = await postJson(`${server.url}/v1/x?api-key=hidden`, {}, fast({ retries: 3 })).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(HttpError)
+    expect(err).toMatchObject({ status: 500, attempts: 4 })
+    expect((err as Error).message).toBe(`HTTP 500 from ${server.url}/v1/x after 4 attempts: {"error":{"message":"boom"}}`)
+    expect(server.requests).toHaveLength(4)
+  })
+
+  it.each([400, 401, 403, 404, 422])('never retries %p', async (status) => {
+    server.respond(() => ({ status, body: { error: { message: 'no' } } }))
+    const err = await postJson(server.url, {}, fast()).catch((e: unknown) => e)
+    expect(err).toMatchObject({ status, attempts: 1 })
+    expect(server.requests).toHaveLength(1)
+    expect(sleeps).toEqual([])
+  })
+
+  it('stops before a wait that would end past the time budget', async () => {
+    server.respond(() => ({ status: 429, headers: { 'retry-after': '10' } }))
+    const err = await postJson(server.url, {}, fast({ maxTotalMs: 1000 })).catch((e: unknown) => e)
+    expect(err).toMatchObject({ status: 429, attempts: 1 })
+    expect(sleeps).toEqual([])
+  })
+})
+
+describe('timeouts and cancellation', () => {
+  it('times out a slow reply, retrying it', async () => {
+    server.respond(() => ({ delayMs: 500, body: {} }))
+    const started = Date.now()
+    const err = await postJson(server.url, {}, fast({ timeoutMs: 50, retries: 1 })).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(NetworkError)
+    expect(err).toMatchObject({ code: 'TIMEOUT', attempts: 2 })
+    expect((err as Error).message).toMatch(/no reply within 50 ms \(after 2 attempts\)/)
+    expect(Date.now() - started).toBeLessThan(450)
+  })
+
+  it('succeeds when only the first attempt was slow', async () => {
+    server.enqueue({ delayMs: 400, body: { n: 1 } }, { body: { n: 2 } })
+    const res = await postJson(server.url, {}, fast({ timeoutMs: 50 }))
+    expect(res.data).toEqual({ n: 2 })
+  })
+
+  it("rejects with the caller's abort reason and stops retrying", async () => {
+    server.respond(() => ({ delayMs: 1000, body: {} }))
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(new Error('run interrupted')), 30)
+    await expect(postJson(server.url, {}, fast({ signal: controller.signal }))).rejects.toThrow('run interrupted')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('does not start when already aborted', async () => {
+    const controller = new AbortController()
+    controller.abort(new Error('already'))
+    await expect(postJson(server.url, {}, fast({ signal: controller.signal }))).rejects.toThrow('already')
+    expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('errors never show credentials', () => {
+  it('redacts header credentials and secrets the server echoes back', async () => {
+    server.respond((req) => ({ status: 401, body: { error: { message: `bad key ${req.headers.authorization} / ${req.headers['x-api-key']} / extra-secret-1` } } }))
+    const err = (await postJson(server.url, {}, fast({ headers: { Authorization: 'Bearer sk-test-123456', 'x-api-key': 'k-abcdef' }, secrets: ['extra-secret-1'] }).catch(
+      (e: unknown) => e
+    )) as HttpError
+    expect(err.message).toContain('HTTP 401')
+    for (const secret of ['sk-test-123456', 'k-abcdef', 'extra-secret-1']) {
+      expect(err.message).not.toContain(secret)
+      expect(err.body).not.toContain(secret)
+    }
+  })
+})
+
+describe('retryAfterMs', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z')
+  it.each([
+    [{ 'retry-after': '2' }, 2000],
+    [{ 'retry-after': '0' }, 0],
+    [{ 'retry-after': '1.5' }, 1500],
+    [{ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, 3000],
+    [{ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, 0],
+    [{ 'retry-after': 'soon' }, undefined],
+    [{ 'retry-after-ms': '20', 'retry-after': '5' }, 20],
+    [{}, undefined]
+  ])('%p → %p', (headers, expected) => {
+    expect(retryAfterMs(new Headers(headers), now)).toBe(expected)
+  })
+})

@@ -1,0 +1,76 @@
+/** Shared bits of the target tests: a context, a request, and watching process ids. */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { targetSchema, type TargetConfig } from '../../src/config/schema.js'
+import type { TargetContext, TrialRequest } from '../../src/targets/types.js'
+import type { EvalCase } from '../../src/types.js'
+
+export const AGENTS = join(dirname(fileURLToPath(import.meta.url)), '..', '__fixtures__', 'agents')
+export const AGENT = join(AGENTS, 'agent.mjs')
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'evalgate-targets-'))
+}
+
+export function context(env: NodeJS.ProcessEnv = process.env): TargetContext {
+  return { baseDir: AGENTS, env, secrets: new Set() }
+}
+
+/** Parsed through the real schema so defaults (maxOutputBytes, env, protocol) are those users get. */
+export function targetConfig(raw: Record<string, unknown>): TargetConfig {
+  return targetSchema.parse(raw)
+}
+
+export function agentCommand(...args: string[]): string[] {
+  return [process.execPath, AGENT, ...args]
+}
+
+export function request(input: unknown, signal: AbortSignal = new AbortController().signal): TrialRequest {
+  const evalCase: EvalCase = { id: 'case-1', name: 'case 1', input, tags: [], assert: [], fingerprint: 'f', index: 0 }
+  return { input, case: evalCase, signal }
+}
+
+async function sleep(ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** The pids a fixture agent wrote once it was up. */
+export async function waitForPids(file: string): Promise<number[]> {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as number[]
+    } catch (err) {
+      if (Date.now() > deadline) throw err
+      await sleep(20)
+    }
+  }
+}
+
+/**
+ * Alive unless kill(pid, 0) says ESRCH; a zombie counts as gone (it ran to its
+ * end; reaping orphans is init's job, and init in a container may not do it).
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false
+    throw err
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return true
+  }
+}
+
+/** Signals are delivered asynchronously: give the kernel a moment before calling a process a survivor. */
+export async function expectAllGone(pids: number[]): Promise<number[]> {
+  const deadline = Date.now() + 3000
+  while (pids.some(isAlive) && Date.now() < deadline) await sleep(20)
+  return pids.filter(isAlive)
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError, TargetError } from '../../src/errors.js'
+import { createTarget } from '../../src/targets/index.js'
+import { AGENTS, context, request, targetConfig, tempDir } from './helpers.js'
+
+async function call(module: string, input: unknown, signal?: AbortSignal): Promise<string> {
+  const target = await createTarget(targetConfig({ module }), context())
+  return (await target.call(request(input, signal))).output
+}
+
+/** The rejection of a call that must fail (a resolved call gives an error that fails the instanceof checks). */
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => new Error('expected a rejection'),
+    (err: unknown) => err as Error
+  )
+}
+
+describe('module target', () => {
+  it('returns a string result as the output', async () => {
+    expect(await call('./module-agent.mjs', 'hello')).toBe('HELLO')
+  })
+
+  it('JSON-encodes any other result, and passes the case', async () => {
+    expect(await call('./module-agent.mjs', 'object')).toBe('{"answer":42,"caseId":"case-1"}')
+  })
+
+  it('rejects with the message of a thrown error', async () => {
+    const error = await failure(call('./module-agent.mjs', 'throw'))
+    expect(error.message).toBe('upstream model returned 500')
+  })
+
+  it('rejects a result of undefined', async () => {
+    await expect(call('./module-agent.mjs', 'undefined')).rejects.toThrow(/returned undefined/)
+  })
+
+  it('gives up on a hanging function when the trial is aborted', async () => {
+    const controller = new AbortController()
+    const pending = call('./module-agent.mjs', 'hang', controller.signal)
+    setTimeout(() => controller.abort(new TargetError('timed out after 20 ms')), 20)
+    const error = await failure(pending)
+    expect(error).toBeInstanceOf(TargetError)
+    expect(error.message).toBe('timed out after 20 ms')
+  })
+
+  it('imports the module once and reuses it', async () => {
+    const target = await createTarget(targetConfig({ module: join(AGENTS, 'module-agent.mjs') }), context())
+    const outputs = await Promise.all(['a', 'b', 'c'].map(async (input) => (await target.call(request(input))).output))
+    expect(outputs).toEqual(['A', 'B', 'C'])
+  })
+
+  it.each([
+    ['a default export that is not a function', './module-not-function.mjs', /module-not-function\.mjs must export a function as default.*a default of type object/],
+    ['no default export', './module-named-only.mjs', /module-named-only\.mjs must export a function as default.*no default, only agent/],
+    ['a missing file', './no-such-agent.mjs', /cannot load .*no-such-agent\.mjs/]
+  ])('is a config error naming the file for %s', async (_label, module, message) => {
+    const error = await failure(call(module, 'x'))
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toMatch(message)
+  })
+
+  it('is a config error naming the file for a syntax error', async () => {
+    const file = join(tempDir(), 'broken-agent.mjs')
+    writeFileSync(file, 'export default function (input) { return input +\n')
+    const error = await failure(call(file, 'x'))
+    expect(error).toBeInstanceOf(ConfigError)
+    expect(error.message).toContain(`cannot load ${file}`)
+  })
+})

@@ -1,0 +1,121 @@
+/**
+ * The assertions: one dispatch table over the check families, the `not-`
+ * prefix, and how a trial's assertion results decide whether it passes.
+ */
+import { closest, distance } from 'fastest-levenshtein'
+import type { Assertion, AssertionResult } from '../types.js'
+import { javascriptAssertions } from './javascript.js'
+import { jsonAssertions } from './json.js'
+import { latencyAssertions } from './latency.js'
+import { numericAssertions } from './numeric.js'
+import { messageOf } from './outcome.js'
+import { rubricAssertions } from './rubric.js'
+import { textAssertions } from './text.js'
+import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
+import { numberOptionProblem } from './values.js'
+
+const NEGATION = 'not-'
+
+const handlers: Readonly<Record<string, AssertionHandler>> = Object.freeze({
+  ...textAssertions,
+  ...jsonAssertions,
+  ...numericAssertions,
+  ...javascriptAssertions,
+  ...latencyAssertions,
+  ...rubricAssertions
+})
+
+/** The base type names; rule-based ones are also valid as `not-<type>`. */
+export const assertionTypes: readonly string[] = Object.freeze(Object.keys(handlers))
+
+/** Every name a user may write, for suggesting the nearest one to a typo. */
+const writableTypes = [...assertionTypes, ...assertionTypes.filter((t) => handlers[t].negatable).map((t) => NEGATION + t)]
+
+interface Resolved {
+  handler: AssertionHandler
+  negated: boolean
+}
+
+function resolve(type: string): Resolved | undefined {
+  if (Object.hasOwn(handlers, type)) return { handler: handlers[type], negated: false }
+  const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined
+  if (base !== undefined && Object.hasOwn(handlers, base)) return { handler: handlers[base], negated: true }
+  return undefined
+}
+
+function unknownTypeProblem(type: string): string {
+  const guess = closest(type.toLowerCase(), writableTypes)
+  // only a near miss is worth suggesting: a third of the name may be wrong, at least two letters
+  const near = distance(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3))
+  const hint = near ? ` Did you mean "${guess}"?` : ''
+  return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`
+}
+
+/** A human-readable problem with an assertion as configured, or undefined when it can run. */
+export function validateAssertion(a: Assertion): string | undefined {
+  if (typeof a.type !== 'string' || a.type === '') return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}'
+  const resolved = resolve(a.type)
+  if (!resolved) return unknownTypeProblem(a.type)
+  if (resolved.negated && !resolved.handler.negatable) {
+    return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`
+  }
+  return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a)
+}
+
+/** Validation results by assertion: the same objects are graded on every case and trial. */
+const validated = new WeakMap<Assertion, string | undefined>()
+
+function problemOf(a: Assertion): string | undefined {
+  if (!validated.has(a)) validated.set(a, validateAssertion(a))
+  return validated.get(a)
+}
+
+function unitScore(score: number): number {
+  return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score))
+}
+
+function toResult(a: Assertion, outcome: CheckOutcome, negated: boolean): AssertionResult {
+  // an error is a failure whichever way the check points: `not-` never turns it into a pass
+  const broken = outcome.error !== undefined
+  const passed = !broken && outcome.pass !== negated
+  const score = broken ? 0 : negated ? 1 - outcome.score : outcome.score
+  return {
+    type: a.type,
+    passed,
+    score: unitScore(score),
+    reason: outcome.reason,
+    ...(a.weight !== undefined ? { weight: a.weight } : {}),
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    ...(outcome.judge !== undefined ? { judge: outcome.judge } : {})
+  }
+}
+
+/** Grades one output. Never throws: a broken check fails with its message in `reason` and `error`. */
+export async function evaluateAssertion(a: Assertion, ctx: AssertionContext): Promise<AssertionResult> {
+  const problem = problemOf(a)
+  const resolved = problem === undefined ? resolve(a.type) : undefined
+  if (!resolved) {
+    const message = `invalid assertion: ${problem}`
+    return toResult(a, { pass: false, score: 0, reason: message, error: message }, false)
+  }
+  try {
+    return toResult(a, await resolved.handler.run(a, ctx, resolved.negated), resolved.negated)
+  } catch (err) {
+    const message = messageOf(err)
+    return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false)
+  }
+}
+
+/** Grades one output against a list of assertions; results in the list's order. */
+export async function evaluateAssertions(list: Assertion[], ctx: AssertionContext): Promise<AssertionResult[]> {
+  return Promise.all(list.map((a) => evaluateAssertion(a, ctx)))
+}
+
+/**
+ * Whether a trial passes its assertions: every one passed, except those with
+ * weight 0. Weight 0 marks an assertion as informational — graded, recorded and
+ * reported, but never failing the case.
+ */
+export function casePasses(results: AssertionResult[]): boolean {
+  return results.every((r) => r.passed || r.weight === 0)
+}

@@ -1,0 +1,138 @@
+/**
+ * The javascript check: a user's expression, function body, module or function
+ * grades the output. It runs with the full power of the process, like the target.
+ */
+import { existsSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import type { Assertion, EvalCase } from '../types.js'
+import { excerpt, messageOf } from './outcome.js'
+import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
+import { describe, numberOptionProblem } from './values.js'
+
+const DEFAULT_THRESHOLD = 0.5
+
+/** What a module or function check receives besides the output. */
+export interface CheckContext {
+  input: unknown
+  case: EvalCase
+}
+
+type CheckFunction = (output: string, context: CheckContext) => unknown
+type CompiledCheck = (output: string, input: unknown, context: CheckContext) => Promise<unknown>
+
+const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => CompiledCheck
+
+/** Compiled expressions by source: datasets repeat the same check across cases and trials. */
+const compiledChecks = new Map<string, CompiledCheck>()
+
+/**
+ * Compiles a check's source. An expression (even over several lines) is
+ * returned as is; anything that is not an expression, such as statements with
+ * `return`, runs as a function body. `case` is a reserved word, so the case is
+ * reachable as `context.case`. Async, so `await` works in both forms.
+ */
+function compileCheck(source: string): CompiledCheck {
+  let check = compiledChecks.get(source)
+  if (!check) {
+    try {
+      check = new AsyncFunction('output', 'input', 'context', `return (${source}\n)`)
+    } catch {
+      check = new AsyncFunction('output', 'input', 'context', source)
+    }
+    compiledChecks.set(source, check)
+  }
+  return check
+}
+
+async function loadModuleCheck(file: string): Promise<CheckFunction> {
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown }
+  if (typeof mod.default !== 'function') throw new Error(`${file} has no default export function (export default (output, { input, case }) => …)`)
+  return mod.default as CheckFunction
+}
+
+/** Runs whichever form of check the assertion carries and returns what it returned. */
+async function runCheck(a: Assertion, ctx: AssertionContext): Promise<unknown> {
+  const context: CheckContext = { input: ctx.input, case: ctx.case }
+  if (typeof a.value === 'function') return (a.value as CheckFunction)(ctx.output, context)
+  if (typeof a.value === 'string') return compileCheck(a.value)(ctx.output, ctx.input, context)
+  const check = await loadModuleCheck(a.file as string)
+  return check(ctx.output, context)
+}
+
+interface Grade {
+  pass: boolean
+  score: number
+  /** what the check returned, for the reason: "returned false", "score 0.3, threshold 0.5", or its own reason */
+  note: string
+}
+
+function clampScore(score: number): number {
+  return Math.min(1, Math.max(0, score))
+}
+
+function scoreNote(score: number, threshold: number): string {
+  return `score ${score}, threshold ${threshold}`
+}
+
+/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
+function gradeOf(returned: unknown, threshold: number): Grade {
+  if (typeof returned === 'boolean') return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` }
+  if (typeof returned === 'number') {
+    if (Number.isNaN(returned)) return { pass: false, score: 0, note: 'returned NaN' }
+    const score = clampScore(returned)
+    return { pass: score >= threshold, score, note: scoreNote(returned, threshold) }
+  }
+  if (returned !== null && typeof returned === 'object' && ('pass' in returned || 'score' in returned)) {
+    const { pass, score, reason } = returned as { pass?: unknown; score?: unknown; reason?: unknown }
+    const scored = typeof score === 'number' && !Number.isNaN(score) ? clampScore(score) : undefined
+    // a bare {score} passes at the threshold, like a returned number
+    const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold
+    const note = typeof reason === 'string' && reason !== '' ? reason : scored !== undefined ? scoreNote(scored, threshold) : `returned pass: ${passed}`
+    return { pass: passed, score: scored ?? (passed ? 1 : 0), note }
+  }
+  const truthy = Boolean(returned)
+  return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${describe(returned)}, which counts as ${truthy}` }
+}
+
+function sourceProblem(a: Assertion): string | undefined {
+  if (typeof a.value === 'function') return undefined
+  if (typeof a.value === 'string') {
+    if (a.value.trim() === '') return 'javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")'
+    try {
+      compileCheck(a.value)
+      return undefined
+    } catch (err) {
+      return `javascript \`value\` does not compile: ${messageOf(err)} in ${excerpt(a.value, 120)}`
+    }
+  }
+  if (a.value !== undefined) return `javascript \`value\` must be an expression (a string), got ${describe(a.value)}`
+  if (a.file === undefined) return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function'
+  if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${describe(a.file)}`
+  if (!existsSync(a.file)) return `javascript \`file\` not found: ${a.file}`
+  return undefined
+}
+
+const javascript: AssertionHandler = {
+  negatable: true,
+  validate: (a) => {
+    if (a.value !== undefined && a.file !== undefined) return 'javascript takes either `value` or `file`, not both'
+    return sourceProblem(a) ?? numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
+  },
+  async run(a, ctx, negated): Promise<CheckOutcome> {
+    let returned: unknown
+    try {
+      returned = await runCheck(a, ctx)
+    } catch (err) {
+      const message = messageOf(err)
+      return { pass: false, score: 0, reason: `check threw: ${message}`, error: message }
+    }
+    const grade = gradeOf(returned, a.threshold ?? DEFAULT_THRESHOLD)
+    const passes = grade.pass !== negated
+    const reason = passes
+      ? `check ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
+      : `expected the check ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`
+    return { pass: grade.pass, score: grade.score, reason }
+  }
+}
+
+export const javascriptAssertions: Record<string, AssertionHandler> = { javascript }

@@ -1,0 +1,122 @@
+/** Checks on the output as JSON: well-formed, schema-valid, embedded, equal to or containing a value. */
+import type { Assertion } from '../types.js'
+import { schemaErrors, schemaProblem } from './json-schema.js'
+import { parseOutputJson, scanJson } from './json-text.js'
+import { claim, ruled, shown } from './outcome.js'
+import type { AssertionHandler } from './types.js'
+
+type JsonObject = Record<string, unknown>
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** The schema in `value`, when one is given (validation has checked it is a mapping). */
+function schemaOf(a: Assertion): JsonObject | undefined {
+  return isObject(a.value) ? a.value : undefined
+}
+
+function optionalSchemaProblem(a: Assertion): string | undefined {
+  if (a.value === undefined || a.value === null) return undefined
+  const problem = schemaProblem(a.value)
+  return problem && `${a.type} \`value\` is not a usable JSON Schema: ${problem}`
+}
+
+/** The expected JSON: seed datasets write it as a JSON string, so a string is parsed first. */
+function expectedJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value
+}
+
+function expectedJsonProblem(a: Assertion): string | undefined {
+  if (a.value === undefined) return `${a.type} needs a \`value\`: the expected JSON, as a mapping/list or a JSON string`
+  try {
+    expectedJson(a.value)
+    return undefined
+  } catch (err) {
+    return `${a.type} \`value\` is a string but not valid JSON (${(err as Error).message}); write the JSON text, or the value as YAML`
+  }
+}
+
+/** A JSON pointer segment (RFC 6901), so paths read like ajv's instancePath. */
+function pointer(path: string, key: string | number): string {
+  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`
+}
+
+/**
+ * Where `actual` first departs from `expected`, or undefined when they agree.
+ * Key order never matters; with `subset`, keys absent from `expected` objects
+ * are ignored (arrays must still match item for item).
+ */
+function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
+  const here = path || '(root)'
+  if (isObject(expected) && isObject(actual)) {
+    for (const key of Object.keys(expected)) {
+      if (!Object.hasOwn(actual, key)) return `${pointer(path, key)} is missing`
+      const inner = jsonDifference(expected[key], actual[key], subset, pointer(path, key))
+      if (inner) return inner
+    }
+    const extra = subset ? undefined : Object.keys(actual).find((key) => !Object.hasOwn(expected, key))
+    return extra === undefined ? undefined : `${pointer(path, extra)} is not expected`
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length) return `${here} has ${actual.length} items, expected ${expected.length}`
+    for (let i = 0; i < expected.length; i++) {
+      const inner = jsonDifference(expected[i], actual[i], false, pointer(path, i))
+      if (inner) return inner
+    }
+    return undefined
+  }
+  return expected === actual ? undefined : `${here} is ${shown(actual)}, expected ${shown(expected)}`
+}
+
+const isJson: AssertionHandler = {
+  negatable: true,
+  validate: optionalSchemaProblem,
+  run(a, { output }, negated) {
+    const schema = schemaOf(a)
+    const what = claim('be', schema ? 'valid JSON matching the schema' : 'valid JSON')
+    const parsed = parseOutputJson(output)
+    if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
+    const errors = schema && schemaErrors(schema, parsed.value)
+    return ruled(errors === undefined, negated, output, what, errors)
+  }
+}
+
+const containsJson: AssertionHandler = {
+  negatable: true,
+  validate: optionalSchemaProblem,
+  run(a, { output }, negated) {
+    const schema = schemaOf(a)
+    const what = claim('contain', schema ? 'a JSON object or array matching the schema' : 'a JSON object or array')
+    const scan = scanJson(output, (value) => !schema || schemaErrors(schema, value) === undefined)
+    const cut = scan.truncated ? '; output too long to scan to the end' : ''
+    if (scan.match !== undefined) return ruled(true, negated, output, what, `found ${shown(scan.match)}`)
+    if (schema && scan.firstParsed !== undefined) {
+      return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`)
+    }
+    return ruled(false, negated, output, what, `none found${cut}`)
+  }
+}
+
+function jsonCompareHandler(subset: boolean): AssertionHandler {
+  return {
+    negatable: true,
+    validate: expectedJsonProblem,
+    run(a, { output }, negated) {
+      const expected = expectedJson(a.value)
+      const what = subset ? claim('contain', `the JSON ${shown(expected)}`) : claim('equal', `the JSON ${shown(expected)}`)
+      const parsed = parseOutputJson(output)
+      if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
+      const difference = jsonDifference(expected, parsed.value, subset)
+      return ruled(difference === undefined, negated, output, what, difference)
+    }
+  }
+}
+
+export const jsonAssertions: Record<string, AssertionHandler> = {
+  'is-json': isJson,
+  'contains-json': containsJson,
+  json_exact: jsonCompareHandler(false),
+  'json-equals': jsonCompareHandler(false),
+  'json-subset': jsonCompareHandler(true)
+}

@@ -1,0 +1,31 @@
+/** llm-rubric: the judge grades the output against a rubric written in plain language. */
+import type { AssertionHandler, CheckOutcome } from './types.js'
+import { numberOptionProblem } from './values.js'
+
+/** The pass threshold when neither the assertion nor the judge config sets one. */
+const DEFAULT_THRESHOLD = 0.5
+
+const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to grade llm-rubric assertions'
+
+const llmRubric: AssertionHandler = {
+  // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
+  negatable: false,
+  validate: (a) =>
+    typeof a.value !== 'string' || a.value.trim() === ''
+      ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
+      : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+  async run(a, ctx): Promise<CheckOutcome> {
+    if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
+    const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
+    const verdict = await ctx.judge({ input: ctx.input, output: ctx.output, rubric: a.value as string, threshold })
+    return {
+      pass: verdict.error === undefined && verdict.score >= threshold,
+      score: verdict.score,
+      reason: verdict.reason,
+      ...(verdict.error !== undefined ? { error: verdict.error } : {}),
+      judge: verdict
+    }
+  }
+}
+
+export const rubricAssertions: Record<string, AssertionHandler> = { 'llm-rubric': llmRubric }

@@ -1,0 +1,71 @@
+/** Reading and checking the `value` and numeric options of an assertion. */
+import type { Assertion } from '../types.js'
+
+type Scalar = string | number | boolean
+
+function isScalar(value: unknown): value is Scalar {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+}
+
+/** A problem with a value that must be one string (YAML may hand us `4` or `true`: read as text). */
+export function textValueProblem(a: Assertion, { nonEmpty }: { nonEmpty: boolean }): string | undefined {
+  if (a.value === undefined || a.value === null) return `${a.type} needs a \`value\``
+  if (!isScalar(a.value)) return `${a.type} needs a string \`value\`, got ${describe(a.value)}`
+  // an empty substring or prefix is in every output, so the check could never fail
+  if (nonEmpty && String(a.value) === '') return `${a.type} has an empty \`value\`, which every output would satisfy`
+  return undefined
+}
+
+/**
+ * The terms of contains-all/any: a list as written, or a comma-separated string
+ * split and trimmed (a list keeps commas and spaces inside its terms).
+ */
+export function terms(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((t) => String(t))
+  return String(value)
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+}
+
+export function termsProblem(a: Assertion): string | undefined {
+  if (a.value === undefined || a.value === null) return `${a.type} needs a \`value\`: a list of terms or a comma-separated string`
+  if (Array.isArray(a.value)) {
+    const bad = a.value.find((t) => !isScalar(t))
+    if (bad !== undefined) return `${a.type} terms must be strings, got ${describe(bad)}`
+    if (a.value.some((t) => String(t) === '')) return `${a.type} has an empty term, which every output would contain`
+  } else if (!isScalar(a.value)) {
+    return `${a.type} needs a list of terms or a comma-separated string, got ${describe(a.value)}`
+  }
+  if (terms(a.value).length === 0) return `${a.type} needs at least one term in \`value\``
+  return undefined
+}
+
+/** A problem with an optional numeric option (`threshold`, `tolerance`, …). */
+export function numberOptionProblem(a: Assertion, key: string, range: { min?: number; max?: number } = {}): string | undefined {
+  const v = a[key]
+  if (v === undefined) return undefined
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `${a.type} \`${key}\` must be a number, got ${describe(v)}`
+  if (range.min !== undefined && v < range.min) return `${a.type} \`${key}\` must be at least ${range.min}, got ${v}`
+  if (range.max !== undefined && v > range.max) return `${a.type} \`${key}\` must be at most ${range.max}, got ${v}`
+  return undefined
+}
+
+/** Names a value's kind for a config message. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'a mapping'
+  if (typeof value === 'function') return 'a function'
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`
+  return `${typeof value} ${String(value)}`
+}
+
+/** The first problem in a list of checks, each run only if the ones before passed. */
+export function firstProblem(...checks: Array<() => string | undefined>): string | undefined {
+  for (const check of checks) {
+    const problem = check()
+    if (problem !== undefined) return problem
+  }
+  return undefined
+}

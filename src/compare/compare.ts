@@ -1,0 +1,186 @@
+/**
+ * Case-by-case comparison of a current run with its baseline (SPEC §4).
+ * Pure: records in, figures and case keys out.
+ */
+import type { GateConfig } from '../config/schema.js'
+import type { CaseResult, RunRecord } from '../types.js'
+import { evaluateGate } from './gate.js'
+import { fisherExactOneSided, pairedDifferenceCI, type PairedCounts } from './stats.js'
+import type { CommonFigures, Comparison, RunFigures, TagFigures } from './types.js'
+
+/** What happened to a case present in both runs. */
+export type Outcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
+
+export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Comparison {
+  const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current)
+  return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) }
+}
+
+function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): Omit<Comparison, 'gate'> {
+  // Keys are unique within a run (the loader refuses duplicates); id-less cases carry a content hash as key.
+  const baselineCases = new Map(baseline.cases.map((c) => [c.id, c]))
+  const currentKeys = new Set(current.cases.map((c) => c.id))
+  const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
+  const added: string[] = []
+  const pairs: [CaseResult, CaseResult][] = []
+  let unchanged = 0
+  for (const c of current.cases) {
+    const b = baselineCases.get(c.id)
+    if (!b) {
+      added.push(c.id)
+      continue
+    }
+    const outcome = classify(b, c, alpha)
+    if (outcome === 'unchanged') unchanged++
+    else lists[outcome].push(c.id)
+    if (outcome !== 'changed') pairs.push([b, c])
+  }
+  const missing = baseline.cases.filter((b) => !currentKeys.has(b.id)).map((b) => b.id)
+  // A run cut short lacks cases because it stopped, not because the dataset dropped them.
+  const complete = current.complete !== false
+  const baselineFigures = runFigures(baseline)
+  const currentFigures = runFigures(current)
+  const common = commonFigures(pairs)
+  return {
+    baseline: baselineFigures,
+    current: currentFigures,
+    passRateDelta: currentFigures.passRate - baselineFigures.passRate,
+    meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
+    common,
+    passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
+    ...lists,
+    added,
+    removed: complete ? missing : [],
+    unfinished: complete ? [] : missing,
+    unchanged,
+    tags: tagFigures(baseline, current, new Set(lists.regressed))
+  }
+}
+
+function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
+  return {
+    baseline: null,
+    current: runFigures(current),
+    passRateDelta: null,
+    meanScoreDelta: null,
+    common: null,
+    passRateDeltaCI: null,
+    regressed: [],
+    fixed: [],
+    flaky: [],
+    added: [],
+    removed: [],
+    changed: [],
+    unfinished: [],
+    unchanged: 0,
+    tags: tagFigures(null, current, new Set())
+  }
+}
+
+/**
+ * The outcome of one case present in both runs. A flip of a case with repeated
+ * trials on both sides counts only when the pass fractions differ significantly
+ * (one-sided Fisher exact test at alpha); otherwise it is flaky.
+ */
+export function classify(baseline: CaseResult, current: CaseResult, alpha: number): Outcome {
+  if (baseline.fingerprint !== current.fingerprint) return 'changed'
+  if (baseline.passed === current.passed) return 'unchanged'
+  const flip = baseline.passed ? 'regressed' : 'fixed'
+  const b = trialCounts(baseline)
+  const c = trialCounts(current)
+  if (!b || !c) return flip
+  const p = baseline.passed
+    ? fisherExactOneSided(b.passed, b.total, c.passed, c.total)
+    : fisherExactOneSided(c.passed, c.total, b.passed, b.total)
+  return p < alpha ? flip : 'flaky'
+}
+
+/** Passed and total trials, when the case ran more than one. */
+function trialCounts(c: CaseResult): { passed: number; total: number } | null {
+  if (!c.trials || c.trials.length < 2) return null
+  return { passed: c.trials.filter((t) => t.passed).length, total: c.trials.length }
+}
+
+export function runFigures(run: RunRecord): RunFigures {
+  const passed = run.cases.filter((c) => c.passed).length
+  return {
+    name: run.name,
+    createdAt: run.createdAt,
+    sha: run.git.sha,
+    complete: run.complete !== false,
+    total: run.cases.length,
+    passed,
+    passRate: passRate(run.cases),
+    meanScore: meanScore(run.cases)
+  }
+}
+
+function passRate(cases: readonly CaseResult[]): number {
+  return cases.length ? cases.filter((c) => c.passed).length / cases.length : 0
+}
+
+function meanScore(cases: readonly CaseResult[]): number | null {
+  return mean(cases.map((c) => c.score).filter((s): s is number => s !== null))
+}
+
+function mean(values: readonly number[]): number | null {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null
+}
+
+function difference(current: number | null, baseline: number | null): number | null {
+  return current === null || baseline === null ? null : current - baseline
+}
+
+/** Figures over [baseline, current] pairs of the same case and fingerprint. */
+function commonFigures(pairs: readonly [CaseResult, CaseResult][]): CommonFigures | null {
+  if (!pairs.length) return null
+  const baselinePassRate = passRate(pairs.map(([b]) => b))
+  const currentPassRate = passRate(pairs.map(([, c]) => c))
+  // Scores are compared on cases scored on both sides, so that a newly unscored case cannot move the mean.
+  const scored = pairs.flatMap(([b, c]) =>
+    b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []
+  )
+  const baselineMeanScore = mean(scored.map((s) => s.baseline))
+  const currentMeanScore = mean(scored.map((s) => s.current))
+  return {
+    total: pairs.length,
+    baselinePassRate,
+    currentPassRate,
+    passRateDelta: currentPassRate - baselinePassRate,
+    baselineMeanScore,
+    currentMeanScore,
+    meanScoreDelta: difference(currentMeanScore, baselineMeanScore),
+    newlyFailing: pairs.filter(([b, c]) => b.passed && !c.passed).map(([, c]) => c.id),
+    scoredLower: scored
+      .filter((s) => s.current < s.baseline)
+      .sort((x, y) => x.current - x.baseline - (y.current - y.baseline))
+      .map((s) => s.key)
+  }
+}
+
+function pairedCounts(pairs: readonly [CaseResult, CaseResult][]): PairedCounts {
+  const counts: PairedCounts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 }
+  for (const [b, c] of pairs) {
+    if (b.passed && c.passed) counts.bothPassed++
+    else if (c.passed) counts.onlyCurrentPassed++
+    else if (b.passed) counts.onlyBaselinePassed++
+    else counts.bothFailed++
+  }
+  return counts
+}
+
+/** Per-tag figures for every tag of the current run, alphabetically. */
+function tagFigures(baseline: RunRecord | null, current: RunRecord, regressed: ReadonlySet<string>): TagFigures[] {
+  const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort()
+  return tags.map((tag) => {
+    const tagged = current.cases.filter((c) => c.tags.includes(tag))
+    const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? []
+    return {
+      tag,
+      baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
+      currentPassRate: passRate(tagged),
+      total: tagged.length,
+      regressed: tagged.filter((c) => regressed.has(c.id)).length
+    }
+  })
+}

@@ -1,0 +1,115 @@
+/**
+ * The gate (SPEC §4): every configured limit that the comparison exceeds
+ * becomes one sentence naming the limit, the measured value and the cases behind it.
+ */
+import type { GateConfig } from '../config/schema.js'
+import type { RunRecord } from '../types.js'
+import { formatKeys, formatPercent, formatPoints, formatScore, plural } from './format.js'
+import type { Comparison, GateResult } from './types.js'
+
+/**
+ * Rates are ratios of counts and deltas are differences of floats
+ * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
+ */
+const TOLERANCE = 1e-9
+
+type Check = (c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord) => string | null
+
+export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
+  // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+  const checks: Check[] = c.baseline
+    ? [incomplete, regressions, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
+    : [incomplete, missingBaseline, minPassRate, minMeanScore]
+  const failures = checks.map((check) => check(c, gate, current)).filter((f): f is string => f !== null)
+  return { passed: failures.length === 0, failures }
+}
+
+/** `a` is more than `limit`, beyond rounding noise. */
+function exceeds(a: number, limit: number): boolean {
+  return a > limit + TOLERANCE
+}
+
+const incomplete: Check = (_c, _gate, current) => {
+  if (current.complete !== false) return null
+  const finished = current.cases.length
+  // The record counts only finished cases unless the runner also recorded how many were planned.
+  const planned = current.summary.total
+  return planned > finished
+    ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
+    : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`
+}
+
+const missingBaseline: Check = (_c, gate) =>
+  gate.failOnMissingBaseline ? 'no baseline run to compare against (failOnMissingBaseline is true)' : null
+
+const regressions: Check = (c, gate) => {
+  const n = c.regressed.length
+  if (n <= gate.maxRegressions) return null
+  return `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`
+}
+
+const passRateDrop: Check = (c, gate) => {
+  const limit = gate.maxPassRateDrop
+  const common = c.common
+  if (limit === undefined || !common) return null
+  const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.currentPassRate)}`
+  const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint`
+  const cases = common.newlyFailing.length ? `; passed before, fail now: ${formatKeys(common.newlyFailing)}` : ''
+  const limitText = `maxPassRateDrop ${formatPoints(limit)} points`
+  if (gate.useConfidenceBound) {
+    // The pessimistic end of the interval: the largest drop the data cannot rule out.
+    const worst = c.passRateDeltaCI ? -c.passRateDeltaCI[0] : null
+    if (worst === null || !exceeds(worst, limit)) return null
+    return (
+      `pass rate may have dropped by as much as ${formatPoints(worst)} points ${where}, ${rates} ` +
+      `(the pessimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+    )
+  }
+  const drop = -common.passRateDelta
+  if (!exceeds(drop, limit)) return null
+  return `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`
+}
+
+const meanScoreDrop: Check = (c, gate) => {
+  const limit = gate.maxMeanScoreDrop
+  const common = c.common
+  if (limit === undefined || !common || common.meanScoreDelta === null) return null
+  const drop = -common.meanScoreDelta
+  if (!exceeds(drop, limit)) return null
+  const scores = `${formatScore(common.baselineMeanScore!)} → ${formatScore(common.currentMeanScore!)}`
+  const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : ''
+  return (
+    `mean judge score dropped ${formatScore(drop)} on the cases scored in both runs with the same fingerprint, ` +
+    `${scores} (limit: maxMeanScoreDrop ${formatScore(limit)})${cases}`
+  )
+}
+
+const minPassRate: Check = (c, gate, current) => {
+  const rate = c.current.passRate
+  if (!exceeds(gate.minPassRate, rate)) return null
+  const failing = current.cases.filter((k) => !k.passed).map((k) => k.id)
+  return (
+    `pass rate ${formatPercent(rate)} is below minPassRate ${formatPercent(gate.minPassRate)} ` +
+    `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
+    (failing.length ? `; failing: ${formatKeys(failing)}` : '')
+  )
+}
+
+const minMeanScore: Check = (c, gate, current) => {
+  const floor = gate.minMeanScore
+  const score = c.current.meanScore
+  if (floor === 0) return null
+  // A floor that nothing can be measured against is a misconfiguration, not a pass.
+  if (score === null) {
+    return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`
+  }
+  if (!exceeds(floor, score)) return null
+  const below = current.cases
+    .filter((k): k is typeof k & { score: number } => k.score !== null && k.score < floor)
+    .sort((a, b) => a.score - b.score)
+    .map((k) => k.id)
+  return (
+    `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` +
+    (below.length ? `; scored below it: ${formatKeys(below)}` : '')
+  )
+}

@@ -1,0 +1,5 @@
+export { classify, compareRuns, runFigures, type Outcome } from './compare.js'
+export { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from './format.js'
+export { evaluateGate } from './gate.js'
+export { fisherExactOneSided, pairedDifferenceCI, wilsonInterval, type PairedCounts } from './stats.js'
+export type { CommonFigures, Comparison, GateResult, RunFigures, TagFigures } from './types.js'

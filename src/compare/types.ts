@@ -1,0 +1,81 @@
+/**
+ * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
+ * Case lists hold case keys (CaseResult.id) in dataset order.
+ */
+
+/** The headline figures of one run. */
+export interface RunFigures {
+  name: string
+  createdAt: string
+  sha: string | null
+  complete: boolean
+  /** cases in the record (for an incomplete run: the cases that finished) */
+  total: number
+  passed: number
+  /** passed / total, 0 when there are no cases */
+  passRate: number
+  /** mean of the non-null case scores, null when no case has one */
+  meanScore: number | null
+}
+
+/**
+ * Figures over the cases present in both runs with the same fingerprint: the
+ * only cases whose change says something about the target rather than the dataset.
+ */
+export interface CommonFigures {
+  total: number
+  baselinePassRate: number
+  currentPassRate: number
+  passRateDelta: number
+  /** means over the common cases scored in both runs; null when there are none */
+  baselineMeanScore: number | null
+  currentMeanScore: number | null
+  meanScoreDelta: number | null
+  /** passed in the baseline and fail now, significant or not (regressed and flaky ones) */
+  newlyFailing: string[]
+  /** scored lower than in the baseline, largest drop first */
+  scoredLower: string[]
+}
+
+export interface TagFigures {
+  tag: string
+  /** null without a baseline or when no baseline case has the tag */
+  baselinePassRate: number | null
+  currentPassRate: number
+  /** current cases with the tag */
+  total: number
+  /** regressed cases with the tag */
+  regressed: number
+}
+
+export interface GateResult {
+  passed: boolean
+  /** one full sentence per exceeded limit */
+  failures: string[]
+}
+
+export interface Comparison {
+  baseline: RunFigures | null
+  current: RunFigures
+  /** current.passRate − baseline.passRate over all cases; null without a baseline */
+  passRateDelta: number | null
+  /** current.meanScore − baseline.meanScore over all cases; null when either is null */
+  meanScoreDelta: number | null
+  /** null without a baseline or without common cases */
+  common: CommonFigures | null
+  /** 95% paired interval of common.passRateDelta (see stats.ts) */
+  passRateDeltaCI: [number, number] | null
+  regressed: string[]
+  fixed: string[]
+  /** flipped, but with repeated trials on both sides the flip is within chance */
+  flaky: string[]
+  added: string[]
+  removed: string[]
+  changed: string[]
+  /** baseline cases an incomplete current run did not reach: neither removed nor compared */
+  unfinished: string[]
+  /** common cases that did not flip */
+  unchanged: number
+  tags: TagFigures[]
+  gate: GateResult
+}

@@ -1,0 +1,139 @@
+/**
+ * The action's inputs (SPEC §7, action.yml): named once here and read once, by
+ * `readInputs`, into a typed value. Nothing is read at import time.
+ */
+import * as core from '@actions/core'
+import { UsageError } from '../errors.js'
+
+export const Inputs = {
+  Config: 'config',
+  GithubToken: 'github-token',
+  Mode: 'mode',
+  Shard: 'shard',
+  BaselineBranch: 'baseline-branch',
+  Baseline: 'baseline',
+  ArtifactName: 'artifact-name',
+  Comment: 'comment',
+  FailOnRegression: 'fail-on-regression',
+  MaxRegressions: 'max-regressions',
+  MaxPassRateDrop: 'max-pass-rate-drop',
+  MinPassRate: 'min-pass-rate',
+  BadgePath: 'badge-path'
+} as const
+
+export type InputName = (typeof Inputs)[keyof typeof Inputs]
+
+export const MODES = ['run', 'merge', 'comment'] as const
+export type Mode = (typeof MODES)[number]
+
+export const COMMENT_POLICIES = ['always', 'on-change', 'never'] as const
+export type CommentPolicy = (typeof COMMENT_POLICIES)[number]
+
+/** The input overrides of the config's `gate:`; only the ones given are set. */
+export interface GateOverrides {
+  maxRegressions?: number
+  maxPassRateDrop?: number
+  minPassRate?: number
+}
+
+export interface ActionInputs {
+  config: string
+  token: string
+  mode: Mode
+  shard: string | null
+  baselineBranch: string | null
+  baseline: string | null
+  artifactName: string | null
+  comment: CommentPolicy
+  failOnRegression: boolean
+  gate: GateOverrides
+  badgePath: string | null
+}
+
+/** How one input is read; tests pass a map, the action passes core.getInput. */
+export type InputReader = (name: InputName) => string
+
+export const actionInput: InputReader = (name) => core.getInput(name)
+
+const TRUE = ['true', 'True', 'TRUE']
+const FALSE = ['false', 'False', 'FALSE']
+
+function optional(read: InputReader, name: InputName): string | null {
+  const value = read(name).trim()
+  return value === '' ? null : value
+}
+
+function oneOf<T extends string>(read: InputReader, name: InputName, allowed: readonly T[], fallback: T): T {
+  const value = optional(read, name) ?? fallback
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${name}: "${value}" is not one of ${allowed.join(', ')}`)
+  }
+  return value as T
+}
+
+function boolean(read: InputReader, name: InputName, fallback: boolean): boolean {
+  const value = optional(read, name)
+  if (value === null) return fallback
+  if (TRUE.includes(value)) return true
+  if (FALSE.includes(value)) return false
+  throw new UsageError(`${name}: "${value}" is not a boolean; use true or false`)
+}
+
+function wholeNumber(read: InputReader, name: InputName): number | undefined {
+  const value = optional(read, name)
+  if (value === null) return undefined
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name}: "${value}" is not a whole number (0, 1, 2, …)`)
+  return Number(value)
+}
+
+/** A fraction in [0, 1]; "2%" is read as 0.02 because people write pass rates both ways. */
+function fraction(read: InputReader, name: InputName): number | undefined {
+  const value = optional(read, name)
+  if (value === null) return undefined
+  const percent = value.endsWith('%')
+  const text = percent ? value.slice(0, -1).trim() : value
+  const number = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) / (percent ? 100 : 1) : NaN
+  if (!(number >= 0 && number <= 1)) {
+    throw new UsageError(`${name}: "${value}" is not a fraction between 0 and 1 (0.02 or 2% = two points)`)
+  }
+  return number
+}
+
+export function readInputs(read: InputReader = actionInput): ActionInputs {
+  const gate: GateOverrides = {}
+  const maxRegressions = wholeNumber(read, Inputs.MaxRegressions)
+  const maxPassRateDrop = fraction(read, Inputs.MaxPassRateDrop)
+  const minPassRate = fraction(read, Inputs.MinPassRate)
+  if (maxRegressions !== undefined) gate.maxRegressions = maxRegressions
+  if (maxPassRateDrop !== undefined) gate.maxPassRateDrop = maxPassRateDrop
+  if (minPassRate !== undefined) gate.minPassRate = minPassRate
+
+  const inputs: ActionInputs = {
+    config: optional(read, Inputs.Config) ?? 'evalgate.yml',
+    token: optional(read, Inputs.GithubToken) ?? '',
+    mode: oneOf(read, Inputs.Mode, MODES, 'run'),
+    shard: optional(read, Inputs.Shard),
+    baselineBranch: optional(read, Inputs.BaselineBranch),
+    baseline: optional(read, Inputs.Baseline),
+    artifactName: optional(read, Inputs.ArtifactName),
+    comment: oneOf(read, Inputs.Comment, COMMENT_POLICIES, 'always'),
+    failOnRegression: boolean(read, Inputs.FailOnRegression, true),
+    gate,
+    badgePath: optional(read, Inputs.BadgePath)
+  }
+
+  // Cross-field checks, and what later issues build.
+  if (inputs.mode === 'merge') {
+    throw new UsageError(`${Inputs.Mode}: "merge" is not supported yet (sharded runs are planned); run the whole dataset in one job with mode: run`)
+  }
+  if (inputs.shard !== null) {
+    throw new UsageError(`${Inputs.Shard}: sharding is not supported by the action yet; remove "${Inputs.Shard}: ${inputs.shard}" to run every case in this job`)
+  }
+  if (inputs.artifactName !== null && !/^[A-Za-z0-9._-]+$/.test(inputs.artifactName)) {
+    throw new UsageError(`${Inputs.ArtifactName}: "${inputs.artifactName}" may hold only letters, digits, ".", "_" and "-"`)
+  }
+  if (inputs.mode === 'comment' && inputs.baseline !== null) {
+    throw new UsageError(`${Inputs.Baseline}: not used with mode: comment (the baseline is looked up from the default branch's runs)`)
+  }
+  return inputs
+}

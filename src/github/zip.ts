@@ -1,0 +1,108 @@
+/**
+ * Reading one file out of a downloaded artifact zip, in memory. Artifacts of
+ * other runs are untrusted (a fork's run can upload anything), so nothing is
+ * extracted to disk: entries whose names would escape a folder, symlinks,
+ * encrypted or zip64 entries and oversized contents make the whole archive
+ * unreadable, and every entry read is checked against its CRC.
+ */
+import zlib from 'node:zlib'
+
+export class ZipError extends Error {
+  override name = 'ZipError'
+}
+
+export interface ZipEntry {
+  name: string
+  method: number
+  flags: number
+  crc: number
+  compressedSize: number
+  size: number
+  offset: number
+  symlink: boolean
+}
+
+const EOCD = 0x06054b50
+const CENTRAL = 0x02014b50
+const LOCAL = 0x04034b50
+const STORED = 0
+const DEFLATED = 8
+
+/** A name that, extracted, would stay inside the folder it is extracted to. */
+export function isSafeEntryName(name: string): boolean {
+  if (name === '' || name.includes('\\') || name.includes('\0')) return false
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return false
+  return !name.split('/').some((part) => part === '..')
+}
+
+function findEndOfCentralDirectory(zip: Buffer): number {
+  // the record is 22 bytes plus a comment of up to 65535
+  const stop = Math.max(0, zip.length - 22 - 0xffff)
+  for (let i = zip.length - 22; i >= stop; i--) {
+    if (zip.readUInt32LE(i) === EOCD) return i
+  }
+  throw new ZipError('not a zip archive (no end of central directory)')
+}
+
+export function listZip(zip: Buffer): ZipEntry[] {
+  if (zip.length < 22) throw new ZipError('not a zip archive (too short)')
+  const end = findEndOfCentralDirectory(zip)
+  const count = zip.readUInt16LE(end + 10)
+  const size = zip.readUInt32LE(end + 12)
+  const start = zip.readUInt32LE(end + 16)
+  if (count === 0xffff || start === 0xffffffff || size === 0xffffffff) throw new ZipError('zip64 archives are not supported')
+  if (start + size > end) throw new ZipError('the central directory lies outside the archive')
+  const entries: ZipEntry[] = []
+  let at = start
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > end || zip.readUInt32LE(at) !== CENTRAL) throw new ZipError(`entry ${i}: bad central directory header`)
+    const madeBy = zip.readUInt16LE(at + 4) >> 8
+    const flags = zip.readUInt16LE(at + 8)
+    const nameLength = zip.readUInt16LE(at + 28)
+    const extraLength = zip.readUInt16LE(at + 30)
+    const commentLength = zip.readUInt16LE(at + 32)
+    const mode = zip.readUInt32LE(at + 38) >>> 16
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString(flags & 0x800 ? 'utf8' : 'latin1')
+    const entry: ZipEntry = {
+      name,
+      method: zip.readUInt16LE(at + 10),
+      flags,
+      crc: zip.readUInt32LE(at + 16),
+      compressedSize: zip.readUInt32LE(at + 20),
+      size: zip.readUInt32LE(at + 24),
+      offset: zip.readUInt32LE(at + 42),
+      // unix hosts keep the file mode in the high half of the external attributes
+      symlink: madeBy === 3 && (mode & 0o170000) === 0o120000
+    }
+    if (!isSafeEntryName(name)) throw new ZipError(`entry "${name.slice(0, 100)}" would escape the folder it is extracted to`)
+    if (entry.symlink) throw new ZipError(`entry "${name}" is a symbolic link`)
+    if (flags & 1) throw new ZipError(`entry "${name}" is encrypted`)
+    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.offset === 0xffffffff) throw new ZipError(`entry "${name}" is zip64, not supported`)
+    entries.push(entry)
+    at += 46 + nameLength + extraLength + commentLength
+  }
+  return entries
+}
+
+/** The bytes of one entry, at most `maxBytes` of them. */
+export function readZipEntry(zip: Buffer, entry: ZipEntry, maxBytes: number): Buffer {
+  if (entry.size > maxBytes) throw new ZipError(`"${entry.name}" is ${entry.size} bytes, more than the ${maxBytes} allowed`)
+  const at = entry.offset
+  if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw new ZipError(`"${entry.name}": bad local header`)
+  const dataStart = at + 30 + zip.readUInt16LE(at + 26) + zip.readUInt16LE(at + 28)
+  const dataEnd = dataStart + entry.compressedSize
+  if (dataEnd > zip.length) throw new ZipError(`"${entry.name}": data runs past the end of the archive`)
+  const raw = zip.subarray(dataStart, dataEnd)
+  let data: Buffer
+  if (entry.method === STORED) data = Buffer.from(raw)
+  else if (entry.method === DEFLATED) {
+    try {
+      data = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, maxBytes) })
+    } catch (err) {
+      throw new ZipError(`"${entry.name}": cannot inflate (${(err as Error).message})`)
+    }
+  } else throw new ZipError(`"${entry.name}": compression method ${entry.method} is not supported`)
+  if (data.length !== entry.size) throw new ZipError(`"${entry.name}": ${data.length} bytes, the directory says ${entry.size}`)
+  if (typeof zlib.crc32 === 'function' && zlib.crc32(data) >>> 0 !== entry.crc >>> 0) throw new ZipError(`"${entry.name}": CRC mismatch (corrupt archive)`)
+  return data
+}

@@ -1,0 +1,139 @@
+/**
+ * Reading a judge's answer. The answer is untrusted text from a model (or a
+ * user's function): whatever it is, the result is a score in [0, 1] and a
+ * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
+ * shared by the LLM judge, the command judge and the library's runJudgeEval.
+ */
+
+export interface Verdict {
+  score: number
+  reason: string
+  /** set when the answer was unusable; the score is then 0 */
+  error?: string
+}
+
+/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
+const MAX_REPLY_CHARS = 10_000
+const MAX_REASON_CHARS = 1_000
+const EXCERPT_CHARS = 200
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/
+const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i
+
+/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+export function failedVerdict(message: string): Verdict {
+  return { score: 0, reason: message, error: message }
+}
+
+export function clampScore(score: number): number {
+  return Math.min(1, Math.max(0, score))
+}
+
+/** A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside prose. */
+export function parseVerdictText(text: string): Verdict {
+  const reply = text.slice(0, MAX_REPLY_CHARS).trim()
+  if (!reply) return failedVerdict('the judge gave an empty reply')
+  const objects = jsonObjectsIn(reply)
+  const scored = objects.find((o) => 'score' in o)
+  if (scored) return normalizeVerdict(scored)
+  if (objects.length > 0) return failedVerdict(`judge reply has no "score": ${excerpt(reply)}`)
+  const other = tryParse(reply)
+  if (other !== undefined) return normalizeVerdict(other)
+  if (REFUSAL.test(reply)) return failedVerdict(`the judge refused to grade: ${excerpt(reply)}`)
+  return failedVerdict(`judge reply is not JSON: ${excerpt(reply)}`)
+}
+
+/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
+export function normalizeVerdict(value: unknown): Verdict {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return failedVerdict(`judge answer is not an object with a score: ${excerpt(describe(value))}`)
+  }
+  const { score, reason } = value as { score?: unknown; reason?: unknown }
+  if (score === undefined || score === null) return failedVerdict(`judge answer has no "score": ${excerpt(describe(value))}`)
+  const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN
+  if (!Number.isFinite(raw)) return failedVerdict(`judge score is not a number: ${excerpt(describe(score))}`)
+  const clamped = clampScore(raw)
+  const text = reasonText(reason)
+  // the judge's own number stays visible when it was out of range
+  return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` }
+}
+
+/**
+ * Several samples of one verdict: the median score, with the reason of the
+ * sample closest to it. Failed samples are left out while any succeeded.
+ */
+export function combineSamples(verdicts: Verdict[]): Verdict & { samples: number[] } {
+  const ok = verdicts.filter((v) => v.error === undefined)
+  if (ok.length === 0) return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] }
+  const samples = ok.map((v) => v.score)
+  const mid = median(samples)
+  const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best))
+  const failed = verdicts.length - ok.length
+  const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error)!.error})` : ''
+  return { score: mid, reason: closest.reason + note, samples }
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+function reasonText(reason: unknown): string {
+  const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : describe(reason)
+  if (!text) return '(the judge gave no reason)'
+  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text
+}
+
+/**
+ * Every JSON object in the text, outermost first: the whole reply, a fenced
+ * block's content, or `{…}` spans inside prose. Each `{` is tried as a start,
+ * so an object nested in another (`{"verdict": {"score": 1}}`) is found too.
+ */
+function jsonObjectsIn(text: string): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = []
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    const end = matchingBrace(text, start)
+    if (end === -1) continue
+    const value = tryParse(text.slice(start, end + 1))
+    if (value && typeof value === 'object' && !Array.isArray(value)) found.push(value as Record<string, unknown>)
+  }
+  return found
+}
+
+/** Index of the `}` closing the `{` at `start`, skipping braces inside JSON strings; -1 when unbalanced. */
+function matchingBrace(text: string, start: number): number {
+  let depth = 0
+  let inString = false
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i]
+    if (inString) {
+      if (ch === '\\') i++
+      else if (ch === '"') inString = false
+    } else if (ch === '"') inString = true
+    else if (ch === '{') depth++
+    else if (ch === '}' && --depth === 0) return i
+  }
+  return -1
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat
+}

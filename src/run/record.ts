@@ -1,0 +1,62 @@
+/**
+ * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
+ */
+import { RECORD_SCHEMA_VERSION } from '../config/record.js'
+import type { CaseResult, JudgeSummary, RunRecord, RunSummary } from '../types.js'
+import { redact } from '../util/env.js'
+import { VERSION } from '../version.js'
+
+export interface RecordInput {
+  name: string
+  cases: CaseResult[]
+  complete: boolean
+  durationMs: number
+  createdAt: string
+  git: RunRecord['git']
+  repeat: number
+  shard?: string | null
+  judge?: JudgeSummary
+}
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000
+
+export function summarize(cases: CaseResult[], durationMs: number, judge?: JudgeSummary): RunSummary {
+  const passed = cases.filter((c) => c.passed).length
+  const scores = cases.map((c) => c.score).filter((s): s is number => s !== null)
+  return {
+    total: cases.length,
+    passed,
+    failed: cases.length - passed,
+    errors: cases.filter((c) => c.error !== null).length,
+    passRate: cases.length ? round4(passed / cases.length) : 0,
+    meanScore: scores.length ? round4(scores.reduce((a, b) => a + b, 0) / scores.length) : null,
+    durationMs,
+    judge: judge ?? { calls: 0, reused: 0, errors: 0, tokens: 0 }
+  }
+}
+
+export function buildRecord(input: RecordInput): RunRecord {
+  return {
+    schemaVersion: RECORD_SCHEMA_VERSION,
+    tool: { name: 'evalgate', version: VERSION },
+    name: input.name,
+    createdAt: input.createdAt,
+    complete: input.complete,
+    git: input.git,
+    config: { repeat: input.repeat, shard: input.shard ?? null },
+    summary: summarize(input.cases, input.durationMs, input.judge),
+    cases: input.cases
+  }
+}
+
+/** Every string in a JSON value with the secrets replaced (the agent may echo them). */
+export function redactDeep<T>(value: T, secrets: ReadonlySet<string>): T {
+  if (secrets.size === 0) return value
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, secrets)
+    if (Array.isArray(v)) return v.map(walk)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
+  }
+  return walk(value) as T
+}

@@ -1,0 +1,234 @@
+/**
+ * The `command` target with `protocol: stdio`: one process per trial, the input
+ * on stdin (and in place of a `{{input}}` argument), the output on stdout.
+ *
+ * The process never goes through a shell and runs in its own process group, so
+ * that a timeout or an interruption can kill everything it started.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { TargetConfig } from '../config/schema.js'
+import { ConfigError, TargetError, errorMessage } from '../errors.js'
+import { expandVars, minimalEnv } from '../util/env.js'
+import { splitArgv } from './argv.js'
+import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+
+/** The argv element replaced by the trial's input. */
+const INPUT_PLACEHOLDER = '{{input}}'
+
+/** How much of stderr is kept for error messages: the end is where the cause usually is. */
+const STDERR_TAIL_BYTES = 2048
+/** Time between SIGTERM and SIGKILL when stopping a process group. */
+const KILL_GRACE_MS = 2000
+/** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
+const PIPE_GRACE_MS = 200
+
+/** A command target's settings after `${VAR}` expansion and path resolution. */
+interface CommandSpec {
+  argv: string[]
+  cwd: string
+  env: Record<string, string>
+  maxOutputBytes: number
+}
+
+export function createCommandTarget(config: TargetConfig, ctx: TargetContext): Target {
+  const spec = resolveCommandSpec(config, ctx)
+  const running = new Set<ProcessRun>()
+  return {
+    async call(request: TrialRequest): Promise<TargetReply> {
+      if (request.signal.aborted) throw abortError(request.signal)
+      const run = new ProcessRun(spec, request.input)
+      running.add(run)
+      const onAbort = (): void => run.stop(abortError(request.signal))
+      request.signal.addEventListener('abort', onAbort, { once: true })
+      try {
+        return { output: await run.done }
+      } finally {
+        request.signal.removeEventListener('abort', onAbort)
+        running.delete(run)
+      }
+    },
+    async close(): Promise<void> {
+      const runs = [...running]
+      for (const run of runs) run.stop(new TargetError('target closed while the command was running'))
+      await Promise.allSettled(runs.map((run) => run.done))
+    }
+  }
+}
+
+/** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
+function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): CommandSpec {
+  if (config.command === undefined) throw new ConfigError('target.command is not set')
+  const words = typeof config.command === 'string' ? splitArgv(config.command) : config.command
+  const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'))
+  if (argv.length === 0 || argv[0] === '') throw new ConfigError('target.command: the program name is empty')
+  const env = Object.fromEntries(
+    Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
+  )
+  const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
+  return { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes }
+}
+
+/** Strings are passed as they are; any other JSON value as its JSON text. */
+function inputText(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input) ?? '')
+}
+
+/**
+ * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
+ * keep that message whatever the reason's type, so the trial records why it stopped.
+ */
+function abortError(signal: AbortSignal): TargetError {
+  const reason: unknown = signal.reason
+  if (reason instanceof TargetError) return reason
+  return new TargetError(reason === undefined ? 'aborted' : errorMessage(reason))
+}
+
+/** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
+class ProcessRun {
+  readonly done: Promise<string>
+  private readonly child: ChildProcess
+  private readonly stdout: Buffer[] = []
+  private stdoutBytes = 0
+  private stderrTail: Buffer = Buffer.alloc(0)
+  /** Set when we decided to end the process (abort, output cap); wins over how it then exited. */
+  private failure: TargetError | null = null
+  private closed = false
+  private spawnError: NodeJS.ErrnoException | null = null
+  private readonly timers = new Set<NodeJS.Timeout>()
+
+  constructor(
+    private readonly spec: CommandSpec,
+    input: unknown
+  ) {
+    const text = inputText(input)
+    const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg))
+    this.child = spawn(spec.argv[0], args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      shell: false,
+      // own process group: the whole tree can be signalled at once
+      detached: true,
+      windowsHide: true,
+      stdio: ['pipe', 'pipe', 'pipe']
+    })
+    this.done = new Promise<string>((resolvePromise, rejectPromise) => {
+      this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
+        this.closed = true
+        this.clearTimers()
+        // sweep whatever the process left behind in its group
+        this.signalGroup('SIGKILL')
+        try {
+          resolvePromise(this.outcome(code, signal))
+        } catch (err) {
+          rejectPromise(err)
+        }
+      })
+    })
+    this.child.once('error', (err: NodeJS.ErrnoException) => {
+      // only a failed spawn has no pid; `close` still follows it
+      if (this.child.pid === undefined) this.spawnError = err
+    })
+    this.child.once('exit', () => this.afterExit())
+    this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
+    this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk))
+    // a child that never reads its input closes the pipe (EPIPE): not an error, its exit status decides
+    this.child.stdin?.on('error', () => {})
+    this.child.stdin?.end(text)
+  }
+
+  /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */
+  stop(reason: TargetError): void {
+    // once closed the pid may belong to someone else; a second stop has nothing to add
+    if (this.closed || this.failure) return
+    this.failure = reason
+    this.signalGroup('SIGTERM')
+    this.later(KILL_GRACE_MS, () => this.forceClose())
+  }
+
+  private onStdout(chunk: Buffer): void {
+    if (this.failure) return
+    this.stdoutBytes += chunk.length
+    if (this.stdoutBytes > this.spec.maxOutputBytes) {
+      this.stop(new TargetError(`output exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`))
+      return
+    }
+    this.stdout.push(chunk)
+  }
+
+  private onStderr(chunk: Buffer): void {
+    const joined = Buffer.concat([this.stderrTail, chunk])
+    this.stderrTail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES))
+  }
+
+  /** A grandchild may hold stdout open after the process exited; do not wait for it forever. */
+  private afterExit(): void {
+    this.later(PIPE_GRACE_MS, () => this.forceClose())
+  }
+
+  /**
+   * Kills the group, which closes the pipes without losing what is still buffered in
+   * them; only if something outside the group holds them too are our ends dropped.
+   */
+  private forceClose(): void {
+    this.signalGroup('SIGKILL')
+    this.later(PIPE_GRACE_MS, () => {
+      this.child.stdout?.destroy()
+      this.child.stderr?.destroy()
+    })
+  }
+
+  private outcome(code: number | null, signal: NodeJS.Signals | null): string {
+    if (this.failure) throw this.failure
+    if (this.spawnError) throw this.describeSpawnError(this.spawnError)
+    if (signal) throw new TargetError(`killed by ${signal}${this.stderrSuffix()}`)
+    if (code !== 0) throw new TargetError(`exited with code ${code}${this.stderrSuffix()}`)
+    // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
+    // invalid UTF-8 becomes U+FFFD
+    return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '')
+  }
+
+  private stderrSuffix(): string {
+    const tail = this.stderrTail.toString('utf8').trim()
+    return tail ? `: ${tail}` : ' (no stderr)'
+  }
+
+  private describeSpawnError(err: NodeJS.ErrnoException): TargetError {
+    const program = this.spec.argv[0]
+    if (err.code === 'ENOENT' && !existsSync(this.spec.cwd)) {
+      return new TargetError(`working directory does not exist: ${this.spec.cwd} (target.cwd)`)
+    }
+    if (err.code === 'ENOENT') {
+      const where = program.includes('/') || program.includes('\\') ? `cwd=${this.spec.cwd}` : `PATH=${this.spec.env.PATH ?? ''}`
+      return new TargetError(`command not found: ${program} (${where})`)
+    }
+    if (err.code === 'EACCES') return new TargetError(`command is not executable: ${program} (permission denied)`)
+    return new TargetError(`cannot start ${program}: ${err.message}`)
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.child.pid
+    if (pid === undefined) return
+    try {
+      // Windows has no process groups to signal: only the process itself can be killed there
+      if (process.platform === 'win32') this.child.kill(signal)
+      else process.kill(-pid, signal)
+    } catch {
+      // ESRCH: the group is already gone
+    }
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      fn()
+    }, ms)
+    this.timers.add(timer)
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer)
+    this.timers.clear()
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The `http` target: one JSON request per trial to the agent's own endpoint.
+ * `${VAR}` in url, headers and body is expanded once, at creation (a missing
+ * variable is a config error before any trial runs); `{{input}}` per trial.
+ */
+import type { TargetConfig } from '../config/schema.js'
+import { TargetError } from '../errors.js'
+import { HttpError, NetworkError, requestJson, type HttpResponse, type Sleep } from '../llm/http.js'
+import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
+import { expandDeep } from '../util/env.js'
+import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+
+export type HttpTargetConfig = NonNullable<TargetConfig['http']>
+
+/** Test seams: the HTTP client's fetch and its waits between retries. */
+export interface HttpTargetDeps {
+  fetchImpl?: typeof fetch
+  sleep?: Sleep
+}
+
+export function createHttpTarget(
+  http: HttpTargetConfig,
+  ctx: TargetContext,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries'>,
+  deps: HttpTargetDeps = {}
+): Target {
+  const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http')
+  // without a body template, the input itself is the JSON body
+  const bodyTemplate = http.method === 'GET' ? undefined : (spec.body ?? '{{input}}')
+  return {
+    async call(request: TrialRequest): Promise<TargetReply> {
+      const values: TemplateValues = { input: request.input, case: request.case }
+      const url = renderText(spec.url, values, encodeURIComponent)
+      const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values)
+      const response = await send(http.method, url, body, {
+        headers: spec.headers,
+        timeoutMs: target.timeoutMs,
+        retries: target.retries,
+        signal: request.signal,
+        secrets: ctx.secrets,
+        ...deps
+      })
+      return { output: http.output === undefined ? response.text : outputAt(response, http.output) }
+    },
+    async close() {}
+  }
+}
+
+/** The HTTP client's failures, as the target error the runner records. */
+async function send(...args: Parameters<typeof requestJson>): Promise<HttpResponse> {
+  try {
+    return await requestJson(...args)
+  } catch (err) {
+    if (err instanceof HttpError || err instanceof NetworkError) throw new TargetError(err.message)
+    throw err
+  }
+}
+
+/** The value at `target.http.output` in the JSON reply, as text. */
+function outputAt(response: HttpResponse, path: string): string {
+  if (response.data === undefined) {
+    throw new TargetError(`target.http.output is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`)
+  }
+  const found = readPath(response.data, path)
+  if (!found.ok) {
+    throw new TargetError(`target.http.output: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`)
+  }
+  if (found.value === null) throw new TargetError(`target.http.output: "${path}" is null in the reply`)
+  return typeof found.value === 'string' ? found.value : JSON.stringify(found.value)
+}
+
+type PathResult = { ok: true; value: unknown } | { ok: false; missing: string }
+
+/** Follows a dot path (`data.answer`, `choices.0.message.content`, `items[0].text`) into a JSON value. */
+export function readPath(data: unknown, path: string): PathResult {
+  const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)
+  let value = data
+  for (const step of steps) {
+    const holder = value as Record<string, unknown> | null
+    if (holder === null || typeof holder !== 'object' || !Object.hasOwn(holder, step)) return { ok: false, missing: step }
+    value = holder[step]
+  }
+  return { ok: true, value }
+}
+
+function topLevelKeys(data: unknown): string {
+  if (Array.isArray(data)) return `none (an array of ${data.length})`
+  if (data === null || typeof data !== 'object') return `none (a ${data === null ? 'null' : typeof data})`
+  const keys = Object.keys(data)
+  return keys.length ? keys.slice(0, 20).join(', ') : 'none (an empty object)'
+}

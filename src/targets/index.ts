@@ -1,0 +1,19 @@
+/** Builds the agent under test from `target:` (SPEC §1): exactly one of command, http, openai, module. */
+import type { TargetConfig } from '../config/schema.js'
+import { ConfigError } from '../errors.js'
+import { createCommandTarget } from './command.js'
+import { createModuleTarget } from './module.js'
+import type { Target, TargetContext } from './types.js'
+
+export type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+
+export async function createTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
+  if (config.command !== undefined) {
+    if (config.protocol === 'jsonl') throw new ConfigError('target.protocol: protocol jsonl is not supported yet', undefined, 'target.protocol')
+    return createCommandTarget(config, ctx)
+  }
+  if (config.module !== undefined) return createModuleTarget(config, ctx)
+  if (config.http !== undefined) throw new ConfigError('target.http is not supported yet', undefined, 'target.http')
+  if (config.openai !== undefined) throw new ConfigError('target.openai is not supported yet', undefined, 'target.openai')
+  throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
+}

@@ -1,0 +1,44 @@
+/**
+ * The `module` target: a JavaScript module whose default export is the agent,
+ * `(input, case) => string | Promise<string>`, run in-process by the same
+ * function target the library's runEval uses.
+ */
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { TargetConfig } from '../config/schema.js'
+import { ConfigError, errorMessage } from '../errors.js'
+import { expandVars } from '../util/env.js'
+import { functionTarget, type AgentFunction } from './function.js'
+import type { Target, TargetContext } from './types.js'
+
+export function createModuleTarget(config: TargetConfig, ctx: TargetContext): Target {
+  if (config.module === undefined) throw new ConfigError('target.module is not set')
+  const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
+  // imported on first use, once, even when the first trials start together
+  let agent: Promise<AgentFunction> | undefined
+  return functionTarget(() => (agent ??= loadAgent(file)), file)
+}
+
+async function loadAgent(file: string): Promise<AgentFunction> {
+  let mod: { default?: unknown }
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown }
+  } catch (err) {
+    throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file)
+  }
+  if (typeof mod.default !== 'function') {
+    throw new ConfigError(
+      `target.module: ${file} must export a function as default, (input, case) => string; it exports ${describeExports(mod)}`,
+      file
+    )
+  }
+  return mod.default as AgentFunction
+}
+
+function describeExports(mod: { default?: unknown }): string {
+  if (mod.default === undefined) {
+    const names = Object.keys(mod).filter((name) => name !== 'default')
+    return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing'
+  }
+  return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+}

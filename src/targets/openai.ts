@@ -1,0 +1,75 @@
+/**
+ * The `openai` target: the agent under test is a model behind any
+ * OpenAI-compatible chat-completions server; `system` and the rendered
+ * `prompt` are sent, the reply's content is the output, its usage recorded.
+ */
+import type { TargetConfig } from '../config/schema.js'
+import { ConfigError, TargetError } from '../errors.js'
+import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
+import { HttpError, NetworkError, type Sleep } from '../llm/http.js'
+import { isWholeInput, renderText } from '../llm/template.js'
+import { expandVars } from '../util/env.js'
+import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+
+export type OpenAITargetConfig = NonNullable<TargetConfig['openai']>
+
+/** Test seams: the HTTP client's fetch and its waits between retries. */
+export interface OpenAITargetDeps {
+  fetchImpl?: typeof fetch
+  sleep?: Sleep
+}
+
+export function createOpenAITarget(
+  openai: OpenAITargetConfig,
+  ctx: TargetContext,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries'>,
+  deps: OpenAITargetDeps = {}
+): Target {
+  const expand = (text: string, field: string) => expandVars(text, ctx.env, ctx.secrets, `target.openai.${field}`)
+  const baseUrl = expand(openai.baseUrl, 'baseUrl')
+  const model = expand(openai.model, 'model')
+  const system = openai.system === undefined ? undefined : expand(openai.system, 'system')
+  const prompt = expand(openai.prompt, 'prompt')
+  const apiKey = apiKeyFor(openai, ctx, baseUrl)
+  return {
+    async call(request: TrialRequest): Promise<TargetReply> {
+      const messages = [...(system === undefined ? [] : [{ role: 'system' as const, content: system }]), ...userMessages(prompt, request)]
+      const http = { timeoutMs: target.timeoutMs, retries: target.retries, signal: request.signal, secrets: ctx.secrets, ...deps }
+      try {
+        const reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens }, http)
+        return { output: reply.content, usage: reply.usage }
+      } catch (err) {
+        if (err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError) throw new TargetError(err.message)
+        throw err
+      }
+    },
+    async close() {}
+  }
+}
+
+/** Every trial would fail without a key, so its absence is a config error; local servers need none. */
+function apiKeyFor(openai: OpenAITargetConfig, ctx: TargetContext, baseUrl: string): string | undefined {
+  const apiKey = ctx.env[openai.apiKeyEnv] || undefined
+  if (apiKey) ctx.secrets.add(apiKey)
+  else if (!isLocalUrl(baseUrl)) {
+    throw new ConfigError(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`)
+  }
+  return apiKey
+}
+
+/**
+ * The rendered prompt as one user message; an input that already is a list of
+ * chat messages (OpenAI evals datasets) is sent as it is when the prompt is just `{{input}}`.
+ */
+function userMessages(prompt: string, request: TrialRequest): ChatMessage[] {
+  if (isWholeInput(prompt) && isChatMessages(request.input)) return request.input
+  return [{ role: 'user', content: renderText(prompt, { input: request.input, case: request.case }) }]
+}
+
+function isChatMessages(input: unknown): input is ChatMessage[] {
+  return (
+    Array.isArray(input) &&
+    input.length > 0 &&
+    input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role))
+  )
+}

@@ -1,0 +1,2 @@
+/** The tool version written into run records; kept in step with package.json by a test. */
+export const VERSION = '0.1.0'
