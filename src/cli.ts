@@ -65,10 +65,11 @@ function colour(io: CliIO, code: string, text: string): string {
 
 /** Write the comparison's outputs and return the gate's exit code. */
 async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
-  const markdown = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
+  const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
+  const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
-  if (!opts.quiet) io.stdout.write(markdown.endsWith('\n') ? markdown : `${markdown}\n`)
+  if (!opts.quiet) io.stdout.write(markdown)
   const { passed, failures } = comparison.gate
   const verdict = passed ? colour(io, '32', 'evalgate: gate passed') : colour(io, '31', `evalgate: gate failed: ${failures.length} failure${failures.length === 1 ? '' : 's'}`)
   io.stderr.write(`${verdict}\n`)

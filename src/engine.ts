@@ -10,6 +10,7 @@ import { UsageError } from './errors.js'
 import { buildRecord, redactDeep } from './run/record.js'
 import { runCases } from './run/runner.js'
 import type { Progress } from './run/progress.js'
+import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { contentHash } from './util/hash.js'
@@ -81,6 +82,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   const target = await createTarget(config.target, { baseDir: loaded.baseDir, env, secrets })
+  const judge = config.judge ? createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir }) : undefined
   let outcome
   try {
     outcome = await runCases(cases, target, {
@@ -88,12 +90,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       repeat,
       repeatPassThreshold: config.repeatPassThreshold,
       timeoutMs: config.target.timeoutMs,
+      judge: judge?.judge,
+      defaultJudgeThreshold: config.judge?.threshold,
       signal: options.signal,
       onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
     })
   } finally {
     options.progress?.finish()
-    await target.close()
+    await Promise.all([target.close(), judge?.close()])
   }
   const record = redactDeep(
     buildRecord({
@@ -104,7 +108,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
-      shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null
+      shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
+      judge: judge?.stats()
     }),
     secrets
   )

@@ -58,6 +58,8 @@ export interface JudgeVerdict {
   tokens?: number
   /** hash of model + rubric + input + output, the key of verdict reuse */
   key: string
+  /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
+  samples?: number[]
 }
 
 export interface TargetUsage {

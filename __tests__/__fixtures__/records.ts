@@ -3,7 +3,17 @@
  * a few case shorthands so that each table row states only what matters to it.
  */
 import { gateSchema, type GateConfig } from '../../src/config/schema.js'
-import type { CaseResult, RunRecord, TrialResult } from '../../src/types.js'
+import type { AssertionResult, CaseResult, RunRecord, TrialResult } from '../../src/types.js'
+
+/** The one assertion of a fixture case or trial. */
+function containsAnswer(passed: boolean): AssertionResult {
+  return {
+    type: 'contains',
+    passed,
+    score: passed ? 1 : 0,
+    reason: passed ? 'output contains the expected text' : `expected output to contain 'answer', got: bad`
+  }
+}
 
 /** A case result; by default it passed, has no score and fingerprint "fp-<id>". */
 export function makeCase(id: string, passed = true, overrides: Partial<CaseResult> = {}): CaseResult {
@@ -19,14 +29,7 @@ export function makeCase(id: string, passed = true, overrides: Partial<CaseResul
     error: null,
     score: null,
     durationMs: 1,
-    assertions: [
-      {
-        type: 'contains',
-        passed,
-        score: passed ? 1 : 0,
-        reason: passed ? 'output contains the expected text' : `expected output to contain 'answer', got: bad`
-      }
-    ],
+    assertions: [containsAnswer(passed)],
     ...overrides
   }
 }
@@ -39,7 +42,7 @@ export function makeTrials(passed: number, total: number): TrialResult[] {
     error: null,
     score: null,
     durationMs: 1,
-    assertions: []
+    assertions: [containsAnswer(i < passed)]
   }))
 }
 

@@ -3,12 +3,12 @@
  * prefix, and how a trial's assertion results decide whether it passes.
  */
 import { closest, distance } from 'fastest-levenshtein'
+import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
 import { javascriptAssertions } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
-import { messageOf } from './outcome.js'
 import { rubricAssertions } from './rubric.js'
 import { textAssertions } from './text.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -101,7 +101,7 @@ export async function evaluateAssertion(a: Assertion, ctx: AssertionContext): Pr
   try {
     return toResult(a, await resolved.handler.run(a, ctx, resolved.negated), resolved.negated)
   } catch (err) {
-    const message = messageOf(err)
+    const message = errorMessage(err)
     return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false)
   }
 }

@@ -4,10 +4,11 @@
  */
 import { existsSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
+import { errorMessage } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
-import { excerpt, messageOf } from './outcome.js'
+import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
-import { describe, numberOptionProblem } from './values.js'
+import { kindOf, numberOptionProblem } from './values.js'
 
 const DEFAULT_THRESHOLD = 0.5
 
@@ -35,7 +36,8 @@ function compileCheck(source: string): CompiledCheck {
   let check = compiledChecks.get(source)
   if (!check) {
     try {
-      check = new AsyncFunction('output', 'input', 'context', `return (${source}\n)`)
+      // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
+      check = new AsyncFunction('output', 'input', 'context', `return (${source.trim().replace(/;+$/, '')}\n)`)
     } catch {
       check = new AsyncFunction('output', 'input', 'context', source)
     }
@@ -91,7 +93,7 @@ function gradeOf(returned: unknown, threshold: number): Grade {
     return { pass: passed, score: scored ?? (passed ? 1 : 0), note }
   }
   const truthy = Boolean(returned)
-  return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${describe(returned)}, which counts as ${truthy}` }
+  return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${kindOf(returned)}, which counts as ${truthy}` }
 }
 
 function sourceProblem(a: Assertion): string | undefined {
@@ -102,12 +104,12 @@ function sourceProblem(a: Assertion): string | undefined {
       compileCheck(a.value)
       return undefined
     } catch (err) {
-      return `javascript \`value\` does not compile: ${messageOf(err)} in ${excerpt(a.value, 120)}`
+      return `javascript \`value\` does not compile: ${errorMessage(err)} in ${excerpt(a.value, 120)}`
     }
   }
-  if (a.value !== undefined) return `javascript \`value\` must be an expression (a string), got ${describe(a.value)}`
+  if (a.value !== undefined) return `javascript \`value\` must be an expression (a string), got ${kindOf(a.value)}`
   if (a.file === undefined) return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function'
-  if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${describe(a.file)}`
+  if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${kindOf(a.file)}`
   if (!existsSync(a.file)) return `javascript \`file\` not found: ${a.file}`
   return undefined
 }
@@ -123,7 +125,7 @@ const javascript: AssertionHandler = {
     try {
       returned = await runCheck(a, ctx)
     } catch (err) {
-      const message = messageOf(err)
+      const message = errorMessage(err)
       return { pass: false, score: 0, reason: `check threw: ${message}`, error: message }
     }
     const grade = gradeOf(returned, a.threshold ?? DEFAULT_THRESHOLD)

@@ -33,7 +33,7 @@ function expectedJsonProblem(a: Assertion): string | undefined {
     expectedJson(a.value)
     return undefined
   } catch (err) {
-    return `${a.type} \`value\` is a string but not valid JSON (${(err as Error).message}); write the JSON text, or the value as YAML`
+    return `${a.type} \`value\` is a string but not valid JSON (${(err as Error).message}); fix the JSON text, or write the value as a YAML mapping or list`
   }
 }
 

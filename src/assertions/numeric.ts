@@ -2,7 +2,7 @@
 import type { Assertion } from '../types.js'
 import { claim, ruled } from './outcome.js'
 import type { AssertionHandler } from './types.js'
-import { describe, firstProblem, numberOptionProblem } from './values.js'
+import { kindOf, firstProblem, numberOptionProblem } from './values.js'
 
 /**
  * A number as written in prose: optional sign, digits with optional thousands
@@ -56,7 +56,7 @@ const numeric: AssertionHandler = {
   negatable: true,
   validate: (a) =>
     firstProblem(
-      () => (expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : describe(a.value)}` : undefined),
+      () => (expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined),
       () => numberOptionProblem(a, 'tolerance', { min: 0 }),
       () => numberOptionProblem(a, 'relTolerance', { min: 0 })
     ),

@@ -54,8 +54,3 @@ export function ruled(holds: boolean, negated: boolean, output: string, what: Cl
     : `expected output ${negated ? 'not ' : ''}to ${what.base}${note}, got: ${excerpt(output)}`
   return { pass: holds, score: holds ? 1 : 0, reason }
 }
-
-/** The message of anything thrown. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err)
-}

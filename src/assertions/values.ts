@@ -1,5 +1,6 @@
 /** Reading and checking the `value` and numeric options of an assertion. */
 import type { Assertion } from '../types.js'
+import { excerpt } from './outcome.js'
 
 type Scalar = string | number | boolean
 
@@ -10,8 +11,8 @@ function isScalar(value: unknown): value is Scalar {
 /** A problem with a value that must be one string (YAML may hand us `4` or `true`: read as text). */
 export function textValueProblem(a: Assertion, { nonEmpty }: { nonEmpty: boolean }): string | undefined {
   if (a.value === undefined || a.value === null) return `${a.type} needs a \`value\``
-  if (!isScalar(a.value)) return `${a.type} needs a string \`value\`, got ${describe(a.value)}`
-  // an empty substring or prefix is in every output, so the check could never fail
+  if (!isScalar(a.value)) return `${a.type} needs a string \`value\`, got ${kindOf(a.value)}`
+  // an empty substring, prefix or pattern matches every output, so the check could never fail
   if (nonEmpty && String(a.value) === '') return `${a.type} has an empty \`value\`, which every output would satisfy`
   return undefined
 }
@@ -28,14 +29,15 @@ export function terms(value: unknown): string[] {
     .filter((t) => t !== '')
 }
 
+/** A problem with the terms of contains-all/any: none at all, an empty one, or one that is not text. */
 export function termsProblem(a: Assertion): string | undefined {
   if (a.value === undefined || a.value === null) return `${a.type} needs a \`value\`: a list of terms or a comma-separated string`
   if (Array.isArray(a.value)) {
     const bad = a.value.find((t) => !isScalar(t))
-    if (bad !== undefined) return `${a.type} terms must be strings, got ${describe(bad)}`
+    if (bad !== undefined) return `${a.type} terms must be strings, got ${kindOf(bad)}`
     if (a.value.some((t) => String(t) === '')) return `${a.type} has an empty term, which every output would contain`
   } else if (!isScalar(a.value)) {
-    return `${a.type} needs a list of terms or a comma-separated string, got ${describe(a.value)}`
+    return `${a.type} needs a list of terms or a comma-separated string, got ${kindOf(a.value)}`
   }
   if (terms(a.value).length === 0) return `${a.type} needs at least one term in \`value\``
   return undefined
@@ -45,19 +47,19 @@ export function termsProblem(a: Assertion): string | undefined {
 export function numberOptionProblem(a: Assertion, key: string, range: { min?: number; max?: number } = {}): string | undefined {
   const v = a[key]
   if (v === undefined) return undefined
-  if (typeof v !== 'number' || !Number.isFinite(v)) return `${a.type} \`${key}\` must be a number, got ${describe(v)}`
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `${a.type} \`${key}\` must be a number, got ${kindOf(v)}`
   if (range.min !== undefined && v < range.min) return `${a.type} \`${key}\` must be at least ${range.min}, got ${v}`
   if (range.max !== undefined && v > range.max) return `${a.type} \`${key}\` must be at most ${range.max}, got ${v}`
   return undefined
 }
 
 /** Names a value's kind for a config message. */
-export function describe(value: unknown): string {
+export function kindOf(value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'a mapping'
   if (typeof value === 'function') return 'a function'
-  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`
+  if (typeof value === 'string') return `the string ${excerpt(value, 60)}`
   return `${typeof value} ${String(value)}`
 }
 

@@ -172,7 +172,8 @@ export function normalizeCases(sources: RawSource[], options: DatasetOptions): E
         assert,
         expected,
         fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
-        source: { file: source.located.file, line: source.located.lineOf(at) },
+        // relative to the working directory: in Actions that is the repository root, as annotations need
+        source: { file: path.relative(process.cwd(), source.located.file) || source.located.file, line: source.located.lineOf(at) },
         index
       })
     })

@@ -17,7 +17,8 @@ const judgeVerdict = z.object({
   error: z.string().optional(),
   reused: z.boolean().optional(),
   tokens: z.number().optional(),
-  key: z.string()
+  key: z.string(),
+  samples: z.array(z.number()).optional()
 })
 
 const assertionResult = z.object({

@@ -117,3 +117,19 @@ export function httpStatus(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status
   return typeof status === 'number' ? status : undefined
 }
+
+/** The branch whose runs give the baseline: the input, else the repository's default branch. */
+export async function resolveBaselineBranch(octokit: Octokit, ctx: ActionContext, input: string | null): Promise<string> {
+  if (input) return input
+  if (ctx.defaultBranch) return ctx.defaultBranch
+  const { data } = await octokit.rest.repos.get({ owner: ctx.owner, repo: ctx.repo })
+  return data.default_branch
+}
+
+/** This run's workflow: its file name from GITHUB_WORKFLOW_REF, else its id from the run itself. */
+export async function resolveWorkflow(octokit: Octokit, ctx: ActionContext): Promise<string | number | null> {
+  if (ctx.workflowPath) return path.posix.basename(ctx.workflowPath)
+  if (ctx.runId === null) return null
+  const { data } = await octokit.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
+  return data.workflow_id
+}

@@ -96,7 +96,7 @@ const TRANSIENT_CODES = new Set([
   'TIMEOUT'
 ])
 
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500
 }
 
@@ -117,13 +117,11 @@ export async function requestJson(method: HttpMethod, url: string, body: unknown
   const where = redact(describeUrl(url), secrets)
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(method, url, body, options)
-    if (outcome.response && outcome.response.status < 300) return outcome.response
-    const failure = outcome.response
-      ? statusError(outcome.response, where, attempt, secrets)
-      : new NetworkError(redact(`${where}: ${outcome.message} (after ${attempt} attempt${attempt > 1 ? 's' : ''})`, secrets), outcome.code, attempt)
-    const retryable = outcome.response ? isRetryableStatus(outcome.response.status) : TRANSIENT_CODES.has(outcome.code)
+    if (isResponse(outcome) && outcome.status < 300) return outcome
+    const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets)
+    const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code)
     if (!retryable || attempt >= maxAttempts) throw failure
-    const wait = waitBefore(attempt, outcome.response?.headers, options, now)
+    const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now)
     // a wait that ends past the budget would only delay the same failure
     if (now() + wait > deadline) throw failure
     await (options.sleep ?? abortableDelay)(wait, options.signal)
@@ -131,10 +129,18 @@ export async function requestJson(method: HttpMethod, url: string, body: unknown
   }
 }
 
-type Attempt = { response: HttpResponse; code?: undefined; message?: undefined } | { response?: undefined; code: string; message: string }
+/** An attempt that got no reply. */
+interface ConnectionFailure {
+  code: string
+  message: string
+}
+
+function isResponse(outcome: HttpResponse | ConnectionFailure): outcome is HttpResponse {
+  return 'status' in outcome
+}
 
 /** One fetch with its own timeout; network failures come back as values so the loop can decide. */
-async function attemptOnce(method: HttpMethod, url: string, body: unknown, options: HttpOptions): Promise<Attempt> {
+async function attemptOnce(method: HttpMethod, url: string, body: unknown, options: HttpOptions): Promise<HttpResponse | ConnectionFailure> {
   throwIfAborted(options.signal)
   const timeoutMs = options.timeoutMs ?? 60_000
   const timeout = new AbortController()
@@ -149,7 +155,7 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
     })
     // the timer still runs: a body that trickles in slower than the timeout is a timeout too
     const text = await res.text()
-    return { response: { status: res.status, headers: res.headers, text, data: parseJson(text) } }
+    return { status: res.status, headers: res.headers, text, data: parseJson(text) }
   } catch (err) {
     throwIfAborted(options.signal)
     if (timeout.signal.aborted) return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` }
@@ -171,11 +177,16 @@ function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
-function describeNetworkError(err: unknown): { code: string; message: string } {
+function describeNetworkError(err: unknown): ConnectionFailure {
   const cause = (err as { cause?: unknown })?.cause ?? err
   const code = String((cause as { code?: unknown })?.code ?? (err as { code?: unknown })?.code ?? 'UNKNOWN')
   const message = cause instanceof Error ? cause.message : String(cause)
   return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` }
+}
+
+function connectionError(failure: ConnectionFailure, where: string, attempts: number, secrets: string[]): NetworkError {
+  const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`
+  return new NetworkError(redact(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts)
 }
 
 function statusError(response: HttpResponse, where: string, attempts: number, secrets: string[]): HttpError {

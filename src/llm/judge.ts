@@ -38,7 +38,7 @@ export interface JudgeHandle {
   judge: Judge
   /** `calls`: verdicts asked of the judge (a verdict of m samples is one call); `tokens`: total tokens */
   stats(): JudgeSummary
-  /** stops command judges still running (an interrupted run) */
+  /** cancels judge requests and commands still running (an interrupted run); their verdicts become errors */
   close(): Promise<void>
 }
 
@@ -78,12 +78,13 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
 
   async function judge(request: JudgeRequest): Promise<SampledVerdict> {
     const key = verdictKey(provider.model, request)
-    if (provider.unusable) return counted({ model: provider.model, key, tokens: 0, ...failedVerdict(provider.unusable) })
     const previous = fromBaseline.get(key)
     if (previous) {
       counts.reused++
       return { ...previous, reused: true, tokens: 0 }
     }
+    // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
+    if (provider.unusable) return counted({ model: provider.model, key, tokens: 0, ...failedVerdict(provider.unusable) })
     const pending = inRun.get(key)
     if (pending) {
       counts.reused++
@@ -184,7 +185,9 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     apiKey || isLocalUrl(baseUrl)
       ? undefined
       : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`
-  const http = { timeoutMs: config.timeoutMs, retries: config.retries, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+  // closing the judge (an interrupted run) cancels requests in flight and waits between retries
+  const closing = new AbortController()
+  const http = { timeoutMs: config.timeoutMs, retries: config.retries, signal: closing.signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
   // servers without JSON mode reject response_format; after the first such 400 it is not sent again
   let jsonMode = true
 
@@ -200,7 +203,8 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
     return { ...parseVerdictText(result.content), tokens: result.usage.totalTokens }
   }
-  return { model, unusable, ask, close: async () => {} }
+  const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
+  return { model, unusable, ask, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {

@@ -33,7 +33,10 @@ export function neutraliseReferences(text: string): string {
 }
 
 function oneLine(text: string): string {
-  return text.replace(INVISIBLE, '').replace(/\s*[\r\n]+\s*/g, ' ').trim()
+  return text
+    .replace(INVISIBLE, '')
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim()
 }
 
 /**
@@ -50,14 +53,20 @@ export function escapeInline(text: string, maxChars = 500): string {
   return neutraliseReferences(escaped)
 }
 
-/** Text inside raw HTML (e.g. `<summary>`), where markdown is not parsed but tags are. */
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/**
+ * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
+ * punctuation becomes numeric entities too, which read the same and cannot
+ * form emphasis or code should the renderer parse markdown there.
+ */
 export function escapeHtml(text: string, maxChars = 300): string {
   const { text: shown, truncated } = truncate(oneLine(text), maxChars)
-  const escaped = (shown + (truncated ? '…' : '')).replace(
-    /[&<>"']/g,
-    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!
+  // References first: the entities written below contain "#" followed by digits.
+  return neutraliseReferences(shown + (truncated ? '…' : '')).replace(
+    /[&<>"'\\`*_[\]|~$]/g,
+    (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`
   )
-  return neutraliseReferences(escaped)
 }
 
 function longestBacktickRun(text: string): number {

@@ -63,8 +63,6 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
   return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint)
 }
 
-// ---- sections -------------------------------------------------------------
-
 function verdict(c: Comparison, title: string): Block[] {
   const heading = `### ${c.gate.passed ? '✅ gate passed' : '❌ gate failed'}: ${escapeInline(title)}`
   const failures = c.gate.failures.map((f) => `- ${escapeInline(f, 2_000)}`)
@@ -77,9 +75,9 @@ function verdict(c: Comparison, title: string): Block[] {
 function figuresTable(c: Comparison): string {
   const current = c.current
   if (!c.baseline) {
-    const rows = ['| | current |', '|:--|--:|', `| pass rate | ${rateCell(current)} |`]
-    if (current.meanScore !== null) rows.push(`| mean score | ${formatScore(current.meanScore)} |`)
-    return rows.join('\n')
+    const rows = [['pass rate', rateCell(current)]]
+    if (current.meanScore !== null) rows.push(['mean score', formatScore(current.meanScore)])
+    return table(['', 'current'], rows)
   }
   const baseline = c.baseline
   const common = c.common
@@ -87,28 +85,35 @@ function figuresTable(c: Comparison): string {
   const sameCases = common !== null && common.total === baseline.total && common.total === current.total
   const ci = confidenceText(c.passRateDeltaCI)
   const rows = [
-    '| | baseline | current | change |',
-    '|:--|--:|--:|--:|',
-    `| pass rate | ${rateCell(baseline)} | ${rateCell(current)} | ${signedPoints(c.passRateDelta!)}${sameCases ? ci : ''} |`
+    ['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta!) + (sameCases ? ci : '')]
   ]
   if (common && !sameCases) {
-    rows.push(
-      `| pass rate, ${plural(common.total, 'case')} in both runs | ${formatPercent(common.baselinePassRate)} | ` +
-        `${formatPercent(common.currentPassRate)} | ${signedPoints(common.passRateDelta)}${ci} |`
-    )
+    rows.push([
+      `pass rate, ${plural(common.total, 'case')} in both runs`,
+      formatPercent(common.baselinePassRate),
+      formatPercent(common.currentPassRate),
+      signedPoints(common.passRateDelta) + ci
+    ])
   }
   if (baseline.meanScore !== null || current.meanScore !== null) {
-    rows.push(
-      `| mean score | ${scoreCell(baseline.meanScore)} | ${scoreCell(current.meanScore)} | ${signedScore(c.meanScoreDelta)} |`
-    )
+    rows.push([
+      'mean score',
+      scoreOrDash(baseline.meanScore),
+      scoreOrDash(current.meanScore),
+      signedScore(c.meanScoreDelta)
+    ])
   }
-  if (common && !sameCases && common.meanScoreDelta !== null) {
-    rows.push(
-      `| mean score, cases scored in both runs | ${scoreCell(common.baselineMeanScore)} | ` +
-        `${scoreCell(common.currentMeanScore)} | ${signedScore(common.meanScoreDelta)} |`
-    )
+  // Scores compared on fewer cases than all the scored ones get their own row.
+  const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
+  if (common && !sameScores && common.meanScoreDelta !== null) {
+    rows.push([
+      'mean score, cases scored in both runs',
+      scoreOrDash(common.baselineMeanScore),
+      scoreOrDash(common.currentMeanScore),
+      signedScore(common.meanScoreDelta)
+    ])
   }
-  return rows.join('\n')
+  return table(['', 'baseline', 'current', 'change'], rows)
 }
 
 function baselineIdentity(baseline: RunRecord | null, current: RunRecord): Block[] {
@@ -135,7 +140,11 @@ function regressions(input: ReportInput): Block[] {
 
 function regressionDetail(before: CaseResult | undefined, now: CaseResult): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)]
+  const parts = [
+    `<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`,
+    '**Input**',
+    fencedBlock(show(now.input), BLOCK_CHARS)
+  ]
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
   if (before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
   parts.push(`**Current output** (failed${trialsText(now)})`, outputBlock(now))
@@ -163,7 +172,8 @@ function assertionReason(a: AssertionResult): string {
   const judge = a.judge
   if (!judge) return `- ${inlineCode(a.type)}: ${escapeInline(a.reason, REASON_CHARS)}`
   const reused = judge.reused ? ', reused' : ''
-  const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : ''
+  const judgeReason =
+    judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : ''
   const judgeError = judge.error ? ` — judge error: ${escapeInline(judge.error, REASON_CHARS)}` : ''
   return (
     `- ${inlineCode(a.type)} (judge ${escapeInline(judge.model, 100)} scored ${formatScore(judge.score)}${reused}): ` +
@@ -197,22 +207,15 @@ function otherOutcomes(c: Comparison): Block[] {
 
 function tagsTable(c: Comparison): Block[] {
   if (!c.tags.length) return []
-  const rows = c.baseline
-    ? [
-        '| tag | baseline | current | cases | regressed |',
-        '|:--|--:|--:|--:|--:|',
-        ...c.tags.map(
-          (t) =>
-            `| ${escapeInline(t.tag, 100)} | ${t.baselinePassRate === null ? '—' : formatPercent(t.baselinePassRate)} | ` +
-            `${formatPercent(t.currentPassRate)} | ${formatCount(t.total)} | ${formatCount(t.regressed)} |`
-        )
-      ]
-    : [
-        '| tag | pass rate | cases |',
-        '|:--|--:|--:|',
-        ...c.tags.map((t) => `| ${escapeInline(t.tag, 100)} | ${formatPercent(t.currentPassRate)} | ${formatCount(t.total)} |`)
-      ]
-  return [{ text: ['#### By tag', '', ...rows].join('\n'), optional: 'tags' }]
+  const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases']
+  const rows = c.tags.map((t) => {
+    const tag = escapeInline(t.tag, 100)
+    const current = formatPercent(t.currentPassRate)
+    return c.baseline
+      ? [tag, percentOrDash(t.baselinePassRate), current, formatCount(t.total), formatCount(t.regressed)]
+      : [tag, current, formatCount(t.total)]
+  })
+  return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }]
 }
 
 function errors(current: RunRecord): Block[] {
@@ -238,8 +241,6 @@ function runFooter(current: RunRecord): string {
   return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`
 }
 
-// ---- fitting into maxLength -----------------------------------------------
-
 /**
  * The report within maxLength: optional blocks are given room in order of
  * importance (errors, fixes, per-tag, then regression details in dataset
@@ -251,7 +252,12 @@ function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): 
   if (joinedLength(all) <= maxLength) return join(all)
   const kept = new Set(all.filter((b) => !b.optional))
   // Room for the longest possible note: the one that says everything optional was dropped.
-  let length = joinedLength([...kept]) + SEPARATOR.length + omissionNote(body.filter((b) => b.optional), maxLength, hint).length
+  const longestNote = omissionNote(
+    body.filter((b) => b.optional),
+    maxLength,
+    hint
+  )
+  let length = joinedLength([...kept]) + SEPARATOR.length + longestNote.length
   for (const kind of OPTIONAL) {
     for (const block of body.filter((b) => b.optional === kind)) {
       const extra = SEPARATOR.length + block.text.length
@@ -296,8 +302,6 @@ function join(blocks: readonly Block[]): string {
   return blocks.map((b) => b.text).join(SEPARATOR)
 }
 
-// ---- small formatters -----------------------------------------------------
-
 function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
   return new Map(cases.map((c) => [c.id, c]))
 }
@@ -324,7 +328,18 @@ function rateCell(f: RunFigures): string {
   return `${formatPercent(f.passRate)} (${formatCount(f.passed)}/${formatCount(f.total)})`
 }
 
-function scoreCell(score: number | null): string {
+/** A markdown table of escaped cells: the first column left-aligned, figures right-aligned. */
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`
+  const alignment = `|:--|${'--:|'.repeat(header.length - 1)}`
+  return [line(header), alignment, ...rows.map(line)].join('\n')
+}
+
+function percentOrDash(rate: number | null): string {
+  return rate === null ? '—' : formatPercent(rate)
+}
+
+function scoreOrDash(score: number | null): string {
   return score === null ? '—' : formatScore(score)
 }
 

@@ -4,7 +4,7 @@
  * variable is a config error before any trial runs); `{{input}}` per trial.
  */
 import type { TargetConfig } from '../config/schema.js'
-import { TargetError } from '../errors.js'
+import { ConfigError, TargetError } from '../errors.js'
 import { HttpError, NetworkError, requestJson, type HttpResponse, type Sleep } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { expandDeep } from '../util/env.js'
@@ -25,6 +25,10 @@ export function createHttpTarget(
   deps: HttpTargetDeps = {}
 ): Target {
   const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http')
+  if (!URL.canParse(spec.url.replace(/\{\{[^}]*\}\}/g, 'x'))) {
+    // the URL itself is not quoted: it may hold an expanded secret
+    throw new ConfigError('target.http.url is not an absolute URL (http://host/path or https://host/path)', undefined, 'target.http.url')
+  }
   // without a body template, the input itself is the JSON body
   const bodyTemplate = http.method === 'GET' ? undefined : (spec.body ?? '{{input}}')
   return {

@@ -2,7 +2,9 @@
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'
+import { createHttpTarget } from './http.js'
 import { createModuleTarget } from './module.js'
+import { createOpenAITarget } from './openai.js'
 import type { Target, TargetContext } from './types.js'
 
 export type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -13,7 +15,7 @@ export async function createTarget(config: TargetConfig, ctx: TargetContext): Pr
     return createCommandTarget(config, ctx)
   }
   if (config.module !== undefined) return createModuleTarget(config, ctx)
-  if (config.http !== undefined) throw new ConfigError('target.http is not supported yet', undefined, 'target.http')
-  if (config.openai !== undefined) throw new ConfigError('target.openai is not supported yet', undefined, 'target.openai')
+  if (config.http !== undefined) return createHttpTarget(config.http, ctx, config)
+  if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
   throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
 }

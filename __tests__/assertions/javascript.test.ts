@@ -1,0 +1,89 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from '@jest/globals'
+import type { Assertion } from '../../src/types.js'
+import { grade } from './helpers.js'
+
+const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-js-'))
+
+function moduleFile(name: string, source: string): string {
+  const file = path.join(dir, name)
+  writeFileSync(file, source)
+  return file
+}
+
+const containsInput = moduleFile(
+  'contains-input.mjs',
+  "export default (output, { input, case: c }) => ({ pass: output.includes(input), reason: `looked for ${input} in case ${c.id}` })\n"
+)
+const asyncScore = moduleFile('async-score.mjs', 'export default async (output) => output.length / 10\n')
+const noDefault = moduleFile('no-default.mjs', 'export const check = () => true\n')
+
+type Row = [name: string, assertion: Assertion, output: string, passed: boolean, score: number]
+
+const rows: Row[] = [
+  ['an expression', { type: 'javascript', value: "output.includes('Paris')" }, 'Paris', true, 1],
+  ['a failing expression', { type: 'javascript', value: "output.includes('Paris')" }, 'Rome', false, 0],
+  ['an expression with a trailing semicolon', { type: 'javascript', value: "output.includes('Paris');" }, 'Paris', true, 1],
+  ['an expression over several lines', { type: 'javascript', value: "output.startsWith('a') &&\n  output.endsWith('z')" }, 'abcz', true, 1],
+  ['an expression of input and context.case', { type: 'javascript', value: "input.includes('Ireland') && context.case.id === 'case-1'" }, 'x', true, 1],
+  ['a body with return', { type: 'javascript', value: 'const words = output.split(" ")\nreturn words.length === 2' }, 'two words', true, 1],
+  ['a one-line body with return', { type: 'javascript', value: 'return output.length > 100' }, 'short', false, 0],
+  ['await in an expression', { type: 'javascript', value: 'await Promise.resolve(output === "x")' }, 'x', true, 1],
+  ['a score above the default threshold', { type: 'javascript', value: 'output.length / 10' }, 'abcdef', true, 0.6],
+  ['a score below the default threshold', { type: 'javascript', value: 'output.length / 10' }, 'abc', false, 0.3],
+  ['a score at its own threshold', { type: 'javascript', value: 'output.length / 10', threshold: 0.3 }, 'abc', true, 0.3],
+  ['a score clamped into [0, 1]', { type: 'javascript', value: 'output.length' }, 'abc', true, 1],
+  ['NaN', { type: 'javascript', value: 'Number(output)' }, 'abc', false, 0],
+  ['{pass, score}', { type: 'javascript', value: '({ pass: true, score: 0.25 })' }, 'x', true, 0.25],
+  ['{score} alone', { type: 'javascript', value: '({ score: 0.9 })' }, 'x', true, 0.9],
+  ['a truthy value', { type: 'javascript', value: 'output.match(/\\d+/)' }, 'call 555', true, 1],
+  ['a falsy value', { type: 'javascript', value: 'output.match(/\\d+/)' }, 'no digits', false, 0],
+  ['a function value', { type: 'javascript', value: (output: string) => output === 'ok' }, 'ok', true, 1],
+  ['a function value seeing the case', { type: 'javascript', value: (_o: string, ctx: { case: { name: string } }) => ctx.case.name === 'case 1' }, 'ok', true, 1],
+  ['an async function value', { type: 'javascript', value: async (output: string) => new Promise((r) => setTimeout(() => r(output === 'ok'), 5)) }, 'ok', true, 1],
+  ['a module file', { type: 'javascript', file: containsInput }, 'What is the capital of Ireland? Dublin', true, 1],
+  ['a failing module file', { type: 'javascript', file: containsInput }, 'Dublin', false, 0],
+  ['an async module file', { type: 'javascript', file: asyncScore }, 'abcdefgh', true, 0.8]
+]
+
+describe('javascript assertion', () => {
+  it.each(rows)('%s', async (_name, assertion, output, passed, score) => {
+    const result = await grade(assertion, output)
+    expect(result).toMatchObject({ type: 'javascript', passed, score })
+    expect(result.error).toBeUndefined()
+  })
+
+  it.each<[string, Assertion, string]>([
+    ['a returned boolean', { type: 'javascript', value: 'output === "yes"' }, 'expected the check to pass (returned false), got: "no"'],
+    ['a score', { type: 'javascript', value: '0.2' }, 'expected the check to pass (score 0.2, threshold 0.5), got: "no"'],
+    ['the check’s own reason', { type: 'javascript', value: '({ pass: false, reason: "too short" })' }, 'expected the check to pass (too short), got: "no"'],
+    ['a module’s reason', { type: 'javascript', file: containsInput }, 'looked for What is the capital of Ireland? in case case-1']
+  ])('a failure reason shows %s', async (_name, assertion, reason) => {
+    expect((await grade(assertion, 'no')).reason).toContain(reason)
+  })
+
+  it.each<[string, Assertion]>([
+    ['an expression', { type: 'javascript', value: 'JSON.parse(output).a' }],
+    ['a body', { type: 'javascript', value: 'throw new Error("boom")' }],
+    ['a function', { type: 'javascript', value: () => { throw new TypeError('bad input') } }],
+    ['an async function', { type: 'javascript', value: async () => Promise.reject(new Error('later')) }],
+    ['a module without a default export', { type: 'javascript', file: noDefault }],
+    ['not-javascript, which never turns a throw into a pass', { type: 'not-javascript', value: 'undefinedVariable.x' }]
+  ])('a throwing check fails with the message: %s', async (_name, assertion) => {
+    const result = await grade(assertion, 'oops')
+    expect(result).toMatchObject({ passed: false, score: 0 })
+    expect(result.reason).toMatch(/^check threw: /)
+    expect(result.error).toBe(result.reason.slice('check threw: '.length))
+  })
+
+  it('names the module that lacks a default export', async () => {
+    expect((await grade({ type: 'javascript', file: noDefault }, 'x')).error).toContain('no-default.mjs has no default export function')
+  })
+
+  it('negates', async () => {
+    expect(await grade({ type: 'not-javascript', value: 'output.length / 10' }, 'abc')).toMatchObject({ passed: true, score: 0.7, reason: 'check did not pass, as required (score 0.3, threshold 0.5)' })
+    expect(await grade({ type: 'not-javascript', value: 'true' }, 'x')).toMatchObject({ passed: false, reason: 'expected the check not to pass (returned true), got: "x"' })
+  })
+})

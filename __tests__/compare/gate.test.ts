@@ -1,0 +1,185 @@
+import { describe, expect, it } from '@jest/globals'
+import type { GateConfig } from '../../src/config/schema.js'
+import { compareRuns, evaluateGate } from '../../src/compare/index.js'
+import type { CaseResult, RunRecord } from '../../src/types.js'
+import { ids, makeBaseline, makeCase, makeCases, makeGate, makeRun } from '../__fixtures__/records.js'
+
+/** n cases of which the first `passed` pass. */
+function passing(n: number, passed: number): CaseResult[] {
+  return ids(n).map((id, i) => makeCase(id, i < passed))
+}
+
+function scored(scores: number[]): CaseResult[] {
+  return scores.map((score, i) => makeCase(`s-${i}`, true, { score }))
+}
+
+interface Scenario {
+  baseline: RunRecord | null
+  current: RunRecord
+}
+
+// 25 cases, 23 → 21 passing: the pass rate drops 92.0% → 84.0%, i.e. 8.0 points (case-21, case-22 regressed).
+const drop8: Scenario = { baseline: makeBaseline(passing(25, 23)), current: makeRun(passing(25, 21)) }
+// Mean judge score 0.850 → 0.770: a drop of 0.080 carried by s-1.
+const scoreDrop: Scenario = { baseline: makeBaseline(scored([0.9, 0.8])), current: makeRun(scored([0.9, 0.64])) }
+// 7 of 10 cases pass: 70.0%.
+const seventy: Scenario = { baseline: null, current: makeRun(passing(10, 7)) }
+const meanSixty: Scenario = { baseline: null, current: makeRun(scored([0.4, 0.8, 0.6])) }
+const twoRegressed: Scenario = {
+  baseline: makeBaseline(makeCases('a', 'b', 'c')),
+  current: makeRun(makeCases('!a', 'b', '!c'))
+}
+const noScores: Scenario = { baseline: null, current: makeRun(makeCases('a')) }
+
+const ciLowerBound = compareRuns(drop8.baseline, drop8.current, makeGate()).passRateDeltaCI![0]
+
+function gateOf(s: Scenario, gate: Partial<GateConfig>) {
+  return compareRuns(s.baseline, s.current, makeGate(gate)).gate
+}
+
+describe('evaluateGate: each limit at its edge', () => {
+  it.each([
+    { limit: 'maxRegressions', scenario: twoRegressed, passes: { maxRegressions: 2 }, fails: { maxRegressions: 1 } },
+    { limit: 'maxPassRateDrop', scenario: drop8, passes: { maxPassRateDrop: 0.08 }, fails: { maxPassRateDrop: 0.079 } },
+    {
+      limit: 'maxPassRateDrop on the confidence bound',
+      scenario: drop8,
+      passes: { maxPassRateDrop: -ciLowerBound, useConfidenceBound: true },
+      fails: { maxPassRateDrop: -ciLowerBound - 0.001, useConfidenceBound: true }
+    },
+    {
+      limit: 'maxMeanScoreDrop',
+      scenario: scoreDrop,
+      passes: { maxMeanScoreDrop: 0.08 },
+      fails: { maxMeanScoreDrop: 0.079 }
+    },
+    { limit: 'minPassRate', scenario: seventy, passes: { minPassRate: 0.7 }, fails: { minPassRate: 0.71 } },
+    { limit: 'minMeanScore', scenario: meanSixty, passes: { minMeanScore: 0.6 }, fails: { minMeanScore: 0.61 } }
+  ])('$limit: exactly at the limit passes, just beyond fails', ({ scenario, passes, fails }) => {
+    expect(gateOf(scenario, { maxRegressions: 100, ...passes })).toEqual({ passed: true, failures: [] })
+    const failed = gateOf(scenario, { maxRegressions: 100, ...fails })
+    expect(failed.passed).toBe(false)
+    expect(failed.failures).toHaveLength(1)
+  })
+})
+
+describe('evaluateGate: sentences name the limit, the measured value and the cases', () => {
+  it.each([
+    { scenario: twoRegressed, gate: {}, sentence: '2 cases regressed (limit: maxRegressions 0): a, c' },
+    {
+      scenario: drop8,
+      gate: { maxRegressions: 2, maxPassRateDrop: 0.02 },
+      sentence:
+        'pass rate dropped 8.0 points on the 25 cases in both runs with the same fingerprint, 92.0% → 84.0% ' +
+        '(limit: maxPassRateDrop 2.0 points); passed before, fail now: case-21, case-22'
+    },
+    {
+      scenario: scoreDrop,
+      gate: { maxMeanScoreDrop: 0.05 },
+      sentence:
+        'mean judge score dropped 0.080 on the cases scored in both runs with the same fingerprint, 0.850 → 0.770 ' +
+        '(limit: maxMeanScoreDrop 0.050); scored lower: s-1'
+    },
+    {
+      scenario: seventy,
+      gate: { minPassRate: 0.8 },
+      sentence: 'pass rate 70.0% is below minPassRate 80.0% (7 of 10 cases passed); failing: case-7, case-8, case-9'
+    },
+    {
+      scenario: meanSixty,
+      gate: { minMeanScore: 0.7 },
+      sentence: 'mean judge score 0.600 is below minMeanScore 0.700; scored below it: s-0, s-2'
+    },
+    {
+      scenario: noScores,
+      gate: { minMeanScore: 0.5 },
+      sentence: 'mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is 0.500'
+    },
+    {
+      scenario: { ...seventy },
+      gate: { failOnMissingBaseline: true },
+      sentence: 'no baseline run to compare against (failOnMissingBaseline is true)'
+    },
+    {
+      scenario: { baseline: null, current: makeRun(makeCases('a', 'b'), { complete: false }) },
+      gate: {},
+      sentence: 'the run is incomplete: it stopped after 2 cases finished'
+    },
+    {
+      scenario: {
+        baseline: null,
+        current: makeRun(makeCases('a', 'b'), { complete: false, summary: { ...makeRun([]).summary, total: 5 } })
+      },
+      gate: {},
+      sentence: 'the run is incomplete: 2 of 5 cases finished'
+    }
+  ])('$sentence', ({ scenario, gate, sentence }) => {
+    expect(gateOf(scenario, gate).failures).toEqual([sentence])
+  })
+
+  it('says when the pass-rate limit applies to the confidence bound', () => {
+    const [sentence] = gateOf(drop8, { maxRegressions: 2, maxPassRateDrop: 0.02, useConfidenceBound: true }).failures
+    expect(sentence).toContain(`pass rate may have dropped by as much as ${(-ciLowerBound * 100).toFixed(1)} points`)
+    expect(sentence).toContain('pessimistic end of its 95% confidence interval')
+    expect(sentence).toContain('92.0% → 84.0%')
+    expect(sentence).toContain('maxPassRateDrop 2.0 points')
+  })
+
+  it('names at most ten cases, then how many more', () => {
+    const n = 13
+    const s = { baseline: makeBaseline(passing(n, n)), current: makeRun(passing(n, 0)) }
+    expect(gateOf(s, {}).failures).toEqual([
+      `13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`
+    ])
+  })
+
+  it('says "1 case" for one', () => {
+    const s = { baseline: makeBaseline(makeCases('a')), current: makeRun(makeCases('!a')) }
+    expect(gateOf(s, {}).failures).toEqual(['1 case regressed (limit: maxRegressions 0): a'])
+  })
+
+  it('lists every exceeded limit, incompleteness first', () => {
+    const current = makeRun(passing(4, 1), { complete: false })
+    const failures = gateOf(
+      { baseline: makeBaseline(passing(4, 4)), current },
+      { maxPassRateDrop: 0, minPassRate: 0.5 }
+    ).failures
+    expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual([
+      'the run is',
+      '3 cases regressed',
+      'pass rate dropped',
+      'pass rate 25.0%'
+    ])
+  })
+})
+
+describe('evaluateGate: what is not checked', () => {
+  it.each([
+    { name: 'maxPassRateDrop unset', scenario: drop8, gate: { maxRegressions: 2 } },
+    { name: 'maxMeanScoreDrop unset', scenario: scoreDrop, gate: {} },
+    { name: 'minMeanScore 0 without scores', scenario: noScores, gate: { minMeanScore: 0 } },
+    { name: 'a missing baseline by default', scenario: seventy, gate: {} },
+    {
+      name: 'regressions and drops without a baseline',
+      scenario: { baseline: null, current: drop8.current },
+      gate: { maxPassRateDrop: 0, maxMeanScoreDrop: 0 }
+    },
+    {
+      name: 'score drop when a side has no scores',
+      scenario: { baseline: makeBaseline(makeCases('s-0')), current: makeRun(scored([0.1])) },
+      gate: { maxMeanScoreDrop: 0 }
+    },
+    {
+      name: 'a better pass rate with the drop limit 0',
+      scenario: { baseline: makeBaseline(passing(4, 1)), current: makeRun(passing(4, 3)) },
+      gate: { maxPassRateDrop: 0 }
+    }
+  ])('$name', ({ scenario, gate }) => {
+    expect(gateOf(scenario, gate)).toEqual({ passed: true, failures: [] })
+  })
+
+  it('is callable on a comparison without its gate', () => {
+    const { gate: _omitted, ...rest } = compareRuns(twoRegressed.baseline, twoRegressed.current, makeGate())
+    expect(evaluateGate(rest, makeGate({ maxRegressions: 2 }), twoRegressed.current).passed).toBe(true)
+  })
+})

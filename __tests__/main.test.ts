@@ -1,0 +1,379 @@
+/**
+ * The action end to end: run() with the runner's environment against a fake
+ * GitHub on 127.0.0.1, through the real @actions/core, @actions/github and
+ * @actions/artifact clients and the real engine (a `module` agent).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { GITHUB_ACTIONS_BOT, zipOf, type GitHubServer } from './__fixtures__/github-server.js'
+import { prPayload, runAction, runBundle, runnerFiles, workspace, type RunOptions, type RunResult, type RunnerFiles, type Workspace } from './github/harness.js'
+import { restoreEnv, sha, startGitHub } from './github/helpers.js'
+
+let server: GitHubServer
+let files: RunnerFiles
+let run: () => Promise<void>
+
+beforeAll(async () => {
+  server = await startGitHub()
+  files = runnerFiles()
+  // imported only now: @actions/github reads GITHUB_API_URL on import
+  ;({ run } = await import('../src/main.js'))
+})
+
+afterAll(async () => {
+  await server.close()
+  restoreEnv()
+})
+
+let ws: Workspace
+beforeEach(() => {
+  server.reset()
+  ws = workspace()
+})
+
+const MARKER = '<!-- evalgate:evals.yml:demo -->'
+const BASE = sha(0xba5e)
+const HEAD = sha(0x4ead)
+const PR = 5
+
+function action(options: Partial<RunOptions> & Pick<RunOptions, 'event' | 'runId'>): Promise<RunResult> {
+  return runAction(run, { server, files, ws, ...options })
+}
+
+/** A push to main that publishes the baseline: the real upload, later found by the lookup. */
+async function mainRun(options: { sha?: string; broken?: string[] } = {}): Promise<number> {
+  const runRecord = server.addRun({ head_sha: options.sha ?? BASE })
+  const result = await action({ event: 'push', runId: runRecord.id, sha: runRecord.head_sha, broken: options.broken, payload: { repository: { default_branch: 'main' } } })
+  expect(result.exitCode).toBeUndefined()
+  expect(server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
+  return runRecord.id
+}
+
+/** A pull_request run of the PR's head commit. */
+async function prRun(options: { broken?: string[]; inputs?: Record<string, string> } = {}): Promise<RunResult & { runId: number }> {
+  const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] })
+  const result = await action({ event: 'pull_request', runId: current.id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), broken: options.broken, inputs: options.inputs })
+  return { ...result, runId: current.id }
+}
+
+function notices(result: RunResult): string[] {
+  return result.stdout.split('\n').filter((l) => l.startsWith('::notice')).map((l) => l.replace(/^::notice[^:]*::/, ''))
+}
+
+function ours(): Array<{ id: number; body: string }> {
+  return server.commentsOn(PR).filter((c) => c.body.includes(MARKER))
+}
+
+/** Workflow commands in model output are only ever printed between ::stop-commands:: and its token. */
+function expectCommandsStopped(stdout: string): void {
+  const lines = stdout.split('\n')
+  let stoppedBy: string | null = null
+  for (const line of lines) {
+    const stop = /^::stop-commands::(\S+)$/.exec(line)
+    if (stop) stoppedBy = stop[1]!
+    else if (stoppedBy && line === `::${stoppedBy}::`) stoppedBy = null
+    else if (line.includes('::warning::injected')) expect(stoppedBy).not.toBeNull()
+  }
+  expect(stoppedBy).toBeNull()
+}
+
+describe('mode: run', () => {
+  it('on a push without a baseline: a notice, floors only, the record uploaded', async () => {
+    const runRecord = server.addRun({ head_sha: BASE })
+    const result = await action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })
+    expect(result.exitCode).toBeUndefined()
+    expect(notices(result)).toEqual([expect.stringMatching(/^no baseline: no run of evals\.yml on main .* has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated$/)])
+    expect(result.outputs).toMatchObject({ gate: 'pass', total: '3', passed: '3', 'pass-rate': '1', 'mean-score': '', regressed: '0', fixed: '0', 'baseline-run-id': '', 'badge-message': '100%', 'badge-color': 'brightgreen' })
+    const [uploaded] = server.uploaded(runRecord.id)
+    const { recordFromArtifactBytes } = await import('../src/github/artifacts.js')
+    const record = recordFromArtifactBytes(uploaded!.bytes, 'uploaded')
+    expect(record.cases.map((c) => c.id)).toEqual(['capital', 'math', 'greet'])
+    expect(JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))).toEqual(record)
+    expect(readFileSync(result.outputs['report-path']!, 'utf8')).toBe(result.summary.trimEnd())
+    expect(result.summary).toContain('gate passed')
+    expect(result.summary).toContain('no baseline')
+    // not a pull request: nothing to comment on
+    expect(server.requests.some((r) => r.path.includes('/comments'))).toBe(false)
+  })
+
+  it('with regressions: uploads, comments, summarises and sets outputs, then fails the check', async () => {
+    const baselineRun = await mainRun()
+    const result = await prRun({ broken: ['capital'] })
+
+    expect(result.exitCode).toBe(1)
+    const failure = result.stdout.split('\n').find((l) => l.startsWith('::error::evalgate:'))
+    expect(failure).toMatch(/regress/)
+    expect(failure).not.toMatch(/\bat .*\.ts:\d+/)
+
+    // everything written before the verdict
+    const verdictAt = result.timeline.findIndex((l) => l.startsWith('::error::evalgate:'))
+    const finalizeAt = result.timeline.indexOf('POST /twirp/github.actions.results.api.v1.ArtifactService/FinalizeArtifact')
+    const commentAt = result.timeline.indexOf(`POST /repos/acme/bot/issues/${PR}/comments`)
+    expect(finalizeAt).toBeGreaterThan(-1)
+    expect(commentAt).toBeGreaterThan(-1)
+    expect(finalizeAt).toBeLessThan(verdictAt)
+    expect(commentAt).toBeLessThan(verdictAt)
+    expect(server.uploaded(result.runId).map((a) => a.name)).toEqual(['evalgate-demo'])
+
+    expect(result.outputs).toMatchObject({ gate: 'fail', total: '3', passed: '2', 'pass-rate': '0.6667', regressed: '1', fixed: '0', 'baseline-run-id': String(baselineRun), 'badge-message': '66.7%', 'badge-color': 'red' })
+
+    const [comment] = ours()
+    expect(server.commentsOn(PR)).toHaveLength(1)
+    expect(comment!.body.startsWith(MARKER)).toBe(true)
+    expect(comment!.body).toContain('gate failed')
+    expect(comment!.body).toContain('capital')
+    expect(comment!.body.length).toBeLessThanOrEqual(60_000)
+    expect(result.summary).toContain('capital')
+
+    // an annotation at the case's line in the dataset
+    expect(result.stdout).toMatch(/^::error file=cases\.yaml,line=2,title=evalgate: regressed: capital::case "capital" passed on the baseline and fails now/m)
+    expectCommandsStopped(result.stdout)
+  })
+
+  it('updates its one comment, found behind 120 others, on the next push', async () => {
+    await mainRun()
+    for (let i = 0; i < 120; i++) server.addComment(PR, `comment ${i}`, i % 3 ? { login: `user${i}`, type: 'User' } : GITHUB_ACTIONS_BOT)
+    // someone quoting the marker is not the sticky comment
+    server.addComment(PR, `> ${MARKER}\n> quoted`, { login: 'mallory', type: 'User' })
+
+    const first = await prRun({ broken: ['capital'] })
+    expect(first.exitCode).toBe(1)
+    const [created] = ours().filter((c) => c.body.startsWith(MARKER))
+    expect(created!.body).toContain('gate failed')
+
+    const second = await prRun({ broken: [] })
+    expect(second.exitCode).toBeUndefined()
+    const sticky = ours().filter((c) => c.body.startsWith(MARKER))
+    expect(sticky).toHaveLength(1)
+    expect(sticky[0]!.id).toBe(created!.id)
+    expect(sticky[0]!.body).toContain('gate passed')
+    expect(server.commentsOn(PR)).toHaveLength(122)
+    expect(server.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([`/repos/acme/bot/issues/comments/${created!.id}`])
+    expect(server.requests.some((r) => r.path.endsWith(`/issues/${PR}/comments`) && r.method === 'GET' && r.query.page === '2')).toBe(true)
+  })
+
+  it('never takes the baseline from a newer run of a fork', async () => {
+    const baselineRun = await mainRun()
+    // a fork's run that claims to be on main, with an artifact in which every case fails (so nothing would regress)
+    const fork = server.addRun({ head_sha: sha(0xf04c), head_repository: 'mallory/bot', event: 'push' })
+    const poisoned = JSON.parse(readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as { cases: Array<{ passed: boolean }> }
+    for (const c of poisoned.cases) c.passed = false
+    server.addArtifact(fork.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
+
+    const result = await prRun({ broken: ['capital'] })
+    expect(result.outputs['baseline-run-id']).toBe(String(baselineRun))
+    expect(result.outputs.regressed).toBe('1')
+    expect(result.exitCode).toBe(1)
+  })
+
+  it('falls back to an older baseline when the newest artifact expired', async () => {
+    const older = await mainRun({ sha: sha(1) })
+    const newer = await mainRun({ sha: sha(2) })
+    for (const a of server.artifacts) if (a.run_id === newer) a.expired = true
+    const result = await prRun()
+    expect(result.outputs['baseline-run-id']).toBe(String(older))
+    expect(notices(result)).toContainEqual(expect.stringContaining(`of run ${newer} has expired`))
+  })
+
+  it('prefers the run of the PR base commit to a newer one', async () => {
+    const atBase = await mainRun({ sha: BASE })
+    await mainRun({ sha: sha(3) })
+    const result = await prRun()
+    expect(result.outputs['baseline-run-id']).toBe(String(atBase))
+  })
+
+  it('with a read-only token (fork PR): a notice, the summary and outputs still written', async () => {
+    await mainRun()
+    server.canWrite = false
+    const result = await prRun({ broken: ['math'] })
+    expect(result.exitCode).toBe(1)
+    expect(notices(result)).toContainEqual(expect.stringMatching(/^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern/))
+    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(result.summary).toContain('math')
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '1' })
+    expect(server.uploaded(result.runId)).toHaveLength(1)
+  })
+
+  it.each([
+    ['a corrupt zip', () => Promise.resolve(Buffer.from('PK\x03\x04 this is not a zip'))],
+    ['a record of another schemaVersion', () => zipOf({ 'run.json': JSON.stringify({ schemaVersion: 99, cases: [] }) })]
+  ])('gives a notice and gates the floors only for %s', async (_label, bytes) => {
+    const baselineRun = server.addRun({ head_sha: BASE })
+    server.addArtifact(baselineRun.id, 'evalgate-demo', await bytes())
+    const result = await prRun({ broken: ['capital'] })
+    expect(result.exitCode).toBeUndefined()
+    expect(notices(result)).toEqual([expect.stringMatching(/^no baseline: the artifact "evalgate-demo" of run \d+ is unreadable: /)])
+    expect(result.outputs).toMatchObject({ gate: 'pass', 'baseline-run-id': '', regressed: '0' })
+    expect(ours()[0]!.body).toContain('no baseline')
+  })
+
+  it('fails on the min-pass-rate floor without a baseline', async () => {
+    const result = await prRun({ broken: ['capital'], inputs: { 'min-pass-rate': '90%' } })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs.gate).toBe('fail')
+  })
+
+  it('reports a failed gate without failing the check when fail-on-regression is false', async () => {
+    await mainRun()
+    const result = await prRun({ broken: ['capital'], inputs: { 'fail-on-regression': 'false' } })
+    expect(result.exitCode).toBeUndefined()
+    expect(result.outputs.gate).toBe('fail')
+    expect(result.stdout).toMatch(/^::warning::evalgate: the gate failed, but fail-on-regression is false/m)
+  })
+
+  it('lets max-regressions override the config', async () => {
+    await mainRun()
+    const result = await prRun({ broken: ['capital'], inputs: { 'max-regressions': '1', 'max-pass-rate-drop': '0.5' } })
+    expect(result.exitCode).toBeUndefined()
+    expect(result.outputs).toMatchObject({ gate: 'pass', regressed: '1' })
+  })
+
+  it('compares with a local baseline file without looking one up', async () => {
+    const baselineRun = await mainRun()
+    const local = path.join(ws.dir, 'baseline.json')
+    writeFileSync(local, readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json')))
+    server.requests = []
+    const result = await prRun({ broken: ['greet'], inputs: { baseline: local } })
+    expect(result.outputs).toMatchObject({ regressed: '1', 'baseline-run-id': '' })
+    expect(server.requests.some((r) => r.path.includes('/actions/workflows/'))).toBe(false)
+    expect(baselineRun).toBeGreaterThan(0)
+  })
+
+  it('comment: never posts nothing; on-change stays quiet while nothing flips', async () => {
+    await mainRun()
+    await prRun({ inputs: { comment: 'never' }, broken: ['capital'] })
+    expect(server.commentsOn(PR)).toHaveLength(0)
+    await prRun({ inputs: { comment: 'on-change' } })
+    expect(server.commentsOn(PR)).toHaveLength(0)
+    await prRun({ inputs: { comment: 'on-change' }, broken: ['capital'] })
+    expect(ours()).toHaveLength(1)
+    const id = ours()[0]!.id
+    // still failing, the same flip: updated (a flip is a change worth showing)
+    await prRun({ inputs: { comment: 'on-change' }, broken: ['capital'] })
+    expect(ours().map((c) => c.id)).toEqual([id])
+  })
+
+  it('writes a badge SVG where badge-path says', async () => {
+    const badge = path.join(ws.dir, 'badges', 'evals.svg')
+    const result = await prRun({ broken: ['capital'], inputs: { 'badge-path': badge } })
+    expect(result.outputs['badge-message']).toBe('66.7%')
+    expect(readFileSync(badge, 'utf8')).toContain('66.7%')
+  })
+
+  it('uploads under -attempt-<n> on a re-run', async () => {
+    const runRecord = server.addRun({ head_sha: BASE })
+    await action({ event: 'push', runId: runRecord.id, sha: BASE })
+    const again = await action({ event: 'push', runId: runRecord.id, sha: BASE, attempt: 2 })
+    expect(again.exitCode).toBeUndefined()
+    expect(server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo', 'evalgate-demo-attempt-2'])
+    expect(notices(again)).toContainEqual(expect.stringContaining('uploaded as "evalgate-demo-attempt-2"'))
+  })
+})
+
+describe('user errors', () => {
+  it.each([
+    [{ 'max-regressions': 'x' }, 'evalgate: max-regressions: "x" is not a whole number (0, 1, 2, …)'],
+    [{ 'min-pass-rate': '1.5' }, 'evalgate: min-pass-rate: "1.5" is not a fraction between 0 and 1 (0.02 or 2% = two points)'],
+    [{ comment: 'sometimes' }, 'evalgate: comment: "sometimes" is not one of always, on-change, never'],
+    [{ 'fail-on-regression': 'yes' }, 'evalgate: fail-on-regression: "yes" is not a boolean; use true or false'],
+    [{ mode: 'merge' }, 'evalgate: mode: "merge" is not supported yet'],
+    [{ shard: '1/2' }, 'evalgate: shard: sharding is not supported by the action yet']
+  ])('%j fails with a message and no stack', async (inputs, message) => {
+    const result = await prRun({ inputs })
+    expect(result.exitCode).toBe(1)
+    const error = result.stdout.split('\n').find((l) => l.startsWith('::error::'))
+    expect(error).toContain(message)
+    expect(error).not.toMatch(/%0A\s+at /)
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('names a missing config file', async () => {
+    const result = await prRun({ inputs: { config: path.join(ws.dir, 'nope.yml') } })
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^::error::evalgate: .*nope\.yml/m)
+    expect(result.stdout).not.toMatch(/internal error/)
+  })
+})
+
+describe('mode: comment (workflow_run)', () => {
+  /** A fork PR's run (no write token): it uploads its record; the workflow_run job comments. */
+  async function forkRun(broken: string[]): Promise<number> {
+    const forkRunRecord = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
+    server.canWrite = false
+    await action({ event: 'pull_request', runId: forkRunRecord.id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), broken })
+    server.canWrite = true
+    return forkRunRecord.id
+  }
+
+  function workflowRunPayload(runId: number) {
+    const r = server.runs.find((x) => x.id === runId)!
+    return {
+      action: 'completed',
+      workflow_run: {
+        id: r.id,
+        workflow_id: r.workflow_id,
+        path: r.path,
+        event: r.event,
+        head_sha: r.head_sha,
+        head_branch: r.head_branch,
+        // GitHub lists no pull requests for runs from forks
+        pull_requests: [],
+        head_repository: { full_name: r.head_repository, owner: { login: r.head_repository.split('/')[0] } }
+      },
+      repository: { full_name: server.repository, default_branch: 'main' }
+    }
+  }
+
+  it('comments for a fork PR from its run artifact, compared with the baseline it looks up', async () => {
+    const baselineRun = await mainRun()
+    const triggering = await forkRun(['greet'])
+    expect(server.commentsOn(PR)).toHaveLength(0)
+    server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+
+    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering), inputs: { mode: 'comment' } })
+    expect(result.exitCode).toBeUndefined()
+    const comments = ours()
+    expect(comments).toHaveLength(1)
+    expect(comments[0]!.body).toContain('gate failed')
+    expect(comments[0]!.body).toContain('greet')
+    expect(result.outputs).toMatchObject({ regressed: '1', 'baseline-run-id': String(baselineRun), gate: 'fail' })
+    // it published nothing of its own
+    expect(server.uploaded(commenter.id)).toHaveLength(0)
+  })
+
+  it('skips the comment when the PR has moved on since the run', async () => {
+    await mainRun()
+    const triggering = await forkRun([])
+    server.pulls.push({ number: PR, state: 'open', head: { sha: sha(0x1a7e), ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering), inputs: { mode: 'comment' } })
+    expect(result.exitCode).toBeUndefined()
+    expect(notices(result)).toEqual([expect.stringMatching(/^comment skipped: no open pull request has run \d+'s commit/)])
+    expect(server.commentsOn(PR)).toHaveLength(0)
+  })
+
+  it('skips with a notice when the triggering run has no artifact', async () => {
+    const triggering = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
+    server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering.id), inputs: { mode: 'comment' } })
+    expect(result.exitCode).toBeUndefined()
+    expect(notices(result)).toEqual([`comment skipped: run ${triggering.id} has no artifact "evalgate-demo"`])
+  })
+})
+
+describe('dist/index.js', () => {
+  const dist = path.join(process.cwd(), 'dist', 'index.js')
+  // Skipped only until the build (scripts/build.mjs) has produced the committed bundle.
+  const maybe = existsSync(dist) ? it : it.skip
+  maybe('runs as the action does: node dist/index.js', async () => {
+    await mainRun()
+    const result = await runBundle(dist, { server, files, ws, event: 'pull_request', runId: server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' }).id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), broken: ['capital'] })
+    if (result.outputs.regressed !== '1') console.error(result.stdout)
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '1' })
+    expect(ours()).toHaveLength(1)
+  })
+})

@@ -1,0 +1,139 @@
+/**
+ * What the action leaves in the job: the step summary, annotations on the
+ * regressed cases, the outputs of SPEC §7, and the report in the log.
+ */
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import * as core from '@actions/core'
+import type { Comparison } from '../compare/types.js'
+import type { CaseResult, RunRecord } from '../types.js'
+import { badgeColor, badgeMessage, type BadgeColor } from './badge.js'
+
+/** GitHub keeps at most 1 MiB of a step's summary; leave room for other steps' sections. */
+export const MAX_SUMMARY_BYTES = 1_000_000
+export const MAX_ANNOTATIONS = 10
+
+/**
+ * Render text that must fit a byte budget: `render(maxLength)` keeps within a
+ * number of characters, and characters outside ASCII take more than one byte.
+ */
+export function fitBytes(render: (maxLength: number) => string, maxBytes: number): string {
+  let maxLength = maxBytes
+  for (let i = 0; i < 5; i++) {
+    const text = render(maxLength)
+    const bytes = Buffer.byteLength(text)
+    if (bytes <= maxBytes) return text
+    maxLength = Math.floor((maxLength * maxBytes * 0.95) / bytes)
+  }
+  return render(Math.floor(maxBytes / 4))
+}
+
+export async function writeJobSummary(markdown: string): Promise<void> {
+  await core.summary.addRaw(markdown, true).write()
+}
+
+/** Print text the run does not control (model output, reasons) so that it cannot issue workflow commands. */
+export function logUntrusted(title: string, text: string, write: (line: string) => void = core.info): void {
+  const token = randomUUID().replace(/-/g, '')
+  core.startGroup(title)
+  write(`::stop-commands::${token}`)
+  try {
+    write(text)
+  } finally {
+    write(`::${token}::`)
+    core.endGroup()
+  }
+}
+
+function relativeToWorkspace(file: string, workspace: string): string | undefined {
+  const relative = path.relative(workspace, path.resolve(workspace, file))
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
+  return relative.split(path.sep).join('/')
+}
+
+function failureReason(c: CaseResult): string {
+  if (c.error) return c.error
+  const failed = c.assertions.filter((a) => !a.passed).map((a) => `${a.type}: ${a.reason}`)
+  return failed.join('; ') || 'failed'
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+export interface Annotation {
+  level: 'error' | 'warning'
+  message: string
+  properties: core.AnnotationProperties
+}
+
+/**
+ * Annotations for the first regressions, at the dataset line of each case:
+ * errors when the gate failed, warnings when the gate allowed them.
+ */
+export function regressionAnnotations(comparison: Comparison, current: RunRecord, workspace: string, redactText: (s: string) => string = (s) => s): Annotation[] {
+  const byId = new Map(current.cases.map((c) => [c.id, c]))
+  const level = comparison.gate.passed ? 'warning' : 'error'
+  const list: Annotation[] = []
+  for (const id of comparison.regressed.slice(0, MAX_ANNOTATIONS)) {
+    const c = byId.get(id)
+    if (!c) continue
+    const file = c.source ? relativeToWorkspace(c.source.file, workspace) : undefined
+    const properties: core.AnnotationProperties = { title: clip(`evalgate: regressed: ${c.name}`, 200) }
+    if (file) {
+      properties.file = file
+      if (c.source?.line) properties.startLine = c.source.line
+    }
+    list.push({ level, message: clip(redactText(`case "${c.name}" passed on the baseline and fails now: ${failureReason(c)}`), 1000), properties })
+  }
+  return list
+}
+
+export function annotate(annotations: Annotation[]): void {
+  for (const a of annotations) (a.level === 'error' ? core.error : core.warning)(a.message, a.properties)
+}
+
+export interface OutputValues {
+  'pass-rate': string
+  'mean-score': string
+  total: string
+  passed: string
+  regressed: string
+  fixed: string
+  gate: 'pass' | 'fail'
+  'results-path': string
+  'report-path': string
+  'baseline-run-id': string
+  'badge-message': string
+  'badge-color': BadgeColor
+}
+
+export function outputValues(input: {
+  current: RunRecord
+  comparison: Comparison
+  /** the gate as the action reports it: an incomplete run never passes */
+  gatePassed: boolean
+  resultsPath: string
+  reportPath: string
+  baselineRunId: number | null
+}): OutputValues {
+  const { summary } = input.current
+  return {
+    'pass-rate': String(summary.passRate),
+    'mean-score': summary.meanScore === null ? '' : String(summary.meanScore),
+    total: String(summary.total),
+    passed: String(summary.passed),
+    regressed: String(input.comparison.regressed.length),
+    fixed: String(input.comparison.fixed.length),
+    gate: input.gatePassed ? 'pass' : 'fail',
+    'results-path': input.resultsPath,
+    'report-path': input.reportPath,
+    'baseline-run-id': input.baselineRunId === null ? '' : String(input.baselineRunId),
+    'badge-message': badgeMessage(summary.passRate, summary.total),
+    'badge-color': badgeColor(summary.passRate, summary.total)
+  }
+}
+
+export function setOutputs(values: Partial<OutputValues>): void {
+  for (const [name, value] of Object.entries(values)) core.setOutput(name, value)
+}
