@@ -169,6 +169,6 @@ describe('evalgate validate', () => {
   it('reports the number of cases', async () => {
     const res = await runCli(['validate', '-c', path.join(quickstart, 'evalgate.yml')])
     expect(res.code).toBe(0)
-    expect(res.stdout).toMatch(/valid: 21 cases/)
+    expect(res.stdout).toMatch(/valid: 25 cases \(4 use the LLM judge\)/)
   })
 })

@@ -5,28 +5,23 @@
  * only after everything the run leaves behind has been written.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { DefaultArtifactClient } from '@actions/artifact'
 import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
-import type { Comparison } from './compare/types.js'
 import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig } from './engine.js'
 import { errorMessage, isUserError, UsageError } from './errors.js'
-import { apiMessage, fetchRunRecord, findBaseline, RECORD_FILE, REPORT_FILE, uploadRunArtifact, type BaselineResult, type DownloadTarget } from './github/artifacts.js'
-import { badgeSvg } from './github/badge.js'
-import { commentBody, commentMarker, MAX_COMMENT_LENGTH, upsertComment } from './github/comment.js'
-import { createOctokit, readContext, resolveBaselineBranch, resolveWorkflow, type ActionContext, type Octokit } from './github/context.js'
+import { fetchRunRecord, lookUpBaseline, RECORD_FILE, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { commentMarker } from './github/comment.js'
+import { createOctokit, readContext, type ActionContext } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides } from './github/inputs.js'
-import { annotate, fitBytes, logUntrusted, MAX_SUMMARY_BYTES, outputValues, regressionAnnotations, setOutputs, writeJobSummary } from './github/summary.js'
+import { publish, writeReport, type Published } from './github/publish.js'
 import { findPullRequest, triggeringRun, workflowFileName } from './github/workflow-run.js'
-import { renderReport } from './report/index.js'
-import { escapeInline } from './report/escape.js'
 import { createProgress } from './run/progress.js'
 import type { RunRecord } from './types.js'
-import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 
 export async function run(): Promise<void> {
@@ -43,117 +38,8 @@ export async function run(): Promise<void> {
 
 // ---------------------------------------------------------------------------
 
-/** What the report and comment say besides the comparison: notices, as escaped quote lines. */
-function notesMarkdown(notices: string[]): string {
-  return notices.map((n) => `\n\n> ℹ️ ${escapeInline(n, 1_000)}`).join('')
-}
-
 function withOverrides(gate: GateConfig, overrides: GateOverrides): GateConfig {
   return { ...gate, ...overrides }
-}
-
-interface Published {
-  comparison: Comparison
-  baseline: RunRecord | null
-  current: RunRecord
-  secrets: Set<string>
-  notices: string[]
-  /** where the full report lives, for the comment's "did not fit" line */
-  fullReportHint: string
-  outDir: string
-  baselineRunId: number | null
-  /** the gate as reported: an incomplete run never passes */
-  gatePassed: boolean
-}
-
-interface Rendered {
-  render: (maxLength: number) => string
-  notes: string
-  /** the full report (summary, report.md), within the summary's byte budget */
-  full: string
-  resultsPath: string
-  reportPath: string
-}
-
-/** The report, rendered once per size it is shown at; report.md written beside the record. */
-async function writeReport(p: Published): Promise<Rendered> {
-  const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
-  const notes = notesMarkdown(p.notices)
-  const full = fitBytes((max) => render(max - notes.length) + notes, MAX_SUMMARY_BYTES)
-  const reportPath = path.join(p.outDir, REPORT_FILE)
-  await writeFileAtomic(reportPath, full)
-  return { render, notes, full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
-}
-
-/** Comment, summary, annotations, outputs, badge; collects what failed instead of stopping. */
-async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered, problems: string[]): Promise<void> {
-  const { render, notes, full, resultsPath, reportPath } = r
-  if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
-    // the comment's wrapper (marker, verdict) takes a few hundred characters
-    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, p.gatePassed ? 'pass' : 'fail')
-    try {
-      const result = await upsertComment({
-        octokit,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        issueNumber: ctx.pullRequest.number,
-        marker,
-        body,
-        policy: inputs.comment,
-        verdict: p.gatePassed ? 'pass' : 'fail',
-        changed: p.comparison.regressed.length + p.comparison.fixed.length > 0
-      })
-      if (result.notice) core.notice(result.notice)
-      else core.info(`evalgate: PR comment ${result.action}${result.url ? `: ${result.url}` : ''}`)
-    } catch (err) {
-      core.warning(`evalgate: could not post the PR comment: ${apiMessage(err, 'pull-requests: write')}`)
-    }
-  }
-
-  try {
-    await writeJobSummary(full)
-  } catch (err) {
-    core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
-  }
-  annotate(regressionAnnotations(p.comparison, p.current, ctx.workspace, (s) => redact(s, p.secrets)))
-  const outputs = outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId })
-  setOutputs(outputs)
-  if (inputs.badgePath) {
-    try {
-      await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
-      await writeFile(inputs.badgePath, badgeSvg('evals', outputs['badge-message'], outputs['badge-color']))
-    } catch (err) {
-      problems.push(`cannot write the badge to ${inputs.badgePath}: ${errorMessage(err)}`)
-    }
-  }
-  logUntrusted('evalgate report', full)
-}
-
-async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: ActionInputs, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null }): Promise<BaselineResult> {
-  const none = (reason: string): BaselineResult => ({ record: null, run: null, artifactName: null, notices: [`no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] })
-  let branch: string
-  let workflow: string | number | null
-  try {
-    branch = query.branch ?? (await resolveBaselineBranch(octokit, ctx, inputs.baselineBranch))
-    workflow = query.workflow ?? (await resolveWorkflow(octokit, ctx))
-  } catch (err) {
-    return none(`cannot read the repository's default branch or this run's workflow: ${apiMessage(err, 'contents: read and actions: read')}`)
-  }
-  if (workflow === null) return none('this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID)')
-  return findBaseline({
-    octokit,
-    client: new DefaultArtifactClient(),
-    token: inputs.token,
-    owner: ctx.owner,
-    repo: ctx.repo,
-    repository: ctx.repository,
-    tempDir: ctx.tempDir,
-    workflow,
-    branch,
-    artifactName: query.artifactName,
-    baseSha: query.baseSha,
-    currentRunId: query.currentRunId
-  })
 }
 
 /** mode: run — evaluate this commit, publish, gate. */
@@ -206,7 +92,7 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
   const resultsPath = path.join(outDir, RECORD_FILE)
   await writeFileAtomic(resultsPath, toJson(record))
   const gatePassed = comparison.gate.passed && record.complete !== false
-  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? process.env.GITHUB_WORKFLOW ?? 'workflow', name)
+  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', name)
   const published: Published = { comparison, baseline, current: record, secrets, notices, fullReportHint: `the job summary and the artifact \`${artifactName}\``, outDir, baselineRunId, gatePassed }
   const rendered = await writeReport(published)
 
@@ -221,10 +107,13 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
   await publish(inputs, ctx, octokit, marker, published, rendered, problems)
 
   const failures: string[] = []
-  if (record.complete === false) failures.push(`the run is incomplete: ${record.cases.length} of ${loaded.cases.length} cases finished`)
   if (!comparison.gate.passed) {
     if (inputs.failOnRegression) failures.push(...comparison.gate.failures)
     else core.warning(`evalgate: the gate failed, but fail-on-regression is false: ${comparison.gate.failures.join(' ')}`)
+  }
+  // whatever fail-on-regression says: a run cut short is never a pass
+  if (record.complete === false && !failures.some((f) => f.includes('incomplete'))) {
+    failures.unshift(`the run is incomplete: ${record.cases.length} of ${loaded.cases.length} cases finished`)
   }
   failures.push(...problems)
   if (failures.length === 0) return null
@@ -253,7 +142,6 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     return null
   }
   const target: DownloadTarget = { octokit, client: new DefaultArtifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
-  await mkdir(ctx.tempDir, { recursive: true })
   const fetched = await fetchRunRecord(target, trigger.id, artifactName)
   if (fetched.status !== 'ok') {
     core.notice(`comment skipped: ${fetched.message}`)

@@ -104,6 +104,14 @@ export interface CaseResult {
   /** target token usage (model-backed targets), summed over trials */
   usage?: TargetUsage
   source?: { file: string; line?: number }
+  /**
+   * Results of the runs before this one with the same fingerprint, oldest
+   * first, "P" passed, "F" failed: the baseline's history plus the baseline's
+   * result, at most 20 (see compare/history.ts)
+   */
+  history?: string
+  /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
+  reruns?: number
 }
 
 export interface JudgeSummary {
@@ -111,6 +119,10 @@ export interface JudgeSummary {
   reused: number
   errors: number
   tokens: number
+  /** verdicts asked with judge.samples > 1 (reused ones not counted) */
+  sampled?: number
+  /** of those, verdicts whose samples fell on both sides of the pass threshold */
+  disagreements?: number
 }
 
 export interface RunSummary {
@@ -122,6 +134,8 @@ export interface RunSummary {
   meanScore: number | null
   durationMs: number
   judge: JudgeSummary
+  /** trials spent re-running flipped cases (rerunFlips), when any */
+  reruns?: number
 }
 
 export interface RunRecord {

@@ -23,15 +23,25 @@ export const CASES = `# three cases; the agent answers all of them right unless 
   expected: hello
 `
 
-/** Right answers, except for the case ids listed in EVALGATE_TEST_BROKEN (read per call). */
-export const AGENT = `const answers = {
+/**
+ * Right answers, except for the case ids listed in EVALGATE_TEST_BROKEN (read
+ * per call); the case EVALGATE_TEST_HANG never answers (after touching
+ * EVALGATE_TEST_HANG_FILE, so that the test knows when to cancel).
+ */
+export const AGENT = `import { writeFileSync } from 'node:fs'
+const answers = {
   'What is the capital of Ireland?': 'Dublin, of course',
   'What is 2 + 2?': 'It is 4',
   'Say hello': 'hello @octocat'
 }
 export default async function agent(input, evalCase) {
   const broken = (process.env.EVALGATE_TEST_BROKEN ?? '').split(',')
-  if (broken.includes(evalCase.id)) return 'I cannot answer that ::warning::injected'
+  if (process.env.EVALGATE_TEST_HANG === evalCase.id) {
+    writeFileSync(process.env.EVALGATE_TEST_HANG_FILE, 'hanging')
+    return new Promise(() => {})
+  }
+  // a model's output may hold workflow commands; the action must not let them run
+  if (broken.includes(evalCase.id)) return 'I cannot answer that\\n::warning::injected'
   return answers[input] ?? 'unknown'
 }
 `
@@ -76,6 +86,8 @@ export interface RunOptions {
   inputs?: Record<string, string>
   /** case ids the agent answers wrongly */
   broken?: string[]
+  /** a case id the agent never answers; the file it touches when it starts hanging */
+  hang?: { id: string; file: string }
   attempt?: number
 }
 
@@ -132,6 +144,8 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
     RUNNER_TEMP: files.temp,
     ACTIONS_RUNTIME_TOKEN: runtimeToken(options.runId),
     EVALGATE_TEST_BROKEN: (options.broken ?? []).join(','),
+    EVALGATE_TEST_HANG: options.hang?.id,
+    EVALGATE_TEST_HANG_FILE: options.hang?.file,
     INPUT_CONFIG: ws.config,
     'INPUT_GITHUB-TOKEN': 'ghs_faketoken'
   }

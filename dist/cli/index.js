@@ -20160,6 +20160,19 @@ const gateSchema = object({
     useConfidenceBound: schemas_boolean().default(false)
 })
     .strict();
+/** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
+const BADGE_COLOR_NAMES = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'grey', 'gray', 'lightgrey', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive'];
+const badgeColor = union([schemas_enum(BADGE_COLOR_NAMES), schemas_string().regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')]);
+const badgeSchema = object({
+    /** default: "evals", or "<name> evals" for a config named otherwise */
+    label: schemas_string().min(1).max(100).optional(),
+    /** the colour of the highest band whose `min` the pass rate reaches; below every band: red */
+    bands: array(object({ min: fraction, color: badgeColor }).strict())
+        .min(1)
+        .optional(),
+    style: schemas_enum(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
+})
+    .strict();
 const configSchema = object({
     $schema: schemas_string().optional(),
     version: literal(1).default(1),
@@ -20177,7 +20190,8 @@ const configSchema = object({
     gate: gateSchema.default(() => gateSchema.parse({})),
     defaults: object({ assert: array(assertionSchema).default([]), tags: array(schemas_string()).default([]) })
         .strict()
-        .default(() => ({ assert: [], tags: [] }))
+        .default(() => ({ assert: [], tags: [] })),
+    badge: badgeSchema.optional()
 })
     .strict()
     .superRefine((c, ctx) => {
@@ -20630,7 +20644,8 @@ function compileCheck(source) {
     return check;
 }
 async function loadModuleCheck(file) {
-    const mod = (await __nccwpck_require__(4114)((0,external_node_url_namespaceObject.pathToFileURL)(file).href));
+    // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
+    const mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(file).href));
     if (typeof mod.default !== 'function')
         throw new Error(`${file} has no default export function (export default (output, { input, case }) => …)`);
     return mod.default;
@@ -21268,13 +21283,19 @@ const textAssertions = {
 
 
 const NEGATION = 'not-';
-const handlers = Object.freeze({
+const families = {
     ...textAssertions,
     ...jsonAssertions,
     ...numericAssertions,
     ...javascriptAssertions,
     ...latencyAssertions,
     ...rubricAssertions
+};
+/** Names the seed datasets use for checks we already have under a promptfoo name. */
+const seedAliases = { contains_all: 'contains-all', contains_any: 'contains-any', numeric_close: 'numeric' };
+const handlers = Object.freeze({
+    ...families,
+    ...Object.fromEntries(Object.entries(seedAliases).map(([alias, type]) => [alias, families[type]]))
 });
 /** The base type names; rule-based ones are also valid as `not-<type>`. */
 const assertionTypes = Object.freeze(Object.keys(handlers));
@@ -22048,6 +22069,57 @@ function abortError(signal) {
         return reason;
     return new TargetError(reason === undefined ? 'aborted' : errorMessage(reason));
 }
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
+function spawnInGroup(spec, args) {
+    return (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], args, {
+        cwd: spec.cwd,
+        env: spec.env,
+        shell: false,
+        // own process group: the whole tree can be signalled at once
+        detached: true,
+        windowsHide: true,
+        stdio: ['pipe', 'pipe', 'pipe']
+    });
+}
+/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
+function signalGroup(child, signal) {
+    const pid = child.pid;
+    if (pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            child.kill(signal);
+        else
+            process.kill(-pid, signal);
+    }
+    catch {
+        // ESRCH: the group is already gone
+    }
+}
+/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
+function appendTail(tail, chunk) {
+    const joined = Buffer.concat([tail, chunk]);
+    return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+}
+/** `: <stderr tail>` for an error message, or a note that there was none. */
+function stderrSuffix(tail) {
+    const text = tail.toString('utf8').trim();
+    return text ? `: ${text}` : ' (no stderr)';
+}
+/** Why a process could not be started, in terms of the target's settings. */
+function describeSpawnError(err, spec) {
+    const program = spec.argv[0];
+    if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(spec.cwd)) {
+        return new TargetError(`working directory does not exist: ${spec.cwd} (target.cwd)`);
+    }
+    if (err.code === 'ENOENT') {
+        const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
+        return new TargetError(`command not found: ${program} (${where})`);
+    }
+    if (err.code === 'EACCES')
+        return new TargetError(`command is not executable: ${program} (permission denied)`);
+    return new TargetError(`cannot start ${program}: ${err.message}`);
+}
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
     spec;
@@ -22065,21 +22137,13 @@ class ProcessRun {
         this.spec = spec;
         const text = inputText(input);
         const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg));
-        this.child = (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], args, {
-            cwd: spec.cwd,
-            env: spec.env,
-            shell: false,
-            // own process group: the whole tree can be signalled at once
-            detached: true,
-            windowsHide: true,
-            stdio: ['pipe', 'pipe', 'pipe']
-        });
+        this.child = spawnInGroup(spec, args);
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
                 this.clearTimers();
                 // sweep whatever the process left behind in its group
-                this.signalGroup('SIGKILL');
+                signalGroup(this.child, 'SIGKILL');
                 try {
                     resolvePromise(this.outcome(code, signal));
                 }
@@ -22106,7 +22170,7 @@ class ProcessRun {
         if (this.closed || this.failure)
             return;
         this.failure = reason;
-        this.signalGroup('SIGTERM');
+        signalGroup(this.child, 'SIGTERM');
         this.later(KILL_GRACE_MS, () => this.forceClose());
     }
     onStdout(chunk) {
@@ -22120,8 +22184,7 @@ class ProcessRun {
         this.stdout.push(chunk);
     }
     onStderr(chunk) {
-        const joined = Buffer.concat([this.stderrTail, chunk]);
-        this.stderrTail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+        this.stderrTail = appendTail(this.stderrTail, chunk);
     }
     /** A grandchild may hold stdout open after the process exited; do not wait for it forever. */
     afterExit() {
@@ -22132,7 +22195,7 @@ class ProcessRun {
      * them; only if something outside the group holds them too are our ends dropped.
      */
     forceClose() {
-        this.signalGroup('SIGKILL');
+        signalGroup(this.child, 'SIGKILL');
         this.later(PIPE_GRACE_MS, () => {
             this.child.stdout?.destroy();
             this.child.stderr?.destroy();
@@ -22142,46 +22205,14 @@ class ProcessRun {
         if (this.failure)
             throw this.failure;
         if (this.spawnError)
-            throw this.describeSpawnError(this.spawnError);
+            throw describeSpawnError(this.spawnError, this.spec);
         if (signal)
-            throw new TargetError(`killed by ${signal}${this.stderrSuffix()}`);
+            throw new TargetError(`killed by ${signal}${stderrSuffix(this.stderrTail)}`);
         if (code !== 0)
-            throw new TargetError(`exited with code ${code}${this.stderrSuffix()}`);
+            throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`);
         // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
         // invalid UTF-8 becomes U+FFFD
         return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '');
-    }
-    stderrSuffix() {
-        const tail = this.stderrTail.toString('utf8').trim();
-        return tail ? `: ${tail}` : ' (no stderr)';
-    }
-    describeSpawnError(err) {
-        const program = this.spec.argv[0];
-        if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(this.spec.cwd)) {
-            return new TargetError(`working directory does not exist: ${this.spec.cwd} (target.cwd)`);
-        }
-        if (err.code === 'ENOENT') {
-            const where = program.includes('/') || program.includes('\\') ? `cwd=${this.spec.cwd}` : `PATH=${this.spec.env.PATH ?? ''}`;
-            return new TargetError(`command not found: ${program} (${where})`);
-        }
-        if (err.code === 'EACCES')
-            return new TargetError(`command is not executable: ${program} (permission denied)`);
-        return new TargetError(`cannot start ${program}: ${err.message}`);
-    }
-    signalGroup(signal) {
-        const pid = this.child.pid;
-        if (pid === undefined)
-            return;
-        try {
-            // Windows has no process groups to signal: only the process itself can be killed there
-            if (process.platform === 'win32')
-                this.child.kill(signal);
-            else
-                process.kill(-pid, signal);
-        }
-        catch {
-            // ESRCH: the group is already gone
-        }
     }
     later(ms, fn) {
         const timer = setTimeout(() => {
@@ -23014,7 +23045,8 @@ function createModuleTarget(config, ctx) {
 async function loadAgent(file) {
     let mod;
     try {
-        mod = (await __nccwpck_require__(3252)((0,external_node_url_namespaceObject.pathToFileURL)(file).href));
+        // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
+        mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(file).href));
     }
     catch (err) {
         throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file);
@@ -23853,44 +23885,6 @@ async function main(argv, io) {
     }
 }
 
-
-/***/ }),
-
-/***/ 4114:
-/***/ ((module) => {
-
-function webpackEmptyAsyncContext(req) {
-	// Here Promise.resolve().then() is used instead of new Promise() to prevent
-	// uncaught exception popping up in devtools
-	return Promise.resolve().then(() => {
-		var e = new Error("Cannot find module '" + req + "'");
-		e.code = 'MODULE_NOT_FOUND';
-		throw e;
-	});
-}
-webpackEmptyAsyncContext.keys = () => ([]);
-webpackEmptyAsyncContext.resolve = webpackEmptyAsyncContext;
-webpackEmptyAsyncContext.id = 4114;
-module.exports = webpackEmptyAsyncContext;
-
-/***/ }),
-
-/***/ 3252:
-/***/ ((module) => {
-
-function webpackEmptyAsyncContext(req) {
-	// Here Promise.resolve().then() is used instead of new Promise() to prevent
-	// uncaught exception popping up in devtools
-	return Promise.resolve().then(() => {
-		var e = new Error("Cannot find module '" + req + "'");
-		e.code = 'MODULE_NOT_FOUND';
-		throw e;
-	});
-}
-webpackEmptyAsyncContext.keys = () => ([]);
-webpackEmptyAsyncContext.resolve = webpackEmptyAsyncContext;
-webpackEmptyAsyncContext.id = 3252;
-module.exports = webpackEmptyAsyncContext;
 
 /***/ }),
 

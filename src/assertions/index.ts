@@ -16,13 +16,21 @@ import { numberOptionProblem } from './values.js'
 
 const NEGATION = 'not-'
 
-const handlers: Readonly<Record<string, AssertionHandler>> = Object.freeze({
+const families: Record<string, AssertionHandler> = {
   ...textAssertions,
   ...jsonAssertions,
   ...numericAssertions,
   ...javascriptAssertions,
   ...latencyAssertions,
   ...rubricAssertions
+}
+
+/** Names the seed datasets use for checks we already have under a promptfoo name. */
+const seedAliases: Record<string, string> = { contains_all: 'contains-all', contains_any: 'contains-any', numeric_close: 'numeric' }
+
+const handlers: Readonly<Record<string, AssertionHandler>> = Object.freeze({
+  ...families,
+  ...Object.fromEntries(Object.entries(seedAliases).map(([alias, type]) => [alias, families[type]!]))
 })
 
 /** The base type names; rule-based ones are also valid as `not-<type>`. */

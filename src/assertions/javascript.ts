@@ -47,7 +47,8 @@ function compileCheck(source: string): CompiledCheck {
 }
 
 async function loadModuleCheck(file: string): Promise<CheckFunction> {
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown }
+  // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
+  const mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
   if (typeof mod.default !== 'function') throw new Error(`${file} has no default export function (export default (output, { input, case }) => …)`)
   return mod.default as CheckFunction
 }

@@ -1,6 +1,7 @@
 /**
  * The statistics of a comparison: a one-sided Fisher exact test for flips of
- * repeated cases, and a paired confidence interval for the pass-rate delta.
+ * repeated cases, and paired confidence intervals for the pass-rate delta
+ * (Newcombe) and the mean-score delta (Student's t).
  */
 
 /** The normal quantile of a two-sided 95% interval. */
@@ -98,4 +99,125 @@ function correlation(counts: PairedCounts, n: number): number {
   const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed
   const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association
   return corrected / Math.sqrt(margins)
+}
+
+/** Above this many degrees of freedom the t quantile comes from its expansion around the normal one. */
+const T_SERIES_MAX_DF = 1_000
+
+/**
+ * P(|T| ≤ t) for Student's t with an integer number of degrees of freedom: the
+ * finite trigonometric series of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4
+ * (even df), with θ = atan(t / √df). Exact up to rounding.
+ */
+export function tCentralProbability(t: number, df: number): number {
+  const theta = Math.atan(Math.abs(t) / Math.sqrt(df))
+  const cos2 = Math.cos(theta) ** 2
+  let term = 1
+  let sum = 1
+  if (df % 2 === 1) {
+    if (df === 1) return (2 / Math.PI) * theta
+    // θ + sinθ·cosθ·(1 + (2/3)cos²θ + (2·4)/(3·5)cos⁴θ + …), up to cos^(df−2)θ in all
+    for (let k = 1; k <= (df - 3) / 2; k++) {
+      term *= ((2 * k) / (2 * k + 1)) * cos2
+      sum += term
+    }
+    return Math.min(1, (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum))
+  }
+  // sinθ·(1 + (1/2)cos²θ + (1·3)/(2·4)cos⁴θ + …), up to cos^(df−2)θ
+  for (let k = 1; k <= (df - 2) / 2; k++) {
+    term *= ((2 * k - 1) / (2 * k)) * cos2
+    sum += term
+  }
+  return Math.min(1, Math.sin(theta) * sum)
+}
+
+/**
+ * The two-sided critical value of Student's t: the t with P(|T| ≤ t) = level
+ * (level 0.95 gives the 0.975 quantile, 12.706 for 1 degree of freedom).
+ * Bisection on the exact series; beyond 1,000 degrees of freedom the
+ * Cornish–Fisher expansion around the normal quantile, whose error there is
+ * below 1e-9.
+ */
+export function tCritical(df: number, level = 0.95): number {
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`)
+  if (df > T_SERIES_MAX_DF) {
+    const z = normalQuantile(0.5 + level / 2)
+    const z3 = z ** 3
+    const z5 = z ** 5
+    const z7 = z ** 7
+    return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3)
+  }
+  let low = 0
+  let high = 2
+  while (tCentralProbability(high, df) < level) high *= 2
+  for (let i = 0; i < 200 && high - low > 1e-12 * high; i++) {
+    const mid = (low + high) / 2
+    if (tCentralProbability(mid, df) < level) low = mid
+    else high = mid
+  }
+  return (low + high) / 2
+}
+
+/**
+ * The standard normal quantile, by bisection on Φ: only called once per
+ * comparison, for the t expansion at many degrees of freedom.
+ */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`a probability strictly between 0 and 1 is needed, got ${p}`)
+  let low = -40
+  let high = 40
+  for (let i = 0; i < 200; i++) {
+    const mid = (low + high) / 2
+    if (normalCdf(mid) < p) low = mid
+    else high = mid
+  }
+  return (low + high) / 2
+}
+
+/** Φ(x), the standard normal distribution function. */
+function normalCdf(x: number): number {
+  return 0.5 * erfc(-x / Math.SQRT2)
+}
+
+/**
+ * erfc(x) by its continued fraction for large |x| and its Taylor series for
+ * small |x|: both converge fast in their range and need no tables.
+ */
+function erfc(x: number): number {
+  if (x < 0) return 2 - erfc(-x)
+  if (x < 2.5) {
+    // erf(x) = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1))
+    let sum = 0
+    let power = x
+    for (let n = 0; n < 100; n++) {
+      const term = power / (factorial(n) * (2 * n + 1))
+      sum += n % 2 === 0 ? term : -term
+      if (Math.abs(term) < 1e-17) break
+      power *= x * x
+    }
+    return 1 - (2 / Math.sqrt(Math.PI)) * sum
+  }
+  // erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + …))))), evaluated from the tail
+  let fraction = x
+  for (let n = 60; n >= 1; n--) fraction = x + n / 2 / fraction
+  return Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction
+}
+
+function factorial(n: number): number {
+  return Math.exp(logFactorial(n))
+}
+
+/**
+ * A confidence interval for the mean of paired differences (current − baseline
+ * score of each case scored in both runs): the t interval
+ * mean ± t(n−1) · sd / √n. Null with fewer than two differences, where no
+ * spread can be measured.
+ */
+export function pairedMeanCI(differences: readonly number[], level = 0.95): [number, number] | null {
+  const n = differences.length
+  if (n < 2) return null
+  const mean = differences.reduce((a, b) => a + b, 0) / n
+  const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1)
+  const half = tCritical(n - 1, level) * Math.sqrt(variance / n)
+  return [mean - half, mean + half]
 }

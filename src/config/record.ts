@@ -59,7 +59,9 @@ const caseResult = z.object({
   assertions: z.array(assertionResult),
   trials: z.array(trial).optional(),
   usage: usage.optional(),
-  source: z.object({ file: z.string(), line: z.number().optional() }).optional()
+  source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
+  history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
+  reruns: z.number().int().min(0).optional()
 })
 
 export const runRecordSchema = z.object({
@@ -78,7 +80,15 @@ export const runRecordSchema = z.object({
     passRate: z.number(),
     meanScore: z.number().nullable(),
     durationMs: z.number(),
-    judge: z.object({ calls: z.number(), reused: z.number(), errors: z.number(), tokens: z.number() })
+    judge: z.object({
+      calls: z.number(),
+      reused: z.number(),
+      errors: z.number(),
+      tokens: z.number(),
+      sampled: z.number().optional(),
+      disagreements: z.number().optional()
+    }),
+    reruns: z.number().optional()
   }),
   cases: z.array(caseResult)
 })

@@ -126,6 +126,23 @@ export const gateSchema = z
   })
   .strict()
 
+/** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
+export const BADGE_COLOR_NAMES = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'grey', 'gray', 'lightgrey', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive'] as const
+const badgeColor = z.union([z.enum(BADGE_COLOR_NAMES), z.string().regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')])
+
+export const badgeSchema = z
+  .object({
+    /** default: "evals", or "<name> evals" for a config named otherwise */
+    label: z.string().min(1).max(100).optional(),
+    /** the colour of the highest band whose `min` the pass rate reaches; below every band: red */
+    bands: z
+      .array(z.object({ min: fraction, color: badgeColor }).strict())
+      .min(1)
+      .optional(),
+    style: z.enum(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
+  })
+  .strict()
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -146,7 +163,8 @@ export const configSchema = z
     defaults: z
       .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
       .strict()
-      .default(() => ({ assert: [], tags: [] }))
+      .default(() => ({ assert: [], tags: [] })),
+    badge: badgeSchema.optional()
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -161,3 +179,4 @@ export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
+export type BadgeConfig = z.input<typeof badgeSchema>

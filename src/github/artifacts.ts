@@ -10,13 +10,14 @@
  * parseRunRecord. Nothing here throws for a missing or bad baseline: the caller
  * gets null and a notice saying why.
  */
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import type { ArtifactClient } from '@actions/artifact'
+import { DefaultArtifactClient, type ArtifactClient } from '@actions/artifact'
 import { parseRunRecord } from '../config/record.js'
 import { errorMessage } from '../errors.js'
 import type { RunRecord } from '../types.js'
-import { httpStatus, type Octokit } from './context.js'
+import { httpStatus, resolveBaselineBranch, resolveWorkflow, type ActionContext, type Octokit } from './context.js'
+import type { ActionInputs } from './inputs.js'
 import { listZip, readZipEntry, ZipError } from './zip.js'
 
 /** The files of the uploaded artifact. */
@@ -141,6 +142,7 @@ export function recordFromArtifactBytes(bytes: Buffer, label: string): RunRecord
 
 /** Download one artifact into a fresh folder and read the run record out of it. */
 async function downloadRecord(target: DownloadTarget, runId: number, artifact: RestArtifact): Promise<RunRecord> {
+  await mkdir(target.tempDir, { recursive: true })
   const dir = await mkdtemp(path.join(target.tempDir, 'evalgate-download-'))
   try {
     const { digestMismatch } = await target.client.downloadArtifact(artifact.id, {
@@ -301,4 +303,35 @@ export async function findBaseline(query: BaselineQuery): Promise<BaselineResult
     return noBaseline(notices, `cannot list the runs ${where}: ${apiMessage(err)}`)
   }
   return noBaseline(notices, `no run ${where} has a non-expired artifact "${query.artifactName}"`)
+}
+
+/**
+ * The baseline of a run of this repository: the branch (input, else the
+ * default branch) and the workflow (this run's, unless given) resolved first.
+ */
+export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null }): Promise<BaselineResult> {
+  const none = (reason: string): BaselineResult => ({ record: null, run: null, artifactName: null, notices: [`no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] })
+  let branch: string
+  let workflow: string | number | null
+  try {
+    branch = query.branch ?? (await resolveBaselineBranch(octokit, ctx, inputs.baselineBranch))
+    workflow = query.workflow ?? (await resolveWorkflow(octokit, ctx))
+  } catch (err) {
+    return none(`cannot read the repository's default branch or this run's workflow: ${apiMessage(err, 'contents: read and actions: read')}`)
+  }
+  if (workflow === null) return none('this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID)')
+  return findBaseline({
+    octokit,
+    client: new DefaultArtifactClient(),
+    token: inputs.token,
+    owner: ctx.owner,
+    repo: ctx.repo,
+    repository: ctx.repository,
+    tempDir: ctx.tempDir,
+    workflow,
+    branch,
+    artifactName: query.artifactName,
+    baseSha: query.baseSha,
+    currentRunId: query.currentRunId
+  })
 }

@@ -28,6 +28,8 @@ export interface ActionContext {
   runAttempt: number
   /** ".github/workflows/evals.yml", from GITHUB_WORKFLOW_REF; null when the runner did not say */
   workflowPath: string | null
+  /** the workflow's display name (GITHUB_WORKFLOW) */
+  workflowName: string | null
   sha: string | null
   ref: string | null
   apiUrl: string
@@ -97,6 +99,7 @@ export function readContext(env: NodeJS.ProcessEnv): ActionContext {
     runId: Number.isSafeInteger(runId) && runId > 0 ? runId : null,
     runAttempt: Number.isSafeInteger(runAttempt) && runAttempt > 0 ? runAttempt : 1,
     workflowPath: workflowPathFromRef(env.GITHUB_WORKFLOW_REF, repository),
+    workflowName: env.GITHUB_WORKFLOW || null,
     sha: env.GITHUB_SHA ?? null,
     ref: env.GITHUB_REF ?? null,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',

@@ -1,6 +1,7 @@
 /**
  * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
  */
+import { carryHistory } from '../compare/history.js'
 import { RECORD_SCHEMA_VERSION } from '../config/record.js'
 import type { CaseResult, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { redact } from '../util/env.js'
@@ -16,6 +17,8 @@ export interface RecordInput {
   repeat: number
   shard?: string | null
   judge?: JudgeSummary
+  /** the run compared against: each case's flake history is carried forward from it */
+  baseline?: RunRecord | null
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000
@@ -23,7 +26,7 @@ const round4 = (x: number) => Math.round(x * 10_000) / 10_000
 export function summarize(cases: CaseResult[], durationMs: number, judge?: JudgeSummary): RunSummary {
   const passed = cases.filter((c) => c.passed).length
   const scores = cases.map((c) => c.score).filter((s): s is number => s !== null)
-  return {
+  const summary: RunSummary = {
     total: cases.length,
     passed,
     failed: cases.length - passed,
@@ -33,9 +36,13 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
     durationMs,
     judge: judge ?? { calls: 0, reused: 0, errors: 0, tokens: 0 }
   }
+  // summed from the cases, so that merged shards keep it
+  const reruns = cases.reduce((n, c) => n + (c.reruns ?? 0), 0)
+  return reruns > 0 ? { ...summary, reruns } : summary
 }
 
 export function buildRecord(input: RecordInput): RunRecord {
+  const cases = carryHistory(input.cases, input.baseline)
   return {
     schemaVersion: RECORD_SCHEMA_VERSION,
     tool: { name: 'evalgate', version: VERSION },
@@ -44,8 +51,8 @@ export function buildRecord(input: RecordInput): RunRecord {
     complete: input.complete,
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null },
-    summary: summarize(input.cases, input.durationMs, input.judge),
-    cases: input.cases
+    summary: summarize(cases, input.durationMs, input.judge),
+    cases
   }
 }
 

@@ -18,14 +18,14 @@ import type { Target, TargetContext, TargetReply, TrialRequest } from './types.j
 const INPUT_PLACEHOLDER = '{{input}}'
 
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
-const STDERR_TAIL_BYTES = 2048
+export const STDERR_TAIL_BYTES = 2048
 /** Time between SIGTERM and SIGKILL when stopping a process group. */
-const KILL_GRACE_MS = 2000
+export const KILL_GRACE_MS = 2000
 /** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
-const PIPE_GRACE_MS = 200
+export const PIPE_GRACE_MS = 200
 
 /** A command target's settings after `${VAR}` expansion and path resolution. */
-interface CommandSpec {
+export interface CommandSpec {
   argv: string[]
   cwd: string
   env: Record<string, string>
@@ -58,7 +58,7 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
 }
 
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
-function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): CommandSpec {
+export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): CommandSpec {
   if (config.command === undefined) throw new ConfigError('target.command is not set')
   const words = typeof config.command === 'string' ? splitArgv(config.command) : config.command
   const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'))
@@ -79,10 +79,61 @@ function inputText(input: unknown): string {
  * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
  * keep that message whatever the reason's type, so the trial records why it stopped.
  */
-function abortError(signal: AbortSignal): TargetError {
+export function abortError(signal: AbortSignal): TargetError {
   const reason: unknown = signal.reason
   if (reason instanceof TargetError) return reason
   return new TargetError(reason === undefined ? 'aborted' : errorMessage(reason))
+}
+
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
+export function spawnInGroup(spec: CommandSpec, args: string[]): ChildProcess {
+  return spawn(spec.argv[0], args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    shell: false,
+    // own process group: the whole tree can be signalled at once
+    detached: true,
+    windowsHide: true,
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
+}
+
+/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  const pid = child.pid
+  if (pid === undefined) return
+  try {
+    if (process.platform === 'win32') child.kill(signal)
+    else process.kill(-pid, signal)
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
+export function appendTail(tail: Buffer, chunk: Buffer): Buffer {
+  const joined = Buffer.concat([tail, chunk])
+  return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES))
+}
+
+/** `: <stderr tail>` for an error message, or a note that there was none. */
+export function stderrSuffix(tail: Buffer): string {
+  const text = tail.toString('utf8').trim()
+  return text ? `: ${text}` : ' (no stderr)'
+}
+
+/** Why a process could not be started, in terms of the target's settings. */
+export function describeSpawnError(err: NodeJS.ErrnoException, spec: CommandSpec): TargetError {
+  const program = spec.argv[0]
+  if (err.code === 'ENOENT' && !existsSync(spec.cwd)) {
+    return new TargetError(`working directory does not exist: ${spec.cwd} (target.cwd)`)
+  }
+  if (err.code === 'ENOENT') {
+    const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`
+    return new TargetError(`command not found: ${program} (${where})`)
+  }
+  if (err.code === 'EACCES') return new TargetError(`command is not executable: ${program} (permission denied)`)
+  return new TargetError(`cannot start ${program}: ${err.message}`)
 }
 
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
@@ -104,21 +155,13 @@ class ProcessRun {
   ) {
     const text = inputText(input)
     const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg))
-    this.child = spawn(spec.argv[0], args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      shell: false,
-      // own process group: the whole tree can be signalled at once
-      detached: true,
-      windowsHide: true,
-      stdio: ['pipe', 'pipe', 'pipe']
-    })
+    this.child = spawnInGroup(spec, args)
     this.done = new Promise<string>((resolvePromise, rejectPromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.closed = true
         this.clearTimers()
         // sweep whatever the process left behind in its group
-        this.signalGroup('SIGKILL')
+        signalGroup(this.child, 'SIGKILL')
         try {
           resolvePromise(this.outcome(code, signal))
         } catch (err) {
@@ -143,7 +186,7 @@ class ProcessRun {
     // once closed the pid may belong to someone else; a second stop has nothing to add
     if (this.closed || this.failure) return
     this.failure = reason
-    this.signalGroup('SIGTERM')
+    signalGroup(this.child, 'SIGTERM')
     this.later(KILL_GRACE_MS, () => this.forceClose())
   }
 
@@ -158,8 +201,7 @@ class ProcessRun {
   }
 
   private onStderr(chunk: Buffer): void {
-    const joined = Buffer.concat([this.stderrTail, chunk])
-    this.stderrTail = joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES))
+    this.stderrTail = appendTail(this.stderrTail, chunk)
   }
 
   /** A grandchild may hold stdout open after the process exited; do not wait for it forever. */
@@ -172,7 +214,7 @@ class ProcessRun {
    * them; only if something outside the group holds them too are our ends dropped.
    */
   private forceClose(): void {
-    this.signalGroup('SIGKILL')
+    signalGroup(this.child, 'SIGKILL')
     this.later(PIPE_GRACE_MS, () => {
       this.child.stdout?.destroy()
       this.child.stderr?.destroy()
@@ -181,42 +223,12 @@ class ProcessRun {
 
   private outcome(code: number | null, signal: NodeJS.Signals | null): string {
     if (this.failure) throw this.failure
-    if (this.spawnError) throw this.describeSpawnError(this.spawnError)
-    if (signal) throw new TargetError(`killed by ${signal}${this.stderrSuffix()}`)
-    if (code !== 0) throw new TargetError(`exited with code ${code}${this.stderrSuffix()}`)
+    if (this.spawnError) throw describeSpawnError(this.spawnError, this.spec)
+    if (signal) throw new TargetError(`killed by ${signal}${stderrSuffix(this.stderrTail)}`)
+    if (code !== 0) throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`)
     // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
     // invalid UTF-8 becomes U+FFFD
     return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '')
-  }
-
-  private stderrSuffix(): string {
-    const tail = this.stderrTail.toString('utf8').trim()
-    return tail ? `: ${tail}` : ' (no stderr)'
-  }
-
-  private describeSpawnError(err: NodeJS.ErrnoException): TargetError {
-    const program = this.spec.argv[0]
-    if (err.code === 'ENOENT' && !existsSync(this.spec.cwd)) {
-      return new TargetError(`working directory does not exist: ${this.spec.cwd} (target.cwd)`)
-    }
-    if (err.code === 'ENOENT') {
-      const where = program.includes('/') || program.includes('\\') ? `cwd=${this.spec.cwd}` : `PATH=${this.spec.env.PATH ?? ''}`
-      return new TargetError(`command not found: ${program} (${where})`)
-    }
-    if (err.code === 'EACCES') return new TargetError(`command is not executable: ${program} (permission denied)`)
-    return new TargetError(`cannot start ${program}: ${err.message}`)
-  }
-
-  private signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid
-    if (pid === undefined) return
-    try {
-      // Windows has no process groups to signal: only the process itself can be killed there
-      if (process.platform === 'win32') this.child.kill(signal)
-      else process.kill(-pid, signal)
-    } catch {
-      // ESRCH: the group is already gone
-    }
   }
 
   private later(ms: number, fn: () => void): void {

@@ -3,6 +3,7 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'
 import { createHttpTarget } from './http.js'
+import { createJsonlTarget } from './jsonl.js'
 import { createModuleTarget } from './module.js'
 import { createOpenAITarget } from './openai.js'
 import type { Target, TargetContext } from './types.js'
@@ -11,8 +12,7 @@ export type { Target, TargetContext, TargetReply, TrialRequest } from './types.j
 
 export async function createTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
   if (config.command !== undefined) {
-    if (config.protocol === 'jsonl') throw new ConfigError('target.protocol: protocol jsonl is not supported yet', undefined, 'target.protocol')
-    return createCommandTarget(config, ctx)
+    return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx)
   }
   if (config.module !== undefined) return createModuleTarget(config, ctx)
   if (config.http !== undefined) return createHttpTarget(config.http, ctx, config)

@@ -22,7 +22,8 @@ export function createModuleTarget(config: TargetConfig, ctx: TargetContext): Ta
 async function loadAgent(file: string): Promise<AgentFunction> {
   let mod: { default?: unknown }
   try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown }
+    // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
+    mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
   } catch (err) {
     throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file)
   }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from '@jest/globals'
+import { Inputs, readInputs, type InputName } from '../../src/github/inputs.js'
+import { UsageError } from '../../src/errors.js'
+
+function reader(values: Partial<Record<InputName, string>>) {
+  return (name: InputName) => values[name] ?? ''
+}
+
+describe('readInputs', () => {
+  it('gives the defaults of action.yml when nothing is set', () => {
+    expect(readInputs(reader({}))).toEqual({
+      config: 'evalgate.yml',
+      token: '',
+      mode: 'run',
+      shard: null,
+      baselineBranch: null,
+      baseline: null,
+      artifactName: null,
+      comment: 'always',
+      failOnRegression: true,
+      gate: {},
+      badgePath: null
+    })
+  })
+
+  it('reads every input by its action.yml name', () => {
+    const inputs = readInputs(
+      reader({
+        config: ' evals/evalgate.yml ',
+        'github-token': 'ghs_x',
+        mode: 'comment',
+        'baseline-branch': 'develop',
+        'artifact-name': 'evals-api',
+        comment: 'on-change',
+        'fail-on-regression': 'False',
+        'max-regressions': '2',
+        'max-pass-rate-drop': '2%',
+        'min-pass-rate': '0.8',
+        'badge-path': 'badge.svg'
+      })
+    )
+    expect(inputs).toMatchObject({
+      config: 'evals/evalgate.yml',
+      token: 'ghs_x',
+      mode: 'comment',
+      baselineBranch: 'develop',
+      artifactName: 'evals-api',
+      comment: 'on-change',
+      failOnRegression: false,
+      gate: { maxRegressions: 2, maxPassRateDrop: 0.02, minPassRate: 0.8 },
+      badgePath: 'badge.svg'
+    })
+  })
+
+  it('names each input once', () => {
+    expect(new Set(Object.values(Inputs)).size).toBe(Object.values(Inputs).length)
+  })
+
+  it.each<[Partial<Record<InputName, string>>, string]>([
+    [{ 'max-regressions': 'x' }, 'max-regressions: "x" is not a whole number (0, 1, 2, …)'],
+    [{ 'max-regressions': '-1' }, 'max-regressions: "-1" is not a whole number'],
+    [{ 'max-regressions': '1.5' }, 'max-regressions: "1.5" is not a whole number'],
+    [{ 'max-pass-rate-drop': 'lots' }, 'max-pass-rate-drop: "lots" is not a fraction between 0 and 1'],
+    [{ 'min-pass-rate': '120%' }, 'min-pass-rate: "120%" is not a fraction between 0 and 1'],
+    [{ 'min-pass-rate': '1e-1' }, 'min-pass-rate: "1e-1" is not a fraction'],
+    [{ 'fail-on-regression': 'yes' }, 'fail-on-regression: "yes" is not a boolean; use true or false'],
+    [{ comment: 'sometimes' }, 'comment: "sometimes" is not one of always, on-change, never'],
+    [{ mode: 'shard' }, 'mode: "shard" is not one of run, merge, comment'],
+    [{ mode: 'merge' }, 'mode: "merge" is not supported yet'],
+    [{ shard: '1/4' }, 'shard: sharding is not supported by the action yet'],
+    [{ 'artifact-name': 'a/b' }, 'artifact-name: "a/b" may hold only letters, digits'],
+    [{ mode: 'comment', baseline: 'run.json' }, 'baseline: not used with mode: comment']
+  ])('%j → %s', (values, message) => {
+    expect(() => readInputs(reader(values))).toThrow(UsageError)
+    expect(() => readInputs(reader(values))).toThrow(message)
+  })
+
+  it.each([
+    ['0', 0],
+    ['1', 1],
+    ['.5', 0.5],
+    ['50%', 0.5],
+    ['0.02', 0.02]
+  ])('reads the fraction %s as %d', (text, value) => {
+    expect(readInputs(reader({ 'min-pass-rate': text })).gate.minPassRate).toBe(value)
+  })
+})

@@ -1,0 +1,69 @@
+import { describe, expect, it } from '@jest/globals'
+import { compareRuns } from '../../src/compare/index.js'
+import { gateSchema } from '../../src/config/schema.js'
+import { fitBytes, MAX_ANNOTATIONS, outputValues, regressionAnnotations } from '../../src/github/summary.js'
+import { caseResult, record } from './helpers.js'
+
+describe('fitBytes', () => {
+  const render = (maxLength: number) => 'é'.repeat(Math.min(maxLength, 1000))
+  it('keeps text that fits', () => {
+    expect(fitBytes(render, 5000)).toHaveLength(1000)
+  })
+  it('shrinks multi-byte text until its bytes fit', () => {
+    const text = fitBytes(render, 1000)
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1000)
+    expect(text.length).toBeGreaterThan(400)
+  })
+})
+
+describe('regressionAnnotations', () => {
+  const ids = Array.from({ length: 12 }, (_, i) => `case-${i}`)
+  const baseline = record(ids.map((id) => caseResult(id, true)))
+  const current = record(ids.map((id, i) => caseResult(id, false, { source: { file: i % 2 ? '/ws/evals/cases.yaml' : '/elsewhere/cases.yaml', line: i + 1 }, output: 'leaked sk-secret' })))
+
+  it('annotates the first ten regressions at their dataset line, relative to the workspace', () => {
+    const comparison = compareRuns(baseline, current, gateSchema.parse({}))
+    const list = regressionAnnotations(comparison, current, '/ws', (s) => s.replace('sk-secret', '***'))
+    expect(list).toHaveLength(MAX_ANNOTATIONS)
+    expect(list[1]).toEqual({
+      level: 'error',
+      message: `case "case-1" passed on the baseline and fails now: contains: expected output to contain 'ok'`,
+      properties: { title: 'evalgate: regressed: case-1', file: 'evals/cases.yaml', startLine: 2 }
+    })
+    // a dataset outside the workspace gets no file
+    expect(list[0]!.properties.file).toBeUndefined()
+  })
+
+  it('warns instead when the gate allowed the regressions', () => {
+    const comparison = compareRuns(baseline, current, gateSchema.parse({ maxRegressions: 100, maxPassRateDrop: 1 }))
+    expect(comparison.gate.passed).toBe(true)
+    expect(new Set(regressionAnnotations(comparison, current, '/ws').map((a) => a.level))).toEqual(new Set(['warning']))
+  })
+})
+
+describe('outputValues', () => {
+  it('sets every output of SPEC §7 as text', () => {
+    const current = record([caseResult('a', true), caseResult('b', false)])
+    const comparison = compareRuns(null, current, gateSchema.parse({}))
+    expect(outputValues({ current, comparison, gatePassed: true, resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null })).toEqual({
+      'pass-rate': '0.5',
+      'mean-score': '',
+      total: '2',
+      passed: '1',
+      regressed: '0',
+      fixed: '0',
+      gate: 'pass',
+      'results-path': '/t/run.json',
+      'report-path': '/t/report.md',
+      'baseline-run-id': '',
+      'badge-message': '50%',
+      'badge-color': 'orange'
+    })
+  })
+
+  it('gives the mean score when cases are scored', () => {
+    const current = record([caseResult('a', true, { score: 0.8 })], { summary: { ...record([]).summary, total: 1, passed: 1, passRate: 1, meanScore: 0.8 } })
+    const comparison = compareRuns(null, current, gateSchema.parse({}))
+    expect(outputValues({ current, comparison, gatePassed: false, resultsPath: '', reportPath: '', baselineRunId: 42 })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-run-id': '42' })
+  })
+})

@@ -1,0 +1,113 @@
+import { crc32, deflateRawSync } from 'node:zlib'
+import { describe, expect, it } from '@jest/globals'
+import { isSafeEntryName, listZip, readZipEntry, ZipError } from '../../src/github/zip.js'
+import { zipOf } from '../__fixtures__/github-server.js'
+
+/** Patch every occurrence of a same-length name: archiver refuses to write unsafe names itself. */
+function rename(zip: Buffer, from: string, to: string): Buffer {
+  const out = Buffer.from(zip)
+  let at = out.indexOf(from)
+  while (at !== -1) {
+    out.write(to, at)
+    at = out.indexOf(from, at + 1)
+  }
+  return out
+}
+
+describe('isSafeEntryName', () => {
+  it.each([
+    ['run.json', true],
+    ['dir/run.json', true],
+    ['..json', true],
+    ['../run.json', false],
+    ['a/../../run.json', false],
+    ['/etc/passwd', false],
+    ['C:/x', false],
+    ['a\\b', false],
+    ['', false]
+  ])('%s → %s', (name, safe) => {
+    expect(isSafeEntryName(name)).toBe(safe)
+  })
+})
+
+describe('listZip and readZipEntry', () => {
+  it('read what archiver wrote', async () => {
+    const text = JSON.stringify({ hello: 'world'.repeat(1000) })
+    const zip = await zipOf({ 'run.json': text, 'report.md': '# hi' })
+    const entries = listZip(zip)
+    expect(entries.map((e) => e.name).sort()).toEqual(['report.md', 'run.json'])
+    const entry = entries.find((e) => e.name === 'run.json')!
+    expect(readZipEntry(zip, entry, 1 << 20).toString()).toBe(text)
+  })
+
+  it('refuses an entry larger than allowed before inflating it', async () => {
+    const zip = await zipOf({ 'run.json': 'x'.repeat(10_000) })
+    const [entry] = listZip(zip)
+    expect(() => readZipEntry(zip, entry!, 1000)).toThrow(/10000 bytes, more than the 1000 allowed/)
+  })
+
+  it('refuses a zip bomb whose directory understates the size', async () => {
+    const zip = await zipOf({ 'run.json': 'x'.repeat(100_000) })
+    const [entry] = listZip(zip)
+    expect(() => readZipEntry(zip, { ...entry!, size: 10 }, 1000)).toThrow(ZipError)
+  })
+
+  it('detects corrupt data by its CRC', async () => {
+    const zip = await zipOf({ 'run.json': 'stored text that will be altered' })
+    const [entry] = listZip(zip)
+    const data = Buffer.from(zip)
+    // flip a byte inside the compressed data
+    const start = entry!.offset + 30 + data.readUInt16LE(entry!.offset + 26) + data.readUInt16LE(entry!.offset + 28)
+    data[start + 2] = data[start + 2]! ^ 0xff
+    expect(() => readZipEntry(data, entry!, 1 << 20)).toThrow(ZipError)
+  })
+
+  it.each([
+    ['../x.json', 'xx/x.json', /would escape/],
+    ['/abs.json', 'a/abs.json', /would escape/]
+  ])('refuses the whole archive for an entry named %s', async (evil, safe, message) => {
+    const zip = rename(await zipOf({ [safe]: '{}', 'run.json': '{}' }), safe, evil)
+    expect(() => listZip(zip)).toThrow(message)
+  })
+
+  it.each([
+    ['nothing', Buffer.alloc(0)],
+    ['text', Buffer.from('{"schemaVersion":1}')],
+    ['a truncated zip', Buffer.from('PK\x03\x04' + 'x'.repeat(100))]
+  ])('says %s is not a zip', (_label, bytes) => {
+    expect(() => listZip(bytes)).toThrow(/not a zip archive/)
+  })
+
+  it('reads a hand-made deflated entry, checking its CRC', () => {
+    const content = Buffer.from('hand made')
+    const zip = (crc: number) => {
+      const data = deflateRawSync(content)
+      const name = Buffer.from('run.json')
+      const local = Buffer.alloc(30)
+      local.writeUInt32LE(0x04034b50, 0)
+      local.writeUInt16LE(8, 8)
+      local.writeUInt32LE(crc, 14)
+      local.writeUInt32LE(data.length, 18)
+      local.writeUInt32LE(content.length, 22)
+      local.writeUInt16LE(name.length, 26)
+      const central = Buffer.alloc(46)
+      central.writeUInt32LE(0x02014b50, 0)
+      central.writeUInt16LE(8, 10)
+      central.writeUInt32LE(crc, 16)
+      central.writeUInt32LE(data.length, 20)
+      central.writeUInt32LE(content.length, 24)
+      central.writeUInt16LE(name.length, 28)
+      const end = Buffer.alloc(22)
+      end.writeUInt32LE(0x06054b50, 0)
+      end.writeUInt16LE(1, 8)
+      end.writeUInt16LE(1, 10)
+      end.writeUInt32LE(central.length + name.length, 12)
+      end.writeUInt32LE(local.length + name.length + data.length, 16)
+      return Buffer.concat([local, name, data, central, name, end])
+    }
+    const good = zip(crc32(content))
+    expect(readZipEntry(good, listZip(good)[0]!, 100).toString()).toBe('hand made')
+    const bad = zip((crc32(content) ^ 1) >>> 0)
+    expect(() => readZipEntry(bad, listZip(bad)[0]!, 100)).toThrow(/CRC mismatch/)
+  })
+})

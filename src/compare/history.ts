@@ -1,0 +1,60 @@
+/**
+ * Flake history: each case of a run record carries the pass/fail results of
+ * the runs before it (its baseline's history plus the baseline's own result),
+ * so that a case known to flip back and forth is not reported as a regression
+ * the first time it fails again.
+ */
+import type { CaseResult } from '../types.js'
+
+/** Results kept per case: the newest runs, oldest first. */
+export const HISTORY_LENGTH = 20
+
+/** Runs looked at to call a case known flaky. */
+export const FLAKY_WINDOW = 10
+
+/** Passes and failures each needed within the window to call a case known flaky. */
+export const FLAKY_MIN_EACH = 2
+
+/** "P" for a passed run, "F" for a failed one. */
+export type HistoryEntry = 'P' | 'F'
+
+/** The history a case carries into the next run: its own, then its own result, bounded. */
+export function nextHistory(c: Pick<CaseResult, 'history' | 'passed'>): string {
+  return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH)
+}
+
+/**
+ * Current cases with the history carried forward from the baseline: a case
+ * with the same key and fingerprint in the baseline gets its history plus its
+ * result; any other case starts without one (a changed case is a new case).
+ */
+export function carryHistory(cases: readonly CaseResult[], baseline: { cases: readonly CaseResult[] } | null | undefined): CaseResult[] {
+  if (!baseline) return [...cases]
+  const before = new Map(baseline.cases.map((b) => [b.id, b]))
+  return cases.map((c) => {
+    const b = before.get(c.id)
+    return b && b.fingerprint === c.fingerprint ? { ...c, history: nextHistory(b) } : c
+  })
+}
+
+export interface HistoryCounts {
+  passed: number
+  total: number
+}
+
+/** Passes and runs among the last FLAKY_WINDOW results of a history. */
+export function recentCounts(history: string): HistoryCounts {
+  const recent = history.slice(-FLAKY_WINDOW)
+  return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length }
+}
+
+/**
+ * Known flaky: within its last 10 recorded runs the case passed at least twice
+ * and failed at least twice. One odd result in ten is not enough (a real
+ * regression of a steady case must still count); two of each means a single
+ * new result is within what the case already does.
+ */
+export function isKnownFlaky(history: string): boolean {
+  const { passed, total } = recentCounts(history)
+  return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH
+}

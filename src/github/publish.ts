@@ -1,0 +1,104 @@
+/**
+ * Publishing a comparison: report.md beside the record, the sticky comment, the
+ * job summary, annotations, outputs and the badge — shared by mode run and
+ * mode comment. Failures to publish are warnings or collected problems; the
+ * verdict is main.ts's.
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import * as core from '@actions/core'
+import type { Comparison } from '../compare/types.js'
+import { errorMessage } from '../errors.js'
+import { escapeInline } from '../report/escape.js'
+import { renderReport } from '../report/index.js'
+import type { RunRecord } from '../types.js'
+import { redact } from '../util/env.js'
+import { writeFileAtomic } from '../util/files.js'
+import { apiMessage, RECORD_FILE, REPORT_FILE } from './artifacts.js'
+import { badgeSvg } from './badge.js'
+import { commentBody, MAX_COMMENT_LENGTH, upsertComment } from './comment.js'
+import type { ActionContext, Octokit } from './context.js'
+import type { ActionInputs } from './inputs.js'
+import { annotate, fitBytes, logUntrusted, MAX_SUMMARY_BYTES, outputValues, regressionAnnotations, setOutputs, writeJobSummary } from './summary.js'
+
+/** What the report and comment say besides the comparison: notices, as escaped quote lines. */
+function notesMarkdown(notices: string[]): string {
+  return notices.map((n) => `\n\n> ℹ️ ${escapeInline(n, 1_000)}`).join('')
+}
+
+export interface Published {
+  comparison: Comparison
+  baseline: RunRecord | null
+  current: RunRecord
+  secrets: Set<string>
+  notices: string[]
+  /** where the full report lives, for the comment's "did not fit" line */
+  fullReportHint: string
+  outDir: string
+  baselineRunId: number | null
+  /** the gate as reported: an incomplete run never passes */
+  gatePassed: boolean
+}
+
+export interface Rendered {
+  render: (maxLength: number) => string
+  notes: string
+  /** the full report (summary, report.md), within the summary's byte budget */
+  full: string
+  resultsPath: string
+  reportPath: string
+}
+
+/** The report, rendered once per size it is shown at; report.md written beside the record. */
+export async function writeReport(p: Published): Promise<Rendered> {
+  const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
+  const notes = notesMarkdown(p.notices)
+  const full = fitBytes((max) => render(max - notes.length) + notes, MAX_SUMMARY_BYTES)
+  const reportPath = path.join(p.outDir, REPORT_FILE)
+  await writeFileAtomic(reportPath, full)
+  return { render, notes, full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
+}
+
+/** Comment, summary, annotations, outputs, badge; collects what failed instead of stopping. */
+export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered, problems: string[]): Promise<void> {
+  const { render, notes, full, resultsPath, reportPath } = r
+  if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
+    // the comment's wrapper (marker, verdict) takes a few hundred characters
+    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, p.gatePassed ? 'pass' : 'fail')
+    try {
+      const result = await upsertComment({
+        octokit,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        issueNumber: ctx.pullRequest.number,
+        marker,
+        body,
+        policy: inputs.comment,
+        verdict: p.gatePassed ? 'pass' : 'fail',
+        changed: p.comparison.regressed.length + p.comparison.fixed.length > 0
+      })
+      if (result.notice) core.notice(result.notice)
+      else core.info(`evalgate: PR comment ${result.action}${result.url ? `: ${result.url}` : ''}`)
+    } catch (err) {
+      core.warning(`evalgate: could not post the PR comment: ${apiMessage(err, 'pull-requests: write')}`)
+    }
+  }
+
+  try {
+    await writeJobSummary(full)
+  } catch (err) {
+    core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
+  }
+  annotate(regressionAnnotations(p.comparison, p.current, ctx.workspace, (s) => redact(s, p.secrets)))
+  const outputs = outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId })
+  setOutputs(outputs)
+  if (inputs.badgePath) {
+    try {
+      await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
+      await writeFile(inputs.badgePath, badgeSvg('evals', outputs['badge-message'], outputs['badge-color']))
+    } catch (err) {
+      problems.push(`cannot write the badge to ${inputs.badgePath}: ${errorMessage(err)}`)
+    }
+  }
+  logUntrusted('evalgate report', full)
+}
