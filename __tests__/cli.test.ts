@@ -142,6 +142,13 @@ cases:
     expect(res.stderr).toMatch(/assert\[0\]/)
   })
 
+  it('a module agent that cannot load is a config error before any case runs', async () => {
+    const dir = tempProject({ 'evalgate.yml': 'target: { module: ./agent.mjs }\ncases: [{ input: a, expected: b }]\n', 'agent.mjs': 'export default (q) => q +\n' })
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml')])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(`cannot load ${path.join(dir, 'agent.mjs')}`)
+  })
+
   it('refuses a record of another schema version', async () => {
     const dir = tempProject({ 'old.json': JSON.stringify({ schemaVersion: 7, cases: [] }), 'new.json': JSON.stringify({ schemaVersion: 1 }) })
     const res = await runCli(['compare', path.join(dir, 'old.json'), path.join(dir, 'new.json')])

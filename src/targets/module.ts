@@ -11,12 +11,12 @@ import { expandVars } from '../util/env.js'
 import { functionTarget, type AgentFunction } from './function.js'
 import type { Target, TargetContext } from './types.js'
 
-export function createModuleTarget(config: TargetConfig, ctx: TargetContext): Target {
+/** Imports the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
+export async function createModuleTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
   if (config.module === undefined) throw new ConfigError('target.module is not set')
   const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
-  // imported on first use, once, even when the first trials start together
-  let agent: Promise<AgentFunction> | undefined
-  return functionTarget(() => (agent ??= loadAgent(file)), file)
+  const agent = await loadAgent(file)
+  return functionTarget(() => agent, file)
 }
 
 async function loadAgent(file: string): Promise<AgentFunction> {
