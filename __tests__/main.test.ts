@@ -181,6 +181,20 @@ describe('mode: run', () => {
     expect(notices(result)).toContainEqual(expect.stringContaining(`of run ${newer} has expired`))
   })
 
+  it('finds the workflow from the run and the default branch from the repository when the runner does not say', async () => {
+    server.defaultBranch = 'trunk'
+    const baselineRun = server.addRun({ head_sha: BASE, head_branch: 'trunk' })
+    await action({ event: 'push', runId: baselineRun.id, sha: BASE })
+    const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' })
+    const payload = { number: PR, pull_request: { number: PR, head: { sha: HEAD }, base: { sha: BASE, ref: 'trunk' } } }
+    const result = await action({ event: 'pull_request', runId: current.id, sha: HEAD, payload, broken: ['math'], env: { GITHUB_WORKFLOW_REF: undefined } })
+    expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun.id), regressed: '1' })
+    expect(server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${current.id}`)).toBe(true)
+    expect(server.requests.some((r) => r.path === '/repos/acme/bot')).toBe(true)
+    // the marker falls back to the workflow's name
+    expect(server.commentsOn(PR)[0]!.body.startsWith('<!-- evalgate:evals:demo -->')).toBe(true)
+  })
+
   it('prefers the run of the PR base commit to a newer one', async () => {
     const atBase = await mainRun({ sha: BASE })
     await mainRun({ sha: sha(3) })

@@ -93,7 +93,7 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
   await writeFileAtomic(resultsPath, toJson(record))
   const gatePassed = comparison.gate.passed && record.complete !== false
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', name)
-  const published: Published = { comparison, baseline, current: record, secrets, notices, fullReportHint: `the job summary and the artifact \`${artifactName}\``, outDir, baselineRunId, gatePassed }
+  const published: Published = { comparison, baseline, current: record, secrets, notices, fullReportHint: `the job summary and the artifact \`${artifactName}\``, outDir, baselineRunId, gatePassed, badgeConfig: loaded.config.badge }
   const rendered = await writeReport(published)
 
   // The artifact first: on the default branch it is the next baseline, pass or fail.

@@ -11,7 +11,9 @@ describe('assertionTypes', () => {
       [
         'equals', 'exact_match', 'iequals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'contains-any', 'icontains-any',
         'starts-with', 'regex', 'numeric', 'is-json', 'contains-json', 'json_exact', 'json-equals', 'json-subset', 'levenshtein',
-        'javascript', 'latency', 'llm-rubric'
+        'javascript', 'latency', 'llm-rubric',
+        // seed aliases
+        'contains_all', 'contains_any', 'numeric_close'
       ].sort()
     )
   })

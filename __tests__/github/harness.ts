@@ -89,6 +89,8 @@ export interface RunOptions {
   /** a case id the agent never answers; the file it touches when it starts hanging */
   hang?: { id: string; file: string }
   attempt?: number
+  /** more of the runner's environment (undefined: unset) */
+  env?: Record<string, string | undefined>
 }
 
 export interface RunResult {
@@ -151,7 +153,7 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
   }
   for (const name of ['MODE', 'COMMENT', 'FAIL-ON-REGRESSION', 'MAX-REGRESSIONS', 'MAX-PASS-RATE-DROP', 'MIN-PASS-RATE', 'BASELINE', 'BASELINE-BRANCH', 'ARTIFACT-NAME', 'BADGE-PATH', 'SHARD']) env[`INPUT_${name}`] = undefined
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.toUpperCase()}`] = value
-  return env
+  return { ...env, ...options.env }
 }
 
 function collect(files: RunnerFiles, stdout: string, timeline: string[], exitCode: number | undefined): RunResult {

@@ -1,3 +1,4 @@
+import { badgeFor } from '../../src/badge/index.js'
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import { gateSchema } from '../../src/config/schema.js'
@@ -45,7 +46,7 @@ describe('outputValues', () => {
   it('sets every output of SPEC §7 as text', () => {
     const current = record([caseResult('a', true), caseResult('b', false)])
     const comparison = compareRuns(null, current, gateSchema.parse({}))
-    expect(outputValues({ current, comparison, gatePassed: true, resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null })).toEqual({
+    expect(outputValues({ current, comparison, gatePassed: true, resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null, badge: badgeFor(current) })).toEqual({
       'pass-rate': '0.5',
       'mean-score': '',
       total: '2',
@@ -64,6 +65,6 @@ describe('outputValues', () => {
   it('gives the mean score when cases are scored', () => {
     const current = record([caseResult('a', true, { score: 0.8 })], { summary: { ...record([]).summary, total: 1, passed: 1, passRate: 1, meanScore: 0.8 } })
     const comparison = compareRuns(null, current, gateSchema.parse({}))
-    expect(outputValues({ current, comparison, gatePassed: false, resultsPath: '', reportPath: '', baselineRunId: 42 })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-run-id': '42' })
+    expect(outputValues({ current, comparison, gatePassed: false, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-run-id': '42' })
   })
 })

@@ -310,16 +310,15 @@ export async function findBaseline(query: BaselineQuery): Promise<BaselineResult
  * default branch) and the workflow (this run's, unless given) resolved first.
  */
 export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null }): Promise<BaselineResult> {
-  const none = (reason: string): BaselineResult => ({ record: null, run: null, artifactName: null, notices: [`no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] })
   let branch: string
   let workflow: string | number | null
   try {
     branch = query.branch ?? (await resolveBaselineBranch(octokit, ctx, inputs.baselineBranch))
     workflow = query.workflow ?? (await resolveWorkflow(octokit, ctx))
   } catch (err) {
-    return none(`cannot read the repository's default branch or this run's workflow: ${apiMessage(err, 'contents: read and actions: read')}`)
+    return noBaseline([], `cannot read the repository's default branch or this run's workflow: ${apiMessage(err, 'contents: read and actions: read')}`)
   }
-  if (workflow === null) return none('this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID)')
+  if (workflow === null) return noBaseline([], 'this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID)')
   return findBaseline({
     octokit,
     client: new DefaultArtifactClient(),

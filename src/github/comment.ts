@@ -38,13 +38,14 @@ export function commentBody(marker: string, report: string, verdict: Verdict, ma
   const head = `${marker}\n`
   const tail = `\n${verdictMarker(verdict)}\n`
   const room = max - head.length - tail.length
-  let text = report.includes(marker) ? report.split(marker).join('') : report
+  let text = report.split(marker).join('').trim()
   if (text.length > room) {
     // renderReport keeps within its maxLength; this only guards against a miscount
     const note = '\n\n_(report truncated to fit a comment; the full report is in the job summary)_'
-    text = text.slice(0, text.lastIndexOf('\n', room - note.length) + 1 || room - note.length) + note
+    const cut = text.lastIndexOf('\n', room - note.length)
+    text = text.slice(0, cut > 0 ? cut : room - note.length) + note
   }
-  return `${head}${text.trim()}${tail}`
+  return `${head}${text}${tail}`
 }
 
 export interface CommentAuthor {

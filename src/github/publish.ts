@@ -9,13 +9,13 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import type { Comparison } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
-import { escapeInline } from '../report/escape.js'
-import { renderReport } from '../report/index.js'
+import { escapeInline, renderReport } from '../report/index.js'
 import type { RunRecord } from '../types.js'
 import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
 import { apiMessage, RECORD_FILE, REPORT_FILE } from './artifacts.js'
-import { badgeSvg } from './badge.js'
+import { badgeFor, badgeSvg } from '../badge/index.js'
+import type { BadgeConfig } from '../config/schema.js'
 import { commentBody, MAX_COMMENT_LENGTH, upsertComment } from './comment.js'
 import type { ActionContext, Octokit } from './context.js'
 import type { ActionInputs } from './inputs.js'
@@ -38,6 +38,8 @@ export interface Published {
   baselineRunId: number | null
   /** the gate as reported: an incomplete run never passes */
   gatePassed: boolean
+  /** the config's `badge:` section (label, colour bands) */
+  badgeConfig?: BadgeConfig
 }
 
 export interface Rendered {
@@ -90,12 +92,12 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
     core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
   }
   annotate(regressionAnnotations(p.comparison, p.current, ctx.workspace, (s) => redact(s, p.secrets)))
-  const outputs = outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId })
-  setOutputs(outputs)
+  const badge = badgeFor(p.current, p.badgeConfig)
+  setOutputs(outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
   if (inputs.badgePath) {
     try {
       await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
-      await writeFile(inputs.badgePath, badgeSvg('evals', outputs['badge-message'], outputs['badge-color']))
+      await writeFile(inputs.badgePath, badgeSvg(badge))
     } catch (err) {
       problems.push(`cannot write the badge to ${inputs.badgePath}: ${errorMessage(err)}`)
     }

@@ -7,7 +7,7 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import type { Comparison } from '../compare/types.js'
 import type { CaseResult, RunRecord } from '../types.js'
-import { badgeColor, badgeMessage, type BadgeColor } from './badge.js'
+import type { Badge } from '../badge/index.js'
 
 /** GitHub keeps at most 1 MiB of a step's summary; leave room for other steps' sections. */
 export const MAX_SUMMARY_BYTES = 1_000_000
@@ -105,7 +105,7 @@ export interface OutputValues {
   'report-path': string
   'baseline-run-id': string
   'badge-message': string
-  'badge-color': BadgeColor
+  'badge-color': string
 }
 
 export function outputValues(input: {
@@ -116,6 +116,7 @@ export function outputValues(input: {
   resultsPath: string
   reportPath: string
   baselineRunId: number | null
+  badge: Badge
 }): OutputValues {
   const { summary } = input.current
   return {
@@ -129,8 +130,8 @@ export function outputValues(input: {
     'results-path': input.resultsPath,
     'report-path': input.reportPath,
     'baseline-run-id': input.baselineRunId === null ? '' : String(input.baselineRunId),
-    'badge-message': badgeMessage(summary.passRate, summary.total),
-    'badge-color': badgeColor(summary.passRate, summary.total)
+    'badge-message': input.badge.message,
+    'badge-color': input.badge.color
   }
 }
 

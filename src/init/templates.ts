@@ -3,9 +3,9 @@
  * stand-in agent so that `npx evalgate run` passes with no edits, and the
  * workflow that gates pull requests and records the baseline on the default branch.
  */
+import { SCHEMA_URL } from '../config/json-schema.js'
 
-/** Where editors fetch the JSON Schema of evalgate.yml from (the `$schema` comment). */
-export const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json'
+export { SCHEMA_URL }
 
 export const CONFIG_FILE = 'evalgate.yml'
 export const DATASET_FILE = 'evals/cases.yaml'

@@ -29,7 +29,7 @@ const LABEL_CHARS = 20
  */
 function chartText(text: string, max = LABEL_CHARS): string {
   const clean = text
-    .replace(/[^\p{L}\p{N} ._:/#+()-]+/gu, ' ')
+    .replace(/[^\p{L}\p{N} ._:/#+%()-]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
   return [...clean].slice(0, max).join('') || '?'
@@ -53,7 +53,7 @@ export function renderTrend(points: readonly TrendPoint[], options: TrendOptions
   const lowest = Math.min(...passRates, ...scores)
   // start the axis near the data so a few points' change is visible; at 0 when the data is low
   const floor = Math.max(0, Math.floor((lowest - 5) / 10) * 10)
-  const series = withScores ? 'pass rate % (bars), mean score × 100 (line)' : 'pass rate %'
+  const series = withScores ? 'pass rate % (bars) and mean score % (line)' : 'pass rate %'
   const title = chartText(options.title ?? `Last ${shown.length} runs: ${series}`, 120)
   const lines = [
     '```mermaid',
