@@ -121,7 +121,7 @@ describe('mode: run', () => {
     expect(commentAt).toBeLessThan(verdictAt)
     expect(server.uploaded(result.runId).map((a) => a.name)).toEqual(['evalgate-demo'])
 
-    expect(result.outputs).toMatchObject({ gate: 'fail', total: '3', passed: '2', 'pass-rate': '0.6667', regressed: '1', fixed: '0', 'baseline-run-id': String(baselineRun), 'badge-message': '66.7%', 'badge-color': 'orange' })
+    expect(result.outputs).toMatchObject({ gate: 'fail', total: '3', passed: '2', 'pass-rate': '0.6667', regressed: '1', fixed: '0', 'baseline-run-id': String(baselineRun), 'badge-message': '66.6%', 'badge-color': 'orange' })
 
     const [comment] = ours()
     expect(server.commentsOn(PR)).toHaveLength(1)
@@ -276,8 +276,8 @@ describe('mode: run', () => {
   it('writes a badge SVG where badge-path says', async () => {
     const badge = path.join(ws.dir, 'badges', 'evals.svg')
     const result = await prRun({ broken: ['capital'], inputs: { 'badge-path': badge } })
-    expect(result.outputs['badge-message']).toBe('66.7%')
-    expect(readFileSync(badge, 'utf8')).toContain('66.7%')
+    expect(result.outputs['badge-message']).toBe('66.6%')
+    expect(readFileSync(badge, 'utf8')).toContain('66.6%')
   })
 
   it('never passes a run cut short by cancellation, and still publishes what finished', async () => {

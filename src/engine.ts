@@ -6,9 +6,11 @@ import { validateAssertion } from './assertions/index.js'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig } from './config/load.js'
-import { UsageError } from './errors.js'
+import { attributeTo, UsageError } from './errors.js'
 import { buildRecord, redactDeep } from './run/record.js'
-import { runCases } from './run/runner.js'
+import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
+import { rerunFlips } from './run/rerun.js'
+import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
@@ -81,20 +83,28 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
-  const target = await createTarget(config.target, { baseDir: loaded.baseDir, env, secrets })
-  const judge = config.judge ? createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir }) : undefined
+  // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
+  const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }))
+  const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir })) : undefined
+  const spread = judge ? watchJudgeSpread(judge.judge) : undefined
+  const runner: RunnerOptions = {
+    concurrency: config.concurrency,
+    repeat,
+    repeatPassThreshold: config.repeatPassThreshold,
+    timeoutMs: config.target.timeoutMs,
+    judge: spread?.judge,
+    defaultJudgeThreshold: config.judge?.threshold,
+    signal: options.signal,
+    onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
+  }
   let outcome
   try {
-    outcome = await runCases(cases, target, {
-      concurrency: config.concurrency,
-      repeat,
-      repeatPassThreshold: config.repeatPassThreshold,
-      timeoutMs: config.target.timeoutMs,
-      judge: judge?.judge,
-      defaultJudgeThreshold: config.judge?.threshold,
-      signal: options.signal,
-      onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
-    })
+    outcome = await runCases(cases, target, runner)
+    if (options.baseline && config.rerunFlips > 0) {
+      // flips get more trials before anything is called a regression (their verdict is taken over all)
+      const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner)
+      outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs }
+    }
   } finally {
     options.progress?.finish()
     await Promise.all([target.close(), judge?.close()])
@@ -109,7 +119,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
-      judge: judge?.stats()
+      judge: withSpread(judge?.stats(), spread?.spread()),
+      baseline: options.baseline
     }),
     secrets
   )

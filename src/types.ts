@@ -88,6 +88,8 @@ export interface TrialResult {
 
 export interface CaseResult {
   id: string
+  /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
+  index?: number
   name: string
   tags: string[]
   fingerprint: string

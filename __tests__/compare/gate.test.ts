@@ -31,7 +31,16 @@ const twoRegressed: Scenario = {
 }
 const noScores: Scenario = { baseline: null, current: makeRun(makeCases('a')) }
 
-const ciLowerBound = compareRuns(drop8.baseline, drop8.current, makeGate()).passRateDeltaCI![0]
+// 100 cases, 95 → 75 passing: a drop of 20 points, significant (its whole 95% interval lies below zero).
+const drop20: Scenario = { baseline: makeBaseline(passing(100, 95)), current: makeRun(passing(100, 75)) }
+const ciUpperBound = compareRuns(drop20.baseline, drop20.current, makeGate()).passRateDeltaCI![1]
+// 12 scored cases losing 0.05 to 0.15 each (mean 0.1): a significant score drop.
+const scoreDrops = [0.05, 0.15, 0.1, 0.08, 0.12, 0.1, 0.06, 0.14, 0.1, 0.09, 0.11, 0.1]
+const scoreDrop12: Scenario = {
+  baseline: makeBaseline(scored(scoreDrops.map(() => 0.9))),
+  current: makeRun(scored(scoreDrops.map((d) => 0.9 - d)))
+}
+const scoreCiUpperBound = compareRuns(scoreDrop12.baseline, scoreDrop12.current, makeGate()).meanScoreDeltaCI![1]
 
 function gateOf(s: Scenario, gate: Partial<GateConfig>) {
   return compareRuns(s.baseline, s.current, makeGate(gate)).gate
@@ -43,9 +52,15 @@ describe('evaluateGate: each limit at its edge', () => {
     { limit: 'maxPassRateDrop', scenario: drop8, passes: { maxPassRateDrop: 0.08 }, fails: { maxPassRateDrop: 0.079 } },
     {
       limit: 'maxPassRateDrop on the confidence bound',
-      scenario: drop8,
-      passes: { maxPassRateDrop: -ciLowerBound, useConfidenceBound: true },
-      fails: { maxPassRateDrop: -ciLowerBound - 0.001, useConfidenceBound: true }
+      scenario: drop20,
+      passes: { maxPassRateDrop: -ciUpperBound, useConfidenceBound: true },
+      fails: { maxPassRateDrop: -ciUpperBound - 0.001, useConfidenceBound: true }
+    },
+    {
+      limit: 'maxMeanScoreDrop on the confidence bound',
+      scenario: scoreDrop12,
+      passes: { maxMeanScoreDrop: -scoreCiUpperBound, useConfidenceBound: true },
+      fails: { maxMeanScoreDrop: -scoreCiUpperBound - 0.001, useConfidenceBound: true }
     },
     {
       limit: 'maxMeanScoreDrop',
@@ -118,11 +133,22 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   })
 
   it('says when the pass-rate limit applies to the confidence bound', () => {
-    const [sentence] = gateOf(drop8, { maxRegressions: 2, maxPassRateDrop: 0.02, useConfidenceBound: true }).failures
-    expect(sentence).toContain(`pass rate may have dropped by as much as ${(-ciLowerBound * 100).toFixed(1)} points`)
-    expect(sentence).toContain('pessimistic end of its 95% confidence interval')
-    expect(sentence).toContain('92.0% → 84.0%')
-    expect(sentence).toContain('maxPassRateDrop 2.0 points')
+    const [sentence] = gateOf(drop20, { maxRegressions: 100, maxPassRateDrop: 0.02, useConfidenceBound: true }).failures
+    expect(sentence).toBe(
+      `pass rate dropped by at least ${(-ciUpperBound * 100).toFixed(1)} points on the 100 cases in both runs with the same fingerprint, ` +
+        '95.0% → 75.0% (the optimistic end of its 95% confidence interval; limit: maxPassRateDrop 2.0 points, applied to that bound); ' +
+        `passed before, fail now: ${ids(95).slice(75, 85).join(', ')} and 10 more`
+    )
+  })
+
+  it('says when the score limit applies to the confidence bound', () => {
+    const [sentence] = gateOf(scoreDrop12, { maxMeanScoreDrop: 0.02, useConfidenceBound: true }).failures
+    expect(sentence).toMatch(
+      new RegExp(
+        `^mean judge score dropped by at least ${(-scoreCiUpperBound).toFixed(3)} on the cases scored in both runs with the same fingerprint, ` +
+          '0\\.900 → 0\\.800 \\(the optimistic end of its 95% confidence interval; limit: maxMeanScoreDrop 0\\.020, applied to that bound\\); scored lower: s-1, s-7'
+      )
+    )
   })
 
   it('names at most ten cases, then how many more', () => {
@@ -149,6 +175,31 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
       '3 cases regressed',
       'pass rate dropped',
       'pass rate 25.0%'
+    ])
+  })
+})
+
+describe('evaluateGate: useConfidenceBound fails only on a drop the data supports', () => {
+  it('the interval of a significant drop lies below zero', () => {
+    expect(ciUpperBound).toBeLessThan(-0.1)
+    expect(scoreCiUpperBound).toBeLessThan(-0.08)
+  })
+
+  it.each([
+    // 92% → 84% on 25 cases: 8 points, but 2 flips of 25 are within chance (the interval reaches above zero)
+    { name: 'a noisy pass-rate drop', scenario: drop8, gate: { maxRegressions: 2, maxPassRateDrop: 0.02 } },
+    // two cases, one scored lower: a drop of 0.080 that two cases cannot support
+    { name: 'a noisy score drop', scenario: scoreDrop, gate: { maxMeanScoreDrop: 0.05 } }
+  ])('$name: fails on the point estimate, passes on the bound', ({ scenario, gate }) => {
+    expect(gateOf(scenario, gate).passed).toBe(false)
+    expect(gateOf(scenario, { ...gate, useConfidenceBound: true })).toEqual({ passed: true, failures: [] })
+  })
+
+  it('applies the score limit to the drop itself when one case is scored in both runs (no interval)', () => {
+    const one = { baseline: makeBaseline(scored([0.9])), current: makeRun(scored([0.5])) }
+    expect(compareRuns(one.baseline, one.current, makeGate()).meanScoreDeltaCI).toBeNull()
+    expect(gateOf(one, { maxMeanScoreDrop: 0.1, useConfidenceBound: true }).failures).toEqual([
+      'mean judge score dropped 0.400 on the cases scored in both runs with the same fingerprint, 0.900 → 0.500 (limit: maxMeanScoreDrop 0.100); scored lower: s-0'
     ])
   })
 })

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
-import { fisherExactOneSided, pairedDifferenceCI, wilsonInterval } from '../../src/compare/index.js'
+import {
+  fisherExactOneSided,
+  normalQuantile,
+  pairedDifferenceCI,
+  pairedMeanCI,
+  tCritical,
+  wilsonInterval
+} from '../../src/compare/index.js'
+import { seededNormal, seededRandom } from './random.js'
 
 describe('fisherExactOneSided', () => {
   // Hypergeometric upper tails; each is R's fisher.test(matrix(c(aPass, bPass, aFail, bFail), 2), alternative = "greater").
@@ -77,5 +85,115 @@ describe('pairedDifferenceCI (Newcombe hybrid score, paired)', () => {
 
   it('is null without cases', () => {
     expect(pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 })).toBeNull()
+  })
+})
+
+describe('tCritical (two-sided 95%: the 0.975 quantile of Student t)', () => {
+  // Published t tables (e.g. NIST/SEMATECH e-Handbook, table 1.3.6.7.2), to the digits printed there.
+  it.each([
+    { df: 1, t: 12.706 },
+    { df: 2, t: 4.303 },
+    { df: 3, t: 3.182 },
+    { df: 4, t: 2.776 },
+    { df: 5, t: 2.571 },
+    { df: 10, t: 2.228 },
+    { df: 20, t: 2.086 },
+    { df: 30, t: 2.042 },
+    { df: 60, t: 2.0 },
+    { df: 100, t: 1.984 },
+    { df: 1000, t: 1.962 },
+    { df: 100_000, t: 1.96 }
+  ])('df $df → $t', ({ df, t }) => {
+    expect(tCritical(df)).toBeCloseTo(t, 3)
+  })
+
+  it('matches the 99% table values too', () => {
+    expect(tCritical(10, 0.99)).toBeCloseTo(3.169, 3)
+    expect(tCritical(1, 0.99)).toBeCloseTo(63.657, 3)
+  })
+
+  it('is continuous where the series hands over to the expansion', () => {
+    expect(Math.abs(tCritical(1000) - tCritical(1001))).toBeLessThan(1e-5)
+    expect(tCritical(1000)).toBeGreaterThan(tCritical(1001))
+  })
+
+  it('refuses a non-integer or zero df', () => {
+    expect(() => tCritical(0)).toThrow(RangeError)
+    expect(() => tCritical(2.5)).toThrow(RangeError)
+  })
+})
+
+describe('normalQuantile', () => {
+  it.each([
+    { p: 0.975, z: 1.959963985 },
+    { p: 0.995, z: 2.575829304 },
+    { p: 0.9, z: 1.281551566 },
+    { p: 0.5, z: 0 },
+    { p: 0.025, z: -1.959963985 }
+  ])('Φ⁻¹($p) = $z', ({ p, z }) => {
+    expect(normalQuantile(p)).toBeCloseTo(z, 8)
+  })
+})
+
+describe('pairedMeanCI (paired t interval of score differences)', () => {
+  it.each([
+    // mean 2, sd 1, n 3: 2 ± 4.303 / √3
+    { d: [1, 2, 3], lo: 2 - 4.302652729749752 / Math.sqrt(3), hi: 2 + 4.302652729749752 / Math.sqrt(3) },
+    // mean −0.1, sd 0.1, n 5: −0.1 ± 2.776 · 0.1 / √5
+    { d: [-0.2, -0.15, -0.1, -0.05, 0], lo: -0.1 - (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5), hi: -0.1 + (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5) },
+    // no spread: the interval is the point
+    { d: [-0.1, -0.1, -0.1], lo: -0.1, hi: -0.1 }
+  ])('$d', ({ d, lo, hi }) => {
+    const [l, u] = pairedMeanCI(d)!
+    expect(l).toBeCloseTo(lo, 9)
+    expect(u).toBeCloseTo(hi, 9)
+  })
+
+  it.each([{ d: [] }, { d: [0.3] }])('is null for $d (no spread to measure)', ({ d }) => {
+    expect(pairedMeanCI(d)).toBeNull()
+  })
+})
+
+describe('coverage of the 95% intervals on simulated paired runs (fixed seed)', () => {
+  const DATASETS = 1_000
+
+  it('the mean-score interval covers the true delta in 93–97% of datasets', () => {
+    const random = seededRandom(20_261_130)
+    const normal = seededNormal(random)
+    const trueDelta = -0.04
+    let covered = 0
+    for (let i = 0; i < DATASETS; i++) {
+      // 40 cases scored in both runs; each case's change is the true delta plus judge noise
+      const differences = Array.from({ length: 40 }, () => {
+        const before = 0.4 + 0.5 * random()
+        const after = before + trueDelta + 0.12 * normal()
+        return after - before
+      })
+      const [lo, hi] = pairedMeanCI(differences)!
+      if (lo <= trueDelta && trueDelta <= hi) covered++
+    }
+    expect(covered / DATASETS).toBeGreaterThanOrEqual(0.93)
+    expect(covered / DATASETS).toBeLessThanOrEqual(0.97)
+  })
+
+  it('the pass-rate interval (Newcombe) covers the true delta in 93–97% of datasets', () => {
+    const random = seededRandom(7)
+    // per case: both pass 0.70, only the baseline 0.10, only the current 0.05, both fail 0.15 → true delta −0.05
+    const trueDelta = 0.05 - 0.1
+    let covered = 0
+    for (let i = 0; i < DATASETS; i++) {
+      const counts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 }
+      for (let k = 0; k < 200; k++) {
+        const u = random()
+        if (u < 0.7) counts.bothPassed++
+        else if (u < 0.8) counts.onlyBaselinePassed++
+        else if (u < 0.85) counts.onlyCurrentPassed++
+        else counts.bothFailed++
+      }
+      const [lo, hi] = pairedDifferenceCI(counts)!
+      if (lo <= trueDelta && trueDelta <= hi) covered++
+    }
+    expect(covered / DATASETS).toBeGreaterThanOrEqual(0.93)
+    expect(covered / DATASETS).toBeLessThanOrEqual(0.97)
   })
 })

@@ -110,7 +110,8 @@ describe('renderReport: content', () => {
     expect(md).toMatch(
       /\| pass rate \| 92\.0% \(23\/25\) \| 88\.0% \(22\/25\) \| −4\.0 pts \(95% CI −\d+\.\d to \+\d+\.\d\) \|/
     )
-    expect(md).toContain('| mean score | 0.900 | 0.800 | −0.100 |')
+    // every case lost exactly 0.1: no spread, the interval is the point
+    expect(md).toContain('| mean score | 0.900 | 0.800 | −0.100 (95% CI −0.100 to −0.100) |')
     expect(md).not.toContain('in both runs |')
   })
 
@@ -146,7 +147,9 @@ describe('renderReport: content', () => {
     const current = makeRun([makeCase('q', false, { trials: makeTrials(1, 4) })], { complete: false })
     const md = report(baseline, current)
     expect(md).toContain('1 flaky · 0 added · 0 removed')
-    expect(md).toContain('Flaky (flipped, but within chance over the trials): `q`')
+    expect(md).toContain(
+      '#### Flaky (1): flipped, but within chance, not counted\n- `q` failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)'
+    )
     expect(md).toContain('Not reached by this incomplete run: 1 baseline case.')
     expect(md).toContain('- the run is incomplete: it stopped after 1 case finished')
   })

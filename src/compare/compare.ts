@@ -5,8 +5,9 @@
 import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
-import { fisherExactOneSided, pairedDifferenceCI, type PairedCounts } from './stats.js'
-import type { CommonFigures, Comparison, RunFigures, TagFigures } from './types.js'
+import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
+import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
+import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
 
 /**
  * p-values summed from log-factorials carry a relative error near 1e-15; a p
@@ -28,6 +29,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const currentKeys = new Set(current.cases.map((c) => c.id))
   const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
   const added: string[] = []
+  const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
   let unchanged = 0
   for (const c of current.cases) {
@@ -36,9 +38,10 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
       added.push(c.id)
       continue
     }
-    const outcome = classify(b, c, alpha)
+    const { outcome, flaky } = assess(b, c, alpha)
     if (outcome === 'unchanged') unchanged++
     else lists[outcome].push(c.id)
+    if (flaky) flakyCases.push({ key: c.id, ...flaky })
     if (outcome !== 'changed') pairs.push([b, c])
   }
   const missing = baseline.cases.filter((b) => !currentKeys.has(b.id)).map((b) => b.id)
@@ -53,7 +56,9 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
     common: commonFigures(pairs),
     passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
+    meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
     ...lists,
+    flakyCases,
     added,
     removed: complete ? missing : [],
     unfinished: complete ? [] : missing,
@@ -70,9 +75,11 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
     meanScoreDelta: null,
     common: null,
     passRateDeltaCI: null,
+    meanScoreDeltaCI: null,
     regressed: [],
     fixed: [],
     flaky: [],
+    flakyCases: [],
     added: [],
     removed: [],
     changed: [],
@@ -82,28 +89,68 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
   }
 }
 
-/**
- * The outcome of one case present in both runs. A flip of a case with repeated
- * trials on both sides counts only when the pass fractions differ significantly
- * (one-sided Fisher exact test at alpha); otherwise it is flaky.
- */
-export function classify(baseline: CaseResult, current: CaseResult, alpha: number): Outcome {
-  if (baseline.fingerprint !== current.fingerprint) return 'changed'
-  if (baseline.passed === current.passed) return 'unchanged'
-  const flip = baseline.passed ? 'regressed' : 'fixed'
-  const b = trialCounts(baseline)
-  const c = trialCounts(current)
-  if (!b || !c) return flip
-  const p = baseline.passed
-    ? fisherExactOneSided(b.passed, b.total, c.passed, c.total)
-    : fisherExactOneSided(c.passed, c.total, b.passed, b.total)
-  return p < alpha * (1 - P_TOLERANCE) ? flip : 'flaky'
+/** The outcome of a case present in both runs and, when it is flaky, why. */
+export interface Assessment {
+  outcome: Outcome
+  flaky?: Omit<FlakyCase, 'key'>
 }
 
-/** Passed and total trials, when the case ran more than one. */
-function trialCounts(c: CaseResult): { passed: number; total: number } | null {
-  if (!c.trials || c.trials.length < 2) return null
+/** The outcome of one case present in both runs (see assess). */
+export function classify(baseline: CaseResult, current: CaseResult, alpha: number): Outcome {
+  return assess(baseline, current, alpha).outcome
+}
+
+/**
+ * The outcome of one case present in both runs. A flip counts (regressed or
+ * fixed) unless the evidence says it is within chance, then it is flaky:
+ * - re-run (rerunFlips) and its verdict over all trials no longer flips;
+ * - repeated trials on both sides and a pass fraction that did not move
+ *   significantly (one-sided Fisher exact test at alpha);
+ * - known flaky (history.ts): a single trial now never counts; repeated trials
+ *   now against a single baseline trial are tested against its recent runs.
+ * Otherwise, with a single trial on either side, every flip counts.
+ */
+export function assess(baseline: CaseResult, current: CaseResult, alpha: number): Assessment {
+  if (baseline.fingerprint !== current.fingerprint) return { outcome: 'changed' }
+  const flip = baseline.passed ? 'failed' : 'passed'
+  const now = countTrials(current)
+  const reruns = rerunCounts(current)
+  if (baseline.passed === current.passed) {
+    // a re-run case flipped at first: its re-runs took the flip back
+    return reruns ? { outcome: 'flaky', flaky: { flip, because: 'reruns', current: now, baseline: countTrials(baseline), reruns } } : { outcome: 'unchanged' }
+  }
+  const outcome = baseline.passed ? 'regressed' : 'fixed'
+  const history = nextHistory(baseline)
+  const knownFlaky = isKnownFlaky(history)
+  if (!hasTrials(current)) {
+    return knownFlaky ? { outcome: 'flaky', flaky: { flip, because: 'history', current: now, baseline: recentCounts(history) } } : { outcome }
+  }
+  const because = hasTrials(baseline) ? 'trials' : 'history'
+  const before = hasTrials(baseline) ? countTrials(baseline) : knownFlaky ? recentCounts(history) : null
+  if (!before) return { outcome }
+  const extra = reruns ? { reruns } : {}
+  const p = baseline.passed
+    ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
+    : fisherExactOneSided(now.passed, now.total, before.passed, before.total)
+  if (p < alpha * (1 - P_TOLERANCE)) return { outcome }
+  return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } }
+}
+
+function hasTrials(c: CaseResult): boolean {
+  return (c.trials?.length ?? 0) >= 2
+}
+
+/** Passed and total trials; a case of one trial counts as one. */
+function countTrials(c: CaseResult): TrialCounts {
+  if (!c.trials?.length) return { passed: c.passed ? 1 : 0, total: 1 }
   return { passed: c.trials.filter((t) => t.passed).length, total: c.trials.length }
+}
+
+/** The re-run trials of a case (the last `reruns` of its trials). */
+function rerunCounts(c: CaseResult): TrialCounts | null {
+  const n = c.reruns ?? 0
+  if (n <= 0 || !c.trials || c.trials.length < n) return null
+  return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n }
 }
 
 export function runFigures(run: RunRecord): RunFigures {
@@ -141,10 +188,7 @@ function commonFigures(pairs: readonly [CaseResult, CaseResult][]): CommonFigure
   if (!pairs.length) return null
   const baselinePassRate = passRate(pairs.map(([b]) => b))
   const currentPassRate = passRate(pairs.map(([, c]) => c))
-  // Scores are compared on cases scored on both sides, so that a newly unscored case cannot move the mean.
-  const scored = pairs.flatMap(([b, c]) =>
-    b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []
-  )
+  const scored = scoredPairs(pairs)
   const baselineMeanScore = mean(scored.map((s) => s.baseline))
   const currentMeanScore = mean(scored.map((s) => s.current))
   return {
@@ -161,6 +205,14 @@ function commonFigures(pairs: readonly [CaseResult, CaseResult][]): CommonFigure
       .sort((x, y) => x.current - x.baseline - (y.current - y.baseline))
       .map((s) => s.key)
   }
+}
+
+/**
+ * Scores are compared on cases scored on both sides, so that a newly unscored
+ * case cannot move the mean.
+ */
+function scoredPairs(pairs: readonly [CaseResult, CaseResult][]): { key: string; baseline: number; current: number }[] {
+  return pairs.flatMap(([b, c]) => (b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []))
 }
 
 function pairedCounts(pairs: readonly [CaseResult, CaseResult][]): PairedCounts {

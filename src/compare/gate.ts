@@ -57,12 +57,13 @@ const passRateDrop: Check = (c, gate) => {
   const cases = common.newlyFailing.length ? `; passed before, fail now: ${formatKeys(common.newlyFailing)}` : ''
   const limitText = `maxPassRateDrop ${formatPoints(limit)} points`
   if (gate.useConfidenceBound) {
-    // The pessimistic end of the interval: the largest drop the data cannot rule out.
-    const worst = c.passRateDeltaCI ? -c.passRateDeltaCI[0] : null
-    if (worst === null || !exceeds(worst, limit)) return null
+    // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
+    // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
+    const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null
+    if (least === null || !exceeds(least, limit)) return null
     return (
-      `pass rate may have dropped by as much as ${formatPoints(worst)} points ${where}, ${rates} ` +
-      `(the pessimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+      `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+      `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
     )
   }
   const drop = -common.passRateDelta
@@ -74,14 +75,22 @@ const meanScoreDrop: Check = (c, gate) => {
   const limit = gate.maxMeanScoreDrop
   const common = c.common
   if (limit === undefined || !common || common.meanScoreDelta === null) return null
-  const drop = -common.meanScoreDelta
-  if (!exceeds(drop, limit)) return null
   const scores = `${formatScore(common.baselineMeanScore!)} → ${formatScore(common.currentMeanScore!)}`
   const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : ''
-  return (
-    `mean judge score dropped ${formatScore(drop)} on the cases scored in both runs with the same fingerprint, ` +
-    `${scores} (limit: maxMeanScoreDrop ${formatScore(limit)})${cases}`
-  )
+  const where = 'on the cases scored in both runs with the same fingerprint'
+  const limitText = `maxMeanScoreDrop ${formatScore(limit)}`
+  // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
+  if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
+    const least = -c.meanScoreDeltaCI[1]
+    if (!exceeds(least, limit)) return null
+    return (
+      `mean judge score dropped by at least ${formatScore(least)} ${where}, ${scores} ` +
+      `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+    )
+  }
+  const drop = -common.meanScoreDelta
+  if (!exceeds(drop, limit)) return null
+  return `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`
 }
 
 const minPassRate: Check = (c, gate, current) => {

@@ -48,6 +48,32 @@ export interface TagFigures {
   regressed: number
 }
 
+export interface TrialCounts {
+  passed: number
+  total: number
+}
+
+/** Why a flip of a case was not counted as a regression (or a fix). */
+export interface FlakyCase {
+  key: string
+  /** this run against the baseline: "failed" (passed there) or "passed" (failed there) */
+  flip: 'failed' | 'passed'
+  /**
+   * reruns: its re-runs (rerunFlips) took the flip back;
+   * trials: repeated trials on both sides, the pass fraction did not move significantly;
+   * history: known flaky from its recent runs (history.ts)
+   */
+  because: 'reruns' | 'trials' | 'history'
+  /** trials of this run (re-runs included) */
+  current: TrialCounts
+  /** the baseline's trials; for "history": its last runs (the baseline's own result the newest) */
+  baseline: TrialCounts
+  /** the re-run trials, when the case was re-run */
+  reruns?: TrialCounts
+  /** the one-sided Fisher exact p-value, when a test was made */
+  p?: number
+}
+
 export interface GateResult {
   passed: boolean
   /** one full sentence per exceeded limit */
@@ -65,10 +91,14 @@ export interface Comparison {
   common: CommonFigures | null
   /** 95% paired interval of common.passRateDelta (see stats.ts) */
   passRateDeltaCI: [number, number] | null
+  /** 95% paired t interval of common.meanScoreDelta, over the cases scored in both runs; null with fewer than two */
+  meanScoreDeltaCI: [number, number] | null
   regressed: string[]
   fixed: string[]
-  /** flipped, but with repeated trials on both sides the flip is within chance */
+  /** flipped, but the flip is within chance: see flakyCases for why */
   flaky: string[]
+  /** the flaky cases with the evidence behind each, in the order of `flaky` */
+  flakyCases: FlakyCase[]
   added: string[]
   removed: string[]
   changed: string[]

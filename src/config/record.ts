@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { RecordError } from '../errors.js'
 import type { RunRecord } from '../types.js'
 import { readText } from './dataset.js'
-import { formatPath } from './parse.js'
+import { formatPath, nestingPath, tooDeepError } from './parse.js'
 
 export const RECORD_SCHEMA_VERSION = 1
 
@@ -45,6 +45,7 @@ const trial = z.object({
 
 const caseResult = z.object({
   id: z.string(),
+  index: z.number().int().min(0).optional(),
   name: z.string(),
   tags: z.array(z.string()),
   fingerprint: z.string(),
@@ -104,6 +105,9 @@ export function parseRunRecord(text: string, file: string): RunRecord {
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new RecordError(`${file}: not a run record: expected a JSON object with schemaVersion, summary and cases`, file)
   }
+  // a hostile record nested past what the report's recursion can walk is refused here, not met there
+  const deep = nestingPath(value)
+  if (deep) throw new RecordError(tooDeepError(`${file}: not a run record`, deep).message, file)
   const version = (value as { schemaVersion?: unknown }).schemaVersion
   if (version !== RECORD_SCHEMA_VERSION) {
     const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`
@@ -114,6 +118,13 @@ export function parseRunRecord(text: string, file: string): RunRecord {
     const issue = result.error.issues[0]!
     throw new RecordError(`${file}: not a valid run record at ${formatPath(issue.path as (string | number)[]) || '(top)'}: ${issue.message}`, file)
   }
+  // cases are matched by key: a second case of the same key would be silently dropped or misread
+  const keys = new Map<string, number>()
+  result.data.cases.forEach((c, i) => {
+    const first = keys.get(c.id)
+    if (first !== undefined) throw new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${c.id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file)
+    keys.set(c.id, i)
+  })
   return result.data as RunRecord
 }
 

@@ -3,8 +3,8 @@
  * `--report` share it. Pure: a comparison and its two records in, markdown out,
  * never longer than maxLength.
  */
-import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
-import type { Comparison, RunFigures } from '../compare/types.js'
+import { formatCount, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
+import type { Comparison, FlakyCase, RunFigures } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
 
@@ -15,6 +15,7 @@ export const DEFAULT_MAX_LENGTH = 60_000
 const BLOCK_CHARS = 1_000
 const REASON_CHARS = 500
 const ERRORS_LISTED = 20
+const FLAKY_LISTED = 20
 
 const MINUS = '\u2212'
 const SEPARATOR = '\n\n'
@@ -37,7 +38,7 @@ export interface ReportOptions {
 }
 
 /** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['errors', 'fixes', 'tags', 'detail'] as const
+const OPTIONAL = ['flaky', 'errors', 'fixes', 'tags', 'detail'] as const
 type Optional = (typeof OPTIONAL)[number]
 
 /** A whole unit of the report, joined to the next by a blank line. */
@@ -56,8 +57,11 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
     ...regressions(input),
     ...fixes(c, current),
     ...otherOutcomes(c),
+    ...rerunLine(c, current),
+    ...flakyList(c, input.baseline),
     ...tagsTable(c),
-    ...errors(current)
+    ...errors(current),
+    ...judgeSpread(current)
   ]
   const footer: Block[] = [{ text: runFooter(current) }]
   return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint)
@@ -95,22 +99,23 @@ function figuresTable(c: Comparison): string {
       signedPoints(common.passRateDelta) + ci
     ])
   }
+  // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+  const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
+  const scoreCI = scoreConfidenceText(c.meanScoreDeltaCI)
   if (baseline.meanScore !== null || current.meanScore !== null) {
     rows.push([
       'mean score',
       scoreOrDash(baseline.meanScore),
       scoreOrDash(current.meanScore),
-      signedScore(c.meanScoreDelta)
+      signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')
     ])
   }
-  // Scores compared on fewer cases than all the scored ones get their own row.
-  const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
   if (common && !sameScores && common.meanScoreDelta !== null) {
     rows.push([
       'mean score, cases scored in both runs',
       scoreOrDash(common.baselineMeanScore),
       scoreOrDash(common.currentMeanScore),
-      signedScore(common.meanScoreDelta)
+      signedScore(common.meanScoreDelta) + scoreCI
     ])
   }
   return table(['', 'baseline', 'current', 'change'], rows)
@@ -198,11 +203,81 @@ function otherOutcomes(c: Comparison): Block[] {
     `${formatCount(c.unchanged)} unchanged`
   ]
   const lines = [counts.join(' · ')]
-  if (c.flaky.length) lines.push(`Flaky (flipped, but within chance over the trials): ${codeKeys(c.flaky)}`)
   if (c.unfinished.length) {
     lines.push(`Not reached by this incomplete run: ${plural(c.unfinished.length, 'baseline case')}.`)
   }
   return [{ text: lines.join('\n\n') }]
+}
+
+/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
+function rerunLine(c: Comparison, current: RunRecord): Block[] {
+  const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0)
+  if (!c.baseline || !rerun.length) return []
+  const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
+  const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
+  const keys = new Set(rerun.map((k) => k.id))
+  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k)).length
+  const flaky = c.flaky.filter((k) => keys.has(k)).length
+  return [
+    {
+      text:
+        `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
+        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky.`
+    }
+  ]
+}
+
+/** The flaky cases, one line each saying in plain words why the flip was not counted. */
+function flakyList(c: Comparison, baseline: RunRecord | null): Block[] {
+  if (!c.flakyCases.length) return []
+  const branch = baseline?.git.ref ? inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined
+  const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${inlineCode(f.key)} ${flakyReason(f, branch)}`)
+  if (c.flakyCases.length > FLAKY_LISTED) lines.push(`- and ${formatCount(c.flakyCases.length - FLAKY_LISTED)} more`)
+  const heading = `#### Flaky (${formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`
+  return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }]
+}
+
+/**
+ * "failed this time, but failed 3 of its last 10 runs on `main`";
+ * "failed at first, then passed 4 of 5 re-runs";
+ * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
+ */
+export function flakyReason(f: FlakyCase, branch?: string): string {
+  const verb = f.flip
+  const count = (t: { passed: number; total: number }, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed)
+  const opposite = verb === 'failed' ? 'passed' : 'failed'
+  const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : ''
+  const rerunNote = f.reruns ? ` (${formatCount(f.reruns.total)} of them re-runs)` : ''
+  const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${formatCount(count(f.current))} of ${plural(f.current.total, 'trial')}${rerunNote}`
+  if (f.because === 'reruns' && f.reruns) {
+    const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total }
+    const before = first.total === 1 ? `${verb} at first` : `${verb} ${formatCount(count(first))} of ${plural(first.total, 'trial')} at first`
+    return `${before}, then ${opposite} ${formatCount(count(f.reruns, opposite))} of ${plural(f.reruns.total, 're-run')}`
+  }
+  if (f.because === 'history') {
+    const runs = branch ? `${plural(f.baseline.total, 'run')} on ${branch}` : plural(f.baseline.total, 'recorded run')
+    return `${now}, but ${verb} ${formatCount(count(f.baseline))} of its last ${runs}${chance}`
+  }
+  return `${now}, against ${formatCount(count(f.baseline))} of ${formatCount(f.baseline.total)} in the baseline${chance}`
+}
+
+/** A p-value to two significant digits: 0.24, 0.0012. */
+function formatP(p: number): string {
+  return String(Number(p.toPrecision(2)))
+}
+
+/** How often the judge disagreed with itself, with judge.samples > 1. */
+function judgeSpread(current: RunRecord): Block[] {
+  const { sampled, disagreements } = current.summary.judge
+  if (!sampled) return []
+  const share = formatPercent((disagreements ?? 0) / sampled)
+  return [
+    {
+      text:
+        `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
+        `on pass/fail for ${formatCount(disagreements ?? 0)} of ${plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
+    }
+  ]
 }
 
 function tagsTable(c: Comparison): Block[] {
@@ -281,7 +356,8 @@ function omissionNote(dropped: Block[], maxLength: number, hint?: string): strin
     ...(details ? [plural(details, 'regression detail')] : []),
     ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
     ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-    ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : [])
+    ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+    ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
   ]
   const where = hint ? `; see ${hint}` : ''
   return `⚠️ ${formatList(what)} did not fit within ${formatCount(maxLength)} characters${where}.`
@@ -315,13 +391,10 @@ function caseLabel(key: string, c: CaseResult | undefined): string {
   return c && c.name !== key ? `${inlineCode(key)} ${escapeInline(c.name, 200)}` : inlineCode(key)
 }
 
-function codeKeys(keys: readonly string[]): string {
-  return formatKeys(keys.map((k) => inlineCode(k)))
-}
-
 function trialsText(c: CaseResult): string {
   if (!c.trials || c.trials.length < 2) return ''
-  return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials`
+  const reruns = c.reruns ? `, ${formatCount(c.reruns)} of them re-runs` : ''
+  return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`
 }
 
 function rateCell(f: RunFigures): string {
@@ -360,6 +433,10 @@ function signedScore(delta: number | null): string {
 
 function confidenceText(ci: [number, number] | null): string {
   return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : ''
+}
+
+function scoreConfidenceText(ci: [number, number] | null): string {
+  return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : ''
 }
 
 /** How much older the baseline is than the current run, from the records alone (no clock). */

@@ -44,17 +44,40 @@ export function rubricScore(assertions: AssertionResult[]): number | null {
   return sum / weights
 }
 
-function trialSignal(runSignal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; done: () => void } {
-  const controller = new AbortController()
-  const timer = setTimeout(() => controller.abort(new TargetError(`timed out after ${timeoutMs} ms`)), timeoutMs)
-  const onAbort = () => controller.abort(new TargetError('run interrupted'))
-  runSignal?.addEventListener('abort', onAbort, { once: true })
-  return {
-    signal: controller.signal,
-    done: () => {
-      clearTimeout(timer)
-      runSignal?.removeEventListener('abort', onAbort)
+/** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
+const LANES_PER_SLOT = 4
+
+/**
+ * A trial's abort: its timeout or the run's interruption. The AbortController
+ * behind `signal` is made only when the target reads it: at 100,000 trials,
+ * controllers were most of the runner's memory, and an in-process agent that
+ * answers at once never needs one.
+ */
+class TrialAbort {
+  reason: TargetError | undefined
+  private controller: AbortController | undefined
+  private readonly timer: NodeJS.Timeout
+
+  constructor(timeoutMs: number) {
+    this.timer = setTimeout(() => this.abort(new TargetError(`timed out after ${timeoutMs} ms`)), timeoutMs)
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController()
+      if (this.reason) this.controller.abort(this.reason)
     }
+    return this.controller.signal
+  }
+
+  abort(reason: TargetError): void {
+    if (this.reason) return
+    this.reason = reason
+    this.controller?.abort(reason)
+  }
+
+  done(): void {
+    clearTimeout(this.timer)
   }
 }
 
@@ -75,6 +98,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   const scores = trials.map((t) => t.score).filter((s): s is number => s !== null)
   const result: CaseResult = {
     id: c.id,
+    index: c.index,
     name: c.name,
     tags: c.tags,
     fingerprint: c.fingerprint,
@@ -101,22 +125,36 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   const limit = pLimit(options.concurrency)
   const runSignal = options.signal
   const results: (CaseResult | undefined)[] = new Array(cases.length)
+  // one listener for the run, not one per trial
+  const running = new Set<TrialAbort>()
+  const onRunAbort = () => {
+    for (const t of running) t.abort(new TargetError('run interrupted'))
+  }
+  runSignal?.addEventListener('abort', onRunAbort, { once: true })
 
   /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
   async function trial(c: EvalCase): Promise<TrialResult | null> {
     const call = await limit(async () => {
       if (runSignal?.aborted) return null
-      const { signal, done } = trialSignal(runSignal, options.timeoutMs)
+      const abort = new TrialAbort(options.timeoutMs)
+      running.add(abort)
       const t0 = now()
       try {
-        const reply = await target.call({ input: c.input, case: c, signal })
+        const reply = await target.call({
+          input: c.input,
+          case: c,
+          get signal() {
+            return abort.signal
+          }
+        })
         return { output: reply.output, usage: reply.usage, error: null, durationMs: now() - t0 }
       } catch (err) {
         if (runSignal?.aborted) return null
-        const error = signal.aborted ? errorMessage(signal.reason) : errorMessage(err)
+        const error = abort.reason ? errorMessage(abort.reason) : errorMessage(err)
         return { output: null, usage: undefined, error: error || 'target failed', durationMs: now() - t0 }
       } finally {
-        done()
+        abort.done()
+        running.delete(abort)
       }
     })
     if (!call) return null
@@ -134,14 +172,24 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     return { ...base, passed: casePasses(assertions), score: rubricScore(assertions), assertions }
   }
 
-  await Promise.all(
-    cases.map(async (c, i) => {
+  // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
+  // (no promise per case up front), and a slow case holds up only its own lane.
+  let next = 0
+  const lane = async (): Promise<void> => {
+    while (next < cases.length) {
+      const i = next++
+      const c = cases[i]!
       const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)))
-      if (trials.some((t) => t === null)) return
+      if (trials.some((t) => t === null)) continue
       results[i] = aggregateCase(c, trials as TrialResult[], options.repeatPassThreshold)
       options.onCase?.(results[i]!)
-    })
-  )
+    }
+  }
+  try {
+    await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane))
+  } finally {
+    runSignal?.removeEventListener('abort', onRunAbort)
+  }
   const finished = results.filter((r): r is CaseResult => r !== undefined)
   return { cases: finished, complete: finished.length === cases.length, durationMs: Math.round(now() - started) }
 }
