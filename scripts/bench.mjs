@@ -1,54 +1,348 @@
-// npm run bench [-- --cases N]
-// 10,000 cases (default) with an instant in-process `module` target and one
-// `contains` assertion each, through the bundled library (dist/lib): the whole
-// pipeline of `evalgate run` (load, run, record, compare, report). Each scenario
-// runs in a fresh Node process that reports its own wall time and peak memory.
-import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+// npm run bench [-- --only NAME[,NAME]] [--cases N] [--peer [--peer-dir DIR]]
+//
+// Scenarios, each run in a fresh Node process that reports its own wall time and
+// peak memory (process.resourceUsage().maxRSS), through the built bundles
+// (dist/lib, dist/cli, dist/index.js: run `npm run build` after changing src/):
+//   instant  10,000 cases, an instant in-process `module` target and one `contains`
+//            each: the whole pipeline of `evalgate run` (load, run, record, compare, report)
+//   latency  1,000 cases, a module target that answers in 50 ms, concurrency 16:
+//            wall time against the ideal ⌈1000/16⌉ × 50 ms = 3.15 s
+//   command  1,000 cases through a command target: stdio (a process per case) and
+//            jsonl (4 long-lived workers)
+//   scale    the CLI at 1k, 10k and 100k cases: `run --out`, then `run --baseline
+//            --out --report --json` against that first record (compare + report)
+//   cold     the action bundle from process start to its first case; bundle sizes
+// --cases N  sets the number of cases of instant, latency and command, and the one size of scale.
+// --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
+//            kept for next time) and runs instant, latency and command through it too.
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-const { values } = parseArgs({ options: { cases: { type: 'string', default: '10000' }, child: { type: 'string' } } })
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    cases: { type: 'string' },
+    peer: { type: 'boolean', default: false },
+    'peer-dir': { type: 'string' },
+    child: { type: 'string' }
+  }
+})
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+const PEER_VERSION = '0.121.20'
+// promptfoo 0.121 on this machine, same work as `instant` (issue 2): about 13 s and 690 MB
+const PEER_REFERENCE = { wallMs: 13000, peakRssMb: 690 }
 
 if (values.child) {
-  // child mode: run one evaluation and print its figures as JSON
+  // child mode: run one evaluation through the library bundle and print its figures as JSON
   const started = performance.now()
-  const lib = await import(path.resolve('dist/lib/index.js'))
+  const lib = await import(path.join(ROOT, 'dist/lib/index.js'))
   const loaded = await lib.loadEvalConfig(values.child)
-  const { record, comparison } = await lib.evaluate(loaded, { env: {} })
+  const { record, comparison } = await lib.evaluate(loaded, { env: { PATH: process.env.PATH ?? '' } })
   const report = lib.renderReport({ comparison, baseline: null, current: record })
   const wallMs = performance.now() - started
-  process.stdout.write(JSON.stringify({ wallMs, peakRssMb: process.resourceUsage().maxRSS / 1024, passed: record.summary.passed, total: record.summary.total, reportChars: report.length }))
+  process.stdout.write(
+    JSON.stringify({ wallMs, runMs: record.summary.durationMs, peakRssMb: process.resourceUsage().maxRSS / 1024, passed: record.summary.passed, total: record.summary.total, reportChars: report.length })
+  )
   process.exit(0)
 }
 
-function scenario(n) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-bench-'))
-  writeFileSync(path.join(dir, 'agent.mjs'), 'export default (input) => `echo: ${input}`\n')
-  const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ id: `c${i}`, input: `question ${i}`, assert: [{ type: 'contains', value: `question ${i}` }] }))
-  writeFileSync(path.join(dir, 'cases.jsonl'), `${lines.join('\n')}\n`)
-  writeFileSync(path.join(dir, 'evalgate.yml'), 'name: bench\ndataset: cases.jsonl\nconcurrency: 64\ntarget: { module: ./agent.mjs }\n')
+// ---------------------------------------------------------------------------
+// helpers
+
+const temps = []
+function tempDir(prefix = 'evalgate-bench-') {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  temps.push(dir)
   return dir
 }
 
-const n = Number(values.cases)
-const dir = scenario(n)
-try {
-  const t0 = performance.now()
-  const child = spawnSync(process.execPath, [process.argv[1], '--child', path.join(dir, 'evalgate.yml')], { encoding: 'utf8' })
-  const processMs = performance.now() - t0
-  if (child.status !== 0) throw new Error(`bench child failed (${child.status}): ${child.stderr}`)
-  const r = JSON.parse(child.stdout)
-  if (r.passed !== n) throw new Error(`expected ${n} passing cases, got ${r.passed}`)
-  // promptfoo 0.121 on this machine, same work (issue 2): about 13 s and 690 MB
-  const peer = { wallMs: 13000, peakRssMb: 690 }
+function write(dir, files) {
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text)
+  return dir
+}
+
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`
+const mb = (x) => `${x.toFixed(0)} MB`
+const thousands = (n) => n.toLocaleString('en-US')
+const ratio = (a, b) => `×${(a / b).toFixed(3)}`
+
+/** `count` JSONL cases: input "question i", one contains assertion. */
+function dataset(count) {
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ id: `c${i}`, input: `question ${i}`, assert: [{ type: 'contains', value: `question ${i}` }] }))
+  return `${lines.join('\n')}\n`
+}
+
+/** Preloaded with --import into processes we do not write (the CLI, the action, promptfoo): reports their peak memory. */
+function maxRssReporter(dir) {
+  const file = path.join(dir, 'maxrss.mjs')
+  writeFileSync(file, "process.on('exit', () => process.stderr.write(`\\n@@maxrss ${process.resourceUsage().maxRSS / 1024}\\n`))\n")
+  return file
+}
+
+/** Runs a process to its end: wall time from spawn to exit, its peak memory when it reports it. */
+function measure(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (status) => {
+      const wallMs = performance.now() - t0
+      const m = /@@maxrss ([\d.]+)/.exec(stderr)
+      resolve({ status, wallMs, peakRssMb: m ? Number(m[1]) : null, stdout, stderr })
+    })
+  })
+}
+
+/** One library run in a fresh process (the `--child` mode above). */
+async function libRun(config) {
+  const r = await measure(process.execPath, [process.argv[1], '--child', config])
+  if (r.status !== 0) throw new Error(`bench child failed (${r.status}): ${r.stderr}`)
+  return { ...JSON.parse(r.stdout), processMs: r.wallMs }
+}
+
+function expectAllPassed(r, n, what) {
+  if (r.passed !== n) throw new Error(`${what}: expected ${n} passing cases, got ${r.passed} of ${r.total}`)
+}
+
+// ---------------------------------------------------------------------------
+// scenarios
+
+const AGENTS = {
+  instant: 'export default (input) => `echo: ${input}`\n',
+  latency: 'export default async (input) => {\n  await new Promise((resolve) => setTimeout(resolve, 50))\n  return `echo: ${input}`\n}\n',
+  stdio: "let text = ''\nprocess.stdin.on('data', (d) => (text += d)).on('end', () => process.stdout.write(`echo: ${text}`))\n",
+  jsonl:
+    "import readline from 'node:readline'\n" +
+    'readline.createInterface({ input: process.stdin }).on(\'line\', (line) => {\n' +
+    '  const { id, input } = JSON.parse(line)\n' +
+    '  process.stdout.write(JSON.stringify({ id, output: `echo: ${input}` }) + \'\\n\')\n' +
+    '})\n'
+}
+
+function project(n, agentFile, agent, target, concurrency) {
+  return write(tempDir(), {
+    [agentFile]: agent,
+    'cases.jsonl': dataset(n),
+    'evalgate.yml': `name: bench\ndataset: cases.jsonl\nconcurrency: ${concurrency}\ntarget: ${target}\n`
+  })
+}
+
+const results = {}
+
+async function instant(n = 10000) {
+  const dir = project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+  const r = await libRun(path.join(dir, 'evalgate.yml'))
+  expectAllPassed(r, n, 'instant')
+  results.instant = { n, wallMs: r.processMs, peakRssMb: r.peakRssMb }
   console.log(`cases: ${n} (module target, one contains assertion each)`)
-  console.log(`wall (process start to exit): ${(processMs / 1000).toFixed(2)} s  — pipeline ${(r.wallMs / 1000).toFixed(2)} s, ${((r.wallMs * 1000) / n).toFixed(1)} µs/case`)
-  console.log(`peak memory (maxRSS): ${r.peakRssMb.toFixed(0)} MB`)
+  console.log(`wall (process start to exit): ${secs(r.processMs)}  — pipeline ${secs(r.wallMs)}, ${((r.wallMs * 1000) / n).toFixed(1)} µs/case`)
+  console.log(`peak memory (maxRSS): ${mb(r.peakRssMb)}`)
   if (n === 10000) {
-    console.log(`vs promptfoo reference (${peer.wallMs / 1000} s, ${peer.peakRssMb} MB): time ×${(processMs / peer.wallMs).toFixed(3)}, memory ×${(r.peakRssMb / peer.peakRssMb).toFixed(3)}`)
+    console.log(
+      `vs promptfoo reference (${PEER_REFERENCE.wallMs / 1000} s, ${PEER_REFERENCE.peakRssMb} MB): time ${ratio(r.processMs, PEER_REFERENCE.wallMs)}, memory ${ratio(r.peakRssMb, PEER_REFERENCE.peakRssMb)}`
+    )
   }
+}
+
+async function latency(n = 1000) {
+  const concurrency = 16
+  const idealMs = Math.ceil(n / concurrency) * 50
+  const dir = project(n, 'agent.mjs', AGENTS.latency, '{ module: ./agent.mjs }', concurrency)
+  const r = await libRun(path.join(dir, 'evalgate.yml'))
+  expectAllPassed(r, n, 'latency')
+  results.latency = { n, wallMs: r.processMs, peakRssMb: r.peakRssMb, runMs: r.runMs }
+  console.log(`\nlatency: ${n} cases, module target answering in 50 ms, concurrency ${concurrency}`)
+  console.log(`  run ${secs(r.runMs)} vs ideal ${secs(idealMs)} (⌈${n}/${concurrency}⌉ × 50 ms): ${ratio(r.runMs, idealMs)}; wall (process) ${secs(r.processMs)}; peak ${mb(r.peakRssMb)}`)
+}
+
+async function command(n = 1000) {
+  const concurrency = 8
+  const workers = 4
+  const stdioDir = project(n, 'agent.mjs', AGENTS.stdio, '{ command: ["node", "agent.mjs"] }', concurrency)
+  const jsonlDir = project(n, 'agent.mjs', AGENTS.jsonl, `{ command: ["node", "agent.mjs"], protocol: jsonl, workers: ${workers} }`, concurrency)
+  const stdio = await libRun(path.join(stdioDir, 'evalgate.yml'))
+  expectAllPassed(stdio, n, 'command stdio')
+  const jsonl = await libRun(path.join(jsonlDir, 'evalgate.yml'))
+  expectAllPassed(jsonl, n, 'command jsonl')
+  results.command = { n, stdio: { wallMs: stdio.processMs, peakRssMb: stdio.peakRssMb }, jsonl: { wallMs: jsonl.processMs, peakRssMb: jsonl.peakRssMb } }
+  const rate = (r) => `${((n / r.runMs) * 1000).toFixed(0)} cases/s`
+  console.log(`\ncommand: ${n} cases, a Node agent, concurrency ${concurrency}`)
+  console.log(`  stdio (a process per case): run ${secs(stdio.runMs)} (${rate(stdio)}), wall ${secs(stdio.processMs)}, peak ${mb(stdio.peakRssMb)}`)
+  console.log(`  jsonl (${workers} workers):         run ${secs(jsonl.runMs)} (${rate(jsonl)}), wall ${secs(jsonl.processMs)}, peak ${mb(jsonl.peakRssMb)}`)
+  console.log(`  jsonl is ${(stdio.runMs / jsonl.runMs).toFixed(1)}× faster than stdio`)
+}
+
+async function scale(sizes = [1000, 10000, 100000]) {
+  const cli = path.join(ROOT, 'dist/cli/index.js')
+  console.log('\nscale: the CLI bundle, instant module target, one contains each (µs/case over the whole process)')
+  let largest = null
+  for (const n of sizes) {
+    const dir = project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    const reporter = maxRssReporter(dir)
+    const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
+    const first = await run(['--out', path.join(dir, 'base.json')])
+    if (first.status !== 0) throw new Error(`scale ${n}: run failed (${first.status}): ${first.stderr}`)
+    const again = await run(['--baseline', path.join(dir, 'base.json'), '--out', path.join(dir, 'run.json'), '--report', path.join(dir, 'report.md'), '--json', path.join(dir, 'cmp.json')])
+    if (again.status !== 0) throw new Error(`scale ${n}: run against the baseline failed (${again.status}): ${again.stderr}`)
+    const reportChars = readFileSync(path.join(dir, 'report.md'), 'utf8').length
+    const recordMb = statSync(path.join(dir, 'run.json')).size / 1048576
+    const per = (r) => `${((r.wallMs * 1000) / n).toFixed(1)} µs/case`
+    console.log(`  ${thousands(n).padStart(7)} cases  run --out: ${secs(first.wallMs)}, ${per(first)}, peak ${mb(first.peakRssMb)}`)
+    console.log(`  ${''.padStart(13)}  run --baseline --out --report --json: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars`)
+    results[`scale-${n}`] = { first: { wallMs: first.wallMs, peakRssMb: first.peakRssMb }, again: { wallMs: again.wallMs, peakRssMb: again.peakRssMb }, reportChars }
+    largest = { n, first, again }
+  }
+  if (largest && largest.n >= 100000) {
+    const met = (r) => (r.peakRssMb < 400 ? 'met' : 'missed')
+    console.log(`  target < 400 MB at ${thousands(largest.n)}: run ${met(largest.first)} (${mb(largest.first.peakRssMb)}), with baseline ${met(largest.again)} (${mb(largest.again.peakRssMb)})`)
+  }
+}
+
+async function cold() {
+  const runs = 5
+  const dir = tempDir()
+  const marker = path.join(dir, 'first-case.txt')
+  write(dir, {
+    // the first case records how long after process start it was reached, and ends the run: only the start is measured
+    'agent.mjs': `import { writeFileSync } from 'node:fs'\nexport default () => {\n  writeFileSync(${JSON.stringify(marker)}, String(performance.now()))\n  process.exit(0)\n}\n`,
+    'evalgate.yml': 'name: cold\ntarget: { module: ./agent.mjs }\ncases:\n  - { id: one, input: hi, expected: hi }\n  - { id: two, input: ho, expected: ho }\n'
+  })
+  // what a push run on a runner has; no token, so nothing is looked up over the network before the first case
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    INPUT_CONFIG: path.join(dir, 'evalgate.yml'),
+    INPUT_MODE: 'run',
+    RUNNER_TEMP: dir,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_REPOSITORY: 'octo/bench',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_SHA: '0'.repeat(40),
+    GITHUB_REF: 'refs/heads/main',
+    GITHUB_RUN_ID: '1',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_WORKFLOW: 'evals',
+    GITHUB_API_URL: 'http://127.0.0.1:9'
+  }
+  const firstCase = []
+  const walls = []
+  for (let i = 0; i < runs; i++) {
+    rmSync(marker, { force: true })
+    const r = await measure(process.execPath, [path.join(ROOT, 'dist/index.js')], { cwd: dir, env })
+    if (!existsSync(marker)) throw new Error(`cold: the action never reached its first case (exit ${r.status}): ${r.stdout}${r.stderr}`)
+    firstCase.push(Number(readFileSync(marker, 'utf8')))
+    walls.push(r.wallMs)
+  }
+  const cliStart = []
+  for (let i = 0; i < runs; i++) cliStart.push((await measure(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), '--version'])).wallMs)
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const size = (file) => `${(statSync(path.join(ROOT, file)).size / 1048576).toFixed(2)} MB`
+  results.cold = { firstCaseMs: median(firstCase), processMs: median(walls), cliVersionMs: median(cliStart) }
+  console.log(`\ncold start (median of ${runs}):`)
+  console.log(`  action (dist/index.js): first case ${median(firstCase).toFixed(0)} ms after process start (import, inputs, config, target); spawn to exit ${median(walls).toFixed(0)} ms`)
+  console.log(`  CLI (dist/cli/index.js --version): ${median(cliStart).toFixed(0)} ms spawn to exit`)
+  console.log(`  bundles: dist/index.js ${size('dist/index.js')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`)
+}
+
+// ---------------------------------------------------------------------------
+// promptfoo, the same datasets
+
+function installPeer() {
+  const dir = values['peer-dir'] ? path.resolve(values['peer-dir']) : tempDir('evalgate-bench-peer-')
+  const main = path.join(dir, 'node_modules/promptfoo/dist/src/main.js')
+  if (!existsSync(main)) {
+    mkdirSync(dir, { recursive: true })
+    console.log(`\npeer: npm install --prefix ${dir} promptfoo@${PEER_VERSION} (this takes a while)…`)
+    const t0 = performance.now()
+    const r = spawnSync('npm', ['install', '--prefix', dir, `promptfoo@${PEER_VERSION}`, '--no-audit', '--no-fund'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    if (r.status !== 0) throw new Error(`peer: npm install promptfoo@${PEER_VERSION} failed (${r.status}):\n${r.stderr || r.stdout}`)
+    console.log(`peer: installed in ${secs(performance.now() - t0)}`)
+  }
+  if (!existsSync(main)) throw new Error(`peer: ${main} not found after the install`)
+  return main
+}
+
+/** Runs one promptfoo eval of `n` tests (vars.question, one contains) through `provider`. */
+async function peerRun(main, n, provider, concurrency, extraFiles = {}) {
+  const dir = write(tempDir(), extraFiles)
+  const tests = Array.from({ length: n }, (_, i) => ({ vars: { question: `question ${i}` }, assert: [{ type: 'contains', value: `question ${i}` }] }))
+  writeFileSync(path.join(dir, 'tests.json'), JSON.stringify(tests))
+  writeFileSync(path.join(dir, 'promptfooconfig.yaml'), `description: bench\nprompts: ['{{question}}']\nproviders:\n  - ${JSON.stringify(provider)}\ntests: file://tests.json\n`)
+  const reporter = maxRssReporter(dir)
+  const out = path.join(dir, 'out.json')
+  const env = {
+    ...process.env,
+    PROMPTFOO_CONFIG_DIR: path.join(dir, '.promptfoo'),
+    PROMPTFOO_DISABLE_TELEMETRY: '1',
+    PROMPTFOO_DISABLE_UPDATE: '1',
+    PROMPTFOO_DISABLE_SHARING: '1',
+    NO_COLOR: '1'
+  }
+  const args = ['--import', reporter, main, 'eval', '-c', path.join(dir, 'promptfooconfig.yaml'), '--no-cache', '-j', String(concurrency), '-o', out, '--no-progress-bar', '--no-table']
+  const r = await measure(process.execPath, args, { cwd: dir, env })
+  if (!existsSync(out)) throw new Error(`peer: promptfoo eval wrote no output (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
+  const stats = JSON.parse(readFileSync(out, 'utf8')).results?.stats ?? {}
+  if (stats.successes !== n) throw new Error(`peer: expected ${n} passing tests from promptfoo, got ${JSON.stringify(stats)}:\n${r.stderr.slice(-2000)}`)
+  return r
+}
+
+async function peer(n) {
+  const main = installPeer()
+  console.log(`\npromptfoo ${PEER_VERSION}, the same datasets (promptfoo eval --no-cache, output to a JSON file):`)
+  const line = (what, ours, theirs) =>
+    console.log(`  ${what}: promptfoo ${secs(theirs.wallMs)}, ${mb(theirs.peakRssMb)} │ evalgate ${secs(ours.wallMs)}, ${mb(ours.peakRssMb)} │ evalgate/promptfoo: time ${ratio(ours.wallMs, theirs.wallMs)}, memory ${ratio(ours.peakRssMb, theirs.peakRssMb)}`)
+  if (results.instant) {
+    const provider = write(tempDir(), { 'provider.mjs': 'export default class Bench {\n  id() { return "bench" }\n  async callApi(prompt) { return { output: `echo: ${prompt}` } }\n}\n' })
+    const r = await peerRun(main, results.instant.n, `file://${path.join(provider, 'provider.mjs')}`, 64)
+    line(`instant (${thousands(results.instant.n)} cases, in-process provider)`, results.instant, r)
+  }
+  if (results.latency) {
+    const provider = write(tempDir(), {
+      'provider.mjs':
+        'export default class Bench {\n  id() { return "bench" }\n  async callApi(prompt) {\n    await new Promise((resolve) => setTimeout(resolve, 50))\n    return { output: `echo: ${prompt}` }\n  }\n}\n'
+    })
+    const r = await peerRun(main, results.latency.n, `file://${path.join(provider, 'provider.mjs')}`, 16)
+    line(`latency (${thousands(results.latency.n)} cases, 50 ms, concurrency 16)`, results.latency, r)
+  }
+  if (results.command) {
+    const agent = write(tempDir(), { 'agent.mjs': 'process.stdout.write(`echo: ${process.argv[2]}`)\n' })
+    const r = await peerRun(main, results.command.n, `exec: node ${path.join(agent, 'agent.mjs')}`, 8)
+    line(`command (${thousands(results.command.n)} cases, exec: vs stdio)`, results.command.stdio, r)
+    line(`command (${thousands(results.command.n)} cases, exec: vs jsonl)`, results.command.jsonl, r)
+  }
+  if (!results.instant && !results.latency && !results.command) console.log('  (nothing to compare: --only selected no scenario among instant, latency, command)')
+  void n
+}
+
+// ---------------------------------------------------------------------------
+
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'cold']
+const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
+for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
+const n = values.cases === undefined ? undefined : Number(values.cases)
+if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error(`--cases ${values.cases}: give a whole number > 0`)
+for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']) {
+  if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run build first`)
+}
+
+try {
+  if (only.includes('instant')) await instant(n)
+  if (only.includes('latency')) await latency(n)
+  if (only.includes('command')) await command(n)
+  if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
+  if (only.includes('cold')) await cold()
+  if (values.peer) await peer(n)
 } finally {
-  rmSync(dir, { recursive: true, force: true })
+  for (const dir of temps) {
+    if (values['peer-dir'] && path.resolve(dir) === path.resolve(values['peer-dir'])) continue
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

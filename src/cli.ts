@@ -4,18 +4,26 @@
  * 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.
  */
 import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
+import { readText } from './config/dataset.js'
+import { parseConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
 import { gateSchema } from './config/schema.js'
-import { evaluate, loadEvalConfig, parseShard } from './engine.js'
-import { errorMessage, isUserError, UsageError } from './errors.js'
+import { evaluate, loadEvalConfig, parseShard, selectCases } from './engine.js'
+import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { initProject } from './init/index.js'
+import { mergeRecords } from './run/merge.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
+import { renderHtml } from './report/html.js'
 import { renderReport } from './report/index.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
+import { writeJsonAtomic } from './util/json-writer.js'
 import { VERSION } from './version.js'
 
 export interface CliIO {
@@ -34,12 +42,20 @@ const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
+      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
                           run the dataset; with a baseline, compare and gate
-  compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json]
+  compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
                           compare two run records and gate
+  merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
+      [--json cmp.json] [--html report.html] [--quiet]
+                          join the records of a sharded run (--shard i/n); fails if shards are
+                          missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
                           check the config and dataset; runs nothing
+  badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
+                          pass-rate badge: SVG and shields.io endpoint JSON
+  init [--dir .] [--branch main]
+                          write a starter evalgate.yml, dataset, example agent and workflow
 
 Exit codes: 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.`
 
@@ -64,10 +80,11 @@ function colour(io: CliIO, code: string, text: string): string {
 }
 
 /** Write the comparison's outputs and return the gate's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
   const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
+  if (opts.html) await writeFileAtomic(opts.html, renderHtml({ comparison, baseline, current }, { redact: (text) => redact(text, secrets) }))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
   const { passed, failures } = comparison.gate
@@ -84,7 +101,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     baseline: { type: 'string', short: 'b' },
     shard: { type: 'string' },
     filter: { type: 'string' },
-    repeat: { type: 'string' }
+    repeat: { type: 'string' },
+    html: { type: 'string' }
   })
   if (values.help) return help(io)
   const repeat = values.repeat === undefined ? undefined : Number(values.repeat)
@@ -106,11 +124,14 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   io.process?.on('SIGINT', onInt)
   io.process?.on('SIGTERM', onTerm)
   try {
-    const progress = createProgress(loaded.cases.length, io.stderr, { quiet: values.quiet })
+    // what this run will do: a shard or a filter is a part of the dataset
+    const total = values.filter || shard ? selectCases(loaded.cases, { filter: values.filter, shard }).length : loaded.cases.length
+    const progress = createProgress(total, io.stderr, { quiet: values.quiet })
     const result = await evaluate(loaded, { baseline, env: io.env, filter: values.filter, shard, repeat, signal: controller.signal, progress })
-    if (values.out) await writeFileAtomic(values.out, toJson(result.record))
-    if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${loaded.cases.length} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, quiet: values.quiet }, result.secrets)
+    // streamed: the text of a 100,000-case record is never held whole
+    if (values.out) await writeJsonAtomic(values.out, result.record)
+    if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
   } finally {
     io.process?.off('SIGINT', onInt)
     io.process?.off('SIGTERM', onTerm)
@@ -118,7 +139,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function compareCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, common, true)
+  const { values, positionals } = parse(args, { ...common, html: { type: 'string' } }, true)
   if (values.help) return help(io)
   if (positionals.length !== 2) throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`)
   const [baseline, current] = await Promise.all(positionals.map((file) => readRunRecord(file)))
@@ -126,7 +147,27 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const comparison = compareRuns(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, quiet: values.quiet })
+  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+}
+
+async function mergeCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true)
+  if (values.help) return help(io)
+  if (positionals.length === 0) throw new UsageError(`merge takes the shard records: SHARD.json… --out run.json\n\n${USAGE}`)
+  if (!values.out) throw new UsageError(`merge needs --out run.json, where the merged record goes\n\n${USAGE}`)
+  const shards = await Promise.all(positionals.map(async (file) => ({ file, record: await readRunRecord(file) })))
+  const baseline = values.baseline ? await readRunRecord(values.baseline) : null
+  // the gate comes from the config, as for compare; one named with -c must also be the shards' config
+  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
+  const merged = mergeRecords(shards, { baseline })
+  if (values.config && config && config.name !== merged.name) {
+    throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
+  }
+  await writeJsonAtomic(values.out, merged)
+  io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`)
+  const comparison = compareRuns(baseline, merged, config?.gate ?? gateSchema.parse({}))
+  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -138,6 +179,37 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   return EXIT.pass
 }
 
+async function badgeCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { config: common.config, help: common.help, svg: { type: 'string' }, endpoint: { type: 'string' } }, true)
+  if (values.help) return help(io)
+  if (positionals.length !== 1) throw new UsageError(`badge takes one run record: RUN.json\n\n${USAGE}`)
+  const record = await readRunRecord(positionals[0]!)
+  // the colour bands and label come from the config's \`badge:\` when there is a config
+  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
+  const badge = badgeFor(record, config)
+  if (values.svg) await writeFileAtomic(values.svg, badgeSvg(badge))
+  if (values.endpoint) await writeFileAtomic(values.endpoint, toJson(shieldsEndpoint(badge)))
+  io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`)
+  return EXIT.pass
+}
+
+async function initCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help })
+  if (values.help) return help(io)
+  const dir = values.dir ?? '.'
+  const written = await initProject(dir, { branch: values.branch })
+  const config = dir === '.' ? '' : ` -c ${join(dir, 'evalgate.yml')}`
+  io.stdout.write(
+    `evalgate: wrote ${written.map((f) => join(dir, f)).join(', ')}\n\n` +
+      `Next:\n` +
+      `  npx evalgate run${config}     runs the example cases against the example agent\n` +
+      `  then point \`target\` in evalgate.yml at your agent and write your cases in evals/cases.yaml;\n` +
+      `  once committed, pull requests are gated and runs on ${values.branch ?? 'main'} become the baseline.\n`
+  )
+  return EXIT.pass
+}
+
 function help(io: CliIO): number {
   io.stdout.write(`${USAGE}\n`)
   return EXIT.pass
@@ -146,7 +218,10 @@ function help(io: CliIO): number {
 const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
   run: runCommand,
   compare: compareCommand,
-  validate: validateCommand
+  merge: mergeCommand,
+  validate: validateCommand,
+  badge: badgeCommand,
+  init: initCommand
 }
 
 /** Run the CLI; resolves with the exit code and never throws. */

@@ -38,3 +38,20 @@ export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message
   return String(err)
 }
+
+/** A ConfigError that does not say which file it is about, said of `file`; any other error unchanged. */
+export function inFile(err: unknown, file: string): unknown {
+  if (!(err instanceof ConfigError) || err.file !== undefined) return err
+  const Kind = err.constructor as typeof ConfigError
+  return new Kind(`${file}: ${err.message}`, file, err.where)
+}
+
+/** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
+export function attributeTo<T>(file: string, make: () => T): T {
+  try {
+    const made = make()
+    return (made instanceof Promise ? made.catch((err: unknown) => Promise.reject(inFile(err, file))) : made) as T
+  } catch (err) {
+    throw inFile(err, file)
+  }
+}

@@ -1,13 +1,20 @@
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/errors.js'
 import { createTarget } from '../../src/targets/index.js'
-import { agentCommand, context, request, targetConfig } from './helpers.js'
+import { join } from 'node:path'
+import { AGENTS, agentCommand, context, request, targetConfig } from './helpers.js'
 
 describe('createTarget', () => {
-  it('refuses protocol jsonl for now', async () => {
-    const attempt = createTarget(targetConfig({ command: agentCommand('upper'), protocol: 'jsonl' }), context())
+  it('builds a jsonl command target for protocol jsonl (the protocol is tested in jsonl tests)', async () => {
+    const target = await createTarget(targetConfig({ command: [process.execPath, join(AGENTS, 'jsonl-agent.mjs')], protocol: 'jsonl', workers: 2 }), context())
+    expect((await target.call(request('upper:a'))).output).toBe('A')
+    await target.close()
+  })
+
+  it('refuses {{input}} in a jsonl command', async () => {
+    const attempt = createTarget(targetConfig({ command: agentCommand('{{input}}'), protocol: 'jsonl' }), context())
     await expect(attempt).rejects.toThrow(ConfigError)
-    await expect(attempt).rejects.toThrow('protocol jsonl is not supported yet')
+    await expect(attempt).rejects.toThrow('{{input}} has no meaning with protocol jsonl')
   })
 
   it('builds http and openai targets (their protocols are tested against a local server in http/openai tests)', async () => {

@@ -2,13 +2,16 @@
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
+import { createReadStream } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { Readable } from 'node:stream'
 import { glob, isDynamicPattern } from 'tinyglobby'
 import { ConfigError } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
-import { formatPath, parseJsonl, parseYaml, validate, type Located, type Path } from './parse.js'
+import { formatPath, parseJsonl, parseJsonLine, parseYaml, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
 /** What checks a case's assertions against the registered types. */
@@ -28,26 +31,79 @@ interface RawSource {
   cases: unknown[]
 }
 
+function readError(file: string, err: unknown): ConfigError {
+  const code = (err as NodeJS.ErrnoException).code
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : (err as Error).message
+  return new ConfigError(`${file}: cannot read: ${why}`, file)
+}
+
+const notUtf8 = (file: string) => new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file)
+
 export async function readText(file: string): Promise<string> {
   let bytes: Buffer
   try {
     bytes = await readFile(file)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : (err as Error).message
-    throw new ConfigError(`${file}: cannot read: ${why}`, file)
+    throw readError(file, err)
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
   } catch {
-    throw new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file)
+    throw notUtf8(file)
   }
 }
+
+/** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
+async function* utf8Chunks(file: string): AsyncGenerator<string> {
+  // the decoder drops a leading byte-order mark
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  const decode = (chunk?: Buffer): string => {
+    try {
+      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode()
+    } catch {
+      throw notUtf8(file)
+    }
+  }
+  try {
+    for await (const chunk of createReadStream(file)) yield decode(chunk as Buffer)
+  } catch (err) {
+    throw err instanceof ConfigError ? err : readError(file, err)
+  }
+  yield decode()
+}
+
+/**
+ * A JSONL dataset, read line by line: only the parsed cases are kept, never
+ * the file's text, so a dataset of 100,000 cases costs what its cases cost.
+ */
+export async function readJsonlSource(file: string): Promise<RawSource> {
+  const values: unknown[] = []
+  const lines: number[] = []
+  const input = Readable.from(utf8Chunks(file))
+  const reader = createInterface({ input, crlfDelay: Infinity })
+  let number = 0
+  try {
+    for await (const raw of reader) {
+      number++
+      const line = raw.trim()
+      if (line === '') continue
+      values.push(parseJsonLine(line, file, number))
+      lines.push(number)
+    }
+  } finally {
+    reader.close()
+    input.destroy()
+  }
+  const located = { value: values, file, lineOf: (at: Path) => (typeof at[0] === 'number' ? lines[at[0]] : undefined) }
+  return { located, base: [], cases: values }
+}
+
+const isJsonl = (file: string) => ['.jsonl', '.ndjson'].includes(path.extname(file).toLowerCase())
 
 /** Parse a file by extension into its list of raw cases. */
 export function parseDatasetText(text: string, file: string): RawSource {
   const ext = path.extname(file).toLowerCase()
-  if (ext === '.jsonl' || ext === '.ndjson') {
+  if (isJsonl(file)) {
     const located = parseJsonl(text, file)
     return { located, base: [], cases: located.value }
   }
@@ -80,7 +136,7 @@ async function expandPatterns(patterns: string[], baseDir: string): Promise<stri
 
 export async function readDatasetSources(dataset: string | string[], baseDir: string): Promise<RawSource[]> {
   const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir)
-  return Promise.all(files.map(async (file) => parseDatasetText(await readText(file), file)))
+  return Promise.all(files.map(async (file) => (isJsonl(file) ? readJsonlSource(file) : parseDatasetText(await readText(file), file))))
 }
 
 /** The seed shorthands, as assertions (SPEC §2). */
@@ -119,6 +175,8 @@ export function normalizeCases(sources: RawSource[], options: DatasetOptions): E
   const contentKeys = new Map<string, number>()
   for (const source of sources) {
     const dir = path.dirname(source.located.file)
+    // relative to the working directory: in Actions that is the repository root, as annotations need
+    const sourceFile = path.relative(process.cwd(), source.located.file) || source.located.file
     source.cases.forEach((value, i) => {
       const at: Path = [...source.base, i]
       const where = () => {
@@ -129,7 +187,7 @@ export function normalizeCases(sources: RawSource[], options: DatasetOptions): E
       if (value && typeof value === 'object' && !Array.isArray(value)) {
         raw = validate(caseSchema, { ...source.located, value }, at, 'case')
       } else {
-        throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : typeof value}`, source.located.file)
+        throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, source.located.file)
       }
       if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, source.located.file)
       let own: Assertion[]
@@ -172,14 +230,13 @@ export function normalizeCases(sources: RawSource[], options: DatasetOptions): E
         assert,
         expected,
         fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
-        // relative to the working directory: in Actions that is the repository root, as annotations need
-        source: { file: path.relative(process.cwd(), source.located.file) || source.located.file, line: source.located.lineOf(at) },
+        source: { file: sourceFile, line: source.located.lineOf(at) },
         index
       })
     })
   }
   for (const id of ids.keys()) {
-    if (contentKeys.has(id)) throw new ConfigError(`case id "${id}" collides with a generated content key; choose another id`)
+    if (contentKeys.has(id)) throw new ConfigError(`${ids.get(id)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
   }
   return cases
 }

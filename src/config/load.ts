@@ -2,10 +2,11 @@
  * Loading evalgate.yml and its dataset into one resolved value.
  */
 import path from 'node:path'
-import { ConfigError } from '../errors.js'
+import { attributeTo, ConfigError, errorMessage } from '../errors.js'
+import { splitArgv } from '../targets/argv.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { normalizeCases, parseDatasetText, readDatasetSources, readText, resolveFiles, type AssertionValidator } from './dataset.js'
-import { parseYaml, validate } from './parse.js'
+import { formatPath, parseYaml, validate } from './parse.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -22,24 +23,45 @@ export function parseConfig(text: string, file: string): ParsedConfig {
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
-  return validate(configSchema, located, [], 'config')
+  const config = validate(configSchema, located, [], 'config')
+  // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
+  for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]] as const) {
+    if (typeof command !== 'string') continue
+    try {
+      splitArgv(command, formatPath(at))
+    } catch (err) {
+      const line = located.lineOf(at)
+      throw new ConfigError(`${file}${line ? `:${line}` : ''}: ${errorMessage(err)}`, file)
+    }
+  }
+  return config
 }
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
   const config = parseConfig(await readText(absolute), absolute)
   const baseDir = path.dirname(absolute)
-  const sources = config.dataset !== undefined ? await readDatasetSources(config.dataset, baseDir) : []
+  const sources = config.dataset !== undefined ? await attributeTo(absolute, () => readDatasetSources(config.dataset!, baseDir)) : []
   if (config.cases !== undefined) {
     const inline = parseDatasetText(await readText(absolute), absolute)
     sources.push(inline)
   }
+  const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
+  // checked here, so that the message names the config rather than the first case they apply to
+  defaults.forEach((a, k) => {
+    const problem = validateAssertion(a)
+    if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
+  })
   const cases = normalizeCases(sources, {
-    defaults: { assert: resolveFiles(config.defaults.assert as Assertion[], baseDir), tags: config.defaults.tags },
+    defaults: { assert: defaults, tags: config.defaults.tags },
     judge: config.judge,
     validateAssertion
   })
-  if (cases.length === 0) throw new ConfigError(`${absolute}: the dataset has no cases`, absolute)
+  if (cases.length === 0) {
+    const files = sources.map((source) => source.located.file).filter((f) => f !== absolute)
+    const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
+    throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
+  }
   const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'))
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)

@@ -25,13 +25,74 @@ export function formatPath(path: Path): string {
   return out
 }
 
+/**
+ * The deepest nesting of lists and mappings a loaded value may have: far beyond
+ * any real config, case or record, and well within the recursion of the code
+ * that later walks values (hashing, `${VAR}` expansion, reports).
+ */
+export const MAX_NESTING = 256
+
+/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
+function isStackOverflow(err: unknown): boolean {
+  return /maximum call stack/i.test(err instanceof Error ? err.message : String(err))
+}
+
+export function tooDeepError(where: string, path?: Path): ConfigError {
+  const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : ''
+  return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`)
+}
+
+/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [item, depth] = stack.pop()!
+    if (item === null || typeof item !== 'object') continue
+    if (depth >= max) return true
+    for (const v of Array.isArray(item) ? item : Object.values(item)) if (v !== null && typeof v === 'object') stack.push([v, depth + 1])
+  }
+  return false
+}
+
+/**
+ * The path of the first list or mapping nested deeper than `max` levels, else
+ * undefined. Iterative, so that a value too deep for recursion is measured too.
+ */
+export function nestingPath(value: unknown, max = MAX_NESTING): Path | undefined {
+  if (!deeperThan(value, max)) return undefined
+  // only now is the path worth its bookkeeping: each node remembers its parent
+  const nodes: { parent: number; key: string | number }[] = []
+  const stack: { value: unknown; depth: number; parent: number; key: string | number }[] = [{ value, depth: 0, parent: -1, key: '' }]
+  while (stack.length) {
+    const item = stack.pop()!
+    if (item.value === null || typeof item.value !== 'object') continue
+    const id = nodes.push({ parent: item.parent, key: item.key }) - 1
+    if (item.depth >= max) {
+      const path: (string | number)[] = []
+      for (let at = id; at > 0; at = nodes[at]!.parent) path.unshift(nodes[at]!.key)
+      return path
+    }
+    if (Array.isArray(item.value)) item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }))
+    else for (const [k, v] of Object.entries(item.value)) stack.push({ value: v, depth: item.depth + 1, parent: id, key: k })
+  }
+  return undefined
+}
+
 /** YAML (a superset of JSON) with line numbers for every node. */
 export function parseYaml(text: string, file: string): Located {
   const lineCounter = new LineCounter()
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  let doc: Document
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  } catch (err) {
+    if (isStackOverflow(err)) throw tooDeepError(file)
+    throw new ConfigError(`${file}: not valid YAML/JSON: ${(err as Error).message}`, file)
+  }
   const first = doc.errors[0]
   if (first) {
-    const pos = first.linePos?.[0]
+    if (isStackOverflow(first.message)) throw tooDeepError(file)
+    // without prettyErrors the error has its offset only; the line counter turns it into line:column
+    const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined)
     const at = pos ? `:${pos.line}:${pos.col}` : ''
     throw new ConfigError(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file)
   }
@@ -39,22 +100,33 @@ export function parseYaml(text: string, file: string): Located {
   try {
     value = doc.toJS({ maxAliasCount: 100 })
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read YAML: ${(err as Error).message}`, file)
+    if (isStackOverflow(err)) throw tooDeepError(file)
+    const message = (err as Error).message
+    const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : ''
+    throw new ConfigError(`${file}: cannot read YAML: ${message}${hint}`, file)
+  }
+  const deep = nestingPath(value)
+  if (deep) {
+    const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined
+    throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep)
   }
   return {
     value,
     file,
-    lineOf(path) {
-      for (let n = path.length; n >= 0; n--) {
-        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true)
-        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
-          return lineCounter.linePos(node.range[0] as number).line
-        }
-        if (n > 0 && !isMap(doc.contents) && !isSeq(doc.contents)) break
-      }
-      return undefined
-    }
+    lineOf: (path) => lineOfPath(doc, lineCounter, path)
   }
+}
+
+/** The line of the node at path, or of its nearest ancestor the document has. */
+function lineOfPath(doc: Document, lineCounter: LineCounter, path: Path): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true)
+    if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
+      return lineCounter.linePos(node.range[0] as number).line
+    }
+    if (n > 0 && !isMap(doc.contents) && !isSeq(doc.contents)) break
+  }
+  return undefined
 }
 
 /** JSON Lines: one value per non-blank line; the line of each is its index. */
@@ -64,21 +136,49 @@ export function parseJsonl(text: string, file: string): Located<unknown[]> {
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim()
     if (line === '') return
-    try {
-      values.push(JSON.parse(line))
-    } catch (err) {
-      throw new ConfigError(`${file}:${i + 1}: not valid JSON: ${(err as Error).message}`, file)
-    }
+    values.push(parseJsonLine(line, file, i + 1))
     lines.push(i + 1)
   })
   return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) }
 }
 
+/** One line of a JSONL file, parsed and checked for nesting. */
+export function parseJsonLine(line: string, file: string, number: number): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch (err) {
+    throw new ConfigError(`${file}:${number}: not valid JSON: ${(err as Error).message}`, file)
+  }
+  const deep = nestingPath(value)
+  if (deep) throw tooDeepError(`${file}:${number}`, deep)
+  return value
+}
+
 /** What a zod issue would accept, in words. */
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (remove or fix the spelling)`
   if (issue.code === 'invalid_value') return `${issue.message}`
+  if (issue.code === 'invalid_union') {
+    // "Invalid input" says nothing: name what each alternative expected at this very place
+    const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => (i as { expected: string }).expected)))]
+    if (expected.length) return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`
+  }
   return issue.message
+}
+
+function valueAt(root: unknown, path: Path): unknown {
+  let value = root
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[key] : undefined
+  return value
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  if (typeof value === 'object') return 'a mapping'
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`
+  return `${typeof value} ${String(value)}`
 }
 
 /** Validate with zod and turn the first issues into one readable ConfigError. */
@@ -90,7 +190,7 @@ export function validate<S extends z.ZodType>(schema: S, located: Located, base:
     const line = located.lineOf(path)
     const where = `${located.file}${line ? `:${line}` : ''}`
     const at = path.length ? ` at ${formatPath(path)}` : ''
-    return `${where}${at}: ${describeIssue(issue)}`
+    return `${where}${at}: ${describeIssue(issue, valueAt(located.value, issue.path as (string | number)[]))}`
   })
   const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : ''
   throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file)

@@ -14,12 +14,23 @@ export interface Progress {
   finish(): void
 }
 
+/** Whole seconds as `45s`, `16m30s` or `2h05m`. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds))
+  if (s < 60) return `${s}s`
+  const pad = (n: number) => String(n).padStart(2, '0')
+  if (s < 3600) return `${Math.floor(s / 60)}m${pad(s % 60)}s`
+  return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`
+}
+
+/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
 export function formatProgress(done: number, total: number, passed: number, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0
-  const eta = rate > 0 ? Math.ceil((total - done) / rate) : null
+  const eta = rate > 0 && done < total ? formatDuration((total - done) / rate) : null
   const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0'
-  const rateText = rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)
-  return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null && done < total ? `, ETA ${eta}s` : ''}`
+  // slow targets (a case every few seconds) still show a rate that is not 0.0
+  const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2)
+  return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`
 }
 
 export function createProgress(total: number, stream: ProgressStream, options: { quiet?: boolean; intervalMs?: number; now?: () => number } = {}): Progress {

@@ -35,12 +35,18 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   })
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+}
+
 export function functionTarget(resolveFn: () => Promise<AgentFunction> | AgentFunction, label: string): Target {
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       const fn = await resolveFn()
-      const value = await raceAbort(Promise.resolve().then(() => fn(request.input, request.case)), request.signal)
-      return { output: outputOf(value, label) }
+      const value = fn(request.input, request.case)
+      // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
+      const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value
+      return { output: outputOf(settled, label) }
     },
     async close() {}
   }

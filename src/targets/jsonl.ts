@@ -153,17 +153,12 @@ class WorkerPool implements Target {
     if (!worker) return
     worker.forget(pending)
     const others = worker.takeAll()
-    this.retire(worker)
+    worker.stop(new TargetError('worker stopped'))
     // after the current abort event: when the whole run is interrupted, the others abort too and need no new worker
     if (others.length > 0) setImmediate(() => others.forEach((other) => this.dispatch(other)))
   }
 
-  private retire(worker: Worker): void {
-    this.onExit(worker)
-    worker.stop(new TargetError('worker stopped'))
-  }
-
-  /** A worker that exited (or is being stopped) takes no more requests; its slot starts a fresh one on demand. */
+  /** A worker that exited or is being stopped takes no more requests; its slot starts a fresh one on demand. */
   private onExit(worker: Worker): void {
     const index = this.slots.indexOf(worker)
     if (index !== -1) this.slots[index] = null
@@ -188,7 +183,7 @@ class Worker {
   constructor(
     private readonly spec: CommandSpec,
     private readonly timing: JsonlTiming,
-    onExit: (worker: Worker) => void
+    private readonly onExit: (worker: Worker) => void
   ) {
     this.child = spawnInGroup(spec, spec.argv.slice(1))
     this.closed = new Promise<void>((resolvePromise) => {
@@ -196,12 +191,12 @@ class Worker {
         this.clearTimers()
         // a failed spawn closes without an exit
         this.exited = true
-        onExit(this)
+        this.onExit(this)
         // sweep whatever the worker left behind in its group
         signalGroup(this.child, 'SIGKILL')
         // a last reply without its newline still counts
         this.onStdoutText(this.decoder.end())
-        if (this.partial.trim()) this.onLine(this.partial)
+        if (!this.failure && this.partial.trim()) this.onLine(this.partial)
         this.partial = ''
         this.failAll(this.exitError(code, signal))
         resolvePromise()
@@ -213,7 +208,7 @@ class Worker {
     })
     this.child.once('exit', () => {
       this.exited = true
-      onExit(this)
+      this.onExit(this)
       // a grandchild may hold stdout open after the worker exited; do not wait for it forever
       this.later(PIPE_GRACE_MS, () => this.forceClose())
     })
@@ -260,13 +255,15 @@ class Worker {
   stop(reason: TargetError): void {
     if (this.failure) return
     this.failure = reason
+    // from now on it takes no request, and what it still writes is not trusted
+    this.onExit(this)
     if (this.exited) return
     signalGroup(this.child, 'SIGTERM')
     this.later(this.timing.graceMs, () => this.forceClose())
   }
 
   private onStdoutText(text: string): void {
-    if (text === '') return
+    if (text === '' || this.failure) return
     const buffered = this.partial + text
     let start = 0
     for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n', start)) {
@@ -276,6 +273,7 @@ class Worker {
     this.partial = buffered.slice(start)
     if (this.partial.length > this.spec.maxOutputBytes) {
       this.partial = ''
+      // no telling whose reply this is, and the rest of the stream cannot be trusted
       const error = new TargetError(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`)
       this.failAll(error)
       this.stop(error)
@@ -296,6 +294,9 @@ class Worker {
     if (!pending) return this.note(line)
     this.pending.delete(pending.id)
     pending.worker = null
+    if (line.length > this.spec.maxOutputBytes) {
+      return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) })
+    }
     pending.settle(parseReply(message as Record<string, unknown>))
   }
 

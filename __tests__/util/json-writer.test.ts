@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { toJson } from '../../src/util/files.js'
+import { jsonPieces, writeJsonAtomic } from '../../src/util/json-writer.js'
+import { makeCase, makeRun } from '../__fixtures__/records.js'
+
+const tricky = {
+  a: 1,
+  skipped: undefined,
+  fn: () => 1,
+  empty: [],
+  emptyObject: {},
+  nested: { list: [1, [2, { x: 'y\nz' }], undefined, () => 0], when: new Date(0), deep: { deeper: { deepest: [true, null] } } },
+  text: 'quote " backslash \\ line\u2028sep',
+  list: [{ b: undefined, c: [] }, 'x', null, 2.5]
+}
+
+describe('jsonPieces', () => {
+  it.each([
+    ['a run record', makeRun([makeCase('a'), makeCase('b', false)])],
+    ['awkward values', tricky],
+    ['an empty record list', { cases: [] }],
+    ['a top-level array', [1, { a: [1, 2] }, []]],
+    ['a scalar', 'just text']
+  ])('gives exactly the text of JSON.stringify(value, null, 2) for %s', (_label, value) => {
+    expect([...jsonPieces(value, '', 0)].join('')).toBe(JSON.stringify(value, null, 2))
+  })
+})
+
+describe('writeJsonAtomic', () => {
+  it('writes the same bytes as toJson, in writes of bounded size, leaving no temporary file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const record = makeRun(Array.from({ length: 2000 }, (_, i) => makeCase(`case-${i}`, i % 3 !== 0)))
+    const file = path.join(dir, 'sub', 'run.json')
+    await writeJsonAtomic(file, record)
+    expect(readFileSync(file, 'utf8')).toBe(toJson(record))
+    expect(readdirSync(path.dirname(file))).toEqual(['run.json'])
+  })
+
+  it('fails without leaving a partial file when the folder cannot be written', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const blocker = path.join(dir, 'file')
+    await writeJsonAtomic(blocker, {})
+    await expect(writeJsonAtomic(path.join(blocker, 'run.json'), { a: 1 })).rejects.toThrow()
+    expect(readdirSync(dir)).toEqual(['file'])
+  })
+})

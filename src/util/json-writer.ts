@@ -1,0 +1,66 @@
+/**
+ * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text)
+ * a piece at a time: the same bytes as `toJson(value)`, without ever holding
+ * the whole text in memory, and atomically like writeFileAtomic.
+ */
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { finished } from 'node:stream/promises'
+
+/** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
+const STREAMED_DEPTH = 2
+/** Pieces are gathered into writes of about this many characters. */
+const WRITE_CHARS = 64 * 1024
+
+export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(path.resolve(file)), { recursive: true })
+  const tmp = `${file}.${process.pid}.tmp`
+  const out = createWriteStream(tmp)
+  try {
+    let pending = ''
+    for (const piece of jsonPieces(value, '', 0)) {
+      pending += piece
+      if (pending.length < WRITE_CHARS) continue
+      // once() also rejects on the stream's error
+      if (!out.write(pending)) await once(out, 'drain')
+      pending = ''
+    }
+    out.end(`${pending}\n`)
+    await finished(out)
+  } catch (err) {
+    out.destroy()
+    await rm(tmp, { force: true })
+    throw err
+  }
+  await rename(tmp, file)
+}
+
+/** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
+export function* jsonPieces(value: unknown, indent: string, depth: number): Generator<string> {
+  const streamed = depth < STREAMED_DEPTH && value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  if (!streamed) {
+    // undefined (an array slot, or the top level) is written as null, as JSON.stringify does in arrays
+    const text = JSON.stringify(value, null, 2) ?? 'null'
+    yield indent ? text.replaceAll('\n', `\n${indent}`) : text
+    return
+  }
+  const inner = `${indent}  `
+  if (Array.isArray(value)) {
+    if (value.length === 0) return yield '[]'
+    for (let i = 0; i < value.length; i++) {
+      yield `${i === 0 ? '[' : ','}\n${inner}`
+      yield* jsonPieces(value[i], inner, depth + 1)
+    }
+    return yield `\n${indent}]`
+  }
+  let first = true
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue
+    yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `
+    first = false
+    yield* jsonPieces(v, inner, depth + 1)
+  }
+  yield first ? '{}' : `\n${indent}}`
+}
