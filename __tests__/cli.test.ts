@@ -8,7 +8,7 @@ const quickstart = path.resolve('examples/quickstart')
 
 const agentModule = `export default async function (input) {
   const q = String(input)
-  if (q.startsWith('slow')) await new Promise((r) => setTimeout(r, 60000))
+  if (q.startsWith('slow')) await new Promise((r) => setTimeout(r, 60000).unref())
   if (q === 'boom') throw new Error('kaboom')
   if (q.includes('capital')) return 'Paris is the capital'
   if (q.includes('2+2')) return 'the answer is 4'

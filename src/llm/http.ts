@@ -17,6 +17,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH'
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
 
+/** Test seams of everything built on this client: its fetch and its waits between retries. */
+export interface HttpSeams {
+  fetchImpl?: typeof fetch
+  sleep?: Sleep
+}
+
 export interface HttpOptions {
   headers?: Record<string, string>
   /** per attempt, including reading the body; default 60 s */

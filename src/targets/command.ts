@@ -5,6 +5,7 @@
  * The process never goes through a shell and runs in its own process group, so
  * that a timeout or an interruption can kill everything it started.
  */
+import { Timers } from '../util/timers.js'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -147,7 +148,7 @@ class ProcessRun {
   private failure: TargetError | null = null
   private closed = false
   private spawnError: NodeJS.ErrnoException | null = null
-  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly timers = new Timers()
 
   constructor(
     private readonly spec: CommandSpec,
@@ -159,7 +160,7 @@ class ProcessRun {
     this.done = new Promise<string>((resolvePromise, rejectPromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.closed = true
-        this.clearTimers()
+        this.timers.clear()
         // sweep whatever the process left behind in its group
         signalGroup(this.child, 'SIGKILL')
         try {
@@ -187,7 +188,7 @@ class ProcessRun {
     if (this.closed || this.failure) return
     this.failure = reason
     signalGroup(this.child, 'SIGTERM')
-    this.later(KILL_GRACE_MS, () => this.forceClose())
+    this.timers.later(KILL_GRACE_MS, () => this.forceClose())
   }
 
   private onStdout(chunk: Buffer): void {
@@ -206,7 +207,7 @@ class ProcessRun {
 
   /** A grandchild may hold stdout open after the process exited; do not wait for it forever. */
   private afterExit(): void {
-    this.later(PIPE_GRACE_MS, () => this.forceClose())
+    this.timers.later(PIPE_GRACE_MS, () => this.forceClose())
   }
 
   /**
@@ -215,7 +216,7 @@ class ProcessRun {
    */
   private forceClose(): void {
     signalGroup(this.child, 'SIGKILL')
-    this.later(PIPE_GRACE_MS, () => {
+    this.timers.later(PIPE_GRACE_MS, () => {
       this.child.stdout?.destroy()
       this.child.stderr?.destroy()
     })
@@ -229,18 +230,5 @@ class ProcessRun {
     // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
     // invalid UTF-8 becomes U+FFFD
     return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '')
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer)
-      fn()
-    }, ms)
-    this.timers.add(timer)
-  }
-
-  private clearTimers(): void {
-    for (const timer of this.timers) clearTimeout(timer)
-    this.timers.clear()
   }
 }

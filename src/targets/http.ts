@@ -5,18 +5,14 @@
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
-import { HttpError, NetworkError, requestJson, type HttpResponse, type Sleep } from '../llm/http.js'
+import { HttpError, NetworkError, requestJson, type HttpResponse, type HttpSeams } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { expandDeep } from '../util/env.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type HttpTargetConfig = NonNullable<TargetConfig['http']>
 
-/** Test seams: the HTTP client's fetch and its waits between retries. */
-export interface HttpTargetDeps {
-  fetchImpl?: typeof fetch
-  sleep?: Sleep
-}
+export type HttpTargetDeps = HttpSeams
 
 export function createHttpTarget(
   http: HttpTargetConfig,

@@ -17,6 +17,7 @@
  * flight on that worker did nothing wrong, so they are sent again to a fresh
  * worker, still bounded by their own timeouts.
  */
+import { Timers } from '../util/timers.js'
 import type { ChildProcess } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import type { TargetConfig } from '../config/schema.js'
@@ -178,7 +179,7 @@ class Worker {
   private failure: TargetError | null = null
   private spawnError: NodeJS.ErrnoException | null = null
   private exited = false
-  private readonly timers = new Set<NodeJS.Timeout>()
+  private readonly timers = new Timers()
 
   constructor(
     private readonly spec: CommandSpec,
@@ -188,7 +189,7 @@ class Worker {
     this.child = spawnInGroup(spec, spec.argv.slice(1))
     this.closed = new Promise<void>((resolvePromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
-        this.clearTimers()
+        this.timers.clear()
         // a failed spawn closes without an exit
         this.exited = true
         this.onExit(this)
@@ -210,7 +211,7 @@ class Worker {
       this.exited = true
       this.onExit(this)
       // a grandchild may hold stdout open after the worker exited; do not wait for it forever
-      this.later(PIPE_GRACE_MS, () => this.forceClose())
+      this.timers.later(PIPE_GRACE_MS, () => this.forceClose())
     })
     this.child.stdout?.on('data', (chunk: Buffer) => this.onStdoutText(this.decoder.write(chunk)))
     this.child.stderr?.on('data', (chunk: Buffer) => {
@@ -248,7 +249,7 @@ class Worker {
   /** Asks the worker to finish: EOF on stdin, then SIGTERM and SIGKILL if it does not. */
   endInput(): void {
     this.child.stdin?.end()
-    if (!this.exited) this.later(this.timing.graceMs, () => this.stop(new TargetError('worker stopped')))
+    if (!this.exited) this.timers.later(this.timing.graceMs, () => this.stop(new TargetError('worker stopped')))
   }
 
   /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */
@@ -259,7 +260,7 @@ class Worker {
     this.onExit(this)
     if (this.exited) return
     signalGroup(this.child, 'SIGTERM')
-    this.later(this.timing.graceMs, () => this.forceClose())
+    this.timers.later(this.timing.graceMs, () => this.forceClose())
   }
 
   private onStdoutText(text: string): void {
@@ -316,23 +317,10 @@ class Worker {
   /** Kills the group; if something outside it still holds the pipes, drops our ends a little later. */
   private forceClose(): void {
     signalGroup(this.child, 'SIGKILL')
-    this.later(PIPE_GRACE_MS, () => {
+    this.timers.later(PIPE_GRACE_MS, () => {
       this.child.stdout?.destroy()
       this.child.stderr?.destroy()
     })
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer)
-      fn()
-    }, ms)
-    this.timers.add(timer)
-  }
-
-  private clearTimers(): void {
-    for (const timer of this.timers) clearTimeout(timer)
-    this.timers.clear()
   }
 }
 

@@ -6,18 +6,14 @@
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
-import { HttpError, NetworkError, type Sleep } from '../llm/http.js'
+import { HttpError, NetworkError, type HttpSeams } from '../llm/http.js'
 import { isWholeInput, renderText } from '../llm/template.js'
 import { expandVars } from '../util/env.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type OpenAITargetConfig = NonNullable<TargetConfig['openai']>
 
-/** Test seams: the HTTP client's fetch and its waits between retries. */
-export interface OpenAITargetDeps {
-  fetchImpl?: typeof fetch
-  sleep?: Sleep
-}
+export type OpenAITargetDeps = HttpSeams
 
 export function createOpenAITarget(
   openai: OpenAITargetConfig,
