@@ -137,8 +137,11 @@ describe('normalQuantile', () => {
 
 describe('pairedMeanCI (paired t interval of score differences)', () => {
   it.each([
-    // mean 2, sd 1, n 3: 2 ± 4.303 / √3
-    { d: [1, 2, 3], lo: 2 - 4.302652729749752 / Math.sqrt(3), hi: 2 + 4.302652729749752 / Math.sqrt(3) },
+    // mean 0.2, sd 0.1, n 3: 0.2 ± 4.303 · 0.1 / √3
+    { d: [0.1, 0.2, 0.3], lo: 0.2 - (4.302652729749752 * 0.1) / Math.sqrt(3), hi: 0.2 + (4.302652729749752 * 0.1) / Math.sqrt(3) },
+    // a wide interval on few cases is cut to the possible range of a score difference
+    // mean 0.325, variance 0.4292, n 4: the upper end 1.367 is cut to 1
+    { d: [-0.5, 0.9, 0.1, 0.8], lo: 0.325 - 3.182446305 * Math.sqrt(0.42916666666666664 / 4), hi: 1 },
     // mean −0.1, sd 0.1, n 5: −0.1 ± 2.776 · 0.1 / √5
     { d: [-0.2, -0.15, -0.1, -0.05, 0], lo: -0.1 - (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5), hi: -0.1 + (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5) },
     // no spread: the interval is the point

@@ -210,8 +210,8 @@ function factorial(n: number): number {
 /**
  * A confidence interval for the mean of paired differences (current − baseline
  * score of each case scored in both runs): the t interval
- * mean ± t(n−1) · sd / √n. Null with fewer than two differences, where no
- * spread can be measured.
+ * mean ± t(n−1) · sd / √n, cut to [−1, 1] since scores lie in [0, 1]. Null
+ * with fewer than two differences, where no spread can be measured.
  */
 export function pairedMeanCI(differences: readonly number[], level = 0.95): [number, number] | null {
   const n = differences.length
@@ -219,5 +219,5 @@ export function pairedMeanCI(differences: readonly number[], level = 0.95): [num
   const mean = differences.reduce((a, b) => a + b, 0) / n
   const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1)
   const half = tCritical(n - 1, level) * Math.sqrt(variance / n)
-  return [mean - half, mean + half]
+  return [Math.max(-1, mean - half), Math.min(1, mean + half)]
 }
