@@ -315,8 +315,8 @@ describe('user errors', () => {
     [{ 'min-pass-rate': '1.5' }, 'evalgate: min-pass-rate: "1.5" is not a fraction between 0 and 1 (0.02 or 2% = two points)'],
     [{ comment: 'sometimes' }, 'evalgate: comment: "sometimes" is not one of always, on-change, never'],
     [{ 'fail-on-regression': 'yes' }, 'evalgate: fail-on-regression: "yes" is not a boolean; use true or false'],
-    [{ mode: 'merge' }, 'evalgate: mode: "merge" is not supported yet'],
-    [{ shard: '1/2' }, 'evalgate: shard: sharding is not supported by the action yet']
+    [{ shard: '3/2' }, 'evalgate: shard "3/2": use i/n with 1 ≤ i ≤ n, e.g. 1/4'],
+    [{ mode: 'merge', shard: '1/2' }, 'evalgate: shard: only for mode: run']
   ])('%j fails with a message and no stack', async (inputs, message) => {
     const result = await prRun({ inputs })
     expect(result.exitCode).toBe(1)

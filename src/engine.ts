@@ -48,12 +48,13 @@ export function loadEvalConfig(file: string): Promise<LoadedConfig> {
   return loadConfig(file, validateAssertion)
 }
 
-export function parseShard(text: string): Shard {
+/** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
+export function parseShard(text: string, option = '--shard'): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim())
   const index = m ? Number(m[1]) : NaN
   const count = m ? Number(m[2]) : NaN
   if (!m || count < 1 || index < 1 || index > count) {
-    throw new UsageError(`--shard "${text}": use i/n with 1 ≤ i ≤ n, e.g. 1/4`)
+    throw new UsageError(`${option} "${text}": use i/n with 1 ≤ i ≤ n, e.g. 1/4`)
   }
   return { index, count }
 }

@@ -1,8 +1,9 @@
 /**
- * The action's run(): wiring only. Inputs → baseline → the engine → artifact →
- * comment, summary, annotations, outputs → gate. The one place, with cli.ts,
- * that turns errors into a verdict: `core.setFailed` is called here only, and
- * only after everything the run leaves behind has been written.
+ * The action's run(): wiring only. Inputs → baseline → the engine (mode run) or
+ * this run's shard artifacts (mode merge) → artifact → comment, summary,
+ * annotations, outputs → gate. The one place, with cli.ts, that turns errors
+ * into a verdict: `core.setFailed` is called here only, and only after
+ * everything the run leaves behind has been written.
  */
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
@@ -10,25 +11,36 @@ import path from 'node:path'
 import { DefaultArtifactClient } from '@actions/artifact'
 import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
+import type { Comparison } from './compare/types.js'
+import type { LoadedConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
-import { evaluate, loadEvalConfig } from './engine.js'
-import { errorMessage, isUserError, UsageError } from './errors.js'
-import { fetchRunRecord, lookUpBaseline, RECORD_FILE, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
+import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
 import { commentMarker } from './github/comment.js'
-import { createOctokit, readContext, type ActionContext } from './github/context.js'
-import { readInputs, type ActionInputs, type GateOverrides } from './github/inputs.js'
+import { createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
+import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish, writeReport, type Published } from './github/publish.js'
+import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
 import { findPullRequest, triggeringRun, workflowFileName } from './github/workflow-run.js'
+import { renderShardSummary } from './report/index.js'
+import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import type { RunRecord } from './types.js'
-import { toJson, writeFileAtomic } from './util/files.js'
+import { writeJsonAtomic } from './util/json-writer.js'
+
+const MODES: Record<Mode, (inputs: ActionInputs, ctx: ActionContext) => Promise<string | null>> = {
+  run: runMode,
+  merge: mergeMode,
+  comment: commentMode
+}
 
 export async function run(): Promise<void> {
   try {
     const inputs = readInputs()
     const ctx = readContext(process.env)
-    const failure = inputs.mode === 'comment' ? await commentMode(inputs, ctx) : await runMode(inputs, ctx)
+    const failure = await MODES[inputs.mode](inputs, ctx)
     if (failure) core.setFailed(failure)
   } catch (err) {
     if (isUserError(err)) core.setFailed(`evalgate: ${err.message}`)
@@ -42,31 +54,94 @@ function withOverrides(gate: GateConfig, overrides: GateOverrides): GateConfig {
   return { ...gate, ...overrides }
 }
 
-/** mode: run — evaluate this commit, publish, gate. */
-async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
+/** What mode run and mode merge share: the inputs, the run, the config and the clients. */
+interface Job {
+  inputs: ActionInputs
+  ctx: ActionContext
+  loaded: LoadedConfig
+  /** the run's artifact; a shard's is named after it */
+  artifactName: string
+  octokit: Octokit | null
+}
+
+interface Baseline {
+  record: RunRecord | null
+  runId: number | null
+  /** why there is none, what was skipped: shown in the log and the report */
+  notices: string[]
+}
+
+/** A record of the whole run (or of a shard) and its comparison with the baseline. */
+interface Outcome {
+  record: RunRecord
+  comparison: Comparison
+  secrets: Set<string>
+  /** the cases the run set out to finish */
+  expected: number
+}
+
+async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<Job> {
   const loaded = await loadEvalConfig(inputs.config)
   loaded.config.gate = withOverrides(loaded.config.gate, inputs.gate)
-  const { name } = loaded.config
-  const artifactName = inputs.artifactName ?? `evalgate-${name}`
-  const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
-  const problems: string[] = []
+  const artifactName = inputs.artifactName ?? `evalgate-${loaded.config.name}`
+  return { inputs, ctx, loaded, artifactName, octokit: inputs.token ? createOctokit(inputs.token, ctx) : null }
+}
 
-  let baseline: RunRecord | null = null
-  let baselineRunId: number | null = null
-  const notices: string[] = []
-  if (inputs.baseline) {
-    baseline = await readRunRecord(inputs.baseline)
-  } else if (!octokit) {
-    notices.push('no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated')
+/** The baseline: the local record given, else the default branch's run found the usual way. */
+async function baselineOf(job: Job): Promise<Baseline> {
+  const { inputs, ctx, octokit, artifactName } = job
+  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline), runId: null, notices: [] }
+  const baseline: Baseline = { record: null, runId: null, notices: [] }
+  if (!octokit) {
+    baseline.notices.push('no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated')
   } else {
     const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId })
-    baseline = found.record
-    baselineRunId = found.run?.id ?? null
-    notices.push(...found.notices)
+    Object.assign(baseline, { record: found.record, runId: found.run?.id ?? null, notices: found.notices })
     if (found.run) core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
-  for (const notice of notices) core.notice(notice)
+  for (const notice of baseline.notices) core.notice(notice)
+  return baseline
+}
 
+/** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
+async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string }> {
+  const outDir = path.join(ctx.tempDir, `evalgate-${folder}`)
+  await mkdir(outDir, { recursive: true })
+  const resultsPath = path.join(outDir, RECORD_FILE)
+  await writeJsonAtomic(resultsPath, record)
+  return { outDir, resultsPath }
+}
+
+/** Upload the run's files as artifact `name`; a failure is a problem for the verdict, not a stop. */
+async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string, problems: string[]): Promise<void> {
+  try {
+    const uploaded = await uploadRunArtifact({ client: new DefaultArtifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
+    if (uploaded.notice) core.notice(uploaded.notice)
+    core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
+  } catch (err) {
+    problems.push(`the run record could not be uploaded as artifact "${name}": ${errorMessage(err)}`)
+  }
+}
+
+function verdict(failures: string[]): string | null {
+  if (failures.length === 0) return null
+  return `evalgate: ${failures.length === 1 ? failures[0] : `\n- ${[...new Set(failures)].join('\n- ')}`}`
+}
+
+/** mode: run — evaluate this commit (or one shard of it), publish, gate. */
+async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
+  const job = await prepareJob(inputs, ctx)
+  const baseline = await baselineOf(job)
+  const shard = inputs.shard ?? undefined
+  // a shard sets out to finish only its slice
+  const expected = shard ? selectCases(job.loaded.cases, { shard }).length : job.loaded.cases.length
+  const evaluation = await evaluateCases(job.loaded, { baseline: baseline.record, shard, expected })
+  const outcome: Outcome = { ...evaluation, expected }
+  return shard ? concludeShard(job, baseline, outcome, shard) : conclude(job, baseline, outcome)
+}
+
+/** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
+async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecord | null; shard: Shard | undefined; expected: number }): Promise<Evaluation> {
   const controller = new AbortController()
   const stop = (signal: string) => {
     core.warning(`evalgate: ${signal} received: stopping; the cases that finished are published`)
@@ -76,34 +151,74 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
   const onTerm = () => stop('SIGTERM')
   process.on('SIGINT', onInt)
   process.on('SIGTERM', onTerm)
-  let evaluation
+  let evaluation: Evaluation
   try {
-    const progress = createProgress(loaded.cases.length, { write: (text) => process.stdout.write(text) })
-    evaluation = await evaluate(loaded, { baseline, env: process.env, signal: controller.signal, progress })
+    const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
+    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)
   }
-  const { record, comparison, secrets } = evaluation
-  for (const secret of secrets) core.setSecret(secret)
+  for (const secret of evaluation.secrets) core.setSecret(secret)
+  return evaluation
+}
 
-  const outDir = path.join(ctx.tempDir, `evalgate-${artifactName}`)
-  await mkdir(outDir, { recursive: true })
-  const resultsPath = path.join(outDir, RECORD_FILE)
-  await writeFileAtomic(resultsPath, toJson(record))
+/**
+ * mode: merge — the shard records this run's shard jobs uploaded, joined into
+ * the record one unsharded run would have written, then everything mode run
+ * does after evaluating. The baseline is found first: merging carries each
+ * case's flake history forward from it.
+ */
+async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
+  if (ctx.runId === null) throw new UsageError('mode: merge joins the shard artifacts of this workflow run, but GITHUB_RUN_ID is not set')
+  const job = await prepareJob(inputs, ctx)
+  // readInputs refuses mode: merge without a token
+  const octokit = job.octokit!
+  const baseline = await baselineOf(job)
+  const target: DownloadTarget = { octokit, client: new DefaultArtifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
+  const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
+  let merged: RunRecord
+  try {
+    merged = mergeRecords(shards, { baseline: baseline.record })
+  } catch (err) {
+    if (!isUserError(err)) throw err
+    throw new RecordError(`cannot merge the shards of run ${ctx.runId}: ${err.message}`, err.file)
+  }
+  const { config } = job.loaded
+  if (merged.name !== config.name) throw new RecordError(`the shards are of "${merged.name}" but ${inputs.config} is the config of "${config.name}"`)
+  core.info(`evalgate: merged ${shards.length} shard artifacts of run ${ctx.runId}: ${merged.cases.length} cases`)
+  const comparison = compareRuns(baseline.record, merged, config.gate)
+  return conclude(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.loaded.cases.length })
+}
+
+/**
+ * After evaluation, the same for mode run and mode merge: the record written
+ * and uploaded, the report published (comment, summary, annotations, outputs,
+ * badge), then the verdict.
+ */
+async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise<string | null> {
+  const { inputs, ctx, loaded, artifactName, octokit } = job
+  const { record, comparison, secrets } = outcome
+  const problems: string[] = []
+  const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
   const gatePassed = comparison.gate.passed && record.complete !== false
-  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', name)
-  const published: Published = { comparison, baseline, current: record, secrets, notices, fullReportHint: `the job summary and the artifact \`${artifactName}\``, outDir, baselineRunId, gatePassed, badgeConfig: loaded.config.badge }
+  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', loaded.config.name)
+  const published: Published = {
+    comparison,
+    baseline: baseline.record,
+    current: record,
+    secrets,
+    notices: baseline.notices,
+    fullReportHint: `the job summary and the artifact \`${artifactName}\``,
+    outDir,
+    baselineRunId: baseline.runId,
+    gatePassed,
+    badgeConfig: loaded.config.badge
+  }
   const rendered = await writeReport(published)
 
   // The artifact first: on the default branch it is the next baseline, pass or fail.
-  try {
-    const uploaded = await uploadRunArtifact({ client: new DefaultArtifactClient(), name: artifactName, files: [resultsPath, rendered.reportPath], rootDir: outDir, runAttempt: ctx.runAttempt })
-    if (uploaded.notice) core.notice(uploaded.notice)
-    core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
-  } catch (err) {
-    problems.push(`the run record could not be uploaded as artifact "${artifactName}": ${errorMessage(err)}`)
-  }
+  await uploadRecord(ctx, artifactName, [resultsPath, rendered.reportPath], outDir, problems)
   await publish(inputs, ctx, octokit, marker, published, rendered, problems)
 
   const failures: string[] = []
@@ -113,11 +228,33 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
   }
   // whatever fail-on-regression says: a run cut short is never a pass
   if (record.complete === false && !failures.some((f) => f.includes('incomplete'))) {
-    failures.unshift(`the run is incomplete: ${record.cases.length} of ${loaded.cases.length} cases finished`)
+    failures.unshift(`the run is incomplete: ${record.cases.length} of ${outcome.expected} cases finished`)
   }
   failures.push(...problems)
-  if (failures.length === 0) return null
-  return `evalgate: ${failures.length === 1 ? failures[0] : `\n- ${[...new Set(failures)].join('\n- ')}`}`
+  return verdict(failures)
+}
+
+/**
+ * After evaluating one shard: its record uploaded as `<artifact>-shard-i-of-n`
+ * for the merge job, a short summary and the outputs. No comment and no gate:
+ * the shard's cases are judged with the others once the merge job has them
+ * all. The step fails only when the merge job will not find the record.
+ */
+async function concludeShard(job: Job, baseline: Baseline, outcome: Outcome, shard: Shard): Promise<string | null> {
+  const { ctx } = job
+  const { record, comparison } = outcome
+  const name = shardArtifactName(job.artifactName, shard)
+  const problems: string[] = []
+  const { outDir, resultsPath } = await writeRecord(ctx, name, record)
+  await uploadRecord(ctx, name, [resultsPath], outDir, problems)
+  if (record.complete === false) core.warning(`evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${outcome.expected} cases finished; the merged run will be incomplete`)
+  try {
+    await writeJobSummary(renderShardSummary({ current: record, shard, comparison: baseline.record ? comparison : null, expected: outcome.expected, artifactName: name }))
+  } catch (err) {
+    core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
+  }
+  setOutputs(shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.runId }))
+  return verdict(problems)
 }
 
 /**
@@ -158,9 +295,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   for (const notice of found.notices) core.notice(notice)
   const comparison = compareRuns(found.record, current, gate)
 
-  const outDir = path.join(ctx.tempDir, `evalgate-${artifactName}-run-${trigger.id}`)
-  await mkdir(outDir, { recursive: true })
-  await writeFileAtomic(path.join(outDir, RECORD_FILE), toJson(current))
+  const { outDir } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
   const marker = commentMarker(workflowFileName(trigger.workflowPath) ?? String(trigger.workflowId ?? 'workflow'), configName ?? current.name)
   const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha } }
   const problems: string[] = []

@@ -109,6 +109,55 @@ describe('isRecordArtifactName', () => {
   })
 })
 
+describe('shard artifact names', () => {
+  it('names shard i of n after the run artifact', () => {
+    expect(artifacts.shardArtifactName('evalgate-demo', { index: 2, count: 4 })).toBe('evalgate-demo-shard-2-of-4')
+  })
+
+  it.each([
+    ['evalgate-demo-shard-2-of-4', { index: 2, count: 4 }],
+    ['evalgate-demo-shard-12-of-12-attempt-3', { index: 12, count: 12 }],
+    ['evalgate-demo', null],
+    ['evalgate-demo-attempt-2', null],
+    ['evalgate-demo-shard-5-of-4', null],
+    ['evalgate-demo-shard-0-of-4', null],
+    ['evalgate-demo-shard-2-of-4-x', null],
+    ['evalgate-demox-shard-2-of-4', null],
+    ['evalgate-demo-shard-2-of-4-attempt-', null]
+  ])('%s → %j', (name, shard) => {
+    expect(artifacts.shardOfArtifactName(name, 'evalgate-demo')).toEqual(shard)
+  })
+})
+
+describe('fetchShardRecords', () => {
+  const shardRecord = (shard: string | null, cases = [caseResult('a', true)]) => record(cases, { config: { repeat: 1, shard } })
+
+  it('takes the newest live upload of each shard, in shard order', async () => {
+    const run = server.addRun({ head_sha: sha(1) })
+    server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2', await recordZip(shardRecord('2/2', [caseResult('b', false)])))
+    server.addArtifact(run.id, 'evalgate-demo-shard-1-of-2', await recordZip(shardRecord('1/2')))
+    server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2-attempt-2', await recordZip(shardRecord('2/2', [caseResult('b', true)])))
+    server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2-attempt-3', await recordZip(shardRecord('2/2')), { expired: true })
+    server.addArtifact(run.id, 'evalgate-demo', await recordZip())
+    const shards = await artifacts.fetchShardRecords(query(), run.id, 'evalgate-demo')
+    expect(shards.map((s) => s.file)).toEqual(['artifact "evalgate-demo-shard-1-of-2"', 'artifact "evalgate-demo-shard-2-of-2-attempt-2"'])
+    expect(shards[1]!.record.cases.map((c) => c.passed)).toEqual([true])
+  })
+
+  it.each<[string, () => Promise<Buffer>, RegExp]>([
+    ['unreadable', () => Promise.resolve(Buffer.from('PK\x03\x04 not a zip')), /^the shard artifact "evalgate-demo-shard-1-of-2" of run \d+ is unreadable: /],
+    ['of another shard', () => recordZip(shardRecord('2/2')), /holds the record of shard 2\/2, not of shard 1\/2$/],
+    ['not a shard record', () => recordZip(shardRecord(null)), /holds a record of no shard, not of shard 1\/2$/]
+  ])('refuses a shard artifact that is %s', async (_label, bytes, message) => {
+    const run = server.addRun({ head_sha: sha(1) })
+    server.addArtifact(run.id, 'evalgate-demo-shard-1-of-2', await bytes())
+    const { RecordError } = await import('../../src/errors.js')
+    const fetching = artifacts.fetchShardRecords(query(), run.id, 'evalgate-demo')
+    await expect(fetching).rejects.toThrow(RecordError)
+    await expect(artifacts.fetchShardRecords(query(), run.id, 'evalgate-demo')).rejects.toThrow(message)
+  })
+})
+
 describe('findBaseline', () => {
   it('takes the newest push run of this repository on the branch', async () => {
     const older = server.addRun({ head_sha: sha(1) })

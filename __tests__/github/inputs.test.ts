@@ -52,6 +52,11 @@ describe('readInputs', () => {
     })
   })
 
+  it('reads a shard as i of n, and mode: merge', () => {
+    expect(readInputs(reader({ shard: ' 2/4 ' })).shard).toEqual({ index: 2, count: 4 })
+    expect(readInputs(reader({ mode: 'merge', 'github-token': 'ghs_x' }))).toMatchObject({ mode: 'merge', shard: null })
+  })
+
   it('names each input once', () => {
     expect(new Set(Object.values(Inputs)).size).toBe(Object.values(Inputs).length)
   })
@@ -66,8 +71,13 @@ describe('readInputs', () => {
     [{ 'fail-on-regression': 'yes' }, 'fail-on-regression: "yes" is not a boolean; use true or false'],
     [{ comment: 'sometimes' }, 'comment: "sometimes" is not one of always, on-change, never'],
     [{ mode: 'shard' }, 'mode: "shard" is not one of run, merge, comment'],
-    [{ mode: 'merge' }, 'mode: "merge" is not supported yet'],
-    [{ shard: '1/4' }, 'shard: sharding is not supported by the action yet'],
+    [{ shard: '0/4' }, 'shard "0/4": use i/n with 1 ≤ i ≤ n, e.g. 1/4'],
+    [{ shard: '5/4' }, 'shard "5/4": use i/n'],
+    [{ shard: 'half' }, 'shard "half": use i/n'],
+    [{ mode: 'merge', 'github-token': 'ghs_x', shard: '1/4' }, 'shard: only for mode: run (the shard jobs); the mode: merge job takes no shard'],
+    [{ mode: 'comment', shard: '1/4' }, 'shard: only for mode: run'],
+    [{ shard: '1/4', 'badge-path': 'badge.svg' }, 'badge-path: a shard has no badge of its own; give badge-path to the mode: merge job'],
+    [{ mode: 'merge' }, "mode: merge needs a github-token that can read this run's artifacts (actions: read)"],
     [{ 'artifact-name': 'a/b' }, 'artifact-name: "a/b" may hold only letters, digits'],
     [{ mode: 'comment', baseline: 'run.json' }, 'baseline: not used with mode: comment']
   ])('%j → %s', (values, message) => {

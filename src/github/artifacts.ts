@@ -1,6 +1,7 @@
 /**
- * The run record as an artifact: uploading this run's, and finding, downloading
- * and validating the baseline's (SPEC §7 "Baseline lookup").
+ * The run record as an artifact: uploading this run's, finding, downloading
+ * and validating the baseline's (SPEC §7 "Baseline lookup"), and collecting
+ * the shard records of this run for mode: merge.
  *
  * Artifacts of other runs are untrusted input. The baseline is only taken from
  * runs of the same workflow file on the baseline branch, triggered by push,
@@ -8,13 +9,16 @@
  * fork's run can upload any artifact it likes (artifact poisoning). What is
  * downloaded is read in memory out of the zip (see zip.ts) and validated with
  * parseRunRecord. Nothing here throws for a missing or bad baseline: the caller
- * gets null and a notice saying why.
+ * gets null and a notice saying why. A missing or bad shard does throw: a merge
+ * cannot stand in for the run without it.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import { DefaultArtifactClient, type ArtifactClient } from '@actions/artifact'
 import { parseRunRecord } from '../config/record.js'
-import { errorMessage } from '../errors.js'
+import type { Shard } from '../engine.js'
+import { errorMessage, RecordError } from '../errors.js'
+import type { ShardRecord } from '../run/merge.js'
 import type { RunRecord } from '../types.js'
 import { httpStatus, resolveBaselineBranch, resolveWorkflow, type ActionContext, type Octokit } from './context.js'
 import type { ActionInputs } from './inputs.js'
@@ -114,14 +118,20 @@ export type RecordFetch =
   | { status: 'ok'; record: RunRecord; artifactName: string }
   | { status: 'missing' | 'expired' | 'unreadable'; message: string }
 
-/** The newest non-expired artifact of the run holding the record published as `name` (and whether expired ones were seen). */
-async function findRecordArtifact(target: DownloadTarget, runId: number, name: string): Promise<{ artifact: RestArtifact | null; expired: boolean }> {
+/** The artifacts of a run whose names pass `keep`, every page of them. */
+async function listRunArtifacts(target: DownloadTarget, runId: number, keep: (name: string) => boolean): Promise<RestArtifact[]> {
   const { octokit, owner, repo } = target
   const matches: RestArtifact[] = []
   const pages = octokit.paginate.iterator(octokit.rest.actions.listWorkflowRunArtifacts, { owner, repo, run_id: runId, per_page: 100 })
   for await (const page of pages) {
-    for (const a of page.data as RestArtifact[]) if (isRecordArtifactName(a.name, name)) matches.push(a)
+    for (const a of page.data as RestArtifact[]) if (keep(a.name)) matches.push(a)
   }
+  return matches
+}
+
+/** The newest non-expired artifact of the run holding the record published as `name` (and whether expired ones were seen). */
+async function findRecordArtifact(target: DownloadTarget, runId: number, name: string): Promise<{ artifact: RestArtifact | null; expired: boolean }> {
+  const matches = await listRunArtifacts(target, runId, (candidate) => isRecordArtifactName(candidate, name))
   const live = matches.filter((a) => !a.expired).sort((a, b) => b.id - a.id)
   return { artifact: live[0] ?? null, expired: matches.some((a) => a.expired) }
 }
@@ -186,6 +196,69 @@ export async function fetchRunRecord(target: DownloadTarget, runId: number, name
     if (httpStatus(err) === 410) return { status: 'expired', message: `the artifact "${found.artifact.name}" of run ${runId} has expired` }
     return { status: 'unreadable', message: `the artifact "${found.artifact.name}" of run ${runId} is unreadable: ${errorMessage(err)}` }
   }
+}
+
+// ---------------------------------------------------------------------------
+// Shards of this run
+
+/** The artifact one shard of a sharded run uploads: `<name>-shard-<i>-of-<n>`. */
+export function shardArtifactName(name: string, shard: Shard): string {
+  return `${name}-shard-${shard.index}-of-${shard.count}`
+}
+
+/** Which shard an artifact called `candidate` holds, if it is one of `name`'s (a re-run's `-attempt-<k>` included). */
+export function shardOfArtifactName(candidate: string, name: string): Shard | null {
+  const prefix = `${name}-shard-`
+  if (!candidate.startsWith(prefix)) return null
+  const m = /^(\d+)-of-(\d+)(?:-attempt-\d+)?$/.exec(candidate.slice(prefix.length))
+  if (!m) return null
+  const shard = { index: Number(m[1]), count: Number(m[2]) }
+  return shard.index >= 1 && shard.index <= shard.count ? shard : null
+}
+
+/**
+ * The shard records the shard jobs of run `runId` uploaded for `name`: for
+ * each shard the newest live artifact (a re-run job uploads under
+ * `-attempt-<k>`), downloaded and validated like a baseline. Whether they are
+ * all there, once, of one split, is mergeRecords' to check. Throws a
+ * RecordError when there are none or one cannot be read: a merge without
+ * every shard is no run.
+ */
+export async function fetchShardRecords(target: DownloadTarget, runId: number, name: string): Promise<ShardRecord[]> {
+  let listed: RestArtifact[]
+  try {
+    listed = await listRunArtifacts(target, runId, (candidate) => shardOfArtifactName(candidate, name) !== null)
+  } catch (err) {
+    throw new RecordError(`cannot list the artifacts of run ${runId}: ${apiMessage(err)}`)
+  }
+  // one per shard: the newest, when a re-run job uploaded it again
+  const newest = new Map<string, { shard: Shard; artifact: RestArtifact }>()
+  for (const artifact of listed.filter((a) => !a.expired)) {
+    const shard = shardOfArtifactName(artifact.name, name)!
+    const key = shardArtifactName(name, shard)
+    if ((newest.get(key)?.artifact.id ?? -1) < artifact.id) newest.set(key, { shard, artifact })
+  }
+  if (newest.size === 0) {
+    throw new RecordError(
+      `run ${runId} has no shard artifacts "${name}-shard-<i>-of-<n>"${listed.length ? ' that have not expired' : ''}: the shard jobs (shard: i/n, the same artifact-name) upload them; give the merge job needs: on them`
+    )
+  }
+  const shards: ShardRecord[] = []
+  for (const { shard, artifact } of [...newest.values()].sort((a, b) => a.shard.count - b.shard.count || a.shard.index - b.shard.index)) {
+    let record: RunRecord
+    try {
+      record = await downloadRecord(target, runId, artifact)
+    } catch (err) {
+      const why = httpStatus(err) === 410 ? 'has expired' : `is unreadable: ${errorMessage(err)}`
+      throw new RecordError(`the shard artifact "${artifact.name}" of run ${runId} ${why}`, artifact.name)
+    }
+    const says = record.config?.shard ?? null
+    if (says !== `${shard.index}/${shard.count}`) {
+      throw new RecordError(`the shard artifact "${artifact.name}" of run ${runId} holds ${says === null ? 'a record of no shard' : `the record of shard ${says}`}, not of shard ${shard.index}/${shard.count}`, artifact.name)
+    }
+    shards.push({ file: `artifact "${artifact.name}"`, record })
+  }
+  return shards
 }
 
 /** Octokit's message, with a hint for the statuses a workflow's permissions cause. */

@@ -3,6 +3,7 @@
  * `readInputs`, into a typed value. Nothing is read at import time.
  */
 import * as core from '@actions/core'
+import { parseShard, type Shard } from '../engine.js'
 import { UsageError } from '../errors.js'
 
 export const Inputs = {
@@ -40,7 +41,8 @@ export interface ActionInputs {
   config: string
   token: string
   mode: Mode
-  shard: string | null
+  /** mode run only: run this slice of the cases and upload it for the merge job */
+  shard: Shard | null
   baselineBranch: string | null
   baseline: string | null
   artifactName: string | null
@@ -99,6 +101,11 @@ function fraction(read: InputReader, name: InputName): number | undefined {
   return number
 }
 
+function shard(read: InputReader): Shard | null {
+  const value = optional(read, Inputs.Shard)
+  return value === null ? null : parseShard(value, Inputs.Shard)
+}
+
 export function readInputs(read: InputReader = actionInput): ActionInputs {
   const gate: GateOverrides = {}
   const maxRegressions = wholeNumber(read, Inputs.MaxRegressions)
@@ -112,7 +119,7 @@ export function readInputs(read: InputReader = actionInput): ActionInputs {
     config: optional(read, Inputs.Config) ?? 'evalgate.yml',
     token: optional(read, Inputs.GithubToken) ?? '',
     mode: oneOf(read, Inputs.Mode, MODES, 'run'),
-    shard: optional(read, Inputs.Shard),
+    shard: shard(read),
     baselineBranch: optional(read, Inputs.BaselineBranch),
     baseline: optional(read, Inputs.Baseline),
     artifactName: optional(read, Inputs.ArtifactName),
@@ -122,12 +129,15 @@ export function readInputs(read: InputReader = actionInput): ActionInputs {
     badgePath: optional(read, Inputs.BadgePath)
   }
 
-  // Cross-field checks, and what later issues build.
-  if (inputs.mode === 'merge') {
-    throw new UsageError(`${Inputs.Mode}: "merge" is not supported yet (sharded runs are planned); run the whole dataset in one job with mode: run`)
+  // Cross-field checks.
+  if (inputs.shard !== null && inputs.mode !== 'run') {
+    throw new UsageError(`${Inputs.Shard}: only for mode: run (the shard jobs); the mode: ${inputs.mode} job takes no shard`)
   }
-  if (inputs.shard !== null) {
-    throw new UsageError(`${Inputs.Shard}: sharding is not supported by the action yet; remove "${Inputs.Shard}: ${inputs.shard}" to run every case in this job`)
+  if (inputs.shard !== null && inputs.badgePath !== null) {
+    throw new UsageError(`${Inputs.BadgePath}: a shard has no badge of its own; give badge-path to the mode: merge job`)
+  }
+  if (inputs.mode === 'merge' && !inputs.token) {
+    throw new UsageError(`mode: merge needs a github-token that can read this run's artifacts (actions: read)`)
   }
   if (inputs.artifactName !== null && !/^[A-Za-z0-9._-]+$/.test(inputs.artifactName)) {
     throw new UsageError(`${Inputs.ArtifactName}: "${inputs.artifactName}" may hold only letters, digits, ".", "_" and "-"`)

@@ -118,6 +118,19 @@ export function outputValues(input: {
   baselineRunId: number | null
   badge: Badge
 }): OutputValues {
+  return {
+    ...shardOutputValues(input),
+    gate: input.gatePassed ? 'pass' : 'fail',
+    'report-path': input.reportPath,
+    'badge-message': input.badge.message,
+    'badge-color': input.badge.color
+  }
+}
+
+type ShardOutputs = Omit<OutputValues, 'gate' | 'report-path' | 'badge-message' | 'badge-color'>
+
+/** A shard's outputs: its figures and where its record is; the gate, report and badge are the merge job's. */
+export function shardOutputValues(input: { current: RunRecord; comparison: Comparison; resultsPath: string; baselineRunId: number | null }): ShardOutputs {
   const { summary } = input.current
   return {
     'pass-rate': String(summary.passRate),
@@ -126,12 +139,8 @@ export function outputValues(input: {
     passed: String(summary.passed),
     regressed: String(input.comparison.regressed.length),
     fixed: String(input.comparison.fixed.length),
-    gate: input.gatePassed ? 'pass' : 'fail',
     'results-path': input.resultsPath,
-    'report-path': input.reportPath,
-    'baseline-run-id': input.baselineRunId === null ? '' : String(input.baselineRunId),
-    'badge-message': input.badge.message,
-    'badge-color': input.badge.color
+    'baseline-run-id': input.baselineRunId === null ? '' : String(input.baselineRunId)
   }
 }
 

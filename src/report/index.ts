@@ -7,3 +7,4 @@ export {
   type ReportInput,
   type ReportOptions
 } from './markdown.js'
+export { renderShardSummary, type ShardSummaryInput } from './shard.js'
