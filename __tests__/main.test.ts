@@ -416,3 +416,23 @@ describe('dist/index.js', () => {
     expect(ours()).toHaveLength(1)
   })
 })
+
+describe('the runner\'s credentials', () => {
+  it('are hidden from in-process agents while the cases run, and back for the upload and the comment', async () => {
+    const seen = path.join(ws.dir, 'seen.jsonl')
+    writeFileSync(
+      path.join(ws.dir, 'agent.mjs'),
+      `import { appendFileSync } from 'node:fs'
+const leaked = () => Object.keys(process.env).filter((k) => /^(INPUT_|ACTIONS_)/i.test(k) || k === 'GITHUB_TOKEN')
+appendFileSync(${JSON.stringify(seen)}, JSON.stringify(leaked()) + '\\n')
+export default (input) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringify(leaked()) + '\\n'); return String(input) }
+`
+    )
+    const result = await prRun({ env: { GITHUB_TOKEN: 'ghs_runner_token' } })
+    const lines = readFileSync(seen, 'utf8').trim().split('\n')
+    expect(lines.length).toBeGreaterThan(1)
+    for (const line of lines) expect(JSON.parse(line)).toEqual([])
+    expect(server.uploaded(result.runId)).toHaveLength(1)
+    expect(ours()).toHaveLength(1)
+  })
+})

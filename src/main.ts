@@ -27,6 +27,7 @@ import { findPullRequest, triggeringRun, workflowFileName } from './github/workf
 import { renderShardSummary } from './report/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
+import { withoutRunnerSecrets } from './util/env.js'
 import type { RunRecord } from './types.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 
@@ -154,7 +155,9 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
   let evaluation: Evaluation
   try {
     const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
-    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
+    evaluation = await withoutRunnerSecrets(process.env, () =>
+      evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
+    )
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)
