@@ -19692,6 +19692,23 @@ function errorMessage(err) {
         return err.message;
     return String(err);
 }
+/** A ConfigError that does not say which file it is about, said of `file`; any other error unchanged. */
+function inFile(err, file) {
+    if (!(err instanceof ConfigError) || err.file !== undefined)
+        return err;
+    const Kind = err.constructor;
+    return new Kind(`${file}: ${err.message}`, file, err.where);
+}
+/** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
+function attributeTo(file, make) {
+    try {
+        const made = make();
+        return (made instanceof Promise ? made.catch((err) => Promise.reject(inFile(err, file))) : made);
+    }
+    catch (err) {
+        throw inFile(err, file);
+    }
+}
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -20859,18 +20876,38 @@ function rubricScore(assertions) {
         return assertions.some((a) => a.type === 'llm-rubric') ? 0 : null;
     return sum / weights;
 }
-function trialSignal(runSignal, timeoutMs) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TargetError(`timed out after ${timeoutMs} ms`)), timeoutMs);
-    const onAbort = () => controller.abort(new TargetError('run interrupted'));
-    runSignal?.addEventListener('abort', onAbort, { once: true });
-    return {
-        signal: controller.signal,
-        done: () => {
-            clearTimeout(timer);
-            runSignal?.removeEventListener('abort', onAbort);
+/** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
+const LANES_PER_SLOT = 4;
+/**
+ * A trial's abort: its timeout or the run's interruption. The AbortController
+ * behind `signal` is made only when the target reads it: at 100,000 trials,
+ * controllers were most of the runner's memory, and an in-process agent that
+ * answers at once never needs one.
+ */
+class TrialAbort {
+    reason;
+    controller;
+    timer;
+    constructor(timeoutMs) {
+        this.timer = setTimeout(() => this.abort(new TargetError(`timed out after ${timeoutMs} ms`)), timeoutMs);
+    }
+    get signal() {
+        if (!this.controller) {
+            this.controller = new AbortController();
+            if (this.reason)
+                this.controller.abort(this.reason);
         }
-    };
+        return this.controller.signal;
+    }
+    abort(reason) {
+        if (this.reason)
+            return;
+        this.reason = reason;
+        this.controller?.abort(reason);
+    }
+    done() {
+        clearTimeout(this.timer);
+    }
 }
 function sumUsage(trials) {
     const used = trials.filter((t) => t.usage);
@@ -20889,6 +20926,7 @@ function aggregateCase(c, trials, repeatPassThreshold) {
     const scores = trials.map((t) => t.score).filter((s) => s !== null);
     const result = {
         id: c.id,
+        index: c.index,
         name: c.name,
         tags: c.tags,
         fingerprint: c.fingerprint,
@@ -20917,25 +20955,40 @@ async function runCases(cases, target, options) {
     const limit = pLimit(options.concurrency);
     const runSignal = options.signal;
     const results = new Array(cases.length);
+    // one listener for the run, not one per trial
+    const running = new Set();
+    const onRunAbort = () => {
+        for (const t of running)
+            t.abort(new TargetError('run interrupted'));
+    };
+    runSignal?.addEventListener('abort', onRunAbort, { once: true });
     /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
     async function trial(c) {
         const call = await limit(async () => {
             if (runSignal?.aborted)
                 return null;
-            const { signal, done } = trialSignal(runSignal, options.timeoutMs);
+            const abort = new TrialAbort(options.timeoutMs);
+            running.add(abort);
             const t0 = now();
             try {
-                const reply = await target.call({ input: c.input, case: c, signal });
+                const reply = await target.call({
+                    input: c.input,
+                    case: c,
+                    get signal() {
+                        return abort.signal;
+                    }
+                });
                 return { output: reply.output, usage: reply.usage, error: null, durationMs: now() - t0 };
             }
             catch (err) {
                 if (runSignal?.aborted)
                     return null;
-                const error = signal.aborted ? errorMessage(signal.reason) : errorMessage(err);
+                const error = abort.reason ? errorMessage(abort.reason) : errorMessage(err);
                 return { output: null, usage: undefined, error: error || 'target failed', durationMs: now() - t0 };
             }
             finally {
-                done();
+                abort.done();
+                running.delete(abort);
             }
         });
         if (!call)
@@ -20954,13 +21007,26 @@ async function runCases(cases, target, options) {
         });
         return { ...base, passed: casePasses(assertions), score: rubricScore(assertions), assertions };
     }
-    await Promise.all(cases.map(async (c, i) => {
-        const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)));
-        if (trials.some((t) => t === null))
-            return;
-        results[i] = aggregateCase(c, trials, options.repeatPassThreshold);
-        options.onCase?.(results[i]);
-    }));
+    // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
+    // (no promise per case up front), and a slow case holds up only its own lane.
+    let next = 0;
+    const lane = async () => {
+        while (next < cases.length) {
+            const i = next++;
+            const c = cases[i];
+            const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)));
+            if (trials.some((t) => t === null))
+                continue;
+            results[i] = aggregateCase(c, trials, options.repeatPassThreshold);
+            options.onCase?.(results[i]);
+        }
+    };
+    try {
+        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+    }
+    finally {
+        runSignal?.removeEventListener('abort', onRunAbort);
+    }
     const finished = results.filter((r) => r !== undefined);
     return { cases: finished, complete: finished.length === cases.length, durationMs: Math.round(now() - started) };
 }
@@ -20996,12 +21062,17 @@ function raceAbort(promise, signal) {
         });
     });
 }
+function isThenable(value) {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
+}
 function functionTarget(resolveFn, label) {
     return {
         async call(request) {
             const fn = await resolveFn();
-            const value = await raceAbort(Promise.resolve().then(() => fn(request.input, request.case)), request.signal);
-            return { output: outputOf(value, label) };
+            const value = fn(request.input, request.case);
+            // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
+            const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value;
+            return { output: outputOf(settled, label) };
         },
         async close() { }
     };
@@ -21214,11 +21285,11 @@ async function ask(judge, c) {
 /** How many case keys a sentence names before "and N more". */
 const KEYS_IN_SENTENCE = 10;
 /** A count with thousands separators: 60,000. */
-function formatCount(n) {
+function format_formatCount(n) {
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 /** A rate as a percentage: 0.84 → "84.0%". */
-function formatPercent(rate) {
+function format_formatPercent(rate) {
     return `${(rate * 100).toFixed(1)}%`;
 }
 /** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
@@ -21226,12 +21297,12 @@ function formatPoints(delta) {
     return (Math.abs(delta) * 100).toFixed(1);
 }
 /** A judge score (or a difference of scores) unsigned, to three decimals. */
-function formatScore(score) {
+function format_formatScore(score) {
     return Math.abs(score).toFixed(3);
 }
 /** "1 case" / "2 cases". */
-function plural(n, noun, nouns = `${noun}s`) {
-    return `${formatCount(n)} ${n === 1 ? noun : nouns}`;
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
 }
 /** "a, b and c", "a and b", "a". */
 function formatList(items) {
@@ -21242,7 +21313,7 @@ function formatList(items) {
 /** Case keys for a sentence: the first few, then "and N more". */
 function formatKeys(keys, limit = KEYS_IN_SENTENCE) {
     const shown = keys.slice(0, limit).join(', ');
-    return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown;
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
 }
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
@@ -21271,32 +21342,33 @@ const incomplete = (_c, _gate, current) => {
     // The record counts only finished cases unless the runner also recorded how many were planned.
     const planned = current.summary.total;
     return planned > finished
-        ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
-        : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`;
+        ? `the run is incomplete: ${finished} of ${format_plural(planned, 'case')} finished`
+        : `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`;
 };
 const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? 'no baseline run to compare against (failOnMissingBaseline is true)' : null;
 const regressions = (c, gate) => {
     const n = c.regressed.length;
     if (n <= gate.maxRegressions)
         return null;
-    return `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`;
+    return `${format_plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`;
 };
 const passRateDrop = (c, gate) => {
     const limit = gate.maxPassRateDrop;
     const common = c.common;
     if (limit === undefined || !common)
         return null;
-    const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.currentPassRate)}`;
-    const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint`;
+    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.currentPassRate)}`;
+    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint`;
     const cases = common.newlyFailing.length ? `; passed before, fail now: ${formatKeys(common.newlyFailing)}` : '';
     const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
     if (gate.useConfidenceBound) {
-        // The pessimistic end of the interval: the largest drop the data cannot rule out.
-        const worst = c.passRateDeltaCI ? -c.passRateDeltaCI[0] : null;
-        if (worst === null || !exceeds(worst, limit))
+        // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
+        // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
+        const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null;
+        if (least === null || !exceeds(least, limit))
             return null;
-        return (`pass rate may have dropped by as much as ${formatPoints(worst)} points ${where}, ${rates} ` +
-            `(the pessimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return (`pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
     }
     const drop = -common.passRateDelta;
     if (!exceeds(drop, limit))
@@ -21308,21 +21380,30 @@ const meanScoreDrop = (c, gate) => {
     const common = c.common;
     if (limit === undefined || !common || common.meanScoreDelta === null)
         return null;
+    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
+    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
+    const where = 'on the cases scored in both runs with the same fingerprint';
+    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
+    if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
+        const least = -c.meanScoreDeltaCI[1];
+        if (!exceeds(least, limit))
+            return null;
+        return (`mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+    }
     const drop = -common.meanScoreDelta;
     if (!exceeds(drop, limit))
         return null;
-    const scores = `${formatScore(common.baselineMeanScore)} → ${formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    return (`mean judge score dropped ${formatScore(drop)} on the cases scored in both runs with the same fingerprint, ` +
-        `${scores} (limit: maxMeanScoreDrop ${formatScore(limit)})${cases}`);
+    return `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`;
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
     if (!exceeds(gate.minPassRate, rate))
         return null;
     const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
-    return (`pass rate ${formatPercent(rate)} is below minPassRate ${formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
+    return (`pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
+        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
         (failing.length ? `; failing: ${formatKeys(failing)}` : ''));
 };
 const minMeanScore = (c, gate, current) => {
@@ -21332,7 +21413,7 @@ const minMeanScore = (c, gate, current) => {
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
     if (score === null) {
-        return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`;
+        return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`;
     }
     if (!exceeds(floor, score))
         return null;
@@ -21340,14 +21421,56 @@ const minMeanScore = (c, gate, current) => {
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return (`mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` +
+    return (`mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` +
         (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
 };
+
+;// CONCATENATED MODULE: ./src/compare/history.ts
+/** Results kept per case: the newest runs, oldest first. */
+const HISTORY_LENGTH = 20;
+/** Runs looked at to call a case known flaky. */
+const FLAKY_WINDOW = 10;
+/** Passes and failures each needed within the window to call a case known flaky. */
+const FLAKY_MIN_EACH = 2;
+/** The history a case carries into the next run: its own, then its own result, bounded. */
+function nextHistory(c) {
+    return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH);
+}
+/**
+ * Current cases with the history carried forward from the baseline: a case
+ * with the same key and fingerprint in the baseline gets its history plus its
+ * result; any other case starts without one (a changed case is a new case).
+ */
+function carryHistory(cases, baseline) {
+    if (!baseline)
+        return [...cases];
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    return cases.map((c) => {
+        const b = before.get(c.id);
+        return b && b.fingerprint === c.fingerprint ? { ...c, history: nextHistory(b) } : c;
+    });
+}
+/** Passes and runs among the last FLAKY_WINDOW results of a history. */
+function recentCounts(history) {
+    const recent = history.slice(-FLAKY_WINDOW);
+    return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length };
+}
+/**
+ * Known flaky: within its last 10 recorded runs the case passed at least twice
+ * and failed at least twice. One odd result in ten is not enough (a real
+ * regression of a steady case must still count); two of each means a single
+ * new result is within what the case already does.
+ */
+function isKnownFlaky(history) {
+    const { passed, total } = recentCounts(history);
+    return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
+}
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
  * The statistics of a comparison: a one-sided Fisher exact test for flips of
- * repeated cases, and a paired confidence interval for the pass-rate delta.
+ * repeated cases, and paired confidence intervals for the pass-rate delta
+ * (Newcombe) and the mean-score delta (Student's t).
  */
 /** The normal quantile of a two-sided 95% interval. */
 const Z_95 = 1.959963984540054;
@@ -21430,8 +21553,134 @@ function correlation(counts, n) {
     const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association;
     return corrected / Math.sqrt(margins);
 }
+/** Above this many degrees of freedom the t quantile comes from its expansion around the normal one. */
+const T_SERIES_MAX_DF = 1_000;
+/**
+ * P(|T| ≤ t) for Student's t with an integer number of degrees of freedom: the
+ * finite trigonometric series of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4
+ * (even df), with θ = atan(t / √df). Exact up to rounding.
+ */
+function tCentralProbability(t, df) {
+    const theta = Math.atan(Math.abs(t) / Math.sqrt(df));
+    const cos2 = Math.cos(theta) ** 2;
+    let term = 1;
+    let sum = 1;
+    if (df % 2 === 1) {
+        if (df === 1)
+            return (2 / Math.PI) * theta;
+        // θ + sinθ·cosθ·(1 + (2/3)cos²θ + (2·4)/(3·5)cos⁴θ + …), up to cos^(df−2)θ in all
+        for (let k = 1; k <= (df - 3) / 2; k++) {
+            term *= ((2 * k) / (2 * k + 1)) * cos2;
+            sum += term;
+        }
+        return Math.min(1, (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum));
+    }
+    // sinθ·(1 + (1/2)cos²θ + (1·3)/(2·4)cos⁴θ + …), up to cos^(df−2)θ
+    for (let k = 1; k <= (df - 2) / 2; k++) {
+        term *= ((2 * k - 1) / (2 * k)) * cos2;
+        sum += term;
+    }
+    return Math.min(1, Math.sin(theta) * sum);
+}
+/**
+ * The two-sided critical value of Student's t: the t with P(|T| ≤ t) = level
+ * (level 0.95 gives the 0.975 quantile, 12.706 for 1 degree of freedom).
+ * Bisection on the exact series; beyond 1,000 degrees of freedom the
+ * Cornish–Fisher expansion around the normal quantile, whose error there is
+ * below 1e-9.
+ */
+function tCritical(df, level = 0.95) {
+    if (!Number.isInteger(df) || df < 1)
+        throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+    if (df > T_SERIES_MAX_DF) {
+        const z = normalQuantile(0.5 + level / 2);
+        const z3 = z ** 3;
+        const z5 = z ** 5;
+        const z7 = z ** 7;
+        return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
+    }
+    let low = 0;
+    let high = 2;
+    while (tCentralProbability(high, df) < level)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * high; i++) {
+        const mid = (low + high) / 2;
+        if (tCentralProbability(mid, df) < level)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/**
+ * The standard normal quantile, by bisection on Φ: only called once per
+ * comparison, for the t expansion at many degrees of freedom.
+ */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`a probability strictly between 0 and 1 is needed, got ${p}`);
+    let low = -40;
+    let high = 40;
+    for (let i = 0; i < 200; i++) {
+        const mid = (low + high) / 2;
+        if (normalCdf(mid) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** Φ(x), the standard normal distribution function. */
+function normalCdf(x) {
+    return 0.5 * erfc(-x / Math.SQRT2);
+}
+/**
+ * erfc(x) by its continued fraction for large |x| and its Taylor series for
+ * small |x|: both converge fast in their range and need no tables.
+ */
+function erfc(x) {
+    if (x < 0)
+        return 2 - erfc(-x);
+    if (x < 2.5) {
+        // erf(x) = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1))
+        let sum = 0;
+        let power = x;
+        for (let n = 0; n < 100; n++) {
+            const term = power / (factorial(n) * (2 * n + 1));
+            sum += n % 2 === 0 ? term : -term;
+            if (Math.abs(term) < 1e-17)
+                break;
+            power *= x * x;
+        }
+        return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+    }
+    // erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + …))))), evaluated from the tail
+    let fraction = x;
+    for (let n = 60; n >= 1; n--)
+        fraction = x + n / 2 / fraction;
+    return Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
+}
+function factorial(n) {
+    return Math.exp(logFactorial(n));
+}
+/**
+ * A confidence interval for the mean of paired differences (current − baseline
+ * score of each case scored in both runs): the t interval
+ * mean ± t(n−1) · sd / √n, cut to [−1, 1] since scores lie in [0, 1]. Null
+ * with fewer than two differences, where no spread can be measured.
+ */
+function pairedMeanCI(differences, level = 0.95) {
+    const n = differences.length;
+    if (n < 2)
+        return null;
+    const mean = differences.reduce((a, b) => a + b, 0) / n;
+    const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1);
+    const half = tCritical(n - 1, level) * Math.sqrt(variance / n);
+    return [Math.max(-1, mean - half), Math.min(1, mean + half)];
+}
 
 ;// CONCATENATED MODULE: ./src/compare/compare.ts
+
 
 
 /**
@@ -21449,6 +21698,7 @@ function compareCases(baseline, current, alpha) {
     const currentKeys = new Set(current.cases.map((c) => c.id));
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const added = [];
+    const flakyCases = [];
     const pairs = [];
     let unchanged = 0;
     for (const c of current.cases) {
@@ -21457,11 +21707,13 @@ function compareCases(baseline, current, alpha) {
             added.push(c.id);
             continue;
         }
-        const outcome = classify(b, c, alpha);
+        const { outcome, flaky } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
             lists[outcome].push(c.id);
+        if (flaky)
+            flakyCases.push({ key: c.id, ...flaky });
         if (outcome !== 'changed')
             pairs.push([b, c]);
     }
@@ -21477,7 +21729,9 @@ function compareCases(baseline, current, alpha) {
         meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
         common: commonFigures(pairs),
         passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
+        meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
         ...lists,
+        flakyCases,
         added,
         removed: complete ? missing : [],
         unfinished: complete ? [] : missing,
@@ -21493,9 +21747,11 @@ function noBaseline(current) {
         meanScoreDelta: null,
         common: null,
         passRateDeltaCI: null,
+        meanScoreDeltaCI: null,
         regressed: [],
         fixed: [],
         flaky: [],
+        flakyCases: [],
         added: [],
         removed: [],
         changed: [],
@@ -21504,31 +21760,63 @@ function noBaseline(current) {
         tags: tagFigures(null, current, new Set())
     };
 }
-/**
- * The outcome of one case present in both runs. A flip of a case with repeated
- * trials on both sides counts only when the pass fractions differ significantly
- * (one-sided Fisher exact test at alpha); otherwise it is flaky.
- */
+/** The outcome of one case present in both runs (see assess). */
 function classify(baseline, current, alpha) {
-    if (baseline.fingerprint !== current.fingerprint)
-        return 'changed';
-    if (baseline.passed === current.passed)
-        return 'unchanged';
-    const flip = baseline.passed ? 'regressed' : 'fixed';
-    const b = trialCounts(baseline);
-    const c = trialCounts(current);
-    if (!b || !c)
-        return flip;
-    const p = baseline.passed
-        ? fisherExactOneSided(b.passed, b.total, c.passed, c.total)
-        : fisherExactOneSided(c.passed, c.total, b.passed, b.total);
-    return p < alpha * (1 - P_TOLERANCE) ? flip : 'flaky';
+    return assess(baseline, current, alpha).outcome;
 }
-/** Passed and total trials, when the case ran more than one. */
-function trialCounts(c) {
-    if (!c.trials || c.trials.length < 2)
-        return null;
+/**
+ * The outcome of one case present in both runs. A flip counts (regressed or
+ * fixed) unless the evidence says it is within chance, then it is flaky:
+ * - re-run (rerunFlips) and its verdict over all trials no longer flips;
+ * - repeated trials on both sides and a pass fraction that did not move
+ *   significantly (one-sided Fisher exact test at alpha);
+ * - known flaky (history.ts): a single trial now never counts; repeated trials
+ *   now against a single baseline trial are tested against its recent runs.
+ * Otherwise, with a single trial on either side, every flip counts.
+ */
+function assess(baseline, current, alpha) {
+    if (baseline.fingerprint !== current.fingerprint)
+        return { outcome: 'changed' };
+    const flip = baseline.passed ? 'failed' : 'passed';
+    const now = countTrials(current);
+    const reruns = rerunCounts(current);
+    if (baseline.passed === current.passed) {
+        // a re-run case flipped at first: its re-runs took the flip back
+        return reruns ? { outcome: 'flaky', flaky: { flip, because: 'reruns', current: now, baseline: countTrials(baseline), reruns } } : { outcome: 'unchanged' };
+    }
+    const outcome = baseline.passed ? 'regressed' : 'fixed';
+    const history = nextHistory(baseline);
+    const knownFlaky = isKnownFlaky(history);
+    if (!hasTrials(current)) {
+        return knownFlaky ? { outcome: 'flaky', flaky: { flip, because: 'history', current: now, baseline: recentCounts(history) } } : { outcome };
+    }
+    const because = hasTrials(baseline) ? 'trials' : 'history';
+    const before = hasTrials(baseline) ? countTrials(baseline) : knownFlaky ? recentCounts(history) : null;
+    if (!before)
+        return { outcome };
+    const extra = reruns ? { reruns } : {};
+    const p = baseline.passed
+        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
+        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
+    if (p < alpha * (1 - P_TOLERANCE))
+        return { outcome };
+    return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
+}
+function hasTrials(c) {
+    return (c.trials?.length ?? 0) >= 2;
+}
+/** Passed and total trials; a case of one trial counts as one. */
+function countTrials(c) {
+    if (!c.trials?.length)
+        return { passed: c.passed ? 1 : 0, total: 1 };
     return { passed: c.trials.filter((t) => t.passed).length, total: c.trials.length };
+}
+/** The re-run trials of a case (the last `reruns` of its trials). */
+function rerunCounts(c) {
+    const n = c.reruns ?? 0;
+    if (n <= 0 || !c.trials || c.trials.length < n)
+        return null;
+    return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
 }
 function runFigures(run) {
     const passed = run.cases.filter((c) => c.passed).length;
@@ -21561,8 +21849,7 @@ function commonFigures(pairs) {
         return null;
     const baselinePassRate = passRate(pairs.map(([b]) => b));
     const currentPassRate = passRate(pairs.map(([, c]) => c));
-    // Scores are compared on cases scored on both sides, so that a newly unscored case cannot move the mean.
-    const scored = pairs.flatMap(([b, c]) => b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []);
+    const scored = scoredPairs(pairs);
     const baselineMeanScore = mean(scored.map((s) => s.baseline));
     const currentMeanScore = mean(scored.map((s) => s.current));
     return {
@@ -21579,6 +21866,13 @@ function commonFigures(pairs) {
             .sort((x, y) => x.current - x.baseline - (y.current - y.baseline))
             .map((s) => s.key)
     };
+}
+/**
+ * Scores are compared on cases scored on both sides, so that a newly unscored
+ * case cannot move the mean.
+ */
+function scoredPairs(pairs) {
+    return pairs.flatMap(([b, c]) => (b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []));
 }
 function pairedCounts(pairs) {
     const counts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 };
@@ -21613,8 +21907,97 @@ function tagFigures(baseline, current, regressed) {
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+;// CONCATENATED MODULE: ./src/targets/argv.ts
+/**
+ * Splits a `target.command` string into argv the way a POSIX shell splits words
+ * (quotes and backslashes), without being a shell: nothing is expanded or run.
+ * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
+ */
+
+/**
+ * Unquoted characters that only mean something to a shell (pipes, redirects,
+ * command lists, substitution). They are refused rather than passed on as
+ * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
+ */
+const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
+/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
+const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+function splitArgv(command, where = 'target.command') {
+    const words = [];
+    // null between words; '' is a real (empty) word once a quote has opened one
+    let word = null;
+    let i = 0;
+    const fail = (what) => {
+        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
+    };
+    while (i < command.length) {
+        const ch = command[i];
+        if (WHITESPACE.has(ch)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+            i++;
+        }
+        else if (ch === "'") {
+            const end = command.indexOf("'", i + 1);
+            if (end === -1)
+                fail(`unterminated single quote at position ${i}`);
+            word = (word ?? '') + command.slice(i + 1, end);
+            i = end + 1;
+        }
+        else if (ch === '"') {
+            const [text, next] = readDoubleQuoted(command, i + 1, fail);
+            word = (word ?? '') + text;
+            i = next;
+        }
+        else if (ch === '\\') {
+            if (i + 1 >= command.length)
+                fail('lone backslash at the end');
+            // backslash-newline is a line continuation: both vanish
+            if (command[i + 1] !== '\n')
+                word = (word ?? '') + command[i + 1];
+            i += 2;
+        }
+        else if (SHELL_OPERATORS.has(ch)) {
+            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
+        }
+        else {
+            word = (word ?? '') + ch;
+            i++;
+        }
+    }
+    if (word !== null)
+        words.push(word);
+    return words;
+}
+/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
+function readDoubleQuoted(command, start, fail) {
+    let text = '';
+    let i = start;
+    while (i < command.length) {
+        const ch = command[i];
+        if (ch === '"')
+            return [text, i + 1];
+        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
+            if (command[i + 1] !== '\n')
+                text += command[i + 1];
+            i += 2;
+        }
+        else {
+            text += ch;
+            i++;
+        }
+    }
+    return fail(`unterminated double quote at position ${start - 1}`);
+}
+
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: external "fs"
 const external_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 var external_fs_namespaceObject_0 = /*#__PURE__*/__nccwpck_require__.t(external_fs_namespaceObject, 2);
@@ -22526,13 +22909,82 @@ function formatPath(path) {
     }
     return out;
 }
+/**
+ * The deepest nesting of lists and mappings a loaded value may have: far beyond
+ * any real config, case or record, and well within the recursion of the code
+ * that later walks values (hashing, `${VAR}` expansion, reports).
+ */
+const MAX_NESTING = 256;
+/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
+function isStackOverflow(err) {
+    return /maximum call stack/i.test(err instanceof Error ? err.message : String(err));
+}
+function tooDeepError(where, path) {
+    const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
+    return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
+}
+/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
+function deeperThan(value, max) {
+    const stack = [[value, 0]];
+    while (stack.length) {
+        const [item, depth] = stack.pop();
+        if (item === null || typeof item !== 'object')
+            continue;
+        if (depth >= max)
+            return true;
+        for (const v of Array.isArray(item) ? item : Object.values(item))
+            if (v !== null && typeof v === 'object')
+                stack.push([v, depth + 1]);
+    }
+    return false;
+}
+/**
+ * The path of the first list or mapping nested deeper than `max` levels, else
+ * undefined. Iterative, so that a value too deep for recursion is measured too.
+ */
+function nestingPath(value, max = MAX_NESTING) {
+    if (!deeperThan(value, max))
+        return undefined;
+    // only now is the path worth its bookkeeping: each node remembers its parent
+    const nodes = [];
+    const stack = [{ value, depth: 0, parent: -1, key: '' }];
+    while (stack.length) {
+        const item = stack.pop();
+        if (item.value === null || typeof item.value !== 'object')
+            continue;
+        const id = nodes.push({ parent: item.parent, key: item.key }) - 1;
+        if (item.depth >= max) {
+            const path = [];
+            for (let at = id; at > 0; at = nodes[at].parent)
+                path.unshift(nodes[at].key);
+            return path;
+        }
+        if (Array.isArray(item.value))
+            item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }));
+        else
+            for (const [k, v] of Object.entries(item.value))
+                stack.push({ value: v, depth: item.depth + 1, parent: id, key: k });
+    }
+    return undefined;
+}
 /** YAML (a superset of JSON) with line numbers for every node. */
 function parseYaml(text, file) {
     const lineCounter = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc;
+    try {
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        throw new ConfigError(`${file}: not valid YAML/JSON: ${err.message}`, file);
+    }
     const first = doc.errors[0];
     if (first) {
-        const pos = first.linePos?.[0];
+        if (isStackOverflow(first.message))
+            throw tooDeepError(file);
+        // without prettyErrors the error has its offset only; the line counter turns it into line:column
+        const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
         const at = pos ? `:${pos.line}:${pos.col}` : '';
         throw new ConfigError(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
     }
@@ -22541,23 +22993,34 @@ function parseYaml(text, file) {
         value = doc.toJS({ maxAliasCount: 100 });
     }
     catch (err) {
-        throw new ConfigError(`${file}: cannot read YAML: ${err.message}`, file);
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        const message = err.message;
+        const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
+        throw new ConfigError(`${file}: cannot read YAML: ${message}${hint}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep) {
+        const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined;
+        throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep);
     }
     return {
         value,
         file,
-        lineOf(path) {
-            for (let n = path.length; n >= 0; n--) {
-                const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-                if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
-                    return lineCounter.linePos(node.range[0]).line;
-                }
-                if (n > 0 && !(0,dist/* isMap */.jh)(doc.contents) && !(0,dist/* isSeq */.oP)(doc.contents))
-                    break;
-            }
-            return undefined;
-        }
+        lineOf: (path) => lineOfPath(doc, lineCounter, path)
     };
+}
+/** The line of the node at path, or of its nearest ancestor the document has. */
+function lineOfPath(doc, lineCounter, path) {
+    for (let n = path.length; n >= 0; n--) {
+        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
+            return lineCounter.linePos(node.range[0]).line;
+        }
+        if (n > 0 && !(0,dist/* isMap */.jh)(doc.contents) && !(0,dist/* isSeq */.oP)(doc.contents))
+            break;
+    }
+    return undefined;
 }
 /** JSON Lines: one value per non-blank line; the line of each is its index. */
 function parseJsonl(text, file) {
@@ -22567,23 +23030,55 @@ function parseJsonl(text, file) {
         const line = raw.trim();
         if (line === '')
             return;
-        try {
-            values.push(JSON.parse(line));
-        }
-        catch (err) {
-            throw new ConfigError(`${file}:${i + 1}: not valid JSON: ${err.message}`, file);
-        }
+        values.push(parseJsonLine(line, file, i + 1));
         lines.push(i + 1);
     });
     return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) };
 }
+/** One line of a JSONL file, parsed and checked for nesting. */
+function parseJsonLine(line, file, number) {
+    let value;
+    try {
+        value = JSON.parse(line);
+    }
+    catch (err) {
+        throw new ConfigError(`${file}:${number}: not valid JSON: ${err.message}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(`${file}:${number}`, deep);
+    return value;
+}
 /** What a zod issue would accept, in words. */
-function describeIssue(issue) {
+function describeIssue(issue, value) {
     if (issue.code === 'unrecognized_keys')
         return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (remove or fix the spelling)`;
     if (issue.code === 'invalid_value')
         return `${issue.message}`;
+    if (issue.code === 'invalid_union') {
+        // "Invalid input" says nothing: name what each alternative expected at this very place
+        const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))];
+        if (expected.length)
+            return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
+    }
     return issue.message;
+}
+function valueAt(root, path) {
+    let value = root;
+    for (const key of path)
+        value = value !== null && typeof value === 'object' ? value[key] : undefined;
+    return value;
+}
+function describeValue(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value === 'string')
+        return `the string ${JSON.stringify(value.slice(0, 40))}`;
+    return `${typeof value} ${String(value)}`;
 }
 /** Validate with zod and turn the first issues into one readable ConfigError. */
 function validate(schema, located, base = [], what = '') {
@@ -22595,7 +23090,7 @@ function validate(schema, located, base = [], what = '') {
         const line = located.lineOf(path);
         const where = `${located.file}${line ? `:${line}` : ''}`;
         const at = path.length ? ` at ${formatPath(path)}` : '';
-        return `${where}${at}: ${describeIssue(issue)}`;
+        return `${where}${at}: ${describeIssue(issue, valueAt(located.value, issue.path))}`;
     });
     const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
     throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
@@ -32299,27 +32794,83 @@ const configSchema = object({
 
 
 
+
+
+
+function readError(file, err) {
+    const code = err.code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
+    return new ConfigError(`${file}: cannot read: ${why}`, file);
+}
+const notUtf8 = (file) => new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
 async function readText(file) {
     let bytes;
     try {
         bytes = await (0,promises_namespaceObject.readFile)(file);
     }
     catch (err) {
-        const code = err.code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
-        throw new ConfigError(`${file}: cannot read: ${why}`, file);
+        throw readError(file, err);
     }
     try {
         return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
     }
     catch {
-        throw new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
+        throw notUtf8(file);
     }
 }
+/** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
+async function* utf8Chunks(file) {
+    // the decoder drops a leading byte-order mark
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const decode = (chunk) => {
+        try {
+            return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw notUtf8(file);
+        }
+    };
+    try {
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(file))
+            yield decode(chunk);
+    }
+    catch (err) {
+        throw err instanceof ConfigError ? err : readError(file, err);
+    }
+    yield decode();
+}
+/**
+ * A JSONL dataset, read line by line: only the parsed cases are kept, never
+ * the file's text, so a dataset of 100,000 cases costs what its cases cost.
+ */
+async function readJsonlSource(file) {
+    const values = [];
+    const lines = [];
+    const input = external_node_stream_namespaceObject.Readable.from(utf8Chunks(file));
+    const reader = (0,external_node_readline_namespaceObject.createInterface)({ input, crlfDelay: Infinity });
+    let number = 0;
+    try {
+        for await (const raw of reader) {
+            number++;
+            const line = raw.trim();
+            if (line === '')
+                continue;
+            values.push(parseJsonLine(line, file, number));
+            lines.push(number);
+        }
+    }
+    finally {
+        reader.close();
+        input.destroy();
+    }
+    const located = { value: values, file, lineOf: (at) => (typeof at[0] === 'number' ? lines[at[0]] : undefined) };
+    return { located, base: [], cases: values };
+}
+const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(external_node_path_default().extname(file).toLowerCase());
 /** Parse a file by extension into its list of raw cases. */
 function parseDatasetText(text, file) {
     const ext = external_node_path_default().extname(file).toLowerCase();
-    if (ext === '.jsonl' || ext === '.ndjson') {
+    if (isJsonl(file)) {
         const located = parseJsonl(text, file);
         return { located, base: [], cases: located.value };
     }
@@ -32354,7 +32905,7 @@ async function expandPatterns(patterns, baseDir) {
 }
 async function readDatasetSources(dataset, baseDir) {
     const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir);
-    return Promise.all(files.map(async (file) => parseDatasetText(await readText(file), file)));
+    return Promise.all(files.map(async (file) => (isJsonl(file) ? readJsonlSource(file) : parseDatasetText(await readText(file), file))));
 }
 /** The seed shorthands, as assertions (SPEC §2). */
 function shorthandAssertions(raw) {
@@ -32392,6 +32943,8 @@ function normalizeCases(sources, options) {
     const contentKeys = new Map();
     for (const source of sources) {
         const dir = external_node_path_default().dirname(source.located.file);
+        // relative to the working directory: in Actions that is the repository root, as annotations need
+        const sourceFile = external_node_path_default().relative(process.cwd(), source.located.file) || source.located.file;
         source.cases.forEach((value, i) => {
             const at = [...source.base, i];
             const where = () => {
@@ -32403,7 +32956,7 @@ function normalizeCases(sources, options) {
                 raw = validate(caseSchema, { ...source.located, value }, at, 'case');
             }
             else {
-                throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : typeof value}`, source.located.file);
+                throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, source.located.file);
             }
             if (raw.input === undefined)
                 throw new ConfigError(`${where()}: the case has no \`input\``, source.located.file);
@@ -32450,15 +33003,14 @@ function normalizeCases(sources, options) {
                 assert,
                 expected,
                 fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
-                // relative to the working directory: in Actions that is the repository root, as annotations need
-                source: { file: external_node_path_default().relative(process.cwd(), source.located.file) || source.located.file, line: source.located.lineOf(at) },
+                source: { file: sourceFile, line: source.located.lineOf(at) },
                 index
             });
         });
     }
     for (const id of ids.keys()) {
         if (contentKeys.has(id))
-            throw new ConfigError(`case id "${id}" collides with a generated content key; choose another id`);
+            throw new ConfigError(`${ids.get(id)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
     }
     return cases;
 }
@@ -32472,29 +33024,53 @@ function normalizeCases(sources, options) {
 
 
 
+
 function parseConfig(text, file) {
     const located = parseYaml(text, file);
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    return validate(configSchema, located, [], 'config');
+    const config = validate(configSchema, located, [], 'config');
+    // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
+    for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]]) {
+        if (typeof command !== 'string')
+            continue;
+        try {
+            splitArgv(command, formatPath(at));
+        }
+        catch (err) {
+            const line = located.lineOf(at);
+            throw new ConfigError(`${file}${line ? `:${line}` : ''}: ${errorMessage(err)}`, file);
+        }
+    }
+    return config;
 }
 async function loadConfig(file, validateAssertion) {
     const absolute = external_node_path_default().resolve(file);
     const config = parseConfig(await readText(absolute), absolute);
     const baseDir = external_node_path_default().dirname(absolute);
-    const sources = config.dataset !== undefined ? await readDatasetSources(config.dataset, baseDir) : [];
+    const sources = config.dataset !== undefined ? await attributeTo(absolute, () => readDatasetSources(config.dataset, baseDir)) : [];
     if (config.cases !== undefined) {
         const inline = parseDatasetText(await readText(absolute), absolute);
         sources.push(inline);
     }
+    const defaults = resolveFiles(config.defaults.assert, baseDir);
+    // checked here, so that the message names the config rather than the first case they apply to
+    defaults.forEach((a, k) => {
+        const problem = validateAssertion(a);
+        if (problem)
+            throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
+    });
     const cases = normalizeCases(sources, {
-        defaults: { assert: resolveFiles(config.defaults.assert, baseDir), tags: config.defaults.tags },
+        defaults: { assert: defaults, tags: config.defaults.tags },
         judge: config.judge,
         validateAssertion
     });
-    if (cases.length === 0)
-        throw new ConfigError(`${absolute}: the dataset has no cases`, absolute);
+    if (cases.length === 0) {
+        const files = sources.map((source) => source.located.file).filter((f) => f !== absolute);
+        const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
+        throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
+    }
     const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'));
     if (needsJudge && !config.judge) {
         throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
@@ -32543,6 +33119,7 @@ const trial = object({
 });
 const caseResult = object({
     id: schemas_string(),
+    index: schemas_number().int().min(0).optional(),
     name: schemas_string(),
     tags: array(schemas_string()),
     fingerprint: schemas_string(),
@@ -32557,7 +33134,9 @@ const caseResult = object({
     assertions: array(assertionResult),
     trials: array(trial).optional(),
     usage: usage.optional(),
-    source: object({ file: schemas_string(), line: schemas_number().optional() }).optional()
+    source: object({ file: schemas_string(), line: schemas_number().optional() }).optional(),
+    history: schemas_string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
+    reruns: schemas_number().int().min(0).optional()
 });
 const runRecordSchema = object({
     schemaVersion: literal(RECORD_SCHEMA_VERSION),
@@ -32575,7 +33154,15 @@ const runRecordSchema = object({
         passRate: schemas_number(),
         meanScore: schemas_number().nullable(),
         durationMs: schemas_number(),
-        judge: object({ calls: schemas_number(), reused: schemas_number(), errors: schemas_number(), tokens: schemas_number() })
+        judge: object({
+            calls: schemas_number(),
+            reused: schemas_number(),
+            errors: schemas_number(),
+            tokens: schemas_number(),
+            sampled: schemas_number().optional(),
+            disagreements: schemas_number().optional()
+        }),
+        reruns: schemas_number().optional()
     }),
     cases: array(caseResult)
 });
@@ -32591,6 +33178,10 @@ function parseRunRecord(text, file) {
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
         throw new RecordError(`${file}: not a run record: expected a JSON object with schemaVersion, summary and cases`, file);
     }
+    // a hostile record nested past what the report's recursion can walk is refused here, not met there
+    const deep = nestingPath(value);
+    if (deep)
+        throw new RecordError(tooDeepError(`${file}: not a run record`, deep).message, file);
     const version = value.schemaVersion;
     if (version !== RECORD_SCHEMA_VERSION) {
         const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
@@ -32601,6 +33192,14 @@ function parseRunRecord(text, file) {
         const issue = result.error.issues[0];
         throw new RecordError(`${file}: not a valid run record at ${formatPath(issue.path) || '(top)'}: ${issue.message}`, file);
     }
+    // cases are matched by key: a second case of the same key would be silently dropped or misread
+    const keys = new Map();
+    result.data.cases.forEach((c, i) => {
+        const first = keys.get(c.id);
+        if (first !== undefined)
+            throw new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${c.id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+        keys.set(c.id, i);
+    });
     return result.data;
 }
 async function readRunRecord(file) {
@@ -32666,6 +33265,23 @@ function redact(text, secrets) {
     }
     return out;
 }
+/**
+ * Runs `fn` with the runner's credentials and inputs (INPUT_*, ACTIONS_*,
+ * GITHUB_TOKEN) taken out of `env`, and puts them back afterwards: in-process
+ * code — `module` agents, `javascript` checks — reads process.env directly.
+ */
+async function withoutRunnerSecrets(env, fn) {
+    const removed = Object.entries(env).filter(([name]) => isForbiddenVar(name));
+    for (const [name] of removed)
+        delete env[name];
+    try {
+        return await fn();
+    }
+    finally {
+        for (const [name, value] of removed)
+            env[name] = value;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool version written into run records; kept in step with package.json by a test. */
@@ -32678,11 +33294,12 @@ const VERSION = '0.1.0';
 
 
 
+
 const round4 = (x) => Math.round(x * 10_000) / 10_000;
 function summarize(cases, durationMs, judge) {
     const passed = cases.filter((c) => c.passed).length;
     const scores = cases.map((c) => c.score).filter((s) => s !== null);
-    return {
+    const summary = {
         total: cases.length,
         passed,
         failed: cases.length - passed,
@@ -32692,8 +33309,12 @@ function summarize(cases, durationMs, judge) {
         durationMs,
         judge: judge ?? { calls: 0, reused: 0, errors: 0, tokens: 0 }
     };
+    // summed from the cases, so that merged shards keep it
+    const reruns = cases.reduce((n, c) => n + (c.reruns ?? 0), 0);
+    return reruns > 0 ? { ...summary, reruns } : summary;
 }
 function buildRecord(input) {
+    const cases = carryHistory(input.cases, input.baseline);
     return {
         schemaVersion: RECORD_SCHEMA_VERSION,
         tool: { name: 'evalgate', version: VERSION },
@@ -32702,8 +33323,8 @@ function buildRecord(input) {
         complete: input.complete,
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null },
-        summary: summarize(input.cases, input.durationMs, input.judge),
-        cases: input.cases
+        summary: summarize(cases, input.durationMs, input.judge),
+        cases
     };
 }
 /** Every string in a JSON value with the secrets replaced (the agent may echo them). */
@@ -32722,93 +33343,110 @@ function redactDeep(value, secrets) {
     return walk(value);
 }
 
+;// CONCATENATED MODULE: ./src/run/judge-spread.ts
+/** Whether the samples of a verdict fall on both sides of the pass threshold. */
+function samplesDisagree(samples, threshold) {
+    const passing = samples.filter((s) => s >= threshold).length;
+    return passing > 0 && passing < samples.length;
+}
+/**
+ * The same judge, counting its sampled verdicts and their disagreements.
+ * Reused verdicts (from the baseline or earlier in the run) are not counted again.
+ */
+function watchJudgeSpread(judge) {
+    const counts = { sampled: 0, disagreements: 0 };
+    const watched = async (request) => {
+        const verdict = await judge(request);
+        const samples = verdict.samples;
+        if (!verdict.reused && samples && samples.length > 1) {
+            counts.sampled++;
+            if (samplesDisagree(samples, request.threshold))
+                counts.disagreements++;
+        }
+        return verdict;
+    };
+    return { judge: watched, spread: () => ({ ...counts }) };
+}
+/** The run's judge summary with the spread added when any verdict was sampled. */
+function withSpread(summary, spread) {
+    if (!summary || !spread || spread.sampled === 0)
+        return summary;
+    return { ...summary, ...spread };
+}
+
+;// CONCATENATED MODULE: ./src/run/rerun.ts
+
+/**
+ * Keys of the results that flipped against the baseline: passed there and fail
+ * now, or the reverse, with the same fingerprint (a changed case is not a flip).
+ */
+function flippedKeys(results, baseline) {
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    return results.flatMap((c) => {
+        const b = before.get(c.id);
+        return b && b.fingerprint === c.fingerprint && b.passed !== c.passed ? [c.id] : [];
+    });
+}
+/** The trials of a result: its recorded ones, or the single trial a result of one trial stands for. */
+function trialsOf(c) {
+    if (c.trials?.length)
+        return c.trials;
+    const trial = { passed: c.passed, output: c.output, error: c.error, score: c.score, durationMs: c.durationMs, assertions: c.assertions };
+    if (c.usage)
+        trial.usage = c.usage;
+    return [trial];
+}
+/** A result with extra trials appended and its verdict taken again over all of them. */
+function mergeReruns(c, first, extra, repeatPassThreshold) {
+    const added = trialsOf(extra);
+    const merged = aggregateCase(c, [...trialsOf(first), ...added], repeatPassThreshold);
+    return { ...merged, reruns: (first.reruns ?? 0) + added.length };
+}
+/**
+ * Runs `times` more trials of every flipped case (never from a cache: the
+ * runner calls the target for each) and merges them into its result. Nothing
+ * is re-run without flips, with `times` 0, or after the run was interrupted.
+ */
+async function rerunFlips(cases, results, baseline, target, times, options) {
+    const flipped = new Set(times > 0 && !options.signal?.aborted ? flippedKeys(results, baseline) : []);
+    if (flipped.size === 0)
+        return { cases: [...results], trials: 0, complete: true, durationMs: 0 };
+    const subset = cases.filter((c) => flipped.has(c.id));
+    // progress counts the main pass only: a re-run is not another case
+    const outcome = await runCases(subset, target, { ...options, repeat: times, onCase: undefined });
+    const extra = new Map(outcome.cases.map((r) => [r.id, r]));
+    const byKey = new Map(subset.map((c) => [c.id, c]));
+    let trials = 0;
+    const merged = results.map((first) => {
+        const more = extra.get(first.id);
+        if (!more)
+            return first;
+        trials += times;
+        return mergeReruns(byKey.get(first.id), first, more, options.repeatPassThreshold);
+    });
+    return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs };
+}
+
+;// CONCATENATED MODULE: ./src/util/timers.ts
+/** Timers owned by one process handle, all cleared together when it closes. */
+class Timers {
+    pending = new Set();
+    later(ms, fn) {
+        const timer = setTimeout(() => {
+            this.pending.delete(timer);
+            fn();
+        }, ms);
+        this.pending.add(timer);
+    }
+    clear() {
+        for (const timer of this.pending)
+            clearTimeout(timer);
+        this.pending.clear();
+    }
+}
+
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-;// CONCATENATED MODULE: ./src/targets/argv.ts
-/**
- * Splits a `target.command` string into argv the way a POSIX shell splits words
- * (quotes and backslashes), without being a shell: nothing is expanded or run.
- * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
- */
-
-/**
- * Unquoted characters that only mean something to a shell (pipes, redirects,
- * command lists, substitution). They are refused rather than passed on as
- * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
- */
-const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
-/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
-const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-function splitArgv(command, where = 'target.command') {
-    const words = [];
-    // null between words; '' is a real (empty) word once a quote has opened one
-    let word = null;
-    let i = 0;
-    const fail = (what) => {
-        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
-    };
-    while (i < command.length) {
-        const ch = command[i];
-        if (WHITESPACE.has(ch)) {
-            if (word !== null)
-                words.push(word);
-            word = null;
-            i++;
-        }
-        else if (ch === "'") {
-            const end = command.indexOf("'", i + 1);
-            if (end === -1)
-                fail(`unterminated single quote at position ${i}`);
-            word = (word ?? '') + command.slice(i + 1, end);
-            i = end + 1;
-        }
-        else if (ch === '"') {
-            const [text, next] = readDoubleQuoted(command, i + 1, fail);
-            word = (word ?? '') + text;
-            i = next;
-        }
-        else if (ch === '\\') {
-            if (i + 1 >= command.length)
-                fail('lone backslash at the end');
-            // backslash-newline is a line continuation: both vanish
-            if (command[i + 1] !== '\n')
-                word = (word ?? '') + command[i + 1];
-            i += 2;
-        }
-        else if (SHELL_OPERATORS.has(ch)) {
-            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
-        }
-        else {
-            word = (word ?? '') + ch;
-            i++;
-        }
-    }
-    if (word !== null)
-        words.push(word);
-    return words;
-}
-/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
-function readDoubleQuoted(command, start, fail) {
-    let text = '';
-    let i = start;
-    while (i < command.length) {
-        const ch = command[i];
-        if (ch === '"')
-            return [text, i + 1];
-        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
-            if (command[i + 1] !== '\n')
-                text += command[i + 1];
-            i += 2;
-        }
-        else {
-            text += ch;
-            i++;
-        }
-    }
-    return fail(`unterminated double quote at position ${start - 1}`);
-}
-
 ;// CONCATENATED MODULE: ./src/targets/command.ts
 /**
  * The `command` target with `protocol: stdio`: one process per trial, the input
@@ -32817,6 +33455,7 @@ function readDoubleQuoted(command, start, fail) {
  * The process never goes through a shell and runs in its own process group, so
  * that a timeout or an interruption can kill everything it started.
  */
+
 
 
 
@@ -32947,7 +33586,7 @@ class ProcessRun {
     failure = null;
     closed = false;
     spawnError = null;
-    timers = new Set();
+    timers = new Timers();
     constructor(spec, input) {
         this.spec = spec;
         const text = inputText(input);
@@ -32956,7 +33595,7 @@ class ProcessRun {
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
-                this.clearTimers();
+                this.timers.clear();
                 // sweep whatever the process left behind in its group
                 signalGroup(this.child, 'SIGKILL');
                 try {
@@ -32986,7 +33625,7 @@ class ProcessRun {
             return;
         this.failure = reason;
         signalGroup(this.child, 'SIGTERM');
-        this.later(KILL_GRACE_MS, () => this.forceClose());
+        this.timers.later(KILL_GRACE_MS, () => this.forceClose());
     }
     onStdout(chunk) {
         if (this.failure)
@@ -33003,7 +33642,7 @@ class ProcessRun {
     }
     /** A grandchild may hold stdout open after the process exited; do not wait for it forever. */
     afterExit() {
-        this.later(PIPE_GRACE_MS, () => this.forceClose());
+        this.timers.later(PIPE_GRACE_MS, () => this.forceClose());
     }
     /**
      * Kills the group, which closes the pipes without losing what is still buffered in
@@ -33011,7 +33650,7 @@ class ProcessRun {
      */
     forceClose() {
         signalGroup(this.child, 'SIGKILL');
-        this.later(PIPE_GRACE_MS, () => {
+        this.timers.later(PIPE_GRACE_MS, () => {
             this.child.stdout?.destroy();
             this.child.stderr?.destroy();
         });
@@ -33028,18 +33667,6 @@ class ProcessRun {
         // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
         // invalid UTF-8 becomes U+FFFD
         return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '');
-    }
-    later(ms, fn) {
-        const timer = setTimeout(() => {
-            this.timers.delete(timer);
-            fn();
-        }, ms);
-        this.timers.add(timer);
-    }
-    clearTimers() {
-        for (const timer of this.timers)
-            clearTimeout(timer);
-        this.timers.clear();
     }
 }
 
@@ -33656,6 +34283,343 @@ function topLevelKeys(data) {
     return keys.length ? keys.slice(0, 20).join(', ') : 'none (an empty object)';
 }
 
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+;// CONCATENATED MODULE: ./src/targets/jsonl.ts
+/**
+ * The `command` target with `protocol: jsonl`: `workers` long-lived processes
+ * that each take one JSON request per line on stdin and write one JSON reply
+ * per line on stdout:
+ *
+ *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
+ *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
+ *
+ * Replies are matched by id, so a worker may have several cases in flight and
+ * answer them in any order. Each request goes to the worker with the fewest in
+ * flight. Workers start on first use and are spawned like stdio commands: no
+ * shell, a minimal environment, their own process group.
+ *
+ * A worker that exits fails the cases it had in flight (there is no telling
+ * which of them killed it) and a fresh one starts for the next request. A case
+ * that times out can only be stopped by killing its worker; the other cases in
+ * flight on that worker did nothing wrong, so they are sent again to a fresh
+ * worker, still bounded by their own timeouts.
+ */
+
+
+
+
+
+/** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
+const NOISE_LINES = 5;
+const NOISE_LINE_CHARS = 200;
+function createJsonlTarget(config, ctx, timing = { graceMs: KILL_GRACE_MS }) {
+    const spec = resolveCommandSpec(config, ctx);
+    if (spec.argv.includes('{{input}}')) {
+        throw new ConfigError('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command');
+    }
+    return new WorkerPool(spec, config.workers, timing);
+}
+class WorkerPool {
+    spec;
+    timing;
+    /** each slot holds a running worker or null (not started yet, or its worker exited) */
+    slots;
+    /** every worker not yet closed, retired ones included: close() waits for them all */
+    alive = new Set();
+    nextId = 0;
+    closing = false;
+    constructor(spec, workers, timing) {
+        this.spec = spec;
+        this.timing = timing;
+        this.slots = new Array(workers).fill(null);
+    }
+    call(request) {
+        if (request.signal.aborted)
+            return Promise.reject(abortError(request.signal));
+        if (this.closing)
+            return Promise.reject(new TargetError('target closed'));
+        const id = String(++this.nextId);
+        const { case: c, signal } = request;
+        const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`;
+        return new Promise((resolvePromise, rejectPromise) => {
+            let settled = false;
+            const pending = {
+                id,
+                line,
+                signal,
+                worker: null,
+                settle(outcome) {
+                    if (settled)
+                        return;
+                    settled = true;
+                    signal.removeEventListener('abort', onAbort);
+                    if ('reply' in outcome)
+                        resolvePromise(outcome.reply);
+                    else
+                        rejectPromise(outcome.error);
+                }
+            };
+            const onAbort = () => this.abort(pending);
+            signal.addEventListener('abort', onAbort, { once: true });
+            this.dispatch(pending);
+        });
+    }
+    async close() {
+        this.closing = true;
+        for (const worker of this.alive) {
+            worker.failAll(new TargetError('target closed while the case was running'));
+            worker.endInput();
+        }
+        await Promise.all([...this.alive].map((worker) => worker.closed));
+    }
+    dispatch(pending) {
+        if (pending.signal.aborted)
+            return pending.settle({ error: abortError(pending.signal) });
+        if (this.closing)
+            return pending.settle({ error: new TargetError('target closed while the case was running') });
+        const index = this.leastBusy();
+        let worker = this.slots[index];
+        if (!worker) {
+            worker = new Worker(this.spec, this.timing, (exited) => this.onExit(exited));
+            this.slots[index] = worker;
+            this.alive.add(worker);
+            const started = worker;
+            void started.closed.then(() => this.alive.delete(started));
+        }
+        pending.worker = worker;
+        worker.send(pending);
+    }
+    /** The slot with the fewest cases in flight; a running worker before an empty slot, then the first. */
+    leastBusy() {
+        let best = 0;
+        let bestLoad = Infinity;
+        this.slots.forEach((worker, i) => {
+            // an empty slot weighs a little more than an idle worker: no process is started while one is free
+            const load = worker ? worker.inFlight * 2 : 1;
+            if (load < bestLoad) {
+                best = i;
+                bestLoad = load;
+            }
+        });
+        return best;
+    }
+    /** The trial's timeout or interruption: its worker is killed, the other cases on it go to a fresh one. */
+    abort(pending) {
+        const worker = pending.worker;
+        pending.settle({ error: abortError(pending.signal) });
+        if (!worker)
+            return;
+        worker.forget(pending);
+        const others = worker.takeAll();
+        worker.stop(new TargetError('worker stopped'));
+        // after the current abort event: when the whole run is interrupted, the others abort too and need no new worker
+        if (others.length > 0)
+            setImmediate(() => others.forEach((other) => this.dispatch(other)));
+    }
+    /** A worker that exited or is being stopped takes no more requests; its slot starts a fresh one on demand. */
+    onExit(worker) {
+        const index = this.slots.indexOf(worker);
+        if (index !== -1)
+            this.slots[index] = null;
+    }
+}
+/** One long-lived process and the requests it has in flight. */
+class Worker {
+    spec;
+    timing;
+    onExit;
+    closed;
+    child;
+    pending = new Map();
+    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    partial = '';
+    stderrTail = Buffer.alloc(0);
+    noise = [];
+    /** set when we end the worker; wins over how it then exited */
+    failure = null;
+    spawnError = null;
+    exited = false;
+    timers = new Timers();
+    constructor(spec, timing, onExit) {
+        this.spec = spec;
+        this.timing = timing;
+        this.onExit = onExit;
+        this.child = spawnInGroup(spec, spec.argv.slice(1));
+        this.closed = new Promise((resolvePromise) => {
+            this.child.once('close', (code, signal) => {
+                this.timers.clear();
+                // a failed spawn closes without an exit
+                this.exited = true;
+                this.onExit(this);
+                // sweep whatever the worker left behind in its group
+                signalGroup(this.child, 'SIGKILL');
+                // a last reply without its newline still counts
+                this.onStdoutText(this.decoder.end());
+                if (!this.failure && this.partial.trim())
+                    this.onLine(this.partial);
+                this.partial = '';
+                this.failAll(this.exitError(code, signal));
+                resolvePromise();
+            });
+        });
+        this.child.once('error', (err) => {
+            // only a failed spawn has no pid; `close` still follows it
+            if (this.child.pid === undefined)
+                this.spawnError = err;
+        });
+        this.child.once('exit', () => {
+            this.exited = true;
+            this.onExit(this);
+            // a grandchild may hold stdout open after the worker exited; do not wait for it forever
+            this.timers.later(PIPE_GRACE_MS, () => this.forceClose());
+        });
+        this.child.stdout?.on('data', (chunk) => this.onStdoutText(this.decoder.write(chunk)));
+        this.child.stderr?.on('data', (chunk) => {
+            this.stderrTail = appendTail(this.stderrTail, chunk);
+        });
+        // a worker that died closes its stdin (EPIPE): its exit decides what happens to its cases
+        this.child.stdin?.on('error', () => { });
+    }
+    get inFlight() {
+        return this.pending.size;
+    }
+    send(pending) {
+        this.pending.set(pending.id, pending);
+        this.child.stdin?.write(pending.line);
+    }
+    forget(pending) {
+        this.pending.delete(pending.id);
+    }
+    /** Removes and returns every request in flight (to send them elsewhere). */
+    takeAll() {
+        const all = [...this.pending.values()];
+        this.pending.clear();
+        for (const p of all)
+            p.worker = null;
+        return all;
+    }
+    failAll(error) {
+        for (const p of this.takeAll())
+            p.settle({ error });
+    }
+    /** Asks the worker to finish: EOF on stdin, then SIGTERM and SIGKILL if it does not. */
+    endInput() {
+        this.child.stdin?.end();
+        if (!this.exited)
+            this.timers.later(this.timing.graceMs, () => this.stop(new TargetError('worker stopped')));
+    }
+    /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */
+    stop(reason) {
+        if (this.failure)
+            return;
+        this.failure = reason;
+        // from now on it takes no request, and what it still writes is not trusted
+        this.onExit(this);
+        if (this.exited)
+            return;
+        signalGroup(this.child, 'SIGTERM');
+        this.timers.later(this.timing.graceMs, () => this.forceClose());
+    }
+    onStdoutText(text) {
+        if (text === '' || this.failure)
+            return;
+        const buffered = this.partial + text;
+        let start = 0;
+        for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n', start)) {
+            this.onLine(buffered.slice(start, nl));
+            start = nl + 1;
+        }
+        this.partial = buffered.slice(start);
+        if (this.partial.length > this.spec.maxOutputBytes) {
+            this.partial = '';
+            // no telling whose reply this is, and the rest of the stream cannot be trusted
+            const error = new TargetError(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`);
+            this.failAll(error);
+            this.stop(error);
+        }
+    }
+    onLine(raw) {
+        const line = raw.trim();
+        if (line === '')
+            return;
+        let message;
+        try {
+            message = JSON.parse(line);
+        }
+        catch {
+            return this.note(line);
+        }
+        const id = replyId(message);
+        const pending = id === undefined ? undefined : this.pending.get(id);
+        if (!pending)
+            return this.note(line);
+        this.pending.delete(pending.id);
+        pending.worker = null;
+        if (line.length > this.spec.maxOutputBytes) {
+            return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) });
+        }
+        pending.settle(parseReply(message));
+    }
+    note(line) {
+        this.noise.push(line.length > NOISE_LINE_CHARS ? `${line.slice(0, NOISE_LINE_CHARS)}…` : line);
+        if (this.noise.length > NOISE_LINES)
+            this.noise.shift();
+    }
+    exitError(code, signal) {
+        if (this.failure)
+            return this.failure;
+        if (this.spawnError)
+            return describeSpawnError(this.spawnError, this.spec);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const noise = this.noise.length ? `; its last stdout lines that were not replies: ${this.noise.map((l) => JSON.stringify(l)).join(', ')}` : '';
+        return new TargetError(`worker ${how} while handling this case${stderrSuffix(this.stderrTail)}${noise}`);
+    }
+    /** Kills the group; if something outside it still holds the pipes, drops our ends a little later. */
+    forceClose() {
+        signalGroup(this.child, 'SIGKILL');
+        this.timers.later(PIPE_GRACE_MS, () => {
+            this.child.stdout?.destroy();
+            this.child.stderr?.destroy();
+        });
+    }
+}
+/** A reply's id as sent: requests carry string ids, but a number is accepted for them too. */
+function replyId(message) {
+    if (!message || typeof message !== 'object' || Array.isArray(message))
+        return undefined;
+    const id = message.id;
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+}
+function parseReply(message) {
+    const { error, output } = message;
+    if (error !== undefined && error !== null && error !== false) {
+        const text = typeof error === 'string' ? error : JSON.stringify(error);
+        return { error: new TargetError(text || 'the worker replied with an empty error') };
+    }
+    if (!('output' in message))
+        return { error: new TargetError('the worker replied with neither "output" nor "error"') };
+    try {
+        const usage = replyUsage(message.usage);
+        return { reply: { output: outputOf(output, 'the worker'), ...(usage ? { usage } : {}) } };
+    }
+    catch (err) {
+        return { error: err };
+    }
+}
+/** Token usage a model-backed worker may report: `{"usage": {"promptTokens", "completionTokens", "totalTokens"}}`. */
+function replyUsage(value) {
+    if (!value || typeof value !== 'object')
+        return undefined;
+    const usage = {};
+    for (const key of ['promptTokens', 'completionTokens', 'totalTokens']) {
+        const n = value[key];
+        if (typeof n === 'number' && Number.isFinite(n))
+            usage[key] = n;
+    }
+    return Object.keys(usage).length ? usage : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/targets/module.ts
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
@@ -33667,13 +34631,13 @@ function topLevelKeys(data) {
 
 
 
-function createModuleTarget(config, ctx) {
+/** Imports the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
+async function createModuleTarget(config, ctx) {
     if (config.module === undefined)
         throw new ConfigError('target.module is not set');
     const file = (0,external_node_path_namespaceObject.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
-    // imported on first use, once, even when the first trials start together
-    let agent;
-    return functionTarget(() => (agent ??= loadAgent(file)), file);
+    const agent = await loadAgent(file);
+    return functionTarget(() => agent, file);
 }
 async function loadAgent(file) {
     let mod;
@@ -33758,11 +34722,10 @@ function isChatMessages(input) {
 
 
 
+
 async function createTarget(config, ctx) {
     if (config.command !== undefined) {
-        if (config.protocol === 'jsonl')
-            throw new ConfigError('target.protocol: protocol jsonl is not supported yet', undefined, 'target.protocol');
-        return createCommandTarget(config, ctx);
+        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
     }
     if (config.module !== undefined)
         return createModuleTarget(config, ctx);
@@ -33787,15 +34750,18 @@ async function createTarget(config, ctx) {
 
 
 
+
+
 function loadEvalConfig(file) {
     return loadConfig(file, validateAssertion);
 }
-function parseShard(text) {
+/** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
+function parseShard(text, option = '--shard') {
     const m = /^(\d+)\/(\d+)$/.exec(text.trim());
     const index = m ? Number(m[1]) : NaN;
     const count = m ? Number(m[2]) : NaN;
     if (!m || count < 1 || index < 1 || index > count) {
-        throw new UsageError(`--shard "${text}": use i/n with 1 ≤ i ≤ n, e.g. 1/4`);
+        throw new UsageError(`${option} "${text}": use i/n with 1 ≤ i ≤ n, e.g. 1/4`);
     }
     return { index, count };
 }
@@ -33823,20 +34789,28 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
-    const target = await createTarget(config.target, { baseDir: loaded.baseDir, env, secrets });
-    const judge = config.judge ? createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir }) : undefined;
+    // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
+    const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }));
+    const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir })) : undefined;
+    const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
+    const runner = {
+        concurrency: config.concurrency,
+        repeat,
+        repeatPassThreshold: config.repeatPassThreshold,
+        timeoutMs: config.target.timeoutMs,
+        judge: spread?.judge,
+        defaultJudgeThreshold: config.judge?.threshold,
+        signal: options.signal,
+        onCase: options.progress ? (r) => options.progress.onCase(r) : undefined
+    };
     let outcome;
     try {
-        outcome = await runCases(cases, target, {
-            concurrency: config.concurrency,
-            repeat,
-            repeatPassThreshold: config.repeatPassThreshold,
-            timeoutMs: config.target.timeoutMs,
-            judge: judge?.judge,
-            defaultJudgeThreshold: config.judge?.threshold,
-            signal: options.signal,
-            onCase: options.progress ? (r) => options.progress.onCase(r) : undefined
-        });
+        outcome = await runCases(cases, target, runner);
+        if (options.baseline && config.rerunFlips > 0) {
+            // flips get more trials before anything is called a regression (their verdict is taken over all)
+            const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner);
+            outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs };
+        }
     }
     finally {
         options.progress?.finish();
@@ -33851,7 +34825,8 @@ async function evaluate(loaded, options = {}) {
         git: options.git ?? gitFromEnv(env),
         repeat,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
-        judge: judge?.stats()
+        judge: withSpread(judge?.stats(), spread?.spread()),
+        baseline: options.baseline
     }), secrets);
     const comparison = compareRuns(options.baseline ?? null, record, config.gate);
     return { record, comparison, secrets };
@@ -33892,7 +34867,7 @@ function oneLine(text) {
  * Text for a markdown line or a table cell: on one line, shortened to maxChars
  * with "…", every markdown-active character backslash-escaped.
  */
-function escapeInline(text, maxChars = 500) {
+function escape_escapeInline(text, maxChars = 500) {
     const { text: shown, truncated } = truncate(oneLine(text), maxChars);
     const escaped = (shown + (truncated ? '…' : ''))
         .replace(MARKDOWN_PUNCTUATION, '\\$&')
@@ -33916,7 +34891,7 @@ function longestBacktickRun(text) {
     return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
 }
 /** A code span; mentions and HTML inside it are inert. Not for table cells (a pipe would still split the cell). */
-function inlineCode(text, maxChars = 200) {
+function escape_inlineCode(text, maxChars = 200) {
     const { text: shown, truncated } = truncate(oneLine(text), maxChars);
     const body = shown + (truncated ? '…' : '');
     const fence = '`'.repeat(longestBacktickRun(body) + 1);
@@ -33935,7 +34910,7 @@ function fencedBlock(text, maxChars = 1_000) {
     const { text: shown, truncated } = truncate(clean, maxChars);
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
     const note = truncated
-        ? `\n\n_(the first ${formatCount(shown.length)} of ${formatCount(clean.length)} characters)_`
+        ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_`
         : '';
     return `${fence}\n${shown}\n${fence}${note}`;
 }
@@ -33954,10 +34929,11 @@ const DEFAULT_MAX_LENGTH = 60_000;
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
 const ERRORS_LISTED = 20;
+const FLAKY_LISTED = 20;
 const MINUS = '\u2212';
 const SEPARATOR = '\n\n';
 /** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['errors', 'fixes', 'tags', 'detail'];
+const OPTIONAL = ['flaky', 'errors', 'fixes', 'tags', 'detail'];
 function renderReport(input, options = {}) {
     const { comparison: c, current } = input;
     const body = [
@@ -33968,15 +34944,18 @@ function renderReport(input, options = {}) {
         ...markdown_regressions(input),
         ...fixes(c, current),
         ...otherOutcomes(c),
+        ...rerunLine(c, current),
+        ...flakyList(c, input.baseline),
         ...tagsTable(c),
-        ...errors(current)
+        ...errors(current),
+        ...judgeSpread(current)
     ];
     const footer = [{ text: runFooter(current) }];
     return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint);
 }
 function verdict(c, title) {
-    const heading = `### ${c.gate.passed ? '✅ gate passed' : '❌ gate failed'}: ${escapeInline(title)}`;
-    const failures = c.gate.failures.map((f) => `- ${escapeInline(f, 2_000)}`);
+    const heading = `### ${c.gate.passed ? '✅ gate passed' : '❌ gate failed'}: ${escape_escapeInline(title)}`;
+    const failures = c.gate.failures.map((f) => `- ${escape_escapeInline(f, 2_000)}`);
     const notes = [];
     if (!c.baseline)
         notes.push('> ℹ️ no baseline: comparison skipped, only absolute floors checked');
@@ -33989,7 +34968,7 @@ function figuresTable(c) {
     if (!c.baseline) {
         const rows = [['pass rate', rateCell(current)]];
         if (current.meanScore !== null)
-            rows.push(['mean score', formatScore(current.meanScore)]);
+            rows.push(['mean score', format_formatScore(current.meanScore)]);
         return table(['', 'current'], rows);
     }
     const baseline = c.baseline;
@@ -34002,28 +34981,29 @@ function figuresTable(c) {
     ];
     if (common && !sameCases) {
         rows.push([
-            `pass rate, ${plural(common.total, 'case')} in both runs`,
-            formatPercent(common.baselinePassRate),
-            formatPercent(common.currentPassRate),
+            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
+            format_formatPercent(common.baselinePassRate),
+            format_formatPercent(common.currentPassRate),
             signedPoints(common.passRateDelta) + ci
         ]);
     }
+    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
+    const scoreCI = scoreConfidenceText(c.meanScoreDeltaCI);
     if (baseline.meanScore !== null || current.meanScore !== null) {
         rows.push([
             'mean score',
             scoreOrDash(baseline.meanScore),
             scoreOrDash(current.meanScore),
-            signedScore(c.meanScoreDelta)
+            signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')
         ]);
     }
-    // Scores compared on fewer cases than all the scored ones get their own row.
-    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
     if (common && !sameScores && common.meanScoreDelta !== null) {
         rows.push([
             'mean score, cases scored in both runs',
             scoreOrDash(common.baselineMeanScore),
             scoreOrDash(common.currentMeanScore),
-            signedScore(common.meanScoreDelta)
+            signedScore(common.meanScoreDelta) + scoreCI
         ]);
     }
     return table(['', 'baseline', 'current', 'change'], rows);
@@ -34032,10 +35012,10 @@ function baselineIdentity(baseline, current) {
     if (!baseline)
         return [];
     const { sha, ref, runId } = baseline.git;
-    const commit = sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'a commit of unknown SHA';
-    const branch = ref ? ` on ${inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
+    const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a commit of unknown SHA';
+    const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
     const age = relativeAge(baseline.createdAt, current.createdAt);
-    const run = runId ? `, workflow run ${inlineCode(runId)}` : '';
+    const run = runId ? `, workflow run ${escape_inlineCode(runId)}` : '';
     return [{ text: `Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${run}.` }];
 }
 function markdown_regressions(input) {
@@ -34048,7 +35028,7 @@ function markdown_regressions(input) {
         const now = currentCases.get(key);
         return now ? [{ text: regressionDetail(baselineCases.get(key), now), optional: 'detail' }] : [];
     });
-    return [{ text: `#### Regressed (${formatCount(c.regressed.length)})` }, ...details];
+    return [{ text: `#### Regressed (${format_formatCount(c.regressed.length)})` }, ...details];
 }
 function regressionDetail(before, now) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
@@ -34078,54 +35058,120 @@ function failureReasons(c) {
     const error = c.error ?? trial?.error ?? null;
     const lines = assertions.map(assertionReason);
     if (error !== null)
-        lines.unshift(`- target error: ${escapeInline(error, REASON_CHARS)}`);
+        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
     return lines.length ? lines : ['- no failing assertion was recorded'];
 }
 function assertionReason(a) {
     const judge = a.judge;
     if (!judge)
-        return `- ${inlineCode(a.type)}: ${escapeInline(a.reason, REASON_CHARS)}`;
+        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(a.reason, REASON_CHARS)}`;
     const reused = judge.reused ? ', reused' : '';
-    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : '';
-    const judgeError = judge.error ? ` — judge error: ${escapeInline(judge.error, REASON_CHARS)}` : '';
-    return (`- ${inlineCode(a.type)} (judge ${escapeInline(judge.model, 100)} scored ${formatScore(judge.score)}${reused}): ` +
-        `${escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
+    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
+    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
+    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
+        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
 }
 function fixes(c, current) {
     if (!c.fixed.length)
         return [];
     const cases = byKey(current.cases);
     const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
-    return [{ text: [`#### Fixed (${formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
+    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
 }
 function otherOutcomes(c) {
     if (!c.baseline)
         return [];
     const counts = [
-        `${formatCount(c.flaky.length)} flaky`,
-        `${formatCount(c.added.length)} added`,
-        `${formatCount(c.removed.length)} removed`,
-        `${formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
-        `${formatCount(c.unchanged)} unchanged`
+        `${format_formatCount(c.flaky.length)} flaky`,
+        `${format_formatCount(c.added.length)} added`,
+        `${format_formatCount(c.removed.length)} removed`,
+        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
+        `${format_formatCount(c.unchanged)} unchanged`
     ];
     const lines = [counts.join(' · ')];
-    if (c.flaky.length)
-        lines.push(`Flaky (flipped, but within chance over the trials): ${codeKeys(c.flaky)}`);
     if (c.unfinished.length) {
-        lines.push(`Not reached by this incomplete run: ${plural(c.unfinished.length, 'baseline case')}.`);
+        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
     }
     return [{ text: lines.join('\n\n') }];
+}
+/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
+function rerunLine(c, current) {
+    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
+    if (!c.baseline || !rerun.length)
+        return [];
+    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
+    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
+    const keys = new Set(rerun.map((k) => k.id));
+    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k)).length;
+    const flaky = c.flaky.filter((k) => keys.has(k)).length;
+    return [
+        {
+            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
+                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky.`
+        }
+    ];
+}
+/** The flaky cases, one line each saying in plain words why the flip was not counted. */
+function flakyList(c, baseline) {
+    if (!c.flakyCases.length)
+        return [];
+    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
+    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
+    if (c.flakyCases.length > FLAKY_LISTED)
+        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
+    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
+    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
+}
+/**
+ * "failed this time, but failed 3 of its last 10 runs on `main`";
+ * "failed at first, then passed 4 of 5 re-runs";
+ * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
+ */
+function flakyReason(f, branch) {
+    const verb = f.flip;
+    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
+    const opposite = verb === 'failed' ? 'passed' : 'failed';
+    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
+    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
+    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
+    if (f.because === 'reruns' && f.reruns) {
+        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
+        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
+        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
+    }
+    if (f.because === 'history') {
+        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
+        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
+    }
+    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
+}
+/** A p-value to two significant digits: 0.24, 0.0012. */
+function formatP(p) {
+    return String(Number(p.toPrecision(2)));
+}
+/** How often the judge disagreed with itself, with judge.samples > 1. */
+function judgeSpread(current) {
+    const { sampled, disagreements } = current.summary.judge;
+    if (!sampled)
+        return [];
+    const share = format_formatPercent((disagreements ?? 0) / sampled);
+    return [
+        {
+            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
+                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
+        }
+    ];
 }
 function tagsTable(c) {
     if (!c.tags.length)
         return [];
     const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
     const rows = c.tags.map((t) => {
-        const tag = escapeInline(t.tag, 100);
-        const current = formatPercent(t.currentPassRate);
+        const tag = escape_escapeInline(t.tag, 100);
+        const current = format_formatPercent(t.currentPassRate);
         return c.baseline
-            ? [tag, percentOrDash(t.baselinePassRate), current, formatCount(t.total), formatCount(t.regressed)]
-            : [tag, current, formatCount(t.total)];
+            ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)]
+            : [tag, current, format_formatCount(t.total)];
     });
     return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
 }
@@ -34135,19 +35181,19 @@ function errors(current) {
         return [];
     const lines = errored
         .slice(0, ERRORS_LISTED)
-        .map((c) => `- ${inlineCode(c.id)}: ${escapeInline(c.error, REASON_CHARS)}`);
+        .map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
     if (errored.length > ERRORS_LISTED)
-        lines.push(`- and ${formatCount(errored.length - ERRORS_LISTED)} more`);
-    return [{ text: [`#### Errors (${formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
+        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
+    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
 }
 function runFooter(current) {
     const { judge, durationMs } = current.summary;
     const parts = [];
     if (judge.calls || judge.reused || judge.errors || judge.tokens) {
-        parts.push(`judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ` +
-            `${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`);
+        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` +
+            `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
     }
-    parts.push(`duration: ${formatDuration(durationMs)}`, `${plural(current.cases.length, 'case')}`);
+    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
     return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
 }
 /**
@@ -34184,17 +35230,18 @@ function fit(body, footer, maxLength, hint) {
 function omissionNote(dropped, maxLength, hint) {
     const details = dropped.filter((b) => b.optional === 'detail').length;
     const what = [
-        ...(details ? [plural(details, 'regression detail')] : []),
+        ...(details ? [format_plural(details, 'regression detail')] : []),
         ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
         ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : [])
+        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
     ];
     const where = hint ? `; see ${hint}` : '';
-    return `⚠️ ${formatList(what)} did not fit within ${formatCount(maxLength)} characters${where}.`;
+    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
 }
 /** Last resort when even the essential blocks are too long (a tiny maxLength). */
 function hardCut(text, maxLength) {
-    const note = `${SEPARATOR}⚠️ cut at ${formatCount(maxLength)} characters`;
+    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
     if (note.length >= maxLength)
         return truncate(text, maxLength).text;
     return truncate(text, maxLength - note.length).text + note;
@@ -34213,18 +35260,16 @@ function show(value) {
     return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 function caseLabel(key, c) {
-    return c && c.name !== key ? `${inlineCode(key)} ${escapeInline(c.name, 200)}` : inlineCode(key);
-}
-function codeKeys(keys) {
-    return formatKeys(keys.map((k) => inlineCode(k)));
+    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
 }
 function trialsText(c) {
     if (!c.trials || c.trials.length < 2)
         return '';
-    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials`;
+    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
+    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
 }
 function rateCell(f) {
-    return `${formatPercent(f.passRate)} (${formatCount(f.passed)}/${formatCount(f.total)})`;
+    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
 }
 /** A markdown table of escaped cells: the first column left-aligned, figures right-aligned. */
 function table(header, rows) {
@@ -34233,10 +35278,10 @@ function table(header, rows) {
     return [line(header), alignment, ...rows.map(line)].join('\n');
 }
 function percentOrDash(rate) {
-    return rate === null ? '—' : formatPercent(rate);
+    return rate === null ? '—' : format_formatPercent(rate);
 }
 function scoreOrDash(score) {
-    return score === null ? '—' : formatScore(score);
+    return score === null ? '—' : format_formatScore(score);
 }
 /** A signed figure with a true minus sign; zero (after rounding) carries no sign. */
 function signed(value, digits) {
@@ -34254,6 +35299,9 @@ function signedScore(delta) {
 function confidenceText(ci) {
     return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
 }
+function scoreConfidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
+}
 /** How much older the baseline is than the current run, from the records alone (no clock). */
 function relativeAge(baselineCreatedAt, currentCreatedAt) {
     const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
@@ -34267,11 +35315,11 @@ function formatSpan(ms) {
     if (minutes < 1)
         return 'less than a minute';
     if (minutes < 60)
-        return plural(minutes, 'minute');
+        return format_plural(minutes, 'minute');
     const hours = Math.floor(minutes / 60);
     if (hours < 48)
-        return plural(hours, 'hour');
-    return plural(Math.floor(hours / 24), 'day');
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
 }
 function formatDuration(ms) {
     if (ms < 1_000)
@@ -34286,7 +35334,33 @@ function formatDuration(ms) {
     return h ? `${h} h ${m} min` : `${m} min ${s} s`;
 }
 
+;// CONCATENATED MODULE: ./src/report/shard.ts
+/**
+ * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * the merge job reports, comments and gates the whole run. Pure.
+ */
+
+
+function renderShardSummary(input) {
+    const { current, shard } = input;
+    const s = current.summary;
+    const of = `shard ${shard.index} of ${shard.count}`;
+    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
+    const figures = [plural(s.total, 'case'), `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`];
+    if (s.meanScore !== null)
+        figures.push(`mean score ${formatScore(s.meanScore)}`);
+    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
+    const c = input.comparison;
+    if (c?.baseline)
+        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
+    if (current.complete === false)
+        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
+    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/index.ts
+
 
 
 
