@@ -51,7 +51,7 @@ async function mainRun(options: { sha?: string; broken?: string[] } = {}): Promi
 }
 
 /** A pull_request run of the PR's head commit. */
-async function prRun(options: Pick<RunOptions, 'broken' | 'inputs' | 'hang'> = {}): Promise<RunResult & { runId: number }> {
+async function prRun(options: Pick<RunOptions, 'broken' | 'inputs' | 'hang' | 'env'> = {}): Promise<RunResult & { runId: number }> {
   const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] })
   const result = await action({ event: 'pull_request', runId: current.id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), ...options })
   return { ...result, runId: current.id }
