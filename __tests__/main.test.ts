@@ -436,3 +436,21 @@ export default (input) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringi
     expect(ours()).toHaveLength(1)
   })
 })
+
+describe('the trend on the baseline branch', () => {
+  it('carries the last runs forward in the record and charts them in the job summary', async () => {
+    await mainRun({ sha: sha(1) })
+    await mainRun({ sha: sha(2) })
+    const third = server.addRun({ head_sha: sha(3) })
+    const result = await action({ event: 'push', runId: third.id, sha: sha(3), payload: { repository: { default_branch: 'main' } } })
+    const record = JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))
+    expect(record.trend.map((p: { sha: string }) => p.sha)).toEqual([sha(1), sha(2)])
+    expect(result.summary).toContain('```mermaid')
+    expect(result.summary).toContain('xychart-beta')
+    expect(result.summary).toContain(`"${sha(1).slice(0, 7)}", "${sha(2).slice(0, 7)}", "${sha(3).slice(0, 7)}"`)
+    // the comment of a PR stays without it: the chart is for the summary
+    const pr = await prRun()
+    expect(ours()[0]!.body).not.toContain('xychart-beta')
+    expect(pr.summary).toContain('xychart-beta')
+  })
+})

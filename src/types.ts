@@ -140,6 +140,14 @@ export interface RunSummary {
   reruns?: number
 }
 
+/** One earlier run on the baseline branch, as the trend chart shows it. */
+export interface RunTrendPoint {
+  sha: string | null
+  createdAt: string
+  passRate: number
+  meanScore: number | null
+}
+
 export interface RunRecord {
   schemaVersion: 1
   tool: { name: 'evalgate'; version: string }
@@ -149,5 +157,7 @@ export interface RunRecord {
   git: { sha: string | null; ref: string | null; runId: string | null }
   config?: { repeat: number; shard?: string | null }
   summary: RunSummary
+  /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
+  trend?: RunTrendPoint[]
   cases: CaseResult[]
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { assess, carryHistory, compareRuns, isKnownFlaky, nextHistory, recentCounts } from '../../src/compare/index.js'
+import { assess, carryHistory, carryTrend, compareRuns, isKnownFlaky, nextHistory, recentCounts } from '../../src/compare/index.js'
 import type { CaseResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeGate, makeRepeatedCase, makeRun, makeTrials } from '../__fixtures__/records.js'
 
@@ -228,5 +228,21 @@ describe('compareRuns: flaky cases and the score interval', () => {
     const alone = compareRuns(null, current, makeGate())
     expect(alone.flakyCases).toEqual([])
     expect(alone.meanScoreDeltaCI).toBeNull()
+  })
+})
+
+describe('carryTrend: a run carries its baseline trend plus the baseline figures', () => {
+  it('is undefined without a baseline', () => {
+    expect(carryTrend(null)).toBeUndefined()
+  })
+
+  it('appends the baseline and keeps the newest 20', () => {
+    const baseline = makeRun([makeCase('a'), makeCase('b', false)])
+    baseline.git.sha = 'basesha'
+    baseline.trend = Array.from({ length: 20 }, (_, i) => ({ sha: `s${i}`, createdAt: '2026-01-01T00:00:00Z', passRate: i / 20, meanScore: null }))
+    const trend = carryTrend(baseline)!
+    expect(trend).toHaveLength(20)
+    expect(trend[0]!.sha).toBe('s1')
+    expect(trend.at(-1)).toEqual({ sha: 'basesha', createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { renderTrend, type TrendPoint } from '../../src/report/trend.js'
+import { renderTrend, trendOf, type TrendPoint } from '../../src/report/trend.js'
 
 const point = (label: string, passRate: number, meanScore: number | null = null): TrendPoint => ({ label, passRate, meanScore })
 
@@ -57,5 +57,21 @@ describe('renderTrend', () => {
     const axis = chart.split('\n').find((l) => l.includes('x-axis'))!
     expect(axis).toBe(`  x-axis ["a bar 1 team", "${'x'.repeat(20)}"]`)
     expect(chart).toContain('  title "evil title"')
+  })
+})
+
+describe('trendOf', () => {
+  it('is the carried trend then the run itself, labelled by short commit or date', () => {
+    const points = trendOf({
+      trend: [{ sha: 'abcdef1234', createdAt: '2026-11-01T00:00:00Z', passRate: 0.8, meanScore: null }, { sha: null, createdAt: '2026-11-02T10:00:00Z', passRate: 0.9, meanScore: 0.5 }],
+      git: { sha: '1234567890', ref: null, runId: null },
+      createdAt: '2026-11-03T00:00:00Z',
+      summary: { passRate: 0.95, meanScore: 0.7 } as never
+    })
+    expect(points).toEqual([
+      { label: 'abcdef1', passRate: 0.8, meanScore: null },
+      { label: '2026-11-02', passRate: 0.9, meanScore: 0.5 },
+      { label: '1234567', passRate: 0.95, meanScore: 0.7 }
+    ])
   })
 })

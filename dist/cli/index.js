@@ -11521,6 +11521,15 @@ function isKnownFlaky(history) {
     const { passed, total } = recentCounts(history);
     return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
 }
+/** Runs of the baseline branch the trend keeps. */
+const TREND_LENGTH = 20;
+/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
+function carryTrend(baseline) {
+    if (!baseline)
+        return undefined;
+    const own = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore };
+    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
+}
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
@@ -23294,6 +23303,7 @@ const runRecordSchema = object({
         }),
         reruns: schemas_number().optional()
     }),
+    trend: array(object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() })).max(100).optional(),
     cases: array(caseResult)
 });
 /** Parse a record from text; `file` only names it in messages. */
@@ -24346,6 +24356,7 @@ function summarize(cases, durationMs, judge) {
 }
 function buildRecord(input) {
     const cases = carryHistory(input.cases, input.baseline);
+    const trend = carryTrend(input.baseline);
     return {
         schemaVersion: RECORD_SCHEMA_VERSION,
         tool: { name: 'evalgate', version: VERSION },
@@ -24355,6 +24366,7 @@ function buildRecord(input) {
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null },
         summary: summarize(cases, input.durationMs, input.judge),
+        ...(trend ? { trend } : {}),
         cases
     };
 }
@@ -26741,6 +26753,7 @@ function mergeRecords(shards, options = {}) {
     checkSameRun(placed);
     checkEveryShardOnce(placed);
     const cases = carryHistory(joinCases(placed), options.baseline);
+    const trend = carryTrend(options.baseline);
     const records = placed.map((p) => p.record);
     const first = records[0];
     // shards run side by side: the run took as long as its slowest shard
@@ -26758,6 +26771,7 @@ function mergeRecords(shards, options = {}) {
         },
         config: { repeat: first.config?.repeat ?? 1, shard: null },
         summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
+        ...(trend ? { trend } : {}),
         cases
     };
 }

@@ -21465,6 +21465,15 @@ function isKnownFlaky(history) {
     const { passed, total } = recentCounts(history);
     return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
 }
+/** Runs of the baseline branch the trend keeps. */
+const TREND_LENGTH = 20;
+/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
+function carryTrend(baseline) {
+    if (!baseline)
+        return undefined;
+    const own = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore };
+    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
+}
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
@@ -33164,6 +33173,7 @@ const runRecordSchema = object({
         }),
         reruns: schemas_number().optional()
     }),
+    trend: array(object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() })).max(100).optional(),
     cases: array(caseResult)
 });
 /** Parse a record from text; `file` only names it in messages. */
@@ -33315,6 +33325,7 @@ function summarize(cases, durationMs, judge) {
 }
 function buildRecord(input) {
     const cases = carryHistory(input.cases, input.baseline);
+    const trend = carryTrend(input.baseline);
     return {
         schemaVersion: RECORD_SCHEMA_VERSION,
         tool: { name: 'evalgate', version: VERSION },
@@ -33324,6 +33335,7 @@ function buildRecord(input) {
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null },
         summary: summarize(cases, input.durationMs, input.judge),
+        ...(trend ? { trend } : {}),
         cases
     };
 }

@@ -2,9 +2,10 @@
  * Flake history: each case of a run record carries the pass/fail results of
  * the runs before it (its baseline's history plus the baseline's own result),
  * so that a case known to flip back and forth is not reported as a regression
- * the first time it fails again.
+ * the first time it fails again. The run-level trend (pass rate and mean
+ * score of the last runs) is carried the same way.
  */
-import type { CaseResult } from '../types.js'
+import type { CaseResult, RunRecord, RunTrendPoint } from '../types.js'
 
 /** Results kept per case: the newest runs, oldest first. */
 export const HISTORY_LENGTH = 20
@@ -57,4 +58,14 @@ export function recentCounts(history: string): HistoryCounts {
 export function isKnownFlaky(history: string): boolean {
   const { passed, total } = recentCounts(history)
   return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH
+}
+
+/** Runs of the baseline branch the trend keeps. */
+export const TREND_LENGTH = 20
+
+/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
+export function carryTrend(baseline: RunRecord | null | undefined): RunTrendPoint[] | undefined {
+  if (!baseline) return undefined
+  const own: RunTrendPoint = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore }
+  return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH)
 }

@@ -1,5 +1,5 @@
 export { assess, classify, compareRuns, runFigures, type Assessment, type Outcome } from './compare.js'
-export { carryHistory, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, nextHistory, recentCounts } from './history.js'
+export { carryHistory, carryTrend, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, nextHistory, recentCounts } from './history.js'
 export { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from './format.js'
 export { evaluateGate } from './gate.js'
 export { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval, type PairedCounts } from './stats.js'

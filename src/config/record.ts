@@ -91,6 +91,7 @@ export const runRecordSchema = z.object({
     }),
     reruns: z.number().optional()
   }),
+  trend: z.array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })).max(100).optional(),
   cases: z.array(caseResult)
 })
 

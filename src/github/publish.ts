@@ -15,6 +15,7 @@ import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
 import { apiMessage, RECORD_FILE, REPORT_FILE } from './artifacts.js'
 import { badgeFor, badgeSvg } from '../badge/index.js'
+import { renderTrend, trendOf } from '../report/trend.js'
 import type { BadgeConfig } from '../config/schema.js'
 import { commentBody, MAX_COMMENT_LENGTH, upsertComment } from './comment.js'
 import type { ActionContext, Octokit } from './context.js'
@@ -55,7 +56,10 @@ export interface Rendered {
 export async function writeReport(p: Published): Promise<Rendered> {
   const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
   const notes = notesMarkdown(p.notices)
-  const full = fitBytes((max) => render(max - notes.length) + notes, MAX_SUMMARY_BYTES)
+  // the summary (not the comment) also shows how the last runs on the baseline branch went
+  const trend = renderTrend(trendOf(p.current))
+  const tail = notes + (trend ? `\n\n${trend}\n` : '')
+  const full = fitBytes((max) => render(max - tail.length) + tail, MAX_SUMMARY_BYTES)
   const reportPath = path.join(p.outDir, REPORT_FILE)
   await writeFileAtomic(reportPath, full)
   return { render, notes, full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }

@@ -1,9 +1,10 @@
 /**
  * The trend of the last runs as a Mermaid `xychart-beta` (GitHub renders
  * ```mermaid blocks in comments and job summaries): pass rate as bars, mean
- * judge score as a line on the same 0–100 scale. Pure: the caller reads the
- * points from the run history.
+ * judge score as a line on the same 0–100 scale. Pure: the points come from
+ * the trend a run record carries forward from its baselines.
  */
+import type { RunRecord } from '../types.js'
 
 export interface TrendPoint {
   /** the x-axis label of the run: a short SHA, a run number, a date */
@@ -66,4 +67,15 @@ export function renderTrend(points: readonly TrendPoint[], options: TrendOptions
     '```'
   ]
   return lines.join('\n')
+}
+
+/** A short label for a run: its commit, else its date. */
+function runLabel(sha: string | null, createdAt: string): string {
+  return sha ? sha.slice(0, 7) : createdAt.slice(0, 10)
+}
+
+/** The record's carried trend followed by the run itself, oldest first. */
+export function trendOf(record: Pick<RunRecord, 'trend' | 'git' | 'createdAt' | 'summary'>): TrendPoint[] {
+  const earlier = (record.trend ?? []).map((p) => ({ label: runLabel(p.sha, p.createdAt), passRate: p.passRate, meanScore: p.meanScore }))
+  return [...earlier, { label: runLabel(record.git.sha, record.createdAt), passRate: record.summary.passRate, meanScore: record.summary.meanScore }]
 }

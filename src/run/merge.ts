@@ -3,7 +3,7 @@
  * record one unsharded run would have written. Pure: the caller reads the
  * shards (files, artifacts) and writes the result.
  */
-import { carryHistory } from '../compare/history.js'
+import { carryHistory, carryTrend } from '../compare/history.js'
 import { RecordError, UsageError } from '../errors.js'
 import type { CaseResult, JudgeSummary, RunRecord } from '../types.js'
 import { VERSION } from '../version.js'
@@ -36,6 +36,7 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
   checkSameRun(placed)
   checkEveryShardOnce(placed)
   const cases = carryHistory(joinCases(placed), options.baseline)
+  const trend = carryTrend(options.baseline)
   const records = placed.map((p) => p.record)
   const first = records[0]!
   // shards run side by side: the run took as long as its slowest shard
@@ -53,6 +54,7 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
     },
     config: { repeat: first.config?.repeat ?? 1, shard: null },
     summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
+    ...(trend ? { trend } : {}),
     cases
   }
 }

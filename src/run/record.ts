@@ -1,7 +1,7 @@
 /**
  * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
  */
-import { carryHistory } from '../compare/history.js'
+import { carryHistory, carryTrend } from '../compare/history.js'
 import { RECORD_SCHEMA_VERSION } from '../config/record.js'
 import type { CaseResult, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { redact } from '../util/env.js'
@@ -43,6 +43,7 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
 
 export function buildRecord(input: RecordInput): RunRecord {
   const cases = carryHistory(input.cases, input.baseline)
+  const trend = carryTrend(input.baseline)
   return {
     schemaVersion: RECORD_SCHEMA_VERSION,
     tool: { name: 'evalgate', version: VERSION },
@@ -52,6 +53,7 @@ export function buildRecord(input: RecordInput): RunRecord {
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null },
     summary: summarize(cases, input.durationMs, input.judge),
+    ...(trend ? { trend } : {}),
     cases
   }
 }
