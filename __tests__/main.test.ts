@@ -454,3 +454,23 @@ describe('the trend on the baseline branch', () => {
     expect(pr.summary).toContain('xychart-beta')
   })
 })
+
+describe('a 3,000-case run that regressed everywhere', () => {
+  it('keeps the comment under 60,000 characters, says what was left out, and the summary has more', async () => {
+    const cases = Array.from({ length: 3000 }, (_, i) => `- { id: case-${i}, input: "question ${i} ${'x'.repeat(80)}", expected: "ok ${i}" }`)
+    writeFileSync(path.join(ws.dir, 'cases.yaml'), `${cases.join('\n')}\n`)
+    writeFileSync(
+      path.join(ws.dir, 'agent.mjs'),
+      "export default (input) => (process.env.EVALGATE_TEST_BROKEN ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
+    )
+    await mainRun()
+    const result = await prRun({ broken: ['all'] })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs.regressed).toBe('3000')
+    const [comment] = ours()
+    expect(comment!.body.length).toBeLessThanOrEqual(60_000)
+    expect(comment!.body).toMatch(/did not fit/)
+    expect(comment!.body).toContain('case-0')
+    expect(result.summary.length).toBeGreaterThan(comment!.body.length)
+  })
+})
