@@ -16,7 +16,7 @@
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -249,7 +249,9 @@ async function cold() {
   console.log(`\ncold start (median of ${runs}):`)
   console.log(`  action (dist/index.js): first case ${median(firstCase).toFixed(0)} ms after process start (import, inputs, config, target); spawn to exit ${median(walls).toFixed(0)} ms`)
   console.log(`  CLI (dist/cli/index.js --version): ${median(cliStart).toFixed(0)} ms spawn to exit`)
-  console.log(`  bundles: dist/index.js ${size('dist/index.js')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`)
+  // the action's chunks (the artifact client, loaded on first use) sit beside dist/index.js
+  const chunks = readdirSync(path.join(ROOT, 'dist')).filter((f) => /^\d+\.index\.js$/.test(f)).map((f) => `dist/${f}`)
+  console.log(`  bundles: dist/index.js ${size('dist/index.js')}${chunks.map((f) => ` + ${f} ${size(f)}`).join('')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`)
 }
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,6 @@
 import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { DefaultArtifactClient } from '@actions/artifact'
 import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
@@ -17,7 +16,7 @@ import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
-import { fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { artifactClient, fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
 import { commentMarker } from './github/comment.js'
 import { createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
@@ -116,7 +115,7 @@ async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord
 /** Upload the run's files as artifact `name`; a failure is a problem for the verdict, not a stop. */
 async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string, problems: string[]): Promise<void> {
   try {
-    const uploaded = await uploadRunArtifact({ client: new DefaultArtifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
+    const uploaded = await uploadRunArtifact({ client: await artifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
     if (uploaded.notice) core.notice(uploaded.notice)
     core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
   } catch (err) {
@@ -178,7 +177,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   // readInputs refuses mode: merge without a token
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
-  const target: DownloadTarget = { octokit, client: new DefaultArtifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
+  const target: DownloadTarget = { octokit, client: await artifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
   const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
   let merged: RunRecord
   try {
@@ -281,7 +280,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     core.notice(pr.notice)
     return null
   }
-  const target: DownloadTarget = { octokit, client: new DefaultArtifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
+  const target: DownloadTarget = { octokit, client: await artifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
   const fetched = await fetchRunRecord(target, trigger.id, artifactName)
   if (fetched.status !== 'ok') {
     core.notice(`comment skipped: ${fetched.message}`)

@@ -14,7 +14,7 @@
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
-import { DefaultArtifactClient, type ArtifactClient } from '@actions/artifact'
+import type { ArtifactClient } from '@actions/artifact'
 import { parseRunRecord } from '../config/record.js'
 import type { Shard } from '../engine.js'
 import { errorMessage, RecordError } from '../errors.js'
@@ -382,6 +382,15 @@ export async function findBaseline(query: BaselineQuery): Promise<BaselineResult
  * The baseline of a run of this repository: the branch (input, else the
  * default branch) and the workflow (this run's, unless given) resolved first.
  */
+/**
+ * The artifact client, loaded on first use: it is the largest part of the
+ * bundle, and a run without a baseline to fetch should not wait for it.
+ */
+export async function artifactClient(): Promise<ArtifactClient> {
+  const { DefaultArtifactClient } = await import('@actions/artifact')
+  return new DefaultArtifactClient()
+}
+
 export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null }): Promise<BaselineResult> {
   let branch: string
   let workflow: string | number | null
@@ -394,7 +403,7 @@ export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, input
   if (workflow === null) return noBaseline([], 'this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID)')
   return findBaseline({
     octokit,
-    client: new DefaultArtifactClient(),
+    client: await artifactClient(),
     token: inputs.token,
     owner: ctx.owner,
     repo: ctx.repo,
