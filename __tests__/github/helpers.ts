@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { GitHubServer, runtimeToken } from '../__fixtures__/github-server.js'
+import { makeCase, makeRun } from '../__fixtures__/records.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 
 export function tempDir(prefix = 'evalgate-gh-'): string {
@@ -46,46 +47,14 @@ export async function startGitHub(repository = 'acme/bot'): Promise<GitHubServer
   return server
 }
 
+/** A case result as the GitHub tests use it: the shared factory with short outputs. */
 export function caseResult(id: string, passed: boolean, extra: Partial<CaseResult> = {}): CaseResult {
-  return {
-    id,
-    name: id,
-    tags: [],
-    fingerprint: `fp-${id}`,
-    input: `input of ${id}`,
-    passed,
-    passFraction: passed ? 1 : 0,
-    output: passed ? 'ok' : 'wrong',
-    error: null,
-    score: null,
-    durationMs: 1,
-    assertions: [{ type: 'contains', passed, score: passed ? 1 : 0, reason: passed ? 'found' : "expected output to contain 'ok'" }],
-    ...extra
-  }
+  return makeCase(id, passed, { output: passed ? 'ok' : 'wrong', ...extra })
 }
 
+/** A run record of the config "demo" on main: the shared factory with this suite's identity. */
 export function record(cases: CaseResult[], extra: Partial<RunRecord> = {}): RunRecord {
-  const passed = cases.filter((c) => c.passed).length
-  return {
-    schemaVersion: 1,
-    tool: { name: 'evalgate', version: '0.1.0' },
-    name: 'demo',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    complete: true,
-    git: { sha: 'a'.repeat(40), ref: 'refs/heads/main', runId: '1' },
-    summary: {
-      total: cases.length,
-      passed,
-      failed: cases.length - passed,
-      errors: 0,
-      passRate: cases.length ? passed / cases.length : 0,
-      meanScore: null,
-      durationMs: 1,
-      judge: { calls: 0, reused: 0, errors: 0, tokens: 0 }
-    },
-    cases,
-    ...extra
-  }
+  return makeRun(cases, { name: 'demo', createdAt: '2026-01-01T00:00:00.000Z', git: { sha: 'a'.repeat(40), ref: 'refs/heads/main', runId: '1' }, ...extra })
 }
 
 export const sha = (n: number): string => n.toString(16).padStart(40, '0')

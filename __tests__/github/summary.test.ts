@@ -28,7 +28,7 @@ describe('regressionAnnotations', () => {
     expect(list).toHaveLength(MAX_ANNOTATIONS)
     expect(list[1]).toEqual({
       level: 'error',
-      message: `case "case-1" passed on the baseline and fails now: contains: expected output to contain 'ok'`,
+      message: `case "case-1" passed on the baseline and fails now: contains: expected output to contain 'answer', got: bad`,
       properties: { title: 'evalgate: regressed: case-1', file: 'evals/cases.yaml', startLine: 2 }
     })
     // a dataset outside the workspace gets no file
