@@ -34224,6 +34224,7 @@ function isWholeInput(template) {
 
 
 
+
 function createHttpTarget(http, ctx, target, deps = {}) {
     const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
     if (!URL.canParse(spec.url.replace(/\{\{[^}]*\}\}/g, 'x'))) {
@@ -34251,14 +34252,16 @@ function createHttpTarget(http, ctx, target, deps = {}) {
     };
 }
 /** The HTTP client's failures, as the target error the runner records. */
+/** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
+function asTargetFailure(err) {
+    return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new TargetError(err.message) : err;
+}
 async function send(...args) {
     try {
         return await requestJson(...args);
     }
     catch (err) {
-        if (err instanceof HttpError || err instanceof NetworkError)
-            throw new TargetError(err.message);
-        throw err;
+        throw asTargetFailure(err);
     }
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
@@ -34695,9 +34698,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
                 return { output: reply.content, usage: reply.usage };
             }
             catch (err) {
-                if (err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError)
-                    throw new TargetError(err.message);
-                throw err;
+                throw asTargetFailure(err);
             }
         },
         async close() { }

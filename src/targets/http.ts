@@ -5,6 +5,7 @@
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
+import { ChatError } from '../llm/chat.js'
 import { HttpError, NetworkError, requestJson, type HttpResponse, type HttpSeams } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { expandDeep } from '../util/env.js'
@@ -47,12 +48,16 @@ export function createHttpTarget(
 }
 
 /** The HTTP client's failures, as the target error the runner records. */
+/** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
+export function asTargetFailure(err: unknown): unknown {
+  return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new TargetError(err.message) : err
+}
+
 async function send(...args: Parameters<typeof requestJson>): Promise<HttpResponse> {
   try {
     return await requestJson(...args)
   } catch (err) {
-    if (err instanceof HttpError || err instanceof NetworkError) throw new TargetError(err.message)
-    throw err
+    throw asTargetFailure(err)
   }
 }
 

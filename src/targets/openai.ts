@@ -4,11 +4,12 @@
  * `prompt` are sent, the reply's content is the output, its usage recorded.
  */
 import type { TargetConfig } from '../config/schema.js'
-import { ConfigError, TargetError } from '../errors.js'
-import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
-import { HttpError, NetworkError, type HttpSeams } from '../llm/http.js'
+import { ConfigError } from '../errors.js'
+import { chatComplete, isLocalUrl, type ChatMessage } from '../llm/chat.js'
+import type { HttpSeams } from '../llm/http.js'
 import { isWholeInput, renderText } from '../llm/template.js'
 import { expandVars } from '../util/env.js'
+import { asTargetFailure } from './http.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type OpenAITargetConfig = NonNullable<TargetConfig['openai']>
@@ -35,8 +36,7 @@ export function createOpenAITarget(
         const reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens }, http)
         return { output: reply.content, usage: reply.usage }
       } catch (err) {
-        if (err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError) throw new TargetError(err.message)
-        throw err
+        throw asTargetFailure(err)
       }
     },
     async close() {}
