@@ -138,11 +138,18 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
+async function readRecords(files: string[]): Promise<RunRecord[]> {
+  const records: RunRecord[] = []
+  for (const file of files) records.push(await readRunRecord(file))
+  return records
+}
+
 async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(args, { ...common, html: { type: 'string' } }, true)
   if (values.help) return help(io)
   if (positionals.length !== 2) throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`)
-  const [baseline, current] = await Promise.all(positionals.map((file) => readRunRecord(file)))
+  const [baseline, current] = await readRecords(positionals)
   // comparing two records needs only the gate: the config's when there is one, else the default gate
   const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
@@ -155,7 +162,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   if (values.help) return help(io)
   if (positionals.length === 0) throw new UsageError(`merge takes the shard records: SHARD.json… --out run.json\n\n${USAGE}`)
   if (!values.out) throw new UsageError(`merge needs --out run.json, where the merged record goes\n\n${USAGE}`)
-  const shards = await Promise.all(positionals.map(async (file) => ({ file, record: await readRunRecord(file) })))
+  const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i]!, record }))
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
   const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)

@@ -2,10 +2,17 @@ import { describe, expect, it } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { validateAssertion } from '../../src/assertions/index.js'
-import { normalizeCases, readJsonlSource } from '../../src/config/dataset.js'
+import { CaseNormalizer, readJsonlCases } from '../../src/config/dataset.js'
 import { loadConfig } from '../../src/config/load.js'
 import { ConfigError } from '../../src/errors.js'
 import { tempProject } from '../__fixtures__/cli.js'
+
+/** The cases of one JSONL file, read as a dataset reads it. */
+async function readJsonl(file: string) {
+  const normalizer = new CaseNormalizer({ defaults: { assert: [], tags: [] }, validateAssertion })
+  await readJsonlCases(file, normalizer)
+  return normalizer.finish()
+}
 
 function file(content: string | Buffer, name = 'cases.jsonl'): string {
   const dir = tempProject({})
@@ -16,37 +23,34 @@ function file(content: string | Buffer, name = 'cases.jsonl'): string {
 
 describe('JSONL datasets, read line by line', () => {
   it('keeps each case’s line, skipping blank lines, with CRLF endings and a byte-order mark', async () => {
-    const source = await readJsonlSource(file('\uFEFF{"id": "a", "input": "x"}\r\n\r\n   \n{"id": "b", "input": "y", "expected": "y"}\r\n{"id": "c", "input": "z"}'))
-    expect(source.cases).toEqual([{ id: 'a', input: 'x' }, { id: 'b', input: 'y', expected: 'y' }, { id: 'c', input: 'z' }])
-    const cases = normalizeCases([source], { defaults: { assert: [], tags: [] }, validateAssertion })
-    expect(cases.map((c) => [c.id, c.source?.line, c.index])).toEqual([
-      ['a', 1, 0],
-      ['b', 4, 1],
-      ['c', 5, 2]
+    const cases = await readJsonl(file('\uFEFF{"id": "a", "input": "x"}\r\n\r\n   \n{"id": "b", "input": "y", "expected": "y"}\r\n{"id": "c", "input": "z"}'))
+    expect(cases.map((c) => [c.id, c.input, c.expected, c.source?.line, c.index])).toEqual([
+      ['a', 'x', undefined, 1, 0],
+      ['b', 'y', 'y', 4, 1],
+      ['c', 'z', undefined, 5, 2]
     ])
   })
 
   it('names the file and line of a line that is not JSON', async () => {
-    const attempt = readJsonlSource(file('{"input": 1}\n\n{"input": 2\n'))
+    const attempt = readJsonl(file('{"input": 1}\n\n{"input": 2\n'))
     await expect(attempt).rejects.toThrow(ConfigError)
     await expect(attempt).rejects.toThrow(/cases\.jsonl:3: not valid JSON/)
   })
 
   it('names the line of a case the schema refuses', async () => {
-    const source = await readJsonlSource(file('{"input": 1}\n{"input": 2, "asert": []}\n'))
-    expect(() => normalizeCases([source], { defaults: { assert: [], tags: [] }, validateAssertion })).toThrow(/cases\.jsonl:2/)
+    await expect(readJsonl(file('{"input": 1}\n{"input": 2, "asert": []}\n'))).rejects.toThrow(/cases\.jsonl:2 at \[1\]: unknown key "asert"/)
   })
 
   it('refuses bytes that are not UTF-8, even split across reads', async () => {
     const bad = Buffer.concat([Buffer.from(`{"input": "${'x'.repeat(70_000)}"}\n{"input": "`), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')])
-    await expect(readJsonlSource(file(bad))).rejects.toThrow('not valid UTF-8 text')
+    await expect(readJsonl(file(bad))).rejects.toThrow('not valid UTF-8 text')
     // a multi-byte character cut by the read boundary is fine
     const ok = Buffer.from(`{"input": "${'x'.repeat(65_536 - 12)}é ✓"}\n`)
-    expect((await readJsonlSource(file(ok))).cases).toHaveLength(1)
+    expect(await readJsonl(file(ok))).toHaveLength(1)
   })
 
   it('says so when the file is missing', async () => {
-    await expect(readJsonlSource(path.join(tempProject({}), 'none.jsonl'))).rejects.toThrow('none.jsonl: cannot read: no such file')
+    await expect(readJsonl(path.join(tempProject({}), 'none.jsonl'))).rejects.toThrow('none.jsonl: cannot read: no such file')
   })
 
   it('is what a config with a .jsonl (or .ndjson) dataset loads', async () => {

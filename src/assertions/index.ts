@@ -87,15 +87,12 @@ function toResult(a: Assertion, outcome: CheckOutcome, negated: boolean): Assert
   const broken = outcome.error !== undefined
   const passed = !broken && outcome.pass !== negated
   const score = broken ? 0 : negated ? 1 - outcome.score : outcome.score
-  return {
-    type: a.type,
-    passed,
-    score: unitScore(score),
-    reason: outcome.reason,
-    ...(a.weight !== undefined ? { weight: a.weight } : {}),
-    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
-    ...(outcome.judge !== undefined ? { judge: outcome.judge } : {})
-  }
+  // field by field, not spreads: every result is kept in the record, and a spread copy costs V8 several hundred bytes more
+  const result: AssertionResult = { type: a.type, passed, score: unitScore(score), reason: outcome.reason }
+  if (a.weight !== undefined) result.weight = a.weight
+  if (outcome.error !== undefined) result.error = outcome.error
+  if (outcome.judge !== undefined) result.judge = outcome.judge
+  return result
 }
 
 /** Grades one output. Never throws: a broken check fails with its message in `reason` and `error`. */

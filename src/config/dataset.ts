@@ -54,7 +54,7 @@ export async function readText(file: string): Promise<string> {
 }
 
 /** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
-async function* utf8Chunks(file: string): AsyncGenerator<string> {
+export async function* utf8Chunks(file: string): AsyncGenerator<string> {
   // the decoder drops a leading byte-order mark
   const decoder = new TextDecoder('utf-8', { fatal: true })
   const decode = (chunk?: Buffer): string => {
@@ -73,29 +73,28 @@ async function* utf8Chunks(file: string): AsyncGenerator<string> {
 }
 
 /**
- * A JSONL dataset, read line by line: only the parsed cases are kept, never
- * the file's text, so a dataset of 100,000 cases costs what its cases cost.
+ * A JSONL dataset, read line by line and each line made a case at once: only
+ * the cases are kept, never the file's text or its parsed lines, so a dataset
+ * of 100,000 cases costs what its cases cost.
  */
-export async function readJsonlSource(file: string): Promise<RawSource> {
-  const values: unknown[] = []
-  const lines: number[] = []
+export async function readJsonlCases(file: string, into: CaseNormalizer): Promise<void> {
   const input = Readable.from(utf8Chunks(file))
   const reader = createInterface({ input, crlfDelay: Infinity })
+  into.beginSource(file, [])
   let number = 0
+  let index = 0
   try {
     for await (const raw of reader) {
       number++
       const line = raw.trim()
       if (line === '') continue
-      values.push(parseJsonLine(line, file, number))
-      lines.push(number)
+      const at = number
+      into.add(parseJsonLine(line, file, at), { file, lineOf: () => at }, [index++])
     }
   } finally {
     reader.close()
     input.destroy()
   }
-  const located = { value: values, file, lineOf: (at: Path) => (typeof at[0] === 'number' ? lines[at[0]] : undefined) }
-  return { located, base: [], cases: values }
 }
 
 const isJsonl = (file: string) => ['.jsonl', '.ndjson'].includes(path.extname(file).toLowerCase())
@@ -134,9 +133,15 @@ async function expandPatterns(patterns: string[], baseDir: string): Promise<stri
   return [...new Set(files)]
 }
 
-export async function readDatasetSources(dataset: string | string[], baseDir: string): Promise<RawSource[]> {
+/** Read every file of the dataset into `into`, in order; the files read come back. */
+export async function readDataset(dataset: string | string[], baseDir: string, into: CaseNormalizer): Promise<string[]> {
   const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir)
-  return Promise.all(files.map(async (file) => (isJsonl(file) ? readJsonlSource(file) : parseDatasetText(await readText(file), file))))
+  // one after another: cases keep dataset order, and only one file is being read at a time
+  for (const file of files) {
+    if (isJsonl(file)) await readJsonlCases(file, into)
+    else into.addSource(parseDatasetText(await readText(file), file))
+  }
+  return files
 }
 
 /** The seed shorthands, as assertions (SPEC §2). */
@@ -170,73 +175,110 @@ function displayValue(a: Assertion): unknown {
 
 /** Turn raw cases from every source into runnable cases, in dataset order. */
 export function normalizeCases(sources: RawSource[], options: DatasetOptions): EvalCase[] {
-  const cases: EvalCase[] = []
-  const ids = new Map<string, string>()
-  const contentKeys = new Map<string, number>()
-  for (const source of sources) {
-    const dir = path.dirname(source.located.file)
+  const normalizer = new CaseNormalizer(options)
+  for (const source of sources) normalizer.addSource(source)
+  return normalizer.finish()
+}
+
+/**
+ * Raw cases in, runnable cases out, one at a time and in dataset order: ids
+ * are checked for duplicates across all sources, cases without one get a key
+ * from their content.
+ */
+export class CaseNormalizer {
+  private readonly cases: EvalCase[] = []
+  /** case id → the index of the case that has it */
+  private readonly ids = new Map<string, number>()
+  private readonly contentKeys = new Map<string, number>()
+  /** per source: where its cases begin, to name an earlier case in a message */
+  private readonly sources: { file: string; base: Path; first: number; dir: string; sourceFile: string }[] = []
+
+  constructor(private readonly options: DatasetOptions) {}
+
+  /** The next cases come from this file, found at `base` inside it. */
+  beginSource(file: string, base: Path): void {
     // relative to the working directory: in Actions that is the repository root, as annotations need
-    const sourceFile = path.relative(process.cwd(), source.located.file) || source.located.file
-    source.cases.forEach((value, i) => {
-      const at: Path = [...source.base, i]
-      const where = () => {
-        const line = source.located.lineOf(at)
-        return `${source.located.file}${line ? `:${line}` : ''} at ${formatPath(at) || `case ${i}`}`
+    const sourceFile = path.relative(process.cwd(), file) || file
+    this.sources.push({ file, base, first: this.cases.length, dir: path.dirname(file), sourceFile })
+  }
+
+  addSource(source: RawSource): void {
+    this.beginSource(source.located.file, source.base)
+    source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]))
+  }
+
+  /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
+  add(value: unknown, located: Omit<Located, 'value'>, at: Path): void {
+    const { options } = this
+    const source = this.sources.at(-1)!
+    const file = located.file
+    const where = () => this.where(file, located.lineOf(at), at)
+    let raw: RawCase
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      raw = validate(caseSchema, { ...located, value }, at, 'case')
+    } else {
+      throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file)
+    }
+    if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, file)
+    let own: Assertion[]
+    try {
+      own = raw.assert ? (raw.assert as Assertion[]) : shorthandAssertions(raw)
+    } catch (err) {
+      throw new ConfigError(`${where()}: ${(err as Error).message}`, file)
+    }
+    // defaults come resolved against the config's folder; the case's own files against its dataset's
+    const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)]
+    assert.forEach((a, k) => {
+      const problem = options.validateAssertion(a)
+      if (problem) {
+        const ownIndex = k - options.defaults.assert.length
+        const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where()
+        throw new ConfigError(`${place}: ${problem}`, file)
       }
-      let raw: RawCase
-      if (value && typeof value === 'object' && !Array.isArray(value)) {
-        raw = validate(caseSchema, { ...source.located, value }, at, 'case')
-      } else {
-        throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, source.located.file)
-      }
-      if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, source.located.file)
-      let own: Assertion[]
-      try {
-        own = raw.assert ? (raw.assert as Assertion[]) : shorthandAssertions(raw)
-      } catch (err) {
-        throw new ConfigError(`${where()}: ${(err as Error).message}`, source.located.file)
-      }
-      // defaults come resolved against the config's folder; the case's own files against its dataset's
-      const assert = [...options.defaults.assert, ...resolveFiles(own, dir)]
-      assert.forEach((a, k) => {
-        const problem = options.validateAssertion(a)
-        if (problem) {
-          const ownIndex = k - options.defaults.assert.length
-          const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where()
-          throw new ConfigError(`${place}: ${problem}`, source.located.file)
-        }
-      })
-      const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
-      let id: string
-      if (raw.id !== undefined) {
-        id = String(raw.id)
-        const previous = ids.get(id)
-        if (previous) throw new ConfigError(`${where()}: duplicate case id "${id}" (also at ${previous}); ids must be unique`, source.located.file)
-        ids.set(id, where())
-      } else {
-        // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-        const base = `h${contentHash(raw.input, 12)}`
-        const seen = contentKeys.get(base) ?? 0
-        contentKeys.set(base, seen + 1)
-        id = seen === 0 ? base : `${base}~${seen + 1}`
-      }
-      const index = cases.length
-      const expected = raw.expected ?? raw.ideal ?? (own.length ? own.map((a) => `${a.type}: ${JSON.stringify(displayValue(a))}`).join('; ') : undefined)
-      cases.push({
-        id,
-        name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
-        input: raw.input,
-        tags,
-        assert,
-        expected,
-        fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
-        source: { file: sourceFile, line: source.located.lineOf(at) },
-        index
-      })
+    })
+    const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
+    const index = this.cases.length
+    let id: string
+    if (raw.id !== undefined) {
+      id = String(raw.id)
+      const previous = this.ids.get(id)
+      if (previous !== undefined) throw new ConfigError(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file)
+      this.ids.set(id, index)
+    } else {
+      // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
+      const base = `h${contentHash(raw.input, 12)}`
+      const seen = this.contentKeys.get(base) ?? 0
+      this.contentKeys.set(base, seen + 1)
+      id = seen === 0 ? base : `${base}~${seen + 1}`
+    }
+    const expected = raw.expected ?? raw.ideal ?? (own.length ? own.map((a) => `${a.type}: ${JSON.stringify(displayValue(a))}`).join('; ') : undefined)
+    this.cases.push({
+      id,
+      name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
+      input: raw.input,
+      tags,
+      assert,
+      expected,
+      fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
+      source: { file: source.sourceFile, line: located.lineOf(at) },
+      index
     })
   }
-  for (const id of ids.keys()) {
-    if (contentKeys.has(id)) throw new ConfigError(`${ids.get(id)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
+
+  finish(): EvalCase[] {
+    for (const [id, index] of this.ids) {
+      if (this.contentKeys.has(id)) throw new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
+    }
+    return this.cases
   }
-  return cases
+
+  private where(file: string, line: number | undefined, at: Path): string {
+    return `${file}${line ? `:${line}` : ''} at ${formatPath(at) || `case ${at.at(-1)}`}`
+  }
+
+  /** Where an earlier case is: its file and line, and its path there. */
+  private whereIs(index: number): string {
+    const source = this.sources.findLast((s) => s.first <= index)!
+    return this.where(source.file, this.cases[index]!.source?.line, [...source.base, index - source.first])
+  }
 }

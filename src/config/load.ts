@@ -5,7 +5,7 @@ import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../targets/argv.js'
 import type { Assertion, EvalCase } from '../types.js'
-import { normalizeCases, parseDatasetText, readDatasetSources, readText, resolveFiles, type AssertionValidator } from './dataset.js'
+import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { formatPath, parseYaml, validate } from './parse.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
@@ -41,24 +41,17 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const absolute = path.resolve(file)
   const config = parseConfig(await readText(absolute), absolute)
   const baseDir = path.dirname(absolute)
-  const sources = config.dataset !== undefined ? await attributeTo(absolute, () => readDatasetSources(config.dataset!, baseDir)) : []
-  if (config.cases !== undefined) {
-    const inline = parseDatasetText(await readText(absolute), absolute)
-    sources.push(inline)
-  }
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
     const problem = validateAssertion(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
-  const cases = normalizeCases(sources, {
-    defaults: { assert: defaults, tags: config.defaults.tags },
-    judge: config.judge,
-    validateAssertion
-  })
+  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, judge: config.judge, validateAssertion })
+  const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
+  if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
+  const cases = normalizer.finish()
   if (cases.length === 0) {
-    const files = sources.map((source) => source.located.file).filter((f) => f !== absolute)
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }

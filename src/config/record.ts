@@ -4,9 +4,10 @@
  */
 import { z } from 'zod'
 import { RecordError } from '../errors.js'
-import type { RunRecord } from '../types.js'
-import { readText } from './dataset.js'
-import { formatPath, nestingPath, tooDeepError } from './parse.js'
+import type { CaseResult, RunRecord } from '../types.js'
+import { JsonArraySplitter, JsonSplitError } from '../util/json-split.js'
+import { utf8Chunks } from './dataset.js'
+import { formatPath, MAX_NESTING, tooDeepError } from './parse.js'
 
 export const RECORD_SCHEMA_VERSION = 1
 
@@ -95,40 +96,113 @@ export const runRecordSchema = z.object({
   cases: z.array(caseResult)
 })
 
-/** Parse a record from text; `file` only names it in messages. */
-export function parseRunRecord(text: string, file: string): RunRecord {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (err) {
-    throw new RecordError(`${file}: not a run record: not valid JSON (${(err as Error).message}); was the file cut short?`, file)
+/** The record without its cases, which RecordReader validates one by one. */
+const recordHeadSchema = runRecordSchema.extend({ cases: z.array(z.unknown()).max(0) })
+
+const notRecord = (file: string) => `${file}: not a run record`
+const notJson = (file: string, why: string) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file)
+const invalidAt = (file: string, at: (string | number)[], message: string) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file)
+
+/**
+ * A record read a piece of text at a time: each case is parsed and validated
+ * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
+ * exists as one string or as one unvalidated tree.
+ */
+class RecordReader {
+  private readonly cases: CaseResult[] = []
+  private readonly keys = new Map<string, number>()
+  /** the first case found wrong: told only once the header has shown the file is a record of this schema */
+  private caseProblem: RecordError | undefined
+  private readonly splitter: JsonArraySplitter
+
+  constructor(private readonly file: string) {
+    this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) })
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new RecordError(`${file}: not a run record: expected a JSON object with schemaVersion, summary and cases`, file)
+
+  push(text: string): void {
+    try {
+      this.splitter.push(text)
+    } catch (err) {
+      throw this.splitError(err)
+    }
   }
-  // a hostile record nested past what the report's recursion can walk is refused here, not met there
-  const deep = nestingPath(value)
-  if (deep) throw new RecordError(tooDeepError(`${file}: not a run record`, deep).message, file)
-  const version = (value as { schemaVersion?: unknown }).schemaVersion
-  if (version !== RECORD_SCHEMA_VERSION) {
-    const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`
-    throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file)
+
+  end(): RunRecord {
+    let headText: string
+    try {
+      headText = this.splitter.end()
+    } catch (err) {
+      throw this.splitError(err)
+    }
+    const { file } = this
+    let head: unknown
+    try {
+      head = JSON.parse(headText)
+    } catch (err) {
+      throw notJson(file, (err as Error).message)
+    }
+    if (!head || typeof head !== 'object' || Array.isArray(head)) {
+      throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file)
+    }
+    const version = (head as { schemaVersion?: unknown }).schemaVersion
+    if (version !== RECORD_SCHEMA_VERSION) {
+      const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`
+      throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file)
+    }
+    if (this.caseProblem) throw this.caseProblem
+    const result = recordHeadSchema.safeParse(head)
+    if (!result.success) {
+      const issue = result.error.issues[0]!
+      throw invalidAt(file, issue.path as (string | number)[], issue.message)
+    }
+    return { ...result.data, cases: this.cases } as RunRecord
   }
-  const result = runRecordSchema.safeParse(value)
-  if (!result.success) {
-    const issue = result.error.issues[0]!
-    throw new RecordError(`${file}: not a valid run record at ${formatPath(issue.path as (string | number)[]) || '(top)'}: ${issue.message}`, file)
+
+  private addCase(text: string, i: number): void {
+    if (this.caseProblem) return
+    const { file } = this
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (err) {
+      this.caseProblem = notJson(file, `at cases[${i}]: ${(err as Error).message}`)
+      return
+    }
+    const result = caseResult.safeParse(value)
+    if (!result.success) {
+      const issue = result.error.issues[0]!
+      this.caseProblem = invalidAt(file, ['cases', i, ...(issue.path as (string | number)[])], issue.message)
+      return
+    }
+    // cases are matched by key: a second case of the same key would be silently dropped or misread
+    const id = result.data.id
+    const first = this.keys.get(id)
+    if (first !== undefined) {
+      this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file)
+      return
+    }
+    this.keys.set(id, i)
+    this.cases.push(result.data as CaseResult)
   }
-  // cases are matched by key: a second case of the same key would be silently dropped or misread
-  const keys = new Map<string, number>()
-  result.data.cases.forEach((c, i) => {
-    const first = keys.get(c.id)
-    if (first !== undefined) throw new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${c.id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file)
-    keys.set(c.id, i)
-  })
-  return result.data as RunRecord
+
+  private splitError(err: unknown): unknown {
+    if (!(err instanceof JsonSplitError)) return err
+    // a hostile record nested past what the report's recursion can walk is refused here, not met there
+    if (err.path) return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file)
+    return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`)
+  }
 }
 
+/** Parse a record from text; `file` only names it in messages. */
+export function parseRunRecord(text: string, file: string): RunRecord {
+  const reader = new RecordReader(file)
+  reader.push(text)
+  return reader.end()
+}
+
+/** Read a record file a chunk at a time (see RecordReader). */
 export async function readRunRecord(file: string): Promise<RunRecord> {
-  return parseRunRecord(await readText(file), file)
+  const reader = new RecordReader(file)
+  for await (const chunk of utf8Chunks(file)) reader.push(chunk)
+  return reader.end()
 }

@@ -73,7 +73,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     const tokens = answers.reduce((n, a) => n + a.tokens, 0)
     counts.tokens += tokens
     const combined = answers.length === 1 ? answers[0]! : combineSamples(answers)
-    return { model: provider.model, key, tokens, ...pickVerdict(combined) }
+    return keptVerdict(provider.model, key, tokens, combined)
   }
 
   async function judge(request: JudgeRequest): Promise<SampledVerdict> {
@@ -81,14 +81,15 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     const previous = fromBaseline.get(key)
     if (previous) {
       counts.reused++
-      return { ...previous, reused: true, tokens: 0 }
+      return keptVerdict(previous.model, previous.key, 0, previous, true)
     }
     // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-    if (provider.unusable) return counted({ model: provider.model, key, tokens: 0, ...failedVerdict(provider.unusable) })
+    if (provider.unusable) return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)))
     const pending = inRun.get(key)
     if (pending) {
       counts.reused++
-      return counted({ ...(await pending), reused: true, tokens: 0 })
+      const first = await pending
+      return counted(keptVerdict(first.model, first.key, 0, first, true))
     }
     const asking = askFresh(request, key)
     if (config.reuse) inRun.set(key, asking)
@@ -99,7 +100,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   }
 
   return {
-    judge: (request) => judge(request).catch((err: unknown) => counted({ model: provider.model, key: '', ...failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`) })),
+    judge: (request) => judge(request).catch((err: unknown) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))),
     stats: () => ({ ...counts }),
     close: () => provider.close()
   }
@@ -142,8 +143,17 @@ function promptText(input: unknown): string {
   return typeof input === 'string' ? input : (JSON.stringify(input) ?? String(input))
 }
 
-function pickVerdict(v: Verdict & { samples?: number[] }): Pick<SampledVerdict, 'score' | 'reason' | 'error' | 'samples'> {
-  return { score: v.score, reason: v.reason, ...(v.error !== undefined ? { error: v.error } : {}), ...(v.samples ? { samples: v.samples } : {}) }
+/**
+ * A verdict as the record keeps it, built field by field: a spread copy costs
+ * V8 several hundred bytes more per object, once per judged assertion.
+ */
+function keptVerdict(model: string, key: string, tokens: number | undefined, v: Verdict & { samples?: number[] }, reused = false): SampledVerdict {
+  const kept: SampledVerdict = { model, key, score: v.score, reason: v.reason }
+  if (tokens !== undefined) kept.tokens = tokens
+  if (v.error !== undefined) kept.error = v.error
+  if (v.samples) kept.samples = v.samples
+  if (reused) kept.reused = true
+  return kept
 }
 
 /** A provider's failure is a verdict like any other, its message cleared of secrets. */

@@ -13,7 +13,11 @@ export function stableStringify(value: unknown): string {
   }) ?? 'undefined'
 }
 
-/** A short, stable content hash (hex). */
+/**
+ * A short, stable content hash (hex). Made at its length rather than cut from
+ * the full digest: a cut string keeps the whole digest alive, once per case.
+ */
 export function contentHash(value: unknown, length = 16): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex').slice(0, length)
+  const digest = createHash('sha256').update(stableStringify(value)).digest()
+  return digest.toString('hex', 0, Math.ceil(length / 2)).slice(0, length)
 }
