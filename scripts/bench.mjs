@@ -184,6 +184,7 @@ async function scale(sizes = [1000, 10000, 100000]) {
   const cli = path.join(ROOT, 'dist/cli/index.js')
   console.log('\nscale: the CLI bundle, instant module target, one contains each (µs/case over the whole process)')
   let largest = null
+  let previous = null
   for (const n of sizes) {
     const dir = project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
     const reporter = maxRssReporter(dir)
@@ -198,7 +199,12 @@ async function scale(sizes = [1000, 10000, 100000]) {
     console.log(`  ${thousands(n).padStart(7)} cases  run --out: ${secs(first.wallMs)}, ${per(first)}, peak ${mb(first.peakRssMb)}`)
     console.log(`  ${''.padStart(13)}  run --baseline --out --report --json: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars`)
     results[`scale-${n}`] = { first: { wallMs: first.wallMs, peakRssMb: first.peakRssMb }, again: { wallMs: again.wallMs, peakRssMb: again.peakRssMb }, reportChars }
-    largest = { n, first, again }
+    // the cost of each case added since the smaller size: process start and loading drop out, so flat means linear
+    if (previous) {
+      const marginal = (now, before) => `${(((now.wallMs - before.wallMs) * 1000) / (n - previous.n)).toFixed(1)} µs`
+      console.log(`  ${''.padStart(13)}  each case added since ${thousands(previous.n)}: run ${marginal(first, previous.first)}, with baseline ${marginal(again, previous.again)}`)
+    }
+    largest = previous = { n, first, again }
   }
   if (largest && largest.n >= 100000) {
     const met = (r) => (r.peakRssMb < 400 ? 'met' : 'missed')

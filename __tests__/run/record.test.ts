@@ -54,3 +54,29 @@ describe('the run record keeps flake history and re-runs', () => {
     expect('reruns' in summarize([makeCase('a')], 1)).toBe(false)
   })
 })
+
+describe('reading a record a piece at a time', () => {
+  const record = makeRun(Array.from({ length: 300 }, (_, i) => makeCase(`case-${i}`, i % 4 !== 0, { output: `ünïcödé ✓ ${'x'.repeat(i * 13)}` })))
+  const text = JSON.stringify(record, null, 2)
+
+  it('gives the same record from text and from UTF-8 bytes decoded in pieces, whatever falls on a piece boundary', () => {
+    expect(parseRunRecord(text, 'r.json')).toEqual(parseRunRecord(JSON.stringify(record), 'r.json'))
+    expect(parseRunRecord(Buffer.from(text), 'r.json')).toEqual(parseRunRecord(text, 'r.json'))
+    // a record past the 1 MiB decoding piece, with multi-byte characters on both sides of the boundary
+    const big = makeRun(Array.from({ length: 3 }, (_, i) => makeCase(`big-${i}`, true, { output: '€'.repeat(200_000 + i) })))
+    expect(parseRunRecord(Buffer.from(JSON.stringify(big)), 'big.json')).toEqual(big)
+  })
+
+  it('refuses bytes that are not UTF-8', () => {
+    const bytes = Buffer.concat([Buffer.from(text.slice(0, 500)), Buffer.from([0xc3, 0x28]), Buffer.from(text.slice(500))])
+    expect(() => parseRunRecord(bytes, 'bad.json')).toThrow('bad.json: not a run record: not valid UTF-8 text')
+  })
+
+  it('names the case of a cut-short record, and the schema version before any bad case', () => {
+    expect(() => parseRunRecord(text.slice(0, text.length / 2), 'cut.json')).toThrow(/cut\.json: not a run record: not valid JSON \(at cases\[\d+\]: the "cases" list is not closed/)
+    const foreign = JSON.stringify({ ...record, schemaVersion: 2, cases: [{ id: 1 }] })
+    expect(() => parseRunRecord(foreign, 'new.json')).toThrow('new.json: has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only')
+    const badCase = JSON.stringify({ ...record, cases: [...record.cases.slice(0, 2), { ...record.cases[2], passed: 'yes' }] })
+    expect(() => parseRunRecord(badCase, 'case.json')).toThrow('case.json: not a valid run record at cases[2].passed')
+  })
+})

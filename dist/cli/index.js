@@ -12889,7 +12889,7 @@ class ConfigError extends Error {
     }
 }
 /** A run record that cannot be read or is of another schema. Exit code 2. */
-class RecordError extends ConfigError {
+class errors_RecordError extends ConfigError {
     name = 'RecordError';
 }
 /** Bad command-line or action usage. Exit code 2. */
@@ -23587,8 +23587,8 @@ const runRecordSchema = object({
 /** The record without its cases, which RecordReader validates one by one. */
 const recordHeadSchema = runRecordSchema.extend({ cases: array(unknown()).max(0) });
 const notRecord = (file) => `${file}: not a run record`;
-const notJson = (file, why) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
-const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
+const notJson = (file, why) => new errors_RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
+const invalidAt = (file, at, message) => new errors_RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
 /**
  * A record read a piece of text at a time: each case is parsed and validated
  * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
@@ -23630,12 +23630,12 @@ class RecordReader {
             throw notJson(file, err.message);
         }
         if (!head || typeof head !== 'object' || Array.isArray(head)) {
-            throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
+            throw new errors_RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
         }
         const version = head.schemaVersion;
         if (version !== RECORD_SCHEMA_VERSION) {
             const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
-            throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
+            throw new errors_RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
         }
         if (this.caseProblem)
             throw this.caseProblem;
@@ -23668,7 +23668,7 @@ class RecordReader {
         const id = result.data.id;
         const first = this.keys.get(id);
         if (first !== undefined) {
-            this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+            this.caseProblem = new errors_RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
             return;
         }
         this.keys.set(id, i);
@@ -23679,14 +23679,31 @@ class RecordReader {
             return err;
         // a hostile record nested past what the report's recursion can walk is refused here, not met there
         if (err.path)
-            return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
+            return new errors_RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
         return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
     }
 }
-/** Parse a record from text; `file` only names it in messages. */
-function parseRunRecord(text, file) {
+/** Bytes are decoded this many at a time: a downloaded record is never one string. */
+const DECODE_BYTES = (/* unused pure expression or super */ null && (1 << 20));
+/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+function parseRunRecord(content, file) {
     const reader = new RecordReader(file);
-    reader.push(text);
+    if (typeof content === 'string') {
+        reader.push(content);
+        return reader.end();
+    }
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const decode = (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file);
+        }
+    };
+    for (let at = 0; at < content.length; at += DECODE_BYTES)
+        reader.push(decode(content.subarray(at, at + DECODE_BYTES)));
+    reader.push(decode());
     return reader.end();
 }
 /** Read a record file a chunk at a time (see RecordReader). */
@@ -27197,13 +27214,13 @@ function mergeRecords(shards, options = {}) {
 function place(shard) {
     const text = shard.record.config?.shard;
     if (text === undefined || text === null) {
-        throw new RecordError(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
+        throw new errors_RecordError(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
     }
     const m = /^(\d+)\/(\d+)$/.exec(text);
     const index = m ? Number(m[1]) : NaN;
     const count = m ? Number(m[2]) : NaN;
     if (!m || count < 1 || index < 1 || index > count)
-        throw new RecordError(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
+        throw new errors_RecordError(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
     return { ...shard, index, count };
 }
 function label(p) {
@@ -27213,10 +27230,10 @@ function checkSameRun(placed) {
     const first = placed[0];
     for (const p of placed.slice(1)) {
         const differ = (what, a, b) => {
-            throw new RecordError(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
+            throw new errors_RecordError(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
         };
         if (p.count !== first.count) {
-            throw new RecordError(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
+            throw new errors_RecordError(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
         }
         if (p.record.name !== first.record.name)
             differ('name', first.record.name, p.record.name);
@@ -27236,13 +27253,13 @@ function checkEveryShardOnce(placed) {
     for (const p of placed) {
         const twice = seen.get(p.index);
         if (twice)
-            throw new RecordError(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
+            throw new errors_RecordError(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
         seen.set(p.index, p);
     }
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
     if (missing.length > 0) {
         const names = missing.map((i) => `${i}/${count}`);
-        throw new RecordError(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
+        throw new errors_RecordError(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
     }
 }
 /** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
@@ -27254,7 +27271,7 @@ function joinCases(placed) {
             const other = owner.get(c.id);
             if (other) {
                 const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
-                throw new RecordError(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
+                throw new errors_RecordError(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
             }
             owner.set(c.id, p);
             cases.push(c);
@@ -28809,7 +28826,7 @@ async function mergeCommand(args, io) {
     const config = configFile ? (await loadEvalConfig(configFile)).config : undefined;
     const merged = mergeRecords(shards, { baseline });
     if (values.config && config && config.name !== merged.name) {
-        throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
+        throw new errors_RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
     }
     await writeJsonAtomic(values.out, merged);
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);

@@ -33606,10 +33606,27 @@ class RecordReader {
         return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
     }
 }
-/** Parse a record from text; `file` only names it in messages. */
-function parseRunRecord(text, file) {
+/** Bytes are decoded this many at a time: a downloaded record is never one string. */
+const DECODE_BYTES = 1 << 20;
+/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+function parseRunRecord(content, file) {
     const reader = new RecordReader(file);
-    reader.push(text);
+    if (typeof content === 'string') {
+        reader.push(content);
+        return reader.end();
+    }
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const decode = (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file);
+        }
+    };
+    for (let at = 0; at < content.length; at += DECODE_BYTES)
+        reader.push(decode(content.subarray(at, at + DECODE_BYTES)));
+    reader.push(decode());
     return reader.end();
 }
 /** Read a record file a chunk at a time (see RecordReader). */

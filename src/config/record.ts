@@ -193,10 +193,26 @@ class RecordReader {
   }
 }
 
-/** Parse a record from text; `file` only names it in messages. */
-export function parseRunRecord(text: string, file: string): RunRecord {
+/** Bytes are decoded this many at a time: a downloaded record is never one string. */
+const DECODE_BYTES = 1 << 20
+
+/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+export function parseRunRecord(content: string | Uint8Array, file: string): RunRecord {
   const reader = new RecordReader(file)
-  reader.push(text)
+  if (typeof content === 'string') {
+    reader.push(content)
+    return reader.end()
+  }
+  const decoder = new TextDecoder('utf-8', { fatal: true })
+  const decode = (bytes?: Uint8Array): string => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode()
+    } catch {
+      throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file)
+    }
+  }
+  for (let at = 0; at < content.length; at += DECODE_BYTES) reader.push(decode(content.subarray(at, at + DECODE_BYTES)))
+  reader.push(decode())
   return reader.end()
 }
 

@@ -138,16 +138,14 @@ async function findRecordArtifact(target: DownloadTarget, runId: number, name: s
 
 /** The run record inside a downloaded artifact: a zip holding run.json (or, uploaded unzipped, the JSON itself). */
 export function recordFromArtifactBytes(bytes: Buffer, label: string): RunRecord {
-  let text: string
+  let content = bytes
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x05, 0x06]))) {
     const entries = listZip(bytes)
     const entry = entries.find((e) => e.name === RECORD_FILE)
     if (!entry) throw new ZipError(`it holds no ${RECORD_FILE} (found: ${entries.map((e) => e.name).slice(0, 5).join(', ') || 'nothing'})`)
-    text = readZipEntry(bytes, entry, MAX_RECORD_BYTES).toString('utf8')
-  } else {
-    text = bytes.toString('utf8')
+    content = readZipEntry(bytes, entry, MAX_RECORD_BYTES)
   }
-  return parseRunRecord(text, label)
+  return parseRunRecord(content, label)
 }
 
 /** Download one artifact into a fresh folder and read the run record out of it. */
