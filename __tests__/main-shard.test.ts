@@ -16,7 +16,7 @@ let server: GitHubServer
 let files: RunnerFiles
 let run: () => Promise<void>
 let shardOf: (caseId: string, count: number) => number
-let recordFromArtifactBytes: (bytes: Buffer, label: string) => RunRecord
+let recordFromArtifactBytes: (bytes: Buffer, label: string) => Promise<RunRecord>
 
 beforeAll(async () => {
   server = await startGitHub()
@@ -81,7 +81,7 @@ function errorLine(result: RunResult): string | undefined {
   return result.stdout.split('\n').find((l) => l.startsWith('::error::'))?.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%')
 }
 
-function uploadedRecord(runId: number, name: string): RunRecord {
+function uploadedRecord(runId: number, name: string): Promise<RunRecord> {
   const artifact = server.uploaded(runId).find((a) => a.name === name)
   expect(artifact).toBeDefined()
   return recordFromArtifactBytes(artifact!.bytes, name)
@@ -107,7 +107,7 @@ describe('shard: i/n and mode: merge', () => {
     // the same commit in one job, for reference (no comment, so that the PR keeps only the merge job's)
     const single = prRunId()
     await prJob(single, { comment: 'never' }, { broken })
-    const reference = uploadedRecord(single, 'evalgate-demo')
+    const reference = await uploadedRecord(single, 'evalgate-demo')
 
     const runId = prRunId()
     for (const i of [1, 2, 3, 4]) {
@@ -121,7 +121,7 @@ describe('shard: i/n and mode: merge', () => {
       expect(result.summary).toContain(`shard ${i} of 4: ${inShard(i, 4).length} case`)
       expect(result.summary).toContain('mode: merge')
       expect(server.commentsOn(PR)).toHaveLength(0)
-      const shard = uploadedRecord(runId, `evalgate-demo-shard-${i}-of-4`)
+      const shard = await uploadedRecord(runId, `evalgate-demo-shard-${i}-of-4`)
       expect(shard.cases.map((c) => c.id)).toEqual(inShard(i, 4))
       expect(shard.config?.shard).toBe(`${i}/4`)
     }
@@ -135,7 +135,7 @@ describe('shard: i/n and mode: merge', () => {
     expect(merge.exitCode).toBe(1)
     expect(errorLine(merge)).toMatch(/regress/)
     expect(server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${runId}/artifacts` && r.query.page === '2')).toBe(true)
-    const merged = uploadedRecord(runId, 'evalgate-demo')
+    const merged = await uploadedRecord(runId, 'evalgate-demo')
     expect(merged.cases.map((c) => c.id)).toEqual(IDS)
     expect(casesOf(merged)).toEqual(casesOf(reference))
     expect(countsOf(merged)).toEqual(countsOf(reference))
@@ -207,7 +207,7 @@ describe('dist/index.js', () => {
     const merge = await runBundle(dist, { server, files, ws, event: 'pull_request', runId, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), inputs: { mode: 'merge', 'min-pass-rate': '95%' } })
     expect(merge.exitCode).toBe(1)
     expect(merge.outputs).toMatchObject({ gate: 'fail', total: '12', passed: '11' })
-    expect(uploadedRecord(runId, 'evalgate-demo').cases.map((c) => c.id)).toEqual(IDS)
+    expect((await uploadedRecord(runId, 'evalgate-demo')).cases.map((c) => c.id)).toEqual(IDS)
     expect(ours()).toHaveLength(1)
   })
 })

@@ -11,8 +11,11 @@
 //            jsonl (4 long-lived workers)
 //   scale    the CLI at 1k, 10k and 100k cases: `run --out`, then `run --baseline
 //            --out --report --json` against that first record (compare + report)
+//   action   the action bundle at 100k cases against the tests' fake GitHub on 127.0.0.1:
+//            a push to main (run, upload), then a pull request (download that baseline,
+//            run, compare, comment, upload)
 //   cold     the action bundle from process start to its first case; bundle sizes
-// --cases N  sets the number of cases of instant, latency and command, and the one size of scale.
+// --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
 import { spawn, spawnSync } from 'node:child_process'
@@ -212,6 +215,86 @@ async function scale(sizes = [1000, 10000, 100000]) {
   }
 }
 
+/**
+ * The fake GitHub of the tests (REST and artifact protocols on 127.0.0.1), for
+ * the action scenario: its TypeScript made runnable where its imports resolve.
+ */
+async function fakeGitHub() {
+  const { default: ts } = await import('typescript')
+  const source = readFileSync(path.join(ROOT, '__tests__/__fixtures__/github-server.ts'), 'utf8')
+  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+  const dir = path.join(ROOT, 'node_modules/.cache/evalgate-bench')
+  mkdirSync(dir, { recursive: true })
+  const file = path.join(dir, 'github-server.mjs')
+  writeFileSync(file, outputText)
+  return import(file)
+}
+
+/** The runner's environment for one run of the bundled action against the fake GitHub. */
+function runnerEnv(server, runtimeToken, dir, run, event, payload) {
+  const files = tempDir('evalgate-bench-runner-')
+  const eventFile = write(files, { 'event.json': JSON.stringify(payload), 'summary.md': '', 'output.txt': '' })
+  const ref = event === 'pull_request' ? `refs/pull/${payload.number}/merge` : 'refs/heads/main'
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_API_URL: server.url,
+    ACTIONS_RESULTS_URL: `${server.url}/`,
+    ACTIONS_RUNTIME_TOKEN: runtimeToken(run.id),
+    GITHUB_REPOSITORY: server.repository,
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: path.join(eventFile, 'event.json'),
+    GITHUB_WORKFLOW: 'evals',
+    GITHUB_WORKFLOW_REF: `${server.repository}/.github/workflows/evals.yml@${ref}`,
+    GITHUB_RUN_ID: String(run.id),
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SHA: run.head_sha,
+    GITHUB_REF: ref,
+    GITHUB_WORKSPACE: dir,
+    GITHUB_STEP_SUMMARY: path.join(files, 'summary.md'),
+    GITHUB_OUTPUT: path.join(files, 'output.txt'),
+    RUNNER_TEMP: files,
+    INPUT_CONFIG: path.join(dir, 'evalgate.yml'),
+    'INPUT_GITHUB-TOKEN': 'ghs_benchtoken'
+  }
+}
+
+async function action(size = 100000) {
+  const { GitHubServer, runtimeToken } = await fakeGitHub()
+  const server = await new GitHubServer('octo/bench').start()
+  try {
+    const dir = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    const reporter = maxRssReporter(dir)
+    const bundle = path.join(ROOT, 'dist/index.js')
+    const run = async (what, runRecord, event, payload) => {
+      const r = await measure(process.execPath, ['--import', reporter, bundle], { cwd: dir, env: runnerEnv(server, runtimeToken, dir, runRecord, event, payload) })
+      if (r.status !== 0) throw new Error(`action ${what} failed (${r.status}): ${r.stdout.slice(-2000)}${r.stderr}`)
+      if (server.uploaded(runRecord.id).length !== 1) throw new Error(`action ${what}: no record uploaded`)
+      return r
+    }
+    const base = '1'.repeat(40)
+    const head = '2'.repeat(40)
+    const mainRun = server.addRun({ head_sha: base })
+    const push = await run('push', mainRun, 'push', { repository: { default_branch: 'main' } })
+    const pr = 7
+    const prRun = server.addRun({ head_sha: head, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: pr }] })
+    const payload = { action: 'synchronize', number: pr, pull_request: { number: pr, head: { sha: head, ref: 'feature' }, base: { sha: base, ref: 'main' } }, repository: { full_name: server.repository, default_branch: 'main' } }
+    const pull = await run('pull request', prRun, 'pull_request', payload)
+    const comments = server.commentsOn(pr)
+    if (comments.length !== 1) throw new Error(`action pull request: expected one comment, found ${comments.length}`)
+    if (!server.requests.some((r) => r.method === 'GET' && /\/artifacts\/\d+\/zip$/.test(r.path))) throw new Error('action pull request: the baseline was never downloaded')
+    const artifactMb = server.uploaded(prRun.id)[0].bytes.length / 1048576
+    results.action = { n: size, push: { wallMs: push.wallMs, peakRssMb: push.peakRssMb }, pullRequest: { wallMs: pull.wallMs, peakRssMb: pull.peakRssMb } }
+    console.log(`\naction: the bundle (dist/index.js) at ${thousands(size)} cases against a fake GitHub on 127.0.0.1 (REST + artifact protocols)`)
+    console.log(`  push to main (run, upload the record):                     ${secs(push.wallMs)}, peak ${mb(push.peakRssMb)}`)
+    console.log(`  pull request (download the baseline, run, compare, comment, upload): ${secs(pull.wallMs)}, peak ${mb(pull.peakRssMb)}; artifact ${artifactMb.toFixed(1)} MB zipped, comment ${thousands(comments[0].body.length)} chars`)
+    if (size >= 100000) console.log(`  target < 400 MB at ${thousands(size)}: push ${push.peakRssMb < 400 ? 'met' : 'missed'}, pull request ${pull.peakRssMb < 400 ? 'met' : 'missed'}`)
+  } finally {
+    await server.close()
+  }
+}
+
 async function cold() {
   const runs = 5
   const dir = tempDir()
@@ -332,7 +415,7 @@ async function peer(n) {
 
 // ---------------------------------------------------------------------------
 
-const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'cold']
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
@@ -346,6 +429,7 @@ try {
   if (only.includes('latency')) await latency(n)
   if (only.includes('command')) await command(n)
   if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
+  if (only.includes('action')) await action(n)
   if (only.includes('cold')) await cold()
   if (values.peer) await peer(n)
 } finally {

@@ -13,7 +13,7 @@ import { readText } from './config/dataset.js'
 import { parseConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
 import { gateSchema } from './config/schema.js'
-import { evaluate, loadEvalConfig, parseShard, selectCases } from './engine.js'
+import { evaluate, loadEvalConfig, parseShard, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
@@ -108,8 +108,20 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const repeat = values.repeat === undefined ? undefined : Number(values.repeat)
   if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1)) throw new UsageError(`--repeat "${values.repeat}": give a whole number ≥ 1`)
   const shard = values.shard === undefined ? undefined : parseShard(values.shard)
-  const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG)
-  const baseline = values.baseline ? await readRunRecord(values.baseline) : null
+  const interruption = interruptions(io)
+  try {
+    const { result, baseline, total } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption)
+    // streamed: the text of a 100,000-case record is never held whole
+    if (values.out) await writeJsonAtomic(values.out, result.record)
+    if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
+  } finally {
+    interruption.stop()
+  }
+}
+
+/** SIGINT/SIGTERM, once listened to, cut the run short; a second one exits at once. */
+function interruptions(io: CliIO): { signal: AbortSignal; listen(): void; stop(): void } {
   const controller = new AbortController()
   let signals = 0
   const onSignal = (name: string) => {
@@ -121,21 +133,39 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   }
   const onInt = () => onSignal('SIGINT')
   const onTerm = () => onSignal('SIGTERM')
-  io.process?.on('SIGINT', onInt)
-  io.process?.on('SIGTERM', onTerm)
-  try {
-    // what this run will do: a shard or a filter is a part of the dataset
-    const total = values.filter || shard ? selectCases(loaded.cases, { filter: values.filter, shard }).length : loaded.cases.length
-    const progress = createProgress(total, io.stderr, { quiet: values.quiet })
-    const result = await evaluate(loaded, { baseline, env: io.env, filter: values.filter, shard, repeat, signal: controller.signal, progress })
-    // streamed: the text of a 100,000-case record is never held whole
-    if (values.out) await writeJsonAtomic(values.out, result.record)
-    if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
-  } finally {
-    io.process?.off('SIGINT', onInt)
-    io.process?.off('SIGTERM', onTerm)
+  return {
+    signal: controller.signal,
+    listen() {
+      io.process?.on('SIGINT', onInt)
+      io.process?.on('SIGTERM', onTerm)
+    },
+    stop() {
+      io.process?.off('SIGINT', onInt)
+      io.process?.off('SIGTERM', onTerm)
+    }
   }
+}
+
+/**
+ * Load the config and dataset, read the baseline, run. Only the run's outcome
+ * comes back: the dataset is let go before the record is written and reported
+ * (at 100,000 cases it is ~40 MB).
+ */
+async function runFromConfig(
+  configFile: string,
+  options: { baselineFile?: string; filter?: string; shard?: Shard; repeat?: number; quiet?: boolean },
+  io: CliIO,
+  interruption: ReturnType<typeof interruptions>
+): Promise<{ result: Evaluation; baseline: RunRecord | null; total: number }> {
+  const loaded = await loadEvalConfig(configFile)
+  const baseline = options.baselineFile ? await readRunRecord(options.baselineFile) : null
+  interruption.listen()
+  // what this run will do: a shard or a filter is a part of the dataset
+  const { filter, shard, repeat } = options
+  const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
+  const progress = createProgress(total, io.stderr, { quiet: options.quiet })
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress })
+  return { result, baseline, total }
 }
 
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */

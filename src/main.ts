@@ -13,7 +13,7 @@ import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
-import { gateSchema, type GateConfig } from './config/schema.js'
+import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { artifactClient, fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
@@ -54,11 +54,17 @@ function withOverrides(gate: GateConfig, overrides: GateOverrides): GateConfig {
   return { ...gate, ...overrides }
 }
 
-/** What mode run and mode merge share: the inputs, the run, the config and the clients. */
+/**
+ * What mode run and mode merge share: the inputs, the run, the config and the
+ * clients. Not the dataset: that is needed only while the cases run (at 100,000
+ * cases it is ~40 MB the upload and the comment do not need).
+ */
 interface Job {
   inputs: ActionInputs
   ctx: ActionContext
-  loaded: LoadedConfig
+  config: ParsedConfig
+  /** the cases of the whole dataset */
+  caseCount: number
   /** the run's artifact; a shard's is named after it */
   artifactName: string
   octokit: Octokit | null
@@ -80,11 +86,13 @@ interface Outcome {
   expected: number
 }
 
-async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<Job> {
+async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
   const loaded = await loadEvalConfig(inputs.config)
-  loaded.config.gate = withOverrides(loaded.config.gate, inputs.gate)
-  const artifactName = inputs.artifactName ?? `evalgate-${loaded.config.name}`
-  return { inputs, ctx, loaded, artifactName, octokit: inputs.token ? createOctokit(inputs.token, ctx) : null }
+  const { config } = loaded
+  config.gate = withOverrides(config.gate, inputs.gate)
+  const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
+  const job = { inputs, ctx, config, caseCount: loaded.cases.length, artifactName, octokit: inputs.token ? createOctokit(inputs.token, ctx) : null }
+  return { job, loaded }
 }
 
 /** The baseline: the local record given, else the default branch's run found the usual way. */
@@ -130,14 +138,19 @@ function verdict(failures: string[]): string | null {
 
 /** mode: run — evaluate this commit (or one shard of it), publish, gate. */
 async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
-  const job = await prepareJob(inputs, ctx)
-  const baseline = await baselineOf(job)
   const shard = inputs.shard ?? undefined
-  // a shard sets out to finish only its slice
-  const expected = shard ? selectCases(job.loaded.cases, { shard }).length : job.loaded.cases.length
-  const evaluation = await evaluateCases(job.loaded, { baseline: baseline.record, shard, expected })
-  const outcome: Outcome = { ...evaluation, expected }
+  const { job, baseline, outcome } = await evaluateJob(inputs, ctx, shard)
   return shard ? concludeShard(job, baseline, outcome, shard) : conclude(job, baseline, outcome)
+}
+
+/** Load, find the baseline, run: the dataset is let go once its cases have run (see Job). */
+async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shard | undefined): Promise<{ job: Job; baseline: Baseline; outcome: Outcome }> {
+  const { job, loaded } = await prepareJob(inputs, ctx)
+  const baseline = await baselineOf(job)
+  // a shard sets out to finish only its slice
+  const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
+  const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })
+  return { job, baseline, outcome: { ...evaluation, expected } }
 }
 
 /** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
@@ -173,7 +186,7 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
  */
 async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   if (ctx.runId === null) throw new UsageError('mode: merge joins the shard artifacts of this workflow run, but GITHUB_RUN_ID is not set')
-  const job = await prepareJob(inputs, ctx)
+  const { job } = await prepareJob(inputs, ctx)
   // readInputs refuses mode: merge without a token
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
@@ -186,11 +199,11 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
     if (!isUserError(err)) throw err
     throw new RecordError(`cannot merge the shards of run ${ctx.runId}: ${err.message}`, err.file)
   }
-  const { config } = job.loaded
+  const { config } = job
   if (merged.name !== config.name) throw new RecordError(`the shards are of "${merged.name}" but ${inputs.config} is the config of "${config.name}"`)
   core.info(`evalgate: merged ${shards.length} shard artifacts of run ${ctx.runId}: ${merged.cases.length} cases`)
   const comparison = compareRuns(baseline.record, merged, config.gate)
-  return conclude(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.loaded.cases.length })
+  return conclude(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
 }
 
 /**
@@ -199,12 +212,12 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
  * badge), then the verdict.
  */
 async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise<string | null> {
-  const { inputs, ctx, loaded, artifactName, octokit } = job
+  const { inputs, ctx, config, artifactName, octokit } = job
   const { record, comparison, secrets } = outcome
   const problems: string[] = []
   const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
   const gatePassed = comparison.gate.passed && record.complete !== false
-  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', loaded.config.name)
+  const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const published: Published = {
     comparison,
     baseline: baseline.record,
@@ -215,7 +228,7 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
     outDir,
     baselineRunId: baseline.runId,
     gatePassed,
-    badgeConfig: loaded.config.badge
+    badgeConfig: config.badge
   }
   const rendered = await writeReport(published)
 

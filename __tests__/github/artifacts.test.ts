@@ -70,7 +70,7 @@ describe('uploadRunArtifact', () => {
     expect(result).toMatchObject({ name: 'evalgate-demo', notice: null })
     const [uploaded] = server.uploaded(run.id)
     expect(uploaded?.name).toBe('evalgate-demo')
-    expect(artifacts.recordFromArtifactBytes(uploaded!.bytes, 'uploaded')).toEqual(baselineRecord)
+    expect(await artifacts.recordFromArtifactBytes(uploaded!.bytes, 'uploaded')).toEqual(baselineRecord)
     // the blob went to the signed URL without the runtime token
     const blobPuts = server.requests.filter((r) => r.method === 'PUT')
     expect(blobPuts.length).toBeGreaterThan(0)

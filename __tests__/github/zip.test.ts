@@ -1,6 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from '@jest/globals'
-import { isSafeEntryName, listZip, readZipEntry, ZipError } from '../../src/github/zip.js'
+import { isSafeEntryName, listZip, zipEntryChunks, ZipError, type ZipEntry } from '../../src/github/zip.js'
 import { zipOf } from '../__fixtures__/github-server.js'
 
 /** Patch every occurrence of a same-length name: archiver refuses to write unsafe names itself. */
@@ -12,6 +12,13 @@ function rename(zip: Buffer, from: string, to: string): Buffer {
     at = out.indexOf(from, at + 1)
   }
   return out
+}
+
+/** All of an entry, read as the record reader reads it: a piece at a time. */
+async function readZipEntry(zip: Buffer, entry: ZipEntry, maxBytes: number): Promise<Buffer> {
+  const pieces: Buffer[] = []
+  for await (const piece of zipEntryChunks(zip, entry, maxBytes)) pieces.push(piece)
+  return Buffer.concat(pieces)
 }
 
 describe('isSafeEntryName', () => {
@@ -30,26 +37,35 @@ describe('isSafeEntryName', () => {
   })
 })
 
-describe('listZip and readZipEntry', () => {
+describe('listZip and zipEntryChunks', () => {
   it('read what archiver wrote', async () => {
     const text = JSON.stringify({ hello: 'world'.repeat(1000) })
     const zip = await zipOf({ 'run.json': text, 'report.md': '# hi' })
     const entries = listZip(zip)
     expect(entries.map((e) => e.name).sort()).toEqual(['report.md', 'run.json'])
     const entry = entries.find((e) => e.name === 'run.json')!
-    expect(readZipEntry(zip, entry, 1 << 20).toString()).toBe(text)
+    expect((await readZipEntry(zip, entry, 1 << 20)).toString()).toBe(text)
+  })
+
+  it('hands a large entry over in pieces that join to its content', async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `line ${i} ✓`).join('\n')
+    const zip = await zipOf({ 'run.json': text })
+    const pieces: Buffer[] = []
+    for await (const piece of zipEntryChunks(zip, listZip(zip)[0]!, 1 << 20)) pieces.push(piece)
+    expect(pieces.length).toBeGreaterThan(1)
+    expect(Buffer.concat(pieces).toString()).toBe(text)
   })
 
   it('refuses an entry larger than allowed before inflating it', async () => {
     const zip = await zipOf({ 'run.json': 'x'.repeat(10_000) })
     const [entry] = listZip(zip)
-    expect(() => readZipEntry(zip, entry!, 1000)).toThrow(/10000 bytes, more than the 1000 allowed/)
+    await expect(readZipEntry(zip, entry!, 1000)).rejects.toThrow(/10000 bytes, more than the 1000 allowed/)
   })
 
   it('refuses a zip bomb whose directory understates the size', async () => {
     const zip = await zipOf({ 'run.json': 'x'.repeat(100_000) })
     const [entry] = listZip(zip)
-    expect(() => readZipEntry(zip, { ...entry!, size: 10 }, 1000)).toThrow(ZipError)
+    await expect(readZipEntry(zip, { ...entry!, size: 10 }, 1000)).rejects.toThrow(/inflates past the 1000 bytes allowed/)
   })
 
   it('detects corrupt data by its CRC', async () => {
@@ -59,7 +75,7 @@ describe('listZip and readZipEntry', () => {
     // flip a byte inside the compressed data
     const start = entry!.offset + 30 + data.readUInt16LE(entry!.offset + 26) + data.readUInt16LE(entry!.offset + 28)
     data[start + 2] = data[start + 2]! ^ 0xff
-    expect(() => readZipEntry(data, entry!, 1 << 20)).toThrow(ZipError)
+    await expect(readZipEntry(data, entry!, 1 << 20)).rejects.toThrow(ZipError)
   })
 
   it.each([
@@ -78,7 +94,7 @@ describe('listZip and readZipEntry', () => {
     expect(() => listZip(bytes)).toThrow(/not a zip archive/)
   })
 
-  it('reads a hand-made deflated entry, checking its CRC', () => {
+  it('reads a hand-made deflated entry, checking its CRC', async () => {
     const content = Buffer.from('hand made')
     const zip = (crc: number) => {
       const data = deflateRawSync(content)
@@ -106,8 +122,8 @@ describe('listZip and readZipEntry', () => {
       return Buffer.concat([local, name, data, central, name, end])
     }
     const good = zip(crc32(content))
-    expect(readZipEntry(good, listZip(good)[0]!, 100).toString()).toBe('hand made')
+    expect((await readZipEntry(good, listZip(good)[0]!, 100)).toString()).toBe('hand made')
     const bad = zip((crc32(content) ^ 1) >>> 0)
-    expect(() => readZipEntry(bad, listZip(bad)[0]!, 100)).toThrow(/CRC mismatch/)
+    await expect(readZipEntry(bad, listZip(bad)[0]!, 100)).rejects.toThrow(/CRC mismatch/)
   })
 })

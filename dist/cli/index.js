@@ -12889,7 +12889,7 @@ class ConfigError extends Error {
     }
 }
 /** A run record that cannot be read or is of another schema. Exit code 2. */
-class errors_RecordError extends ConfigError {
+class RecordError extends ConfigError {
     name = 'RecordError';
 }
 /** Bad command-line or action usage. Exit code 2. */
@@ -23504,6 +23504,7 @@ function pathAtEnd(prefix) {
 
 
 
+
 const RECORD_SCHEMA_VERSION = 1;
 const judgeVerdict = object({
     model: schemas_string(),
@@ -23587,8 +23588,8 @@ const runRecordSchema = object({
 /** The record without its cases, which RecordReader validates one by one. */
 const recordHeadSchema = runRecordSchema.extend({ cases: array(unknown()).max(0) });
 const notRecord = (file) => `${file}: not a run record`;
-const notJson = (file, why) => new errors_RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
-const invalidAt = (file, at, message) => new errors_RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
+const notJson = (file, why) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
+const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
 /**
  * A record read a piece of text at a time: each case is parsed and validated
  * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
@@ -23605,6 +23606,20 @@ class RecordReader {
         this.file = file;
         this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
     }
+    /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
+    decoder;
+    pushBytes(bytes) {
+        this.decoder ??= new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+        this.push(this.decode(bytes));
+    }
+    decode(bytes) {
+        try {
+            return bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
+        }
+        catch {
+            throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file);
+        }
+    }
     push(text) {
         try {
             this.splitter.push(text);
@@ -23614,6 +23629,8 @@ class RecordReader {
         }
     }
     end() {
+        if (this.decoder)
+            this.push(this.decode());
         let headText;
         try {
             headText = this.splitter.end();
@@ -23630,12 +23647,12 @@ class RecordReader {
             throw notJson(file, err.message);
         }
         if (!head || typeof head !== 'object' || Array.isArray(head)) {
-            throw new errors_RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
+            throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
         }
         const version = head.schemaVersion;
         if (version !== RECORD_SCHEMA_VERSION) {
             const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
-            throw new errors_RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
+            throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
         }
         if (this.caseProblem)
             throw this.caseProblem;
@@ -23668,7 +23685,7 @@ class RecordReader {
         const id = result.data.id;
         const first = this.keys.get(id);
         if (first !== undefined) {
-            this.caseProblem = new errors_RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+            this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
             return;
         }
         this.keys.set(id, i);
@@ -23679,31 +23696,27 @@ class RecordReader {
             return err;
         // a hostile record nested past what the report's recursion can walk is refused here, not met there
         if (err.path)
-            return new errors_RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
+            return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
         return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
     }
 }
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
 const DECODE_BYTES = (/* unused pure expression or super */ null && (1 << 20));
-/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
 function parseRunRecord(content, file) {
     const reader = new RecordReader(file);
-    if (typeof content === 'string') {
+    if (typeof content === 'string')
         reader.push(content);
-        return reader.end();
-    }
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const decode = (bytes) => {
-        try {
-            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file);
-        }
-    };
-    for (let at = 0; at < content.length; at += DECODE_BYTES)
-        reader.push(decode(content.subarray(at, at + DECODE_BYTES)));
-    reader.push(decode());
+    else
+        for (let at = 0; at < content.length; at += DECODE_BYTES)
+            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
+    return reader.end();
+}
+/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
+async function recordFromChunks(chunks, file) {
+    const reader = new RecordReader(file);
+    for await (const chunk of chunks)
+        reader.pushBytes(chunk);
     return reader.end();
 }
 /** Read a record file a chunk at a time (see RecordReader). */
@@ -27214,13 +27227,13 @@ function mergeRecords(shards, options = {}) {
 function place(shard) {
     const text = shard.record.config?.shard;
     if (text === undefined || text === null) {
-        throw new errors_RecordError(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
+        throw new RecordError(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
     }
     const m = /^(\d+)\/(\d+)$/.exec(text);
     const index = m ? Number(m[1]) : NaN;
     const count = m ? Number(m[2]) : NaN;
     if (!m || count < 1 || index < 1 || index > count)
-        throw new errors_RecordError(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
+        throw new RecordError(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
     return { ...shard, index, count };
 }
 function label(p) {
@@ -27230,10 +27243,10 @@ function checkSameRun(placed) {
     const first = placed[0];
     for (const p of placed.slice(1)) {
         const differ = (what, a, b) => {
-            throw new errors_RecordError(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
+            throw new RecordError(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
         };
         if (p.count !== first.count) {
-            throw new errors_RecordError(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
+            throw new RecordError(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
         }
         if (p.record.name !== first.record.name)
             differ('name', first.record.name, p.record.name);
@@ -27253,13 +27266,13 @@ function checkEveryShardOnce(placed) {
     for (const p of placed) {
         const twice = seen.get(p.index);
         if (twice)
-            throw new errors_RecordError(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
+            throw new RecordError(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
         seen.set(p.index, p);
     }
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
     if (missing.length > 0) {
         const names = missing.map((i) => `${i}/${count}`);
-        throw new errors_RecordError(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
+        throw new RecordError(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
     }
 }
 /** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
@@ -27271,7 +27284,7 @@ function joinCases(placed) {
             const other = owner.get(c.id);
             if (other) {
                 const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
-                throw new errors_RecordError(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
+                throw new RecordError(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
             }
             owner.set(c.id, p);
             cases.push(c);
@@ -28758,8 +28771,22 @@ async function runCommand(args, io) {
     if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1))
         throw new UsageError(`--repeat "${values.repeat}": give a whole number ≥ 1`);
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-    const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG);
-    const baseline = values.baseline ? await readRunRecord(values.baseline) : null;
+    const interruption = interruptions(io);
+    try {
+        const { result, baseline, total } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption);
+        // streamed: the text of a 100,000-case record is never held whole
+        if (values.out)
+            await writeJsonAtomic(values.out, result.record);
+        if (!result.record.complete)
+            io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
+        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets);
+    }
+    finally {
+        interruption.stop();
+    }
+}
+/** SIGINT/SIGTERM, once listened to, cut the run short; a second one exits at once. */
+function interruptions(io) {
     const controller = new AbortController();
     let signals = 0;
     const onSignal = (name) => {
@@ -28772,24 +28799,33 @@ async function runCommand(args, io) {
     };
     const onInt = () => onSignal('SIGINT');
     const onTerm = () => onSignal('SIGTERM');
-    io.process?.on('SIGINT', onInt);
-    io.process?.on('SIGTERM', onTerm);
-    try {
-        // what this run will do: a shard or a filter is a part of the dataset
-        const total = values.filter || shard ? selectCases(loaded.cases, { filter: values.filter, shard }).length : loaded.cases.length;
-        const progress = createProgress(total, io.stderr, { quiet: values.quiet });
-        const result = await evaluate(loaded, { baseline, env: io.env, filter: values.filter, shard, repeat, signal: controller.signal, progress });
-        // streamed: the text of a 100,000-case record is never held whole
-        if (values.out)
-            await writeJsonAtomic(values.out, result.record);
-        if (!result.record.complete)
-            io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets);
-    }
-    finally {
-        io.process?.off('SIGINT', onInt);
-        io.process?.off('SIGTERM', onTerm);
-    }
+    return {
+        signal: controller.signal,
+        listen() {
+            io.process?.on('SIGINT', onInt);
+            io.process?.on('SIGTERM', onTerm);
+        },
+        stop() {
+            io.process?.off('SIGINT', onInt);
+            io.process?.off('SIGTERM', onTerm);
+        }
+    };
+}
+/**
+ * Load the config and dataset, read the baseline, run. Only the run's outcome
+ * comes back: the dataset is let go before the record is written and reported
+ * (at 100,000 cases it is ~40 MB).
+ */
+async function runFromConfig(configFile, options, io, interruption) {
+    const loaded = await loadEvalConfig(configFile);
+    const baseline = options.baselineFile ? await readRunRecord(options.baselineFile) : null;
+    interruption.listen();
+    // what this run will do: a shard or a filter is a part of the dataset
+    const { filter, shard, repeat } = options;
+    const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length;
+    const progress = createProgress(total, io.stderr, { quiet: options.quiet });
+    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress });
+    return { result, baseline, total };
 }
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
 async function readRecords(files) {
@@ -28826,7 +28862,7 @@ async function mergeCommand(args, io) {
     const config = configFile ? (await loadEvalConfig(configFile)).config : undefined;
     const merged = mergeRecords(shards, { baseline });
     if (values.config && config && config.name !== merged.name) {
-        throw new errors_RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
+        throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
     }
     await writeJsonAtomic(values.out, merged);
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);

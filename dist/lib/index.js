@@ -33184,6 +33184,8 @@ async function loadConfig(file, validateAssertion) {
     return { file: absolute, baseDir, config, cases };
 }
 
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/util/json-split.ts
 /**
  * Reading a JSON object with one huge array field (a run record's `cases`)
@@ -33427,6 +33429,7 @@ function pathAtEnd(prefix) {
 
 
 
+
 const RECORD_SCHEMA_VERSION = 1;
 const judgeVerdict = object({
     model: schemas_string(),
@@ -33528,6 +33531,20 @@ class RecordReader {
         this.file = file;
         this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
     }
+    /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
+    decoder;
+    pushBytes(bytes) {
+        this.decoder ??= new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+        this.push(this.decode(bytes));
+    }
+    decode(bytes) {
+        try {
+            return bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
+        }
+        catch {
+            throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file);
+        }
+    }
     push(text) {
         try {
             this.splitter.push(text);
@@ -33537,6 +33554,8 @@ class RecordReader {
         }
     }
     end() {
+        if (this.decoder)
+            this.push(this.decode());
         let headText;
         try {
             headText = this.splitter.end();
@@ -33608,25 +33627,21 @@ class RecordReader {
 }
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
 const DECODE_BYTES = 1 << 20;
-/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
 function parseRunRecord(content, file) {
     const reader = new RecordReader(file);
-    if (typeof content === 'string') {
+    if (typeof content === 'string')
         reader.push(content);
-        return reader.end();
-    }
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const decode = (bytes) => {
-        try {
-            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file);
-        }
-    };
-    for (let at = 0; at < content.length; at += DECODE_BYTES)
-        reader.push(decode(content.subarray(at, at + DECODE_BYTES)));
-    reader.push(decode());
+    else
+        for (let at = 0; at < content.length; at += DECODE_BYTES)
+            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
+    return reader.end();
+}
+/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
+async function recordFromChunks(chunks, file) {
+    const reader = new RecordReader(file);
+    for await (const chunk of chunks)
+        reader.pushBytes(chunk);
     return reader.end();
 }
 /** Read a record file a chunk at a time (see RecordReader). */

@@ -2,6 +2,7 @@
  * Reading run records (SPEC §5): our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them.
  */
+import { TextDecoder } from 'node:util'
 import { z } from 'zod'
 import { RecordError } from '../errors.js'
 import type { CaseResult, RunRecord } from '../types.js'
@@ -119,6 +120,22 @@ class RecordReader {
     this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) })
   }
 
+  /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
+  private decoder: TextDecoder | undefined
+
+  pushBytes(bytes: Uint8Array): void {
+    this.decoder ??= new TextDecoder('utf-8', { fatal: true })
+    this.push(this.decode(bytes))
+  }
+
+  private decode(bytes?: Uint8Array): string {
+    try {
+      return bytes ? this.decoder!.decode(bytes, { stream: true }) : this.decoder!.decode()
+    } catch {
+      throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file)
+    }
+  }
+
   push(text: string): void {
     try {
       this.splitter.push(text)
@@ -128,6 +145,7 @@ class RecordReader {
   }
 
   end(): RunRecord {
+    if (this.decoder) this.push(this.decode())
     let headText: string
     try {
       headText = this.splitter.end()
@@ -196,23 +214,18 @@ class RecordReader {
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
 const DECODE_BYTES = 1 << 20
 
-/** Parse a record from text, or from UTF-8 bytes (a downloaded artifact); `file` only names it in messages. */
+/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
 export function parseRunRecord(content: string | Uint8Array, file: string): RunRecord {
   const reader = new RecordReader(file)
-  if (typeof content === 'string') {
-    reader.push(content)
-    return reader.end()
-  }
-  const decoder = new TextDecoder('utf-8', { fatal: true })
-  const decode = (bytes?: Uint8Array): string => {
-    try {
-      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode()
-    } catch {
-      throw new RecordError(`${notRecord(file)}: not valid UTF-8 text`, file)
-    }
-  }
-  for (let at = 0; at < content.length; at += DECODE_BYTES) reader.push(decode(content.subarray(at, at + DECODE_BYTES)))
-  reader.push(decode())
+  if (typeof content === 'string') reader.push(content)
+  else for (let at = 0; at < content.length; at += DECODE_BYTES) reader.pushBytes(content.subarray(at, at + DECODE_BYTES))
+  return reader.end()
+}
+
+/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
+export async function recordFromChunks(chunks: AsyncIterable<Uint8Array>, file: string): Promise<RunRecord> {
+  const reader = new RecordReader(file)
+  for await (const chunk of chunks) reader.pushBytes(chunk)
   return reader.end()
 }
 

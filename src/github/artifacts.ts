@@ -15,14 +15,14 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ArtifactClient } from '@actions/artifact'
-import { parseRunRecord } from '../config/record.js'
+import { parseRunRecord, recordFromChunks } from '../config/record.js'
 import type { Shard } from '../engine.js'
 import { errorMessage, RecordError } from '../errors.js'
 import type { ShardRecord } from '../run/merge.js'
 import type { RunRecord } from '../types.js'
 import { httpStatus, resolveBaselineBranch, resolveWorkflow, type ActionContext, type Octokit } from './context.js'
 import type { ActionInputs } from './inputs.js'
-import { listZip, readZipEntry, ZipError } from './zip.js'
+import { listZip, zipEntryChunks, ZipError } from './zip.js'
 
 /** The files of the uploaded artifact. */
 export const RECORD_FILE = 'run.json'
@@ -137,15 +137,15 @@ async function findRecordArtifact(target: DownloadTarget, runId: number, name: s
 }
 
 /** The run record inside a downloaded artifact: a zip holding run.json (or, uploaded unzipped, the JSON itself). */
-export function recordFromArtifactBytes(bytes: Buffer, label: string): RunRecord {
-  let content = bytes
+export async function recordFromArtifactBytes(bytes: Buffer, label: string): Promise<RunRecord> {
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x05, 0x06]))) {
     const entries = listZip(bytes)
     const entry = entries.find((e) => e.name === RECORD_FILE)
     if (!entry) throw new ZipError(`it holds no ${RECORD_FILE} (found: ${entries.map((e) => e.name).slice(0, 5).join(', ') || 'nothing'})`)
-    content = readZipEntry(bytes, entry, MAX_RECORD_BYTES)
+    // inflated and read a piece at a time: the record's text is never whole in memory
+    return recordFromChunks(zipEntryChunks(bytes, entry, MAX_RECORD_BYTES), label)
   }
-  return parseRunRecord(content, label)
+  return parseRunRecord(bytes, label)
 }
 
 /** Download one artifact into a fresh folder and read the run record out of it. */
@@ -167,7 +167,8 @@ async function downloadRecord(target: DownloadTarget, runId: number, artifact: R
     const info = await stat(file)
     if (!info.isFile()) throw new ZipError('the download is not a file')
     if (info.size > MAX_ARTIFACT_BYTES) throw new ZipError(`it is ${info.size} bytes, more than the ${MAX_ARTIFACT_BYTES} allowed`)
-    return recordFromArtifactBytes(await readFile(file), `artifact "${artifact.name}" of run ${runId}`)
+    // awaited here: a rejection left pending while `finally` awaits would count as unhandled
+    return await recordFromArtifactBytes(await readFile(file), `artifact "${artifact.name}" of run ${runId}`)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -5,6 +5,7 @@
  * encrypted or zip64 entries and oversized contents make the whole archive
  * unreadable, and every entry read is checked against its CRC.
  */
+import { Readable } from 'node:stream'
 import zlib from 'node:zlib'
 
 export class ZipError extends Error {
@@ -26,6 +27,8 @@ const EOCD = 0x06054b50
 const CENTRAL = 0x02014b50
 const LOCAL = 0x04034b50
 const STORED = 0
+/** zlib.crc32 came with Node 20.15 and 22.2 */
+const hasCrc32 = typeof zlib.crc32 === 'function'
 const DEFLATED = 8
 
 /** A name that, extracted, would stay inside the folder it is extracted to. */
@@ -84,8 +87,12 @@ export function listZip(zip: Buffer): ZipEntry[] {
   return entries
 }
 
-/** The bytes of one entry, at most `maxBytes` of them. */
-export function readZipEntry(zip: Buffer, entry: ZipEntry, maxBytes: number): Buffer {
+/**
+ * The bytes of one entry a piece at a time, at most `maxBytes` of them in all,
+ * checked against the directory's size and CRC once all are read: a 64 MB
+ * record is never one buffer.
+ */
+export async function* zipEntryChunks(zip: Buffer, entry: ZipEntry, maxBytes: number): AsyncGenerator<Buffer> {
   if (entry.size > maxBytes) throw new ZipError(`"${entry.name}" is ${entry.size} bytes, more than the ${maxBytes} allowed`)
   const at = entry.offset
   if (at + 30 > zip.length || zip.readUInt32LE(at) !== LOCAL) throw new ZipError(`"${entry.name}": bad local header`)
@@ -93,16 +100,24 @@ export function readZipEntry(zip: Buffer, entry: ZipEntry, maxBytes: number): Bu
   const dataEnd = dataStart + entry.compressedSize
   if (dataEnd > zip.length) throw new ZipError(`"${entry.name}": data runs past the end of the archive`)
   const raw = zip.subarray(dataStart, dataEnd)
-  let data: Buffer
-  if (entry.method === STORED) data = Buffer.from(raw)
-  else if (entry.method === DEFLATED) {
-    try {
-      data = zlib.inflateRawSync(raw, { maxOutputLength: Math.max(1, maxBytes) })
-    } catch (err) {
-      throw new ZipError(`"${entry.name}": cannot inflate (${(err as Error).message})`)
+  if (entry.method !== STORED && entry.method !== DEFLATED) throw new ZipError(`"${entry.name}": compression method ${entry.method} is not supported`)
+  const pieces = entry.method === STORED ? [raw] : Readable.from([raw]).pipe(zlib.createInflateRaw())
+  let size = 0
+  let crc = 0
+  try {
+    for await (const piece of pieces as AsyncIterable<Buffer>) {
+      size += piece.length
+      // the directory may lie about the size: the limit holds for what is actually inflated
+      if (size > maxBytes) throw new ZipError(`"${entry.name}" inflates past the ${maxBytes} bytes allowed`)
+      if (hasCrc32) crc = zlib.crc32(piece, crc)
+      yield piece
     }
-  } else throw new ZipError(`"${entry.name}": compression method ${entry.method} is not supported`)
-  if (data.length !== entry.size) throw new ZipError(`"${entry.name}": ${data.length} bytes, the directory says ${entry.size}`)
-  if (typeof zlib.crc32 === 'function' && zlib.crc32(data) >>> 0 !== entry.crc >>> 0) throw new ZipError(`"${entry.name}": CRC mismatch (corrupt archive)`)
-  return data
+  } catch (err) {
+    if (err instanceof ZipError) throw err
+    throw new ZipError(`"${entry.name}": cannot inflate (${(err as Error).message})`)
+  } finally {
+    if (pieces instanceof Readable) pieces.destroy()
+  }
+  if (size !== entry.size) throw new ZipError(`"${entry.name}": ${size} bytes, the directory says ${entry.size}`)
+  if (hasCrc32 && crc >>> 0 !== entry.crc >>> 0) throw new ZipError(`"${entry.name}": CRC mismatch (corrupt archive)`)
 }
