@@ -18,6 +18,7 @@ import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
+import { datasetSharer } from './run/share.js'
 import { renderHtml } from './report/html.js'
 import { renderReport } from './report/index.js'
 import type { RunRecord } from './types.js'
@@ -158,7 +159,8 @@ async function runFromConfig(
   interruption: ReturnType<typeof interruptions>
 ): Promise<{ result: Evaluation; baseline: RunRecord | null; total: number }> {
   const loaded = await loadEvalConfig(configFile)
-  const baseline = options.baselineFile ? await readRunRecord(options.baselineFile) : null
+  // its cases share equal values with the dataset's as they are read (run/share.ts)
+  const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null
   interruption.listen()
   // what this run will do: a shard or a filter is a part of the dataset
   const { filter, shard, repeat } = options

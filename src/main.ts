@@ -12,7 +12,7 @@ import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
-import { readRunRecord } from './config/record.js'
+import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
@@ -26,6 +26,7 @@ import { findPullRequest, triggeringRun, workflowFileName } from './github/workf
 import { renderShardSummary } from './report/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
+import { datasetSharer } from './run/share.js'
 import { withoutRunnerSecrets } from './util/env.js'
 import type { RunRecord } from './types.js'
 import { writeJsonAtomic } from './util/json-writer.js'
@@ -95,15 +96,20 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   return { job, loaded }
 }
 
-/** The baseline: the local record given, else the default branch's run found the usual way. */
-async function baselineOf(job: Job): Promise<Baseline> {
+/**
+ * The baseline: the local record given, else the default branch's run found
+ * the usual way. With the dataset at hand, its cases share equal values with
+ * the dataset's as they are read (run/share.ts).
+ */
+async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   const { inputs, ctx, octokit, artifactName } = job
-  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline), runId: null, notices: [] }
+  const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
+  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, notices: [] }
   const baseline: Baseline = { record: null, runId: null, notices: [] }
   if (!octokit) {
     baseline.notices.push('no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated')
   } else {
-    const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId })
+    const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
     Object.assign(baseline, { record: found.record, runId: found.run?.id ?? null, notices: found.notices })
     if (found.run) core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
@@ -146,7 +152,7 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
 /** Load, find the baseline, run: the dataset is let go once its cases have run (see Job). */
 async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shard | undefined): Promise<{ job: Job; baseline: Baseline; outcome: Outcome }> {
   const { job, loaded } = await prepareJob(inputs, ctx)
-  const baseline = await baselineOf(job)
+  const baseline = await baselineOf(job, loaded)
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
   const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
-import { shareWithDataset } from '../../src/run/share.js'
+import { parseRunRecord } from '../../src/config/record.js'
+import { datasetSharer, shareWithDataset } from '../../src/run/share.js'
 import type { EvalCase } from '../../src/types.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
 
@@ -54,5 +55,19 @@ describe('shareWithDataset', () => {
     expect(baseline).toEqual(before)
     expect(baseline.cases[1].input).toBe('what it asked before')
     expect(baseline.cases[3].input).toBe('input of removed')
+  })
+})
+
+describe('datasetSharer, applied as a record is read', () => {
+  it('makes the cases read share the dataset’s values, so their own copies are garbage at once', () => {
+    const dataset = [evalCase('a'), evalCase('b')]
+    const text = JSON.stringify(makeRun([makeCase('a', true, { input: dataset[0]!.input, tags: ['geo'] }), makeCase('gone')]))
+    const seen: string[] = []
+    const share = datasetSharer(dataset)
+    const record = parseRunRecord(text, 'base.json', { onCase: (c) => (seen.push(c.id), share(c)) })
+    expect(seen).toEqual(['a', 'gone'])
+    expect(record.cases[0]!.input).toBe(dataset[0]!.input)
+    expect(record.cases[0]!.tags).toBe(dataset[0]!.tags)
+    expect(record).toEqual(parseRunRecord(text, 'base.json'))
   })
 })

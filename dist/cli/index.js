@@ -23597,13 +23597,15 @@ const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid r
  */
 class RecordReader {
     file;
+    options;
     cases = [];
     keys = new Map();
     /** the first case found wrong: told only once the header has shown the file is a record of this schema */
     caseProblem;
     splitter;
-    constructor(file) {
+    constructor(file, options = {}) {
         this.file = file;
+        this.options = options;
         this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
     }
     /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
@@ -23689,7 +23691,9 @@ class RecordReader {
             return;
         }
         this.keys.set(id, i);
-        this.cases.push(result.data);
+        const kept = result.data;
+        this.options.onCase?.(kept);
+        this.cases.push(kept);
     }
     splitError(err) {
         if (!(err instanceof JsonSplitError))
@@ -23703,8 +23707,8 @@ class RecordReader {
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
 const DECODE_BYTES = (/* unused pure expression or super */ null && (1 << 20));
 /** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
-function parseRunRecord(content, file) {
-    const reader = new RecordReader(file);
+function parseRunRecord(content, file, options) {
+    const reader = new RecordReader(file, options);
     if (typeof content === 'string')
         reader.push(content);
     else
@@ -23713,15 +23717,15 @@ function parseRunRecord(content, file) {
     return reader.end();
 }
 /** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
-async function recordFromChunks(chunks, file) {
-    const reader = new RecordReader(file);
+async function recordFromChunks(chunks, file, options) {
+    const reader = new RecordReader(file, options);
     for await (const chunk of chunks)
         reader.pushBytes(chunk);
     return reader.end();
 }
 /** Read a record file a chunk at a time (see RecordReader). */
-async function readRunRecord(file) {
-    const reader = new RecordReader(file);
+async function readRunRecord(file, options) {
+    const reader = new RecordReader(file, options);
     for await (const chunk of utf8Chunks(file))
         reader.push(chunk);
     return reader.end();
@@ -25341,13 +25345,18 @@ function share(b, c) {
     if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
         b.source = c.source;
 }
-function shareWithDataset(baseline, cases) {
+/** What shares each baseline case with the dataset, for a record reader to apply as the cases arrive (their own copies then die young). */
+function datasetSharer(cases) {
     const byId = new Map(cases.map((c) => [c.id, c]));
-    for (const b of baseline.cases) {
+    return (b) => {
         const c = byId.get(b.id);
         if (c && c.fingerprint === b.fingerprint)
             share(b, c);
-    }
+    };
+}
+/** The same for a baseline read before the dataset was at hand (a library caller's). */
+function shareWithDataset(baseline, cases) {
+    baseline.cases.forEach(datasetSharer(cases));
 }
 
 ;// CONCATENATED MODULE: ./src/util/timers.ts
@@ -28725,6 +28734,7 @@ function* jsonPieces(value, indent, depth) {
 
 
 
+
 const DEFAULT_CONFIG = 'evalgate.yml';
 const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 };
 const USAGE = `Usage: evalgate <command> [options]
@@ -28848,7 +28858,8 @@ function interruptions(io) {
  */
 async function runFromConfig(configFile, options, io, interruption) {
     const loaded = await loadEvalConfig(configFile);
-    const baseline = options.baselineFile ? await readRunRecord(options.baselineFile) : null;
+    // its cases share equal values with the dataset's as they are read (run/share.ts)
+    const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null;
     interruption.listen();
     // what this run will do: a shard or a filter is a part of the dataset
     const { filter, shard, repeat } = options;

@@ -116,7 +116,10 @@ class RecordReader {
   private caseProblem: RecordError | undefined
   private readonly splitter: JsonArraySplitter
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    private readonly options: RecordOptions = {}
+  ) {
     this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) })
   }
 
@@ -200,7 +203,9 @@ class RecordReader {
       return
     }
     this.keys.set(id, i)
-    this.cases.push(result.data as CaseResult)
+    const kept = result.data as CaseResult
+    this.options.onCase?.(kept)
+    this.cases.push(kept)
   }
 
   private splitError(err: unknown): unknown {
@@ -214,24 +219,29 @@ class RecordReader {
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
 const DECODE_BYTES = 1 << 20
 
+export interface RecordOptions {
+  /** called with each case once it is valid (and before it is kept), e.g. to share values with the dataset */
+  onCase?: (c: CaseResult) => void
+}
+
 /** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
-export function parseRunRecord(content: string | Uint8Array, file: string): RunRecord {
-  const reader = new RecordReader(file)
+export function parseRunRecord(content: string | Uint8Array, file: string, options?: RecordOptions): RunRecord {
+  const reader = new RecordReader(file, options)
   if (typeof content === 'string') reader.push(content)
   else for (let at = 0; at < content.length; at += DECODE_BYTES) reader.pushBytes(content.subarray(at, at + DECODE_BYTES))
   return reader.end()
 }
 
 /** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
-export async function recordFromChunks(chunks: AsyncIterable<Uint8Array>, file: string): Promise<RunRecord> {
-  const reader = new RecordReader(file)
+export async function recordFromChunks(chunks: AsyncIterable<Uint8Array>, file: string, options?: RecordOptions): Promise<RunRecord> {
+  const reader = new RecordReader(file, options)
   for await (const chunk of chunks) reader.pushBytes(chunk)
   return reader.end()
 }
 
 /** Read a record file a chunk at a time (see RecordReader). */
-export async function readRunRecord(file: string): Promise<RunRecord> {
-  const reader = new RecordReader(file)
+export async function readRunRecord(file: string, options?: RecordOptions): Promise<RunRecord> {
+  const reader = new RecordReader(file, options)
   for await (const chunk of utf8Chunks(file)) reader.push(chunk)
   return reader.end()
 }

@@ -15,7 +15,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ArtifactClient } from '@actions/artifact'
-import { parseRunRecord, recordFromChunks } from '../config/record.js'
+import { parseRunRecord, recordFromChunks, type RecordOptions } from '../config/record.js'
 import type { Shard } from '../engine.js'
 import { errorMessage, RecordError } from '../errors.js'
 import type { ShardRecord } from '../run/merge.js'
@@ -137,19 +137,19 @@ async function findRecordArtifact(target: DownloadTarget, runId: number, name: s
 }
 
 /** The run record inside a downloaded artifact: a zip holding run.json (or, uploaded unzipped, the JSON itself). */
-export async function recordFromArtifactBytes(bytes: Buffer, label: string): Promise<RunRecord> {
+export async function recordFromArtifactBytes(bytes: Buffer, label: string, options?: RecordOptions): Promise<RunRecord> {
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x05, 0x06]))) {
     const entries = listZip(bytes)
     const entry = entries.find((e) => e.name === RECORD_FILE)
     if (!entry) throw new ZipError(`it holds no ${RECORD_FILE} (found: ${entries.map((e) => e.name).slice(0, 5).join(', ') || 'nothing'})`)
     // inflated and read a piece at a time: the record's text is never whole in memory
-    return recordFromChunks(zipEntryChunks(bytes, entry, MAX_RECORD_BYTES), label)
+    return recordFromChunks(zipEntryChunks(bytes, entry, MAX_RECORD_BYTES), label, options)
   }
-  return parseRunRecord(bytes, label)
+  return parseRunRecord(bytes, label, options)
 }
 
 /** Download one artifact into a fresh folder and read the run record out of it. */
-async function downloadRecord(target: DownloadTarget, runId: number, artifact: RestArtifact): Promise<RunRecord> {
+async function downloadRecord(target: DownloadTarget, runId: number, artifact: RestArtifact, options?: RecordOptions): Promise<RunRecord> {
   await mkdir(target.tempDir, { recursive: true })
   const dir = await mkdtemp(path.join(target.tempDir, 'evalgate-download-'))
   try {
@@ -168,14 +168,14 @@ async function downloadRecord(target: DownloadTarget, runId: number, artifact: R
     if (!info.isFile()) throw new ZipError('the download is not a file')
     if (info.size > MAX_ARTIFACT_BYTES) throw new ZipError(`it is ${info.size} bytes, more than the ${MAX_ARTIFACT_BYTES} allowed`)
     // awaited here: a rejection left pending while `finally` awaits would count as unhandled
-    return await recordFromArtifactBytes(await readFile(file), `artifact "${artifact.name}" of run ${runId}`)
+    return await recordFromArtifactBytes(await readFile(file), `artifact "${artifact.name}" of run ${runId}`, options)
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
 }
 
 /** Fetch the run record a run published as artifact `name`; never throws for a missing or bad artifact. */
-export async function fetchRunRecord(target: DownloadTarget, runId: number, name: string): Promise<RecordFetch> {
+export async function fetchRunRecord(target: DownloadTarget, runId: number, name: string, options?: RecordOptions): Promise<RecordFetch> {
   let found: { artifact: RestArtifact | null; expired: boolean }
   try {
     found = await findRecordArtifact(target, runId, name)
@@ -188,7 +188,7 @@ export async function fetchRunRecord(target: DownloadTarget, runId: number, name
       : { status: 'missing', message: `run ${runId} has no artifact "${name}"` }
   }
   try {
-    const record = await downloadRecord(target, runId, found.artifact)
+    const record = await downloadRecord(target, runId, found.artifact, options)
     return { status: 'ok', record, artifactName: found.artifact.name }
   } catch (err) {
     // 410 Gone: it expired between the listing and the download
@@ -284,6 +284,8 @@ export interface BaselineQuery extends DownloadTarget {
   /** how many runs of the branch to look through, and how many of them to list artifacts of */
   maxRuns?: number
   maxArtifactLookups?: number
+  /** how the baseline's cases are read (see RecordOptions) */
+  read?: RecordOptions
 }
 
 export interface BaselineRun {
@@ -358,7 +360,7 @@ export async function findBaseline(query: BaselineQuery): Promise<BaselineResult
   try {
     for await (const run of candidateRuns(query)) {
       if (++lookups > maxLookups) return noBaseline(notices, `none of the newest ${maxLookups} runs ${where} has a non-expired artifact "${query.artifactName}"`)
-      const fetched = await fetchRunRecord(query, run.id, query.artifactName)
+      const fetched = await fetchRunRecord(query, run.id, query.artifactName, query.read)
       if (fetched.status !== 'ok') {
         if (fetched.status === 'unreadable') return noBaseline(notices, fetched.message)
         if (fetched.status === 'expired') notices.push(`baseline: ${fetched.message}; looking at older runs`)
@@ -390,7 +392,7 @@ export async function artifactClient(): Promise<ArtifactClient> {
   return new DefaultArtifactClient()
 }
 
-export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null }): Promise<BaselineResult> {
+export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>, query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null; read?: RecordOptions }): Promise<BaselineResult> {
   let branch: string
   let workflow: string | number | null
   try {
@@ -412,6 +414,7 @@ export async function lookUpBaseline(octokit: Octokit, ctx: ActionContext, input
     branch,
     artifactName: query.artifactName,
     baseSha: query.baseSha,
-    currentRunId: query.currentRunId
+    currentRunId: query.currentRunId,
+    read: query.read
   })
 }

@@ -22,10 +22,16 @@ function share(b: CaseResult, c: EvalCase): void {
   if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line) b.source = c.source
 }
 
-export function shareWithDataset(baseline: RunRecord, cases: readonly EvalCase[]): void {
+/** What shares each baseline case with the dataset, for a record reader to apply as the cases arrive (their own copies then die young). */
+export function datasetSharer(cases: readonly EvalCase[]): (b: CaseResult) => void {
   const byId = new Map(cases.map((c) => [c.id, c]))
-  for (const b of baseline.cases) {
+  return (b) => {
     const c = byId.get(b.id)
     if (c && c.fingerprint === b.fingerprint) share(b, c)
   }
+}
+
+/** The same for a baseline read before the dataset was at hand (a library caller's). */
+export function shareWithDataset(baseline: RunRecord, cases: readonly EvalCase[]): void {
+  baseline.cases.forEach(datasetSharer(cases))
 }
