@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { runEval, runJudgeEval } from '../src/lib.js'
+import { datasetSharer, loadEvalConfig, readRunRecord, runEval, runJudgeEval } from '../src/lib.js'
 
 describe('runEval (SPEC §8)', () => {
   it('reproduces the seed: 2 of 3 pass, 0.667, the failing output recorded', async () => {
@@ -55,5 +55,30 @@ describe('runJudgeEval (SPEC §8)', () => {
     expect(result.meanScore).toBe(0.667)
     expect(result.flagged).toEqual(['bad'])
     expect(result.total).toBe(3)
+  })
+})
+
+describe('readRunRecord with datasetSharer', () => {
+  it('reads the quick start baseline with its unchanged cases sharing the loaded dataset’s values', async () => {
+    const loaded = await loadEvalConfig('examples/quickstart/evalgate.yml')
+    const shared = await readRunRecord('examples/quickstart/baseline.json', { onCase: datasetSharer(loaded.cases) })
+    const plain = await readRunRecord('examples/quickstart/baseline.json')
+    expect(shared).toEqual(plain)
+    const dataset = new Map(loaded.cases.map((c) => [c.id, c]))
+    const unchanged = shared.cases.filter((b) => dataset.get(b.id)?.fingerprint === b.fingerprint)
+    expect(unchanged.length).toBeGreaterThan(10)
+    // the same objects, not equal copies (strings cannot tell: toBe compares their values)
+    for (const b of unchanged) {
+      expect(b.tags).toBe(dataset.get(b.id)!.tags)
+      // a source is shared only where it still says the same line
+      const source = dataset.get(b.id)!.source
+      if (b.source?.line === source?.line) expect(b.source).toBe(source)
+      else expect(b.source).not.toBe(source)
+    }
+    expect(plain.cases.find((b) => b.id === unchanged[0]!.id)!.tags).not.toBe(dataset.get(unchanged[0]!.id)!.tags)
+    // a case whose fingerprint changed keeps what the baseline said
+    const changed = shared.cases.filter((b) => dataset.has(b.id) && dataset.get(b.id)!.fingerprint !== b.fingerprint)
+    expect(changed.length).toBeGreaterThan(0)
+    for (const b of changed) expect(b.fingerprint).not.toBe(dataset.get(b.id)!.fingerprint)
   })
 })

@@ -11,7 +11,6 @@ import { buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
-import { shareWithDataset } from './run/share.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
@@ -25,7 +24,7 @@ export interface Shard {
 }
 
 export interface EvaluateOptions {
-  /** the run compared against; its cases are made to share equal values with the dataset's (see run/share.ts) */
+  /** the run compared against (read with `{ onCase: datasetSharer(loaded.cases) }`, it shares equal values with the dataset: run/share.ts) */
   baseline?: RunRecord | null
   env?: NodeJS.ProcessEnv
   /** keep cases whose id, name or a tag contains this text (case-insensitive) */
@@ -84,8 +83,6 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const env = options.env ?? process.env
   const secrets = new Set<string>()
   const cases = selectCases(loaded.cases, options)
-  // the baseline's copies of unchanged inputs give way to the dataset's (equal values: see share.ts)
-  if (options.baseline) shareWithDataset(options.baseline, loaded.cases)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseRunRecord } from '../../src/config/record.js'
-import { datasetSharer, shareWithDataset } from '../../src/run/share.js'
+import { datasetSharer } from '../../src/run/share.js'
 import type { EvalCase } from '../../src/types.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
 
@@ -19,7 +19,7 @@ function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
   }
 }
 
-describe('shareWithDataset', () => {
+describe('datasetSharer', () => {
   const dataset = [evalCase('same'), evalCase('edited', { fingerprint: 'fp-new' }), evalCase('retagged', { tags: ['other'] }), evalCase('added')]
   // a baseline as read from a file: equal values, but copies of their own
   const fromFile = () =>
@@ -36,7 +36,7 @@ describe('shareWithDataset', () => {
 
   it('points the baseline case at the dataset case’s values when key and fingerprint match', () => {
     const baseline = fromFile()
-    shareWithDataset(baseline, dataset)
+    baseline.cases.forEach(datasetSharer(dataset))
     const [same, , retagged] = baseline.cases
     expect(same.input).toBe(dataset[0]!.input)
     expect(same.tags).toBe(dataset[0]!.tags)
@@ -51,7 +51,7 @@ describe('shareWithDataset', () => {
   it('changes nothing a reader can see, and leaves cases of another fingerprint or no dataset case alone', () => {
     const baseline = fromFile()
     const before = fromFile()
-    shareWithDataset(baseline, dataset)
+    baseline.cases.forEach(datasetSharer(dataset))
     expect(baseline).toEqual(before)
     expect(baseline.cases[1].input).toBe('what it asked before')
     expect(baseline.cases[3].input).toBe('input of removed')

@@ -25328,37 +25328,6 @@ async function rerunFlips(cases, results, baseline, target, times, options) {
     return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs };
 }
 
-;// CONCATENATED MODULE: ./src/run/share.ts
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-/** Swaps equal values of one baseline case for the dataset case's. */
-function share(b, c) {
-    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
-    b.input = c.input;
-    b.id = c.id;
-    b.fingerprint = c.fingerprint;
-    if (b.name === c.name)
-        b.name = c.name;
-    if (typeof b.expected === 'string' && b.expected === c.expected)
-        b.expected = c.expected;
-    if (sameList(b.tags, c.tags))
-        b.tags = c.tags;
-    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
-        b.source = c.source;
-}
-/** What shares each baseline case with the dataset, for a record reader to apply as the cases arrive (their own copies then die young). */
-function datasetSharer(cases) {
-    const byId = new Map(cases.map((c) => [c.id, c]));
-    return (b) => {
-        const c = byId.get(b.id);
-        if (c && c.fingerprint === b.fingerprint)
-            share(b, c);
-    };
-}
-/** The same for a baseline read before the dataset was at hand (a library caller's). */
-function shareWithDataset(baseline, cases) {
-    baseline.cases.forEach(datasetSharer(cases));
-}
-
 ;// CONCATENATED MODULE: ./src/util/timers.ts
 /** Timers owned by one process handle, all cleared together when it closes. */
 class Timers {
@@ -26886,7 +26855,6 @@ async function createTarget(config, ctx) {
 
 
 
-
 function loadEvalConfig(file) {
     return loadConfig(file, validateAssertion);
 }
@@ -26922,9 +26890,6 @@ async function evaluate(loaded, options = {}) {
     const env = options.env ?? process.env;
     const secrets = new Set();
     const cases = selectCases(loaded.cases, options);
-    // the baseline's copies of unchanged inputs give way to the dataset's (equal values: see share.ts)
-    if (options.baseline)
-        shareWithDataset(options.baseline, loaded.cases);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
@@ -27398,6 +27363,33 @@ function createProgress(total, stream, options = {}) {
             if (tty && drawn)
                 stream.write('\r\x1b[2K');
         }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/share.ts
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Swaps equal values of one baseline case for the dataset case's. */
+function share(b, c) {
+    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
+    b.input = c.input;
+    b.id = c.id;
+    b.fingerprint = c.fingerprint;
+    if (b.name === c.name)
+        b.name = c.name;
+    if (typeof b.expected === 'string' && b.expected === c.expected)
+        b.expected = c.expected;
+    if (sameList(b.tags, c.tags))
+        b.tags = c.tags;
+    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
+        b.source = c.source;
+}
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
+function datasetSharer(cases) {
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    return (b) => {
+        const c = byId.get(b.id);
+        if (c && c.fingerprint === b.fingerprint)
+            share(b, c);
     };
 }
 

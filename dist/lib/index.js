@@ -19645,6 +19645,7 @@ var __webpack_exports__ = {};
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   qB: () => (/* reexport */ compareRuns),
+  yG: () => (/* reexport */ datasetSharer),
   _3: () => (/* reexport */ evaluate),
   l4: () => (/* reexport */ loadEvalConfig),
   Yz: () => (/* reexport */ parseRunRecord),
@@ -33879,37 +33880,6 @@ async function rerunFlips(cases, results, baseline, target, times, options) {
     return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs };
 }
 
-;// CONCATENATED MODULE: ./src/run/share.ts
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-/** Swaps equal values of one baseline case for the dataset case's. */
-function share(b, c) {
-    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
-    b.input = c.input;
-    b.id = c.id;
-    b.fingerprint = c.fingerprint;
-    if (b.name === c.name)
-        b.name = c.name;
-    if (typeof b.expected === 'string' && b.expected === c.expected)
-        b.expected = c.expected;
-    if (sameList(b.tags, c.tags))
-        b.tags = c.tags;
-    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
-        b.source = c.source;
-}
-/** What shares each baseline case with the dataset, for a record reader to apply as the cases arrive (their own copies then die young). */
-function datasetSharer(cases) {
-    const byId = new Map(cases.map((c) => [c.id, c]));
-    return (b) => {
-        const c = byId.get(b.id);
-        if (c && c.fingerprint === b.fingerprint)
-            share(b, c);
-    };
-}
-/** The same for a baseline read before the dataset was at hand (a library caller's). */
-function shareWithDataset(baseline, cases) {
-    baseline.cases.forEach(datasetSharer(cases));
-}
-
 ;// CONCATENATED MODULE: ./src/util/timers.ts
 /** Timers owned by one process handle, all cleared together when it closes. */
 class Timers {
@@ -35250,7 +35220,6 @@ async function createTarget(config, ctx) {
 
 
 
-
 function loadEvalConfig(file) {
     return loadConfig(file, validateAssertion);
 }
@@ -35286,9 +35255,6 @@ async function evaluate(loaded, options = {}) {
     const env = options.env ?? process.env;
     const secrets = new Set();
     const cases = selectCases(loaded.cases, options);
-    // the baseline's copies of unchanged inputs give way to the dataset's (equal values: see share.ts)
-    if (options.baseline)
-        shareWithDataset(options.baseline, loaded.cases);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
@@ -35866,6 +35832,33 @@ function renderShardSummary(input) {
 
 
 
+;// CONCATENATED MODULE: ./src/run/share.ts
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Swaps equal values of one baseline case for the dataset case's. */
+function share(b, c) {
+    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
+    b.input = c.input;
+    b.id = c.id;
+    b.fingerprint = c.fingerprint;
+    if (b.name === c.name)
+        b.name = c.name;
+    if (typeof b.expected === 'string' && b.expected === c.expected)
+        b.expected = c.expected;
+    if (sameList(b.tags, c.tags))
+        b.tags = c.tags;
+    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
+        b.source = c.source;
+}
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
+function datasetSharer(cases) {
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    return (b) => {
+        const c = byId.get(b.id);
+        if (c && c.fingerprint === b.fingerprint)
+            share(b, c);
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/lib.ts
 /**
  * The library API (SPEC §8): thin entry points into the same engine the CLI and
@@ -35901,7 +35894,9 @@ async function runEval(agentFn, cases) {
 
 
 
+
 var __webpack_exports__compareRuns = __webpack_exports__.qB;
+var __webpack_exports__datasetSharer = __webpack_exports__.yG;
 var __webpack_exports__evaluate = __webpack_exports__._3;
 var __webpack_exports__loadEvalConfig = __webpack_exports__.l4;
 var __webpack_exports__parseRunRecord = __webpack_exports__.Yz;
@@ -35909,4 +35904,4 @@ var __webpack_exports__readRunRecord = __webpack_exports__.lR;
 var __webpack_exports__renderReport = __webpack_exports__.B1;
 var __webpack_exports__runEval = __webpack_exports__.wX;
 var __webpack_exports__runJudgeEval = __webpack_exports__.rk;
-export { __webpack_exports__compareRuns as compareRuns, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };
+export { __webpack_exports__compareRuns as compareRuns, __webpack_exports__datasetSharer as datasetSharer, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };

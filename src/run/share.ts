@@ -6,7 +6,7 @@
  * is a copy of every unchanged prompt (at 100,000 real cases, the baseline's
  * inputs alone can be as large as the dataset).
  */
-import type { CaseResult, EvalCase, RunRecord } from '../types.js'
+import type { CaseResult, EvalCase } from '../types.js'
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i])
 
@@ -22,16 +22,11 @@ function share(b: CaseResult, c: EvalCase): void {
   if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line) b.source = c.source
 }
 
-/** What shares each baseline case with the dataset, for a record reader to apply as the cases arrive (their own copies then die young). */
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
 export function datasetSharer(cases: readonly EvalCase[]): (b: CaseResult) => void {
   const byId = new Map(cases.map((c) => [c.id, c]))
   return (b) => {
     const c = byId.get(b.id)
     if (c && c.fingerprint === b.fingerprint) share(b, c)
   }
-}
-
-/** The same for a baseline read before the dataset was at hand (a library caller's). */
-export function shareWithDataset(baseline: RunRecord, cases: readonly EvalCase[]): void {
-  baseline.cases.forEach(datasetSharer(cases))
 }
