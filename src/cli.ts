@@ -25,6 +25,7 @@ import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic } from './util/json-writer.js'
+import { collectGarbage } from './util/memory.js'
 import { VERSION } from './version.js'
 
 export interface CliIO {
@@ -112,6 +113,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const interruption = interruptions(io)
   try {
     const { result, baseline, total } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption)
+    // the dataset and the run's temporaries are garbage now: freed before the record is written
+    collectGarbage()
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)

@@ -30,6 +30,7 @@ import { datasetSharer } from './run/share.js'
 import { withoutRunnerSecrets } from './util/env.js'
 import type { RunRecord } from './types.js'
 import { writeJsonAtomic } from './util/json-writer.js'
+import { collectGarbage } from './util/memory.js'
 
 const MODES: Record<Mode, (inputs: ActionInputs, ctx: ActionContext) => Promise<string | null>> = {
   run: runMode,
@@ -238,6 +239,8 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
   }
   const rendered = await writeReport(published)
 
+  // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
+  collectGarbage()
   // The artifact first: on the default branch it is the next baseline, pass or fail.
   await uploadRecord(ctx, artifactName, [resultsPath, rendered.reportPath], outDir, problems)
   await publish(inputs, ctx, octokit, marker, published, rendered, problems)
