@@ -33226,53 +33226,43 @@ const isSpace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || cod
 /** A splitter fed chunk by chunk; `end()` returns the rest of the object as text. */
 class JsonArraySplitter {
     options;
-    /** unconsumed text; in the array, it starts at the current element */
-    text = '';
-    pos = 0;
     depth = 0;
     inString = false;
     escaped = false;
-    head = [];
     inArray = false;
     seenField = false;
-    elementStart = 0;
     index = 0;
-    /** in the outer object: where the last string at its level began and ended, and whether a colon followed it */
-    keyStart = -1;
-    keyEnd = -1;
+    /** the text since the current element (in the array) or the last head piece (outside it) began, in the chunks it came in */
+    pending = [];
+    head = [];
+    /** outside the array: the text of the last string at the outer object's level, whether it is still open, and whether a colon followed it */
+    key = [];
+    inKey = false;
     colonAfterKey = false;
     constructor(options) {
         this.options = options;
     }
+    /**
+     * Each chunk is scanned once, and text is joined only when a piece ends: an
+     * element of any size costs time in proportion to its length.
+     */
     push(chunk) {
-        if (this.inArray) {
-            // keep only what the current element still needs
-            const keep = this.elementStart;
-            this.text = this.text.slice(keep) + chunk;
-            this.pos -= keep;
-            this.elementStart = 0;
-        }
-        else {
-            this.text += chunk;
-        }
-        this.scan();
-    }
-    end() {
-        if (this.inArray)
-            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
-        this.head.push(this.text);
-        this.text = '';
-        return this.head.join('');
-    }
-    scan() {
-        const text = this.text;
         const { maxDepth } = this.options;
-        const length = text.length;
-        let { pos, depth, inString, escaped } = this;
+        const length = chunk.length;
+        let { depth, inString, escaped } = this;
+        /** where the part of this chunk not yet in `pending` begins */
+        let from = 0;
+        let keyFrom = 0;
+        let pos = 0;
         // the next backslash at or after pos: strings are crossed by jumps between quotes and backslashes
-        let backslash = text.indexOf('\\', pos);
+        let backslash = chunk.indexOf('\\');
         if (backslash < 0)
             backslash = length;
+        const upTo = (end) => {
+            const text = this.pending.length ? this.pending.join('') + chunk.slice(from, end) : chunk.slice(from, end);
+            this.pending = [];
+            return text;
+        };
         while (pos < length) {
             if (inString) {
                 if (escaped) {
@@ -33280,11 +33270,11 @@ class JsonArraySplitter {
                     pos++;
                     continue;
                 }
-                let quote = text.indexOf('"', pos);
+                let quote = chunk.indexOf('"', pos);
                 if (quote < 0)
                     quote = length;
                 if (backslash < pos) {
-                    backslash = text.indexOf('\\', pos);
+                    backslash = chunk.indexOf('\\', pos);
                     if (backslash < 0)
                         backslash = length;
                 }
@@ -33296,61 +33286,78 @@ class JsonArraySplitter {
                 if (quote === length)
                     break;
                 inString = false;
-                if (depth === 1 && !this.inArray) {
-                    this.keyEnd = quote + 1;
+                if (this.inKey) {
+                    this.key.push(chunk.slice(keyFrom, quote + 1));
+                    this.inKey = false;
                     this.colonAfterKey = false;
                 }
                 pos = quote + 1;
                 continue;
             }
-            const code = text.charCodeAt(pos);
+            const code = chunk.charCodeAt(pos);
             if (code === QUOTE) {
                 inString = true;
-                if (depth === 1 && !this.inArray)
-                    this.keyStart = pos;
+                if (depth === 1 && !this.inArray) {
+                    this.key = [];
+                    this.inKey = true;
+                    keyFrom = pos;
+                }
             }
             else if (code === COMMA) {
                 if (depth === 2 && this.inArray) {
-                    this.element(text.slice(this.elementStart, pos));
-                    this.elementStart = pos + 1;
+                    this.element(upTo(pos));
+                    from = pos + 1;
                 }
             }
             else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
                 if (depth === 1 && !this.inArray) {
                     if (code === OPEN_BRACKET && this.isFieldValue()) {
-                        this.head.push(text.slice(0, pos + 1));
+                        this.head.push(upTo(pos + 1));
+                        from = pos + 1;
                         this.inArray = true;
                         this.seenField = true;
-                        this.elementStart = pos + 1;
                     }
                     this.colonAfterKey = false;
                 }
                 if (++depth > maxDepth) {
-                    const from = this.inArray ? this.elementStart : 0;
-                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(text.slice(from, pos + 1)));
+                    // only now is the text of the element (or of the head) so far worth joining
+                    const prefix = this.pending.join('') + chunk.slice(from, pos + 1);
+                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix));
                 }
             }
             else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
                 if (--depth === 1 && this.inArray) {
                     if (code !== CLOSE_BRACKET)
                         throw new JsonSplitError(`the "${this.options.field}" list is closed with "}"`, this.index);
-                    const last = text.slice(this.elementStart, pos);
+                    const last = upTo(pos);
                     // `[]` has no element; `[1,]` has an empty one, which element() refuses
                     if (this.index > 0 || !isBlank(last))
                         this.element(last);
                     this.inArray = false;
                     // the rest of the object is head again, from the closing bracket on
-                    Object.assign(this, { text: text.slice(pos), pos: 1, depth, inString, escaped, keyStart: -1, keyEnd: -1, colonAfterKey: false });
-                    return this.scan();
+                    from = pos;
+                    this.colonAfterKey = false;
                 }
             }
             else if (code === COLON) {
                 if (depth === 1 && !this.inArray)
-                    this.colonAfterKey = this.keyEnd > this.keyStart;
+                    this.colonAfterKey = this.key.length > 0 && !this.inKey;
             }
             pos++;
         }
-        Object.assign(this, { pos, depth, inString, escaped });
+        if (this.inKey)
+            this.key.push(chunk.slice(keyFrom));
+        if (from < length)
+            this.pending.push(from === 0 ? chunk : chunk.slice(from));
+        Object.assign(this, { depth, inString, escaped });
+    }
+    end() {
+        if (this.inArray)
+            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
+        const head = this.head.join('') + this.pending.join('');
+        this.head = [];
+        this.pending = [];
+        return head;
     }
     /** Whether the `[` just met opens the value of the split field. */
     isFieldValue() {
@@ -33358,7 +33365,7 @@ class JsonArraySplitter {
             return false;
         let key;
         try {
-            key = JSON.parse(this.text.slice(this.keyStart, this.keyEnd));
+            key = JSON.parse(this.key.join(''));
         }
         catch {
             return false;
