@@ -7,6 +7,7 @@
  * server and sets the environment BEFORE importing anything that imports
  * @actions/github (use `await import(...)` after `startGitHub()`).
  */
+import { afterAll, beforeAll, beforeEach, jest } from '@jest/globals'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -45,6 +46,38 @@ export async function startGitHub(repository = 'acme/bot'): Promise<GitHubServer
   setEnv('ACTIONS_RUNTIME_TOKEN', runtimeToken(1))
   setEnv('GITHUB_REPOSITORY', repository)
   return server
+}
+
+export interface FakeGitHubSuite {
+  server: GitHubServer
+  artifacts: typeof import('../../src/github/artifacts.js')
+  context: typeof import('../../src/github/context.js')
+  DefaultArtifactClient: typeof import('@actions/artifact').DefaultArtifactClient
+}
+
+/**
+ * For a test file or a describe block: the fake GitHub started (and reset
+ * before each test), the modules that must be imported after it, and the
+ * clients' log kept out of the test output. Its fields are set once the
+ * block's tests start.
+ */
+export function useFakeGitHub(): FakeGitHubSuite {
+  const suite = {} as FakeGitHubSuite
+  beforeAll(async () => {
+    suite.server = await startGitHub()
+    suite.artifacts = await import('../../src/github/artifacts.js')
+    suite.context = await import('../../src/github/context.js')
+    suite.DefaultArtifactClient = (await import('@actions/artifact')).DefaultArtifactClient
+  })
+  afterAll(async () => {
+    await suite.server.close()
+    restoreEnv()
+  })
+  beforeEach(() => {
+    suite.server.reset()
+    jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  })
+  return suite
 }
 
 /** A case result as the GitHub tests use it: the shared factory with short outputs. */

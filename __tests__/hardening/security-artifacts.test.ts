@@ -9,10 +9,10 @@
  */
 import { existsSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { isSafeEntryName, listZip, ZipError } from '../../src/github/zip.js'
-import { GitHubServer, zipOf } from '../__fixtures__/github-server.js'
-import { caseResult, record, restoreEnv, sha, startGitHub, tempDir } from '../github/helpers.js'
+import { zipOf } from '../__fixtures__/github-server.js'
+import { caseResult, record, sha, tempDir, useFakeGitHub } from '../github/helpers.js'
 
 interface Entry {
   name: string | Buffer
@@ -100,30 +100,11 @@ describe('zip entries that could land outside the folder, or be something else t
 })
 
 describe('the baseline download', () => {
-  let server: GitHubServer
-  let artifacts: typeof import('../../src/github/artifacts.js')
-  let ctxModule: typeof import('../../src/github/context.js')
-  let DefaultArtifactClient: typeof import('@actions/artifact').DefaultArtifactClient
-
-  beforeAll(async () => {
-    // the GitHub clients read their URLs when first imported: start the fake first
-    server = await startGitHub()
-    artifacts = await import('../../src/github/artifacts.js')
-    ctxModule = await import('../../src/github/context.js')
-    ;({ DefaultArtifactClient } = await import('@actions/artifact'))
-  })
-  afterAll(async () => {
-    await server.close()
-    restoreEnv()
-  })
-  beforeEach(() => {
-    server.reset()
-    jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
-  })
+  const gh = useFakeGitHub()
 
   /** The real artifact client, recording where each download was asked to go and what was there. */
   function recordingClient() {
-    const real = new DefaultArtifactClient()
+    const real = new gh.DefaultArtifactClient()
     const downloads: { path: string; emptyBefore: boolean; skipDecompress: boolean | undefined }[] = []
     const client = {
       downloadArtifact: (async (id, options) => {
@@ -137,12 +118,12 @@ describe('the baseline download', () => {
 
   function query(client: ReturnType<typeof recordingClient>['client'], temp: string) {
     return {
-      octokit: ctxModule.createOctokit('t0ken', { apiUrl: server.url }),
+      octokit: gh.context.createOctokit('t0ken', { apiUrl: gh.server.url }),
       client,
       token: 't0ken',
-      owner: server.owner,
-      repo: server.repo,
-      repository: server.repository,
+      owner: gh.server.owner,
+      repo: gh.server.repo,
+      repository: gh.server.repository,
       tempDir: temp,
       workflow: 'evals.yml',
       branch: 'main',
@@ -154,11 +135,11 @@ describe('the baseline download', () => {
 
   it('goes into a fresh, empty folder of its own, is not extracted, and the folder is removed after', async () => {
     const temp = tempDir()
-    const bad = server.addRun({ head_sha: sha(1) })
-    server.addArtifact(bad.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true)])) }))
+    const bad = gh.server.addRun({ head_sha: sha(1) })
+    gh.server.addArtifact(bad.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true)])) }))
     const { client, downloads } = recordingClient()
-    const first = await artifacts.findBaseline(query(client, temp))
-    const second = await artifacts.findBaseline(query(client, temp))
+    const first = await gh.artifacts.findBaseline(query(client, temp))
+    const second = await gh.artifacts.findBaseline(query(client, temp))
     expect([first.record?.cases.map((c) => c.id), second.record?.cases.map((c) => c.id)]).toEqual([['a'], ['a']])
     expect(downloads).toHaveLength(2)
     for (const d of downloads) {
@@ -178,10 +159,10 @@ describe('the baseline download', () => {
     ['a record holding a case twice', () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true), caseResult('a', false)])) }), /duplicate case key "a"/]
   ])('refuses %s: no baseline, a notice, nothing written outside its folder', async (_label, bytes, message) => {
     const temp = tempDir()
-    const run = server.addRun({ head_sha: sha(2) })
-    server.addArtifact(run.id, 'evalgate-demo', await bytes())
+    const run = gh.server.addRun({ head_sha: sha(2) })
+    gh.server.addArtifact(run.id, 'evalgate-demo', await bytes())
     const { client } = recordingClient()
-    const result = await artifacts.findBaseline(query(client, temp))
+    const result = await gh.artifacts.findBaseline(query(client, temp))
     expect(result.record).toBeNull()
     expect(result.notices).toEqual([expect.stringMatching(message)])
     expect(readdirSync(temp)).toEqual([])
