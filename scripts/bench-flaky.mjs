@@ -8,6 +8,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { importFixture } from './fixture.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -34,18 +35,8 @@ const HISTORY = Number(values.history)
 
 const { compareRuns } = await import(pathToFileURL(path.resolve(values.lib)).href)
 
-/** Uniform numbers in [0, 1) from a 32-bit seed (a SplitMix32-style mixer over a Weyl sequence). */
-function seededRandom(seed) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x9e3779b9) >>> 0
-    let z = state
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0
-    z = (z ^ (z >>> 16)) >>> 0
-    return z / 2 ** 32
-  }
-}
+// the tests' seeded generator: the same seed gives the same stream on every machine
+const { seededRandom } = await importFixture('__tests__/compare/random.ts')
 
 // the gate as the config schema fills it in (maxRegressions 0, alpha 0.05)
 const GATE = { maxRegressions: 0, minPassRate: 0, minMeanScore: 0, failOnMissingBaseline: false, alpha: 0.05, useConfidenceBound: false }

@@ -23,6 +23,7 @@ import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { importFixture } from './fixture.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -215,21 +216,6 @@ async function scale(sizes = [1000, 10000, 100000]) {
   }
 }
 
-/**
- * The fake GitHub of the tests (REST and artifact protocols on 127.0.0.1), for
- * the action scenario: its TypeScript made runnable where its imports resolve.
- */
-async function fakeGitHub() {
-  const { default: ts } = await import('typescript')
-  const source = readFileSync(path.join(ROOT, '__tests__/__fixtures__/github-server.ts'), 'utf8')
-  const { outputText } = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-  const dir = path.join(ROOT, 'node_modules/.cache/evalgate-bench')
-  mkdirSync(dir, { recursive: true })
-  const file = path.join(dir, 'github-server.mjs')
-  writeFileSync(file, outputText)
-  return import(file)
-}
-
 /** The runner's environment for one run of the bundled action against the fake GitHub. */
 function runnerEnv(server, runtimeToken, dir, run, event, payload) {
   const files = tempDir('evalgate-bench-runner-')
@@ -261,7 +247,8 @@ function runnerEnv(server, runtimeToken, dir, run, event, payload) {
 }
 
 async function action(size = 100000) {
-  const { GitHubServer, runtimeToken } = await fakeGitHub()
+  // the fake GitHub of the tests (REST and artifact protocols on 127.0.0.1)
+  const { GitHubServer, runtimeToken } = await importFixture('__tests__/__fixtures__/github-server.ts')
   const server = await new GitHubServer('octo/bench').start()
   try {
     const dir = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
