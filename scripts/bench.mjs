@@ -10,7 +10,7 @@
 //   command  1,000 cases through a command target: stdio (a process per case) and
 //            jsonl (4 long-lived workers)
 //   scale    the CLI at 1k, 10k and 100k cases: `run --out`, then `run --baseline
-//            --out --report --json` against that first record (compare + report)
+//            --out --report --json --html` against that first record (compare + reports)
 //   action   the action bundle at 100k cases against the tests' fake GitHub on 127.0.0.1:
 //            a push to main (run, upload), then a pull request (download that baseline,
 //            run, compare, comment, upload)
@@ -195,13 +195,14 @@ async function scale(sizes = [1000, 10000, 100000]) {
     const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
     const first = await run(['--out', path.join(dir, 'base.json')])
     if (first.status !== 0) throw new Error(`scale ${n}: run failed (${first.status}): ${first.stderr}`)
-    const again = await run(['--baseline', path.join(dir, 'base.json'), '--out', path.join(dir, 'run.json'), '--report', path.join(dir, 'report.md'), '--json', path.join(dir, 'cmp.json')])
+    const again = await run(['--baseline', path.join(dir, 'base.json'), '--out', path.join(dir, 'run.json'), '--report', path.join(dir, 'report.md'), '--json', path.join(dir, 'cmp.json'), '--html', path.join(dir, 'report.html')])
     if (again.status !== 0) throw new Error(`scale ${n}: run against the baseline failed (${again.status}): ${again.stderr}`)
     const reportChars = readFileSync(path.join(dir, 'report.md'), 'utf8').length
     const recordMb = statSync(path.join(dir, 'run.json')).size / 1048576
+    const htmlMb = statSync(path.join(dir, 'report.html')).size / 1048576
     const per = (r) => `${((r.wallMs * 1000) / n).toFixed(1)} µs/case`
     console.log(`  ${thousands(n).padStart(7)} cases  run --out: ${secs(first.wallMs)}, ${per(first)}, peak ${mb(first.peakRssMb)}`)
-    console.log(`  ${''.padStart(13)}  run --baseline --out --report --json: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars`)
+    console.log(`  ${''.padStart(13)}  run --baseline --out --report --json --html: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars, HTML ${htmlMb.toFixed(1)} MB`)
     results[`scale-${n}`] = { first: { wallMs: first.wallMs, peakRssMb: first.peakRssMb }, again: { wallMs: again.wallMs, peakRssMb: again.peakRssMb }, reportChars }
     // the cost of each case added since the smaller size: process start and loading drop out, so flat means linear
     if (previous) {

@@ -19,12 +19,12 @@ import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
-import { renderHtml } from './report/html.js'
+import { htmlPieces } from './report/html.js'
 import { renderReport } from './report/index.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
-import { writeJsonAtomic } from './util/json-writer.js'
+import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
 import { VERSION } from './version.js'
 
@@ -86,7 +86,8 @@ async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | n
   const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
-  if (opts.html) await writeFileAtomic(opts.html, renderHtml({ comparison, baseline, current }, { redact: (text) => redact(text, secrets) }))
+  // in pieces: at 100,000 cases the page is ~60 MB
+  if (opts.html) await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
   const { passed, failures } = comparison.gate

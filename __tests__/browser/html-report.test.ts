@@ -11,8 +11,9 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import { renderHtml } from '../../src/report/html.js'
+import { renderHtml } from '../__fixtures__/html.js'
 import { reportFixture } from './report-fixture.js'
+
 
 const CHROMIUM = process.env.EVALGATE_CHROMIUM || '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']

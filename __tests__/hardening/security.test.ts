@@ -16,9 +16,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
-import { renderHtml } from '../../src/report/html.js'
+import { renderHtml } from '../__fixtures__/html.js'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { chatReply, startServer, type FakeServer } from '../__fixtures__/openai-server.js'
+
 
 const agent = path.resolve('__tests__/__fixtures__/agents/agent.mjs')
 const leaky = path.resolve('__tests__/__fixtures__/agents/leaky-agent.mjs')

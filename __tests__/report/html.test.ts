@@ -3,10 +3,12 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
-import { caseViews, escapeHtmlText, jsonForScript, renderHtml } from '../../src/report/html.js'
+import { caseViews, escapeHtmlText, htmlPieces, jsonForScript } from '../../src/report/html.js'
+import { renderHtml } from '../__fixtures__/html.js'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
 import { HOSTILE_NAME, HOSTILE_OUTPUT, reportFixture } from '../browser/report-fixture.js'
+
 
 /** The page's elements with their content: [tag, attributes, content]. */
 function scripts(html: string): Array<{ attributes: string; content: string }> {
@@ -21,6 +23,12 @@ function embedded(html: string): { hasBaseline: boolean; cases: Array<Record<str
 describe('renderHtml', () => {
   const input = reportFixture()
   const html = renderHtml(input)
+
+  it('comes a case at a time: the page is never one string until it is written', () => {
+    const pieces = [...htmlPieces(input)]
+    expect(pieces.length).toBe(caseViews(input).length + 2)
+    expect(pieces.join('')).toBe(html)
+  })
 
   it('is one document with exactly its own two scripts and one style, fetching nothing', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true)

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { toJson } from '../../src/util/files.js'
-import { jsonPieces, writeJsonAtomic } from '../../src/util/json-writer.js'
+import { jsonPieces, writeJsonAtomic, writeTextAtomic } from '../../src/util/json-writer.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
 
 const tricky = {
@@ -45,5 +45,14 @@ describe('writeJsonAtomic', () => {
     await writeJsonAtomic(blocker, {})
     await expect(writeJsonAtomic(path.join(blocker, 'run.json'), { a: 1 })).rejects.toThrow()
     expect(readdirSync(dir)).toEqual(['file'])
+  })
+
+  it('writes text given in pieces (writeTextAtomic) as exactly those pieces joined, however large', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const pieces = Array.from({ length: 300 }, (_, i) => `<p>${i} ${'é✓'.repeat(i * 40)}</p>\n`)
+    const file = path.join(dir, 'page.html')
+    await writeTextAtomic(file, pieces)
+    expect(readFileSync(file, 'utf8')).toBe(pieces.join(''))
+    expect(readdirSync(dir)).toEqual(['page.html'])
   })
 })

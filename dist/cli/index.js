@@ -28161,28 +28161,39 @@ function flipsByKey(c) {
 }
 /** Every case of both runs as the table shows it. Pure; exported for tests. */
 function caseViews(input, options = {}) {
+    return [...viewsOf(input, options)];
+}
+/** A case with its strings redacted (keys are looked up before, on the case as the comparison knows it). */
+const redactCase = (c, r) => (r ? mapStrings(c, r) : c);
+/** The same, one case at a time: a page of 100,000 cases never holds all its views. */
+function* viewsOf(input, options) {
+    const r = options.redact;
     const { comparison, baseline, current } = input;
     const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS;
     const clip = (t) => cut(t, max);
     const before = new Map((baseline?.cases ?? []).map((c) => [c.id, c]));
     const flips = flipsByKey(comparison);
     const fallback = comparison.baseline ? 'unchanged' : 'none';
-    const views = current.cases.map((now, index) => {
-        const old = before.get(now.id);
+    let index = 0;
+    for (const raw of current.cases) {
+        const flip = flips.get(raw.id) ?? fallback;
+        const note = flipNote(comparison, raw.id, flip);
+        const now = redactCase(raw, r);
+        const found = before.get(raw.id);
+        const old = found && redactCase(found, r);
         const output = now.output === null ? null : clip(now.output);
         const oldOutput = old?.output == null ? null : clip(old.output);
-        const flip = flips.get(now.id) ?? fallback;
-        return {
+        yield {
             key: now.id,
             name: now.name,
-            index,
+            index: index++,
             status: statusOf(now),
             flip,
             tags: now.tags,
             score: now.score,
             baselineScore: old?.score ?? null,
             trials: now.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
-            note: flipNote(comparison, now.id, flip),
+            note: note && (r ? r(note) : note),
             durationMs: now.durationMs,
             input: clip(html_show(now.input)),
             expected: now.expected === undefined ? null : clip(html_show(now.expected)),
@@ -28192,23 +28203,25 @@ function caseViews(input, options = {}) {
             assertions: now.assertions.map((a) => assertionView(a, clip)),
             diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null
         };
-    });
+    }
     const present = new Set(current.cases.map((c) => c.id));
-    for (const old of baseline?.cases ?? []) {
-        if (present.has(old.id))
+    for (const gone of baseline?.cases ?? []) {
+        if (present.has(gone.id))
             continue;
-        const flip = flips.get(old.id) ?? 'removed';
-        views.push({
+        const flip = flips.get(gone.id) ?? 'removed';
+        const note = flipNote(comparison, gone.id, flip);
+        const old = redactCase(gone, r);
+        yield {
             key: old.id,
             name: old.name,
-            index: views.length,
+            index: index++,
             status: 'not run',
             flip,
             tags: old.tags,
             score: null,
             baselineScore: old.score,
             trials: null,
-            note: flipNote(comparison, old.id, flip),
+            note: note && (r ? r(note) : note),
             durationMs: null,
             input: clip(html_show(old.input)),
             expected: old.expected === undefined ? null : clip(html_show(old.expected)),
@@ -28217,9 +28230,37 @@ function caseViews(input, options = {}) {
             baseline: { passed: old.passed, output: old.output === null ? null : clip(old.output), error: old.error === null ? null : clip(old.error), assertions: old.assertions.map((a) => assertionView(a, clip)) },
             assertions: [],
             diff: null
-        });
+        };
     }
-    return views;
+}
+/** The flips and statuses the table will show, for its filters: found without making the views. */
+function filterValues(input) {
+    const { comparison, baseline, current } = input;
+    const flipOf = flipsByKey(comparison);
+    const fallback = comparison.baseline ? 'unchanged' : 'none';
+    const flips = new Set();
+    const statuses = new Set();
+    const present = new Set();
+    for (const c of current.cases) {
+        present.add(c.id);
+        flips.add(flipOf.get(c.id) ?? fallback);
+        statuses.add(statusOf(c));
+    }
+    for (const old of baseline?.cases ?? []) {
+        if (present.has(old.id))
+            continue;
+        flips.add(flipOf.get(old.id) ?? 'removed');
+        statuses.add('not run');
+    }
+    return {
+        flips: FLIP_ORDER.filter((f) => f !== 'none' && flips.has(f)),
+        statuses: ['error', 'fail', 'pass', 'not run'].filter((st) => statuses.has(st))
+    };
+}
+/** The input with every string outside the cases redacted: what the summary shows (it reads of the cases only counts). */
+function redactedHeads(input, r) {
+    const head = (run) => ({ ...mapStrings({ ...run, cases: [] }, r), cases: run.cases });
+    return { comparison: mapStrings(input.comparison, r), baseline: input.baseline && head(input.baseline), current: head(input.current) };
 }
 /** Every string inside a JSON-like value passed through f. */
 function mapStrings(value, f) {
@@ -28546,18 +28587,19 @@ function sha256(text) {
 function selectOptions(values, all) {
     return [`<option value="">${all}</option>`, ...values.map((v) => `<option value="${escapeHtmlText(v)}">${escapeHtmlText(v)}</option>`)].join('');
 }
-/** The whole report as one HTML document. */
-function renderHtml(input, options = {}) {
+/**
+ * The whole report as one HTML document, a piece at a time (to write with
+ * writeTextAtomic): at 100,000 cases the page is ~60 MB, and neither it, nor
+ * its data as one JSON string, nor a view of every case is ever held whole.
+ */
+function* htmlPieces(input, options = {}) {
     const r = options.redact ?? ((t) => t);
-    // masked in the records themselves, before any of their values is shown as JSON
-    const safe = options.redact ? mapStrings(input, r) : input;
+    // masked in the values themselves, before any of them is shown or made JSON
+    const safe = options.redact ? redactedHeads(input, r) : input;
     const title = r(options.title ?? `evalgate · ${safe.current.name}`);
-    const cases = caseViews(safe, options);
-    const flips = FLIP_ORDER.filter((f) => f !== 'none' && cases.some((c) => c.flip === f));
-    const statuses = ['error', 'fail', 'pass', 'not run'].filter((s) => cases.some((c) => c.status === s));
-    const data = jsonForScript({ hasBaseline: input.comparison.baseline !== null, cases });
+    const { flips, statuses } = filterValues(input);
     const csp = `default-src 'none'; script-src 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLE)}'; base-uri 'none'; form-action 'none'`;
-    return `<!doctype html>
+    yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -28582,7 +28624,13 @@ ${summaryHtml(safe, title)}
 <thead><tr><th data-sort="case"><button type="button">case</button></th><th data-sort="status"><button type="button">status</button></th><th data-sort="flip"><button type="button">flip</button></th><th data-sort="tags"><button type="button">tags</button></th><th data-sort="score" class="num"><button type="button">score</button></th><th data-sort="duration" class="num"><button type="button">duration</button></th></tr></thead>
 <tbody id="cases-body"></tbody>
 </table>
-<script type="application/json" id="evalgate-data">${data}</script>
+<script type="application/json" id="evalgate-data">{"hasBaseline":${input.comparison.baseline !== null},"cases":[`;
+    let first = true;
+    for (const view of viewsOf(input, options)) {
+        yield `${first ? '' : ','}${jsonForScript(view)}`;
+        first = false;
+    }
+    yield `]}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>
@@ -28639,9 +28687,10 @@ const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./src/util/json-writer.ts
 /**
- * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text)
- * a piece at a time: the same bytes as `toJson(value)`, without ever holding
- * the whole text in memory, and atomically like writeFileAtomic.
+ * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
+ * or any text made in pieces, a piece at a time: the same bytes as
+ * `toJson(value)`, without ever holding the whole text in memory, and
+ * atomically like writeFileAtomic.
  */
 
 
@@ -28652,13 +28701,21 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 const STREAMED_DEPTH = 2;
 /** Pieces are gathered into writes of about this many characters. */
 const WRITE_CHARS = 64 * 1024;
-async function writeJsonAtomic(file, value) {
+function writeJsonAtomic(file, value) {
+    return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
+}
+function* withNewline(pieces) {
+    yield* pieces;
+    yield '\n';
+}
+/** Any text given in pieces (a large report's), written the same way: gathered into bounded writes, atomically. */
+async function writeTextAtomic(file, pieces) {
     await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(external_node_path_default().resolve(file)), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const out = (0,external_node_fs_namespaceObject.createWriteStream)(tmp);
     try {
         let pending = '';
-        for (const piece of jsonPieces(value, '', 0)) {
+        for (const piece of pieces) {
             pending += piece;
             if (pending.length < WRITE_CHARS)
                 continue;
@@ -28667,7 +28724,7 @@ async function writeJsonAtomic(file, value) {
                 await (0,external_node_events_namespaceObject.once)(out, 'drain');
             pending = '';
         }
-        out.end(`${pending}\n`);
+        out.end(pending);
         await (0,external_node_stream_promises_namespaceObject.finished)(out);
     }
     catch (err) {
@@ -28812,8 +28869,9 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
     const markdown = report.endsWith('\n') ? report : `${report}\n`;
     if (opts.report)
         await writeFileAtomic(opts.report, markdown);
+    // in pieces: at 100,000 cases the page is ~60 MB
     if (opts.html)
-        await writeFileAtomic(opts.html, renderHtml({ comparison, baseline, current }, { redact: (text) => redact(text, secrets) }));
+        await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}));
     if (opts.json)
         await writeFileAtomic(opts.json, toJson(comparison));
     if (!opts.quiet)

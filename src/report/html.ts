@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto'
 import { formatCount, formatPercent, formatScore, plural } from '../compare/format.js'
 import type { Comparison } from '../compare/types.js'
-import type { AssertionResult, CaseResult } from '../types.js'
+import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from './diff.js'
 import { flakyReason, formatDuration, relativeAge, type ReportInput } from './markdown.js'
 
@@ -140,28 +140,41 @@ function flipsByKey(c: Comparison): Map<string, Flip> {
 
 /** Every case of both runs as the table shows it. Pure; exported for tests. */
 export function caseViews(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars'> = {}): CaseView[] {
+  return [...viewsOf(input, options)]
+}
+
+/** A case with its strings redacted (keys are looked up before, on the case as the comparison knows it). */
+const redactCase = (c: CaseResult, r: ((text: string) => string) | undefined): CaseResult => (r ? mapStrings(c, r) : c)
+
+/** The same, one case at a time: a page of 100,000 cases never holds all its views. */
+function* viewsOf(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars' | 'redact'>): Generator<CaseView> {
+  const r = options.redact
   const { comparison, baseline, current } = input
   const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS
   const clip = (t: string) => cut(t, max)
   const before = new Map((baseline?.cases ?? []).map((c) => [c.id, c]))
   const flips = flipsByKey(comparison)
   const fallback: Flip = comparison.baseline ? 'unchanged' : 'none'
-  const views = current.cases.map((now, index): CaseView => {
-    const old = before.get(now.id)
+  let index = 0
+  for (const raw of current.cases) {
+    const flip = flips.get(raw.id) ?? fallback
+    const note = flipNote(comparison, raw.id, flip)
+    const now = redactCase(raw, r)
+    const found = before.get(raw.id)
+    const old = found && redactCase(found, r)
     const output = now.output === null ? null : clip(now.output)
     const oldOutput = old?.output == null ? null : clip(old.output)
-    const flip = flips.get(now.id) ?? fallback
-    return {
+    yield {
       key: now.id,
       name: now.name,
-      index,
+      index: index++,
       status: statusOf(now),
       flip,
       tags: now.tags,
       score: now.score,
       baselineScore: old?.score ?? null,
       trials: now.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
-      note: flipNote(comparison, now.id, flip),
+      note: note && (r ? r(note) : note),
       durationMs: now.durationMs,
       input: clip(show(now.input)),
       expected: now.expected === undefined ? null : clip(show(now.expected)),
@@ -171,22 +184,24 @@ export function caseViews(input: ReportInput, options: Pick<HtmlOptions, 'maxTex
       assertions: now.assertions.map((a) => assertionView(a, clip)),
       diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null
     }
-  })
+  }
   const present = new Set(current.cases.map((c) => c.id))
-  for (const old of baseline?.cases ?? []) {
-    if (present.has(old.id)) continue
-    const flip = flips.get(old.id) ?? 'removed'
-    views.push({
+  for (const gone of baseline?.cases ?? []) {
+    if (present.has(gone.id)) continue
+    const flip = flips.get(gone.id) ?? 'removed'
+    const note = flipNote(comparison, gone.id, flip)
+    const old = redactCase(gone, r)
+    yield {
       key: old.id,
       name: old.name,
-      index: views.length,
+      index: index++,
       status: 'not run',
       flip,
       tags: old.tags,
       score: null,
       baselineScore: old.score,
       trials: null,
-      note: flipNote(comparison, old.id, flip),
+      note: note && (r ? r(note) : note),
       durationMs: null,
       input: clip(show(old.input)),
       expected: old.expected === undefined ? null : clip(show(old.expected)),
@@ -195,9 +210,38 @@ export function caseViews(input: ReportInput, options: Pick<HtmlOptions, 'maxTex
       baseline: { passed: old.passed, output: old.output === null ? null : clip(old.output), error: old.error === null ? null : clip(old.error), assertions: old.assertions.map((a) => assertionView(a, clip)) },
       assertions: [],
       diff: null
-    })
+    }
   }
-  return views
+}
+
+/** The flips and statuses the table will show, for its filters: found without making the views. */
+function filterValues(input: ReportInput): { flips: Flip[]; statuses: Status[] } {
+  const { comparison, baseline, current } = input
+  const flipOf = flipsByKey(comparison)
+  const fallback: Flip = comparison.baseline ? 'unchanged' : 'none'
+  const flips = new Set<Flip>()
+  const statuses = new Set<Status>()
+  const present = new Set<string>()
+  for (const c of current.cases) {
+    present.add(c.id)
+    flips.add(flipOf.get(c.id) ?? fallback)
+    statuses.add(statusOf(c))
+  }
+  for (const old of baseline?.cases ?? []) {
+    if (present.has(old.id)) continue
+    flips.add(flipOf.get(old.id) ?? 'removed')
+    statuses.add('not run')
+  }
+  return {
+    flips: FLIP_ORDER.filter((f) => f !== 'none' && flips.has(f)),
+    statuses: (['error', 'fail', 'pass', 'not run'] as const).filter((st) => statuses.has(st))
+  }
+}
+
+/** The input with every string outside the cases redacted: what the summary shows (it reads of the cases only counts). */
+function redactedHeads(input: ReportInput, r: (text: string) => string): ReportInput {
+  const head = (run: RunRecord): RunRecord => ({ ...mapStrings({ ...run, cases: [] }, r), cases: run.cases })
+  return { comparison: mapStrings(input.comparison, r), baseline: input.baseline && head(input.baseline), current: head(input.current) }
 }
 
 /** Every string inside a JSON-like value passed through f. */
@@ -545,18 +589,19 @@ function selectOptions(values: readonly string[], all: string): string {
   return [`<option value="">${all}</option>`, ...values.map((v) => `<option value="${escapeHtmlText(v)}">${escapeHtmlText(v)}</option>`)].join('')
 }
 
-/** The whole report as one HTML document. */
-export function renderHtml(input: ReportInput, options: HtmlOptions = {}): string {
+/**
+ * The whole report as one HTML document, a piece at a time (to write with
+ * writeTextAtomic): at 100,000 cases the page is ~60 MB, and neither it, nor
+ * its data as one JSON string, nor a view of every case is ever held whole.
+ */
+export function* htmlPieces(input: ReportInput, options: HtmlOptions = {}): Generator<string> {
   const r = options.redact ?? ((t: string) => t)
-  // masked in the records themselves, before any of their values is shown as JSON
-  const safe = options.redact ? mapStrings(input, r) : input
+  // masked in the values themselves, before any of them is shown or made JSON
+  const safe = options.redact ? redactedHeads(input, r) : input
   const title = r(options.title ?? `evalgate · ${safe.current.name}`)
-  const cases = caseViews(safe, options)
-  const flips = FLIP_ORDER.filter((f) => f !== 'none' && cases.some((c) => c.flip === f))
-  const statuses = (['error', 'fail', 'pass', 'not run'] as const).filter((s) => cases.some((c) => c.status === s))
-  const data = jsonForScript({ hasBaseline: input.comparison.baseline !== null, cases })
+  const { flips, statuses } = filterValues(input)
   const csp = `default-src 'none'; script-src 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLE)}'; base-uri 'none'; form-action 'none'`
-  return `<!doctype html>
+  yield `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -581,7 +626,13 @@ ${summaryHtml(safe, title)}
 <thead><tr><th data-sort="case"><button type="button">case</button></th><th data-sort="status"><button type="button">status</button></th><th data-sort="flip"><button type="button">flip</button></th><th data-sort="tags"><button type="button">tags</button></th><th data-sort="score" class="num"><button type="button">score</button></th><th data-sort="duration" class="num"><button type="button">duration</button></th></tr></thead>
 <tbody id="cases-body"></tbody>
 </table>
-<script type="application/json" id="evalgate-data">${data}</script>
+<script type="application/json" id="evalgate-data">{"hasBaseline":${input.comparison.baseline !== null},"cases":[`
+  let first = true
+  for (const view of viewsOf(input, options)) {
+    yield `${first ? '' : ','}${jsonForScript(view)}`
+    first = false
+  }
+  yield `]}</script>
 <script>${SCRIPT}</script>
 </body>
 </html>

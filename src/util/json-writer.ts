@@ -1,7 +1,8 @@
 /**
- * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text)
- * a piece at a time: the same bytes as `toJson(value)`, without ever holding
- * the whole text in memory, and atomically like writeFileAtomic.
+ * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
+ * or any text made in pieces, a piece at a time: the same bytes as
+ * `toJson(value)`, without ever holding the whole text in memory, and
+ * atomically like writeFileAtomic.
  */
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
@@ -14,20 +15,30 @@ const STREAMED_DEPTH = 2
 /** Pieces are gathered into writes of about this many characters. */
 const WRITE_CHARS = 64 * 1024
 
-export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+export function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)))
+}
+
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces
+  yield '\n'
+}
+
+/** Any text given in pieces (a large report's), written the same way: gathered into bounded writes, atomically. */
+export async function writeTextAtomic(file: string, pieces: Iterable<string>): Promise<void> {
   await mkdir(path.dirname(path.resolve(file)), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
   const out = createWriteStream(tmp)
   try {
     let pending = ''
-    for (const piece of jsonPieces(value, '', 0)) {
+    for (const piece of pieces) {
       pending += piece
       if (pending.length < WRITE_CHARS) continue
       // once() also rejects on the stream's error
       if (!out.write(pending)) await once(out, 'drain')
       pending = ''
     }
-    out.end(`${pending}\n`)
+    out.end(pending)
     await finished(out)
   } catch (err) {
     out.destroy()
