@@ -9839,7 +9839,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(667);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4459);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -9849,7 +9849,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 667:
+/***/ 4459:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -12951,6 +12951,25 @@ function stableStringify(value) {
 function contentHash(value, length = 16) {
     const digest = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(stableStringify(value)).digest();
     return digest.toString('hex', 0, Math.ceil(length / 2)).slice(0, length);
+}
+
+;// CONCATENATED MODULE: ./src/util/utf8.ts
+
+/**
+ * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
+ * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
+ * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
+ */
+function strictUtf8Decoder(invalid) {
+    const decoder = new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+    return (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw invalid();
+        }
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -22861,6 +22880,7 @@ const schema_configSchema = object({
 
 
 
+
 function readError(file, err) {
     const code = err.code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
@@ -22884,16 +22904,7 @@ async function readText(file) {
 }
 /** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
 async function* utf8Chunks(file) {
-    // the decoder drops a leading byte-order mark
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const decode = (chunk) => {
-        try {
-            return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw notUtf8(file);
-        }
-    };
+    const decode = strictUtf8Decoder(() => notUtf8(file));
     try {
         for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(file))
             yield decode(chunk);
@@ -23615,19 +23626,11 @@ class RecordReader {
         this.options = options;
         this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
     }
-    /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
-    decoder;
+    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
+    decode;
     pushBytes(bytes) {
-        this.decoder ??= new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+        this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
         this.push(this.decode(bytes));
-    }
-    decode(bytes) {
-        try {
-            return bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
-        }
-        catch {
-            throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file);
-        }
     }
     push(text) {
         try {
@@ -23638,7 +23641,7 @@ class RecordReader {
         }
     }
     end() {
-        if (this.decoder)
+        if (this.decode)
             this.push(this.decode());
         let headText;
         try {

@@ -22962,6 +22962,27 @@ function globSync(globInput, options) {
 //#endregion
 
 
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/util/utf8.ts
+
+/**
+ * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
+ * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
+ * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
+ */
+function strictUtf8Decoder(invalid) {
+    const decoder = new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+    return (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw invalid();
+        }
+    };
+}
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/config/parse.ts
@@ -32870,6 +32891,7 @@ const configSchema = object({
 
 
 
+
 function readError(file, err) {
     const code = err.code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
@@ -32893,16 +32915,7 @@ async function readText(file) {
 }
 /** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
 async function* utf8Chunks(file) {
-    // the decoder drops a leading byte-order mark
-    const decoder = new TextDecoder('utf-8', { fatal: true });
-    const decode = (chunk) => {
-        try {
-            return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw notUtf8(file);
-        }
-    };
+    const decode = strictUtf8Decoder(() => notUtf8(file));
     try {
         for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(file))
             yield decode(chunk);
@@ -33185,8 +33198,6 @@ async function loadConfig(file, validateAssertion) {
     return { file: absolute, baseDir, config, cases };
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/util/json-split.ts
 /**
  * Reading a JSON object with one huge array field (a run record's `cases`)
@@ -33541,19 +33552,11 @@ class RecordReader {
         this.options = options;
         this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
     }
-    /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
-    decoder;
+    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
+    decode;
     pushBytes(bytes) {
-        this.decoder ??= new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+        this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
         this.push(this.decode(bytes));
-    }
-    decode(bytes) {
-        try {
-            return bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
-        }
-        catch {
-            throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file);
-        }
     }
     push(text) {
         try {
@@ -33564,7 +33567,7 @@ class RecordReader {
         }
     }
     end() {
-        if (this.decoder)
+        if (this.decode)
             this.push(this.decode());
         let headText;
         try {

@@ -11,6 +11,7 @@ import { glob, isDynamicPattern } from 'tinyglobby'
 import { ConfigError } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
+import { strictUtf8Decoder } from '../util/utf8.js'
 import { formatPath, parseJsonl, parseJsonLine, parseYaml, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
@@ -55,15 +56,7 @@ export async function readText(file: string): Promise<string> {
 
 /** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
 export async function* utf8Chunks(file: string): AsyncGenerator<string> {
-  // the decoder drops a leading byte-order mark
-  const decoder = new TextDecoder('utf-8', { fatal: true })
-  const decode = (chunk?: Buffer): string => {
-    try {
-      return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode()
-    } catch {
-      throw notUtf8(file)
-    }
-  }
+  const decode = strictUtf8Decoder(() => notUtf8(file))
   try {
     for await (const chunk of createReadStream(file)) yield decode(chunk as Buffer)
   } catch (err) {

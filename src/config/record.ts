@@ -2,11 +2,11 @@
  * Reading run records (SPEC §5): our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them.
  */
-import { TextDecoder } from 'node:util'
 import { z } from 'zod'
 import { RecordError } from '../errors.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { JsonArraySplitter, JsonSplitError } from '../util/json-split.js'
+import { strictUtf8Decoder } from '../util/utf8.js'
 import { utf8Chunks } from './dataset.js'
 import { formatPath, MAX_NESTING, tooDeepError } from './parse.js'
 
@@ -123,20 +123,12 @@ class RecordReader {
     this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) })
   }
 
-  /** strict: bytes that are not UTF-8 make the record unreadable, not U+FFFD */
-  private decoder: TextDecoder | undefined
+  /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
+  private decode: ((bytes?: Uint8Array) => string) | undefined
 
   pushBytes(bytes: Uint8Array): void {
-    this.decoder ??= new TextDecoder('utf-8', { fatal: true })
+    this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file))
     this.push(this.decode(bytes))
-  }
-
-  private decode(bytes?: Uint8Array): string {
-    try {
-      return bytes ? this.decoder!.decode(bytes, { stream: true }) : this.decoder!.decode()
-    } catch {
-      throw new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file)
-    }
   }
 
   push(text: string): void {
@@ -148,7 +140,7 @@ class RecordReader {
   }
 
   end(): RunRecord {
-    if (this.decoder) this.push(this.decode())
+    if (this.decode) this.push(this.decode())
     let headText: string
     try {
       headText = this.splitter.end()
