@@ -146,91 +146,101 @@ export function caseViews(input: ReportInput, options: Pick<HtmlOptions, 'maxTex
 /** A case with its strings redacted (keys are looked up before, on the case as the comparison knows it). */
 const redactCase = (c: CaseResult, r: ((text: string) => string) | undefined): CaseResult => (r ? mapStrings(c, r) : c)
 
-/** The same, one case at a time: a page of 100,000 cases never holds all its views. */
-function* viewsOf(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars' | 'redact'>): Generator<CaseView> {
-  const r = options.redact
+/** One row of the table: a case of this run (with its baseline twin, if any) or one only the baseline has. */
+interface Row {
+  now: CaseResult | null
+  old: CaseResult | undefined
+  flip: Flip
+}
+
+/** The table's rows in order: this run's cases, then those only the baseline has; each with its flip. */
+function* rowsOf(input: ReportInput): Generator<Row> {
   const { comparison, baseline, current } = input
-  const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS
-  const clip = (t: string) => cut(t, max)
   const before = new Map((baseline?.cases ?? []).map((c) => [c.id, c]))
   const flips = flipsByKey(comparison)
   const fallback: Flip = comparison.baseline ? 'unchanged' : 'none'
-  let index = 0
-  for (const raw of current.cases) {
-    const flip = flips.get(raw.id) ?? fallback
-    const note = flipNote(comparison, raw.id, flip)
-    const now = redactCase(raw, r)
-    const found = before.get(raw.id)
-    const old = found && redactCase(found, r)
-    const output = now.output === null ? null : clip(now.output)
-    const oldOutput = old?.output == null ? null : clip(old.output)
-    yield {
-      key: now.id,
-      name: now.name,
-      index: index++,
-      status: statusOf(now),
-      flip,
-      tags: now.tags,
-      score: now.score,
-      baselineScore: old?.score ?? null,
-      trials: now.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
-      note: note && (r ? r(note) : note),
-      durationMs: now.durationMs,
-      input: clip(show(now.input)),
-      expected: now.expected === undefined ? null : clip(show(now.expected)),
-      output,
-      error: now.error === null ? null : clip(now.error),
-      baseline: old ? { passed: old.passed, output: oldOutput, error: old.error === null ? null : clip(old.error), assertions: old.assertions.map((a) => assertionView(a, clip)) } : null,
-      assertions: now.assertions.map((a) => assertionView(a, clip)),
-      diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null
-    }
-  }
+  for (const now of current.cases) yield { now, old: before.get(now.id), flip: flips.get(now.id) ?? fallback }
   const present = new Set(current.cases.map((c) => c.id))
-  for (const gone of baseline?.cases ?? []) {
-    if (present.has(gone.id)) continue
-    const flip = flips.get(gone.id) ?? 'removed'
-    const note = flipNote(comparison, gone.id, flip)
-    const old = redactCase(gone, r)
-    yield {
-      key: old.id,
-      name: old.name,
-      index: index++,
-      status: 'not run',
-      flip,
-      tags: old.tags,
-      score: null,
-      baselineScore: old.score,
-      trials: null,
-      note: note && (r ? r(note) : note),
-      durationMs: null,
-      input: clip(show(old.input)),
-      expected: old.expected === undefined ? null : clip(show(old.expected)),
-      output: null,
-      error: null,
-      baseline: { passed: old.passed, output: old.output === null ? null : clip(old.output), error: old.error === null ? null : clip(old.error), assertions: old.assertions.map((a) => assertionView(a, clip)) },
-      assertions: [],
-      diff: null
+  for (const old of baseline?.cases ?? []) {
+    if (!present.has(old.id)) yield { now: null, old, flip: flips.get(old.id) ?? 'removed' }
+  }
+}
+
+/** The views of caseViews, one at a time: a page of 100,000 cases never holds all of them. */
+function* viewsOf(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars' | 'redact'>): Generator<CaseView> {
+  const r = options.redact
+  const { comparison } = input
+  const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS
+  const clip = (t: string) => cut(t, max)
+  const baselineView = (old: CaseResult, output: string | null): CaseView['baseline'] => ({
+    passed: old.passed,
+    output,
+    error: old.error === null ? null : clip(old.error),
+    assertions: old.assertions.map((a) => assertionView(a, clip))
+  })
+  let index = 0
+  for (const row of rowsOf(input)) {
+    const key = (row.now ?? row.old)!.id
+    const note = flipNote(comparison, key, row.flip)
+    const shownNote = note && (r ? r(note) : note)
+    const old = row.old && redactCase(row.old, r)
+    const oldOutput = old?.output == null ? null : clip(old.output)
+    if (row.now) {
+      const now = redactCase(row.now, r)
+      const output = now.output === null ? null : clip(now.output)
+      yield {
+        key: now.id,
+        name: now.name,
+        index: index++,
+        status: statusOf(now),
+        flip: row.flip,
+        tags: now.tags,
+        score: now.score,
+        baselineScore: old?.score ?? null,
+        trials: now.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
+        note: shownNote,
+        durationMs: now.durationMs,
+        input: clip(show(now.input)),
+        expected: now.expected === undefined ? null : clip(show(now.expected)),
+        output,
+        error: now.error === null ? null : clip(now.error),
+        baseline: old ? baselineView(old, oldOutput) : null,
+        assertions: now.assertions.map((a) => assertionView(a, clip)),
+        diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null
+      }
+    } else {
+      const gone = old!
+      yield {
+        key: gone.id,
+        name: gone.name,
+        index: index++,
+        status: 'not run',
+        flip: row.flip,
+        tags: gone.tags,
+        score: null,
+        baselineScore: gone.score,
+        trials: null,
+        note: shownNote,
+        durationMs: null,
+        input: clip(show(gone.input)),
+        expected: gone.expected === undefined ? null : clip(show(gone.expected)),
+        output: null,
+        error: null,
+        baseline: baselineView(gone, oldOutput),
+        assertions: [],
+        diff: null
+      }
     }
   }
 }
 
 /** The flips and statuses the table will show, for its filters: found without making the views. */
 function filterValues(input: ReportInput): { flips: Flip[]; statuses: Status[] } {
-  const { comparison, baseline, current } = input
-  const flipOf = flipsByKey(comparison)
-  const fallback: Flip = comparison.baseline ? 'unchanged' : 'none'
   const flips = new Set<Flip>()
   const statuses = new Set<Status>()
-  const present = new Set<string>()
-  for (const c of current.cases) {
-    present.add(c.id)
-    flips.add(flipOf.get(c.id) ?? fallback)
-    statuses.add(statusOf(c))
-  }
-  for (const old of baseline?.cases ?? []) {
-    if (present.has(old.id)) continue
-    flips.add(flipOf.get(old.id) ?? 'removed')
-    statuses.add('not run')
+  for (const row of rowsOf(input)) {
+    flips.add(row.flip)
+    statuses.add(row.now ? statusOf(row.now) : 'not run')
   }
   return {
     flips: FLIP_ORDER.filter((f) => f !== 'none' && flips.has(f)),
