@@ -62,6 +62,21 @@ export interface JudgeVerdict {
   samples?: number[]
 }
 
+/** One call of a tool by the agent (SPEC §10); OpenAI-style calls are normalised to this. */
+export interface ToolCall {
+  name: string
+  args: unknown
+  result?: unknown
+}
+
+/** What one trial of the target consumed (SPEC §10). */
+export interface Usage {
+  inputTokens?: number
+  outputTokens?: number
+  totalTokens?: number
+  costUsd?: number
+}
+
 export interface TargetUsage {
   promptTokens?: number
   completionTokens?: number

@@ -203,7 +203,7 @@ describe('compareRuns: figures', () => {
       regressed: [],
       added: [],
       removed: [],
-      gate: { passed: true, failures: [] }
+      gate: { passed: true, failures: [], checks: [] }
     })
     expect(c.current.passRate).toBe(0.5)
   })
@@ -225,7 +225,8 @@ describe('compareRuns: figures', () => {
       'gate'
     ]
     for (const key of keys) expect(c).toHaveProperty(key)
-    expect(Object.keys(c.gate).sort()).toEqual(['failures', 'passed'])
+    expect(Object.keys(c.gate).sort()).toEqual(['checks', 'failures', 'passed'])
+    expect(c.gate.failures).toEqual(c.gate.checks.map((f) => f.sentence))
     expect(JSON.parse(JSON.stringify(c))).toEqual(c)
   })
 

@@ -71,7 +71,7 @@ describe('evaluateGate: each limit at its edge', () => {
     { limit: 'minPassRate', scenario: seventy, passes: { minPassRate: 0.7 }, fails: { minPassRate: 0.71 } },
     { limit: 'minMeanScore', scenario: meanSixty, passes: { minMeanScore: 0.6 }, fails: { minMeanScore: 0.61 } }
   ])('$limit: exactly at the limit passes, just beyond fails', ({ scenario, passes, fails }) => {
-    expect(gateOf(scenario, { maxRegressions: 100, ...passes })).toEqual({ passed: true, failures: [] })
+    expect(gateOf(scenario, { maxRegressions: 100, ...passes })).toEqual({ passed: true, failures: [], checks: [] })
     const failed = gateOf(scenario, { maxRegressions: 100, ...fails })
     expect(failed.passed).toBe(false)
     expect(failed.failures).toHaveLength(1)
@@ -192,7 +192,7 @@ describe('evaluateGate: useConfidenceBound fails only on a drop the data support
     { name: 'a noisy score drop', scenario: scoreDrop, gate: { maxMeanScoreDrop: 0.05 } }
   ])('$name: fails on the point estimate, passes on the bound', ({ scenario, gate }) => {
     expect(gateOf(scenario, gate).passed).toBe(false)
-    expect(gateOf(scenario, { ...gate, useConfidenceBound: true })).toEqual({ passed: true, failures: [] })
+    expect(gateOf(scenario, { ...gate, useConfidenceBound: true })).toEqual({ passed: true, failures: [], checks: [] })
   })
 
   it('applies the score limit to the drop itself when one case is scored in both runs (no interval)', () => {
@@ -226,7 +226,7 @@ describe('evaluateGate: what is not checked', () => {
       gate: { maxPassRateDrop: 0 }
     }
   ])('$name', ({ scenario, gate }) => {
-    expect(gateOf(scenario, gate)).toEqual({ passed: true, failures: [] })
+    expect(gateOf(scenario, gate)).toEqual({ passed: true, failures: [], checks: [] })
   })
 
   it('is callable on a comparison without its gate', () => {

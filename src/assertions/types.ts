@@ -1,4 +1,4 @@
-import type { Assertion, AssertionResult, EvalCase, JudgeVerdict } from '../types.js'
+import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
 /** What every check sees about the trial it grades. */
 export interface AssertionContext {
@@ -7,6 +7,15 @@ export interface AssertionContext {
   case: EvalCase
   /** the trial's duration, for `latency` */
   durationMs: number
+  /** the tool calls the target reported for this trial (SPEC §10); absent for a plain string output */
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  /** the result object's `metadata` */
+  metadata?: Record<string, unknown>
+  /** why the model stopped (openai target), for `finish-reason` */
+  finishReason?: string
+  /** time spent in the target for this trial, start-up excluded (SPEC §10) */
+  latencyMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */

@@ -5,7 +5,7 @@
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 import { formatKeys, formatPercent, formatPoints, formatScore, plural } from './format.js'
-import type { Comparison, GateResult } from './types.js'
+import type { Comparison, GateFailure, GateResult } from './types.js'
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
@@ -13,15 +13,19 @@ import type { Comparison, GateResult } from './types.js'
  */
 const TOLERANCE = 1e-9
 
-type Check = (c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord) => string | null
+type Check = (c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord) => GateFailure | null
+
+function failure(check: string, limit: number | null, measured: number | null, keys: string[], sentence: string): GateFailure {
+  return { check, limit, measured, keys, sentence }
+}
 
 export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
   // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
   const checks: Check[] = c.baseline
     ? [incomplete, regressions, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
     : [incomplete, missingBaseline, minPassRate, minMeanScore]
-  const failures = checks.map((check) => check(c, gate, current)).filter((f): f is string => f !== null)
-  return { passed: failures.length === 0, failures }
+  const found = checks.map((check) => check(c, gate, current)).filter((f): f is GateFailure => f !== null)
+  return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found }
 }
 
 /** `a` is more than `limit`, beyond rounding noise. */
@@ -34,18 +38,20 @@ const incomplete: Check = (_c, _gate, current) => {
   const finished = current.cases.length
   // The record counts only finished cases unless the runner also recorded how many were planned.
   const planned = current.summary.total
-  return planned > finished
-    ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
-    : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`
+  const sentence =
+    planned > finished
+      ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
+      : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`
+  return failure('incomplete', planned, finished, [], sentence)
 }
 
 const missingBaseline: Check = (_c, gate) =>
-  gate.failOnMissingBaseline ? 'no baseline run to compare against (failOnMissingBaseline is true)' : null
+  gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null
 
 const regressions: Check = (c, gate) => {
   const n = c.regressed.length
   if (n <= gate.maxRegressions) return null
-  return `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`
+  return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`)
 }
 
 const passRateDrop: Check = (c, gate) => {
@@ -61,14 +67,18 @@ const passRateDrop: Check = (c, gate) => {
     // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
     const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null
     if (least === null || !exceeds(least, limit)) return null
-    return (
+    return failure(
+      'maxPassRateDrop',
+      limit,
+      least,
+      common.newlyFailing,
       `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-      `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+        `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
     )
   }
   const drop = -common.passRateDelta
   if (!exceeds(drop, limit)) return null
-  return `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`
+  return failure('maxPassRateDrop', limit, drop, common.newlyFailing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
 }
 
 const meanScoreDrop: Check = (c, gate) => {
@@ -83,24 +93,32 @@ const meanScoreDrop: Check = (c, gate) => {
   if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
     const least = -c.meanScoreDeltaCI[1]
     if (!exceeds(least, limit)) return null
-    return (
+    return failure(
+      'maxMeanScoreDrop',
+      limit,
+      least,
+      common.scoredLower,
       `mean judge score dropped by at least ${formatScore(least)} ${where}, ${scores} ` +
-      `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+        `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
     )
   }
   const drop = -common.meanScoreDelta
   if (!exceeds(drop, limit)) return null
-  return `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`
+  return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`)
 }
 
 const minPassRate: Check = (c, gate, current) => {
   const rate = c.current.passRate
   if (!exceeds(gate.minPassRate, rate)) return null
   const failing = current.cases.filter((k) => !k.passed).map((k) => k.id)
-  return (
+  return failure(
+    'minPassRate',
+    gate.minPassRate,
+    rate,
+    failing,
     `pass rate ${formatPercent(rate)} is below minPassRate ${formatPercent(gate.minPassRate)} ` +
-    `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
-    (failing.length ? `; failing: ${formatKeys(failing)}` : '')
+      `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
+      (failing.length ? `; failing: ${formatKeys(failing)}` : '')
   )
 }
 
@@ -110,15 +128,12 @@ const minMeanScore: Check = (c, gate, current) => {
   if (floor === 0) return null
   // A floor that nothing can be measured against is a misconfiguration, not a pass.
   if (score === null) {
-    return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`
+    return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`)
   }
   if (!exceeds(floor, score)) return null
   const below = current.cases
     .filter((k): k is typeof k & { score: number } => k.score !== null && k.score < floor)
     .sort((a, b) => a.score - b.score)
     .map((k) => k.id)
-  return (
-    `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` +
-    (below.length ? `; scored below it: ${formatKeys(below)}` : '')
-  )
+  return failure('minMeanScore', floor, score, below, `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''))
 }

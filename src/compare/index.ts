@@ -3,4 +3,4 @@ export { carryHistory, carryTrend, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, n
 export { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from './format.js'
 export { evaluateGate } from './gate.js'
 export { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval, type PairedCounts } from './stats.js'
-export type { CommonFigures, Comparison, FlakyCase, GateResult, RunFigures, TagFigures, TrialCounts } from './types.js'
+export type { BaselineStatus, CommonFigures, Comparison, ConfigChange, FlakyCase, GateFailure, GateResult, Verdict, RunFigures, TagFigures, TrialCounts } from './types.js'

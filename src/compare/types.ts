@@ -74,10 +74,55 @@ export interface FlakyCase {
   p?: number
 }
 
+/** One exceeded limit of the gate, as a value: what was checked, against what, and the cases behind it. */
+export interface GateFailure {
+  /** the gate key or condition checked: "maxRegressions", "minPassRate", "incomplete", … */
+  check: string
+  /** the configured limit, when the check has one */
+  limit: number | null
+  /** the measured value the limit was exceeded by */
+  measured: number | null
+  /** the case keys behind the failure, in dataset order */
+  keys: string[]
+  /** the full sentence shown to people */
+  sentence: string
+}
+
 export interface GateResult {
   passed: boolean
-  /** one full sentence per exceeded limit */
+  /** one full sentence per exceeded limit (the `sentence` of each of `checks`) */
   failures: string[]
+  /** the same failures as values */
+  checks: GateFailure[]
+}
+
+/** What became of the baseline (action output `baseline-status`, SPEC §9). */
+export type BaselineStatus = 'found' | 'none' | 'error' | 'incompatible'
+
+/** A trusted setting the pull request changes: shown under "Config changes (apply after merge)". */
+export interface ConfigChange {
+  /** dotted path, e.g. "gate.maxRegressions" */
+  key: string
+  base: unknown
+  head: unknown
+}
+
+/**
+ * The verdict of a run (compare/conclude.ts): one value, computed by one pure
+ * function, that the action and the CLI only carry out.
+ */
+export interface Verdict {
+  /** pass: the check passes; fail: it fails; accepted: the gate failed but the accept label lets it pass; error: evalgate could not tell (fails closed) */
+  outcome: 'pass' | 'fail' | 'accepted' | 'error'
+  /** one sentence saying what the outcome is and why, for the first line of the comment and the log */
+  headline: string
+  /** everything the check fails with (empty when it passes); gate failures are in `gate` too */
+  reasons: string[]
+  gate: GateResult
+  baselineStatus: BaselineStatus
+  /** why the baseline is missing, unusable or in error; notices the report shows */
+  notices: string[]
+  configChanges: ConfigChange[]
 }
 
 export interface Comparison {
