@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { compareRuns } from './compare/index.js'
+import { conclude } from './compare/conclude.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
 import { parseConfig } from './config/load.js'
@@ -81,19 +82,21 @@ function colour(io: CliIO, code: string, text: string): string {
   return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
 }
 
-/** Write the comparison's outputs and return the gate's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
-  const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
+/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number }, secrets: Set<string> = new Set()): Promise<number> {
+  const verdict = conclude(comparison, current, { baselineStatus: baseline ? 'found' : 'none', expected: opts.expected })
+  const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
   // in pieces: at 100,000 cases the page is ~60 MB
   if (opts.html) await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
-  const { passed, failures } = comparison.gate
-  const verdict = passed ? colour(io, '32', 'evalgate: gate passed') : colour(io, '31', `evalgate: gate failed: ${failures.length} failure${failures.length === 1 ? '' : 's'}`)
-  io.stderr.write(`${verdict}\n`)
-  if (!passed) for (const f of failures) io.stderr.write(`  - ${f}\n`)
+  const { reasons } = verdict
+  const passed = reasons.length === 0
+  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  io.stderr.write(`${line}\n`)
+  if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
 }
 
@@ -119,7 +122,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total }, result.secrets)
   } finally {
     interruption.stop()
   }

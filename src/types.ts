@@ -170,7 +170,7 @@ export interface RunRecord {
   createdAt: string
   complete: boolean
   git: { sha: string | null; ref: string | null; runId: string | null }
-  config?: { repeat: number; shard?: string | null }
+  config?: { repeat: number; shard?: string | null; filter?: string | null }
   summary: RunSummary
   /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
   trend?: RunTrendPoint[]
