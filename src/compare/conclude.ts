@@ -52,13 +52,14 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
     else reasons.push(baselineReason)
   }
 
-  // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression says
-  const incomplete = gate.checks.filter((f) => f.check === 'incomplete')
+  // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says
+  const incomplete = gate.checks.find((f) => f.check === 'incomplete')
   const limits = gate.checks.filter((f) => f.check !== 'incomplete')
-  if (record.complete === false && incomplete.length === 0) {
-    reasons.push(`the run is incomplete: ${record.cases.length} of ${plural(context.expected ?? record.cases.length, 'case')} finished`)
+  if (record.complete === false) {
+    const finished = record.cases.length
+    const expected = context.expected ?? 0
+    reasons.push(expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
   }
-  reasons.push(...incomplete.map((f) => f.sentence))
 
   const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel)
   const gateFails = context.failOnRegression !== false && !accepted
