@@ -39,6 +39,11 @@ export interface CliIO {
 
 const DEFAULT_CONFIG = 'evalgate.yml'
 
+/** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
+function configIfAny(named: string | undefined): string | undefined {
+  return named ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+}
+
 export const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 } as const
 
 const USAGE = `Usage: evalgate <command> [options]
@@ -190,7 +195,7 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`)
   const [baseline, current] = await readRecords(positionals)
   // comparing two records needs only the gate: the config's when there is one, else the default gate
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const comparison = compareRuns(baseline!, current!, gate)
   return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
@@ -204,7 +209,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i]!, record }))
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
   const merged = mergeRecords(shards, { baseline })
   if (values.config && config && config.name !== merged.name) {
@@ -231,7 +236,7 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`badge takes one run record: RUN.json\n\n${USAGE}`)
   const record = await readRunRecord(positionals[0]!)
   // the colour bands and label come from the config's \`badge:\` when there is a config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
   const badge = badgeFor(record, config)
   if (values.svg) await writeFileAtomic(values.svg, badgeSvg(badge))

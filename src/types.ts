@@ -83,14 +83,6 @@ export interface TargetUsage {
   totalTokens?: number
 }
 
-/** What a target returns for one trial. */
-export interface TargetResult {
-  output: string | null
-  error: string | null
-  durationMs: number
-  usage?: TargetUsage
-}
-
 export interface TrialResult {
   passed: boolean
   output: string | null

@@ -17,7 +17,7 @@ import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, Tria
 const P_TOLERANCE = 1e-9
 
 /** What happened to a case present in both runs. */
-export type Outcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
+export type CaseOutcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
 
 export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Comparison {
   const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current)
@@ -97,13 +97,8 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
 
 /** The outcome of a case present in both runs and, when it is flaky, why. */
 export interface Assessment {
-  outcome: Outcome
+  outcome: CaseOutcome
   flaky?: Omit<FlakyCase, 'key'>
-}
-
-/** The outcome of one case present in both runs (see assess). */
-export function classify(baseline: CaseResult, current: CaseResult, alpha: number): Outcome {
-  return assess(baseline, current, alpha).outcome
 }
 
 /**

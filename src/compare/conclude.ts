@@ -25,7 +25,7 @@ export interface ConcludeContext {
   /** warn: a baseline in error is a notice, not a failure (input on-baseline-error) */
   onBaselineError?: 'fail' | 'warn'
   /** what evalgate could not do (upload, badge): the check fails with these too */
-  problems?: string[]
+  problems?: readonly string[]
 }
 
 /** A baseline status that leaves evalgate unable to tell whether the change regressed. */
