@@ -10,13 +10,18 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
-import type { Comparison } from './compare/types.js'
+import type { BaselineStatus, Comparison } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
-import { artifactClient, fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
+import { artifactClient } from './github/artifacts/client.js'
+import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
+import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
+import { fetchShardRecords } from './github/artifacts/shards.js'
+import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
 import { createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
@@ -75,6 +80,9 @@ interface Job {
 interface Baseline {
   record: RunRecord | null
   runId: number | null
+  status: BaselineStatus
+  /** with status error: why the baseline that exists could not be used (the check fails with it) */
+  error: string | null
   /** why there is none, what was skipped: shown in the log and the report */
   notices: string[]
 }
@@ -105,17 +113,23 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
 async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   const { inputs, ctx, octokit, artifactName } = job
   const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
-  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, notices: [] }
-  const baseline: Baseline = { record: null, runId: null, notices: [] }
+  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', error: null, notices: [] }
+  let baseline: Baseline
   if (!octokit) {
-    baseline.notices.push('no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated')
+    baseline = { record: null, runId: null, status: 'none', error: null, notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'] }
   } else {
     const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
-    Object.assign(baseline, { record: found.record, runId: found.run?.id ?? null, notices: found.notices })
-    if (found.run) core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
+    baseline = baselineFrom(found)
+    if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
   for (const notice of baseline.notices) core.notice(notice)
   return baseline
+}
+
+function baselineFrom(found: BaselineLookup): Baseline {
+  if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, error: null, notices: found.notices }
+  if (found.status === 'none') return { record: null, runId: null, status: found.status, error: null, notices: found.notices }
+  return { record: null, runId: null, status: found.status, error: found.reason, notices: [...found.notices, `baseline error: ${found.reason}`] }
 }
 
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
@@ -223,7 +237,7 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
   const { record, comparison, secrets } = outcome
   const problems: string[] = []
   const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
-  const gatePassed = comparison.gate.passed && record.complete !== false
+  const gatePassed = comparison.gate.passed && record.complete !== false && !baseline.error
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const published: Published = {
     comparison,
@@ -254,6 +268,8 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
   if (record.complete === false && !failures.some((f) => f.includes('incomplete'))) {
     failures.unshift(`the run is incomplete: ${record.cases.length} of ${outcome.expected} cases finished`)
   }
+  // fails closed: a baseline that exists but could not be used is never "no baseline"
+  if (baseline.error) failures.unshift(`the baseline could not be used (baseline-status: error): ${baseline.error}`)
   failures.push(...problems)
   return verdict(failures)
 }
@@ -316,8 +332,9 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  for (const notice of found.notices) core.notice(notice)
-  const comparison = compareRuns(found.record, current, gate)
+  const baseline = baselineFrom(found)
+  for (const notice of baseline.notices) core.notice(notice)
+  const comparison = compareRuns(baseline.record, current, gate)
 
   const { outDir } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
   const marker = commentMarker(workflowFileName(trigger.workflowPath) ?? String(trigger.workflowId ?? 'workflow'), configName ?? current.name)
@@ -325,14 +342,14 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const problems: string[] = []
   const published: Published = {
     comparison,
-    baseline: found.record,
+    baseline: baseline.record,
     current,
     secrets: new Set(),
-    notices: found.notices,
+    notices: baseline.notices,
     fullReportHint: `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`,
     outDir,
-    baselineRunId: found.run?.id ?? null,
-    gatePassed: comparison.gate.passed && current.complete !== false
+    baselineRunId: baseline.runId,
+    gatePassed: comparison.gate.passed && current.complete !== false && !baseline.error
   }
   await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published), problems)
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
