@@ -202,8 +202,9 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
   const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
-  const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
-  const merged = mergeRecords(shards, { baseline })
+  const loaded = configFile ? await loadEvalConfig(configFile) : undefined
+  const config = loaded?.config
+  const merged = mergeRecords(shards, { baseline, dataset: values.config && loaded ? { fingerprint: loaded.dataset, file: values.config } : undefined })
   if (values.config && config && config.name !== merged.name) {
     throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
   }

@@ -114,6 +114,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const record = redactDeep(
     buildRecord({
       name: config.name,
+      dataset: loaded.dataset,
       cases: outcome.cases,
       complete: outcome.complete,
       durationMs: outcome.durationMs,

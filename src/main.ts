@@ -193,7 +193,7 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
  */
 async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   if (ctx.runId === null) throw new UsageError('mode: merge joins the shard artifacts of this workflow run, but GITHUB_RUN_ID is not set')
-  const { job } = await prepareJob(inputs, ctx)
+  const { job, loaded } = await prepareJob(inputs, ctx)
   // readInputs refuses mode: merge without a token
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
@@ -201,7 +201,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
   let merged: RunRecord
   try {
-    merged = mergeRecords(shards, { baseline: baseline.record })
+    merged = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: inputs.config } })
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new RecordError(`cannot merge the shards of run ${ctx.runId}: ${err.message}`, err.file)
