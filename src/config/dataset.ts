@@ -13,7 +13,7 @@ import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
 import { Fingerprinter } from './fingerprint.js'
-import { formatPath, parseJsonl, parseJsonLine, parseYaml, validate, type Located, type Path } from './parse.js'
+import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
 /** What checks a case's assertions against the registered types. */
@@ -105,7 +105,7 @@ export function parseDatasetText(text: string, file: string): RawSource {
   if (!['.yaml', '.yml', '.json'].includes(ext)) {
     throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file)
   }
-  const located = parseYaml(text, file)
+  const located = parseStructured(text, file)
   const value = located.value
   if (Array.isArray(value)) return { located, base: [], cases: value }
   if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {

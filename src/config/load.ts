@@ -7,7 +7,7 @@ import { splitArgv } from '../targets/argv.js'
 import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
-import { formatPath, parseYaml, validate } from './parse.js'
+import { formatPath, parseStructured, validate } from './parse.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -22,7 +22,7 @@ export interface LoadedConfig {
 }
 
 export function parseConfig(text: string, file: string): ParsedConfig {
-  const located = parseYaml(text, file)
+  const located = parseStructured(text, file)
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
