@@ -26,6 +26,7 @@ import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
+import { pauseWorkflowCommands } from './util/workflow-commands.js'
 import { VERSION } from './version.js'
 
 export interface CliIO {
@@ -270,6 +271,16 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
 
 /** Run the CLI; resolves with the exit code and never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  // under Actions, nothing printed (the report's model output, reasons, errors quoting them) may act as a workflow command
+  const paused = io.env.GITHUB_ACTIONS === 'true' ? pauseWorkflowCommands(io) : undefined
+  try {
+    return await dispatch(argv, paused?.io ?? io)
+  } finally {
+    paused?.resume()
+  }
+}
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [command, ...args] = argv
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') return help(io)
