@@ -15,6 +15,8 @@ export interface PullRequestRef {
   headSha: string | null
   baseRef: string | null
   baseSha: string | null
+  /** the names of the pull request's labels as the event saw them */
+  labels: string[]
 }
 
 export interface ActionContext {
@@ -81,7 +83,8 @@ function pullRequestOf(payload: Record<string, unknown>): PullRequestRef | null 
   if (!pr || typeof pr.number !== 'number') return null
   const head = objectOf(pr.head)
   const base = objectOf(pr.base)
-  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha) }
+  const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => text(objectOf(l)?.name)).filter((l): l is string => l !== null) : []
+  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha), labels }
 }
 
 export function readContext(env: NodeJS.ProcessEnv): ActionContext {
