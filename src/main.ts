@@ -166,21 +166,23 @@ async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   const { inputs, ctx, octokit, artifactName } = job
   const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
   if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', problem: null, notices: [] }
+  let baseline: Baseline
   if (!octokit) {
-    const notice = 'no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'
-    core.notice(notice)
-    return { record: null, runId: null, status: 'none', problem: null, notices: [notice] }
+    baseline = { record: null, runId: null, status: 'none', problem: null, notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'] }
+  } else {
+    const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
+    baseline = baselineFrom(found)
+    if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
-  const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
-  if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
-  for (const notice of found.notices) core.notice(notice)
-  return baselineFrom(found)
+  for (const notice of baseline.notices) core.notice(notice)
+  return baseline
 }
 
-/** The lookup's outcome as the verdict takes it: an error's reason is the baseline's problem. */
+/** The lookup's answer as the verdict needs it: an `error` keeps its reason (the check fails with it, SPEC §9). */
 function baselineFrom(found: BaselineLookup): Baseline {
   if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, problem: null, notices: found.notices }
-  return { record: null, runId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices }
+  if (found.status === 'none') return { record: null, runId: null, status: found.status, problem: null, notices: found.notices }
+  return { record: null, runId: null, status: found.status, problem: found.reason, notices: found.notices }
 }
 
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
@@ -396,8 +398,8 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  for (const notice of found.notices) core.notice(notice)
   const baseline = baselineFrom(found)
+  for (const notice of baseline.notices) core.notice(notice)
   const comparison = compareRuns(baseline.record, current, gate)
   const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
   const job: Job = { inputs, ctx, config: loaded?.config ?? ({ name: current.name } as ParsedConfig), configChanges: [], notices: [], caseCount: current.cases.length, artifactName, octokit }
