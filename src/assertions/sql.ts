@@ -48,6 +48,9 @@ function optionsProblem(a: Assertion): string | undefined {
   return undefined
 }
 
+/** MySQL's SELECT modifiers, which node-sql-parser reads as a column after DISTINCT (`SELECT DISTINCT SQL_NO_CACHE name`). */
+const SELECT_MODIFIERS = new Set(['high_priority', 'straight_join', 'sql_small_result', 'sql_big_result', 'sql_buffer_result', 'sql_no_cache', 'sql_cache', 'sql_calc_found_rows'])
+
 /**
  * A select column aliased without AS (`SELECT first_name last_name`) is valid
  * SQL, but in a model's answer it is almost always a missing comma; promptfoo
@@ -59,6 +62,7 @@ function implicitAlias(ast: unknown, sql: string): string | undefined {
     if (!Array.isArray(columns)) continue
     for (const c of columns as Array<{ as?: unknown; expr?: { type?: string; column?: unknown } }>) {
       if (typeof c.as !== 'string' || c.expr?.type !== 'column_ref') continue
+      if (typeof c.expr.column === 'string' && SELECT_MODIFIERS.has(c.expr.column.toLowerCase())) continue
       const alias = c.as.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
       if (!new RegExp(String.raw`\bas\s+[\x60"'\[]?${alias}\b`, 'i').test(sql)) return `"${c.as}" reads as an alias without AS; a missing comma?`
     }
@@ -79,7 +83,9 @@ async function sqlProblem(sql: string, o: SqlOptions): Promise<string | undefine
   }
   const alias = implicitAlias(ast, sql)
   if (alias) return alias
-  for (const [type, list] of [['table', o.allowedTables], ['column', o.allowedColumns]] as const) {
+  // node-sql-parser names an unqualified column's table "null": "update::users::id" also allows `UPDATE users SET id = 1`
+  const columns = o.allowedColumns?.flatMap((c) => [c, c.replace(/^([^:]+)::[^:]+::/, '$1::null::')])
+  for (const [type, list] of [['table', o.allowedTables], ['column', columns]] as const) {
     if (!list) continue
     try {
       p.whiteListCheck(sql, list, { ...opt, type })

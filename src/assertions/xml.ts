@@ -17,9 +17,33 @@ interface XmlElement {
 
 type Parsed = { ok: true; roots: XmlElement[] } | { ok: false; error: string }
 
+/**
+ * XML 1.0 §2.8 without an internal subset: `<!DOCTYPE Name>`, `… SYSTEM "uri">`
+ * or `… PUBLIC "pubid" "uri">` (saxes passes the doctype on without checking it).
+ * A system literal may not carry a #fragment; a public id has a small alphabet.
+ */
+const DOCTYPE =
+  /^\s+[\p{L}_:][\p{L}\p{N}_.:\-\u00B7]*(\s+(?:SYSTEM\s+(?:"[^"#]*"|'[^'#]*')|PUBLIC\s+(?:"[ \r\na-zA-Z0-9'()+,./:=?;!*#@$_%-]*"|'[ \r\na-zA-Z0-9()+,./:=?;!*#@$_%-]*')\s+(?:"[^"#]*"|'[^'#]*')))?\s*$/u
+
+class DoctypeError extends Error {}
+
 /** Parses one XML document strictly: one root element, no undeclared entity, quoted attributes… */
 function parseXml(text: string): Parsed {
   const parser = new SaxesParser()
+  let standalone = false
+  parser.on('xmldecl', (decl) => {
+    standalone = decl.standalone === 'yes'
+  })
+  parser.on('doctype', (doctype) => {
+    // saxes reads no DTD: entities declared inside one would all look undefined
+    if (/\[/.test(doctype.replace(/"[^"]*"|'[^']*'/g, ''))) throw new DoctypeError('DTD internal subsets are not supported; declare no entities, or use an external DTD')
+    const m = DOCTYPE.exec(doctype)
+    if (!m) throw new DoctypeError('malformed DOCTYPE declaration')
+    // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
+    if (m[1] !== undefined && !standalone) {
+      for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:\-]*);/gu)) parser.ENTITIES[name!] ??= `&${name};`
+    }
+  })
   const roots: XmlElement[] = []
   const open: XmlElement[] = []
   parser.on('opentag', (tag) => {
