@@ -6,12 +6,15 @@ import { grade, makeContext } from './helpers.js'
 const missingFile = '/nonexistent/evalgate/check.mjs'
 
 describe('assertionTypes', () => {
-  it('lists every base type of SPEC §3', () => {
+  it('lists every base type of SPEC §3 and §11', () => {
     expect([...assertionTypes].sort()).toEqual(
       [
         'equals', 'exact_match', 'iequals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'contains-any', 'icontains-any',
         'starts-with', 'regex', 'numeric', 'is-json', 'contains-json', 'json_exact', 'json-equals', 'json-subset', 'levenshtein',
         'javascript', 'latency', 'llm-rubric',
+        // SPEC §11: promptfoo's deterministic types, and similar
+        'is-refusal', 'word-count', 'is-xml', 'contains-xml', 'is-html', 'contains-html', 'is-sql', 'contains-sql',
+        'rouge-n', 'bleu', 'gleu', 'meteor', 'finish-reason', 'similar',
         // seed aliases
         'contains_all', 'contains_any', 'numeric_close'
       ].sort()

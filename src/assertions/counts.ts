@@ -50,7 +50,7 @@ const wordCount: AssertionHandler = {
     const bounds = boundsOf(a.value) as Bounds
     const n = countWords(output)
     const holds = (bounds.min === undefined || n >= bounds.min) && (bounds.max === undefined || n <= bounds.max)
-    return ruled(holds, negated, output, claim('have', describe(bounds)), `${n} words`)
+    return ruled(holds, negated, output, claim('be', `${describe(bounds)} long`), `${n} words`)
   }
 }
 
