@@ -2,10 +2,14 @@
  * `similar` end to end: the judge's OpenAI-compatible server on 127.0.0.1
  * answers POST /embeddings; the assertion compares cosine similarities.
  */
+import { rmSync } from 'node:fs'
+import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { judgeSchema } from '../../src/config/schema.js'
+import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { cosineSimilarity, embed } from '../../src/llm/embeddings.js'
 import { createJudge } from '../../src/llm/judge.js'
+import { tempProject } from '../__fixtures__/cli.js'
 import { embeddingReply, FakeServer, startServer, type RecordedRequest } from '../__fixtures__/openai-server.js'
 import { grade } from './helpers.js'
 
@@ -93,5 +97,30 @@ describe('the embeddings client', () => {
   it('refuses to compare vectors of different lengths', () => {
     expect(() => cosineSimilarity([1, 0], [1, 0, 0])).toThrow('made by the same model?')
     expect(cosineSimilarity([0, 0], [1, 0])).toBe(0)
+  })
+})
+
+describe('similar through the engine: evalgate.yml, a module target, the judge server', () => {
+  it('grades each case by its embeddings, embedding the shared reference once', async () => {
+    server.respond(vectorsBy({ 'Dublin.': [1, 0], 'Cork.': [0, 1], 'The capital is Dublin.': [0.95, 0.05] }))
+    const dir = tempProject({
+      'evalgate.yml': `name: sim
+target: { module: ./agent.mjs }
+judge: { baseUrl: "${server.baseUrl}", embeddingModel: embed-small, apiKeyEnv: EMBED_KEY }
+cases:
+  - { id: right, input: Dublin., assert: [{ type: similar, value: "The capital is Dublin." }] }
+  - { id: wrong, input: Cork., assert: [{ type: similar, value: "The capital is Dublin." }] }
+`,
+      'agent.mjs': 'export default (q) => q'
+    })
+    try {
+      const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env: { EMBED_KEY: KEY } })
+      expect(Object.fromEntries(record.cases.map((c) => [c.id, c.passed]))).toEqual({ right: true, wrong: false })
+      const inputs = server.requests.flatMap((r) => r.body.input as string[])
+      expect(inputs.filter((t) => t === 'The capital is Dublin.')).toHaveLength(1)
+      expect(server.requests.every((r) => r.body.model === 'embed-small' && r.headers.authorization === `Bearer ${KEY}`)).toBe(true)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
