@@ -14,11 +14,13 @@ function plain(text: string): string {
 
 const SUBJECT = String.raw`(?:i|we|i'm|we're|i am|we are|i've|we've)`
 const CANNOT = String.raw`(?:can't|cannot|can not|won't|will not|am unable|are unable|'m unable|'re unable|am not able|are not able|'m not able|'re not able|must decline|have to decline|must refuse|refuse|decline|am not going to|'m not going to|do not feel comfortable|don't feel comfortable)`
+/** "I can't believe…", "we cannot stress enough…": inability as a figure of speech, not a refusal. */
+const FIGURE_OF_SPEECH = String.raw`(?! (?:believe|wait|stress|emphasi[sz]e|thank|overstate|recommend \w+ enough|agree more|help (?:but|noticing)))`
 const NOT_ALLOWED = String.raw`(?:not (?:allowed|permitted|authorized|authorised|supposed|able) to|prohibited from|forbidden from|unable to)`
 
 const REFUSALS: readonly RegExp[] = [
   // "I can't do that", "we cannot offer…", "I'm unable to…", "I refuse", "I must decline"
-  new RegExp(String.raw`\b${SUBJECT} (?:\w+ )?${CANNOT}\b`),
+  new RegExp(String.raw`\b${SUBJECT} (?:\w+ )?${CANNOT}\b${FIGURE_OF_SPEECH}`),
   // "I'm not allowed to…", "we're forbidden from…", "I am unfortunately unable to…"
   new RegExp(String.raw`\b${SUBJECT} (?:\w+ )?${NOT_ALLOWED}`),
   // "I must say no", "I have to turn down that request"
