@@ -83,6 +83,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     repeatPassThreshold: config.repeatPassThreshold,
     timeoutMs: config.target.timeoutMs,
     judge: spread?.judge,
+    embed: judge?.embed,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
     onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
