@@ -16,6 +16,7 @@ import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { contentHash } from './util/hash.js'
+import { gitFromEnv } from './util/git.js'
 
 export interface Shard {
   /** 1-based */
@@ -72,10 +73,6 @@ export function selectCases(cases: EvalCase[], options: { filter?: string; shard
     if (!needle) return true
     return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle))
   })
-}
-
-export function gitFromEnv(env: NodeJS.ProcessEnv): RunRecord['git'] {
-  return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null }
 }
 
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {

@@ -237,7 +237,7 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
     gatePassed,
     badgeConfig: config.badge
   }
-  const rendered = await writeReport(published)
+  const rendered = await writeReport(ctx, published)
 
   // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
   collectGarbage()
@@ -334,7 +334,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baselineRunId: found.run?.id ?? null,
     gatePassed: comparison.gate.passed && current.complete !== false
   }
-  await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published), problems)
+  await publish(inputs, commentCtx, octokit, marker, published, await writeReport(ctx, published), problems)
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
   return problems.length ? `evalgate: ${problems.join('; ')}` : null
 }
