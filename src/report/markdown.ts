@@ -19,6 +19,8 @@ const BLOCK_CHARS = 1_000
 const REASON_CHARS = 500
 /** The reason in a row of the regressions table. */
 const ROW_REASON_CHARS = 120
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20
 const ERRORS_LISTED = 20
 const FLAKY_LISTED = 20
 const SCORED_LOWER_LISTED = 20
@@ -590,10 +592,18 @@ function renderBlock(block: Block, rows = block.table?.rows.length ?? 0, restCha
   const t = block.table
   if (!t) return block.text
   const parts = [block.text]
-  if (rows > 0) parts.push(`${t.head}\n${t.rows.slice(0, rows).map((r) => r.text).join('\n')}`)
+  const lines = t.rows.slice(0, rows).map((r) => r.text)
+  if (rows > 0) parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`)
+  if (rows > OPEN_ROWS) parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`)
   if (rows < t.rows.length) parts.push(t.rest(t.rows.slice(rows).map((r) => r.key), restChars))
   return parts.join(SEPARATOR)
 }
+
+function foldOpening(rows: number): string {
+  return `<details><summary>${plural(rows, 'more case')}</summary>${SEPARATOR}`
+}
+
+const FOLD_CLOSING = `${SEPARATOR}</details>`
 
 /**
  * The report within maxLength. Every essential block stays, and so does every
@@ -628,7 +638,9 @@ function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): 
     for (const row of t.rows) {
       // a row moves its id out of the line below; a cut line gives nothing back
       const freed = restChars === undefined ? inlineCode(row.key).length + 2 : 0
-      const extra = (kept === 0 ? SEPARATOR.length + t.head.length : 0) + 1 + row.text.length - freed
+      // the first row opens the table, the first folded one the collapsed block and its table
+      const opening = kept === 0 ? SEPARATOR.length + t.head.length : kept === OPEN_ROWS ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length : 0
+      const extra = opening + 1 + row.text.length - freed
       if (length + extra > maxLength) break
       length += extra
       kept++
