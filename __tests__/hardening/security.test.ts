@@ -299,7 +299,7 @@ describe('secrets and hostile output, end to end', () => {
     const { record, comparison, secrets } = await evaluate(loaded, { env, baseline })
     expect(comparison.regressed).toHaveLength(3)
     const outDir = tempProject({})
-    const rendered = await writeReport({ comparison, baseline, current: record, secrets, notices: [], fullReportHint: 'the job summary', outDir, baselineRunId: 1, gatePassed: false })
+    const rendered = await writeReport({ serverUrl: 'https://github.com', repository: 'acme/bot' }, { comparison, baseline, current: record, secrets, notices: [], fullReportHint: 'the job summary', outDir, baselineRunId: 1, gatePassed: false })
     const comment = commentBody('<!-- evalgate:leaks -->', rendered.render(60_000), 'fail')
     const annotations = regressionAnnotations(comparison, record, process.cwd(), (s) => redact(s, secrets))
     const html = renderHtml({ comparison, baseline, current: record }, { redact: (t) => redact(t, secrets) })
