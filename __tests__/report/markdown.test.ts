@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import type { GateConfig } from '../../src/config/schema.js'
 import { plural } from '../../src/compare/format.js'
+import { conclude } from '../../src/compare/conclude.js'
 import type { Verdict } from '../../src/compare/types.js'
 import {
   DEFAULT_MAX_LENGTH,
@@ -94,11 +95,12 @@ describe('renderReport: content', () => {
   it('puts the marker first, then the verdict as an alert', () => {
     const lines = rich.split('\n')
     expect(lines[0]).toBe('<!-- evalgate:support-bot -->')
-    expect(lines.slice(2, 7)).toEqual([
+    expect(lines.slice(2, 8)).toEqual([
       '> [!CAUTION]',
       '> **evalgate · support-bot: gate failed**',
       '>',
       '> - 2 cases regressed (limit: maxRegressions 0): capital-ireland, math-2',
+      '> - 1 baseline case is missing from this run (limit: maxRemoved 0): gone',
       expect.stringMatching(/^> - pass rate dropped 33\.3 points .* 66\.7% → 33\.3% .*; passed before, fail now: the 2 cases above$/)
     ])
   })
@@ -307,6 +309,38 @@ describe('renderReport: the verdict', () => {
     const told = renderReport({ ...noBaseline, notices: [lookupNotice] })
     expect(told.match(/no baseline/g)).toHaveLength(1)
     expect(told).toContain(`> ${escapeInline(lookupNotice, 1_000)}`)
+  })
+
+  it.each([
+    {
+      name: 'failed',
+      make: () => input(makeBaseline(makeCases('a', 'b', 'c')), makeRun(makeCases('!a', '!b', 'c')), { maxPassRateDrop: 0 }),
+      context: { baselineStatus: 'found' as const },
+      lines: ['> [!CAUTION]', '> **evalgate · support-bot: gate failed**', '>', '> - 2 cases regressed (limit: maxRegressions 0): a, b', expect.stringMatching(/fail now: the 2 cases above$/)]
+    },
+    {
+      name: 'accepted',
+      make: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('!a', 'b'))),
+      context: { baselineStatus: 'found' as const, acceptLabel: 'evalgate:accept' },
+      lines: ['> [!WARNING]', '> **evalgate · support-bot: gate failed, accepted by the label "evalgate:accept"**', '>', '> - 1 case regressed (limit: maxRegressions 0): a']
+    },
+    {
+      name: 'incomplete',
+      make: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a'), { complete: false })),
+      context: { baselineStatus: 'found' as const, expected: 2 },
+      lines: ['> [!WARNING]', '> **evalgate · support-bot: gate failed**', '>', '> - the run is incomplete: 1 of 2 cases finished']
+    },
+    {
+      name: 'passed without a baseline',
+      make: () => input(null, makeRun(makeCases('a'))),
+      context: { baselineStatus: 'none' as const, notices: [lookupNotice] },
+      lines: ['> [!NOTE]', '> **evalgate · support-bot: gate passed: 1 of 1 case passed**', '>', `> ${escapeInline(lookupNotice, 1_000)}`]
+    }
+  ])('renders conclude()’s verdict: $name, each reason and notice once', ({ make, context, lines }) => {
+    const i = make()
+    const md = renderReport({ ...i, verdict: conclude(i.comparison, i.current, context) })
+    expect(md.split('\n\n')[0]!.split('\n')).toEqual(lines)
+    expect(md.match(/no baseline|the run is incomplete/g)?.length ?? 0).toBeLessThanOrEqual(1)
   })
 
   it('names each case once in the gate bullets', () => {

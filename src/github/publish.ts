@@ -27,16 +27,12 @@ export interface Published {
   baseline: RunRecord | null
   current: RunRecord
   secrets: Set<string>
-  /** what the baseline lookup said; the report shows them (a verdict carries its own) */
-  notices: string[]
-  /** the verdict, when the caller has concluded one; else the report reads the gate */
-  verdict?: Verdict
+  /** the outcome, its reasons and notices (compare/conclude.ts) */
+  verdict: Verdict
   /** where the full report lives, for the comment's "did not fit" line */
   fullReportHint: string
   outDir: string
   baselineRunId: number | null
-  /** the gate as reported: an incomplete run never passes */
-  gatePassed: boolean
   /** the config's `badge:` section (label, colour bands) */
   badgeConfig?: BadgeConfig
 }
@@ -59,8 +55,7 @@ export async function writeReport(ctx: Pick<ActionContext, 'serverUrl' | 'reposi
     comparison: p.comparison,
     baseline: p.baseline,
     current: p.current,
-    ...(p.verdict ? { verdict: p.verdict } : {}),
-    notices: p.notices,
+    verdict: p.verdict,
     // the record names the run that made it: in mode comment that is the triggering run, not this one
     links: { baselineRun: runUrl(ctx, p.baselineRunId ?? p.baseline?.git.runId ?? null), currentRun: runUrl(ctx, p.current.git.runId) }
   }
@@ -74,12 +69,15 @@ export async function writeReport(ctx: Pick<ActionContext, 'serverUrl' | 'reposi
   return { render: (maxLength) => render(maxLength), full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
 }
 
-/** Comment, summary, annotations, outputs, badge; collects what failed instead of stopping. */
-export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered, problems: string[]): Promise<void> {
+/** Comment, summary, annotations, outputs, badge; returns what failed (problems for the verdict) instead of stopping. */
+export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered): Promise<string[]> {
   const { render, full, resultsPath, reportPath } = r
+  const problems: string[] = []
+  // the comment's on-change policy compares whether the check passed
+  const passing = p.verdict.outcome === 'pass' || p.verdict.outcome === 'accepted' ? 'pass' : 'fail'
   if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
     // the comment's wrapper (marker, verdict) takes a few hundred characters
-    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300), p.gatePassed ? 'pass' : 'fail')
+    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300), passing)
     try {
       const result = await upsertComment({
         octokit,
@@ -89,7 +87,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
         marker,
         body,
         policy: inputs.comment,
-        verdict: p.gatePassed ? 'pass' : 'fail',
+        verdict: passing,
         changed: p.comparison.regressed.length + p.comparison.fixed.length > 0
       })
       if (result.notice) core.notice(result.notice)
@@ -106,7 +104,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   }
   annotate(regressionAnnotations(p.comparison, p.current, ctx.workspace, (s) => redact(s, p.secrets)))
   const badge = badgeFor(p.current, p.badgeConfig)
-  setOutputs(outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
+  setOutputs(outputValues({ current: p.current, comparison: p.comparison, verdict: p.verdict, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
   if (inputs.badgePath) {
     try {
       await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
@@ -116,4 +114,5 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
     }
   }
   logUntrusted('evalgate report', full)
+  return problems
 }

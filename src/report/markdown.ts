@@ -122,19 +122,36 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
 
 function verdictView(input: ReportInput): VerdictView {
   const { comparison: c, verdict: v } = input
-  if (v) {
-    const { outcome, headline, reasons, baselineStatus, notices, configChanges } = v
-    return { outcome, headline, reasons, checks: v.gate.checks, baselineStatus, notices, configChanges }
+  if (!v) {
+    return {
+      outcome: c.gate.passed ? 'pass' : 'fail',
+      headline: c.gate.passed ? 'gate passed' : 'gate failed',
+      reasons: c.gate.failures,
+      checks: c.gate.checks,
+      baselineStatus: c.baseline ? 'found' : 'none',
+      notices: input.notices ?? [],
+      configChanges: []
+    }
   }
-  return {
-    outcome: c.gate.passed ? 'pass' : 'fail',
-    headline: c.gate.passed ? 'gate passed' : 'gate failed',
-    reasons: c.gate.failures,
-    checks: c.gate.checks,
-    baselineStatus: c.baseline ? 'found' : 'none',
-    notices: input.notices ?? [],
-    configChanges: []
-  }
+  // an accepted failure passes the check, so its gate failures are not among the reasons; they are shown all the same
+  // (an incomplete run the verdict words itself)
+  const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])]
+  const notices = [...new Set([...v.notices, ...(input.notices ?? [])])]
+  return { outcome: v.outcome, headline: shortHeadline(v, reasons, notices), reasons, checks: v.gate.checks, baselineStatus: v.baselineStatus, notices, configChanges: v.configChanges }
+}
+
+const OUTCOME_WORDS: Record<Verdict['outcome'], string> = { pass: 'gate passed', fail: 'gate failed', accepted: 'gate failed, accepted', error: 'evalgate could not tell' }
+
+/**
+ * The headline without what the alert says below it: the first reason (a
+ * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
+ * that there is no baseline when a notice says so already.
+ */
+function shortHeadline(v: Verdict, reasons: string[], notices: string[]): string {
+  const repeated = reasons.find((r) => v.headline.endsWith(r))
+  let headline = repeated ? v.headline.slice(0, v.headline.length - repeated.length).replace(/[\s:]+$/, '') : v.headline
+  if (notices.some((n) => /no baseline/i.test(n)) || v.baselineStatus === 'none') headline = headline.replace(/\s*\([^()]*no baseline[^()]*\)$/i, '')
+  return headline || OUTCOME_WORDS[v.outcome]
 }
 
 type AlertKind = 'CAUTION' | 'WARNING' | 'NOTE' | 'TIP'
