@@ -200,6 +200,8 @@ const scenarios = [
   ['regressions-60', await regressions(60)],
   ['regressions-180', await regressions(180)]
 ]
+// the 60-regression comment again with every collapsed block open: what a reviewer sees on clicking
+scenarios.push(['regressions-60-open', scenarios[1][1].replaceAll('<details>', '<details open>')])
 for (const [name, md] of scenarios) {
   writeFileSync(path.join(OUT, `${name}.md`), md)
   const { height, pngs } = screenshots(page(md, name), OUT, name)
