@@ -19,6 +19,8 @@ const BLOCK_CHARS = 1_000
 const REASON_CHARS = 500
 /** The reason in a row of the regressions table. */
 const ROW_REASON_CHARS = 120
+/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
+const MIN_ROW_CHARS = 30
 /** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
 const OPEN_ROWS = 20
 const ERRORS_LISTED = 20
@@ -81,6 +83,8 @@ interface Block {
 interface CaseTable {
   head: string
   rows: { key: string; text: string }[]
+  /** cases past the most rows that could fit: their ids always go to the line below the table */
+  beyond: string[]
   /** the line naming the cases whose rows did not fit, within `maxChars` when given */
   rest: (keys: string[], maxChars?: number) => string
 }
@@ -100,13 +104,14 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
   const { comparison: c, current } = input
   const view = verdictView(input)
   const details = options.details ?? DEFAULT_DETAILS
+  const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH
   const body: Block[] = [
     ...(options.marker ? [{ text: options.marker }] : []),
     ...verdictAlerts(input, view, options.title ?? `evalgate · ${current.name}`),
     { text: figuresTable(input) },
     ...runIdentity(input),
     ...configChanges(view.configChanges),
-    ...failingCases(input, details, options.fullReportHint),
+    ...failingCases(input, details, options.fullReportHint, maxLength),
     ...scoredLower(input),
     ...fixes(c, current),
     ...otherOutcomes(c),
@@ -117,7 +122,7 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
     ...judgeSpread(current)
   ]
   const footer: Block[] = [{ text: runFooter(current) }]
-  return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint)
+  return fit(body, footer, maxLength, options.fullReportHint)
 }
 
 function verdictView(input: ReportInput): VerdictView {
@@ -320,7 +325,7 @@ function configChanges(changes: ConfigChange[]): Block[] {
  * The regressed cases (without a baseline: the failing ones): a table of every
  * one that fits, the ids of the rest below it, then details of the first ones.
  */
-function failingCases(input: ReportInput, limit: number, hint: string | undefined): Block[] {
+function failingCases(input: ReportInput, limit: number, hint: string | undefined, maxLength: number): Block[] {
   const { comparison: c, baseline, current } = input
   const currentCases = byKey(current.cases)
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
@@ -334,7 +339,9 @@ function failingCases(input: ReportInput, limit: number, hint: string | undefine
     text: `#### ${noun} (${formatCount(cases.length)})`,
     table: {
       head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
-      rows: cases.map((k) => ({ key: k.id, text: caseRow(k) })),
+      // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
+      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+      beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
       rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
     }
   }
@@ -612,7 +619,7 @@ function renderBlock(block: Block, rows = block.table?.rows.length ?? 0, restCha
   const lines = t.rows.slice(0, rows).map((r) => r.text)
   if (rows > 0) parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`)
   if (rows > OPEN_ROWS) parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`)
-  if (rows < t.rows.length) parts.push(t.rest(t.rows.slice(rows).map((r) => r.key), restChars))
+  if (rows < t.rows.length || t.beyond.length) parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars))
   return parts.join(SEPARATOR)
 }
 
