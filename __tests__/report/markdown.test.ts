@@ -366,14 +366,15 @@ describe('renderReport: the verdict', () => {
   })
 
   it('lists the config changes to apply after merge', () => {
-    const verdict = verdictOf(richInput, { configChanges: [{ key: 'gate.maxRegressions', base: 0, head: 5 }, { key: 'judge.model', base: 'gpt-4o', head: undefined }] })
+    const verdict = verdictOf(richInput, { configChanges: [{ key: 'gate.maxRegressions', base: 0, head: 5 }, { key: 'judge.model', base: 'gpt-4o', head: undefined }, { key: 'name', base: 'a|b', head: 'c' }] })
     const md = renderReport({ ...richInput, verdict })
     expect(md).toContain(
       '#### Config changes (apply after merge)\n\n' +
         "This pull request changes trusted settings; this run used the base branch's values.\n\n" +
         '| setting | applied (base branch) | this pull request |\n|:--|:--|:--|\n' +
-        '| <code>gate.maxRegressions</code> | <code>0</code> | <code>5</code> |\n' +
-        '| <code>judge.model</code> | <code>&quot;gpt-4o&quot;</code> | _not set_ |'
+        '| `gate.maxRegressions` | `0` | `5` |\n' +
+        '| `judge.model` | `"gpt-4o"` | _not set_ |\n' +
+        '| `name` | `"a\\|b"` | `"c"` |'
     )
   })
 

@@ -309,8 +309,10 @@ function runText(runId: string | null, url: string | null | undefined): string {
 /** SPEC §9: the trusted settings the pull request changes, which this run did not apply. */
 function configChanges(changes: ConfigChange[]): Block[] {
   if (!changes.length) return []
-  const value = (v: unknown) => (v === undefined ? '_not set_' : `<code>${escapeHtml(JSON.stringify(v) ?? String(v), 200)}</code>`)
-  const rows = changes.map((ch) => [`<code>${escapeHtml(ch.key, 100)}</code>`, value(ch.base), value(ch.head)])
+  // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+  const code = (text: string) => inlineCode(text, 200).replace(/\|/g, '\\|')
+  const value = (v: unknown) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)))
+  const rows = changes.map((ch) => [code(ch.key), value(ch.base), value(ch.head)])
   return [
     {
       text:
