@@ -1,6 +1,6 @@
 import { crc32, deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from '@jest/globals'
-import { isSafeEntryName, listZip, zipEntryChunks, ZipError, type ZipEntry } from '../../src/github/zip.js'
+import { isSafeEntryName, listZip, tableCrc32, zipEntryChunks, ZipError, type ZipEntry } from '../../src/github/zip.js'
 import { zipOf } from '../__fixtures__/github-server.js'
 
 /** Patch every occurrence of a same-length name: archiver refuses to write unsafe names itself. */
@@ -125,5 +125,24 @@ describe('listZip and zipEntryChunks', () => {
     expect((await readZipEntry(good, listZip(good)[0]!, 100)).toString()).toBe('hand made')
     const bad = zip((crc32(content) ^ 1) >>> 0)
     await expect(readZipEntry(bad, listZip(bad)[0]!, 100)).rejects.toThrow(/CRC mismatch/)
+  })
+
+  it('refuses a stored entry whose CRC does not match, though its size does', async () => {
+    const zip = await zipOf({ 'run.json': 'x' })
+    const [entry] = listZip(zip)
+    await expect(readZipEntry(zip, { ...entry!, crc: (entry!.crc ^ 1) >>> 0 }, 100)).rejects.toThrow(/CRC mismatch/)
+  })
+})
+
+describe('tableCrc32 (for Node without zlib.crc32)', () => {
+  it('gives the check value of the zip CRC-32', () => {
+    expect(tableCrc32(Buffer.from('123456789'))).toBe(0xcbf43926)
+    expect(tableCrc32(Buffer.alloc(0))).toBe(0)
+  })
+
+  it('agrees with zlib.crc32, also continued piece by piece', () => {
+    const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919) & 0xff))
+    expect(tableCrc32(data)).toBe(crc32(data))
+    expect(tableCrc32(data.subarray(1234), tableCrc32(data.subarray(0, 1234)))).toBe(crc32(data))
   })
 })

@@ -27,9 +27,23 @@ const EOCD = 0x06054b50
 const CENTRAL = 0x02014b50
 const LOCAL = 0x04034b50
 const STORED = 0
-/** zlib.crc32 came with Node 20.15 and 22.2 */
-const hasCrc32 = typeof zlib.crc32 === 'function'
 const DEFLATED = 8
+
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+
+/** CRC-32 (the zip one, reflected 0xEDB88320), continued from `crc`: for Node before 20.15/22.2, which lack zlib.crc32. */
+export function tableCrc32(data: Uint8Array, crc = 0): number {
+  let c = ~crc >>> 0
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8)
+  return ~c >>> 0
+}
+
+/** The check is never skipped: engines says Node >= 20, and zlib.crc32 came only with 20.15. */
+const crc32: (data: Uint8Array, crc: number) => number = typeof zlib.crc32 === 'function' ? zlib.crc32 : tableCrc32
 
 /** A name that, extracted, would stay inside the folder it is extracted to. */
 export function isSafeEntryName(name: string): boolean {
@@ -109,7 +123,7 @@ export async function* zipEntryChunks(zip: Buffer, entry: ZipEntry, maxBytes: nu
       size += piece.length
       // the directory may lie about the size: the limit holds for what is actually inflated
       if (size > maxBytes) throw new ZipError(`"${entry.name}" inflates past the ${maxBytes} bytes allowed`)
-      if (hasCrc32) crc = zlib.crc32(piece, crc)
+      crc = crc32(piece, crc)
       yield piece
     }
   } catch (err) {
@@ -119,5 +133,5 @@ export async function* zipEntryChunks(zip: Buffer, entry: ZipEntry, maxBytes: nu
     if (pieces instanceof Readable) pieces.destroy()
   }
   if (size !== entry.size) throw new ZipError(`"${entry.name}": ${size} bytes, the directory says ${entry.size}`)
-  if (hasCrc32 && crc >>> 0 !== entry.crc >>> 0) throw new ZipError(`"${entry.name}": CRC mismatch (corrupt archive)`)
+  if (crc >>> 0 !== entry.crc >>> 0) throw new ZipError(`"${entry.name}": CRC mismatch (corrupt archive)`)
 }
