@@ -87,7 +87,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }))
-  const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir })) : undefined
+  const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })) : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
@@ -97,7 +97,10 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     judge: spread?.judge,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
-    onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
+    onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined,
+    pricing: config.pricing,
+    model: config.target.openai?.model,
+    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 }
   }
   let outcome
   try {
@@ -105,7 +108,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     if (options.baseline && config.rerunFlips > 0) {
       // flips get more trials before anything is called a regression (their verdict is taken over all)
       const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner)
-      outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs }
+      outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs, targetCostUsd: outcome.targetCostUsd + again.targetCostUsd }
     }
   } finally {
     options.progress?.finish()
@@ -116,6 +119,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       name: config.name,
       cases: outcome.cases,
       complete: outcome.complete,
+      stopReason: outcome.stopReason,
+      planned: cases.length,
+      budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, spentUsd: outcome.targetCostUsd + (judge?.stats().costUsd ?? 0) },
       durationMs: outcome.durationMs,
       createdAt,
       git: options.git ?? gitFromEnv(env),

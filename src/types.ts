@@ -77,20 +77,6 @@ export interface Usage {
   costUsd?: number
 }
 
-export interface TargetUsage {
-  promptTokens?: number
-  completionTokens?: number
-  totalTokens?: number
-}
-
-/** What a target returns for one trial. */
-export interface TargetResult {
-  output: string | null
-  error: string | null
-  durationMs: number
-  usage?: TargetUsage
-}
-
 export interface TrialResult {
   passed: boolean
   output: string | null
@@ -98,7 +84,14 @@ export interface TrialResult {
   score: number | null
   durationMs: number
   assertions: AssertionResult[]
-  usage?: TargetUsage
+  /** the tool calls the target reported (SPEC §10) */
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  /** time spent in the target, start-up excluded (SPEC §10) */
+  latencyMs?: number
+  /** the result object's `metadata` */
+  metadata?: Record<string, unknown>
+  finishReason?: string
 }
 
 export interface CaseResult {
@@ -118,8 +111,14 @@ export interface CaseResult {
   durationMs: number
   assertions: AssertionResult[]
   trials?: TrialResult[]
-  /** target token usage (model-backed targets), summed over trials */
-  usage?: TargetUsage
+  /** the tool calls of the trial shown for the case (the one agreeing with its verdict) */
+  toolCalls?: ToolCall[]
+  /** target usage, summed over trials; costUsd from the target or from `pricing` */
+  usage?: Usage
+  /** the mean of its trials' target latencies */
+  latencyMs?: number
+  metadata?: Record<string, unknown>
+  finishReason?: string
   source?: { file: string; line?: number }
   /**
    * Results of the runs before this one with the same fingerprint, oldest
@@ -136,6 +135,8 @@ export interface JudgeSummary {
   reused: number
   errors: number
   tokens: number
+  /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
+  costUsd?: number
   /** verdicts asked with judge.samples > 1 (reused ones not counted) */
   sampled?: number
   /** of those, verdicts whose samples fell on both sides of the pass threshold */
@@ -169,6 +170,12 @@ export interface RunRecord {
   name: string
   createdAt: string
   complete: boolean
+  /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
+  stopReason?: 'interrupted' | 'budget'
+  /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
+  budget?: { maxCostUsd: number; spentUsd: number }
+  /** cases the run set out to run (an incomplete run finished fewer) */
+  planned?: number
   git: { sha: string | null; ref: string | null; runId: string | null }
   config?: { repeat: number; shard?: string | null }
   summary: RunSummary

@@ -32,7 +32,7 @@ function project(repeat: number): string {
 
 /** A record without what differs from run to run: timings and the creation time. */
 function stable(record: RunRecord) {
-  const untimed = (c: CaseResult) => ({ ...c, durationMs: 0, ...(c.trials ? { trials: c.trials.map((t) => ({ ...t, durationMs: 0 })) } : {}) })
+  const untimed = (c: CaseResult) => ({ ...c, durationMs: 0, latencyMs: 0, ...(c.trials ? { trials: c.trials.map((t) => ({ ...t, durationMs: 0, latencyMs: 0 })) } : {}) })
   return { ...record, createdAt: '', summary: { ...record.summary, durationMs: 0 }, cases: record.cases.map(untimed) }
 }
 

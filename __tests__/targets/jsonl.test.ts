@@ -58,7 +58,7 @@ describe('jsonl target: the protocol', () => {
     expect(await output(target, 'numeric-id')).toBe('by number')
     expect(await output(target, 'object-output')).toBe('{"answer":42}')
     expect(await output(target, 'split')).toBe('héllo wörld ✓')
-    expect(await target.call(request('usage'))).toEqual({ output: 'counted', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } })
+    expect(await target.call(request('usage'))).toEqual({ output: 'counted', usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 }, latencyMs: expect.any(Number) })
   })
 
   it.each([

@@ -27,7 +27,7 @@ describe('the openai target', () => {
     server.enqueue({ body: chatReply('Dublin', { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 }) })
     const t = target({ system: 'Be ${PERSONA}.', prompt: 'Question: {{input}}', temperature: 0.3, maxTokens: 50 })
     const reply = await t.call(trial("What's the capital of Ireland?"))
-    expect(reply).toEqual({ output: 'Dublin', usage: { promptTokens: 20, completionTokens: 2, totalTokens: 22 } })
+    expect(reply).toEqual({ output: 'Dublin', usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 }, metadata: { model: 'agent-model' }, finishReason: 'stop' })
     expect(server.requests[0]!.body).toEqual({
       model: 'agent-model',
       messages: [

@@ -26,6 +26,8 @@ export interface JudgeRequest {
   input: unknown
   output: string
   rubric: string
+  /** the trial's tool calls, with `includeToolCalls: true`: shown to the judge and part of the reuse key */
+  toolCalls?: ToolCall[]
   /** pass threshold of this assertion (its own, else judge.threshold) */
   threshold: number
 }

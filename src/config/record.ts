@@ -33,7 +33,35 @@ const assertionResult = z.object({
   judge: judgeVerdict.optional()
 })
 
-const usage = z.object({ promptTokens: z.number().optional(), completionTokens: z.number().optional(), totalTokens: z.number().optional() })
+/**
+ * Usage as recorded (SPEC §10). Records made before result objects kept
+ * `promptTokens`/`completionTokens`: they are read as input and output tokens.
+ */
+const usage = z
+  .object({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    totalTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+    promptTokens: z.number().optional(),
+    completionTokens: z.number().optional()
+  })
+  .transform(({ promptTokens, completionTokens, ...u }) => {
+    if (u.inputTokens === undefined && promptTokens !== undefined) u.inputTokens = promptTokens
+    if (u.outputTokens === undefined && completionTokens !== undefined) u.outputTokens = completionTokens
+    return u
+  })
+
+const toolCall = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
+
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
+  toolCalls: z.array(toolCall).optional(),
+  usage: usage.optional(),
+  latencyMs: z.number().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  finishReason: z.string().optional()
+}
 
 const trial = z.object({
   passed: z.boolean(),
@@ -42,7 +70,7 @@ const trial = z.object({
   score: z.number().nullable(),
   durationMs: z.number(),
   assertions: z.array(assertionResult),
-  usage: usage.optional()
+  ...agentFields
 })
 
 const caseResult = z.object({
@@ -61,7 +89,7 @@ const caseResult = z.object({
   durationMs: z.number(),
   assertions: z.array(assertionResult),
   trials: z.array(trial).optional(),
-  usage: usage.optional(),
+  ...agentFields,
   source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
   history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
   reruns: z.number().int().min(0).optional()
@@ -73,6 +101,9 @@ export const runRecordSchema = z.object({
   name: z.string(),
   createdAt: z.string(),
   complete: z.boolean().default(true),
+  stopReason: z.enum(['interrupted', 'budget']).optional(),
+  budget: z.object({ maxCostUsd: z.number(), spentUsd: z.number() }).optional(),
+  planned: z.number().int().min(0).optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
   config: z.object({ repeat: z.number(), shard: z.string().nullable().optional() }).optional(),
   summary: z.object({
@@ -88,6 +119,7 @@ export const runRecordSchema = z.object({
       reused: z.number(),
       errors: z.number(),
       tokens: z.number(),
+      costUsd: z.number().optional(),
       sampled: z.number().optional(),
       disagreements: z.number().optional()
     }),

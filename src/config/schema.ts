@@ -18,7 +18,13 @@ export const assertionSchema = z
     tolerance: nonNegative.optional(),
     relTolerance: nonNegative.optional(),
     file: z.string().optional(),
-    metric: z.string().optional()
+    metric: z.string().optional(),
+    /** trajectory-match: strict | unordered | subset | superset */
+    mode: z.string().optional(),
+    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    args: z.string().optional(),
+    /** llm-rubric: show the judge the tool calls too */
+    includeToolCalls: z.boolean().optional()
   })
   .strict()
 
@@ -47,7 +53,10 @@ const httpSchema = z
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
     headers: z.record(z.string(), z.string()).optional(),
     body: z.unknown().optional(),
-    output: z.string().optional()
+    /** dot paths into the JSON reply (SPEC §10) */
+    output: z.string().optional(),
+    toolCalls: z.string().optional(),
+    usage: z.string().optional()
   })
   .strict()
 
@@ -75,7 +84,11 @@ export const targetSchema = z
     cwd: z.string().optional(),
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
-    retries: z.number().int().min(0).max(10).default(2)
+    retries: z.number().int().min(0).max(10).default(2),
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    output: z.enum(['text', 'json']).default('text'),
+    /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
+    tools: z.array(z.record(z.string(), z.unknown())).optional()
   })
   .strict()
   .superRefine((t, ctx) => {
@@ -122,7 +135,11 @@ export const gateSchema = z
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: z.boolean().default(false),
     alpha: z.number().gt(0).lt(1).default(0.05),
-    useConfidenceBound: z.boolean().default(false)
+    useConfidenceBound: z.boolean().default(false),
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    maxCostIncrease: nonNegative.optional(),
+    maxTokensIncrease: nonNegative.optional(),
+    maxLatencyIncrease: nonNegative.optional()
   })
   .strict()
 
@@ -143,6 +160,16 @@ export const badgeSchema = z
   })
   .strict()
 
+/** USD per million tokens, by model name (SPEC §10) */
+export const pricingSchema = z.record(z.string(), z.object({ input: nonNegative, output: nonNegative }).strict())
+
+export const budgetSchema = z
+  .object({
+    /** target plus judge: once spent, no new trial starts */
+    maxCostUsd: z.number().positive()
+  })
+  .strict()
+
 export const configSchema = z
   .object({
     $schema: z.string().optional(),
@@ -160,6 +187,8 @@ export const configSchema = z
     rerunFlips: z.number().int().min(0).max(100).default(0),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
+    pricing: pricingSchema.optional(),
+    budget: budgetSchema.optional(),
     defaults: z
       .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
       .strict()
@@ -179,4 +208,6 @@ export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
+export type Pricing = z.output<typeof pricingSchema>
+export type BudgetConfig = z.output<typeof budgetSchema>
 export type BadgeConfig = z.input<typeof badgeSchema>

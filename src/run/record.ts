@@ -11,6 +11,10 @@ export interface RecordInput {
   name: string
   cases: CaseResult[]
   complete: boolean
+  stopReason?: RunRecord['stopReason']
+  /** cases the run set out to run */
+  planned?: number
+  budget?: RunRecord['budget']
   durationMs: number
   createdAt: string
   git: RunRecord['git']
@@ -22,6 +26,7 @@ export interface RecordInput {
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 
 export function summarize(cases: CaseResult[], durationMs: number, judge?: JudgeSummary): RunSummary {
   const passed = cases.filter((c) => c.passed).length
@@ -50,6 +55,9 @@ export function buildRecord(input: RecordInput): RunRecord {
     name: input.name,
     createdAt: input.createdAt,
     complete: input.complete,
+    ...(input.stopReason ? { stopReason: input.stopReason } : {}),
+    ...(input.budget ? { budget: { maxCostUsd: input.budget.maxCostUsd, spentUsd: round6(input.budget.spentUsd) } } : {}),
+    ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null },
     summary: summarize(cases, input.durationMs, input.judge),

@@ -2,6 +2,11 @@
  * The `command` target with `protocol: stdio`: one process per trial, the input
  * on stdin (and in place of a `{{input}}` argument), the output on stdout.
  *
+ * With `target.output: json` stdout must be a result object (SPEC §10),
+ * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
+ * Without its own `latencyMs`, a trial's latency runs from the process having
+ * started (its `spawn` event) to its exit.
+ *
  * The process never goes through a shell and runs in its own process group, so
  * that a timeout or an interruption can kill everything it started.
  */
@@ -13,6 +18,7 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { splitArgv } from './argv.js'
+import { isResultObject, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 /** The argv element replaced by the trial's input. */
@@ -31,6 +37,8 @@ export interface CommandSpec {
   cwd: string
   env: Record<string, string>
   maxOutputBytes: number
+  /** target.output: json — stdout is a result object */
+  json: boolean
 }
 
 export function createCommandTarget(config: TargetConfig, ctx: TargetContext): Target {
@@ -44,7 +52,10 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
       const onAbort = (): void => run.stop(abortError(request.signal))
       request.signal.addEventListener('abort', onAbort, { once: true })
       try {
-        return { output: await run.done }
+        const stdout = await run.done
+        const reply = spec.json ? jsonReply(stdout) : { output: stdout }
+        reply.latencyMs ??= run.elapsedMs()
+        return reply
       } finally {
         request.signal.removeEventListener('abort', onAbort)
         running.delete(run)
@@ -68,7 +79,26 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
     Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
   )
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
-  return { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes }
+  return { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+}
+
+/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
+function jsonReply(stdout: string): TargetReply {
+  let value: unknown
+  try {
+    value = JSON.parse(stdout)
+  } catch (err) {
+    throw new TargetError(`target.output is json but stdout is not JSON (${(err as Error).message}): ${excerpt(stdout)}`)
+  }
+  if (!isResultObject(value)) {
+    throw new TargetError(`target.output is json but stdout is not a JSON object with an "output" field: ${excerpt(stdout)}`)
+  }
+  return readResult(value, 'the command')
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
 /** Strings are passed as they are; any other JSON value as its JSON text. */
@@ -149,6 +179,8 @@ class ProcessRun {
   private closed = false
   private spawnError: NodeJS.ErrnoException | null = null
   private readonly timers = new Timers()
+  private spawnedAt = performance.now()
+  private closedAt: number | undefined
 
   constructor(
     private readonly spec: CommandSpec,
@@ -160,6 +192,7 @@ class ProcessRun {
     this.done = new Promise<string>((resolvePromise, rejectPromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.closed = true
+        this.closedAt = performance.now()
         this.timers.clear()
         // sweep whatever the process left behind in its group
         signalGroup(this.child, 'SIGKILL')
@@ -174,12 +207,20 @@ class ProcessRun {
       // only a failed spawn has no pid; `close` still follows it
       if (this.child.pid === undefined) this.spawnError = err
     })
+    this.child.once('spawn', () => {
+      this.spawnedAt = performance.now()
+    })
     this.child.once('exit', () => this.afterExit())
     this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk))
     // a child that never reads its input closes the pipe (EPIPE): not an error, its exit status decides
     this.child.stdin?.on('error', () => {})
     this.child.stdin?.end(text)
+  }
+
+  /** From the process having started to its stdio closing. */
+  elapsedMs(): number {
+    return (this.closedAt ?? performance.now()) - this.spawnedAt
   }
 
   /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */

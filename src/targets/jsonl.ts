@@ -6,6 +6,11 @@
  *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
  *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
  *
+ * A reply may carry the other fields of a result object (SPEC §10) beside
+ * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
+ * latencyMs, a reply's latency is the time from its request being written to
+ * its line arriving.
+ *
  * Replies are matched by id, so a worker may have several cases in flight and
  * answer them in any order. Each request goes to the worker with the fewest in
  * flight. Workers start on first use and are spawned like stdio commands: no
@@ -22,7 +27,6 @@ import type { ChildProcess } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
-import type { TargetUsage } from '../types.js'
 import {
   abortError,
   appendTail,
@@ -35,7 +39,7 @@ import {
   stderrSuffix,
   type CommandSpec
 } from './command.js'
-import { outputOf } from './function.js'
+import { readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 /** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
@@ -53,6 +57,8 @@ interface Pending {
   line: string
   signal: AbortSignal
   worker: Worker | null
+  /** when the line was written to its (current) worker */
+  sentAt: number
   settle(outcome: { reply: TargetReply } | { error: Error }): void
 }
 
@@ -93,6 +99,7 @@ class WorkerPool implements Target {
         line,
         signal,
         worker: null,
+        sentAt: 0,
         settle(outcome) {
           if (settled) return
           settled = true
@@ -227,6 +234,7 @@ class Worker {
 
   send(pending: Pending): void {
     this.pending.set(pending.id, pending)
+    pending.sentAt = performance.now()
     this.child.stdin?.write(pending.line)
   }
 
@@ -298,7 +306,7 @@ class Worker {
     if (line.length > this.spec.maxOutputBytes) {
       return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) })
     }
-    pending.settle(parseReply(message as Record<string, unknown>))
+    pending.settle(parseReply(message as Record<string, unknown>, performance.now() - pending.sentAt))
   }
 
   private note(line: string): void {
@@ -331,28 +339,18 @@ function replyId(message: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
 }
 
-function parseReply(message: Record<string, unknown>): { reply: TargetReply } | { error: Error } {
-  const { error, output } = message
+function parseReply(message: Record<string, unknown>, elapsedMs: number): { reply: TargetReply } | { error: Error } {
+  const { error } = message
   if (error !== undefined && error !== null && error !== false) {
     const text = typeof error === 'string' ? error : JSON.stringify(error)
     return { error: new TargetError(text || 'the worker replied with an empty error') }
   }
   if (!('output' in message)) return { error: new TargetError('the worker replied with neither "output" nor "error"') }
   try {
-    const usage = replyUsage(message.usage)
-    return { reply: { output: outputOf(output, 'the worker'), ...(usage ? { usage } : {}) } }
+    const reply = readResult(message, 'the worker')
+    reply.latencyMs ??= elapsedMs
+    return { reply }
   } catch (err) {
     return { error: err as Error }
   }
-}
-
-/** Token usage a model-backed worker may report: `{"usage": {"promptTokens", "completionTokens", "totalTokens"}}`. */
-function replyUsage(value: unknown): TargetUsage | undefined {
-  if (!value || typeof value !== 'object') return undefined
-  const usage: TargetUsage = {}
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
-    const n = (value as Record<string, unknown>)[key]
-    if (typeof n === 'number' && Number.isFinite(n)) usage[key] = n
-  }
-  return Object.keys(usage).length ? usage : undefined
 }

@@ -1,4 +1,4 @@
-import type { EvalCase, TargetUsage } from '../types.js'
+import type { EvalCase, ToolCall, Usage } from '../types.js'
 
 /** One trial's request to the agent under test. */
 export interface TrialRequest {
@@ -8,9 +8,19 @@ export interface TrialRequest {
   signal: AbortSignal
 }
 
+/** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
 export interface TargetReply {
   output: string
-  usage?: TargetUsage
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  metadata?: Record<string, unknown>
+  finishReason?: string
+  /**
+   * time spent in the target, when the target measured it itself (a result
+   * object's own `latencyMs`, a sandbox's call time): process or worker
+   * start-up excluded; otherwise the runner times the call
+   */
+  latencyMs?: number
 }
 
 /**
