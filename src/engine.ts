@@ -100,6 +100,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined,
     pricing: config.pricing,
     model: config.target.openai?.model,
+    tools: config.target.tools,
     budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 }
   }
   let outcome

@@ -6,12 +6,15 @@ import { grade, makeContext } from './helpers.js'
 const missingFile = '/nonexistent/evalgate/check.mjs'
 
 describe('assertionTypes', () => {
-  it('lists every base type of SPEC §3', () => {
+  it('lists every base type of SPEC §3 and §10', () => {
     expect([...assertionTypes].sort()).toEqual(
       [
         'equals', 'exact_match', 'iequals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'contains-any', 'icontains-any',
         'starts-with', 'regex', 'numeric', 'is-json', 'contains-json', 'json_exact', 'json-equals', 'json-subset', 'levenshtein',
         'javascript', 'latency', 'llm-rubric',
+        // SPEC §10
+        'trajectory:tool-used', 'trajectory:tool-sequence', 'trajectory:tool-args-match', 'trajectory:step-count', 'trajectory-match',
+        'tool-call-f1', 'is-valid-openai-tools-call', 'is-valid-openai-function-call', 'cost',
         // seed aliases
         'contains_all', 'contains_any', 'numeric_close'
       ].sort()

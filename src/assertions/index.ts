@@ -5,12 +5,15 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
+import { costAssertions } from './cost.js'
 import { javascriptAssertions } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
 import { rubricAssertions } from './rubric.js'
 import { textAssertions } from './text.js'
+import { toolsCallAssertions } from './tools-call.js'
+import { trajectoryAssertions } from './trajectory.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { numberOptionProblem } from './values.js'
 
@@ -22,7 +25,10 @@ const families: Record<string, AssertionHandler> = {
   ...numericAssertions,
   ...javascriptAssertions,
   ...latencyAssertions,
-  ...rubricAssertions
+  ...rubricAssertions,
+  ...trajectoryAssertions,
+  ...toolsCallAssertions,
+  ...costAssertions
 }
 
 /** Names the seed datasets use for checks we already have under a promptfoo name. */

@@ -47,7 +47,7 @@ function pointer(path: string, key: string | number): string {
  * Key order never matters; with `subset`, keys absent from `expected` objects
  * are ignored (arrays must still match item for item).
  */
-function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
+export function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
   const here = path || '(root)'
   if (isObject(expected) && isObject(actual)) {
     for (const key of Object.keys(expected)) {

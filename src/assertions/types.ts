@@ -16,6 +16,8 @@ export interface AssertionContext {
   finishReason?: string
   /** time spent in the target for this trial, start-up excluded (SPEC §10) */
   latencyMs?: number
+  /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
+  tools?: readonly unknown[]
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */

@@ -28,6 +28,8 @@ export interface RunnerOptions {
   pricing?: Pricing
   /** the model priced when a reply names none in metadata.model (the openai target's) */
   model?: string
+  /** target.tools: the schemas is-valid-openai-tools-call checks calls against */
+  tools?: readonly unknown[]
   /** budget.maxCostUsd; `judgeCostUsd` reads what the judge has spent so far */
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
 }
@@ -268,6 +270,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       metadata: reply.metadata,
       finishReason: reply.finishReason,
       latencyMs,
+      tools: options.tools,
       judge: options.judge,
       defaultJudgeThreshold: options.defaultJudgeThreshold
     })
