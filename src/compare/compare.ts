@@ -6,6 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
+import { comparedMetrics } from './metrics.js'
 import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
 
@@ -57,6 +58,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     common: commonFigures(pairs),
     passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
     meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
+    metrics: comparedMetrics(pairs),
     ...lists,
     flakyCases,
     added,
@@ -76,6 +78,7 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
     common: null,
     passRateDeltaCI: null,
     meanScoreDeltaCI: null,
+    metrics: null,
     regressed: [],
     fixed: [],
     flaky: [],

@@ -4,8 +4,8 @@
  */
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
-import { formatKeys, formatPercent, formatPoints, formatScore, plural } from './format.js'
-import type { Comparison, GateFailure, GateResult } from './types.js'
+import { formatKeys, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
+import type { Comparison, GateFailure, GateResult, MetricChange } from './types.js'
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
@@ -22,7 +22,7 @@ function failure(check: string, limit: number | null, measured: number | null, k
 export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
   // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
   const checks: Check[] = c.baseline
-    ? [incomplete, regressions, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
+    ? [incomplete, regressions, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, minPassRate, minMeanScore]
     : [incomplete, missingBaseline, minPassRate, minMeanScore]
   const found = checks.map((check) => check(c, gate, current)).filter((f): f is GateFailure => f !== null)
   return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found }
@@ -36,14 +36,43 @@ function exceeds(a: number, limit: number): boolean {
 const incomplete: Check = (_c, _gate, current) => {
   if (current.complete !== false) return null
   const finished = current.cases.length
-  // The record counts only finished cases unless the runner also recorded how many were planned.
-  const planned = current.summary.total
-  const sentence =
-    planned > finished
-      ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
-      : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`
+  // Records before `planned` counted only the finished cases.
+  const planned = current.planned ?? current.summary.total
+  const reached = planned > finished ? `${finished} of ${plural(planned, 'case')} finished` : `it stopped after ${plural(finished, 'case')} finished`
+  const budget = current.stopReason === 'budget' && current.budget
+  const sentence = budget
+    ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+    : `the run is incomplete: ${reached}`
   return failure('incomplete', planned, finished, [], sentence)
 }
+
+/**
+ * A relative increase limit (maxCostIncrease, maxTokensIncrease,
+ * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
+ * optimistic end of the interval: the smallest increase the data supports.
+ */
+function increaseCheck(key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease', metric: 'cost' | 'tokens' | 'latencyP95', label: string, kind: 'cost' | 'tokens' | 'latency'): Check {
+  return (c, gate) => {
+    const limit = gate[key]
+    const m: MetricChange | undefined = c.metrics?.[metric]
+    if (limit === undefined || !m || m.change === null) return null
+    const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`
+    const where = `on the ${plural(m.cases, 'case')} compared`
+    const cases = m.rose.length ? `; rose most: ${formatKeys(m.rose)}` : ''
+    const limitText = `${key} ${formatPercent(limit)}`
+    if (gate.useConfidenceBound) {
+      const least = m.ci ? m.ci[0] : null
+      if (least === null || !exceeds(least, limit)) return null
+      return failure(key, limit, least, m.rose, `${label} rose by at least ${formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`)
+    }
+    if (!exceeds(m.change, limit)) return null
+    return failure(key, limit, m.change, m.rose, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
+  }
+}
+
+const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost')
+const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens')
+const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency')
 
 const missingBaseline: Check = (_c, gate) =>
   gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null

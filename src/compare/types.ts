@@ -125,6 +125,28 @@ export interface Verdict {
   configChanges: ConfigChange[]
 }
 
+/** One compared metric (SPEC §10): over the compared cases where both runs carry it. */
+export interface MetricChange {
+  baseline: number
+  current: number
+  /** current / baseline − 1; null when the baseline figure is 0 */
+  change: number | null
+  /** paired 95% bootstrap interval of `change`; null with fewer than 5 cases or no change */
+  ci: [number, number] | null
+  /** compared cases that carry the metric in both runs */
+  cases: number
+  /** of those, the cases whose value rose, most first */
+  rose: string[]
+}
+
+/** `metrics` of `--json`: cost (total USD), tokens (total), latency p50 and p95 (ms). */
+export interface ComparedMetrics {
+  cost?: MetricChange
+  tokens?: MetricChange
+  latencyP50?: MetricChange
+  latencyP95?: MetricChange
+}
+
 export interface Comparison {
   baseline: RunFigures | null
   current: RunFigures
@@ -138,6 +160,8 @@ export interface Comparison {
   passRateDeltaCI: [number, number] | null
   /** 95% paired t interval of common.meanScoreDelta, over the cases scored in both runs; null with fewer than two */
   meanScoreDeltaCI: [number, number] | null
+  /** cost, tokens and latency over the compared cases; null without a baseline or when the runs carry none */
+  metrics: ComparedMetrics | null
   regressed: string[]
   fixed: string[]
   /** flipped, but the flip is within chance: see flakyCases for why */

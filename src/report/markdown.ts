@@ -7,6 +7,7 @@ import { formatCount, formatList, formatPercent, formatScore, plural } from '../
 import type { Comparison, FlakyCase, RunFigures } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
+import { metricRows, trajectoryDiff } from './metrics.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
 export const DEFAULT_MAX_LENGTH = 60_000
@@ -118,6 +119,7 @@ function figuresTable(c: Comparison): string {
       signedScore(common.meanScoreDelta) + scoreCI
     ])
   }
+  rows.push(...metricRows(c))
   return table(['', 'baseline', 'current', 'change'], rows)
 }
 
@@ -153,6 +155,8 @@ function regressionDetail(before: CaseResult | undefined, now: CaseResult): stri
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
   if (before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
   parts.push(`**Current output** (failed${trialsText(now)})`, outputBlock(now))
+  const calls = trajectoryDiff(before, now)
+  if (calls) parts.push(calls)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
   return parts.join(SEPARATOR)
 }

@@ -243,6 +243,11 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       const t0 = now()
       try {
         const reply: TargetReply = await target.call(inFlight)
+        // priced and counted before the slot is released: the next trial's budget check must see this one's cost
+        if (reply.usage) {
+          reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
+          if (reply.usage.costUsd !== undefined) targetCostUsd += reply.usage.costUsd
+        }
         return { reply, error: null, durationMs: now() - t0 }
       } catch (err) {
         if (runSignal?.aborted) return null
@@ -258,8 +263,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     if (reply === null) return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
     // the target's own time when it measured it (start-up excluded), else the call's
     const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
-    const usage = reply.usage && priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
-    if (usage?.costUsd !== undefined) targetCostUsd += usage.costUsd
+    const usage = reply.usage
     const assertions = await evaluateAssertions(c.assert, {
       output: reply.output,
       input: c.input,
