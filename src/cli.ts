@@ -7,7 +7,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
-import { compareRuns } from './compare/index.js'
+import { compareIfCompatible } from './compare/compatibility.js'
+import { conclude } from './compare/conclude.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
 import { parseConfig } from './config/load.js'
@@ -26,6 +27,7 @@ import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
+import { pauseWorkflowCommands } from './util/workflow-commands.js'
 import { VERSION } from './version.js'
 
 export interface CliIO {
@@ -37,6 +39,11 @@ export interface CliIO {
 }
 
 const DEFAULT_CONFIG = 'evalgate.yml'
+
+/** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
+function configIfAny(named: string | undefined): string | undefined {
+  return named ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+}
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 } as const
 
@@ -81,19 +88,22 @@ function colour(io: CliIO, code: string, text: string): string {
   return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
 }
 
-/** Write the comparison's outputs and return the gate's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
-  const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
+/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null }, secrets: Set<string> = new Set()): Promise<number> {
+  const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
+  const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
+  const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
   // in pieces: at 100,000 cases the page is ~60 MB
   if (opts.html) await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
-  const { passed, failures } = comparison.gate
-  const verdict = passed ? colour(io, '32', 'evalgate: gate passed') : colour(io, '31', `evalgate: gate failed: ${failures.length} failure${failures.length === 1 ? '' : 's'}`)
-  io.stderr.write(`${verdict}\n`)
-  if (!passed) for (const f of failures) io.stderr.write(`  - ${f}\n`)
+  const { reasons } = verdict
+  const passed = reasons.length === 0
+  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  io.stderr.write(`${line}\n`)
+  if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
 }
 
@@ -119,7 +129,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets)
   } finally {
     interruption.stop()
   }
@@ -187,10 +197,10 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`)
   const [baseline, current] = await readRecords(positionals)
   // comparing two records needs only the gate: the config's when there is one, else the default gate
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
-  const comparison = compareRuns(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
+  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -201,16 +211,17 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i]!, record }))
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
-  const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
-  const merged = mergeRecords(shards, { baseline })
+  const configFile = configIfAny(values.config)
+  const loaded = configFile ? await loadEvalConfig(configFile) : undefined
+  const config = loaded?.config
+  const merged = mergeRecords(shards, { baseline, dataset: values.config && loaded ? { fingerprint: loaded.dataset, file: values.config } : undefined })
   if (values.config && config && config.name !== merged.name) {
     throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
   }
   await writeJsonAtomic(values.out, merged)
   io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`)
-  const comparison = compareRuns(baseline, merged, config?.gate ?? gateSchema.parse({}))
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}))
+  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -228,7 +239,7 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`badge takes one run record: RUN.json\n\n${USAGE}`)
   const record = await readRunRecord(positionals[0]!)
   // the colour bands and label come from the config's \`badge:\` when there is a config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
   const badge = badgeFor(record, config)
   if (values.svg) await writeFileAtomic(values.svg, badgeSvg(badge))
@@ -269,6 +280,16 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
 
 /** Run the CLI; resolves with the exit code and never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  // under Actions, nothing printed (the report's model output, reasons, errors quoting them) may act as a workflow command
+  const paused = io.env.GITHUB_ACTIONS === 'true' ? pauseWorkflowCommands(io) : undefined
+  try {
+    return await dispatch(argv, paused?.io ?? io)
+  } finally {
+    paused?.resume()
+  }
+}
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [command, ...args] = argv
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') return help(io)

@@ -6,14 +6,22 @@ import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
 import { costAssertions } from './cost.js'
+import { countAssertions } from './counts.js'
+import { finishReasonAssertions } from './finish-reason.js'
+import { htmlAssertions } from './html.js'
 import { javascriptAssertions } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
+import { overlapAssertions } from './overlap.js'
+import { refusalAssertions } from './refusal.js'
 import { rubricAssertions } from './rubric.js'
+import { similarAssertions } from './similar.js'
+import { sqlAssertions } from './sql.js'
 import { textAssertions } from './text.js'
 import { toolsCallAssertions } from './tools-call.js'
 import { trajectoryAssertions } from './trajectory.js'
+import { xmlAssertions } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { numberOptionProblem } from './values.js'
 
@@ -28,7 +36,15 @@ const families: Record<string, AssertionHandler> = {
   ...rubricAssertions,
   ...trajectoryAssertions,
   ...toolsCallAssertions,
-  ...costAssertions
+  ...costAssertions,
+  ...refusalAssertions,
+  ...countAssertions,
+  ...xmlAssertions,
+  ...htmlAssertions,
+  ...sqlAssertions,
+  ...overlapAssertions,
+  ...finishReasonAssertions,
+  ...similarAssertions
 }
 
 /** Names the seed datasets use for checks we already have under a promptfoo name. */

@@ -7,6 +7,7 @@ import { z } from 'zod'
 const nonNegative = z.number().min(0)
 const fraction = z.number().min(0).max(1)
 const positiveInt = z.number().int().min(1)
+const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
 
 export const assertionSchema = z
   .object({
@@ -108,6 +109,8 @@ export const judgeSchema = z
   .object({
     provider: z.enum(['openai', 'command']).default('openai'),
     model: z.string().default('gpt-4o-mini'),
+    /** the model behind `similar` (embeddings from judge.baseUrl) */
+    embeddingModel: z.string().default('text-embedding-3-small'),
     baseUrl: z.string().default('https://api.openai.com/v1'),
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     command: argv.optional(),
@@ -135,6 +138,12 @@ export const gateSchema = z
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: z.boolean().default(false),
     alpha: z.number().gt(0).lt(1).default(0.05),
+    /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
+    maxRemoved: z.number().int().min(0).default(0),
+    /** cases whose fingerprint differs from the baseline's; no limit when unset */
+    maxChanged: z.number().int().min(0).optional(),
+    /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
+    minComparable: fraction.default(0.5),
     useConfidenceBound: z.boolean().default(false),
     /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
     maxCostIncrease: nonNegative.optional(),
@@ -183,7 +192,8 @@ export const configSchema = z
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    repeatPassThreshold: fraction.default(0.5),
+    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    repeatPassThreshold: z.number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),

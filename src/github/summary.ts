@@ -2,12 +2,12 @@
  * What the action leaves in the job: the step summary, annotations on the
  * regressed cases, the outputs of SPEC §7, and the report in the log.
  */
-import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import * as core from '@actions/core'
-import type { Comparison } from '../compare/types.js'
+import type { BaselineStatus, Comparison, Verdict } from '../compare/types.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import type { Badge } from '../badge/index.js'
+import { writeUntrusted } from '../util/workflow-commands.js'
 
 /** GitHub keeps at most 1 MiB of a step's summary; leave room for other steps' sections. */
 export const MAX_SUMMARY_BYTES = 1_000_000
@@ -32,15 +32,12 @@ export async function writeJobSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown, true).write()
 }
 
-/** Print text the run does not control (model output, reasons) so that it cannot issue workflow commands. */
+/** Print text the run does not control (model output, reasons) in a group of the log, so that it cannot issue workflow commands. */
 export function logUntrusted(title: string, text: string, write: (line: string) => void = core.info): void {
-  const token = randomUUID().replace(/-/g, '')
   core.startGroup(title)
-  write(`::stop-commands::${token}`)
   try {
-    write(text)
+    writeUntrusted(write, text)
   } finally {
-    write(`::${token}::`)
     core.endGroup()
   }
 }
@@ -100,7 +97,8 @@ export interface OutputValues {
   passed: string
   regressed: string
   fixed: string
-  gate: 'pass' | 'fail'
+  gate: 'pass' | 'fail' | 'accepted'
+  'baseline-status': BaselineStatus
   'results-path': string
   'report-path': string
   'baseline-run-id': string
@@ -111,8 +109,7 @@ export interface OutputValues {
 export function outputValues(input: {
   current: RunRecord
   comparison: Comparison
-  /** the gate as the action reports it: an incomplete run never passes */
-  gatePassed: boolean
+  verdict: Verdict
   resultsPath: string
   reportPath: string
   baselineRunId: number | null
@@ -120,14 +117,16 @@ export function outputValues(input: {
 }): OutputValues {
   return {
     ...shardOutputValues(input),
-    gate: input.gatePassed ? 'pass' : 'fail',
+    // a verdict of "error" fails the check like a failed gate
+    gate: input.verdict.outcome === 'error' ? 'fail' : input.verdict.outcome,
+    'baseline-status': input.verdict.baselineStatus,
     'report-path': input.reportPath,
     'badge-message': input.badge.message,
     'badge-color': input.badge.color
   }
 }
 
-type ShardOutputs = Omit<OutputValues, 'gate' | 'report-path' | 'badge-message' | 'badge-color'>
+type ShardOutputs = Omit<OutputValues, 'gate' | 'baseline-status' | 'report-path' | 'badge-message' | 'badge-color'>
 
 /** A shard's outputs: its figures and where its record is; the gate, report and badge are the merge job's. */
 export function shardOutputValues(input: { current: RunRecord; comparison: Comparison; resultsPath: string; baselineRunId: number | null }): ShardOutputs {

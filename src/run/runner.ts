@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit'
 import { casePasses, evaluateAssertions } from '../assertions/index.js'
-import type { Judge } from '../assertions/types.js'
+import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
@@ -18,6 +18,8 @@ export interface RunnerOptions {
   repeatPassThreshold: number
   timeoutMs: number
   judge?: Judge
+  /** embeddings for `similar` (the judge's server) */
+  embed?: Embedder
   defaultJudgeThreshold?: number
   /** aborting it cuts the run short: no new trials start, running ones are stopped and dropped */
   signal?: AbortSignal
@@ -276,6 +278,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       latencyMs,
       tools: options.tools,
       judge: options.judge,
+      embed: options.embed,
       defaultJudgeThreshold: options.defaultJudgeThreshold
     })
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
