@@ -3,6 +3,7 @@
  * it is shown changes (the output, and the tool calls under includeToolCalls),
  * never because usage changed; the budget stops a run that spends too much.
  */
+import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../src/engine.js'
@@ -57,6 +58,7 @@ describe('examples/agent', () => {
   it('v2 against the committed v1 baseline: the forbidden refund, the regressed answer, cost and latency over their limits', async () => {
     const baseline = await readRunRecord(path.join(path.dirname(CONFIG), 'baseline.json'))
     const run = await evaluate(await loadEvalConfig(CONFIG), { baseline })
+    expect([run.comparison.baseline?.total, run.record.summary.passed, run.comparison.changed, run.comparison.added.length]).toEqual([10, 8, [], 0])
     expect(run.comparison.regressed).toEqual(['where-is-b7', 'returns-policy'])
     const b7 = run.record.cases.find((c) => c.id === 'where-is-b7')!
     expect(b7.assertions.find((a) => a.type === 'trajectory:tool-used')!.reason).toBe('refund was called 1 time, allowed 0: search_kb → lookup_order → refund')
@@ -73,5 +75,15 @@ describe('examples/agent', () => {
     expect(run.record.budget!.spentUsd).toBeGreaterThanOrEqual(0.005)
     expect(run.comparison.gate.passed).toBe(false)
     expect(run.comparison.gate.failures[0]).toMatch(/^the run stopped at its budget: \$0\.0110 spent of budget\.maxCostUsd \$0\.0050 \(target plus judge\); 1 of 10 cases finished/)
+  }, 60_000)
+
+  it('the Python jsonl twin answers, calls and spends exactly as the Node agent', async () => {
+    if (spawnSync('python3', ['--version']).status !== 0) return
+    const node = await evaluate(await exampleConfig('2', 'support-mini'), {})
+    const loaded = await exampleConfig('2', 'support-mini')
+    loaded.config.target = { ...loaded.config.target, command: ['python3', 'agent.py'], protocol: 'jsonl', output: 'text' }
+    const python = await evaluate(loaded, { env: { PATH: process.env.PATH, HOME: process.env.HOME } })
+    const shown = (r: typeof node) => r.record.cases.map((c) => ({ id: c.id, output: c.output, toolCalls: c.toolCalls, usage: c.usage, latencyMs: c.latencyMs, passed: c.passed }))
+    expect(shown(python)).toEqual(shown(node))
   }, 60_000)
 })

@@ -15,6 +15,9 @@
 //            a push to main (run, upload), then a pull request (download that baseline,
 //            run, compare, comment, upload)
 //   cold     the action bundle from process start to its first case; bundle sizes
+//   agents   10k and 100k cases, string-only (one contains) against structured results
+//            (a module returning {output, toolCalls: 3 calls, usage}, priced by `pricing`)
+//            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
@@ -401,9 +404,48 @@ async function peer(n) {
   void n
 }
 
+const AGENT_RESULT =
+  'export default (input) => ({\n' +
+  '  output: `echo: ${input}`,\n' +
+  "  toolCalls: [{ name: 'lookup_order', args: { order_id: input } }, { name: 'search_kb', args: { query: 'returns' } }, { name: 'refund', args: { order_id: input, amount: 20.5 } }],\n" +
+  '  usage: { inputTokens: 800, outputTokens: 90 },\n' +
+  "  metadata: { model: 'bench-mini' }\n" +
+  '})\n'
+
+/** Structured results with two trajectory checks per case against plain strings, in the same run of the bench. */
+async function agents(sizes = [10000, 100000]) {
+  console.log('\nagents: string-only (contains) vs structured results (+ trajectory:tool-used, trajectory-match), module target')
+  results.agents = []
+  for (const size of sizes) {
+    const plain = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    const lines = Array.from({ length: size }, (_, i) =>
+      JSON.stringify({
+        id: `c${i}`,
+        input: `question ${i}`,
+        assert: [
+          { type: 'contains', value: `question ${i}` },
+          { type: 'trajectory:tool-used', value: { name: 'refund', max: 1 } },
+          { type: 'trajectory-match', mode: 'superset', value: [{ name: 'lookup_order', args: { order_id: `question ${i}` } }, 'refund'] }
+        ]
+      })
+    )
+    const structured = write(tempDir(), {
+      'agent.mjs': AGENT_RESULT,
+      'cases.jsonl': `${lines.join('\n')}\n`,
+      'evalgate.yml': 'name: bench\ndataset: cases.jsonl\nconcurrency: 64\ntarget: { module: ./agent.mjs }\npricing: { bench-mini: { input: 0.6, output: 2.4 } }\n'
+    })
+    const a = await libRun(path.join(plain, 'evalgate.yml'))
+    const b = await libRun(path.join(structured, 'evalgate.yml'))
+    expectAllPassed(a, size, 'agents (strings)')
+    expectAllPassed(b, size, 'agents (structured)')
+    results.agents.push({ n: size, strings: a, structured: b })
+    console.log(`  ${thousands(size).padStart(7)} cases  strings: ${secs(a.processMs)}, peak ${mb(a.peakRssMb)}  ·  structured + 2 trajectory checks: ${secs(b.processMs)}, peak ${mb(b.peakRssMb)}  ·  time ${ratio(b.processMs, a.processMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}`)
+  }
+}
+
 // ---------------------------------------------------------------------------
 
-const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold']
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
@@ -419,6 +461,7 @@ try {
   if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
   if (only.includes('action')) await action(n)
   if (only.includes('cold')) await cold()
+  if (only.includes('agents')) await agents(n === undefined ? undefined : [n])
   if (values.peer) await peer(n)
 } finally {
   for (const dir of temps) {
