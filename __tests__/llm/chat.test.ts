@@ -15,7 +15,7 @@ describe('chatComplete', () => {
   it.each(['', '/'])('posts to <baseUrl>/chat/completions (trailing %p)', async (slash) => {
     server.enqueue({ body: chatReply('hello') })
     const result = await chatComplete({ baseUrl: server.baseUrl + slash, model: 'm', messages }, http)
-    expect(result).toEqual({ content: 'hello', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } })
+    expect(result).toEqual({ content: 'hello', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 }, finishReason: 'stop' })
     expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions' })
   })
 
