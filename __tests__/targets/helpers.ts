@@ -1,17 +1,18 @@
 /** Shared bits of the target tests: a context, a request, and watching process ids. */
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { targetSchema, type TargetConfig } from '../../src/config/schema.js'
 import type { TargetContext, TrialRequest } from '../../src/targets/types.js'
 import type { EvalCase } from '../../src/types.js'
+import { tempDir as madeTempDir } from '../__fixtures__/temp.js'
 
 export const AGENTS = join(dirname(fileURLToPath(import.meta.url)), '..', '__fixtures__', 'agents')
 export const AGENT = join(AGENTS, 'agent.mjs')
 
+/** A temp folder removed after the test file. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'evalgate-targets-'))
+  return madeTempDir('evalgate-targets-')
 }
 
 export function context(env: NodeJS.ProcessEnv = process.env): TargetContext {
