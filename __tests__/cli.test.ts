@@ -1,13 +1,16 @@
 import { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from './__fixtures__/cli.js'
 
 const quickstart = path.resolve('examples/quickstart')
 
-const agentModule = `export default async function (input) {
+const agentModule = `import { writeFileSync } from 'node:fs'
+export default async function (input) {
   const q = String(input)
+  // tells a waiting test that this case was called: with two calls at a time, the first one has finished
+  if (q === 'slow two') writeFileSync(new URL('./slow-two-called', import.meta.url), '')
   if (q.startsWith('slow')) await new Promise((r) => setTimeout(r, 60000).unref())
   if (q === 'boom') throw new Error('kaboom')
   if (q.includes('capital')) return 'Paris is the capital'
@@ -51,7 +54,7 @@ describe('evalgate run on the quick start', () => {
 
 describe('evalgate run', () => {
   const config = `name: demo
-target: { module: ./agent.mjs, timeoutMs: 2000 }
+target: { module: ./agent.mjs, timeoutMs: 30000 }
 cases:
   - { id: cap, input: "capital of France?", expected: Paris }
   - { id: sum, input: "2+2", assert: [{ type: numeric, value: 4 }] }
@@ -94,7 +97,7 @@ cases:
     const out = path.join(dir, 'out.json')
     const proc = new EventEmitter()
     const pending = runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out], {}, { process: proc as never })
-    await new Promise((r) => setTimeout(r, 300))
+    while (!existsSync(path.join(dir, 'slow-two-called'))) await new Promise((r) => setTimeout(r, 20))
     proc.emit('SIGTERM')
     const res = await pending
     expect(res.code).toBe(1)

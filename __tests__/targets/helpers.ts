@@ -39,7 +39,7 @@ async function sleep(ms: number): Promise<void> {
 
 /** The pids a fixture agent wrote once it was up. */
 export async function waitForPids(file: string): Promise<number[]> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 30_000
   for (;;) {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as number[]
@@ -71,7 +71,7 @@ export function isAlive(pid: number): boolean {
 
 /** Signals are delivered asynchronously: give the kernel a moment before calling a process a survivor. */
 export async function expectAllGone(pids: number[]): Promise<number[]> {
-  const deadline = Date.now() + 3000
+  const deadline = Date.now() + 15_000
   while (pids.some(isAlive) && Date.now() < deadline) await sleep(20)
   return pids.filter(isAlive)
 }
