@@ -74,6 +74,15 @@ cases:
     expect(byId.nope.assertions[0].reason).toMatch(/Rome/)
   })
 
+  it('a --filter that matches no case is a usage error (exit 2) before anything runs', async () => {
+    const dir = project(config)
+    const out = path.join(dir, 'out.json')
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out, '--filter', 'capitol'])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe('evalgate: --filter "capitol" matches none of the 4 cases (it looks for the text in case ids, names and tags, ignoring case)\n')
+    expect(existsSync(out)).toBe(false)
+  })
+
   it('filters cases and overrides repeat', async () => {
     const dir = project(config)
     const out = path.join(dir, 'out.json')

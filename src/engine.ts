@@ -65,13 +65,31 @@ export function shardOf(caseId: string, count: number): number {
   return (parseInt(contentHash(caseId, 8), 16) % count) + 1
 }
 
+/** Whether `--filter` text (lower-cased) is in the case's id, name or a tag, ignoring case. */
+function matchesFilter(c: EvalCase, needle: string): boolean {
+  return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle))
+}
+
 export function selectCases(cases: EvalCase[], options: { filter?: string; shard?: Shard }): EvalCase[] {
   const needle = options.filter?.toLowerCase()
   return cases.filter((c) => {
     if (options.shard && shardOf(c.id, options.shard.count) !== options.shard.index) return false
-    if (!needle) return true
-    return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle))
+    return !needle || matchesFilter(c, needle)
   })
+}
+
+/**
+ * A filter that selects nothing is a usage error before anything runs, not a run
+ * of no cases that then fails its floors. (An empty shard is not: a small
+ * dataset split many ways can leave one shard nothing to do.)
+ */
+function checkFilter(cases: EvalCase[], filter: string | undefined): void {
+  if (!filter) return
+  const needle = filter.toLowerCase()
+  if (cases.some((c) => matchesFilter(c, needle))) return
+  throw new UsageError(
+    `--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`
+  )
 }
 
 export function gitFromEnv(env: NodeJS.ProcessEnv): RunRecord['git'] {
@@ -82,6 +100,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  checkFilter(loaded.cases, options.filter)
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()

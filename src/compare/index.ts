@@ -2,5 +2,6 @@ export { assess, classify, compareRuns, runFigures, type Assessment, type Outcom
 export { carryHistory, carryTrend, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, nextHistory, recentCounts } from './history.js'
 export { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from './format.js'
 export { evaluateGate } from './gate.js'
+export { errorShape, sharedTargetError, type SharedTargetError } from './target-errors.js'
 export { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval, type PairedCounts } from './stats.js'
 export type { BaselineStatus, CommonFigures, Comparison, ConfigChange, FlakyCase, GateFailure, GateResult, Verdict, RunFigures, TagFigures, TrialCounts } from './types.js'
