@@ -42,7 +42,8 @@ describe('the bundled CLI interrupted', () => {
     const configFile = path.join(dir, 'evalgate.json')
     writeFileSync(configFile, JSON.stringify(config))
     const out = path.join(dir, 'run.json')
-    const child = spawn(process.execPath, [cli, 'run', '-c', configFile, '--out', out, '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+    // EVALGATE_NODE: CI runs the bundle under Node 24 too
+    const child = spawn(process.env.EVALGATE_NODE ?? process.execPath, [cli, 'run', '-c', configFile, '--out', out, '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
