@@ -5,7 +5,7 @@
 import { validateAssertion } from './assertions/index.js'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
-import { loadConfig, type LoadedConfig } from './config/load.js'
+import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, UsageError } from './errors.js'
 import { buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
@@ -15,13 +15,9 @@ import type { Progress } from './run/progress.js'
 import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
-import { contentHash } from './util/hash.js'
+import { isSelected, type Selection, type Shard } from './compare/selection.js'
 
-export interface Shard {
-  /** 1-based */
-  index: number
-  count: number
-}
+export { shardOf, type Shard } from './compare/selection.js'
 
 export interface EvaluateOptions {
   /** the run compared against (read with `{ onCase: datasetSharer(loaded.cases) }`, it shares equal values with the dataset: run/share.ts) */
@@ -45,8 +41,8 @@ export interface Evaluation {
   secrets: Set<string>
 }
 
-export function loadEvalConfig(file: string): Promise<LoadedConfig> {
-  return loadConfig(file, validateAssertion)
+export function loadEvalConfig(file: string, options?: LoadOptions): Promise<LoadedConfig> {
+  return loadConfig(file, validateAssertion, options)
 }
 
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
@@ -60,22 +56,8 @@ export function parseShard(text: string, option = '--shard'): Shard {
   return { index, count }
 }
 
-/** The deterministic shard of a case: its key's hash modulo the shard count. */
-export function shardOf(caseId: string, count: number): number {
-  return (parseInt(contentHash(caseId, 8), 16) % count) + 1
-}
-
-/** Whether `--filter` text (lower-cased) is in the case's id, name or a tag, ignoring case. */
-function matchesFilter(c: EvalCase, needle: string): boolean {
-  return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle))
-}
-
-export function selectCases(cases: EvalCase[], options: { filter?: string; shard?: Shard }): EvalCase[] {
-  const needle = options.filter?.toLowerCase()
-  return cases.filter((c) => {
-    if (options.shard && shardOf(c.id, options.shard.count) !== options.shard.index) return false
-    return !needle || matchesFilter(c, needle)
-  })
+export function selectCases(cases: EvalCase[], selection: Selection): EvalCase[] {
+  return cases.filter((c) => isSelected(c, selection))
 }
 
 /**
@@ -84,9 +66,7 @@ export function selectCases(cases: EvalCase[], options: { filter?: string; shard
  * dataset split many ways can leave one shard nothing to do.)
  */
 function checkFilter(cases: EvalCase[], filter: string | undefined): void {
-  if (!filter) return
-  const needle = filter.toLowerCase()
-  if (cases.some((c) => matchesFilter(c, needle))) return
+  if (!filter || cases.some((c) => isSelected(c, { filter }))) return
   throw new UsageError(
     `--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`
   )
@@ -140,6 +120,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
+      filter: options.filter || null,
       judge: withSpread(judge?.stats(), spread?.spread()),
       baseline: options.baseline
     }),

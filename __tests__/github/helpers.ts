@@ -8,7 +8,6 @@
  * @actions/github (use `await import(...)` after `startGitHub()`).
  */
 import { afterAll, beforeAll, beforeEach, jest } from '@jest/globals'
-import path from 'node:path'
 import { GitHubServer, runtimeToken } from '../__fixtures__/github-server.js'
 import { tempDir as madeTempDir } from '../__fixtures__/temp.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'

@@ -155,7 +155,8 @@ describe('jsonl target: workers', () => {
   it('workers that never write a line are diagnosed once: the cases in flight and every later one fail at once, saying why', async () => {
     const target = jsonlTarget({ workers: 2, timeoutMs: 60_000 }, ['silent'])
     const first = timedRequest('a')
-    const calls = [target.call(first.req), output(target, 'b'), output(target, 'c')].map((p) => p.catch((err: unknown) => err as Error))
+    const failure = (p: Promise<unknown>) => p.then(() => new Error('answered'), (err: unknown) => err as Error)
+    const calls = [target.call(first.req), output(target, 'b'), output(target, 'c')].map(failure)
     first.timeout()
     const [timedOut, ...others] = await Promise.all(calls)
     expect(timedOut!.message).toBe('timed out after 50 ms')

@@ -15,6 +15,8 @@ export interface PullRequestRef {
   headSha: string | null
   baseRef: string | null
   baseSha: string | null
+  /** the names of the pull request's labels as the event saw them */
+  labels: string[]
 }
 
 export interface ActionContext {
@@ -80,7 +82,8 @@ function pullRequestOf(payload: Record<string, unknown>): PullRequestRef | null 
   if (!pr || typeof pr.number !== 'number') return null
   const head = record(pr.head)
   const base = record(pr.base)
-  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha) }
+  const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => text(record(l)?.name)).filter((l): l is string => l !== null) : []
+  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha), labels }
 }
 
 export function readContext(env: NodeJS.ProcessEnv): ActionContext {

@@ -52,6 +52,8 @@ export interface PullRequestFound {
   number: number
   baseRef: string
   baseSha: string
+  /** the names of its labels now (the accept label, SPEC §9) */
+  labels: string[]
 }
 
 export type PullRequestLookup = { found: PullRequestFound; notice: null } | { found: null; notice: string }
@@ -61,6 +63,11 @@ interface RestPull {
   state?: string
   head: { sha: string }
   base: { ref: string; sha: string }
+  labels?: Array<{ name?: string } | string>
+}
+
+function labelNames(labels: RestPull['labels']): string[] {
+  return (labels ?? []).map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean)
 }
 
 /**
@@ -83,7 +90,7 @@ export async function findPullRequest(octokit: Octokit, owner: string, repo: str
     for (const number of numbers) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number })
       const pull = data as RestPull
-      if (pull.state === 'open' && pull.head.sha === run.headSha) return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha }, notice: null }
+      if (pull.state === 'open' && pull.head.sha === run.headSha) return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha, labels: labelNames(pull.labels) }, notice: null }
     }
     return { found: null, notice: `comment skipped: pull request #${numbers[0]} has moved on from ${run.headSha.slice(0, 7)} (or is closed); its newer run will comment` }
   } catch (err) {
