@@ -246,13 +246,18 @@ function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
   const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
   const keys = new Set(rerun.map((k) => k.id))
-  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k)).length
+  // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+  const untestable = new Set(c.notTestable)
+  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length
+  const notTestable = c.notTestable.filter((k) => keys.has(k)).length
   const flaky = c.flaky.filter((k) => keys.has(k)).length
   return [
     {
       text:
         `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky.`
+        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky` +
+        (notTestable ? `, ${formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+        '.'
     }
   ]
 }
