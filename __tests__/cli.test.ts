@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from './__fixtures__/cli.js'
@@ -81,6 +81,17 @@ cases:
     expect(res.code).toBe(2)
     expect(res.stderr).toBe('evalgate: --filter "capitol" matches none of the 4 cases (it looks for the text in case ids, names and tags, ignoring case)\n')
     expect(existsSync(out)).toBe(false)
+  })
+
+  it('warns when --baseline is a run of another config name', async () => {
+    const dir = project(config)
+    const first = path.join(dir, 'first.json')
+    expect((await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', first, '--quiet'])).code).toBe(0)
+    const same = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--baseline', first, '--quiet'])
+    expect(same.stderr).not.toContain('warning')
+    writeFileSync(first, JSON.stringify({ ...JSON.parse(readFileSync(first, 'utf8')), name: 'other-bot' }))
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--baseline', first, '--quiet'])
+    expect(res.stderr).toContain(`evalgate: warning: the baseline ${first} is a run of "other-bot", but ${path.join(dir, 'evalgate.yml')} is the config of "demo": is it the right baseline?`)
   })
 
   it('filters cases and overrides repeat', async () => {

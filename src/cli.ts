@@ -173,6 +173,13 @@ async function runFromConfig(
   const loaded = await loadEvalConfig(configFile)
   // its cases share equal values with the dataset's as they are read (run/share.ts)
   const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null
+  if (baseline && baseline.name !== loaded.config.name) {
+    // cases are matched by key: a run of another config compares cases that merely share ids
+    io.stderr.write(
+      `evalgate: warning: the baseline ${options.baselineFile} is a run of "${baseline.name}", but ${loaded.file} is the config of "${loaded.config.name}": ` +
+        `is it the right baseline?\n`
+    )
+  }
   interruption.listen()
   // what this run will do: a shard or a filter is a part of the dataset
   const { filter, shard, repeat } = options
