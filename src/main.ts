@@ -19,10 +19,15 @@ import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
-import { apiMessage, artifactClient, fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
+import { artifactClient } from './github/artifacts/client.js'
+import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
+import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
+import { fetchShardRecords } from './github/artifacts/shards.js'
+import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
 import { readFileAt, repositoryPath } from './github/contents.js'
-import { createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
+import { apiMessage, createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish, writeReport, type Published } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
@@ -148,6 +153,7 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
+  for (const notice of notices) core.notice(notice)
   const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit }
   return { job, loaded: { ...loaded, config } }
 }
@@ -161,15 +167,23 @@ async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   const { inputs, ctx, octokit, artifactName } = job
   const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
   if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', problem: null, notices: [] }
+  let baseline: Baseline
   if (!octokit) {
-    const notice = 'no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'
-    core.notice(notice)
-    return { record: null, runId: null, status: 'none', problem: null, notices: [notice] }
+    baseline = { record: null, runId: null, status: 'none', problem: null, notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'] }
+  } else {
+    const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
+    baseline = baselineFrom(found)
+    if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
-  const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
-  if (found.run) core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
-  for (const notice of found.notices) core.notice(notice)
-  return { record: found.record, runId: found.run?.id ?? null, status: found.record ? 'found' : 'none', problem: null, notices: found.notices }
+  for (const notice of baseline.notices) core.notice(notice)
+  return baseline
+}
+
+/** The lookup's answer as the verdict needs it: an `error` keeps its reason (the check fails with it, SPEC §9). */
+function baselineFrom(found: BaselineLookup): Baseline {
+  if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, problem: null, notices: found.notices }
+  if (found.status === 'none') return { record: null, runId: null, status: found.status, problem: null, notices: found.notices }
+  return { record: null, runId: null, status: found.status, problem: found.reason, notices: found.notices }
 }
 
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
@@ -385,9 +399,9 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  for (const notice of found.notices) core.notice(notice)
-  const baseline: Baseline = { record: found.record, runId: found.run?.id ?? null, status: found.record ? 'found' : 'none', problem: null, notices: found.notices }
-  const comparison = compareRuns(found.record, current, gate)
+  const baseline = baselineFrom(found)
+  for (const notice of baseline.notices) core.notice(notice)
+  const comparison = compareRuns(baseline.record, current, gate)
   const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
   const job: Job = { inputs, ctx, config: loaded?.config ?? ({ name: current.name } as ParsedConfig), configChanges: [], notices: [], caseCount: current.cases.length, artifactName, octokit }
 
