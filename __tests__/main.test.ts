@@ -97,7 +97,8 @@ describe('mode: run', () => {
     expect(JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))).toEqual(record)
     expect(readFileSync(result.outputs['report-path']!, 'utf8')).toBe(result.summary.trimEnd())
     expect(result.summary).toContain('gate passed')
-    expect(result.summary).toContain('no baseline')
+    // said once: the lookup's notice, not a second generic one
+    expect(result.summary.match(/no baseline/g)).toHaveLength(1)
     // not a pull request: nothing to comment on
     expect(server.requests.some((r) => r.path.includes('/comments'))).toBe(false)
   })
@@ -129,6 +130,8 @@ describe('mode: run', () => {
     expect(comment!.body).toContain('gate failed')
     expect(comment!.body).toContain('capital')
     expect(comment!.body.length).toBeLessThanOrEqual(60_000)
+    expect(comment!.body).toContain(`[workflow run ${baselineRun}](https://github.com/acme/bot/actions/runs/${baselineRun})`)
+    expect(comment!.body).toContain(`[workflow run ${result.runId}](https://github.com/acme/bot/actions/runs/${result.runId})`)
     expect(result.summary).toContain('capital')
 
     // an annotation at the case's line in the dataset
@@ -169,6 +172,21 @@ describe('mode: run', () => {
     const result = await prRun({ broken: ['capital'] })
     expect(result.outputs['baseline-run-id']).toBe(String(baselineRun))
     expect(result.outputs.regressed).toBe('1')
+    expect(result.exitCode).toBe(1)
+  })
+
+  it('never takes the baseline from a workflow_dispatch on a tag named like the branch', async () => {
+    // not the PR's base commit: the lookup goes newest first and meets the tag's run first
+    const baselineRun = await mainRun({ sha: sha(1) })
+    // the tag "main" points at a commit that is on no branch; the dispatch on it reports head_branch "main"
+    const onTag = server.addRun({ head_sha: sha(0x7a9), event: 'workflow_dispatch' }, { onBranch: false })
+    const poisoned = JSON.parse(readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as { cases: Array<{ passed: boolean }> }
+    for (const c of poisoned.cases) c.passed = false
+    server.addArtifact(onTag.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
+
+    const result = await prRun({ broken: ['capital'] })
+    expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun), 'baseline-status': 'found', regressed: '1', gate: 'fail' })
+    expect(notices(result)).toContainEqual(expect.stringContaining(`run ${onTag.id} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history`))
     expect(result.exitCode).toBe(1)
   })
 

@@ -12,7 +12,9 @@ import { ConfigError } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
-import { formatPath, parseJsonl, parseJsonLine, parseYaml, validate, type Located, type Path } from './parse.js'
+import { expectedText } from './expected.js'
+import { Fingerprinter } from './fingerprint.js'
+import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
 /** What checks a case's assertions against the registered types. */
@@ -20,6 +22,8 @@ export type AssertionValidator = (assertion: Assertion) => string | undefined
 
 export interface DatasetOptions {
   defaults: { assert: Assertion[]; tags: string[] }
+  /** the config's folder: fingerprints name files relative to it */
+  baseDir: string
   judge?: JudgeConfig
   validateAssertion: AssertionValidator
 }
@@ -102,7 +106,7 @@ export function parseDatasetText(text: string, file: string): RawSource {
   if (!['.yaml', '.yml', '.json'].includes(ext)) {
     throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file)
   }
-  const located = parseYaml(text, file)
+  const located = parseStructured(text, file)
   const value = located.value
   if (Array.isArray(value)) return { located, base: [], cases: value }
   if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
@@ -156,16 +160,6 @@ export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] 
   return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: path.resolve(dir, a.file) } : a))
 }
 
-/** The judge settings a case's fingerprint depends on (only when it uses the judge). */
-function judgeFingerprint(assertions: Assertion[], judge?: JudgeConfig): unknown {
-  if (!judge || !assertions.some((a) => a.type === 'llm-rubric')) return null
-  return { provider: judge.provider, model: judge.model, command: judge.command ?? null, threshold: judge.threshold, samples: judge.samples }
-}
-
-function displayValue(a: Assertion): unknown {
-  return a.file !== undefined ? { file: path.basename(a.file) } : a.value
-}
-
 /** Turn raw cases from every source into runnable cases, in dataset order. */
 export function normalizeCases(sources: RawSource[], options: DatasetOptions): EvalCase[] {
   const normalizer = new CaseNormalizer(options)
@@ -186,7 +180,11 @@ export class CaseNormalizer {
   /** per source: where its cases begin, to name an earlier case in a message */
   private readonly sources: { file: string; base: Path; first: number; dir: string; sourceFile: string }[] = []
 
-  constructor(private readonly options: DatasetOptions) {}
+  private readonly fingerprints: Fingerprinter
+
+  constructor(private readonly options: DatasetOptions) {
+    this.fingerprints = new Fingerprinter(options.baseDir, options.judge)
+  }
 
   /** The next cases come from this file, found at `base` inside it. */
   beginSource(file: string, base: Path): void {
@@ -244,7 +242,7 @@ export class CaseNormalizer {
       this.contentKeys.set(base, seen + 1)
       id = seen === 0 ? base : `${base}~${seen + 1}`
     }
-    const expected = raw.expected ?? raw.ideal ?? (own.length ? own.map((a) => `${a.type}: ${JSON.stringify(displayValue(a))}`).join('; ') : undefined)
+    const expected = expectedText(raw.expected ?? raw.ideal, own, options.defaults.assert)
     this.cases.push({
       id,
       name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
@@ -252,7 +250,7 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert),
       source: { file: source.sourceFile, line: located.lineOf(at) },
       index
     })

@@ -4,9 +4,10 @@
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../targets/argv.js'
-import type { Assertion, EvalCase } from '../types.js'
+import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
-import { formatPath, parseYaml, validate } from './parse.js'
+import { datasetFingerprint } from './fingerprint.js'
+import { formatPath, parseStructured, validate } from './parse.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -16,10 +17,12 @@ export interface LoadedConfig {
   baseDir: string
   config: ParsedConfig
   cases: EvalCase[]
+  /** of every case, before any shard or filter: the record carries it, and merge checks shards by it */
+  dataset: DatasetFingerprint
 }
 
 export function parseConfig(text: string, file: string): ParsedConfig {
-  const located = parseYaml(text, file)
+  const located = parseStructured(text, file)
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
@@ -56,7 +59,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const problem = validateAssertion(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
-  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, judge: config.judge, validateAssertion })
+  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion })
   const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
   if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
   const cases = normalizer.finish()
@@ -68,5 +71,5 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config, cases }
+  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
 }
