@@ -102,7 +102,7 @@ async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | n
   if (!opts.quiet) io.stdout.write(markdown)
   const { reasons } = verdict
   const passed = reasons.length === 0
-  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`)
   io.stderr.write(`${line}\n`)
   if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
