@@ -83,14 +83,6 @@ export interface TargetUsage {
   totalTokens?: number
 }
 
-/** What a target returns for one trial. */
-export interface TargetResult {
-  output: string | null
-  error: string | null
-  durationMs: number
-  usage?: TargetUsage
-}
-
 export interface TrialResult {
   passed: boolean
   output: string | null
@@ -181,7 +173,7 @@ export interface RunRecord {
   /** absent in records of evalgate before fingerprint version 2 */
   dataset?: DatasetFingerprint
   git: { sha: string | null; ref: string | null; runId: string | null }
-  config?: { repeat: number; shard?: string | null }
+  config?: { repeat: number; shard?: string | null; filter?: string | null }
   summary: RunSummary
   /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
   trend?: RunTrendPoint[]

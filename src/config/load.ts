@@ -40,9 +40,18 @@ export function parseConfig(text: string, file: string): ParsedConfig {
   return config
 }
 
-export async function loadConfig(file: string, validateAssertion: AssertionValidator): Promise<LoadedConfig> {
+export interface LoadOptions {
+  /**
+   * Applied to the parsed config before its cases are built (their fingerprints
+   * cover the judge settings): the action puts the trusted settings in here.
+   */
+  settings?: (config: ParsedConfig) => ParsedConfig
+}
+
+export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
-  const config = parseConfig(await readText(absolute), absolute)
+  const parsed = parseConfig(await readText(absolute), absolute)
+  const config = options.settings ? options.settings(parsed) : parsed
   const baseDir = path.dirname(absolute)
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
