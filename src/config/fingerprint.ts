@@ -196,8 +196,8 @@ function mentionsFileUrl(value: unknown): boolean {
  * of one run share it; a shard of another dataset does not.
  */
 export function datasetFingerprint(name: string, cases: readonly { id: string; fingerprint: string }[]): DatasetFingerprint {
-  const hash = createHash('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}`)
-  const sorted = cases.map((c) => [c.id, c.fingerprint] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  for (const [id, fingerprint] of sorted) hash.update(`\n${JSON.stringify(id)} ${fingerprint}`)
-  return { fingerprint: hash.digest('hex').slice(0, 32), cases: cases.length }
+  // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
+  const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort()
+  const fingerprint = createHash('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`).digest('hex').slice(0, 32)
+  return { fingerprint, cases: cases.length }
 }
