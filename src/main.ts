@@ -154,6 +154,7 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
+  for (const notice of notices) core.notice(notice)
   const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit }
   return { job, loaded: { ...loaded, config } }
 }
