@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
-import { compareRuns } from './compare/index.js'
+import { compareIfCompatible } from './compare/compatibility.js'
 import { conclude } from './compare/conclude.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
@@ -89,8 +89,9 @@ function colour(io: CliIO, code: string, text: string): string {
 }
 
 /** Write the comparison's outputs, conclude, and return the verdict's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number }, secrets: Set<string> = new Set()): Promise<number> {
-  const verdict = conclude(comparison, current, { baselineStatus: baseline ? 'found' : 'none', expected: opts.expected })
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null }, secrets: Set<string> = new Set()): Promise<number> {
+  const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
+  const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
   const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
@@ -128,7 +129,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total }, result.secrets)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets)
   } finally {
     interruption.stop()
   }
@@ -198,8 +199,8 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   // comparing two records needs only the gate: the config's when there is one, else the default gate
   const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
-  const comparison = compareRuns(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
+  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -219,8 +220,8 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   }
   await writeJsonAtomic(values.out, merged)
   io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`)
-  const comparison = compareRuns(baseline, merged, config?.gate ?? gateSchema.parse({}))
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}))
+  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {

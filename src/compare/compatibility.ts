@@ -2,7 +2,10 @@
  * Whether a baseline can be compared with this run at all (SPEC §9,
  * `baseline-status: incompatible`). Pure.
  */
+import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
+import { compareRuns } from './compare.js'
+import type { Comparison } from './types.js'
 
 /** Records from before `fingerprintVersion` was written fingerprinted as version 1. */
 const versionOf = (record: RunRecord) => record.fingerprintVersion ?? 1
@@ -20,4 +23,10 @@ export function baselineCompatibility(baseline: RunRecord, current: RunRecord): 
     `fingerprints of different versions never match, so no case could be compared; ` +
     `the next run on the baseline branch with this evalgate makes a baseline that can`
   )
+}
+
+/** The comparison with the baseline when it can be compared, else without it and the reason (baseline-status: incompatible). */
+export function compareIfCompatible(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): { comparison: Comparison; incompatible: string | null } {
+  const incompatible = baseline ? baselineCompatibility(baseline, current) : null
+  return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible }
 }

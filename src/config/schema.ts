@@ -96,6 +96,8 @@ export const judgeSchema = z
   .object({
     provider: z.enum(['openai', 'command']).default('openai'),
     model: z.string().default('gpt-4o-mini'),
+    /** the model behind `similar` (embeddings from judge.baseUrl) */
+    embeddingModel: z.string().default('text-embedding-3-small'),
     baseUrl: z.string().default('https://api.openai.com/v1'),
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     command: argv.optional(),
