@@ -77,6 +77,8 @@ export class Fingerprinter {
   private readonly closures = new Map<string, string>()
   private readonly files = new Map<string, FileFacts>()
   private readonly judge: unknown
+  /** what `similar` uses of the judge: its server's embeddings */
+  private readonly embeddings: unknown
 
   constructor(
     /** the config's folder: files are named relative to it */
@@ -84,12 +86,14 @@ export class Fingerprinter {
     judge?: JudgeConfig
   ) {
     this.judge = judge ? this.judgeSettings(judge) : null
+    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null
   }
 
-  /** A case's fingerprint: its input, its assertions with the files they name, and the judge when one grades it. */
+  /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
   ofCase(input: unknown, assert: Assertion[]): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
-    return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null })
+    const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar')
+    return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null, ...(embedded ? { embeddings: this.embeddings } : {}) })
   }
 
   /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
