@@ -4,7 +4,7 @@
  * 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.
  */
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
@@ -26,6 +26,7 @@ import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
+import { gitInfo } from './util/git.js'
 import { collectGarbage } from './util/memory.js'
 import { pauseWorkflowCommands } from './util/workflow-commands.js'
 import { VERSION } from './version.js'
@@ -180,7 +181,9 @@ async function runFromConfig(
   const { filter, shard, repeat } = options
   const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
   const progress = createProgress(total, io.stderr, { quiet: options.quiet })
-  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress })
+  // on a laptop the commit comes from git, in the folder of the config
+  const git = gitInfo(io.env, dirname(resolve(configFile)))
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git })
   return { result, baseline, total }
 }
 

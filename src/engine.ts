@@ -16,6 +16,7 @@ import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
+import { gitFromEnv } from './util/git.js'
 
 export { shardOf, type Shard } from './compare/selection.js'
 
@@ -60,10 +61,6 @@ export function parseShard(text: string, option = '--shard'): Shard {
 
 export function selectCases(cases: EvalCase[], selection: Selection): EvalCase[] {
   return cases.filter((c) => isSelected(c, selection))
-}
-
-export function gitFromEnv(env: NodeJS.ProcessEnv): RunRecord['git'] {
-  return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null }
 }
 
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {

@@ -338,7 +338,7 @@ async function finishRun(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
   const verdict = conclude(comparison, record, context)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the job summary and the artifact \`${artifactName}\``)
-  const rendered = await writeReport(published)
+  const rendered = await writeReport(ctx, published)
 
   // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
   collectGarbage()
@@ -420,7 +420,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels } }
   const verdict = conclude(comparison, current, concludeContext({ ...job, ctx: commentCtx }, baseline, current.cases.length))
   const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`)
-  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published))
+  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(ctx, published))
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
   return problems.length ? `evalgate: ${problems.join('; ')}` : null
 }
