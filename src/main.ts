@@ -14,6 +14,7 @@ import { conclude, type ConcludeContext } from './compare/conclude.js'
 import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
+import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
@@ -129,7 +130,7 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Oct
     return null
   }
   try {
-    return parseConfig(text, where)
+    return parseConfig(text, where, formatOf(file))
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)

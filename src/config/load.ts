@@ -7,7 +7,7 @@ import { splitArgv } from '../targets/argv.js'
 import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
-import { formatPath, parseStructured, validate } from './parse.js'
+import { formatOf, formatPath, parseStructured, validate, type TextFormat } from './parse.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -21,8 +21,9 @@ export interface LoadedConfig {
   dataset: DatasetFingerprint
 }
 
-export function parseConfig(text: string, file: string): ParsedConfig {
-  const located = parseStructured(text, file)
+/** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
+export function parseConfig(text: string, file: string, format: TextFormat = formatOf(file)): ParsedConfig {
+  const located = parseStructured(text, file, format)
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }

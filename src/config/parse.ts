@@ -118,9 +118,16 @@ export function parseYaml(text: string, file: string): Located {
   }
 }
 
-/** A `.json` file is read as strict JSON, anything else as YAML (SPEC §9). */
-export function parseStructured(text: string, file: string): Located {
-  return /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file)
+export type TextFormat = 'json' | 'yaml'
+
+/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+export function formatOf(file: string): TextFormat {
+  return /\.json$/i.test(file) ? 'json' : 'yaml'
+}
+
+/** Text in its format; `file` names it in messages (and gives the format unless told). */
+export function parseStructured(text: string, file: string, format: TextFormat = formatOf(file)): Located {
+  return format === 'json' ? parseJson(text, file) : parseYaml(text, file)
 }
 
 const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)'
