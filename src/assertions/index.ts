@@ -5,7 +5,7 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
-import { javascriptAssertions } from './javascript.js'
+import { javascriptAssertions, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
@@ -104,6 +104,8 @@ export async function evaluateAssertion(a: Assertion, ctx: AssertionContext): Pr
     return toResult(a, { pass: false, score: 0, reason: message, error: message }, false)
   }
   try {
+    // promptfoo's per-assertion `transform`: this assertion alone grades the transformed output
+    if (typeof a.transform === 'string') ctx = { ...ctx, output: await transformOutput(a.transform, ctx.output, { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } }) }
     return toResult(a, await resolved.handler.run(a, ctx, resolved.negated), resolved.negated)
   } catch (err) {
     const message = errorMessage(err)

@@ -3,6 +3,7 @@
  * grades the output. It runs with the full power of the process, like the target.
  */
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { errorMessage } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
@@ -51,6 +52,32 @@ async function loadModuleCheck(file: string): Promise<CheckFunction> {
   const mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
   if (typeof mod.default !== 'function') throw new Error(`${file} has no default export function (export default (output, { input, case }) => …)`)
   return mod.default as CheckFunction
+}
+
+/**
+ * A promptfoo `transform`: an expression or function body of `output` and
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output the
+ * way checks run. Strings come back as they are, other values as JSON.
+ */
+export async function transformOutput(source: string, output: string, context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }): Promise<string> {
+  let returned: unknown
+  if (source.startsWith('file://')) {
+    const [file, name] = splitFunctionRef(source.slice('file://'.length))
+    const mod = (await import(/* webpackIgnore: true */ pathToFileURL(resolve(file)).href)) as Record<string, unknown>
+    const fn = name ? mod[name] : mod.default
+    if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`)
+    returned = await (fn as (output: string, context: unknown) => unknown)(output, context)
+  } else {
+    returned = await compileCheck(source)(output, context.input, context)
+  }
+  if (returned === undefined || returned === null) throw new Error(`transform returned ${returned}; return the new output`)
+  return typeof returned === 'string' ? returned : JSON.stringify(returned)
+}
+
+/** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
+function splitFunctionRef(ref: string): [string, string | undefined] {
+  const at = ref.lastIndexOf(':')
+  return at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined]
 }
 
 /** Runs whichever form of check the assertion carries and returns what it returned. */
