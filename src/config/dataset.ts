@@ -157,7 +157,7 @@ export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] 
 }
 
 /** The judge settings a case's fingerprint depends on (only when it uses the judge). */
-function judgeFingerprint(assertions: Assertion[], judge?: JudgeConfig): unknown {
+export function judgeFingerprint(assertions: Assertion[], judge?: JudgeConfig): unknown {
   if (!judge || !assertions.some((a) => a.type === 'llm-rubric')) return null
   return { provider: judge.provider, model: judge.model, command: judge.command ?? null, threshold: judge.threshold, samples: judge.samples }
 }

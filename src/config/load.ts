@@ -6,7 +6,8 @@ import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../targets/argv.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
-import { formatPath, parseYaml, validate } from './parse.js'
+import { formatPath, parseYaml, validate, type Located } from './parse.js'
+import { isPromptfooConfig, loadPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -19,11 +20,17 @@ export interface LoadedConfig {
 }
 
 export function parseConfig(text: string, file: string): ParsedConfig {
-  const located = parseYaml(text, file)
+  return configOf(parseYaml(text, file))
+}
+
+function configOf(located: Located): ParsedConfig {
+  const file = located.file
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
+  if (isPromptfooConfig(located.value)) return promptfooSettings(located)
   const config = validate(configSchema, located, [], 'config')
+  if (config.target.promptfoo) throw new ConfigError(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file)
   // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
   for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]] as const) {
     if (typeof command !== 'string') continue
@@ -37,10 +44,17 @@ export function parseConfig(text: string, file: string): ParsedConfig {
   return config
 }
 
+function lineAt(located: Located, at: (string | number)[]): string {
+  const line = located.lineOf(at)
+  return line ? `:${line}` : ''
+}
+
 export async function loadConfig(file: string, validateAssertion: AssertionValidator): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
-  const config = parseConfig(await readText(absolute), absolute)
+  const located = parseYaml(await readText(absolute), absolute)
   const baseDir = path.dirname(absolute)
+  if (isPromptfooConfig(located.value)) return { file: absolute, baseDir, ...loadPromptfooConfig(located, baseDir, validateAssertion) }
+  const config = configOf(located)
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
