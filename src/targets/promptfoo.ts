@@ -3,8 +3,9 @@
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target),
- * `openai:` is the openai target. A provider's `transform`, then the test's
- * `options.transform`, run on the output the way javascript checks run.
+ * `openai:` is the openai target. A provider's `transform` runs on the output
+ * the way javascript checks run (the test's `options.transform` is applied by
+ * the assertions, which see the value it returns).
  */
 import { transformOutput } from '../assertions/javascript.js'
 import type { PromptfooProvider } from '../config/promptfoo/index.js'
@@ -29,16 +30,14 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
       const index = request.case.promptfoo?.provider ?? 0
       const provider = providers[index]!
       const reply = await targets[index]!.call(request)
-      let output = reply.output
-      for (const source of [provider.transform, request.case.promptfoo?.transform]) {
-        if (source === undefined) continue
-        try {
-          output = await transformOutput(source, output, { input: request.input, case: request.case, vars: request.case.vars ?? {}, prompt: { label: request.case.name } })
-        } catch (err) {
-          throw new TargetError(`transform failed: ${errorMessage(err)}`)
-        }
+      if (provider.transform === undefined) return reply
+      let output: unknown
+      try {
+        output = await transformOutput(provider.transform, reply.output, { input: request.input, case: request.case, vars: request.case.vars ?? {}, prompt: { label: request.case.name } })
+      } catch (err) {
+        throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`)
       }
-      return { ...reply, output }
+      return { ...reply, output: typeof output === 'string' ? output : JSON.stringify(output) }
     },
     async close() {
       await Promise.all(targets.map((t) => t.close()))

@@ -93,6 +93,7 @@ function testFromRow(row: Record<string, string>, index: number, where: string):
   let description: string | undefined
   let metric: string | undefined
   let threshold: number | undefined
+  const configs: [string, string][] = []
   for (const [rawKey, value] of Object.entries(row)) {
     const key = rawKey.trim()
     if (key.startsWith('__expected')) {
@@ -103,8 +104,17 @@ function testFromRow(row: Record<string, string>, index: number, where: string):
     else if (key === '__prefix') options.prefix = value
     else if (key === '__suffix') options.suffix = value
     else if (key.startsWith('__metadata')) continue
-    else if (key.startsWith('__')) throw new ConfigError(`${where}: the column "${key}" is not supported by evalgate; supported: __expected…, __description, __metric, __threshold, __prefix, __suffix, __metadata:…`)
+    else if (key.startsWith('__config:')) configs.push([key, value])
+    else if (key.startsWith('__')) throw new ConfigError(`${where}: the column "${key}" is not supported by evalgate; supported: __expected…, __description, __metric, __threshold, __prefix, __suffix, __metadata:…, __config:__expected<N>:threshold`)
     else vars[key] = value
+  }
+  // `__config:__expected2:threshold` sets the threshold of the second `__expected` assertion
+  for (const [key, value] of configs) {
+    const m = /^__config:__expected(\d*):threshold$/.exec(key)
+    const n = m ? (m[1] === '' ? 0 : Number(m[1]) - 1) : -1
+    const number = finiteNumber(value)
+    if (!m || n < 0 || number === undefined) throw new ConfigError(`${where}: column "${key}" = ${JSON.stringify(value)}: write __config:__expected<N>:threshold with a number`)
+    if (assert[n]) assert[n]!.threshold = number
   }
   if (metric !== undefined) for (const a of assert) a.metric = metric
   const test: PromptfooTest = { vars, assert, options, description: description || `Row #${index + 1}` }
