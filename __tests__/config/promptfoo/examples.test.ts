@@ -1,0 +1,31 @@
+/**
+ * promptfoo's own example configs (copied into __fixtures__/promptfoo-examples,
+ * provider swapped for a deterministic replay provider) run by evalgate: the
+ * same number of results and the same verdicts as promptfoo 0.121.20 gave on
+ * the same outputs, as recorded by scripts/promptfoo-parity.mjs in verdicts.json.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { evaluate, loadEvalConfig } from '../../../src/engine.js'
+
+const EXAMPLES = path.resolve('__tests__/__fixtures__/promptfoo-examples')
+const recorded = JSON.parse(readFileSync(path.join(EXAMPLES, 'verdicts.json'), 'utf8')) as {
+  promptfoo: string
+  examples: Record<string, { results: number; passed: boolean[] }>
+}
+const names = Object.keys(recorded.examples)
+
+describe(`promptfoo example configs, against promptfoo ${recorded.promptfoo}`, () => {
+  it('covers at least 8 examples', () => {
+    expect(names.length).toBeGreaterThanOrEqual(8)
+  })
+
+  it.each(names)('%s: same results and verdicts', async (name) => {
+    const loaded = await loadEvalConfig(path.join(EXAMPLES, name, 'promptfooconfig.yaml'))
+    const { record } = await evaluate(loaded, { env: {} })
+    const theirs = recorded.examples[name]!
+    expect(record.cases).toHaveLength(theirs.results)
+    expect(record.cases.map((c) => [c.id, c.passed])).toEqual(record.cases.map((c, i) => [c.id, theirs.passed[i]]))
+  })
+})
