@@ -24,7 +24,8 @@ class Group {
     this.totalScore += score * weight
     this.totalWeight += weight
     if (!passed) this.failed = true
-    if (metric !== undefined) this.addNamed(metric, score * weight, weight)
+    // an empty name is no metric, as in promptfoo
+    if (metric) this.addNamed(metric, score * weight, weight)
     // a set's own metrics count in its test too, weighted by the set's weight
     for (const [name, s] of named ?? []) if (name !== metric) this.addNamed(name, s.score * weight, s.weight * weight)
   }

@@ -116,7 +116,7 @@ function testFromRow(row: Record<string, string>, index: number, where: string):
     if (!m || n < 0 || number === undefined) throw new ConfigError(`${where}: column "${key}" = ${JSON.stringify(value)}: write __config:__expected<N>:threshold with a number`)
     if (assert[n]) assert[n]!.threshold = number
   }
-  if (metric !== undefined) for (const a of assert) a.metric = metric
+  if (metric) for (const a of assert) a.metric = metric
   const test: PromptfooTest = { vars, assert, options, description: description || `Row #${index + 1}` }
   if (threshold !== undefined) test.threshold = threshold
   return test
