@@ -24,7 +24,7 @@ beforeAll(async () => {
   // imported only now: @actions/github reads GITHUB_API_URL on import
   ;({ run } = await import('../src/main.js'))
   ;({ shardOf } = await import('../src/engine.js'))
-  ;({ recordFromArtifactBytes } = await import('../src/github/artifacts.js'))
+  ;({ recordFromArtifactBytes } = await import('../src/github/artifacts/download.js'))
 })
 
 afterAll(async () => {

@@ -91,7 +91,7 @@ describe('mode: run', () => {
     expect(notices(result)).toEqual([expect.stringMatching(/^no baseline: no run of evals\.yml on main .* has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated$/)])
     expect(result.outputs).toMatchObject({ gate: 'pass', total: '3', passed: '3', 'pass-rate': '1', 'mean-score': '', regressed: '0', fixed: '0', 'baseline-run-id': '', 'badge-message': '100%', 'badge-color': 'brightgreen' })
     const [uploaded] = server.uploaded(runRecord.id)
-    const { recordFromArtifactBytes } = await import('../src/github/artifacts.js')
+    const { recordFromArtifactBytes } = await import('../src/github/artifacts/download.js')
     const record = await recordFromArtifactBytes(uploaded!.bytes, 'uploaded')
     expect(record.cases.map((c) => c.id)).toEqual(['capital', 'math', 'greet'])
     expect(JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))).toEqual(record)
@@ -217,14 +217,26 @@ describe('mode: run', () => {
   it.each([
     ['a corrupt zip', () => Promise.resolve(Buffer.from('PK\x03\x04 this is not a zip'))],
     ['a record of another schemaVersion', () => zipOf({ 'run.json': JSON.stringify({ schemaVersion: 99, cases: [] }) })]
-  ])('gives a notice and gates the floors only for %s', async (_label, bytes) => {
+  ])('fails closed on %s: the check fails with the reason, never "no baseline"', async (_label, bytes) => {
     const baselineRun = server.addRun({ head_sha: BASE })
     server.addArtifact(baselineRun.id, 'evalgate-demo', await bytes())
     const result = await prRun({ broken: ['capital'] })
-    expect(result.exitCode).toBeUndefined()
-    expect(notices(result)).toEqual([expect.stringMatching(/^no baseline: the artifact "evalgate-demo" of run \d+ is unreadable: /)])
-    expect(result.outputs).toMatchObject({ gate: 'pass', 'baseline-run-id': '', regressed: '0' })
-    expect(ours()[0]!.body).toContain('no baseline')
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^::error::evalgate: .*the baseline exists but could not be read, so regressions cannot be ruled out: the baseline artifact "evalgate-demo" of run \d+ could not be read: /m)
+    expect(notices(result).some((n) => n.startsWith('no baseline'))).toBe(false)
+    expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error', 'baseline-run-id': '' })
+    expect(ours()[0]!.body).toContain('could not be read, so regressions cannot be ruled out: the baseline artifact')
+  })
+
+  it('fails closed when the blob store answers 503 for the baseline', async () => {
+    await mainRun()
+    // the REST redirect answers 503 (the blob store's 503 is the same error after the client's 5 s retries: ../github/baseline.test.ts)
+    for (const a of server.artifacts) server.failDownload(a.id, 503, 'api')
+    const result = await prRun()
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toMatch(/^::error::evalgate: the baseline exists but could not be read, so regressions cannot be ruled out: .*could not be read: .*Service Unavailable/m)
+    expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error' })
+    expect(ours()[0]!.body).toMatch(/^> \[!CAUTION\]|evalgate could not tell/m)
   })
 
   it('fails on the min-pass-rate floor without a baseline', async () => {
@@ -291,7 +303,7 @@ describe('mode: run', () => {
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(/^::error::evalgate: .*the run is incomplete/m)
     expect(result.outputs).toMatchObject({ gate: 'fail', total: '2' })
-    const { recordFromArtifactBytes } = await import('../src/github/artifacts.js')
+    const { recordFromArtifactBytes } = await import('../src/github/artifacts/download.js')
     const uploaded = await recordFromArtifactBytes(server.uploaded(result.runId)[0]!.bytes, 'uploaded')
     expect(uploaded.complete).toBe(false)
     expect(uploaded.cases.map((c) => c.id)).toEqual(['capital', 'math'])

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { compareRuns } from './compare/index.js'
+import { conclude } from './compare/conclude.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
 import { parseConfig } from './config/load.js'
@@ -37,6 +38,11 @@ export interface CliIO {
 }
 
 const DEFAULT_CONFIG = 'evalgate.yml'
+
+/** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
+function configIfAny(named: string | undefined): string | undefined {
+  return named ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+}
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 } as const
 
@@ -81,19 +87,21 @@ function colour(io: CliIO, code: string, text: string): string {
   return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
 }
 
-/** Write the comparison's outputs and return the gate's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean }, secrets: Set<string> = new Set()): Promise<number> {
-  const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets)
+/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number }, secrets: Set<string> = new Set()): Promise<number> {
+  const verdict = conclude(comparison, current, { baselineStatus: baseline ? 'found' : 'none', expected: opts.expected })
+  const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
   // in pieces: at 100,000 cases the page is ~60 MB
   if (opts.html) await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
-  const { passed, failures } = comparison.gate
-  const verdict = passed ? colour(io, '32', 'evalgate: gate passed') : colour(io, '31', `evalgate: gate failed: ${failures.length} failure${failures.length === 1 ? '' : 's'}`)
-  io.stderr.write(`${verdict}\n`)
-  if (!passed) for (const f of failures) io.stderr.write(`  - ${f}\n`)
+  const { reasons } = verdict
+  const passed = reasons.length === 0
+  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  io.stderr.write(`${line}\n`)
+  if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
 }
 
@@ -119,7 +127,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total }, result.secrets)
   } finally {
     interruption.stop()
   }
@@ -187,7 +195,7 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 2) throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`)
   const [baseline, current] = await readRecords(positionals)
   // comparing two records needs only the gate: the config's when there is one, else the default gate
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const comparison = compareRuns(baseline!, current!, gate)
   return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
@@ -201,7 +209,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i]!, record }))
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
   const merged = mergeRecords(shards, { baseline })
   if (values.config && config && config.name !== merged.name) {
@@ -228,7 +236,7 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`badge takes one run record: RUN.json\n\n${USAGE}`)
   const record = await readRunRecord(positionals[0]!)
   // the colour bands and label come from the config's \`badge:\` when there is a config
-  const configFile = values.config ?? (existsSync(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined)
+  const configFile = configIfAny(values.config)
   const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
   const badge = badgeFor(record, config)
   if (values.svg) await writeFileAtomic(values.svg, badgeSvg(badge))

@@ -5,7 +5,7 @@
 import { validateAssertion } from './assertions/index.js'
 import { compareRuns } from './compare/index.js'
 import type { Comparison } from './compare/types.js'
-import { loadConfig, type LoadedConfig } from './config/load.js'
+import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, UsageError } from './errors.js'
 import { buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
@@ -15,13 +15,9 @@ import type { Progress } from './run/progress.js'
 import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
-import { contentHash } from './util/hash.js'
+import { isSelected, type Selection, type Shard } from './compare/selection.js'
 
-export interface Shard {
-  /** 1-based */
-  index: number
-  count: number
-}
+export { shardOf, type Shard } from './compare/selection.js'
 
 export interface EvaluateOptions {
   /** the run compared against (read with `{ onCase: datasetSharer(loaded.cases) }`, it shares equal values with the dataset: run/share.ts) */
@@ -45,8 +41,8 @@ export interface Evaluation {
   secrets: Set<string>
 }
 
-export function loadEvalConfig(file: string): Promise<LoadedConfig> {
-  return loadConfig(file, validateAssertion)
+export function loadEvalConfig(file: string, options?: LoadOptions): Promise<LoadedConfig> {
+  return loadConfig(file, validateAssertion, options)
 }
 
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
@@ -60,18 +56,8 @@ export function parseShard(text: string, option = '--shard'): Shard {
   return { index, count }
 }
 
-/** The deterministic shard of a case: its key's hash modulo the shard count. */
-export function shardOf(caseId: string, count: number): number {
-  return (parseInt(contentHash(caseId, 8), 16) % count) + 1
-}
-
-export function selectCases(cases: EvalCase[], options: { filter?: string; shard?: Shard }): EvalCase[] {
-  const needle = options.filter?.toLowerCase()
-  return cases.filter((c) => {
-    if (options.shard && shardOf(c.id, options.shard.count) !== options.shard.index) return false
-    if (!needle) return true
-    return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle))
-  })
+export function selectCases(cases: EvalCase[], selection: Selection): EvalCase[] {
+  return cases.filter((c) => isSelected(c, selection))
 }
 
 export function gitFromEnv(env: NodeJS.ProcessEnv): RunRecord['git'] {
@@ -121,6 +107,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
+      filter: options.filter || null,
       judge: withSpread(judge?.stats(), spread?.spread()),
       baseline: options.baseline
     }),

@@ -10,15 +10,24 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareRuns } from './compare/index.js'
-import type { Comparison } from './compare/types.js'
+import { conclude, type ConcludeContext } from './compare/conclude.js'
+import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
+import { parseConfig } from './config/load.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
+import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
-import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
-import { artifactClient, fetchRunRecord, fetchShardRecords, lookUpBaseline, RECORD_FILE, shardArtifactName, uploadRunArtifact, type DownloadTarget } from './github/artifacts.js'
+import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
+import { artifactClient } from './github/artifacts/client.js'
+import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
+import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
+import { fetchShardRecords } from './github/artifacts/shards.js'
+import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
-import { createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
+import { readFileAt, repositoryPath } from './github/contents.js'
+import { apiMessage, createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish, writeReport, type Published } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
@@ -64,7 +73,12 @@ function withOverrides(gate: GateConfig, overrides: GateOverrides): GateConfig {
 interface Job {
   inputs: ActionInputs
   ctx: ActionContext
+  /** the config the run uses: in a pull request, the trusted settings are the base commit's (SPEC §9) */
   config: ParsedConfig
+  /** trusted settings this pull request changes; they apply after merge */
+  configChanges: ConfigChange[]
+  /** where the settings came from, when that is worth saying */
+  notices: string[]
   /** the cases of the whole dataset */
   caseCount: number
   /** the run's artifact; a shard's is named after it */
@@ -75,12 +89,15 @@ interface Job {
 interface Baseline {
   record: RunRecord | null
   runId: number | null
+  status: BaselineStatus
+  /** for status error/incompatible: why */
+  problem: string | null
   /** why there is none, what was skipped: shown in the log and the report */
   notices: string[]
 }
 
 /** A record of the whole run (or of a shard) and its comparison with the baseline. */
-interface Outcome {
+interface Evaluated {
   record: RunRecord
   comparison: Comparison
   secrets: Set<string>
@@ -88,13 +105,56 @@ interface Outcome {
   expected: number
 }
 
+/**
+ * The trusted settings of a pull-request run: the config file at the PR's base
+ * commit, read through the contents API — never the PR's own copy, which the
+ * change under review controls. Null outside pull requests, with gate-from:
+ * head, or when the base commit has no config yet (first adoption, a notice).
+ */
+async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, notices: string[]): Promise<ParsedConfig | null> {
+  const pr = ctx.pullRequest
+  if (!pr || inputs.gateFrom === 'head') return null
+  if (!octokit) throw new UsageError('gate-from: base reads the config of the pull request\'s base commit, which needs a github-token (contents: read); set gate-from: head to use the pull request\'s own gate')
+  if (!pr.baseSha) throw new UsageError('gate-from: base: the pull_request event does not name its base commit (pull_request.base.sha)')
+  const file = repositoryPath(inputs.config, ctx.workspace)
+  const where = `${file} at the base commit ${pr.baseSha.slice(0, 7)}`
+  let text: string | null
+  try {
+    text = await readFileAt(octokit, ctx, file, pr.baseSha)
+  } catch (err) {
+    throw new UsageError(`cannot read ${where}, whose gate settings a pull request must use: ${apiMessage(err, 'contents: read')}`)
+  }
+  if (text === null) {
+    notices.push(`${where} does not exist (first adoption?): this pull request's own gate settings apply`)
+    return null
+  }
+  try {
+    return parseConfig(text, where)
+  } catch (err) {
+    if (!isUserError(err)) throw err
+    throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)
+  }
+}
+
 async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
-  const loaded = await loadEvalConfig(inputs.config)
-  const { config } = loaded
-  config.gate = withOverrides(config.gate, inputs.gate)
+  const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
+  const notices: string[] = []
+  const base = await baseConfig(inputs, ctx, octokit, notices)
+  let configChanges: ConfigChange[] = []
+  const loaded = await loadEvalConfig(inputs.config, {
+    settings: (head) => {
+      if (!base) return head
+      const trusted = withTrustedSettings(head, base)
+      configChanges = trusted.changes
+      return trusted.config
+    }
+  })
+  if (configChanges.length) notices.push(`this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`)
+  // the inputs come from the workflow file: overrides on top of the trusted settings
+  const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
-  const job = { inputs, ctx, config, caseCount: loaded.cases.length, artifactName, octokit: inputs.token ? createOctokit(inputs.token, ctx) : null }
-  return { job, loaded }
+  const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit }
+  return { job, loaded: { ...loaded, config } }
 }
 
 /**
@@ -105,17 +165,24 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
 async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   const { inputs, ctx, octokit, artifactName } = job
   const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
-  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, notices: [] }
-  const baseline: Baseline = { record: null, runId: null, notices: [] }
+  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', problem: null, notices: [] }
+  let baseline: Baseline
   if (!octokit) {
-    baseline.notices.push('no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated')
+    baseline = { record: null, runId: null, status: 'none', problem: null, notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'] }
   } else {
     const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
-    Object.assign(baseline, { record: found.record, runId: found.run?.id ?? null, notices: found.notices })
-    if (found.run) core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
+    baseline = baselineFrom(found)
+    if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
   for (const notice of baseline.notices) core.notice(notice)
   return baseline
+}
+
+/** The lookup's answer as the verdict needs it: an `error` keeps its reason (the check fails with it, SPEC §9). */
+function baselineFrom(found: BaselineLookup): Baseline {
+  if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, problem: null, notices: found.notices }
+  if (found.status === 'none') return { record: null, runId: null, status: found.status, problem: null, notices: found.notices }
+  return { record: null, runId: null, status: found.status, problem: found.reason, notices: found.notices }
 }
 
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
@@ -128,36 +195,38 @@ async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord
 }
 
 /** Upload the run's files as artifact `name`; a failure is a problem for the verdict, not a stop. */
-async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string, problems: string[]): Promise<void> {
+async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string): Promise<string[]> {
   try {
     const uploaded = await uploadRunArtifact({ client: await artifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
     if (uploaded.notice) core.notice(uploaded.notice)
     core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
+    return []
   } catch (err) {
-    problems.push(`the run record could not be uploaded as artifact "${name}": ${errorMessage(err)}`)
+    return [`the run record could not be uploaded as artifact "${name}": ${errorMessage(err)}`]
   }
 }
 
-function verdict(failures: string[]): string | null {
-  if (failures.length === 0) return null
-  return `evalgate: ${failures.length === 1 ? failures[0] : `\n- ${[...new Set(failures)].join('\n- ')}`}`
+/** The message the check fails with, or null when it passes. */
+function failureMessage(reasons: string[]): string | null {
+  if (reasons.length === 0) return null
+  return `evalgate: ${reasons.length === 1 ? reasons[0] : `\n- ${reasons.join('\n- ')}`}`
 }
 
 /** mode: run — evaluate this commit (or one shard of it), publish, gate. */
 async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   const shard = inputs.shard ?? undefined
-  const { job, baseline, outcome } = await evaluateJob(inputs, ctx, shard)
-  return shard ? concludeShard(job, baseline, outcome, shard) : conclude(job, baseline, outcome)
+  const { job, baseline, evaluated } = await evaluateJob(inputs, ctx, shard)
+  return shard ? finishShard(job, baseline, evaluated, shard) : finishRun(job, baseline, evaluated)
 }
 
 /** Load, find the baseline, run: the dataset is let go once its cases have run (see Job). */
-async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shard | undefined): Promise<{ job: Job; baseline: Baseline; outcome: Outcome }> {
+async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shard | undefined): Promise<{ job: Job; baseline: Baseline; evaluated: Evaluated }> {
   const { job, loaded } = await prepareJob(inputs, ctx)
   const baseline = await baselineOf(job, loaded)
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
   const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })
-  return { job, baseline, outcome: { ...evaluation, expected } }
+  return { job, baseline, evaluated: { ...evaluation, expected } }
 }
 
 /** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
@@ -210,52 +279,66 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   if (merged.name !== config.name) throw new RecordError(`the shards are of "${merged.name}" but ${inputs.config} is the config of "${config.name}"`)
   core.info(`evalgate: merged ${shards.length} shard artifacts of run ${ctx.runId}: ${merged.cases.length} cases`)
   const comparison = compareRuns(baseline.record, merged, config.gate)
-  return conclude(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
+  return finishRun(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
+}
+
+/** Does the pull request carry the accept label (SPEC §9)? Only people with triage or write access can label. */
+function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined): string | null {
+  return inputs.acceptLabel && labels?.includes(inputs.acceptLabel) ? inputs.acceptLabel : null
+}
+
+/** What the verdict depends on besides the comparison. */
+function concludeContext(job: Job, baseline: Baseline, expected: number): ConcludeContext {
+  const { inputs, ctx } = job
+  return {
+    baselineStatus: baseline.status,
+    baselineProblem: baseline.problem,
+    notices: [...job.notices, ...baseline.notices],
+    expected,
+    configChanges: job.configChanges,
+    acceptLabel: acceptedBy(inputs, ctx.pullRequest?.labels),
+    failOnRegression: inputs.failOnRegression,
+    onBaselineError: inputs.onBaselineError
+  }
+}
+
+function publishedOf(job: Job, baseline: Baseline, evaluated: Evaluated, verdict: Verdict, outDir: string, fullReportHint: string): Published {
+  return {
+    comparison: evaluated.comparison,
+    baseline: baseline.record,
+    current: evaluated.record,
+    secrets: evaluated.secrets,
+    verdict,
+    fullReportHint,
+    outDir,
+    baselineRunId: baseline.runId,
+    badgeConfig: job.config.badge
+  }
 }
 
 /**
- * After evaluation, the same for mode run and mode merge: the record written
- * and uploaded, the report published (comment, summary, annotations, outputs,
- * badge), then the verdict.
+ * After evaluation, the same for mode run and mode merge: the record written,
+ * the verdict concluded, the report published (artifact, comment, summary,
+ * annotations, outputs, badge), then the verdict carried out.
  */
-async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise<string | null> {
+async function finishRun(job: Job, baseline: Baseline, evaluated: Evaluated): Promise<string | null> {
   const { inputs, ctx, config, artifactName, octokit } = job
-  const { record, comparison, secrets } = outcome
-  const problems: string[] = []
+  const { record, comparison } = evaluated
   const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
-  const gatePassed = comparison.gate.passed && record.complete !== false
+  const context = concludeContext(job, baseline, evaluated.expected)
+  const verdict = conclude(comparison, record, context)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
-  const published: Published = {
-    comparison,
-    baseline: baseline.record,
-    current: record,
-    secrets,
-    notices: baseline.notices,
-    fullReportHint: `the job summary and the artifact \`${artifactName}\``,
-    outDir,
-    baselineRunId: baseline.runId,
-    gatePassed,
-    badgeConfig: config.badge
-  }
+  const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the job summary and the artifact \`${artifactName}\``)
   const rendered = await writeReport(published)
 
   // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
   collectGarbage()
   // The artifact first: on the default branch it is the next baseline, pass or fail.
-  await uploadRecord(ctx, artifactName, [resultsPath, rendered.reportPath], outDir, problems)
-  await publish(inputs, ctx, octokit, marker, published, rendered, problems)
-
-  const failures: string[] = []
-  if (!comparison.gate.passed) {
-    if (inputs.failOnRegression) failures.push(...comparison.gate.failures)
-    else core.warning(`evalgate: the gate failed, but fail-on-regression is false: ${comparison.gate.failures.join(' ')}`)
-  }
-  // whatever fail-on-regression says: a run cut short is never a pass
-  if (record.complete === false && !failures.some((f) => f.includes('incomplete'))) {
-    failures.unshift(`the run is incomplete: ${record.cases.length} of ${outcome.expected} cases finished`)
-  }
-  failures.push(...problems)
-  return verdict(failures)
+  const problems = await uploadRecord(ctx, artifactName, [resultsPath, rendered.reportPath], outDir)
+  problems.push(...(await publish(inputs, ctx, octokit, marker, published, rendered)))
+  const final = problems.length ? conclude(comparison, record, { ...context, problems }) : verdict
+  for (const notice of final.notices) if (!context.notices?.includes(notice)) core.warning(`evalgate: ${notice}`)
+  return failureMessage(final.reasons)
 }
 
 /**
@@ -264,33 +347,32 @@ async function conclude(job: Job, baseline: Baseline, outcome: Outcome): Promise
  * the shard's cases are judged with the others once the merge job has them
  * all. The step fails only when the merge job will not find the record.
  */
-async function concludeShard(job: Job, baseline: Baseline, outcome: Outcome, shard: Shard): Promise<string | null> {
+async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, shard: Shard): Promise<string | null> {
   const { ctx } = job
-  const { record, comparison } = outcome
+  const { record, comparison } = evaluated
   const name = shardArtifactName(job.artifactName, shard)
-  const problems: string[] = []
   const { outDir, resultsPath } = await writeRecord(ctx, name, record)
-  await uploadRecord(ctx, name, [resultsPath], outDir, problems)
-  if (record.complete === false) core.warning(`evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${outcome.expected} cases finished; the merged run will be incomplete`)
+  const problems = await uploadRecord(ctx, name, [resultsPath], outDir)
+  if (record.complete === false) core.warning(`evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`)
   try {
-    await writeJobSummary(renderShardSummary({ current: record, shard, comparison: baseline.record ? comparison : null, expected: outcome.expected, artifactName: name }))
+    await writeJobSummary(renderShardSummary({ current: record, shard, comparison: baseline.record ? comparison : null, expected: evaluated.expected, artifactName: name }))
   } catch (err) {
     core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
   }
-  setOutputs(shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.runId }))
-  return verdict(problems)
+  setOutputs({ ...shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.runId }), 'baseline-status': baseline.status })
+  return failureMessage(problems)
 }
 
 /**
  * mode: comment — the workflow_run half of the fork-safe pattern: read the
  * triggering run's record (untrusted: validated, re-rendered, never its own
- * report), compare it with the baseline looked up here, and comment.
+ * report), compare it with the baseline looked up here, and comment. The
+ * config of this (default-branch) checkout is the trusted one.
  */
 async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   if (!inputs.token) throw new UsageError('mode: comment needs a github-token that can write pull requests')
   const octokit = createOctokit(inputs.token, ctx)
   const trigger = triggeringRun(ctx.payload)
-  // The config of this (default-branch) checkout is trusted; the triggering run's is not.
   const loaded = existsSync(inputs.config) ? await loadEvalConfig(inputs.config) : null
   const gate = withOverrides(loaded?.config.gate ?? gateSchema.parse({}), inputs.gate)
   const configName = loaded?.config.name ?? null
@@ -316,25 +398,18 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  for (const notice of found.notices) core.notice(notice)
-  const comparison = compareRuns(found.record, current, gate)
+  const baseline = baselineFrom(found)
+  for (const notice of baseline.notices) core.notice(notice)
+  const comparison = compareRuns(baseline.record, current, gate)
+  const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
+  const job: Job = { inputs, ctx, config: loaded?.config ?? ({ name: current.name } as ParsedConfig), configChanges: [], notices: [], caseCount: current.cases.length, artifactName, octokit }
 
   const { outDir } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
   const marker = commentMarker(workflowFileName(trigger.workflowPath) ?? String(trigger.workflowId ?? 'workflow'), configName ?? current.name)
-  const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha } }
-  const problems: string[] = []
-  const published: Published = {
-    comparison,
-    baseline: found.record,
-    current,
-    secrets: new Set(),
-    notices: found.notices,
-    fullReportHint: `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`,
-    outDir,
-    baselineRunId: found.run?.id ?? null,
-    gatePassed: comparison.gate.passed && current.complete !== false
-  }
-  await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published), problems)
+  const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels } }
+  const verdict = conclude(comparison, current, concludeContext({ ...job, ctx: commentCtx }, baseline, current.cases.length))
+  const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`)
+  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published))
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
   return problems.length ? `evalgate: ${problems.join('; ')}` : null
 }

@@ -111,14 +111,6 @@ export interface TargetUsage {
   totalTokens?: number
 }
 
-/** What a target returns for one trial. */
-export interface TargetResult {
-  output: string | null
-  error: string | null
-  durationMs: number
-  usage?: TargetUsage
-}
-
 export interface TrialResult {
   passed: boolean
   output: string | null
@@ -204,7 +196,7 @@ export interface RunRecord {
   createdAt: string
   complete: boolean
   git: { sha: string | null; ref: string | null; runId: string | null }
-  config?: { repeat: number; shard?: string | null }
+  config?: { repeat: number; shard?: string | null; filter?: string | null }
   summary: RunSummary
   /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
   trend?: RunTrendPoint[]

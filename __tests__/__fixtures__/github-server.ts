@@ -2,7 +2,9 @@
  * A fake GitHub on 127.0.0.1 for end-to-end tests with the real @actions/github
  * and @actions/artifact clients. It speaks the subset of the REST API evalgate
  * uses (repository, workflow runs, run artifacts and their zip download,
- * issue comments with Link pagination, pulls, the authenticated user) and the
+ * issue comments with Link pagination, pulls, the authenticated user and the
+ * GraphQL `viewer`, commit comparison over a small commit table, file contents
+ * at a ref) and the
  * artifact upload protocol (twirp CreateArtifact / FinalizeArtifact at
  * ACTIONS_RESULTS_URL, then an Azure block-blob upload to the signed URL).
  *
@@ -42,7 +44,11 @@ export interface FakeArtifact {
 export interface FakeUser {
   login: string
   type: 'Bot' | 'User'
+  id: number
 }
+
+/** A user as tests name one: without an id, the server gives each login its own. */
+export type UserLike = Omit<FakeUser, 'id'> & { id?: number }
 
 export interface FakeComment {
   id: number
@@ -74,7 +80,8 @@ interface PendingUpload {
   blobPath: string
 }
 
-export const GITHUB_ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', type: 'Bot' }
+/** The author of the workflow GITHUB_TOKEN's comments on github.com (its user id is public and fixed). */
+export const GITHUB_ACTIONS_BOT: FakeUser = { login: 'github-actions[bot]', type: 'Bot', id: 41898282 }
 
 const TWIRP = '/twirp/github.actions.results.api.v1.ArtifactService/'
 
@@ -126,17 +133,29 @@ export class GitHubServer {
   artifacts: FakeArtifact[] = []
   comments: FakeComment[] = []
   pulls: FakePull[] = []
-  /** who GET /user says the token is; null: 403, as for the workflow's GITHUB_TOKEN */
+  /** who GET /user says the token is (a personal token); null: 403, as for GITHUB_TOKEN and every app installation token */
   user: FakeUser | null = null
-  /** who the token comments as */
+  /** who the token comments as, and who the GraphQL `viewer` is */
   commenter: FakeUser = GITHUB_ACTIONS_BOT
+  /** false: POST /graphql answers 404, as where GraphQL is not served */
+  graphql = true
   /** false: comments are refused with 403, as with a fork PR's read-only token */
   canWrite = true
   requests: LoggedRequest[] = []
   /** called with every request as it is answered, e.g. to order it among other events */
   onRequest: ((request: LoggedRequest) => void) | null = null
-  /** artifact ids listed as live whose download answers 410 Gone (expired in between) */
-  goneOnDownload = new Set<number>()
+  /**
+   * The commits of each branch, oldest first (the last is its head): what the
+   * compare endpoint answers from. addRun puts a run's commit on its branch
+   * unless told the run's ref is not that branch.
+   */
+  branches = new Map<string, string[]>()
+  /** tag name → commit (a tag's commit need be on no branch) */
+  tags = new Map<string, string>()
+  /** every commit a run was made of, on a branch or not: what stays comparable after its tag is deleted */
+  commits = new Set<string>()
+  /** ref (a commit or a branch name) → path → text: what the contents endpoint serves */
+  files = new Map<string, Map<string, string>>()
 
   private server: Server | null = null
   private nextId = 1000
@@ -144,6 +163,9 @@ export class GitHubServer {
   private blocks = new Map<string, Map<string, Buffer>>()
   private blobs = new Map<string, Buffer>()
   private uploadedIds = new Set<number>()
+  private userIds = new Map<string, number>()
+  /** artifact id → the status its download answers instead of the bytes, at the REST redirect or at the blob */
+  private downloadFailures = new Map<number, { status: number; at: 'api' | 'blob' }>()
 
   constructor(repository = 'acme/bot') {
     const [owner, repo] = repository.split('/')
@@ -185,13 +207,23 @@ export class GitHubServer {
     this.user = null
     this.commenter = GITHUB_ACTIONS_BOT
     this.canWrite = true
+    this.graphql = true
     this.requests = []
-    this.goneOnDownload.clear()
+    this.downloadFailures.clear()
+    this.branches.clear()
+    this.tags.clear()
+    this.commits.clear()
+    this.files.clear()
     this.onRequest = null
     this.defaultBranch = 'main'
   }
 
-  addRun(run: Partial<FakeRun> & { head_sha: string }): FakeRun {
+  /**
+   * A run of the first workflow. Its commit is put on its branch's history
+   * (a push, schedule or dispatch runs at the branch's head) unless
+   * `onBranch: false` says its ref was something else of that name (a tag).
+   */
+  addRun(run: Partial<FakeRun> & { head_sha: string }, options: { onBranch?: boolean } = {}): FakeRun {
     const full: FakeRun = {
       id: this.id(),
       workflow_id: this.workflows[0]!.id,
@@ -206,7 +238,34 @@ export class GitHubServer {
       ...run
     }
     this.runs.push(full)
+    this.commits.add(full.head_sha)
+    if (options.onBranch !== false && full.head_repository === this.repository) this.addCommit(full.head_branch, full.head_sha)
     return full
+  }
+
+  /** Put `sha` at the head of `branch` (once). */
+  addCommit(branch: string, sha: string): void {
+    const history = this.branches.get(branch) ?? []
+    if (!history.includes(sha)) history.push(sha)
+    this.branches.set(branch, history)
+  }
+
+  /** Serve `text` as `path` at `ref` (a commit or a branch name). */
+  addFile(ref: string, path: string, text: string): void {
+    const files = this.files.get(ref) ?? new Map<string, string>()
+    files.set(path, text)
+    this.files.set(ref, files)
+  }
+
+  /** Make the download of an artifact answer `status`: at the REST endpoint that redirects, or at the blob it redirects to. */
+  failDownload(artifactId: number, status: number, at: 'api' | 'blob' = 'blob'): void {
+    this.downloadFailures.set(artifactId, { status, at })
+  }
+
+  /** The id GitHub gives a login: fixed per login for the server's life. */
+  userId(login: string): number {
+    if (!this.userIds.has(login)) this.userIds.set(login, 5000 + this.userIds.size)
+    return this.userIds.get(login)!
   }
 
   addArtifact(runId: number, name: string, bytes: Buffer, options: { expired?: boolean } = {}): FakeArtifact {
@@ -223,8 +282,9 @@ export class GitHubServer {
     return artifact
   }
 
-  addComment(issueNumber: number, body: string, user: FakeUser = { login: 'someone', type: 'User' }): FakeComment {
+  addComment(issueNumber: number, body: string, author: UserLike = { login: 'someone', type: 'User' }): FakeComment {
     const now = new Date().toISOString()
+    const user: FakeUser = { ...author, id: author.id ?? this.userId(author.login) }
     const comment: FakeComment = { id: this.id(), issue_number: issueNumber, body, user, created_at: now, updated_at: now }
     this.comments.push(comment)
     return comment
@@ -344,13 +404,16 @@ export class GitHubServer {
     if ((m = /^\/blobs\/(\d+)\.zip$/.exec(p)) && method === 'GET') {
       const artifact = this.artifacts.find((a) => a.id === Number(m![1]))
       if (!artifact || url.searchParams.get('sig') !== 'download-signature') return this.send(req, res, 404, 'BlobNotFound')
+      const failure = this.downloadFailures.get(artifact.id)
+      if (failure?.at === 'blob') return this.send(req, res, failure.status, 'ServerBusy')
       return this.send(req, res, 200, artifact.bytes, { 'content-type': 'application/zip', 'content-disposition': `attachment; filename=${artifact.name}.zip` })
     }
 
     if (!req.headers.authorization) return this.send(req, res, 401, { message: 'Requires authentication' })
     if (p === '/user' && method === 'GET') {
-      return this.user ? this.send(req, res, 200, { login: this.user.login, type: this.user.type, id: 1 }) : this.send(req, res, 403, { message: 'Resource not accessible by integration' })
+      return this.user ? this.send(req, res, 200, this.user) : this.send(req, res, 403, { message: 'Resource not accessible by integration' })
     }
+    if (p === '/graphql' && method === 'POST') return this.graphqlQuery(req, res)
     const prefix = `/repos/${this.owner}/${this.repo}`
     if (!p.startsWith(prefix)) return this.send(req, res, 404, { message: 'Not Found' })
     const rest = p.slice(prefix.length)
@@ -384,7 +447,9 @@ export class GitHubServer {
     if ((m = /^\/actions\/artifacts\/(\d+)\/zip$/.exec(rest)) && method === 'GET') {
       const artifact = this.artifacts.find((a) => a.id === Number(m![1]))
       if (!artifact) return this.send(req, res, 404, { message: 'Not Found' })
-      if (artifact.expired || this.goneOnDownload.has(artifact.id)) return this.send(req, res, 410, { message: 'Artifact has expired' })
+      if (artifact.expired) return this.send(req, res, 410, { message: 'Artifact has expired' })
+      const failure = this.downloadFailures.get(artifact.id)
+      if (failure?.at === 'api') return this.send(req, res, failure.status, { message: failure.status === 410 ? 'Artifact has expired' : 'Service Unavailable' })
       return this.send(req, res, 302, undefined, { location: `${this.url}/blobs/${artifact.id}.zip?sig=download-signature` })
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
@@ -414,7 +479,78 @@ export class GitHubServer {
       const list = this.pulls.filter((x) => (state === 'all' || x.state === state) && (!head || `${x.head.owner}:${x.head.ref}` === head))
       return this.page(req, res, list.map((x) => this.pullJson(x)))
     }
+    // octokit sends the ref "tags/<name>" as one encoded path segment
+    if ((m = /^\/git\/ref\/(heads|tags)\/(.+)$/.exec(decodeURIComponent(rest))) && method === 'GET') {
+      const name = m[2]!
+      const history = this.branches.get(name)
+      const target = m[1] === 'tags' ? this.tags.get(name) : history?.[history.length - 1]
+      return target ? this.send(req, res, 200, { ref: `refs/${m[1]}/${name}`, object: { type: 'commit', sha: target } }) : this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if ((m = /^\/compare\/(.+)$/.exec(rest)) && method === 'GET') return this.compare(req, res, decodeURIComponent(m[1]!))
+    if ((m = /^\/contents\/(.+)$/.exec(rest)) && method === 'GET') {
+      const file = decodeURIComponent(m[1]!)
+      const ref = url.searchParams.get('ref') ?? this.defaultBranch
+      const text = this.files.get(ref)?.get(file)
+      if (text === undefined) return this.send(req, res, 404, { message: 'Not Found' })
+      // GitHub wraps the base64 at 60 characters
+      const content = Buffer.from(text).toString('base64').replace(/.{60}/g, '$&\n')
+      const blob = createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex')
+      return this.send(req, res, 200, { type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name: file.split('/').pop(), path: file, sha: blob, content })
+    }
     return this.send(req, res, 404, { message: `Not Found: ${method} ${p}` })
+  }
+
+  /** The GraphQL queries evalgate makes: only `viewer { databaseId login }`. */
+  private async graphqlQuery(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { query } = JSON.parse((await this.body(req)).toString() || '{}') as { query?: string }
+    if (!this.graphql) return this.send(req, res, 404, { message: 'Not Found' })
+    if (!/\bviewer\b/.test(query ?? '')) return this.send(req, res, 200, { errors: [{ message: `this fake answers only viewer queries: ${query}` }] })
+    const viewer = this.user ?? this.commenter
+    return this.send(req, res, 200, { data: { viewer: { login: viewer.login, databaseId: viewer.id } } })
+  }
+
+  /**
+   * A commit the compare endpoint names: a tag, a branch (its head), or a
+   * commit some branch or tag holds. A short name is tried as a tag before a
+   * branch, as `git rev-parse` does: a tag that shares a branch's name wins.
+   */
+  private resolve(ref: string): { sha: string; history: string[] } | null {
+    const tag = this.tags.get(ref)
+    if (tag) return { sha: tag, history: this.historyOf(tag) }
+    const branch = this.branches.get(ref)
+    if (branch?.length) return { sha: branch[branch.length - 1]!, history: branch }
+    const known = this.commits.has(ref) || [...this.tags.values(), ...[...this.branches.values()].flat()].includes(ref)
+    return known ? { sha: ref, history: this.historyOf(ref) } : null
+  }
+
+  /** The commits up to `sha` on the branch that holds it (just itself when none does, as for a tag's own commit). */
+  private historyOf(sha: string): string[] {
+    for (const history of this.branches.values()) {
+      const at = history.indexOf(sha)
+      if (at !== -1) return history.slice(0, at + 1)
+    }
+    return [sha]
+  }
+
+  /** GET /compare/BASE...HEAD: how HEAD stands to BASE — identical, behind (an ancestor of it), ahead, diverged. */
+  private compare(req: IncomingMessage, res: ServerResponse, basehead: string): void {
+    const [baseRef, headRef] = basehead.split('...')
+    const base = baseRef ? this.resolve(baseRef) : null
+    const head = headRef ? this.resolve(headRef) : null
+    if (!base || !head) return this.send(req, res, 404, { message: 'Not Found' })
+    const status =
+      base.sha === head.sha ? 'identical' : base.history.includes(head.sha) ? 'behind' : head.history.includes(base.sha) ? 'ahead' : 'diverged'
+    const behindBy = status === 'behind' ? base.history.length - 1 - base.history.indexOf(head.sha) : 0
+    const aheadBy = status === 'ahead' ? head.history.length - 1 - head.history.indexOf(base.sha) : status === 'diverged' ? 1 : 0
+    return this.send(req, res, 200, {
+      status,
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: aheadBy,
+      base_commit: { sha: base.sha },
+      commits: [],
+      files: []
+    })
   }
 
   private async twirp(req: IncomingMessage, res: ServerResponse, rpc: string): Promise<void> {

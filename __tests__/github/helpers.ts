@@ -50,7 +50,10 @@ export async function startGitHub(repository = 'acme/bot'): Promise<GitHubServer
 
 export interface FakeGitHubSuite {
   server: GitHubServer
-  artifacts: typeof import('../../src/github/artifacts.js')
+  upload: typeof import('../../src/github/artifacts/upload.js')
+  download: typeof import('../../src/github/artifacts/download.js')
+  shards: typeof import('../../src/github/artifacts/shards.js')
+  baseline: typeof import('../../src/github/artifacts/baseline.js')
   context: typeof import('../../src/github/context.js')
   DefaultArtifactClient: typeof import('@actions/artifact').DefaultArtifactClient
 }
@@ -65,7 +68,10 @@ export function useFakeGitHub(): FakeGitHubSuite {
   const suite = {} as FakeGitHubSuite
   beforeAll(async () => {
     suite.server = await startGitHub()
-    suite.artifacts = await import('../../src/github/artifacts.js')
+    suite.upload = await import('../../src/github/artifacts/upload.js')
+    suite.download = await import('../../src/github/artifacts/download.js')
+    suite.shards = await import('../../src/github/artifacts/shards.js')
+    suite.baseline = await import('../../src/github/artifacts/baseline.js')
     suite.context = await import('../../src/github/context.js')
     suite.DefaultArtifactClient = (await import('@actions/artifact')).DefaultArtifactClient
   })

@@ -9,6 +9,9 @@ function reader(values: Partial<Record<InputName, string>>) {
 describe('readInputs', () => {
   it('gives the defaults of action.yml when nothing is set', () => {
     expect(readInputs(reader({}))).toEqual({
+      acceptLabel: 'evalgate:accept',
+      gateFrom: 'base',
+      onBaselineError: 'fail',
       config: 'evalgate.yml',
       token: '',
       mode: 'run',

@@ -1,5 +1,6 @@
 import { badgeFor } from '../../src/badge/index.js'
 import { describe, expect, it } from '@jest/globals'
+import { conclude } from '../../src/compare/conclude.js'
 import { compareRuns } from '../../src/compare/index.js'
 import { gateSchema } from '../../src/config/schema.js'
 import { fitBytes, MAX_ANNOTATIONS, outputValues, regressionAnnotations } from '../../src/github/summary.js'
@@ -46,7 +47,7 @@ describe('outputValues', () => {
   it('sets every output of SPEC §7 as text', () => {
     const current = record([caseResult('a', true), caseResult('b', false)])
     const comparison = compareRuns(null, current, gateSchema.parse({}))
-    expect(outputValues({ current, comparison, gatePassed: true, resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null, badge: badgeFor(current) })).toEqual({
+    expect(outputValues({ current, comparison, verdict: conclude(comparison, current, { baselineStatus: 'none' }), resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null, badge: badgeFor(current) })).toEqual({
       'pass-rate': '0.5',
       'mean-score': '',
       total: '2',
@@ -54,6 +55,7 @@ describe('outputValues', () => {
       regressed: '0',
       fixed: '0',
       gate: 'pass',
+      'baseline-status': 'none',
       'results-path': '/t/run.json',
       'report-path': '/t/report.md',
       'baseline-run-id': '',
@@ -65,6 +67,7 @@ describe('outputValues', () => {
   it('gives the mean score when cases are scored', () => {
     const current = record([caseResult('a', true, { score: 0.8 })], { summary: { ...record([]).summary, total: 1, passed: 1, passRate: 1, meanScore: 0.8 } })
     const comparison = compareRuns(null, current, gateSchema.parse({}))
-    expect(outputValues({ current, comparison, gatePassed: false, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-run-id': '42' })
+    const failed = conclude(comparison, current, { baselineStatus: 'error', baselineProblem: 'blob 503' })
+    expect(outputValues({ current, comparison, verdict: failed, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-status': 'error', 'baseline-run-id': '42' })
   })
 })

@@ -2,9 +2,10 @@
  * Baseline artifacts are a stranger's bytes: downloaded only into a fresh
  * temp folder (removed after), never extracted, and refused whole when an
  * entry could escape that folder. Adds to ../github/zip.test.ts (which covers
- * "../", absolute names, zip bombs, CRC) and ../github/artifacts.test.ts
- * (forks, pull requests and other branches are never the baseline; corrupt,
- * truncated or other-schema records give a notice): the entry kinds it lacks,
+ * "../", absolute names, zip bombs, CRC)
+ * and ../github/baseline.test.ts (forks, pull requests, other branches and
+ * tags are never the baseline; corrupt, truncated or other-schema records are
+ * a baseline error): the entry kinds it lacks,
  * and where the download lands.
  */
 import { existsSync, readdirSync } from 'node:fs'
@@ -138,9 +139,9 @@ describe('the baseline download', () => {
     const bad = gh.server.addRun({ head_sha: sha(1) })
     gh.server.addArtifact(bad.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true)])) }))
     const { client, downloads } = recordingClient()
-    const first = await gh.artifacts.findBaseline(query(client, temp))
-    const second = await gh.artifacts.findBaseline(query(client, temp))
-    expect([first.record?.cases.map((c) => c.id), second.record?.cases.map((c) => c.id)]).toEqual([['a'], ['a']])
+    const first = await gh.baseline.findBaseline(query(client, temp))
+    const second = await gh.baseline.findBaseline(query(client, temp))
+    expect([first, second].map((found) => found.status === 'found' && found.record.cases.map((c) => c.id))).toEqual([['a'], ['a']])
     expect(downloads).toHaveLength(2)
     for (const d of downloads) {
       expect(path.dirname(d.path)).toBe(temp)
@@ -157,14 +158,13 @@ describe('the baseline download', () => {
     ['an entry escaping with backslashes', () => handZip([{ name: '..\\..\\run.json' }, { name: 'run.json' }]), /would escape/],
     ['a record nested 100,000 levels deep', () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true, { input: 'DEEP' })])).replace('"DEEP"', '['.repeat(100_000) + ']'.repeat(100_000)) }), /nested more than 256 levels deep/],
     ['a record holding a case twice', () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true), caseResult('a', false)])) }), /duplicate case key "a"/]
-  ])('refuses %s: no baseline, a notice, nothing written outside its folder', async (_label, bytes, message) => {
+  ])('refuses %s: a baseline error with the reason, nothing written outside its folder', async (_label, bytes, message) => {
     const temp = tempDir()
     const run = gh.server.addRun({ head_sha: sha(2) })
     gh.server.addArtifact(run.id, 'evalgate-demo', await bytes())
     const { client } = recordingClient()
-    const result = await gh.artifacts.findBaseline(query(client, temp))
-    expect(result.record).toBeNull()
-    expect(result.notices).toEqual([expect.stringMatching(message)])
+    const result = await gh.baseline.findBaseline(query(client, temp))
+    expect(result).toMatchObject({ status: 'error', reason: expect.stringMatching(message) })
     expect(readdirSync(temp)).toEqual([])
     expect(readdirSync(path.dirname(temp)).filter((f) => f === 'run.json')).toEqual([])
   })

@@ -81,7 +81,8 @@ describe('renderReport: content', () => {
     expect(lines[0]).toBe('<!-- evalgate:support-bot -->')
     expect(lines[2]).toBe('### ❌ gate failed: evalgate · support-bot')
     expect(lines[3]).toBe('- 2 cases regressed (limit: maxRegressions 0): capital-ireland, math-2')
-    expect(lines[4]).toMatch(/^- pass rate dropped 33\.3 points .* 66\.7% → 33\.3%/)
+    expect(lines[4]).toBe('- 1 baseline case is missing from this run (limit: maxRemoved 0): gone')
+    expect(lines[5]).toMatch(/^- pass rate dropped 33\.3 points .* 66\.7% → 33\.3%/)
   })
 
   it('keeps the sections in the order of SPEC §7', () => {

@@ -6,6 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
+import { isSelected, shardFromText, type Selection } from './selection.js'
 import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
 
@@ -16,7 +17,7 @@ import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, Tria
 const P_TOLERANCE = 1e-9
 
 /** What happened to a case present in both runs. */
-export type Outcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
+export type CaseOutcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
 
 export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Comparison {
   const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current)
@@ -44,7 +45,10 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     if (flaky) flakyCases.push({ key: c.id, ...flaky })
     if (outcome !== 'changed') pairs.push([b, c])
   }
-  const missing = baseline.cases.filter((b) => !currentKeys.has(b.id)).map((b) => b.id)
+  // a baseline case this run's --filter or shard left out was not run, not removed
+  const selection: Selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) }
+  const inScope = baseline.cases.filter((b) => isSelected(b, selection))
+  const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id)
   // A run cut short lacks cases because it stopped, not because the dataset dropped them.
   const complete = current.complete !== false
   const baselineFigures = runFigures(baseline)
@@ -63,6 +67,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     removed: complete ? missing : [],
     unfinished: complete ? [] : missing,
     unchanged,
+    coverage: { baseline: inScope.length, compared: pairs.length },
     tags: tagFigures(baseline, current, new Set(lists.regressed))
   }
 }
@@ -85,19 +90,15 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
     changed: [],
     unfinished: [],
     unchanged: 0,
+    coverage: null,
     tags: tagFigures(null, current, new Set())
   }
 }
 
 /** The outcome of a case present in both runs and, when it is flaky, why. */
 export interface Assessment {
-  outcome: Outcome
+  outcome: CaseOutcome
   flaky?: Omit<FlakyCase, 'key'>
-}
-
-/** The outcome of one case present in both runs (see assess). */
-export function classify(baseline: CaseResult, current: CaseResult, alpha: number): Outcome {
-  return assess(baseline, current, alpha).outcome
 }
 
 /**

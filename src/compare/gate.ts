@@ -22,7 +22,7 @@ function failure(check: string, limit: number | null, measured: number | null, k
 export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
   // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
   const checks: Check[] = c.baseline
-    ? [incomplete, regressions, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
+    ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
     : [incomplete, missingBaseline, minPassRate, minMeanScore]
   const found = checks.map((check) => check(c, gate, current)).filter((f): f is GateFailure => f !== null)
   return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found }
@@ -52,6 +52,34 @@ const regressions: Check = (c, gate) => {
   const n = c.regressed.length
   if (n <= gate.maxRegressions) return null
   return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`)
+}
+
+const removed: Check = (c, gate) => {
+  const n = c.removed.length
+  if (n <= gate.maxRemoved) return null
+  return failure('maxRemoved', gate.maxRemoved, n, c.removed, `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`)
+}
+
+const changed: Check = (c, gate) => {
+  const n = c.changed.length
+  if (gate.maxChanged === undefined || n <= gate.maxChanged) return null
+  return failure('maxChanged', gate.maxChanged, n, c.changed, `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`)
+}
+
+/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
+const comparable: Check = (c, gate) => {
+  const coverage = c.coverage
+  if (!coverage || coverage.baseline === 0) return null
+  const share = coverage.compared / coverage.baseline
+  if (!exceeds(gate.minComparable, share)) return null
+  return failure(
+    'minComparable',
+    gate.minComparable,
+    share,
+    [],
+    `only ${coverage.compared} of ${plural(coverage.baseline, 'baseline case')} could be compared (${formatPercent(share)}; limit: minComparable ${formatPercent(gate.minComparable)}): ` +
+      `the others are removed or changed, so the baseline says little about this run`
+  )
 }
 
 const passRateDrop: Check = (c, gate) => {

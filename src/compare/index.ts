@@ -1,4 +1,4 @@
-export { assess, classify, compareRuns, runFigures, type Assessment, type Outcome } from './compare.js'
+export { assess, compareRuns, runFigures, type Assessment, type CaseOutcome } from './compare.js'
 export { carryHistory, carryTrend, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, nextHistory, recentCounts } from './history.js'
 export { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from './format.js'
 export { evaluateGate } from './gate.js'

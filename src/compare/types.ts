@@ -1,3 +1,5 @@
+import type { ConfigChange } from '../config/trusted.js'
+
 /**
  * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
  * Case lists hold case keys (CaseResult.id) in dataset order.
@@ -99,13 +101,7 @@ export interface GateResult {
 /** What became of the baseline (action output `baseline-status`, SPEC §9). */
 export type BaselineStatus = 'found' | 'none' | 'error' | 'incompatible'
 
-/** A trusted setting the pull request changes: shown under "Config changes (apply after merge)". */
-export interface ConfigChange {
-  /** dotted path, e.g. "gate.maxRegressions" */
-  key: string
-  base: unknown
-  head: unknown
-}
+export type { ConfigChange } from '../config/trusted.js'
 
 /**
  * The verdict of a run (compare/conclude.ts): one value, computed by one pure
@@ -151,6 +147,12 @@ export interface Comparison {
   unfinished: string[]
   /** common cases that did not flip */
   unchanged: number
+  /**
+   * The baseline's cases this run set out to run (its --filter and shard
+   * applied), and how many of them were compared (same key, same fingerprint);
+   * null without a baseline.
+   */
+  coverage: { baseline: number; compared: number } | null
   tags: TagFigures[]
   gate: GateResult
 }

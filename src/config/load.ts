@@ -49,12 +49,21 @@ function lineAt(located: Located, at: (string | number)[]): string {
   return line ? `:${line}` : ''
 }
 
-export async function loadConfig(file: string, validateAssertion: AssertionValidator): Promise<LoadedConfig> {
+export interface LoadOptions {
+  /**
+   * Applied to the parsed config before its cases are built (their fingerprints
+   * cover the judge settings): the action puts the trusted settings in here.
+   */
+  settings?: (config: ParsedConfig) => ParsedConfig
+}
+
+export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
   const located = parseYaml(await readText(absolute), absolute)
+  const settings = options.settings ?? ((config: ParsedConfig) => config)
   const baseDir = path.dirname(absolute)
-  if (isPromptfooConfig(located.value)) return { file: absolute, baseDir, ...loadPromptfooConfig(located, baseDir, validateAssertion) }
-  const config = configOf(located)
+  if (isPromptfooConfig(located.value)) return { file: absolute, baseDir, ...loadPromptfooConfig(located, baseDir, validateAssertion, settings) }
+  const config = settings(configOf(located))
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {

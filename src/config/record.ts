@@ -76,7 +76,7 @@ export const runRecordSchema = z.object({
   createdAt: z.string(),
   complete: z.boolean().default(true),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
-  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional() }).optional(),
+  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
   summary: z.object({
     total: z.number(),
     passed: z.number(),

@@ -125,6 +125,12 @@ export const gateSchema = z
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: z.boolean().default(false),
     alpha: z.number().gt(0).lt(1).default(0.05),
+    /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
+    maxRemoved: z.number().int().min(0).default(0),
+    /** cases whose fingerprint differs from the baseline's; no limit when unset */
+    maxChanged: z.number().int().min(0).optional(),
+    /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
+    minComparable: fraction.default(0.5),
     useConfidenceBound: z.boolean().default(false)
   })
   .strict()

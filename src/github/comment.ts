@@ -1,8 +1,11 @@
 /**
- * The sticky PR comment (SPEC §7): one per workflow file and config name, found
- * by a hidden marker among the comments the token's own identity wrote, and
- * updated in place.
+ * The sticky PR comment (SPEC §7): one per workflow file and config name. A
+ * comment is ours only when its FIRST line is our marker (with the verdict we
+ * showed) and its author is the token's own identity, by user id: the body
+ * below that line shows model output, which can quote any marker, and other
+ * bots (or people) can post a comment that starts with it.
  */
+import type { Verdict } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
 import { httpStatus, type Octokit } from './context.js'
 import type { CommentPolicy } from './inputs.js'
@@ -10,7 +13,10 @@ import type { CommentPolicy } from './inputs.js'
 /** GitHub refuses comment bodies over 65,536 characters; the report stays well under. */
 export const MAX_COMMENT_LENGTH = 60_000
 
-export type Verdict = 'pass' | 'fail'
+/** What the comment shows as the outcome; kept in its first line for `comment: on-change`. */
+export type CommentVerdict = Verdict['outcome']
+
+const VERDICTS: readonly CommentVerdict[] = ['pass', 'fail', 'accepted', 'error']
 
 export const FORK_NOTICE = "comment skipped: the token cannot write to this pull request (fork?) — see README's workflow_run pattern"
 
@@ -19,36 +25,44 @@ function markerText(text: string): string {
   return text.replace(/--+|>|[\r\n]/g, '_')
 }
 
+/** The hidden marker naming the workflow file and config: it never holds "-->", so it is the first line's only HTML comment end before the verdict. */
 export function commentMarker(workflowFile: string, configName: string): string {
   return `<!-- evalgate:${markerText(workflowFile)}:${markerText(configName)} -->`
 }
 
-const VERDICT = /<!-- evalgate-verdict:(pass|fail) -->/
-
-export function verdictMarker(verdict: Verdict): string {
+function verdictTag(verdict: CommentVerdict): string {
   return `<!-- evalgate-verdict:${verdict} -->`
 }
 
-export function verdictOf(body: string): Verdict | null {
-  return (VERDICT.exec(body)?.[1] as Verdict | undefined) ?? null
+/**
+ * Our first line in `body`, read exactly: the marker followed by the verdict
+ * we showed (`verdict`), or the marker alone as evalgate wrote it before the
+ * verdict moved there (`verdict: null`, nothing in the body is trusted for
+ * it). null when the first line is anything else.
+ */
+export function readHeader(body: string, marker: string): { verdict: CommentVerdict | null } | null {
+  const first = body.split('\n', 1)[0]!.replace(/\r$/, '')
+  if (first === marker) return { verdict: null }
+  const verdict = VERDICTS.find((v) => first === marker + verdictTag(v))
+  return verdict ? { verdict } : null
 }
 
-/** The comment body: the marker first, the report, the verdict last; never over `max` characters. */
-export function commentBody(marker: string, report: string, verdict: Verdict, max = MAX_COMMENT_LENGTH): string {
-  const head = `${marker}\n`
-  const tail = `\n${verdictMarker(verdict)}\n`
-  const room = max - head.length - tail.length
-  let text = report.split(marker).join('').trim()
+/** The comment body: our marker and the verdict on the first line, then the report; never over `max` characters. */
+export function commentBody(marker: string, report: string, verdict: CommentVerdict, max = MAX_COMMENT_LENGTH): string {
+  const head = `${marker}${verdictTag(verdict)}\n`
+  const room = max - head.length
+  let text = report.trim()
   if (text.length > room) {
     // renderReport keeps within its maxLength; this only guards against a miscount
     const note = '\n\n_(report truncated to fit a comment; the full report is in the job summary)_'
     const cut = text.lastIndexOf('\n', room - note.length)
     text = text.slice(0, cut > 0 ? cut : room - note.length) + note
   }
-  return `${head}${text}${tail}`
+  return `${head}${text}\n`
 }
 
 export interface CommentAuthor {
+  id?: number
   login?: string
   type?: string
 }
@@ -60,23 +74,51 @@ export interface ExistingComment {
   user?: CommentAuthor | null
 }
 
-/**
- * Who the token writes as. A personal token can ask GET /user; the workflow's
- * GITHUB_TOKEN (an app installation) cannot, and its comments are a Bot's.
- */
-export async function tokenIdentity(octokit: Octokit): Promise<{ login: string | null }> {
-  try {
-    const { data } = await octokit.rest.users.getAuthenticated()
-    return { login: data.login }
-  } catch {
-    return { login: null }
-  }
+/** Who the token writes comments as. */
+export interface TokenIdentity {
+  id: number
+  login: string
 }
 
-export function isOurs(comment: ExistingComment, marker: string, identity: { login: string | null }): boolean {
-  if (!comment.body?.includes(marker)) return false
-  const user = comment.user ?? {}
-  return identity.login !== null ? user.login === identity.login : user.type === 'Bot'
+/**
+ * The user id of github-actions[bot] on github.com: the author of every
+ * comment the workflow's GITHUB_TOKEN writes (public, and the same for every
+ * repository: it is also in the bot's noreply address 41898282+github-actions[bot]@…).
+ */
+export const GITHUB_ACTIONS_BOT_ID = 41898282
+
+/**
+ * Who the token writes as, by user id (a login can be renamed and then taken
+ * by someone else; an id cannot).
+ * - A personal token (classic or fine-grained) may ask GET /user.
+ * - An app installation token, and the workflow's GITHUB_TOKEN is one (of the
+ *   GitHub Actions app), is refused GET /user (403 "Resource not accessible by
+ *   integration"), and GET /app needs the app's JWT, not an installation
+ *   token. The GraphQL `viewer` of an installation token is the app's bot user
+ *   (github-actions[bot], or <slug>[bot] for a token of another app), with its
+ *   id as `databaseId`.
+ * - Where neither answers (a server without GraphQL), the GITHUB_TOKEN's bot
+ *   id is assumed: a wrong guess costs a second comment, never someone else's
+ *   comment overwritten.
+ */
+export async function tokenIdentity(octokit: Octokit): Promise<TokenIdentity> {
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated()
+    return { id: data.id, login: data.login }
+  } catch {
+    // an installation token: ask GraphQL
+  }
+  try {
+    const { viewer } = await octokit.graphql<{ viewer: { databaseId: number | null; login: string } }>('query { viewer { databaseId login } }')
+    if (typeof viewer.databaseId === 'number') return { id: viewer.databaseId, login: viewer.login }
+  } catch {
+    // no GraphQL here: fall through to the workflow token's bot
+  }
+  return { id: GITHUB_ACTIONS_BOT_ID, login: 'github-actions[bot]' }
+}
+
+export function isOurs(comment: ExistingComment, marker: string, identity: TokenIdentity): boolean {
+  return comment.user?.id === identity.id && readHeader(comment.body ?? '', marker) !== null
 }
 
 export interface CommentOptions {
@@ -88,7 +130,7 @@ export interface CommentOptions {
   /** from commentBody */
   body: string
   policy: CommentPolicy
-  verdict: Verdict
+  verdict: CommentVerdict
   /** any case flipped (regressed or fixed) */
   changed: boolean
 }
@@ -101,7 +143,7 @@ export interface CommentResult {
 }
 
 /** Find our comment among all of the PR's comments, page by page. */
-export async function findComment(options: Pick<CommentOptions, 'octokit' | 'owner' | 'repo' | 'issueNumber' | 'marker'>, identity: { login: string | null }): Promise<ExistingComment | null> {
+export async function findComment(options: Pick<CommentOptions, 'octokit' | 'owner' | 'repo' | 'issueNumber' | 'marker'>, identity: TokenIdentity): Promise<ExistingComment | null> {
   const { octokit, owner, repo, issueNumber, marker } = options
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 })
   for await (const page of pages) {
@@ -117,9 +159,9 @@ function skipped(notice: string | null): CommentResult {
 
 /**
  * Create or update the sticky comment. `on-change` stays quiet while nothing
- * flipped and the verdict is the one already shown (no comment counts as a
- * shown pass); `never` does nothing. A token that cannot write (a fork's PR)
- * gives a notice, not an error.
+ * flipped and the verdict is the one already shown, as our first line says
+ * (no comment counts as a shown pass); `never` does nothing. A token that
+ * cannot write (a fork's PR) gives a notice, not an error.
  */
 export async function upsertComment(options: CommentOptions): Promise<CommentResult> {
   const { octokit, owner, repo, issueNumber, body, policy } = options
@@ -127,7 +169,8 @@ export async function upsertComment(options: CommentOptions): Promise<CommentRes
   try {
     const identity = await tokenIdentity(octokit)
     const existing = await findComment(options, identity)
-    if (policy === 'on-change' && !options.changed && (existing ? verdictOf(existing.body ?? '') : 'pass') === options.verdict) {
+    const shown = existing ? readHeader(existing.body ?? '', options.marker)!.verdict : 'pass'
+    if (policy === 'on-change' && !options.changed && shown === options.verdict) {
       return { action: 'unchanged', id: existing?.id ?? null, url: existing?.html_url ?? null, notice: null }
     }
     if (existing) {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { getOctokit } from '@actions/github'
-import { UsageError } from '../errors.js'
+import { errorMessage, UsageError } from '../errors.js'
 
 export type Octokit = ReturnType<typeof getOctokit>
 
@@ -15,6 +15,8 @@ export interface PullRequestRef {
   headSha: string | null
   baseRef: string | null
   baseSha: string | null
+  /** the names of the pull request's labels as the event saw them */
+  labels: string[]
 }
 
 export interface ActionContext {
@@ -42,7 +44,8 @@ export interface ActionContext {
   defaultBranch: string | null
 }
 
-function record(value: unknown): Record<string, unknown> | null {
+/** The value as a plain object, when it is one: the event payload is read field by field through this. */
+export function objectOf(value: unknown): Record<string, unknown> | null {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
 }
 
@@ -59,7 +62,7 @@ function readPayload(file: string | undefined): Record<string, unknown> {
     return {}
   }
   try {
-    return record(JSON.parse(raw)) ?? {}
+    return objectOf(JSON.parse(raw)) ?? {}
   } catch {
     throw new UsageError(`GITHUB_EVENT_PATH ${file}: the event payload is not valid JSON`)
   }
@@ -76,11 +79,12 @@ export function workflowPathFromRef(ref: string | undefined, repository: string)
 }
 
 function pullRequestOf(payload: Record<string, unknown>): PullRequestRef | null {
-  const pr = record(payload.pull_request)
+  const pr = objectOf(payload.pull_request)
   if (!pr || typeof pr.number !== 'number') return null
-  const head = record(pr.head)
-  const base = record(pr.base)
-  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha) }
+  const head = objectOf(pr.head)
+  const base = objectOf(pr.base)
+  const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => text(objectOf(l)?.name)).filter((l): l is string => l !== null) : []
+  return { number: pr.number, headSha: text(head?.sha), baseRef: text(base?.ref), baseSha: text(base?.sha), labels }
 }
 
 export function readContext(env: NodeJS.ProcessEnv): ActionContext {
@@ -107,7 +111,7 @@ export function readContext(env: NodeJS.ProcessEnv): ActionContext {
     workspace: env.GITHUB_WORKSPACE || process.cwd(),
     tempDir: env.RUNNER_TEMP || path.join(env.GITHUB_WORKSPACE || process.cwd(), '.evalgate'),
     pullRequest: pullRequestOf(payload),
-    defaultBranch: text(record(payload.repository)?.default_branch)
+    defaultBranch: text(objectOf(payload.repository)?.default_branch)
   }
 }
 
@@ -119,6 +123,13 @@ export function createOctokit(token: string, ctx: Pick<ActionContext, 'apiUrl'>)
 export function httpStatus(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status
   return typeof status === 'number' ? status : undefined
+}
+
+/** Octokit's message, with a hint for the statuses a workflow's permissions cause. */
+export function apiMessage(err: unknown, permission = 'actions: read'): string {
+  const status = httpStatus(err)
+  const hint = status === 403 || status === 404 ? ` (does the token have ${permission}?)` : ''
+  return `${errorMessage(err)}${hint}`
 }
 
 /** The branch whose runs give the baseline: the input, else the repository's default branch. */

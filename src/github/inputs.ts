@@ -19,13 +19,25 @@ export const Inputs = {
   MaxRegressions: 'max-regressions',
   MaxPassRateDrop: 'max-pass-rate-drop',
   MinPassRate: 'min-pass-rate',
-  BadgePath: 'badge-path'
+  BadgePath: 'badge-path',
+  GateFrom: 'gate-from',
+  AcceptLabel: 'accept-label',
+  OnBaselineError: 'on-baseline-error'
 } as const
 
 export type InputName = (typeof Inputs)[keyof typeof Inputs]
 
 export const MODES = ['run', 'merge', 'comment'] as const
 export type Mode = (typeof MODES)[number]
+
+/** Where a pull request's gate settings come from (SPEC §9): the base commit's config, or the PR's own. */
+export const GATE_SOURCES = ['base', 'head'] as const
+export type GateSource = (typeof GATE_SOURCES)[number]
+
+export const BASELINE_ERROR_POLICIES = ['fail', 'warn'] as const
+export type BaselineErrorPolicy = (typeof BASELINE_ERROR_POLICIES)[number]
+
+export const DEFAULT_ACCEPT_LABEL = 'evalgate:accept'
 
 export const COMMENT_POLICIES = ['always', 'on-change', 'never'] as const
 export type CommentPolicy = (typeof COMMENT_POLICIES)[number]
@@ -50,6 +62,10 @@ export interface ActionInputs {
   failOnRegression: boolean
   gate: GateOverrides
   badgePath: string | null
+  gateFrom: GateSource
+  /** the label that accepts a failing gate on purpose; null when set to "" */
+  acceptLabel: string | null
+  onBaselineError: BaselineErrorPolicy
 }
 
 /** How one input is read; tests pass a map, the action passes core.getInput. */
@@ -106,6 +122,13 @@ function shard(read: InputReader): Shard | null {
   return value === null ? null : parseShard(value, Inputs.Shard)
 }
 
+/** The accept label: default evalgate:accept; "none" turns accepting by label off. */
+function acceptLabel(read: InputReader): string | null {
+  const value = optional(read, Inputs.AcceptLabel)
+  if (value === null) return DEFAULT_ACCEPT_LABEL
+  return value === 'none' ? null : value
+}
+
 export function readInputs(read: InputReader = actionInput): ActionInputs {
   const gate: GateOverrides = {}
   const maxRegressions = wholeNumber(read, Inputs.MaxRegressions)
@@ -126,7 +149,10 @@ export function readInputs(read: InputReader = actionInput): ActionInputs {
     comment: oneOf(read, Inputs.Comment, COMMENT_POLICIES, 'always'),
     failOnRegression: boolean(read, Inputs.FailOnRegression, true),
     gate,
-    badgePath: optional(read, Inputs.BadgePath)
+    badgePath: optional(read, Inputs.BadgePath),
+    gateFrom: oneOf(read, Inputs.GateFrom, GATE_SOURCES, 'base'),
+    acceptLabel: acceptLabel(read),
+    onBaselineError: oneOf(read, Inputs.OnBaselineError, BASELINE_ERROR_POLICIES, 'fail')
   }
 
   // Cross-field checks.

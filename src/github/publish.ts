@@ -7,18 +7,18 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
-import type { Comparison } from '../compare/types.js'
+import type { Comparison, Verdict } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
 import { escapeInline, renderReport } from '../report/index.js'
 import type { RunRecord } from '../types.js'
 import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
-import { apiMessage, RECORD_FILE, REPORT_FILE } from './artifacts.js'
+import { RECORD_FILE, REPORT_FILE } from './artifacts/names.js'
 import { badgeFor, badgeSvg } from '../badge/index.js'
 import { renderTrend, trendOf } from '../report/trend.js'
 import type { BadgeConfig } from '../config/schema.js'
 import { commentBody, MAX_COMMENT_LENGTH, upsertComment } from './comment.js'
-import type { ActionContext, Octokit } from './context.js'
+import { apiMessage, type ActionContext, type Octokit } from './context.js'
 import type { ActionInputs } from './inputs.js'
 import { annotate, fitBytes, logUntrusted, MAX_SUMMARY_BYTES, outputValues, regressionAnnotations, setOutputs, writeJobSummary } from './summary.js'
 
@@ -32,13 +32,12 @@ export interface Published {
   baseline: RunRecord | null
   current: RunRecord
   secrets: Set<string>
-  notices: string[]
+  /** the outcome, its reasons and notices (compare/conclude.ts) */
+  verdict: Verdict
   /** where the full report lives, for the comment's "did not fit" line */
   fullReportHint: string
   outDir: string
   baselineRunId: number | null
-  /** the gate as reported: an incomplete run never passes */
-  gatePassed: boolean
   /** the config's `badge:` section (label, colour bands) */
   badgeConfig?: BadgeConfig
 }
@@ -54,8 +53,8 @@ export interface Rendered {
 
 /** The report, rendered once per size it is shown at; report.md written beside the record. */
 export async function writeReport(p: Published): Promise<Rendered> {
-  const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
-  const notes = notesMarkdown(p.notices)
+  const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current, verdict: p.verdict }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
+  const notes = notesMarkdown(p.verdict.notices)
   // the summary (not the comment) also shows how the last runs on the baseline branch went
   const trend = renderTrend(trendOf(p.current))
   const tail = notes + (trend ? `\n\n${trend}\n` : '')
@@ -65,12 +64,15 @@ export async function writeReport(p: Published): Promise<Rendered> {
   return { render, notes, full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
 }
 
-/** Comment, summary, annotations, outputs, badge; collects what failed instead of stopping. */
-export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered, problems: string[]): Promise<void> {
+/** Comment, summary, annotations, outputs, badge; returns what failed (problems for the verdict) instead of stopping. */
+export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered): Promise<string[]> {
   const { render, notes, full, resultsPath, reportPath } = r
+  const problems: string[] = []
+  // the comment's on-change policy compares whether the check passed
+  const passing = p.verdict.outcome === 'pass' || p.verdict.outcome === 'accepted' ? 'pass' : 'fail'
   if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
     // the comment's wrapper (marker, verdict) takes a few hundred characters
-    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, p.gatePassed ? 'pass' : 'fail')
+    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, passing)
     try {
       const result = await upsertComment({
         octokit,
@@ -80,7 +82,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
         marker,
         body,
         policy: inputs.comment,
-        verdict: p.gatePassed ? 'pass' : 'fail',
+        verdict: passing,
         changed: p.comparison.regressed.length + p.comparison.fixed.length > 0
       })
       if (result.notice) core.notice(result.notice)
@@ -97,7 +99,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   }
   annotate(regressionAnnotations(p.comparison, p.current, ctx.workspace, (s) => redact(s, p.secrets)))
   const badge = badgeFor(p.current, p.badgeConfig)
-  setOutputs(outputValues({ current: p.current, comparison: p.comparison, gatePassed: p.gatePassed, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
+  setOutputs(outputValues({ current: p.current, comparison: p.comparison, verdict: p.verdict, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
   if (inputs.badgePath) {
     try {
       await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
@@ -107,4 +109,5 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
     }
   }
   logUntrusted('evalgate report', full)
+  return problems
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import * as core from '@actions/core'
-import type { Comparison } from '../compare/types.js'
+import type { BaselineStatus, Comparison, Verdict } from '../compare/types.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import type { Badge } from '../badge/index.js'
 
@@ -100,7 +100,8 @@ export interface OutputValues {
   passed: string
   regressed: string
   fixed: string
-  gate: 'pass' | 'fail'
+  gate: 'pass' | 'fail' | 'accepted'
+  'baseline-status': BaselineStatus
   'results-path': string
   'report-path': string
   'baseline-run-id': string
@@ -111,8 +112,7 @@ export interface OutputValues {
 export function outputValues(input: {
   current: RunRecord
   comparison: Comparison
-  /** the gate as the action reports it: an incomplete run never passes */
-  gatePassed: boolean
+  verdict: Verdict
   resultsPath: string
   reportPath: string
   baselineRunId: number | null
@@ -120,14 +120,16 @@ export function outputValues(input: {
 }): OutputValues {
   return {
     ...shardOutputValues(input),
-    gate: input.gatePassed ? 'pass' : 'fail',
+    // a verdict of "error" fails the check like a failed gate
+    gate: input.verdict.outcome === 'error' ? 'fail' : input.verdict.outcome,
+    'baseline-status': input.verdict.baselineStatus,
     'report-path': input.reportPath,
     'badge-message': input.badge.message,
     'badge-color': input.badge.color
   }
 }
 
-type ShardOutputs = Omit<OutputValues, 'gate' | 'report-path' | 'badge-message' | 'badge-color'>
+type ShardOutputs = Omit<OutputValues, 'gate' | 'baseline-status' | 'report-path' | 'badge-message' | 'badge-color'>
 
 /** A shard's outputs: its figures and where its record is; the gate, report and badge are the merge job's. */
 export function shardOutputValues(input: { current: RunRecord; comparison: Comparison; resultsPath: string; baselineRunId: number | null }): ShardOutputs {

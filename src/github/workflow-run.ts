@@ -5,8 +5,7 @@
  */
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { httpStatus, type Octokit } from './context.js'
-import { apiMessage } from './artifacts.js'
+import { apiMessage, httpStatus, objectOf, type Octokit } from './context.js'
 
 export interface TriggeringRun {
   id: number
@@ -21,17 +20,13 @@ export interface TriggeringRun {
   pullRequestNumbers: number[]
 }
 
-function record(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
-}
-
 export function triggeringRun(payload: Record<string, unknown>): TriggeringRun {
-  const run = record(payload.workflow_run)
+  const run = objectOf(payload.workflow_run)
   if (!run || typeof run.id !== 'number' || typeof run.head_sha !== 'string') {
     throw new UsageError('mode: comment runs in a workflow triggered by `on: workflow_run` (the event payload has no workflow_run)')
   }
-  const headRepo = record(run.head_repository)
-  const numbers = Array.isArray(run.pull_requests) ? run.pull_requests.map((p) => record(p)?.number).filter((n): n is number => typeof n === 'number') : []
+  const headRepo = objectOf(run.head_repository)
+  const numbers = Array.isArray(run.pull_requests) ? run.pull_requests.map((p) => objectOf(p)?.number).filter((n): n is number => typeof n === 'number') : []
   return {
     id: run.id,
     workflowId: typeof run.workflow_id === 'number' ? run.workflow_id : null,
@@ -39,7 +34,7 @@ export function triggeringRun(payload: Record<string, unknown>): TriggeringRun {
     event: typeof run.event === 'string' ? run.event : '',
     headSha: run.head_sha,
     headBranch: typeof run.head_branch === 'string' ? run.head_branch : null,
-    headOwner: typeof record(headRepo?.owner)?.login === 'string' ? (record(headRepo?.owner)!.login as string) : null,
+    headOwner: typeof objectOf(headRepo?.owner)?.login === 'string' ? (objectOf(headRepo?.owner)!.login as string) : null,
     pullRequestNumbers: numbers
   }
 }
@@ -52,6 +47,8 @@ export interface PullRequestFound {
   number: number
   baseRef: string
   baseSha: string
+  /** the names of its labels now (the accept label, SPEC §9) */
+  labels: string[]
 }
 
 export type PullRequestLookup = { found: PullRequestFound; notice: null } | { found: null; notice: string }
@@ -61,6 +58,11 @@ interface RestPull {
   state?: string
   head: { sha: string }
   base: { ref: string; sha: string }
+  labels?: Array<{ name?: string } | string>
+}
+
+function labelNames(labels: RestPull['labels']): string[] {
+  return (labels ?? []).map((l) => (typeof l === 'string' ? l : (l.name ?? ''))).filter(Boolean)
 }
 
 /**
@@ -83,7 +85,7 @@ export async function findPullRequest(octokit: Octokit, owner: string, repo: str
     for (const number of numbers) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number })
       const pull = data as RestPull
-      if (pull.state === 'open' && pull.head.sha === run.headSha) return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha }, notice: null }
+      if (pull.state === 'open' && pull.head.sha === run.headSha) return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha, labels: labelNames(pull.labels) }, notice: null }
     }
     return { found: null, notice: `comment skipped: pull request #${numbers[0]} has moved on from ${run.headSha.slice(0, 7)} (or is closed); its newer run will comment` }
   } catch (err) {

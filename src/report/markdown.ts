@@ -4,7 +4,7 @@
  * never longer than maxLength.
  */
 import { formatCount, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
-import type { Comparison, FlakyCase, RunFigures } from '../compare/types.js'
+import type { Comparison, FlakyCase, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
 import { namedScoresTable } from './named-scores.js'
@@ -25,6 +25,8 @@ export interface ReportInput {
   comparison: Comparison
   baseline: RunRecord | null
   current: RunRecord
+  /** the run's verdict (compare/conclude.ts); without one, the gate's result is shown */
+  verdict?: Verdict
 }
 
 export interface ReportOptions {
@@ -52,7 +54,8 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
   const { comparison: c, current } = input
   const body: Block[] = [
     ...(options.marker ? [{ text: options.marker }] : []),
-    ...verdict(c, options.title ?? `evalgate · ${current.name}`),
+    ...verdict(c, options.title ?? `evalgate · ${current.name}`, input.verdict),
+    ...configChanges(input.verdict),
     { text: figuresTable(c) },
     ...baselineIdentity(input.baseline, current),
     ...regressions(input),
@@ -69,13 +72,40 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
   return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint)
 }
 
-function verdict(c: Comparison, title: string): Block[] {
-  const heading = `### ${c.gate.passed ? '✅ gate passed' : '❌ gate failed'}: ${escapeInline(title)}`
-  const failures = c.gate.failures.map((f) => `- ${escapeInline(f, 2_000)}`)
+const HEADINGS: Record<Verdict['outcome'], string> = {
+  pass: '✅ gate passed',
+  fail: '❌ gate failed',
+  accepted: '⚠️ gate failed, accepted by label',
+  error: '❌ evalgate could not tell'
+}
+
+function verdict(c: Comparison, title: string, v: Verdict | undefined): Block[] {
+  const heading = `### ${HEADINGS[v?.outcome ?? (c.gate.passed ? 'pass' : 'fail')]}: ${escapeInline(title)}`
+  const sentences = v ? [...new Set([...v.reasons, ...v.gate.failures])] : c.gate.failures
+  const failures = sentences.map((f) => `- ${escapeInline(f, 2_000)}`)
   const notes: string[] = []
   if (!c.baseline) notes.push('> ℹ️ no baseline: comparison skipped, only absolute floors checked')
   else if (!c.baseline.complete) notes.push('> ⚠️ the baseline run is incomplete: cases it lacks count as added')
   return [{ text: [heading, ...failures].join('\n') }, ...notes.map((text) => ({ text }))]
+}
+
+/** Trusted settings the pull request changes (SPEC §9): not applied to this run. */
+function configChanges(v: Verdict | undefined): Block[] {
+  if (!v?.configChanges.length) return []
+  const show = (x: unknown) => (x === undefined ? '(not set)' : inlineCode(JSON.stringify(x), 200))
+  const rows = v.configChanges.map((ch) => `| ${inlineCode(ch.key, 200)} | ${show(ch.base)} | ${show(ch.head)} |`)
+  return [
+    {
+      text: [
+        '#### Config changes (apply after merge)',
+        'This pull request changes settings that decide its own verdict; this run used the base commit’s values.',
+        '',
+        '| setting | base (used) | this PR |',
+        '|---|---|---|',
+        ...rows
+      ].join('\n')
+    }
+  ]
 }
 
 function figuresTable(c: Comparison): string {

@@ -17,6 +17,8 @@ export interface RecordInput {
   git: RunRecord['git']
   repeat: number
   shard?: string | null
+  /** the run's --filter, so that a comparison knows which baseline cases it left out */
+  filter?: string | null
   judge?: JudgeSummary
   /** the run compared against: each case's flake history is carried forward from it */
   baseline?: RunRecord | null
@@ -55,7 +57,7 @@ export function buildRecord(input: RecordInput): RunRecord {
     createdAt: input.createdAt,
     complete: input.complete,
     git: input.git,
-    config: { repeat: input.repeat, shard: input.shard ?? null },
+    config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
     summary: summarize(cases, input.durationMs, input.judge),
     ...(trend ? { trend } : {}),
     cases

@@ -1,12 +1,8 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises'
-import path from 'node:path'
+import { writeTextAtomic } from './json-writer.js'
 
 /** Write a file whole or not at all: a reader never sees half a record. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true })
-  const tmp = `${file}.${process.pid}.tmp`
-  await writeFile(tmp, content)
-  await rename(tmp, file)
+export function writeFileAtomic(file: string, content: string): Promise<void> {
+  return writeTextAtomic(file, [content])
 }
 
 export function toJson(value: unknown): string {

@@ -50,7 +50,8 @@ export interface PromptfooLoaded {
   cases: EvalCase[]
 }
 
-export function loadPromptfooConfig(located: Located, baseDir: string, validateAssertion: AssertionValidator): PromptfooLoaded {
+/** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
+export function loadPromptfooConfig(located: Located, baseDir: string, validateAssertion: AssertionValidator, settings: (config: ParsedConfig) => ParsedConfig = (c) => c): PromptfooLoaded {
   const file = located.file
   const pf = readPromptfooConfig(located)
   const prompts = readPrompts(pf.prompts, baseDir, file)
@@ -60,17 +61,13 @@ export function loadPromptfooConfig(located: Located, baseDir: string, validateA
   const builder = new CaseBuilder(new Templates(pf.env), validateAssertion, pf.defaultTest, baseDir)
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
-  const config = settingsOf(located, pf, builder.usesJudge())
+  const config = settings(settingsOf(located, pf))
   return { config, cases: builder.finish(config) }
 }
 
-/**
- * A promptfoo config's evalgate settings without reading its prompts and tests
- * (for the settings read from the base commit, the badge); a judge is configured
- * only when `evalgate.judge` says so.
- */
+/** A promptfoo config's evalgate settings without reading its prompts and tests (the settings read from the base commit, the badge). */
 export function promptfooSettings(located: Located): ParsedConfig {
-  return settingsOf(located, readPromptfooConfig(located), false)
+  return settingsOf(located, readPromptfooConfig(located))
 }
 
 function readPromptfooConfig(located: Located): PromptfooConfig {
@@ -92,12 +89,17 @@ function providersOf(pf: PromptfooConfig): PromptfooProvider[] {
   return (typeof pf.providers === 'string' ? [pf.providers] : pf.providers).map((p) => (typeof p === 'string' ? { id: p } : p))
 }
 
-/** evalgate's config: the `evalgate:` block, promptfoo's concurrency and repeat, the providers as the target. */
-function settingsOf(located: Located, pf: PromptfooConfig, usesJudge: boolean): ParsedConfig {
+/**
+ * evalgate's config: the `evalgate:` block, promptfoo's concurrency and repeat,
+ * the providers as the target. There is always a judge (by default OpenAI's
+ * gpt-4o-mini), as promptfoo always has a grader: whether a test needs it is
+ * only known once the tests are read, and the base commit's settings are read without them.
+ */
+function settingsOf(located: Located, pf: PromptfooConfig): ParsedConfig {
   const own = pf.evalgate ?? {}
   const target = { ...((own.target as object | undefined) ?? {}), promptfoo: { providers: providersOf(pf) } }
   const settings: Record<string, unknown> = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] }
-  if (settings.judge === undefined && usesJudge) settings.judge = {}
+  settings.judge ??= {}
   for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
   return validate(configSchema, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings')
 }
@@ -184,10 +186,6 @@ class CaseBuilder {
         }
       })
     })
-  }
-
-  usesJudge(): boolean {
-    return this.pending.some(({ c }) => c.assert.some((a) => a.type === 'llm-rubric'))
   }
 
   /** Cases with fingerprints, which depend on the judge settings the config ends up with. */

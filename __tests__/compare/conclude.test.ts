@@ -1,0 +1,77 @@
+import { describe, expect, it } from '@jest/globals'
+import { conclude, type ConcludeContext } from '../../src/compare/conclude.js'
+import { compareRuns } from '../../src/compare/index.js'
+import type { RunRecord } from '../../src/types.js'
+import { makeBaseline, makeCases, makeGate, makeRun } from '../__fixtures__/records.js'
+
+const baseline = makeBaseline(makeCases('a', 'b', 'c'))
+const same = makeRun(makeCases('a', 'b', 'c'))
+const regressed = makeRun(makeCases('a', '!b', 'c'))
+const cutShort = makeRun(makeCases('a'), { complete: false })
+
+function verdictOf(current: RunRecord, context: Partial<ConcludeContext>, withBaseline = true) {
+  const comparison = compareRuns(withBaseline ? baseline : null, current, makeGate())
+  return conclude(comparison, current, { baselineStatus: withBaseline ? 'found' : 'none', ...context })
+}
+
+describe('conclude: one verdict from the comparison and what the entry point knows', () => {
+  it.each([
+    { name: 'no regressions', current: same, context: {}, outcome: 'pass', fails: false },
+    { name: 'a regression', current: regressed, context: {}, outcome: 'fail', fails: true },
+    { name: 'a regression, accept label', current: regressed, context: { acceptLabel: 'evalgate:accept' }, outcome: 'accepted', fails: false },
+    { name: 'a regression, fail-on-regression false', current: regressed, context: { failOnRegression: false }, outcome: 'fail', fails: false },
+    { name: 'clean run, accept label: nothing to accept', current: same, context: { acceptLabel: 'evalgate:accept' }, outcome: 'pass', fails: false },
+    { name: 'cut short, fail-on-regression false', current: cutShort, context: { failOnRegression: false }, outcome: 'fail', fails: true },
+    { name: 'cut short, accept label: never accepted', current: cutShort, context: { acceptLabel: 'evalgate:accept' }, outcome: 'fail', fails: true },
+    { name: 'upload problem', current: same, context: { problems: ['the run record could not be uploaded'] }, outcome: 'fail', fails: true }
+  ] as const)('$name → $outcome', ({ current, context, outcome, fails }) => {
+    const v = verdictOf(current, context)
+    expect(v.outcome).toBe(outcome)
+    expect(v.reasons.length > 0).toBe(fails)
+  })
+
+  it('a baseline in error fails closed, even though no case regressed', () => {
+    const v = verdictOf(same, { baselineStatus: 'error', baselineProblem: 'downloading artifact 7 failed: 503 Service Unavailable' }, false)
+    expect(v.outcome).toBe('error')
+    expect(v.baselineStatus).toBe('error')
+    expect(v.reasons).toEqual(['the baseline exists but could not be read, so regressions cannot be ruled out: downloading artifact 7 failed: 503 Service Unavailable'])
+    expect(v.headline).toBe(`evalgate could not tell: ${v.reasons[0]}`)
+  })
+
+  it('on-baseline-error: warn turns it into a notice; the floors still apply', () => {
+    const v = verdictOf(same, { baselineStatus: 'error', baselineProblem: 'bad zip', onBaselineError: 'warn' }, false)
+    expect(v.outcome).toBe('pass')
+    expect(v.reasons).toEqual([])
+    expect(v.notices.join(' ')).toMatch(/bad zip.*on-baseline-error: warn/)
+  })
+
+  it('an incompatible baseline fails closed too, and an accept label does not accept it', () => {
+    const v = verdictOf(same, { baselineStatus: 'incompatible', baselineProblem: 'fingerprint version 1, this run 2', acceptLabel: 'evalgate:accept' }, false)
+    expect(v.outcome).toBe('error')
+    expect(v.reasons[0]).toBe('the baseline cannot be compared with this run: fingerprint version 1, this run 2')
+  })
+
+  it('an accepted verdict keeps the gate failures in full and says which label', () => {
+    const v = verdictOf(regressed, { acceptLabel: 'evalgate:accept' })
+    expect(v.gate.failures).toEqual(['1 case regressed (limit: maxRegressions 0): b'])
+    expect(v.headline).toBe('gate failed, accepted by the label "evalgate:accept": 1 case regressed (limit: maxRegressions 0): b')
+  })
+
+  it('names an incomplete run by the cases it set out to run', () => {
+    const v = verdictOf(cutShort, { expected: 3 }, false)
+    expect(v.reasons[0]).toMatch(/^the run is incomplete: 1 of/)
+    expect(v.headline).toBe(v.reasons[0])
+  })
+
+  it('the headline of a pass counts the cases', () => {
+    expect(verdictOf(same, {}).headline).toBe('gate passed: 3 of 3 cases passed, 0 regressions')
+    expect(verdictOf(same, {}, false).headline).toBe('gate passed: 3 of 3 cases passed (no baseline to compare against)')
+  })
+
+  it('carries the config changes and dedupes notices', () => {
+    const changes = [{ key: 'gate.maxRegressions', base: 0, head: 5 }]
+    const v = verdictOf(same, { configChanges: changes, notices: ['x', 'x'] })
+    expect(v.configChanges).toEqual(changes)
+    expect(v.notices).toEqual(['x'])
+  })
+})

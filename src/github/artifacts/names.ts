@@ -1,0 +1,36 @@
+/**
+ * What evalgate's artifacts are called and hold: the run record (with a
+ * re-run's `-attempt-<n>` suffix) and the shard records of a sharded run.
+ * Upload, download, shard collection and the baseline lookup all name
+ * artifacts through these, so a name written is a name found.
+ */
+import type { Shard } from '../../engine.js'
+
+/** The files of the uploaded artifact. */
+export const RECORD_FILE = 'run.json'
+export const REPORT_FILE = 'report.md'
+
+/** The name an artifact takes on a later attempt of the same run when `name` is taken. */
+export function attemptName(name: string, attempt: number): string {
+  return `${name}-attempt-${attempt}`
+}
+
+/** Does an artifact called `candidate` hold the run record published as `name`? */
+export function isRecordArtifactName(candidate: string, name: string): boolean {
+  return candidate === name || (candidate.startsWith(`${name}-attempt-`) && /^\d+$/.test(candidate.slice(name.length + '-attempt-'.length)))
+}
+
+/** The artifact one shard of a sharded run uploads: `<name>-shard-<i>-of-<n>`. */
+export function shardArtifactName(name: string, shard: Shard): string {
+  return `${name}-shard-${shard.index}-of-${shard.count}`
+}
+
+/** Which shard an artifact called `candidate` holds, if it is one of `name`'s (a re-run's `-attempt-<k>` included). */
+export function shardOfArtifactName(candidate: string, name: string): Shard | null {
+  const prefix = `${name}-shard-`
+  if (!candidate.startsWith(prefix)) return null
+  const m = /^(\d+)-of-(\d+)(?:-attempt-\d+)?$/.exec(candidate.slice(prefix.length))
+  if (!m) return null
+  const shard = { index: Number(m[1]), count: Number(m[2]) }
+  return shard.index >= 1 && shard.index <= shard.count ? shard : null
+}
