@@ -15,7 +15,7 @@ function record(scores: (Record<string, number> | undefined)[]): RunRecord {
 }
 
 describe('named metrics', () => {
-  it.each([
+  it.each<[string, (Record<string, number> | undefined)[], unknown]>([
     ['no case has one', [undefined, {}], undefined],
     ['the mean over the cases that have each', [{ tone: 1 }, { tone: 0.5, json: 0 }, undefined], { tone: { score: 0.75, cases: 2 }, json: { score: 0, cases: 1 } }]
   ])('run summary: %s', (_, scores, expected) => {
