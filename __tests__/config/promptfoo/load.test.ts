@@ -10,6 +10,7 @@ import path from 'node:path'
 import { ConfigError } from '../../../src/errors.js'
 import { evaluate, loadEvalConfig } from '../../../src/engine.js'
 import { assertionFromString } from '../../../src/config/promptfoo/tests.js'
+import { runCli } from '../../__fixtures__/cli.js'
 import { chatReply, startServer, type FakeServer } from '../../__fixtures__/openai-server.js'
 
 const root = mkdtempSync(path.join(tmpdir(), 'evalgate-pf-load-'))
@@ -198,6 +199,15 @@ tests:
     expect(scenarios.message).toMatch(/:4 at scenarios: not supported by evalgate: write the combinations out as tests/)
     const csv = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: file://t.csv\n', 't.csv': 'a,__expected\n1,python: output\n' })
     expect(csv.message).toMatch(/t\.csv row 1, column __expected: python assertions are not supported by evalgate/)
+  })
+
+  it('is what `evalgate validate -c` checks', async () => {
+    const file = project({ 'promptfooconfig.yaml': 'prompts: [a, b]\nproviders: [echo]\ntests:\n  - assert: [{type: contains, value: a}]\n' })
+    const ok = await runCli(['validate', '-c', file])
+    expect([ok.code, ok.stdout]).toEqual([0, `${file}: valid: 2 cases, target promptfoo\n`])
+    writeFileSync(file, 'prompts: [a]\nproviders: [echo]\ntests:\n  - assert: [{type: contains}]\n')
+    const bad = await runCli(['validate', '-c', file])
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/promptfooconfig\.yaml:4 at tests\[0\]\.assert\[0\]: contains needs a `value`/)])
   })
 
   it('takes evalgate settings from an `evalgate:` block', async () => {
