@@ -4,7 +4,7 @@
 // with promptfoo 0.121.20 (`promptfoo eval`) and with evalgate (`evalgate run -c`,
 // dist/cli: run `npm run build` first), both on the same deterministic provider,
 // and compares the number of results and each result's verdict. --write records
-// promptfoo's verdicts in verdicts.json there, which the jest suite checks evalgate against.
+// promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
 // promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -56,14 +56,14 @@ function promptfooVerdicts(main, config) {
   const providers = [...new Set(results.map((x) => x.provider.id))]
   const prompts = 1 + Math.max(...results.map((x) => x.promptIdx))
   const order = (x) => (x.testIdx * providers.length + providers.indexOf(x.provider.id)) * prompts + x.promptIdx
-  return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success }))
+  return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
 }
 
 function evalgateVerdicts(config) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
   const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], { cwd: path.dirname(config), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
-  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed }))
+  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
 }
 
 try {
@@ -71,7 +71,9 @@ try {
   const main = installPromptfoo()
   const examples = readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
   const recorded = {}
-  const totals = { examples: 0, results: 0, agreeing: 0, countsEqual: 0 }
+  const totals = { examples: 0, results: 0, agreeing: 0, countsEqual: 0, metricsAgreeing: 0 }
+  // named metrics to four places: evalgate records them rounded so
+  const sameScores = (a, b) => JSON.stringify(Object.entries(a).sort().map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])) === JSON.stringify(Object.entries(b).sort())
   console.log(`promptfoo ${PEER_VERSION} vs evalgate, ${examples.length} example configs:\n`)
   console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
   for (const name of examples) {
@@ -82,19 +84,21 @@ try {
     totals.examples++
     totals.results += theirs.length
     totals.agreeing += agreeing
+    totals.metricsAgreeing += theirs.filter((t, i) => ours[i] && sameScores(t.namedScores, ours[i].namedScores)).length
     if (theirs.length === ours.length) totals.countsEqual++
     console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
     for (const [i, t] of theirs.entries()) {
       if (ours[i]?.passed !== t.passed) console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+      else if (!sameScores(t.namedScores, ours[i].namedScores)) console.log(`  named metrics differ: ${ours[i].id}: promptfoo ${JSON.stringify(t.namedScores)}, evalgate ${JSON.stringify(ours[i].namedScores)}`)
     }
-    recorded[name] = { results: theirs.length, passed: theirs.map((t) => t.passed) }
+    recorded[name] = { results: theirs.length, passed: theirs.map((t) => t.passed), namedScores: theirs.map((t) => Object.fromEntries(Object.entries(t.namedScores).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4]))) }
   }
-  console.log(`\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing`)
+  console.log(`\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.metricsAgreeing}/${totals.results} with the same named metrics`)
   if (values.write) {
     writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
     console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)
   }
-  if (totals.agreeing !== totals.results || totals.countsEqual !== totals.examples) process.exitCode = 1
+  if (totals.agreeing !== totals.results || totals.metricsAgreeing !== totals.results || totals.countsEqual !== totals.examples) process.exitCode = 1
 } finally {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true })
 }
