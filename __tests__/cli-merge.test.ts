@@ -72,6 +72,26 @@ describe('evalgate merge', () => {
     writeFileSync(path.join(dir, 'other.yml'), config('other'))
     const other = await runCli(['merge', ...shards, '--out', path.join(dir, 'run.json'), '-c', path.join(dir, 'other.yml')])
     expect(other.code).toBe(2)
-    expect(other.stderr).toContain('the shards are of "sharded" but')
+    // the config's name is part of its dataset's fingerprint
+    expect(other.stderr).toContain(`${shards[0]}: shard 1/3 was made from dataset`)
+    expect(other.stderr).toContain(`the dataset of ${path.join(dir, 'other.yml')}`)
+  })
+
+  it('row 14: refuses shard 3 of a run of a different dataset, naming its file', async () => {
+    const { dir, shards } = await shardedProject()
+    // shard 3 again, from a dataset with one case edited: same config, same split, same case keys
+    const edited = cases.replace('"input":"q23"', '"input":"q23 edited"')
+    const other = tempProject({ 'agent.mjs': agent, 'cases.jsonl': edited, 'evalgate.yml': config() })
+    const foreign = path.join(other, 'shard-3.json')
+    expect((await runCli(['run', '-c', path.join(other, 'evalgate.yml'), '--shard', '3/3', '--out', foreign, '--quiet'])).code).toBe(0)
+    const res = await runCli(['merge', shards[0]!, shards[1]!, foreign, '--out', path.join(dir, 'run.json')])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain(`${foreign}: shard 3/3 was made from dataset`)
+    expect(res.stderr).toContain("not from the other shards' dataset")
+    // and with the config named, against the config's own dataset
+    const named = await runCli(['merge', shards[0]!, shards[1]!, foreign, '--out', path.join(dir, 'run.json'), '-c', path.join(dir, 'evalgate.yml')])
+    expect(named.code).toBe(2)
+    expect(named.stderr).toContain(`${foreign}: shard 3/3 was made from dataset`)
+    expect(named.stderr).toContain(`the dataset of ${path.join(dir, 'evalgate.yml')}`)
   })
 })

@@ -172,6 +172,21 @@ describe('mode: run', () => {
     expect(result.exitCode).toBe(1)
   })
 
+  it('never takes the baseline from a workflow_dispatch on a tag named like the branch', async () => {
+    // not the PR's base commit: the lookup goes newest first and meets the tag's run first
+    const baselineRun = await mainRun({ sha: sha(1) })
+    // the tag "main" points at a commit that is on no branch; the dispatch on it reports head_branch "main"
+    const onTag = server.addRun({ head_sha: sha(0x7a9), event: 'workflow_dispatch' }, { onBranch: false })
+    const poisoned = JSON.parse(readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as { cases: Array<{ passed: boolean }> }
+    for (const c of poisoned.cases) c.passed = false
+    server.addArtifact(onTag.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
+
+    const result = await prRun({ broken: ['capital'] })
+    expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun), 'baseline-status': 'found', regressed: '1', gate: 'fail' })
+    expect(notices(result)).toContainEqual(expect.stringContaining(`run ${onTag.id} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history`))
+    expect(result.exitCode).toBe(1)
+  })
+
   it('falls back to an older baseline when the newest artifact expired', async () => {
     const older = await mainRun({ sha: sha(1) })
     const newer = await mainRun({ sha: sha(2) })

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
-import { compareRuns } from './compare/index.js'
+import { compareIfCompatible } from './compare/compatibility.js'
 import { conclude } from './compare/conclude.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
@@ -27,6 +27,7 @@ import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
+import { pauseWorkflowCommands } from './util/workflow-commands.js'
 import { VERSION } from './version.js'
 
 export interface CliIO {
@@ -88,8 +89,9 @@ function colour(io: CliIO, code: string, text: string): string {
 }
 
 /** Write the comparison's outputs, conclude, and return the verdict's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number }, secrets: Set<string> = new Set()): Promise<number> {
-  const verdict = conclude(comparison, current, { baselineStatus: baseline ? 'found' : 'none', expected: opts.expected })
+async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null }, secrets: Set<string> = new Set()): Promise<number> {
+  const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
+  const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
   const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
@@ -127,7 +129,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
     if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total }, result.secrets)
+    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets)
   } finally {
     interruption.stop()
   }
@@ -197,8 +199,8 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   // comparing two records needs only the gate: the config's when there is one, else the default gate
   const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
-  const comparison = compareRuns(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
+  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -210,15 +212,16 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   const baseline = values.baseline ? await readRunRecord(values.baseline) : null
   // the gate comes from the config, as for compare; one named with -c must also be the shards' config
   const configFile = configIfAny(values.config)
-  const config = configFile ? (await loadEvalConfig(configFile)).config : undefined
-  const merged = mergeRecords(shards, { baseline })
+  const loaded = configFile ? await loadEvalConfig(configFile) : undefined
+  const config = loaded?.config
+  const merged = mergeRecords(shards, { baseline, dataset: values.config && loaded ? { fingerprint: loaded.dataset, file: values.config } : undefined })
   if (values.config && config && config.name !== merged.name) {
     throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
   }
   await writeJsonAtomic(values.out, merged)
   io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`)
-  const comparison = compareRuns(baseline, merged, config?.gate ?? gateSchema.parse({}))
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet })
+  const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}))
+  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -277,6 +280,16 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
 
 /** Run the CLI; resolves with the exit code and never throws. */
 export async function main(argv: string[], io: CliIO): Promise<number> {
+  // under Actions, nothing printed (the report's model output, reasons, errors quoting them) may act as a workflow command
+  const paused = io.env.GITHUB_ACTIONS === 'true' ? pauseWorkflowCommands(io) : undefined
+  try {
+    return await dispatch(argv, paused?.io ?? io)
+  } finally {
+    paused?.resume()
+  }
+}
+
+async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [command, ...args] = argv
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') return help(io)

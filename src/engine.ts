@@ -3,7 +3,7 @@
  * loaded config → selected cases → run → record → comparison.
  */
 import { validateAssertion } from './assertions/index.js'
-import { compareRuns } from './compare/index.js'
+import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, UsageError } from './errors.js'
@@ -39,6 +39,8 @@ export interface Evaluation {
   comparison: Comparison
   /** values read through `${VAR}`: already redacted from the record; redact them from anything else shown */
   secrets: Set<string>
+  /** why the baseline could not be compared (other fingerprints): the comparison was made without it */
+  incompatible: string | null
 }
 
 export function loadEvalConfig(file: string, options?: LoadOptions): Promise<LoadedConfig> {
@@ -81,6 +83,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     repeatPassThreshold: config.repeatPassThreshold,
     timeoutMs: config.target.timeoutMs,
     judge: spread?.judge,
+    embed: judge?.embed,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
     onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
@@ -100,6 +103,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const record = redactDeep(
     buildRecord({
       name: config.name,
+      dataset: loaded.dataset,
       cases: outcome.cases,
       complete: outcome.complete,
       durationMs: outcome.durationMs,
@@ -113,6 +117,6 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     }),
     secrets
   )
-  const comparison = compareRuns(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets }
+  const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
+  return { record, comparison, secrets, incompatible }
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
-import { compareRuns } from './compare/index.js'
+import { compareIfCompatible } from './compare/compatibility.js'
 import { conclude, type ConcludeContext } from './compare/conclude.js'
 import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
@@ -153,6 +153,7 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
+  for (const notice of notices) core.notice(notice)
   const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit }
   return { job, loaded: { ...loaded, config } }
 }
@@ -183,6 +184,13 @@ function baselineFrom(found: BaselineLookup): Baseline {
   if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, problem: null, notices: found.notices }
   if (found.status === 'none') return { record: null, runId: null, status: found.status, problem: null, notices: found.notices }
   return { record: null, runId: null, status: found.status, problem: found.reason, notices: found.notices }
+}
+
+/** A baseline made with other fingerprints is not compared (SPEC §9): status incompatible, with the reason. */
+function withCompatibility(baseline: Baseline, incompatible: string | null): Baseline {
+  if (!incompatible) return baseline
+  core.warning(`evalgate: the baseline cannot be compared: ${incompatible}`)
+  return { ...baseline, record: null, status: 'incompatible', problem: incompatible }
 }
 
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
@@ -226,7 +234,7 @@ async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shar
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
   const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })
-  return { job, baseline, evaluated: { ...evaluation, expected } }
+  return { job, baseline: withCompatibility(baseline, evaluation.incompatible), evaluated: { ...evaluation, expected } }
 }
 
 /** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
@@ -262,7 +270,7 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
  */
 async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   if (ctx.runId === null) throw new UsageError('mode: merge joins the shard artifacts of this workflow run, but GITHUB_RUN_ID is not set')
-  const { job } = await prepareJob(inputs, ctx)
+  const { job, loaded } = await prepareJob(inputs, ctx)
   // readInputs refuses mode: merge without a token
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
@@ -270,7 +278,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
   let merged: RunRecord
   try {
-    merged = mergeRecords(shards, { baseline: baseline.record })
+    merged = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: inputs.config } })
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new RecordError(`cannot merge the shards of run ${ctx.runId}: ${err.message}`, err.file)
@@ -278,8 +286,8 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   const { config } = job
   if (merged.name !== config.name) throw new RecordError(`the shards are of "${merged.name}" but ${inputs.config} is the config of "${config.name}"`)
   core.info(`evalgate: merged ${shards.length} shard artifacts of run ${ctx.runId}: ${merged.cases.length} cases`)
-  const comparison = compareRuns(baseline.record, merged, config.gate)
-  return finishRun(job, baseline, { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
+  const { comparison, incompatible } = compareIfCompatible(baseline.record, merged, config.gate)
+  return finishRun(job, withCompatibility(baseline, incompatible), { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
 }
 
 /** Does the pull request carry the accept label (SPEC §9)? Only people with triage or write access can label. */
@@ -398,9 +406,11 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  const baseline = baselineFrom(found)
-  for (const notice of baseline.notices) core.notice(notice)
-  const comparison = compareRuns(baseline.record, current, gate)
+  const looked = baselineFrom(found)
+  for (const notice of looked.notices) core.notice(notice)
+  const compared = compareIfCompatible(looked.record, current, gate)
+  const { comparison } = compared
+  const baseline = withCompatibility(looked, compared.incompatible)
   const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
   const job: Job = { inputs, ctx, config: loaded?.config ?? ({ name: current.name } as ParsedConfig), configChanges: [], notices: [], caseCount: current.cases.length, artifactName, octokit }
 

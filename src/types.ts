@@ -189,12 +189,23 @@ export interface RunTrendPoint {
   meanScore: number | null
 }
 
+/** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
+export interface DatasetFingerprint {
+  fingerprint: string
+  /** how many cases the whole dataset has */
+  cases: number
+}
+
 export interface RunRecord {
   schemaVersion: 1
   tool: { name: 'evalgate'; version: string }
+  /** what the cases' fingerprints cover (config/fingerprint.ts); a record without it is of version 1 */
+  fingerprintVersion?: number
   name: string
   createdAt: string
   complete: boolean
+  /** absent in records of evalgate before fingerprint version 2 */
+  dataset?: DatasetFingerprint
   git: { sha: string | null; ref: string | null; runId: string | null }
   config?: { repeat: number; shard?: string | null; filter?: string | null }
   summary: RunSummary

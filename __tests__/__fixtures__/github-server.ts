@@ -3,10 +3,10 @@
  * and @actions/artifact clients. It speaks the subset of the REST API evalgate
  * uses (repository, workflow runs, run artifacts and their zip download,
  * issue comments with Link pagination, pulls, the authenticated user and the
- * GraphQL `viewer`, commit comparison over a small commit table, file contents
- * at a ref) and the
- * artifact upload protocol (twirp CreateArtifact / FinalizeArtifact at
- * ACTIONS_RESULTS_URL, then an Azure block-blob upload to the signed URL).
+ * GraphQL `viewer`, commit comparison over a small commit table, tags, file
+ * contents at a ref) and the artifact upload protocol (twirp CreateArtifact /
+ * FinalizeArtifact at ACTIONS_RESULTS_URL, then an Azure block-blob upload to
+ * the signed URL).
  *
  * Its state is plain data the test scripts; every request is logged.
  */

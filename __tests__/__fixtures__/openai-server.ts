@@ -40,6 +40,16 @@ export function chatReply(content: string | null, usage = { prompt_tokens: 10, c
   }
 }
 
+/** An embeddings reply body (`POST /embeddings`): one vector per input, in order. */
+export function embeddingReply(vectors: number[][], totalTokens = 8): Record<string, unknown> {
+  return {
+    object: 'list',
+    model: 'test-embedding',
+    data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding })),
+    usage: { prompt_tokens: totalTokens, total_tokens: totalTokens }
+  }
+}
+
 export class FakeServer {
   readonly requests: RecordedRequest[] = []
   private readonly queue: Reply[] = []

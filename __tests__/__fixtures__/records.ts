@@ -2,6 +2,7 @@
  * Run records for tests of the comparison, the gate and the report, built from
  * a few case shorthands so that each table row states only what matters to it.
  */
+import { FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
 import { gateSchema, type GateConfig } from '../../src/config/schema.js'
 import type { AssertionResult, CaseResult, RunRecord, TrialResult } from '../../src/types.js'
 
@@ -70,6 +71,7 @@ export function makeRun(cases: CaseResult[], overrides: Partial<RunRecord> = {})
   return {
     schemaVersion: 1,
     tool: { name: 'evalgate', version: '0.1.0' },
+    fingerprintVersion: FINGERPRINT_VERSION,
     name: 'support-bot',
     createdAt: '2026-11-30T12:00:00.000Z',
     complete: true,

@@ -6,12 +6,15 @@ import { grade, makeContext } from './helpers.js'
 const missingFile = '/nonexistent/evalgate/check.mjs'
 
 describe('assertionTypes', () => {
-  it('lists every base type of SPEC §3', () => {
+  it('lists every base type of SPEC §3 and §11', () => {
     expect([...assertionTypes].sort()).toEqual(
       [
         'equals', 'exact_match', 'iequals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'contains-any', 'icontains-any',
         'starts-with', 'regex', 'numeric', 'is-json', 'contains-json', 'json_exact', 'json-equals', 'json-subset', 'levenshtein',
         'javascript', 'latency', 'llm-rubric',
+        // SPEC §11: promptfoo's deterministic types, and similar
+        'is-refusal', 'word-count', 'is-xml', 'contains-xml', 'is-html', 'contains-html', 'is-sql', 'contains-sql',
+        'rouge-n', 'bleu', 'gleu', 'meteor', 'finish-reason', 'similar',
         // seed aliases
         'contains_all', 'contains_any', 'numeric_close'
       ].sort()
@@ -55,7 +58,11 @@ describe('validateAssertion', () => {
     [{ type: '' }, 'an assertion needs a `type`'],
     [{ type: 'contains' }, 'contains needs a `value`'],
     [{ type: 'contains', value: '' }, 'empty `value`'],
-    [{ type: 'equals', value: { a: 1 } }, 'equals needs a string `value`, got a mapping'],
+    [{ type: 'levenshtein', value: 42 }, 'levenshtein needs the expected text as a string `value`, got number 42'],
+    [{ type: 'contains-any', value: '"unterminated, x' }, 'unterminated quoted term'],
+    [{ type: 'contains-any', value: '"a"b' }, 'expected a comma after the quoted term'],
+    [{ type: 'is-json', value: 'type: [' }, 'neither YAML nor JSON'],
+    [{ type: 'is-json', value: 'just words' }, 'must be a mapping'],
     [{ type: 'starts-with', value: ' Answer' }, 'starts with whitespace'],
     [{ type: 'regex', value: '(unclosed' }, 'regex pattern /(unclosed/ is invalid: Invalid regular expression'],
     [{ type: 'regex', value: 'a', flags: 'zz' }, 'is invalid: Invalid flags'],

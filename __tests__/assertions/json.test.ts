@@ -20,7 +20,9 @@ const passing: Row[] = [
   ['is-json on a single fenced block', { type: 'is-json' }, fenced],
   ['is-json with a schema', { type: 'is-json', value: personSchema }, '{"name": "Ada", "age": 36}'],
   ['is-json with a 2020-12 schema', { type: 'is-json', value: { $schema: 'https://json-schema.org/draft/2020-12/schema', prefixItems: [{ type: 'number' }] } }, '[1, "x"]'],
-  ['is-json does not enforce `format` (ajv-formats is not bundled)', { type: 'is-json', value: { type: 'string', format: 'email' } }, '"not an email"'],
+  ['is-json with a schema as YAML text', { type: 'is-json', value: 'type: object\nrequired: [name]' }, '{"name": "Ada"}'],
+  ['is-json with the boolean schema true', { type: 'is-json', value: true }, '[1]'],
+  ['equals with a mapping ignores key order', { type: 'equals', value: { a: 1, b: [true] } }, '{"b": [true], "a": 1}'],
   ['contains-json in prose', { type: 'contains-json' }, 'The result is {"a": [1, 2]} as asked'],
   ['contains-json skips prose braces and respects strings', { type: 'contains-json' }, 'a { brace } then {"x": "}"}'],
   ['contains-json finds an array', { type: 'contains-json' }, 'list: [1, 2, 3].'],
@@ -52,7 +54,12 @@ const failing: Array<[...Row, string]> = [
   ['json-equals on array length', { type: 'json-equals', value: [1, 2] }, '[1]', '(root) has 1 items, expected 2'],
   ['json-subset needs arrays equal', { type: 'json-subset', value: { list: [1] } }, '{"list": [1, 2]}', '/list has 2 items, expected 1'],
   ['json-subset needs objects in arrays equal', { type: 'json-subset', value: { list: [{ a: 1 }] } }, '{"list": [{"a": 1, "b": 2}]}', '/list/0/b is not expected'],
-  ['json-subset escapes keys as JSON pointers', { type: 'json-subset', value: { 'a/b': 1 } }, '{}', '/a~1b is missing']
+  ['json-subset escapes keys as JSON pointers', { type: 'json-subset', value: { 'a/b': 1 } }, '{}', '/a~1b is missing'],
+  ['is-json enforces `format`', { type: 'is-json', value: { type: 'string', format: 'email' } }, '"not an email"', 'must match format "email"'],
+  ['is-json with a YAML-text schema names the paths', { type: 'is-json', value: 'type: object\nrequired: [name]' }, '{"age": 3}', "(root) must have required property 'name'"],
+  ['is-json with the boolean schema false', { type: 'is-json', value: false }, '{}', 'boolean schema is false'],
+  ['equals with a mapping compares the JSON', { type: 'equals', value: { a: 1 } }, '{"a": 2}', '/a is 2, expected 1'],
+  ['equals with a mapping on prose', { type: 'equals', value: { a: 1 } }, 'a is 1', 'not valid JSON']
 ]
 
 describe('json assertions', () => {

@@ -17,6 +17,8 @@ const passing: Row[] = [
   ['icontains-all', { type: 'icontains-all', value: 'RED,green' }, 'Green RED'],
   ['contains-any', { type: 'contains-any', value: ['Rome', 'Paris'] }, 'Paris'],
   ['icontains-any', { type: 'icontains-any', value: 'paris, rome' }, 'ROME'],
+  ['contains-any with a quoted term holding a comma', { type: 'contains-any', value: '"hello, world", universe' }, 'she said hello, world'],
+  ['contains-all with doubled and escaped quotes', { type: 'contains-all', value: '"a""b", "say \\"hi\\""' }, 'a"b, then say "hi"'],
   ['starts-with trims the output', { type: 'starts-with', value: 'Answer:' }, '  Answer: 4'],
   ['regex', { type: 'regex', value: '^\\d+$' }, '1234'],
   ['regex with flags', { type: 'regex', value: 'hello', flags: 'i' }, 'HELLO there'],
@@ -85,6 +87,8 @@ describe('not- text assertions', () => {
     [{ type: 'not-starts-with', value: 'Sorry' }, 'Sorry, no', false, 'expected output not to start with "Sorry"'],
     [{ type: 'not-regex', value: 'error', flags: 'i' }, 'all good', true, 'output does not match /error/i'],
     [{ type: 'not-contains-any', value: ['foo', 'bar'] }, 'a bar', false, 'found "bar"'],
+    // the guard of issue 14: a quoted term with a comma inside is one term, without its quotes
+    [{ type: 'not-contains-any', value: '"Sorry, I can\'t", "As an AI"' }, "Sorry, I can't help with that", false, 'found "Sorry, I can\'t"'],
     [{ type: 'not-contains-all', value: ['foo', 'bar'] }, 'a bar', true, 'missing "foo"'],
     [{ type: 'not-levenshtein', value: 'abc', threshold: 1 }, 'xyz', true, 'output is not within edit distance 1 of "abc"']
   ])('%o on %j → passed %s', async (assertion, output, passed, reason) => {

@@ -9,7 +9,7 @@ import { tempProject } from '../__fixtures__/cli.js'
 
 /** The cases of one JSONL file, read as a dataset reads it. */
 async function readJsonl(file: string) {
-  const normalizer = new CaseNormalizer({ defaults: { assert: [], tags: [] }, validateAssertion })
+  const normalizer = new CaseNormalizer({ defaults: { assert: [], tags: [] }, baseDir: process.cwd(), validateAssertion })
   await readJsonlCases(file, normalizer)
   return normalizer.finish()
 }

@@ -96,7 +96,7 @@ function texts(values: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
 
 function loadDataset(text: string, file: string): void {
   const source = parseDatasetText(text, file)
-  normalizeCases([source], { defaults: { assert: [], tags: [] }, validateAssertion })
+  normalizeCases([source], { defaults: { assert: [], tags: [] }, baseDir: process.cwd(), validateAssertion })
 }
 
 describe('the loaders load a value or refuse it with a ConfigError, never another exception', () => {

@@ -11,7 +11,7 @@ function record(scores: (Record<string, number> | undefined)[]): RunRecord {
     id: `c${i}`, name: `c${i}`, tags: [], fingerprint: `f${i}`, input: 'x', passed: true, passFraction: 1,
     output: 'x', error: null, score: null, durationMs: 1, assertions: [], ...(namedScores ? { namedScores } : {})
   }))
-  return buildRecord({ name: 'evals', cases, complete: true, durationMs: 1, createdAt: '2026-12-01T00:00:00.000Z', git: { sha: null, ref: null, runId: null }, repeat: 1 })
+  return buildRecord({ name: 'evals', cases, complete: true, durationMs: 1, createdAt: '2026-12-01T00:00:00.000Z', git: { sha: null, ref: null, runId: null }, repeat: 1, dataset: { fingerprint: 'd', cases: cases.length } })
 }
 
 describe('named metrics', () => {

@@ -136,6 +136,27 @@ describe('mergeRecords: refuses', () => {
     expect(() => mergeRecords(shards)).toThrow(message)
   })
 
+  const dataset = (fingerprint: string) => ({ dataset: { fingerprint, cases: 3 } })
+
+  it.each<[string, ShardRecord[], string]>([
+    ['the odd shard out', [shard(1, 3, ['c0'], dataset('d1')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d2'))], 's3.json: shard 3/3 was made from dataset d2 (3 cases), not from the other shards\' dataset d1 (3 cases)'],
+    ['the first shard, when it is the odd one', [shard(1, 3, ['c0'], dataset('d2')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d1'))], 's1.json: shard 1/3 was made from dataset d2'],
+    ['a shard that names no dataset among shards that do', [shard(1, 2, ['c0'], dataset('d1')), shard(2, 2, ['c1'])], 's2.json: shard 2/2 was made from a dataset it does not name (a record of an older evalgate)'],
+    ['another fingerprint version', [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { fingerprintVersion: 1 })], 'has fingerprintVersion 2, s2.json (shard 2/2) has fingerprintVersion 1']
+  ])('row 14: shards of different datasets: %s', (_label, shards, message) => {
+    expect(() => mergeRecords(shards)).toThrow(RecordError)
+    expect(() => mergeRecords(shards)).toThrow(message)
+  })
+
+  it("row 14: a shard not of the config's dataset, named", () => {
+    const shards = [shard(1, 2, ['c0'], dataset('d1')), shard(2, 2, ['c1'], dataset('d1'))]
+    const expected = { fingerprint: { fingerprint: 'd1', cases: 3 }, file: 'evalgate.yml' }
+    expect(mergeRecords(shards, { dataset: expected }).dataset).toEqual({ fingerprint: 'd1', cases: 3 })
+    expect(() => mergeRecords(shards, { dataset: { ...expected, fingerprint: { fingerprint: 'd9', cases: 4 } } })).toThrow(
+      's1.json: shard 1/2 was made from dataset d1 (3 cases), not from dataset d9 (4 cases), the dataset of evalgate.yml'
+    )
+  })
+
   it('nothing to merge', () => {
     expect(() => mergeRecords([])).toThrow(ConfigError)
   })

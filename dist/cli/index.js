@@ -9839,7 +9839,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4459);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5393);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -9849,7 +9849,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4459:
+/***/ 5393:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11379,13 +11379,16 @@ function formatKeys(keys, limit = KEYS_IN_SENTENCE) {
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
  */
 const TOLERANCE = 1e-9;
+function failure(check, limit, measured, keys, sentence) {
+    return { check, limit, measured, keys, sentence };
+}
 function evaluateGate(c, gate, current) {
     // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
     const checks = c.baseline
-        ? [incomplete, regressions, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
+        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
         : [incomplete, missingBaseline, minPassRate, minMeanScore];
-    const failures = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
-    return { passed: failures.length === 0, failures };
+    const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
+    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found };
 }
 /** `a` is more than `limit`, beyond rounding noise. */
 function exceeds(a, limit) {
@@ -11397,16 +11400,40 @@ const incomplete = (_c, _gate, current) => {
     const finished = current.cases.length;
     // The record counts only finished cases unless the runner also recorded how many were planned.
     const planned = current.summary.total;
-    return planned > finished
+    const sentence = planned > finished
         ? `the run is incomplete: ${finished} of ${format_plural(planned, 'case')} finished`
         : `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`;
+    return failure('incomplete', planned, finished, [], sentence);
 };
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? 'no baseline run to compare against (failOnMissingBaseline is true)' : null;
+const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
 const regressions = (c, gate) => {
     const n = c.regressed.length;
     if (n <= gate.maxRegressions)
         return null;
-    return `${format_plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`;
+    return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${format_plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`);
+};
+const removed = (c, gate) => {
+    const n = c.removed.length;
+    if (n <= gate.maxRemoved)
+        return null;
+    return failure('maxRemoved', gate.maxRemoved, n, c.removed, `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`);
+};
+const changed = (c, gate) => {
+    const n = c.changed.length;
+    if (gate.maxChanged === undefined || n <= gate.maxChanged)
+        return null;
+    return failure('maxChanged', gate.maxChanged, n, c.changed, `${format_plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`);
+};
+/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
+const comparable = (c, gate) => {
+    const coverage = c.coverage;
+    if (!coverage || coverage.baseline === 0)
+        return null;
+    const share = coverage.compared / coverage.baseline;
+    if (!exceeds(gate.minComparable, share))
+        return null;
+    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
+        `the others are removed or changed, so the baseline says little about this run`);
 };
 const passRateDrop = (c, gate) => {
     const limit = gate.maxPassRateDrop;
@@ -11423,13 +11450,13 @@ const passRateDrop = (c, gate) => {
         const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null;
         if (least === null || !exceeds(least, limit))
             return null;
-        return (`pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+        return failure('maxPassRateDrop', limit, least, common.newlyFailing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
             `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
     }
     const drop = -common.passRateDelta;
     if (!exceeds(drop, limit))
         return null;
-    return `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`;
+    return failure('maxPassRateDrop', limit, drop, common.newlyFailing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
 };
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
@@ -11445,20 +11472,20 @@ const meanScoreDrop = (c, gate) => {
         const least = -c.meanScoreDeltaCI[1];
         if (!exceeds(least, limit))
             return null;
-        return (`mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
+        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
             `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
     }
     const drop = -common.meanScoreDelta;
     if (!exceeds(drop, limit))
         return null;
-    return `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`;
+    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
     if (!exceeds(gate.minPassRate, rate))
         return null;
     const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
-    return (`pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
+    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
         `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
         (failing.length ? `; failing: ${formatKeys(failing)}` : ''));
 };
@@ -11469,7 +11496,7 @@ const minMeanScore = (c, gate, current) => {
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
     if (score === null) {
-        return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`;
+        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
     }
     if (!exceeds(floor, score))
         return null;
@@ -11477,8 +11504,7 @@ const minMeanScore = (c, gate, current) => {
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return (`mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` +
-        (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
 };
 
 ;// CONCATENATED MODULE: ./src/compare/history.ts
@@ -11535,6 +11561,59 @@ function carryTrend(baseline) {
         return undefined;
     const own = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore };
     return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
+function stableStringify(value) {
+    return JSON.stringify(value, (_key, v) => {
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+            const sorted = {};
+            for (const k of Object.keys(v).sort())
+                sorted[k] = v[k];
+            return sorted;
+        }
+        if (typeof v === 'function')
+            return `[function ${v.name ?? ''}]${String(v)}`;
+        return v;
+    }) ?? 'undefined';
+}
+/**
+ * A short, stable content hash (hex). Made at its length rather than cut from
+ * the full digest: a cut string keeps the whole digest alive, once per case.
+ */
+function contentHash(value, length = 16) {
+    const digest = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(stableStringify(value)).digest();
+    return digest.toString('hex', 0, Math.ceil(length / 2)).slice(0, length);
+}
+
+;// CONCATENATED MODULE: ./src/compare/selection.ts
+/**
+ * Which cases a run set out to run: a `--filter` and a shard slice. Shared by
+ * the engine (choosing cases) and the comparison (a baseline case outside the
+ * selection was left out, not removed).
+ */
+
+/** The deterministic shard of a case: its key's hash modulo the shard count. */
+function shardOf(caseId, count) {
+    return (parseInt(contentHash(caseId, 8), 16) % count) + 1;
+}
+/** "2/4" → shard 2 of 4; null for no text. */
+function shardFromText(text) {
+    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+    return m ? { index: Number(m[1]), count: Number(m[2]) } : null;
+}
+function isSelected(c, selection) {
+    const { shard } = selection;
+    if (shard && shardOf(c.id, shard.count) !== shard.index)
+        return false;
+    const needle = selection.filter?.toLowerCase();
+    if (!needle)
+        return true;
+    return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
 }
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
@@ -11754,6 +11833,7 @@ function pairedMeanCI(differences, level = 0.95) {
 
 
 
+
 /**
  * p-values summed from log-factorials carry a relative error near 1e-15; a p
  * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
@@ -11788,7 +11868,10 @@ function compareCases(baseline, current, alpha) {
         if (outcome !== 'changed')
             pairs.push([b, c]);
     }
-    const missing = baseline.cases.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
+    // a baseline case this run's --filter or shard left out was not run, not removed
+    const selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) };
+    const inScope = baseline.cases.filter((b) => isSelected(b, selection));
+    const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
     // A run cut short lacks cases because it stopped, not because the dataset dropped them.
     const complete = current.complete !== false;
     const baselineFigures = runFigures(baseline);
@@ -11807,6 +11890,7 @@ function compareCases(baseline, current, alpha) {
         removed: complete ? missing : [],
         unfinished: complete ? [] : missing,
         unchanged,
+        coverage: { baseline: inScope.length, compared: pairs.length },
         tags: tagFigures(baseline, current, new Set(lists.regressed))
     };
 }
@@ -11828,12 +11912,9 @@ function noBaseline(current) {
         changed: [],
         unfinished: [],
         unchanged: 0,
+        coverage: null,
         tags: tagFigures(null, current, new Set())
     };
-}
-/** The outcome of one case present in both runs (see assess). */
-function classify(baseline, current, alpha) {
-    return assess(baseline, current, alpha).outcome;
 }
 /**
  * The outcome of one case present in both runs. A flip counts (regressed or
@@ -11973,6 +12054,97 @@ function tagFigures(baseline, current, regressed) {
             regressed: tagged.filter((c) => regressed.has(c.id)).length
         };
     });
+}
+
+;// CONCATENATED MODULE: ./src/compare/compatibility.ts
+
+/** Records from before `fingerprintVersion` was written fingerprinted as version 1. */
+const versionOf = (record) => record.fingerprintVersion ?? 1;
+/**
+ * Why the baseline's fingerprints cannot be compared with the current run's,
+ * or null when they can. Fingerprints of two versions never match: compared
+ * anyway, every case would be "changed" and nothing would be gated.
+ */
+function baselineCompatibility(baseline, current) {
+    const [was, now] = [versionOf(baseline), versionOf(current)];
+    if (was === now)
+        return null;
+    return (`the baseline was fingerprinted with version ${was}, this run with ${now}: ` +
+        `fingerprints of different versions never match, so no case could be compared; ` +
+        `the next run on the baseline branch with this evalgate makes a baseline that can`);
+}
+/** The comparison with the baseline when it can be compared, else without it and the reason (baseline-status: incompatible). */
+function compareIfCompatible(baseline, current, gate) {
+    const incompatible = baseline ? baselineCompatibility(baseline, current) : null;
+    return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
+}
+
+;// CONCATENATED MODULE: ./src/compare/conclude.ts
+
+/** A baseline status that leaves evalgate unable to tell whether the change regressed. */
+function baselineUnusable(status) {
+    return status === 'error' || status === 'incompatible';
+}
+function conclude(comparison, record, context) {
+    const { gate } = comparison;
+    const notices = [...(context.notices ?? [])];
+    const problems = context.problems ?? [];
+    const status = context.baselineStatus;
+    const reasons = [];
+    // Fail closed: a baseline that exists but cannot be used is not "no baseline".
+    let baselineReason = null;
+    if (baselineUnusable(status)) {
+        const why = context.baselineProblem ?? 'the baseline could not be used';
+        baselineReason =
+            status === 'error'
+                ? `the baseline exists but could not be read, so regressions cannot be ruled out: ${why}`
+                : `the baseline cannot be compared with this run: ${why}`;
+        if (context.onBaselineError === 'warn')
+            notices.push(`${baselineReason} (on-baseline-error: warn: only the absolute floors are gated)`);
+        else
+            reasons.push(baselineReason);
+    }
+    // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says
+    const incomplete = gate.checks.find((f) => f.check === 'incomplete');
+    const limits = gate.checks.filter((f) => f.check !== 'incomplete');
+    if (record.complete === false) {
+        const finished = record.cases.length;
+        const expected = context.expected ?? 0;
+        reasons.push(expected > finished ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`));
+    }
+    const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel);
+    const gateFails = context.failOnRegression !== false && !accepted;
+    if (gateFails)
+        reasons.push(...limits.map((f) => f.sentence));
+    else if (limits.length && !accepted)
+        notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`);
+    reasons.push(...problems);
+    const outcome = baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass';
+    return {
+        outcome,
+        headline: headlineOf(outcome, comparison, record, { reasons, limits: limits.map((f) => f.sentence), acceptLabel: context.acceptLabel ?? null }),
+        reasons: dedupe(reasons),
+        gate,
+        baselineStatus: status,
+        notices: dedupe(notices),
+        configChanges: context.configChanges ?? []
+    };
+}
+function dedupe(list) {
+    return [...new Set(list)];
+}
+function headlineOf(outcome, c, record, v) {
+    const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+    switch (outcome) {
+        case 'pass':
+            return c.baseline ? `gate passed: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `gate passed: ${cases} (no baseline to compare against)`;
+        case 'accepted':
+            return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`;
+        case 'error':
+            return `evalgate could not tell: ${v.reasons[0]}`;
+        case 'fail':
+            return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`;
+    }
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -12926,33 +13098,6 @@ function attributeTo(file, make) {
     }
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
-function stableStringify(value) {
-    return JSON.stringify(value, (_key, v) => {
-        if (v && typeof v === 'object' && !Array.isArray(v)) {
-            const sorted = {};
-            for (const k of Object.keys(v).sort())
-                sorted[k] = v[k];
-            return sorted;
-        }
-        if (typeof v === 'function')
-            return `[function ${v.name ?? ''}]${String(v)}`;
-        return v;
-    }) ?? 'undefined';
-}
-/**
- * A short, stable content hash (hex). Made at its length rather than cut from
- * the full digest: a cut string keeps the whole digest alive, once per case.
- */
-function contentHash(value, length = 16) {
-    const digest = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(stableStringify(value)).digest();
-    return digest.toString('hex', 0, Math.ceil(length / 2)).slice(0, length);
-}
-
 ;// CONCATENATED MODULE: ./src/util/utf8.ts
 
 /**
@@ -12970,6 +13115,284 @@ function strictUtf8Decoder(invalid) {
             throw invalid();
         }
     };
+}
+
+;// CONCATENATED MODULE: ./src/targets/argv.ts
+/**
+ * Splits a `target.command` string into argv the way a POSIX shell splits words
+ * (quotes and backslashes), without being a shell: nothing is expanded or run.
+ * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
+ */
+
+/**
+ * Unquoted characters that only mean something to a shell (pipes, redirects,
+ * command lists, substitution). They are refused rather than passed on as
+ * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
+ */
+const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
+/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
+const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+function splitArgv(command, where = 'target.command') {
+    const words = [];
+    // null between words; '' is a real (empty) word once a quote has opened one
+    let word = null;
+    let i = 0;
+    const fail = (what) => {
+        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
+    };
+    while (i < command.length) {
+        const ch = command[i];
+        if (WHITESPACE.has(ch)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+            i++;
+        }
+        else if (ch === "'") {
+            const end = command.indexOf("'", i + 1);
+            if (end === -1)
+                fail(`unterminated single quote at position ${i}`);
+            word = (word ?? '') + command.slice(i + 1, end);
+            i = end + 1;
+        }
+        else if (ch === '"') {
+            const [text, next] = readDoubleQuoted(command, i + 1, fail);
+            word = (word ?? '') + text;
+            i = next;
+        }
+        else if (ch === '\\') {
+            if (i + 1 >= command.length)
+                fail('lone backslash at the end');
+            // backslash-newline is a line continuation: both vanish
+            if (command[i + 1] !== '\n')
+                word = (word ?? '') + command[i + 1];
+            i += 2;
+        }
+        else if (SHELL_OPERATORS.has(ch)) {
+            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
+        }
+        else {
+            word = (word ?? '') + ch;
+            i++;
+        }
+    }
+    if (word !== null)
+        words.push(word);
+    return words;
+}
+/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
+function readDoubleQuoted(command, start, fail) {
+    let text = '';
+    let i = start;
+    while (i < command.length) {
+        const ch = command[i];
+        if (ch === '"')
+            return [text, i + 1];
+        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
+            if (command[i + 1] !== '\n')
+                text += command[i + 1];
+            i += 2;
+        }
+        else {
+            text += ch;
+            i++;
+        }
+    }
+    return fail(`unterminated double quote at position ${start - 1}`);
+}
+
+;// CONCATENATED MODULE: ./src/config/fingerprint.ts
+/**
+ * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * differs from the baseline's is *changed*, not compared, so the fingerprint
+ * must change whenever what decides the case's verdict changes: its input, its
+ * assertions, the files they name (a `file:` check edited to `() => true`, and
+ * the modules that check imports), and the judge settings when it is judged.
+ * It must not change with where the repository is checked out: files are
+ * named by their path relative to the config's folder.
+ */
+
+
+
+
+
+/**
+ * What the fingerprints of a record mean: bumped whenever what they cover
+ * changes, since fingerprints of two versions never match. Records without
+ * `fingerprintVersion` were made by version 1 (input, assertions with absolute
+ * file paths, judge model and threshold).
+ */
+const FINGERPRINT_VERSION = 2;
+const FILE_URL = 'file://';
+/** Files a check may import from: relative specifiers of these are followed. */
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
+/** Tried, in order, for an import specifier written without its extension. */
+const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts'];
+/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
+/** A check that imports more modules than this is fingerprinted by its first ones. */
+const MAX_MODULES = 256;
+const isModule = (file) => MODULE_EXTENSIONS.has(external_node_path_default().extname(file).toLowerCase());
+function isFile(file) {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(file).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function readFacts(file) {
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch {
+        return { digest: null, imports: [] };
+    }
+    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
+    return { digest: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), imports };
+}
+/** Where a relative import specifier of `from` leads, when it is a file. */
+function resolveImport(from, specifier) {
+    const base = external_node_path_default().resolve(external_node_path_default().dirname(from), specifier.replace(/[?#].*$/, ''));
+    for (const ext of IMPLIED_EXTENSIONS)
+        if (isFile(base + ext))
+            return base + ext;
+    return undefined;
+}
+/**
+ * Fingerprints the cases of one config: files are read once however many
+ * cases name them (a `defaults` check names one for every case).
+ */
+class Fingerprinter {
+    baseDir;
+    /** absolute path → the digest of the file and of every module it imports */
+    closures = new Map();
+    files = new Map();
+    judge;
+    constructor(
+    /** the config's folder: files are named relative to it */
+    baseDir, judge) {
+        this.baseDir = baseDir;
+        this.judge = judge ? this.judgeSettings(judge) : null;
+    }
+    /** A case's fingerprint: its input, its assertions with the files they name, and the judge when one grades it. */
+    ofCase(input, assert) {
+        const judged = assert.some((a) => a.type === 'llm-rubric');
+        return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null });
+    }
+    /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
+    portable(a) {
+        if (a.file === undefined && !mentionsFileUrl(a.value))
+            return a;
+        const out = { ...a, value: this.withFileContents(a.value) };
+        if (typeof a.file === 'string')
+            out.file = this.fileRef(external_node_path_default().resolve(this.baseDir, a.file));
+        return out;
+    }
+    withFileContents(value) {
+        if (typeof value === 'string')
+            return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value;
+        if (Array.isArray(value))
+            return value.map((v) => this.withFileContents(v));
+        if (value && typeof value === 'object')
+            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]));
+        return value;
+    }
+    /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
+    fileUrlRef(url) {
+        const rest = url.slice(FILE_URL.length);
+        const file = external_node_path_default().resolve(this.baseDir, rest);
+        const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest);
+        if (!isFile(file) && named && isFile(external_node_path_default().resolve(this.baseDir, named[1]))) {
+            return { ...this.fileRef(external_node_path_default().resolve(this.baseDir, named[1])), function: named[2] };
+        }
+        return this.fileRef(file);
+    }
+    fileRef(file) {
+        return { path: this.relative(file), contents: this.closure(file) };
+    }
+    relative(file) {
+        return external_node_path_default().relative(this.baseDir, file).split((external_node_path_default()).sep).join('/');
+    }
+    facts(file) {
+        let facts = this.files.get(file);
+        if (!facts) {
+            facts = readFacts(file);
+            this.files.set(file, facts);
+        }
+        return facts;
+    }
+    /**
+     * The digest of a file and, for a module, of every module it reaches by
+     * relative imports: a check that delegates to `./helper.mjs` changes when
+     * the helper does. (Code that computes what it loads is out of reach; the
+     * README says so.)
+     */
+    closure(entry) {
+        const known = this.closures.get(entry);
+        if (known !== undefined)
+            return known;
+        const seen = new Set([entry]);
+        const queue = [entry];
+        const parts = [];
+        for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+            const { digest, imports } = this.facts(file);
+            parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`);
+            for (const specifier of imports) {
+                const found = resolveImport(file, specifier);
+                if (found && !seen.has(found) && seen.size < MAX_MODULES) {
+                    seen.add(found);
+                    queue.push(found);
+                }
+            }
+        }
+        const closure = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(parts.sort().join('\n')).digest('hex');
+        this.closures.set(entry, closure);
+        return closure;
+    }
+    /** The judge settings a judged case depends on; script files a command judge names count by content. */
+    judgeSettings(judge) {
+        const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples };
+        if (judge.provider !== 'command' || judge.command === undefined)
+            return settings;
+        let argv;
+        try {
+            argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command;
+        }
+        catch {
+            // the config's own check reports a command that does not split
+            argv = [String(judge.command)];
+        }
+        const command = argv.map((arg) => {
+            // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
+            const file = arg.includes('${') ? undefined : external_node_path_default().resolve(this.baseDir, arg);
+            return file && file.startsWith(this.baseDir + (external_node_path_default()).sep) && isFile(file) ? this.fileRef(file) : arg;
+        });
+        return { ...settings, command };
+    }
+}
+function mentionsFileUrl(value) {
+    if (typeof value === 'string')
+        return value.startsWith(FILE_URL);
+    if (Array.isArray(value))
+        return value.some(mentionsFileUrl);
+    if (value && typeof value === 'object')
+        return Object.values(value).some(mentionsFileUrl);
+    return false;
+}
+/**
+ * The fingerprint of a whole dataset: the config's name and every case's key
+ * and fingerprint, in key order (so that reordering cases is no change). Shards
+ * of one run share it; a shard of another dataset does not.
+ */
+function datasetFingerprint(name, cases) {
+    const hash = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}`);
+    const sorted = cases.map((c) => [c.id, c.fingerprint]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [id, fingerprint] of sorted)
+        hash.update(`\n${JSON.stringify(id)} ${fingerprint}`);
+    return { fingerprint: hash.digest('hex').slice(0, 32), cases: cases.length };
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -13092,6 +13515,172 @@ function parseYaml(text, file) {
         file,
         lineOf: (path) => lineOfPath(doc, lineCounter, path)
     };
+}
+/** A `.json` file is read as strict JSON, anything else as YAML (SPEC §9). */
+function parseStructured(text, file) {
+    return /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file);
+}
+const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
+/** `file:line:column` of an offset into the text. */
+function placeOf(text, file, offset) {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    return `${file}:${line}:${offset - before.lastIndexOf('\n')}`;
+}
+/**
+ * Strict JSON: JSON.parse decides what is valid and gives the value. The same
+ * text read as YAML (which JSON is) only locates paths for messages, and finds
+ * a key given twice, which JSON.parse would let the last one win.
+ */
+function parseJson(text, file) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
+        const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
+        throw new ConfigError(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(file, deep);
+    const lineCounter = new dist/* LineCounter */.HN();
+    let doc;
+    try {
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch {
+        doc = undefined;
+    }
+    const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY');
+    if (twice) {
+        const offset = twice.pos[0];
+        const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
+        throw new ConfigError(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
+    }
+    // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
+    const located = doc && doc.errors.length === 0 ? doc : undefined;
+    return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) };
+}
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const JSON_SPACE = /[ \t\n\r]*/y;
+const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+/**
+ * Where text that JSON.parse refused first stops being JSON, and what is
+ * there: a trailing comma, a comment, a single quote… A state machine rather
+ * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
+ */
+function jsonMistake(text) {
+    const containers = [];
+    let state = 'value';
+    let i = 0;
+    const skipSpace = () => {
+        JSON_SPACE.lastIndex = i;
+        JSON_SPACE.test(text);
+        i = JSON_SPACE.lastIndex;
+    };
+    const wrong = (expected) => ({ offset: i, what: describeJsonMistake(text, i, expected) });
+    /** past a string starting at i; false at the character that breaks it */
+    const string = () => {
+        for (i++; i < text.length;) {
+            const c = text.charCodeAt(i);
+            if (c === 0x22) {
+                i++;
+                return true;
+            }
+            if (c === 0x5c) {
+                JSON_ESCAPE.lastIndex = i;
+                if (!JSON_ESCAPE.test(text))
+                    return false;
+                i = JSON_ESCAPE.lastIndex;
+            }
+            else if (c < 0x20)
+                return false;
+            else
+                i++;
+        }
+        return false;
+    };
+    for (;;) {
+        skipSpace();
+        const c = text[i];
+        if (state === 'after') {
+            const open = containers.at(-1);
+            if (open === undefined)
+                return i < text.length ? wrong('the end of the text') : undefined;
+            if (c === ',') {
+                i++;
+                state = open === '{' ? 'key' : 'value';
+            }
+            else if (c === (open === '{' ? '}' : ']')) {
+                i++;
+                containers.pop();
+            }
+            else
+                return wrong(`"," or "${open === '{' ? '}' : ']'}"`);
+            continue;
+        }
+        if (state === 'keyOrEnd' || state === 'key') {
+            if (state === 'keyOrEnd' && c === '}') {
+                i++;
+                containers.pop();
+                state = 'after';
+                continue;
+            }
+            if (c !== '"')
+                return wrong('a key in double quotes');
+            if (!string())
+                return wrong('the rest of the key');
+            skipSpace();
+            if (text[i] !== ':')
+                return wrong('":"');
+            i++;
+            state = 'value';
+            continue;
+        }
+        if (state === 'valueOrEnd' && c === ']') {
+            i++;
+            containers.pop();
+            state = 'after';
+            continue;
+        }
+        if (c === '{' || c === '[') {
+            containers.push(c);
+            i++;
+            state = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
+            continue;
+        }
+        if (c === '"') {
+            if (!string())
+                return wrong('the rest of the string');
+        }
+        else {
+            JSON_NUMBER.lastIndex = i;
+            const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
+            if (literal)
+                i += literal.length;
+            else if (JSON_NUMBER.test(text))
+                i = JSON_NUMBER.lastIndex;
+            else
+                return wrong('a value');
+        }
+        state = 'after';
+    }
+}
+function describeJsonMistake(text, offset, expected) {
+    const c = text[offset];
+    if (c === undefined)
+        return `the text ends where ${expected} should come`;
+    if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
+        return 'a comment';
+    if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset)))
+        return `a trailing comma before "${c}"`;
+    if (c === "'")
+        return 'a string in single quotes';
+    return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`;
 }
 /** The line of the node at path, or of its nearest ancestor the document has. */
 function lineOfPath(doc, lineCounter, path) {
@@ -20970,11 +21559,11 @@ const _safeParse = (_Err) => (schema, value, _ctx) => {
     if (result instanceof Promise) {
         throw new $ZodAsyncError();
     }
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
 // the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
-function failure(Err, issues, ctx) {
+function parse_failure(Err, issues, ctx) {
     let error;
     return {
         success: false,
@@ -21000,7 +21589,7 @@ const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
     let result = schema._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
         result = await result;
-    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 // registry mirrors of the compiler's sentinels, so this module never imports the compiler
@@ -22723,6 +23312,7 @@ function preprocess(fn, schema) {
 const nonNegative = schemas_number().min(0);
 const fraction = schemas_number().min(0).max(1);
 const positiveInt = schemas_number().int().min(1);
+const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)";
 const assertionSchema = object({
     type: schemas_string().min(1),
     value: unknown().optional(),
@@ -22822,6 +23412,12 @@ const gateSchema = object({
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: schemas_boolean().default(false),
     alpha: schemas_number().gt(0).lt(1).default(0.05),
+    /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
+    maxRemoved: schemas_number().int().min(0).default(0),
+    /** cases whose fingerprint differs from the baseline's; no limit when unset */
+    maxChanged: schemas_number().int().min(0).optional(),
+    /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
+    minComparable: fraction.default(0.5),
     useConfidenceBound: schemas_boolean().default(false)
 })
     .strict();
@@ -22849,7 +23445,8 @@ const schema_configSchema = object({
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    repeatPassThreshold: fraction.default(0.5),
+    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    repeatPassThreshold: schemas_number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: schemas_number().int().min(0).max(100).default(0),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
@@ -22870,6 +23467,7 @@ const schema_configSchema = object({
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
+
 
 
 
@@ -22951,7 +23549,7 @@ function parseDatasetText(text, file) {
     if (!['.yaml', '.yml', '.json'].includes(ext)) {
         throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
     }
-    const located = parseYaml(text, file);
+    const located = parseStructured(text, file);
     const value = located.value;
     if (Array.isArray(value))
         return { located, base: [], cases: value };
@@ -23009,12 +23607,6 @@ function shorthandAssertions(raw) {
 function resolveFiles(assertions, dir) {
     return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: external_node_path_default().resolve(dir, a.file) } : a));
 }
-/** The judge settings a case's fingerprint depends on (only when it uses the judge). */
-function judgeFingerprint(assertions, judge) {
-    if (!judge || !assertions.some((a) => a.type === 'llm-rubric'))
-        return null;
-    return { provider: judge.provider, model: judge.model, command: judge.command ?? null, threshold: judge.threshold, samples: judge.samples };
-}
 function displayValue(a) {
     return a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value;
 }
@@ -23038,8 +23630,10 @@ class CaseNormalizer {
     contentKeys = new Map();
     /** per source: where its cases begin, to name an earlier case in a message */
     sources = [];
+    fingerprints;
     constructor(options) {
         this.options = options;
+        this.fingerprints = new Fingerprinter(options.baseDir, options.judge);
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
@@ -23108,7 +23702,7 @@ class CaseNormalizer {
             tags,
             assert,
             expected,
-            fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
+            fingerprint: this.fingerprints.ofCase(raw.input, assert),
             source: { file: source.sourceFile, line: located.lineOf(at) },
             index
         });
@@ -23130,91 +23724,6 @@ class CaseNormalizer {
     }
 }
 
-;// CONCATENATED MODULE: ./src/targets/argv.ts
-/**
- * Splits a `target.command` string into argv the way a POSIX shell splits words
- * (quotes and backslashes), without being a shell: nothing is expanded or run.
- * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
- */
-
-/**
- * Unquoted characters that only mean something to a shell (pipes, redirects,
- * command lists, substitution). They are refused rather than passed on as
- * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
- */
-const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
-/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
-const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-function splitArgv(command, where = 'target.command') {
-    const words = [];
-    // null between words; '' is a real (empty) word once a quote has opened one
-    let word = null;
-    let i = 0;
-    const fail = (what) => {
-        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
-    };
-    while (i < command.length) {
-        const ch = command[i];
-        if (WHITESPACE.has(ch)) {
-            if (word !== null)
-                words.push(word);
-            word = null;
-            i++;
-        }
-        else if (ch === "'") {
-            const end = command.indexOf("'", i + 1);
-            if (end === -1)
-                fail(`unterminated single quote at position ${i}`);
-            word = (word ?? '') + command.slice(i + 1, end);
-            i = end + 1;
-        }
-        else if (ch === '"') {
-            const [text, next] = readDoubleQuoted(command, i + 1, fail);
-            word = (word ?? '') + text;
-            i = next;
-        }
-        else if (ch === '\\') {
-            if (i + 1 >= command.length)
-                fail('lone backslash at the end');
-            // backslash-newline is a line continuation: both vanish
-            if (command[i + 1] !== '\n')
-                word = (word ?? '') + command[i + 1];
-            i += 2;
-        }
-        else if (SHELL_OPERATORS.has(ch)) {
-            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
-        }
-        else {
-            word = (word ?? '') + ch;
-            i++;
-        }
-    }
-    if (word !== null)
-        words.push(word);
-    return words;
-}
-/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
-function readDoubleQuoted(command, start, fail) {
-    let text = '';
-    let i = start;
-    while (i < command.length) {
-        const ch = command[i];
-        if (ch === '"')
-            return [text, i + 1];
-        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
-            if (command[i + 1] !== '\n')
-                text += command[i + 1];
-            i += 2;
-        }
-        else {
-            text += ch;
-            i++;
-        }
-    }
-    return fail(`unterminated double quote at position ${start - 1}`);
-}
-
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
@@ -23225,8 +23734,9 @@ function readDoubleQuoted(command, start, fail) {
 
 
 
+
 function parseConfig(text, file) {
-    const located = parseYaml(text, file);
+    const located = parseStructured(text, file);
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
@@ -23245,9 +23755,10 @@ function parseConfig(text, file) {
     }
     return config;
 }
-async function loadConfig(file, validateAssertion) {
+async function loadConfig(file, validateAssertion, options = {}) {
     const absolute = external_node_path_default().resolve(file);
-    const config = parseConfig(await readText(absolute), absolute);
+    const parsed = parseConfig(await readText(absolute), absolute);
+    const config = options.settings ? options.settings(parsed) : parsed;
     const baseDir = external_node_path_default().dirname(absolute);
     const defaults = resolveFiles(config.defaults.assert, baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
@@ -23256,7 +23767,7 @@ async function loadConfig(file, validateAssertion) {
         if (problem)
             throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, judge: config.judge, validateAssertion });
+    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
     const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
@@ -23269,7 +23780,7 @@ async function loadConfig(file, validateAssertion) {
     if (needsJudge && !config.judge) {
         throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases };
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) };
 }
 
 ;// CONCATENATED MODULE: ./src/util/json-split.ts
@@ -23577,11 +24088,14 @@ const caseResult = object({
 const runRecordSchema = object({
     schemaVersion: literal(RECORD_SCHEMA_VERSION),
     tool: object({ name: literal('evalgate'), version: schemas_string() }),
+    // records from before the field fingerprinted as version 1 did
+    fingerprintVersion: schemas_number().int().min(1).default(1),
     name: schemas_string(),
     createdAt: schemas_string(),
     complete: schemas_boolean().default(true),
+    dataset: object({ fingerprint: schemas_string(), cases: schemas_number().int().min(0) }).optional(),
     git: object({ sha: schemas_string().nullable(), ref: schemas_string().nullable(), runId: schemas_string().nullable() }),
-    config: object({ repeat: schemas_number(), shard: schemas_string().nullable().optional() }).optional(),
+    config: object({ repeat: schemas_number(), shard: schemas_string().nullable().optional(), filter: schemas_string().nullable().optional() }).optional(),
     summary: object({
         total: schemas_number(),
         passed: schemas_number(),
@@ -24731,6 +25245,7 @@ const VERSION = '0.1.0';
 
 
 
+
 const round4 = (x) => Math.round(x * 10_000) / 10_000;
 function summarize(cases, durationMs, judge) {
     const passed = cases.filter((c) => c.passed).length;
@@ -24755,11 +25270,13 @@ function buildRecord(input) {
     return {
         schemaVersion: RECORD_SCHEMA_VERSION,
         tool: { name: 'evalgate', version: VERSION },
+        fingerprintVersion: FINGERPRINT_VERSION,
         name: input.name,
         createdAt: input.createdAt,
         complete: input.complete,
+        dataset: input.dataset,
         git: input.git,
-        config: { repeat: input.repeat, shard: input.shard ?? null },
+        config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
         summary: summarize(cases, input.durationMs, input.judge),
         ...(trend ? { trend } : {}),
         cases
@@ -25697,7 +26214,7 @@ async function attemptOnce(method, url, body, options) {
         });
         // the timer still runs: a body that trickles in slower than the timeout is a timeout too
         const text = await res.text();
-        return { status: res.status, headers: res.headers, text, data: parseJson(text) };
+        return { status: res.status, headers: res.headers, text, data: http_parseJson(text) };
     }
     catch (err) {
         throwIfAborted(options.signal);
@@ -25759,7 +26276,7 @@ function retryAfterMs(headers, nowMs) {
     return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 /** The text as JSON, or undefined when it is not JSON. */
-function parseJson(text) {
+function http_parseJson(text) {
     try {
         return JSON.parse(text);
     }
@@ -25847,7 +26364,7 @@ function requestBody(request) {
 }
 /** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
 function explainHttpError(err) {
-    const error = parseJson(err.body)?.error;
+    const error = http_parseJson(err.body)?.error;
     const message = typeof error === 'string' ? error : error?.message;
     if (typeof message !== 'string' || !message)
         return err;
@@ -25895,15 +26412,21 @@ function failedVerdict(message) {
 function verdict_clampScore(score) {
     return Math.min(1, Math.max(0, score));
 }
-/** A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside prose. */
+/**
+ * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
+ * prose. The reply must hold exactly one verdict: a judge that quotes the
+ * output's forged `{"score": 1}` beside its own answer gives two, and which is
+ * its own cannot be told, so two different scores are an error rather than a
+ * guess (the same score twice is still one verdict).
+ */
 function parseVerdictText(text) {
     const reply = text.slice(0, MAX_REPLY_CHARS).trim();
     if (!reply)
         return failedVerdict('the judge gave an empty reply');
     const objects = jsonObjectsIn(reply);
-    const scored = objects.find((o) => 'score' in o);
-    if (scored)
-        return normalizeVerdict(scored);
+    const scored = objects.flatMap(verdictsIn);
+    if (scored.length > 0)
+        return oneVerdict(scored.map(normalizeVerdict));
     if (objects.length > 0)
         return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
     const other = verdict_tryParse(reply);
@@ -25912,6 +26435,25 @@ function parseVerdictText(text) {
     if (REFUSAL.test(reply))
         return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
     return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
+}
+/**
+ * The verdicts in a parsed object: the object itself when it has a score
+ * (objects inside a verdict are its details), else those nested in it.
+ */
+function verdictsIn(value) {
+    if (value === null || typeof value !== 'object')
+        return [];
+    if (!Array.isArray(value) && 'score' in value)
+        return [value];
+    return Object.values(value).flatMap(verdictsIn);
+}
+/** The one verdict the candidates agree on, else an error naming their scores. */
+function oneVerdict(verdicts) {
+    const first = verdicts[0];
+    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
+    if (scores.length === 1)
+        return first;
+    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
 }
 /** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
 function normalizeVerdict(value) {
@@ -25956,19 +26498,22 @@ function reasonText(reason) {
     return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }
 /**
- * Every JSON object in the text, outermost first: the whole reply, a fenced
- * block's content, or `{…}` spans inside prose. Each `{` is tried as a start,
- * so an object nested in another (`{"verdict": {"score": 1}}`) is found too.
+ * The JSON objects of the text that are not inside another: the whole reply,
+ * a fenced block's content, `{…}` spans inside prose, the items of a list. A
+ * `{` that starts no valid object is skipped, so an object nested in broken
+ * text is still found; one inside a found object is that object's part.
  */
 function jsonObjectsIn(text) {
     const found = [];
-    for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    for (let start = text.indexOf('{'); start !== -1;) {
         const end = matchingBrace(text, start);
-        if (end === -1)
-            continue;
-        const value = verdict_tryParse(text.slice(start, end + 1));
-        if (value && typeof value === 'object' && !Array.isArray(value))
+        const value = end === -1 ? undefined : verdict_tryParse(text.slice(start, end + 1));
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
             found.push(value);
+            start = text.indexOf('{', end + 1);
+        }
+        else
+            start = text.indexOf('{', start + 1);
     }
     return found;
 }
@@ -26865,8 +27410,9 @@ async function createTarget(config, ctx) {
 
 
 
-function loadEvalConfig(file) {
-    return loadConfig(file, validateAssertion);
+
+function loadEvalConfig(file, options) {
+    return loadConfig(file, validateAssertion, options);
 }
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
 function parseShard(text, option = '--shard') {
@@ -26878,19 +27424,8 @@ function parseShard(text, option = '--shard') {
     }
     return { index, count };
 }
-/** The deterministic shard of a case: its key's hash modulo the shard count. */
-function shardOf(caseId, count) {
-    return (parseInt(contentHash(caseId, 8), 16) % count) + 1;
-}
-function selectCases(cases, options) {
-    const needle = options.filter?.toLowerCase();
-    return cases.filter((c) => {
-        if (options.shard && shardOf(c.id, options.shard.count) !== options.shard.index)
-            return false;
-        if (!needle)
-            return true;
-        return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
-    });
+function selectCases(cases, selection) {
+    return cases.filter((c) => isSelected(c, selection));
 }
 function gitFromEnv(env) {
     return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
@@ -26931,6 +27466,7 @@ async function evaluate(loaded, options = {}) {
     }
     const record = redactDeep(buildRecord({
         name: config.name,
+        dataset: loaded.dataset,
         cases: outcome.cases,
         complete: outcome.complete,
         durationMs: outcome.durationMs,
@@ -26938,11 +27474,12 @@ async function evaluate(loaded, options = {}) {
         git: options.git ?? gitFromEnv(env),
         repeat,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
+        filter: options.filter || null,
         judge: withSpread(judge?.stats(), spread?.spread()),
         baseline: options.baseline
     }), secrets);
-    const comparison = compareRuns(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets };
+    const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
+    return { record, comparison, secrets, incompatible };
 }
 
 ;// CONCATENATED MODULE: ./src/config/json-schema.ts
@@ -27214,6 +27751,7 @@ function mergeRecords(shards, options = {}) {
         throw new UsageError('merge needs the records of every shard (run with --shard i/n)');
     const placed = shards.map(place);
     checkSameRun(placed);
+    checkDataset(placed, options.dataset);
     checkEveryShardOnce(placed);
     const cases = carryHistory(joinCases(placed), options.baseline);
     const trend = carryTrend(options.baseline);
@@ -27224,9 +27762,11 @@ function mergeRecords(shards, options = {}) {
     return {
         schemaVersion: first.schemaVersion,
         tool: { name: 'evalgate', version: VERSION },
+        ...(first.fingerprintVersion !== undefined ? { fingerprintVersion: first.fingerprintVersion } : {}),
         name: first.name,
         createdAt: records.map((r) => r.createdAt).sort()[0],
         complete: records.every((r) => r.complete),
+        ...(first.dataset ? { dataset: first.dataset } : {}),
         git: {
             sha: firstSet(records.map((r) => r.git.sha)),
             ref: firstSet(records.map((r) => r.git.ref)),
@@ -27272,7 +27812,34 @@ function checkSameRun(placed) {
         const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
         if (ra !== rb)
             differ('repeat', ra, rb);
+        const [fa, fb] = [first.record.fingerprintVersion ?? 1, p.record.fingerprintVersion ?? 1];
+        if (fa !== fb)
+            differ('fingerprintVersion', fa, fb);
     }
+}
+function describeDataset(dataset) {
+    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
+}
+/**
+ * Every shard was made from one dataset: the config's when it is given, else
+ * the one most shards were made from. The shard of another one is named.
+ */
+function checkDataset(placed, expected) {
+    const key = (d) => d?.fingerprint ?? '';
+    let want = expected?.fingerprint;
+    if (!want) {
+        const counts = new Map();
+        for (const p of placed)
+            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
+        // ties go to the first shard's
+        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
+        want = most.record.dataset;
+    }
+    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
+    if (!odd)
+        return;
+    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
+    throw new RecordError(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
 }
 function checkEveryShardOnce(placed) {
     const count = placed[0].count;
@@ -27683,7 +28250,8 @@ function renderReport(input, options = {}) {
     const { comparison: c, current } = input;
     const body = [
         ...(options.marker ? [{ text: options.marker }] : []),
-        ...verdict(c, options.title ?? `evalgate · ${current.name}`),
+        ...verdict(c, options.title ?? `evalgate · ${current.name}`, input.verdict),
+        ...configChanges(input.verdict),
         { text: figuresTable(c) },
         ...baselineIdentity(input.baseline, current),
         ...markdown_regressions(input),
@@ -27698,15 +28266,43 @@ function renderReport(input, options = {}) {
     const footer = [{ text: runFooter(current) }];
     return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint);
 }
-function verdict(c, title) {
-    const heading = `### ${c.gate.passed ? '✅ gate passed' : '❌ gate failed'}: ${escape_escapeInline(title)}`;
-    const failures = c.gate.failures.map((f) => `- ${escape_escapeInline(f, 2_000)}`);
+const HEADINGS = {
+    pass: '✅ gate passed',
+    fail: '❌ gate failed',
+    accepted: '⚠️ gate failed, accepted by label',
+    error: '❌ evalgate could not tell'
+};
+function verdict(c, title, v) {
+    const heading = `### ${HEADINGS[v?.outcome ?? (c.gate.passed ? 'pass' : 'fail')]}: ${escape_escapeInline(title)}`;
+    const sentences = v ? [...new Set([...v.reasons, ...v.gate.failures])] : c.gate.failures;
+    const failures = sentences.map((f) => `- ${escape_escapeInline(f, 2_000)}`);
+    if (v?.outcome === 'accepted')
+        failures.unshift(escape_escapeInline(v.headline, 2_000));
     const notes = [];
     if (!c.baseline)
         notes.push('> ℹ️ no baseline: comparison skipped, only absolute floors checked');
     else if (!c.baseline.complete)
         notes.push('> ⚠️ the baseline run is incomplete: cases it lacks count as added');
     return [{ text: [heading, ...failures].join('\n') }, ...notes.map((text) => ({ text }))];
+}
+/** Trusted settings the pull request changes (SPEC §9): not applied to this run. */
+function configChanges(v) {
+    if (!v?.configChanges.length)
+        return [];
+    const show = (x) => (x === undefined ? '(not set)' : escape_inlineCode(JSON.stringify(x), 200));
+    const rows = v.configChanges.map((ch) => `| ${escape_inlineCode(ch.key, 200)} | ${show(ch.base)} | ${show(ch.head)} |`);
+    return [
+        {
+            text: [
+                '#### Config changes (apply after merge)',
+                'This pull request changes settings that decide its own verdict; this run used the base commit’s values.',
+                '',
+                '| setting | base (used) | this PR |',
+                '|---|---|---|',
+                ...rows
+            ].join('\n')
+        }
+    ];
 }
 function figuresTable(c) {
     const current = c.current;
@@ -28673,20 +29269,6 @@ function renderShardSummary(input) {
 
 
 
-;// CONCATENATED MODULE: ./src/util/files.ts
-
-
-/** Write a file whole or not at all: a reader never sees half a record. */
-async function writeFileAtomic(file, content) {
-    await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(external_node_path_default().resolve(file)), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    await (0,promises_namespaceObject.writeFile)(tmp, content);
-    await (0,promises_namespaceObject.rename)(tmp, file);
-}
-function toJson(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
-}
-
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -28770,6 +29352,16 @@ function* jsonPieces(value, indent, depth) {
     yield first ? '{}' : `\n${indent}}`;
 }
 
+;// CONCATENATED MODULE: ./src/util/files.ts
+
+/** Write a file whole or not at all: a reader never sees half a record. */
+function writeFileAtomic(file, content) {
+    return writeTextAtomic(file, [content]);
+}
+function toJson(value) {
+    return `${JSON.stringify(value, null, 2)}\n`;
+}
+
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_v8_namespaceObject);
@@ -28801,6 +29393,89 @@ function collectGarbage() {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/workflow-commands.ts
+/**
+ * Keeping the Actions runner from acting on workflow commands (`::add-mask::`,
+ * `::error::`, `::set-output`, `::stop-commands::`, `##[…]`) inside text
+ * evalgate prints but does not control: model output, judge reasons, errors
+ * quoting them (SPEC §9). The runner's own switch does it: after a line
+ * `::stop-commands::<token>` it acts on no command until a line `::<token>::`,
+ * and the token is random, so the text cannot end the pause itself. One
+ * mechanism for the action's log and for the CLI's streams.
+ */
+
+function commandPause() {
+    const token = (0,external_node_crypto_namespaceObject.randomUUID)().replace(/-/g, '');
+    return { stop: `::stop-commands::${token}`, resume: `::${token}::` };
+}
+/** Write `text` (through `write`, one call per line written) so that no command in it is acted on. */
+function writeUntrusted(write, text) {
+    const pause = commandPause();
+    write(pause.stop);
+    try {
+        write(text);
+    }
+    finally {
+        write(pause.resume);
+    }
+}
+/**
+ * The streams of `io`, paused for as long as the command runs: before the
+ * first text on each stream comes the stop line (each stream's own, since the
+ * runner reads the two pipes separately), and `resume()` ends the pause on
+ * the stream written last, after everything else. Writes after that are
+ * paused one by one. Later steps of the job get the runner back as it was.
+ */
+function pauseWorkflowCommands(io) {
+    const pause = commandPause();
+    let resumed = false;
+    let last;
+    class Guarded {
+        inner;
+        started = false;
+        /** whether the stream's text so far ends a line: the resume line must begin one */
+        atLineStart = true;
+        constructor(inner) {
+            this.inner = inner;
+        }
+        get isTTY() {
+            return this.inner.isTTY;
+        }
+        write(text) {
+            if (text === '')
+                return this.inner.write(text);
+            if (resumed) {
+                const line = this.atLineStart ? '' : '\n';
+                this.atLineStart = true;
+                return this.inner.write(`${line}${framed(text)}`);
+            }
+            if (!this.started) {
+                this.started = true;
+                this.inner.write(`${pause.stop}\n`);
+            }
+            last = this;
+            this.atLineStart = text.endsWith('\n');
+            return this.inner.write(text);
+        }
+    }
+    const framed = (text) => {
+        const once = commandPause();
+        return `${once.stop}\n${text}${text.endsWith('\n') ? '' : '\n'}${once.resume}\n`;
+    };
+    const stdout = new Guarded(io.stdout);
+    const stderr = new Guarded(io.stderr);
+    const resume = () => {
+        if (resumed)
+            return;
+        resumed = true;
+        io.process?.off('exit', resume);
+        if (last)
+            last.inner.write(`${last.atLineStart ? '' : '\n'}${pause.resume}\n`);
+    };
+    io.process?.on('exit', resume);
+    return { io: { ...io, stdout, stderr }, resume };
+}
+
 ;// CONCATENATED MODULE: ./src/cli.ts
 /**
  * The command line (SPEC §6). Parses argv, calls the engine, and is — with
@@ -28829,7 +29504,13 @@ function collectGarbage() {
 
 
 
+
+
 const DEFAULT_CONFIG = 'evalgate.yml';
+/** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
+function configIfAny(named) {
+    return named ?? ((0,external_node_fs_namespaceObject.existsSync)(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+}
 const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 };
 const USAGE = `Usage: evalgate <command> [options]
 
@@ -28869,9 +29550,11 @@ function cli_parse(args, options, allowPositionals = false) {
 function colour(io, code, text) {
     return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
 }
-/** Write the comparison's outputs and return the gate's exit code. */
+/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
 async function finish(io, comparison, baseline, current, opts, secrets = new Set()) {
-    const report = redact(renderReport({ comparison, baseline, current }, { fullReportHint: 'the run record' }), secrets);
+    const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none';
+    const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected });
+    const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets);
     const markdown = report.endsWith('\n') ? report : `${report}\n`;
     if (opts.report)
         await writeFileAtomic(opts.report, markdown);
@@ -28882,11 +29565,12 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
         await writeFileAtomic(opts.json, toJson(comparison));
     if (!opts.quiet)
         io.stdout.write(markdown);
-    const { passed, failures } = comparison.gate;
-    const verdict = passed ? colour(io, '32', 'evalgate: gate passed') : colour(io, '31', `evalgate: gate failed: ${failures.length} failure${failures.length === 1 ? '' : 's'}`);
-    io.stderr.write(`${verdict}\n`);
+    const { reasons } = verdict;
+    const passed = reasons.length === 0;
+    const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`);
+    io.stderr.write(`${line}\n`);
     if (!passed)
-        for (const f of failures)
+        for (const f of reasons)
             io.stderr.write(`  - ${f}\n`);
     return passed ? EXIT.pass : EXIT.fail;
 }
@@ -28916,7 +29600,7 @@ async function runCommand(args, io) {
             await writeJsonAtomic(values.out, result.record);
         if (!result.record.complete)
             io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet }, result.secrets);
+        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets);
     }
     finally {
         interruption.stop();
@@ -28980,10 +29664,10 @@ async function compareCommand(args, io) {
         throw new UsageError(`compare takes two run records: BASELINE CURRENT\n\n${USAGE}`);
     const [baseline, current] = await readRecords(positionals);
     // comparing two records needs only the gate: the config's when there is one, else the default gate
-    const configFile = values.config ?? ((0,external_node_fs_namespaceObject.existsSync)(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+    const configFile = configIfAny(values.config);
     const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({});
-    const comparison = compareRuns(baseline, current, gate);
-    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet });
+    const { comparison, incompatible } = compareIfCompatible(baseline, current, gate);
+    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible });
 }
 async function mergeCommand(args, io) {
     const { values, positionals } = cli_parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true);
@@ -28996,16 +29680,17 @@ async function mergeCommand(args, io) {
     const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i], record }));
     const baseline = values.baseline ? await readRunRecord(values.baseline) : null;
     // the gate comes from the config, as for compare; one named with -c must also be the shards' config
-    const configFile = values.config ?? ((0,external_node_fs_namespaceObject.existsSync)(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
-    const config = configFile ? (await loadEvalConfig(configFile)).config : undefined;
-    const merged = mergeRecords(shards, { baseline });
+    const configFile = configIfAny(values.config);
+    const loaded = configFile ? await loadEvalConfig(configFile) : undefined;
+    const config = loaded?.config;
+    const merged = mergeRecords(shards, { baseline, dataset: values.config && loaded ? { fingerprint: loaded.dataset, file: values.config } : undefined });
     if (values.config && config && config.name !== merged.name) {
         throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
     }
     await writeJsonAtomic(values.out, merged);
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
-    const comparison = compareRuns(baseline, merged, config?.gate ?? gateSchema.parse({}));
-    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet });
+    const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}));
+    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible });
 }
 async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);
@@ -29024,7 +29709,7 @@ async function badgeCommand(args, io) {
         throw new UsageError(`badge takes one run record: RUN.json\n\n${USAGE}`);
     const record = await readRunRecord(positionals[0]);
     // the colour bands and label come from the config's \`badge:\` when there is a config
-    const configFile = values.config ?? ((0,external_node_fs_namespaceObject.existsSync)(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+    const configFile = configIfAny(values.config);
     const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined;
     const badge = badgeFor(record, config);
     if (values.svg)
@@ -29062,6 +29747,16 @@ const COMMANDS = {
 };
 /** Run the CLI; resolves with the exit code and never throws. */
 async function main(argv, io) {
+    // under Actions, nothing printed (the report's model output, reasons, errors quoting them) may act as a workflow command
+    const paused = io.env.GITHUB_ACTIONS === 'true' ? pauseWorkflowCommands(io) : undefined;
+    try {
+        return await dispatch(argv, paused?.io ?? io);
+    }
+    finally {
+        paused?.resume();
+    }
+}
+async function dispatch(argv, io) {
     const [command, ...args] = argv;
     try {
         if (command === undefined || command === '--help' || command === '-h' || command === 'help')

@@ -5,12 +5,20 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
+import { countAssertions } from './counts.js'
+import { finishReasonAssertions } from './finish-reason.js'
+import { htmlAssertions } from './html.js'
 import { javascriptAssertions, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
+import { overlapAssertions } from './overlap.js'
+import { refusalAssertions } from './refusal.js'
 import { rubricAssertions } from './rubric.js'
+import { similarAssertions } from './similar.js'
+import { sqlAssertions } from './sql.js'
 import { textAssertions } from './text.js'
+import { xmlAssertions } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { numberOptionProblem } from './values.js'
 
@@ -22,7 +30,15 @@ const families: Record<string, AssertionHandler> = {
   ...numericAssertions,
   ...javascriptAssertions,
   ...latencyAssertions,
-  ...rubricAssertions
+  ...rubricAssertions,
+  ...refusalAssertions,
+  ...countAssertions,
+  ...xmlAssertions,
+  ...htmlAssertions,
+  ...sqlAssertions,
+  ...overlapAssertions,
+  ...finishReasonAssertions,
+  ...similarAssertions
 }
 
 /** Names the seed datasets use for checks we already have under a promptfoo name. */

@@ -1,6 +1,6 @@
 /** Checks on the output as JSON: well-formed, schema-valid, embedded, equal to or containing a value. */
 import type { Assertion } from '../types.js'
-import { schemaErrors, schemaProblem } from './json-schema.js'
+import { readSchema, schemaErrors, schemaProblem, type JsonSchema } from './json-schema.js'
 import { parseOutputJson, scanJson } from './json-text.js'
 import { claim, ruled, shown } from './outcome.js'
 import type { AssertionHandler } from './types.js'
@@ -11,13 +11,18 @@ function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** The schema in `value`, when one is given (validation has checked it is a mapping). */
-function schemaOf(a: Assertion): JsonObject | undefined {
-  return isObject(a.value) ? a.value : undefined
+/**
+ * The schema in `value`, when one is given: a mapping, a boolean schema, or
+ * (as in promptfoo) a YAML or JSON string holding either. Validation has
+ * checked that it reads as one.
+ */
+function schemaOf(a: Assertion): JsonSchema | undefined {
+  if (a.value === undefined || a.value === null || a.value === '') return undefined
+  return readSchema(a.value)
 }
 
 function optionalSchemaProblem(a: Assertion): string | undefined {
-  if (a.value === undefined || a.value === null) return undefined
+  if (a.value === undefined || a.value === null || a.value === '') return undefined
   const problem = schemaProblem(a.value)
   return problem && `${a.type} \`value\` is not a usable JSON Schema: ${problem}`
 }
@@ -47,7 +52,7 @@ function pointer(path: string, key: string | number): string {
  * Key order never matters; with `subset`, keys absent from `expected` objects
  * are ignored (arrays must still match item for item).
  */
-function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
+export function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
   const here = path || '(root)'
   if (isObject(expected) && isObject(actual)) {
     for (const key of Object.keys(expected)) {
@@ -74,10 +79,10 @@ const isJson: AssertionHandler = {
   validate: optionalSchemaProblem,
   run(a, { output }, negated) {
     const schema = schemaOf(a)
-    const what = claim('be', schema ? 'valid JSON matching the schema' : 'valid JSON')
+    const what = claim('be', schema !== undefined ? 'valid JSON matching the schema' : 'valid JSON')
     const parsed = parseOutputJson(output)
     if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
-    const errors = schema && schemaErrors(schema, parsed.value)
+    const errors = schema === undefined ? undefined : schemaErrors(schema, parsed.value)
     return ruled(errors === undefined, negated, output, what, errors)
   }
 }
@@ -87,11 +92,11 @@ const containsJson: AssertionHandler = {
   validate: optionalSchemaProblem,
   run(a, { output }, negated) {
     const schema = schemaOf(a)
-    const what = claim('contain', schema ? 'a JSON object or array matching the schema' : 'a JSON object or array')
-    const scan = scanJson(output, (value) => !schema || schemaErrors(schema, value) === undefined)
+    const what = claim('contain', schema !== undefined ? 'a JSON object or array matching the schema' : 'a JSON object or array')
+    const scan = scanJson(output, (value) => schema === undefined || schemaErrors(schema, value) === undefined)
     const cut = scan.truncated ? '; output too long to scan to the end' : ''
     if (scan.match !== undefined) return ruled(true, negated, output, what, `found ${shown(scan.match)}`)
-    if (schema && scan.firstParsed !== undefined) {
+    if (schema !== undefined && scan.firstParsed !== undefined) {
       return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`)
     }
     return ruled(false, negated, output, what, `none found${cut}`)

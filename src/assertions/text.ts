@@ -3,7 +3,9 @@ import { distance } from 'fastest-levenshtein'
 import type { Assertion } from '../types.js'
 import { claim, ruled, shown } from './outcome.js'
 import type { AssertionHandler } from './types.js'
-import { firstProblem, numberOptionProblem, terms, termsProblem, textValueProblem } from './values.js'
+import { jsonDifference } from './json.js'
+import { parseOutputJson } from './json-text.js'
+import { firstProblem, kindOf, numberOptionProblem, terms, termsProblem, textValueProblem } from './values.js'
 
 const DEFAULT_MAX_DISTANCE = 5
 
@@ -24,10 +26,22 @@ function caseNote(ignoreCase: boolean): string {
 const anyText = (a: Assertion) => textValueProblem(a, { nonEmpty: false })
 const someText = (a: Assertion) => textValueProblem(a, { nonEmpty: true })
 
+/** A mapping or list as `equals`'s value: the output must be that JSON (key order ignored), as in promptfoo. */
+function isStructured(value: unknown): value is object {
+  return value !== null && typeof value === 'object'
+}
+
 const equals: AssertionHandler = {
   negatable: true,
-  validate: anyText,
+  validate: (a) => (isStructured(a.value) ? undefined : anyText(a)),
   run(a, { output }, negated) {
+    if (isStructured(a.value)) {
+      const what = claim('equal', `the JSON ${shown(a.value)}`)
+      const parsed = parseOutputJson(output)
+      if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
+      const difference = jsonDifference(a.value, parsed.value, false)
+      return ruled(difference === undefined, negated, output, what, difference)
+    }
     const expected = String(a.value).trim()
     return ruled(output.trim() === expected, negated, output, claim('equal', shown(expected)))
   }
@@ -133,7 +147,12 @@ const regex: AssertionHandler = {
 
 const levenshtein: AssertionHandler = {
   negatable: true,
-  validate: (a) => firstProblem(() => anyText(a), () => numberOptionProblem(a, 'threshold', { min: 0 })),
+  validate: (a) =>
+    firstProblem(
+      // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
+      () => (typeof a.value === 'string' ? undefined : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``),
+      () => numberOptionProblem(a, 'threshold', { min: 0 })
+    ),
   run(a, { output }, negated) {
     const actual = output.trim()
     const expected = String(a.value).trim()

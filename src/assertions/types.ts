@@ -20,9 +20,14 @@ export interface AssertionContext {
   latencyMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
+  /** embeddings of texts, for `similar`; absent when the config has no OpenAI-compatible judge */
+  embed?: Embedder
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
   defaultJudgeThreshold?: number
 }
+
+/** One embedding vector per text, in order. Throws when the server cannot give them. */
+export type Embedder = (texts: string[]) => Promise<number[][]>
 
 export interface JudgeRequest {
   input: unknown

@@ -17,16 +17,63 @@ export function textValueProblem(a: Assertion, { nonEmpty }: { nonEmpty: boolean
   return undefined
 }
 
+/** A comma-separated value that cannot be read as terms (an unterminated quote, text after a closing quote). */
+class TermsSyntaxError extends Error {}
+
+/**
+ * Splits a comma-separated value CSV-style, as promptfoo does: a term in double
+ * quotes is one term without its quotes, commas and all (`"Sorry, I can't", "As
+ * an AI"` is two terms); inside quotes `""` and `\"` stand for a quote and `\\`
+ * for a backslash. Unquoted terms are trimmed and empty ones dropped; a quoted
+ * empty term is kept, since someone wrote it.
+ */
+function splitTerms(text: string): string[] {
+  const found: string[] = []
+  let i = 0
+  while (i <= text.length) {
+    while (i < text.length && /\s/.test(text[i])) i++
+    if (text[i] === '"') {
+      let term = ''
+      let j = i + 1
+      for (;;) {
+        if (j >= text.length) throw new TermsSyntaxError(`unterminated quoted term starting at character ${i + 1}`)
+        const c = text[j]
+        if (c === '\\' && (text[j + 1] === '"' || text[j + 1] === '\\')) {
+          term += text[j + 1]
+          j += 2
+        } else if (c === '"' && text[j + 1] === '"') {
+          term += '"'
+          j += 2
+        } else if (c === '"') {
+          j++
+          break
+        } else {
+          term += c
+          j++
+        }
+      }
+      while (j < text.length && /\s/.test(text[j])) j++
+      if (j < text.length && text[j] !== ',') throw new TermsSyntaxError(`expected a comma after the quoted term ${JSON.stringify(term)}`)
+      found.push(term)
+      i = j + 1
+    } else {
+      const comma = text.indexOf(',', i)
+      const end = comma === -1 ? text.length : comma
+      const term = text.slice(i, end).trim()
+      if (term !== '') found.push(term)
+      i = end + 1
+    }
+  }
+  return found
+}
+
 /**
  * The terms of contains-all/any: a list as written, or a comma-separated string
- * split and trimmed (a list keeps commas and spaces inside its terms).
+ * (see splitTerms; a list keeps commas and spaces inside its terms).
  */
 export function terms(value: unknown): string[] {
   if (Array.isArray(value)) return value.map((t) => String(t))
-  return String(value)
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '')
+  return splitTerms(String(value))
 }
 
 /** A problem with the terms of contains-all/any: none at all, an empty one, or one that is not text. */
@@ -39,7 +86,12 @@ export function termsProblem(a: Assertion): string | undefined {
   } else if (!isScalar(a.value)) {
     return `${a.type} needs a list of terms or a comma-separated string, got ${kindOf(a.value)}`
   }
-  if (terms(a.value).length === 0) return `${a.type} needs at least one term in \`value\``
+  try {
+    if (terms(a.value).length === 0) return `${a.type} needs at least one term in \`value\``
+  } catch (err) {
+    if (!(err instanceof TermsSyntaxError)) throw err
+    return `${a.type} \`value\` ${excerpt(String(a.value), 60)}: ${err.message}; quote a term that holds commas as "like, this", or write the terms as a list`
+  }
   return undefined
 }
 

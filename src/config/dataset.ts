@@ -12,7 +12,8 @@ import { ConfigError } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
-import { formatPath, parseJsonl, parseJsonLine, parseYaml, validate, type Located, type Path } from './parse.js'
+import { Fingerprinter } from './fingerprint.js'
+import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
 /** What checks a case's assertions against the registered types. */
@@ -20,6 +21,8 @@ export type AssertionValidator = (assertion: Assertion) => string | undefined
 
 export interface DatasetOptions {
   defaults: { assert: Assertion[]; tags: string[] }
+  /** the config's folder: fingerprints name files relative to it */
+  baseDir: string
   judge?: JudgeConfig
   validateAssertion: AssertionValidator
 }
@@ -102,7 +105,7 @@ export function parseDatasetText(text: string, file: string): RawSource {
   if (!['.yaml', '.yml', '.json'].includes(ext)) {
     throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file)
   }
-  const located = parseYaml(text, file)
+  const located = parseStructured(text, file)
   const value = located.value
   if (Array.isArray(value)) return { located, base: [], cases: value }
   if (value && typeof value === 'object' && Array.isArray((value as { cases?: unknown }).cases)) {
@@ -156,12 +159,6 @@ export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] 
   return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: path.resolve(dir, a.file) } : a))
 }
 
-/** The judge settings a case's fingerprint depends on (only when it uses the judge). */
-export function judgeFingerprint(assertions: Assertion[], judge?: JudgeConfig): unknown {
-  if (!judge || !assertions.some((a) => a.type === 'llm-rubric')) return null
-  return { provider: judge.provider, model: judge.model, command: judge.command ?? null, threshold: judge.threshold, samples: judge.samples }
-}
-
 function displayValue(a: Assertion): unknown {
   return a.file !== undefined ? { file: path.basename(a.file) } : a.value
 }
@@ -186,7 +183,11 @@ export class CaseNormalizer {
   /** per source: where its cases begin, to name an earlier case in a message */
   private readonly sources: { file: string; base: Path; first: number; dir: string; sourceFile: string }[] = []
 
-  constructor(private readonly options: DatasetOptions) {}
+  private readonly fingerprints: Fingerprinter
+
+  constructor(private readonly options: DatasetOptions) {
+    this.fingerprints = new Fingerprinter(options.baseDir, options.judge)
+  }
 
   /** The next cases come from this file, found at `base` inside it. */
   beginSource(file: string, base: Path): void {
@@ -252,7 +253,7 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: contentHash({ input: raw.input, assert, judge: judgeFingerprint(assert, options.judge) }),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert),
       source: { file: source.sourceFile, line: located.lineOf(at) },
       index
     })

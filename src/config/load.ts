@@ -4,9 +4,10 @@
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../targets/argv.js'
-import type { Assertion, EvalCase } from '../types.js'
+import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
-import { formatPath, parseYaml, validate, type Located } from './parse.js'
+import { datasetFingerprint } from './fingerprint.js'
+import { formatPath, parseStructured, validate, type Located } from './parse.js'
 import { isPromptfooConfig, loadPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
@@ -17,10 +18,12 @@ export interface LoadedConfig {
   baseDir: string
   config: ParsedConfig
   cases: EvalCase[]
+  /** of every case, before any shard or filter: the record carries it, and merge checks shards by it */
+  dataset: DatasetFingerprint
 }
 
 export function parseConfig(text: string, file: string): ParsedConfig {
-  return configOf(parseYaml(text, file))
+  return configOf(parseStructured(text, file))
 }
 
 function configOf(located: Located): ParsedConfig {
@@ -59,10 +62,13 @@ export interface LoadOptions {
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
-  const located = parseYaml(await readText(absolute), absolute)
+  const located = parseStructured(await readText(absolute), absolute)
   const settings = options.settings ?? ((config: ParsedConfig) => config)
   const baseDir = path.dirname(absolute)
-  if (isPromptfooConfig(located.value)) return { file: absolute, baseDir, ...loadPromptfooConfig(located, baseDir, validateAssertion, settings) }
+  if (isPromptfooConfig(located.value)) {
+    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+  }
   const config = settings(configOf(located))
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
@@ -70,7 +76,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const problem = validateAssertion(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
-  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, judge: config.judge, validateAssertion })
+  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion })
   const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
   if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
   const cases = normalizer.finish()
@@ -82,5 +88,5 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config, cases }
+  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
 }

@@ -117,6 +117,156 @@ export function parseYaml(text: string, file: string): Located {
   }
 }
 
+/** A `.json` file is read as strict JSON, anything else as YAML (SPEC §9). */
+export function parseStructured(text: string, file: string): Located {
+  return /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file)
+}
+
+const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)'
+
+/** `file:line:column` of an offset into the text. */
+function placeOf(text: string, file: string, offset: number): string {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return `${file}:${line}:${offset - before.lastIndexOf('\n')}`
+}
+
+/**
+ * Strict JSON: JSON.parse decides what is valid and gives the value. The same
+ * text read as YAML (which JSON is) only locates paths for messages, and finds
+ * a key given twice, which JSON.parse would let the last one win.
+ */
+export function parseJson(text: string, file: string): Located {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    if (isStackOverflow(err)) throw tooDeepError(file)
+    // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
+    const found = jsonMistake(text) ?? { offset: 0, what: (err as Error).message.split('\n')[0]! }
+    throw new ConfigError(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file)
+  }
+  const deep = nestingPath(value)
+  if (deep) throw tooDeepError(file, deep)
+  const lineCounter = new LineCounter()
+  let doc: Document | undefined
+  try {
+    doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true })
+  } catch {
+    doc = undefined
+  }
+  const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY')
+  if (twice) {
+    const offset = twice.pos[0]
+    const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key'
+    throw new ConfigError(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file)
+  }
+  // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
+  const located = doc && doc.errors.length === 0 ? doc : undefined
+  return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) }
+}
+
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+const JSON_SPACE = /[ \t\n\r]*/y
+const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y
+
+/**
+ * Where text that JSON.parse refused first stops being JSON, and what is
+ * there: a trailing comma, a comment, a single quote… A state machine rather
+ * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
+ */
+function jsonMistake(text: string): { offset: number; what: string } | undefined {
+  const containers: string[] = []
+  type State = 'value' | 'valueOrEnd' | 'key' | 'keyOrEnd' | 'after'
+  let state: State = 'value'
+  let i = 0
+  const skipSpace = () => {
+    JSON_SPACE.lastIndex = i
+    JSON_SPACE.test(text)
+    i = JSON_SPACE.lastIndex
+  }
+  const wrong = (expected: string) => ({ offset: i, what: describeJsonMistake(text, i, expected) })
+  /** past a string starting at i; false at the character that breaks it */
+  const string = (): boolean => {
+    for (i++; i < text.length; ) {
+      const c = text.charCodeAt(i)
+      if (c === 0x22) {
+        i++
+        return true
+      }
+      if (c === 0x5c) {
+        JSON_ESCAPE.lastIndex = i
+        if (!JSON_ESCAPE.test(text)) return false
+        i = JSON_ESCAPE.lastIndex
+      } else if (c < 0x20) return false
+      else i++
+    }
+    return false
+  }
+  for (;;) {
+    skipSpace()
+    const c = text[i]
+    if (state === 'after') {
+      const open = containers.at(-1)
+      if (open === undefined) return i < text.length ? wrong('the end of the text') : undefined
+      if (c === ',') {
+        i++
+        state = open === '{' ? 'key' : 'value'
+      } else if (c === (open === '{' ? '}' : ']')) {
+        i++
+        containers.pop()
+      } else return wrong(`"," or "${open === '{' ? '}' : ']'}"`)
+      continue
+    }
+    if (state === 'keyOrEnd' || state === 'key') {
+      if (state === 'keyOrEnd' && c === '}') {
+        i++
+        containers.pop()
+        state = 'after'
+        continue
+      }
+      if (c !== '"') return wrong('a key in double quotes')
+      if (!string()) return wrong('the rest of the key')
+      skipSpace()
+      if (text[i] !== ':') return wrong('":"')
+      i++
+      state = 'value'
+      continue
+    }
+    if (state === 'valueOrEnd' && c === ']') {
+      i++
+      containers.pop()
+      state = 'after'
+      continue
+    }
+    if (c === '{' || c === '[') {
+      containers.push(c)
+      i++
+      state = c === '{' ? 'keyOrEnd' : 'valueOrEnd'
+      continue
+    }
+    if (c === '"') {
+      if (!string()) return wrong('the rest of the string')
+    } else {
+      JSON_NUMBER.lastIndex = i
+      const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i))
+      if (literal) i += literal.length
+      else if (JSON_NUMBER.test(text)) i = JSON_NUMBER.lastIndex
+      else return wrong('a value')
+    }
+    state = 'after'
+  }
+}
+
+function describeJsonMistake(text: string, offset: number, expected: string): string {
+  const c = text[offset]
+  if (c === undefined) return `the text ends where ${expected} should come`
+  if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*')) return 'a comment'
+  if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset))) return `a trailing comma before "${c}"`
+  if (c === "'") return 'a string in single quotes'
+  return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`
+}
+
 /** The line of the node at path, or of its nearest ancestor the document has. */
 function lineOfPath(doc: Document, lineCounter: LineCounter, path: Path): number | undefined {
   for (let n = path.length; n >= 0; n--) {

@@ -72,9 +72,12 @@ const caseResult = z.object({
 export const runRecordSchema = z.object({
   schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
   tool: z.object({ name: z.literal('evalgate'), version: z.string() }),
+  // records from before the field fingerprinted as version 1 did
+  fingerprintVersion: z.number().int().min(1).default(1),
   name: z.string(),
   createdAt: z.string(),
   complete: z.boolean().default(true),
+  dataset: z.object({ fingerprint: z.string(), cases: z.number().int().min(0) }).optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
   config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
   summary: z.object({

@@ -8,6 +8,7 @@ import { promptfooProviderSchema } from './promptfoo/schema.js'
 const nonNegative = z.number().min(0)
 const fraction = z.number().min(0).max(1)
 const positiveInt = z.number().int().min(1)
+const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
 
 export const assertionSchema = z
   .object({
@@ -98,6 +99,8 @@ export const judgeSchema = z
   .object({
     provider: z.enum(['openai', 'command']).default('openai'),
     model: z.string().default('gpt-4o-mini'),
+    /** the model behind `similar` (embeddings from judge.baseUrl) */
+    embeddingModel: z.string().default('text-embedding-3-small'),
     baseUrl: z.string().default('https://api.openai.com/v1'),
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     command: argv.optional(),
@@ -165,7 +168,8 @@ export const configSchema = z
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
-    repeatPassThreshold: fraction.default(0.5),
+    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    repeatPassThreshold: z.number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),

@@ -68,11 +68,9 @@ export async function writeReport(p: Published): Promise<Rendered> {
 export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered): Promise<string[]> {
   const { render, notes, full, resultsPath, reportPath } = r
   const problems: string[] = []
-  // the comment's on-change policy compares whether the check passed
-  const passing = p.verdict.outcome === 'pass' || p.verdict.outcome === 'accepted' ? 'pass' : 'fail'
   if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
     // the comment's wrapper (marker, verdict) takes a few hundred characters
-    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, passing)
+    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, p.verdict.outcome)
     try {
       const result = await upsertComment({
         octokit,
@@ -82,7 +80,8 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
         marker,
         body,
         policy: inputs.comment,
-        verdict: passing,
+        // on-change compares it with the outcome the comment's first line shows
+        verdict: p.verdict.outcome,
         changed: p.comparison.regressed.length + p.comparison.fixed.length > 0
       })
       if (result.notice) core.notice(result.notice)

@@ -2,12 +2,12 @@
  * What the action leaves in the job: the step summary, annotations on the
  * regressed cases, the outputs of SPEC §7, and the report in the log.
  */
-import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import * as core from '@actions/core'
 import type { BaselineStatus, Comparison, Verdict } from '../compare/types.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import type { Badge } from '../badge/index.js'
+import { writeUntrusted } from '../util/workflow-commands.js'
 
 /** GitHub keeps at most 1 MiB of a step's summary; leave room for other steps' sections. */
 export const MAX_SUMMARY_BYTES = 1_000_000
@@ -32,15 +32,12 @@ export async function writeJobSummary(markdown: string): Promise<void> {
   await core.summary.addRaw(markdown, true).write()
 }
 
-/** Print text the run does not control (model output, reasons) so that it cannot issue workflow commands. */
+/** Print text the run does not control (model output, reasons) in a group of the log, so that it cannot issue workflow commands. */
 export function logUntrusted(title: string, text: string, write: (line: string) => void = core.info): void {
-  const token = randomUUID().replace(/-/g, '')
   core.startGroup(title)
-  write(`::stop-commands::${token}`)
   try {
-    write(text)
+    writeUntrusted(write, text)
   } finally {
-    write(`::${token}::`)
     core.endGroup()
   }
 }

@@ -79,11 +79,11 @@ function requestBody(request: ChatRequest): Record<string, unknown> {
 }
 
 /** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
-function explainHttpError(err: HttpError): Error {
+export function explainHttpError(err: HttpError, endpoint = 'chat completions'): Error {
   const error = (parseJson(err.body) as { error?: unknown } | undefined)?.error
   const message = typeof error === 'string' ? error : (error as { message?: unknown } | undefined)?.message
   if (typeof message !== 'string' || !message) return err
-  return new ChatError(`chat completions: HTTP ${err.status}: ${message}`, err.status)
+  return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status)
 }
 
 function readCompletion(data: unknown, text: string): ChatResult {

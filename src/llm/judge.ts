@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
-import type { Judge, JudgeRequest } from '../assertions/types.js'
+import type { Embedder, Judge, JudgeRequest } from '../assertions/types.js'
 import type { JudgeConfig, TargetConfig } from '../config/schema.js'
 import { errorMessage, TargetError } from '../errors.js'
 import { createCommandTarget } from '../targets/command.js'
@@ -16,6 +16,7 @@ import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.j
 import { expandVars, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from './chat.js'
+import { embed } from './embeddings.js'
 import { HttpError, type Sleep } from './http.js'
 import { combineSamples, failedVerdict, parseVerdictText, type Verdict } from './verdict.js'
 
@@ -40,6 +41,8 @@ export interface JudgeHandle {
   stats(): JudgeSummary
   /** cancels judge requests and commands still running (an interrupted run); their verdicts become errors */
   close(): Promise<void>
+  /** embeddings from the judge's server (judge.embeddingModel), for `similar`; absent for a command judge */
+  embed?: Embedder
 }
 
 /** One answer of the judge, before samples are combined. */
@@ -100,6 +103,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   }
 
   return {
+    embed: provider.embed && ((texts) => limit(() => provider.embed!(texts))),
     judge: (request) => judge(request).catch((err: unknown) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))),
     stats: () => ({ ...counts }),
     close: () => provider.close()
@@ -183,6 +187,7 @@ interface Provider {
   /** why no request can be made (a missing API key), if so */
   unusable?: string
   ask: Ask
+  embed?: Embedder
   close(): Promise<void>
 }
 
@@ -213,8 +218,25 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
     return { ...parseVerdictText(result.content), tokens: result.usage.totalTokens }
   }
+  const embeddingModel = expandVars(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel')
+  // an expected text recurs on every case and trial: each distinct text is embedded once per run
+  const vectors = new Map<string, Promise<number[]>>()
+  const embedTexts: Embedder = async (texts) => {
+    if (unusable) throw new Error(unusable)
+    const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))]
+    if (fresh.length) {
+      const asked = embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http)
+      fresh.forEach((t, i) => {
+        const one = asked.then((r) => r.vectors[i]!)
+        // a failure may pass (rate limit): the next request for the text asks again
+        one.catch(() => vectors.delete(t))
+        vectors.set(t, one)
+      })
+    }
+    return Promise.all(texts.map((t) => vectors.get(t)!))
+  }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
-  return { model, unusable, ask, close }
+  return { model, unusable, ask, embed: embedTexts, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {

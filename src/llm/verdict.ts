@@ -28,18 +28,42 @@ export function clampScore(score: number): number {
   return Math.min(1, Math.max(0, score))
 }
 
-/** A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside prose. */
+/**
+ * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
+ * prose. The reply must hold exactly one verdict: a judge that quotes the
+ * output's forged `{"score": 1}` beside its own answer gives two, and which is
+ * its own cannot be told, so two different scores are an error rather than a
+ * guess (the same score twice is still one verdict).
+ */
 export function parseVerdictText(text: string): Verdict {
   const reply = text.slice(0, MAX_REPLY_CHARS).trim()
   if (!reply) return failedVerdict('the judge gave an empty reply')
   const objects = jsonObjectsIn(reply)
-  const scored = objects.find((o) => 'score' in o)
-  if (scored) return normalizeVerdict(scored)
+  const scored = objects.flatMap(verdictsIn)
+  if (scored.length > 0) return oneVerdict(scored.map(normalizeVerdict))
   if (objects.length > 0) return failedVerdict(`judge reply has no "score": ${excerpt(reply)}`)
   const other = tryParse(reply)
   if (other !== undefined) return normalizeVerdict(other)
   if (REFUSAL.test(reply)) return failedVerdict(`the judge refused to grade: ${excerpt(reply)}`)
   return failedVerdict(`judge reply is not JSON: ${excerpt(reply)}`)
+}
+
+/**
+ * The verdicts in a parsed object: the object itself when it has a score
+ * (objects inside a verdict are its details), else those nested in it.
+ */
+function verdictsIn(value: unknown): Record<string, unknown>[] {
+  if (value === null || typeof value !== 'object') return []
+  if (!Array.isArray(value) && 'score' in value) return [value as Record<string, unknown>]
+  return Object.values(value).flatMap(verdictsIn)
+}
+
+/** The one verdict the candidates agree on, else an error naming their scores. */
+function oneVerdict(verdicts: Verdict[]): Verdict {
+  const first = verdicts[0]!
+  const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))]
+  if (scores.length === 1) return first
+  return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`)
 }
 
 /** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
@@ -85,17 +109,20 @@ function reasonText(reason: unknown): string {
 }
 
 /**
- * Every JSON object in the text, outermost first: the whole reply, a fenced
- * block's content, or `{…}` spans inside prose. Each `{` is tried as a start,
- * so an object nested in another (`{"verdict": {"score": 1}}`) is found too.
+ * The JSON objects of the text that are not inside another: the whole reply,
+ * a fenced block's content, `{…}` spans inside prose, the items of a list. A
+ * `{` that starts no valid object is skipped, so an object nested in broken
+ * text is still found; one inside a found object is that object's part.
  */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = []
-  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+  for (let start = text.indexOf('{'); start !== -1; ) {
     const end = matchingBrace(text, start)
-    if (end === -1) continue
-    const value = tryParse(text.slice(start, end + 1))
-    if (value && typeof value === 'object' && !Array.isArray(value)) found.push(value as Record<string, unknown>)
+    const value = end === -1 ? undefined : tryParse(text.slice(start, end + 1))
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      found.push(value as Record<string, unknown>)
+      start = text.indexOf('{', end + 1)
+    } else start = text.indexOf('{', start + 1)
   }
   return found
 }

@@ -83,6 +83,7 @@ function verdict(c: Comparison, title: string, v: Verdict | undefined): Block[] 
   const heading = `### ${HEADINGS[v?.outcome ?? (c.gate.passed ? 'pass' : 'fail')]}: ${escapeInline(title)}`
   const sentences = v ? [...new Set([...v.reasons, ...v.gate.failures])] : c.gate.failures
   const failures = sentences.map((f) => `- ${escapeInline(f, 2_000)}`)
+  if (v?.outcome === 'accepted') failures.unshift(escapeInline(v.headline, 2_000))
   const notes: string[] = []
   if (!c.baseline) notes.push('> ℹ️ no baseline: comparison skipped, only absolute floors checked')
   else if (!c.baseline.complete) notes.push('> ⚠️ the baseline run is incomplete: cases it lacks count as added')

@@ -5,7 +5,7 @@
  */
 import { carryHistory, carryTrend } from '../compare/history.js'
 import { RecordError, UsageError } from '../errors.js'
-import type { CaseResult, JudgeSummary, RunRecord } from '../types.js'
+import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord } from '../types.js'
 import { VERSION } from '../version.js'
 import { summarize } from './record.js'
 
@@ -18,6 +18,8 @@ export interface ShardRecord {
 export interface MergeOptions {
   /** the run the merged record is compared against: each case's flake history is carried forward from it, as a run does */
   baseline?: RunRecord | null
+  /** the dataset the shards must have been made from (the config's, when there is one), and where it was read */
+  dataset?: { fingerprint: DatasetFingerprint; file: string }
 }
 
 interface Placed extends ShardRecord {
@@ -34,6 +36,7 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
   if (shards.length === 0) throw new UsageError('merge needs the records of every shard (run with --shard i/n)')
   const placed = shards.map(place)
   checkSameRun(placed)
+  checkDataset(placed, options.dataset)
   checkEveryShardOnce(placed)
   const cases = carryHistory(joinCases(placed), options.baseline)
   const trend = carryTrend(options.baseline)
@@ -44,9 +47,11 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
   return {
     schemaVersion: first.schemaVersion,
     tool: { name: 'evalgate', version: VERSION },
+    ...(first.fingerprintVersion !== undefined ? { fingerprintVersion: first.fingerprintVersion } : {}),
     name: first.name,
     createdAt: records.map((r) => r.createdAt).sort()[0]!,
     complete: records.every((r) => r.complete),
+    ...(first.dataset ? { dataset: first.dataset } : {}),
     git: {
       sha: firstSet(records.map((r) => r.git.sha)),
       ref: firstSet(records.map((r) => r.git.ref)),
@@ -90,7 +95,33 @@ function checkSameRun(placed: Placed[]): void {
     if (a.runId && b.runId && a.runId !== b.runId) differ('git.runId', a.runId, b.runId)
     const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1]
     if (ra !== rb) differ('repeat', ra, rb)
+    const [fa, fb] = [first.record.fingerprintVersion ?? 1, p.record.fingerprintVersion ?? 1]
+    if (fa !== fb) differ('fingerprintVersion', fa, fb)
   }
+}
+
+function describeDataset(dataset: DatasetFingerprint | undefined): string {
+  return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)'
+}
+
+/**
+ * Every shard was made from one dataset: the config's when it is given, else
+ * the one most shards were made from. The shard of another one is named.
+ */
+function checkDataset(placed: Placed[], expected: MergeOptions['dataset']): void {
+  const key = (d: DatasetFingerprint | undefined) => d?.fingerprint ?? ''
+  let want = expected?.fingerprint
+  if (!want) {
+    const counts = new Map<string, number>()
+    for (const p of placed) counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1)
+    // ties go to the first shard's
+    const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset))! > counts.get(key(best.record.dataset))! ? p : best))
+    want = most.record.dataset
+  }
+  const odd = placed.find((p) => key(p.record.dataset) !== key(want))
+  if (!odd) return
+  const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`
+  throw new RecordError(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file)
 }
 
 function checkEveryShardOnce(placed: Placed[]): void {

@@ -2,14 +2,17 @@
  * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
  */
 import { carryHistory, carryTrend } from '../compare/history.js'
+import { FINGERPRINT_VERSION } from '../config/fingerprint.js'
 import { RECORD_SCHEMA_VERSION } from '../config/record.js'
+import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { summarizeNamedScores } from './promptfoo.js'
-import type { CaseResult, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { redact } from '../util/env.js'
 import { VERSION } from '../version.js'
 
 export interface RecordInput {
   name: string
+  /** the whole dataset the cases were selected from */
+  dataset: DatasetFingerprint
   cases: CaseResult[]
   complete: boolean
   durationMs: number
@@ -53,9 +56,11 @@ export function buildRecord(input: RecordInput): RunRecord {
   return {
     schemaVersion: RECORD_SCHEMA_VERSION,
     tool: { name: 'evalgate', version: VERSION },
+    fingerprintVersion: FINGERPRINT_VERSION,
     name: input.name,
     createdAt: input.createdAt,
     complete: input.complete,
+    dataset: input.dataset,
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
     summary: summarize(cases, input.durationMs, input.judge),

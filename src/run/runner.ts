@@ -4,7 +4,7 @@
  */
 import pLimit from 'p-limit'
 import { casePasses, evaluateAssertions } from '../assertions/index.js'
-import type { Judge } from '../assertions/types.js'
+import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Target, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TargetUsage, TrialResult } from '../types.js'
@@ -16,6 +16,8 @@ export interface RunnerOptions {
   repeatPassThreshold: number
   timeoutMs: number
   judge?: Judge
+  /** embeddings for `similar` (the judge's server) */
+  embed?: Embedder
   defaultJudgeThreshold?: number
   /** aborting it cuts the run short: no new trials start, running ones are stopped and dropped */
   signal?: AbortSignal
@@ -218,6 +220,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         case: c,
         durationMs,
         judge: options.judge,
+        embed: options.embed,
         defaultJudgeThreshold: options.defaultJudgeThreshold
       })
       const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined

@@ -10,8 +10,8 @@ export interface BadInput {
   file: string
   /** the problem and the fix, as the message must say them */
   says: RegExp
-  /** the line the message must name, as `file:line` */
-  line?: number
+  /** the line the message must name, as `file:line` (or `file:line:column`) */
+  line?: number | string
   /** the path inside the file the message must name */
   at?: string
   /** the file the message names, when it is another than `file` (a file it refers to) */
@@ -29,8 +29,11 @@ export const configs: BadInput[] = [
   { file: 'config/yaml-tab-indent.yml', line: 2, says: /Tabs are not allowed as indentation/ },
   { file: 'config/yaml-unterminated-quote.yml', line: 4, says: /Missing closing "quote/ },
   { file: 'config/yaml-duplicate-key.yml', line: 3, says: /Map keys must be unique/ },
-  { file: 'config/json-missing-comma.json', line: 3, says: /Missing , between flow map items/ },
-  { file: 'config/json-unclosed-brace.json', line: 4, says: /Flow map must end with a \}/ },
+  // .json is strict JSON (SPEC §9): the line and column, what is wrong, and that YAML is the way to comments
+  { file: 'config/json-missing-comma.json', line: '3:3', says: /not valid JSON: expected "," or "\}", found "\\"dataset\\"/ },
+  { file: 'config/json-unclosed-brace.json', line: '4:1', says: /not valid JSON: the text ends where "," or "\}" should come/ },
+  { file: 'config-trailing-comma.json', line: '3:1', says: /not valid JSON: a trailing comma before "\}"; \.json files are strict JSON \(no comments, no trailing commas, strings in double quotes\): fix it, or write the file as YAML \(\.yaml\)/, make: () => '{\n  "target": { "module": "./agent.mjs" },\n}\n' },
+  { file: 'config-comment.json', line: '1:3', says: /not valid JSON: a comment; \.json files are strict JSON/, make: () => '{ // evals\n  "target": { "module": "./agent.mjs" }\n}\n' },
   // not a mapping at all
   { file: 'config/config-empty.yml', says: /a config is a mapping of keys \(version, target, dataset, …\); see evalgate init/ },
   { file: 'config/config-is-a-list.yml', says: /a config is a mapping of keys/ },
@@ -48,7 +51,7 @@ export const configs: BadInput[] = [
   { file: 'config/concurrency-zero.yml', line: 3, at: 'concurrency', says: />=1/ },
   { file: 'config/concurrency-huge.yml', line: 3, at: 'concurrency', says: /<=1024/ },
   { file: 'config/repeat-fraction.yml', line: 3, at: 'repeat', says: /expected int/ },
-  { file: 'config/repeat-threshold-out-of-range.yml', line: 3, at: 'repeatPassThreshold', says: /<=1/ },
+  { file: 'config/repeat-threshold-out-of-range.yml', line: 3, at: 'repeatPassThreshold', says: /repeatPassThreshold must be in \(0, 1\]/ },
   { file: 'config/judge-threshold-out-of-range.yml', line: 5, at: 'judge.threshold', says: /<=1/ },
   { file: 'config/judge-unknown-provider.yml', line: 4, at: 'judge.provider', says: /expected one of "openai"\|"command"/ },
   { file: 'config/judge-command-missing.yml', line: 4, at: 'judge.command', says: /judge.provider "command" needs judge.command \(an argv list\)/ },
@@ -87,8 +90,8 @@ export const datasets: BadInput[] = [
   { file: 'dataset/jsonl-array-line.jsonl', line: 2, at: '[1]', says: /a case is a mapping with at least `input`; found a list/ },
   { file: 'dataset/yaml-unclosed-flow.yaml', line: 6, says: /not valid YAML\/JSON: Flow sequence/ },
   { file: 'dataset/yaml-tab.yaml', line: 3, says: /Tabs are not allowed as indentation/ },
-  { file: 'dataset/json-missing-comma.json', line: 4, says: /Missing , or : between flow sequence items/ },
-  { file: 'dataset/json-duplicate-key.json', line: 1, says: /Map keys must be unique/ },
+  { file: 'dataset/json-missing-comma.json', line: '4:3', says: /not valid JSON: expected "," or "\]"/ },
+  { file: 'dataset/json-duplicate-key.json', line: '1:40', says: /the key "cases" is given twice in one object; keep one/ },
   // not a list of cases
   { file: 'dataset/mapping-without-cases.yaml', says: /a dataset is a list of cases or \{cases: \[\.\.\.\]\}/ },
   { file: 'dataset/scalar.yaml', says: /a dataset is a list of cases or \{cases: \[\.\.\.\]\}; found string/ },

@@ -9,7 +9,8 @@ import { parse as parseYaml } from 'yaml'
 import { ConfigError, errorMessage } from '../../errors.js'
 import type { Assertion, EvalCase, PromptfooCase } from '../../types.js'
 import { contentHash } from '../../util/hash.js'
-import { judgeFingerprint, type AssertionValidator } from '../dataset.js'
+import type { AssertionValidator } from '../dataset.js'
+import { Fingerprinter } from '../fingerprint.js'
 import { validate, type Located } from '../parse.js'
 import { configSchema, type ParsedConfig } from '../schema.js'
 import { readPrompts, type Prompt } from './prompts.js'
@@ -188,12 +189,23 @@ class CaseBuilder {
     })
   }
 
-  /** Cases with fingerprints, which depend on the judge settings the config ends up with. */
+  /**
+   * Cases with fingerprints, which depend on the judge settings the config ends
+   * up with. Besides input and assertions they cover how the test is graded
+   * (threshold, sets, transforms), with transform files by relative path and content.
+   */
   finish(config: ParsedConfig): EvalCase[] {
-    return this.pending.map(({ c }) => ({
-      ...c,
-      fingerprint: contentHash({ input: c.input, assert: c.assert, judge: judgeFingerprint(c.assert, config.judge), grading: { ...c.promptfoo, provider: undefined } })
-    }))
+    const fingerprints = new Fingerprinter(this.baseDir, config.judge)
+    const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
+    return this.pending.map(({ c }) => {
+      const { provider: _provider, ...grading } = c.promptfoo!
+      const graded: Assertion[] = [
+        ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
+        ...(Object.keys(grading).length ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }] : [])
+      ]
+      const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert
+      return { ...c, fingerprint: fingerprints.ofCase(c.input, assert) }
+    })
   }
 
   /** `file://` vars read as promptfoo reads them: YAML as JSON text, anything else as its trimmed text. */

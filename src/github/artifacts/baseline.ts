@@ -146,7 +146,8 @@ async function isOnBranch(query: BaselineQuery, sha: string): Promise<{ onBranch
  * A tag named like the branch would make `compare/{branch}...` ambiguous (git
  * resolves a short name to a tag before a branch), and then a commit that is
  * only on the tag would look like the branch's head. Only a tag that exists
- * stops the lookup: any error here reads as "no such tag", as a 404 does.
+ * stops the lookup: any error here reads as "no such tag", as a 404 does, so
+ * that a server without this endpoint does not stop every lookup.
  */
 async function tagShadowsBranch(query: BaselineQuery): Promise<boolean> {
   const { octokit, owner, repo, branch } = query

@@ -1,0 +1,91 @@
+/**
+ * is-html and contains-html, read by parse5 (the WHATWG HTML parser): what a
+ * browser would build from the output, not a pattern over its characters.
+ */
+import { html, parse, parseFragment, type DefaultTreeAdapterMap } from 'parse5'
+import { claim, ruled } from './outcome.js'
+import type { AssertionHandler } from './types.js'
+
+type Node = DefaultTreeAdapterMap['node']
+type Element = DefaultTreeAdapterMap['element']
+type ParentNode = DefaultTreeAdapterMap['parentNode']
+
+/** The element names of HTML (and SVG/MathML roots) that parse5 knows. */
+const KNOWN_ELEMENTS: ReadonlySet<string> = new Set(Object.values(html.TAG_NAMES))
+
+function isElement(node: Node): node is Element {
+  return 'tagName' in node
+}
+
+function childrenOf(node: Node): Node[] {
+  const kids = 'childNodes' in node ? (node as ParentNode).childNodes : []
+  // a <template>'s children live in its content fragment
+  return isElement(node) && node.tagName === 'template' ? [...kids, ...(node as DefaultTreeAdapterMap['template']).content.childNodes] : kids
+}
+
+/** Every element under `root`, walked without recursion: outputs can nest deeper than the call stack. */
+function* elements(root: Node): Generator<Element> {
+  const stack: Node[] = [root]
+  while (stack.length) {
+    const node = stack.pop()!
+    if (isElement(node)) yield node
+    stack.push(...childrenOf(node))
+  }
+}
+
+/** Written in the output (not implied by the parser, as <html>, <head>, <body> are) and an HTML element or a custom one. */
+function isWrittenHtmlElement(e: Element): boolean {
+  return e.sourceCodeLocation != null && (KNOWN_ELEMENTS.has(e.tagName) || e.tagName.includes('-'))
+}
+
+function hasText(nodes: Node[]): boolean {
+  return nodes.some((n) => n.nodeName === '#text' && (n as DefaultTreeAdapterMap['textNode']).value.trim() !== '')
+}
+
+/** Why the output is not an HTML document or fragment, or undefined when it is one. */
+function notHtml(output: string): string | undefined {
+  const text = output.trim()
+  if (text === '') return 'the output is empty'
+  if (/^<\?xml/i.test(text)) return 'it is XML, not HTML'
+  const doc = parse(text, { sourceCodeLocationInfo: true })
+  const root = doc.childNodes.find(isElement)
+  const head = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'head')
+  const body = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'body')
+  // text outside every tag lands in the <html>, <head> or <body> the parser implied (a table's stray text too);
+  // inside a <body> the output wrote itself, text is content
+  const implied = [root, head, body].filter((e): e is Element => e !== undefined && e.sourceCodeLocation == null)
+  if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes))) return 'it has text outside the HTML tags'
+  for (const e of elements(doc)) if (isWrittenHtmlElement(e)) return undefined
+  return 'it has no HTML element'
+}
+
+const isHtml: AssertionHandler = {
+  negatable: true,
+  run(_a, { output }, negated) {
+    const problem = notHtml(output)
+    return ruled(problem === undefined, negated, output, claim('be', 'HTML'), problem)
+  }
+}
+
+/**
+ * HTML inside prose: an element of HTML written in the output, or any element
+ * with both its tags (<custom>…</custom>). A lone unknown tag (<example>,
+ * <john@example.com>) and a comparison (a < b > c) are not HTML.
+ */
+function findHtml(output: string): Element | undefined {
+  const fragment = parseFragment(output, { sourceCodeLocationInfo: true })
+  for (const e of elements(fragment)) {
+    if (isWrittenHtmlElement(e) || e.sourceCodeLocation?.endTag) return e
+  }
+  return undefined
+}
+
+const containsHtml: AssertionHandler = {
+  negatable: true,
+  run(_a, { output }, negated) {
+    const found = findHtml(output)
+    return ruled(found !== undefined, negated, output, claim('contain', 'HTML'), found ? `found <${found.tagName}>` : undefined)
+  }
+}
+
+export const htmlAssertions: Record<string, AssertionHandler> = { 'is-html': isHtml, 'contains-html': containsHtml }

@@ -1,0 +1,203 @@
+/**
+ * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * differs from the baseline's is *changed*, not compared, so the fingerprint
+ * must change whenever what decides the case's verdict changes: its input, its
+ * assertions, the files they name (a `file:` check edited to `() => true`, and
+ * the modules that check imports), and the judge settings when it is judged.
+ * It must not change with where the repository is checked out: files are
+ * named by their path relative to the config's folder.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { splitArgv } from '../targets/argv.js'
+import type { Assertion, DatasetFingerprint } from '../types.js'
+import { contentHash } from '../util/hash.js'
+import type { JudgeConfig } from './schema.js'
+
+/**
+ * What the fingerprints of a record mean: bumped whenever what they cover
+ * changes, since fingerprints of two versions never match. Records without
+ * `fingerprintVersion` were made by version 1 (input, assertions with absolute
+ * file paths, judge model and threshold).
+ */
+export const FINGERPRINT_VERSION = 2
+
+const FILE_URL = 'file://'
+/** Files a check may import from: relative specifiers of these are followed. */
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx'])
+/** Tried, in order, for an import specifier written without its extension. */
+const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts']
+/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g
+/** A check that imports more modules than this is fingerprinted by its first ones. */
+const MAX_MODULES = 256
+
+const isModule = (file: string) => MODULE_EXTENSIONS.has(path.extname(file).toLowerCase())
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+interface FileFacts {
+  /** the SHA-256 of its bytes, null when it cannot be read (the assertion's own check reports that) */
+  digest: string | null
+  /** a module's relative import specifiers */
+  imports: string[]
+}
+
+function readFacts(file: string): FileFacts {
+  let bytes: Buffer
+  try {
+    bytes = readFileSync(file)
+  } catch {
+    return { digest: null, imports: [] }
+  }
+  const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]!) : []
+  return { digest: createHash('sha256').update(bytes).digest('hex'), imports }
+}
+
+/** Where a relative import specifier of `from` leads, when it is a file. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier.replace(/[?#].*$/, ''))
+  for (const ext of IMPLIED_EXTENSIONS) if (isFile(base + ext)) return base + ext
+  return undefined
+}
+
+/**
+ * Fingerprints the cases of one config: files are read once however many
+ * cases name them (a `defaults` check names one for every case).
+ */
+export class Fingerprinter {
+  /** absolute path → the digest of the file and of every module it imports */
+  private readonly closures = new Map<string, string>()
+  private readonly files = new Map<string, FileFacts>()
+  private readonly judge: unknown
+
+  constructor(
+    /** the config's folder: files are named relative to it */
+    private readonly baseDir: string,
+    judge?: JudgeConfig
+  ) {
+    this.judge = judge ? this.judgeSettings(judge) : null
+  }
+
+  /** A case's fingerprint: its input, its assertions with the files they name, and the judge when one grades it. */
+  ofCase(input: unknown, assert: Assertion[]): string {
+    const judged = assert.some((a) => a.type === 'llm-rubric')
+    return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null })
+  }
+
+  /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
+  private portable(a: Assertion): unknown {
+    if (a.file === undefined && !mentionsFileUrl(a.value)) return a
+    const out: Record<string, unknown> = { ...a, value: this.withFileContents(a.value) }
+    if (typeof a.file === 'string') out.file = this.fileRef(path.resolve(this.baseDir, a.file))
+    return out
+  }
+
+  private withFileContents(value: unknown): unknown {
+    if (typeof value === 'string') return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value
+    if (Array.isArray(value)) return value.map((v) => this.withFileContents(v))
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]))
+    return value
+  }
+
+  /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
+  private fileUrlRef(url: string): unknown {
+    const rest = url.slice(FILE_URL.length)
+    const file = path.resolve(this.baseDir, rest)
+    const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest)
+    if (!isFile(file) && named && isFile(path.resolve(this.baseDir, named[1]!))) {
+      return { ...(this.fileRef(path.resolve(this.baseDir, named[1]!)) as object), function: named[2] }
+    }
+    return this.fileRef(file)
+  }
+
+  private fileRef(file: string): unknown {
+    return { path: this.relative(file), contents: this.closure(file) }
+  }
+
+  private relative(file: string): string {
+    return path.relative(this.baseDir, file).split(path.sep).join('/')
+  }
+
+  private facts(file: string): FileFacts {
+    let facts = this.files.get(file)
+    if (!facts) {
+      facts = readFacts(file)
+      this.files.set(file, facts)
+    }
+    return facts
+  }
+
+  /**
+   * The digest of a file and, for a module, of every module it reaches by
+   * relative imports: a check that delegates to `./helper.mjs` changes when
+   * the helper does. (Code that computes what it loads is out of reach; the
+   * README says so.)
+   */
+  private closure(entry: string): string {
+    const known = this.closures.get(entry)
+    if (known !== undefined) return known
+    const seen = new Set<string>([entry])
+    const queue = [entry]
+    const parts: string[] = []
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const { digest, imports } = this.facts(file)
+      parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`)
+      for (const specifier of imports) {
+        const found = resolveImport(file, specifier)
+        if (found && !seen.has(found) && seen.size < MAX_MODULES) {
+          seen.add(found)
+          queue.push(found)
+        }
+      }
+    }
+    const closure = createHash('sha256').update(parts.sort().join('\n')).digest('hex')
+    this.closures.set(entry, closure)
+    return closure
+  }
+
+  /** The judge settings a judged case depends on; script files a command judge names count by content. */
+  private judgeSettings(judge: JudgeConfig): unknown {
+    const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples }
+    if (judge.provider !== 'command' || judge.command === undefined) return settings
+    let argv: string[]
+    try {
+      argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command
+    } catch {
+      // the config's own check reports a command that does not split
+      argv = [String(judge.command)]
+    }
+    const command = argv.map((arg) => {
+      // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
+      const file = arg.includes('${') ? undefined : path.resolve(this.baseDir, arg)
+      return file && file.startsWith(this.baseDir + path.sep) && isFile(file) ? this.fileRef(file) : arg
+    })
+    return { ...settings, command }
+  }
+}
+
+function mentionsFileUrl(value: unknown): boolean {
+  if (typeof value === 'string') return value.startsWith(FILE_URL)
+  if (Array.isArray(value)) return value.some(mentionsFileUrl)
+  if (value && typeof value === 'object') return Object.values(value).some(mentionsFileUrl)
+  return false
+}
+
+/**
+ * The fingerprint of a whole dataset: the config's name and every case's key
+ * and fingerprint, in key order (so that reordering cases is no change). Shards
+ * of one run share it; a shard of another dataset does not.
+ */
+export function datasetFingerprint(name: string, cases: readonly { id: string; fingerprint: string }[]): DatasetFingerprint {
+  const hash = createHash('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}`)
+  const sorted = cases.map((c) => [c.id, c.fingerprint] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  for (const [id, fingerprint] of sorted) hash.update(`\n${JSON.stringify(id)} ${fingerprint}`)
+  return { fingerprint: hash.digest('hex').slice(0, 32), cases: cases.length }
+}
