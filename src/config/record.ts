@@ -42,7 +42,8 @@ const trial = z.object({
   score: z.number().nullable(),
   durationMs: z.number(),
   assertions: z.array(assertionResult),
-  usage: usage.optional()
+  usage: usage.optional(),
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 const caseResult = z.object({
@@ -64,7 +65,8 @@ const caseResult = z.object({
   usage: usage.optional(),
   source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
   history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
-  reruns: z.number().int().min(0).optional()
+  reruns: z.number().int().min(0).optional(),
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 export const runRecordSchema = z.object({
@@ -94,7 +96,8 @@ export const runRecordSchema = z.object({
       sampled: z.number().optional(),
       disagreements: z.number().optional()
     }),
-    reruns: z.number().optional()
+    reruns: z.number().optional(),
+    namedScores: z.record(z.string(), z.object({ score: z.number(), cases: z.number() })).optional()
   }),
   trend: z.array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })).max(100).optional(),
   cases: z.array(caseResult)

@@ -7,6 +7,7 @@ import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural
 import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
+import { namedScoresTable } from './named-scores.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
 export const DEFAULT_MAX_LENGTH = 60_000
@@ -118,6 +119,7 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
     ...rerunLine(c, current),
     ...flakyList(c, input.baseline),
     ...tagsTable(c),
+    ...namedScoresTable(input.baseline, current, table),
     ...errors(current),
     ...judgeSpread(current)
   ]

@@ -8,6 +8,7 @@ import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Target, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TargetUsage, TrialResult } from '../types.js'
+import { promptfooVerdict } from './promptfoo.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -172,6 +173,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
     assertions: shown.assertions
   }
   if (trials.length > 1) result.trials = trials
+  if (shown.namedScores) result.namedScores = shown.namedScores
   const usage = sumUsage(trials)
   if (usage) result.usage = usage
   if (c.source) result.source = c.source
@@ -221,7 +223,9 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         embed: options.embed,
         defaultJudgeThreshold: options.defaultJudgeThreshold
       })
-      result = { passed: casePasses(assertions), output: call.output, error: call.error, score: rubricScore(assertions), durationMs, assertions }
+      const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
+      result = { passed: graded ? graded.passed : casePasses(assertions), output: call.output, error: call.error, score: rubricScore(assertions), durationMs, assertions }
+      if (graded?.namedScores) result.namedScores = graded.namedScores
     }
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     if (call.usage) result.usage = call.usage
