@@ -97,7 +97,8 @@ describe('mode: run', () => {
     expect(JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))).toEqual(record)
     expect(readFileSync(result.outputs['report-path']!, 'utf8')).toBe(result.summary.trimEnd())
     expect(result.summary).toContain('gate passed')
-    expect(result.summary).toContain('no baseline')
+    // said once: the lookup's notice, not a second generic one
+    expect(result.summary.match(/no baseline/g)).toHaveLength(1)
     // not a pull request: nothing to comment on
     expect(server.requests.some((r) => r.path.includes('/comments'))).toBe(false)
   })
@@ -129,6 +130,8 @@ describe('mode: run', () => {
     expect(comment!.body).toContain('gate failed')
     expect(comment!.body).toContain('capital')
     expect(comment!.body.length).toBeLessThanOrEqual(60_000)
+    expect(comment!.body).toContain(`[workflow run ${baselineRun}](https://github.com/acme/bot/actions/runs/${baselineRun})`)
+    expect(comment!.body).toContain(`[workflow run ${result.runId}](https://github.com/acme/bot/actions/runs/${result.runId})`)
     expect(result.summary).toContain('capital')
 
     // an annotation at the case's line in the dataset

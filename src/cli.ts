@@ -4,7 +4,7 @@
  * 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.
  */
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
@@ -26,6 +26,7 @@ import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
+import { gitInfo } from './util/git.js'
 import { collectGarbage } from './util/memory.js'
 import { pauseWorkflowCommands } from './util/workflow-commands.js'
 import { VERSION } from './version.js'
@@ -101,7 +102,7 @@ async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | n
   if (!opts.quiet) io.stdout.write(markdown)
   const { reasons } = verdict
   const passed = reasons.length === 0
-  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`)
   io.stderr.write(`${line}\n`)
   if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
@@ -175,12 +176,21 @@ async function runFromConfig(
   const loaded = await loadEvalConfig(configFile)
   // its cases share equal values with the dataset's as they are read (run/share.ts)
   const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null
+  if (baseline && baseline.name !== loaded.config.name) {
+    // cases are matched by key: a run of another config compares cases that merely share ids
+    io.stderr.write(
+      `evalgate: warning: the baseline ${options.baselineFile} is a run of "${baseline.name}", but ${loaded.file} is the config of "${loaded.config.name}": ` +
+        `is it the right baseline?\n`
+    )
+  }
   interruption.listen()
   // what this run will do: a shard or a filter is a part of the dataset
   const { filter, shard, repeat } = options
   const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
   const progress = createProgress(total, io.stderr, { quiet: options.quiet })
-  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress })
+  // on a laptop the commit comes from git, in the folder of the config
+  const git = gitInfo(io.env, dirname(resolve(configFile)))
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git })
   return { result, baseline, total }
 }
 
@@ -229,7 +239,7 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   if (values.help) return help(io)
   const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG)
   const judged = loaded.cases.filter((c) => c.assert.some((a) => a.type === 'llm-rubric')).length
-  io.stdout.write(`${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`)
+  io.stdout.write(`${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module', 'promptfoo'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`)
   return EXIT.pass
 }
 

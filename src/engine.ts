@@ -16,6 +16,7 @@ import { createJudge } from './llm/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
+import { gitFromEnv } from './util/git.js'
 
 export { shardOf, type Shard } from './compare/selection.js'
 
@@ -62,14 +63,23 @@ export function selectCases(cases: EvalCase[], selection: Selection): EvalCase[]
   return cases.filter((c) => isSelected(c, selection))
 }
 
-export function gitFromEnv(env: NodeJS.ProcessEnv): RunRecord['git'] {
-  return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null }
+/**
+ * A filter that selects nothing is a usage error before anything runs, not a run
+ * of no cases that then fails its floors. (An empty shard is not: a small
+ * dataset split many ways can leave one shard nothing to do.)
+ */
+function checkFilter(cases: EvalCase[], filter: string | undefined): void {
+  if (!filter || cases.some((c) => isSelected(c, { filter }))) return
+  throw new UsageError(
+    `--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`
+  )
 }
 
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  checkFilter(loaded.cases, options.filter)
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()

@@ -14,6 +14,7 @@ import { conclude, type ConcludeContext } from './compare/conclude.js'
 import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
+import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
@@ -129,7 +130,7 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Oct
     return null
   }
   try {
-    return parseConfig(text, where)
+    return parseConfig(text, where, formatOf(file))
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)
@@ -337,7 +338,7 @@ async function finishRun(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
   const verdict = conclude(comparison, record, context)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the job summary and the artifact \`${artifactName}\``)
-  const rendered = await writeReport(published)
+  const rendered = await writeReport(ctx, published)
 
   // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
   collectGarbage()
@@ -419,7 +420,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels } }
   const verdict = conclude(comparison, current, concludeContext({ ...job, ctx: commentCtx }, baseline, current.cases.length))
   const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`)
-  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(published))
+  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(ctx, published))
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
   return problems.length ? `evalgate: ${problems.join('; ')}` : null
 }

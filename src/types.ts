@@ -16,6 +16,12 @@ export interface Assertion {
   relTolerance?: number
   /** javascript: a module exporting the check, resolved to an absolute path */
   file?: string
+  /** promptfoo configs: the named metric this assertion's score counts towards */
+  metric?: string
+  /** promptfoo configs: JavaScript run on the output before this assertion grades it */
+  transform?: string
+  /** promptfoo configs: the index of the assert-set (EvalCase.promptfoo.sets) this assertion belongs to */
+  set?: number
   /** llm-rubric: a per-assertion judge model override is not supported; see judge config */
   [key: string]: unknown
 }
@@ -35,6 +41,28 @@ export interface EvalCase {
   source?: { file: string; line?: number }
   /** Position in the dataset (zero-based). */
   index: number
+  /** the variables the case was rendered from (promptfoo `vars`) */
+  vars?: Record<string, unknown>
+  /** set for cases read from a promptfoo config (SPEC §11) */
+  promptfoo?: PromptfooCase
+}
+
+/** How a case read from a promptfoo config is run and graded. */
+export interface PromptfooCase {
+  /** the index of its provider in `target.promptfoo.providers` */
+  provider: number
+  /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
+  transform?: string
+  /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
+  threshold?: number
+  /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
+  sets?: { threshold?: number; weight?: number; metric?: string }[]
+}
+
+/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
+export interface NamedScore {
+  score: number
+  cases: number
 }
 
 export interface AssertionResult {
@@ -92,6 +120,8 @@ export interface TrialResult {
   /** the result object's `metadata` */
   metadata?: Record<string, unknown>
   finishReason?: string
+  /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
+  namedScores?: Record<string, number>
 }
 
 export interface CaseResult {
@@ -128,6 +158,8 @@ export interface CaseResult {
   history?: string
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns?: number
+  /** promptfoo `metric`s of the trial shown: the weighted mean score of each metric's assertions */
+  namedScores?: Record<string, number>
 }
 
 export interface JudgeSummary {
@@ -154,6 +186,8 @@ export interface RunSummary {
   judge: JudgeSummary
   /** trials spent re-running flipped cases (rerunFlips), when any */
   reruns?: number
+  /** promptfoo `metric`s over the run, when any case has one */
+  namedScores?: Record<string, NamedScore>
 }
 
 /** One earlier run on the baseline branch, as the trend chart shows it. */

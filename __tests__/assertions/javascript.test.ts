@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import type { Assertion } from '../../src/types.js'
 import { grade } from './helpers.js'
+import { tempDir } from '../__fixtures__/temp.js'
 
-const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-js-'))
+const dir = tempDir('evalgate-js-')
 
 function moduleFile(name: string, source: string): string {
   const file = path.join(dir, name)

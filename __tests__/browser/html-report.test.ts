@@ -5,14 +5,14 @@
  * /usr/bin/chromium is absent; CI installs it. EVALGATE_CHROMIUM names another
  * Chromium-based browser (e.g. /usr/bin/google-chrome on GitHub's runners).
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { renderHtml } from '../__fixtures__/html.js'
 import { reportFixture } from './report-fixture.js'
+import { tempDir } from '../__fixtures__/temp.js'
 
 
 const CHROMIUM = process.env.EVALGATE_CHROMIUM || '/usr/bin/chromium'
@@ -23,7 +23,7 @@ if (!available) console.warn(`SKIPPED: the HTML report browser tests need ${CHRO
 const describeInBrowser = available ? describe : describe.skip
 
 describeInBrowser('the HTML report in Chromium', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-html-'))
+  const dir = tempDir('evalgate-html-')
   const file = path.join(dir, 'report.html')
   let context: BrowserContext
   let page: Page

@@ -75,3 +75,12 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     expect(v.notices).toEqual(['x'])
   })
 })
+
+describe('conclude: a target that fails most cases the same way', () => {
+  it('is named in the headline, not counted as regressions', () => {
+    const broken = makeRun(makeCases('!a', '!b', '!c').map((c) => ({ ...c, output: null, error: 'cannot run "pyhton3": not found on PATH' })))
+    const v = verdictOf(broken, {})
+    expect(v.outcome).toBe('fail')
+    expect(v.headline).toBe('gate failed: the target failed on 3 of 3 cases: cannot run "pyhton3": not found on PATH')
+  })
+})

@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
+import { parseConfig } from '../../src/config/load.js'
+import { formatOf } from '../../src/config/parse.js'
 import { parseRunRecord } from '../../src/config/record.js'
 import { loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, RecordError } from '../../src/errors.js'
@@ -84,6 +86,13 @@ describe('a .json config or dataset is strict JSON', () => {
     })
     const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
     expect(loaded.cases.map((c) => c.id)).toEqual(['a'])
+  })
+
+  it("a config fetched from elsewhere (the base commit's) is read in the format its path says", () => {
+    const text = '{\n  "target": { "module": "./agent.mjs" },\n  "dataset": "cases.json",\n}\n'
+    const where = 'evalgate.json at the base commit abc1234'
+    expect(() => parseConfig(text, where, formatOf('evalgate.json'))).toThrow(`${where}:4:1: not valid JSON: a trailing comma before "}"`)
+    expect(parseConfig(text, where, 'yaml').dataset).toBe('cases.json')
   })
 
   it('the CLI exits 2 with the place', async () => {

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readContext, workflowPathFromRef } from '../../src/github/context.js'
+import { readContext, runUrl, workflowPathFromRef } from '../../src/github/context.js'
 import { triggeringRun } from '../../src/github/workflow-run.js'
 import { tempDir } from './helpers.js'
 
@@ -13,6 +13,17 @@ describe('workflowPathFromRef', () => {
     [undefined, null]
   ])('%s → %s', (ref, expected) => {
     expect(workflowPathFromRef(ref, 'acme/bot')).toBe(expected)
+  })
+})
+
+describe('runUrl', () => {
+  it.each([
+    { serverUrl: 'https://github.com', runId: 42, url: 'https://github.com/acme/bot/actions/runs/42' },
+    { serverUrl: 'https://ghe.example.com/', runId: '7', url: 'https://ghe.example.com/acme/bot/actions/runs/7' },
+    { serverUrl: 'https://github.com', runId: null, url: null },
+    { serverUrl: 'https://github.com', runId: '42) [x](y', url: null }
+  ])('$serverUrl, run $runId → $url', ({ serverUrl, runId, url }) => {
+    expect(runUrl({ serverUrl, repository: 'acme/bot' }, runId)).toBe(url)
   })
 })
 

@@ -186,13 +186,16 @@ export async function runAction(run: () => Promise<void>, options: RunOptions): 
   return collect(files, stdout, timeline, exitCode)
 }
 
-/** Run the bundled action (dist/index.js) as the runner does: a node process with the runner's environment. */
+/**
+ * Run the bundled action (dist/index.js) as the runner does: a node process with the runner's
+ * environment; EVALGATE_NODE names that node (CI runs these under Node 24, the action's runtime).
+ */
 export async function runBundle(script: string, options: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
   for (const [name, value] of Object.entries(actionEnv(options))) if (value !== undefined) env[name] = value
   const timeline: string[] = []
   options.server.onRequest = (r: LoggedRequest) => timeline.push(`${r.method} ${r.path}`)
-  const child = spawn(process.execPath, [script], { env, cwd: options.ws.dir, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.env.EVALGATE_NODE ?? process.execPath, [script], { env, cwd: options.ws.dir, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString()

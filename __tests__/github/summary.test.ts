@@ -36,6 +36,17 @@ describe('regressionAnnotations', () => {
     expect(list[0]!.properties.file).toBeUndefined()
   })
 
+  it('resolves a relative dataset path from the working directory of the run, not from the workspace', () => {
+    // the run's cwd is a folder beside the workspace (a clone inside the temp dir, say): the record says ../../ws/…
+    const moved = record(ids.map((id) => caseResult(id, false, { source: { file: '../../ws/evals/cases.yaml', line: 3 } })))
+    const comparison = compareRuns(baseline, moved, gateSchema.parse({}))
+    const [first] = regressionAnnotations(comparison, moved, '/tmp/x/ws', (s) => s, '/tmp/x/clone/sub')
+    expect(first!.properties).toMatchObject({ file: 'evals/cases.yaml', startLine: 3 })
+    // a path that is relative to the cwd and happens to lie in the workspace
+    const inside = record(ids.map((id) => caseResult(id, false, { source: { file: 'evals/cases.yaml', line: 4 } })))
+    expect(regressionAnnotations(compareRuns(baseline, inside, gateSchema.parse({})), inside, '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe('app/evals/cases.yaml')
+  })
+
   it('warns instead when the gate allowed the regressions', () => {
     const comparison = compareRuns(baseline, current, gateSchema.parse({ maxRegressions: 100, maxPassRateDrop: 1 }))
     expect(comparison.gate.passed).toBe(true)

@@ -42,16 +42,18 @@ describe('the bundled CLI interrupted', () => {
     const configFile = path.join(dir, 'evalgate.json')
     writeFileSync(configFile, JSON.stringify(config))
     const out = path.join(dir, 'run.json')
-    const child = spawn(process.execPath, [cli, 'run', '-c', configFile, '--out', out, '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+    // EVALGATE_NODE: CI runs the bundle under Node 24 too
+    const child = spawn(process.env.EVALGATE_NODE ?? process.execPath, [cli, 'run', '-c', configFile, '--out', out, '--quiet'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     // the second hang starts only once "quick" has finished (two lanes, dataset order)
-    await until(() => readdirSync(pidDir).filter((f) => f.startsWith('hang-')).length === 2, 10_000)
+    await until(() => readdirSync(pidDir).filter((f) => f.startsWith('hang-')).length === 2, 60_000)
     const sent = Date.now()
     child.kill(signal)
     const code = await exited
-    expect(Date.now() - sent).toBeLessThan(10_000)
+    // stopping takes the kill grace (2 s); the bound only says it does not wait for the hanging agents
+    expect(Date.now() - sent).toBeLessThan(30_000)
     expect(stderr).toContain(`${signal} received: stopping; finished cases will be written`)
     expect(stderr).toMatch(/run cut short: 1 of 3 cases finished/)
     expect(stderr).not.toMatch(/internal error|\n\s+at /)
@@ -62,6 +64,6 @@ describe('the bundled CLI interrupted', () => {
     expect(record.cases.map((c: { id: string; passed: boolean }) => [c.id, c.passed])).toEqual([['quick', true]])
     const table = () => execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !/\sZ\S*\s/.test(l))
     await until(() => table().length === 0, 5_000)
-  }, 30_000)
+  }, 120_000)
 })
 

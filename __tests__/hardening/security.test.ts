@@ -301,7 +301,7 @@ describe('secrets and hostile output, end to end', () => {
     const outDir = tempProject({})
     const { conclude } = await import('../../src/compare/conclude.js')
     const verdict = conclude(comparison, record, { baselineStatus: 'found' })
-    const rendered = await writeReport({ comparison, baseline, current: record, secrets, verdict, fullReportHint: 'the job summary', outDir, baselineRunId: 1 })
+    const rendered = await writeReport({ serverUrl: 'https://github.com', repository: 'acme/bot' }, { comparison, baseline, current: record, secrets, verdict, fullReportHint: 'the job summary', outDir, baselineRunId: 1 })
     const comment = commentBody('<!-- evalgate:leaks -->', rendered.render(60_000), 'fail')
     const annotations = regressionAnnotations(comparison, record, process.cwd(), (s) => redact(s, secrets))
     const html = renderHtml({ comparison, baseline, current: record }, { redact: (t) => redact(t, secrets) })

@@ -3,7 +3,7 @@ import { chatComplete, chatCompletionsUrl, ChatError, isLocalUrl } from '../../s
 import { chatReply, FakeServer, startServer } from '../__fixtures__/openai-server.js'
 
 let server: FakeServer
-const http = { sleep: async () => {}, timeoutMs: 2000 }
+const http = { sleep: async () => {}, timeoutMs: 30_000 }
 const messages = [{ role: 'user' as const, content: 'hi' }]
 
 beforeEach(async () => {

@@ -99,8 +99,15 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
     )
   })
 
-  it('says how many flips were re-run and what came of it', () => {
-    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 1 confirmed, 1 flaky.')
+  it('says how many flips were re-run and what came of it; against a single baseline trial, not testable rather than confirmed', () => {
+    // "broken" passed its one baseline trial and failed 6 of 6 now: p = 1/7, no result could be significant
+    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 0 confirmed, 1 flaky, 1 not testable (a single baseline trial: counted as flipped).')
+  })
+
+  it('calls re-runs confirmed when the baseline has trials to test against', () => {
+    const repeated = makeBaseline([makeCase('broken', true, { trials: makeTrials(5, 5), passFraction: 1 })])
+    const rerun = makeRun([rerunCase('broken', 'FFFFFF')])
+    expect(report(repeated, rerun)).toContain('1 flipped case re-run 5 times each to confirm: 1 confirmed, 0 flaky.')
   })
 
   it('shows how often the sampled judge disagreed with itself', () => {

@@ -4,14 +4,14 @@ import { renderTrend, trendOf, type TrendPoint } from '../../src/report/trend.js
 const point = (label: string, passRate: number, meanScore: number | null = null): TrendPoint => ({ label, passRate, meanScore })
 
 describe('renderTrend', () => {
-  it('draws the pass rate as bars, oldest first, on an axis starting near the data', () => {
+  it('draws the pass rate as bars, oldest first, on an axis from 0: a bar is read by its length', () => {
     expect(renderTrend([point('a1b2c3d', 0.9), point('e4f5a6b', 0.925), point('c7d8e9f', 1)])).toBe(
       [
         '```mermaid',
         'xychart-beta',
         '  title "Last 3 runs: pass rate %"',
         '  x-axis ["a1b2c3d", "e4f5a6b", "c7d8e9f"]',
-        '  y-axis "%" 80 --> 100',
+        '  y-axis "%" 0 --> 100',
         '  bar [90, 92.5, 100]',
         '```'
       ].join('\n')
@@ -23,7 +23,7 @@ describe('renderTrend', () => {
     expect(chart).toContain('  title "Last 2 runs: pass rate % (bars) and mean score % (line)"')
     expect(chart).toContain('  bar [50, 75]')
     expect(chart).toContain('  line [61, 70.5]')
-    expect(chart).toContain('  y-axis "%" 40 --> 100')
+    expect(chart).toContain('  y-axis "%" 0 --> 100')
   })
 
   it('leaves the line out when some run has no score (the chart cannot show gaps)', () => {
@@ -45,7 +45,7 @@ describe('renderTrend', () => {
     expect(chart).toContain('Last 5 runs')
   })
 
-  it('clamps rates into 0–100 and starts the axis at 0 for low figures', () => {
+  it('clamps rates into 0–100', () => {
     const chart = renderTrend([point('a', -0.2), point('b', 1.5)])
     expect(chart).toContain('bar [0, 100]')
     expect(chart).toContain('y-axis "%" 0 --> 100')

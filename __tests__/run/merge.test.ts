@@ -1,17 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, RecordError } from '../../src/errors.js'
 import { mergeRecords, type ShardRecord } from '../../src/run/merge.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 import { makeBaseline, makeCase, makeRun } from '../__fixtures__/records.js'
+import { tempDir } from '../__fixtures__/temp.js'
 
 /** A project of 40 cases: some pass, some fail an assertion, some make the agent throw. */
 function project(repeat: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-merge-'))
+  const dir = tempDir('evalgate-merge-')
   writeFileSync(
     path.join(dir, 'agent.mjs'),
     `export default (input) => {

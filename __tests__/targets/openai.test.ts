@@ -18,7 +18,7 @@ afterEach(() => server.close())
 
 /** Parsed through the real schema, so the defaults (apiKeyEnv, prompt, retries) are those users get. */
 function target(openai: Record<string, unknown> = {}) {
-  const config = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl, ...openai }, timeoutMs: 2000 })
+  const config = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl, ...openai }, timeoutMs: 30_000 })
   return createOpenAITarget(config.openai!, ctx, config, deps)
 }
 

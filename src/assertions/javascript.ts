@@ -3,6 +3,7 @@
  * grades the output. It runs with the full power of the process, like the target.
  */
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { errorMessage } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
@@ -53,13 +54,41 @@ async function loadModuleCheck(file: string): Promise<CheckFunction> {
   return mod.default as CheckFunction
 }
 
+/**
+ * A promptfoo `transform`: an expression or function body of `output` and
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output the
+ * way checks run; what it returns is the new output, of any type.
+ */
+export async function transformOutput(source: string, output: unknown, context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }): Promise<unknown> {
+  let returned: unknown
+  if (source.startsWith('file://')) {
+    const [file, name] = splitFunctionRef(source.slice('file://'.length))
+    const mod = (await import(/* webpackIgnore: true */ pathToFileURL(resolve(file)).href)) as Record<string, unknown>
+    const fn = name ? mod[name] : mod.default
+    if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`)
+    returned = await (fn as (output: unknown, context: unknown) => unknown)(output, context)
+  } else {
+    returned = await (compileCheck(source) as (output: unknown, input: unknown, context: CheckContext) => Promise<unknown>)(output, context.input, context)
+  }
+  if (returned === undefined || returned === null) throw new Error(`transform returned ${returned}; return the new output`)
+  return returned
+}
+
+/** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
+function splitFunctionRef(ref: string): [string, string | undefined] {
+  const at = ref.lastIndexOf(':')
+  return at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined]
+}
+
 /** Runs whichever form of check the assertion carries and returns what it returned. */
 async function runCheck(a: Assertion, ctx: AssertionContext): Promise<unknown> {
   const context: CheckContext = { input: ctx.input, case: ctx.case }
-  if (typeof a.value === 'function') return (a.value as CheckFunction)(ctx.output, context)
-  if (typeof a.value === 'string') return compileCheck(a.value)(ctx.output, ctx.input, context)
+  // a promptfoo transform may have made the output an object: the check sees that object
+  const output = (ctx.outputValue ?? ctx.output) as string
+  if (typeof a.value === 'function') return (a.value as CheckFunction)(output, context)
+  if (typeof a.value === 'string') return compileCheck(a.value)(output, ctx.input, context)
   const check = await loadModuleCheck(a.file as string)
-  return check(ctx.output, context)
+  return check(output, context)
 }
 
 interface Grade {

@@ -3,6 +3,8 @@ import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usag
 /** What every check sees about the trial it grades. */
 export interface AssertionContext {
   output: string
+  /** what a promptfoo `transform` returned when it is not a string (`output` is then its JSON) */
+  outputValue?: unknown
   input: unknown
   case: EvalCase
   /** the trial's duration, for `latency` */

@@ -6,6 +6,7 @@
  */
 import type { RunRecord } from '../types.js'
 import { plural } from './format.js'
+import { sharedTargetError } from './target-errors.js'
 import type { BaselineStatus, Comparison, ConfigChange, Verdict } from './types.js'
 
 export interface ConcludeContext {
@@ -92,7 +93,11 @@ function headlineOf(outcome: Verdict['outcome'], c: Comparison, record: RunRecor
       return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`
     case 'error':
       return `evalgate could not tell: ${v.reasons[0]}`
-    case 'fail':
+    case 'fail': {
+      // one broken target is one problem, not N regressions (SPEC §6): said first
+      const shared = sharedTargetError(record)
+      if (shared) return `gate failed: the target failed on ${shared.failed} of ${plural(shared.total, 'case')}: ${shared.message}`
       return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`
+    }
   }
 }

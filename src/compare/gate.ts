@@ -20,10 +20,13 @@ function failure(check: string, limit: number | null, measured: number | null, k
 }
 
 export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
+  // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
+  // every hard case); the merged record, which has no shard, is held to them.
+  const floors: Check[] = current.config?.shard ? [] : [minPassRate, minMeanScore]
   // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
   const checks: Check[] = c.baseline
-    ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, minPassRate, minMeanScore]
-    : [incomplete, missingBaseline, minPassRate, minMeanScore]
+    ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+    : [incomplete, missingBaseline, ...floors]
   const found = checks.map((check) => check(c, gate, current)).filter((f): f is GateFailure => f !== null)
   return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found }
 }
@@ -111,31 +114,40 @@ const comparable: Check = (c, gate) => {
   )
 }
 
+/**
+ * The drop of the pass rate on the common cases, flaky flips not counted: a
+ * flip the trials, re-runs or history show to be within chance is not a drop
+ * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
+ * own pass rate, where a case that failed failed, flaky or not.
+ */
 const passRateDrop: Check = (c, gate) => {
   const limit = gate.maxPassRateDrop
   const common = c.common
   if (limit === undefined || !common) return null
-  const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.currentPassRate)}`
-  const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint`
-  const cases = common.newlyFailing.length ? `; passed before, fail now: ${formatKeys(common.newlyFailing)}` : ''
+  const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.gatedCurrentPassRate)}`
+  const flakyAside = common.flakyFlips ? `, ${plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : ''
+  const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`
+  const flaky = new Set(c.flaky)
+  const failing = common.newlyFailing.filter((key) => !flaky.has(key))
+  const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : ''
   const limitText = `maxPassRateDrop ${formatPoints(limit)} points`
   if (gate.useConfidenceBound) {
     // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
     // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
-    const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null
+    const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null
     if (least === null || !exceeds(least, limit)) return null
     return failure(
       'maxPassRateDrop',
       limit,
       least,
-      common.newlyFailing,
+      failing,
       `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
         `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
     )
   }
-  const drop = -common.passRateDelta
+  const drop = -common.gatedPassRateDelta
   if (!exceeds(drop, limit)) return null
-  return failure('maxPassRateDrop', limit, drop, common.newlyFailing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
+  return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
 }
 
 const meanScoreDrop: Check = (c, gate) => {
@@ -168,6 +180,10 @@ const minPassRate: Check = (c, gate, current) => {
   const rate = c.current.passRate
   if (!exceeds(gate.minPassRate, rate)) return null
   const failing = current.cases.filter((k) => !k.passed).map((k) => k.id)
+  const flaky = new Set(c.flaky)
+  const flakyFailing = failing.filter((key) => flaky.has(key)).length
+  // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+  const flakyNote = flakyFailing ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run` : ''
   return failure(
     'minPassRate',
     gate.minPassRate,
@@ -175,7 +191,8 @@ const minPassRate: Check = (c, gate, current) => {
     failing,
     `pass rate ${formatPercent(rate)} is below minPassRate ${formatPercent(gate.minPassRate)} ` +
       `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
-      (failing.length ? `; failing: ${formatKeys(failing)}` : '')
+      (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
+      flakyNote
   )
 }
 

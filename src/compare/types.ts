@@ -33,6 +33,15 @@ export interface CommonFigures {
   baselineMeanScore: number | null
   currentMeanScore: number | null
   meanScoreDelta: number | null
+  /**
+   * What maxPassRateDrop is applied to: the current pass rate with each flaky
+   * case counted as it was in the baseline (a flip within chance is not a drop),
+   * and its change. Equal to the plain figures when no case is flaky.
+   */
+  gatedCurrentPassRate: number
+  gatedPassRateDelta: number
+  /** flaky cases among them, the flips left out of the gated figures */
+  flakyFlips: number
   /** passed in the baseline and fail now, significant or not (regressed and flaky ones) */
   newlyFailing: string[]
   /** scored lower than in the baseline, largest drop first */
@@ -154,6 +163,8 @@ export interface Comparison {
   common: CommonFigures | null
   /** 95% paired interval of common.passRateDelta (see stats.ts) */
   passRateDeltaCI: [number, number] | null
+  /** 95% paired interval of common.gatedPassRateDelta (flaky flips not counted): what useConfidenceBound applies maxPassRateDrop to */
+  gatedPassRateDeltaCI: [number, number] | null
   /** 95% paired t interval of common.meanScoreDelta, over the cases scored in both runs; null with fewer than two */
   meanScoreDeltaCI: [number, number] | null
   /** cost, tokens and latency over the compared cases; null without a baseline or when the runs carry none */
@@ -162,6 +173,12 @@ export interface Comparison {
   fixed: string[]
   /** flipped, but the flip is within chance: see flakyCases for why */
   flaky: string[]
+  /**
+   * regressed or fixed cases with trials (repeats, re-runs) on this side only:
+   * against a single baseline trial no test can tell the flip from chance, so it
+   * counts as a flip (SPEC §4) but is not "confirmed" by its re-runs
+   */
+  notTestable: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
   flakyCases: FlakyCase[]
   added: string[]

@@ -12,6 +12,7 @@ import { ConfigError } from '../errors.js'
 import type { Assertion, EvalCase } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
+import { expectedText } from './expected.js'
 import { Fingerprinter } from './fingerprint.js'
 import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
@@ -159,10 +160,6 @@ export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] 
   return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: path.resolve(dir, a.file) } : a))
 }
 
-function displayValue(a: Assertion): unknown {
-  return a.file !== undefined ? { file: path.basename(a.file) } : a.value
-}
-
 /** Turn raw cases from every source into runnable cases, in dataset order. */
 export function normalizeCases(sources: RawSource[], options: DatasetOptions): EvalCase[] {
   const normalizer = new CaseNormalizer(options)
@@ -245,7 +242,7 @@ export class CaseNormalizer {
       this.contentKeys.set(base, seen + 1)
       id = seen === 0 ? base : `${base}~${seen + 1}`
     }
-    const expected = raw.expected ?? raw.ideal ?? (own.length ? own.map((a) => `${a.type}: ${JSON.stringify(displayValue(a))}`).join('; ') : undefined)
+    const expected = expectedText(raw.expected ?? raw.ideal, own, options.defaults.assert)
     this.cases.push({
       id,
       name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),

@@ -70,7 +70,8 @@ const trial = z.object({
   score: z.number().nullable(),
   durationMs: z.number(),
   assertions: z.array(assertionResult),
-  ...agentFields
+  ...agentFields,
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 const caseResult = z.object({
@@ -92,7 +93,8 @@ const caseResult = z.object({
   ...agentFields,
   source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
   history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
-  reruns: z.number().int().min(0).optional()
+  reruns: z.number().int().min(0).optional(),
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 export const runRecordSchema = z.object({
@@ -126,7 +128,8 @@ export const runRecordSchema = z.object({
       sampled: z.number().optional(),
       disagreements: z.number().optional()
     }),
-    reruns: z.number().optional()
+    reruns: z.number().optional(),
+    namedScores: z.record(z.string(), z.object({ score: z.number(), cases: z.number() })).optional()
   }),
   trend: z.array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })).max(100).optional(),
   cases: z.array(caseResult)

@@ -3,6 +3,7 @@
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 import { z } from 'zod'
+import { promptfooProviderSchema } from './promptfoo/schema.js'
 
 const nonNegative = z.number().min(0)
 const fraction = z.number().min(0).max(1)
@@ -81,6 +82,8 @@ export const targetSchema = z
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
+    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    promptfoo: z.object({ providers: z.array(promptfooProviderSchema).min(1) }).strict().optional(),
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
     timeoutMs: positiveInt.default(60_000),
@@ -93,7 +96,7 @@ export const targetSchema = z
   })
   .strict()
   .superRefine((t, ctx) => {
-    const kinds = (['command', 'http', 'openai', 'module'] as const).filter((k) => t[k] !== undefined)
+    const kinds = (['command', 'http', 'openai', 'module', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
         code: 'custom',

@@ -115,6 +115,12 @@ export function readContext(env: NodeJS.ProcessEnv): ActionContext {
   }
 }
 
+/** The page of a workflow run, `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/actions/runs/<id>`; null without an id. */
+export function runUrl(ctx: Pick<ActionContext, 'serverUrl' | 'repository'>, runId: number | string | null): string | null {
+  if (runId === null || !/^\d+$/.test(String(runId))) return null
+  return `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.repository}/actions/runs/${runId}`
+}
+
 export function createOctokit(token: string, ctx: Pick<ActionContext, 'apiUrl'>): Octokit {
   return getOctokit(token, { baseUrl: ctx.apiUrl })
 }

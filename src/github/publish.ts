@@ -9,7 +9,7 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import type { Comparison, Verdict } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
-import { escapeInline, renderReport } from '../report/index.js'
+import { renderReport, type ReportInput } from '../report/index.js'
 import type { RunRecord } from '../types.js'
 import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
@@ -18,14 +18,9 @@ import { badgeFor, badgeSvg } from '../badge/index.js'
 import { renderTrend, trendOf } from '../report/trend.js'
 import type { BadgeConfig } from '../config/schema.js'
 import { commentBody, MAX_COMMENT_LENGTH, upsertComment } from './comment.js'
-import { apiMessage, type ActionContext, type Octokit } from './context.js'
+import { apiMessage, runUrl, type ActionContext, type Octokit } from './context.js'
 import type { ActionInputs } from './inputs.js'
 import { annotate, fitBytes, logUntrusted, MAX_SUMMARY_BYTES, outputValues, regressionAnnotations, setOutputs, writeJobSummary } from './summary.js'
-
-/** What the report and comment say besides the comparison: notices, as escaped quote lines. */
-function notesMarkdown(notices: string[]): string {
-  return notices.map((n) => `\n\n> ℹ️ ${escapeInline(n, 1_000)}`).join('')
-}
 
 export interface Published {
   comparison: Comparison
@@ -43,34 +38,44 @@ export interface Published {
 }
 
 export interface Rendered {
+  /** the comment's report within maxLength */
   render: (maxLength: number) => string
-  notes: string
   /** the full report (summary, report.md), within the summary's byte budget */
   full: string
   resultsPath: string
   reportPath: string
 }
 
-/** The report, rendered once per size it is shown at; report.md written beside the record. */
-export async function writeReport(p: Published): Promise<Rendered> {
-  const render = (maxLength: number) => redact(renderReport({ comparison: p.comparison, baseline: p.baseline, current: p.current, verdict: p.verdict }, { maxLength, fullReportHint: p.fullReportHint }), p.secrets)
-  const notes = notesMarkdown(p.verdict.notices)
+/**
+ * The report, rendered once per size it is shown at; report.md written beside
+ * the record. The comment details the first regressions, the summary all of them.
+ */
+export async function writeReport(ctx: Pick<ActionContext, 'serverUrl' | 'repository'>, p: Published): Promise<Rendered> {
+  const input: ReportInput = {
+    comparison: p.comparison,
+    baseline: p.baseline,
+    current: p.current,
+    verdict: p.verdict,
+    // the record names the run that made it: in mode comment that is the triggering run, not this one
+    links: { baselineRun: runUrl(ctx, p.baselineRunId ?? p.baseline?.git.runId ?? null), currentRun: runUrl(ctx, p.current.git.runId) }
+  }
+  const render = (maxLength: number, details?: number) => redact(renderReport(input, { maxLength, fullReportHint: p.fullReportHint, details }), p.secrets)
   // the summary (not the comment) also shows how the last runs on the baseline branch went
   const trend = renderTrend(trendOf(p.current))
-  const tail = notes + (trend ? `\n\n${trend}\n` : '')
-  const full = fitBytes((max) => render(max - tail.length) + tail, MAX_SUMMARY_BYTES)
+  const tail = trend ? `\n\n${trend}\n` : ''
+  const full = fitBytes((max) => render(max - tail.length, Infinity) + tail, MAX_SUMMARY_BYTES)
   const reportPath = path.join(p.outDir, REPORT_FILE)
   await writeFileAtomic(reportPath, full)
-  return { render, notes, full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
+  return { render: (maxLength) => render(maxLength), full, resultsPath: path.join(p.outDir, RECORD_FILE), reportPath }
 }
 
 /** Comment, summary, annotations, outputs, badge; returns what failed (problems for the verdict) instead of stopping. */
 export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, marker: string, p: Published, r: Rendered): Promise<string[]> {
-  const { render, notes, full, resultsPath, reportPath } = r
+  const { render, full, resultsPath, reportPath } = r
   const problems: string[] = []
   if (ctx.pullRequest && octokit && inputs.comment !== 'never') {
     // the comment's wrapper (marker, verdict) takes a few hundred characters
-    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300 - notes.length) + notes, p.verdict.outcome)
+    const body = commentBody(marker, render(MAX_COMMENT_LENGTH - 300), p.verdict.outcome)
     try {
       const result = await upsertComment({
         octokit,

@@ -1,32 +1,60 @@
 /**
  * The markdown report (SPEC §7): the sticky PR comment, the job summary and
- * `--report` share it. Pure: a comparison and its two records in, markdown out,
- * never longer than maxLength.
+ * `--report` share it. Pure: a comparison, its two records and the verdict in,
+ * markdown out, never longer than maxLength.
  */
-import { formatCount, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
-import type { Comparison, FlakyCase, RunFigures, Verdict } from '../compare/types.js'
+import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
+import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
 import { metricRows, trajectoryDiff } from './metrics.js'
+import { namedScoresTable } from './named-scores.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
 export const DEFAULT_MAX_LENGTH = 60_000
 
+/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
+export const DEFAULT_DETAILS = 10
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000
 const REASON_CHARS = 500
+/** The reason in a row of the regressions table. */
+const ROW_REASON_CHARS = 120
+/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
+const MIN_ROW_CHARS = 30
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20
 const ERRORS_LISTED = 20
 const FLAKY_LISTED = 20
+const SCORED_LOWER_LISTED = 20
+/** Case ids named per list of removed, changed or added cases. */
+const COVERAGE_LISTED = 100
+
+/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
+const CI_MIN_CASES = 10
+/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
+const CI_MAX_WIDTH = 1
 
 const MINUS = '\u2212'
 const SEPARATOR = '\n\n'
+
+export interface ReportLinks {
+  /** the page of the workflow run that made the baseline */
+  baselineRun?: string | null
+  /** the page of this workflow run */
+  currentRun?: string | null
+}
 
 export interface ReportInput {
   comparison: Comparison
   baseline: RunRecord | null
   current: RunRecord
-  /** the run's verdict (compare/conclude.ts); without one, the gate's result is shown */
+  /** the verdict (compare/conclude.ts); without it, one is read off comparison.gate */
   verdict?: Verdict
+  /** what the baseline lookup said, when no verdict carries the notices */
+  notices?: string[]
+  links?: ReportLinks
 }
 
 export interface ReportOptions {
@@ -38,77 +66,166 @@ export interface ReportOptions {
   fullReportHint?: string
   /** default "evalgate · <run name>" */
   title?: string
+  /** regressions detailed below their table; default 10 (the job summary shows them all) */
+  details?: number
 }
 
 /** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['flaky', 'errors', 'fixes', 'tags', 'detail'] as const
+const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'] as const
 type Optional = (typeof OPTIONAL)[number]
 
 /** A whole unit of the report, joined to the next by a blank line. */
 interface Block {
   text: string
   optional?: Optional
+  /** a table under `text` given room row by row; rows left out leave their case ids in a line below */
+  table?: CaseTable
+}
+
+interface CaseTable {
+  head: string
+  rows: { key: string; text: string }[]
+  /** cases past the most rows that could fit: their ids always go to the line below the table */
+  beyond: string[]
+  /** the line naming the cases whose rows did not fit, within `maxChars` when given */
+  rest: (keys: string[], maxChars?: number) => string
+}
+
+/** The verdict as the report shows it: the lead's Verdict, or one read off the gate. */
+interface VerdictView {
+  outcome: Verdict['outcome']
+  headline: string
+  reasons: string[]
+  checks: GateFailure[]
+  baselineStatus: BaselineStatus
+  notices: string[]
+  configChanges: ConfigChange[]
 }
 
 export function renderReport(input: ReportInput, options: ReportOptions = {}): string {
   const { comparison: c, current } = input
+  const view = verdictView(input)
+  const details = options.details ?? DEFAULT_DETAILS
+  const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH
   const body: Block[] = [
     ...(options.marker ? [{ text: options.marker }] : []),
-    ...verdict(c, options.title ?? `evalgate · ${current.name}`, input.verdict),
-    ...configChanges(input.verdict),
-    { text: figuresTable(c) },
-    ...baselineIdentity(input.baseline, current),
-    ...regressions(input),
+    ...verdictAlerts(input, view, options.title ?? `evalgate · ${current.name}`),
+    { text: figuresTable(input) },
+    ...runIdentity(input),
+    ...configChanges(view.configChanges),
+    ...failingCases(input, details, options.fullReportHint, maxLength),
+    ...scoredLower(input),
     ...fixes(c, current),
     ...otherOutcomes(c),
     ...rerunLine(c, current),
     ...flakyList(c, input.baseline),
     ...tagsTable(c),
+    ...namedScoresTable(input.baseline, current, table),
     ...errors(current),
     ...judgeSpread(current)
   ]
   const footer: Block[] = [{ text: runFooter(current) }]
-  return fit(body, footer, options.maxLength ?? DEFAULT_MAX_LENGTH, options.fullReportHint)
+  return fit(body, footer, maxLength, options.fullReportHint)
 }
 
-const HEADINGS: Record<Verdict['outcome'], string> = {
-  pass: '✅ gate passed',
-  fail: '❌ gate failed',
-  accepted: '⚠️ gate failed, accepted by label',
-  error: '❌ evalgate could not tell'
-}
-
-function verdict(c: Comparison, title: string, v: Verdict | undefined): Block[] {
-  const heading = `### ${HEADINGS[v?.outcome ?? (c.gate.passed ? 'pass' : 'fail')]}: ${escapeInline(title)}`
-  const sentences = v ? [...new Set([...v.reasons, ...v.gate.failures])] : c.gate.failures
-  const failures = sentences.map((f) => `- ${escapeInline(f, 2_000)}`)
-  if (v?.outcome === 'accepted') failures.unshift(escapeInline(v.headline, 2_000))
-  const notes: string[] = []
-  if (!c.baseline) notes.push('> ℹ️ no baseline: comparison skipped, only absolute floors checked')
-  else if (!c.baseline.complete) notes.push('> ⚠️ the baseline run is incomplete: cases it lacks count as added')
-  return [{ text: [heading, ...failures].join('\n') }, ...notes.map((text) => ({ text }))]
-}
-
-/** Trusted settings the pull request changes (SPEC §9): not applied to this run. */
-function configChanges(v: Verdict | undefined): Block[] {
-  if (!v?.configChanges.length) return []
-  const show = (x: unknown) => (x === undefined ? '(not set)' : inlineCode(JSON.stringify(x), 200))
-  const rows = v.configChanges.map((ch) => `| ${inlineCode(ch.key, 200)} | ${show(ch.base)} | ${show(ch.head)} |`)
-  return [
-    {
-      text: [
-        '#### Config changes (apply after merge)',
-        'This pull request changes settings that decide its own verdict; this run used the base commit’s values.',
-        '',
-        '| setting | base (used) | this PR |',
-        '|---|---|---|',
-        ...rows
-      ].join('\n')
+function verdictView(input: ReportInput): VerdictView {
+  const { comparison: c, verdict: v } = input
+  if (!v) {
+    return {
+      outcome: c.gate.passed ? 'pass' : 'fail',
+      headline: c.gate.passed ? 'gate passed' : 'gate failed',
+      reasons: c.gate.failures,
+      checks: c.gate.checks,
+      baselineStatus: c.baseline ? 'found' : 'none',
+      notices: input.notices ?? [],
+      configChanges: []
     }
-  ]
+  }
+  // an accepted failure passes the check, so its gate failures are not among the reasons; they are shown all the same
+  // (an incomplete run the verdict words itself)
+  const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])]
+  const notices = [...new Set([...v.notices, ...(input.notices ?? [])])]
+  return { outcome: v.outcome, headline: shortHeadline(v, reasons, notices), reasons, checks: v.gate.checks, baselineStatus: v.baselineStatus, notices, configChanges: v.configChanges }
 }
 
-function figuresTable(c: Comparison): string {
+const OUTCOME_WORDS: Record<Verdict['outcome'], string> = { pass: 'gate passed', fail: 'gate failed', accepted: 'gate failed, accepted', error: 'evalgate could not tell' }
+
+/**
+ * The headline without what the alert says below it: the first reason (a
+ * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
+ * that there is no baseline when a notice says so already.
+ */
+function shortHeadline(v: Verdict, reasons: string[], notices: string[]): string {
+  const repeated = reasons.find((r) => v.headline.endsWith(r))
+  let headline = repeated ? v.headline.slice(0, v.headline.length - repeated.length).replace(/[\s:]+$/, '') : v.headline
+  if (notices.some((n) => /no baseline/i.test(n)) || v.baselineStatus === 'none') headline = headline.replace(/\s*\([^()]*no baseline[^()]*\)$/i, '')
+  return headline || OUTCOME_WORDS[v.outcome]
+}
+
+type AlertKind = 'CAUTION' | 'WARNING' | 'NOTE' | 'TIP'
+
+/**
+ * The verdict as a GitHub alert: CAUTION when the check fails, WARNING when a
+ * failure was accepted by label, the run is incomplete or the baseline is in
+ * doubt, NOTE without a baseline, TIP for a clean pass. Notices follow in an
+ * alert of their own kind, or inside the verdict's when the kinds agree.
+ */
+function verdictAlerts(input: ReportInput, view: VerdictView, title: string): Block[] {
+  const { comparison: c, current } = input
+  const baselineTrouble = view.baselineStatus === 'error' || view.baselineStatus === 'incompatible' || (c.baseline !== null && !c.baseline.complete)
+  const onlyIncomplete = current.complete === false && view.checks.every((k) => k.check === 'incomplete') && view.reasons.length <= 1
+  const kind: AlertKind =
+    view.outcome === 'error' || (view.outcome === 'fail' && !onlyIncomplete)
+      ? 'CAUTION'
+      : view.outcome !== 'pass' || baselineTrouble
+        ? 'WARNING'
+        : !c.baseline
+          ? 'NOTE'
+          : 'TIP'
+  const notices = view.notices.map((n) => escapeInline(n, 1_000))
+  if (c.baseline && !c.baseline.complete) notices.push('the baseline run is incomplete: cases it lacks count as added')
+  // the lookup's own notice says why there is no baseline; the generic one only when none does
+  if (!c.baseline && !view.notices.some((n) => /no baseline/i.test(n))) {
+    notices.push('no baseline: comparison skipped, only absolute floors checked')
+  }
+  const noticeKind: AlertKind = baselineTrouble ? 'WARNING' : 'NOTE'
+  const lines = [`**${escapeInline(title, 200)}: ${escapeInline(view.headline, 1_000)}**`]
+  const reasons = reasonLines(view)
+  if (reasons.length) lines.push('', ...reasons)
+  const merged = noticeKind === kind
+  if (merged && notices.length) lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)))
+  const blocks = [{ text: alert(kind, lines) }]
+  if (!merged && notices.length) blocks.push({ text: alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) })
+  return blocks
+}
+
+function alert(kind: AlertKind, lines: string[]): string {
+  return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n')
+}
+
+/** One bullet per reason; cases a bullet above already named are not named again. */
+function reasonLines(view: VerdictView): string[] {
+  const named = new Set<string>()
+  return [...new Set(view.reasons)].map((reason) => {
+    const check = view.checks.find((k) => k.sentence === reason)
+    const text = check ? withoutNamedKeys(check, named) : reason
+    for (const key of check?.keys ?? []) named.add(key)
+    return `- ${escapeInline(text, 2_000)}`
+  })
+}
+
+/** The failure's sentence, its closing list of cases shortened to those not named before. */
+export function withoutNamedKeys(f: GateFailure, named: ReadonlySet<string>): string {
+  const list = formatKeys(f.keys)
+  const repeated = f.keys.filter((k) => named.has(k)).length
+  if (!repeated || !f.sentence.endsWith(list)) return f.sentence
+  const fresh = f.keys.filter((k) => !named.has(k))
+  const above = repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`) : `${plural(repeated, 'case')} above`
+  return f.sentence.slice(0, f.sentence.length - list.length) + (fresh.length ? `${above} and ${formatKeys(fresh)}` : above)
+}
+
+function figuresTable(input: ReportInput): string {
+  const c = input.comparison
   const current = c.current
   if (!c.baseline) {
     const rows = [['pass rate', rateCell(current)]]
@@ -119,7 +236,7 @@ function figuresTable(c: Comparison): string {
   const common = c.common
   // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
   const sameCases = common !== null && common.total === baseline.total && common.total === current.total
-  const ci = confidenceText(c.passRateDeltaCI)
+  const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : ''
   const rows = [
     ['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta!) + (sameCases ? ci : '')]
   ]
@@ -133,7 +250,7 @@ function figuresTable(c: Comparison): string {
   }
   // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
   const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
-  const scoreCI = scoreConfidenceText(c.meanScoreDeltaCI)
+  const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : ''
   if (baseline.meanScore !== null || current.meanScore !== null) {
     rows.push([
       'mean score',
@@ -154,29 +271,141 @@ function figuresTable(c: Comparison): string {
   return table(['', 'baseline', 'current', 'change'], rows)
 }
 
-function baselineIdentity(baseline: RunRecord | null, current: RunRecord): Block[] {
-  if (!baseline) return []
-  const { sha, ref, runId } = baseline.git
-  const commit = sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'a commit of unknown SHA'
-  const branch = ref ? ` on ${inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : ''
-  const age = relativeAge(baseline.createdAt, current.createdAt)
-  const run = runId ? `, workflow run ${inlineCode(runId)}` : ''
-  return [{ text: `Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${run}.` }]
+/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
+function telling(ci: [number, number] | null, n: number): ci is [number, number] {
+  return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH
 }
 
-function regressions(input: ReportInput): Block[] {
+/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
+function scoredInBoth(input: ReportInput): number {
+  const before = byKey(input.baseline?.cases ?? [])
+  return input.current.cases.filter((k) => {
+    const b = before.get(k.id)
+    return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null
+  }).length
+}
+
+/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
+function runIdentity(input: ReportInput): Block[] {
+  const { baseline, current } = input
+  const links = input.links ?? {}
+  const sentences: string[] = []
+  if (baseline) {
+    const { sha, ref } = baseline.git
+    const commit = sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit'
+    const branch = ref ? ` on ${inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : ''
+    const age = relativeAge(baseline.createdAt, current.createdAt)
+    sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`)
+  }
+  const { sha } = current.git
+  const run = runText(current.git.runId, links.currentRun)
+  if (sha || run) sentences.push(`This run: ${sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`)
+  return sentences.length ? [{ text: sentences.join(' ') }] : []
+}
+
+/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
+function runText(runId: string | null, url: string | null | undefined): string {
+  const label = `workflow run ${runId ? escapeInline(runId, 40) : ''}`.trim()
+  if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url)) return `, [${label}](${url})`
+  return runId ? `, workflow run ${inlineCode(runId, 40)}` : ''
+}
+
+/** SPEC §9: the trusted settings the pull request changes, which this run did not apply. */
+function configChanges(changes: ConfigChange[]): Block[] {
+  if (!changes.length) return []
+  // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+  const code = (text: string) => inlineCode(text, 200).replace(/\|/g, '\\|')
+  const value = (v: unknown) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)))
+  const rows = changes.map((ch) => [code(ch.key), value(ch.base), value(ch.head)])
+  return [
+    {
+      text:
+        `#### Config changes (apply after merge)\n\n` +
+        `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
+        table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left')
+    }
+  ]
+}
+
+/**
+ * The regressed cases (without a baseline: the failing ones): a table of every
+ * one that fits, the ids of the rest below it, then details of the first ones.
+ */
+function failingCases(input: ReportInput, limit: number, hint: string | undefined, maxLength: number): Block[] {
   const { comparison: c, baseline, current } = input
-  if (!c.regressed.length) return []
-  const baselineCases = byKey(baseline?.cases ?? [])
   const currentCases = byKey(current.cases)
-  const details = c.regressed.flatMap((key) => {
-    const now = currentCases.get(key)
-    return now ? [{ text: regressionDetail(baselineCases.get(key), now), optional: 'detail' as const }] : []
-  })
-  return [{ text: `#### Regressed (${formatCount(c.regressed.length)})` }, ...details]
+  const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
+  const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
+  if (!cases.length) return []
+  const noun = c.baseline ? 'Regressed' : 'Failing'
+  const baselineCases = byKey(baseline?.cases ?? [])
+  const shown = cases.slice(0, limit)
+  const capped = shown.length < cases.length && shown.length > 0
+  const heading: Block = {
+    text: `#### ${noun} (${formatCount(cases.length)})`,
+    table: {
+      head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
+      // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
+      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+      beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
+      rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
+    }
+  }
+  const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' as const }))
+  const cap = capped ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }] : []
+  return [heading, ...cap, ...details]
 }
 
-function regressionDetail(before: CaseResult | undefined, now: CaseResult): string {
+/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
+function restLine(label: string, keys: string[], maxChars = Infinity): string {
+  let text = `${label} (${formatCount(keys.length)}): `
+  for (const [i, key] of keys.entries()) {
+    const piece = `${i ? ', ' : ''}${inlineCode(key)}`
+    const reserve = i < keys.length - 1 ? ` and ${formatCount(keys.length)} more`.length : 0
+    if (text.length + piece.length + reserve > maxChars) return i ? `${text} and ${formatCount(keys.length - i)} more` : `${text}too many to list`
+    text += piece
+  }
+  return text
+}
+
+function caseRow(k: CaseResult): string {
+  const name = k.name !== k.id ? ` ${escapeInline(k.name, 60)}` : ''
+  const { check, reason } = firstFailure(k)
+  return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escapeInline(k.tags.join(', '), 60)} | ${check} | ${escapeInline(reason, ROW_REASON_CHARS)} |`
+}
+
+/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
+export function firstFailure(k: CaseResult): { check: string; reason: string } {
+  const trial = k.trials?.find((t) => !t.passed)
+  const error = k.error ?? trial?.error ?? null
+  if (error !== null) return { check: 'target error', reason: error }
+  const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed)
+  if (!failed) return { check: '—', reason: 'no failing assertion was recorded' }
+  const check = `<code>${escapeHtml(failed.type, 60)}</code>`
+  if (failed.judge) {
+    const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason
+    return { check, reason: `scored ${formatScore(failed.judge.score)}: ${why}` }
+  }
+  const { claim, got } = splitReason(failed.reason)
+  return { check, reason: got === null ? claim : `${claim}, got: ${got}` }
+}
+
+/**
+ * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
+ * its claim and the output excerpt (unquoted); the report shows the output
+ * itself, so the excerpt is left out there.
+ */
+export function splitReason(reason: string): { claim: string; got: string | null } {
+  const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason)
+  if (!m) return { claim: reason, got: null }
+  try {
+    return { claim: m[1]!, got: JSON.parse(m[2]!) as string }
+  } catch {
+    return { claim: reason, got: null }
+  }
+}
+
+function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
   const parts = [
     `<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`,
@@ -184,8 +413,8 @@ function regressionDetail(before: CaseResult | undefined, now: CaseResult): stri
     fencedBlock(show(now.input), BLOCK_CHARS)
   ]
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
-  if (before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-  parts.push(`**Current output** (failed${trialsText(now)})`, outputBlock(now))
+  if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
+  parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
@@ -204,13 +433,15 @@ function failureReasons(c: CaseResult): string[] {
   const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? [])
   const error = c.error ?? trial?.error ?? null
   const lines = assertions.map(assertionReason)
-  if (error !== null) lines.unshift(`- target error: ${escapeInline(error, REASON_CHARS)}`)
+  // the output block above already shows what the target said; its error is shown there too
+  if (error !== null && c.output !== null) lines.unshift(`- target error: ${escapeInline(error, REASON_CHARS)}`)
+  else if (error !== null && !lines.length) lines.push('- the target failed (its error is shown above)')
   return lines.length ? lines : ['- no failing assertion was recorded']
 }
 
 function assertionReason(a: AssertionResult): string {
   const judge = a.judge
-  if (!judge) return `- ${inlineCode(a.type)}: ${escapeInline(a.reason, REASON_CHARS)}`
+  if (!judge) return `- ${inlineCode(a.type)}: ${escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`
   const reused = judge.reused ? ', reused' : ''
   const judgeReason =
     judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : ''
@@ -221,6 +452,30 @@ function assertionReason(a: AssertionResult): string {
   )
 }
 
+/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
+function scoredLower(input: ReportInput): Block[] {
+  const { comparison: c, baseline, current } = input
+  const before = byKey(baseline?.cases ?? [])
+  const now = byKey(current.cases)
+  const lower = (c.common?.scoredLower ?? []).flatMap((key) => {
+    const [b, k] = [before.get(key), now.get(key)]
+    return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : []
+  })
+  if (!lower.length) return []
+  const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
+    const judged = k.assertions.find((a) => a.judge)
+    const name = k.name !== k.id ? ` ${escapeInline(k.name, 60)}` : ''
+    return [
+      `<code>${escapeHtml(k.id, 100)}</code>${name}`,
+      `${formatScore(b.score!)} → ${formatScore(k.score!)}`,
+      escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
+    ]
+  })
+  const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${formatCount(lower.length - SCORED_LOWER_LISTED)} more` : ''
+  const heading = `#### Scored lower (${formatCount(lower.length)}): still passing, the judge's score dropped`
+  return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }]
+}
+
 function fixes(c: Comparison, current: RunRecord): Block[] {
   if (!c.fixed.length) return []
   const cases = byKey(current.cases)
@@ -228,6 +483,7 @@ function fixes(c: Comparison, current: RunRecord): Block[] {
   return [{ text: [`#### Fixed (${formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }]
 }
 
+/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
 function otherOutcomes(c: Comparison): Block[] {
   if (!c.baseline) return []
   const counts = [
@@ -241,7 +497,19 @@ function otherOutcomes(c: Comparison): Block[] {
   if (c.unfinished.length) {
     lines.push(`Not reached by this incomplete run: ${plural(c.unfinished.length, 'baseline case')}.`)
   }
-  return [{ text: lines.join('\n\n') }]
+  const lists = (
+    [
+      ['Removed', c.removed],
+      ['Changed', c.changed],
+      ['Added', c.added]
+    ] as const
+  ).flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []))
+  return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' as const }] : [])]
+}
+
+function idList(keys: readonly string[], limit: number): string {
+  const shown = keys.slice(0, limit).map((k) => inlineCode(k)).join(', ')
+  return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
 }
 
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
@@ -251,13 +519,18 @@ function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
   const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
   const keys = new Set(rerun.map((k) => k.id))
-  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k)).length
+  // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+  const untestable = new Set(c.notTestable)
+  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length
+  const notTestable = c.notTestable.filter((k) => keys.has(k)).length
   const flaky = c.flaky.filter((k) => keys.has(k)).length
   return [
     {
       text:
         `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky.`
+        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky` +
+        (notTestable ? `, ${formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+        '.'
     }
   ]
 }
@@ -351,23 +624,67 @@ function runFooter(current: RunRecord): string {
   return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`
 }
 
+/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
+function renderBlock(block: Block, rows = block.table?.rows.length ?? 0, restChars?: number): string {
+  const t = block.table
+  if (!t) return block.text
+  const parts = [block.text]
+  const lines = t.rows.slice(0, rows).map((r) => r.text)
+  if (rows > 0) parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`)
+  if (rows > OPEN_ROWS) parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`)
+  if (rows < t.rows.length || t.beyond.length) parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars))
+  return parts.join(SEPARATOR)
+}
+
+function foldOpening(rows: number): string {
+  return `<details><summary>${plural(rows, 'more case')}</summary>${SEPARATOR}`
+}
+
+const FOLD_CLOSING = `${SEPARATOR}</details>`
+
 /**
- * The report within maxLength: optional blocks are given room in order of
- * importance (errors, fixes, per-tag, then regression details in dataset
- * order) and dropped whole when they do not fit, with a line saying what was
- * left out and where to find it.
+ * The report within maxLength. Every essential block stays, and so does every
+ * regressed case's id: a case table's rows are given room first, one by one in
+ * dataset order, and the ids of rows left out are listed below the table. Then
+ * optional blocks get room in order of importance (coverage lists, scored
+ * lower, errors, fixes, flaky, per-tag, then regression details in dataset
+ * order) and are dropped whole when they do not fit, with a line saying what
+ * was left out and where to find it.
  */
 function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): string {
   const all = [...body, ...footer]
-  if (joinedLength(all) <= maxLength) return join(all)
-  const kept = new Set(all.filter((b) => !b.optional))
+  const full = all.map((b) => renderBlock(b))
+  if (joinedLength(full) <= maxLength) return full.join(SEPARATOR)
+  const essential = all.filter((b) => !b.optional)
+  const tables = essential.filter((b) => b.table)
   // Room for the longest possible note: the one that says everything optional was dropped.
-  const longestNote = omissionNote(
-    body.filter((b) => b.optional),
-    maxLength,
-    hint
-  )
-  let length = joinedLength([...kept]) + SEPARATOR.length + longestNote.length
+  const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint)
+  const reserved = SEPARATOR.length + longestNote.length
+  // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
+  const withoutRows = essential.map((b) => renderBlock(b, 0))
+  let restChars: number | undefined
+  if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
+    const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0)
+    restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length)
+  }
+  const rowsKept = new Map<Block, number>()
+  let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved
+  for (const block of tables) {
+    const t = block.table!
+    let kept = 0
+    for (const row of t.rows) {
+      // a row moves its id out of the line below; a cut line gives nothing back
+      const freed = restChars === undefined ? inlineCode(row.key).length + 2 : 0
+      // the first row opens the table, the first folded one the collapsed block and its table
+      const opening = kept === 0 ? SEPARATOR.length + t.head.length : kept === OPEN_ROWS ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length : 0
+      const extra = opening + 1 + row.text.length - freed
+      if (length + extra > maxLength) break
+      length += extra
+      kept++
+    }
+    rowsKept.set(block, kept)
+  }
+  const kept = new Set(essential)
   for (const kind of OPTIONAL) {
     for (const block of body.filter((b) => b.optional === kind)) {
       const extra = SEPARATOR.length + block.text.length
@@ -380,8 +697,9 @@ function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): 
     }
   }
   const dropped = body.filter((b) => !kept.has(b))
-  const note = dropped.length ? [{ text: omissionNote(dropped, maxLength, hint) }] : []
-  const text = join([...body.filter((b) => kept.has(b)), ...note, ...footer])
+  const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : []
+  const shown = (blocks: Block[]) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars))
+  const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR)
   return text.length <= maxLength ? text : hardCut(text, maxLength)
 }
 
@@ -389,6 +707,8 @@ function omissionNote(dropped: Block[], maxLength: number, hint?: string): strin
   const details = dropped.filter((b) => b.optional === 'detail').length
   const what = [
     ...(details ? [plural(details, 'regression detail')] : []),
+    ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
+    ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
     ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
     ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
     ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
@@ -405,12 +725,8 @@ function hardCut(text: string, maxLength: number): string {
   return truncate(text, maxLength - note.length).text + note
 }
 
-function joinedLength(blocks: readonly Block[]): number {
-  return blocks.reduce((n, b) => n + b.text.length, 0) + SEPARATOR.length * Math.max(0, blocks.length - 1)
-}
-
-function join(blocks: readonly Block[]): string {
-  return blocks.map((b) => b.text).join(SEPARATOR)
+function joinedLength(texts: readonly string[]): number {
+  return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1)
 }
 
 function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
@@ -436,10 +752,10 @@ function rateCell(f: RunFigures): string {
   return `${formatPercent(f.passRate)} (${formatCount(f.passed)}/${formatCount(f.total)})`
 }
 
-/** A markdown table of escaped cells: the first column left-aligned, figures right-aligned. */
-function table(header: string[], rows: string[][]): string {
+/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
+function table(header: string[], rows: string[][], align: 'right' | 'left' = 'right'): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`
-  const alignment = `|:--|${'--:|'.repeat(header.length - 1)}`
+  const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`
   return [line(header), alignment, ...rows.map(line)].join('\n')
 }
 

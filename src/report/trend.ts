@@ -1,7 +1,8 @@
 /**
  * The trend of the last runs as a Mermaid `xychart-beta` (GitHub renders
  * ```mermaid blocks in comments and job summaries): pass rate as bars, mean
- * judge score as a line on the same 0–100 scale. Pure: the points come from
+ * judge score as a line on the same 0–100 scale, the axis from 0 (bars read by
+ * their length would exaggerate a change on an axis starting higher). Pure: the points come from
  * the trend a run record carries forward from its baselines.
  */
 import type { RunRecord } from '../types.js'
@@ -51,9 +52,6 @@ export function renderTrend(points: readonly TrendPoint[], options: TrendOptions
   const passRates = shown.map((p) => percent(p.passRate))
   const withScores = shown.every((p) => p.meanScore !== null && Number.isFinite(p.meanScore))
   const scores = withScores ? shown.map((p) => percent(p.meanScore!)) : []
-  const lowest = Math.min(...passRates, ...scores)
-  // start the axis near the data so a few points' change is visible; at 0 when the data is low
-  const floor = Math.max(0, Math.floor((lowest - 5) / 10) * 10)
   const series = withScores ? 'pass rate % (bars) and mean score % (line)' : 'pass rate %'
   const title = chartText(options.title ?? `Last ${shown.length} runs: ${series}`, 120)
   const lines = [
@@ -61,7 +59,8 @@ export function renderTrend(points: readonly TrendPoint[], options: TrendOptions
     'xychart-beta',
     `  title "${title}"`,
     `  x-axis [${shown.map((p) => `"${chartText(p.label)}"`).join(', ')}]`,
-    `  y-axis "%" ${floor} --> 100`,
+    // bars are read by their length: an axis starting above 0 would make a small change look large
+    `  y-axis "%" 0 --> 100`,
     `  bar [${passRates.join(', ')}]`,
     ...(withScores ? [`  line [${scores.join(', ')}]`] : []),
     '```'

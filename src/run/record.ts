@@ -5,6 +5,7 @@ import { carryHistory, carryTrend } from '../compare/history.js'
 import { FINGERPRINT_VERSION } from '../config/fingerprint.js'
 import { RECORD_SCHEMA_VERSION } from '../config/record.js'
 import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord, RunSummary } from '../types.js'
+import { summarizeNamedScores } from './promptfoo.js'
 import { redact } from '../util/env.js'
 import { VERSION } from '../version.js'
 
@@ -48,7 +49,10 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
   }
   // summed from the cases, so that merged shards keep it
   const reruns = cases.reduce((n, c) => n + (c.reruns ?? 0), 0)
-  return reruns > 0 ? { ...summary, reruns } : summary
+  if (reruns > 0) summary.reruns = reruns
+  const namedScores = summarizeNamedScores(cases)
+  if (namedScores) summary.namedScores = namedScores
+  return summary
 }
 
 export function buildRecord(input: RecordInput): RunRecord {

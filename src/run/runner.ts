@@ -11,6 +11,7 @@ import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
+import { promptfooVerdict } from './promptfoo.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -205,6 +206,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   }
   if (trials.length > 1) result.trials = trials
   if (shown.toolCalls) result.toolCalls = shown.toolCalls
+  if (shown.namedScores) result.namedScores = shown.namedScores
   const usage = sumUsage(trials)
   if (usage) result.usage = usage
   const latencyMs = meanLatency(trials)
@@ -281,8 +283,10 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       embed: options.embed,
       defaultJudgeThreshold: options.defaultJudgeThreshold
     })
+    const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
-    const result: TrialResult = { passed: casePasses(assertions), output: reply.output, error: null, score: rubricScore(assertions), durationMs, assertions }
+    const result: TrialResult = { passed: graded ? graded.passed : casePasses(assertions), output: reply.output, error: null, score: rubricScore(assertions), durationMs, assertions }
+    if (graded?.namedScores) result.namedScores = graded.namedScores
     if (reply.toolCalls) result.toolCalls = reply.toolCalls
     if (usage) result.usage = usage
     result.latencyMs = latencyMs

@@ -12,8 +12,9 @@
  */
 import { Timers } from '../util/timers.js'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs'
+import { delimiter, extname, isAbsolute, join, resolve } from 'node:path'
+import { distance } from 'fastest-levenshtein'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { expandVars, minimalEnv } from '../util/env.js'
@@ -79,7 +80,91 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
     Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
   )
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
-  return { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+  const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+  checkProgram(spec)
+  return spec
+}
+
+/**
+ * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
+ * checks that it can be run: a typo (`pyhton3`) is one config error before any
+ * case runs, not a failure of every case.
+ */
+function checkProgram(spec: CommandSpec): void {
+  const program = spec.argv[0]!
+  if (!isDirectory(spec.cwd)) {
+    throw new ConfigError(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd')
+  }
+  const fail = (what: string): never => {
+    throw new ConfigError(`target.command: ${what}`, undefined, 'target.command')
+  }
+  if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
+    const file = resolve(spec.cwd, program)
+    if (!existsSync(file)) fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${isAbsolute(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`)
+    if (!isRunnable(file)) fail(notRunnable(program, file))
+    return
+  }
+  const dirs = (spec.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '')
+  const found = dirs.flatMap((dir) => executableNames(program).map((name) => join(dir, name))).filter((file) => existsSync(file))
+  if (found.some(isRunnable)) return
+  if (found.length) fail(notRunnable(program, found[0]!))
+  const near = closestProgram(program, dirs)
+  fail(
+    `the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
+      `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`
+  )
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function isRunnable(file: string): boolean {
+  try {
+    if (statSync(file).isDirectory()) return false
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function notRunnable(program: string, file: string): string {
+  const kind = isDirectory(file) ? 'is a folder' : 'is not executable'
+  return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`
+}
+
+/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
+function executableNames(program: string): string[] {
+  if (process.platform !== 'win32' || extname(program)) return [program]
+  return [program, ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean).map((ext) => program + ext.toLowerCase())]
+}
+
+/** A program on the PATH whose name is one or two edits away, for "did you mean". */
+function closestProgram(program: string, dirs: string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const dir of dirs) {
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (Math.abs(name.length - program.length) >= bestDistance) continue
+      const d = distance(name, program)
+      if (d < bestDistance) {
+        best = name
+        bestDistance = d
+      }
+    }
+  }
+  return best
 }
 
 /** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
@@ -147,10 +232,20 @@ export function appendTail(tail: Buffer, chunk: Buffer): Buffer {
   return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES))
 }
 
-/** `: <stderr tail>` for an error message, or a note that there was none. */
+/**
+ * `: <stderr's last line>` and then the tail for an error message, or a note that
+ * there was none. The last line leads because it is the one that says what went
+ * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
+ */
 export function stderrSuffix(tail: Buffer): string {
-  const text = tail.toString('utf8').trim()
-  return text ? `: ${text}` : ' (no stderr)'
+  let text = tail.toString('utf8').trim()
+  if (!text) return ' (no stderr)'
+  const cut = tail.length >= STDERR_TAIL_BYTES
+  // a tail cut mid-line starts at the next whole line
+  if (cut && text.includes('\n')) text = text.slice(text.indexOf('\n') + 1)
+  const lines = text.split(/\r?\n/)
+  if (lines.length === 1) return `: ${cut ? '…' : ''}${text}`
+  return `: ${lines.at(-1)!.trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`
 }
 
 /** Why a process could not be started, in terms of the target's settings. */

@@ -21,6 +21,11 @@
  * that times out can only be stopped by killing its worker; the other cases in
  * flight on that worker did nothing wrong, so they are sent again to a fresh
  * worker, still bounded by their own timeouts.
+ *
+ * A worker that never writes anything (its stdout block-buffered into a pipe,
+ * the usual Python default) would time out every case, one after another: the
+ * first case that times out before any worker wrote a byte of stdout is
+ * diagnosed once, and every case in flight and to come fails at once with why.
  */
 import { Timers } from '../util/timers.js'
 import type { ChildProcess } from 'node:child_process'
@@ -67,7 +72,15 @@ export function createJsonlTarget(config: TargetConfig, ctx: TargetContext, timi
   if (spec.argv.includes('{{input}}')) {
     throw new ConfigError('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command')
   }
-  return new WorkerPool(spec, config.workers, timing)
+  return new WorkerPool(spec, config.workers, timing, config.timeoutMs)
+}
+
+/** What a pool whose workers never wrote a line is told; every case gets it, so the verdict can name it once. */
+export function silentWorkerError(timeoutMs: number): TargetError {
+  return new TargetError(
+    `no reply line within ${timeoutMs} ms, and no worker wrote anything on stdout: is the worker's stdout flushed after each reply? ` +
+      `(Python: print(..., flush=True) or run it with python3 -u; a worker that needs longer to start needs a larger target.timeoutMs)`
+  )
 }
 
 class WorkerPool implements Target {
@@ -77,11 +90,16 @@ class WorkerPool implements Target {
   private readonly alive = new Set<Worker>()
   private nextId = 0
   private closing = false
+  /** whether any worker wrote anything on stdout yet */
+  private heard = false
+  /** set once the workers are found silent: every call fails with it */
+  private silence: TargetError | null = null
 
   constructor(
     private readonly spec: CommandSpec,
     workers: number,
-    private readonly timing: JsonlTiming
+    private readonly timing: JsonlTiming,
+    private readonly timeoutMs: number
   ) {
     this.slots = new Array<Worker | null>(workers).fill(null)
   }
@@ -89,6 +107,7 @@ class WorkerPool implements Target {
   call(request: TrialRequest): Promise<TargetReply> {
     if (request.signal.aborted) return Promise.reject(abortError(request.signal))
     if (this.closing) return Promise.reject(new TargetError('target closed'))
+    if (this.silence) return Promise.reject(this.silence)
     const id = String(++this.nextId)
     const { case: c, signal } = request
     const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`
@@ -129,7 +148,7 @@ class WorkerPool implements Target {
     const index = this.leastBusy()
     let worker = this.slots[index]
     if (!worker) {
-      worker = new Worker(this.spec, this.timing, (exited) => this.onExit(exited))
+      worker = new Worker(this.spec, this.timing, (exited) => this.onExit(exited), () => (this.heard = true))
       this.slots[index] = worker
       this.alive.add(worker)
       const started = worker
@@ -159,11 +178,25 @@ class WorkerPool implements Target {
     const worker = pending.worker
     pending.settle({ error: abortError(pending.signal) })
     if (!worker) return
+    if (!this.heard) return this.silenced()
     worker.forget(pending)
     const others = worker.takeAll()
     worker.stop(new TargetError('worker stopped'))
     // after the current abort event: when the whole run is interrupted, the others abort too and need no new worker
     if (others.length > 0) setImmediate(() => others.forEach((other) => this.dispatch(other)))
+  }
+
+  /**
+   * A case ended (timed out, or the run was interrupted, where what follows is
+   * dropped anyway) before any worker wrote a byte: the next cases would only
+   * wait as long for nothing. Every case in flight fails now, and every later one at once.
+   */
+  private silenced(): void {
+    this.silence = silentWorkerError(this.timeoutMs)
+    for (const worker of this.alive) {
+      worker.failAll(this.silence)
+      worker.stop(new TargetError('worker stopped'))
+    }
   }
 
   /** A worker that exited or is being stopped takes no more requests; its slot starts a fresh one on demand. */
@@ -191,7 +224,8 @@ class Worker {
   constructor(
     private readonly spec: CommandSpec,
     private readonly timing: JsonlTiming,
-    private readonly onExit: (worker: Worker) => void
+    private readonly onExit: (worker: Worker) => void,
+    private readonly onStdout: () => void
   ) {
     this.child = spawnInGroup(spec, spec.argv.slice(1))
     this.closed = new Promise<void>((resolvePromise) => {
@@ -220,7 +254,10 @@ class Worker {
       // a grandchild may hold stdout open after the worker exited; do not wait for it forever
       this.timers.later(PIPE_GRACE_MS, () => this.forceClose())
     })
-    this.child.stdout?.on('data', (chunk: Buffer) => this.onStdoutText(this.decoder.write(chunk)))
+    this.child.stdout?.on('data', (chunk: Buffer) => {
+      this.onStdout()
+      this.onStdoutText(this.decoder.write(chunk))
+    })
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = appendTail(this.stderrTail, chunk)
     })

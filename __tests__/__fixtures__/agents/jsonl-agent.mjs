@@ -18,10 +18,18 @@ if (mode === 'stubborn') {
   setInterval(() => {}, 1000)
 }
 
+if (mode === 'silent') {
+  // like a Python worker whose stdout is block-buffered into the pipe: replies pile up, unseen until exit
+  const unsent = []
+  const lines = readline.createInterface({ input: process.stdin })
+  lines.on('line', (line) => unsent.push(`${JSON.stringify({ id: JSON.parse(line).id, output: 'late' })}\n`))
+  lines.on('close', () => process.stdout.write(unsent.join(''), () => process.exit(0)))
+}
+
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const held = []
 
-readline.createInterface({ input: process.stdin }).on('line', (line) => {
+if (mode !== 'silent') readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const request = JSON.parse(line)
   const { id, input } = request
   const [verb, ...rest] = typeof input === 'string' ? input.split(':') : ['json']
