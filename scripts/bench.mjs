@@ -434,12 +434,21 @@ async function agents(sizes = [10000, 100000]) {
       'cases.jsonl': `${lines.join('\n')}\n`,
       'evalgate.yml': 'name: bench\ndataset: cases.jsonl\nconcurrency: 64\ntarget: { module: ./agent.mjs }\npricing: { bench-mini: { input: 0.6, output: 2.4 } }\n'
     })
+    // the same number of checks on plain strings: what the structured results themselves cost
+    const textLines = Array.from({ length: size }, (_, i) =>
+      JSON.stringify({ id: `c${i}`, input: `question ${i}`, assert: [{ type: 'contains', value: `question ${i}` }, { type: 'icontains', value: 'ECHO' }, { type: 'not-contains', value: `refund ${i}` }] })
+    )
+    const threeText = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    writeFileSync(path.join(threeText, 'cases.jsonl'), `${textLines.join('\n')}\n`)
     const a = await libRun(path.join(plain, 'evalgate.yml'))
+    const t = await libRun(path.join(threeText, 'evalgate.yml'))
     const b = await libRun(path.join(structured, 'evalgate.yml'))
     expectAllPassed(a, size, 'agents (strings)')
+    expectAllPassed(t, size, 'agents (strings, 3 checks)')
     expectAllPassed(b, size, 'agents (structured)')
-    results.agents.push({ n: size, strings: a, structured: b })
-    console.log(`  ${thousands(size).padStart(7)} cases  strings: ${secs(a.processMs)}, peak ${mb(a.peakRssMb)}  ·  structured + 2 trajectory checks: ${secs(b.processMs)}, peak ${mb(b.peakRssMb)}  ·  time ${ratio(b.processMs, a.processMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}`)
+    results.agents.push({ n: size, strings: a, threeChecks: t, structured: b })
+    console.log(`  ${thousands(size).padStart(7)} cases  strings, 1 check: ${secs(a.processMs)}, peak ${mb(a.peakRssMb)}  ·  strings, 3 checks: ${secs(t.processMs)}, peak ${mb(t.peakRssMb)}`)
+    console.log(`  ${''.padStart(13)}  structured + contains + 2 trajectory checks: ${secs(b.processMs)}, peak ${mb(b.peakRssMb)}  ·  vs 1 check: time ${ratio(b.processMs, a.processMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}  ·  vs 3 checks: time ${ratio(b.processMs, t.processMs)}, memory ${ratio(b.peakRssMb, t.peakRssMb)}`)
   }
 }
 
