@@ -33,7 +33,7 @@ describe('examples/agent', () => {
   afterEach(() => server.close())
 
   it('a second run with identical answers but different usage asks the judge nothing', async () => {
-    const env = { JUDGE_KEY: 'sk-judge' }
+    const env = { JUDGE_KEY: 'sk-judge', PATH: process.env.PATH }
     const first = await evaluate(await exampleConfig('1', 'support-mini', server), { env })
     expect(server.requests).toHaveLength(1)
     // the judge was shown the trajectory, as untrusted data between nonce tags
