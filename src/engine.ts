@@ -94,6 +94,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     repeat,
     repeatPassThreshold: config.repeatPassThreshold,
     timeoutMs: config.target.timeoutMs,
+    checkTimeoutMs: config.checkTimeoutMs,
     judge: spread?.judge,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,

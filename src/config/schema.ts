@@ -158,6 +158,8 @@ export const configSchema = z
     repeat: positiveInt.max(1000).default(1),
     repeatPassThreshold: fraction.default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
+    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
     defaults: z

@@ -14,6 +14,8 @@ export interface RunnerOptions {
   repeat: number
   repeatPassThreshold: number
   timeoutMs: number
+  /** the deadline of each trial's sandboxed checks (SPEC §9 checkTimeoutMs) */
+  checkTimeoutMs?: number
   judge?: Judge
   defaultJudgeThreshold?: number
   /** aborting it cuts the run short: no new trials start, running ones are stopped and dropped */
@@ -215,6 +217,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         input: c.input,
         case: c,
         durationMs,
+        checkTimeoutMs: options.checkTimeoutMs,
         judge: options.judge,
         defaultJudgeThreshold: options.defaultJudgeThreshold
       })

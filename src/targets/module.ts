@@ -1,45 +1,60 @@
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
- * `(input, case) => string | Promise<string>`, run in-process by the same
- * function target the library's runEval uses.
+ * `(input, case) => string | result object | Promise of either`. It runs in the
+ * sandbox (SPEC §9): worker threads with the target's minimal environment
+ * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
+ * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { TargetConfig } from '../config/schema.js'
-import { ConfigError, errorMessage } from '../errors.js'
-import { expandVars } from '../util/env.js'
-import { functionTarget, type AgentFunction } from './function.js'
-import type { Target, TargetContext } from './types.js'
+import { ConfigError, TargetError } from '../errors.js'
+import { Sandbox } from '../sandbox/index.js'
+import { expandVars, minimalEnv } from '../util/env.js'
+import { outputOf } from './function.js'
+import type { Target, TargetContext, TargetReply } from './types.js'
 
-/** Imports the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
+/** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
+const AGENT_MEMORY_MB = 2048
+
+/** The output of what the agent returned: a string, a result object's `output`, else the value as JSON. */
+function outputOfResult(value: unknown, file: string): string {
+  if (value !== null && typeof value === 'object' && typeof (value as { output?: unknown }).output === 'string') {
+    return (value as { output: string }).output
+  }
+  return outputOf(value, file)
+}
+
+/** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 export async function createModuleTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
   if (config.module === undefined) throw new ConfigError('target.module is not set')
   const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
-  const agent = await loadAgent(file)
-  return functionTarget(() => agent, file)
-}
-
-async function loadAgent(file: string): Promise<AgentFunction> {
-  let mod: { default?: unknown }
-  try {
-    // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
-    mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
-  } catch (err) {
-    throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file)
+  const extra = Object.fromEntries(
+    Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
+  )
+  const sandbox = new Sandbox({
+    env: minimalEnv(ctx.env, extra),
+    workers: Math.max(1, Math.min(4, availableParallelism())),
+    resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
+  })
+  const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
+  if (!loaded!.ok) {
+    await sandbox.close()
+    throw new ConfigError(`target.module: cannot load ${file}: ${loaded!.error}`, file)
   }
-  if (typeof mod.default !== 'function') {
-    throw new ConfigError(
-      `target.module: ${file} must export a function as default, (input, case) => string; it exports ${describeExports(mod)}`,
-      file
-    )
+  return {
+    async call(request): Promise<TargetReply> {
+      // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
+      const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { signal: request.signal })
+      if (!outcome!.ok) {
+        if (request.signal.aborted) throw request.signal.reason
+        throw new TargetError(`${file}: ${outcome!.error}`)
+      }
+      const { value, latencyMs } = outcome!.value as { value: unknown; latencyMs: number }
+      const reply: TargetReply = { output: outputOfResult(value, file), latencyMs }
+      if (value !== null && typeof value === 'object') reply.result = value
+      return reply
+    },
+    close: () => sandbox.close()
   }
-  return mod.default as AgentFunction
-}
-
-function describeExports(mod: { default?: unknown }): string {
-  if (mod.default === undefined) {
-    const names = Object.keys(mod).filter((name) => name !== 'default')
-    return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing'
-  }
-  return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
 }

@@ -11,6 +11,10 @@ export interface TrialRequest {
 export interface TargetReply {
   output: string
   usage?: TargetUsage
+  /** time spent in the target itself, start-up excluded (SPEC §10), where the target measures it */
+  latencyMs?: number
+  /** the result object the target returned (SPEC §10: output, toolCalls, usage, metadata), as it returned it */
+  result?: object
 }
 
 /**

@@ -1,0 +1,231 @@
+/**
+ * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * javascript checks and regular expressions run in a small pool of worker
+ * threads with an environment of their own, memory limits and a deadline per
+ * task. A worker whose task runs past its deadline while holding the thread
+ * (a loop, a backtracking pattern) is terminated and replaced; the other work
+ * it held runs again on a fresh worker. Whatever the code does there —
+ * process.exit, process.exitCode, 'exit' handlers, timers, patched globals —
+ * stays in that worker: the main thread's exit code and verdict are its own.
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads'
+import type { ItemReply, SandboxItem, WorkerReply } from './protocol.js'
+import { SLOT_ITEM, SLOT_LENGTH, SLOT_RUNNING, SLOT_TASK, WORKER_SOURCE } from './worker.js'
+
+export type { SandboxItem } from './protocol.js'
+
+/** An item's outcome; `timedOut` when it ran past the deadline and was given up. */
+export type ItemOutcome = ItemReply | { ok: false; error: string; timedOut: true }
+
+export interface SandboxOptions {
+  /** the workers' whole environment (process.env inside them) */
+  env: Record<string, string>
+  /** most workers at once */
+  workers: number
+  resourceLimits?: ResourceLimits
+}
+
+export interface RunOptions {
+  /** the deadline, from when the task is handed to a worker */
+  timeoutMs?: number
+  /** names the deadline in reasons, e.g. "checkTimeoutMs" */
+  timeoutName?: string
+  /** aborting it gives the task up as at its deadline (a trial's own timeout, the run's interruption) */
+  signal?: AbortSignal
+}
+
+/** How long a worker may take to answer a cancel before it counts as stuck and is replaced. */
+const CANCEL_GRACE_MS = 1000
+/** How often one item is run again after its worker was replaced for another's sake. */
+const MAX_RERUNS = 3
+
+interface Task {
+  id: number
+  items: SandboxItem[]
+  options: RunOptions
+  reruns: number
+  resolve: (outcomes: ItemOutcome[]) => void
+  slot?: Slot
+  timer?: NodeJS.Timeout
+  onAbort?: () => void
+}
+
+interface Slot {
+  worker: Worker
+  progress: Int32Array
+  tasks: Map<number, Task>
+  /** set once the pool has let go of the worker: its late messages are ignored */
+  gone: boolean
+}
+
+function timeoutError(options: RunOptions): string {
+  const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : ''
+  return `did not finish within${limit || ' its deadline'}`
+}
+
+/** Each line a worker prints, indented: output of user code never starts a line of our log (no workflow commands). */
+function forward(stream: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => to.write(chunk.replace(/^/gm, '  | ')))
+}
+
+export class Sandbox {
+  private readonly slots = new Set<Slot>()
+  private nextId = 1
+  private closed = false
+
+  constructor(private readonly options: SandboxOptions) {}
+
+  /** Runs a batch of items in one worker; outcomes in the items' order. Never rejects. */
+  run(items: SandboxItem[], options: RunOptions = {}): Promise<ItemOutcome[]> {
+    return this.start(items, options, 0)
+  }
+
+  /** Terminates every worker; unfinished tasks end as given up. */
+  async close(): Promise<void> {
+    this.closed = true
+    const slots = [...this.slots]
+    this.slots.clear()
+    for (const slot of slots) {
+      slot.gone = true
+      for (const task of slot.tasks.values()) this.finish(task, task.items.map(() => ({ ok: false, error: 'the sandbox was closed' })))
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()))
+  }
+
+  private start(items: SandboxItem[], options: RunOptions, reruns: number): Promise<ItemOutcome[]> {
+    return new Promise((resolve) => {
+      const task: Task = { id: this.nextId++, items, options, reruns, resolve }
+      if (this.closed) return this.finish(task, items.map(() => ({ ok: false, error: 'the sandbox was closed' })))
+      if (options.signal?.aborted) return this.finish(task, this.givenUp(task))
+      const slot = this.pick()
+      task.slot = slot
+      if (slot.tasks.size === 0) slot.worker.ref()
+      slot.tasks.set(task.id, task)
+      try {
+        slot.worker.postMessage({ id: task.id, items })
+      } catch (err) {
+        // an input, case or context that cannot be cloned (a function in it) fails the task, not the pool
+        const error = `cannot be passed to the sandbox: ${(err as Error).message}`
+        return this.finish(task, items.map(() => ({ ok: false, error })))
+      }
+      if (options.timeoutMs !== undefined) task.timer = setTimeout(() => this.expire(task), options.timeoutMs)
+      if (options.signal) {
+        task.onAbort = () => this.expire(task)
+        options.signal.addEventListener('abort', task.onAbort, { once: true })
+      }
+    })
+  }
+
+  /** The least busy worker, or a new one while the pool is below its size and every worker is busy. */
+  private pick(): Slot {
+    let best: Slot | undefined
+    for (const slot of this.slots) if (!best || slot.tasks.size < best.tasks.size) best = slot
+    if (best && (best.tasks.size === 0 || this.slots.size >= this.options.workers)) return best
+    return this.spawn()
+  }
+
+  private spawn(): Slot {
+    const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      env: this.options.env,
+      resourceLimits: this.options.resourceLimits,
+      workerData: { progress: shared },
+      stdout: true,
+      stderr: true
+    })
+    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), gone: false }
+    forward(worker.stdout, process.stderr)
+    forward(worker.stderr, process.stderr)
+    worker.on('message', (reply: WorkerReply) => this.settle(slot, reply))
+    let failure = ''
+    worker.on('error', (err) => (failure = err.message))
+    worker.on('exit', (code) => {
+      if (!slot.gone) this.lost(slot, `its worker stopped${failure ? `: ${failure}` : ` (exit code ${code})`}`)
+    })
+    worker.unref()
+    this.slots.add(slot)
+    return slot
+  }
+
+  private settle(slot: Slot, reply: WorkerReply): void {
+    const task = slot.tasks.get(reply.id)
+    if (!task || slot.gone) return
+    this.finish(task, reply.results.map((r) => r ?? { ok: false, error: timeoutError(task.options), timedOut: true }))
+  }
+
+  private finish(task: Task, outcomes: ItemOutcome[]): void {
+    this.detach(task)
+    task.resolve(outcomes)
+  }
+
+  /** The task no longer waits on its worker, its deadline or its signal. */
+  private detach(task: Task): void {
+    clearTimeout(task.timer)
+    if (task.onAbort) task.options.signal?.removeEventListener('abort', task.onAbort)
+    const slot = task.slot
+    task.slot = undefined
+    if (slot?.tasks.delete(task.id) && slot.tasks.size === 0 && !slot.gone) slot.worker.unref()
+  }
+
+  private givenUp(task: Task): ItemOutcome[] {
+    return task.items.map(() => ({ ok: false, error: timeoutError(task.options), timedOut: true }))
+  }
+
+  /**
+   * The task's deadline passed. A worker stuck in this task's synchronous code
+   * is replaced at once; otherwise it is asked for what finished, and replaced
+   * only if it does not answer.
+   */
+  private expire(task: Task): void {
+    const slot = task.slot
+    if (!slot) return
+    const { progress } = slot
+    if (Atomics.load(progress, SLOT_RUNNING) === 1 && Atomics.load(progress, SLOT_TASK) === task.id) {
+      return this.replace(slot, task, Atomics.load(progress, SLOT_ITEM), timeoutError(task.options))
+    }
+    slot.worker.postMessage({ cancel: task.id })
+    clearTimeout(task.timer)
+    task.timer = setTimeout(() => {
+      if (task.slot === slot) this.replace(slot, task, undefined, timeoutError(task.options))
+    }, CANCEL_GRACE_MS)
+  }
+
+  /** A worker ended by itself (out of memory, an uncaught error): what it ran synchronously is blamed. */
+  private lost(slot: Slot, why: string): void {
+    const { progress } = slot
+    const culprit = Atomics.load(progress, SLOT_RUNNING) === 1 ? slot.tasks.get(Atomics.load(progress, SLOT_TASK)) : undefined
+    this.replace(slot, culprit, culprit && Atomics.load(progress, SLOT_ITEM), why)
+  }
+
+  /**
+   * Lets go of a worker: the blamed item (or, when it is not known, every item
+   * of the blamed task) fails with `why`; all other work the worker held runs
+   * again elsewhere, a few times at most.
+   */
+  private replace(slot: Slot, blamed: Task | undefined, item: number | undefined, why: string): void {
+    slot.gone = true
+    this.slots.delete(slot)
+    void slot.worker.terminate()
+    for (const task of [...slot.tasks.values()]) {
+      const failed = (i: number) => task === blamed && (item === undefined || item === i)
+      const again = task.items.map((_, i) => i).filter((i) => !failed(i))
+      const outcomes: ItemOutcome[] = task.items.map(() => ({ ok: false, error: why, timedOut: true }))
+      if (again.length === 0 || task.reruns >= MAX_RERUNS) {
+        for (const i of again) outcomes[i] = { ok: false, error: `not run: its worker was stopped ${MAX_RERUNS} times for other work` }
+        this.finish(task, outcomes)
+        continue
+      }
+      this.detach(task)
+      void this.start(
+        again.map((i) => task.items[i]!),
+        task.options,
+        task.reruns + 1
+      ).then((rerun) => {
+        again.forEach((i, k) => (outcomes[i] = rerun[k]!))
+        task.resolve(outcomes)
+      })
+    }
+  }
+}
