@@ -54,6 +54,8 @@ interface Slot {
   worker: Worker
   progress: Int32Array
   tasks: Map<number, Task>
+  /** tasks whose deadline starts when the new worker is up: its start-up is not theirs */
+  booting: Task[] | undefined
   /** set once the pool has let go of the worker: its late messages are ignored */
   gone: boolean
 }
@@ -61,12 +63,6 @@ interface Slot {
 function timeoutError(options: RunOptions): string {
   const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : ''
   return `did not finish within${limit || ' its deadline'}`
-}
-
-/** Each line a worker prints, indented: output of user code never starts a line of our log (no workflow commands). */
-function forward(stream: NodeJS.ReadableStream, to: NodeJS.WritableStream): void {
-  stream.setEncoding('utf8')
-  stream.on('data', (chunk: string) => to.write(chunk.replace(/^/gm, '  | ')))
 }
 
 export class Sandbox {
@@ -109,12 +105,17 @@ export class Sandbox {
         const error = `cannot be passed to the sandbox: ${(err as Error).message}`
         return this.finish(task, items.map(() => ({ ok: false, error })))
       }
-      if (options.timeoutMs !== undefined) task.timer = setTimeout(() => this.expire(task), options.timeoutMs)
+      if (slot.booting) slot.booting.push(task)
+      else this.arm(task)
       if (options.signal) {
         task.onAbort = () => this.expire(task)
         options.signal.addEventListener('abort', task.onAbort, { once: true })
       }
     })
+  }
+
+  private arm(task: Task): void {
+    if (task.options.timeoutMs !== undefined && task.slot) task.timer = setTimeout(() => this.expire(task), task.options.timeoutMs)
   }
 
   /** The least busy worker, or a new one while the pool is below its size and every worker is busy. */
@@ -131,13 +132,14 @@ export class Sandbox {
       eval: true,
       env: this.options.env,
       resourceLimits: this.options.resourceLimits,
-      workerData: { progress: shared },
-      stdout: true,
-      stderr: true
+      workerData: { progress: shared }
     })
-    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), gone: false }
-    forward(worker.stdout, process.stderr)
-    forward(worker.stderr, process.stderr)
+    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), booting: [], gone: false }
+    worker.once('online', () => {
+      const waiting = slot.booting ?? []
+      slot.booting = undefined
+      for (const task of waiting) this.arm(task)
+    })
     worker.on('message', (reply: WorkerReply) => this.settle(slot, reply))
     let failure = ''
     worker.on('error', (err) => (failure = err.message))

@@ -29,6 +29,13 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   process.exit = ((code?: number) => {
     throw new Error(`process.exit(${code ?? ''}) is not available here`)
   }) as typeof process.exit
+  // what user code prints goes to the log indented, so that none of its lines is a workflow command
+  // (not with the Worker's `stdout: true` option: its streams keep an idle pool from letting the process exit)
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write((typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString()).replace(/^(?=.)/gm, '  | '), ...rest)) as typeof stream.write
+  }
   // an error thrown later by a timer a check left behind must not take its neighbours down
   process.on('uncaughtException', () => {})
   process.on('unhandledRejection', () => {})

@@ -48,7 +48,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { signal: request.signal })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason
-        throw new TargetError(`${file}: ${outcome!.error}`)
+        throw new TargetError(outcome!.error)
       }
       const { value, latencyMs } = outcome!.value as { value: unknown; latencyMs: number }
       const reply: TargetReply = { output: outputOfResult(value, file), latencyMs }
