@@ -38,6 +38,12 @@ export interface RunOptions {
 const CANCEL_GRACE_MS = 1000
 /** How often one item is run again after its worker was replaced for another's sake. */
 const MAX_RERUNS = 3
+/**
+ * How often the pool looks for a worker held by one piece of synchronous code:
+ * one seen so on two looks in a row gets no new work, and the work queued
+ * behind it moves to another worker, instead of waiting for its deadline.
+ */
+const WATCH_MS = 250
 
 interface Task {
   id: number
@@ -58,6 +64,9 @@ interface Slot {
   booting: Task[] | undefined
   /** set once the pool has let go of the worker: its late messages are ignored */
   gone: boolean
+  /** the synchronous segment (task:item) the last look found running, and whether it was already running the look before */
+  seen: string | undefined
+  held: boolean
 }
 
 function timeoutError(options: RunOptions): string {
@@ -69,6 +78,7 @@ export class Sandbox {
   private readonly slots = new Set<Slot>()
   private nextId = 1
   private closed = false
+  private watch: NodeJS.Timeout | undefined
 
   constructor(private readonly options: SandboxOptions) {}
 
@@ -80,6 +90,7 @@ export class Sandbox {
   /** Terminates every worker; unfinished tasks end as given up. */
   async close(): Promise<void> {
     this.closed = true
+    clearInterval(this.watch)
     const slots = [...this.slots]
     this.slots.clear()
     for (const slot of slots) {
@@ -98,6 +109,7 @@ export class Sandbox {
       task.slot = slot
       if (slot.tasks.size === 0) slot.worker.ref()
       slot.tasks.set(task.id, task)
+      this.watchSlots()
       try {
         slot.worker.postMessage({ id: task.id, items })
       } catch (err) {
@@ -118,12 +130,51 @@ export class Sandbox {
     if (task.options.timeoutMs !== undefined && task.slot) task.timer = setTimeout(() => this.expire(task), task.options.timeoutMs)
   }
 
-  /** The least busy worker, or a new one while the pool is below its size and every worker is busy. */
+  /**
+   * The least busy worker that is not held, or a new one while the pool is
+   * below its size (held workers not counted) and every worker is busy.
+   */
   private pick(): Slot {
     let best: Slot | undefined
-    for (const slot of this.slots) if (!best || slot.tasks.size < best.tasks.size) best = slot
-    if (best && (best.tasks.size === 0 || this.slots.size >= this.options.workers)) return best
+    let free = 0
+    for (const slot of this.slots) {
+      if (slot.held) continue
+      free++
+      if (!best || slot.tasks.size < best.tasks.size) best = slot
+    }
+    if (best && (best.tasks.size === 0 || free >= this.options.workers)) return best
     return this.spawn()
+  }
+
+  private watchSlots(): void {
+    if (this.watch) return
+    this.watch = setInterval(() => this.look(), WATCH_MS)
+    this.watch.unref()
+  }
+
+  private look(): void {
+    let busy = false
+    for (const slot of [...this.slots]) {
+      if (slot.tasks.size === 0) continue
+      busy = true
+      const { progress } = slot
+      const now = Atomics.load(progress, SLOT_RUNNING) === 1 ? `${Atomics.load(progress, SLOT_TASK)}:${Atomics.load(progress, SLOT_ITEM)}` : undefined
+      slot.held = now !== undefined && now === slot.seen
+      slot.seen = now
+      if (!slot.held) continue
+      // the worker is held: what waits behind the code holding it starts again elsewhere
+      const holder = Atomics.load(progress, SLOT_TASK)
+      for (const task of [...slot.tasks.values()]) {
+        if (task.id === holder || task.reruns >= MAX_RERUNS) continue
+        slot.worker.postMessage({ cancel: task.id })
+        this.detach(task)
+        void this.start(task.items, task.options, task.reruns + 1).then(task.resolve)
+      }
+    }
+    if (!busy) {
+      clearInterval(this.watch)
+      this.watch = undefined
+    }
   }
 
   private spawn(): Slot {
@@ -134,7 +185,7 @@ export class Sandbox {
       resourceLimits: this.options.resourceLimits,
       workerData: { progress: shared }
     })
-    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), booting: [], gone: false }
+    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), booting: [], gone: false, seen: undefined, held: false }
     worker.once('online', () => {
       const waiting = slot.booting ?? []
       slot.booting = undefined

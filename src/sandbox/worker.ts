@@ -67,45 +67,50 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`)
   }
 
-  /** Starts one item; the synchronous part runs between the two stores of the slot. */
-  function start(task: number, index: number, item: SandboxItem): Promise<unknown> {
+  /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
+  function held<T>(task: number, index: number, call: () => T): T {
     Atomics.store(slot, TASK, task)
     Atomics.store(slot, ITEM, index)
     Atomics.store(slot, RUNNING, 1)
     try {
-      switch (item.kind) {
-        case 'match': {
-          const match = new RegExp(item.source, item.flags).exec(item.text)
-          return Promise.resolve(match === null ? null : match[0])
-        }
-        case 'test':
-          return Promise.resolve(new RegExp(item.source, item.flags).test(item.text))
-        case 'script': {
-          let fn = scripts.get(item.body)
-          if (!fn) {
-            fn = new AsyncFunction('output', 'input', 'context', item.body)
-            scripts.set(item.body, fn)
-          }
-          return fn(item.output, item.input, item.context).then(gradable)
-        }
-        case 'module':
-          return defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}').then(async (fn) =>
-            gradable(await fn(item.output, item.context, item.value))
-          )
-        case 'load':
-          return defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}').then(() => null)
-        case 'agent':
-          return defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}').then(async (fn) => {
-            // the agent's own time: the module is loaded and the worker warm before the clock starts
-            const t0 = performance.now()
-            const value = await fn(item.input, item.case)
-            return { value, latencyMs: performance.now() - t0 }
-          })
-      }
-    } catch (err) {
-      return Promise.reject(err)
+      return call()
     } finally {
       Atomics.store(slot, RUNNING, 0)
+    }
+  }
+
+  async function start(task: number, index: number, item: SandboxItem): Promise<unknown> {
+    const user = <T>(call: () => T) => held(task, index, call)
+    switch (item.kind) {
+      case 'match': {
+        const match = user(() => new RegExp(item.source, item.flags).exec(item.text))
+        return match === null ? null : match[0]
+      }
+      case 'test':
+        return user(() => new RegExp(item.source, item.flags).test(item.text))
+      case 'script': {
+        let fn = scripts.get(item.body)
+        if (!fn) {
+          fn = new AsyncFunction('output', 'input', 'context', item.body)
+          scripts.set(item.body, fn)
+        }
+        const check = fn
+        return gradable(await user(() => check(item.output, item.input, item.context)))
+      }
+      case 'module': {
+        const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}')
+        return gradable(await user(() => fn(item.output, item.context, item.value)))
+      }
+      case 'load':
+        await defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}')
+        return null
+      case 'agent': {
+        const fn = await defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}')
+        // the agent's own time: the module is loaded and the worker warm before the clock starts
+        const t0 = performance.now()
+        const value = await user(() => fn(item.input, item.case))
+        return { value, latencyMs: performance.now() - t0 }
+      }
     }
   }
 
@@ -129,7 +134,19 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     const { id, items } = request
     const results: (ItemReply | null)[] = items.map(() => null)
     running.set(id, results)
+    // started after the messages already queued are read: a task the pool moved elsewhere
+    // while this worker was held is cancelled by the next message, and never runs here
+    setImmediate(() => {
+      if (running.has(id)) run(id, items, results)
+    })
+  })
+
+  function run(id: number, items: SandboxItem[], results: (ItemReply | null)[]): void {
     let left = items.length
+    if (left === 0) {
+      running.delete(id)
+      return send({ id, results })
+    }
     items.forEach((item, index) => {
       start(id, index, item).then(
         (value) => (results[index] = { ok: true, value }),
@@ -140,7 +157,7 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
         send({ id, results })
       })
     })
-  })
+  }
 }
 
 /** The worker's source text: the function above, called with the one helper it shares with the main thread. */
