@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from './__fixtures__/cli.js'
@@ -10,6 +10,7 @@ const agentModule = `export default async function (input) {
   const q = String(input)
   if (q.startsWith('slow')) await new Promise((r) => setTimeout(r, 60000).unref())
   if (q === 'boom') throw new Error('kaboom')
+  if (q.endsWith(' mark')) (await import('node:fs')).writeFileSync(new URL('answered', import.meta.url), '')
   if (q.includes('capital')) return 'Paris is the capital'
   if (q.includes('2+2')) return 'the answer is 4'
   return 'I do not know'
@@ -87,14 +88,17 @@ cases:
 concurrency: 2
 target: { module: ./agent.mjs, timeoutMs: 60000 }
 cases:
-  - { id: a, input: "capital?", expected: Paris }
+  - { id: a, input: "capital? mark", expected: Paris }
   - { id: b, input: "slow one", expected: Paris }
   - { id: c, input: "slow two", expected: Paris }
 `)
     const out = path.join(dir, 'out.json')
+    const answered = path.join(dir, 'answered')
     const proc = new EventEmitter()
     const pending = runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out], {}, { process: proc as never })
-    await new Promise((r) => setTimeout(r, 300))
+    // the agent (in its worker) marks that it answered `a`; then a moment for that answer to be graded
+    for (let waited = 0; !existsSync(answered) && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20))
+    await new Promise((r) => setTimeout(r, 1000))
     proc.emit('SIGTERM')
     const res = await pending
     expect(res.code).toBe(1)

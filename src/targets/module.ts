@@ -5,7 +5,6 @@
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
-import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
@@ -34,7 +33,9 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
   )
   const sandbox = new Sandbox({
     env: minimalEnv(ctx.env, extra),
-    workers: Math.max(1, Math.min(4, availableParallelism())),
+    // one worker, as one process was before: the module's state (a cache, a client) is shared by its
+    // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
+    workers: 1,
     resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
   })
   const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
