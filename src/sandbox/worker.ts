@@ -102,10 +102,10 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
         return gradable(await user(() => fn(item.output, item.context, item.value)))
       }
       case 'load':
-        await defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}')
+        await defaultExport(item.file, '(input, case) => string')
         return null
       case 'agent': {
-        const fn = await defaultExport(item.file, '(input, case) => string | {output, toolCalls, usage, metadata}')
+        const fn = await defaultExport(item.file, '(input, case) => string')
         // the agent's own time: the module is loaded and the worker warm before the clock starts
         const t0 = performance.now()
         const value = await user(() => fn(item.input, item.case))

@@ -41,7 +41,9 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
   const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
   if (!loaded!.ok) {
     await sandbox.close()
-    throw new ConfigError(`target.module: cannot load ${file}: ${loaded!.error}`, file)
+    // a module that loads but exports no function says so itself, naming the file
+    const why = loaded!.error.startsWith(`${file} must export`) ? loaded!.error : `cannot load ${file}: ${loaded!.error}`
+    throw new ConfigError(`target.module: ${why}`, file)
   }
   return {
     async call(request): Promise<TargetReply> {
