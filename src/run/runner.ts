@@ -60,6 +60,7 @@ const LANES_PER_SLOT = 4
 class Trial implements TrialRequest {
   reason: TargetError | undefined
   private controller: AbortController | undefined
+  private listener: (() => void) | undefined
 
   constructor(
     readonly evalCase: EvalCase,
@@ -82,10 +83,24 @@ class Trial implements TrialRequest {
     return this.controller.signal
   }
 
+  onAbort(listener: () => void): () => void {
+    if (this.reason) {
+      listener()
+      return () => {}
+    }
+    this.listener = listener
+    return () => {
+      if (this.listener === listener) this.listener = undefined
+    }
+  }
+
   abort(reason: TargetError): void {
     if (this.reason) return
     this.reason = reason
     this.controller?.abort(reason)
+    const listener = this.listener
+    this.listener = undefined
+    listener?.()
   }
 }
 

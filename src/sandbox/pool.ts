@@ -30,8 +30,13 @@ export interface RunOptions {
   timeoutMs?: number
   /** names the deadline in reasons, e.g. "checkTimeoutMs" */
   timeoutName?: string
-  /** aborting it gives the task up as at its deadline (a trial's own timeout, the run's interruption) */
-  signal?: AbortSignal
+  /**
+   * Subscribes to the caller's abort (a trial's own timeout, the run's
+   * interruption), which gives the task up as at its deadline; returns the
+   * unsubscribe. A callback, not an AbortSignal: at one per trial, signals and
+   * their listeners cost more than an instant agent.
+   */
+  onAbort?: (giveUp: () => void) => () => void
 }
 
 /** How long a worker may take to answer a cancel before it counts as stuck and is replaced. */
@@ -53,13 +58,15 @@ interface Task {
   resolve: (outcomes: ItemOutcome[]) => void
   slot?: Slot
   timer?: NodeJS.Timeout
-  onAbort?: () => void
+  unsubscribe?: () => void
 }
 
 interface Slot {
   worker: Worker
   progress: Int32Array
   tasks: Map<number, Task>
+  /** tasks started this turn, not yet sent */
+  outbox: Task[] | undefined
   /** tasks whose deadline starts when the new worker is up: its start-up is not theirs */
   booting: Task[] | undefined
   /** set once the pool has let go of the worker: its late messages are ignored */
@@ -104,26 +111,40 @@ export class Sandbox {
     return new Promise((resolve) => {
       const task: Task = { id: this.nextId++, items, options, reruns, resolve }
       if (this.closed) return this.finish(task, items.map(() => ({ ok: false, error: 'the sandbox was closed' })))
-      if (options.signal?.aborted) return this.finish(task, this.givenUp(task))
       const slot = this.pick()
       task.slot = slot
       if (slot.tasks.size === 0) slot.worker.ref()
       slot.tasks.set(task.id, task)
       this.watchSlots()
-      try {
-        slot.worker.postMessage({ id: task.id, items })
-      } catch (err) {
-        // an input, case or context that cannot be cloned (a function in it) fails the task, not the pool
-        const error = `cannot be passed to the sandbox: ${(err as Error).message}`
-        return this.finish(task, items.map(() => ({ ok: false, error })))
+      if (!slot.outbox) {
+        slot.outbox = []
+        setImmediate(() => this.flush(slot))
       }
+      slot.outbox.push(task)
       if (slot.booting) slot.booting.push(task)
       else this.arm(task)
-      if (options.signal) {
-        task.onAbort = () => this.expire(task)
-        options.signal.addEventListener('abort', task.onAbort, { once: true })
-      }
+      if (options.onAbort) task.unsubscribe = options.onAbort(() => this.expire(task))
     })
+  }
+
+  /** Sends the tasks started this turn in one message (a message per trial would cost more than an instant agent). */
+  private flush(slot: Slot): void {
+    const tasks = (slot.outbox ?? []).filter((t) => t.slot === slot)
+    slot.outbox = undefined
+    if (slot.gone || tasks.length === 0) return
+    try {
+      slot.worker.postMessage({ tasks: tasks.map((t) => ({ id: t.id, items: t.items })) })
+    } catch {
+      for (const task of tasks) {
+        try {
+          slot.worker.postMessage({ tasks: [{ id: task.id, items: task.items }] })
+        } catch (err) {
+          // an input, case or context that cannot be cloned (a function in it) fails its task, not the others
+          const error = `cannot be passed to the sandbox: ${(err as Error).message}`
+          this.finish(task, task.items.map(() => ({ ok: false, error })))
+        }
+      }
+    }
   }
 
   private arm(task: Task): void {
@@ -185,13 +206,15 @@ export class Sandbox {
       resourceLimits: this.options.resourceLimits,
       workerData: { progress: shared }
     })
-    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), booting: [], gone: false, seen: undefined, held: false }
+    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false }
     worker.once('online', () => {
       const waiting = slot.booting ?? []
       slot.booting = undefined
       for (const task of waiting) this.arm(task)
     })
-    worker.on('message', (reply: WorkerReply) => this.settle(slot, reply))
+    worker.on('message', (replies: WorkerReply[]) => {
+      for (const reply of replies) this.settle(slot, reply)
+    })
     let failure = ''
     worker.on('error', (err) => (failure = err.message))
     worker.on('exit', (code) => {
@@ -205,7 +228,7 @@ export class Sandbox {
   private settle(slot: Slot, reply: WorkerReply): void {
     const task = slot.tasks.get(reply.id)
     if (!task || slot.gone) return
-    this.finish(task, reply.results.map((r) => r ?? { ok: false, error: timeoutError(task.options), timedOut: true }))
+    this.finish(task, task.items.map((_, i) => reply.results[i] ?? { ok: false, error: timeoutError(task.options), timedOut: true }))
   }
 
   private finish(task: Task, outcomes: ItemOutcome[]): void {
@@ -213,17 +236,14 @@ export class Sandbox {
     task.resolve(outcomes)
   }
 
-  /** The task no longer waits on its worker, its deadline or its signal. */
+  /** The task no longer waits on its worker, its deadline or its caller's abort. */
   private detach(task: Task): void {
     clearTimeout(task.timer)
-    if (task.onAbort) task.options.signal?.removeEventListener('abort', task.onAbort)
+    task.unsubscribe?.()
+    task.unsubscribe = undefined
     const slot = task.slot
     task.slot = undefined
     if (slot?.tasks.delete(task.id) && slot.tasks.size === 0 && !slot.gone) slot.worker.unref()
-  }
-
-  private givenUp(task: Task): ItemOutcome[] {
-    return task.items.map(() => ({ ok: false, error: timeoutError(task.options), timedOut: true }))
   }
 
   /**

@@ -1,4 +1,4 @@
-/** The messages between the pool and its workers: a batch of items in, one reply per batch out. */
+/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
 
 /** One piece of untrusted work. */
 export type SandboxItem =
@@ -17,9 +17,10 @@ export type SandboxItem =
 
 export type ItemReply = { ok: true; value: unknown } | { ok: false; error: string }
 
-export type WorkerRequest = { id: number; items: SandboxItem[] } | { cancel: number }
+/** Tasks started in one turn travel together; a cancel alone. */
+export type WorkerRequest = { tasks: { id: number; items: SandboxItem[] }[] } | { cancel: number }
 
-/** `partial`: the answer to a cancel; items still running are null. */
+/** One task's answer (the worker sends them in arrays). `partial`: the answer to a cancel; items still running are null. */
 export interface WorkerReply {
   id: number
   results: (ItemReply | null)[]

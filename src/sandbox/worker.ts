@@ -114,13 +114,32 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     }
   }
 
+  /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
+  let outbox: WorkerReply[] | undefined
+
   function send(reply: WorkerReply): void {
+    if (!outbox) {
+      outbox = []
+      setImmediate(flush)
+    }
+    outbox.push(reply)
+  }
+
+  function flush(): void {
+    const replies = outbox ?? []
+    outbox = undefined
     try {
-      port.postMessage(reply)
-    } catch (err) {
-      // a value that cannot be cloned (a function, a symbol) fails its own item, not the batch
-      const message = `returned a value that cannot be passed back: ${(err as Error).message}`
-      port.postMessage({ id: reply.id, results: reply.results.map((r) => (r && r.ok ? { ok: false, error: message } : r)) })
+      port.postMessage(replies)
+    } catch {
+      for (const reply of replies) {
+        try {
+          port.postMessage([reply])
+        } catch (err) {
+          // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
+          const message = `returned a value that cannot be passed back: ${(err as Error).message}`
+          port.postMessage([{ id: reply.id, results: reply.results.map((r) => (r && r.ok ? { ok: false, error: message } : r)) }])
+        }
+      }
     }
   }
 
@@ -128,16 +147,17 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     if ('cancel' in request) {
       const results = running.get(request.cancel)
       running.delete(request.cancel)
-      port.postMessage({ id: request.cancel, results: results ?? [], partial: true } satisfies WorkerReply)
+      port.postMessage([{ id: request.cancel, results: results ?? [], partial: true }] satisfies WorkerReply[])
       return
     }
-    const { id, items } = request
-    const results: (ItemReply | null)[] = items.map(() => null)
-    running.set(id, results)
+    for (const { id, items } of request.tasks) running.set(id, items.map(() => null))
     // started after the messages already queued are read: a task the pool moved elsewhere
     // while this worker was held is cancelled by the next message, and never runs here
     setImmediate(() => {
-      if (running.has(id)) run(id, items, results)
+      for (const { id, items } of request.tasks) {
+        const results = running.get(id)
+        if (results) run(id, items, results)
+      }
     })
   })
 

@@ -24,6 +24,18 @@ function outputOfResult(value: unknown, file: string): string {
   return outputOf(value, file)
 }
 
+/** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
+function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
+  return (giveUp) => {
+    if (signal.aborted) {
+      giveUp()
+      return () => {}
+    }
+    signal.addEventListener('abort', giveUp, { once: true })
+    return () => signal.removeEventListener('abort', giveUp)
+  }
+}
+
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 export async function createModuleTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
   if (config.module === undefined) throw new ConfigError('target.module is not set')
@@ -48,7 +60,8 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
   return {
     async call(request): Promise<TargetReply> {
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
-      const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { signal: request.signal })
+      const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
+      const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { onAbort })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason
         throw new TargetError(outcome!.error)
