@@ -18,6 +18,8 @@ export interface AssertionContext {
   finishReason?: string
   /** time spent in the target for this trial, start-up excluded (SPEC §10) */
   latencyMs?: number
+  /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */
+  checkTimeoutMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
   /** embeddings of texts, for `similar`; absent when the config has no OpenAI-compatible judge */

@@ -15,6 +15,8 @@ export interface RunnerOptions {
   repeat: number
   repeatPassThreshold: number
   timeoutMs: number
+  /** the deadline of each trial's sandboxed checks (SPEC §9 checkTimeoutMs) */
+  checkTimeoutMs?: number
   judge?: Judge
   /** embeddings for `similar` (the judge's server) */
   embed?: Embedder
@@ -61,6 +63,7 @@ const LANES_PER_SLOT = 4
 class Trial implements TrialRequest {
   reason: TargetError | undefined
   private controller: AbortController | undefined
+  private listener: (() => void) | undefined
 
   constructor(
     readonly evalCase: EvalCase,
@@ -83,10 +86,24 @@ class Trial implements TrialRequest {
     return this.controller.signal
   }
 
+  onAbort(listener: () => void): () => void {
+    if (this.reason) {
+      listener()
+      return () => {}
+    }
+    this.listener = listener
+    return () => {
+      if (this.listener === listener) this.listener = undefined
+    }
+  }
+
   abort(reason: TargetError): void {
     if (this.reason) return
     this.reason = reason
     this.controller?.abort(reason)
+    const listener = this.listener
+    this.listener = undefined
+    listener?.()
   }
 }
 
@@ -219,6 +236,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         input: c.input,
         case: c,
         durationMs,
+        checkTimeoutMs: options.checkTimeoutMs,
         judge: options.judge,
         embed: options.embed,
         defaultJudgeThreshold: options.defaultJudgeThreshold

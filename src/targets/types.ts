@@ -6,11 +6,21 @@ export interface TrialRequest {
   case: EvalCase
   /** aborted on timeout or when the run is cut short; targets stop work and free resources */
   signal: AbortSignal
+  /**
+   * Calls `listener` once when the trial is aborted (at once if it already
+   * is); returns the unsubscribe. Cheaper than `signal` where a target hears
+   * of every trial's end (the sandbox); targets without it use `signal`.
+   */
+  onAbort?(listener: () => void): () => void
 }
 
 export interface TargetReply {
   output: string
   usage?: TargetUsage
+  /** time spent in the target itself, start-up excluded (SPEC §10), where the target measures it */
+  latencyMs?: number
+  /** the result object the target returned (SPEC §10: output, toolCalls, usage, metadata), as it returned it */
+  result?: object
 }
 
 /**
