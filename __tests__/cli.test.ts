@@ -110,7 +110,7 @@ cases:
 concurrency: 2
 target: { module: ./agent.mjs, timeoutMs: 60000 }
 cases:
-  - { id: a, input: "capital?", expected: Paris }
+  - { id: a, input: "capital? mark", expected: Paris }
   - { id: b, input: "slow one", expected: Paris }
   - { id: c, input: "slow two", expected: Paris }
 `)

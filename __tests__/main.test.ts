@@ -491,7 +491,9 @@ describe('a 3,000-case run that regressed everywhere', () => {
     writeFileSync(path.join(ws.dir, 'cases.yaml'), `${cases.join('\n')}\n`)
     writeFileSync(
       path.join(ws.dir, 'agent.mjs'),
-      "export default (input) => (process.env.EVALGATE_TEST_BROKEN ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
+      "import { readFileSync } from 'node:fs'\n" +
+        "const broken = () => JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8')).broken.length > 0\n" +
+        "export default (input) => (broken() ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
     )
     await mainRun()
     const result = await prRun({ broken: ['all'] })

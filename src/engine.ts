@@ -92,6 +92,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     repeat,
     repeatPassThreshold: config.repeatPassThreshold,
     timeoutMs: config.target.timeoutMs,
+    checkTimeoutMs: config.checkTimeoutMs,
     judge: spread?.judge,
     embed: judge?.embed,
     defaultJudgeThreshold: config.judge?.threshold,

@@ -37,7 +37,6 @@ import { renderShardSummary } from './report/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
-import { withoutRunnerSecrets } from './util/env.js'
 import type { RunRecord } from './types.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
@@ -252,9 +251,8 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
   let evaluation: Evaluation
   try {
     const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
-    evaluation = await withoutRunnerSecrets(process.env, () =>
-      evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
-    )
+    // untrusted code (module agents, javascript checks) runs in the sandbox, whose environment has none of the runner's secrets
+    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)

@@ -86,7 +86,6 @@ describe('validateAssertion', () => {
     [{ type: 'javascript', value: '   ' }, 'javascript has an empty `value`'],
     [{ type: 'javascript', value: 42 }, 'must be an expression (a string)'],
     [{ type: 'javascript', file: missingFile }, `javascript \`file\` not found: ${missingFile}`],
-    [{ type: 'javascript', value: 'true', file: missingFile }, 'either `value` or `file`, not both'],
     [{ type: 'javascript', value: 'true', threshold: 2 }, '`threshold` must be at most 1'],
     [{ type: 'latency' }, 'latency needs a `threshold`'],
     [{ type: 'llm-rubric' }, 'llm-rubric needs a `value`'],

@@ -20,6 +20,8 @@ export interface AssertionContext {
   latencyMs?: number
   /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
+  /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */
+  checkTimeoutMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
   /** embeddings of texts, for `similar`; absent when the config has no OpenAI-compatible judge */

@@ -198,6 +198,8 @@ export const configSchema = z
     // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
     repeatPassThreshold: z.number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
+    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),

@@ -9,6 +9,7 @@ import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
+import { isResultObject, readResult } from '../targets/result.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
 import { promptfooVerdict } from './promptfoo.js'
@@ -18,6 +19,8 @@ export interface RunnerOptions {
   repeat: number
   repeatPassThreshold: number
   timeoutMs: number
+  /** the deadline of each trial's sandboxed checks (SPEC §9 checkTimeoutMs) */
+  checkTimeoutMs?: number
   judge?: Judge
   /** embeddings for `similar` (the judge's server) */
   embed?: Embedder
@@ -76,6 +79,7 @@ const LANES_PER_SLOT = 4
 class Trial implements TrialRequest {
   reason: TargetError | undefined
   private controller: AbortController | undefined
+  private listener: (() => void) | undefined
 
   constructor(
     readonly evalCase: EvalCase,
@@ -98,10 +102,24 @@ class Trial implements TrialRequest {
     return this.controller.signal
   }
 
+  onAbort(listener: () => void): () => void {
+    if (this.reason) {
+      listener()
+      return () => {}
+    }
+    this.listener = listener
+    return () => {
+      if (this.listener === listener) this.listener = undefined
+    }
+  }
+
   abort(reason: TargetError): void {
     if (this.reason) return
     this.reason = reason
     this.controller?.abort(reason)
+    const listener = this.listener
+    this.listener = undefined
+    listener?.()
   }
 }
 
@@ -246,7 +264,9 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       const inFlight = running.start(c)
       const t0 = now()
       try {
-        const reply: TargetReply = await target.call(inFlight)
+        const returned: TargetReply = await target.call(inFlight)
+        // a sandboxed module hands back the object it returned: read it like any result object
+        const reply = returned.result && isResultObject(returned.result) && !returned.toolCalls ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) } : returned
         // priced and counted before the slot is released: the next trial's budget check must see this one's cost
         if (reply.usage) {
           reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
@@ -273,6 +293,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       input: c.input,
       case: c,
       durationMs,
+      checkTimeoutMs: options.checkTimeoutMs,
       toolCalls: reply.toolCalls,
       usage,
       metadata: reply.metadata,

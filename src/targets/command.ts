@@ -70,6 +70,9 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
   }
 }
 
+/** What execvp searches when the environment has no PATH (the C library's default). */
+const DEFAULT_SEARCH_PATH = '/bin:/usr/bin'
+
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): CommandSpec {
   if (config.command === undefined) throw new ConfigError('target.command is not set')
@@ -104,7 +107,8 @@ function checkProgram(spec: CommandSpec): void {
     if (!isRunnable(file)) fail(notRunnable(program, file))
     return
   }
-  const dirs = (spec.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '')
+  // without PATH, spawn (execvp) searches the C library's default path: so does this check
+  const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(delimiter).filter((dir) => dir !== '')
   const found = dirs.flatMap((dir) => executableNames(program).map((name) => join(dir, name))).filter((file) => existsSync(file))
   if (found.some(isRunnable)) return
   if (found.length) fail(notRunnable(program, found[0]!))

@@ -6,6 +6,12 @@ export interface TrialRequest {
   case: EvalCase
   /** aborted on timeout or when the run is cut short; targets stop work and free resources */
   signal: AbortSignal
+  /**
+   * Calls `listener` once when the trial is aborted (at once if it already
+   * is); returns the unsubscribe. Cheaper than `signal` where a target hears
+   * of every trial's end (the sandbox); targets without it use `signal`.
+   */
+  onAbort?(listener: () => void): () => void
 }
 
 /** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
@@ -21,6 +27,8 @@ export interface TargetReply {
    * start-up excluded; otherwise the runner times the call
    */
   latencyMs?: number
+  /** the result object the target returned (SPEC §10: output, toolCalls, usage, metadata), as it returned it */
+  result?: object
 }
 
 /**

@@ -56,18 +56,3 @@ export function redact(text: string, secrets: Iterable<string>): string {
   }
   return out
 }
-
-/**
- * Runs `fn` with the runner's credentials and inputs (INPUT_*, ACTIONS_*,
- * GITHUB_TOKEN) taken out of `env`, and puts them back afterwards: in-process
- * code — `module` agents, `javascript` checks — reads process.env directly.
- */
-export async function withoutRunnerSecrets<T>(env: NodeJS.ProcessEnv, fn: () => Promise<T>): Promise<T> {
-  const removed = Object.entries(env).filter(([name]) => isForbiddenVar(name))
-  for (const [name] of removed) delete env[name]
-  try {
-    return await fn()
-  } finally {
-    for (const [name, value] of removed) env[name] = value
-  }
-}
