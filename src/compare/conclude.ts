@@ -59,7 +59,9 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   if (record.complete === false) {
     const finished = record.cases.length
     const expected = context.expected ?? 0
-    reasons.push(expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
+    // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
+    const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined
+    reasons.push(why ?? (expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`)))
   }
 
   const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel)
