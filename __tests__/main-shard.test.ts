@@ -89,7 +89,7 @@ function uploadedRecord(runId: number, name: string): Promise<RunRecord> {
 
 /** A record's cases without their timings, which differ from run to run. */
 function casesOf(record: RunRecord): unknown {
-  return JSON.parse(JSON.stringify(record.cases), (key, value: unknown) => (key === 'durationMs' ? undefined : value))
+  return JSON.parse(JSON.stringify(record.cases), (key, value: unknown) => (key === 'durationMs' || key === 'latencyMs' ? undefined : value))
 }
 
 function countsOf(record: RunRecord) {
