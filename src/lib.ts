@@ -52,7 +52,7 @@ export async function runEval(agentFn: (input: unknown) => unknown, cases: EvalC
   return { results, passed, total: results.length, passRate: results.length ? round3(passed / results.length) : 0 }
 }
 
-export { runJudgeEval } from './llm/judge-eval.js'
+export { runJudgeEval } from './judge/judge-eval.js'
 export { evaluate, loadEvalConfig } from './engine.js'
 export type { EvaluateOptions, Evaluation } from './engine.js'
 export { compareRuns } from './compare/index.js'

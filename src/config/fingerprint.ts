@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { splitArgv } from '../targets/argv.js'
+import { splitArgv } from '../util/argv.js'
 import type { Assertion, DatasetFingerprint } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import type { JudgeConfig } from './schema.js'

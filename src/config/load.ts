@@ -3,7 +3,7 @@
  */
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
-import { splitArgv } from '../targets/argv.js'
+import { splitArgv } from '../util/argv.js'
 import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'

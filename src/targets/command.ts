@@ -18,7 +18,7 @@ import { distance } from 'fastest-levenshtein'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { expandVars, minimalEnv } from '../util/env.js'
-import { splitArgv } from './argv.js'
+import { splitArgv } from '../util/argv.js'
 import { isResultObject, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 

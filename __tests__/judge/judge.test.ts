@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { JudgeRequest } from '../../src/assertions/types.js'
 import { judgeSchema, type JudgeConfig } from '../../src/config/schema.js'
-import { buildJudgePrompt, createJudge, verdictKey, type JudgeDeps } from '../../src/llm/judge.js'
+import { buildJudgePrompt, createJudge, verdictKey, type JudgeDeps } from '../../src/judge/judge.js'
 import type { JudgeVerdict, RunRecord } from '../../src/types.js'
 import { chatReply, FakeServer, startServer, type RecordedRequest } from '../__fixtures__/openai-server.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { clampScore, combineSamples, failedVerdict, median, normalizeVerdict, parseVerdictText } from '../../src/llm/verdict.js'
+import { clampScore, combineSamples, failedVerdict, median, normalizeVerdict, parseVerdictText } from '../../src/judge/verdict.js'
 
 describe('parseVerdictText: usable replies', () => {
   it.each([

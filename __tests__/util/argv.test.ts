@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/errors.js'
-import { splitArgv } from '../../src/targets/argv.js'
+import { splitArgv } from '../../src/util/argv.js'
 
 describe('splitArgv', () => {
   it.each<[string, string[]]>([

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { fileURLToPath } from 'node:url'
 import { judgeSchema, type JudgeConfig } from '../../src/config/schema.js'
 import { ConfigError } from '../../src/errors.js'
-import { createJudge, verdictKey } from '../../src/llm/judge.js'
+import { createJudge, verdictKey } from '../../src/judge/judge.js'
 
 const judges = fileURLToPath(new URL('../__fixtures__/judges/', import.meta.url))
 const node = process.execPath

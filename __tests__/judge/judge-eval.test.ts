@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { runJudgeEval } from '../../src/llm/judge-eval.js'
+import { runJudgeEval } from '../../src/judge/judge-eval.js'
 
 describe('runJudgeEval', () => {
   it('reproduces the seed example: two good answers and one bad', async () => {
