@@ -41,7 +41,7 @@ function parseXml(text: string): Parsed {
     if (!m) throw new DoctypeError('malformed DOCTYPE declaration')
     // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
     if (m[1] !== undefined && !standalone) {
-      for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:\-]*);/gu)) parser.ENTITIES[name!] ??= `&${name};`
+      for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:-]*);/gu)) parser.ENTITIES[name!] ??= `&${name};`
     }
   })
   const roots: XmlElement[] = []
