@@ -27,7 +27,13 @@ describe('examples/agent', () => {
     server = await startServer()
     server.respond((req) => {
       const user = String(req.body.messages.at(-1).content)
-      return { body: chatReply(JSON.stringify({ score: user.includes('lookup_order') ? 1 : 0, reason: 'looked it up' }), { prompt_tokens: 300, completion_tokens: 20, total_tokens: 320 }) }
+      return {
+        body: chatReply(JSON.stringify({ score: user.includes('lookup_order') ? 1 : 0, reason: 'looked it up' }), {
+          prompt_tokens: 300,
+          completion_tokens: 20,
+          total_tokens: 320
+        })
+      }
     })
   })
   afterEach(() => server.close())
@@ -74,7 +80,9 @@ describe('examples/agent', () => {
     expect(run.record.cases.length).toBeLessThan(10)
     expect(run.record.budget!.spentUsd).toBeGreaterThanOrEqual(0.005)
     expect(run.comparison.gate.passed).toBe(false)
-    expect(run.comparison.gate.failures[0]).toMatch(/^the run stopped at its budget: \$0\.0110 spent of budget\.maxCostUsd \$0\.0050 \(target plus judge\); 1 of 10 cases finished/)
+    expect(run.comparison.gate.failures[0]).toMatch(
+      /^the run stopped at its budget: \$0\.0110 spent of budget\.maxCostUsd \$0\.0050 \(target plus judge\); 1 of 10 cases finished/
+    )
   }, 60_000)
 
   it('the Python jsonl twin answers, calls and spends exactly as the Node agent', async () => {
@@ -83,7 +91,8 @@ describe('examples/agent', () => {
     const loaded = await exampleConfig('2', 'support-mini')
     loaded.config.target = { ...loaded.config.target, command: ['python3', 'agent.py'], protocol: 'jsonl', output: 'text' }
     const python = await evaluate(loaded, { env: { PATH: process.env.PATH, HOME: process.env.HOME } })
-    const shown = (r: typeof node) => r.record.cases.map((c) => ({ id: c.id, output: c.output, toolCalls: c.toolCalls, usage: c.usage, latencyMs: c.latencyMs, passed: c.passed }))
+    const shown = (r: typeof node) =>
+      r.record.cases.map((c) => ({ id: c.id, output: c.output, toolCalls: c.toolCalls, usage: c.usage, latencyMs: c.latencyMs, passed: c.passed }))
     expect(shown(python)).toEqual(shown(node))
   }, 60_000)
 })

@@ -50,12 +50,12 @@ function unitGraph(files: string[], root = SRC): Map<string, Map<string, string>
 function twoWayImports(root: string): string[] {
   const graph = unitGraph(sourceFiles(root), root)
   const twoWay: string[] = []
-    for (const [a, targets] of graph) {
-      for (const [b, via] of targets) {
-        const back = graph.get(b)?.get(a)
-        if (back && a < b) twoWay.push(`${a} ⇄ ${b} (${via} imports ${b}; ${back} imports ${a})`)
-      }
+  for (const [a, targets] of graph) {
+    for (const [b, via] of targets) {
+      const back = graph.get(b)?.get(a)
+      if (back && a < b) twoWay.push(`${a} ⇄ ${b} (${via} imports ${b}; ${back} imports ${a})`)
     }
+  }
   return twoWay
 }
 

@@ -28,7 +28,17 @@ describe('evalgate run on the quick start', () => {
     const dir = tempProject({})
     const out = path.join(dir, 'run.json')
     const cmp = path.join(dir, 'cmp.json')
-    const res = await runCli(['run', '-c', path.join(quickstart, 'evalgate.yml'), '--baseline', path.join(quickstart, 'baseline.json'), '--out', out, '--json', cmp])
+    const res = await runCli([
+      'run',
+      '-c',
+      path.join(quickstart, 'evalgate.yml'),
+      '--baseline',
+      path.join(quickstart, 'baseline.json'),
+      '--out',
+      out,
+      '--json',
+      cmp
+    ])
     expect(res.stderr).toContain('gate failed')
     expect(res.code).toBe(1)
     const comparison = JSON.parse(readFileSync(cmp, 'utf8'))
@@ -91,7 +101,9 @@ cases:
     expect(same.stderr).not.toContain('warning')
     writeFileSync(first, JSON.stringify({ ...JSON.parse(readFileSync(first, 'utf8')), name: 'other-bot' }))
     const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--baseline', first, '--quiet'])
-    expect(res.stderr).toContain(`evalgate: warning: the baseline ${first} is a run of "other-bot", but ${path.join(dir, 'evalgate.yml')} is the config of "demo": is it the right baseline?`)
+    expect(res.stderr).toContain(
+      `evalgate: warning: the baseline ${first} is a run of "other-bot", but ${path.join(dir, 'evalgate.yml')} is the config of "demo": is it the right baseline?`
+    )
   })
 
   it('filters cases and overrides repeat', async () => {
@@ -166,7 +178,10 @@ cases:
   })
 
   it('a module agent that cannot load is a config error before any case runs', async () => {
-    const dir = tempProject({ 'evalgate.yml': 'target: { module: ./agent.mjs }\ncases: [{ input: a, expected: b }]\n', 'agent.mjs': 'export default (q) => q +\n' })
+    const dir = tempProject({
+      'evalgate.yml': 'target: { module: ./agent.mjs }\ncases: [{ input: a, expected: b }]\n',
+      'agent.mjs': 'export default (q) => q +\n'
+    })
     const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml')])
     expect(res.code).toBe(2)
     expect(res.stderr).toContain(`cannot load ${path.join(dir, 'agent.mjs')}`)

@@ -36,7 +36,11 @@ describe('the installed package (dist/ alone, no node_modules to fall back on)',
   }
 
   const run = (app: string, args: string[]) =>
-    execFileSync(node, [path.join(app, 'node_modules', 'evalgate', 'dist', 'cli', 'index.js'), ...args], { cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } })
+    execFileSync(node, [path.join(app, 'node_modules', 'evalgate', 'dist', 'cli', 'index.js'), ...args], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: process.env.HOME }
+    })
 
   it('the CLI (dist/cli): evalgate init, then evalgate run, gate passed', () => {
     const app = installed()
@@ -47,7 +51,8 @@ describe('the installed package (dist/ alone, no node_modules to fall back on)',
 
   it("the library (dist/lib): import 'evalgate' and runEval", () => {
     const app = installed()
-    const script = "const { runEval } = await import('evalgate'); process.stdout.write(JSON.stringify(await runEval((q) => q.toUpperCase(), [{ input: 'hi', expected: 'HI' }])))"
+    const script =
+      "const { runEval } = await import('evalgate'); process.stdout.write(JSON.stringify(await runEval((q) => q.toUpperCase(), [{ input: 'hi', expected: 'HI' }])))"
     const out = execFileSync(node, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' })
     expect(JSON.parse(out)).toMatchObject({ passed: 1, total: 1, passRate: 1 })
   })

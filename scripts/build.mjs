@@ -21,7 +21,11 @@ const bundled = new Set()
 try {
   bundles.forEach(({ entry, out, executable }, i) => {
     const stats = path.join(statsDir, `stats-${i}.json`)
-    execFileSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', out, '--quiet', '--target', 'es2022', '--stats-out', stats], { stdio: 'inherit' })
+    execFileSync(
+      process.execPath,
+      ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry, '-o', out, '--quiet', '--target', 'es2022', '--stats-out', stats],
+      { stdio: 'inherit' }
+    )
     for (const dir of packageDirs(JSON.parse(readFileSync(stats, 'utf8')))) bundled.add(dir)
     if (executable) {
       const file = `${out}/index.js`

@@ -50,7 +50,11 @@ function promptfooVerdicts(main, config) {
     PROMPTFOO_DISABLE_SHARING: '1',
     NO_COLOR: '1'
   }
-  const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], { cwd: path.dirname(config), env, encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
+    cwd: path.dirname(config),
+    env,
+    encoding: 'utf8'
+  })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
   const providers = [...new Set(results.map((x) => x.provider.id))]
@@ -61,7 +65,11 @@ function promptfooVerdicts(main, config) {
 
 function evalgateVerdicts(config) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
-  const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], { cwd: path.dirname(config), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
+    cwd: path.dirname(config),
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' }
+  })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
   return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
 }
@@ -69,11 +77,19 @@ function evalgateVerdicts(config) {
 try {
   if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run build first`)
   const main = installPromptfoo()
-  const examples = readdirSync(EXAMPLES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+  const examples = readdirSync(EXAMPLES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
   const recorded = {}
   const totals = { examples: 0, results: 0, agreeing: 0, countsEqual: 0, metricsAgreeing: 0 }
   // named metrics to four places: evalgate records them rounded so
-  const sameScores = (a, b) => JSON.stringify(Object.entries(a).sort().map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])) === JSON.stringify(Object.entries(b).sort())
+  const sameScores = (a, b) =>
+    JSON.stringify(
+      Object.entries(a)
+        .sort()
+        .map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])
+    ) === JSON.stringify(Object.entries(b).sort())
   console.log(`promptfoo ${PEER_VERSION} vs evalgate, ${examples.length} example configs:\n`)
   console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
   for (const name of examples) {
@@ -88,12 +104,20 @@ try {
     if (theirs.length === ours.length) totals.countsEqual++
     console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
     for (const [i, t] of theirs.entries()) {
-      if (ours[i]?.passed !== t.passed) console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
-      else if (!sameScores(t.namedScores, ours[i].namedScores)) console.log(`  named metrics differ: ${ours[i].id}: promptfoo ${JSON.stringify(t.namedScores)}, evalgate ${JSON.stringify(ours[i].namedScores)}`)
+      if (ours[i]?.passed !== t.passed)
+        console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+      else if (!sameScores(t.namedScores, ours[i].namedScores))
+        console.log(`  named metrics differ: ${ours[i].id}: promptfoo ${JSON.stringify(t.namedScores)}, evalgate ${JSON.stringify(ours[i].namedScores)}`)
     }
-    recorded[name] = { results: theirs.length, passed: theirs.map((t) => t.passed), namedScores: theirs.map((t) => Object.fromEntries(Object.entries(t.namedScores).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4]))) }
+    recorded[name] = {
+      results: theirs.length,
+      passed: theirs.map((t) => t.passed),
+      namedScores: theirs.map((t) => Object.fromEntries(Object.entries(t.namedScores).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])))
+    }
   }
-  console.log(`\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.metricsAgreeing}/${totals.results} with the same named metrics`)
+  console.log(
+    `\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.metricsAgreeing}/${totals.results} with the same named metrics`
+  )
   if (values.write) {
     writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
     console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)

@@ -18,7 +18,9 @@ const v1Cases = readFileSync(path.join(dir, 'cases.yaml'), 'utf8')
 writeFileSync(cases, `${v1Cases}- id: legacy-greeting\n  input: Hey\n  expected: Hello\n`)
 writeFileSync(
   config,
-  readFileSync(path.join(dir, 'evalgate.yml'), 'utf8').replace('AGENT_VERSION: "2"', 'AGENT_VERSION: "1"').replace('dataset: cases.yaml', 'dataset: .v1.cases.yaml')
+  readFileSync(path.join(dir, 'evalgate.yml'), 'utf8')
+    .replace('AGENT_VERSION: "2"', 'AGENT_VERSION: "1"')
+    .replace('dataset: cases.yaml', 'dataset: .v1.cases.yaml')
 )
 try {
   execFileSync(process.execPath, ['dist/cli/index.js', 'run', '-c', config, '--out', out, '--quiet'], { stdio: ['ignore', 'inherit', 'inherit'] })

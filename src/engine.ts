@@ -85,7 +85,11 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }))
-  const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })) : undefined
+  const judge = config.judge
+    ? attributeTo(loaded.file, () =>
+        createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
+      )
+    : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
@@ -109,7 +113,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     if (options.baseline && config.rerunFlips > 0) {
       // flips get more trials before anything is called a regression (their verdict is taken over all)
       const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner)
-      outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs, targetCostUsd: outcome.targetCostUsd + again.targetCostUsd }
+      outcome = {
+        ...outcome,
+        cases: again.cases,
+        durationMs: outcome.durationMs + again.durationMs,
+        targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+      }
     }
   } finally {
     options.progress?.finish()

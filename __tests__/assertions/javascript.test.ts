@@ -15,7 +15,7 @@ function moduleFile(name: string, source: string): string {
 
 const containsInput = moduleFile(
   'contains-input.mjs',
-  "export default (output, { input, case: c }) => ({ pass: output.includes(input), reason: `looked for ${input} in case ${c.id}` })\n"
+  'export default (output, { input, case: c }) => ({ pass: output.includes(input), reason: `looked for ${input} in case ${c.id}` })\n'
 )
 const asyncScore = moduleFile('async-score.mjs', 'export default async (output) => output.length / 10\n')
 const noDefault = moduleFile('no-default.mjs', 'export const check = () => true\n')
@@ -37,7 +37,13 @@ const rows: Row[] = [
   ['a score clamped into [0, 1]', { type: 'javascript', value: 'output.length' }, 'abc', true, 1],
   ['declarations and a final expression', { type: 'javascript', value: 'const n = output.length; n > 3' }, 'abcd', true, 1],
   ['declarations and a final expression that fails', { type: 'javascript', value: 'const n = output.length; n > 3' }, 'abc', false, 0],
-  ['statements and a final expression over lines', { type: 'javascript', value: 'let n = 0\nfor (const c of output) if (c === "a") n++\nn === 2' }, 'banana!', false, 0],
+  [
+    'statements and a final expression over lines',
+    { type: 'javascript', value: 'let n = 0\nfor (const c of output) if (c === "a") n++\nn === 2' },
+    'banana!',
+    false,
+    0
+  ],
   ['a final expression after a string holding a semicolon', { type: 'javascript', value: 'const s = "a;b"; output === s' }, 'a;b', true, 1],
   ['a final expression over several lines', { type: 'javascript', value: 'const a = "a"\noutput.startsWith(a) &&\n  output.endsWith("z")' }, 'abcz', true, 1],
   ['{pass, score}', { type: 'javascript', value: '({ pass: true, score: 0.25 })' }, 'x', true, 0.25],
@@ -45,8 +51,20 @@ const rows: Row[] = [
   ['a truthy value', { type: 'javascript', value: 'output.match(/\\d+/)' }, 'call 555', true, 1],
   ['a falsy value', { type: 'javascript', value: 'output.match(/\\d+/)' }, 'no digits', false, 0],
   ['a function value', { type: 'javascript', value: (output: string) => output === 'ok' }, 'ok', true, 1],
-  ['a function value seeing the case', { type: 'javascript', value: (_o: string, ctx: { case: { name: string } }) => ctx.case.name === 'case 1' }, 'ok', true, 1],
-  ['an async function value', { type: 'javascript', value: async (output: string) => new Promise((r) => setTimeout(() => r(output === 'ok'), 5)) }, 'ok', true, 1],
+  [
+    'a function value seeing the case',
+    { type: 'javascript', value: (_o: string, ctx: { case: { name: string } }) => ctx.case.name === 'case 1' },
+    'ok',
+    true,
+    1
+  ],
+  [
+    'an async function value',
+    { type: 'javascript', value: async (output: string) => new Promise((r) => setTimeout(() => r(output === 'ok'), 5)) },
+    'ok',
+    true,
+    1
+  ],
   ['a module file', { type: 'javascript', file: containsInput }, 'What is the capital of Ireland? Dublin', true, 1],
   ['a failing module file', { type: 'javascript', file: containsInput }, 'Dublin', false, 0],
   ['an async module file', { type: 'javascript', file: asyncScore }, 'abcdefgh', true, 0.8]
@@ -62,7 +80,11 @@ describe('javascript assertion', () => {
   it.each<[string, Assertion, string]>([
     ['a returned boolean', { type: 'javascript', value: 'output === "yes"' }, 'expected check `output === "yes"` to pass (returned false), got: "no"'],
     ['a score', { type: 'javascript', value: '0.2' }, 'expected check `0.2` to pass (score 0.2, threshold 0.5), got: "no"'],
-    ['the check’s own reason', { type: 'javascript', value: '({ pass: false, reason: "too short" })' }, 'expected check `({ pass: false, reason: "too short" })` to pass (too short), got: "no"'],
+    [
+      'the check’s own reason',
+      { type: 'javascript', value: '({ pass: false, reason: "too short" })' },
+      'expected check `({ pass: false, reason: "too short" })` to pass (too short), got: "no"'
+    ],
     ['a module’s reason', { type: 'javascript', file: containsInput }, 'looked for What is the capital of Ireland? in case case-1'],
     ['the module’s file', { type: 'javascript', file: containsInput }, `expected check ${containsInput} to pass`],
     [
@@ -77,7 +99,15 @@ describe('javascript assertion', () => {
   it.each<[string, Assertion]>([
     ['an expression', { type: 'javascript', value: 'JSON.parse(output).a' }],
     ['a body', { type: 'javascript', value: 'throw new Error("boom")' }],
-    ['a function', { type: 'javascript', value: () => { throw new TypeError('bad input') } }],
+    [
+      'a function',
+      {
+        type: 'javascript',
+        value: () => {
+          throw new TypeError('bad input')
+        }
+      }
+    ],
     ['an async function', { type: 'javascript', value: async () => Promise.reject(new Error('later')) }],
     ['a module without a default export', { type: 'javascript', file: noDefault }],
     ['not-javascript, which never turns a throw into a pass', { type: 'not-javascript', value: 'undefinedVariable.x' }]
@@ -106,8 +136,15 @@ describe('javascript assertion', () => {
   })
 
   it('negates', async () => {
-    expect(await grade({ type: 'not-javascript', value: 'output.length / 10' }, 'abc')).toMatchObject({ passed: true, score: 0.7, reason: 'check `output.length / 10` did not pass, as required (score 0.3, threshold 0.5)' })
-    expect(await grade({ type: 'not-javascript', value: 'true' }, 'x')).toMatchObject({ passed: false, reason: 'expected check `true` not to pass (returned true), got: "x"' })
+    expect(await grade({ type: 'not-javascript', value: 'output.length / 10' }, 'abc')).toMatchObject({
+      passed: true,
+      score: 0.7,
+      reason: 'check `output.length / 10` did not pass, as required (score 0.3, threshold 0.5)'
+    })
+    expect(await grade({ type: 'not-javascript', value: 'true' }, 'x')).toMatchObject({
+      passed: false,
+      reason: 'expected check `true` not to pass (returned true), got: "x"'
+    })
   })
 
   const trial = {

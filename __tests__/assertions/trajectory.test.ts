@@ -33,7 +33,13 @@ const trajectoryMatchRows: Row[] = [
   // strict: the same calls in the same order
   ['strict, identical', { type: 'trajectory-match', value: [ref(L), ref(R)] }, T1, true],
   ['strict, swapped', { type: 'trajectory-match', value: [ref(R), ref(L)] }, T1, false, 'step 1 is lookup_order {"order_id":"A18"}, the reference has refund'],
-  ['strict, an extra step between', { type: 'trajectory-match', value: [ref(L), ref(R)] }, T2, false, 'step 2 is search_kb {"q":"returns"}, the reference has refund'],
+  [
+    'strict, an extra step between',
+    { type: 'trajectory-match', value: [ref(L), ref(R)] },
+    T2,
+    false,
+    'step 2 is search_kb {"q":"returns"}, the reference has refund'
+  ],
   ['strict, other args', { type: 'trajectory-match', value: [ref(L), R25] }, T1, false, 'step 2 is refund'],
   ['strict, other args ignored', { type: 'trajectory-match', value: [ref(L), R25], args: 'ignore' }, T1, true],
   ['strict, reference without args', { type: 'trajectory-match', value: ['lookup_order', { name: 'refund' }] }, T1, true],
@@ -43,25 +49,66 @@ const trajectoryMatchRows: Row[] = [
   // unordered: the same calls in any order
   ['unordered, swapped', { type: 'trajectory-match', mode: 'unordered', value: [ref(R), ref(L)] }, T1, true],
   ['unordered, an extra call', { type: 'trajectory-match', mode: 'unordered', value: [ref(R), ref(L)] }, T2, false, 'not in the reference: search_kb'],
-  ['unordered, a call missing', { type: 'trajectory-match', mode: 'unordered', value: [ref(R), ref(L), ref(S)] }, T1, false, 'reference steps not made: search_kb'],
+  [
+    'unordered, a call missing',
+    { type: 'trajectory-match', mode: 'unordered', value: [ref(R), ref(L), ref(S)] },
+    T1,
+    false,
+    'reference steps not made: search_kb'
+  ],
   ['unordered, a call twice', { type: 'trajectory-match', mode: 'unordered', value: [ref(L), ref(R)] }, T3, false, 'not in the reference: lookup_order'],
   ['unordered, twice in both', { type: 'trajectory-match', mode: 'unordered', value: [ref(L), ref(R), ref(L)] }, T3, true],
-  ['unordered, other args', { type: 'trajectory-match', mode: 'unordered', value: [R25, ref(L)] }, T1, false, 'reference steps not made: refund {"order_id":"A18","amount":25}'],
+  [
+    'unordered, other args',
+    { type: 'trajectory-match', mode: 'unordered', value: [R25, ref(L)] },
+    T1,
+    false,
+    'reference steps not made: refund {"order_id":"A18","amount":25}'
+  ],
   ['unordered, other args ignored', { type: 'trajectory-match', mode: 'unordered', args: 'ignore', value: [R25, ref(L)] }, T1, true],
-  ['unordered, a step without args must not take the only call that fits the other', { type: 'trajectory-match', mode: 'unordered', value: [{ name: 'lookup_order' }, ref(L)] }, [L, L7], true],
+  [
+    'unordered, a step without args must not take the only call that fits the other',
+    { type: 'trajectory-match', mode: 'unordered', value: [{ name: 'lookup_order' }, ref(L)] },
+    [L, L7],
+    true
+  ],
   // subset: every call made is in the reference
   ['subset, fewer calls than the reference', { type: 'trajectory-match', mode: 'subset', value: [ref(L), ref(R), ref(S)] }, T1, true],
   ['subset, a call outside it', { type: 'trajectory-match', mode: 'subset', value: [ref(L), ref(R)] }, T2, false, 'not in the reference: search_kb'],
   ['subset, nothing called', { type: 'trajectory-match', mode: 'subset', value: [ref(L)] }, T0, true],
-  ['subset, called more often than the reference allows', { type: 'trajectory-match', mode: 'subset', value: [ref(L), ref(R)] }, T3, false, 'not in the reference: lookup_order'],
-  ['subset, nothing in common', { type: 'trajectory-match', mode: 'subset', value: [ref(S)] }, T1, false, 'not in the reference: lookup_order {"order_id":"A18"}, refund'],
+  [
+    'subset, called more often than the reference allows',
+    { type: 'trajectory-match', mode: 'subset', value: [ref(L), ref(R)] },
+    T3,
+    false,
+    'not in the reference: lookup_order'
+  ],
+  [
+    'subset, nothing in common',
+    { type: 'trajectory-match', mode: 'subset', value: [ref(S)] },
+    T1,
+    false,
+    'not in the reference: lookup_order {"order_id":"A18"}, refund'
+  ],
   ['subset, other args', { type: 'trajectory-match', mode: 'subset', value: [R25, ref(L)] }, T1, false, 'not in the reference: refund'],
   ['subset, other args ignored', { type: 'trajectory-match', mode: 'subset', args: 'ignore', value: [R25, ref(L)] }, T1, true],
   // superset: every reference call was made
   ['superset, extra calls allowed', { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(R)] }, T2, true],
-  ['superset, a reference call not made', { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(R), ref(S)] }, T1, false, 'reference steps not made: search_kb'],
+  [
+    'superset, a reference call not made',
+    { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(R), ref(S)] },
+    T1,
+    false,
+    'reference steps not made: search_kb'
+  ],
   ['superset, empty reference', { type: 'trajectory-match', mode: 'superset', value: [] }, T0, true],
-  ['superset, a reference call twice, made once', { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(L)] }, T1, false, 'reference steps not made: lookup_order'],
+  [
+    'superset, a reference call twice, made once',
+    { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(L)] },
+    T1,
+    false,
+    'reference steps not made: lookup_order'
+  ],
   ['superset, made twice', { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(L)] }, T3, true],
   ['superset, order does not matter', { type: 'trajectory-match', mode: 'superset', value: [ref(R), ref(L)] }, T2, true],
   // not-
@@ -73,36 +120,136 @@ const promptfooRows: Row[] = [
   // trajectory:tool-used
   ['tool-used, called', { type: 'trajectory:tool-used', value: 'refund' }, T1, true, 'refund was called 1 time: lookup_order → refund'],
   ['tool-used, not called', { type: 'trajectory:tool-used', value: 'refund' }, [L], false, 'refund was called 0 times, allowed at least 1: lookup_order'],
-  ['tool-used, forbidden (max 0)', { type: 'trajectory:tool-used', value: { name: 'refund', max: 0 } }, T1, false, 'refund was called 1 time, allowed 0: lookup_order → refund'],
+  [
+    'tool-used, forbidden (max 0)',
+    { type: 'trajectory:tool-used', value: { name: 'refund', max: 0 } },
+    T1,
+    false,
+    'refund was called 1 time, allowed 0: lookup_order → refund'
+  ],
   ['not-tool-used, forbidden', { type: 'not-trajectory:tool-used', value: 'refund' }, T1, false, 'refund was called 1 time, allowed 0: lookup_order → refund'],
   ['not-tool-used, absent', { type: 'not-trajectory:tool-used', value: 'refund' }, [L], true],
   ['tool-used, a list, all called', { type: 'trajectory:tool-used', value: ['lookup_order', 'refund'] }, T2, true],
-  ['tool-used, a list, one missing', { type: 'trajectory:tool-used', value: ['lookup_order', 'refund'] }, [L], false, 'refund was called 0 times, allowed at least 1: lookup_order'],
+  [
+    'tool-used, a list, one missing',
+    { type: 'trajectory:tool-used', value: ['lookup_order', 'refund'] },
+    [L],
+    false,
+    'refund was called 0 times, allowed at least 1: lookup_order'
+  ],
   ['tool-used, min 2 met', { type: 'trajectory:tool-used', value: { name: 'lookup_order', min: 2 } }, T3, true],
-  ['tool-used, min 2 missed', { type: 'trajectory:tool-used', value: { name: 'lookup_order', min: 2 } }, T1, false, 'lookup_order was called 1 time, allowed at least 2'],
-  ['tool-used, max 1 exceeded', { type: 'trajectory:tool-used', value: { name: 'lookup_order', max: 1 } }, T3, false, 'lookup_order was called 2 times, allowed 1 to 1'.replace('1 to 1', 'exactly 1')],
+  [
+    'tool-used, min 2 missed',
+    { type: 'trajectory:tool-used', value: { name: 'lookup_order', min: 2 } },
+    T1,
+    false,
+    'lookup_order was called 1 time, allowed at least 2'
+  ],
+  [
+    'tool-used, max 1 exceeded',
+    { type: 'trajectory:tool-used', value: { name: 'lookup_order', max: 1 } },
+    T3,
+    false,
+    'lookup_order was called 2 times, allowed 1 to 1'.replace('1 to 1', 'exactly 1')
+  ],
   // trajectory:tool-sequence
   ['sequence in order, steps between', { type: 'trajectory:tool-sequence', value: ['lookup_order', 'refund'] }, T2, true],
-  ['sequence exact, steps between', { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order', 'refund'], mode: 'exact' } }, T2, false, 'step 2 is search_kb instead of refund, expected exactly lookup_order → refund'],
+  [
+    'sequence exact, steps between',
+    { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order', 'refund'], mode: 'exact' } },
+    T2,
+    false,
+    'step 2 is search_kb instead of refund, expected exactly lookup_order → refund'
+  ],
   ['sequence exact, the same', { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order', 'refund'], mode: 'exact' } }, T1, true],
-  ['sequence in order, reversed', { type: 'trajectory:tool-sequence', value: ['refund', 'lookup_order'] }, T1, false, 'lookup_order was not called after refund'],
+  [
+    'sequence in order, reversed',
+    { type: 'trajectory:tool-sequence', value: ['refund', 'lookup_order'] },
+    T1,
+    false,
+    'lookup_order was not called after refund'
+  ],
   ['sequence, a step never called', { type: 'trajectory:tool-sequence', value: ['search_kb'] }, T1, false, 'search_kb was never called'],
-  ['sequence exact, nothing called', { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'exact' } }, T0, false, 'step 1 is missing instead of lookup_order, expected exactly lookup_order: no tool calls'],
-  ['sequence exact, one too many', { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'exact' } }, T1, false, 'step 2 is refund instead of the end'],
-  ['not-sequence, found', { type: 'not-trajectory:tool-sequence', value: ['lookup_order', 'refund'] }, T2, false, 'expected not to find lookup_order → refund in order'],
+  [
+    'sequence exact, nothing called',
+    { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'exact' } },
+    T0,
+    false,
+    'step 1 is missing instead of lookup_order, expected exactly lookup_order: no tool calls'
+  ],
+  [
+    'sequence exact, one too many',
+    { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'exact' } },
+    T1,
+    false,
+    'step 2 is refund instead of the end'
+  ],
+  [
+    'not-sequence, found',
+    { type: 'not-trajectory:tool-sequence', value: ['lookup_order', 'refund'] },
+    T2,
+    false,
+    'expected not to find lookup_order → refund in order'
+  ],
   // trajectory:tool-args-match
-  ['args partial, a subset', { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 } } }, T1, true, 'refund was called with {"order_id":"A18","amount":20.5}'],
-  ['args exact, only a subset given', { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 }, mode: 'exact' } }, T1, false, '/order_id is not expected'],
-  ['args exact, all given', { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { order_id: 'A18', amount: 20.5 }, mode: 'exact' } }, T1, true],
-  ['args, another amount', { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 25 } } }, T1, false, 'refund was called 1 time, never with matching arguments (first call: /amount is 20.5, expected 25)'],
+  [
+    'args partial, a subset',
+    { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 } } },
+    T1,
+    true,
+    'refund was called with {"order_id":"A18","amount":20.5}'
+  ],
+  [
+    'args exact, only a subset given',
+    { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 }, mode: 'exact' } },
+    T1,
+    false,
+    '/order_id is not expected'
+  ],
+  [
+    'args exact, all given',
+    { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { order_id: 'A18', amount: 20.5 }, mode: 'exact' } },
+    T1,
+    true
+  ],
+  [
+    'args, another amount',
+    { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 25 } } },
+    T1,
+    false,
+    'refund was called 1 time, never with matching arguments (first call: /amount is 20.5, expected 25)'
+  ],
   ['args, tool never called', { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 } } }, [L], false, 'refund was never called'],
-  ['args, the second call of the tool matches', { type: 'trajectory:tool-args-match', value: { name: 'lookup_order', args: { order_id: 'B7' } } }, [L, L7], true],
-  ['not-args, matching call made', { type: 'not-trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 } } }, T1, false, 'expected no call of refund'],
+  [
+    'args, the second call of the tool matches',
+    { type: 'trajectory:tool-args-match', value: { name: 'lookup_order', args: { order_id: 'B7' } } },
+    [L, L7],
+    true
+  ],
+  [
+    'not-args, matching call made',
+    { type: 'not-trajectory:tool-args-match', value: { name: 'refund', args: { amount: 20.5 } } },
+    T1,
+    false,
+    'expected no call of refund'
+  ],
   // trajectory:step-count
   ['steps, within max', { type: 'trajectory:step-count', value: { max: 2 } }, T1, true],
-  ['steps, over max', { type: 'trajectory:step-count', value: { max: 2 } }, T2, false, '3 tool calls, allowed at most 2 tool calls: lookup_order → search_kb → refund'],
+  [
+    'steps, over max',
+    { type: 'trajectory:step-count', value: { max: 2 } },
+    T2,
+    false,
+    '3 tool calls, allowed at most 2 tool calls: lookup_order → search_kb → refund'
+  ],
   ['steps, under min', { type: 'trajectory:step-count', value: { min: 1 } }, T0, false, '0 tool calls, allowed at least 1 tool calls: no tool calls'],
-  ['steps of one tool, over max', { type: 'trajectory:step-count', value: { name: 'lookup_order', max: 1 } }, T3, false, 'lookup_order was called 2 times, allowed at most 1 calls of lookup_order'],
+  [
+    'steps of one tool, over max',
+    { type: 'trajectory:step-count', value: { name: 'lookup_order', max: 1 } },
+    T3,
+    false,
+    'lookup_order was called 2 times, allowed at most 1 calls of lookup_order'
+  ],
   ['steps, in a range', { type: 'trajectory:step-count', value: { min: 2, max: 3 } }, T2, true],
   ['not-steps, in range', { type: 'not-trajectory:step-count', value: { min: 2, max: 3 } }, T2, false, 'allowed fewer than 2 or more than 3 tool calls'],
   // tool-call-f1
@@ -119,13 +266,16 @@ describe.each([
   ['promptfoo trajectory checks and tool-call-f1', promptfooRows]
 ])('%s', (_family, rows) => {
   // every row the same length: jest would take a missing last argument's place for a `done` callback
-  it.each(rows.map(([label, assertion, calls, passes, reason]) => [label, assertion, calls, passes, reason ?? ''] as const))('%s', async (_label, assertion, calls, passes, reason) => {
-    expect(validateAssertion(assertion)).toBeUndefined()
-    const result = await grade(assertion, calls)
-    expect(result.passed).toBe(passes)
-    if (reason) expect(result.reason).toContain(reason)
-    expect(result.error).toBeUndefined()
-  })
+  it.each(rows.map(([label, assertion, calls, passes, reason]) => [label, assertion, calls, passes, reason ?? ''] as const))(
+    '%s',
+    async (_label, assertion, calls, passes, reason) => {
+      expect(validateAssertion(assertion)).toBeUndefined()
+      const result = await grade(assertion, calls)
+      expect(result.passed).toBe(passes)
+      if (reason) expect(result.reason).toContain(reason)
+      expect(result.error).toBeUndefined()
+    }
+  )
 })
 
 describe('trajectory scores and helpers', () => {
@@ -141,7 +291,9 @@ describe('trajectory scores and helpers', () => {
   })
 
   it('a plain string output (no tool calls) is an empty trajectory', async () => {
-    expect((await grade({ type: 'trajectory:tool-used', value: 'refund' }, undefined)).reason).toBe('refund was called 0 times, allowed at least 1: no tool calls')
+    expect((await grade({ type: 'trajectory:tool-used', value: 'refund' }, undefined)).reason).toBe(
+      'refund was called 0 times, allowed at least 1: no tool calls'
+    )
   })
 
   it.each([
@@ -162,16 +314,30 @@ describe('trajectory scores and helpers', () => {
 
 describe('is-valid-openai-tools-call and is-valid-openai-function-call', () => {
   const tools = [
-    { type: 'function', function: { name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } } },
-    { type: 'function', function: { name: 'refund', parameters: { type: 'object', properties: { order_id: { type: 'string' }, amount: { type: 'number', maximum: 100 } }, required: ['order_id', 'amount'] } } }
+    {
+      type: 'function',
+      function: { name: 'lookup_order', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } }
+    },
+    {
+      type: 'function',
+      function: {
+        name: 'refund',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' }, amount: { type: 'number', maximum: 100 } }, required: ['order_id', 'amount'] }
+      }
+    }
   ]
   const check = (type: string, calls: ToolCall[] | undefined, output = 'ok', value?: unknown) =>
     evaluateAssertion({ type, ...(value ? { value } : {}) }, { output, input: '', case: CASE, durationMs: 1, toolCalls: calls, tools })
 
   it.each([
     ['valid calls', T1, true, 'every call is valid'],
-    ['an unknown tool', [L, S], false, "search_kb is not one of the tools (lookup_order, refund)"],
-    ['args against the schema', [{ name: 'refund', args: { order_id: 'A18', amount: 500 } }], false, 'refund {"order_id":"A18","amount":500}: /amount must be <= 100'],
+    ['an unknown tool', [L, S], false, 'search_kb is not one of the tools (lookup_order, refund)'],
+    [
+      'args against the schema',
+      [{ name: 'refund', args: { order_id: 'A18', amount: 500 } }],
+      false,
+      'refund {"order_id":"A18","amount":500}: /amount must be <= 100'
+    ],
     ['a required arg missing', [{ name: 'lookup_order', args: {} }], false, "must have required property 'order_id'"],
     ['no calls at all', [], false, 'no tool calls, and the output is not JSON']
   ])('tools-call: %s', async (_label, calls, passes, reason) => {
@@ -195,7 +361,13 @@ describe('is-valid-openai-tools-call and is-valid-openai-function-call', () => {
 })
 
 describe('cost', () => {
-  const ctx = (costUsd?: number): AssertionContext => ({ output: 'x', input: '', case: CASE, durationMs: 1, ...(costUsd === undefined ? {} : { usage: { costUsd } }) })
+  const ctx = (costUsd?: number): AssertionContext => ({
+    output: 'x',
+    input: '',
+    case: CASE,
+    durationMs: 1,
+    ...(costUsd === undefined ? {} : { usage: { costUsd } })
+  })
   it.each([
     [{ type: 'cost', threshold: 0.01 }, 0.002, true, 'cost $0.00200, within the $0.0100 limit'],
     [{ type: 'cost', threshold: 0.001 }, 0.002, false, 'expected the trial to cost at most $0.00100, it cost $0.00200'],

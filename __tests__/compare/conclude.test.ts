@@ -34,7 +34,9 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     const v = verdictOf(same, { baselineStatus: 'error', baselineProblem: 'downloading artifact 7 failed: 503 Service Unavailable' }, false)
     expect(v.outcome).toBe('error')
     expect(v.baselineStatus).toBe('error')
-    expect(v.reasons).toEqual(['the baseline exists but could not be read, so regressions cannot be ruled out: downloading artifact 7 failed: 503 Service Unavailable'])
+    expect(v.reasons).toEqual([
+      'the baseline exists but could not be read, so regressions cannot be ruled out: downloading artifact 7 failed: 503 Service Unavailable'
+    ])
     expect(v.headline).toBe(`evalgate could not tell: ${v.reasons[0]}`)
   })
 

@@ -154,9 +154,7 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   it('names at most ten cases, then how many more', () => {
     const n = 13
     const s = { baseline: makeBaseline(passing(n, n)), current: makeRun(passing(n, 0)) }
-    expect(gateOf(s, {}).failures).toEqual([
-      `13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`
-    ])
+    expect(gateOf(s, {}).failures).toEqual([`13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`])
   })
 
   it('says "1 case" for one', () => {
@@ -166,16 +164,8 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
 
   it('lists every exceeded limit, incompleteness first', () => {
     const current = makeRun(passing(4, 1), { complete: false })
-    const failures = gateOf(
-      { baseline: makeBaseline(passing(4, 4)), current },
-      { maxPassRateDrop: 0, minPassRate: 0.5 }
-    ).failures
-    expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual([
-      'the run is',
-      '3 cases regressed',
-      'pass rate dropped',
-      'pass rate 25.0%'
-    ])
+    const failures = gateOf({ baseline: makeBaseline(passing(4, 4)), current }, { maxPassRateDrop: 0, minPassRate: 0.5 }).failures
+    expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['the run is', '3 cases regressed', 'pass rate dropped', 'pass rate 25.0%'])
   })
 })
 

@@ -105,7 +105,11 @@ describe('coverage of the bootstrap interval on simulated paired runs (fixed see
     }
     const trueChange = population(1.4) / population(1) - 1
     const p95: PairedStatistic = {
-      point: (v) => quantileOfSorted([...v].sort((a, b) => a - b), 0.95),
+      point: (v) =>
+        quantileOfSorted(
+          [...v].sort((a, b) => a - b),
+          0.95
+        ),
       weighted: (v, counts, order) => quantileOfSorted(v, 0.95, counts, order)
     }
     let covered = 0
@@ -128,7 +132,9 @@ describe('coverage of the bootstrap interval on simulated paired runs (fixed see
 describe('the gate on cost, tokens and latency', () => {
   const runs = (factor: number, n = 10) => {
     const baseline = makeBaseline(Array.from({ length: n }, (_, i) => agentCase(`c${i}`, 0.001, 1000, 1000 + 10 * i)))
-    const current = makeRun(Array.from({ length: n }, (_, i) => agentCase(`c${i}`, 0.001 * factor * (i === 3 ? 1.2 : 1), 1000 * factor, (1000 + 10 * i) * factor)))
+    const current = makeRun(
+      Array.from({ length: n }, (_, i) => agentCase(`c${i}`, 0.001 * factor * (i === 3 ? 1.2 : 1), 1000 * factor, (1000 + 10 * i) * factor))
+    )
     return { baseline, current }
   }
 
@@ -149,7 +155,7 @@ describe('the gate on cost, tokens and latency', () => {
     expect(compareRuns(baseline, runs(3).current, makeGate()).gate.passed).toBe(true)
   })
 
-  it('useConfidenceBound applies the limit to the interval\'s optimistic end', () => {
+  it("useConfidenceBound applies the limit to the interval's optimistic end", () => {
     // 6 of 10 cases cost 2.5× (+90% in total), 4 the same: the interval's low end is well under the point change
     const baseline = makeBaseline(Array.from({ length: 10 }, (_, i) => agentCase(`c${i}`, 0.001, 100, 100)))
     const current = makeRun(Array.from({ length: 10 }, (_, i) => agentCase(`c${i}`, i < 6 ? 0.0025 : 0.001, 100, 100)))
@@ -166,6 +172,8 @@ describe('the gate on cost, tokens and latency', () => {
   it('a run stopped at its budget fails, saying budget', () => {
     const current = makeRun([agentCase('a', 0.6, 1, 1)], { complete: false, stopReason: 'budget', planned: 10, budget: { maxCostUsd: 0.5, spentUsd: 0.6 } })
     const c = compareRuns(null, current, makeGate())
-    expect(c.gate.failures).toEqual(['the run stopped at its budget: $0.6000 spent of budget.maxCostUsd $0.5000 (target plus judge); 1 of 10 cases finished, and a run cut short is never a pass'])
+    expect(c.gate.failures).toEqual([
+      'the run stopped at its budget: $0.6000 spent of budget.maxCostUsd $0.5000 (target plus judge); 1 of 10 cases finished, and a run cut short is never a pass'
+    ])
   })
 })

@@ -6,7 +6,10 @@ const failing = (id: string, error: string) => makeCase(id, false, { output: nul
 
 describe('errorShape', () => {
   it.each([
-    ["exited with code 1: ValueError: invalid literal for int() with base 10: 'abc'", "exited with code <n>: ValueError: invalid literal for int() with base <n>: <text>"],
+    [
+      "exited with code 1: ValueError: invalid literal for int() with base 10: 'abc'",
+      'exited with code <n>: ValueError: invalid literal for int() with base <n>: <text>'
+    ],
     ['exited with code 1: FileNotFoundError: /home/me/agent/data/q17.json', 'exited with code <n>: FileNotFoundError: <path>'],
     ['HTTP 503 from http://127.0.0.1:8080/v1/chat after 3 attempts: overloaded', 'HTTP <n> from <url> after <n> attempts: overloaded'],
     ['request 3f2a9c1e-77aa-4b1c failed', 'request <id> failed'],

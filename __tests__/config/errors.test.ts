@@ -23,7 +23,9 @@ describe('unknown keys', () => {
       'evalgate.yml': 'version: 1\ndataset: cases.yaml\ntarget:\n  command: [node, agent.js]\ntimeoutMs: 5000\n',
       'cases.yaml': CASES
     })
-    expect(message).toBe('invalid config:\nevalgate.yml:5 at timeoutMs: unknown key "timeoutMs" here: did you mean target.timeoutMs or judge.timeoutMs? (it belongs under target: or judge:)')
+    expect(message).toBe(
+      'invalid config:\nevalgate.yml:5 at timeoutMs: unknown key "timeoutMs" here: did you mean target.timeoutMs or judge.timeoutMs? (it belongs under target: or judge:)'
+    )
   })
 
   it('a key one level too deep: a judge key under target:', async () => {
@@ -31,7 +33,9 @@ describe('unknown keys', () => {
       'evalgate.yml': 'dataset: cases.yaml\ntarget:\n  command: [node, agent.js]\n  threshold: 0.7\n',
       'cases.yaml': CASES
     })
-    expect(message).toBe('invalid config:\nevalgate.yml:4 at target.threshold: unknown key "threshold" here: did you mean judge.threshold? (it belongs under judge:)')
+    expect(message).toBe(
+      'invalid config:\nevalgate.yml:4 at target.threshold: unknown key "threshold" here: did you mean judge.threshold? (it belongs under judge:)'
+    )
   })
 
   it('a near spelling of a key of the same mapping', async () => {
@@ -44,7 +48,9 @@ describe('unknown keys', () => {
 
   it('a key that is nowhere: remove or fix the spelling, each key on its line', async () => {
     const message = await loadError({ 'evalgate.yml': 'dataset: cases.yaml\ntarget: { command: [node, agent.js] }\nzzz: 1\nqqq: 2\n', 'cases.yaml': CASES })
-    expect(message).toBe('invalid config:\nevalgate.yml:3 at zzz: unknown key "zzz" (remove or fix the spelling)\nevalgate.yml:4 at qqq: unknown key "qqq" (remove or fix the spelling)')
+    expect(message).toBe(
+      'invalid config:\nevalgate.yml:3 at zzz: unknown key "zzz" (remove or fix the spelling)\nevalgate.yml:4 at qqq: unknown key "qqq" (remove or fix the spelling)'
+    )
   })
 })
 

@@ -87,7 +87,10 @@ describe('a case fingerprint covers the files its assertions name', () => {
   })
 
   it('a `file:` check in `defaults` changes every case when edited', async () => {
-    const dir = project({ 'evalgate.yml': `${CONFIG}defaults:\n  assert: [{ type: javascript, file: checks/amount-free.mjs }]\n`, 'checks/amount-free.mjs': 'export default (o) => !o.includes("$")\n' })
+    const dir = project({
+      'evalgate.yml': `${CONFIG}defaults:\n  assert: [{ type: javascript, file: checks/amount-free.mjs }]\n`,
+      'checks/amount-free.mjs': 'export default (o) => !o.includes("$")\n'
+    })
     const before = await fingerprints(dir)
     writeFileSync(path.join(dir, 'checks/amount-free.mjs'), 'export default () => true\n')
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['checked', 'judged', 'plain', 'rubric-file'])

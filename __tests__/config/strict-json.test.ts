@@ -54,13 +54,62 @@ describe('a .json config or dataset is strict JSON', () => {
   })
 
   it.each([
-    ['a trailing comma in the config', { 'evalgate.json': CONFIG_JSON.replace('"./agent.mjs" }', '"./agent.mjs" },'), 'cases.json': CASES_JSON }, 'evalgate.json', 5, 1, 'a trailing comma before "}"'],
-    ['a comment in the config', { 'evalgate.json': CONFIG_JSON.replace('"name"', '// the name\n  "name"'), 'cases.json': CASES_JSON }, 'evalgate.json', 2, 3, 'a comment'],
-    ['a trailing comma in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', '"x" },') }, 'cases.json', 3, 1, 'a trailing comma before "]"'],
-    ['a block comment in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"input"', '/* why */ "input"') }, 'cases.json', 2, 16, 'a comment'],
-    ['a single-quoted string in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', "'x' }") }, 'cases.json', 2, 42, 'a string in single quotes'],
-    ['a text cut short', { 'evalgate.json': CONFIG_JSON.slice(0, 30), 'cases.json': CASES_JSON }, 'evalgate.json', 3, 9, 'the text ends where the rest of the key should come'],
-    ['an unquoted key', { 'evalgate.json': CONFIG_JSON.replace('"name"', 'name'), 'cases.json': CASES_JSON }, 'evalgate.json', 2, 3, 'expected a key in double quotes, found "name: \\"stric"']
+    [
+      'a trailing comma in the config',
+      { 'evalgate.json': CONFIG_JSON.replace('"./agent.mjs" }', '"./agent.mjs" },'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      5,
+      1,
+      'a trailing comma before "}"'
+    ],
+    [
+      'a comment in the config',
+      { 'evalgate.json': CONFIG_JSON.replace('"name"', '// the name\n  "name"'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      2,
+      3,
+      'a comment'
+    ],
+    [
+      'a trailing comma in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', '"x" },') },
+      'cases.json',
+      3,
+      1,
+      'a trailing comma before "]"'
+    ],
+    [
+      'a block comment in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"input"', '/* why */ "input"') },
+      'cases.json',
+      2,
+      16,
+      'a comment'
+    ],
+    [
+      'a single-quoted string in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', "'x' }") },
+      'cases.json',
+      2,
+      42,
+      'a string in single quotes'
+    ],
+    [
+      'a text cut short',
+      { 'evalgate.json': CONFIG_JSON.slice(0, 30), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      3,
+      9,
+      'the text ends where the rest of the key should come'
+    ],
+    [
+      'an unquoted key',
+      { 'evalgate.json': CONFIG_JSON.replace('"name"', 'name'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      2,
+      3,
+      'expected a key in double quotes, found "name: \\"stric"'
+    ]
   ])('row 15: %s is an error naming file, line and column', async (_name, files, bad, line, column, what) => {
     const dir = project(files)
     const err = await loadError(dir)

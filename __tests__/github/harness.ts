@@ -150,7 +150,23 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
     INPUT_CONFIG: ws.config,
     'INPUT_GITHUB-TOKEN': 'ghs_faketoken'
   }
-  for (const name of ['MODE', 'COMMENT', 'FAIL-ON-REGRESSION', 'MAX-REGRESSIONS', 'MAX-PASS-RATE-DROP', 'MIN-PASS-RATE', 'BASELINE', 'BASELINE-BRANCH', 'ARTIFACT-NAME', 'BADGE-PATH', 'SHARD', 'GATE-FROM', 'ACCEPT-LABEL', 'ON-BASELINE-ERROR']) env[`INPUT_${name}`] = undefined
+  for (const name of [
+    'MODE',
+    'COMMENT',
+    'FAIL-ON-REGRESSION',
+    'MAX-REGRESSIONS',
+    'MAX-PASS-RATE-DROP',
+    'MIN-PASS-RATE',
+    'BASELINE',
+    'BASELINE-BRANCH',
+    'ARTIFACT-NAME',
+    'BADGE-PATH',
+    'SHARD',
+    'GATE-FROM',
+    'ACCEPT-LABEL',
+    'ON-BASELINE-ERROR'
+  ])
+    env[`INPUT_${name}`] = undefined
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.toUpperCase()}`] = value
   return { ...env, ...options.env }
 }

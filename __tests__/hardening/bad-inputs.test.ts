@@ -77,39 +77,51 @@ describe('the corpus', () => {
 })
 
 describe('bad configs exit 2 with one message naming the file, the place and the fix', () => {
-  it.each(configs.map((e) => [label(e), e] as const))('%s', async (_label, entry) => {
-    const file = located(entry)
-    const validated = await timed(['validate', '-c', file])
-    if (entry.runOnly) expect(validated.code).toBe(0)
-    else expectRefusal(validated, entry, file)
-    const out = path.join(tempProject({}), 'run.json')
-    expectRefusal(await timed(['run', '-c', file, '--out', out, '--quiet']), entry, file)
-    expectNoCompleteRecord(out)
-  }, TEST_MS)
+  it.each(configs.map((e) => [label(e), e] as const))(
+    '%s',
+    async (_label, entry) => {
+      const file = located(entry)
+      const validated = await timed(['validate', '-c', file])
+      if (entry.runOnly) expect(validated.code).toBe(0)
+      else expectRefusal(validated, entry, file)
+      const out = path.join(tempProject({}), 'run.json')
+      expectRefusal(await timed(['run', '-c', file, '--out', out, '--quiet']), entry, file)
+      expectNoCompleteRecord(out)
+    },
+    TEST_MS
+  )
 })
 
 describe('bad datasets exit 2 with one message naming the file, the line and the fix', () => {
-  it.each(datasets.map((e) => [label(e), e] as const))('%s', async (_label, entry) => {
-    const file = located(entry)
-    const dir = tempProject({ 'evalgate.yml': `target: { command: [node, ${JSON.stringify(agent)}, upper] }\ndataset: ${JSON.stringify(file)}\n` })
-    const config = path.join(dir, 'evalgate.yml')
-    expectRefusal(await timed(['validate', '-c', config]), entry, file)
-    const out = path.join(dir, 'run.json')
-    expectRefusal(await timed(['run', '-c', config, '--out', out, '--quiet']), entry, file)
-    expectNoCompleteRecord(out)
-  }, TEST_MS)
+  it.each(datasets.map((e) => [label(e), e] as const))(
+    '%s',
+    async (_label, entry) => {
+      const file = located(entry)
+      const dir = tempProject({ 'evalgate.yml': `target: { command: [node, ${JSON.stringify(agent)}, upper] }\ndataset: ${JSON.stringify(file)}\n` })
+      const config = path.join(dir, 'evalgate.yml')
+      expectRefusal(await timed(['validate', '-c', config]), entry, file)
+      const out = path.join(dir, 'run.json')
+      expectRefusal(await timed(['run', '-c', config, '--out', out, '--quiet']), entry, file)
+      expectNoCompleteRecord(out)
+    },
+    TEST_MS
+  )
 })
 
 describe('bad run records exit 2 with one message naming the file, the path and the fix', () => {
-  it.each(records.map((e) => [label(e), e] as const))('%s', async (_label, entry) => {
-    const file = located(entry)
-    expectRefusal(await timed(['compare', file, goodRecord, '-c', supportConfig, '--quiet']), entry, file)
-    expectRefusal(await timed(['compare', goodRecord, file, '-c', supportConfig, '--quiet']), entry, file)
-    const out = path.join(tempProject({}), 'run.json')
-    expectRefusal(await timed(['run', '-c', supportConfig, '--baseline', file, '--out', out, '--quiet']), entry, file)
-    expectNoCompleteRecord(out)
-    expectRefusal(await timed(['badge', file]), entry, file)
-  }, TEST_MS)
+  it.each(records.map((e) => [label(e), e] as const))(
+    '%s',
+    async (_label, entry) => {
+      const file = located(entry)
+      expectRefusal(await timed(['compare', file, goodRecord, '-c', supportConfig, '--quiet']), entry, file)
+      expectRefusal(await timed(['compare', goodRecord, file, '-c', supportConfig, '--quiet']), entry, file)
+      const out = path.join(tempProject({}), 'run.json')
+      expectRefusal(await timed(['run', '-c', supportConfig, '--baseline', file, '--out', out, '--quiet']), entry, file)
+      expectNoCompleteRecord(out)
+      expectRefusal(await timed(['badge', file]), entry, file)
+    },
+    TEST_MS
+  )
 })
 
 describe('hostile but valid inputs are read, and what they hold stays bounded', () => {
@@ -118,11 +130,33 @@ describe('hostile but valid inputs are read, and what they hold stays bounded', 
 
   it('a run of 10 MB strings compares within seconds; the report and the HTML stay small', async () => {
     const huge = hostile.repeat(Math.ceil((10 * 1024 * 1024) / hostile.length))
-    const regressed = { ...good.cases[0], passed: false, passFraction: 0, name: huge.slice(0, 100_000), output: huge, error: huge, input: huge, tags: [huge.slice(0, 50_000)] }
+    const regressed = {
+      ...good.cases[0],
+      passed: false,
+      passFraction: 0,
+      name: huge.slice(0, 100_000),
+      output: huge,
+      error: huge,
+      input: huge,
+      tags: [huge.slice(0, 50_000)]
+    }
     const current = { ...good, name: 'n'.repeat(10_000), cases: [regressed, good.cases[1]] }
     const dir = tempProject({ 'current.json': JSON.stringify(current) })
     const [report, html, json] = ['r.md', 'r.html', 'c.json'].map((f) => path.join(dir, f))
-    const run = await timed(['compare', goodRecord, path.join(dir, 'current.json'), '-c', supportConfig, '--quiet', '--report', report!, '--html', html!, '--json', json!])
+    const run = await timed([
+      'compare',
+      goodRecord,
+      path.join(dir, 'current.json'),
+      '-c',
+      supportConfig,
+      '--quiet',
+      '--report',
+      report!,
+      '--html',
+      html!,
+      '--json',
+      json!
+    ])
     expect(run.code).toBe(1)
     expect(JSON.parse(readFileSync(json!, 'utf8')).regressed).toEqual(['greet'])
     expect(run.cpuMs).toBeLessThan(CPU_MS)
@@ -133,26 +167,41 @@ describe('hostile but valid inputs are read, and what they hold stays bounded', 
   it('a baseline whose createdAt is not a date is compared without an "Invalid Date"', async () => {
     const dir = tempProject({ 'baseline.json': JSON.stringify({ ...good, createdAt: 'yesterday' }) })
     const report = path.join(dir, 'r.md')
-    const run = await timed(['compare', path.join(dir, 'baseline.json'), goodRecord, '-c', supportConfig, '--quiet', '--report', report, '--html', path.join(dir, 'r.html')])
+    const run = await timed([
+      'compare',
+      path.join(dir, 'baseline.json'),
+      goodRecord,
+      '-c',
+      supportConfig,
+      '--quiet',
+      '--report',
+      report,
+      '--html',
+      path.join(dir, 'r.html')
+    ])
     expect(run.code).toBe(0)
     expect(readFileSync(report, 'utf8')).not.toMatch(/Invalid Date|NaN/)
   })
 
-  it('a dataset line of 50 MB is read and run; the record is complete and the oversized output is an error of its case', async () => {
-    const dir = tempProject({
-      'cases.jsonl': `{"id":"small","input":"hi","expected":"HI"}\n{"id":"big","input":"${'x'.repeat(50 * 1024 * 1024)}"}\n`,
-      'evalgate.yml': `target: { command: [node, ${JSON.stringify(agent)}, upper] }\ndataset: cases.jsonl\n`
-    })
-    const out = path.join(dir, 'run.json')
-    const run = await timed(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out, '--quiet'])
-    expect(run.code).toBe(0)
-    expect(run.cpuMs).toBeLessThan(CPU_MS)
-    const record = JSON.parse(readFileSync(out, 'utf8'))
-    expect(record.complete).toBe(true)
-    expect(record.cases.map((c: { id: string; passed: boolean }) => [c.id, c.passed])).toEqual([
-      ['small', true],
-      ['big', false]
-    ])
-    expect(record.cases[1].error).toMatch(/output exceeded 4194304 bytes \(target.maxOutputBytes\)/)
-  }, TEST_MS)
+  it(
+    'a dataset line of 50 MB is read and run; the record is complete and the oversized output is an error of its case',
+    async () => {
+      const dir = tempProject({
+        'cases.jsonl': `{"id":"small","input":"hi","expected":"HI"}\n{"id":"big","input":"${'x'.repeat(50 * 1024 * 1024)}"}\n`,
+        'evalgate.yml': `target: { command: [node, ${JSON.stringify(agent)}, upper] }\ndataset: cases.jsonl\n`
+      })
+      const out = path.join(dir, 'run.json')
+      const run = await timed(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out, '--quiet'])
+      expect(run.code).toBe(0)
+      expect(run.cpuMs).toBeLessThan(CPU_MS)
+      const record = JSON.parse(readFileSync(out, 'utf8'))
+      expect(record.complete).toBe(true)
+      expect(record.cases.map((c: { id: string; passed: boolean }) => [c.id, c.passed])).toEqual([
+        ['small', true],
+        ['big', false]
+      ])
+      expect(record.cases[1].error).toMatch(/output exceeded 4194304 bytes \(target.maxOutputBytes\)/)
+    },
+    TEST_MS
+  )
 })

@@ -138,7 +138,15 @@ describe('one run through every fault of the target and the judge', () => {
       concurrency: 8,
       // deadlines that only a hang reaches, however busy the machine: a case that works is never cut short
       target: { command: ['node', agent, marker, pidDir], timeoutMs: 30_000, maxOutputBytes: 10 * MiB },
-      judge: { provider: 'openai', model: 'judge-model', baseUrl: server.baseUrl, apiKeyEnv: 'EVALGATE_FAULTS_NO_KEY', timeoutMs: 10_000, retries: 2, concurrency: 4 },
+      judge: {
+        provider: 'openai',
+        model: 'judge-model',
+        baseUrl: server.baseUrl,
+        apiKeyEnv: 'EVALGATE_FAULTS_NO_KEY',
+        timeoutMs: 10_000,
+        retries: 2,
+        concurrency: 4
+      },
       cases
     }
     const dir = tempProject({ 'evalgate.json': JSON.stringify(config) })
@@ -154,9 +162,15 @@ describe('one run through every fault of the target and the judge', () => {
       const record = JSON.parse(readFileSync(out, 'utf8'))
       expect(record.complete).toBe(true)
       expect(record.cases.map((c: { id: string }) => c.id)).toEqual(cases.map((c) => c.id))
-      const byId = new Map<string, { output: string | null; error: string | null; passed: boolean; assertions: { passed: boolean; score: number; reason: string; judge?: { error?: string; score: number } }[] }>(
-        record.cases.map((c: { id: string }) => [c.id, c])
-      )
+      const byId = new Map<
+        string,
+        {
+          output: string | null
+          error: string | null
+          passed: boolean
+          assertions: { passed: boolean; score: number; reason: string; judge?: { error?: string; score: number } }[]
+        }
+      >(record.cases.map((c: { id: string }) => [c.id, c]))
 
       for (const [input, expected] of targetFaults) {
         const c = byId.get(input.replace(/^ok:/, ''))!
@@ -177,7 +191,12 @@ describe('one run through every fault of the target and the judge', () => {
         if ('score' in expected) {
           expect({ token, score: rubric!.score, error: rubric!.judge?.error }).toEqual({ token, score: expected.score, error: undefined })
         } else {
-          expect({ token, score: rubric!.score, passed: rubric!.passed, error: rubric!.judge?.error }).toEqual({ token, score: 0, passed: false, error: expect.stringMatching(expected.error) })
+          expect({ token, score: rubric!.score, passed: rubric!.passed, error: rubric!.judge?.error }).toEqual({
+            token,
+            score: 0,
+            passed: false,
+            error: expect.stringMatching(expected.error)
+          })
         }
       }
       const judgeErrors = judgeFaults.filter(([, e]) => 'error' in e).length
@@ -187,7 +206,9 @@ describe('one run through every fault of the target and the judge', () => {
       expect(rssGrowth).toBeLessThan(400 * MiB)
     } finally {
       // the one child that left the process group (setsid) is out of reach by design: the test cleans it up
-      const escaped = readdirSync(pidDir).filter((f) => f.startsWith('escaped-')).map((f) => Number(f.replace('escaped-', '')))
+      const escaped = readdirSync(pidDir)
+        .filter((f) => f.startsWith('escaped-'))
+        .map((f) => Number(f.replace('escaped-', '')))
       for (const pid of escaped) {
         try {
           process.kill(pid, 'SIGKILL')

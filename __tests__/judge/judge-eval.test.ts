@@ -62,10 +62,14 @@ describe('runJudgeEval', () => {
   })
 
   it('flags below the threshold', async () => {
-    const report = await runJudgeEval(({ output }) => ({ score: Number(output), reason: '' }), [
-      { name: 'a', prompt: 'p', output: '0.6' },
-      { name: 'b', prompt: 'p', output: '0.8' }
-    ], { threshold: 0.7 })
+    const report = await runJudgeEval(
+      ({ output }) => ({ score: Number(output), reason: '' }),
+      [
+        { name: 'a', prompt: 'p', output: '0.6' },
+        { name: 'b', prompt: 'p', output: '0.8' }
+      ],
+      { threshold: 0.7 }
+    )
     expect(report.flagged).toEqual(['a'])
   })
 

@@ -64,7 +64,21 @@ describe('chatComplete', () => {
   it('reads a refusal, content parts and missing usage', async () => {
     server.enqueue(
       { body: { choices: [{ message: { content: null, refusal: 'I cannot help' } }] } },
-      { body: { choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } }], usage: { prompt_tokens: 3, completion_tokens: 4 } } }
+      {
+        body: {
+          choices: [
+            {
+              message: {
+                content: [
+                  { type: 'text', text: 'a' },
+                  { type: 'text', text: 'b' }
+                ]
+              }
+            }
+          ],
+          usage: { prompt_tokens: 3, completion_tokens: 4 }
+        }
+      }
     )
     const refused = await chatComplete({ baseUrl: server.baseUrl, model: 'm', messages }, http)
     const parts = await chatComplete({ baseUrl: server.baseUrl, model: 'm', messages }, http)

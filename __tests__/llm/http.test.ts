@@ -176,7 +176,10 @@ describe('timeouts and cancellation', () => {
 
 describe('errors never show credentials', () => {
   it('redacts header credentials and secrets the server echoes back', async () => {
-    server.respond((req) => ({ status: 401, body: { error: { message: `bad key ${req.headers.authorization} / ${req.headers['x-api-key']} / extra-secret-1` } } }))
+    server.respond((req) => ({
+      status: 401,
+      body: { error: { message: `bad key ${req.headers.authorization} / ${req.headers['x-api-key']} / extra-secret-1` } }
+    }))
     const options = fast({ headers: { Authorization: 'Bearer sk-test-123456', 'x-api-key': 'k-abcdef' }, secrets: ['extra-secret-1'] })
     const err = (await postJson(server.url, {}, options).catch((e: unknown) => e)) as HttpError
     expect(err.message).toContain('HTTP 401')

@@ -121,7 +121,19 @@ describe('withContext', () => {
     const diff: DiffLine[] = [...equal(10), { op: 'insert', text: 'new' }, ...equal(10, 10), { op: 'delete', text: 'old' }, ...equal(10, 20)]
     const shown = withContext(diff, 2)
     expect(shown.map((l) => (l.op === 'skip' ? `…${l.count}` : l.text))).toEqual([
-      '…8', 'l8', 'l9', 'new', 'l10', 'l11', '…6', 'l18', 'l19', 'old', 'l20', 'l21', '…8'
+      '…8',
+      'l8',
+      'l9',
+      'new',
+      'l10',
+      'l11',
+      '…6',
+      'l18',
+      'l19',
+      'old',
+      'l20',
+      'l21',
+      '…8'
     ])
   })
 

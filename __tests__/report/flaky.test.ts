@@ -73,13 +73,7 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
     makeCase('real', true)
   ])
   const current = makeRun(
-    [
-      makeCase('known', false),
-      makeCase('steady', true),
-      rerunCase('noise', 'FPPPPP'),
-      rerunCase('broken', 'FFFFFF'),
-      makeCase('real', false)
-    ],
+    [makeCase('known', false), makeCase('steady', true), rerunCase('noise', 'FPPPPP'), rerunCase('broken', 'FFFFFF'), makeCase('real', false)],
     { summary: { ...makeRun([]).summary, reruns: 10, judge: { calls: 40, reused: 0, errors: 0, tokens: 0, sampled: 40, disagreements: 4 } } }
   )
   const md = report(baseline, current)
@@ -130,10 +124,7 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
 
   it('lists at most 20 flaky cases, then how many more', () => {
     const keys = ids(23)
-    const many = report(
-      makeBaseline(keys.map((id) => makeCase(id, true, { history: 'PFPFPFPFP' }))),
-      makeRun(keys.map((id) => makeCase(id, false)))
-    )
+    const many = report(makeBaseline(keys.map((id) => makeCase(id, true, { history: 'PFPFPFPFP' }))), makeRun(keys.map((id) => makeCase(id, false))))
     expect(many).toContain('#### Flaky (23)')
     expect(many).toContain('- `case-19` failed this time, but failed 4 of its last 10 runs on `main`\n- and 3 more')
     expect(many).not.toContain('`case-20`')

@@ -71,7 +71,11 @@ describe('runCases scheduling', () => {
       }
     })
     expect(finished.at(-1)).toBe('c0')
-    expect(finished.slice(0, -1)).toEqual(cases(n).slice(1).map((c) => c.id))
+    expect(finished.slice(0, -1)).toEqual(
+      cases(n)
+        .slice(1)
+        .map((c) => c.id)
+    )
     expect(outcome.cases[0]!.id).toBe('c0')
   })
 

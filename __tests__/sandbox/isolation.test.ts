@@ -68,7 +68,13 @@ describe('a check or pattern that never ends', () => {
     ]
     const dir = project({
       'agent.mjs': AGENT,
-      'evalgate.json': JSON.stringify({ name: 'isolation', target: { module: './agent.mjs' }, concurrency: 8, checkTimeoutMs: 3000, cases: [...attacks, ...ordinary] })
+      'evalgate.json': JSON.stringify({
+        name: 'isolation',
+        target: { module: './agent.mjs' },
+        concurrency: 8,
+        checkTimeoutMs: 3000,
+        cases: [...attacks, ...ordinary]
+      })
     })
     const out = path.join(dir, 'run.json')
     const started = performance.now()
@@ -118,7 +124,10 @@ describe('a check or pattern that never ends', () => {
       'evalgate.json': JSON.stringify({
         name: 'agent-loop',
         target: { module: './agent.mjs', timeoutMs: 3000 },
-        cases: [{ id: 'loop', input: 'loop', expected: 'loop' }, ...Array.from({ length: 20 }, (_, i) => ({ id: `ok-${i}`, input: `in-${i}`, expected: `in-${i}` }))]
+        cases: [
+          { id: 'loop', input: 'loop', expected: 'loop' },
+          ...Array.from({ length: 20 }, (_, i) => ({ id: `ok-${i}`, input: `in-${i}`, expected: `in-${i}` }))
+        ]
       })
     })
     const out = path.join(dir, 'run.json')

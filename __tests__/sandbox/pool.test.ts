@@ -21,7 +21,11 @@ const script = (body: string, output = 'out'): SandboxItem => ({ kind: 'script',
 
 describe('the sandbox pool', () => {
   it('runs a batch and answers each item in order', async () => {
-    const results = await pool().run([script('return output + input'), { kind: 'match', source: 'b+', flags: '', text: 'abbbc' }, { kind: 'test', source: '^x', flags: '', text: 'y' }])
+    const results = await pool().run([
+      script('return output + input'),
+      { kind: 'match', source: 'b+', flags: '', text: 'abbbc' },
+      { kind: 'test', source: '^x', flags: '', text: 'y' }
+    ])
     expect(results).toEqual([
       { ok: true, value: 'outin' },
       { ok: true, value: 'bbb' },
@@ -45,7 +49,10 @@ describe('the sandbox pool', () => {
   })
 
   it('stops a catastrophic pattern at its deadline', async () => {
-    const results = await pool().run([{ kind: 'test', source: '^(a+)+$', flags: '', text: `${'a'.repeat(5000)}!` }], { timeoutMs: 2000, timeoutName: 'checkTimeoutMs' })
+    const results = await pool().run([{ kind: 'test', source: '^(a+)+$', flags: '', text: `${'a'.repeat(5000)}!` }], {
+      timeoutMs: 2000,
+      timeoutName: 'checkTimeoutMs'
+    })
     expect(results[0]).toMatchObject({ ok: false, timedOut: true })
   })
 

@@ -126,7 +126,9 @@ describe('command target: failures', () => {
   it('rejects on a non-zero exit with the last line of stderr first, then its tail', async () => {
     const error = await run(agentCommand('fail'), '').catch((err: unknown) => err)
     expect(error).toBeInstanceOf(TargetError)
-    expect((error as Error).message).toMatch(/^exited with code 3: model not found: gpt-9\n\nstderr, its last 2048 bytes:\n(lots of noise\n)+model not found: gpt-9$/)
+    expect((error as Error).message).toMatch(
+      /^exited with code 3: model not found: gpt-9\n\nstderr, its last 2048 bytes:\n(lots of noise\n)+model not found: gpt-9$/
+    )
   })
 
   it("keeps a long traceback's end: its last line leads the message, whole", async () => {
@@ -166,11 +168,15 @@ describe('command target: a program that cannot be run is a config error before 
   it('names a script that is not executable, and how to run it', async () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'agent.py'), 'print("hi")\n', { mode: 0o644 })
-    await expect(commandTarget(['./agent.py'], { cwd: dir })).rejects.toThrow(/^target\.command: the program "\.\/agent\.py" \(.*agent\.py\) is not executable: `chmod \+x` it, or name its interpreter first in target\.command \(e\.g\. \["python3", "\.\/agent\.py"\]\)$/)
+    await expect(commandTarget(['./agent.py'], { cwd: dir })).rejects.toThrow(
+      /^target\.command: the program "\.\/agent\.py" \(.*agent\.py\) is not executable: `chmod \+x` it, or name its interpreter first in target\.command \(e\.g\. \["python3", "\.\/agent\.py"\]\)$/
+    )
   })
 
   it('names a working directory that does not exist', async () => {
-    await expect(commandTarget(agentCommand('silent'), { cwd: 'no/such/dir' })).rejects.toThrow(/^target\.cwd: the working directory .*no\/such\/dir does not exist: fix target\.cwd/)
+    await expect(commandTarget(agentCommand('silent'), { cwd: 'no/such/dir' })).rejects.toThrow(
+      /^target\.cwd: the working directory .*no\/such\/dir does not exist: fix target\.cwd/
+    )
   })
 
   it('the CLI exits 2 before running any case, naming the config file', async () => {
@@ -184,9 +190,7 @@ describe('command target: a program that cannot be run is a config error before 
 
 describe('command target: output cap', () => {
   it('kills an agent whose output exceeds maxOutputBytes', async () => {
-    await expect(run(agentCommand('flood'), '', { maxOutputBytes: 10_000 })).rejects.toThrow(
-      'output exceeded 10000 bytes (target.maxOutputBytes)'
-    )
+    await expect(run(agentCommand('flood'), '', { maxOutputBytes: 10_000 })).rejects.toThrow('output exceeded 10000 bytes (target.maxOutputBytes)')
   })
 })
 

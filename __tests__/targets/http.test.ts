@@ -73,7 +73,9 @@ describe('the http target', () => {
 
   it('names a missing output path and shows the top-level keys', async () => {
     server.enqueue({ body: { result: { text: 'x' }, id: 7 } })
-    const err = await target({ output: 'data.answer' }).call(trial('x')).catch((e: unknown) => e)
+    const err = await target({ output: 'data.answer' })
+      .call(trial('x'))
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TargetError)
     expect((err as Error).message).toBe('target.http.output: the reply has no "data.answer" (missing at "data"); the reply\'s top-level keys: result, id')
   })

@@ -59,7 +59,11 @@ describe('jsonl target: the protocol', () => {
     expect(await output(target, 'numeric-id')).toBe('by number')
     expect(await output(target, 'object-output')).toBe('{"answer":42}')
     expect(await output(target, 'split')).toBe('héllo wörld ✓')
-    expect(await target.call(request('usage'))).toEqual({ output: 'counted', usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 }, latencyMs: expect.any(Number) })
+    expect(await target.call(request('usage'))).toEqual({
+      output: 'counted',
+      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+      latencyMs: expect.any(Number)
+    })
   })
 
   it.each([
@@ -82,7 +86,9 @@ describe('jsonl target: the protocol', () => {
   })
 
   it('passes only the minimal environment', async () => {
-    const env = JSON.parse(await output(jsonlTarget({ env: { MODEL: 'm1', GITHUB_TOKEN: 'x' } }, [], { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_secret', INPUT_KEY: 'k' }), 'env'))
+    const env = JSON.parse(
+      await output(jsonlTarget({ env: { MODEL: 'm1', GITHUB_TOKEN: 'x' } }, [], { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_secret', INPUT_KEY: 'k' }), 'env')
+    )
     expect(env.MODEL).toBe('m1')
     expect(env.GITHUB_TOKEN).toBeUndefined()
     expect(env.INPUT_KEY).toBeUndefined()
@@ -155,7 +161,11 @@ describe('jsonl target: workers', () => {
   it('workers that never write a line are diagnosed once: the cases in flight and every later one fail at once, saying why', async () => {
     const target = jsonlTarget({ workers: 2, timeoutMs: 60_000 }, ['silent'])
     const first = timedRequest('a')
-    const failure = (p: Promise<unknown>) => p.then(() => new Error('answered'), (err: unknown) => err as Error)
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => new Error('answered'),
+        (err: unknown) => err as Error
+      )
     const calls = [target.call(first.req), output(target, 'b'), output(target, 'c')].map(failure)
     first.timeout()
     const [timedOut, ...others] = await Promise.all(calls)
@@ -167,7 +177,7 @@ describe('jsonl target: workers', () => {
     await expect(output(target, 'd')).rejects.toThrow(why)
   })
 
-  it('a worker that answered once is never called silent: a later hang is that case\'s timeout only', async () => {
+  it("a worker that answered once is never called silent: a later hang is that case's timeout only", async () => {
     const target = jsonlTarget()
     await output(target, 'pid')
     const hung = timedRequest('hang')
@@ -190,7 +200,9 @@ describe('jsonl target: workers', () => {
   })
 
   it('a worker that exits at start fails its case with its stderr', async () => {
-    await expect(jsonlTarget({}, ['exit-at-start']).call(request('a'))).rejects.toThrow('worker exited with code 2 while handling this case: cannot load the model')
+    await expect(jsonlTarget({}, ['exit-at-start']).call(request('a'))).rejects.toThrow(
+      'worker exited with code 2 while handling this case: cannot load the model'
+    )
   })
 
   it('a reply longer than maxOutputBytes fails its case', async () => {

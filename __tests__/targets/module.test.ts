@@ -52,7 +52,11 @@ describe('module target', () => {
   })
 
   it.each([
-    ['a default export that is not a function', './module-not-function.mjs', /module-not-function\.mjs must export a function as default.*a default of type object/],
+    [
+      'a default export that is not a function',
+      './module-not-function.mjs',
+      /module-not-function\.mjs must export a function as default.*a default of type object/
+    ],
     ['no default export', './module-named-only.mjs', /module-named-only\.mjs must export a function as default.*no default, only agent/],
     ['a missing file', './no-such-agent.mjs', /cannot load .*no-such-agent\.mjs/]
   ])('is a config error naming the file for %s', async (_label, module, message) => {

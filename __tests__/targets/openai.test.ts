@@ -27,7 +27,12 @@ describe('the openai target', () => {
     server.enqueue({ body: chatReply('Dublin', { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 }) })
     const t = target({ system: 'Be ${PERSONA}.', prompt: 'Question: {{input}}', temperature: 0.3, maxTokens: 50 })
     const reply = await t.call(trial("What's the capital of Ireland?"))
-    expect(reply).toEqual({ output: 'Dublin', usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 }, metadata: { model: 'agent-model' }, finishReason: 'stop' })
+    expect(reply).toEqual({
+      output: 'Dublin',
+      usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 },
+      metadata: { model: 'agent-model' },
+      finishReason: 'stop'
+    })
     expect(server.requests[0]!.body).toEqual({
       model: 'agent-model',
       messages: [
@@ -60,7 +65,9 @@ describe('the openai target', () => {
 
   it('fails with the server message, never the key', async () => {
     server.respond(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }))
-    const err = await target().call(trial('x')).catch((e: unknown) => e)
+    const err = await target()
+      .call(trial('x'))
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TargetError)
     expect((err as Error).message).toBe('chat completions: HTTP 401: Incorrect API key provided: ***')
   })

@@ -68,7 +68,11 @@ describe('readResult and its normalisers', () => {
 
   it('prices tokens with `pricing` when no cost is reported; a reported cost wins', () => {
     const pricing = { 'support-mini': { input: 0.15, output: 0.6 } }
-    expect(priceUsage({ inputTokens: 1_000_000, outputTokens: 500_000 }, 'support-mini', pricing)).toEqual({ inputTokens: 1_000_000, outputTokens: 500_000, costUsd: 0.45 })
+    expect(priceUsage({ inputTokens: 1_000_000, outputTokens: 500_000 }, 'support-mini', pricing)).toEqual({
+      inputTokens: 1_000_000,
+      outputTokens: 500_000,
+      costUsd: 0.45
+    })
     expect(priceUsage({ inputTokens: 10, costUsd: 1 }, 'support-mini', pricing)).toEqual({ inputTokens: 10, costUsd: 1 })
     expect(priceUsage({ inputTokens: 10 }, 'other-model', pricing)).toEqual({ inputTokens: 10 })
   })
@@ -101,8 +105,16 @@ describe('command stdio with target.output: json', () => {
 
   it.each([
     ['text that is not JSON', `console.log('Refund issued')`, 'target.output is json but stdout is not JSON'],
-    ['JSON without "output"', `console.log(JSON.stringify({ answer: 'x' }))`, 'target.output is json but stdout is not a JSON object with an "output" field: {"answer":"x"}'],
-    ['malformed tool calls', `console.log(JSON.stringify({ output: 'x', toolCalls: 'refund' }))`, 'the command: toolCalls must be a list of tool calls, got a string']
+    [
+      'JSON without "output"',
+      `console.log(JSON.stringify({ answer: 'x' }))`,
+      'target.output is json but stdout is not a JSON object with an "output" field: {"answer":"x"}'
+    ],
+    [
+      'malformed tool calls',
+      `console.log(JSON.stringify({ output: 'x', toolCalls: 'refund' }))`,
+      'the command: toolCalls must be a list of tool calls, got a string'
+    ]
   ])('fails the case on %s, saying why', async (_label, script, message) => {
     const t = await nodeTarget(script, { output: 'json' })
     await expect(t.call(request('x'))).rejects.toThrow(message)
@@ -165,7 +177,11 @@ describe('http and openai targets', () => {
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"A18"}' } }] },
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"A18"}' } }]
+            },
             finish_reason: 'tool_calls'
           }
         ],

@@ -100,7 +100,11 @@ function bodyOf(source: string): string {
  * in-process for now (its result may be any value, which a check's is not):
  * README, Isolation.
  */
-export async function transformOutput(source: string, output: unknown, context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }): Promise<unknown> {
+export async function transformOutput(
+  source: string,
+  output: unknown,
+  context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }
+): Promise<unknown> {
   let returned: unknown
   if (source.startsWith('file://')) {
     const [file, name] = splitFunctionRef(source.slice('file://'.length))

@@ -85,10 +85,13 @@ const isJson: AssertionHandler = {
     if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
     if (schema === undefined) return ruled(true, negated, output, what)
     // a schema's backtracking patterns are answered in the sandbox (json-schema.ts)
-    return answeringPatterns(() => {
-      const errors = schemaErrors(schema, parsed.value)
-      return ruled(errors === undefined, negated, output, what, errors)
-    }, sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS))
+    return answeringPatterns(
+      () => {
+        const errors = schemaErrors(schema, parsed.value)
+        return ruled(errors === undefined, negated, output, what, errors)
+      },
+      sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
+    )
   }
 }
 

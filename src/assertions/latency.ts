@@ -7,7 +7,8 @@ import { numberOptionProblem } from './values.js'
 
 const latency: AssertionHandler = {
   negatable: true,
-  validate: (a) => (a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 })),
+  validate: (a) =>
+    a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 }),
   // the output is no help in acting on a slow trial, so the reason names the times only
   run(a, { durationMs, latencyMs }, negated) {
     const limit = a.threshold as number

@@ -105,7 +105,8 @@ const startsWith: AssertionHandler = {
     firstProblem(
       () => someText(a),
       // the output is trimmed before the comparison, so a leading blank could never match
-      () => (/^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined)
+      () =>
+        /^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined
     ),
   run(a, { output }, negated) {
     const prefix = String(a.value)
@@ -160,7 +161,10 @@ const levenshtein: AssertionHandler = {
   validate: (a) =>
     firstProblem(
       // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-      () => (typeof a.value === 'string' ? undefined : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``),
+      () =>
+        typeof a.value === 'string'
+          ? undefined
+          : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``,
       () => numberOptionProblem(a, 'threshold', { min: 0 })
     ),
   run(a, { output }, negated) {

@@ -178,7 +178,8 @@ const toolSequence: AssertionHandler = {
     const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined
     if (!Array.isArray(steps) || steps.length === 0) return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`
     if (!steps.every(isName)) return `${a.type} steps must be tool names`
-    if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact') return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`
+    if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
+      return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`
     return undefined
   },
   run(a, ctx, negated) {
@@ -341,7 +342,8 @@ const trajectoryMatch: AssertionHandler = {
     if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
       return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`
     }
-    if (a.mode !== undefined && !MATCH_MODES.includes(a.mode as MatchMode)) return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`
+    if (a.mode !== undefined && !MATCH_MODES.includes(a.mode as MatchMode))
+      return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`
     if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore') return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`
     return undefined
   },
@@ -355,12 +357,20 @@ const trajectoryMatch: AssertionHandler = {
     const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
     let fact: string
     if (m.holds) fact = `the calls match the reference ${reference} (${mode})`
-    else if (mode === 'strict') fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`
+    else if (mode === 'strict')
+      fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`
     else {
-      const parts = [...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []), ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])]
+      const parts = [
+        ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
+        ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
+      ]
       fact = parts.join('; ')
     }
-    return conclude({ holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` }, negated, calls)
+    return conclude(
+      { holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` },
+      negated,
+      calls
+    )
   }
 }
 
@@ -384,7 +394,8 @@ export function toolCallF1(called: readonly string[], expected: readonly string[
 const toolCallF1Check: AssertionHandler = {
   negatable: true,
   validate(a) {
-    if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName))) return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`
+    if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+      return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`
     return numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
   },
   run(a, ctx, negated) {
@@ -396,7 +407,11 @@ const toolCallF1Check: AssertionHandler = {
       expected
     )
     const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`
-    return conclude({ holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 }, negated, calls)
+    return conclude(
+      { holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 },
+      negated,
+      calls
+    )
   }
 }
 

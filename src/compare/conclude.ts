@@ -61,7 +61,12 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
     const expected = context.expected ?? 0
     // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
     const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined
-    reasons.push(why ?? (expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`)))
+    reasons.push(
+      why ??
+        (expected > finished
+          ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished`
+          : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
+    )
   }
 
   const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel)
@@ -70,7 +75,8 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   else if (limits.length && !accepted) notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`)
   reasons.push(...problems)
 
-  const outcome: Verdict['outcome'] = baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
+  const outcome: Verdict['outcome'] =
+    baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
   return {
     outcome,
     headline: headlineOf(outcome, comparison, record, { reasons, limits: limits.map((f) => f.sentence), acceptLabel: context.acceptLabel ?? null }),
@@ -86,7 +92,12 @@ function dedupe(list: string[]): string[] {
   return [...new Set(list)]
 }
 
-function headlineOf(outcome: Verdict['outcome'], c: Comparison, record: RunRecord, v: { reasons: string[]; limits: string[]; acceptLabel: string | null }): string {
+function headlineOf(
+  outcome: Verdict['outcome'],
+  c: Comparison,
+  record: RunRecord,
+  v: { reasons: string[]; limits: string[]; acceptLabel: string | null }
+): string {
   const cases = `${c.current.passed} of ${plural(c.current.total, 'case')} passed`
   switch (outcome) {
     case 'pass':

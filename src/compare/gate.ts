@@ -54,7 +54,12 @@ const incomplete: Check = (_c, _gate, current) => {
  * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
  * optimistic end of the interval: the smallest increase the data supports.
  */
-function increaseCheck(key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease', metric: 'cost' | 'tokens' | 'latencyP95', label: string, kind: 'cost' | 'tokens' | 'latency'): Check {
+function increaseCheck(
+  key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease',
+  metric: 'cost' | 'tokens' | 'latencyP95',
+  label: string,
+  kind: 'cost' | 'tokens' | 'latency'
+): Check {
   return (c, gate) => {
     const limit = gate[key]
     const m: MetricChange | undefined = c.metrics?.[metric]
@@ -66,7 +71,13 @@ function increaseCheck(key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatenc
     if (gate.useConfidenceBound) {
       const least = m.ci ? m.ci[0] : null
       if (least === null || !exceeds(least, limit)) return null
-      return failure(key, limit, least, m.rose, `${label} rose by at least ${formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`)
+      return failure(
+        key,
+        limit,
+        least,
+        m.rose,
+        `${label} rose by at least ${formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+      )
     }
     if (!exceeds(m.change, limit)) return null
     return failure(key, limit, m.change, m.rose, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
@@ -83,19 +94,37 @@ const missingBaseline: Check = (_c, gate) =>
 const regressions: Check = (c, gate) => {
   const n = c.regressed.length
   if (n <= gate.maxRegressions) return null
-  return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`)
+  return failure(
+    'maxRegressions',
+    gate.maxRegressions,
+    n,
+    c.regressed,
+    `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`
+  )
 }
 
 const removed: Check = (c, gate) => {
   const n = c.removed.length
   if (n <= gate.maxRemoved) return null
-  return failure('maxRemoved', gate.maxRemoved, n, c.removed, `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`)
+  return failure(
+    'maxRemoved',
+    gate.maxRemoved,
+    n,
+    c.removed,
+    `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`
+  )
 }
 
 const changed: Check = (c, gate) => {
   const n = c.changed.length
   if (gate.maxChanged === undefined || n <= gate.maxChanged) return null
-  return failure('maxChanged', gate.maxChanged, n, c.changed, `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`)
+  return failure(
+    'maxChanged',
+    gate.maxChanged,
+    n,
+    c.changed,
+    `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`
+  )
 }
 
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
@@ -173,7 +202,13 @@ const meanScoreDrop: Check = (c, gate) => {
   }
   const drop = -common.meanScoreDelta
   if (!exceeds(drop, limit)) return null
-  return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`)
+  return failure(
+    'maxMeanScoreDrop',
+    limit,
+    drop,
+    common.scoredLower,
+    `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`
+  )
 }
 
 const minPassRate: Check = (c, gate, current) => {
@@ -183,7 +218,9 @@ const minPassRate: Check = (c, gate, current) => {
   const flaky = new Set(c.flaky)
   const flakyFailing = failing.filter((key) => flaky.has(key)).length
   // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-  const flakyNote = flakyFailing ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run` : ''
+  const flakyNote = flakyFailing
+    ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+    : ''
   return failure(
     'minPassRate',
     gate.minPassRate,
@@ -202,12 +239,24 @@ const minMeanScore: Check = (c, gate, current) => {
   if (floor === 0) return null
   // A floor that nothing can be measured against is a misconfiguration, not a pass.
   if (score === null) {
-    return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`)
+    return failure(
+      'minMeanScore',
+      floor,
+      null,
+      [],
+      `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`
+    )
   }
   if (!exceeds(floor, score)) return null
   const below = current.cases
     .filter((k): k is typeof k & { score: number } => k.score !== null && k.score < floor)
     .sort((a, b) => a.score - b.score)
     .map((k) => k.id)
-  return failure('minMeanScore', floor, score, below, `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''))
+  return failure(
+    'minMeanScore',
+    floor,
+    score,
+    below,
+    `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : '')
+  )
 }

@@ -6,4 +6,18 @@ export { evaluateGate } from './gate.js'
 export { errorShape, sharedTargetError, type SharedTargetError } from './target-errors.js'
 export { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval, type PairedCounts } from './stats.js'
 export { comparedMetrics } from './metrics.js'
-export type { BaselineStatus, CommonFigures, ComparedMetrics, Comparison, MetricChange, ConfigChange, FlakyCase, GateFailure, GateResult, Verdict, RunFigures, TagFigures, TrialCounts } from './types.js'
+export type {
+  BaselineStatus,
+  CommonFigures,
+  ComparedMetrics,
+  Comparison,
+  MetricChange,
+  ConfigChange,
+  FlakyCase,
+  GateFailure,
+  GateResult,
+  Verdict,
+  RunFigures,
+  TagFigures,
+  TrialCounts
+} from './types.js'

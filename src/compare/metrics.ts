@@ -15,7 +15,11 @@ type Read = (c: CaseResult) => number | undefined
 
 const readers: Record<'cost' | 'tokens' | 'latency', Read> = {
   cost: (c) => c.usage?.costUsd,
-  tokens: (c) => c.usage?.totalTokens ?? (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined) ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0) : undefined),
+  tokens: (c) =>
+    c.usage?.totalTokens ??
+    (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined)
+      ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0)
+      : undefined),
   latency: (c) => c.latencyMs
 }
 
@@ -45,14 +49,17 @@ const total: PairedStatistic = {
 }
 
 function quantile(p: number): PairedStatistic {
-  return { point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p), weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order) }
+  return {
+    point: (values) =>
+      quantileOfSorted(
+        [...values].sort((a, b) => a - b),
+        p
+      ),
+    weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
+  }
 }
 
-function change(
-  values: { keys: string[]; baseline: number[]; current: number[] },
-  statistic: PairedStatistic,
-  seed: number
-): MetricChange | undefined {
+function change(values: { keys: string[]; baseline: number[]; current: number[] }, statistic: PairedStatistic, seed: number): MetricChange | undefined {
   const n = values.keys.length
   if (n === 0) return undefined
   const baseline = statistic.point(values.baseline)

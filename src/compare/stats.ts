@@ -90,11 +90,7 @@ export function pairedDifferenceCI(counts: PairedCounts, z = Z_95): [number, num
  */
 function correlation(counts: PairedCounts, n: number): number {
   const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts
-  const margins =
-    (bothPassed + onlyCurrentPassed) *
-    (onlyBaselinePassed + bothFailed) *
-    (bothPassed + onlyBaselinePassed) *
-    (onlyCurrentPassed + bothFailed)
+  const margins = (bothPassed + onlyCurrentPassed) * (onlyBaselinePassed + bothFailed) * (bothPassed + onlyBaselinePassed) * (onlyCurrentPassed + bothFailed)
   if (margins === 0) return 0
   const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed
   const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association

@@ -20,16 +20,18 @@ export interface SharedTargetError {
  * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
  */
 export function errorShape(message: string): string {
-  return headline(message)
-    .slice(0, 500)
-    .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
-    .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
-    // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
-    .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
-    .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
-    .replace(/\d+(?:\.\d+)?/g, '<n>')
-    .replace(/\s+/g, ' ')
-    .trim()
+  return (
+    headline(message)
+      .slice(0, 500)
+      .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
+      .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+      // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
+      .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
+      .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
+      .replace(/\d+(?:\.\d+)?/g, '<n>')
+      .replace(/\s+/g, ' ')
+      .trim()
+  )
 }
 
 function headline(message: string): string {

@@ -93,7 +93,12 @@ export class Fingerprinter {
   ofCase(input: unknown, assert: Assertion[]): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
     const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar')
-    return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null, ...(embedded ? { embeddings: this.embeddings } : {}) })
+    return contentHash({
+      input,
+      assert: assert.map((a) => this.portable(a)),
+      judge: judged ? this.judge : null,
+      ...(embedded ? { embeddings: this.embeddings } : {})
+    })
   }
 
   /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
@@ -202,6 +207,9 @@ function mentionsFileUrl(value: unknown): boolean {
 export function datasetFingerprint(name: string, cases: readonly { id: string; fingerprint: string }[]): DatasetFingerprint {
   // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
   const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort()
-  const fingerprint = createHash('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`).digest('hex').slice(0, 32)
+  const fingerprint = createHash('sha256')
+    .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
+    .digest('hex')
+    .slice(0, 32)
   return { fingerprint, cases: cases.length }
 }

@@ -34,9 +34,16 @@ function configOf(located: Located): ParsedConfig {
   }
   if (isPromptfooConfig(located.value)) return promptfooSettings(located)
   const config = validate(configSchema, located, [], 'config')
-  if (config.target.promptfoo) throw new ConfigError(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file)
+  if (config.target.promptfoo)
+    throw new ConfigError(
+      `${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`,
+      file
+    )
   // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
-  for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]] as const) {
+  for (const [at, command] of [
+    [['target', 'command'], config.target.command],
+    [['judge', 'command'], config.judge?.command]
+  ] as const) {
     if (typeof command !== 'string') continue
     try {
       splitArgv(command, formatPath(at))

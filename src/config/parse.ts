@@ -40,7 +40,9 @@ function isStackOverflow(err: unknown): boolean {
 
 export function tooDeepError(where: string, path?: Path): ConfigError {
   const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : ''
-  return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`)
+  return new ConfigError(
+    `${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`
+  )
 }
 
 /** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
@@ -196,7 +198,7 @@ function jsonMistake(text: string): { offset: number; what: string } | undefined
   const wrong = (expected: string) => ({ offset: i, what: describeJsonMistake(text, i, expected) })
   /** past a string starting at i; false at the character that breaks it */
   const string = (): boolean => {
-    for (i++; i < text.length; ) {
+    for (i++; i < text.length;) {
       const c = text.charCodeAt(i)
       if (c === 0x22) {
         i++
@@ -322,7 +324,13 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'invalid_value') return `${issue.message}`
   if (issue.code === 'invalid_union') {
     // "Invalid input" says nothing: name what each alternative expected at this very place
-    const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => (i as { expected: string }).expected)))]
+    const expected = [
+      ...new Set(
+        issue.errors.flatMap((branch) =>
+          branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => (i as { expected: string }).expected)
+        )
+      )
+    ]
     if (expected.length) return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`
   }
   return issue.message

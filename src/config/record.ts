@@ -92,7 +92,10 @@ const caseResult = z.object({
   trials: z.array(trial).optional(),
   ...agentFields,
   source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
-  history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
+  history: z
+    .string()
+    .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
+    .optional(),
   reruns: z.number().int().min(0).optional(),
   namedScores: z.record(z.string(), z.number()).optional()
 })
@@ -131,7 +134,10 @@ export const runRecordSchema = z.object({
     reruns: z.number().optional(),
     namedScores: z.record(z.string(), z.object({ score: z.number(), cases: z.number() })).optional()
   }),
-  trend: z.array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })).max(100).optional(),
+  trend: z
+    .array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() }))
+    .max(100)
+    .optional(),
   cases: z.array(caseResult)
 })
 
@@ -140,7 +146,8 @@ const recordHeadSchema = runRecordSchema.extend({ cases: z.array(z.unknown()).ma
 
 const notRecord = (file: string) => `${file}: not a run record`
 const notJson = (file: string, why: string) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file)
-const invalidAt = (file: string, at: (string | number)[], message: string) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file)
+const invalidAt = (file: string, at: (string | number)[], message: string) =>
+  new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file)
 
 /**
  * A record read a piece of text at a time: each case is parsed and validated
@@ -198,7 +205,10 @@ class RecordReader {
     const version = (head as { schemaVersion?: unknown }).schemaVersion
     if (version !== RECORD_SCHEMA_VERSION) {
       const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`
-      throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file)
+      throw new RecordError(
+        `${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`,
+        file
+      )
     }
     if (this.caseProblem) throw this.caseProblem
     const result = recordHeadSchema.safeParse(head)
@@ -229,7 +239,10 @@ class RecordReader {
     const id = result.data.id
     const first = this.keys.get(id)
     if (first !== undefined) {
-      this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file)
+      this.caseProblem = new RecordError(
+        `${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`,
+        file
+      )
       return
     }
     this.keys.set(id, i)
@@ -241,7 +254,8 @@ class RecordReader {
   private splitError(err: unknown): unknown {
     if (!(err instanceof JsonSplitError)) return err
     // a hostile record nested past what the report's recursion can walk is refused here, not met there
-    if (err.path) return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file)
+    if (err.path)
+      return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file)
     return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`)
   }
 }

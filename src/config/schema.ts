@@ -8,7 +8,8 @@ import { promptfooProviderSchema } from './promptfoo/schema.js'
 const nonNegative = z.number().min(0)
 const fraction = z.number().min(0).max(1)
 const positiveInt = z.number().int().min(1)
-const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
+const REPEAT_PASS_THRESHOLD =
+  "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
 
 export const assertionSchema = z
   .object({
@@ -83,7 +84,10 @@ export const targetSchema = z
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
     /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
-    promptfoo: z.object({ providers: z.array(promptfooProviderSchema).min(1) }).strict().optional(),
+    promptfoo: z
+      .object({ providers: z.array(promptfooProviderSchema).min(1) })
+      .strict()
+      .optional(),
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
     timeoutMs: positiveInt.default(60_000),
@@ -156,8 +160,33 @@ export const gateSchema = z
   .strict()
 
 /** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
-export const BADGE_COLOR_NAMES = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'grey', 'gray', 'lightgrey', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive'] as const
-const badgeColor = z.union([z.enum(BADGE_COLOR_NAMES), z.string().regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')])
+export const BADGE_COLOR_NAMES = [
+  'brightgreen',
+  'green',
+  'yellowgreen',
+  'yellow',
+  'orange',
+  'red',
+  'blue',
+  'grey',
+  'gray',
+  'lightgrey',
+  'lightgray',
+  'success',
+  'important',
+  'critical',
+  'informational',
+  'inactive'
+] as const
+const badgeColor = z.union([
+  z.enum(BADGE_COLOR_NAMES),
+  z
+    .string()
+    .regex(
+      /^#?([0-9a-fA-F]{3}){1,2}$/,
+      'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"'
+    )
+])
 
 export const badgeSchema = z
   .object({

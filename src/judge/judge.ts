@@ -113,7 +113,10 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
 
   return {
     embed: provider.embed && ((texts) => limit(() => provider.embed!(texts))),
-    judge: (request) => judge(request).catch((err: unknown) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))),
+    judge: (request) =>
+      judge(request).catch((err: unknown) =>
+        counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))
+      ),
     stats: () => ({ ...counts }),
     close: () => provider.close()
   }
@@ -135,7 +138,10 @@ export function verdictKey(model: string, request: Pick<JudgeRequest, 'rubric' |
  * grade, sit between tags carrying a random nonce they cannot guess, and are
  * declared data, not instructions.
  */
-export function buildJudgePrompt(request: Pick<JudgeRequest, 'rubric' | 'input' | 'output' | 'toolCalls'>, nonce = randomBytes(6).toString('hex')): ChatMessage[] {
+export function buildJudgePrompt(
+  request: Pick<JudgeRequest, 'rubric' | 'input' | 'output' | 'toolCalls'>,
+  nonce = randomBytes(6).toString('hex')
+): ChatMessage[] {
   const tag = (name: string, body: string) => `<${name}-${nonce}>\n${body}\n</${name}-${nonce}>`
   const system = [
     'You are an impartial grader. You judge one output of an AI system against a rubric written by its developers.',
@@ -220,7 +226,14 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
       : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
-  const http = { timeoutMs: config.timeoutMs, retries: config.retries, signal: closing.signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+  const http = {
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    signal: closing.signal,
+    secrets: deps.secrets,
+    fetchImpl: deps.fetchImpl,
+    sleep: deps.sleep
+  }
   // servers without JSON mode reject response_format; after the first such 400 it is not sent again
   let jsonMode = true
 
@@ -288,7 +301,12 @@ function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const model = argv.join(' ')
 
   async function ask(request: JudgeRequest): Promise<Sample> {
-    const stdin = JSON.stringify({ prompt: promptText(request.input), output: request.output, rubric: request.rubric, ...(request.toolCalls ? { toolCalls: request.toolCalls } : {}) })
+    const stdin = JSON.stringify({
+      prompt: promptText(request.input),
+      output: request.output,
+      rubric: request.rubric,
+      ...(request.toolCalls ? { toolCalls: request.toolCalls } : {})
+    })
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new TargetError(`timed out after ${config.timeoutMs} ms (judge.timeoutMs)`)), config.timeoutMs)
     try {

@@ -106,7 +106,11 @@ function cut(text: string, max: number): string {
 function assertionView(a: AssertionResult, clip: (t: string) => string): AssertionView {
   const j = a.judge
   const judge = j
-    ? [`judge ${j.model} scored ${formatScore(j.score)}${j.reused ? ' (reused)' : ''}`, j.reason && j.reason !== a.reason ? j.reason : '', j.error ? `error: ${j.error}` : '']
+    ? [
+        `judge ${j.model} scored ${formatScore(j.score)}${j.reused ? ' (reused)' : ''}`,
+        j.reason && j.reason !== a.reason ? j.reason : '',
+        j.error ? `error: ${j.error}` : ''
+      ]
         .filter(Boolean)
         .join(' — ')
     : null
@@ -326,7 +330,9 @@ function summaryHtml(input: ReportInput, title: string): string {
     {
       label: 'pass rate',
       value: formatPercent(c.current.passRate),
-      detail: c.baseline ? `${signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${formatPercent(c.baseline.passRate)}` : `${formatCount(c.current.passed)} of ${formatCount(c.current.total)} cases`,
+      detail: c.baseline
+        ? `${signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${formatPercent(c.baseline.passRate)}`
+        : `${formatCount(c.current.passed)} of ${formatCount(c.current.total)} cases`,
       tone: c.passRateDelta !== null && c.passRateDelta < 0 ? 'bad' : undefined
     }
   ]
@@ -334,7 +340,11 @@ function summaryHtml(input: ReportInput, title: string): string {
     cards.push({
       label: 'mean score',
       value: c.current.meanScore === null ? '—' : formatScore(c.current.meanScore),
-      detail: c.baseline ? (c.meanScoreDelta === null ? `baseline ${c.baseline.meanScore === null ? '—' : formatScore(c.baseline.meanScore)}` : `${signed(c.meanScoreDelta, 3)} from ${formatScore(c.baseline.meanScore!)}`) : undefined,
+      detail: c.baseline
+        ? c.meanScoreDelta === null
+          ? `baseline ${c.baseline.meanScore === null ? '—' : formatScore(c.baseline.meanScore)}`
+          : `${signed(c.meanScoreDelta, 3)} from ${formatScore(c.baseline.meanScore!)}`
+        : undefined,
       tone: c.meanScoreDelta !== null && c.meanScoreDelta < 0 ? 'bad' : undefined
     })
   }
@@ -349,18 +359,28 @@ function summaryHtml(input: ReportInput, title: string): string {
   const errors = current.cases.filter((x) => x.error !== null).length
   if (errors) cards.push({ label: 'target errors', value: formatCount(errors), tone: 'bad' })
   const cardHtml = cards
-    .map((k) => `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`)
+    .map(
+      (k) =>
+        `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`
+    )
     .join('')
 
-  const meta: string[] = [`run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`]
+  const meta: string[] = [
+    `run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`
+  ]
   if (baseline) {
     const age = relativeAge(baseline.createdAt, current.createdAt)
     const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : ''
-    meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`)
+    meta.push(
+      `baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`
+    )
   }
   const { judge, durationMs } = current.summary
   const footer = [`duration ${formatDuration(durationMs)}`, plural(current.cases.length, 'case')]
-  if (judge.calls || judge.reused || judge.tokens) footer.push(`judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`)
+  if (judge.calls || judge.reused || judge.tokens)
+    footer.push(
+      `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
+    )
   footer.push(`evalgate ${e(current.tool.version)}`)
 
   const tags = c.tags.length

@@ -7,7 +7,11 @@ import type { RunRecord } from '../types.js'
 import { escapeInline } from './escape.js'
 
 /** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
-export function namedScoresTable(baseline: RunRecord | null, current: RunRecord, table: (header: string[], rows: string[][]) => string): { text: string; optional: 'tags' }[] {
+export function namedScoresTable(
+  baseline: RunRecord | null,
+  current: RunRecord,
+  table: (header: string[], rows: string[][]) => string
+): { text: string; optional: 'tags' }[] {
   const now = current.summary.namedScores
   if (!now || Object.keys(now).length === 0) return []
   const before = baseline?.summary.namedScores

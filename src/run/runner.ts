@@ -266,7 +266,10 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       try {
         const returned: TargetReply = await target.call(inFlight)
         // a sandboxed module hands back the object it returned: read it like any result object
-        const reply = returned.result && isResultObject(returned.result) && !returned.toolCalls ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) } : returned
+        const reply =
+          returned.result && isResultObject(returned.result) && !returned.toolCalls
+            ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) }
+            : returned
         // priced and counted before the slot is released: the next trial's budget check must see this one's cost
         if (reply.usage) {
           reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
@@ -306,7 +309,14 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     })
     const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
-    const result: TrialResult = { passed: graded ? graded.passed : casePasses(assertions), output: reply.output, error: null, score: rubricScore(assertions), durationMs, assertions }
+    const result: TrialResult = {
+      passed: graded ? graded.passed : casePasses(assertions),
+      output: reply.output,
+      error: null,
+      score: rubricScore(assertions),
+      durationMs,
+      assertions
+    }
     if (graded?.namedScores) result.namedScores = graded.namedScores
     if (reply.toolCalls) result.toolCalls = reply.toolCalls
     if (usage) result.usage = usage

@@ -5,21 +5,18 @@
  * Self-contained: its source is also given to every worker (see worker.ts).
  */
 export type Gradable =
-  | boolean
-  | number
-  | string
-  | bigint
-  | null
-  | undefined
-  | { pass: unknown; score: unknown; reason: string | undefined }
-  | { truthy: boolean; kind: string }
+  boolean | number | string | bigint | null | undefined | { pass: unknown; score: unknown; reason: string | undefined } | { truthy: boolean; kind: string }
 
 export function gradable(value: unknown): Gradable {
   const primitive = (v: unknown) => v === null || ['boolean', 'number', 'string', 'bigint', 'undefined'].includes(typeof v)
   if (primitive(value)) return value as Gradable
   if (typeof value === 'object' && value !== null && ('pass' in value || 'score' in value)) {
     const { pass, score, reason } = value as Record<string, unknown>
-    return { pass: primitive(pass) ? pass : Boolean(pass), score: primitive(score) ? score : Boolean(score), reason: typeof reason === 'string' ? reason : undefined }
+    return {
+      pass: primitive(pass) ? pass : Boolean(pass),
+      score: primitive(score) ? score : Boolean(score),
+      reason: typeof reason === 'string' ? reason : undefined
+    }
   }
   return { truthy: Boolean(value), kind: Array.isArray(value) ? 'an array' : `a ${typeof value}` }
 }

@@ -52,9 +52,14 @@ class CheckPool {
   private flush(timeoutMs: number): void {
     const batch = this.waiting.get(timeoutMs)!
     this.waiting.delete(timeoutMs)
-    void this.sandbox.run(batch.map((w) => w.item), { timeoutMs, timeoutName: 'checkTimeoutMs' }).then((outcomes) => {
-      batch.forEach((w, i) => w.resolve(outcomes[i]!))
-    })
+    void this.sandbox
+      .run(
+        batch.map((w) => w.item),
+        { timeoutMs, timeoutName: 'checkTimeoutMs' }
+      )
+      .then((outcomes) => {
+        batch.forEach((w, i) => w.resolve(outcomes[i]!))
+      })
   }
 }
 

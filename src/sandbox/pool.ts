@@ -102,7 +102,11 @@ export class Sandbox {
     this.slots.clear()
     for (const slot of slots) {
       slot.gone = true
-      for (const task of slot.tasks.values()) this.finish(task, task.items.map(() => ({ ok: false, error: 'the sandbox was closed' })))
+      for (const task of slot.tasks.values())
+        this.finish(
+          task,
+          task.items.map(() => ({ ok: false, error: 'the sandbox was closed' }))
+        )
     }
     await Promise.all(slots.map((s) => s.worker.terminate()))
   }
@@ -110,7 +114,11 @@ export class Sandbox {
   private start(items: SandboxItem[], options: RunOptions, reruns: number): Promise<ItemOutcome[]> {
     return new Promise((resolve) => {
       const task: Task = { id: this.nextId++, items, options, reruns, resolve }
-      if (this.closed) return this.finish(task, items.map(() => ({ ok: false, error: 'the sandbox was closed' })))
+      if (this.closed)
+        return this.finish(
+          task,
+          items.map(() => ({ ok: false, error: 'the sandbox was closed' }))
+        )
       const slot = this.pick()
       task.slot = slot
       if (slot.tasks.size === 0) slot.worker.ref()
@@ -141,7 +149,10 @@ export class Sandbox {
         } catch (err) {
           // an input, case or context that cannot be cloned (a function in it) fails its task, not the others
           const error = `cannot be passed to the sandbox: ${(err as Error).message}`
-          this.finish(task, task.items.map(() => ({ ok: false, error })))
+          this.finish(
+            task,
+            task.items.map(() => ({ ok: false, error }))
+          )
         }
       }
     }
@@ -228,7 +239,10 @@ export class Sandbox {
   private settle(slot: Slot, reply: WorkerReply): void {
     const task = slot.tasks.get(reply.id)
     if (!task || slot.gone) return
-    this.finish(task, task.items.map((_, i) => reply.results[i] ?? { ok: false, error: timeoutError(task.options), timedOut: true }))
+    this.finish(
+      task,
+      task.items.map((_, i) => reply.results[i] ?? { ok: false, error: timeoutError(task.options), timedOut: true })
+    )
   }
 
   private finish(task: Task, outcomes: ItemOutcome[]): void {

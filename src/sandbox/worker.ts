@@ -150,7 +150,11 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
       port.postMessage([{ id: request.cancel, results: results ?? [], partial: true }] satisfies WorkerReply[])
       return
     }
-    for (const { id, items } of request.tasks) running.set(id, items.map(() => null))
+    for (const { id, items } of request.tasks)
+      running.set(
+        id,
+        items.map(() => null)
+      )
     // started after the messages already queued are read: a task the pool moved elsewhere
     // while this worker was held is cancelled by the next message, and never runs here
     setImmediate(() => {
@@ -168,14 +172,16 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
       return send({ id, results })
     }
     items.forEach((item, index) => {
-      start(id, index, item).then(
-        (value) => (results[index] = { ok: true, value }),
-        (err: unknown) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) })
-      ).then(() => {
-        if (--left > 0 || !running.has(id)) return
-        running.delete(id)
-        send({ id, results })
-      })
+      start(id, index, item)
+        .then(
+          (value) => (results[index] = { ok: true, value }),
+          (err: unknown) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) })
+        )
+        .then(() => {
+          if (--left > 0 || !running.has(id)) return
+          running.delete(id)
+          send({ id, results })
+        })
     })
   }
 }

@@ -79,9 +79,7 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
   const words = typeof config.command === 'string' ? splitArgv(config.command) : config.command
   const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'))
   if (argv.length === 0 || argv[0] === '') throw new ConfigError('target.command: the program name is empty')
-  const env = Object.fromEntries(
-    Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
-  )
+  const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
   const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
   checkProgram(spec)
@@ -96,14 +94,21 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
 function checkProgram(spec: CommandSpec): void {
   const program = spec.argv[0]!
   if (!isDirectory(spec.cwd)) {
-    throw new ConfigError(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd')
+    throw new ConfigError(
+      `target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`,
+      undefined,
+      'target.cwd'
+    )
   }
   const fail = (what: string): never => {
     throw new ConfigError(`target.command: ${what}`, undefined, 'target.command')
   }
   if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
     const file = resolve(spec.cwd, program)
-    if (!existsSync(file)) fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${isAbsolute(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`)
+    if (!existsSync(file))
+      fail(
+        `the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${isAbsolute(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`
+      )
     if (!isRunnable(file)) fail(notRunnable(program, file))
     return
   }
@@ -145,7 +150,13 @@ function notRunnable(program: string, file: string): string {
 /** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
 function executableNames(program: string): string[] {
   if (process.platform !== 'win32' || extname(program)) return [program]
-  return [program, ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean).map((ext) => program + ext.toLowerCase())]
+  return [
+    program,
+    ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
+      .split(';')
+      .filter(Boolean)
+      .map((ext) => program + ext.toLowerCase())
+  ]
 }
 
 /** A program on the PATH whose name is one or two edits away, for "did you mean". */
@@ -369,6 +380,8 @@ class ProcessRun {
     if (code !== 0) throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`)
     // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
     // invalid UTF-8 becomes U+FFFD
-    return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '')
+    return Buffer.concat(this.stdout)
+      .toString('utf8')
+      .replace(/\r?\n$/, '')
   }
 }

@@ -88,14 +88,19 @@ function valueAt(response: HttpResponse, path: string, field: string, required =
   const found = readPath(response.data, path)
   if (found.ok) return found.value
   if (!required) return null
-  throw new TargetError(`target.http.${field}: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`)
+  throw new TargetError(
+    `target.http.${field}: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`
+  )
 }
 
 type PathResult = { ok: true; value: unknown } | { ok: false; missing: string }
 
 /** Follows a dot path (`data.answer`, `choices.0.message.content`, `items[0].text`) into a JSON value. */
 export function readPath(data: unknown, path: string): PathResult {
-  const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)
+  const steps = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
   let value = data
   for (const step of steps) {
     const holder = value as Record<string, unknown> | null

@@ -70,7 +70,11 @@ interface Pending {
 export function createJsonlTarget(config: TargetConfig, ctx: TargetContext, timing: JsonlTiming = { graceMs: KILL_GRACE_MS }): Target {
   const spec = resolveCommandSpec(config, ctx)
   if (spec.argv.includes('{{input}}')) {
-    throw new ConfigError('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command')
+    throw new ConfigError(
+      'target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)',
+      undefined,
+      'target.command'
+    )
   }
   return new WorkerPool(spec, config.workers, timing, config.timeoutMs)
 }
@@ -148,7 +152,12 @@ class WorkerPool implements Target {
     const index = this.leastBusy()
     let worker = this.slots[index]
     if (!worker) {
-      worker = new Worker(this.spec, this.timing, (exited) => this.onExit(exited), () => (this.heard = true))
+      worker = new Worker(
+        this.spec,
+        this.timing,
+        (exited) => this.onExit(exited),
+        () => (this.heard = true)
+      )
       this.slots[index] = worker
       this.alive.add(worker)
       const started = worker

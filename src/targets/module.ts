@@ -47,9 +47,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     const provider = await loadPromptfooProvider(file, promptfoo)
     return functionTarget(() => provider, file)
   }
-  const extra = Object.fromEntries(
-    Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
-  )
+  const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const sandbox = new Sandbox({
     env: minimalEnv(ctx.env, extra),
     // one worker, as one process was before: the module's state (a cache, a client) is shared by its

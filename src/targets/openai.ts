@@ -35,7 +35,10 @@ export function createOpenAITarget(
       const http = { timeoutMs: target.timeoutMs, retries: target.retries, signal: request.signal, secrets: ctx.secrets, ...deps }
       let reply
       try {
-        reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, http)
+        reply = await chatComplete(
+          { baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools },
+          http
+        )
       } catch (err) {
         throw asTargetFailure(err)
       }
@@ -45,7 +48,7 @@ export function createOpenAITarget(
         usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
         metadata: { model }
       }
-      if (reply.toolCalls) result.toolCalls = normalizeToolCalls(reply.toolCalls, 'the reply\'s tool_calls')
+      if (reply.toolCalls) result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls")
       if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
       return result
     },
@@ -73,9 +76,5 @@ function userMessages(prompt: string, request: TrialRequest): ChatMessage[] {
 }
 
 function isChatMessages(input: unknown): input is ChatMessage[] {
-  return (
-    Array.isArray(input) &&
-    input.length > 0 &&
-    input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role))
-  )
+  return Array.isArray(input) && input.length > 0 && input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role))
 }

@@ -34,8 +34,10 @@ export function promptfooAgent(mod: { default?: unknown }, options: PromptfooPro
   }
   return async (input: unknown, evalCase: EvalCase) => {
     const prompt = typeof input === 'string' ? input : JSON.stringify(input)
-    const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } })) as { output?: unknown; error?: unknown } | undefined
-    if (response === null || typeof response !== 'object') throw new TargetError(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`)
+    const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } })) as
+      { output?: unknown; error?: unknown } | undefined
+    if (response === null || typeof response !== 'object')
+      throw new TargetError(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`)
     if (response.error !== undefined && response.error !== null && response.error !== '') throw new TargetError(String(response.error))
     if (response.output === undefined || response.output === null) throw new TargetError('callApi returned no output')
     return typeof response.output === 'string' ? response.output : JSON.stringify(response.output)

@@ -33,7 +33,12 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
       if (provider.transform === undefined) return reply
       let output: unknown
       try {
-        output = await transformOutput(provider.transform, reply.output, { input: request.input, case: request.case, vars: request.case.vars ?? {}, prompt: { label: request.case.name } })
+        output = await transformOutput(provider.transform, reply.output, {
+          input: request.input,
+          case: request.case,
+          vars: request.case.vars ?? {},
+          prompt: { label: request.case.name }
+        })
       } catch (err) {
         throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`)
       }
@@ -47,7 +52,8 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
 
 async function providerTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetContext, where: string): Promise<Target> {
   if (p.id === 'echo') return { call: async (request) => ({ output: String(request.input) }), close: async () => {} }
-  if (p.id.startsWith('file://')) return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config })
+  if (p.id.startsWith('file://'))
+    return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config })
   if (p.id.startsWith('exec:')) return execTarget(p, config, ctx, where)
   const openai = /^openai:(?:chat:)?([^:]+)$/.exec(p.id)
   if (openai) return openaiTarget(openai[1]!, p, config, ctx)

@@ -75,4 +75,3 @@ export function normalizeUsage(value: unknown): Usage | undefined {
   if (cost !== undefined) usage.costUsd = cost
   return Object.keys(usage).length ? usage : undefined
 }
-

@@ -28,7 +28,25 @@ export function expandDeep<T>(value: T, env: NodeJS.ProcessEnv, secrets: Set<str
 }
 
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'TERM', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR']
+const PASS_THROUGH = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'TERM',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'PATHEXT',
+  'WINDIR'
+]
 
 /** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
 export function isForbiddenVar(name: string): boolean {

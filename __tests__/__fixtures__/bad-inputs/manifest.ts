@@ -32,8 +32,18 @@ export const configs: BadInput[] = [
   // .json is strict JSON (SPEC §9): the line and column, what is wrong, and that YAML is the way to comments
   { file: 'config/json-missing-comma.json', line: '3:3', says: /not valid JSON: expected "," or "\}", found "\\"dataset\\"/ },
   { file: 'config/json-unclosed-brace.json', line: '4:1', says: /not valid JSON: the text ends where "," or "\}" should come/ },
-  { file: 'config-trailing-comma.json', line: '3:1', says: /not valid JSON: a trailing comma before "\}"; \.json files are strict JSON \(no comments, no trailing commas, strings in double quotes\): fix it, or write the file as YAML \(\.yaml\)/, make: () => '{\n  "target": { "module": "./agent.mjs" },\n}\n' },
-  { file: 'config-comment.json', line: '1:3', says: /not valid JSON: a comment; \.json files are strict JSON/, make: () => '{ // evals\n  "target": { "module": "./agent.mjs" }\n}\n' },
+  {
+    file: 'config-trailing-comma.json',
+    line: '3:1',
+    says: /not valid JSON: a trailing comma before "\}"; \.json files are strict JSON \(no comments, no trailing commas, strings in double quotes\): fix it, or write the file as YAML \(\.yaml\)/,
+    make: () => '{\n  "target": { "module": "./agent.mjs" },\n}\n'
+  },
+  {
+    file: 'config-comment.json',
+    line: '1:3',
+    says: /not valid JSON: a comment; \.json files are strict JSON/,
+    make: () => '{ // evals\n  "target": { "module": "./agent.mjs" }\n}\n'
+  },
   // not a mapping at all
   { file: 'config/config-empty.yml', says: /a config is a mapping of keys \(version, target, dataset, …\); see evalgate init/ },
   { file: 'config/config-is-a-list.yml', says: /a config is a mapping of keys/ },
@@ -71,15 +81,30 @@ export const configs: BadInput[] = [
   { file: 'config/rubric-without-judge.yml', says: /some cases use llm-rubric but the config has no `judge:` section/ },
   // commands written as one string are split, never given to a shell
   { file: 'config/command-unterminated-quote.yml', line: 2, at: 'target.command', says: /unterminated single quote at position 28/ },
-  { file: 'config/command-shell-pipe.yml', line: 2, at: 'target.command', says: /unquoted "\|" at position 34 \(evalgate never runs a shell; quote it, or use \["sh", "-c", "…"\]/ },
+  {
+    file: 'config/command-shell-pipe.yml',
+    line: 2,
+    at: 'target.command',
+    says: /unquoted "\|" at position 34 \(evalgate never runs a shell; quote it, or use \["sh", "-c", "…"\]/
+  },
   // bytes and resource attacks
   { file: 'config/non-utf8.yml', says: /not valid UTF-8 text; save it as UTF-8/ },
   { file: 'config/utf16.yml', says: /not valid UTF-8 text; save it as UTF-8/ },
   { file: 'config/alias-bomb.yml', says: /Excessive alias count .*evalgate expands at most 100 aliases/ },
   // found when the run starts
-  { file: 'config/env-var-unset.yml', runOnly: true, at: 'target.command', says: /environment variable EVALGATE_CORPUS_UNSET_VAR is not set \(used as \$\{EVALGATE_CORPUS_UNSET_VAR\}\)/ },
+  {
+    file: 'config/env-var-unset.yml',
+    runOnly: true,
+    at: 'target.command',
+    says: /environment variable EVALGATE_CORPUS_UNSET_VAR is not set \(used as \$\{EVALGATE_CORPUS_UNSET_VAR\}\)/
+  },
   { file: 'config/module-missing.yml', runOnly: true, names: 'no-such-agent.mjs', says: /target\.module: cannot load/ },
-  { file: 'config/module-not-a-function.yml', runOnly: true, names: 'module-not-function.mjs', says: /must export a function as default, \(input, case\) => string; it exports a default of type object/ }
+  {
+    file: 'config/module-not-a-function.yml',
+    runOnly: true,
+    names: 'module-not-function.mjs',
+    says: /must export a function as default, \(input, case\) => string; it exports a default of type object/
+  }
 ]
 
 /** Dataset files, run under a config whose `dataset:` names them. */
@@ -109,7 +134,12 @@ export const datasets: BadInput[] = [
   { file: 'dataset/id-empty.yaml', line: 1, at: '[0].id', says: />=1 characters/ },
   { file: 'dataset/tags-not-a-list.yaml', line: 3, at: '[0].tags', says: /expected array, received string/ },
   { file: 'dataset/grading-without-expected.yaml', line: 1, at: '[0]', says: /grading_method needs `expected`/ },
-  { file: 'dataset/grading-method-unknown.yaml', line: 3, at: '[0].grading_method', says: /the string "fuzzy" is not one of "exact_match", "contains", "json_exact"/ },
+  {
+    file: 'dataset/grading-method-unknown.yaml',
+    line: 3,
+    at: '[0].grading_method',
+    says: /the string "fuzzy" is not one of "exact_match", "contains", "json_exact"/
+  },
   // bad assertions
   { file: 'dataset/unknown-assertion-type.yaml', line: 1, at: '[0].assert[0]', says: /unknown assertion type "containz"\. Did you mean "contains"\?/ },
   { file: 'dataset/assertion-without-type.yaml', line: 4, at: '[0].assert[0].type', says: /expected string/ },
@@ -121,7 +151,12 @@ export const datasets: BadInput[] = [
   { file: 'dataset/javascript-syntax-error.yaml', line: 1, at: '[0].assert[0]', says: /javascript `value` does not compile/ },
   { file: 'dataset/javascript-file-missing.yaml', line: 1, at: '[0].assert[0]', says: /javascript `file` not found: .*no-such-check\.mjs/ },
   { file: 'dataset/json-schema-invalid.yaml', line: 1, at: '[0].assert[0]', says: /is-json `value` is not a usable JSON Schema/ },
-  { file: 'dataset/negated-rubric.yaml', line: 1, at: '[0].assert[0]', says: /llm-rubric cannot take the prefix "not-"; only rule-based checks can be negated/ },
+  {
+    file: 'dataset/negated-rubric.yaml',
+    line: 1,
+    at: '[0].assert[0]',
+    says: /llm-rubric cannot take the prefix "not-"; only rule-based checks can be negated/
+  },
   { file: 'dataset/weight-negative.yaml', line: 6, at: '[0].assert[0].weight', says: />=0/ },
   { file: 'dataset/threshold-not-a-number.yaml', line: 6, at: '[0].assert[0].threshold', says: /expected number, received string/ },
   // bytes and resource attacks
@@ -162,7 +197,10 @@ export const records: BadInput[] = [
   { file: 'record/empty.json', says: /not valid JSON .*was the file cut short\?/ },
   { file: 'record/array.json', says: /not a run record: expected a JSON object with schemaVersion, summary and cases/ },
   { file: 'record/null.json', says: /not a run record: expected a JSON object/ },
-  { file: 'record/schema-version-2.json', says: /has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only \(re-create it with this version\)/ },
+  {
+    file: 'record/schema-version-2.json',
+    says: /has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only \(re-create it with this version\)/
+  },
   { file: 'record/schema-version-missing.json', says: /has no schemaVersion; this evalgate reads run records of schemaVersion 1 only/ },
   { file: 'record/schema-version-string.json', says: /has schemaVersion "1"; this evalgate reads run records of schemaVersion 1 only/ },
   { file: 'record/other-tool.json', at: 'tool.name', says: /expected "evalgate"/ },
@@ -199,7 +237,22 @@ function goodRecordWith(placeholder: string, json: string): string {
     createdAt: '2026-11-30T12:00:00.000Z',
     git: { sha: null, ref: null, runId: null },
     summary: { total: 1, passed: 1, failed: 0, errors: 0, passRate: 1, meanScore: null, durationMs: 1, judge: { calls: 0, reused: 0, errors: 0, tokens: 0 } },
-    cases: [{ id: 'greet', name: 'greet', tags: [], fingerprint: 'fp', input: 'INPUT', passed: true, passFraction: 1, output: 'OUTPUT', error: null, score: null, durationMs: 1, assertions: [] }]
+    cases: [
+      {
+        id: 'greet',
+        name: 'greet',
+        tags: [],
+        fingerprint: 'fp',
+        input: 'INPUT',
+        passed: true,
+        passFraction: 1,
+        output: 'OUTPUT',
+        error: null,
+        score: null,
+        durationMs: 1,
+        assertions: []
+      }
+    ]
   }
   return JSON.stringify(record).replace(placeholder, json)
 }

@@ -54,7 +54,18 @@ describe('a promptfoo config gated in a pull request', () => {
     const base = await runCli(['run', '-c', config, '--out', path.join(dir, 'base.json'), '--quiet'])
     expect(base.code).toBe(0)
     changeProvider(example)
-    const pr = await runCli(['run', '-c', config, '--baseline', path.join(dir, 'base.json'), '--json', path.join(dir, 'cmp.json'), '--report', path.join(dir, 'report.md'), '--quiet'])
+    const pr = await runCli([
+      'run',
+      '-c',
+      config,
+      '--baseline',
+      path.join(dir, 'base.json'),
+      '--json',
+      path.join(dir, 'cmp.json'),
+      '--report',
+      path.join(dir, 'report.md'),
+      '--quiet'
+    ])
     expect(pr.code).toBe(1)
     const cmp = JSON.parse(readFileSync(path.join(dir, 'cmp.json'), 'utf8')) as { regressed: string[]; fixed: string[]; gate: { passed: boolean } }
     expect([cmp.regressed, cmp.fixed, cmp.gate.passed]).toEqual([BROKEN, [], false])

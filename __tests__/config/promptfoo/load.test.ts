@@ -192,7 +192,9 @@ tests:
     const bad = async (files: Record<string, string>) => (await loadEvalConfig(project(files)).catch((e: unknown) => e)) as ConfigError
     const provider = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [anthropic:messages:claude]\ntests: []\n' })
     expect(provider).toBeInstanceOf(ConfigError)
-    expect(provider.message).toMatch(/promptfooconfig\.yaml:2 at providers\[0\]: provider "anthropic:messages:claude" is not supported by evalgate; supported: echo, exec:/)
+    expect(provider.message).toMatch(
+      /promptfooconfig\.yaml:2 at providers\[0\]: provider "anthropic:messages:claude" is not supported by evalgate; supported: echo, exec:/
+    )
     const type = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests:\n  - assert:\n      - {type: contians, value: a}\n' })
     expect(type.message).toMatch(/promptfooconfig\.yaml:4 at tests\[0\]\.assert\[0\]: unknown assertion type "contians"\. Did you mean "contains"\?/)
     const scenarios = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nscenarios: []\n' })
@@ -211,9 +213,13 @@ tests:
   })
 
   it('takes evalgate settings from an `evalgate:` block', async () => {
-    const loaded = await loadEvalConfig(project({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nevalgate:\n  name: support-bot\n  gate: {maxRegressions: 2}\n' }))
+    const loaded = await loadEvalConfig(
+      project({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nevalgate:\n  name: support-bot\n  gate: {maxRegressions: 2}\n' })
+    )
     expect([loaded.config.name, loaded.config.gate.maxRegressions, loaded.cases.length]).toEqual(['support-bot', 2, 1])
-    await expect(loadEvalConfig(project({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nevalgate: {gate: {maxRegresions: 2}}\n' }))).rejects.toThrow(/:4 at evalgate\.gate\.maxRegresions: unknown key "maxRegresions"/)
+    await expect(
+      loadEvalConfig(project({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nevalgate: {gate: {maxRegresions: 2}}\n' }))
+    ).rejects.toThrow(/:4 at evalgate\.gate\.maxRegresions: unknown key "maxRegresions"/)
   })
 })
 
@@ -244,16 +250,20 @@ describe('promptfoo providers', () => {
 
   it('exec: runs the command with the prompt, options and context as arguments', async () => {
     const record = await run({
-      'promptfooconfig.yaml': 'prompts: ["hello {{who}}"]\nproviders: ["exec: node agent.mjs --loud"]\ntests:\n  - vars: {who: world}\n    assert: [{type: equals, value: "HELLO WORLD --LOUD world"}]\n',
-      'agent.mjs': "const [flag, prompt, options, context] = process.argv.slice(2)\nJSON.parse(options)\nconsole.log(`\\u001b[1m${prompt.toUpperCase()} ${flag.toUpperCase()} ${JSON.parse(context).vars.who}\\u001b[0m  `)\n"
+      'promptfooconfig.yaml':
+        'prompts: ["hello {{who}}"]\nproviders: ["exec: node agent.mjs --loud"]\ntests:\n  - vars: {who: world}\n    assert: [{type: equals, value: "HELLO WORLD --LOUD world"}]\n',
+      'agent.mjs':
+        'const [flag, prompt, options, context] = process.argv.slice(2)\nJSON.parse(options)\nconsole.log(`\\u001b[1m${prompt.toUpperCase()} ${flag.toUpperCase()} ${JSON.parse(context).vars.who}\\u001b[0m  `)\n'
     })
     expect([record.cases[0]!.output, record.cases[0]!.error, record.cases[0]!.passed]).toEqual(['HELLO WORLD --LOUD world', null, true])
   })
 
   it('file:// loads promptfoo’s provider interface: a class, or a function; {error} fails the case', async () => {
     const record = await run({
-      'promptfooconfig.yaml': 'prompts: ["{{q}}"]\nproviders:\n  - {id: file://cls.mjs, config: {suffix: "!"}}\n  - file://fn.cjs\ntests:\n  - vars: {q: hi}\n  - vars: {q: fail}\n',
-      'cls.mjs': 'export default class { constructor(o) { this.o = o } id() { return "cls" } async callApi(p, c) { return p === "fail" ? { error: "refused" } : { output: p + this.o.config.suffix + c.vars.q } } }\n',
+      'promptfooconfig.yaml':
+        'prompts: ["{{q}}"]\nproviders:\n  - {id: file://cls.mjs, config: {suffix: "!"}}\n  - file://fn.cjs\ntests:\n  - vars: {q: hi}\n  - vars: {q: fail}\n',
+      'cls.mjs':
+        'export default class { constructor(o) { this.o = o } id() { return "cls" } async callApi(p, c) { return p === "fail" ? { error: "refused" } : { output: p + this.o.config.suffix + c.vars.q } } }\n',
       'fn.cjs': 'module.exports = async (prompt) => ({ output: { said: prompt } })\n'
     })
     expect(record.cases.map((c) => [c.id, c.output, c.error])).toEqual([
@@ -283,7 +293,14 @@ tests:
       { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-test' }
     )
     expect(record.cases[0]!.passed).toBe(true)
-    expect(server.requests[0]!.body).toMatchObject({ model: 'gpt-test', temperature: 0, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Capital of Ireland?' }] })
+    expect(server.requests[0]!.body).toMatchObject({
+      model: 'gpt-test',
+      temperature: 0,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Capital of Ireland?' }
+      ]
+    })
     expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test')
   })
 })

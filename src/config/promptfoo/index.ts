@@ -52,7 +52,12 @@ export interface PromptfooLoaded {
 }
 
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
-export function loadPromptfooConfig(located: Located, baseDir: string, validateAssertion: AssertionValidator, settings: (config: ParsedConfig) => ParsedConfig = (c) => c): PromptfooLoaded {
+export function loadPromptfooConfig(
+  located: Located,
+  baseDir: string,
+  validateAssertion: AssertionValidator,
+  settings: (config: ParsedConfig) => ParsedConfig = (c) => c
+): PromptfooLoaded {
   const file = located.file
   const pf = readPromptfooConfig(located)
   const prompts = readPrompts(pf.prompts, baseDir, file)
@@ -74,14 +79,23 @@ export function promptfooSettings(located: Located): ParsedConfig {
 function readPromptfooConfig(located: Located): PromptfooConfig {
   const file = located.file
   for (const key of Object.keys(located.value as object)) {
-    if (Object.hasOwn(UNSUPPORTED, key)) throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file)
+    if (Object.hasOwn(UNSUPPORTED, key))
+      throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file)
   }
   const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config')
   providersOf(pf).forEach((p, i) => {
-    if (!isSupportedProvider(p.id)) throw new ConfigError(`${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`, file)
+    if (!isSupportedProvider(p.id))
+      throw new ConfigError(
+        `${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`,
+        file
+      )
   })
   for (const key of OWN_KEYS) {
-    if (pf.evalgate && Object.hasOwn(pf.evalgate, key)) throw new ConfigError(`${file}${lineOf(located, ['evalgate', key])} at evalgate.${key}: not used in a promptfoo config (its prompts, providers and tests say what runs)`, file)
+    if (pf.evalgate && Object.hasOwn(pf.evalgate, key))
+      throw new ConfigError(
+        `${file}${lineOf(located, ['evalgate', key])} at evalgate.${key}: not used in a promptfoo config (its prompts, providers and tests say what runs)`,
+        file
+      )
   }
   return pf
 }
@@ -177,7 +191,9 @@ class CaseBuilder {
               input,
               tags: [],
               assert: grading.assert,
-              expected: grading.assert.length ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: path.basename(a.file) } : a.value)}`).join('; ') : undefined,
+              expected: grading.assert.length
+                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: path.basename(a.file) } : a.value)}`).join('; ')
+                : undefined,
               source: { file: path.relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
               index: this.pending.length,
               vars: resolved,
@@ -201,7 +217,9 @@ class CaseBuilder {
       const { provider: _provider, ...grading } = c.promptfoo!
       const graded: Assertion[] = [
         ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
-        ...(Object.keys(grading).length ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }] : [])
+        ...(Object.keys(grading).length
+          ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }]
+          : [])
       ]
       const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert
       return { ...c, fingerprint: fingerprints.ofCase(c.input, assert) }
@@ -218,20 +236,32 @@ class CaseBuilder {
         continue
       }
       const file = path.resolve(this.baseDir, value.slice(FILE.length))
-      if (/\.(m|c)?[jt]s$|\.py$/.test(file)) throw new ConfigError(`${t.where}: vars.${name}: vars computed by scripts are not supported by evalgate; use a text, JSON or YAML file`, t.file)
+      if (/\.(m|c)?[jt]s$|\.py$/.test(file))
+        throw new ConfigError(`${t.where}: vars.${name}: vars computed by scripts are not supported by evalgate; use a text, JSON or YAML file`, t.file)
       out[name] = readFileText(file, `${t.where}: vars.${name}`, (text) => (/\.ya?ml$/i.test(file) ? JSON.stringify(parseYaml(text)) : text.trim()))
     }
     return out
   }
 
-  private grading(raw: RawPromptfooAssertion[], vars: Vars, t: LocatedTest, threshold: number | undefined, transform: string | undefined): { assert: Assertion[]; promptfoo: Omit<PromptfooCase, 'provider'> } {
+  private grading(
+    raw: RawPromptfooAssertion[],
+    vars: Vars,
+    t: LocatedTest,
+    threshold: number | undefined,
+    transform: string | undefined
+  ): { assert: Assertion[]; promptfoo: Omit<PromptfooCase, 'provider'> } {
     const assert: Assertion[] = []
     const sets: NonNullable<PromptfooCase['sets']> = []
     raw.forEach((a, i) => {
       const at = `${t.where}.assert[${i}]`
       if (a.type !== 'assert-set') return assert.push(this.assertion(a, vars, at, t, undefined))
       if (!a.assert?.length) throw new ConfigError(`${at}: an assert-set needs \`assert\`, a list of assertions`, t.file)
-      const set = sets.push({ ...(a.threshold !== undefined ? { threshold: a.threshold } : {}), ...(a.weight !== undefined ? { weight: a.weight } : {}), ...(a.metric !== undefined ? { metric: this.render(a.metric, vars, `${at}.metric`, t) } : {}) }) - 1
+      const set =
+        sets.push({
+          ...(a.threshold !== undefined ? { threshold: a.threshold } : {}),
+          ...(a.weight !== undefined ? { weight: a.weight } : {}),
+          ...(a.metric !== undefined ? { metric: this.render(a.metric, vars, `${at}.metric`, t) } : {})
+        }) - 1
       a.assert.forEach((child, j) => {
         if (child.type === 'assert-set') throw new ConfigError(`${at}.assert[${j}]: assert-sets cannot be nested`, t.file)
         assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set))
@@ -251,7 +281,8 @@ class CaseBuilder {
     if (typeof a.value === 'string' && a.value.startsWith(FILE)) {
       const ref = a.value.slice(FILE.length)
       if (isJavascript) {
-        if (!JS_FILE.test(ref)) throw new ConfigError(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file)
+        if (!JS_FILE.test(ref))
+          throw new ConfigError(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file)
         out.file = path.resolve(t.dir, ref)
       } else {
         const file = path.resolve(t.dir, ref)

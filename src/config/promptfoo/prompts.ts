@@ -34,7 +34,10 @@ export function readPrompts(prompts: PromptfooConfig['prompts'], baseDir: string
     if (!p.raw.startsWith(FILE)) return [{ raw: p.raw, label: p.label ?? p.raw }]
     const found = readPromptFile(path.resolve(baseDir, p.raw.slice(FILE.length)), at)
     const rel = path.relative(baseDir, path.resolve(baseDir, p.raw.slice(FILE.length)))
-    return found.map((raw, k) => ({ raw, label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel }))
+    return found.map((raw, k) => ({
+      raw,
+      label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
+    }))
   })
 }
 

@@ -78,7 +78,10 @@ export const promptfooConfigSchema = z
     defaultTest: promptfooTestSchema.optional(),
     /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
     env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    evaluateOptions: z.object({ maxConcurrency: z.number().int().min(1).optional(), repeat: z.number().int().min(1).optional() }).passthrough().optional(),
+    evaluateOptions: z
+      .object({ maxConcurrency: z.number().int().min(1).optional(), repeat: z.number().int().min(1).optional() })
+      .passthrough()
+      .optional(),
     // where promptfoo writes and shares its own results: nothing evalgate reads
     outputPath: z.union([z.string(), z.array(z.string())]).optional(),
     sharing: z.unknown().optional(),

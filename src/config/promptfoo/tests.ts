@@ -35,7 +35,10 @@ export function readTests(tests: PromptfooConfig['tests'], config: Located, base
 
 function located(test: PromptfooTest, source: Omit<Located, 'value'>, at: Path, dir: string): LocatedTest {
   const line = source.lineOf(at)
-  const where = `${source.file}${line ? `:${line}` : ''} at ${at.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[')}`
+  const where = `${source.file}${line ? `:${line}` : ''} at ${at
+    .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+    .join('.')
+    .replace(/\.\[/g, '[')}`
   return { test, where, file: source.file, dir }
 }
 
@@ -105,7 +108,10 @@ function testFromRow(row: Record<string, string>, index: number, where: string):
     else if (key === '__suffix') options.suffix = value
     else if (key.startsWith('__metadata')) continue
     else if (key.startsWith('__config:')) configs.push([key, value])
-    else if (key.startsWith('__')) throw new ConfigError(`${where}: the column "${key}" is not supported by evalgate; supported: __expected…, __description, __metric, __threshold, __prefix, __suffix, __metadata:…, __config:__expected<N>:threshold`)
+    else if (key.startsWith('__'))
+      throw new ConfigError(
+        `${where}: the column "${key}" is not supported by evalgate; supported: __expected…, __description, __metric, __threshold, __prefix, __suffix, __metadata:…, __config:__expected<N>:threshold`
+      )
     else vars[key] = value
   }
   // `__config:__expected2:threshold` sets the threshold of the second `__expected` assertion
@@ -113,7 +119,8 @@ function testFromRow(row: Record<string, string>, index: number, where: string):
     const m = /^__config:__expected(\d*):threshold$/.exec(key)
     const n = m ? (m[1] === '' ? 0 : Number(m[1]) - 1) : -1
     const number = finiteNumber(value)
-    if (!m || n < 0 || number === undefined) throw new ConfigError(`${where}: column "${key}" = ${JSON.stringify(value)}: write __config:__expected<N>:threshold with a number`)
+    if (!m || n < 0 || number === undefined)
+      throw new ConfigError(`${where}: column "${key}" = ${JSON.stringify(value)}: write __config:__expected<N>:threshold with a number`)
     if (assert[n]) assert[n]!.threshold = number
   }
   if (metric) for (const a of assert) a.metric = metric
@@ -129,18 +136,92 @@ function finiteNumber(text: string): number | undefined {
 
 /** promptfoo's assertion types, which its `type: value` shorthand recognises. */
 const SHORTHAND_TYPES = [
-  'agent-rubric', 'answer-relevance', 'bleu', 'classifier', 'contains', 'contains-all', 'contains-any', 'contains-html', 'contains-json',
-  'contains-sql', 'contains-xml', 'context-faithfulness', 'context-recall', 'context-relevance', 'conversation-relevance', 'cost', 'equals',
-  'factuality', 'finish-reason', 'g-eval', 'gleu', 'guardrails', 'icontains', 'icontains-all', 'icontains-any', 'is-html', 'is-json',
-  'is-refusal', 'is-sql', 'is-valid-function-call', 'is-valid-openai-function-call', 'is-valid-openai-tools-call', 'is-xml', 'javascript',
-  'latency', 'levenshtein', 'llm-rubric', 'pi', 'meteor', 'model-graded-closedqa', 'model-graded-factuality', 'moderation', 'perplexity',
-  'perplexity-score', 'python', 'regex', 'rouge-n', 'ruby', 'similar', 'similar:cosine', 'similar:dot', 'similar:euclidean', 'starts-with',
-  'tool-call-f1', 'skill-used', 'trajectory:goal-success', 'trajectory:tool-args-match', 'trajectory:step-count', 'trajectory:tool-sequence',
-  'trajectory:tool-used', 'trace-error-spans', 'trace-span-count', 'trace-span-duration', 'search-rubric', 'webhook', 'word-count'
+  'agent-rubric',
+  'answer-relevance',
+  'bleu',
+  'classifier',
+  'contains',
+  'contains-all',
+  'contains-any',
+  'contains-html',
+  'contains-json',
+  'contains-sql',
+  'contains-xml',
+  'context-faithfulness',
+  'context-recall',
+  'context-relevance',
+  'conversation-relevance',
+  'cost',
+  'equals',
+  'factuality',
+  'finish-reason',
+  'g-eval',
+  'gleu',
+  'guardrails',
+  'icontains',
+  'icontains-all',
+  'icontains-any',
+  'is-html',
+  'is-json',
+  'is-refusal',
+  'is-sql',
+  'is-valid-function-call',
+  'is-valid-openai-function-call',
+  'is-valid-openai-tools-call',
+  'is-xml',
+  'javascript',
+  'latency',
+  'levenshtein',
+  'llm-rubric',
+  'pi',
+  'meteor',
+  'model-graded-closedqa',
+  'model-graded-factuality',
+  'moderation',
+  'perplexity',
+  'perplexity-score',
+  'python',
+  'regex',
+  'rouge-n',
+  'ruby',
+  'similar',
+  'similar:cosine',
+  'similar:dot',
+  'similar:euclidean',
+  'starts-with',
+  'tool-call-f1',
+  'skill-used',
+  'trajectory:goal-success',
+  'trajectory:tool-args-match',
+  'trajectory:step-count',
+  'trajectory:tool-sequence',
+  'trajectory:tool-used',
+  'trace-error-spans',
+  'trace-span-count',
+  'trace-span-duration',
+  'search-rubric',
+  'webhook',
+  'word-count'
 ]
-const SHORTHAND = new RegExp(`^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`)
+const SHORTHAND = new RegExp(
+  `^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`
+)
 /** types whose shorthand carries a threshold, 0.75 unless written as `type(0.9): value` */
-const THRESHOLD_TYPES = new Set(['answer-relevance', 'classifier', 'context-faithfulness', 'context-recall', 'context-relevance', 'cost', 'latency', 'levenshtein', 'perplexity-score', 'perplexity', 'rouge-n', 'similar', 'starts-with'])
+const THRESHOLD_TYPES = new Set([
+  'answer-relevance',
+  'classifier',
+  'context-faithfulness',
+  'context-recall',
+  'context-relevance',
+  'cost',
+  'latency',
+  'levenshtein',
+  'perplexity-score',
+  'perplexity',
+  'rouge-n',
+  'similar',
+  'starts-with'
+])
 const LIST_TYPES = new Set(['contains-all', 'contains-any', 'icontains-all', 'icontains-any'])
 
 /**
