@@ -18906,7 +18906,7 @@ exports.isNCNameChar = isNCNameChar;
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4999);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9502);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -18916,7 +18916,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4999:
+/***/ 9502:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20610,7 +20610,9 @@ const minPassRate = (c, gate, current) => {
     const flaky = new Set(c.flaky);
     const flakyFailing = failing.filter((key) => flaky.has(key)).length;
     // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run` : '';
+    const flakyNote = flakyFailing
+        ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+        : '';
     return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
         `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
         (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
@@ -20686,7 +20688,12 @@ const TREND_LENGTH = 20;
 function carryTrend(baseline) {
     if (!baseline)
         return undefined;
-    const own = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore };
+    const own = {
+        sha: baseline.git.sha,
+        createdAt: baseline.createdAt,
+        passRate: baseline.summary.passRate,
+        meanScore: baseline.summary.meanScore
+    };
     return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
 }
 
@@ -20767,10 +20774,7 @@ function pairedDifferenceCI(counts, z = Z_95) {
  */
 function correlation(counts, n) {
     const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts;
-    const margins = (bothPassed + onlyCurrentPassed) *
-        (onlyBaselinePassed + bothFailed) *
-        (bothPassed + onlyBaselinePassed) *
-        (onlyCurrentPassed + bothFailed);
+    const margins = (bothPassed + onlyCurrentPassed) * (onlyBaselinePassed + bothFailed) * (bothPassed + onlyBaselinePassed) * (onlyCurrentPassed + bothFailed);
     if (margins === 0)
         return 0;
     const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed;
@@ -20982,7 +20986,10 @@ function pairedBootstrap(baseline, current, statistic, options = {}) {
 const MIN_CASES_FOR_INTERVAL = 5;
 const readers = {
     cost: (c) => c.usage?.costUsd,
-    tokens: (c) => c.usage?.totalTokens ?? (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined) ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0) : undefined),
+    tokens: (c) => c.usage?.totalTokens ??
+        (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined)
+            ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0)
+            : undefined),
     latency: (c) => c.latencyMs
 };
 /** The values of one metric on the pairs where both runs have it. */
@@ -21011,7 +21018,10 @@ const total = {
     }
 };
 function quantile(p) {
-    return { point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p), weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order) };
+    return {
+        point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p),
+        weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
+    };
 }
 function change(values, statistic, seed) {
     const n = values.keys.length;
@@ -21054,7 +21064,7 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
 function stableStringify(value) {
-    return JSON.stringify(value, (_key, v) => {
+    return (JSON.stringify(value, (_key, v) => {
         if (v && typeof v === 'object' && !Array.isArray(v)) {
             const sorted = {};
             for (const k of Object.keys(v).sort())
@@ -21064,7 +21074,7 @@ function stableStringify(value) {
         if (typeof v === 'function')
             return `[function ${v.name ?? ''}]${String(v)}`;
         return v;
-    }) ?? 'undefined';
+    }) ?? 'undefined');
 }
 /**
  * A short, stable content hash (hex). Made at its length rather than cut from
@@ -21381,7 +21391,7 @@ function compareIfCompatible(baseline, current, gate) {
  * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
  */
 function errorShape(message) {
-    return headline(message)
+    return (headline(message)
         .slice(0, 500)
         .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
         .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
@@ -21390,7 +21400,7 @@ function errorShape(message) {
         .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
         .replace(/\d+(?:\.\d+)?/g, '<n>')
         .replace(/\s+/g, ' ')
-        .trim();
+        .trim());
 }
 function headline(message) {
     return message.split('\n', 1)[0].trim();
@@ -21450,7 +21460,10 @@ function conclude(comparison, record, context) {
         const expected = context.expected ?? 0;
         // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
         const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined;
-        reasons.push(why ?? (expected > finished ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`)));
+        reasons.push(why ??
+            (expected > finished
+                ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished`
+                : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`)));
     }
     const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel);
     const gateFails = context.failOnRegression !== false && !accepted;
@@ -22491,7 +22504,7 @@ function expectedText(written, own, defaults) {
     return own.length ? own.map(describeAssertion).join('\n') : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/targets/argv.ts
+;// CONCATENATED MODULE: ./src/util/argv.ts
 /**
  * Splits a `target.command` string into argv the way a POSIX shell splits words
  * (quotes and backslashes), without being a shell: nothing is expanded or run.
@@ -22658,7 +22671,12 @@ class Fingerprinter {
     ofCase(input, assert) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
         const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar');
-        return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null, ...(embedded ? { embeddings: this.embeddings } : {}) });
+        return contentHash({
+            input,
+            assert: assert.map((a) => this.portable(a)),
+            judge: judged ? this.judge : null,
+            ...(embedded ? { embeddings: this.embeddings } : {})
+        });
     }
     /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
     portable(a) {
@@ -22768,7 +22786,10 @@ function mentionsFileUrl(value) {
 function datasetFingerprint(name, cases) {
     // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
     const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort();
-    const fingerprint = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`).digest('hex').slice(0, 32);
+    const fingerprint = (0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
+        .digest('hex')
+        .slice(0, 32);
     return { fingerprint, cases: cases.length };
 }
 
@@ -23115,7 +23136,9 @@ function describeIssue(issue, value) {
         return `${issue.message}`;
     if (issue.code === 'invalid_union') {
         // "Invalid input" says nothing: name what each alternative expected at this very place
-        const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))];
+        const expected = [
+            ...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))
+        ];
         if (expected.length)
             return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
     }
@@ -32805,7 +32828,9 @@ const promptfooConfigSchema = object({
     defaultTest: promptfooTestSchema.optional(),
     /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
     env: record(schemas_string(), union([schemas_string(), schemas_number(), schemas_boolean()])).optional(),
-    evaluateOptions: object({ maxConcurrency: schemas_number().int().min(1).optional(), repeat: schemas_number().int().min(1).optional() }).passthrough().optional(),
+    evaluateOptions: object({ maxConcurrency: schemas_number().int().min(1).optional(), repeat: schemas_number().int().min(1).optional() })
+        .passthrough()
+        .optional(),
     // where promptfoo writes and shares its own results: nothing evalgate reads
     outputPath: union([schemas_string(), array(schemas_string())]).optional(),
     sharing: unknown().optional(),
@@ -32891,7 +32916,9 @@ const targetSchema = object({
     openai: openaiTargetSchema.optional(),
     module: schemas_string().min(1).optional(),
     /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
-    promptfoo: object({ providers: array(promptfooProviderSchema).min(1) }).strict().optional(),
+    promptfoo: object({ providers: array(promptfooProviderSchema).min(1) })
+        .strict()
+        .optional(),
     env: record(schemas_string(), schemas_string()).default({}),
     cwd: schemas_string().optional(),
     timeoutMs: positiveInt.default(60_000),
@@ -32958,8 +32985,29 @@ const gateSchema = object({
 })
     .strict();
 /** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
-const BADGE_COLOR_NAMES = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'grey', 'gray', 'lightgrey', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive'];
-const badgeColor = union([schemas_enum(BADGE_COLOR_NAMES), schemas_string().regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')]);
+const BADGE_COLOR_NAMES = [
+    'brightgreen',
+    'green',
+    'yellowgreen',
+    'yellow',
+    'orange',
+    'red',
+    'blue',
+    'grey',
+    'gray',
+    'lightgrey',
+    'lightgray',
+    'success',
+    'important',
+    'critical',
+    'informational',
+    'inactive'
+];
+const badgeColor = union([
+    schemas_enum(BADGE_COLOR_NAMES),
+    schemas_string()
+        .regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')
+]);
 const badgeSchema = object({
     /** default: "evals", or "<name> evals" for a config named otherwise */
     label: schemas_string().min(1).max(100).optional(),
@@ -33298,7 +33346,10 @@ function readPrompts(prompts, baseDir, where) {
             return [{ raw: p.raw, label: p.label ?? p.raw }];
         const found = readPromptFile(external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)), at);
         const rel = external_node_path_default().relative(baseDir, external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)));
-        return found.map((raw, k) => ({ raw, label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel }));
+        return found.map((raw, k) => ({
+            raw,
+            label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
+        }));
     });
 }
 function readPromptFile(file, at) {
@@ -35512,7 +35563,10 @@ function readTests(tests, config, baseDir) {
 }
 function located(test, source, at, dir) {
     const line = source.lineOf(at);
-    const where = `${source.file}${line ? `:${line}` : ''} at ${at.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[')}`;
+    const where = `${source.file}${line ? `:${line}` : ''} at ${at
+        .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+        .join('.')
+        .replace(/\.\[/g, '[')}`;
     return { test, where, file: source.file, dir };
 }
 function testFiles(ref, baseDir, where) {
@@ -35625,18 +35679,90 @@ function finiteNumber(text) {
 }
 /** promptfoo's assertion types, which its `type: value` shorthand recognises. */
 const SHORTHAND_TYPES = [
-    'agent-rubric', 'answer-relevance', 'bleu', 'classifier', 'contains', 'contains-all', 'contains-any', 'contains-html', 'contains-json',
-    'contains-sql', 'contains-xml', 'context-faithfulness', 'context-recall', 'context-relevance', 'conversation-relevance', 'cost', 'equals',
-    'factuality', 'finish-reason', 'g-eval', 'gleu', 'guardrails', 'icontains', 'icontains-all', 'icontains-any', 'is-html', 'is-json',
-    'is-refusal', 'is-sql', 'is-valid-function-call', 'is-valid-openai-function-call', 'is-valid-openai-tools-call', 'is-xml', 'javascript',
-    'latency', 'levenshtein', 'llm-rubric', 'pi', 'meteor', 'model-graded-closedqa', 'model-graded-factuality', 'moderation', 'perplexity',
-    'perplexity-score', 'python', 'regex', 'rouge-n', 'ruby', 'similar', 'similar:cosine', 'similar:dot', 'similar:euclidean', 'starts-with',
-    'tool-call-f1', 'skill-used', 'trajectory:goal-success', 'trajectory:tool-args-match', 'trajectory:step-count', 'trajectory:tool-sequence',
-    'trajectory:tool-used', 'trace-error-spans', 'trace-span-count', 'trace-span-duration', 'search-rubric', 'webhook', 'word-count'
+    'agent-rubric',
+    'answer-relevance',
+    'bleu',
+    'classifier',
+    'contains',
+    'contains-all',
+    'contains-any',
+    'contains-html',
+    'contains-json',
+    'contains-sql',
+    'contains-xml',
+    'context-faithfulness',
+    'context-recall',
+    'context-relevance',
+    'conversation-relevance',
+    'cost',
+    'equals',
+    'factuality',
+    'finish-reason',
+    'g-eval',
+    'gleu',
+    'guardrails',
+    'icontains',
+    'icontains-all',
+    'icontains-any',
+    'is-html',
+    'is-json',
+    'is-refusal',
+    'is-sql',
+    'is-valid-function-call',
+    'is-valid-openai-function-call',
+    'is-valid-openai-tools-call',
+    'is-xml',
+    'javascript',
+    'latency',
+    'levenshtein',
+    'llm-rubric',
+    'pi',
+    'meteor',
+    'model-graded-closedqa',
+    'model-graded-factuality',
+    'moderation',
+    'perplexity',
+    'perplexity-score',
+    'python',
+    'regex',
+    'rouge-n',
+    'ruby',
+    'similar',
+    'similar:cosine',
+    'similar:dot',
+    'similar:euclidean',
+    'starts-with',
+    'tool-call-f1',
+    'skill-used',
+    'trajectory:goal-success',
+    'trajectory:tool-args-match',
+    'trajectory:step-count',
+    'trajectory:tool-sequence',
+    'trajectory:tool-used',
+    'trace-error-spans',
+    'trace-span-count',
+    'trace-span-duration',
+    'search-rubric',
+    'webhook',
+    'word-count'
 ];
 const SHORTHAND = new RegExp(`^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`);
 /** types whose shorthand carries a threshold, 0.75 unless written as `type(0.9): value` */
-const THRESHOLD_TYPES = new Set(['answer-relevance', 'classifier', 'context-faithfulness', 'context-recall', 'context-relevance', 'cost', 'latency', 'levenshtein', 'perplexity-score', 'perplexity', 'rouge-n', 'similar', 'starts-with']);
+const THRESHOLD_TYPES = new Set([
+    'answer-relevance',
+    'classifier',
+    'context-faithfulness',
+    'context-recall',
+    'context-relevance',
+    'cost',
+    'latency',
+    'levenshtein',
+    'perplexity-score',
+    'perplexity',
+    'rouge-n',
+    'similar',
+    'starts-with'
+]);
 const LIST_TYPES = new Set(['contains-all', 'contains-any', 'icontains-all', 'icontains-any']);
 /**
  * One `__expected` cell as an assertion: `javascript:`/`fn:`/`eval:` code or a
@@ -35884,7 +36010,9 @@ class CaseBuilder {
                             input,
                             tags: [],
                             assert: grading.assert,
-                            expected: grading.assert.length ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value)}`).join('; ') : undefined,
+                            expected: grading.assert.length
+                                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value)}`).join('; ')
+                                : undefined,
                             source: { file: external_node_path_default().relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
                             index: this.pending.length,
                             vars: resolved,
@@ -35907,7 +36035,9 @@ class CaseBuilder {
             const { provider: _provider, ...grading } = c.promptfoo;
             const graded = [
                 ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
-                ...(Object.keys(grading).length ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }] : [])
+                ...(Object.keys(grading).length
+                    ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }]
+                    : [])
             ];
             const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert;
             return { ...c, fingerprint: fingerprints.ofCase(c.input, assert) };
@@ -35938,7 +36068,11 @@ class CaseBuilder {
                 return assert.push(this.assertion(a, vars, at, t, undefined));
             if (!a.assert?.length)
                 throw new ConfigError(`${at}: an assert-set needs \`assert\`, a list of assertions`, t.file);
-            const set = sets.push({ ...(a.threshold !== undefined ? { threshold: a.threshold } : {}), ...(a.weight !== undefined ? { weight: a.weight } : {}), ...(a.metric !== undefined ? { metric: this.render(a.metric, vars, `${at}.metric`, t) } : {}) }) - 1;
+            const set = sets.push({
+                ...(a.threshold !== undefined ? { threshold: a.threshold } : {}),
+                ...(a.weight !== undefined ? { weight: a.weight } : {}),
+                ...(a.metric !== undefined ? { metric: this.render(a.metric, vars, `${at}.metric`, t) } : {})
+            }) - 1;
             a.assert.forEach((child, j) => {
                 if (child.type === 'assert-set')
                     throw new ConfigError(`${at}.assert[${j}]: assert-sets cannot be nested`, t.file);
@@ -36048,7 +36182,10 @@ function configOf(located) {
     if (config.target.promptfoo)
         throw new ConfigError(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
-    for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]]) {
+    for (const [at, command] of [
+        [['target', 'command'], config.target.command],
+        [['judge', 'command'], config.judge?.command]
+    ]) {
         if (typeof command !== 'string')
             continue;
         try {
@@ -36425,7 +36562,9 @@ const caseResult = object({
     trials: array(trial).optional(),
     ...agentFields,
     source: object({ file: schemas_string(), line: schemas_number().optional() }).optional(),
-    history: schemas_string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
+    history: schemas_string()
+        .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
+        .optional(),
     reruns: schemas_number().int().min(0).optional(),
     namedScores: record(schemas_string(), schemas_number()).optional()
 });
@@ -36463,7 +36602,9 @@ const runRecordSchema = object({
         reruns: schemas_number().optional(),
         namedScores: record(schemas_string(), object({ score: schemas_number(), cases: schemas_number() })).optional()
     }),
-    trend: array(object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() })).max(100).optional(),
+    trend: array(object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() }))
+        .max(100)
+        .optional(),
     cases: array(caseResult)
 });
 /** The record without its cases, which RecordReader validates one by one. */
@@ -47201,7 +47342,25 @@ function expandDeep(value, env, secrets, where = 'config') {
     return value;
 }
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'TERM', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR'];
+const PASS_THROUGH = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'TERM',
+    'SYSTEMROOT',
+    'COMSPEC',
+    'PATHEXT',
+    'WINDIR'
+];
 /** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
 function isForbiddenVar(name) {
     const upper = name.toUpperCase();
@@ -47239,7 +47398,11 @@ function gradable(value) {
         return value;
     if (typeof value === 'object' && value !== null && ('pass' in value || 'score' in value)) {
         const { pass, score, reason } = value;
-        return { pass: primitive(pass) ? pass : Boolean(pass), score: primitive(score) ? score : Boolean(score), reason: typeof reason === 'string' ? reason : undefined };
+        return {
+            pass: primitive(pass) ? pass : Boolean(pass),
+            score: primitive(score) ? score : Boolean(score),
+            reason: typeof reason === 'string' ? reason : undefined
+        };
     }
     return { truthy: Boolean(value), kind: Array.isArray(value) ? 'an array' : `a ${typeof value}` };
 }
@@ -47404,7 +47567,9 @@ function workerMain(gradable) {
             return send({ id, results });
         }
         items.forEach((item, index) => {
-            start(id, index, item).then((value) => (results[index] = { ok: true, value }), (err) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) })).then(() => {
+            start(id, index, item)
+                .then((value) => (results[index] = { ok: true, value }), (err) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) }))
+                .then(() => {
                 if (--left > 0 || !running.has(id))
                     return;
                 running.delete(id);
@@ -47804,7 +47969,9 @@ class CheckPool {
     flush(timeoutMs) {
         const batch = this.waiting.get(timeoutMs);
         this.waiting.delete(timeoutMs);
-        void this.sandbox.run(batch.map((w) => w.item), { timeoutMs, timeoutName: 'checkTimeoutMs' }).then((outcomes) => {
+        void this.sandbox
+            .run(batch.map((w) => w.item), { timeoutMs, timeoutName: 'checkTimeoutMs' })
+            .then((outcomes) => {
             batch.forEach((w, i) => w.resolve(outcomes[i]));
         });
     }
@@ -48477,7 +48644,7 @@ const jsonAssertions = {
 
 const latency = {
     negatable: true,
-    validate: (a) => (a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 })),
+    validate: (a) => a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 }),
     // the output is no help in acting on a slow trial, so the reason names the times only
     run(a, { durationMs, latencyMs }, negated) {
         const limit = a.threshold;
@@ -48545,7 +48712,7 @@ function withinTolerance(actual, expected, a) {
 }
 const numeric = {
     negatable: true,
-    validate: (a) => firstProblem(() => (expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined), () => numberOptionProblem(a, 'tolerance', { min: 0 }), () => numberOptionProblem(a, 'relTolerance', { min: 0 })),
+    validate: (a) => firstProblem(() => expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined, () => numberOptionProblem(a, 'tolerance', { min: 0 }), () => numberOptionProblem(a, 'relTolerance', { min: 0 })),
     run(a, { output }, negated) {
         const expected = expectedNumber(a.value);
         const what = outcome_claim('state', `a number equal to ${target(expected, a)}`);
@@ -48786,7 +48953,9 @@ function bleu(candidate, references, maxN = 4) {
             return 0;
         logSum += Math.log(matched / overlap_metrics_total(counts)) / maxN;
     }
-    const closest = references.map((r) => r.length).reduce((best, len) => {
+    const closest = references
+        .map((r) => r.length)
+        .reduce((best, len) => {
         const d = Math.abs(len - candidate.length);
         const bestD = Math.abs(best - candidate.length);
         return d < bestD || (d === bestD && len < best) ? len : best;
@@ -49436,7 +49605,16 @@ function optionsProblem(a) {
     return undefined;
 }
 /** MySQL's SELECT modifiers, which node-sql-parser reads as a column after DISTINCT (`SELECT DISTINCT SQL_NO_CACHE name`). */
-const SELECT_MODIFIERS = new Set(['high_priority', 'straight_join', 'sql_small_result', 'sql_big_result', 'sql_buffer_result', 'sql_no_cache', 'sql_cache', 'sql_calc_found_rows']);
+const SELECT_MODIFIERS = new Set([
+    'high_priority',
+    'straight_join',
+    'sql_small_result',
+    'sql_big_result',
+    'sql_buffer_result',
+    'sql_no_cache',
+    'sql_cache',
+    'sql_calc_found_rows'
+]);
 /**
  * A select column aliased without AS (`SELECT first_name last_name`) is valid
  * SQL, but in a model's answer it is almost always a missing comma; promptfoo
@@ -49477,7 +49655,10 @@ async function sqlProblem(sql, o) {
         return alias;
     // node-sql-parser names an unqualified column's table "null": "update::users::id" also allows `UPDATE users SET id = 1`
     const columns = o.allowedColumns?.flatMap((c) => [c, c.replace(/^([^:]+)::[^:]+::/, '$1::null::')]);
-    for (const [type, list] of [['table', o.allowedTables], ['column', columns]]) {
+    for (const [type, list] of [
+        ['table', o.allowedTables],
+        ['column', columns]
+    ]) {
         if (!list)
             continue;
         try {
@@ -49606,7 +49787,7 @@ const startsWith = {
     negatable: true,
     validate: (a) => firstProblem(() => someText(a), 
     // the output is trimmed before the comparison, so a leading blank could never match
-    () => (/^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined)),
+    () => /^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined),
     run(a, { output }, negated) {
         const prefix = String(a.value);
         return ruled(output.trim().startsWith(prefix), negated, output, outcome_claim('start', `with ${shown(prefix)}`));
@@ -49653,7 +49834,9 @@ const levenshtein = {
     negatable: true,
     validate: (a) => firstProblem(
     // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-    () => (typeof a.value === 'string' ? undefined : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``), () => numberOptionProblem(a, 'threshold', { min: 0 })),
+    () => typeof a.value === 'string'
+        ? undefined
+        : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``, () => numberOptionProblem(a, 'threshold', { min: 0 })),
     run(a, { output }, negated) {
         const actual = output.trim();
         const expected = String(a.value).trim();
@@ -50129,7 +50312,10 @@ const trajectoryMatch = {
         else if (mode === 'strict')
             fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
         else {
-            const parts = [...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []), ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])];
+            const parts = [
+                ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
+                ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
+            ];
             fact = parts.join('; ');
         }
         return trajectory_conclude({ holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` }, negated, calls);
@@ -50210,7 +50396,7 @@ function parseXml(text) {
             throw new DoctypeError('malformed DOCTYPE declaration');
         // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
         if (m[1] !== undefined && !standalone) {
-            for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:\-]*);/gu))
+            for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:-]*);/gu))
                 parser.ENTITIES[name] ??= `&${name};`;
         }
     });
@@ -50351,9 +50537,12 @@ const containsXml = {
             wellFormed.push({ ...c, roots: parsed.roots });
         }
         // the requirements may be met by several fragments together: <a>…</a> then <b>…</b>
-        if (wellFormed.length > 1 && missing(wellFormed.flatMap((w) => w.roots), paths).length === 0)
+        if (wellFormed.length > 1 &&
+            missing(wellFormed.flatMap((w) => w.roots), paths).length === 0)
             return ruled(true, negated, output, what);
-        const detail = wellFormed.length ? `the XML found lacks ${missing(wellFormed.flatMap((w) => w.roots), paths).join(', ')}` : 'none found';
+        const detail = wellFormed.length
+            ? `the XML found lacks ${missing(wellFormed.flatMap((w) => w.roots), paths).join(', ')}`
+            : 'none found';
         return ruled(false, negated, output, what, detail);
     }
 };
@@ -51276,7 +51465,9 @@ async function runCases(cases, target, options) {
             try {
                 const returned = await target.call(inFlight);
                 // a sandboxed module hands back the object it returned: read it like any result object
-                const reply = returned.result && isResultObject(returned.result) && !returned.toolCalls ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) } : returned;
+                const reply = returned.result && isResultObject(returned.result) && !returned.toolCalls
+                    ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) }
+                    : returned;
                 // priced and counted before the slot is released: the next trial's budget check must see this one's cost
                 if (reply.usage) {
                     reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
@@ -51322,7 +51513,14 @@ async function runCases(cases, target, options) {
         });
         const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined;
         // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
-        const result = { passed: graded ? graded.passed : casePasses(assertions), output: reply.output, error: null, score: rubricScore(assertions), durationMs, assertions };
+        const result = {
+            passed: graded ? graded.passed : casePasses(assertions),
+            output: reply.output,
+            error: null,
+            score: rubricScore(assertions),
+            durationMs,
+            assertions
+        };
         if (graded?.namedScores)
             result.namedScores = graded.namedScores;
         if (reply.toolCalls)
@@ -51586,7 +51784,13 @@ function notRunnable(program, file) {
 function executableNames(program) {
     if (process.platform !== 'win32' || (0,external_node_path_namespaceObject.extname)(program))
         return [program];
-    return [program, ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM').split(';').filter(Boolean).map((ext) => program + ext.toLowerCase())];
+    return [
+        program,
+        ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
+            .split(';')
+            .filter(Boolean)
+            .map((ext) => program + ext.toLowerCase())
+    ];
 }
 /** A program on the PATH whose name is one or two edits away, for "did you mean". */
 function closestProgram(program, dirs) {
@@ -51810,11 +52014,13 @@ class ProcessRun {
             throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`);
         // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
         // invalid UTF-8 becomes U+FFFD
-        return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '');
+        return Buffer.concat(this.stdout)
+            .toString('utf8')
+            .replace(/\r?\n$/, '');
     }
 }
 
-;// CONCATENATED MODULE: ./src/llm/verdict.ts
+;// CONCATENATED MODULE: ./src/judge/verdict.ts
 /**
  * Reading a judge's answer. The answer is untrusted text from a model (or a
  * user's function): whatever it is, the result is a score in [0, 1] and a
@@ -51982,7 +52188,7 @@ function verdict_excerpt(text) {
     return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
 }
 
-;// CONCATENATED MODULE: ./src/llm/judge.ts
+;// CONCATENATED MODULE: ./src/judge/judge.ts
 /**
  * The LLM judge behind `llm-rubric` (SPEC §3): an OpenAI-compatible model or a
  * user's command grades an output against a rubric. It never throws: every
@@ -52159,7 +52365,14 @@ function openaiProvider(config, deps) {
         : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
-    const http = { timeoutMs: config.timeoutMs, retries: config.retries, signal: closing.signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep };
+    const http = {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        signal: closing.signal,
+        secrets: deps.secrets,
+        fetchImpl: deps.fetchImpl,
+        sleep: deps.sleep
+    };
     // servers without JSON mode reject response_format; after the first such 400 it is not sent again
     let jsonMode = true;
     async function ask(request) {
@@ -52228,7 +52441,12 @@ function commandProvider(config, deps) {
     // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
     const model = argv.join(' ');
     async function ask(request) {
-        const stdin = JSON.stringify({ prompt: promptText(request.input), output: request.output, rubric: request.rubric, ...(request.toolCalls ? { toolCalls: request.toolCalls } : {}) });
+        const stdin = JSON.stringify({
+            prompt: promptText(request.input),
+            output: request.output,
+            rubric: request.rubric,
+            ...(request.toolCalls ? { toolCalls: request.toolCalls } : {})
+        });
         const controller = new AbortController();
         const timer = setTimeout(() => controller.abort(new TargetError(`timed out after ${config.timeoutMs} ms (judge.timeoutMs)`)), config.timeoutMs);
         try {
@@ -52356,7 +52574,10 @@ function http_valueAt(response, path, field, required = false) {
 }
 /** Follows a dot path (`data.answer`, `choices.0.message.content`, `items[0].text`) into a JSON value. */
 function readPath(data, path) {
-    const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+    const steps = path
+        .replace(/\[(\d+)\]/g, '.$1')
+        .split('.')
+        .filter(Boolean);
     let value = data;
     for (const step of steps) {
         const holder = value;
@@ -52962,7 +53183,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
                 metadata: { model }
             };
             if (reply.toolCalls)
-                result.toolCalls = normalizeToolCalls(reply.toolCalls, 'the reply\'s tool_calls');
+                result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls");
             if (reply.finishReason !== undefined)
                 result.finishReason = reply.finishReason;
             return result;
@@ -52990,9 +53211,7 @@ function userMessages(prompt, request) {
     return [{ role: 'user', content: renderText(prompt, { input: request.input, case: request.case }) }];
 }
 function isChatMessages(input) {
-    return (Array.isArray(input) &&
-        input.length > 0 &&
-        input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role)));
+    return Array.isArray(input) && input.length > 0 && input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role));
 }
 
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
@@ -53028,7 +53247,12 @@ async function createPromptfooTarget(config, ctx) {
                 return reply;
             let output;
             try {
-                output = await transformOutput(provider.transform, reply.output, { input: request.input, case: request.case, vars: request.case.vars ?? {}, prompt: { label: request.case.name } });
+                output = await transformOutput(provider.transform, reply.output, {
+                    input: request.input,
+                    case: request.case,
+                    vars: request.case.vars ?? {},
+                    prompt: { label: request.case.name }
+                });
             }
             catch (err) {
                 throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`);
@@ -53225,7 +53449,9 @@ async function evaluate(loaded, options = {}) {
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }));
-    const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })) : undefined;
+    const judge = config.judge
+        ? attributeTo(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+        : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {
         concurrency: config.concurrency,
@@ -53249,7 +53475,12 @@ async function evaluate(loaded, options = {}) {
         if (options.baseline && config.rerunFlips > 0) {
             // flips get more trials before anything is called a regression (their verdict is taken over all)
             const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner);
-            outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs, targetCostUsd: outcome.targetCostUsd + again.targetCostUsd };
+            outcome = {
+                ...outcome,
+                cases: again.cases,
+                durationMs: outcome.durationMs + again.durationMs,
+                targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+            };
         }
     }
     finally {
@@ -54018,9 +54249,7 @@ function fencedBlock(text, maxChars = 1_000) {
     const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
     const { text: shown, truncated } = truncate(clean, maxChars);
     const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
-    const note = truncated
-        ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_`
-        : '';
+    const note = truncated ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_` : '';
     return `${fence}\n${shown}\n${fence}${note}`;
 }
 
@@ -54210,9 +54439,22 @@ function verdictView(input) {
     // (an incomplete run the verdict words itself)
     const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])];
     const notices = [...new Set([...v.notices, ...(input.notices ?? [])])];
-    return { outcome: v.outcome, headline: shortHeadline(v, reasons, notices), reasons, checks: v.gate.checks, baselineStatus: v.baselineStatus, notices, configChanges: v.configChanges };
+    return {
+        outcome: v.outcome,
+        headline: shortHeadline(v, reasons, notices),
+        reasons,
+        checks: v.gate.checks,
+        baselineStatus: v.baselineStatus,
+        notices,
+        configChanges: v.configChanges
+    };
 }
-const OUTCOME_WORDS = { pass: 'gate passed', fail: 'gate failed', accepted: 'gate failed, accepted', error: 'evalgate could not tell' };
+const OUTCOME_WORDS = {
+    pass: 'gate passed',
+    fail: 'gate failed',
+    accepted: 'gate failed, accepted',
+    error: 'evalgate could not tell'
+};
 /**
  * The headline without what the alert says below it: the first reason (a
  * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
@@ -54300,9 +54542,7 @@ function figuresTable(input) {
     // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
     const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
     const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
-    const rows = [
-        ['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]
-    ];
+    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
     if (common && !sameCases) {
         rows.push([
             `pass rate, ${format_plural(common.total, 'case')} in both runs`,
@@ -54315,12 +54555,7 @@ function figuresTable(input) {
     const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
     const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
     if (baseline.meanScore !== null || current.meanScore !== null) {
-        rows.push([
-            'mean score',
-            scoreOrDash(baseline.meanScore),
-            scoreOrDash(current.meanScore),
-            signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')
-        ]);
+        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
     }
     if (common && !sameScores && common.meanScoreDelta !== null) {
         rows.push([
@@ -54412,7 +54647,9 @@ function failingCases(input, limit, hint, maxLength) {
         }
     };
     const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
-    const cap = capped ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }] : [];
+    const cap = capped
+        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
+        : [];
     return [heading, ...cap, ...details];
 }
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
@@ -54467,11 +54704,7 @@ function splitReason(reason) {
 }
 function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [
-        `<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`,
-        '**Input**',
-        fencedBlock(show(now.input), BLOCK_CHARS)
-    ];
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)];
     if (now.expected !== undefined)
         parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS));
     if (compared && before)
@@ -54566,7 +54799,10 @@ function otherOutcomes(c) {
     return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
 }
 function idList(keys, limit) {
-    const shown = keys.slice(0, limit).map((k) => escape_inlineCode(k)).join(', ');
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
     return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
 }
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
@@ -54649,9 +54885,7 @@ function tagsTable(c) {
     const rows = c.tags.map((t) => {
         const tag = escape_escapeInline(t.tag, 100);
         const current = format_formatPercent(t.currentPassRate);
-        return c.baseline
-            ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)]
-            : [tag, current, format_formatCount(t.total)];
+        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
     });
     return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
 }
@@ -54659,9 +54893,7 @@ function errors(current) {
     const errored = current.cases.filter((c) => c.error !== null);
     if (!errored.length)
         return [];
-    const lines = errored
-        .slice(0, ERRORS_LISTED)
-        .map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
+    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
     if (errored.length > ERRORS_LISTED)
         lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
     return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
@@ -54670,8 +54902,7 @@ function runFooter(current) {
     const { judge, durationMs } = current.summary;
     const parts = [];
     if (judge.calls || judge.reused || judge.errors || judge.tokens) {
-        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` +
-            `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
+        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
     }
     parts.push(`duration: ${markdown_formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
     return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
@@ -54730,7 +54961,11 @@ function fit(body, footer, maxLength, hint) {
             // a row moves its id out of the line below; a cut line gives nothing back
             const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
             // the first row opens the table, the first folded one the collapsed block and its table
-            const opening = kept === 0 ? SEPARATOR.length + t.head.length : kept === OPEN_ROWS ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length : 0;
+            const opening = kept === 0
+                ? SEPARATOR.length + t.head.length
+                : kept === OPEN_ROWS
+                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+                    : 0;
             const extra = opening + 1 + row.text.length - freed;
             if (length + extra > maxLength)
                 break;
@@ -54909,7 +55144,11 @@ function cut(text, max) {
 function assertionView(a, clip) {
     const j = a.judge;
     const judge = j
-        ? [`judge ${j.model} scored ${format_formatScore(j.score)}${j.reused ? ' (reused)' : ''}`, j.reason && j.reason !== a.reason ? j.reason : '', j.error ? `error: ${j.error}` : '']
+        ? [
+            `judge ${j.model} scored ${format_formatScore(j.score)}${j.reused ? ' (reused)' : ''}`,
+            j.reason && j.reason !== a.reason ? j.reason : '',
+            j.error ? `error: ${j.error}` : ''
+        ]
             .filter(Boolean)
             .join(' — ')
         : null;
@@ -55111,7 +55350,9 @@ function summaryHtml(input, title) {
         {
             label: 'pass rate',
             value: format_formatPercent(c.current.passRate),
-            detail: c.baseline ? `${html_signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${format_formatPercent(c.baseline.passRate)}` : `${format_formatCount(c.current.passed)} of ${format_formatCount(c.current.total)} cases`,
+            detail: c.baseline
+                ? `${html_signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${format_formatPercent(c.baseline.passRate)}`
+                : `${format_formatCount(c.current.passed)} of ${format_formatCount(c.current.total)} cases`,
             tone: c.passRateDelta !== null && c.passRateDelta < 0 ? 'bad' : undefined
         }
     ];
@@ -55119,7 +55360,11 @@ function summaryHtml(input, title) {
         cards.push({
             label: 'mean score',
             value: c.current.meanScore === null ? '—' : format_formatScore(c.current.meanScore),
-            detail: c.baseline ? (c.meanScoreDelta === null ? `baseline ${c.baseline.meanScore === null ? '—' : format_formatScore(c.baseline.meanScore)}` : `${html_signed(c.meanScoreDelta, 3)} from ${format_formatScore(c.baseline.meanScore)}`) : undefined,
+            detail: c.baseline
+                ? c.meanScoreDelta === null
+                    ? `baseline ${c.baseline.meanScore === null ? '—' : format_formatScore(c.baseline.meanScore)}`
+                    : `${html_signed(c.meanScoreDelta, 3)} from ${format_formatScore(c.baseline.meanScore)}`
+                : undefined,
             tone: c.meanScoreDelta !== null && c.meanScoreDelta < 0 ? 'bad' : undefined
         });
     }
@@ -55132,7 +55377,9 @@ function summaryHtml(input, title) {
     const cardHtml = cards
         .map((k) => `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`)
         .join('');
-    const meta = [`run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`];
+    const meta = [
+        `run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`
+    ];
     if (baseline) {
         const age = relativeAge(baseline.createdAt, current.createdAt);
         const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : '';
@@ -55483,7 +55730,10 @@ function renderShardSummary(input) {
     const s = current.summary;
     const of = `shard ${shard.index} of ${shard.count}`;
     const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
-    const figures = [plural(s.total, 'case'), `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`];
+    const figures = [
+        plural(s.total, 'case'),
+        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
+    ];
     if (s.meanScore !== null)
         figures.push(`mean score ${formatScore(s.meanScore)}`);
     const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
@@ -55800,7 +56050,9 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
         io.stdout.write(markdown);
     const { reasons } = verdict;
     const passed = reasons.length === 0;
-    const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`);
+    const line = passed
+        ? colour(io, '32', `evalgate: ${verdict.headline}`)
+        : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`);
     io.stderr.write(`${line}\n`);
     if (!passed)
         for (const f of reasons)
