@@ -1,5 +1,5 @@
 // Re-records examples/quickstart/baseline.json: the quick start's bot at its
-// previous release (AGENT_VERSION=1) run through the built CLI (npm run build
+// previous release (AGENT_VERSION=1) run through the built CLI (npm run bundle
 // first). Needed when the record or fingerprint format changes; the run's
 // metadata is fixed so that the file changes only where the format does.
 import { execFileSync } from 'node:child_process'
