@@ -22,6 +22,12 @@ describe('package.json', () => {
     expect(pkg.bin).toEqual({ evalgate: 'dist/cli/index.js' })
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'action.yml']))
   })
+
+  it('has no script that makes npm prepare a git install (npm i github:evalgate/evalgate#v1 would install every devDependency first)', () => {
+    // pacote prepares a git dependency, devDependencies and all, when it has any of these
+    const scripts = Object.keys((pkg.scripts ?? {}) as Record<string, string>)
+    expect(scripts.filter((name) => ['build', 'prepare', 'prepack', 'preinstall', 'install', 'postinstall'].includes(name))).toEqual([])
+  })
 })
 
 describe('the installed package (dist/ alone, no node_modules to fall back on)', () => {

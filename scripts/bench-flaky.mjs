@@ -2,7 +2,7 @@
 // A simulation of flaky agents: agent B is agent A with a few cases truly
 // broken, and every case fails at random some of the time. Run records are
 // built directly from seeded draws and compared by the bundled library's
-// compareRuns (dist/lib, rebuilt by `npm run build`), the same code the action
+// compareRuns (dist/lib, rebuilt by `npm run bundle`), the same code the action
 // gates with. It counts how many broken cases each way of comparing catches,
 // and how many healthy cases it calls regressed.
 import path from 'node:path'

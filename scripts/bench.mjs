@@ -2,7 +2,7 @@
 //
 // Scenarios, each run in a fresh Node process that reports its own wall time and
 // peak memory (process.resourceUsage().maxRSS), through the built bundles
-// (dist/lib, dist/cli, dist/index.js: run `npm run build` after changing src/):
+// (dist/lib, dist/cli, dist/index.js: run `npm run bundle` after changing src/):
 //   instant  10,000 cases, an instant in-process `module` target and one `contains`
 //            each: the whole pipeline of `evalgate run` (load, run, record, compare, report)
 //   latency  1,000 cases, a module target that answers in 50 ms, concurrency 16:
@@ -550,7 +550,7 @@ for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only 
 const n = values.cases === undefined ? undefined : Number(values.cases)
 if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error(`--cases ${values.cases}: give a whole number > 0`)
 for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']) {
-  if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run build first`)
+  if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run bundle first`)
 }
 
 try {

@@ -2,7 +2,7 @@
 //
 // Runs each promptfoo example config in __tests__/__fixtures__/promptfoo-examples/
 // with promptfoo 0.121.20 (`promptfoo eval`) and with evalgate (`evalgate run -c`,
-// dist/cli: run `npm run build` first), both on the same deterministic provider,
+// dist/cli: run `npm run bundle` first), both on the same deterministic provider,
 // and compares the number of results and each result's verdict. --write records
 // promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
 // promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
@@ -75,7 +75,7 @@ function evalgateVerdicts(config) {
 }
 
 try {
-  if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run build first`)
+  if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
   const main = installPromptfoo()
   const examples = readdirSync(EXAMPLES, { withFileTypes: true })
     .filter((d) => d.isDirectory())

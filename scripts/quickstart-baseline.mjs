@@ -1,7 +1,7 @@
 // Re-records examples/quickstart/baseline.json: the quick start's bot at its
 // previous release (AGENT_VERSION=1) on the previous release's dataset (it had
 // legacy-greeting, not unknown-question, and sky checked with icontains) run
-// through the built CLI (npm run build first). Needed when the record or
+// through the built CLI (npm run bundle first). Needed when the record or
 // fingerprint format changes; the run's metadata is fixed so that the file
 // changes only where the format does.
 import { execFileSync } from 'node:child_process'
