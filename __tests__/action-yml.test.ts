@@ -14,7 +14,7 @@ function actionErrors(content: string): string[] {
 const actionYml = readFileSync('action.yml', 'utf8')
 
 describe('action.yml', () => {
-  it('is valid against GitHub\'s action schema, on node24', () => {
+  it("is valid against GitHub's action schema, on node24", () => {
     expect(actionErrors(actionYml)).toEqual([])
     expect(parse(actionYml).runs).toEqual({ using: 'node24', main: 'dist/index.js' })
   })
@@ -26,10 +26,41 @@ describe('action.yml', () => {
   it('declares exactly the inputs and outputs of SPEC §7', () => {
     const action = parse(actionYml) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> }
     expect(Object.keys(action.inputs).sort()).toEqual(
-      ['config', 'github-token', 'mode', 'shard', 'baseline-branch', 'baseline', 'artifact-name', 'comment', 'fail-on-regression', 'max-regressions', 'max-pass-rate-drop', 'min-pass-rate', 'badge-path', 'gate-from', 'accept-label', 'on-baseline-error'].sort()
+      [
+        'config',
+        'github-token',
+        'mode',
+        'shard',
+        'baseline-branch',
+        'baseline',
+        'artifact-name',
+        'comment',
+        'fail-on-regression',
+        'max-regressions',
+        'max-pass-rate-drop',
+        'min-pass-rate',
+        'badge-path',
+        'gate-from',
+        'accept-label',
+        'on-baseline-error'
+      ].sort()
     )
     expect(Object.keys(action.outputs).sort()).toEqual(
-      ['pass-rate', 'mean-score', 'total', 'passed', 'regressed', 'fixed', 'gate', 'baseline-status', 'results-path', 'report-path', 'baseline-run-id', 'badge-message', 'badge-color'].sort()
+      [
+        'pass-rate',
+        'mean-score',
+        'total',
+        'passed',
+        'regressed',
+        'fixed',
+        'gate',
+        'baseline-status',
+        'results-path',
+        'report-path',
+        'baseline-run-id',
+        'badge-message',
+        'badge-color'
+      ].sort()
     )
   })
 })

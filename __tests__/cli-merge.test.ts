@@ -5,11 +5,11 @@ import { runCli, tempProject } from './__fixtures__/cli.js'
 
 const agent = `export default (input) => (String(input).includes('7') ? 'no' : 'yes: ' + input)\n`
 const cases = Array.from({ length: 24 }, (_, i) => JSON.stringify({ id: `c${i}`, input: `q${i}`, expected: 'yes' })).join('\n')
-const config = (name = 'sharded') => `name: ${name}\ndataset: cases.jsonl\ntarget: { module: ./agent.mjs }\n`
+const config = (name = 'sharded', extra = '') => `name: ${name}\ndataset: cases.jsonl\ntarget: { module: ./agent.mjs }\n${extra}`
 
 /** A project and its run split in three, each shard written by `evalgate run --shard i/3`. */
-async function shardedProject(): Promise<{ dir: string; shards: string[] }> {
-  const dir = tempProject({ 'agent.mjs': agent, 'cases.jsonl': cases, 'evalgate.yml': config() })
+async function shardedProject(extra = ''): Promise<{ dir: string; shards: string[] }> {
+  const dir = tempProject({ 'agent.mjs': agent, 'cases.jsonl': cases, 'evalgate.yml': config('sharded', extra) })
   const shards: string[] = []
   for (const i of [1, 2, 3]) {
     const out = path.join(dir, `shard-${i}.json`)
@@ -35,6 +35,16 @@ describe('evalgate merge', () => {
     expect(merged.summary).toMatchObject({ total: 24, passed: 22, failed: 2 })
     expect(merged.config.shard).toBeNull()
     expect(readFileSync(report, 'utf8')).toBe(res.stdout)
+  })
+
+  it('holds the merged run, not each shard, to the floors: a shard below minPassRate passes, the merged run fails', async () => {
+    // c7 and c17 fail: 22 of 24 (91.7%) overall; shardedProject checks that every shard run exits 0
+    const { dir, shards } = await shardedProject('gate: { minPassRate: 0.95, minMeanScore: 0 }\n')
+    const below = shards.map(read).filter((r: { summary: { passRate: number } }) => r.summary.passRate < 0.95)
+    expect(below.length).toBeGreaterThan(0)
+    const res = await runCli(['merge', ...shards, '--out', path.join(dir, 'run.json'), '-c', path.join(dir, 'evalgate.yml'), '--quiet'])
+    expect(res.code).toBe(1)
+    expect(res.stderr).toContain('pass rate 91.7% is below minPassRate 95.0% (22 of 24 cases passed); failing: c7, c17')
   })
 
   it('compares with a baseline and fails the gate on a regression', async () => {

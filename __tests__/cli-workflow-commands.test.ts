@@ -13,7 +13,23 @@ import { runCli, tempProject } from './__fixtures__/cli.js'
 const leaky = path.resolve('__tests__/__fixtures__/agents/leaky-agent.mjs')
 
 /** The commands a runner knows (actions/runner's ActionCommandManager registers these, plus a pause's token). */
-const KNOWN = new Set(['stop-commands', 'error', 'warning', 'notice', 'debug', 'add-mask', 'set-output', 'save-state', 'set-env', 'add-path', 'group', 'endgroup', 'echo', 'add-matcher', 'remove-matcher'])
+const KNOWN = new Set([
+  'stop-commands',
+  'error',
+  'warning',
+  'notice',
+  'debug',
+  'add-mask',
+  'set-output',
+  'save-state',
+  'set-env',
+  'add-path',
+  'group',
+  'endgroup',
+  'echo',
+  'add-matcher',
+  'remove-matcher'
+])
 
 /**
  * What the Actions runner would act on in this log, line by line in the order
@@ -110,7 +126,10 @@ describe('the CLI under GITHUB_ACTIONS=true', () => {
   })
 
   it('errors on stderr are covered too, and a command that prints nothing prints no pause', async () => {
-    const dir = tempProject({ 'evalgate.yml': 'name: wc\ndataset: "cases.yaml"\ntarget: { module: ./a.mjs }\n', 'cases.yaml': '- id: "x\\n::error::from-a-case-id"\n  input: a\n- id: "x\\n::error::from-a-case-id"\n  input: b\n' })
+    const dir = tempProject({
+      'evalgate.yml': 'name: wc\ndataset: "cases.yaml"\ntarget: { module: ./a.mjs }\n',
+      'cases.yaml': '- id: "x\\n::error::from-a-case-id"\n  input: a\n- id: "x\\n::error::from-a-case-id"\n  input: b\n'
+    })
     made.push(dir)
     const { code, log } = await runLogged(['validate', '-c', path.join(dir, 'evalgate.yml')], { GITHUB_ACTIONS: 'true' })
     expect(code).toBe(2)
@@ -138,7 +157,13 @@ describe('pauseWorkflowCommands', () => {
     paused.resume()
     paused.resume()
     const token = /^out:::stop-commands::([0-9a-f]{32})\n$/.exec(log[0]!)![1]
-    expect(log).toEqual([`out:::stop-commands::${token}\n`, 'out:report\n', `err:::stop-commands::${token}\n`, 'err:evalgate: gate failed', `err:\n::${token}::\n`])
+    expect(log).toEqual([
+      `out:::stop-commands::${token}\n`,
+      'out:report\n',
+      `err:::stop-commands::${token}\n`,
+      'err:evalgate: gate failed',
+      `err:\n::${token}::\n`
+    ])
   })
 
   it('resumes when the process exits before the command finished (a second Ctrl-C)', () => {

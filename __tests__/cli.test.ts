@@ -1,13 +1,16 @@
 import { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from './__fixtures__/cli.js'
 
 const quickstart = path.resolve('examples/quickstart')
 
-const agentModule = `export default async function (input) {
+const agentModule = `import { writeFileSync } from 'node:fs'
+export default async function (input) {
   const q = String(input)
+  // tells a waiting test that this case was called: with two calls at a time, the first one has finished
+  if (q === 'slow two') writeFileSync(new URL('./slow-two-called', import.meta.url), '')
   if (q.startsWith('slow')) await new Promise((r) => setTimeout(r, 60000).unref())
   if (q === 'boom') throw new Error('kaboom')
   if (q.includes('capital')) return 'Paris is the capital'
@@ -25,7 +28,17 @@ describe('evalgate run on the quick start', () => {
     const dir = tempProject({})
     const out = path.join(dir, 'run.json')
     const cmp = path.join(dir, 'cmp.json')
-    const res = await runCli(['run', '-c', path.join(quickstart, 'evalgate.yml'), '--baseline', path.join(quickstart, 'baseline.json'), '--out', out, '--json', cmp])
+    const res = await runCli([
+      'run',
+      '-c',
+      path.join(quickstart, 'evalgate.yml'),
+      '--baseline',
+      path.join(quickstart, 'baseline.json'),
+      '--out',
+      out,
+      '--json',
+      cmp
+    ])
     expect(res.stderr).toContain('gate failed')
     expect(res.code).toBe(1)
     const comparison = JSON.parse(readFileSync(cmp, 'utf8'))
@@ -51,7 +64,7 @@ describe('evalgate run on the quick start', () => {
 
 describe('evalgate run', () => {
   const config = `name: demo
-target: { module: ./agent.mjs, timeoutMs: 2000 }
+target: { module: ./agent.mjs, timeoutMs: 30000 }
 cases:
   - { id: cap, input: "capital of France?", expected: Paris }
   - { id: sum, input: "2+2", assert: [{ type: numeric, value: 4 }] }
@@ -71,6 +84,28 @@ cases:
     expect(byId.nope.assertions[0].reason).toMatch(/Rome/)
   })
 
+  it('a --filter that matches no case is a usage error (exit 2) before anything runs', async () => {
+    const dir = project(config)
+    const out = path.join(dir, 'out.json')
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out, '--filter', 'capitol'])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toBe('evalgate: --filter "capitol" matches none of the 4 cases (it looks for the text in case ids, names and tags, ignoring case)\n')
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('warns when --baseline is a run of another config name', async () => {
+    const dir = project(config)
+    const first = path.join(dir, 'first.json')
+    expect((await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', first, '--quiet'])).code).toBe(0)
+    const same = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--baseline', first, '--quiet'])
+    expect(same.stderr).not.toContain('warning')
+    writeFileSync(first, JSON.stringify({ ...JSON.parse(readFileSync(first, 'utf8')), name: 'other-bot' }))
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--baseline', first, '--quiet'])
+    expect(res.stderr).toContain(
+      `evalgate: warning: the baseline ${first} is a run of "other-bot", but ${path.join(dir, 'evalgate.yml')} is the config of "demo": is it the right baseline?`
+    )
+  })
+
   it('filters cases and overrides repeat', async () => {
     const dir = project(config)
     const out = path.join(dir, 'out.json')
@@ -87,14 +122,14 @@ cases:
 concurrency: 2
 target: { module: ./agent.mjs, timeoutMs: 60000 }
 cases:
-  - { id: a, input: "capital?", expected: Paris }
+  - { id: a, input: "capital? mark", expected: Paris }
   - { id: b, input: "slow one", expected: Paris }
   - { id: c, input: "slow two", expected: Paris }
 `)
     const out = path.join(dir, 'out.json')
     const proc = new EventEmitter()
     const pending = runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', out], {}, { process: proc as never })
-    await new Promise((r) => setTimeout(r, 300))
+    while (!existsSync(path.join(dir, 'slow-two-called'))) await new Promise((r) => setTimeout(r, 20))
     proc.emit('SIGTERM')
     const res = await pending
     expect(res.code).toBe(1)
@@ -143,7 +178,10 @@ cases:
   })
 
   it('a module agent that cannot load is a config error before any case runs', async () => {
-    const dir = tempProject({ 'evalgate.yml': 'target: { module: ./agent.mjs }\ncases: [{ input: a, expected: b }]\n', 'agent.mjs': 'export default (q) => q +\n' })
+    const dir = tempProject({
+      'evalgate.yml': 'target: { module: ./agent.mjs }\ncases: [{ input: a, expected: b }]\n',
+      'agent.mjs': 'export default (q) => q +\n'
+    })
     const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml')])
     expect(res.code).toBe(2)
     expect(res.stderr).toContain(`cannot load ${path.join(dir, 'agent.mjs')}`)

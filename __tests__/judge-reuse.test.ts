@@ -29,7 +29,13 @@ describe('judge verdict reuse through the engine, against a chat-completions ser
     server = await startServer()
     server.respond((req) => {
       const user = String(req.body.messages.at(-1).content)
-      return { body: chatReply(JSON.stringify({ score: user.includes('new answer') ? 0.2 : 0.9, reason: `graded ${SECRET.length} chars` }), { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 }) }
+      return {
+        body: chatReply(JSON.stringify({ score: user.includes('new answer') ? 0.2 : 0.9, reason: `graded ${SECRET.length} chars` }), {
+          prompt_tokens: 100,
+          completion_tokens: 20,
+          total_tokens: 120
+        })
+      }
     })
   })
   afterEach(() => server.close())

@@ -21,7 +21,12 @@ describe('runEval (SPEC §8)', () => {
       },
       [
         { input: 'boom', expected: 'x' },
-        { input: 'a', check: () => { throw new Error('bad check') } },
+        {
+          input: 'a',
+          check: () => {
+            throw new Error('bad check')
+          }
+        },
         { input: 'b', expected: 'nowhere', check: (out) => out === 'echo b' }
       ]
     )

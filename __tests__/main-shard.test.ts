@@ -78,7 +78,12 @@ function ours(): Array<{ id: number; body: string }> {
 }
 
 function errorLine(result: RunResult): string | undefined {
-  return result.stdout.split('\n').find((l) => l.startsWith('::error::'))?.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%')
+  return result.stdout
+    .split('\n')
+    .find((l) => l.startsWith('::error::'))
+    ?.replace(/%0A/g, '\n')
+    .replace(/%0D/g, '\r')
+    .replace(/%25/g, '%')
 }
 
 function uploadedRecord(runId: number, name: string): Promise<RunRecord> {
@@ -89,7 +94,7 @@ function uploadedRecord(runId: number, name: string): Promise<RunRecord> {
 
 /** A record's cases without their timings, which differ from run to run. */
 function casesOf(record: RunRecord): unknown {
-  return JSON.parse(JSON.stringify(record.cases), (key, value: unknown) => (key === 'durationMs' ? undefined : value))
+  return JSON.parse(JSON.stringify(record.cases), (key, value: unknown) => (key === 'durationMs' || key === 'latencyMs' ? undefined : value))
 }
 
 function countsOf(record: RunRecord) {
@@ -204,7 +209,16 @@ describe('dist/index.js', () => {
   maybe('merges the shards as the action does: node dist/index.js', async () => {
     const runId = prRunId()
     for (const i of [1, 2]) await prJob(runId, { shard: `${i}/2` }, { broken: ['case-07'] })
-    const merge = await runBundle(dist, { server, files, ws, event: 'pull_request', runId, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), inputs: { mode: 'merge', 'min-pass-rate': '95%' } })
+    const merge = await runBundle(dist, {
+      server,
+      files,
+      ws,
+      event: 'pull_request',
+      runId,
+      sha: HEAD,
+      payload: prPayload(server, PR, HEAD, BASE),
+      inputs: { mode: 'merge', 'min-pass-rate': '95%' }
+    })
     expect(merge.exitCode).toBe(1)
     expect(merge.outputs).toMatchObject({ gate: 'fail', total: '12', passed: '11' })
     expect((await uploadedRecord(runId, 'evalgate-demo')).cases.map((c) => c.id)).toEqual(IDS)

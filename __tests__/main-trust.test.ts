@@ -106,7 +106,7 @@ describe('a gate the pull request cannot weaken (SPEC §9)', () => {
   it('the PR deletes the failing case: still ❌, naming it', async () => {
     serveBaseConfig()
     await mainRun()
-    writeFileSync(path.join(ws.dir, 'cases.yaml'), CASES.replace(/- id: capital\n(  .*\n)+?(?=- id:)/, ''))
+    writeFileSync(path.join(ws.dir, 'cases.yaml'), CASES.replace(/- id: capital\n( {2}.*\n)+?(?=- id:)/, ''))
     const result = await prRun({ broken: ['capital'] })
     expect(result.exitCode).toBe(1)
     expect(errorLine(result)).toMatch(/1 baseline case is missing from this run \(limit: maxRemoved 0\): capital/)

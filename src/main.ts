@@ -14,6 +14,7 @@ import { conclude, type ConcludeContext } from './compare/conclude.js'
 import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
+import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
@@ -36,7 +37,6 @@ import { renderShardSummary } from './report/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
-import { withoutRunnerSecrets } from './util/env.js'
 import type { RunRecord } from './types.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
@@ -114,7 +114,10 @@ interface Evaluated {
 async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, notices: string[]): Promise<ParsedConfig | null> {
   const pr = ctx.pullRequest
   if (!pr || inputs.gateFrom === 'head') return null
-  if (!octokit) throw new UsageError('gate-from: base reads the config of the pull request\'s base commit, which needs a github-token (contents: read); set gate-from: head to use the pull request\'s own gate')
+  if (!octokit)
+    throw new UsageError(
+      "gate-from: base reads the config of the pull request's base commit, which needs a github-token (contents: read); set gate-from: head to use the pull request's own gate"
+    )
   if (!pr.baseSha) throw new UsageError('gate-from: base: the pull_request event does not name its base commit (pull_request.base.sha)')
   const file = repositoryPath(inputs.config, ctx.workspace)
   const where = `${file} at the base commit ${pr.baseSha.slice(0, 7)}`
@@ -129,7 +132,7 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Oct
     return null
   }
   try {
-    return parseConfig(text, where)
+    return parseConfig(text, where, formatOf(file))
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)
@@ -149,7 +152,10 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
       return trusted.config
     }
   })
-  if (configChanges.length) notices.push(`this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`)
+  if (configChanges.length)
+    notices.push(
+      `this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`
+    )
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
@@ -169,11 +175,25 @@ async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
   if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', problem: null, notices: [] }
   let baseline: Baseline
   if (!octokit) {
-    baseline = { record: null, runId: null, status: 'none', problem: null, notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated'] }
+    baseline = {
+      record: null,
+      runId: null,
+      status: 'none',
+      problem: null,
+      notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated']
+    }
   } else {
-    const found = await lookUpBaseline(octokit, ctx, inputs, { artifactName, workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId, read })
+    const found = await lookUpBaseline(octokit, ctx, inputs, {
+      artifactName,
+      workflow: null,
+      branch: null,
+      baseSha: ctx.pullRequest?.baseSha ?? null,
+      currentRunId: ctx.runId,
+      read
+    })
     baseline = baselineFrom(found)
-    if (found.status === 'found') core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
+    if (found.status === 'found')
+      core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
   }
   for (const notice of baseline.notices) core.notice(notice)
   return baseline
@@ -228,7 +248,11 @@ async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string
 }
 
 /** Load, find the baseline, run: the dataset is let go once its cases have run (see Job). */
-async function evaluateJob(inputs: ActionInputs, ctx: ActionContext, shard: Shard | undefined): Promise<{ job: Job; baseline: Baseline; evaluated: Evaluated }> {
+async function evaluateJob(
+  inputs: ActionInputs,
+  ctx: ActionContext,
+  shard: Shard | undefined
+): Promise<{ job: Job; baseline: Baseline; evaluated: Evaluated }> {
   const { job, loaded } = await prepareJob(inputs, ctx)
   const baseline = await baselineOf(job, loaded)
   // a shard sets out to finish only its slice
@@ -251,9 +275,8 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
   let evaluation: Evaluation
   try {
     const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
-    evaluation = await withoutRunnerSecrets(process.env, () =>
-      evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
-    )
+    // untrusted code (module agents, javascript checks) runs in the sandbox, whose environment has none of the runner's secrets
+    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)
@@ -361,9 +384,14 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
   const name = shardArtifactName(job.artifactName, shard)
   const { outDir, resultsPath } = await writeRecord(ctx, name, record)
   const problems = await uploadRecord(ctx, name, [resultsPath], outDir)
-  if (record.complete === false) core.warning(`evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`)
+  if (record.complete === false)
+    core.warning(
+      `evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`
+    )
   try {
-    await writeJobSummary(renderShardSummary({ current: record, shard, comparison: baseline.record ? comparison : null, expected: evaluated.expected, artifactName: name }))
+    await writeJobSummary(
+      renderShardSummary({ current: record, shard, comparison: baseline.record ? comparison : null, expected: evaluated.expected, artifactName: name })
+    )
   } catch (err) {
     core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
   }
@@ -412,11 +440,23 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const { comparison } = compared
   const baseline = withCompatibility(looked, compared.incompatible)
   const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
-  const job: Job = { inputs, ctx, config: loaded?.config ?? ({ name: current.name } as ParsedConfig), configChanges: [], notices: [], caseCount: current.cases.length, artifactName, octokit }
+  const job: Job = {
+    inputs,
+    ctx,
+    config: loaded?.config ?? ({ name: current.name } as ParsedConfig),
+    configChanges: [],
+    notices: [],
+    caseCount: current.cases.length,
+    artifactName,
+    octokit
+  }
 
   const { outDir } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
   const marker = commentMarker(workflowFileName(trigger.workflowPath) ?? String(trigger.workflowId ?? 'workflow'), configName ?? current.name)
-  const commentCtx: ActionContext = { ...ctx, pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels } }
+  const commentCtx: ActionContext = {
+    ...ctx,
+    pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels }
+  }
   const verdict = conclude(comparison, current, concludeContext({ ...job, ctx: commentCtx }, baseline, current.cases.length))
   const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`)
   const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(ctx, published))

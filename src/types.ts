@@ -16,6 +16,12 @@ export interface Assertion {
   relTolerance?: number
   /** javascript: a module exporting the check, resolved to an absolute path */
   file?: string
+  /** promptfoo configs: the named metric this assertion's score counts towards */
+  metric?: string
+  /** promptfoo configs: JavaScript run on the output before this assertion grades it */
+  transform?: string
+  /** promptfoo configs: the index of the assert-set (EvalCase.promptfoo.sets) this assertion belongs to */
+  set?: number
   /** llm-rubric: a per-assertion judge model override is not supported; see judge config */
   [key: string]: unknown
 }
@@ -35,6 +41,28 @@ export interface EvalCase {
   source?: { file: string; line?: number }
   /** Position in the dataset (zero-based). */
   index: number
+  /** the variables the case was rendered from (promptfoo `vars`) */
+  vars?: Record<string, unknown>
+  /** set for cases read from a promptfoo config (SPEC §11) */
+  promptfoo?: PromptfooCase
+}
+
+/** How a case read from a promptfoo config is run and graded. */
+export interface PromptfooCase {
+  /** the index of its provider in `target.promptfoo.providers` */
+  provider: number
+  /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
+  transform?: string
+  /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
+  threshold?: number
+  /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
+  sets?: { threshold?: number; weight?: number; metric?: string }[]
+}
+
+/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
+export interface NamedScore {
+  score: number
+  cases: number
 }
 
 export interface AssertionResult {
@@ -77,12 +105,6 @@ export interface Usage {
   costUsd?: number
 }
 
-export interface TargetUsage {
-  promptTokens?: number
-  completionTokens?: number
-  totalTokens?: number
-}
-
 export interface TrialResult {
   passed: boolean
   output: string | null
@@ -90,7 +112,16 @@ export interface TrialResult {
   score: number | null
   durationMs: number
   assertions: AssertionResult[]
-  usage?: TargetUsage
+  /** the tool calls the target reported (SPEC §10) */
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  /** time spent in the target, start-up excluded (SPEC §10) */
+  latencyMs?: number
+  /** the result object's `metadata` */
+  metadata?: Record<string, unknown>
+  finishReason?: string
+  /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
+  namedScores?: Record<string, number>
 }
 
 export interface CaseResult {
@@ -110,8 +141,14 @@ export interface CaseResult {
   durationMs: number
   assertions: AssertionResult[]
   trials?: TrialResult[]
-  /** target token usage (model-backed targets), summed over trials */
-  usage?: TargetUsage
+  /** the tool calls of the trial shown for the case (the one agreeing with its verdict) */
+  toolCalls?: ToolCall[]
+  /** target usage, summed over trials; costUsd from the target or from `pricing` */
+  usage?: Usage
+  /** the mean of its trials' target latencies */
+  latencyMs?: number
+  metadata?: Record<string, unknown>
+  finishReason?: string
   source?: { file: string; line?: number }
   /**
    * Results of the runs before this one with the same fingerprint, oldest
@@ -121,6 +158,8 @@ export interface CaseResult {
   history?: string
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns?: number
+  /** promptfoo `metric`s of the trial shown: the weighted mean score of each metric's assertions */
+  namedScores?: Record<string, number>
 }
 
 export interface JudgeSummary {
@@ -128,6 +167,8 @@ export interface JudgeSummary {
   reused: number
   errors: number
   tokens: number
+  /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
+  costUsd?: number
   /** verdicts asked with judge.samples > 1 (reused ones not counted) */
   sampled?: number
   /** of those, verdicts whose samples fell on both sides of the pass threshold */
@@ -145,6 +186,8 @@ export interface RunSummary {
   judge: JudgeSummary
   /** trials spent re-running flipped cases (rerunFlips), when any */
   reruns?: number
+  /** promptfoo `metric`s over the run, when any case has one */
+  namedScores?: Record<string, NamedScore>
 }
 
 /** One earlier run on the baseline branch, as the trend chart shows it. */
@@ -170,6 +213,12 @@ export interface RunRecord {
   name: string
   createdAt: string
   complete: boolean
+  /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
+  stopReason?: 'interrupted' | 'budget'
+  /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
+  budget?: { maxCostUsd: number; spentUsd: number }
+  /** cases the run set out to run (an incomplete run finished fewer) */
+  planned?: number
   /** absent in records of evalgate before fingerprint version 2 */
   dataset?: DatasetFingerprint
   git: { sha: string | null; ref: string | null; runId: string | null }

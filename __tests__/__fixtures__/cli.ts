@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { main, type CliIO } from '../../src/cli.js'
+import { tempDir } from './temp.js'
 
 export interface CliRun {
   code: number
@@ -23,9 +23,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}, extra:
   return { code, stdout, stderr }
 }
 
-/** A temp folder with the given files (relative path → content). */
+/** A temp folder with the given files (relative path → content), removed after the test file. */
 export function tempProject(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-test-'))
+  const dir = tempDir('evalgate-test-')
   for (const [name, content] of Object.entries(files)) {
     const file = path.join(dir, name)
     mkdirSync(path.dirname(file), { recursive: true })

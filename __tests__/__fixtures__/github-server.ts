@@ -310,7 +310,13 @@ export class GitHubServer {
 
   private log(req: IncomingMessage, status: number): void {
     const url = new URL(req.url ?? '/', this.url)
-    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), authorization: req.headers.authorization, status }
+    const entry: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      status
+    }
     this.requests.push(entry)
     this.onRequest?.(entry)
   }
@@ -388,7 +394,14 @@ export class GitHubServer {
   }
 
   private commentJson(c: FakeComment) {
-    return { id: c.id, body: c.body, user: c.user, created_at: c.created_at, updated_at: c.updated_at, html_url: `https://github.com/${this.repository}/pull/${c.issue_number}#issuecomment-${c.id}` }
+    return {
+      id: c.id,
+      body: c.body,
+      user: c.user,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      html_url: `https://github.com/${this.repository}/pull/${c.issue_number}#issuecomment-${c.id}`
+    }
   }
 
   // ---- routes -------------------------------------------------------------
@@ -449,12 +462,18 @@ export class GitHubServer {
       if (!artifact) return this.send(req, res, 404, { message: 'Not Found' })
       if (artifact.expired) return this.send(req, res, 410, { message: 'Artifact has expired' })
       const failure = this.downloadFailures.get(artifact.id)
-      if (failure?.at === 'api') return this.send(req, res, failure.status, { message: failure.status === 410 ? 'Artifact has expired' : 'Service Unavailable' })
+      if (failure?.at === 'api')
+        return this.send(req, res, failure.status, { message: failure.status === 410 ? 'Artifact has expired' : 'Service Unavailable' })
       return this.send(req, res, 302, undefined, { location: `${this.url}/blobs/${artifact.id}.zip?sig=download-signature` })
     }
     if ((m = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
       const issue = Number(m[1])
-      if (method === 'GET') return this.page(req, res, this.commentsOn(issue).map((c) => this.commentJson(c)))
+      if (method === 'GET')
+        return this.page(
+          req,
+          res,
+          this.commentsOn(issue).map((c) => this.commentJson(c))
+        )
       if (method === 'POST') {
         if (!this.canWrite) return this.send(req, res, 403, { message: 'Resource not accessible by integration' })
         const { body } = JSON.parse((await this.body(req)).toString()) as { body: string }
@@ -477,14 +496,20 @@ export class GitHubServer {
       const head = url.searchParams.get('head')
       const state = url.searchParams.get('state') ?? 'open'
       const list = this.pulls.filter((x) => (state === 'all' || x.state === state) && (!head || `${x.head.owner}:${x.head.ref}` === head))
-      return this.page(req, res, list.map((x) => this.pullJson(x)))
+      return this.page(
+        req,
+        res,
+        list.map((x) => this.pullJson(x))
+      )
     }
     // octokit sends the ref "tags/<name>" as one encoded path segment
     if ((m = /^\/git\/ref\/(heads|tags)\/(.+)$/.exec(decodeURIComponent(rest))) && method === 'GET') {
       const name = m[2]!
       const history = this.branches.get(name)
       const target = m[1] === 'tags' ? this.tags.get(name) : history?.[history.length - 1]
-      return target ? this.send(req, res, 200, { ref: `refs/${m[1]}/${name}`, object: { type: 'commit', sha: target } }) : this.send(req, res, 404, { message: 'Not Found' })
+      return target
+        ? this.send(req, res, 200, { ref: `refs/${m[1]}/${name}`, object: { type: 'commit', sha: target } })
+        : this.send(req, res, 404, { message: 'Not Found' })
     }
     if ((m = /^\/compare\/(.+)$/.exec(rest)) && method === 'GET') return this.compare(req, res, decodeURIComponent(m[1]!))
     if ((m = /^\/contents\/(.+)$/.exec(rest)) && method === 'GET') {
@@ -494,8 +519,18 @@ export class GitHubServer {
       if (text === undefined) return this.send(req, res, 404, { message: 'Not Found' })
       // GitHub wraps the base64 at 60 characters
       const content = Buffer.from(text).toString('base64').replace(/.{60}/g, '$&\n')
-      const blob = createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex')
-      return this.send(req, res, 200, { type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name: file.split('/').pop(), path: file, sha: blob, content })
+      const blob = createHash('sha1')
+        .update(`blob ${Buffer.byteLength(text)}\0${text}`)
+        .digest('hex')
+      return this.send(req, res, 200, {
+        type: 'file',
+        encoding: 'base64',
+        size: Buffer.byteLength(text),
+        name: file.split('/').pop(),
+        path: file,
+        sha: blob,
+        content
+      })
     }
     return this.send(req, res, 404, { message: `Not Found: ${method} ${p}` })
   }
@@ -538,8 +573,7 @@ export class GitHubServer {
     const base = baseRef ? this.resolve(baseRef) : null
     const head = headRef ? this.resolve(headRef) : null
     if (!base || !head) return this.send(req, res, 404, { message: 'Not Found' })
-    const status =
-      base.sha === head.sha ? 'identical' : base.history.includes(head.sha) ? 'behind' : head.history.includes(base.sha) ? 'ahead' : 'diverged'
+    const status = base.sha === head.sha ? 'identical' : base.history.includes(head.sha) ? 'behind' : head.history.includes(base.sha) ? 'ahead' : 'diverged'
     const behindBy = status === 'behind' ? base.history.length - 1 - base.history.indexOf(head.sha) : 0
     const aheadBy = status === 'ahead' ? head.history.length - 1 - head.history.indexOf(base.sha) : status === 'diverged' ? 1 : 0
     return this.send(req, res, 200, {
@@ -573,7 +607,8 @@ export class GitHubServer {
       if (!upload) return this.send(req, res, 404, { code: 'not_found', msg: 'no artifact is being uploaded under this name' })
       this.pending.delete(key)
       const bytes = this.blobs.get(upload.blobPath) ?? Buffer.alloc(0)
-      if (String(input.size) !== String(bytes.length)) return this.send(req, res, 400, { code: 'invalid_argument', msg: `size ${String(input.size)} does not match the ${bytes.length} bytes uploaded` })
+      if (String(input.size) !== String(bytes.length))
+        return this.send(req, res, 400, { code: 'invalid_argument', msg: `size ${String(input.size)} does not match the ${bytes.length} bytes uploaded` })
       const artifact = this.addArtifact(runId, upload.name, bytes)
       if (input.hash !== undefined && input.hash !== artifact.digest) return this.send(req, res, 400, { code: 'invalid_argument', msg: 'hash mismatch' })
       this.uploadedIds.add(artifact.id)
@@ -587,7 +622,13 @@ export class GitHubServer {
     if (url.searchParams.get('sig') !== 'upload-signature') return this.send(req, res, 403, 'AuthenticationFailed')
     const body = await this.body(req)
     const blobPath = url.pathname
-    const headers = { etag: `"0x${Date.now().toString(16)}"`, 'last-modified': new Date().toUTCString(), 'x-ms-request-id': randomUUID(), 'x-ms-version': '2025-01-05', 'x-ms-request-server-encrypted': 'true' }
+    const headers = {
+      etag: `"0x${Date.now().toString(16)}"`,
+      'last-modified': new Date().toUTCString(),
+      'x-ms-request-id': randomUUID(),
+      'x-ms-version': '2025-01-05',
+      'x-ms-request-server-encrypted': 'true'
+    }
     const comp = url.searchParams.get('comp')
     if (comp === 'block') {
       const blocks = this.blocks.get(blobPath) ?? new Map<string, Buffer>()

@@ -6,17 +6,59 @@ import { grade, makeContext } from './helpers.js'
 const missingFile = '/nonexistent/evalgate/check.mjs'
 
 describe('assertionTypes', () => {
-  it('lists every base type of SPEC §3 and §11', () => {
+  it('lists every base type of SPEC §3, §10 and §11', () => {
     expect([...assertionTypes].sort()).toEqual(
       [
-        'equals', 'exact_match', 'iequals', 'contains', 'icontains', 'contains-all', 'icontains-all', 'contains-any', 'icontains-any',
-        'starts-with', 'regex', 'numeric', 'is-json', 'contains-json', 'json_exact', 'json-equals', 'json-subset', 'levenshtein',
-        'javascript', 'latency', 'llm-rubric',
+        'equals',
+        'exact_match',
+        'iequals',
+        'contains',
+        'icontains',
+        'contains-all',
+        'icontains-all',
+        'contains-any',
+        'icontains-any',
+        'starts-with',
+        'regex',
+        'numeric',
+        'is-json',
+        'contains-json',
+        'json_exact',
+        'json-equals',
+        'json-subset',
+        'levenshtein',
+        'javascript',
+        'latency',
+        'llm-rubric',
+        // SPEC §10
+        'trajectory:tool-used',
+        'trajectory:tool-sequence',
+        'trajectory:tool-args-match',
+        'trajectory:step-count',
+        'trajectory-match',
+        'tool-call-f1',
+        'is-valid-openai-tools-call',
+        'is-valid-openai-function-call',
+        'cost',
         // SPEC §11: promptfoo's deterministic types, and similar
-        'is-refusal', 'word-count', 'is-xml', 'contains-xml', 'is-html', 'contains-html', 'is-sql', 'contains-sql',
-        'rouge-n', 'bleu', 'gleu', 'meteor', 'finish-reason', 'similar',
+        'is-refusal',
+        'word-count',
+        'is-xml',
+        'contains-xml',
+        'is-html',
+        'contains-html',
+        'is-sql',
+        'contains-sql',
+        'rouge-n',
+        'bleu',
+        'gleu',
+        'meteor',
+        'finish-reason',
+        'similar',
         // seed aliases
-        'contains_all', 'contains_any', 'numeric_close'
+        'contains_all',
+        'contains_any',
+        'numeric_close'
       ].sort()
     )
   })
@@ -83,7 +125,6 @@ describe('validateAssertion', () => {
     [{ type: 'javascript', value: '   ' }, 'javascript has an empty `value`'],
     [{ type: 'javascript', value: 42 }, 'must be an expression (a string)'],
     [{ type: 'javascript', file: missingFile }, `javascript \`file\` not found: ${missingFile}`],
-    [{ type: 'javascript', value: 'true', file: missingFile }, 'either `value` or `file`, not both'],
     [{ type: 'javascript', value: 'true', threshold: 2 }, '`threshold` must be at most 1'],
     [{ type: 'latency' }, 'latency needs a `threshold`'],
     [{ type: 'llm-rubric' }, 'llm-rubric needs a `value`'],

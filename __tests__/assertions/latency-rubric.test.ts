@@ -33,7 +33,13 @@ describe('llm-rubric assertion', () => {
     const judge = fakeJudge({ score: 0.8 })
     const result = await grade(rubric, 'Dublin', { judge })
     expect(judge).toHaveBeenCalledWith({ input: 'What is the capital of Ireland?', output: 'Dublin', rubric: 'Names the city only.', threshold: 0.5 })
-    expect(result).toEqual({ type: 'llm-rubric', passed: true, score: 0.8, reason: 'graded "Names the city only."', judge: { model: 'fake', score: 0.8, reason: 'graded "Names the city only."', key: 'k' } })
+    expect(result).toEqual({
+      type: 'llm-rubric',
+      passed: true,
+      score: 0.8,
+      reason: 'graded "Names the city only."',
+      judge: { model: 'fake', score: 0.8, reason: 'graded "Names the city only."', key: 'k' }
+    })
   })
 
   it.each<[string, number | undefined, number | undefined, number, boolean]>([
@@ -57,6 +63,11 @@ describe('llm-rubric assertion', () => {
     const judge: Judge = async () => {
       throw new Error('socket hang up')
     }
-    expect(await grade(rubric, 'Dublin', { judge })).toMatchObject({ passed: false, score: 0, error: 'socket hang up', reason: 'llm-rubric could not be checked: socket hang up' })
+    expect(await grade(rubric, 'Dublin', { judge })).toMatchObject({
+      passed: false,
+      score: 0,
+      error: 'socket hang up',
+      reason: 'llm-rubric could not be checked: socket hang up'
+    })
   })
 })

@@ -55,7 +55,10 @@ describe('numeric assertion', () => {
   })
 
   it('negates', async () => {
-    expect(await grade({ type: 'not-numeric', value: 0 }, '3 errors')).toMatchObject({ passed: true, reason: 'output does not state a number equal to 0 (found 3)' })
+    expect(await grade({ type: 'not-numeric', value: 0 }, '3 errors')).toMatchObject({
+      passed: true,
+      reason: 'output does not state a number equal to 0 (found 3)'
+    })
     expect((await grade({ type: 'not-numeric', value: 0 }, '0 errors')).passed).toBe(false)
   })
 })

@@ -26,7 +26,12 @@ describe('reasons name what was measured', () => {
     [{ type: 'is-sql' }, 'SELECT name AS nickname FROM users', true, 'output is valid MySQL'],
     [{ type: 'contains-sql' }, 'Try:\n```sql\nSELEC 1\n```\nor\n```\nSELECT 1\n```', true, 'output contains valid MySQL'],
     [{ type: 'bleu', value: 'the cat sat on the mat' }, 'The cat sat on the mat!', true, 'BLEU 1, threshold 0.5 against "the cat sat on the mat"'],
-    [{ type: 'rouge-n', value: 'the cat sat on the mat' }, 'a cat on the mat', false, 'expected ROUGE-N at least 0.75 against "the cat sat on the mat", got 0.6667'],
+    [
+      { type: 'rouge-n', value: 'the cat sat on the mat' },
+      'a cat on the mat',
+      false,
+      'expected ROUGE-N at least 0.75 against "the cat sat on the mat", got 0.6667'
+    ],
     [{ type: 'meteor', value: ['x y z', 'the cat sat'], threshold: 0.9 }, 'the cat sat', true, 'METEOR 0.9815, threshold 0.9 against the best of 2 references'],
     [{ type: 'gleu', value: 'the cat sat on the mat' }, 'the the the the the the the', false, 'got 0.0909'],
     [{ type: 'finish-reason', value: 'length' }, 'x', false, 'expected finish reason "length", got "stop"'],

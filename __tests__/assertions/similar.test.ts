@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { judgeSchema } from '../../src/config/schema.js'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { cosineSimilarity, embed } from '../../src/llm/embeddings.js'
-import { createJudge } from '../../src/llm/judge.js'
+import { createJudge } from '../../src/judge/judge.js'
 import { tempProject } from '../__fixtures__/cli.js'
 import { embeddingReply, FakeServer, startServer, type RecordedRequest } from '../__fixtures__/openai-server.js'
 import { grade } from './helpers.js'
@@ -44,7 +44,11 @@ describe('similar', () => {
     const result = await grade({ type: 'similar', value: 'Dublin is the capital.' }, 'The capital is Dublin.', { embed: embedder })
     expect(result).toMatchObject({ passed: true, type: 'similar' })
     expect(result.score).toBeCloseTo(cosineSimilarity([1, 0, 0], [0.9, 0.1, 0]), 12)
-    expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/embeddings', body: { model: 'embed-small', input: ['The capital is Dublin.', 'Dublin is the capital.'] } })
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      body: { model: 'embed-small', input: ['The capital is Dublin.', 'Dublin is the capital.'] }
+    })
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
   })
 
@@ -69,7 +73,7 @@ describe('similar', () => {
     expect(server.requests.map((r) => r.body.input)).toEqual([['The capital is Dublin.', 'Cork.', 'Dublin is the capital.']])
   })
 
-  it('fails with the server\'s explanation when the embeddings request fails', async () => {
+  it("fails with the server's explanation when the embeddings request fails", async () => {
     server.respond(() => ({ status: 400, body: { error: { message: 'model embed-small does not exist' } } }))
     const result = await grade({ type: 'similar', value: 'x' }, 'y', { embed: handle().embed })
     expect(result).toMatchObject({ passed: false, score: 0, error: 'embeddings: HTTP 400: model embed-small does not exist' })
@@ -85,7 +89,15 @@ describe('similar', () => {
 
 describe('the embeddings client', () => {
   it('puts the vectors back in input order when the server answers out of order', async () => {
-    server.enqueue({ body: { data: [{ index: 1, embedding: [2] }, { index: 0, embedding: [1] }], usage: { total_tokens: 3 } } })
+    server.enqueue({
+      body: {
+        data: [
+          { index: 1, embedding: [2] },
+          { index: 0, embedding: [1] }
+        ],
+        usage: { total_tokens: 3 }
+      }
+    })
     expect(await embed({ baseUrl: server.baseUrl, model: 'm', input: ['a', 'b'] })).toEqual({ vectors: [[1], [2]], totalTokens: 3 })
   })
 

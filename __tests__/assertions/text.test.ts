@@ -82,7 +82,12 @@ describe('not- text assertions', () => {
   it.each<[Assertion, string, boolean, string]>([
     [{ type: 'not-contains', value: 'as an AI' }, 'Dublin', true, 'output does not contain "as an AI"'],
     [{ type: 'not-contains', value: 'x' }, 'a x b', false, 'expected output not to contain "x", got: "a x b"'],
-    [{ type: 'not-icontains', value: 'as an ai language model' }, 'As an AI language model, I…', false, 'expected output not to contain "as an ai language model", ignoring case'],
+    [
+      { type: 'not-icontains', value: 'as an ai language model' },
+      'As an AI language model, I…',
+      false,
+      'expected output not to contain "as an ai language model", ignoring case'
+    ],
     [{ type: 'not-equals', value: 'a' }, 'b', true, 'output does not equal "a"'],
     [{ type: 'not-starts-with', value: 'Sorry' }, 'Sorry, no', false, 'expected output not to start with "Sorry"'],
     [{ type: 'not-regex', value: 'error', flags: 'i' }, 'all good', true, 'output does not match /error/i'],

@@ -95,7 +95,12 @@ describe('badgeSvg', () => {
 
 describe('shieldsEndpoint', () => {
   it('is the endpoint schema, style only when not the default', () => {
-    expect(shieldsEndpoint({ label: 'evals', message: '92.5%', color: 'green', style: 'flat' })).toEqual({ schemaVersion: 1, label: 'evals', message: '92.5%', color: 'green' })
+    expect(shieldsEndpoint({ label: 'evals', message: '92.5%', color: 'green', style: 'flat' })).toEqual({
+      schemaVersion: 1,
+      label: 'evals',
+      message: '92.5%',
+      color: 'green'
+    })
     expect(shieldsEndpoint({ label: 'evals', message: '92.5%', color: 'green', style: 'flat-square' }).style).toBe('flat-square')
   })
 })
@@ -103,8 +108,24 @@ describe('shieldsEndpoint', () => {
 describe('config: badge', () => {
   const base = { target: { module: './a.mjs' }, cases: [] }
   it('accepts named and hex colours', () => {
-    const parsed = configSchema.parse({ ...base, badge: { label: 'x', bands: [{ min: 0.9, color: '#4c1' }, { min: 0, color: 'critical' }] } })
-    expect(parsed.badge).toEqual({ label: 'x', bands: [{ min: 0.9, color: '#4c1' }, { min: 0, color: 'critical' }], style: 'flat' })
+    const parsed = configSchema.parse({
+      ...base,
+      badge: {
+        label: 'x',
+        bands: [
+          { min: 0.9, color: '#4c1' },
+          { min: 0, color: 'critical' }
+        ]
+      }
+    })
+    expect(parsed.badge).toEqual({
+      label: 'x',
+      bands: [
+        { min: 0.9, color: '#4c1' },
+        { min: 0, color: 'critical' }
+      ],
+      style: 'flat'
+    })
   })
   it.each([
     { name: 'an unknown colour', badge: { bands: [{ min: 0.9, color: 'not-a-colour' }] }, path: 'bands' },
@@ -127,11 +148,18 @@ describe('evalgate badge', () => {
     const res = await runCli(['badge', record, '--svg', path.join(dir, 'out/badge.svg'), '--endpoint', path.join(dir, 'out/badge.json')])
     expect(res).toMatchObject({ code: 0, stdout: 'support-bot evals: 92.5% (green)\n' })
     expect(readFileSync(path.join(dir, 'out/badge.svg'), 'utf8')).toContain('92.5%')
-    expect(JSON.parse(readFileSync(path.join(dir, 'out/badge.json'), 'utf8'))).toEqual({ schemaVersion: 1, label: 'support-bot evals', message: '92.5%', color: 'green' })
+    expect(JSON.parse(readFileSync(path.join(dir, 'out/badge.json'), 'utf8'))).toEqual({
+      schemaVersion: 1,
+      label: 'support-bot evals',
+      message: '92.5%',
+      color: 'green'
+    })
   })
 
   it("takes the config's badge section", async () => {
-    const dir = tempProject({ 'evalgate.yml': 'target: { module: ./a.mjs }\ncases: []\nbadge:\n  label: quality\n  bands: [{ min: 0.9, color: "#123456" }, { min: 0, color: blue }]\n' })
+    const dir = tempProject({
+      'evalgate.yml': 'target: { module: ./a.mjs }\ncases: []\nbadge:\n  label: quality\n  bands: [{ min: 0.9, color: "#123456" }, { min: 0, color: blue }]\n'
+    })
     const record = path.join(dir, 'run.json')
     writeFileSync(record, JSON.stringify(run(37, 40)))
     const res = await runCli(['badge', record, '-c', path.join(dir, 'evalgate.yml'), '--endpoint', path.join(dir, 'badge.json')])

@@ -5,25 +5,33 @@
  * /usr/bin/chromium is absent; CI installs it. EVALGATE_CHROMIUM names another
  * Chromium-based browser (e.g. /usr/bin/google-chrome on GitHub's runners).
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { renderHtml } from '../__fixtures__/html.js'
 import { reportFixture } from './report-fixture.js'
-
+import { tempDir } from '../__fixtures__/temp.js'
 
 const CHROMIUM = process.env.EVALGATE_CHROMIUM || '/usr/bin/chromium'
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
 
 const available = existsSync(CHROMIUM)
 if (!available) console.warn(`SKIPPED: the HTML report browser tests need ${CHROMIUM} (apt-get install -y chromium)`)
 const describeInBrowser = available ? describe : describe.skip
 
 describeInBrowser('the HTML report in Chromium', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-html-'))
+  const dir = tempDir('evalgate-html-')
   const file = path.join(dir, 'report.html')
   let context: BrowserContext
   let page: Page
@@ -32,7 +40,12 @@ describeInBrowser('the HTML report in Chromium', () => {
 
   beforeAll(async () => {
     writeFileSync(file, renderHtml(reportFixture()))
-    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), { executablePath: CHROMIUM, args: ARGS, headless: true, viewport: { width: 1280, height: 900 } })
+    context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      args: ARGS,
+      headless: true,
+      viewport: { width: 1280, height: 900 }
+    })
     page = await context.newPage()
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text())
@@ -50,7 +63,23 @@ describeInBrowser('the HTML report in Chromium', () => {
   const count = () => page.textContent('#count')
 
   it('shows every case, worst flips first, with the regressions open; runs without errors or requests', async () => {
-    expect(await rowKeys()).toEqual(['refund-policy', 'tone', 'hostile', 'flaky-greeting', 'rubric-changed', 'timeout', 'capital-australia', 'old-case', 'capital-ireland', 'math-0', 'math-1', 'math-2', 'math-3', 'math-4', 'math-5'])
+    expect(await rowKeys()).toEqual([
+      'refund-policy',
+      'tone',
+      'hostile',
+      'flaky-greeting',
+      'rubric-changed',
+      'timeout',
+      'capital-australia',
+      'old-case',
+      'capital-ireland',
+      'math-0',
+      'math-1',
+      'math-2',
+      'math-3',
+      'math-4',
+      'math-5'
+    ])
     expect(await count()).toBe('15 cases')
     expect(await page.$$eval('tr.detail', (rows) => rows.length)).toBe(3)
     expect(consoleErrors).toEqual([])
@@ -109,14 +138,24 @@ describeInBrowser('the HTML report in Chromium', () => {
     const detail = page.locator('tr.detail')
     expect(await detail.count()).toBe(1)
     const text = (await detail.textContent())!
-    for (const part of ['How do refunds work?', '30 days', 'Baseline output (passed)', 'Current output (failed)', 'Diff, baseline → current', "missing: '30 days'"]) expect(text).toContain(part)
+    for (const part of [
+      'How do refunds work?',
+      '30 days',
+      'Baseline output (passed)',
+      'Current output (failed)',
+      'Diff, baseline → current',
+      "missing: '30 days'"
+    ])
+      expect(text).toContain(part)
     expect(await detail.locator('.diff .del').allTextContents()).toEqual(['- You can request a refund within 30 days of delivery.'])
     expect(await detail.locator('.diff .ins').allTextContents()).toEqual(['- Refunds are possible within a month.'])
     expect(await detail.locator('.diff .ins mark').allTextContents()).toEqual(['Refunds are possible', 'a month'])
     await page.click('tr.case-row[data-key="capital-australia"]')
     await page.click('tr.case-row[data-key="flaky-greeting"]')
     expect(await page.locator('tr.detail').count()).toBe(3)
-    expect(await page.locator('tr.detail .case-note').first().textContent()).toMatch(/^Flaky, not counted as a regression: failed 2 of 3 trials, against 1 of 3 in the baseline: within chance \(p = [0-9.]+\)\.$/)
+    expect(await page.locator('tr.detail .case-note').first().textContent()).toMatch(
+      /^Flaky, not counted as a regression: failed 2 of 3 trials, against 1 of 3 in the baseline: within chance \(p = [0-9.]+\)\.$/
+    )
     await page.evaluate('window.scrollTo(0, 0)')
     // EVALGATE_SCREENSHOT_DIR=folder keeps the picture, to look at the report
     const shots = process.env.EVALGATE_SCREENSHOT_DIR ?? dir

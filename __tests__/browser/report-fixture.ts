@@ -18,15 +18,27 @@ function judged(score: number, reason: string): AssertionResult {
   return { type: 'llm-rubric', passed: score >= 0.7, score, reason, judge: { model: 'gpt-4o-mini', score, reason, key: 'k' } }
 }
 
-const refundBefore = 'Refunds\n- You can request a refund within 30 days of delivery.\n- Items must be unused.\n- Refunds go to the original payment method.\nThank you!'
+const refundBefore =
+  'Refunds\n- You can request a refund within 30 days of delivery.\n- Items must be unused.\n- Refunds go to the original payment method.\nThank you!'
 const refundNow = 'Refunds\n- Refunds are possible within a month.\n- Items must be unused.\n- Refunds go to the original payment method.\nThank you!'
 
 export function reportFixture(): ReportInput {
   const baseline = makeBaseline([
     makeCase('capital-ireland', true, { tags: ['geo'], output: 'The capital of Ireland is Dublin.' }),
-    makeCase('capital-australia', false, { tags: ['geo'], output: 'Sydney', input: 'What is the capital of Australia?', expected: 'Canberra', assertions: [failed('equals', "expected output to equal 'Canberra', got: Sydney")] }),
+    makeCase('capital-australia', false, {
+      tags: ['geo'],
+      output: 'Sydney',
+      input: 'What is the capital of Australia?',
+      expected: 'Canberra',
+      assertions: [failed('equals', "expected output to equal 'Canberra', got: Sydney")]
+    }),
     makeCase('refund-policy', true, { tags: ['policy'], input: 'How do refunds work?', output: refundBefore, expected: ['refund', '30 days'] }),
-    makeCase('tone', true, { tags: ['chat', 'judged'], score: 0.9, output: 'I am sorry your parcel is late; here is a tracking link.', assertions: [judged(0.9, 'Apologises and gives a next step.')] }),
+    makeCase('tone', true, {
+      tags: ['chat', 'judged'],
+      score: 0.9,
+      output: 'I am sorry your parcel is late; here is a tracking link.',
+      assertions: [judged(0.9, 'Apologises and gives a next step.')]
+    }),
     makeCase('hostile', true, { name: HOSTILE_NAME, tags: ['<b>tag</b>'], output: 'harmless' }),
     makeCase('flaky-greeting', true, { tags: ['chat'], passFraction: 0.67, trials: makeTrials(2, 3) }),
     makeCase('old-case', true, { tags: ['legacy'], output: 'removed since' }),
@@ -43,7 +55,12 @@ export function reportFixture(): ReportInput {
       expected: ['refund', '30 days'],
       assertions: [failed('contains-all', "expected output to contain all of 'refund', '30 days'; missing: '30 days'")]
     }),
-    makeCase('tone', false, { tags: ['chat', 'judged'], score: 0.4, output: 'Parcels are sometimes late.', assertions: [judged(0.4, 'No apology and no next step.')] }),
+    makeCase('tone', false, {
+      tags: ['chat', 'judged'],
+      score: 0.4,
+      output: 'Parcels are sometimes late.',
+      assertions: [judged(0.4, 'No apology and no next step.')]
+    }),
     makeCase('hostile', false, { name: HOSTILE_NAME, tags: ['<b>tag</b>'], output: HOSTILE_OUTPUT, assertions: [failed('not-contains', HOSTILE_OUTPUT)] }),
     makeCase('flaky-greeting', false, { tags: ['chat'], passFraction: 0.33, trials: makeTrials(1, 3) }),
     makeCase('timeout', false, { tags: ['chat'], output: null, error: 'timed out after 60000 ms', assertions: [] }),

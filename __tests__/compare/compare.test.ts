@@ -73,14 +73,9 @@ describe('compareRuns: case outcomes', () => {
   it('matches id-less cases by their content key, whatever their position', () => {
     // As the loader keys an id-less case: a hash of its input. Its default name follows its position.
     const key = (input: string) => `h${contentHash(input, 12)}`
-    const idless = (input: string, passed: boolean, index: number) =>
-      makeCase(key(input), passed, { input, name: `case_${index}` })
+    const idless = (input: string, passed: boolean, index: number) => makeCase(key(input), passed, { input, name: `case_${index}` })
     const baseline = makeBaseline([idless('2+2?', true, 0), idless('capital of France?', true, 1)])
-    const current = makeRun([
-      idless('a new question', true, 0),
-      idless('capital of France?', false, 1),
-      idless('2+2?', true, 2)
-    ])
+    const current = makeRun([idless('a new question', true, 0), idless('capital of France?', false, 1), idless('2+2?', true, 2)])
     const c = compareRuns(baseline, current, gate)
     expect(c.regressed).toEqual([key('capital of France?')])
     expect(c.added).toEqual([key('a new question')])
@@ -108,23 +103,14 @@ describe('compareRuns: repeated trials', () => {
     { baseline: [2, 5], current: [3, 5], outcome: 'flaky' },
     { baseline: [5, 5], current: [3, 5], outcome: 'unchanged' } // still passes: no flip
   ])('$baseline → $current trials: $outcome', ({ baseline, current, outcome }) => {
-    const c = compareRuns(
-      makeBaseline([makeRepeatedCase('q', baseline[0]!, baseline[1]!)]),
-      makeRun([makeRepeatedCase('q', current[0]!, current[1]!)]),
-      gate
-    )
+    const c = compareRuns(makeBaseline([makeRepeatedCase('q', baseline[0]!, baseline[1]!)]), makeRun([makeRepeatedCase('q', current[0]!, current[1]!)]), gate)
     const lists = { regressed: c.regressed, fixed: c.fixed, flaky: c.flaky }
     const found = Object.entries(lists).find(([, keys]) => keys.includes('q'))?.[0] ?? 'unchanged'
     expect(found).toBe(outcome)
   })
 
   it('uses gate.alpha', () => {
-    const run = (alpha: number) =>
-      compareRuns(
-        makeBaseline([makeRepeatedCase('q', 4, 5)]),
-        makeRun([makeRepeatedCase('q', 1, 5)]),
-        makeGate({ alpha })
-      )
+    const run = (alpha: number) => compareRuns(makeBaseline([makeRepeatedCase('q', 4, 5)]), makeRun([makeRepeatedCase('q', 1, 5)]), makeGate({ alpha }))
     expect(run(0.05).flaky).toEqual(['q'])
     expect(run(0.2).regressed).toEqual(['q'])
   })
@@ -175,16 +161,8 @@ describe('compareRuns: figures', () => {
 
   it('breaks figures down per tag', () => {
     const tagged = (id: string, passed: boolean, tags: string[]) => makeCase(id, passed, { tags })
-    const baseline = makeBaseline([
-      tagged('a', true, ['geo']),
-      tagged('b', true, ['geo', 'math']),
-      tagged('c', false, ['math'])
-    ])
-    const current = makeRun([
-      tagged('a', false, ['geo']),
-      tagged('b', true, ['geo', 'math']),
-      tagged('d', true, ['new'])
-    ])
+    const baseline = makeBaseline([tagged('a', true, ['geo']), tagged('b', true, ['geo', 'math']), tagged('c', false, ['math'])])
+    const current = makeRun([tagged('a', false, ['geo']), tagged('b', true, ['geo', 'math']), tagged('d', true, ['new'])])
     expect(compareRuns(baseline, current, gate).tags).toEqual([
       { tag: 'geo', baselinePassRate: 1, currentPassRate: 0.5, total: 2, regressed: 1 },
       { tag: 'math', baselinePassRate: 0.5, currentPassRate: 1, total: 1, regressed: 0 },

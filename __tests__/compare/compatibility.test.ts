@@ -19,7 +19,7 @@ describe('baselineCompatibility', () => {
     else expect(found).toMatch(new RegExp(`^${reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*no case could be compared`))
   })
 
-  it('a record read without fingerprintVersion is of version 1, and so incompatible with this evalgate\'s', () => {
+  it("a record read without fingerprintVersion is of version 1, and so incompatible with this evalgate's", () => {
     const { fingerprintVersion: _dropped, ...old } = { ...makeRun(makeCases('a', '!b')), fingerprintVersion: FINGERPRINT_VERSION }
     const read = parseRunRecord(JSON.stringify(old), 'old.json')
     expect(read.fingerprintVersion).toBe(1)

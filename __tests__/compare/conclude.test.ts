@@ -34,7 +34,9 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     const v = verdictOf(same, { baselineStatus: 'error', baselineProblem: 'downloading artifact 7 failed: 503 Service Unavailable' }, false)
     expect(v.outcome).toBe('error')
     expect(v.baselineStatus).toBe('error')
-    expect(v.reasons).toEqual(['the baseline exists but could not be read, so regressions cannot be ruled out: downloading artifact 7 failed: 503 Service Unavailable'])
+    expect(v.reasons).toEqual([
+      'the baseline exists but could not be read, so regressions cannot be ruled out: downloading artifact 7 failed: 503 Service Unavailable'
+    ])
     expect(v.headline).toBe(`evalgate could not tell: ${v.reasons[0]}`)
   })
 
@@ -73,5 +75,14 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     const v = verdictOf(same, { configChanges: changes, notices: ['x', 'x'] })
     expect(v.configChanges).toEqual(changes)
     expect(v.notices).toEqual(['x'])
+  })
+})
+
+describe('conclude: a target that fails most cases the same way', () => {
+  it('is named in the headline, not counted as regressions', () => {
+    const broken = makeRun(makeCases('!a', '!b', '!c').map((c) => ({ ...c, output: null, error: 'cannot run "pyhton3": not found on PATH' })))
+    const v = verdictOf(broken, {})
+    expect(v.outcome).toBe('fail')
+    expect(v.headline).toBe('gate failed: the target failed on 3 of 3 cases: cannot run "pyhton3": not found on PATH')
   })
 })

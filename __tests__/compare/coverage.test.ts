@@ -4,7 +4,12 @@ import type { CaseResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeCases, makeGate, makeRun } from '../__fixtures__/records.js'
 
 /** The gate checks (by name) a comparison fails. */
-function failedChecks(baseline: CaseResult[], current: CaseResult[], gate = {}, currentConfig?: { repeat: number; shard?: string | null; filter?: string | null }) {
+function failedChecks(
+  baseline: CaseResult[],
+  current: CaseResult[],
+  gate = {},
+  currentConfig?: { repeat: number; shard?: string | null; filter?: string | null }
+) {
   const c = compareRuns(makeBaseline(baseline), makeRun(current, currentConfig ? { config: currentConfig } : {}), makeGate(gate))
   return { c, checks: c.gate.checks.map((f) => f.check), failure: (name: string) => c.gate.checks.find((f) => f.check === name) }
 }
@@ -41,7 +46,11 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
     expect(checks).toEqual(['minComparable'])
     expect(failure('minComparable')).toMatchObject({ limit: 0.5, measured: 0.25 })
     expect(failure('minComparable')!.sentence).toMatch(/^only 1 of 4 baseline cases could be compared \(25\.0%; limit: minComparable 50\.0%\)/)
-    expect(failedChecks(baseline, edited, { maxChanged: 2, minComparable: 0 }).failure('maxChanged')).toMatchObject({ limit: 2, measured: 3, keys: ['b', 'c', 'd'] })
+    expect(failedChecks(baseline, edited, { maxChanged: 2, minComparable: 0 }).failure('maxChanged')).toMatchObject({
+      limit: 2,
+      measured: 3,
+      keys: ['b', 'c', 'd']
+    })
     expect(failedChecks(baseline, edited, { maxChanged: 3, minComparable: 0 }).checks).toEqual([])
   })
 
@@ -52,7 +61,12 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
 
   it('baseline cases left out by --filter or a shard slice are not removed', () => {
     const baseline = [makeCase('geo-1', true, { tags: ['geo'] }), makeCase('geo-2', true, { tags: ['geo'] }), makeCase('math-1', true, { tags: ['math'] })]
-    const filtered = failedChecks(baseline, [makeCase('geo-1', true, { tags: ['geo'] }), makeCase('geo-2', true, { tags: ['geo'] })], {}, { repeat: 1, filter: 'geo' })
+    const filtered = failedChecks(
+      baseline,
+      [makeCase('geo-1', true, { tags: ['geo'] }), makeCase('geo-2', true, { tags: ['geo'] })],
+      {},
+      { repeat: 1, filter: 'geo' }
+    )
     expect(filtered.c.removed).toEqual([])
     expect(filtered.c.coverage).toEqual({ baseline: 2, compared: 2 })
     expect(filtered.checks).toEqual([])

@@ -117,16 +117,22 @@ describe('assess: which flips count', () => {
       }
     },
     {
-      name: 're-runs that confirm the flip make it a regression',
+      name: 're-runs that keep the flip, against a single baseline trial: a regression, not testable (p = 1/7 at best)',
       baseline: makeCase('q', true),
       current: rerunCase('q', 'FFFFFF'),
-      expected: { outcome: 'regressed' }
+      expected: { outcome: 'regressed', notTestable: true }
     },
     {
-      name: 're-runs that confirm a fix',
+      name: 'a flip with trials now against a single baseline trial counts, but is not testable: 2 of 4 at repeatPassThreshold 0.75',
+      baseline: makeCase('q', true),
+      current: makeCase('q', false, { trials: makeTrials(2, 4), passFraction: 0.5, reruns: 3 }),
+      expected: { outcome: 'regressed', notTestable: true }
+    },
+    {
+      name: 're-runs that keep a fix, against a single baseline trial: fixed, not testable',
       baseline: makeCase('q', false),
       current: rerunCase('q', 'PPPPPP'),
-      expected: { outcome: 'fixed' }
+      expected: { outcome: 'fixed', notTestable: true }
     },
     {
       name: 're-runs of a known-flaky case that fail them all: significant against its history (p = 45/12870)',
@@ -177,6 +183,7 @@ describe('assess: which flips count', () => {
   ])('$name', ({ baseline, current, expected }) => {
     const result = assess(baseline, current, ALPHA)
     expect(result.outcome).toBe(expected.outcome)
+    expect(result.notTestable).toBe('notTestable' in expected ? true : undefined)
     if ('flaky' in expected) {
       const { p, ...rest } = result.flaky!
       const { p: expectedP, ...expectedRest } = expected.flaky as typeof result.flaky & object
@@ -222,6 +229,12 @@ describe('compareRuns: flaky cases and the score interval', () => {
     expect(c.common!.meanScoreDelta).toBeCloseTo(mean, 12)
     expect(c.meanScoreDeltaCI![0]).toBeCloseTo(mean - half, 9)
     expect(c.meanScoreDeltaCI![1]).toBeCloseTo(mean + half, 9)
+  })
+
+  it('lists the flips that re-runs could not test against a single baseline trial', () => {
+    expect(c.notTestable).toEqual([])
+    const once = compareRuns(makeBaseline([makeCase('q', true)]), makeRun([rerunCase('q', 'FFFF')]), makeGate())
+    expect([once.regressed, once.notTestable]).toEqual([['q'], ['q']])
   })
 
   it('has neither without a baseline', () => {

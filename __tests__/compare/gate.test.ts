@@ -154,9 +154,7 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   it('names at most ten cases, then how many more', () => {
     const n = 13
     const s = { baseline: makeBaseline(passing(n, n)), current: makeRun(passing(n, 0)) }
-    expect(gateOf(s, {}).failures).toEqual([
-      `13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`
-    ])
+    expect(gateOf(s, {}).failures).toEqual([`13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`])
   })
 
   it('says "1 case" for one', () => {
@@ -166,16 +164,8 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
 
   it('lists every exceeded limit, incompleteness first', () => {
     const current = makeRun(passing(4, 1), { complete: false })
-    const failures = gateOf(
-      { baseline: makeBaseline(passing(4, 4)), current },
-      { maxPassRateDrop: 0, minPassRate: 0.5 }
-    ).failures
-    expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual([
-      'the run is',
-      '3 cases regressed',
-      'pass rate dropped',
-      'pass rate 25.0%'
-    ])
+    const failures = gateOf({ baseline: makeBaseline(passing(4, 4)), current }, { maxPassRateDrop: 0, minPassRate: 0.5 }).failures
+    expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['the run is', '3 cases regressed', 'pass rate dropped', 'pass rate 25.0%'])
   })
 })
 
@@ -232,5 +222,39 @@ describe('evaluateGate: what is not checked', () => {
   it('is callable on a comparison without its gate', () => {
     const { gate: _omitted, ...rest } = compareRuns(twoRegressed.baseline, twoRegressed.current, makeGate())
     expect(evaluateGate(rest, makeGate({ maxRegressions: 2 }), twoRegressed.current).passed).toBe(true)
+  })
+})
+
+describe('evaluateGate: flaky flips do not count as a drop; minPassRate is a floor of this run', () => {
+  // 20 cases passing on the baseline; now two known-flaky cases failed (flaky), and steady-0 really broke
+  const history = 'PPFPPFPPP'
+  const baseline = makeBaseline([makeCase('flaky-0', true, { history }), makeCase('flaky-1', true, { history }), ...passing(18, 18)])
+  const withFlakyOnly = makeRun([makeCase('flaky-0', false), makeCase('flaky-1', false), ...passing(18, 18)])
+  const withRegression = makeRun([makeCase('flaky-0', false), makeCase('flaky-1', false), makeCase('case-0', false), ...passing(18, 18).slice(1)])
+
+  it('two flaky flips alone: the pass rate fell 10 points, but maxPassRateDrop sees no drop', () => {
+    const c = compareRuns(baseline, withFlakyOnly, makeGate({ maxPassRateDrop: 0.02 }))
+    expect(c.flaky).toEqual(['flaky-0', 'flaky-1'])
+    expect(c.common).toMatchObject({ passRateDelta: expect.closeTo(-0.1, 9), gatedPassRateDelta: 0, flakyFlips: 2 })
+    expect(c.gate).toMatchObject({ passed: true, failures: [] })
+  })
+
+  it('on the confidence bound too', () => {
+    expect(compareRuns(baseline, withFlakyOnly, makeGate({ maxPassRateDrop: 0, useConfidenceBound: true })).gate.passed).toBe(true)
+  })
+
+  it('a real regression beside them: only it is the drop, and the sentence says the flaky ones were set aside', () => {
+    const c = compareRuns(baseline, withRegression, makeGate({ maxRegressions: 5, maxPassRateDrop: 0.02 }))
+    expect(c.regressed).toEqual(['case-0'])
+    expect(c.gate.failures).toEqual([
+      'pass rate dropped 5.0 points on the 20 cases in both runs with the same fingerprint, 2 flaky cases counted as in the baseline, 100.0% → 95.0% (limit: maxPassRateDrop 2.0 points); passed before, fail now: case-0'
+    ])
+  })
+
+  it('minPassRate counts the flaky failures: it is an absolute floor of this run', () => {
+    const c = compareRuns(baseline, withFlakyOnly, makeGate({ minPassRate: 0.95 }))
+    expect(c.gate.failures).toEqual([
+      'pass rate 90.0% is below minPassRate 95.0% (18 of 20 cases passed); failing: flaky-0, flaky-1; 2 of the failing cases are flaky and count as failed: minPassRate is a floor of this run'
+    ])
   })
 })

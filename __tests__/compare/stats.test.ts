@@ -1,12 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import {
-  fisherExactOneSided,
-  normalQuantile,
-  pairedDifferenceCI,
-  pairedMeanCI,
-  tCritical,
-  wilsonInterval
-} from '../../src/compare/index.js'
+import { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval } from '../../src/compare/index.js'
 import { seededNormal, seededRandom } from './random.js'
 
 describe('fisherExactOneSided', () => {
@@ -143,7 +136,11 @@ describe('pairedMeanCI (paired t interval of score differences)', () => {
     // mean 0.325, variance 0.4292, n 4: the upper end 1.367 is cut to 1
     { d: [-0.5, 0.9, 0.1, 0.8], lo: 0.325 - 3.182446305 * Math.sqrt(0.42916666666666664 / 4), hi: 1 },
     // mean −0.1, sd 0.1, n 5: −0.1 ± 2.776 · 0.1 / √5
-    { d: [-0.2, -0.15, -0.1, -0.05, 0], lo: -0.1 - (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5), hi: -0.1 + (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5) },
+    {
+      d: [-0.2, -0.15, -0.1, -0.05, 0],
+      lo: -0.1 - (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5),
+      hi: -0.1 + (2.776445105 * Math.sqrt(0.00625)) / Math.sqrt(5)
+    },
     // no spread: the interval is the point
     { d: [-0.1, -0.1, -0.1], lo: -0.1, hi: -0.1 }
   ])('$d', ({ d, lo, hi }) => {

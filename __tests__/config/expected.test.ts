@@ -29,7 +29,12 @@ describe('expectedText', () => {
   it.each([
     { name: 'the shorthand as written, without defaults', written: '4', defaults: [], text: '4' },
     { name: 'own assertions, without defaults', written: undefined, defaults: [], text: 'contains: 4' },
-    { name: 'every assertion with defaults, the defaults marked', written: '4', defaults, text: 'contains: 4\nnot-icontains: as an ai language model  (defaults.assert)' },
+    {
+      name: 'every assertion with defaults, the defaults marked',
+      written: '4',
+      defaults,
+      text: 'contains: 4\nnot-icontains: as an ai language model  (defaults.assert)'
+    },
     { name: 'nothing to expect', written: undefined, defaults: [], own: [], text: undefined }
   ])('$name', (row) => {
     expect(expectedText(row.written, row.own ?? own, row.defaults)).toBe(row.text)
@@ -42,7 +47,8 @@ describe("a case's expected, through the loader", () => {
 
   it('lists defaults.assert and reads a latency check plainly', async () => {
     dir = tempProject({
-      'evalgate.yml': 'version: 1\ndataset: cases.yaml\ntarget: {command: ["node", "agent.js"]}\ndefaults:\n  assert: [{type: not-icontains, value: as an ai language model}]\n',
+      'evalgate.yml':
+        'version: 1\ndataset: cases.yaml\ntarget: {command: ["node", "agent.js"]}\ndefaults:\n  assert: [{type: not-icontains, value: as an ai language model}]\n',
       'cases.yaml': '- {id: quick, input: hi, assert: [{type: latency, threshold: 500}]}\n- {id: math, input: "2+2", expected: "4"}\n'
     })
     const { cases } = await loadEvalConfig(path.join(dir, 'evalgate.yml'))

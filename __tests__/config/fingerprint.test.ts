@@ -87,7 +87,10 @@ describe('a case fingerprint covers the files its assertions name', () => {
   })
 
   it('a `file:` check in `defaults` changes every case when edited', async () => {
-    const dir = project({ 'evalgate.yml': `${CONFIG}defaults:\n  assert: [{ type: javascript, file: checks/amount-free.mjs }]\n`, 'checks/amount-free.mjs': 'export default (o) => !o.includes("$")\n' })
+    const dir = project({
+      'evalgate.yml': `${CONFIG}defaults:\n  assert: [{ type: javascript, file: checks/amount-free.mjs }]\n`,
+      'checks/amount-free.mjs': 'export default (o) => !o.includes("$")\n'
+    })
     const before = await fingerprints(dir)
     writeFileSync(path.join(dir, 'checks/amount-free.mjs'), 'export default () => true\n')
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['checked', 'judged', 'plain', 'rubric-file'])
@@ -116,6 +119,21 @@ describe('a judged case fingerprint covers the judge settings', () => {
     const edited = judge.includes(`${key}:`) ? judge.replace(new RegExp(`${key}: [^,}]+`), setting) : judge.replace(' }', `, ${setting} }`)
     writeFileSync(path.join(dir, 'evalgate.yml'), CONFIG.replace(judge, edited))
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['judged', 'rubric-file'])
+  })
+
+  it.each([
+    ['embeddingModel', 'embeddingModel: other-embedder'],
+    ['baseUrl', 'baseUrl: http://127.0.0.1:10/v1']
+  ])('changing judge %s changes a `similar` case', async (_what, setting) => {
+    const dir = project({ 'evals/cases.yaml': `${CASES}- id: near\n  input: greet\n  assert: [{ type: similar, value: Hello there }]\n` })
+    const before = await fingerprints(dir)
+    const judge = 'judge: { model: judge-a, baseUrl: http://127.0.0.1:9/v1, threshold: 0.5 }'
+    const edited = setting.startsWith('baseUrl') ? judge.replace(/baseUrl: [^,]+/, setting) : judge.replace(' }', `, ${setting} }`)
+    writeFileSync(path.join(dir, 'evalgate.yml'), CONFIG.replace(judge, edited))
+    const moved = changed(before, await fingerprints(dir))
+    expect(moved).toContain('near')
+    expect(moved).not.toContain('plain')
+    expect(moved.includes('judged')).toBe(setting.startsWith('baseUrl'))
   })
 
   it("a command judge's script counts by its contents", async () => {

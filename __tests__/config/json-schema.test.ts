@@ -43,7 +43,22 @@ describe('the JSON Schema agrees with the zod schema', () => {
   it.each([
     { name: 'the smallest config', config: { target, dataset: 'cases.yaml' }, valid: true },
     { name: 'inline cases', config: { target, cases: [{ input: 'x', expected: 'y' }] }, valid: true },
-    { name: 'a full config', config: { version: 1, name: 'bot', dataset: ['a.yaml', 'b/*.jsonl'], target: { command: ['node', 'a.js'], protocol: 'jsonl', workers: 2, env: { A: 'b' }, timeoutMs: 1000 }, concurrency: 4, repeat: 3, judge: { provider: 'command', command: 'python judge.py', threshold: 0.7 }, gate: { maxRegressions: 1, maxPassRateDrop: 0.02, minPassRate: 0.9 }, defaults: { assert: [{ type: 'not-contains', value: 'x' }] }, badge: { label: 'q', bands: [{ min: 0.9, color: 'green' }] } }, valid: true },
+    {
+      name: 'a full config',
+      config: {
+        version: 1,
+        name: 'bot',
+        dataset: ['a.yaml', 'b/*.jsonl'],
+        target: { command: ['node', 'a.js'], protocol: 'jsonl', workers: 2, env: { A: 'b' }, timeoutMs: 1000 },
+        concurrency: 4,
+        repeat: 3,
+        judge: { provider: 'command', command: 'python judge.py', threshold: 0.7 },
+        gate: { maxRegressions: 1, maxPassRateDrop: 0.02, minPassRate: 0.9 },
+        defaults: { assert: [{ type: 'not-contains', value: 'x' }] },
+        badge: { label: 'q', bands: [{ min: 0.9, color: 'green' }] }
+      },
+      valid: true
+    },
     { name: 'no target', config: { dataset: 'cases.yaml' }, valid: false },
     { name: 'two kinds of target', config: { target: { module: 'a.mjs', command: 'node a.js' }, dataset: 'x' }, valid: false },
     { name: 'no kind of target', config: { target: { timeoutMs: 5 }, dataset: 'x' }, valid: false },

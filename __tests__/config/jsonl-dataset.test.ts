@@ -38,7 +38,9 @@ describe('JSONL datasets, read line by line', () => {
   })
 
   it('names the line of a case the schema refuses', async () => {
-    await expect(readJsonl(file('{"input": 1}\n{"input": 2, "asert": []}\n'))).rejects.toThrow(/cases\.jsonl:2 at \[1\]: unknown key "asert"/)
+    await expect(readJsonl(file('{"input": 1}\n{"input": 2, "asert": []}\n'))).rejects.toThrow(
+      /cases\.jsonl:2 at \[1\]\.asert: unknown key "asert": did you mean "assert"\?/
+    )
   })
 
   it('refuses bytes that are not UTF-8, even split across reads', async () => {

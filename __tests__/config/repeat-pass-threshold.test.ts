@@ -6,7 +6,8 @@ import { describe, expect, it } from '@jest/globals'
 import { parseConfig } from '../../src/config/load.js'
 import { ConfigError } from '../../src/errors.js'
 
-const config = (threshold: unknown) => `target: { command: [node, agent.js] }\ndataset: cases.yaml\nrepeat: 5\nrepeatPassThreshold: ${JSON.stringify(threshold)}\n`
+const config = (threshold: unknown) =>
+  `target: { command: [node, agent.js] }\ndataset: cases.yaml\nrepeat: 5\nrepeatPassThreshold: ${JSON.stringify(threshold)}\n`
 
 describe('repeatPassThreshold', () => {
   it.each([0, -0.1, 1.5])('%s is refused, saying what is valid', (threshold) => {

@@ -6,6 +6,8 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { rmSync } from 'node:fs'
 import path from 'node:path'
+import { parseConfig } from '../../src/config/load.js'
+import { formatOf } from '../../src/config/parse.js'
 import { parseRunRecord } from '../../src/config/record.js'
 import { loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, RecordError } from '../../src/errors.js'
@@ -52,13 +54,62 @@ describe('a .json config or dataset is strict JSON', () => {
   })
 
   it.each([
-    ['a trailing comma in the config', { 'evalgate.json': CONFIG_JSON.replace('"./agent.mjs" }', '"./agent.mjs" },'), 'cases.json': CASES_JSON }, 'evalgate.json', 5, 1, 'a trailing comma before "}"'],
-    ['a comment in the config', { 'evalgate.json': CONFIG_JSON.replace('"name"', '// the name\n  "name"'), 'cases.json': CASES_JSON }, 'evalgate.json', 2, 3, 'a comment'],
-    ['a trailing comma in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', '"x" },') }, 'cases.json', 3, 1, 'a trailing comma before "]"'],
-    ['a block comment in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"input"', '/* why */ "input"') }, 'cases.json', 2, 16, 'a comment'],
-    ['a single-quoted string in the dataset', { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', "'x' }") }, 'cases.json', 2, 42, 'a string in single quotes'],
-    ['a text cut short', { 'evalgate.json': CONFIG_JSON.slice(0, 30), 'cases.json': CASES_JSON }, 'evalgate.json', 3, 9, 'the text ends where the rest of the key should come'],
-    ['an unquoted key', { 'evalgate.json': CONFIG_JSON.replace('"name"', 'name'), 'cases.json': CASES_JSON }, 'evalgate.json', 2, 3, 'expected a key in double quotes, found "name: \\"stric"']
+    [
+      'a trailing comma in the config',
+      { 'evalgate.json': CONFIG_JSON.replace('"./agent.mjs" }', '"./agent.mjs" },'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      5,
+      1,
+      'a trailing comma before "}"'
+    ],
+    [
+      'a comment in the config',
+      { 'evalgate.json': CONFIG_JSON.replace('"name"', '// the name\n  "name"'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      2,
+      3,
+      'a comment'
+    ],
+    [
+      'a trailing comma in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', '"x" },') },
+      'cases.json',
+      3,
+      1,
+      'a trailing comma before "]"'
+    ],
+    [
+      'a block comment in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"input"', '/* why */ "input"') },
+      'cases.json',
+      2,
+      16,
+      'a comment'
+    ],
+    [
+      'a single-quoted string in the dataset',
+      { 'evalgate.json': CONFIG_JSON, 'cases.json': CASES_JSON.replace('"x" }', "'x' }") },
+      'cases.json',
+      2,
+      42,
+      'a string in single quotes'
+    ],
+    [
+      'a text cut short',
+      { 'evalgate.json': CONFIG_JSON.slice(0, 30), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      3,
+      9,
+      'the text ends where the rest of the key should come'
+    ],
+    [
+      'an unquoted key',
+      { 'evalgate.json': CONFIG_JSON.replace('"name"', 'name'), 'cases.json': CASES_JSON },
+      'evalgate.json',
+      2,
+      3,
+      'expected a key in double quotes, found "name: \\"stric"'
+    ]
   ])('row 15: %s is an error naming file, line and column', async (_name, files, bad, line, column, what) => {
     const dir = project(files)
     const err = await loadError(dir)
@@ -84,6 +135,13 @@ describe('a .json config or dataset is strict JSON', () => {
     })
     const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
     expect(loaded.cases.map((c) => c.id)).toEqual(['a'])
+  })
+
+  it("a config fetched from elsewhere (the base commit's) is read in the format its path says", () => {
+    const text = '{\n  "target": { "module": "./agent.mjs" },\n  "dataset": "cases.json",\n}\n'
+    const where = 'evalgate.json at the base commit abc1234'
+    expect(() => parseConfig(text, where, formatOf('evalgate.json'))).toThrow(`${where}:4:1: not valid JSON: a trailing comma before "}"`)
+    expect(parseConfig(text, where, 'yaml').dataset).toBe('cases.json')
   })
 
   it('the CLI exits 2 with the place', async () => {

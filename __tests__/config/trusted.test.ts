@@ -6,7 +6,13 @@ const parse = (extra: Record<string, unknown>) => configSchema.parse({ target: {
 
 describe('withTrustedSettings (SPEC §9)', () => {
   it('takes gate, repeat, repeatPassThreshold, rerunFlips, judge and name from the base, dataset and target from the head', () => {
-    const base = parse({ name: 'bot', gate: { maxRegressions: 0 }, repeat: 3, repeatPassThreshold: 0.6, judge: { model: 'judge-a', baseUrl: 'http://trusted/v1' } })
+    const base = parse({
+      name: 'bot',
+      gate: { maxRegressions: 0 },
+      repeat: 3,
+      repeatPassThreshold: 0.6,
+      judge: { model: 'judge-a', baseUrl: 'http://trusted/v1' }
+    })
     const head = parse({
       name: 'other',
       dataset: 'new-cases.yaml',

@@ -39,7 +39,13 @@ describe('uploadRunArtifact', () => {
   it('uploads the record as a zip the baseline reader reads back', async () => {
     const run = gh.server.addRun({ id: 1, head_sha: sha(1) })
     const { dir, files: list } = files()
-    const result = await gh.upload.uploadRunArtifact({ client: new gh.DefaultArtifactClient(), name: 'evalgate-demo', files: list, rootDir: dir, runAttempt: 1 })
+    const result = await gh.upload.uploadRunArtifact({
+      client: new gh.DefaultArtifactClient(),
+      name: 'evalgate-demo',
+      files: list,
+      rootDir: dir,
+      runAttempt: 1
+    })
     expect(result).toMatchObject({ name: 'evalgate-demo', notice: null })
     const [uploaded] = gh.server.uploaded(run.id)
     expect(uploaded?.name).toBe('evalgate-demo')
@@ -54,7 +60,13 @@ describe('uploadRunArtifact', () => {
     gh.server.addRun({ id: 1, head_sha: sha(1) })
     gh.server.addArtifact(1, 'evalgate-demo', await recordZip())
     const { dir, files: list } = files()
-    const result = await gh.upload.uploadRunArtifact({ client: new gh.DefaultArtifactClient(), name: 'evalgate-demo', files: list, rootDir: dir, runAttempt: 2 })
+    const result = await gh.upload.uploadRunArtifact({
+      client: new gh.DefaultArtifactClient(),
+      name: 'evalgate-demo',
+      files: list,
+      rootDir: dir,
+      runAttempt: 2
+    })
     expect(result.name).toBe('evalgate-demo-attempt-2')
     expect(result.notice).toMatch(/earlier attempt/)
     expect(gh.server.uploaded(1).map((a) => a.name)).toEqual(['evalgate-demo-attempt-2'])
@@ -64,9 +76,9 @@ describe('uploadRunArtifact', () => {
     gh.server.addRun({ id: 1, head_sha: sha(1) })
     gh.server.addArtifact(1, 'evalgate-demo', await recordZip())
     const { dir, files: list } = files()
-    await expect(gh.upload.uploadRunArtifact({ client: new gh.DefaultArtifactClient(), name: 'evalgate-demo', files: list, rootDir: dir, runAttempt: 1 })).rejects.toThrow(
-      /already exists in this workflow run: two jobs .* artifact-name/
-    )
+    await expect(
+      gh.upload.uploadRunArtifact({ client: new gh.DefaultArtifactClient(), name: 'evalgate-demo', files: list, rootDir: dir, runAttempt: 1 })
+    ).rejects.toThrow(/already exists in this workflow run: two jobs .* artifact-name/)
   })
 })
 

@@ -71,7 +71,9 @@ describe('findBaseline: which run', () => {
     expect(blobGets).toHaveLength(1)
     expect(blobGets[0]!.authorization).toBeUndefined()
     // its commit was checked against the branch
-    expect(gh.server.requests.filter((r) => r.path.startsWith('/repos/acme/bot/compare/')).map((r) => r.path)).toEqual([`/repos/acme/bot/compare/main...${sha(2)}`])
+    expect(gh.server.requests.filter((r) => r.path.startsWith('/repos/acme/bot/compare/')).map((r) => r.path)).toEqual([
+      `/repos/acme/bot/compare/main...${sha(2)}`
+    ])
   })
 
   it('ignores newer runs from forks, of pull requests, of other branches and this run itself', async () => {
@@ -147,7 +149,10 @@ describe('findBaseline: none', () => {
   it('says so when no run has the artifact', async () => {
     gh.server.addRun({ head_sha: sha(1) })
     const result = await gh.baseline.findBaseline(query())
-    expect(result).toMatchObject({ status: 'none', reason: 'no run of evals.yml on main (push, schedule, workflow_dispatch from acme/bot) has a non-expired artifact "evalgate-demo"' })
+    expect(result).toMatchObject({
+      status: 'none',
+      reason: 'no run of evals.yml on main (push, schedule, workflow_dispatch from acme/bot) has a non-expired artifact "evalgate-demo"'
+    })
     expect(result.notices).toEqual([
       'no baseline: no run of evals.yml on main (push, schedule, workflow_dispatch from acme/bot) has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated'
     ])
@@ -176,7 +181,10 @@ describe('findBaseline fails closed (issue 12 row 1): a baseline that exists but
     const run = gh.server.addRun({ head_sha: sha(2) })
     gh.server.failDownload(gh.server.addArtifact(run.id, 'evalgate-demo', await recordZip()).id, 503, 'blob')
     const result = await withRetriesFastForwarded(() => gh.baseline.findBaseline(query()))
-    expect(result).toMatchObject({ status: 'error', reason: expect.stringMatching(new RegExp(`^the baseline artifact "evalgate-demo" of run ${run.id} could not be read: .*download`)) })
+    expect(result).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(new RegExp(`^the baseline artifact "evalgate-demo" of run ${run.id} could not be read: .*download`))
+    })
     // the client tried the blob more than once before giving up, and the older run was not taken instead
     expect(gh.server.requests.filter((r) => r.path.startsWith('/blobs/') && r.status === 503).length).toBeGreaterThan(1)
     expect(result.notices.some((n) => /no baseline/.test(n))).toBe(false)
@@ -185,7 +193,10 @@ describe('findBaseline fails closed (issue 12 row 1): a baseline that exists but
   it('a 503 from the API that redirects to the blob', async () => {
     const run = gh.server.addRun({ head_sha: sha(1) })
     gh.server.failDownload(gh.server.addArtifact(run.id, 'evalgate-demo', await recordZip()).id, 503, 'api')
-    expect(await gh.baseline.findBaseline(query())).toMatchObject({ status: 'error', reason: expect.stringMatching(/could not be read: .*Service Unavailable/) })
+    expect(await gh.baseline.findBaseline(query())).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/could not be read: .*Service Unavailable/)
+    })
   })
 
   it.each([
@@ -193,7 +204,11 @@ describe('findBaseline fails closed (issue 12 row 1): a baseline that exists but
     ['a zip without run.json', async () => zipOf({ 'other.json': '{}' }), /holds no run\.json/],
     ['a zip whose entries escape the folder', async () => evilZip(), /escape/],
     ['truncated JSON', async () => zipOf({ 'run.json': JSON.stringify(baselineRecord).slice(0, 50) }), /not valid JSON/],
-    ['a record of another schemaVersion', async () => recordZip({ ...baselineRecord, schemaVersion: 2 }), /schemaVersion 2; this evalgate reads run records of schemaVersion 1/],
+    [
+      'a record of another schemaVersion',
+      async () => recordZip({ ...baselineRecord, schemaVersion: 2 }),
+      /schemaVersion 2; this evalgate reads run records of schemaVersion 1/
+    ],
     ['a record with a wrong field', async () => recordZip({ ...baselineRecord, cases: [{ id: 1 }] }), /not a valid run record at cases/]
   ])('%s', async (_label, bytes, message) => {
     const older = gh.server.addRun({ head_sha: sha(1) })
@@ -213,7 +228,10 @@ describe('findBaseline fails closed (issue 12 row 1): a baseline that exists but
     // a branch the server cannot resolve (no commits): compare answers 404
     const run = gh.server.addRun({ head_sha: sha(1) }, { onBranch: false })
     gh.server.addArtifact(run.id, 'evalgate-demo', await recordZip())
-    expect(await gh.baseline.findBaseline(query())).toMatchObject({ status: 'error', reason: expect.stringMatching(/^cannot tell whether commit 0000000 is in main's history .*Not Found/) })
+    expect(await gh.baseline.findBaseline(query())).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^cannot tell whether commit 0000000 is in main's history .*Not Found/)
+    })
   })
 })
 
@@ -233,13 +251,18 @@ describe("findBaseline: a candidate's commit must be in the branch's history (is
     gh.server.tags.delete('main')
     const result = await gh.baseline.findBaseline(query())
     expect(result).toMatchObject({ status: 'found', run: { id: good }, record: baselineRecord })
-    expect(result.notices).toEqual([`baseline: run ${poisoned} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history (compare: diverged); skipped`])
+    expect(result.notices).toEqual([
+      `baseline: run ${poisoned} (workflow_dispatch, commit 0000000) says it ran on main, but its commit is not in main's history (compare: diverged); skipped`
+    ])
   })
 
   it('while the tag exists, the branch name is ambiguous: error, naming the tag', async () => {
     await dispatchOnTagMain()
     const result = await gh.baseline.findBaseline(query())
-    expect(result).toMatchObject({ status: 'error', reason: expect.stringMatching(/^the repository has a tag named "main".*delete the tag \(git push origin :refs\/tags\/main\)$/) })
+    expect(result).toMatchObject({
+      status: 'error',
+      reason: expect.stringMatching(/^the repository has a tag named "main".*delete the tag \(git push origin :refs\/tags\/main\)$/)
+    })
     // nothing was downloaded
     expect(gh.server.requests.some((r) => r.path.startsWith('/blobs/'))).toBe(false)
   })

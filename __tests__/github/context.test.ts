@@ -30,7 +30,10 @@ describe('runUrl', () => {
 describe('readContext', () => {
   it('reads the pull request and default branch from the event payload', () => {
     const event = path.join(tempDir(), 'event.json')
-    writeFileSync(event, JSON.stringify({ pull_request: { number: 3, head: { sha: 'h' }, base: { sha: 'b', ref: 'main' } }, repository: { default_branch: 'trunk' } }))
+    writeFileSync(
+      event,
+      JSON.stringify({ pull_request: { number: 3, head: { sha: 'h' }, base: { sha: 'b', ref: 'main' } }, repository: { default_branch: 'trunk' } })
+    )
     const ctx = readContext({ GITHUB_REPOSITORY: 'acme/bot', GITHUB_EVENT_PATH: event, GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '2', RUNNER_TEMP: '/rt' })
     expect(ctx).toMatchObject({
       owner: 'acme',
@@ -59,9 +62,27 @@ describe('triggeringRun', () => {
   it('reads the workflow_run of the payload', () => {
     expect(
       triggeringRun({
-        workflow_run: { id: 9, workflow_id: 7, path: '.github/workflows/evals.yml@refs/heads/x', event: 'pull_request', head_sha: 'abc', head_branch: 'feature', pull_requests: [{ number: 4 }], head_repository: { owner: { login: 'mallory' } } }
+        workflow_run: {
+          id: 9,
+          workflow_id: 7,
+          path: '.github/workflows/evals.yml@refs/heads/x',
+          event: 'pull_request',
+          head_sha: 'abc',
+          head_branch: 'feature',
+          pull_requests: [{ number: 4 }],
+          head_repository: { owner: { login: 'mallory' } }
+        }
       })
-    ).toEqual({ id: 9, workflowId: 7, workflowPath: '.github/workflows/evals.yml', event: 'pull_request', headSha: 'abc', headBranch: 'feature', headOwner: 'mallory', pullRequestNumbers: [4] })
+    ).toEqual({
+      id: 9,
+      workflowId: 7,
+      workflowPath: '.github/workflows/evals.yml',
+      event: 'pull_request',
+      headSha: 'abc',
+      headBranch: 'feature',
+      headOwner: 'mallory',
+      pullRequestNumbers: [4]
+    })
   })
 
   it('explains when the event is not workflow_run', () => {

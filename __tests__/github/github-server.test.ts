@@ -41,8 +41,12 @@ describe('GET /repos/{owner}/{repo}/contents/{path}?ref=', () => {
   it('answers 404 for a file absent at that ref, and without a ref reads the default branch', async () => {
     server.addFile(sha(1), 'evalgate.yml', config)
     server.addFile('main', 'evalgate.yml', 'on main')
-    await expect(octokit.rest.repos.getContent({ owner: server.owner, repo: server.repo, path: 'evalgate.yml', ref: sha(2) })).rejects.toMatchObject({ status: 404 })
-    await expect(octokit.rest.repos.getContent({ owner: server.owner, repo: server.repo, path: 'other.yml', ref: sha(1) })).rejects.toMatchObject({ status: 404 })
+    await expect(octokit.rest.repos.getContent({ owner: server.owner, repo: server.repo, path: 'evalgate.yml', ref: sha(2) })).rejects.toMatchObject({
+      status: 404
+    })
+    await expect(octokit.rest.repos.getContent({ owner: server.owner, repo: server.repo, path: 'other.yml', ref: sha(1) })).rejects.toMatchObject({
+      status: 404
+    })
     const { data } = await octokit.rest.repos.getContent({ owner: server.owner, repo: server.repo, path: 'evalgate.yml' })
     expect(Buffer.from((data as { content: string }).content, 'base64').toString()).toBe('on main')
   })

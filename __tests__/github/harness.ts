@@ -24,20 +24,21 @@ export const CASES = `# three cases; the agent answers all of them right unless 
 `
 
 /**
- * Right answers, except for the case ids listed in EVALGATE_TEST_BROKEN (read
- * per call); the case EVALGATE_TEST_HANG never answers (after touching
- * EVALGATE_TEST_HANG_FILE, so that the test knows when to cancel).
+ * Right answers, except for the case ids listed in agent-control.json's
+ * `broken` (read per call); the case `hang.id` never answers (after touching
+ * `hang.file`, so that the test knows when to cancel).
  */
-export const AGENT = `import { writeFileSync } from 'node:fs'
+export const AGENT = `import { readFileSync, writeFileSync } from 'node:fs'
 const answers = {
   'What is the capital of Ireland?': 'Dublin, of course',
   'What is 2 + 2?': 'It is 4',
   'Say hello': 'hello @octocat'
 }
 export default async function agent(input, evalCase) {
-  const broken = (process.env.EVALGATE_TEST_BROKEN ?? '').split(',')
-  if (process.env.EVALGATE_TEST_HANG === evalCase.id) {
-    writeFileSync(process.env.EVALGATE_TEST_HANG_FILE, 'hanging')
+  // told by the test through a file beside it: the agent's environment is its own (the sandbox's)
+  const { broken, hang } = JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8'))
+  if (hang?.id === evalCase.id) {
+    writeFileSync(hang.file, 'hanging')
     return new Promise(() => {})
   }
   // a model's output may hold workflow commands; the action must not let them run
@@ -124,6 +125,7 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
   const { server, files, ws } = options
   writeFileSync(files.summary, '')
   writeFileSync(files.output, '')
+  writeFileSync(path.join(ws.dir, 'agent-control.json'), JSON.stringify({ broken: options.broken ?? [], hang: options.hang ?? null }))
   const eventFile = path.join(tempDir('evalgate-event-'), 'event.json')
   writeFileSync(eventFile, JSON.stringify(options.payload ?? {}))
   const ref = options.event === 'pull_request' ? `refs/pull/${(options.payload?.number as number | undefined) ?? 1}/merge` : 'refs/heads/main'
@@ -145,13 +147,26 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
     GITHUB_OUTPUT: files.output,
     RUNNER_TEMP: files.temp,
     ACTIONS_RUNTIME_TOKEN: runtimeToken(options.runId),
-    EVALGATE_TEST_BROKEN: (options.broken ?? []).join(','),
-    EVALGATE_TEST_HANG: options.hang?.id,
-    EVALGATE_TEST_HANG_FILE: options.hang?.file,
     INPUT_CONFIG: ws.config,
     'INPUT_GITHUB-TOKEN': 'ghs_faketoken'
   }
-  for (const name of ['MODE', 'COMMENT', 'FAIL-ON-REGRESSION', 'MAX-REGRESSIONS', 'MAX-PASS-RATE-DROP', 'MIN-PASS-RATE', 'BASELINE', 'BASELINE-BRANCH', 'ARTIFACT-NAME', 'BADGE-PATH', 'SHARD', 'GATE-FROM', 'ACCEPT-LABEL', 'ON-BASELINE-ERROR']) env[`INPUT_${name}`] = undefined
+  for (const name of [
+    'MODE',
+    'COMMENT',
+    'FAIL-ON-REGRESSION',
+    'MAX-REGRESSIONS',
+    'MAX-PASS-RATE-DROP',
+    'MIN-PASS-RATE',
+    'BASELINE',
+    'BASELINE-BRANCH',
+    'ARTIFACT-NAME',
+    'BADGE-PATH',
+    'SHARD',
+    'GATE-FROM',
+    'ACCEPT-LABEL',
+    'ON-BASELINE-ERROR'
+  ])
+    env[`INPUT_${name}`] = undefined
   for (const [name, value] of Object.entries(options.inputs ?? {})) env[`INPUT_${name.toUpperCase()}`] = value
   return { ...env, ...options.env }
 }
@@ -186,13 +201,16 @@ export async function runAction(run: () => Promise<void>, options: RunOptions): 
   return collect(files, stdout, timeline, exitCode)
 }
 
-/** Run the bundled action (dist/index.js) as the runner does: a node process with the runner's environment. */
+/**
+ * Run the bundled action (dist/index.js) as the runner does: a node process with the runner's
+ * environment; EVALGATE_NODE names that node (CI runs these under Node 24, the action's runtime).
+ */
 export async function runBundle(script: string, options: RunOptions): Promise<RunResult> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
   for (const [name, value] of Object.entries(actionEnv(options))) if (value !== undefined) env[name] = value
   const timeline: string[] = []
   options.server.onRequest = (r: LoggedRequest) => timeline.push(`${r.method} ${r.path}`)
-  const child = spawn(process.execPath, [script], { env, cwd: options.ws.dir, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.env.EVALGATE_NODE ?? process.execPath, [script], { env, cwd: options.ws.dir, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString()

@@ -8,15 +8,14 @@
  * @actions/github (use `await import(...)` after `startGitHub()`).
  */
 import { afterAll, beforeAll, beforeEach, jest } from '@jest/globals'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { GitHubServer, runtimeToken } from '../__fixtures__/github-server.js'
+import { tempDir as madeTempDir } from '../__fixtures__/temp.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 
+/** A temp folder removed after the test file. */
 export function tempDir(prefix = 'evalgate-gh-'): string {
-  return mkdtempSync(path.join(tmpdir(), prefix))
+  return madeTempDir(prefix)
 }
 
 const saved = new Map<string, string | undefined>()

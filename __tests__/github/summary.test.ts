@@ -21,7 +21,11 @@ describe('fitBytes', () => {
 describe('regressionAnnotations', () => {
   const ids = Array.from({ length: 12 }, (_, i) => `case-${i}`)
   const baseline = record(ids.map((id) => caseResult(id, true)))
-  const current = record(ids.map((id, i) => caseResult(id, false, { source: { file: i % 2 ? '/ws/evals/cases.yaml' : '/elsewhere/cases.yaml', line: i + 1 }, output: 'leaked sk-secret' })))
+  const current = record(
+    ids.map((id, i) =>
+      caseResult(id, false, { source: { file: i % 2 ? '/ws/evals/cases.yaml' : '/elsewhere/cases.yaml', line: i + 1 }, output: 'leaked sk-secret' })
+    )
+  )
 
   it('annotates the first ten regressions at their dataset line, relative to the workspace', () => {
     const comparison = compareRuns(baseline, current, gateSchema.parse({}))
@@ -36,6 +40,19 @@ describe('regressionAnnotations', () => {
     expect(list[0]!.properties.file).toBeUndefined()
   })
 
+  it('resolves a relative dataset path from the working directory of the run, not from the workspace', () => {
+    // the run's cwd is a folder beside the workspace (a clone inside the temp dir, say): the record says ../../ws/…
+    const moved = record(ids.map((id) => caseResult(id, false, { source: { file: '../../ws/evals/cases.yaml', line: 3 } })))
+    const comparison = compareRuns(baseline, moved, gateSchema.parse({}))
+    const [first] = regressionAnnotations(comparison, moved, '/tmp/x/ws', (s) => s, '/tmp/x/clone/sub')
+    expect(first!.properties).toMatchObject({ file: 'evals/cases.yaml', startLine: 3 })
+    // a path that is relative to the cwd and happens to lie in the workspace
+    const inside = record(ids.map((id) => caseResult(id, false, { source: { file: 'evals/cases.yaml', line: 4 } })))
+    expect(regressionAnnotations(compareRuns(baseline, inside, gateSchema.parse({})), inside, '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe(
+      'app/evals/cases.yaml'
+    )
+  })
+
   it('warns instead when the gate allowed the regressions', () => {
     const comparison = compareRuns(baseline, current, gateSchema.parse({ maxRegressions: 100, maxPassRateDrop: 1 }))
     expect(comparison.gate.passed).toBe(true)
@@ -47,7 +64,17 @@ describe('outputValues', () => {
   it('sets every output of SPEC §7 as text', () => {
     const current = record([caseResult('a', true), caseResult('b', false)])
     const comparison = compareRuns(null, current, gateSchema.parse({}))
-    expect(outputValues({ current, comparison, verdict: conclude(comparison, current, { baselineStatus: 'none' }), resultsPath: '/t/run.json', reportPath: '/t/report.md', baselineRunId: null, badge: badgeFor(current) })).toEqual({
+    expect(
+      outputValues({
+        current,
+        comparison,
+        verdict: conclude(comparison, current, { baselineStatus: 'none' }),
+        resultsPath: '/t/run.json',
+        reportPath: '/t/report.md',
+        baselineRunId: null,
+        badge: badgeFor(current)
+      })
+    ).toEqual({
       'pass-rate': '0.5',
       'mean-score': '',
       total: '2',
@@ -68,6 +95,11 @@ describe('outputValues', () => {
     const current = record([caseResult('a', true, { score: 0.8 })], { summary: { ...record([]).summary, total: 1, passed: 1, passRate: 1, meanScore: 0.8 } })
     const comparison = compareRuns(null, current, gateSchema.parse({}))
     const failed = conclude(comparison, current, { baselineStatus: 'error', baselineProblem: 'blob 503' })
-    expect(outputValues({ current, comparison, verdict: failed, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({ 'mean-score': '0.8', gate: 'fail', 'baseline-status': 'error', 'baseline-run-id': '42' })
+    expect(outputValues({ current, comparison, verdict: failed, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({
+      'mean-score': '0.8',
+      gate: 'fail',
+      'baseline-status': 'error',
+      'baseline-run-id': '42'
+    })
   })
 })

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
@@ -24,20 +24,20 @@ const targetFaults: [input: string, expected: { error: RegExp } | { output: (o: 
   ['crash', { error: /^exited with code 1: agent crashed on purpose$/ }],
   ['sigkill', { error: /^killed by SIGKILL/ }],
   ['sigsegv', { error: /^killed by SIGSEGV/ }],
-  ['hang', { error: /^timed out after 1500 ms$/ }],
-  ['hang-ignoring-sigterm', { error: /^timed out after 1500 ms$/ }],
+  ['hang', { error: /^timed out after 30000 ms$/ }],
+  ['hang-ignoring-sigterm', { error: /^timed out after 30000 ms$/ }],
   ['slow', { output: (o) => o === 'slow but in time' }],
   ['over-cap', { error: /^output exceeded 10485760 bytes \(target\.maxOutputBytes\)$/ }],
   ['under-cap', { output: (o) => o.length === 10 * MiB - 1 && /^u+$/.test(o) }],
   ['flood-forever', { error: /^output exceeded 10485760 bytes/ }],
-  // only the tail of stderr is kept: the cause, not 20 MB of noise
-  ['stderr-flood', { error: /^exited with code 2: e{100,2048}\nthe real cause is here$/ }],
+  // only the tail of stderr is kept, from its first whole line: the cause, not 8 MB of noise
+  ['stderr-flood', { error: /^exited with code 2: …the real cause is here$/ }],
   ['bad-utf8', { output: (o) => o === 'a\uFFFD\uFFFDb\uFFFD' }],
   ['close-stdout', { output: (o) => o === '' }],
-  ['close-stdout-and-hang', { error: /^timed out after 1500 ms$/ }],
+  ['close-stdout-and-hang', { error: /^timed out after 30000 ms$/ }],
   ['orphan-holding-stdout', { output: (o) => o === 'parent done' }],
   ['orphan-daemon', { output: (o) => o === 'started helper' }],
-  ['many-children-then-hang', { error: /^timed out after 1500 ms$/ }],
+  ['many-children-then-hang', { error: /^timed out after 30000 ms$/ }],
   ['escape-process-group', { output: (o) => o === 'parent done' }]
 ]
 
@@ -47,7 +47,7 @@ const judgeFaults: [token: string, expected: { score: number } | { error: RegExp
   ['judge-429-then-ok', { score: 0.9 }],
   ['judge-429-storm', { error: /HTTP 429.*rate limited/ }],
   ['judge-500', { error: /HTTP 500: internal/ }],
-  ['judge-slow', { error: /no reply within 1000 ms \(after 3 attempts\)/ }],
+  ['judge-slow', { error: /no reply within 10000 ms \(after 3 attempts\)/ }],
   ['judge-drop', { error: /other side closed .*\(after 3 attempts\)/ }],
   ['judge-garbage', { error: /reply has no choices\[0\]\.message: <html>502 Bad Gateway<\/html>/ }],
   ['judge-null-content', { error: /the judge gave an empty reply/ }],
@@ -62,7 +62,7 @@ const judgeFaults: [token: string, expected: { score: number } | { error: RegExp
 
 const verdict = (score: number, reason = 'graded') => chatReply(JSON.stringify({ score, reason }))
 
-function judgeReply(token: string, seen: number): Reply {
+function judgeReply(token: string, seen: number): Reply | Promise<Reply> {
   switch (token) {
     case 'judge-ok':
       return { body: verdict(0.9) }
@@ -73,7 +73,8 @@ function judgeReply(token: string, seen: number): Reply {
     case 'judge-500':
       return { status: 500, body: { error: { message: 'internal' } } }
     case 'judge-slow':
-      return { delayMs: 5000, body: verdict(0.9) }
+      // never answers: each attempt times out however slow the machine is
+      return new Promise<Reply>(() => {})
     case 'judge-drop':
       return 'drop'
     case 'judge-garbage':
@@ -103,7 +104,7 @@ function leftovers(): string[] {
   return table.split('\n').filter((line) => line.includes(marker) && !/\sZ\S*\s/.test(line))
 }
 
-async function settle(check: () => string[], ms = 5000): Promise<string[]> {
+async function settle(check: () => string[], ms = 30_000): Promise<string[]> {
   const deadline = Date.now() + ms
   let left = check()
   while (left.length && Date.now() < deadline) {
@@ -135,29 +136,41 @@ describe('one run through every fault of the target and the judge', () => {
     const config = {
       name: 'faults',
       concurrency: 8,
-      target: { command: ['node', agent, marker, pidDir], timeoutMs: 1500, maxOutputBytes: 10 * MiB },
-      judge: { provider: 'openai', model: 'judge-model', baseUrl: server.baseUrl, apiKeyEnv: 'EVALGATE_FAULTS_NO_KEY', timeoutMs: 1000, retries: 2, concurrency: 4 },
+      // deadlines that only a hang reaches, however busy the machine: a case that works is never cut short
+      target: { command: ['node', agent, marker, pidDir], timeoutMs: 30_000, maxOutputBytes: 10 * MiB },
+      judge: {
+        provider: 'openai',
+        model: 'judge-model',
+        baseUrl: server.baseUrl,
+        apiKeyEnv: 'EVALGATE_FAULTS_NO_KEY',
+        timeoutMs: 10_000,
+        retries: 2,
+        concurrency: 4
+      },
       cases
     }
     const dir = tempProject({ 'evalgate.json': JSON.stringify(config) })
     const out = path.join(dir, 'run.json')
     const rssBefore = process.memoryUsage().rss
-    const started = Date.now()
     const res = await runCli(['run', '-c', path.join(dir, 'evalgate.json'), '--out', out, '--quiet'])
-    const elapsed = Date.now() - started
     const rssGrowth = process.memoryUsage().rss - rssBefore
 
     try {
       expect(res.stderr).not.toMatch(/internal error|\n\s+at /)
       expect(res.code).toBe(0)
-      // finished: no hang on any fault (the slowest is a hang past SIGTERM: 1.5 s + 2 s grace)
-      expect(elapsed).toBeLessThan(20_000)
+      // finished (within the test's timeout): no fault hangs the run; the slowest are the hangs (30 s, + 2 s past SIGTERM) and the judge that never answers (3 × 10 s)
       const record = JSON.parse(readFileSync(out, 'utf8'))
       expect(record.complete).toBe(true)
       expect(record.cases.map((c: { id: string }) => c.id)).toEqual(cases.map((c) => c.id))
-      const byId = new Map<string, { output: string | null; error: string | null; passed: boolean; assertions: { passed: boolean; score: number; reason: string; judge?: { error?: string; score: number } }[] }>(
-        record.cases.map((c: { id: string }) => [c.id, c])
-      )
+      const byId = new Map<
+        string,
+        {
+          output: string | null
+          error: string | null
+          passed: boolean
+          assertions: { passed: boolean; score: number; reason: string; judge?: { error?: string; score: number } }[]
+        }
+      >(record.cases.map((c: { id: string }) => [c.id, c]))
 
       for (const [input, expected] of targetFaults) {
         const c = byId.get(input.replace(/^ok:/, ''))!
@@ -178,7 +191,12 @@ describe('one run through every fault of the target and the judge', () => {
         if ('score' in expected) {
           expect({ token, score: rubric!.score, error: rubric!.judge?.error }).toEqual({ token, score: expected.score, error: undefined })
         } else {
-          expect({ token, score: rubric!.score, passed: rubric!.passed, error: rubric!.judge?.error }).toEqual({ token, score: 0, passed: false, error: expect.stringMatching(expected.error) })
+          expect({ token, score: rubric!.score, passed: rubric!.passed, error: rubric!.judge?.error }).toEqual({
+            token,
+            score: 0,
+            passed: false,
+            error: expect.stringMatching(expected.error)
+          })
         }
       }
       const judgeErrors = judgeFaults.filter(([, e]) => 'error' in e).length
@@ -188,7 +206,9 @@ describe('one run through every fault of the target and the judge', () => {
       expect(rssGrowth).toBeLessThan(400 * MiB)
     } finally {
       // the one child that left the process group (setsid) is out of reach by design: the test cleans it up
-      const escaped = readdirSync(pidDir).filter((f) => f.startsWith('escaped-')).map((f) => Number(f.replace('escaped-', '')))
+      const escaped = readdirSync(pidDir)
+        .filter((f) => f.startsWith('escaped-'))
+        .map((f) => Number(f.replace('escaped-', '')))
       for (const pid of escaped) {
         try {
           process.kill(pid, 'SIGKILL')
@@ -199,6 +219,5 @@ describe('one run through every fault of the target and the judge', () => {
       expect(escaped).toHaveLength(1)
     }
     expect(await settle(leftovers)).toEqual([])
-    rmSync(dir, { recursive: true, force: true })
-  }, 30_000)
+  }, 120_000)
 })

@@ -45,11 +45,58 @@ function expectBothSides(): void {
 }
 
 /** JSON-like values, with keys evalgate knows mixed among random ones so that validation is reached. */
-const knownKeys = ['version', 'name', 'dataset', 'cases', 'target', 'command', 'module', 'http', 'openai', 'judge', 'gate', 'defaults', 'assert', 'type', 'value', 'input', 'id', 'tags', 'expected', 'check', 'grading_method', 'ideal', 'threshold', 'weight', 'flags', 'timeoutMs', 'env', 'url', 'provider', 'repeat', 'concurrency']
+const knownKeys = [
+  'version',
+  'name',
+  'dataset',
+  'cases',
+  'target',
+  'command',
+  'module',
+  'http',
+  'openai',
+  'judge',
+  'gate',
+  'defaults',
+  'assert',
+  'type',
+  'value',
+  'input',
+  'id',
+  'tags',
+  'expected',
+  'check',
+  'grading_method',
+  'ideal',
+  'threshold',
+  'weight',
+  'flags',
+  'timeoutMs',
+  'env',
+  'url',
+  'provider',
+  'repeat',
+  'concurrency'
+]
 const key = fc.oneof(fc.constantFrom(...knownKeys), fc.string({ maxLength: 8 }))
 const scalar = fc.oneof(
   fc.string({ maxLength: 20 }),
-  fc.constantFrom('contains', 'regex', 'equals', 'llm-rubric', 'javascript', 'is-json', 'numeric', '(', '[a-', 'not-contains', 'output.length', '${HOME}', '{{input}}', 'node a.js | x'),
+  fc.constantFrom(
+    'contains',
+    'regex',
+    'equals',
+    'llm-rubric',
+    'javascript',
+    'is-json',
+    'numeric',
+    '(',
+    '[a-',
+    'not-contains',
+    'output.length',
+    '${HOME}',
+    '{{input}}',
+    'node a.js | x'
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -60,14 +107,19 @@ const { value: jsonish } = fc.letrec<{ value: unknown }>((tie) => ({
 }))
 
 /** Mostly `valid`, sometimes anything. */
-const mostly = <T,>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: jsonish, weight: 1 })
+const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 4 }, { arbitrary: jsonish, weight: 1 })
 
 /** A config close to valid: the known shape with any value in any place. */
 const configLike = fc.record(
   {
     version: mostly(fc.constant(1)),
     name: mostly(fc.constant('x')),
-    target: mostly(fc.record({ command: mostly(fc.constant(['node', 'a.js'])), timeoutMs: mostly(fc.integer({ min: 1, max: 1000 })), env: mostly(fc.constant({ A: 'b' })) }, { requiredKeys: ['command'] })),
+    target: mostly(
+      fc.record(
+        { command: mostly(fc.constant(['node', 'a.js'])), timeoutMs: mostly(fc.integer({ min: 1, max: 1000 })), env: mostly(fc.constant({ A: 'b' })) },
+        { requiredKeys: ['command'] }
+      )
+    ),
     cases: mostly(fc.array(fc.record({ input: jsonish, assert: jsonish, id: jsonish }, { requiredKeys: [] }), { maxLength: 3 })),
     judge: mostly(fc.constant({ model: 'm', threshold: 0.5 })),
     gate: mostly(fc.record({ maxRegressions: mostly(fc.nat(5)) }, { requiredKeys: [] })),
@@ -77,9 +129,29 @@ const configLike = fc.record(
 )
 
 /** Cases close to valid, with any value in any place. */
-const assertionLike = fc.record({ type: fc.oneof(fc.constantFrom('contains', 'regex', 'equals', 'numeric', 'is-json', 'javascript', 'levenshtein', 'not-contains', 'contains-any'), jsonish), value: jsonish, threshold: jsonish, flags: jsonish }, { requiredKeys: [] })
+const assertionLike = fc.record(
+  {
+    type: fc.oneof(fc.constantFrom('contains', 'regex', 'equals', 'numeric', 'is-json', 'javascript', 'levenshtein', 'not-contains', 'contains-any'), jsonish),
+    value: jsonish,
+    threshold: jsonish,
+    flags: jsonish
+  },
+  { requiredKeys: [] }
+)
 const caseLike = fc.oneof(
-  fc.record({ id: jsonish, input: jsonish, assert: fc.oneof(fc.array(assertionLike, { maxLength: 3 }), jsonish), expected: jsonish, tags: jsonish, grading_method: jsonish, check: jsonish, ideal: jsonish }, { requiredKeys: [] }),
+  fc.record(
+    {
+      id: jsonish,
+      input: jsonish,
+      assert: fc.oneof(fc.array(assertionLike, { maxLength: 3 }), jsonish),
+      expected: jsonish,
+      tags: jsonish,
+      grading_method: jsonish,
+      check: jsonish,
+      ideal: jsonish
+    },
+    { requiredKeys: [] }
+  ),
   jsonish
 )
 const datasetLike = fc.oneof(fc.array(caseLike, { maxLength: 5 }), fc.record({ cases: fc.array(caseLike, { maxLength: 5 }) }), jsonish)
@@ -102,7 +174,11 @@ function loadDataset(text: string, file: string): void {
 describe('the loaders load a value or refuse it with a ConfigError, never another exception', () => {
   it('config text', () => {
     fc.assert(
-      fc.property(texts(fc.oneof({ arbitrary: configLike, weight: 3 }, { arbitrary: jsonish, weight: 1 })), fc.constantFrom('evalgate.yml', 'evalgate.json'), (text, file) => loadsOrRefuses(() => parseConfig(text, file))),
+      fc.property(
+        texts(fc.oneof({ arbitrary: configLike, weight: 3 }, { arbitrary: jsonish, weight: 1 })),
+        fc.constantFrom('evalgate.yml', 'evalgate.json'),
+        (text, file) => loadsOrRefuses(() => parseConfig(text, file))
+      ),
       RUNS
     )
     expectBothSides()
@@ -117,7 +193,15 @@ describe('the loaders load a value or refuse it with a ConfigError, never anothe
   })
 
   it('dataset text (JSONL)', () => {
-    const lines = fc.array(fc.oneof(caseLike.map((c) => JSON.stringify(c) ?? 'null'), fc.string({ maxLength: 30 })), { maxLength: 6 }).map((l) => l.join('\n'))
+    const lines = fc
+      .array(
+        fc.oneof(
+          caseLike.map((c) => JSON.stringify(c) ?? 'null'),
+          fc.string({ maxLength: 30 })
+        ),
+        { maxLength: 6 }
+      )
+      .map((l) => l.join('\n'))
     fc.assert(
       fc.property(lines, (text) => {
         loadsOrRefuses(() => parseJsonl(text, 'cases.jsonl'))
@@ -130,7 +214,21 @@ describe('the loaders load a value or refuse it with a ConfigError, never anothe
 
   it('run records: any JSON, and a valid record with any part replaced', () => {
     const valid = makeRun([makeCase('a'), makeCase('b', false, { trials: makeTrials(1, 2), score: 0.5 })])
-    const paths: string[][] = [[], ['cases'], ['cases', '0'], ['cases', '0', 'id'], ['cases', '1', 'trials'], ['cases', '1', 'trials', '0'], ['summary'], ['summary', 'judge'], ['git'], ['tool'], ['complete'], ['config'], ['cases', '0', 'assertions', '0']]
+    const paths: string[][] = [
+      [],
+      ['cases'],
+      ['cases', '0'],
+      ['cases', '0', 'id'],
+      ['cases', '1', 'trials'],
+      ['cases', '1', 'trials', '0'],
+      ['summary'],
+      ['summary', 'judge'],
+      ['git'],
+      ['tool'],
+      ['complete'],
+      ['config'],
+      ['cases', '0', 'assertions', '0']
+    ]
     const replaced = fc.tuple(fc.constantFrom(...paths), jsonish).map(([path, value]) => {
       const record = structuredClone(valid) as unknown as Record<string, unknown>
       if (path.length === 0) return value
@@ -140,7 +238,14 @@ describe('the loaders load a value or refuse it with a ConfigError, never anothe
       return record
     })
     fc.assert(
-      fc.property(fc.oneof(fc.constant(JSON.stringify(valid)), replaced.map((r) => JSON.stringify(r) ?? 'null'), texts(jsonish)), (text) => loadsOrRefuses(() => parseRunRecord(text, 'run.json'))),
+      fc.property(
+        fc.oneof(
+          fc.constant(JSON.stringify(valid)),
+          replaced.map((r) => JSON.stringify(r) ?? 'null'),
+          texts(jsonish)
+        ),
+        (text) => loadsOrRefuses(() => parseRunRecord(text, 'run.json'))
+      ),
       RUNS
     )
     expectBothSides()
@@ -166,22 +271,35 @@ const caseSpec = (withTrials: boolean) =>
     passed: fc.boolean(),
     fingerprint: fc.constantFrom(0 as const, 1 as const),
     score: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
-    trials: withTrials ? fc.option(fc.integer({ min: 2, max: 6 }).chain((total) => fc.tuple(fc.integer({ min: 0, max: total }), fc.constant(total)))) : fc.constant(null)
+    trials: withTrials
+      ? fc.option(fc.integer({ min: 2, max: 6 }).chain((total) => fc.tuple(fc.integer({ min: 0, max: total }), fc.constant(total))))
+      : fc.constant(null)
   })
 
 function toCase(spec: CaseSpec): CaseResult {
   if (spec.trials) {
     const [passed, total] = spec.trials
-    return makeCase(spec.id, passed / total >= 0.5, { fingerprint: `fp-${spec.id}-${spec.fingerprint}`, score: spec.score, passFraction: passed / total, trials: makeTrials(passed, total) })
+    return makeCase(spec.id, passed / total >= 0.5, {
+      fingerprint: `fp-${spec.id}-${spec.fingerprint}`,
+      score: spec.score,
+      passFraction: passed / total,
+      trials: makeTrials(passed, total)
+    })
   }
   return makeCase(spec.id, spec.passed, { fingerprint: `fp-${spec.id}-${spec.fingerprint}`, score: spec.score })
 }
 
 /** A run of distinct case keys in a random order. */
 const run = (withTrials: boolean) =>
-  fc.record({ cases: fc.uniqueArray(caseSpec(withTrials), { selector: (c) => c.id, maxLength: ids.length }), complete: fc.boolean() }).map(({ cases, complete }) => makeRun(cases.map(toCase), { complete }))
+  fc
+    .record({ cases: fc.uniqueArray(caseSpec(withTrials), { selector: (c) => c.id, maxLength: ids.length }), complete: fc.boolean() })
+    .map(({ cases, complete }) => makeRun(cases.map(toCase), { complete }))
 
-const gate = fc.record({ maxRegressions: fc.nat(3), maxPassRateDrop: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }), minPassRate: fc.double({ min: 0, max: 1, noNaN: true }) })
+const gate = fc.record({
+  maxRegressions: fc.nat(3),
+  maxPassRateDrop: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined }),
+  minPassRate: fc.double({ min: 0, max: 1, noNaN: true })
+})
 
 /** Whether list follows the order of `order` (a subsequence of it). */
 function inOrder(list: readonly string[], order: readonly string[]): boolean {

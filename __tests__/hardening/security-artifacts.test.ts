@@ -156,8 +156,17 @@ describe('the baseline download', () => {
   it.each([
     ['a symlink named run.json', () => handZip([{ name: 'run.json', data: Buffer.from('/etc/passwd'), mode: 0o120777 }]), /is a symbolic link/],
     ['an entry escaping with backslashes', () => handZip([{ name: '..\\..\\run.json' }, { name: 'run.json' }]), /would escape/],
-    ['a record nested 100,000 levels deep', () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true, { input: 'DEEP' })])).replace('"DEEP"', '['.repeat(100_000) + ']'.repeat(100_000)) }), /nested more than 256 levels deep/],
-    ['a record holding a case twice', () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true), caseResult('a', false)])) }), /duplicate case key "a"/]
+    [
+      'a record nested 100,000 levels deep',
+      () =>
+        zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true, { input: 'DEEP' })])).replace('"DEEP"', '['.repeat(100_000) + ']'.repeat(100_000)) }),
+      /nested more than 256 levels deep/
+    ],
+    [
+      'a record holding a case twice',
+      () => zipOf({ 'run.json': JSON.stringify(record([caseResult('a', true), caseResult('a', false)])) }),
+      /duplicate case key "a"/
+    ]
   ])('refuses %s: a baseline error with the reason, nothing written outside its folder', async (_label, bytes, message) => {
     const temp = tempDir()
     const run = gh.server.addRun({ head_sha: sha(2) })

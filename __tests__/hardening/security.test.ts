@@ -20,7 +20,6 @@ import { renderHtml } from '../__fixtures__/html.js'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { chatReply, startServer, type FakeServer } from '../__fixtures__/openai-server.js'
 
-
 const agent = path.resolve('__tests__/__fixtures__/agents/agent.mjs')
 const leaky = path.resolve('__tests__/__fixtures__/agents/leaky-agent.mjs')
 
@@ -85,7 +84,10 @@ describe('shell injection through case inputs never executes', () => {
     const server = await startServer()
     try {
       server.respond((request) => ({ body: { echo: request.body, url: request.url } }))
-      const config = project({ target: { http: { url: `${server.url}/agent?q={{input}}`, body: { question: '{{input}}', fixed: 'yes' }, output: 'echo' } }, cases })
+      const config = project({
+        target: { http: { url: `${server.url}/agent?q={{input}}`, body: { question: '{{input}}', fixed: 'yes' }, output: 'echo' } },
+        cases
+      })
       const out = path.join(path.dirname(config), 'run.json')
       expect((await runCli(['run', '-c', config, '--out', out, '--quiet'])).code).toBe(0)
       const record = JSON.parse(read(out))
@@ -128,7 +130,8 @@ describe("the runner's credentials never reach the agent or the judge", () => {
   const forbidden = (name: string) => /^(INPUT_|ACTIONS_)/i.test(name) || name.toUpperCase() === 'GITHUB_TOKEN'
 
   it('an agent dumping its environment finds none of INPUT_*, ACTIONS_*, GITHUB_TOKEN, nor the runner’s other variables', async () => {
-    const judge = 'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ score: 1, reason: Object.keys(process.env).join(",") })))'
+    const judge =
+      'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ score: 1, reason: Object.keys(process.env).join(",") })))'
     const config = project(
       {
         target: { command: ['node', agent, 'env'], env: asked },
@@ -188,7 +191,9 @@ describe('model output cannot issue workflow commands in the action log', () => 
 
   it('annotations carry model text as escaped data: one line, no second command', () => {
     captureStdout()
-    summary.annotate([{ level: 'error', message: `case failed: ${commands}`, properties: { title: 'regressed: x\n::warning::y', file: 'a.yaml', startLine: 3 } }])
+    summary.annotate([
+      { level: 'error', message: `case failed: ${commands}`, properties: { title: 'regressed: x\n::warning::y', file: 'a.yaml', startLine: 3 } }
+    ])
     const written = stdout.join('')
     expect(written.trimEnd().split('\n')).toHaveLength(1)
     expect(written).toMatch(/^::error title=regressed%3A x%0A%3A%3Awarning%3A%3Ay,file=a\.yaml,line=3::case failed: ::error::pwned%0A::add-mask::secret%0A/)
@@ -238,7 +243,11 @@ describe('secrets and hostile output, end to end', () => {
     // a judge that quotes the key it was sent when it dislikes the output
     judge = (await startServer()).respond((request) => {
       const leaked = JSON.stringify(request.body).includes('the key is')
-      return { body: chatReply(JSON.stringify(leaked ? { score: 0.1, reason: `bad, and your header was ${request.headers.authorization}` } : { score: 0.9, reason: 'fine' })) }
+      return {
+        body: chatReply(
+          JSON.stringify(leaked ? { score: 0.1, reason: `bad, and your header was ${request.headers.authorization}` } : { score: 0.9, reason: 'fine' })
+        )
+      }
     })
   })
   afterAll(() => judge.close())
@@ -249,7 +258,15 @@ describe('secrets and hostile output, end to end', () => {
       target: { command: ['node', leaky], env: { API_KEY: '${AGENT_SECRET}', ...(behave ? { BEHAVE: 'yes' } : {}) } },
       judge: { provider: 'openai', model: 'judge-model', baseUrl: judge.baseUrl, apiKeyEnv: 'JUDGE_KEY' },
       cases: [
-        { id: 'print-key', name: 'prints its key', input: 'print-key', assert: [{ type: 'equals', value: 'fine' }, { type: 'llm-rubric', value: 'says fine' }] },
+        {
+          id: 'print-key',
+          name: 'prints its key',
+          input: 'print-key',
+          assert: [
+            { type: 'equals', value: 'fine' },
+            { type: 'llm-rubric', value: 'says fine' }
+          ]
+        },
         { id: 'fail-with-key', input: 'fail-with-key', expected: 'fine' },
         { id: 'hostile', name: '<img src=x onerror=alert(1)> @everyone', tags: ['</details>', '@everyone'], input: 'hostile', expected: 'fine' }
       ]
@@ -269,7 +286,24 @@ describe('secrets and hostile output, end to end', () => {
 
     const currentConfig = project(config(false))
     const files = Object.fromEntries(['run.json', 'cmp.json', 'report.md', 'report.html'].map((f) => [f, path.join(dir, `current-${f}`)]))
-    const res = await runCli(['run', '-c', currentConfig, '--baseline', baseline, '--out', files['run.json']!, '--json', files['cmp.json']!, '--report', files['report.md']!, '--html', files['report.html']!], env)
+    const res = await runCli(
+      [
+        'run',
+        '-c',
+        currentConfig,
+        '--baseline',
+        baseline,
+        '--out',
+        files['run.json']!,
+        '--json',
+        files['cmp.json']!,
+        '--report',
+        files['report.md']!,
+        '--html',
+        files['report.html']!
+      ],
+      env
+    )
     expect(res.code).toBe(1)
     expect(JSON.parse(read(files['cmp.json']!)).regressed).toEqual(['print-key', 'fail-with-key', 'hostile'])
 
@@ -281,7 +315,11 @@ describe('secrets and hostile output, end to end', () => {
       expect.stringContaining('<img src=x onerror=alert(1)>')
     ])
     expect(record).toContain('your header was Bearer ***')
-    for (const [what, text] of [...Object.entries(files).map(([name, file]) => [name, read(file)] as const), ['stdout', res.stdout] as const, ['stderr', res.stderr] as const]) {
+    for (const [what, text] of [
+      ...Object.entries(files).map(([name, file]) => [name, read(file)] as const),
+      ['stdout', res.stdout] as const,
+      ['stderr', res.stderr] as const
+    ]) {
       expectNoSecret(what, text)
     }
     expectInertMarkdown(read(files['report.md']!))
@@ -301,7 +339,10 @@ describe('secrets and hostile output, end to end', () => {
     const outDir = tempProject({})
     const { conclude } = await import('../../src/compare/conclude.js')
     const verdict = conclude(comparison, record, { baselineStatus: 'found' })
-    const rendered = await writeReport({ serverUrl: 'https://github.com', repository: 'acme/bot' }, { comparison, baseline, current: record, secrets, verdict, fullReportHint: 'the job summary', outDir, baselineRunId: 1 })
+    const rendered = await writeReport(
+      { serverUrl: 'https://github.com', repository: 'acme/bot' },
+      { comparison, baseline, current: record, secrets, verdict, fullReportHint: 'the job summary', outDir, baselineRunId: 1 }
+    )
     const comment = commentBody('<!-- evalgate:leaks -->', rendered.render(60_000), 'fail')
     const annotations = regressionAnnotations(comparison, record, process.cwd(), (s) => redact(s, secrets))
     const html = renderHtml({ comparison, baseline, current: record }, { redact: (t) => redact(t, secrets) })

@@ -44,7 +44,7 @@ describe('evalgate init', () => {
   it('writes a workflow that gates PRs and records the baseline on the default branch, with minimal permissions', () => {
     const workflow = initFiles({ branch: 'trunk' }).find((f) => f.path === WORKFLOW_FILE)!.content
     expect(workflow).toContain('  pull_request:\n  push:\n    branches: [trunk]\n')
-    expect(workflow).toMatch(/permissions:\n  contents: read .*\n  pull-requests: write .*\n  actions: read .*\n\n/)
+    expect(workflow).toMatch(/permissions:\n {2}contents: read .*\n {2}pull-requests: write .*\n {2}actions: read .*\n\n/)
     expect(workflow).toContain('uses: evalgate/evalgate@v1')
   })
 

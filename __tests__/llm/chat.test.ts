@@ -3,7 +3,7 @@ import { chatComplete, chatCompletionsUrl, ChatError, isLocalUrl } from '../../s
 import { chatReply, FakeServer, startServer } from '../__fixtures__/openai-server.js'
 
 let server: FakeServer
-const http = { sleep: async () => {}, timeoutMs: 2000 }
+const http = { sleep: async () => {}, timeoutMs: 30_000 }
 const messages = [{ role: 'user' as const, content: 'hi' }]
 
 beforeEach(async () => {
@@ -15,7 +15,7 @@ describe('chatComplete', () => {
   it.each(['', '/'])('posts to <baseUrl>/chat/completions (trailing %p)', async (slash) => {
     server.enqueue({ body: chatReply('hello') })
     const result = await chatComplete({ baseUrl: server.baseUrl + slash, model: 'm', messages }, http)
-    expect(result).toEqual({ content: 'hello', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 } })
+    expect(result).toEqual({ content: 'hello', usage: { promptTokens: 10, completionTokens: 5, totalTokens: 15 }, finishReason: 'stop' })
     expect(server.requests[0]).toMatchObject({ method: 'POST', url: '/v1/chat/completions' })
   })
 
@@ -64,7 +64,21 @@ describe('chatComplete', () => {
   it('reads a refusal, content parts and missing usage', async () => {
     server.enqueue(
       { body: { choices: [{ message: { content: null, refusal: 'I cannot help' } }] } },
-      { body: { choices: [{ message: { content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] } }], usage: { prompt_tokens: 3, completion_tokens: 4 } } }
+      {
+        body: {
+          choices: [
+            {
+              message: {
+                content: [
+                  { type: 'text', text: 'a' },
+                  { type: 'text', text: 'b' }
+                ]
+              }
+            }
+          ],
+          usage: { prompt_tokens: 3, completion_tokens: 4 }
+        }
+      }
     )
     const refused = await chatComplete({ baseUrl: server.baseUrl, model: 'm', messages }, http)
     const parts = await chatComplete({ baseUrl: server.baseUrl, model: 'm', messages }, http)

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { HttpError, NetworkError, postJson, requestJson, retryAfterMs, type HttpOptions } from '../../src/llm/http.js'
-import { FakeServer, startServer } from '../__fixtures__/openai-server.js'
+import { FakeServer, startServer, type Reply } from '../__fixtures__/openai-server.js'
 
 let server: FakeServer
 let sleeps: number[]
@@ -8,7 +8,7 @@ let sleeps: number[]
 const sleep = async (ms: number) => {
   sleeps.push(ms)
 }
-const fast = (extra: HttpOptions = {}): HttpOptions => ({ sleep, random: () => 0.5, timeoutMs: 2000, ...extra })
+const fast = (extra: HttpOptions = {}): HttpOptions => ({ sleep, random: () => 0.5, timeoutMs: 30_000, ...extra })
 
 beforeEach(async () => {
   server = await startServer()
@@ -121,26 +121,47 @@ describe('retries', () => {
 })
 
 describe('timeouts and cancellation', () => {
-  it('times out a slow reply, retrying it', async () => {
-    server.respond(() => ({ delayMs: 500, body: {} }))
-    const started = Date.now()
+  /** A reply that never comes: the server holds the request until it closes. */
+  const never = (): Promise<Reply> => new Promise(() => {})
+
+  /** Resolves once the server has received `n` requests (polled on the event loop, not on a timer). */
+  async function received(n: number): Promise<void> {
+    while (server.requests.length < n) await new Promise((resolve) => setImmediate(resolve))
+  }
+
+  afterEach(() => {
+    jest.useRealTimers()
+  })
+
+  it('times out a reply that never comes, retrying it', async () => {
+    server.respond(never)
     const err = await postJson(server.url, {}, fast({ timeoutMs: 50, retries: 1 })).catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NetworkError)
     expect(err).toMatchObject({ code: 'TIMEOUT', attempts: 2 })
     expect((err as Error).message).toMatch(/no reply within 50 ms \(after 2 attempts\)/)
-    expect(Date.now() - started).toBeLessThan(450)
+    expect(server.requests).toHaveLength(2)
   })
 
   it('succeeds when only the first attempt was slow', async () => {
-    server.enqueue({ delayMs: 400, body: { n: 1 } }, { body: { n: 2 } })
-    const res = await postJson(server.url, {}, fast({ timeoutMs: 50 }))
-    expect(res.data).toEqual({ n: 2 })
+    // the attempt timer runs on a fake clock: the first attempt times out when the test says so,
+    // and the second cannot, however slow the machine
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance', 'Date'] })
+    let seen = 0
+    server.respond(() => (++seen === 1 ? never() : { body: { n: 2 } }))
+    const reply = postJson(server.url, {}, fast({ timeoutMs: 50 }))
+    await received(1)
+    jest.advanceTimersByTime(50)
+    expect((await reply).data).toEqual({ n: 2 })
+    expect(server.requests).toHaveLength(2)
   })
 
   it("rejects with the caller's abort reason and stops retrying", async () => {
-    server.respond(() => ({ delayMs: 1000, body: {} }))
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new Error('run interrupted')), 30)
+    // aborted once the request is in flight: an event, not a race against a timer
+    server.respond(() => {
+      controller.abort(new Error('run interrupted'))
+      return never()
+    })
     await expect(postJson(server.url, {}, fast({ signal: controller.signal }))).rejects.toThrow('run interrupted')
     expect(server.requests).toHaveLength(1)
   })
@@ -155,7 +176,10 @@ describe('timeouts and cancellation', () => {
 
 describe('errors never show credentials', () => {
   it('redacts header credentials and secrets the server echoes back', async () => {
-    server.respond((req) => ({ status: 401, body: { error: { message: `bad key ${req.headers.authorization} / ${req.headers['x-api-key']} / extra-secret-1` } } }))
+    server.respond((req) => ({
+      status: 401,
+      body: { error: { message: `bad key ${req.headers.authorization} / ${req.headers['x-api-key']} / extra-secret-1` } }
+    }))
     const options = fast({ headers: { Authorization: 'Bearer sk-test-123456', 'x-api-key': 'k-abcdef' }, secrets: ['extra-secret-1'] })
     const err = (await postJson(server.url, {}, options).catch((e: unknown) => e)) as HttpError
     expect(err.message).toContain('HTTP 401')

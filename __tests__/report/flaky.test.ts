@@ -73,13 +73,7 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
     makeCase('real', true)
   ])
   const current = makeRun(
-    [
-      makeCase('known', false),
-      makeCase('steady', true),
-      rerunCase('noise', 'FPPPPP'),
-      rerunCase('broken', 'FFFFFF'),
-      makeCase('real', false)
-    ],
+    [makeCase('known', false), makeCase('steady', true), rerunCase('noise', 'FPPPPP'), rerunCase('broken', 'FFFFFF'), makeCase('real', false)],
     { summary: { ...makeRun([]).summary, reruns: 10, judge: { calls: 40, reused: 0, errors: 0, tokens: 0, sampled: 40, disagreements: 4 } } }
   )
   const md = report(baseline, current)
@@ -99,8 +93,15 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
     )
   })
 
-  it('says how many flips were re-run and what came of it', () => {
-    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 1 confirmed, 1 flaky.')
+  it('says how many flips were re-run and what came of it; against a single baseline trial, not testable rather than confirmed', () => {
+    // "broken" passed its one baseline trial and failed 6 of 6 now: p = 1/7, no result could be significant
+    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 0 confirmed, 1 flaky, 1 not testable (a single baseline trial: counted as flipped).')
+  })
+
+  it('calls re-runs confirmed when the baseline has trials to test against', () => {
+    const repeated = makeBaseline([makeCase('broken', true, { trials: makeTrials(5, 5), passFraction: 1 })])
+    const rerun = makeRun([rerunCase('broken', 'FFFFFF')])
+    expect(report(repeated, rerun)).toContain('1 flipped case re-run 5 times each to confirm: 1 confirmed, 0 flaky.')
   })
 
   it('shows how often the sampled judge disagreed with itself', () => {
@@ -123,10 +124,7 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
 
   it('lists at most 20 flaky cases, then how many more', () => {
     const keys = ids(23)
-    const many = report(
-      makeBaseline(keys.map((id) => makeCase(id, true, { history: 'PFPFPFPFP' }))),
-      makeRun(keys.map((id) => makeCase(id, false)))
-    )
+    const many = report(makeBaseline(keys.map((id) => makeCase(id, true, { history: 'PFPFPFPFP' }))), makeRun(keys.map((id) => makeCase(id, false))))
     expect(many).toContain('#### Flaky (23)')
     expect(many).toContain('- `case-19` failed this time, but failed 4 of its last 10 runs on `main`\n- and 3 more')
     expect(many).not.toContain('`case-20`')

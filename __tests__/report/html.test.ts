@@ -9,7 +9,6 @@ import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
 import { HOSTILE_NAME, HOSTILE_OUTPUT, reportFixture } from '../browser/report-fixture.js'
 
-
 /** The page's elements with their content: [tag, attributes, content]. */
 function scripts(html: string): Array<{ attributes: string; content: string }> {
   return [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attributes: m[1]!, content: m[2]! }))
@@ -115,7 +114,12 @@ describe('caseViews', () => {
   })
 
   it('diffs the outputs only when both exist and differ', () => {
-    expect(byKey.get('refund-policy')!.diff!.filter((l) => l.op !== 'equal').map((l) => l.op)).toEqual(['delete', 'insert'])
+    expect(
+      byKey
+        .get('refund-policy')!
+        .diff!.filter((l) => l.op !== 'equal')
+        .map((l) => l.op)
+    ).toEqual(['delete', 'insert'])
     expect(byKey.get('capital-ireland')!.diff).toBeNull()
     expect(byKey.get('timeout')!.diff).toBeNull()
     expect(byKey.get('old-case')!.diff).toBeNull()
@@ -166,7 +170,18 @@ describe('--html', () => {
     const dir = tempProject({})
     const html = path.join(dir, 'out', 'report.html')
     const out = path.join(dir, 'run.json')
-    const res = await runCli(['run', '-c', path.join(quickstart, 'evalgate.yml'), '--baseline', path.join(quickstart, 'baseline.json'), '--out', out, '--html', html, '--quiet'])
+    const res = await runCli([
+      'run',
+      '-c',
+      path.join(quickstart, 'evalgate.yml'),
+      '--baseline',
+      path.join(quickstart, 'baseline.json'),
+      '--out',
+      out,
+      '--html',
+      html,
+      '--quiet'
+    ])
     expect(res.code).toBe(1)
     const page = readFileSync(html, 'utf8')
     expect(page).toContain('<title>evalgate · quickstart — gate failed</title>')

@@ -4,15 +4,7 @@ import type { GateConfig } from '../../src/config/schema.js'
 import { plural } from '../../src/compare/format.js'
 import { conclude } from '../../src/compare/conclude.js'
 import type { Verdict } from '../../src/compare/types.js'
-import {
-  DEFAULT_MAX_LENGTH,
-  escapeInline,
-  formatDuration,
-  relativeAge,
-  renderReport,
-  type ReportInput,
-  type ReportOptions
-} from '../../src/report/index.js'
+import { DEFAULT_MAX_LENGTH, escapeInline, formatDuration, relativeAge, renderReport, type ReportInput, type ReportOptions } from '../../src/report/index.js'
 import { withoutNamedKeys } from '../../src/report/markdown.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../../src/types.js'
 import { ids, makeBaseline, makeCase, makeCases, makeGate, makeRun, makeTrials } from '../__fixtures__/records.js'
@@ -28,7 +20,16 @@ function report(baseline: RunRecord | null, current: RunRecord, gate: Partial<Ga
 /** The verdict conclude() would give, with the fields a row states. */
 function verdictOf(i: ReportInput, overrides: Partial<Verdict>): Verdict {
   const { gate } = i.comparison
-  return { outcome: gate.passed ? 'pass' : 'fail', headline: gate.passed ? 'gate passed' : 'gate failed', reasons: gate.failures, gate, baselineStatus: i.baseline ? 'found' : 'none', notices: [], configChanges: [], ...overrides }
+  return {
+    outcome: gate.passed ? 'pass' : 'fail',
+    headline: gate.passed ? 'gate passed' : 'gate failed',
+    reasons: gate.failures,
+    gate,
+    baselineStatus: i.baseline ? 'found' : 'none',
+    notices: [],
+    configChanges: [],
+    ...overrides
+  }
 }
 
 function judged(score: number, reason: string): AssertionResult {
@@ -130,9 +131,7 @@ describe('renderReport: content', () => {
     const baseline = makeBaseline(ids(25).map((id, i) => makeCase(id, i < 23, { score: 0.9 })))
     const current = makeRun(ids(25).map((id, i) => makeCase(id, i < 22, { score: 0.8 })))
     const md = report(baseline, current)
-    expect(md).toMatch(
-      /\| pass rate \| 92\.0% \(23\/25\) \| 88\.0% \(22\/25\) \| −4\.0 pts \(95% CI −\d+\.\d to \+\d+\.\d\) \|/
-    )
+    expect(md).toMatch(/\| pass rate \| 92\.0% \(23\/25\) \| 88\.0% \(22\/25\) \| −4\.0 pts \(95% CI −\d+\.\d to \+\d+\.\d\) \|/)
     // every case lost exactly 0.1: no spread, the interval is the point
     expect(md).toContain('| mean score | 0.900 | 0.800 | −0.100 (95% CI −0.100 to −0.100) |')
     expect(md).not.toContain('in both runs |')
@@ -142,12 +141,32 @@ describe('renderReport: content', () => {
     { name: '4 judged cases (too few)', n: 4, scores: [1, 0, 1, 0], now: [0, 1, 0, 1], shown: false },
     { name: '9 cases (too few)', n: 9, scores: Array(9).fill(0.9), now: Array(9).fill(0.8), shown: false },
     // 12 cases whose scores swing by ±1: the interval spans more than half the range
-    { name: '12 cases, an interval over half the range', n: 12, scores: Array(12).fill(0).map((_, i) => i % 2), now: Array(12).fill(0).map((_, i) => (i + 1) % 2), shown: false },
-    { name: '12 cases, a narrow interval', n: 12, scores: Array(12).fill(0.9), now: Array(12).fill(0).map((_, i) => 0.7 + (i % 3) * 0.05), shown: true }
+    {
+      name: '12 cases, an interval over half the range',
+      n: 12,
+      scores: Array(12)
+        .fill(0)
+        .map((_, i) => i % 2),
+      now: Array(12)
+        .fill(0)
+        .map((_, i) => (i + 1) % 2),
+      shown: false
+    },
+    {
+      name: '12 cases, a narrow interval',
+      n: 12,
+      scores: Array(12).fill(0.9),
+      now: Array(12)
+        .fill(0)
+        .map((_, i) => 0.7 + (i % 3) * 0.05),
+      shown: true
+    }
   ])('shows a mean-score interval only where it says something: $name', ({ n, scores, now, shown }) => {
     const baseline = makeBaseline(ids(n).map((id, i) => makeCase(id, true, { score: scores[i] })))
     const current = makeRun(ids(n).map((id, i) => makeCase(id, true, { score: now[i] })))
-    const row = report(baseline, current).split('\n').find((l) => l.startsWith('| mean score |'))!
+    const row = report(baseline, current)
+      .split('\n')
+      .find((l) => l.startsWith('| mean score |'))!
     expect(row.includes('95% CI')).toBe(shown)
   })
 
@@ -170,8 +189,12 @@ describe('renderReport: content', () => {
       makeCase('judged', false, { assertions: [judged(0.3, 'No refund date given.')] }),
       makeCase('down', false, { output: null, error: 'timeout after 60000 ms' })
     ])
-    const rows = report(baseline, current).split('\n').filter((l) => l.startsWith('| <code>'))
-    expect(rows[0]).toMatch(/^\| <code>refund-1<\/code> \| policy, refund \| <code>contains<\/code> \| expected output to contain "refund", got: I am sorry\. Your order is on its way\. I am sorry\..*… \|$/)
+    const rows = report(baseline, current)
+      .split('\n')
+      .filter((l) => l.startsWith('| <code>'))
+    expect(rows[0]).toMatch(
+      /^\| <code>refund-1<\/code> \| policy, refund \| <code>contains<\/code> \| expected output to contain "refund", got: I am sorry\. Your order is on its way\. I am sorry\..*… \|$/
+    )
     const reason = rows[0]!.split(' | ')[3]!.replace(/ \|$/, '')
     expect(reason.replace(/\\/g, '').length).toBeLessThanOrEqual(121)
     expect(reason).not.toMatch(/\\n|\\u0000|\\"/)
@@ -194,7 +217,14 @@ describe('renderReport: content', () => {
   it('does not repeat the output, JSON-quoted, under the output block', () => {
     const output = 'Line one\nLine two\u0000 with "quotes"'
     const baseline = makeBaseline([makeCase('q')])
-    const current = makeRun([makeCase('q', false, { output, assertions: [{ type: 'icontains', passed: false, score: 0, reason: `expected output to contain "dublin", ignoring case, got: ${JSON.stringify(output)}` }] })])
+    const current = makeRun([
+      makeCase('q', false, {
+        output,
+        assertions: [
+          { type: 'icontains', passed: false, score: 0, reason: `expected output to contain "dublin", ignoring case, got: ${JSON.stringify(output)}` }
+        ]
+      })
+    ])
     const why = report(baseline, current).split('**Why it fails**')[1]!
     expect(why).toContain('- `icontains`: expected output to contain "dublin", ignoring case\n')
     expect(why).not.toMatch(/Line one|\\n|\\u0000/)
@@ -223,8 +253,16 @@ describe('renderReport: content', () => {
   })
 
   it('shows cases that still pass but the judge scored lower, largest drop first', () => {
-    const baseline = makeBaseline([makeCase('tone', true, { score: 1, assertions: [judged(1, 'Warm.')] }), makeCase('steady', true, { score: 0.8 }), makeCase('slip', true, { score: 0.9 })])
-    const current = makeRun([makeCase('tone', true, { score: 0.5, assertions: [judged(0.5, 'Curt, but answers.')] }), makeCase('steady', true, { score: 0.8 }), makeCase('slip', true, { score: 0.8 })])
+    const baseline = makeBaseline([
+      makeCase('tone', true, { score: 1, assertions: [judged(1, 'Warm.')] }),
+      makeCase('steady', true, { score: 0.8 }),
+      makeCase('slip', true, { score: 0.9 })
+    ])
+    const current = makeRun([
+      makeCase('tone', true, { score: 0.5, assertions: [judged(0.5, 'Curt, but answers.')] }),
+      makeCase('steady', true, { score: 0.8 }),
+      makeCase('slip', true, { score: 0.8 })
+    ])
     const md = report(baseline, current, { maxMeanScoreDrop: 1 })
     expect(md).toContain(
       "#### Scored lower (2): still passing, the judge's score dropped\n\n| case | score | judge |\n|:--|:--|:--|\n| <code>tone</code> | 1.000 → 0.500 | Curt, but answers. |\n| <code>slip</code> | 0.900 → 0.800 |  |"
@@ -271,16 +309,43 @@ describe('renderReport: content', () => {
 
 describe('renderReport: the verdict', () => {
   const noBaseline = { comparison: compareRuns(null, makeRun(makeCases('a')), makeGate()), baseline: null, current: makeRun(makeCases('a')) }
-  const lookupNotice = 'no baseline: no run of evals.yml on main has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated'
+  const lookupNotice =
+    'no baseline: no run of evals.yml on main has a non-expired artifact "evalgate-demo"; comparison skipped, only the absolute floors are gated'
 
   it.each<{ name: string; input: () => ReportInput; alerts: string[] }>([
     { name: 'gate failed', input: () => richInput, alerts: ['CAUTION'] },
     { name: 'gate passed', input: () => input(makeBaseline(makeCases('a')), makeRun(makeCases('a'))), alerts: ['TIP'] },
     { name: 'no baseline, passed', input: () => noBaseline, alerts: ['NOTE'] },
     { name: 'no baseline, a floor failed', input: () => input(null, makeRun(makeCases('!a')), { minPassRate: 1 }), alerts: ['CAUTION', 'NOTE'] },
-    { name: 'accepted by label', input: () => ({ ...richInput, verdict: verdictOf(richInput, { outcome: 'accepted', headline: 'the gate failed, accepted by the evalgate:accept label' }) }), alerts: ['WARNING'] },
-    { name: 'error', input: () => ({ ...noBaseline, verdict: verdictOf(noBaseline, { outcome: 'error', headline: 'the baseline could not be read', baselineStatus: 'error', reasons: ['the baseline artifact is corrupt'] }) }), alerts: ['CAUTION', 'WARNING'] },
-    { name: 'baseline error, on-baseline-error: warn', input: () => ({ ...noBaseline, verdict: verdictOf(noBaseline, { baselineStatus: 'error', notices: ['baseline: the artifact is corrupt; comparison skipped'] }) }), alerts: ['WARNING'] },
+    {
+      name: 'accepted by label',
+      input: () => ({
+        ...richInput,
+        verdict: verdictOf(richInput, { outcome: 'accepted', headline: 'the gate failed, accepted by the evalgate:accept label' })
+      }),
+      alerts: ['WARNING']
+    },
+    {
+      name: 'error',
+      input: () => ({
+        ...noBaseline,
+        verdict: verdictOf(noBaseline, {
+          outcome: 'error',
+          headline: 'the baseline could not be read',
+          baselineStatus: 'error',
+          reasons: ['the baseline artifact is corrupt']
+        })
+      }),
+      alerts: ['CAUTION', 'WARNING']
+    },
+    {
+      name: 'baseline error, on-baseline-error: warn',
+      input: () => ({
+        ...noBaseline,
+        verdict: verdictOf(noBaseline, { baselineStatus: 'error', notices: ['baseline: the artifact is corrupt; comparison skipped'] })
+      }),
+      alerts: ['WARNING']
+    },
     { name: 'incomplete run', input: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a'), { complete: false })), alerts: ['WARNING'] },
     { name: 'incomplete baseline', input: () => input(makeBaseline(makeCases('a'), { complete: false }), makeRun(makeCases('a'))), alerts: ['WARNING'] }
   ])('$name: $alerts', ({ input: make, alerts }) => {
@@ -316,13 +381,24 @@ describe('renderReport: the verdict', () => {
       name: 'failed',
       make: () => input(makeBaseline(makeCases('a', 'b', 'c')), makeRun(makeCases('!a', '!b', 'c')), { maxPassRateDrop: 0 }),
       context: { baselineStatus: 'found' as const },
-      lines: ['> [!CAUTION]', '> **evalgate · support-bot: gate failed**', '>', '> - 2 cases regressed (limit: maxRegressions 0): a, b', expect.stringMatching(/fail now: the 2 cases above$/)]
+      lines: [
+        '> [!CAUTION]',
+        '> **evalgate · support-bot: gate failed**',
+        '>',
+        '> - 2 cases regressed (limit: maxRegressions 0): a, b',
+        expect.stringMatching(/fail now: the 2 cases above$/)
+      ]
     },
     {
       name: 'accepted',
       make: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('!a', 'b'))),
       context: { baselineStatus: 'found' as const, acceptLabel: 'evalgate:accept' },
-      lines: ['> [!WARNING]', '> **evalgate · support-bot: gate failed, accepted by the label "evalgate:accept"**', '>', '> - 1 case regressed (limit: maxRegressions 0): a']
+      lines: [
+        '> [!WARNING]',
+        '> **evalgate · support-bot: gate failed, accepted by the label "evalgate:accept"**',
+        '>',
+        '> - 1 case regressed (limit: maxRegressions 0): a'
+      ]
     },
     {
       name: 'incomplete',
@@ -366,7 +442,13 @@ describe('renderReport: the verdict', () => {
   })
 
   it('lists the config changes to apply after merge', () => {
-    const verdict = verdictOf(richInput, { configChanges: [{ key: 'gate.maxRegressions', base: 0, head: 5 }, { key: 'judge.model', base: 'gpt-4o', head: undefined }, { key: 'name', base: 'a|b', head: 'c' }] })
+    const verdict = verdictOf(richInput, {
+      configChanges: [
+        { key: 'gate.maxRegressions', base: 0, head: 5 },
+        { key: 'judge.model', base: 'gpt-4o', head: undefined },
+        { key: 'name', base: 'a|b', head: 'c' }
+      ]
+    })
     const md = renderReport({ ...richInput, verdict })
     expect(md).toContain(
       '#### Config changes (apply after merge)\n\n' +
@@ -381,7 +463,9 @@ describe('renderReport: the verdict', () => {
   it('lists the failing cases the same way without a baseline', () => {
     const current = makeRun([makeCase('ok'), makeCase('bad', false, { tags: ['geo'] })])
     const md = report(null, current, { minPassRate: 1 })
-    expect(md).toContain("#### Failing (1)\n\n| case | tags | first failing check | reason |\n|:--|:--|:--|:--|\n| <code>bad</code> | geo | <code>contains</code> | expected output to contain 'answer', got: bad |")
+    expect(md).toContain(
+      "#### Failing (1)\n\n| case | tags | first failing check | reason |\n|:--|:--|:--|:--|\n| <code>bad</code> | geo | <code>contains</code> | expected output to contain 'answer', got: bad |"
+    )
     expect(md).toContain('<details><summary><code>bad</code></summary>')
     expect(md).toContain('**Output** (failed)')
     expect(md).not.toContain('Baseline output')
@@ -441,7 +525,15 @@ describe('renderReport: length', () => {
     const baseline = makeBaseline(Array.from({ length: 4 * n }, (_, i) => makeCase(idOf(i), true, { tags: ['bulk'], expected: 'the right answer' })))
     const current = makeRun(
       Array.from({ length: 4 * n }, (_, i) =>
-        i % 4 ? makeCase(idOf(i), true, { tags: ['bulk'] }) : makeCase(idOf(i), false, { tags: ['bulk'], output: 'o'.repeat(400), assertions: [{ type: 'contains', passed: false, score: 0, reason: `expected output to contain "the right answer", got: ${JSON.stringify('o'.repeat(400))}` }] })
+        i % 4
+          ? makeCase(idOf(i), true, { tags: ['bulk'] })
+          : makeCase(idOf(i), false, {
+              tags: ['bulk'],
+              output: 'o'.repeat(400),
+              assertions: [
+                { type: 'contains', passed: false, score: 0, reason: `expected output to contain "the right answer", got: ${JSON.stringify('o'.repeat(400))}` }
+              ]
+            })
       )
     )
     return { comparison: compareRuns(baseline, current, makeGate()), baseline, current }

@@ -15,7 +15,12 @@ describe('renderShardSummary', () => {
     [
       'no baseline',
       {},
-      ['### evalgate · support-bot: shard 2 of 4', 'shard 2 of 4: 3 cases, pass rate 66.7% (2 passed, 1 failed).', 'once all 4 shards are in', '`evalgate-support-bot-shard-2-of-4`'],
+      [
+        '### evalgate · support-bot: shard 2 of 4',
+        'shard 2 of 4: 3 cases, pass rate 66.7% (2 passed, 1 failed).',
+        'once all 4 shards are in',
+        '`evalgate-support-bot-shard-2-of-4`'
+      ],
       ['regressed', 'cut short', 'mean score']
     ],
     [

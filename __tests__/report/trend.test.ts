@@ -63,7 +63,10 @@ describe('renderTrend', () => {
 describe('trendOf', () => {
   it('is the carried trend then the run itself, labelled by short commit or date', () => {
     const points = trendOf({
-      trend: [{ sha: 'abcdef1234', createdAt: '2026-11-01T00:00:00Z', passRate: 0.8, meanScore: null }, { sha: null, createdAt: '2026-11-02T10:00:00Z', passRate: 0.9, meanScore: 0.5 }],
+      trend: [
+        { sha: 'abcdef1234', createdAt: '2026-11-01T00:00:00Z', passRate: 0.8, meanScore: null },
+        { sha: null, createdAt: '2026-11-02T10:00:00Z', passRate: 0.9, meanScore: 0.5 }
+      ],
       git: { sha: '1234567890', ref: null, runId: null },
       createdAt: '2026-11-03T00:00:00Z',
       summary: { passRate: 0.95, meanScore: 0.7 } as never

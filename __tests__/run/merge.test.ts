@@ -1,17 +1,16 @@
 import { describe, expect, it } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, RecordError } from '../../src/errors.js'
 import { mergeRecords, type ShardRecord } from '../../src/run/merge.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 import { makeBaseline, makeCase, makeRun } from '../__fixtures__/records.js'
+import { tempDir } from '../__fixtures__/temp.js'
 
 /** A project of 40 cases: some pass, some fail an assertion, some make the agent throw. */
 function project(repeat: number): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-merge-'))
+  const dir = tempDir('evalgate-merge-')
   writeFileSync(
     path.join(dir, 'agent.mjs'),
     `export default (input) => {
@@ -32,7 +31,12 @@ function project(repeat: number): string {
 
 /** A record without what differs from run to run: timings and the creation time. */
 function stable(record: RunRecord) {
-  const untimed = (c: CaseResult) => ({ ...c, durationMs: 0, ...(c.trials ? { trials: c.trials.map((t) => ({ ...t, durationMs: 0 })) } : {}) })
+  const untimed = (c: CaseResult) => ({
+    ...c,
+    durationMs: 0,
+    latencyMs: 0,
+    ...(c.trials ? { trials: c.trials.map((t) => ({ ...t, durationMs: 0, latencyMs: 0 })) } : {})
+  })
   return { ...record, createdAt: '', summary: { ...record.summary, durationMs: 0 }, cases: record.cases.map(untimed) }
 }
 
@@ -65,7 +69,11 @@ describe('mergeRecords: the result', () => {
     shard(2, 2, ['c1', 'f4'], { createdAt: '2026-11-30T12:00:05.000Z', complete: false }),
     shard(1, 2, ['c0', 'c2', 'f3'], { createdAt: '2026-11-30T12:00:01.000Z' })
   ]
-  shards[0]!.record.summary = { ...shards[0]!.record.summary, durationMs: 900, judge: { calls: 3, reused: 1, errors: 0, tokens: 100, sampled: 2, disagreements: 1 } }
+  shards[0]!.record.summary = {
+    ...shards[0]!.record.summary,
+    durationMs: 900,
+    judge: { calls: 3, reused: 1, errors: 0, tokens: 100, sampled: 2, disagreements: 1 }
+  }
   shards[1]!.record.summary = { ...shards[1]!.record.summary, durationMs: 1200, judge: { calls: 2, reused: 0, errors: 1, tokens: 50 } }
 
   it('puts the cases back in dataset order and recomputes the summary', () => {
@@ -115,19 +123,39 @@ describe('mergeRecords: the result', () => {
 describe('mergeRecords: refuses', () => {
   const notShard: ShardRecord = { file: 'plain.json', record: makeRun([makeCase('c0')]) }
   it.each<[string, ShardRecord[], string]>([
-    ['a missing shard', [shard(1, 3, ['c0']), shard(3, 3, ['c2'])], 'missing shard 2/3: a run split in 3 needs all 3 shard records (given: s1.json (shard 1/3), s3.json (shard 3/3))'],
+    [
+      'a missing shard',
+      [shard(1, 3, ['c0']), shard(3, 3, ['c2'])],
+      'missing shard 2/3: a run split in 3 needs all 3 shard records (given: s1.json (shard 1/3), s3.json (shard 3/3))'
+    ],
     ['missing shards', [shard(2, 4, ['c0'])], 'missing shards 1/4, 3/4, 4/4'],
-    ['a shard given twice', [shard(1, 2, ['c0']), shard(2, 2, ['c1']), { ...shard(2, 2, ['c3']), file: 'again.json' }], 'shard 2/2 given twice: s2.json and again.json'],
+    [
+      'a shard given twice',
+      [shard(1, 2, ['c0']), shard(2, 2, ['c1']), { ...shard(2, 2, ['c3']), file: 'again.json' }],
+      'shard 2/2 given twice: s2.json and again.json'
+    ],
     ['shards of different splits', [shard(1, 2, ['c0']), shard(2, 3, ['c1'])], 'shards of different splits: s1.json is shard 1/2, s2.json is shard 2/3'],
-    ['another config', [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { name: 'other-bot' })], 'shards of different runs: s1.json (shard 1/2) has name "support-bot", s2.json (shard 2/2) has name "other-bot"'],
+    [
+      'another config',
+      [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { name: 'other-bot' })],
+      'shards of different runs: s1.json (shard 1/2) has name "support-bot", s2.json (shard 2/2) has name "other-bot"'
+    ],
     [
       'another commit',
       [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { git: { sha: 'beef', ref: null, runId: '42' } })],
       'has git.sha "c0ffee0000000000000000000000000000000000", s2.json (shard 2/2) has git.sha "beef"'
     ],
-    ['another workflow run', [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { git: { sha: null, ref: null, runId: '43' } })], 'has git.runId "42", s2.json (shard 2/2) has git.runId "43"'],
+    [
+      'another workflow run',
+      [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { git: { sha: null, ref: null, runId: '43' } })],
+      'has git.runId "42", s2.json (shard 2/2) has git.runId "43"'
+    ],
     ['another repeat', [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { config: { repeat: 3, shard: '2/2' } })], 'has repeat 1, s2.json (shard 2/2) has repeat 3'],
-    ['overlapping cases', [shard(1, 2, ['c0', 'c1']), shard(2, 2, ['c1'])], 'case "c1" is in both s1.json (shard 1/2) and s2.json (shard 2/2); shards must not overlap'],
+    [
+      'overlapping cases',
+      [shard(1, 2, ['c0', 'c1']), shard(2, 2, ['c1'])],
+      'case "c1" is in both s1.json (shard 1/2) and s2.json (shard 2/2); shards must not overlap'
+    ],
     ['a case twice in a shard', [shard(1, 1, ['c0', 'c0'])], 'case "c0" is twice in s1.json (shard 1/1)'],
     ['a record that is not a shard', [notShard], 'plain.json: not a shard record: it has no config.shard'],
     ['a malformed shard', [{ file: 'odd.json', record: makeRun([], { config: { repeat: 1, shard: '5/4' } }) }], 'odd.json: config.shard "5/4" is not i/n']
@@ -139,10 +167,26 @@ describe('mergeRecords: refuses', () => {
   const dataset = (fingerprint: string) => ({ dataset: { fingerprint, cases: 3 } })
 
   it.each<[string, ShardRecord[], string]>([
-    ['the odd shard out', [shard(1, 3, ['c0'], dataset('d1')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d2'))], 's3.json: shard 3/3 was made from dataset d2 (3 cases), not from the other shards\' dataset d1 (3 cases)'],
-    ['the first shard, when it is the odd one', [shard(1, 3, ['c0'], dataset('d2')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d1'))], 's1.json: shard 1/3 was made from dataset d2'],
-    ['a shard that names no dataset among shards that do', [shard(1, 2, ['c0'], dataset('d1')), shard(2, 2, ['c1'])], 's2.json: shard 2/2 was made from a dataset it does not name (a record of an older evalgate)'],
-    ['another fingerprint version', [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { fingerprintVersion: 1 })], 'has fingerprintVersion 2, s2.json (shard 2/2) has fingerprintVersion 1']
+    [
+      'the odd shard out',
+      [shard(1, 3, ['c0'], dataset('d1')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d2'))],
+      "s3.json: shard 3/3 was made from dataset d2 (3 cases), not from the other shards' dataset d1 (3 cases)"
+    ],
+    [
+      'the first shard, when it is the odd one',
+      [shard(1, 3, ['c0'], dataset('d2')), shard(2, 3, ['c1'], dataset('d1')), shard(3, 3, ['c2'], dataset('d1'))],
+      's1.json: shard 1/3 was made from dataset d2'
+    ],
+    [
+      'a shard that names no dataset among shards that do',
+      [shard(1, 2, ['c0'], dataset('d1')), shard(2, 2, ['c1'])],
+      's2.json: shard 2/2 was made from a dataset it does not name (a record of an older evalgate)'
+    ],
+    [
+      'another fingerprint version',
+      [shard(1, 2, ['c0']), shard(2, 2, ['c1'], { fingerprintVersion: 1 })],
+      'has fingerprintVersion 2, s2.json (shard 2/2) has fingerprintVersion 1'
+    ]
   ])('row 14: shards of different datasets: %s', (_label, shards, message) => {
     expect(() => mergeRecords(shards)).toThrow(RecordError)
     expect(() => mergeRecords(shards)).toThrow(message)

@@ -3,7 +3,20 @@ import { createProgress, formatDuration, formatProgress } from '../../src/run/pr
 import type { CaseResult } from '../../src/types.js'
 
 function result(passed: boolean): CaseResult {
-  return { id: 'c', name: 'c', tags: [], fingerprint: 'f', input: 'x', passed, passFraction: passed ? 1 : 0, output: '', error: null, score: null, durationMs: 1, assertions: [] }
+  return {
+    id: 'c',
+    name: 'c',
+    tags: [],
+    fingerprint: 'f',
+    input: 'x',
+    passed,
+    passFraction: passed ? 1 : 0,
+    output: '',
+    error: null,
+    score: null,
+    durationMs: 1,
+    assertions: []
+  }
 }
 
 /** A stream that records what it was given, and a clock the test moves. */

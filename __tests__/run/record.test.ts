@@ -75,7 +75,9 @@ describe('reading a record a piece at a time', () => {
   })
 
   it('names the case of a cut-short record, and the schema version before any bad case', () => {
-    expect(() => parseRunRecord(text.slice(0, text.length / 2), 'cut.json')).toThrow(/cut\.json: not a run record: not valid JSON \(at cases\[\d+\]: the "cases" list is not closed/)
+    expect(() => parseRunRecord(text.slice(0, text.length / 2), 'cut.json')).toThrow(
+      /cut\.json: not a run record: not valid JSON \(at cases\[\d+\]: the "cases" list is not closed/
+    )
     const foreign = JSON.stringify({ ...record, schemaVersion: 2, cases: [{ id: 1 }] })
     expect(() => parseRunRecord(foreign, 'new.json')).toThrow('new.json: has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only')
     const badCase = JSON.stringify({ ...record, cases: [...record.cases.slice(0, 2), { ...record.cases[2], passed: 'yes' }] })

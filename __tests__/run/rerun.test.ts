@@ -102,7 +102,9 @@ describe('rerunFlips through the engine (module target)', () => {
     expect(comparison.flaky).toEqual(['noise'])
     expect(comparison.gate.failures).toEqual(['1 case regressed (limit: maxRegressions 0): broken'])
     const md = renderReport({ comparison, baseline, current: record })
-    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 1 confirmed, 1 flaky.')
+    // the baseline ran each case once: "broken" (1/1 → 0/6, p = 1/7) still counts, but nothing could confirm it
+    expect(comparison.notTestable).toEqual(['broken'])
+    expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 0 confirmed, 1 flaky, 1 not testable (a single baseline trial: counted as flipped).')
     expect(md).toContain('- `noise` failed at first, then passed 5 of 5 re-runs')
   })
 

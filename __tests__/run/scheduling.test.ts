@@ -57,7 +57,7 @@ describe('runCases scheduling', () => {
     const target: Target = {
       async call({ input }) {
         // case 0 answers only once every other case has finished: a runner that waited for it would never get there
-        if (input === 0) await Promise.race([othersDone.promise, fallback(5000)])
+        if (input === 0) await Promise.race([othersDone.promise, fallback(25_000)])
         return { output: 'ok' }
       },
       async close() {}
@@ -71,7 +71,11 @@ describe('runCases scheduling', () => {
       }
     })
     expect(finished.at(-1)).toBe('c0')
-    expect(finished.slice(0, -1)).toEqual(cases(n).slice(1).map((c) => c.id))
+    expect(finished.slice(0, -1)).toEqual(
+      cases(n)
+        .slice(1)
+        .map((c) => c.id)
+    )
     expect(outcome.cases[0]!.id).toBe('c0')
   })
 
@@ -90,7 +94,7 @@ describe('runCases scheduling', () => {
     const judge: Judge = async ({ input }) => {
       // with concurrency 1, the second target call can only start if grading the first freed its slot
       if (input === 0) {
-        await Promise.race([secondCallStarted.promise, fallback(5000)])
+        await Promise.race([secondCallStarted.promise, fallback(25_000)])
         callsWhenFirstVerdict = calls.length
       }
       return { model: 'fake', score: 1, reason: 'fine', key: `k${String(input)}` }

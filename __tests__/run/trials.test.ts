@@ -76,7 +76,11 @@ describe('aggregateCase', () => {
     { name: 'half at threshold 0.6', trials: [true, false], threshold: 0.6, passed: false, fraction: 0.5 },
     { name: '1 of 6 (a failure re-run five times)', trials: [false, true, false, false, false, false], threshold: 0.5, passed: false, fraction: 1 / 6 }
   ])('$name', ({ trials, threshold, passed, fraction }) => {
-    const result = aggregateCase(evalCase('a'), trials.map((p) => trial(p)), threshold)
+    const result = aggregateCase(
+      evalCase('a'),
+      trials.map((p) => trial(p)),
+      threshold
+    )
     expect(result.passed).toBe(passed)
     expect(result.passFraction).toBeCloseTo(fraction, 12)
     // the trial shown agrees with the verdict

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, TargetError } from '../../src/errors.js'
 import { createTarget } from '../../src/targets/index.js'
 import type { Target } from '../../src/targets/types.js'
+import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { AGENT, agentCommand, context, expectAllGone, request, targetConfig, tempDir, waitForPids } from './helpers.js'
 
 const targets: Target[] = []
@@ -122,30 +123,74 @@ describe('command target: environment', () => {
 })
 
 describe('command target: failures', () => {
-  it('rejects on a non-zero exit with the end of stderr', async () => {
+  it('rejects on a non-zero exit with the last line of stderr first, then its tail', async () => {
     const error = await run(agentCommand('fail'), '').catch((err: unknown) => err)
     expect(error).toBeInstanceOf(TargetError)
-    expect((error as Error).message).toMatch(/^exited with code 3: .*model not found: gpt-9$/s)
-    expect((error as Error).message.length).toBeLessThan(2200)
+    expect((error as Error).message).toMatch(
+      /^exited with code 3: model not found: gpt-9\n\nstderr, its last 2048 bytes:\n(lots of noise\n)+model not found: gpt-9$/
+    )
+  })
+
+  it("keeps a long traceback's end: its last line leads the message, whole", async () => {
+    const frames = Array.from({ length: 200 }, (_, i) => `  File "agent.py", line ${i}, in step_${i}\n    step_${i + 1}()`).join('\n')
+    const traceback = `Traceback (most recent call last):\n${frames}\nValueError: invalid literal for int() with base 10: 'abc'`
+    const script = `process.stderr.write(${JSON.stringify(traceback)} + "\\n", () => process.exit(1))`
+    const error = (await run([process.execPath, '-e', script], '').catch((err: unknown) => err)) as Error
+    expect(error.message.split('\n')[0]).toBe("exited with code 1: ValueError: invalid literal for int() with base 10: 'abc'")
+    expect(error.message).toMatch(/stderr, its last 2048 bytes:\n {2,4}(File|step_)/)
+    expect(error.message.endsWith("ValueError: invalid literal for int() with base 10: 'abc'")).toBe(true)
+    expect(error.message.length).toBeLessThan(2300)
   })
 
   it('rejects when the agent is killed by a signal', async () => {
     await expect(run(agentCommand('signal'), '')).rejects.toThrow(/^killed by SIGSEGV/)
   })
+})
 
-  it('names a program that cannot be found, and the PATH searched', async () => {
-    await expect(run(['no-such-agent-xyz', '--help'], '')).rejects.toThrow(/^command not found: no-such-agent-xyz \(PATH=.+\)$/)
-    await expect(run(['./missing-agent.sh'], '')).rejects.toThrow(/^command not found: \.\/missing-agent\.sh \(cwd=/)
+describe('command target: a program that cannot be run is a config error before any case', () => {
+  it('names a misspelt program, target.command, the fix and the nearest name on the PATH', async () => {
+    const bin = tempDir()
+    writeFileSync(join(bin, 'python3'), '#!/bin/sh\n', { mode: 0o755 })
+    const error = await commandTarget(['pyhton3', 'agent.py'], {}, { PATH: bin }).catch((err: unknown) => err)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).where).toBe('target.command')
+    expect((error as Error).message).toBe(
+      `target.command: the program "pyhton3" is not on the PATH (did you mean "python3"?): fix the spelling in target.command, install it, or give its path; PATH=${bin}`
+    )
+  })
+
+  it('names a relative path that does not exist, resolved from the working directory', async () => {
+    await expect(commandTarget(['./missing-agent.sh'])).rejects.toThrow(
+      `target.command: the program "./missing-agent.sh" does not exist (looked for ${join(AGENT, '..', 'missing-agent.sh')}): fix the path in target.command (a relative path starts from ${join(AGENT, '..')})`
+    )
+  })
+
+  it('names a script that is not executable, and how to run it', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'agent.py'), 'print("hi")\n', { mode: 0o644 })
+    await expect(commandTarget(['./agent.py'], { cwd: dir })).rejects.toThrow(
+      /^target\.command: the program "\.\/agent\.py" \(.*agent\.py\) is not executable: `chmod \+x` it, or name its interpreter first in target\.command \(e\.g\. \["python3", "\.\/agent\.py"\]\)$/
+    )
   })
 
   it('names a working directory that does not exist', async () => {
-    await expect(run(agentCommand('silent'), '', { cwd: 'no/such/dir' })).rejects.toThrow(/^working directory does not exist: .*no\/such\/dir/)
+    await expect(commandTarget(agentCommand('silent'), { cwd: 'no/such/dir' })).rejects.toThrow(
+      /^target\.cwd: the working directory .*no\/such\/dir does not exist: fix target\.cwd/
+    )
   })
 
+  it('the CLI exits 2 before running any case, naming the config file', async () => {
+    const dir = tempProject({ 'evalgate.yml': 'target:\n  command: [pyhton3-nowhere, agent.py]\ncases:\n  - { input: a, expected: a }\n' })
+    const res = await runCli(['run', '-c', join(dir, 'evalgate.yml'), '--out', join(dir, 'run.json')])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toMatch(/^evalgate: .*evalgate\.yml: target\.command: the program "pyhton3-nowhere" is not on the PATH/)
+    expect(existsSync(join(dir, 'run.json'))).toBe(false)
+  })
+})
+
+describe('command target: output cap', () => {
   it('kills an agent whose output exceeds maxOutputBytes', async () => {
-    await expect(run(agentCommand('flood'), '', { maxOutputBytes: 10_000 })).rejects.toThrow(
-      'output exceeded 10000 bytes (target.maxOutputBytes)'
-    )
+    await expect(run(agentCommand('flood'), '', { maxOutputBytes: 10_000 })).rejects.toThrow('output exceeded 10000 bytes (target.maxOutputBytes)')
   })
 })
 
@@ -180,7 +225,8 @@ describe('command target: stopping', () => {
     const started = Date.now()
     controller.abort(new TargetError('timed out after 10 ms'))
     expect(await call).toEqual(new TargetError('timed out after 10 ms'))
-    expect(Date.now() - started).toBeLessThan(8000)
+    // the grace period is 2 s; the bound only says it does not wait forever
+    expect(Date.now() - started).toBeLessThan(20_000)
     expect(await expectAllGone(pids)).toEqual([])
   })
 
@@ -192,15 +238,17 @@ describe('command target: stopping', () => {
   })
 
   it('does not start anything for an already aborted trial', async () => {
-    const target = await commandTarget(['no-such-agent-xyz'])
+    const pidFile = join(tempDir(), 'pids.json')
+    const target = await commandTarget(agentCommand('hang', pidFile))
     await expect(target.call(request('', AbortSignal.abort(new TargetError('run interrupted'))))).rejects.toThrow('run interrupted')
+    expect(existsSync(pidFile)).toBe(false)
   })
 
   it('does not wait forever for a grandchild that keeps stdout open', async () => {
     const pidFile = join(tempDir(), 'pids.json')
     const started = Date.now()
     expect(await run(agentCommand('linger', pidFile), '')).toBe('parent done')
-    expect(Date.now() - started).toBeLessThan(5000)
+    expect(Date.now() - started).toBeLessThan(20_000)
     expect(await expectAllGone(await waitForPids(pidFile))).toEqual([])
   })
 
@@ -209,7 +257,7 @@ describe('command target: stopping', () => {
     const started = Date.now()
     try {
       expect(await run(agentCommand('escape', pidFile), '')).toBe('parent done')
-      expect(Date.now() - started).toBeLessThan(5000)
+      expect(Date.now() - started).toBeLessThan(20_000)
     } finally {
       // out of the group's reach by design: the test cleans up after its own fixture
       for (const pid of await waitForPids(pidFile)) process.kill(pid, 'SIGKILL')

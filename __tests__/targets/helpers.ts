@@ -1,17 +1,18 @@
 /** Shared bits of the target tests: a context, a request, and watching process ids. */
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { targetSchema, type TargetConfig } from '../../src/config/schema.js'
 import type { TargetContext, TrialRequest } from '../../src/targets/types.js'
 import type { EvalCase } from '../../src/types.js'
+import { tempDir as madeTempDir } from '../__fixtures__/temp.js'
 
 export const AGENTS = join(dirname(fileURLToPath(import.meta.url)), '..', '__fixtures__', 'agents')
 export const AGENT = join(AGENTS, 'agent.mjs')
 
+/** A temp folder removed after the test file. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'evalgate-targets-'))
+  return madeTempDir('evalgate-targets-')
 }
 
 export function context(env: NodeJS.ProcessEnv = process.env): TargetContext {
@@ -38,7 +39,7 @@ async function sleep(ms: number): Promise<void> {
 
 /** The pids a fixture agent wrote once it was up. */
 export async function waitForPids(file: string): Promise<number[]> {
-  const deadline = Date.now() + 10_000
+  const deadline = Date.now() + 30_000
   for (;;) {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as number[]
@@ -70,7 +71,7 @@ export function isAlive(pid: number): boolean {
 
 /** Signals are delivered asynchronously: give the kernel a moment before calling a process a survivor. */
 export async function expectAllGone(pids: number[]): Promise<number[]> {
-  const deadline = Date.now() + 3000
+  const deadline = Date.now() + 15_000
   while (pids.some(isAlive) && Date.now() < deadline) await sleep(20)
   return pids.filter(isAlive)
 }

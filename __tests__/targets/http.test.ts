@@ -18,7 +18,7 @@ afterEach(() => server.close())
 
 /** An http target as users get it: parsed through the real schema, so the defaults (POST, retries 2) apply. */
 function target(http: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const config = targetConfig({ http: { url: `${server.url}/ask`, ...http }, timeoutMs: 2000, ...extra })
+  const config = targetConfig({ http: { url: `${server.url}/ask`, ...http }, timeoutMs: 30_000, ...extra })
   return createHttpTarget(config.http!, ctx, config, deps)
 }
 
@@ -73,7 +73,9 @@ describe('the http target', () => {
 
   it('names a missing output path and shows the top-level keys', async () => {
     server.enqueue({ body: { result: { text: 'x' }, id: 7 } })
-    const err = await target({ output: 'data.answer' }).call(trial('x')).catch((e: unknown) => e)
+    const err = await target({ output: 'data.answer' })
+      .call(trial('x'))
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TargetError)
     expect((err as Error).message).toBe('target.http.output: the reply has no "data.answer" (missing at "data"); the reply\'s top-level keys: result, id')
   })
@@ -106,9 +108,12 @@ describe('the http target', () => {
   })
 
   it("stops when the trial's signal aborts", async () => {
-    server.respond(() => ({ delayMs: 2000, body: {} }))
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new TargetError('timed out after 30 ms')), 30)
+    // aborted once the request is in flight, and never answered: an event, not a race against a timer
+    server.respond(() => {
+      controller.abort(new TargetError('timed out after 30 ms'))
+      return new Promise(() => {})
+    })
     await expect(target({}).call(trial('x', controller.signal))).rejects.toThrow('timed out after 30 ms')
   })
 

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, TargetError } from '../../src/errors.js'
-import { createJsonlTarget } from '../../src/targets/jsonl.js'
+import { createJsonlTarget, silentWorkerError } from '../../src/targets/jsonl.js'
 import type { Target, TrialRequest } from '../../src/targets/types.js'
 import { AGENTS, context, expectAllGone, isAlive, request, targetConfig, tempDir, waitForPids } from './helpers.js'
 
@@ -58,7 +59,11 @@ describe('jsonl target: the protocol', () => {
     expect(await output(target, 'numeric-id')).toBe('by number')
     expect(await output(target, 'object-output')).toBe('{"answer":42}')
     expect(await output(target, 'split')).toBe('héllo wörld ✓')
-    expect(await target.call(request('usage'))).toEqual({ output: 'counted', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } })
+    expect(await target.call(request('usage'))).toEqual({
+      output: 'counted',
+      usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 },
+      latencyMs: expect.any(Number)
+    })
   })
 
   it.each([
@@ -81,7 +86,9 @@ describe('jsonl target: the protocol', () => {
   })
 
   it('passes only the minimal environment', async () => {
-    const env = JSON.parse(await output(jsonlTarget({ env: { MODEL: 'm1', GITHUB_TOKEN: 'x' } }, [], { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_secret', INPUT_KEY: 'k' }), 'env'))
+    const env = JSON.parse(
+      await output(jsonlTarget({ env: { MODEL: 'm1', GITHUB_TOKEN: 'x' } }, [], { PATH: process.env.PATH, GITHUB_TOKEN: 'ghs_secret', INPUT_KEY: 'k' }), 'env')
+    )
     expect(env.MODEL).toBe('m1')
     expect(env.GITHUB_TOKEN).toBeUndefined()
     expect(env.INPUT_KEY).toBeUndefined()
@@ -145,15 +152,57 @@ describe('jsonl target: workers', () => {
     await expect(jsonlTarget().call(request('pid', controller.signal))).rejects.toThrow('run interrupted')
   })
 
-  it('a worker that cannot start fails each case with the reason', async () => {
-    const target = createJsonlTarget(targetConfig({ command: ['definitely-not-a-program-xyz'], protocol: 'jsonl' }), context())
-    targets.push(target)
-    await expect(target.call(request('a'))).rejects.toThrow('command not found: definitely-not-a-program-xyz')
-    await expect(target.call(request('b'))).rejects.toThrow('command not found')
+  it('a program that cannot be found is a config error before any worker starts', () => {
+    expect(() => createJsonlTarget(targetConfig({ command: ['definitely-not-a-program-xyz'], protocol: 'jsonl' }), context())).toThrow(
+      /^target\.command: the program "definitely-not-a-program-xyz" is not on the PATH/
+    )
+  })
+
+  it('workers that never write a line are diagnosed once: the cases in flight and every later one fail at once, saying why', async () => {
+    const target = jsonlTarget({ workers: 2, timeoutMs: 60_000 }, ['silent'])
+    const first = timedRequest('a')
+    const failure = (p: Promise<unknown>) =>
+      p.then(
+        () => new Error('answered'),
+        (err: unknown) => err as Error
+      )
+    const calls = [target.call(first.req), output(target, 'b'), output(target, 'c')].map(failure)
+    first.timeout()
+    const [timedOut, ...others] = await Promise.all(calls)
+    expect(timedOut!.message).toBe('timed out after 50 ms')
+    const why = silentWorkerError(60_000).message
+    expect(why).toMatch(/^no reply line within 60000 ms, and no worker wrote anything on stdout: is the worker's stdout flushed after each reply\?/)
+    expect(others.map((e) => e!.message)).toEqual([why, why])
+    // a later case is not sent at all
+    await expect(output(target, 'd')).rejects.toThrow(why)
+  })
+
+  it("a worker that answered once is never called silent: a later hang is that case's timeout only", async () => {
+    const target = jsonlTarget()
+    await output(target, 'pid')
+    const hung = timedRequest('hang')
+    const hanging = target.call(hung.req)
+    hung.timeout()
+    await expect(hanging).rejects.toThrow('timed out after 50 ms')
+    expect(await output(target, 'upper:next')).toBe('NEXT')
+  })
+
+  it('a run against a silent worker ends after one timeout, every case naming the cause', async () => {
+    const dir = tempDir()
+    const cases = Array.from({ length: 12 }, (_, i) => ({ id: `c${i}`, input: `q${i}`, expected: 'late' }))
+    const config = { target: { command: [process.execPath, JSONL_AGENT, 'silent'], protocol: 'jsonl', workers: 2, timeoutMs: 1000 }, concurrency: 2, cases }
+    writeFileSync(join(dir, 'evalgate.json'), JSON.stringify(config))
+    const { record } = await evaluate(await loadEvalConfig(join(dir, 'evalgate.json')), { env: process.env })
+    const errors = record.cases.map((c) => c.error)
+    // the first cases in flight time out or are failed with the diagnosis; none after them waits
+    expect(errors.filter((e) => e === 'timed out after 1000 ms').length).toBeLessThanOrEqual(2)
+    expect(errors.filter((e) => e === silentWorkerError(1000).message).length).toBeGreaterThanOrEqual(10)
   })
 
   it('a worker that exits at start fails its case with its stderr', async () => {
-    await expect(jsonlTarget({}, ['exit-at-start']).call(request('a'))).rejects.toThrow('worker exited with code 2 while handling this case: cannot load the model')
+    await expect(jsonlTarget({}, ['exit-at-start']).call(request('a'))).rejects.toThrow(
+      'worker exited with code 2 while handling this case: cannot load the model'
+    )
   })
 
   it('a reply longer than maxOutputBytes fails its case', async () => {

@@ -52,7 +52,11 @@ describe('module target', () => {
   })
 
   it.each([
-    ['a default export that is not a function', './module-not-function.mjs', /module-not-function\.mjs must export a function as default.*a default of type object/],
+    [
+      'a default export that is not a function',
+      './module-not-function.mjs',
+      /module-not-function\.mjs must export a function as default.*a default of type object/
+    ],
     ['no default export', './module-named-only.mjs', /module-named-only\.mjs must export a function as default.*no default, only agent/],
     ['a missing file', './no-such-agent.mjs', /cannot load .*no-such-agent\.mjs/]
   ])('is a config error naming the file for %s', async (_label, module, message) => {
@@ -67,5 +71,49 @@ describe('module target', () => {
     const error = await failure(call(file, 'x'))
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toContain(`cannot load ${file}`)
+  })
+
+  it('carries a result object back as it was returned, its output as the output, and the time spent in the agent', async () => {
+    const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
+    const reply = await target.call(request('result'))
+    expect(reply.output).toBe('Refund of $20.50 issued for A18.')
+    expect(reply.result).toEqual({
+      output: 'Refund of $20.50 issued for A18.',
+      toolCalls: [{ name: 'refund', args: { order_id: 'A18', amount: 20.5 } }],
+      usage: { inputTokens: 812, outputTokens: 95, costUsd: 0.00021 },
+      metadata: { model: 'support-mini' }
+    })
+    expect(reply.latencyMs).toBeGreaterThanOrEqual(0)
+    await target.close()
+  })
+
+  it('does not count the module’s start-up as the agent’s latency', async () => {
+    const file = join(tempDir(), 'slow-start.mjs')
+    // 1.5 s of synchronous start-up at import; the agent itself answers at once
+    writeFileSync(file, 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500)\nexport default (input) => input\n')
+    const target = await createTarget(targetConfig({ module: file }), context())
+    const reply = await target.call(request('x'))
+    expect(reply.latencyMs).toBeLessThan(1500)
+    await target.close()
+  })
+
+  it('fails a trial that loops forever when it is aborted, and goes on with the next', async () => {
+    const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
+    const controller = new AbortController()
+    const looping = target.call(request('loop', controller.signal))
+    setTimeout(() => controller.abort(new TargetError('timed out after 200 ms')), 200)
+    const error = await failure(looping)
+    expect(error.message).toBe('timed out after 200 ms')
+    expect((await target.call(request('after'))).output).toBe('AFTER')
+    await target.close()
+  })
+
+  it('fails the trial of an agent that calls process.exit, and the process lives on', async () => {
+    const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
+    const error = await failure(target.call(request('exit')))
+    expect(error.message).toContain('process.exit(0) is not available')
+    expect(process.exitCode).toBeUndefined()
+    expect((await target.call(request('next'))).output).toBe('NEXT')
+    await target.close()
   })
 })

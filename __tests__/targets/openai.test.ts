@@ -18,7 +18,7 @@ afterEach(() => server.close())
 
 /** Parsed through the real schema, so the defaults (apiKeyEnv, prompt, retries) are those users get. */
 function target(openai: Record<string, unknown> = {}) {
-  const config = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl, ...openai }, timeoutMs: 2000 })
+  const config = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl, ...openai }, timeoutMs: 30_000 })
   return createOpenAITarget(config.openai!, ctx, config, deps)
 }
 
@@ -27,7 +27,12 @@ describe('the openai target', () => {
     server.enqueue({ body: chatReply('Dublin', { prompt_tokens: 20, completion_tokens: 2, total_tokens: 22 }) })
     const t = target({ system: 'Be ${PERSONA}.', prompt: 'Question: {{input}}', temperature: 0.3, maxTokens: 50 })
     const reply = await t.call(trial("What's the capital of Ireland?"))
-    expect(reply).toEqual({ output: 'Dublin', usage: { promptTokens: 20, completionTokens: 2, totalTokens: 22 } })
+    expect(reply).toEqual({
+      output: 'Dublin',
+      usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 },
+      metadata: { model: 'agent-model' },
+      finishReason: 'stop'
+    })
     expect(server.requests[0]!.body).toEqual({
       model: 'agent-model',
       messages: [
@@ -60,7 +65,9 @@ describe('the openai target', () => {
 
   it('fails with the server message, never the key', async () => {
     server.respond(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }))
-    const err = await target().call(trial('x')).catch((e: unknown) => e)
+    const err = await target()
+      .call(trial('x'))
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(TargetError)
     expect((err as Error).message).toBe('chat completions: HTTP 401: Incorrect API key provided: ***')
   })

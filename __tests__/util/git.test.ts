@@ -13,7 +13,8 @@ describe('the commit of a local run', () => {
   beforeAll(() => {
     repo = mkdtempSync(path.join(tmpdir(), 'evalgate-git-'))
     plain = mkdtempSync(path.join(tmpdir(), 'evalgate-nogit-'))
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' }).trim()
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' }).trim()
     git('init', '-q', '-b', 'feature')
     git('commit', '-q', '--allow-empty', '-m', 'first')
     head = git('rev-parse', 'HEAD')
@@ -35,7 +36,11 @@ describe('the commit of a local run', () => {
   })
 
   it.each([
-    { name: 'the runner says', env: { GITHUB_SHA: 'abc', GITHUB_REF: 'refs/pull/5/merge', GITHUB_RUN_ID: '9' }, git: { sha: 'abc', ref: 'refs/pull/5/merge', runId: '9' } },
+    {
+      name: 'the runner says',
+      env: { GITHUB_SHA: 'abc', GITHUB_REF: 'refs/pull/5/merge', GITHUB_RUN_ID: '9' },
+      git: { sha: 'abc', ref: 'refs/pull/5/merge', runId: '9' }
+    },
     { name: 'git says', env: {}, git: 'local' as const }
   ])('gitInfo: $name', ({ env, git }) => {
     expect(gitInfo(env, repo)).toEqual(git === 'local' ? { sha: head, ref: 'refs/heads/feature', runId: null } : git)
@@ -50,7 +55,8 @@ describe('evalgate run on a laptop', () => {
     dir = tempProject({
       'evalgate.yml': 'version: 1\ncases: [{id: math, input: "2+2", expected: "4"}]\ntarget: {command: ["node", "-e", "process.stdout.write(\'4\')"]}\n'
     })
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' }).trim()
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' }).trim()
     git('init', '-q', '-b', 'main')
     git('commit', '-q', '--allow-empty', '-m', 'first')
     const out = path.join(dir, 'run.json')

@@ -66,9 +66,12 @@ describe('JsonArraySplitter', () => {
     expect((err as JsonSplitError).index).toBe(index)
   })
 
-  it.each(['{"cases":[1 2]}', '{"cases":[1]', '{"cases":[tru]}', '{"cases":[1]} x', '{"cases":[{"a" 1}]}'])('leaves JSON that is wrong inside a piece to JSON.parse: %s', (text) => {
-    expect(refusal(text)).toBeInstanceOf(SyntaxError)
-  })
+  it.each(['{"cases":[1 2]}', '{"cases":[1]', '{"cases":[tru]}', '{"cases":[1]} x', '{"cases":[{"a" 1}]}'])(
+    'leaves JSON that is wrong inside a piece to JSON.parse: %s',
+    (text) => {
+      expect(refusal(text)).toBeInstanceOf(SyntaxError)
+    }
+  )
 
   it('refuses nesting past maxDepth with the path to it, inside an element or outside', () => {
     const deep = (n: number) => '['.repeat(n) + ']'.repeat(n)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { toJson } from '../../src/util/files.js'
 import { jsonPieces, writeJsonAtomic, writeTextAtomic } from '../../src/util/json-writer.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
+import { tempDir } from '../__fixtures__/temp.js'
 
 const tricky = {
   a: 1,
@@ -31,7 +31,7 @@ describe('jsonPieces', () => {
 
 describe('writeJsonAtomic', () => {
   it('writes the same bytes as toJson, in writes of bounded size, leaving no temporary file', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const dir = tempDir('evalgate-json-')
     const record = makeRun(Array.from({ length: 2000 }, (_, i) => makeCase(`case-${i}`, i % 3 !== 0)))
     const file = path.join(dir, 'sub', 'run.json')
     await writeJsonAtomic(file, record)
@@ -40,7 +40,7 @@ describe('writeJsonAtomic', () => {
   })
 
   it('fails without leaving a partial file when the folder cannot be written', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const dir = tempDir('evalgate-json-')
     const blocker = path.join(dir, 'file')
     await writeJsonAtomic(blocker, {})
     await expect(writeJsonAtomic(path.join(blocker, 'run.json'), { a: 1 })).rejects.toThrow()
@@ -48,7 +48,7 @@ describe('writeJsonAtomic', () => {
   })
 
   it('writes text given in pieces (writeTextAtomic) as exactly those pieces joined, however large', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-json-'))
+    const dir = tempDir('evalgate-json-')
     const pieces = Array.from({ length: 300 }, (_, i) => `<p>${i} ${'é✓'.repeat(i * 40)}</p>\n`)
     const file = path.join(dir, 'page.html')
     await writeTextAtomic(file, pieces)

@@ -8,7 +8,7 @@ const answers = [
   [/capital of ireland/i, () => 'The capital of Ireland is Dublin.'],
   [/capital of france/i, () => 'Paris.'],
   [/capital of australia/i, () => (version === '1' ? 'Sydney' : 'Canberra')],
-  [/what is (\d+) ?([+*\/-]) ?(\d+)/i, (m) => arithmetic(Number(m[1]), m[2], Number(m[3]))],
+  [/what is (\d+) ?([+*/-]) ?(\d+)/i, (m) => arithmetic(Number(m[1]), m[2], Number(m[3]))],
   [/^(hi|hello|hey)\b/i, () => 'Hello! How can I help you today?'],
   [/order (\d+) (\w+) as json/i, (m) => JSON.stringify({ item: m[2].replace(/s$/, ''), qty: Number(m[1]) })],
   [/status check/i, () => (version === '1' ? 'All good' : '{"status": "ok", "uptime": 99.9}')],

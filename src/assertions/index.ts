@@ -5,10 +5,11 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
+import { costAssertions } from './cost.js'
 import { countAssertions } from './counts.js'
 import { finishReasonAssertions } from './finish-reason.js'
 import { htmlAssertions } from './html.js'
-import { javascriptAssertions } from './javascript.js'
+import { javascriptAssertions, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
@@ -18,6 +19,8 @@ import { rubricAssertions } from './rubric.js'
 import { similarAssertions } from './similar.js'
 import { sqlAssertions } from './sql.js'
 import { textAssertions } from './text.js'
+import { toolsCallAssertions } from './tools-call.js'
+import { trajectoryAssertions } from './trajectory.js'
 import { xmlAssertions } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { numberOptionProblem } from './values.js'
@@ -31,6 +34,9 @@ const families: Record<string, AssertionHandler> = {
   ...javascriptAssertions,
   ...latencyAssertions,
   ...rubricAssertions,
+  ...trajectoryAssertions,
+  ...toolsCallAssertions,
+  ...costAssertions,
   ...refusalAssertions,
   ...countAssertions,
   ...xmlAssertions,
@@ -120,11 +126,26 @@ export async function evaluateAssertion(a: Assertion, ctx: AssertionContext): Pr
     return toResult(a, { pass: false, score: 0, reason: message, error: message }, false)
   }
   try {
+    if (ctx.case.promptfoo?.transform !== undefined || typeof a.transform === 'string') ctx = await transformed(a, ctx)
     return toResult(a, await resolved.handler.run(a, ctx, resolved.negated), resolved.negated)
   } catch (err) {
     const message = errorMessage(err)
     return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false)
   }
+}
+
+/**
+ * promptfoo's transforms, the test's `options.transform` then the assertion's
+ * own: this assertion grades what they return (text as `output`, any other
+ * value as its JSON, and as itself to javascript checks).
+ */
+async function transformed(a: Assertion, ctx: AssertionContext): Promise<AssertionContext> {
+  const context = { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } }
+  let value: unknown = ctx.output
+  for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
+    if (typeof source === 'string') value = await transformOutput(source, value, context)
+  }
+  return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value }
 }
 
 /** Grades one output against a list of assertions; results in the list's order. */

@@ -1,65 +1,167 @@
 /**
- * The javascript check: a user's expression, function body, module or function
- * grades the output. It runs with the full power of the process, like the target.
+ * The javascript check: a user's expression, function body or module grades
+ * the output. Expressions and modules are the dataset's code, so they run in
+ * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
+ * environment; only a function handed in through the library runs in-process.
  */
 import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { errorMessage } from '../errors.js'
-import type { Assertion, EvalCase } from '../types.js'
+import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome } from '../sandbox/index.js'
+import { gradable, type Gradable } from '../sandbox/gradable.js'
+import type { Assertion, EvalCase, ToolCall, Usage } from '../types.js'
 import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { kindOf, numberOptionProblem } from './values.js'
 
+/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5
+/** How much of an expression names it in a reason. */
+const LABEL_CHARS = 60
+/** Statement ends tried when looking for a body's final expression (the source's last ones). */
+const MAX_SPLITS = 200
 
-/** What a module or function check receives besides the output. */
+/** What every check receives besides the output (SPEC §10); cloned into the sandbox. */
 export interface CheckContext {
   input: unknown
   case: EvalCase
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  metadata?: Record<string, unknown>
+  finishReason?: string
+  latencyMs?: number
 }
 
 type CheckFunction = (output: string, context: CheckContext) => unknown
-type CompiledCheck = (output: string, input: unknown, context: CheckContext) => Promise<unknown>
 
-const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => CompiledCheck
+const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => unknown
 
-/** Compiled expressions by source: datasets repeat the same check across cases and trials. */
-const compiledChecks = new Map<string, CompiledCheck>()
+function compiles(body: string): boolean {
+  try {
+    new AsyncFunction('output', 'input', 'context', body)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const returning = (expression: string) => `return (${expression}\n)`
 
 /**
- * Compiles a check's source. An expression (even over several lines) is
- * returned as is; anything that is not an expression, such as statements with
- * `return`, runs as a function body. `case` is a reserved word, so the case is
- * reachable as `context.case`. Async, so `await` works in both forms.
+ * The function body a check's source runs as, of (output, input, context). An
+ * expression (even over several lines) is returned; a body whose last
+ * statement is an expression returns that (`const n = output.length; n > 3`),
+ * as promptfoo does; any other body runs as written (with its own `return`).
+ * Compiling only parses: nothing of the user's code runs here.
  */
-function compileCheck(source: string): CompiledCheck {
-  let check = compiledChecks.get(source)
-  if (!check) {
-    try {
-      // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
-      check = new AsyncFunction('output', 'input', 'context', `return (${source.trim().replace(/;+$/, '')}\n)`)
-    } catch {
-      check = new AsyncFunction('output', 'input', 'context', source)
-    }
-    compiledChecks.set(source, check)
+function functionBody(source: string): string {
+  // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
+  const trimmed = source.trim().replace(/;+$/, '')
+  if (compiles(returning(trimmed))) return returning(trimmed)
+  if (!compiles(trimmed)) throw new SyntaxError(syntaxError(trimmed))
+  const ends: number[] = []
+  for (let i = trimmed.length - 1; i > 0 && ends.length < MAX_SPLITS; i--) if (trimmed[i] === ';' || trimmed[i] === '\n') ends.push(i)
+  // the shortest tail that is one expression, after statements that compile by themselves
+  for (const end of ends) {
+    const statements = trimmed.slice(0, end + 1)
+    const tail = trimmed.slice(end + 1)
+    if (tail.trim() === '' || !compiles(returning(tail)) || !compiles(statements)) continue
+    return `${statements}\n${returning(tail)}`
   }
-  return check
+  return trimmed
 }
 
-async function loadModuleCheck(file: string): Promise<CheckFunction> {
-  // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
-  const mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
-  if (typeof mod.default !== 'function') throw new Error(`${file} has no default export function (export default (output, { input, case }) => …)`)
-  return mod.default as CheckFunction
+function syntaxError(body: string): string {
+  try {
+    new AsyncFunction('output', 'input', 'context', body)
+    return 'does not compile'
+  } catch (err) {
+    return errorMessage(err)
+  }
 }
 
-/** Runs whichever form of check the assertion carries and returns what it returned. */
-async function runCheck(a: Assertion, ctx: AssertionContext): Promise<unknown> {
+/** Function bodies by source: datasets repeat the same check across cases and trials. */
+const bodies = new Map<string, string>()
+
+function bodyOf(source: string): string {
+  let body = bodies.get(source)
+  if (body === undefined) {
+    body = functionBody(source)
+    bodies.set(source, body)
+  }
+  return body
+}
+
+/**
+ * A promptfoo `transform`: an expression or function body of `output` and
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output the
+ * way checks run; what it returns is the new output, of any type. It runs
+ * in-process for now (its result may be any value, which a check's is not):
+ * README, Isolation.
+ */
+export async function transformOutput(
+  source: string,
+  output: unknown,
+  context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }
+): Promise<unknown> {
+  let returned: unknown
+  if (source.startsWith('file://')) {
+    const [file, name] = splitFunctionRef(source.slice('file://'.length))
+    const mod = (await import(/* webpackIgnore: true */ pathToFileURL(path.resolve(file)).href)) as Record<string, unknown>
+    const fn = name ? mod[name] : mod.default
+    if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`)
+    returned = await (fn as (output: unknown, context: unknown) => unknown)(output, context)
+  } else {
+    const run = new AsyncFunction('output', 'input', 'context', bodyOf(source)) as (output: unknown, input: unknown, context: CheckContext) => Promise<unknown>
+    returned = await run(output, context.input, context)
+  }
+  if (returned === undefined || returned === null) throw new Error(`transform returned ${returned}; return the new output`)
+  return returned
+}
+
+/** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
+function splitFunctionRef(ref: string): [string, string | undefined] {
+  const at = ref.lastIndexOf(':')
+  return at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined]
+}
+
+/** Names the check in reasons: its file, or the start of its expression. */
+function labelOf(a: Assertion): string {
+  if (typeof a.file === 'string') {
+    const relative = path.relative(process.cwd(), a.file)
+    return relative.startsWith('..') || path.isAbsolute(relative) ? a.file : relative
+  }
+  if (typeof a.value === 'function') return a.value.name ? `function ${a.value.name}` : 'function'
+  const oneLine = String(a.value).trim().replace(/\s+/g, ' ')
+  return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``
+}
+
+function contextOf(ctx: AssertionContext): CheckContext {
   const context: CheckContext = { input: ctx.input, case: ctx.case }
-  if (typeof a.value === 'function') return (a.value as CheckFunction)(ctx.output, context)
-  if (typeof a.value === 'string') return compileCheck(a.value)(ctx.output, ctx.input, context)
-  const check = await loadModuleCheck(a.file as string)
-  return check(ctx.output, context)
+  if (ctx.toolCalls !== undefined) context.toolCalls = ctx.toolCalls
+  if (ctx.usage !== undefined) context.usage = ctx.usage
+  if (ctx.metadata !== undefined) context.metadata = ctx.metadata
+  if (ctx.finishReason !== undefined) context.finishReason = ctx.finishReason
+  if (ctx.latencyMs !== undefined) context.latencyMs = ctx.latencyMs
+  return context
+}
+
+/** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
+async function runCheck(a: Assertion, ctx: AssertionContext): Promise<ItemOutcome> {
+  const context = contextOf(ctx)
+  // a promptfoo transform may have made the output an object: the check sees that object
+  const output = (ctx.outputValue ?? ctx.output) as string
+  if (typeof a.value === 'function' && a.file === undefined) {
+    try {
+      return { ok: true, value: gradable(await (a.value as CheckFunction)(output, context)) }
+    } catch (err) {
+      return { ok: false, error: errorMessage(err) }
+    }
+  }
+  const timeoutMs = ctx.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS
+  if (typeof a.file === 'string') return checks().run({ kind: 'module', file: a.file, output, context, value: a.value }, timeoutMs)
+  return checks().run({ kind: 'script', body: bodyOf(String(a.value)), output, input: ctx.input, context }, timeoutMs)
 }
 
 interface Grade {
@@ -67,6 +169,8 @@ interface Grade {
   score: number
   /** what the check returned, for the reason: "returned false", "score 0.3, threshold 0.5", or its own reason */
   note: string
+  /** a score that is not a finite number fails whatever `pass` says */
+  broken?: string
 }
 
 function clampScore(score: number): number {
@@ -77,20 +181,26 @@ function scoreNote(score: number, threshold: number): string {
   return `score ${score}, threshold ${threshold}`
 }
 
+const nonFinite = (score: number) => `returned a score that is not a finite number (${score})`
+
 /** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned: unknown, threshold: number): Grade {
+function gradeOf(returned: Gradable, threshold: number): Grade {
   if (typeof returned === 'boolean') return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` }
   if (typeof returned === 'number') {
-    if (Number.isNaN(returned)) return { pass: false, score: 0, note: 'returned NaN' }
+    if (!Number.isFinite(returned)) return { pass: false, score: 0, note: nonFinite(returned), broken: nonFinite(returned) }
     const score = clampScore(returned)
     return { pass: score >= threshold, score, note: scoreNote(returned, threshold) }
   }
-  if (returned !== null && typeof returned === 'object' && ('pass' in returned || 'score' in returned)) {
-    const { pass, score, reason } = returned as { pass?: unknown; score?: unknown; reason?: unknown }
-    const scored = typeof score === 'number' && !Number.isNaN(score) ? clampScore(score) : undefined
+  if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
+    return { pass: returned.truthy, score: returned.truthy ? 1 : 0, note: `returned ${returned.kind}, which counts as ${returned.truthy}` }
+  }
+  if (returned !== null && typeof returned === 'object') {
+    const { pass, score, reason } = returned
+    if (typeof score === 'number' && !Number.isFinite(score)) return { pass: false, score: 0, note: nonFinite(score), broken: nonFinite(score) }
+    const scored = typeof score === 'number' ? clampScore(score) : undefined
     // a bare {score} passes at the threshold, like a returned number
     const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold
-    const note = typeof reason === 'string' && reason !== '' ? reason : scored !== undefined ? scoreNote(scored, threshold) : `returned pass: ${passed}`
+    const note = reason !== undefined && reason !== '' ? reason : scored !== undefined ? scoreNote(scored, threshold) : `returned pass: ${passed}`
     return { pass: passed, score: scored ?? (passed ? 1 : 0), note }
   }
   const truthy = Boolean(returned)
@@ -98,42 +208,40 @@ function gradeOf(returned: unknown, threshold: number): Grade {
 }
 
 function sourceProblem(a: Assertion): string | undefined {
-  if (typeof a.value === 'function') return undefined
-  if (typeof a.value === 'string') {
-    if (a.value.trim() === '') return 'javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")'
-    try {
-      compileCheck(a.value)
-      return undefined
-    } catch (err) {
-      return `javascript \`value\` does not compile: ${errorMessage(err)} in ${excerpt(a.value, 120)}`
-    }
+  if (a.file !== undefined) {
+    // with a file, `value` is the check's parameter (its third argument), whatever it is
+    if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${kindOf(a.file)}`
+    if (!existsSync(a.file)) return `javascript \`file\` not found: ${a.file}`
+    return undefined
   }
-  if (a.value !== undefined) return `javascript \`value\` must be an expression (a string), got ${kindOf(a.value)}`
-  if (a.file === undefined) return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function'
-  if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${kindOf(a.file)}`
-  if (!existsSync(a.file)) return `javascript \`file\` not found: ${a.file}`
-  return undefined
+  if (typeof a.value === 'function') return undefined
+  if (a.value === undefined) return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function'
+  if (typeof a.value !== 'string') return `javascript \`value\` must be an expression (a string), got ${kindOf(a.value)}`
+  if (a.value.trim() === '') return 'javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")'
+  try {
+    bodyOf(a.value)
+    return undefined
+  } catch (err) {
+    return `javascript \`value\` does not compile: ${errorMessage(err)} in ${excerpt(a.value, 120)}`
+  }
 }
 
 const javascript: AssertionHandler = {
   negatable: true,
-  validate: (a) => {
-    if (a.value !== undefined && a.file !== undefined) return 'javascript takes either `value` or `file`, not both'
-    return sourceProblem(a) ?? numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
-  },
+  validate: (a) => sourceProblem(a) ?? numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx, negated): Promise<CheckOutcome> {
-    let returned: unknown
-    try {
-      returned = await runCheck(a, ctx)
-    } catch (err) {
-      const message = errorMessage(err)
-      return { pass: false, score: 0, reason: `check threw: ${message}`, error: message }
+    const label = labelOf(a)
+    const returned = await runCheck(a, ctx)
+    if (!returned.ok) {
+      const reason = 'timedOut' in returned ? `check ${label} ${returned.error}` : `check ${label} threw: ${returned.error}`
+      return { pass: false, score: 0, reason, error: returned.error }
     }
-    const grade = gradeOf(returned, a.threshold ?? DEFAULT_THRESHOLD)
+    const grade = gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
+    if (grade.broken) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
     const passes = grade.pass !== negated
     const reason = passes
-      ? `check ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
-      : `expected the check ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`
+      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
+      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`
     return { pass: grade.pass, score: grade.score, reason }
   }
 }

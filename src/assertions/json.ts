@@ -1,9 +1,10 @@
 /** Checks on the output as JSON: well-formed, schema-valid, embedded, equal to or containing a value. */
+import { DEFAULT_CHECK_TIMEOUT_MS } from '../sandbox/index.js'
 import type { Assertion } from '../types.js'
-import { readSchema, schemaErrors, schemaProblem, type JsonSchema } from './json-schema.js'
+import { answeringPatterns, readSchema, sandboxTester, schemaErrors, schemaProblem, type JsonSchema } from './json-schema.js'
 import { parseOutputJson, scanJson } from './json-text.js'
 import { claim, ruled, shown } from './outcome.js'
-import type { AssertionHandler } from './types.js'
+import type { AssertionHandler, CheckOutcome } from './types.js'
 
 type JsonObject = Record<string, unknown>
 
@@ -77,30 +78,41 @@ export function jsonDifference(expected: unknown, actual: unknown, subset: boole
 const isJson: AssertionHandler = {
   negatable: true,
   validate: optionalSchemaProblem,
-  run(a, { output }, negated) {
+  run(a, { output, checkTimeoutMs }, negated) {
     const schema = schemaOf(a)
     const what = claim('be', schema !== undefined ? 'valid JSON matching the schema' : 'valid JSON')
     const parsed = parseOutputJson(output)
     if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
-    const errors = schema === undefined ? undefined : schemaErrors(schema, parsed.value)
-    return ruled(errors === undefined, negated, output, what, errors)
+    if (schema === undefined) return ruled(true, negated, output, what)
+    // a schema's backtracking patterns are answered in the sandbox (json-schema.ts)
+    return answeringPatterns(
+      () => {
+        const errors = schemaErrors(schema, parsed.value)
+        return ruled(errors === undefined, negated, output, what, errors)
+      },
+      sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
+    )
   }
 }
 
 const containsJson: AssertionHandler = {
   negatable: true,
   validate: optionalSchemaProblem,
-  run(a, { output }, negated) {
-    const schema = schemaOf(a)
-    const what = claim('contain', schema !== undefined ? 'a JSON object or array matching the schema' : 'a JSON object or array')
-    const scan = scanJson(output, (value) => schema === undefined || schemaErrors(schema, value) === undefined)
-    const cut = scan.truncated ? '; output too long to scan to the end' : ''
-    if (scan.match !== undefined) return ruled(true, negated, output, what, `found ${shown(scan.match)}`)
-    if (schema !== undefined && scan.firstParsed !== undefined) {
-      return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`)
-    }
-    return ruled(false, negated, output, what, `none found${cut}`)
+  run(a, { output, checkTimeoutMs }, negated) {
+    return answeringPatterns(() => containsJsonOutcome(a, output, negated), sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS))
   }
+}
+
+function containsJsonOutcome(a: Assertion, output: string, negated: boolean): CheckOutcome {
+  const schema = schemaOf(a)
+  const what = claim('contain', schema !== undefined ? 'a JSON object or array matching the schema' : 'a JSON object or array')
+  const scan = scanJson(output, (value) => schema === undefined || schemaErrors(schema, value) === undefined)
+  const cut = scan.truncated ? '; output too long to scan to the end' : ''
+  if (scan.match !== undefined) return ruled(true, negated, output, what, `found ${shown(scan.match)}`)
+  if (schema !== undefined && scan.firstParsed !== undefined) {
+    return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`)
+  }
+  return ruled(false, negated, output, what, `none found${cut}`)
 }
 
 function jsonCompareHandler(subset: boolean): AssertionHandler {

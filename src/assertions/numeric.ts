@@ -56,7 +56,8 @@ const numeric: AssertionHandler = {
   negatable: true,
   validate: (a) =>
     firstProblem(
-      () => (expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined),
+      () =>
+        expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined,
       () => numberOptionProblem(a, 'tolerance', { min: 0 }),
       () => numberOptionProblem(a, 'relTolerance', { min: 0 })
     ),

@@ -51,11 +51,13 @@ export function bleu(candidate: Tokens, references: readonly Tokens[], maxN = 4)
     if (matched === 0) return 0
     logSum += Math.log(matched / total(counts)) / maxN
   }
-  const closest = references.map((r) => r.length).reduce((best, len) => {
-    const d = Math.abs(len - candidate.length)
-    const bestD = Math.abs(best - candidate.length)
-    return d < bestD || (d === bestD && len < best) ? len : best
-  })
+  const closest = references
+    .map((r) => r.length)
+    .reduce((best, len) => {
+      const d = Math.abs(len - candidate.length)
+      const bestD = Math.abs(best - candidate.length)
+      return d < bestD || (d === bestD && len < best) ? len : best
+    })
   const brevity = candidate.length > closest ? 1 : Math.exp(1 - closest / candidate.length)
   return brevity * Math.exp(logSum)
 }
@@ -72,7 +74,10 @@ export function gleu(candidate: Tokens, references: readonly Tokens[], minN = 1,
   for (const ref of references) {
     const refGrams = orders.map((n) => ngramCounts(ref, n))
     const matched = candidateGrams.reduce((s, c, i) => s + overlap(c, refGrams[i]!), 0)
-    const denominator = Math.max(candidateTotal, refGrams.reduce((s, c) => s + total(c), 0))
+    const denominator = Math.max(
+      candidateTotal,
+      refGrams.reduce((s, c) => s + total(c), 0)
+    )
     if (denominator > 0) best = Math.max(best, matched / denominator)
   }
   return best

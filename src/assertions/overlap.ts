@@ -35,7 +35,11 @@ function referencesProblem(a: Assertion, multiple: boolean): string | undefined 
 function metricHandler(m: Metric): AssertionHandler {
   return {
     negatable: true,
-    validate: (a) => firstProblem(() => referencesProblem(a, m.multipleReferences), () => numberOptionProblem(a, 'threshold', { min: 0, max: 1 })),
+    validate: (a) =>
+      firstProblem(
+        () => referencesProblem(a, m.multipleReferences),
+        () => numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
+      ),
     run(a, { output }, negated) {
       const threshold = a.threshold ?? m.defaultThreshold
       const score = m.score(words(output), references(a.value).map(words))

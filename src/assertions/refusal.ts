@@ -38,7 +38,8 @@ const REFUSALS: readonly RegExp[] = [
 ]
 
 /** "Sorry, no.", "I apologize, but absolutely not", "My apologies; definitely no!", "Sorry, not possible." */
-const APOLOGY_THEN_NO = /^(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|my apologies|apologies)\b[,;:.!]?(?: but)? (?:absolutely |definitely |certainly )?(?:no|not|not possible)[.!]*$/
+const APOLOGY_THEN_NO =
+  /^(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|my apologies|apologies)\b[,;:.!]?(?: but)? (?:absolutely |definitely |certainly )?(?:no|not|not possible)[.!]*$/
 
 export function isRefusal(output: string): boolean {
   const text = plain(output)

@@ -1,5 +1,8 @@
-/** llm-rubric: the judge grades the output against a rubric written in plain language. */
-import type { AssertionHandler, CheckOutcome } from './types.js'
+/**
+ * llm-rubric: the judge grades the output against a rubric written in plain
+ * language; with `includeToolCalls: true` it sees the trial's tool calls too.
+ */
+import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
 
 /** The pass threshold when neither the assertion nor the judge config sets one. */
@@ -13,11 +16,16 @@ const llmRubric: AssertionHandler = {
   validate: (a) =>
     typeof a.value !== 'string' || a.value.trim() === ''
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
-      : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+      : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
+        ? 'llm-rubric `includeToolCalls` is true or false'
+        : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx): Promise<CheckOutcome> {
     if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
     const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
-    const verdict = await ctx.judge({ input: ctx.input, output: ctx.output, rubric: a.value as string, threshold })
+    const request: JudgeRequest = { input: ctx.input, output: ctx.output, rubric: a.value as string, threshold }
+    // a trial without tool calls shows the judge an empty list: "called nothing" is part of what it grades
+    if (a.includeToolCalls === true) request.toolCalls = ctx.toolCalls ?? []
+    const verdict = await ctx.judge(request)
     return {
       pass: verdict.error === undefined && verdict.score >= threshold,
       score: verdict.score,

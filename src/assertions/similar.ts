@@ -18,13 +18,18 @@ function expectedTexts(value: unknown): string[] {
 }
 
 function valueProblem(a: Assertion): string | undefined {
-  const ok = (typeof a.value === 'string' && a.value !== '') || (Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string' && v !== ''))
+  const ok =
+    (typeof a.value === 'string' && a.value !== '') || (Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string' && v !== ''))
   return ok ? undefined : `similar needs the expected text, or a list of texts, as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}`
 }
 
 const similar: AssertionHandler = {
   negatable: true,
-  validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
+  validate: (a) =>
+    firstProblem(
+      () => valueProblem(a),
+      () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })
+    ),
   async run(a, ctx, negated): Promise<CheckOutcome> {
     if (!ctx.embed) return { pass: false, score: 0, reason: NO_EMBEDDINGS, error: NO_EMBEDDINGS }
     const expected = expectedTexts(a.value)

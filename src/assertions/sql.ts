@@ -49,7 +49,16 @@ function optionsProblem(a: Assertion): string | undefined {
 }
 
 /** MySQL's SELECT modifiers, which node-sql-parser reads as a column after DISTINCT (`SELECT DISTINCT SQL_NO_CACHE name`). */
-const SELECT_MODIFIERS = new Set(['high_priority', 'straight_join', 'sql_small_result', 'sql_big_result', 'sql_buffer_result', 'sql_no_cache', 'sql_cache', 'sql_calc_found_rows'])
+const SELECT_MODIFIERS = new Set([
+  'high_priority',
+  'straight_join',
+  'sql_small_result',
+  'sql_big_result',
+  'sql_buffer_result',
+  'sql_no_cache',
+  'sql_cache',
+  'sql_calc_found_rows'
+])
 
 /**
  * A select column aliased without AS (`SELECT first_name last_name`) is valid
@@ -85,7 +94,10 @@ async function sqlProblem(sql: string, o: SqlOptions): Promise<string | undefine
   if (alias) return alias
   // node-sql-parser names an unqualified column's table "null": "update::users::id" also allows `UPDATE users SET id = 1`
   const columns = o.allowedColumns?.flatMap((c) => [c, c.replace(/^([^:]+)::[^:]+::/, '$1::null::')])
-  for (const [type, list] of [['table', o.allowedTables], ['column', columns]] as const) {
+  for (const [type, list] of [
+    ['table', o.allowedTables],
+    ['column', columns]
+  ] as const) {
     if (!list) continue
     try {
       p.whiteListCheck(sql, list, { ...opt, type })

@@ -1,5 +1,6 @@
 /** Checks on the output as text: equality, substrings, prefixes, patterns, edit distance. */
 import { distance } from 'fastest-levenshtein'
+import { canBacktrack, checks, DEFAULT_CHECK_TIMEOUT_MS } from '../sandbox/index.js'
 import type { Assertion } from '../types.js'
 import { claim, ruled, shown } from './outcome.js'
 import type { AssertionHandler } from './types.js'
@@ -104,7 +105,8 @@ const startsWith: AssertionHandler = {
     firstProblem(
       () => someText(a),
       // the output is trimmed before the comparison, so a leading blank could never match
-      () => (/^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined)
+      () =>
+        /^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined
     ),
   run(a, { output }, negated) {
     const prefix = String(a.value)
@@ -136,12 +138,21 @@ const regex: AssertionHandler = {
         }
       }
     ),
-  run(a, { output }, negated) {
+  run(a, { output, checkTimeoutMs }, negated) {
     // a fresh RegExp each time: `g`/`y` flags make a shared one stateful through lastIndex
     const pattern = new RegExp(String(a.value), flagsOf(a))
-    const match = pattern.exec(output)
-    const detail = match ? `matched ${shown(match[0])}` : undefined
-    return ruled(match !== null, negated, output, claim('match', patternShown(pattern.source, pattern.flags)), detail)
+    const what = claim('match', patternShown(pattern.source, pattern.flags))
+    const outcome = (match: string | null) => ruled(match !== null, negated, output, what, match !== null ? `matched ${shown(match)}` : undefined)
+    if (!canBacktrack(pattern.source, output.length)) return outcome(pattern.exec(output)?.[0] ?? null)
+    // a pattern that could backtrack for long on this output is matched in the sandbox, under the deadline
+    const item = { kind: 'match' as const, source: pattern.source, flags: pattern.flags, text: output }
+    return checks()
+      .run(item, checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
+      .then((r) => {
+        if (r.ok) return outcome(r.value as string | null)
+        const reason = `pattern ${patternShown(pattern.source, pattern.flags)} ${r.error}`
+        return { pass: false, score: 0, reason, error: reason }
+      })
   }
 }
 
@@ -150,7 +161,10 @@ const levenshtein: AssertionHandler = {
   validate: (a) =>
     firstProblem(
       // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-      () => (typeof a.value === 'string' ? undefined : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``),
+      () =>
+        typeof a.value === 'string'
+          ? undefined
+          : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``,
       () => numberOptionProblem(a, 'threshold', { min: 0 })
     ),
   run(a, { output }, negated) {

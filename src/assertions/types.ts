@@ -3,6 +3,8 @@ import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usag
 /** What every check sees about the trial it grades. */
 export interface AssertionContext {
   output: string
+  /** what a promptfoo `transform` returned when it is not a string (`output` is then its JSON) */
+  outputValue?: unknown
   input: unknown
   case: EvalCase
   /** the trial's duration, for `latency` */
@@ -16,6 +18,10 @@ export interface AssertionContext {
   finishReason?: string
   /** time spent in the target for this trial, start-up excluded (SPEC §10) */
   latencyMs?: number
+  /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
+  tools?: readonly unknown[]
+  /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */
+  checkTimeoutMs?: number
   /** the LLM judge, for `llm-rubric`; absent when the config has no judge */
   judge?: Judge
   /** embeddings of texts, for `similar`; absent when the config has no OpenAI-compatible judge */
@@ -31,6 +37,8 @@ export interface JudgeRequest {
   input: unknown
   output: string
   rubric: string
+  /** the trial's tool calls, with `includeToolCalls: true`: shown to the judge and part of the reuse key */
+  toolCalls?: ToolCall[]
   /** pass threshold of this assertion (its own, else judge.threshold) */
   threshold: number
 }

@@ -36,12 +36,13 @@ function parseXml(text: string): Parsed {
   })
   parser.on('doctype', (doctype) => {
     // saxes reads no DTD: entities declared inside one would all look undefined
-    if (/\[/.test(doctype.replace(/"[^"]*"|'[^']*'/g, ''))) throw new DoctypeError('DTD internal subsets are not supported; declare no entities, or use an external DTD')
+    if (/\[/.test(doctype.replace(/"[^"]*"|'[^']*'/g, '')))
+      throw new DoctypeError('DTD internal subsets are not supported; declare no entities, or use an external DTD')
     const m = DOCTYPE.exec(doctype)
     if (!m) throw new DoctypeError('malformed DOCTYPE declaration')
     // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
     if (m[1] !== undefined && !standalone) {
-      for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:\-]*);/gu)) parser.ENTITIES[name!] ??= `&${name};`
+      for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:-]*);/gu)) parser.ENTITIES[name!] ??= `&${name};`
     }
   })
   const roots: XmlElement[] = []
@@ -172,8 +173,20 @@ const containsXml: AssertionHandler = {
       wellFormed.push({ ...c, roots: parsed.roots })
     }
     // the requirements may be met by several fragments together: <a>…</a> then <b>…</b>
-    if (wellFormed.length > 1 && missing(wellFormed.flatMap((w) => w.roots), paths).length === 0) return ruled(true, negated, output, what)
-    const detail = wellFormed.length ? `the XML found lacks ${missing(wellFormed.flatMap((w) => w.roots), paths).join(', ')}` : 'none found'
+    if (
+      wellFormed.length > 1 &&
+      missing(
+        wellFormed.flatMap((w) => w.roots),
+        paths
+      ).length === 0
+    )
+      return ruled(true, negated, output, what)
+    const detail = wellFormed.length
+      ? `the XML found lacks ${missing(
+          wellFormed.flatMap((w) => w.roots),
+          paths
+        ).join(', ')}`
+      : 'none found'
     return ruled(false, negated, output, what, detail)
   }
 }

@@ -6,6 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
+import { comparedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
 import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
@@ -29,6 +30,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const baselineCases = new Map(baseline.cases.map((c) => [c.id, c]))
   const currentKeys = new Set(current.cases.map((c) => c.id))
   const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
+  const notTestable: string[] = []
   const added: string[] = []
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
@@ -39,9 +41,10 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
       added.push(c.id)
       continue
     }
-    const { outcome, flaky } = assess(b, c, alpha)
+    const { outcome, flaky, notTestable: untested } = assess(b, c, alpha)
     if (outcome === 'unchanged') unchanged++
     else lists[outcome].push(c.id)
+    if (untested) notTestable.push(c.id)
     if (flaky) flakyCases.push({ key: c.id, ...flaky })
     if (outcome !== 'changed') pairs.push([b, c])
   }
@@ -53,15 +56,19 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const complete = current.complete !== false
   const baselineFigures = runFigures(baseline)
   const currentFigures = runFigures(current)
+  const flakyKeys = new Set(lists.flaky)
   return {
     baseline: baselineFigures,
     current: currentFigures,
     passRateDelta: currentFigures.passRate - baselineFigures.passRate,
     meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
-    common: commonFigures(pairs),
+    common: commonFigures(pairs, flakyKeys),
     passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
+    gatedPassRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs, flakyKeys)),
     meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
+    metrics: comparedMetrics(pairs),
     ...lists,
+    notTestable,
     flakyCases,
     added,
     removed: complete ? missing : [],
@@ -80,10 +87,13 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
     meanScoreDelta: null,
     common: null,
     passRateDeltaCI: null,
+    gatedPassRateDeltaCI: null,
     meanScoreDeltaCI: null,
+    metrics: null,
     regressed: [],
     fixed: [],
     flaky: [],
+    notTestable: [],
     flakyCases: [],
     added: [],
     removed: [],
@@ -99,6 +109,8 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
 export interface Assessment {
   outcome: CaseOutcome
   flaky?: Omit<FlakyCase, 'key'>
+  /** a flip with trials on this side only, against one baseline trial: counted, but no test could be made */
+  notTestable?: true
 }
 
 /**
@@ -128,7 +140,8 @@ export function assess(baseline: CaseResult, current: CaseResult, alpha: number)
   }
   const because = hasTrials(baseline) ? 'trials' : 'history'
   const before = hasTrials(baseline) ? countTrials(baseline) : knownFlaky ? recentCounts(history) : null
-  if (!before) return { outcome }
+  // one baseline trial against several now: even 1/1 → 0/5 has p = 1/6, so no result could be significant
+  if (!before) return { outcome, notTestable: true }
   const extra = reruns ? { reruns } : {}
   const p = baseline.passed
     ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
@@ -184,11 +197,17 @@ function difference(current: number | null, baseline: number | null): number | n
   return current === null || baseline === null ? null : current - baseline
 }
 
+/** Whether the current side of a pair counts as passed for the gate: a flaky case as it was in the baseline. */
+function gatedPassed([b, c]: readonly [CaseResult, CaseResult], flaky: ReadonlySet<string>): boolean {
+  return flaky.has(c.id) ? b.passed : c.passed
+}
+
 /** Figures over [baseline, current] pairs of the same case and fingerprint. */
-function commonFigures(pairs: readonly [CaseResult, CaseResult][]): CommonFigures | null {
+function commonFigures(pairs: readonly [CaseResult, CaseResult][], flaky: ReadonlySet<string>): CommonFigures | null {
   if (!pairs.length) return null
   const baselinePassRate = passRate(pairs.map(([b]) => b))
   const currentPassRate = passRate(pairs.map(([, c]) => c))
+  const gatedCurrentPassRate = pairs.filter((pair) => gatedPassed(pair, flaky)).length / pairs.length
   const scored = scoredPairs(pairs)
   const baselineMeanScore = mean(scored.map((s) => s.baseline))
   const currentMeanScore = mean(scored.map((s) => s.current))
@@ -197,6 +216,9 @@ function commonFigures(pairs: readonly [CaseResult, CaseResult][]): CommonFigure
     baselinePassRate,
     currentPassRate,
     passRateDelta: currentPassRate - baselinePassRate,
+    gatedCurrentPassRate,
+    gatedPassRateDelta: gatedCurrentPassRate - baselinePassRate,
+    flakyFlips: pairs.filter(([, c]) => flaky.has(c.id)).length,
     baselineMeanScore,
     currentMeanScore,
     meanScoreDelta: difference(currentMeanScore, baselineMeanScore),
@@ -216,11 +238,14 @@ function scoredPairs(pairs: readonly [CaseResult, CaseResult][]): { key: string;
   return pairs.flatMap(([b, c]) => (b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []))
 }
 
-function pairedCounts(pairs: readonly [CaseResult, CaseResult][]): PairedCounts {
+/** The 2×2 table of the pairs; with `flaky`, those cases count as they were in the baseline (the gated figures). */
+function pairedCounts(pairs: readonly [CaseResult, CaseResult][], flaky: ReadonlySet<string> = new Set()): PairedCounts {
   const counts: PairedCounts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 }
-  for (const [b, c] of pairs) {
-    if (b.passed && c.passed) counts.bothPassed++
-    else if (c.passed) counts.onlyCurrentPassed++
+  for (const pair of pairs) {
+    const b = pair[0]
+    const passedNow = gatedPassed(pair, flaky)
+    if (b.passed && passedNow) counts.bothPassed++
+    else if (passedNow) counts.onlyCurrentPassed++
     else if (b.passed) counts.onlyBaselinePassed++
     else counts.bothFailed++
   }

@@ -6,6 +6,7 @@
  */
 import type { RunRecord } from '../types.js'
 import { plural } from './format.js'
+import { sharedTargetError } from './target-errors.js'
 import type { BaselineStatus, Comparison, ConfigChange, Verdict } from './types.js'
 
 export interface ConcludeContext {
@@ -58,7 +59,14 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   if (record.complete === false) {
     const finished = record.cases.length
     const expected = context.expected ?? 0
-    reasons.push(expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
+    // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
+    const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined
+    reasons.push(
+      why ??
+        (expected > finished
+          ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished`
+          : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
+    )
   }
 
   const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel)
@@ -67,7 +75,8 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   else if (limits.length && !accepted) notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`)
   reasons.push(...problems)
 
-  const outcome: Verdict['outcome'] = baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
+  const outcome: Verdict['outcome'] =
+    baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
   return {
     outcome,
     headline: headlineOf(outcome, comparison, record, { reasons, limits: limits.map((f) => f.sentence), acceptLabel: context.acceptLabel ?? null }),
@@ -83,7 +92,12 @@ function dedupe(list: string[]): string[] {
   return [...new Set(list)]
 }
 
-function headlineOf(outcome: Verdict['outcome'], c: Comparison, record: RunRecord, v: { reasons: string[]; limits: string[]; acceptLabel: string | null }): string {
+function headlineOf(
+  outcome: Verdict['outcome'],
+  c: Comparison,
+  record: RunRecord,
+  v: { reasons: string[]; limits: string[]; acceptLabel: string | null }
+): string {
   const cases = `${c.current.passed} of ${plural(c.current.total, 'case')} passed`
   switch (outcome) {
     case 'pass':
@@ -92,7 +106,11 @@ function headlineOf(outcome: Verdict['outcome'], c: Comparison, record: RunRecor
       return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`
     case 'error':
       return `evalgate could not tell: ${v.reasons[0]}`
-    case 'fail':
+    case 'fail': {
+      // one broken target is one problem, not N regressions (SPEC §6): said first
+      const shared = sharedTargetError(record)
+      if (shared) return `gate failed: the target failed on ${shared.failed} of ${plural(shared.total, 'case')}: ${shared.message}`
       return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`
+    }
   }
 }

@@ -41,3 +41,15 @@ export function formatKeys(keys: readonly string[], limit = KEYS_IN_SENTENCE): s
   const shown = keys.slice(0, limit).join(', ')
   return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
 }
+
+/** "$0.0042", "$12.50". */
+export function formatUsd(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`
+}
+
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+export function formatMetric(kind: 'cost' | 'tokens' | 'latency', value: number): string {
+  if (kind === 'cost') return formatUsd(value)
+  if (kind === 'tokens') return plural(Math.round(value), 'token')
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`
+}

@@ -4,8 +4,8 @@
  */
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
-import { formatKeys, formatPercent, formatPoints, formatScore, plural } from './format.js'
-import type { Comparison, GateFailure, GateResult } from './types.js'
+import { formatKeys, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
+import type { Comparison, GateFailure, GateResult, MetricChange } from './types.js'
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
@@ -20,10 +20,13 @@ function failure(check: string, limit: number | null, measured: number | null, k
 }
 
 export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, current: RunRecord): GateResult {
+  // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
+  // every hard case); the merged record, which has no shard, is held to them.
+  const floors: Check[] = current.config?.shard ? [] : [minPassRate, minMeanScore]
   // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
   const checks: Check[] = c.baseline
-    ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, minPassRate, minMeanScore]
-    : [incomplete, missingBaseline, minPassRate, minMeanScore]
+    ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+    : [incomplete, missingBaseline, ...floors]
   const found = checks.map((check) => check(c, gate, current)).filter((f): f is GateFailure => f !== null)
   return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found }
 }
@@ -36,14 +39,54 @@ function exceeds(a: number, limit: number): boolean {
 const incomplete: Check = (_c, _gate, current) => {
   if (current.complete !== false) return null
   const finished = current.cases.length
-  // The record counts only finished cases unless the runner also recorded how many were planned.
-  const planned = current.summary.total
-  const sentence =
-    planned > finished
-      ? `the run is incomplete: ${finished} of ${plural(planned, 'case')} finished`
-      : `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`
+  // Records before `planned` counted only the finished cases.
+  const planned = current.planned ?? current.summary.total
+  const reached = planned > finished ? `${finished} of ${plural(planned, 'case')} finished` : `it stopped after ${plural(finished, 'case')} finished`
+  const budget = current.stopReason === 'budget' && current.budget
+  const sentence = budget
+    ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+    : `the run is incomplete: ${reached}`
   return failure('incomplete', planned, finished, [], sentence)
 }
+
+/**
+ * A relative increase limit (maxCostIncrease, maxTokensIncrease,
+ * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
+ * optimistic end of the interval: the smallest increase the data supports.
+ */
+function increaseCheck(
+  key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease',
+  metric: 'cost' | 'tokens' | 'latencyP95',
+  label: string,
+  kind: 'cost' | 'tokens' | 'latency'
+): Check {
+  return (c, gate) => {
+    const limit = gate[key]
+    const m: MetricChange | undefined = c.metrics?.[metric]
+    if (limit === undefined || !m || m.change === null) return null
+    const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`
+    const where = `on the ${plural(m.cases, 'case')} compared`
+    const cases = m.rose.length ? `; rose most: ${formatKeys(m.rose)}` : ''
+    const limitText = `${key} ${formatPercent(limit)}`
+    if (gate.useConfidenceBound) {
+      const least = m.ci ? m.ci[0] : null
+      if (least === null || !exceeds(least, limit)) return null
+      return failure(
+        key,
+        limit,
+        least,
+        m.rose,
+        `${label} rose by at least ${formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
+      )
+    }
+    if (!exceeds(m.change, limit)) return null
+    return failure(key, limit, m.change, m.rose, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
+  }
+}
+
+const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost')
+const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens')
+const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency')
 
 const missingBaseline: Check = (_c, gate) =>
   gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null
@@ -51,19 +94,37 @@ const missingBaseline: Check = (_c, gate) =>
 const regressions: Check = (c, gate) => {
   const n = c.regressed.length
   if (n <= gate.maxRegressions) return null
-  return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`)
+  return failure(
+    'maxRegressions',
+    gate.maxRegressions,
+    n,
+    c.regressed,
+    `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`
+  )
 }
 
 const removed: Check = (c, gate) => {
   const n = c.removed.length
   if (n <= gate.maxRemoved) return null
-  return failure('maxRemoved', gate.maxRemoved, n, c.removed, `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`)
+  return failure(
+    'maxRemoved',
+    gate.maxRemoved,
+    n,
+    c.removed,
+    `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`
+  )
 }
 
 const changed: Check = (c, gate) => {
   const n = c.changed.length
   if (gate.maxChanged === undefined || n <= gate.maxChanged) return null
-  return failure('maxChanged', gate.maxChanged, n, c.changed, `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`)
+  return failure(
+    'maxChanged',
+    gate.maxChanged,
+    n,
+    c.changed,
+    `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`
+  )
 }
 
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
@@ -82,31 +143,40 @@ const comparable: Check = (c, gate) => {
   )
 }
 
+/**
+ * The drop of the pass rate on the common cases, flaky flips not counted: a
+ * flip the trials, re-runs or history show to be within chance is not a drop
+ * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
+ * own pass rate, where a case that failed failed, flaky or not.
+ */
 const passRateDrop: Check = (c, gate) => {
   const limit = gate.maxPassRateDrop
   const common = c.common
   if (limit === undefined || !common) return null
-  const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.currentPassRate)}`
-  const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint`
-  const cases = common.newlyFailing.length ? `; passed before, fail now: ${formatKeys(common.newlyFailing)}` : ''
+  const rates = `${formatPercent(common.baselinePassRate)} → ${formatPercent(common.gatedCurrentPassRate)}`
+  const flakyAside = common.flakyFlips ? `, ${plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : ''
+  const where = `on the ${plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`
+  const flaky = new Set(c.flaky)
+  const failing = common.newlyFailing.filter((key) => !flaky.has(key))
+  const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : ''
   const limitText = `maxPassRateDrop ${formatPoints(limit)} points`
   if (gate.useConfidenceBound) {
     // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
     // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
-    const least = c.passRateDeltaCI ? -c.passRateDeltaCI[1] : null
+    const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null
     if (least === null || !exceeds(least, limit)) return null
     return failure(
       'maxPassRateDrop',
       limit,
       least,
-      common.newlyFailing,
+      failing,
       `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
         `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
     )
   }
-  const drop = -common.passRateDelta
+  const drop = -common.gatedPassRateDelta
   if (!exceeds(drop, limit)) return null
-  return failure('maxPassRateDrop', limit, drop, common.newlyFailing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
+  return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
 }
 
 const meanScoreDrop: Check = (c, gate) => {
@@ -132,13 +202,25 @@ const meanScoreDrop: Check = (c, gate) => {
   }
   const drop = -common.meanScoreDelta
   if (!exceeds(drop, limit)) return null
-  return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`)
+  return failure(
+    'maxMeanScoreDrop',
+    limit,
+    drop,
+    common.scoredLower,
+    `mean judge score dropped ${formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`
+  )
 }
 
 const minPassRate: Check = (c, gate, current) => {
   const rate = c.current.passRate
   if (!exceeds(gate.minPassRate, rate)) return null
   const failing = current.cases.filter((k) => !k.passed).map((k) => k.id)
+  const flaky = new Set(c.flaky)
+  const flakyFailing = failing.filter((key) => flaky.has(key)).length
+  // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+  const flakyNote = flakyFailing
+    ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+    : ''
   return failure(
     'minPassRate',
     gate.minPassRate,
@@ -146,7 +228,8 @@ const minPassRate: Check = (c, gate, current) => {
     failing,
     `pass rate ${formatPercent(rate)} is below minPassRate ${formatPercent(gate.minPassRate)} ` +
       `(${c.current.passed} of ${plural(c.current.total, 'case')} passed)` +
-      (failing.length ? `; failing: ${formatKeys(failing)}` : '')
+      (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
+      flakyNote
   )
 }
 
@@ -156,12 +239,24 @@ const minMeanScore: Check = (c, gate, current) => {
   if (floor === 0) return null
   // A floor that nothing can be measured against is a misconfiguration, not a pass.
   if (score === null) {
-    return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`)
+    return failure(
+      'minMeanScore',
+      floor,
+      null,
+      [],
+      `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(floor)}`
+    )
   }
   if (!exceeds(floor, score)) return null
   const below = current.cases
     .filter((k): k is typeof k & { score: number } => k.score !== null && k.score < floor)
     .sort((a, b) => a.score - b.score)
     .map((k) => k.id)
-  return failure('minMeanScore', floor, score, below, `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''))
+  return failure(
+    'minMeanScore',
+    floor,
+    score,
+    below,
+    `mean judge score ${formatScore(score)} is below minMeanScore ${formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : '')
+  )
 }

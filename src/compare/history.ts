@@ -71,6 +71,11 @@ export const TREND_LENGTH = 20
 /** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
 export function carryTrend(baseline: RunRecord | null | undefined): RunTrendPoint[] | undefined {
   if (!baseline) return undefined
-  const own: RunTrendPoint = { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore }
+  const own: RunTrendPoint = {
+    sha: baseline.git.sha,
+    createdAt: baseline.createdAt,
+    passRate: baseline.summary.passRate,
+    meanScore: baseline.summary.meanScore
+  }
   return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH)
 }

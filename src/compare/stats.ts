@@ -90,11 +90,7 @@ export function pairedDifferenceCI(counts: PairedCounts, z = Z_95): [number, num
  */
 function correlation(counts: PairedCounts, n: number): number {
   const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts
-  const margins =
-    (bothPassed + onlyCurrentPassed) *
-    (onlyBaselinePassed + bothFailed) *
-    (bothPassed + onlyBaselinePassed) *
-    (onlyCurrentPassed + bothFailed)
+  const margins = (bothPassed + onlyCurrentPassed) * (onlyBaselinePassed + bothFailed) * (bothPassed + onlyBaselinePassed) * (onlyCurrentPassed + bothFailed)
   if (margins === 0) return 0
   const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed
   const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association
@@ -220,4 +216,91 @@ export function pairedMeanCI(differences: readonly number[], level = 0.95): [num
   const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1)
   const half = tCritical(n - 1, level) * Math.sqrt(variance / n)
   return [Math.max(-1, mean - half), Math.min(1, mean + half)]
+}
+
+/**
+ * A statistic of one run's values over the compared cases, as-is (`point`) and
+ * over a bootstrap resample given as counts per case (`weighted`; `order`
+ * lists the cases by ascending value, for order statistics).
+ */
+export interface PairedStatistic {
+  point(values: readonly number[]): number
+  weighted(values: readonly number[], counts: Uint32Array, order: Uint32Array): number
+}
+
+/**
+ * The p-quantile by nearest rank: the smallest value whose cumulative count
+ * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
+ * describe; without, of `sorted` itself (already in ascending order).
+ */
+export function quantileOfSorted(values: readonly number[], p: number, counts?: Uint32Array, order?: Uint32Array): number {
+  if (!counts || !order) return values[Math.max(0, Math.ceil(p * values.length) - 1)]!
+  let n = 0
+  for (let i = 0; i < counts.length; i++) n += counts[i]!
+  const rank = Math.max(1, Math.ceil(p * n))
+  let seen = 0
+  for (let k = 0; k < order.length; k++) {
+    seen += counts[order[k]!]!
+    if (seen >= rank) return values[order[k]!]!
+  }
+  return values[order[order.length - 1]!]!
+}
+
+/** A small seeded generator (mulberry32): the same comparison gives the same interval on every machine. */
+export function seededUniform(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Resamples × cases drawn at most: at 100,000 cases the interval costs ~200 resamples, not 1,000. */
+const BOOTSTRAP_DRAWS = 20_000_000
+const BOOTSTRAP_RESAMPLES = 1_000
+const MIN_BOOTSTRAP_RESAMPLES = 200
+
+/**
+ * A paired percentile-bootstrap 95% interval of statistic(current) /
+ * statistic(baseline) − 1: cases are resampled with replacement, each
+ * resample taking a case's values from both runs together, so what the runs
+ * share (hard cases are slow and dear in both) cancels out. Seeded: the same
+ * inputs always give the same interval. Null when a resampled baseline
+ * statistic is 0 too often to say anything (more than 2.5% of resamples).
+ */
+export function pairedBootstrap(
+  baseline: readonly number[],
+  current: readonly number[],
+  statistic: PairedStatistic,
+  options: { seed?: number; resamples?: number; level?: number } = {}
+): [number, number] | null {
+  const n = baseline.length
+  const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)))
+  const level = options.level ?? 0.95
+  const random = seededUniform((options.seed ?? 1) * 0x9e3779b1 + n)
+  const byValue = (values: readonly number[]) => Uint32Array.from(values.keys()).sort((i, j) => values[i]! - values[j]!)
+  const baselineOrder = byValue(baseline)
+  const currentOrder = byValue(current)
+  const counts = new Uint32Array(n)
+  const changes: number[] = []
+  let undefinedRatios = 0
+  for (let r = 0; r < resamples; r++) {
+    counts.fill(0)
+    for (let k = 0; k < n; k++) counts[Math.floor(random() * n)]!++
+    const before = statistic.weighted(baseline, counts, baselineOrder)
+    if (before <= 0) {
+      undefinedRatios++
+      continue
+    }
+    changes.push(statistic.weighted(current, counts, currentOrder) / before - 1)
+  }
+  const tail = (1 - level) / 2
+  if (undefinedRatios > tail * resamples) return null
+  changes.sort((a, b) => a - b)
+  // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
+  const at = (q: number) => changes[Math.min(changes.length - 1, Math.max(0, Math.floor(q * resamples)))]!
+  return [at(tail), at(1 - tail)]
 }

@@ -33,6 +33,15 @@ export interface CommonFigures {
   baselineMeanScore: number | null
   currentMeanScore: number | null
   meanScoreDelta: number | null
+  /**
+   * What maxPassRateDrop is applied to: the current pass rate with each flaky
+   * case counted as it was in the baseline (a flip within chance is not a drop),
+   * and its change. Equal to the plain figures when no case is flaky.
+   */
+  gatedCurrentPassRate: number
+  gatedPassRateDelta: number
+  /** flaky cases among them, the flips left out of the gated figures */
+  flakyFlips: number
   /** passed in the baseline and fail now, significant or not (regressed and flaky ones) */
   newlyFailing: string[]
   /** scored lower than in the baseline, largest drop first */
@@ -121,6 +130,28 @@ export interface Verdict {
   configChanges: ConfigChange[]
 }
 
+/** One compared metric (SPEC §10): over the compared cases where both runs carry it. */
+export interface MetricChange {
+  baseline: number
+  current: number
+  /** current / baseline − 1; null when the baseline figure is 0 */
+  change: number | null
+  /** paired 95% bootstrap interval of `change`; null with fewer than 5 cases or no change */
+  ci: [number, number] | null
+  /** compared cases that carry the metric in both runs */
+  cases: number
+  /** of those, the cases whose value rose, most first */
+  rose: string[]
+}
+
+/** `metrics` of `--json`: cost (total USD), tokens (total), latency p50 and p95 (ms). */
+export interface ComparedMetrics {
+  cost?: MetricChange
+  tokens?: MetricChange
+  latencyP50?: MetricChange
+  latencyP95?: MetricChange
+}
+
 export interface Comparison {
   baseline: RunFigures | null
   current: RunFigures
@@ -132,12 +163,22 @@ export interface Comparison {
   common: CommonFigures | null
   /** 95% paired interval of common.passRateDelta (see stats.ts) */
   passRateDeltaCI: [number, number] | null
+  /** 95% paired interval of common.gatedPassRateDelta (flaky flips not counted): what useConfidenceBound applies maxPassRateDrop to */
+  gatedPassRateDeltaCI: [number, number] | null
   /** 95% paired t interval of common.meanScoreDelta, over the cases scored in both runs; null with fewer than two */
   meanScoreDeltaCI: [number, number] | null
+  /** cost, tokens and latency over the compared cases; null without a baseline or when the runs carry none */
+  metrics: ComparedMetrics | null
   regressed: string[]
   fixed: string[]
   /** flipped, but the flip is within chance: see flakyCases for why */
   flaky: string[]
+  /**
+   * regressed or fixed cases with trials (repeats, re-runs) on this side only:
+   * against a single baseline trial no test can tell the flip from chance, so it
+   * counts as a flip (SPEC §4) but is not "confirmed" by its re-runs
+   */
+  notTestable: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
   flakyCases: FlakyCase[]
   added: string[]

@@ -208,7 +208,10 @@ export class CaseNormalizer {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       raw = validate(caseSchema, { ...located, value }, at, 'case')
     } else {
-      throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file)
+      throw new ConfigError(
+        `${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`,
+        file
+      )
     }
     if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, file)
     let own: Assertion[]
@@ -258,7 +261,8 @@ export class CaseNormalizer {
 
   finish(): EvalCase[] {
     for (const [id, index] of this.ids) {
-      if (this.contentKeys.has(id)) throw new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
+      if (this.contentKeys.has(id))
+        throw new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
     }
     return this.cases
   }

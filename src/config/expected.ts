@@ -21,7 +21,8 @@ export function describeAssertion(a: Assertion): string {
   const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) =>
     k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`
   )
-  const value = a.file !== undefined ? path.basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value)
+  const value =
+    a.file !== undefined ? path.basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value)
   return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`
 }
 

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { splitArgv } from '../targets/argv.js'
+import { splitArgv } from '../util/argv.js'
 import type { Assertion, DatasetFingerprint } from '../types.js'
 import { contentHash } from '../util/hash.js'
 import type { JudgeConfig } from './schema.js'
@@ -77,6 +77,8 @@ export class Fingerprinter {
   private readonly closures = new Map<string, string>()
   private readonly files = new Map<string, FileFacts>()
   private readonly judge: unknown
+  /** what `similar` uses of the judge: its server's embeddings */
+  private readonly embeddings: unknown
 
   constructor(
     /** the config's folder: files are named relative to it */
@@ -84,12 +86,19 @@ export class Fingerprinter {
     judge?: JudgeConfig
   ) {
     this.judge = judge ? this.judgeSettings(judge) : null
+    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null
   }
 
-  /** A case's fingerprint: its input, its assertions with the files they name, and the judge when one grades it. */
+  /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
   ofCase(input: unknown, assert: Assertion[]): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
-    return contentHash({ input, assert: assert.map((a) => this.portable(a)), judge: judged ? this.judge : null })
+    const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar')
+    return contentHash({
+      input,
+      assert: assert.map((a) => this.portable(a)),
+      judge: judged ? this.judge : null,
+      ...(embedded ? { embeddings: this.embeddings } : {})
+    })
   }
 
   /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
@@ -196,8 +205,11 @@ function mentionsFileUrl(value: unknown): boolean {
  * of one run share it; a shard of another dataset does not.
  */
 export function datasetFingerprint(name: string, cases: readonly { id: string; fingerprint: string }[]): DatasetFingerprint {
-  const hash = createHash('sha256').update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}`)
-  const sorted = cases.map((c) => [c.id, c.fingerprint] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  for (const [id, fingerprint] of sorted) hash.update(`\n${JSON.stringify(id)} ${fingerprint}`)
-  return { fingerprint: hash.digest('hex').slice(0, 32), cases: cases.length }
+  // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
+  const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort()
+  const fingerprint = createHash('sha256')
+    .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
+    .digest('hex')
+    .slice(0, 32)
+  return { fingerprint, cases: cases.length }
 }

@@ -3,11 +3,12 @@
  */
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
-import { splitArgv } from '../targets/argv.js'
+import { splitArgv } from '../util/argv.js'
 import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
-import { formatPath, parseStructured, validate } from './parse.js'
+import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
+import { isPromptfooConfig, loadPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -21,14 +22,28 @@ export interface LoadedConfig {
   dataset: DatasetFingerprint
 }
 
-export function parseConfig(text: string, file: string): ParsedConfig {
-  const located = parseStructured(text, file)
+/** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
+export function parseConfig(text: string, file: string, format: TextFormat = formatOf(file)): ParsedConfig {
+  return configOf(parseStructured(text, file, format))
+}
+
+function configOf(located: Located): ParsedConfig {
+  const file = located.file
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
+  if (isPromptfooConfig(located.value)) return promptfooSettings(located)
   const config = validate(configSchema, located, [], 'config')
+  if (config.target.promptfoo)
+    throw new ConfigError(
+      `${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`,
+      file
+    )
   // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
-  for (const [at, command] of [[['target', 'command'], config.target.command], [['judge', 'command'], config.judge?.command]] as const) {
+  for (const [at, command] of [
+    [['target', 'command'], config.target.command],
+    [['judge', 'command'], config.judge?.command]
+  ] as const) {
     if (typeof command !== 'string') continue
     try {
       splitArgv(command, formatPath(at))
@@ -38,6 +53,11 @@ export function parseConfig(text: string, file: string): ParsedConfig {
     }
   }
   return config
+}
+
+function lineAt(located: Located, at: (string | number)[]): string {
+  const line = located.lineOf(at)
+  return line ? `:${line}` : ''
 }
 
 export interface LoadOptions {
@@ -50,9 +70,14 @@ export interface LoadOptions {
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
   const absolute = path.resolve(file)
-  const parsed = parseConfig(await readText(absolute), absolute)
-  const config = options.settings ? options.settings(parsed) : parsed
+  const located = parseStructured(await readText(absolute), absolute)
+  const settings = options.settings ?? ((config: ParsedConfig) => config)
   const baseDir = path.dirname(absolute)
+  if (isPromptfooConfig(located.value)) {
+    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+  }
+  const config = settings(configOf(located))
   const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {

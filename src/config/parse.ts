@@ -2,6 +2,7 @@
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+import { distance } from 'fastest-levenshtein'
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import { ConfigError } from '../errors.js'
@@ -39,7 +40,9 @@ function isStackOverflow(err: unknown): boolean {
 
 export function tooDeepError(where: string, path?: Path): ConfigError {
   const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : ''
-  return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`)
+  return new ConfigError(
+    `${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`
+  )
 }
 
 /** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
@@ -117,9 +120,16 @@ export function parseYaml(text: string, file: string): Located {
   }
 }
 
-/** A `.json` file is read as strict JSON, anything else as YAML (SPEC §9). */
-export function parseStructured(text: string, file: string): Located {
-  return /\.json$/i.test(file) ? parseJson(text, file) : parseYaml(text, file)
+export type TextFormat = 'json' | 'yaml'
+
+/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+export function formatOf(file: string): TextFormat {
+  return /\.json$/i.test(file) ? 'json' : 'yaml'
+}
+
+/** Text in its format; `file` names it in messages (and gives the format unless told). */
+export function parseStructured(text: string, file: string, format: TextFormat = formatOf(file)): Located {
+  return format === 'json' ? parseJson(text, file) : parseYaml(text, file)
 }
 
 const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)'
@@ -188,7 +198,7 @@ function jsonMistake(text: string): { offset: number; what: string } | undefined
   const wrong = (expected: string) => ({ offset: i, what: describeJsonMistake(text, i, expected) })
   /** past a string starting at i; false at the character that breaks it */
   const string = (): boolean => {
-    for (i++; i < text.length; ) {
+    for (i++; i < text.length;) {
       const c = text.charCodeAt(i)
       if (c === 0x22) {
         i++
@@ -307,11 +317,20 @@ export function parseJsonLine(line: string, file: string, number: number): unkno
 
 /** What a zod issue would accept, in words. */
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')} (remove or fix the spelling)`
+  if (issue.code === 'invalid_value' && issue.values.length > 1) {
+    // name the value given beside the valid ones: `grading_method: fuzzy` is then found at a glance
+    return `${describeValue(value)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+  }
   if (issue.code === 'invalid_value') return `${issue.message}`
   if (issue.code === 'invalid_union') {
     // "Invalid input" says nothing: name what each alternative expected at this very place
-    const expected = [...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => (i as { expected: string }).expected)))]
+    const expected = [
+      ...new Set(
+        issue.errors.flatMap((branch) =>
+          branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => (i as { expected: string }).expected)
+        )
+      )
+    ]
     if (expected.length) return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`
   }
   return issue.message
@@ -331,17 +350,86 @@ function describeValue(value: unknown): string {
   return `${typeof value} ${String(value)}`
 }
 
+/** The zod definition of a schema node; only its kind and children are read, to explain unknown keys. */
+interface SchemaDef {
+  type: string
+  shape?: Record<string, z.core.$ZodType>
+  innerType?: z.core.$ZodType
+  in?: z.core.$ZodType
+}
+
+function defOf(node: z.core.$ZodType): SchemaDef {
+  return node._zod.def as unknown as SchemaDef
+}
+
+/** The object schema under optional/default/pipe wrappers, if it is one. */
+function objectShape(node: z.core.$ZodType): Record<string, z.core.$ZodType> | undefined {
+  for (let def = defOf(node), depth = 0; depth < 10; depth++) {
+    if (def.type === 'object') return def.shape
+    const inner = def.innerType ?? def.in
+    if (!inner) return undefined
+    def = defOf(inner)
+  }
+  return undefined
+}
+
+/** The object schema at a path of keys (through objects only), if there is one. */
+function shapeAt(schema: z.core.$ZodType, path: Path): Record<string, z.core.$ZodType> | undefined {
+  let shape = objectShape(schema)
+  for (const key of path) {
+    const child = typeof key === 'string' ? shape?.[key] : undefined
+    shape = child ? objectShape(child) : undefined
+  }
+  return shape
+}
+
+/** Every place (a path of nested mappings) where the schema has `key`. */
+function homesOf(schema: z.core.$ZodType, key: string): Path[] {
+  const homes: Path[] = []
+  const visit = (shape: Record<string, z.core.$ZodType> | undefined, path: Path) => {
+    if (!shape || path.length > 4) return
+    for (const [name, child] of Object.entries(shape)) {
+      if (name === key) homes.push([...path, name])
+      visit(objectShape(child), [...path, name])
+    }
+  }
+  visit(objectShape(schema), [])
+  return homes
+}
+
+/**
+ * An unknown key, and what it likely meant: a key of a nested mapping written one
+ * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
+ */
+function unknownKey(schema: z.core.$ZodType, at: Path, key: string): string {
+  const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]))
+  if (elsewhere.length) {
+    const names = elsewhere.map((home) => formatPath(home))
+    return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`
+  }
+  const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || distance(name, key) <= 2)
+  if (near.length) return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`
+  return `unknown key "${key}" (remove or fix the spelling)`
+}
+
+/** One line per problem: each unknown key on its own line, at the key itself. */
+function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: Located, base: Path): string[] {
+  const inner = issue.path as (string | number)[]
+  const place = (path: Path) => {
+    const line = located.lineOf(path)
+    return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`)
+  }
+  return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`]
+}
+
 /** Validate with zod and turn the first issues into one readable ConfigError. */
 export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = ''): z.output<S> {
   const result = schema.safeParse(located.value)
   if (result.success) return result.data
-  const lines = result.error.issues.slice(0, 5).map((issue) => {
-    const path = [...base, ...(issue.path as (string | number)[])]
-    const line = located.lineOf(path)
-    const where = `${located.file}${line ? `:${line}` : ''}`
-    const at = path.length ? ` at ${formatPath(path)}` : ''
-    return `${where}${at}: ${describeIssue(issue, valueAt(located.value, issue.path as (string | number)[]))}`
-  })
+  const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base))
   const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : ''
   throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file)
 }

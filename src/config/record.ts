@@ -33,7 +33,35 @@ const assertionResult = z.object({
   judge: judgeVerdict.optional()
 })
 
-const usage = z.object({ promptTokens: z.number().optional(), completionTokens: z.number().optional(), totalTokens: z.number().optional() })
+/**
+ * Usage as recorded (SPEC §10). Records made before result objects kept
+ * `promptTokens`/`completionTokens`: they are read as input and output tokens.
+ */
+const usage = z
+  .object({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    totalTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+    promptTokens: z.number().optional(),
+    completionTokens: z.number().optional()
+  })
+  .transform(({ promptTokens, completionTokens, ...u }) => {
+    if (u.inputTokens === undefined && promptTokens !== undefined) u.inputTokens = promptTokens
+    if (u.outputTokens === undefined && completionTokens !== undefined) u.outputTokens = completionTokens
+    return u
+  })
+
+const toolCall = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
+
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
+  toolCalls: z.array(toolCall).optional(),
+  usage: usage.optional(),
+  latencyMs: z.number().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  finishReason: z.string().optional()
+}
 
 const trial = z.object({
   passed: z.boolean(),
@@ -42,7 +70,8 @@ const trial = z.object({
   score: z.number().nullable(),
   durationMs: z.number(),
   assertions: z.array(assertionResult),
-  usage: usage.optional()
+  ...agentFields,
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 const caseResult = z.object({
@@ -61,10 +90,14 @@ const caseResult = z.object({
   durationMs: z.number(),
   assertions: z.array(assertionResult),
   trials: z.array(trial).optional(),
-  usage: usage.optional(),
+  ...agentFields,
   source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
-  history: z.string().regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)').optional(),
-  reruns: z.number().int().min(0).optional()
+  history: z
+    .string()
+    .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
+    .optional(),
+  reruns: z.number().int().min(0).optional(),
+  namedScores: z.record(z.string(), z.number()).optional()
 })
 
 export const runRecordSchema = z.object({
@@ -75,6 +108,9 @@ export const runRecordSchema = z.object({
   name: z.string(),
   createdAt: z.string(),
   complete: z.boolean().default(true),
+  stopReason: z.enum(['interrupted', 'budget']).optional(),
+  budget: z.object({ maxCostUsd: z.number(), spentUsd: z.number() }).optional(),
+  planned: z.number().int().min(0).optional(),
   dataset: z.object({ fingerprint: z.string(), cases: z.number().int().min(0) }).optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
   config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
@@ -91,12 +127,17 @@ export const runRecordSchema = z.object({
       reused: z.number(),
       errors: z.number(),
       tokens: z.number(),
+      costUsd: z.number().optional(),
       sampled: z.number().optional(),
       disagreements: z.number().optional()
     }),
-    reruns: z.number().optional()
+    reruns: z.number().optional(),
+    namedScores: z.record(z.string(), z.object({ score: z.number(), cases: z.number() })).optional()
   }),
-  trend: z.array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })).max(100).optional(),
+  trend: z
+    .array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() }))
+    .max(100)
+    .optional(),
   cases: z.array(caseResult)
 })
 
@@ -105,7 +146,8 @@ const recordHeadSchema = runRecordSchema.extend({ cases: z.array(z.unknown()).ma
 
 const notRecord = (file: string) => `${file}: not a run record`
 const notJson = (file: string, why: string) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file)
-const invalidAt = (file: string, at: (string | number)[], message: string) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file)
+const invalidAt = (file: string, at: (string | number)[], message: string) =>
+  new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file)
 
 /**
  * A record read a piece of text at a time: each case is parsed and validated
@@ -163,7 +205,10 @@ class RecordReader {
     const version = (head as { schemaVersion?: unknown }).schemaVersion
     if (version !== RECORD_SCHEMA_VERSION) {
       const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`
-      throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file)
+      throw new RecordError(
+        `${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`,
+        file
+      )
     }
     if (this.caseProblem) throw this.caseProblem
     const result = recordHeadSchema.safeParse(head)
@@ -194,7 +239,10 @@ class RecordReader {
     const id = result.data.id
     const first = this.keys.get(id)
     if (first !== undefined) {
-      this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file)
+      this.caseProblem = new RecordError(
+        `${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`,
+        file
+      )
       return
     }
     this.keys.set(id, i)
@@ -206,7 +254,8 @@ class RecordReader {
   private splitError(err: unknown): unknown {
     if (!(err instanceof JsonSplitError)) return err
     // a hostile record nested past what the report's recursion can walk is refused here, not met there
-    if (err.path) return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file)
+    if (err.path)
+      return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file)
     return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`)
   }
 }

@@ -3,11 +3,13 @@
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 import { z } from 'zod'
+import { promptfooProviderSchema } from './promptfoo/schema.js'
 
 const nonNegative = z.number().min(0)
 const fraction = z.number().min(0).max(1)
 const positiveInt = z.number().int().min(1)
-const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
+const REPEAT_PASS_THRESHOLD =
+  "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)"
 
 export const assertionSchema = z
   .object({
@@ -19,7 +21,13 @@ export const assertionSchema = z
     tolerance: nonNegative.optional(),
     relTolerance: nonNegative.optional(),
     file: z.string().optional(),
-    metric: z.string().optional()
+    metric: z.string().optional(),
+    /** trajectory-match: strict | unordered | subset | superset */
+    mode: z.string().optional(),
+    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    args: z.string().optional(),
+    /** llm-rubric: show the judge the tool calls too */
+    includeToolCalls: z.boolean().optional()
   })
   .strict()
 
@@ -48,7 +56,10 @@ const httpSchema = z
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
     headers: z.record(z.string(), z.string()).optional(),
     body: z.unknown().optional(),
-    output: z.string().optional()
+    /** dot paths into the JSON reply (SPEC §10) */
+    output: z.string().optional(),
+    toolCalls: z.string().optional(),
+    usage: z.string().optional()
   })
   .strict()
 
@@ -72,15 +83,24 @@ export const targetSchema = z
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
+    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    promptfoo: z
+      .object({ providers: z.array(promptfooProviderSchema).min(1) })
+      .strict()
+      .optional(),
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
-    retries: z.number().int().min(0).max(10).default(2)
+    retries: z.number().int().min(0).max(10).default(2),
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    output: z.enum(['text', 'json']).default('text'),
+    /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
+    tools: z.array(z.record(z.string(), z.unknown())).optional()
   })
   .strict()
   .superRefine((t, ctx) => {
-    const kinds = (['command', 'http', 'openai', 'module'] as const).filter((k) => t[k] !== undefined)
+    const kinds = (['command', 'http', 'openai', 'module', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
         code: 'custom',
@@ -131,13 +151,42 @@ export const gateSchema = z
     maxChanged: z.number().int().min(0).optional(),
     /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
     minComparable: fraction.default(0.5),
-    useConfidenceBound: z.boolean().default(false)
+    useConfidenceBound: z.boolean().default(false),
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    maxCostIncrease: nonNegative.optional(),
+    maxTokensIncrease: nonNegative.optional(),
+    maxLatencyIncrease: nonNegative.optional()
   })
   .strict()
 
 /** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
-export const BADGE_COLOR_NAMES = ['brightgreen', 'green', 'yellowgreen', 'yellow', 'orange', 'red', 'blue', 'grey', 'gray', 'lightgrey', 'lightgray', 'success', 'important', 'critical', 'informational', 'inactive'] as const
-const badgeColor = z.union([z.enum(BADGE_COLOR_NAMES), z.string().regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')])
+export const BADGE_COLOR_NAMES = [
+  'brightgreen',
+  'green',
+  'yellowgreen',
+  'yellow',
+  'orange',
+  'red',
+  'blue',
+  'grey',
+  'gray',
+  'lightgrey',
+  'lightgray',
+  'success',
+  'important',
+  'critical',
+  'informational',
+  'inactive'
+] as const
+const badgeColor = z.union([
+  z.enum(BADGE_COLOR_NAMES),
+  z
+    .string()
+    .regex(
+      /^#?([0-9a-fA-F]{3}){1,2}$/,
+      'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"'
+    )
+])
 
 export const badgeSchema = z
   .object({
@@ -149,6 +198,16 @@ export const badgeSchema = z
       .min(1)
       .optional(),
     style: z.enum(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
+  })
+  .strict()
+
+/** USD per million tokens, by model name (SPEC §10) */
+export const pricingSchema = z.record(z.string(), z.object({ input: nonNegative, output: nonNegative }).strict())
+
+export const budgetSchema = z
+  .object({
+    /** target plus judge: once spent, no new trial starts */
+    maxCostUsd: z.number().positive()
   })
   .strict()
 
@@ -168,8 +227,12 @@ export const configSchema = z
     // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
     repeatPassThreshold: z.number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
     rerunFlips: z.number().int().min(0).max(100).default(0),
+    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
+    pricing: pricingSchema.optional(),
+    budget: budgetSchema.optional(),
     defaults: z
       .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
       .strict()
@@ -189,4 +252,6 @@ export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
+export type Pricing = z.output<typeof pricingSchema>
+export type BudgetConfig = z.output<typeof budgetSchema>
 export type BadgeConfig = z.input<typeof badgeSchema>

@@ -143,7 +143,10 @@ export interface CommentResult {
 }
 
 /** Find our comment among all of the PR's comments, page by page. */
-export async function findComment(options: Pick<CommentOptions, 'octokit' | 'owner' | 'repo' | 'issueNumber' | 'marker'>, identity: TokenIdentity): Promise<ExistingComment | null> {
+export async function findComment(
+  options: Pick<CommentOptions, 'octokit' | 'owner' | 'repo' | 'issueNumber' | 'marker'>,
+  identity: TokenIdentity
+): Promise<ExistingComment | null> {
   const { octokit, owner, repo, issueNumber, marker } = options
   const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 })
   for await (const page of pages) {

@@ -42,8 +42,14 @@ export function logUntrusted(title: string, text: string, write: (line: string) 
   }
 }
 
-function relativeToWorkspace(file: string, workspace: string): string | undefined {
-  const relative = path.relative(workspace, path.resolve(workspace, file))
+/**
+ * A record's dataset path (relative to the working directory of the run that
+ * wrote it, config/dataset.ts) as GitHub wants it: relative to the workspace.
+ * Resolved from that working directory, not from the workspace: the two differ
+ * when evalgate runs in a subfolder or the checkout sits elsewhere.
+ */
+function relativeToWorkspace(file: string, workspace: string, cwd: string): string | undefined {
+  const relative = path.relative(path.resolve(workspace), path.resolve(cwd, file))
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
   return relative.split(path.sep).join('/')
 }
@@ -68,14 +74,21 @@ export interface Annotation {
  * Annotations for the first regressions, at the dataset line of each case:
  * errors when the gate failed, warnings when the gate allowed them.
  */
-export function regressionAnnotations(comparison: Comparison, current: RunRecord, workspace: string, redactText: (s: string) => string = (s) => s): Annotation[] {
+export function regressionAnnotations(
+  comparison: Comparison,
+  current: RunRecord,
+  workspace: string,
+  redactText: (s: string) => string = (s) => s,
+  /** where the record's relative dataset paths start: the working directory of the run */
+  cwd: string = process.cwd()
+): Annotation[] {
   const byId = new Map(current.cases.map((c) => [c.id, c]))
   const level = comparison.gate.passed ? 'warning' : 'error'
   const list: Annotation[] = []
   for (const id of comparison.regressed.slice(0, MAX_ANNOTATIONS)) {
     const c = byId.get(id)
     if (!c) continue
-    const file = c.source ? relativeToWorkspace(c.source.file, workspace) : undefined
+    const file = c.source ? relativeToWorkspace(c.source.file, workspace, cwd) : undefined
     const properties: core.AnnotationProperties = { title: clip(`evalgate: regressed: ${c.name}`, 200) }
     if (file) {
       properties.file = file

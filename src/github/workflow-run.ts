@@ -81,15 +81,21 @@ export async function findPullRequest(octokit: Octokit, owner: string, repo: str
       const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, state: 'open', head: `${run.headOwner}:${run.headBranch}`, per_page: 100 })
       numbers = (pulls as RestPull[]).filter((p) => p.head.sha === run.headSha).map((p) => p.number)
     }
-    if (numbers.length === 0) return { found: null, notice: `comment skipped: no open pull request has run ${run.id}'s commit ${run.headSha.slice(0, 7)} as its head` }
+    if (numbers.length === 0)
+      return { found: null, notice: `comment skipped: no open pull request has run ${run.id}'s commit ${run.headSha.slice(0, 7)} as its head` }
     for (const number of numbers) {
       const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: number })
       const pull = data as RestPull
-      if (pull.state === 'open' && pull.head.sha === run.headSha) return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha, labels: labelNames(pull.labels) }, notice: null }
+      if (pull.state === 'open' && pull.head.sha === run.headSha)
+        return { found: { number, baseRef: pull.base.ref, baseSha: pull.base.sha, labels: labelNames(pull.labels) }, notice: null }
     }
-    return { found: null, notice: `comment skipped: pull request #${numbers[0]} has moved on from ${run.headSha.slice(0, 7)} (or is closed); its newer run will comment` }
+    return {
+      found: null,
+      notice: `comment skipped: pull request #${numbers[0]} has moved on from ${run.headSha.slice(0, 7)} (or is closed); its newer run will comment`
+    }
   } catch (err) {
-    if (httpStatus(err) !== undefined) return { found: null, notice: `comment skipped: cannot find the pull request of run ${run.id}: ${apiMessage(err, 'pull-requests: read')}` }
+    if (httpStatus(err) !== undefined)
+      return { found: null, notice: `comment skipped: cannot find the pull request of run ${run.id}: ${apiMessage(err, 'pull-requests: read')}` }
     throw err
   }
 }

@@ -94,7 +94,8 @@ export function listZip(zip: Buffer): ZipEntry[] {
     if (!isSafeEntryName(name)) throw new ZipError(`entry "${name.slice(0, 100)}" would escape the folder it is extracted to`)
     if (entry.symlink) throw new ZipError(`entry "${name}" is a symbolic link`)
     if (flags & 1) throw new ZipError(`entry "${name}" is encrypted`)
-    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.offset === 0xffffffff) throw new ZipError(`entry "${name}" is zip64, not supported`)
+    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.offset === 0xffffffff)
+      throw new ZipError(`entry "${name}" is zip64, not supported`)
     entries.push(entry)
     at += 46 + nameLength + extraLength + commentLength
   }

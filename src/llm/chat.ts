@@ -18,6 +18,8 @@ export interface ChatRequest {
   temperature?: number
   responseFormat?: { type: 'json_object' | 'text' }
   maxTokens?: number
+  /** the OpenAI tools array, sent as it is (the openai target's `target.tools`) */
+  tools?: unknown[]
 }
 
 export interface ChatUsage {
@@ -29,6 +31,9 @@ export interface ChatUsage {
 export interface ChatResult {
   content: string
   usage: ChatUsage
+  /** the message's `tool_calls` as the server sent them */
+  toolCalls?: unknown[]
+  finishReason?: string
 }
 
 /** The server answered, but not with a usable completion, or with an error it explained. */
@@ -75,6 +80,7 @@ function requestBody(request: ChatRequest): Record<string, unknown> {
   if (request.temperature !== undefined) body.temperature = request.temperature
   if (request.responseFormat) body.response_format = request.responseFormat
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens
+  if (request.tools?.length) body.tools = request.tools
   return body
 }
 
@@ -87,10 +93,15 @@ export function explainHttpError(err: HttpError, endpoint = 'chat completions'):
 }
 
 function readCompletion(data: unknown, text: string): ChatResult {
-  const body = data as { choices?: { message?: { content?: unknown; refusal?: unknown } }[]; usage?: Record<string, unknown> } | undefined
-  const message = Array.isArray(body?.choices) ? body.choices[0]?.message : undefined
+  type Choice = { message?: { content?: unknown; refusal?: unknown; tool_calls?: unknown }; finish_reason?: unknown }
+  const body = data as { choices?: Choice[]; usage?: Record<string, unknown> } | undefined
+  const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined
+  const message = choice?.message
   if (!message) throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`)
-  return { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) }
+  const result: ChatResult = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) }
+  if (Array.isArray(message.tool_calls)) result.toolCalls = message.tool_calls
+  if (typeof choice.finish_reason === 'string') result.finishReason = choice.finish_reason
+  return result
 }
 
 /** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */

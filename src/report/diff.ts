@@ -150,7 +150,7 @@ export function wordDiff(before: string, after: string): { before: Segment[]; af
  */
 export function lineDiff(before: string, after: string): DiffLine[] {
   const result: DiffLine[] = diffSequences(lines(before), lines(after)).map((e) => ({ op: e.op, text: e.item }))
-  for (let i = 0; i < result.length; ) {
+  for (let i = 0; i < result.length;) {
     if (result[i]!.op !== 'delete') {
       i++
       continue
@@ -176,7 +176,7 @@ export function lineDiff(before: string, after: string): DiffLine[] {
 /** The diff with runs of equal lines longer than 2·context + 1 cut to `context` lines on each side. */
 export function withContext(diff: readonly DiffLine[], context = 3): Array<DiffLine | DiffSkip> {
   const out: Array<DiffLine | DiffSkip> = []
-  for (let i = 0; i < diff.length; ) {
+  for (let i = 0; i < diff.length;) {
     if (diff[i]!.op !== 'equal') {
       out.push(diff[i++]!)
       continue

@@ -63,10 +63,7 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 export function escapeHtml(text: string, maxChars = 300): string {
   const { text: shown, truncated } = truncate(oneLine(text), maxChars)
   // References first: the entities written below contain "#" followed by digits.
-  return neutraliseReferences(shown + (truncated ? '…' : '')).replace(
-    /[&<>"'\\`*_[\]|~$]/g,
-    (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`
-  )
+  return neutraliseReferences(shown + (truncated ? '…' : '')).replace(/[&<>"'\\`*_[\]|~$]/g, (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`)
 }
 
 function longestBacktickRun(text: string): number {
@@ -93,8 +90,6 @@ export function fencedBlock(text: string, maxChars = 1_000): string {
   const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '')
   const { text: shown, truncated } = truncate(clean, maxChars)
   const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1))
-  const note = truncated
-    ? `\n\n_(the first ${formatCount(shown.length)} of ${formatCount(clean.length)} characters)_`
-    : ''
+  const note = truncated ? `\n\n_(the first ${formatCount(shown.length)} of ${formatCount(clean.length)} characters)_` : ''
   return `${fence}\n${shown}\n${fence}${note}`
 }

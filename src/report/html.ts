@@ -14,9 +14,10 @@
 import { createHash } from 'node:crypto'
 import { formatCount, formatPercent, formatScore, plural } from '../compare/format.js'
 import type { Comparison } from '../compare/types.js'
-import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
+import type { AssertionResult, CaseResult, RunRecord, ToolCall } from '../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from './diff.js'
 import { flakyReason, formatDuration, relativeAge, type ReportInput } from './markdown.js'
+import { firstDifferingStep } from './metrics.js'
 
 export interface HtmlOptions {
   /** default "evalgate · <run name>" */
@@ -55,6 +56,13 @@ export interface CaseView {
   /** what the flip means for this case: why it is flaky, that it changed, … */
   note: string | null
   durationMs: number | null
+  /** the target's cost (USD) and latency (ms), SPEC §10; null when the run carries none */
+  costUsd: number | null
+  latencyMs: number | null
+  baselineCostUsd: number | null
+  baselineLatencyMs: number | null
+  /** both runs' tool calls as "name {args}" steps, and the first step that differs (-1: none); null without tool calls */
+  trajectory: { baseline: string[]; current: string[]; first: number } | null
   input: string
   expected: string | null
   output: string | null
@@ -98,7 +106,11 @@ function cut(text: string, max: number): string {
 function assertionView(a: AssertionResult, clip: (t: string) => string): AssertionView {
   const j = a.judge
   const judge = j
-    ? [`judge ${j.model} scored ${formatScore(j.score)}${j.reused ? ' (reused)' : ''}`, j.reason && j.reason !== a.reason ? j.reason : '', j.error ? `error: ${j.error}` : '']
+    ? [
+        `judge ${j.model} scored ${formatScore(j.score)}${j.reused ? ' (reused)' : ''}`,
+        j.reason && j.reason !== a.reason ? j.reason : '',
+        j.error ? `error: ${j.error}` : ''
+      ]
         .filter(Boolean)
         .join(' — ')
     : null
@@ -200,6 +212,11 @@ function* viewsOf(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars' 
         trials: now.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
         note: shownNote,
         durationMs: now.durationMs,
+        costUsd: now.usage?.costUsd ?? null,
+        latencyMs: now.latencyMs ?? null,
+        baselineCostUsd: old?.usage?.costUsd ?? null,
+        baselineLatencyMs: old?.latencyMs ?? null,
+        trajectory: trajectoryView(old, now),
         input: clip(show(now.input)),
         expected: now.expected === undefined ? null : clip(show(now.expected)),
         output,
@@ -222,6 +239,11 @@ function* viewsOf(input: ReportInput, options: Pick<HtmlOptions, 'maxTextChars' 
         trials: null,
         note: shownNote,
         durationMs: null,
+        costUsd: null,
+        latencyMs: null,
+        baselineCostUsd: gone.usage?.costUsd ?? null,
+        baselineLatencyMs: gone.latencyMs ?? null,
+        trajectory: null,
         input: clip(show(gone.input)),
         expected: gone.expected === undefined ? null : clip(show(gone.expected)),
         output: null,
@@ -284,6 +306,16 @@ interface Card {
   tone?: 'bad' | 'good' | 'warn'
 }
 
+/** "lookup_order {"order_id":"A18"}" per step. */
+function steps(calls: readonly ToolCall[] | undefined): string[] {
+  return (calls ?? []).map((call) => `${call.name} ${cut(JSON.stringify(call.args ?? {}) ?? '', 300)}`)
+}
+
+function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView['trajectory'] {
+  if (!old?.toolCalls && !now.toolCalls) return null
+  return { baseline: steps(old?.toolCalls), current: steps(now.toolCalls), first: firstDifferingStep(old?.toolCalls ?? [], now.toolCalls ?? []) }
+}
+
 function summaryHtml(input: ReportInput, title: string): string {
   const { comparison: c, baseline, current } = input
   const e = escapeHtmlText
@@ -298,7 +330,9 @@ function summaryHtml(input: ReportInput, title: string): string {
     {
       label: 'pass rate',
       value: formatPercent(c.current.passRate),
-      detail: c.baseline ? `${signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${formatPercent(c.baseline.passRate)}` : `${formatCount(c.current.passed)} of ${formatCount(c.current.total)} cases`,
+      detail: c.baseline
+        ? `${signed((c.passRateDelta ?? 0) * 100, 1)} pts from ${formatPercent(c.baseline.passRate)}`
+        : `${formatCount(c.current.passed)} of ${formatCount(c.current.total)} cases`,
       tone: c.passRateDelta !== null && c.passRateDelta < 0 ? 'bad' : undefined
     }
   ]
@@ -306,7 +340,11 @@ function summaryHtml(input: ReportInput, title: string): string {
     cards.push({
       label: 'mean score',
       value: c.current.meanScore === null ? '—' : formatScore(c.current.meanScore),
-      detail: c.baseline ? (c.meanScoreDelta === null ? `baseline ${c.baseline.meanScore === null ? '—' : formatScore(c.baseline.meanScore)}` : `${signed(c.meanScoreDelta, 3)} from ${formatScore(c.baseline.meanScore!)}`) : undefined,
+      detail: c.baseline
+        ? c.meanScoreDelta === null
+          ? `baseline ${c.baseline.meanScore === null ? '—' : formatScore(c.baseline.meanScore)}`
+          : `${signed(c.meanScoreDelta, 3)} from ${formatScore(c.baseline.meanScore!)}`
+        : undefined,
       tone: c.meanScoreDelta !== null && c.meanScoreDelta < 0 ? 'bad' : undefined
     })
   }
@@ -321,18 +359,28 @@ function summaryHtml(input: ReportInput, title: string): string {
   const errors = current.cases.filter((x) => x.error !== null).length
   if (errors) cards.push({ label: 'target errors', value: formatCount(errors), tone: 'bad' })
   const cardHtml = cards
-    .map((k) => `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`)
+    .map(
+      (k) =>
+        `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`
+    )
     .join('')
 
-  const meta: string[] = [`run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`]
+  const meta: string[] = [
+    `run <b>${e(current.name)}</b> at ${e(when(current.createdAt))}${current.git.sha ? `, commit <code>${e(current.git.sha.slice(0, 7))}</code>` : ''}`
+  ]
   if (baseline) {
     const age = relativeAge(baseline.createdAt, current.createdAt)
     const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : ''
-    meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`)
+    meta.push(
+      `baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`
+    )
   }
   const { judge, durationMs } = current.summary
   const footer = [`duration ${formatDuration(durationMs)}`, plural(current.cases.length, 'case')]
-  if (judge.calls || judge.reused || judge.tokens) footer.push(`judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`)
+  if (judge.calls || judge.reused || judge.tokens)
+    footer.push(
+      `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
+    )
   footer.push(`evalgate ${e(current.tool.version)}`)
 
   const tags = c.tags.length
@@ -404,6 +452,7 @@ pre.error{color:var(--bad)}
 .assertions td{font-size:13px}.assertions td:nth-child(-n+3){white-space:nowrap;width:1%}
 .case-note{margin:8px 0 0;padding:6px 10px;border-left:3px solid var(--warn);background:var(--warn-bg)}.assertions .ok{color:var(--good)}.assertions .no{color:var(--bad)}
 .muted{color:var(--muted)}
+.steps{margin:0;padding-left:22px;font:12px/1.6 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}.steps .first-diff{background:var(--warn-bg);font-weight:600}
 `
 
 /** The page script: builds the table from the embedded JSON, with textContent only. */
@@ -434,6 +483,19 @@ const SCRIPT = String.raw`
     return e;
   }
   function score(s) { return s === null || s === undefined ? '—' : s.toFixed(3); }
+  function usd(x) { return x === null || x === undefined ? '—' : '$' + (x >= 1 ? x.toFixed(2) : x.toFixed(4)); }
+  function pair(before, now, f) { return before !== null && before !== now ? f(before) + ' → ' + f(now) : f(now); }
+  function trajectoryBlock(t) {
+    var grid = el('div', 'cols trajectory');
+    [['Baseline tool calls', t.baseline], ['Current tool calls', t.current]].forEach(function (side) {
+      var list = el('ol', 'steps');
+      side[1].forEach(function (step, i) { list.appendChild(el('li', i === t.first ? 'first-diff' : null, step)); });
+      if (!side[1].length) list.appendChild(el('li', 'muted', 'no tool calls'));
+      grid.appendChild(block(side[0], list));
+    });
+    if (t.first !== -1) grid.appendChild(el('p', 'muted small', 'first difference at step ' + (t.first + 1)));
+    return grid;
+  }
   function ms(d) { return d === null ? '—' : d < 1000 ? Math.round(d) + ' ms' : (d / 1000).toFixed(1) + ' s'; }
   function flipLabel(f) { return f === 'none' ? '—' : f; }
 
@@ -443,7 +505,9 @@ const SCRIPT = String.raw`
     flip: function (c) { return FLIPS.indexOf(c.flip); },
     tags: function (c) { return c.tags.join(', ').toLowerCase(); },
     score: function (c) { return c.score; },
-    duration: function (c) { return c.durationMs; }
+    duration: function (c) { return c.durationMs; },
+    cost: function (c) { return c.costUsd; },
+    latency: function (c) { return c.latencyMs; }
   };
   function compare(a, b) {
     var f = sorters[sort.key];
@@ -517,6 +581,7 @@ const SCRIPT = String.raw`
     else outs.appendChild(outputBlock('Current output (' + (c.status === 'pass' ? 'passed' : 'failed') + (c.trials ? ', ' + c.trials + ' trials' : '') + ')', c.output, c.error));
     wrap.appendChild(outs);
     if (c.diff) wrap.appendChild(block('Diff, baseline → current', diffBlock(c.diff)));
+    if (c.trajectory) wrap.appendChild(trajectoryBlock(c.trajectory));
     if (c.assertions.length) wrap.appendChild(block('Assertions', assertionTable(c.assertions)));
     if (c.baseline && c.baseline.assertions.length && (c.flip === 'regressed' || c.flip === 'fixed' || c.flip === 'flaky' || c.status === 'not run')) {
       wrap.appendChild(block('Baseline assertions', assertionTable(c.baseline.assertions)));
@@ -542,6 +607,10 @@ const SCRIPT = String.raw`
     if (c.baselineScore !== null && c.baselineScore !== c.score) sc = score(c.baselineScore) + ' → ' + sc;
     tr.appendChild(el('td', 'num', sc));
     tr.appendChild(el('td', 'num', ms(c.durationMs)));
+    if (data.hasAgentColumns) {
+      tr.appendChild(el('td', 'num', pair(c.baselineCostUsd, c.costUsd, usd)));
+      tr.appendChild(el('td', 'num', pair(c.baselineLatencyMs, c.latencyMs, ms)));
+    }
     tr.addEventListener('click', function () {
       open[c.key] = !open[c.key];
       render();
@@ -557,7 +626,7 @@ const SCRIPT = String.raw`
       if (open[c.key]) {
         var tr = el('tr', 'detail');
         var td = el('td');
-        td.colSpan = 6;
+        td.colSpan = data.hasAgentColumns ? 8 : 6;
         td.appendChild(detail(c));
         tr.appendChild(td);
         frag.appendChild(tr);
@@ -610,6 +679,8 @@ export function* htmlPieces(input: ReportInput, options: HtmlOptions = {}): Gene
   const safe = options.redact ? redactedHeads(input, r) : input
   const title = r(options.title ?? `evalgate · ${safe.current.name}`)
   const { flips, statuses } = filterValues(input)
+  // cost and latency columns for agents: runs whose target reported usage or tool calls
+  const agentColumns = [input.current, input.baseline].some((run) => run?.cases.some((c) => c.usage !== undefined || c.toolCalls !== undefined) ?? false)
   const csp = `default-src 'none'; script-src 'sha256-${sha256(SCRIPT)}'; style-src 'sha256-${sha256(STYLE)}'; base-uri 'none'; form-action 'none'`
   yield `<!doctype html>
 <html lang="en">
@@ -633,10 +704,10 @@ ${summaryHtml(safe, title)}
 </div>
 <noscript><p class="note">The case table needs JavaScript; the summary above is complete without it.</p></noscript>
 <table class="cases">
-<thead><tr><th data-sort="case"><button type="button">case</button></th><th data-sort="status"><button type="button">status</button></th><th data-sort="flip"><button type="button">flip</button></th><th data-sort="tags"><button type="button">tags</button></th><th data-sort="score" class="num"><button type="button">score</button></th><th data-sort="duration" class="num"><button type="button">duration</button></th></tr></thead>
+<thead><tr><th data-sort="case"><button type="button">case</button></th><th data-sort="status"><button type="button">status</button></th><th data-sort="flip"><button type="button">flip</button></th><th data-sort="tags"><button type="button">tags</button></th><th data-sort="score" class="num"><button type="button">score</button></th><th data-sort="duration" class="num"><button type="button">duration</button></th>${agentColumns ? '<th data-sort="cost" class="num"><button type="button">cost</button></th><th data-sort="latency" class="num"><button type="button">latency</button></th>' : ''}</tr></thead>
 <tbody id="cases-body"></tbody>
 </table>
-<script type="application/json" id="evalgate-data">{"hasBaseline":${input.comparison.baseline !== null},"cases":[`
+<script type="application/json" id="evalgate-data">{"hasBaseline":${input.comparison.baseline !== null},"hasAgentColumns":${agentColumns},"cases":[`
   let first = true
   for (const view of viewsOf(input, options)) {
     yield `${first ? '' : ','}${jsonForScript(view)}`

@@ -7,6 +7,8 @@ import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural
 import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
+import { metricRows, trajectoryDiff } from './metrics.js'
+import { namedScoresTable } from './named-scores.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
 export const DEFAULT_MAX_LENGTH = 60_000
@@ -118,6 +120,7 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
     ...rerunLine(c, current),
     ...flakyList(c, input.baseline),
     ...tagsTable(c),
+    ...namedScoresTable(input.baseline, current, table),
     ...errors(current),
     ...judgeSpread(current)
   ]
@@ -142,10 +145,23 @@ function verdictView(input: ReportInput): VerdictView {
   // (an incomplete run the verdict words itself)
   const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])]
   const notices = [...new Set([...v.notices, ...(input.notices ?? [])])]
-  return { outcome: v.outcome, headline: shortHeadline(v, reasons, notices), reasons, checks: v.gate.checks, baselineStatus: v.baselineStatus, notices, configChanges: v.configChanges }
+  return {
+    outcome: v.outcome,
+    headline: shortHeadline(v, reasons, notices),
+    reasons,
+    checks: v.gate.checks,
+    baselineStatus: v.baselineStatus,
+    notices,
+    configChanges: v.configChanges
+  }
 }
 
-const OUTCOME_WORDS: Record<Verdict['outcome'], string> = { pass: 'gate passed', fail: 'gate failed', accepted: 'gate failed, accepted', error: 'evalgate could not tell' }
+const OUTCOME_WORDS: Record<Verdict['outcome'], string> = {
+  pass: 'gate passed',
+  fail: 'gate failed',
+  accepted: 'gate failed, accepted',
+  error: 'evalgate could not tell'
+}
 
 /**
  * The headline without what the alert says below it: the first reason (a
@@ -217,7 +233,8 @@ export function withoutNamedKeys(f: GateFailure, named: ReadonlySet<string>): st
   const repeated = f.keys.filter((k) => named.has(k)).length
   if (!repeated || !f.sentence.endsWith(list)) return f.sentence
   const fresh = f.keys.filter((k) => !named.has(k))
-  const above = repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`) : `${plural(repeated, 'case')} above`
+  const above =
+    repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`) : `${plural(repeated, 'case')} above`
   return f.sentence.slice(0, f.sentence.length - list.length) + (fresh.length ? `${above} and ${formatKeys(fresh)}` : above)
 }
 
@@ -234,9 +251,7 @@ function figuresTable(input: ReportInput): string {
   // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
   const sameCases = common !== null && common.total === baseline.total && common.total === current.total
   const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : ''
-  const rows = [
-    ['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta!) + (sameCases ? ci : '')]
-  ]
+  const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta!) + (sameCases ? ci : '')]]
   if (common && !sameCases) {
     rows.push([
       `pass rate, ${plural(common.total, 'case')} in both runs`,
@@ -249,12 +264,7 @@ function figuresTable(input: ReportInput): string {
   const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
   const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : ''
   if (baseline.meanScore !== null || current.meanScore !== null) {
-    rows.push([
-      'mean score',
-      scoreOrDash(baseline.meanScore),
-      scoreOrDash(current.meanScore),
-      signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')
-    ])
+    rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')])
   }
   if (common && !sameScores && common.meanScoreDelta !== null) {
     rows.push([
@@ -264,6 +274,7 @@ function figuresTable(input: ReportInput): string {
       signedScore(common.meanScoreDelta) + scoreCI
     ])
   }
+  rows.push(...metricRows(c))
   return table(['', 'baseline', 'current', 'change'], rows)
 }
 
@@ -348,7 +359,9 @@ function failingCases(input: ReportInput, limit: number, hint: string | undefine
     }
   }
   const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' as const }))
-  const cap = capped ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }] : []
+  const cap = capped
+    ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
+    : []
   return [heading, ...cap, ...details]
 }
 
@@ -403,14 +416,12 @@ export function splitReason(reason: string): { claim: string; got: string | null
 
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [
-    `<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`,
-    '**Input**',
-    fencedBlock(show(now.input), BLOCK_CHARS)
-  ]
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)]
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
   if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
   parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  const calls = trajectoryDiff(before, now)
+  if (calls) parts.push(calls)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
   return parts.join(SEPARATOR)
 }
@@ -437,8 +448,7 @@ function assertionReason(a: AssertionResult): string {
   const judge = a.judge
   if (!judge) return `- ${inlineCode(a.type)}: ${escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`
   const reused = judge.reused ? ', reused' : ''
-  const judgeReason =
-    judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : ''
+  const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escapeInline(judge.reason, REASON_CHARS)}` : ''
   const judgeError = judge.error ? ` — judge error: ${escapeInline(judge.error, REASON_CHARS)}` : ''
   return (
     `- ${inlineCode(a.type)} (judge ${escapeInline(judge.model, 100)} scored ${formatScore(judge.score)}${reused}): ` +
@@ -502,7 +512,10 @@ function otherOutcomes(c: Comparison): Block[] {
 }
 
 function idList(keys: readonly string[], limit: number): string {
-  const shown = keys.slice(0, limit).map((k) => inlineCode(k)).join(', ')
+  const shown = keys
+    .slice(0, limit)
+    .map((k) => inlineCode(k))
+    .join(', ')
   return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
 }
 
@@ -513,13 +526,18 @@ function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
   const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
   const keys = new Set(rerun.map((k) => k.id))
-  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k)).length
+  // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+  const untestable = new Set(c.notTestable)
+  const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length
+  const notTestable = c.notTestable.filter((k) => keys.has(k)).length
   const flaky = c.flaky.filter((k) => keys.has(k)).length
   return [
     {
       text:
         `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky.`
+        `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky` +
+        (notTestable ? `, ${formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+        '.'
     }
   ]
 }
@@ -583,9 +601,7 @@ function tagsTable(c: Comparison): Block[] {
   const rows = c.tags.map((t) => {
     const tag = escapeInline(t.tag, 100)
     const current = formatPercent(t.currentPassRate)
-    return c.baseline
-      ? [tag, percentOrDash(t.baselinePassRate), current, formatCount(t.total), formatCount(t.regressed)]
-      : [tag, current, formatCount(t.total)]
+    return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, formatCount(t.total), formatCount(t.regressed)] : [tag, current, formatCount(t.total)]
   })
   return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }]
 }
@@ -593,9 +609,7 @@ function tagsTable(c: Comparison): Block[] {
 function errors(current: RunRecord): Block[] {
   const errored = current.cases.filter((c) => c.error !== null)
   if (!errored.length) return []
-  const lines = errored
-    .slice(0, ERRORS_LISTED)
-    .map((c) => `- ${inlineCode(c.id)}: ${escapeInline(c.error!, REASON_CHARS)}`)
+  const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${inlineCode(c.id)}: ${escapeInline(c.error!, REASON_CHARS)}`)
   if (errored.length > ERRORS_LISTED) lines.push(`- and ${formatCount(errored.length - ERRORS_LISTED)} more`)
   return [{ text: [`#### Errors (${formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }]
 }
@@ -605,8 +619,7 @@ function runFooter(current: RunRecord): string {
   const parts: string[] = []
   if (judge.calls || judge.reused || judge.errors || judge.tokens) {
     parts.push(
-      `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ` +
-        `${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
+      `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ` + `${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
     )
   }
   parts.push(`duration: ${formatDuration(durationMs)}`, `${plural(current.cases.length, 'case')}`)
@@ -647,7 +660,11 @@ function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): 
   const essential = all.filter((b) => !b.optional)
   const tables = essential.filter((b) => b.table)
   // Room for the longest possible note: the one that says everything optional was dropped.
-  const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint)
+  const longestNote = omissionNote(
+    body.filter((b) => b.optional),
+    maxLength,
+    hint
+  )
   const reserved = SEPARATOR.length + longestNote.length
   // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
   const withoutRows = essential.map((b) => renderBlock(b, 0))
@@ -665,7 +682,12 @@ function fit(body: Block[], footer: Block[], maxLength: number, hint?: string): 
       // a row moves its id out of the line below; a cut line gives nothing back
       const freed = restChars === undefined ? inlineCode(row.key).length + 2 : 0
       // the first row opens the table, the first folded one the collapsed block and its table
-      const opening = kept === 0 ? SEPARATOR.length + t.head.length : kept === OPEN_ROWS ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length : 0
+      const opening =
+        kept === 0
+          ? SEPARATOR.length + t.head.length
+          : kept === OPEN_ROWS
+            ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+            : 0
       const extra = opening + 1 + row.text.length - freed
       if (length + extra > maxLength) break
       length += extra

@@ -87,7 +87,10 @@ function checkSameRun(placed: Placed[]): void {
       throw new RecordError(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file)
     }
     if (p.count !== first.count) {
-      throw new RecordError(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file)
+      throw new RecordError(
+        `shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`,
+        p.file
+      )
     }
     if (p.record.name !== first.record.name) differ('name', first.record.name, p.record.name)
     const [a, b] = [first.record.git, p.record.git]
@@ -121,7 +124,10 @@ function checkDataset(placed: Placed[], expected: MergeOptions['dataset']): void
   const odd = placed.find((p) => key(p.record.dataset) !== key(want))
   if (!odd) return
   const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`
-  throw new RecordError(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file)
+  throw new RecordError(
+    `${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`,
+    odd.file
+  )
 }
 
 function checkEveryShardOnce(placed: Placed[]): void {

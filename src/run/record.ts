@@ -5,6 +5,7 @@ import { carryHistory, carryTrend } from '../compare/history.js'
 import { FINGERPRINT_VERSION } from '../config/fingerprint.js'
 import { RECORD_SCHEMA_VERSION } from '../config/record.js'
 import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord, RunSummary } from '../types.js'
+import { summarizeNamedScores } from './promptfoo.js'
 import { redact } from '../util/env.js'
 import { VERSION } from '../version.js'
 
@@ -14,6 +15,10 @@ export interface RecordInput {
   dataset: DatasetFingerprint
   cases: CaseResult[]
   complete: boolean
+  stopReason?: RunRecord['stopReason']
+  /** cases the run set out to run */
+  planned?: number
+  budget?: RunRecord['budget']
   durationMs: number
   createdAt: string
   git: RunRecord['git']
@@ -27,6 +32,7 @@ export interface RecordInput {
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6
 
 export function summarize(cases: CaseResult[], durationMs: number, judge?: JudgeSummary): RunSummary {
   const passed = cases.filter((c) => c.passed).length
@@ -43,7 +49,10 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
   }
   // summed from the cases, so that merged shards keep it
   const reruns = cases.reduce((n, c) => n + (c.reruns ?? 0), 0)
-  return reruns > 0 ? { ...summary, reruns } : summary
+  if (reruns > 0) summary.reruns = reruns
+  const namedScores = summarizeNamedScores(cases)
+  if (namedScores) summary.namedScores = namedScores
+  return summary
 }
 
 export function buildRecord(input: RecordInput): RunRecord {
@@ -56,6 +65,9 @@ export function buildRecord(input: RecordInput): RunRecord {
     name: input.name,
     createdAt: input.createdAt,
     complete: input.complete,
+    ...(input.stopReason ? { stopReason: input.stopReason } : {}),
+    ...(input.budget ? { budget: { maxCostUsd: input.budget.maxCostUsd, spentUsd: round6(input.budget.spentUsd) } } : {}),
+    ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
     dataset: input.dataset,
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },

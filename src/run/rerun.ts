@@ -15,6 +15,8 @@ export interface RerunOutcome {
   /** false when the re-runs were cut short (their cases keep their first result) */
   complete: boolean
   durationMs: number
+  /** what the re-run trials cost the target (USD) */
+  targetCostUsd: number
 }
 
 /**
@@ -33,7 +35,11 @@ export function flippedKeys(results: readonly CaseResult[], baseline: RunRecord)
 export function trialsOf(c: CaseResult): TrialResult[] {
   if (c.trials?.length) return c.trials
   const trial: TrialResult = { passed: c.passed, output: c.output, error: c.error, score: c.score, durationMs: c.durationMs, assertions: c.assertions }
+  if (c.toolCalls) trial.toolCalls = c.toolCalls
   if (c.usage) trial.usage = c.usage
+  if (c.latencyMs !== undefined) trial.latencyMs = c.latencyMs
+  if (c.metadata) trial.metadata = c.metadata
+  if (c.finishReason !== undefined) trial.finishReason = c.finishReason
   return [trial]
 }
 
@@ -58,7 +64,7 @@ export async function rerunFlips(
   options: RunnerOptions
 ): Promise<RerunOutcome> {
   const flipped = new Set(times > 0 && !options.signal?.aborted ? flippedKeys(results, baseline) : [])
-  if (flipped.size === 0) return { cases: [...results], trials: 0, complete: true, durationMs: 0 }
+  if (flipped.size === 0) return { cases: [...results], trials: 0, complete: true, durationMs: 0, targetCostUsd: 0 }
   const subset = cases.filter((c) => flipped.has(c.id))
   // progress counts the main pass only: a re-run is not another case
   const outcome = await runCases(subset, target, { ...options, repeat: times, onCase: undefined })
@@ -71,5 +77,5 @@ export async function rerunFlips(
     trials += times
     return mergeReruns(byKey.get(first.id)!, first, more, options.repeatPassThreshold)
   })
-  return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs }
+  return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs, targetCostUsd: outcome.targetCostUsd }
 }

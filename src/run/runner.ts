@@ -1,19 +1,26 @@
 /**
  * The runner: every case × trial through the target, graded by its assertions,
- * with bounded concurrency, per-trial timeouts and clean interruption.
+ * with bounded concurrency, per-trial timeouts, clean interruption and a
+ * budget (no trial starts once target plus judge have spent budget.maxCostUsd).
  */
 import pLimit from 'p-limit'
 import { casePasses, evaluateAssertions } from '../assertions/index.js'
 import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
-import type { Target, TrialRequest } from '../targets/types.js'
-import type { AssertionResult, CaseResult, EvalCase, TargetUsage, TrialResult } from '../types.js'
+import type { Pricing } from '../config/schema.js'
+import { priceUsage } from '../targets/pricing.js'
+import { isResultObject, readResult } from '../targets/result.js'
+import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
+import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
+import { promptfooVerdict } from './promptfoo.js'
 
 export interface RunnerOptions {
   concurrency: number
   repeat: number
   repeatPassThreshold: number
   timeoutMs: number
+  /** the deadline of each trial's sandboxed checks (SPEC §9 checkTimeoutMs) */
+  checkTimeoutMs?: number
   judge?: Judge
   /** embeddings for `similar` (the judge's server) */
   embed?: Embedder
@@ -23,6 +30,14 @@ export interface RunnerOptions {
   /** called once per finished case, in completion order */
   onCase?: (result: CaseResult) => void
   now?: () => number
+  /** prices tokens into costUsd where the target reports no cost */
+  pricing?: Pricing
+  /** the model priced when a reply names none in metadata.model (the openai target's) */
+  model?: string
+  /** target.tools: the schemas is-valid-openai-tools-call checks calls against */
+  tools?: readonly unknown[]
+  /** budget.maxCostUsd; `judgeCostUsd` reads what the judge has spent so far */
+  budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
 }
 
 export interface RunOutcome {
@@ -30,6 +45,10 @@ export interface RunOutcome {
   cases: CaseResult[]
   complete: boolean
   durationMs: number
+  /** set when the run stopped early: interrupted, or at its budget */
+  stopReason?: 'interrupted' | 'budget'
+  /** what the target's trials cost (USD, their reported or priced costUsd) */
+  targetCostUsd: number
 }
 
 /** The case score: weighted mean of its llm-rubric scores, null when it has none. */
@@ -60,6 +79,7 @@ const LANES_PER_SLOT = 4
 class Trial implements TrialRequest {
   reason: TargetError | undefined
   private controller: AbortController | undefined
+  private listener: (() => void) | undefined
 
   constructor(
     readonly evalCase: EvalCase,
@@ -82,10 +102,24 @@ class Trial implements TrialRequest {
     return this.controller.signal
   }
 
+  onAbort(listener: () => void): () => void {
+    if (this.reason) {
+      listener()
+      return () => {}
+    }
+    this.listener = listener
+    return () => {
+      if (this.listener === listener) this.listener = undefined
+    }
+  }
+
   abort(reason: TargetError): void {
     if (this.reason) return
     this.reason = reason
     this.controller?.abort(reason)
+    const listener = this.listener
+    this.listener = undefined
+    listener?.()
   }
 }
 
@@ -140,12 +174,29 @@ class RunningTrials {
   }
 }
 
-function sumUsage(trials: TrialResult[]): TargetUsage | undefined {
-  const used = trials.filter((t) => t.usage)
-  if (used.length === 0) return undefined
-  const total = (key: keyof TargetUsage) => used.reduce((n, t) => n + (t.usage![key] ?? 0), 0)
-  return { promptTokens: total('promptTokens'), completionTokens: total('completionTokens'), totalTokens: total('totalTokens') }
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const
+
+/** The trials' usage summed, key by key: a key none of them reported stays absent. */
+function sumUsage(trials: TrialResult[]): Usage | undefined {
+  if (trials.length === 1) return trials[0]!.usage
+  let sum: Usage | undefined
+  for (const t of trials) {
+    if (!t.usage) continue
+    sum ??= {}
+    for (const key of USAGE_KEYS) {
+      const n = t.usage[key]
+      if (n !== undefined) sum[key] = (sum[key] ?? 0) + n
+    }
+  }
+  return sum
 }
+
+function meanLatency(trials: TrialResult[]): number | undefined {
+  const timed = trials.filter((t) => t.latencyMs !== undefined)
+  return timed.length ? round3(timed.reduce((n, t) => n + t.latencyMs!, 0) / timed.length) : undefined
+}
+
+const round3 = (ms: number) => Math.round(ms * 1000) / 1000
 
 /** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
 export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThreshold: number): CaseResult {
@@ -172,8 +223,14 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
     assertions: shown.assertions
   }
   if (trials.length > 1) result.trials = trials
+  if (shown.toolCalls) result.toolCalls = shown.toolCalls
+  if (shown.namedScores) result.namedScores = shown.namedScores
   const usage = sumUsage(trials)
   if (usage) result.usage = usage
+  const latencyMs = meanLatency(trials)
+  if (latencyMs !== undefined) result.latencyMs = latencyMs
+  if (shown.metadata) result.metadata = shown.metadata
+  if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
   if (c.source) result.source = c.source
   return result
 }
@@ -189,42 +246,83 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   const onRunAbort = () => running.abortAll(new TargetError('run interrupted'))
   runSignal?.addEventListener('abort', onRunAbort, { once: true })
 
+  let targetCostUsd = 0
+  let stopReason: RunOutcome['stopReason']
+  const budget = options.budget
+  const overBudget = (): boolean => {
+    if (!budget) return false
+    if (targetCostUsd + (budget.judgeCostUsd?.() ?? 0) < budget.maxCostUsd) return false
+    stopReason = 'budget'
+    return true
+  }
+  const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
+
   /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
   async function trial(c: EvalCase): Promise<TrialResult | null> {
     const call = await limit(async () => {
-      if (runSignal?.aborted) return null
+      if (stopped() || overBudget()) return null
       const inFlight = running.start(c)
       const t0 = now()
       try {
-        const reply = await target.call(inFlight)
-        return { output: reply.output, usage: reply.usage, error: null, durationMs: now() - t0 }
+        const returned: TargetReply = await target.call(inFlight)
+        // a sandboxed module hands back the object it returned: read it like any result object
+        const reply =
+          returned.result && isResultObject(returned.result) && !returned.toolCalls
+            ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) }
+            : returned
+        // priced and counted before the slot is released: the next trial's budget check must see this one's cost
+        if (reply.usage) {
+          reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
+          if (reply.usage.costUsd !== undefined) targetCostUsd += reply.usage.costUsd
+        }
+        return { reply, error: null, durationMs: now() - t0 }
       } catch (err) {
         if (runSignal?.aborted) return null
         const error = inFlight.reason ? errorMessage(inFlight.reason) : errorMessage(err)
-        return { output: null, usage: undefined, error: error || 'target failed', durationMs: now() - t0 }
+        return { reply: null, error: error || 'target failed', durationMs: now() - t0 }
       } finally {
         running.finish(inFlight)
       }
     })
     if (!call) return null
-    const durationMs = Math.round(call.durationMs * 1000) / 1000
-    let result: TrialResult
-    if (call.output === null) {
-      result = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
-    } else {
-      const assertions = await evaluateAssertions(c.assert, {
-        output: call.output,
-        input: c.input,
-        case: c,
-        durationMs,
-        judge: options.judge,
-        embed: options.embed,
-        defaultJudgeThreshold: options.defaultJudgeThreshold
-      })
-      result = { passed: casePasses(assertions), output: call.output, error: call.error, score: rubricScore(assertions), durationMs, assertions }
-    }
+    const durationMs = round3(call.durationMs)
+    const reply = call.reply
+    if (reply === null) return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
+    // the target's own time when it measured it (start-up excluded), else the call's
+    const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
+    const usage = reply.usage
+    const assertions = await evaluateAssertions(c.assert, {
+      output: reply.output,
+      input: c.input,
+      case: c,
+      durationMs,
+      checkTimeoutMs: options.checkTimeoutMs,
+      toolCalls: reply.toolCalls,
+      usage,
+      metadata: reply.metadata,
+      finishReason: reply.finishReason,
+      latencyMs,
+      tools: options.tools,
+      judge: options.judge,
+      embed: options.embed,
+      defaultJudgeThreshold: options.defaultJudgeThreshold
+    })
+    const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
-    if (call.usage) result.usage = call.usage
+    const result: TrialResult = {
+      passed: graded ? graded.passed : casePasses(assertions),
+      output: reply.output,
+      error: null,
+      score: rubricScore(assertions),
+      durationMs,
+      assertions
+    }
+    if (graded?.namedScores) result.namedScores = graded.namedScores
+    if (reply.toolCalls) result.toolCalls = reply.toolCalls
+    if (usage) result.usage = usage
+    result.latencyMs = latencyMs
+    if (reply.metadata) result.metadata = reply.metadata
+    if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
     return result
   }
 
@@ -232,7 +330,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   // (no promise per case up front), and a slow case holds up only its own lane.
   let next = 0
   const lane = async (): Promise<void> => {
-    while (next < cases.length) {
+    while (next < cases.length && !stopped()) {
       const i = next++
       const c = cases[i]!
       const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)))
@@ -248,5 +346,14 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     runSignal?.removeEventListener('abort', onRunAbort)
   }
   const finished = results.filter((r): r is CaseResult => r !== undefined)
-  return { cases: finished, complete: finished.length === cases.length, durationMs: Math.round(now() - started) }
+  const complete = finished.length === cases.length
+  const outcome: RunOutcome = { cases: finished, complete, durationMs: Math.round(now() - started), targetCostUsd }
+  if (!complete) outcome.stopReason = stopReason ?? 'interrupted'
+  return outcome
+}
+
+/** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
+function modelOf(reply: TargetReply): string | undefined {
+  const model = reply.metadata?.model
+  return typeof model === 'string' ? model : undefined
 }

@@ -2,17 +2,24 @@
  * The `command` target with `protocol: stdio`: one process per trial, the input
  * on stdin (and in place of a `{{input}}` argument), the output on stdout.
  *
+ * With `target.output: json` stdout must be a result object (SPEC §10),
+ * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
+ * Without its own `latencyMs`, a trial's latency runs from the process having
+ * started (its `spawn` event) to its exit.
+ *
  * The process never goes through a shell and runs in its own process group, so
  * that a timeout or an interruption can kill everything it started.
  */
 import { Timers } from '../util/timers.js'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs'
+import { delimiter, extname, isAbsolute, join, resolve } from 'node:path'
+import { distance } from 'fastest-levenshtein'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { expandVars, minimalEnv } from '../util/env.js'
-import { splitArgv } from './argv.js'
+import { splitArgv } from '../util/argv.js'
+import { isResultObject, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 /** The argv element replaced by the trial's input. */
@@ -31,6 +38,8 @@ export interface CommandSpec {
   cwd: string
   env: Record<string, string>
   maxOutputBytes: number
+  /** target.output: json — stdout is a result object */
+  json: boolean
 }
 
 export function createCommandTarget(config: TargetConfig, ctx: TargetContext): Target {
@@ -44,7 +53,10 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
       const onAbort = (): void => run.stop(abortError(request.signal))
       request.signal.addEventListener('abort', onAbort, { once: true })
       try {
-        return { output: await run.done }
+        const stdout = await run.done
+        const reply = spec.json ? jsonReply(stdout) : { output: stdout }
+        reply.latencyMs ??= run.elapsedMs()
+        return reply
       } finally {
         request.signal.removeEventListener('abort', onAbort)
         running.delete(run)
@@ -58,17 +70,135 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
   }
 }
 
+/** What execvp searches when the environment has no PATH (the C library's default). */
+const DEFAULT_SEARCH_PATH = '/bin:/usr/bin'
+
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): CommandSpec {
   if (config.command === undefined) throw new ConfigError('target.command is not set')
   const words = typeof config.command === 'string' ? splitArgv(config.command) : config.command
   const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'))
   if (argv.length === 0 || argv[0] === '') throw new ConfigError('target.command: the program name is empty')
-  const env = Object.fromEntries(
-    Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)])
-  )
+  const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
-  return { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes }
+  const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+  checkProgram(spec)
+  return spec
+}
+
+/**
+ * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
+ * checks that it can be run: a typo (`pyhton3`) is one config error before any
+ * case runs, not a failure of every case.
+ */
+function checkProgram(spec: CommandSpec): void {
+  const program = spec.argv[0]!
+  if (!isDirectory(spec.cwd)) {
+    throw new ConfigError(
+      `target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`,
+      undefined,
+      'target.cwd'
+    )
+  }
+  const fail = (what: string): never => {
+    throw new ConfigError(`target.command: ${what}`, undefined, 'target.command')
+  }
+  if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
+    const file = resolve(spec.cwd, program)
+    if (!existsSync(file))
+      fail(
+        `the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${isAbsolute(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`
+      )
+    if (!isRunnable(file)) fail(notRunnable(program, file))
+    return
+  }
+  // without PATH, spawn (execvp) searches the C library's default path: so does this check
+  const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(delimiter).filter((dir) => dir !== '')
+  const found = dirs.flatMap((dir) => executableNames(program).map((name) => join(dir, name))).filter((file) => existsSync(file))
+  if (found.some(isRunnable)) return
+  if (found.length) fail(notRunnable(program, found[0]!))
+  const near = closestProgram(program, dirs)
+  fail(
+    `the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
+      `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`
+  )
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function isRunnable(file: string): boolean {
+  try {
+    if (statSync(file).isDirectory()) return false
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function notRunnable(program: string, file: string): string {
+  const kind = isDirectory(file) ? 'is a folder' : 'is not executable'
+  return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`
+}
+
+/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
+function executableNames(program: string): string[] {
+  if (process.platform !== 'win32' || extname(program)) return [program]
+  return [
+    program,
+    ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
+      .split(';')
+      .filter(Boolean)
+      .map((ext) => program + ext.toLowerCase())
+  ]
+}
+
+/** A program on the PATH whose name is one or two edits away, for "did you mean". */
+function closestProgram(program: string, dirs: string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const dir of dirs) {
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (Math.abs(name.length - program.length) >= bestDistance) continue
+      const d = distance(name, program)
+      if (d < bestDistance) {
+        best = name
+        bestDistance = d
+      }
+    }
+  }
+  return best
+}
+
+/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
+function jsonReply(stdout: string): TargetReply {
+  let value: unknown
+  try {
+    value = JSON.parse(stdout)
+  } catch (err) {
+    throw new TargetError(`target.output is json but stdout is not JSON (${(err as Error).message}): ${excerpt(stdout)}`)
+  }
+  if (!isResultObject(value)) {
+    throw new TargetError(`target.output is json but stdout is not a JSON object with an "output" field: ${excerpt(stdout)}`)
+  }
+  return readResult(value, 'the command')
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
 /** Strings are passed as they are; any other JSON value as its JSON text. */
@@ -117,10 +247,20 @@ export function appendTail(tail: Buffer, chunk: Buffer): Buffer {
   return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES))
 }
 
-/** `: <stderr tail>` for an error message, or a note that there was none. */
+/**
+ * `: <stderr's last line>` and then the tail for an error message, or a note that
+ * there was none. The last line leads because it is the one that says what went
+ * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
+ */
 export function stderrSuffix(tail: Buffer): string {
-  const text = tail.toString('utf8').trim()
-  return text ? `: ${text}` : ' (no stderr)'
+  let text = tail.toString('utf8').trim()
+  if (!text) return ' (no stderr)'
+  const cut = tail.length >= STDERR_TAIL_BYTES
+  // a tail cut mid-line starts at the next whole line
+  if (cut && text.includes('\n')) text = text.slice(text.indexOf('\n') + 1)
+  const lines = text.split(/\r?\n/)
+  if (lines.length === 1) return `: ${cut ? '…' : ''}${text}`
+  return `: ${lines.at(-1)!.trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`
 }
 
 /** Why a process could not be started, in terms of the target's settings. */
@@ -149,6 +289,8 @@ class ProcessRun {
   private closed = false
   private spawnError: NodeJS.ErrnoException | null = null
   private readonly timers = new Timers()
+  private spawnedAt = performance.now()
+  private closedAt: number | undefined
 
   constructor(
     private readonly spec: CommandSpec,
@@ -160,6 +302,7 @@ class ProcessRun {
     this.done = new Promise<string>((resolvePromise, rejectPromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.closed = true
+        this.closedAt = performance.now()
         this.timers.clear()
         // sweep whatever the process left behind in its group
         signalGroup(this.child, 'SIGKILL')
@@ -174,12 +317,20 @@ class ProcessRun {
       // only a failed spawn has no pid; `close` still follows it
       if (this.child.pid === undefined) this.spawnError = err
     })
+    this.child.once('spawn', () => {
+      this.spawnedAt = performance.now()
+    })
     this.child.once('exit', () => this.afterExit())
     this.child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk))
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk))
     // a child that never reads its input closes the pipe (EPIPE): not an error, its exit status decides
     this.child.stdin?.on('error', () => {})
     this.child.stdin?.end(text)
+  }
+
+  /** From the process having started to its stdio closing. */
+  elapsedMs(): number {
+    return (this.closedAt ?? performance.now()) - this.spawnedAt
   }
 
   /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */
@@ -229,6 +380,8 @@ class ProcessRun {
     if (code !== 0) throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`)
     // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
     // invalid UTF-8 becomes U+FFFD
-    return Buffer.concat(this.stdout).toString('utf8').replace(/\r?\n$/, '')
+    return Buffer.concat(this.stdout)
+      .toString('utf8')
+      .replace(/\r?\n$/, '')
   }
 }

@@ -2,18 +2,22 @@
  * An in-process JavaScript function as the target: the library's agentFn and
  * the `module` target's default export.
  */
-import { TargetError } from '../errors.js'
 import type { EvalCase } from '../types.js'
+import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetReply, TrialRequest } from './types.js'
+
+/** a returned value's output text (the sandboxed module target reads it so) */
+export { outputText as outputOf } from './result.js'
 
 export type AgentFunction = (input: unknown, evalCase: EvalCase) => unknown
 
-/** A function's return value as the output: strings as they are, other values as JSON. */
-export function outputOf(value: unknown, label: string): string {
-  if (typeof value === 'string') return value
-  const json = value === null ? undefined : JSON.stringify(value)
-  if (json === undefined) throw new TargetError(`${label} returned ${value === null ? 'null' : typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`}; return the output as a string`)
-  return json
+/**
+ * A function's return value as the trial's reply: a result object (one with
+ * an `output` key, SPEC §10) field by field; a string as the output; any
+ * other value as its JSON text.
+ */
+export function replyOf(value: unknown, label: string): TargetReply {
+  return isResultObject(value) ? readResult(value, label) : { output: outputText(value, label) }
 }
 
 /** Resolve when the call settles or reject when the signal aborts: a hung function cannot hold the trial. */
@@ -46,7 +50,7 @@ export function functionTarget(resolveFn: () => Promise<AgentFunction> | AgentFu
       const value = fn(request.input, request.case)
       // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
       const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value
-      return { output: outputOf(settled, label) }
+      return replyOf(settled, label)
     },
     async close() {}
   }

@@ -2,6 +2,7 @@
  * The `http` target: one JSON request per trial to the agent's own endpoint.
  * `${VAR}` in url, headers and body is expanded once, at creation (a missing
  * variable is a config error before any trial runs); `{{input}}` per trial.
+ * `output`, `toolCalls` and `usage` are dot paths into the JSON reply (SPEC §10).
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
@@ -9,6 +10,7 @@ import { ChatError } from '../llm/chat.js'
 import { HttpError, NetworkError, requestJson, type HttpResponse, type HttpSeams } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { expandDeep } from '../util/env.js'
+import { normalizeToolCalls, normalizeUsage } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type HttpTargetConfig = NonNullable<TargetConfig['http']>
@@ -41,7 +43,17 @@ export function createHttpTarget(
         secrets: ctx.secrets,
         ...deps
       })
-      return { output: http.output === undefined ? response.text : outputAt(response, http.output) }
+      const reply: TargetReply = { output: http.output === undefined ? response.text : outputAt(response, http.output) }
+      if (http.toolCalls !== undefined) {
+        const calls = valueAt(response, http.toolCalls, 'toolCalls')
+        // a reply without tool calls has made none: null and a missing field are both an empty list
+        reply.toolCalls = calls === null ? [] : normalizeToolCalls(calls, `target.http.toolCalls ("${http.toolCalls}")`)
+      }
+      if (http.usage !== undefined) {
+        const usage = normalizeUsage(valueAt(response, http.usage, 'usage'))
+        if (usage) reply.usage = usage
+      }
+      return reply
     },
     async close() {}
   }
@@ -63,22 +75,32 @@ async function send(...args: Parameters<typeof requestJson>): Promise<HttpRespon
 
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response: HttpResponse, path: string): string {
+  const value = valueAt(response, path, 'output', true)
+  if (value === null) throw new TargetError(`target.http.output: "${path}" is null in the reply`)
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
+function valueAt(response: HttpResponse, path: string, field: string, required = false): unknown {
   if (response.data === undefined) {
-    throw new TargetError(`target.http.output is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`)
+    throw new TargetError(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`)
   }
   const found = readPath(response.data, path)
-  if (!found.ok) {
-    throw new TargetError(`target.http.output: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`)
-  }
-  if (found.value === null) throw new TargetError(`target.http.output: "${path}" is null in the reply`)
-  return typeof found.value === 'string' ? found.value : JSON.stringify(found.value)
+  if (found.ok) return found.value
+  if (!required) return null
+  throw new TargetError(
+    `target.http.${field}: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`
+  )
 }
 
 type PathResult = { ok: true; value: unknown } | { ok: false; missing: string }
 
 /** Follows a dot path (`data.answer`, `choices.0.message.content`, `items[0].text`) into a JSON value. */
 export function readPath(data: unknown, path: string): PathResult {
-  const steps = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean)
+  const steps = path
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
   let value = data
   for (const step of steps) {
     const holder = value as Record<string, unknown> | null

@@ -6,6 +6,7 @@ import { createHttpTarget } from './http.js'
 import { createJsonlTarget } from './jsonl.js'
 import { createModuleTarget } from './module.js'
 import { createOpenAITarget } from './openai.js'
+import { createPromptfooTarget } from './promptfoo.js'
 import type { Target, TargetContext } from './types.js'
 
 export type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -17,5 +18,6 @@ export async function createTarget(config: TargetConfig, ctx: TargetContext): Pr
   if (config.module !== undefined) return createModuleTarget(config, ctx)
   if (config.http !== undefined) return createHttpTarget(config.http, ctx, config)
   if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
+  if (config.promptfoo !== undefined) return createPromptfooTarget(config, ctx)
   throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
 }

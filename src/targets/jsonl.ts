@@ -6,6 +6,11 @@
  *   request  {"id": "17", "input": <the case input>, "case": {"id", "name", "tags"}}
  *   reply    {"id": "17", "output": "…"}   or   {"id": "17", "error": "…"}
  *
+ * A reply may carry the other fields of a result object (SPEC §10) beside
+ * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
+ * latencyMs, a reply's latency is the time from its request being written to
+ * its line arriving.
+ *
  * Replies are matched by id, so a worker may have several cases in flight and
  * answer them in any order. Each request goes to the worker with the fewest in
  * flight. Workers start on first use and are spawned like stdio commands: no
@@ -16,13 +21,17 @@
  * that times out can only be stopped by killing its worker; the other cases in
  * flight on that worker did nothing wrong, so they are sent again to a fresh
  * worker, still bounded by their own timeouts.
+ *
+ * A worker that never writes anything (its stdout block-buffered into a pipe,
+ * the usual Python default) would time out every case, one after another: the
+ * first case that times out before any worker wrote a byte of stdout is
+ * diagnosed once, and every case in flight and to come fails at once with why.
  */
 import { Timers } from '../util/timers.js'
 import type { ChildProcess } from 'node:child_process'
 import { StringDecoder } from 'node:string_decoder'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
-import type { TargetUsage } from '../types.js'
 import {
   abortError,
   appendTail,
@@ -35,7 +44,7 @@ import {
   stderrSuffix,
   type CommandSpec
 } from './command.js'
-import { outputOf } from './function.js'
+import { readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 /** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
@@ -53,15 +62,29 @@ interface Pending {
   line: string
   signal: AbortSignal
   worker: Worker | null
+  /** when the line was written to its (current) worker */
+  sentAt: number
   settle(outcome: { reply: TargetReply } | { error: Error }): void
 }
 
 export function createJsonlTarget(config: TargetConfig, ctx: TargetContext, timing: JsonlTiming = { graceMs: KILL_GRACE_MS }): Target {
   const spec = resolveCommandSpec(config, ctx)
   if (spec.argv.includes('{{input}}')) {
-    throw new ConfigError('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command')
+    throw new ConfigError(
+      'target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)',
+      undefined,
+      'target.command'
+    )
   }
-  return new WorkerPool(spec, config.workers, timing)
+  return new WorkerPool(spec, config.workers, timing, config.timeoutMs)
+}
+
+/** What a pool whose workers never wrote a line is told; every case gets it, so the verdict can name it once. */
+export function silentWorkerError(timeoutMs: number): TargetError {
+  return new TargetError(
+    `no reply line within ${timeoutMs} ms, and no worker wrote anything on stdout: is the worker's stdout flushed after each reply? ` +
+      `(Python: print(..., flush=True) or run it with python3 -u; a worker that needs longer to start needs a larger target.timeoutMs)`
+  )
 }
 
 class WorkerPool implements Target {
@@ -71,11 +94,16 @@ class WorkerPool implements Target {
   private readonly alive = new Set<Worker>()
   private nextId = 0
   private closing = false
+  /** whether any worker wrote anything on stdout yet */
+  private heard = false
+  /** set once the workers are found silent: every call fails with it */
+  private silence: TargetError | null = null
 
   constructor(
     private readonly spec: CommandSpec,
     workers: number,
-    private readonly timing: JsonlTiming
+    private readonly timing: JsonlTiming,
+    private readonly timeoutMs: number
   ) {
     this.slots = new Array<Worker | null>(workers).fill(null)
   }
@@ -83,6 +111,7 @@ class WorkerPool implements Target {
   call(request: TrialRequest): Promise<TargetReply> {
     if (request.signal.aborted) return Promise.reject(abortError(request.signal))
     if (this.closing) return Promise.reject(new TargetError('target closed'))
+    if (this.silence) return Promise.reject(this.silence)
     const id = String(++this.nextId)
     const { case: c, signal } = request
     const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`
@@ -93,6 +122,7 @@ class WorkerPool implements Target {
         line,
         signal,
         worker: null,
+        sentAt: 0,
         settle(outcome) {
           if (settled) return
           settled = true
@@ -122,7 +152,12 @@ class WorkerPool implements Target {
     const index = this.leastBusy()
     let worker = this.slots[index]
     if (!worker) {
-      worker = new Worker(this.spec, this.timing, (exited) => this.onExit(exited))
+      worker = new Worker(
+        this.spec,
+        this.timing,
+        (exited) => this.onExit(exited),
+        () => (this.heard = true)
+      )
       this.slots[index] = worker
       this.alive.add(worker)
       const started = worker
@@ -152,11 +187,25 @@ class WorkerPool implements Target {
     const worker = pending.worker
     pending.settle({ error: abortError(pending.signal) })
     if (!worker) return
+    if (!this.heard) return this.silenced()
     worker.forget(pending)
     const others = worker.takeAll()
     worker.stop(new TargetError('worker stopped'))
     // after the current abort event: when the whole run is interrupted, the others abort too and need no new worker
     if (others.length > 0) setImmediate(() => others.forEach((other) => this.dispatch(other)))
+  }
+
+  /**
+   * A case ended (timed out, or the run was interrupted, where what follows is
+   * dropped anyway) before any worker wrote a byte: the next cases would only
+   * wait as long for nothing. Every case in flight fails now, and every later one at once.
+   */
+  private silenced(): void {
+    this.silence = silentWorkerError(this.timeoutMs)
+    for (const worker of this.alive) {
+      worker.failAll(this.silence)
+      worker.stop(new TargetError('worker stopped'))
+    }
   }
 
   /** A worker that exited or is being stopped takes no more requests; its slot starts a fresh one on demand. */
@@ -184,7 +233,8 @@ class Worker {
   constructor(
     private readonly spec: CommandSpec,
     private readonly timing: JsonlTiming,
-    private readonly onExit: (worker: Worker) => void
+    private readonly onExit: (worker: Worker) => void,
+    private readonly onStdout: () => void
   ) {
     this.child = spawnInGroup(spec, spec.argv.slice(1))
     this.closed = new Promise<void>((resolvePromise) => {
@@ -213,7 +263,10 @@ class Worker {
       // a grandchild may hold stdout open after the worker exited; do not wait for it forever
       this.timers.later(PIPE_GRACE_MS, () => this.forceClose())
     })
-    this.child.stdout?.on('data', (chunk: Buffer) => this.onStdoutText(this.decoder.write(chunk)))
+    this.child.stdout?.on('data', (chunk: Buffer) => {
+      this.onStdout()
+      this.onStdoutText(this.decoder.write(chunk))
+    })
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = appendTail(this.stderrTail, chunk)
     })
@@ -227,6 +280,7 @@ class Worker {
 
   send(pending: Pending): void {
     this.pending.set(pending.id, pending)
+    pending.sentAt = performance.now()
     this.child.stdin?.write(pending.line)
   }
 
@@ -298,7 +352,7 @@ class Worker {
     if (line.length > this.spec.maxOutputBytes) {
       return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) })
     }
-    pending.settle(parseReply(message as Record<string, unknown>))
+    pending.settle(parseReply(message as Record<string, unknown>, performance.now() - pending.sentAt))
   }
 
   private note(line: string): void {
@@ -331,28 +385,18 @@ function replyId(message: unknown): string | undefined {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined
 }
 
-function parseReply(message: Record<string, unknown>): { reply: TargetReply } | { error: Error } {
-  const { error, output } = message
+function parseReply(message: Record<string, unknown>, elapsedMs: number): { reply: TargetReply } | { error: Error } {
+  const { error } = message
   if (error !== undefined && error !== null && error !== false) {
     const text = typeof error === 'string' ? error : JSON.stringify(error)
     return { error: new TargetError(text || 'the worker replied with an empty error') }
   }
   if (!('output' in message)) return { error: new TargetError('the worker replied with neither "output" nor "error"') }
   try {
-    const usage = replyUsage(message.usage)
-    return { reply: { output: outputOf(output, 'the worker'), ...(usage ? { usage } : {}) } }
+    const reply = readResult(message, 'the worker')
+    reply.latencyMs ??= elapsedMs
+    return { reply }
   } catch (err) {
     return { error: err as Error }
   }
-}
-
-/** Token usage a model-backed worker may report: `{"usage": {"promptTokens", "completionTokens", "totalTokens"}}`. */
-function replyUsage(value: unknown): TargetUsage | undefined {
-  if (!value || typeof value !== 'object') return undefined
-  const usage: TargetUsage = {}
-  for (const key of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
-    const n = (value as Record<string, unknown>)[key]
-    if (typeof n === 'number' && Number.isFinite(n)) usage[key] = n
-  }
-  return Object.keys(usage).length ? usage : undefined
 }

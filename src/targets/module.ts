@@ -1,25 +1,87 @@
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
- * `(input, case) => string | Promise<string>`, run in-process by the same
- * function target the library's runEval uses.
+ * `(input, case) => string | result object | Promise of either`. It runs in the
+ * sandbox (SPEC §9): worker threads with the target's minimal environment
+ * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
+ * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TargetConfig } from '../config/schema.js'
-import { ConfigError, errorMessage } from '../errors.js'
-import { expandVars } from '../util/env.js'
-import { functionTarget, type AgentFunction } from './function.js'
-import type { Target, TargetContext } from './types.js'
+import { ConfigError, errorMessage, TargetError } from '../errors.js'
+import { Sandbox } from '../sandbox/index.js'
+import { expandVars, minimalEnv } from '../util/env.js'
+import { functionTarget, outputOf, type AgentFunction } from './function.js'
+import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
+import type { Target, TargetContext, TargetReply } from './types.js'
 
-/** Imports the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
-export async function createModuleTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
-  if (config.module === undefined) throw new ConfigError('target.module is not set')
-  const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
-  const agent = await loadAgent(file)
-  return functionTarget(() => agent, file)
+/** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
+const AGENT_MEMORY_MB = 2048
+
+/** The output of what the agent returned: a string, a result object's `output`, else the value as JSON. */
+function outputOfResult(value: unknown, file: string): string {
+  if (value !== null && typeof value === 'object' && typeof (value as { output?: unknown }).output === 'string') {
+    return (value as { output: string }).output
+  }
+  return outputOf(value, file)
 }
 
-async function loadAgent(file: string): Promise<AgentFunction> {
+/** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
+function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
+  return (giveUp) => {
+    if (signal.aborted) {
+      giveUp()
+      return () => {}
+    }
+    signal.addEventListener('abort', giveUp, { once: true })
+    return () => signal.removeEventListener('abort', giveUp)
+  }
+}
+
+/** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
+export async function createModuleTarget(config: TargetConfig, ctx: TargetContext, promptfoo?: PromptfooProviderOptions): Promise<Target> {
+  if (config.module === undefined) throw new ConfigError('target.module is not set')
+  const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
+  // promptfoo's provider interface (SPEC §11) is adapted in-process for now: see README, Isolation
+  if (promptfoo) {
+    const provider = await loadPromptfooProvider(file, promptfoo)
+    return functionTarget(() => provider, file)
+  }
+  const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
+  const sandbox = new Sandbox({
+    env: minimalEnv(ctx.env, extra),
+    // one worker, as one process was before: the module's state (a cache, a client) is shared by its
+    // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
+    workers: 1,
+    resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
+  })
+  const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
+  if (!loaded!.ok) {
+    await sandbox.close()
+    // a module that loads but exports no function says so itself, naming the file
+    const why = loaded!.error.startsWith(`${file} must export`) ? loaded!.error : `cannot load ${file}: ${loaded!.error}`
+    throw new ConfigError(`target.module: ${why}`, file)
+  }
+  return {
+    async call(request): Promise<TargetReply> {
+      // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
+      const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
+      const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { onAbort })
+      if (!outcome!.ok) {
+        if (request.signal.aborted) throw request.signal.reason
+        throw new TargetError(outcome!.error)
+      }
+      const { value, latencyMs } = outcome!.value as { value: unknown; latencyMs: number }
+      const reply: TargetReply = { output: outputOfResult(value, file), latencyMs }
+      if (value !== null && typeof value === 'object') reply.result = value
+      return reply
+    },
+    close: () => sandbox.close()
+  }
+}
+
+/** A promptfoo `file://` provider, adapted to an agent function: a provider that cannot load is a config error. */
+async function loadPromptfooProvider(file: string, promptfoo: PromptfooProviderOptions): Promise<AgentFunction> {
   let mod: { default?: unknown }
   try {
     // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
@@ -27,13 +89,9 @@ async function loadAgent(file: string): Promise<AgentFunction> {
   } catch (err) {
     throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file)
   }
-  if (typeof mod.default !== 'function') {
-    throw new ConfigError(
-      `target.module: ${file} must export a function as default, (input, case) => string; it exports ${describeExports(mod)}`,
-      file
-    )
-  }
-  return mod.default as AgentFunction
+  const adapted = promptfooAgent(mod, promptfoo)
+  if (typeof adapted === 'string') throw new ConfigError(`provider ${promptfoo.id}: ${file} ${adapted}; it exports ${describeExports(mod)}`, file)
+  return adapted
 }
 
 function describeExports(mod: { default?: unknown }): string {

@@ -10,6 +10,7 @@ import type { HttpSeams } from '../llm/http.js'
 import { isWholeInput, renderText } from '../llm/template.js'
 import { expandVars } from '../util/env.js'
 import { asTargetFailure } from './http.js'
+import { normalizeToolCalls } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type OpenAITargetConfig = NonNullable<TargetConfig['openai']>
@@ -19,7 +20,7 @@ export type OpenAITargetDeps = HttpSeams
 export function createOpenAITarget(
   openai: OpenAITargetConfig,
   ctx: TargetContext,
-  target: Pick<TargetConfig, 'timeoutMs' | 'retries'>,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'tools'>,
   deps: OpenAITargetDeps = {}
 ): Target {
   const expand = (text: string, field: string) => expandVars(text, ctx.env, ctx.secrets, `target.openai.${field}`)
@@ -32,12 +33,24 @@ export function createOpenAITarget(
     async call(request: TrialRequest): Promise<TargetReply> {
       const messages = [...(system === undefined ? [] : [{ role: 'system' as const, content: system }]), ...userMessages(prompt, request)]
       const http = { timeoutMs: target.timeoutMs, retries: target.retries, signal: request.signal, secrets: ctx.secrets, ...deps }
+      let reply
       try {
-        const reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens }, http)
-        return { output: reply.content, usage: reply.usage }
+        reply = await chatComplete(
+          { baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools },
+          http
+        )
       } catch (err) {
         throw asTargetFailure(err)
       }
+      const { promptTokens, completionTokens, totalTokens } = reply.usage
+      const result: TargetReply = {
+        output: reply.content,
+        usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
+        metadata: { model }
+      }
+      if (reply.toolCalls) result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls")
+      if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
+      return result
     },
     async close() {}
   }
@@ -63,9 +76,5 @@ function userMessages(prompt: string, request: TrialRequest): ChatMessage[] {
 }
 
 function isChatMessages(input: unknown): input is ChatMessage[] {
-  return (
-    Array.isArray(input) &&
-    input.length > 0 &&
-    input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role))
-  )
+  return Array.isArray(input) && input.length > 0 && input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role))
 }

@@ -1,4 +1,4 @@
-import type { EvalCase, TargetUsage } from '../types.js'
+import type { EvalCase, ToolCall, Usage } from '../types.js'
 
 /** One trial's request to the agent under test. */
 export interface TrialRequest {
@@ -6,11 +6,29 @@ export interface TrialRequest {
   case: EvalCase
   /** aborted on timeout or when the run is cut short; targets stop work and free resources */
   signal: AbortSignal
+  /**
+   * Calls `listener` once when the trial is aborted (at once if it already
+   * is); returns the unsubscribe. Cheaper than `signal` where a target hears
+   * of every trial's end (the sandbox); targets without it use `signal`.
+   */
+  onAbort?(listener: () => void): () => void
 }
 
+/** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
 export interface TargetReply {
   output: string
-  usage?: TargetUsage
+  toolCalls?: ToolCall[]
+  usage?: Usage
+  metadata?: Record<string, unknown>
+  finishReason?: string
+  /**
+   * time spent in the target, when the target measured it itself (a result
+   * object's own `latencyMs`, a sandbox's call time): process or worker
+   * start-up excluded; otherwise the runner times the call
+   */
+  latencyMs?: number
+  /** the result object the target returned (SPEC §10: output, toolCalls, usage, metadata), as it returned it */
+  result?: object
 }
 
 /**

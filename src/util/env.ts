@@ -28,7 +28,25 @@ export function expandDeep<T>(value: T, env: NodeJS.ProcessEnv, secrets: Set<str
 }
 
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TEMP', 'TMP', 'TERM', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'WINDIR']
+const PASS_THROUGH = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'TERM',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'PATHEXT',
+  'WINDIR'
+]
 
 /** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
 export function isForbiddenVar(name: string): boolean {
@@ -55,19 +73,4 @@ export function redact(text: string, secrets: Iterable<string>): string {
     if (secret) out = out.split(secret).join('***')
   }
   return out
-}
-
-/**
- * Runs `fn` with the runner's credentials and inputs (INPUT_*, ACTIONS_*,
- * GITHUB_TOKEN) taken out of `env`, and puts them back afterwards: in-process
- * code — `module` agents, `javascript` checks — reads process.env directly.
- */
-export async function withoutRunnerSecrets<T>(env: NodeJS.ProcessEnv, fn: () => Promise<T>): Promise<T> {
-  const removed = Object.entries(env).filter(([name]) => isForbiddenVar(name))
-  for (const [name] of removed) delete env[name]
-  try {
-    return await fn()
-  } finally {
-    for (const [name, value] of removed) env[name] = value
-  }
 }

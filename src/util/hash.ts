@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto'
 
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
 export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const sorted: Record<string, unknown> = {}
-      for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
-      return sorted
-    }
-    if (typeof v === 'function') return `[function ${(v as { name?: string }).name ?? ''}]${String(v)}`
-    return v
-  }) ?? 'undefined'
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v && typeof v === 'object' && !Array.isArray(v)) {
+        const sorted: Record<string, unknown> = {}
+        for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
+        return sorted
+      }
+      if (typeof v === 'function') return `[function ${(v as { name?: string }).name ?? ''}]${String(v)}`
+      return v
+    }) ?? 'undefined'
+  )
 }
 
 /**

@@ -136,7 +136,11 @@ export class JsonArraySplitter {
         if (++depth > maxDepth) {
           // only now is the text of the element (or of the head) so far worth joining
           const prefix = this.pending.join('') + chunk.slice(from, pos + 1)
-          throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix))
+          throw new JsonSplitError(
+            `nested more than ${maxDepth} levels deep`,
+            this.inArray ? this.index : undefined,
+            pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix)
+          )
         }
       } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
         if (--depth === 1 && this.inArray) {

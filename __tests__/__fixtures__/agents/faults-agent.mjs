@@ -77,7 +77,7 @@ async function fault(input) {
       await writeBytes(Number.MAX_SAFE_INTEGER, 'f')
       break
     case 'stderr-flood':
-      process.stderr.write('e'.repeat(20 * MiB) + '\nthe real cause is here\n', () => process.exit(2))
+      process.stderr.write('e'.repeat(8 * MiB) + '\nthe real cause is here\n', () => process.exit(2))
       break
     case 'bad-utf8':
       process.stdout.write(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xc3]))

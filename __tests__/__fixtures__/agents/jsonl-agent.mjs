@@ -18,71 +18,80 @@ if (mode === 'stubborn') {
   setInterval(() => {}, 1000)
 }
 
+if (mode === 'silent') {
+  // like a Python worker whose stdout is block-buffered into the pipe: replies pile up, unseen until exit
+  const unsent = []
+  const lines = readline.createInterface({ input: process.stdin })
+  lines.on('line', (line) => unsent.push(`${JSON.stringify({ id: JSON.parse(line).id, output: 'late' })}\n`))
+  lines.on('close', () => process.stdout.write(unsent.join(''), () => process.exit(0)))
+}
+
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
 const held = []
 
-readline.createInterface({ input: process.stdin }).on('line', (line) => {
-  const request = JSON.parse(line)
-  const { id, input } = request
-  const [verb, ...rest] = typeof input === 'string' ? input.split(':') : ['json']
-  const arg = rest.join(':')
-  switch (verb) {
-    case 'json':
-      return send({ id, output: JSON.stringify(input) })
-    case 'upper':
-      return send({ id, output: arg.toUpperCase() })
-    case 'pid':
-      return send({ id, output: String(process.pid) })
-    case 'request':
-      return send({ id, output: line })
-    case 'env':
-      return send({ id, output: JSON.stringify(process.env) })
-    case 'sleep': {
-      const [ms, text] = arg.split(':')
-      return setTimeout(() => send({ id, output: `${text}@${process.pid}` }), Number(ms))
+if (mode !== 'silent')
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    const request = JSON.parse(line)
+    const { id, input } = request
+    const [verb, ...rest] = typeof input === 'string' ? input.split(':') : ['json']
+    const arg = rest.join(':')
+    switch (verb) {
+      case 'json':
+        return send({ id, output: JSON.stringify(input) })
+      case 'upper':
+        return send({ id, output: arg.toUpperCase() })
+      case 'pid':
+        return send({ id, output: String(process.pid) })
+      case 'request':
+        return send({ id, output: line })
+      case 'env':
+        return send({ id, output: JSON.stringify(process.env) })
+      case 'sleep': {
+        const [ms, text] = arg.split(':')
+        return setTimeout(() => send({ id, output: `${text}@${process.pid}` }), Number(ms))
+      }
+      case 'hold':
+        return held.push({ id, output: arg })
+      case 'release':
+        // the held requests, answered last-in first-out, after this one
+        send({ id, output: 'released' })
+        while (held.length) send(held.pop())
+        return
+      case 'hang':
+        return
+      case 'crash':
+        process.stderr.write('Traceback: boom\n')
+        return process.exit(1)
+      case 'noise':
+        process.stdout.write('loading weights…\n{"progress": 0.5}\n[1, 2]\n')
+        return send({ id, output: 'after noise' })
+      case 'noise-crash':
+        process.stdout.write('fatal: out of tokens\n')
+        return process.exit(3)
+      case 'error':
+        return send({ id, error: arg })
+      case 'numeric-id':
+        return send({ id: Number(id), output: 'by number' })
+      case 'null-output':
+        return send({ id, output: null })
+      case 'object-output':
+        return send({ id, output: { answer: 42 } })
+      case 'neither':
+        return send({ id })
+      case 'usage':
+        return send({ id, output: 'counted', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7, other: 'x' } })
+      case 'long':
+        return process.stdout.write(`{"id": "${id}", "output": "${'x'.repeat(Number(arg))}"}\n`)
+      case 'split': {
+        // the reply in pieces, a multi-byte character cut in two
+        const bytes = Buffer.from(`${JSON.stringify({ id, output: 'héllo wörld ✓' })}\n`)
+        process.stdout.write(bytes.subarray(0, 18))
+        return setTimeout(() => process.stdout.write(bytes.subarray(18)), 20)
+      }
+      case 'last-without-newline':
+        process.stdout.write(JSON.stringify({ id, output: 'no newline' }))
+        return process.exit(0)
+      default:
+        return send({ id, error: `unknown verb ${verb}` })
     }
-    case 'hold':
-      return held.push({ id, output: arg })
-    case 'release':
-      // the held requests, answered last-in first-out, after this one
-      send({ id, output: 'released' })
-      while (held.length) send(held.pop())
-      return
-    case 'hang':
-      return
-    case 'crash':
-      process.stderr.write('Traceback: boom\n')
-      return process.exit(1)
-    case 'noise':
-      process.stdout.write('loading weights…\n{"progress": 0.5}\n[1, 2]\n')
-      return send({ id, output: 'after noise' })
-    case 'noise-crash':
-      process.stdout.write('fatal: out of tokens\n')
-      return process.exit(3)
-    case 'error':
-      return send({ id, error: arg })
-    case 'numeric-id':
-      return send({ id: Number(id), output: 'by number' })
-    case 'null-output':
-      return send({ id, output: null })
-    case 'object-output':
-      return send({ id, output: { answer: 42 } })
-    case 'neither':
-      return send({ id })
-    case 'usage':
-      return send({ id, output: 'counted', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7, other: 'x' } })
-    case 'long':
-      return process.stdout.write(`{"id": "${id}", "output": "${'x'.repeat(Number(arg))}"}\n`)
-    case 'split': {
-      // the reply in pieces, a multi-byte character cut in two
-      const bytes = Buffer.from(`${JSON.stringify({ id, output: 'héllo wörld ✓' })}\n`)
-      process.stdout.write(bytes.subarray(0, 18))
-      return setTimeout(() => process.stdout.write(bytes.subarray(18)), 20)
-    }
-    case 'last-without-newline':
-      process.stdout.write(JSON.stringify({ id, output: 'no newline' }))
-      return process.exit(0)
-    default:
-      return send({ id, error: `unknown verb ${verb}` })
-  }
-})
+  })

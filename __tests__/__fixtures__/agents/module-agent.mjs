@@ -1,4 +1,4 @@
-// A fake in-process agent for the module target tests; the input picks the behaviour.
+// A fake agent for the module target tests; the input picks the behaviour.
 export default async function agent(input, evalCase) {
   switch (input?.mode ?? input) {
     case 'object':
@@ -9,6 +9,19 @@ export default async function agent(input, evalCase) {
       return undefined
     case 'hang':
       return new Promise(() => {})
+    case 'loop':
+      for (;;);
+    case 'exit':
+      process.exitCode = 0
+      process.exit(0)
+      return 'still here'
+    case 'result':
+      return {
+        output: 'Refund of $20.50 issued for A18.',
+        toolCalls: [{ name: 'refund', args: { order_id: 'A18', amount: 20.5 } }],
+        usage: { inputTokens: 812, outputTokens: 95, costUsd: 0.00021 },
+        metadata: { model: 'support-mini' }
+      }
     default:
       return String(input).toUpperCase()
   }

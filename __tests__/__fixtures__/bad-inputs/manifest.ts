@@ -32,16 +32,26 @@ export const configs: BadInput[] = [
   // .json is strict JSON (SPEC §9): the line and column, what is wrong, and that YAML is the way to comments
   { file: 'config/json-missing-comma.json', line: '3:3', says: /not valid JSON: expected "," or "\}", found "\\"dataset\\"/ },
   { file: 'config/json-unclosed-brace.json', line: '4:1', says: /not valid JSON: the text ends where "," or "\}" should come/ },
-  { file: 'config-trailing-comma.json', line: '3:1', says: /not valid JSON: a trailing comma before "\}"; \.json files are strict JSON \(no comments, no trailing commas, strings in double quotes\): fix it, or write the file as YAML \(\.yaml\)/, make: () => '{\n  "target": { "module": "./agent.mjs" },\n}\n' },
-  { file: 'config-comment.json', line: '1:3', says: /not valid JSON: a comment; \.json files are strict JSON/, make: () => '{ // evals\n  "target": { "module": "./agent.mjs" }\n}\n' },
+  {
+    file: 'config-trailing-comma.json',
+    line: '3:1',
+    says: /not valid JSON: a trailing comma before "\}"; \.json files are strict JSON \(no comments, no trailing commas, strings in double quotes\): fix it, or write the file as YAML \(\.yaml\)/,
+    make: () => '{\n  "target": { "module": "./agent.mjs" },\n}\n'
+  },
+  {
+    file: 'config-comment.json',
+    line: '1:3',
+    says: /not valid JSON: a comment; \.json files are strict JSON/,
+    make: () => '{ // evals\n  "target": { "module": "./agent.mjs" }\n}\n'
+  },
   // not a mapping at all
   { file: 'config/config-empty.yml', says: /a config is a mapping of keys \(version, target, dataset, …\); see evalgate init/ },
   { file: 'config/config-is-a-list.yml', says: /a config is a mapping of keys/ },
   { file: 'config/config-is-a-scalar.yml', says: /a config is a mapping of keys/ },
   // unknown keys, wrong types, out-of-range numbers
   { file: 'config/version-2.yml', line: 1, at: 'version', says: /expected 1/ },
-  { file: 'config/unknown-key-typo.yml', line: 1, says: /unknown key "datset" \(remove or fix the spelling\)/ },
-  { file: 'config/unknown-target-key.yml', line: 1, at: 'target', says: /unknown key "timeout" \(remove or fix the spelling\)/ },
+  { file: 'config/unknown-key-typo.yml', line: 2, at: 'datset', says: /unknown key "datset": did you mean "dataset"\?/ },
+  { file: 'config/unknown-target-key.yml', line: 1, at: 'target.timeout', says: /unknown key "timeout": did you mean "timeoutMs"\?/ },
   { file: 'config/gate-unknown-key.yml', line: 4, at: 'gate', says: /unknown key "maxRegresions"/ },
   { file: 'config/conflicting-targets.yml', line: 2, at: 'target', says: /target has command and module; give exactly one of: command, http, openai, module/ },
   { file: 'config/target-without-kind.yml', line: 2, at: 'target', says: /target needs exactly one of: command, http, openai, module/ },
@@ -53,11 +63,11 @@ export const configs: BadInput[] = [
   { file: 'config/repeat-fraction.yml', line: 3, at: 'repeat', says: /expected int/ },
   { file: 'config/repeat-threshold-out-of-range.yml', line: 3, at: 'repeatPassThreshold', says: /repeatPassThreshold must be in \(0, 1\]/ },
   { file: 'config/judge-threshold-out-of-range.yml', line: 5, at: 'judge.threshold', says: /<=1/ },
-  { file: 'config/judge-unknown-provider.yml', line: 4, at: 'judge.provider', says: /expected one of "openai"\|"command"/ },
+  { file: 'config/judge-unknown-provider.yml', line: 4, at: 'judge.provider', says: /the string "anthropic" is not one of "openai", "command"/ },
   { file: 'config/judge-command-missing.yml', line: 4, at: 'judge.command', says: /judge.provider "command" needs judge.command \(an argv list\)/ },
   { file: 'config/gate-negative-drop.yml', line: 4, at: 'gate.maxPassRateDrop', says: />=0/ },
   { file: 'config/name-invalid.yml', line: 1, at: 'name', says: /use letters, digits, "\.", "_" or "-" \(it names the artifact\)/ },
-  { file: 'config/http-bad-method.yml', line: 2, at: 'target.http.method', says: /expected one of "GET"\|"POST"\|"PUT"\|"PATCH"/ },
+  { file: 'config/http-bad-method.yml', line: 2, at: 'target.http.method', says: /the string "DELETE" is not one of "GET", "POST", "PUT", "PATCH"/ },
   { file: 'config/openai-temperature-out-of-range.yml', line: 2, at: 'target.openai.temperature', says: /<=2/ },
   { file: 'config/badge-bad-colour.yml', line: 4, at: 'badge.bands[0].color', says: /a named colour .* or a hex colour such as "#4c1"/ },
   { file: 'config/inline-cases-wrong-type.yml', line: 2, at: 'cases', says: /expected array, received string/ },
@@ -71,15 +81,30 @@ export const configs: BadInput[] = [
   { file: 'config/rubric-without-judge.yml', says: /some cases use llm-rubric but the config has no `judge:` section/ },
   // commands written as one string are split, never given to a shell
   { file: 'config/command-unterminated-quote.yml', line: 2, at: 'target.command', says: /unterminated single quote at position 28/ },
-  { file: 'config/command-shell-pipe.yml', line: 2, at: 'target.command', says: /unquoted "\|" at position 34 \(evalgate never runs a shell; quote it, or use \["sh", "-c", "…"\]/ },
+  {
+    file: 'config/command-shell-pipe.yml',
+    line: 2,
+    at: 'target.command',
+    says: /unquoted "\|" at position 34 \(evalgate never runs a shell; quote it, or use \["sh", "-c", "…"\]/
+  },
   // bytes and resource attacks
   { file: 'config/non-utf8.yml', says: /not valid UTF-8 text; save it as UTF-8/ },
   { file: 'config/utf16.yml', says: /not valid UTF-8 text; save it as UTF-8/ },
   { file: 'config/alias-bomb.yml', says: /Excessive alias count .*evalgate expands at most 100 aliases/ },
   // found when the run starts
-  { file: 'config/env-var-unset.yml', runOnly: true, at: 'target.command', says: /environment variable EVALGATE_CORPUS_UNSET_VAR is not set \(used as \$\{EVALGATE_CORPUS_UNSET_VAR\}\)/ },
+  {
+    file: 'config/env-var-unset.yml',
+    runOnly: true,
+    at: 'target.command',
+    says: /environment variable EVALGATE_CORPUS_UNSET_VAR is not set \(used as \$\{EVALGATE_CORPUS_UNSET_VAR\}\)/
+  },
   { file: 'config/module-missing.yml', runOnly: true, names: 'no-such-agent.mjs', says: /target\.module: cannot load/ },
-  { file: 'config/module-not-a-function.yml', runOnly: true, names: 'module-not-function.mjs', says: /must export a function as default, \(input, case\) => string; it exports a default of type object/ }
+  {
+    file: 'config/module-not-a-function.yml',
+    runOnly: true,
+    names: 'module-not-function.mjs',
+    says: /must export a function as default, \(input, case\) => string; it exports a default of type object/
+  }
 ]
 
 /** Dataset files, run under a config whose `dataset:` names them. */
@@ -103,13 +128,18 @@ export const datasets: BadInput[] = [
   { file: 'dataset/jsonl-empty.jsonl', says: /has no cases; add at least one case/ },
   // bad cases
   { file: 'dataset/case-without-input.yaml', line: 1, at: '[0]', says: /the case has no `input`/ },
-  { file: 'dataset/unknown-case-key.yaml', line: 1, at: '[0]', says: /unknown key "inptu" \(remove or fix the spelling\)/ },
+  { file: 'dataset/unknown-case-key.yaml', line: 2, at: '[0].inptu', says: /unknown key "inptu": did you mean "input"\?/ },
   { file: 'dataset/duplicate-ids.yaml', line: 6, at: '[2]', says: /duplicate case id "a" \(also at .*duplicate-ids\.yaml:1 at \[0\]\); ids must be unique/ },
   { file: 'dataset/id-collides-with-content-key.yaml', line: 1, at: '[0]', says: /collides with the key generated for a case without id; choose another id/ },
   { file: 'dataset/id-empty.yaml', line: 1, at: '[0].id', says: />=1 characters/ },
   { file: 'dataset/tags-not-a-list.yaml', line: 3, at: '[0].tags', says: /expected array, received string/ },
   { file: 'dataset/grading-without-expected.yaml', line: 1, at: '[0]', says: /grading_method needs `expected`/ },
-  { file: 'dataset/grading-method-unknown.yaml', line: 3, at: '[0].grading_method', says: /expected one of "exact_match"\|"contains"\|"json_exact"/ },
+  {
+    file: 'dataset/grading-method-unknown.yaml',
+    line: 3,
+    at: '[0].grading_method',
+    says: /the string "fuzzy" is not one of "exact_match", "contains", "json_exact"/
+  },
   // bad assertions
   { file: 'dataset/unknown-assertion-type.yaml', line: 1, at: '[0].assert[0]', says: /unknown assertion type "containz"\. Did you mean "contains"\?/ },
   { file: 'dataset/assertion-without-type.yaml', line: 4, at: '[0].assert[0].type', says: /expected string/ },
@@ -121,7 +151,12 @@ export const datasets: BadInput[] = [
   { file: 'dataset/javascript-syntax-error.yaml', line: 1, at: '[0].assert[0]', says: /javascript `value` does not compile/ },
   { file: 'dataset/javascript-file-missing.yaml', line: 1, at: '[0].assert[0]', says: /javascript `file` not found: .*no-such-check\.mjs/ },
   { file: 'dataset/json-schema-invalid.yaml', line: 1, at: '[0].assert[0]', says: /is-json `value` is not a usable JSON Schema/ },
-  { file: 'dataset/negated-rubric.yaml', line: 1, at: '[0].assert[0]', says: /llm-rubric cannot take the prefix "not-"; only rule-based checks can be negated/ },
+  {
+    file: 'dataset/negated-rubric.yaml',
+    line: 1,
+    at: '[0].assert[0]',
+    says: /llm-rubric cannot take the prefix "not-"; only rule-based checks can be negated/
+  },
   { file: 'dataset/weight-negative.yaml', line: 6, at: '[0].assert[0].weight', says: />=0/ },
   { file: 'dataset/threshold-not-a-number.yaml', line: 6, at: '[0].assert[0].threshold', says: /expected number, received string/ },
   // bytes and resource attacks
@@ -162,7 +197,10 @@ export const records: BadInput[] = [
   { file: 'record/empty.json', says: /not valid JSON .*was the file cut short\?/ },
   { file: 'record/array.json', says: /not a run record: expected a JSON object with schemaVersion, summary and cases/ },
   { file: 'record/null.json', says: /not a run record: expected a JSON object/ },
-  { file: 'record/schema-version-2.json', says: /has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only \(re-create it with this version\)/ },
+  {
+    file: 'record/schema-version-2.json',
+    says: /has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only \(re-create it with this version\)/
+  },
   { file: 'record/schema-version-missing.json', says: /has no schemaVersion; this evalgate reads run records of schemaVersion 1 only/ },
   { file: 'record/schema-version-string.json', says: /has schemaVersion "1"; this evalgate reads run records of schemaVersion 1 only/ },
   { file: 'record/other-tool.json', at: 'tool.name', says: /expected "evalgate"/ },
@@ -199,7 +237,22 @@ function goodRecordWith(placeholder: string, json: string): string {
     createdAt: '2026-11-30T12:00:00.000Z',
     git: { sha: null, ref: null, runId: null },
     summary: { total: 1, passed: 1, failed: 0, errors: 0, passRate: 1, meanScore: null, durationMs: 1, judge: { calls: 0, reused: 0, errors: 0, tokens: 0 } },
-    cases: [{ id: 'greet', name: 'greet', tags: [], fingerprint: 'fp', input: 'INPUT', passed: true, passFraction: 1, output: 'OUTPUT', error: null, score: null, durationMs: 1, assertions: [] }]
+    cases: [
+      {
+        id: 'greet',
+        name: 'greet',
+        tags: [],
+        fingerprint: 'fp',
+        input: 'INPUT',
+        passed: true,
+        passFraction: 1,
+        output: 'OUTPUT',
+        error: null,
+        score: null,
+        durationMs: 1,
+        assertions: []
+      }
+    ]
   }
   return JSON.stringify(record).replace(placeholder, json)
 }

@@ -138,7 +138,9 @@ async function isOnBranch(query: BaselineQuery, sha: string): Promise<{ onBranch
     const { data } = await octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${branch}...${sha}`, per_page: 1 })
     return { onBranch: data.status === 'identical' || data.status === 'behind', status: data.status }
   } catch (err) {
-    throw new LookupFailure(`cannot tell whether commit ${sha.slice(0, 7)} is in ${branch}'s history (GET compare/${branch}...${sha.slice(0, 7)}): ${apiMessage(err, 'contents: read')}`)
+    throw new LookupFailure(
+      `cannot tell whether commit ${sha.slice(0, 7)} is in ${branch}'s history (GET compare/${branch}...${sha.slice(0, 7)}): ${apiMessage(err, 'contents: read')}`
+    )
   }
 }
 
@@ -190,7 +192,9 @@ async function baselineOfRun(query: BaselineQuery, run: RestRun, notices: string
   await checkTag()
   const history = await isOnBranch(query, run.head_sha)
   if (!history.onBranch) {
-    notices.push(`baseline: run ${run.id} (${run.event}, commit ${run.head_sha.slice(0, 7)}) says it ran on ${branch}, but its commit is not in ${branch}'s history (compare: ${history.status}); skipped`)
+    notices.push(
+      `baseline: run ${run.id} (${run.event}, commit ${run.head_sha.slice(0, 7)}) says it ran on ${branch}, but its commit is not in ${branch}'s history (compare: ${history.status}); skipped`
+    )
     return null
   }
   let record: RunRecord
@@ -215,12 +219,15 @@ export async function findBaseline(query: BaselineQuery): Promise<BaselineLookup
     if (tagChecked) return
     tagChecked = true
     if (await tagShadowsBranch(query)) {
-      throw new LookupFailure(`the repository has a tag named "${query.branch}", so a run "on ${query.branch}" cannot be told from a run on that tag; delete the tag (git push origin :refs/tags/${query.branch})`)
+      throw new LookupFailure(
+        `the repository has a tag named "${query.branch}", so a run "on ${query.branch}" cannot be told from a run on that tag; delete the tag (git push origin :refs/tags/${query.branch})`
+      )
     }
   }
   try {
     for await (const run of candidateRuns(query)) {
-      if (++lookups > maxLookups) return noBaseline(notices, `none of the newest ${maxLookups} runs ${runsDescription(query)} has a non-expired artifact "${query.artifactName}"`)
+      if (++lookups > maxLookups)
+        return noBaseline(notices, `none of the newest ${maxLookups} runs ${runsDescription(query)} has a non-expired artifact "${query.artifactName}"`)
       const found = await baselineOfRun(query, run, notices, checkTag)
       if (found) return found
     }
@@ -239,7 +246,14 @@ export async function lookUpBaseline(
   octokit: Octokit,
   ctx: ActionContext,
   inputs: Pick<ActionInputs, 'token' | 'baselineBranch'>,
-  query: { artifactName: string; workflow: string | number | null; branch: string | null; baseSha: string | null; currentRunId: number | null; read?: RecordOptions }
+  query: {
+    artifactName: string
+    workflow: string | number | null
+    branch: string | null
+    baseSha: string | null
+    currentRunId: number | null
+    read?: RecordOptions
+  }
 ): Promise<BaselineLookup> {
   let branch: string
   let workflow: string | number | null
@@ -249,7 +263,8 @@ export async function lookUpBaseline(
   } catch (err) {
     return lookupError([], `cannot read the repository's default branch or this run's workflow: ${apiMessage(err, 'contents: read and actions: read')}`)
   }
-  if (workflow === null) return lookupError([], 'this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID), so its baseline cannot be looked up')
+  if (workflow === null)
+    return lookupError([], 'this run does not say which workflow it belongs to (no GITHUB_WORKFLOW_REF or GITHUB_RUN_ID), so its baseline cannot be looked up')
   return findBaseline({
     octokit,
     client: await artifactClient(),

@@ -59,7 +59,15 @@ export async function recordFromArtifactBytes(bytes: Buffer, label: string, opti
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x05, 0x06]))) {
     const entries = listZip(bytes)
     const entry = entries.find((e) => e.name === RECORD_FILE)
-    if (!entry) throw new ZipError(`it holds no ${RECORD_FILE} (found: ${entries.map((e) => e.name).slice(0, 5).join(', ') || 'nothing'})`)
+    if (!entry)
+      throw new ZipError(
+        `it holds no ${RECORD_FILE} (found: ${
+          entries
+            .map((e) => e.name)
+            .slice(0, 5)
+            .join(', ') || 'nothing'
+        })`
+      )
     // inflated and read a piece at a time: the record's text is never whole in memory
     return recordFromChunks(zipEntryChunks(bytes, entry, MAX_RECORD_BYTES), label, options)
   }
@@ -97,9 +105,7 @@ export function isExpiredOnDownload(err: unknown): boolean {
   return httpStatus(err) === 410
 }
 
-export type RecordFetch =
-  | { status: 'ok'; record: RunRecord; artifactName: string }
-  | { status: 'missing' | 'expired' | 'unreadable'; message: string }
+export type RecordFetch = { status: 'ok'; record: RunRecord; artifactName: string } | { status: 'missing' | 'expired' | 'unreadable'; message: string }
 
 /** Fetch the run record a run published as artifact `name`; never throws for a missing or bad artifact. */
 export async function fetchRunRecord(target: DownloadTarget, runId: number, name: string, options?: RecordOptions): Promise<RecordFetch> {

@@ -45,7 +45,10 @@ export async function fetchShardRecords(target: DownloadTarget, runId: number, n
     }
     const says = record.config?.shard ?? null
     if (says !== `${shard.index}/${shard.count}`) {
-      throw new RecordError(`the shard artifact "${artifact.name}" of run ${runId} holds ${says === null ? 'a record of no shard' : `the record of shard ${says}`}, not of shard ${shard.index}/${shard.count}`, artifact.name)
+      throw new RecordError(
+        `the shard artifact "${artifact.name}" of run ${runId} holds ${says === null ? 'a record of no shard' : `the record of shard ${says}`}, not of shard ${shard.index}/${shard.count}`,
+        artifact.name
+      )
     }
     shards.push({ file: `artifact "${artifact.name}"`, record })
   }

@@ -46,5 +46,9 @@ export async function uploadRunArtifact(options: UploadOptions): Promise<UploadR
   }
   const retried = attemptName(name, runAttempt)
   const { id } = await client.uploadArtifact(retried, files, rootDir)
-  return { name: retried, id: id ?? null, notice: `artifact "${name}" exists from an earlier attempt of this run; this attempt's run record is uploaded as "${retried}"` }
+  return {
+    name: retried,
+    id: id ?? null,
+    notice: `artifact "${name}" exists from an earlier attempt of this run; this attempt's run record is uploaded as "${retried}"`
+  }
 }

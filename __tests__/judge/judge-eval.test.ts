@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { runJudgeEval } from '../../src/llm/judge-eval.js'
+import { runJudgeEval } from '../../src/judge/judge-eval.js'
 
 describe('runJudgeEval', () => {
   it('reproduces the seed example: two good answers and one bad', async () => {
@@ -62,10 +62,14 @@ describe('runJudgeEval', () => {
   })
 
   it('flags below the threshold', async () => {
-    const report = await runJudgeEval(({ output }) => ({ score: Number(output), reason: '' }), [
-      { name: 'a', prompt: 'p', output: '0.6' },
-      { name: 'b', prompt: 'p', output: '0.8' }
-    ], { threshold: 0.7 })
+    const report = await runJudgeEval(
+      ({ output }) => ({ score: Number(output), reason: '' }),
+      [
+        { name: 'a', prompt: 'p', output: '0.6' },
+        { name: 'b', prompt: 'p', output: '0.8' }
+      ],
+      { threshold: 0.7 }
+    )
     expect(report.flagged).toEqual(['a'])
   })
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals'
 import { fileURLToPath } from 'node:url'
 import { judgeSchema, type JudgeConfig } from '../../src/config/schema.js'
 import { ConfigError } from '../../src/errors.js'
-import { createJudge, verdictKey } from '../../src/llm/judge.js'
+import { createJudge, verdictKey } from '../../src/judge/judge.js'
 
 const judges = fileURLToPath(new URL('../__fixtures__/judges/', import.meta.url))
 const node = process.execPath
@@ -48,10 +48,9 @@ describe('the command judge', () => {
 
   it('kills a judge that hangs, and gives an error verdict', async () => {
     const { judge } = createJudge(commandConfig('hang-judge.mjs', { timeoutMs: 300 }), { env, secrets: new Set(), baseDir: judges })
-    const started = Date.now()
+    // the judge never answers: only the timeout can end this, however slow the machine
     const verdict = await judge(request)
     expect(verdict).toMatchObject({ score: 0, error: 'judge request failed: timed out after 300 ms (judge.timeoutMs)' })
-    expect(Date.now() - started).toBeLessThan(3000)
   })
 
   it('reports a crash with its exit code and stderr', async () => {

@@ -63,7 +63,9 @@ function oneVerdict(verdicts: Verdict[]): Verdict {
   const first = verdicts[0]!
   const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))]
   if (scores.length === 1) return first
-  return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`)
+  return failedVerdict(
+    `judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`
+  )
 }
 
 /** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
@@ -116,7 +118,7 @@ function reasonText(reason: unknown): string {
  */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = []
-  for (let start = text.indexOf('{'); start !== -1; ) {
+  for (let start = text.indexOf('{'); start !== -1;) {
     const end = matchingBrace(text, start)
     const value = end === -1 ? undefined : tryParse(text.slice(start, end + 1))
     if (value && typeof value === 'object' && !Array.isArray(value)) {

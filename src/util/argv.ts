@@ -46,9 +46,7 @@ export function splitArgv(command: string, where = 'target.command'): string[] {
       if (command[i + 1] !== '\n') word = (word ?? '') + command[i + 1]
       i += 2
     } else if (SHELL_OPERATORS.has(ch)) {
-      fail(
-        `unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`
-      )
+      fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`)
     } else {
       word = (word ?? '') + ch
       i++

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { ConfigError } from '../../src/errors.js'
-import { splitArgv } from '../../src/targets/argv.js'
+import { splitArgv } from '../../src/util/argv.js'
 
 describe('splitArgv', () => {
   it.each<[string, string[]]>([
@@ -11,7 +11,7 @@ describe('splitArgv', () => {
     ["python 'my agent.py'", ['python', 'my agent.py']],
     ['python "my agent.py"', ['python', 'my agent.py']],
     ['a"b c"d', ['ab cd']],
-    ["a'b'\"c\"", ['abc']],
+    ['a\'b\'"c"', ['abc']],
     ['my\\ agent.py', ['my agent.py']],
     ['\\"quoted\\"', ['"quoted"']],
     ['"say \\"hi\\""', ['say "hi"']],
@@ -25,7 +25,7 @@ describe('splitArgv', () => {
     ['"{{input}}"', ['{{input}}']],
     ['--key=${API_KEY}', ['--key=${API_KEY}']],
     ['"$HOME" ~ *.js', ['$HOME', '~', '*.js']],
-    ["'a | b' \"c > d\" e\\;f", ['a | b', 'c > d', 'e;f']],
+    ['\'a | b\' "c > d" e\\;f', ['a | b', 'c > d', 'e;f']],
     ['naïve 日本', ['naïve', '日本']]
   ])('%j → %j', (command, argv) => {
     expect(splitArgv(command)).toEqual(argv)

@@ -1,0 +1,53 @@
+import { describe, expect, it } from '@jest/globals'
+import { formatCount, formatKeys, formatList, formatPercent, formatPoints, formatScore, plural } from '../../src/compare/format.js'
+
+describe('number formatting', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [60000, '60,000'],
+    [1234567, '1,234,567'],
+    [1000000000, '1,000,000,000']
+  ])('formatCount(%p) is %p', (n, text) => {
+    expect(formatCount(n)).toBe(text)
+  })
+
+  it.each([
+    [formatPercent(0.84), '84.0%'],
+    [formatPercent(1), '100.0%'],
+    [formatPoints(-0.08), '8.0'],
+    [formatPoints(0.125), '12.5'],
+    [formatScore(-0.1234), '0.123'],
+    [plural(1, 'case'), '1 case'],
+    [plural(0, 'case'), '0 cases'],
+    [plural(1234, 'case'), '1,234 cases'],
+    [plural(2, 'entry', 'entries'), '2 entries']
+  ])('%p reads %p', (actual, expected) => {
+    expect(actual).toBe(expected)
+  })
+})
+
+describe('formatList', () => {
+  it.each([
+    [[], ''],
+    [['a'], 'a'],
+    [['a', 'b'], 'a and b'],
+    [['a', 'b', 'c'], 'a, b and c'],
+    [['a', 'b', 'c', 'd'], 'a, b, c and d']
+  ])('%p reads %p', (items, text) => {
+    expect(formatList(items)).toBe(text)
+  })
+})
+
+describe('formatKeys', () => {
+  const keys = Array.from({ length: 1013 }, (_, i) => `k${i}`)
+  it.each([
+    [keys.slice(0, 3), 10, 'k0, k1, k2'],
+    [keys.slice(0, 10), 10, keys.slice(0, 10).join(', ')],
+    [keys.slice(0, 11), 10, `${keys.slice(0, 10).join(', ')} and 1 more`],
+    [keys, 2, 'k0, k1 and 1,011 more']
+  ])('%#', (list, limit, text) => {
+    expect(formatKeys(list, limit)).toBe(text)
+  })
+})

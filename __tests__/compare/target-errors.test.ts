@@ -1,0 +1,54 @@
+import { describe, expect, it } from '@jest/globals'
+import { errorShape, sharedTargetError } from '../../src/compare/index.js'
+import { makeCase, makeRun } from '../__fixtures__/records.js'
+
+const failing = (id: string, error: string) => makeCase(id, false, { output: null, error })
+
+describe('errorShape', () => {
+  it.each([
+    [
+      "exited with code 1: ValueError: invalid literal for int() with base 10: 'abc'",
+      'exited with code <n>: ValueError: invalid literal for int() with base <n>: <text>'
+    ],
+    ['exited with code 1: FileNotFoundError: /home/me/agent/data/q17.json', 'exited with code <n>: FileNotFoundError: <path>'],
+    ['HTTP 503 from http://127.0.0.1:8080/v1/chat after 3 attempts: overloaded', 'HTTP <n> from <url> after <n> attempts: overloaded'],
+    ['request 3f2a9c1e-77aa-4b1c failed', 'request <id> failed'],
+    ['timed out after 60000 ms\nstack line 1', 'timed out after <n> ms']
+  ])('%p → %p', (message, shape) => {
+    expect(errorShape(message)).toBe(shape)
+  })
+
+  it('is linear on a long word with no separator', () => {
+    const before = process.cpuUsage()
+    errorShape('a'.repeat(100_000))
+    const used = process.cpuUsage(before)
+    expect((used.user + used.system) / 1000).toBeLessThan(5_000)
+  })
+})
+
+describe('sharedTargetError', () => {
+  it('names the error most cases failed with, however their details differ', () => {
+    const cases = Array.from({ length: 25 }, (_, i) => failing(`c${i}`, `exited with code 1: ValueError: bad value '${i}'\n\nstderr:\nTraceback …`))
+    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 25, total: 25, message: "exited with code 1: ValueError: bad value '0'" })
+  })
+
+  it('counts only the cases of the largest group', () => {
+    const cases = [
+      ...Array.from({ length: 6 }, (_, i) => failing(`t${i}`, `timed out after 60000 ms`)),
+      failing('x', 'exited with code 2: other'),
+      makeCase('ok1'),
+      makeCase('ok2'),
+      makeCase('ok3')
+    ]
+    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 6, total: 10, message: 'timed out after 60000 ms' })
+  })
+
+  it.each([
+    ['half the cases, not most', [failing('a', 'boom'), makeCase('b')]],
+    ['different errors', [failing('a', 'exited with code 1: KeyError: x'), failing('b', 'killed by SIGSEGV'), failing('c', 'HTTP 401 from https://api/x')]],
+    ['failures without target errors', [makeCase('a', false), makeCase('b', false)]],
+    ['no cases', []]
+  ])('is null for %s', (_what, cases) => {
+    expect(sharedTargetError(makeRun(cases))).toBeNull()
+  })
+})

@@ -1,0 +1,51 @@
+/** The agent rows of the figures table and the trajectory diff of a regressed case (report/metrics.ts). */
+import { describe, expect, it } from '@jest/globals'
+import { firstDifferingStep, metricRows, trajectoryDiff } from '../../src/report/metrics.js'
+import { makeCase } from '../__fixtures__/records.js'
+
+const L = { name: 'lookup_order', args: { order_id: 'B7' } }
+const R = { name: 'refund', args: { order_id: 'B7', amount: 64 } }
+const S = { name: 'search_kb', args: { query: 'returns' } }
+
+describe('metricRows', () => {
+  it('renders cost, tokens and latency with the change and, when there is one, its interval', () => {
+    const rows = metricRows({
+      metrics: {
+        cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [] },
+        tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [] },
+        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: [0.494, 1.321], cases: 10, rose: [] }
+      }
+    })
+    expect(rows).toEqual([
+      ['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1% (95% CI +11.9% to +34.8%)'],
+      ['tokens (total), 3 cases', '7,055 tokens', '8,695 tokens', '+23.2%'],
+      ['latency p95, 10 cases', '870 ms', '1.30 s', '+49.4% (95% CI +49.4% to +132.1%)']
+    ])
+    expect(metricRows({ metrics: null })).toEqual([])
+  })
+})
+
+describe('trajectoryDiff', () => {
+  it.each([
+    [[L], [S, L, R], 0],
+    [[L, R], [L, R], -1],
+    [[L], [L, R], 1],
+    [[L, { ...R, args: { order_id: 'B7', amount: 1 } }], [L, R], 1]
+  ])('the first differing step of %j and %j is %d', (a, b, at) => {
+    expect(firstDifferingStep(a, b)).toBe(at)
+  })
+
+  it('puts both runs side by side, the first difference marked', () => {
+    const text = trajectoryDiff(makeCase('b7', true, { toolCalls: [L] }), makeCase('b7', false, { toolCalls: [S, L, R] }))!
+    expect(text.split('\n')).toEqual([
+      '**Tool calls** (first difference at step 1)',
+      '',
+      '| step | baseline | current |',
+      '|:--|:--|:--|',
+      '| 1 ⬅ first difference | **lookup\\_order {"order\\_id":"B7"}** | **search\\_kb {"query":"returns"}** |',
+      '| 2 | — | lookup\\_order {"order\\_id":"B7"} |',
+      '| 3 | — | refund {"order\\_id":"B7","amount":64} |'
+    ])
+    expect(trajectoryDiff(makeCase('x'), makeCase('x'))).toBeNull()
+  })
+})

@@ -1,0 +1,128 @@
+// node scripts/promptfoo-parity.mjs [--peer-dir DIR] [--write]
+//
+// Runs each promptfoo example config in __tests__/__fixtures__/promptfoo-examples/
+// with promptfoo 0.121.20 (`promptfoo eval`) and with evalgate (`evalgate run -c`,
+// dist/cli: run `npm run bundle` first), both on the same deterministic provider,
+// and compares the number of results and each result's verdict. --write records
+// promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
+// promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+const PEER_VERSION = '0.121.20'
+const ROOT = path.resolve(import.meta.dirname, '..')
+const EXAMPLES = path.join(ROOT, '__tests__/__fixtures__/promptfoo-examples')
+const CLI = path.join(ROOT, 'dist/cli/index.js')
+
+const { values } = parseArgs({ options: { 'peer-dir': { type: 'string' }, write: { type: 'boolean', default: false } } })
+const temps = []
+const tempDir = (prefix) => {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix))
+  temps.push(dir)
+  return dir
+}
+
+function installPromptfoo() {
+  const dir = values['peer-dir'] ? path.resolve(values['peer-dir']) : tempDir('evalgate-parity-peer-')
+  const main = path.join(dir, 'node_modules/promptfoo/dist/src/main.js')
+  if (!existsSync(main)) {
+    console.log(`npm install --prefix ${dir} promptfoo@${PEER_VERSION} (this takes a while)…`)
+    const r = spawnSync('npm', ['install', '--prefix', dir, `promptfoo@${PEER_VERSION}`, '--no-audit', '--no-fund'], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`npm install promptfoo@${PEER_VERSION} failed (${r.status}):\n${r.stderr || r.stdout}`)
+  }
+  const version = JSON.parse(readFileSync(path.join(dir, 'node_modules/promptfoo/package.json'), 'utf8')).version
+  if (version !== PEER_VERSION) throw new Error(`${dir} has promptfoo ${version}, not ${PEER_VERSION}`)
+  return main
+}
+
+/** promptfoo's verdicts in evalgate's case order: test (each var combination), provider, prompt. */
+function promptfooVerdicts(main, config) {
+  const work = tempDir('evalgate-parity-')
+  const out = path.join(work, 'out.json')
+  const env = {
+    ...process.env,
+    PROMPTFOO_CONFIG_DIR: path.join(work, '.promptfoo'),
+    PROMPTFOO_DISABLE_TELEMETRY: '1',
+    PROMPTFOO_DISABLE_UPDATE: '1',
+    PROMPTFOO_DISABLE_SHARING: '1',
+    NO_COLOR: '1'
+  }
+  const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
+    cwd: path.dirname(config),
+    env,
+    encoding: 'utf8'
+  })
+  if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
+  const results = JSON.parse(readFileSync(out, 'utf8')).results.results
+  const providers = [...new Set(results.map((x) => x.provider.id))]
+  const prompts = 1 + Math.max(...results.map((x) => x.promptIdx))
+  const order = (x) => (x.testIdx * providers.length + providers.indexOf(x.provider.id)) * prompts + x.promptIdx
+  return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
+}
+
+function evalgateVerdicts(config) {
+  const out = path.join(tempDir('evalgate-parity-'), 'run.json')
+  const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
+    cwd: path.dirname(config),
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' }
+  })
+  if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
+  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
+}
+
+try {
+  if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
+  const main = installPromptfoo()
+  const examples = readdirSync(EXAMPLES, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
+  const recorded = {}
+  const totals = { examples: 0, results: 0, agreeing: 0, countsEqual: 0, metricsAgreeing: 0 }
+  // named metrics to four places: evalgate records them rounded so
+  const sameScores = (a, b) =>
+    JSON.stringify(
+      Object.entries(a)
+        .sort()
+        .map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])
+    ) === JSON.stringify(Object.entries(b).sort())
+  console.log(`promptfoo ${PEER_VERSION} vs evalgate, ${examples.length} example configs:\n`)
+  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  for (const name of examples) {
+    const config = path.join(EXAMPLES, name, 'promptfooconfig.yaml')
+    const theirs = promptfooVerdicts(main, config)
+    const ours = evalgateVerdicts(config)
+    const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
+    totals.examples++
+    totals.results += theirs.length
+    totals.agreeing += agreeing
+    totals.metricsAgreeing += theirs.filter((t, i) => ours[i] && sameScores(t.namedScores, ours[i].namedScores)).length
+    if (theirs.length === ours.length) totals.countsEqual++
+    console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
+    for (const [i, t] of theirs.entries()) {
+      if (ours[i]?.passed !== t.passed)
+        console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+      else if (!sameScores(t.namedScores, ours[i].namedScores))
+        console.log(`  named metrics differ: ${ours[i].id}: promptfoo ${JSON.stringify(t.namedScores)}, evalgate ${JSON.stringify(ours[i].namedScores)}`)
+    }
+    recorded[name] = {
+      results: theirs.length,
+      passed: theirs.map((t) => t.passed),
+      namedScores: theirs.map((t) => Object.fromEntries(Object.entries(t.namedScores).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])))
+    }
+  }
+  console.log(
+    `\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.metricsAgreeing}/${totals.results} with the same named metrics`
+  )
+  if (values.write) {
+    writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
+    console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)
+  }
+  if (totals.agreeing !== totals.results || totals.metricsAgreeing !== totals.results || totals.countsEqual !== totals.examples) process.exitCode = 1
+} finally {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true })
+}

@@ -1,0 +1,425 @@
+/**
+ * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * calls, never from its output text. promptfoo's `trajectory:*` names and
+ * value shapes; `trajectory-match` with LangChain agentevals' modes;
+ * `tool-call-f1`. Every reason names the tools and ends with the path taken
+ * ("refund was called 1 time, allowed 0: lookup_order → refund").
+ */
+import type { Assertion, ToolCall } from '../types.js'
+import { stableStringify } from '../util/hash.js'
+import { jsonDifference } from './json.js'
+import { shown } from './outcome.js'
+import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
+import { kindOf, numberOptionProblem, terms } from './values.js'
+
+/** Paths longer than this are cut in the middle of a reason. */
+const PATH_STEPS = 12
+
+function callsOf(ctx: AssertionContext): ToolCall[] {
+  return ctx.toolCalls ?? []
+}
+
+/** "lookup_order → refund", or "no tool calls". */
+export function toolPath(calls: readonly ToolCall[]): string {
+  if (calls.length === 0) return 'no tool calls'
+  const names = calls.map((c) => c.name)
+  if (names.length <= PATH_STEPS) return names.join(' → ')
+  return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
+}
+
+function times(n: number): string {
+  return `${n} ${n === 1 ? 'time' : 'times'}`
+}
+
+/** What a check found, worded for both directions of `not-`. */
+interface Finding {
+  holds: boolean
+  /** what is so, e.g. "refund was called 1 time" */
+  fact: string
+  /** what the check asks, e.g. "allowed 0" */
+  expected: string
+  /** what `not-` asks instead */
+  expectedNot: string
+  score?: number
+}
+
+/** A reason that states the fact, and when failing what was asked, then the path taken. */
+function conclude(f: Finding, negated: boolean, calls: readonly ToolCall[]): CheckOutcome {
+  const passes = f.holds !== negated
+  const asked = passes ? '' : `, ${negated ? f.expectedNot : f.expected}`
+  const score = f.score ?? (f.holds ? 1 : 0)
+  return { pass: f.holds, score, reason: `${f.fact}${asked}: ${toolPath(calls)}` }
+}
+
+// ---------------------------------------------------------------- value shapes
+
+interface Range {
+  min?: number
+  max?: number
+}
+
+function rangeProblem(type: string, v: Record<string, unknown>): string | undefined {
+  for (const key of ['min', 'max'] as const) {
+    const n = v[key]
+    if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0)) return `${type} \`${key}\` must be a whole number ≥ 0, got ${shown(n)}`
+  }
+  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) return `${type} has min ${v.min} above max ${v.max}`
+  return undefined
+}
+
+function rangeText({ min, max }: Range): string {
+  if (max === undefined) return `at least ${min ?? 0}`
+  if ((min ?? 0) === 0) return max === 0 ? '0' : `at most ${max}`
+  return min === max ? `exactly ${min}` : `${min} to ${max}`
+}
+
+function notRangeText({ min, max }: Range): string {
+  const low = min ?? 0
+  if (max === undefined) return low <= 1 ? (low === 0 ? 'never satisfiable' : '0') : `fewer than ${low}`
+  if (low === 0) return `more than ${max}`
+  return `fewer than ${low} or more than ${max}`
+}
+
+function inRange(n: number, { min, max }: Range): boolean {
+  return n >= (min ?? 0) && (max === undefined || n <= max)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== ''
+}
+
+// ---------------------------------------------------------------- trajectory:tool-used
+
+interface Usage extends Range {
+  name: string
+}
+
+/** `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing names and such objects. */
+function usageEntries(value: unknown): Usage[] {
+  const list = Array.isArray(value) ? value : [value]
+  return list.map((entry) => (isRecord(entry) ? (entry as unknown as Usage) : { name: String(entry), min: 1 }))
+}
+
+const toolUsed: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    const list = Array.isArray(a.value) ? a.value : [a.value]
+    if (a.value === undefined || list.length === 0) return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`
+    for (const entry of list) {
+      if (isRecord(entry)) {
+        if (!isName(entry.name)) return `${a.type} needs a \`name\` in ${shown(entry)}`
+        const problem = rangeProblem(a.type, entry)
+        if (problem) return problem
+      } else if (!isName(entry)) return `${a.type} needs tool names, got ${kindOf(entry)}`
+    }
+    return undefined
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    // min defaults to 1, except under `max: 0` ("never called")
+    const entries = usageEntries(a.value).map((e) => ({ ...e, min: e.min ?? Math.min(1, e.max ?? 1) }))
+    const counted = entries.map((e) => ({ entry: e, n: calls.filter((c) => c.name === e.name).length }))
+    const off = counted.filter(({ entry, n }) => !inRange(n, entry))
+    const holds = off.length === 0
+    // the facts that decide: the tools out of range when it fails, every tool when it holds
+    const decisive = holds || negated ? counted : off
+    const one = decisive.length === 1
+    return conclude(
+      {
+        holds,
+        fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
+        expected: decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+        expectedNot: one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range'
+      },
+      negated,
+      calls
+    )
+  }
+}
+
+// ---------------------------------------------------------------- trajectory:tool-sequence
+
+type SequenceMode = 'in_order' | 'exact'
+
+function sequenceOf(value: unknown): { steps: string[]; mode: SequenceMode } {
+  if (Array.isArray(value)) return { steps: value.map(String), mode: 'in_order' }
+  const v = value as { steps: unknown[]; mode?: SequenceMode }
+  return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' }
+}
+
+/** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
+export function firstMissingStep(names: readonly string[], steps: readonly string[]): number {
+  let at = 0
+  for (let i = 0; i < steps.length; i++) {
+    while (at < names.length && names[at] !== steps[i]) at++
+    if (at === names.length) return i
+    at++
+  }
+  return -1
+}
+
+/** The first index where two sequences differ, or -1 when they are equal. */
+function firstDifference<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): number {
+  const n = Math.max(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    if (i >= a.length || i >= b.length || !same(a[i]!, b[i]!)) return i
+  }
+  return -1
+}
+
+const toolSequence: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    const v = a.value
+    const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined
+    if (!Array.isArray(steps) || steps.length === 0) return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`
+    if (!steps.every(isName)) return `${a.type} steps must be tool names`
+    if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
+      return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`
+    return undefined
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    const names = calls.map((c) => c.name)
+    const { steps, mode } = sequenceOf(a.value)
+    const sequence = steps.join(' → ')
+    if (mode === 'exact') {
+      const at = firstDifference(names, steps, (x, y) => x === y)
+      const holds = at === -1
+      const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`
+      return conclude({ holds, fact, expected: `expected exactly ${sequence}`, expectedNot: `expected anything but exactly ${sequence}` }, negated, calls)
+    }
+    const missing = firstMissingStep(names, steps)
+    const holds = missing === -1
+    const fact = holds
+      ? `the calls contain ${sequence} in order`
+      : missing === 0
+        ? `${steps[0]} was never called`
+        : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`
+    return conclude({ holds, fact, expected: `expected ${sequence} in order`, expectedNot: `expected not to find ${sequence} in order` }, negated, calls)
+  }
+}
+
+// ---------------------------------------------------------------- trajectory:tool-args-match
+
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+function argsDifference(expected: unknown, actual: unknown, partial: boolean): string | undefined {
+  return jsonDifference(expected, actual, partial)
+}
+
+const toolArgsMatch: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    const v = a.value
+    if (!isRecord(v) || !isName(v.name)) return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`
+    if (v.args === undefined) return `${a.type} needs \`args\` in its value: the arguments the call must have`
+    if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact') return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`
+    return undefined
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    const { name, args, mode } = a.value as { name: string; args: unknown; mode?: 'partial' | 'exact' }
+    const partial = mode !== 'exact'
+    const ofTool = calls.filter((c) => c.name === name)
+    const differences = ofTool.map((c) => argsDifference(args, c.args, partial))
+    const holds = differences.some((d) => d === undefined)
+    const wanted = `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`
+    const fact = holds
+      ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)]!.args)}`
+      : ofTool.length === 0
+        ? `${name} was never called`
+        : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`
+    return conclude({ holds, fact, expected: `expected ${wanted}`, expectedNot: `expected no call of ${wanted}` }, negated, calls)
+  }
+}
+
+// ---------------------------------------------------------------- trajectory:step-count
+
+const stepCount: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    const v = a.value
+    if (!isRecord(v) || (v.min === undefined && v.max === undefined)) return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`
+    if (v.name !== undefined && !isName(v.name)) return `${a.type} \`name\` must be a tool name`
+    return rangeProblem(a.type, v)
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    const range = a.value as Range & { name?: string }
+    const counted = range.name === undefined ? calls.length : calls.filter((c) => c.name === range.name).length
+    const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
+    const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`
+    return conclude(
+      { holds: inRange(counted, range), fact, expected: `allowed ${rangeText(range)} ${what}`, expectedNot: `allowed ${notRangeText(range)} ${what}` },
+      negated,
+      calls
+    )
+  }
+}
+
+// ---------------------------------------------------------------- trajectory-match
+
+export type MatchMode = 'strict' | 'unordered' | 'subset' | 'superset'
+export type ArgsMode = 'exact' | 'ignore'
+const MATCH_MODES: readonly MatchMode[] = ['strict', 'unordered', 'subset', 'superset']
+
+export interface ReferenceCall {
+  name: string
+  /** absent: any arguments */
+  args?: unknown
+}
+
+/** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
+function answers(call: ToolCall, ref: ReferenceCall, argsMode: ArgsMode): boolean {
+  if (call.name !== ref.name) return false
+  return argsMode === 'ignore' || ref.args === undefined || stableStringify(call.args ?? {}) === stableStringify(ref.args)
+}
+
+/**
+ * The most calls that can be paired with distinct reference steps they answer
+ * (Kuhn's augmenting paths: a step that gives no args answers several calls,
+ * so pairing greedily could miss a full match). `pairOf[j]` is the call paired with step j, or -1.
+ */
+function maximumPairing(calls: readonly ToolCall[], refs: readonly ReferenceCall[], argsMode: ArgsMode): number[] {
+  const pairOf = new Array<number>(refs.length).fill(-1)
+  const fits = calls.map((call) => refs.map((ref) => answers(call, ref, argsMode)))
+  const augment = (i: number, seen: boolean[]): boolean => {
+    for (let j = 0; j < refs.length; j++) {
+      if (!fits[i]![j] || seen[j]) continue
+      seen[j] = true
+      if (pairOf[j] === -1 || augment(pairOf[j]!, seen)) {
+        pairOf[j] = i
+        return true
+      }
+    }
+    return false
+  }
+  for (let i = 0; i < calls.length; i++) augment(i, new Array<boolean>(refs.length).fill(false))
+  return pairOf
+}
+
+export interface MatchResult {
+  holds: boolean
+  /** calls made that no reference step accounts for */
+  unexpected: ToolCall[]
+  /** reference steps no call accounts for */
+  missing: ReferenceCall[]
+  /** strict: the first step where the calls and the reference differ, or -1 */
+  firstDifference: number
+}
+
+/**
+ * agentevals' trajectory match: strict (the same calls in the same order),
+ * unordered (the same calls in any order), subset (every call made is in the
+ * reference), superset (every reference call was made). Calls count with
+ * their multiplicity: a reference step accounts for one call.
+ */
+export function matchTrajectory(calls: readonly ToolCall[], refs: readonly ReferenceCall[], mode: MatchMode, argsMode: ArgsMode): MatchResult {
+  if (mode === 'strict') {
+    const at = firstDifference<ToolCall | ReferenceCall>(calls, refs, (c, r) => answers(c as ToolCall, r, argsMode))
+    return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at }
+  }
+  const pairOf = maximumPairing(calls, refs, argsMode)
+  const paired = new Set(pairOf.filter((i) => i !== -1))
+  const unexpected = calls.filter((_, i) => !paired.has(i))
+  const missing = refs.filter((_, j) => pairOf[j] === -1)
+  const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0
+  return { holds, unexpected, missing, firstDifference: -1 }
+}
+
+function stepText(step: ToolCall | ReferenceCall | undefined, argsMode: ArgsMode): string {
+  if (!step) return 'nothing'
+  return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`
+}
+
+const trajectoryMatch: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
+      return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`
+    }
+    if (a.mode !== undefined && !MATCH_MODES.includes(a.mode as MatchMode))
+      return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`
+    if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore') return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`
+    return undefined
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    const refs = referenceOf(a)
+    const mode = (a.mode as MatchMode | undefined) ?? 'strict'
+    const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
+    const m = matchTrajectory(calls, refs, mode, argsMode)
+    const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls'
+    const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
+    let fact: string
+    if (m.holds) fact = `the calls match the reference ${reference} (${mode})`
+    else if (mode === 'strict')
+      fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`
+    else {
+      const parts = [
+        ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
+        ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
+      ]
+      fact = parts.join('; ')
+    }
+    return conclude(
+      { holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` },
+      negated,
+      calls
+    )
+  }
+}
+
+function referenceOf(a: Assertion): ReferenceCall[] {
+  return (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
+}
+
+// ---------------------------------------------------------------- tool-call-f1
+
+/** F1 of the set of tool names called against the expected set; 1 when both are empty. */
+export function toolCallF1(called: readonly string[], expected: readonly string[]): { f1: number; precision: number; recall: number } {
+  const made = new Set(called)
+  const wanted = new Set(expected)
+  if (made.size === 0 && wanted.size === 0) return { f1: 1, precision: 1, recall: 1 }
+  const hits = [...made].filter((n) => wanted.has(n)).length
+  const precision = made.size ? hits / made.size : 0
+  const recall = wanted.size ? hits / wanted.size : 0
+  return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), precision, recall }
+}
+
+const toolCallF1Check: AssertionHandler = {
+  negatable: true,
+  validate(a) {
+    if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+      return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`
+    return numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
+  },
+  run(a, ctx, negated) {
+    const calls = callsOf(ctx)
+    const expected = terms(a.value)
+    const threshold = a.threshold ?? 1
+    const { f1, precision, recall } = toolCallF1(
+      calls.map((c) => c.name),
+      expected
+    )
+    const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`
+    return conclude(
+      { holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 },
+      negated,
+      calls
+    )
+  }
+}
+
+export const trajectoryAssertions: Record<string, AssertionHandler> = {
+  'trajectory:tool-used': toolUsed,
+  'trajectory:tool-sequence': toolSequence,
+  'trajectory:tool-args-match': toolArgsMatch,
+  'trajectory:step-count': stepCount,
+  'trajectory-match': trajectoryMatch,
+  'tool-call-f1': toolCallF1Check
+}

@@ -1,0 +1,98 @@
+/**
+ * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
+ * schemas: what is validated here is what is honoured; keys that would change
+ * what is run or graded and that evalgate does not honour are refused by name.
+ */
+import { z } from 'zod'
+
+const nonNegative = z.number().min(0)
+
+export interface RawPromptfooAssertion {
+  type: string
+  value?: unknown
+  threshold?: number
+  weight?: number
+  metric?: string
+  transform?: string
+  assert?: RawPromptfooAssertion[]
+  config?: Record<string, unknown>
+}
+
+export const promptfooAssertionSchema: z.ZodType<RawPromptfooAssertion> = z.lazy(() =>
+  z
+    .object({
+      type: z.string().min(1),
+      value: z.unknown().optional(),
+      threshold: z.number().optional(),
+      weight: nonNegative.optional(),
+      metric: z.string().optional(),
+      transform: z.string().optional(),
+      /** assert-set only */
+      assert: z.array(promptfooAssertionSchema).optional(),
+      config: z.record(z.string(), z.unknown()).optional()
+    })
+    .strict()
+)
+
+const testOptionsSchema = z
+  .object({
+    transform: z.string().optional(),
+    prefix: z.string().optional(),
+    suffix: z.string().optional(),
+    disableVarExpansion: z.boolean().optional(),
+    disableDefaultAsserts: z.boolean().optional()
+  })
+  .strict()
+
+export const promptfooTestSchema = z
+  .object({
+    description: z.string().optional(),
+    vars: z.record(z.string(), z.unknown()).optional(),
+    assert: z.array(promptfooAssertionSchema).optional(),
+    options: testOptionsSchema.optional(),
+    threshold: z.number().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional()
+  })
+  .strict()
+
+/** A provider as the target runs it: promptfoo's `id` with its options. */
+export const promptfooProviderSchema = z
+  .object({
+    id: z.string().min(1),
+    label: z.string().min(1).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+    transform: z.string().optional(),
+    delay: nonNegative.optional()
+  })
+  .strict()
+
+const promptObject = z.object({ raw: z.string().optional(), id: z.string().optional(), label: z.string().optional() }).strict()
+
+export const promptfooConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    description: z.string().optional(),
+    prompts: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptObject])).min(1), z.record(z.string(), z.string())]),
+    providers: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptfooProviderSchema])).min(1)]),
+    tests: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptfooTestSchema]))]),
+    defaultTest: promptfooTestSchema.optional(),
+    /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
+    env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    evaluateOptions: z
+      .object({ maxConcurrency: z.number().int().min(1).optional(), repeat: z.number().int().min(1).optional() })
+      .passthrough()
+      .optional(),
+    // where promptfoo writes and shares its own results: nothing evalgate reads
+    outputPath: z.union([z.string(), z.array(z.string())]).optional(),
+    sharing: z.unknown().optional(),
+    writeLatestResults: z.boolean().optional(),
+    tags: z.record(z.string(), z.string()).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
+    evalgate: z.record(z.string(), z.unknown()).optional()
+  })
+  .strict()
+
+export type PromptfooProvider = z.output<typeof promptfooProviderSchema>
+export type PromptfooTest = z.output<typeof promptfooTestSchema>
+export type PromptfooConfig = z.output<typeof promptfooConfigSchema>

@@ -1,0 +1,84 @@
+/**
+ * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * the job summary and `--report`: the figures-table rows of cost, tokens and
+ * latency, and a regressed case's two trajectories side by side.
+ */
+import { formatMetric } from '../compare/format.js'
+import type { Comparison, MetricChange } from '../compare/types.js'
+import type { CaseResult, ToolCall } from '../types.js'
+import { escapeInline } from './escape.js'
+
+const MINUS = '\u2212'
+/** Steps of a trajectory shown; the record has them all. */
+const STEPS_SHOWN = 20
+const ARGS_CHARS = 80
+
+const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind: 'cost' | 'tokens' | 'latency' }[] = [
+  { key: 'cost', label: 'cost (total)', kind: 'cost' },
+  { key: 'tokens', label: 'tokens (total)', kind: 'tokens' },
+  { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
+  { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
+]
+
+function signedPercent(x: number): string {
+  const text = Math.abs(x * 100).toFixed(1)
+  return Number(text) === 0 ? `${text}%` : `${x < 0 ? MINUS : '+'}${text}%`
+}
+
+function changeCell(m: MetricChange): string {
+  if (m.change === null) return '—'
+  const ci = m.ci ? ` (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})` : ''
+  return signedPercent(m.change) + ci
+}
+
+/**
+ * Rows [label, baseline, current, change] of the figures table for the
+ * metrics both runs carry, over the compared cases; none without them.
+ */
+export function metricRows(c: Pick<Comparison, 'metrics'>): string[][] {
+  const metrics = c.metrics
+  if (!metrics) return []
+  return ROWS.flatMap(({ key, label, kind }) => {
+    const m = metrics[key]
+    if (!m) return []
+    return [[`${label}, ${m.cases} ${m.cases === 1 ? 'case' : 'cases'}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]]
+  })
+}
+
+function stepText(call: ToolCall | undefined): string {
+  if (!call) return '—'
+  const args = JSON.stringify(call.args ?? {}) ?? ''
+  return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`
+}
+
+function sameStep(a: ToolCall | undefined, b: ToolCall | undefined): boolean {
+  return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args)
+}
+
+/** The first step at which two trajectories differ (by tool or arguments), or -1. */
+export function firstDifferingStep(before: readonly ToolCall[], now: readonly ToolCall[]): number {
+  const n = Math.max(before.length, now.length)
+  for (let i = 0; i < n; i++) if (!sameStep(before[i], now[i])) return i
+  return -1
+}
+
+/**
+ * Both runs' tool calls of a case as a markdown table, the first differing
+ * step marked; null when neither run recorded tool calls.
+ */
+export function trajectoryDiff(before: CaseResult | undefined, now: CaseResult): string | null {
+  if (!before?.toolCalls && !now.toolCalls) return null
+  const a = before?.toolCalls ?? []
+  const b = now.toolCalls ?? []
+  const first = firstDifferingStep(a, b)
+  const steps = Math.max(a.length, b.length)
+  const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
+    const mark = i === first ? ' ⬅ first difference' : ''
+    const cell = (call: ToolCall | undefined) => (i === first ? `**${escapeInline(stepText(call), 200)}**` : escapeInline(stepText(call), 200))
+    return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`
+  })
+  if (steps > STEPS_SHOWN) rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`)
+  const heading = first === -1 ? '**Tool calls** (the same in both runs)' : `**Tool calls** (first difference at step ${first + 1})`
+  if (steps === 0) return `${heading}: none in either run`
+  return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n')
+}

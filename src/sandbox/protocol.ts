@@ -1,0 +1,28 @@
+/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
+
+/** One piece of untrusted work. */
+export type SandboxItem =
+  /** `exec` of a pattern: the matched text, or null */
+  | { kind: 'match'; source: string; flags: string; text: string }
+  /** `test` of a pattern (JSON Schema `pattern`, `patternProperties`) */
+  | { kind: 'test'; source: string; flags: string; text: string }
+  /** an inline javascript check, already made a function body of (output, input, context) */
+  | { kind: 'script'; body: string; output: string; input: unknown; context: unknown }
+  /** a `file:` javascript check: its default export called as (output, context, value) */
+  | { kind: 'module'; file: string; output: string; context: unknown; value: unknown }
+  /** a `module` target's default export called as (input, case): {value, latencyMs} */
+  | { kind: 'agent'; file: string; input: unknown; case: unknown }
+  /** import a module and check that it exports a function as default */
+  | { kind: 'load'; file: string }
+
+export type ItemReply = { ok: true; value: unknown } | { ok: false; error: string }
+
+/** Tasks started in one turn travel together; a cancel alone. */
+export type WorkerRequest = { tasks: { id: number; items: SandboxItem[] }[] } | { cancel: number }
+
+/** One task's answer (the worker sends them in arrays). `partial`: the answer to a cancel; items still running are null. */
+export interface WorkerReply {
+  id: number
+  results: (ItemReply | null)[]
+  partial?: boolean
+}

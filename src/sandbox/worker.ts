@@ -1,0 +1,190 @@
+/**
+ * The code every sandbox worker runs. It is sent to the worker as source text
+ * (`new Worker(source, {eval: true})`), so that the same file works from the
+ * TypeScript sources, the tests and the ncc bundles alike: the function below
+ * must therefore be self-contained — no imports, no helpers from this module
+ * but the one passed in as source too — and reach Node's modules through the
+ * worker's own `require`.
+ */
+import { gradable } from './gradable.js'
+import type { ItemReply, SandboxItem, WorkerReply, WorkerRequest } from './protocol.js'
+
+/** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
+export const SLOT_RUNNING = 0
+export const SLOT_TASK = 1
+export const SLOT_ITEM = 2
+export const SLOT_LENGTH = 3
+
+export function workerMain(gradable: (value: unknown) => unknown): void {
+  type Port = import('node:worker_threads').MessagePort
+  const require = (globalThis as unknown as { require: NodeJS.Require }).require
+  const threads = require('node:worker_threads') as typeof import('node:worker_threads')
+  const { pathToFileURL } = require('node:url') as typeof import('node:url')
+  const port = threads.parentPort as Port
+  const slot = new Int32Array(threads.workerData.progress as SharedArrayBuffer)
+  const [RUNNING, TASK, ITEM] = [0, 1, 2]
+
+  // The worker's own process object: exiting ends only this thread, but an
+  // explicit error names the culprit instead of a lost worker.
+  process.exit = ((code?: number) => {
+    throw new Error(`process.exit(${code ?? ''}) is not available here`)
+  }) as typeof process.exit
+  // what user code prints goes to the log indented, so that none of its lines is a workflow command
+  // (not with the Worker's `stdout: true` option: its streams keep an idle pool from letting the process exit)
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean
+    stream.write = ((chunk: unknown, ...rest: unknown[]) =>
+      write((typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString()).replace(/^(?=.)/gm, '  | '), ...rest)) as typeof stream.write
+  }
+  // an error thrown later by a timer a check left behind must not take its neighbours down
+  process.on('uncaughtException', () => {})
+  process.on('unhandledRejection', () => {})
+
+  const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => (...args: unknown[]) => Promise<unknown>
+  const scripts = new Map<string, (...args: unknown[]) => Promise<unknown>>()
+  const modules = new Map<string, Promise<Record<string, unknown>>>()
+  const running = new Map<number, (ItemReply | null)[]>()
+
+  function load(file: string): Promise<Record<string, unknown>> {
+    let mod = modules.get(file)
+    if (!mod) {
+      mod = import(/* webpackIgnore: true */ pathToFileURL(file).href) as Promise<Record<string, unknown>>
+      modules.set(file, mod)
+    }
+    return mod
+  }
+
+  async function defaultExport(file: string, shape: string): Promise<(...args: unknown[]) => unknown> {
+    const mod = await load(file)
+    if (typeof mod.default === 'function') return mod.default as (...args: unknown[]) => unknown
+    const names = Object.keys(mod).filter((name) => name !== 'default')
+    const has =
+      mod.default !== undefined
+        ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+        : names.length > 0
+          ? `no default, only ${names.join(', ')}`
+          : 'nothing'
+    throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`)
+  }
+
+  /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
+  function held<T>(task: number, index: number, call: () => T): T {
+    Atomics.store(slot, TASK, task)
+    Atomics.store(slot, ITEM, index)
+    Atomics.store(slot, RUNNING, 1)
+    try {
+      return call()
+    } finally {
+      Atomics.store(slot, RUNNING, 0)
+    }
+  }
+
+  async function start(task: number, index: number, item: SandboxItem): Promise<unknown> {
+    const user = <T>(call: () => T) => held(task, index, call)
+    switch (item.kind) {
+      case 'match': {
+        const match = user(() => new RegExp(item.source, item.flags).exec(item.text))
+        return match === null ? null : match[0]
+      }
+      case 'test':
+        return user(() => new RegExp(item.source, item.flags).test(item.text))
+      case 'script': {
+        let fn = scripts.get(item.body)
+        if (!fn) {
+          fn = new AsyncFunction('output', 'input', 'context', item.body)
+          scripts.set(item.body, fn)
+        }
+        const check = fn
+        return gradable(await user(() => check(item.output, item.input, item.context)))
+      }
+      case 'module': {
+        const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}')
+        return gradable(await user(() => fn(item.output, item.context, item.value)))
+      }
+      case 'load':
+        await defaultExport(item.file, '(input, case) => string')
+        return null
+      case 'agent': {
+        const fn = await defaultExport(item.file, '(input, case) => string')
+        // the agent's own time: the module is loaded and the worker warm before the clock starts
+        const t0 = performance.now()
+        const value = await user(() => fn(item.input, item.case))
+        return { value, latencyMs: performance.now() - t0 }
+      }
+    }
+  }
+
+  /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
+  let outbox: WorkerReply[] | undefined
+
+  function send(reply: WorkerReply): void {
+    if (!outbox) {
+      outbox = []
+      setImmediate(flush)
+    }
+    outbox.push(reply)
+  }
+
+  function flush(): void {
+    const replies = outbox ?? []
+    outbox = undefined
+    try {
+      port.postMessage(replies)
+    } catch {
+      for (const reply of replies) {
+        try {
+          port.postMessage([reply])
+        } catch (err) {
+          // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
+          const message = `returned a value that cannot be passed back: ${(err as Error).message}`
+          port.postMessage([{ id: reply.id, results: reply.results.map((r) => (r && r.ok ? { ok: false, error: message } : r)) }])
+        }
+      }
+    }
+  }
+
+  port.on('message', (request: WorkerRequest) => {
+    if ('cancel' in request) {
+      const results = running.get(request.cancel)
+      running.delete(request.cancel)
+      port.postMessage([{ id: request.cancel, results: results ?? [], partial: true }] satisfies WorkerReply[])
+      return
+    }
+    for (const { id, items } of request.tasks)
+      running.set(
+        id,
+        items.map(() => null)
+      )
+    // started after the messages already queued are read: a task the pool moved elsewhere
+    // while this worker was held is cancelled by the next message, and never runs here
+    setImmediate(() => {
+      for (const { id, items } of request.tasks) {
+        const results = running.get(id)
+        if (results) run(id, items, results)
+      }
+    })
+  })
+
+  function run(id: number, items: SandboxItem[], results: (ItemReply | null)[]): void {
+    let left = items.length
+    if (left === 0) {
+      running.delete(id)
+      return send({ id, results })
+    }
+    items.forEach((item, index) => {
+      start(id, index, item)
+        .then(
+          (value) => (results[index] = { ok: true, value }),
+          (err: unknown) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) })
+        )
+        .then(() => {
+          if (--left > 0 || !running.has(id)) return
+          running.delete(id)
+          send({ id, results })
+        })
+    })
+  }
+}
+
+/** The worker's source text: the function above, called with the one helper it shares with the main thread. */
+export const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`

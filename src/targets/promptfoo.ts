@@ -1,0 +1,128 @@
+/**
+ * The providers of a promptfoo config as the target (SPEC §11): each case
+ * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
+ * a command per trial with the prompt as an argument (the command target),
+ * `file://` loads promptfoo's provider interface (the module target),
+ * `openai:` is the openai target. A provider's `transform` runs on the output
+ * the way javascript checks run (the test's `options.transform` is applied by
+ * the assertions, which see the value it returns).
+ */
+import { transformOutput } from '../assertions/javascript.js'
+import type { PromptfooProvider } from '../config/promptfoo/index.js'
+import type { TargetConfig } from '../config/schema.js'
+import { ConfigError, TargetError, errorMessage } from '../errors.js'
+import { splitArgv } from '../util/argv.js'
+import { createCommandTarget } from './command.js'
+import { createModuleTarget } from './module.js'
+import { createOpenAITarget } from './openai.js'
+import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+
+const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1'
+/** promptfoo strips terminal colour codes from what an `exec:` provider prints */
+const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g
+
+export async function createPromptfooTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
+  const providers = config.promptfoo?.providers
+  if (!providers) throw new ConfigError('target.promptfoo is not set')
+  const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)))
+  return {
+    async call(request: TrialRequest): Promise<TargetReply> {
+      const index = request.case.promptfoo?.provider ?? 0
+      const provider = providers[index]!
+      const reply = await targets[index]!.call(request)
+      if (provider.transform === undefined) return reply
+      let output: unknown
+      try {
+        output = await transformOutput(provider.transform, reply.output, {
+          input: request.input,
+          case: request.case,
+          vars: request.case.vars ?? {},
+          prompt: { label: request.case.name }
+        })
+      } catch (err) {
+        throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`)
+      }
+      return { ...reply, output: typeof output === 'string' ? output : JSON.stringify(output) }
+    },
+    async close() {
+      await Promise.all(targets.map((t) => t.close()))
+    }
+  }
+}
+
+async function providerTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetContext, where: string): Promise<Target> {
+  if (p.id === 'echo') return { call: async (request) => ({ output: String(request.input) }), close: async () => {} }
+  if (p.id.startsWith('file://'))
+    return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config })
+  if (p.id.startsWith('exec:')) return execTarget(p, config, ctx, where)
+  const openai = /^openai:(?:chat:)?([^:]+)$/.exec(p.id)
+  if (openai) return openaiTarget(openai[1]!, p, config, ctx)
+  throw new ConfigError(`${where}: provider "${p.id}" is not supported by evalgate`)
+}
+
+/**
+ * `exec:<command>`: promptfoo's argv — the command's words, then the prompt,
+ * the provider's options and the call's context as JSON — one process per trial;
+ * its trimmed stdout is the output, a non-zero exit an error.
+ */
+function execTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetContext, where: string): Target {
+  const words = splitArgv(p.id.slice('exec:'.length).trim(), `${where} (${p.id})`)
+  if (words.length === 0) throw new ConfigError(`${where}: "${p.id}" names no command`)
+  const options = JSON.stringify({ id: p.id, ...(p.label ? { label: p.label } : {}), config: p.config ?? {} })
+  const running = new Set<Target>()
+  return {
+    async call(request) {
+      const context = JSON.stringify({ vars: request.case.vars ?? {}, prompt: { raw: request.input, label: request.case.name } })
+      // the context differs per case, so each trial gets its own command: the command target is only its settings
+      const command = createCommandTarget({ ...config, command: [...words, '{{input}}', options, context] }, ctx)
+      running.add(command)
+      try {
+        const reply = await command.call(request)
+        return { ...reply, output: reply.output.replace(ANSI_ESCAPE, '').trim() }
+      } finally {
+        running.delete(command)
+      }
+    },
+    async close() {
+      await Promise.all([...running].map((t) => t.close()))
+    }
+  }
+}
+
+/**
+ * `openai:chat:<model>` and `openai:<model>`: the openai target, at
+ * `OPENAI_BASE_URL` (else the provider's `apiBaseUrl`, else OpenAI) with the key
+ * in `OPENAI_API_KEY` (or the variable named by `apiKeyEnvar`). A prompt that is
+ * a JSON list of chat messages is sent as those messages.
+ */
+function openaiTarget(model: string, p: PromptfooProvider, config: TargetConfig, ctx: TargetContext): Target {
+  const c = p.config ?? {}
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined)
+  const target = createOpenAITarget(
+    {
+      model,
+      baseUrl: str(ctx.env.OPENAI_BASE_URL) ?? str(c.apiBaseUrl) ?? DEFAULT_OPENAI_BASE_URL,
+      apiKeyEnv: str(c.apiKeyEnvar) ?? 'OPENAI_API_KEY',
+      prompt: '{{input}}',
+      temperature: num(c.temperature),
+      maxTokens: num(c.max_tokens)
+    },
+    ctx,
+    config
+  )
+  return {
+    call: (request) => target.call({ input: chatMessages(request.input) ?? request.input, case: request.case, signal: request.signal }),
+    close: () => target.close()
+  }
+}
+
+function chatMessages(prompt: unknown): unknown[] | undefined {
+  if (typeof prompt !== 'string' || !prompt.trimStart().startsWith('[')) return undefined
+  try {
+    const parsed: unknown = JSON.parse(prompt)
+    return Array.isArray(parsed) ? parsed : undefined
+  } catch {
+    return undefined
+  }
+}
