@@ -1,7 +1,7 @@
 /**
  * Untrusted text (model output, judge reasons, error messages, dataset strings)
- * made safe inside GitHub markdown: it can neither break the layout around it
- * nor ping anyone, link an issue or inject HTML.
+ * made safe inside GitHub markdown — it can neither break the layout around it
+ * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
  */
 import { formatCount } from '../compare/format.js'
 
@@ -54,6 +54,19 @@ export function escapeInline(text: string, maxChars = 500): string {
 }
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
+export function escapeHtmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]!)
+}
+
+/**
+ * JSON that can sit inside a <script> element: no "<" (which could close it
+ * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
 
 /**
  * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown

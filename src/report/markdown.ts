@@ -3,7 +3,19 @@
  * `--report` share it. Pure: a comparison, its two records and the verdict in,
  * markdown out, never longer than maxLength.
  */
-import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
+import {
+  formatCount,
+  formatDuration,
+  formatKeys,
+  formatList,
+  formatPercent,
+  formatScore,
+  formatValue,
+  plural,
+  relativeAge,
+  signed,
+  signedPoints
+} from '../compare/format.js'
 import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
@@ -36,7 +48,6 @@ const CI_MIN_CASES = 10
 /** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
 const CI_MAX_WIDTH = 1
 
-const MINUS = '\u2212'
 const SEPARATOR = '\n\n'
 
 export interface ReportLinks {
@@ -416,8 +427,8 @@ export function splitReason(reason: string): { claim: string; got: string | null
 
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)]
-  if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)]
+  if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
   if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
   parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
   const calls = trajectoryDiff(before, now)
@@ -744,11 +755,6 @@ function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
   return new Map(cases.map((c) => [c.id, c]))
 }
 
-/** A case input or expectation as text: strings verbatim, anything else as indented JSON. */
-function show(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value))
-}
-
 function caseLabel(key: string, c: CaseResult | undefined): string {
   return c && c.name !== key ? `${inlineCode(key)} ${escapeInline(c.name, 200)}` : inlineCode(key)
 }
@@ -778,17 +784,6 @@ function scoreOrDash(score: number | null): string {
   return score === null ? '—' : formatScore(score)
 }
 
-/** A signed figure with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value: number, digits: number): string {
-  const text = Math.abs(value).toFixed(digits)
-  if (Number(text) === 0) return text
-  return `${value < 0 ? MINUS : '+'}${text}`
-}
-
-function signedPoints(delta: number): string {
-  return `${signed(delta * 100, 1)} pts`
-}
-
 function signedScore(delta: number | null): string {
   return delta === null ? '—' : signed(delta, 3)
 }
@@ -799,32 +794,4 @@ function confidenceText(ci: [number, number] | null): string {
 
 function scoreConfidenceText(ci: [number, number] | null): string {
   return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : ''
-}
-
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-export function relativeAge(baselineCreatedAt: string, currentCreatedAt: string): string | null {
-  const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt)
-  if (!Number.isFinite(ms)) return null
-  const span = formatSpan(Math.abs(ms))
-  return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`
-}
-
-function formatSpan(ms: number): string {
-  const minutes = Math.floor(ms / 60_000)
-  if (minutes < 1) return 'less than a minute'
-  if (minutes < 60) return plural(minutes, 'minute')
-  const hours = Math.floor(minutes / 60)
-  if (hours < 48) return plural(hours, 'hour')
-  return plural(Math.floor(hours / 24), 'day')
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`
-  const seconds = ms / 1_000
-  if (seconds < 60) return `${seconds.toFixed(1)} s`
-  const whole = Math.round(seconds)
-  const h = Math.floor(whole / 3_600)
-  const m = Math.floor((whole % 3_600) / 60)
-  const s = whole % 60
-  return h ? `${h} h ${m} min` : `${m} min ${s} s`
 }
