@@ -58,7 +58,15 @@ describeInBrowser('an agent’s HTML report in Chromium, read with parse5', () =
     writeFileSync(file, renderHtml(agentReportFixture()))
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync'
+      ],
       headless: true
     })
     const page = await context.newPage()
