@@ -1,4 +1,4 @@
-// The HTML report's page script (report/html.ts): builds the case table from the
+// The HTML report's page script (report/html/index.ts): builds the case table from the
 // JSON embedded in the page, sorts, filters and opens cases. Untrusted text is
 // only ever set with textContent; every figure arrives formatted (html/view.ts).
 // Inlined at build time (scripts/report-assets.mjs) and allowed by its hash.

@@ -23,7 +23,7 @@ const STATUS_ORDER: readonly Status[] = ['error', 'fail', 'pass', 'not run']
 export interface ViewOptions {
   /** characters of one input, expectation, output or error kept; default 100,000 */
   maxTextChars?: number
-  /** applied to every text taken from the cases, before anything is cut or diffed */
+  /** applied to every text taken from the records (e.g. to mask secrets), before anything is cut or diffed */
   redact?: Redact
 }
 

@@ -3,9 +3,9 @@
  * script, nothing fetched — with the summary and a sortable, filterable table
  * of every case; a case opens on its input, expectation, both outputs, their
  * line diff, both trajectories and the assertion reasons. This module is the
- * page; html/ holds its parts: view.ts (the cases as the table shows them),
- * summary.ts, redact.ts, and report.css / report.js with their generated
- * assets.ts (scripts/report-assets.mjs).
+ * page; beside it: view.ts (the cases as the table shows them), summary.ts,
+ * redact.ts, and report.css / report.js with their generated assets.ts
+ * (scripts/report-assets.mjs).
  *
  * Pure. Untrusted text (model output, inputs, reasons, names) never reaches the
  * HTML parser: the summary is escaped, the cases travel as JSON inside a
@@ -14,21 +14,16 @@
  * Content-Security-Policy allows no network and only this file's own script
  * and style (by hash), so even a missed escape could run nothing.
  */
-import { escapeHtmlText, jsonForScript } from './escape.js'
-import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from './html/assets.js'
-import { redactHeads, type Redact } from './html/redact.js'
-import { summaryHtml } from './html/summary.js'
-import { FLIP_ORDER, filterValues, viewsOf, type ViewOptions } from './html/view.js'
-import type { ReportInput } from './markdown.js'
-
-export { caseViews, FLIP_ORDER, type AssertionView, type CaseView, type Flip, type Status } from './html/view.js'
-export { escapeHtmlText, jsonForScript } from './escape.js'
+import { escapeHtmlText, jsonForScript } from '../escape.js'
+import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from './assets.js'
+import { redactHeads } from './redact.js'
+import { summaryHtml } from './summary.js'
+import { FLIP_ORDER, filterValues, viewsOf, type ViewOptions } from './view.js'
+import type { ReportInput } from '../markdown.js'
 
 export interface HtmlOptions extends ViewOptions {
   /** default "evalgate · <run name>" */
   title?: string
-  /** applied to every text taken from the records, e.g. to mask secrets */
-  redact?: Redact
 }
 
 const CSP = `default-src 'none'; script-src 'sha256-${SCRIPT_HASH}'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'`
