@@ -4,6 +4,7 @@
  * markdown out, never longer than maxLength.
  */
 import {
+  KEYS_IN_SENTENCE,
   formatCount,
   formatDuration,
   formatKeys,
@@ -238,15 +239,19 @@ function reasonLines(view: VerdictView): string[] {
   })
 }
 
-/** The failure's sentence, its closing list of cases shortened to those not named before. */
+/**
+ * The failure's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
 export function withoutNamedKeys(f: GateFailure, named: ReadonlySet<string>): string {
   const list = formatKeys(f.keys)
   const repeated = f.keys.filter((k) => named.has(k)).length
   if (!repeated || !f.sentence.endsWith(list)) return f.sentence
   const fresh = f.keys.filter((k) => !named.has(k))
-  const above =
-    repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`) : `${plural(repeated, 'case')} above`
-  return f.sentence.slice(0, f.sentence.length - list.length) + (fresh.length ? `${above} and ${formatKeys(fresh)}` : above)
+  const above = repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`
+  // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+  const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`
+  return f.sentence.slice(0, f.sentence.length - list.length) + rest
 }
 
 function figuresTable(input: ReportInput): string {
