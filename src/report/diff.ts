@@ -11,8 +11,8 @@
  * finds diffs of the same size and takes 0.07 ms against 0.03 ms here on a
  * 2 KB answer, 2.2 against 1.35 ms on 50 KB, 779 against 140 ms on two
  * unrelated 50 KB texts and 207 against 46 ms on a 50 KB one-line JSON
- * (medians of 20). Size is no reason: diffArrays alone bundles to 13.4 KB
- * (3.7 KB gzipped), this file to 8.2 KB (2.7 KB).
+ * (medians of 20). Size is no reason: diffArrays alone minifies to 3.4 KB,
+ * this file to 3.0 KB.
  */
 
 export type DiffOp = 'equal' | 'delete' | 'insert'
