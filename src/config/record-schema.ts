@@ -186,7 +186,7 @@ export const runRecordSchema = z.object({
 
 // The types are what the reader gives (z.output: defaults filled in, old usage
 // keys renamed); the engine writes values of these types, which the schema
-// accepts as they are (a test holds it to that).
+// accepts as they are (__tests__/config/record-schema.test.ts holds both to that).
 export type JudgeVerdict = z.output<typeof judgeVerdictSchema>
 export type AssertionResult = z.output<typeof assertionResultSchema>
 export type Usage = z.output<typeof usageSchema>

@@ -1,6 +1,7 @@
 /**
  * Reading run records (SPEC §5): our own files, but also baselines downloaded
- * from elsewhere, so they are validated before anything trusts them.
+ * from elsewhere, so they are validated before anything trusts them, with the
+ * schema their types come from (record-schema.ts).
  */
 import { z } from 'zod'
 import { RecordError } from '../errors.js'
