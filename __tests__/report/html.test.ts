@@ -137,7 +137,7 @@ describe('caseViews', () => {
 
   it('shows judge verdicts, scores and repeated trials', () => {
     const tone = byKey.get('tone')!
-    expect(tone).toMatchObject({ score: 0.4, baselineScore: 0.9 })
+    expect(tone).toMatchObject({ score: 0.4, cells: { score: '0.900 → 0.400' } })
     expect(tone.assertions[0]!.judge).toBe('judge gpt-4o-mini scored 0.400')
     expect(byKey.get('flaky-greeting')!.trials).toBe('1/3')
   })

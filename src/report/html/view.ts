@@ -46,16 +46,13 @@ export interface CaseView {
   status: Status
   flip: Flip
   tags: string[]
-  /** the sort keys of the number columns; null sorts last */
+  /** this run's figures, the number columns' sort keys (null sorts last) */
   score: number | null
-  baselineScore: number | null
   durationMs: number | null
   /** the target's cost (USD) and latency (ms), SPEC §10; null when the run carries none */
   costUsd: number | null
   latencyMs: number | null
-  baselineCostUsd: number | null
-  baselineLatencyMs: number | null
-  /** the number columns as shown: "0.900 → 0.400", "$0.0004 → $0.0008", "—" */
+  /** the number columns as shown, with the baseline's figure where it reads differently: "0.900 → 0.400", "$0.0004", "—" */
   cells: { score: string; duration: string; cost: string; latency: string }
   /** "3/5" with repeated trials */
   trials: string | null
@@ -196,11 +193,8 @@ export function* viewsOf(input: ReportInput, options: ViewOptions = {}): Generat
     const oldOutput = old ? clipOrNull(old.output) : null
     const output = now ? clipOrNull(now.output) : null
     const score = now?.score ?? null
-    const baselineScore = old?.score ?? null
     const costUsd = now?.usage?.costUsd ?? null
-    const baselineCostUsd = old?.usage?.costUsd ?? null
     const latencyMs = now?.latencyMs ?? null
-    const baselineLatencyMs = old?.latencyMs ?? null
     const durationMs = now?.durationMs ?? null
     yield {
       key: shown.id,
@@ -210,17 +204,14 @@ export function* viewsOf(input: ReportInput, options: ViewOptions = {}): Generat
       flip: row.flip,
       tags: shown.tags,
       score,
-      baselineScore,
       durationMs,
       costUsd,
       latencyMs,
-      baselineCostUsd,
-      baselineLatencyMs,
       cells: {
-        score: pair(baselineScore, score, formatScore),
+        score: pair(old?.score ?? null, score, formatScore),
         duration: durationMs === null ? '—' : formatDuration(durationMs),
-        cost: pair(baselineCostUsd, costUsd, formatUsd),
-        latency: pair(baselineLatencyMs, latencyMs, formatDuration)
+        cost: pair(old?.usage?.costUsd ?? null, costUsd, formatUsd),
+        latency: pair(old?.latencyMs ?? null, latencyMs, formatDuration)
       },
       trials: now?.trials && now.trials.length > 1 ? `${now.trials.filter((t) => t.passed).length}/${now.trials.length}` : null,
       note: flipNote(comparison, key, row.flip),
