@@ -15,40 +15,95 @@ import { kindOf, numberOptionProblem, terms } from './values.js'
 /** Paths longer than this are cut in the middle of a reason. */
 const PATH_STEPS = 12
 
-function callsOf(ctx: AssertionContext): ToolCall[] {
-  return ctx.toolCalls ?? []
+const NO_CALLS: readonly ToolCall[] = Object.freeze([])
+
+function callsOf(ctx: AssertionContext): readonly ToolCall[] {
+  return ctx.toolCalls ?? NO_CALLS
 }
+
+/**
+ * What an assertion's value reads as, worked out once per assertion: the
+ * same assertion objects grade every trial of their case (and, from
+ * `defaultTest`, of every case).
+ */
+function memo<T>(read: (a: Assertion) => T): (a: Assertion) => T {
+  const known = new WeakMap<Assertion, T>()
+  return (a) => {
+    let value = known.get(a)
+    if (value === undefined) {
+      value = read(a)
+      known.set(a, value)
+    }
+    return value
+  }
+}
+
+/** A trial's path, shared by its trajectory checks: each of their reasons ends with it. */
+const paths = new WeakMap<readonly ToolCall[], string>()
 
 /** "lookup_order → refund", or "no tool calls". */
 export function toolPath(calls: readonly ToolCall[]): string {
   if (calls.length === 0) return 'no tool calls'
-  const names = calls.map((c) => c.name)
-  if (names.length <= PATH_STEPS) return names.join(' → ')
-  return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
+  let path = paths.get(calls)
+  if (path === undefined) {
+    const names = calls.map((c) => c.name)
+    path =
+      names.length <= PATH_STEPS
+        ? names.join(' → ')
+        : [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
+    paths.set(calls, path)
+  }
+  return path
+}
+
+/** How many calls name the tool. */
+function countOf(calls: readonly ToolCall[], name: string): number {
+  let n = 0
+  for (const c of calls) if (c.name === name) n++
+  return n
+}
+
+/**
+ * Reasons given lately, by their text: a reason repeated over many cases
+ * (every passing case of a suite tends to give the same one) is then one
+ * string in the record rather than one per case. Bounded: emptied when full.
+ */
+const reasons = new Map<string, string>()
+const MAX_SHARED_REASONS = 4096
+
+function sharedReason(reason: string): string {
+  const known = reasons.get(reason)
+  if (known !== undefined) return known
+  if (reasons.size >= MAX_SHARED_REASONS) reasons.clear()
+  reasons.set(reason, reason)
+  return reason
 }
 
 function times(n: number): string {
   return `${n} ${n === 1 ? 'time' : 'times'}`
 }
 
-/** What a check found, worded for both directions of `not-`. */
+/**
+ * What a check found, worded for both directions of `not-`. What was asked
+ * is worded only for a failing check (most pass: the words would be garbage).
+ */
 interface Finding {
   holds: boolean
   /** what is so, e.g. "refund was called 1 time" */
   fact: string
   /** what the check asks, e.g. "allowed 0" */
-  expected: string
+  expected: () => string
   /** what `not-` asks instead */
-  expectedNot: string
+  expectedNot: () => string
   score?: number
 }
 
 /** A reason that states the fact, and when failing what was asked, then the path taken. */
 function conclude(f: Finding, negated: boolean, calls: readonly ToolCall[]): CheckOutcome {
   const passes = f.holds !== negated
-  const asked = passes ? '' : `, ${negated ? f.expectedNot : f.expected}`
+  const asked = passes ? '' : `, ${negated ? f.expectedNot() : f.expected()}`
   const score = f.score ?? (f.holds ? 1 : 0)
-  return { pass: f.holds, score, reason: `${f.fact}${asked}: ${toolPath(calls)}` }
+  return { pass: f.holds, score, reason: sharedReason(`${f.fact}${asked}: ${toolPath(calls)}`) }
 }
 
 // ---------------------------------------------------------------- value shapes
@@ -98,11 +153,18 @@ interface Usage extends Range {
   name: string
 }
 
-/** `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing names and such objects. */
-function usageEntries(value: unknown): Usage[] {
-  const list = Array.isArray(value) ? value : [value]
-  return list.map((entry) => (isRecord(entry) ? (entry as unknown as Usage) : { name: String(entry), min: 1 }))
-}
+/**
+ * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
+ * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ */
+const usageEntries = memo((a): Usage[] => {
+  const list: unknown[] = Array.isArray(a.value) ? a.value : [a.value]
+  return list.map((entry) => {
+    if (!isRecord(entry)) return { name: String(entry), min: 1 }
+    const { name, min, max } = entry as unknown as Usage
+    return { name, min: min ?? Math.min(1, max ?? 1), max }
+  })
+})
 
 const toolUsed: AssertionHandler = {
   negatable: true,
@@ -120,9 +182,7 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    // min defaults to 1, except under `max: 0` ("never called")
-    const entries = usageEntries(a.value).map((e) => ({ ...e, min: e.min ?? Math.min(1, e.max ?? 1) }))
-    const counted = entries.map((e) => ({ entry: e, n: calls.filter((c) => c.name === e.name).length }))
+    const counted = usageEntries(a).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
     const off = counted.filter(({ entry, n }) => !inRange(n, entry))
     const holds = off.length === 0
     // the facts that decide: the tools out of range when it fails, every tool when it holds
@@ -132,8 +192,8 @@ const toolUsed: AssertionHandler = {
       {
         holds,
         fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-        expected: decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-        expectedNot: one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range'
+        expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range')
       },
       negated,
       calls
@@ -145,11 +205,11 @@ const toolUsed: AssertionHandler = {
 
 type SequenceMode = 'in_order' | 'exact'
 
-function sequenceOf(value: unknown): { steps: string[]; mode: SequenceMode } {
-  if (Array.isArray(value)) return { steps: value.map(String), mode: 'in_order' }
-  const v = value as { steps: unknown[]; mode?: SequenceMode }
+const sequenceOf = memo((a): { steps: string[]; mode: SequenceMode } => {
+  if (Array.isArray(a.value)) return { steps: a.value.map(String), mode: 'in_order' }
+  const v = a.value as { steps: unknown[]; mode?: SequenceMode }
   return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' }
-}
+})
 
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 export function firstMissingStep(names: readonly string[], steps: readonly string[]): number {
@@ -185,13 +245,17 @@ const toolSequence: AssertionHandler = {
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
     const names = calls.map((c) => c.name)
-    const { steps, mode } = sequenceOf(a.value)
+    const { steps, mode } = sequenceOf(a)
     const sequence = steps.join(' → ')
     if (mode === 'exact') {
       const at = firstDifference(names, steps, (x, y) => x === y)
       const holds = at === -1
       const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`
-      return conclude({ holds, fact, expected: `expected exactly ${sequence}`, expectedNot: `expected anything but exactly ${sequence}` }, negated, calls)
+      return conclude(
+        { holds, fact, expected: () => `expected exactly ${sequence}`, expectedNot: () => `expected anything but exactly ${sequence}` },
+        negated,
+        calls
+      )
     }
     const missing = firstMissingStep(names, steps)
     const holds = missing === -1
@@ -200,7 +264,11 @@ const toolSequence: AssertionHandler = {
       : missing === 0
         ? `${steps[0]} was never called`
         : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`
-    return conclude({ holds, fact, expected: `expected ${sequence} in order`, expectedNot: `expected not to find ${sequence} in order` }, negated, calls)
+    return conclude(
+      { holds, fact, expected: () => `expected ${sequence} in order`, expectedNot: () => `expected not to find ${sequence} in order` },
+      negated,
+      calls
+    )
   }
 }
 
@@ -227,13 +295,13 @@ const toolArgsMatch: AssertionHandler = {
     const ofTool = calls.filter((c) => c.name === name)
     const differences = ofTool.map((c) => argsDifference(args, c.args, partial))
     const holds = differences.some((d) => d === undefined)
-    const wanted = `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`
+    const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`
     const fact = holds
       ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)]!.args)}`
       : ofTool.length === 0
         ? `${name} was never called`
         : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`
-    return conclude({ holds, fact, expected: `expected ${wanted}`, expectedNot: `expected no call of ${wanted}` }, negated, calls)
+    return conclude({ holds, fact, expected: () => `expected ${wanted()}`, expectedNot: () => `expected no call of ${wanted()}` }, negated, calls)
   }
 }
 
@@ -250,11 +318,16 @@ const stepCount: AssertionHandler = {
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
     const range = a.value as Range & { name?: string }
-    const counted = range.name === undefined ? calls.length : calls.filter((c) => c.name === range.name).length
+    const counted = range.name === undefined ? calls.length : countOf(calls, range.name)
     const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
     const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`
     return conclude(
-      { holds: inRange(counted, range), fact, expected: `allowed ${rangeText(range)} ${what}`, expectedNot: `allowed ${notRangeText(range)} ${what}` },
+      {
+        holds: inRange(counted, range),
+        fact,
+        expected: () => `allowed ${rangeText(range)} ${what}`,
+        expectedNot: () => `allowed ${notRangeText(range)} ${what}`
+      },
       negated,
       calls
     )
@@ -273,10 +346,23 @@ export interface ReferenceCall {
   args?: unknown
 }
 
+/** Arguments as canonical JSON, each value once: a reference's on every trial, a call's against every step. */
+const argsTexts = new WeakMap<object, string>()
+
+function argsText(args: unknown): string {
+  if (typeof args !== 'object' || args === null) return stableStringify(args)
+  let text = argsTexts.get(args)
+  if (text === undefined) {
+    text = stableStringify(args)
+    argsTexts.set(args, text)
+  }
+  return text
+}
+
 /** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
 function answers(call: ToolCall, ref: ReferenceCall, argsMode: ArgsMode): boolean {
   if (call.name !== ref.name) return false
-  return argsMode === 'ignore' || ref.args === undefined || stableStringify(call.args ?? {}) === stableStringify(ref.args)
+  return argsMode === 'ignore' || ref.args === undefined || argsText(call.args ?? {}) === argsText(ref.args)
 }
 
 /**
@@ -349,11 +435,10 @@ const trajectoryMatch: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const refs = referenceOf(a)
+    const { refs, reference } = referenceOf(a)
     const mode = (a.mode as MatchMode | undefined) ?? 'strict'
     const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
     const m = matchTrajectory(calls, refs, mode, argsMode)
-    const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls'
     const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
     let fact: string
     if (m.holds) fact = `the calls match the reference ${reference} (${mode})`
@@ -367,16 +452,18 @@ const trajectoryMatch: AssertionHandler = {
       fact = parts.join('; ')
     }
     return conclude(
-      { holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` },
+      { holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` },
       negated,
       calls
     )
   }
 }
 
-function referenceOf(a: Assertion): ReferenceCall[] {
-  return (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
-}
+/** The reference steps, and their path for reasons. */
+const referenceOf = memo((a): { refs: ReferenceCall[]; reference: string } => {
+  const refs = (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
+  return { refs, reference: refs.map((r) => r.name).join(' → ') || 'no tool calls' }
+})
 
 // ---------------------------------------------------------------- tool-call-f1
 
@@ -408,7 +495,7 @@ const toolCallF1Check: AssertionHandler = {
     )
     const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`
     return conclude(
-      { holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 },
+      { holds: f1 >= threshold, fact, expected: () => `needs at least ${threshold}`, expectedNot: () => `needs below ${threshold}`, score: f1 },
       negated,
       calls
     )
