@@ -6,7 +6,7 @@
  * ("refund was called 1 time, allowed 0: lookup_order → refund").
  */
 import type { Assertion, ToolCall } from '../types.js'
-import { stableStringify } from '../util/hash.js'
+import { interner } from '../util/intern.js'
 import { jsonDifference } from './json.js'
 import { shown } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -21,39 +21,12 @@ function callsOf(ctx: AssertionContext): readonly ToolCall[] {
   return ctx.toolCalls ?? NO_CALLS
 }
 
-/**
- * What an assertion's value reads as, worked out once per assertion: the
- * same assertion objects grade every trial of their case (and, from
- * `defaultTest`, of every case).
- */
-function memo<T>(read: (a: Assertion) => T): (a: Assertion) => T {
-  const known = new WeakMap<Assertion, T>()
-  return (a) => {
-    let value = known.get(a)
-    if (value === undefined) {
-      value = read(a)
-      known.set(a, value)
-    }
-    return value
-  }
-}
-
-/** A trial's path, shared by its trajectory checks: each of their reasons ends with it. */
-const paths = new WeakMap<readonly ToolCall[], string>()
-
 /** "lookup_order → refund", or "no tool calls". */
 export function toolPath(calls: readonly ToolCall[]): string {
   if (calls.length === 0) return 'no tool calls'
-  let path = paths.get(calls)
-  if (path === undefined) {
-    const names = calls.map((c) => c.name)
-    path =
-      names.length <= PATH_STEPS
-        ? names.join(' → ')
-        : [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
-    paths.set(calls, path)
-  }
-  return path
+  const names = calls.map((c) => c.name)
+  if (names.length <= PATH_STEPS) return names.join(' → ')
+  return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
 }
 
 /** How many calls name the tool. */
@@ -63,21 +36,8 @@ function countOf(calls: readonly ToolCall[], name: string): number {
   return n
 }
 
-/**
- * Reasons given lately, by their text: a reason repeated over many cases
- * (every passing case of a suite tends to give the same one) is then one
- * string in the record rather than one per case. Bounded: emptied when full.
- */
-const reasons = new Map<string, string>()
-const MAX_SHARED_REASONS = 4096
-
-function sharedReason(reason: string): string {
-  const known = reasons.get(reason)
-  if (known !== undefined) return known
-  if (reasons.size >= MAX_SHARED_REASONS) reasons.clear()
-  reasons.set(reason, reason)
-  return reason
-}
+/** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
+const sharedReason = interner(4096)
 
 function times(n: number): string {
   return `${n} ${n === 1 ? 'time' : 'times'}`
@@ -157,14 +117,14 @@ interface Usage extends Range {
  * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
  * names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
-const usageEntries = memo((a): Usage[] => {
-  const list: unknown[] = Array.isArray(a.value) ? a.value : [a.value]
+function usageEntries(value: unknown): Usage[] {
+  const list: unknown[] = Array.isArray(value) ? value : [value]
   return list.map((entry) => {
     if (!isRecord(entry)) return { name: String(entry), min: 1 }
     const { name, min, max } = entry as unknown as Usage
     return { name, min: min ?? Math.min(1, max ?? 1), max }
   })
-})
+}
 
 const toolUsed: AssertionHandler = {
   negatable: true,
@@ -182,7 +142,7 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const counted = usageEntries(a).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
+    const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
     const off = counted.filter(({ entry, n }) => !inRange(n, entry))
     const holds = off.length === 0
     // the facts that decide: the tools out of range when it fails, every tool when it holds
@@ -205,11 +165,11 @@ const toolUsed: AssertionHandler = {
 
 type SequenceMode = 'in_order' | 'exact'
 
-const sequenceOf = memo((a): { steps: string[]; mode: SequenceMode } => {
-  if (Array.isArray(a.value)) return { steps: a.value.map(String), mode: 'in_order' }
-  const v = a.value as { steps: unknown[]; mode?: SequenceMode }
+function sequenceOf(value: unknown): { steps: string[]; mode: SequenceMode } {
+  if (Array.isArray(value)) return { steps: value.map(String), mode: 'in_order' }
+  const v = value as { steps: unknown[]; mode?: SequenceMode }
   return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' }
-})
+}
 
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 export function firstMissingStep(names: readonly string[], steps: readonly string[]): number {
@@ -245,7 +205,7 @@ const toolSequence: AssertionHandler = {
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
     const names = calls.map((c) => c.name)
-    const { steps, mode } = sequenceOf(a)
+    const { steps, mode } = sequenceOf(a.value)
     const sequence = steps.join(' → ')
     if (mode === 'exact') {
       const at = firstDifference(names, steps, (x, y) => x === y)
@@ -346,45 +306,36 @@ export interface ReferenceCall {
   args?: unknown
 }
 
-/** Arguments as canonical JSON, each value once: a reference's on every trial, a call's against every step. */
-const argsTexts = new WeakMap<object, string>()
-
-function argsText(args: unknown): string {
-  if (typeof args !== 'object' || args === null) return stableStringify(args)
-  let text = argsTexts.get(args)
-  if (text === undefined) {
-    text = stableStringify(args)
-    argsTexts.set(args, text)
-  }
-  return text
-}
-
 /** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
 function answers(call: ToolCall, ref: ReferenceCall, argsMode: ArgsMode): boolean {
   if (call.name !== ref.name) return false
-  return argsMode === 'ignore' || ref.args === undefined || argsText(call.args ?? {}) === argsText(ref.args)
+  return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined
 }
 
 /**
  * The most calls that can be paired with distinct reference steps they answer
  * (Kuhn's augmenting paths: a step that gives no args answers several calls,
- * so pairing greedily could miss a full match). `pairOf[j]` is the call paired with step j, or -1.
+ * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
+ * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
 function maximumPairing(calls: readonly ToolCall[], refs: readonly ReferenceCall[], argsMode: ArgsMode): number[] {
   const pairOf = new Array<number>(refs.length).fill(-1)
-  const fits = calls.map((call) => refs.map((ref) => answers(call, ref, argsMode)))
-  const augment = (i: number, seen: boolean[]): boolean => {
+  const seen = new Array<boolean>(refs.length)
+  const augment = (i: number): boolean => {
     for (let j = 0; j < refs.length; j++) {
-      if (!fits[i]![j] || seen[j]) continue
+      if (seen[j] || !answers(calls[i]!, refs[j]!, argsMode)) continue
       seen[j] = true
-      if (pairOf[j] === -1 || augment(pairOf[j]!, seen)) {
+      if (pairOf[j] === -1 || augment(pairOf[j]!)) {
         pairOf[j] = i
         return true
       }
     }
     return false
   }
-  for (let i = 0; i < calls.length; i++) augment(i, new Array<boolean>(refs.length).fill(false))
+  for (let i = 0; i < calls.length; i++) {
+    seen.fill(false)
+    augment(i)
+  }
   return pairOf
 }
 
@@ -410,8 +361,9 @@ export function matchTrajectory(calls: readonly ToolCall[], refs: readonly Refer
     return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at }
   }
   const pairOf = maximumPairing(calls, refs, argsMode)
-  const paired = new Set(pairOf.filter((i) => i !== -1))
-  const unexpected = calls.filter((_, i) => !paired.has(i))
+  const paired = new Array<boolean>(calls.length).fill(false)
+  for (let j = 0; j < pairOf.length; j++) if (pairOf[j] !== -1) paired[pairOf[j]!] = true
+  const unexpected = calls.filter((_, i) => !paired[i])
   const missing = refs.filter((_, j) => pairOf[j] === -1)
   const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0
   return { holds, unexpected, missing, firstDifference: -1 }
@@ -435,10 +387,11 @@ const trajectoryMatch: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const { refs, reference } = referenceOf(a)
+    const refs = referenceOf(a)
     const mode = (a.mode as MatchMode | undefined) ?? 'strict'
     const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
     const m = matchTrajectory(calls, refs, mode, argsMode)
+    const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls'
     const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
     let fact: string
     if (m.holds) fact = `the calls match the reference ${reference} (${mode})`
@@ -459,11 +412,9 @@ const trajectoryMatch: AssertionHandler = {
   }
 }
 
-/** The reference steps, and their path for reasons. */
-const referenceOf = memo((a): { refs: ReferenceCall[]; reference: string } => {
-  const refs = (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
-  return { refs, reference: refs.map((r) => r.name).join(' → ') || 'no tool calls' }
-})
+function referenceOf(a: Assertion): ReferenceCall[] {
+  return (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
+}
 
 // ---------------------------------------------------------------- tool-call-f1
 
