@@ -3,9 +3,13 @@
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */
+import { z } from 'zod'
 import { TargetError } from '../errors.js'
-import type { ToolCall } from '../types.js'
 import { interner } from './intern.js'
+
+/** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
+export const toolCallSchema = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
+export type ToolCall = z.output<typeof toolCallSchema>
 
 /** The few tool names an agent has, each kept once however many calls name it. */
 const toolName = interner(1024)
