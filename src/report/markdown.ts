@@ -740,8 +740,17 @@ function joinedLength(texts: readonly string[]): number {
   return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1)
 }
 
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap<readonly CaseResult[], Map<string, CaseResult>>()
+
 function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
-  return new Map(cases.map((c) => [c.id, c]))
+  let map = keyed.get(cases)
+  if (!map) {
+    map = new Map()
+    for (const c of cases) map.set(c.id, c)
+    keyed.set(cases, map)
+  }
+  return map
 }
 
 /** A case input or expectation as text: strings verbatim, anything else as indented JSON. */
