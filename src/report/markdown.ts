@@ -285,7 +285,9 @@ function telling(ci: [number, number] | null, n: number): ci is [number, number]
 
 /** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
 function scoredInBoth(input: ReportInput): number {
-  const before = byKey(input.baseline?.cases ?? [])
+  // most runs have no judge: no score to look up, no map of 100,000 cases to make
+  if (!input.baseline || !input.current.cases.some((k) => k.score !== null)) return 0
+  const before = byKey(input.baseline.cases)
   return input.current.cases.filter((k) => {
     const b = before.get(k.id)
     return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null
@@ -340,8 +342,9 @@ function configChanges(changes: ConfigChange[]): Block[] {
  */
 function failingCases(input: ReportInput, limit: number, hint: string | undefined, maxLength: number): Block[] {
   const { comparison: c, baseline, current } = input
-  const currentCases = byKey(current.cases)
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
+  if (!keys.length) return []
+  const currentCases = byKey(current.cases)
   const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
   if (!cases.length) return []
   const noun = c.baseline ? 'Regressed' : 'Failing'
