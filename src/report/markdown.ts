@@ -301,7 +301,9 @@ function telling(ci: [number, number] | null, n: number): ci is [number, number]
 
 /** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
 function scoredInBoth(input: ReportInput): number {
-  const before = byKey(input.baseline?.cases ?? [])
+  // most runs have no judge: no score to look up, no map of 100,000 cases to make
+  if (!input.baseline || !input.current.cases.some((k) => k.score !== null)) return 0
+  const before = byKey(input.baseline.cases)
   return input.current.cases.filter((k) => {
     const b = before.get(k.id)
     return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null
@@ -356,8 +358,9 @@ function configChanges(changes: ConfigChange[]): Block[] {
  */
 function failingCases(input: ReportInput, limit: number, hint: string | undefined, maxLength: number): Block[] {
   const { comparison: c, baseline, current } = input
-  const currentCases = byKey(current.cases)
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
+  if (!keys.length) return []
+  const currentCases = byKey(current.cases)
   const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
   if (!cases.length) return []
   const noun = c.baseline ? 'Regressed' : 'Failing'
@@ -756,8 +759,17 @@ function joinedLength(texts: readonly string[]): number {
   return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1)
 }
 
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap<readonly CaseResult[], Map<string, CaseResult>>()
+
 function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
-  return new Map(cases.map((c) => [c.id, c]))
+  let map = keyed.get(cases)
+  if (!map) {
+    map = new Map()
+    for (const c of cases) map.set(c.id, c)
+    keyed.set(cases, map)
+  }
+  return map
 }
 
 function caseLabel(key: string, c: CaseResult | undefined): string {
