@@ -15704,2399 +15704,6 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 9800:
-/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
-
-var __webpack_unused_export__;
-
-__webpack_unused_export__ = ({ value: true });
-exports.wT = __webpack_unused_export__ = void 0;
-const ed5 = __nccwpck_require__(6950);
-const ed2 = __nccwpck_require__(4488);
-const NSed3 = __nccwpck_require__(5699);
-var isS = ed5.isS;
-var isChar10 = ed5.isChar;
-var isNameStartChar = ed5.isNameStartChar;
-var isNameChar = ed5.isNameChar;
-var S_LIST = ed5.S_LIST;
-var NAME_RE = ed5.NAME_RE;
-var isChar11 = ed2.isChar;
-var isNCNameStartChar = NSed3.isNCNameStartChar;
-var isNCNameChar = NSed3.isNCNameChar;
-var NC_NAME_RE = NSed3.NC_NAME_RE;
-const XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace";
-const XMLNS_NAMESPACE = "http://www.w3.org/2000/xmlns/";
-const rootNS = {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
-    __proto__: null,
-    xml: XML_NAMESPACE,
-    xmlns: XMLNS_NAMESPACE,
-};
-const XML_ENTITIES = {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
-    __proto__: null,
-    amp: "&",
-    gt: ">",
-    lt: "<",
-    quot: "\"",
-    apos: "'",
-};
-// EOC: end-of-chunk
-const EOC = -1;
-const NL_LIKE = -2;
-const S_BEGIN = 0; // Initial state.
-const S_BEGIN_WHITESPACE = 1; // leading whitespace
-const S_DOCTYPE = 2; // <!DOCTYPE
-const S_DOCTYPE_QUOTE = 3; // <!DOCTYPE "//blah
-const S_DTD = 4; // <!DOCTYPE "//blah" [ ...
-const S_DTD_QUOTED = 5; // <!DOCTYPE "//blah" [ "foo
-const S_DTD_OPEN_WAKA = 6;
-const S_DTD_OPEN_WAKA_BANG = 7;
-const S_DTD_COMMENT = 8; // <!--
-const S_DTD_COMMENT_ENDING = 9; // <!-- blah -
-const S_DTD_COMMENT_ENDED = 10; // <!-- blah --
-const S_DTD_PI = 11; // <?
-const S_DTD_PI_ENDING = 12; // <?hi "there" ?
-const S_TEXT = 13; // general stuff
-const S_ENTITY = 14; // &amp and such
-const S_OPEN_WAKA = 15; // <
-const S_OPEN_WAKA_BANG = 16; // <!...
-const S_COMMENT = 17; // <!--
-const S_COMMENT_ENDING = 18; // <!-- blah -
-const S_COMMENT_ENDED = 19; // <!-- blah --
-const S_CDATA = 20; // <![CDATA[ something
-const S_CDATA_ENDING = 21; // ]
-const S_CDATA_ENDING_2 = 22; // ]]
-const S_PI_FIRST_CHAR = 23; // <?hi, first char
-const S_PI_REST = 24; // <?hi, rest of the name
-const S_PI_BODY = 25; // <?hi there
-const S_PI_ENDING = 26; // <?hi "there" ?
-const S_XML_DECL_NAME_START = 27; // <?xml
-const S_XML_DECL_NAME = 28; // <?xml foo
-const S_XML_DECL_EQ = 29; // <?xml foo=
-const S_XML_DECL_VALUE_START = 30; // <?xml foo=
-const S_XML_DECL_VALUE = 31; // <?xml foo="bar"
-const S_XML_DECL_SEPARATOR = 32; // <?xml foo="bar"
-const S_XML_DECL_ENDING = 33; // <?xml ... ?
-const S_OPEN_TAG = 34; // <strong
-const S_OPEN_TAG_SLASH = 35; // <strong /
-const S_ATTRIB = 36; // <a
-const S_ATTRIB_NAME = 37; // <a foo
-const S_ATTRIB_NAME_SAW_WHITE = 38; // <a foo _
-const S_ATTRIB_VALUE = 39; // <a foo=
-const S_ATTRIB_VALUE_QUOTED = 40; // <a foo="bar
-const S_ATTRIB_VALUE_CLOSED = 41; // <a foo="bar"
-const S_ATTRIB_VALUE_UNQUOTED = 42; // <a foo=bar
-const S_CLOSE_TAG = 43; // </a
-const S_CLOSE_TAG_SAW_WHITE = 44; // </a   >
-const TAB = 9;
-const NL = 0xA;
-const CR = 0xD;
-const SPACE = 0x20;
-const BANG = 0x21;
-const DQUOTE = 0x22;
-const AMP = 0x26;
-const SQUOTE = 0x27;
-const MINUS = 0x2D;
-const FORWARD_SLASH = 0x2F;
-const SEMICOLON = 0x3B;
-const LESS = 0x3C;
-const EQUAL = 0x3D;
-const GREATER = 0x3E;
-const QUESTION = 0x3F;
-const OPEN_BRACKET = 0x5B;
-const CLOSE_BRACKET = 0x5D;
-const NEL = 0x85;
-const LS = 0x2028; // Line Separator
-const isQuote = (c) => c === DQUOTE || c === SQUOTE;
-const QUOTES = [DQUOTE, SQUOTE];
-const DOCTYPE_TERMINATOR = [...QUOTES, OPEN_BRACKET, GREATER];
-const DTD_TERMINATOR = [...QUOTES, LESS, CLOSE_BRACKET];
-const XML_DECL_NAME_TERMINATOR = [EQUAL, QUESTION, ...S_LIST];
-const ATTRIB_VALUE_UNQUOTED_TERMINATOR = [...S_LIST, GREATER, AMP, LESS];
-function nsPairCheck(parser, prefix, uri) {
-    switch (prefix) {
-        case "xml":
-            if (uri !== XML_NAMESPACE) {
-                parser.fail(`xml prefix must be bound to ${XML_NAMESPACE}.`);
-            }
-            break;
-        case "xmlns":
-            if (uri !== XMLNS_NAMESPACE) {
-                parser.fail(`xmlns prefix must be bound to ${XMLNS_NAMESPACE}.`);
-            }
-            break;
-        default:
-    }
-    switch (uri) {
-        case XMLNS_NAMESPACE:
-            parser.fail(prefix === "" ?
-                `the default namespace may not be set to ${uri}.` :
-                `may not assign a prefix (even "xmlns") to the URI \
-${XMLNS_NAMESPACE}.`);
-            break;
-        case XML_NAMESPACE:
-            switch (prefix) {
-                case "xml":
-                    // Assinging the XML namespace to "xml" is fine.
-                    break;
-                case "":
-                    parser.fail(`the default namespace may not be set to ${uri}.`);
-                    break;
-                default:
-                    parser.fail("may not assign the xml namespace to another prefix.");
-            }
-            break;
-        default:
-    }
-}
-function nsMappingCheck(parser, mapping) {
-    for (const local of Object.keys(mapping)) {
-        nsPairCheck(parser, local, mapping[local]);
-    }
-}
-const isNCName = (name) => NC_NAME_RE.test(name);
-const isName = (name) => NAME_RE.test(name);
-const FORBIDDEN_START = 0;
-const FORBIDDEN_BRACKET = 1;
-const FORBIDDEN_BRACKET_BRACKET = 2;
-/**
- * The list of supported events.
- */
-__webpack_unused_export__ = [
-    "xmldecl",
-    "text",
-    "processinginstruction",
-    "doctype",
-    "comment",
-    "opentagstart",
-    "attribute",
-    "opentag",
-    "closetag",
-    "cdata",
-    "error",
-    "end",
-    "ready",
-];
-const EVENT_NAME_TO_HANDLER_NAME = {
-    xmldecl: "xmldeclHandler",
-    text: "textHandler",
-    processinginstruction: "piHandler",
-    doctype: "doctypeHandler",
-    comment: "commentHandler",
-    opentagstart: "openTagStartHandler",
-    attribute: "attributeHandler",
-    opentag: "openTagHandler",
-    closetag: "closeTagHandler",
-    cdata: "cdataHandler",
-    error: "errorHandler",
-    end: "endHandler",
-    ready: "readyHandler",
-};
-// eslint-disable-next-line @typescript-eslint/ban-types
-class SaxesParser {
-    /**
-     * @param opt The parser options.
-     */
-    constructor(opt) {
-        this.opt = opt !== null && opt !== void 0 ? opt : {};
-        this.fragmentOpt = !!this.opt.fragment;
-        const xmlnsOpt = this.xmlnsOpt = !!this.opt.xmlns;
-        this.trackPosition = this.opt.position !== false;
-        this.fileName = this.opt.fileName;
-        if (xmlnsOpt) {
-            // This is the function we use to perform name checks on PIs and entities.
-            // When namespaces are used, colons are not allowed in PI target names or
-            // entity names. So the check depends on whether namespaces are used. See:
-            //
-            // https://www.w3.org/XML/xml-names-19990114-errata.html
-            // NE08
-            //
-            this.nameStartCheck = isNCNameStartChar;
-            this.nameCheck = isNCNameChar;
-            this.isName = isNCName;
-            // eslint-disable-next-line @typescript-eslint/unbound-method
-            this.processAttribs = this.processAttribsNS;
-            // eslint-disable-next-line @typescript-eslint/unbound-method
-            this.pushAttrib = this.pushAttribNS;
-            // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment
-            this.ns = Object.assign({ __proto__: null }, rootNS);
-            const additional = this.opt.additionalNamespaces;
-            if (additional != null) {
-                nsMappingCheck(this, additional);
-                Object.assign(this.ns, additional);
-            }
-        }
-        else {
-            this.nameStartCheck = isNameStartChar;
-            this.nameCheck = isNameChar;
-            this.isName = isName;
-            // eslint-disable-next-line @typescript-eslint/unbound-method
-            this.processAttribs = this.processAttribsPlain;
-            // eslint-disable-next-line @typescript-eslint/unbound-method
-            this.pushAttrib = this.pushAttribPlain;
-        }
-        //
-        // The order of the members in this table needs to correspond to the state
-        // numbers given to the states that correspond to the methods being recorded
-        // here.
-        //
-        this.stateTable = [
-            /* eslint-disable @typescript-eslint/unbound-method */
-            this.sBegin,
-            this.sBeginWhitespace,
-            this.sDoctype,
-            this.sDoctypeQuote,
-            this.sDTD,
-            this.sDTDQuoted,
-            this.sDTDOpenWaka,
-            this.sDTDOpenWakaBang,
-            this.sDTDComment,
-            this.sDTDCommentEnding,
-            this.sDTDCommentEnded,
-            this.sDTDPI,
-            this.sDTDPIEnding,
-            this.sText,
-            this.sEntity,
-            this.sOpenWaka,
-            this.sOpenWakaBang,
-            this.sComment,
-            this.sCommentEnding,
-            this.sCommentEnded,
-            this.sCData,
-            this.sCDataEnding,
-            this.sCDataEnding2,
-            this.sPIFirstChar,
-            this.sPIRest,
-            this.sPIBody,
-            this.sPIEnding,
-            this.sXMLDeclNameStart,
-            this.sXMLDeclName,
-            this.sXMLDeclEq,
-            this.sXMLDeclValueStart,
-            this.sXMLDeclValue,
-            this.sXMLDeclSeparator,
-            this.sXMLDeclEnding,
-            this.sOpenTag,
-            this.sOpenTagSlash,
-            this.sAttrib,
-            this.sAttribName,
-            this.sAttribNameSawWhite,
-            this.sAttribValue,
-            this.sAttribValueQuoted,
-            this.sAttribValueClosed,
-            this.sAttribValueUnquoted,
-            this.sCloseTag,
-            this.sCloseTagSawWhite,
-            /* eslint-enable @typescript-eslint/unbound-method */
-        ];
-        this._init();
-    }
-    /**
-     * Indicates whether or not the parser is closed. If ``true``, wait for
-     * the ``ready`` event to write again.
-     */
-    get closed() {
-        return this._closed;
-    }
-    _init() {
-        var _a;
-        this.openWakaBang = "";
-        this.text = "";
-        this.name = "";
-        this.piTarget = "";
-        this.entity = "";
-        this.q = null;
-        this.tags = [];
-        this.tag = null;
-        this.topNS = null;
-        this.chunk = "";
-        this.chunkPosition = 0;
-        this.i = 0;
-        this.prevI = 0;
-        this.carriedFromPrevious = undefined;
-        this.forbiddenState = FORBIDDEN_START;
-        this.attribList = [];
-        // The logic is organized so as to minimize the need to check
-        // this.opt.fragment while parsing.
-        const { fragmentOpt } = this;
-        this.state = fragmentOpt ? S_TEXT : S_BEGIN;
-        // We want these to be all true if we are dealing with a fragment.
-        this.reportedTextBeforeRoot = this.reportedTextAfterRoot = this.closedRoot =
-            this.sawRoot = fragmentOpt;
-        // An XML declaration is intially possible only when parsing whole
-        // documents.
-        this.xmlDeclPossible = !fragmentOpt;
-        this.xmlDeclExpects = ["version"];
-        this.entityReturnState = undefined;
-        let { defaultXMLVersion } = this.opt;
-        if (defaultXMLVersion === undefined) {
-            if (this.opt.forceXMLVersion === true) {
-                throw new Error("forceXMLVersion set but defaultXMLVersion is not set");
-            }
-            defaultXMLVersion = "1.0";
-        }
-        this.setXMLVersion(defaultXMLVersion);
-        this.positionAtNewLine = 0;
-        this.doctype = false;
-        this._closed = false;
-        this.xmlDecl = {
-            version: undefined,
-            encoding: undefined,
-            standalone: undefined,
-        };
-        this.line = 1;
-        this.column = 0;
-        this.ENTITIES = Object.create(XML_ENTITIES);
-        (_a = this.readyHandler) === null || _a === void 0 ? void 0 : _a.call(this);
-    }
-    /**
-     * The stream position the parser is currently looking at. This field is
-     * zero-based.
-     *
-     * This field is not based on counting Unicode characters but is to be
-     * interpreted as a plain index into a JavaScript string.
-     */
-    get position() {
-        return this.chunkPosition + this.i;
-    }
-    /**
-     * The column number of the next character to be read by the parser.  *
-     * This field is zero-based. (The first column in a line is 0.)
-     *
-     * This field reports the index at which the next character would be in the
-     * line if the line were represented as a JavaScript string.  Note that this
-     * *can* be different to a count based on the number of *Unicode characters*
-     * due to how JavaScript handles astral plane characters.
-     *
-     * See [[column]] for a number that corresponds to a count of Unicode
-     * characters.
-     */
-    get columnIndex() {
-        return this.position - this.positionAtNewLine;
-    }
-    /**
-     * Set an event listener on an event. The parser supports one handler per
-     * event type. If you try to set an event handler over an existing handler,
-     * the old handler is silently overwritten.
-     *
-     * @param name The event to listen to.
-     *
-     * @param handler The handler to set.
-     */
-    on(name, handler) {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access
-        this[EVENT_NAME_TO_HANDLER_NAME[name]] = handler;
-    }
-    /**
-     * Unset an event handler.
-     *
-     * @parma name The event to stop listening to.
-     */
-    off(name) {
-        // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access
-        this[EVENT_NAME_TO_HANDLER_NAME[name]] = undefined;
-    }
-    /**
-     * Make an error object. The error object will have a message that contains
-     * the ``fileName`` option passed at the creation of the parser. If position
-     * tracking was turned on, it will also have line and column number
-     * information.
-     *
-     * @param message The message describing the error to report.
-     *
-     * @returns An error object with a properly formatted message.
-     */
-    makeError(message) {
-        var _a;
-        let msg = (_a = this.fileName) !== null && _a !== void 0 ? _a : "";
-        if (this.trackPosition) {
-            if (msg.length > 0) {
-                msg += ":";
-            }
-            msg += `${this.line}:${this.column}`;
-        }
-        if (msg.length > 0) {
-            msg += ": ";
-        }
-        return new Error(msg + message);
-    }
-    /**
-     * Report a parsing error. This method is made public so that client code may
-     * check for issues that are outside the scope of this project and can report
-     * errors.
-     *
-     * @param message The error to report.
-     *
-     * @returns this
-     */
-    fail(message) {
-        const err = this.makeError(message);
-        const handler = this.errorHandler;
-        if (handler === undefined) {
-            throw err;
-        }
-        else {
-            handler(err);
-        }
-        return this;
-    }
-    /**
-     * Write a XML data to the parser.
-     *
-     * @param chunk The XML data to write.
-     *
-     * @returns this
-     */
-    // We do need object for the type here. Yes, it often causes problems
-    // but not in this case.
-    write(chunk) {
-        if (this.closed) {
-            return this.fail("cannot write after close; assign an onready handler.");
-        }
-        let end = false;
-        if (chunk === null) {
-            // We cannot return immediately because carriedFromPrevious may need
-            // processing.
-            end = true;
-            chunk = "";
-        }
-        else if (typeof chunk === "object") {
-            chunk = chunk.toString();
-        }
-        // We checked if performing a pre-decomposition of the string into an array
-        // of single complete characters (``Array.from(chunk)``) would be faster
-        // than the current repeated calls to ``charCodeAt``. As of August 2018, it
-        // isn't. (There may be Node-specific code that would perform faster than
-        // ``Array.from`` but don't want to be dependent on Node.)
-        if (this.carriedFromPrevious !== undefined) {
-            // The previous chunk had char we must carry over.
-            chunk = `${this.carriedFromPrevious}${chunk}`;
-            this.carriedFromPrevious = undefined;
-        }
-        let limit = chunk.length;
-        const lastCode = chunk.charCodeAt(limit - 1);
-        if (!end &&
-            // A trailing CR or surrogate must be carried over to the next
-            // chunk.
-            (lastCode === CR || (lastCode >= 0xD800 && lastCode <= 0xDBFF))) {
-            // The chunk ends with a character that must be carried over. We cannot
-            // know how to handle it until we get the next chunk or the end of the
-            // stream. So save it for later.
-            this.carriedFromPrevious = chunk[limit - 1];
-            limit--;
-            chunk = chunk.slice(0, limit);
-        }
-        const { stateTable } = this;
-        this.chunk = chunk;
-        this.i = 0;
-        while (this.i < limit) {
-            // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument
-            stateTable[this.state].call(this);
-        }
-        this.chunkPosition += limit;
-        return end ? this.end() : this;
-    }
-    /**
-     * Close the current stream. Perform final well-formedness checks and reset
-     * the parser tstate.
-     *
-     * @returns this
-     */
-    close() {
-        return this.write(null);
-    }
-    /**
-     * Get a single code point out of the current chunk. This updates the current
-     * position if we do position tracking.
-     *
-     * This is the algorithm to use for XML 1.0.
-     *
-     * @returns The character read.
-     */
-    getCode10() {
-        const { chunk, i } = this;
-        this.prevI = i;
-        // Yes, we do this instead of doing this.i++. Doing it this way, we do not
-        // read this.i again, which is a bit faster.
-        this.i = i + 1;
-        if (i >= chunk.length) {
-            return EOC;
-        }
-        // Using charCodeAt and handling the surrogates ourselves is faster
-        // than using codePointAt.
-        const code = chunk.charCodeAt(i);
-        this.column++;
-        if (code < 0xD800) {
-            if (code >= SPACE || code === TAB) {
-                return code;
-            }
-            switch (code) {
-                case NL:
-                    this.line++;
-                    this.column = 0;
-                    this.positionAtNewLine = this.position;
-                    return NL;
-                case CR:
-                    // We may get NaN if we read past the end of the chunk, which is fine.
-                    if (chunk.charCodeAt(i + 1) === NL) {
-                        // A \r\n sequence is converted to \n so we have to skip over the
-                        // next character. We already know it has a size of 1 so ++ is fine
-                        // here.
-                        this.i = i + 2;
-                    }
-                    // Otherwise, a \r is just converted to \n, so we don't have to skip
-                    // ahead.
-                    // In either case, \r becomes \n.
-                    this.line++;
-                    this.column = 0;
-                    this.positionAtNewLine = this.position;
-                    return NL_LIKE;
-                default:
-                    // If we get here, then code < SPACE and it is not NL CR or TAB.
-                    this.fail("disallowed character.");
-                    return code;
-            }
-        }
-        if (code > 0xDBFF) {
-            // This is a specialized version of isChar10 that takes into account
-            // that in this context code > 0xDBFF and code <= 0xFFFF. So it does not
-            // test cases that don't need testing.
-            if (!(code >= 0xE000 && code <= 0xFFFD)) {
-                this.fail("disallowed character.");
-            }
-            return code;
-        }
-        const final = 0x10000 + ((code - 0xD800) * 0x400) +
-            (chunk.charCodeAt(i + 1) - 0xDC00);
-        this.i = i + 2;
-        // This is a specialized version of isChar10 that takes into account that in
-        // this context necessarily final >= 0x10000.
-        if (final > 0x10FFFF) {
-            this.fail("disallowed character.");
-        }
-        return final;
-    }
-    /**
-     * Get a single code point out of the current chunk. This updates the current
-     * position if we do position tracking.
-     *
-     * This is the algorithm to use for XML 1.1.
-     *
-     * @returns {number} The character read.
-     */
-    getCode11() {
-        const { chunk, i } = this;
-        this.prevI = i;
-        // Yes, we do this instead of doing this.i++. Doing it this way, we do not
-        // read this.i again, which is a bit faster.
-        this.i = i + 1;
-        if (i >= chunk.length) {
-            return EOC;
-        }
-        // Using charCodeAt and handling the surrogates ourselves is faster
-        // than using codePointAt.
-        const code = chunk.charCodeAt(i);
-        this.column++;
-        if (code < 0xD800) {
-            if ((code > 0x1F && code < 0x7F) || (code > 0x9F && code !== LS) ||
-                code === TAB) {
-                return code;
-            }
-            switch (code) {
-                case NL: // 0xA
-                    this.line++;
-                    this.column = 0;
-                    this.positionAtNewLine = this.position;
-                    return NL;
-                case CR: { // 0xD
-                    // We may get NaN if we read past the end of the chunk, which is
-                    // fine.
-                    const next = chunk.charCodeAt(i + 1);
-                    if (next === NL || next === NEL) {
-                        // A CR NL or CR NEL sequence is converted to NL so we have to skip
-                        // over the next character. We already know it has a size of 1.
-                        this.i = i + 2;
-                    }
-                    // Otherwise, a CR is just converted to NL, no skip.
-                }
-                /* yes, fall through */
-                case NEL: // 0x85
-                case LS: // Ox2028
-                    this.line++;
-                    this.column = 0;
-                    this.positionAtNewLine = this.position;
-                    return NL_LIKE;
-                default:
-                    this.fail("disallowed character.");
-                    return code;
-            }
-        }
-        if (code > 0xDBFF) {
-            // This is a specialized version of isCharAndNotRestricted that takes into
-            // account that in this context code > 0xDBFF and code <= 0xFFFF. So it
-            // does not test cases that don't need testing.
-            if (!(code >= 0xE000 && code <= 0xFFFD)) {
-                this.fail("disallowed character.");
-            }
-            return code;
-        }
-        const final = 0x10000 + ((code - 0xD800) * 0x400) +
-            (chunk.charCodeAt(i + 1) - 0xDC00);
-        this.i = i + 2;
-        // This is a specialized version of isCharAndNotRestricted that takes into
-        // account that in this context necessarily final >= 0x10000.
-        if (final > 0x10FFFF) {
-            this.fail("disallowed character.");
-        }
-        return final;
-    }
-    /**
-     * Like ``getCode`` but with the return value normalized so that ``NL`` is
-     * returned for ``NL_LIKE``.
-     */
-    getCodeNorm() {
-        const c = this.getCode();
-        return c === NL_LIKE ? NL : c;
-    }
-    unget() {
-        this.i = this.prevI;
-        this.column--;
-    }
-    /**
-     * Capture characters into a buffer until encountering one of a set of
-     * characters.
-     *
-     * @param chars An array of codepoints. Encountering a character in the array
-     * ends the capture. (``chars`` may safely contain ``NL``.)
-     *
-     * @return The character code that made the capture end, or ``EOC`` if we hit
-     * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
-     * instead.
-     */
-    captureTo(chars) {
-        let { i: start } = this;
-        const { chunk } = this;
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            const c = this.getCode();
-            const isNLLike = c === NL_LIKE;
-            const final = isNLLike ? NL : c;
-            if (final === EOC || chars.includes(final)) {
-                this.text += chunk.slice(start, this.prevI);
-                return final;
-            }
-            if (isNLLike) {
-                this.text += `${chunk.slice(start, this.prevI)}\n`;
-                start = this.i;
-            }
-        }
-    }
-    /**
-     * Capture characters into a buffer until encountering a character.
-     *
-     * @param char The codepoint that ends the capture. **NOTE ``char`` MAY NOT
-     * CONTAIN ``NL``.** Passing ``NL`` will result in buggy behavior.
-     *
-     * @return ``true`` if we ran into the character. Otherwise, we ran into the
-     * end of the current chunk.
-     */
-    captureToChar(char) {
-        let { i: start } = this;
-        const { chunk } = this;
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            let c = this.getCode();
-            switch (c) {
-                case NL_LIKE:
-                    this.text += `${chunk.slice(start, this.prevI)}\n`;
-                    start = this.i;
-                    c = NL;
-                    break;
-                case EOC:
-                    this.text += chunk.slice(start);
-                    return false;
-                default:
-            }
-            if (c === char) {
-                this.text += chunk.slice(start, this.prevI);
-                return true;
-            }
-        }
-    }
-    /**
-     * Capture characters that satisfy ``isNameChar`` into the ``name`` field of
-     * this parser.
-     *
-     * @return The character code that made the test fail, or ``EOC`` if we hit
-     * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
-     * instead.
-     */
-    captureNameChars() {
-        const { chunk, i: start } = this;
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            const c = this.getCode();
-            if (c === EOC) {
-                this.name += chunk.slice(start);
-                return EOC;
-            }
-            // NL is not a name char so we don't have to test specifically for it.
-            if (!isNameChar(c)) {
-                this.name += chunk.slice(start, this.prevI);
-                return c === NL_LIKE ? NL : c;
-            }
-        }
-    }
-    /**
-     * Skip white spaces.
-     *
-     * @return The character that ended the skip, or ``EOC`` if we hit
-     * the end of the chunk. The return value cannot be NL_LIKE: NL is returned
-     * instead.
-     */
-    skipSpaces() {
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            const c = this.getCodeNorm();
-            if (c === EOC || !isS(c)) {
-                return c;
-            }
-        }
-    }
-    setXMLVersion(version) {
-        this.currentXMLVersion = version;
-        /*  eslint-disable @typescript-eslint/unbound-method */
-        if (version === "1.0") {
-            this.isChar = isChar10;
-            this.getCode = this.getCode10;
-        }
-        else {
-            this.isChar = isChar11;
-            this.getCode = this.getCode11;
-        }
-        /* eslint-enable @typescript-eslint/unbound-method */
-    }
-    // STATE ENGINE METHODS
-    // This needs to be a state separate from S_BEGIN_WHITESPACE because we want
-    // to be sure never to come back to this state later.
-    sBegin() {
-        // We are essentially peeking at the first character of the chunk. Since
-        // S_BEGIN can be in effect only when we start working on the first chunk,
-        // the index at which we must look is necessarily 0. Note also that the
-        // following test does not depend on decoding surrogates.
-        // If the initial character is 0xFEFF, ignore it.
-        if (this.chunk.charCodeAt(0) === 0xFEFF) {
-            this.i++;
-            this.column++;
-        }
-        this.state = S_BEGIN_WHITESPACE;
-    }
-    sBeginWhitespace() {
-        // We need to know whether we've encountered spaces or not because as soon
-        // as we run into a space, an XML declaration is no longer possible. Rather
-        // than slow down skipSpaces even in places where we don't care whether it
-        // skipped anything or not, we check whether prevI is equal to the value of
-        // i from before we skip spaces.
-        const iBefore = this.i;
-        const c = this.skipSpaces();
-        if (this.prevI !== iBefore) {
-            this.xmlDeclPossible = false;
-        }
-        switch (c) {
-            case LESS:
-                this.state = S_OPEN_WAKA;
-                // We could naively call closeText but in this state, it is not normal
-                // to have text be filled with any data.
-                if (this.text.length !== 0) {
-                    throw new Error("no-empty text at start");
-                }
-                break;
-            case EOC:
-                break;
-            default:
-                this.unget();
-                this.state = S_TEXT;
-                this.xmlDeclPossible = false;
-        }
-    }
-    sDoctype() {
-        var _a;
-        const c = this.captureTo(DOCTYPE_TERMINATOR);
-        switch (c) {
-            case GREATER: {
-                (_a = this.doctypeHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
-                this.text = "";
-                this.state = S_TEXT;
-                this.doctype = true; // just remember that we saw it.
-                break;
-            }
-            case EOC:
-                break;
-            default:
-                this.text += String.fromCodePoint(c);
-                if (c === OPEN_BRACKET) {
-                    this.state = S_DTD;
-                }
-                else if (isQuote(c)) {
-                    this.state = S_DOCTYPE_QUOTE;
-                    this.q = c;
-                }
-        }
-    }
-    sDoctypeQuote() {
-        const q = this.q;
-        if (this.captureToChar(q)) {
-            this.text += String.fromCodePoint(q);
-            this.q = null;
-            this.state = S_DOCTYPE;
-        }
-    }
-    sDTD() {
-        const c = this.captureTo(DTD_TERMINATOR);
-        if (c === EOC) {
-            return;
-        }
-        this.text += String.fromCodePoint(c);
-        if (c === CLOSE_BRACKET) {
-            this.state = S_DOCTYPE;
-        }
-        else if (c === LESS) {
-            this.state = S_DTD_OPEN_WAKA;
-        }
-        else if (isQuote(c)) {
-            this.state = S_DTD_QUOTED;
-            this.q = c;
-        }
-    }
-    sDTDQuoted() {
-        const q = this.q;
-        if (this.captureToChar(q)) {
-            this.text += String.fromCodePoint(q);
-            this.state = S_DTD;
-            this.q = null;
-        }
-    }
-    sDTDOpenWaka() {
-        const c = this.getCodeNorm();
-        this.text += String.fromCodePoint(c);
-        switch (c) {
-            case BANG:
-                this.state = S_DTD_OPEN_WAKA_BANG;
-                this.openWakaBang = "";
-                break;
-            case QUESTION:
-                this.state = S_DTD_PI;
-                break;
-            default:
-                this.state = S_DTD;
-        }
-    }
-    sDTDOpenWakaBang() {
-        const char = String.fromCodePoint(this.getCodeNorm());
-        const owb = this.openWakaBang += char;
-        this.text += char;
-        if (owb !== "-") {
-            this.state = owb === "--" ? S_DTD_COMMENT : S_DTD;
-            this.openWakaBang = "";
-        }
-    }
-    sDTDComment() {
-        if (this.captureToChar(MINUS)) {
-            this.text += "-";
-            this.state = S_DTD_COMMENT_ENDING;
-        }
-    }
-    sDTDCommentEnding() {
-        const c = this.getCodeNorm();
-        this.text += String.fromCodePoint(c);
-        this.state = c === MINUS ? S_DTD_COMMENT_ENDED : S_DTD_COMMENT;
-    }
-    sDTDCommentEnded() {
-        const c = this.getCodeNorm();
-        this.text += String.fromCodePoint(c);
-        if (c === GREATER) {
-            this.state = S_DTD;
-        }
-        else {
-            this.fail("malformed comment.");
-            // <!-- blah -- bloo --> will be recorded as
-            // a comment of " blah -- bloo "
-            this.state = S_DTD_COMMENT;
-        }
-    }
-    sDTDPI() {
-        if (this.captureToChar(QUESTION)) {
-            this.text += "?";
-            this.state = S_DTD_PI_ENDING;
-        }
-    }
-    sDTDPIEnding() {
-        const c = this.getCodeNorm();
-        this.text += String.fromCodePoint(c);
-        if (c === GREATER) {
-            this.state = S_DTD;
-        }
-    }
-    sText() {
-        //
-        // We did try a version of saxes where the S_TEXT state was split in two
-        // states: one for text inside the root element, and one for text
-        // outside. This was avoiding having to test this.tags.length to decide
-        // what implementation to actually use.
-        //
-        // Peformance testing on gigabyte-size files did not show any advantage to
-        // using the two states solution instead of the current one. Conversely, it
-        // made the code a bit more complicated elsewhere. For instance, a comment
-        // can appear before the root element so when a comment ended it was
-        // necessary to determine whether to return to the S_TEXT state or to the
-        // new text-outside-root state.
-        //
-        if (this.tags.length !== 0) {
-            this.handleTextInRoot();
-        }
-        else {
-            this.handleTextOutsideRoot();
-        }
-    }
-    sEntity() {
-        // This is essentially a specialized version of captureToChar(SEMICOLON...)
-        let { i: start } = this;
-        const { chunk } = this;
-        // eslint-disable-next-line no-labels, no-restricted-syntax
-        loop: 
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            switch (this.getCode()) {
-                case NL_LIKE:
-                    this.entity += `${chunk.slice(start, this.prevI)}\n`;
-                    start = this.i;
-                    break;
-                case SEMICOLON: {
-                    const { entityReturnState } = this;
-                    const entity = this.entity + chunk.slice(start, this.prevI);
-                    this.state = entityReturnState;
-                    let parsed;
-                    if (entity === "") {
-                        this.fail("empty entity name.");
-                        parsed = "&;";
-                    }
-                    else {
-                        parsed = this.parseEntity(entity);
-                        this.entity = "";
-                    }
-                    if (entityReturnState !== S_TEXT || this.textHandler !== undefined) {
-                        this.text += parsed;
-                    }
-                    // eslint-disable-next-line no-labels
-                    break loop;
-                }
-                case EOC:
-                    this.entity += chunk.slice(start);
-                    // eslint-disable-next-line no-labels
-                    break loop;
-                default:
-            }
-        }
-    }
-    sOpenWaka() {
-        // Reminder: a state handler is called with at least one character
-        // available in the current chunk. So the first call to get code inside of
-        // a state handler cannot return ``EOC``. That's why we don't test
-        // for it.
-        const c = this.getCode();
-        // either a /, ?, !, or text is coming next.
-        if (isNameStartChar(c)) {
-            this.state = S_OPEN_TAG;
-            this.unget();
-            this.xmlDeclPossible = false;
-        }
-        else {
-            switch (c) {
-                case FORWARD_SLASH:
-                    this.state = S_CLOSE_TAG;
-                    this.xmlDeclPossible = false;
-                    break;
-                case BANG:
-                    this.state = S_OPEN_WAKA_BANG;
-                    this.openWakaBang = "";
-                    this.xmlDeclPossible = false;
-                    break;
-                case QUESTION:
-                    this.state = S_PI_FIRST_CHAR;
-                    break;
-                default:
-                    this.fail("disallowed character in tag name");
-                    this.state = S_TEXT;
-                    this.xmlDeclPossible = false;
-            }
-        }
-    }
-    sOpenWakaBang() {
-        this.openWakaBang += String.fromCodePoint(this.getCodeNorm());
-        switch (this.openWakaBang) {
-            case "[CDATA[":
-                if (!this.sawRoot && !this.reportedTextBeforeRoot) {
-                    this.fail("text data outside of root node.");
-                    this.reportedTextBeforeRoot = true;
-                }
-                if (this.closedRoot && !this.reportedTextAfterRoot) {
-                    this.fail("text data outside of root node.");
-                    this.reportedTextAfterRoot = true;
-                }
-                this.state = S_CDATA;
-                this.openWakaBang = "";
-                break;
-            case "--":
-                this.state = S_COMMENT;
-                this.openWakaBang = "";
-                break;
-            case "DOCTYPE":
-                this.state = S_DOCTYPE;
-                if (this.doctype || this.sawRoot) {
-                    this.fail("inappropriately located doctype declaration.");
-                }
-                this.openWakaBang = "";
-                break;
-            default:
-                // 7 happens to be the maximum length of the string that can possibly
-                // match one of the cases above.
-                if (this.openWakaBang.length >= 7) {
-                    this.fail("incorrect syntax.");
-                }
-        }
-    }
-    sComment() {
-        if (this.captureToChar(MINUS)) {
-            this.state = S_COMMENT_ENDING;
-        }
-    }
-    sCommentEnding() {
-        var _a;
-        const c = this.getCodeNorm();
-        if (c === MINUS) {
-            this.state = S_COMMENT_ENDED;
-            (_a = this.commentHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
-            this.text = "";
-        }
-        else {
-            this.text += `-${String.fromCodePoint(c)}`;
-            this.state = S_COMMENT;
-        }
-    }
-    sCommentEnded() {
-        const c = this.getCodeNorm();
-        if (c !== GREATER) {
-            this.fail("malformed comment.");
-            // <!-- blah -- bloo --> will be recorded as
-            // a comment of " blah -- bloo "
-            this.text += `--${String.fromCodePoint(c)}`;
-            this.state = S_COMMENT;
-        }
-        else {
-            this.state = S_TEXT;
-        }
-    }
-    sCData() {
-        if (this.captureToChar(CLOSE_BRACKET)) {
-            this.state = S_CDATA_ENDING;
-        }
-    }
-    sCDataEnding() {
-        const c = this.getCodeNorm();
-        if (c === CLOSE_BRACKET) {
-            this.state = S_CDATA_ENDING_2;
-        }
-        else {
-            this.text += `]${String.fromCodePoint(c)}`;
-            this.state = S_CDATA;
-        }
-    }
-    sCDataEnding2() {
-        var _a;
-        const c = this.getCodeNorm();
-        switch (c) {
-            case GREATER: {
-                (_a = this.cdataHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.text);
-                this.text = "";
-                this.state = S_TEXT;
-                break;
-            }
-            case CLOSE_BRACKET:
-                this.text += "]";
-                break;
-            default:
-                this.text += `]]${String.fromCodePoint(c)}`;
-                this.state = S_CDATA;
-        }
-    }
-    // We need this separate state to check the first character fo the pi target
-    // with this.nameStartCheck which allows less characters than this.nameCheck.
-    sPIFirstChar() {
-        const c = this.getCodeNorm();
-        // This is first because in the case where the file is well-formed this is
-        // the branch taken. We optimize for well-formedness.
-        if (this.nameStartCheck(c)) {
-            this.piTarget += String.fromCodePoint(c);
-            this.state = S_PI_REST;
-        }
-        else if (c === QUESTION || isS(c)) {
-            this.fail("processing instruction without a target.");
-            this.state = c === QUESTION ? S_PI_ENDING : S_PI_BODY;
-        }
-        else {
-            this.fail("disallowed character in processing instruction name.");
-            this.piTarget += String.fromCodePoint(c);
-            this.state = S_PI_REST;
-        }
-    }
-    sPIRest() {
-        // Capture characters into a piTarget while ``this.nameCheck`` run on the
-        // character read returns true.
-        const { chunk, i: start } = this;
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            const c = this.getCodeNorm();
-            if (c === EOC) {
-                this.piTarget += chunk.slice(start);
-                return;
-            }
-            // NL cannot satisfy this.nameCheck so we don't have to test specifically
-            // for it.
-            if (!this.nameCheck(c)) {
-                this.piTarget += chunk.slice(start, this.prevI);
-                const isQuestion = c === QUESTION;
-                if (isQuestion || isS(c)) {
-                    if (this.piTarget === "xml") {
-                        if (!this.xmlDeclPossible) {
-                            this.fail("an XML declaration must be at the start of the document.");
-                        }
-                        this.state = isQuestion ? S_XML_DECL_ENDING : S_XML_DECL_NAME_START;
-                    }
-                    else {
-                        this.state = isQuestion ? S_PI_ENDING : S_PI_BODY;
-                    }
-                }
-                else {
-                    this.fail("disallowed character in processing instruction name.");
-                    this.piTarget += String.fromCodePoint(c);
-                }
-                break;
-            }
-        }
-    }
-    sPIBody() {
-        if (this.text.length === 0) {
-            const c = this.getCodeNorm();
-            if (c === QUESTION) {
-                this.state = S_PI_ENDING;
-            }
-            else if (!isS(c)) {
-                this.text = String.fromCodePoint(c);
-            }
-        }
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        else if (this.captureToChar(QUESTION)) {
-            this.state = S_PI_ENDING;
-        }
-    }
-    sPIEnding() {
-        var _a;
-        const c = this.getCodeNorm();
-        if (c === GREATER) {
-            const { piTarget } = this;
-            if (piTarget.toLowerCase() === "xml") {
-                this.fail("the XML declaration must appear at the start of the document.");
-            }
-            (_a = this.piHandler) === null || _a === void 0 ? void 0 : _a.call(this, {
-                target: piTarget,
-                body: this.text,
-            });
-            this.piTarget = this.text = "";
-            this.state = S_TEXT;
-        }
-        else if (c === QUESTION) {
-            // We ran into ?? as part of a processing instruction. We initially took
-            // the first ? as a sign that the PI was ending, but it is not. So we have
-            // to add it to the body but we take the new ? as a sign that the PI is
-            // ending.
-            this.text += "?";
-        }
-        else {
-            this.text += `?${String.fromCodePoint(c)}`;
-            this.state = S_PI_BODY;
-        }
-        this.xmlDeclPossible = false;
-    }
-    sXMLDeclNameStart() {
-        const c = this.skipSpaces();
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            // It is valid to go to S_XML_DECL_ENDING from this state.
-            this.state = S_XML_DECL_ENDING;
-            return;
-        }
-        if (c !== EOC) {
-            this.state = S_XML_DECL_NAME;
-            this.name = String.fromCodePoint(c);
-        }
-    }
-    sXMLDeclName() {
-        const c = this.captureTo(XML_DECL_NAME_TERMINATOR);
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            this.state = S_XML_DECL_ENDING;
-            this.name += this.text;
-            this.text = "";
-            this.fail("XML declaration is incomplete.");
-            return;
-        }
-        if (!(isS(c) || c === EQUAL)) {
-            return;
-        }
-        this.name += this.text;
-        this.text = "";
-        if (!this.xmlDeclExpects.includes(this.name)) {
-            switch (this.name.length) {
-                case 0:
-                    this.fail("did not expect any more name/value pairs.");
-                    break;
-                case 1:
-                    this.fail(`expected the name ${this.xmlDeclExpects[0]}.`);
-                    break;
-                default:
-                    this.fail(`expected one of ${this.xmlDeclExpects.join(", ")}`);
-            }
-        }
-        this.state = c === EQUAL ? S_XML_DECL_VALUE_START : S_XML_DECL_EQ;
-    }
-    sXMLDeclEq() {
-        const c = this.getCodeNorm();
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            this.state = S_XML_DECL_ENDING;
-            this.fail("XML declaration is incomplete.");
-            return;
-        }
-        if (isS(c)) {
-            return;
-        }
-        if (c !== EQUAL) {
-            this.fail("value required.");
-        }
-        this.state = S_XML_DECL_VALUE_START;
-    }
-    sXMLDeclValueStart() {
-        const c = this.getCodeNorm();
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            this.state = S_XML_DECL_ENDING;
-            this.fail("XML declaration is incomplete.");
-            return;
-        }
-        if (isS(c)) {
-            return;
-        }
-        if (!isQuote(c)) {
-            this.fail("value must be quoted.");
-            this.q = SPACE;
-        }
-        else {
-            this.q = c;
-        }
-        this.state = S_XML_DECL_VALUE;
-    }
-    sXMLDeclValue() {
-        const c = this.captureTo([this.q, QUESTION]);
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            this.state = S_XML_DECL_ENDING;
-            this.text = "";
-            this.fail("XML declaration is incomplete.");
-            return;
-        }
-        if (c === EOC) {
-            return;
-        }
-        const value = this.text;
-        this.text = "";
-        switch (this.name) {
-            case "version": {
-                this.xmlDeclExpects = ["encoding", "standalone"];
-                const version = value;
-                this.xmlDecl.version = version;
-                // This is the test specified by XML 1.0 but it is fine for XML 1.1.
-                if (!/^1\.[0-9]+$/.test(version)) {
-                    this.fail("version number must match /^1\\.[0-9]+$/.");
-                }
-                // When forceXMLVersion is set, the XML declaration is ignored.
-                else if (!this.opt.forceXMLVersion) {
-                    this.setXMLVersion(version);
-                }
-                break;
-            }
-            case "encoding":
-                if (!/^[A-Za-z][A-Za-z0-9._-]*$/.test(value)) {
-                    this.fail("encoding value must match \
-/^[A-Za-z0-9][A-Za-z0-9._-]*$/.");
-                }
-                this.xmlDeclExpects = ["standalone"];
-                this.xmlDecl.encoding = value;
-                break;
-            case "standalone":
-                if (value !== "yes" && value !== "no") {
-                    this.fail("standalone value must match \"yes\" or \"no\".");
-                }
-                this.xmlDeclExpects = [];
-                this.xmlDecl.standalone = value;
-                break;
-            default:
-            // We don't need to raise an error here since we've already raised one
-            // when checking what name was expected.
-        }
-        this.name = "";
-        this.state = S_XML_DECL_SEPARATOR;
-    }
-    sXMLDeclSeparator() {
-        const c = this.getCodeNorm();
-        // The question mark character is not valid inside any of the XML
-        // declaration name/value pairs.
-        if (c === QUESTION) {
-            // It is valid to go to S_XML_DECL_ENDING from this state.
-            this.state = S_XML_DECL_ENDING;
-            return;
-        }
-        if (!isS(c)) {
-            this.fail("whitespace required.");
-            this.unget();
-        }
-        this.state = S_XML_DECL_NAME_START;
-    }
-    sXMLDeclEnding() {
-        var _a;
-        const c = this.getCodeNorm();
-        if (c === GREATER) {
-            if (this.piTarget !== "xml") {
-                this.fail("processing instructions are not allowed before root.");
-            }
-            else if (this.name !== "version" &&
-                this.xmlDeclExpects.includes("version")) {
-                this.fail("XML declaration must contain a version.");
-            }
-            (_a = this.xmldeclHandler) === null || _a === void 0 ? void 0 : _a.call(this, this.xmlDecl);
-            this.name = "";
-            this.piTarget = this.text = "";
-            this.state = S_TEXT;
-        }
-        else {
-            // We got here because the previous character was a ?, but the question
-            // mark character is not valid inside any of the XML declaration
-            // name/value pairs.
-            this.fail("The character ? is disallowed anywhere in XML declarations.");
-        }
-        this.xmlDeclPossible = false;
-    }
-    sOpenTag() {
-        var _a;
-        const c = this.captureNameChars();
-        if (c === EOC) {
-            return;
-        }
-        const tag = this.tag = {
-            name: this.name,
-            attributes: Object.create(null),
-        };
-        this.name = "";
-        if (this.xmlnsOpt) {
-            this.topNS = tag.ns = Object.create(null);
-        }
-        (_a = this.openTagStartHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
-        this.sawRoot = true;
-        if (!this.fragmentOpt && this.closedRoot) {
-            this.fail("documents may contain only one root.");
-        }
-        switch (c) {
-            case GREATER:
-                this.openTag();
-                break;
-            case FORWARD_SLASH:
-                this.state = S_OPEN_TAG_SLASH;
-                break;
-            default:
-                if (!isS(c)) {
-                    this.fail("disallowed character in tag name.");
-                }
-                this.state = S_ATTRIB;
-        }
-    }
-    sOpenTagSlash() {
-        if (this.getCode() === GREATER) {
-            this.openSelfClosingTag();
-        }
-        else {
-            this.fail("forward-slash in opening tag not followed by >.");
-            this.state = S_ATTRIB;
-        }
-    }
-    sAttrib() {
-        const c = this.skipSpaces();
-        if (c === EOC) {
-            return;
-        }
-        if (isNameStartChar(c)) {
-            this.unget();
-            this.state = S_ATTRIB_NAME;
-        }
-        else if (c === GREATER) {
-            this.openTag();
-        }
-        else if (c === FORWARD_SLASH) {
-            this.state = S_OPEN_TAG_SLASH;
-        }
-        else {
-            this.fail("disallowed character in attribute name.");
-        }
-    }
-    sAttribName() {
-        const c = this.captureNameChars();
-        if (c === EQUAL) {
-            this.state = S_ATTRIB_VALUE;
-        }
-        else if (isS(c)) {
-            this.state = S_ATTRIB_NAME_SAW_WHITE;
-        }
-        else if (c === GREATER) {
-            this.fail("attribute without value.");
-            this.pushAttrib(this.name, this.name);
-            this.name = this.text = "";
-            this.openTag();
-        }
-        else if (c !== EOC) {
-            this.fail("disallowed character in attribute name.");
-        }
-    }
-    sAttribNameSawWhite() {
-        const c = this.skipSpaces();
-        switch (c) {
-            case EOC:
-                return;
-            case EQUAL:
-                this.state = S_ATTRIB_VALUE;
-                break;
-            default:
-                this.fail("attribute without value.");
-                // Should we do this???
-                // this.tag.attributes[this.name] = "";
-                this.text = "";
-                this.name = "";
-                if (c === GREATER) {
-                    this.openTag();
-                }
-                else if (isNameStartChar(c)) {
-                    this.unget();
-                    this.state = S_ATTRIB_NAME;
-                }
-                else {
-                    this.fail("disallowed character in attribute name.");
-                    this.state = S_ATTRIB;
-                }
-        }
-    }
-    sAttribValue() {
-        const c = this.getCodeNorm();
-        if (isQuote(c)) {
-            this.q = c;
-            this.state = S_ATTRIB_VALUE_QUOTED;
-        }
-        else if (!isS(c)) {
-            this.fail("unquoted attribute value.");
-            this.state = S_ATTRIB_VALUE_UNQUOTED;
-            this.unget();
-        }
-    }
-    sAttribValueQuoted() {
-        // We deliberately do not use captureTo here. The specialized code we use
-        // here is faster than using captureTo.
-        const { q, chunk } = this;
-        let { i: start } = this;
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            switch (this.getCode()) {
-                case q:
-                    this.pushAttrib(this.name, this.text + chunk.slice(start, this.prevI));
-                    this.name = this.text = "";
-                    this.q = null;
-                    this.state = S_ATTRIB_VALUE_CLOSED;
-                    return;
-                case AMP:
-                    this.text += chunk.slice(start, this.prevI);
-                    this.state = S_ENTITY;
-                    this.entityReturnState = S_ATTRIB_VALUE_QUOTED;
-                    return;
-                case NL:
-                case NL_LIKE:
-                case TAB:
-                    this.text += `${chunk.slice(start, this.prevI)} `;
-                    start = this.i;
-                    break;
-                case LESS:
-                    this.text += chunk.slice(start, this.prevI);
-                    this.fail("disallowed character.");
-                    return;
-                case EOC:
-                    this.text += chunk.slice(start);
-                    return;
-                default:
-            }
-        }
-    }
-    sAttribValueClosed() {
-        const c = this.getCodeNorm();
-        if (isS(c)) {
-            this.state = S_ATTRIB;
-        }
-        else if (c === GREATER) {
-            this.openTag();
-        }
-        else if (c === FORWARD_SLASH) {
-            this.state = S_OPEN_TAG_SLASH;
-        }
-        else if (isNameStartChar(c)) {
-            this.fail("no whitespace between attributes.");
-            this.unget();
-            this.state = S_ATTRIB_NAME;
-        }
-        else {
-            this.fail("disallowed character in attribute name.");
-        }
-    }
-    sAttribValueUnquoted() {
-        // We don't do anything regarding EOL or space handling for unquoted
-        // attributes. We already have failed by the time we get here, and the
-        // contract that saxes upholds states that upon failure, it is not safe to
-        // rely on the data passed to event handlers (other than
-        // ``onerror``). Passing "bad" data is not a problem.
-        const c = this.captureTo(ATTRIB_VALUE_UNQUOTED_TERMINATOR);
-        switch (c) {
-            case AMP:
-                this.state = S_ENTITY;
-                this.entityReturnState = S_ATTRIB_VALUE_UNQUOTED;
-                break;
-            case LESS:
-                this.fail("disallowed character.");
-                break;
-            case EOC:
-                break;
-            default:
-                if (this.text.includes("]]>")) {
-                    this.fail("the string \"]]>\" is disallowed in char data.");
-                }
-                this.pushAttrib(this.name, this.text);
-                this.name = this.text = "";
-                if (c === GREATER) {
-                    this.openTag();
-                }
-                else {
-                    this.state = S_ATTRIB;
-                }
-        }
-    }
-    sCloseTag() {
-        const c = this.captureNameChars();
-        if (c === GREATER) {
-            this.closeTag();
-        }
-        else if (isS(c)) {
-            this.state = S_CLOSE_TAG_SAW_WHITE;
-        }
-        else if (c !== EOC) {
-            this.fail("disallowed character in closing tag.");
-        }
-    }
-    sCloseTagSawWhite() {
-        switch (this.skipSpaces()) {
-            case GREATER:
-                this.closeTag();
-                break;
-            case EOC:
-                break;
-            default:
-                this.fail("disallowed character in closing tag.");
-        }
-    }
-    // END OF STATE ENGINE METHODS
-    handleTextInRoot() {
-        // This is essentially a specialized version of captureTo which is optimized
-        // for performing the ]]> check. A previous version of this code, checked
-        // ``this.text`` for the presence of ]]>. It simplified the code but was
-        // very costly when character data contained a lot of entities to be parsed.
-        //
-        // Since we are using a specialized loop, we also keep track of the presence
-        // of ]]> in text data. The sequence ]]> is forbidden to appear as-is.
-        //
-        let { i: start, forbiddenState } = this;
-        const { chunk, textHandler: handler } = this;
-        // eslint-disable-next-line no-labels, no-restricted-syntax
-        scanLoop: 
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            switch (this.getCode()) {
-                case LESS: {
-                    this.state = S_OPEN_WAKA;
-                    if (handler !== undefined) {
-                        const { text } = this;
-                        const slice = chunk.slice(start, this.prevI);
-                        if (text.length !== 0) {
-                            handler(text + slice);
-                            this.text = "";
-                        }
-                        else if (slice.length !== 0) {
-                            handler(slice);
-                        }
-                    }
-                    forbiddenState = FORBIDDEN_START;
-                    // eslint-disable-next-line no-labels
-                    break scanLoop;
-                }
-                case AMP:
-                    this.state = S_ENTITY;
-                    this.entityReturnState = S_TEXT;
-                    if (handler !== undefined) {
-                        this.text += chunk.slice(start, this.prevI);
-                    }
-                    forbiddenState = FORBIDDEN_START;
-                    // eslint-disable-next-line no-labels
-                    break scanLoop;
-                case CLOSE_BRACKET:
-                    switch (forbiddenState) {
-                        case FORBIDDEN_START:
-                            forbiddenState = FORBIDDEN_BRACKET;
-                            break;
-                        case FORBIDDEN_BRACKET:
-                            forbiddenState = FORBIDDEN_BRACKET_BRACKET;
-                            break;
-                        case FORBIDDEN_BRACKET_BRACKET:
-                            break;
-                        default:
-                            throw new Error("impossible state");
-                    }
-                    break;
-                case GREATER:
-                    if (forbiddenState === FORBIDDEN_BRACKET_BRACKET) {
-                        this.fail("the string \"]]>\" is disallowed in char data.");
-                    }
-                    forbiddenState = FORBIDDEN_START;
-                    break;
-                case NL_LIKE:
-                    if (handler !== undefined) {
-                        this.text += `${chunk.slice(start, this.prevI)}\n`;
-                    }
-                    start = this.i;
-                    forbiddenState = FORBIDDEN_START;
-                    break;
-                case EOC:
-                    if (handler !== undefined) {
-                        this.text += chunk.slice(start);
-                    }
-                    // eslint-disable-next-line no-labels
-                    break scanLoop;
-                default:
-                    forbiddenState = FORBIDDEN_START;
-            }
-        }
-        this.forbiddenState = forbiddenState;
-    }
-    handleTextOutsideRoot() {
-        // This is essentially a specialized version of captureTo which is optimized
-        // for a specialized task. We keep track of the presence of non-space
-        // characters in the text since these are errors when appearing outside the
-        // document root element.
-        let { i: start } = this;
-        const { chunk, textHandler: handler } = this;
-        let nonSpace = false;
-        // eslint-disable-next-line no-labels, no-restricted-syntax
-        outRootLoop: 
-        // eslint-disable-next-line no-constant-condition
-        while (true) {
-            const code = this.getCode();
-            switch (code) {
-                case LESS: {
-                    this.state = S_OPEN_WAKA;
-                    if (handler !== undefined) {
-                        const { text } = this;
-                        const slice = chunk.slice(start, this.prevI);
-                        if (text.length !== 0) {
-                            handler(text + slice);
-                            this.text = "";
-                        }
-                        else if (slice.length !== 0) {
-                            handler(slice);
-                        }
-                    }
-                    // eslint-disable-next-line no-labels
-                    break outRootLoop;
-                }
-                case AMP:
-                    this.state = S_ENTITY;
-                    this.entityReturnState = S_TEXT;
-                    if (handler !== undefined) {
-                        this.text += chunk.slice(start, this.prevI);
-                    }
-                    nonSpace = true;
-                    // eslint-disable-next-line no-labels
-                    break outRootLoop;
-                case NL_LIKE:
-                    if (handler !== undefined) {
-                        this.text += `${chunk.slice(start, this.prevI)}\n`;
-                    }
-                    start = this.i;
-                    break;
-                case EOC:
-                    if (handler !== undefined) {
-                        this.text += chunk.slice(start);
-                    }
-                    // eslint-disable-next-line no-labels
-                    break outRootLoop;
-                default:
-                    if (!isS(code)) {
-                        nonSpace = true;
-                    }
-            }
-        }
-        if (!nonSpace) {
-            return;
-        }
-        // We use the reportedTextBeforeRoot and reportedTextAfterRoot flags
-        // to avoid reporting errors for every single character that is out of
-        // place.
-        if (!this.sawRoot && !this.reportedTextBeforeRoot) {
-            this.fail("text data outside of root node.");
-            this.reportedTextBeforeRoot = true;
-        }
-        if (this.closedRoot && !this.reportedTextAfterRoot) {
-            this.fail("text data outside of root node.");
-            this.reportedTextAfterRoot = true;
-        }
-    }
-    pushAttribNS(name, value) {
-        var _a;
-        const { prefix, local } = this.qname(name);
-        const attr = { name, prefix, local, value };
-        this.attribList.push(attr);
-        (_a = this.attributeHandler) === null || _a === void 0 ? void 0 : _a.call(this, attr);
-        if (prefix === "xmlns") {
-            const trimmed = value.trim();
-            if (this.currentXMLVersion === "1.0" && trimmed === "") {
-                this.fail("invalid attempt to undefine prefix in XML 1.0");
-            }
-            this.topNS[local] = trimmed;
-            nsPairCheck(this, local, trimmed);
-        }
-        else if (name === "xmlns") {
-            const trimmed = value.trim();
-            this.topNS[""] = trimmed;
-            nsPairCheck(this, "", trimmed);
-        }
-    }
-    pushAttribPlain(name, value) {
-        var _a;
-        const attr = { name, value };
-        this.attribList.push(attr);
-        (_a = this.attributeHandler) === null || _a === void 0 ? void 0 : _a.call(this, attr);
-    }
-    /**
-     * End parsing. This performs final well-formedness checks and resets the
-     * parser to a clean state.
-     *
-     * @returns this
-     */
-    end() {
-        var _a, _b;
-        if (!this.sawRoot) {
-            this.fail("document must contain a root element.");
-        }
-        const { tags } = this;
-        while (tags.length > 0) {
-            const tag = tags.pop();
-            this.fail(`unclosed tag: ${tag.name}`);
-        }
-        if ((this.state !== S_BEGIN) && (this.state !== S_TEXT)) {
-            this.fail("unexpected end.");
-        }
-        const { text } = this;
-        if (text.length !== 0) {
-            (_a = this.textHandler) === null || _a === void 0 ? void 0 : _a.call(this, text);
-            this.text = "";
-        }
-        this._closed = true;
-        (_b = this.endHandler) === null || _b === void 0 ? void 0 : _b.call(this);
-        this._init();
-        return this;
-    }
-    /**
-     * Resolve a namespace prefix.
-     *
-     * @param prefix The prefix to resolve.
-     *
-     * @returns The namespace URI or ``undefined`` if the prefix is not defined.
-     */
-    resolve(prefix) {
-        var _a, _b;
-        let uri = this.topNS[prefix];
-        if (uri !== undefined) {
-            return uri;
-        }
-        const { tags } = this;
-        for (let index = tags.length - 1; index >= 0; index--) {
-            uri = tags[index].ns[prefix];
-            if (uri !== undefined) {
-                return uri;
-            }
-        }
-        uri = this.ns[prefix];
-        if (uri !== undefined) {
-            return uri;
-        }
-        return (_b = (_a = this.opt).resolvePrefix) === null || _b === void 0 ? void 0 : _b.call(_a, prefix);
-    }
-    /**
-     * Parse a qname into its prefix and local name parts.
-     *
-     * @param name The name to parse
-     *
-     * @returns
-     */
-    qname(name) {
-        // This is faster than using name.split(":").
-        const colon = name.indexOf(":");
-        if (colon === -1) {
-            return { prefix: "", local: name };
-        }
-        const local = name.slice(colon + 1);
-        const prefix = name.slice(0, colon);
-        if (prefix === "" || local === "" || local.includes(":")) {
-            this.fail(`malformed name: ${name}.`);
-        }
-        return { prefix, local };
-    }
-    processAttribsNS() {
-        var _a;
-        const { attribList } = this;
-        const tag = this.tag;
-        {
-            // add namespace info to tag
-            const { prefix, local } = this.qname(tag.name);
-            tag.prefix = prefix;
-            tag.local = local;
-            const uri = tag.uri = (_a = this.resolve(prefix)) !== null && _a !== void 0 ? _a : "";
-            if (prefix !== "") {
-                if (prefix === "xmlns") {
-                    this.fail("tags may not have \"xmlns\" as prefix.");
-                }
-                if (uri === "") {
-                    this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
-                    tag.uri = prefix;
-                }
-            }
-        }
-        if (attribList.length === 0) {
-            return;
-        }
-        const { attributes } = tag;
-        const seen = new Set();
-        // Note: do not apply default ns to attributes:
-        //   http://www.w3.org/TR/REC-xml-names/#defaulting
-        for (const attr of attribList) {
-            const { name, prefix, local } = attr;
-            let uri;
-            let eqname;
-            if (prefix === "") {
-                uri = name === "xmlns" ? XMLNS_NAMESPACE : "";
-                eqname = name;
-            }
-            else {
-                uri = this.resolve(prefix);
-                // if there's any attributes with an undefined namespace,
-                // then fail on them now.
-                if (uri === undefined) {
-                    this.fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
-                    uri = prefix;
-                }
-                eqname = `{${uri}}${local}`;
-            }
-            if (seen.has(eqname)) {
-                this.fail(`duplicate attribute: ${eqname}.`);
-            }
-            seen.add(eqname);
-            attr.uri = uri;
-            attributes[name] = attr;
-        }
-        this.attribList = [];
-    }
-    processAttribsPlain() {
-        const { attribList } = this;
-        // eslint-disable-next-line prefer-destructuring
-        const attributes = this.tag.attributes;
-        for (const { name, value } of attribList) {
-            if (attributes[name] !== undefined) {
-                this.fail(`duplicate attribute: ${name}.`);
-            }
-            attributes[name] = value;
-        }
-        this.attribList = [];
-    }
-    /**
-     * Handle a complete open tag. This parser code calls this once it has seen
-     * the whole tag. This method checks for well-formeness and then emits
-     * ``onopentag``.
-     */
-    openTag() {
-        var _a;
-        this.processAttribs();
-        const { tags } = this;
-        const tag = this.tag;
-        tag.isSelfClosing = false;
-        // There cannot be any pending text here due to the onopentagstart that was
-        // necessarily emitted before we get here. So we do not check text.
-        (_a = this.openTagHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
-        tags.push(tag);
-        this.state = S_TEXT;
-        this.name = "";
-    }
-    /**
-     * Handle a complete self-closing tag. This parser code calls this once it has
-     * seen the whole tag. This method checks for well-formeness and then emits
-     * ``onopentag`` and ``onclosetag``.
-     */
-    openSelfClosingTag() {
-        var _a, _b, _c;
-        this.processAttribs();
-        const { tags } = this;
-        const tag = this.tag;
-        tag.isSelfClosing = true;
-        // There cannot be any pending text here due to the onopentagstart that was
-        // necessarily emitted before we get here. So we do not check text.
-        (_a = this.openTagHandler) === null || _a === void 0 ? void 0 : _a.call(this, tag);
-        (_b = this.closeTagHandler) === null || _b === void 0 ? void 0 : _b.call(this, tag);
-        const top = this.tag = (_c = tags[tags.length - 1]) !== null && _c !== void 0 ? _c : null;
-        if (top === null) {
-            this.closedRoot = true;
-        }
-        this.state = S_TEXT;
-        this.name = "";
-    }
-    /**
-     * Handle a complete close tag. This parser code calls this once it has seen
-     * the whole tag. This method checks for well-formeness and then emits
-     * ``onclosetag``.
-     */
-    closeTag() {
-        const { tags, name } = this;
-        // Our state after this will be S_TEXT, no matter what, and we can clear
-        // tagName now.
-        this.state = S_TEXT;
-        this.name = "";
-        if (name === "") {
-            this.fail("weird empty close tag.");
-            this.text += "</>";
-            return;
-        }
-        const handler = this.closeTagHandler;
-        let l = tags.length;
-        while (l-- > 0) {
-            const tag = this.tag = tags.pop();
-            this.topNS = tag.ns;
-            handler === null || handler === void 0 ? void 0 : handler(tag);
-            if (tag.name === name) {
-                break;
-            }
-            this.fail("unexpected close tag.");
-        }
-        if (l === 0) {
-            this.closedRoot = true;
-        }
-        else if (l < 0) {
-            this.fail(`unmatched closing tag: ${name}.`);
-            this.text += `</${name}>`;
-        }
-    }
-    /**
-     * Resolves an entity. Makes any necessary well-formedness checks.
-     *
-     * @param entity The entity to resolve.
-     *
-     * @returns The parsed entity.
-     */
-    parseEntity(entity) {
-        // startsWith would be significantly slower for this test.
-        if (entity[0] !== "#") {
-            const defined = this.ENTITIES[entity];
-            if (defined !== undefined) {
-                return defined;
-            }
-            this.fail(this.isName(entity) ? "undefined entity." :
-                "disallowed character in entity name.");
-            return `&${entity};`;
-        }
-        let num = NaN;
-        if (entity[1] === "x" && /^#x[0-9a-f]+$/i.test(entity)) {
-            num = parseInt(entity.slice(2), 16);
-        }
-        else if (/^#[0-9]+$/.test(entity)) {
-            num = parseInt(entity.slice(1), 10);
-        }
-        // The character reference is required to match the CHAR production.
-        if (!this.isChar(num)) {
-            this.fail("malformed character entity.");
-            return `&${entity};`;
-        }
-        return String.fromCodePoint(num);
-    }
-}
-exports.wT = SaxesParser;
-//# sourceMappingURL=saxes.js.map
-
-/***/ }),
-
-/***/ 6950:
-/***/ ((__unused_webpack_module, exports) => {
-
-
-/**
- * Character classes and associated utilities for the 5th edition of XML 1.0.
- *
- * @author Louis-Dominique Dubeau
- * @license MIT
- * @copyright Louis-Dominique Dubeau
- */
-Object.defineProperty(exports, "__esModule", ({ value: true }));
-//
-// Fragments.
-//
-exports.CHAR = "\t\n\r -\uD7FF\uE000-\uFFFD\uD800\uDC00-\uDBFF\uDFFF";
-exports.S = " \t\r\n";
-// tslint:disable-next-line:max-line-length
-exports.NAME_START_CHAR = ":A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800\uDC00-\uDB7F\uDFFF";
-exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\u00B7\u0300-\u036F\u203F-\u2040";
-//
-// Regular expressions.
-//
-exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
-exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
-exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
-exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
-exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
-exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
-var TAB = 9;
-var NL = 0xA;
-var CR = 0xD;
-var SPACE = 0x20;
-//
-// Lists.
-//
-/** All characters in the ``S`` production. */
-exports.S_LIST = [SPACE, NL, CR, TAB];
-/**
- * Determines whether a codepoint matches the ``CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``CHAR``.
- */
-function isChar(c) {
-    return (c >= SPACE && c <= 0xD7FF) ||
-        c === NL || c === CR || c === TAB ||
-        (c >= 0xE000 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0x10FFFF);
-}
-exports.isChar = isChar;
-/**
- * Determines whether a codepoint matches the ``S`` (space) production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``S``.
- */
-function isS(c) {
-    return c === SPACE || c === NL || c === CR || c === TAB;
-}
-exports.isS = isS;
-/**
- * Determines whether a codepoint matches the ``NAME_START_CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``NAME_START_CHAR``.
- */
-function isNameStartChar(c) {
-    return ((c >= 0x41 && c <= 0x5A) ||
-        (c >= 0x61 && c <= 0x7A) ||
-        c === 0x3A ||
-        c === 0x5F ||
-        c === 0x200C ||
-        c === 0x200D ||
-        (c >= 0xC0 && c <= 0xD6) ||
-        (c >= 0xD8 && c <= 0xF6) ||
-        (c >= 0x00F8 && c <= 0x02FF) ||
-        (c >= 0x0370 && c <= 0x037D) ||
-        (c >= 0x037F && c <= 0x1FFF) ||
-        (c >= 0x2070 && c <= 0x218F) ||
-        (c >= 0x2C00 && c <= 0x2FEF) ||
-        (c >= 0x3001 && c <= 0xD7FF) ||
-        (c >= 0xF900 && c <= 0xFDCF) ||
-        (c >= 0xFDF0 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0xEFFFF));
-}
-exports.isNameStartChar = isNameStartChar;
-/**
- * Determines whether a codepoint matches the ``NAME_CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``NAME_CHAR``.
- */
-function isNameChar(c) {
-    return isNameStartChar(c) ||
-        (c >= 0x30 && c <= 0x39) ||
-        c === 0x2D ||
-        c === 0x2E ||
-        c === 0xB7 ||
-        (c >= 0x0300 && c <= 0x036F) ||
-        (c >= 0x203F && c <= 0x2040);
-}
-exports.isNameChar = isNameChar;
-//# sourceMappingURL=ed5.js.map
-
-/***/ }),
-
-/***/ 4488:
-/***/ ((__unused_webpack_module, exports) => {
-
-
-/**
- * Character classes and associated utilities for the 2nd edition of XML 1.1.
- *
- * @author Louis-Dominique Dubeau
- * @license MIT
- * @copyright Louis-Dominique Dubeau
- */
-Object.defineProperty(exports, "__esModule", ({ value: true }));
-//
-// Fragments.
-//
-exports.CHAR = "\u0001-\uD7FF\uE000-\uFFFD\uD800\uDC00-\uDBFF\uDFFF";
-exports.RESTRICTED_CHAR = "\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F";
-exports.S = " \t\r\n";
-// tslint:disable-next-line:max-line-length
-exports.NAME_START_CHAR = ":A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800\uDC00-\uDB7F\uDFFF";
-exports.NAME_CHAR = "-" + exports.NAME_START_CHAR + ".0-9\u00B7\u0300-\u036F\u203F-\u2040";
-//
-// Regular expressions.
-//
-exports.CHAR_RE = new RegExp("^[" + exports.CHAR + "]$", "u");
-exports.RESTRICTED_CHAR_RE = new RegExp("^[" + exports.RESTRICTED_CHAR + "]$", "u");
-exports.S_RE = new RegExp("^[" + exports.S + "]+$", "u");
-exports.NAME_START_CHAR_RE = new RegExp("^[" + exports.NAME_START_CHAR + "]$", "u");
-exports.NAME_CHAR_RE = new RegExp("^[" + exports.NAME_CHAR + "]$", "u");
-exports.NAME_RE = new RegExp("^[" + exports.NAME_START_CHAR + "][" + exports.NAME_CHAR + "]*$", "u");
-exports.NMTOKEN_RE = new RegExp("^[" + exports.NAME_CHAR + "]+$", "u");
-var TAB = 9;
-var NL = 0xA;
-var CR = 0xD;
-var SPACE = 0x20;
-//
-// Lists.
-//
-/** All characters in the ``S`` production. */
-exports.S_LIST = [SPACE, NL, CR, TAB];
-/**
- * Determines whether a codepoint matches the ``CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``CHAR``.
- */
-function isChar(c) {
-    return (c >= 0x0001 && c <= 0xD7FF) ||
-        (c >= 0xE000 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0x10FFFF);
-}
-exports.isChar = isChar;
-/**
- * Determines whether a codepoint matches the ``RESTRICTED_CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``RESTRICTED_CHAR``.
- */
-function isRestrictedChar(c) {
-    return (c >= 0x1 && c <= 0x8) ||
-        c === 0xB ||
-        c === 0xC ||
-        (c >= 0xE && c <= 0x1F) ||
-        (c >= 0x7F && c <= 0x84) ||
-        (c >= 0x86 && c <= 0x9F);
-}
-exports.isRestrictedChar = isRestrictedChar;
-/**
- * Determines whether a codepoint matches the ``CHAR`` production and does not
- * match the ``RESTRICTED_CHAR`` production. ``isCharAndNotRestricted(x)`` is
- * equivalent to ``isChar(x) && !isRestrictedChar(x)``. This function is faster
- * than running the two-call equivalent.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``CHAR`` and does not match
- * ``RESTRICTED_CHAR``.
- */
-function isCharAndNotRestricted(c) {
-    return (c === 0x9) ||
-        (c === 0xA) ||
-        (c === 0xD) ||
-        (c > 0x1F && c < 0x7F) ||
-        (c === 0x85) ||
-        (c > 0x9F && c <= 0xD7FF) ||
-        (c >= 0xE000 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0x10FFFF);
-}
-exports.isCharAndNotRestricted = isCharAndNotRestricted;
-/**
- * Determines whether a codepoint matches the ``S`` (space) production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``S``.
- */
-function isS(c) {
-    return c === SPACE || c === NL || c === CR || c === TAB;
-}
-exports.isS = isS;
-/**
- * Determines whether a codepoint matches the ``NAME_START_CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``NAME_START_CHAR``.
- */
-// tslint:disable-next-line:cyclomatic-complexity
-function isNameStartChar(c) {
-    return ((c >= 0x41 && c <= 0x5A) ||
-        (c >= 0x61 && c <= 0x7A) ||
-        c === 0x3A ||
-        c === 0x5F ||
-        c === 0x200C ||
-        c === 0x200D ||
-        (c >= 0xC0 && c <= 0xD6) ||
-        (c >= 0xD8 && c <= 0xF6) ||
-        (c >= 0x00F8 && c <= 0x02FF) ||
-        (c >= 0x0370 && c <= 0x037D) ||
-        (c >= 0x037F && c <= 0x1FFF) ||
-        (c >= 0x2070 && c <= 0x218F) ||
-        (c >= 0x2C00 && c <= 0x2FEF) ||
-        (c >= 0x3001 && c <= 0xD7FF) ||
-        (c >= 0xF900 && c <= 0xFDCF) ||
-        (c >= 0xFDF0 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0xEFFFF));
-}
-exports.isNameStartChar = isNameStartChar;
-/**
- * Determines whether a codepoint matches the ``NAME_CHAR`` production.
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches ``NAME_CHAR``.
- */
-function isNameChar(c) {
-    return isNameStartChar(c) ||
-        (c >= 0x30 && c <= 0x39) ||
-        c === 0x2D ||
-        c === 0x2E ||
-        c === 0xB7 ||
-        (c >= 0x0300 && c <= 0x036F) ||
-        (c >= 0x203F && c <= 0x2040);
-}
-exports.isNameChar = isNameChar;
-//# sourceMappingURL=ed2.js.map
-
-/***/ }),
-
-/***/ 5699:
-/***/ ((__unused_webpack_module, exports) => {
-
-
-/**
- * Character class utilities for XML NS 1.0 edition 3.
- *
- * @author Louis-Dominique Dubeau
- * @license MIT
- * @copyright Louis-Dominique Dubeau
- */
-Object.defineProperty(exports, "__esModule", ({ value: true }));
-//
-// Fragments.
-//
-// tslint:disable-next-line:max-line-length
-exports.NC_NAME_START_CHAR = "A-Z_a-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u02FF\u0370-\u037D\u037F-\u1FFF\u200C-\u200D\u2070-\u218F\u2C00-\u2FEF\u3001-\uD7FF\uF900-\uFDCF\uFDF0-\uFFFD\uD800\uDC00-\uDB7F\uDFFF";
-exports.NC_NAME_CHAR = "-" + exports.NC_NAME_START_CHAR + ".0-9\u00B7\u0300-\u036F\u203F-\u2040";
-//
-// Regular expressions.
-//
-exports.NC_NAME_START_CHAR_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "]$", "u");
-exports.NC_NAME_CHAR_RE = new RegExp("^[" + exports.NC_NAME_CHAR + "]$", "u");
-exports.NC_NAME_RE = new RegExp("^[" + exports.NC_NAME_START_CHAR + "][" + exports.NC_NAME_CHAR + "]*$", "u");
-/**
- * Determines whether a codepoint matches [[NC_NAME_START_CHAR]].
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches.
- */
-// tslint:disable-next-line:cyclomatic-complexity
-function isNCNameStartChar(c) {
-    return ((c >= 0x41 && c <= 0x5A) ||
-        c === 0x5F ||
-        (c >= 0x61 && c <= 0x7A) ||
-        (c >= 0xC0 && c <= 0xD6) ||
-        (c >= 0xD8 && c <= 0xF6) ||
-        (c >= 0x00F8 && c <= 0x02FF) ||
-        (c >= 0x0370 && c <= 0x037D) ||
-        (c >= 0x037F && c <= 0x1FFF) ||
-        (c >= 0x200C && c <= 0x200D) ||
-        (c >= 0x2070 && c <= 0x218F) ||
-        (c >= 0x2C00 && c <= 0x2FEF) ||
-        (c >= 0x3001 && c <= 0xD7FF) ||
-        (c >= 0xF900 && c <= 0xFDCF) ||
-        (c >= 0xFDF0 && c <= 0xFFFD) ||
-        (c >= 0x10000 && c <= 0xEFFFF));
-}
-exports.isNCNameStartChar = isNCNameStartChar;
-/**
- * Determines whether a codepoint matches [[NC_NAME_CHAR]].
- *
- * @param c The code point.
- *
- * @returns ``true`` if the codepoint matches.
- */
-function isNCNameChar(c) {
-    return isNCNameStartChar(c) ||
-        (c === 0x2D ||
-            c === 0x2E ||
-            (c >= 0x30 && c <= 0x39) ||
-            c === 0x00B7 ||
-            (c >= 0x0300 && c <= 0x036F) ||
-            (c >= 0x203F && c <= 0x2040));
-}
-exports.isNCNameChar = isNCNameChar;
-//# sourceMappingURL=ed3.js.map
-
-/***/ }),
-
 /***/ 568:
 /***/ ((module) => {
 
@@ -28914,6 +26521,15 @@ function attributeTo(file, make) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/util/score.ts
+/**
+ * A score held to [0, 1], as every score in a run record is. NaN, which no
+ * comparison can order, counts as 0 rather than slipping through.
+ */
+function clampScore(score) {
+    return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score));
+}
+
 ;// CONCATENATED MODULE: ./src/assertions/outcome.ts
 const EXCERPT_CHARS = 200;
 const VALUE_CHARS = 120;
@@ -29200,10207 +26816,14 @@ const finishReason = {
 };
 const finishReasonAssertions = { 'finish-reason': finishReason };
 
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/unicode.js
-const UNDEFINED_CODE_POINTS = new Set([
-    65534, 65535, 131070, 131071, 196606, 196607, 262142, 262143, 327678, 327679, 393214,
-    393215, 458750, 458751, 524286, 524287, 589822, 589823, 655358, 655359, 720894,
-    720895, 786430, 786431, 851966, 851967, 917502, 917503, 983038, 983039, 1048574,
-    1048575, 1114110, 1114111,
-]);
-const REPLACEMENT_CHARACTER = '\uFFFD';
-var CODE_POINTS;
-(function (CODE_POINTS) {
-    CODE_POINTS[CODE_POINTS["EOF"] = -1] = "EOF";
-    CODE_POINTS[CODE_POINTS["NULL"] = 0] = "NULL";
-    CODE_POINTS[CODE_POINTS["TABULATION"] = 9] = "TABULATION";
-    CODE_POINTS[CODE_POINTS["CARRIAGE_RETURN"] = 13] = "CARRIAGE_RETURN";
-    CODE_POINTS[CODE_POINTS["LINE_FEED"] = 10] = "LINE_FEED";
-    CODE_POINTS[CODE_POINTS["FORM_FEED"] = 12] = "FORM_FEED";
-    CODE_POINTS[CODE_POINTS["SPACE"] = 32] = "SPACE";
-    CODE_POINTS[CODE_POINTS["EXCLAMATION_MARK"] = 33] = "EXCLAMATION_MARK";
-    CODE_POINTS[CODE_POINTS["QUOTATION_MARK"] = 34] = "QUOTATION_MARK";
-    CODE_POINTS[CODE_POINTS["AMPERSAND"] = 38] = "AMPERSAND";
-    CODE_POINTS[CODE_POINTS["APOSTROPHE"] = 39] = "APOSTROPHE";
-    CODE_POINTS[CODE_POINTS["HYPHEN_MINUS"] = 45] = "HYPHEN_MINUS";
-    CODE_POINTS[CODE_POINTS["SOLIDUS"] = 47] = "SOLIDUS";
-    CODE_POINTS[CODE_POINTS["DIGIT_0"] = 48] = "DIGIT_0";
-    CODE_POINTS[CODE_POINTS["DIGIT_9"] = 57] = "DIGIT_9";
-    CODE_POINTS[CODE_POINTS["SEMICOLON"] = 59] = "SEMICOLON";
-    CODE_POINTS[CODE_POINTS["LESS_THAN_SIGN"] = 60] = "LESS_THAN_SIGN";
-    CODE_POINTS[CODE_POINTS["EQUALS_SIGN"] = 61] = "EQUALS_SIGN";
-    CODE_POINTS[CODE_POINTS["GREATER_THAN_SIGN"] = 62] = "GREATER_THAN_SIGN";
-    CODE_POINTS[CODE_POINTS["QUESTION_MARK"] = 63] = "QUESTION_MARK";
-    CODE_POINTS[CODE_POINTS["LATIN_CAPITAL_A"] = 65] = "LATIN_CAPITAL_A";
-    CODE_POINTS[CODE_POINTS["LATIN_CAPITAL_Z"] = 90] = "LATIN_CAPITAL_Z";
-    CODE_POINTS[CODE_POINTS["RIGHT_SQUARE_BRACKET"] = 93] = "RIGHT_SQUARE_BRACKET";
-    CODE_POINTS[CODE_POINTS["GRAVE_ACCENT"] = 96] = "GRAVE_ACCENT";
-    CODE_POINTS[CODE_POINTS["LATIN_SMALL_A"] = 97] = "LATIN_SMALL_A";
-    CODE_POINTS[CODE_POINTS["LATIN_SMALL_Z"] = 122] = "LATIN_SMALL_Z";
-})(CODE_POINTS || (CODE_POINTS = {}));
-const SEQUENCES = {
-    DASH_DASH: '--',
-    CDATA_START: '[CDATA[',
-    DOCTYPE: 'doctype',
-    SCRIPT: 'script',
-    PUBLIC: 'public',
-    SYSTEM: 'system',
-};
-//Surrogates
-function isSurrogate(cp) {
-    return cp >= 55296 && cp <= 57343;
-}
-function isSurrogatePair(cp) {
-    return cp >= 56320 && cp <= 57343;
-}
-function getSurrogatePairCodePoint(cp1, cp2) {
-    return (cp1 - 55296) * 1024 + 9216 + cp2;
-}
-//NOTE: excluding NULL and ASCII whitespace
-function isControlCodePoint(cp) {
-    return ((cp !== 0x20 && cp !== 0x0a && cp !== 0x0d && cp !== 0x09 && cp !== 0x0c && cp >= 0x01 && cp <= 0x1f) ||
-        (cp >= 0x7f && cp <= 0x9f));
-}
-function isUndefinedCodePoint(cp) {
-    return (cp >= 64976 && cp <= 65007) || UNDEFINED_CODE_POINTS.has(cp);
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/error-codes.js
-var ERR;
-(function (ERR) {
-    ERR["controlCharacterInInputStream"] = "control-character-in-input-stream";
-    ERR["noncharacterInInputStream"] = "noncharacter-in-input-stream";
-    ERR["surrogateInInputStream"] = "surrogate-in-input-stream";
-    ERR["nonVoidHtmlElementStartTagWithTrailingSolidus"] = "non-void-html-element-start-tag-with-trailing-solidus";
-    ERR["endTagWithAttributes"] = "end-tag-with-attributes";
-    ERR["endTagWithTrailingSolidus"] = "end-tag-with-trailing-solidus";
-    ERR["unexpectedSolidusInTag"] = "unexpected-solidus-in-tag";
-    ERR["unexpectedNullCharacter"] = "unexpected-null-character";
-    ERR["unexpectedQuestionMarkInsteadOfTagName"] = "unexpected-question-mark-instead-of-tag-name";
-    ERR["invalidFirstCharacterOfTagName"] = "invalid-first-character-of-tag-name";
-    ERR["unexpectedEqualsSignBeforeAttributeName"] = "unexpected-equals-sign-before-attribute-name";
-    ERR["missingEndTagName"] = "missing-end-tag-name";
-    ERR["unexpectedCharacterInAttributeName"] = "unexpected-character-in-attribute-name";
-    ERR["unknownNamedCharacterReference"] = "unknown-named-character-reference";
-    ERR["missingSemicolonAfterCharacterReference"] = "missing-semicolon-after-character-reference";
-    ERR["unexpectedCharacterAfterDoctypeSystemIdentifier"] = "unexpected-character-after-doctype-system-identifier";
-    ERR["unexpectedCharacterInUnquotedAttributeValue"] = "unexpected-character-in-unquoted-attribute-value";
-    ERR["eofBeforeTagName"] = "eof-before-tag-name";
-    ERR["eofInTag"] = "eof-in-tag";
-    ERR["missingAttributeValue"] = "missing-attribute-value";
-    ERR["missingWhitespaceBetweenAttributes"] = "missing-whitespace-between-attributes";
-    ERR["missingWhitespaceAfterDoctypePublicKeyword"] = "missing-whitespace-after-doctype-public-keyword";
-    ERR["missingWhitespaceBetweenDoctypePublicAndSystemIdentifiers"] = "missing-whitespace-between-doctype-public-and-system-identifiers";
-    ERR["missingWhitespaceAfterDoctypeSystemKeyword"] = "missing-whitespace-after-doctype-system-keyword";
-    ERR["missingQuoteBeforeDoctypePublicIdentifier"] = "missing-quote-before-doctype-public-identifier";
-    ERR["missingQuoteBeforeDoctypeSystemIdentifier"] = "missing-quote-before-doctype-system-identifier";
-    ERR["missingDoctypePublicIdentifier"] = "missing-doctype-public-identifier";
-    ERR["missingDoctypeSystemIdentifier"] = "missing-doctype-system-identifier";
-    ERR["abruptDoctypePublicIdentifier"] = "abrupt-doctype-public-identifier";
-    ERR["abruptDoctypeSystemIdentifier"] = "abrupt-doctype-system-identifier";
-    ERR["cdataInHtmlContent"] = "cdata-in-html-content";
-    ERR["incorrectlyOpenedComment"] = "incorrectly-opened-comment";
-    ERR["eofInScriptHtmlCommentLikeText"] = "eof-in-script-html-comment-like-text";
-    ERR["eofInDoctype"] = "eof-in-doctype";
-    ERR["nestedComment"] = "nested-comment";
-    ERR["abruptClosingOfEmptyComment"] = "abrupt-closing-of-empty-comment";
-    ERR["eofInComment"] = "eof-in-comment";
-    ERR["incorrectlyClosedComment"] = "incorrectly-closed-comment";
-    ERR["eofInCdata"] = "eof-in-cdata";
-    ERR["absenceOfDigitsInNumericCharacterReference"] = "absence-of-digits-in-numeric-character-reference";
-    ERR["nullCharacterReference"] = "null-character-reference";
-    ERR["surrogateCharacterReference"] = "surrogate-character-reference";
-    ERR["characterReferenceOutsideUnicodeRange"] = "character-reference-outside-unicode-range";
-    ERR["controlCharacterReference"] = "control-character-reference";
-    ERR["noncharacterCharacterReference"] = "noncharacter-character-reference";
-    ERR["missingWhitespaceBeforeDoctypeName"] = "missing-whitespace-before-doctype-name";
-    ERR["missingDoctypeName"] = "missing-doctype-name";
-    ERR["invalidCharacterSequenceAfterDoctypeName"] = "invalid-character-sequence-after-doctype-name";
-    ERR["duplicateAttribute"] = "duplicate-attribute";
-    ERR["nonConformingDoctype"] = "non-conforming-doctype";
-    ERR["missingDoctype"] = "missing-doctype";
-    ERR["misplacedDoctype"] = "misplaced-doctype";
-    ERR["endTagWithoutMatchingOpenElement"] = "end-tag-without-matching-open-element";
-    ERR["closingOfElementWithOpenChildElements"] = "closing-of-element-with-open-child-elements";
-    ERR["disallowedContentInNoscriptInHead"] = "disallowed-content-in-noscript-in-head";
-    ERR["openElementsLeftAfterEof"] = "open-elements-left-after-eof";
-    ERR["abandonedHeadElementChild"] = "abandoned-head-element-child";
-    ERR["misplacedStartTagForHeadElement"] = "misplaced-start-tag-for-head-element";
-    ERR["nestedNoscriptInHead"] = "nested-noscript-in-head";
-    ERR["eofInElementThatCanContainOnlyText"] = "eof-in-element-that-can-contain-only-text";
-})(ERR || (ERR = {}));
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/tokenizer/preprocessor.js
-
-
-//Const
-const DEFAULT_BUFFER_WATERLINE = 1 << 16;
-//Preprocessor
-//NOTE: HTML input preprocessing
-//(see: http://www.whatwg.org/specs/web-apps/current-work/multipage/parsing.html#preprocessing-the-input-stream)
-class Preprocessor {
-    constructor(handler) {
-        this.handler = handler;
-        this.html = '';
-        this.pos = -1;
-        // NOTE: Initial `lastGapPos` is -2, to ensure `col` on initialisation is 0
-        this.lastGapPos = -2;
-        this.gapStack = [];
-        this.skipNextNewLine = false;
-        this.lastChunkWritten = false;
-        this.endOfChunkHit = false;
-        this.bufferWaterline = DEFAULT_BUFFER_WATERLINE;
-        this.isEol = false;
-        this.lineStartPos = 0;
-        this.droppedBufferSize = 0;
-        this.line = 1;
-        //NOTE: avoid reporting errors twice on advance/retreat
-        this.lastErrOffset = -1;
-    }
-    /** The column on the current line. If we just saw a gap (eg. a surrogate pair), return the index before. */
-    get col() {
-        return this.pos - this.lineStartPos + Number(this.lastGapPos !== this.pos);
-    }
-    /** The index in `html` at which the current code point starts (the high surrogate of a pair). */
-    get codePointStart() {
-        return this.pos - Number(this.lastGapPos === this.pos);
-    }
-    /** The offset of the current code point, before the second unit of a surrogate pair. */
-    get offset() {
-        return this.droppedBufferSize + this.codePointStart;
-    }
-    getError(code, cpOffset) {
-        const { line, col, offset } = this;
-        const startCol = col + cpOffset;
-        const startOffset = offset + cpOffset;
-        return {
-            code,
-            startLine: line,
-            endLine: line,
-            startCol,
-            endCol: startCol,
-            startOffset,
-            endOffset: startOffset,
-        };
-    }
-    _err(code) {
-        if (this.handler.onParseError && this.lastErrOffset !== this.offset) {
-            this.lastErrOffset = this.offset;
-            this.handler.onParseError(this.getError(code, 0));
-        }
-    }
-    _addGap() {
-        this.gapStack.push(this.lastGapPos);
-        this.lastGapPos = this.pos;
-    }
-    _processSurrogate(cp) {
-        //NOTE: try to peek a surrogate pair
-        if (this.pos !== this.html.length - 1) {
-            const nextCp = this.html.charCodeAt(this.pos + 1);
-            if (!isSurrogatePair(cp) && isSurrogatePair(nextCp)) {
-                //NOTE: we have a surrogate pair. Peek pair character and recalculate code point.
-                this.pos++;
-                //NOTE: add a gap that should be avoided during retreat
-                this._addGap();
-                return getSurrogatePairCodePoint(cp, nextCp);
-            }
-        }
-        //NOTE: we are at the end of a chunk, therefore we can't infer the surrogate pair yet.
-        else if (!this.lastChunkWritten) {
-            this.endOfChunkHit = true;
-            return CODE_POINTS.EOF;
-        }
-        //NOTE: isolated surrogate
-        this._err(ERR.surrogateInInputStream);
-        return cp;
-    }
-    willDropParsedChunk() {
-        return this.pos > this.bufferWaterline;
-    }
-    /**
-     * Drop the parsed input, except for the current code point and the `keep` code units before it. The gap history is
-     * reset, so the kept units must contain no preprocessing gap.
-     */
-    dropParsedChunk(keep = 0) {
-        if (this.willDropParsedChunk()) {
-            // Retain the entire current code point, including both units of a surrogate pair.
-            const droppedSize = this.offset - this.droppedBufferSize - keep;
-            this.html = this.html.substring(droppedSize);
-            this.lineStartPos -= droppedSize;
-            this.droppedBufferSize += droppedSize;
-            this.pos -= droppedSize;
-            this.lastGapPos = -2;
-            this.gapStack.length = 0;
-            if (this.pos > keep)
-                this._addGap();
-        }
-    }
-    write(chunk, isLastChunk) {
-        if (this.html.length > 0) {
-            this.html += chunk;
-        }
-        else {
-            this.html = chunk;
-        }
-        this.endOfChunkHit = false;
-        this.lastChunkWritten = isLastChunk;
-    }
-    insertHtmlAtCurrentPos(chunk) {
-        this.html = this.html.substring(0, this.pos + 1) + chunk + this.html.substring(this.pos + 1);
-        this.endOfChunkHit = false;
-    }
-    startsWith(pattern, caseSensitive) {
-        // Check if our buffer has enough characters
-        if (this.pos + pattern.length > this.html.length) {
-            this.endOfChunkHit = !this.lastChunkWritten;
-            return false;
-        }
-        if (caseSensitive) {
-            return this.html.startsWith(pattern, this.pos);
-        }
-        for (let i = 0; i < pattern.length; i++) {
-            const cp = this.html.charCodeAt(this.pos + i) | 0x20;
-            if (cp !== pattern.charCodeAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    peek(offset) {
-        const pos = this.pos + offset;
-        if (pos >= this.html.length) {
-            this.endOfChunkHit = !this.lastChunkWritten;
-            return CODE_POINTS.EOF;
-        }
-        const code = this.html.charCodeAt(pos);
-        return code === CODE_POINTS.CARRIAGE_RETURN ? CODE_POINTS.LINE_FEED : code;
-    }
-    advance() {
-        this.pos++;
-        //NOTE: LF should be in the last column of the line
-        if (this.isEol) {
-            this.isEol = false;
-            this.line++;
-            this.lineStartPos = this.pos;
-        }
-        if (this.pos >= this.html.length) {
-            this.endOfChunkHit = !this.lastChunkWritten;
-            return CODE_POINTS.EOF;
-        }
-        let cp = this.html.charCodeAt(this.pos);
-        //NOTE: all U+000D CARRIAGE RETURN (CR) characters must be converted to U+000A LINE FEED (LF) characters
-        if (cp === CODE_POINTS.CARRIAGE_RETURN) {
-            this.isEol = true;
-            this.skipNextNewLine = true;
-            return CODE_POINTS.LINE_FEED;
-        }
-        //NOTE: any U+000A LINE FEED (LF) characters that immediately follow a U+000D CARRIAGE RETURN (CR) character
-        //must be ignored.
-        if (cp === CODE_POINTS.LINE_FEED) {
-            this.isEol = true;
-            if (this.skipNextNewLine) {
-                // `line` will be bumped again in the recursive call.
-                this.line--;
-                this.skipNextNewLine = false;
-                this._addGap();
-                return this.advance();
-            }
-        }
-        this.skipNextNewLine = false;
-        if (isSurrogate(cp)) {
-            cp = this._processSurrogate(cp);
-        }
-        //OPTIMIZATION: first check if code point is in the common allowed
-        //range (ASCII alphanumeric, whitespaces, big chunk of BMP)
-        //before going into detailed performance cost validation.
-        const isCommonValidRange = this.handler.onParseError === null ||
-            (cp > 0x1f && cp < 0x7f) ||
-            cp === CODE_POINTS.LINE_FEED ||
-            cp === CODE_POINTS.CARRIAGE_RETURN ||
-            (cp > 0x9f && cp < 64976);
-        if (!isCommonValidRange) {
-            this._checkForProblematicCharacters(cp);
-        }
-        return cp;
-    }
-    _checkForProblematicCharacters(cp) {
-        if (isControlCodePoint(cp)) {
-            this._err(ERR.controlCharacterInInputStream);
-        }
-        else if (isUndefinedCodePoint(cp)) {
-            this._err(ERR.noncharacterInInputStream);
-        }
-    }
-    retreat(count) {
-        this.pos -= count;
-        while (this.pos < this.lastGapPos) {
-            this.lastGapPos = this.gapStack.pop();
-            this.pos--;
-        }
-        this.isEol = false;
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/token.js
-var TokenType;
-(function (TokenType) {
-    TokenType[TokenType["CHARACTER"] = 0] = "CHARACTER";
-    TokenType[TokenType["NULL_CHARACTER"] = 1] = "NULL_CHARACTER";
-    TokenType[TokenType["WHITESPACE_CHARACTER"] = 2] = "WHITESPACE_CHARACTER";
-    TokenType[TokenType["START_TAG"] = 3] = "START_TAG";
-    TokenType[TokenType["END_TAG"] = 4] = "END_TAG";
-    TokenType[TokenType["COMMENT"] = 5] = "COMMENT";
-    TokenType[TokenType["DOCTYPE"] = 6] = "DOCTYPE";
-    TokenType[TokenType["EOF"] = 7] = "EOF";
-    TokenType[TokenType["HIBERNATION"] = 8] = "HIBERNATION";
-})(TokenType || (TokenType = {}));
-function getTokenAttr(token, attrName) {
-    for (let i = token.attrs.length - 1; i >= 0; i--) {
-        if (token.attrs[i].name === attrName) {
-            return token.attrs[i].value;
-        }
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./node_modules/entities/dist/decode-codepoint.js
-// Adapted from https://github.com/mathiasbynens/he/blob/36afe179392226cf1b6ccdb16ebbb7a5a844d93a/src/he.js#L106-L134
-/**
- * C1 Unicode control character reference replacements (code points 128-159).
- * Index i gives the replacement for code point 128+i; 0 means "no replacement".
- */
-const c1 = [
-    8364, 0, 8218, 402, 8222, 8230, 8224, 8225, 710, 8240, 352, 8249, 338, 0,
-    381, 0, 0, 8216, 8217, 8220, 8221, 8226, 8211, 8212, 732, 8482, 353, 8250,
-    339, 0, 382, 376,
-];
-/**
- * True for NUL, UTF-16 surrogates, and values past U+10FFFF.
- * @param codePoint Unicode code point to check.
- */
-function isInvalidCodePoint(codePoint) {
-    return (codePoint === 0 ||
-        (codePoint >= 0xd8_00 && codePoint <= 0xdf_ff) ||
-        codePoint > 0x10_ff_ff);
-}
-/**
- * Replace the given code point with U+FFFD if it is NUL (0), a surrogate, or
- * outside the valid Unicode range. Code points in the C1 controls range
- * (128-159) are remapped to their Windows-1252 equivalents, following the
- * HTML spec. All other code points are returned unchanged.
- * @param codePoint Unicode code point to convert.
- */
-function replaceCodePoint(codePoint) {
-    if (isInvalidCodePoint(codePoint)) {
-        return 0xff_fd;
-    }
-    if (codePoint >= 128 && codePoint <= 159) {
-        return c1[codePoint - 128] || codePoint;
-    }
-    return codePoint;
-}
-/**
- * XML numeric character references are the referenced Unicode code point.
- * Invalid values still become U+FFFD; the HTML Windows-1252 C1 remap is not
- * applied.
- * @see https://www.w3.org/TR/xml/#NT-CharRef
- * @param codePoint Unicode code point to convert.
- */
-function decode_codepoint_replaceCodePointXML(codePoint) {
-    return isInvalidCodePoint(codePoint) ? 0xff_fd : codePoint;
-}
-/**
- * Convert the code point of a decoded numeric entity to a string, replacing
- * invalid values.
- *
- * Fast path for plain BMP code points: [1..0x7F] and [0xA0..0xD7FF] pass
- * `replaceCodePoint` unchanged (no NUL, C1 remap, surrogate, or out-of-range
- * handling) and fit a single charCode. 0xd760 = 0xD800 (the first surrogate)
- * - 0xA0.
- * @param codePoint Unicode code point to convert.
- */
-function decode_codepoint_codePointToString(codePoint) {
-    return (codePoint - 1) >>> 0 < 0x7f || (codePoint - 0xa0) >>> 0 < 0xd7_60
-        ? String.fromCharCode(codePoint)
-        : String.fromCodePoint(replaceCodePoint(codePoint));
-}
-//# sourceMappingURL=decode-codepoint.js.map
-;// CONCATENATED MODULE: ./node_modules/entities/dist/generated/decode-data-html.js
-// Generated using scripts/write-decode-map.ts
-/* eslint-disable unicorn/prefer-unicode-code-point-escapes -- Fixed-width escapes keep generated source compact. */
-/**
- * Serialized decode data; the format is documented in
- * `src/internal/decode-data-format.ts`. `[0]` is one-byte data (all char
- * codes <= 0xFF: header, front-coded name suffixes, per-name metadata,
- * cuckoo choice bits); `[1]` holds the replacement values.
- */
-// biome-ignore format: generated data
-const htmlDecodeData = ["Q=¨`p0AEligMPacutebrevecircyfrgravelphamacrndogonpfpplyFunctionringscrsigntildeumlBackslashrvwedcyecausernoullistafropfrevescrumpeqCHcyOPYacutepitalDifferentialDyleyscaronedilirconintdotedillanterDotfrhiircleDotMinusPlusTimeslockwiseContourIntegralseCurlyDoubleQuoteQuoteolonengruentinttourIntegralpfroductunterClockwiseContourIntegralrossscrupCapDDotrahdJcyScyZcyaggerrrshvcaronyeltafriacriticalAcuteDotubleAcuteGraveTildemondfferentialDopftDotEqualubleContourIntegralDotwnArrowLeftArrowRightArrowTeeongLeftArrowRightArrowRightArrowRightArrowTeeUpArrowDownArrowVerticalBarwnArrowBarUpArrowBreveLeftRightVectorTeeVectorVectorBarRightTeeVectorVectorBarTeeArrowarrowscrtrokENGTHacutecaronircydotfrgravelementmacrptySmallSquareVerySmallSquareogonpfpsilonqualTildeilibriumscrimtaumlxistsponentialEFcyfrilledSmallSquareVerySmallSquareopfrAlluriertrfscrGJcyTammadbrevecedilircydotfrgopfreaterEqualLessFullEqualGreaterLessSlantEqualTildescrtHARDcyacektcircfrilbertSpaceopfrizontalLinescrtrokumpDownHumpEqualIEcyJligOcyacutecircydotfrgravemacrginaryIpliesntegralrsectionvisibleCommaTimesogonpftascrtildeukcymlJcircyfropfscrercyukcyKHcyJcyappacedilyfropfscrLJcyTacutembdangplacetrfrrcaronedilyeftAngleBracketrrowBarRightArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorRightArrowVectorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowrightarrowssEqualGreaterFullEqualGreaterLessSlantEqualTildefrleftarrowmidotongLeftArrowRightArrowRightArrowleftarrowrightarrowrightarrowpfwerLeftArrowRightArrowscrhtroktMapcyediumSpacellintrffrinusPlusopfscruNJcyacutecaronedilyegativeMediumSpaceThickSpacenSpaceVeryThinSpacestedGreaterGreaterLessLesswLinefroBreaknBreakingSpacepftCongruentupCapDoubleVerticalBarElementqualTildexistsGreaterEqualFullEqualGreaterLessSlantEqualTildeHumpDownHumpEqualLeftTriangleBarEqualssEqualGreaterLessSlantEqualTildeNestedGreaterGreaterLessLessPrecedesEqualSlantEqualReverseElementightTriangleBarEqualSquareSubsetEqualpersetEqualubsetEqualcceedsEqualSlantEqualTildepersetEqualTildeEqualFullEqualTildeVerticalBarscrtildeuOEligacutecircydblacfrgravemacregaicronopfpenCurlyDoubleQuoteQuoterscrlashtildemesumlverBarraceketParenthesisPartialDcyfrhiilusMinusoincareplanepfrecedesEqualSlantEqualTildeimeoductportionalscriQUOTfropfscrRBarrEGacutengrrtlcaronedilyeverseElementquilibriumUpEquilibriumfrhoightAngleBracketrrowBarLeftArrowCeilingDoubleBracketwnTeeVectorVectorBarFloorTeeArrowVectorriangleBarEqualUpDownVectorTeeVectorVectorBarVectorBararrowopfundImpliesrightarrowscrhuleDelayedSHCHcycyOFTcyacutecaronedilircyfrhortDownArrowLeftArrowRightArrowUpArrowigmamallCircleopfqrtuareIntersectionSubsetEqualpersetEqualUnionscrtarubsetEqualcceedsEqualSlantEqualTildehThatmpersetEqualsetTHORNRADESHcycyabucaronedilyfrhereforetaickSpacenSpaceildeEqualFullEqualTildeopfripleDotscrtrokUacuterrocirbrcyevecircydblacfrgravemacrnderBarraceketParenthesisionPlusogonpfpArrowBarDownArrowDownArrowEquilibriumTeeArrowarrowdownarrowperLeftArrowRightArrowsilonringscrtildeumlVDashbarcydashleerbarticalBarLineSeparatorTildeyThinSpacefropfscrvdashWcircedgefropfscrXfriopfscrYAcyIcyUcyacutecircyfropfscrumlZHcyacutecaronydoteroWidthSpacetafropfscraacutebrevecEdircuteyeligfrgravelefsymphphamacrlgpndanddslopevgelemsdaabcdefghrtvbdsphtzarrogonpfpEacireidosproxeqringscrtympeqtildeumlwconintintbNotackcongepsilonprimesimeqrveewedgebrktbrkcongydquoecausemptyvpsirnoutahweenfrigcapircupodotplustimessqcuptartriangledownupuplusveewedgekarowlacklozengesquaretriangledownleftrightnkk12434ocknequivotopfttomwtiexDLRlrHDUduULRlrVHLRhlrboxdLRlrhDUduminusplustimesuLRlrvHLRhlrprimerevevbarscremiimeolbhsubulletmpEeqcacutepandbrcupcapupdotsretoncapsronedilircupssmdotedilmptyvnterdotfrhcyeckmarkiirEceqlearrowleftrightdRSastcircdashefnintmidscirlubsuitoloneqmmatpfnlementxesngdotintpfrodysrrarrossscrubepetdotudarrlreprsclarrppbrcapcapupdotorsrarrmlyeqprecsuccveewedgerenvearrowleftrightveewedwconintintylctydArrHaraggerlethrrshvbkarowlaccaronydaggerrrotseqegltamptyvfishtrharlriamondsuitsegammasinvideontimesonxjcylcornropollarpfteqdotminusplussquareublebarwedgewnarrowdownarrowsharpoonleftrightrbkarowcornropscryoltroktdotrifuarrharwanglezcyigrarreDDototacutestercaronircolonydotefDotrgravesdotlinterslsdotmacrptysetvsp134ngspogonpfparsllussilonvqcircolonsimlantgtrlessualsestivDDvparslrDotarrscrdotimtahumlroxclistpectationonentialefallingdotseqcyemalefiligligligriligjliglatligtnsnofopfrallkvpartintrac123456823534584556878slownscrgElacutemmadpbrevecircydotelqqslantsccdotollesfrggimeljcylEajnEapproxeqqsimopfravescrimeltccirdotlParquestrapproxrrdoteqlessqlesslesssimvertneqqnEhArrairsplfmiltrdcyrcirwbarcirceartsuitlliprconfrksearowwarowoarrmthtokleftarrowrightarrowpfrbarscrlashtrokybullpheniacutecircyecyxclffrgraveiiintntnfinotajligmacrgelinepartthofpedncarefintieodottcalegersrcallarhkprodocygonpftaprodquestscrinEdotsvvtildeukcymljcircyfrmathopfscrercyukcykappavcedilyfrgreenhcyjcyopfscrlAarrrrtailBarrEgHaracuteemptyvgranmbdangdlepquorrbfsfshklpplsimtltailesbarrbrkracekkeslducaronedililubydcaquorrdharusharsheftarrowtailharpoondownupleftarrowsrightarrowsharpoonssquigarrowthreetimesgqqslantsccdotorgessapproxdoteqgtrqgtrgtrsimfishtloorrgEhardulblkjcylarrcornerhardtrimidotoustachenEapproxeqqsimoangrrbrkngleftarrowrightarrowmapstorightarrowoparrowleftrightparflustimeswastbarzengefparltrarrcornerhardmtrisaquocrhimegqbuortroktccirdothreeimeslarrquestrPariefurdsharuharvertneqqnEmDDotacrletesepstodownleftuprkercommaydasheasuredanglefrhoicrodastcirdotnusbdulcpdrnplusodelspfpscrtposultimapmapnGgtvLeftarrowrightarrowltvRightarrowVDashdashablacutengpEidosproxturalsbspumpecapronedilongdotupydasheArrarhkrowdotquivsearimxistsfrgEeqqslantssimtrhArrarrparisdvjcylArrEarrdreftarrowrightarrowqqslantsssimtriemidopftinEdotvabcnivabcparallelsltolintrcueeceqrArrarrcwightarrowtriesccueerhortmidparallelimeqmidparqsubepeubEeseteqqcceqpEeseteqqtglildelgrianglelefteqrightequmerospvDashHarrapdashgetinfinlArretrierArrtriesimwArrarhkrownearoSacutestcircydashblacivotsoldeligfcirrgonravethbarmintlarrcirrossinetmacregaicrondnusopfparerplusrarrderoffmigoforslopevscrlasholtildemesasumlvbarparallelsimltcyercntiodmilptenkfrhivmmatoneitchforkvlanckhkvusacirbcirdouemnsimtwomointintpfundrEapcueecapproxcurlyeqeqnapproxeqqsimsimimesnEapsimodfalarlinesurfptosimurelscriuncspqfrintopfprimescruaternionsintesteqotrAarrrrtailBarrHaraceutedicemptyvngdelequorrapbfscfshklpplsimtlwtailionalsbarrbrkracekkeslducaronedililubydcaldharquorshealinepartsctgfishtloorrhardulovightarrowtailharpoondownupleftarrowsharpoonsrightarrowssquigarrowthreetimesngsingdotseqlarrharmmoustachenmidoangrrbrkparflustimespargtpolintrarrsaquocrhqbuorthreeimesriefltriuluharxsacutebquocEaproncueedilircnEapsimpolintsimydotbeeArrarhkrowctmiswartminusnxtfrownharpchcyyortmidparallelyigmafvmdoteqgElEneplusrarrlarrmallsetminusshpeparslidletesoftcylbarpfpadesuitrqcapsupssubeseteqpesetequareffrarrscretmnmiletarftarfraightepsilonphinsubEdotedotmultnEeplusrarrseteqqneqqimubpccapproxcurlyeqeqnapproxeqqsimsimmngp123EdotsubedothsolublarrmultnEeplusseteqqneqqimubpwArrarhkrownwarzligtargetubrkcaronedilydotelrecfrhere4foretasymvickapproxsimnspkapsimornildemesbardntoeapbotcirforksaprimeradeiangledownlefteqqrighteqdoteminusplussbtimepeziumscryhcytrokwixtoheadleftarrowrightarrowuArrHaracuterrbrcyevecircydarrblacharfishtrgraveharlrblklcornerroptrimacrlogonpfparrowdownarrowharpoonleftrightlussihlonuparrowsrcornerropingtriscrtdotilderifuarrmlwanglevArrBarvDashangrtrepsilonkappanothingphiiroptorhosigmaubsetneqqpsetneqqthetariangleleftrightcydasheebareqlliprbartfrltrinsubpopfproprtriscrubnEepnEezigzagwcircedbargeqierpfropfpreathscrxcapircupdtrifrhArrarrilArrarrmapnisodotpflustimerArrarrscrqcupuplustriveewedgeyacuteycircyenfricyopfscrucymlzacutecaronydoteetrftafrhcyigrarropfscrwjnjC(D%D($(D'%$$ED($'$'$%$'%E$/D'$F%'D(D&#,%%&&$%$)%+%%$E$F$'$&$(#'D&$(%$&4%($(E'%&%($&$)%*$%$%$+)()')($:&5-($'($%*&&&/%%&)%@$'$F$%&&#%%)$&$&$&$(%%%&$(%$$%&%$E$2.&0,.(.(&'%.$F%$&&&(%6)&+*),---&*/1---)-.&)*+,).%*,&,*'('2+,+)1&'1,)2&'&*('($F%'#&D%D($(E&%$$&$ED($)$'%1(2$'%E$)$'((&+$&%%$%D&$(%-#&$E$3)2$F%'%+$&#'D$$'($$($(%&%$$&$E$$$F$./'*,***'*-*($F$$#)$'%$$'$%$.$&%/$&%'$.'(#'$'$&D(D'%$$&$%D($$%&&*%($%&('+%/,($'%E%%$&$($'E%#(%$$E$F$F%'$'#'$&$'$(%$$E$F$F#'D$$(%'%%%+%%$(%'%$$2(',&,-'*'0).+)1&'('-,)'&*(*)(*/&/('/),))/&')-&'('-%1','*'''-'($E$$%+$($/+-'-',+-'-%E%/(-$&%$%'$$#&$%$-%*$E$+$F$&$$#'$($(%'%$$5+-.)+0%5)+%($E$)%1%%%$&,'(&4&*''+H'(&*-(-L-J-'-M-(&O*H&/2F2((%*(***G*M*(&W,K&+.H.-&1'/3F3(&O2(.I4('H,(().H.-.H(I.(&(+(+,+(&.$FD($$#(D(D'%$$($ED($'%&%($F$6,($$$FE'D(&&D&$)('+&'.#+$%$E$%$$$+$/%%$$%)+(+-+(%&%(&*-%$F%$C'$E$&$F#(D%$(%%%%'%$(%'%$$$%/+-*0$%$%$3)'-&-,(*(0*.,)2&(((&+(+))*0&0((/*,*)0&().&(($&%-$-$&%$$-#)%%$($($$%'%'%&%$$E$0(,(-(*$'$-$F$&%')/))/(+)1()($F$&$%&&)(%)+(+-+(&(%$%$&(+(&&C($'$'%%$%%$$(%'%$$E$+&%%K&)$'(((,(($F$+$F%'C)%%''$'&&D'%$$($ED($'$*)',&(.%&('$'%E$)*&*,%,%.%&((%(%,%/(-%%'&$'$F$(D&#($&$%$'($$%%'&$'*+'+,+(&-$E$F$F$(#($'$E$F$F#F$$$F$F#'$&$&D($'%$$E$F$F$&#'$($(%$$&$0%%$%$&$FC)$($$%D%$E&E&%$D'$$%DD($)&%%&$'&%E$$%&&&$&(&$%$&$&%&&)%*$*$*$*$*$*$*$&%(%*$&&'$&'$'%E$$%$%'%$%%%%%')%D'$F%$%&(%D(D&$*%&#'$*'*'('&*%%'&&)%$&''$'%$$'$()$%(%&%'%%&$&'$E$('&'%&''''(&('&&/.%&(&&&($($.()(+0'0'0(&%%&'$&%%&$E&G%%$F%$&&%'%&'$'$'$&$'$'$'$'$&%'$'$'$&$'$'$'$'$'$'$&&&%'$'$'$&$'$'$'$'$&(&'&(&%'$'$'$&$'$'$'$'$'$'$$($'E'$F%&%%'$%%'$''$&'%%%'$'$($#)%$&&&(&&'%&&&D%&&%$'&&E'%&%&(%$&D'%(E%'($E$&%&('%$$%&$&$'%'..()%*$*&*'*'&$&(&&&'$'(&$'($)$%&($&$'%'))&%%'&&&%E&&F$'%$'%&$F%%'$&$'$$'$))$%&&%%')$%$&(&&'%&&&%&D%')$&+*'(&((F&&.-(%&%&$*%&$(#'$&$(%'%%%%'$$)%&$(%$$$%(&%%(D%%&%($(%D$''$$&'&*''$%$%(%&%$F&)*&&$&$(&&$(%E%$&%(&&(&'&)%/%*'-'..($*%'&&$F&$%%%'$'%%'$$'%&$)$&%)#(%%D(%'$(%%G$%'%$$&$$$'%D$$E'%$&&$$%)%$%$&&$'%&(&($%%'%($$%%%$'%E$&'%%&%%'&'$$(&'%&&**'%'&&&%(%%)$'%&$&%&%%$%E$D&%%$&%&%,&,#0$%$($(%&&&%D$'$G$&%&%&$&$F%'&$'$$*D(($H$($($($'%($G%($($'%'%($'%&%%&$F#%%$$(%&($%$$($'%$$&$$%$%$&$&(%$&%&&)$*$&D'%$E$$%$$'$&$$%$%$%$$%%%''%$&$'$%&$F$'$&%%'$'$D$%%&%%&%'%(%*'%&&&)((&'&&$K%E#'$(%%%'%'&$'&'$$&$'$()&%'%'$E$*&($'%'%.'-%E%'$F%'%'$(%'C)$$E&%$$&E&$%%DD($$%'&%%'%&$'$'&%''''&%%%%&$$%'%&(&%'%$&&&(''&(&'$&%&%E%%$'D($F%%'$'&'$($'$$$%'$'E%#(%$$E$'$F$F%'$'#(($$(%$$E$($&$&$F$F#(%%%'$'$$%$$&$(%)%'%'%%'$'%%$E&%%'$(%'%'%'%'%'&'%%$&&&$'D$'%&%'($&%'&)$$(%'&%%%%$$&%&($%(&(%%$$%*,''..%'-'-1$,+,-'-%$%$&$&(%$&%&&)$*$&D'%&*'&'()''&'&$(%'%D$$%$$''$($%&$&$$%&%)%'%&$(%')'$%%%''%$&$'$%&$'&%%&%.+-')'-%.,(%&&D&&%(%'&&%$&'&$$&'%$'%)%&($%$%&$(%E%$%%'$'$%%&%($%'D$%%&%%&%'%'%'%(%'&$'$'$$*&'$K%E#(D&%%&$'&%$&&)')')%%'$(%$$'$/$E$%D'%$&&&&F&%&($($)$$&%%$($(%E$$$F%'$$%)%&#F%D&D$,(-%D%D&D$-$(%'$'%'%E%$&D&E&%&'%&(%*$D&%F(D$&&&%'%&(F%%%$$'$$%&%''$(%%F%'%'&E%')$$E$E%$&$'D'H&D%&%$&$$'%&%&$$%$&$%$$&$'%D%&%%%$&*(-&$'D'H&D'$%&%$&%($$&$FE$&%(D(F(%)$)$&%(%)$)$$&'('E'D%(%$&&&D'$(E$'%&(D(D%,%&($$%&&&D&D%*)+%%'$($%&%&%((%%%'D'$'F*%,D&%(E&$'D'$'F*%,D$&E'%%%.0%,(1%$$%$&&&%$(%'%E%'%E&D%(%'&D&D'F%'&G%F$'%''$(%%'#%D(%%$&G$%$$'%'%%%%%'$'$'%D$&E'%$$'%$$&$'%&&'%&%$$'%&%(&$&&$F$&%&%&$$%&%$&%(%F$F$%'%%%(%$$&E'%%D(&&)%D&$'#&F$''&&'$&$$%$(&&&&&$&'$E$%&$%'%&$$%*%$$()$'%%%'''$'&'%($'$G%'&'&$$$*%EE&$$%$%%%&%$&$')'*'%'*(&(&'&%&($%%&%&&%%&(''''&$'%%&%'$F%$$(#F$&$F$($F$-'&%&(%E%#(%%%'$'$&$F&&%&%)%%'$'$'%E&%%'%'$(%'$'%'%'%'%'&'%'$%'&%('$'%&%'($&%'&)$$(%'&%%%%$$&%(%&($%%$&'&'''$%%E$$(%'%D$''$($%$&$$,-'(./%(-,+(.(-(-%%%-$'%&%$$()'$'$'&%%&%&&D&&%($&'%%)$'$(%E%$%%&%($$(%'%%'$'$''$)$$#)$'$$%$%%&&%&%$&&%&%%&%&&%)%&%$$&'$'$$'%''$(%E%%%%'%)'$%%$E&&$'%'&$%)(+E$$'($($%$&&&$'$&$'$&$'$&%&'&'$'$/&&%)%%&%%$&$'D$(%$&$'%%E$()&&$$'(D&%(D%&($(&+%'$($(&+%%$&&($&$$'$F%'%'%'$&'$%0+&&%$%&$&&&$'&&'&%'$&'&'&&)%+$)&,$'%'%($%%')'*'%'*(&(&'&%$%%%$F$F$F$&$&&'&&$'&&'(%&'&'&%'$&'&&)%+$)&,$'%'%($$'%''$(%%'D'#)%$$&$(%'%$$&$($E$(('&%(&($%,(&&&%&&&E&$'E&($)%($%%$&%$&&&&&D'&%%$($'%)+'+'/%+$+(0%&&&$&(&'&%&'%)$F&$%&%'$'%1*-#'$&D(%%$'&&D'%$$'%'%&$(%DD($''$%&$()%&&%&$'E$$'%E$)%,%.,(%&%%'$'&%+$()%&&%&%&$F$'%'%%'$$'E%$)#'$&'$$'$(%+&(&*&&'$'(&$'%&('K/D(J/D&('..($%$'$%&&&%%'%'&$$E$'$G'D$F$'$'$F%G(D&F(D$)#($(&%($%'$E$F$$$$%'$F#'%&%%$'$E$'%&$$$'%&$&$&$'%E&&%'$'%&$F%'$(%&$&$(C)&$$'%$D%$E$&$F$F$&E%#)$(%$$&$(%%$E$&$)$F$F$%%%0@0000H8H40H000047P00P@001000@0B0HP@:H9T8P000LB8d@800@I0<110000QQ8400P10030005940@410020000Q02000@0200000@P0101@8000440400000000808000000000@00000000P`0000000040400@0004<000000000008000030000000000P020T400020@0@00000000000000000000000000P0000000400400000400220080000100000000000000000P000000000000P000000@00402000000000@00000000000000000000040000000000000", "Æ&Á\u0102Â\u0410\uD835\uDD04À\u0391\u0100\u2A53\u0104\uD835\uDD38\u2061Å\uD835\uDC9C\u2254ÃÄ\u2216\u2AE7\u2306\u0411\u2235\u212C\u0392\uD835\uDD05\uD835\uDD39\u02D8\u212C\u224E\u0427©\u0106\u22D2\u2145\u212D\u010CÇ\u0108\u2230\u010A¸·\u212D\u03A7\u2299\u2296\u2295\u2297\u2232\u201D\u2019\u2237\u2A74\u2261\u222F\u222E\u2102\u2210\u2233\u2A2F\uD835\uDC9E\u22D3\u224D\u2145\u2911\u0402\u0405\u040F\u2021\u21A1\u2AE4\u010E\u0414\u2207\u0394\uD835\uDD07´\u02D9\u02DD`\u02DC\u22C4\u2146\uD835\uDD3B¨\u20DC\u2250\u222F¨\u21D3\u21D0\u21D4\u2AE4\u27F8\u27FA\u27F9\u21D2\u22A8\u21D1\u21D5\u2225\u2193\u2913\u21F5\u0311\u2950\u295E\u21BD\u2956\u295F\u21C1\u2957\u22A4\u21A7\u21D3\uD835\uDC9F\u0110\u014AÐÉ\u011AÊ\u042D\u0116\uD835\uDD08È\u2208\u0112\u25FB\u25AB\u0118\uD835\uDD3C\u0395\u2A75\u2242\u21CC\u2130\u2A73\u0397Ë\u2203\u2147\u0424\uD835\uDD09\u25FC\u25AA\uD835\uDD3D\u2200\u2131\u2131\u0403>\u0393\u03DC\u011E\u0122\u011C\u0413\u0120\uD835\uDD0A\u22D9\uD835\uDD3E\u2265\u22DB\u2267\u2AA2\u2277\u2A7E\u2273\uD835\uDCA2\u226B\u042A\u02C7^\u0124\u210C\u210B\u210D\u2500\u210B\u0126\u224E\u224F\u0415\u0132\u0401ÍÎ\u0418\u0130\u2111Ì\u2111\u012A\u2148\u21D2\u222C\u222B\u22C2\u2063\u2062\u012E\uD835\uDD40\u0399\u2110\u0128\u0406Ï\u0134\u0419\uD835\uDD0D\uD835\uDD41\uD835\uDCA5\u0408\u0404\u0425\u040C\u039A\u0136\u041A\uD835\uDD0E\uD835\uDD42\uD835\uDCA6\u0409<\u0139\u039B\u27EA\u2112\u219E\u013D\u013B\u041B\u27E8\u2190\u21E4\u21C6\u2308\u27E6\u2961\u21C3\u2959\u230A\u2194\u294E\u22A3\u21A4\u295A\u22B2\u29CF\u22B4\u2951\u2960\u21BF\u2958\u21BC\u2952\u21D0\u21D4\u22DA\u2266\u2276\u2AA1\u2A7D\u2272\uD835\uDD0F\u22D8\u21DA\u013F\u27F5\u27F7\u27F6\u27F8\u27FA\u27F9\uD835\uDD43\u2199\u2198\u2112\u21B0\u0141\u226A\u2905\u041C\u205F\u2133\uD835\uDD10\u2213\uD835\uDD44\u2133\u039C\u040A\u0143\u0147\u0145\u041D\u200B\u200B\u200B\u200B\u226B\u226A\n\uD835\uDD11\u2060 \u2115\u2AEC\u2262\u226D\u2226\u2209\u2260\u2242\u0338\u2204\u226F\u2271\u2267\u0338\u226B\u0338\u2279\u2A7E\u0338\u2275\u224E\u0338\u224F\u0338\u22EA\u29CF\u0338\u22EC\u226E\u2270\u2278\u226A\u0338\u2A7D\u0338\u2274\u2AA2\u0338\u2AA1\u0338\u2280\u2AAF\u0338\u22E0\u220C\u22EB\u29D0\u0338\u22ED\u228F\u0338\u22E2\u2290\u0338\u22E3\u2282\u20D2\u2288\u2281\u2AB0\u0338\u22E1\u227F\u0338\u2283\u20D2\u2289\u2241\u2244\u2247\u2249\u2224\uD835\uDCA9Ñ\u039D\u0152ÓÔ\u041E\u0150\uD835\uDD12Ò\u014C\u03A9\u039F\uD835\uDD46\u201C\u2018\u2A54\uD835\uDCAAØÕ\u2A37Ö\u203E\u23DE\u23B4\u23DC\u2202\u041F\uD835\uDD13\u03A6\u03A0±\u210C\u2119\u2ABB\u227A\u2AAF\u227C\u227E\u2033\u220F\u2237\u221D\uD835\uDCAB\u03A8\"\uD835\uDD14\u211A\uD835\uDCAC\u2910®\u0154\u27EB\u21A0\u2916\u0158\u0156\u0420\u211C\u220B\u21CB\u296F\u211C\u03A1\u27E9\u2192\u21E5\u21C4\u2309\u27E7\u295D\u21C2\u2955\u230B\u22A2\u21A6\u295B\u22B3\u29D0\u22B5\u294F\u295C\u21BE\u2954\u21C0\u2953\u21D2\u211D\u2970\u21DB\u211B\u21B1\u29F4\u0429\u0428\u042C\u015A\u2ABC\u0160\u015E\u015C\u0421\uD835\uDD16\u2193\u2190\u2192\u2191\u03A3\u2218\uD835\uDD4A\u221A\u25A1\u2293\u228F\u2291\u2290\u2292\u2294\uD835\uDCAE\u22C6\u22D0\u22D0\u2286\u227B\u2AB0\u227D\u227F\u220B\u2211\u22D1\u2283\u2287\u22D1Þ\u2122\u040B\u0426\t\u03A4\u0164\u0162\u0422\uD835\uDD17\u2234\u0398\u205F\u200A\u2009\u223C\u2243\u2245\u2248\uD835\uDD4B\u20DB\uD835\uDCAF\u0166Ú\u219F\u2949\u040E\u016CÛ\u0423\u0170\uD835\uDD18Ù\u016A_\u23DF\u23B5\u23DD\u22C3\u228E\u0172\uD835\uDD4C\u2191\u2912\u21C5\u2195\u296E\u22A5\u21A5\u21D1\u21D5\u2196\u2197\u03D2\u03A5\u016E\uD835\uDCB0\u0168Ü\u22AB\u2AEB\u0412\u22A9\u2AE6\u22C1\u2016\u2016\u2223|\u2758\u2240\u200A\uD835\uDD19\uD835\uDD4D\uD835\uDCB1\u22AA\u0174\u22C0\uD835\uDD1A\uD835\uDD4E\uD835\uDCB2\uD835\uDD1B\u039E\uD835\uDD4F\uD835\uDCB3\u042F\u0407\u042EÝ\u0176\u042B\uD835\uDD1C\uD835\uDD50\uD835\uDCB4\u0178\u0416\u0179\u017D\u0417\u017B\u200B\u0396\u2128\u2124\uD835\uDCB5á\u0103\u223E\u223E\u0333\u223Fâ´\u0430æ\u2061\uD835\uDD1Eà\u2135\u2135\u03B1\u0101\u2A3F&\u2227\u2A55\u2A5C\u2A58\u2A5A\u2220\u29A4\u2220\u2221\u29A8\u29A9\u29AA\u29AB\u29AC\u29AD\u29AE\u29AF\u221F\u22BE\u299D\u2222Å\u237C\u0105\uD835\uDD52\u2248\u2A70\u2A6F\u224A\u224B'\u2248\u224Aå\uD835\uDCB6*\u2248\u224Dãä\u2233\u2A11\u2AED\u224C\u03F6\u2035\u223D\u22CD\u22BD\u2305\u2305\u23B5\u23B6\u224C\u0431\u201E\u2235\u2235\u29B0\u03F6\u212C\u03B2\u2136\u226C\uD835\uDD1F\u22C2\u25EF\u22C3\u2A00\u2A01\u2A02\u2A06\u2605\u25BD\u25B3\u2A04\u22C1\u22C0\u290D\u29EB\u25AA\u25B4\u25BE\u25C2\u25B8\u2423\u2592\u2591\u2593\u2588=\u20E5\u2261\u20E5\u2310\uD835\uDD53\u22A5\u22A5\u22C8\u2557\u2554\u2556\u2553\u2550\u2566\u2569\u2564\u2567\u255D\u255A\u255C\u2559\u2551\u256C\u2563\u2560\u256B\u2562\u255F\u29C9\u2555\u2552\u2510\u250C\u2500\u2565\u2568\u252C\u2534\u229F\u229E\u22A0\u255B\u2558\u2518\u2514\u2502\u256A\u2561\u255E\u253C\u2524\u251C\u2035\u02D8¦\uD835\uDCB7\u204F\u223D\u22CD\\\u29C5\u27C8\u2022\u2022\u224E\u2AAE\u224F\u224F\u0107\u2229\u2A44\u2A49\u2A4B\u2A47\u2A40\u2229\uFE00\u2041\u02C7\u2A4D\u010Dç\u0109\u2A4C\u2A50\u010B¸\u29B2¢·\uD835\uDD20\u0447\u2713\u2713\u03C7\u25CB\u29C3\u02C6\u2257\u21BA\u21BB®\u24C8\u229B\u229A\u229D\u2257\u2A10\u2AEF\u29C2\u2663\u2663:\u2254\u2254,@\u2201\u2218\u2201\u2102\u2245\u2A6D\u222E\uD835\uDD54\u2210©\u2117\u21B5\u2717\uD835\uDCB8\u2ACF\u2AD1\u2AD0\u2AD2\u22EF\u2938\u2935\u22DE\u22DF\u21B6\u293D\u222A\u2A48\u2A46\u2A4A\u228D\u2A45\u222A\uFE00\u21B7\u293C\u22DE\u22DF\u22CE\u22CF¤\u21B6\u21B7\u22CE\u22CF\u2232\u2231\u232D\u21D3\u2965\u2020\u2138\u2193\u2010\u22A3\u290F\u02DD\u010F\u0434\u2146\u2021\u21CA\u2A77°\u03B4\u29B1\u297F\uD835\uDD21\u21C3\u21C2\u22C4\u22C4\u2666\u2666¨\u03DD\u22F2÷÷\u22C7\u22C7\u0452\u231E\u230D$\uD835\uDD55\u02D9\u2250\u2251\u2238\u2214\u22A1\u2306\u2193\u21CA\u21C3\u21C2\u2910\u231F\u230C\uD835\uDCB9\u0455\u29F6\u0111\u22F1\u25BF\u25BE\u21F5\u296F\u29A6\u045F\u27FF\u2A77\u2251é\u2A6E\u011B\u2256ê\u2255\u044D\u0117\u2147\u2252\uD835\uDD22\u2A9Aè\u2A96\u2A98\u2A99\u23E7\u2113\u2A95\u2A97\u0113\u2205\u2205\u2205\u2003\u2004\u2005\u014B\u2002\u0119\uD835\uDD56\u22D5\u29E3\u2A71\u03B5\u03B5\u03F5\u2256\u2255\u2242\u2A96\u2A95=\u225F\u2261\u2A78\u29E5\u2253\u2971\u212F\u2250\u2242\u03B7ðë\u20AC!\u2203\u2130\u2147\u2252\u0444\u2640\uFB03\uFB00\uFB04\uD835\uDD23\uFB01fj\u266D\uFB02\u25B1\u0192\uD835\uDD57\u2200\u22D4\u2AD9\u2A0D½\u2153¼\u2155\u2159\u215B\u2154\u2156¾\u2157\u215C\u2158\u215A\u215D\u215E\u2044\u2322\uD835\uDCBB\u2267\u2A8C\u01F5\u03B3\u03DD\u2A86\u011F\u011D\u0433\u0121\u2265\u22DB\u2265\u2267\u2A7E\u2A7E\u2AA9\u2A80\u2A82\u2A84\u22DB\uFE00\u2A94\uD835\uDD24\u226B\u22D9\u2137\u0453\u2277\u2A92\u2AA5\u2AA4\u2269\u2A8A\u2A8A\u2A88\u2A88\u2269\u22E7\uD835\uDD58`\u210A\u2273\u2A8E\u2A90>\u2AA7\u2A7A\u22D7\u2995\u2A7C\u2A86\u2978\u22D7\u22DB\u2A8C\u2277\u2273\u2269\uFE00\u2269\uFE00\u21D4\u200A½\u210B\u044A\u2194\u2948\u21AD\u210F\u0125\u2665\u2665\u2026\u22B9\uD835\uDD25\u2925\u2926\u21FF\u223B\u21A9\u21AA\uD835\uDD59\u2015\uD835\uDCBD\u210F\u0127\u2043\u2010í\u2063î\u0438\u0435¡\u21D4\uD835\uDD26ì\u2148\u2A0C\u222D\u29DC\u2129\u0133\u012B\u2111\u2110\u2111\u0131\u22B7\u01B5\u2208\u2105\u221E\u29DD\u0131\u222B\u22BA\u2124\u22BA\u2A17\u2A3C\u0451\u012F\uD835\uDD5A\u03B9\u2A3C¿\uD835\uDCBE\u2208\u22F9\u22F5\u22F4\u22F3\u2208\u2062\u0129\u0456ï\u0135\u0439\uD835\uDD27\u0237\uD835\uDD5B\uD835\uDCBF\u0458\u0454\u03BA\u03F0\u0137\u043A\uD835\uDD28\u0138\u0445\u045C\uD835\uDD5C\uD835\uDCC0\u21DA\u21D0\u291B\u290E\u2266\u2A8B\u2962\u013A\u29B4\u2112\u03BB\u27E8\u2991\u27E8\u2A85«\u2190\u21E4\u291F\u291D\u21A9\u21AB\u2939\u2973\u21A2\u2AAB\u2919\u2AAD\u2AAD\uFE00\u290C\u2772{[\u298B\u298F\u298D\u013E\u013C\u2308{\u043B\u2936\u201C\u201E\u2967\u294B\u21B2\u2264\u2190\u21A2\u21BD\u21BC\u21C7\u2194\u21C6\u21CB\u21AD\u22CB\u22DA\u2264\u2266\u2A7D\u2A7D\u2AA8\u2A7F\u2A81\u2A83\u22DA\uFE00\u2A93\u2A85\u22D6\u22DA\u2A8B\u2276\u2272\u297C\u230A\uD835\uDD29\u2276\u2A91\u21BD\u21BC\u296A\u2584\u0459\u226A\u21C7\u231E\u296B\u25FA\u0140\u23B0\u23B0\u2268\u2A89\u2A89\u2A87\u2A87\u2268\u22E6\u27EC\u21FD\u27E6\u27F5\u27F7\u27FC\u27F6\u21AB\u21AC\u2985\uD835\uDD5D\u2A2D\u2A34\u2217_\u25CA\u25CA\u29EB(\u2993\u21C6\u231F\u21CB\u296D\u200E\u22BF\u2039\uD835\uDCC1\u21B0\u2272\u2A8D\u2A8F[\u2018\u201A\u0142<\u2AA6\u2A79\u22D6\u22CB\u22C9\u2976\u2A7B\u2996\u25C3\u22B4\u25C2\u294A\u2966\u2268\uFE00\u2268\uFE00\u223A¯\u2642\u2720\u2720\u21A6\u21A6\u21A7\u21A4\u21A5\u25AE\u2A29\u043C\u2014\u2221\uD835\uDD2A\u2127µ\u2223*\u2AF0·\u2212\u229F\u2238\u2A2A\u2ADB\u2026\u2213\u22A7\uD835\uDD5E\u2213\uD835\uDCC2\u223E\u03BC\u22B8\u22B8\u22D9\u0338\u226B\u20D2\u226B\u0338\u21CD\u21CE\u22D8\u0338\u226A\u20D2\u226A\u0338\u21CF\u22AF\u22AE\u2207\u0144\u2220\u20D2\u2249\u2A70\u0338\u224B\u0338\u0149\u2249\u266E\u266E\u2115 \u224E\u0338\u224F\u0338\u2A43\u0148\u0146\u2247\u2A6D\u0338\u2A42\u043D\u2013\u2260\u21D7\u2924\u2197\u2197\u2250\u0338\u2262\u2928\u2242\u0338\u2204\u2204\uD835\uDD2B\u2267\u0338\u2271\u2271\u2267\u0338\u2A7E\u0338\u2A7E\u0338\u2275\u226F\u226F\u21CE\u21AE\u2AF2\u220B\u22FC\u22FA\u220B\u045A\u21CD\u2266\u0338\u219A\u2025\u2270\u219A\u21AE\u2270\u2266\u0338\u2A7D\u0338\u2A7D\u0338\u226E\u2274\u226E\u22EA\u22EC\u2224\uD835\uDD5F¬\u2209\u22F9\u0338\u22F5\u0338\u2209\u22F7\u22F6\u220C\u220C\u22FE\u22FD\u2226\u2226\u2AFD\u20E5\u2202\u0338\u2A14\u2280\u22E0\u2AAF\u0338\u2280\u2AAF\u0338\u21CF\u219B\u2933\u0338\u219D\u0338\u219B\u22EB\u22ED\u2281\u22E1\u2AB0\u0338\uD835\uDCC3\u2224\u2226\u2241\u2244\u2244\u2224\u2226\u22E2\u22E3\u2284\u2AC5\u0338\u2288\u2282\u20D2\u2288\u2AC5\u0338\u2281\u2AB0\u0338\u2285\u2AC6\u0338\u2289\u2283\u20D2\u2289\u2AC6\u0338\u2279ñ\u2278\u22EA\u22EC\u22EB\u22ED\u03BD#\u2116\u2007\u22AD\u2904\u224D\u20D2\u22AC\u2265\u20D2>\u20D2\u29DE\u2902\u2264\u20D2<\u20D2\u22B4\u20D2\u2903\u22B5\u20D2\u223C\u20D2\u21D6\u2923\u2196\u2196\u2927\u24C8ó\u229B\u229Aô\u043E\u229D\u0151\u2A38\u2299\u29BC\u0153\u29BF\uD835\uDD2C\u02DBò\u29C1\u29B5\u03A9\u222E\u21BA\u29BE\u29BB\u203E\u29C0\u014D\u03C9\u03BF\u29B6\u2296\uD835\uDD60\u29B7\u29B9\u2295\u2228\u21BB\u2A5D\u2134\u2134ªº\u22B6\u2A56\u2A57\u2A5B\u2134ø\u2298õ\u2297\u2A36ö\u233D\u2225¶\u2225\u2AF3\u2AFD\u2202\u043F%.\u2030\u22A5\u2031\uD835\uDD2D\u03C6\u03D5\u2133\u260E\u03C0\u22D4\u03D6\u210F\u210E\u210F+\u2A23\u229E\u2A22\u2214\u2A25\u2A72±\u2A26\u2A27±\u2A15\uD835\uDD61£\u227A\u2AB3\u2AB7\u227C\u2AAF\u227A\u2AB7\u227C\u2AAF\u2AB9\u2AB5\u22E8\u227E\u2032\u2119\u2AB5\u2AB9\u22E8\u220F\u232E\u2312\u2313\u221D\u221D\u227E\u22B0\uD835\uDCC5\u03C8\u2008\uD835\uDD2E\u2A0C\uD835\uDD62\u2057\uD835\uDCC6\u210D\u2A16?\u225F\"\u21DB\u21D2\u291C\u290F\u2964\u223D\u0331\u0155\u221A\u29B3\u27E9\u2992\u29A5\u27E9»\u2192\u2975\u21E5\u2920\u2933\u291E\u21AA\u21AC\u2945\u2974\u21A3\u219D\u291A\u2236\u211A\u290D\u2773}]\u298C\u298E\u2990\u0159\u0157\u2309}\u0440\u2937\u2969\u201D\u201D\u21B3\u211C\u211B\u211C\u211D\u25AD®\u297D\u230B\uD835\uDD2F\u21C1\u21C0\u296C\u03C1\u03F1\u2192\u21A3\u21C1\u21C0\u21C4\u21CC\u21C9\u219D\u22CC\u02DA\u2253\u21C4\u21CC\u200F\u23B1\u23B1\u2AEE\u27ED\u21FE\u27E7\u2986\uD835\uDD63\u2A2E\u2A35)\u2994\u2A12\u21C9\u203A\uD835\uDCC7\u21B1]\u2019\u2019\u22CC\u22CA\u25B9\u22B5\u25B8\u29CE\u2968\u211E\u015B\u201A\u227B\u2AB4\u2AB8\u0161\u227D\u2AB0\u015F\u015D\u2AB6\u2ABA\u22E9\u2A13\u227F\u0441\u22C5\u22A1\u2A66\u21D8\u2925\u2198\u2198§;\u2929\u2216\u2216\u2736\uD835\uDD30\u2322\u266F\u0449\u0448\u2223\u2225­\u03C3\u03C2\u03C2\u223C\u2A6A\u2243\u2243\u2A9E\u2AA0\u2A9D\u2A9F\u2246\u2A24\u2972\u2190\u2216\u2A33\u29E4\u2223\u2323\u2AAA\u2AAC\u2AAC\uFE00\u044C/\u29C4\u233F\uD835\uDD64\u2660\u2660\u2225\u2293\u2293\uFE00\u2294\u2294\uFE00\u228F\u2291\u228F\u2291\u2290\u2292\u2290\u2292\u25A1\u25A1\u25AA\u25AA\u2192\uD835\uDCC8\u2216\u2323\u22C6\u2606\u2605\u03F5\u03D5¯\u2282\u2AC5\u2ABD\u2286\u2AC3\u2AC1\u2ACB\u228A\u2ABF\u2979\u2282\u2286\u2AC5\u228A\u2ACB\u2AC7\u2AD5\u2AD3\u227B\u2AB8\u227D\u2AB0\u2ABA\u2AB6\u22E9\u227F\u2211\u266A\u2283¹²³\u2AC6\u2ABE\u2AD8\u2287\u2AC4\u27C9\u2AD7\u297B\u2AC2\u2ACC\u228B\u2AC0\u2283\u2287\u2AC6\u228B\u2ACC\u2AC8\u2AD4\u2AD6\u21D9\u2926\u2199\u2199\u292Aß\u2316\u03C4\u23B4\u0165\u0163\u0442\u20DB\u2315\uD835\uDD31\u2234\u2234\u03B8\u03D1\u03D1\u2248\u223C\u2009\u2248\u223Cþ\u02DC×\u22A0\u2A31\u2A30\u222D\u2928\u22A4\u2336\u2AF1\uD835\uDD65\u2ADA\u2929\u2034\u2122\u25B5\u25BF\u25C3\u22B4\u225C\u25B9\u22B5\u25EC\u225C\u2A3A\u2A39\u29CD\u2A3B\u23E2\uD835\uDCC9\u0446\u045B\u0167\u226C\u219E\u21A0\u21D1\u2963ú\u2191\u045E\u016Dû\u0443\u21C5\u0171\u296E\u297E\uD835\uDD32ù\u21BF\u21BE\u2580\u231C\u231C\u230F\u25F8\u016B¨\u0173\uD835\uDD66\u2191\u2195\u21BF\u21BE\u228E\u03C5\u03D2\u03C5\u21C8\u231D\u231D\u230E\u016F\u25F9\uD835\uDCCA\u22F0\u0169\u25B5\u25B4\u21C8ü\u29A7\u21D5\u2AE8\u2AE9\u22A8\u299C\u03F5\u03F0\u2205\u03D5\u03D6\u221D\u2195\u03F1\u03C2\u228A\uFE00\u2ACB\uFE00\u228B\uFE00\u2ACC\uFE00\u03D1\u22B2\u22B3\u0432\u22A2\u2228\u22BB\u225A\u22EE||\uD835\uDD33\u22B2\u2282\u20D2\u2283\u20D2\uD835\uDD67\u221D\u22B3\uD835\uDCCB\u2ACB\uFE00\u228A\uFE00\u2ACC\uFE00\u228B\uFE00\u299A\u0175\u2A5F\u2227\u2259\u2118\uD835\uDD34\uD835\uDD68\u2118\u2240\u2240\uD835\uDCCC\u22C2\u25EF\u22C3\u25BD\uD835\uDD35\u27FA\u27F7\u03BE\u27F8\u27F5\u27FC\u22FB\u2A00\uD835\uDD69\u2A01\u2A02\u27F9\u27F6\uD835\uDCCD\u2A06\u2A04\u25B3\u22C1\u22C0ý\u044F\u0177\u044B¥\uD835\uDD36\u0457\uD835\uDD6A\uD835\uDCCE\u044Eÿ\u017A\u017E\u0437\u017C\u2128\u03B6\uD835\uDD37\u0436\u21DD\uD835\uDD6B\uD835\uDCCF\u200D\u200C"];
-//# sourceMappingURL=decode-data-html.js.map
-;// CONCATENATED MODULE: ./node_modules/entities/dist/internal/decode-data-format.js
-/**
- * Constants and helpers shared between the decode-data generator
- * (`scripts/write-decode-map.ts`) and the runtime (`src/decode.ts`).
- *
- * The format and the algorithms (front-coded names, exact 32-bit keys in a
- * two-choice cuckoo table, the length-probe front end, and the measured
- * engineering notes) are documented with references in
- * `scripts/README.md`.
- */
-/** Bias added to every meta char so none needs escaping in JS source. */
-const META_BIAS = 0x23;
-/** Bias for header and choice-bit chars. */
-const HEADER_BIAS = 0x30;
-/** Number of header chars: n (2), suffixes length (2), bucket count (2). */
-const HEADER_LENGTH = 6;
-/** Choice bits packed per char. */
-const CHOICE_BITS_PER_CHAR = 6;
-/** Multiplier deriving the first candidate bucket from a key. */
-const BUCKET_HASH_1 = 0x9e_37_79_b1;
-/** Multiplier deriving the second candidate bucket from a key. */
-const BUCKET_HASH_2 = 0x85_eb_ca_6b;
-/** Size of the (c0,c1) class table (10-bit index). */
-const PAIR_TABLE_SIZE = 1024;
-/**
- * Map an alphanumeric char code to 6 bits (1..62); 0 = not alphanumeric.
- * Used for the key's last-character field.
- */
-const CHAR_REMAP = (() => {
-    const remap = new Uint8Array(128);
-    for (let code = 0x30; code <= 0x39; code++)
-        remap[code] = code - 0x2f;
-    for (let code = 0x41; code <= 0x5a; code++)
-        remap[code] = code - 0x36;
-    for (let code = 0x61; code <= 0x7a; code++)
-        remap[code] = code - 0x3c;
-    return remap;
-})();
-/**
- * The exact 32-bit key for a name occurring at `nameStart` with `length`
- * chars. Covers the first two and last two characters plus the length;
- * middle characters are verified separately against the names blob.
- *
- * The hot decoder inlines this computation; tests assert both stay in sync
- * by looking every entity up through the public API.
- * @param text Text containing the name.
- * @param nameStart Index of the name's first character.
- * @param length Length of the name.
- */
-function exactKey(text, nameStart, length) {
-    return ((text.charCodeAt(nameStart) << 25) |
-        (text.charCodeAt(nameStart + 1) << 18) |
-        (text.charCodeAt(nameStart + length - 2) << 11) |
-        (CHAR_REMAP[text.charCodeAt(nameStart + length - 1)] << 5) |
-        length);
-}
-/**
- * The 10-bit (c0,c1) class index used by the probe front end. The function
- * was chosen by exhaustive search over load-free mixers for minimal
- * candidate-set collisions on the real entity set.
- * @param c0 First char code of the candidate name.
- * @param c1 Second char code.
- */
-function decode_data_format_pairIndex(c0, c1) {
-    return (((c0 * 3) << 3) ^ c1) & (PAIR_TABLE_SIZE - 1);
-}
-/**
- * First candidate bucket for a key in a table of `buckets` buckets.
- * @param key Exact key.
- * @param buckets Bucket count.
- */
-function bucketOne(key, buckets) {
-    return ((Math.imul(key, BUCKET_HASH_1) >>> 16) * buckets) >>> 16;
-}
-/**
- * Second candidate bucket for a key.
- * @param key Exact key.
- * @param buckets Bucket count.
- */
-function bucketTwo(key, buckets) {
-    return ((Math.imul(key, BUCKET_HASH_2) >>> 16) * buckets) >>> 16;
-}
-/**
- * Build the lookup structures from a serialized dataset.
- * @param packed Serialized decode data, see `decode-data-format.ts`.
- */
-function initDecodeData(packed) {
-    const [data, values] = packed;
-    const nameCount = ((data.charCodeAt(0) - HEADER_BIAS) << 6) |
-        (data.charCodeAt(1) - HEADER_BIAS);
-    const suffixesLength = ((data.charCodeAt(2) - HEADER_BIAS) << 6) |
-        (data.charCodeAt(3) - HEADER_BIAS);
-    const buckets = ((data.charCodeAt(4) - HEADER_BIAS) << 6) |
-        (data.charCodeAt(5) - HEADER_BIAS);
-    const metaStart = HEADER_LENGTH + suffixesLength;
-    const choicesStart = metaStart + 2 * nameCount;
-    const slotCount = 2 * buckets;
-    const keys = new Int32Array(slotCount);
-    const slotMidOff = new Uint16Array(slotCount);
-    const slotValue = new Uint16Array(slotCount);
-    const lengthBits = new Uint32Array(PAIR_TABLE_SIZE);
-    const middleOffsets = new Map();
-    const middles = [];
-    let name = "";
-    let suffixOffset = HEADER_LENGTH;
-    let valueOffset = 0;
-    for (let index = 0; index < nameCount; index++) {
-        const meta0 = data.charCodeAt(metaStart + 2 * index) - META_BIAS;
-        const meta1 = data.charCodeAt(metaStart + 2 * index + 1) - META_BIAS;
-        const prefixLength = meta0 & 31;
-        const length = prefixLength + (meta1 & 31);
-        const valueLength = (meta1 >> 5) + 1;
-        name =
-            name.slice(0, prefixLength) +
-                data.slice(suffixOffset, suffixOffset + length - prefixLength);
-        suffixOffset += length - prefixLength;
-        const key = exactKey(name, 0, length);
-        const choice = (data.charCodeAt(choicesStart + Math.floor(index / CHOICE_BITS_PER_CHAR)) -
-            HEADER_BIAS) &
-            (1 << (index % CHOICE_BITS_PER_CHAR));
-        let slot = 2 * (choice === 0 ? bucketOne : bucketTwo)(key, buckets);
-        if (keys[slot] !== 0)
-            slot += 1;
-        keys[slot] = key;
-        if (length > 4) {
-            const middle = name.slice(2, length - 2);
-            const existing = middleOffsets.get(middle);
-            if (existing === undefined) {
-                middleOffsets.set(middle, middles.length);
-                slotMidOff[slot] = middles.length;
-                for (let middleIndex = 0; middleIndex < middle.length; middleIndex += 2) {
-                    middles.push(middle.charCodeAt(middleIndex) |
-                        (middle.charCodeAt(middleIndex + 1) << 16));
-                }
-            }
-            else {
-                slotMidOff[slot] = existing;
-            }
-        }
-        const pair = decode_data_format_pairIndex(name.charCodeAt(0), name.charCodeAt(1));
-        lengthBits[pair] |= length <= 16 ? 1 << (length - 2) : 0x80_00;
-        if ((meta0 & 0x20) !== 0) {
-            lengthBits[pair] |= 1 << (length - 2 + 16);
-        }
-        /*
-         * Values have one or two units, leaving bit 1 for the legacy flag.
-         * The generator checks the 14-bit offset and two-unit value limits.
-         */
-        slotValue[slot] =
-            (valueOffset << 2) | (valueLength - 1) | ((meta0 & 0x20) >> 4);
-        valueOffset += valueLength;
-    }
-    return {
-        keys,
-        buckets,
-        slotMidOff,
-        slotValue,
-        values,
-        lengthBits,
-        middles: new Uint32Array(middles),
-    };
-}
-//# sourceMappingURL=decode-data-format.js.map
-;// CONCATENATED MODULE: ./node_modules/entities/dist/decode.js
-
-
-
-// Scalar constants avoid runtime enum objects with isolatedModules enabled.
-const CHAR_AMP = 38; // "&"
-const CHAR_NUM = 35; // "#"
-const CHAR_SEMI = 59; // ";"
-const CHAR_EQUALS = 61; // "="
-const CHAR_ZERO = 48; // "0"
-const CHAR_LOWER_A = 97; // "a"
-const CHAR_LOWER_G = 103; // "g"
-const CHAR_LOWER_L = 108; // "l"
-const CHAR_LOWER_M = 109; // "m"
-const CHAR_LOWER_O = 111; // "o"
-const CHAR_LOWER_P = 112; // "p"
-const CHAR_LOWER_Q = 113; // "q"
-const CHAR_LOWER_S = 115; // "s"
-const CHAR_LOWER_T = 116; // "t"
-const CHAR_LOWER_U = 117; // "u"
-const CHAR_LOWER_X = 120; // "x"
-const CHAR_UPPER_A = 65; // "A"
-/** Bit that needs to be set to convert an upper case ASCII character to lower case */
-const TO_LOWER_BIT = 0b10_0000;
-/**
- * Unsigned subtraction trick: (code - lo) >>> 0 wraps negatives to large
- * values, so a single `<=` covers the entire [lo..hi] range check.
- * @param code Code point to check.
- */
-function isNumber(code) {
-    return (code - CHAR_ZERO) >>> 0 <= 9;
-}
-function isAlphaNumeric(code) {
-    return (isNumber(code) || ((code | TO_LOWER_BIT) - CHAR_LOWER_A) >>> 0 <= 25 // Z - a
-    );
-}
-/**
- * Checks if the given character is a valid end character for an entity in an attribute.
- *
- * Attribute values that aren't terminated properly aren't parsed, and shouldn't lead to a parser error.
- * See the example in https://html.spec.whatwg.org/multipage/parsing.html#named-character-reference-state
- * @param code Code point to check.
- */
-function isEntityInAttributeInvalidEnd(code) {
-    return code === CHAR_EQUALS || isAlphaNumeric(code);
-}
-/**
- * Decoding mode for named entities.
- */
-var DecodingMode;
-(function (DecodingMode) {
-    /** Entities in text nodes that can end with any character. */
-    DecodingMode[DecodingMode["Legacy"] = 0] = "Legacy";
-    /** Only allow entities terminated with a semicolon. */
-    DecodingMode[DecodingMode["Strict"] = 1] = "Strict";
-    /** Entities in attributes have limitations on ending characters. */
-    DecodingMode[DecodingMode["Attribute"] = 2] = "Attribute";
-})(DecodingMode || (DecodingMode = {}));
-/** Decode data for HTML entities. */
-const htmlDecode = /* #__PURE__ */ initDecodeData(htmlDecodeData);
-/*
- * Every decoder below is specialized over these module-level constants. V8
- * compiles direct references to them roughly 20% faster than property loads
- * off a shared object.
- */
-const htmlKeys = /* #__PURE__ */ (() => htmlDecode.keys)();
-const htmlBuckets = /* #__PURE__ */ (() => htmlDecode.buckets)();
-const htmlSlotMidOff = /* #__PURE__ */ (() => htmlDecode.slotMidOff)();
-const htmlLengthBits = /* #__PURE__ */ (() => htmlDecode.lengthBits)();
-const htmlMiddles = /* #__PURE__ */ (() => htmlDecode.middles)();
-/** Hoisted for the specialized HTML cores; see `emitHtmlValue`. */
-const htmlSlotValue = /* #__PURE__ */ (() => htmlDecode.slotValue)();
-const htmlValues = /* #__PURE__ */ (() => htmlDecode.values)();
-/**
- * The replacement string for a packed `slotValue` entry. Most values need
- * just one UTF-16 code unit.
- * @param packed Replacement offset, legacy flag, and length from `htmlSlotValue`.
- */
-function emitHtmlValue(packed) {
-    const off = packed >> 2;
-    return (packed & 1) === 0
-        ? htmlValues.charAt(off)
-        : htmlValues.slice(off, off + (packed & 1) + 1);
-}
-/**
- * Find the slot matching `text[start..start+length)`, or -1. A match proves
- * every character of the span (exact key + middle comparison).
- * @param text Input text.
- * @param start Start of the span in `text`.
- * @param length Length of the span.
- */
-function findSlotHtml(text, start, length) {
-    const c0 = text.charCodeAt(start);
-    const c1 = text.charCodeAt(start + 1);
-    const c2 = text.charCodeAt(start + length - 2);
-    const c3 = text.charCodeAt(start + length - 1);
-    /*
-     * Probed spans aren't pre-filtered to alphanumerics; characters >= 0x80
-     * would alias mod 128 inside the packed 7-bit fields, so reject them
-     * before they can forge a key.
-     */
-    if ((c0 | c1 | c2 | c3) > 127)
-        return -1;
-    const key = (c0 << 25) | (c1 << 18) | (c2 << 11) | (CHAR_REMAP[c3] << 5) | length;
-    let slot = 2 * (((Math.imul(key, BUCKET_HASH_1) >>> 16) * htmlBuckets) >>> 16);
-    for (let attempt = 0;; attempt++) {
-        if (htmlKeys[slot] === key &&
-            (length <= 4 || isMidMatchHtml(slot, text, start, length))) {
-            return slot;
-        }
-        if (htmlKeys[slot + 1] === key &&
-            (length <= 4 || isMidMatchHtml(slot + 1, text, start, length))) {
-            return slot + 1;
-        }
-        if (attempt === 1)
-            return -1;
-        slot =
-            2 * (((Math.imul(key, BUCKET_HASH_2) >>> 16) * htmlBuckets) >>> 16);
-    }
-}
-/**
- * Compare the middle characters (positions 2..length-3) of the candidate at
- * `slot` against the input. The key already proves the outer characters and
- * the length. Names of length at most four are accepted by the caller.
- * @param slot Slot of the candidate.
- * @param text Input text.
- * @param start Start of the span in `text`.
- * @param length Length of the span.
- */
-function isMidMatchHtml(slot, text, start, length) {
-    let wordIndex = htmlSlotMidOff[slot];
-    let index = start + 2;
-    const end = start + length - 2;
-    while (index + 1 < end) {
-        if ((text.charCodeAt(index) | (text.charCodeAt(index + 1) << 16)) !==
-            htmlMiddles[wordIndex++])
-            return false;
-        index += 2;
-    }
-    return (index === end ||
-        text.charCodeAt(index) === (htmlMiddles[wordIndex] & 0xff_ff));
-}
-/**
- * `parseNumericEntity` packs its two results into one integer:
- * `(consumed << CONSUMED_SHIFT) | codePoint`. The code point occupies the low
- * 21 bits (max 0x110000, clamped before packing); `consumed` takes the upper
- * 11 bits and is read back with `>>> CONSUMED_SHIFT`, so the sign bit set by a
- * large `consumed` is harmless. The maximum consumed field is reserved for
- * long references, whose full length is stored in `longNumericConsumed`.
- * A zero return means "no numeric entity".
- */
-const NUMERIC_CONSUMED_SHIFT = 21;
-const NUMERIC_CODE_POINT_MASK = 0x1f_ff_ff;
-const NUMERIC_CONSUMED_OVERFLOW = 0x7_ff;
-/** Full length, including `&`, when the packed consumed field overflows. */
-let longNumericConsumed = 0;
-/**
- * Recover the consumed count before the next numeric parse can overwrite
- * `longNumericConsumed`. This avoids allocating a tuple for each reference.
- * @param packed Packed result of `parseNumericEntity`.
- */
-function unpackConsumed(packed) {
-    const consumed = packed >>> NUMERIC_CONSUMED_SHIFT;
-    return consumed === NUMERIC_CONSUMED_OVERFLOW
-        ? longNumericConsumed
-        : consumed;
-}
-/** ASCII digit values; 0xff marks characters outside the hexadecimal range. */
-const numericDigits = /* #__PURE__ */ (() => {
-    const digits = new Uint8Array(128).fill(0xff);
-    for (let digit = 0; digit < 10; digit++) {
-        digits[CHAR_ZERO + digit] = digit;
-    }
-    for (let digit = 0; digit < 6; digit++) {
-        digits[CHAR_UPPER_A + digit] = digit + 10;
-        digits[CHAR_LOWER_A + digit] = digit + 10;
-    }
-    return digits;
-})();
-/**
- * Parse a numeric entity starting right after the `#`. In legacy mode the
- * terminating semicolon is optional. Returns the number of characters
- * consumed (counting the `&` and `#`) packed with the code point (see
- * the packing constants above), or 0 if there is no valid numeric entity at this
- * position.
- * @param input Input string.
- * @param offset Index right after the `#`.
- * @param isStrict Whether a terminating semicolon is required.
- */
-function parseNumericEntity(input, offset, isStrict) {
-    const inputLength = input.length;
-    let index = offset;
-    let codePoint = 0;
-    let digitsStart;
-    if ((input.charCodeAt(index) | TO_LOWER_BIT) === CHAR_LOWER_X) {
-        // Hexadecimal entity.
-        index += 1;
-        digitsStart = index;
-        while (index < inputLength) {
-            const char = input.charCodeAt(index);
-            if (char >= 128)
-                break;
-            const digit = numericDigits[char];
-            if (digit <= 15) {
-                codePoint = codePoint * 16 + digit;
-                index++;
-            }
-            else {
-                break;
-            }
-        }
-    }
-    else {
-        digitsStart = index;
-        while (index < inputLength) {
-            const char = input.charCodeAt(index);
-            if (char >= 128)
-                break;
-            const digit = numericDigits[char];
-            if (digit <= 9) {
-                codePoint = codePoint * 10 + digit;
-                index++;
-            }
-            else {
-                break;
-            }
-        }
-    }
-    if (index === digitsStart)
-        return 0;
-    // Clamp once after the loop instead of per digit.
-    if (codePoint > 0x10_ff_ff)
-        codePoint = 0x11_00_00;
-    let consumed = index - offset + 2; // Includes "#" and the "&" position.
-    if (index < inputLength && input.charCodeAt(index) === CHAR_SEMI) {
-        consumed += 1;
-    }
-    else if (isStrict) {
-        return 0;
-    }
-    if (consumed >= NUMERIC_CONSUMED_OVERFLOW) {
-        // eslint-disable-next-line unicorn/no-top-level-assignment-in-function -- deliberate side channel, read immediately by unpackConsumed
-        longNumericConsumed = consumed;
-        consumed = NUMERIC_CONSUMED_OVERFLOW;
-    }
-    return (consumed << NUMERIC_CONSUMED_SHIFT) | codePoint;
-}
-/**
- * Find the longest legacy (semicolon-less) match for the name starting at
- * `start`, using the per-class legacy length bits. Returns
- * `slot << 3 | matchLength`, or -1 if there is no match. Only called after
- * the exact probes failed (the miss path).
- * @param input Input text.
- * @param start Start of the name.
- * @param maxLength Number of available run characters.
- */
-function findLegacySlot(input, start, maxLength) {
-    let legacy = (htmlLengthBits[decode_data_format_pairIndex(input.charCodeAt(start), input.charCodeAt(start + 1))] >>>
-        16) &
-        31;
-    while (legacy !== 0) {
-        // Longest first: the spec matches references greedily.
-        const top = 31 - Math.clz32(legacy);
-        legacy ^= 1 << top;
-        if (top + 2 > maxLength)
-            continue;
-        const slot = findSlotHtml(input, start, top + 2);
-        if (slot >= 0 && (htmlSlotValue[slot] & 2) !== 0) {
-            return (slot << 3) | (top + 2);
-        }
-    }
-    return -1;
-}
-/**
- * Match a class containing long names without probing all its shorter lengths.
- * The 32-character window bounds the scan even for invalid or unterminated runs.
- * Returns `(slot << 6) | consumed`, excluding the `&`, or -1 on a miss.
- * @param input Input containing the candidate name.
- * @param start Start of the name.
- * @param mode Decoding mode, including the rules for legacy matches.
- */
-function findLongClassMatch(input, start, mode) {
-    const length = input.slice(start, start + 32).indexOf(";");
-    if ((length - 2) >>> 0 <= 29) {
-        const slot = findSlotHtml(input, start, length);
-        if (slot >= 0)
-            return (slot << 6) | (length + 1);
-    }
-    if (mode !== DecodingMode.Strict) {
-        const packed = findLegacySlot(input, start, Math.min(31, input.length - start));
-        if (packed >= 0) {
-            const length = packed & 7;
-            if (mode !== DecodingMode.Attribute ||
-                start + length >= input.length ||
-                !isEntityInAttributeInvalidEnd(input.charCodeAt(start + length)))
-                return ((packed >> 3) << 6) | length;
-        }
-    }
-    return -1;
-}
-/**
- * Match one of XML's five predefined entities (name plus the terminating
- * semicolon) at `start`. Returns `(consumedLength << 7) | codePoint` where
- * `consumedLength` counts the name and the semicolon, or -1 if nothing
- * matches. All five patterns are decided within five characters of `start`,
- * so the entity set ships no decode data.
- * @param input Input text.
- * @param start Index of the name's first character (right after the `&`).
- */
-function matchXmlEntity(input, start) {
-    /*
-     * Direct char-code compares: `startsWith` costs a builtin call per
-     * probe, measured ~10% of entity-dense XML decode. Loads stay inside
-     * the cases so the miss path (`default`) pays nothing.
-     */
-    switch (input.charCodeAt(start)) {
-        case CHAR_LOWER_L: {
-            return input.charCodeAt(start + 1) === CHAR_LOWER_T &&
-                input.charCodeAt(start + 2) === CHAR_SEMI
-                ? (3 << 7) | 0x3c
-                : -1;
-        }
-        case CHAR_LOWER_G: {
-            return input.charCodeAt(start + 1) === CHAR_LOWER_T &&
-                input.charCodeAt(start + 2) === CHAR_SEMI
-                ? (3 << 7) | 0x3e
-                : -1;
-        }
-        case CHAR_LOWER_A: {
-            const c1 = input.charCodeAt(start + 1);
-            const c2 = input.charCodeAt(start + 2);
-            if (c1 === CHAR_LOWER_M &&
-                c2 === CHAR_LOWER_P &&
-                input.charCodeAt(start + 3) === CHAR_SEMI) {
-                return (4 << 7) | 0x26;
-            }
-            return c1 === CHAR_LOWER_P &&
-                c2 === CHAR_LOWER_O &&
-                input.charCodeAt(start + 3) === CHAR_LOWER_S &&
-                input.charCodeAt(start + 4) === CHAR_SEMI
-                ? (5 << 7) | 0x27
-                : -1;
-        }
-        case CHAR_LOWER_Q: {
-            return input.charCodeAt(start + 1) === CHAR_LOWER_U &&
-                input.charCodeAt(start + 2) === CHAR_LOWER_O &&
-                input.charCodeAt(start + 3) === CHAR_LOWER_T &&
-                input.charCodeAt(start + 4) === CHAR_SEMI
-                ? (5 << 7) | 0x22
-                : -1;
-        }
-        default: {
-            return -1;
-        }
-    }
-}
-/**
- * The next `&` to resume from after emitting a replacement, given the index
- * just past it. A leaf the decoders call after every emit: the common
- * adjacent-entity case (`&amp;&lt;`) skips the `indexOf` C++ call.
- * @param input Input text.
- * @param last Index just past the entity that was emitted.
- */
-function nextOffset(input, last) {
-    if (last >= input.length)
-        return -1;
-    return input.charCodeAt(last) === CHAR_AMP
-        ? last
-        : input.indexOf("&", last);
-}
-/**
- * Synchronous HTML decoder, shared by all three decoding modes.
- * @param input String to decode.
- * @param mode Decoding mode for named entities.
- */
-function decodeHtmlText(input, mode) {
-    const isLegacyAllowed = mode !== DecodingMode.Strict;
-    let offset = input.indexOf("&");
-    if (offset < 0)
-        return input;
-    const inputLength = input.length;
-    let result = "";
-    let last = 0;
-    do {
-        const start = offset + 1;
-        if (start + 1 >= inputLength)
-            break;
-        const c0 = input.charCodeAt(start);
-        if (c0 === CHAR_AMP) {
-            // Adjacent "&&": re-enter directly, skipping indexOf.
-            offset = start;
-            continue;
-        }
-        if (c0 === CHAR_NUM) {
-            const packed = parseNumericEntity(input, start + 1, !isLegacyAllowed);
-            const consumed = unpackConsumed(packed);
-            if (consumed === 0) {
-                offset = input.indexOf("&", start);
-            }
-            else {
-                if (last !== offset) {
-                    result += input.slice(last, offset);
-                }
-                result += codePointToString(packed & NUMERIC_CODE_POINT_MASK);
-                last = offset + consumed;
-                offset = nextOffset(input, last);
-            }
-            continue;
-        }
-        /*
-         * Named entity. The (c0,c1) class lists every length a matching
-         * name can have; probe `;` at each. A probe hit is fully
-         * verified by `findSlot`; no scanning is needed. A `;` miss at
-         * a legacy-marked length falls through to a direct legacy
-         * lookup: legacy names need no terminator.
-         */
-        const bits = htmlLengthBits[pairIndex(c0, input.charCodeAt(start + 1))];
-        if ((bits & 0x80_00) !== 0) {
-            const packed = findLongClassMatch(input, start, mode);
-            if (packed >= 0) {
-                if (last !== offset)
-                    result += input.slice(last, offset);
-                result += emitHtmlValue(htmlSlotValue[packed >> 6]);
-                last = start + (packed & 63);
-                offset = nextOffset(input, last);
-            }
-            else {
-                offset = input.indexOf("&", start);
-            }
-            continue;
-        }
-        let probed = bits & 0x7f_ff;
-        /*
-         * Slot in bits 6+, semicolon in bit 5, consumed name span in bits 0-4.
-         * This path only handles names up to 16 characters, plus their ';'.
-         */
-        let matched = -1;
-        while (probed !== 0) {
-            const low = probed & -probed;
-            probed ^= low;
-            const length = 33 - Math.clz32(low);
-            const end = start + length;
-            // Longer probes cannot match either; lengths are ascending.
-            // eslint-disable-next-line unicorn/no-break-in-nested-loop -- keep the bounded probe loop inline
-            if (end > inputLength)
-                break;
-            const isTerminated = end < inputLength && input.charCodeAt(end) === CHAR_SEMI;
-            if (!(isTerminated ||
-                (isLegacyAllowed && ((bits >>> (length + 14)) & 1) !== 0)))
-                // eslint-disable-next-line unicorn/no-break-in-nested-loop -- skip impossible candidates in the inline probe loop
-                continue;
-            // Share the lookup call site, including after legacy-only inputs.
-            const slot = findSlotHtml(input, start, length);
-            // eslint-disable-next-line unicorn/no-break-in-nested-loop -- skip failed candidates in the inline probe loop
-            if (slot < 0)
-                continue;
-            if (isTerminated) {
-                matched = (slot << 6) | 32 | (length + 1);
-                // eslint-disable-next-line unicorn/no-break-in-nested-loop -- an exact match ends the probe loop
-                break;
-            }
-            if ((htmlSlotValue[slot] & 2) !== 0) {
-                matched = (slot << 6) | length;
-            }
-        }
-        if (matched >= 0) {
-            const length = matched & 31;
-            if ((matched & 32) !== 0 ||
-                mode !== DecodingMode.Attribute ||
-                start + length >= inputLength ||
-                !isEntityInAttributeInvalidEnd(input.charCodeAt(start + length))) {
-                if (last !== offset)
-                    result += input.slice(last, offset);
-                result += emitHtmlValue(htmlSlotValue[matched >> 6]);
-                last = start + length;
-                offset = nextOffset(input, last);
-                continue;
-            }
-        }
-        offset = input.indexOf("&", start + 1);
-    } while (offset >= 0);
-    return result + input.slice(last);
-}
-/**
- * Decodes an HTML string.
- * @param htmlString The string to decode.
- * @param mode The decoding mode.
- * @returns The decoded string.
- */
-function decodeHTML(htmlString, mode = DecodingMode.Legacy) {
-    return decodeHtmlText(htmlString, mode);
-}
-/**
- * Decodes an HTML string in an attribute.
- * @param htmlAttribute The string to decode.
- * @returns The decoded string.
- */
-function decodeHTMLAttribute(htmlAttribute) {
-    return decodeHtmlText(htmlAttribute, DecodingMode.Attribute);
-}
-/**
- * Decodes an HTML string, requiring all entities to be terminated by a
- * semicolon.
- * @param htmlString The string to decode.
- * @returns The decoded string.
- */
-function decodeHTMLStrict(htmlString) {
-    return decodeHtmlText(htmlString, DecodingMode.Strict);
-}
-/**
- * Decodes an XML string, requiring all entities to be terminated by a
- * semicolon.
- * @param xmlString The string to decode.
- * @returns The decoded string.
- */
-function decodeXML(xmlString) {
-    let offset = xmlString.indexOf("&");
-    if (offset < 0)
-        return xmlString;
-    let lastIndex = 0;
-    let result = "";
-    do {
-        const start = offset + 1;
-        if (start + 1 >= xmlString.length)
-            break;
-        let consumed = 0;
-        let value = "";
-        const c1 = xmlString.charCodeAt(start);
-        if (c1 === CHAR_NUM) {
-            const packed = parseNumericEntity(xmlString, start + 1, true);
-            consumed = unpackConsumed(packed);
-            if (consumed !== 0) {
-                const codePoint = packed & NUMERIC_CODE_POINT_MASK;
-                value =
-                    (codePoint - 1) >>> 0 < 0xd7_ff
-                        ? String.fromCharCode(codePoint)
-                        : String.fromCodePoint(replaceCodePointXML(codePoint));
-            }
-        }
-        else {
-            /* eslint-disable unicorn/no-break-in-nested-loop -- Keep XML name dispatch inline with the decode loop. */
-            switch (c1) {
-                // &lt; / &gt;
-                case 0x6c:
-                case 0x67: {
-                    if (start + 2 < xmlString.length &&
-                        xmlString.charCodeAt(start + 1) === 0x74 &&
-                        xmlString.charCodeAt(start + 2) === CHAR_SEMI) {
-                        consumed = 4;
-                        value = c1 === 0x6c ? "<" : ">";
-                    }
-                    break;
-                }
-                // &amp; / &apos;
-                case 0x61: {
-                    const c2 = xmlString.charCodeAt(start + 1);
-                    if (start + 3 < xmlString.length &&
-                        c2 === 0x6d &&
-                        xmlString.charCodeAt(start + 2) === 0x70 &&
-                        xmlString.charCodeAt(start + 3) === CHAR_SEMI) {
-                        consumed = 5;
-                        value = "&";
-                    }
-                    else if (start + 4 < xmlString.length &&
-                        c2 === 0x70 &&
-                        xmlString.charCodeAt(start + 2) === 0x6f &&
-                        xmlString.charCodeAt(start + 3) === 0x73 &&
-                        xmlString.charCodeAt(start + 4) === CHAR_SEMI) {
-                        consumed = 6;
-                        value = "'";
-                    }
-                    break;
-                }
-                // &quot;
-                case 0x71: {
-                    if (start + 4 < xmlString.length &&
-                        xmlString.charCodeAt(start + 1) === 0x75 &&
-                        xmlString.charCodeAt(start + 2) === 0x6f &&
-                        xmlString.charCodeAt(start + 3) === 0x74 &&
-                        xmlString.charCodeAt(start + 4) === CHAR_SEMI) {
-                        consumed = 6;
-                        value = '"';
-                    }
-                    break;
-                }
-            }
-            /* eslint-enable unicorn/no-break-in-nested-loop */
-        }
-        if (consumed > 0) {
-            if (lastIndex < offset)
-                result += xmlString.slice(lastIndex, offset);
-            result += value;
-            offset = lastIndex = offset + consumed;
-        }
-        else {
-            offset = start;
-        }
-        /*
-         * Adjacent entities (`&x;&y;`) are common in entity-dense input;
-         * checking the single character at `lastIndex` first skips the
-         * `indexOf` call (and its per-call overhead) for that case.
-         */
-        offset =
-            offset < xmlString.length &&
-                xmlString.charCodeAt(offset) === CHAR_AMP
-                ? offset
-                : xmlString.indexOf("&", offset);
-    } while (offset >= 0);
-    return result + xmlString.slice(lastIndex);
-}
-const STATE_ENTITY_START = 0;
-const STATE_NUMERIC_START = 1;
-const STATE_NUMERIC_DECIMAL = 2;
-const STATE_NUMERIC_HEX = 3;
-const STATE_NAMED_ENTITY = 4;
-/**
- * Token decoder with support of writing partial entities; the shared base
- * of `HtmlEntityDecoder` and `XmlEntityDecoder`. Numeric entities are
- * identical in both document types and are handled here; named entities are
- * left to the subclasses.
- *
- * The decoder is driven by a tokenizer: after a `&`, write the following
- * input (possibly in chunks). `write` returns the number of characters
- * consumed once the entity is decided, or -1 while more input is needed.
- * Rejection may surface later than strictly possible (the decoder buffers
- * until a terminator or the name-length limit), but emitted code points,
- * consumed counts, and final return values are exact.
- */
-class EntityDecoderBase {
-    emitCodePoint;
-    errors;
-    /** The current state of the decoder. */
-    state = STATE_ENTITY_START;
-    /** Characters that were consumed while parsing an entity. */
-    consumed = 1;
-    /** Accumulated numeric code point, or a packed partial XML name. */
-    result = 0;
-    /** The mode in which the decoder is operating. */
-    decodeMode = DecodingMode.Strict;
-    /** Replacement rules for numeric character references. */
-    replaceNumericCodePoint = replaceCodePoint;
-    constructor(
-    /**
-     * The function that is called when a codepoint is decoded.
-     *
-     * For multi-byte named entities, this will be called multiple times,
-     * with the second codepoint, and the same `consumed` value.
-     * @param codepoint The decoded codepoint.
-     * @param consumed The number of bytes consumed by the decoder.
-     */
-    emitCodePoint, 
-    /** An object that is used to produce errors. */
-    errors) {
-        this.emitCodePoint = emitCodePoint;
-        this.errors = errors;
-    }
-    /**
-     * Switches between the numeric decimal and hexadecimal states.
-     *
-     * Equivalent to the `Numeric character reference state` in the HTML spec.
-     * @param input The string containing the entity (or a continuation of the entity).
-     * @param offset The current offset.
-     * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
-     */
-    stateNumericStart(input, offset) {
-        if (offset >= input.length) {
-            return -1;
-        }
-        if ((input.charCodeAt(offset) | TO_LOWER_BIT) === CHAR_LOWER_X) {
-            this.state = STATE_NUMERIC_HEX;
-            this.consumed += 1;
-            return this.stateNumericHex(input, offset + 1);
-        }
-        this.state = STATE_NUMERIC_DECIMAL;
-        return this.stateNumericDecimal(input, offset);
-    }
-    /**
-     * Parses a hexadecimal numeric entity.
-     *
-     * Equivalent to the `Hexadecimal character reference state` in the HTML spec.
-     * @param input The string containing the entity (or a continuation of the entity).
-     * @param offset The current offset.
-     * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
-     */
-    stateNumericHex(input, offset) {
-        const inputLength = input.length;
-        // Local accumulators; flushed before any exit.
-        let { result, consumed } = this;
-        let index = offset;
-        while (index < inputLength) {
-            const char = input.charCodeAt(index);
-            const digit = numericDigits[char];
-            if (digit <= 15) {
-                result = result * 16 + digit;
-            }
-            else {
-                this.result = result;
-                this.consumed = consumed;
-                return this.emitNumericEntity(char, 3);
-            }
-            consumed += 1;
-            index += 1;
-        }
-        this.result = result;
-        this.consumed = consumed;
-        return -1; // Incomplete entity
-    }
-    /**
-     * Parses a decimal numeric entity.
-     *
-     * Equivalent to the `Decimal character reference state` in the HTML spec.
-     * @param input The string containing the entity (or a continuation of the entity).
-     * @param offset The current offset.
-     * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
-     */
-    stateNumericDecimal(input, offset) {
-        const inputLength = input.length;
-        // Local accumulators; flushed before any exit.
-        let { result, consumed } = this;
-        let index = offset;
-        while (index < inputLength) {
-            const digit = input.charCodeAt(index) - CHAR_ZERO;
-            if (digit >>> 0 > 9) {
-                this.result = result;
-                this.consumed = consumed;
-                return this.emitNumericEntity(digit + CHAR_ZERO, 2);
-            }
-            result = result * 10 + digit;
-            consumed += 1;
-            index += 1;
-        }
-        this.result = result;
-        this.consumed = consumed;
-        return -1; // Incomplete entity
-    }
-    /**
-     * Validate and emit a numeric entity.
-     *
-     * Implements the logic from the `Hexadecimal character reference start
-     * state` and `Numeric character reference end state` in the HTML spec.
-     * @param lastCp The last code point of the entity. Used to see if the
-     *               entity was terminated with a semicolon.
-     * @param expectedLength The minimum number of characters that should be
-     *                       consumed. Used to validate that at least one digit
-     *                       was consumed.
-     * @returns The number of characters that were consumed.
-     */
-    emitNumericEntity(lastCp, expectedLength) {
-        // Ensure we consumed at least one digit.
-        if (this.consumed <= expectedLength) {
-            this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
-            return 0;
-        }
-        // Figure out if this is a legit end of the entity
-        if (lastCp === CHAR_SEMI) {
-            this.consumed += 1;
-        }
-        else if (this.decodeMode === DecodingMode.Strict) {
-            return 0;
-        }
-        this.emitCodePoint(this.replaceNumericCodePoint(this.result), this.consumed);
-        if (this.errors) {
-            if (lastCp !== CHAR_SEMI) {
-                this.errors.missingSemicolonAfterCharacterReference();
-            }
-            this.errors.validateNumericCharacterReference(this.result);
-        }
-        return this.consumed;
-    }
-    /**
-     * Resets the instance to make it reusable.
-     * @param decodeMode Entity decoding mode to use.
-     */
-    startEntity(decodeMode) {
-        this.decodeMode = decodeMode;
-        this.state = STATE_ENTITY_START;
-        this.result = 0;
-        this.consumed = 1;
-    }
-    /**
-     * Write an entity to the decoder. This can be called multiple times with partial entities.
-     * If the entity is incomplete, the decoder will return -1.
-     * @param input The string containing the entity (or a continuation of the entity).
-     * @param offset The offset at which the entity begins. Should be 0 if this is not the first call.
-     * @returns The number of characters that were consumed, or -1 if the entity is incomplete.
-     */
-    write(input, offset) {
-        switch (this.state) {
-            case STATE_ENTITY_START: {
-                if (input.charCodeAt(offset) === CHAR_NUM) {
-                    this.state = STATE_NUMERIC_START;
-                    this.consumed += 1;
-                    return this.stateNumericStart(input, offset + 1);
-                }
-                this.state = STATE_NAMED_ENTITY;
-                return this.stateNamedEntity(input, offset);
-            }
-            case STATE_NUMERIC_START: {
-                return this.stateNumericStart(input, offset);
-            }
-            case STATE_NUMERIC_DECIMAL: {
-                return this.stateNumericDecimal(input, offset);
-            }
-            case STATE_NUMERIC_HEX: {
-                return this.stateNumericHex(input, offset);
-            }
-            default: {
-                // NamedEntity: the only remaining state.
-                return this.stateNamedEntity(input, offset);
-            }
-        }
-    }
-    /**
-     * Signal to the parser that the end of the input was reached.
-     *
-     * Remaining data will be emitted and relevant errors will be produced.
-     * @returns The number of characters consumed.
-     */
-    end() {
-        switch (this.state) {
-            case STATE_NAMED_ENTITY: {
-                return this.endNamedEntity();
-            }
-            // Otherwise, emit a numeric entity if we have one.
-            case STATE_NUMERIC_DECIMAL: {
-                return this.emitNumericEntity(0, 2);
-            }
-            case STATE_NUMERIC_HEX: {
-                return this.emitNumericEntity(0, 3);
-            }
-            case STATE_NUMERIC_START: {
-                this.errors?.absenceOfDigitsInNumericCharacterReference(this.consumed);
-                return 0;
-            }
-            default: {
-                // EntityStart: return 0.
-                return 0;
-            }
-        }
-    }
-}
-/**
- * Streaming decoder for HTML entities.
- *
- * When the entity fits inside the current chunk (the common case), the
- * lookup runs directly on the chunk via the same length-probe scheme as the
- * synchronous decoder; chunk-boundary runs use a reusable character buffer.
- */
-class HtmlEntityDecoder extends EntityDecoderBase {
-    /** Total name characters seen for the current named entity. */
-    runLength = 0;
-    /** Reused for ASCII alphanumerics; the 32nd character rules out an exact match. */
-    nameBuffer = new Uint8Array(32);
-    /**
-     * Emit the replacement for a matched slot. Values are at most two
-     * UTF-16 code units; like previous versions, each unit is emitted as
-     * its own callback (surrogate halves included).
-     * @param slot The matched slot.
-     */
-    emitSlot(slot) {
-        const packed = htmlSlotValue[slot];
-        const off = packed >> 2;
-        this.emitCodePoint(htmlValues.charCodeAt(off), this.consumed);
-        if ((packed & 1) !== 0) {
-            this.emitCodePoint(htmlValues.charCodeAt(off + 1), this.consumed);
-        }
-    }
-    startEntity(decodeMode) {
-        super.startEntity(decodeMode);
-        this.runLength = 0;
-    }
-    stateNamedEntity(input, offset) {
-        const inputLength = input.length;
-        if (this.runLength === 0 && offset + 17 <= inputLength) {
-            /*
-             * Fast path: all length probes are conclusive inside this
-             * chunk. (Near the chunk end a probe miss could be a name
-             * continuing in the next chunk, so fall through to buffering.)
-             */
-            const c0 = input.charCodeAt(offset);
-            const pair = decode_data_format_pairIndex(c0, input.charCodeAt(offset + 1));
-            const bits = htmlLengthBits[pair];
-            if ((bits & 0x80_00) !== 0 && offset + 32 <= inputLength) {
-                const packed = findLongClassMatch(input, offset, this.decodeMode);
-                if (packed >= 0) {
-                    const length = packed & 63;
-                    this.consumed = length + 1;
-                    this.emitSlot(packed >> 6);
-                    if (input.charCodeAt(offset + length - 1) !== CHAR_SEMI) {
-                        this.errors?.missingSemicolonAfterCharacterReference();
-                    }
-                    return this.consumed;
-                }
-                // The window decides every exact or legacy candidate.
-                return 0;
-            }
-            let probed = bits & 0x7f_ff;
-            while (probed !== 0) {
-                /*
-                 * Shortest candidate first: only one length can carry the
-                 * terminating ';' (a ';' inside a longer candidate fails its
-                 * middle comparison), so the order is correctness-neutral,
-                 * and the most common entities are short. Legacy matches are
-                 * resolved after the loop, preserving exact-match
-                 * precedence.
-                 */
-                const low = probed & -probed;
-                probed ^= low;
-                const length = 33 - Math.clz32(low);
-                if (input.charCodeAt(offset + length) === CHAR_SEMI) {
-                    const slot = findSlotHtml(input, offset, length);
-                    if (slot >= 0) {
-                        this.consumed = length + 2;
-                        this.emitSlot(slot);
-                        return this.consumed;
-                    }
-                }
-            }
-            if ((bits & 0x80_00) === 0) {
-                if (this.decodeMode !== DecodingMode.Strict) {
-                    const packed = findLegacySlot(input, offset, 31);
-                    if (packed >= 0) {
-                        const matchLength = packed & 7;
-                        const next = input.charCodeAt(offset + matchLength);
-                        if (this.decodeMode === DecodingMode.Attribute &&
-                            isEntityInAttributeInvalidEnd(next)) {
-                            return 0;
-                        }
-                        this.consumed = matchLength + 1;
-                        this.emitSlot(packed >> 3);
-                        this.errors?.missingSemicolonAfterCharacterReference();
-                        return this.consumed;
-                    }
-                }
-                // No long names in this class: the probes were exhaustive.
-                return 0;
-            }
-        }
-        // A 32nd name character rules out every exact HTML match.
-        let index = offset;
-        let { runLength } = this;
-        let terminator = -1;
-        const scanEnd = Math.min(inputLength, offset + 32 - runLength);
-        while (index < scanEnd) {
-            const char = input.charCodeAt(index);
-            if (!isAlphaNumeric(char)) {
-                terminator = char;
-                break;
-            }
-            this.nameBuffer[runLength++] = char;
-            index++;
-        }
-        if (terminator < 0 && runLength < 32) {
-            this.runLength = runLength;
-            return -1;
-        }
-        if (terminator === CHAR_SEMI && (runLength - 2) >>> 0 <= 29) {
-            const slot = findBufferedHtmlSlot(this.nameBuffer, runLength);
-            if (slot >= 0) {
-                this.consumed = runLength + 2;
-                this.emitSlot(slot);
-                return this.consumed;
-            }
-        }
-        if (this.decodeMode !== DecodingMode.Strict && runLength >= 2) {
-            const packed = findBufferedLegacySlot(this.nameBuffer, runLength);
-            if (packed >= 0) {
-                const length = packed & 7;
-                const next = length < runLength ? this.nameBuffer[length] : terminator;
-                if (this.decodeMode === DecodingMode.Attribute &&
-                    isEntityInAttributeInvalidEnd(next))
-                    return 0;
-                this.consumed = length + 1;
-                this.emitSlot(packed >> 3);
-                this.errors?.missingSemicolonAfterCharacterReference();
-                return this.consumed;
-            }
-        }
-        return 0;
-    }
-    endNamedEntity() {
-        // Emit the longest legacy match in the buffered run, if any.
-        if (this.decodeMode === DecodingMode.Strict || this.runLength < 2) {
-            return 0;
-        }
-        const packed = findBufferedLegacySlot(this.nameBuffer, this.runLength);
-        if (packed < 0)
-            return 0;
-        if (this.decodeMode === DecodingMode.Attribute &&
-            (packed & 7) < this.runLength) {
-            return 0;
-        }
-        this.consumed = (packed & 7) + 1;
-        this.emitSlot(packed >> 3);
-        this.errors?.missingSemicolonAfterCharacterReference();
-        return this.consumed;
-    }
-}
-/**
- * Find a buffered name. Its characters were already checked as ASCII
- * alphanumerics while scanning, so no outer-character range check is needed.
- * @param buffer Reusable character buffer.
- * @param length Number of characters to match.
- */
-function findBufferedHtmlSlot(buffer, length) {
-    const key = (buffer[0] << 25) |
-        (buffer[1] << 18) |
-        (buffer[length - 2] << 11) |
-        (CHAR_REMAP[buffer[length - 1]] << 5) |
-        length;
-    let slot = 2 * (((Math.imul(key, BUCKET_HASH_1) >>> 16) * htmlBuckets) >>> 16);
-    for (let attempt = 0;; attempt++) {
-        if (htmlKeys[slot] === key &&
-            (length <= 4 || isBufferedMiddle(slot, buffer, length)))
-            return slot;
-        if (htmlKeys[slot + 1] === key &&
-            (length <= 4 || isBufferedMiddle(slot + 1, buffer, length)))
-            return slot + 1;
-        if (attempt === 1)
-            return -1;
-        slot =
-            2 * (((Math.imul(key, BUCKET_HASH_2) >>> 16) * htmlBuckets) >>> 16);
-    }
-}
-function isBufferedMiddle(slot, buffer, length) {
-    let wordIndex = htmlSlotMidOff[slot];
-    let index = 2;
-    const end = length - 2;
-    while (index + 1 < end) {
-        if ((buffer[index] | (buffer[index + 1] << 16)) !==
-            htmlMiddles[wordIndex++])
-            return false;
-        index += 2;
-    }
-    return (index === end || buffer[index] === (htmlMiddles[wordIndex] & 0xff_ff));
-}
-/**
- * Find the longest legacy name in the buffer, packed as `(slot << 3) | length`.
- * @param buffer Reusable character buffer.
- * @param length Number of buffered characters.
- */
-function findBufferedLegacySlot(buffer, length) {
-    let legacy = (htmlLengthBits[decode_data_format_pairIndex(buffer[0], buffer[1])] >>> 16) & 31;
-    while (legacy !== 0) {
-        const top = 31 - Math.clz32(legacy);
-        legacy ^= 1 << top;
-        if (top + 2 > length)
-            continue;
-        const slot = findBufferedHtmlSlot(buffer, top + 2);
-        if (slot >= 0 && (htmlSlotValue[slot] & 2) !== 0)
-            return (slot << 3) | (top + 2);
-    }
-    return -1;
-}
-/**
- * Match an XML name packed in seven-bit groups, or return -1.
- * @param name Packed name accumulated across chunks.
- */
-function xmlCodePoint(name) {
-    switch (name) {
-        case 0x18_76_f0: {
-            // "amp"
-            return 0x26;
-        }
-        case 0xc_3c_37_f3: {
-            // "apos"
-            return 0x27;
-        }
-        case 0x33_f4: {
-            // "gt"
-            return 0x3e;
-        }
-        case 0x36_74: {
-            // "lt"
-            return 0x3c;
-        }
-        case 0xe_3d_77_f4: {
-            // "quot"
-            return 0x22;
-        }
-        default: {
-            return -1;
-        }
-    }
-}
-/**
- * Streaming decoder for XML entities: the five predefined named entities
- * plus numeric character references.
- */
-class XmlEntityDecoder extends (/* unused pure expression or super */ null && (EntityDecoderBase)) {
-    replaceNumericCodePoint = replaceCodePointXML;
-    stateNamedEntity(input, offset) {
-        const inputLength = input.length;
-        if (this.consumed === 1 && offset + 5 <= inputLength) {
-            // Fast path: all five patterns are decided within five chars.
-            const packed = matchXmlEntity(input, offset);
-            if (packed < 0)
-                return 0;
-            const consumed = (this.consumed = (packed >> 7) + 1);
-            this.emitCodePoint(packed & 127, consumed);
-            return consumed;
-        }
-        // XML names need at most four seven-bit characters, fitting in 28 bits.
-        let { result, consumed } = this;
-        for (let index = offset; index < inputLength; index++) {
-            const char = input.charCodeAt(index);
-            if (char === CHAR_SEMI) {
-                const codePoint = xmlCodePoint(result);
-                if (codePoint < 0)
-                    return 0;
-                this.consumed = consumed + 1;
-                this.emitCodePoint(codePoint, this.consumed);
-                return this.consumed;
-            }
-            if (consumed >= 5 || (char - CHAR_LOWER_A) >>> 0 > 25)
-                return 0;
-            result = (result << 7) | char;
-            consumed++;
-        }
-        this.result = result;
-        this.consumed = consumed;
-        return -1;
-    }
-    endNamedEntity() {
-        // XML has no legacy entities; an unterminated name never matches.
-        return 0;
-    }
-}
-
-//# sourceMappingURL=decode.js.map
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/html.js
-/** All valid namespaces in HTML. */
-var html_NS;
-(function (NS) {
-    NS["HTML"] = "http://www.w3.org/1999/xhtml";
-    NS["MATHML"] = "http://www.w3.org/1998/Math/MathML";
-    NS["SVG"] = "http://www.w3.org/2000/svg";
-    NS["XLINK"] = "http://www.w3.org/1999/xlink";
-    NS["XML"] = "http://www.w3.org/XML/1998/namespace";
-    NS["XMLNS"] = "http://www.w3.org/2000/xmlns/";
-})(html_NS || (html_NS = {}));
-var ATTRS;
-(function (ATTRS) {
-    ATTRS["TYPE"] = "type";
-    ATTRS["ACTION"] = "action";
-    ATTRS["ENCODING"] = "encoding";
-    ATTRS["PROMPT"] = "prompt";
-    ATTRS["NAME"] = "name";
-    ATTRS["COLOR"] = "color";
-    ATTRS["FACE"] = "face";
-    ATTRS["SIZE"] = "size";
-})(ATTRS || (ATTRS = {}));
-/**
- * The mode of the document.
- *
- * @see {@link https://dom.spec.whatwg.org/#concept-document-limited-quirks}
- */
-var DOCUMENT_MODE;
-(function (DOCUMENT_MODE) {
-    DOCUMENT_MODE["NO_QUIRKS"] = "no-quirks";
-    DOCUMENT_MODE["QUIRKS"] = "quirks";
-    DOCUMENT_MODE["LIMITED_QUIRKS"] = "limited-quirks";
-})(DOCUMENT_MODE || (DOCUMENT_MODE = {}));
-var TAG_NAMES;
-(function (TAG_NAMES) {
-    TAG_NAMES["A"] = "a";
-    TAG_NAMES["ADDRESS"] = "address";
-    TAG_NAMES["ANNOTATION_XML"] = "annotation-xml";
-    TAG_NAMES["APPLET"] = "applet";
-    TAG_NAMES["AREA"] = "area";
-    TAG_NAMES["ARTICLE"] = "article";
-    TAG_NAMES["ASIDE"] = "aside";
-    TAG_NAMES["B"] = "b";
-    TAG_NAMES["BASE"] = "base";
-    TAG_NAMES["BASEFONT"] = "basefont";
-    TAG_NAMES["BGSOUND"] = "bgsound";
-    TAG_NAMES["BIG"] = "big";
-    TAG_NAMES["BLOCKQUOTE"] = "blockquote";
-    TAG_NAMES["BODY"] = "body";
-    TAG_NAMES["BR"] = "br";
-    TAG_NAMES["BUTTON"] = "button";
-    TAG_NAMES["CAPTION"] = "caption";
-    TAG_NAMES["CENTER"] = "center";
-    TAG_NAMES["CODE"] = "code";
-    TAG_NAMES["COL"] = "col";
-    TAG_NAMES["COLGROUP"] = "colgroup";
-    TAG_NAMES["DD"] = "dd";
-    TAG_NAMES["DESC"] = "desc";
-    TAG_NAMES["DETAILS"] = "details";
-    TAG_NAMES["DIALOG"] = "dialog";
-    TAG_NAMES["DIR"] = "dir";
-    TAG_NAMES["DIV"] = "div";
-    TAG_NAMES["DL"] = "dl";
-    TAG_NAMES["DT"] = "dt";
-    TAG_NAMES["EM"] = "em";
-    TAG_NAMES["EMBED"] = "embed";
-    TAG_NAMES["FIELDSET"] = "fieldset";
-    TAG_NAMES["FIGCAPTION"] = "figcaption";
-    TAG_NAMES["FIGURE"] = "figure";
-    TAG_NAMES["FONT"] = "font";
-    TAG_NAMES["FOOTER"] = "footer";
-    TAG_NAMES["FOREIGN_OBJECT"] = "foreignObject";
-    TAG_NAMES["FORM"] = "form";
-    TAG_NAMES["FRAME"] = "frame";
-    TAG_NAMES["FRAMESET"] = "frameset";
-    TAG_NAMES["H1"] = "h1";
-    TAG_NAMES["H2"] = "h2";
-    TAG_NAMES["H3"] = "h3";
-    TAG_NAMES["H4"] = "h4";
-    TAG_NAMES["H5"] = "h5";
-    TAG_NAMES["H6"] = "h6";
-    TAG_NAMES["HEAD"] = "head";
-    TAG_NAMES["HEADER"] = "header";
-    TAG_NAMES["HGROUP"] = "hgroup";
-    TAG_NAMES["HR"] = "hr";
-    TAG_NAMES["HTML"] = "html";
-    TAG_NAMES["I"] = "i";
-    TAG_NAMES["IMG"] = "img";
-    TAG_NAMES["IMAGE"] = "image";
-    TAG_NAMES["INPUT"] = "input";
-    TAG_NAMES["IFRAME"] = "iframe";
-    TAG_NAMES["KEYGEN"] = "keygen";
-    TAG_NAMES["LABEL"] = "label";
-    TAG_NAMES["LI"] = "li";
-    TAG_NAMES["LINK"] = "link";
-    TAG_NAMES["LISTING"] = "listing";
-    TAG_NAMES["MAIN"] = "main";
-    TAG_NAMES["MALIGNMARK"] = "malignmark";
-    TAG_NAMES["MARQUEE"] = "marquee";
-    TAG_NAMES["MATH"] = "math";
-    TAG_NAMES["MENU"] = "menu";
-    TAG_NAMES["META"] = "meta";
-    TAG_NAMES["MGLYPH"] = "mglyph";
-    TAG_NAMES["MI"] = "mi";
-    TAG_NAMES["MO"] = "mo";
-    TAG_NAMES["MN"] = "mn";
-    TAG_NAMES["MS"] = "ms";
-    TAG_NAMES["MTEXT"] = "mtext";
-    TAG_NAMES["NAV"] = "nav";
-    TAG_NAMES["NOBR"] = "nobr";
-    TAG_NAMES["NOFRAMES"] = "noframes";
-    TAG_NAMES["NOEMBED"] = "noembed";
-    TAG_NAMES["NOSCRIPT"] = "noscript";
-    TAG_NAMES["OBJECT"] = "object";
-    TAG_NAMES["OL"] = "ol";
-    TAG_NAMES["OPTGROUP"] = "optgroup";
-    TAG_NAMES["OPTION"] = "option";
-    TAG_NAMES["P"] = "p";
-    TAG_NAMES["PARAM"] = "param";
-    TAG_NAMES["PLAINTEXT"] = "plaintext";
-    TAG_NAMES["PRE"] = "pre";
-    TAG_NAMES["RB"] = "rb";
-    TAG_NAMES["RP"] = "rp";
-    TAG_NAMES["RT"] = "rt";
-    TAG_NAMES["RTC"] = "rtc";
-    TAG_NAMES["RUBY"] = "ruby";
-    TAG_NAMES["S"] = "s";
-    TAG_NAMES["SCRIPT"] = "script";
-    TAG_NAMES["SEARCH"] = "search";
-    TAG_NAMES["SECTION"] = "section";
-    TAG_NAMES["SELECT"] = "select";
-    TAG_NAMES["SOURCE"] = "source";
-    TAG_NAMES["SMALL"] = "small";
-    TAG_NAMES["SPAN"] = "span";
-    TAG_NAMES["STRIKE"] = "strike";
-    TAG_NAMES["STRONG"] = "strong";
-    TAG_NAMES["STYLE"] = "style";
-    TAG_NAMES["SUB"] = "sub";
-    TAG_NAMES["SUMMARY"] = "summary";
-    TAG_NAMES["SUP"] = "sup";
-    TAG_NAMES["TABLE"] = "table";
-    TAG_NAMES["TBODY"] = "tbody";
-    TAG_NAMES["TEMPLATE"] = "template";
-    TAG_NAMES["TEXTAREA"] = "textarea";
-    TAG_NAMES["TFOOT"] = "tfoot";
-    TAG_NAMES["TD"] = "td";
-    TAG_NAMES["TH"] = "th";
-    TAG_NAMES["THEAD"] = "thead";
-    TAG_NAMES["TITLE"] = "title";
-    TAG_NAMES["TR"] = "tr";
-    TAG_NAMES["TRACK"] = "track";
-    TAG_NAMES["TT"] = "tt";
-    TAG_NAMES["U"] = "u";
-    TAG_NAMES["UL"] = "ul";
-    TAG_NAMES["SVG"] = "svg";
-    TAG_NAMES["VAR"] = "var";
-    TAG_NAMES["WBR"] = "wbr";
-    TAG_NAMES["XMP"] = "xmp";
-})(TAG_NAMES || (TAG_NAMES = {}));
-/**
- * Tag IDs are numeric IDs for known tag names.
- *
- * We use tag IDs to improve the performance of tag name comparisons.
- */
-var TAG_ID;
-(function (TAG_ID) {
-    TAG_ID[TAG_ID["UNKNOWN"] = 0] = "UNKNOWN";
-    TAG_ID[TAG_ID["A"] = 1] = "A";
-    TAG_ID[TAG_ID["ADDRESS"] = 2] = "ADDRESS";
-    TAG_ID[TAG_ID["ANNOTATION_XML"] = 3] = "ANNOTATION_XML";
-    TAG_ID[TAG_ID["APPLET"] = 4] = "APPLET";
-    TAG_ID[TAG_ID["AREA"] = 5] = "AREA";
-    TAG_ID[TAG_ID["ARTICLE"] = 6] = "ARTICLE";
-    TAG_ID[TAG_ID["ASIDE"] = 7] = "ASIDE";
-    TAG_ID[TAG_ID["B"] = 8] = "B";
-    TAG_ID[TAG_ID["BASE"] = 9] = "BASE";
-    TAG_ID[TAG_ID["BASEFONT"] = 10] = "BASEFONT";
-    TAG_ID[TAG_ID["BGSOUND"] = 11] = "BGSOUND";
-    TAG_ID[TAG_ID["BIG"] = 12] = "BIG";
-    TAG_ID[TAG_ID["BLOCKQUOTE"] = 13] = "BLOCKQUOTE";
-    TAG_ID[TAG_ID["BODY"] = 14] = "BODY";
-    TAG_ID[TAG_ID["BR"] = 15] = "BR";
-    TAG_ID[TAG_ID["BUTTON"] = 16] = "BUTTON";
-    TAG_ID[TAG_ID["CAPTION"] = 17] = "CAPTION";
-    TAG_ID[TAG_ID["CENTER"] = 18] = "CENTER";
-    TAG_ID[TAG_ID["CODE"] = 19] = "CODE";
-    TAG_ID[TAG_ID["COL"] = 20] = "COL";
-    TAG_ID[TAG_ID["COLGROUP"] = 21] = "COLGROUP";
-    TAG_ID[TAG_ID["DD"] = 22] = "DD";
-    TAG_ID[TAG_ID["DESC"] = 23] = "DESC";
-    TAG_ID[TAG_ID["DETAILS"] = 24] = "DETAILS";
-    TAG_ID[TAG_ID["DIALOG"] = 25] = "DIALOG";
-    TAG_ID[TAG_ID["DIR"] = 26] = "DIR";
-    TAG_ID[TAG_ID["DIV"] = 27] = "DIV";
-    TAG_ID[TAG_ID["DL"] = 28] = "DL";
-    TAG_ID[TAG_ID["DT"] = 29] = "DT";
-    TAG_ID[TAG_ID["EM"] = 30] = "EM";
-    TAG_ID[TAG_ID["EMBED"] = 31] = "EMBED";
-    TAG_ID[TAG_ID["FIELDSET"] = 32] = "FIELDSET";
-    TAG_ID[TAG_ID["FIGCAPTION"] = 33] = "FIGCAPTION";
-    TAG_ID[TAG_ID["FIGURE"] = 34] = "FIGURE";
-    TAG_ID[TAG_ID["FONT"] = 35] = "FONT";
-    TAG_ID[TAG_ID["FOOTER"] = 36] = "FOOTER";
-    TAG_ID[TAG_ID["FOREIGN_OBJECT"] = 37] = "FOREIGN_OBJECT";
-    TAG_ID[TAG_ID["FORM"] = 38] = "FORM";
-    TAG_ID[TAG_ID["FRAME"] = 39] = "FRAME";
-    TAG_ID[TAG_ID["FRAMESET"] = 40] = "FRAMESET";
-    TAG_ID[TAG_ID["H1"] = 41] = "H1";
-    TAG_ID[TAG_ID["H2"] = 42] = "H2";
-    TAG_ID[TAG_ID["H3"] = 43] = "H3";
-    TAG_ID[TAG_ID["H4"] = 44] = "H4";
-    TAG_ID[TAG_ID["H5"] = 45] = "H5";
-    TAG_ID[TAG_ID["H6"] = 46] = "H6";
-    TAG_ID[TAG_ID["HEAD"] = 47] = "HEAD";
-    TAG_ID[TAG_ID["HEADER"] = 48] = "HEADER";
-    TAG_ID[TAG_ID["HGROUP"] = 49] = "HGROUP";
-    TAG_ID[TAG_ID["HR"] = 50] = "HR";
-    TAG_ID[TAG_ID["HTML"] = 51] = "HTML";
-    TAG_ID[TAG_ID["I"] = 52] = "I";
-    TAG_ID[TAG_ID["IMG"] = 53] = "IMG";
-    TAG_ID[TAG_ID["IMAGE"] = 54] = "IMAGE";
-    TAG_ID[TAG_ID["INPUT"] = 55] = "INPUT";
-    TAG_ID[TAG_ID["IFRAME"] = 56] = "IFRAME";
-    TAG_ID[TAG_ID["KEYGEN"] = 57] = "KEYGEN";
-    TAG_ID[TAG_ID["LABEL"] = 58] = "LABEL";
-    TAG_ID[TAG_ID["LI"] = 59] = "LI";
-    TAG_ID[TAG_ID["LINK"] = 60] = "LINK";
-    TAG_ID[TAG_ID["LISTING"] = 61] = "LISTING";
-    TAG_ID[TAG_ID["MAIN"] = 62] = "MAIN";
-    TAG_ID[TAG_ID["MALIGNMARK"] = 63] = "MALIGNMARK";
-    TAG_ID[TAG_ID["MARQUEE"] = 64] = "MARQUEE";
-    TAG_ID[TAG_ID["MATH"] = 65] = "MATH";
-    TAG_ID[TAG_ID["MENU"] = 66] = "MENU";
-    TAG_ID[TAG_ID["META"] = 67] = "META";
-    TAG_ID[TAG_ID["MGLYPH"] = 68] = "MGLYPH";
-    TAG_ID[TAG_ID["MI"] = 69] = "MI";
-    TAG_ID[TAG_ID["MO"] = 70] = "MO";
-    TAG_ID[TAG_ID["MN"] = 71] = "MN";
-    TAG_ID[TAG_ID["MS"] = 72] = "MS";
-    TAG_ID[TAG_ID["MTEXT"] = 73] = "MTEXT";
-    TAG_ID[TAG_ID["NAV"] = 74] = "NAV";
-    TAG_ID[TAG_ID["NOBR"] = 75] = "NOBR";
-    TAG_ID[TAG_ID["NOFRAMES"] = 76] = "NOFRAMES";
-    TAG_ID[TAG_ID["NOEMBED"] = 77] = "NOEMBED";
-    TAG_ID[TAG_ID["NOSCRIPT"] = 78] = "NOSCRIPT";
-    TAG_ID[TAG_ID["OBJECT"] = 79] = "OBJECT";
-    TAG_ID[TAG_ID["OL"] = 80] = "OL";
-    TAG_ID[TAG_ID["OPTGROUP"] = 81] = "OPTGROUP";
-    TAG_ID[TAG_ID["OPTION"] = 82] = "OPTION";
-    TAG_ID[TAG_ID["P"] = 83] = "P";
-    TAG_ID[TAG_ID["PARAM"] = 84] = "PARAM";
-    TAG_ID[TAG_ID["PLAINTEXT"] = 85] = "PLAINTEXT";
-    TAG_ID[TAG_ID["PRE"] = 86] = "PRE";
-    TAG_ID[TAG_ID["RB"] = 87] = "RB";
-    TAG_ID[TAG_ID["RP"] = 88] = "RP";
-    TAG_ID[TAG_ID["RT"] = 89] = "RT";
-    TAG_ID[TAG_ID["RTC"] = 90] = "RTC";
-    TAG_ID[TAG_ID["RUBY"] = 91] = "RUBY";
-    TAG_ID[TAG_ID["S"] = 92] = "S";
-    TAG_ID[TAG_ID["SCRIPT"] = 93] = "SCRIPT";
-    TAG_ID[TAG_ID["SEARCH"] = 94] = "SEARCH";
-    TAG_ID[TAG_ID["SECTION"] = 95] = "SECTION";
-    TAG_ID[TAG_ID["SELECT"] = 96] = "SELECT";
-    TAG_ID[TAG_ID["SOURCE"] = 97] = "SOURCE";
-    TAG_ID[TAG_ID["SMALL"] = 98] = "SMALL";
-    TAG_ID[TAG_ID["SPAN"] = 99] = "SPAN";
-    TAG_ID[TAG_ID["STRIKE"] = 100] = "STRIKE";
-    TAG_ID[TAG_ID["STRONG"] = 101] = "STRONG";
-    TAG_ID[TAG_ID["STYLE"] = 102] = "STYLE";
-    TAG_ID[TAG_ID["SUB"] = 103] = "SUB";
-    TAG_ID[TAG_ID["SUMMARY"] = 104] = "SUMMARY";
-    TAG_ID[TAG_ID["SUP"] = 105] = "SUP";
-    TAG_ID[TAG_ID["TABLE"] = 106] = "TABLE";
-    TAG_ID[TAG_ID["TBODY"] = 107] = "TBODY";
-    TAG_ID[TAG_ID["TEMPLATE"] = 108] = "TEMPLATE";
-    TAG_ID[TAG_ID["TEXTAREA"] = 109] = "TEXTAREA";
-    TAG_ID[TAG_ID["TFOOT"] = 110] = "TFOOT";
-    TAG_ID[TAG_ID["TD"] = 111] = "TD";
-    TAG_ID[TAG_ID["TH"] = 112] = "TH";
-    TAG_ID[TAG_ID["THEAD"] = 113] = "THEAD";
-    TAG_ID[TAG_ID["TITLE"] = 114] = "TITLE";
-    TAG_ID[TAG_ID["TR"] = 115] = "TR";
-    TAG_ID[TAG_ID["TRACK"] = 116] = "TRACK";
-    TAG_ID[TAG_ID["TT"] = 117] = "TT";
-    TAG_ID[TAG_ID["U"] = 118] = "U";
-    TAG_ID[TAG_ID["UL"] = 119] = "UL";
-    TAG_ID[TAG_ID["SVG"] = 120] = "SVG";
-    TAG_ID[TAG_ID["VAR"] = 121] = "VAR";
-    TAG_ID[TAG_ID["WBR"] = 122] = "WBR";
-    TAG_ID[TAG_ID["XMP"] = 123] = "XMP";
-})(TAG_ID || (TAG_ID = {}));
-const TAG_NAME_TO_ID = new Map([
-    [TAG_NAMES.A, TAG_ID.A],
-    [TAG_NAMES.ADDRESS, TAG_ID.ADDRESS],
-    [TAG_NAMES.ANNOTATION_XML, TAG_ID.ANNOTATION_XML],
-    [TAG_NAMES.APPLET, TAG_ID.APPLET],
-    [TAG_NAMES.AREA, TAG_ID.AREA],
-    [TAG_NAMES.ARTICLE, TAG_ID.ARTICLE],
-    [TAG_NAMES.ASIDE, TAG_ID.ASIDE],
-    [TAG_NAMES.B, TAG_ID.B],
-    [TAG_NAMES.BASE, TAG_ID.BASE],
-    [TAG_NAMES.BASEFONT, TAG_ID.BASEFONT],
-    [TAG_NAMES.BGSOUND, TAG_ID.BGSOUND],
-    [TAG_NAMES.BIG, TAG_ID.BIG],
-    [TAG_NAMES.BLOCKQUOTE, TAG_ID.BLOCKQUOTE],
-    [TAG_NAMES.BODY, TAG_ID.BODY],
-    [TAG_NAMES.BR, TAG_ID.BR],
-    [TAG_NAMES.BUTTON, TAG_ID.BUTTON],
-    [TAG_NAMES.CAPTION, TAG_ID.CAPTION],
-    [TAG_NAMES.CENTER, TAG_ID.CENTER],
-    [TAG_NAMES.CODE, TAG_ID.CODE],
-    [TAG_NAMES.COL, TAG_ID.COL],
-    [TAG_NAMES.COLGROUP, TAG_ID.COLGROUP],
-    [TAG_NAMES.DD, TAG_ID.DD],
-    [TAG_NAMES.DESC, TAG_ID.DESC],
-    [TAG_NAMES.DETAILS, TAG_ID.DETAILS],
-    [TAG_NAMES.DIALOG, TAG_ID.DIALOG],
-    [TAG_NAMES.DIR, TAG_ID.DIR],
-    [TAG_NAMES.DIV, TAG_ID.DIV],
-    [TAG_NAMES.DL, TAG_ID.DL],
-    [TAG_NAMES.DT, TAG_ID.DT],
-    [TAG_NAMES.EM, TAG_ID.EM],
-    [TAG_NAMES.EMBED, TAG_ID.EMBED],
-    [TAG_NAMES.FIELDSET, TAG_ID.FIELDSET],
-    [TAG_NAMES.FIGCAPTION, TAG_ID.FIGCAPTION],
-    [TAG_NAMES.FIGURE, TAG_ID.FIGURE],
-    [TAG_NAMES.FONT, TAG_ID.FONT],
-    [TAG_NAMES.FOOTER, TAG_ID.FOOTER],
-    [TAG_NAMES.FOREIGN_OBJECT, TAG_ID.FOREIGN_OBJECT],
-    [TAG_NAMES.FORM, TAG_ID.FORM],
-    [TAG_NAMES.FRAME, TAG_ID.FRAME],
-    [TAG_NAMES.FRAMESET, TAG_ID.FRAMESET],
-    [TAG_NAMES.H1, TAG_ID.H1],
-    [TAG_NAMES.H2, TAG_ID.H2],
-    [TAG_NAMES.H3, TAG_ID.H3],
-    [TAG_NAMES.H4, TAG_ID.H4],
-    [TAG_NAMES.H5, TAG_ID.H5],
-    [TAG_NAMES.H6, TAG_ID.H6],
-    [TAG_NAMES.HEAD, TAG_ID.HEAD],
-    [TAG_NAMES.HEADER, TAG_ID.HEADER],
-    [TAG_NAMES.HGROUP, TAG_ID.HGROUP],
-    [TAG_NAMES.HR, TAG_ID.HR],
-    [TAG_NAMES.HTML, TAG_ID.HTML],
-    [TAG_NAMES.I, TAG_ID.I],
-    [TAG_NAMES.IMG, TAG_ID.IMG],
-    [TAG_NAMES.IMAGE, TAG_ID.IMAGE],
-    [TAG_NAMES.INPUT, TAG_ID.INPUT],
-    [TAG_NAMES.IFRAME, TAG_ID.IFRAME],
-    [TAG_NAMES.KEYGEN, TAG_ID.KEYGEN],
-    [TAG_NAMES.LABEL, TAG_ID.LABEL],
-    [TAG_NAMES.LI, TAG_ID.LI],
-    [TAG_NAMES.LINK, TAG_ID.LINK],
-    [TAG_NAMES.LISTING, TAG_ID.LISTING],
-    [TAG_NAMES.MAIN, TAG_ID.MAIN],
-    [TAG_NAMES.MALIGNMARK, TAG_ID.MALIGNMARK],
-    [TAG_NAMES.MARQUEE, TAG_ID.MARQUEE],
-    [TAG_NAMES.MATH, TAG_ID.MATH],
-    [TAG_NAMES.MENU, TAG_ID.MENU],
-    [TAG_NAMES.META, TAG_ID.META],
-    [TAG_NAMES.MGLYPH, TAG_ID.MGLYPH],
-    [TAG_NAMES.MI, TAG_ID.MI],
-    [TAG_NAMES.MO, TAG_ID.MO],
-    [TAG_NAMES.MN, TAG_ID.MN],
-    [TAG_NAMES.MS, TAG_ID.MS],
-    [TAG_NAMES.MTEXT, TAG_ID.MTEXT],
-    [TAG_NAMES.NAV, TAG_ID.NAV],
-    [TAG_NAMES.NOBR, TAG_ID.NOBR],
-    [TAG_NAMES.NOFRAMES, TAG_ID.NOFRAMES],
-    [TAG_NAMES.NOEMBED, TAG_ID.NOEMBED],
-    [TAG_NAMES.NOSCRIPT, TAG_ID.NOSCRIPT],
-    [TAG_NAMES.OBJECT, TAG_ID.OBJECT],
-    [TAG_NAMES.OL, TAG_ID.OL],
-    [TAG_NAMES.OPTGROUP, TAG_ID.OPTGROUP],
-    [TAG_NAMES.OPTION, TAG_ID.OPTION],
-    [TAG_NAMES.P, TAG_ID.P],
-    [TAG_NAMES.PARAM, TAG_ID.PARAM],
-    [TAG_NAMES.PLAINTEXT, TAG_ID.PLAINTEXT],
-    [TAG_NAMES.PRE, TAG_ID.PRE],
-    [TAG_NAMES.RB, TAG_ID.RB],
-    [TAG_NAMES.RP, TAG_ID.RP],
-    [TAG_NAMES.RT, TAG_ID.RT],
-    [TAG_NAMES.RTC, TAG_ID.RTC],
-    [TAG_NAMES.RUBY, TAG_ID.RUBY],
-    [TAG_NAMES.S, TAG_ID.S],
-    [TAG_NAMES.SCRIPT, TAG_ID.SCRIPT],
-    [TAG_NAMES.SEARCH, TAG_ID.SEARCH],
-    [TAG_NAMES.SECTION, TAG_ID.SECTION],
-    [TAG_NAMES.SELECT, TAG_ID.SELECT],
-    [TAG_NAMES.SOURCE, TAG_ID.SOURCE],
-    [TAG_NAMES.SMALL, TAG_ID.SMALL],
-    [TAG_NAMES.SPAN, TAG_ID.SPAN],
-    [TAG_NAMES.STRIKE, TAG_ID.STRIKE],
-    [TAG_NAMES.STRONG, TAG_ID.STRONG],
-    [TAG_NAMES.STYLE, TAG_ID.STYLE],
-    [TAG_NAMES.SUB, TAG_ID.SUB],
-    [TAG_NAMES.SUMMARY, TAG_ID.SUMMARY],
-    [TAG_NAMES.SUP, TAG_ID.SUP],
-    [TAG_NAMES.TABLE, TAG_ID.TABLE],
-    [TAG_NAMES.TBODY, TAG_ID.TBODY],
-    [TAG_NAMES.TEMPLATE, TAG_ID.TEMPLATE],
-    [TAG_NAMES.TEXTAREA, TAG_ID.TEXTAREA],
-    [TAG_NAMES.TFOOT, TAG_ID.TFOOT],
-    [TAG_NAMES.TD, TAG_ID.TD],
-    [TAG_NAMES.TH, TAG_ID.TH],
-    [TAG_NAMES.THEAD, TAG_ID.THEAD],
-    [TAG_NAMES.TITLE, TAG_ID.TITLE],
-    [TAG_NAMES.TR, TAG_ID.TR],
-    [TAG_NAMES.TRACK, TAG_ID.TRACK],
-    [TAG_NAMES.TT, TAG_ID.TT],
-    [TAG_NAMES.U, TAG_ID.U],
-    [TAG_NAMES.UL, TAG_ID.UL],
-    [TAG_NAMES.SVG, TAG_ID.SVG],
-    [TAG_NAMES.VAR, TAG_ID.VAR],
-    [TAG_NAMES.WBR, TAG_ID.WBR],
-    [TAG_NAMES.XMP, TAG_ID.XMP],
-]);
-function getTagID(tagName) {
-    var _a;
-    return (_a = TAG_NAME_TO_ID.get(tagName)) !== null && _a !== void 0 ? _a : TAG_ID.UNKNOWN;
-}
-const html_$ = TAG_ID;
-const SPECIAL_ELEMENTS = {
-    [html_NS.HTML]: new Set([
-        html_$.ADDRESS,
-        html_$.APPLET,
-        html_$.AREA,
-        html_$.ARTICLE,
-        html_$.ASIDE,
-        html_$.BASE,
-        html_$.BASEFONT,
-        html_$.BGSOUND,
-        html_$.BLOCKQUOTE,
-        html_$.BODY,
-        html_$.BR,
-        html_$.BUTTON,
-        html_$.CAPTION,
-        html_$.CENTER,
-        html_$.COL,
-        html_$.COLGROUP,
-        html_$.DD,
-        html_$.DETAILS,
-        html_$.DIR,
-        html_$.DIV,
-        html_$.DL,
-        html_$.DT,
-        html_$.EMBED,
-        html_$.FIELDSET,
-        html_$.FIGCAPTION,
-        html_$.FIGURE,
-        html_$.FOOTER,
-        html_$.FORM,
-        html_$.FRAME,
-        html_$.FRAMESET,
-        html_$.H1,
-        html_$.H2,
-        html_$.H3,
-        html_$.H4,
-        html_$.H5,
-        html_$.H6,
-        html_$.HEAD,
-        html_$.HEADER,
-        html_$.HGROUP,
-        html_$.HR,
-        html_$.HTML,
-        html_$.IFRAME,
-        html_$.IMG,
-        html_$.INPUT,
-        html_$.LI,
-        html_$.LINK,
-        html_$.LISTING,
-        html_$.MAIN,
-        html_$.MARQUEE,
-        html_$.MENU,
-        html_$.META,
-        html_$.NAV,
-        html_$.NOEMBED,
-        html_$.NOFRAMES,
-        html_$.NOSCRIPT,
-        html_$.OBJECT,
-        html_$.OL,
-        html_$.P,
-        html_$.PARAM,
-        html_$.PLAINTEXT,
-        html_$.PRE,
-        html_$.SCRIPT,
-        html_$.SECTION,
-        html_$.SELECT,
-        html_$.SOURCE,
-        html_$.STYLE,
-        html_$.SUMMARY,
-        html_$.TABLE,
-        html_$.TBODY,
-        html_$.TD,
-        html_$.TEMPLATE,
-        html_$.TEXTAREA,
-        html_$.TFOOT,
-        html_$.TH,
-        html_$.THEAD,
-        html_$.TITLE,
-        html_$.TR,
-        html_$.TRACK,
-        html_$.UL,
-        html_$.WBR,
-        html_$.XMP,
-    ]),
-    [html_NS.MATHML]: new Set([html_$.MI, html_$.MO, html_$.MN, html_$.MS, html_$.MTEXT, html_$.ANNOTATION_XML]),
-    [html_NS.SVG]: new Set([html_$.TITLE, html_$.FOREIGN_OBJECT, html_$.DESC]),
-    [html_NS.XLINK]: new Set(),
-    [html_NS.XML]: new Set(),
-    [html_NS.XMLNS]: new Set(),
-};
-const NUMBERED_HEADERS = new Set([html_$.H1, html_$.H2, html_$.H3, html_$.H4, html_$.H5, html_$.H6]);
-const UNESCAPED_TEXT = new Set([
-    TAG_NAMES.STYLE,
-    TAG_NAMES.SCRIPT,
-    TAG_NAMES.XMP,
-    TAG_NAMES.IFRAME,
-    TAG_NAMES.NOEMBED,
-    TAG_NAMES.NOFRAMES,
-    TAG_NAMES.PLAINTEXT,
-]);
-function html_hasUnescapedText(tn, scriptingEnabled) {
-    return UNESCAPED_TEXT.has(tn) || (scriptingEnabled && tn === TAG_NAMES.NOSCRIPT);
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/tokenizer/index.js
-
-
-
-
-
-
-// The few attributes a tag usually has are scanned for a duplicate name; from this many on, the names are
-// collected in a Set instead, so that the check doesn't get quadratic in the number of attributes.
-const ATTR_NAME_SET_THRESHOLD = 64;
-//States
-var State;
-(function (State) {
-    State[State["DATA"] = 0] = "DATA";
-    State[State["RCDATA"] = 1] = "RCDATA";
-    State[State["RAWTEXT"] = 2] = "RAWTEXT";
-    State[State["SCRIPT_DATA"] = 3] = "SCRIPT_DATA";
-    State[State["PLAINTEXT"] = 4] = "PLAINTEXT";
-    State[State["TAG_OPEN"] = 5] = "TAG_OPEN";
-    State[State["END_TAG_OPEN"] = 6] = "END_TAG_OPEN";
-    State[State["TAG_NAME"] = 7] = "TAG_NAME";
-    State[State["RCDATA_LESS_THAN_SIGN"] = 8] = "RCDATA_LESS_THAN_SIGN";
-    State[State["RCDATA_END_TAG_OPEN"] = 9] = "RCDATA_END_TAG_OPEN";
-    State[State["RCDATA_END_TAG_NAME"] = 10] = "RCDATA_END_TAG_NAME";
-    State[State["RAWTEXT_LESS_THAN_SIGN"] = 11] = "RAWTEXT_LESS_THAN_SIGN";
-    State[State["RAWTEXT_END_TAG_OPEN"] = 12] = "RAWTEXT_END_TAG_OPEN";
-    State[State["RAWTEXT_END_TAG_NAME"] = 13] = "RAWTEXT_END_TAG_NAME";
-    State[State["SCRIPT_DATA_LESS_THAN_SIGN"] = 14] = "SCRIPT_DATA_LESS_THAN_SIGN";
-    State[State["SCRIPT_DATA_END_TAG_OPEN"] = 15] = "SCRIPT_DATA_END_TAG_OPEN";
-    State[State["SCRIPT_DATA_END_TAG_NAME"] = 16] = "SCRIPT_DATA_END_TAG_NAME";
-    State[State["SCRIPT_DATA_ESCAPE_START"] = 17] = "SCRIPT_DATA_ESCAPE_START";
-    State[State["SCRIPT_DATA_ESCAPE_START_DASH"] = 18] = "SCRIPT_DATA_ESCAPE_START_DASH";
-    State[State["SCRIPT_DATA_ESCAPED"] = 19] = "SCRIPT_DATA_ESCAPED";
-    State[State["SCRIPT_DATA_ESCAPED_DASH"] = 20] = "SCRIPT_DATA_ESCAPED_DASH";
-    State[State["SCRIPT_DATA_ESCAPED_DASH_DASH"] = 21] = "SCRIPT_DATA_ESCAPED_DASH_DASH";
-    State[State["SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN"] = 22] = "SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN";
-    State[State["SCRIPT_DATA_ESCAPED_END_TAG_OPEN"] = 23] = "SCRIPT_DATA_ESCAPED_END_TAG_OPEN";
-    State[State["SCRIPT_DATA_ESCAPED_END_TAG_NAME"] = 24] = "SCRIPT_DATA_ESCAPED_END_TAG_NAME";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPE_START"] = 25] = "SCRIPT_DATA_DOUBLE_ESCAPE_START";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPED"] = 26] = "SCRIPT_DATA_DOUBLE_ESCAPED";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPED_DASH"] = 27] = "SCRIPT_DATA_DOUBLE_ESCAPED_DASH";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPED_DASH_DASH"] = 28] = "SCRIPT_DATA_DOUBLE_ESCAPED_DASH_DASH";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN"] = 29] = "SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN";
-    State[State["SCRIPT_DATA_DOUBLE_ESCAPE_END"] = 30] = "SCRIPT_DATA_DOUBLE_ESCAPE_END";
-    State[State["BEFORE_ATTRIBUTE_NAME"] = 31] = "BEFORE_ATTRIBUTE_NAME";
-    State[State["ATTRIBUTE_NAME"] = 32] = "ATTRIBUTE_NAME";
-    State[State["AFTER_ATTRIBUTE_NAME"] = 33] = "AFTER_ATTRIBUTE_NAME";
-    State[State["BEFORE_ATTRIBUTE_VALUE"] = 34] = "BEFORE_ATTRIBUTE_VALUE";
-    State[State["ATTRIBUTE_VALUE_DOUBLE_QUOTED"] = 35] = "ATTRIBUTE_VALUE_DOUBLE_QUOTED";
-    State[State["ATTRIBUTE_VALUE_SINGLE_QUOTED"] = 36] = "ATTRIBUTE_VALUE_SINGLE_QUOTED";
-    State[State["ATTRIBUTE_VALUE_UNQUOTED"] = 37] = "ATTRIBUTE_VALUE_UNQUOTED";
-    State[State["AFTER_ATTRIBUTE_VALUE_QUOTED"] = 38] = "AFTER_ATTRIBUTE_VALUE_QUOTED";
-    State[State["SELF_CLOSING_START_TAG"] = 39] = "SELF_CLOSING_START_TAG";
-    State[State["BOGUS_COMMENT"] = 40] = "BOGUS_COMMENT";
-    State[State["MARKUP_DECLARATION_OPEN"] = 41] = "MARKUP_DECLARATION_OPEN";
-    State[State["COMMENT_START"] = 42] = "COMMENT_START";
-    State[State["COMMENT_START_DASH"] = 43] = "COMMENT_START_DASH";
-    State[State["COMMENT"] = 44] = "COMMENT";
-    State[State["COMMENT_LESS_THAN_SIGN"] = 45] = "COMMENT_LESS_THAN_SIGN";
-    State[State["COMMENT_LESS_THAN_SIGN_BANG"] = 46] = "COMMENT_LESS_THAN_SIGN_BANG";
-    State[State["COMMENT_LESS_THAN_SIGN_BANG_DASH"] = 47] = "COMMENT_LESS_THAN_SIGN_BANG_DASH";
-    State[State["COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH"] = 48] = "COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH";
-    State[State["COMMENT_END_DASH"] = 49] = "COMMENT_END_DASH";
-    State[State["COMMENT_END"] = 50] = "COMMENT_END";
-    State[State["COMMENT_END_BANG"] = 51] = "COMMENT_END_BANG";
-    State[State["DOCTYPE"] = 52] = "DOCTYPE";
-    State[State["BEFORE_DOCTYPE_NAME"] = 53] = "BEFORE_DOCTYPE_NAME";
-    State[State["DOCTYPE_NAME"] = 54] = "DOCTYPE_NAME";
-    State[State["AFTER_DOCTYPE_NAME"] = 55] = "AFTER_DOCTYPE_NAME";
-    State[State["AFTER_DOCTYPE_PUBLIC_KEYWORD"] = 56] = "AFTER_DOCTYPE_PUBLIC_KEYWORD";
-    State[State["BEFORE_DOCTYPE_PUBLIC_IDENTIFIER"] = 57] = "BEFORE_DOCTYPE_PUBLIC_IDENTIFIER";
-    State[State["DOCTYPE_PUBLIC_IDENTIFIER_DOUBLE_QUOTED"] = 58] = "DOCTYPE_PUBLIC_IDENTIFIER_DOUBLE_QUOTED";
-    State[State["DOCTYPE_PUBLIC_IDENTIFIER_SINGLE_QUOTED"] = 59] = "DOCTYPE_PUBLIC_IDENTIFIER_SINGLE_QUOTED";
-    State[State["AFTER_DOCTYPE_PUBLIC_IDENTIFIER"] = 60] = "AFTER_DOCTYPE_PUBLIC_IDENTIFIER";
-    State[State["BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDENTIFIERS"] = 61] = "BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDENTIFIERS";
-    State[State["AFTER_DOCTYPE_SYSTEM_KEYWORD"] = 62] = "AFTER_DOCTYPE_SYSTEM_KEYWORD";
-    State[State["BEFORE_DOCTYPE_SYSTEM_IDENTIFIER"] = 63] = "BEFORE_DOCTYPE_SYSTEM_IDENTIFIER";
-    State[State["DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED"] = 64] = "DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED";
-    State[State["DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED"] = 65] = "DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED";
-    State[State["AFTER_DOCTYPE_SYSTEM_IDENTIFIER"] = 66] = "AFTER_DOCTYPE_SYSTEM_IDENTIFIER";
-    State[State["BOGUS_DOCTYPE"] = 67] = "BOGUS_DOCTYPE";
-    State[State["CDATA_SECTION"] = 68] = "CDATA_SECTION";
-    State[State["CDATA_SECTION_BRACKET"] = 69] = "CDATA_SECTION_BRACKET";
-    State[State["CDATA_SECTION_END"] = 70] = "CDATA_SECTION_END";
-    State[State["CHARACTER_REFERENCE"] = 71] = "CHARACTER_REFERENCE";
-    State[State["AMBIGUOUS_AMPERSAND"] = 72] = "AMBIGUOUS_AMPERSAND";
-})(State || (State = {}));
-//Tokenizer initial states for different modes
-const TokenizerMode = {
-    DATA: State.DATA,
-    RCDATA: State.RCDATA,
-    RAWTEXT: State.RAWTEXT,
-    SCRIPT_DATA: State.SCRIPT_DATA,
-    PLAINTEXT: State.PLAINTEXT,
-    CDATA_SECTION: State.CDATA_SECTION,
-};
-//Utils
-//OPTIMIZATION: these utility functions should not be moved out of this module. V8 Crankshaft will not inline
-//this functions if they will be situated in another module due to context switch.
-//Always perform inlining check before modifying this functions ('node --trace-inlining').
-function isAsciiDigit(cp) {
-    return cp >= CODE_POINTS.DIGIT_0 && cp <= CODE_POINTS.DIGIT_9;
-}
-function isAsciiUpper(cp) {
-    return cp >= CODE_POINTS.LATIN_CAPITAL_A && cp <= CODE_POINTS.LATIN_CAPITAL_Z;
-}
-function isAsciiLower(cp) {
-    return cp >= CODE_POINTS.LATIN_SMALL_A && cp <= CODE_POINTS.LATIN_SMALL_Z;
-}
-function isAsciiLetter(cp) {
-    return isAsciiLower(cp) || isAsciiUpper(cp);
-}
-function isAsciiAlphaNumeric(cp) {
-    return isAsciiLetter(cp) || isAsciiDigit(cp);
-}
-function toAsciiLower(cp) {
-    return cp + 32;
-}
-function isWhitespace(cp) {
-    return (cp === CODE_POINTS.SPACE || cp === CODE_POINTS.LINE_FEED || cp === CODE_POINTS.TABULATION || cp === CODE_POINTS.FORM_FEED || cp === CODE_POINTS.CARRIAGE_RETURN);
-}
-function isScriptDataDoubleEscapeSequenceEnd(cp) {
-    return isWhitespace(cp) || cp === CODE_POINTS.SOLIDUS || cp === CODE_POINTS.GREATER_THAN_SIGN;
-}
-function getErrorForNumericCharacterReference(code) {
-    if (code === CODE_POINTS.NULL) {
-        return ERR.nullCharacterReference;
-    }
-    else if (code > 1114111) {
-        return ERR.characterReferenceOutsideUnicodeRange;
-    }
-    else if (isSurrogate(code)) {
-        return ERR.surrogateCharacterReference;
-    }
-    else if (isUndefinedCodePoint(code)) {
-        return ERR.noncharacterCharacterReference;
-    }
-    else if (isControlCodePoint(code) || code === CODE_POINTS.CARRIAGE_RETURN) {
-        return ERR.controlCharacterReference;
-    }
-    return null;
-}
-//Tokenizer
-class Tokenizer {
-    constructor(options, handler) {
-        this.options = options;
-        this.handler = handler;
-        this.paused = false;
-        /** Ensures that the parsing loop isn't run multiple times at once. */
-        this.inLoop = false;
-        /**
-         * Indicates that the current adjusted node exists, is not an element in the HTML namespace,
-         * and that it is not an integration point for either MathML or HTML.
-         *
-         * @see {@link https://html.spec.whatwg.org/multipage/parsing.html#tree-construction}
-         */
-        this.inForeignNode = false;
-        this.lastStartTagName = '';
-        this.active = false;
-        this.state = State.DATA;
-        this.returnState = State.DATA;
-        this.entityStartPos = 0;
-        this.consumedAfterSnapshot = -1;
-        this.currentCharacterToken = null;
-        this.currentToken = null;
-        this.currentAttr = { name: '', value: '' };
-        this.currentAttrLocation = null;
-        this.currentAttrNames = null;
-        /**
-         * `[start, end)` of `preprocessor.html` still to be appended to the attribute value, comment data or character
-         * token being built (`_flushRun`): input that is used as is is appended as one slice, not a code point at a time.
-         */
-        this.runStart = 0;
-        this.runEnd = 0;
-        this.preprocessor = new Preprocessor(handler);
-        this.currentLocation = this.getCurrentLocation(-1);
-        this.entityDecoder = new HtmlEntityDecoder((cp, consumed) => {
-            // Note: Set `pos` _before_ flushing, as flushing might drop
-            // the current chunk and invalidate `entityStartPos`.
-            this.preprocessor.pos = this.entityStartPos + consumed - 1;
-            if (!this._isCharacterReferenceInAttribute()) {
-                this._ensureCharacterToken(isWhitespace(cp)
-                    ? TokenType.WHITESPACE_CHARACTER
-                    : cp === CODE_POINTS.NULL
-                        ? TokenType.NULL_CHARACTER
-                        : TokenType.CHARACTER);
-            }
-            this._extendRunWith(String.fromCodePoint(cp), 0);
-            // This callback runs twice for references that decode to two
-            // code points; keep `entityStartPos` valid if the chunk was dropped.
-            this.entityStartPos = this.preprocessor.pos - consumed + 1;
-        }, handler.onParseError
-            ? {
-                missingSemicolonAfterCharacterReference: () => {
-                    this._err(ERR.missingSemicolonAfterCharacterReference, 1);
-                },
-                absenceOfDigitsInNumericCharacterReference: (consumed) => {
-                    this._err(ERR.absenceOfDigitsInNumericCharacterReference, this.entityStartPos - this.preprocessor.pos + consumed);
-                },
-                validateNumericCharacterReference: (code) => {
-                    const error = getErrorForNumericCharacterReference(code);
-                    if (error)
-                        this._err(error, 1);
-                },
-            }
-            : undefined);
-    }
-    //Errors
-    _err(code, cpOffset = 0) {
-        var _a, _b;
-        (_b = (_a = this.handler).onParseError) === null || _b === void 0 ? void 0 : _b.call(_a, this.preprocessor.getError(code, cpOffset));
-    }
-    // NOTE: `offset` may never run across line boundaries.
-    getCurrentLocation(offset) {
-        if (!this.options.sourceCodeLocationInfo) {
-            return null;
-        }
-        return {
-            startLine: this.preprocessor.line,
-            startCol: this.preprocessor.col - offset,
-            startOffset: this.preprocessor.offset - offset,
-            endLine: -1,
-            endCol: -1,
-            endOffset: -1,
-        };
-    }
-    _runParsingLoop() {
-        if (this.inLoop)
-            return;
-        this.inLoop = true;
-        while (this.active && !this.paused) {
-            this.consumedAfterSnapshot = 0;
-            const cp = this._consume();
-            if (!this._ensureHibernation()) {
-                this._callState(cp);
-            }
-        }
-        this.inLoop = false;
-    }
-    //API
-    /** Emit buffered character tokens without completing the current token or emitting EOF. */
-    flushCharacters() {
-        var _a;
-        if (this.inLoop) {
-            throw new Error('Cannot flush characters from a tokenizer callback');
-        }
-        const location = (_a = this.currentCharacterToken) === null || _a === void 0 ? void 0 : _a.location;
-        let nextLocation = null;
-        if (location) {
-            nextLocation = this.getCharacterTokenEndLocation(location);
-            this.currentLocation = nextLocation;
-        }
-        this.inLoop = true;
-        try {
-            this._emitCurrentCharacterToken(nextLocation);
-        }
-        finally {
-            this.inLoop = false;
-        }
-        this._runParsingLoop();
-    }
-    getCharacterTokenEndLocation(location) {
-        const endOffset = this.getCharacterTokenEndOffset();
-        const html = this.preprocessor.html.slice(location.startOffset - this.preprocessor.droppedBufferSize, endOffset - this.preprocessor.droppedBufferSize);
-        let line = location.startLine;
-        let lastLineBreak = -1;
-        for (let i = html.indexOf('\n'); i !== -1; i = html.indexOf('\n', i + 1)) {
-            line++;
-            lastLineBreak = i;
-        }
-        for (let i = html.indexOf('\r'); i !== -1; i = html.indexOf('\r', i + 1)) {
-            // Count CRLF as one line break by counting its LF only.
-            if (html.charCodeAt(i + 1) !== CODE_POINTS.LINE_FEED) {
-                line++;
-                lastLineBreak = Math.max(lastLineBreak, i);
-            }
-        }
-        return {
-            startLine: line,
-            startCol: lastLineBreak === -1 ? location.startCol + html.length : html.length - lastLineBreak,
-            startOffset: endOffset,
-            endLine: -1,
-            endCol: -1,
-            endOffset: -1,
-        };
-    }
-    // Return the input boundary before any unfinished token or buffered delimiter.
-    getCharacterTokenEndOffset() {
-        var _a;
-        const end = this.preprocessor.droppedBufferSize + this.preprocessor.pos + 1;
-        const tokenLocation = (_a = this.currentToken) === null || _a === void 0 ? void 0 : _a.location;
-        switch (this.state) {
-            case State.TAG_OPEN:
-            case State.RCDATA_LESS_THAN_SIGN:
-            case State.RAWTEXT_LESS_THAN_SIGN:
-            case State.SCRIPT_DATA_LESS_THAN_SIGN:
-            case State.SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN:
-            case State.CDATA_SECTION_BRACKET: {
-                return end - 1;
-            }
-            case State.END_TAG_OPEN:
-            case State.MARKUP_DECLARATION_OPEN:
-            case State.RCDATA_END_TAG_OPEN:
-            case State.RCDATA_END_TAG_NAME:
-            case State.RAWTEXT_END_TAG_OPEN:
-            case State.RAWTEXT_END_TAG_NAME:
-            case State.SCRIPT_DATA_END_TAG_OPEN:
-            case State.SCRIPT_DATA_END_TAG_NAME:
-            case State.SCRIPT_DATA_ESCAPED_END_TAG_OPEN:
-            case State.SCRIPT_DATA_ESCAPED_END_TAG_NAME:
-            case State.CDATA_SECTION_END: {
-                return end - 2;
-            }
-            case State.CHARACTER_REFERENCE: {
-                return this._isCharacterReferenceInAttribute() && tokenLocation
-                    ? tokenLocation.startOffset
-                    : this.preprocessor.droppedBufferSize + this.entityStartPos;
-            }
-            case State.DOCTYPE:
-            case State.BEFORE_DOCTYPE_NAME: {
-                return this.currentLocation.startOffset;
-            }
-            default: {
-                if (tokenLocation &&
-                    (this.state === State.TAG_NAME ||
-                        (this.state >= State.BEFORE_ATTRIBUTE_NAME && this.state <= State.BOGUS_COMMENT) ||
-                        (this.state >= State.COMMENT_START && this.state <= State.BOGUS_DOCTYPE))) {
-                    return tokenLocation.startOffset;
-                }
-                return end;
-            }
-        }
-    }
-    pause() {
-        this.paused = true;
-    }
-    resume(writeCallback) {
-        if (!this.paused) {
-            throw new Error('Parser was already resumed');
-        }
-        this.paused = false;
-        // Necessary for synchronous resume.
-        if (this.inLoop)
-            return;
-        this._runParsingLoop();
-        if (!this.paused) {
-            writeCallback === null || writeCallback === void 0 ? void 0 : writeCallback();
-        }
-    }
-    write(chunk, isLastChunk, writeCallback) {
-        this.active = true;
-        this.preprocessor.write(chunk, isLastChunk);
-        this._runParsingLoop();
-        if (!this.paused) {
-            writeCallback === null || writeCallback === void 0 ? void 0 : writeCallback();
-        }
-    }
-    insertHtmlAtCurrentPos(chunk) {
-        this.active = true;
-        this.preprocessor.insertHtmlAtCurrentPos(chunk);
-        this._runParsingLoop();
-    }
-    /** @internal Flush completed streaming text without splitting an unfinished token. */
-    flushCurrentCharacterToken() {
-        // Only completed text is flushed: an unfinished token stays intact, including a doctype that has no token yet.
-        if (this.paused ||
-            this.active ||
-            !this.currentCharacterToken ||
-            this.currentToken ||
-            this.state === State.DOCTYPE ||
-            this.state === State.BEFORE_DOCTYPE_NAME ||
-            !this.preprocessor.willDropParsedChunk()) {
-            return;
-        }
-        // The last `pending` code units, a delimiter or character reference, are not text yet and stay buffered. They
-        // are ASCII, so they hold no preprocessing gap and no line break that the dropped gap history would have to keep.
-        const pending = this.preprocessor.droppedBufferSize + this.preprocessor.pos + 1 - this.getCharacterTokenEndOffset();
-        // Hibernation left us before the next code point (possibly an incomplete surrogate).
-        this.preprocessor.advance();
-        this.currentLocation = this.getCurrentLocation(pending);
-        this.preprocessor.retreat(1);
-        this._emitCurrentCharacterToken(this.currentLocation);
-        // Keep a source range for CDATA delimiters or a later tag discarded at EOF. An empty null-character token
-        // would become a replacement character in foreign content.
-        this._createCharacterToken(TokenType.CHARACTER);
-        this.preprocessor.dropParsedChunk(Math.max(pending - 1, 0));
-        // Keep `entityStartPos` valid for a pending character reference.
-        this.entityStartPos = this.preprocessor.pos + 1 - pending;
-    }
-    //Hibernation
-    _ensureHibernation() {
-        if (this.preprocessor.endOfChunkHit) {
-            this.preprocessor.retreat(this.consumedAfterSnapshot);
-            this.consumedAfterSnapshot = 0;
-            this.active = false;
-            return true;
-        }
-        return false;
-    }
-    //Consumption
-    _consume() {
-        this.consumedAfterSnapshot++;
-        return this.preprocessor.advance();
-    }
-    _advanceBy(count) {
-        this.consumedAfterSnapshot += count;
-        for (let i = 0; i < count; i++) {
-            this.preprocessor.advance();
-        }
-    }
-    _consumeSequenceIfMatch(pattern, caseSensitive) {
-        if (this.preprocessor.startsWith(pattern, caseSensitive)) {
-            // We will already have consumed one character before calling this method.
-            this._advanceBy(pattern.length - 1);
-            return true;
-        }
-        return false;
-    }
-    //Token creation
-    _createStartTagToken() {
-        this._flushRun('');
-        this.currentToken = {
-            type: TokenType.START_TAG,
-            tagName: '',
-            tagID: TAG_ID.UNKNOWN,
-            selfClosing: false,
-            ackSelfClosing: false,
-            attrs: [],
-            location: this.getCurrentLocation(1),
-        };
-    }
-    _createEndTagToken() {
-        this._flushRun('');
-        this.currentToken = {
-            type: TokenType.END_TAG,
-            tagName: '',
-            tagID: TAG_ID.UNKNOWN,
-            selfClosing: false,
-            ackSelfClosing: false,
-            attrs: [],
-            location: this.getCurrentLocation(2),
-        };
-    }
-    _createCommentToken(offset) {
-        this._flushRun('');
-        this.currentToken = {
-            type: TokenType.COMMENT,
-            data: '',
-            location: this.getCurrentLocation(offset),
-        };
-    }
-    _createDoctypeToken(initialName) {
-        this._flushRun('');
-        this.currentToken = {
-            type: TokenType.DOCTYPE,
-            name: initialName,
-            forceQuirks: false,
-            publicId: null,
-            systemId: null,
-            location: this.currentLocation,
-        };
-    }
-    _createCharacterToken(type) {
-        if (this.currentLocation) {
-            const start = this.currentLocation.startOffset - this.preprocessor.droppedBufferSize;
-            // A flushed CR already advanced the line; exclude its ignored LF from the next token's range.
-            if (this.preprocessor.html[start] === '\n' && this.preprocessor.html[start - 1] === '\r') {
-                this.currentLocation.startOffset++;
-            }
-        }
-        this.currentCharacterToken = {
-            type,
-            chars: '',
-            location: this.currentLocation,
-        };
-    }
-    //Tag attributes
-    _createAttr(attrNameFirstCh) {
-        this._flushRun('');
-        this.currentAttr = {
-            name: attrNameFirstCh,
-            value: '',
-        };
-        this.currentAttrLocation = this.getCurrentLocation(0);
-    }
-    _leaveAttrName() {
-        var _a;
-        var _b;
-        const token = this.currentToken;
-        const { name } = this.currentAttr;
-        const names = this.currentAttrNames;
-        let duplicate;
-        if (names === null) {
-            duplicate = getTokenAttr(token, name) !== null;
-            // Build the name set only once a new (65th) name is accepted, so a tag with 64 names and many
-            // duplicates does not build it.
-            if (!duplicate && token.attrs.length === ATTR_NAME_SET_THRESHOLD) {
-                this.currentAttrNames = new Set(token.attrs.map((attr) => attr.name)).add(name);
-            }
-        }
-        else {
-            duplicate = names.has(name);
-            if (!duplicate)
-                names.add(name);
-        }
-        if (duplicate) {
-            this._err(ERR.duplicateAttribute);
-        }
-        else {
-            token.attrs.push(this.currentAttr);
-            if (token.location && this.currentAttrLocation) {
-                const attrLocations = ((_a = (_b = token.location).attrs) !== null && _a !== void 0 ? _a : (_b.attrs = Object.create(null)));
-                attrLocations[this.currentAttr.name] = this.currentAttrLocation;
-                // Set end location
-                this._leaveAttrValue();
-            }
-        }
-    }
-    _leaveAttrValue() {
-        if (this.currentAttrLocation) {
-            this.currentAttrLocation.endLine = this.preprocessor.line;
-            this.currentAttrLocation.endCol = this.preprocessor.col;
-            this.currentAttrLocation.endOffset = this.preprocessor.offset;
-        }
-    }
-    /**
-     * Append the pending run and `text` to the attribute value, comment data or character token being built.
-     * The run is a string of its own: V8 copies a slice of fewer than 13 characters but lets a longer one share
-     * the input's buffer, which would keep that buffer alive for as long as any attribute value or text cut from
-     * it is; a concatenation is flattened into a buffer of its own when it is sliced.
-     */
-    _flushRun(text) {
-        if (this.runEnd === this.runStart && text.length === 0) {
-            return;
-        }
-        const slice = this.preprocessor.html.slice(this.runStart, this.runEnd);
-        const run = (slice.length < 13 ? slice : ` ${slice}`.slice(1)) + text;
-        const token = this.currentToken;
-        this.runStart = this.runEnd;
-        if (token === null) {
-            this.currentCharacterToken.chars += run;
-        }
-        else if (token.type === TokenType.COMMENT) {
-            token.data += run;
-        }
-        else {
-            this.currentAttr.value += run;
-        }
-    }
-    /** Extend the pending run by the current input code point, read as `cp`, or flush it and start a new one. */
-    _extendRun(cp) {
-        const { preprocessor } = this;
-        //NOTE: a CR is read as LF, which is then not in the input.
-        if (cp === CODE_POINTS.LINE_FEED && preprocessor.html.charCodeAt(preprocessor.pos) !== CODE_POINTS.LINE_FEED) {
-            this._flushRun('\n');
-            this.runStart = preprocessor.pos + 1;
-        }
-        else {
-            const start = preprocessor.pos - Number(cp > 65535);
-            if (start !== this.runEnd) {
-                this._flushRun('');
-                this.runStart = start;
-            }
-        }
-        this.runEnd = preprocessor.pos + 1;
-    }
-    /**
-     * Extend the pending run by `text`, the input that ends `cpOffset` code points after the current one, or flush
-     * the run and append `text` where the input differs (a NUL replacement, a decoded reference, a dropped chunk).
-     */
-    _extendRunWith(text, cpOffset) {
-        const { preprocessor } = this;
-        const start = preprocessor.codePointStart + 1 + cpOffset - text.length;
-        if (start >= 0 && preprocessor.html.startsWith(text, start)) {
-            if (start !== this.runEnd) {
-                this._flushRun('');
-                this.runStart = start;
-            }
-        }
-        else {
-            this._flushRun(text);
-            this.runStart = start + text.length;
-        }
-        this.runEnd = start + text.length;
-    }
-    //Token emission
-    prepareToken(ct) {
-        this._emitCurrentCharacterToken(ct.location);
-        this.currentToken = null;
-        if (ct.location) {
-            ct.location.endLine = this.preprocessor.line;
-            ct.location.endCol = this.preprocessor.col + 1;
-            ct.location.endOffset = this.preprocessor.offset + 1;
-        }
-        this.currentLocation = this.getCurrentLocation(-1);
-    }
-    emitCurrentTagToken() {
-        const ct = this.currentToken;
-        this.currentAttrNames = null;
-        this.prepareToken(ct);
-        ct.tagID = getTagID(ct.tagName);
-        if (ct.type === TokenType.START_TAG) {
-            this.lastStartTagName = ct.tagName;
-            this.handler.onStartTag(ct);
-        }
-        else {
-            if (ct.attrs.length > 0) {
-                this._err(ERR.endTagWithAttributes);
-            }
-            if (ct.selfClosing) {
-                this._err(ERR.endTagWithTrailingSolidus);
-            }
-            this.handler.onEndTag(ct);
-        }
-        this.preprocessor.dropParsedChunk();
-    }
-    emitCurrentComment(ct) {
-        this.prepareToken(ct);
-        this.handler.onComment(ct);
-        this.preprocessor.dropParsedChunk();
-    }
-    emitCurrentDoctype(ct) {
-        this.prepareToken(ct);
-        this.handler.onDoctype(ct);
-        this.preprocessor.dropParsedChunk();
-    }
-    _emitCurrentCharacterToken(nextLocation) {
-        this._flushRun('');
-        if (this.currentCharacterToken) {
-            //NOTE: if we have a pending character token, make it's end location equal to the
-            //current token's start location.
-            if (nextLocation && this.currentCharacterToken.location) {
-                this.currentCharacterToken.location.endLine = nextLocation.startLine;
-                this.currentCharacterToken.location.endCol = nextLocation.startCol;
-                this.currentCharacterToken.location.endOffset = nextLocation.startOffset;
-            }
-            switch (this.currentCharacterToken.type) {
-                case TokenType.CHARACTER: {
-                    this.handler.onCharacter(this.currentCharacterToken);
-                    break;
-                }
-                case TokenType.NULL_CHARACTER: {
-                    this.handler.onNullCharacter(this.currentCharacterToken);
-                    break;
-                }
-                case TokenType.WHITESPACE_CHARACTER: {
-                    this.handler.onWhitespaceCharacter(this.currentCharacterToken);
-                    break;
-                }
-            }
-            this.currentCharacterToken = null;
-        }
-    }
-    _emitEOFToken() {
-        var _a, _b;
-        const location = this.getCurrentLocation(0);
-        if (location) {
-            location.endLine = location.startLine;
-            location.endCol = location.startCol;
-            location.endOffset = location.startOffset;
-        }
-        // A token that is still open at EOF (eof-in-tag) is dropped. Pending
-        // characters end where that token started, rather than at EOF.
-        this._emitCurrentCharacterToken((_b = (_a = this.currentToken) === null || _a === void 0 ? void 0 : _a.location) !== null && _b !== void 0 ? _b : location);
-        this.handler.onEof({ type: TokenType.EOF, location });
-        this.active = false;
-    }
-    //Characters emission
-    //OPTIMIZATION: The specification uses only one type of character token (one token per character).
-    //This causes a huge memory overhead and a lot of unnecessary parser loops. parse5 uses 3 groups of characters.
-    //If we have a sequence of characters that belong to the same group, the parser can process it
-    //as a single solid character token.
-    //So, there are 3 types of character tokens in parse5:
-    //1)TokenType.NULL_CHARACTER - \u0000-character sequences (e.g. '\u0000\u0000\u0000')
-    //2)TokenType.WHITESPACE_CHARACTER - any whitespace/new-line character sequences (e.g. '\n  \r\t   \f')
-    //3)TokenType.CHARACTER - any character sequence which don't belong to groups 1 and 2 (e.g. 'abcdef1234@@#$%^')
-    /** Make the current character token one of `type`, emitting the current one if it has another type. */
-    _ensureCharacterToken(type) {
-        if (this.currentCharacterToken) {
-            if (this.currentCharacterToken.type === type) {
-                return;
-            }
-            this.currentLocation = this.getCurrentLocation(0);
-            this._emitCurrentCharacterToken(this.currentLocation);
-            this.preprocessor.dropParsedChunk();
-        }
-        this._createCharacterToken(type);
-    }
-    /** Emit the current input code point, read as `cp`. */
-    _emitCodePoint(cp) {
-        const type = isWhitespace(cp)
-            ? TokenType.WHITESPACE_CHARACTER
-            : cp === CODE_POINTS.NULL
-                ? TokenType.NULL_CHARACTER
-                : TokenType.CHARACTER;
-        const token = this.currentCharacterToken;
-        if (token === null || token.type !== type) {
-            this._ensureCharacterToken(type);
-        }
-        this._extendRun(cp);
-    }
-    //NOTE: used when we emit characters explicitly.
-    //This is always for non-whitespace and non-null characters, which allows us to avoid additional checks.
-    // Negative `cpOffset` values locate text emitted before the current input character.
-    _emitChars(ch, cpOffset = 0) {
-        if (this.options.sourceCodeLocationInfo &&
-            cpOffset !== 0 &&
-            this.currentCharacterToken &&
-            this.currentCharacterToken.type !== TokenType.CHARACTER) {
-            this.currentLocation = this.getCurrentLocation(ch.length - 1 - cpOffset);
-            this._emitCurrentCharacterToken(this.currentLocation);
-            // Keep source characters that precede the lookahead available for a subsequent flush.
-            this._createCharacterToken(TokenType.CHARACTER);
-        }
-        else {
-            this._ensureCharacterToken(TokenType.CHARACTER);
-        }
-        this._extendRunWith(ch, cpOffset);
-    }
-    // Character reference helpers
-    _startCharacterReference() {
-        this.returnState = this.state;
-        this.state = State.CHARACTER_REFERENCE;
-        this.entityStartPos = this.preprocessor.pos;
-        this.entityDecoder.startEntity(this._isCharacterReferenceInAttribute() ? DecodingMode.Attribute : DecodingMode.Legacy);
-    }
-    _isCharacterReferenceInAttribute() {
-        return (this.returnState === State.ATTRIBUTE_VALUE_DOUBLE_QUOTED ||
-            this.returnState === State.ATTRIBUTE_VALUE_SINGLE_QUOTED ||
-            this.returnState === State.ATTRIBUTE_VALUE_UNQUOTED);
-    }
-    _flushCodePointConsumedAsCharacterReference(cp) {
-        if (this._isCharacterReferenceInAttribute()) {
-            this._extendRun(cp);
-        }
-        else {
-            this._emitCodePoint(cp);
-        }
-    }
-    // Calling states this way turns out to be much faster than any other approach.
-    _callState(cp) {
-        switch (this.state) {
-            case State.DATA: {
-                this._stateData(cp);
-                break;
-            }
-            case State.RCDATA: {
-                this._stateRcdata(cp);
-                break;
-            }
-            case State.RAWTEXT: {
-                this._stateRawtext(cp);
-                break;
-            }
-            case State.SCRIPT_DATA: {
-                this._stateScriptData(cp);
-                break;
-            }
-            case State.PLAINTEXT: {
-                this._statePlaintext(cp);
-                break;
-            }
-            case State.TAG_OPEN: {
-                this._stateTagOpen(cp);
-                break;
-            }
-            case State.END_TAG_OPEN: {
-                this._stateEndTagOpen(cp);
-                break;
-            }
-            case State.TAG_NAME: {
-                this._stateTagName(cp);
-                break;
-            }
-            case State.RCDATA_LESS_THAN_SIGN: {
-                this._stateRcdataLessThanSign(cp);
-                break;
-            }
-            case State.RCDATA_END_TAG_OPEN: {
-                this._stateRcdataEndTagOpen(cp);
-                break;
-            }
-            case State.RCDATA_END_TAG_NAME: {
-                this._stateRcdataEndTagName(cp);
-                break;
-            }
-            case State.RAWTEXT_LESS_THAN_SIGN: {
-                this._stateRawtextLessThanSign(cp);
-                break;
-            }
-            case State.RAWTEXT_END_TAG_OPEN: {
-                this._stateRawtextEndTagOpen(cp);
-                break;
-            }
-            case State.RAWTEXT_END_TAG_NAME: {
-                this._stateRawtextEndTagName(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_LESS_THAN_SIGN: {
-                this._stateScriptDataLessThanSign(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_END_TAG_OPEN: {
-                this._stateScriptDataEndTagOpen(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_END_TAG_NAME: {
-                this._stateScriptDataEndTagName(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPE_START: {
-                this._stateScriptDataEscapeStart(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPE_START_DASH: {
-                this._stateScriptDataEscapeStartDash(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED: {
-                this._stateScriptDataEscaped(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED_DASH: {
-                this._stateScriptDataEscapedDash(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED_DASH_DASH: {
-                this._stateScriptDataEscapedDashDash(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN: {
-                this._stateScriptDataEscapedLessThanSign(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED_END_TAG_OPEN: {
-                this._stateScriptDataEscapedEndTagOpen(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_ESCAPED_END_TAG_NAME: {
-                this._stateScriptDataEscapedEndTagName(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPE_START: {
-                this._stateScriptDataDoubleEscapeStart(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPED: {
-                this._stateScriptDataDoubleEscaped(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPED_DASH: {
-                this._stateScriptDataDoubleEscapedDash(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPED_DASH_DASH: {
-                this._stateScriptDataDoubleEscapedDashDash(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN: {
-                this._stateScriptDataDoubleEscapedLessThanSign(cp);
-                break;
-            }
-            case State.SCRIPT_DATA_DOUBLE_ESCAPE_END: {
-                this._stateScriptDataDoubleEscapeEnd(cp);
-                break;
-            }
-            case State.BEFORE_ATTRIBUTE_NAME: {
-                this._stateBeforeAttributeName(cp);
-                break;
-            }
-            case State.ATTRIBUTE_NAME: {
-                this._stateAttributeName(cp);
-                break;
-            }
-            case State.AFTER_ATTRIBUTE_NAME: {
-                this._stateAfterAttributeName(cp);
-                break;
-            }
-            case State.BEFORE_ATTRIBUTE_VALUE: {
-                this._stateBeforeAttributeValue(cp);
-                break;
-            }
-            case State.ATTRIBUTE_VALUE_DOUBLE_QUOTED: {
-                this._stateAttributeValueDoubleQuoted(cp);
-                break;
-            }
-            case State.ATTRIBUTE_VALUE_SINGLE_QUOTED: {
-                this._stateAttributeValueSingleQuoted(cp);
-                break;
-            }
-            case State.ATTRIBUTE_VALUE_UNQUOTED: {
-                this._stateAttributeValueUnquoted(cp);
-                break;
-            }
-            case State.AFTER_ATTRIBUTE_VALUE_QUOTED: {
-                this._stateAfterAttributeValueQuoted(cp);
-                break;
-            }
-            case State.SELF_CLOSING_START_TAG: {
-                this._stateSelfClosingStartTag(cp);
-                break;
-            }
-            case State.BOGUS_COMMENT: {
-                this._stateBogusComment(cp);
-                break;
-            }
-            case State.MARKUP_DECLARATION_OPEN: {
-                this._stateMarkupDeclarationOpen(cp);
-                break;
-            }
-            case State.COMMENT_START: {
-                this._stateCommentStart(cp);
-                break;
-            }
-            case State.COMMENT_START_DASH: {
-                this._stateCommentStartDash(cp);
-                break;
-            }
-            case State.COMMENT: {
-                this._stateComment(cp);
-                break;
-            }
-            case State.COMMENT_LESS_THAN_SIGN: {
-                this._stateCommentLessThanSign(cp);
-                break;
-            }
-            case State.COMMENT_LESS_THAN_SIGN_BANG: {
-                this._stateCommentLessThanSignBang(cp);
-                break;
-            }
-            case State.COMMENT_LESS_THAN_SIGN_BANG_DASH: {
-                this._stateCommentLessThanSignBangDash(cp);
-                break;
-            }
-            case State.COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH: {
-                this._stateCommentLessThanSignBangDashDash(cp);
-                break;
-            }
-            case State.COMMENT_END_DASH: {
-                this._stateCommentEndDash(cp);
-                break;
-            }
-            case State.COMMENT_END: {
-                this._stateCommentEnd(cp);
-                break;
-            }
-            case State.COMMENT_END_BANG: {
-                this._stateCommentEndBang(cp);
-                break;
-            }
-            case State.DOCTYPE: {
-                this._stateDoctype(cp);
-                break;
-            }
-            case State.BEFORE_DOCTYPE_NAME: {
-                this._stateBeforeDoctypeName(cp);
-                break;
-            }
-            case State.DOCTYPE_NAME: {
-                this._stateDoctypeName(cp);
-                break;
-            }
-            case State.AFTER_DOCTYPE_NAME: {
-                this._stateAfterDoctypeName(cp);
-                break;
-            }
-            case State.AFTER_DOCTYPE_PUBLIC_KEYWORD: {
-                this._stateAfterDoctypePublicKeyword(cp);
-                break;
-            }
-            case State.BEFORE_DOCTYPE_PUBLIC_IDENTIFIER: {
-                this._stateBeforeDoctypePublicIdentifier(cp);
-                break;
-            }
-            case State.DOCTYPE_PUBLIC_IDENTIFIER_DOUBLE_QUOTED: {
-                this._stateDoctypePublicIdentifierDoubleQuoted(cp);
-                break;
-            }
-            case State.DOCTYPE_PUBLIC_IDENTIFIER_SINGLE_QUOTED: {
-                this._stateDoctypePublicIdentifierSingleQuoted(cp);
-                break;
-            }
-            case State.AFTER_DOCTYPE_PUBLIC_IDENTIFIER: {
-                this._stateAfterDoctypePublicIdentifier(cp);
-                break;
-            }
-            case State.BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDENTIFIERS: {
-                this._stateBetweenDoctypePublicAndSystemIdentifiers(cp);
-                break;
-            }
-            case State.AFTER_DOCTYPE_SYSTEM_KEYWORD: {
-                this._stateAfterDoctypeSystemKeyword(cp);
-                break;
-            }
-            case State.BEFORE_DOCTYPE_SYSTEM_IDENTIFIER: {
-                this._stateBeforeDoctypeSystemIdentifier(cp);
-                break;
-            }
-            case State.DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED: {
-                this._stateDoctypeSystemIdentifierDoubleQuoted(cp);
-                break;
-            }
-            case State.DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED: {
-                this._stateDoctypeSystemIdentifierSingleQuoted(cp);
-                break;
-            }
-            case State.AFTER_DOCTYPE_SYSTEM_IDENTIFIER: {
-                this._stateAfterDoctypeSystemIdentifier(cp);
-                break;
-            }
-            case State.BOGUS_DOCTYPE: {
-                this._stateBogusDoctype(cp);
-                break;
-            }
-            case State.CDATA_SECTION: {
-                this._stateCdataSection(cp);
-                break;
-            }
-            case State.CDATA_SECTION_BRACKET: {
-                this._stateCdataSectionBracket(cp);
-                break;
-            }
-            case State.CDATA_SECTION_END: {
-                this._stateCdataSectionEnd(cp);
-                break;
-            }
-            case State.CHARACTER_REFERENCE: {
-                this._stateCharacterReference();
-                break;
-            }
-            case State.AMBIGUOUS_AMPERSAND: {
-                this._stateAmbiguousAmpersand(cp);
-                break;
-            }
-            default: {
-                throw new Error('Unknown state');
-            }
-        }
-    }
-    // State machine
-    // Data state
-    //------------------------------------------------------------------
-    _stateData(cp) {
-        switch (cp) {
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.TAG_OPEN;
-                break;
-            }
-            case CODE_POINTS.AMPERSAND: {
-                this._startCharacterReference();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitCodePoint(cp);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    //  RCDATA state
-    //------------------------------------------------------------------
-    _stateRcdata(cp) {
-        switch (cp) {
-            case CODE_POINTS.AMPERSAND: {
-                this._startCharacterReference();
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.RCDATA_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // RAWTEXT state
-    //------------------------------------------------------------------
-    _stateRawtext(cp) {
-        switch (cp) {
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.RAWTEXT_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data state
-    //------------------------------------------------------------------
-    _stateScriptData(cp) {
-        switch (cp) {
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // PLAINTEXT state
-    //------------------------------------------------------------------
-    _statePlaintext(cp) {
-        switch (cp) {
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Tag open state
-    //------------------------------------------------------------------
-    _stateTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this._createStartTagToken();
-            this.state = State.TAG_NAME;
-            this._stateTagName(cp);
-        }
-        else
-            switch (cp) {
-                case CODE_POINTS.EXCLAMATION_MARK: {
-                    this.state = State.MARKUP_DECLARATION_OPEN;
-                    break;
-                }
-                case CODE_POINTS.SOLIDUS: {
-                    this.state = State.END_TAG_OPEN;
-                    break;
-                }
-                case CODE_POINTS.QUESTION_MARK: {
-                    this._err(ERR.unexpectedQuestionMarkInsteadOfTagName);
-                    this._createCommentToken(1);
-                    this.state = State.BOGUS_COMMENT;
-                    this._stateBogusComment(cp);
-                    break;
-                }
-                case CODE_POINTS.EOF: {
-                    this._err(ERR.eofBeforeTagName);
-                    this._emitChars('<', -1);
-                    this._emitEOFToken();
-                    break;
-                }
-                default: {
-                    this._err(ERR.invalidFirstCharacterOfTagName);
-                    this._emitChars('<', -1);
-                    this.state = State.DATA;
-                    this._stateData(cp);
-                }
-            }
-    }
-    // End tag open state
-    //------------------------------------------------------------------
-    _stateEndTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this._createEndTagToken();
-            this.state = State.TAG_NAME;
-            this._stateTagName(cp);
-        }
-        else
-            switch (cp) {
-                case CODE_POINTS.GREATER_THAN_SIGN: {
-                    this._err(ERR.missingEndTagName);
-                    this.state = State.DATA;
-                    break;
-                }
-                case CODE_POINTS.EOF: {
-                    this._err(ERR.eofBeforeTagName);
-                    this._emitChars('</', -1);
-                    this._emitEOFToken();
-                    break;
-                }
-                default: {
-                    this._err(ERR.invalidFirstCharacterOfTagName);
-                    this._createCommentToken(2);
-                    this.state = State.BOGUS_COMMENT;
-                    this._stateBogusComment(cp);
-                }
-            }
-    }
-    // Tag name state
-    //------------------------------------------------------------------
-    _stateTagName(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                break;
-            }
-            case CODE_POINTS.SOLIDUS: {
-                this.state = State.SELF_CLOSING_START_TAG;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.tagName += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.tagName += String.fromCodePoint(isAsciiUpper(cp) ? toAsciiLower(cp) : cp);
-            }
-        }
-    }
-    // RCDATA less-than sign state
-    //------------------------------------------------------------------
-    _stateRcdataLessThanSign(cp) {
-        if (cp === CODE_POINTS.SOLIDUS) {
-            this.state = State.RCDATA_END_TAG_OPEN;
-        }
-        else {
-            this._emitChars('<', -1);
-            this.state = State.RCDATA;
-            this._stateRcdata(cp);
-        }
-    }
-    // RCDATA end tag open state
-    //------------------------------------------------------------------
-    _stateRcdataEndTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this.state = State.RCDATA_END_TAG_NAME;
-            this._stateRcdataEndTagName(cp);
-        }
-        else {
-            this._emitChars('</', -1);
-            this.state = State.RCDATA;
-            this._stateRcdata(cp);
-        }
-    }
-    handleSpecialEndTag(_cp) {
-        if (!this.preprocessor.startsWith(this.lastStartTagName, false)) {
-            return !this._ensureHibernation();
-        }
-        this._createEndTagToken();
-        const token = this.currentToken;
-        token.tagName = this.lastStartTagName;
-        const cp = this.preprocessor.peek(this.lastStartTagName.length);
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this._advanceBy(this.lastStartTagName.length);
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                return false;
-            }
-            case CODE_POINTS.SOLIDUS: {
-                this._advanceBy(this.lastStartTagName.length);
-                this.state = State.SELF_CLOSING_START_TAG;
-                return false;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._advanceBy(this.lastStartTagName.length);
-                this.emitCurrentTagToken();
-                this.state = State.DATA;
-                return false;
-            }
-            default: {
-                //NOTE: the end tag is text after all, so no token is being built.
-                this.currentToken = null;
-                return !this._ensureHibernation();
-            }
-        }
-    }
-    // RCDATA end tag name state
-    //------------------------------------------------------------------
-    _stateRcdataEndTagName(cp) {
-        if (this.handleSpecialEndTag(cp)) {
-            this._emitChars('</', -1);
-            this.state = State.RCDATA;
-            this._stateRcdata(cp);
-        }
-    }
-    // RAWTEXT less-than sign state
-    //------------------------------------------------------------------
-    _stateRawtextLessThanSign(cp) {
-        if (cp === CODE_POINTS.SOLIDUS) {
-            this.state = State.RAWTEXT_END_TAG_OPEN;
-        }
-        else {
-            this._emitChars('<', -1);
-            this.state = State.RAWTEXT;
-            this._stateRawtext(cp);
-        }
-    }
-    // RAWTEXT end tag open state
-    //------------------------------------------------------------------
-    _stateRawtextEndTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this.state = State.RAWTEXT_END_TAG_NAME;
-            this._stateRawtextEndTagName(cp);
-        }
-        else {
-            this._emitChars('</', -1);
-            this.state = State.RAWTEXT;
-            this._stateRawtext(cp);
-        }
-    }
-    // RAWTEXT end tag name state
-    //------------------------------------------------------------------
-    _stateRawtextEndTagName(cp) {
-        if (this.handleSpecialEndTag(cp)) {
-            this._emitChars('</', -1);
-            this.state = State.RAWTEXT;
-            this._stateRawtext(cp);
-        }
-    }
-    // Script data less-than sign state
-    //------------------------------------------------------------------
-    _stateScriptDataLessThanSign(cp) {
-        switch (cp) {
-            case CODE_POINTS.SOLIDUS: {
-                this.state = State.SCRIPT_DATA_END_TAG_OPEN;
-                break;
-            }
-            case CODE_POINTS.EXCLAMATION_MARK: {
-                this.state = State.SCRIPT_DATA_ESCAPE_START;
-                this._emitChars('<!');
-                break;
-            }
-            default: {
-                this._emitChars('<', -1);
-                this.state = State.SCRIPT_DATA;
-                this._stateScriptData(cp);
-            }
-        }
-    }
-    // Script data end tag open state
-    //------------------------------------------------------------------
-    _stateScriptDataEndTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this.state = State.SCRIPT_DATA_END_TAG_NAME;
-            this._stateScriptDataEndTagName(cp);
-        }
-        else {
-            this._emitChars('</', -1);
-            this.state = State.SCRIPT_DATA;
-            this._stateScriptData(cp);
-        }
-    }
-    // Script data end tag name state
-    //------------------------------------------------------------------
-    _stateScriptDataEndTagName(cp) {
-        if (this.handleSpecialEndTag(cp)) {
-            this._emitChars('</', -1);
-            this.state = State.SCRIPT_DATA;
-            this._stateScriptData(cp);
-        }
-    }
-    // Script data escape start state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapeStart(cp) {
-        if (cp === CODE_POINTS.HYPHEN_MINUS) {
-            this.state = State.SCRIPT_DATA_ESCAPE_START_DASH;
-            this._emitChars('-');
-        }
-        else {
-            this.state = State.SCRIPT_DATA;
-            this._stateScriptData(cp);
-        }
-    }
-    // Script data escape start dash state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapeStartDash(cp) {
-        if (cp === CODE_POINTS.HYPHEN_MINUS) {
-            this.state = State.SCRIPT_DATA_ESCAPED_DASH_DASH;
-            this._emitChars('-');
-        }
-        else {
-            this.state = State.SCRIPT_DATA;
-            this._stateScriptData(cp);
-        }
-    }
-    // Script data escaped state
-    //------------------------------------------------------------------
-    _stateScriptDataEscaped(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.SCRIPT_DATA_ESCAPED_DASH;
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data escaped dash state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapedDash(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.SCRIPT_DATA_ESCAPED_DASH_DASH;
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this.state = State.SCRIPT_DATA_ESCAPED;
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this.state = State.SCRIPT_DATA_ESCAPED;
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data escaped dash dash state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapedDashDash(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_ESCAPED_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA;
-                this._emitChars('>');
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this.state = State.SCRIPT_DATA_ESCAPED;
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this.state = State.SCRIPT_DATA_ESCAPED;
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data escaped less-than sign state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapedLessThanSign(cp) {
-        if (cp === CODE_POINTS.SOLIDUS) {
-            this.state = State.SCRIPT_DATA_ESCAPED_END_TAG_OPEN;
-        }
-        else if (isAsciiLetter(cp)) {
-            this._emitChars('<', -1);
-            this.state = State.SCRIPT_DATA_DOUBLE_ESCAPE_START;
-            this._stateScriptDataDoubleEscapeStart(cp);
-        }
-        else {
-            this._emitChars('<', -1);
-            this.state = State.SCRIPT_DATA_ESCAPED;
-            this._stateScriptDataEscaped(cp);
-        }
-    }
-    // Script data escaped end tag open state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapedEndTagOpen(cp) {
-        if (isAsciiLetter(cp)) {
-            this.state = State.SCRIPT_DATA_ESCAPED_END_TAG_NAME;
-            this._stateScriptDataEscapedEndTagName(cp);
-        }
-        else {
-            this._emitChars('</', -1);
-            this.state = State.SCRIPT_DATA_ESCAPED;
-            this._stateScriptDataEscaped(cp);
-        }
-    }
-    // Script data escaped end tag name state
-    //------------------------------------------------------------------
-    _stateScriptDataEscapedEndTagName(cp) {
-        if (this.handleSpecialEndTag(cp)) {
-            this._emitChars('</', -1);
-            this.state = State.SCRIPT_DATA_ESCAPED;
-            this._stateScriptDataEscaped(cp);
-        }
-    }
-    // Script data double escape start state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscapeStart(cp) {
-        if (this.preprocessor.startsWith(SEQUENCES.SCRIPT, false) &&
-            isScriptDataDoubleEscapeSequenceEnd(this.preprocessor.peek(SEQUENCES.SCRIPT.length))) {
-            this._emitCodePoint(cp);
-            for (let i = 0; i < SEQUENCES.SCRIPT.length; i++) {
-                this._emitCodePoint(this._consume());
-            }
-            this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-        }
-        else if (!this._ensureHibernation()) {
-            this.state = State.SCRIPT_DATA_ESCAPED;
-            this._stateScriptDataEscaped(cp);
-        }
-    }
-    // Script data double escaped state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscaped(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED_DASH;
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN;
-                this._emitChars('<');
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data double escaped dash state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscapedDash(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED_DASH_DASH;
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN;
-                this._emitChars('<');
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data double escaped dash dash state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscapedDashDash(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this._emitChars('-');
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED_LESS_THAN_SIGN;
-                this._emitChars('<');
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.SCRIPT_DATA;
-                this._emitChars('>');
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-                this._emitChars(REPLACEMENT_CHARACTER);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInScriptHtmlCommentLikeText);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // Script data double escaped less-than sign state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscapedLessThanSign(cp) {
-        if (cp === CODE_POINTS.SOLIDUS) {
-            this.state = State.SCRIPT_DATA_DOUBLE_ESCAPE_END;
-            this._emitChars('/');
-        }
-        else {
-            this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-            this._stateScriptDataDoubleEscaped(cp);
-        }
-    }
-    // Script data double escape end state
-    //------------------------------------------------------------------
-    _stateScriptDataDoubleEscapeEnd(cp) {
-        if (this.preprocessor.startsWith(SEQUENCES.SCRIPT, false) &&
-            isScriptDataDoubleEscapeSequenceEnd(this.preprocessor.peek(SEQUENCES.SCRIPT.length))) {
-            this._emitCodePoint(cp);
-            for (let i = 0; i < SEQUENCES.SCRIPT.length; i++) {
-                this._emitCodePoint(this._consume());
-            }
-            this.state = State.SCRIPT_DATA_ESCAPED;
-        }
-        else if (!this._ensureHibernation()) {
-            this.state = State.SCRIPT_DATA_DOUBLE_ESCAPED;
-            this._stateScriptDataDoubleEscaped(cp);
-        }
-    }
-    // Before attribute name state
-    //------------------------------------------------------------------
-    _stateBeforeAttributeName(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.SOLIDUS:
-            case CODE_POINTS.GREATER_THAN_SIGN:
-            case CODE_POINTS.EOF: {
-                this.state = State.AFTER_ATTRIBUTE_NAME;
-                this._stateAfterAttributeName(cp);
-                break;
-            }
-            case CODE_POINTS.EQUALS_SIGN: {
-                this._err(ERR.unexpectedEqualsSignBeforeAttributeName);
-                this._createAttr('=');
-                this.state = State.ATTRIBUTE_NAME;
-                break;
-            }
-            default: {
-                this._createAttr('');
-                this.state = State.ATTRIBUTE_NAME;
-                this._stateAttributeName(cp);
-            }
-        }
-    }
-    // Attribute name state
-    //------------------------------------------------------------------
-    _stateAttributeName(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED:
-            case CODE_POINTS.SOLIDUS:
-            case CODE_POINTS.GREATER_THAN_SIGN:
-            case CODE_POINTS.EOF: {
-                this._leaveAttrName();
-                this.state = State.AFTER_ATTRIBUTE_NAME;
-                this._stateAfterAttributeName(cp);
-                break;
-            }
-            case CODE_POINTS.EQUALS_SIGN: {
-                this._leaveAttrName();
-                this.state = State.BEFORE_ATTRIBUTE_VALUE;
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK:
-            case CODE_POINTS.APOSTROPHE:
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this._err(ERR.unexpectedCharacterInAttributeName);
-                this.currentAttr.name += String.fromCodePoint(cp);
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this.currentAttr.name += REPLACEMENT_CHARACTER;
-                break;
-            }
-            default: {
-                this.currentAttr.name += String.fromCodePoint(isAsciiUpper(cp) ? toAsciiLower(cp) : cp);
-            }
-        }
-    }
-    // After attribute name state
-    //------------------------------------------------------------------
-    _stateAfterAttributeName(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.SOLIDUS: {
-                this.state = State.SELF_CLOSING_START_TAG;
-                break;
-            }
-            case CODE_POINTS.EQUALS_SIGN: {
-                this.state = State.BEFORE_ATTRIBUTE_VALUE;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._createAttr('');
-                this.state = State.ATTRIBUTE_NAME;
-                this._stateAttributeName(cp);
-            }
-        }
-    }
-    // Before attribute value state
-    //------------------------------------------------------------------
-    _stateBeforeAttributeValue(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                this.state = State.ATTRIBUTE_VALUE_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                this.state = State.ATTRIBUTE_VALUE_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.missingAttributeValue);
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            default: {
-                this.state = State.ATTRIBUTE_VALUE_UNQUOTED;
-                this._stateAttributeValueUnquoted(cp);
-            }
-        }
-    }
-    // Attribute value (double-quoted) state
-    //------------------------------------------------------------------
-    _stateAttributeValueDoubleQuoted(cp) {
-        switch (cp) {
-            case CODE_POINTS.QUOTATION_MARK: {
-                this.state = State.AFTER_ATTRIBUTE_VALUE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.AMPERSAND: {
-                this._startCharacterReference();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._extendRunWith(REPLACEMENT_CHARACTER, 0);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRun(cp);
-            }
-        }
-    }
-    // Attribute value (single-quoted) state
-    //------------------------------------------------------------------
-    _stateAttributeValueSingleQuoted(cp) {
-        switch (cp) {
-            case CODE_POINTS.APOSTROPHE: {
-                this.state = State.AFTER_ATTRIBUTE_VALUE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.AMPERSAND: {
-                this._startCharacterReference();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._extendRunWith(REPLACEMENT_CHARACTER, 0);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRun(cp);
-            }
-        }
-    }
-    // Attribute value (unquoted) state
-    //------------------------------------------------------------------
-    _stateAttributeValueUnquoted(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this._leaveAttrValue();
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                break;
-            }
-            case CODE_POINTS.AMPERSAND: {
-                this._startCharacterReference();
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._leaveAttrValue();
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._extendRunWith(REPLACEMENT_CHARACTER, 0);
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK:
-            case CODE_POINTS.APOSTROPHE:
-            case CODE_POINTS.LESS_THAN_SIGN:
-            case CODE_POINTS.EQUALS_SIGN:
-            case CODE_POINTS.GRAVE_ACCENT: {
-                this._err(ERR.unexpectedCharacterInUnquotedAttributeValue);
-                this._extendRun(cp);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRun(cp);
-            }
-        }
-    }
-    // After attribute value (quoted) state
-    //------------------------------------------------------------------
-    _stateAfterAttributeValueQuoted(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this._leaveAttrValue();
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                break;
-            }
-            case CODE_POINTS.SOLIDUS: {
-                this._leaveAttrValue();
-                this.state = State.SELF_CLOSING_START_TAG;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._leaveAttrValue();
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingWhitespaceBetweenAttributes);
-                this._leaveAttrValue();
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                this._stateBeforeAttributeName(cp);
-            }
-        }
-    }
-    // Self-closing start tag state
-    //------------------------------------------------------------------
-    _stateSelfClosingStartTag(cp) {
-        switch (cp) {
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                const token = this.currentToken;
-                token.selfClosing = true;
-                this.state = State.DATA;
-                this.emitCurrentTagToken();
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInTag);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.unexpectedSolidusInTag);
-                this.state = State.BEFORE_ATTRIBUTE_NAME;
-                this._stateBeforeAttributeName(cp);
-            }
-        }
-    }
-    // Bogus comment state
-    //------------------------------------------------------------------
-    _stateBogusComment(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentComment(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._extendRunWith(REPLACEMENT_CHARACTER, 0);
-                break;
-            }
-            default: {
-                this._extendRun(cp);
-            }
-        }
-    }
-    // Markup declaration open state
-    //------------------------------------------------------------------
-    _stateMarkupDeclarationOpen(cp) {
-        if (this._consumeSequenceIfMatch(SEQUENCES.DASH_DASH, true)) {
-            this._createCommentToken(SEQUENCES.DASH_DASH.length + 1);
-            this.state = State.COMMENT_START;
-        }
-        else if (this._consumeSequenceIfMatch(SEQUENCES.DOCTYPE, false)) {
-            // NOTE: Doctypes tokens are created without fixed offsets. We keep track of the moment a doctype *might* start here.
-            this.currentLocation = this.getCurrentLocation(SEQUENCES.DOCTYPE.length + 1);
-            this.state = State.DOCTYPE;
-        }
-        else if (this._consumeSequenceIfMatch(SEQUENCES.CDATA_START, true)) {
-            if (this.inForeignNode) {
-                this.state = State.CDATA_SECTION;
-            }
-            else {
-                this._err(ERR.cdataInHtmlContent);
-                this._createCommentToken(SEQUENCES.CDATA_START.length + 1);
-                this.currentToken.data = '[CDATA[';
-                this.state = State.BOGUS_COMMENT;
-            }
-        }
-        //NOTE: Sequence lookups can be abrupted by hibernation. In that case, lookup
-        //results are no longer valid and we will need to start over.
-        else if (!this._ensureHibernation()) {
-            this._err(ERR.incorrectlyOpenedComment);
-            this._createCommentToken(2);
-            this.state = State.BOGUS_COMMENT;
-            this._stateBogusComment(cp);
-        }
-    }
-    // Comment start state
-    //------------------------------------------------------------------
-    _stateCommentStart(cp) {
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.COMMENT_START_DASH;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptClosingOfEmptyComment);
-                this.state = State.DATA;
-                const token = this.currentToken;
-                this.emitCurrentComment(token);
-                break;
-            }
-            default: {
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // Comment start dash state
-    //------------------------------------------------------------------
-    _stateCommentStartDash(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.COMMENT_END;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptClosingOfEmptyComment);
-                this.state = State.DATA;
-                this.emitCurrentComment(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInComment);
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRunWith('-', -1);
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // Comment state
-    //------------------------------------------------------------------
-    _stateComment(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.COMMENT_END_DASH;
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this._extendRunWith('<', 0);
-                this.state = State.COMMENT_LESS_THAN_SIGN;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                this._extendRunWith(REPLACEMENT_CHARACTER, 0);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInComment);
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRun(cp);
-            }
-        }
-    }
-    // Comment less-than sign state
-    //------------------------------------------------------------------
-    _stateCommentLessThanSign(cp) {
-        switch (cp) {
-            case CODE_POINTS.EXCLAMATION_MARK: {
-                this._extendRunWith('!', 0);
-                this.state = State.COMMENT_LESS_THAN_SIGN_BANG;
-                break;
-            }
-            case CODE_POINTS.LESS_THAN_SIGN: {
-                this._extendRunWith('<', 0);
-                break;
-            }
-            default: {
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // Comment less-than sign bang state
-    //------------------------------------------------------------------
-    _stateCommentLessThanSignBang(cp) {
-        if (cp === CODE_POINTS.HYPHEN_MINUS) {
-            this.state = State.COMMENT_LESS_THAN_SIGN_BANG_DASH;
-        }
-        else {
-            this.state = State.COMMENT;
-            this._stateComment(cp);
-        }
-    }
-    // Comment less-than sign bang dash state
-    //------------------------------------------------------------------
-    _stateCommentLessThanSignBangDash(cp) {
-        if (cp === CODE_POINTS.HYPHEN_MINUS) {
-            this.state = State.COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH;
-        }
-        else {
-            this.state = State.COMMENT_END_DASH;
-            this._stateCommentEndDash(cp);
-        }
-    }
-    // Comment less-than sign bang dash dash state
-    //------------------------------------------------------------------
-    _stateCommentLessThanSignBangDashDash(cp) {
-        if (cp !== CODE_POINTS.GREATER_THAN_SIGN && cp !== CODE_POINTS.EOF) {
-            this._err(ERR.nestedComment);
-        }
-        this.state = State.COMMENT_END;
-        this._stateCommentEnd(cp);
-    }
-    // Comment end dash state
-    //------------------------------------------------------------------
-    _stateCommentEndDash(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this.state = State.COMMENT_END;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInComment);
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRunWith('-', -1);
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // Comment end state
-    //------------------------------------------------------------------
-    _stateCommentEnd(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentComment(token);
-                break;
-            }
-            case CODE_POINTS.EXCLAMATION_MARK: {
-                this.state = State.COMMENT_END_BANG;
-                break;
-            }
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this._extendRunWith('-', -2);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInComment);
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRunWith('--', -1);
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // Comment end bang state
-    //------------------------------------------------------------------
-    _stateCommentEndBang(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.HYPHEN_MINUS: {
-                this._extendRunWith('--!', -1);
-                this.state = State.COMMENT_END_DASH;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.incorrectlyClosedComment);
-                this.state = State.DATA;
-                this.emitCurrentComment(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInComment);
-                this.emitCurrentComment(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._extendRunWith('--!', -1);
-                this.state = State.COMMENT;
-                this._stateComment(cp);
-            }
-        }
-    }
-    // DOCTYPE state
-    //------------------------------------------------------------------
-    _stateDoctype(cp) {
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.BEFORE_DOCTYPE_NAME;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.BEFORE_DOCTYPE_NAME;
-                this._stateBeforeDoctypeName(cp);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                this._createDoctypeToken(null);
-                const token = this.currentToken;
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingWhitespaceBeforeDoctypeName);
-                this.state = State.BEFORE_DOCTYPE_NAME;
-                this._stateBeforeDoctypeName(cp);
-            }
-        }
-    }
-    // Before DOCTYPE name state
-    //------------------------------------------------------------------
-    _stateBeforeDoctypeName(cp) {
-        if (isAsciiUpper(cp)) {
-            this._createDoctypeToken(String.fromCharCode(toAsciiLower(cp)));
-            this.state = State.DOCTYPE_NAME;
-        }
-        else
-            switch (cp) {
-                case CODE_POINTS.SPACE:
-                case CODE_POINTS.LINE_FEED:
-                case CODE_POINTS.TABULATION:
-                case CODE_POINTS.FORM_FEED: {
-                    // Ignore whitespace
-                    break;
-                }
-                case CODE_POINTS.NULL: {
-                    this._err(ERR.unexpectedNullCharacter);
-                    this._createDoctypeToken(REPLACEMENT_CHARACTER);
-                    this.state = State.DOCTYPE_NAME;
-                    break;
-                }
-                case CODE_POINTS.GREATER_THAN_SIGN: {
-                    this._err(ERR.missingDoctypeName);
-                    this._createDoctypeToken(null);
-                    const token = this.currentToken;
-                    token.forceQuirks = true;
-                    this.emitCurrentDoctype(token);
-                    this.state = State.DATA;
-                    break;
-                }
-                case CODE_POINTS.EOF: {
-                    this._err(ERR.eofInDoctype);
-                    this._createDoctypeToken(null);
-                    const token = this.currentToken;
-                    token.forceQuirks = true;
-                    this.emitCurrentDoctype(token);
-                    this._emitEOFToken();
-                    break;
-                }
-                default: {
-                    this._createDoctypeToken(String.fromCodePoint(cp));
-                    this.state = State.DOCTYPE_NAME;
-                }
-            }
-    }
-    // DOCTYPE name state
-    //------------------------------------------------------------------
-    _stateDoctypeName(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.AFTER_DOCTYPE_NAME;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.name += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.name += String.fromCodePoint(isAsciiUpper(cp) ? toAsciiLower(cp) : cp);
-            }
-        }
-    }
-    // After DOCTYPE name state
-    //------------------------------------------------------------------
-    _stateAfterDoctypeName(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                if (this._consumeSequenceIfMatch(SEQUENCES.PUBLIC, false)) {
-                    this.state = State.AFTER_DOCTYPE_PUBLIC_KEYWORD;
-                }
-                else if (this._consumeSequenceIfMatch(SEQUENCES.SYSTEM, false)) {
-                    this.state = State.AFTER_DOCTYPE_SYSTEM_KEYWORD;
-                }
-                //NOTE: sequence lookup can be abrupted by hibernation. In that case lookup
-                //results are no longer valid and we will need to start over.
-                else if (!this._ensureHibernation()) {
-                    this._err(ERR.invalidCharacterSequenceAfterDoctypeName);
-                    token.forceQuirks = true;
-                    this.state = State.BOGUS_DOCTYPE;
-                    this._stateBogusDoctype(cp);
-                }
-            }
-        }
-    }
-    // After DOCTYPE public keyword state
-    //------------------------------------------------------------------
-    _stateAfterDoctypePublicKeyword(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.BEFORE_DOCTYPE_PUBLIC_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                this._err(ERR.missingWhitespaceAfterDoctypePublicKeyword);
-                token.publicId = '';
-                this.state = State.DOCTYPE_PUBLIC_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                this._err(ERR.missingWhitespaceAfterDoctypePublicKeyword);
-                token.publicId = '';
-                this.state = State.DOCTYPE_PUBLIC_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.missingDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // Before DOCTYPE public identifier state
-    //------------------------------------------------------------------
-    _stateBeforeDoctypePublicIdentifier(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                token.publicId = '';
-                this.state = State.DOCTYPE_PUBLIC_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                token.publicId = '';
-                this.state = State.DOCTYPE_PUBLIC_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.missingDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // DOCTYPE public identifier (double-quoted) state
-    //------------------------------------------------------------------
-    _stateDoctypePublicIdentifierDoubleQuoted(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.QUOTATION_MARK: {
-                this.state = State.AFTER_DOCTYPE_PUBLIC_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.publicId += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.publicId += String.fromCodePoint(cp);
-            }
-        }
-    }
-    // DOCTYPE public identifier (single-quoted) state
-    //------------------------------------------------------------------
-    _stateDoctypePublicIdentifierSingleQuoted(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.APOSTROPHE: {
-                this.state = State.AFTER_DOCTYPE_PUBLIC_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.publicId += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptDoctypePublicIdentifier);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.publicId += String.fromCodePoint(cp);
-            }
-        }
-    }
-    // After DOCTYPE public identifier state
-    //------------------------------------------------------------------
-    _stateAfterDoctypePublicIdentifier(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.BETWEEN_DOCTYPE_PUBLIC_AND_SYSTEM_IDENTIFIERS;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                this._err(ERR.missingWhitespaceBetweenDoctypePublicAndSystemIdentifiers);
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                this._err(ERR.missingWhitespaceBetweenDoctypePublicAndSystemIdentifiers);
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // Between DOCTYPE public and system identifiers state
-    //------------------------------------------------------------------
-    _stateBetweenDoctypePublicAndSystemIdentifiers(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // After DOCTYPE system keyword state
-    //------------------------------------------------------------------
-    _stateAfterDoctypeSystemKeyword(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                this.state = State.BEFORE_DOCTYPE_SYSTEM_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                this._err(ERR.missingWhitespaceAfterDoctypeSystemKeyword);
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                this._err(ERR.missingWhitespaceAfterDoctypeSystemKeyword);
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.missingDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // Before DOCTYPE system identifier state
-    //------------------------------------------------------------------
-    _stateBeforeDoctypeSystemIdentifier(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.QUOTATION_MARK: {
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_DOUBLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.APOSTROPHE: {
-                token.systemId = '';
-                this.state = State.DOCTYPE_SYSTEM_IDENTIFIER_SINGLE_QUOTED;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.missingDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.DATA;
-                this.emitCurrentDoctype(token);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.missingQuoteBeforeDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // DOCTYPE system identifier (double-quoted) state
-    //------------------------------------------------------------------
-    _stateDoctypeSystemIdentifierDoubleQuoted(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.QUOTATION_MARK: {
-                this.state = State.AFTER_DOCTYPE_SYSTEM_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.systemId += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.systemId += String.fromCodePoint(cp);
-            }
-        }
-    }
-    // DOCTYPE system identifier (single-quoted) state
-    //------------------------------------------------------------------
-    _stateDoctypeSystemIdentifierSingleQuoted(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.APOSTROPHE: {
-                this.state = State.AFTER_DOCTYPE_SYSTEM_IDENTIFIER;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                token.systemId += REPLACEMENT_CHARACTER;
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this._err(ERR.abruptDoctypeSystemIdentifier);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                token.systemId += String.fromCodePoint(cp);
-            }
-        }
-    }
-    // After DOCTYPE system identifier state
-    //------------------------------------------------------------------
-    _stateAfterDoctypeSystemIdentifier(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.SPACE:
-            case CODE_POINTS.LINE_FEED:
-            case CODE_POINTS.TABULATION:
-            case CODE_POINTS.FORM_FEED: {
-                // Ignore whitespace
-                break;
-            }
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInDoctype);
-                token.forceQuirks = true;
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._err(ERR.unexpectedCharacterAfterDoctypeSystemIdentifier);
-                this.state = State.BOGUS_DOCTYPE;
-                this._stateBogusDoctype(cp);
-            }
-        }
-    }
-    // Bogus DOCTYPE state
-    //------------------------------------------------------------------
-    _stateBogusDoctype(cp) {
-        const token = this.currentToken;
-        switch (cp) {
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.emitCurrentDoctype(token);
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.NULL: {
-                this._err(ERR.unexpectedNullCharacter);
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this.emitCurrentDoctype(token);
-                this._emitEOFToken();
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    // CDATA section state
-    //------------------------------------------------------------------
-    _stateCdataSection(cp) {
-        switch (cp) {
-            case CODE_POINTS.RIGHT_SQUARE_BRACKET: {
-                this.state = State.CDATA_SECTION_BRACKET;
-                break;
-            }
-            case CODE_POINTS.EOF: {
-                this._err(ERR.eofInCdata);
-                this._emitEOFToken();
-                break;
-            }
-            default: {
-                this._emitCodePoint(cp);
-            }
-        }
-    }
-    // CDATA section bracket state
-    //------------------------------------------------------------------
-    _stateCdataSectionBracket(cp) {
-        if (cp === CODE_POINTS.RIGHT_SQUARE_BRACKET) {
-            this.state = State.CDATA_SECTION_END;
-        }
-        else {
-            this._emitChars(']', -1);
-            this.state = State.CDATA_SECTION;
-            this._stateCdataSection(cp);
-        }
-    }
-    // CDATA section end state
-    //------------------------------------------------------------------
-    _stateCdataSectionEnd(cp) {
-        switch (cp) {
-            case CODE_POINTS.GREATER_THAN_SIGN: {
-                this.state = State.DATA;
-                break;
-            }
-            case CODE_POINTS.RIGHT_SQUARE_BRACKET: {
-                this._emitChars(']', -2);
-                break;
-            }
-            default: {
-                this._emitChars(']]', -1);
-                this.state = State.CDATA_SECTION;
-                this._stateCdataSection(cp);
-            }
-        }
-    }
-    // Character reference state
-    //------------------------------------------------------------------
-    _stateCharacterReference() {
-        let length = this.entityDecoder.write(this.preprocessor.html, this.preprocessor.pos);
-        if (length < 0) {
-            if (this.preprocessor.lastChunkWritten) {
-                length = this.entityDecoder.end();
-            }
-            else {
-                // Wait for the rest of the entity.
-                this.active = false;
-                // Mark the entire buffer as read.
-                this.preprocessor.pos = this.preprocessor.html.length - 1;
-                this.consumedAfterSnapshot = 0;
-                this.preprocessor.endOfChunkHit = true;
-                return;
-            }
-        }
-        if (length === 0) {
-            // This was not a valid entity. Go back to the beginning, and
-            // figure out what to do.
-            this.preprocessor.pos = this.entityStartPos;
-            this._flushCodePointConsumedAsCharacterReference(CODE_POINTS.AMPERSAND);
-            this.state =
-                !this._isCharacterReferenceInAttribute() && isAsciiAlphaNumeric(this.preprocessor.peek(1))
-                    ? State.AMBIGUOUS_AMPERSAND
-                    : this.returnState;
-        }
-        else {
-            // We successfully parsed an entity. Switch to the return state.
-            this.state = this.returnState;
-        }
-    }
-    // Ambiguos ampersand state
-    //------------------------------------------------------------------
-    _stateAmbiguousAmpersand(cp) {
-        if (isAsciiAlphaNumeric(cp)) {
-            this._flushCodePointConsumedAsCharacterReference(cp);
-        }
-        else {
-            if (cp === CODE_POINTS.SEMICOLON) {
-                this._err(ERR.unknownNamedCharacterReference);
-            }
-            this.state = this.returnState;
-            this._callState(cp);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/open-element-stack.js
-
-//Element utils
-const IMPLICIT_END_TAG_REQUIRED = new Set([TAG_ID.DD, TAG_ID.DT, TAG_ID.LI, TAG_ID.OPTGROUP, TAG_ID.OPTION, TAG_ID.P, TAG_ID.RB, TAG_ID.RP, TAG_ID.RT, TAG_ID.RTC]);
-const IMPLICIT_END_TAG_REQUIRED_THOROUGHLY = new Set([
-    ...IMPLICIT_END_TAG_REQUIRED,
-    TAG_ID.CAPTION,
-    TAG_ID.COLGROUP,
-    TAG_ID.TBODY,
-    TAG_ID.TD,
-    TAG_ID.TFOOT,
-    TAG_ID.TH,
-    TAG_ID.THEAD,
-    TAG_ID.TR,
-]);
-/** A stack this deep starts to index its elements; a shallower one is cheaper to scan than to index. */
-const INDEX_DEPTH = 64;
-/*
- * Every open element has a key: an HTML element its tag ID, an SVG or MathML element its tag ID plus the offsets below,
- * and any other element (an unknown tag, or another namespace) a key from `NAME_KEYS` up, assigned per stack by
- * namespace and tag name.
- */
-const SVG_KEYS = 256;
-const MATHML_KEYS = 512;
-const NAME_KEYS = 768;
-const open_element_stack_NUMBERED_HEADERS = [TAG_ID.H1, TAG_ID.H2, TAG_ID.H3, TAG_ID.H4, TAG_ID.H5, TAG_ID.H6];
-const TABLE_BODIES = [TAG_ID.TBODY, TAG_ID.TFOOT, TAG_ID.THEAD];
-const TABLE_ROW_CONTEXT = [TAG_ID.TR, TAG_ID.TEMPLATE, TAG_ID.HTML];
-const TABLE_BODY_CONTEXT = [...TABLE_BODIES, TAG_ID.TEMPLATE, TAG_ID.HTML];
-const TABLE_CONTEXT = [TAG_ID.TABLE, TAG_ID.TEMPLATE, TAG_ID.HTML];
-const TABLE_CELLS = [TAG_ID.TD, TAG_ID.TH];
-// Classes of keys: special elements, the special elements that end the search for a list item to close (all but
-// HTML `address`, `div` and `p`), and the elements that bound each kind of scope.
-const SPECIAL = 1;
-const LIST_ITEM_BOUNDARY = 2;
-const SCOPE = 4;
-const LIST_ITEM_SCOPE = 8;
-const BUTTON_SCOPE = 16;
-const TABLE_SCOPE = 32;
-const KEY_CLASSES = new Uint8Array(NAME_KEYS);
-for (const [ns, offset] of [
-    [html_NS.HTML, 0],
-    [html_NS.SVG, SVG_KEYS],
-    [html_NS.MATHML, MATHML_KEYS],
-]) {
-    for (const tn of SPECIAL_ELEMENTS[ns]) {
-        KEY_CLASSES[offset + tn] =
-            ns === html_NS.HTML && (tn === TAG_ID.ADDRESS || tn === TAG_ID.DIV || tn === TAG_ID.P) ? SPECIAL : SPECIAL | LIST_ITEM_BOUNDARY;
-    }
-}
-for (const key of [
-    TAG_ID.APPLET,
-    TAG_ID.CAPTION,
-    TAG_ID.HTML,
-    TAG_ID.MARQUEE,
-    TAG_ID.OBJECT,
-    TAG_ID.TABLE,
-    TAG_ID.TD,
-    TAG_ID.TEMPLATE,
-    TAG_ID.TH,
-    SVG_KEYS + TAG_ID.DESC,
-    SVG_KEYS + TAG_ID.FOREIGN_OBJECT,
-    SVG_KEYS + TAG_ID.TITLE,
-    MATHML_KEYS + TAG_ID.ANNOTATION_XML,
-    MATHML_KEYS + TAG_ID.MI,
-    MATHML_KEYS + TAG_ID.MN,
-    MATHML_KEYS + TAG_ID.MO,
-    MATHML_KEYS + TAG_ID.MS,
-    MATHML_KEYS + TAG_ID.MTEXT,
-]) {
-    KEY_CLASSES[key] |= SCOPE | LIST_ITEM_SCOPE | BUTTON_SCOPE;
-}
-KEY_CLASSES[TAG_ID.OL] |= LIST_ITEM_SCOPE;
-KEY_CLASSES[TAG_ID.UL] |= LIST_ITEM_SCOPE;
-KEY_CLASSES[TAG_ID.BUTTON] |= BUTTON_SCOPE;
-KEY_CLASSES[TAG_ID.TABLE] |= TABLE_SCOPE;
-KEY_CLASSES[TAG_ID.HTML] |= TABLE_SCOPE;
-// The adoption agency and the reconstruction look up formatting elements by element.
-const FORMATTING_TAGS = new Uint8Array(NAME_KEYS);
-for (const tn of [TAG_ID.A, TAG_ID.B, TAG_ID.BIG, TAG_ID.CODE, TAG_ID.EM, TAG_ID.FONT, TAG_ID.I, TAG_ID.NOBR, TAG_ID.S, TAG_ID.SMALL, TAG_ID.STRIKE, TAG_ID.STRONG, TAG_ID.TT, TAG_ID.U]) {
-    FORMATTING_TAGS[tn] = 1;
-}
-/** The key of an element with a tag ID in HTML, SVG or MathML, or -1 for an element keyed by its name. */
-function tagKey(ns, tagID) {
-    if (tagID === TAG_ID.UNKNOWN)
-        return -1;
-    switch (ns) {
-        case html_NS.HTML: {
-            return tagID;
-        }
-        case html_NS.SVG: {
-            return SVG_KEYS + tagID;
-        }
-        case html_NS.MATHML: {
-            return MATHML_KEYS + tagID;
-        }
-        default: {
-            return -1;
-        }
-    }
-}
-/**
- * The stack of open elements. Each element has a slot in `items` and `tagIDs`. Once the stack is `INDEX_DEPTH` deep, it
- * indexes its elements so that the searches the parser repeats per token take constant time: it chains the elements
- * with each key, so that the topmost one is found without a scan, and counts per slot the special elements and scope
- * boundaries at or below it, which tell whether one lies between two slots. Removing an element from the middle then
- * leaves its slot free instead of moving the elements above it; `slotBelow` and `slotAbove` step over free slots, and
- * `depth` counts the open elements.
- */
-class OpenElementStack {
-    get currentTmplContentOrNode() {
-        return this._isInTemplate() ? this.treeAdapter.getTemplateContent(this.current) : this.current;
-    }
-    constructor(document, treeAdapter, handler) {
-        this.treeAdapter = treeAdapter;
-        this.handler = handler;
-        this.items = [];
-        this.tagIDs = [];
-        /** The slot of the current element. */
-        this.stackTop = -1;
-        /** The number of open elements. */
-        this.depth = 0;
-        this.tmplCount = 0;
-        this.currentTagId = TAG_ID.UNKNOWN;
-        this.indexed = false;
-        /** The slot of the open element below, and above, each open element's slot; -1 for none. */
-        this.below = [];
-        this.above = [];
-        this.keys = [];
-        /** The slot of the next lower, and higher, open element with the same key; -1 for none. */
-        this.keyPrev = [];
-        this.keyNext = [];
-        /** The slot of the topmost open element with each key, -1 for none. */
-        this.keyTops = new Int32Array(0);
-        /** Per slot, the open special elements, list item boundaries and scope boundaries at or below it. */
-        this.specials = [];
-        this.listItemBoundaries = [];
-        this.scopeBoundaries = [];
-        /** Per slot, the slot of the topmost open HTML element at or below it, or -1. */
-        this.htmlSlots = [];
-        this.formattingSlots = new Map();
-        this.current = document;
-    }
-    /** The slot of an open element, or -1. */
-    _indexOf(element) {
-        if (this.indexed) {
-            const idx = this.formattingSlots.get(element);
-            if (idx !== undefined)
-                return idx;
-            // A formatting element is in `formattingSlots` while it is open.
-            if (FORMATTING_TAGS[getTagID(this.treeAdapter.getTagName(element))])
-                return -1;
-        }
-        return this.items.lastIndexOf(element, this.stackTop);
-    }
-    /** The slot of the open element below the one at `idx`, or -1. */
-    slotBelow(idx) {
-        return this.indexed ? this.below[idx] : idx - 1;
-    }
-    /** The slot of the open element above the one at `idx`, or -1. */
-    slotAbove(idx) {
-        if (this.indexed)
-            return this.above[idx];
-        return idx === this.stackTop ? -1 : idx + 1;
-    }
-    //Update current element
-    _isInTemplate() {
-        return this.currentTagId === TAG_ID.TEMPLATE && this.treeAdapter.getNamespaceURI(this.current) === html_NS.HTML;
-    }
-    _updateCurrentElement() {
-        this.current = this.items[this.stackTop];
-        this.currentTagId = this.tagIDs[this.stackTop];
-    }
-    //Index
-    _nameKey(ns, tagName, create) {
-        var _a, _b;
-        const name = `${ns} ${tagName}`;
-        let key = (_a = this.nameKeys) === null || _a === void 0 ? void 0 : _a.get(name);
-        if (key === undefined && create) {
-            (_b = this.nameKeys) !== null && _b !== void 0 ? _b : (this.nameKeys = new Map());
-            key = NAME_KEYS + this.nameKeys.size;
-            this.nameKeys.set(name, key);
-            if (key === this.keyTops.length) {
-                const keyTops = new Int32Array(2 * key).fill(-1);
-                keyTops.set(this.keyTops);
-                this.keyTops = keyTops;
-            }
-        }
-        return key !== null && key !== void 0 ? key : -1;
-    }
-    /** Indexes the open elements once the stack is `INDEX_DEPTH` deep. */
-    _indexAll() {
-        this.indexed = true;
-        this.keyTops = new Int32Array(NAME_KEYS).fill(-1);
-        for (let i = 0; i <= this.stackTop; i++)
-            this._index(i, i - 1);
-    }
-    /** Indexes the element at `slot`, above the open element at `belowIdx`. */
-    _index(slot, belowIdx) {
-        const element = this.items[slot];
-        const tagID = this.tagIDs[slot];
-        const ns = this.treeAdapter.getNamespaceURI(element);
-        let key = tagKey(ns, tagID);
-        if (key === -1)
-            key = this._nameKey(ns, this.treeAdapter.getTagName(element), true);
-        const keyPrev = this.keyTops[key];
-        this.keys[slot] = key;
-        this.keyPrev[slot] = keyPrev;
-        this.keyNext[slot] = -1;
-        if (keyPrev !== -1)
-            this.keyNext[keyPrev] = slot;
-        this.keyTops[key] = slot;
-        this.above[slot] = -1;
-        this._link(slot, belowIdx, ns === html_NS.HTML);
-        if (FORMATTING_TAGS[tagID])
-            this.formattingSlots.set(element, slot);
-    }
-    /** Puts the indexed element at `slot` above the one at `belowIdx`, and counts the elements of each class. */
-    _link(slot, belowIdx, isHtml) {
-        const key = this.keys[slot];
-        const classes = key < NAME_KEYS ? KEY_CLASSES[key] : 0;
-        this.below[slot] = belowIdx;
-        if (belowIdx === -1) {
-            this.specials[slot] = classes & SPECIAL;
-            this.listItemBoundaries[slot] = (classes & LIST_ITEM_BOUNDARY) >> 1;
-            this.scopeBoundaries[slot] = (classes & SCOPE) >> 2;
-            this.htmlSlots[slot] = isHtml ? slot : -1;
-        }
-        else {
-            this.above[belowIdx] = slot;
-            this.specials[slot] = this.specials[belowIdx] + (classes & SPECIAL);
-            this.listItemBoundaries[slot] = this.listItemBoundaries[belowIdx] + ((classes & LIST_ITEM_BOUNDARY) >> 1);
-            this.scopeBoundaries[slot] = this.scopeBoundaries[belowIdx] + ((classes & SCOPE) >> 2);
-            this.htmlSlots[slot] = isHtml ? slot : this.htmlSlots[belowIdx];
-        }
-    }
-    /** Takes the element at `slot` out of the index, except for the links between slots. */
-    _unindex(slot) {
-        const key = this.keys[slot];
-        const keyPrev = this.keyPrev[slot];
-        const keyNext = this.keyNext[slot];
-        if (keyPrev !== -1)
-            this.keyNext[keyPrev] = keyNext;
-        if (keyNext === -1)
-            this.keyTops[key] = keyPrev;
-        else
-            this.keyPrev[keyNext] = keyPrev;
-        if (FORMATTING_TAGS[this.tagIDs[slot]])
-            this.formattingSlots.delete(this.items[slot]);
-    }
-    /** Moves the indexed element at `from` down to the free slot `to`, keeping its key chain in order. */
-    _move(from, to) {
-        const element = this.items[from];
-        const key = this.keys[from];
-        const keyPrev = this.keyPrev[from];
-        const keyNext = this.keyNext[from];
-        this.items[to] = element;
-        this.tagIDs[to] = this.tagIDs[from];
-        this.keys[to] = key;
-        this.keyPrev[to] = keyPrev;
-        this.keyNext[to] = keyNext;
-        if (keyPrev !== -1)
-            this.keyNext[keyPrev] = to;
-        if (keyNext === -1)
-            this.keyTops[key] = to;
-        else
-            this.keyPrev[keyNext] = to;
-        if (FORMATTING_TAGS[this.tagIDs[to]])
-            this.formattingSlots.set(element, to);
-    }
-    //Search by tag
-    /** The slot of the topmost open HTML element with this tag, or -1. */
-    indexOfTopmost(tagID) {
-        if (this.indexed)
-            return this.keyTops[tagID];
-        for (let i = this.stackTop; i >= 0; i--) {
-            if (this.tagIDs[i] === tagID && this.treeAdapter.getNamespaceURI(this.items[i]) === html_NS.HTML)
-                return i;
-        }
-        return -1;
-    }
-    /** The slot of the topmost open HTML element with any of these tags, or -1. */
-    indexOfTopmostOf(tagIDs) {
-        if (this.indexed) {
-            let top = -1;
-            for (const tagID of tagIDs) {
-                if (this.keyTops[tagID] > top)
-                    top = this.keyTops[tagID];
-            }
-            return top;
-        }
-        for (let i = this.stackTop; i >= 0; i--) {
-            if (tagIDs.includes(this.tagIDs[i]) && this.treeAdapter.getNamespaceURI(this.items[i]) === html_NS.HTML)
-                return i;
-        }
-        return -1;
-    }
-    /** The slot of the topmost open element in this namespace with this tag name, or -1. */
-    indexOfTopmostByName(ns, tagName) {
-        if (this.indexed) {
-            let key = tagKey(ns, getTagID(tagName));
-            if (key === -1)
-                key = this._nameKey(ns, tagName, false);
-            return key === -1 ? -1 : this.keyTops[key];
-        }
-        for (let i = this.stackTop; i >= 0; i--) {
-            const element = this.items[i];
-            if (this.treeAdapter.getTagName(element) === tagName && this.treeAdapter.getNamespaceURI(element) === ns) {
-                return i;
-            }
-        }
-        return -1;
-    }
-    /** The slot of the topmost open HTML element, or -1. */
-    indexOfTopmostHtmlElement() {
-        if (this.indexed)
-            return this.stackTop === -1 ? -1 : this.htmlSlots[this.stackTop];
-        let i = this.stackTop;
-        while (i >= 0 && this.treeAdapter.getNamespaceURI(this.items[i]) !== html_NS.HTML)
-            i--;
-        return i;
-    }
-    /** Whether an element of the classes is open above the slot `idx`, on a stack that is not indexed. */
-    _hasAbove(idx, classes) {
-        for (let i = this.stackTop; i > idx; i--) {
-            const key = tagKey(this.treeAdapter.getNamespaceURI(this.items[i]), this.tagIDs[i]);
-            if (key !== -1 && KEY_CLASSES[key] & classes)
-                return true;
-        }
-        return false;
-    }
-    /** Whether a special element is open above the slot `idx`. */
-    hasSpecialElementAbove(idx) {
-        return this.indexed ? this.specials[this.stackTop] !== this.specials[idx] : this._hasAbove(idx, SPECIAL);
-    }
-    /** Whether a special element other than HTML `address`, `div` and `p` is open above the slot `idx`. */
-    hasListItemBoundaryAbove(idx) {
-        return this.indexed
-            ? this.listItemBoundaries[this.stackTop] !== this.listItemBoundaries[idx]
-            : this._hasAbove(idx, LIST_ITEM_BOUNDARY);
-    }
-    //Mutations
-    push(element, tagID) {
-        const belowIdx = this.stackTop;
-        this.stackTop++;
-        this.depth++;
-        this.items[this.stackTop] = element;
-        this.current = element;
-        this.tagIDs[this.stackTop] = tagID;
-        this.currentTagId = tagID;
-        if (this.indexed)
-            this._index(this.stackTop, belowIdx);
-        else if (this.depth === INDEX_DEPTH)
-            this._indexAll();
-        if (this._isInTemplate()) {
-            this.tmplCount++;
-        }
-        this.handler.onItemPush(element, tagID, true);
-    }
-    /** Pops the current element without calling the handler. */
-    _popCurrent() {
-        if (this.tmplCount > 0 && this._isInTemplate()) {
-            this.tmplCount--;
-        }
-        if (this.indexed) {
-            this._unindex(this.stackTop);
-            this.stackTop = this.below[this.stackTop];
-            if (this.stackTop !== -1)
-                this.above[this.stackTop] = -1;
-        }
-        else {
-            this.stackTop--;
-        }
-        this.depth--;
-        this._updateCurrentElement();
-    }
-    pop() {
-        const popped = this.current;
-        this._popCurrent();
-        this.handler.onItemPop(popped, true);
-    }
-    replace(oldElement, newElement) {
-        const idx = this._indexOf(oldElement);
-        this.items[idx] = newElement;
-        if (this.indexed && FORMATTING_TAGS[this.tagIDs[idx]]) {
-            this.formattingSlots.delete(oldElement);
-            this.formattingSlots.set(newElement, idx);
-        }
-        if (idx === this.stackTop) {
-            this.current = newElement;
-        }
-    }
-    /**
-     * The adoption agency's last stack step: removes the formatting element at `formattingIdx` and opens `element`
-     * directly above the furthest block at `furthestBlockIdx`. On an indexed stack, only formatting elements the agency
-     * kept are still open between them; the furthest block, with those directly below it, moves down by one slot, and
-     * `element` takes the furthest block's slot. No open element above the furthest block moves, and as all these
-     * elements are HTML elements and only the furthest block is special, the counts above it stay the same.
-     */
-    replaceFormattingElement(formattingIdx, furthestBlockIdx, element, tagID) {
-        const formattingElement = this.items[formattingIdx];
-        if (!this.indexed) {
-            this.items.splice(formattingIdx, 1);
-            this.tagIDs.splice(formattingIdx, 1);
-            this.handler.onItemPop(formattingElement, false);
-            this.items.splice(furthestBlockIdx, 0, element);
-            this.tagIDs.splice(furthestBlockIdx, 0, tagID);
-            if (furthestBlockIdx === this.stackTop)
-                this._updateCurrentElement();
-            if (this.current && this.currentTagId !== undefined) {
-                this.handler.onItemPush(this.current, this.currentTagId, furthestBlockIdx === this.stackTop);
-            }
-            return;
-        }
-        const key = this.keys[formattingIdx];
-        const belowIdx = this.below[formattingIdx];
-        const aboveIdx = this.above[furthestBlockIdx];
-        const kept = [];
-        for (let i = this.above[formattingIdx]; i !== furthestBlockIdx; i = this.above[i])
-            kept.push(i);
-        // The list keeps open formatting elements in stack order, so a kept element with the formatting element's tag
-        // would have been the formatting element: the next element with its key is above the furthest block.
-        const keyNext = this.keyNext[formattingIdx];
-        this._unindex(formattingIdx);
-        this.items[formattingIdx] = undefined;
-        this.handler.onItemPop(formattingElement, false);
-        let free = furthestBlockIdx - 1;
-        while (kept.length > 0 && kept[kept.length - 1] === free) {
-            kept.pop();
-            free--;
-        }
-        for (let i = free + 1; i <= furthestBlockIdx; i++)
-            this._move(i, i - 1);
-        const keyPrev = keyNext === -1 ? this.keyTops[key] : this.keyPrev[keyNext];
-        this.items[furthestBlockIdx] = element;
-        this.tagIDs[furthestBlockIdx] = tagID;
-        this.keys[furthestBlockIdx] = key;
-        this.keyPrev[furthestBlockIdx] = keyPrev;
-        this.keyNext[furthestBlockIdx] = keyNext;
-        if (keyPrev !== -1)
-            this.keyNext[keyPrev] = furthestBlockIdx;
-        if (keyNext === -1)
-            this.keyTops[key] = furthestBlockIdx;
-        else
-            this.keyPrev[keyNext] = furthestBlockIdx;
-        if (FORMATTING_TAGS[tagID])
-            this.formattingSlots.set(element, furthestBlockIdx);
-        let prev = belowIdx;
-        for (const i of kept) {
-            this._link(i, prev, true);
-            prev = i;
-        }
-        for (let i = free; i < furthestBlockIdx; i++) {
-            this._link(i, prev, true);
-            prev = i;
-        }
-        this._link(furthestBlockIdx, prev, true);
-        if (aboveIdx === -1)
-            this._updateCurrentElement();
-        if (this.current && this.currentTagId !== undefined) {
-            this.handler.onItemPush(this.current, this.currentTagId, aboveIdx === -1);
-        }
-    }
-    popUntilTagNamePopped(tagName) {
-        this.shortenToLength(Math.max(this.indexOfTopmost(tagName), 0));
-    }
-    shortenToLength(idx) {
-        while (this.stackTop >= idx) {
-            const popped = this.current;
-            this._popCurrent();
-            this.handler.onItemPop(popped, this.stackTop < idx);
-        }
-    }
-    popUntilElementPopped(element) {
-        const idx = this._indexOf(element);
-        this.shortenToLength(Math.max(idx, 0));
-    }
-    popUntilNumberedHeaderPopped() {
-        this.shortenToLength(Math.max(this.indexOfTopmostOf(open_element_stack_NUMBERED_HEADERS), 0));
-    }
-    popUntilTableCellPopped() {
-        this.shortenToLength(Math.max(this.indexOfTopmostOf(TABLE_CELLS), 0));
-    }
-    popAllUpToHtmlElement() {
-        //NOTE: here we assume that the root <html> element is always first in the open element stack, so
-        //we perform this fast stack clean up.
-        this.tmplCount = 0;
-        this.shortenToLength(1);
-    }
-    clearBackToTableContext() {
-        this.shortenToLength(this.indexOfTopmostOf(TABLE_CONTEXT) + 1);
-    }
-    clearBackToTableBodyContext() {
-        this.shortenToLength(this.indexOfTopmostOf(TABLE_BODY_CONTEXT) + 1);
-    }
-    clearBackToTableRowContext() {
-        this.shortenToLength(this.indexOfTopmostOf(TABLE_ROW_CONTEXT) + 1);
-    }
-    remove(element) {
-        const idx = this._indexOf(element);
-        if (idx !== -1)
-            this.removeAt(idx);
-    }
-    /** Removes the open element at the slot `idx`; on an indexed stack, the elements above it keep their slots. */
-    removeAt(idx) {
-        if (idx === this.stackTop) {
-            this.pop();
-            return;
-        }
-        const element = this.items[idx];
-        this.depth--;
-        if (this.indexed) {
-            const classes = this.keys[idx] < NAME_KEYS ? KEY_CLASSES[this.keys[idx]] : 0;
-            const belowIdx = this.below[idx];
-            const aboveIdx = this.above[idx];
-            this._unindex(idx);
-            this.items[idx] = undefined;
-            this.below[aboveIdx] = belowIdx;
-            if (belowIdx !== -1)
-                this.above[belowIdx] = aboveIdx;
-            if (classes !== 0) {
-                for (let i = aboveIdx; i !== -1; i = this.above[i]) {
-                    this.specials[i] -= classes & SPECIAL;
-                    this.listItemBoundaries[i] -= (classes & LIST_ITEM_BOUNDARY) >> 1;
-                    this.scopeBoundaries[i] -= (classes & SCOPE) >> 2;
-                }
-            }
-            // Foreign elements directly above an HTML element refer to it as the topmost HTML element below them.
-            const html = belowIdx === -1 ? -1 : this.htmlSlots[belowIdx];
-            for (let i = aboveIdx; i !== -1 && this.htmlSlots[i] === idx; i = this.above[i]) {
-                this.htmlSlots[i] = html;
-            }
-        }
-        else {
-            this.items.splice(idx, 1);
-            this.tagIDs.splice(idx, 1);
-            this.stackTop--;
-            this._updateCurrentElement();
-        }
-        this.handler.onItemPop(element, false);
-    }
-    //Search
-    tryPeekProperlyNestedBodyElement() {
-        //Properly nested <body> element (should be second element in stack).
-        return this.stackTop >= 1 && this.tagIDs[1] === TAG_ID.BODY ? this.items[1] : null;
-    }
-    contains(element) {
-        return this._indexOf(element) > -1;
-    }
-    getCommonAncestor(element) {
-        const idx = this._indexOf(element);
-        const belowIdx = idx === -1 ? -1 : this.slotBelow(idx);
-        return belowIdx === -1 ? null : this.items[belowIdx];
-    }
-    isRootHtmlElementCurrent() {
-        return this.stackTop === 0 && this.tagIDs[0] === TAG_ID.HTML;
-    }
-    //Element in scope
-    /**
-     * On an indexed stack: whether no element of the `scope` class is open above the slot `target`. A target that is not
-     * open is in scope only on a stack without such an element, as a scan from the top would end there.
-     */
-    _isInScope(target, scope) {
-        let boundary = -1;
-        switch (scope) {
-            case LIST_ITEM_SCOPE: {
-                boundary = Math.max(this.keyTops[TAG_ID.OL], this.keyTops[TAG_ID.UL]);
-                break;
-            }
-            case BUTTON_SCOPE: {
-                boundary = this.keyTops[TAG_ID.BUTTON];
-                break;
-            }
-            case TABLE_SCOPE: {
-                boundary = Math.max(this.keyTops[TAG_ID.TABLE], this.keyTops[TAG_ID.HTML]);
-                return target === -1 ? boundary === -1 : target >= boundary;
-            }
-            default:
-            // Only the scope boundaries
-        }
-        return target === -1
-            ? boundary === -1 && (this.stackTop === -1 || this.scopeBoundaries[this.stackTop] === 0)
-            : target >= boundary && this.scopeBoundaries[this.stackTop] === this.scopeBoundaries[target];
-    }
-    /**
-     * On a stack that is not indexed: whether an HTML element with the tag, or one of the tags, and if passed the element
-     * itself, is open above every element of the `scope` class; true if neither is open.
-     */
-    _scanScope(tagID, tagIDs, scope, element) {
-        for (let i = this.stackTop; i >= 0; i--) {
-            const key = tagKey(this.treeAdapter.getNamespaceURI(this.items[i]), this.tagIDs[i]);
-            if (key === -1)
-                continue;
-            if ((tagIDs ? tagIDs.includes(key) : key === tagID) && (!element || this.items[i] === element))
-                return true;
-            if (KEY_CLASSES[key] & scope)
-                return false;
-        }
-        return true;
-    }
-    /** If `element` is passed, only that element (which has to be a `tagName` element) is looked for. */
-    hasInScope(tagName, element) {
-        if (!this.indexed)
-            return this._scanScope(tagName, null, SCOPE, element);
-        return this._isInScope(element ? this._indexOf(element) : this.keyTops[tagName], SCOPE);
-    }
-    hasInListItemScope(tagName) {
-        return this.indexed
-            ? this._isInScope(this.keyTops[tagName], LIST_ITEM_SCOPE)
-            : this._scanScope(tagName, null, LIST_ITEM_SCOPE);
-    }
-    hasInButtonScope(tagName) {
-        return this.indexed
-            ? this._isInScope(this.keyTops[tagName], BUTTON_SCOPE)
-            : this._scanScope(tagName, null, BUTTON_SCOPE);
-    }
-    hasNumberedHeaderInScope() {
-        return this.indexed
-            ? this._isInScope(this.indexOfTopmostOf(open_element_stack_NUMBERED_HEADERS), SCOPE)
-            : this._scanScope(TAG_ID.UNKNOWN, open_element_stack_NUMBERED_HEADERS, SCOPE);
-    }
-    hasInTableScope(tagName) {
-        return this.indexed
-            ? this._isInScope(this.keyTops[tagName], TABLE_SCOPE)
-            : this._scanScope(tagName, null, TABLE_SCOPE);
-    }
-    hasTableBodyContextInTableScope() {
-        return this.indexed
-            ? this._isInScope(this.indexOfTopmostOf(TABLE_BODIES), TABLE_SCOPE)
-            : this._scanScope(TAG_ID.UNKNOWN, TABLE_BODIES, TABLE_SCOPE);
-    }
-    hasInSelectScope(tagName) {
-        for (let i = this.stackTop; i >= 0; i = this.slotBelow(i)) {
-            if (this.treeAdapter.getNamespaceURI(this.items[i]) !== html_NS.HTML) {
-                continue;
-            }
-            switch (this.tagIDs[i]) {
-                case tagName: {
-                    return true;
-                }
-                case TAG_ID.OPTION:
-                case TAG_ID.OPTGROUP: {
-                    break;
-                }
-                default: {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-    //Implied end tags
-    generateImpliedEndTags() {
-        while (this.currentTagId !== undefined &&
-            IMPLICIT_END_TAG_REQUIRED.has(this.currentTagId) &&
-            this.treeAdapter.getNamespaceURI(this.current) === html_NS.HTML) {
-            this.pop();
-        }
-    }
-    generateImpliedEndTagsThoroughly() {
-        while (this.currentTagId !== undefined &&
-            IMPLICIT_END_TAG_REQUIRED_THOROUGHLY.has(this.currentTagId) &&
-            this.treeAdapter.getNamespaceURI(this.current) === html_NS.HTML) {
-            this.pop();
-        }
-    }
-    generateImpliedEndTagsWithExclusion(exclusionId) {
-        while (this.currentTagId !== undefined &&
-            this.currentTagId !== exclusionId &&
-            IMPLICIT_END_TAG_REQUIRED_THOROUGHLY.has(this.currentTagId) &&
-            this.treeAdapter.getNamespaceURI(this.current) === html_NS.HTML) {
-            this.pop();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/formatting-element-list.js
-//Const
-const NOAH_ARK_CAPACITY = 3;
-var EntryType;
-(function (EntryType) {
-    EntryType[EntryType["Marker"] = 0] = "Marker";
-    EntryType[EntryType["Element"] = 1] = "Element";
-})(EntryType || (EntryType = {}));
-//List of formatting elements
-class FormattingElementList {
-    constructor() {
-        this.newest = null;
-        this.bookmark = null;
-        /** The index of the entries after the last marker; null only while there are at most NOAH_ARK_CAPACITY of them. */
-        this.index = null;
-        /** The entries by element, except possibly those after the last marker while they are not indexed. */
-        this.elementEntries = new Map();
-    }
-    /** Returns the entry's ark, or null if the entries after the last marker are not indexed. */
-    _insertElementEntry(element, token, older) {
-        const newer = older === null ? null : older.newer;
-        const entry = {
-            type: EntryType.Element,
-            element,
-            token,
-            older,
-            newer,
-            ark: null,
-            olderSameTag: null,
-            newerSameTag: null,
-        };
-        if (newer === null) {
-            this.newest = entry;
-        }
-        else {
-            newer.older = entry;
-        }
-        if (older !== null) {
-            older.newer = entry;
-        }
-        return this.index === null ? null : this._addToIndex(this.index, entry);
-    }
-    _addToIndex(index, entry) {
-        const { tagName, attrs } = entry.token;
-        // Names are unique and the tokenizer replaces NUL, so the sorted pairs identify the attribute set.
-        // Sorting costs O(k log k) comparisons for a tag with k attributes.
-        const key = tagName +
-            attrs
-                .map(({ name, value }) => `\0${name}\0${value}`)
-                .sort()
-                .join('');
-        let ark = index.arks.get(key);
-        if (ark === undefined) {
-            ark = { entries: [], key };
-            index.arks.set(key, ark);
-        }
-        ark.entries.push(entry);
-        entry.ark = ark;
-        this.elementEntries.set(entry.element, entry);
-        let head = index.tagNames.get(tagName);
-        if (head === undefined) {
-            head = { olderSameTag: null };
-            index.tagNames.set(tagName, head);
-        }
-        entry.olderSameTag = head.olderSameTag;
-        entry.newerSameTag = head;
-        if (head.olderSameTag !== null) {
-            head.olderSameTag.newerSameTag = entry;
-        }
-        head.olderSameTag = entry;
-        return ark;
-    }
-    //Mutations
-    insertMarker() {
-        if (this.index === null) {
-            for (let entry = this.newest; entry !== null && entry.type === EntryType.Element; entry = entry.older) {
-                this.elementEntries.set(entry.element, entry);
-            }
-        }
-        const marker = {
-            type: EntryType.Marker,
-            older: this.newest,
-            newer: null,
-            outerIndex: this.index,
-        };
-        if (this.newest !== null) {
-            this.newest.newer = marker;
-        }
-        this.newest = marker;
-        this.index = null;
-    }
-    pushElement(element, token) {
-        if (this.index === null) {
-            let oldest = null;
-            let count = 0;
-            for (let entry = this.newest; entry !== null && entry.type === EntryType.Element; entry = entry.older) {
-                oldest = entry;
-                count++;
-            }
-            if (count >= NOAH_ARK_CAPACITY) {
-                this.index = { arks: new Map(), tagNames: new Map() };
-                for (let entry = oldest; entry !== null && entry.type === EntryType.Element; entry = entry.newer) {
-                    this._addToIndex(this.index, entry);
-                }
-            }
-        }
-        const ark = this._insertElementEntry(element, token, this.newest);
-        if (ark !== null && ark.entries.length > NOAH_ARK_CAPACITY) {
-            this.removeEntry(ark.entries[0]);
-        }
-    }
-    insertElementAfterBookmark(element, token) {
-        // Like the formatting element's entry that it replaces, this entry is the newest with its tag name. The bookmark
-        // is used once per adoption-agency step and released here, so it does not keep a cleared region reachable.
-        const { bookmark } = this;
-        this.bookmark = null;
-        this._insertElementEntry(element, token, bookmark);
-    }
-    removeEntry(entry) {
-        var _a;
-        // An `a` start tag removes its entry even when the adoption agency already has, so skip unlinked entries.
-        if (entry.newer === null ? this.newest !== entry : entry.newer.older !== entry) {
-            return;
-        }
-        this.elementEntries.delete(entry.element);
-        if (entry.newer === null) {
-            this.newest = entry.older;
-        }
-        else {
-            entry.newer.older = entry.older;
-        }
-        if (entry.older !== null) {
-            entry.older.newer = entry.newer;
-        }
-        if (entry.ark !== null) {
-            const { entries, key } = entry.ark;
-            entries.splice(entries.indexOf(entry), 1);
-            // Entries are removed only after the last marker, so an emptied ark is dropped from the last region's index.
-            if (entries.length === 0)
-                (_a = this.index) === null || _a === void 0 ? void 0 : _a.arks.delete(key);
-        }
-        if (entry.newerSameTag !== null) {
-            entry.newerSameTag.olderSameTag = entry.olderSameTag;
-            if (entry.olderSameTag !== null) {
-                entry.olderSameTag.newerSameTag = entry.newerSameTag;
-            }
-        }
-    }
-    replaceElement(entry, element) {
-        if (this.elementEntries.delete(entry.element)) {
-            this.elementEntries.set(element, entry);
-        }
-        entry.element = element;
-    }
-    /**
-     * Clears the list of formatting elements up to the last marker.
-     *
-     * @see https://html.spec.whatwg.org/multipage/parsing.html#clear-the-list-of-active-formatting-elements-up-to-the-last-marker
-     */
-    clearToLastMarker() {
-        let marker = this.newest;
-        for (; marker !== null && marker.type === EntryType.Element; marker = marker.older) {
-            this.elementEntries.delete(marker.element);
-        }
-        this.newest = marker === null ? null : marker.older;
-        this.index = marker === null ? null : marker.outerIndex;
-        if (this.newest !== null) {
-            this.newest.newer = null;
-        }
-    }
-    //Search
-    getElementEntryInScopeWithTagName(tagName) {
-        var _a, _b;
-        if (this.index !== null) {
-            return (_b = (_a = this.index.tagNames.get(tagName)) === null || _a === void 0 ? void 0 : _a.olderSameTag) !== null && _b !== void 0 ? _b : null;
-        }
-        for (let entry = this.newest; entry !== null && entry.type === EntryType.Element; entry = entry.older) {
-            if (entry.token.tagName === tagName) {
-                return entry;
-            }
-        }
-        return null;
-    }
-    getElementEntry(element) {
-        if (this.index === null) {
-            for (let entry = this.newest; entry !== null && entry.type === EntryType.Element; entry = entry.older) {
-                if (entry.element === element) {
-                    return entry;
-                }
-            }
-        }
-        return this.elementEntries.get(element);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/tree-adapters/default.js
-
-/** The position of each name in the attribute lists `adoptAttributes` merged into, kept for the next merge into that list. */
-const attrListIndexes = new WeakMap();
-const defaultTreeAdapter = {
-    //Node construction
-    createDocument() {
-        return {
-            nodeName: '#document',
-            mode: DOCUMENT_MODE.NO_QUIRKS,
-            childNodes: [],
-        };
-    },
-    createDocumentFragment() {
-        return {
-            nodeName: '#document-fragment',
-            childNodes: [],
-        };
-    },
-    createElement(tagName, namespaceURI, attrs) {
-        return {
-            nodeName: tagName,
-            tagName,
-            attrs,
-            namespaceURI,
-            childNodes: [],
-            parentNode: null,
-        };
-    },
-    createCommentNode(data) {
-        return {
-            nodeName: '#comment',
-            data,
-            parentNode: null,
-        };
-    },
-    createTextNode(value) {
-        return {
-            nodeName: '#text',
-            value,
-            parentNode: null,
-        };
-    },
-    //Tree mutation
-    appendChild(parentNode, newNode) {
-        parentNode.childNodes.push(newNode);
-        newNode.parentNode = parentNode;
-    },
-    insertBefore(parentNode, newNode, referenceNode) {
-        const { childNodes } = parentNode;
-        // The reference is usually the last child (fostered content precedes the table), so check that first.
-        const insertionIdx = childNodes[childNodes.length - 1] === referenceNode
-            ? childNodes.length - 1
-            : childNodes.indexOf(referenceNode);
-        childNodes.splice(insertionIdx, 0, newNode);
-        newNode.parentNode = parentNode;
-    },
-    setTemplateContent(templateElement, contentElement) {
-        templateElement.content = contentElement;
-    },
-    getTemplateContent(templateElement) {
-        return templateElement.content;
-    },
-    setDocumentType(document, name, publicId, systemId) {
-        const doctypeNode = document.childNodes.find((node) => node.nodeName === '#documentType');
-        if (doctypeNode) {
-            doctypeNode.name = name;
-            doctypeNode.publicId = publicId;
-            doctypeNode.systemId = systemId;
-        }
-        else {
-            const node = {
-                nodeName: '#documentType',
-                name,
-                publicId,
-                systemId,
-                parentNode: null,
-            };
-            defaultTreeAdapter.appendChild(document, node);
-        }
-    },
-    setDocumentMode(document, mode) {
-        document.mode = mode;
-    },
-    getDocumentMode(document) {
-        return document.mode;
-    },
-    detachNode(node) {
-        if (node.parentNode) {
-            const { childNodes } = node.parentNode;
-            // The parser detaches from the end when it moves children, so check the last child first.
-            const idx = childNodes[childNodes.length - 1] === node ? childNodes.length - 1 : childNodes.indexOf(node);
-            childNodes.splice(idx, 1);
-            node.parentNode = null;
-        }
-    },
-    insertText(parentNode, text) {
-        if (parentNode.childNodes.length > 0) {
-            const prevNode = parentNode.childNodes[parentNode.childNodes.length - 1];
-            if (defaultTreeAdapter.isTextNode(prevNode)) {
-                prevNode.value += text;
-                return;
-            }
-        }
-        defaultTreeAdapter.appendChild(parentNode, defaultTreeAdapter.createTextNode(text));
-    },
-    insertTextBefore(parentNode, text, referenceNode) {
-        const { childNodes } = parentNode;
-        const referenceIdx = childNodes[childNodes.length - 1] === referenceNode
-            ? childNodes.length - 1
-            : childNodes.indexOf(referenceNode);
-        const prevNode = childNodes[referenceIdx - 1];
-        if (prevNode && defaultTreeAdapter.isTextNode(prevNode)) {
-            prevNode.value += text;
-        }
-        else {
-            defaultTreeAdapter.insertBefore(parentNode, defaultTreeAdapter.createTextNode(text), referenceNode);
-        }
-    },
-    /**
-     * Keeps the recipient's names between merges as a map from name to position. The map is rebuilt when the list changed
-     * length or has a repeated name, or when a merged name it holds no longer names the entry at that position. A name that
-     * other code gives an existing entry between two merges is missed otherwise, and merging it appends it a second time.
-     */
-    adoptAttributes(recipient, attrs) {
-        // Merging a list into itself adds nothing: every name is already present.
-        if (attrs.length === 0 || attrs === recipient.attrs)
-            return;
-        const cached = attrListIndexes.get(recipient.attrs);
-        const isIndexed = (cached === null || cached === void 0 ? void 0 : cached.size) === recipient.attrs.length &&
-            attrs.every(({ name }) => {
-                var _a;
-                const index = cached.get(name);
-                return index === undefined || ((_a = recipient.attrs[index]) === null || _a === void 0 ? void 0 : _a.name) === name;
-            });
-        const recipientAttrsMap = isIndexed ? cached : new Map();
-        if (!isIndexed) {
-            for (let i = 0; i < recipient.attrs.length; i++) {
-                const attr = recipient.attrs[i];
-                // A sparse list is indexed again on every merge, as its size never matches its length.
-                if (attr !== undefined)
-                    recipientAttrsMap.set(attr.name, i);
-            }
-            attrListIndexes.set(recipient.attrs, recipientAttrsMap);
-        }
-        const adoptedFrom = recipient.attrs.length;
-        for (let j = 0; j < attrs.length; j++) {
-            if (!recipientAttrsMap.has(attrs[j].name)) {
-                recipient.attrs.push(attrs[j]);
-            }
-        }
-        for (let j = adoptedFrom; j < recipient.attrs.length; j++) {
-            recipientAttrsMap.set(recipient.attrs[j].name, j);
-        }
-        // A list with a repeated name is indexed again on the next merge.
-        if (recipientAttrsMap.size !== recipient.attrs.length) {
-            attrListIndexes.delete(recipient.attrs);
-        }
-    },
-    //Tree traversing
-    getFirstChild(node) {
-        return node.childNodes[0];
-    },
-    getChildNodes(node) {
-        return node.childNodes;
-    },
-    getParentNode(node) {
-        return node.parentNode;
-    },
-    getAttrList(element) {
-        return element.attrs;
-    },
-    //Node data
-    getTagName(element) {
-        return element.tagName;
-    },
-    getNamespaceURI(element) {
-        return element.namespaceURI;
-    },
-    getTextNodeContent(textNode) {
-        return textNode.value;
-    },
-    getCommentNodeContent(commentNode) {
-        return commentNode.data;
-    },
-    getDocumentTypeNodeName(doctypeNode) {
-        return doctypeNode.name;
-    },
-    getDocumentTypeNodePublicId(doctypeNode) {
-        return doctypeNode.publicId;
-    },
-    getDocumentTypeNodeSystemId(doctypeNode) {
-        return doctypeNode.systemId;
-    },
-    //Node types
-    isTextNode(node) {
-        return node.nodeName === '#text';
-    },
-    isCommentNode(node) {
-        return node.nodeName === '#comment';
-    },
-    isDocumentTypeNode(node) {
-        return node.nodeName === '#documentType';
-    },
-    isElementNode(node) {
-        return Object.prototype.hasOwnProperty.call(node, 'tagName');
-    },
-    // Source code location
-    setNodeSourceCodeLocation(node, location) {
-        node.sourceCodeLocation = location;
-    },
-    getNodeSourceCodeLocation(node) {
-        return node.sourceCodeLocation;
-    },
-    updateNodeSourceCodeLocation(node, endLocation) {
-        node.sourceCodeLocation = { ...node.sourceCodeLocation, ...endLocation };
-    },
-};
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/doctype.js
-
-//Const
-const VALID_DOCTYPE_NAME = 'html';
-const VALID_SYSTEM_ID = 'about:legacy-compat';
-const QUIRKS_MODE_SYSTEM_ID = 'http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd';
-const QUIRKS_MODE_PUBLIC_ID_PREFIXES = [
-    '+//silmaril//dtd html pro v0r11 19970101//',
-    '-//as//dtd html 3.0 aswedit + extensions//',
-    '-//advasoft ltd//dtd html 3.0 aswedit + extensions//',
-    '-//ietf//dtd html 2.0 level 1//',
-    '-//ietf//dtd html 2.0 level 2//',
-    '-//ietf//dtd html 2.0 strict level 1//',
-    '-//ietf//dtd html 2.0 strict level 2//',
-    '-//ietf//dtd html 2.0 strict//',
-    '-//ietf//dtd html 2.0//',
-    '-//ietf//dtd html 2.1e//',
-    '-//ietf//dtd html 3.0//',
-    '-//ietf//dtd html 3.2 final//',
-    '-//ietf//dtd html 3.2//',
-    '-//ietf//dtd html 3//',
-    '-//ietf//dtd html level 0//',
-    '-//ietf//dtd html level 1//',
-    '-//ietf//dtd html level 2//',
-    '-//ietf//dtd html level 3//',
-    '-//ietf//dtd html strict level 0//',
-    '-//ietf//dtd html strict level 1//',
-    '-//ietf//dtd html strict level 2//',
-    '-//ietf//dtd html strict level 3//',
-    '-//ietf//dtd html strict//',
-    '-//ietf//dtd html//',
-    '-//metrius//dtd metrius presentational//',
-    '-//microsoft//dtd internet explorer 2.0 html strict//',
-    '-//microsoft//dtd internet explorer 2.0 html//',
-    '-//microsoft//dtd internet explorer 2.0 tables//',
-    '-//microsoft//dtd internet explorer 3.0 html strict//',
-    '-//microsoft//dtd internet explorer 3.0 html//',
-    '-//microsoft//dtd internet explorer 3.0 tables//',
-    '-//netscape comm. corp.//dtd html//',
-    '-//netscape comm. corp.//dtd strict html//',
-    "-//o'reilly and associates//dtd html 2.0//",
-    "-//o'reilly and associates//dtd html extended 1.0//",
-    "-//o'reilly and associates//dtd html extended relaxed 1.0//",
-    '-//sq//dtd html 2.0 hotmetal + extensions//',
-    '-//softquad software//dtd hotmetal pro 6.0::19990601::extensions to html 4.0//',
-    '-//softquad//dtd hotmetal pro 4.0::19971010::extensions to html 4.0//',
-    '-//spyglass//dtd html 2.0 extended//',
-    '-//sun microsystems corp.//dtd hotjava html//',
-    '-//sun microsystems corp.//dtd hotjava strict html//',
-    '-//w3c//dtd html 3 1995-03-24//',
-    '-//w3c//dtd html 3.2 draft//',
-    '-//w3c//dtd html 3.2 final//',
-    '-//w3c//dtd html 3.2//',
-    '-//w3c//dtd html 3.2s draft//',
-    '-//w3c//dtd html 4.0 frameset//',
-    '-//w3c//dtd html 4.0 transitional//',
-    '-//w3c//dtd html experimental 19960712//',
-    '-//w3c//dtd html experimental 970421//',
-    '-//w3c//dtd w3 html//',
-    '-//w3o//dtd w3 html 3.0//',
-    '-//webtechs//dtd mozilla html 2.0//',
-    '-//webtechs//dtd mozilla html//',
-];
-const QUIRKS_MODE_NO_SYSTEM_ID_PUBLIC_ID_PREFIXES = [
-    ...QUIRKS_MODE_PUBLIC_ID_PREFIXES,
-    '-//w3c//dtd html 4.01 frameset//',
-    '-//w3c//dtd html 4.01 transitional//',
-];
-const QUIRKS_MODE_PUBLIC_IDS = new Set([
-    '-//w3o//dtd w3 html strict 3.0//en//',
-    '-/w3c/dtd html 4.0 transitional/en',
-    'html',
-]);
-const LIMITED_QUIRKS_PUBLIC_ID_PREFIXES = ['-//w3c//dtd xhtml 1.0 frameset//', '-//w3c//dtd xhtml 1.0 transitional//'];
-const LIMITED_QUIRKS_WITH_SYSTEM_ID_PUBLIC_ID_PREFIXES = [
-    ...LIMITED_QUIRKS_PUBLIC_ID_PREFIXES,
-    '-//w3c//dtd html 4.01 frameset//',
-    '-//w3c//dtd html 4.01 transitional//',
-];
-//Utils
-function hasPrefix(publicId, prefixes) {
-    return prefixes.some((prefix) => publicId.startsWith(prefix));
-}
-//API
-function isConforming(token) {
-    return (token.name === VALID_DOCTYPE_NAME &&
-        token.publicId === null &&
-        (token.systemId === null || token.systemId === VALID_SYSTEM_ID));
-}
-function getDocumentMode(token) {
-    if (token.name !== VALID_DOCTYPE_NAME) {
-        return DOCUMENT_MODE.QUIRKS;
-    }
-    const { systemId } = token;
-    if (systemId && systemId.toLowerCase() === QUIRKS_MODE_SYSTEM_ID) {
-        return DOCUMENT_MODE.QUIRKS;
-    }
-    let { publicId } = token;
-    if (publicId !== null) {
-        publicId = publicId.toLowerCase();
-        if (QUIRKS_MODE_PUBLIC_IDS.has(publicId)) {
-            return DOCUMENT_MODE.QUIRKS;
-        }
-        let prefixes = systemId === null ? QUIRKS_MODE_NO_SYSTEM_ID_PUBLIC_ID_PREFIXES : QUIRKS_MODE_PUBLIC_ID_PREFIXES;
-        if (hasPrefix(publicId, prefixes)) {
-            return DOCUMENT_MODE.QUIRKS;
-        }
-        prefixes =
-            systemId === null ? LIMITED_QUIRKS_PUBLIC_ID_PREFIXES : LIMITED_QUIRKS_WITH_SYSTEM_ID_PUBLIC_ID_PREFIXES;
-        if (hasPrefix(publicId, prefixes)) {
-            return DOCUMENT_MODE.LIMITED_QUIRKS;
-        }
-    }
-    return DOCUMENT_MODE.NO_QUIRKS;
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/common/foreign-content.js
-
-//MIME types
-const MIME_TYPES = {
-    TEXT_HTML: 'text/html',
-    APPLICATION_XML: 'application/xhtml+xml',
-};
-//Attributes
-const DEFINITION_URL_ATTR = 'definitionurl';
-const ADJUSTED_DEFINITION_URL_ATTR = 'definitionURL';
-const SVG_ATTRS_ADJUSTMENT_MAP = new Map([
-    'attributeName',
-    'attributeType',
-    'baseFrequency',
-    'baseProfile',
-    'calcMode',
-    'clipPathUnits',
-    'diffuseConstant',
-    'edgeMode',
-    'filterUnits',
-    'glyphRef',
-    'gradientTransform',
-    'gradientUnits',
-    'kernelMatrix',
-    'kernelUnitLength',
-    'keyPoints',
-    'keySplines',
-    'keyTimes',
-    'lengthAdjust',
-    'limitingConeAngle',
-    'markerHeight',
-    'markerUnits',
-    'markerWidth',
-    'maskContentUnits',
-    'maskUnits',
-    'numOctaves',
-    'pathLength',
-    'patternContentUnits',
-    'patternTransform',
-    'patternUnits',
-    'pointsAtX',
-    'pointsAtY',
-    'pointsAtZ',
-    'preserveAlpha',
-    'preserveAspectRatio',
-    'primitiveUnits',
-    'refX',
-    'refY',
-    'repeatCount',
-    'repeatDur',
-    'requiredExtensions',
-    'requiredFeatures',
-    'specularConstant',
-    'specularExponent',
-    'spreadMethod',
-    'startOffset',
-    'stdDeviation',
-    'stitchTiles',
-    'surfaceScale',
-    'systemLanguage',
-    'tableValues',
-    'targetX',
-    'targetY',
-    'textLength',
-    'viewBox',
-    'viewTarget',
-    'xChannelSelector',
-    'yChannelSelector',
-    'zoomAndPan',
-].map((attr) => [attr.toLowerCase(), attr]));
-const XML_ATTRS_ADJUSTMENT_MAP = new Map([
-    ['xlink:actuate', { prefix: 'xlink', name: 'actuate', namespace: html_NS.XLINK }],
-    ['xlink:arcrole', { prefix: 'xlink', name: 'arcrole', namespace: html_NS.XLINK }],
-    ['xlink:href', { prefix: 'xlink', name: 'href', namespace: html_NS.XLINK }],
-    ['xlink:role', { prefix: 'xlink', name: 'role', namespace: html_NS.XLINK }],
-    ['xlink:show', { prefix: 'xlink', name: 'show', namespace: html_NS.XLINK }],
-    ['xlink:title', { prefix: 'xlink', name: 'title', namespace: html_NS.XLINK }],
-    ['xlink:type', { prefix: 'xlink', name: 'type', namespace: html_NS.XLINK }],
-    ['xml:lang', { prefix: 'xml', name: 'lang', namespace: html_NS.XML }],
-    ['xml:space', { prefix: 'xml', name: 'space', namespace: html_NS.XML }],
-    ['xmlns', { prefix: '', name: 'xmlns', namespace: html_NS.XMLNS }],
-    ['xmlns:xlink', { prefix: 'xmlns', name: 'xlink', namespace: html_NS.XMLNS }],
-]);
-//SVG tag names adjustment map
-const SVG_TAG_NAMES_ADJUSTMENT_MAP = new Map([
-    'altGlyph',
-    'altGlyphDef',
-    'altGlyphItem',
-    'animateColor',
-    'animateMotion',
-    'animateTransform',
-    'clipPath',
-    'feBlend',
-    'feColorMatrix',
-    'feComponentTransfer',
-    'feComposite',
-    'feConvolveMatrix',
-    'feDiffuseLighting',
-    'feDisplacementMap',
-    'feDistantLight',
-    'feFlood',
-    'feFuncA',
-    'feFuncB',
-    'feFuncG',
-    'feFuncR',
-    'feGaussianBlur',
-    'feImage',
-    'feMerge',
-    'feMergeNode',
-    'feMorphology',
-    'feOffset',
-    'fePointLight',
-    'feSpecularLighting',
-    'feSpotLight',
-    'feTile',
-    'feTurbulence',
-    'foreignObject',
-    'glyphRef',
-    'linearGradient',
-    'radialGradient',
-    'textPath',
-].map((tn) => [tn.toLowerCase(), tn]));
-//Tags that causes exit from foreign content
-const EXITS_FOREIGN_CONTENT = new Set([
-    TAG_ID.B,
-    TAG_ID.BIG,
-    TAG_ID.BLOCKQUOTE,
-    TAG_ID.BODY,
-    TAG_ID.BR,
-    TAG_ID.CENTER,
-    TAG_ID.CODE,
-    TAG_ID.DD,
-    TAG_ID.DIV,
-    TAG_ID.DL,
-    TAG_ID.DT,
-    TAG_ID.EM,
-    TAG_ID.EMBED,
-    TAG_ID.H1,
-    TAG_ID.H2,
-    TAG_ID.H3,
-    TAG_ID.H4,
-    TAG_ID.H5,
-    TAG_ID.H6,
-    TAG_ID.HEAD,
-    TAG_ID.HR,
-    TAG_ID.I,
-    TAG_ID.IMG,
-    TAG_ID.LI,
-    TAG_ID.LISTING,
-    TAG_ID.MENU,
-    TAG_ID.META,
-    TAG_ID.NOBR,
-    TAG_ID.OL,
-    TAG_ID.P,
-    TAG_ID.PRE,
-    TAG_ID.RUBY,
-    TAG_ID.S,
-    TAG_ID.SMALL,
-    TAG_ID.SPAN,
-    TAG_ID.STRONG,
-    TAG_ID.STRIKE,
-    TAG_ID.SUB,
-    TAG_ID.SUP,
-    TAG_ID.TABLE,
-    TAG_ID.TT,
-    TAG_ID.U,
-    TAG_ID.UL,
-    TAG_ID.VAR,
-]);
-//Check exit from foreign content
-function causesExit(startTagToken) {
-    const tn = startTagToken.tagID;
-    const isFontWithAttrs = tn === TAG_ID.FONT &&
-        startTagToken.attrs.some(({ name }) => name === ATTRS.COLOR || name === ATTRS.SIZE || name === ATTRS.FACE);
-    return isFontWithAttrs || EXITS_FOREIGN_CONTENT.has(tn);
-}
-//Token adjustments
-function adjustTokenMathMLAttrs(token) {
-    for (let i = 0; i < token.attrs.length; i++) {
-        if (token.attrs[i].name === DEFINITION_URL_ATTR) {
-            token.attrs[i].name = ADJUSTED_DEFINITION_URL_ATTR;
-            break;
-        }
-    }
-}
-function adjustTokenSVGAttrs(token) {
-    for (let i = 0; i < token.attrs.length; i++) {
-        const adjustedAttrName = SVG_ATTRS_ADJUSTMENT_MAP.get(token.attrs[i].name);
-        if (adjustedAttrName != null) {
-            token.attrs[i].name = adjustedAttrName;
-        }
-    }
-}
-function adjustTokenXMLAttrs(token) {
-    for (let i = 0; i < token.attrs.length; i++) {
-        const adjustedAttrEntry = XML_ATTRS_ADJUSTMENT_MAP.get(token.attrs[i].name);
-        if (adjustedAttrEntry) {
-            token.attrs[i].prefix = adjustedAttrEntry.prefix;
-            token.attrs[i].name = adjustedAttrEntry.name;
-            token.attrs[i].namespace = adjustedAttrEntry.namespace;
-        }
-    }
-}
-function adjustTokenSVGTagName(token) {
-    const adjustedTagName = SVG_TAG_NAMES_ADJUSTMENT_MAP.get(token.tagName);
-    if (adjustedTagName != null) {
-        token.tagName = adjustedTagName;
-        token.tagID = getTagID(token.tagName);
-    }
-}
-//Integration points
-function isMathMLTextIntegrationPoint(tn, ns) {
-    return ns === html_NS.MATHML && (tn === TAG_ID.MI || tn === TAG_ID.MO || tn === TAG_ID.MN || tn === TAG_ID.MS || tn === TAG_ID.MTEXT);
-}
-function isHtmlIntegrationPoint(tn, ns, attrs) {
-    if (ns === html_NS.MATHML && tn === TAG_ID.ANNOTATION_XML) {
-        for (let i = 0; i < attrs.length; i++) {
-            if (attrs[i].name === ATTRS.ENCODING) {
-                const value = attrs[i].value.toLowerCase();
-                return value === MIME_TYPES.TEXT_HTML || value === MIME_TYPES.APPLICATION_XML;
-            }
-        }
-    }
-    return ns === html_NS.SVG && (tn === TAG_ID.FOREIGN_OBJECT || tn === TAG_ID.DESC || tn === TAG_ID.TITLE);
-}
-function foreign_content_isIntegrationPoint(tn, ns, attrs, foreignNS) {
-    return (((!foreignNS || foreignNS === html_NS.HTML) && isHtmlIntegrationPoint(tn, ns, attrs)) ||
-        ((!foreignNS || foreignNS === html_NS.MATHML) && isMathMLTextIntegrationPoint(tn, ns)));
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/parser/index.js
-
-
-
-
-
-
-
-
-
-
-//Misc constants
-// Elements that can select an insertion mode when it is reset.
-const INSERTION_MODE_TAGS = [
-    TAG_ID.TR,
-    TAG_ID.TBODY,
-    TAG_ID.THEAD,
-    TAG_ID.TFOOT,
-    TAG_ID.CAPTION,
-    TAG_ID.COLGROUP,
-    TAG_ID.TABLE,
-    TAG_ID.FRAMESET,
-    TAG_ID.SELECT,
-    TAG_ID.TEMPLATE,
-    TAG_ID.TD,
-    TAG_ID.TH,
-    TAG_ID.HEAD,
-    TAG_ID.BODY,
-    TAG_ID.HTML,
-];
-const HIDDEN_INPUT_TYPE = 'hidden';
-// For the integration-point check of elements whose attributes do not matter; never attached to a node.
-const EMPTY_ATTRS = [];
-//Adoption agency loops iteration count
-const AA_OUTER_LOOP_ITER = 8;
-const AA_INNER_LOOP_ITER = 3;
-//Insertion modes
-var InsertionMode;
-(function (InsertionMode) {
-    InsertionMode[InsertionMode["INITIAL"] = 0] = "INITIAL";
-    InsertionMode[InsertionMode["BEFORE_HTML"] = 1] = "BEFORE_HTML";
-    InsertionMode[InsertionMode["BEFORE_HEAD"] = 2] = "BEFORE_HEAD";
-    InsertionMode[InsertionMode["IN_HEAD"] = 3] = "IN_HEAD";
-    InsertionMode[InsertionMode["IN_HEAD_NO_SCRIPT"] = 4] = "IN_HEAD_NO_SCRIPT";
-    InsertionMode[InsertionMode["AFTER_HEAD"] = 5] = "AFTER_HEAD";
-    InsertionMode[InsertionMode["IN_BODY"] = 6] = "IN_BODY";
-    InsertionMode[InsertionMode["TEXT"] = 7] = "TEXT";
-    InsertionMode[InsertionMode["IN_TABLE"] = 8] = "IN_TABLE";
-    InsertionMode[InsertionMode["IN_TABLE_TEXT"] = 9] = "IN_TABLE_TEXT";
-    InsertionMode[InsertionMode["IN_CAPTION"] = 10] = "IN_CAPTION";
-    InsertionMode[InsertionMode["IN_COLUMN_GROUP"] = 11] = "IN_COLUMN_GROUP";
-    InsertionMode[InsertionMode["IN_TABLE_BODY"] = 12] = "IN_TABLE_BODY";
-    InsertionMode[InsertionMode["IN_ROW"] = 13] = "IN_ROW";
-    InsertionMode[InsertionMode["IN_CELL"] = 14] = "IN_CELL";
-    InsertionMode[InsertionMode["IN_SELECT"] = 15] = "IN_SELECT";
-    InsertionMode[InsertionMode["IN_SELECT_IN_TABLE"] = 16] = "IN_SELECT_IN_TABLE";
-    InsertionMode[InsertionMode["IN_TEMPLATE"] = 17] = "IN_TEMPLATE";
-    InsertionMode[InsertionMode["AFTER_BODY"] = 18] = "AFTER_BODY";
-    InsertionMode[InsertionMode["IN_FRAMESET"] = 19] = "IN_FRAMESET";
-    InsertionMode[InsertionMode["AFTER_FRAMESET"] = 20] = "AFTER_FRAMESET";
-    InsertionMode[InsertionMode["AFTER_AFTER_BODY"] = 21] = "AFTER_AFTER_BODY";
-    InsertionMode[InsertionMode["AFTER_AFTER_FRAMESET"] = 22] = "AFTER_AFTER_FRAMESET";
-})(InsertionMode || (InsertionMode = {}));
-const BASE_LOC = {
-    startLine: -1,
-    startCol: -1,
-    startOffset: -1,
-    endLine: -1,
-    endCol: -1,
-    endOffset: -1,
-};
-const TABLE_STRUCTURE_TAGS = new Set([TAG_ID.TABLE, TAG_ID.TBODY, TAG_ID.TFOOT, TAG_ID.THEAD, TAG_ID.TR]);
-const defaultParserOptions = {
-    scriptingEnabled: true,
-    sourceCodeLocationInfo: false,
-    treeAdapter: defaultTreeAdapter,
-    onParseError: null,
-};
-//Parser
-class Parser {
-    constructor(options, document, 
-    /** @internal */
-    fragmentContext = null, 
-    /** @internal */
-    scriptHandler = null) {
-        this.fragmentContext = fragmentContext;
-        this.scriptHandler = scriptHandler;
-        this.currentToken = null;
-        this.stopped = false;
-        /** @internal */
-        this.insertionMode = InsertionMode.INITIAL;
-        /** @internal */
-        this.originalInsertionMode = InsertionMode.INITIAL;
-        /** @internal */
-        this.headElement = null;
-        /** @internal */
-        this.formElement = null;
-        /** Indicates that the current node is not an element in the HTML namespace */
-        this.currentNotInHTML = false;
-        /**
-         * The topmost template insertion mode is the last element.
-         *
-         * @internal
-         */
-        this.tmplInsertionModeStack = [];
-        /** @internal */
-        this.pendingCharacterTokens = [];
-        /** @internal */
-        this.hasNonWhitespacePendingCharacterToken = false;
-        /** @internal */
-        this.framesetOk = true;
-        /** @internal */
-        this.skipNextNewLine = false;
-        /** @internal */
-        this.fosterParentingEnabled = false;
-        this.options = {
-            ...defaultParserOptions,
-            ...options,
-        };
-        this.treeAdapter = this.options.treeAdapter;
-        this.onParseError = this.options.onParseError;
-        // Always enable location info if we report parse errors.
-        if (this.onParseError) {
-            this.options.sourceCodeLocationInfo = true;
-        }
-        this.document = document !== null && document !== void 0 ? document : this.treeAdapter.createDocument();
-        this.tokenizer = new Tokenizer(this.options, this);
-        this.activeFormattingElements = new FormattingElementList();
-        this.fragmentContextID = fragmentContext ? getTagID(this.treeAdapter.getTagName(fragmentContext)) : TAG_ID.UNKNOWN;
-        this._setContextModes(fragmentContext !== null && fragmentContext !== void 0 ? fragmentContext : this.document, this.fragmentContextID);
-        this.openElements = new OpenElementStack(this.document, this.treeAdapter, this);
-    }
-    // API
-    static parse(html, options) {
-        const parser = new this(options);
-        parser.tokenizer.write(html, true);
-        return parser.document;
-    }
-    static getFragmentParser(fragmentContext, options) {
-        const opts = {
-            ...defaultParserOptions,
-            ...options,
-        };
-        //NOTE: use a <template> element as the fragment context if no context element was provided,
-        //so we will parse in a "forgiving" manner
-        fragmentContext !== null && fragmentContext !== void 0 ? fragmentContext : (fragmentContext = opts.treeAdapter.createElement(TAG_NAMES.TEMPLATE, html_NS.HTML, []));
-        //NOTE: create a fake element which will be used as the `document` for fragment parsing.
-        //This is important for jsdom, where a new `document` cannot be created. This led to
-        //fragment parsing messing with the main `document`.
-        const documentMock = opts.treeAdapter.createElement('documentmock', html_NS.HTML, []);
-        const parser = new this(opts, documentMock, fragmentContext);
-        if (parser.fragmentContextID === TAG_ID.TEMPLATE) {
-            parser.tmplInsertionModeStack.push(InsertionMode.IN_TEMPLATE);
-        }
-        parser._initTokenizerForFragmentParsing();
-        parser._insertFakeRootElement();
-        parser._resetInsertionMode();
-        parser._findFormInFragmentContext();
-        return parser;
-    }
-    getFragment() {
-        const rootElement = this.treeAdapter.getFirstChild(this.document);
-        const fragment = this.treeAdapter.createDocumentFragment();
-        this._adoptNodes(rootElement, fragment);
-        return fragment;
-    }
-    //Errors
-    /** @internal */
-    _err(token, code, beforeToken) {
-        var _a;
-        if (!this.onParseError)
-            return;
-        const loc = (_a = token.location) !== null && _a !== void 0 ? _a : BASE_LOC;
-        const err = {
-            code,
-            startLine: loc.startLine,
-            startCol: loc.startCol,
-            startOffset: loc.startOffset,
-            endLine: beforeToken ? loc.startLine : loc.endLine,
-            endCol: beforeToken ? loc.startCol : loc.endCol,
-            endOffset: beforeToken ? loc.startOffset : loc.endOffset,
-        };
-        this.onParseError(err);
-    }
-    //Stack events
-    /** @internal */
-    onItemPush(node, tid, isTop) {
-        var _a, _b;
-        (_b = (_a = this.treeAdapter).onItemPush) === null || _b === void 0 ? void 0 : _b.call(_a, node);
-        if (isTop && this.openElements.stackTop > 0)
-            this._setContextModes(node, tid);
-    }
-    /** @internal */
-    onItemPop(node, isTop) {
-        var _a, _b, _c;
-        if (this.options.sourceCodeLocationInfo) {
-            this._setEndLocation(node, this.currentToken);
-        }
-        (_b = (_a = this.treeAdapter).onItemPop) === null || _b === void 0 ? void 0 : _b.call(_a, node, this.openElements.current);
-        (_c = this.annotationXmlIntegrationPoints) === null || _c === void 0 ? void 0 : _c.delete(node);
-        if (isTop) {
-            let current;
-            let currentTagId;
-            if (this.openElements.stackTop === 0 && this.fragmentContext) {
-                current = this.fragmentContext;
-                currentTagId = this.fragmentContextID;
-            }
-            else {
-                ({ current, currentTagId } = this.openElements);
-            }
-            this._setContextModes(current, currentTagId);
-        }
-    }
-    _setContextModes(current, tid) {
-        const isHTML = current === this.document || (current && this.treeAdapter.getNamespaceURI(current) === html_NS.HTML);
-        this.currentNotInHTML = !isHTML;
-        this.tokenizer.inForeignNode =
-            !isHTML && current !== undefined && tid !== undefined && !this._isIntegrationPoint(tid, current);
-    }
-    /** @protected */
-    _switchToTextParsing(currentToken, nextTokenizerState) {
-        this._insertElement(currentToken, html_NS.HTML);
-        this.tokenizer.state = nextTokenizerState;
-        this.originalInsertionMode = this.insertionMode;
-        this.insertionMode = InsertionMode.TEXT;
-    }
-    switchToPlaintextParsing() {
-        this.insertionMode = InsertionMode.TEXT;
-        this.originalInsertionMode = InsertionMode.IN_BODY;
-        this.tokenizer.state = TokenizerMode.PLAINTEXT;
-    }
-    //Fragment parsing
-    /** @protected */
-    _getAdjustedCurrentElement() {
-        return this.openElements.stackTop === 0 && this.fragmentContext
-            ? this.fragmentContext
-            : this.openElements.current;
-    }
-    /** @protected */
-    _findFormInFragmentContext() {
-        let node = this.fragmentContext;
-        while (node) {
-            if (this.treeAdapter.getTagName(node) === TAG_NAMES.FORM && this.treeAdapter.getNamespaceURI(node) === html_NS.HTML) {
-                this.formElement = node;
-                break;
-            }
-            node = this.treeAdapter.getParentNode(node);
-        }
-    }
-    _initTokenizerForFragmentParsing() {
-        if (!this.fragmentContext || this.treeAdapter.getNamespaceURI(this.fragmentContext) !== html_NS.HTML) {
-            return;
-        }
-        switch (this.fragmentContextID) {
-            case TAG_ID.TITLE:
-            case TAG_ID.TEXTAREA: {
-                this.tokenizer.state = TokenizerMode.RCDATA;
-                break;
-            }
-            case TAG_ID.STYLE:
-            case TAG_ID.XMP:
-            case TAG_ID.IFRAME:
-            case TAG_ID.NOEMBED:
-            case TAG_ID.NOFRAMES:
-            case TAG_ID.NOSCRIPT: {
-                this.tokenizer.state = TokenizerMode.RAWTEXT;
-                break;
-            }
-            case TAG_ID.SCRIPT: {
-                this.tokenizer.state = TokenizerMode.SCRIPT_DATA;
-                break;
-            }
-            case TAG_ID.PLAINTEXT: {
-                this.tokenizer.state = TokenizerMode.PLAINTEXT;
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    //Tree mutation
-    /** @protected */
-    _setDocumentType(token) {
-        const name = token.name || '';
-        const publicId = token.publicId || '';
-        const systemId = token.systemId || '';
-        this.treeAdapter.setDocumentType(this.document, name, publicId, systemId);
-        if (token.location) {
-            const documentChildren = this.treeAdapter.getChildNodes(this.document);
-            const docTypeNode = documentChildren.find((node) => this.treeAdapter.isDocumentTypeNode(node));
-            if (docTypeNode) {
-                this.treeAdapter.setNodeSourceCodeLocation(docTypeNode, token.location);
-            }
-        }
-    }
-    /** @protected */
-    _attachElementToTree(element, location, insertionLocation) {
-        if (this.options.sourceCodeLocationInfo) {
-            const loc = location && {
-                ...location,
-                startTag: location,
-            };
-            this.treeAdapter.setNodeSourceCodeLocation(element, loc);
-        }
-        if (insertionLocation.beforeElement) {
-            this.treeAdapter.insertBefore(insertionLocation.parent, element, insertionLocation.beforeElement);
-        }
-        else {
-            this.treeAdapter.appendChild(insertionLocation.parent, element);
-        }
-    }
-    /** @protected */
-    _getInsertionLocation() {
-        var _a;
-        if (this._shouldFosterParentOnInsertion()) {
-            return this._findFosterParentingLocation();
-        }
-        return {
-            parent: (_a = this.openElements.currentTmplContentOrNode) !== null && _a !== void 0 ? _a : this.document,
-            beforeElement: null,
-        };
-    }
-    /** @protected */
-    _createElement(tagName, namespaceURI, attrs, intendedParent) {
-        var _a, _b;
-        const element = this.treeAdapter.createElement(tagName, namespaceURI, attrs);
-        (_b = (_a = this.treeAdapter).onElementCreated) === null || _b === void 0 ? void 0 : _b.call(_a, element, {
-            intendedParent,
-            formElement: this.formElement,
-            isInTemplate: this.openElements.tmplCount > 0,
-        });
-        return element;
-    }
-    /**
-     * For self-closing tags. Add an element to the tree, but skip adding it
-     * to the stack.
-     */
-    /** @protected */
-    _appendElement(token, namespaceURI) {
-        const insertionLocation = this._getInsertionLocation();
-        const element = this._createElement(token.tagName, namespaceURI, token.attrs, insertionLocation.parent);
-        this._attachElementToTree(element, token.location, insertionLocation);
-    }
-    /** @protected */
-    _insertElement(token, namespaceURI) {
-        const insertionLocation = this._getInsertionLocation();
-        const element = this._createElement(token.tagName, namespaceURI, token.attrs, insertionLocation.parent);
-        this._attachElementToTree(element, token.location, insertionLocation);
-        this.openElements.push(element, token.tagID);
-    }
-    /** @protected */
-    _insertFakeElement(tagName, tagID) {
-        const insertionLocation = this._getInsertionLocation();
-        const element = this._createElement(tagName, html_NS.HTML, [], insertionLocation.parent);
-        this._attachElementToTree(element, null, insertionLocation);
-        this.openElements.push(element, tagID);
-    }
-    /** @protected */
-    _insertTemplate(token) {
-        const insertionLocation = this._getInsertionLocation();
-        const tmpl = this._createElement(token.tagName, html_NS.HTML, token.attrs, insertionLocation.parent);
-        const content = this.treeAdapter.createDocumentFragment();
-        this.treeAdapter.setTemplateContent(tmpl, content);
-        this._attachElementToTree(tmpl, token.location, insertionLocation);
-        this.openElements.push(tmpl, token.tagID);
-        if (this.options.sourceCodeLocationInfo)
-            this.treeAdapter.setNodeSourceCodeLocation(content, null);
-    }
-    /** @protected */
-    _insertFakeRootElement() {
-        const element = this._createElement(TAG_NAMES.HTML, html_NS.HTML, [], this.document);
-        if (this.options.sourceCodeLocationInfo)
-            this.treeAdapter.setNodeSourceCodeLocation(element, null);
-        this.treeAdapter.appendChild(this.document, element);
-        this.openElements.push(element, TAG_ID.HTML);
-    }
-    /** @protected */
-    _appendCommentNode(token, parent) {
-        const commentNode = this.treeAdapter.createCommentNode(token.data);
-        this.treeAdapter.appendChild(parent, commentNode);
-        if (this.options.sourceCodeLocationInfo) {
-            this.treeAdapter.setNodeSourceCodeLocation(commentNode, token.location);
-        }
-    }
-    /** @protected */
-    _insertCharacters(token) {
-        let parent;
-        let beforeElement;
-        if (this._shouldFosterParentOnInsertion()) {
-            ({ parent, beforeElement } = this._findFosterParentingLocation());
-            if (beforeElement) {
-                this.treeAdapter.insertTextBefore(parent, token.chars, beforeElement);
-            }
-            else {
-                this.treeAdapter.insertText(parent, token.chars);
-            }
-        }
-        else {
-            parent = this.openElements.currentTmplContentOrNode;
-            this.treeAdapter.insertText(parent, token.chars);
-        }
-        if (!token.location)
-            return;
-        const siblings = this.treeAdapter.getChildNodes(parent);
-        const textNodeIdx = beforeElement ? siblings.lastIndexOf(beforeElement) : siblings.length;
-        const textNode = siblings[textNodeIdx - 1];
-        //NOTE: if we have a location assigned by another token, then just update the end position
-        const tnLoc = this.treeAdapter.getNodeSourceCodeLocation(textNode);
-        if (tnLoc) {
-            const { endLine, endCol, endOffset } = token.location;
-            this.treeAdapter.updateNodeSourceCodeLocation(textNode, { endLine, endCol, endOffset });
-        }
-        else if (this.options.sourceCodeLocationInfo) {
-            this.treeAdapter.setNodeSourceCodeLocation(textNode, token.location);
-        }
-    }
-    /** @protected */
-    _adoptNodes(donor, recipient) {
-        // Detaching from the end keeps an array-backed child list from shifting once per child.
-        const children = [...this.treeAdapter.getChildNodes(donor)];
-        for (let i = children.length - 1; i >= 0; i--) {
-            this.treeAdapter.detachNode(children[i]);
-        }
-        for (const child of children) {
-            this.treeAdapter.appendChild(recipient, child);
-        }
-    }
-    /** @protected */
-    _setEndLocation(element, closingToken) {
-        if (this.treeAdapter.getNodeSourceCodeLocation(element) && closingToken.location) {
-            const ctLoc = closingToken.location;
-            const tn = this.treeAdapter.getTagName(element);
-            const endLoc = 
-            // NOTE: For cases like <p> <p> </p> - First 'p' closes without a closing
-            // tag and for cases like <td> <p> </td> - 'p' closes without a closing tag.
-            closingToken.type === TokenType.END_TAG && tn === closingToken.tagName
-                ? {
-                    endTag: { ...ctLoc },
-                    endLine: ctLoc.endLine,
-                    endCol: ctLoc.endCol,
-                    endOffset: ctLoc.endOffset,
-                }
-                : {
-                    endLine: ctLoc.startLine,
-                    endCol: ctLoc.startCol,
-                    endOffset: ctLoc.startOffset,
-                };
-            this.treeAdapter.updateNodeSourceCodeLocation(element, endLoc);
-        }
-    }
-    //Token processing
-    shouldProcessStartTagTokenInForeignContent(token) {
-        // Check that neither current === document, or ns === NS.HTML
-        if (!this.currentNotInHTML)
-            return false;
-        let current;
-        let currentTagId;
-        if (this.openElements.stackTop === 0 && this.fragmentContext) {
-            current = this.fragmentContext;
-            currentTagId = this.fragmentContextID;
-        }
-        else {
-            ({ current, currentTagId } = this.openElements);
-        }
-        if (token.tagID === TAG_ID.SVG &&
-            this.treeAdapter.getTagName(current) === TAG_NAMES.ANNOTATION_XML &&
-            this.treeAdapter.getNamespaceURI(current) === html_NS.MATHML) {
-            return false;
-        }
-        return (
-        // Check that `current` is not an integration point for HTML or MathML elements.
-        this.tokenizer.inForeignNode ||
-            // If it _is_ an integration point, then we might have to check that it is not an HTML
-            // integration point.
-            ((token.tagID === TAG_ID.MGLYPH || token.tagID === TAG_ID.MALIGNMARK) &&
-                currentTagId !== undefined &&
-                !this._isIntegrationPoint(currentTagId, current, html_NS.HTML)));
-    }
-    /** @protected */
-    _processToken(token) {
-        switch (token.type) {
-            case TokenType.CHARACTER: {
-                this.onCharacter(token);
-                break;
-            }
-            case TokenType.NULL_CHARACTER: {
-                this.onNullCharacter(token);
-                break;
-            }
-            case TokenType.COMMENT: {
-                this.onComment(token);
-                break;
-            }
-            case TokenType.DOCTYPE: {
-                this.onDoctype(token);
-                break;
-            }
-            case TokenType.START_TAG: {
-                this._processStartTag(token);
-                break;
-            }
-            case TokenType.END_TAG: {
-                this.onEndTag(token);
-                break;
-            }
-            case TokenType.EOF: {
-                this.onEof(token);
-                break;
-            }
-            case TokenType.WHITESPACE_CHARACTER: {
-                this.onWhitespaceCharacter(token);
-                break;
-            }
-        }
-    }
-    /** @protected */
-    _isIntegrationPoint(tid, element, foreignNS) {
-        var _a;
-        const ns = this.treeAdapter.getNamespaceURI(element);
-        if (tid === TAG_ID.ANNOTATION_XML && ns === html_NS.MATHML && foreignNS !== html_NS.MATHML) {
-            const verdicts = ((_a = this.annotationXmlIntegrationPoints) !== null && _a !== void 0 ? _a : (this.annotationXmlIntegrationPoints = new Map()));
-            let isIntegrationPoint = verdicts.get(element);
-            if (isIntegrationPoint === undefined) {
-                isIntegrationPoint = foreign_content_isIntegrationPoint(tid, ns, this.treeAdapter.getAttrList(element));
-                verdicts.set(element, isIntegrationPoint);
-            }
-            return isIntegrationPoint;
-        }
-        return foreign_content_isIntegrationPoint(tid, ns, EMPTY_ATTRS, foreignNS);
-    }
-    //Active formatting elements reconstruction
-    /** @protected */
-    _reconstructActiveFormattingElements() {
-        let oldest = null;
-        for (let entry = this.activeFormattingElements.newest; entry !== null && entry.type === EntryType.Element && !this.openElements.contains(entry.element); entry = entry.older) {
-            oldest = entry;
-        }
-        for (let entry = oldest; entry !== null && entry.type === EntryType.Element; entry = entry.newer) {
-            this._insertElement(entry.token, this.treeAdapter.getNamespaceURI(entry.element));
-            this.activeFormattingElements.replaceElement(entry, this.openElements.current);
-        }
-    }
-    //Close elements
-    /** @protected */
-    _closeTableCell() {
-        this.openElements.generateImpliedEndTags();
-        this.openElements.popUntilTableCellPopped();
-        this.activeFormattingElements.clearToLastMarker();
-        this.insertionMode = InsertionMode.IN_ROW;
-    }
-    /** @protected */
-    _closePElement() {
-        this.openElements.generateImpliedEndTagsWithExclusion(TAG_ID.P);
-        this.openElements.popUntilTagNamePopped(TAG_ID.P);
-    }
-    //Insertion modes
-    /** @protected */
-    _resetInsertionMode() {
-        // The topmost open HTML element that selects a mode; the fragment context stands in for the root.
-        const i = this.openElements.indexOfTopmostOf(INSERTION_MODE_TAGS);
-        const tn = i === 0 && this.fragmentContext ? this.fragmentContextID : this.openElements.tagIDs[i];
-        const node = i === 0 && this.fragmentContext ? this.fragmentContext : this.openElements.items[i];
-        // Only HTML elements select an insertion mode.
-        if (node !== undefined && this.treeAdapter.getNamespaceURI(node) === html_NS.HTML) {
-            //Insertion mode reset map
-            switch (tn) {
-                case TAG_ID.TR: {
-                    this.insertionMode = InsertionMode.IN_ROW;
-                    return;
-                }
-                case TAG_ID.TBODY:
-                case TAG_ID.THEAD:
-                case TAG_ID.TFOOT: {
-                    this.insertionMode = InsertionMode.IN_TABLE_BODY;
-                    return;
-                }
-                case TAG_ID.CAPTION: {
-                    this.insertionMode = InsertionMode.IN_CAPTION;
-                    return;
-                }
-                case TAG_ID.COLGROUP: {
-                    this.insertionMode = InsertionMode.IN_COLUMN_GROUP;
-                    return;
-                }
-                case TAG_ID.TABLE: {
-                    this.insertionMode = InsertionMode.IN_TABLE;
-                    return;
-                }
-                case TAG_ID.BODY: {
-                    this.insertionMode = InsertionMode.IN_BODY;
-                    return;
-                }
-                case TAG_ID.FRAMESET: {
-                    this.insertionMode = InsertionMode.IN_FRAMESET;
-                    return;
-                }
-                case TAG_ID.SELECT: {
-                    this._resetInsertionModeForSelect(i);
-                    return;
-                }
-                case TAG_ID.TEMPLATE: {
-                    this.insertionMode = this.tmplInsertionModeStack[this.tmplInsertionModeStack.length - 1];
-                    return;
-                }
-                case TAG_ID.HTML: {
-                    this.insertionMode = this.headElement ? InsertionMode.AFTER_HEAD : InsertionMode.BEFORE_HEAD;
-                    return;
-                }
-                case TAG_ID.TD:
-                case TAG_ID.TH: {
-                    if (i > 0) {
-                        this.insertionMode = InsertionMode.IN_CELL;
-                        return;
-                    }
-                    break;
-                }
-                case TAG_ID.HEAD: {
-                    if (i > 0) {
-                        this.insertionMode = InsertionMode.IN_HEAD;
-                        return;
-                    }
-                    break;
-                }
-            }
-        }
-        this.insertionMode = InsertionMode.IN_BODY;
-    }
-    /** @protected */
-    _resetInsertionModeForSelect(selectIdx) {
-        // The select is the topmost element that selects a mode, so open tables and templates are below it.
-        if (selectIdx > 0) {
-            const tableIdx = this.openElements.indexOfTopmost(TAG_ID.TABLE);
-            if (tableIdx > 0 && tableIdx > this.openElements.indexOfTopmost(TAG_ID.TEMPLATE)) {
-                this.insertionMode = InsertionMode.IN_SELECT_IN_TABLE;
-                return;
-            }
-        }
-        this.insertionMode = InsertionMode.IN_SELECT;
-    }
-    //Foster parenting
-    /** @protected */
-    _isElementCausesFosterParenting(tn) {
-        return TABLE_STRUCTURE_TAGS.has(tn);
-    }
-    /** @protected */
-    _shouldFosterParentOnInsertion() {
-        return (this.fosterParentingEnabled &&
-            this.openElements.currentTagId !== undefined &&
-            this._isElementCausesFosterParenting(this.openElements.currentTagId));
-    }
-    /** @protected */
-    _findFosterParentingLocation() {
-        const { openElements } = this;
-        const tableIdx = openElements.indexOfTopmost(TAG_ID.TABLE);
-        const templateIdx = openElements.indexOfTopmost(TAG_ID.TEMPLATE);
-        if (templateIdx > tableIdx) {
-            return {
-                parent: this.treeAdapter.getTemplateContent(openElements.items[templateIdx]),
-                beforeElement: null,
-            };
-        }
-        if (tableIdx !== -1) {
-            const table = openElements.items[tableIdx];
-            const parent = this.treeAdapter.getParentNode(table);
-            if (parent) {
-                return { parent, beforeElement: table };
-            }
-            return { parent: openElements.items[openElements.slotBelow(tableIdx)], beforeElement: null };
-        }
-        return { parent: openElements.items[0], beforeElement: null };
-    }
-    /** @protected */
-    _fosterParentElement(element) {
-        const location = this._findFosterParentingLocation();
-        if (location.beforeElement) {
-            this.treeAdapter.insertBefore(location.parent, element, location.beforeElement);
-        }
-        else {
-            this.treeAdapter.appendChild(location.parent, element);
-        }
-    }
-    //Special elements
-    /** @protected */
-    _isSpecialElement(element, id) {
-        const ns = this.treeAdapter.getNamespaceURI(element);
-        return SPECIAL_ELEMENTS[ns].has(id);
-    }
-    /** @internal */
-    onCharacter(token) {
-        this.skipNextNewLine = false;
-        if (this.tokenizer.inForeignNode) {
-            characterInForeignContent(this, token);
-            return;
-        }
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                tokenInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HTML: {
-                tokenBeforeHtml(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD: {
-                tokenBeforeHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD: {
-                tokenInHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD_NO_SCRIPT: {
-                tokenInHeadNoScript(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_HEAD: {
-                tokenAfterHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_BODY:
-            case InsertionMode.IN_CAPTION:
-            case InsertionMode.IN_CELL:
-            case InsertionMode.IN_TEMPLATE: {
-                characterInBody(this, token);
-                break;
-            }
-            case InsertionMode.TEXT:
-            case InsertionMode.IN_SELECT:
-            case InsertionMode.IN_SELECT_IN_TABLE: {
-                this._insertCharacters(token);
-                break;
-            }
-            case InsertionMode.IN_TABLE:
-            case InsertionMode.IN_TABLE_BODY:
-            case InsertionMode.IN_ROW: {
-                characterInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                characterInTableText(this, token);
-                break;
-            }
-            case InsertionMode.IN_COLUMN_GROUP: {
-                tokenInColumnGroup(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY: {
-                tokenAfterBody(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_BODY: {
-                tokenAfterAfterBody(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onNullCharacter(token) {
-        this.skipNextNewLine = false;
-        if (this.tokenizer.inForeignNode) {
-            nullCharacterInForeignContent(this, token);
-            return;
-        }
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                tokenInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HTML: {
-                tokenBeforeHtml(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD: {
-                tokenBeforeHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD: {
-                tokenInHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD_NO_SCRIPT: {
-                tokenInHeadNoScript(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_HEAD: {
-                tokenAfterHead(this, token);
-                break;
-            }
-            case InsertionMode.TEXT: {
-                this._insertCharacters(token);
-                break;
-            }
-            case InsertionMode.IN_TABLE:
-            case InsertionMode.IN_TABLE_BODY:
-            case InsertionMode.IN_ROW: {
-                characterInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_COLUMN_GROUP: {
-                tokenInColumnGroup(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY: {
-                tokenAfterBody(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_BODY: {
-                tokenAfterAfterBody(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onComment(token) {
-        this.skipNextNewLine = false;
-        if (this.currentNotInHTML) {
-            appendComment(this, token);
-            return;
-        }
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL:
-            case InsertionMode.BEFORE_HTML:
-            case InsertionMode.BEFORE_HEAD:
-            case InsertionMode.IN_HEAD:
-            case InsertionMode.IN_HEAD_NO_SCRIPT:
-            case InsertionMode.AFTER_HEAD:
-            case InsertionMode.IN_BODY:
-            case InsertionMode.IN_TABLE:
-            case InsertionMode.IN_CAPTION:
-            case InsertionMode.IN_COLUMN_GROUP:
-            case InsertionMode.IN_TABLE_BODY:
-            case InsertionMode.IN_ROW:
-            case InsertionMode.IN_CELL:
-            case InsertionMode.IN_SELECT:
-            case InsertionMode.IN_SELECT_IN_TABLE:
-            case InsertionMode.IN_TEMPLATE:
-            case InsertionMode.IN_FRAMESET:
-            case InsertionMode.AFTER_FRAMESET: {
-                appendComment(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                tokenInTableText(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY: {
-                appendCommentToRootHtmlElement(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_BODY:
-            case InsertionMode.AFTER_AFTER_FRAMESET: {
-                appendCommentToDocument(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onDoctype(token) {
-        this.skipNextNewLine = false;
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                doctypeInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD:
-            case InsertionMode.IN_HEAD:
-            case InsertionMode.IN_HEAD_NO_SCRIPT:
-            case InsertionMode.AFTER_HEAD: {
-                this._err(token, ERR.misplacedDoctype);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                tokenInTableText(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onStartTag(token) {
-        this.skipNextNewLine = false;
-        this.currentToken = token;
-        this._processStartTag(token);
-        if (token.selfClosing && !token.ackSelfClosing) {
-            this._err(token, ERR.nonVoidHtmlElementStartTagWithTrailingSolidus);
-        }
-    }
-    /**
-     * Processes a given start tag.
-     *
-     * `onStartTag` checks if a self-closing tag was recognized. When a token
-     * is moved inbetween multiple insertion modes, this check for self-closing
-     * could lead to false positives. To avoid this, `_processStartTag` is used
-     * for nested calls.
-     *
-     * @param token The token to process.
-     * @protected
-     */
-    _processStartTag(token) {
-        if (this.shouldProcessStartTagTokenInForeignContent(token)) {
-            startTagInForeignContent(this, token);
-        }
-        else {
-            this._startTagOutsideForeignContent(token);
-        }
-    }
-    /** @protected */
-    _startTagOutsideForeignContent(token) {
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                tokenInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HTML: {
-                startTagBeforeHtml(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD: {
-                startTagBeforeHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD: {
-                startTagInHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD_NO_SCRIPT: {
-                startTagInHeadNoScript(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_HEAD: {
-                startTagAfterHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_BODY: {
-                startTagInBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE: {
-                startTagInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                tokenInTableText(this, token);
-                break;
-            }
-            case InsertionMode.IN_CAPTION: {
-                startTagInCaption(this, token);
-                break;
-            }
-            case InsertionMode.IN_COLUMN_GROUP: {
-                startTagInColumnGroup(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_BODY: {
-                startTagInTableBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_ROW: {
-                startTagInRow(this, token);
-                break;
-            }
-            case InsertionMode.IN_CELL: {
-                startTagInCell(this, token);
-                break;
-            }
-            case InsertionMode.IN_SELECT: {
-                startTagInSelect(this, token);
-                break;
-            }
-            case InsertionMode.IN_SELECT_IN_TABLE: {
-                startTagInSelectInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TEMPLATE: {
-                startTagInTemplate(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY: {
-                startTagAfterBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_FRAMESET: {
-                startTagInFrameset(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_FRAMESET: {
-                startTagAfterFrameset(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_BODY: {
-                startTagAfterAfterBody(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_FRAMESET: {
-                startTagAfterAfterFrameset(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onEndTag(token) {
-        this.skipNextNewLine = false;
-        this.currentToken = token;
-        if (this.currentNotInHTML) {
-            endTagInForeignContent(this, token);
-        }
-        else {
-            this._endTagOutsideForeignContent(token);
-        }
-    }
-    /** @protected */
-    _endTagOutsideForeignContent(token) {
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                tokenInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HTML: {
-                endTagBeforeHtml(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD: {
-                endTagBeforeHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD: {
-                endTagInHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD_NO_SCRIPT: {
-                endTagInHeadNoScript(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_HEAD: {
-                endTagAfterHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_BODY: {
-                endTagInBody(this, token);
-                break;
-            }
-            case InsertionMode.TEXT: {
-                endTagInText(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE: {
-                endTagInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                tokenInTableText(this, token);
-                break;
-            }
-            case InsertionMode.IN_CAPTION: {
-                endTagInCaption(this, token);
-                break;
-            }
-            case InsertionMode.IN_COLUMN_GROUP: {
-                endTagInColumnGroup(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_BODY: {
-                endTagInTableBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_ROW: {
-                endTagInRow(this, token);
-                break;
-            }
-            case InsertionMode.IN_CELL: {
-                endTagInCell(this, token);
-                break;
-            }
-            case InsertionMode.IN_SELECT: {
-                endTagInSelect(this, token);
-                break;
-            }
-            case InsertionMode.IN_SELECT_IN_TABLE: {
-                endTagInSelectInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TEMPLATE: {
-                endTagInTemplate(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY: {
-                endTagAfterBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_FRAMESET: {
-                endTagInFrameset(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_FRAMESET: {
-                endTagAfterFrameset(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_AFTER_BODY: {
-                tokenAfterAfterBody(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onEof(token) {
-        switch (this.insertionMode) {
-            case InsertionMode.INITIAL: {
-                tokenInInitialMode(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HTML: {
-                tokenBeforeHtml(this, token);
-                break;
-            }
-            case InsertionMode.BEFORE_HEAD: {
-                tokenBeforeHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD: {
-                tokenInHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_HEAD_NO_SCRIPT: {
-                tokenInHeadNoScript(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_HEAD: {
-                tokenAfterHead(this, token);
-                break;
-            }
-            case InsertionMode.IN_BODY:
-            case InsertionMode.IN_TABLE:
-            case InsertionMode.IN_CAPTION:
-            case InsertionMode.IN_COLUMN_GROUP:
-            case InsertionMode.IN_TABLE_BODY:
-            case InsertionMode.IN_ROW:
-            case InsertionMode.IN_CELL:
-            case InsertionMode.IN_SELECT:
-            case InsertionMode.IN_SELECT_IN_TABLE: {
-                eofInBody(this, token);
-                break;
-            }
-            case InsertionMode.TEXT: {
-                eofInText(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                tokenInTableText(this, token);
-                break;
-            }
-            case InsertionMode.IN_TEMPLATE: {
-                eofInTemplate(this, token);
-                break;
-            }
-            case InsertionMode.AFTER_BODY:
-            case InsertionMode.IN_FRAMESET:
-            case InsertionMode.AFTER_FRAMESET:
-            case InsertionMode.AFTER_AFTER_BODY:
-            case InsertionMode.AFTER_AFTER_FRAMESET: {
-                stopParsing(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-    /** @internal */
-    onWhitespaceCharacter(token) {
-        if (this.skipNextNewLine) {
-            this.skipNextNewLine = false;
-            if (token.chars.charCodeAt(0) === CODE_POINTS.LINE_FEED) {
-                if (token.chars.length === 1) {
-                    return;
-                }
-                token.chars = token.chars.substr(1);
-            }
-        }
-        if (this.tokenizer.inForeignNode) {
-            this._insertCharacters(token);
-            return;
-        }
-        switch (this.insertionMode) {
-            case InsertionMode.IN_HEAD:
-            case InsertionMode.IN_HEAD_NO_SCRIPT:
-            case InsertionMode.AFTER_HEAD:
-            case InsertionMode.TEXT:
-            case InsertionMode.IN_COLUMN_GROUP:
-            case InsertionMode.IN_SELECT:
-            case InsertionMode.IN_SELECT_IN_TABLE:
-            case InsertionMode.IN_FRAMESET:
-            case InsertionMode.AFTER_FRAMESET: {
-                this._insertCharacters(token);
-                break;
-            }
-            case InsertionMode.IN_BODY:
-            case InsertionMode.IN_CAPTION:
-            case InsertionMode.IN_CELL:
-            case InsertionMode.IN_TEMPLATE:
-            case InsertionMode.AFTER_BODY:
-            case InsertionMode.AFTER_AFTER_BODY:
-            case InsertionMode.AFTER_AFTER_FRAMESET: {
-                whitespaceCharacterInBody(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE:
-            case InsertionMode.IN_TABLE_BODY:
-            case InsertionMode.IN_ROW: {
-                characterInTable(this, token);
-                break;
-            }
-            case InsertionMode.IN_TABLE_TEXT: {
-                whitespaceCharacterInTableText(this, token);
-                break;
-            }
-            default:
-            // Do nothing
-        }
-    }
-}
-//Adoption agency algorithm
-//(see: http://www.whatwg.org/specs/web-apps/current-work/multipage/tree-construction.html#adoptionAgency)
-//------------------------------------------------------------------
-//Steps 5-8 of the algorithm
-function aaObtainFormattingElementEntry(p, token) {
-    let formattingElementEntry = p.activeFormattingElements.getElementEntryInScopeWithTagName(token.tagName);
-    if (formattingElementEntry) {
-        if (!p.openElements.contains(formattingElementEntry.element)) {
-            p.activeFormattingElements.removeEntry(formattingElementEntry);
-            formattingElementEntry = null;
-        }
-        else if (!p.openElements.hasInScope(token.tagID, formattingElementEntry.element)) {
-            formattingElementEntry = null;
-        }
-    }
-    else {
-        genericEndTagInBody(p, token);
-    }
-    return formattingElementEntry;
-}
-//Steps 9 and 10 of the algorithm
-function aaObtainFurthestBlock(p, formattingElementEntry) {
-    const { openElements } = p;
-    const formattingIdx = openElements._indexOf(formattingElementEntry.element);
-    // The furthest block is the lowest special element above the formatting element.
-    for (let idx = openElements.slotAbove(formattingIdx); idx !== -1; idx = openElements.slotAbove(idx)) {
-        if (p._isSpecialElement(openElements.items[idx], openElements.tagIDs[idx])) {
-            return idx;
-        }
-    }
-    openElements.shortenToLength(formattingIdx);
-    p.activeFormattingElements.removeEntry(formattingElementEntry);
-    return -1;
-}
-//Step 13 of the algorithm
-function aaInnerLoop(p, furthestBlockIdx, formattingElement) {
-    const furthestBlock = p.openElements.items[furthestBlockIdx];
-    let lastElement = furthestBlock;
-    let nextIdx = p.openElements.slotBelow(furthestBlockIdx);
-    const intendedParent = p.openElements.getCommonAncestor(formattingElement);
-    for (let i = 0, idx = nextIdx; p.openElements.items[idx] !== formattingElement; i++, idx = nextIdx) {
-        let element = p.openElements.items[idx];
-        // Store the next element for the next loop iteration (this one may be removed from the stack by step 9.5).
-        nextIdx = p.openElements.slotBelow(idx);
-        const elementEntry = p.activeFormattingElements.getElementEntry(element);
-        const counterOverflow = elementEntry && i >= AA_INNER_LOOP_ITER;
-        const shouldRemoveFromOpenElements = !elementEntry || counterOverflow;
-        if (shouldRemoveFromOpenElements) {
-            if (counterOverflow) {
-                p.activeFormattingElements.removeEntry(elementEntry);
-            }
-            p.openElements.removeAt(idx);
-        }
-        else {
-            element = aaRecreateElementFromEntry(p, elementEntry, intendedParent);
-            if (lastElement === furthestBlock) {
-                p.activeFormattingElements.bookmark = elementEntry;
-            }
-            p.treeAdapter.detachNode(lastElement);
-            p.treeAdapter.appendChild(element, lastElement);
-            lastElement = element;
-        }
-    }
-    return lastElement;
-}
-//Step 13.7 of the algorithm
-function aaRecreateElementFromEntry(p, elementEntry, intendedParent) {
-    const ns = p.treeAdapter.getNamespaceURI(elementEntry.element);
-    const newElement = p._createElement(elementEntry.token.tagName, ns, elementEntry.token.attrs, intendedParent);
-    p.openElements.replace(elementEntry.element, newElement);
-    p.activeFormattingElements.replaceElement(elementEntry, newElement);
-    return newElement;
-}
-//Step 14 of the algorithm
-function aaInsertLastNodeInCommonAncestor(p, commonAncestor, lastElement) {
-    const tn = p.treeAdapter.getTagName(commonAncestor);
-    const tid = getTagID(tn);
-    if (p._isElementCausesFosterParenting(tid)) {
-        p._fosterParentElement(lastElement);
-    }
-    else {
-        const ns = p.treeAdapter.getNamespaceURI(commonAncestor);
-        if (tid === TAG_ID.TEMPLATE && ns === html_NS.HTML) {
-            commonAncestor = p.treeAdapter.getTemplateContent(commonAncestor);
-        }
-        p.treeAdapter.appendChild(commonAncestor, lastElement);
-    }
-}
-//Steps 15-19 of the algorithm
-function aaReplaceFormattingElement(p, furthestBlock, formattingElementEntry) {
-    const ns = p.treeAdapter.getNamespaceURI(formattingElementEntry.element);
-    const { token } = formattingElementEntry;
-    const newElement = p._createElement(token.tagName, ns, token.attrs, furthestBlock);
-    p._adoptNodes(furthestBlock, newElement);
-    p.treeAdapter.appendChild(furthestBlock, newElement);
-    p.activeFormattingElements.insertElementAfterBookmark(newElement, token);
-    p.activeFormattingElements.removeEntry(formattingElementEntry);
-    // Only the elements the inner loop kept are open between the formatting element and the furthest block.
-    const formattingIdx = p.openElements._indexOf(formattingElementEntry.element);
-    let furthestBlockIdx = p.openElements.slotAbove(formattingIdx);
-    while (p.openElements.items[furthestBlockIdx] !== furthestBlock) {
-        furthestBlockIdx = p.openElements.slotAbove(furthestBlockIdx);
-    }
-    p.openElements.replaceFormattingElement(formattingIdx, furthestBlockIdx, newElement, token.tagID);
-}
-//Algorithm entry point
-function callAdoptionAgency(p, token) {
-    const { current, currentTagId } = p.openElements;
-    //Step 2 of the algorithm
-    if (currentTagId === token.tagID &&
-        p.treeAdapter.getNamespaceURI(current) === html_NS.HTML &&
-        !p.activeFormattingElements.getElementEntry(current)) {
-        p.openElements.pop();
-        return;
-    }
-    for (let i = 0; i < AA_OUTER_LOOP_ITER; i++) {
-        const formattingElementEntry = aaObtainFormattingElementEntry(p, token);
-        if (!formattingElementEntry) {
-            break;
-        }
-        const furthestBlockIdx = aaObtainFurthestBlock(p, formattingElementEntry);
-        if (furthestBlockIdx === -1) {
-            break;
-        }
-        const furthestBlock = p.openElements.items[furthestBlockIdx];
-        p.activeFormattingElements.bookmark = formattingElementEntry;
-        const lastElement = aaInnerLoop(p, furthestBlockIdx, formattingElementEntry.element);
-        const commonAncestor = p.openElements.getCommonAncestor(formattingElementEntry.element);
-        p.treeAdapter.detachNode(lastElement);
-        if (commonAncestor)
-            aaInsertLastNodeInCommonAncestor(p, commonAncestor, lastElement);
-        aaReplaceFormattingElement(p, furthestBlock, formattingElementEntry);
-    }
-}
-//Generic token handlers
-//------------------------------------------------------------------
-function appendComment(p, token) {
-    p._appendCommentNode(token, p.openElements.currentTmplContentOrNode);
-}
-function appendCommentToRootHtmlElement(p, token) {
-    p._appendCommentNode(token, p.openElements.items[0]);
-}
-function appendCommentToDocument(p, token) {
-    p._appendCommentNode(token, p.document);
-}
-function stopParsing(p, token) {
-    p.stopped = true;
-    // NOTE: Set end locations for elements that remain on the open element stack.
-    if (token.location) {
-        // NOTE: If we are not in a fragment, `html` and `body` will stay on the stack.
-        // This is a problem, as we might overwrite their end position here.
-        const target = p.fragmentContext ? 0 : 2;
-        for (let i = p.openElements.stackTop; i >= target; i = p.openElements.slotBelow(i)) {
-            p._setEndLocation(p.openElements.items[i], token);
-        }
-        // Handle `html` and `body`
-        if (!p.fragmentContext && p.openElements.stackTop >= 0) {
-            const htmlElement = p.openElements.items[0];
-            const htmlLocation = p.treeAdapter.getNodeSourceCodeLocation(htmlElement);
-            if (htmlLocation && !htmlLocation.endTag) {
-                p._setEndLocation(htmlElement, token);
-                if (p.openElements.stackTop >= 1) {
-                    const bodyElement = p.openElements.items[1];
-                    const bodyLocation = p.treeAdapter.getNodeSourceCodeLocation(bodyElement);
-                    if (bodyLocation && !bodyLocation.endTag) {
-                        p._setEndLocation(bodyElement, token);
-                    }
-                }
-            }
-        }
-    }
-}
-// The "initial" insertion mode
-//------------------------------------------------------------------
-function doctypeInInitialMode(p, token) {
-    p._setDocumentType(token);
-    const mode = token.forceQuirks ? DOCUMENT_MODE.QUIRKS : getDocumentMode(token);
-    if (!isConforming(token)) {
-        p._err(token, ERR.nonConformingDoctype);
-    }
-    p.treeAdapter.setDocumentMode(p.document, mode);
-    p.insertionMode = InsertionMode.BEFORE_HTML;
-}
-function tokenInInitialMode(p, token) {
-    p._err(token, ERR.missingDoctype, true);
-    p.treeAdapter.setDocumentMode(p.document, DOCUMENT_MODE.QUIRKS);
-    p.insertionMode = InsertionMode.BEFORE_HTML;
-    p._processToken(token);
-}
-// The "before html" insertion mode
-//------------------------------------------------------------------
-function startTagBeforeHtml(p, token) {
-    if (token.tagID === TAG_ID.HTML) {
-        p._insertElement(token, html_NS.HTML);
-        p.insertionMode = InsertionMode.BEFORE_HEAD;
-    }
-    else {
-        tokenBeforeHtml(p, token);
-    }
-}
-function endTagBeforeHtml(p, token) {
-    const tn = token.tagID;
-    if (tn === TAG_ID.HTML || tn === TAG_ID.HEAD || tn === TAG_ID.BODY || tn === TAG_ID.BR) {
-        tokenBeforeHtml(p, token);
-    }
-}
-function tokenBeforeHtml(p, token) {
-    p._insertFakeRootElement();
-    p.insertionMode = InsertionMode.BEFORE_HEAD;
-    p._processToken(token);
-}
-// The "before head" insertion mode
-//------------------------------------------------------------------
-function startTagBeforeHead(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.HEAD: {
-            p._insertElement(token, html_NS.HTML);
-            p.headElement = p.openElements.current;
-            p.insertionMode = InsertionMode.IN_HEAD;
-            break;
-        }
-        default: {
-            tokenBeforeHead(p, token);
-        }
-    }
-}
-function endTagBeforeHead(p, token) {
-    const tn = token.tagID;
-    if (tn === TAG_ID.HEAD || tn === TAG_ID.BODY || tn === TAG_ID.HTML || tn === TAG_ID.BR) {
-        tokenBeforeHead(p, token);
-    }
-    else {
-        p._err(token, ERR.endTagWithoutMatchingOpenElement);
-    }
-}
-function tokenBeforeHead(p, token) {
-    p._insertFakeElement(TAG_NAMES.HEAD, TAG_ID.HEAD);
-    p.headElement = p.openElements.current;
-    p.insertionMode = InsertionMode.IN_HEAD;
-    p._processToken(token);
-}
-// The "in head" insertion mode
-//------------------------------------------------------------------
-function startTagInHead(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BASE:
-        case TAG_ID.BASEFONT:
-        case TAG_ID.BGSOUND:
-        case TAG_ID.LINK:
-        case TAG_ID.META: {
-            p._appendElement(token, html_NS.HTML);
-            token.ackSelfClosing = true;
-            break;
-        }
-        case TAG_ID.TITLE: {
-            p._switchToTextParsing(token, TokenizerMode.RCDATA);
-            break;
-        }
-        case TAG_ID.NOSCRIPT: {
-            if (p.options.scriptingEnabled) {
-                p._switchToTextParsing(token, TokenizerMode.RAWTEXT);
-            }
-            else {
-                p._insertElement(token, html_NS.HTML);
-                p.insertionMode = InsertionMode.IN_HEAD_NO_SCRIPT;
-            }
-            break;
-        }
-        case TAG_ID.NOFRAMES:
-        case TAG_ID.STYLE: {
-            p._switchToTextParsing(token, TokenizerMode.RAWTEXT);
-            break;
-        }
-        case TAG_ID.SCRIPT: {
-            p._switchToTextParsing(token, TokenizerMode.SCRIPT_DATA);
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            p._insertTemplate(token);
-            p.activeFormattingElements.insertMarker();
-            p.framesetOk = false;
-            p.insertionMode = InsertionMode.IN_TEMPLATE;
-            p.tmplInsertionModeStack.push(InsertionMode.IN_TEMPLATE);
-            break;
-        }
-        case TAG_ID.HEAD: {
-            p._err(token, ERR.misplacedStartTagForHeadElement);
-            break;
-        }
-        default: {
-            tokenInHead(p, token);
-        }
-    }
-}
-function endTagInHead(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HEAD: {
-            p.openElements.pop();
-            p.insertionMode = InsertionMode.AFTER_HEAD;
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.BR:
-        case TAG_ID.HTML: {
-            tokenInHead(p, token);
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        default: {
-            p._err(token, ERR.endTagWithoutMatchingOpenElement);
-        }
-    }
-}
-function templateEndTagInHead(p, token) {
-    if (p.openElements.tmplCount > 0) {
-        p.openElements.generateImpliedEndTagsThoroughly();
-        if (p.openElements.currentTagId !== TAG_ID.TEMPLATE) {
-            p._err(token, ERR.closingOfElementWithOpenChildElements);
-        }
-        p.openElements.popUntilTagNamePopped(TAG_ID.TEMPLATE);
-        p.activeFormattingElements.clearToLastMarker();
-        p.tmplInsertionModeStack.pop();
-        p._resetInsertionMode();
-    }
-    else {
-        p._err(token, ERR.endTagWithoutMatchingOpenElement);
-    }
-}
-function tokenInHead(p, token) {
-    p.openElements.pop();
-    p.insertionMode = InsertionMode.AFTER_HEAD;
-    p._processToken(token);
-}
-// The "in head no script" insertion mode
-//------------------------------------------------------------------
-function startTagInHeadNoScript(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BASEFONT:
-        case TAG_ID.BGSOUND:
-        case TAG_ID.HEAD:
-        case TAG_ID.LINK:
-        case TAG_ID.META:
-        case TAG_ID.NOFRAMES:
-        case TAG_ID.STYLE: {
-            startTagInHead(p, token);
-            break;
-        }
-        case TAG_ID.NOSCRIPT: {
-            p._err(token, ERR.nestedNoscriptInHead);
-            break;
-        }
-        default: {
-            tokenInHeadNoScript(p, token);
-        }
-    }
-}
-function endTagInHeadNoScript(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.NOSCRIPT: {
-            p.openElements.pop();
-            p.insertionMode = InsertionMode.IN_HEAD;
-            break;
-        }
-        case TAG_ID.BR: {
-            tokenInHeadNoScript(p, token);
-            break;
-        }
-        default: {
-            p._err(token, ERR.endTagWithoutMatchingOpenElement);
-        }
-    }
-}
-function tokenInHeadNoScript(p, token) {
-    const errCode = token.type === TokenType.EOF ? ERR.openElementsLeftAfterEof : ERR.disallowedContentInNoscriptInHead;
-    p._err(token, errCode);
-    p.openElements.pop();
-    p.insertionMode = InsertionMode.IN_HEAD;
-    p._processToken(token);
-}
-// The "after head" insertion mode
-//------------------------------------------------------------------
-function startTagAfterHead(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BODY: {
-            p._insertElement(token, html_NS.HTML);
-            p.framesetOk = false;
-            p.insertionMode = InsertionMode.IN_BODY;
-            break;
-        }
-        case TAG_ID.FRAMESET: {
-            p._insertElement(token, html_NS.HTML);
-            p.insertionMode = InsertionMode.IN_FRAMESET;
-            break;
-        }
-        case TAG_ID.BASE:
-        case TAG_ID.BASEFONT:
-        case TAG_ID.BGSOUND:
-        case TAG_ID.LINK:
-        case TAG_ID.META:
-        case TAG_ID.NOFRAMES:
-        case TAG_ID.SCRIPT:
-        case TAG_ID.STYLE:
-        case TAG_ID.TEMPLATE:
-        case TAG_ID.TITLE: {
-            p._err(token, ERR.abandonedHeadElementChild);
-            p.openElements.push(p.headElement, TAG_ID.HEAD);
-            startTagInHead(p, token);
-            p.openElements.remove(p.headElement);
-            break;
-        }
-        case TAG_ID.HEAD: {
-            p._err(token, ERR.misplacedStartTagForHeadElement);
-            break;
-        }
-        default: {
-            tokenAfterHead(p, token);
-        }
-    }
-}
-function endTagAfterHead(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.BODY:
-        case TAG_ID.HTML:
-        case TAG_ID.BR: {
-            tokenAfterHead(p, token);
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        default: {
-            p._err(token, ERR.endTagWithoutMatchingOpenElement);
-        }
-    }
-}
-function tokenAfterHead(p, token) {
-    p._insertFakeElement(TAG_NAMES.BODY, TAG_ID.BODY);
-    p.insertionMode = InsertionMode.IN_BODY;
-    modeInBody(p, token);
-}
-// The "in body" insertion mode
-//------------------------------------------------------------------
-function modeInBody(p, token) {
-    switch (token.type) {
-        case TokenType.CHARACTER: {
-            characterInBody(p, token);
-            break;
-        }
-        case TokenType.WHITESPACE_CHARACTER: {
-            whitespaceCharacterInBody(p, token);
-            break;
-        }
-        case TokenType.COMMENT: {
-            appendComment(p, token);
-            break;
-        }
-        case TokenType.START_TAG: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TokenType.END_TAG: {
-            endTagInBody(p, token);
-            break;
-        }
-        case TokenType.EOF: {
-            eofInBody(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-function whitespaceCharacterInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertCharacters(token);
-}
-function characterInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertCharacters(token);
-    p.framesetOk = false;
-}
-function htmlStartTagInBody(p, token) {
-    if (p.openElements.tmplCount === 0) {
-        p.treeAdapter.adoptAttributes(p.openElements.items[0], token.attrs);
-    }
-}
-function bodyStartTagInBody(p, token) {
-    const bodyElement = p.openElements.tryPeekProperlyNestedBodyElement();
-    if (bodyElement && p.openElements.tmplCount === 0) {
-        p.framesetOk = false;
-        p.treeAdapter.adoptAttributes(bodyElement, token.attrs);
-    }
-}
-function framesetStartTagInBody(p, token) {
-    const bodyElement = p.openElements.tryPeekProperlyNestedBodyElement();
-    if (p.framesetOk && bodyElement) {
-        p.treeAdapter.detachNode(bodyElement);
-        p.openElements.popAllUpToHtmlElement();
-        p._insertElement(token, html_NS.HTML);
-        p.insertionMode = InsertionMode.IN_FRAMESET;
-    }
-}
-function addressStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._insertElement(token, html_NS.HTML);
-}
-function numberedHeaderStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    if (p.openElements.currentTagId !== undefined && NUMBERED_HEADERS.has(p.openElements.currentTagId)) {
-        p.openElements.pop();
-    }
-    p._insertElement(token, html_NS.HTML);
-}
-function preStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._insertElement(token, html_NS.HTML);
-    //NOTE: If the next token is a U+000A LINE FEED (LF) character token, then ignore that token and move
-    //on to the next one. (Newlines at the start of pre blocks are ignored as an authoring convenience.)
-    p.skipNextNewLine = true;
-    p.framesetOk = false;
-}
-function formStartTagInBody(p, token) {
-    const inTemplate = p.openElements.tmplCount > 0;
-    if (!p.formElement || inTemplate) {
-        if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-            p._closePElement();
-        }
-        p._insertElement(token, html_NS.HTML);
-        if (!inTemplate) {
-            p.formElement = p.openElements.current;
-        }
-    }
-}
-function listItemStartTagInBody(p, token) {
-    p.framesetOk = false;
-    // The topmost open item of the token's kind closes, unless a special element other than address, div and p is
-    // above it.
-    const idx = token.tagID === TAG_ID.LI
-        ? p.openElements.indexOfTopmost(TAG_ID.LI)
-        : Math.max(p.openElements.indexOfTopmost(TAG_ID.DD), p.openElements.indexOfTopmost(TAG_ID.DT));
-    if (idx !== -1 && !p.openElements.hasListItemBoundaryAbove(idx)) {
-        const elementId = p.openElements.tagIDs[idx];
-        p.openElements.generateImpliedEndTagsWithExclusion(elementId);
-        p.openElements.popUntilTagNamePopped(elementId);
-    }
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._insertElement(token, html_NS.HTML);
-}
-function plaintextStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._insertElement(token, html_NS.HTML);
-    p.tokenizer.state = TokenizerMode.PLAINTEXT;
-}
-function buttonStartTagInBody(p, token) {
-    if (p.openElements.hasInScope(TAG_ID.BUTTON)) {
-        p.openElements.generateImpliedEndTags();
-        p.openElements.popUntilTagNamePopped(TAG_ID.BUTTON);
-    }
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-    p.framesetOk = false;
-}
-function aStartTagInBody(p, token) {
-    const activeElementEntry = p.activeFormattingElements.getElementEntryInScopeWithTagName(TAG_NAMES.A);
-    if (activeElementEntry) {
-        callAdoptionAgency(p, token);
-        p.openElements.remove(activeElementEntry.element);
-        p.activeFormattingElements.removeEntry(activeElementEntry);
-    }
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-    p.activeFormattingElements.pushElement(p.openElements.current, token);
-}
-function bStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-    p.activeFormattingElements.pushElement(p.openElements.current, token);
-}
-function nobrStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    if (p.openElements.hasInScope(TAG_ID.NOBR)) {
-        callAdoptionAgency(p, token);
-        p._reconstructActiveFormattingElements();
-    }
-    p._insertElement(token, html_NS.HTML);
-    p.activeFormattingElements.pushElement(p.openElements.current, token);
-}
-function appletStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-    p.activeFormattingElements.insertMarker();
-    p.framesetOk = false;
-}
-function tableStartTagInBody(p, token) {
-    if (p.treeAdapter.getDocumentMode(p.document) !== DOCUMENT_MODE.QUIRKS && p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._insertElement(token, html_NS.HTML);
-    p.framesetOk = false;
-    p.insertionMode = InsertionMode.IN_TABLE;
-}
-function areaStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._appendElement(token, html_NS.HTML);
-    p.framesetOk = false;
-    token.ackSelfClosing = true;
-}
-function isHiddenInput(token) {
-    const inputType = getTokenAttr(token, ATTRS.TYPE);
-    return inputType != null && inputType.toLowerCase() === HIDDEN_INPUT_TYPE;
-}
-function inputStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._appendElement(token, html_NS.HTML);
-    if (!isHiddenInput(token)) {
-        p.framesetOk = false;
-    }
-    token.ackSelfClosing = true;
-}
-function paramStartTagInBody(p, token) {
-    p._appendElement(token, html_NS.HTML);
-    token.ackSelfClosing = true;
-}
-function hrStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._appendElement(token, html_NS.HTML);
-    p.framesetOk = false;
-    token.ackSelfClosing = true;
-}
-function imageStartTagInBody(p, token) {
-    token.tagName = TAG_NAMES.IMG;
-    token.tagID = TAG_ID.IMG;
-    areaStartTagInBody(p, token);
-}
-function textareaStartTagInBody(p, token) {
-    p._insertElement(token, html_NS.HTML);
-    //NOTE: If the next token is a U+000A LINE FEED (LF) character token, then ignore that token and move
-    //on to the next one. (Newlines at the start of textarea elements are ignored as an authoring convenience.)
-    p.skipNextNewLine = true;
-    p.tokenizer.state = TokenizerMode.RCDATA;
-    p.originalInsertionMode = p.insertionMode;
-    p.framesetOk = false;
-    p.insertionMode = InsertionMode.TEXT;
-}
-function xmpStartTagInBody(p, token) {
-    if (p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._closePElement();
-    }
-    p._reconstructActiveFormattingElements();
-    p.framesetOk = false;
-    p._switchToTextParsing(token, TokenizerMode.RAWTEXT);
-}
-function iframeStartTagInBody(p, token) {
-    p.framesetOk = false;
-    p._switchToTextParsing(token, TokenizerMode.RAWTEXT);
-}
-//NOTE: here we assume that we always act as a user agent with enabled plugins/frames, so we parse
-//<noembed>/<noframes> as rawtext.
-function rawTextStartTagInBody(p, token) {
-    p._switchToTextParsing(token, TokenizerMode.RAWTEXT);
-}
-function selectStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-    p.framesetOk = false;
-    p.insertionMode =
-        p.insertionMode === InsertionMode.IN_TABLE ||
-            p.insertionMode === InsertionMode.IN_CAPTION ||
-            p.insertionMode === InsertionMode.IN_TABLE_BODY ||
-            p.insertionMode === InsertionMode.IN_ROW ||
-            p.insertionMode === InsertionMode.IN_CELL
-            ? InsertionMode.IN_SELECT_IN_TABLE
-            : InsertionMode.IN_SELECT;
-}
-function optgroupStartTagInBody(p, token) {
-    if (p.openElements.currentTagId === TAG_ID.OPTION) {
-        p.openElements.pop();
-    }
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-}
-function rbStartTagInBody(p, token) {
-    if (p.openElements.hasInScope(TAG_ID.RUBY)) {
-        p.openElements.generateImpliedEndTags();
-    }
-    p._insertElement(token, html_NS.HTML);
-}
-function rtStartTagInBody(p, token) {
-    if (p.openElements.hasInScope(TAG_ID.RUBY)) {
-        p.openElements.generateImpliedEndTagsWithExclusion(TAG_ID.RTC);
-    }
-    p._insertElement(token, html_NS.HTML);
-}
-function mathStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    adjustTokenMathMLAttrs(token);
-    adjustTokenXMLAttrs(token);
-    if (token.selfClosing) {
-        p._appendElement(token, html_NS.MATHML);
-    }
-    else {
-        p._insertElement(token, html_NS.MATHML);
-    }
-    token.ackSelfClosing = true;
-}
-function svgStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    adjustTokenSVGAttrs(token);
-    adjustTokenXMLAttrs(token);
-    if (token.selfClosing) {
-        p._appendElement(token, html_NS.SVG);
-    }
-    else {
-        p._insertElement(token, html_NS.SVG);
-    }
-    token.ackSelfClosing = true;
-}
-function genericStartTagInBody(p, token) {
-    p._reconstructActiveFormattingElements();
-    p._insertElement(token, html_NS.HTML);
-}
-function startTagInBody(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.I:
-        case TAG_ID.S:
-        case TAG_ID.B:
-        case TAG_ID.U:
-        case TAG_ID.EM:
-        case TAG_ID.TT:
-        case TAG_ID.BIG:
-        case TAG_ID.CODE:
-        case TAG_ID.FONT:
-        case TAG_ID.SMALL:
-        case TAG_ID.STRIKE:
-        case TAG_ID.STRONG: {
-            bStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.A: {
-            aStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.H1:
-        case TAG_ID.H2:
-        case TAG_ID.H3:
-        case TAG_ID.H4:
-        case TAG_ID.H5:
-        case TAG_ID.H6: {
-            numberedHeaderStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.P:
-        case TAG_ID.DL:
-        case TAG_ID.OL:
-        case TAG_ID.UL:
-        case TAG_ID.DIV:
-        case TAG_ID.DIR:
-        case TAG_ID.NAV:
-        case TAG_ID.MAIN:
-        case TAG_ID.MENU:
-        case TAG_ID.ASIDE:
-        case TAG_ID.CENTER:
-        case TAG_ID.FIGURE:
-        case TAG_ID.FOOTER:
-        case TAG_ID.HEADER:
-        case TAG_ID.HGROUP:
-        case TAG_ID.DIALOG:
-        case TAG_ID.DETAILS:
-        case TAG_ID.ADDRESS:
-        case TAG_ID.ARTICLE:
-        case TAG_ID.SEARCH:
-        case TAG_ID.SECTION:
-        case TAG_ID.SUMMARY:
-        case TAG_ID.FIELDSET:
-        case TAG_ID.BLOCKQUOTE:
-        case TAG_ID.FIGCAPTION: {
-            addressStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.LI:
-        case TAG_ID.DD:
-        case TAG_ID.DT: {
-            listItemStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BR:
-        case TAG_ID.IMG:
-        case TAG_ID.WBR:
-        case TAG_ID.AREA:
-        case TAG_ID.EMBED:
-        case TAG_ID.KEYGEN: {
-            areaStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.HR: {
-            hrStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.RB:
-        case TAG_ID.RTC: {
-            rbStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.RT:
-        case TAG_ID.RP: {
-            rtStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.PRE:
-        case TAG_ID.LISTING: {
-            preStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.XMP: {
-            xmpStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.SVG: {
-            svgStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.HTML: {
-            htmlStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BASE:
-        case TAG_ID.LINK:
-        case TAG_ID.META:
-        case TAG_ID.STYLE:
-        case TAG_ID.TITLE:
-        case TAG_ID.SCRIPT:
-        case TAG_ID.BGSOUND:
-        case TAG_ID.BASEFONT:
-        case TAG_ID.TEMPLATE: {
-            startTagInHead(p, token);
-            break;
-        }
-        case TAG_ID.BODY: {
-            bodyStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.FORM: {
-            formStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.NOBR: {
-            nobrStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.MATH: {
-            mathStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.TABLE: {
-            tableStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.INPUT: {
-            inputStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.PARAM:
-        case TAG_ID.TRACK:
-        case TAG_ID.SOURCE: {
-            paramStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.IMAGE: {
-            imageStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.BUTTON: {
-            buttonStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.APPLET:
-        case TAG_ID.OBJECT:
-        case TAG_ID.MARQUEE: {
-            appletStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.IFRAME: {
-            iframeStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.SELECT: {
-            selectStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.OPTION:
-        case TAG_ID.OPTGROUP: {
-            optgroupStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.NOEMBED:
-        case TAG_ID.NOFRAMES: {
-            rawTextStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.FRAMESET: {
-            framesetStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.TEXTAREA: {
-            textareaStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.NOSCRIPT: {
-            if (p.options.scriptingEnabled) {
-                rawTextStartTagInBody(p, token);
-            }
-            else {
-                genericStartTagInBody(p, token);
-            }
-            break;
-        }
-        case TAG_ID.PLAINTEXT: {
-            plaintextStartTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.COL:
-        case TAG_ID.TH:
-        case TAG_ID.TD:
-        case TAG_ID.TR:
-        case TAG_ID.HEAD:
-        case TAG_ID.FRAME:
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD:
-        case TAG_ID.CAPTION:
-        case TAG_ID.COLGROUP: {
-            // Ignore token
-            break;
-        }
-        default: {
-            genericStartTagInBody(p, token);
-        }
-    }
-}
-function bodyEndTagInBody(p, token) {
-    if (p.openElements.hasInScope(TAG_ID.BODY)) {
-        p.insertionMode = InsertionMode.AFTER_BODY;
-        //NOTE: <body> is never popped from the stack, so we need to updated
-        //the end location explicitly.
-        if (p.options.sourceCodeLocationInfo) {
-            const bodyElement = p.openElements.tryPeekProperlyNestedBodyElement();
-            if (bodyElement) {
-                p._setEndLocation(bodyElement, token);
-            }
-        }
-    }
-}
-function htmlEndTagInBody(p, token) {
-    if (p.openElements.hasInScope(TAG_ID.BODY)) {
-        p.insertionMode = InsertionMode.AFTER_BODY;
-        endTagAfterBody(p, token);
-    }
-}
-function addressEndTagInBody(p, token) {
-    const tn = token.tagID;
-    if (p.openElements.hasInScope(tn)) {
-        p.openElements.generateImpliedEndTags();
-        p.openElements.popUntilTagNamePopped(tn);
-    }
-}
-function formEndTagInBody(p) {
-    const inTemplate = p.openElements.tmplCount > 0;
-    const { formElement } = p;
-    if (!inTemplate) {
-        p.formElement = null;
-    }
-    if ((formElement || inTemplate) && p.openElements.hasInScope(TAG_ID.FORM)) {
-        p.openElements.generateImpliedEndTags();
-        if (inTemplate) {
-            p.openElements.popUntilTagNamePopped(TAG_ID.FORM);
-        }
-        else if (formElement) {
-            p.openElements.remove(formElement);
-        }
-    }
-}
-function pEndTagInBody(p) {
-    if (!p.openElements.hasInButtonScope(TAG_ID.P)) {
-        p._insertFakeElement(TAG_NAMES.P, TAG_ID.P);
-    }
-    p._closePElement();
-}
-function liEndTagInBody(p) {
-    if (p.openElements.hasInListItemScope(TAG_ID.LI)) {
-        p.openElements.generateImpliedEndTagsWithExclusion(TAG_ID.LI);
-        p.openElements.popUntilTagNamePopped(TAG_ID.LI);
-    }
-}
-function ddEndTagInBody(p, token) {
-    const tn = token.tagID;
-    if (p.openElements.hasInScope(tn)) {
-        p.openElements.generateImpliedEndTagsWithExclusion(tn);
-        p.openElements.popUntilTagNamePopped(tn);
-    }
-}
-function numberedHeaderEndTagInBody(p) {
-    if (p.openElements.hasNumberedHeaderInScope()) {
-        p.openElements.generateImpliedEndTags();
-        p.openElements.popUntilNumberedHeaderPopped();
-    }
-}
-function appletEndTagInBody(p, token) {
-    const tn = token.tagID;
-    if (p.openElements.hasInScope(tn)) {
-        p.openElements.generateImpliedEndTags();
-        p.openElements.popUntilTagNamePopped(tn);
-        p.activeFormattingElements.clearToLastMarker();
-    }
-}
-function brEndTagInBody(p) {
-    p._reconstructActiveFormattingElements();
-    p._insertFakeElement(TAG_NAMES.BR, TAG_ID.BR);
-    p.openElements.pop();
-    p.framesetOk = false;
-}
-function genericEndTagInBody(p, token) {
-    const tid = token.tagID;
-    // The topmost open HTML element with the token's name closes, unless a special element is above it. A tag without
-    // an ID is matched by name.
-    const i = tid === TAG_ID.UNKNOWN
-        ? p.openElements.indexOfTopmostByName(html_NS.HTML, token.tagName)
-        : p.openElements.indexOfTopmost(tid);
-    if (i > 0 && !p.openElements.hasSpecialElementAbove(i)) {
-        p.openElements.generateImpliedEndTagsWithExclusion(tid);
-        if (p.openElements.stackTop >= i)
-            p.openElements.shortenToLength(i);
-    }
-}
-function endTagInBody(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.A:
-        case TAG_ID.B:
-        case TAG_ID.I:
-        case TAG_ID.S:
-        case TAG_ID.U:
-        case TAG_ID.EM:
-        case TAG_ID.TT:
-        case TAG_ID.BIG:
-        case TAG_ID.CODE:
-        case TAG_ID.FONT:
-        case TAG_ID.NOBR:
-        case TAG_ID.SMALL:
-        case TAG_ID.STRIKE:
-        case TAG_ID.STRONG: {
-            callAdoptionAgency(p, token);
-            break;
-        }
-        case TAG_ID.P: {
-            pEndTagInBody(p);
-            break;
-        }
-        case TAG_ID.DL:
-        case TAG_ID.UL:
-        case TAG_ID.OL:
-        case TAG_ID.DIR:
-        case TAG_ID.DIV:
-        case TAG_ID.NAV:
-        case TAG_ID.PRE:
-        case TAG_ID.MAIN:
-        case TAG_ID.MENU:
-        case TAG_ID.ASIDE:
-        case TAG_ID.BUTTON:
-        case TAG_ID.CENTER:
-        case TAG_ID.FIGURE:
-        case TAG_ID.FOOTER:
-        case TAG_ID.HEADER:
-        case TAG_ID.HGROUP:
-        case TAG_ID.DIALOG:
-        case TAG_ID.ADDRESS:
-        case TAG_ID.ARTICLE:
-        case TAG_ID.DETAILS:
-        case TAG_ID.SEARCH:
-        case TAG_ID.SECTION:
-        case TAG_ID.SUMMARY:
-        case TAG_ID.LISTING:
-        case TAG_ID.FIELDSET:
-        case TAG_ID.BLOCKQUOTE:
-        case TAG_ID.FIGCAPTION: {
-            addressEndTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.LI: {
-            liEndTagInBody(p);
-            break;
-        }
-        case TAG_ID.DD:
-        case TAG_ID.DT: {
-            ddEndTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.H1:
-        case TAG_ID.H2:
-        case TAG_ID.H3:
-        case TAG_ID.H4:
-        case TAG_ID.H5:
-        case TAG_ID.H6: {
-            numberedHeaderEndTagInBody(p);
-            break;
-        }
-        case TAG_ID.BR: {
-            brEndTagInBody(p);
-            break;
-        }
-        case TAG_ID.BODY: {
-            bodyEndTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.HTML: {
-            htmlEndTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.FORM: {
-            formEndTagInBody(p);
-            break;
-        }
-        case TAG_ID.APPLET:
-        case TAG_ID.OBJECT:
-        case TAG_ID.MARQUEE: {
-            appletEndTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        default: {
-            genericEndTagInBody(p, token);
-        }
-    }
-}
-function eofInBody(p, token) {
-    if (p.tmplInsertionModeStack.length > 0) {
-        eofInTemplate(p, token);
-    }
-    else {
-        stopParsing(p, token);
-    }
-}
-// The "text" insertion mode
-//------------------------------------------------------------------
-function endTagInText(p, token) {
-    var _a;
-    if (token.tagID === TAG_ID.SCRIPT) {
-        (_a = p.scriptHandler) === null || _a === void 0 ? void 0 : _a.call(p, p.openElements.current);
-    }
-    p.openElements.pop();
-    p.insertionMode = p.originalInsertionMode;
-}
-function eofInText(p, token) {
-    p._err(token, ERR.eofInElementThatCanContainOnlyText);
-    p.openElements.pop();
-    p.insertionMode = p.originalInsertionMode;
-    p.onEof(token);
-}
-// The "in table" insertion mode
-//------------------------------------------------------------------
-function characterInTable(p, token) {
-    if (p.openElements.currentTagId !== undefined && TABLE_STRUCTURE_TAGS.has(p.openElements.currentTagId)) {
-        p.pendingCharacterTokens.length = 0;
-        p.hasNonWhitespacePendingCharacterToken = false;
-        p.originalInsertionMode = p.insertionMode;
-        p.insertionMode = InsertionMode.IN_TABLE_TEXT;
-        switch (token.type) {
-            case TokenType.CHARACTER: {
-                characterInTableText(p, token);
-                break;
-            }
-            case TokenType.WHITESPACE_CHARACTER: {
-                whitespaceCharacterInTableText(p, token);
-                break;
-            }
-            // Ignore null
-        }
-    }
-    else {
-        tokenInTable(p, token);
-    }
-}
-function captionStartTagInTable(p, token) {
-    p.openElements.clearBackToTableContext();
-    p.activeFormattingElements.insertMarker();
-    p._insertElement(token, html_NS.HTML);
-    p.insertionMode = InsertionMode.IN_CAPTION;
-}
-function colgroupStartTagInTable(p, token) {
-    p.openElements.clearBackToTableContext();
-    p._insertElement(token, html_NS.HTML);
-    p.insertionMode = InsertionMode.IN_COLUMN_GROUP;
-}
-function colStartTagInTable(p, token) {
-    p.openElements.clearBackToTableContext();
-    p._insertFakeElement(TAG_NAMES.COLGROUP, TAG_ID.COLGROUP);
-    p.insertionMode = InsertionMode.IN_COLUMN_GROUP;
-    startTagInColumnGroup(p, token);
-}
-function tbodyStartTagInTable(p, token) {
-    p.openElements.clearBackToTableContext();
-    p._insertElement(token, html_NS.HTML);
-    p.insertionMode = InsertionMode.IN_TABLE_BODY;
-}
-function tdStartTagInTable(p, token) {
-    p.openElements.clearBackToTableContext();
-    p._insertFakeElement(TAG_NAMES.TBODY, TAG_ID.TBODY);
-    p.insertionMode = InsertionMode.IN_TABLE_BODY;
-    startTagInTableBody(p, token);
-}
-function tableStartTagInTable(p, token) {
-    if (p.openElements.hasInTableScope(TAG_ID.TABLE)) {
-        p.openElements.popUntilTagNamePopped(TAG_ID.TABLE);
-        p._resetInsertionMode();
-        p._processStartTag(token);
-    }
-}
-function inputStartTagInTable(p, token) {
-    if (isHiddenInput(token)) {
-        p._appendElement(token, html_NS.HTML);
-    }
-    else {
-        tokenInTable(p, token);
-    }
-    token.ackSelfClosing = true;
-}
-function formStartTagInTable(p, token) {
-    if (!p.formElement && p.openElements.tmplCount === 0) {
-        p._insertElement(token, html_NS.HTML);
-        p.formElement = p.openElements.current;
-        p.openElements.pop();
-    }
-}
-function startTagInTable(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.TD:
-        case TAG_ID.TH:
-        case TAG_ID.TR: {
-            tdStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.STYLE:
-        case TAG_ID.SCRIPT:
-        case TAG_ID.TEMPLATE: {
-            startTagInHead(p, token);
-            break;
-        }
-        case TAG_ID.COL: {
-            colStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.FORM: {
-            formStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.TABLE: {
-            tableStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD: {
-            tbodyStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.INPUT: {
-            inputStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.CAPTION: {
-            captionStartTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.COLGROUP: {
-            colgroupStartTagInTable(p, token);
-            break;
-        }
-        default: {
-            tokenInTable(p, token);
-        }
-    }
-}
-function endTagInTable(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.TABLE: {
-            if (p.openElements.hasInTableScope(TAG_ID.TABLE)) {
-                p.openElements.popUntilTagNamePopped(TAG_ID.TABLE);
-                p._resetInsertionMode();
-            }
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.HTML:
-        case TAG_ID.TBODY:
-        case TAG_ID.TD:
-        case TAG_ID.TFOOT:
-        case TAG_ID.TH:
-        case TAG_ID.THEAD:
-        case TAG_ID.TR: {
-            // Ignore token
-            break;
-        }
-        default: {
-            tokenInTable(p, token);
-        }
-    }
-}
-function tokenInTable(p, token) {
-    const savedFosterParentingState = p.fosterParentingEnabled;
-    p.fosterParentingEnabled = true;
-    // Process token in `In Body` mode
-    modeInBody(p, token);
-    p.fosterParentingEnabled = savedFosterParentingState;
-}
-// The "in table text" insertion mode
-//------------------------------------------------------------------
-function whitespaceCharacterInTableText(p, token) {
-    p.pendingCharacterTokens.push(token);
-}
-function characterInTableText(p, token) {
-    p.pendingCharacterTokens.push(token);
-    p.hasNonWhitespacePendingCharacterToken = true;
-}
-function tokenInTableText(p, token) {
-    let i = 0;
-    if (p.hasNonWhitespacePendingCharacterToken) {
-        for (; i < p.pendingCharacterTokens.length; i++) {
-            tokenInTable(p, p.pendingCharacterTokens[i]);
-        }
-    }
-    else {
-        for (; i < p.pendingCharacterTokens.length; i++) {
-            p._insertCharacters(p.pendingCharacterTokens[i]);
-        }
-    }
-    p.insertionMode = p.originalInsertionMode;
-    p._processToken(token);
-}
-// The "in caption" insertion mode
-//------------------------------------------------------------------
-const TABLE_VOID_ELEMENTS = new Set([TAG_ID.CAPTION, TAG_ID.COL, TAG_ID.COLGROUP, TAG_ID.TBODY, TAG_ID.TD, TAG_ID.TFOOT, TAG_ID.TH, TAG_ID.THEAD, TAG_ID.TR]);
-function startTagInCaption(p, token) {
-    const tn = token.tagID;
-    if (TABLE_VOID_ELEMENTS.has(tn)) {
-        if (p.openElements.hasInTableScope(TAG_ID.CAPTION)) {
-            p.openElements.generateImpliedEndTags();
-            p.openElements.popUntilTagNamePopped(TAG_ID.CAPTION);
-            p.activeFormattingElements.clearToLastMarker();
-            p.insertionMode = InsertionMode.IN_TABLE;
-            startTagInTable(p, token);
-        }
-    }
-    else {
-        startTagInBody(p, token);
-    }
-}
-function endTagInCaption(p, token) {
-    const tn = token.tagID;
-    switch (tn) {
-        case TAG_ID.CAPTION:
-        case TAG_ID.TABLE: {
-            if (p.openElements.hasInTableScope(TAG_ID.CAPTION)) {
-                p.openElements.generateImpliedEndTags();
-                p.openElements.popUntilTagNamePopped(TAG_ID.CAPTION);
-                p.activeFormattingElements.clearToLastMarker();
-                p.insertionMode = InsertionMode.IN_TABLE;
-                if (tn === TAG_ID.TABLE) {
-                    endTagInTable(p, token);
-                }
-            }
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.HTML:
-        case TAG_ID.TBODY:
-        case TAG_ID.TD:
-        case TAG_ID.TFOOT:
-        case TAG_ID.TH:
-        case TAG_ID.THEAD:
-        case TAG_ID.TR: {
-            // Ignore token
-            break;
-        }
-        default: {
-            endTagInBody(p, token);
-        }
-    }
-}
-// The "in column group" insertion mode
-//------------------------------------------------------------------
-function startTagInColumnGroup(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.COL: {
-            p._appendElement(token, html_NS.HTML);
-            token.ackSelfClosing = true;
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            startTagInHead(p, token);
-            break;
-        }
-        default: {
-            tokenInColumnGroup(p, token);
-        }
-    }
-}
-function endTagInColumnGroup(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.COLGROUP: {
-            if (p.openElements.currentTagId === TAG_ID.COLGROUP) {
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE;
-            }
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        case TAG_ID.COL: {
-            // Ignore token
-            break;
-        }
-        default: {
-            tokenInColumnGroup(p, token);
-        }
-    }
-}
-function tokenInColumnGroup(p, token) {
-    if (p.openElements.currentTagId === TAG_ID.COLGROUP) {
-        p.openElements.pop();
-        p.insertionMode = InsertionMode.IN_TABLE;
-        p._processToken(token);
-    }
-}
-// The "in table body" insertion mode
-//------------------------------------------------------------------
-function startTagInTableBody(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.TR: {
-            p.openElements.clearBackToTableBodyContext();
-            p._insertElement(token, html_NS.HTML);
-            p.insertionMode = InsertionMode.IN_ROW;
-            break;
-        }
-        case TAG_ID.TH:
-        case TAG_ID.TD: {
-            p.openElements.clearBackToTableBodyContext();
-            p._insertFakeElement(TAG_NAMES.TR, TAG_ID.TR);
-            p.insertionMode = InsertionMode.IN_ROW;
-            startTagInRow(p, token);
-            break;
-        }
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD: {
-            if (p.openElements.hasTableBodyContextInTableScope()) {
-                p.openElements.clearBackToTableBodyContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE;
-                startTagInTable(p, token);
-            }
-            break;
-        }
-        default: {
-            startTagInTable(p, token);
-        }
-    }
-}
-function endTagInTableBody(p, token) {
-    const tn = token.tagID;
-    switch (token.tagID) {
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD: {
-            if (p.openElements.hasInTableScope(tn)) {
-                p.openElements.clearBackToTableBodyContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE;
-            }
-            break;
-        }
-        case TAG_ID.TABLE: {
-            if (p.openElements.hasTableBodyContextInTableScope()) {
-                p.openElements.clearBackToTableBodyContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE;
-                endTagInTable(p, token);
-            }
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.HTML:
-        case TAG_ID.TD:
-        case TAG_ID.TH:
-        case TAG_ID.TR: {
-            // Ignore token
-            break;
-        }
-        default: {
-            endTagInTable(p, token);
-        }
-    }
-}
-// The "in row" insertion mode
-//------------------------------------------------------------------
-function startTagInRow(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.TH:
-        case TAG_ID.TD: {
-            p.openElements.clearBackToTableRowContext();
-            p._insertElement(token, html_NS.HTML);
-            p.insertionMode = InsertionMode.IN_CELL;
-            p.activeFormattingElements.insertMarker();
-            break;
-        }
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD:
-        case TAG_ID.TR: {
-            if (p.openElements.hasInTableScope(TAG_ID.TR)) {
-                p.openElements.clearBackToTableRowContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE_BODY;
-                startTagInTableBody(p, token);
-            }
-            break;
-        }
-        default: {
-            startTagInTable(p, token);
-        }
-    }
-}
-function endTagInRow(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.TR: {
-            if (p.openElements.hasInTableScope(TAG_ID.TR)) {
-                p.openElements.clearBackToTableRowContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE_BODY;
-            }
-            break;
-        }
-        case TAG_ID.TABLE: {
-            if (p.openElements.hasInTableScope(TAG_ID.TR)) {
-                p.openElements.clearBackToTableRowContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE_BODY;
-                endTagInTableBody(p, token);
-            }
-            break;
-        }
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD: {
-            if (p.openElements.hasInTableScope(token.tagID) || p.openElements.hasInTableScope(TAG_ID.TR)) {
-                p.openElements.clearBackToTableRowContext();
-                p.openElements.pop();
-                p.insertionMode = InsertionMode.IN_TABLE_BODY;
-                endTagInTableBody(p, token);
-            }
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.HTML:
-        case TAG_ID.TD:
-        case TAG_ID.TH: {
-            // Ignore end tag
-            break;
-        }
-        default: {
-            endTagInTable(p, token);
-        }
-    }
-}
-// The "in cell" insertion mode
-//------------------------------------------------------------------
-function startTagInCell(p, token) {
-    const tn = token.tagID;
-    if (TABLE_VOID_ELEMENTS.has(tn)) {
-        if (p.openElements.hasInTableScope(TAG_ID.TD) || p.openElements.hasInTableScope(TAG_ID.TH)) {
-            p._closeTableCell();
-            startTagInRow(p, token);
-        }
-    }
-    else {
-        startTagInBody(p, token);
-    }
-}
-function endTagInCell(p, token) {
-    const tn = token.tagID;
-    switch (tn) {
-        case TAG_ID.TD:
-        case TAG_ID.TH: {
-            if (p.openElements.hasInTableScope(tn)) {
-                p.openElements.generateImpliedEndTags();
-                p.openElements.popUntilTagNamePopped(tn);
-                p.activeFormattingElements.clearToLastMarker();
-                p.insertionMode = InsertionMode.IN_ROW;
-            }
-            break;
-        }
-        case TAG_ID.TABLE:
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD:
-        case TAG_ID.TR: {
-            if (p.openElements.hasInTableScope(tn)) {
-                p._closeTableCell();
-                endTagInRow(p, token);
-            }
-            break;
-        }
-        case TAG_ID.BODY:
-        case TAG_ID.CAPTION:
-        case TAG_ID.COL:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.HTML: {
-            // Ignore token
-            break;
-        }
-        default: {
-            endTagInBody(p, token);
-        }
-    }
-}
-// The "in select" insertion mode
-//------------------------------------------------------------------
-function startTagInSelect(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.OPTION: {
-            if (p.openElements.currentTagId === TAG_ID.OPTION) {
-                p.openElements.pop();
-            }
-            p._insertElement(token, html_NS.HTML);
-            break;
-        }
-        case TAG_ID.OPTGROUP: {
-            if (p.openElements.currentTagId === TAG_ID.OPTION) {
-                p.openElements.pop();
-            }
-            if (p.openElements.currentTagId === TAG_ID.OPTGROUP) {
-                p.openElements.pop();
-            }
-            p._insertElement(token, html_NS.HTML);
-            break;
-        }
-        case TAG_ID.HR: {
-            if (p.openElements.currentTagId === TAG_ID.OPTION) {
-                p.openElements.pop();
-            }
-            if (p.openElements.currentTagId === TAG_ID.OPTGROUP) {
-                p.openElements.pop();
-            }
-            p._appendElement(token, html_NS.HTML);
-            token.ackSelfClosing = true;
-            break;
-        }
-        case TAG_ID.INPUT:
-        case TAG_ID.KEYGEN:
-        case TAG_ID.TEXTAREA:
-        case TAG_ID.SELECT: {
-            if (p.openElements.hasInSelectScope(TAG_ID.SELECT)) {
-                p.openElements.popUntilTagNamePopped(TAG_ID.SELECT);
-                p._resetInsertionMode();
-                if (token.tagID !== TAG_ID.SELECT) {
-                    p._processStartTag(token);
-                }
-            }
-            break;
-        }
-        case TAG_ID.SCRIPT:
-        case TAG_ID.TEMPLATE: {
-            startTagInHead(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-function endTagInSelect(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.OPTGROUP: {
-            if (p.openElements.stackTop > 0 &&
-                p.openElements.currentTagId === TAG_ID.OPTION &&
-                p.openElements.tagIDs[p.openElements.slotBelow(p.openElements.stackTop)] === TAG_ID.OPTGROUP) {
-                p.openElements.pop();
-            }
-            if (p.openElements.currentTagId === TAG_ID.OPTGROUP) {
-                p.openElements.pop();
-            }
-            break;
-        }
-        case TAG_ID.OPTION: {
-            if (p.openElements.currentTagId === TAG_ID.OPTION) {
-                p.openElements.pop();
-            }
-            break;
-        }
-        case TAG_ID.SELECT: {
-            if (p.openElements.hasInSelectScope(TAG_ID.SELECT)) {
-                p.openElements.popUntilTagNamePopped(TAG_ID.SELECT);
-                p._resetInsertionMode();
-            }
-            break;
-        }
-        case TAG_ID.TEMPLATE: {
-            templateEndTagInHead(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-// The "in select in table" insertion mode
-//------------------------------------------------------------------
-function startTagInSelectInTable(p, token) {
-    const tn = token.tagID;
-    if (tn === TAG_ID.CAPTION ||
-        tn === TAG_ID.TABLE ||
-        tn === TAG_ID.TBODY ||
-        tn === TAG_ID.TFOOT ||
-        tn === TAG_ID.THEAD ||
-        tn === TAG_ID.TR ||
-        tn === TAG_ID.TD ||
-        tn === TAG_ID.TH) {
-        p.openElements.popUntilTagNamePopped(TAG_ID.SELECT);
-        p._resetInsertionMode();
-        p._processStartTag(token);
-    }
-    else {
-        startTagInSelect(p, token);
-    }
-}
-function endTagInSelectInTable(p, token) {
-    const tn = token.tagID;
-    if (tn === TAG_ID.CAPTION ||
-        tn === TAG_ID.TABLE ||
-        tn === TAG_ID.TBODY ||
-        tn === TAG_ID.TFOOT ||
-        tn === TAG_ID.THEAD ||
-        tn === TAG_ID.TR ||
-        tn === TAG_ID.TD ||
-        tn === TAG_ID.TH) {
-        if (p.openElements.hasInTableScope(tn)) {
-            p.openElements.popUntilTagNamePopped(TAG_ID.SELECT);
-            p._resetInsertionMode();
-            p.onEndTag(token);
-        }
-    }
-    else {
-        endTagInSelect(p, token);
-    }
-}
-// The "in template" insertion mode
-//------------------------------------------------------------------
-function startTagInTemplate(p, token) {
-    switch (token.tagID) {
-        // First, handle tags that can start without a mode change
-        case TAG_ID.BASE:
-        case TAG_ID.BASEFONT:
-        case TAG_ID.BGSOUND:
-        case TAG_ID.LINK:
-        case TAG_ID.META:
-        case TAG_ID.NOFRAMES:
-        case TAG_ID.SCRIPT:
-        case TAG_ID.STYLE:
-        case TAG_ID.TEMPLATE:
-        case TAG_ID.TITLE: {
-            startTagInHead(p, token);
-            break;
-        }
-        // Re-process the token in the appropriate mode
-        case TAG_ID.CAPTION:
-        case TAG_ID.COLGROUP:
-        case TAG_ID.TBODY:
-        case TAG_ID.TFOOT:
-        case TAG_ID.THEAD: {
-            p.tmplInsertionModeStack[p.tmplInsertionModeStack.length - 1] = InsertionMode.IN_TABLE;
-            p.insertionMode = InsertionMode.IN_TABLE;
-            startTagInTable(p, token);
-            break;
-        }
-        case TAG_ID.COL: {
-            p.tmplInsertionModeStack[p.tmplInsertionModeStack.length - 1] = InsertionMode.IN_COLUMN_GROUP;
-            p.insertionMode = InsertionMode.IN_COLUMN_GROUP;
-            startTagInColumnGroup(p, token);
-            break;
-        }
-        case TAG_ID.TR: {
-            p.tmplInsertionModeStack[p.tmplInsertionModeStack.length - 1] = InsertionMode.IN_TABLE_BODY;
-            p.insertionMode = InsertionMode.IN_TABLE_BODY;
-            startTagInTableBody(p, token);
-            break;
-        }
-        case TAG_ID.TD:
-        case TAG_ID.TH: {
-            p.tmplInsertionModeStack[p.tmplInsertionModeStack.length - 1] = InsertionMode.IN_ROW;
-            p.insertionMode = InsertionMode.IN_ROW;
-            startTagInRow(p, token);
-            break;
-        }
-        default: {
-            p.tmplInsertionModeStack[p.tmplInsertionModeStack.length - 1] = InsertionMode.IN_BODY;
-            p.insertionMode = InsertionMode.IN_BODY;
-            startTagInBody(p, token);
-        }
-    }
-}
-function endTagInTemplate(p, token) {
-    if (token.tagID === TAG_ID.TEMPLATE) {
-        templateEndTagInHead(p, token);
-    }
-}
-function eofInTemplate(p, token) {
-    if (p.openElements.tmplCount > 0) {
-        // EOF closes every open template.
-        do {
-            p.openElements.popUntilTagNamePopped(TAG_ID.TEMPLATE);
-            p.activeFormattingElements.clearToLastMarker();
-            p.tmplInsertionModeStack.pop();
-        } while (p.openElements.tmplCount > 0);
-        p._resetInsertionMode();
-        p.onEof(token);
-    }
-    else {
-        stopParsing(p, token);
-    }
-}
-// The "after body" insertion mode
-//------------------------------------------------------------------
-function startTagAfterBody(p, token) {
-    if (token.tagID === TAG_ID.HTML) {
-        startTagInBody(p, token);
-    }
-    else {
-        tokenAfterBody(p, token);
-    }
-}
-function endTagAfterBody(p, token) {
-    var _a;
-    if (token.tagID === TAG_ID.HTML) {
-        if (!p.fragmentContext) {
-            p.insertionMode = InsertionMode.AFTER_AFTER_BODY;
-        }
-        //NOTE: <html> is never popped from the stack, so we need to updated
-        //the end location explicitly.
-        if (p.options.sourceCodeLocationInfo && p.openElements.tagIDs[0] === TAG_ID.HTML) {
-            p._setEndLocation(p.openElements.items[0], token);
-            // Update the body element, if it doesn't have an end tag
-            const bodyElement = p.openElements.items[1];
-            if (bodyElement && !((_a = p.treeAdapter.getNodeSourceCodeLocation(bodyElement)) === null || _a === void 0 ? void 0 : _a.endTag)) {
-                p._setEndLocation(bodyElement, token);
-            }
-        }
-    }
-    else {
-        tokenAfterBody(p, token);
-    }
-}
-function tokenAfterBody(p, token) {
-    p.insertionMode = InsertionMode.IN_BODY;
-    modeInBody(p, token);
-}
-// The "in frameset" insertion mode
-//------------------------------------------------------------------
-function startTagInFrameset(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.FRAMESET: {
-            p._insertElement(token, html_NS.HTML);
-            break;
-        }
-        case TAG_ID.FRAME: {
-            p._appendElement(token, html_NS.HTML);
-            token.ackSelfClosing = true;
-            break;
-        }
-        case TAG_ID.NOFRAMES: {
-            startTagInHead(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-function endTagInFrameset(p, token) {
-    if (token.tagID === TAG_ID.FRAMESET && !p.openElements.isRootHtmlElementCurrent()) {
-        p.openElements.pop();
-        if (!p.fragmentContext && p.openElements.currentTagId !== TAG_ID.FRAMESET) {
-            p.insertionMode = InsertionMode.AFTER_FRAMESET;
-        }
-    }
-}
-// The "after frameset" insertion mode
-//------------------------------------------------------------------
-function startTagAfterFrameset(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.NOFRAMES: {
-            startTagInHead(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-function endTagAfterFrameset(p, token) {
-    if (token.tagID === TAG_ID.HTML) {
-        p.insertionMode = InsertionMode.AFTER_AFTER_FRAMESET;
-    }
-}
-// The "after after body" insertion mode
-//------------------------------------------------------------------
-function startTagAfterAfterBody(p, token) {
-    if (token.tagID === TAG_ID.HTML) {
-        startTagInBody(p, token);
-    }
-    else {
-        tokenAfterAfterBody(p, token);
-    }
-}
-function tokenAfterAfterBody(p, token) {
-    p.insertionMode = InsertionMode.IN_BODY;
-    modeInBody(p, token);
-}
-// The "after after frameset" insertion mode
-//------------------------------------------------------------------
-function startTagAfterAfterFrameset(p, token) {
-    switch (token.tagID) {
-        case TAG_ID.HTML: {
-            startTagInBody(p, token);
-            break;
-        }
-        case TAG_ID.NOFRAMES: {
-            startTagInHead(p, token);
-            break;
-        }
-        default:
-        // Do nothing
-    }
-}
-// The rules for parsing tokens in foreign content
-//------------------------------------------------------------------
-function nullCharacterInForeignContent(p, token) {
-    token.chars = REPLACEMENT_CHARACTER;
-    p._insertCharacters(token);
-}
-function characterInForeignContent(p, token) {
-    p._insertCharacters(token);
-    p.framesetOk = false;
-}
-function popUntilHtmlOrIntegrationPoint(p) {
-    while (p.treeAdapter.getNamespaceURI(p.openElements.current) !== html_NS.HTML &&
-        p.openElements.currentTagId !== undefined &&
-        !p._isIntegrationPoint(p.openElements.currentTagId, p.openElements.current)) {
-        p.openElements.pop();
-    }
-}
-function startTagInForeignContent(p, token) {
-    if (causesExit(token)) {
-        popUntilHtmlOrIntegrationPoint(p);
-        p._startTagOutsideForeignContent(token);
-    }
-    else {
-        const current = p._getAdjustedCurrentElement();
-        const currentNs = p.treeAdapter.getNamespaceURI(current);
-        if (currentNs === html_NS.MATHML) {
-            adjustTokenMathMLAttrs(token);
-        }
-        else if (currentNs === html_NS.SVG) {
-            adjustTokenSVGTagName(token);
-            adjustTokenSVGAttrs(token);
-        }
-        adjustTokenXMLAttrs(token);
-        if (token.selfClosing) {
-            p._appendElement(token, currentNs);
-        }
-        else {
-            p._insertElement(token, currentNs);
-        }
-        token.ackSelfClosing = true;
-    }
-}
-function endTagInForeignContent(p, token) {
-    if (token.tagID === TAG_ID.P || token.tagID === TAG_ID.BR) {
-        popUntilHtmlOrIntegrationPoint(p);
-        p._endTagOutsideForeignContent(token);
-        return;
-    }
-    // The current node is the root element (fragment case): ignore the token.
-    if (p.openElements.stackTop === 0)
-        return;
-    // The topmost foreign element with the token's name closes, unless an HTML element is above it. Foreign names are
-    // the lowercased start-tag name or its SVG adjustment, so these two are the ASCII case-insensitive match.
-    const { tagName } = token;
-    const adjustedTagName = SVG_TAG_NAMES_ADJUSTMENT_MAP.get(tagName);
-    // Elements outside HTML, SVG and MathML only come from a fragment context in their namespace.
-    const contextNs = p.fragmentContext ? p.treeAdapter.getNamespaceURI(p.fragmentContext) : html_NS.HTML;
-    const i = Math.max(p.openElements.indexOfTopmostByName(html_NS.SVG, tagName), p.openElements.indexOfTopmostByName(html_NS.MATHML, tagName), adjustedTagName === undefined ? -1 : p.openElements.indexOfTopmostByName(html_NS.SVG, adjustedTagName), contextNs === html_NS.HTML || contextNs === html_NS.SVG || contextNs === html_NS.MATHML
-        ? -1
-        : p.openElements.indexOfTopmostByName(contextNs, tagName));
-    if (i > p.openElements.indexOfTopmostHtmlElement()) {
-        //NOTE: update the token tag name for `_setEndLocation`.
-        token.tagName = p.treeAdapter.getTagName(p.openElements.items[i]);
-        p.openElements.shortenToLength(i);
-    }
-    else {
-        p._endTagOutsideForeignContent(token);
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/serializer/index.js
-
-
-
-// Sets
-const VOID_ELEMENTS = new Set([
-    TAG_NAMES.AREA,
-    TAG_NAMES.BASE,
-    TAG_NAMES.BASEFONT,
-    TAG_NAMES.BGSOUND,
-    TAG_NAMES.BR,
-    TAG_NAMES.COL,
-    TAG_NAMES.EMBED,
-    TAG_NAMES.FRAME,
-    TAG_NAMES.HR,
-    TAG_NAMES.IMG,
-    TAG_NAMES.INPUT,
-    TAG_NAMES.KEYGEN,
-    TAG_NAMES.LINK,
-    TAG_NAMES.META,
-    TAG_NAMES.PARAM,
-    TAG_NAMES.SOURCE,
-    TAG_NAMES.TRACK,
-    TAG_NAMES.WBR,
-]);
-function isVoidElement(node, options) {
-    return (options.treeAdapter.isElementNode(node) &&
-        options.treeAdapter.getNamespaceURI(node) === NS.HTML &&
-        VOID_ELEMENTS.has(options.treeAdapter.getTagName(node)));
-}
-const defaultOpts = { treeAdapter: defaultTreeAdapter, scriptingEnabled: true };
-/**
- * Serializes an AST node to an HTML string.
- *
- * @example
- *
- * ```js
- * const parse5 = require('parse5');
- *
- * const document = parse5.parse('<!DOCTYPE html><html><head></head><body>Hi there!</body></html>');
- *
- * // Serializes a document.
- * const html = parse5.serialize(document);
- *
- * // Serializes the <html> element content.
- * const str = parse5.serialize(document.childNodes[1]);
- *
- * console.log(str); //> '<head></head><body>Hi there!</body>'
- * ```
- *
- * @param node Node to serialize.
- * @param options Serialization options.
- */
-function serialize(node, options) {
-    var _a;
-    const opts = { ...defaultOpts, ...options };
-    if (isVoidElement(node, opts)) {
-        return '';
-    }
-    const { treeAdapter } = opts;
-    // A template's children are those of its content fragment.
-    const container = treeAdapter.isElementNode(node) &&
-        treeAdapter.getTagName(node) === $.TEMPLATE &&
-        treeAdapter.getNamespaceURI(node) === NS.HTML
-        ? treeAdapter.getTemplateContent(node)
-        : node;
-    return serializeNodes((_a = treeAdapter.getChildNodes(container)) !== null && _a !== void 0 ? _a : [], opts);
-}
-/**
- * Serializes an AST element node to an HTML string, including the element node.
- *
- * @example
- *
- * ```js
- * const parse5 = require('parse5');
- *
- * const document = parse5.parseFragment('<div>Hello, <b>world</b>!</div>');
- *
- * // Serializes the <div> element.
- * const str = parse5.serializeOuter(document.childNodes[0]);
- *
- * console.log(str); //> '<div>Hello, <b>world</b>!</div>'
- * ```
- *
- * @param node Node to serialize.
- * @param options Serialization options.
- */
-function serializeOuter(node, options) {
-    const opts = { ...defaultOpts, ...options };
-    return serializeNodes([node], opts);
-}
-function serializeNodes(nodes, options) {
-    var _a;
-    const { treeAdapter } = options;
-    // The depth of the tree is not bounded, so the open elements (their
-    // remaining siblings and end tags) are kept on explicit stacks.
-    const stack = [];
-    let html = '';
-    let index = 0;
-    for (;;) {
-        if (index < nodes.length) {
-            const node = nodes[index++];
-            if (treeAdapter.isElementNode(node)) {
-                const tn = treeAdapter.getTagName(node);
-                html += `<${tn}${serializeAttributes(node, options)}>`;
-                const isHtml = treeAdapter.getNamespaceURI(node) === NS.HTML;
-                if (!(isHtml && VOID_ELEMENTS.has(tn))) {
-                    stack.push({ nodes, index, endTag: `</${tn}>` });
-                    nodes =
-                        (_a = treeAdapter.getChildNodes(isHtml && tn === $.TEMPLATE ? treeAdapter.getTemplateContent(node) : node)) !== null && _a !== void 0 ? _a : [];
-                    index = 0;
-                }
-            }
-            else if (treeAdapter.isTextNode(node)) {
-                html += serializeTextNode(node, options);
-            }
-            else if (treeAdapter.isCommentNode(node)) {
-                html += serializeCommentNode(node, options);
-            }
-            else if (treeAdapter.isDocumentTypeNode(node)) {
-                html += serializeDocumentTypeNode(node, options);
-            }
-        }
-        else {
-            const parent = stack.pop();
-            if (!parent) {
-                return html;
-            }
-            html += parent.endTag;
-            ({ nodes, index } = parent);
-        }
-    }
-}
-function serializeAttributes(node, { treeAdapter }) {
-    let html = '';
-    for (const attr of treeAdapter.getAttrList(node)) {
-        html += ' ';
-        if (attr.namespace) {
-            switch (attr.namespace) {
-                case NS.XML: {
-                    html += `xml:${attr.name}`;
-                    break;
-                }
-                case NS.XMLNS: {
-                    if (attr.name !== 'xmlns') {
-                        html += 'xmlns:';
-                    }
-                    html += attr.name;
-                    break;
-                }
-                case NS.XLINK: {
-                    html += `xlink:${attr.name}`;
-                    break;
-                }
-                default: {
-                    html += `${attr.prefix}:${attr.name}`;
-                }
-            }
-        }
-        else {
-            html += attr.name;
-        }
-        html += `="${escapeAttribute(attr.value)}"`;
-    }
-    return html;
-}
-function serializeTextNode(node, options) {
-    const { treeAdapter } = options;
-    const content = treeAdapter.getTextNodeContent(node);
-    const parent = treeAdapter.getParentNode(node);
-    const parentTn = parent && treeAdapter.isElementNode(parent) && treeAdapter.getTagName(parent);
-    return parentTn &&
-        treeAdapter.getNamespaceURI(parent) === NS.HTML &&
-        hasUnescapedText(parentTn, options.scriptingEnabled)
-        ? content
-        : escapeText(content);
-}
-function serializeCommentNode(node, { treeAdapter }) {
-    return `<!--${treeAdapter.getCommentNodeContent(node)}-->`;
-}
-function serializeDocumentTypeNode(node, { treeAdapter }) {
-    return `<!DOCTYPE ${treeAdapter.getDocumentTypeNodeName(node)}>`;
-}
-
-;// CONCATENATED MODULE: ./node_modules/parse5/dist/index.js
-
-
-
-
-
-/** @internal */
-
-
-
-/** @internal */
-
-// Shorthands
-/**
- * Parses an HTML string.
- *
- * @param html Input HTML string.
- * @param options Parsing options.
- * @returns Document
- *
- * @example
- *
- * ```js
- * const parse5 = require('parse5');
- *
- * const document = parse5.parse('<!DOCTYPE html><html><head></head><body>Hi there!</body></html>');
- *
- * console.log(document.childNodes[1].tagName); //> 'html'
- *```
- */
-function dist_parse(html, options) {
-    return Parser.parse(html, options);
-}
-function parseFragment(fragmentContext, html, options) {
-    if (typeof fragmentContext === 'string') {
-        options = html;
-        html = fragmentContext;
-        fragmentContext = null;
-    }
-    const parser = Parser.getFragmentParser(fragmentContext, options);
-    parser.tokenizer.write(html, true);
-    return parser.getFragment();
-}
-
 ;// CONCATENATED MODULE: ./src/assertions/html.ts
-/**
- * is-html and contains-html, read by parse5 (the WHATWG HTML parser): what a
- * browser would build from the output, not a pattern over its characters.
- */
 
-
-/** The element names of HTML (and SVG/MathML roots) that parse5 knows. */
-const KNOWN_ELEMENTS = new Set(Object.values(TAG_NAMES));
+let loaded;
+/** Loaded on first use, as the SQL parser is: parse5 and its entity tables are most of a megabyte that most runs never need. */
+function loadHtml() {
+    loaded ??= __nccwpck_require__.e(/* import() */ 990).then(__nccwpck_require__.bind(__nccwpck_require__, 1990)).then((parse5) => ({ parse5, known: new Set(Object.values(parse5.html.TAG_NAMES)) }));
+    return loaded;
+}
 function isElement(node) {
     return 'tagName' in node;
 }
@@ -39420,20 +26843,20 @@ function* html_elements(root) {
     }
 }
 /** Written in the output (not implied by the parser, as <html>, <head>, <body> are) and an HTML element or a custom one. */
-function isWrittenHtmlElement(e) {
-    return e.sourceCodeLocation != null && (KNOWN_ELEMENTS.has(e.tagName) || e.tagName.includes('-'));
+function isWrittenHtmlElement(known, e) {
+    return e.sourceCodeLocation != null && (known.has(e.tagName) || e.tagName.includes('-'));
 }
 function hasText(nodes) {
     return nodes.some((n) => n.nodeName === '#text' && n.value.trim() !== '');
 }
 /** Why the output is not an HTML document or fragment, or undefined when it is one. */
-function notHtml(output) {
+function notHtml({ parse5, known }, output) {
     const text = output.trim();
     if (text === '')
         return 'the output is empty';
     if (/^<\?xml/i.test(text))
         return 'it is XML, not HTML';
-    const doc = dist_parse(text, { sourceCodeLocationInfo: true });
+    const doc = parse5.parse(text, { sourceCodeLocationInfo: true });
     const root = doc.childNodes.find(isElement);
     const head = root?.childNodes.find((n) => isElement(n) && n.tagName === 'head');
     const body = root?.childNodes.find((n) => isElement(n) && n.tagName === 'body');
@@ -39443,14 +26866,14 @@ function notHtml(output) {
     if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes)))
         return 'it has text outside the HTML tags';
     for (const e of html_elements(doc))
-        if (isWrittenHtmlElement(e))
+        if (isWrittenHtmlElement(known, e))
             return undefined;
     return 'it has no HTML element';
 }
 const isHtml = {
     negatable: true,
-    run(_a, { output }, negated) {
-        const problem = notHtml(output);
+    async run(_a, { output }, negated) {
+        const problem = notHtml(await loadHtml(), output);
         return ruled(problem === undefined, negated, output, claim('be', 'HTML'), problem);
     }
 };
@@ -39459,18 +26882,18 @@ const isHtml = {
  * with both its tags (<custom>…</custom>). A lone unknown tag (<example>,
  * <john@example.com>) and a comparison (a < b > c) are not HTML.
  */
-function findHtml(output) {
-    const fragment = parseFragment(output, { sourceCodeLocationInfo: true });
+function findHtml({ parse5, known }, output) {
+    const fragment = parse5.parseFragment(output, { sourceCodeLocationInfo: true });
     for (const e of html_elements(fragment)) {
-        if (isWrittenHtmlElement(e) || e.sourceCodeLocation?.endTag)
+        if (isWrittenHtmlElement(known, e) || e.sourceCodeLocation?.endTag)
             return e;
     }
     return undefined;
 }
 const containsHtml = {
     negatable: true,
-    run(_a, { output }, negated) {
-        const found = findHtml(output);
+    async run(_a, { output }, negated) {
+        const found = findHtml(await loadHtml(), output);
         return ruled(found !== undefined, negated, output, claim('contain', 'HTML'), found ? `found <${found.tagName}>` : undefined);
     }
 };
@@ -39565,6 +26988,12 @@ function redact(text, secrets) {
 
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
+/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
+const REPLY_UNFINISHED = 0;
+const REPLY_OK = 1;
+const REPLY_ERROR = 2;
+
 ;// CONCATENATED MODULE: ./src/sandbox/gradable.ts
 function gradable(value) {
     const primitive = (v) => v === null || ['boolean', 'number', 'string', 'bigint', 'undefined'].includes(typeof v);
@@ -39603,6 +27032,8 @@ function workerMain(gradable) {
     const port = threads.parentPort;
     const slot = new Int32Array(threads.workerData.progress);
     const [RUNNING, TASK, ITEM] = [0, 1, 2];
+    // the reply statuses of protocol.ts
+    const [UNFINISHED, OK, ERROR] = [0, 1, 2];
     // The worker's own process object: exiting ends only this thread, but an
     // explicit error names the culprit instead of a lost worker.
     process.exit = ((code) => {
@@ -39620,6 +27051,9 @@ function workerMain(gradable) {
     const AsyncFunction = (async () => { }).constructor;
     const scripts = new Map();
     const modules = new Map();
+    /** default exports found so far: a warm agent is called without waiting a turn for its module */
+    const defaults = new Map();
+    /** each running task's answers so far, as sent: status and payload per item */
     const running = new Map();
     function load(file) {
         let mod = modules.get(file);
@@ -39630,9 +27064,14 @@ function workerMain(gradable) {
         return mod;
     }
     async function defaultExport(file, shape) {
+        const known = defaults.get(file);
+        if (known)
+            return known;
         const mod = await load(file);
-        if (typeof mod.default === 'function')
+        if (typeof mod.default === 'function') {
+            defaults.set(file, mod.default);
             return mod.default;
+        }
         const names = Object.keys(mod).filter((name) => name !== 'default');
         const has = mod.default !== undefined
             ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
@@ -39679,7 +27118,7 @@ function workerMain(gradable) {
                 await defaultExport(item.file, '(input, case) => string');
                 return null;
             case 'agent': {
-                const fn = await defaultExport(item.file, '(input, case) => string');
+                const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'));
                 // the agent's own time: the module is loaded and the worker warm before the clock starts
                 const t0 = performance.now();
                 const value = await user(() => fn(item.input, item.case));
@@ -39689,12 +27128,14 @@ function workerMain(gradable) {
     }
     /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
     let outbox;
-    function send(reply) {
+    function send(id, answers) {
         if (!outbox) {
             outbox = [];
             setImmediate(flush);
         }
-        outbox.push(reply);
+        outbox.push(id, answers.length / 2);
+        for (const x of answers)
+            outbox.push(x);
     }
     function flush() {
         const replies = outbox ?? [];
@@ -39703,53 +27144,64 @@ function workerMain(gradable) {
             port.postMessage(replies);
         }
         catch {
-            for (const reply of replies) {
+            for (let at = 0; at < replies.length;) {
+                const count = replies[at + 1];
+                const one = replies.slice(at, at + 2 + 2 * count);
+                at += one.length;
                 try {
-                    port.postMessage([reply]);
+                    port.postMessage(one);
                 }
                 catch (err) {
                     // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
                     const message = `returned a value that cannot be passed back: ${err.message}`;
-                    port.postMessage([{ id: reply.id, results: reply.results.map((r) => (r && r.ok ? { ok: false, error: message } : r)) }]);
+                    for (let i = 2; i < one.length; i += 2)
+                        if (one[i] === OK)
+                            [one[i], one[i + 1]] = [ERROR, message];
+                    port.postMessage(one);
                 }
             }
         }
     }
     port.on('message', (request) => {
         if ('cancel' in request) {
-            const results = running.get(request.cancel);
+            const answers = running.get(request.cancel) ?? [];
             running.delete(request.cancel);
-            port.postMessage([{ id: request.cancel, results: results ?? [], partial: true }]);
+            port.postMessage([request.cancel, answers.length / 2, ...answers]);
             return;
         }
-        for (const { id, items } of request.tasks)
-            running.set(id, items.map(() => null));
+        for (const { id, items } of request.tasks) {
+            const answers = new Array(2 * items.length);
+            for (let i = 0; i < answers.length; i += 2)
+                [answers[i], answers[i + 1]] = [UNFINISHED, null];
+            running.set(id, answers);
+        }
         // started after the messages already queued are read: a task the pool moved elsewhere
         // while this worker was held is cancelled by the next message, and never runs here
         setImmediate(() => {
             for (const { id, items } of request.tasks) {
-                const results = running.get(id);
-                if (results)
-                    run(id, items, results);
+                const answers = running.get(id);
+                if (answers)
+                    run(id, items, answers);
             }
         });
     });
-    function run(id, items, results) {
+    function run(id, items, answers) {
         let left = items.length;
         if (left === 0) {
             running.delete(id);
-            return send({ id, results });
+            return send(id, answers);
         }
-        items.forEach((item, index) => {
-            start(id, index, item)
-                .then((value) => (results[index] = { ok: true, value }), (err) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) }))
-                .then(() => {
-                if (--left > 0 || !running.has(id))
-                    return;
-                running.delete(id);
-                send({ id, results });
-            });
-        });
+        const answer = (index, status, payload) => {
+            answers[2 * index] = status;
+            answers[2 * index + 1] = payload;
+            if (--left > 0 || !running.has(id))
+                return;
+            running.delete(id);
+            send(id, answers);
+        };
+        for (let index = 0; index < items.length; index++) {
+            start(id, index, items[index]).then((value) => answer(index, OK, value), (err) => answer(index, ERROR, err instanceof Error ? err.message : String(err)));
+        }
     }
 }
 /** The worker's source text: the function above, called with the one helper it shares with the main thread. */
@@ -39766,6 +27218,7 @@ const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`;
  * process.exit, process.exitCode, 'exit' handlers, timers, patched globals —
  * stays in that worker: the main thread's exit code and verdict are its own.
  */
+
 
 
 /** How long a worker may take to answer a cancel before it counts as stuck and is replaced. */
@@ -39925,8 +27378,8 @@ class Sandbox {
                 this.arm(task);
         });
         worker.on('message', (replies) => {
-            for (const reply of replies)
-                this.settle(slot, reply);
+            for (let at = 0; at < replies.length; at += 2 + 2 * replies[at + 1])
+                this.settle(slot, replies, at);
         });
         let failure = '';
         worker.on('error', (err) => (failure = err.message));
@@ -39938,11 +27391,23 @@ class Sandbox {
         this.slots.add(slot);
         return slot;
     }
-    settle(slot, reply) {
-        const task = slot.tasks.get(reply.id);
+    /** The task whose answer starts at `at` in the worker's replies is done (or, answering a cancel, given up where unfinished). */
+    settle(slot, replies, at) {
+        const task = slot.tasks.get(replies[at]);
         if (!task || slot.gone)
             return;
-        this.finish(task, task.items.map((_, i) => reply.results[i] ?? { ok: false, error: timeoutError(task.options), timedOut: true }));
+        const outcomes = new Array(task.items.length);
+        for (let i = 0; i < outcomes.length; i++) {
+            const status = replies[at + 2 + 2 * i];
+            const payload = replies[at + 3 + 2 * i];
+            outcomes[i] =
+                status === REPLY_OK
+                    ? { ok: true, value: payload }
+                    : status === REPLY_ERROR
+                        ? { ok: false, error: payload }
+                        : { ok: false, error: timeoutError(task.options), timedOut: true };
+        }
+        this.finish(task, outcomes);
     }
     finish(task, outcomes) {
         this.detach(task);
@@ -40172,6 +27637,7 @@ function sandbox_checks() {
 
 
 
+
 /** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5;
 /** How much of an expression names it in a reason. */
@@ -40308,9 +27774,6 @@ async function runCheck(a, ctx) {
     if (typeof a.file === 'string')
         return sandbox_checks().run({ kind: 'module', file: a.file, output, context, value: a.value }, timeoutMs);
     return sandbox_checks().run({ kind: 'script', body: bodyOf(String(a.value)), output, input: ctx.input, context }, timeoutMs);
-}
-function clampScore(score) {
-    return Math.min(1, Math.max(0, score));
 }
 function scoreNote(score, threshold) {
     return `score ${score}, threshold ${threshold}`;
@@ -40592,33 +28055,13 @@ function sandboxTester(timeoutMs) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/assertions/json-text.ts
-/** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
-/** A fenced code block: an opening ``` line (any info string), then everything up to a closing ``` line. */
-const FENCED_BLOCK = /^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm;
-/** Work allowed for contains-json, in characters walked: keeps huge outputs from costing quadratic time. */
-const SCAN_BUDGET = 4_000_000;
-function tryParse(text) {
-    try {
-        return { ok: true, value: JSON.parse(text) };
-    }
-    catch (err) {
-        return { ok: false, error: err.message };
-    }
-}
-/** The output as JSON: the whole of it, else the content of its single fenced code block. */
-function parseOutputJson(output) {
-    const whole = tryParse(output);
-    if (whole.ok)
-        return whole;
-    const blocks = [...output.matchAll(FENCED_BLOCK)];
-    if (blocks.length === 0)
-        return { ok: false, error: `not valid JSON: ${whole.error}` };
-    if (blocks.length > 1)
-        return { ok: false, error: `${blocks.length} fenced code blocks; expected the JSON alone or in a single block` };
-    const inner = tryParse(blocks[0][1]);
-    return inner.ok ? inner : { ok: false, error: `the fenced code block is not valid JSON: ${inner.error}` };
-}
+;// CONCATENATED MODULE: ./src/util/json-in-text.ts
+/**
+ * JSON values inside prose: a judge's reply or an agent's output that holds
+ * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
+ * behind the judge's verdict reader and the contains-json assertion; each
+ * caller decides what a found value means.
+ */
 /**
  * Walks from the bracket at `start` to the one that closes it; brackets inside
  * strings do not count. 'open' means `limit` came first.
@@ -40652,33 +28095,90 @@ function walkBrackets(text, start, limit) {
     }
     return { status: 'open', at: limit };
 }
+const NOT_JSON = Symbol('not JSON');
+function parseOrNot(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return NOT_JSON;
+    }
+}
+/**
+ * Calls `visit` with each JSON value in the text, in the order of its opening
+ * bracket, until `visit` returns true. Every opening bracket is tried as the
+ * start of a value by parsing the balanced span from it, so a value after
+ * broken text (or inside it) is still found.
+ *
+ * @returns whether the scan stopped at its budget before reaching the end
+ */
+function visitJsonInText(text, options, visit) {
+    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
+    let left = options.budget ?? Infinity;
+    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+        const start = m.index;
+        const limit = Math.min(text.length, start + left);
+        const walk = walkBrackets(text, start, limit);
+        if (walk.status === 'open' && limit < text.length)
+            return { truncated: true };
+        left -= walk.at - start;
+        if (walk.status !== 'closed')
+            continue;
+        const candidate = text.slice(start, walk.at);
+        left -= candidate.length;
+        const value = parseOrNot(candidate);
+        if (value === NOT_JSON)
+            continue;
+        if (visit(value))
+            return { truncated: false };
+        if (options.skipNested)
+            opening.lastIndex = walk.at;
+    }
+    return { truncated: false };
+}
+
+;// CONCATENATED MODULE: ./src/assertions/json-text.ts
+/** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
+
+/** A fenced code block: an opening ``` line (any info string), then everything up to a closing ``` line. */
+const FENCED_BLOCK = /^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm;
+/** Work allowed for contains-json, in characters walked: keeps huge outputs from costing quadratic time. */
+const SCAN_BUDGET = 4_000_000;
+function tryParse(text) {
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch (err) {
+        return { ok: false, error: err.message };
+    }
+}
+/** The output as JSON: the whole of it, else the content of its single fenced code block. */
+function parseOutputJson(output) {
+    const whole = tryParse(output);
+    if (whole.ok)
+        return whole;
+    const blocks = [...output.matchAll(FENCED_BLOCK)];
+    if (blocks.length === 0)
+        return { ok: false, error: `not valid JSON: ${whole.error}` };
+    if (blocks.length > 1)
+        return { ok: false, error: `${blocks.length} fenced code blocks; expected the JSON alone or in a single block` };
+    const inner = tryParse(blocks[0][1]);
+    return inner.ok ? inner : { ok: false, error: `the fenced code block is not valid JSON: ${inner.error}` };
+}
 /**
  * Tries every `{` and `[` in order as the start of a JSON value, parsing the
  * balanced substring from there; stops at the first one `accept` takes.
  */
 function scanJson(text, accept, budget = SCAN_BUDGET) {
     const scan = { truncated: false };
-    let left = budget;
-    const opening = /[[{]/g;
-    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
-        const start = m.index;
-        const limit = Math.min(text.length, start + left);
-        const walk = walkBrackets(text, start, limit);
-        if (walk.status === 'open' && limit < text.length)
-            return { ...scan, truncated: true };
-        left -= walk.at - start;
-        if (walk.status !== 'closed')
-            continue;
-        const candidate = text.slice(start, walk.at);
-        left -= candidate.length;
-        const parsed = tryParse(candidate);
-        if (!parsed.ok)
-            continue;
+    scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
         if (scan.firstParsed === undefined)
-            scan.firstParsed = parsed.value;
-        if (accept(parsed.value))
-            return { ...scan, match: parsed.value };
-    }
+            scan.firstParsed = value;
+        if (!accept(value))
+            return false;
+        scan.match = value;
+        return true;
+    }).truncated;
     return scan;
 }
 
@@ -42041,4511 +29541,6 @@ const textAssertions = {
     levenshtein
 };
 
-;// CONCATENATED MODULE: ./src/util/tool-calls.ts
-/**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
- * `{name, args, result?}`: shared by the targets that read result objects
- * and the checks that read calls out of an output (is-valid-openai-function-call).
- */
-
-/**
- * Tool calls in any of the shapes agents write them: `{name, args}`,
- * `{name, arguments}` (an object or its JSON text), `{name, input}`, or
- * OpenAI's `{type: "function", function: {name, arguments: "<json>"}}`.
- * `where` names the field in the reason a malformed call is refused with.
- */
-function normalizeToolCalls(value, where) {
-    if (!Array.isArray(value))
-        throw new TargetError(`${where} must be a list of tool calls, got ${describeType(value)}`);
-    return value.map((call, i) => normalizeToolCall(call, `${where}[${i}]`));
-}
-function normalizeToolCall(call, where) {
-    if (!isPlainObject(call))
-        throw new TargetError(`${where} must be an object {name, args}, got ${describeType(call)}`);
-    const fn = isPlainObject(call.function) ? call.function : call;
-    const name = fn.name;
-    if (typeof name !== 'string' || name === '')
-        throw new TargetError(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
-    const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
-    const normalized = { name, args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) };
-    const result = call.result ?? call.output;
-    if (result !== undefined)
-        normalized.result = result;
-    return normalized;
-}
-/** OpenAI sends arguments as JSON text; an empty text is no arguments. */
-function parseArgs(raw, where) {
-    if (raw === undefined || raw === null)
-        return {};
-    if (typeof raw !== 'string')
-        return raw;
-    if (raw.trim() === '')
-        return {};
-    try {
-        return JSON.parse(raw);
-    }
-    catch {
-        throw new TargetError(`${where} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
-    }
-}
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function describeType(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'a list';
-    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
-;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
-/**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
- * `is-valid-openai-function-call`, one check: every call names a tool of the
- * schemas (`value` when it lists tools, else `target.tools`) and its
- * arguments validate against that tool's JSON Schema. The calls are the
- * trial's tool calls; without any, the output read as a call or a list of
- * calls (`{name, arguments}`, OpenAI's `{type: "function", function: …}`,
- * `{function_call: …}` or `{tool_calls: […]}`), as promptfoo reads it.
- */
-
-
-
-
-
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
-function toolSchemas(tools) {
-    return tools.flatMap((tool) => {
-        const fn = isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool;
-        if (!isPlainObject(fn) || typeof fn.name !== 'string')
-            return [];
-        return [{ name: fn.name, ...(isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
-    });
-}
-function schemasProblem(type, tools) {
-    if (!Array.isArray(tools))
-        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
-    const schemas = toolSchemas(tools);
-    if (schemas.length !== tools.length)
-        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
-    for (const s of schemas) {
-        const problem = s.parameters && schemaProblem(s.parameters);
-        if (problem)
-            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
-    }
-    return undefined;
-}
-/** The calls to validate: the trial's, else those the output spells out. */
-function callsToCheck(ctx) {
-    if (ctx.toolCalls?.length)
-        return ctx.toolCalls;
-    const parsed = parseOutputJson(ctx.output);
-    if (!parsed.ok)
-        throw new Error(`no tool calls, and the output is not JSON (${parsed.error})`);
-    let value = parsed.value;
-    if (isPlainObject(value) && value.tool_calls !== undefined)
-        value = value.tool_calls;
-    else if (isPlainObject(value) && value.function_call !== undefined)
-        value = value.function_call;
-    return normalizeToolCalls(Array.isArray(value) ? value : [value], 'the output');
-}
-/** Why a call is not valid against the schemas, or undefined when it is. */
-function callProblem(call, schemas) {
-    const schema = schemas.find((s) => s.name === call.name);
-    if (!schema)
-        return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
-    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
-    return errors && `${call.name} ${shown(call.args)}: ${errors}`;
-}
-const validToolsCall = {
-    negatable: true,
-    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
-    run(a, ctx, negated) {
-        const tools = Array.isArray(a.value) ? a.value : ctx.tools;
-        if (!tools) {
-            const message = `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
-            return { pass: false, score: 0, reason: message, error: message };
-        }
-        let calls;
-        try {
-            calls = callsToCheck(ctx);
-        }
-        catch (err) {
-            return { pass: false, score: 0, reason: `expected ${negated ? 'no ' : ''}valid tool calls: ${errorMessage(err)}` };
-        }
-        const schemas = toolSchemas(tools);
-        const problems = calls.map((c) => callProblem(c, schemas)).filter((p) => p !== undefined);
-        const holds = calls.length > 0 && problems.length === 0;
-        const names = calls.map((c) => c.name).join(' → ') || 'no tool calls';
-        const fact = holds ? `every call is valid against its tool's schema` : calls.length === 0 ? 'no tool calls were made' : problems.join('; ');
-        const passes = holds !== negated;
-        const reason = passes ? `${fact}: ${names}` : `${fact}, expected ${negated ? 'an invalid call' : 'valid calls of the given tools'}: ${names}`;
-        return { pass: holds, score: holds ? 1 : 0, reason };
-    }
-};
-const toolsCallAssertions = {
-    'is-valid-openai-tools-call': validToolsCall,
-    'is-valid-openai-function-call': validToolsCall
-};
-
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
-function stableStringify(value) {
-    return (JSON.stringify(value, (_key, v) => {
-        if (v && typeof v === 'object' && !Array.isArray(v)) {
-            const sorted = {};
-            for (const k of Object.keys(v).sort())
-                sorted[k] = v[k];
-            return sorted;
-        }
-        if (typeof v === 'function')
-            return `[function ${v.name ?? ''}]${String(v)}`;
-        return v;
-    }) ?? 'undefined');
-}
-/**
- * A short, stable content hash (hex). Made at its length rather than cut from
- * the full digest: a cut string keeps the whole digest alive, once per case.
- */
-function contentHash(value, length = 16) {
-    const digest = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(stableStringify(value)).digest();
-    return digest.toString('hex', 0, Math.ceil(length / 2)).slice(0, length);
-}
-
-;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
-
-
-
-
-/** Paths longer than this are cut in the middle of a reason. */
-const PATH_STEPS = 12;
-function callsOf(ctx) {
-    return ctx.toolCalls ?? [];
-}
-/** "lookup_order → refund", or "no tool calls". */
-function toolPath(calls) {
-    if (calls.length === 0)
-        return 'no tool calls';
-    const names = calls.map((c) => c.name);
-    if (names.length <= PATH_STEPS)
-        return names.join(' → ');
-    return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)].join(' → ');
-}
-function times(n) {
-    return `${n} ${n === 1 ? 'time' : 'times'}`;
-}
-/** A reason that states the fact, and when failing what was asked, then the path taken. */
-function conclude(f, negated, calls) {
-    const passes = f.holds !== negated;
-    const asked = passes ? '' : `, ${negated ? f.expectedNot : f.expected}`;
-    const score = f.score ?? (f.holds ? 1 : 0);
-    return { pass: f.holds, score, reason: `${f.fact}${asked}: ${toolPath(calls)}` };
-}
-function rangeProblem(type, v) {
-    for (const key of ['min', 'max']) {
-        const n = v[key];
-        if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0))
-            return `${type} \`${key}\` must be a whole number ≥ 0, got ${shown(n)}`;
-    }
-    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max)
-        return `${type} has min ${v.min} above max ${v.max}`;
-    return undefined;
-}
-function rangeText({ min, max }) {
-    if (max === undefined)
-        return `at least ${min ?? 0}`;
-    if ((min ?? 0) === 0)
-        return max === 0 ? '0' : `at most ${max}`;
-    return min === max ? `exactly ${min}` : `${min} to ${max}`;
-}
-function notRangeText({ min, max }) {
-    const low = min ?? 0;
-    if (max === undefined)
-        return low <= 1 ? (low === 0 ? 'never satisfiable' : '0') : `fewer than ${low}`;
-    if (low === 0)
-        return `more than ${max}`;
-    return `fewer than ${low} or more than ${max}`;
-}
-function inRange(n, { min, max }) {
-    return n >= (min ?? 0) && (max === undefined || n <= max);
-}
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function isName(value) {
-    return typeof value === 'string' && value.trim() !== '';
-}
-/** `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing names and such objects. */
-function usageEntries(value) {
-    const list = Array.isArray(value) ? value : [value];
-    return list.map((entry) => (isRecord(entry) ? entry : { name: String(entry), min: 1 }));
-}
-const toolUsed = {
-    negatable: true,
-    validate(a) {
-        const list = Array.isArray(a.value) ? a.value : [a.value];
-        if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
-        for (const entry of list) {
-            if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
-                if (problem)
-                    return problem;
-            }
-            else if (!isName(entry))
-                return `${a.type} needs tool names, got ${kindOf(entry)}`;
-        }
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        // min defaults to 1, except under `max: 0` ("never called")
-        const entries = usageEntries(a.value).map((e) => ({ ...e, min: e.min ?? Math.min(1, e.max ?? 1) }));
-        const counted = entries.map((e) => ({ entry: e, n: calls.filter((c) => c.name === e.name).length }));
-        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
-        const holds = off.length === 0;
-        // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
-        const one = decisive.length === 1;
-        return conclude({
-            holds,
-            fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-            expected: decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-            expectedNot: one ? `allowed ${notRangeText(decisive[0].entry)}` : 'expected at least one of them out of its range'
-        }, negated, calls);
-    }
-};
-function sequenceOf(value) {
-    if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
-    const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
-}
-/** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
-function firstMissingStep(names, steps) {
-    let at = 0;
-    for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
-            at++;
-        if (at === names.length)
-            return i;
-        at++;
-    }
-    return -1;
-}
-/** The first index where two sequences differ, or -1 when they are equal. */
-function firstDifference(a, b, same) {
-    const n = Math.max(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        if (i >= a.length || i >= b.length || !same(a[i], b[i]))
-            return i;
-    }
-    return -1;
-}
-const toolSequence = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
-        if (!Array.isArray(steps) || steps.length === 0)
-            return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
-        if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const names = calls.map((c) => c.name);
-        const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
-        if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
-            const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
-            return conclude({ holds, fact, expected: `expected exactly ${sequence}`, expectedNot: `expected anything but exactly ${sequence}` }, negated, calls);
-        }
-        const missing = firstMissingStep(names, steps);
-        const holds = missing === -1;
-        const fact = holds
-            ? `the calls contain ${sequence} in order`
-            : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
-        return conclude({ holds, fact, expected: `expected ${sequence} in order`, expectedNot: `expected not to find ${sequence} in order` }, negated, calls);
-    }
-};
-// ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
-function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
-}
-const toolArgsMatch = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
-        return conclude({ holds, fact, expected: `expected ${wanted}`, expectedNot: `expected no call of ${wanted}` }, negated, calls);
-    }
-};
-// ---------------------------------------------------------------- trajectory:step-count
-const stepCount = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
-        return rangeProblem(a.type, v);
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const range = a.value;
-        const counted = range.name === undefined ? calls.length : calls.filter((c) => c.name === range.name).length;
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`;
-        return conclude({ holds: inRange(counted, range), fact, expected: `allowed ${rangeText(range)} ${what}`, expectedNot: `allowed ${notRangeText(range)} ${what}` }, negated, calls);
-    }
-};
-const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
-    if (call.name !== ref.name)
-        return false;
-    return argsMode === 'ignore' || ref.args === undefined || stableStringify(call.args ?? {}) === stableStringify(ref.args);
-}
-/**
- * The most calls that can be paired with distinct reference steps they answer
- * (Kuhn's augmenting paths: a step that gives no args answers several calls,
- * so pairing greedily could miss a full match). `pairOf[j]` is the call paired with step j, or -1.
- */
-function maximumPairing(calls, refs, argsMode) {
-    const pairOf = new Array(refs.length).fill(-1);
-    const fits = calls.map((call) => refs.map((ref) => answers(call, ref, argsMode)));
-    const augment = (i, seen) => {
-        for (let j = 0; j < refs.length; j++) {
-            if (!fits[i][j] || seen[j])
-                continue;
-            seen[j] = true;
-            if (pairOf[j] === -1 || augment(pairOf[j], seen)) {
-                pairOf[j] = i;
-                return true;
-            }
-        }
-        return false;
-    };
-    for (let i = 0; i < calls.length; i++)
-        augment(i, new Array(refs.length).fill(false));
-    return pairOf;
-}
-/**
- * agentevals' trajectory match: strict (the same calls in the same order),
- * unordered (the same calls in any order), subset (every call made is in the
- * reference), superset (every reference call was made). Calls count with
- * their multiplicity: a reference step accounts for one call.
- */
-function matchTrajectory(calls, refs, mode, argsMode) {
-    if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
-        return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
-    }
-    const pairOf = maximumPairing(calls, refs, argsMode);
-    const paired = new Set(pairOf.filter((i) => i !== -1));
-    const unexpected = calls.filter((_, i) => !paired.has(i));
-    const missing = refs.filter((_, j) => pairOf[j] === -1);
-    const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
-    return { holds, unexpected, missing, firstDifference: -1 };
-}
-function stepText(step, argsMode) {
-    if (!step)
-        return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
-}
-const trajectoryMatch = {
-    negatable: true,
-    validate(a) {
-        if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
-            return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
-        }
-        if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
-            return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const refs = referenceOf(a);
-        const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls';
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
-        let fact;
-        if (m.holds)
-            fact = `the calls match the reference ${reference} (${mode})`;
-        else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
-        else {
-            const parts = [
-                ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
-                ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
-            ];
-            fact = parts.join('; ');
-        }
-        return conclude({ holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` }, negated, calls);
-    }
-};
-function referenceOf(a) {
-    return a.value.map((s) => (typeof s === 'string' ? { name: s } : s));
-}
-// ---------------------------------------------------------------- tool-call-f1
-/** F1 of the set of tool names called against the expected set; 1 when both are empty. */
-function toolCallF1(called, expected) {
-    const made = new Set(called);
-    const wanted = new Set(expected);
-    if (made.size === 0 && wanted.size === 0)
-        return { f1: 1, precision: 1, recall: 1 };
-    const hits = [...made].filter((n) => wanted.has(n)).length;
-    const precision = made.size ? hits / made.size : 0;
-    const recall = wanted.size ? hits / wanted.size : 0;
-    return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), precision, recall };
-}
-const toolCallF1Check = {
-    negatable: true,
-    validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
-            return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
-        return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const expected = terms(a.value);
-        const threshold = a.threshold ?? 1;
-        const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
-        const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
-        return conclude({ holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 }, negated, calls);
-    }
-};
-const trajectoryAssertions = {
-    'trajectory:tool-used': toolUsed,
-    'trajectory:tool-sequence': toolSequence,
-    'trajectory:tool-args-match': toolArgsMatch,
-    'trajectory:step-count': stepCount,
-    'trajectory-match': trajectoryMatch,
-    'tool-call-f1': toolCallF1Check
-};
-
-// EXTERNAL MODULE: ./node_modules/saxes/saxes.js
-var saxes = __nccwpck_require__(9800);
-;// CONCATENATED MODULE: ./src/assertions/xml.ts
-/**
- * is-xml and contains-xml: well-formed XML (checked by saxes, a strict
- * parser), optionally with required elements given as dotted paths from the
- * root ("analysis.color", "root.item.1.name" for the second <item>).
- */
-
-
-
-/**
- * XML 1.0 §2.8 without an internal subset: `<!DOCTYPE Name>`, `… SYSTEM "uri">`
- * or `… PUBLIC "pubid" "uri">` (saxes passes the doctype on without checking it).
- * A system literal may not carry a #fragment; a public id has a small alphabet.
- */
-const DOCTYPE = /^\s+[\p{L}_:][\p{L}\p{N}_.:\-\u00B7]*(\s+(?:SYSTEM\s+(?:"[^"#]*"|'[^'#]*')|PUBLIC\s+(?:"[ \r\na-zA-Z0-9'()+,./:=?;!*#@$_%-]*"|'[ \r\na-zA-Z0-9()+,./:=?;!*#@$_%-]*')\s+(?:"[^"#]*"|'[^'#]*')))?\s*$/u;
-class DoctypeError extends Error {
-}
-/** Parses one XML document strictly: one root element, no undeclared entity, quoted attributes… */
-function parseXml(text) {
-    const parser = new saxes/* SaxesParser */.wT();
-    let standalone = false;
-    parser.on('xmldecl', (decl) => {
-        standalone = decl.standalone === 'yes';
-    });
-    parser.on('doctype', (doctype) => {
-        // saxes reads no DTD: entities declared inside one would all look undefined
-        if (/\[/.test(doctype.replace(/"[^"]*"|'[^']*'/g, '')))
-            throw new DoctypeError('DTD internal subsets are not supported; declare no entities, or use an external DTD');
-        const m = DOCTYPE.exec(doctype);
-        if (!m)
-            throw new DoctypeError('malformed DOCTYPE declaration');
-        // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
-        if (m[1] !== undefined && !standalone) {
-            for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:-]*);/gu))
-                parser.ENTITIES[name] ??= `&${name};`;
-        }
-    });
-    const roots = [];
-    const open = [];
-    parser.on('opentag', (tag) => {
-        const element = { name: tag.name, children: new Map() };
-        const parent = open.at(-1);
-        if (parent) {
-            const siblings = parent.children.get(tag.name);
-            if (siblings)
-                siblings.push(element);
-            else
-                parent.children.set(tag.name, [element]);
-        }
-        else {
-            roots.push(element);
-        }
-        if (!tag.isSelfClosing)
-            open.push(element);
-    });
-    parser.on('closetag', (tag) => {
-        if (!tag.isSelfClosing)
-            open.pop();
-    });
-    try {
-        parser.write(text).close();
-    }
-    catch (err) {
-        // saxes prefixes its messages with the position: "1:8: text data outside of root node."
-        return { ok: false, error: err.message };
-    }
-    return roots.length ? { ok: true, roots } : { ok: false, error: 'no root element' };
-}
-/** Whether a dotted path ("root.child", "root.item.1.name") names an element under these roots. */
-function hasPath(roots, path) {
-    const [first, ...rest] = path.split('.');
-    let current = roots.filter((r) => r.name === first);
-    for (const segment of rest) {
-        const index = /^\d+$/.test(segment) ? Number(segment) : undefined;
-        if (index !== undefined) {
-            current = current[index] ? [current[index]] : [];
-            continue;
-        }
-        current = current.flatMap((e) => e.children.get(segment) ?? []);
-    }
-    return current.length > 0;
-}
-/** `value`: the required element paths, as a list, a comma-separated string, or {requiredElements: [...]}. */
-function requiredPaths(value) {
-    if (value === undefined || value === null)
-        return [];
-    const list = typeof value === 'object' && !Array.isArray(value) ? value.requiredElements : value;
-    if (Array.isArray(list))
-        return list.map(String);
-    return String(list)
-        .split(',')
-        .map((p) => p.trim())
-        .filter((p) => p !== '');
-}
-function requiredProblem(a) {
-    const v = a.value;
-    if (v === undefined || v === null || typeof v === 'string')
-        return undefined;
-    const list = typeof v === 'object' && !Array.isArray(v) ? v.requiredElements : v;
-    if (Array.isArray(list) && list.every((p) => typeof p === 'string' && p !== ''))
-        return undefined;
-    return `${a.type} \`value\` lists the required elements as dotted paths (["analysis.color"], "a.b, a.c" or {requiredElements: [...]}), got ${kindOf(v)}`;
-}
-function missing(roots, paths) {
-    return paths.filter((p) => !hasPath(roots, p));
-}
-function requirementNote(paths) {
-    return paths.length ? ` with ${paths.join(', ')}` : '';
-}
-const isXml = {
-    negatable: true,
-    validate: requiredProblem,
-    run(a, { output }, negated) {
-        const paths = requiredPaths(a.value);
-        const what = claim('be', `well-formed XML${requirementNote(paths)}`);
-        const parsed = parseXml(output);
-        if (!parsed.ok)
-            return ruled(false, negated, output, what, parsed.error);
-        const absent = missing(parsed.roots, paths);
-        return ruled(absent.length === 0, negated, output, what, absent.length ? `missing ${absent.join(', ')}` : undefined);
-    }
-};
-const NAME_START = /[A-Za-z_:\u00C0-\u02FF\u0370-\u1FFF\u2C00-\uD7FF\uF900-\uFFFD]/;
-/** A tag, comment, CDATA section or processing instruction; anything else starting with "<" is text. */
-const MARKUP = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<\/?([^\s/>!?]+)(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?\/?>/g;
-/**
- * The XML elements embedded in prose: each start tag with its matching end
- * tag (or a self-closing tag), outermost first, in order. A stray start tag
- * that is never closed starts no candidate but does not hide those inside it.
- */
-function candidates(text) {
-    const found = [];
-    const stack = [];
-    for (const m of text.matchAll(MARKUP)) {
-        const name = m[1];
-        if (name === undefined || !NAME_START.test(name.replace(/^\//, '')[0] ?? ''))
-            continue;
-        const tag = m[0];
-        const start = m.index;
-        if (tag.startsWith('</')) {
-            const at = stack.map((s) => s.name).lastIndexOf(name);
-            if (at === -1)
-                continue;
-            const opened = stack[at];
-            stack.length = at;
-            found.push({ start: opened.start, end: start + tag.length });
-        }
-        else if (tag.endsWith('/>')) {
-            found.push({ start, end: start + tag.length });
-        }
-        else {
-            stack.push({ name, start });
-        }
-    }
-    return found.sort((x, y) => x.start - y.start || y.end - x.end);
-}
-const containsXml = {
-    negatable: true,
-    validate: requiredProblem,
-    run(a, { output }, negated) {
-        const paths = requiredPaths(a.value);
-        const what = claim('contain', `well-formed XML${requirementNote(paths)}`);
-        const wellFormed = [];
-        for (const c of candidates(output)) {
-            if (wellFormed.some((w) => c.start >= w.start && c.end <= w.end))
-                continue;
-            const parsed = parseXml(output.slice(c.start, c.end));
-            if (!parsed.ok)
-                continue;
-            if (missing(parsed.roots, paths).length === 0)
-                return ruled(true, negated, output, what);
-            wellFormed.push({ ...c, roots: parsed.roots });
-        }
-        // the requirements may be met by several fragments together: <a>…</a> then <b>…</b>
-        if (wellFormed.length > 1 &&
-            missing(wellFormed.flatMap((w) => w.roots), paths).length === 0)
-            return ruled(true, negated, output, what);
-        const detail = wellFormed.length
-            ? `the XML found lacks ${missing(wellFormed.flatMap((w) => w.roots), paths).join(', ')}`
-            : 'none found';
-        return ruled(false, negated, output, what, detail);
-    }
-};
-const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
-
-;// CONCATENATED MODULE: ./src/assertions/index.ts
-/**
- * The assertions: one dispatch table over the check families, the `not-`
- * prefix, and how a trial's assertion results decide whether it passes.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const NEGATION = 'not-';
-const families = {
-    ...textAssertions,
-    ...jsonAssertions,
-    ...numericAssertions,
-    ...javascriptAssertions,
-    ...latencyAssertions,
-    ...rubricAssertions,
-    ...trajectoryAssertions,
-    ...toolsCallAssertions,
-    ...costAssertions,
-    ...refusalAssertions,
-    ...countAssertions,
-    ...xmlAssertions,
-    ...htmlAssertions,
-    ...sqlAssertions,
-    ...overlapAssertions,
-    ...finishReasonAssertions,
-    ...similarAssertions
-};
-/** Names the seed datasets use for checks we already have under a promptfoo name. */
-const seedAliases = { contains_all: 'contains-all', contains_any: 'contains-any', numeric_close: 'numeric' };
-const handlers = Object.freeze({
-    ...families,
-    ...Object.fromEntries(Object.entries(seedAliases).map(([alias, type]) => [alias, families[type]]))
-});
-/** The base type names; rule-based ones are also valid as `not-<type>`. */
-const assertionTypes = Object.freeze(Object.keys(handlers));
-/** Every name a user may write, for suggesting the nearest one to a typo. */
-const writableTypes = [...assertionTypes, ...assertionTypes.filter((t) => handlers[t].negatable).map((t) => NEGATION + t)];
-function resolve(type) {
-    if (Object.hasOwn(handlers, type))
-        return { handler: handlers[type], negated: false };
-    const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
-    if (base !== undefined && Object.hasOwn(handlers, base))
-        return { handler: handlers[base], negated: true };
-    return undefined;
-}
-function unknownTypeProblem(type) {
-    const guess = (0,mod/* closest */.kp)(type.toLowerCase(), writableTypes);
-    // only a near miss is worth suggesting: a third of the name may be wrong, at least two letters
-    const near = (0,mod/* distance */.Io)(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3));
-    const hint = near ? ` Did you mean "${guess}"?` : '';
-    return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
-}
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-function validateAssertion(a) {
-    if (typeof a.type !== 'string' || a.type === '')
-        return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
-    const resolved = resolve(a.type);
-    if (!resolved)
-        return unknownTypeProblem(a.type);
-    if (resolved.negated && !resolved.handler.negatable) {
-        return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
-    }
-    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
-}
-/** Validation results by assertion: the same objects are graded on every case and trial. */
-const validated = new WeakMap();
-function problemOf(a) {
-    if (!validated.has(a))
-        validated.set(a, validateAssertion(a));
-    return validated.get(a);
-}
-function unitScore(score) {
-    return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score));
-}
-function toResult(a, outcome, negated) {
-    // an error is a failure whichever way the check points: `not-` never turns it into a pass
-    const broken = outcome.error !== undefined;
-    const passed = !broken && outcome.pass !== negated;
-    const score = broken ? 0 : negated ? 1 - outcome.score : outcome.score;
-    // field by field, not spreads: every result is kept in the record, and a spread copy costs V8 several hundred bytes more
-    const result = { type: a.type, passed, score: unitScore(score), reason: outcome.reason };
-    if (a.weight !== undefined)
-        result.weight = a.weight;
-    if (outcome.error !== undefined)
-        result.error = outcome.error;
-    if (outcome.judge !== undefined)
-        result.judge = outcome.judge;
-    return result;
-}
-/** Grades one output. Never throws: a broken check fails with its message in `reason` and `error`. */
-async function evaluateAssertion(a, ctx) {
-    const problem = problemOf(a);
-    const resolved = problem === undefined ? resolve(a.type) : undefined;
-    if (!resolved) {
-        const message = `invalid assertion: ${problem}`;
-        return toResult(a, { pass: false, score: 0, reason: message, error: message }, false);
-    }
-    try {
-        if (ctx.case.promptfoo?.transform !== undefined || typeof a.transform === 'string')
-            ctx = await transformed(a, ctx);
-        return toResult(a, await resolved.handler.run(a, ctx, resolved.negated), resolved.negated);
-    }
-    catch (err) {
-        const message = errorMessage(err);
-        return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false);
-    }
-}
-/**
- * promptfoo's transforms, the test's `options.transform` then the assertion's
- * own: this assertion grades what they return (text as `output`, any other
- * value as its JSON, and as itself to javascript checks).
- */
-async function transformed(a, ctx) {
-    const context = { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } };
-    let value = ctx.output;
-    for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
-        if (typeof source === 'string')
-            value = await transformOutput(source, value, context);
-    }
-    return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value };
-}
-/** Grades one output against a list of assertions; results in the list's order. */
-async function evaluateAssertions(list, ctx) {
-    return Promise.all(list.map((a) => evaluateAssertion(a, ctx)));
-}
-/**
- * Whether a trial passes its assertions: every one passed, except those with
- * weight 0. Weight 0 marks an assertion as informational — graded, recorded and
- * reported, but never failing the case.
- */
-function casePasses(results) {
-    return results.every((r) => r.passed || r.weight === 0);
-}
-
-;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
-/*
-How it works:
-`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
-*/
-
-class Node {
-	value;
-	next;
-
-	constructor(value) {
-		this.value = value;
-	}
-}
-
-class Queue {
-	#head;
-	#tail;
-	#size;
-
-	constructor() {
-		this.clear();
-	}
-
-	enqueue(value) {
-		const node = new Node(value);
-
-		if (this.#head) {
-			this.#tail.next = node;
-			this.#tail = node;
-		} else {
-			this.#head = node;
-			this.#tail = node;
-		}
-
-		this.#size++;
-	}
-
-	dequeue() {
-		const current = this.#head;
-		if (!current) {
-			return;
-		}
-
-		this.#head = this.#head.next;
-		this.#size--;
-
-		// Clean up tail reference when queue becomes empty
-		if (!this.#head) {
-			this.#tail = undefined;
-		}
-
-		return current.value;
-	}
-
-	peek() {
-		if (!this.#head) {
-			return;
-		}
-
-		return this.#head.value;
-
-		// TODO: Node.js 18.
-		// return this.#head?.value;
-	}
-
-	clear() {
-		this.#head = undefined;
-		this.#tail = undefined;
-		this.#size = 0;
-	}
-
-	get size() {
-		return this.#size;
-	}
-
-	* [Symbol.iterator]() {
-		let current = this.#head;
-
-		while (current) {
-			yield current.value;
-			current = current.next;
-		}
-	}
-
-	* drain() {
-		while (this.#head) {
-			yield this.dequeue();
-		}
-	}
-}
-
-;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
-
-
-function pLimit(concurrency) {
-	let rejectOnClear = false;
-
-	if (typeof concurrency === 'object') {
-		({concurrency, rejectOnClear = false} = concurrency);
-	}
-
-	validateConcurrency(concurrency);
-
-	if (typeof rejectOnClear !== 'boolean') {
-		throw new TypeError('Expected `rejectOnClear` to be a boolean');
-	}
-
-	const queue = new Queue();
-	let activeCount = 0;
-
-	const resumeNext = () => {
-		// Process the next queued function if we're under the concurrency limit
-		if (activeCount < concurrency && queue.size > 0) {
-			activeCount++;
-			queue.dequeue().run();
-		}
-	};
-
-	const next = () => {
-		activeCount--;
-		resumeNext();
-	};
-
-	const run = async (function_, resolve, arguments_) => {
-		// Execute the function and capture the result promise
-		const result = (async () => function_(...arguments_))();
-
-		// Resolve immediately with the promise (don't wait for completion)
-		resolve(result);
-
-		// Wait for the function to complete (success or failure)
-		// We catch errors here to prevent unhandled rejections,
-		// but the original promise rejection is preserved for the caller
-		try {
-			await result;
-		} catch {}
-
-		// Decrement active count and process next queued function
-		next();
-	};
-
-	const enqueue = (function_, resolve, reject, arguments_) => {
-		const queueItem = {reject};
-
-		// Queue the internal resolve function instead of the run function
-		// to preserve the asynchronous execution context.
-		new Promise(internalResolve => { // eslint-disable-line promise/param-names
-			queueItem.run = internalResolve;
-			queue.enqueue(queueItem);
-		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
-
-		// Start processing immediately if we haven't reached the concurrency limit
-		if (activeCount < concurrency) {
-			resumeNext();
-		}
-	};
-
-	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
-		enqueue(function_, resolve, reject, arguments_);
-	});
-
-	Object.defineProperties(generator, {
-		activeCount: {
-			get: () => activeCount,
-		},
-		pendingCount: {
-			get: () => queue.size,
-		},
-		clearQueue: {
-			value() {
-				if (!rejectOnClear) {
-					queue.clear();
-					return;
-				}
-
-				const abortError = AbortSignal.abort().reason;
-
-				while (queue.size > 0) {
-					queue.dequeue().reject(abortError);
-				}
-			},
-		},
-		concurrency: {
-			get: () => concurrency,
-
-			set(newConcurrency) {
-				validateConcurrency(newConcurrency);
-				concurrency = newConcurrency;
-
-				queueMicrotask(() => {
-					// eslint-disable-next-line no-unmodified-loop-condition
-					while (activeCount < concurrency && queue.size > 0) {
-						resumeNext();
-					}
-				});
-			},
-		},
-		map: {
-			async value(iterable, function_) {
-				const promises = [];
-
-				try {
-					Array.from(iterable, (value, index) => {
-						const promise = generator(function_, value, index);
-						promises.push(promise);
-						return promise;
-					});
-				} catch (error) {
-					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
-					for (const promise of promises) {
-						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
-					}
-
-					throw error;
-				}
-
-				return Promise.all(promises);
-			},
-		},
-	});
-
-	return generator;
-}
-
-function limitFunction(function_, options) {
-	const limit = pLimit(options);
-
-	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
-	Object.defineProperty(limitedFunction, 'clearQueue', {
-		value: limit.clearQueue,
-	});
-
-	return limitedFunction;
-}
-
-function validateConcurrency(concurrency) {
-	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
-		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
-	}
-}
-
-;// CONCATENATED MODULE: ./src/targets/pricing.ts
-const PER_TOKENS = 1_000_000;
-/**
- * The usage with `costUsd` computed from its tokens when it has none and the
- * model has a price; otherwise the usage as it is (a cost the target reported wins).
- */
-function priceUsage(usage, model, pricing) {
-    if (usage.costUsd !== undefined || !pricing || model === undefined || !Object.hasOwn(pricing, model))
-        return usage;
-    const cost = tokenCost(usage, pricing[model]);
-    return cost === undefined ? usage : { ...usage, costUsd: cost };
-}
-/** Input and output tokens at their prices; undefined without either count. */
-function tokenCost(usage, price) {
-    if (usage.inputTokens === undefined && usage.outputTokens === undefined)
-        return undefined;
-    return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
-}
-
-;// CONCATENATED MODULE: ./src/targets/result.ts
-/**
- * Result objects (SPEC §10): what any target may return instead of a bare
- * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
- * One reader for all target kinds, so that a module, a jsonl worker, a stdio
- * command with `output: json` and an http reply mean the same by each field.
- * OpenAI-style tool calls (`{type: "function", function: {name, arguments}}`)
- * are normalised to `{name, args}` wherever they appear.
- */
-
-
-
-/** Whether a returned value is a result object rather than an output to be shown as JSON. */
-function isResultObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'output');
-}
-/**
- * A result object as the trial's reply; `label` names who returned it
- * ("the worker", "target.module ./agent.mjs") in the reasons it is refused.
- */
-function readResult(value, label) {
-    const reply = { output: outputText(value.output, label) };
-    if (value.toolCalls !== undefined && value.toolCalls !== null)
-        reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`);
-    // `tool_calls` is how OpenAI spells them; an agent passing its model's message through is read the same
-    else if (value.tool_calls !== undefined && value.tool_calls !== null)
-        reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`);
-    const usage = normalizeUsage(value.usage);
-    if (usage)
-        reply.usage = usage;
-    if (isPlainObject(value.metadata))
-        reply.metadata = value.metadata;
-    const finish = value.finishReason ?? value.finish_reason;
-    if (typeof finish === 'string')
-        reply.finishReason = finish;
-    if (typeof value.latencyMs === 'number' && Number.isFinite(value.latencyMs) && value.latencyMs >= 0)
-        reply.latencyMs = value.latencyMs;
-    return reply;
-}
-/** The output as text: strings as they are, other JSON values as their JSON text; null is no output. */
-function outputText(value, label) {
-    if (typeof value === 'string')
-        return value;
-    const json = value === null || value === undefined ? undefined : JSON.stringify(value);
-    if (json === undefined) {
-        const what = value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
-        throw new TargetError(`${label} returned ${what} as the output; return the output as a string (or {"output": "…"})`);
-    }
-    return json;
-}
-/**
- * Token counts and cost under any of the usual names: ours (inputTokens,
- * outputTokens, totalTokens, costUsd), OpenAI's (prompt_tokens,
- * completion_tokens, total_tokens), the camel-case ones of earlier records
- * (promptTokens, completionTokens) and promptfoo's `cost`. Anything not a
- * finite number ≥ 0 is left out; undefined when nothing is left.
- */
-function normalizeUsage(value) {
-    if (!isPlainObject(value))
-        return undefined;
-    const pick = (...keys) => {
-        for (const key of keys) {
-            const n = value[key];
-            if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
-                return n;
-        }
-        return undefined;
-    };
-    const usage = {};
-    const input = pick('inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt');
-    const output = pick('outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion');
-    const total = pick('totalTokens', 'total_tokens', 'total');
-    const cost = pick('costUsd', 'cost_usd', 'cost');
-    if (input !== undefined)
-        usage.inputTokens = input;
-    if (output !== undefined)
-        usage.outputTokens = output;
-    if (total !== undefined)
-        usage.totalTokens = total;
-    else if (input !== undefined || output !== undefined)
-        usage.totalTokens = (input ?? 0) + (output ?? 0);
-    if (cost !== undefined)
-        usage.costUsd = cost;
-    return Object.keys(usage).length ? usage : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/run/promptfoo.ts
-/** One level of grading: the test itself or one of its assert-sets. */
-class Group {
-    threshold;
-    totalScore = 0;
-    totalWeight = 0;
-    failed = false;
-    sums = new Map();
-    constructor(threshold) {
-        this.threshold = threshold;
-    }
-    add(passed, score, weight, metric, named) {
-        this.totalScore += score * weight;
-        this.totalWeight += weight;
-        if (!passed)
-            this.failed = true;
-        // an empty name is no metric, as in promptfoo
-        if (metric)
-            this.addNamed(metric, score * weight, weight);
-        // a set's own metrics count in its test too, weighted by the set's weight
-        for (const [name, s] of named ?? [])
-            if (name !== metric)
-                this.addNamed(name, s.score * weight, s.weight * weight);
-    }
-    addNamed(name, score, weight) {
-        const sum = this.sums.get(name) ?? { score: 0, weight: 0 };
-        sum.score += score;
-        sum.weight += weight;
-        this.sums.set(name, sum);
-    }
-    get score() {
-        return this.totalWeight > 0 ? this.totalScore / this.totalWeight : 0;
-    }
-    get passed() {
-        return this.threshold === undefined ? !this.failed : this.score >= this.threshold;
-    }
-    /** metric → {weighted mean, its total weight} */
-    get named() {
-        return new Map([...this.sums].map(([name, s]) => [name, { score: s.weight > 0 ? s.score / s.weight : 0, weight: s.weight }]));
-    }
-}
-/** The verdict of one trial of a promptfoo test from its assertion results (in `c.assert` order). */
-function promptfooVerdict(c, results) {
-    const main = new Group(c.promptfoo.threshold);
-    const sets = (c.promptfoo.sets ?? []).map((s) => new Group(s.threshold));
-    results.forEach((r, i) => {
-        const a = c.assert[i];
-        const weight = a.weight ?? 1;
-        // promptfoo counts an assertion of weight 0 as passed, whatever it found
-        const group = a.set === undefined ? main : sets[a.set];
-        group.add(r.passed || weight === 0, r.score, weight, a.metric);
-    });
-    // promptfoo adds a set to its test at the set's position; only the order of named sums could differ, not their values
-    sets.forEach((set, k) => {
-        const def = c.promptfoo.sets[k];
-        if (!c.assert.some((a) => a.set === k))
-            return;
-        main.add(set.passed, set.score, def.weight ?? 1, def.metric, set.named);
-    });
-    const named = main.named;
-    const verdict = { passed: results.length === 0 || main.passed };
-    if (named.size)
-        verdict.namedScores = Object.fromEntries([...named].map(([name, s]) => [name, round4(s.score)]));
-    return verdict;
-}
-const round4 = (x) => Math.round(x * 10_000) / 10_000;
-/** A run's named metrics: per metric, the mean of the scores of the cases that have it. */
-function summarizeNamedScores(cases) {
-    const sums = new Map();
-    for (const c of cases) {
-        for (const [name, score] of Object.entries(c.namedScores ?? {})) {
-            const sum = sums.get(name) ?? { total: 0, cases: 0 };
-            sum.total += score;
-            sum.cases++;
-            sums.set(name, sum);
-        }
-    }
-    if (sums.size === 0)
-        return undefined;
-    return Object.fromEntries([...sums].map(([name, s]) => [name, { score: round4(s.total / s.cases), cases: s.cases }]));
-}
-
-;// CONCATENATED MODULE: ./src/run/runner.ts
-/**
- * The runner: every case × trial through the target, graded by its assertions,
- * with bounded concurrency, per-trial timeouts, clean interruption and a
- * budget (no trial starts once target plus judge have spent budget.maxCostUsd).
- */
-
-
-
-
-
-
-/** The case score: weighted mean of its llm-rubric scores, null when it has none. */
-function rubricScore(assertions) {
-    let sum = 0;
-    let weights = 0;
-    for (const a of assertions) {
-        if (a.type !== 'llm-rubric')
-            continue;
-        const w = a.weight ?? 1;
-        sum += a.score * w;
-        weights += w;
-    }
-    if (weights === 0)
-        return assertions.some((a) => a.type === 'llm-rubric') ? 0 : null;
-    return sum / weights;
-}
-/** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
-const LANES_PER_SLOT = 4;
-/**
- * A trial in progress: what the target is called with, and its abort (its
- * timeout or the run's interruption). The AbortController behind `signal` is
- * made only when the target reads it: at 100,000 trials, controllers were most
- * of the runner's memory, and an in-process agent that answers at once never
- * needs one. (A class, not a literal with a getter: V8 gives each such literal
- * a hidden class of its own.)
- */
-class Trial {
-    evalCase;
-    deadline;
-    reason;
-    controller;
-    listener;
-    constructor(evalCase, deadline) {
-        this.evalCase = evalCase;
-        this.deadline = deadline;
-    }
-    get input() {
-        return this.evalCase.input;
-    }
-    get case() {
-        return this.evalCase;
-    }
-    get signal() {
-        if (!this.controller) {
-            this.controller = new AbortController();
-            if (this.reason)
-                this.controller.abort(this.reason);
-        }
-        return this.controller.signal;
-    }
-    onAbort(listener) {
-        if (this.reason) {
-            listener();
-            return () => { };
-        }
-        this.listener = listener;
-        return () => {
-            if (this.listener === listener)
-                this.listener = undefined;
-        };
-    }
-    abort(reason) {
-        if (this.reason)
-            return;
-        this.reason = reason;
-        this.controller?.abort(reason);
-        const listener = this.listener;
-        this.listener = undefined;
-        listener?.();
-    }
-}
-/**
- * The trials in progress, oldest first, and one timer for all their timeouts.
- * Every trial gets the same time, so the oldest always times out first: the
- * timer waits for it alone, instead of a timer being set and cleared per trial.
- */
-class RunningTrials {
-    timeoutMs;
-    trials = new Set();
-    timer;
-    constructor(timeoutMs) {
-        this.timeoutMs = timeoutMs;
-    }
-    /** the real clock: timers run on it, whatever clock the run's durations are measured by */
-    now() {
-        return performance.now();
-    }
-    start(c) {
-        const trial = new Trial(c, this.now() + this.timeoutMs);
-        this.trials.add(trial);
-        if (!this.timer)
-            this.arm(this.timeoutMs);
-        return trial;
-    }
-    finish(trial) {
-        this.trials.delete(trial);
-        if (this.trials.size === 0)
-            this.stop();
-    }
-    abortAll(reason) {
-        for (const t of this.trials)
-            t.abort(reason);
-    }
-    stop() {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-    }
-    arm(ms) {
-        this.timer = setTimeout(() => this.expire(), Math.max(0, ms));
-    }
-    expire() {
-        this.timer = undefined;
-        const now = this.now();
-        for (const t of this.trials) {
-            if (t.deadline > now)
-                return this.arm(t.deadline - now);
-            t.abort(new TargetError(`timed out after ${this.timeoutMs} ms`));
-        }
-    }
-}
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
-/** The trials' usage summed, key by key: a key none of them reported stays absent. */
-function sumUsage(trials) {
-    if (trials.length === 1)
-        return trials[0].usage;
-    let sum;
-    for (const t of trials) {
-        if (!t.usage)
-            continue;
-        sum ??= {};
-        for (const key of USAGE_KEYS) {
-            const n = t.usage[key];
-            if (n !== undefined)
-                sum[key] = (sum[key] ?? 0) + n;
-        }
-    }
-    return sum;
-}
-function meanLatency(trials) {
-    const timed = trials.filter((t) => t.latencyMs !== undefined);
-    return timed.length ? round3(timed.reduce((n, t) => n + t.latencyMs, 0) / timed.length) : undefined;
-}
-const round3 = (ms) => Math.round(ms * 1000) / 1000;
-/** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
-function aggregateCase(c, trials, repeatPassThreshold) {
-    const passedTrials = trials.filter((t) => t.passed).length;
-    const passFraction = trials.length ? passedTrials / trials.length : 0;
-    const passed = trials.length === 1 ? trials[0].passed : passFraction >= repeatPassThreshold;
-    // The trial shown for the case is one that agrees with its verdict.
-    const shown = trials.find((t) => t.passed === passed) ?? trials[0];
-    const scores = trials.map((t) => t.score).filter((s) => s !== null);
-    const result = {
-        id: c.id,
-        index: c.index,
-        name: c.name,
-        tags: c.tags,
-        fingerprint: c.fingerprint,
-        input: c.input,
-        expected: c.expected,
-        passed,
-        passFraction,
-        output: shown.output,
-        error: shown.error,
-        score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
-        durationMs: Math.round(trials.reduce((n, t) => n + t.durationMs, 0) / trials.length),
-        assertions: shown.assertions
-    };
-    if (trials.length > 1)
-        result.trials = trials;
-    if (shown.toolCalls)
-        result.toolCalls = shown.toolCalls;
-    if (shown.namedScores)
-        result.namedScores = shown.namedScores;
-    const usage = sumUsage(trials);
-    if (usage)
-        result.usage = usage;
-    const latencyMs = meanLatency(trials);
-    if (latencyMs !== undefined)
-        result.latencyMs = latencyMs;
-    if (shown.metadata)
-        result.metadata = shown.metadata;
-    if (shown.finishReason !== undefined)
-        result.finishReason = shown.finishReason;
-    if (c.source)
-        result.source = c.source;
-    return result;
-}
-async function runCases(cases, target, options) {
-    const now = options.now ?? (() => performance.now());
-    const started = now();
-    const limit = pLimit(options.concurrency);
-    const runSignal = options.signal;
-    const results = new Array(cases.length);
-    const running = new RunningTrials(options.timeoutMs);
-    // one listener for the run, not one per trial
-    const onRunAbort = () => running.abortAll(new TargetError('run interrupted'));
-    runSignal?.addEventListener('abort', onRunAbort, { once: true });
-    let targetCostUsd = 0;
-    let stopReason;
-    const budget = options.budget;
-    const overBudget = () => {
-        if (!budget)
-            return false;
-        if (targetCostUsd + (budget.judgeCostUsd?.() ?? 0) < budget.maxCostUsd)
-            return false;
-        stopReason = 'budget';
-        return true;
-    };
-    const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
-    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
-    async function trial(c) {
-        const call = await limit(async () => {
-            if (stopped() || overBudget())
-                return null;
-            const inFlight = running.start(c);
-            const t0 = now();
-            try {
-                const returned = await target.call(inFlight);
-                // a sandboxed module hands back the object it returned: read it like any result object
-                const reply = returned.result && isResultObject(returned.result) && !returned.toolCalls
-                    ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) }
-                    : returned;
-                // priced and counted before the slot is released: the next trial's budget check must see this one's cost
-                if (reply.usage) {
-                    reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
-                    if (reply.usage.costUsd !== undefined)
-                        targetCostUsd += reply.usage.costUsd;
-                }
-                return { reply, error: null, durationMs: now() - t0 };
-            }
-            catch (err) {
-                if (runSignal?.aborted)
-                    return null;
-                const error = inFlight.reason ? errorMessage(inFlight.reason) : errorMessage(err);
-                return { reply: null, error: error || 'target failed', durationMs: now() - t0 };
-            }
-            finally {
-                running.finish(inFlight);
-            }
-        });
-        if (!call)
-            return null;
-        const durationMs = round3(call.durationMs);
-        const reply = call.reply;
-        if (reply === null)
-            return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
-        // the target's own time when it measured it (start-up excluded), else the call's
-        const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs);
-        const usage = reply.usage;
-        const assertions = await evaluateAssertions(c.assert, {
-            output: reply.output,
-            input: c.input,
-            case: c,
-            durationMs,
-            checkTimeoutMs: options.checkTimeoutMs,
-            toolCalls: reply.toolCalls,
-            usage,
-            metadata: reply.metadata,
-            finishReason: reply.finishReason,
-            latencyMs,
-            tools: options.tools,
-            judge: options.judge,
-            embed: options.embed,
-            defaultJudgeThreshold: options.defaultJudgeThreshold
-        });
-        const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined;
-        // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
-        const result = {
-            passed: graded ? graded.passed : casePasses(assertions),
-            output: reply.output,
-            error: null,
-            score: rubricScore(assertions),
-            durationMs,
-            assertions
-        };
-        if (graded?.namedScores)
-            result.namedScores = graded.namedScores;
-        if (reply.toolCalls)
-            result.toolCalls = reply.toolCalls;
-        if (usage)
-            result.usage = usage;
-        result.latencyMs = latencyMs;
-        if (reply.metadata)
-            result.metadata = reply.metadata;
-        if (reply.finishReason !== undefined)
-            result.finishReason = reply.finishReason;
-        return result;
-    }
-    // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
-    // (no promise per case up front), and a slow case holds up only its own lane.
-    let next = 0;
-    const lane = async () => {
-        while (next < cases.length && !stopped()) {
-            const i = next++;
-            const c = cases[i];
-            const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)));
-            if (trials.some((t) => t === null))
-                continue;
-            results[i] = aggregateCase(c, trials, options.repeatPassThreshold);
-            options.onCase?.(results[i]);
-        }
-    };
-    try {
-        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
-    }
-    finally {
-        running.stop();
-        runSignal?.removeEventListener('abort', onRunAbort);
-    }
-    const finished = results.filter((r) => r !== undefined);
-    const complete = finished.length === cases.length;
-    const outcome = { cases: finished, complete, durationMs: Math.round(now() - started), targetCostUsd };
-    if (!complete)
-        outcome.stopReason = stopReason ?? 'interrupted';
-    return outcome;
-}
-/** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
-function modelOf(reply) {
-    const model = reply.metadata?.model;
-    return typeof model === 'string' ? model : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/targets/function.ts
-
-/** a returned value's output text (the sandboxed module target reads it so) */
-
-/**
- * A function's return value as the trial's reply: a result object (one with
- * an `output` key, SPEC §10) field by field; a string as the output; any
- * other value as its JSON text.
- */
-function replyOf(value, label) {
-    return isResultObject(value) ? readResult(value, label) : { output: outputText(value, label) };
-}
-/** Resolve when the call settles or reject when the signal aborts: a hung function cannot hold the trial. */
-function raceAbort(promise, signal) {
-    if (signal.aborted)
-        return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        promise.then((v) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(v);
-        }, (e) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(e);
-        });
-    });
-}
-function isThenable(value) {
-    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
-}
-function functionTarget(resolveFn, label) {
-    return {
-        async call(request) {
-            const fn = await resolveFn();
-            const value = fn(request.input, request.case);
-            // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
-            const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value;
-            return replyOf(settled, label);
-        },
-        async close() { }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/judge/verdict.ts
-/**
- * Reading a judge's answer. The answer is untrusted text from a model (or a
- * user's function): whatever it is, the result is a score in [0, 1] and a
- * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
- * shared by the LLM judge, the command judge and the library's runJudgeEval.
- */
-/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
-const MAX_REPLY_CHARS = 10_000;
-const MAX_REASON_CHARS = 1_000;
-const verdict_EXCERPT_CHARS = 200;
-const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
-const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
-function failedVerdict(message) {
-    return { score: 0, reason: message, error: message };
-}
-function verdict_clampScore(score) {
-    return Math.min(1, Math.max(0, score));
-}
-/**
- * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
- * prose. The reply must hold exactly one verdict: a judge that quotes the
- * output's forged `{"score": 1}` beside its own answer gives two, and which is
- * its own cannot be told, so two different scores are an error rather than a
- * guess (the same score twice is still one verdict).
- */
-function parseVerdictText(text) {
-    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
-    if (!reply)
-        return failedVerdict('the judge gave an empty reply');
-    const objects = jsonObjectsIn(reply);
-    const scored = objects.flatMap(verdictsIn);
-    if (scored.length > 0)
-        return oneVerdict(scored.map(normalizeVerdict));
-    if (objects.length > 0)
-        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = verdict_tryParse(reply);
-    if (other !== undefined)
-        return normalizeVerdict(other);
-    if (REFUSAL.test(reply))
-        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
-    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
-}
-/**
- * The verdicts in a parsed object: the object itself when it has a score
- * (objects inside a verdict are its details), else those nested in it.
- */
-function verdictsIn(value) {
-    if (value === null || typeof value !== 'object')
-        return [];
-    if (!Array.isArray(value) && 'score' in value)
-        return [value];
-    return Object.values(value).flatMap(verdictsIn);
-}
-/** The one verdict the candidates agree on, else an error naming their scores. */
-function oneVerdict(verdicts) {
-    const first = verdicts[0];
-    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
-    if (scores.length === 1)
-        return first;
-    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
-}
-/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
-function normalizeVerdict(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
-    }
-    const { score, reason } = value;
-    if (score === undefined || score === null)
-        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
-    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
-    if (!Number.isFinite(raw))
-        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
-    const clamped = verdict_clampScore(raw);
-    const text = reasonText(reason);
-    // the judge's own number stays visible when it was out of range
-    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
-}
-/**
- * Several samples of one verdict: the median score, with the reason of the
- * sample closest to it. Failed samples are left out while any succeeded.
- */
-function combineSamples(verdicts) {
-    const ok = verdicts.filter((v) => v.error === undefined);
-    if (ok.length === 0)
-        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
-    const samples = ok.map((v) => v.score);
-    const mid = median(samples);
-    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
-    const failed = verdicts.length - ok.length;
-    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
-    return { score: mid, reason: closest.reason + note, samples };
-}
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function reasonText(reason) {
-    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
-    if (!text)
-        return '(the judge gave no reason)';
-    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
-}
-/**
- * The JSON objects of the text that are not inside another: the whole reply,
- * a fenced block's content, `{…}` spans inside prose, the items of a list. A
- * `{` that starts no valid object is skipped, so an object nested in broken
- * text is still found; one inside a found object is that object's part.
- */
-function jsonObjectsIn(text) {
-    const found = [];
-    for (let start = text.indexOf('{'); start !== -1;) {
-        const end = matchingBrace(text, start);
-        const value = end === -1 ? undefined : verdict_tryParse(text.slice(start, end + 1));
-        if (value && typeof value === 'object' && !Array.isArray(value)) {
-            found.push(value);
-            start = text.indexOf('{', end + 1);
-        }
-        else
-            start = text.indexOf('{', start + 1);
-    }
-    return found;
-}
-/** Index of the `}` closing the `{` at `start`, skipping braces inside JSON strings; -1 when unbalanced. */
-function matchingBrace(text, start) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-        const ch = text[i];
-        if (inString) {
-            if (ch === '\\')
-                i++;
-            else if (ch === '"')
-                inString = false;
-        }
-        else if (ch === '"')
-            inString = true;
-        else if (ch === '{')
-            depth++;
-        else if (ch === '}' && --depth === 0)
-            return i;
-    }
-    return -1;
-}
-function verdict_tryParse(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
-function verdict_describe(value) {
-    try {
-        return JSON.stringify(value) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
-}
-function verdict_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
-}
-
-;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
-/**
- * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
- * judge function. Its answers go through the same verdict normalisation as the
- * built-in judge's, so a score means the same thing in both.
- */
-
-
-/** Seed-compatible rounding: figures are reported to three decimals. */
-const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
-/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
-async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
-    const results = [];
-    for (const [i, c] of cases.entries()) {
-        const verdict = await ask(judge, c);
-        results.push({
-            name: c.name ?? `case_${i}`,
-            score: verdict.score,
-            reason: verdict.reason,
-            flagged: verdict.score < threshold,
-            error: verdict.error ?? null
-        });
-    }
-    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
-    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
-}
-/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
-async function ask(judge, c) {
-    try {
-        const answer = await judge({ prompt: c.prompt, output: c.output });
-        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
-    }
-    catch (err) {
-        return failedVerdict(`judge error: ${errorMessage(err)}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/compare/format.ts
-/**
- * How figures read in gate sentences and reports, so both say "84.0%" the same way.
- */
-/** How many case keys a sentence names before "and N more". */
-const KEYS_IN_SENTENCE = 10;
-/** A count with thousands separators: 60,000. */
-function format_formatCount(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** A rate as a percentage: 0.84 → "84.0%". */
-function format_formatPercent(rate) {
-    return `${(rate * 100).toFixed(1)}%`;
-}
-/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
-function formatPoints(delta) {
-    return (Math.abs(delta) * 100).toFixed(1);
-}
-/** A judge score (or a difference of scores) unsigned, to three decimals. */
-function format_formatScore(score) {
-    return Math.abs(score).toFixed(3);
-}
-/** "1 case" / "2 cases". */
-function format_plural(n, noun, nouns = `${noun}s`) {
-    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
-}
-/** "a, b and c", "a and b", "a". */
-function formatList(items) {
-    if (items.length <= 1)
-        return items.join('');
-    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-/** Case keys for a sentence: the first few, then "and N more". */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE) {
-    const shown = keys.slice(0, limit).join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
-/** "$0.0042", "$12.50". */
-function formatUsd(usd) {
-    return `$${usd >= 1 ? usd.toFixed(2) : usd.toFixed(4)}`;
-}
-/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
-function formatMetric(kind, value) {
-    if (kind === 'cost')
-        return formatUsd(value);
-    if (kind === 'tokens')
-        return format_plural(Math.round(value), 'token');
-    return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
-}
-
-;// CONCATENATED MODULE: ./src/compare/gate.ts
-
-/**
- * Rates are ratios of counts and deltas are differences of floats
- * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
- */
-const TOLERANCE = 1e-9;
-function failure(check, limit, measured, keys, sentence) {
-    return { check, limit, measured, keys, sentence };
-}
-function evaluateGate(c, gate, current) {
-    // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
-    // every hard case); the merged record, which has no shard, is held to them.
-    const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
-    // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
-    const checks = c.baseline
-        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
-        : [incomplete, missingBaseline, ...floors];
-    const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found };
-}
-/** `a` is more than `limit`, beyond rounding noise. */
-function exceeds(a, limit) {
-    return a > limit + TOLERANCE;
-}
-const incomplete = (_c, _gate, current) => {
-    if (current.complete !== false)
-        return null;
-    const finished = current.cases.length;
-    // Records before `planned` counted only the finished cases.
-    const planned = current.planned ?? current.summary.total;
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    const budget = current.stopReason === 'budget' && current.budget;
-    const sentence = budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-    return failure('incomplete', planned, finished, [], sentence);
-};
-/**
- * A relative increase limit (maxCostIncrease, maxTokensIncrease,
- * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
- * optimistic end of the interval: the smallest increase the data supports.
- */
-function increaseCheck(key, metric, label, kind) {
-    return (c, gate) => {
-        const limit = gate[key];
-        const m = c.metrics?.[metric];
-        if (limit === undefined || !m || m.change === null)
-            return null;
-        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
-        const where = `on the ${format_plural(m.cases, 'case')} compared`;
-        const cases = m.rose.length ? `; rose most: ${formatKeys(m.rose)}` : '';
-        const limitText = `${key} ${format_formatPercent(limit)}`;
-        if (gate.useConfidenceBound) {
-            const least = m.ci ? m.ci[0] : null;
-            if (least === null || !exceeds(least, limit))
-                return null;
-            return failure(key, limit, least, m.rose, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-        }
-        if (!exceeds(m.change, limit))
-            return null;
-        return failure(key, limit, m.change, m.rose, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`);
-    };
-}
-const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost');
-const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens');
-const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
-const regressions = (c, gate) => {
-    const n = c.regressed.length;
-    if (n <= gate.maxRegressions)
-        return null;
-    return failure('maxRegressions', gate.maxRegressions, n, c.regressed, `${format_plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`);
-};
-const removed = (c, gate) => {
-    const n = c.removed.length;
-    if (n <= gate.maxRemoved)
-        return null;
-    return failure('maxRemoved', gate.maxRemoved, n, c.removed, `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`);
-};
-const changed = (c, gate) => {
-    const n = c.changed.length;
-    if (gate.maxChanged === undefined || n <= gate.maxChanged)
-        return null;
-    return failure('maxChanged', gate.maxChanged, n, c.changed, `${format_plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`);
-};
-/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
-const comparable = (c, gate) => {
-    const coverage = c.coverage;
-    if (!coverage || coverage.baseline === 0)
-        return null;
-    const share = coverage.compared / coverage.baseline;
-    if (!exceeds(gate.minComparable, share))
-        return null;
-    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
-        `the others are removed or changed, so the baseline says little about this run`);
-};
-/**
- * The drop of the pass rate on the common cases, flaky flips not counted: a
- * flip the trials, re-runs or history show to be within chance is not a drop
- * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
- * own pass rate, where a case that failed failed, flaky or not.
- */
-const passRateDrop = (c, gate) => {
-    const limit = gate.maxPassRateDrop;
-    const common = c.common;
-    if (limit === undefined || !common)
-        return null;
-    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
-    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
-    const flaky = new Set(c.flaky);
-    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
-    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
-    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
-    if (gate.useConfidenceBound) {
-        // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
-        // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
-        const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
-        if (least === null || !exceeds(least, limit))
-            return null;
-        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-    }
-    const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
-};
-const meanScoreDrop = (c, gate) => {
-    const limit = gate.maxMeanScoreDrop;
-    const common = c.common;
-    if (limit === undefined || !common || common.meanScoreDelta === null)
-        return null;
-    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    const where = 'on the cases scored in both runs with the same fingerprint';
-    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
-    // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
-    if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
-        const least = -c.meanScoreDeltaCI[1];
-        if (!exceeds(least, limit))
-            return null;
-        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-    }
-    const drop = -common.meanScoreDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
-};
-const minPassRate = (c, gate, current) => {
-    const rate = c.current.passRate;
-    if (!exceeds(gate.minPassRate, rate))
-        return null;
-    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
-    const flaky = new Set(c.flaky);
-    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
-    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-        : '';
-    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
-        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
-        flakyNote);
-};
-const minMeanScore = (c, gate, current) => {
-    const floor = gate.minMeanScore;
-    const score = c.current.meanScore;
-    if (floor === 0)
-        return null;
-    // A floor that nothing can be measured against is a misconfiguration, not a pass.
-    if (score === null) {
-        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
-    }
-    if (!exceeds(floor, score))
-        return null;
-    const below = current.cases
-        .filter((k) => k.score !== null && k.score < floor)
-        .sort((a, b) => a.score - b.score)
-        .map((k) => k.id);
-    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
-};
-
-;// CONCATENATED MODULE: ./src/compare/history.ts
-/** Results kept per case: the newest runs, oldest first. */
-const HISTORY_LENGTH = 20;
-/** Runs looked at to call a case known flaky. */
-const FLAKY_WINDOW = 10;
-/** Passes and failures each needed within the window to call a case known flaky. */
-const FLAKY_MIN_EACH = 2;
-/** The history a case carries into the next run: its own, then its own result, bounded. */
-function nextHistory(c) {
-    return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH);
-}
-/**
- * Carries each case's history forward from the baseline: a case with the same
- * key and fingerprint in the baseline gets its history plus its result; any
- * other case keeps what it has: none for a new or changed case.
- *
- * Sets `history` on the cases given, which must be the record's own (fresh
- * results, or shards being merged): at 100,000 cases a copy of each was the
- * largest single cost of building the record.
- */
-function carryHistory(cases, baseline) {
-    if (!baseline)
-        return cases;
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    for (const c of cases) {
-        const b = before.get(c.id);
-        if (b && b.fingerprint === c.fingerprint)
-            c.history = nextHistory(b);
-    }
-    return cases;
-}
-/** Passes and runs among the last FLAKY_WINDOW results of a history. */
-function recentCounts(history) {
-    const recent = history.slice(-FLAKY_WINDOW);
-    return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length };
-}
-/**
- * Known flaky: within its last 10 recorded runs the case passed at least twice
- * and failed at least twice. One odd result in ten is not enough (a real
- * regression of a steady case must still count); two of each means a single
- * new result is within what the case already does.
- */
-function isKnownFlaky(history) {
-    const { passed, total } = recentCounts(history);
-    return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
-}
-/** Runs of the baseline branch the trend keeps. */
-const TREND_LENGTH = 20;
-/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
-function carryTrend(baseline) {
-    if (!baseline)
-        return undefined;
-    const own = {
-        sha: baseline.git.sha,
-        createdAt: baseline.createdAt,
-        passRate: baseline.summary.passRate,
-        meanScore: baseline.summary.meanScore
-    };
-    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
-}
-
-;// CONCATENATED MODULE: ./src/compare/stats.ts
-/**
- * The statistics of a comparison: a one-sided Fisher exact test for flips of
- * repeated cases, and paired confidence intervals for the pass-rate delta
- * (Newcombe) and the mean-score delta (Student's t).
- */
-/** The normal quantile of a two-sided 95% interval. */
-const Z_95 = 1.959963984540054;
-const logFactorials = [0];
-/** ln(n!), memoised: the tests sum many terms over the same small n. */
-function logFactorial(n) {
-    for (let i = logFactorials.length; i <= n; i++)
-        logFactorials[i] = logFactorials[i - 1] + Math.log(i);
-    return logFactorials[n];
-}
-function logChoose(n, k) {
-    return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
-}
-/**
- * The p-value of the one-sided Fisher exact test that side a passes more often
- * than side b: the probability, with all margins of the 2×2 table
- * [[aPass, aTotal − aPass], [bPass, bTotal − bPass]] fixed, of a table at least
- * as extreme, i.e. of a having aPass or more of the passes (hypergeometric tail).
- * This equals R's `fisher.test(table, alternative = "greater")$p.value`.
- */
-function fisherExactOneSided(aPass, aTotal, bPass, bTotal) {
-    const total = aTotal + bTotal;
-    const passes = aPass + bPass;
-    const most = Math.min(aTotal, passes);
-    // Terms are relative to the observed table's log-probability, so exp() stays well inside range.
-    const logDenominator = logChoose(total, aTotal);
-    let p = 0;
-    for (let x = aPass; x <= most; x++) {
-        p += Math.exp(logChoose(passes, x) + logChoose(total - passes, aTotal - x) - logDenominator);
-    }
-    return Math.min(1, p);
-}
-/** The Wilson score interval of a proportion (successes of n). */
-function wilsonInterval(successes, n, z = Z_95) {
-    const p = successes / n;
-    const z2 = z * z;
-    const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
-    const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-    return [Math.max(0, centre - half), Math.min(1, centre + half)];
-}
-/**
- * A confidence interval for currentPassRate − baselinePassRate over the same
- * cases, by Newcombe's hybrid score method for paired proportions (1998,
- * method 10): Wilson intervals of the two marginal pass rates, combined by
- * "square and add" with a correction for their correlation. Unlike the Wald
- * interval it stays inside [−1, 1] and does not collapse to a point when no case
- * flipped. Null when there are no cases.
- */
-function pairedDifferenceCI(counts, z = Z_95) {
-    const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts;
-    const n = bothPassed + onlyCurrentPassed + onlyBaselinePassed + bothFailed;
-    if (n === 0)
-        return null;
-    const currentPassed = bothPassed + onlyCurrentPassed;
-    const baselinePassed = bothPassed + onlyBaselinePassed;
-    const p1 = currentPassed / n;
-    const p2 = baselinePassed / n;
-    const delta = p1 - p2;
-    const [l1, u1] = wilsonInterval(currentPassed, n, z);
-    const [l2, u2] = wilsonInterval(baselinePassed, n, z);
-    const phi = correlation(counts, n);
-    const lower = delta - Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
-    const upper = delta + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
-    return [Math.max(-1, lower), Math.min(1, upper)];
-}
-/**
- * The phi coefficient of the paired table with Newcombe's continuity
- * correction: a positive association is shrunk by n/2 (to no less than zero),
- * a negative one is kept; zero when a margin is empty.
- */
-function correlation(counts, n) {
-    const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts;
-    const margins = (bothPassed + onlyCurrentPassed) * (onlyBaselinePassed + bothFailed) * (bothPassed + onlyBaselinePassed) * (onlyCurrentPassed + bothFailed);
-    if (margins === 0)
-        return 0;
-    const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed;
-    const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association;
-    return corrected / Math.sqrt(margins);
-}
-/** Above this many degrees of freedom the t quantile comes from its expansion around the normal one. */
-const T_SERIES_MAX_DF = 1_000;
-/**
- * P(|T| ≤ t) for Student's t with an integer number of degrees of freedom: the
- * finite trigonometric series of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4
- * (even df), with θ = atan(t / √df). Exact up to rounding.
- */
-function tCentralProbability(t, df) {
-    const theta = Math.atan(Math.abs(t) / Math.sqrt(df));
-    const cos2 = Math.cos(theta) ** 2;
-    let term = 1;
-    let sum = 1;
-    if (df % 2 === 1) {
-        if (df === 1)
-            return (2 / Math.PI) * theta;
-        // θ + sinθ·cosθ·(1 + (2/3)cos²θ + (2·4)/(3·5)cos⁴θ + …), up to cos^(df−2)θ in all
-        for (let k = 1; k <= (df - 3) / 2; k++) {
-            term *= ((2 * k) / (2 * k + 1)) * cos2;
-            sum += term;
-        }
-        return Math.min(1, (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum));
-    }
-    // sinθ·(1 + (1/2)cos²θ + (1·3)/(2·4)cos⁴θ + …), up to cos^(df−2)θ
-    for (let k = 1; k <= (df - 2) / 2; k++) {
-        term *= ((2 * k - 1) / (2 * k)) * cos2;
-        sum += term;
-    }
-    return Math.min(1, Math.sin(theta) * sum);
-}
-/**
- * The two-sided critical value of Student's t: the t with P(|T| ≤ t) = level
- * (level 0.95 gives the 0.975 quantile, 12.706 for 1 degree of freedom).
- * Bisection on the exact series; beyond 1,000 degrees of freedom the
- * Cornish–Fisher expansion around the normal quantile, whose error there is
- * below 1e-9.
- */
-function tCritical(df, level = 0.95) {
-    if (!Number.isInteger(df) || df < 1)
-        throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
-    if (df > T_SERIES_MAX_DF) {
-        const z = normalQuantile(0.5 + level / 2);
-        const z3 = z ** 3;
-        const z5 = z ** 5;
-        const z7 = z ** 7;
-        return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
-    }
-    let low = 0;
-    let high = 2;
-    while (tCentralProbability(high, df) < level)
-        high *= 2;
-    for (let i = 0; i < 200 && high - low > 1e-12 * high; i++) {
-        const mid = (low + high) / 2;
-        if (tCentralProbability(mid, df) < level)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
-}
-/**
- * The standard normal quantile, by bisection on Φ: only called once per
- * comparison, for the t expansion at many degrees of freedom.
- */
-function normalQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`a probability strictly between 0 and 1 is needed, got ${p}`);
-    let low = -40;
-    let high = 40;
-    for (let i = 0; i < 200; i++) {
-        const mid = (low + high) / 2;
-        if (normalCdf(mid) < p)
-            low = mid;
-        else
-            high = mid;
-    }
-    return (low + high) / 2;
-}
-/** Φ(x), the standard normal distribution function. */
-function normalCdf(x) {
-    return 0.5 * erfc(-x / Math.SQRT2);
-}
-/**
- * erfc(x) by its continued fraction for large |x| and its Taylor series for
- * small |x|: both converge fast in their range and need no tables.
- */
-function erfc(x) {
-    if (x < 0)
-        return 2 - erfc(-x);
-    if (x < 2.5) {
-        // erf(x) = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1))
-        let sum = 0;
-        let power = x;
-        for (let n = 0; n < 100; n++) {
-            const term = power / (factorial(n) * (2 * n + 1));
-            sum += n % 2 === 0 ? term : -term;
-            if (Math.abs(term) < 1e-17)
-                break;
-            power *= x * x;
-        }
-        return 1 - (2 / Math.sqrt(Math.PI)) * sum;
-    }
-    // erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + …))))), evaluated from the tail
-    let fraction = x;
-    for (let n = 60; n >= 1; n--)
-        fraction = x + n / 2 / fraction;
-    return Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
-}
-function factorial(n) {
-    return Math.exp(logFactorial(n));
-}
-/**
- * A confidence interval for the mean of paired differences (current − baseline
- * score of each case scored in both runs): the t interval
- * mean ± t(n−1) · sd / √n, cut to [−1, 1] since scores lie in [0, 1]. Null
- * with fewer than two differences, where no spread can be measured.
- */
-function pairedMeanCI(differences, level = 0.95) {
-    const n = differences.length;
-    if (n < 2)
-        return null;
-    const mean = differences.reduce((a, b) => a + b, 0) / n;
-    const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1);
-    const half = tCritical(n - 1, level) * Math.sqrt(variance / n);
-    return [Math.max(-1, mean - half), Math.min(1, mean + half)];
-}
-/**
- * The p-quantile by nearest rank: the smallest value whose cumulative count
- * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
- * describe; without, of `sorted` itself (already in ascending order).
- */
-function quantileOfSorted(values, p, counts, order) {
-    if (!counts || !order)
-        return values[Math.max(0, Math.ceil(p * values.length) - 1)];
-    let n = 0;
-    for (let i = 0; i < counts.length; i++)
-        n += counts[i];
-    const rank = Math.max(1, Math.ceil(p * n));
-    let seen = 0;
-    for (let k = 0; k < order.length; k++) {
-        seen += counts[order[k]];
-        if (seen >= rank)
-            return values[order[k]];
-    }
-    return values[order[order.length - 1]];
-}
-/** A small seeded generator (mulberry32): the same comparison gives the same interval on every machine. */
-function seededUniform(seed) {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-/** Resamples × cases drawn at most: at 100,000 cases the interval costs ~200 resamples, not 1,000. */
-const BOOTSTRAP_DRAWS = 20_000_000;
-const BOOTSTRAP_RESAMPLES = 1_000;
-const MIN_BOOTSTRAP_RESAMPLES = 200;
-/**
- * A paired percentile-bootstrap 95% interval of statistic(current) /
- * statistic(baseline) − 1: cases are resampled with replacement, each
- * resample taking a case's values from both runs together, so what the runs
- * share (hard cases are slow and dear in both) cancels out. Seeded: the same
- * inputs always give the same interval. Null when a resampled baseline
- * statistic is 0 too often to say anything (more than 2.5% of resamples).
- */
-function pairedBootstrap(baseline, current, statistic, options = {}) {
-    const n = baseline.length;
-    const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)));
-    const level = options.level ?? 0.95;
-    const random = seededUniform((options.seed ?? 1) * 0x9e3779b1 + n);
-    const byValue = (values) => Uint32Array.from(values.keys()).sort((i, j) => values[i] - values[j]);
-    const baselineOrder = byValue(baseline);
-    const currentOrder = byValue(current);
-    const counts = new Uint32Array(n);
-    const changes = [];
-    let undefinedRatios = 0;
-    for (let r = 0; r < resamples; r++) {
-        counts.fill(0);
-        for (let k = 0; k < n; k++)
-            counts[Math.floor(random() * n)]++;
-        const before = statistic.weighted(baseline, counts, baselineOrder);
-        if (before <= 0) {
-            undefinedRatios++;
-            continue;
-        }
-        changes.push(statistic.weighted(current, counts, currentOrder) / before - 1);
-    }
-    const tail = (1 - level) / 2;
-    if (undefinedRatios > tail * resamples)
-        return null;
-    changes.sort((a, b) => a - b);
-    // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
-    const at = (q) => changes[Math.min(changes.length - 1, Math.max(0, Math.floor(q * resamples)))];
-    return [at(tail), at(1 - tail)];
-}
-
-;// CONCATENATED MODULE: ./src/compare/metrics.ts
-
-/** Fewer compared cases than this get no interval: it would say nothing. */
-const MIN_CASES_FOR_INTERVAL = 5;
-const readers = {
-    cost: (c) => c.usage?.costUsd,
-    tokens: (c) => c.usage?.totalTokens ??
-        (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined)
-            ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0)
-            : undefined),
-    latency: (c) => c.latencyMs
-};
-/** The values of one metric on the pairs where both runs have it. */
-function paired(pairs, read) {
-    const keys = [];
-    const baseline = [];
-    const current = [];
-    for (const [b, c] of pairs) {
-        const x = read(b);
-        const y = read(c);
-        if (x === undefined || y === undefined)
-            continue;
-        keys.push(c.id);
-        baseline.push(x);
-        current.push(y);
-    }
-    return { keys, baseline, current };
-}
-const metrics_total = {
-    point: (values) => values.reduce((a, b) => a + b, 0),
-    weighted: (values, counts) => {
-        let sum = 0;
-        for (let i = 0; i < values.length; i++)
-            sum += values[i] * counts[i];
-        return sum;
-    }
-};
-function quantile(p) {
-    return {
-        point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p),
-        weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
-    };
-}
-function change(values, statistic, seed) {
-    const n = values.keys.length;
-    if (n === 0)
-        return undefined;
-    const baseline = statistic.point(values.baseline);
-    const current = statistic.point(values.current);
-    const relative = baseline > 0 ? current / baseline - 1 : null;
-    const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed }) : null;
-    // the cases that moved the figure up the most, for the gate's sentence
-    const rose = values.keys
-        .map((key, i) => ({ key, by: values.current[i] - values.baseline[i] }))
-        .filter((r) => r.by > 0)
-        .sort((a, b) => b.by - a.by)
-        .map((r) => r.key);
-    return { baseline, current, change: relative, ci, cases: n, rose };
-}
-/** The compared metrics the two runs both carry; null when they carry none. */
-function comparedMetrics(pairs) {
-    const cost = change(paired(pairs, readers.cost), metrics_total, 1);
-    const tokens = change(paired(pairs, readers.tokens), metrics_total, 2);
-    const latency = paired(pairs, readers.latency);
-    const latencyP50 = change(latency, quantile(0.5), 3);
-    const latencyP95 = change(latency, quantile(0.95), 4);
-    const metrics = {};
-    if (cost)
-        metrics.cost = cost;
-    if (tokens)
-        metrics.tokens = tokens;
-    if (latencyP50)
-        metrics.latencyP50 = latencyP50;
-    if (latencyP95)
-        metrics.latencyP95 = latencyP95;
-    return Object.keys(metrics).length ? metrics : null;
-}
-
-;// CONCATENATED MODULE: ./src/compare/selection.ts
-/**
- * Which cases a run set out to run: a `--filter` and a shard slice. Shared by
- * the engine (choosing cases) and the comparison (a baseline case outside the
- * selection was left out, not removed).
- */
-
-/** The deterministic shard of a case: its key's hash modulo the shard count. */
-function shardOf(caseId, count) {
-    return (parseInt(contentHash(caseId, 8), 16) % count) + 1;
-}
-/** "2/4" → shard 2 of 4; null for no text. */
-function shardFromText(text) {
-    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
-    return m ? { index: Number(m[1]), count: Number(m[2]) } : null;
-}
-function isSelected(c, selection) {
-    const { shard } = selection;
-    if (shard && shardOf(c.id, shard.count) !== shard.index)
-        return false;
-    const needle = selection.filter?.toLowerCase();
-    if (!needle)
-        return true;
-    return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
-}
-
-;// CONCATENATED MODULE: ./src/compare/compare.ts
-
-
-
-
-
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9;
-function compareRuns(baseline, current, gate) {
-    const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
-    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
-}
-function compareCases(baseline, current, alpha) {
-    // Keys are unique within a run (the loader refuses duplicates); id-less cases carry a content hash as key.
-    const baselineCases = new Map(baseline.cases.map((c) => [c.id, c]));
-    const currentKeys = new Set(current.cases.map((c) => c.id));
-    const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
-    const notTestable = [];
-    const added = [];
-    const flakyCases = [];
-    const pairs = [];
-    let unchanged = 0;
-    for (const c of current.cases) {
-        const b = baselineCases.get(c.id);
-        if (!b) {
-            added.push(c.id);
-            continue;
-        }
-        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
-        if (outcome === 'unchanged')
-            unchanged++;
-        else
-            lists[outcome].push(c.id);
-        if (untested)
-            notTestable.push(c.id);
-        if (flaky)
-            flakyCases.push({ key: c.id, ...flaky });
-        if (outcome !== 'changed')
-            pairs.push([b, c]);
-    }
-    // a baseline case this run's --filter or shard left out was not run, not removed
-    const selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) };
-    const inScope = baseline.cases.filter((b) => isSelected(b, selection));
-    const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
-    // A run cut short lacks cases because it stopped, not because the dataset dropped them.
-    const complete = current.complete !== false;
-    const baselineFigures = runFigures(baseline);
-    const currentFigures = runFigures(current);
-    const flakyKeys = new Set(lists.flaky);
-    return {
-        baseline: baselineFigures,
-        current: currentFigures,
-        passRateDelta: currentFigures.passRate - baselineFigures.passRate,
-        meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
-        common: commonFigures(pairs, flakyKeys),
-        passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
-        gatedPassRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs, flakyKeys)),
-        meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
-        metrics: comparedMetrics(pairs),
-        ...lists,
-        notTestable,
-        flakyCases,
-        added,
-        removed: complete ? missing : [],
-        unfinished: complete ? [] : missing,
-        unchanged,
-        coverage: { baseline: inScope.length, compared: pairs.length },
-        tags: tagFigures(baseline, current, new Set(lists.regressed))
-    };
-}
-function noBaseline(current) {
-    return {
-        baseline: null,
-        current: runFigures(current),
-        passRateDelta: null,
-        meanScoreDelta: null,
-        common: null,
-        passRateDeltaCI: null,
-        gatedPassRateDeltaCI: null,
-        meanScoreDeltaCI: null,
-        metrics: null,
-        regressed: [],
-        fixed: [],
-        flaky: [],
-        notTestable: [],
-        flakyCases: [],
-        added: [],
-        removed: [],
-        changed: [],
-        unfinished: [],
-        unchanged: 0,
-        coverage: null,
-        tags: tagFigures(null, current, new Set())
-    };
-}
-/**
- * The outcome of one case present in both runs. A flip counts (regressed or
- * fixed) unless the evidence says it is within chance, then it is flaky:
- * - re-run (rerunFlips) and its verdict over all trials no longer flips;
- * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha);
- * - known flaky (history.ts): a single trial now never counts; repeated trials
- *   now against a single baseline trial are tested against its recent runs.
- * Otherwise, with a single trial on either side, every flip counts.
- */
-function assess(baseline, current, alpha) {
-    if (baseline.fingerprint !== current.fingerprint)
-        return { outcome: 'changed' };
-    const flip = baseline.passed ? 'failed' : 'passed';
-    const now = countTrials(current);
-    const reruns = rerunCounts(current);
-    if (baseline.passed === current.passed) {
-        // a re-run case flipped at first: its re-runs took the flip back
-        return reruns ? { outcome: 'flaky', flaky: { flip, because: 'reruns', current: now, baseline: countTrials(baseline), reruns } } : { outcome: 'unchanged' };
-    }
-    const outcome = baseline.passed ? 'regressed' : 'fixed';
-    const history = nextHistory(baseline);
-    const knownFlaky = isKnownFlaky(history);
-    if (!hasTrials(current)) {
-        return knownFlaky ? { outcome: 'flaky', flaky: { flip, because: 'history', current: now, baseline: recentCounts(history) } } : { outcome };
-    }
-    const because = hasTrials(baseline) ? 'trials' : 'history';
-    const before = hasTrials(baseline) ? countTrials(baseline) : knownFlaky ? recentCounts(history) : null;
-    // one baseline trial against several now: even 1/1 → 0/5 has p = 1/6, so no result could be significant
-    if (!before)
-        return { outcome, notTestable: true };
-    const extra = reruns ? { reruns } : {};
-    const p = baseline.passed
-        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
-        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
-    if (p < alpha * (1 - P_TOLERANCE))
-        return { outcome };
-    return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
-}
-function hasTrials(c) {
-    return (c.trials?.length ?? 0) >= 2;
-}
-/** Passed and total trials; a case of one trial counts as one. */
-function countTrials(c) {
-    if (!c.trials?.length)
-        return { passed: c.passed ? 1 : 0, total: 1 };
-    return { passed: c.trials.filter((t) => t.passed).length, total: c.trials.length };
-}
-/** The re-run trials of a case (the last `reruns` of its trials). */
-function rerunCounts(c) {
-    const n = c.reruns ?? 0;
-    if (n <= 0 || !c.trials || c.trials.length < n)
-        return null;
-    return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
-}
-function runFigures(run) {
-    const passed = run.cases.filter((c) => c.passed).length;
-    return {
-        name: run.name,
-        createdAt: run.createdAt,
-        sha: run.git.sha,
-        complete: run.complete !== false,
-        total: run.cases.length,
-        passed,
-        passRate: run.cases.length ? passed / run.cases.length : 0,
-        meanScore: meanScore(run.cases)
-    };
-}
-function passRate(cases) {
-    return cases.length ? cases.filter((c) => c.passed).length / cases.length : 0;
-}
-function meanScore(cases) {
-    return mean(cases.map((c) => c.score).filter((s) => s !== null));
-}
-function mean(values) {
-    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
-}
-function difference(current, baseline) {
-    return current === null || baseline === null ? null : current - baseline;
-}
-/** Whether the current side of a pair counts as passed for the gate: a flaky case as it was in the baseline. */
-function gatedPassed([b, c], flaky) {
-    return flaky.has(c.id) ? b.passed : c.passed;
-}
-/** Figures over [baseline, current] pairs of the same case and fingerprint. */
-function commonFigures(pairs, flaky) {
-    if (!pairs.length)
-        return null;
-    const baselinePassRate = passRate(pairs.map(([b]) => b));
-    const currentPassRate = passRate(pairs.map(([, c]) => c));
-    const gatedCurrentPassRate = pairs.filter((pair) => gatedPassed(pair, flaky)).length / pairs.length;
-    const scored = scoredPairs(pairs);
-    const baselineMeanScore = mean(scored.map((s) => s.baseline));
-    const currentMeanScore = mean(scored.map((s) => s.current));
-    return {
-        total: pairs.length,
-        baselinePassRate,
-        currentPassRate,
-        passRateDelta: currentPassRate - baselinePassRate,
-        gatedCurrentPassRate,
-        gatedPassRateDelta: gatedCurrentPassRate - baselinePassRate,
-        flakyFlips: pairs.filter(([, c]) => flaky.has(c.id)).length,
-        baselineMeanScore,
-        currentMeanScore,
-        meanScoreDelta: difference(currentMeanScore, baselineMeanScore),
-        newlyFailing: pairs.filter(([b, c]) => b.passed && !c.passed).map(([, c]) => c.id),
-        scoredLower: scored
-            .filter((s) => s.current < s.baseline)
-            .sort((x, y) => x.current - x.baseline - (y.current - y.baseline))
-            .map((s) => s.key)
-    };
-}
-/**
- * Scores are compared on cases scored on both sides, so that a newly unscored
- * case cannot move the mean.
- */
-function scoredPairs(pairs) {
-    return pairs.flatMap(([b, c]) => (b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []));
-}
-/** The 2×2 table of the pairs; with `flaky`, those cases count as they were in the baseline (the gated figures). */
-function pairedCounts(pairs, flaky = new Set()) {
-    const counts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 };
-    for (const pair of pairs) {
-        const b = pair[0];
-        const passedNow = gatedPassed(pair, flaky);
-        if (b.passed && passedNow)
-            counts.bothPassed++;
-        else if (passedNow)
-            counts.onlyCurrentPassed++;
-        else if (b.passed)
-            counts.onlyBaselinePassed++;
-        else
-            counts.bothFailed++;
-    }
-    return counts;
-}
-/** Per-tag figures for every tag of the current run, alphabetically. */
-function tagFigures(baseline, current, regressed) {
-    const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort();
-    return tags.map((tag) => {
-        const tagged = current.cases.filter((c) => c.tags.includes(tag));
-        const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? [];
-        return {
-            tag,
-            baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
-            currentPassRate: passRate(tagged),
-            total: tagged.length,
-            regressed: tagged.filter((c) => regressed.has(c.id)).length
-        };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/compare/compatibility.ts
-
-/** Records from before `fingerprintVersion` was written fingerprinted as version 1. */
-const versionOf = (record) => record.fingerprintVersion ?? 1;
-/**
- * Why the baseline's fingerprints cannot be compared with the current run's,
- * or null when they can. Fingerprints of two versions never match: compared
- * anyway, every case would be "changed" and nothing would be gated.
- */
-function baselineCompatibility(baseline, current) {
-    const [was, now] = [versionOf(baseline), versionOf(current)];
-    if (was === now)
-        return null;
-    return (`the baseline was fingerprinted with version ${was}, this run with ${now}: ` +
-        `fingerprints of different versions never match, so no case could be compared; ` +
-        `the next run on the baseline branch with this evalgate makes a baseline that can`);
-}
-/** The comparison with the baseline when it can be compared, else without it and the reason (baseline-status: incompatible). */
-function compareIfCompatible(baseline, current, gate) {
-    const incompatible = baseline ? baselineCompatibility(baseline, current) : null;
-    return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
-}
-
-;// CONCATENATED MODULE: ./src/util/argv.ts
-/**
- * Splits a `target.command` string into argv the way a POSIX shell splits words
- * (quotes and backslashes), without being a shell: nothing is expanded or run.
- * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
- */
-
-/**
- * Unquoted characters that only mean something to a shell (pipes, redirects,
- * command lists, substitution). They are refused rather than passed on as
- * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
- */
-const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
-/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
-const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-function splitArgv(command, where = 'target.command') {
-    const words = [];
-    // null between words; '' is a real (empty) word once a quote has opened one
-    let word = null;
-    let i = 0;
-    const fail = (what) => {
-        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
-    };
-    while (i < command.length) {
-        const ch = command[i];
-        if (WHITESPACE.has(ch)) {
-            if (word !== null)
-                words.push(word);
-            word = null;
-            i++;
-        }
-        else if (ch === "'") {
-            const end = command.indexOf("'", i + 1);
-            if (end === -1)
-                fail(`unterminated single quote at position ${i}`);
-            word = (word ?? '') + command.slice(i + 1, end);
-            i = end + 1;
-        }
-        else if (ch === '"') {
-            const [text, next] = readDoubleQuoted(command, i + 1, fail);
-            word = (word ?? '') + text;
-            i = next;
-        }
-        else if (ch === '\\') {
-            if (i + 1 >= command.length)
-                fail('lone backslash at the end');
-            // backslash-newline is a line continuation: both vanish
-            if (command[i + 1] !== '\n')
-                word = (word ?? '') + command[i + 1];
-            i += 2;
-        }
-        else if (SHELL_OPERATORS.has(ch)) {
-            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
-        }
-        else {
-            word = (word ?? '') + ch;
-            i++;
-        }
-    }
-    if (word !== null)
-        words.push(word);
-    return words;
-}
-/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
-function readDoubleQuoted(command, start, fail) {
-    let text = '';
-    let i = start;
-    while (i < command.length) {
-        const ch = command[i];
-        if (ch === '"')
-            return [text, i + 1];
-        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
-            if (command[i + 1] !== '\n')
-                text += command[i + 1];
-            i += 2;
-        }
-        else {
-            text += ch;
-            i++;
-        }
-    }
-    return fail(`unterminated double quote at position ${start - 1}`);
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-var external_fs_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_fs_, 2);
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-;// CONCATENATED MODULE: external "url"
-const external_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
-
-
-
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
-
-//#endregion
-//#region src/utils.ts
-function cleanPath(path) {
-	let normalized = (0,external_path_.normalize)(path);
-	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_.sep) normalized = normalized.substring(0, normalized.length - 1);
-	return normalized;
-}
-const SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-	return path.replace(SLASHES_REGEX, separator);
-}
-const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-	if (resolvePaths) path = (0,external_path_.resolve)(path);
-	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-	if (path === ".") return "";
-	const needsSeperator = path[path.length - 1] !== pathSeparator;
-	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/join-path.ts
-function joinPathWithBasePath(filename, directoryPath) {
-	return directoryPath + filename;
-}
-function joinPathWithRelativePath(root, options) {
-	return function(filename, directoryPath) {
-		const sameRoot = directoryPath.startsWith(root);
-		if (sameRoot) return directoryPath.slice(root.length) + filename;
-		else return convertSlashes((0,external_path_.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-	};
-}
-function joinPath(filename) {
-	return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-	return directoryPath + filename + separator;
-}
-function build$7(root, options) {
-	const { relativePaths, includeBasePath } = options;
-	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-
-//#endregion
-//#region src/api/functions/push-directory.ts
-function pushDirectoryWithRelativePath(root) {
-	return function(directoryPath, paths) {
-		paths.push(directoryPath.substring(root.length) || ".");
-	};
-}
-function pushDirectoryFilterWithRelativePath(root) {
-	return function(directoryPath, paths, filters) {
-		const relativePath = directoryPath.substring(root.length) || ".";
-		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-	};
-}
-const pushDirectory = (directoryPath, paths) => {
-	paths.push(directoryPath || ".");
-};
-const pushDirectoryFilter = (directoryPath, paths, filters) => {
-	const path = directoryPath || ".";
-	if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-const empty$2 = () => {};
-function build$6(root, options) {
-	const { includeDirs, filters, relativePaths } = options;
-	if (!includeDirs) return empty$2;
-	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-
-//#endregion
-//#region src/api/functions/push-file.ts
-const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-const pushFileFilter = (filename, paths, _counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-const pushFileCount = (_filename, _paths, counts, _filters) => {
-	counts.files++;
-};
-const pushFile = (filename, paths) => {
-	paths.push(filename);
-};
-const empty$1 = () => {};
-function build$5(options) {
-	const { excludeFiles, filters, onlyCounts } = options;
-	if (excludeFiles) return empty$1;
-	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-	else if (onlyCounts) return pushFileCount;
-	else return pushFile;
-}
-
-//#endregion
-//#region src/api/functions/get-array.ts
-const getArray = (paths) => {
-	return paths;
-};
-const getArrayGroup = () => {
-	return [""].slice(0, 0);
-};
-function build$4(options) {
-	return options.group ? getArrayGroup : getArray;
-}
-
-//#endregion
-//#region src/api/functions/group-files.ts
-const groupFiles = (groups, directory, files) => {
-	groups.push({
-		directory,
-		files,
-		dir: directory
-	});
-};
-const empty = () => {};
-function build$3(options) {
-	return options.group ? groupFiles : empty;
-}
-
-//#endregion
-//#region src/api/functions/resolve-symlink.ts
-const resolveSymlinksAsync = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	fs.realpath(path, (error, resolvedPath) => {
-		if (error) return queue.dequeue(suppressErrors ? null : error, state);
-		fs.stat(resolvedPath, (error$1, stat) => {
-			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-			if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
-			callback$1(stat, resolvedPath);
-			queue.dequeue(null, state);
-		});
-	});
-};
-const resolveSymlinks = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	try {
-		const resolvedPath = fs.realpathSync(path);
-		const stat = fs.statSync(resolvedPath);
-		if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return;
-		callback$1(stat, resolvedPath);
-	} catch (e) {
-		if (!suppressErrors) throw e;
-	}
-};
-function build$2(options, isSynchronous) {
-	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function isRecursive(path, resolved, state) {
-	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-	let parent = (0,external_path_.dirname)(path);
-	let depth = 1;
-	while (parent !== state.root && depth < 2) {
-		const resolvedPath = state.symlinks.get(parent);
-		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-		if (isSameRoot) depth++;
-		else parent = (0,external_path_.dirname)(parent);
-	}
-	state.symlinks.set(path, resolved);
-	return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-	return state.visited.includes(resolved + state.options.pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/invoke-callback.ts
-const onlyCountsSync = (state) => {
-	return state.counts;
-};
-const groupsSync = (state) => {
-	return state.groups;
-};
-const defaultSync = (state) => {
-	return state.paths;
-};
-const limitFilesSync = (state) => {
-	return state.paths.slice(0, state.options.maxFiles);
-};
-const onlyCountsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.counts, state.options.suppressErrors);
-	return null;
-};
-const defaultAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths, state.options.suppressErrors);
-	return null;
-};
-const limitFilesAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-	return null;
-};
-const groupsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.groups, state.options.suppressErrors);
-	return null;
-};
-function report(error, callback$1, output, suppressErrors) {
-	if (error && !suppressErrors) callback$1(error, output);
-	else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-	const { onlyCounts, group, maxFiles } = options;
-	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-	else if (group) return isSynchronous ? groupsSync : groupsAsync;
-	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-	else return isSynchronous ? defaultSync : defaultAsync;
-}
-
-//#endregion
-//#region src/api/functions/walk-directory.ts
-const readdirOpts = { withFileTypes: true };
-const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	state.queue.enqueue();
-	if (currentDepth < 0) return state.queue.dequeue(null, state);
-	const { fs } = state;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-		callback$1(entries, directoryPath, currentDepth);
-		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-	});
-};
-const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	const { fs } = state;
-	if (currentDepth < 0) return;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	let entries = [];
-	try {
-		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-	} catch (e) {
-		if (!state.options.suppressErrors) throw e;
-	}
-	callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-	return isSynchronous ? walkSync : walkAsync;
-}
-
-//#endregion
-//#region src/api/queue.ts
-/**
-* This is a custom stateless queue to track concurrent async fs calls.
-* It increments a counter whenever a call is queued and decrements it
-* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
-*/
-var dist_Queue = class {
-	count = 0;
-	constructor(onQueueEmpty) {
-		this.onQueueEmpty = onQueueEmpty;
-	}
-	enqueue() {
-		this.count++;
-		return this.count;
-	}
-	dequeue(error, output) {
-		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-			this.onQueueEmpty(error, output);
-			if (error) {
-				output.controller.abort();
-				this.onQueueEmpty = void 0;
-			}
-		}
-	}
-};
-
-//#endregion
-//#region src/api/counter.ts
-var Counter = class {
-	_files = 0;
-	_directories = 0;
-	set files(num) {
-		this._files = num;
-	}
-	get files() {
-		return this._files;
-	}
-	set directories(num) {
-		this._directories = num;
-	}
-	get directories() {
-		return this._directories;
-	}
-	/**
-	* @deprecated use `directories` instead
-	*/
-	/* c8 ignore next 3 */
-	get dirs() {
-		return this._directories;
-	}
-};
-
-//#endregion
-//#region src/api/aborter.ts
-/**
-* AbortController is not supported on Node 14 so we use this until we can drop
-* support for Node 14.
-*/
-var Aborter = class {
-	aborted = false;
-	abort() {
-		this.aborted = true;
-	}
-};
-
-//#endregion
-//#region src/api/walker.ts
-var Walker = class {
-	root;
-	isSynchronous;
-	state;
-	joinPath;
-	pushDirectory;
-	pushFile;
-	getArray;
-	groupFiles;
-	resolveSymlink;
-	walkDirectory;
-	callbackInvoker;
-	constructor(root, options, callback$1) {
-		this.isSynchronous = !callback$1;
-		this.callbackInvoker = build$1(options, this.isSynchronous);
-		this.root = normalizePath(root, options);
-		this.state = {
-			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-			paths: [""].slice(0, 0),
-			groups: [],
-			counts: new Counter(),
-			options,
-			queue: new dist_Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-			symlinks: /* @__PURE__ */ new Map(),
-			visited: [""].slice(0, 0),
-			controller: new Aborter(),
-			fs: options.fs || external_fs_namespaceObject
-		};
-		this.joinPath = build$7(this.root, options);
-		this.pushDirectory = build$6(this.root, options);
-		this.pushFile = build$5(options);
-		this.getArray = build$4(options);
-		this.groupFiles = build$3(options);
-		this.resolveSymlink = build$2(options, this.isSynchronous);
-		this.walkDirectory = build(this.isSynchronous);
-	}
-	start() {
-		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-	}
-	walk = (entries, directoryPath, depth) => {
-		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-		const files = this.getArray(this.state.paths);
-		for (let i = 0; i < entries.length; ++i) {
-			const entry = entries[i];
-			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-				const filename = this.joinPath(entry.name, directoryPath);
-				this.pushFile(filename, files, this.state.counts, filters);
-			} else if (entry.isDirectory()) {
-				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-				if (exclude && exclude(entry.name, path)) continue;
-				this.pushDirectory(path, paths, filters);
-				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
-				let path = joinPathWithBasePath(entry.name, directoryPath);
-				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
-					if (stat.isDirectory()) {
-						resolvedPath = normalizePath(resolvedPath, this.state.options);
-						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-					} else {
-						resolvedPath = useRealPaths ? resolvedPath : path;
-						const filename = (0,external_path_.basename)(resolvedPath);
-						const directoryPath$1 = normalizePath((0,external_path_.dirname)(resolvedPath), this.state.options);
-						resolvedPath = this.joinPath(filename, directoryPath$1);
-						this.pushFile(resolvedPath, files, this.state.counts, filters);
-					}
-				});
-			}
-		}
-		this.groupFiles(this.state.groups, directoryPath, files);
-	};
-};
-
-//#endregion
-//#region src/api/async.ts
-function promise(root, options) {
-	return new Promise((resolve$1, reject) => {
-		callback(root, options, (err, output) => {
-			if (err) return reject(err);
-			resolve$1(output);
-		});
-	});
-}
-function callback(root, options, callback$1) {
-	let walker = new Walker(root, options, callback$1);
-	walker.start();
-}
-
-//#endregion
-//#region src/api/sync.ts
-function sync(root, options) {
-	const walker = new Walker(root, options);
-	return walker.start();
-}
-
-//#endregion
-//#region src/builder/api-builder.ts
-var APIBuilder = class {
-	constructor(root, options) {
-		this.root = root;
-		this.options = options;
-	}
-	withPromise() {
-		return promise(this.root, this.options);
-	}
-	withCallback(cb) {
-		callback(this.root, this.options, cb);
-	}
-	sync() {
-		return sync(this.root, this.options);
-	}
-};
-
-//#endregion
-//#region src/builder/index.ts
-let pm = null;
-/* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	pm = __require("picomatch");
-} catch {}
-var Builder = class {
-	globCache = {};
-	options = {
-		maxDepth: Infinity,
-		suppressErrors: true,
-		pathSeparator: external_path_.sep,
-		filters: []
-	};
-	globFunction;
-	constructor(options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		this.globFunction = this.options.globFunction;
-	}
-	group() {
-		this.options.group = true;
-		return this;
-	}
-	withPathSeparator(separator) {
-		this.options.pathSeparator = separator;
-		return this;
-	}
-	withBasePath() {
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withRelativePaths() {
-		this.options.relativePaths = true;
-		return this;
-	}
-	withDirs() {
-		this.options.includeDirs = true;
-		return this;
-	}
-	withMaxDepth(depth) {
-		this.options.maxDepth = depth;
-		return this;
-	}
-	withMaxFiles(limit) {
-		this.options.maxFiles = limit;
-		return this;
-	}
-	withFullPaths() {
-		this.options.resolvePaths = true;
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withErrors() {
-		this.options.suppressErrors = false;
-		return this;
-	}
-	withSymlinks({ resolvePaths = true } = {}) {
-		this.options.resolveSymlinks = true;
-		this.options.useRealPaths = resolvePaths;
-		return this.withFullPaths();
-	}
-	withAbortSignal(signal) {
-		this.options.signal = signal;
-		return this;
-	}
-	normalize() {
-		this.options.normalizePath = true;
-		return this;
-	}
-	filter(predicate) {
-		this.options.filters.push(predicate);
-		return this;
-	}
-	onlyDirs() {
-		this.options.excludeFiles = true;
-		this.options.includeDirs = true;
-		return this;
-	}
-	exclude(predicate) {
-		this.options.exclude = predicate;
-		return this;
-	}
-	onlyCounts() {
-		this.options.onlyCounts = true;
-		return this;
-	}
-	crawl(root) {
-		return new APIBuilder(root || ".", this.options);
-	}
-	withGlobFunction(fn) {
-		this.globFunction = fn;
-		return this;
-	}
-	/**
-	* @deprecated Pass options using the constructor instead:
-	* ```ts
-	* new fdir(options).crawl("/path/to/root");
-	* ```
-	* This method will be removed in v7.0
-	*/
-	/* c8 ignore next 4 */
-	crawlWithOptions(root, options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		return new APIBuilder(root || ".", this.options);
-	}
-	glob(...patterns) {
-		if (this.globFunction) return this.globWithOptions(patterns);
-		return this.globWithOptions(patterns, ...[{ dot: true }]);
-	}
-	globWithOptions(patterns, ...options) {
-		const globFn = this.globFunction || pm;
-		/* c8 ignore next 5 */
-		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-		var isMatch = this.globCache[patterns.join("\0")];
-		if (!isMatch) {
-			isMatch = globFn(patterns, ...options);
-			this.globCache[patterns.join("\0")] = isMatch;
-		}
-		this.options.filters.push((path) => isMatch(path));
-		return this;
-	}
-};
-
-//#endregion
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
-
-
-
-
-
-//#region src/utils.ts
-const isReadonlyArray = Array.isArray;
-const BACKSLASHES = /\\/g;
-const DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-const isWin = process.platform === "win32";
-const ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-function getPartialMatcher(patterns, options = {}) {
-	const patternsCount = patterns.length;
-	const patternsParts = Array(patternsCount);
-	const matchers = Array(patternsCount);
-	let i, j;
-	for (i = 0; i < patternsCount; i++) {
-		const parts = splitPattern(patterns[i]);
-		patternsParts[i] = parts;
-		const partsCount = parts.length;
-		const partMatchers = Array(partsCount);
-		for (j = 0; j < partsCount; j++) partMatchers[j] = picomatch(parts[j], options);
-		matchers[i] = partMatchers;
-	}
-	return (input) => {
-		const inputParts = input.split("/");
-		if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-		for (i = 0; i < patternsCount; i++) {
-			const patternParts = patternsParts[i];
-			const matcher = matchers[i];
-			const inputPatternCount = inputParts.length;
-			const minParts = Math.min(inputPatternCount, patternParts.length);
-			j = 0;
-			while (j < minParts) {
-				const part = patternParts[j];
-				if (part.includes("/")) return true;
-				if (!matcher[j](inputParts[j])) break;
-				if (!options.noglobstar && part === "**") return true;
-				j++;
-			}
-			if (j === inputPatternCount) return true;
-		}
-		return false;
-	};
-}
-/* node:coverage ignore next 2 */
-const WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-const isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-function buildFormat(cwd, root, absolute) {
-	if (cwd === root || root.startsWith(`${cwd}/`)) {
-		if (absolute) {
-			const start = cwd.length + +!isRoot(cwd);
-			return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-		}
-		const prefix = root.slice(cwd.length + 1);
-		if (prefix) return (p, isDir) => {
-			if (p === ".") return prefix;
-			const result = `${prefix}/${p}`;
-			return isDir ? result.slice(0, -1) : result;
-		};
-		return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-	}
-	if (absolute) return (p) => external_path_.posix.relative(cwd, p) || ".";
-	return (p) => external_path_.posix.relative(cwd, `${root}/${p}`) || ".";
-}
-function buildRelative(cwd, root) {
-	if (root.startsWith(`${cwd}/`)) {
-		const prefix = root.slice(cwd.length + 1);
-		return (p) => `${prefix}/${p}`;
-	}
-	return (p) => {
-		const result = external_path_.posix.relative(cwd, `${root}/${p}`);
-		return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-	};
-}
-function ensureNonDriveRelativePath(path) {
-	return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-const splitPatternOptions = { parts: true };
-function splitPattern(path) {
-	var _result$parts;
-	const result = picomatch.scan(path, splitPatternOptions);
-	return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
-}
-const ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
-function convertPosixPathToPattern(path) {
-	return escapePosixPath(path);
-}
-function convertWin32PathToPattern(path) {
-	return escapeWin32Path(path).replace(ESCAPED_WIN32_BACKSLASHES, "/");
-}
-/**
-* Converts a path to a pattern depending on the platform.
-* Identical to {@link escapePath} on POSIX systems.
-* @see {@link https://superchupu.dev/tinyglobby/documentation#convertPathToPattern}
-*/
-/* node:coverage ignore next 3 */
-const convertPathToPattern = (/* unused pure expression or super */ null && (isWin ? convertWin32PathToPattern : convertPosixPathToPattern));
-const POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-const WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-const escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-const escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-/**
-* Escapes a path's special characters depending on the platform.
-* @see {@link https://superchupu.dev/tinyglobby/documentation#escapePath}
-*/
-/* node:coverage ignore next */
-const escapePath = isWin ? escapeWin32Path : escapePosixPath;
-/**
-* Checks if a pattern has dynamic parts.
-*
-* Has a few minor differences with [`fast-glob`](https://github.com/mrmlnc/fast-glob) for better accuracy:
-*
-* - Doesn't necessarily return `false` on patterns that include `\`.
-* - Returns `true` if the pattern includes parentheses, regardless of them representing one single pattern or not.
-* - Returns `true` for unfinished glob extensions i.e. `(h`, `+(h`.
-* - Returns `true` for unfinished brace expansions as long as they include `,` or `..`.
-*
-* @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
-*/
-function isDynamicPattern(pattern, options) {
-	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-	const scan = picomatch.scan(pattern);
-	return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-	console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value) {
-	return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
-}
-//#endregion
-//#region src/patterns.ts
-const PARENT_DIRECTORY = /^(\/?\.\.)+/;
-const ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-function normalizePattern(pattern, opts, props, isIgnore) {
-	var _PARENT_DIRECTORY$exe;
-	const cwd = opts.cwd;
-	let result = pattern;
-	if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
-	if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-	const escapedCwd = escapePath(cwd);
-	result = (0,external_path_.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? external_path_.posix.relative(escapedCwd, result) : external_path_.posix.normalize(result);
-	const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-	const parts = splitPattern(result);
-	if (parentDir) {
-		const n = (parentDir.length + 1) / 3;
-		let i = 0;
-		const cwdParts = escapedCwd.split("/");
-		while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-			result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-			i++;
-		}
-		const potentialRoot = external_path_.posix.join(cwd, parentDir.slice(i * 3));
-		if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-			props.root = ensureNonDriveRelativePath(potentialRoot);
-			props.depthOffset = -n + i;
-		}
-	}
-	if (!isIgnore && props.depthOffset >= 0) {
-		var _props$commonPath;
-		(_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-		const newCommonPath = [];
-		const length = Math.min(props.commonPath.length, parts.length);
-		for (let i = 0; i < length; i++) {
-			const part = parts[i];
-			if (part === "**" && !parts[i + 1]) {
-				newCommonPath.pop();
-				break;
-			}
-			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-			newCommonPath.push(part);
-		}
-		props.depthOffset = newCommonPath.length;
-		props.commonPath = newCommonPath;
-		props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? external_path_.posix.join(cwd, ...newCommonPath) : cwd);
-	}
-	return result;
-}
-function processPatterns(options, patterns, props) {
-	const matchPatterns = [];
-	const ignorePatterns = [];
-	for (const pattern of options.ignore) {
-		if (!pattern) continue;
-		if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
-	}
-	for (const pattern of patterns) {
-		if (!pattern) continue;
-		if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
-		else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
-	}
-	return {
-		match: matchPatterns,
-		ignore: ignorePatterns
-	};
-}
-//#endregion
-//#region src/crawler.ts
-function buildCrawler(options, patterns) {
-	const cwd = options.cwd;
-	const props = {
-		root: cwd,
-		depthOffset: 0
-	};
-	const processed = processPatterns(options, patterns, props);
-	if (options.debug) log("internal processing patterns:", processed);
-	const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
-	const root = props.root.replace(BACKSLASHES, "");
-	const matchOptions = {
-		dot,
-		nobrace: options.braceExpansion === false,
-		nocase: !caseSensitiveMatch,
-		noextglob: options.extglob === false,
-		noglobstar: options.globstar === false,
-		posix: true
-	};
-	const matcher = picomatch(processed.match, matchOptions);
-	const ignore = picomatch(processed.ignore, matchOptions);
-	const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-	const format = buildFormat(cwd, root, absolute);
-	const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
-	const excludePredicate = (_, p) => {
-		const relativePath = excludeFormatter(p, true);
-		return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
-	};
-	let maxDepth;
-	if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-	const crawler = new Builder({
-		filters: [debug ? (p, isDirectory) => {
-			const path = format(p, isDirectory);
-			const matches = matcher(path) && !ignore(path);
-			if (matches) log(`matched ${path}`);
-			return matches;
-		} : (p, isDirectory) => {
-			const path = format(p, isDirectory);
-			return matcher(path) && !ignore(path);
-		}],
-		exclude: debug ? (_, p) => {
-			const skipped = excludePredicate(_, p);
-			log(`${skipped ? "skipped" : "crawling"} ${p}`);
-			return skipped;
-		} : excludePredicate,
-		fs: options.fs,
-		pathSeparator: "/",
-		relativePaths: !absolute,
-		resolvePaths: absolute,
-		includeBasePath: absolute,
-		resolveSymlinks: followSymbolicLinks,
-		excludeSymlinks: !followSymbolicLinks,
-		excludeFiles: onlyDirectories,
-		includeDirs: onlyDirectories || !options.onlyFiles,
-		maxDepth,
-		signal: options.signal
-	}).crawl(root);
-	if (options.debug) log("internal properties:", {
-		...props,
-		root
-	});
-	return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
-}
-//#endregion
-//#region src/index.ts
-function formatPaths(paths, mapper) {
-	if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-	return paths;
-}
-const defaultOptions = {
-	caseSensitiveMatch: true,
-	debug: !!process.env.TINYGLOBBY_DEBUG,
-	expandDirectories: true,
-	followSymbolicLinks: true,
-	onlyFiles: true
-};
-function getOptions(options) {
-	const opts = Object.assign({}, options);
-	for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-	opts.cwd = (opts.cwd instanceof URL ? (0,external_url_namespaceObject.fileURLToPath)(opts.cwd) : (0,external_path_.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-	opts.ignore = ensureStringArray(opts.ignore);
-	opts.fs && (opts.fs = {
-		readdir: opts.fs.readdir || external_fs_.readdir,
-		readdirSync: opts.fs.readdirSync || external_fs_.readdirSync,
-		realpath: opts.fs.realpath || external_fs_.realpath,
-		realpathSync: opts.fs.realpathSync || external_fs_.realpathSync,
-		stat: opts.fs.stat || external_fs_.stat,
-		statSync: opts.fs.statSync || external_fs_.statSync
-	});
-	if (opts.debug) log("globbing with options:", opts);
-	return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-	var _ref;
-	if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-	const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-	const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-	const options = getOptions(isModern ? inputOptions : globInput);
-	return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-	const [crawler, relative] = getCrawler(globInput, options);
-	return crawler ? formatPaths(await crawler.withPromise(), relative) : [];
-}
-function globSync(globInput, options) {
-	const [crawler, relative] = getCrawler(globInput, options);
-	return crawler ? formatPaths(crawler.sync(), relative) : [];
-}
-//#endregion
-
-
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./src/util/utf8.ts
-
-/**
- * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
- * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
- * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
- */
-function strictUtf8Decoder(invalid) {
-    const decoder = new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
-    return (bytes) => {
-        try {
-            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw invalid();
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/config/expected.ts
-/**
- * What a case expects, as the report shows it (the record's `expected`): the
- * seed shorthands' value as written (`expected`, `ideal`), else one line per
- * assertion of the case; with `defaults.assert`, every assertion the case is
- * checked against, the defaults' marked so.
- */
-
-/** How a threshold reads for the types whose threshold has a unit. */
-const THRESHOLD_UNITS = {
-    latency: (t) => `${String(t)} ms`,
-    cost: (t) => `$${String(t)}`
-};
-const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'];
-/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
-function describeAssertion(a) {
-    const base = a.type.replace(/^not-/, '');
-    const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) => k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`);
-    const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`;
-}
-function expectedText(written, own, defaults) {
-    if (defaults.length)
-        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
-    if (written !== undefined)
-        return written;
-    return own.length ? own.map(describeAssertion).join('\n') : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/config/fingerprint.ts
-/**
- * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
- * differs from the baseline's is *changed*, not compared, so the fingerprint
- * must change whenever what decides the case's verdict changes: its input, its
- * assertions, the files they name (a `file:` check edited to `() => true`, and
- * the modules that check imports), and the judge settings when it is judged.
- * It must not change with where the repository is checked out: files are
- * named by their path relative to the config's folder.
- */
-
-
-
-
-
-/**
- * What the fingerprints of a record mean: bumped whenever what they cover
- * changes, since fingerprints of two versions never match. Records without
- * `fingerprintVersion` were made by version 1 (input, assertions with absolute
- * file paths, judge model and threshold).
- */
-const FINGERPRINT_VERSION = 2;
-const FILE_URL = 'file://';
-/** Files a check may import from: relative specifiers of these are followed. */
-const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
-/** Tried, in order, for an import specifier written without its extension. */
-const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts'];
-/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
-/** A check that imports more modules than this is fingerprinted by its first ones. */
-const MAX_MODULES = 256;
-const isModule = (file) => MODULE_EXTENSIONS.has(external_node_path_default().extname(file).toLowerCase());
-function isFile(file) {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(file).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function readFacts(file) {
-    let bytes;
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
-    }
-    catch {
-        return { digest: null, imports: [] };
-    }
-    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
-    return { digest: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), imports };
-}
-/** Where a relative import specifier of `from` leads, when it is a file. */
-function resolveImport(from, specifier) {
-    const base = external_node_path_default().resolve(external_node_path_default().dirname(from), specifier.replace(/[?#].*$/, ''));
-    for (const ext of IMPLIED_EXTENSIONS)
-        if (isFile(base + ext))
-            return base + ext;
-    return undefined;
-}
-/**
- * Fingerprints the cases of one config: files are read once however many
- * cases name them (a `defaults` check names one for every case).
- */
-class Fingerprinter {
-    baseDir;
-    /** absolute path → the digest of the file and of every module it imports */
-    closures = new Map();
-    files = new Map();
-    judge;
-    /** what `similar` uses of the judge: its server's embeddings */
-    embeddings;
-    constructor(
-    /** the config's folder: files are named relative to it */
-    baseDir, judge) {
-        this.baseDir = baseDir;
-        this.judge = judge ? this.judgeSettings(judge) : null;
-        this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
-    }
-    /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
-    ofCase(input, assert) {
-        const judged = assert.some((a) => a.type === 'llm-rubric');
-        const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar');
-        return contentHash({
-            input,
-            assert: assert.map((a) => this.portable(a)),
-            judge: judged ? this.judge : null,
-            ...(embedded ? { embeddings: this.embeddings } : {})
-        });
-    }
-    /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
-    portable(a) {
-        if (a.file === undefined && !mentionsFileUrl(a.value))
-            return a;
-        const out = { ...a, value: this.withFileContents(a.value) };
-        if (typeof a.file === 'string')
-            out.file = this.fileRef(external_node_path_default().resolve(this.baseDir, a.file));
-        return out;
-    }
-    withFileContents(value) {
-        if (typeof value === 'string')
-            return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value;
-        if (Array.isArray(value))
-            return value.map((v) => this.withFileContents(v));
-        if (value && typeof value === 'object')
-            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]));
-        return value;
-    }
-    /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
-    fileUrlRef(url) {
-        const rest = url.slice(FILE_URL.length);
-        const file = external_node_path_default().resolve(this.baseDir, rest);
-        const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest);
-        if (!isFile(file) && named && isFile(external_node_path_default().resolve(this.baseDir, named[1]))) {
-            return { ...this.fileRef(external_node_path_default().resolve(this.baseDir, named[1])), function: named[2] };
-        }
-        return this.fileRef(file);
-    }
-    fileRef(file) {
-        return { path: this.relative(file), contents: this.closure(file) };
-    }
-    relative(file) {
-        return external_node_path_default().relative(this.baseDir, file).split((external_node_path_default()).sep).join('/');
-    }
-    facts(file) {
-        let facts = this.files.get(file);
-        if (!facts) {
-            facts = readFacts(file);
-            this.files.set(file, facts);
-        }
-        return facts;
-    }
-    /**
-     * The digest of a file and, for a module, of every module it reaches by
-     * relative imports: a check that delegates to `./helper.mjs` changes when
-     * the helper does. (Code that computes what it loads is out of reach; the
-     * README says so.)
-     */
-    closure(entry) {
-        const known = this.closures.get(entry);
-        if (known !== undefined)
-            return known;
-        const seen = new Set([entry]);
-        const queue = [entry];
-        const parts = [];
-        for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-            const { digest, imports } = this.facts(file);
-            parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`);
-            for (const specifier of imports) {
-                const found = resolveImport(file, specifier);
-                if (found && !seen.has(found) && seen.size < MAX_MODULES) {
-                    seen.add(found);
-                    queue.push(found);
-                }
-            }
-        }
-        const closure = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(parts.sort().join('\n')).digest('hex');
-        this.closures.set(entry, closure);
-        return closure;
-    }
-    /** The judge settings a judged case depends on; script files a command judge names count by content. */
-    judgeSettings(judge) {
-        const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples };
-        if (judge.provider !== 'command' || judge.command === undefined)
-            return settings;
-        let argv;
-        try {
-            argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command;
-        }
-        catch {
-            // the config's own check reports a command that does not split
-            argv = [String(judge.command)];
-        }
-        const command = argv.map((arg) => {
-            // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = arg.includes('${') ? undefined : external_node_path_default().resolve(this.baseDir, arg);
-            return file && file.startsWith(this.baseDir + (external_node_path_default()).sep) && isFile(file) ? this.fileRef(file) : arg;
-        });
-        return { ...settings, command };
-    }
-}
-function mentionsFileUrl(value) {
-    if (typeof value === 'string')
-        return value.startsWith(FILE_URL);
-    if (Array.isArray(value))
-        return value.some(mentionsFileUrl);
-    if (value && typeof value === 'object')
-        return Object.values(value).some(mentionsFileUrl);
-    return false;
-}
-/**
- * The fingerprint of a whole dataset: the config's name and every case's key
- * and fingerprint, in key order (so that reordering cases is no change). Shards
- * of one run share it; a shard of another dataset does not.
- */
-function datasetFingerprint(name, cases) {
-    // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
-    const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort();
-    const fingerprint = (0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
-        .digest('hex')
-        .slice(0, 32);
-    return { fingerprint, cases: cases.length };
-}
-
-;// CONCATENATED MODULE: ./src/config/parse.ts
-/**
- * Structured-text parsing that remembers where things are, so that every
- * error can name the file, the path inside it and the line.
- */
-
-
-
-/** A path as users read it: `target.command[0]`. */
-function formatPath(path) {
-    let out = '';
-    for (const part of path) {
-        if (typeof part === 'number')
-            out += `[${part}]`;
-        else
-            out += out === '' ? part : `.${part}`;
-    }
-    return out;
-}
-/**
- * The deepest nesting of lists and mappings a loaded value may have: far beyond
- * any real config, case or record, and well within the recursion of the code
- * that later walks values (hashing, `${VAR}` expansion, reports).
- */
-const MAX_NESTING = 256;
-/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
-function isStackOverflow(err) {
-    return /maximum call stack/i.test(err instanceof Error ? err.message : String(err));
-}
-function tooDeepError(where, path) {
-    const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
-    return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
-}
-/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
-function deeperThan(value, max) {
-    const stack = [[value, 0]];
-    while (stack.length) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
-        if (depth >= max)
-            return true;
-        for (const v of Array.isArray(item) ? item : Object.values(item))
-            if (v !== null && typeof v === 'object')
-                stack.push([v, depth + 1]);
-    }
-    return false;
-}
-/**
- * The path of the first list or mapping nested deeper than `max` levels, else
- * undefined. Iterative, so that a value too deep for recursion is measured too.
- */
-function nestingPath(value, max = MAX_NESTING) {
-    if (!deeperThan(value, max))
-        return undefined;
-    // only now is the path worth its bookkeeping: each node remembers its parent
-    const nodes = [];
-    const stack = [{ value, depth: 0, parent: -1, key: '' }];
-    while (stack.length) {
-        const item = stack.pop();
-        if (item.value === null || typeof item.value !== 'object')
-            continue;
-        const id = nodes.push({ parent: item.parent, key: item.key }) - 1;
-        if (item.depth >= max) {
-            const path = [];
-            for (let at = id; at > 0; at = nodes[at].parent)
-                path.unshift(nodes[at].key);
-            return path;
-        }
-        if (Array.isArray(item.value))
-            item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }));
-        else
-            for (const [k, v] of Object.entries(item.value))
-                stack.push({ value: v, depth: item.depth + 1, parent: id, key: k });
-    }
-    return undefined;
-}
-/** YAML (a superset of JSON) with line numbers for every node. */
-function parseYaml(text, file) {
-    const lineCounter = new yaml_dist/* LineCounter */.HN();
-    let doc;
-    try {
-        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        throw new ConfigError(`${file}: not valid YAML/JSON: ${err.message}`, file);
-    }
-    const first = doc.errors[0];
-    if (first) {
-        if (isStackOverflow(first.message))
-            throw tooDeepError(file);
-        // without prettyErrors the error has its offset only; the line counter turns it into line:column
-        const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
-        const at = pos ? `:${pos.line}:${pos.col}` : '';
-        throw new ConfigError(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
-    }
-    let value;
-    try {
-        value = doc.toJS({ maxAliasCount: 100 });
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        const message = err.message;
-        const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
-        throw new ConfigError(`${file}: cannot read YAML: ${message}${hint}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep) {
-        const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined;
-        throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep);
-    }
-    return {
-        value,
-        file,
-        lineOf: (path) => lineOfPath(doc, lineCounter, path)
-    };
-}
-/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
-function parse_formatOf(file) {
-    return /\.json$/i.test(file) ? 'json' : 'yaml';
-}
-/** Text in its format; `file` names it in messages (and gives the format unless told). */
-function parse_parseStructured(text, file, format = parse_formatOf(file)) {
-    return format === 'json' ? parse_parseJson(text, file) : parseYaml(text, file);
-}
-const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
-/** `file:line:column` of an offset into the text. */
-function placeOf(text, file, offset) {
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    return `${file}:${line}:${offset - before.lastIndexOf('\n')}`;
-}
-/**
- * Strict JSON: JSON.parse decides what is valid and gives the value. The same
- * text read as YAML (which JSON is) only locates paths for messages, and finds
- * a key given twice, which JSON.parse would let the last one win.
- */
-function parse_parseJson(text, file) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
-        const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
-        throw new ConfigError(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep)
-        throw tooDeepError(file, deep);
-    const lineCounter = new yaml_dist/* LineCounter */.HN();
-    let doc;
-    try {
-        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    }
-    catch {
-        doc = undefined;
-    }
-    const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY');
-    if (twice) {
-        const offset = twice.pos[0];
-        const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
-        throw new ConfigError(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
-    }
-    // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
-    const located = doc && doc.errors.length === 0 ? doc : undefined;
-    return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) };
-}
-const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const JSON_SPACE = /[ \t\n\r]*/y;
-const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
-/**
- * Where text that JSON.parse refused first stops being JSON, and what is
- * there: a trailing comma, a comment, a single quote… A state machine rather
- * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
- */
-function jsonMistake(text) {
-    const containers = [];
-    let state = 'value';
-    let i = 0;
-    const skipSpace = () => {
-        JSON_SPACE.lastIndex = i;
-        JSON_SPACE.test(text);
-        i = JSON_SPACE.lastIndex;
-    };
-    const wrong = (expected) => ({ offset: i, what: describeJsonMistake(text, i, expected) });
-    /** past a string starting at i; false at the character that breaks it */
-    const string = () => {
-        for (i++; i < text.length;) {
-            const c = text.charCodeAt(i);
-            if (c === 0x22) {
-                i++;
-                return true;
-            }
-            if (c === 0x5c) {
-                JSON_ESCAPE.lastIndex = i;
-                if (!JSON_ESCAPE.test(text))
-                    return false;
-                i = JSON_ESCAPE.lastIndex;
-            }
-            else if (c < 0x20)
-                return false;
-            else
-                i++;
-        }
-        return false;
-    };
-    for (;;) {
-        skipSpace();
-        const c = text[i];
-        if (state === 'after') {
-            const open = containers.at(-1);
-            if (open === undefined)
-                return i < text.length ? wrong('the end of the text') : undefined;
-            if (c === ',') {
-                i++;
-                state = open === '{' ? 'key' : 'value';
-            }
-            else if (c === (open === '{' ? '}' : ']')) {
-                i++;
-                containers.pop();
-            }
-            else
-                return wrong(`"," or "${open === '{' ? '}' : ']'}"`);
-            continue;
-        }
-        if (state === 'keyOrEnd' || state === 'key') {
-            if (state === 'keyOrEnd' && c === '}') {
-                i++;
-                containers.pop();
-                state = 'after';
-                continue;
-            }
-            if (c !== '"')
-                return wrong('a key in double quotes');
-            if (!string())
-                return wrong('the rest of the key');
-            skipSpace();
-            if (text[i] !== ':')
-                return wrong('":"');
-            i++;
-            state = 'value';
-            continue;
-        }
-        if (state === 'valueOrEnd' && c === ']') {
-            i++;
-            containers.pop();
-            state = 'after';
-            continue;
-        }
-        if (c === '{' || c === '[') {
-            containers.push(c);
-            i++;
-            state = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
-            continue;
-        }
-        if (c === '"') {
-            if (!string())
-                return wrong('the rest of the string');
-        }
-        else {
-            JSON_NUMBER.lastIndex = i;
-            const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
-            if (literal)
-                i += literal.length;
-            else if (JSON_NUMBER.test(text))
-                i = JSON_NUMBER.lastIndex;
-            else
-                return wrong('a value');
-        }
-        state = 'after';
-    }
-}
-function describeJsonMistake(text, offset, expected) {
-    const c = text[offset];
-    if (c === undefined)
-        return `the text ends where ${expected} should come`;
-    if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
-        return 'a comment';
-    if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset)))
-        return `a trailing comma before "${c}"`;
-    if (c === "'")
-        return 'a string in single quotes';
-    return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`;
-}
-/** The line of the node at path, or of its nearest ancestor the document has. */
-function lineOfPath(doc, lineCounter, path) {
-    for (let n = path.length; n >= 0; n--) {
-        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
-            return lineCounter.linePos(node.range[0]).line;
-        }
-        if (n > 0 && !(0,yaml_dist/* isMap */.jh)(doc.contents) && !(0,yaml_dist/* isSeq */.oP)(doc.contents))
-            break;
-    }
-    return undefined;
-}
-/** JSON Lines: one value per non-blank line; the line of each is its index. */
-function parseJsonl(text, file) {
-    const values = [];
-    const lines = [];
-    text.split('\n').forEach((raw, i) => {
-        const line = raw.trim();
-        if (line === '')
-            return;
-        values.push(parseJsonLine(line, file, i + 1));
-        lines.push(i + 1);
-    });
-    return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) };
-}
-/** One line of a JSONL file, parsed and checked for nesting. */
-function parseJsonLine(line, file, number) {
-    let value;
-    try {
-        value = JSON.parse(line);
-    }
-    catch (err) {
-        throw new ConfigError(`${file}:${number}: not valid JSON: ${err.message}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep)
-        throw tooDeepError(`${file}:${number}`, deep);
-    return value;
-}
-/** What a zod issue would accept, in words. */
-function describeIssue(issue, value) {
-    if (issue.code === 'invalid_value' && issue.values.length > 1) {
-        // name the value given beside the valid ones: `grading_method: fuzzy` is then found at a glance
-        return `${describeValue(value)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    }
-    if (issue.code === 'invalid_value')
-        return `${issue.message}`;
-    if (issue.code === 'invalid_union') {
-        // "Invalid input" says nothing: name what each alternative expected at this very place
-        const expected = [
-            ...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))
-        ];
-        if (expected.length)
-            return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
-    }
-    return issue.message;
-}
-function valueAt(root, path) {
-    let value = root;
-    for (const key of path)
-        value = value !== null && typeof value === 'object' ? value[key] : undefined;
-    return value;
-}
-function describeValue(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'a list';
-    if (typeof value === 'object')
-        return 'a mapping';
-    if (typeof value === 'string')
-        return `the string ${JSON.stringify(value.slice(0, 40))}`;
-    return `${typeof value} ${String(value)}`;
-}
-function defOf(node) {
-    return node._zod.def;
-}
-/** The object schema under optional/default/pipe wrappers, if it is one. */
-function objectShape(node) {
-    for (let def = defOf(node), depth = 0; depth < 10; depth++) {
-        if (def.type === 'object')
-            return def.shape;
-        const inner = def.innerType ?? def.in;
-        if (!inner)
-            return undefined;
-        def = defOf(inner);
-    }
-    return undefined;
-}
-/** The object schema at a path of keys (through objects only), if there is one. */
-function shapeAt(schema, path) {
-    let shape = objectShape(schema);
-    for (const key of path) {
-        const child = typeof key === 'string' ? shape?.[key] : undefined;
-        shape = child ? objectShape(child) : undefined;
-    }
-    return shape;
-}
-/** Every place (a path of nested mappings) where the schema has `key`. */
-function homesOf(schema, key) {
-    const homes = [];
-    const visit = (shape, path) => {
-        if (!shape || path.length > 4)
-            return;
-        for (const [name, child] of Object.entries(shape)) {
-            if (name === key)
-                homes.push([...path, name]);
-            visit(objectShape(child), [...path, name]);
-        }
-    };
-    visit(objectShape(schema), []);
-    return homes;
-}
-/**
- * An unknown key, and what it likely meant: a key of a nested mapping written one
- * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
- */
-function unknownKey(schema, at, key) {
-    const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]));
-    if (elsewhere.length) {
-        const names = elsewhere.map((home) => formatPath(home));
-        return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`;
-    }
-    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,mod/* distance */.Io)(name, key) <= 2);
-    if (near.length)
-        return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`;
-    return `unknown key "${key}" (remove or fix the spelling)`;
-}
-/** One line per problem: each unknown key on its own line, at the key itself. */
-function issueLines(schema, issue, located, base) {
-    const inner = issue.path;
-    const place = (path) => {
-        const line = located.lineOf(path);
-        return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`;
-    };
-    if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`);
-    }
-    return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
-}
-/** Validate with zod and turn the first issues into one readable ConfigError. */
-function validate(schema, located, base = [], what = '') {
-    const result = schema.safeParse(located.value);
-    if (result.success)
-        return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
-}
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -46613,7 +29608,7 @@ function floatSafeRemainder(val, step) {
         return 0;
     return ratio - roundedRatio;
 }
-const EVALUATING = /* @__PURE__*/ Symbol("evaluating");
+const EVALUATING = /* @__PURE__*/ (/* unused pure expression or super */ null && (Symbol("evaluating")));
 function defineLazy(object, key, getter) {
     let value = undefined;
     Object.defineProperty(object, key, {
@@ -46782,7 +29777,7 @@ const util_allowsEval = /* @__PURE__*/ cached(() => {
         return false;
     }
 });
-function util_isPlainObject(o) {
+function isPlainObject(o) {
     if (util_isObject(o) === false)
         return false;
     // modified constructor
@@ -46802,7 +29797,7 @@ function util_isPlainObject(o) {
     return true;
 }
 function shallowClone(o) {
-    if (util_isPlainObject(o))
+    if (isPlainObject(o))
         return { ...o };
     if (Array.isArray(o))
         return [...o];
@@ -46996,7 +29991,7 @@ function omit(schema, mask) {
     return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
-    if (!util_isPlainObject(shape)) {
+    if (!isPlainObject(shape)) {
         throw new Error("Invalid input to extend: expected a plain object");
     }
     const checks = schema._zod.def.checks;
@@ -47020,7 +30015,7 @@ function extended(schema, shape) {
     return newShape;
 }
 function safeExtend(schema, shape) {
-    if (!util_isPlainObject(shape)) {
+    if (!isPlainObject(shape)) {
         throw new Error("Invalid input to safeExtend: expected a plain object");
     }
     return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
@@ -47589,7 +30584,7 @@ const NONE = 0;
 const ASSUMED = 1;
 const PROVEN = 2;
 /** Whether this schema's subtree contains a cycle, so one parse can re-enter it. */
-function memoizer_isRecursive(inst, stack, resolve) {
+function isRecursive(inst, stack, resolve) {
     const cached = recursive.get(inst);
     if (cached !== undefined)
         return cached ? PROVEN : NONE;
@@ -47600,7 +30595,7 @@ function memoizer_isRecursive(inst, stack, resolve) {
     let result = NONE;
     const check = (child) => {
         if (result !== PROVEN && child?._zod) {
-            const answer = memoizer_isRecursive(child, stack, resolve);
+            const answer = isRecursive(child, stack, resolve);
             if (answer > result)
                 result = answer;
         }
@@ -47614,7 +30609,7 @@ function memoizer_isRecursive(inst, stack, resolve) {
             if (spread && !desc.enumerable)
                 continue;
             // resolving runs user code, and a factory mints a fresh subtree per read, so an edge the walk can't follow counts as a cycle
-            const child = desc.get ? ASSUMED : desc.value?._zod ? memoizer_isRecursive(desc.value, stack, resolve) : NONE;
+            const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
             if (child > answer)
                 answer = child;
         }
@@ -47681,7 +30676,7 @@ function memoizer_isRecursive(inst, stack, resolve) {
         case "lazy": {
             const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : undefined);
             // walked with resolution off: one hop sees past the deferral, and a lazy that yields only another unresolved lazy is generative, so it stops there
-            merge(inner ? memoizer_isRecursive(inner, stack, false) : ASSUMED);
+            merge(inner ? isRecursive(inner, stack, false) : ASSUMED);
             break;
         }
         // a leaf by choice: `parts` are regex fragments, not data positions
@@ -47743,7 +30738,7 @@ function settle(inst, answer) {
  */
 function isRecursiveSchema(inst) {
     // z.compile never parses, so nothing would ever resolve a lazy for it; it runs once and already treats a throw here as recursive
-    return memoizer_isRecursive(inst, new Set(), true) !== NONE;
+    return isRecursive(inst, new Set(), true) !== NONE;
 }
 function bucketFor(state, inst) {
     let bucket = state.buckets.get(inst);
@@ -47797,7 +30792,7 @@ const memo = {
             const base = inst._zod.parse;
             const wrapped = (payload, ctx) => {
                 if (isRecursiveInst === undefined) {
-                    const walked = memoizer_isRecursive(inst, new Set(), false);
+                    const walked = isRecursive(inst, new Set(), false);
                     if (walked === NONE) {
                         // Nothing here can ever fire, so take it back out.
                         inst._zod.parse = base;
@@ -50085,7 +33080,7 @@ function mergeValues(a, b) {
     if (a instanceof Date && b instanceof Date && +a === +b) {
         return { valid: true, data: a };
     }
-    if (util_isPlainObject(a) && util_isPlainObject(b)) {
+    if (isPlainObject(a) && isPlainObject(b)) {
         const bKeys = Object.keys(b);
         const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
         const newObj = { ...a, ...b };
@@ -50325,7 +33320,7 @@ const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util_isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -51188,24 +34183,24 @@ const $ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null &&
         return Promise.resolve(payload.value).then((inner) => def.innerType._zod.run({ value: inner, issues: [] }, ctx));
     };
 })));
-const $ZodLazy = /*@__PURE__*/ $constructor("$ZodLazy", (inst, def) => {
+const $ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodLazy", (inst, def) => {
     $ZodType.init(inst, def);
     // Cache the resolved inner type on the shared `def` so all clones of this lazy (e.g. via `.describe()`/`.meta()`) share the same inner instance, preserving identity for cycle detection on recursive schemas.
-    defineLazy(inst._zod, "innerType", () => {
+    util.defineLazy(inst._zod, "innerType", () => {
         const d = def;
         if (!d._cachedInner)
             d._cachedInner = def.getter();
         return d._cachedInner;
     });
-    defineLazyInternal(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
-    defineLazyInternal(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
-    defineLazyInternal(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? undefined);
-    defineLazyInternal(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? undefined);
+    util.defineLazyInternal(inst, "pattern", (zod) => zod.innerType?._zod?.pattern);
+    util.defineLazyInternal(inst, "propValues", (zod) => zod.innerType?._zod?.propValues);
+    util.defineLazyInternal(inst, "optin", (zod) => zod.innerType?._zod?.optin ?? undefined);
+    util.defineLazyInternal(inst, "optout", (zod) => zod.innerType?._zod?.optout ?? undefined);
     inst._zod.parse = (payload, ctx) => {
         const inner = inst._zod.innerType;
         return inner._zod.run(payload, ctx);
     };
-});
+})));
 const $ZodCustom = /*@__PURE__*/ $constructor("$ZodCustom", (inst, def) => {
     $ZodCheck.init(inst, def);
     $ZodType.init(inst, def);
@@ -54337,11 +37332,11 @@ const _safeParse = (_Err) => (schema, value, _ctx) => {
     if (result instanceof Promise) {
         throw new $ZodAsyncError();
     }
-    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParse = /* @__PURE__*/ _safeParse($ZodRealError);
 // the error is built on the first read of `error`: finalizing the issues and constructing the instance is most of a failing parse, and a caller that only branches on `success` never pays it. a getter in the literal keeps this small; the alternative, one shared accessor descriptor plus a hidden state slot, reads ~15% faster but costs ~75 B gzipped in every bundle
-function parse_failure(Err, issues, ctx) {
+function failure(Err, issues, ctx) {
     let error;
     return {
         success: false,
@@ -54367,14 +37362,14 @@ const _safeParseAsync = (_Err) => async (schema, value, _ctx) => {
     let result = schema._zod.run({ value, issues: [] }, ctx);
     if (result instanceof Promise)
         result = await result;
-    return result.issues.length ? parse_failure(_Err, result.issues, ctx) : { success: true, data: result.value };
+    return result.issues.length ? failure(_Err, result.issues, ctx) : { success: true, data: result.value };
 };
 const safeParseAsync = /* @__PURE__*/ _safeParseAsync($ZodRealError);
 // registry mirrors of the compiler's sentinels, so this module never imports the compiler
 const COMPILE_INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 const COMPILE_FALLBACK = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 // Deliberately tiny, because v8 will not inline a body carrying the fallback's object literals and throw. Everything that is not the compiled happy path lives in validateFallback, and that split is worth ~35% on a compiled schema.
-const parse_validate = ((schema, value, _ctx) => {
+const validate = ((schema, value, _ctx) => {
     const validator = schema._zod.bag.validator;
     if (validator !== undefined) {
         if (validator(value) !== COMPILE_INVALID)
@@ -54698,7 +37693,7 @@ const ZodType = /*@__PURE__*/ $constructor("ZodType", (inst, def) => {
         own(this, "spa", value);
     },
     validate(data, params) {
-        return parse_validate(this, data, params);
+        return validate(this, data, params);
     },
     validateAsync(data, params) {
         return parse_validateAsync(this, data, params);
@@ -55964,12 +38959,12 @@ function templateLiteral(parts, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodLazy = /*@__PURE__*/ $constructor("ZodLazy", (inst, def) => {
-    $ZodLazy.init(inst, def);
+const ZodLazy = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodLazy", (inst, def) => {
+    core.$ZodLazy.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => lazyProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => processors.lazyProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.getter();
-});
+})));
 function lazy(getter) {
     return new ZodLazy({
         type: "lazy",
@@ -55982,7 +38977,7 @@ const ZodPromise = /*@__PURE__*/ (/* unused pure expression or super */ null && 
     inst._zod.processJSONSchema = (ctx, json, params) => processors.promiseProcessor(inst, ctx, json, params);
     inst.unwrap = () => inst._zod.def.innerType;
 })));
-function schemas_promise(innerType) {
+function promise(innerType) {
     return new ZodPromise({
         type: "promise",
         innerType: innerType,
@@ -56081,6 +39076,4664 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/util/intern.ts
+/**
+ * One string for each text that recurs from case to case — a tool's name, the
+ * reason a passing check gives — so that a record of 100,000 cases holds it
+ * once rather than 100,000 times. Bounded: a full table starts again.
+ */
+function interner(max) {
+    const known = new Map();
+    return (text) => {
+        const seen = known.get(text);
+        if (seen !== undefined)
+            return seen;
+        if (known.size >= max)
+            known.clear();
+        known.set(text, text);
+        return text;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/util/tool-calls.ts
+/**
+ * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * `{name, args, result?}`: shared by the targets that read result objects
+ * and the checks that read calls out of an output (is-valid-openai-function-call).
+ */
+
+
+
+/** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
+const toolCallSchema = object({ name: schemas_string(), args: unknown(), result: unknown().optional() });
+/** The few tool names an agent has, each kept once however many calls name it. */
+const toolName = interner(1024);
+/**
+ * Tool calls in any of the shapes agents write them: `{name, args}`,
+ * `{name, arguments}` (an object or its JSON text), `{name, input}`, or
+ * OpenAI's `{type: "function", function: {name, arguments: "<json>"}}`.
+ * `where` names the field in the reason a malformed call is refused with.
+ */
+function normalizeToolCalls(value, where) {
+    if (!Array.isArray(value))
+        throw new TargetError(`${where} must be a list of tool calls, got ${describeType(value)}`);
+    return value.map((call, i) => normalizeToolCall(call, `${where}[${i}]`));
+}
+function normalizeToolCall(call, where) {
+    if (!tool_calls_isPlainObject(call))
+        throw new TargetError(`${where} must be an object {name, args}, got ${describeType(call)}`);
+    const fn = tool_calls_isPlainObject(call.function) ? call.function : call;
+    const name = fn.name;
+    if (typeof name !== 'string' || name === '')
+        throw new TargetError(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
+    const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
+    const normalized = { name: toolName(name), args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) };
+    const result = call.result ?? call.output;
+    if (result !== undefined)
+        normalized.result = result;
+    return normalized;
+}
+/** OpenAI sends arguments as JSON text; an empty text is no arguments. */
+function parseArgs(raw, where) {
+    if (raw === undefined || raw === null)
+        return {};
+    if (typeof raw !== 'string')
+        return raw;
+    if (raw.trim() === '')
+        return {};
+    try {
+        return JSON.parse(raw);
+    }
+    catch {
+        throw new TargetError(`${where} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
+    }
+}
+function tool_calls_isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function describeType(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
+/**
+ * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-function-call`, one check: every call names a tool of the
+ * schemas (`value` when it lists tools, else `target.tools`) and its
+ * arguments validate against that tool's JSON Schema. The calls are the
+ * trial's tool calls; without any, the output read as a call or a list of
+ * calls (`{name, arguments}`, OpenAI's `{type: "function", function: …}`,
+ * `{function_call: …}` or `{tool_calls: […]}`), as promptfoo reads it.
+ */
+
+
+
+
+
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+function toolSchemas(tools) {
+    return tools.flatMap((tool) => {
+        const fn = tool_calls_isPlainObject(tool) && tool_calls_isPlainObject(tool.function) ? tool.function : tool;
+        if (!tool_calls_isPlainObject(fn) || typeof fn.name !== 'string')
+            return [];
+        return [{ name: fn.name, ...(tool_calls_isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+    });
+}
+function schemasProblem(type, tools) {
+    if (!Array.isArray(tools))
+        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
+    const schemas = toolSchemas(tools);
+    if (schemas.length !== tools.length)
+        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
+    for (const s of schemas) {
+        const problem = s.parameters && schemaProblem(s.parameters);
+        if (problem)
+            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
+    }
+    return undefined;
+}
+/** The calls to validate: the trial's, else those the output spells out. */
+function callsToCheck(ctx) {
+    if (ctx.toolCalls?.length)
+        return ctx.toolCalls;
+    const parsed = parseOutputJson(ctx.output);
+    if (!parsed.ok)
+        throw new Error(`no tool calls, and the output is not JSON (${parsed.error})`);
+    let value = parsed.value;
+    if (tool_calls_isPlainObject(value) && value.tool_calls !== undefined)
+        value = value.tool_calls;
+    else if (tool_calls_isPlainObject(value) && value.function_call !== undefined)
+        value = value.function_call;
+    return normalizeToolCalls(Array.isArray(value) ? value : [value], 'the output');
+}
+/** Why a call is not valid against the schemas, or undefined when it is. */
+function callProblem(call, schemas) {
+    const schema = schemas.find((s) => s.name === call.name);
+    if (!schema)
+        return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
+    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
+    return errors && `${call.name} ${shown(call.args)}: ${errors}`;
+}
+const validToolsCall = {
+    negatable: true,
+    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+    run(a, ctx, negated) {
+        const tools = Array.isArray(a.value) ? a.value : ctx.tools;
+        if (!tools) {
+            const message = `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
+            return { pass: false, score: 0, reason: message, error: message };
+        }
+        let calls;
+        try {
+            calls = callsToCheck(ctx);
+        }
+        catch (err) {
+            return { pass: false, score: 0, reason: `expected ${negated ? 'no ' : ''}valid tool calls: ${errorMessage(err)}` };
+        }
+        const schemas = toolSchemas(tools);
+        const problems = calls.map((c) => callProblem(c, schemas)).filter((p) => p !== undefined);
+        const holds = calls.length > 0 && problems.length === 0;
+        const names = calls.map((c) => c.name).join(' → ') || 'no tool calls';
+        const fact = holds ? `every call is valid against its tool's schema` : calls.length === 0 ? 'no tool calls were made' : problems.join('; ');
+        const passes = holds !== negated;
+        const reason = passes ? `${fact}: ${names}` : `${fact}, expected ${negated ? 'an invalid call' : 'valid calls of the given tools'}: ${names}`;
+        return { pass: holds, score: holds ? 1 : 0, reason };
+    }
+};
+const toolsCallAssertions = {
+    'is-valid-openai-tools-call': validToolsCall,
+    'is-valid-openai-function-call': validToolsCall
+};
+
+;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+
+
+
+
+/** Paths longer than this are cut in the middle of a reason. */
+const PATH_STEPS = 12;
+const NO_CALLS = Object.freeze([]);
+function callsOf(ctx) {
+    return ctx.toolCalls ?? NO_CALLS;
+}
+/** "lookup_order → refund", or "no tool calls". */
+function toolPath(calls) {
+    if (calls.length === 0)
+        return 'no tool calls';
+    const names = calls.map((c) => c.name);
+    if (names.length <= PATH_STEPS)
+        return names.join(' → ');
+    return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)].join(' → ');
+}
+/** How many calls name the tool. */
+function countOf(calls, name) {
+    let n = 0;
+    for (const c of calls)
+        if (c.name === name)
+            n++;
+    return n;
+}
+/** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
+const sharedReason = interner(4096);
+function times(n) {
+    return `${n} ${n === 1 ? 'time' : 'times'}`;
+}
+/** A reason that states the fact, and when failing what was asked, then the path taken. */
+function conclude(f, negated, calls) {
+    const passes = f.holds !== negated;
+    const asked = passes ? '' : `, ${negated ? f.expectedNot() : f.expected()}`;
+    const score = f.score ?? (f.holds ? 1 : 0);
+    return { pass: f.holds, score, reason: sharedReason(`${f.fact}${asked}: ${toolPath(calls)}`) };
+}
+function rangeProblem(type, v) {
+    for (const key of ['min', 'max']) {
+        const n = v[key];
+        if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0))
+            return `${type} \`${key}\` must be a whole number ≥ 0, got ${shown(n)}`;
+    }
+    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max)
+        return `${type} has min ${v.min} above max ${v.max}`;
+    return undefined;
+}
+function rangeText({ min, max }) {
+    if (max === undefined)
+        return `at least ${min ?? 0}`;
+    if ((min ?? 0) === 0)
+        return max === 0 ? '0' : `at most ${max}`;
+    return min === max ? `exactly ${min}` : `${min} to ${max}`;
+}
+function notRangeText({ min, max }) {
+    const low = min ?? 0;
+    if (max === undefined)
+        return low <= 1 ? (low === 0 ? 'never satisfiable' : '0') : `fewer than ${low}`;
+    if (low === 0)
+        return `more than ${max}`;
+    return `fewer than ${low} or more than ${max}`;
+}
+function inRange(n, { min, max }) {
+    return n >= (min ?? 0) && (max === undefined || n <= max);
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isName(value) {
+    return typeof value === 'string' && value.trim() !== '';
+}
+/**
+ * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
+ * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ */
+function usageEntries(value) {
+    const list = Array.isArray(value) ? value : [value];
+    return list.map((entry) => {
+        if (!isRecord(entry))
+            return { name: String(entry), min: 1 };
+        const { name, min, max } = entry;
+        return { name, min: min ?? Math.min(1, max ?? 1), max };
+    });
+}
+const toolUsed = {
+    negatable: true,
+    validate(a) {
+        const list = Array.isArray(a.value) ? a.value : [a.value];
+        if (a.value === undefined || list.length === 0)
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+        for (const entry of list) {
+            if (isRecord(entry)) {
+                if (!isName(entry.name))
+                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
+                const problem = rangeProblem(a.type, entry);
+                if (problem)
+                    return problem;
+            }
+            else if (!isName(entry))
+                return `${a.type} needs tool names, got ${kindOf(entry)}`;
+        }
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
+        const holds = off.length === 0;
+        // the facts that decide: the tools out of range when it fails, every tool when it holds
+        const decisive = holds || negated ? counted : off;
+        const one = decisive.length === 1;
+        return conclude({
+            holds,
+            fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
+            expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0].entry)}` : 'expected at least one of them out of its range')
+        }, negated, calls);
+    }
+};
+function sequenceOf(value) {
+    if (Array.isArray(value))
+        return { steps: value.map(String), mode: 'in_order' };
+    const v = value;
+    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+}
+/** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
+function firstMissingStep(names, steps) {
+    let at = 0;
+    for (let i = 0; i < steps.length; i++) {
+        while (at < names.length && names[at] !== steps[i])
+            at++;
+        if (at === names.length)
+            return i;
+        at++;
+    }
+    return -1;
+}
+/** The first index where two sequences differ, or -1 when they are equal. */
+function firstDifference(a, b, same) {
+    const n = Math.max(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        if (i >= a.length || i >= b.length || !same(a[i], b[i]))
+            return i;
+    }
+    return -1;
+}
+const toolSequence = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
+        if (!Array.isArray(steps) || steps.length === 0)
+            return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
+        if (!steps.every(isName))
+            return `${a.type} steps must be tool names`;
+        if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
+            return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const names = calls.map((c) => c.name);
+        const { steps, mode } = sequenceOf(a.value);
+        const sequence = steps.join(' → ');
+        if (mode === 'exact') {
+            const at = firstDifference(names, steps, (x, y) => x === y);
+            const holds = at === -1;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            return conclude({ holds, fact, expected: () => `expected exactly ${sequence}`, expectedNot: () => `expected anything but exactly ${sequence}` }, negated, calls);
+        }
+        const missing = firstMissingStep(names, steps);
+        const holds = missing === -1;
+        const fact = holds
+            ? `the calls contain ${sequence} in order`
+            : missing === 0
+                ? `${steps[0]} was never called`
+                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+        return conclude({ holds, fact, expected: () => `expected ${sequence} in order`, expectedNot: () => `expected not to find ${sequence} in order` }, negated, calls);
+    }
+};
+// ---------------------------------------------------------------- trajectory:tool-args-match
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+function argsDifference(expected, actual, partial) {
+    return jsonDifference(expected, actual, partial);
+}
+const toolArgsMatch = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        if (!isRecord(v) || !isName(v.name))
+            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
+        if (v.args === undefined)
+            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
+        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const { name, args, mode } = a.value;
+        const partial = mode !== 'exact';
+        const ofTool = calls.filter((c) => c.name === name);
+        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
+        const holds = differences.some((d) => d === undefined);
+        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
+        const fact = holds
+            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
+            : ofTool.length === 0
+                ? `${name} was never called`
+                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        return conclude({ holds, fact, expected: () => `expected ${wanted()}`, expectedNot: () => `expected no call of ${wanted()}` }, negated, calls);
+    }
+};
+// ---------------------------------------------------------------- trajectory:step-count
+const stepCount = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
+            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
+        if (v.name !== undefined && !isName(v.name))
+            return `${a.type} \`name\` must be a tool name`;
+        return rangeProblem(a.type, v);
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const range = a.value;
+        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
+        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
+        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`;
+        return conclude({
+            holds: inRange(counted, range),
+            fact,
+            expected: () => `allowed ${rangeText(range)} ${what}`,
+            expectedNot: () => `allowed ${notRangeText(range)} ${what}`
+        }, negated, calls);
+    }
+};
+const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
+/** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
+function answers(call, ref, argsMode) {
+    if (call.name !== ref.name)
+        return false;
+    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+}
+/**
+ * The most calls that can be paired with distinct reference steps they answer
+ * (Kuhn's augmenting paths: a step that gives no args answers several calls,
+ * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
+ * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
+ */
+function maximumPairing(calls, refs, argsMode) {
+    const pairOf = new Array(refs.length).fill(-1);
+    const seen = new Array(refs.length);
+    const augment = (i) => {
+        for (let j = 0; j < refs.length; j++) {
+            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+                continue;
+            seen[j] = true;
+            if (pairOf[j] === -1 || augment(pairOf[j])) {
+                pairOf[j] = i;
+                return true;
+            }
+        }
+        return false;
+    };
+    for (let i = 0; i < calls.length; i++) {
+        seen.fill(false);
+        augment(i);
+    }
+    return pairOf;
+}
+/**
+ * agentevals' trajectory match: strict (the same calls in the same order),
+ * unordered (the same calls in any order), subset (every call made is in the
+ * reference), superset (every reference call was made). Calls count with
+ * their multiplicity: a reference step accounts for one call.
+ */
+function matchTrajectory(calls, refs, mode, argsMode) {
+    if (mode === 'strict') {
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
+    }
+    const pairOf = maximumPairing(calls, refs, argsMode);
+    const paired = new Array(calls.length).fill(false);
+    for (let j = 0; j < pairOf.length; j++)
+        if (pairOf[j] !== -1)
+            paired[pairOf[j]] = true;
+    const unexpected = calls.filter((_, i) => !paired[i]);
+    const missing = refs.filter((_, j) => pairOf[j] === -1);
+    const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
+    return { holds, unexpected, missing, firstDifference: -1 };
+}
+function stepText(step, argsMode) {
+    if (!step)
+        return 'nothing';
+    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const trajectoryMatch = {
+    negatable: true,
+    validate(a) {
+        if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
+            return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
+        }
+        if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
+            return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
+        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
+            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const refs = referenceOf(a);
+        const mode = a.mode ?? 'strict';
+        const argsMode = a.args ?? 'exact';
+        const m = matchTrajectory(calls, refs, mode, argsMode);
+        const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls';
+        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        let fact;
+        if (m.holds)
+            fact = `the calls match the reference ${reference} (${mode})`;
+        else if (mode === 'strict')
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+        else {
+            const parts = [
+                ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
+                ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
+            ];
+            fact = parts.join('; ');
+        }
+        return conclude({ holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
+    }
+};
+function referenceOf(a) {
+    return a.value.map((s) => (typeof s === 'string' ? { name: s } : s));
+}
+// ---------------------------------------------------------------- tool-call-f1
+/** F1 of the set of tool names called against the expected set; 1 when both are empty. */
+function toolCallF1(called, expected) {
+    const made = new Set(called);
+    const wanted = new Set(expected);
+    if (made.size === 0 && wanted.size === 0)
+        return { f1: 1, precision: 1, recall: 1 };
+    const hits = [...made].filter((n) => wanted.has(n)).length;
+    const precision = made.size ? hits / made.size : 0;
+    const recall = wanted.size ? hits / wanted.size : 0;
+    return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), precision, recall };
+}
+const toolCallF1Check = {
+    negatable: true,
+    validate(a) {
+        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+            return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
+    },
+    run(a, ctx, negated) {
+        const calls = callsOf(ctx);
+        const expected = terms(a.value);
+        const threshold = a.threshold ?? 1;
+        const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
+        const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
+        return conclude({ holds: f1 >= threshold, fact, expected: () => `needs at least ${threshold}`, expectedNot: () => `needs below ${threshold}`, score: f1 }, negated, calls);
+    }
+};
+const trajectoryAssertions = {
+    'trajectory:tool-used': toolUsed,
+    'trajectory:tool-sequence': toolSequence,
+    'trajectory:tool-args-match': toolArgsMatch,
+    'trajectory:step-count': stepCount,
+    'trajectory-match': trajectoryMatch,
+    'tool-call-f1': toolCallF1Check
+};
+
+;// CONCATENATED MODULE: ./src/assertions/xml.ts
+
+
+/**
+ * XML 1.0 §2.8 without an internal subset: `<!DOCTYPE Name>`, `… SYSTEM "uri">`
+ * or `… PUBLIC "pubid" "uri">` (saxes passes the doctype on without checking it).
+ * A system literal may not carry a #fragment; a public id has a small alphabet.
+ */
+const DOCTYPE = /^\s+[\p{L}_:][\p{L}\p{N}_.:\-\u00B7]*(\s+(?:SYSTEM\s+(?:"[^"#]*"|'[^'#]*')|PUBLIC\s+(?:"[ \r\na-zA-Z0-9'()+,./:=?;!*#@$_%-]*"|'[ \r\na-zA-Z0-9()+,./:=?;!*#@$_%-]*')\s+(?:"[^"#]*"|'[^'#]*')))?\s*$/u;
+class DoctypeError extends Error {
+}
+let saxes;
+/** Loaded on first use, as the SQL parser is: a run without XML checks never pays for the parser's start-up. */
+function loadSaxes() {
+    saxes ??= __nccwpck_require__.e(/* import() */ 800).then(__nccwpck_require__.bind(__nccwpck_require__, 9800));
+    return saxes;
+}
+/** Parses one XML document strictly: one root element, no undeclared entity, quoted attributes… */
+function parseXml({ SaxesParser }, text) {
+    const parser = new SaxesParser();
+    let standalone = false;
+    parser.on('xmldecl', (decl) => {
+        standalone = decl.standalone === 'yes';
+    });
+    parser.on('doctype', (doctype) => {
+        // saxes reads no DTD: entities declared inside one would all look undefined
+        if (/\[/.test(doctype.replace(/"[^"]*"|'[^']*'/g, '')))
+            throw new DoctypeError('DTD internal subsets are not supported; declare no entities, or use an external DTD');
+        const m = DOCTYPE.exec(doctype);
+        if (!m)
+            throw new DoctypeError('malformed DOCTYPE declaration');
+        // an external DTD may declare any entity, and is not fetched: its entities are taken on trust, unless standalone="yes"
+        if (m[1] !== undefined && !standalone) {
+            for (const [, name] of text.matchAll(/&([\p{L}_:][\p{L}\p{N}_.:-]*);/gu))
+                parser.ENTITIES[name] ??= `&${name};`;
+        }
+    });
+    const roots = [];
+    const open = [];
+    parser.on('opentag', (tag) => {
+        const element = { name: tag.name, children: new Map() };
+        const parent = open.at(-1);
+        if (parent) {
+            const siblings = parent.children.get(tag.name);
+            if (siblings)
+                siblings.push(element);
+            else
+                parent.children.set(tag.name, [element]);
+        }
+        else {
+            roots.push(element);
+        }
+        if (!tag.isSelfClosing)
+            open.push(element);
+    });
+    parser.on('closetag', (tag) => {
+        if (!tag.isSelfClosing)
+            open.pop();
+    });
+    try {
+        parser.write(text).close();
+    }
+    catch (err) {
+        // saxes prefixes its messages with the position: "1:8: text data outside of root node."
+        return { ok: false, error: err.message };
+    }
+    return roots.length ? { ok: true, roots } : { ok: false, error: 'no root element' };
+}
+/** Whether a dotted path ("root.child", "root.item.1.name") names an element under these roots. */
+function hasPath(roots, path) {
+    const [first, ...rest] = path.split('.');
+    let current = roots.filter((r) => r.name === first);
+    for (const segment of rest) {
+        const index = /^\d+$/.test(segment) ? Number(segment) : undefined;
+        if (index !== undefined) {
+            current = current[index] ? [current[index]] : [];
+            continue;
+        }
+        current = current.flatMap((e) => e.children.get(segment) ?? []);
+    }
+    return current.length > 0;
+}
+/** `value`: the required element paths, as a list, a comma-separated string, or {requiredElements: [...]}. */
+function requiredPaths(value) {
+    if (value === undefined || value === null)
+        return [];
+    const list = typeof value === 'object' && !Array.isArray(value) ? value.requiredElements : value;
+    if (Array.isArray(list))
+        return list.map(String);
+    return String(list)
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
+}
+function requiredProblem(a) {
+    const v = a.value;
+    if (v === undefined || v === null || typeof v === 'string')
+        return undefined;
+    const list = typeof v === 'object' && !Array.isArray(v) ? v.requiredElements : v;
+    if (Array.isArray(list) && list.every((p) => typeof p === 'string' && p !== ''))
+        return undefined;
+    return `${a.type} \`value\` lists the required elements as dotted paths (["analysis.color"], "a.b, a.c" or {requiredElements: [...]}), got ${kindOf(v)}`;
+}
+function missing(roots, paths) {
+    return paths.filter((p) => !hasPath(roots, p));
+}
+function requirementNote(paths) {
+    return paths.length ? ` with ${paths.join(', ')}` : '';
+}
+const isXml = {
+    negatable: true,
+    validate: requiredProblem,
+    async run(a, { output }, negated) {
+        const paths = requiredPaths(a.value);
+        const what = claim('be', `well-formed XML${requirementNote(paths)}`);
+        const parsed = parseXml(await loadSaxes(), output);
+        if (!parsed.ok)
+            return ruled(false, negated, output, what, parsed.error);
+        const absent = missing(parsed.roots, paths);
+        return ruled(absent.length === 0, negated, output, what, absent.length ? `missing ${absent.join(', ')}` : undefined);
+    }
+};
+const NAME_START = /[A-Za-z_:\u00C0-\u02FF\u0370-\u1FFF\u2C00-\uD7FF\uF900-\uFFFD]/;
+/** A tag, comment, CDATA section or processing instruction; anything else starting with "<" is text. */
+const MARKUP = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<\/?([^\s/>!?]+)(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?\/?>/g;
+/**
+ * The XML elements embedded in prose: each start tag with its matching end
+ * tag (or a self-closing tag), outermost first, in order. A stray start tag
+ * that is never closed starts no candidate but does not hide those inside it.
+ */
+function candidates(text) {
+    const found = [];
+    const stack = [];
+    for (const m of text.matchAll(MARKUP)) {
+        const name = m[1];
+        if (name === undefined || !NAME_START.test(name.replace(/^\//, '')[0] ?? ''))
+            continue;
+        const tag = m[0];
+        const start = m.index;
+        if (tag.startsWith('</')) {
+            const at = stack.map((s) => s.name).lastIndexOf(name);
+            if (at === -1)
+                continue;
+            const opened = stack[at];
+            stack.length = at;
+            found.push({ start: opened.start, end: start + tag.length });
+        }
+        else if (tag.endsWith('/>')) {
+            found.push({ start, end: start + tag.length });
+        }
+        else {
+            stack.push({ name, start });
+        }
+    }
+    return found.sort((x, y) => x.start - y.start || y.end - x.end);
+}
+const containsXml = {
+    negatable: true,
+    validate: requiredProblem,
+    async run(a, { output }, negated) {
+        const paths = requiredPaths(a.value);
+        const what = claim('contain', `well-formed XML${requirementNote(paths)}`);
+        const parser = await loadSaxes();
+        const wellFormed = [];
+        for (const c of candidates(output)) {
+            if (wellFormed.some((w) => c.start >= w.start && c.end <= w.end))
+                continue;
+            const parsed = parseXml(parser, output.slice(c.start, c.end));
+            if (!parsed.ok)
+                continue;
+            if (missing(parsed.roots, paths).length === 0)
+                return ruled(true, negated, output, what);
+            wellFormed.push({ ...c, roots: parsed.roots });
+        }
+        // the requirements may be met by several fragments together: <a>…</a> then <b>…</b>
+        if (wellFormed.length > 1 &&
+            missing(wellFormed.flatMap((w) => w.roots), paths).length === 0)
+            return ruled(true, negated, output, what);
+        const detail = wellFormed.length
+            ? `the XML found lacks ${missing(wellFormed.flatMap((w) => w.roots), paths).join(', ')}`
+            : 'none found';
+        return ruled(false, negated, output, what, detail);
+    }
+};
+const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
+
+;// CONCATENATED MODULE: ./src/assertions/index.ts
+/**
+ * The assertions: one dispatch table over the check families, the `not-`
+ * prefix, and how a trial's assertion results decide whether it passes.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const NEGATION = 'not-';
+const families = {
+    ...textAssertions,
+    ...jsonAssertions,
+    ...numericAssertions,
+    ...javascriptAssertions,
+    ...latencyAssertions,
+    ...rubricAssertions,
+    ...trajectoryAssertions,
+    ...toolsCallAssertions,
+    ...costAssertions,
+    ...refusalAssertions,
+    ...countAssertions,
+    ...xmlAssertions,
+    ...htmlAssertions,
+    ...sqlAssertions,
+    ...overlapAssertions,
+    ...finishReasonAssertions,
+    ...similarAssertions
+};
+/** Names the seed datasets use for checks we already have under a promptfoo name. */
+const seedAliases = { contains_all: 'contains-all', contains_any: 'contains-any', numeric_close: 'numeric' };
+const handlers = Object.freeze({
+    ...families,
+    ...Object.fromEntries(Object.entries(seedAliases).map(([alias, type]) => [alias, families[type]]))
+});
+/** The base type names; rule-based ones are also valid as `not-<type>`. */
+const assertionTypes = Object.freeze(Object.keys(handlers));
+/** Every name a user may write, for suggesting the nearest one to a typo. */
+const writableTypes = [...assertionTypes, ...assertionTypes.filter((t) => handlers[t].negatable).map((t) => NEGATION + t)];
+function resolve(type) {
+    if (Object.hasOwn(handlers, type))
+        return { handler: handlers[type], negated: false };
+    const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
+    if (base !== undefined && Object.hasOwn(handlers, base))
+        return { handler: handlers[base], negated: true };
+    return undefined;
+}
+function unknownTypeProblem(type) {
+    const guess = (0,mod/* closest */.kp)(type.toLowerCase(), writableTypes);
+    // only a near miss is worth suggesting: a third of the name may be wrong, at least two letters
+    const near = (0,mod/* distance */.Io)(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3));
+    const hint = near ? ` Did you mean "${guess}"?` : '';
+    return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
+}
+/** A human-readable problem with an assertion as configured, or undefined when it can run. */
+function validateAssertion(a) {
+    if (typeof a.type !== 'string' || a.type === '')
+        return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
+    const resolved = resolve(a.type);
+    if (!resolved)
+        return unknownTypeProblem(a.type);
+    if (resolved.negated && !resolved.handler.negatable) {
+        return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
+    }
+    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
+}
+/**
+ * Validation results of the assertions graded lately, so that a case's trials
+ * and the assertions every case shares (`defaultTest`) are validated once. A
+ * Map bounded in size rather than a WeakMap of every assertion: at 100,000
+ * cases such a WeakMap was walked by every young-generation collection, and the
+ * run took half again as long.
+ */
+const validated = new Map();
+const MAX_VALIDATED = 4096;
+function problemOf(a) {
+    if (validated.has(a))
+        return validated.get(a);
+    const problem = validateAssertion(a);
+    if (validated.size >= MAX_VALIDATED)
+        validated.clear();
+    validated.set(a, problem);
+    return problem;
+}
+function toResult(a, outcome, negated) {
+    // an error is a failure whichever way the check points: `not-` never turns it into a pass
+    const broken = outcome.error !== undefined;
+    const passed = !broken && outcome.pass !== negated;
+    const score = broken ? 0 : negated ? 1 - outcome.score : outcome.score;
+    // field by field, not spreads: every result is kept in the record, and a spread copy costs V8 several hundred bytes more
+    const result = { type: a.type, passed, score: clampScore(score), reason: outcome.reason };
+    if (a.weight !== undefined)
+        result.weight = a.weight;
+    if (outcome.error !== undefined)
+        result.error = outcome.error;
+    if (outcome.judge !== undefined)
+        result.judge = outcome.judge;
+    return result;
+}
+/** Grades one output. Never throws: a broken check fails with its message in `reason` and `error`. */
+async function evaluateAssertion(a, ctx) {
+    return grade(a, ctx);
+}
+function broken(a, err) {
+    const message = errorMessage(err);
+    return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false);
+}
+function isPromise(value) {
+    return typeof value?.then === 'function';
+}
+/**
+ * `evaluateAssertion` without a promise when the check answers at once, as
+ * rule-based checks do: at three checks a trial, their promises were a good
+ * part of what grading allocated.
+ */
+function grade(a, ctx) {
+    const problem = problemOf(a);
+    const resolved = problem === undefined ? resolve(a.type) : undefined;
+    if (!resolved) {
+        const message = `invalid assertion: ${problem}`;
+        return toResult(a, { pass: false, score: 0, reason: message, error: message }, false);
+    }
+    const { handler, negated } = resolved;
+    if (ctx.case.promptfoo?.transform !== undefined || typeof a.transform === 'string')
+        return gradeTransformed(a, ctx, resolved);
+    try {
+        const outcome = handler.run(a, ctx, negated);
+        if (!isPromise(outcome))
+            return toResult(a, outcome, negated);
+        return outcome.then((o) => toResult(a, o, negated), (err) => broken(a, err));
+    }
+    catch (err) {
+        return broken(a, err);
+    }
+}
+async function gradeTransformed(a, ctx, { handler, negated }) {
+    try {
+        return toResult(a, await handler.run(a, await transformed(a, ctx), negated), negated);
+    }
+    catch (err) {
+        return broken(a, err);
+    }
+}
+/**
+ * promptfoo's transforms, the test's `options.transform` then the assertion's
+ * own: this assertion grades what they return (text as `output`, any other
+ * value as its JSON, and as itself to javascript checks).
+ */
+async function transformed(a, ctx) {
+    const context = { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } };
+    let value = ctx.output;
+    for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
+        if (typeof source === 'string')
+            value = await transformOutput(source, value, context);
+    }
+    return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value };
+}
+/** Grades one output against a list of assertions; results in the list's order. */
+function evaluateAssertions(list, ctx) {
+    const graded = list.map((a) => grade(a, ctx));
+    return graded.some(isPromise) ? Promise.all(graded) : Promise.resolve(graded);
+}
+/**
+ * Whether a trial passes its assertions: every one passed, except those with
+ * weight 0. Weight 0 marks an assertion as informational — graded, recorded and
+ * reported, but never failing the case.
+ */
+function casePasses(results) {
+    return results.every((r) => r.passed || r.weight === 0);
+}
+
+;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
+/*
+How it works:
+`this.#head` is an instance of `Node` which keeps track of its current value and nests another instance of `Node` that keeps the value that comes after it. When a value is provided to `.enqueue()`, the code needs to iterate through `this.#head`, going deeper and deeper to find the last value. However, iterating through every single item is slow. This problem is solved by saving a reference to the last value as `this.#tail` so that it can reference it to add a new value.
+*/
+
+class Node {
+	value;
+	next;
+
+	constructor(value) {
+		this.value = value;
+	}
+}
+
+class Queue {
+	#head;
+	#tail;
+	#size;
+
+	constructor() {
+		this.clear();
+	}
+
+	enqueue(value) {
+		const node = new Node(value);
+
+		if (this.#head) {
+			this.#tail.next = node;
+			this.#tail = node;
+		} else {
+			this.#head = node;
+			this.#tail = node;
+		}
+
+		this.#size++;
+	}
+
+	dequeue() {
+		const current = this.#head;
+		if (!current) {
+			return;
+		}
+
+		this.#head = this.#head.next;
+		this.#size--;
+
+		// Clean up tail reference when queue becomes empty
+		if (!this.#head) {
+			this.#tail = undefined;
+		}
+
+		return current.value;
+	}
+
+	peek() {
+		if (!this.#head) {
+			return;
+		}
+
+		return this.#head.value;
+
+		// TODO: Node.js 18.
+		// return this.#head?.value;
+	}
+
+	clear() {
+		this.#head = undefined;
+		this.#tail = undefined;
+		this.#size = 0;
+	}
+
+	get size() {
+		return this.#size;
+	}
+
+	* [Symbol.iterator]() {
+		let current = this.#head;
+
+		while (current) {
+			yield current.value;
+			current = current.next;
+		}
+	}
+
+	* drain() {
+		while (this.#head) {
+			yield this.dequeue();
+		}
+	}
+}
+
+;// CONCATENATED MODULE: ./node_modules/p-limit/index.js
+
+
+function pLimit(concurrency) {
+	let rejectOnClear = false;
+
+	if (typeof concurrency === 'object') {
+		({concurrency, rejectOnClear = false} = concurrency);
+	}
+
+	validateConcurrency(concurrency);
+
+	if (typeof rejectOnClear !== 'boolean') {
+		throw new TypeError('Expected `rejectOnClear` to be a boolean');
+	}
+
+	const queue = new Queue();
+	let activeCount = 0;
+
+	const resumeNext = () => {
+		// Process the next queued function if we're under the concurrency limit
+		if (activeCount < concurrency && queue.size > 0) {
+			activeCount++;
+			queue.dequeue().run();
+		}
+	};
+
+	const next = () => {
+		activeCount--;
+		resumeNext();
+	};
+
+	const run = async (function_, resolve, arguments_) => {
+		// Execute the function and capture the result promise
+		const result = (async () => function_(...arguments_))();
+
+		// Resolve immediately with the promise (don't wait for completion)
+		resolve(result);
+
+		// Wait for the function to complete (success or failure)
+		// We catch errors here to prevent unhandled rejections,
+		// but the original promise rejection is preserved for the caller
+		try {
+			await result;
+		} catch {}
+
+		// Decrement active count and process next queued function
+		next();
+	};
+
+	const enqueue = (function_, resolve, reject, arguments_) => {
+		const queueItem = {reject};
+
+		// Queue the internal resolve function instead of the run function
+		// to preserve the asynchronous execution context.
+		new Promise(internalResolve => { // eslint-disable-line promise/param-names
+			queueItem.run = internalResolve;
+			queue.enqueue(queueItem);
+		}).then(run.bind(undefined, function_, resolve, arguments_)); // eslint-disable-line promise/prefer-await-to-then
+
+		// Start processing immediately if we haven't reached the concurrency limit
+		if (activeCount < concurrency) {
+			resumeNext();
+		}
+	};
+
+	const generator = (function_, ...arguments_) => new Promise((resolve, reject) => {
+		enqueue(function_, resolve, reject, arguments_);
+	});
+
+	Object.defineProperties(generator, {
+		activeCount: {
+			get: () => activeCount,
+		},
+		pendingCount: {
+			get: () => queue.size,
+		},
+		clearQueue: {
+			value() {
+				if (!rejectOnClear) {
+					queue.clear();
+					return;
+				}
+
+				const abortError = AbortSignal.abort().reason;
+
+				while (queue.size > 0) {
+					queue.dequeue().reject(abortError);
+				}
+			},
+		},
+		concurrency: {
+			get: () => concurrency,
+
+			set(newConcurrency) {
+				validateConcurrency(newConcurrency);
+				concurrency = newConcurrency;
+
+				queueMicrotask(() => {
+					// eslint-disable-next-line no-unmodified-loop-condition
+					while (activeCount < concurrency && queue.size > 0) {
+						resumeNext();
+					}
+				});
+			},
+		},
+		map: {
+			async value(iterable, function_) {
+				const promises = [];
+
+				try {
+					Array.from(iterable, (value, index) => {
+						const promise = generator(function_, value, index);
+						promises.push(promise);
+						return promise;
+					});
+				} catch (error) {
+					// The iterable threw, so `Promise.all` never observes the already scheduled promises. Observe them here to avoid unhandled rejections.
+					for (const promise of promises) {
+						promise.catch(() => {}); // eslint-disable-line promise/prefer-await-to-then
+					}
+
+					throw error;
+				}
+
+				return Promise.all(promises);
+			},
+		},
+	});
+
+	return generator;
+}
+
+function limitFunction(function_, options) {
+	const limit = pLimit(options);
+
+	const limitedFunction = (...arguments_) => limit(() => function_(...arguments_));
+	Object.defineProperty(limitedFunction, 'clearQueue', {
+		value: limit.clearQueue,
+	});
+
+	return limitedFunction;
+}
+
+function validateConcurrency(concurrency) {
+	if (!((Number.isInteger(concurrency) || concurrency === Number.POSITIVE_INFINITY) && concurrency > 0)) {
+		throw new TypeError('Expected `concurrency` to be a number from 1 and up');
+	}
+}
+
+;// CONCATENATED MODULE: ./src/targets/pricing.ts
+const PER_TOKENS = 1_000_000;
+/**
+ * The usage with `costUsd` computed from its tokens when it has none and the
+ * model has a price; otherwise the usage as it is (a cost the target reported wins).
+ */
+function priceUsage(usage, model, pricing) {
+    if (usage.costUsd !== undefined || !pricing || model === undefined || !Object.hasOwn(pricing, model))
+        return usage;
+    const costUsd = tokenCost(usage, pricing[model]);
+    if (costUsd === undefined)
+        return usage;
+    // a literal, not `{...usage, costUsd}`: V8's optimised spread-and-add gives every result a hidden
+    // class of its own (100,000 maps at 100,000 cases, and every reader of usage megamorphic)
+    const { inputTokens, outputTokens, totalTokens } = usage;
+    const priced = {};
+    if (inputTokens !== undefined)
+        priced.inputTokens = inputTokens;
+    if (outputTokens !== undefined)
+        priced.outputTokens = outputTokens;
+    if (totalTokens !== undefined)
+        priced.totalTokens = totalTokens;
+    priced.costUsd = costUsd;
+    return priced;
+}
+/** Input and output tokens at their prices; undefined without either count. */
+function tokenCost(usage, price) {
+    if (usage.inputTokens === undefined && usage.outputTokens === undefined)
+        return undefined;
+    return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
+}
+
+;// CONCATENATED MODULE: ./src/run/promptfoo.ts
+/** One level of grading: the test itself or one of its assert-sets. */
+class Group {
+    threshold;
+    totalScore = 0;
+    totalWeight = 0;
+    failed = false;
+    sums = new Map();
+    constructor(threshold) {
+        this.threshold = threshold;
+    }
+    add(passed, score, weight, metric, named) {
+        this.totalScore += score * weight;
+        this.totalWeight += weight;
+        if (!passed)
+            this.failed = true;
+        // an empty name is no metric, as in promptfoo
+        if (metric)
+            this.addNamed(metric, score * weight, weight);
+        // a set's own metrics count in its test too, weighted by the set's weight
+        for (const [name, s] of named ?? [])
+            if (name !== metric)
+                this.addNamed(name, s.score * weight, s.weight * weight);
+    }
+    addNamed(name, score, weight) {
+        const sum = this.sums.get(name) ?? { score: 0, weight: 0 };
+        sum.score += score;
+        sum.weight += weight;
+        this.sums.set(name, sum);
+    }
+    get score() {
+        return this.totalWeight > 0 ? this.totalScore / this.totalWeight : 0;
+    }
+    get passed() {
+        return this.threshold === undefined ? !this.failed : this.score >= this.threshold;
+    }
+    /** metric → {weighted mean, its total weight} */
+    get named() {
+        return new Map([...this.sums].map(([name, s]) => [name, { score: s.weight > 0 ? s.score / s.weight : 0, weight: s.weight }]));
+    }
+}
+/** The verdict of one trial of a promptfoo test from its assertion results (in `c.assert` order). */
+function promptfooVerdict(c, results) {
+    const main = new Group(c.promptfoo.threshold);
+    const sets = (c.promptfoo.sets ?? []).map((s) => new Group(s.threshold));
+    results.forEach((r, i) => {
+        const a = c.assert[i];
+        const weight = a.weight ?? 1;
+        // promptfoo counts an assertion of weight 0 as passed, whatever it found
+        const group = a.set === undefined ? main : sets[a.set];
+        group.add(r.passed || weight === 0, r.score, weight, a.metric);
+    });
+    // promptfoo adds a set to its test at the set's position; only the order of named sums could differ, not their values
+    sets.forEach((set, k) => {
+        const def = c.promptfoo.sets[k];
+        if (!c.assert.some((a) => a.set === k))
+            return;
+        main.add(set.passed, set.score, def.weight ?? 1, def.metric, set.named);
+    });
+    const named = main.named;
+    const verdict = { passed: results.length === 0 || main.passed };
+    if (named.size)
+        verdict.namedScores = Object.fromEntries([...named].map(([name, s]) => [name, round4(s.score)]));
+    return verdict;
+}
+const round4 = (x) => Math.round(x * 10_000) / 10_000;
+/** A run's named metrics: per metric, the mean of the scores of the cases that have it. */
+function summarizeNamedScores(cases) {
+    const sums = new Map();
+    for (const c of cases) {
+        for (const [name, score] of Object.entries(c.namedScores ?? {})) {
+            const sum = sums.get(name) ?? { total: 0, cases: 0 };
+            sum.total += score;
+            sum.cases++;
+            sums.set(name, sum);
+        }
+    }
+    if (sums.size === 0)
+        return undefined;
+    return Object.fromEntries([...sums].map(([name, s]) => [name, { score: round4(s.total / s.cases), cases: s.cases }]));
+}
+
+;// CONCATENATED MODULE: ./src/run/runner.ts
+/**
+ * The runner: every case × trial through the target, graded by its assertions,
+ * with bounded concurrency, per-trial timeouts, clean interruption and a
+ * budget (no trial starts once target plus judge have spent budget.maxCostUsd).
+ */
+
+
+
+
+
+/** The case score: weighted mean of its llm-rubric scores, null when it has none. */
+function rubricScore(assertions) {
+    let sum = 0;
+    let weights = 0;
+    for (const a of assertions) {
+        if (a.type !== 'llm-rubric')
+            continue;
+        const w = a.weight ?? 1;
+        sum += a.score * w;
+        weights += w;
+    }
+    if (weights === 0)
+        return assertions.some((a) => a.type === 'llm-rubric') ? 0 : null;
+    return sum / weights;
+}
+/** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
+const LANES_PER_SLOT = 4;
+/**
+ * A trial in progress: what the target is called with, and its abort (its
+ * timeout or the run's interruption). The AbortController behind `signal` is
+ * made only when the target reads it: at 100,000 trials, controllers were most
+ * of the runner's memory, and an in-process agent that answers at once never
+ * needs one. (A class, not a literal with a getter: V8 gives each such literal
+ * a hidden class of its own.)
+ */
+class Trial {
+    evalCase;
+    deadline;
+    reason;
+    controller;
+    listener;
+    constructor(evalCase, deadline) {
+        this.evalCase = evalCase;
+        this.deadline = deadline;
+    }
+    get input() {
+        return this.evalCase.input;
+    }
+    get case() {
+        return this.evalCase;
+    }
+    get signal() {
+        if (!this.controller) {
+            this.controller = new AbortController();
+            if (this.reason)
+                this.controller.abort(this.reason);
+        }
+        return this.controller.signal;
+    }
+    onAbort(listener) {
+        if (this.reason) {
+            listener();
+            return () => { };
+        }
+        this.listener = listener;
+        return () => {
+            if (this.listener === listener)
+                this.listener = undefined;
+        };
+    }
+    abort(reason) {
+        if (this.reason)
+            return;
+        this.reason = reason;
+        this.controller?.abort(reason);
+        const listener = this.listener;
+        this.listener = undefined;
+        listener?.();
+    }
+}
+/**
+ * The trials in progress, oldest first, and one timer for all their timeouts.
+ * Every trial gets the same time, so the oldest always times out first: the
+ * timer waits for it alone, instead of a timer being set and cleared per trial.
+ */
+class RunningTrials {
+    timeoutMs;
+    trials = new Set();
+    timer;
+    constructor(timeoutMs) {
+        this.timeoutMs = timeoutMs;
+    }
+    /** the real clock: timers run on it, whatever clock the run's durations are measured by */
+    now() {
+        return performance.now();
+    }
+    start(c) {
+        const trial = new Trial(c, this.now() + this.timeoutMs);
+        this.trials.add(trial);
+        if (!this.timer)
+            this.arm(this.timeoutMs);
+        return trial;
+    }
+    finish(trial) {
+        this.trials.delete(trial);
+        if (this.trials.size === 0)
+            this.stop();
+    }
+    abortAll(reason) {
+        for (const t of this.trials)
+            t.abort(reason);
+    }
+    stop() {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+    }
+    arm(ms) {
+        this.timer = setTimeout(() => this.expire(), Math.max(0, ms));
+    }
+    expire() {
+        this.timer = undefined;
+        const now = this.now();
+        for (const t of this.trials) {
+            if (t.deadline > now)
+                return this.arm(t.deadline - now);
+            t.abort(new TargetError(`timed out after ${this.timeoutMs} ms`));
+        }
+    }
+}
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+/** The trials' usage summed, key by key: a key none of them reported stays absent. */
+function sumUsage(trials) {
+    if (trials.length === 1)
+        return trials[0].usage;
+    let sum;
+    for (const t of trials) {
+        if (!t.usage)
+            continue;
+        sum ??= {};
+        for (const key of USAGE_KEYS) {
+            const n = t.usage[key];
+            if (n !== undefined)
+                sum[key] = (sum[key] ?? 0) + n;
+        }
+    }
+    return sum;
+}
+function meanLatency(trials) {
+    const timed = trials.filter((t) => t.latencyMs !== undefined);
+    return timed.length ? round3(timed.reduce((n, t) => n + t.latencyMs, 0) / timed.length) : undefined;
+}
+const round3 = (ms) => Math.round(ms * 1000) / 1000;
+/** Fold a case's trials into its result (SPEC §4: passFraction against repeatPassThreshold). */
+function aggregateCase(c, trials, repeatPassThreshold) {
+    const passedTrials = trials.filter((t) => t.passed).length;
+    const passFraction = trials.length ? passedTrials / trials.length : 0;
+    const passed = trials.length === 1 ? trials[0].passed : passFraction >= repeatPassThreshold;
+    // The trial shown for the case is one that agrees with its verdict.
+    const shown = trials.find((t) => t.passed === passed) ?? trials[0];
+    const scores = trials.map((t) => t.score).filter((s) => s !== null);
+    const result = {
+        id: c.id,
+        index: c.index,
+        name: c.name,
+        tags: c.tags,
+        fingerprint: c.fingerprint,
+        input: c.input,
+        expected: c.expected,
+        passed,
+        passFraction,
+        output: shown.output,
+        error: shown.error,
+        score: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
+        durationMs: Math.round(trials.reduce((n, t) => n + t.durationMs, 0) / trials.length),
+        assertions: shown.assertions
+    };
+    if (trials.length > 1)
+        result.trials = trials;
+    if (shown.toolCalls)
+        result.toolCalls = shown.toolCalls;
+    if (shown.namedScores)
+        result.namedScores = shown.namedScores;
+    const usage = sumUsage(trials);
+    if (usage)
+        result.usage = usage;
+    const latencyMs = meanLatency(trials);
+    if (latencyMs !== undefined)
+        result.latencyMs = latencyMs;
+    if (shown.metadata)
+        result.metadata = shown.metadata;
+    if (shown.finishReason !== undefined)
+        result.finishReason = shown.finishReason;
+    if (c.source)
+        result.source = c.source;
+    return result;
+}
+async function runCases(cases, target, options) {
+    const now = options.now ?? (() => performance.now());
+    const started = now();
+    const limit = pLimit(options.concurrency);
+    const runSignal = options.signal;
+    const results = new Array(cases.length);
+    const running = new RunningTrials(options.timeoutMs);
+    // one listener for the run, not one per trial
+    const onRunAbort = () => running.abortAll(new TargetError('run interrupted'));
+    runSignal?.addEventListener('abort', onRunAbort, { once: true });
+    let targetCostUsd = 0;
+    let stopReason;
+    const budget = options.budget;
+    const overBudget = () => {
+        if (!budget)
+            return false;
+        if (targetCostUsd + (budget.judgeCostUsd?.() ?? 0) < budget.maxCostUsd)
+            return false;
+        stopReason = 'budget';
+        return true;
+    };
+    const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
+    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+    async function trial(c) {
+        const call = await limit(async () => {
+            if (stopped() || overBudget())
+                return null;
+            const inFlight = running.start(c);
+            const t0 = now();
+            try {
+                const reply = await target.call(inFlight);
+                // priced and counted before the slot is released: the next trial's budget check must see this one's cost
+                if (reply.usage) {
+                    reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
+                    if (reply.usage.costUsd !== undefined)
+                        targetCostUsd += reply.usage.costUsd;
+                }
+                return { reply, error: null, durationMs: now() - t0 };
+            }
+            catch (err) {
+                if (runSignal?.aborted)
+                    return null;
+                const error = inFlight.reason ? errorMessage(inFlight.reason) : errorMessage(err);
+                return { reply: null, error: error || 'target failed', durationMs: now() - t0 };
+            }
+            finally {
+                running.finish(inFlight);
+            }
+        });
+        if (!call)
+            return null;
+        const durationMs = round3(call.durationMs);
+        const reply = call.reply;
+        if (reply === null)
+            return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+        // the target's own time when it measured it (start-up excluded), else the call's
+        const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs);
+        const usage = reply.usage;
+        const assertions = await evaluateAssertions(c.assert, {
+            output: reply.output,
+            input: c.input,
+            case: c,
+            durationMs,
+            checkTimeoutMs: options.checkTimeoutMs,
+            toolCalls: reply.toolCalls,
+            usage,
+            metadata: reply.metadata,
+            finishReason: reply.finishReason,
+            latencyMs,
+            tools: options.tools,
+            judge: options.judge,
+            embed: options.embed,
+            defaultJudgeThreshold: options.defaultJudgeThreshold
+        });
+        const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined;
+        // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
+        const result = {
+            passed: graded ? graded.passed : casePasses(assertions),
+            output: reply.output,
+            error: null,
+            score: rubricScore(assertions),
+            durationMs,
+            assertions
+        };
+        if (graded?.namedScores)
+            result.namedScores = graded.namedScores;
+        if (reply.toolCalls)
+            result.toolCalls = reply.toolCalls;
+        if (usage)
+            result.usage = usage;
+        result.latencyMs = latencyMs;
+        if (reply.metadata)
+            result.metadata = reply.metadata;
+        if (reply.finishReason !== undefined)
+            result.finishReason = reply.finishReason;
+        return result;
+    }
+    // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
+    // (no promise per case up front), and a slow case holds up only its own lane.
+    let next = 0;
+    const lane = async () => {
+        while (next < cases.length && !stopped()) {
+            const i = next++;
+            const c = cases[i];
+            const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)));
+            if (trials.some((t) => t === null))
+                continue;
+            results[i] = aggregateCase(c, trials, options.repeatPassThreshold);
+            options.onCase?.(results[i]);
+        }
+    };
+    try {
+        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+    }
+    finally {
+        running.stop();
+        runSignal?.removeEventListener('abort', onRunAbort);
+    }
+    const finished = results.filter((r) => r !== undefined);
+    const complete = finished.length === cases.length;
+    const outcome = { cases: finished, complete, durationMs: Math.round(now() - started), targetCostUsd };
+    if (!complete)
+        outcome.stopReason = stopReason ?? 'interrupted';
+    return outcome;
+}
+/** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
+function modelOf(reply) {
+    const model = reply.metadata?.model;
+    return typeof model === 'string' ? model : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/targets/result.ts
+/**
+ * Result objects (SPEC §10): what any target may return instead of a bare
+ * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
+ * One reader for all target kinds, so that a module, a jsonl worker, a stdio
+ * command with `output: json` and an http reply mean the same by each field.
+ * OpenAI-style tool calls (`{type: "function", function: {name, arguments}}`)
+ * are normalised to `{name, args}` wherever they appear.
+ */
+
+
+
+/** Whether a returned value is a result object rather than an output to be shown as JSON. */
+function isResultObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, 'output');
+}
+/**
+ * A result object as the trial's reply; `label` names who returned it
+ * ("the worker", "target.module ./agent.mjs") in the reasons it is refused.
+ */
+function readResult(value, label) {
+    const reply = { output: outputText(value.output, label) };
+    if (value.toolCalls !== undefined && value.toolCalls !== null)
+        reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`);
+    // `tool_calls` is how OpenAI spells them; an agent passing its model's message through is read the same
+    else if (value.tool_calls !== undefined && value.tool_calls !== null)
+        reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`);
+    const usage = normalizeUsage(value.usage);
+    if (usage)
+        reply.usage = usage;
+    if (tool_calls_isPlainObject(value.metadata))
+        reply.metadata = value.metadata;
+    const finish = value.finishReason ?? value.finish_reason;
+    if (typeof finish === 'string')
+        reply.finishReason = finish;
+    if (typeof value.latencyMs === 'number' && Number.isFinite(value.latencyMs) && value.latencyMs >= 0)
+        reply.latencyMs = value.latencyMs;
+    return reply;
+}
+/** The output as text: strings as they are, other JSON values as their JSON text; null is no output. */
+function outputText(value, label) {
+    if (typeof value === 'string')
+        return value;
+    const json = value === null || value === undefined ? undefined : JSON.stringify(value);
+    if (json === undefined) {
+        const what = value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
+        throw new TargetError(`${label} returned ${what} as the output; return the output as a string (or {"output": "…"})`);
+    }
+    return json;
+}
+/**
+ * Token counts and cost under any of the usual names: ours (inputTokens,
+ * outputTokens, totalTokens, costUsd), OpenAI's (prompt_tokens,
+ * completion_tokens, total_tokens), the camel-case ones of earlier records
+ * (promptTokens, completionTokens) and promptfoo's `cost`. Anything not a
+ * finite number ≥ 0 is left out; undefined when nothing is left.
+ */
+function normalizeUsage(value) {
+    if (!tool_calls_isPlainObject(value))
+        return undefined;
+    const pick = (...keys) => {
+        for (const key of keys) {
+            const n = value[key];
+            if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
+                return n;
+        }
+        return undefined;
+    };
+    const usage = {};
+    const input = pick('inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt');
+    const output = pick('outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion');
+    const total = pick('totalTokens', 'total_tokens', 'total');
+    const cost = pick('costUsd', 'cost_usd', 'cost');
+    if (input !== undefined)
+        usage.inputTokens = input;
+    if (output !== undefined)
+        usage.outputTokens = output;
+    if (total !== undefined)
+        usage.totalTokens = total;
+    else if (input !== undefined || output !== undefined)
+        usage.totalTokens = (input ?? 0) + (output ?? 0);
+    if (cost !== undefined)
+        usage.costUsd = cost;
+    return Object.keys(usage).length ? usage : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/targets/function.ts
+
+/**
+ * A function's return value as the trial's reply: a result object (one with
+ * an `output` key, SPEC §10) field by field; a string as the output; any
+ * other value as its JSON text.
+ */
+function replyOf(value, label) {
+    return isResultObject(value) ? readResult(value, label) : { output: outputText(value, label) };
+}
+/** Resolve when the call settles or reject when the signal aborts: a hung function cannot hold the trial. */
+function raceAbort(promise, signal) {
+    if (signal.aborted)
+        return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        promise.then((v) => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(v);
+        }, (e) => {
+            signal.removeEventListener('abort', onAbort);
+            reject(e);
+        });
+    });
+}
+function isThenable(value) {
+    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
+}
+function functionTarget(resolveFn, label) {
+    return {
+        async call(request) {
+            const fn = await resolveFn();
+            const value = fn(request.input, request.case);
+            // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
+            const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value;
+            return replyOf(settled, label);
+        },
+        async close() { }
+    };
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./src/util/hash.ts
+
+/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
+function stableStringify(value) {
+    return (JSON.stringify(value, (_key, v) => {
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+            const sorted = {};
+            for (const k of Object.keys(v).sort())
+                sorted[k] = v[k];
+            return sorted;
+        }
+        if (typeof v === 'function')
+            return `[function ${v.name ?? ''}]${String(v)}`;
+        return v;
+    }) ?? 'undefined');
+}
+/** crypto.hash (Node 20.12+): one call, no Hash object — a third of createHash's time at one hash per case. */
+const oneShot = external_node_crypto_namespaceObject.hash;
+/**
+ * A short, stable content hash (hex). Not a slice of the full digest longer
+ * than 12 characters: V8 would keep the whole digest alive behind it, once per
+ * case; two short slices are copies.
+ */
+function contentHash(value, length = 16) {
+    const text = stableStringify(value);
+    if (!oneShot)
+        return external_node_crypto_namespaceObject.createHash('sha256')
+            .update(text)
+            .digest()
+            .toString('hex', 0, Math.ceil(length / 2))
+            .slice(0, length);
+    const hex = oneShot('sha256', text);
+    return length <= 12 ? hex.slice(0, length) : hex.slice(0, 12) + hex.slice(12, length);
+}
+
+;// CONCATENATED MODULE: ./src/judge/verdict.ts
+/**
+ * Reading a judge's answer. The answer is untrusted text from a model (or a
+ * user's function): whatever it is, the result is a score in [0, 1] and a
+ * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
+ * shared by the LLM judge, the command judge and the library's runJudgeEval.
+ */
+
+
+/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
+const MAX_REPLY_CHARS = 10_000;
+const MAX_REASON_CHARS = 1_000;
+const verdict_EXCERPT_CHARS = 200;
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
+/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+function failedVerdict(message) {
+    return { score: 0, reason: message, error: message };
+}
+/**
+ * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
+ * prose. The reply must hold exactly one verdict: a judge that quotes the
+ * output's forged `{"score": 1}` beside its own answer gives two, and which is
+ * its own cannot be told, so two different scores are an error rather than a
+ * guess (the same score twice is still one verdict).
+ */
+function parseVerdictText(text) {
+    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
+    if (!reply)
+        return failedVerdict('the judge gave an empty reply');
+    const objects = jsonObjectsIn(reply);
+    const scored = objects.flatMap(verdictsIn);
+    if (scored.length > 0)
+        return oneVerdict(scored.map(normalizeVerdict));
+    if (objects.length > 0)
+        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
+    const other = verdict_tryParse(reply);
+    if (other !== undefined)
+        return normalizeVerdict(other);
+    if (REFUSAL.test(reply))
+        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
+    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
+}
+/**
+ * The verdicts in a parsed object: the object itself when it has a score
+ * (objects inside a verdict are its details), else those nested in it.
+ */
+function verdictsIn(value) {
+    if (value === null || typeof value !== 'object')
+        return [];
+    if (!Array.isArray(value) && 'score' in value)
+        return [value];
+    return Object.values(value).flatMap(verdictsIn);
+}
+/** The one verdict the candidates agree on, else an error naming their scores. */
+function oneVerdict(verdicts) {
+    const first = verdicts[0];
+    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
+    if (scores.length === 1)
+        return first;
+    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
+}
+/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
+function normalizeVerdict(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
+    }
+    const { score, reason } = value;
+    if (score === undefined || score === null)
+        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
+    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
+    if (!Number.isFinite(raw))
+        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
+    const clamped = clampScore(raw);
+    const text = reasonText(reason);
+    // the judge's own number stays visible when it was out of range
+    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
+}
+/**
+ * Several samples of one verdict: the median score, with the reason of the
+ * sample closest to it. Failed samples are left out while any succeeded.
+ */
+function combineSamples(verdicts) {
+    const ok = verdicts.filter((v) => v.error === undefined);
+    if (ok.length === 0)
+        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
+    const samples = ok.map((v) => v.score);
+    const mid = median(samples);
+    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
+    const failed = verdicts.length - ok.length;
+    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
+    return { score: mid, reason: closest.reason + note, samples };
+}
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function reasonText(reason) {
+    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
+    if (!text)
+        return '(the judge gave no reason)';
+    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
+}
+/**
+ * The JSON objects of the text that are not inside another: the whole reply,
+ * a fenced block's content, `{…}` spans inside prose, the items of a list. A
+ * `{` that starts no valid object is skipped, so an object nested in broken
+ * text is still found; one inside a found object is that object's part.
+ */
+function jsonObjectsIn(text) {
+    const found = [];
+    // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
+    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+        found.push(value);
+        return false;
+    });
+    return found;
+}
+function verdict_tryParse(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
+function verdict_describe(value) {
+    try {
+        return JSON.stringify(value) ?? String(value);
+    }
+    catch {
+        return String(value);
+    }
+}
+function verdict_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
+}
+
+;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
+/**
+ * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
+ * judge function. Its answers go through the same verdict normalisation as the
+ * built-in judge's, so a score means the same thing in both.
+ */
+
+
+/** Seed-compatible rounding: figures are reported to three decimals. */
+const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
+/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
+async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
+    const results = [];
+    for (const [i, c] of cases.entries()) {
+        const verdict = await ask(judge, c);
+        results.push({
+            name: c.name ?? `case_${i}`,
+            score: verdict.score,
+            reason: verdict.reason,
+            flagged: verdict.score < threshold,
+            error: verdict.error ?? null
+        });
+    }
+    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
+    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
+}
+/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
+async function ask(judge, c) {
+    try {
+        const answer = await judge({ prompt: c.prompt, output: c.output });
+        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
+    }
+    catch (err) {
+        return failedVerdict(`judge error: ${errorMessage(err)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compare/format.ts
+/**
+ * How figures read in gate sentences and reports — the comment, the job
+ * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
+ * "$0.0042" the same way. The one place numbers, lists and durations become text.
+ */
+/** How many case keys a sentence names before "and N more". */
+const KEYS_IN_SENTENCE = 10;
+/** A count with thousands separators: 60,000. */
+function format_formatCount(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** A rate as a percentage: 0.84 → "84.0%". */
+function format_formatPercent(rate) {
+    return `${(rate * 100).toFixed(1)}%`;
+}
+/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
+function formatPoints(delta) {
+    return (Math.abs(delta) * 100).toFixed(1);
+}
+/** A judge score (or a difference of scores) unsigned, to three decimals. */
+function format_formatScore(score) {
+    return Math.abs(score).toFixed(3);
+}
+/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
+const MINUS = '\u2212';
+/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
+function signed(value, digits) {
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return text;
+    return `${value < 0 ? MINUS : '+'}${text}`;
+}
+/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
+function signedPoints(delta) {
+    return `${signed(delta * 100, 1)} pts`;
+}
+/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
+function signedPercent(x) {
+    return `${signed(x * 100, 1)}%`;
+}
+/** "1 case" / "2 cases". */
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+/** "a, b and c", "a and b", "a". */
+function formatList(items) {
+    if (items.length <= 1)
+        return items.join('');
+    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+/** Case keys for a sentence: the first few, then "and N more". */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE) {
+    const shown = keys.slice(0, limit).join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
+/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
+function formatUsd(usd) {
+    if (usd >= 1)
+        return `$${usd.toFixed(2)}`;
+    if (usd >= 0.0001 || usd <= 0)
+        return `$${usd.toFixed(4)}`;
+    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
+}
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+function formatMetric(kind, value) {
+    if (kind === 'cost')
+        return formatUsd(value);
+    if (kind === 'tokens')
+        return format_plural(Math.round(value), 'token');
+    return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+}
+/** "850 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+function formatDuration(ms) {
+    if (ms < 1_000)
+        return `${Math.round(ms)} ms`;
+    const seconds = ms / 1_000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const whole = Math.round(seconds);
+    const h = Math.floor(whole / 3_600);
+    const m = Math.floor((whole % 3_600) / 60);
+    const s = whole % 60;
+    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
+}
+/** How much older the baseline is than the current run, from the records alone (no clock). */
+function relativeAge(baselineCreatedAt, currentCreatedAt) {
+    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
+    if (!Number.isFinite(ms))
+        return null;
+    const span = formatSpan(Math.abs(ms));
+    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
+}
+function formatSpan(ms) {
+    const minutes = Math.floor(ms / 60_000);
+    if (minutes < 1)
+        return 'less than a minute';
+    if (minutes < 60)
+        return format_plural(minutes, 'minute');
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48)
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
+}
+/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
+function formatTime(iso) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
+}
+/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
+function formatValue(value) {
+    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+}
+
+;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+/**
+ * Rates are ratios of counts and deltas are differences of floats
+ * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
+ */
+const TOLERANCE = 1e-9;
+function gate_failure(check, limit, measured, keys, sentence) {
+    return { check, limit, measured, keys, sentence };
+}
+function evaluateGate(c, gate, current) {
+    // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
+    // every hard case); the merged record, which has no shard, is held to them.
+    const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
+    // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+    const checks = c.baseline
+        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+        : [incomplete, missingBaseline, ...floors];
+    const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
+    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found };
+}
+/** `a` is more than `limit`, beyond rounding noise. */
+function exceeds(a, limit) {
+    return a > limit + TOLERANCE;
+}
+const incomplete = (_c, _gate, current) => {
+    if (current.complete !== false)
+        return null;
+    const finished = current.cases.length;
+    // Records before `planned` counted only the finished cases.
+    const planned = current.planned ?? current.summary.total;
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    const budget = current.stopReason === 'budget' && current.budget;
+    const sentence = budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+    return gate_failure('incomplete', planned, finished, [], sentence);
+};
+/**
+ * A relative increase limit (maxCostIncrease, maxTokensIncrease,
+ * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
+ * optimistic end of the interval: the smallest increase the data supports.
+ */
+function increaseCheck(key, metric, label, kind) {
+    return (c, gate) => {
+        const limit = gate[key];
+        const m = c.metrics?.[metric];
+        if (limit === undefined || !m || m.change === null)
+            return null;
+        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
+        const where = `on the ${format_plural(m.cases, 'case')} compared`;
+        const { sentence: cases, keys } = largestRises(m, kind);
+        const limitText = `${key} ${format_formatPercent(limit)}`;
+        if (gate.useConfidenceBound) {
+            const least = m.ci ? m.ci[0] : null;
+            if (least === null || !exceeds(least, limit))
+                return null;
+            return gate_failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        }
+        if (!exceeds(m.change, limit))
+            return null;
+        return gate_failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`);
+    };
+}
+/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3;
+/**
+ * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
+ * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
+ */
+function largestRises(m, kind) {
+    const keys = m.rose.slice(0, RISES_NAMED);
+    if (!keys.length)
+        return { sentence: '', keys };
+    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
+    const of = m.rose.length > keys.length ? `, of ${format_formatCount(m.rose.length)} cases that rose` : '';
+    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
+}
+const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost');
+const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens');
+const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency');
+const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? gate_failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
+/**
+ * A limit on how many cases one of the comparison's lists may hold
+ * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
+ * sentence: what happened, the limit (after `aside`, when given), the cases.
+ */
+function countCheck(key, list, what, aside) {
+    return (c, gate) => {
+        const limit = gate[key];
+        const keys = c[list];
+        if (limit === undefined || keys.length <= limit)
+            return null;
+        const note = aside ? `${aside}; ` : '';
+        return gate_failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+    };
+}
+const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
+const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
+const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
+/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
+const comparable = (c, gate) => {
+    const coverage = c.coverage;
+    if (!coverage || coverage.baseline === 0)
+        return null;
+    const share = coverage.compared / coverage.baseline;
+    if (!exceeds(gate.minComparable, share))
+        return null;
+    return gate_failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
+        `the others are removed or changed, so the baseline says little about this run`);
+};
+/**
+ * The drop of the pass rate on the common cases, flaky flips not counted: a
+ * flip the trials, re-runs or history show to be within chance is not a drop
+ * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
+ * own pass rate, where a case that failed failed, flaky or not.
+ */
+const passRateDrop = (c, gate) => {
+    const limit = gate.maxPassRateDrop;
+    const common = c.common;
+    if (limit === undefined || !common)
+        return null;
+    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
+    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
+    const flaky = new Set(c.flaky);
+    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
+    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
+    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
+    if (gate.useConfidenceBound) {
+        // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
+        // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
+        const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
+        if (least === null || !exceeds(least, limit))
+            return null;
+        return gate_failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+    }
+    const drop = -common.gatedPassRateDelta;
+    if (!exceeds(drop, limit))
+        return null;
+    return gate_failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+};
+const meanScoreDrop = (c, gate) => {
+    const limit = gate.maxMeanScoreDrop;
+    const common = c.common;
+    if (limit === undefined || !common || common.meanScoreDelta === null)
+        return null;
+    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
+    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
+    const where = 'on the cases scored in both runs with the same fingerprint';
+    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
+    if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
+        const least = -c.meanScoreDeltaCI[1];
+        if (!exceeds(least, limit))
+            return null;
+        return gate_failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+    }
+    const drop = -common.meanScoreDelta;
+    if (!exceeds(drop, limit))
+        return null;
+    return gate_failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+};
+const minPassRate = (c, gate, current) => {
+    const rate = c.current.passRate;
+    if (!exceeds(gate.minPassRate, rate))
+        return null;
+    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
+    const flaky = new Set(c.flaky);
+    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
+    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+    const flakyNote = flakyFailing
+        ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+        : '';
+    return gate_failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
+        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
+        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
+        flakyNote);
+};
+const minMeanScore = (c, gate, current) => {
+    const floor = gate.minMeanScore;
+    const score = c.current.meanScore;
+    if (floor === 0)
+        return null;
+    // A floor that nothing can be measured against is a misconfiguration, not a pass.
+    if (score === null) {
+        return gate_failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
+    }
+    if (!exceeds(floor, score))
+        return null;
+    const below = current.cases
+        .filter((k) => k.score !== null && k.score < floor)
+        .sort((a, b) => a.score - b.score)
+        .map((k) => k.id);
+    return gate_failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+};
+
+;// CONCATENATED MODULE: ./src/compare/history.ts
+/** Results kept per case: the newest runs, oldest first. */
+const HISTORY_LENGTH = 20;
+/** Runs looked at to call a case known flaky. */
+const FLAKY_WINDOW = 10;
+/** Passes and failures each needed within the window to call a case known flaky. */
+const FLAKY_MIN_EACH = 2;
+/** The history a case carries into the next run: its own, then its own result, bounded. */
+function nextHistory(c) {
+    return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH);
+}
+/**
+ * Carries each case's history forward from the baseline: a case with the same
+ * key and fingerprint in the baseline gets its history plus its result; any
+ * other case keeps what it has: none for a new or changed case.
+ *
+ * Sets `history` on the cases given, which must be the record's own (fresh
+ * results, or shards being merged): at 100,000 cases a copy of each was the
+ * largest single cost of building the record.
+ */
+function carryHistory(cases, baseline) {
+    if (!baseline)
+        return cases;
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    for (const c of cases) {
+        const b = before.get(c.id);
+        if (b && b.fingerprint === c.fingerprint)
+            c.history = nextHistory(b);
+    }
+    return cases;
+}
+/** Passes and runs among the last FLAKY_WINDOW results of a history. */
+function recentCounts(history) {
+    const recent = history.slice(-FLAKY_WINDOW);
+    return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length };
+}
+/**
+ * Known flaky: within its last 10 recorded runs the case passed at least twice
+ * and failed at least twice. One odd result in ten is not enough (a real
+ * regression of a steady case must still count); two of each means a single
+ * new result is within what the case already does.
+ */
+function isKnownFlaky(history) {
+    const { passed, total } = recentCounts(history);
+    return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
+}
+/** Runs of the baseline branch the trend keeps. */
+const TREND_LENGTH = 20;
+/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
+function carryTrend(baseline) {
+    if (!baseline)
+        return undefined;
+    const own = {
+        sha: baseline.git.sha,
+        createdAt: baseline.createdAt,
+        passRate: baseline.summary.passRate,
+        meanScore: baseline.summary.meanScore
+    };
+    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
+}
+
+;// CONCATENATED MODULE: ./src/compare/stats.ts
+/**
+ * The statistics of a comparison: a one-sided Fisher exact test for flips of
+ * repeated cases, and paired confidence intervals for the pass-rate delta
+ * (Newcombe) and the mean-score delta (Student's t).
+ */
+/** The normal quantile of a two-sided 95% interval. */
+const Z_95 = 1.959963984540054;
+const logFactorials = [0];
+/** ln(n!), memoised: the tests sum many terms over the same small n. */
+function logFactorial(n) {
+    for (let i = logFactorials.length; i <= n; i++)
+        logFactorials[i] = logFactorials[i - 1] + Math.log(i);
+    return logFactorials[n];
+}
+function logChoose(n, k) {
+    return logFactorial(n) - logFactorial(k) - logFactorial(n - k);
+}
+/**
+ * The p-value of the one-sided Fisher exact test that side a passes more often
+ * than side b: the probability, with all margins of the 2×2 table
+ * [[aPass, aTotal − aPass], [bPass, bTotal − bPass]] fixed, of a table at least
+ * as extreme, i.e. of a having aPass or more of the passes (hypergeometric tail).
+ * This equals R's `fisher.test(table, alternative = "greater")$p.value`.
+ */
+function fisherExactOneSided(aPass, aTotal, bPass, bTotal) {
+    const total = aTotal + bTotal;
+    const passes = aPass + bPass;
+    const most = Math.min(aTotal, passes);
+    // Terms are relative to the observed table's log-probability, so exp() stays well inside range.
+    const logDenominator = logChoose(total, aTotal);
+    let p = 0;
+    for (let x = aPass; x <= most; x++) {
+        p += Math.exp(logChoose(passes, x) + logChoose(total - passes, aTotal - x) - logDenominator);
+    }
+    return Math.min(1, p);
+}
+/** The Wilson score interval of a proportion (successes of n). */
+function wilsonInterval(successes, n, z = Z_95) {
+    const p = successes / n;
+    const z2 = z * z;
+    const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+    const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+    return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+/**
+ * A confidence interval for currentPassRate − baselinePassRate over the same
+ * cases, by Newcombe's hybrid score method for paired proportions (1998,
+ * method 10): Wilson intervals of the two marginal pass rates, combined by
+ * "square and add" with a correction for their correlation. Unlike the Wald
+ * interval it stays inside [−1, 1] and does not collapse to a point when no case
+ * flipped. Null when there are no cases.
+ */
+function pairedDifferenceCI(counts, z = Z_95) {
+    const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts;
+    const n = bothPassed + onlyCurrentPassed + onlyBaselinePassed + bothFailed;
+    if (n === 0)
+        return null;
+    const currentPassed = bothPassed + onlyCurrentPassed;
+    const baselinePassed = bothPassed + onlyBaselinePassed;
+    const p1 = currentPassed / n;
+    const p2 = baselinePassed / n;
+    const delta = p1 - p2;
+    const [l1, u1] = wilsonInterval(currentPassed, n, z);
+    const [l2, u2] = wilsonInterval(baselinePassed, n, z);
+    const phi = correlation(counts, n);
+    const lower = delta - Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+    const upper = delta + Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
+    return [Math.max(-1, lower), Math.min(1, upper)];
+}
+/**
+ * The phi coefficient of the paired table with Newcombe's continuity
+ * correction: a positive association is shrunk by n/2 (to no less than zero),
+ * a negative one is kept; zero when a margin is empty.
+ */
+function correlation(counts, n) {
+    const { bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed } = counts;
+    const margins = (bothPassed + onlyCurrentPassed) * (onlyBaselinePassed + bothFailed) * (bothPassed + onlyBaselinePassed) * (onlyCurrentPassed + bothFailed);
+    if (margins === 0)
+        return 0;
+    const association = bothPassed * bothFailed - onlyCurrentPassed * onlyBaselinePassed;
+    const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association;
+    return corrected / Math.sqrt(margins);
+}
+/** Above this many degrees of freedom the t quantile comes from its expansion around the normal one. */
+const T_SERIES_MAX_DF = 1_000;
+/**
+ * P(|T| ≤ t) for Student's t with an integer number of degrees of freedom: the
+ * finite trigonometric series of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4
+ * (even df), with θ = atan(t / √df). Exact up to rounding.
+ */
+function tCentralProbability(t, df) {
+    const theta = Math.atan(Math.abs(t) / Math.sqrt(df));
+    const cos2 = Math.cos(theta) ** 2;
+    let term = 1;
+    let sum = 1;
+    if (df % 2 === 1) {
+        if (df === 1)
+            return (2 / Math.PI) * theta;
+        // θ + sinθ·cosθ·(1 + (2/3)cos²θ + (2·4)/(3·5)cos⁴θ + …), up to cos^(df−2)θ in all
+        for (let k = 1; k <= (df - 3) / 2; k++) {
+            term *= ((2 * k) / (2 * k + 1)) * cos2;
+            sum += term;
+        }
+        return Math.min(1, (2 / Math.PI) * (theta + Math.sin(theta) * Math.cos(theta) * sum));
+    }
+    // sinθ·(1 + (1/2)cos²θ + (1·3)/(2·4)cos⁴θ + …), up to cos^(df−2)θ
+    for (let k = 1; k <= (df - 2) / 2; k++) {
+        term *= ((2 * k - 1) / (2 * k)) * cos2;
+        sum += term;
+    }
+    return Math.min(1, Math.sin(theta) * sum);
+}
+/**
+ * The two-sided critical value of Student's t: the t with P(|T| ≤ t) = level
+ * (level 0.95 gives the 0.975 quantile, 12.706 for 1 degree of freedom).
+ * Bisection on the exact series; beyond 1,000 degrees of freedom the
+ * Cornish–Fisher expansion around the normal quantile, whose error there is
+ * below 1e-9.
+ */
+function tCritical(df, level = 0.95) {
+    if (!Number.isInteger(df) || df < 1)
+        throw new RangeError(`degrees of freedom must be a positive integer, got ${df}`);
+    if (df > T_SERIES_MAX_DF) {
+        const z = normalQuantile(0.5 + level / 2);
+        const z3 = z ** 3;
+        const z5 = z ** 5;
+        const z7 = z ** 7;
+        return z + (z3 + z) / (4 * df) + (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3);
+    }
+    let low = 0;
+    let high = 2;
+    while (tCentralProbability(high, df) < level)
+        high *= 2;
+    for (let i = 0; i < 200 && high - low > 1e-12 * high; i++) {
+        const mid = (low + high) / 2;
+        if (tCentralProbability(mid, df) < level)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/**
+ * The standard normal quantile, by bisection on Φ: only called once per
+ * comparison, for the t expansion at many degrees of freedom.
+ */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`a probability strictly between 0 and 1 is needed, got ${p}`);
+    let low = -40;
+    let high = 40;
+    for (let i = 0; i < 200; i++) {
+        const mid = (low + high) / 2;
+        if (normalCdf(mid) < p)
+            low = mid;
+        else
+            high = mid;
+    }
+    return (low + high) / 2;
+}
+/** Φ(x), the standard normal distribution function. */
+function normalCdf(x) {
+    return 0.5 * erfc(-x / Math.SQRT2);
+}
+/**
+ * erfc(x) by its continued fraction for large |x| and its Taylor series for
+ * small |x|: both converge fast in their range and need no tables.
+ */
+function erfc(x) {
+    if (x < 0)
+        return 2 - erfc(-x);
+    if (x < 2.5) {
+        // erf(x) = 2/√π · Σ (−1)ⁿ x^(2n+1) / (n! (2n+1))
+        let sum = 0;
+        let power = x;
+        for (let n = 0; n < 100; n++) {
+            const term = power / (factorial(n) * (2 * n + 1));
+            sum += n % 2 === 0 ? term : -term;
+            if (Math.abs(term) < 1e-17)
+                break;
+            power *= x * x;
+        }
+        return 1 - (2 / Math.sqrt(Math.PI)) * sum;
+    }
+    // erfc(x) = e^(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + …))))), evaluated from the tail
+    let fraction = x;
+    for (let n = 60; n >= 1; n--)
+        fraction = x + n / 2 / fraction;
+    return Math.exp(-x * x) / Math.sqrt(Math.PI) / fraction;
+}
+function factorial(n) {
+    return Math.exp(logFactorial(n));
+}
+/**
+ * A confidence interval for the mean of paired differences (current − baseline
+ * score of each case scored in both runs): the t interval
+ * mean ± t(n−1) · sd / √n, cut to [−1, 1] since scores lie in [0, 1]. Null
+ * with fewer than two differences, where no spread can be measured.
+ */
+function pairedMeanCI(differences, level = 0.95) {
+    const n = differences.length;
+    if (n < 2)
+        return null;
+    const mean = differences.reduce((a, b) => a + b, 0) / n;
+    const variance = differences.reduce((a, d) => a + (d - mean) ** 2, 0) / (n - 1);
+    const half = tCritical(n - 1, level) * Math.sqrt(variance / n);
+    return [Math.max(-1, mean - half), Math.min(1, mean + half)];
+}
+/**
+ * The p-quantile by nearest rank: the smallest value whose cumulative count
+ * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
+ * describe; without, of `sorted` itself (already in ascending order).
+ */
+function quantileOfSorted(values, p, counts, order) {
+    if (!counts || !order)
+        return values[Math.max(0, Math.ceil(p * values.length) - 1)];
+    let n = 0;
+    for (let i = 0; i < counts.length; i++)
+        n += counts[i];
+    const rank = Math.max(1, Math.ceil(p * n));
+    let seen = 0;
+    for (let k = 0; k < order.length; k++) {
+        seen += counts[order[k]];
+        if (seen >= rank)
+            return values[order[k]];
+    }
+    return values[order[order.length - 1]];
+}
+/** A small seeded generator (mulberry32): the same comparison gives the same interval on every machine. */
+function seededUniform(seed) {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+/** Resamples × cases drawn at most: at 100,000 cases the interval costs ~200 resamples, not 1,000. */
+const BOOTSTRAP_DRAWS = 20_000_000;
+const BOOTSTRAP_RESAMPLES = 1_000;
+const MIN_BOOTSTRAP_RESAMPLES = 200;
+/**
+ * A paired percentile-bootstrap 95% interval of statistic(current) /
+ * statistic(baseline) − 1: cases are resampled with replacement, each
+ * resample taking a case's values from both runs together, so what the runs
+ * share (hard cases are slow and dear in both) cancels out. Seeded: the same
+ * inputs always give the same interval. Null when a resampled baseline
+ * statistic is 0 too often to say anything (more than 2.5% of resamples).
+ */
+function pairedBootstrap(baseline, current, statistic, options = {}) {
+    const n = baseline.length;
+    const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)));
+    const level = options.level ?? 0.95;
+    const random = seededUniform((options.seed ?? 1) * 0x9e3779b1 + n);
+    const byValue = (values) => Uint32Array.from(values.keys()).sort((i, j) => values[i] - values[j]);
+    const baselineOrder = byValue(baseline);
+    const currentOrder = byValue(current);
+    const counts = new Uint32Array(n);
+    const changes = [];
+    let undefinedRatios = 0;
+    for (let r = 0; r < resamples; r++) {
+        counts.fill(0);
+        for (let k = 0; k < n; k++)
+            counts[Math.floor(random() * n)]++;
+        const before = statistic.weighted(baseline, counts, baselineOrder);
+        if (before <= 0) {
+            undefinedRatios++;
+            continue;
+        }
+        changes.push(statistic.weighted(current, counts, currentOrder) / before - 1);
+    }
+    const tail = (1 - level) / 2;
+    if (undefinedRatios > tail * resamples)
+        return null;
+    changes.sort((a, b) => a - b);
+    // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
+    const at = (q) => changes[Math.min(changes.length - 1, Math.max(0, Math.floor(q * resamples)))];
+    return [at(tail), at(1 - tail)];
+}
+
+;// CONCATENATED MODULE: ./src/compare/metrics.ts
+
+/** Fewer compared cases than this get no interval: it would say nothing. */
+const MIN_CASES_FOR_INTERVAL = 5;
+const readers = {
+    cost: (c) => c.usage?.costUsd,
+    tokens: (c) => c.usage?.totalTokens ??
+        (c.usage && (c.usage.inputTokens !== undefined || c.usage.outputTokens !== undefined)
+            ? (c.usage.inputTokens ?? 0) + (c.usage.outputTokens ?? 0)
+            : undefined),
+    latency: (c) => c.latencyMs
+};
+/** The values of one metric on the pairs where both runs have it. */
+function paired(pairs, read) {
+    const keys = [];
+    const baseline = [];
+    const current = [];
+    for (const [b, c] of pairs) {
+        const x = read(b);
+        const y = read(c);
+        if (x === undefined || y === undefined)
+            continue;
+        keys.push(c.id);
+        baseline.push(x);
+        current.push(y);
+    }
+    return { keys, baseline, current };
+}
+const metrics_total = {
+    point: (values) => values.reduce((a, b) => a + b, 0),
+    weighted: (values, counts) => {
+        let sum = 0;
+        for (let i = 0; i < values.length; i++)
+            sum += values[i] * counts[i];
+        return sum;
+    }
+};
+function quantile(p) {
+    return {
+        point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p),
+        weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
+    };
+}
+function change(values, statistic, seed) {
+    const n = values.keys.length;
+    if (n === 0)
+        return undefined;
+    const baseline = statistic.point(values.baseline);
+    const current = statistic.point(values.current);
+    const relative = baseline > 0 ? current / baseline - 1 : null;
+    const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed }) : null;
+    // the cases that moved the figure up the most, for the gate's sentence
+    const rises = values.keys
+        .map((key, i) => ({ key, by: values.current[i] - values.baseline[i] }))
+        .filter((r) => r.by > 0)
+        .sort((a, b) => b.by - a.by);
+    return { baseline, current, change: relative, ci, cases: n, rose: rises.map((r) => r.key), roseBy: rises.map((r) => r.by) };
+}
+/** The compared metrics the two runs both carry; null when they carry none. */
+function comparedMetrics(pairs) {
+    const cost = change(paired(pairs, readers.cost), metrics_total, 1);
+    const tokens = change(paired(pairs, readers.tokens), metrics_total, 2);
+    const latency = paired(pairs, readers.latency);
+    const latencyP50 = change(latency, quantile(0.5), 3);
+    const latencyP95 = change(latency, quantile(0.95), 4);
+    const metrics = {};
+    if (cost)
+        metrics.cost = cost;
+    if (tokens)
+        metrics.tokens = tokens;
+    if (latencyP50)
+        metrics.latencyP50 = latencyP50;
+    if (latencyP95)
+        metrics.latencyP95 = latencyP95;
+    return Object.keys(metrics).length ? metrics : null;
+}
+
+;// CONCATENATED MODULE: ./src/compare/selection.ts
+/**
+ * Which cases a run set out to run: a `--filter` and a shard slice. Shared by
+ * the engine (choosing cases) and the comparison (a baseline case outside the
+ * selection was left out, not removed).
+ */
+
+/** The deterministic shard of a case: its key's hash modulo the shard count. */
+function shardOf(caseId, count) {
+    return (parseInt(contentHash(caseId, 8), 16) % count) + 1;
+}
+/** "2/4" → shard 2 of 4; null for no text. */
+function shardFromText(text) {
+    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+    return m ? { index: Number(m[1]), count: Number(m[2]) } : null;
+}
+function isSelected(c, selection) {
+    const { shard } = selection;
+    if (shard && shardOf(c.id, shard.count) !== shard.index)
+        return false;
+    const needle = selection.filter?.toLowerCase();
+    if (!needle)
+        return true;
+    return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
+}
+
+;// CONCATENATED MODULE: ./src/compare/compare.ts
+
+
+
+
+
+/**
+ * p-values summed from log-factorials carry a relative error near 1e-15; a p
+ * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
+ */
+const P_TOLERANCE = 1e-9;
+function compareRuns(baseline, current, gate) {
+    const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
+    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
+}
+function compareCases(baseline, current, alpha) {
+    // Keys are unique within a run (the loader refuses duplicates); id-less cases carry a content hash as key.
+    const baselineCases = new Map(baseline.cases.map((c) => [c.id, c]));
+    const currentKeys = new Set(current.cases.map((c) => c.id));
+    const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
+    const notTestable = [];
+    const added = [];
+    const flakyCases = [];
+    const pairs = [];
+    let unchanged = 0;
+    for (const c of current.cases) {
+        const b = baselineCases.get(c.id);
+        if (!b) {
+            added.push(c.id);
+            continue;
+        }
+        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
+        if (outcome === 'unchanged')
+            unchanged++;
+        else
+            lists[outcome].push(c.id);
+        if (untested)
+            notTestable.push(c.id);
+        if (flaky)
+            flakyCases.push({ key: c.id, ...flaky });
+        if (outcome !== 'changed')
+            pairs.push([b, c]);
+    }
+    // a baseline case this run's --filter or shard left out was not run, not removed
+    const selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) };
+    const inScope = baseline.cases.filter((b) => isSelected(b, selection));
+    const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
+    // A run cut short lacks cases because it stopped, not because the dataset dropped them.
+    const complete = current.complete !== false;
+    const baselineFigures = runFigures(baseline);
+    const currentFigures = runFigures(current);
+    const flakyKeys = new Set(lists.flaky);
+    return {
+        baseline: baselineFigures,
+        current: currentFigures,
+        passRateDelta: currentFigures.passRate - baselineFigures.passRate,
+        meanScoreDelta: difference(currentFigures.meanScore, baselineFigures.meanScore),
+        common: commonFigures(pairs, flakyKeys),
+        passRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs)),
+        gatedPassRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs, flakyKeys)),
+        meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
+        metrics: comparedMetrics(pairs),
+        ...lists,
+        notTestable,
+        flakyCases,
+        added,
+        removed: complete ? missing : [],
+        unfinished: complete ? [] : missing,
+        unchanged,
+        coverage: { baseline: inScope.length, compared: pairs.length },
+        tags: tagFigures(baseline, current, new Set(lists.regressed))
+    };
+}
+function noBaseline(current) {
+    return {
+        baseline: null,
+        current: runFigures(current),
+        passRateDelta: null,
+        meanScoreDelta: null,
+        common: null,
+        passRateDeltaCI: null,
+        gatedPassRateDeltaCI: null,
+        meanScoreDeltaCI: null,
+        metrics: null,
+        regressed: [],
+        fixed: [],
+        flaky: [],
+        notTestable: [],
+        flakyCases: [],
+        added: [],
+        removed: [],
+        changed: [],
+        unfinished: [],
+        unchanged: 0,
+        coverage: null,
+        tags: tagFigures(null, current, new Set())
+    };
+}
+/**
+ * The outcome of one case present in both runs. A flip counts (regressed or
+ * fixed) unless the evidence says it is within chance, then it is flaky:
+ * - re-run (rerunFlips) and its verdict over all trials no longer flips;
+ * - repeated trials on both sides and a pass fraction that did not move
+ *   significantly (one-sided Fisher exact test at alpha);
+ * - known flaky (history.ts): a single trial now never counts; repeated trials
+ *   now against a single baseline trial are tested against its recent runs.
+ * Otherwise, with a single trial on either side, every flip counts.
+ */
+function assess(baseline, current, alpha) {
+    if (baseline.fingerprint !== current.fingerprint)
+        return { outcome: 'changed' };
+    const flip = baseline.passed ? 'failed' : 'passed';
+    const now = countTrials(current);
+    const reruns = rerunCounts(current);
+    if (baseline.passed === current.passed) {
+        // a re-run case flipped at first: its re-runs took the flip back
+        return reruns ? { outcome: 'flaky', flaky: { flip, because: 'reruns', current: now, baseline: countTrials(baseline), reruns } } : { outcome: 'unchanged' };
+    }
+    const outcome = baseline.passed ? 'regressed' : 'fixed';
+    const history = nextHistory(baseline);
+    const knownFlaky = isKnownFlaky(history);
+    if (!hasTrials(current)) {
+        return knownFlaky ? { outcome: 'flaky', flaky: { flip, because: 'history', current: now, baseline: recentCounts(history) } } : { outcome };
+    }
+    const because = hasTrials(baseline) ? 'trials' : 'history';
+    const before = hasTrials(baseline) ? countTrials(baseline) : knownFlaky ? recentCounts(history) : null;
+    // one baseline trial against several now: even 1/1 → 0/5 has p = 1/6, so no result could be significant
+    if (!before)
+        return { outcome, notTestable: true };
+    const extra = reruns ? { reruns } : {};
+    const p = baseline.passed
+        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
+        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
+    if (p < alpha * (1 - P_TOLERANCE))
+        return { outcome };
+    return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
+}
+function hasTrials(c) {
+    return (c.trials?.length ?? 0) >= 2;
+}
+/** Passed and total trials; a case of one trial counts as one. */
+function countTrials(c) {
+    if (!c.trials?.length)
+        return { passed: c.passed ? 1 : 0, total: 1 };
+    return { passed: c.trials.filter((t) => t.passed).length, total: c.trials.length };
+}
+/** The re-run trials of a case (the last `reruns` of its trials). */
+function rerunCounts(c) {
+    const n = c.reruns ?? 0;
+    if (n <= 0 || !c.trials || c.trials.length < n)
+        return null;
+    return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
+}
+function runFigures(run) {
+    const passed = run.cases.filter((c) => c.passed).length;
+    return {
+        name: run.name,
+        createdAt: run.createdAt,
+        sha: run.git.sha,
+        complete: run.complete !== false,
+        total: run.cases.length,
+        passed,
+        passRate: run.cases.length ? passed / run.cases.length : 0,
+        meanScore: meanScore(run.cases)
+    };
+}
+function passRate(cases) {
+    return cases.length ? cases.filter((c) => c.passed).length / cases.length : 0;
+}
+function meanScore(cases) {
+    return mean(cases.map((c) => c.score).filter((s) => s !== null));
+}
+function mean(values) {
+    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+function difference(current, baseline) {
+    return current === null || baseline === null ? null : current - baseline;
+}
+/** Whether the current side of a pair counts as passed for the gate: a flaky case as it was in the baseline. */
+function gatedPassed([b, c], flaky) {
+    return flaky.has(c.id) ? b.passed : c.passed;
+}
+/** Figures over [baseline, current] pairs of the same case and fingerprint. */
+function commonFigures(pairs, flaky) {
+    if (!pairs.length)
+        return null;
+    const baselinePassRate = passRate(pairs.map(([b]) => b));
+    const currentPassRate = passRate(pairs.map(([, c]) => c));
+    const gatedCurrentPassRate = pairs.filter((pair) => gatedPassed(pair, flaky)).length / pairs.length;
+    const scored = scoredPairs(pairs);
+    const baselineMeanScore = mean(scored.map((s) => s.baseline));
+    const currentMeanScore = mean(scored.map((s) => s.current));
+    return {
+        total: pairs.length,
+        baselinePassRate,
+        currentPassRate,
+        passRateDelta: currentPassRate - baselinePassRate,
+        gatedCurrentPassRate,
+        gatedPassRateDelta: gatedCurrentPassRate - baselinePassRate,
+        flakyFlips: pairs.filter(([, c]) => flaky.has(c.id)).length,
+        baselineMeanScore,
+        currentMeanScore,
+        meanScoreDelta: difference(currentMeanScore, baselineMeanScore),
+        newlyFailing: pairs.filter(([b, c]) => b.passed && !c.passed).map(([, c]) => c.id),
+        scoredLower: scored
+            .filter((s) => s.current < s.baseline)
+            .sort((x, y) => x.current - x.baseline - (y.current - y.baseline))
+            .map((s) => s.key)
+    };
+}
+/**
+ * Scores are compared on cases scored on both sides, so that a newly unscored
+ * case cannot move the mean.
+ */
+function scoredPairs(pairs) {
+    return pairs.flatMap(([b, c]) => (b.score !== null && c.score !== null ? [{ key: c.id, baseline: b.score, current: c.score }] : []));
+}
+/** The 2×2 table of the pairs; with `flaky`, those cases count as they were in the baseline (the gated figures). */
+function pairedCounts(pairs, flaky = new Set()) {
+    const counts = { bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: 0, bothFailed: 0 };
+    for (const pair of pairs) {
+        const b = pair[0];
+        const passedNow = gatedPassed(pair, flaky);
+        if (b.passed && passedNow)
+            counts.bothPassed++;
+        else if (passedNow)
+            counts.onlyCurrentPassed++;
+        else if (b.passed)
+            counts.onlyBaselinePassed++;
+        else
+            counts.bothFailed++;
+    }
+    return counts;
+}
+/** Per-tag figures for every tag of the current run, alphabetically. */
+function tagFigures(baseline, current, regressed) {
+    const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort();
+    return tags.map((tag) => {
+        const tagged = current.cases.filter((c) => c.tags.includes(tag));
+        const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? [];
+        return {
+            tag,
+            baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
+            currentPassRate: passRate(tagged),
+            total: tagged.length,
+            regressed: tagged.filter((c) => regressed.has(c.id)).length
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/compare/compatibility.ts
+
+/**
+ * Why the baseline's fingerprints cannot be compared with the current run's,
+ * or null when they can. Fingerprints of two versions never match: compared
+ * anyway, every case would be "changed" and nothing would be gated.
+ */
+function baselineCompatibility(baseline, current) {
+    // a record from before the field was read as version 1 (config/record-schema.ts)
+    const [was, now] = [baseline.fingerprintVersion, current.fingerprintVersion];
+    if (was === now)
+        return null;
+    return (`the baseline was fingerprinted with version ${was}, this run with ${now}: ` +
+        `fingerprints of different versions never match, so no case could be compared; ` +
+        `the next run on the baseline branch with this evalgate makes a baseline that can`);
+}
+/** The comparison with the baseline when it can be compared, else without it and the reason (baseline-status: incompatible). */
+function compareIfCompatible(baseline, current, gate) {
+    const incompatible = baseline ? baselineCompatibility(baseline, current) : null;
+    return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
+}
+
+;// CONCATENATED MODULE: ./src/util/argv.ts
+/**
+ * Splits a `target.command` string into argv the way a POSIX shell splits words
+ * (quotes and backslashes), without being a shell: nothing is expanded or run.
+ * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
+ */
+
+/**
+ * Unquoted characters that only mean something to a shell (pipes, redirects,
+ * command lists, substitution). They are refused rather than passed on as
+ * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
+ */
+const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
+/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
+const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+function splitArgv(command, where = 'target.command') {
+    const words = [];
+    // null between words; '' is a real (empty) word once a quote has opened one
+    let word = null;
+    let i = 0;
+    const fail = (what) => {
+        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
+    };
+    while (i < command.length) {
+        const ch = command[i];
+        if (WHITESPACE.has(ch)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+            i++;
+        }
+        else if (ch === "'") {
+            const end = command.indexOf("'", i + 1);
+            if (end === -1)
+                fail(`unterminated single quote at position ${i}`);
+            word = (word ?? '') + command.slice(i + 1, end);
+            i = end + 1;
+        }
+        else if (ch === '"') {
+            const [text, next] = readDoubleQuoted(command, i + 1, fail);
+            word = (word ?? '') + text;
+            i = next;
+        }
+        else if (ch === '\\') {
+            if (i + 1 >= command.length)
+                fail('lone backslash at the end');
+            // backslash-newline is a line continuation: both vanish
+            if (command[i + 1] !== '\n')
+                word = (word ?? '') + command[i + 1];
+            i += 2;
+        }
+        else if (SHELL_OPERATORS.has(ch)) {
+            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
+        }
+        else {
+            word = (word ?? '') + ch;
+            i++;
+        }
+    }
+    if (word !== null)
+        words.push(word);
+    return words;
+}
+/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
+function readDoubleQuoted(command, start, fail) {
+    let text = '';
+    let i = start;
+    while (i < command.length) {
+        const ch = command[i];
+        if (ch === '"')
+            return [text, i + 1];
+        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
+            if (command[i + 1] !== '\n')
+                text += command[i + 1];
+            i += 2;
+        }
+        else {
+            text += ch;
+            i++;
+        }
+    }
+    return fail(`unterminated double quote at position ${start - 1}`);
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+var external_fs_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_fs_, 2);
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+;// CONCATENATED MODULE: external "url"
+const external_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+
+
+
+
+//#region rolldown:runtime
+var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
+
+//#endregion
+//#region src/utils.ts
+function cleanPath(path) {
+	let normalized = (0,external_path_.normalize)(path);
+	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_.sep) normalized = normalized.substring(0, normalized.length - 1);
+	return normalized;
+}
+const SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+	return path.replace(SLASHES_REGEX, separator);
+}
+const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
+}
+function normalizePath(path, options) {
+	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+	if (resolvePaths) path = (0,external_path_.resolve)(path);
+	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+	if (path === ".") return "";
+	const needsSeperator = path[path.length - 1] !== pathSeparator;
+	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/join-path.ts
+function joinPathWithBasePath(filename, directoryPath) {
+	return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+	return function(filename, directoryPath) {
+		const sameRoot = directoryPath.startsWith(root);
+		if (sameRoot) return directoryPath.slice(root.length) + filename;
+		else return convertSlashes((0,external_path_.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+	};
+}
+function joinPath(filename) {
+	return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+	return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+	const { relativePaths, includeBasePath } = options;
+	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
+}
+
+//#endregion
+//#region src/api/functions/push-directory.ts
+function pushDirectoryWithRelativePath(root) {
+	return function(directoryPath, paths) {
+		paths.push(directoryPath.substring(root.length) || ".");
+	};
+}
+function pushDirectoryFilterWithRelativePath(root) {
+	return function(directoryPath, paths, filters) {
+		const relativePath = directoryPath.substring(root.length) || ".";
+		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+	};
+}
+const pushDirectory = (directoryPath, paths) => {
+	paths.push(directoryPath || ".");
+};
+const pushDirectoryFilter = (directoryPath, paths, filters) => {
+	const path = directoryPath || ".";
+	if (filters.every((filter) => filter(path, true))) paths.push(path);
+};
+const empty$2 = () => {};
+function build$6(root, options) {
+	const { includeDirs, filters, relativePaths } = options;
+	if (!includeDirs) return empty$2;
+	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
+}
+
+//#endregion
+//#region src/api/functions/push-file.ts
+const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) counts.files++;
+};
+const pushFileFilter = (filename, paths, _counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
+};
+const pushFileCount = (_filename, _paths, counts, _filters) => {
+	counts.files++;
+};
+const pushFile = (filename, paths) => {
+	paths.push(filename);
+};
+const empty$1 = () => {};
+function build$5(options) {
+	const { excludeFiles, filters, onlyCounts } = options;
+	if (excludeFiles) return empty$1;
+	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+	else if (onlyCounts) return pushFileCount;
+	else return pushFile;
+}
+
+//#endregion
+//#region src/api/functions/get-array.ts
+const getArray = (paths) => {
+	return paths;
+};
+const getArrayGroup = () => {
+	return [""].slice(0, 0);
+};
+function build$4(options) {
+	return options.group ? getArrayGroup : getArray;
+}
+
+//#endregion
+//#region src/api/functions/group-files.ts
+const groupFiles = (groups, directory, files) => {
+	groups.push({
+		directory,
+		files,
+		dir: directory
+	});
+};
+const empty = () => {};
+function build$3(options) {
+	return options.group ? groupFiles : empty;
+}
+
+//#endregion
+//#region src/api/functions/resolve-symlink.ts
+const resolveSymlinksAsync = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	fs.realpath(path, (error, resolvedPath) => {
+		if (error) return queue.dequeue(suppressErrors ? null : error, state);
+		fs.stat(resolvedPath, (error$1, stat) => {
+			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
+			callback$1(stat, resolvedPath);
+			queue.dequeue(null, state);
+		});
+	});
+};
+const resolveSymlinks = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	try {
+		const resolvedPath = fs.realpathSync(path);
+		const stat = fs.statSync(resolvedPath);
+		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
+		callback$1(stat, resolvedPath);
+	} catch (e) {
+		if (!suppressErrors) throw e;
+	}
+};
+function build$2(options, isSynchronous) {
+	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function dist_isRecursive(path, resolved, state) {
+	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+	let parent = (0,external_path_.dirname)(path);
+	let depth = 1;
+	while (parent !== state.root && depth < 2) {
+		const resolvedPath = state.symlinks.get(parent);
+		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+		if (isSameRoot) depth++;
+		else parent = (0,external_path_.dirname)(parent);
+	}
+	state.symlinks.set(path, resolved);
+	return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+	return state.visited.includes(resolved + state.options.pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/invoke-callback.ts
+const onlyCountsSync = (state) => {
+	return state.counts;
+};
+const groupsSync = (state) => {
+	return state.groups;
+};
+const defaultSync = (state) => {
+	return state.paths;
+};
+const limitFilesSync = (state) => {
+	return state.paths.slice(0, state.options.maxFiles);
+};
+const onlyCountsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.counts, state.options.suppressErrors);
+	return null;
+};
+const defaultAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths, state.options.suppressErrors);
+	return null;
+};
+const limitFilesAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+	return null;
+};
+const groupsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.groups, state.options.suppressErrors);
+	return null;
+};
+function report(error, callback$1, output, suppressErrors) {
+	if (error && !suppressErrors) callback$1(error, output);
+	else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+	const { onlyCounts, group, maxFiles } = options;
+	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+	else if (group) return isSynchronous ? groupsSync : groupsAsync;
+	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+	else return isSynchronous ? defaultSync : defaultAsync;
+}
+
+//#endregion
+//#region src/api/functions/walk-directory.ts
+const readdirOpts = { withFileTypes: true };
+const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	state.queue.enqueue();
+	if (currentDepth < 0) return state.queue.dequeue(null, state);
+	const { fs } = state;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+		callback$1(entries, directoryPath, currentDepth);
+		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+	});
+};
+const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	const { fs } = state;
+	if (currentDepth < 0) return;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+	} catch (e) {
+		if (!state.options.suppressErrors) throw e;
+	}
+	callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+	return isSynchronous ? walkSync : walkAsync;
+}
+
+//#endregion
+//#region src/api/queue.ts
+/**
+* This is a custom stateless queue to track concurrent async fs calls.
+* It increments a counter whenever a call is queued and decrements it
+* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
+*/
+var dist_Queue = class {
+	count = 0;
+	constructor(onQueueEmpty) {
+		this.onQueueEmpty = onQueueEmpty;
+	}
+	enqueue() {
+		this.count++;
+		return this.count;
+	}
+	dequeue(error, output) {
+		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+			this.onQueueEmpty(error, output);
+			if (error) {
+				output.controller.abort();
+				this.onQueueEmpty = void 0;
+			}
+		}
+	}
+};
+
+//#endregion
+//#region src/api/counter.ts
+var Counter = class {
+	_files = 0;
+	_directories = 0;
+	set files(num) {
+		this._files = num;
+	}
+	get files() {
+		return this._files;
+	}
+	set directories(num) {
+		this._directories = num;
+	}
+	get directories() {
+		return this._directories;
+	}
+	/**
+	* @deprecated use `directories` instead
+	*/
+	/* c8 ignore next 3 */
+	get dirs() {
+		return this._directories;
+	}
+};
+
+//#endregion
+//#region src/api/aborter.ts
+/**
+* AbortController is not supported on Node 14 so we use this until we can drop
+* support for Node 14.
+*/
+var Aborter = class {
+	aborted = false;
+	abort() {
+		this.aborted = true;
+	}
+};
+
+//#endregion
+//#region src/api/walker.ts
+var Walker = class {
+	root;
+	isSynchronous;
+	state;
+	joinPath;
+	pushDirectory;
+	pushFile;
+	getArray;
+	groupFiles;
+	resolveSymlink;
+	walkDirectory;
+	callbackInvoker;
+	constructor(root, options, callback$1) {
+		this.isSynchronous = !callback$1;
+		this.callbackInvoker = build$1(options, this.isSynchronous);
+		this.root = normalizePath(root, options);
+		this.state = {
+			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+			paths: [""].slice(0, 0),
+			groups: [],
+			counts: new Counter(),
+			options,
+			queue: new dist_Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+			symlinks: /* @__PURE__ */ new Map(),
+			visited: [""].slice(0, 0),
+			controller: new Aborter(),
+			fs: options.fs || external_fs_namespaceObject
+		};
+		this.joinPath = build$7(this.root, options);
+		this.pushDirectory = build$6(this.root, options);
+		this.pushFile = build$5(options);
+		this.getArray = build$4(options);
+		this.groupFiles = build$3(options);
+		this.resolveSymlink = build$2(options, this.isSynchronous);
+		this.walkDirectory = build(this.isSynchronous);
+	}
+	start() {
+		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+	}
+	walk = (entries, directoryPath, depth) => {
+		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+		const files = this.getArray(this.state.paths);
+		for (let i = 0; i < entries.length; ++i) {
+			const entry = entries[i];
+			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+				const filename = this.joinPath(entry.name, directoryPath);
+				this.pushFile(filename, files, this.state.counts, filters);
+			} else if (entry.isDirectory()) {
+				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+				if (exclude && exclude(entry.name, path)) continue;
+				this.pushDirectory(path, paths, filters);
+				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
+				let path = joinPathWithBasePath(entry.name, directoryPath);
+				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
+					if (stat.isDirectory()) {
+						resolvedPath = normalizePath(resolvedPath, this.state.options);
+						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+					} else {
+						resolvedPath = useRealPaths ? resolvedPath : path;
+						const filename = (0,external_path_.basename)(resolvedPath);
+						const directoryPath$1 = normalizePath((0,external_path_.dirname)(resolvedPath), this.state.options);
+						resolvedPath = this.joinPath(filename, directoryPath$1);
+						this.pushFile(resolvedPath, files, this.state.counts, filters);
+					}
+				});
+			}
+		}
+		this.groupFiles(this.state.groups, directoryPath, files);
+	};
+};
+
+//#endregion
+//#region src/api/async.ts
+function dist_promise(root, options) {
+	return new Promise((resolve$1, reject) => {
+		callback(root, options, (err, output) => {
+			if (err) return reject(err);
+			resolve$1(output);
+		});
+	});
+}
+function callback(root, options, callback$1) {
+	let walker = new Walker(root, options, callback$1);
+	walker.start();
+}
+
+//#endregion
+//#region src/api/sync.ts
+function sync(root, options) {
+	const walker = new Walker(root, options);
+	return walker.start();
+}
+
+//#endregion
+//#region src/builder/api-builder.ts
+var APIBuilder = class {
+	constructor(root, options) {
+		this.root = root;
+		this.options = options;
+	}
+	withPromise() {
+		return dist_promise(this.root, this.options);
+	}
+	withCallback(cb) {
+		callback(this.root, this.options, cb);
+	}
+	sync() {
+		return sync(this.root, this.options);
+	}
+};
+
+//#endregion
+//#region src/builder/index.ts
+let pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	pm = __require("picomatch");
+} catch {}
+var Builder = class {
+	globCache = {};
+	options = {
+		maxDepth: Infinity,
+		suppressErrors: true,
+		pathSeparator: external_path_.sep,
+		filters: []
+	};
+	globFunction;
+	constructor(options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		this.globFunction = this.options.globFunction;
+	}
+	group() {
+		this.options.group = true;
+		return this;
+	}
+	withPathSeparator(separator) {
+		this.options.pathSeparator = separator;
+		return this;
+	}
+	withBasePath() {
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withRelativePaths() {
+		this.options.relativePaths = true;
+		return this;
+	}
+	withDirs() {
+		this.options.includeDirs = true;
+		return this;
+	}
+	withMaxDepth(depth) {
+		this.options.maxDepth = depth;
+		return this;
+	}
+	withMaxFiles(limit) {
+		this.options.maxFiles = limit;
+		return this;
+	}
+	withFullPaths() {
+		this.options.resolvePaths = true;
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withErrors() {
+		this.options.suppressErrors = false;
+		return this;
+	}
+	withSymlinks({ resolvePaths = true } = {}) {
+		this.options.resolveSymlinks = true;
+		this.options.useRealPaths = resolvePaths;
+		return this.withFullPaths();
+	}
+	withAbortSignal(signal) {
+		this.options.signal = signal;
+		return this;
+	}
+	normalize() {
+		this.options.normalizePath = true;
+		return this;
+	}
+	filter(predicate) {
+		this.options.filters.push(predicate);
+		return this;
+	}
+	onlyDirs() {
+		this.options.excludeFiles = true;
+		this.options.includeDirs = true;
+		return this;
+	}
+	exclude(predicate) {
+		this.options.exclude = predicate;
+		return this;
+	}
+	onlyCounts() {
+		this.options.onlyCounts = true;
+		return this;
+	}
+	crawl(root) {
+		return new APIBuilder(root || ".", this.options);
+	}
+	withGlobFunction(fn) {
+		this.globFunction = fn;
+		return this;
+	}
+	/**
+	* @deprecated Pass options using the constructor instead:
+	* ```ts
+	* new fdir(options).crawl("/path/to/root");
+	* ```
+	* This method will be removed in v7.0
+	*/
+	/* c8 ignore next 4 */
+	crawlWithOptions(root, options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		return new APIBuilder(root || ".", this.options);
+	}
+	glob(...patterns) {
+		if (this.globFunction) return this.globWithOptions(patterns);
+		return this.globWithOptions(patterns, ...[{ dot: true }]);
+	}
+	globWithOptions(patterns, ...options) {
+		const globFn = this.globFunction || pm;
+		/* c8 ignore next 5 */
+		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+		var isMatch = this.globCache[patterns.join("\0")];
+		if (!isMatch) {
+			isMatch = globFn(patterns, ...options);
+			this.globCache[patterns.join("\0")] = isMatch;
+		}
+		this.options.filters.push((path) => isMatch(path));
+		return this;
+	}
+};
+
+//#endregion
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
+
+
+
+
+
+//#region src/utils.ts
+const isReadonlyArray = Array.isArray;
+const BACKSLASHES = /\\/g;
+const DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+const isWin = process.platform === "win32";
+const ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+function getPartialMatcher(patterns, options = {}) {
+	const patternsCount = patterns.length;
+	const patternsParts = Array(patternsCount);
+	const matchers = Array(patternsCount);
+	let i, j;
+	for (i = 0; i < patternsCount; i++) {
+		const parts = splitPattern(patterns[i]);
+		patternsParts[i] = parts;
+		const partsCount = parts.length;
+		const partMatchers = Array(partsCount);
+		for (j = 0; j < partsCount; j++) partMatchers[j] = picomatch(parts[j], options);
+		matchers[i] = partMatchers;
+	}
+	return (input) => {
+		const inputParts = input.split("/");
+		if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+		for (i = 0; i < patternsCount; i++) {
+			const patternParts = patternsParts[i];
+			const matcher = matchers[i];
+			const inputPatternCount = inputParts.length;
+			const minParts = Math.min(inputPatternCount, patternParts.length);
+			j = 0;
+			while (j < minParts) {
+				const part = patternParts[j];
+				if (part.includes("/")) return true;
+				if (!matcher[j](inputParts[j])) break;
+				if (!options.noglobstar && part === "**") return true;
+				j++;
+			}
+			if (j === inputPatternCount) return true;
+		}
+		return false;
+	};
+}
+/* node:coverage ignore next 2 */
+const WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+const isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+function buildFormat(cwd, root, absolute) {
+	if (cwd === root || root.startsWith(`${cwd}/`)) {
+		if (absolute) {
+			const start = cwd.length + +!isRoot(cwd);
+			return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+		}
+		const prefix = root.slice(cwd.length + 1);
+		if (prefix) return (p, isDir) => {
+			if (p === ".") return prefix;
+			const result = `${prefix}/${p}`;
+			return isDir ? result.slice(0, -1) : result;
+		};
+		return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+	}
+	if (absolute) return (p) => external_path_.posix.relative(cwd, p) || ".";
+	return (p) => external_path_.posix.relative(cwd, `${root}/${p}`) || ".";
+}
+function buildRelative(cwd, root) {
+	if (root.startsWith(`${cwd}/`)) {
+		const prefix = root.slice(cwd.length + 1);
+		return (p) => `${prefix}/${p}`;
+	}
+	return (p) => {
+		const result = external_path_.posix.relative(cwd, `${root}/${p}`);
+		return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+	};
+}
+function ensureNonDriveRelativePath(path) {
+	return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+const splitPatternOptions = { parts: true };
+function splitPattern(path) {
+	var _result$parts;
+	const result = picomatch.scan(path, splitPatternOptions);
+	return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
+}
+const ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
+function convertPosixPathToPattern(path) {
+	return escapePosixPath(path);
+}
+function convertWin32PathToPattern(path) {
+	return escapeWin32Path(path).replace(ESCAPED_WIN32_BACKSLASHES, "/");
+}
+/**
+* Converts a path to a pattern depending on the platform.
+* Identical to {@link escapePath} on POSIX systems.
+* @see {@link https://superchupu.dev/tinyglobby/documentation#convertPathToPattern}
+*/
+/* node:coverage ignore next 3 */
+const convertPathToPattern = (/* unused pure expression or super */ null && (isWin ? convertWin32PathToPattern : convertPosixPathToPattern));
+const POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+const WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+const escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+const escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+/**
+* Escapes a path's special characters depending on the platform.
+* @see {@link https://superchupu.dev/tinyglobby/documentation#escapePath}
+*/
+/* node:coverage ignore next */
+const escapePath = isWin ? escapeWin32Path : escapePosixPath;
+/**
+* Checks if a pattern has dynamic parts.
+*
+* Has a few minor differences with [`fast-glob`](https://github.com/mrmlnc/fast-glob) for better accuracy:
+*
+* - Doesn't necessarily return `false` on patterns that include `\`.
+* - Returns `true` if the pattern includes parentheses, regardless of them representing one single pattern or not.
+* - Returns `true` for unfinished glob extensions i.e. `(h`, `+(h`.
+* - Returns `true` for unfinished brace expansions as long as they include `,` or `..`.
+*
+* @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
+*/
+function isDynamicPattern(pattern, options) {
+	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+	const scan = picomatch.scan(pattern);
+	return scan.isGlob || scan.negated;
+}
+function log(...tasks) {
+	console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
+}
+function ensureStringArray(value) {
+	return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+}
+//#endregion
+//#region src/patterns.ts
+const PARENT_DIRECTORY = /^(\/?\.\.)+/;
+const ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+function normalizePattern(pattern, opts, props, isIgnore) {
+	var _PARENT_DIRECTORY$exe;
+	const cwd = opts.cwd;
+	let result = pattern;
+	if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+	if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+	const escapedCwd = escapePath(cwd);
+	result = (0,external_path_.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? external_path_.posix.relative(escapedCwd, result) : external_path_.posix.normalize(result);
+	const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+	const parts = splitPattern(result);
+	if (parentDir) {
+		const n = (parentDir.length + 1) / 3;
+		let i = 0;
+		const cwdParts = escapedCwd.split("/");
+		while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+			result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+			i++;
+		}
+		const potentialRoot = external_path_.posix.join(cwd, parentDir.slice(i * 3));
+		if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+			props.root = ensureNonDriveRelativePath(potentialRoot);
+			props.depthOffset = -n + i;
+		}
+	}
+	if (!isIgnore && props.depthOffset >= 0) {
+		var _props$commonPath;
+		(_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+		const newCommonPath = [];
+		const length = Math.min(props.commonPath.length, parts.length);
+		for (let i = 0; i < length; i++) {
+			const part = parts[i];
+			if (part === "**" && !parts[i + 1]) {
+				newCommonPath.pop();
+				break;
+			}
+			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+			newCommonPath.push(part);
+		}
+		props.depthOffset = newCommonPath.length;
+		props.commonPath = newCommonPath;
+		props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? external_path_.posix.join(cwd, ...newCommonPath) : cwd);
+	}
+	return result;
+}
+function processPatterns(options, patterns, props) {
+	const matchPatterns = [];
+	const ignorePatterns = [];
+	for (const pattern of options.ignore) {
+		if (!pattern) continue;
+		if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+	}
+	for (const pattern of patterns) {
+		if (!pattern) continue;
+		if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+		else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+	}
+	return {
+		match: matchPatterns,
+		ignore: ignorePatterns
+	};
+}
+//#endregion
+//#region src/crawler.ts
+function buildCrawler(options, patterns) {
+	const cwd = options.cwd;
+	const props = {
+		root: cwd,
+		depthOffset: 0
+	};
+	const processed = processPatterns(options, patterns, props);
+	if (options.debug) log("internal processing patterns:", processed);
+	const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+	const root = props.root.replace(BACKSLASHES, "");
+	const matchOptions = {
+		dot,
+		nobrace: options.braceExpansion === false,
+		nocase: !caseSensitiveMatch,
+		noextglob: options.extglob === false,
+		noglobstar: options.globstar === false,
+		posix: true
+	};
+	const matcher = picomatch(processed.match, matchOptions);
+	const ignore = picomatch(processed.ignore, matchOptions);
+	const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+	const format = buildFormat(cwd, root, absolute);
+	const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
+	const excludePredicate = (_, p) => {
+		const relativePath = excludeFormatter(p, true);
+		return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+	};
+	let maxDepth;
+	if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+	const crawler = new Builder({
+		filters: [debug ? (p, isDirectory) => {
+			const path = format(p, isDirectory);
+			const matches = matcher(path) && !ignore(path);
+			if (matches) log(`matched ${path}`);
+			return matches;
+		} : (p, isDirectory) => {
+			const path = format(p, isDirectory);
+			return matcher(path) && !ignore(path);
+		}],
+		exclude: debug ? (_, p) => {
+			const skipped = excludePredicate(_, p);
+			log(`${skipped ? "skipped" : "crawling"} ${p}`);
+			return skipped;
+		} : excludePredicate,
+		fs: options.fs,
+		pathSeparator: "/",
+		relativePaths: !absolute,
+		resolvePaths: absolute,
+		includeBasePath: absolute,
+		resolveSymlinks: followSymbolicLinks,
+		excludeSymlinks: !followSymbolicLinks,
+		excludeFiles: onlyDirectories,
+		includeDirs: onlyDirectories || !options.onlyFiles,
+		maxDepth,
+		signal: options.signal
+	}).crawl(root);
+	if (options.debug) log("internal properties:", {
+		...props,
+		root
+	});
+	return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
+}
+//#endregion
+//#region src/index.ts
+function formatPaths(paths, mapper) {
+	if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+	return paths;
+}
+const defaultOptions = {
+	caseSensitiveMatch: true,
+	debug: !!process.env.TINYGLOBBY_DEBUG,
+	expandDirectories: true,
+	followSymbolicLinks: true,
+	onlyFiles: true
+};
+function getOptions(options) {
+	const opts = Object.assign({}, options);
+	for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+	opts.cwd = (opts.cwd instanceof URL ? (0,external_url_namespaceObject.fileURLToPath)(opts.cwd) : (0,external_path_.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+	opts.ignore = ensureStringArray(opts.ignore);
+	opts.fs && (opts.fs = {
+		readdir: opts.fs.readdir || external_fs_.readdir,
+		readdirSync: opts.fs.readdirSync || external_fs_.readdirSync,
+		realpath: opts.fs.realpath || external_fs_.realpath,
+		realpathSync: opts.fs.realpathSync || external_fs_.realpathSync,
+		stat: opts.fs.stat || external_fs_.stat,
+		statSync: opts.fs.statSync || external_fs_.statSync
+	});
+	if (opts.debug) log("globbing with options:", opts);
+	return opts;
+}
+function getCrawler(globInput, inputOptions = {}) {
+	var _ref;
+	if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+	const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+	const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+	const options = getOptions(isModern ? inputOptions : globInput);
+	return patterns.length > 0 ? buildCrawler(options, patterns) : [];
+}
+async function glob(globInput, options) {
+	const [crawler, relative] = getCrawler(globInput, options);
+	return crawler ? formatPaths(await crawler.withPromise(), relative) : [];
+}
+function globSync(globInput, options) {
+	const [crawler, relative] = getCrawler(globInput, options);
+	return crawler ? formatPaths(crawler.sync(), relative) : [];
+}
+//#endregion
+
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/util/utf8.ts
+
+/**
+ * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
+ * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
+ * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
+ */
+function strictUtf8Decoder(invalid) {
+    const decoder = new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
+    return (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw invalid();
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/config/expected.ts
+/**
+ * What a case expects, as the report shows it (the record's `expected`): the
+ * seed shorthands' value as written (`expected`, `ideal`), else one line per
+ * assertion of the case; with `defaults.assert`, every assertion the case is
+ * checked against, the defaults' marked so.
+ */
+
+/** How a threshold reads for the types whose threshold has a unit. */
+const THRESHOLD_UNITS = {
+    latency: (t) => `${String(t)} ms`,
+    cost: (t) => `$${String(t)}`
+};
+const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'];
+/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
+function describeAssertion(a) {
+    const base = a.type.replace(/^not-/, '');
+    const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) => k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`);
+    const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
+    return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`;
+}
+function expectedText(written, own, defaults) {
+    if (defaults.length)
+        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
+    if (written !== undefined)
+        return written;
+    return own.length ? own.map(describeAssertion).join('\n') : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/config/fingerprint.ts
+/**
+ * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * differs from the baseline's is *changed*, not compared, so the fingerprint
+ * must change whenever what decides the case's verdict changes: its input, its
+ * assertions, the files they name (a `file:` check edited to `() => true`, and
+ * the modules that check imports), and the judge settings when it is judged.
+ * It must not change with where the repository is checked out: files are
+ * named by their path relative to the config's folder.
+ */
+
+
+
+
+
+/**
+ * What the fingerprints of a record mean: bumped whenever what they cover
+ * changes, since fingerprints of two versions never match. Records without
+ * `fingerprintVersion` were made by version 1 (input, assertions with absolute
+ * file paths, judge model and threshold).
+ */
+const FINGERPRINT_VERSION = 2;
+const FILE_URL = 'file://';
+/** Files a check may import from: relative specifiers of these are followed. */
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
+/** Tried, in order, for an import specifier written without its extension. */
+const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts'];
+/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
+/** A check that imports more modules than this is fingerprinted by its first ones. */
+const MAX_MODULES = 256;
+const isModule = (file) => MODULE_EXTENSIONS.has(external_node_path_default().extname(file).toLowerCase());
+function isFile(file) {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(file).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function readFacts(file) {
+    let bytes;
+    try {
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch {
+        return { digest: null, imports: [] };
+    }
+    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
+    return { digest: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), imports };
+}
+/** Where a relative import specifier of `from` leads, when it is a file. */
+function resolveImport(from, specifier) {
+    const base = external_node_path_default().resolve(external_node_path_default().dirname(from), specifier.replace(/[?#].*$/, ''));
+    for (const ext of IMPLIED_EXTENSIONS)
+        if (isFile(base + ext))
+            return base + ext;
+    return undefined;
+}
+/**
+ * Fingerprints the cases of one config: files are read once however many
+ * cases name them (a `defaults` check names one for every case).
+ */
+class Fingerprinter {
+    baseDir;
+    /** absolute path → the digest of the file and of every module it imports */
+    closures = new Map();
+    files = new Map();
+    judge;
+    /** what `similar` uses of the judge: its server's embeddings */
+    embeddings;
+    constructor(
+    /** the config's folder: files are named relative to it */
+    baseDir, judge) {
+        this.baseDir = baseDir;
+        this.judge = judge ? this.judgeSettings(judge) : null;
+        this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
+    }
+    /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
+    ofCase(input, assert) {
+        const judged = assert.some((a) => a.type === 'llm-rubric');
+        const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar');
+        return contentHash({
+            input,
+            assert: assert.map((a) => this.portable(a)),
+            judge: judged ? this.judge : null,
+            ...(embedded ? { embeddings: this.embeddings } : {})
+        });
+    }
+    /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
+    portable(a) {
+        if (a.file === undefined && !mentionsFileUrl(a.value))
+            return a;
+        const out = { ...a, value: this.withFileContents(a.value) };
+        if (typeof a.file === 'string')
+            out.file = this.fileRef(external_node_path_default().resolve(this.baseDir, a.file));
+        return out;
+    }
+    withFileContents(value) {
+        if (typeof value === 'string')
+            return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value;
+        if (Array.isArray(value))
+            return value.map((v) => this.withFileContents(v));
+        if (value && typeof value === 'object')
+            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]));
+        return value;
+    }
+    /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
+    fileUrlRef(url) {
+        const rest = url.slice(FILE_URL.length);
+        const file = external_node_path_default().resolve(this.baseDir, rest);
+        const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest);
+        if (!isFile(file) && named && isFile(external_node_path_default().resolve(this.baseDir, named[1]))) {
+            return { ...this.fileRef(external_node_path_default().resolve(this.baseDir, named[1])), function: named[2] };
+        }
+        return this.fileRef(file);
+    }
+    fileRef(file) {
+        return { path: this.relative(file), contents: this.closure(file) };
+    }
+    relative(file) {
+        return external_node_path_default().relative(this.baseDir, file).split((external_node_path_default()).sep).join('/');
+    }
+    facts(file) {
+        let facts = this.files.get(file);
+        if (!facts) {
+            facts = readFacts(file);
+            this.files.set(file, facts);
+        }
+        return facts;
+    }
+    /**
+     * The digest of a file and, for a module, of every module it reaches by
+     * relative imports: a check that delegates to `./helper.mjs` changes when
+     * the helper does. (Code that computes what it loads is out of reach; the
+     * README says so.)
+     */
+    closure(entry) {
+        const known = this.closures.get(entry);
+        if (known !== undefined)
+            return known;
+        const seen = new Set([entry]);
+        const queue = [entry];
+        const parts = [];
+        for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+            const { digest, imports } = this.facts(file);
+            parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`);
+            for (const specifier of imports) {
+                const found = resolveImport(file, specifier);
+                if (found && !seen.has(found) && seen.size < MAX_MODULES) {
+                    seen.add(found);
+                    queue.push(found);
+                }
+            }
+        }
+        const closure = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(parts.sort().join('\n')).digest('hex');
+        this.closures.set(entry, closure);
+        return closure;
+    }
+    /** The judge settings a judged case depends on; script files a command judge names count by content. */
+    judgeSettings(judge) {
+        const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples };
+        if (judge.provider !== 'command' || judge.command === undefined)
+            return settings;
+        let argv;
+        try {
+            argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command;
+        }
+        catch {
+            // the config's own check reports a command that does not split
+            argv = [String(judge.command)];
+        }
+        const command = argv.map((arg) => {
+            // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
+            const file = arg.includes('${') ? undefined : external_node_path_default().resolve(this.baseDir, arg);
+            return file && file.startsWith(this.baseDir + (external_node_path_default()).sep) && isFile(file) ? this.fileRef(file) : arg;
+        });
+        return { ...settings, command };
+    }
+}
+function mentionsFileUrl(value) {
+    if (typeof value === 'string')
+        return value.startsWith(FILE_URL);
+    if (Array.isArray(value))
+        return value.some(mentionsFileUrl);
+    if (value && typeof value === 'object')
+        return Object.values(value).some(mentionsFileUrl);
+    return false;
+}
+/**
+ * The fingerprint of a whole dataset: the config's name and every case's key
+ * and fingerprint, in key order (so that reordering cases is no change). Shards
+ * of one run share it; a shard of another dataset does not.
+ */
+function datasetFingerprint(name, cases) {
+    // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
+    const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort();
+    const fingerprint = (0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
+        .digest('hex')
+        .slice(0, 32);
+    return { fingerprint, cases: cases.length };
+}
+
+;// CONCATENATED MODULE: ./src/config/parse.ts
+/**
+ * Structured-text parsing that remembers where things are, so that every
+ * error can name the file, the path inside it and the line.
+ */
+
+
+
+/** A path as users read it: `target.command[0]`. */
+function formatPath(path) {
+    let out = '';
+    for (const part of path) {
+        if (typeof part === 'number')
+            out += `[${part}]`;
+        else
+            out += out === '' ? part : `.${part}`;
+    }
+    return out;
+}
+/**
+ * The deepest nesting of lists and mappings a loaded value may have: far beyond
+ * any real config, case or record, and well within the recursion of the code
+ * that later walks values (hashing, `${VAR}` expansion, reports).
+ */
+const MAX_NESTING = 256;
+/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
+function isStackOverflow(err) {
+    return /maximum call stack/i.test(err instanceof Error ? err.message : String(err));
+}
+function tooDeepError(where, path) {
+    const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
+    return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
+}
+/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
+function deeperThan(value, max) {
+    const stack = [[value, 0]];
+    while (stack.length) {
+        const [item, depth] = stack.pop();
+        if (item === null || typeof item !== 'object')
+            continue;
+        if (depth >= max)
+            return true;
+        for (const v of Array.isArray(item) ? item : Object.values(item))
+            if (v !== null && typeof v === 'object')
+                stack.push([v, depth + 1]);
+    }
+    return false;
+}
+/**
+ * The path of the first list or mapping nested deeper than `max` levels, else
+ * undefined. Iterative, so that a value too deep for recursion is measured too.
+ */
+function nestingPath(value, max = MAX_NESTING) {
+    if (!deeperThan(value, max))
+        return undefined;
+    // only now is the path worth its bookkeeping: each node remembers its parent
+    const nodes = [];
+    const stack = [{ value, depth: 0, parent: -1, key: '' }];
+    while (stack.length) {
+        const item = stack.pop();
+        if (item.value === null || typeof item.value !== 'object')
+            continue;
+        const id = nodes.push({ parent: item.parent, key: item.key }) - 1;
+        if (item.depth >= max) {
+            const path = [];
+            for (let at = id; at > 0; at = nodes[at].parent)
+                path.unshift(nodes[at].key);
+            return path;
+        }
+        if (Array.isArray(item.value))
+            item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }));
+        else
+            for (const [k, v] of Object.entries(item.value))
+                stack.push({ value: v, depth: item.depth + 1, parent: id, key: k });
+    }
+    return undefined;
+}
+/** YAML (a superset of JSON) with line numbers for every node. */
+function parseYaml(text, file) {
+    const lineCounter = new yaml_dist/* LineCounter */.HN();
+    let doc;
+    try {
+        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        throw new ConfigError(`${file}: not valid YAML/JSON: ${err.message}`, file);
+    }
+    const first = doc.errors[0];
+    if (first) {
+        if (isStackOverflow(first.message))
+            throw tooDeepError(file);
+        // without prettyErrors the error has its offset only; the line counter turns it into line:column
+        const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
+        const at = pos ? `:${pos.line}:${pos.col}` : '';
+        throw new ConfigError(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
+    }
+    let value;
+    try {
+        value = doc.toJS({ maxAliasCount: 100 });
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        const message = err.message;
+        const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
+        throw new ConfigError(`${file}: cannot read YAML: ${message}${hint}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep) {
+        const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined;
+        throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep);
+    }
+    return {
+        value,
+        file,
+        lineOf: (path) => lineOfPath(doc, lineCounter, path)
+    };
+}
+/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+function parse_formatOf(file) {
+    return /\.json$/i.test(file) ? 'json' : 'yaml';
+}
+/** Text in its format; `file` names it in messages (and gives the format unless told). */
+function parse_parseStructured(text, file, format = parse_formatOf(file)) {
+    return format === 'json' ? parse_parseJson(text, file) : parseYaml(text, file);
+}
+const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
+/** `file:line:column` of an offset into the text. */
+function placeOf(text, file, offset) {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    return `${file}:${line}:${offset - before.lastIndexOf('\n')}`;
+}
+/**
+ * Strict JSON: JSON.parse decides what is valid and gives the value. The same
+ * text read as YAML (which JSON is) only locates paths for messages, and finds
+ * a key given twice, which JSON.parse would let the last one win.
+ */
+function parse_parseJson(text, file) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
+        const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
+        throw new ConfigError(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(file, deep);
+    const lineCounter = new yaml_dist/* LineCounter */.HN();
+    let doc;
+    try {
+        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch {
+        doc = undefined;
+    }
+    const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY');
+    if (twice) {
+        const offset = twice.pos[0];
+        const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
+        throw new ConfigError(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
+    }
+    // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
+    const located = doc && doc.errors.length === 0 ? doc : undefined;
+    return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) };
+}
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const JSON_SPACE = /[ \t\n\r]*/y;
+const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+/**
+ * Where text that JSON.parse refused first stops being JSON, and what is
+ * there: a trailing comma, a comment, a single quote… A state machine rather
+ * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
+ */
+function jsonMistake(text) {
+    const containers = [];
+    let state = 'value';
+    let i = 0;
+    const skipSpace = () => {
+        JSON_SPACE.lastIndex = i;
+        JSON_SPACE.test(text);
+        i = JSON_SPACE.lastIndex;
+    };
+    const wrong = (expected) => ({ offset: i, what: describeJsonMistake(text, i, expected) });
+    /** past a string starting at i; false at the character that breaks it */
+    const string = () => {
+        for (i++; i < text.length;) {
+            const c = text.charCodeAt(i);
+            if (c === 0x22) {
+                i++;
+                return true;
+            }
+            if (c === 0x5c) {
+                JSON_ESCAPE.lastIndex = i;
+                if (!JSON_ESCAPE.test(text))
+                    return false;
+                i = JSON_ESCAPE.lastIndex;
+            }
+            else if (c < 0x20)
+                return false;
+            else
+                i++;
+        }
+        return false;
+    };
+    for (;;) {
+        skipSpace();
+        const c = text[i];
+        if (state === 'after') {
+            const open = containers.at(-1);
+            if (open === undefined)
+                return i < text.length ? wrong('the end of the text') : undefined;
+            if (c === ',') {
+                i++;
+                state = open === '{' ? 'key' : 'value';
+            }
+            else if (c === (open === '{' ? '}' : ']')) {
+                i++;
+                containers.pop();
+            }
+            else
+                return wrong(`"," or "${open === '{' ? '}' : ']'}"`);
+            continue;
+        }
+        if (state === 'keyOrEnd' || state === 'key') {
+            if (state === 'keyOrEnd' && c === '}') {
+                i++;
+                containers.pop();
+                state = 'after';
+                continue;
+            }
+            if (c !== '"')
+                return wrong('a key in double quotes');
+            if (!string())
+                return wrong('the rest of the key');
+            skipSpace();
+            if (text[i] !== ':')
+                return wrong('":"');
+            i++;
+            state = 'value';
+            continue;
+        }
+        if (state === 'valueOrEnd' && c === ']') {
+            i++;
+            containers.pop();
+            state = 'after';
+            continue;
+        }
+        if (c === '{' || c === '[') {
+            containers.push(c);
+            i++;
+            state = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
+            continue;
+        }
+        if (c === '"') {
+            if (!string())
+                return wrong('the rest of the string');
+        }
+        else {
+            JSON_NUMBER.lastIndex = i;
+            const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
+            if (literal)
+                i += literal.length;
+            else if (JSON_NUMBER.test(text))
+                i = JSON_NUMBER.lastIndex;
+            else
+                return wrong('a value');
+        }
+        state = 'after';
+    }
+}
+function describeJsonMistake(text, offset, expected) {
+    const c = text[offset];
+    if (c === undefined)
+        return `the text ends where ${expected} should come`;
+    if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
+        return 'a comment';
+    if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset)))
+        return `a trailing comma before "${c}"`;
+    if (c === "'")
+        return 'a string in single quotes';
+    return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`;
+}
+/** The line of the node at path, or of its nearest ancestor the document has. */
+function lineOfPath(doc, lineCounter, path) {
+    for (let n = path.length; n >= 0; n--) {
+        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
+            return lineCounter.linePos(node.range[0]).line;
+        }
+        if (n > 0 && !(0,yaml_dist/* isMap */.jh)(doc.contents) && !(0,yaml_dist/* isSeq */.oP)(doc.contents))
+            break;
+    }
+    return undefined;
+}
+/** JSON Lines: one value per non-blank line; the line of each is its index. */
+function parseJsonl(text, file) {
+    const values = [];
+    const lines = [];
+    text.split('\n').forEach((raw, i) => {
+        const line = raw.trim();
+        if (line === '')
+            return;
+        values.push(parseJsonLine(line, file, i + 1));
+        lines.push(i + 1);
+    });
+    return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) };
+}
+/** One line of a JSONL file, parsed and checked for nesting. */
+function parseJsonLine(line, file, number) {
+    let value;
+    try {
+        value = JSON.parse(line);
+    }
+    catch (err) {
+        throw new ConfigError(`${file}:${number}: not valid JSON: ${err.message}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(`${file}:${number}`, deep);
+    return value;
+}
+/** What a zod issue would accept, in words. */
+function describeIssue(issue, value) {
+    if (issue.code === 'invalid_value' && issue.values.length > 1) {
+        // name the value given beside the valid ones: `grading_method: fuzzy` is then found at a glance
+        return `${describeValue(value)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    if (issue.code === 'invalid_value')
+        return `${issue.message}`;
+    if (issue.code === 'invalid_union') {
+        // "Invalid input" says nothing: name what each alternative expected at this very place
+        const expected = [
+            ...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))
+        ];
+        if (expected.length)
+            return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
+    }
+    return issue.message;
+}
+function valueAt(root, path) {
+    let value = root;
+    for (const key of path)
+        value = value !== null && typeof value === 'object' ? value[key] : undefined;
+    return value;
+}
+function describeValue(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value === 'string')
+        return `the string ${JSON.stringify(value.slice(0, 40))}`;
+    return `${typeof value} ${String(value)}`;
+}
+function defOf(node) {
+    return node._zod.def;
+}
+/** The object schema under optional/default/pipe wrappers, if it is one. */
+function objectShape(node) {
+    for (let def = defOf(node), depth = 0; depth < 10; depth++) {
+        if (def.type === 'object')
+            return def.shape;
+        const inner = def.innerType ?? def.in;
+        if (!inner)
+            return undefined;
+        def = defOf(inner);
+    }
+    return undefined;
+}
+/** The object schema at a path of keys (through objects only), if there is one. */
+function shapeAt(schema, path) {
+    let shape = objectShape(schema);
+    for (const key of path) {
+        const child = typeof key === 'string' ? shape?.[key] : undefined;
+        shape = child ? objectShape(child) : undefined;
+    }
+    return shape;
+}
+/** Every place (a path of nested mappings) where the schema has `key`. */
+function homesOf(schema, key) {
+    const homes = [];
+    const visit = (shape, path) => {
+        if (!shape || path.length > 4)
+            return;
+        for (const [name, child] of Object.entries(shape)) {
+            if (name === key)
+                homes.push([...path, name]);
+            visit(objectShape(child), [...path, name]);
+        }
+    };
+    visit(objectShape(schema), []);
+    return homes;
+}
+/**
+ * An unknown key, and what it likely meant: a key of a nested mapping written one
+ * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
+ */
+function unknownKey(schema, at, key) {
+    const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]));
+    if (elsewhere.length) {
+        const names = elsewhere.map((home) => formatPath(home));
+        return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`;
+    }
+    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,mod/* distance */.Io)(name, key) <= 2);
+    if (near.length)
+        return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`;
+    return `unknown key "${key}" (remove or fix the spelling)`;
+}
+/** One line per problem: each unknown key on its own line, at the key itself. */
+function issueLines(schema, issue, located, base) {
+    const inner = issue.path;
+    const place = (path) => {
+        const line = located.lineOf(path);
+        return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`;
+    };
+    if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`);
+    }
+    return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
+}
+/** Validate with zod and turn the first issues into one readable ConfigError. */
+function parse_validate(schema, located, base = [], what = '') {
+    const result = schema.safeParse(located.value);
+    if (result.success)
+        return result.data;
+    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
+    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
+    throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+}
+
 ;// CONCATENATED MODULE: ./src/config/promptfoo/schema.ts
 /**
  * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
@@ -56089,18 +43742,20 @@ function preprocess(fn, schema) {
  */
 
 const nonNegative = schemas_number().min(0);
-const promptfooAssertionSchema = lazy(() => object({
+const promptfooAssertionSchema = object({
     type: schemas_string().min(1),
     value: unknown().optional(),
     threshold: schemas_number().optional(),
     weight: nonNegative.optional(),
     metric: schemas_string().optional(),
     transform: schemas_string().optional(),
-    /** assert-set only */
-    assert: array(promptfooAssertionSchema).optional(),
+    /** assert-set only; a getter, so that the type of the nested list is inferred too */
+    get assert() {
+        return array(promptfooAssertionSchema).optional();
+    },
     config: record(schemas_string(), unknown()).optional()
 })
-    .strict());
+    .strict();
 const testOptionsSchema = object({
     transform: schemas_string().optional(),
     prefix: schemas_string().optional(),
@@ -56555,7 +44210,7 @@ class CaseNormalizer {
         const where = () => this.where(file, located.lineOf(at), at);
         let raw;
         if (value && typeof value === 'object' && !Array.isArray(value)) {
-            raw = validate(caseSchema, { ...located, value }, at, 'case');
+            raw = parse_validate(caseSchema, { ...located, value }, at, 'case');
         }
         else {
             throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
@@ -56564,7 +44219,7 @@ class CaseNormalizer {
             throw new ConfigError(`${where()}: the case has no \`input\``, file);
         let own;
         try {
-            own = raw.assert ? raw.assert : shorthandAssertions(raw);
+            own = raw.assert ?? shorthandAssertions(raw);
         }
         catch (err) {
             throw new ConfigError(`${where()}: ${err.message}`, file);
@@ -58910,7 +46565,7 @@ function readTestFile(file) {
     const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
     return rows.map((row, i) => {
         const at = Array.isArray(value) ? [i] : [];
-        return located(validate(promptfooTestSchema, { ...source, value: row }, at, 'test'), source, at, dir);
+        return located(parse_validate(promptfooTestSchema, { ...source, value: row }, at, 'test'), source, at, dir);
     });
 }
 function csvTests(text, file) {
@@ -59218,7 +46873,7 @@ function readPromptfooConfig(located) {
         if (Object.hasOwn(UNSUPPORTED, key))
             throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file);
     }
-    const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config');
+    const pf = parse_validate(promptfooConfigSchema, located, [], 'promptfoo config');
     providersOf(pf).forEach((p, i) => {
         if (!isSupportedProvider(p.id))
             throw new ConfigError(`${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`, file);
@@ -59246,7 +46901,7 @@ function settingsOf(located, pf) {
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
-    return validate(configSchema, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
+    return parse_validate(configSchema, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
 }
 function lineOf(located, at) {
     const line = located.lineOf(at);
@@ -59487,7 +47142,7 @@ function configOf(located) {
     }
     if (isPromptfooConfig(located.value))
         return promptfooSettings(located);
-    const config = validate(configSchema, located, [], 'config');
+    const config = parse_validate(configSchema, located, [], 'config');
     if (config.target.promptfoo)
         throw new ConfigError(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
@@ -59544,282 +47199,44 @@ async function loadConfig(file, validateAssertion, options = {}) {
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) };
 }
 
-;// CONCATENATED MODULE: ./src/util/json-split.ts
+;// CONCATENATED MODULE: ./src/config/record-schema.ts
 /**
- * Reading a JSON object with one huge array field (a run record's `cases`)
- * without holding its whole text or its whole parsed tree: the text arrives in
- * chunks, each element of the field is handed over as its own JSON text as
- * soon as it is complete, and what is left — the object with the field as
- * `[]` — comes back as text to parse at the end.
- *
- * It only finds where values begin and end (strings, escapes, nesting); every
- * piece of text is still checked by JSON.parse, so whatever this accepts is
- * exactly valid JSON.
+ * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * inferred from it: what the engine writes and what the reader accepts are
+ * one definition, so neither can gain a field the other does not know.
  */
-/** Where the text stops being JSON the splitter can follow. */
-class JsonSplitError extends Error {
-    index;
-    path;
-    name = 'JsonSplitError';
-    constructor(message, 
-    /** the element it happened in, if in one */
-    index, 
-    /** for nesting too deep: where, inside the element (or the outer object) */
-    path) {
-        super(message);
-        this.index = index;
-        this.path = path;
-    }
-}
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isSpace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-/** A splitter fed chunk by chunk; `end()` returns the rest of the object as text. */
-class JsonArraySplitter {
-    options;
-    depth = 0;
-    inString = false;
-    escaped = false;
-    inArray = false;
-    seenField = false;
-    index = 0;
-    /** the text since the current element (in the array) or the last head piece (outside it) began, in the chunks it came in */
-    pending = [];
-    head = [];
-    /** outside the array: the text of the last string at the outer object's level, whether it is still open, and whether a colon followed it */
-    key = [];
-    inKey = false;
-    colonAfterKey = false;
-    constructor(options) {
-        this.options = options;
-    }
-    /**
-     * Each chunk is scanned once, and text is joined only when a piece ends: an
-     * element of any size costs time in proportion to its length.
-     */
-    push(chunk) {
-        const { maxDepth } = this.options;
-        const length = chunk.length;
-        let { depth, inString, escaped } = this;
-        /** where the part of this chunk not yet in `pending` begins */
-        let from = 0;
-        let keyFrom = 0;
-        let pos = 0;
-        // the next backslash at or after pos: strings are crossed by jumps between quotes and backslashes
-        let backslash = chunk.indexOf('\\');
-        if (backslash < 0)
-            backslash = length;
-        const upTo = (end) => {
-            const text = this.pending.length ? this.pending.join('') + chunk.slice(from, end) : chunk.slice(from, end);
-            this.pending = [];
-            return text;
-        };
-        while (pos < length) {
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                    pos++;
-                    continue;
-                }
-                let quote = chunk.indexOf('"', pos);
-                if (quote < 0)
-                    quote = length;
-                if (backslash < pos) {
-                    backslash = chunk.indexOf('\\', pos);
-                    if (backslash < 0)
-                        backslash = length;
-                }
-                if (backslash < quote) {
-                    escaped = true;
-                    pos = backslash + 1;
-                    continue;
-                }
-                if (quote === length)
-                    break;
-                inString = false;
-                if (this.inKey) {
-                    this.key.push(chunk.slice(keyFrom, quote + 1));
-                    this.inKey = false;
-                    this.colonAfterKey = false;
-                }
-                pos = quote + 1;
-                continue;
-            }
-            const code = chunk.charCodeAt(pos);
-            if (code === QUOTE) {
-                inString = true;
-                if (depth === 1 && !this.inArray) {
-                    this.key = [];
-                    this.inKey = true;
-                    keyFrom = pos;
-                }
-            }
-            else if (code === COMMA) {
-                if (depth === 2 && this.inArray) {
-                    this.element(upTo(pos));
-                    from = pos + 1;
-                }
-            }
-            else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-                if (depth === 1 && !this.inArray) {
-                    if (code === OPEN_BRACKET && this.isFieldValue()) {
-                        this.head.push(upTo(pos + 1));
-                        from = pos + 1;
-                        this.inArray = true;
-                        this.seenField = true;
-                    }
-                    this.colonAfterKey = false;
-                }
-                if (++depth > maxDepth) {
-                    // only now is the text of the element (or of the head) so far worth joining
-                    const prefix = this.pending.join('') + chunk.slice(from, pos + 1);
-                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix));
-                }
-            }
-            else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-                if (--depth === 1 && this.inArray) {
-                    if (code !== CLOSE_BRACKET)
-                        throw new JsonSplitError(`the "${this.options.field}" list is closed with "}"`, this.index);
-                    const last = upTo(pos);
-                    // `[]` has no element; `[1,]` has an empty one, which element() refuses
-                    if (this.index > 0 || !isBlank(last))
-                        this.element(last);
-                    this.inArray = false;
-                    // the rest of the object is head again, from the closing bracket on
-                    from = pos;
-                    this.colonAfterKey = false;
-                }
-            }
-            else if (code === COLON) {
-                if (depth === 1 && !this.inArray)
-                    this.colonAfterKey = this.key.length > 0 && !this.inKey;
-            }
-            pos++;
-        }
-        if (this.inKey)
-            this.key.push(chunk.slice(keyFrom));
-        if (from < length)
-            this.pending.push(from === 0 ? chunk : chunk.slice(from));
-        Object.assign(this, { depth, inString, escaped });
-    }
-    end() {
-        if (this.inArray)
-            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
-        const head = this.head.join('') + this.pending.join('');
-        this.head = [];
-        this.pending = [];
-        return head;
-    }
-    /** Whether the `[` just met opens the value of the split field. */
-    isFieldValue() {
-        if (!this.colonAfterKey)
-            return false;
-        let key;
-        try {
-            key = JSON.parse(this.key.join(''));
-        }
-        catch {
-            return false;
-        }
-        if (key !== this.options.field)
-            return false;
-        if (this.seenField)
-            throw new JsonSplitError(`"${this.options.field}" appears twice`);
-        return true;
-    }
-    element(text) {
-        if (isBlank(text))
-            throw new JsonSplitError(`an empty element in the "${this.options.field}" list`, this.index);
-        this.options.onElement(text, this.index++);
-    }
-}
-function isBlank(text) {
-    for (let i = 0; i < text.length; i++)
-        if (!isSpace(text.charCodeAt(i)))
-            return false;
-    return true;
-}
-/**
- * The path to the innermost list or object still open at the end of a valid
- * JSON prefix, e.g. `{"a": [1, {"b": [` → ["a", 1, "b"]. Only for messages.
- */
-function pathAtEnd(prefix) {
-    /** per open container: its key (object) or index (list) so far */
-    const open = [];
-    let lastString = '';
-    for (let pos = 0; pos < prefix.length; pos++) {
-        const code = prefix.charCodeAt(pos);
-        const top = open.at(-1);
-        if (code === QUOTE) {
-            let end = pos + 1;
-            while (end < prefix.length && prefix.charCodeAt(end) !== QUOTE)
-                end += prefix.charCodeAt(end) === BACKSLASH ? 2 : 1;
-            lastString = prefix.slice(pos, end + 1);
-            pos = end;
-        }
-        else if (code === COLON && top?.object) {
-            try {
-                top.at = JSON.parse(lastString);
-            }
-            catch {
-                top.at = '?';
-            }
-        }
-        else if (code === COMMA && top && !top.object) {
-            top.at = top.at + 1;
-        }
-        else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-            open.push({ object: code === OPEN_BRACE, at: code === OPEN_BRACE ? '?' : 0 });
-        }
-        else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-            open.pop();
-        }
-    }
-    return open.slice(0, -1).map((c) => c.at);
-}
-
-;// CONCATENATED MODULE: ./src/config/record.ts
-/**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
- * from elsewhere, so they are validated before anything trusts them.
- */
-
-
-
-
 
 
 const RECORD_SCHEMA_VERSION = 1;
-const judgeVerdict = object({
+const judgeVerdictSchema = object({
     model: schemas_string(),
     score: schemas_number(),
     reason: schemas_string(),
     error: schemas_string().optional(),
     reused: schemas_boolean().optional(),
     tokens: schemas_number().optional(),
+    /** hash of model + rubric + input + output, the key of verdict reuse */
     key: schemas_string(),
+    /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
     samples: array(schemas_number()).optional()
 });
-const assertionResult = object({
+const assertionResultSchema = object({
     type: schemas_string(),
     passed: schemas_boolean(),
     score: schemas_number(),
     reason: schemas_string(),
     weight: schemas_number().optional(),
+    /** set when the check itself threw (javascript) or the judge failed */
     error: schemas_string().optional(),
-    judge: judgeVerdict.optional()
+    /** llm-rubric verdicts */
+    judge: judgeVerdictSchema.optional()
 });
 /**
- * Usage as recorded (SPEC §10). Records made before result objects kept
- * `promptTokens`/`completionTokens`: they are read as input and output tokens.
+ * What one trial of the target consumed (SPEC §10). Records made before
+ * result objects kept `promptTokens`/`completionTokens`: they are read as
+ * input and output tokens.
  */
-const usage = object({
+const usageSchema = object({
     inputTokens: schemas_number().optional(),
     outputTokens: schemas_number().optional(),
     totalTokens: schemas_number().optional(),
@@ -59834,32 +47251,41 @@ const usage = object({
         u.outputTokens = completionTokens;
     return u;
 });
-const toolCall = object({ name: schemas_string(), args: unknown(), result: unknown().optional() });
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
-    toolCalls: array(toolCall).optional(),
-    usage: usage.optional(),
+    toolCalls: array(toolCallSchema).optional(),
+    usage: usageSchema.optional(),
+    /** time spent in the target, start-up excluded (SPEC §10) */
     latencyMs: schemas_number().optional(),
+    /** the result object's `metadata` */
     metadata: record(schemas_string(), unknown()).optional(),
     finishReason: schemas_string().optional()
 };
-const trial = object({
+/** promptfoo `metric`s: the weighted mean score of each metric's assertions */
+const namedScores = record(schemas_string(), schemas_number());
+const trialResultSchema = object({
     passed: schemas_boolean(),
     output: schemas_string().nullable(),
     error: schemas_string().nullable(),
     score: schemas_number().nullable(),
     durationMs: schemas_number(),
-    assertions: array(assertionResult),
+    assertions: array(assertionResultSchema),
     ...agentFields,
-    namedScores: record(schemas_string(), schemas_number()).optional()
+    namedScores: namedScores.optional()
 });
-const caseResult = object({
+/** Where a case came from, for messages and annotations. */
+const caseSourceSchema = object({ file: schemas_string(), line: schemas_number().optional() });
+const caseResultSchema = object({
+    /** the key that matches the case across runs: the user's id, else a hash of the input */
     id: schemas_string(),
+    /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
     index: schemas_number().int().min(0).optional(),
     name: schemas_string(),
     tags: array(schemas_string()),
     fingerprint: schemas_string(),
+    /** absent when the case's input was undefined (a library case), which JSON does not keep */
     input: unknown().optional(),
+    /** everything the user wrote about expectations, for the report ("expected") */
     expected: unknown().optional(),
     passed: schemas_boolean(),
     passFraction: schemas_number().min(0).max(1),
@@ -59867,192 +47293,83 @@ const caseResult = object({
     error: schemas_string().nullable(),
     score: schemas_number().nullable(),
     durationMs: schemas_number(),
-    assertions: array(assertionResult),
-    trials: array(trial).optional(),
+    assertions: array(assertionResultSchema),
+    trials: array(trialResultSchema).optional(),
+    // of a case: the tool calls of the trial shown (the one agreeing with its verdict),
+    // usage summed over trials (costUsd from the target or from `pricing`), the mean latency
     ...agentFields,
-    source: object({ file: schemas_string(), line: schemas_number().optional() }).optional(),
+    source: caseSourceSchema.optional(),
+    /**
+     * Results of the runs before this one with the same fingerprint, oldest
+     * first, "P" passed, "F" failed: the baseline's history plus the baseline's
+     * result, at most 20 (see compare/history.ts)
+     */
     history: schemas_string()
         .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
         .optional(),
+    /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: schemas_number().int().min(0).optional(),
-    namedScores: record(schemas_string(), schemas_number()).optional()
+    namedScores: namedScores.optional()
+});
+const judgeSummarySchema = object({
+    calls: schemas_number(),
+    reused: schemas_number(),
+    errors: schemas_number(),
+    tokens: schemas_number(),
+    /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
+    costUsd: schemas_number().optional(),
+    /** verdicts asked with judge.samples > 1 (reused ones not counted) */
+    sampled: schemas_number().optional(),
+    /** of those, verdicts whose samples fell on both sides of the pass threshold */
+    disagreements: schemas_number().optional()
+});
+/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
+const namedScoreSchema = object({ score: schemas_number(), cases: schemas_number() });
+const runSummarySchema = object({
+    total: schemas_number(),
+    passed: schemas_number(),
+    failed: schemas_number(),
+    errors: schemas_number(),
+    passRate: schemas_number(),
+    meanScore: schemas_number().nullable(),
+    durationMs: schemas_number(),
+    judge: judgeSummarySchema,
+    /** trials spent re-running flipped cases (rerunFlips), when any */
+    reruns: schemas_number().optional(),
+    /** promptfoo `metric`s over the run, when any case has one */
+    namedScores: record(schemas_string(), namedScoreSchema).optional()
+});
+/** One earlier run on the baseline branch, as the trend chart shows it. */
+const runTrendPointSchema = object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() });
+/** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
+const datasetFingerprintSchema = object({
+    fingerprint: schemas_string(),
+    /** how many cases the whole dataset has */
+    cases: schemas_number().int().min(0)
 });
 const runRecordSchema = object({
     schemaVersion: literal(RECORD_SCHEMA_VERSION),
     tool: object({ name: literal('evalgate'), version: schemas_string() }),
-    // records from before the field fingerprinted as version 1 did
+    /** what the cases' fingerprints cover (config/fingerprint.ts); records from before the field fingerprinted as version 1 did */
     fingerprintVersion: schemas_number().int().min(1).default(1),
     name: schemas_string(),
     createdAt: schemas_string(),
     complete: schemas_boolean().default(true),
+    /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
     stopReason: schemas_enum(['interrupted', 'budget']).optional(),
+    /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
     budget: object({ maxCostUsd: schemas_number(), spentUsd: schemas_number() }).optional(),
+    /** cases the run set out to run (an incomplete run finished fewer) */
     planned: schemas_number().int().min(0).optional(),
-    dataset: object({ fingerprint: schemas_string(), cases: schemas_number().int().min(0) }).optional(),
+    /** absent in records of evalgate before fingerprint version 2 */
+    dataset: datasetFingerprintSchema.optional(),
     git: object({ sha: schemas_string().nullable(), ref: schemas_string().nullable(), runId: schemas_string().nullable() }),
     config: object({ repeat: schemas_number(), shard: schemas_string().nullable().optional(), filter: schemas_string().nullable().optional() }).optional(),
-    summary: object({
-        total: schemas_number(),
-        passed: schemas_number(),
-        failed: schemas_number(),
-        errors: schemas_number(),
-        passRate: schemas_number(),
-        meanScore: schemas_number().nullable(),
-        durationMs: schemas_number(),
-        judge: object({
-            calls: schemas_number(),
-            reused: schemas_number(),
-            errors: schemas_number(),
-            tokens: schemas_number(),
-            costUsd: schemas_number().optional(),
-            sampled: schemas_number().optional(),
-            disagreements: schemas_number().optional()
-        }),
-        reruns: schemas_number().optional(),
-        namedScores: record(schemas_string(), object({ score: schemas_number(), cases: schemas_number() })).optional()
-    }),
-    trend: array(object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() }))
-        .max(100)
-        .optional(),
-    cases: array(caseResult)
+    summary: runSummarySchema,
+    /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
+    trend: array(runTrendPointSchema).max(100).optional(),
+    cases: array(caseResultSchema)
 });
-/** The record without its cases, which RecordReader validates one by one. */
-const recordHeadSchema = runRecordSchema.extend({ cases: array(unknown()).max(0) });
-const notRecord = (file) => `${file}: not a run record`;
-const notJson = (file, why) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
-const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
-/**
- * A record read a piece of text at a time: each case is parsed and validated
- * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
- * exists as one string or as one unvalidated tree.
- */
-class RecordReader {
-    file;
-    options;
-    cases = [];
-    keys = new Map();
-    /** the first case found wrong: told only once the header has shown the file is a record of this schema */
-    caseProblem;
-    splitter;
-    constructor(file, options = {}) {
-        this.file = file;
-        this.options = options;
-        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
-    }
-    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
-    decode;
-    pushBytes(bytes) {
-        this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
-        this.push(this.decode(bytes));
-    }
-    push(text) {
-        try {
-            this.splitter.push(text);
-        }
-        catch (err) {
-            throw this.splitError(err);
-        }
-    }
-    end() {
-        if (this.decode)
-            this.push(this.decode());
-        let headText;
-        try {
-            headText = this.splitter.end();
-        }
-        catch (err) {
-            throw this.splitError(err);
-        }
-        const { file } = this;
-        let head;
-        try {
-            head = JSON.parse(headText);
-        }
-        catch (err) {
-            throw notJson(file, err.message);
-        }
-        if (!head || typeof head !== 'object' || Array.isArray(head)) {
-            throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
-        }
-        const version = head.schemaVersion;
-        if (version !== RECORD_SCHEMA_VERSION) {
-            const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
-            throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
-        }
-        if (this.caseProblem)
-            throw this.caseProblem;
-        const result = recordHeadSchema.safeParse(head);
-        if (!result.success) {
-            const issue = result.error.issues[0];
-            throw invalidAt(file, issue.path, issue.message);
-        }
-        return { ...result.data, cases: this.cases };
-    }
-    addCase(text, i) {
-        if (this.caseProblem)
-            return;
-        const { file } = this;
-        let value;
-        try {
-            value = JSON.parse(text);
-        }
-        catch (err) {
-            this.caseProblem = notJson(file, `at cases[${i}]: ${err.message}`);
-            return;
-        }
-        const result = caseResult.safeParse(value);
-        if (!result.success) {
-            const issue = result.error.issues[0];
-            this.caseProblem = invalidAt(file, ['cases', i, ...issue.path], issue.message);
-            return;
-        }
-        // cases are matched by key: a second case of the same key would be silently dropped or misread
-        const id = result.data.id;
-        const first = this.keys.get(id);
-        if (first !== undefined) {
-            this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
-            return;
-        }
-        this.keys.set(id, i);
-        const kept = result.data;
-        this.options.onCase?.(kept);
-        this.cases.push(kept);
-    }
-    splitError(err) {
-        if (!(err instanceof JsonSplitError))
-            return err;
-        // a hostile record nested past what the report's recursion can walk is refused here, not met there
-        if (err.path)
-            return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
-        return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
-    }
-}
-/** Bytes are decoded this many at a time: a downloaded record is never one string. */
-const DECODE_BYTES = 1 << 20;
-/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
-function parseRunRecord(content, file, options) {
-    const reader = new RecordReader(file, options);
-    if (typeof content === 'string')
-        reader.push(content);
-    else
-        for (let at = 0; at < content.length; at += DECODE_BYTES)
-            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
-    return reader.end();
-}
-/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
-async function recordFromChunks(chunks, file, options) {
-    const reader = new RecordReader(file, options);
-    for await (const chunk of chunks)
-        reader.pushBytes(chunk);
-    return reader.end();
-}
-/** Read a record file a chunk at a time (see RecordReader). */
-async function readRunRecord(file, options) {
-    const reader = new RecordReader(file, options);
-    for await (const chunk of utf8Chunks(file))
-        reader.push(chunk);
-    return reader.end();
-}
 
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool version written into run records; kept in step with package.json by a test. */
@@ -61020,8 +48337,6 @@ function topLevelKeys(data) {
     return keys.length ? keys.slice(0, 20).join(', ') : 'none (an empty object)';
 }
 
-;// CONCATENATED MODULE: external "node:string_decoder"
-const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 ;// CONCATENATED MODULE: ./src/targets/jsonl.ts
 /**
  * The `command` target with `protocol: jsonl`: `workers` long-lived processes
@@ -61034,7 +48349,14 @@ const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRe
  * A reply may carry the other fields of a result object (SPEC §10) beside
  * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
  * latencyMs, a reply's latency is the time from its request being written to
- * its line arriving.
+ * its line arriving — but never from before the worker had started: a worker
+ * may write `{"ready": true}` once it has (its imports done, its model
+ * loaded), and the requests already waiting on it are timed from that line.
+ * (Nothing else tells when a process is ready to read: without the line, a
+ * worker's first replies include its start-up.)
+ *
+ * `target.maxOutputBytes` bounds each line in UTF-8 bytes, as it bounds a
+ * stdio command's output.
  *
  * Replies are matched by id, so a worker may have several cases in flight and
  * answer them in any order. Each request goes to the worker with the fewest in
@@ -61056,10 +48378,10 @@ const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRe
 
 
 
-
 /** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
 const NOISE_LINES = 5;
 const NOISE_LINE_CHARS = 200;
+const NEWLINE = 0x0a;
 function createJsonlTarget(config, ctx, timing = { graceMs: KILL_GRACE_MS }) {
     const spec = resolveCommandSpec(config, ctx);
     if (spec.argv.includes('{{input}}')) {
@@ -61208,8 +48530,11 @@ class Worker {
     closed;
     child;
     pending = new Map();
-    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
-    partial = '';
+    /** the bytes of the line not yet ended: lines are cut and measured as bytes, then decoded */
+    partial = [];
+    partialBytes = 0;
+    /** when the worker wrote `{"ready": true}`: requests are not timed from before it */
+    readyAt;
     stderrTail = Buffer.alloc(0);
     noise = [];
     /** set when we end the worker; wins over how it then exited */
@@ -61232,10 +48557,10 @@ class Worker {
                 // sweep whatever the worker left behind in its group
                 signalGroup(this.child, 'SIGKILL');
                 // a last reply without its newline still counts
-                this.onStdoutText(this.decoder.end());
-                if (!this.failure && this.partial.trim())
-                    this.onLine(this.partial);
-                this.partial = '';
+                if (!this.failure && this.partialBytes > 0)
+                    this.onLine(Buffer.concat(this.partial).toString('utf8'), this.partialBytes);
+                this.partial = [];
+                this.partialBytes = 0;
                 this.failAll(this.exitError(code, signal));
                 resolvePromise();
             });
@@ -61253,7 +48578,7 @@ class Worker {
         });
         this.child.stdout?.on('data', (chunk) => {
             this.onStdout();
-            this.onStdoutText(this.decoder.write(chunk));
+            this.onStdoutBytes(chunk);
         });
         this.child.stderr?.on('data', (chunk) => {
             this.stderrTail = appendTail(this.stderrTail, chunk);
@@ -61302,25 +48627,32 @@ class Worker {
         signalGroup(this.child, 'SIGTERM');
         this.timers.later(this.timing.graceMs, () => this.forceClose());
     }
-    onStdoutText(text) {
-        if (text === '' || this.failure)
-            return;
-        const buffered = this.partial + text;
+    /** Cuts stdout into lines at the newline byte (never inside a UTF-8 sequence), counting each line's bytes. */
+    onStdoutBytes(chunk) {
         let start = 0;
-        for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n', start)) {
-            this.onLine(buffered.slice(start, nl));
+        for (let nl = chunk.indexOf(NEWLINE); nl !== -1 && !this.failure; nl = chunk.indexOf(NEWLINE, start)) {
+            const end = chunk.subarray(start, nl);
+            const bytes = this.partialBytes + end.length;
+            const line = this.partialBytes === 0 ? end : Buffer.concat([...this.partial, end]);
+            this.partial = [];
+            this.partialBytes = 0;
+            this.onLine(line.toString('utf8'), bytes);
             start = nl + 1;
         }
-        this.partial = buffered.slice(start);
-        if (this.partial.length > this.spec.maxOutputBytes) {
-            this.partial = '';
+        if (this.failure || start === chunk.length)
+            return;
+        this.partial.push(chunk.subarray(start));
+        this.partialBytes += chunk.length - start;
+        if (this.partialBytes > this.spec.maxOutputBytes) {
+            this.partial = [];
+            this.partialBytes = 0;
             // no telling whose reply this is, and the rest of the stream cannot be trusted
             const error = new TargetError(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`);
             this.failAll(error);
             this.stop(error);
         }
     }
-    onLine(raw) {
+    onLine(raw, bytes) {
         const line = raw.trim();
         if (line === '')
             return;
@@ -61331,16 +48663,26 @@ class Worker {
         catch {
             return this.note(line);
         }
+        if (isReadyLine(message))
+            return this.ready();
         const id = replyId(message);
         const pending = id === undefined ? undefined : this.pending.get(id);
         if (!pending)
             return this.note(line);
         this.pending.delete(pending.id);
         pending.worker = null;
-        if (line.length > this.spec.maxOutputBytes) {
+        if (bytes > this.spec.maxOutputBytes) {
             return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) });
         }
         pending.settle(parseReply(message, performance.now() - pending.sentAt));
+    }
+    /** The worker has started: what waits on it is timed from now, its start-up left out. */
+    ready() {
+        if (this.readyAt !== undefined)
+            return;
+        this.readyAt = performance.now();
+        for (const p of this.pending.values())
+            p.sentAt = Math.max(p.sentAt, this.readyAt);
     }
     note(line) {
         this.noise.push(line.length > NOISE_LINE_CHARS ? `${line.slice(0, NOISE_LINE_CHARS)}…` : line);
@@ -61364,6 +48706,10 @@ class Worker {
             this.child.stderr?.destroy();
         });
     }
+}
+/** `{"ready": true}`, a worker saying it has started; it carries no id. */
+function isReadyLine(message) {
+    return typeof message === 'object' && message !== null && message.ready === true && !('id' in message);
 }
 /** A reply's id as sent: requests carry string ids, but a number is accepted for them too. */
 function replyId(message) {
@@ -61444,15 +48790,9 @@ function promptfooAgent(mod, options) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
-/** The output of what the agent returned: a string, a result object's `output`, else the value as JSON. */
-function outputOfResult(value, file) {
-    if (value !== null && typeof value === 'object' && typeof value.output === 'string') {
-        return value.output;
-    }
-    return outputText(value, file);
-}
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
 function abortOf(signal) {
     return (giveUp) => {
@@ -61500,9 +48840,11 @@ async function createModuleTarget(config, ctx, promptfoo) {
                 throw new TargetError(outcome.error);
             }
             const { value, latencyMs } = outcome.value;
-            const reply = { output: outputOfResult(value, file), latencyMs };
-            if (value !== null && typeof value === 'object')
-                reply.result = value;
+            if (!isResultObject(value))
+                return { output: outputText(value, file), latencyMs };
+            const reply = readResult(value, file);
+            // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
+            reply.latencyMs ??= latencyMs;
             return reply;
         },
         close: () => sandbox.close()
@@ -61901,8 +49243,8 @@ async function evaluate(loaded, options = {}) {
 ;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Untrusted text (model output, judge reasons, error messages, dataset strings)
- * made safe inside GitHub markdown: it can neither break the layout around it
- * nor ping anyone, link an issue or inject HTML.
+ * made safe inside GitHub markdown — it can neither break the layout around it
+ * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
  */
 
 /** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
@@ -61942,7 +49284,19 @@ function escape_escapeInline(text, maxChars = 500) {
         .replace(/^(\d+)([.)])/, '$1\\$2');
     return neutraliseReferences(escaped);
 }
+/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
 const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
+function escapeHtmlText(text) {
+    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]);
+}
+/**
+ * JSON that can sit inside a <script> element: no "<" (which could close it
+ * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
+ */
+function jsonForScript(value) {
+    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 /**
  * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
  * punctuation becomes numeric entities too, which read the same and cannot
@@ -61987,7 +49341,6 @@ function fencedBlock(text, maxChars = 1_000) {
  */
 
 
-const MINUS = '\u2212';
 /** Steps of a trajectory shown; the record has them all. */
 const STEPS_SHOWN = 20;
 const ARGS_CHARS = 80;
@@ -61997,10 +49350,6 @@ const ROWS = [
     { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
     { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
 ];
-function signedPercent(x) {
-    const text = Math.abs(x * 100).toFixed(1);
-    return Number(text) === 0 ? `${text}%` : `${x < 0 ? MINUS : '+'}${text}%`;
-}
 function changeCell(m) {
     if (m.change === null)
         return '—';
@@ -62019,7 +49368,7 @@ function metricRows(c) {
         const m = metrics[key];
         if (!m)
             return [];
-        return [[`${label}, ${m.cases} ${m.cases === 1 ? 'case' : 'cases'}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]];
+        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]];
     });
 }
 function metrics_stepText(call) {
@@ -62119,7 +49468,6 @@ const COVERAGE_LISTED = 100;
 const CI_MIN_CASES = 10;
 /** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
 const CI_MAX_WIDTH = 1;
-const markdown_MINUS = '\u2212';
 const SEPARATOR = '\n\n';
 /** What can be left out of a long report, most important first: the order in which room is given. */
 const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
@@ -62244,15 +49592,20 @@ function reasonLines(view) {
         return `- ${escape_escapeInline(text, 2_000)}`;
     });
 }
-/** The failure's sentence, its closing list of cases shortened to those not named before. */
+/**
+ * The failure's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
 function withoutNamedKeys(f, named) {
     const list = formatKeys(f.keys);
     const repeated = f.keys.filter((k) => named.has(k)).length;
     if (!repeated || !f.sentence.endsWith(list))
         return f.sentence;
     const fresh = f.keys.filter((k) => !named.has(k));
-    const above = repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`) : `${format_plural(repeated, 'case')} above`;
-    return f.sentence.slice(0, f.sentence.length - list.length) + (fresh.length ? `${above} and ${formatKeys(fresh)}` : above);
+    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
+    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
+    return f.sentence.slice(0, f.sentence.length - list.length) + rest;
 }
 function figuresTable(input) {
     const c = input.comparison;
@@ -62300,7 +49653,10 @@ function telling(ci, n) {
 }
 /** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
 function scoredInBoth(input) {
-    const before = byKey(input.baseline?.cases ?? []);
+    // most runs have no judge: no score to look up, no map of 100,000 cases to make
+    if (!input.baseline || !input.current.cases.some((k) => k.score !== null))
+        return 0;
+    const before = byKey(input.baseline.cases);
     return input.current.cases.filter((k) => {
         const b = before.get(k.id);
         return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
@@ -62353,8 +49709,10 @@ function configChanges(changes) {
  */
 function failingCases(input, limit, hint, maxLength) {
     const { comparison: c, baseline, current } = input;
-    const currentCases = byKey(current.cases);
     const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id);
+    if (!keys.length)
+        return [];
+    const currentCases = byKey(current.cases);
     const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
     if (!cases.length)
         return [];
@@ -62430,9 +49788,9 @@ function splitReason(reason) {
 }
 function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)];
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
     if (now.expected !== undefined)
-        parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS));
+        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
     if (compared && before)
         parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
     parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
@@ -62743,12 +50101,17 @@ function hardCut(text, maxLength) {
 function joinedLength(texts) {
     return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
 }
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap();
 function byKey(cases) {
-    return new Map(cases.map((c) => [c.id, c]));
-}
-/** A case input or expectation as text: strings verbatim, anything else as indented JSON. */
-function show(value) {
-    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+    let map = keyed.get(cases);
+    if (!map) {
+        map = new Map();
+        for (const c of cases)
+            map.set(c.id, c);
+        keyed.set(cases, map);
+    }
+    return map;
 }
 function caseLabel(key, c) {
     return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
@@ -62774,16 +50137,6 @@ function percentOrDash(rate) {
 function scoreOrDash(score) {
     return score === null ? '—' : format_formatScore(score);
 }
-/** A signed figure with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value, digits) {
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return text;
-    return `${value < 0 ? markdown_MINUS : '+'}${text}`;
-}
-function signedPoints(delta) {
-    return `${signed(delta * 100, 1)} pts`;
-}
 function signedScore(delta) {
     return delta === null ? '—' : signed(delta, 3);
 }
@@ -62792,37 +50145,6 @@ function confidenceText(ci) {
 }
 function scoreConfidenceText(ci) {
     return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
-}
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-function relativeAge(baselineCreatedAt, currentCreatedAt) {
-    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
-    if (!Number.isFinite(ms))
-        return null;
-    const span = formatSpan(Math.abs(ms));
-    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
-}
-function formatSpan(ms) {
-    const minutes = Math.floor(ms / 60_000);
-    if (minutes < 1)
-        return 'less than a minute';
-    if (minutes < 60)
-        return format_plural(minutes, 'minute');
-    const hours = Math.floor(minutes / 60);
-    if (hours < 48)
-        return format_plural(hours, 'hour');
-    return format_plural(Math.floor(hours / 24), 'day');
-}
-function formatDuration(ms) {
-    if (ms < 1_000)
-        return `${Math.round(ms)} ms`;
-    const seconds = ms / 1_000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    const whole = Math.round(seconds);
-    const h = Math.floor(whole / 3_600);
-    const m = Math.floor((whole % 3_600) / 60);
-    const s = whole % 60;
-    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
@@ -62857,6 +50179,403 @@ function renderShardSummary(input) {
 
 
 
+
+
+;// CONCATENATED MODULE: ./src/util/json-split.ts
+/**
+ * Reading a JSON object with one huge array field (a run record's `cases`)
+ * without holding its whole text or its whole parsed tree: the text arrives in
+ * chunks, each element of the field is handed over as its own JSON text as
+ * soon as it is complete, and what is left — the object with the field as
+ * `[]` — comes back as text to parse at the end.
+ *
+ * It only finds where values begin and end (strings, escapes, nesting); every
+ * piece of text is still checked by JSON.parse, so whatever this accepts is
+ * exactly valid JSON.
+ *
+ * Kept rather than stream-json, as measured for issue 16: reading the same
+ * run record took stream-json 4.57 s and 125 MB at peak, this splitter 0.51 s
+ * and 121 MB; and stream-json is not meant for untrusted input, which a
+ * baseline uploaded by another run is (hence maxDepth here, and JSON.parse
+ * judging every piece).
+ */
+/** Where the text stops being JSON the splitter can follow. */
+class JsonSplitError extends Error {
+    index;
+    path;
+    name = 'JsonSplitError';
+    constructor(message, 
+    /** the element it happened in, if in one */
+    index, 
+    /** for nesting too deep: where, inside the element (or the outer object) */
+    path) {
+        super(message);
+        this.index = index;
+        this.path = path;
+    }
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isSpace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+/** A splitter fed chunk by chunk; `end()` returns the rest of the object as text. */
+class JsonArraySplitter {
+    options;
+    depth = 0;
+    inString = false;
+    escaped = false;
+    inArray = false;
+    seenField = false;
+    index = 0;
+    /** the text since the current element (in the array) or the last head piece (outside it) began, in the chunks it came in */
+    pending = [];
+    head = [];
+    /** outside the array: the text of the last string at the outer object's level, whether it is still open, and whether a colon followed it */
+    key = [];
+    inKey = false;
+    colonAfterKey = false;
+    constructor(options) {
+        this.options = options;
+    }
+    /**
+     * Each chunk is scanned once, and text is joined only when a piece ends: an
+     * element of any size costs time in proportion to its length.
+     */
+    push(chunk) {
+        const { maxDepth } = this.options;
+        const length = chunk.length;
+        let { depth, inString, escaped } = this;
+        /** where the part of this chunk not yet in `pending` begins */
+        let from = 0;
+        let keyFrom = 0;
+        let pos = 0;
+        // the next backslash at or after pos: strings are crossed by jumps between quotes and backslashes
+        let backslash = chunk.indexOf('\\');
+        if (backslash < 0)
+            backslash = length;
+        const upTo = (end) => {
+            const text = this.pending.length ? this.pending.join('') + chunk.slice(from, end) : chunk.slice(from, end);
+            this.pending = [];
+            return text;
+        };
+        while (pos < length) {
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                    pos++;
+                    continue;
+                }
+                let quote = chunk.indexOf('"', pos);
+                if (quote < 0)
+                    quote = length;
+                if (backslash < pos) {
+                    backslash = chunk.indexOf('\\', pos);
+                    if (backslash < 0)
+                        backslash = length;
+                }
+                if (backslash < quote) {
+                    escaped = true;
+                    pos = backslash + 1;
+                    continue;
+                }
+                if (quote === length)
+                    break;
+                inString = false;
+                if (this.inKey) {
+                    this.key.push(chunk.slice(keyFrom, quote + 1));
+                    this.inKey = false;
+                    this.colonAfterKey = false;
+                }
+                pos = quote + 1;
+                continue;
+            }
+            const code = chunk.charCodeAt(pos);
+            if (code === QUOTE) {
+                inString = true;
+                if (depth === 1 && !this.inArray) {
+                    this.key = [];
+                    this.inKey = true;
+                    keyFrom = pos;
+                }
+            }
+            else if (code === COMMA) {
+                if (depth === 2 && this.inArray) {
+                    this.element(upTo(pos));
+                    from = pos + 1;
+                }
+            }
+            else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+                if (depth === 1 && !this.inArray) {
+                    if (code === OPEN_BRACKET && this.isFieldValue()) {
+                        this.head.push(upTo(pos + 1));
+                        from = pos + 1;
+                        this.inArray = true;
+                        this.seenField = true;
+                    }
+                    this.colonAfterKey = false;
+                }
+                if (++depth > maxDepth) {
+                    // only now is the text of the element (or of the head) so far worth joining
+                    const prefix = this.pending.join('') + chunk.slice(from, pos + 1);
+                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix));
+                }
+            }
+            else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+                if (--depth === 1 && this.inArray) {
+                    if (code !== CLOSE_BRACKET)
+                        throw new JsonSplitError(`the "${this.options.field}" list is closed with "}"`, this.index);
+                    const last = upTo(pos);
+                    // `[]` has no element; `[1,]` has an empty one, which element() refuses
+                    if (this.index > 0 || !isBlank(last))
+                        this.element(last);
+                    this.inArray = false;
+                    // the rest of the object is head again, from the closing bracket on
+                    from = pos;
+                    this.colonAfterKey = false;
+                }
+            }
+            else if (code === COLON) {
+                if (depth === 1 && !this.inArray)
+                    this.colonAfterKey = this.key.length > 0 && !this.inKey;
+            }
+            pos++;
+        }
+        if (this.inKey)
+            this.key.push(chunk.slice(keyFrom));
+        if (from < length)
+            this.pending.push(from === 0 ? chunk : chunk.slice(from));
+        Object.assign(this, { depth, inString, escaped });
+    }
+    end() {
+        if (this.inArray)
+            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
+        const head = this.head.join('') + this.pending.join('');
+        this.head = [];
+        this.pending = [];
+        return head;
+    }
+    /** Whether the `[` just met opens the value of the split field. */
+    isFieldValue() {
+        if (!this.colonAfterKey)
+            return false;
+        let key;
+        try {
+            key = JSON.parse(this.key.join(''));
+        }
+        catch {
+            return false;
+        }
+        if (key !== this.options.field)
+            return false;
+        if (this.seenField)
+            throw new JsonSplitError(`"${this.options.field}" appears twice`);
+        return true;
+    }
+    element(text) {
+        if (isBlank(text))
+            throw new JsonSplitError(`an empty element in the "${this.options.field}" list`, this.index);
+        this.options.onElement(text, this.index++);
+    }
+}
+function isBlank(text) {
+    for (let i = 0; i < text.length; i++)
+        if (!isSpace(text.charCodeAt(i)))
+            return false;
+    return true;
+}
+/**
+ * The path to the innermost list or object still open at the end of a valid
+ * JSON prefix, e.g. `{"a": [1, {"b": [` → ["a", 1, "b"]. Only for messages.
+ */
+function pathAtEnd(prefix) {
+    /** per open container: its key (object) or index (list) so far */
+    const open = [];
+    let lastString = '';
+    for (let pos = 0; pos < prefix.length; pos++) {
+        const code = prefix.charCodeAt(pos);
+        const top = open.at(-1);
+        if (code === QUOTE) {
+            let end = pos + 1;
+            while (end < prefix.length && prefix.charCodeAt(end) !== QUOTE)
+                end += prefix.charCodeAt(end) === BACKSLASH ? 2 : 1;
+            lastString = prefix.slice(pos, end + 1);
+            pos = end;
+        }
+        else if (code === COLON && top?.object) {
+            try {
+                top.at = JSON.parse(lastString);
+            }
+            catch {
+                top.at = '?';
+            }
+        }
+        else if (code === COMMA && top && !top.object) {
+            top.at = top.at + 1;
+        }
+        else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+            open.push({ object: code === OPEN_BRACE, at: code === OPEN_BRACE ? '?' : 0 });
+        }
+        else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+            open.pop();
+        }
+    }
+    return open.slice(0, -1).map((c) => c.at);
+}
+
+;// CONCATENATED MODULE: ./src/config/record.ts
+/**
+ * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * from elsewhere, so they are validated before anything trusts them, with the
+ * schema their types come from (record-schema.ts).
+ */
+
+
+
+
+
+
+
+/** The record without its cases, which RecordReader validates one by one. */
+const recordHeadSchema = runRecordSchema.extend({ cases: array(unknown()).max(0) });
+const notRecord = (file) => `${file}: not a run record`;
+const notJson = (file, why) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
+const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
+/**
+ * A record read a piece of text at a time: each case is parsed and validated
+ * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
+ * exists as one string or as one unvalidated tree.
+ */
+class RecordReader {
+    file;
+    options;
+    cases = [];
+    keys = new Map();
+    /** the first case found wrong: told only once the header has shown the file is a record of this schema */
+    caseProblem;
+    splitter;
+    constructor(file, options = {}) {
+        this.file = file;
+        this.options = options;
+        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
+    }
+    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
+    decode;
+    pushBytes(bytes) {
+        this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
+        this.push(this.decode(bytes));
+    }
+    push(text) {
+        try {
+            this.splitter.push(text);
+        }
+        catch (err) {
+            throw this.splitError(err);
+        }
+    }
+    end() {
+        if (this.decode)
+            this.push(this.decode());
+        let headText;
+        try {
+            headText = this.splitter.end();
+        }
+        catch (err) {
+            throw this.splitError(err);
+        }
+        const { file } = this;
+        let head;
+        try {
+            head = JSON.parse(headText);
+        }
+        catch (err) {
+            throw notJson(file, err.message);
+        }
+        if (!head || typeof head !== 'object' || Array.isArray(head)) {
+            throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
+        }
+        const version = head.schemaVersion;
+        if (version !== RECORD_SCHEMA_VERSION) {
+            const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
+            throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
+        }
+        if (this.caseProblem)
+            throw this.caseProblem;
+        const result = recordHeadSchema.safeParse(head);
+        if (!result.success) {
+            const issue = result.error.issues[0];
+            throw invalidAt(file, issue.path, issue.message);
+        }
+        return { ...result.data, cases: this.cases };
+    }
+    addCase(text, i) {
+        if (this.caseProblem)
+            return;
+        const { file } = this;
+        let value;
+        try {
+            value = JSON.parse(text);
+        }
+        catch (err) {
+            this.caseProblem = notJson(file, `at cases[${i}]: ${err.message}`);
+            return;
+        }
+        const result = caseResultSchema.safeParse(value);
+        if (!result.success) {
+            const issue = result.error.issues[0];
+            this.caseProblem = invalidAt(file, ['cases', i, ...issue.path], issue.message);
+            return;
+        }
+        // cases are matched by key: a second case of the same key would be silently dropped or misread
+        const id = result.data.id;
+        const first = this.keys.get(id);
+        if (first !== undefined) {
+            this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+            return;
+        }
+        this.keys.set(id, i);
+        this.options.onCase?.(result.data);
+        this.cases.push(result.data);
+    }
+    splitError(err) {
+        if (!(err instanceof JsonSplitError))
+            return err;
+        // a hostile record nested past what the report's recursion can walk is refused here, not met there
+        if (err.path)
+            return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
+        return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
+    }
+}
+/** Bytes are decoded this many at a time: a downloaded record is never one string. */
+const DECODE_BYTES = 1 << 20;
+/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
+function parseRunRecord(content, file, options) {
+    const reader = new RecordReader(file, options);
+    if (typeof content === 'string')
+        reader.push(content);
+    else
+        for (let at = 0; at < content.length; at += DECODE_BYTES)
+            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
+    return reader.end();
+}
+/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
+async function recordFromChunks(chunks, file, options) {
+    const reader = new RecordReader(file, options);
+    for await (const chunk of chunks)
+        reader.pushBytes(chunk);
+    return reader.end();
+}
+/** Read a record file a chunk at a time (see RecordReader). */
+async function readRunRecord(file, options) {
+    const reader = new RecordReader(file, options);
+    for await (const chunk of utf8Chunks(file))
+        reader.push(chunk);
+    return reader.end();
+}
 
 ;// CONCATENATED MODULE: ./src/run/share.ts
 const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
