@@ -43,7 +43,8 @@ describe('carryHistory: a case carries its baseline history plus the baseline re
     makeCase('dropped', true)
   ])
   const current = [makeCase('steady', false), makeCase('first'), makeCase('long'), makeCase('edited', true, { fingerprint: 'fp-new' }), makeCase('added')]
-  const carried = new Map(carryHistory(current, baseline).map((c) => [c.id, c.history]))
+  // carried inside each test, not while collecting them: Stryker would count this code as run by no test
+  const carried = () => new Map(carryHistory(structuredClone(current), baseline).map((c) => [c.id, c.history]))
 
   it.each([
     { key: 'steady', history: 'PPFP' },
@@ -54,7 +55,7 @@ describe('carryHistory: a case carries its baseline history plus the baseline re
     { key: 'edited', history: undefined },
     { key: 'added', history: undefined }
   ])('$key → $history', ({ key, history }) => {
-    expect(carried.get(key)).toBe(history)
+    expect(carried().get(key)).toBe(history)
   })
 
   it('keeps the cases as they are without a baseline', () => {
@@ -209,9 +210,11 @@ describe('compareRuns: flaky cases and the score interval', () => {
     { ...rerunCase('rerun', 'FPPPP'), score: 0.66 },
     makeCase('same', true, { score: 0.62 })
   ])
-  const c = compareRuns(baseline, current, makeGate())
+  // compared inside each test, not while collecting them: Stryker would count this code as run by no test
+  const compared = () => compareRuns(baseline, current, makeGate())
 
   it('lists flaky keys and their evidence in the same order', () => {
+    const c = compared()
     expect(c.regressed).toEqual(['steady'])
     expect(c.flaky).toEqual(['known', 'rerun'])
     expect(c.flakyCases.map((f) => [f.key, f.because])).toEqual([
@@ -221,6 +224,7 @@ describe('compareRuns: flaky cases and the score interval', () => {
   })
 
   it('gives the paired t interval of the score delta over the cases scored in both runs', () => {
+    const c = compared()
     // differences −0.2, −0.05, −0.04, +0.02: mean −0.0675
     const d = [-0.2, -0.05, -0.04, 0.02]
     const mean = d.reduce((a, b) => a + b) / 4
@@ -232,7 +236,7 @@ describe('compareRuns: flaky cases and the score interval', () => {
   })
 
   it('lists the flips that re-runs could not test against a single baseline trial', () => {
-    expect(c.notTestable).toEqual([])
+    expect(compared().notTestable).toEqual([])
     const once = compareRuns(makeBaseline([makeCase('q', true)]), makeRun([rerunCase('q', 'FFFF')]), makeGate())
     expect([once.regressed, once.notTestable]).toEqual([['q'], ['q']])
   })
