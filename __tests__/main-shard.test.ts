@@ -6,36 +6,22 @@
  */
 import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { GitHubServer } from './__fixtures__/github-server.js'
-import { prPayload, runAction, runBundle, runnerFiles, workspace, type RunOptions, type RunResult, type RunnerFiles, type Workspace } from './github/harness.js'
-import { restoreEnv, sha, startGitHub } from './github/helpers.js'
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { BASE, errorLine, HEAD, PR, useAction } from './__fixtures__/action.js'
+import { prPayload, runBundle, type RunOptions, type RunResult } from './github/harness.js'
 import type { RunRecord } from '../src/types.js'
 
-let server: GitHubServer
-let files: RunnerFiles
-let run: () => Promise<void>
+const suite = useAction()
+const { action, mainRun, ours } = suite
 let shardOf: (caseId: string, count: number) => number
 let recordFromArtifactBytes: (bytes: Buffer, label: string) => Promise<RunRecord>
 
 beforeAll(async () => {
-  server = await startGitHub()
-  files = runnerFiles()
-  // imported only now: @actions/github reads GITHUB_API_URL on import
-  ;({ run } = await import('../src/main.js'))
+  // imported only now, after the fake GitHub's environment is set
   ;({ shardOf } = await import('../src/engine.js'))
   ;({ recordFromArtifactBytes } = await import('../src/github/artifacts/download.js'))
 })
 
-afterAll(async () => {
-  await server.close()
-  restoreEnv()
-})
-
-const MARKER = '<!-- evalgate:evals.yml:demo -->'
-const BASE = sha(0xba5e)
-const HEAD = sha(0x4ead)
-const PR = 5
 const QUESTIONS: Array<[string, string]> = [
   ['What is the capital of Ireland?', 'Dublin'],
   ['What is 2 + 2?', '"4"'],
@@ -44,50 +30,22 @@ const QUESTIONS: Array<[string, string]> = [
 /** Twelve cases, enough for every one of four shards to get some. */
 const IDS = Array.from({ length: 12 }, (_, i) => `case-${String(i + 1).padStart(2, '0')}`)
 
-let ws: Workspace
 beforeEach(() => {
-  server.reset()
-  ws = workspace()
   const cases = IDS.map((id, i) => `- id: ${id}\n  input: ${QUESTIONS[i % 3]![0]}\n  expected: ${QUESTIONS[i % 3]![1]}\n`).join('')
-  writeFileSync(path.join(ws.dir, 'cases.yaml'), cases)
+  writeFileSync(path.join(suite.ws.dir, 'cases.yaml'), cases)
 })
 
-function action(options: Partial<RunOptions> & Pick<RunOptions, 'event' | 'runId'>): Promise<RunResult> {
-  return runAction(run, { server, files, ws, ...options })
-}
-
-/** A push to main that publishes the (unsharded) baseline. */
-async function mainRun(): Promise<number> {
-  const runRecord = server.addRun({ head_sha: BASE })
-  const result = await action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })
-  expect(result.exitCode).toBeUndefined()
-  return runRecord.id
-}
-
 function prRunId(): number {
-  return server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
+  return suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
 }
 
 /** One job of the PR's workflow run `runId`. */
 function prJob(runId: number, inputs: Record<string, string>, options: Pick<RunOptions, 'broken' | 'attempt'> = {}): Promise<RunResult> {
-  return action({ event: 'pull_request', runId, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), inputs, ...options })
-}
-
-function ours(): Array<{ id: number; body: string }> {
-  return server.commentsOn(PR).filter((c) => c.body.includes(MARKER))
-}
-
-function errorLine(result: RunResult): string | undefined {
-  return result.stdout
-    .split('\n')
-    .find((l) => l.startsWith('::error::'))
-    ?.replace(/%0A/g, '\n')
-    .replace(/%0D/g, '\r')
-    .replace(/%25/g, '%')
+  return action({ event: 'pull_request', runId, sha: HEAD, payload: prPayload(suite.server, PR, HEAD, BASE), inputs, ...options })
 }
 
 function uploadedRecord(runId: number, name: string): Promise<RunRecord> {
-  const artifact = server.uploaded(runId).find((a) => a.name === name)
+  const artifact = suite.server.uploaded(runId).find((a) => a.name === name)
   expect(artifact).toBeDefined()
   return recordFromArtifactBytes(artifact!.bytes, name)
 }
@@ -125,21 +83,21 @@ describe('shard: i/n and mode: merge', () => {
       expect(result.outputs.gate).toBeUndefined()
       expect(result.summary).toContain(`shard ${i} of 4: ${inShard(i, 4).length} case`)
       expect(result.summary).toContain('mode: merge')
-      expect(server.commentsOn(PR)).toHaveLength(0)
+      expect(suite.server.commentsOn(PR)).toHaveLength(0)
       const shard = await uploadedRecord(runId, `evalgate-demo-shard-${i}-of-4`)
       expect(shard.cases.map((c) => c.id)).toEqual(inShard(i, 4))
       expect(shard.config?.shard).toBe(`${i}/4`)
     }
-    expect(server.uploaded(runId).map((a) => a.name)).toEqual([1, 2, 3, 4].map((i) => `evalgate-demo-shard-${i}-of-4`))
+    expect(suite.server.uploaded(runId).map((a) => a.name)).toEqual([1, 2, 3, 4].map((i) => `evalgate-demo-shard-${i}-of-4`))
 
     // other artifacts of the run push the shards onto the listing's second page
-    for (let k = 0; k < 120; k++) server.addArtifact(runId, `coverage-${k}`, Buffer.from('not a record'))
-    server.requests = []
+    for (let k = 0; k < 120; k++) suite.server.addArtifact(runId, `coverage-${k}`, Buffer.from('not a record'))
+    suite.server.requests = []
     const merge = await prJob(runId, { mode: 'merge' })
 
     expect(merge.exitCode).toBe(1)
     expect(errorLine(merge)).toMatch(/regress/)
-    expect(server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${runId}/artifacts` && r.query.page === '2')).toBe(true)
+    expect(suite.server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${runId}/artifacts` && r.query.page === '2')).toBe(true)
     const merged = await uploadedRecord(runId, 'evalgate-demo')
     expect(merged.cases.map((c) => c.id)).toEqual(IDS)
     expect(casesOf(merged)).toEqual(casesOf(reference))
@@ -151,7 +109,7 @@ describe('shard: i/n and mode: merge', () => {
 
     expect(merge.outputs).toMatchObject({ gate: 'fail', total: '12', passed: '11', regressed: '1', fixed: '0' })
     const comments = ours()
-    expect(server.commentsOn(PR)).toHaveLength(1)
+    expect(suite.server.commentsOn(PR)).toHaveLength(1)
     expect(comments[0]!.body).toContain('gate failed')
     expect(comments[0]!.body).toContain('case-03')
     expect(merge.summary).toContain('case-03')
@@ -166,8 +124,8 @@ describe('shard: i/n and mode: merge', () => {
     expect(error).toContain(`evalgate: cannot merge the shards of run ${runId}: missing shard 3/4: a run split in 4 needs all 4 shard records`)
     expect(error).not.toMatch(/internal error|\n\s+at /)
     expect(merge.outputs.gate).toBeUndefined()
-    expect(server.uploaded(runId).map((a) => a.name)).not.toContain('evalgate-demo')
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.uploaded(runId).map((a) => a.name)).not.toContain('evalgate-demo')
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
   })
 
   it('fails the merge when the run has no shard artifacts', async () => {
@@ -175,7 +133,7 @@ describe('shard: i/n and mode: merge', () => {
     const merge = await prJob(runId, { mode: 'merge' })
     expect(merge.exitCode).toBe(1)
     expect(errorLine(merge)).toContain(`evalgate: run ${runId} has no shard artifacts "evalgate-demo-shard-<i>-of-<n>"`)
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
   })
 
   it('refuses shards of different splits', async () => {
@@ -184,7 +142,7 @@ describe('shard: i/n and mode: merge', () => {
     const merge = await prJob(runId, { mode: 'merge' })
     expect(merge.exitCode).toBe(1)
     expect(errorLine(merge)).toMatch(/shards of different splits: .*shard 1\/2, .*shard 1\/3/)
-    expect(server.uploaded(runId).map((a) => a.name)).not.toContain('evalgate-demo')
+    expect(suite.server.uploaded(runId).map((a) => a.name)).not.toContain('evalgate-demo')
   })
 
   it("takes a re-run shard job's newer record", async () => {
@@ -195,7 +153,7 @@ describe('shard: i/n and mode: merge', () => {
     // "re-run failed jobs": the shard again, on attempt 2, now passing; then the merge
     const again = await prJob(runId, { shard: `${flaky}/2` }, { attempt: 2 })
     expect(again.exitCode).toBeUndefined()
-    expect(server.uploaded(runId).map((a) => a.name)).toContain(`evalgate-demo-shard-${flaky}-of-2-attempt-2`)
+    expect(suite.server.uploaded(runId).map((a) => a.name)).toContain(`evalgate-demo-shard-${flaky}-of-2-attempt-2`)
     const merge = await prJob(runId, { mode: 'merge' }, { attempt: 2 })
     expect(merge.exitCode).toBeUndefined()
     expect(merge.outputs).toMatchObject({ gate: 'pass', total: '12', passed: '12', regressed: '0' })
@@ -210,13 +168,13 @@ describe('dist/index.js', () => {
     const runId = prRunId()
     for (const i of [1, 2]) await prJob(runId, { shard: `${i}/2` }, { broken: ['case-07'] })
     const merge = await runBundle(dist, {
-      server,
-      files,
-      ws,
+      server: suite.server,
+      files: suite.files,
+      ws: suite.ws,
       event: 'pull_request',
       runId,
       sha: HEAD,
-      payload: prPayload(server, PR, HEAD, BASE),
+      payload: prPayload(suite.server, PR, HEAD, BASE),
       inputs: { mode: 'merge', 'min-pass-rate': '95%' }
     })
     expect(merge.exitCode).toBe(1)

@@ -5,75 +5,29 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import type { GitHubServer } from './__fixtures__/github-server.js'
-import { CASES, prPayload, runAction, runnerFiles, workspace, type RunOptions, type RunResult, type RunnerFiles, type Workspace } from './github/harness.js'
-import { restoreEnv, sha, startGitHub } from './github/helpers.js'
+import { describe, expect, it } from '@jest/globals'
+import { BASE, errorLine, useAction } from './__fixtures__/action.js'
+import { CASES } from './github/harness.js'
 
-let server: GitHubServer
-let files: RunnerFiles
-let run: () => Promise<void>
-
-beforeAll(async () => {
-  server = await startGitHub()
-  files = runnerFiles()
-  ;({ run } = await import('../src/main.js'))
-})
-
-afterAll(async () => {
-  await server.close()
-  restoreEnv()
-})
-
-const BASE = sha(0xba5e)
-const HEAD = sha(0x4ead)
-const PR = 9
-const MARKER = '<!-- evalgate:evals.yml:demo -->'
-
-let ws: Workspace
-beforeEach(() => {
-  server.reset()
-  ws = workspace()
-})
-
-function action(options: Partial<RunOptions> & Pick<RunOptions, 'event' | 'runId'>): Promise<RunResult> {
-  return runAction(run, { server, files, ws, ...options })
-}
+const suite = useAction()
+const { mainRun, prRun, ours } = suite
 
 /** The base commit's config, as the contents API serves it at BASE. */
 function serveBaseConfig(): void {
-  server.addFile(BASE, 'evalgate.yml', readFileSync(ws.config, 'utf8'))
-}
-
-async function mainRun(): Promise<number> {
-  const r = server.addRun({ head_sha: BASE })
-  const result = await action({ event: 'push', runId: r.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })
-  expect(result.exitCode).toBeUndefined()
-  return r.id
-}
-
-async function prRun(options: Pick<RunOptions, 'broken' | 'inputs'> & { labels?: string[] } = {}): Promise<RunResult> {
-  const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] })
-  const payload = prPayload(server, PR, HEAD, BASE)
-  ;(payload.pull_request as Record<string, unknown>).labels = (options.labels ?? []).map((name) => ({ name }))
-  return action({ event: 'pull_request', runId: current.id, sha: HEAD, payload, broken: options.broken, inputs: options.inputs })
+  suite.server.addFile(BASE, 'evalgate.yml', readFileSync(suite.ws.config, 'utf8'))
 }
 
 function comment(): string {
-  const [c] = server.commentsOn(PR).filter((x) => x.body.startsWith(MARKER))
+  const [c] = ours()
   expect(c).toBeDefined()
   return c!.body
-}
-
-function errorLine(result: RunResult): string | undefined {
-  return result.stdout.split('\n').find((l) => l.startsWith('::error::evalgate:'))
 }
 
 describe('a gate the pull request cannot weaken (SPEC §9)', () => {
   it('the PR raises its own gate: the base commit’s gate applies, the change is listed for after merge', async () => {
     serveBaseConfig()
     await mainRun()
-    writeFileSync(ws.config, `${readFileSync(ws.config, 'utf8')}gate:\n  maxRegressions: 5\nrepeatPassThreshold: 0.01\n`)
+    writeFileSync(suite.ws.config, `${readFileSync(suite.ws.config, 'utf8')}gate:\n  maxRegressions: 5\nrepeatPassThreshold: 0.01\n`)
     const result = await prRun({ broken: ['capital'] })
     expect(result.exitCode).toBe(1)
     expect(errorLine(result)).toMatch(/1 case regressed \(limit: maxRegressions 0\): capital/)
@@ -83,13 +37,13 @@ describe('a gate the pull request cannot weaken (SPEC §9)', () => {
     expect(body).toMatch(/gate\.maxRegressions.*\| `0` \| `5` \|/)
     expect(body).toMatch(/repeatPassThreshold.*\| `0\.5` \| `0\.01` \|/)
     // read at the base commit, through the contents API
-    expect(server.requests.some((r) => r.path === '/repos/acme/bot/contents/evalgate.yml' && r.query.ref === BASE)).toBe(true)
+    expect(suite.server.requests.some((r) => r.path === '/repos/acme/bot/contents/evalgate.yml' && r.query.ref === BASE)).toBe(true)
   })
 
   it('with gate-from: head the PR’s own gate applies (for repositories that trust their PR authors)', async () => {
     serveBaseConfig()
     await mainRun()
-    writeFileSync(ws.config, `${readFileSync(ws.config, 'utf8')}gate:\n  maxRegressions: 5\n`)
+    writeFileSync(suite.ws.config, `${readFileSync(suite.ws.config, 'utf8')}gate:\n  maxRegressions: 5\n`)
     const result = await prRun({ broken: ['capital'], inputs: { 'gate-from': 'head' } })
     expect(result.exitCode).toBeUndefined()
     expect(result.outputs).toMatchObject({ gate: 'pass', regressed: '1' })
@@ -106,7 +60,7 @@ describe('a gate the pull request cannot weaken (SPEC §9)', () => {
   it('the PR deletes the failing case: still ❌, naming it', async () => {
     serveBaseConfig()
     await mainRun()
-    writeFileSync(path.join(ws.dir, 'cases.yaml'), CASES.replace(/- id: capital\n( {2}.*\n)+?(?=- id:)/, ''))
+    writeFileSync(path.join(suite.ws.dir, 'cases.yaml'), CASES.replace(/- id: capital\n( {2}.*\n)+?(?=- id:)/, ''))
     const result = await prRun({ broken: ['capital'] })
     expect(result.exitCode).toBe(1)
     expect(errorLine(result)).toMatch(/1 baseline case is missing from this run \(limit: maxRemoved 0\): capital/)
@@ -138,7 +92,7 @@ describe('a gate the pull request cannot weaken (SPEC §9)', () => {
   it('a baseline whose artifact answers 503 fails the check with baseline-status=error, and a label does not accept it', async () => {
     serveBaseConfig()
     await mainRun()
-    for (const a of server.artifacts) server.failDownload(a.id, 503, 'api')
+    for (const a of suite.server.artifacts) suite.server.failDownload(a.id, 503, 'api')
     const result = await prRun({ labels: ['evalgate:accept'] })
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error' })

@@ -5,73 +5,20 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { GITHUB_ACTIONS_BOT, zipOf, type GitHubServer } from './__fixtures__/github-server.js'
-import { prPayload, runAction, runBundle, runnerFiles, workspace, type RunOptions, type RunResult, type RunnerFiles, type Workspace } from './github/harness.js'
-import { restoreEnv, sha, startGitHub } from './github/helpers.js'
+import { describe, expect, it } from '@jest/globals'
+import { BASE, HEAD, MARKER, PR, useAction } from './__fixtures__/action.js'
+import { GITHUB_ACTIONS_BOT, zipOf } from './__fixtures__/github-server.js'
+import { prPayload, runBundle, type RunResult } from './github/harness.js'
+import { sha } from './github/helpers.js'
 
-let server: GitHubServer
-let files: RunnerFiles
-let run: () => Promise<void>
-
-beforeAll(async () => {
-  server = await startGitHub()
-  files = runnerFiles()
-  // imported only now: @actions/github reads GITHUB_API_URL on import
-  ;({ run } = await import('../src/main.js'))
-})
-
-afterAll(async () => {
-  await server.close()
-  restoreEnv()
-})
-
-let ws: Workspace
-beforeEach(() => {
-  server.reset()
-  ws = workspace()
-})
-
-const MARKER = '<!-- evalgate:evals.yml:demo -->'
-const BASE = sha(0xba5e)
-const HEAD = sha(0x4ead)
-const PR = 5
-
-function action(options: Partial<RunOptions> & Pick<RunOptions, 'event' | 'runId'>): Promise<RunResult> {
-  return runAction(run, { server, files, ws, ...options })
-}
-
-/** A push to main that publishes the baseline: the real upload, later found by the lookup. */
-async function mainRun(options: { sha?: string; broken?: string[] } = {}): Promise<number> {
-  const runRecord = server.addRun({ head_sha: options.sha ?? BASE })
-  const result = await action({
-    event: 'push',
-    runId: runRecord.id,
-    sha: runRecord.head_sha,
-    broken: options.broken,
-    payload: { repository: { default_branch: 'main' } }
-  })
-  expect(result.exitCode).toBeUndefined()
-  expect(server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
-  return runRecord.id
-}
-
-/** A pull_request run of the PR's head commit. */
-async function prRun(options: Pick<RunOptions, 'broken' | 'inputs' | 'hang' | 'env'> = {}): Promise<RunResult & { runId: number }> {
-  const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] })
-  const result = await action({ event: 'pull_request', runId: current.id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), ...options })
-  return { ...result, runId: current.id }
-}
+const suite = useAction()
+const { action, mainRun, prRun, ours } = suite
 
 function notices(result: RunResult): string[] {
   return result.stdout
     .split('\n')
     .filter((l) => l.startsWith('::notice'))
     .map((l) => l.replace(/^::notice[^:]*::/, ''))
-}
-
-function ours(): Array<{ id: number; body: string }> {
-  return server.commentsOn(PR).filter((c) => c.body.includes(MARKER))
 }
 
 /** Workflow commands in model output are only ever printed between ::stop-commands:: and its token. */
@@ -94,7 +41,7 @@ function expectCommandsStopped(stdout: string): void {
 
 describe('mode: run', () => {
   it('on a push without a baseline: a notice, floors only, the record uploaded', async () => {
-    const runRecord = server.addRun({ head_sha: BASE })
+    const runRecord = suite.server.addRun({ head_sha: BASE })
     const result = await action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })
     expect(result.exitCode).toBeUndefined()
     expect(notices(result)).toEqual([
@@ -114,7 +61,7 @@ describe('mode: run', () => {
       'badge-message': '100%',
       'badge-color': 'brightgreen'
     })
-    const [uploaded] = server.uploaded(runRecord.id)
+    const [uploaded] = suite.server.uploaded(runRecord.id)
     const { recordFromArtifactBytes } = await import('../src/github/artifacts/download.js')
     const record = await recordFromArtifactBytes(uploaded!.bytes, 'uploaded')
     expect(record.cases.map((c) => c.id)).toEqual(['capital', 'math', 'greet'])
@@ -124,7 +71,7 @@ describe('mode: run', () => {
     // said once: the lookup's notice, not a second generic one
     expect(result.summary.match(/no baseline/g)).toHaveLength(1)
     // not a pull request: nothing to comment on
-    expect(server.requests.some((r) => r.path.includes('/comments'))).toBe(false)
+    expect(suite.server.requests.some((r) => r.path.includes('/comments'))).toBe(false)
   })
 
   it('with regressions: uploads, comments, summarises and sets outputs, then fails the check', async () => {
@@ -144,7 +91,7 @@ describe('mode: run', () => {
     expect(commentAt).toBeGreaterThan(-1)
     expect(finalizeAt).toBeLessThan(verdictAt)
     expect(commentAt).toBeLessThan(verdictAt)
-    expect(server.uploaded(result.runId).map((a) => a.name)).toEqual(['evalgate-demo'])
+    expect(suite.server.uploaded(result.runId).map((a) => a.name)).toEqual(['evalgate-demo'])
 
     expect(result.outputs).toMatchObject({
       gate: 'fail',
@@ -159,7 +106,7 @@ describe('mode: run', () => {
     })
 
     const [comment] = ours()
-    expect(server.commentsOn(PR)).toHaveLength(1)
+    expect(suite.server.commentsOn(PR)).toHaveLength(1)
     expect(comment!.body.startsWith(MARKER)).toBe(true)
     expect(comment!.body).toContain('gate failed')
     expect(comment!.body).toContain('capital')
@@ -177,9 +124,9 @@ describe('mode: run', () => {
 
   it('updates its one comment, found behind 120 others, on the next push', async () => {
     await mainRun()
-    for (let i = 0; i < 120; i++) server.addComment(PR, `comment ${i}`, i % 3 ? { login: `user${i}`, type: 'User' } : GITHUB_ACTIONS_BOT)
+    for (let i = 0; i < 120; i++) suite.server.addComment(PR, `comment ${i}`, i % 3 ? { login: `user${i}`, type: 'User' } : GITHUB_ACTIONS_BOT)
     // someone quoting the marker is not the sticky comment
-    server.addComment(PR, `> ${MARKER}\n> quoted`, { login: 'mallory', type: 'User' })
+    suite.server.addComment(PR, `> ${MARKER}\n> quoted`, { login: 'mallory', type: 'User' })
 
     const first = await prRun({ broken: ['capital'] })
     expect(first.exitCode).toBe(1)
@@ -192,18 +139,20 @@ describe('mode: run', () => {
     expect(sticky).toHaveLength(1)
     expect(sticky[0]!.id).toBe(created!.id)
     expect(sticky[0]!.body).toContain('gate passed')
-    expect(server.commentsOn(PR)).toHaveLength(122)
-    expect(server.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([`/repos/acme/bot/issues/comments/${created!.id}`])
-    expect(server.requests.some((r) => r.path.endsWith(`/issues/${PR}/comments`) && r.method === 'GET' && r.query.page === '2')).toBe(true)
+    expect(suite.server.commentsOn(PR)).toHaveLength(122)
+    expect(suite.server.requests.filter((r) => r.method === 'PATCH').map((r) => r.path)).toEqual([`/repos/acme/bot/issues/comments/${created!.id}`])
+    expect(suite.server.requests.some((r) => r.path.endsWith(`/issues/${PR}/comments`) && r.method === 'GET' && r.query.page === '2')).toBe(true)
   })
 
   it('never takes the baseline from a newer run of a fork', async () => {
     const baselineRun = await mainRun()
     // a fork's run that claims to be on main, with an artifact in which every case fails (so nothing would regress)
-    const fork = server.addRun({ head_sha: sha(0xf04c), head_repository: 'mallory/bot', event: 'push' })
-    const poisoned = JSON.parse(readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as { cases: Array<{ passed: boolean }> }
+    const fork = suite.server.addRun({ head_sha: sha(0xf04c), head_repository: 'mallory/bot', event: 'push' })
+    const poisoned = JSON.parse(readFileSync(path.join(suite.files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as {
+      cases: Array<{ passed: boolean }>
+    }
     for (const c of poisoned.cases) c.passed = false
-    server.addArtifact(fork.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
+    suite.server.addArtifact(fork.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
 
     const result = await prRun({ broken: ['capital'] })
     expect(result.outputs['baseline-run-id']).toBe(String(baselineRun))
@@ -215,10 +164,12 @@ describe('mode: run', () => {
     // not the PR's base commit: the lookup goes newest first and meets the tag's run first
     const baselineRun = await mainRun({ sha: sha(1) })
     // the tag "main" points at a commit that is on no branch; the dispatch on it reports head_branch "main"
-    const onTag = server.addRun({ head_sha: sha(0x7a9), event: 'workflow_dispatch' }, { onBranch: false })
-    const poisoned = JSON.parse(readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as { cases: Array<{ passed: boolean }> }
+    const onTag = suite.server.addRun({ head_sha: sha(0x7a9), event: 'workflow_dispatch' }, { onBranch: false })
+    const poisoned = JSON.parse(readFileSync(path.join(suite.files.temp, 'evalgate-evalgate-demo', 'run.json'), 'utf8')) as {
+      cases: Array<{ passed: boolean }>
+    }
     for (const c of poisoned.cases) c.passed = false
-    server.addArtifact(onTag.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
+    suite.server.addArtifact(onTag.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(poisoned) }))
 
     const result = await prRun({ broken: ['capital'] })
     expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun), 'baseline-status': 'found', regressed: '1', gate: 'fail' })
@@ -231,24 +182,24 @@ describe('mode: run', () => {
   it('falls back to an older baseline when the newest artifact expired', async () => {
     const older = await mainRun({ sha: sha(1) })
     const newer = await mainRun({ sha: sha(2) })
-    for (const a of server.artifacts) if (a.run_id === newer) a.expired = true
+    for (const a of suite.server.artifacts) if (a.run_id === newer) a.expired = true
     const result = await prRun()
     expect(result.outputs['baseline-run-id']).toBe(String(older))
     expect(notices(result)).toContainEqual(expect.stringContaining(`of run ${newer} has expired`))
   })
 
   it('finds the workflow from the run and the default branch from the repository when the runner does not say', async () => {
-    server.defaultBranch = 'trunk'
-    const baselineRun = server.addRun({ head_sha: BASE, head_branch: 'trunk' })
+    suite.server.defaultBranch = 'trunk'
+    const baselineRun = suite.server.addRun({ head_sha: BASE, head_branch: 'trunk' })
     await action({ event: 'push', runId: baselineRun.id, sha: BASE })
-    const current = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' })
+    const current = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' })
     const payload = { number: PR, pull_request: { number: PR, head: { sha: HEAD }, base: { sha: BASE, ref: 'trunk' } } }
     const result = await action({ event: 'pull_request', runId: current.id, sha: HEAD, payload, broken: ['math'], env: { GITHUB_WORKFLOW_REF: undefined } })
     expect(result.outputs).toMatchObject({ 'baseline-run-id': String(baselineRun.id), regressed: '1' })
-    expect(server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${current.id}`)).toBe(true)
-    expect(server.requests.some((r) => r.path === '/repos/acme/bot')).toBe(true)
+    expect(suite.server.requests.some((r) => r.path === `/repos/acme/bot/actions/runs/${current.id}`)).toBe(true)
+    expect(suite.server.requests.some((r) => r.path === '/repos/acme/bot')).toBe(true)
     // the marker falls back to the workflow's name
-    expect(server.commentsOn(PR)[0]!.body.startsWith('<!-- evalgate:evals:demo -->')).toBe(true)
+    expect(suite.server.commentsOn(PR)[0]!.body.startsWith('<!-- evalgate:evals:demo -->')).toBe(true)
   })
 
   it('prefers the run of the PR base commit to a newer one', async () => {
@@ -260,24 +211,24 @@ describe('mode: run', () => {
 
   it('with a read-only token (fork PR): a notice, the summary and outputs still written', async () => {
     await mainRun()
-    server.canWrite = false
+    suite.server.canWrite = false
     const result = await prRun({ broken: ['math'] })
     expect(result.exitCode).toBe(1)
     expect(notices(result)).toContainEqual(
       expect.stringMatching(/^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern/)
     )
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
     expect(result.summary).toContain('math')
     expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '1' })
-    expect(server.uploaded(result.runId)).toHaveLength(1)
+    expect(suite.server.uploaded(result.runId)).toHaveLength(1)
   })
 
   it.each([
     ['a corrupt zip', () => Promise.resolve(Buffer.from('PK\x03\x04 this is not a zip'))],
     ['a record of another schemaVersion', () => zipOf({ 'run.json': JSON.stringify({ schemaVersion: 99, cases: [] }) })]
   ])('fails closed on %s: the check fails with the reason, never "no baseline"', async (_label, bytes) => {
-    const baselineRun = server.addRun({ head_sha: BASE })
-    server.addArtifact(baselineRun.id, 'evalgate-demo', await bytes())
+    const baselineRun = suite.server.addRun({ head_sha: BASE })
+    suite.server.addArtifact(baselineRun.id, 'evalgate-demo', await bytes())
     const result = await prRun({ broken: ['capital'] })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(
@@ -291,7 +242,7 @@ describe('mode: run', () => {
   it('fails closed when the blob store answers 503 for the baseline', async () => {
     await mainRun()
     // the REST redirect answers 503 (the blob store's 503 is the same error after the client's 5 s retries: ../github/baseline.test.ts)
-    for (const a of server.artifacts) server.failDownload(a.id, 503, 'api')
+    for (const a of suite.server.artifacts) suite.server.failDownload(a.id, 503, 'api')
     const result = await prRun()
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(
@@ -324,21 +275,21 @@ describe('mode: run', () => {
 
   it('compares with a local baseline file without looking one up', async () => {
     const baselineRun = await mainRun()
-    const local = path.join(ws.dir, 'baseline.json')
-    writeFileSync(local, readFileSync(path.join(files.temp, 'evalgate-evalgate-demo', 'run.json')))
-    server.requests = []
+    const local = path.join(suite.ws.dir, 'baseline.json')
+    writeFileSync(local, readFileSync(path.join(suite.files.temp, 'evalgate-evalgate-demo', 'run.json')))
+    suite.server.requests = []
     const result = await prRun({ broken: ['greet'], inputs: { baseline: local } })
     expect(result.outputs).toMatchObject({ regressed: '1', 'baseline-run-id': '' })
-    expect(server.requests.some((r) => r.path.includes('/actions/workflows/'))).toBe(false)
+    expect(suite.server.requests.some((r) => r.path.includes('/actions/workflows/'))).toBe(false)
     expect(baselineRun).toBeGreaterThan(0)
   })
 
   it('comment: never posts nothing; on-change stays quiet while nothing flips', async () => {
     await mainRun()
     await prRun({ inputs: { comment: 'never' }, broken: ['capital'] })
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
     await prRun({ inputs: { comment: 'on-change' } })
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
     await prRun({ inputs: { comment: 'on-change' }, broken: ['capital'] })
     expect(ours()).toHaveLength(1)
     const id = ours()[0]!.id
@@ -348,7 +299,7 @@ describe('mode: run', () => {
   })
 
   it('writes a badge SVG where badge-path says', async () => {
-    const badge = path.join(ws.dir, 'badges', 'evals.svg')
+    const badge = path.join(suite.ws.dir, 'badges', 'evals.svg')
     const result = await prRun({ broken: ['capital'], inputs: { 'badge-path': badge } })
     expect(result.outputs['badge-message']).toBe('66.6%')
     expect(readFileSync(badge, 'utf8')).toContain('66.6%')
@@ -356,7 +307,7 @@ describe('mode: run', () => {
 
   it('never passes a run cut short by cancellation, and still publishes what finished', async () => {
     await mainRun()
-    const file = path.join(ws.dir, 'hanging')
+    const file = path.join(suite.ws.dir, 'hanging')
     const pending = prRun({ hang: { id: 'greet', file }, inputs: { 'fail-on-regression': 'false' } })
     while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 10))
     // what the runner sends when the workflow is cancelled
@@ -366,7 +317,7 @@ describe('mode: run', () => {
     expect(result.stdout).toMatch(/^::error::evalgate: .*the run is incomplete/m)
     expect(result.outputs).toMatchObject({ gate: 'fail', total: '2' })
     const { recordFromArtifactBytes } = await import('../src/github/artifacts/download.js')
-    const uploaded = await recordFromArtifactBytes(server.uploaded(result.runId)[0]!.bytes, 'uploaded')
+    const uploaded = await recordFromArtifactBytes(suite.server.uploaded(result.runId)[0]!.bytes, 'uploaded')
     expect(uploaded.complete).toBe(false)
     expect(uploaded.cases.map((c) => c.id)).toEqual(['capital', 'math'])
     expect(ours()).toHaveLength(1)
@@ -374,11 +325,11 @@ describe('mode: run', () => {
   })
 
   it('uploads under -attempt-<n> on a re-run', async () => {
-    const runRecord = server.addRun({ head_sha: BASE })
+    const runRecord = suite.server.addRun({ head_sha: BASE })
     await action({ event: 'push', runId: runRecord.id, sha: BASE })
     const again = await action({ event: 'push', runId: runRecord.id, sha: BASE, attempt: 2 })
     expect(again.exitCode).toBeUndefined()
-    expect(server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo', 'evalgate-demo-attempt-2'])
+    expect(suite.server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo', 'evalgate-demo-attempt-2'])
     expect(notices(again)).toContainEqual(expect.stringContaining('uploaded as "evalgate-demo-attempt-2"'))
   })
 })
@@ -403,11 +354,11 @@ describe('user errors', () => {
       .replace(/%25/g, '%')
     expect(error).toContain(message)
     expect(error).not.toMatch(/\n\s+at /)
-    expect(server.requests).toHaveLength(0)
+    expect(suite.server.requests).toHaveLength(0)
   })
 
   it('names a missing config file', async () => {
-    const result = await prRun({ inputs: { config: path.join(ws.dir, 'nope.yml') } })
+    const result = await prRun({ inputs: { config: path.join(suite.ws.dir, 'nope.yml') } })
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toMatch(/^::error::evalgate: .*nope\.yml/m)
     expect(result.stdout).not.toMatch(/internal error/)
@@ -417,15 +368,15 @@ describe('user errors', () => {
 describe('mode: comment (workflow_run)', () => {
   /** A fork PR's run (no write token): it uploads its record; the workflow_run job comments. */
   async function forkRun(broken: string[]): Promise<number> {
-    const forkRunRecord = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
-    server.canWrite = false
-    await action({ event: 'pull_request', runId: forkRunRecord.id, sha: HEAD, payload: prPayload(server, PR, HEAD, BASE), broken })
-    server.canWrite = true
+    const forkRunRecord = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
+    suite.server.canWrite = false
+    await action({ event: 'pull_request', runId: forkRunRecord.id, sha: HEAD, payload: prPayload(suite.server, PR, HEAD, BASE), broken })
+    suite.server.canWrite = true
     return forkRunRecord.id
   }
 
   function workflowRunPayload(runId: number) {
-    const r = server.runs.find((x) => x.id === runId)!
+    const r = suite.server.runs.find((x) => x.id === runId)!
     return {
       action: 'completed',
       workflow_run: {
@@ -439,17 +390,17 @@ describe('mode: comment (workflow_run)', () => {
         pull_requests: [],
         head_repository: { full_name: r.head_repository, owner: { login: r.head_repository.split('/')[0] } }
       },
-      repository: { full_name: server.repository, default_branch: 'main' }
+      repository: { full_name: suite.server.repository, default_branch: 'main' }
     }
   }
 
   it('comments for a fork PR from its run artifact, compared with the baseline it looks up', async () => {
     const baselineRun = await mainRun()
     const triggering = await forkRun(['greet'])
-    expect(server.commentsOn(PR)).toHaveLength(0)
-    server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
+    suite.server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
 
-    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    const commenter = suite.server.addRun({ head_sha: BASE, event: 'workflow_run' })
     const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering), inputs: { mode: 'comment' } })
     expect(result.exitCode).toBeUndefined()
     const comments = ours()
@@ -458,24 +409,24 @@ describe('mode: comment (workflow_run)', () => {
     expect(comments[0]!.body).toContain('greet')
     expect(result.outputs).toMatchObject({ regressed: '1', 'baseline-run-id': String(baselineRun), gate: 'fail' })
     // it published nothing of its own
-    expect(server.uploaded(commenter.id)).toHaveLength(0)
+    expect(suite.server.uploaded(commenter.id)).toHaveLength(0)
   })
 
   it('skips the comment when the PR has moved on since the run', async () => {
     await mainRun()
     const triggering = await forkRun([])
-    server.pulls.push({ number: PR, state: 'open', head: { sha: sha(0x1a7e), ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
-    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    suite.server.pulls.push({ number: PR, state: 'open', head: { sha: sha(0x1a7e), ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+    const commenter = suite.server.addRun({ head_sha: BASE, event: 'workflow_run' })
     const result = await action({ event: 'workflow_run', runId: commenter.id, sha: BASE, payload: workflowRunPayload(triggering), inputs: { mode: 'comment' } })
     expect(result.exitCode).toBeUndefined()
     expect(notices(result)).toEqual([expect.stringMatching(/^comment skipped: no open pull request has run \d+'s commit/)])
-    expect(server.commentsOn(PR)).toHaveLength(0)
+    expect(suite.server.commentsOn(PR)).toHaveLength(0)
   })
 
   it('skips with a notice when the triggering run has no artifact', async () => {
-    const triggering = server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
-    server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
-    const commenter = server.addRun({ head_sha: BASE, event: 'workflow_run' })
+    const triggering = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', head_repository: 'mallory/bot' })
+    suite.server.pulls.push({ number: PR, state: 'open', head: { sha: HEAD, ref: 'feature', owner: 'mallory' }, base: { sha: BASE, ref: 'main' } })
+    const commenter = suite.server.addRun({ head_sha: BASE, event: 'workflow_run' })
     const result = await action({
       event: 'workflow_run',
       runId: commenter.id,
@@ -496,13 +447,13 @@ describe('dist/index.js', () => {
   maybe('runs as the action does: node dist/index.js', async () => {
     await mainRun()
     const result = await runBundle(dist, {
-      server,
-      files,
-      ws,
+      server: suite.server,
+      files: suite.files,
+      ws: suite.ws,
       event: 'pull_request',
-      runId: server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' }).id,
+      runId: suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature' }).id,
       sha: HEAD,
-      payload: prPayload(server, PR, HEAD, BASE),
+      payload: prPayload(suite.server, PR, HEAD, BASE),
       broken: ['capital']
     })
     expect(result.exitCode).toBe(1)
@@ -513,9 +464,9 @@ describe('dist/index.js', () => {
 
 describe("the runner's credentials", () => {
   it('are hidden from in-process agents while the cases run, and back for the upload and the comment', async () => {
-    const seen = path.join(ws.dir, 'seen.jsonl')
+    const seen = path.join(suite.ws.dir, 'seen.jsonl')
     writeFileSync(
-      path.join(ws.dir, 'agent.mjs'),
+      path.join(suite.ws.dir, 'agent.mjs'),
       `import { appendFileSync } from 'node:fs'
 const leaked = () => Object.keys(process.env).filter((k) => /^(INPUT_|ACTIONS_)/i.test(k) || k === 'GITHUB_TOKEN')
 appendFileSync(${JSON.stringify(seen)}, JSON.stringify(leaked()) + '\\n')
@@ -526,7 +477,7 @@ export default (input) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringi
     const lines = readFileSync(seen, 'utf8').trim().split('\n')
     expect(lines.length).toBeGreaterThan(1)
     for (const line of lines) expect(JSON.parse(line)).toEqual([])
-    expect(server.uploaded(result.runId)).toHaveLength(1)
+    expect(suite.server.uploaded(result.runId)).toHaveLength(1)
     expect(ours()).toHaveLength(1)
   })
 })
@@ -535,7 +486,7 @@ describe('the trend on the baseline branch', () => {
   it('carries the last runs forward in the record and charts them in the job summary', async () => {
     await mainRun({ sha: sha(1) })
     await mainRun({ sha: sha(2) })
-    const third = server.addRun({ head_sha: sha(3) })
+    const third = suite.server.addRun({ head_sha: sha(3) })
     const result = await action({ event: 'push', runId: third.id, sha: sha(3), payload: { repository: { default_branch: 'main' } } })
     const record = JSON.parse(readFileSync(result.outputs['results-path']!, 'utf8'))
     expect(record.trend.map((p: { sha: string }) => p.sha)).toEqual([sha(1), sha(2)])
@@ -552,9 +503,9 @@ describe('the trend on the baseline branch', () => {
 describe('a 3,000-case run that regressed everywhere', () => {
   it('keeps the comment under 60,000 characters, says what was left out, and the summary has more', async () => {
     const cases = Array.from({ length: 3000 }, (_, i) => `- { id: case-${i}, input: "question ${i} ${'x'.repeat(80)}", expected: "ok ${i}" }`)
-    writeFileSync(path.join(ws.dir, 'cases.yaml'), `${cases.join('\n')}\n`)
+    writeFileSync(path.join(suite.ws.dir, 'cases.yaml'), `${cases.join('\n')}\n`)
     writeFileSync(
-      path.join(ws.dir, 'agent.mjs'),
+      path.join(suite.ws.dir, 'agent.mjs'),
       "import { readFileSync } from 'node:fs'\n" +
         "const broken = () => JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8')).broken.length > 0\n" +
         "export default (input) => (broken() ? 'a wrong answer, at length: ' + 'y'.repeat(300) : 'ok ' + String(input).split(' ')[1])\n"
@@ -568,5 +519,6 @@ describe('a 3,000-case run that regressed everywhere', () => {
     expect(comment!.body).toMatch(/did not fit/)
     expect(comment!.body).toContain('case-0')
     expect(result.summary.length).toBeGreaterThan(comment!.body.length)
-  })
+    // two runs of 3,000 cases through the whole action: past the default 30 s on a loaded 2-core machine
+  }, 300_000)
 })

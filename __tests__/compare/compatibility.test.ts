@@ -5,13 +5,12 @@ import { FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
 import { makeCases, makeRun } from '../__fixtures__/records.js'
 
 describe('baselineCompatibility', () => {
-  const withVersion = (v: number | undefined) => ({ ...makeRun(makeCases('a', '!b')), fingerprintVersion: v })
+  const withVersion = (v: number) => ({ ...makeRun(makeCases('a', '!b')), fingerprintVersion: v })
 
   it.each([
     [2, 2, null],
-    [undefined, 1, null],
+    [1, 1, null],
     [1, 2, 'the baseline was fingerprinted with version 1, this run with 2: '],
-    [undefined, 2, 'the baseline was fingerprinted with version 1, this run with 2: '],
     [3, 2, 'the baseline was fingerprinted with version 3, this run with 2: ']
   ])('baseline version %s, current %s', (baseline, current, reason) => {
     const found = baselineCompatibility(withVersion(baseline), withVersion(current))

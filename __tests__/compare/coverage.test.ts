@@ -27,6 +27,9 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
   it('allows removals up to maxRemoved', () => {
     expect(failedChecks(makeCases('a', 'b', 'c', 'd'), makeCases('a', 'b', 'c'), { maxRemoved: 1 }).checks).toEqual([])
     expect(failedChecks(makeCases('a', 'b', 'c', 'd'), makeCases('a', 'b'), { maxRemoved: 1 }).checks).toEqual(['maxRemoved'])
+    expect(failedChecks(makeCases('a', 'b'), makeCases('a')).failure('maxRemoved')!.sentence).toBe(
+      '1 baseline case is missing from this run (limit: maxRemoved 0): b'
+    )
   })
 
   it('renaming the failing cases is a removal plus an addition', () => {
@@ -46,11 +49,9 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
     expect(checks).toEqual(['minComparable'])
     expect(failure('minComparable')).toMatchObject({ limit: 0.5, measured: 0.25 })
     expect(failure('minComparable')!.sentence).toMatch(/^only 1 of 4 baseline cases could be compared \(25\.0%; limit: minComparable 50\.0%\)/)
-    expect(failedChecks(baseline, edited, { maxChanged: 2, minComparable: 0 }).failure('maxChanged')).toMatchObject({
-      limit: 2,
-      measured: 3,
-      keys: ['b', 'c', 'd']
-    })
+    const overChanged = failedChecks(baseline, edited, { maxChanged: 2, minComparable: 0 }).failure('maxChanged')
+    expect(overChanged).toMatchObject({ limit: 2, measured: 3, keys: ['b', 'c', 'd'] })
+    expect(overChanged!.sentence).toBe("3 cases changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged 2): b, c, d")
     expect(failedChecks(baseline, edited, { maxChanged: 3, minComparable: 0 }).checks).toEqual([])
   })
 

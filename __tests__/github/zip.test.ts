@@ -65,7 +65,19 @@ describe('listZip and zipEntryChunks', () => {
   it('refuses a zip bomb whose directory understates the size', async () => {
     const zip = await zipOf({ 'run.json': 'x'.repeat(100_000) })
     const [entry] = listZip(zip)
-    await expect(readZipEntry(zip, { ...entry!, size: 10 }, 1000)).rejects.toThrow(/inflates past the 1000 bytes allowed/)
+    await expect(readZipEntry(zip, { ...entry!, size: 10 }, 1000)).rejects.toThrow(/inflates past the 10 bytes its directory entry declares/)
+  })
+
+  it('stops inflating a bomb at its declared size, not at the limit', async () => {
+    const zip = await zipOf({ 'run.json': Buffer.alloc(20 * 1024 * 1024) })
+    const [entry] = listZip(zip)
+    let inflated = 0
+    const read = async () => {
+      for await (const piece of zipEntryChunks(zip, { ...entry!, size: 1024 }, 64 * 1024 * 1024)) inflated += piece.length
+    }
+    await expect(read()).rejects.toThrow(/inflates past the 1024 bytes/)
+    // one inflated piece past the claim at most (zlib hands them over 16 KiB at a time), not the 64 MB allowed
+    expect(inflated).toBeLessThanOrEqual(64 * 1024)
   })
 
   it('detects corrupt data by its CRC', async () => {

@@ -205,6 +205,7 @@ function baselineWith(verdicts: JudgeVerdict[]): RunRecord {
   return {
     schemaVersion: 1,
     tool: { name: 'evalgate', version: '0.0.0' },
+    fingerprintVersion: 2,
     name: 'evals',
     createdAt: '2026-01-01T00:00:00.000Z',
     complete: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { clampScore, combineSamples, failedVerdict, median, normalizeVerdict, parseVerdictText } from '../../src/judge/verdict.js'
+import { combineSamples, failedVerdict, median, normalizeVerdict, parseVerdictText } from '../../src/judge/verdict.js'
 
 describe('parseVerdictText: usable replies', () => {
   it.each([
@@ -120,14 +120,6 @@ describe('samples', () => {
     const combined = combineSamples([failedVerdict('a'), failedVerdict('b')])
     expect(combined).toMatchObject({ score: 0, error: 'a', samples: [] })
   })
-})
-
-it.each([
-  [1.4, 1],
-  [-0.2, 0],
-  [0.5, 0.5]
-])('clampScore(%p) = %p', (x, expected) => {
-  expect(clampScore(x)).toBe(expected)
 })
 
 describe('parseVerdictText: one verdict per reply (SPEC §9, issue 12 row 10)', () => {

@@ -5,6 +5,7 @@
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
 import type { Assertion, AssertionResult } from '../types.js'
+import { clampScore } from '../util/score.js'
 import { costAssertions } from './cost.js'
 import { countAssertions } from './counts.js'
 import { finishReasonAssertions } from './finish-reason.js'
@@ -100,17 +101,13 @@ function problemOf(a: Assertion): string | undefined {
   return validated.get(a)
 }
 
-function unitScore(score: number): number {
-  return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score))
-}
-
 function toResult(a: Assertion, outcome: CheckOutcome, negated: boolean): AssertionResult {
   // an error is a failure whichever way the check points: `not-` never turns it into a pass
   const broken = outcome.error !== undefined
   const passed = !broken && outcome.pass !== negated
   const score = broken ? 0 : negated ? 1 - outcome.score : outcome.score
   // field by field, not spreads: every result is kept in the record, and a spread copy costs V8 several hundred bytes more
-  const result: AssertionResult = { type: a.type, passed, score: unitScore(score), reason: outcome.reason }
+  const result: AssertionResult = { type: a.type, passed, score: clampScore(score), reason: outcome.reason }
   if (a.weight !== undefined) result.weight = a.weight
   if (outcome.error !== undefined) result.error = outcome.error
   if (outcome.judge !== undefined) result.judge = outcome.judge

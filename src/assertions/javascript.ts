@@ -11,6 +11,7 @@ import { errorMessage } from '../errors.js'
 import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome } from '../sandbox/index.js'
 import { gradable, type Gradable } from '../sandbox/gradable.js'
 import type { Assertion, EvalCase, ToolCall, Usage } from '../types.js'
+import { clampScore } from '../util/score.js'
 import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { kindOf, numberOptionProblem } from './values.js'
@@ -171,10 +172,6 @@ interface Grade {
   note: string
   /** a score that is not a finite number fails whatever `pass` says */
   broken?: string
-}
-
-function clampScore(score: number): number {
-  return Math.min(1, Math.max(0, score))
 }
 
 function scoreNote(score: number, threshold: number): string {

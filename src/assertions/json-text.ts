@@ -1,5 +1,7 @@
 /** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
 
+import { visitJsonInText } from '../util/json-in-text.js'
+
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; error: string }
 
 /** A fenced code block: an opening ``` line (any info string), then everything up to a closing ``` line. */
@@ -27,38 +29,6 @@ export function parseOutputJson(output: string): ParsedJson {
   return inner.ok ? inner : { ok: false, error: `the fenced code block is not valid JSON: ${inner.error}` }
 }
 
-/** How the walk from an opening bracket ended, and the index just past the last character it looked at. */
-interface Walk {
-  status: 'closed' | 'mismatched' | 'open'
-  at: number
-}
-
-/**
- * Walks from the bracket at `start` to the one that closes it; brackets inside
- * strings do not count. 'open' means `limit` came first.
- */
-function walkBrackets(text: string, start: number, limit: number): Walk {
-  const expected: string[] = []
-  let inString = false
-  for (let i = start; i < limit; i++) {
-    const c = text[i]
-    if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-    } else if (c === '"') {
-      inString = true
-    } else if (c === '{') {
-      expected.push('}')
-    } else if (c === '[') {
-      expected.push(']')
-    } else if (c === '}' || c === ']') {
-      if (expected.pop() !== c) return { status: 'mismatched', at: i + 1 }
-      if (expected.length === 0) return { status: 'closed', at: i + 1 }
-    }
-  }
-  return { status: 'open', at: limit }
-}
-
 export interface JsonScan {
   /** the first embedded JSON that `accept` took (an object or array, so never undefined) */
   match?: unknown
@@ -74,21 +44,11 @@ export interface JsonScan {
  */
 export function scanJson(text: string, accept: (value: unknown) => boolean, budget = SCAN_BUDGET): JsonScan {
   const scan: JsonScan = { truncated: false }
-  let left = budget
-  const opening = /[[{]/g
-  for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
-    const start = m.index
-    const limit = Math.min(text.length, start + left)
-    const walk = walkBrackets(text, start, limit)
-    if (walk.status === 'open' && limit < text.length) return { ...scan, truncated: true }
-    left -= walk.at - start
-    if (walk.status !== 'closed') continue
-    const candidate = text.slice(start, walk.at)
-    left -= candidate.length
-    const parsed = tryParse(candidate)
-    if (!parsed.ok) continue
-    if (scan.firstParsed === undefined) scan.firstParsed = parsed.value
-    if (accept(parsed.value)) return { ...scan, match: parsed.value }
-  }
+  scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
+    if (scan.firstParsed === undefined) scan.firstParsed = value
+    if (!accept(value)) return false
+    scan.match = value
+    return true
+  }).truncated
   return scan
 }

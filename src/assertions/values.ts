@@ -96,7 +96,7 @@ export function termsProblem(a: Assertion): string | undefined {
 }
 
 /** A problem with an optional numeric option (`threshold`, `tolerance`, …). */
-export function numberOptionProblem(a: Assertion, key: string, range: { min?: number; max?: number } = {}): string | undefined {
+export function numberOptionProblem(a: Assertion, key: keyof Assertion, range: { min?: number; max?: number } = {}): string | undefined {
   const v = a[key]
   if (v === undefined) return undefined
   if (typeof v !== 'number' || !Number.isFinite(v)) return `${a.type} \`${key}\` must be a number, got ${kindOf(v)}`

@@ -7,16 +7,14 @@ import type { RunRecord } from '../types.js'
 import { compareRuns } from './compare.js'
 import type { Comparison } from './types.js'
 
-/** Records from before `fingerprintVersion` was written fingerprinted as version 1. */
-const versionOf = (record: RunRecord) => record.fingerprintVersion ?? 1
-
 /**
  * Why the baseline's fingerprints cannot be compared with the current run's,
  * or null when they can. Fingerprints of two versions never match: compared
  * anyway, every case would be "changed" and nothing would be gated.
  */
 export function baselineCompatibility(baseline: RunRecord, current: RunRecord): string | null {
-  const [was, now] = [versionOf(baseline), versionOf(current)]
+  // a record from before the field was read as version 1 (config/record-schema.ts)
+  const [was, now] = [baseline.fingerprintVersion, current.fingerprintVersion]
   if (was === now) return null
   return (
     `the baseline was fingerprinted with version ${was}, this run with ${now}: ` +

@@ -91,41 +91,29 @@ const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 l
 const missingBaseline: Check = (_c, gate) =>
   gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null
 
-const regressions: Check = (c, gate) => {
-  const n = c.regressed.length
-  if (n <= gate.maxRegressions) return null
-  return failure(
-    'maxRegressions',
-    gate.maxRegressions,
-    n,
-    c.regressed,
-    `${plural(n, 'case')} regressed (limit: maxRegressions ${gate.maxRegressions}): ${formatKeys(c.regressed)}`
-  )
+/**
+ * A limit on how many cases one of the comparison's lists may hold
+ * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
+ * sentence: what happened, the limit (after `aside`, when given), the cases.
+ */
+function countCheck(
+  key: 'maxRegressions' | 'maxRemoved' | 'maxChanged',
+  list: 'regressed' | 'removed' | 'changed',
+  what: (n: number) => string,
+  aside?: string
+): Check {
+  return (c, gate) => {
+    const limit = gate[key]
+    const keys = c[list]
+    if (limit === undefined || keys.length <= limit) return null
+    const note = aside ? `${aside}; ` : ''
+    return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`)
+  }
 }
 
-const removed: Check = (c, gate) => {
-  const n = c.removed.length
-  if (n <= gate.maxRemoved) return null
-  return failure(
-    'maxRemoved',
-    gate.maxRemoved,
-    n,
-    c.removed,
-    `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${gate.maxRemoved}): ${formatKeys(c.removed)}`
-  )
-}
-
-const changed: Check = (c, gate) => {
-  const n = c.changed.length
-  if (gate.maxChanged === undefined || n <= gate.maxChanged) return null
-  return failure(
-    'maxChanged',
-    gate.maxChanged,
-    n,
-    c.changed,
-    `${plural(n, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${gate.maxChanged}): ${formatKeys(c.changed)}`
-  )
-}
+const regressions = countCheck('maxRegressions', 'regressed', (n) => `${plural(n, 'case')} regressed`)
+const removed = countCheck('maxRemoved', 'removed', (n) => `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`)
+const changed = countCheck('maxChanged', 'changed', (n) => `${plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's")
 
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
 const comparable: Check = (c, gate) => {

@@ -1,16 +1,14 @@
 import type { ConfigChange } from '../config/trusted.js'
+import type { RunRecord } from '../types.js'
 
 /**
  * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
  * Case lists hold case keys (CaseResult.id) in dataset order.
  */
 
-/** The headline figures of one run. */
-export interface RunFigures {
-  name: string
-  createdAt: string
-  sha: string | null
-  complete: boolean
+/** The headline figures of one run; what it copies from the record is typed by the record. */
+export interface RunFigures extends Pick<RunRecord, 'name' | 'createdAt' | 'complete'> {
+  sha: RunRecord['git']['sha']
   /** cases in the record (for an incomplete run: the cases that finished) */
   total: number
   passed: number

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline'
 import { Readable } from 'node:stream'
 import { glob, isDynamicPattern } from 'tinyglobby'
 import { ConfigError } from '../errors.js'
-import type { Assertion, EvalCase } from '../types.js'
+import type { Assertion, EvalCase } from './case.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
 import { expectedText } from './expected.js'
@@ -216,7 +216,7 @@ export class CaseNormalizer {
     if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, file)
     let own: Assertion[]
     try {
-      own = raw.assert ? (raw.assert as Assertion[]) : shorthandAssertions(raw)
+      own = raw.assert ?? shorthandAssertions(raw)
     } catch (err) {
       throw new ConfigError(`${where()}: ${(err as Error).message}`, file)
     }

@@ -5,7 +5,7 @@
  * checked against, the defaults' marked so.
  */
 import path from 'node:path'
-import type { Assertion } from '../types.js'
+import type { Assertion } from './case.js'
 
 /** How a threshold reads for the types whose threshold has a unit. */
 const THRESHOLD_UNITS: Record<string, (t: unknown) => string> = {

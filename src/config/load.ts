@@ -4,7 +4,8 @@
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../util/argv.js'
-import type { Assertion, DatasetFingerprint, EvalCase } from '../types.js'
+import type { EvalCase } from './case.js'
+import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
@@ -78,7 +79,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
   }
   const config = settings(configOf(located))
-  const defaults = resolveFiles(config.defaults.assert as Assertion[], baseDir)
+  const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
     const problem = validateAssertion(a)

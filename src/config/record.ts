@@ -1,145 +1,15 @@
 /**
  * Reading run records (SPEC §5): our own files, but also baselines downloaded
- * from elsewhere, so they are validated before anything trusts them.
+ * from elsewhere, so they are validated before anything trusts them, with the
+ * schema their types come from (record-schema.ts).
  */
 import { z } from 'zod'
 import { RecordError } from '../errors.js'
-import type { CaseResult, RunRecord } from '../types.js'
 import { JsonArraySplitter, JsonSplitError } from '../util/json-split.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
 import { utf8Chunks } from './dataset.js'
 import { formatPath, MAX_NESTING, tooDeepError } from './parse.js'
-
-export const RECORD_SCHEMA_VERSION = 1
-
-const judgeVerdict = z.object({
-  model: z.string(),
-  score: z.number(),
-  reason: z.string(),
-  error: z.string().optional(),
-  reused: z.boolean().optional(),
-  tokens: z.number().optional(),
-  key: z.string(),
-  samples: z.array(z.number()).optional()
-})
-
-const assertionResult = z.object({
-  type: z.string(),
-  passed: z.boolean(),
-  score: z.number(),
-  reason: z.string(),
-  weight: z.number().optional(),
-  error: z.string().optional(),
-  judge: judgeVerdict.optional()
-})
-
-/**
- * Usage as recorded (SPEC §10). Records made before result objects kept
- * `promptTokens`/`completionTokens`: they are read as input and output tokens.
- */
-const usage = z
-  .object({
-    inputTokens: z.number().optional(),
-    outputTokens: z.number().optional(),
-    totalTokens: z.number().optional(),
-    costUsd: z.number().optional(),
-    promptTokens: z.number().optional(),
-    completionTokens: z.number().optional()
-  })
-  .transform(({ promptTokens, completionTokens, ...u }) => {
-    if (u.inputTokens === undefined && promptTokens !== undefined) u.inputTokens = promptTokens
-    if (u.outputTokens === undefined && completionTokens !== undefined) u.outputTokens = completionTokens
-    return u
-  })
-
-const toolCall = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
-
-/** What a result object adds to a trial and a case (SPEC §10). */
-const agentFields = {
-  toolCalls: z.array(toolCall).optional(),
-  usage: usage.optional(),
-  latencyMs: z.number().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  finishReason: z.string().optional()
-}
-
-const trial = z.object({
-  passed: z.boolean(),
-  output: z.string().nullable(),
-  error: z.string().nullable(),
-  score: z.number().nullable(),
-  durationMs: z.number(),
-  assertions: z.array(assertionResult),
-  ...agentFields,
-  namedScores: z.record(z.string(), z.number()).optional()
-})
-
-const caseResult = z.object({
-  id: z.string(),
-  index: z.number().int().min(0).optional(),
-  name: z.string(),
-  tags: z.array(z.string()),
-  fingerprint: z.string(),
-  input: z.unknown().optional(),
-  expected: z.unknown().optional(),
-  passed: z.boolean(),
-  passFraction: z.number().min(0).max(1),
-  output: z.string().nullable(),
-  error: z.string().nullable(),
-  score: z.number().nullable(),
-  durationMs: z.number(),
-  assertions: z.array(assertionResult),
-  trials: z.array(trial).optional(),
-  ...agentFields,
-  source: z.object({ file: z.string(), line: z.number().optional() }).optional(),
-  history: z
-    .string()
-    .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
-    .optional(),
-  reruns: z.number().int().min(0).optional(),
-  namedScores: z.record(z.string(), z.number()).optional()
-})
-
-export const runRecordSchema = z.object({
-  schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
-  tool: z.object({ name: z.literal('evalgate'), version: z.string() }),
-  // records from before the field fingerprinted as version 1 did
-  fingerprintVersion: z.number().int().min(1).default(1),
-  name: z.string(),
-  createdAt: z.string(),
-  complete: z.boolean().default(true),
-  stopReason: z.enum(['interrupted', 'budget']).optional(),
-  budget: z.object({ maxCostUsd: z.number(), spentUsd: z.number() }).optional(),
-  planned: z.number().int().min(0).optional(),
-  dataset: z.object({ fingerprint: z.string(), cases: z.number().int().min(0) }).optional(),
-  git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
-  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
-  summary: z.object({
-    total: z.number(),
-    passed: z.number(),
-    failed: z.number(),
-    errors: z.number(),
-    passRate: z.number(),
-    meanScore: z.number().nullable(),
-    durationMs: z.number(),
-    judge: z.object({
-      calls: z.number(),
-      reused: z.number(),
-      errors: z.number(),
-      tokens: z.number(),
-      costUsd: z.number().optional(),
-      sampled: z.number().optional(),
-      disagreements: z.number().optional()
-    }),
-    reruns: z.number().optional(),
-    namedScores: z.record(z.string(), z.object({ score: z.number(), cases: z.number() })).optional()
-  }),
-  trend: z
-    .array(z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() }))
-    .max(100)
-    .optional(),
-  cases: z.array(caseResult)
-})
+import { caseResultSchema, RECORD_SCHEMA_VERSION, runRecordSchema, type CaseResult, type RunRecord } from './record-schema.js'
 
 /** The record without its cases, which RecordReader validates one by one. */
 const recordHeadSchema = runRecordSchema.extend({ cases: z.array(z.unknown()).max(0) })
@@ -216,7 +86,7 @@ class RecordReader {
       const issue = result.error.issues[0]!
       throw invalidAt(file, issue.path as (string | number)[], issue.message)
     }
-    return { ...result.data, cases: this.cases } as RunRecord
+    return { ...result.data, cases: this.cases }
   }
 
   private addCase(text: string, i: number): void {
@@ -229,7 +99,7 @@ class RecordReader {
       this.caseProblem = notJson(file, `at cases[${i}]: ${(err as Error).message}`)
       return
     }
-    const result = caseResult.safeParse(value)
+    const result = caseResultSchema.safeParse(value)
     if (!result.success) {
       const issue = result.error.issues[0]!
       this.caseProblem = invalidAt(file, ['cases', i, ...(issue.path as (string | number)[])], issue.message)
@@ -246,9 +116,8 @@ class RecordReader {
       return
     }
     this.keys.set(id, i)
-    const kept = result.data as CaseResult
-    this.options.onCase?.(kept)
-    this.cases.push(kept)
+    this.options.onCase?.(result.data)
+    this.cases.push(result.data)
   }
 
   private splitError(err: unknown): unknown {

@@ -27,16 +27,19 @@ type Settings = Record<string, unknown>
 
 /** The head config with every trusted setting taken from the base config, and what the head would have changed. */
 export function withTrustedSettings(head: ParsedConfig, base: ParsedConfig): TrustedConfig {
-  const config: Settings = { ...head }
+  const config: ParsedConfig = { ...head }
   const changes: ConfigChange[] = []
-  const b = base as unknown as Settings
-  const h = head as unknown as Settings
   for (const key of TRUSTED_KEYS) {
-    if (b[key] === undefined) delete config[key]
-    else config[key] = b[key]
-    changes.push(...differences(key, b[key], h[key]))
+    trust(config, base, key)
+    changes.push(...differences(key, base[key], head[key]))
   }
-  return { config: config as unknown as ParsedConfig, changes }
+  return { config, changes }
+}
+
+/** A trusted setting as the base has it: unset there, unset here. */
+function trust<K extends (typeof TRUSTED_KEYS)[number]>(config: ParsedConfig, base: ParsedConfig, key: K): void {
+  if (base[key] === undefined) delete config[key]
+  else config[key] = base[key]
 }
 
 function isObject(v: unknown): v is Settings {

@@ -5,6 +5,9 @@
  * shared by the LLM judge, the command judge and the library's runJudgeEval.
  */
 
+import { visitJsonInText } from '../util/json-in-text.js'
+import { clampScore } from '../util/score.js'
+
 export interface Verdict {
   score: number
   reason: string
@@ -22,10 +25,6 @@ const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot
 /** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
 export function failedVerdict(message: string): Verdict {
   return { score: 0, reason: message, error: message }
-}
-
-export function clampScore(score: number): number {
-  return Math.min(1, Math.max(0, score))
 }
 
 /**
@@ -118,31 +117,12 @@ function reasonText(reason: unknown): string {
  */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const found: Record<string, unknown>[] = []
-  for (let start = text.indexOf('{'); start !== -1;) {
-    const end = matchingBrace(text, start)
-    const value = end === -1 ? undefined : tryParse(text.slice(start, end + 1))
-    if (value && typeof value === 'object' && !Array.isArray(value)) {
-      found.push(value as Record<string, unknown>)
-      start = text.indexOf('{', end + 1)
-    } else start = text.indexOf('{', start + 1)
-  }
+  // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
+  visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+    found.push(value as Record<string, unknown>)
+    return false
+  })
   return found
-}
-
-/** Index of the `}` closing the `{` at `start`, skipping braces inside JSON strings; -1 when unbalanced. */
-function matchingBrace(text: string, start: number): number {
-  let depth = 0
-  let inString = false
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i]
-    if (inString) {
-      if (ch === '\\') i++
-      else if (ch === '"') inString = false
-    } else if (ch === '"') inString = true
-    else if (ch === '{') depth++
-    else if (ch === '}' && --depth === 0) return i
-  }
-  return -1
 }
 
 function tryParse(text: string): unknown {

@@ -4,6 +4,15 @@
  * common prefix and suffix are set aside; past a bound on the number of edits
  * the diff stops being minimal (all deletions, then all insertions) rather than
  * taking quadratic time and memory on two unrelated long texts.
+ *
+ * Kept rather than jsdiff for speed (diff 9.0.0, Node 20.20, 2026-12-02,
+ * `node scripts/measure-infra.mjs`): lineDiff with jsdiff's diffArrays in
+ * place of diffSequences, the same tokens and the same 2,000-edit bound,
+ * finds diffs of the same size and takes 0.07 ms against 0.03 ms here on a
+ * 2 KB answer, 2.2 against 1.35 ms on 50 KB, 779 against 140 ms on two
+ * unrelated 50 KB texts and 207 against 46 ms on a 50 KB one-line JSON
+ * (medians of 20). Size is no reason: diffArrays alone minifies to 3.4 KB,
+ * this file to 3.0 KB.
  */
 
 export type DiffOp = 'equal' | 'delete' | 'insert'

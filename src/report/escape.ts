@@ -53,7 +53,8 @@ export function escapeInline(text: string, maxChars = 500): string {
   return neutraliseReferences(escaped)
 }
 
-const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
+export const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /**
  * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown

@@ -16,6 +16,7 @@ import { formatCount, formatPercent, formatScore, plural } from '../compare/form
 import type { Comparison } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord, ToolCall } from '../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from './diff.js'
+import { HTML_ENTITIES } from './escape.js'
 import { flakyReason, formatDuration, relativeAge, type ReportInput } from './markdown.js'
 import { firstDifferingStep } from './metrics.js'
 
@@ -79,11 +80,9 @@ const DEFAULT_TEXT_CHARS = 100_000
 /** The order of the flip column, worst first: also the table's initial order. */
 export const FLIP_ORDER: readonly Flip[] = ['regressed', 'flaky', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none']
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-
 /** Text for HTML content or a quoted attribute. */
 export function escapeHtmlText(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!)
+  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]!)
 }
 
 /**

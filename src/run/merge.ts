@@ -47,7 +47,7 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
   return {
     schemaVersion: first.schemaVersion,
     tool: { name: 'evalgate', version: VERSION },
-    ...(first.fingerprintVersion !== undefined ? { fingerprintVersion: first.fingerprintVersion } : {}),
+    fingerprintVersion: first.fingerprintVersion,
     name: first.name,
     createdAt: records.map((r) => r.createdAt).sort()[0]!,
     complete: records.every((r) => r.complete),
@@ -98,7 +98,7 @@ function checkSameRun(placed: Placed[]): void {
     if (a.runId && b.runId && a.runId !== b.runId) differ('git.runId', a.runId, b.runId)
     const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1]
     if (ra !== rb) differ('repeat', ra, rb)
-    const [fa, fb] = [first.record.fingerprintVersion ?? 1, p.record.fingerprintVersion ?? 1]
+    const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion]
     if (fa !== fb) differ('fingerprintVersion', fa, fb)
   }
 }

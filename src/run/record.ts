@@ -3,7 +3,7 @@
  */
 import { carryHistory, carryTrend } from '../compare/history.js'
 import { FINGERPRINT_VERSION } from '../config/fingerprint.js'
-import { RECORD_SCHEMA_VERSION } from '../config/record.js'
+import { RECORD_SCHEMA_VERSION } from '../config/record-schema.js'
 import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { summarizeNamedScores } from './promptfoo.js'
 import { redact } from '../util/env.js'

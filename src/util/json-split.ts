@@ -8,6 +8,12 @@
  * It only finds where values begin and end (strings, escapes, nesting); every
  * piece of text is still checked by JSON.parse, so whatever this accepts is
  * exactly valid JSON.
+ *
+ * Kept rather than stream-json, as measured for issue 16: reading the same
+ * run record took stream-json 4.57 s and 125 MB at peak, this splitter 0.51 s
+ * and 121 MB; and stream-json is not meant for untrusted input, which a
+ * baseline uploaded by another run is (hence maxDepth here, and JSON.parse
+ * judging every piece).
  */
 
 export interface SplitOptions {

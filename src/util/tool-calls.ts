@@ -3,8 +3,12 @@
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */
+import { z } from 'zod'
 import { TargetError } from '../errors.js'
-import type { ToolCall } from '../types.js'
+
+/** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
+export const toolCallSchema = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
+export type ToolCall = z.output<typeof toolCallSchema>
 
 /**
  * Tool calls in any of the shapes agents write them: `{name, args}`,

@@ -7,32 +7,23 @@ import { z } from 'zod'
 
 const nonNegative = z.number().min(0)
 
-export interface RawPromptfooAssertion {
-  type: string
-  value?: unknown
-  threshold?: number
-  weight?: number
-  metric?: string
-  transform?: string
-  assert?: RawPromptfooAssertion[]
-  config?: Record<string, unknown>
-}
+export const promptfooAssertionSchema = z
+  .object({
+    type: z.string().min(1),
+    value: z.unknown().optional(),
+    threshold: z.number().optional(),
+    weight: nonNegative.optional(),
+    metric: z.string().optional(),
+    transform: z.string().optional(),
+    /** assert-set only; a getter, so that the type of the nested list is inferred too */
+    get assert() {
+      return z.array(promptfooAssertionSchema).optional()
+    },
+    config: z.record(z.string(), z.unknown()).optional()
+  })
+  .strict()
 
-export const promptfooAssertionSchema: z.ZodType<RawPromptfooAssertion> = z.lazy(() =>
-  z
-    .object({
-      type: z.string().min(1),
-      value: z.unknown().optional(),
-      threshold: z.number().optional(),
-      weight: nonNegative.optional(),
-      metric: z.string().optional(),
-      transform: z.string().optional(),
-      /** assert-set only */
-      assert: z.array(promptfooAssertionSchema).optional(),
-      config: z.record(z.string(), z.unknown()).optional()
-    })
-    .strict()
-)
+export type RawPromptfooAssertion = z.output<typeof promptfooAssertionSchema>
 
 const testOptionsSchema = z
   .object({

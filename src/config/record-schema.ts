@@ -1,0 +1,200 @@
+/**
+ * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * inferred from it: what the engine writes and what the reader accepts are
+ * one definition, so neither can gain a field the other does not know.
+ */
+import { z } from 'zod'
+import { toolCallSchema } from '../util/tool-calls.js'
+
+export const RECORD_SCHEMA_VERSION = 1
+
+export const judgeVerdictSchema = z.object({
+  model: z.string(),
+  score: z.number(),
+  reason: z.string(),
+  error: z.string().optional(),
+  reused: z.boolean().optional(),
+  tokens: z.number().optional(),
+  /** hash of model + rubric + input + output, the key of verdict reuse */
+  key: z.string(),
+  /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
+  samples: z.array(z.number()).optional()
+})
+
+export const assertionResultSchema = z.object({
+  type: z.string(),
+  passed: z.boolean(),
+  score: z.number(),
+  reason: z.string(),
+  weight: z.number().optional(),
+  /** set when the check itself threw (javascript) or the judge failed */
+  error: z.string().optional(),
+  /** llm-rubric verdicts */
+  judge: judgeVerdictSchema.optional()
+})
+
+/**
+ * What one trial of the target consumed (SPEC §10). Records made before
+ * result objects kept `promptTokens`/`completionTokens`: they are read as
+ * input and output tokens.
+ */
+export const usageSchema = z
+  .object({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    totalTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+    promptTokens: z.number().optional(),
+    completionTokens: z.number().optional()
+  })
+  .transform(({ promptTokens, completionTokens, ...u }) => {
+    if (u.inputTokens === undefined && promptTokens !== undefined) u.inputTokens = promptTokens
+    if (u.outputTokens === undefined && completionTokens !== undefined) u.outputTokens = completionTokens
+    return u
+  })
+
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
+  toolCalls: z.array(toolCallSchema).optional(),
+  usage: usageSchema.optional(),
+  /** time spent in the target, start-up excluded (SPEC §10) */
+  latencyMs: z.number().optional(),
+  /** the result object's `metadata` */
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  finishReason: z.string().optional()
+}
+
+/** promptfoo `metric`s: the weighted mean score of each metric's assertions */
+const namedScores = z.record(z.string(), z.number())
+
+export const trialResultSchema = z.object({
+  passed: z.boolean(),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+  score: z.number().nullable(),
+  durationMs: z.number(),
+  assertions: z.array(assertionResultSchema),
+  ...agentFields,
+  namedScores: namedScores.optional()
+})
+
+/** Where a case came from, for messages and annotations. */
+export const caseSourceSchema = z.object({ file: z.string(), line: z.number().optional() })
+
+export const caseResultSchema = z.object({
+  /** the key that matches the case across runs: the user's id, else a hash of the input */
+  id: z.string(),
+  /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
+  index: z.number().int().min(0).optional(),
+  name: z.string(),
+  tags: z.array(z.string()),
+  fingerprint: z.string(),
+  /** absent when the case's input was undefined (a library case), which JSON does not keep */
+  input: z.unknown().optional(),
+  /** everything the user wrote about expectations, for the report ("expected") */
+  expected: z.unknown().optional(),
+  passed: z.boolean(),
+  passFraction: z.number().min(0).max(1),
+  output: z.string().nullable(),
+  error: z.string().nullable(),
+  score: z.number().nullable(),
+  durationMs: z.number(),
+  assertions: z.array(assertionResultSchema),
+  trials: z.array(trialResultSchema).optional(),
+  // of a case: the tool calls of the trial shown (the one agreeing with its verdict),
+  // usage summed over trials (costUsd from the target or from `pricing`), the mean latency
+  ...agentFields,
+  source: caseSourceSchema.optional(),
+  /**
+   * Results of the runs before this one with the same fingerprint, oldest
+   * first, "P" passed, "F" failed: the baseline's history plus the baseline's
+   * result, at most 20 (see compare/history.ts)
+   */
+  history: z
+    .string()
+    .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
+    .optional(),
+  /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
+  reruns: z.number().int().min(0).optional(),
+  namedScores: namedScores.optional()
+})
+
+export const judgeSummarySchema = z.object({
+  calls: z.number(),
+  reused: z.number(),
+  errors: z.number(),
+  tokens: z.number(),
+  /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
+  costUsd: z.number().optional(),
+  /** verdicts asked with judge.samples > 1 (reused ones not counted) */
+  sampled: z.number().optional(),
+  /** of those, verdicts whose samples fell on both sides of the pass threshold */
+  disagreements: z.number().optional()
+})
+
+/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
+export const namedScoreSchema = z.object({ score: z.number(), cases: z.number() })
+
+export const runSummarySchema = z.object({
+  total: z.number(),
+  passed: z.number(),
+  failed: z.number(),
+  errors: z.number(),
+  passRate: z.number(),
+  meanScore: z.number().nullable(),
+  durationMs: z.number(),
+  judge: judgeSummarySchema,
+  /** trials spent re-running flipped cases (rerunFlips), when any */
+  reruns: z.number().optional(),
+  /** promptfoo `metric`s over the run, when any case has one */
+  namedScores: z.record(z.string(), namedScoreSchema).optional()
+})
+
+/** One earlier run on the baseline branch, as the trend chart shows it. */
+export const runTrendPointSchema = z.object({ sha: z.string().nullable(), createdAt: z.string(), passRate: z.number(), meanScore: z.number().nullable() })
+
+/** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
+export const datasetFingerprintSchema = z.object({
+  fingerprint: z.string(),
+  /** how many cases the whole dataset has */
+  cases: z.number().int().min(0)
+})
+
+export const runRecordSchema = z.object({
+  schemaVersion: z.literal(RECORD_SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('evalgate'), version: z.string() }),
+  /** what the cases' fingerprints cover (config/fingerprint.ts); records from before the field fingerprinted as version 1 did */
+  fingerprintVersion: z.number().int().min(1).default(1),
+  name: z.string(),
+  createdAt: z.string(),
+  complete: z.boolean().default(true),
+  /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
+  stopReason: z.enum(['interrupted', 'budget']).optional(),
+  /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
+  budget: z.object({ maxCostUsd: z.number(), spentUsd: z.number() }).optional(),
+  /** cases the run set out to run (an incomplete run finished fewer) */
+  planned: z.number().int().min(0).optional(),
+  /** absent in records of evalgate before fingerprint version 2 */
+  dataset: datasetFingerprintSchema.optional(),
+  git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
+  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
+  summary: runSummarySchema,
+  /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
+  trend: z.array(runTrendPointSchema).max(100).optional(),
+  cases: z.array(caseResultSchema)
+})
+
+// The types are what the reader gives (z.output: defaults filled in, old usage
+// keys renamed); the engine writes values of these types, which the schema
+// accepts as they are (__tests__/config/record-schema.test.ts holds both to that).
+export type JudgeVerdict = z.output<typeof judgeVerdictSchema>
+export type AssertionResult = z.output<typeof assertionResultSchema>
+export type Usage = z.output<typeof usageSchema>
+export type TrialResult = z.output<typeof trialResultSchema>
+export type CaseResult = z.output<typeof caseResultSchema>
+export type JudgeSummary = z.output<typeof judgeSummarySchema>
+export type NamedScore = z.output<typeof namedScoreSchema>
+export type RunSummary = z.output<typeof runSummarySchema>
+export type RunTrendPoint = z.output<typeof runTrendPointSchema>
+export type DatasetFingerprint = z.output<typeof datasetFingerprintSchema>
+export type RunRecord = z.output<typeof runRecordSchema>
