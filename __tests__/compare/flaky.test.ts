@@ -118,6 +118,15 @@ describe('assess: which flips count', () => {
       }
     },
     {
+      name: 'the re-run evidence is the last `reruns` trials only: 1 of 3 at first (repeat: 3), then 3 of 3 re-run',
+      baseline: makeCase('q', true),
+      current: makeCase('q', true, { trials: [...makeTrials(1, 3), ...makeTrials(3, 3)], passFraction: 4 / 6, reruns: 3 }),
+      expected: {
+        outcome: 'flaky',
+        flaky: { flip: 'failed', because: 'reruns', current: { passed: 4, total: 6 }, baseline: { passed: 1, total: 1 }, reruns: { passed: 3, total: 3 } }
+      }
+    },
+    {
       name: 're-runs that keep the flip, against a single baseline trial: a regression, not testable (p = 1/7 at best)',
       baseline: makeCase('q', true),
       current: rerunCase('q', 'FFFFFF'),
