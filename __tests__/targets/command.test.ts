@@ -192,6 +192,12 @@ describe('command target: output cap', () => {
   it('kills an agent whose output exceeds maxOutputBytes', async () => {
     await expect(run(agentCommand('flood'), '', { maxOutputBytes: 10_000 })).rejects.toThrow('output exceeded 10000 bytes (target.maxOutputBytes)')
   })
+
+  it('counts UTF-8 bytes: two-byte characters pass at the limit and fail one byte over it', async () => {
+    const atLimit = await run(agentCommand('bytes'), '1000', { maxOutputBytes: 1000 })
+    expect(atLimit).toBe('é'.repeat(500))
+    await expect(run(agentCommand('bytes'), '1001', { maxOutputBytes: 1000 })).rejects.toThrow('output exceeded 1000 bytes (target.maxOutputBytes)')
+  })
 })
 
 describe('command target: stopping', () => {

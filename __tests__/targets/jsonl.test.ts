@@ -212,12 +212,52 @@ describe('jsonl target: workers', () => {
     expect(await output(target, 'pid')).toBe(pid)
   })
 
+  it('counts a reply line in UTF-8 bytes: a line of two-byte characters passes at the limit and fails one byte over it', async () => {
+    const target = jsonlTarget({ maxOutputBytes: 1000 })
+    const atLimit = await output(target, 'bytes:1000')
+    expect(atLimit).toMatch(/^é+x?$/)
+    // fewer than 1000 characters either way: only bytes tell the two apart
+    expect(atLimit.length).toBeLessThan(500)
+    await expect(target.call(request('bytes:1001'))).rejects.toThrow('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+  })
+
+  it('counts a line still being written in UTF-8 bytes', async () => {
+    const target = jsonlTarget({ maxOutputBytes: 1000 })
+    // 600 characters, 1,200 bytes: over the limit in bytes only (whether it arrives cut or whole)
+    await expect(target.call(request('multibyte-partial:600'))).rejects.toThrow(
+      /(a line of more than|the reply exceeded) 1000 bytes \(target\.maxOutputBytes\)/
+    )
+  })
+
   it('a line still growing past maxOutputBytes fails the cases in flight and restarts the worker', async () => {
     const target = jsonlTarget({ maxOutputBytes: 1000 })
     const pid = await output(target, 'pid')
     await expect(target.call(request('long:500000'))).rejects.toThrow('a line of more than 1000 bytes (target.maxOutputBytes)')
     expect(await output(target, 'pid')).not.toBe(pid)
   })
+})
+
+describe('jsonl target: latency', () => {
+  // the worker below spends 5 s starting before it reads the request already waiting for it, then answers at once
+  it('times a request from the worker’s {"ready": true}, leaving its start-up out', async () => {
+    const target = jsonlTarget({}, ['slow-start'])
+    const started = performance.now()
+    const reply = await target.call(request('upper:ok'))
+    expect(reply.output).toBe('OK')
+    // the call itself waited through the start-up: what the latency leaves out was there
+    expect(performance.now() - started).toBeGreaterThanOrEqual(5000)
+    expect(reply.latencyMs).toBeLessThan(5000)
+  }, 30_000)
+
+  it('without {"ready": true}, a worker’s first reply includes its start-up (there is no telling when it was ready)', async () => {
+    const reply = await jsonlTarget({}, ['slow-start-unannounced']).call(request('upper:ok'))
+    expect(reply.latencyMs).toBeGreaterThanOrEqual(5000)
+  }, 30_000)
+
+  it('a latencyMs the worker reports itself wins', async () => {
+    const reply = await jsonlTarget({}, ['slow-start-unannounced']).call(request('timed'))
+    expect(reply.latencyMs).toBe(12.5)
+  }, 30_000)
 })
 
 describe('jsonl target: close', () => {

@@ -73,17 +73,29 @@ describe('module target', () => {
     expect(error.message).toContain(`cannot load ${file}`)
   })
 
-  it('carries a result object back as it was returned, its output as the output, and the time spent in the agent', async () => {
+  it('reads a result object field by field: its output as the output, tool calls, usage, metadata and the time spent in the agent', async () => {
     const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
     const reply = await target.call(request('result'))
-    expect(reply.output).toBe('Refund of $20.50 issued for A18.')
-    expect(reply.result).toEqual({
+    expect(reply).toStrictEqual({
       output: 'Refund of $20.50 issued for A18.',
       toolCalls: [{ name: 'refund', args: { order_id: 'A18', amount: 20.5 } }],
-      usage: { inputTokens: 812, outputTokens: 95, costUsd: 0.00021 },
-      metadata: { model: 'support-mini' }
+      usage: { inputTokens: 812, outputTokens: 95, totalTokens: 907, costUsd: 0.00021 },
+      metadata: { model: 'support-mini' },
+      latencyMs: expect.any(Number)
     })
     expect(reply.latencyMs).toBeGreaterThanOrEqual(0)
+    await target.close()
+  })
+
+  it('keeps the latencyMs the agent reports itself over the time measured around the call', async () => {
+    const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
+    expect(await target.call(request('timed'))).toStrictEqual({ output: 'done', latencyMs: 1234.5 })
+    await target.close()
+  })
+
+  it('normalises OpenAI-style tool calls a module returns', async () => {
+    const target = await createTarget(targetConfig({ module: './module-agent.mjs' }), context())
+    expect((await target.call(request('openai-calls'))).toolCalls).toEqual([{ name: 'search_kb', args: { query: 'returns' } }])
     await target.close()
   })
 

@@ -4,7 +4,8 @@
 //   stdin,  one request per line: {"id": "7", "input": "What is 6 * 7?", "case": {"id": "math-mul", "name": "…", "tags": ["math"]}}
 //   stdout, one reply per line:   {"id": "7", "output": "42"}   or   {"id": "7", "error": "why it failed"}
 //
-// Load models and clients once, at the top. Stdout is for replies only: log to
+// Load models and clients once, at the top, then write {"ready": true}: no case's
+// latency then includes the start-up. Stdout is for replies only: log to
 // stderr (console.error). Several requests may be in flight at once; reply in any
 // order, with the request's id. Exit when stdin ends.
 import readline from 'node:readline'
@@ -27,6 +28,9 @@ async function answer(input) {
 }
 
 const reply = (message) => process.stdout.write(`${JSON.stringify(message)}\n`)
+
+// started (models loaded, clients made): the requests waiting are timed from here
+reply({ ready: true })
 
 readline.createInterface({ input: process.stdin, crlfDelay: Infinity }).on('line', (line) => {
   if (!line.trim()) return

@@ -6,7 +6,8 @@ evalgate starts it once (or target.workers times) and keeps it running:
   stdin,  one request per line: {"id": "7", "input": "What is 6 * 7?", "case": {"id": ..., "name": ..., "tags": [...]}}
   stdout, one reply per line:   {"id": "7", "output": "42"}   or   {"id": "7", "error": "why it failed"}
 
-Load models and clients once, at the top. Stdout is for replies only: log to
+Load models and clients once, at the top, then write {"ready": true}: no case's
+latency then includes the start-up. Stdout is for replies only: log to
 stderr. Flush after every reply. Exit when stdin ends.
 """
 import json
@@ -32,6 +33,9 @@ def answer(value):
 
 
 def main():
+    # started (imports done, clients made): the requests waiting are timed from here
+    sys.stdout.write(json.dumps({"ready": True}) + "\n")
+    sys.stdout.flush()
     # readline, not `for line in sys.stdin`: each request is handled as soon as it arrives
     for line in iter(sys.stdin.readline, ""):
         if not line.strip():

@@ -6,7 +6,7 @@
  * ("refund was called 1 time, allowed 0: lookup_order → refund").
  */
 import type { Assertion, ToolCall } from '../types.js'
-import { stableStringify } from '../util/hash.js'
+import { interner } from '../util/intern.js'
 import { jsonDifference } from './json.js'
 import { shown } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -15,8 +15,10 @@ import { kindOf, numberOptionProblem, terms } from './values.js'
 /** Paths longer than this are cut in the middle of a reason. */
 const PATH_STEPS = 12
 
-function callsOf(ctx: AssertionContext): ToolCall[] {
-  return ctx.toolCalls ?? []
+const NO_CALLS: readonly ToolCall[] = Object.freeze([])
+
+function callsOf(ctx: AssertionContext): readonly ToolCall[] {
+  return ctx.toolCalls ?? NO_CALLS
 }
 
 /** "lookup_order → refund", or "no tool calls". */
@@ -27,28 +29,41 @@ export function toolPath(calls: readonly ToolCall[]): string {
   return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
 }
 
+/** How many calls name the tool. */
+function countOf(calls: readonly ToolCall[], name: string): number {
+  let n = 0
+  for (const c of calls) if (c.name === name) n++
+  return n
+}
+
+/** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
+const sharedReason = interner(4096)
+
 function times(n: number): string {
   return `${n} ${n === 1 ? 'time' : 'times'}`
 }
 
-/** What a check found, worded for both directions of `not-`. */
+/**
+ * What a check found, worded for both directions of `not-`. What was asked
+ * is worded only for a failing check (most pass: the words would be garbage).
+ */
 interface Finding {
   holds: boolean
   /** what is so, e.g. "refund was called 1 time" */
   fact: string
   /** what the check asks, e.g. "allowed 0" */
-  expected: string
+  expected: () => string
   /** what `not-` asks instead */
-  expectedNot: string
+  expectedNot: () => string
   score?: number
 }
 
 /** A reason that states the fact, and when failing what was asked, then the path taken. */
 function conclude(f: Finding, negated: boolean, calls: readonly ToolCall[]): CheckOutcome {
   const passes = f.holds !== negated
-  const asked = passes ? '' : `, ${negated ? f.expectedNot : f.expected}`
+  const asked = passes ? '' : `, ${negated ? f.expectedNot() : f.expected()}`
   const score = f.score ?? (f.holds ? 1 : 0)
-  return { pass: f.holds, score, reason: `${f.fact}${asked}: ${toolPath(calls)}` }
+  return { pass: f.holds, score, reason: sharedReason(`${f.fact}${asked}: ${toolPath(calls)}`) }
 }
 
 // ---------------------------------------------------------------- value shapes
@@ -98,10 +113,17 @@ interface Usage extends Range {
   name: string
 }
 
-/** `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing names and such objects. */
+/**
+ * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
+ * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ */
 function usageEntries(value: unknown): Usage[] {
-  const list = Array.isArray(value) ? value : [value]
-  return list.map((entry) => (isRecord(entry) ? (entry as unknown as Usage) : { name: String(entry), min: 1 }))
+  const list: unknown[] = Array.isArray(value) ? value : [value]
+  return list.map((entry) => {
+    if (!isRecord(entry)) return { name: String(entry), min: 1 }
+    const { name, min, max } = entry as unknown as Usage
+    return { name, min: min ?? Math.min(1, max ?? 1), max }
+  })
 }
 
 const toolUsed: AssertionHandler = {
@@ -120,9 +142,7 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    // min defaults to 1, except under `max: 0` ("never called")
-    const entries = usageEntries(a.value).map((e) => ({ ...e, min: e.min ?? Math.min(1, e.max ?? 1) }))
-    const counted = entries.map((e) => ({ entry: e, n: calls.filter((c) => c.name === e.name).length }))
+    const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
     const off = counted.filter(({ entry, n }) => !inRange(n, entry))
     const holds = off.length === 0
     // the facts that decide: the tools out of range when it fails, every tool when it holds
@@ -132,8 +152,8 @@ const toolUsed: AssertionHandler = {
       {
         holds,
         fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-        expected: decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-        expectedNot: one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range'
+        expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range')
       },
       negated,
       calls
@@ -191,7 +211,11 @@ const toolSequence: AssertionHandler = {
       const at = firstDifference(names, steps, (x, y) => x === y)
       const holds = at === -1
       const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`
-      return conclude({ holds, fact, expected: `expected exactly ${sequence}`, expectedNot: `expected anything but exactly ${sequence}` }, negated, calls)
+      return conclude(
+        { holds, fact, expected: () => `expected exactly ${sequence}`, expectedNot: () => `expected anything but exactly ${sequence}` },
+        negated,
+        calls
+      )
     }
     const missing = firstMissingStep(names, steps)
     const holds = missing === -1
@@ -200,7 +224,11 @@ const toolSequence: AssertionHandler = {
       : missing === 0
         ? `${steps[0]} was never called`
         : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`
-    return conclude({ holds, fact, expected: `expected ${sequence} in order`, expectedNot: `expected not to find ${sequence} in order` }, negated, calls)
+    return conclude(
+      { holds, fact, expected: () => `expected ${sequence} in order`, expectedNot: () => `expected not to find ${sequence} in order` },
+      negated,
+      calls
+    )
   }
 }
 
@@ -227,13 +255,13 @@ const toolArgsMatch: AssertionHandler = {
     const ofTool = calls.filter((c) => c.name === name)
     const differences = ofTool.map((c) => argsDifference(args, c.args, partial))
     const holds = differences.some((d) => d === undefined)
-    const wanted = `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`
+    const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`
     const fact = holds
       ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)]!.args)}`
       : ofTool.length === 0
         ? `${name} was never called`
         : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`
-    return conclude({ holds, fact, expected: `expected ${wanted}`, expectedNot: `expected no call of ${wanted}` }, negated, calls)
+    return conclude({ holds, fact, expected: () => `expected ${wanted()}`, expectedNot: () => `expected no call of ${wanted()}` }, negated, calls)
   }
 }
 
@@ -250,11 +278,16 @@ const stepCount: AssertionHandler = {
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
     const range = a.value as Range & { name?: string }
-    const counted = range.name === undefined ? calls.length : calls.filter((c) => c.name === range.name).length
+    const counted = range.name === undefined ? calls.length : countOf(calls, range.name)
     const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
     const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`
     return conclude(
-      { holds: inRange(counted, range), fact, expected: `allowed ${rangeText(range)} ${what}`, expectedNot: `allowed ${notRangeText(range)} ${what}` },
+      {
+        holds: inRange(counted, range),
+        fact,
+        expected: () => `allowed ${rangeText(range)} ${what}`,
+        expectedNot: () => `allowed ${notRangeText(range)} ${what}`
+      },
       negated,
       calls
     )
@@ -276,29 +309,33 @@ export interface ReferenceCall {
 /** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
 function answers(call: ToolCall, ref: ReferenceCall, argsMode: ArgsMode): boolean {
   if (call.name !== ref.name) return false
-  return argsMode === 'ignore' || ref.args === undefined || stableStringify(call.args ?? {}) === stableStringify(ref.args)
+  return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined
 }
 
 /**
  * The most calls that can be paired with distinct reference steps they answer
  * (Kuhn's augmenting paths: a step that gives no args answers several calls,
- * so pairing greedily could miss a full match). `pairOf[j]` is the call paired with step j, or -1.
+ * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
+ * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
 function maximumPairing(calls: readonly ToolCall[], refs: readonly ReferenceCall[], argsMode: ArgsMode): number[] {
   const pairOf = new Array<number>(refs.length).fill(-1)
-  const fits = calls.map((call) => refs.map((ref) => answers(call, ref, argsMode)))
-  const augment = (i: number, seen: boolean[]): boolean => {
+  const seen = new Array<boolean>(refs.length)
+  const augment = (i: number): boolean => {
     for (let j = 0; j < refs.length; j++) {
-      if (!fits[i]![j] || seen[j]) continue
+      if (seen[j] || !answers(calls[i]!, refs[j]!, argsMode)) continue
       seen[j] = true
-      if (pairOf[j] === -1 || augment(pairOf[j]!, seen)) {
+      if (pairOf[j] === -1 || augment(pairOf[j]!)) {
         pairOf[j] = i
         return true
       }
     }
     return false
   }
-  for (let i = 0; i < calls.length; i++) augment(i, new Array<boolean>(refs.length).fill(false))
+  for (let i = 0; i < calls.length; i++) {
+    seen.fill(false)
+    augment(i)
+  }
   return pairOf
 }
 
@@ -324,8 +361,9 @@ export function matchTrajectory(calls: readonly ToolCall[], refs: readonly Refer
     return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at }
   }
   const pairOf = maximumPairing(calls, refs, argsMode)
-  const paired = new Set(pairOf.filter((i) => i !== -1))
-  const unexpected = calls.filter((_, i) => !paired.has(i))
+  const paired = new Array<boolean>(calls.length).fill(false)
+  for (let j = 0; j < pairOf.length; j++) if (pairOf[j] !== -1) paired[pairOf[j]!] = true
+  const unexpected = calls.filter((_, i) => !paired[i])
   const missing = refs.filter((_, j) => pairOf[j] === -1)
   const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0
   return { holds, unexpected, missing, firstDifference: -1 }
@@ -367,7 +405,7 @@ const trajectoryMatch: AssertionHandler = {
       fact = parts.join('; ')
     }
     return conclude(
-      { holds: m.holds, fact, expected: `expected a ${mode} match of ${reference}`, expectedNot: `expected no ${mode} match of ${reference}` },
+      { holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` },
       negated,
       calls
     )
@@ -408,7 +446,7 @@ const toolCallF1Check: AssertionHandler = {
     )
     const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`
     return conclude(
-      { holds: f1 >= threshold, fact, expected: `needs at least ${threshold}`, expectedNot: `needs below ${threshold}`, score: f1 },
+      { holds: f1 >= threshold, fact, expected: () => `needs at least ${threshold}`, expectedNot: () => `needs below ${threshold}`, score: f1 },
       negated,
       calls
     )

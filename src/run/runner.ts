@@ -9,7 +9,6 @@ import type { Embedder, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
-import { isResultObject, readResult } from '../targets/result.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
 import { promptfooVerdict } from './promptfoo.js'
@@ -264,12 +263,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
       const inFlight = running.start(c)
       const t0 = now()
       try {
-        const returned: TargetReply = await target.call(inFlight)
-        // a sandboxed module hands back the object it returned: read it like any result object
-        const reply =
-          returned.result && isResultObject(returned.result) && !returned.toolCalls
-            ? { ...readResult(returned.result, 'target.module'), ...(returned.latencyMs === undefined ? {} : { latencyMs: returned.latencyMs }) }
-            : returned
+        const reply: TargetReply = await target.call(inFlight)
         // priced and counted before the slot is released: the next trial's budget check must see this one's cost
         if (reply.usage) {
           reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)

@@ -6,9 +6,6 @@ import type { EvalCase } from '../types.js'
 import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetReply, TrialRequest } from './types.js'
 
-/** a returned value's output text (the sandboxed module target reads it so) */
-export { outputText as outputOf } from './result.js'
-
 export type AgentFunction = (input: unknown, evalCase: EvalCase) => unknown
 
 /**

@@ -9,7 +9,14 @@
  * A reply may carry the other fields of a result object (SPEC §10) beside
  * `id`: toolCalls, usage, metadata, finishReason, latencyMs. Without its own
  * latencyMs, a reply's latency is the time from its request being written to
- * its line arriving.
+ * its line arriving — but never from before the worker had started: a worker
+ * may write `{"ready": true}` once it has (its imports done, its model
+ * loaded), and the requests already waiting on it are timed from that line.
+ * (Nothing else tells when a process is ready to read: without the line, a
+ * worker's first replies include its start-up.)
+ *
+ * `target.maxOutputBytes` bounds each line in UTF-8 bytes, as it bounds a
+ * stdio command's output.
  *
  * Replies are matched by id, so a worker may have several cases in flight and
  * answer them in any order. Each request goes to the worker with the fewest in
@@ -29,7 +36,6 @@
  */
 import { Timers } from '../util/timers.js'
 import type { ChildProcess } from 'node:child_process'
-import { StringDecoder } from 'node:string_decoder'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import {
@@ -50,6 +56,7 @@ import type { Target, TargetContext, TargetReply, TrialRequest } from './types.j
 /** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
 const NOISE_LINES = 5
 const NOISE_LINE_CHARS = 200
+const NEWLINE = 0x0a
 
 export interface JsonlTiming {
   /** how long a worker may take to exit after its stdin is closed, and after SIGTERM */
@@ -62,7 +69,7 @@ interface Pending {
   line: string
   signal: AbortSignal
   worker: Worker | null
-  /** when the line was written to its (current) worker */
+  /** when the line was written to its (current) worker, or when that worker said it was ready if later */
   sentAt: number
   settle(outcome: { reply: TargetReply } | { error: Error }): void
 }
@@ -220,8 +227,11 @@ class Worker {
   readonly closed: Promise<void>
   private readonly child: ChildProcess
   private readonly pending = new Map<string, Pending>()
-  private readonly decoder = new StringDecoder('utf8')
-  private partial = ''
+  /** the bytes of the line not yet ended: lines are cut and measured as bytes, then decoded */
+  private partial: Buffer[] = []
+  private partialBytes = 0
+  /** when the worker wrote `{"ready": true}`: requests are not timed from before it */
+  private readyAt: number | undefined
   private stderrTail: Buffer = Buffer.alloc(0)
   private readonly noise: string[] = []
   /** set when we end the worker; wins over how it then exited */
@@ -246,9 +256,9 @@ class Worker {
         // sweep whatever the worker left behind in its group
         signalGroup(this.child, 'SIGKILL')
         // a last reply without its newline still counts
-        this.onStdoutText(this.decoder.end())
-        if (!this.failure && this.partial.trim()) this.onLine(this.partial)
-        this.partial = ''
+        if (!this.failure && this.partialBytes > 0) this.onLine(Buffer.concat(this.partial).toString('utf8'), this.partialBytes)
+        this.partial = []
+        this.partialBytes = 0
         this.failAll(this.exitError(code, signal))
         resolvePromise()
       })
@@ -265,7 +275,7 @@ class Worker {
     })
     this.child.stdout?.on('data', (chunk: Buffer) => {
       this.onStdout()
-      this.onStdoutText(this.decoder.write(chunk))
+      this.onStdoutBytes(chunk)
     })
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = appendTail(this.stderrTail, chunk)
@@ -317,17 +327,24 @@ class Worker {
     this.timers.later(this.timing.graceMs, () => this.forceClose())
   }
 
-  private onStdoutText(text: string): void {
-    if (text === '' || this.failure) return
-    const buffered = this.partial + text
+  /** Cuts stdout into lines at the newline byte (never inside a UTF-8 sequence), counting each line's bytes. */
+  private onStdoutBytes(chunk: Buffer): void {
     let start = 0
-    for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n', start)) {
-      this.onLine(buffered.slice(start, nl))
+    for (let nl = chunk.indexOf(NEWLINE); nl !== -1 && !this.failure; nl = chunk.indexOf(NEWLINE, start)) {
+      const end = chunk.subarray(start, nl)
+      const bytes = this.partialBytes + end.length
+      const line = this.partialBytes === 0 ? end : Buffer.concat([...this.partial, end])
+      this.partial = []
+      this.partialBytes = 0
+      this.onLine(line.toString('utf8'), bytes)
       start = nl + 1
     }
-    this.partial = buffered.slice(start)
-    if (this.partial.length > this.spec.maxOutputBytes) {
-      this.partial = ''
+    if (this.failure || start === chunk.length) return
+    this.partial.push(chunk.subarray(start))
+    this.partialBytes += chunk.length - start
+    if (this.partialBytes > this.spec.maxOutputBytes) {
+      this.partial = []
+      this.partialBytes = 0
       // no telling whose reply this is, and the rest of the stream cannot be trusted
       const error = new TargetError(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`)
       this.failAll(error)
@@ -335,7 +352,7 @@ class Worker {
     }
   }
 
-  private onLine(raw: string): void {
+  private onLine(raw: string, bytes: number): void {
     const line = raw.trim()
     if (line === '') return
     let message: unknown
@@ -344,15 +361,23 @@ class Worker {
     } catch {
       return this.note(line)
     }
+    if (isReadyLine(message)) return this.ready()
     const id = replyId(message)
     const pending = id === undefined ? undefined : this.pending.get(id)
     if (!pending) return this.note(line)
     this.pending.delete(pending.id)
     pending.worker = null
-    if (line.length > this.spec.maxOutputBytes) {
+    if (bytes > this.spec.maxOutputBytes) {
       return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) })
     }
     pending.settle(parseReply(message as Record<string, unknown>, performance.now() - pending.sentAt))
+  }
+
+  /** The worker has started: what waits on it is timed from now, its start-up left out. */
+  private ready(): void {
+    if (this.readyAt !== undefined) return
+    this.readyAt = performance.now()
+    for (const p of this.pending.values()) p.sentAt = Math.max(p.sentAt, this.readyAt)
   }
 
   private note(line: string): void {
@@ -376,6 +401,11 @@ class Worker {
       this.child.stderr?.destroy()
     })
   }
+}
+
+/** `{"ready": true}`, a worker saying it has started; it carries no id. */
+function isReadyLine(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { ready?: unknown }).ready === true && !('id' in message)
 }
 
 /** A reply's id as sent: requests carry string ids, but a number is accepted for them too. */

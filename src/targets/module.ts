@@ -11,20 +11,13 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import { Sandbox } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
-import { functionTarget, outputOf, type AgentFunction } from './function.js'
+import { functionTarget, type AgentFunction } from './function.js'
 import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
+import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply } from './types.js'
 
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048
-
-/** The output of what the agent returned: a string, a result object's `output`, else the value as JSON. */
-function outputOfResult(value: unknown, file: string): string {
-  if (value !== null && typeof value === 'object' && typeof (value as { output?: unknown }).output === 'string') {
-    return (value as { output: string }).output
-  }
-  return outputOf(value, file)
-}
 
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
 function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
@@ -72,8 +65,10 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
         throw new TargetError(outcome!.error)
       }
       const { value, latencyMs } = outcome!.value as { value: unknown; latencyMs: number }
-      const reply: TargetReply = { output: outputOfResult(value, file), latencyMs }
-      if (value !== null && typeof value === 'object') reply.result = value
+      if (!isResultObject(value)) return { output: outputText(value, file), latencyMs }
+      const reply = readResult(value, file)
+      // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
+      reply.latencyMs ??= latencyMs
       return reply
     },
     close: () => sandbox.close()

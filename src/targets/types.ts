@@ -27,8 +27,6 @@ export interface TargetReply {
    * start-up excluded; otherwise the runner times the call
    */
   latencyMs?: number
-  /** the result object the target returned (SPEC §10: output, toolCalls, usage, metadata), as it returned it */
-  result?: object
 }
 
 /**

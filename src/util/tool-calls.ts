@@ -5,10 +5,14 @@
  */
 import { z } from 'zod'
 import { TargetError } from '../errors.js'
+import { interner } from './intern.js'
 
 /** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
 export const toolCallSchema = z.object({ name: z.string(), args: z.unknown(), result: z.unknown().optional() })
 export type ToolCall = z.output<typeof toolCallSchema>
+
+/** The few tool names an agent has, each kept once however many calls name it. */
+const toolName = interner(1024)
 
 /**
  * Tool calls in any of the shapes agents write them: `{name, args}`,
@@ -27,7 +31,7 @@ function normalizeToolCall(call: unknown, where: string): ToolCall {
   const name = fn.name
   if (typeof name !== 'string' || name === '') throw new TargetError(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`)
   const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters
-  const normalized: ToolCall = { name, args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) }
+  const normalized: ToolCall = { name: toolName(name), args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) }
   const result = call.result ?? call.output
   if (result !== undefined) normalized.result = result
   return normalized

@@ -45,6 +45,12 @@ switch (mode) {
   case 'blank-lines':
     process.stdout.write('answer\n\n')
     break
+  case 'bytes': {
+    // exactly N UTF-8 bytes on stdout, N from stdin: two-byte characters, one ASCII letter when N is odd
+    const n = Number(await readStdin())
+    process.stdout.write('é'.repeat(Math.floor(n / 2)) + 'x'.repeat(n % 2))
+    break
+  }
   case 'bad-utf8':
     process.stdout.write(Buffer.from([0x61, 0xff, 0x62]))
     break

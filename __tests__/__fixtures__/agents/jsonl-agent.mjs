@@ -18,6 +18,12 @@ if (mode === 'stubborn') {
   setInterval(() => {}, 1000)
 }
 
+if (mode === 'slow-start' || mode === 'slow-start-unannounced') {
+  // a start-up of 5 s (imports, a model loading) before the first line is read; replies are immediate after it
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000)
+  if (mode === 'slow-start') process.stdout.write('{"ready": true}\n')
+}
+
 if (mode === 'silent') {
   // like a Python worker whose stdout is block-buffered into the pipe: replies pile up, unseen until exit
   const unsent = []
@@ -78,8 +84,21 @@ if (mode !== 'silent')
         return send({ id, output: { answer: 42 } })
       case 'neither':
         return send({ id })
+      case 'timed':
+        return send({ id, output: 'timed', latencyMs: 12.5 })
       case 'usage':
         return send({ id, output: 'counted', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7, other: 'x' } })
+      case 'bytes': {
+        // a reply line of exactly `arg` UTF-8 bytes (its newline aside), mostly two-byte characters
+        const frame = Buffer.byteLength(JSON.stringify({ id, output: '' }))
+        const room = Number(arg) - frame
+        return process.stdout.write(`${JSON.stringify({ id, output: 'é'.repeat(Math.floor(room / 2)) + 'x'.repeat(room % 2) })}\n`)
+      }
+      case 'multibyte-partial': {
+        // a line of `arg` two-byte characters, its end held back: a partial line of twice as many bytes as characters
+        process.stdout.write(`{"id": "${id}", "output": "${'é'.repeat(Number(arg))}`)
+        return setTimeout(() => process.stdout.write('"}\n'), 50)
+      }
       case 'long':
         return process.stdout.write(`{"id": "${id}", "output": "${'x'.repeat(Number(arg))}"}\n`)
       case 'split': {

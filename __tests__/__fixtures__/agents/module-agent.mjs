@@ -22,6 +22,11 @@ export default async function agent(input, evalCase) {
         usage: { inputTokens: 812, outputTokens: 95, costUsd: 0.00021 },
         metadata: { model: 'support-mini' }
       }
+    case 'timed':
+      // an agent that times itself (without its own queueing, say) reports latencyMs
+      return { output: 'done', latencyMs: 1234.5 }
+    case 'openai-calls':
+      return { output: 'ok', tool_calls: [{ type: 'function', function: { name: 'search_kb', arguments: '{"query":"returns"}' } }] }
     default:
       return String(input).toUpperCase()
   }
