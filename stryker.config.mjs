@@ -1,5 +1,6 @@
 // Mutation testing of the pure core (`npm run mutate`; not part of `npm test`, it takes long).
-// A quick partial run: `npm run mutate -- --mutate src/compare/stats.ts`.
+// A quick partial run (a file, or lines of it), with its own incremental file so that the whole
+// run's is kept: `npm run mutate -- --mutate src/compare/stats.ts:69-98 --incrementalFile reports/mutation/stats.json`.
 // @ts-check
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
