@@ -47,6 +47,8 @@ describe('sharedTargetError', () => {
     ['half the cases, not most', [failing('a', 'boom'), makeCase('b')]],
     ['different errors', [failing('a', 'exited with code 1: KeyError: x'), failing('b', 'killed by SIGSEGV'), failing('c', 'HTTP 401 from https://api/x')]],
     ['failures without target errors', [makeCase('a', false), makeCase('b', false)]],
+    // an empty error is no error: not a shared one of ''
+    ['empty errors', [failing('a', ''), failing('b', ''), failing('c', '')]],
     ['no cases', []]
   ])('is null for %s', (_what, cases) => {
     expect(sharedTargetError(makeRun(cases))).toBeNull()
