@@ -42,8 +42,9 @@ describe('sharedTargetError', () => {
     const cases = [
       failing('x', 'exited with code 2: other'),
       ...Array.from({ length: 6 }, (_, i) => failing(`t${i}`, `timed out after 60000 ms`)),
+      // the largest group neither first nor last
+      failing('y', 'killed by SIGSEGV'),
       makeCase('ok1'),
-      makeCase('ok2'),
       makeCase('ok3')
     ]
     expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 6, total: 10, message: 'timed out after 60000 ms' })
