@@ -23,6 +23,11 @@ export default tseslint.config(
     }
   },
   {
+    // the HTML report's page script runs in the browser, as a classic script (no modules, no build step)
+    files: ['src/report/html/report.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } }
+  },
+  {
     files: ['__tests__/__fixtures__/**'],
     rules: {
       // Fixture agents exit inside a case (process.exit/kill never returns); the fake server's body is any JSON.

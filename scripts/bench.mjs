@@ -21,6 +21,12 @@
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
+// --before DIR  before/after in one run: instant, latency, command, scale and cold (the
+//            default set: instant, scale at 100k, cold) run against DIR's built dist/ and
+//            this tree's, interleaved (before, after, before, after …, --pairs N, default 3),
+//            on the same generated projects; prints each figure's median for both and the
+//            ratio after/before. On a loaded machine only these ratios mean anything, and
+//            CPU time (user + system, all threads) moves less than wall time.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -34,11 +40,22 @@ const { values } = parseArgs({
     cases: { type: 'string' },
     peer: { type: 'boolean', default: false },
     'peer-dir': { type: 'string' },
-    child: { type: 'string' }
+    before: { type: 'string' },
+    pairs: { type: 'string' },
+    child: { type: 'string' },
+    dist: { type: 'string' }
   }
 })
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
+/** This tree's bundles; --before measures another tree's too. */
+const DIST = path.join(ROOT, 'dist')
+
+/** CPU time the process has used so far, every thread (the sandbox's workers too), in ms. */
+function cpuMs() {
+  const u = process.resourceUsage()
+  return (u.userCPUTime + u.systemCPUTime) / 1000
+}
 const PEER_VERSION = '0.121.20'
 // promptfoo 0.121 on this machine, same work as `instant` (issue 2): about 13 s and 690 MB
 const PEER_REFERENCE = { wallMs: 13000, peakRssMb: 690 }
@@ -46,7 +63,8 @@ const PEER_REFERENCE = { wallMs: 13000, peakRssMb: 690 }
 if (values.child) {
   // child mode: run one evaluation through the library bundle and print its figures as JSON
   const started = performance.now()
-  const lib = await import(path.join(ROOT, 'dist/lib/index.js'))
+  // --dist: another tree's bundles (--before); the library API used here is the same since bca2127
+  const lib = await import(path.join(values.dist ?? path.join(ROOT, 'dist'), 'lib/index.js'))
   const loaded = await lib.loadEvalConfig(values.child)
   const { record, comparison } = await lib.evaluate(loaded, { env: { PATH: process.env.PATH ?? '' } })
   const report = lib.renderReport({ comparison, baseline: null, current: record })
@@ -56,6 +74,7 @@ if (values.child) {
       wallMs,
       runMs: record.summary.durationMs,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
+      cpuMs: cpuMs(),
       passed: record.summary.passed,
       total: record.summary.total,
       reportChars: report.length
@@ -92,10 +111,16 @@ function dataset(count) {
   return `${lines.join('\n')}\n`
 }
 
-/** Preloaded with --import into processes we do not write (the CLI, the action, promptfoo): reports their peak memory. */
+/** Preloaded with --import into processes we do not write (the CLI, the action, promptfoo): reports their peak memory and CPU time. */
 function maxRssReporter(dir) {
   const file = path.join(dir, 'maxrss.mjs')
-  writeFileSync(file, "process.on('exit', () => process.stderr.write(`\\n@@maxrss ${process.resourceUsage().maxRSS / 1024}\\n`))\n")
+  writeFileSync(
+    file,
+    "process.on('exit', () => {\n" +
+      '  const u = process.resourceUsage()\n' +
+      '  process.stderr.write(`\\n@@maxrss ${u.maxRSS / 1024} ${(u.userCPUTime + u.systemCPUTime) / 1000}\\n`)\n' +
+      '})\n'
+  )
   return file
 }
 
@@ -111,15 +136,15 @@ function measure(command, args, options = {}) {
     child.on('error', reject)
     child.on('close', (status) => {
       const wallMs = performance.now() - t0
-      const m = /@@maxrss ([\d.]+)/.exec(stderr)
-      resolve({ status, wallMs, peakRssMb: m ? Number(m[1]) : null, stdout, stderr })
+      const m = /@@maxrss ([\d.]+) ([\d.]+)/.exec(stderr)
+      resolve({ status, wallMs, peakRssMb: m ? Number(m[1]) : null, cpuMs: m ? Number(m[2]) : null, stdout, stderr })
     })
   })
 }
 
-/** One library run in a fresh process (the `--child` mode above). */
-async function libRun(config) {
-  const r = await measure(process.execPath, [process.argv[1], '--child', config])
+/** One library run in a fresh process (the `--child` mode above), through the bundles in `dist`. */
+async function libRun(config, dist = DIST) {
+  const r = await measure(process.execPath, [process.argv[1], '--child', config, '--dist', dist])
   if (r.status !== 0) throw new Error(`bench child failed (${r.status}): ${r.stderr}`)
   return { ...JSON.parse(r.stdout), processMs: r.wallMs }
 }
@@ -198,33 +223,48 @@ async function command(n = 1000) {
   console.log(`  jsonl is ${(stdio.runMs / jsonl.runMs).toFixed(1)}× faster than stdio`)
 }
 
+/** A `scale` project of `n` cases. */
+const scaleProject = (n) => project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+
+/**
+ * The CLI of `dist` on a scale project: `run --out`, then `run --baseline --out --report --json --html`
+ * against that first record (`tag` keeps the files of two trees apart: each compares with its own baseline).
+ */
+async function scaleRun(dir, n, dist = DIST, tag = '') {
+  const cli = path.join(dist, 'cli/index.js')
+  const reporter = maxRssReporter(dir)
+  const file = (name) => path.join(dir, `${name}${tag}`)
+  const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
+  const first = await run(['--out', file('base.json')])
+  if (first.status !== 0) throw new Error(`scale ${n} (${dist}): run failed (${first.status}): ${first.stderr}`)
+  const again = await run([
+    '--baseline',
+    file('base.json'),
+    '--out',
+    file('run.json'),
+    '--report',
+    file('report.md'),
+    '--json',
+    file('cmp.json'),
+    '--html',
+    file('report.html')
+  ])
+  if (again.status !== 0) throw new Error(`scale ${n} (${dist}): run against the baseline failed (${again.status}): ${again.stderr}`)
+  return {
+    first,
+    again,
+    reportChars: readFileSync(file('report.md'), 'utf8').length,
+    recordMb: statSync(file('run.json')).size / 1048576,
+    htmlMb: statSync(file('report.html')).size / 1048576
+  }
+}
+
 async function scale(sizes = [1000, 10000, 100000]) {
-  const cli = path.join(ROOT, 'dist/cli/index.js')
   console.log('\nscale: the CLI bundle, instant module target, one contains each (µs/case over the whole process)')
   let largest = null
   let previous = null
   for (const n of sizes) {
-    const dir = project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
-    const reporter = maxRssReporter(dir)
-    const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
-    const first = await run(['--out', path.join(dir, 'base.json')])
-    if (first.status !== 0) throw new Error(`scale ${n}: run failed (${first.status}): ${first.stderr}`)
-    const again = await run([
-      '--baseline',
-      path.join(dir, 'base.json'),
-      '--out',
-      path.join(dir, 'run.json'),
-      '--report',
-      path.join(dir, 'report.md'),
-      '--json',
-      path.join(dir, 'cmp.json'),
-      '--html',
-      path.join(dir, 'report.html')
-    ])
-    if (again.status !== 0) throw new Error(`scale ${n}: run against the baseline failed (${again.status}): ${again.stderr}`)
-    const reportChars = readFileSync(path.join(dir, 'report.md'), 'utf8').length
-    const recordMb = statSync(path.join(dir, 'run.json')).size / 1048576
-    const htmlMb = statSync(path.join(dir, 'report.html')).size / 1048576
+    const { first, again, reportChars, recordMb, htmlMb } = await scaleRun(scaleProject(n), n)
     const per = (r) => `${((r.wallMs * 1000) / n).toFixed(1)} µs/case`
     console.log(`  ${thousands(n).padStart(7)} cases  run --out: ${secs(first.wallMs)}, ${per(first)}, peak ${mb(first.peakRssMb)}`)
     console.log(
@@ -332,13 +372,24 @@ async function action(size = 100000) {
   }
 }
 
-async function cold() {
-  const runs = 5
+/**
+ * A project whose first case records how long after process start it was
+ * reached, and the process's CPU time then (every thread), and ends the run:
+ * only the start is measured. Since the sandbox (issue 12) the agent runs in a
+ * worker, where process.exit is refused: the run goes on to the second case,
+ * so the marker is written only once.
+ */
+function coldProject() {
   const dir = tempDir()
   const marker = path.join(dir, 'first-case.txt')
   write(dir, {
-    // the first case records how long after process start it was reached, and ends the run: only the start is measured
-    'agent.mjs': `import { writeFileSync } from 'node:fs'\nexport default () => {\n  writeFileSync(${JSON.stringify(marker)}, String(performance.now()))\n  process.exit(0)\n}\n`,
+    'agent.mjs':
+      "import { writeFileSync } from 'node:fs'\n" +
+      'export default () => {\n' +
+      '  const { user, system } = process.cpuUsage()\n' +
+      `  try { writeFileSync(${JSON.stringify(marker)}, \`\${performance.now()} \${(user + system) / 1000}\`, { flag: 'wx' }) } catch {}\n` +
+      '  process.exit(0)\n' +
+      '}\n',
     'evalgate.yml': 'name: cold\ntarget: { module: ./agent.mjs }\ncases:\n  - { id: one, input: hi, expected: hi }\n  - { id: two, input: ho, expected: ho }\n'
   })
   // what a push run on a runner has; no token, so nothing is looked up over the network before the first case
@@ -358,31 +409,47 @@ async function cold() {
     GITHUB_WORKFLOW: 'evals',
     GITHUB_API_URL: 'http://127.0.0.1:9'
   }
-  const firstCase = []
-  const walls = []
-  for (let i = 0; i < runs; i++) {
-    rmSync(marker, { force: true })
-    const r = await measure(process.execPath, [path.join(ROOT, 'dist/index.js')], { cwd: dir, env })
-    if (!existsSync(marker)) throw new Error(`cold: the action never reached its first case (exit ${r.status}): ${r.stdout}${r.stderr}`)
-    firstCase.push(Number(readFileSync(marker, 'utf8')))
-    walls.push(r.wallMs)
-  }
-  const cliStart = []
-  for (let i = 0; i < runs; i++) cliStart.push((await measure(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), '--version'])).wallMs)
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const size = (file) => `${(statSync(path.join(ROOT, file)).size / 1048576).toFixed(2)} MB`
-  results.cold = { firstCaseMs: median(firstCase), processMs: median(walls), cliVersionMs: median(cliStart) }
+  return { dir, marker, env }
+}
+
+/** One cold start of `dist`'s action up to its first case, and one `--version` of its CLI. */
+async function coldRun({ dir, marker, env }, dist = DIST) {
+  rmSync(marker, { force: true })
+  const r = await measure(process.execPath, [path.join(dist, 'index.js')], { cwd: dir, env })
+  if (!existsSync(marker)) throw new Error(`cold (${dist}): the action never reached its first case (exit ${r.status}): ${r.stdout}${r.stderr}`)
+  const version = await measure(process.execPath, [path.join(dist, 'cli/index.js'), '--version'])
+  const [firstCaseMs, firstCaseCpuMs] = readFileSync(marker, 'utf8').split(' ').map(Number)
+  return { firstCaseMs, firstCaseCpuMs, processMs: r.wallMs, cliVersionMs: version.wallMs }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/** The bundles of `dist` and their sizes; the action's chunks (the artifact client, loaded on first use) sit beside dist/index.js. */
+function bundleSizes(dist = DIST) {
+  const chunks = (sub) =>
+    readdirSync(path.join(dist, sub))
+      .filter((f) => /^\d+\.index\.js$/.test(f))
+      .map((f) => path.join(sub, f))
+  const files = ['index.js', ...chunks('.'), 'cli/index.js', ...chunks('cli'), 'lib/index.js', ...chunks('lib')]
+  return files.map((f) => ({ file: path.join('dist', f), mb: statSync(path.join(dist, f)).size / 1048576 }))
+}
+
+async function cold() {
+  const runs = 5
+  const project = coldProject()
+  const each = []
+  for (let i = 0; i < runs; i++) each.push(await coldRun(project))
+  const of = (key) => median(each.map((r) => r[key]))
+  results.cold = { firstCaseMs: of('firstCaseMs'), firstCaseCpuMs: of('firstCaseCpuMs'), processMs: of('processMs'), cliVersionMs: of('cliVersionMs') }
   console.log(`\ncold start (median of ${runs}):`)
   console.log(
-    `  action (dist/index.js): first case ${median(firstCase).toFixed(0)} ms after process start (import, inputs, config, target); spawn to exit ${median(walls).toFixed(0)} ms`
+    `  action (dist/index.js): first case ${results.cold.firstCaseMs.toFixed(0)} ms after process start (import, inputs, config, target), CPU ${results.cold.firstCaseCpuMs.toFixed(0)} ms by then; spawn to exit ${results.cold.processMs.toFixed(0)} ms`
   )
-  console.log(`  CLI (dist/cli/index.js --version): ${median(cliStart).toFixed(0)} ms spawn to exit`)
-  // the action's chunks (the artifact client, loaded on first use) sit beside dist/index.js
-  const chunks = readdirSync(path.join(ROOT, 'dist'))
-    .filter((f) => /^\d+\.index\.js$/.test(f))
-    .map((f) => `dist/${f}`)
+  console.log(`  CLI (dist/cli/index.js --version): ${results.cold.cliVersionMs.toFixed(0)} ms spawn to exit`)
   console.log(
-    `  bundles: dist/index.js ${size('dist/index.js')}${chunks.map((f) => ` + ${f} ${size(f)}`).join('')}, dist/cli/index.js ${size('dist/cli/index.js')}, dist/lib/index.js ${size('dist/lib/index.js')}`
+    `  bundles: ${bundleSizes()
+      .map((b) => `${b.file} ${b.mb.toFixed(2)} MB`)
+      .join(', ')}`
   )
 }
 
@@ -543,6 +610,129 @@ async function agents(sizes = [10000, 100000]) {
 }
 
 // ---------------------------------------------------------------------------
+// --before DIR: two trees' bundles, interleaved
+
+/**
+ * Each scenario's projects are made once; `run(dist, tree)` measures one tree
+ * once and returns its figures, by name (ms, or MB for memory).
+ */
+const BEFORE_AFTER = {
+  instant(n = 10000) {
+    const dir = project(n, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
+    return {
+      title: `instant: ${thousands(n)} cases, library (load, run, record, compare, report)`,
+      async run(dist) {
+        const r = await libRun(path.join(dir, 'evalgate.yml'), dist)
+        expectAllPassed(r, n, 'instant')
+        return { wall: r.processMs, cpu: r.cpuMs, 'peak memory': r.peakRssMb }
+      }
+    }
+  },
+  latency(n = 1000) {
+    const dir = project(n, 'agent.mjs', AGENTS.latency, '{ module: ./agent.mjs }', 16)
+    return {
+      title: `latency: ${thousands(n)} cases answering in 50 ms, concurrency 16`,
+      async run(dist) {
+        const r = await libRun(path.join(dir, 'evalgate.yml'), dist)
+        expectAllPassed(r, n, 'latency')
+        return { run: r.runMs, wall: r.processMs, cpu: r.cpuMs }
+      }
+    }
+  },
+  command(n = 1000) {
+    const stdio = project(n, 'agent.mjs', AGENTS.stdio, '{ command: ["node", "agent.mjs"] }', 8)
+    const jsonl = project(n, 'agent.mjs', AGENTS.jsonl, '{ command: ["node", "agent.mjs"], protocol: jsonl, workers: 4 }', 8)
+    return {
+      title: `command: ${thousands(n)} cases, stdio and jsonl (4 workers), concurrency 8`,
+      async run(dist) {
+        const a = await libRun(path.join(stdio, 'evalgate.yml'), dist)
+        const b = await libRun(path.join(jsonl, 'evalgate.yml'), dist)
+        expectAllPassed(a, n, 'command stdio')
+        expectAllPassed(b, n, 'command jsonl')
+        return { 'stdio run': a.runMs, 'jsonl run': b.runMs, 'jsonl cpu': b.cpuMs }
+      }
+    }
+  },
+  scale(n = 100000) {
+    const dir = scaleProject(n)
+    return {
+      title: `scale: the CLI at ${thousands(n)} cases`,
+      async run(dist, tree) {
+        const { first, again } = await scaleRun(dir, n, dist, `-${tree}`)
+        return {
+          'run --out wall': first.wallMs,
+          'run --out cpu': first.cpuMs,
+          'run --out peak memory': first.peakRssMb,
+          'with reports wall': again.wallMs,
+          'with reports cpu': again.cpuMs,
+          'with reports peak memory': again.peakRssMb
+        }
+      }
+    }
+  },
+  cold() {
+    const project = coldProject()
+    return {
+      title: 'cold: the action from process start to its first case; the CLI --version',
+      short: true,
+      async run(dist) {
+        const r = await coldRun(project, dist)
+        // not the action's spawn to exit: since the sandbox, process.exit in the agent no longer ends the run
+        return { 'first case': r.firstCaseMs, 'first case cpu': r.firstCaseCpuMs, 'CLI --version': r.cliVersionMs }
+      }
+    }
+  }
+}
+
+/**
+ * Runs the chosen scenarios against `beforeRoot`'s dist/ and this tree's in
+ * pairs, alternating which goes first (before, after, after, before, …) so that
+ * neither always meets the warmer cache; prints the medians and the median of
+ * the pairs' ratios after/before.
+ */
+async function beforeAfter(beforeRoot, chosen, pairs, n) {
+  const trees = { before: path.join(path.resolve(beforeRoot), 'dist'), after: DIST }
+  for (const bundle of ['lib/index.js', 'cli/index.js', 'index.js']) {
+    if (!existsSync(path.join(trees.before, bundle))) throw new Error(`--before ${beforeRoot}: dist/${bundle} is missing: build that tree first`)
+  }
+  console.log(`before: ${trees.before}\nafter:  ${trees.after}`)
+  const LIMIT = 1.15
+  const over = []
+  for (const name of chosen) {
+    const scenario = BEFORE_AFTER[name](name === 'cold' ? undefined : n)
+    const count = scenario.short ? Math.max(pairs, 5) : pairs
+    const figures = new Map()
+    for (let i = 0; i < count; i++) {
+      const order = i % 2 === 0 ? ['before', 'after'] : ['after', 'before']
+      const got = {}
+      for (const tree of order) got[tree] = await scenario.run(trees[tree], tree)
+      for (const [key, value] of Object.entries(got.after)) {
+        const f = figures.get(key) ?? { before: [], after: [], ratios: [] }
+        f.before.push(got.before[key])
+        f.after.push(value)
+        f.ratios.push(value / got.before[key])
+        figures.set(key, f)
+      }
+    }
+    console.log(`\n${scenario.title} — ${count} pairs, medians`)
+    console.log(`  ${'figure'.padEnd(26)} ${'before'.padStart(10)} ${'after'.padStart(10)}   after/before`)
+    for (const [key, f] of figures) {
+      const show = (x) => (key.includes('memory') ? mb(x) : x >= 10000 ? secs(x) : `${x.toFixed(0)} ms`)
+      const r = median(f.ratios)
+      if (r > LIMIT && !key.includes('memory')) over.push(`${name} ${key} ×${r.toFixed(2)}`)
+      console.log(
+        `  ${key.padEnd(26)} ${show(median(f.before)).padStart(10)} ${show(median(f.after)).padStart(10)}   ×${r.toFixed(3)}  (pairs: ${f.ratios.map((x) => x.toFixed(2)).join(' ')})`
+      )
+    }
+  }
+  console.log('\nbundles (MB)')
+  const sizes = { before: bundleSizes(trees.before), after: bundleSizes(trees.after) }
+  for (const tree of ['before', 'after'])
+    console.log(`  ${tree.padEnd(6)} ${sizes[tree].map((b) => `${b.file.slice('dist/'.length)} ${b.mb.toFixed(2)}`).join(', ')}`)
+  console.log(over.length ? `\nover ×${LIMIT}: ${over.join('; ')}` : `\nno time figure over ×${LIMIT}`)
+}
+
+// ---------------------------------------------------------------------------
 
 const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
@@ -554,14 +744,22 @@ for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']
 }
 
 try {
-  if (only.includes('instant')) await instant(n)
-  if (only.includes('latency')) await latency(n)
-  if (only.includes('command')) await command(n)
-  if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
-  if (only.includes('action')) await action(n)
-  if (only.includes('cold')) await cold()
-  if (only.includes('agents')) await agents(n === undefined ? undefined : [n])
-  if (values.peer) await peer(n)
+  if (values.before !== undefined) {
+    const pairs = values.pairs === undefined ? 3 : Number(values.pairs)
+    if (!(Number.isInteger(pairs) && pairs > 0)) throw new Error(`--pairs ${values.pairs}: give a whole number > 0`)
+    const chosen = values.only ? only : ['instant', 'scale', 'cold']
+    for (const name of chosen) if (!(name in BEFORE_AFTER)) throw new Error(`--before: --only ${name}: choose among ${Object.keys(BEFORE_AFTER).join(', ')}`)
+    await beforeAfter(values.before, chosen, pairs, n)
+  } else {
+    if (only.includes('instant')) await instant(n)
+    if (only.includes('latency')) await latency(n)
+    if (only.includes('command')) await command(n)
+    if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
+    if (only.includes('action')) await action(n)
+    if (only.includes('cold')) await cold()
+    if (only.includes('agents')) await agents(n === undefined ? undefined : [n])
+    if (values.peer) await peer(n)
+  }
 } finally {
   for (const dir of temps) {
     if (values['peer-dir'] && path.resolve(dir) === path.resolve(values['peer-dir'])) continue

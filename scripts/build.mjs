@@ -14,6 +14,8 @@ const bundles = [
   { entry: 'src/lib.ts', out: 'dist/lib' }
 ]
 
+// the HTML report's stylesheet and page script, inlined into src/report/html/assets.ts
+execFileSync(process.execPath, ['scripts/report-assets.mjs'], { stdio: 'inherit' })
 rmSync('dist', { recursive: true, force: true })
 const statsDir = mkdtempSync(path.join(tmpdir(), 'evalgate-build-'))
 /** node_modules/<package> folders whose files went into some bundle. */

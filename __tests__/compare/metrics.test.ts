@@ -143,7 +143,7 @@ describe('the gate on cost, tokens and latency', () => {
     const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.1, maxTokensIncrease: 0.1, maxLatencyIncrease: 0.2 }))
     expect(c.gate.checks.map((f) => f.check)).toEqual(['maxCostIncrease', 'maxTokensIncrease', 'maxLatencyIncrease'])
     expect(c.gate.failures[0]).toBe(
-      'total cost rose 53.0% on the 10 cases compared, $0.0100 → $0.0153 (limit: maxCostIncrease 10.0%); rose most: c3, c0, c1, c2, c4, c5, c6, c7, c8, c9'
+      'total cost rose 53.0% on the 10 cases compared, $0.0100 → $0.0153 (limit: maxCostIncrease 10.0%); largest rises: c3 (+$0.0008), c0 (+$0.0005) and c1 (+$0.0005), of 10 cases that rose'
     )
     expect(c.gate.failures[2]).toMatch(/^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%\)/)
     expect(c.metrics!.cost).toMatchObject({ ci: expect.any(Array) })

@@ -3,10 +3,14 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
-import { caseViews, escapeHtmlText, htmlPieces, jsonForScript } from '../../src/report/html.js'
+import { escapeHtmlText, jsonForScript } from '../../src/report/escape.js'
+import { htmlPieces } from '../../src/report/html/index.js'
+import { caseViews } from '../../src/report/html/view.js'
+import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from '../../src/report/html/assets.js'
 import { renderHtml } from '../__fixtures__/html.js'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
 import { makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
+import { agentReportFixture } from '../browser/agent-report-fixture.js'
 import { HOSTILE_NAME, HOSTILE_OUTPUT, reportFixture } from '../browser/report-fixture.js'
 
 /** The page's elements with their content: [tag, attributes, content]. */
@@ -133,7 +137,7 @@ describe('caseViews', () => {
 
   it('shows judge verdicts, scores and repeated trials', () => {
     const tone = byKey.get('tone')!
-    expect(tone).toMatchObject({ score: 0.4, baselineScore: 0.9 })
+    expect(tone).toMatchObject({ score: 0.4, cells: { score: '0.900 → 0.400' } })
     expect(tone.assertions[0]!.judge).toBe('judge gpt-4o-mini scored 0.400')
     expect(byKey.get('flaky-greeting')!.trials).toBe('1/3')
   })
@@ -143,6 +147,70 @@ describe('caseViews', () => {
     const [view] = caseViews({ comparison: compareRuns(null, current, makeGate()), baseline: null, current }, { maxTextChars: 10 })
     expect(view!.output).toBe(`${'x'.repeat(10)}\n… (40 more characters in the run record)`)
     expect(view!.flip).toBe('none')
+  })
+})
+
+describe('caseViews of an agent: cost, latency and both trajectories (SPEC §10)', () => {
+  const byKey = new Map(caseViews(agentReportFixture()).map((v) => [v.key, v]))
+
+  it.each([
+    ['where-is-b7', '$0.0006 → $0.0009', '560 ms → 1.3 s'],
+    ['returns-policy', '$0.0006', '560 ms → 680 ms'],
+    ['refund-late', '$0.0007', '870 ms'],
+    // 0.0006 → 0.00062 reads the same: shown once, not as "$0.0006 → $0.0006"
+    ['extra-step', '$0.0006', '400 ms → 450 ms'],
+    ['greeting', '$0.0001 → $0.0005', '200 ms'],
+    ['new-case', '$0.0004', '300 ms']
+  ])('%s: cost %s, latency %s', (key, cost, latency) => {
+    expect(byKey.get(key)!.cells).toMatchObject({ cost, latency })
+  })
+
+  it.each([
+    [
+      'where-is-b7',
+      ['lookup_order {"order_id":"B7"}'],
+      ['search_kb {"query":"returns"}', 'lookup_order {"order_id":"B7"}', 'refund {"order_id":"B7","amount":64}'],
+      0
+    ],
+    ['returns-policy', ['search_kb {"query":"returns"}'], ['search_kb {"query":"returns"}'], -1],
+    [
+      'refund-late',
+      ['lookup_order {"order_id":"B7"}', 'refund {"order_id":"B7","amount":64}'],
+      ['lookup_order {"order_id":"B7"}', 'search_kb {"query":"returns"}'],
+      1
+    ],
+    ['extra-step', ['lookup_order {"order_id":"B7"}'], ['lookup_order {"order_id":"B7"}', 'refund {"order_id":"B7","amount":64}'], 1],
+    // no baseline case: nothing to differ from
+    ['new-case', null, ['lookup_order {"order_id":"B7"}'], -1]
+  ])('%s: trajectories side by side, first difference at index %#', (key, baseline, current, first) => {
+    expect(byKey.get(key)!.trajectory).toEqual({ baseline, current, first })
+  })
+
+  it('has no trajectory where neither run called a tool', () => {
+    expect(byKey.get('greeting')!.trajectory).toBeNull()
+  })
+
+  it('shows the cost and latency columns only for runs that carry usage or tool calls', () => {
+    const head = (page: string) => [...page.matchAll(/<th data-sort="(\w+)"/g)].map((m) => m[1])
+    expect(head(renderHtml(agentReportFixture()))).toEqual(['case', 'status', 'flip', 'tags', 'score', 'duration', 'cost', 'latency'])
+    expect(head(renderHtml(reportFixture()))).toEqual(['case', 'status', 'flip', 'tags', 'score', 'duration'])
+    expect(embedded(renderHtml(reportFixture())).cases[0]!.cells).toEqual({ score: '—', duration: '1 ms', cost: '—', latency: '—' })
+  })
+})
+
+describe("the page's stylesheet and script", () => {
+  const hash = (text: string) => createHash('sha256').update(text).digest('base64')
+
+  it('are report.css and report.js as they are now, with their hashes (else: node scripts/report-assets.mjs)', () => {
+    expect(STYLE).toBe(readFileSync('src/report/html/report.css', 'utf8'))
+    expect(SCRIPT).toBe(readFileSync('src/report/html/report.js', 'utf8'))
+    expect([STYLE_HASH, SCRIPT_HASH]).toEqual([hash(STYLE), hash(SCRIPT)])
+  })
+
+  it('are inlined whole, once each', () => {
+    const page = renderHtml(reportFixture())
+    expect(page.split(`<style>${STYLE}</style>`)).toHaveLength(2)
+    expect(page.split(`<script>${SCRIPT}</script>`)).toHaveLength(2)
   })
 })
 

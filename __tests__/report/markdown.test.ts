@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import type { GateConfig } from '../../src/config/schema.js'
-import { plural } from '../../src/compare/format.js'
+import { formatKeys, plural } from '../../src/compare/format.js'
 import { conclude } from '../../src/compare/conclude.js'
 import type { Verdict } from '../../src/compare/types.js'
 import { DEFAULT_MAX_LENGTH, escapeInline, formatDuration, relativeAge, renderReport, type ReportInput, type ReportOptions } from '../../src/report/index.js'
@@ -434,10 +434,17 @@ describe('renderReport: the verdict', () => {
   it.each([
     { name: 'all named before', keys: ['a', 'b'], named: ['a', 'b', 'c'], text: 'passed before, fail now: the 2 cases above' },
     { name: 'one named before', keys: ['a'], named: ['a'], text: 'passed before, fail now: the case above' },
-    { name: 'some named before', keys: ['a', 'q'], named: ['a'], text: 'passed before, fail now: 1 case above and q' },
+    { name: 'some named before', keys: ['a', 'q'], named: ['a'], text: 'passed before, fail now: q and the case above' },
+    { name: 'several of each', keys: ['a', 'q', 'b', 'r'], named: ['a', 'b'], text: 'passed before, fail now: q, r and the 2 cases above' },
+    {
+      name: 'more fresh ones than a sentence names',
+      keys: ['a', ...Array.from({ length: 12 }, (_, i) => `q${i}`)],
+      named: ['a'],
+      text: 'passed before, fail now: q0, q1, q2, q3, q4, q5, q6, q7, q8, q9 and 2 more, and the case above'
+    },
     { name: 'none named before', keys: ['q'], named: ['a'], text: 'passed before, fail now: q' }
   ])('withoutNamedKeys: $name', ({ keys, named, text }) => {
-    const f = { check: 'maxPassRateDrop', limit: 0, measured: 0.5, keys, sentence: `passed before, fail now: ${keys.join(', ')}` }
+    const f = { check: 'maxPassRateDrop', limit: 0, measured: 0.5, keys, sentence: `passed before, fail now: ${formatKeys(keys)}` }
     expect(withoutNamedKeys(f, new Set(named))).toBe(text)
   })
 

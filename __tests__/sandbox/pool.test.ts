@@ -3,6 +3,9 @@
  * stuck worker without losing its neighbours' work, and nothing of what the
  * code does reaching the main thread.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
 
@@ -96,6 +99,26 @@ describe('the sandbox pool', () => {
     const [hog] = await sandbox.run([script('const a = []; for (;;) a.push(new Array(1e5).fill(Math.random()))')], { timeoutMs: 120_000 })
     expect(hog).toMatchObject({ ok: false })
     expect(await sandbox.run([script('return "alive"')])).toEqual([{ ok: true, value: 'alive' }])
+  })
+
+  it('fails what cannot be passed back, not the tasks answered with it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'evalgate-pool-'))
+    try {
+      const file = path.join(dir, 'agent.mjs')
+      writeFileSync(file, "export default (input) => (input === 'fn' ? () => 1 : `echo ${input}`)\n")
+      const sandbox = pool()
+      const agent = (input: string): SandboxItem => ({ kind: 'agent', file, input, case: {} })
+      // started in one turn: sent together, and answered together
+      const [a, b, c] = await Promise.all([sandbox.run([agent('one')]), sandbox.run([agent('fn'), agent('two')]), sandbox.run([agent('three')])])
+      expect(a).toEqual([{ ok: true, value: { value: 'echo one', latencyMs: expect.any(Number) } }])
+      expect(b).toEqual([
+        { ok: false, error: expect.stringMatching(/^returned a value that cannot be passed back: /) },
+        { ok: false, error: expect.stringMatching(/^returned a value that cannot be passed back: /) }
+      ])
+      expect(c).toEqual([{ ok: true, value: { value: 'echo three', latencyMs: expect.any(Number) } }])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('fails an item that throws, not its batch', async () => {

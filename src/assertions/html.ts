@@ -2,7 +2,7 @@
  * is-html and contains-html, read by parse5 (the WHATWG HTML parser): what a
  * browser would build from the output, not a pattern over its characters.
  */
-import { html, parse, parseFragment, type DefaultTreeAdapterMap } from 'parse5'
+import type { DefaultTreeAdapterMap } from 'parse5'
 import { claim, ruled } from './outcome.js'
 import type { AssertionHandler } from './types.js'
 
@@ -10,8 +10,19 @@ type Node = DefaultTreeAdapterMap['node']
 type Element = DefaultTreeAdapterMap['element']
 type ParentNode = DefaultTreeAdapterMap['parentNode']
 
-/** The element names of HTML (and SVG/MathML roots) that parse5 knows. */
-const KNOWN_ELEMENTS: ReadonlySet<string> = new Set(Object.values(html.TAG_NAMES))
+interface Html {
+  parse5: typeof import('parse5')
+  /** the element names of HTML (and SVG/MathML roots) that parse5 knows */
+  known: ReadonlySet<string>
+}
+
+let loaded: Promise<Html> | undefined
+
+/** Loaded on first use, as the SQL parser is: parse5 and its entity tables are most of a megabyte that most runs never need. */
+function loadHtml(): Promise<Html> {
+  loaded ??= import('parse5').then((parse5) => ({ parse5, known: new Set(Object.values(parse5.html.TAG_NAMES)) }))
+  return loaded
+}
 
 function isElement(node: Node): node is Element {
   return 'tagName' in node
@@ -34,8 +45,8 @@ function* elements(root: Node): Generator<Element> {
 }
 
 /** Written in the output (not implied by the parser, as <html>, <head>, <body> are) and an HTML element or a custom one. */
-function isWrittenHtmlElement(e: Element): boolean {
-  return e.sourceCodeLocation != null && (KNOWN_ELEMENTS.has(e.tagName) || e.tagName.includes('-'))
+function isWrittenHtmlElement(known: ReadonlySet<string>, e: Element): boolean {
+  return e.sourceCodeLocation != null && (known.has(e.tagName) || e.tagName.includes('-'))
 }
 
 function hasText(nodes: Node[]): boolean {
@@ -43,11 +54,11 @@ function hasText(nodes: Node[]): boolean {
 }
 
 /** Why the output is not an HTML document or fragment, or undefined when it is one. */
-function notHtml(output: string): string | undefined {
+function notHtml({ parse5, known }: Html, output: string): string | undefined {
   const text = output.trim()
   if (text === '') return 'the output is empty'
   if (/^<\?xml/i.test(text)) return 'it is XML, not HTML'
-  const doc = parse(text, { sourceCodeLocationInfo: true })
+  const doc = parse5.parse(text, { sourceCodeLocationInfo: true })
   const root = doc.childNodes.find(isElement)
   const head = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'head')
   const body = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'body')
@@ -55,14 +66,14 @@ function notHtml(output: string): string | undefined {
   // inside a <body> the output wrote itself, text is content
   const implied = [root, head, body].filter((e): e is Element => e !== undefined && e.sourceCodeLocation == null)
   if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes))) return 'it has text outside the HTML tags'
-  for (const e of elements(doc)) if (isWrittenHtmlElement(e)) return undefined
+  for (const e of elements(doc)) if (isWrittenHtmlElement(known, e)) return undefined
   return 'it has no HTML element'
 }
 
 const isHtml: AssertionHandler = {
   negatable: true,
-  run(_a, { output }, negated) {
-    const problem = notHtml(output)
+  async run(_a, { output }, negated) {
+    const problem = notHtml(await loadHtml(), output)
     return ruled(problem === undefined, negated, output, claim('be', 'HTML'), problem)
   }
 }
@@ -72,18 +83,18 @@ const isHtml: AssertionHandler = {
  * with both its tags (<custom>…</custom>). A lone unknown tag (<example>,
  * <john@example.com>) and a comparison (a < b > c) are not HTML.
  */
-function findHtml(output: string): Element | undefined {
-  const fragment = parseFragment(output, { sourceCodeLocationInfo: true })
+function findHtml({ parse5, known }: Html, output: string): Element | undefined {
+  const fragment = parse5.parseFragment(output, { sourceCodeLocationInfo: true })
   for (const e of elements(fragment)) {
-    if (isWrittenHtmlElement(e) || e.sourceCodeLocation?.endTag) return e
+    if (isWrittenHtmlElement(known, e) || e.sourceCodeLocation?.endTag) return e
   }
   return undefined
 }
 
 const containsHtml: AssertionHandler = {
   negatable: true,
-  run(_a, { output }, negated) {
-    const found = findHtml(output)
+  async run(_a, { output }, negated) {
+    const found = findHtml(await loadHtml(), output)
     return ruled(found !== undefined, negated, output, claim('contain', 'HTML'), found ? `found <${found.tagName}>` : undefined)
   }
 }

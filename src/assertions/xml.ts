@@ -3,7 +3,6 @@
  * parser), optionally with required elements given as dotted paths from the
  * root ("analysis.color", "root.item.1.name" for the second <item>).
  */
-import { SaxesParser } from 'saxes'
 import type { Assertion } from '../types.js'
 import { claim, ruled } from './outcome.js'
 import type { AssertionHandler } from './types.js'
@@ -27,8 +26,18 @@ const DOCTYPE =
 
 class DoctypeError extends Error {}
 
+type Saxes = typeof import('saxes')
+
+let saxes: Promise<Saxes> | undefined
+
+/** Loaded on first use, as the SQL parser is: a run without XML checks never pays for the parser's start-up. */
+function loadSaxes(): Promise<Saxes> {
+  saxes ??= import('saxes')
+  return saxes
+}
+
 /** Parses one XML document strictly: one root element, no undeclared entity, quoted attributes… */
-function parseXml(text: string): Parsed {
+function parseXml({ SaxesParser }: Saxes, text: string): Parsed {
   const parser = new SaxesParser()
   let standalone = false
   parser.on('xmldecl', (decl) => {
@@ -116,10 +125,10 @@ function requirementNote(paths: string[]): string {
 const isXml: AssertionHandler = {
   negatable: true,
   validate: requiredProblem,
-  run(a, { output }, negated) {
+  async run(a, { output }, negated) {
     const paths = requiredPaths(a.value)
     const what = claim('be', `well-formed XML${requirementNote(paths)}`)
-    const parsed = parseXml(output)
+    const parsed = parseXml(await loadSaxes(), output)
     if (!parsed.ok) return ruled(false, negated, output, what, parsed.error)
     const absent = missing(parsed.roots, paths)
     return ruled(absent.length === 0, negated, output, what, absent.length ? `missing ${absent.join(', ')}` : undefined)
@@ -161,13 +170,14 @@ function candidates(text: string): Array<{ start: number; end: number }> {
 const containsXml: AssertionHandler = {
   negatable: true,
   validate: requiredProblem,
-  run(a, { output }, negated) {
+  async run(a, { output }, negated) {
     const paths = requiredPaths(a.value)
     const what = claim('contain', `well-formed XML${requirementNote(paths)}`)
+    const parser = await loadSaxes()
     const wellFormed: Array<{ start: number; end: number; roots: XmlElement[] }> = []
     for (const c of candidates(output)) {
       if (wellFormed.some((w) => c.start >= w.start && c.end <= w.end)) continue
-      const parsed = parseXml(output.slice(c.start, c.end))
+      const parsed = parseXml(parser, output.slice(c.start, c.end))
       if (!parsed.ok) continue
       if (missing(parsed.roots, paths).length === 0) return ruled(true, negated, output, what)
       wellFormed.push({ ...c, roots: parsed.roots })

@@ -4,7 +4,7 @@
  */
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
-import { formatKeys, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
+import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
 import type { Comparison, GateFailure, GateResult, MetricChange } from './types.js'
 
 /**
@@ -66,7 +66,7 @@ function increaseCheck(
     if (limit === undefined || !m || m.change === null) return null
     const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`
     const where = `on the ${plural(m.cases, 'case')} compared`
-    const cases = m.rose.length ? `; rose most: ${formatKeys(m.rose)}` : ''
+    const { sentence: cases, keys } = largestRises(m, kind)
     const limitText = `${key} ${formatPercent(limit)}`
     if (gate.useConfidenceBound) {
       const least = m.ci ? m.ci[0] : null
@@ -75,13 +75,28 @@ function increaseCheck(
         key,
         limit,
         least,
-        m.rose,
+        keys,
         `${label} rose by at least ${formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`
       )
     }
     if (!exceeds(m.change, limit)) return null
-    return failure(key, limit, m.change, m.rose, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
+    return failure(key, limit, m.change, keys, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
   }
+}
+
+/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3
+
+/**
+ * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
+ * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
+ */
+function largestRises(m: MetricChange, kind: 'cost' | 'tokens' | 'latency'): { sentence: string; keys: string[] } {
+  const keys = m.rose.slice(0, RISES_NAMED)
+  if (!keys.length) return { sentence: '', keys }
+  const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i]!)})`)
+  const of = m.rose.length > keys.length ? `, of ${formatCount(m.rose.length)} cases that rose` : ''
+  return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys }
 }
 
 const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost')

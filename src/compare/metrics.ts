@@ -67,12 +67,11 @@ function change(values: { keys: string[]; baseline: number[]; current: number[] 
   const relative = baseline > 0 ? current / baseline - 1 : null
   const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed }) : null
   // the cases that moved the figure up the most, for the gate's sentence
-  const rose = values.keys
+  const rises = values.keys
     .map((key, i) => ({ key, by: values.current[i]! - values.baseline[i]! }))
     .filter((r) => r.by > 0)
     .sort((a, b) => b.by - a.by)
-    .map((r) => r.key)
-  return { baseline, current, change: relative, ci, cases: n, rose }
+  return { baseline, current, change: relative, ci, cases: n, rose: rises.map((r) => r.key), roseBy: rises.map((r) => r.by) }
 }
 
 /** The compared metrics the two runs both carry; null when they carry none. */

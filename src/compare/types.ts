@@ -140,6 +140,8 @@ export interface MetricChange {
   cases: number
   /** of those, the cases whose value rose, most first */
   rose: string[]
+  /** how much each case of `rose` rose, in the metric's unit (USD, tokens, ms) */
+  roseBy: number[]
 }
 
 /** `metrics` of `--json`: cost (total USD), tokens (total), latency p50 and p95 (ms). */

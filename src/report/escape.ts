@@ -1,7 +1,7 @@
 /**
  * Untrusted text (model output, judge reasons, error messages, dataset strings)
- * made safe inside GitHub markdown: it can neither break the layout around it
- * nor ping anyone, link an issue or inject HTML.
+ * made safe inside GitHub markdown — it can neither break the layout around it
+ * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
  */
 import { formatCount } from '../compare/format.js'
 
@@ -54,7 +54,20 @@ export function escapeInline(text: string, maxChars = 500): string {
 }
 
 /** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
-export const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
+export function escapeHtmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]!)
+}
+
+/**
+ * JSON that can sit inside a <script> element: no "<" (which could close it
+ * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
 
 /**
  * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown

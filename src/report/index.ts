@@ -1,3 +1,4 @@
 export { escapeHtml, escapeInline, fencedBlock, inlineCode, neutraliseReferences, truncate } from './escape.js'
-export { DEFAULT_MAX_LENGTH, formatDuration, relativeAge, renderReport, type ReportInput, type ReportOptions } from './markdown.js'
+export { formatDuration, relativeAge } from '../compare/format.js'
+export { DEFAULT_MAX_LENGTH, renderReport, type ReportInput, type ReportOptions } from './markdown.js'
 export { renderShardSummary, type ShardSummaryInput } from './shard.js'

@@ -3,7 +3,20 @@
  * `--report` share it. Pure: a comparison, its two records and the verdict in,
  * markdown out, never longer than maxLength.
  */
-import { formatCount, formatKeys, formatList, formatPercent, formatScore, plural } from '../compare/format.js'
+import {
+  KEYS_IN_SENTENCE,
+  formatCount,
+  formatDuration,
+  formatKeys,
+  formatList,
+  formatPercent,
+  formatScore,
+  formatValue,
+  plural,
+  relativeAge,
+  signed,
+  signedPoints
+} from '../compare/format.js'
 import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
@@ -36,7 +49,6 @@ const CI_MIN_CASES = 10
 /** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
 const CI_MAX_WIDTH = 1
 
-const MINUS = '\u2212'
 const SEPARATOR = '\n\n'
 
 export interface ReportLinks {
@@ -227,15 +239,19 @@ function reasonLines(view: VerdictView): string[] {
   })
 }
 
-/** The failure's sentence, its closing list of cases shortened to those not named before. */
+/**
+ * The failure's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
 export function withoutNamedKeys(f: GateFailure, named: ReadonlySet<string>): string {
   const list = formatKeys(f.keys)
   const repeated = f.keys.filter((k) => named.has(k)).length
   if (!repeated || !f.sentence.endsWith(list)) return f.sentence
   const fresh = f.keys.filter((k) => !named.has(k))
-  const above =
-    repeated === f.keys.length ? (repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`) : `${plural(repeated, 'case')} above`
-  return f.sentence.slice(0, f.sentence.length - list.length) + (fresh.length ? `${above} and ${formatKeys(fresh)}` : above)
+  const above = repeated === 1 ? 'the case above' : `the ${formatCount(repeated)} cases above`
+  // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+  const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`
+  return f.sentence.slice(0, f.sentence.length - list.length) + rest
 }
 
 function figuresTable(input: ReportInput): string {
@@ -285,7 +301,9 @@ function telling(ci: [number, number] | null, n: number): ci is [number, number]
 
 /** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
 function scoredInBoth(input: ReportInput): number {
-  const before = byKey(input.baseline?.cases ?? [])
+  // most runs have no judge: no score to look up, no map of 100,000 cases to make
+  if (!input.baseline || !input.current.cases.some((k) => k.score !== null)) return 0
+  const before = byKey(input.baseline.cases)
   return input.current.cases.filter((k) => {
     const b = before.get(k.id)
     return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null
@@ -340,8 +358,9 @@ function configChanges(changes: ConfigChange[]): Block[] {
  */
 function failingCases(input: ReportInput, limit: number, hint: string | undefined, maxLength: number): Block[] {
   const { comparison: c, baseline, current } = input
-  const currentCases = byKey(current.cases)
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
+  if (!keys.length) return []
+  const currentCases = byKey(current.cases)
   const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
   if (!cases.length) return []
   const noun = c.baseline ? 'Regressed' : 'Failing'
@@ -416,8 +435,8 @@ export function splitReason(reason: string): { claim: string; got: string | null
 
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(show(now.input), BLOCK_CHARS)]
-  if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(show(now.expected), BLOCK_CHARS))
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)]
+  if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
   if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
   parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
   const calls = trajectoryDiff(before, now)
@@ -740,13 +759,17 @@ function joinedLength(texts: readonly string[]): number {
   return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1)
 }
 
-function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
-  return new Map(cases.map((c) => [c.id, c]))
-}
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap<readonly CaseResult[], Map<string, CaseResult>>()
 
-/** A case input or expectation as text: strings verbatim, anything else as indented JSON. */
-function show(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value))
+function byKey(cases: readonly CaseResult[]): Map<string, CaseResult> {
+  let map = keyed.get(cases)
+  if (!map) {
+    map = new Map()
+    for (const c of cases) map.set(c.id, c)
+    keyed.set(cases, map)
+  }
+  return map
 }
 
 function caseLabel(key: string, c: CaseResult | undefined): string {
@@ -778,17 +801,6 @@ function scoreOrDash(score: number | null): string {
   return score === null ? '—' : formatScore(score)
 }
 
-/** A signed figure with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value: number, digits: number): string {
-  const text = Math.abs(value).toFixed(digits)
-  if (Number(text) === 0) return text
-  return `${value < 0 ? MINUS : '+'}${text}`
-}
-
-function signedPoints(delta: number): string {
-  return `${signed(delta * 100, 1)} pts`
-}
-
 function signedScore(delta: number | null): string {
   return delta === null ? '—' : signed(delta, 3)
 }
@@ -799,32 +811,4 @@ function confidenceText(ci: [number, number] | null): string {
 
 function scoreConfidenceText(ci: [number, number] | null): string {
   return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : ''
-}
-
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-export function relativeAge(baselineCreatedAt: string, currentCreatedAt: string): string | null {
-  const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt)
-  if (!Number.isFinite(ms)) return null
-  const span = formatSpan(Math.abs(ms))
-  return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`
-}
-
-function formatSpan(ms: number): string {
-  const minutes = Math.floor(ms / 60_000)
-  if (minutes < 1) return 'less than a minute'
-  if (minutes < 60) return plural(minutes, 'minute')
-  const hours = Math.floor(minutes / 60)
-  if (hours < 48) return plural(hours, 'hour')
-  return plural(Math.floor(hours / 24), 'day')
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`
-  const seconds = ms / 1_000
-  if (seconds < 60) return `${seconds.toFixed(1)} s`
-  const whole = Math.round(seconds)
-  const h = Math.floor(whole / 3_600)
-  const m = Math.floor((whole % 3_600) / 60)
-  const s = whole % 60
-  return h ? `${h} h ${m} min` : `${m} min ${s} s`
 }

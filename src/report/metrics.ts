@@ -3,12 +3,11 @@
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
-import { formatMetric } from '../compare/format.js'
+import { formatMetric, plural, signedPercent } from '../compare/format.js'
 import type { Comparison, MetricChange } from '../compare/types.js'
 import type { CaseResult, ToolCall } from '../types.js'
 import { escapeInline } from './escape.js'
 
-const MINUS = '\u2212'
 /** Steps of a trajectory shown; the record has them all. */
 const STEPS_SHOWN = 20
 const ARGS_CHARS = 80
@@ -19,11 +18,6 @@ const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind
   { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
   { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
 ]
-
-function signedPercent(x: number): string {
-  const text = Math.abs(x * 100).toFixed(1)
-  return Number(text) === 0 ? `${text}%` : `${x < 0 ? MINUS : '+'}${text}%`
-}
 
 function changeCell(m: MetricChange): string {
   if (m.change === null) return '—'
@@ -41,7 +35,7 @@ export function metricRows(c: Pick<Comparison, 'metrics'>): string[][] {
   return ROWS.flatMap(({ key, label, kind }) => {
     const m = metrics[key]
     if (!m) return []
-    return [[`${label}, ${m.cases} ${m.cases === 1 ? 'case' : 'cases'}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]]
+    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]]
   })
 }
 

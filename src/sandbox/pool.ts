@@ -9,7 +9,7 @@
  * stays in that worker: the main thread's exit code and verdict are its own.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads'
-import type { ItemReply, SandboxItem, WorkerReply } from './protocol.js'
+import { REPLY_ERROR, REPLY_OK, type ItemReply, type SandboxItem, type WorkerReplies } from './protocol.js'
 import { SLOT_ITEM, SLOT_LENGTH, SLOT_RUNNING, SLOT_TASK, WORKER_SOURCE } from './worker.js'
 
 export type { SandboxItem } from './protocol.js'
@@ -223,8 +223,8 @@ export class Sandbox {
       slot.booting = undefined
       for (const task of waiting) this.arm(task)
     })
-    worker.on('message', (replies: WorkerReply[]) => {
-      for (const reply of replies) this.settle(slot, reply)
+    worker.on('message', (replies: WorkerReplies) => {
+      for (let at = 0; at < replies.length; at += 2 + 2 * (replies[at + 1] as number)) this.settle(slot, replies, at)
     })
     let failure = ''
     worker.on('error', (err) => (failure = err.message))
@@ -236,13 +236,22 @@ export class Sandbox {
     return slot
   }
 
-  private settle(slot: Slot, reply: WorkerReply): void {
-    const task = slot.tasks.get(reply.id)
+  /** The task whose answer starts at `at` in the worker's replies is done (or, answering a cancel, given up where unfinished). */
+  private settle(slot: Slot, replies: WorkerReplies, at: number): void {
+    const task = slot.tasks.get(replies[at] as number)
     if (!task || slot.gone) return
-    this.finish(
-      task,
-      task.items.map((_, i) => reply.results[i] ?? { ok: false, error: timeoutError(task.options), timedOut: true })
-    )
+    const outcomes: ItemOutcome[] = new Array(task.items.length)
+    for (let i = 0; i < outcomes.length; i++) {
+      const status = replies[at + 2 + 2 * i]
+      const payload = replies[at + 3 + 2 * i]
+      outcomes[i] =
+        status === REPLY_OK
+          ? { ok: true, value: payload }
+          : status === REPLY_ERROR
+            ? { ok: false, error: payload as string }
+            : { ok: false, error: timeoutError(task.options), timedOut: true }
+    }
+    this.finish(task, outcomes)
   }
 
   private finish(task: Task, outcomes: ItemOutcome[]): void {

@@ -20,9 +20,14 @@ export type ItemReply = { ok: true; value: unknown } | { ok: false; error: strin
 /** Tasks started in one turn travel together; a cancel alone. */
 export type WorkerRequest = { tasks: { id: number; items: SandboxItem[] }[] } | { cancel: number }
 
-/** One task's answer (the worker sends them in arrays). `partial`: the answer to a cancel; items still running are null. */
-export interface WorkerReply {
-  id: number
-  results: (ItemReply | null)[]
-  partial?: boolean
-}
+/**
+ * The worker's answers, flat: for each task its id, its item count, then per
+ * item a status and a payload (a value, or an error's message). At one reply
+ * per trial, an object per answer and per item cost more to clone than an
+ * instant agent costs to run.
+ */
+export type WorkerReplies = unknown[]
+
+export const REPLY_UNFINISHED = 0
+export const REPLY_OK = 1
+export const REPLY_ERROR = 2

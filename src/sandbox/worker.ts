@@ -7,7 +7,7 @@
  * worker's own `require`.
  */
 import { gradable } from './gradable.js'
-import type { ItemReply, SandboxItem, WorkerReply, WorkerRequest } from './protocol.js'
+import type { SandboxItem, WorkerReplies, WorkerRequest } from './protocol.js'
 
 /** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
 export const SLOT_RUNNING = 0
@@ -23,6 +23,8 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   const port = threads.parentPort as Port
   const slot = new Int32Array(threads.workerData.progress as SharedArrayBuffer)
   const [RUNNING, TASK, ITEM] = [0, 1, 2]
+  // the reply statuses of protocol.ts
+  const [UNFINISHED, OK, ERROR] = [0, 1, 2]
 
   // The worker's own process object: exiting ends only this thread, but an
   // explicit error names the culprit instead of a lost worker.
@@ -43,7 +45,10 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => (...args: unknown[]) => Promise<unknown>
   const scripts = new Map<string, (...args: unknown[]) => Promise<unknown>>()
   const modules = new Map<string, Promise<Record<string, unknown>>>()
-  const running = new Map<number, (ItemReply | null)[]>()
+  /** default exports found so far: a warm agent is called without waiting a turn for its module */
+  const defaults = new Map<string, (...args: unknown[]) => unknown>()
+  /** each running task's answers so far, as sent: status and payload per item */
+  const running = new Map<number, unknown[]>()
 
   function load(file: string): Promise<Record<string, unknown>> {
     let mod = modules.get(file)
@@ -55,8 +60,13 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 
   async function defaultExport(file: string, shape: string): Promise<(...args: unknown[]) => unknown> {
+    const known = defaults.get(file)
+    if (known) return known
     const mod = await load(file)
-    if (typeof mod.default === 'function') return mod.default as (...args: unknown[]) => unknown
+    if (typeof mod.default === 'function') {
+      defaults.set(file, mod.default as (...args: unknown[]) => unknown)
+      return mod.default as (...args: unknown[]) => unknown
+    }
     const names = Object.keys(mod).filter((name) => name !== 'default')
     const has =
       mod.default !== undefined
@@ -105,7 +115,7 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
         await defaultExport(item.file, '(input, case) => string')
         return null
       case 'agent': {
-        const fn = await defaultExport(item.file, '(input, case) => string')
+        const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'))
         // the agent's own time: the module is loaded and the worker warm before the clock starts
         const t0 = performance.now()
         const value = await user(() => fn(item.input, item.case))
@@ -115,14 +125,15 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 
   /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
-  let outbox: WorkerReply[] | undefined
+  let outbox: WorkerReplies | undefined
 
-  function send(reply: WorkerReply): void {
+  function send(id: number, answers: unknown[]): void {
     if (!outbox) {
       outbox = []
       setImmediate(flush)
     }
-    outbox.push(reply)
+    outbox.push(id, answers.length / 2)
+    for (const x of answers) outbox.push(x)
   }
 
   function flush(): void {
@@ -131,13 +142,17 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     try {
       port.postMessage(replies)
     } catch {
-      for (const reply of replies) {
+      for (let at = 0; at < replies.length;) {
+        const count = replies[at + 1] as number
+        const one = replies.slice(at, at + 2 + 2 * count)
+        at += one.length
         try {
-          port.postMessage([reply])
+          port.postMessage(one)
         } catch (err) {
           // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
           const message = `returned a value that cannot be passed back: ${(err as Error).message}`
-          port.postMessage([{ id: reply.id, results: reply.results.map((r) => (r && r.ok ? { ok: false, error: message } : r)) }])
+          for (let i = 2; i < one.length; i += 2) if (one[i] === OK) [one[i], one[i + 1]] = [ERROR, message]
+          port.postMessage(one)
         }
       }
     }
@@ -145,44 +160,45 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
 
   port.on('message', (request: WorkerRequest) => {
     if ('cancel' in request) {
-      const results = running.get(request.cancel)
+      const answers = running.get(request.cancel) ?? []
       running.delete(request.cancel)
-      port.postMessage([{ id: request.cancel, results: results ?? [], partial: true }] satisfies WorkerReply[])
+      port.postMessage([request.cancel, answers.length / 2, ...answers] satisfies WorkerReplies)
       return
     }
-    for (const { id, items } of request.tasks)
-      running.set(
-        id,
-        items.map(() => null)
-      )
+    for (const { id, items } of request.tasks) {
+      const answers: unknown[] = new Array(2 * items.length)
+      for (let i = 0; i < answers.length; i += 2) [answers[i], answers[i + 1]] = [UNFINISHED, null]
+      running.set(id, answers)
+    }
     // started after the messages already queued are read: a task the pool moved elsewhere
     // while this worker was held is cancelled by the next message, and never runs here
     setImmediate(() => {
       for (const { id, items } of request.tasks) {
-        const results = running.get(id)
-        if (results) run(id, items, results)
+        const answers = running.get(id)
+        if (answers) run(id, items, answers)
       }
     })
   })
 
-  function run(id: number, items: SandboxItem[], results: (ItemReply | null)[]): void {
+  function run(id: number, items: SandboxItem[], answers: unknown[]): void {
     let left = items.length
     if (left === 0) {
       running.delete(id)
-      return send({ id, results })
+      return send(id, answers)
     }
-    items.forEach((item, index) => {
-      start(id, index, item)
-        .then(
-          (value) => (results[index] = { ok: true, value }),
-          (err: unknown) => (results[index] = { ok: false, error: err instanceof Error ? err.message : String(err) })
-        )
-        .then(() => {
-          if (--left > 0 || !running.has(id)) return
-          running.delete(id)
-          send({ id, results })
-        })
-    })
+    const answer = (index: number, status: number, payload: unknown) => {
+      answers[2 * index] = status
+      answers[2 * index + 1] = payload
+      if (--left > 0 || !running.has(id)) return
+      running.delete(id)
+      send(id, answers)
+    }
+    for (let index = 0; index < items.length; index++) {
+      start(id, index, items[index]!).then(
+        (value) => answer(index, OK, value),
+        (err: unknown) => answer(index, ERROR, err instanceof Error ? err.message : String(err))
+      )
+    }
   }
 }
 

@@ -1,0 +1,65 @@
+/** The signed figures, money, times and values the comment, the job summary and the HTML report share (compare/format.ts). */
+import { describe, expect, it } from '@jest/globals'
+import { formatMetric, formatTime, formatUsd, formatValue, MINUS, signed, signedPercent, signedPoints } from '../../src/compare/format.js'
+
+describe('signed figures', () => {
+  it.each([
+    [signed(0.0234, 3), '+0.023'],
+    [signed(-0.0234, 3), `${MINUS}0.023`],
+    // zero after rounding carries no sign, whichever side it came from
+    [signed(-0.0004, 3), '0.000'],
+    [signed(0.0004, 3), '0.000'],
+    [signed(12.25, 1), '+12.3'],
+    [signedPercent(0.231), '+23.1%'],
+    [signedPercent(-0.05), `${MINUS}5.0%`],
+    [signedPercent(0.0001), '0.0%'],
+    [signedPoints(-0.2), `${MINUS}20.0 pts`],
+    [signedPoints(0.02), '+2.0 pts']
+  ])('%p reads %p', (actual, expected) => {
+    expect(actual).toBe(expected)
+  })
+
+  it('writes the minus sign U+2212, never a hyphen', () => {
+    expect(MINUS).toBe('\u2212')
+    expect(signed(-1, 1)).not.toContain('-')
+  })
+})
+
+describe('formatUsd', () => {
+  it.each([
+    [12.5, '$12.50'],
+    [1, '$1.00'],
+    [0.0058, '$0.0058'],
+    [0.0001, '$0.0001'],
+    [0, '$0.0000'],
+    // below a hundredth of a cent: two significant digits, not "$0.0000"
+    [0.000042, '$0.000042'],
+    [0.00001, '$0.000010'],
+    [0.0000012345, '$0.0000012']
+  ])('%p → %p', (usd, text) => {
+    expect(formatUsd(usd)).toBe(text)
+  })
+
+  it('reads the same through formatMetric', () => {
+    expect(formatMetric('cost', 0.000042)).toBe('$0.000042')
+    expect(formatMetric('tokens', 1200)).toBe('1,200 tokens')
+    expect(formatMetric('latency', 1300)).toBe('1.30 s')
+  })
+})
+
+describe('formatTime and formatValue', () => {
+  it.each([
+    ['2026-05-01T14:03:59.000Z', '2026-05-01 14:03 UTC'],
+    ['not a time', 'not a time']
+  ])('formatTime(%p) is %p', (iso, text) => {
+    expect(formatTime(iso)).toBe(text)
+  })
+
+  it.each([
+    ['verbatim\ntext', 'verbatim\ntext'],
+    [{ a: [1] }, '{\n  "a": [\n    1\n  ]\n}'],
+    [undefined, 'undefined']
+  ])('formatValue(%p)', (value, text) => {
+    expect(formatValue(value)).toBe(text)
+  })
+})

@@ -1,0 +1,89 @@
+/**
+ * How a cost, tokens or latency failure names the cases behind it: the few
+ * largest rises with their amounts, how many rose in all — and in the comment,
+ * a bullet that reads on its own (no "1 case above and …").
+ */
+import { describe, expect, it } from '@jest/globals'
+import { compareRuns } from '../../src/compare/index.js'
+import { renderReport } from '../../src/report/index.js'
+import type { CaseResult } from '../../src/types.js'
+import { makeBaseline, makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
+
+const agentCase = (id: string, costUsd: number, totalTokens: number, latencyMs: number, passed = true): CaseResult =>
+  makeCase(id, passed, { usage: { totalTokens, costUsd }, latencyMs })
+
+/** Baseline cases at 0.001 USD, 100 tokens, 100 ms; each current case rises by its factor. */
+function runs(factors: number[], failing: string[] = []) {
+  const baseline = makeBaseline(factors.map((_, i) => agentCase(`c${i}`, 0.001, 100, 100)))
+  const current = makeRun(factors.map((f, i) => agentCase(`c${i}`, 0.001 * f, Math.round(100 * f), 100 * f, !failing.includes(`c${i}`))))
+  return { baseline, current }
+}
+
+const gate = makeGate({ maxCostIncrease: 0.1, maxTokensIncrease: 0.1, maxLatencyIncrease: 0.1 })
+
+describe('the largest rises in a metric sentence', () => {
+  it.each([
+    { name: 'one case rose', factors: [1, 3, 1], tail: '; largest rise: c1 (+$0.0020)', keys: ['c1'] },
+    { name: 'two rose, the larger first', factors: [1.5, 1, 2], tail: '; largest rises: c2 (+$0.0010) and c0 (+$0.0005)', keys: ['c2', 'c0'] },
+    {
+      name: 'three rose: all named, no count',
+      factors: [2, 1.5, 3],
+      tail: '; largest rises: c2 (+$0.0020), c0 (+$0.0010) and c1 (+$0.0005)',
+      keys: ['c2', 'c0', 'c1']
+    },
+    {
+      name: 'more rose: three named, then how many in all',
+      factors: [1.2, 1.4, 1.6, 1.8, 2, 1],
+      tail: '; largest rises: c4 (+$0.0010), c3 (+$0.0008) and c2 (+$0.0006), of 5 cases that rose',
+      keys: ['c4', 'c3', 'c2']
+    }
+  ])('$name', ({ factors, tail, keys }) => {
+    const { baseline, current } = runs(factors)
+    const cost = compareRuns(baseline, current, gate).gate.checks.find((k) => k.check === 'maxCostIncrease')!
+    expect(cost.sentence.endsWith(tail)).toBe(true)
+    expect(cost.sentence).not.toContain(tail + ',')
+    // the failure's cases are those its sentence names
+    expect(cost.keys).toEqual(keys)
+  })
+
+  it('says each rise in the unit of its metric', () => {
+    const { baseline, current } = runs([1, 2, 1.5])
+    const checks = compareRuns(baseline, current, gate).gate.checks
+    expect(checks.find((k) => k.check === 'maxTokensIncrease')!.sentence).toMatch(/; largest rises: c1 \(\+100 tokens\) and c2 \(\+50 tokens\)$/)
+    expect(checks.find((k) => k.check === 'maxLatencyIncrease')!.sentence).toMatch(/; largest rises: c1 \(\+100 ms\) and c2 \(\+50 ms\)$/)
+  })
+
+  it('shows a rise under a hundredth of a cent in two significant digits, never as +$0.0000', () => {
+    const baseline = makeBaseline([agentCase('a', 0.00001, 1, 1)])
+    const current = makeRun([agentCase('a', 0.000052, 1, 1)])
+    const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.1 }))
+    expect(c.gate.failures[0]).toBe(
+      'total cost rose 420.0% on the 1 case compared, $0.000010 → $0.000052 (limit: maxCostIncrease 10.0%); largest rise: a (+$0.000042)'
+    )
+  })
+
+  it('names them under useConfidenceBound too', () => {
+    const { baseline, current } = runs([3, 3, 3, 3, 3, 3])
+    const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.5, useConfidenceBound: true }))
+    expect(c.gate.failures[0]).toMatch(
+      /^total cost rose by at least .*applied to that bound\); largest rises: c0 \(\+\$0\.0020\), c1 \(\+\$0\.0020\) and c2 \(\+\$0\.0020\), of 6 cases that rose$/
+    )
+  })
+})
+
+describe('in the comment', () => {
+  it('each metric bullet reads on its own, even when a bullet above named the same cases', () => {
+    const { baseline, current } = runs([1.2, 3, 1.4, 1.6, 1.1], ['c1', 'c3'])
+    const comparison = compareRuns(baseline, current, gate)
+    const bullets = renderReport({ comparison, baseline, current })
+      .split('\n')
+      .filter((l) => l.startsWith('> - '))
+    expect(bullets[0]).toBe('> - 2 cases regressed (limit: maxRegressions 0): c1, c3')
+    expect(bullets.slice(1).map((b) => b.replace(/^.*; /, ''))).toEqual([
+      'largest rises: c1 (+\\$0.0020), c3 (+\\$0.0006) and c2 (+\\$0.0004), of 5 cases that rose',
+      'largest rises: c1 (+200 tokens), c3 (+60 tokens) and c2 (+40 tokens), of 5 cases that rose',
+      'largest rises: c1 (+200 ms), c3 (+60 ms) and c2 (+40 ms), of 5 cases that rose'
+    ])
+    expect(bullets.join('\n')).not.toMatch(/above/)
+  })
+})
