@@ -7,5 +7,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json', diagnostics: false }]
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
+  // Stryker's sandboxes (npm run mutate) are copies of the tree: neither their tests nor their package.json are ours.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/.stryker-tmp/'],
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   testTimeout: 30000
 }

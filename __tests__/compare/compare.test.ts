@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { compareRuns } from '../../src/compare/index.js'
+import { compareRuns, pairedDifferenceCI } from '../../src/compare/index.js'
 import { contentHash } from '../../src/util/hash.js'
 import { makeBaseline, makeCase, makeCases, makeGate, makeRepeatedCase, makeRun } from '../__fixtures__/records.js'
 
@@ -101,7 +101,10 @@ describe('compareRuns: repeated trials', () => {
     { baseline: [3, 4], current: [1, 4], outcome: 'flaky' }, // p = 0.243
     { baseline: [0, 5], current: [5, 5], outcome: 'fixed' },
     { baseline: [2, 5], current: [3, 5], outcome: 'flaky' },
-    { baseline: [5, 5], current: [3, 5], outcome: 'unchanged' } // still passes: no flip
+    { baseline: [5, 5], current: [3, 5], outcome: 'unchanged' }, // still passes: no flip
+    // repeat: 2, the fewest trials that count as repeated: 2/2 → 0/2 has p = 1/6
+    { baseline: [2, 2], current: [0, 2], outcome: 'flaky' },
+    { baseline: [0, 2], current: [2, 2], outcome: 'flaky' }
   ])('$baseline → $current trials: $outcome', ({ baseline, current, outcome }) => {
     const c = compareRuns(makeBaseline([makeRepeatedCase('q', baseline[0]!, baseline[1]!)]), makeRun([makeRepeatedCase('q', current[0]!, current[1]!)]), gate)
     const lists = { regressed: c.regressed, fixed: c.fixed, flaky: c.flaky }
@@ -151,6 +154,18 @@ describe('compareRuns: figures', () => {
     expect(c.common!.meanScoreDelta).toBeCloseTo(-0.15)
     expect(c.passRateDeltaCI![0]).toBeLessThan(-0.5)
     expect(c.passRateDeltaCI![1]).toBeGreaterThan(-0.5)
+  })
+
+  it('puts each pair into its cell of the paired table, a fixed case too; the gated table counts a flaky flip as it was', () => {
+    // a and b passed both times, c fixed, d regressed, e failed both times, q flipped within chance (2/2 → 0/2)
+    const baseline = makeBaseline([...makeCases('a', 'b', '!c', 'd', '!e'), makeRepeatedCase('q', 2, 2)])
+    const current = makeRun([...makeCases('a', 'b', 'c', '!d', '!e'), makeRepeatedCase('q', 0, 2)])
+    const c = compareRuns(baseline, current, gate)
+    expect({ fixed: c.fixed, regressed: c.regressed, flaky: c.flaky }).toEqual({ fixed: ['c'], regressed: ['d'], flaky: ['q'] })
+    expect(c.passRateDeltaCI).toEqual(pairedDifferenceCI({ bothPassed: 2, onlyCurrentPassed: 1, onlyBaselinePassed: 2, bothFailed: 1 }))
+    expect(c.gatedPassRateDeltaCI).toEqual(pairedDifferenceCI({ bothPassed: 3, onlyCurrentPassed: 1, onlyBaselinePassed: 1, bothFailed: 1 }))
+    expect(c.common).toMatchObject({ total: 6, flakyFlips: 1, newlyFailing: ['d', 'q'] })
+    expect(c.common!.gatedCurrentPassRate).toBeCloseTo(4 / 6, 12)
   })
 
   it('has a null mean score delta when a side has no scores', () => {

@@ -43,7 +43,8 @@ describe('carryHistory: a case carries its baseline history plus the baseline re
     makeCase('dropped', true)
   ])
   const current = [makeCase('steady', false), makeCase('first'), makeCase('long'), makeCase('edited', true, { fingerprint: 'fp-new' }), makeCase('added')]
-  const carried = new Map(carryHistory(current, baseline).map((c) => [c.id, c.history]))
+  // carried inside each test, not while collecting them: Stryker would count this code as run by no test
+  const carried = () => new Map(carryHistory(structuredClone(current), baseline).map((c) => [c.id, c.history]))
 
   it.each([
     { key: 'steady', history: 'PPFP' },
@@ -54,7 +55,7 @@ describe('carryHistory: a case carries its baseline history plus the baseline re
     { key: 'edited', history: undefined },
     { key: 'added', history: undefined }
   ])('$key → $history', ({ key, history }) => {
-    expect(carried.get(key)).toBe(history)
+    expect(carried().get(key)).toBe(history)
   })
 
   it('keeps the cases as they are without a baseline', () => {
@@ -114,6 +115,15 @@ describe('assess: which flips count', () => {
       expected: {
         outcome: 'flaky',
         flaky: { flip: 'failed', because: 'reruns', current: { passed: 5, total: 6 }, baseline: { passed: 1, total: 1 }, reruns: { passed: 5, total: 5 } }
+      }
+    },
+    {
+      name: 'the re-run evidence is the last `reruns` trials only: 1 of 3 at first (repeat: 3), then 3 of 3 re-run',
+      baseline: makeCase('q', true),
+      current: makeCase('q', true, { trials: [...makeTrials(1, 3), ...makeTrials(3, 3)], passFraction: 4 / 6, reruns: 3 }),
+      expected: {
+        outcome: 'flaky',
+        flaky: { flip: 'failed', because: 'reruns', current: { passed: 4, total: 6 }, baseline: { passed: 1, total: 1 }, reruns: { passed: 3, total: 3 } }
       }
     },
     {
@@ -209,9 +219,11 @@ describe('compareRuns: flaky cases and the score interval', () => {
     { ...rerunCase('rerun', 'FPPPP'), score: 0.66 },
     makeCase('same', true, { score: 0.62 })
   ])
-  const c = compareRuns(baseline, current, makeGate())
+  // compared inside each test, not while collecting them: Stryker would count this code as run by no test
+  const compared = () => compareRuns(baseline, current, makeGate())
 
   it('lists flaky keys and their evidence in the same order', () => {
+    const c = compared()
     expect(c.regressed).toEqual(['steady'])
     expect(c.flaky).toEqual(['known', 'rerun'])
     expect(c.flakyCases.map((f) => [f.key, f.because])).toEqual([
@@ -221,6 +233,7 @@ describe('compareRuns: flaky cases and the score interval', () => {
   })
 
   it('gives the paired t interval of the score delta over the cases scored in both runs', () => {
+    const c = compared()
     // differences −0.2, −0.05, −0.04, +0.02: mean −0.0675
     const d = [-0.2, -0.05, -0.04, 0.02]
     const mean = d.reduce((a, b) => a + b) / 4
@@ -232,7 +245,7 @@ describe('compareRuns: flaky cases and the score interval', () => {
   })
 
   it('lists the flips that re-runs could not test against a single baseline trial', () => {
-    expect(c.notTestable).toEqual([])
+    expect(compared().notTestable).toEqual([])
     const once = compareRuns(makeBaseline([makeCase('q', true)]), makeRun([rerunCase('q', 'FFFF')]), makeGate())
     expect([once.regressed, once.notTestable]).toEqual([['q'], ['q']])
   })

@@ -52,6 +52,26 @@ describe('pairedDifferenceCI (Newcombe hybrid score, paired)', () => {
     expect(ci![1]).toBeCloseTo(-0.0046, 4)
   })
 
+  // Newcombe's correction of phi, on each side of its branches; the figures are from an independent
+  // implementation of method 10 (Wilson limits, phi with the n/2 correction), to 1e-10.
+  it.each([
+    // ad − bc = 2 ≤ n/2 = 3.5: the positive association shrinks to phi = 0 (uncorrected, phi = 1/6)
+    { counts: [2, 2, 1, 2], lo: -0.31106327685982843, hi: 0.5251920044551328 },
+    // ad − bc = 3 = n/2 exactly: still phi = 0
+    { counts: [2, 1, 1, 2], lo: -0.44177725603643586, hi: 0.44177725603643586 },
+    // ad − bc = 8 > n/2 = 5: shrunk by n/2 to 3, phi = 3/√(7·3·6·4) ≈ 0.134
+    { counts: [5, 2, 1, 2], lo: -0.2562264912538181, hi: 0.4236365661654312 },
+    // ad − bc = −5 < 0: a negative association is kept whole, phi = −0.2
+    { counts: [2, 3, 3, 2], lo: -0.40806822948832167, hi: 0.40806822948832167 },
+    // a fixed case and no regressions: the interval leans positive
+    { counts: [3, 1, 0, 2], lo: -0.2219706258653248, hi: 0.48492957148175747 }
+  ])('the continuity correction of phi: $counts', ({ counts, lo, hi }) => {
+    const [bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed] = counts as [number, number, number, number]
+    const [l, u] = pairedDifferenceCI({ bothPassed, onlyCurrentPassed, onlyBaselinePassed, bothFailed })!
+    expect(l).toBeCloseTo(lo, 10)
+    expect(u).toBeCloseTo(hi, 10)
+  })
+
   it.each([
     { name: 'no flips', counts: [20, 0, 0, 5] },
     { name: 'all passed both times', counts: [25, 0, 0, 0] },

@@ -13,7 +13,13 @@ describe('errorShape', () => {
     ['exited with code 1: FileNotFoundError: /home/me/agent/data/q17.json', 'exited with code <n>: FileNotFoundError: <path>'],
     ['HTTP 503 from http://127.0.0.1:8080/v1/chat after 3 attempts: overloaded', 'HTTP <n> from <url> after <n> attempts: overloaded'],
     ['request 3f2a9c1e-77aa-4b1c failed', 'request <id> failed'],
-    ['timed out after 60000 ms\nstack line 1', 'timed out after <n> ms']
+    ['timed out after 60000 ms\nstack line 1', 'timed out after <n> ms'],
+    ['took 1.25 s', 'took <n> s'],
+    ['failed:  twice,\tin a row', 'failed: twice, in a row'],
+    ['cannot open C:\\Users\\me\\data.json', 'cannot open <path>'],
+    ['cannot open data/q17.json', 'cannot open <path>'],
+    // only the first 500 characters of the headline count
+    [`${'x'.repeat(500)} and whatever follows`, 'x'.repeat(500)]
   ])('%p → %p', (message, shape) => {
     expect(errorShape(message)).toBe(shape)
   })
@@ -34,19 +40,27 @@ describe('sharedTargetError', () => {
 
   it('counts only the cases of the largest group', () => {
     const cases = [
-      ...Array.from({ length: 6 }, (_, i) => failing(`t${i}`, `timed out after 60000 ms`)),
       failing('x', 'exited with code 2: other'),
+      ...Array.from({ length: 6 }, (_, i) => failing(`t${i}`, `timed out after 60000 ms`)),
+      // the largest group neither first nor last
+      failing('y', 'killed by SIGSEGV'),
       makeCase('ok1'),
-      makeCase('ok2'),
       makeCase('ok3')
     ]
     expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 6, total: 10, message: 'timed out after 60000 ms' })
+  })
+
+  it('gives the first line of the error, trimmed, as its message', () => {
+    const cases = [failing('a', '  boom  \nstack'), failing('b', 'boom\nother stack')]
+    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 2, total: 2, message: 'boom' })
   })
 
   it.each([
     ['half the cases, not most', [failing('a', 'boom'), makeCase('b')]],
     ['different errors', [failing('a', 'exited with code 1: KeyError: x'), failing('b', 'killed by SIGSEGV'), failing('c', 'HTTP 401 from https://api/x')]],
     ['failures without target errors', [makeCase('a', false), makeCase('b', false)]],
+    // an empty error is no error: not a shared one of ''
+    ['empty errors', [failing('a', ''), failing('b', ''), failing('c', '')]],
     ['no cases', []]
   ])('is null for %s', (_what, cases) => {
     expect(sharedTargetError(makeRun(cases))).toBeNull()
