@@ -36148,13 +36148,13 @@ function walkBrackets(text, start, limit) {
     }
     return { status: 'open', at: limit };
 }
-const NOT_JSON = Symbol('not JSON');
-function parseOrNot(text) {
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+function tryParseJson(text) {
     try {
         return JSON.parse(text);
     }
     catch {
-        return NOT_JSON;
+        return undefined;
     }
 }
 /**
@@ -36179,8 +36179,8 @@ function visitJsonInText(text, options, visit) {
             continue;
         const candidate = text.slice(start, walk.at);
         left -= candidate.length;
-        const value = parseOrNot(candidate);
-        if (value === NOT_JSON)
+        const value = tryParseJson(candidate);
+        if (value === undefined)
             continue;
         if (visit(value))
             return { truncated: false };
@@ -36918,6 +36918,7 @@ const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
  */
 
 
+
 /** How much of a response body an error message quotes. */
 const http_EXCERPT_CHARS = 300;
 /** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
@@ -37017,7 +37018,7 @@ async function attemptOnce(method, url, body, options) {
         });
         // the timer still runs: a body that trickles in slower than the timeout is a timeout too
         const text = await res.text();
-        return { status: res.status, headers: res.headers, text, data: http_parseJson(text) };
+        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
     }
     catch (err) {
         throwIfAborted(options.signal);
@@ -37078,15 +37079,6 @@ function retryAfterMs(headers, nowMs) {
     const date = Date.parse(value);
     return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
-/** The text as JSON, or undefined when it is not JSON. */
-function http_parseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
 /** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
 function describeUrl(url) {
     try {
@@ -37116,6 +37108,7 @@ function credentialValues(headers) {
  * A minimal OpenAI chat-completions client: what the judge and the `openai`
  * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
  */
+
 
 /** The server answered, but not with a usable completion, or with an error it explained. */
 class ChatError extends Error {
@@ -37169,7 +37162,7 @@ function requestBody(request) {
 }
 /** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
 function explainHttpError(err, endpoint = 'chat completions') {
-    const error = http_parseJson(err.body)?.error;
+    const error = tryParseJson(err.body)?.error;
     const message = typeof error === 'string' ? error : error?.message;
     if (typeof message !== 'string' || !message)
         return err;
@@ -39798,7 +39791,7 @@ function parseVerdictText(text) {
         return oneVerdict(scored.map(normalizeVerdict));
     if (objects.length > 0)
         return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = verdict_tryParse(reply);
+    const other = tryParseJson(reply);
     if (other !== undefined)
         return normalizeVerdict(other);
     if (REFUSAL.test(reply))
@@ -39880,14 +39873,6 @@ function jsonObjectsIn(text) {
         return false;
     });
     return found;
-}
-function verdict_tryParse(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
 }
 /** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
 function verdict_describe(value) {

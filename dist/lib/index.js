@@ -28095,13 +28095,13 @@ function walkBrackets(text, start, limit) {
     }
     return { status: 'open', at: limit };
 }
-const NOT_JSON = Symbol('not JSON');
-function parseOrNot(text) {
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+function tryParseJson(text) {
     try {
         return JSON.parse(text);
     }
     catch {
-        return NOT_JSON;
+        return undefined;
     }
 }
 /**
@@ -28126,8 +28126,8 @@ function visitJsonInText(text, options, visit) {
             continue;
         const candidate = text.slice(start, walk.at);
         left -= candidate.length;
-        const value = parseOrNot(candidate);
-        if (value === NOT_JSON)
+        const value = tryParseJson(candidate);
+        if (value === undefined)
             continue;
         if (visit(value))
             return { truncated: false };
@@ -28865,6 +28865,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
  */
 
 
+
 /** How much of a response body an error message quotes. */
 const http_EXCERPT_CHARS = 300;
 /** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
@@ -28964,7 +28965,7 @@ async function attemptOnce(method, url, body, options) {
         });
         // the timer still runs: a body that trickles in slower than the timeout is a timeout too
         const text = await res.text();
-        return { status: res.status, headers: res.headers, text, data: parseJson(text) };
+        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
     }
     catch (err) {
         throwIfAborted(options.signal);
@@ -29025,15 +29026,6 @@ function retryAfterMs(headers, nowMs) {
     const date = Date.parse(value);
     return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
-/** The text as JSON, or undefined when it is not JSON. */
-function parseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
 /** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
 function describeUrl(url) {
     try {
@@ -29063,6 +29055,7 @@ function credentialValues(headers) {
  * A minimal OpenAI chat-completions client: what the judge and the `openai`
  * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
  */
+
 
 /** The server answered, but not with a usable completion, or with an error it explained. */
 class ChatError extends Error {
@@ -29116,7 +29109,7 @@ function requestBody(request) {
 }
 /** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
 function explainHttpError(err, endpoint = 'chat completions') {
-    const error = parseJson(err.body)?.error;
+    const error = tryParseJson(err.body)?.error;
     const message = typeof error === 'string' ? error : error?.message;
     if (typeof message !== 'string' || !message)
         return err;
@@ -40884,7 +40877,7 @@ function parseVerdictText(text) {
         return oneVerdict(scored.map(normalizeVerdict));
     if (objects.length > 0)
         return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = verdict_tryParse(reply);
+    const other = tryParseJson(reply);
     if (other !== undefined)
         return normalizeVerdict(other);
     if (REFUSAL.test(reply))
@@ -40966,14 +40959,6 @@ function jsonObjectsIn(text) {
         return false;
     });
     return found;
-}
-function verdict_tryParse(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
 }
 /** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
 function verdict_describe(value) {
@@ -43420,7 +43405,7 @@ function parse_formatOf(file) {
 }
 /** Text in its format; `file` names it in messages (and gives the format unless told). */
 function parse_parseStructured(text, file, format = parse_formatOf(file)) {
-    return format === 'json' ? parse_parseJson(text, file) : parseYaml(text, file);
+    return format === 'json' ? parseJson(text, file) : parseYaml(text, file);
 }
 const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
 /** `file:line:column` of an offset into the text. */
@@ -43434,7 +43419,7 @@ function placeOf(text, file, offset) {
  * text read as YAML (which JSON is) only locates paths for messages, and finds
  * a key given twice, which JSON.parse would let the last one win.
  */
-function parse_parseJson(text, file) {
+function parseJson(text, file) {
     let value;
     try {
         value = JSON.parse(text);

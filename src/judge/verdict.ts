@@ -5,7 +5,7 @@
  * shared by the LLM judge, the command judge and the library's runJudgeEval.
  */
 
-import { visitJsonInText } from '../util/json-in-text.js'
+import { tryParseJson, visitJsonInText } from '../util/json-in-text.js'
 import { clampScore } from '../util/score.js'
 
 export interface Verdict {
@@ -41,7 +41,7 @@ export function parseVerdictText(text: string): Verdict {
   const scored = objects.flatMap(verdictsIn)
   if (scored.length > 0) return oneVerdict(scored.map(normalizeVerdict))
   if (objects.length > 0) return failedVerdict(`judge reply has no "score": ${excerpt(reply)}`)
-  const other = tryParse(reply)
+  const other = tryParseJson(reply)
   if (other !== undefined) return normalizeVerdict(other)
   if (REFUSAL.test(reply)) return failedVerdict(`the judge refused to grade: ${excerpt(reply)}`)
   return failedVerdict(`judge reply is not JSON: ${excerpt(reply)}`)
@@ -123,14 +123,6 @@ function jsonObjectsIn(text: string): Record<string, unknown>[] {
     return false
   })
   return found
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */

@@ -2,7 +2,8 @@
  * A minimal OpenAI chat-completions client: what the judge and the `openai`
  * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
  */
-import { HttpError, parseJson, postJson, type HttpOptions } from './http.js'
+import { HttpError, postJson, type HttpOptions } from './http.js'
+import { tryParseJson } from '../util/json-in-text.js'
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant'
@@ -86,7 +87,7 @@ function requestBody(request: ChatRequest): Record<string, unknown> {
 
 /** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
 export function explainHttpError(err: HttpError, endpoint = 'chat completions'): Error {
-  const error = (parseJson(err.body) as { error?: unknown } | undefined)?.error
+  const error = (tryParseJson(err.body) as { error?: unknown } | undefined)?.error
   const message = typeof error === 'string' ? error : (error as { message?: unknown } | undefined)?.message
   if (typeof message !== 'string' || !message) return err
   return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status)

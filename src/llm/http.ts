@@ -12,6 +12,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import { redact } from '../util/env.js'
+import { tryParseJson } from '../util/json-in-text.js'
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH'
 
@@ -161,7 +162,7 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
     })
     // the timer still runs: a body that trickles in slower than the timeout is a timeout too
     const text = await res.text()
-    return { status: res.status, headers: res.headers, text, data: parseJson(text) }
+    return { status: res.status, headers: res.headers, text, data: tryParseJson(text) }
   } catch (err) {
     throwIfAborted(options.signal)
     if (timeout.signal.aborted) return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` }
@@ -220,15 +221,6 @@ export function retryAfterMs(headers: Headers, nowMs: number): number | undefine
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs)
-}
-
-/** The text as JSON, or undefined when it is not JSON. */
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
 
 /** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */

@@ -53,13 +53,12 @@ function walkBrackets(text: string, start: number, limit: number): Walk {
   return { status: 'open', at: limit }
 }
 
-const NOT_JSON = Symbol('not JSON')
-
-function parseOrNot(text: string): unknown {
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+export function tryParseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    return NOT_JSON
+    return undefined
   }
 }
 
@@ -83,8 +82,8 @@ export function visitJsonInText(text: string, options: JsonInTextOptions, visit:
     if (walk.status !== 'closed') continue
     const candidate = text.slice(start, walk.at)
     left -= candidate.length
-    const value = parseOrNot(candidate)
-    if (value === NOT_JSON) continue
+    const value = tryParseJson(candidate)
+    if (value === undefined) continue
     if (visit(value)) return { truncated: false }
     if (options.skipNested) opening.lastIndex = walk.at
   }
