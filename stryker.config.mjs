@@ -1,19 +1,32 @@
 // Mutation testing of the pure core (`npm run mutate`; not part of `npm test`, it takes long).
-// A quick partial run (a file, or lines of it), with its own incremental file so that the whole
-// run's is kept: `npm run mutate -- --mutate src/compare/stats.ts:69-98 --incrementalFile reports/mutation/stats.json`.
+//
+// One folder at a time, each with its own tests, incremental file and report, so that a run
+// finishes in an evening and a rerun only redoes the mutants whose code or tests changed:
+//   EVALGATE_MUTATE=assertions nice -n 19 npm run mutate   (src/assertions, __tests__/assertions)
+//   EVALGATE_MUTATE=compare nice -n 19 npm run mutate      (src/compare, __tests__/compare)
+// Without EVALGATE_MUTATE both folders are mutated against both test folders in one run.
+// A quick partial run (a file, or lines of it), with its own incremental file so that the folder's
+// is kept: `EVALGATE_MUTATE=compare npm run mutate -- --mutate src/compare/stats.ts:69-98
+// --incrementalFile reports/mutation/stats.json`.
 // @ts-check
+const folders = { compare: ['compare'], assertions: ['assertions'] }
+const only = process.env.EVALGATE_MUTATE
+if (only !== undefined && !(only in folders)) throw new Error(`EVALGATE_MUTATE=${only}: use "compare" or "assertions"`)
+const picked = only === undefined ? ['compare', 'assertions'] : folders[/** @type {'compare' | 'assertions'} */ (only)]
+const name = only ?? 'all'
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  mutate: ['src/compare/**/*.ts', 'src/assertions/**/*.ts'],
+  mutate: picked.map((folder) => `src/${folder}/**/*.ts`),
   testRunner: 'jest',
   // jest runs the tests as ES modules (see jest.config.js).
   testRunnerNodeArgs: ['--experimental-vm-modules'],
   jest: {
     configFile: 'jest.config.js',
-    // Only the unit tests of these two folders: the report, CLI and action tests also reach
+    // Only the unit tests of the mutated folders: the report, CLI and action tests also reach
     // compare/ through compareRuns, but they test their own code, and would make a run hours long.
     config: {
-      testMatch: ['<rootDir>/__tests__/compare/**/*.test.ts', '<rootDir>/__tests__/assertions/**/*.test.ts'],
+      testMatch: picked.map((folder) => `<rootDir>/__tests__/${folder}/**/*.test.ts`),
       // Leaves out the interval-coverage simulations (1,000 simulated datasets each, up to a thousand
       // bootstrap resamples per dataset): instrumented, the initial run alone took over 20 minutes, and
       // every mutant of the bootstrap would rerun them. The exact-value tests pin the same code.
@@ -21,18 +34,21 @@ export default {
     },
     enableFindRelatedTests: true
   },
+  // Each mutant runs only the tests that reached its code. A mutant reached while jest collects the
+  // tests ("static": module constants, or a test file calling src/ in a describe body or an it.each
+  // table) runs every test instead, so the tests compute inside their `it` bodies.
   coverageAnalysis: 'perTest',
   // Reuses the results of mutants whose code and covering tests did not change since the last run.
   incremental: true,
-  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  incrementalFile: `reports/mutation/${name}-incremental.json`,
   concurrency: 2,
   // the machine may be shared: a slow mutant is not an infinite loop
   timeoutMS: 15000,
   // the initial run takes all these tests in one process (several minutes on a loaded machine)
   dryRunTimeoutMinutes: 60,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
   // the sandbox needs the sources, the tests and their fixtures, not the bundle or the examples
   ignorePatterns: ['dist', 'coverage', 'reports', '.evalgate'],
   tempDirName: '.stryker-tmp',

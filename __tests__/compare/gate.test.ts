@@ -33,14 +33,21 @@ const noScores: Scenario = { baseline: null, current: makeRun(makeCases('a')) }
 
 // 100 cases, 95 → 75 passing: a drop of 20 points, significant (its whole 95% interval lies below zero).
 const drop20: Scenario = { baseline: makeBaseline(passing(100, 95)), current: makeRun(passing(100, 75)) }
-const ciUpperBound = compareRuns(drop20.baseline, drop20.current, makeGate()).passRateDeltaCI![1]
+// The bounds are computed inside the tests that use them, not while jest collects the tests: Stryker
+// would count compareRuns as run by no test and rerun every test for each of its mutants.
+const ciUpperBound = () => compareRuns(drop20.baseline, drop20.current, makeGate()).passRateDeltaCI![1]
 // 12 scored cases losing 0.05 to 0.15 each (mean 0.1): a significant score drop.
 const scoreDrops = [0.05, 0.15, 0.1, 0.08, 0.12, 0.1, 0.06, 0.14, 0.1, 0.09, 0.11, 0.1]
 const scoreDrop12: Scenario = {
   baseline: makeBaseline(scored(scoreDrops.map(() => 0.9))),
   current: makeRun(scored(scoreDrops.map((d) => 0.9 - d)))
 }
-const scoreCiUpperBound = compareRuns(scoreDrop12.baseline, scoreDrop12.current, makeGate()).meanScoreDeltaCI![1]
+const scoreCiUpperBound = () => compareRuns(scoreDrop12.baseline, scoreDrop12.current, makeGate()).meanScoreDeltaCI![1]
+
+/** A row's limits, or the limits computed from a bound (see ciUpperBound). */
+function limits(gate: Partial<GateConfig> | (() => Partial<GateConfig>)): Partial<GateConfig> {
+  return typeof gate === 'function' ? gate() : gate
+}
 
 function gateOf(s: Scenario, gate: Partial<GateConfig>) {
   return compareRuns(s.baseline, s.current, makeGate(gate)).gate
@@ -53,14 +60,14 @@ describe('evaluateGate: each limit at its edge', () => {
     {
       limit: 'maxPassRateDrop on the confidence bound',
       scenario: drop20,
-      passes: { maxPassRateDrop: -ciUpperBound, useConfidenceBound: true },
-      fails: { maxPassRateDrop: -ciUpperBound - 0.001, useConfidenceBound: true }
+      passes: () => ({ maxPassRateDrop: -ciUpperBound(), useConfidenceBound: true }),
+      fails: () => ({ maxPassRateDrop: -ciUpperBound() - 0.001, useConfidenceBound: true })
     },
     {
       limit: 'maxMeanScoreDrop on the confidence bound',
       scenario: scoreDrop12,
-      passes: { maxMeanScoreDrop: -scoreCiUpperBound, useConfidenceBound: true },
-      fails: { maxMeanScoreDrop: -scoreCiUpperBound - 0.001, useConfidenceBound: true }
+      passes: () => ({ maxMeanScoreDrop: -scoreCiUpperBound(), useConfidenceBound: true }),
+      fails: () => ({ maxMeanScoreDrop: -scoreCiUpperBound() - 0.001, useConfidenceBound: true })
     },
     {
       limit: 'maxMeanScoreDrop',
@@ -71,8 +78,8 @@ describe('evaluateGate: each limit at its edge', () => {
     { limit: 'minPassRate', scenario: seventy, passes: { minPassRate: 0.7 }, fails: { minPassRate: 0.71 } },
     { limit: 'minMeanScore', scenario: meanSixty, passes: { minMeanScore: 0.6 }, fails: { minMeanScore: 0.61 } }
   ])('$limit: exactly at the limit passes, just beyond fails', ({ scenario, passes, fails }) => {
-    expect(gateOf(scenario, { maxRegressions: 100, ...passes })).toEqual({ passed: true, failures: [], checks: [] })
-    const failed = gateOf(scenario, { maxRegressions: 100, ...fails })
+    expect(gateOf(scenario, { maxRegressions: 100, ...limits(passes) })).toEqual({ passed: true, failures: [], checks: [] })
+    const failed = gateOf(scenario, { maxRegressions: 100, ...limits(fails) })
     expect(failed.passed).toBe(false)
     expect(failed.failures).toHaveLength(1)
   })
@@ -135,7 +142,7 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   it('says when the pass-rate limit applies to the confidence bound', () => {
     const [sentence] = gateOf(drop20, { maxRegressions: 100, maxPassRateDrop: 0.02, useConfidenceBound: true }).failures
     expect(sentence).toBe(
-      `pass rate dropped by at least ${(-ciUpperBound * 100).toFixed(1)} points on the 100 cases in both runs with the same fingerprint, ` +
+      `pass rate dropped by at least ${(-ciUpperBound() * 100).toFixed(1)} points on the 100 cases in both runs with the same fingerprint, ` +
         '95.0% → 75.0% (the optimistic end of its 95% confidence interval; limit: maxPassRateDrop 2.0 points, applied to that bound); ' +
         `passed before, fail now: ${ids(95).slice(75, 85).join(', ')} and 10 more`
     )
@@ -145,7 +152,7 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
     const [sentence] = gateOf(scoreDrop12, { maxMeanScoreDrop: 0.02, useConfidenceBound: true }).failures
     expect(sentence).toMatch(
       new RegExp(
-        `^mean judge score dropped by at least ${(-scoreCiUpperBound).toFixed(3)} on the cases scored in both runs with the same fingerprint, ` +
+        `^mean judge score dropped by at least ${(-scoreCiUpperBound()).toFixed(3)} on the cases scored in both runs with the same fingerprint, ` +
           '0\\.900 → 0\\.800 \\(the optimistic end of its 95% confidence interval; limit: maxMeanScoreDrop 0\\.020, applied to that bound\\); scored lower: s-1, s-7'
       )
     )
@@ -171,8 +178,8 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
 
 describe('evaluateGate: useConfidenceBound fails only on a drop the data supports', () => {
   it('the interval of a significant drop lies below zero', () => {
-    expect(ciUpperBound).toBeLessThan(-0.1)
-    expect(scoreCiUpperBound).toBeLessThan(-0.08)
+    expect(ciUpperBound()).toBeLessThan(-0.1)
+    expect(scoreCiUpperBound()).toBeLessThan(-0.08)
   })
 
   it.each([
