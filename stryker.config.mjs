@@ -1,23 +1,27 @@
 // Mutation testing of the pure core (`npm run mutate`; not part of `npm test`, it takes long).
 //
-// One folder at a time, each with its own tests, incremental file and report, so that a run
-// finishes in an evening and a rerun only redoes the mutants whose code or tests changed:
-//   EVALGATE_MUTATE=assertions nice -n 19 npm run mutate   (src/assertions, __tests__/assertions)
-//   EVALGATE_MUTATE=compare nice -n 19 npm run mutate      (src/compare, __tests__/compare)
-// Without EVALGATE_MUTATE both folders are mutated against both test folders in one run.
-// A quick partial run (a file, or lines of it), with its own incremental file so that the folder's
-// is kept: `EVALGATE_MUTATE=compare npm run mutate -- --mutate src/compare/stats.ts:69-98
-// --incrementalFile reports/mutation/stats.json`.
+// One folder, or one file, at a time, each with its own tests, incremental file and report, so that
+// a run finishes and a rerun only redoes the mutants whose code or tests changed:
+//   EVALGATE_MUTATE=assertions nice -n 19 npm run mutate             (src/assertions, __tests__/assertions)
+//   EVALGATE_MUTATE=compare nice -n 19 npm run mutate                (src/compare, __tests__/compare)
+//   EVALGATE_MUTATE=src/compare/gate.ts nice -n 19 npm run mutate    (one file, its folder's tests)
+// Each writes reports/mutation/<name>.json, .html and <name>-incremental.json (name: the folder, or
+// folder-file). Without EVALGATE_MUTATE both folders are mutated against both test folders in one run.
+// Lines of a file: add `-- --mutate src/compare/stats.ts:69-98` (keep EVALGATE_MUTATE for the tests).
 // @ts-check
-const folders = { compare: ['compare'], assertions: ['assertions'] }
+const folders = ['compare', 'assertions']
 const only = process.env.EVALGATE_MUTATE
-if (only !== undefined && !(only in folders)) throw new Error(`EVALGATE_MUTATE=${only}: use "compare" or "assertions"`)
-const picked = only === undefined ? ['compare', 'assertions'] : folders[/** @type {'compare' | 'assertions'} */ (only)]
-const name = only ?? 'all'
+const file = only?.match(/^src\/(compare|assertions)\/([\w-]+)\.ts$/)
+if (only !== undefined && !folders.includes(only) && !file) {
+  throw new Error(`EVALGATE_MUTATE=${only}: use "compare", "assertions" or a file such as src/compare/gate.ts`)
+}
+const picked = file ? [file[1]] : only === undefined ? folders : [only]
+const mutate = file ? [only] : picked.map((folder) => `src/${folder}/**/*.ts`)
+const name = file ? `${file[1]}-${file[2]}` : (only ?? 'all')
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  mutate: picked.map((folder) => `src/${folder}/**/*.ts`),
+  mutate,
   testRunner: 'jest',
   // jest runs the tests as ES modules (see jest.config.js).
   testRunnerNodeArgs: ['--experimental-vm-modules'],
