@@ -161,10 +161,12 @@ const levenshtein: AssertionHandler = {
   validate: (a) =>
     firstProblem(
       // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-      () =>
-        typeof a.value === 'string'
-          ? undefined
-          : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``,
+      () => {
+        if (typeof a.value === 'string') return undefined
+        // no value: nothing to suggest quoting
+        if (a.value === undefined) return `${a.type} needs a \`value\`: the expected text, as a string`
+        return `${a.type} needs the expected text as a string \`value\`, got ${kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``
+      },
       () => numberOptionProblem(a, 'threshold', { min: 0 })
     ),
   run(a, { output }, negated) {
