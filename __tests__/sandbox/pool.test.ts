@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
+import { prewarm, Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
 
 const pools: Sandbox[] = []
 afterEach(async () => {
@@ -39,6 +39,24 @@ describe('the sandbox pool', () => {
   it('gives the code only the environment it was made with', async () => {
     const [seen] = await pool(1, { PATH: '/bin', ONLY: 'this' }).run([script('return JSON.stringify(Object.keys(process.env).sort())')])
     expect(seen).toEqual({ ok: true, value: JSON.stringify(['ONLY', 'PATH']) })
+  })
+
+  it('hands a spare worker started ahead to the next sandbox with its limits, with only that sandbox\'s environment', async () => {
+    const threadId = "return globalThis.require('node:worker_threads').threadId"
+    const envKeys = 'return JSON.stringify(Object.keys(process.env).sort())'
+    // another size is not taken: it is replaced by a spare of the size asked for next
+    const other = prewarm({ maxOldGenerationSizeMb: 256 })
+    const spare = prewarm({ maxOldGenerationSizeMb: 128 })
+    expect(spare).not.toBe(other)
+    expect(prewarm({ maxOldGenerationSizeMb: 128 })).toBe(spare)
+    const sandbox = pool(1, { PATH: '/bin', ONLY: 'this' })
+    expect(await sandbox.run([script(threadId), script(envKeys)])).toEqual([
+      { ok: true, value: spare },
+      { ok: true, value: JSON.stringify(['ONLY', 'PATH']) }
+    ])
+    // taken once: the next sandbox starts a worker of its own
+    const [next] = await pool(1, { OTHER: 'x' }).run([script(threadId), script(envKeys)])
+    expect(next).not.toEqual({ ok: true, value: spare })
   })
 
   it('stops a task stuck in a loop at its deadline, reruns the work it held up, and goes on', async () => {
@@ -107,7 +125,7 @@ describe('the sandbox pool', () => {
       const file = path.join(dir, 'agent.mjs')
       writeFileSync(file, "export default (input) => (input === 'fn' ? () => 1 : `echo ${input}`)\n")
       const sandbox = pool()
-      const agent = (input: string): SandboxItem => ({ kind: 'agent', file, input, case: {} })
+      const agent = (input: string): SandboxItem => ({ kind: 'agent', file, input, case: { input } })
       // started in one turn: sent together, and answered together
       const [a, b, c] = await Promise.all([sandbox.run([agent('one')]), sandbox.run([agent('fn'), agent('two')]), sandbox.run([agent('three')])])
       expect(a).toEqual([{ ok: true, value: { value: 'echo one', latencyMs: expect.any(Number) } }])
@@ -122,7 +140,7 @@ describe('the sandbox pool', () => {
   })
 
   it('fails an item that throws, not its batch', async () => {
-    const results = await pool().run([{ kind: 'agent', file: '/nonexistent/agent.mjs', input: 1, case: {} }, script('return 2')])
+    const results = await pool().run([{ kind: 'agent', file: '/nonexistent/agent.mjs', input: 1, case: { input: 1 } }, script('return 2')])
     expect(results[0]).toMatchObject({ ok: false })
     expect(results[1]).toEqual({ ok: true, value: 2 })
   })

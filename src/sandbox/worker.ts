@@ -117,8 +117,9 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
       case 'agent': {
         const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'))
         // the agent's own time: the module is loaded and the worker warm before the clock starts
+        const input = 'input' in item ? item.input : item.case.input
         const t0 = performance.now()
-        const value = await user(() => fn(item.input, item.case))
+        const value = await user(() => fn(input, item.case))
         return { value, latencyMs: performance.now() - t0 }
       }
     }
@@ -159,6 +160,12 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 
   port.on('message', (request: WorkerRequest) => {
+    if ('env' in request) {
+      // a spare worker, started with an empty environment, is given its sandbox's
+      for (const name of Object.keys(process.env)) delete process.env[name]
+      Object.assign(process.env, request.env)
+      return
+    }
     if ('cancel' in request) {
       const answers = running.get(request.cancel) ?? []
       running.delete(request.cancel)
