@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { validateAssertion } from '../../src/assertions/index.js'
 import { lastNumber } from '../../src/assertions/numeric.js'
 import type { Assertion } from '../../src/types.js'
 import { grade } from './helpers.js'
@@ -37,7 +38,11 @@ describe('numeric assertion', () => {
     [{ type: 'numeric', value: 3.14159, tolerance: 0.01 }, 'pi is about 3.14'],
     [{ type: 'numeric', value: 1.1, tolerance: 0.1 }, '1.0'],
     [{ type: 'numeric', value: 100, relTolerance: 0.05 }, '104'],
-    [{ type: 'numeric', value: 100, tolerance: 1, relTolerance: 0.05 }, '95']
+    [{ type: 'numeric', value: 100, tolerance: 1, relTolerance: 0.05 }, '95'],
+    // a value written with blanks around it, as YAML may keep them in a quoted string
+    [{ type: 'numeric', value: ' 42 ' }, '42'],
+    // 100000.3 − 100000.2 is 0.10000000000582 in floating point: the rounding is forgiven on large numbers too
+    [{ type: 'numeric', value: 100000.2, tolerance: 0.1 }, '100000.3']
   ])('%o passes on %j', async (assertion, output) => {
     expect(await grade(assertion, output)).toMatchObject({ passed: true, score: 1 })
   })
@@ -47,7 +52,8 @@ describe('numeric assertion', () => {
     [{ type: 'numeric', value: 3 }, 'first 3 then 5', '(found 5)'],
     [{ type: 'numeric', value: 100, relTolerance: 0.05 }, '106', 'equal to 100 ± 5% (found 106)'],
     [{ type: 'numeric', value: 10, tolerance: 0.5 }, '10.6', 'equal to 10 ± 0.5 (found 10.6)'],
-    [{ type: 'numeric', value: 42 }, 'I do not know', '(no number in output), got: "I do not know"']
+    [{ type: 'numeric', value: 42 }, 'I do not know', '(no number in output), got: "I do not know"'],
+    [{ type: 'numeric', value: 100, tolerance: 1, relTolerance: 0.05 }, '110', 'equal to 100 ± 1 or ± 5% (found 110)']
   ])('%o fails on %j', async (assertion, output, reason) => {
     const result = await grade(assertion, output)
     expect(result).toMatchObject({ passed: false, score: 0 })
@@ -60,5 +66,17 @@ describe('numeric assertion', () => {
       reason: 'output does not state a number equal to 0 (found 3)'
     })
     expect((await grade({ type: 'not-numeric', value: 0 }, '0 errors')).passed).toBe(false)
+  })
+})
+
+describe('what the numeric check accepts', () => {
+  it.each<[Assertion, string | undefined]>([
+    [{ type: 'numeric', value: '1,000' }, undefined],
+    [{ type: 'numeric', value: 'forty-two' }, 'numeric needs a number as `value`, got the string "forty-two"'],
+    [{ type: 'numeric', value: 'about 42' }, 'numeric needs a number as `value`, got the string "about 42"'],
+    [{ type: 'numeric', value: 1, tolerance: -1 }, 'numeric `tolerance` must be at least 0, got -1'],
+    [{ type: 'numeric', value: 1, relTolerance: -0.1 }, 'numeric `relTolerance` must be at least 0, got -0.1']
+  ])('%o → %p', (a, problem) => {
+    expect(validateAssertion(a)).toBe(problem)
   })
 })
