@@ -8,6 +8,13 @@
 // Each writes reports/mutation/<name>.json, .html and <name>-incremental.json (name: the folder, or
 // folder-file). Without EVALGATE_MUTATE both folders are mutated against both test folders in one run.
 // Lines of a file: add `-- --mutate src/compare/stats.ts:69-98` (keep EVALGATE_MUTATE for the tests).
+// Every file of a folder, one run each (each run finishes and keeps its own results):
+//   for f in src/assertions/*.ts; do EVALGATE_MUTATE=$f nice -n 19 npm run mutate -- --ignoreStatic; done
+// `--ignoreStatic` skips the mutants of module constants (handler tables, patterns: reached while the
+// modules load, so each would rerun every test) and reports them as Ignored, outside the score.
+// How long it takes here (2 cores shared with other work, nice 19): 4–7 mutants a minute, e.g.
+// src/assertions/text.ts 168 mutants in 24 min, numeric.ts 86 in 26 min; so src/assertions
+// (3,684 mutants, 301 static) is a night, src/compare (1,526) about five hours.
 // @ts-check
 const folders = ['compare', 'assertions']
 const only = process.env.EVALGATE_MUTATE
