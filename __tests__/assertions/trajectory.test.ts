@@ -371,11 +371,20 @@ describe('cost', () => {
   it.each([
     [{ type: 'cost', threshold: 0.01 }, 0.002, true, 'cost $0.00200, within the $0.0100 limit'],
     [{ type: 'cost', threshold: 0.001 }, 0.002, false, 'expected the trial to cost at most $0.00100, it cost $0.00200'],
-    [{ type: 'not-cost', threshold: 0.001 }, 0.002, true, 'cost $0.00200, over the $0.00100 limit']
+    [{ type: 'not-cost', threshold: 0.001 }, 0.002, true, 'cost $0.00200, over the $0.00100 limit'],
+    [{ type: 'not-cost', threshold: 0.02 }, 0.01, false, 'expected the trial to cost more than $0.0200, it cost $0.0100'],
+    // the limit itself is within it
+    [{ type: 'cost', threshold: 0.02 }, 0.02, true, 'cost $0.0200, within the $0.0200 limit'],
+    // from a cent up, four decimals
+    [{ type: 'cost', threshold: 1 }, 0.5, true, 'cost $0.5000, within the $1.0000 limit']
   ])('%j at %d USD', async (assertion, spent, passes, reason) => {
     const result = await evaluateAssertion(assertion, ctx(spent))
     expect(result.passed).toBe(passes)
     expect(result.reason).toBe(reason)
+  })
+
+  it('refuses a negative threshold', () => {
+    expect(validateAssertion({ type: 'cost', threshold: -1 })).toBe('cost `threshold` must be at least 0, got -1')
   })
 
   it('no cost is an error, whichever way the check points', async () => {

@@ -41,6 +41,9 @@ describe('word-count', () => {
     [2.5, problem('number 2.5')],
     ['2.5', problem('the string "2.5"')],
     ['two', problem('the string "two"')],
+    // digits only: Number() would read these as 1000 and 16
+    ['1e3', problem('the string "1e3"')],
+    ['0x10', problem('the string "0x10"')],
     [true, problem('boolean true')],
     [null, problem('null')],
     [[1, 2], problem('a list')],
