@@ -23,7 +23,29 @@ function reference(value: unknown): string {
 // keys that sort differently as strings and as numbers, need escapes, or are special to objects
 const key = fc.oneof(
   fc.string({ maxLength: 6 }),
-  fc.constantFrom('10', '9', '2', '0', '01', '4294967294', '4294967295', '-1', '1.5', 'a', 'B', 'é', '"q"', 'back\\slash', 'line\nbreak', '\u0001', '\ud800', '__proto__', 'toJSON', 'constructor', '')
+  fc.constantFrom(
+    '10',
+    '9',
+    '2',
+    '0',
+    '01',
+    '4294967294',
+    '4294967295',
+    '-1',
+    '1.5',
+    'a',
+    'B',
+    'é',
+    '"q"',
+    'back\\slash',
+    'line\nbreak',
+    '\u0001',
+    '\ud800',
+    '__proto__',
+    'toJSON',
+    'constructor',
+    ''
+  )
 )
 const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('\ud83d\ude00', '\udc00x', 'tab\there', '\u2028', '\u007f', '</script>'))
 const scalar = fc.oneof(

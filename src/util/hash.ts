@@ -2,17 +2,21 @@ import * as crypto from 'node:crypto'
 
 /**
  * JSON with object keys sorted, so equal values hash equally whatever their key order.
- * Plain data (what datasets and records are made of) is written directly; anything
- * else (a function, a Date, a class instance, a cycle) goes through JSON.stringify with
- * a sorting replacer, which defines the text: both give the same for plain data.
+ * Defined as JSON.stringify with a replacer that writes every object as a copy with
+ * its keys sorted (and a function as its source text); `sortedForJson` gives the
+ * same text with copies of only the objects whose keys are out of order, and
+ * without a call into JavaScript for every value: at 100,000 cases the replacer's
+ * copies and sorts were half a gigabyte of garbage while a dataset loaded.
  */
 export function stableStringify(value: unknown): string {
+  let sorted: unknown
   try {
-    return plainJson(value, 0) ?? 'undefined'
+    sorted = sortedForJson(value, 0)
   } catch (err) {
     if (err !== NOT_PLAIN) throw err
     return replacerJson(value)
   }
+  return JSON.stringify(sorted) ?? 'undefined'
 }
 
 function replacerJson(value: unknown): string {
@@ -23,76 +27,82 @@ function replacerJson(value: unknown): string {
         for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k]
         return sorted
       }
-      if (typeof v === 'function') return `[function ${(v as { name?: string }).name ?? ''}]${String(v)}`
+      if (typeof v === 'function') return functionText(v)
       return v
     }) ?? 'undefined'
   )
 }
 
-/** Thrown by plainJson at a value it does not write itself. */
+const functionText = (f: unknown) => `[function ${(f as { name?: string }).name ?? ''}]${String(f)}`
+
+/** Thrown by sortedForJson at what only the replacer gets right: a toJSON method (called before the replacer), or a value nested too deep (a cycle). */
 const NOT_PLAIN = new Error('not plain data')
-/** Deeper than this, plainJson leaves the value to JSON.stringify (which also reports a cycle). */
-const PLAIN_DEPTH = 512
+const MAX_DEPTH = 512
 
 /**
- * The sorted-key JSON of plain data: strings, finite or not numbers, booleans,
- * null, arrays, and objects whose prototype is Object's or null; undefined
- * where JSON.stringify gives nothing. Without the replacer's sorted copy of
- * every object and its sort: at 100,000 cases those were half a gigabyte of
- * garbage while a dataset loaded.
+ * What the replacer would hand JSON.stringify, as one value: the value itself
+ * where the replacer's copy would serialize the same (an object of plain
+ * prototype whose keys are in sorted order, with nothing below replaced), a copy
+ * where it would not.
  */
-function plainJson(v: unknown, depth: number): string | undefined {
-  switch (typeof v) {
-    case 'string':
-      return quoted(v)
-    case 'number':
-      return Number.isFinite(v) ? String(v) : 'null'
-    case 'boolean':
-      return v ? 'true' : 'false'
-    case 'undefined':
-      return undefined
-    case 'object':
-      break
-    default:
-      throw NOT_PLAIN
-  }
-  if (v === null) return 'null'
-  if (depth > PLAIN_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN
+function sortedForJson(v: unknown, depth: number): unknown {
+  if (typeof v === 'function') return functionText(v)
+  if (v === null || typeof v !== 'object') return v
+  if (depth > MAX_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN
   if (Array.isArray(v)) {
-    let out = '['
-    for (let i = 0; i < v.length; i++) out += `${i === 0 ? '' : ','}${plainJson(v[i], depth + 1) ?? 'null'}`
-    return `${out}]`
+    let copy: unknown[] | undefined
+    for (let i = 0; i < v.length; i++) {
+      const item: unknown = v[i]
+      const out = sortedForJson(item, depth + 1)
+      if (out !== item) (copy ??= v.slice())[i] = out
+    }
+    return copy ?? v
   }
-  const proto = Object.getPrototypeOf(v) as unknown
-  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN
-  const keys = sortedKeys(v)
-  let out = '{'
-  for (const k of keys) {
-    // the replacer's copy sets `__proto__` as the prototype, not as a key: JSON.stringify never wrote it
-    if (k === '__proto__') continue
-    const text = plainJson((v as Record<string, unknown>)[k], depth + 1)
-    if (text === undefined) continue
-    out += `${out.length === 1 ? '' : ','}${quoted(k)}:${text}`
+  const object = v as Record<string, unknown>
+  const keys = Object.keys(object)
+  const proto = Object.getPrototypeOf(object) as unknown
+  // only a plain object serializes as its copy would (a boxed string, say, does not)
+  let copy: Record<string, unknown> | undefined = (proto === Object.prototype || proto === null) && inCopyOrder(keys) ? undefined : {}
+  if (copy) sortKeys(keys)
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!
+    const item = object[k]
+    const out = sortedForJson(item, depth + 1)
+    if (copy) copy[k] = out
+    else if (out !== item) {
+      copy = {}
+      for (let j = 0; j < i; j++) copy[keys[j]!] = object[keys[j]!]
+      copy[k] = out
+    }
   }
-  return `${out}}`
-}
-
-/** What JSON.stringify escapes in a string: quotes, backslashes, control characters, lone surrogates. */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
-
-/** A string as JSON.stringify writes it; most need no escape, and a regular expression's test is cheaper than the call. */
-function quoted(s: string): string {
-  return ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`
+  return copy ?? v
 }
 
 /**
- * The keys in the order the replacer's sorted copy is written in: that copy is an
- * object too, so its integer keys ("2", "10") come first in numeric order (as
- * Object.keys already gives them), then the others in the order of Array#sort
- * (UTF-16 code units), here by insertion: no copy for the few keys of a case's objects.
+ * Whether Object.keys is already in the order of the replacer's copy: that copy
+ * is an object too, so its integer keys ("2", "10") come first in numeric order
+ * (as Object.keys gives them), then the others in sorted order. `__proto__` is
+ * never an own key of the copy (assigning it sets the prototype).
  */
-function sortedKeys(v: object): string[] {
-  const keys = Object.keys(v)
+function inCopyOrder(keys: readonly string[]): boolean {
+  let i = 0
+  while (i < keys.length && isArrayIndex(keys[i]!)) i++
+  for (i++; i < keys.length; i++) if (!(keys[i - 1]! < keys[i]!)) return false
+  return !keys.includes('__proto__')
+}
+
+/**
+ * Sorts keys in place into an order that, inserted into an object, gives the
+ * copy's order: the integer keys Object.keys puts first stay first (objects
+ * order them so anyway), the others by UTF-16 code units as Array#sort would.
+ * By insertion for the few keys of a case's objects: Array#sort allocates a
+ * work array at every call.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort()
+    return
+  }
   let first = 0
   while (first < keys.length && isArrayIndex(keys[first]!)) first++
   for (let i = first + 1; i < keys.length; i++) {
@@ -101,7 +111,6 @@ function sortedKeys(v: object): string[] {
     for (; j >= first && keys[j]! > k; j--) keys[j + 1] = keys[j]!
     keys[j + 1] = k
   }
-  return keys
 }
 
 /** Whether a key is one that objects order first: the canonical text of an integer 0 … 2³² − 2. */
