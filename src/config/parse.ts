@@ -6,6 +6,7 @@ import { distance } from 'fastest-levenshtein'
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import { ConfigError } from '../errors.js'
+import { plainReader, ZOD_DECIDES } from './plain-parse.js'
 
 export type Path = readonly (string | number)[]
 
@@ -427,6 +428,8 @@ function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: L
 
 /** Validate with zod and turn the first issues into one readable ConfigError. */
 export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = ''): z.output<S> {
+  const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES
+  if (plain !== ZOD_DECIDES) return plain as z.output<S>
   const result = schema.safeParse(located.value)
   if (result.success) return result.data
   const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base))
