@@ -87,3 +87,27 @@ describe('in the comment', () => {
     expect(bullets.join('\n')).not.toMatch(/above/)
   })
 })
+
+describe('the rises kept in --json metrics', () => {
+  it('keeps the ten largest, ties in case order, and counts every case that rose', () => {
+    // 25 cases: c0…c23 rise, c0 by 1× its base … then a tie of four at the top; c24 falls
+    const factors = [...Array.from({ length: 24 }, (_, i) => 1 + (i % 12) / 10), 0.5]
+    factors[3] = 3
+    factors[7] = 3
+    factors[20] = 3
+    factors[21] = 3
+    const { baseline, current } = runs(factors)
+    const cost = compareRuns(baseline, current, gate).metrics!.cost!
+    // by hand: rises are factor − 1 (× $0.001); c0 and c12 have factor 1, so they did not rise
+    const rising = factors.map((f, i) => ({ id: `c${i}`, by: f - 1 })).filter((r) => r.by > 1e-12)
+    expect(cost.rises).toBe(rising.length)
+    expect(cost.rises).toBe(22)
+    expect(cost.rose).toEqual(['c3', 'c7', 'c20', 'c21', 'c11', 'c23', 'c10', 'c22', 'c9', 'c8'])
+    expect(cost.roseBy).toHaveLength(10)
+    expect(cost.roseBy[0]).toBeCloseTo(0.002, 12)
+    expect(cost.roseBy[9]).toBeCloseTo(0.0008, 12)
+    // the sentence still counts them all
+    const check = compareRuns(baseline, current, gate).gate.checks.find((k) => k.check === 'maxCostIncrease')!
+    expect(check.sentence).toMatch(/, of 22 cases that rose$/)
+  })
+})

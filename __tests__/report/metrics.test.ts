@@ -11,9 +11,9 @@ describe('metricRows', () => {
   it('renders cost, tokens and latency with the change and, when there is one, its interval', () => {
     const rows = metricRows({
       metrics: {
-        cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [], roseBy: [] },
-        tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [], roseBy: [] },
-        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: [0.494, 1.321], cases: 10, rose: [], roseBy: [] }
+        cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [], roseBy: [], rises: 0 },
+        tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [], roseBy: [], rises: 0 },
+        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: [0.494, 1.321], cases: 10, rose: [], roseBy: [], rises: 0 }
       }
     })
     expect(rows).toEqual([

@@ -95,7 +95,7 @@ function largestRises(m: MetricChange, kind: 'cost' | 'tokens' | 'latency'): { s
   const keys = m.rose.slice(0, RISES_NAMED)
   if (!keys.length) return { sentence: '', keys }
   const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i]!)})`)
-  const of = m.rose.length > keys.length ? `, of ${formatCount(m.rose.length)} cases that rose` : ''
+  const of = m.rises > keys.length ? `, of ${formatCount(m.rises)} cases that rose` : ''
   return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys }
 }
 

@@ -5,13 +5,24 @@
  * Pure: case pairs in, figures out.
  */
 import type { CaseResult } from '../types.js'
-import { pairedBootstrap, quantileOfSorted, type PairedStatistic } from './stats.js'
+import { ascendingOrder, pairedBootstrap, quantileOfSorted, type PairedStatistic } from './stats.js'
 import type { ComparedMetrics, MetricChange } from './types.js'
 
 /** Fewer compared cases than this get no interval: it would say nothing. */
 export const MIN_CASES_FOR_INTERVAL = 5
 
+/** Cases kept per metric, largest rise first: the gate names three; a list of every case would grow `--json` with the dataset. */
+export const RISES_KEPT = 10
+
 type Read = (c: CaseResult) => number | undefined
+
+/** One metric's values on the pairs where both runs have it; each run's order by value once found (both latency quantiles use it). */
+interface Paired {
+  keys: string[]
+  baseline: number[]
+  current: number[]
+  orders?: { baseline: Uint32Array; current: Uint32Array }
+}
 
 const readers: Record<'cost' | 'tokens' | 'latency', Read> = {
   cost: (c) => c.usage?.costUsd,
@@ -24,7 +35,7 @@ const readers: Record<'cost' | 'tokens' | 'latency', Read> = {
 }
 
 /** The values of one metric on the pairs where both runs have it. */
-function paired(pairs: readonly [CaseResult, CaseResult][], read: Read): { keys: string[]; baseline: number[]; current: number[] } {
+function paired(pairs: readonly [CaseResult, CaseResult][], read: Read): Paired {
   const keys: string[] = []
   const baseline: number[] = []
   const current: number[] = []
@@ -40,6 +51,7 @@ function paired(pairs: readonly [CaseResult, CaseResult][], read: Read): { keys:
 }
 
 const total: PairedStatistic = {
+  ordered: false,
   point: (values) => values.reduce((a, b) => a + b, 0),
   weighted: (values, counts) => {
     let sum = 0
@@ -48,30 +60,42 @@ const total: PairedStatistic = {
   }
 }
 
+/** The p-quantile by nearest rank; `point` is given the values' ascending order when it is known. */
 function quantile(p: number): PairedStatistic {
   return {
-    point: (values) =>
-      quantileOfSorted(
-        [...values].sort((a, b) => a - b),
-        p
-      ),
+    ordered: true,
+    point: (values, order = ascendingOrder(values)) => values[order[Math.max(0, Math.ceil(p * values.length) - 1)]!]!,
     weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
   }
 }
 
-function change(values: { keys: string[]; baseline: number[]; current: number[] }, statistic: PairedStatistic, seed: number): MetricChange | undefined {
+/** The cases that rose most (at most RISES_KEPT, ties in case order, as a stable sort gives them) and how many rose. */
+function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises: number } {
+  const top: { key: string; by: number }[] = []
+  let rises = 0
+  for (let i = 0; i < values.keys.length; i++) {
+    const by = values.current[i]! - values.baseline[i]!
+    if (!(by > 0)) continue
+    rises++
+    if (top.length === RISES_KEPT && by <= top[top.length - 1]!.by) continue
+    let at = top.length
+    while (at > 0 && top[at - 1]!.by < by) at--
+    top.splice(at, 0, { key: values.keys[i]!, by })
+    if (top.length > RISES_KEPT) top.pop()
+  }
+  return { rose: top.map((r) => r.key), roseBy: top.map((r) => r.by), rises }
+}
+
+function change(values: Paired, statistic: PairedStatistic, seed: number): MetricChange | undefined {
   const n = values.keys.length
   if (n === 0) return undefined
-  const baseline = statistic.point(values.baseline)
-  const current = statistic.point(values.current)
+  const orders = statistic.ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined
+  const baseline = statistic.point(values.baseline, orders?.baseline)
+  const current = statistic.point(values.current, orders?.current)
   const relative = baseline > 0 ? current / baseline - 1 : null
-  const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed }) : null
+  const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed, orders }) : null
   // the cases that moved the figure up the most, for the gate's sentence
-  const rises = values.keys
-    .map((key, i) => ({ key, by: values.current[i]! - values.baseline[i]! }))
-    .filter((r) => r.by > 0)
-    .sort((a, b) => b.by - a.by)
-  return { baseline, current, change: relative, ci, cases: n, rose: rises.map((r) => r.key), roseBy: rises.map((r) => r.by) }
+  return { baseline, current, change: relative, ci, cases: n, ...largestRises(values) }
 }
 
 /** The compared metrics the two runs both carry; null when they carry none. */

@@ -138,10 +138,12 @@ export interface MetricChange {
   ci: [number, number] | null
   /** compared cases that carry the metric in both runs */
   cases: number
-  /** of those, the cases whose value rose, most first */
+  /** of those, the cases whose value rose most, most first (at most 10) */
   rose: string[]
   /** how much each case of `rose` rose, in the metric's unit (USD, tokens, ms) */
   roseBy: number[]
+  /** how many of the compared cases rose in all */
+  rises: number
 }
 
 /** `metrics` of `--json`: cost (total USD), tokens (total), latency p50 and p95 (ms). */

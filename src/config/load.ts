@@ -9,7 +9,7 @@ import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
-import { isPromptfooConfig, loadPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
+import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
@@ -75,6 +75,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const settings = options.settings ?? ((config: ParsedConfig) => config)
   const baseDir = path.dirname(absolute)
   if (isPromptfooConfig(located.value)) {
+    const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
     const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
   }

@@ -10,8 +10,8 @@ export type SandboxItem =
   | { kind: 'script'; body: string; output: string; input: unknown; context: unknown }
   /** a `file:` javascript check: its default export called as (output, context, value) */
   | { kind: 'module'; file: string; output: string; context: unknown; value: unknown }
-  /** a `module` target's default export called as (input, case): {value, latencyMs} */
-  | { kind: 'agent'; file: string; input: unknown; case: unknown }
+  /** a `module` target's default export called as (input, case): {value, latencyMs}; no `input` when it is the case's */
+  | { kind: 'agent'; file: string; input?: unknown; case: { input: unknown } }
   /** import a module and check that it exports a function as default */
   | { kind: 'load'; file: string }
 

@@ -117,8 +117,9 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
       case 'agent': {
         const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'))
         // the agent's own time: the module is loaded and the worker warm before the clock starts
+        const input = 'input' in item ? item.input : item.case.input
         const t0 = performance.now()
-        const value = await user(() => fn(item.input, item.case))
+        const value = await user(() => fn(input, item.case))
         return { value, latencyMs: performance.now() - t0 }
       }
     }

@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
-import { Sandbox } from '../sandbox/index.js'
+import { Sandbox, type SandboxItem } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { functionTarget, type AgentFunction } from './function.js'
 import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
@@ -59,7 +59,9 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     async call(request): Promise<TargetReply> {
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
-      const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { onAbort })
+      // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
+      const item: SandboxItem = request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case }
+      const [outcome] = await sandbox.run([item], { onAbort })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason
         throw new TargetError(outcome!.error)
