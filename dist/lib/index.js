@@ -9458,7 +9458,7 @@ class Fingerprinter {
     /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
     ofCase(input, assert) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
-        const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar');
+        const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
         return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
             input,
             assert: assert.map((a) => this.portable(a)),
@@ -9562,8 +9562,12 @@ function mentionsFileUrl(value) {
         return value.startsWith(FILE_URL);
     if (Array.isArray(value))
         return value.some(mentionsFileUrl);
-    if (value && typeof value === 'object')
-        return Object.values(value).some(mentionsFileUrl);
+    if (value && typeof value === 'object') {
+        // for…in over own keys rather than Object.values: no array per object of every case
+        for (const k in value)
+            if (Object.hasOwn(value, k) && mentionsFileUrl(value[k]))
+                return true;
+    }
     return false;
 }
 /**
@@ -9584,27 +9588,253 @@ function datasetFingerprint(name, cases) {
 
 /***/ }),
 
-/***/ 8353:
+/***/ 1020:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M1: () => (/* binding */ MAX_NESTING),
-/* harmony export */   h3: () => (/* binding */ tooDeepError),
-/* harmony export */   hN: () => (/* binding */ parseYaml),
-/* harmony export */   jE: () => (/* binding */ parseStructured),
-/* harmony export */   jV: () => (/* binding */ formatPath),
-/* harmony export */   tf: () => (/* binding */ validate),
-/* harmony export */   wI: () => (/* binding */ parseJsonl),
-/* harmony export */   wz: () => (/* binding */ parseJsonLine)
-/* harmony export */ });
-/* unused harmony exports nestingPath, formatOf, parseJson */
-/* harmony import */ var fastest_levenshtein__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1916);
-/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8815);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3916);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  M1: () => (/* binding */ MAX_NESTING),
+  jV: () => (/* binding */ formatPath),
+  wz: () => (/* binding */ parseJsonLine),
+  wI: () => (/* binding */ parseJsonl),
+  jE: () => (/* binding */ parseStructured),
+  hN: () => (/* binding */ parseYaml),
+  h3: () => (/* binding */ tooDeepError),
+  tf: () => (/* binding */ validate)
+});
+
+// UNUSED EXPORTS: formatOf, nestingPath, parseJson
+
+// EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
+var mod = __nccwpck_require__(1916);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/config/plain-parse.ts
+/** The reader's answer when zod must decide. */
+const ZOD_DECIDES = Symbol('zod decides');
+const readers = new WeakMap();
+/** The reader of a schema, made once; null when zod must parse every value of it. */
+function plainReader(schema) {
+    let reader = readers.get(schema);
+    if (reader === undefined) {
+        reader = compile(schema);
+        readers.set(schema, reader);
+    }
+    return reader;
+}
+const defOf = (node) => node._zod.def;
+function isPlainRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** The nodes being compiled: a schema that contains itself is left to zod. */
+const compiling = new Set();
+function compile(node) {
+    if (compiling.has(node))
+        return null;
+    compiling.add(node);
+    try {
+        return compileNode(node);
+    }
+    finally {
+        compiling.delete(node);
+    }
+}
+function compileNode(node) {
+    const def = defOf(node);
+    if (def.coerce)
+        return null;
+    const checks = (def.checks ?? []).map((c) => c._zod.def);
+    switch (def.type) {
+        case 'string': {
+            const length = lengthTest(checks);
+            return length && { exact: true, read: (v) => (typeof v === 'string' && length(v.length) ? v : ZOD_DECIDES) };
+        }
+        case 'number': {
+            const test = numberTest(checks);
+            return test && { exact: true, read: (v) => (typeof v === 'number' && Number.isFinite(v) && test(v) ? v : ZOD_DECIDES) };
+        }
+        case 'boolean':
+            return checks.length ? null : { exact: true, read: (v) => (typeof v === 'boolean' ? v : ZOD_DECIDES) };
+        case 'unknown':
+            return checks.length ? null : { exact: true, read: (v) => v };
+        case 'enum': {
+            const values = node._zod.values;
+            return checks.length || !values ? null : { exact: true, read: (v) => (values.has(v) ? v : ZOD_DECIDES) };
+        }
+        case 'optional': {
+            const inner = def.innerType && compile(def.innerType);
+            if (!inner || checks.length || def.innerType._zod.optin === 'defaulted')
+                return null;
+            return { exact: inner.exact, read: (v) => (v === undefined ? undefined : inner.read(v)) };
+        }
+        case 'array':
+            return arrayReader(def, checks);
+        case 'union':
+            return unionReader(def, checks);
+        case 'object':
+            return objectReader(def, checks);
+        case 'record':
+            return recordReader(def, checks);
+        default:
+            return null;
+    }
+}
+/** The test of a length for min_length/max_length checks, null for any other check. */
+function lengthTest(checks) {
+    let min = 0;
+    let max = Infinity;
+    for (const c of checks) {
+        if (c.check === 'min_length' && typeof c.minimum === 'number')
+            min = Math.max(min, c.minimum);
+        else if (c.check === 'max_length' && typeof c.maximum === 'number')
+            max = Math.min(max, c.maximum);
+        else
+            return null;
+    }
+    return (n) => n >= min && n <= max;
+}
+/** The test of a number for bounds and integers, null for any other check. */
+function numberTest(checks) {
+    const tests = [];
+    for (const c of checks) {
+        const bound = c.value;
+        if (c.check === 'greater_than' && typeof bound === 'number')
+            tests.push(c.inclusive ? (n) => n >= bound : (n) => n > bound);
+        else if (c.check === 'less_than' && typeof bound === 'number')
+            tests.push(c.inclusive ? (n) => n <= bound : (n) => n < bound);
+        else if (c.check === 'number_format' && c.format === 'safeint')
+            tests.push(Number.isSafeInteger);
+        else
+            return null;
+    }
+    return (n) => tests.every((t) => t(n));
+}
+function arrayReader(def, checks) {
+    const element = def.element && compile(def.element);
+    const length = lengthTest(checks);
+    // an element that may be undefined has rules of its own for the array's tail in zod
+    if (!element || !length || def.element._zod.optin !== undefined || defOf(def.element).type === 'unknown')
+        return null;
+    return {
+        exact: element.exact,
+        read(v) {
+            if (!Array.isArray(v) || !length(v.length))
+                return ZOD_DECIDES;
+            const out = new Array(v.length);
+            for (let i = 0; i < v.length; i++) {
+                const item = element.read(v[i]);
+                if (item === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[i] = item;
+            }
+            return out;
+        }
+    };
+}
+/** zod's union: the first option that accepts the value. */
+function unionReader(def, checks) {
+    if (checks.length || !def.options?.length)
+        return null;
+    const options = def.options.map(compile);
+    if (options.some((o) => o === null))
+        return null;
+    const readers = options;
+    return {
+        exact: readers.every((o) => o.exact),
+        read(v) {
+            for (const option of readers) {
+                const out = option.read(v);
+                if (out !== ZOD_DECIDES)
+                    return out;
+                // unsure whether this option accepts it: only zod knows which option wins
+                if (!option.exact)
+                    return ZOD_DECIDES;
+            }
+            return ZOD_DECIDES;
+        }
+    };
+}
+/** A strict object: its keys in the schema's order, absent optional keys left out, an unknown key left to zod. */
+function objectReader(def, checks) {
+    if (checks.length || !def.shape || !def.catchall || defOf(def.catchall).type !== 'never')
+        return null;
+    const fields = [];
+    for (const [key, child] of Object.entries(def.shape)) {
+        const reader = compile(child);
+        const { optin, optout } = child._zod;
+        if (!reader || key === '__proto__' || optin === 'defaulted' || (optin !== undefined && optout !== 'optional'))
+            return null;
+        fields.push({ key, read: reader.read, optional: optin === 'optional' });
+    }
+    const known = new Set(fields.map((f) => f.key));
+    return {
+        exact: false,
+        read(v) {
+            if (!isPlainRecord(v))
+                return ZOD_DECIDES;
+            for (const key in v)
+                if (!known.has(key))
+                    return ZOD_DECIDES;
+            const out = {};
+            for (const field of fields) {
+                if (!Object.hasOwn(v, field.key)) {
+                    // inherited (zod reads it too) or absent and required: zod's to answer
+                    if (field.key in v || !field.optional)
+                        return ZOD_DECIDES;
+                    continue;
+                }
+                const value = field.read(v[field.key]);
+                if (value === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[field.key] = value;
+            }
+            return out;
+        }
+    };
+}
+/** A record of string keys: a copy, keys in their order. */
+function recordReader(def, checks) {
+    if (checks.length || !def.keyType || !def.valueType)
+        return null;
+    const keyDef = defOf(def.keyType);
+    const value = compile(def.valueType);
+    if (keyDef.type !== 'string' || keyDef.checks?.length || keyDef.coerce || !value)
+        return null;
+    return {
+        exact: false,
+        read(v) {
+            // zod's own notion of a plain object looks at `constructor`; symbol and hidden keys it reads too
+            if (!isPlainRecord(v) || Object.hasOwn(v, 'constructor'))
+                return ZOD_DECIDES;
+            const keys = Object.keys(v);
+            if (Reflect.ownKeys(v).length !== keys.length)
+                return ZOD_DECIDES;
+            const out = {};
+            for (const key of keys) {
+                if (key === '__proto__')
+                    return ZOD_DECIDES;
+                const item = value.read(v[key]);
+                if (item === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[key] = item;
+            }
+            return out;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/config/parse.ts
 /**
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+
 
 
 
@@ -9631,20 +9861,40 @@ function isStackOverflow(err) {
 }
 function tooDeepError(where, path) {
     const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
-    return new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
+    return new errors/* ConfigError */.xL(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
 }
 /** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
 function deeperThan(value, max) {
-    const stack = [[value, 0]];
-    while (stack.length) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
+    // two stacks rather than a pair per node, and for…in rather than Object.values: it runs on every line of a dataset
+    const items = [];
+    const depths = [];
+    if (value !== null && typeof value === 'object') {
+        items.push(value);
+        depths.push(0);
+    }
+    while (items.length) {
+        const item = items.pop();
+        const depth = depths.pop();
         if (depth >= max)
             return true;
-        for (const v of Array.isArray(item) ? item : Object.values(item))
-            if (v !== null && typeof v === 'object')
-                stack.push([v, depth + 1]);
+        if (Array.isArray(item)) {
+            for (const v of item)
+                if (v !== null && typeof v === 'object') {
+                    items.push(v);
+                    depths.push(depth + 1);
+                }
+        }
+        else {
+            for (const k in item) {
+                if (!Object.hasOwn(item, k))
+                    continue;
+                const v = item[k];
+                if (v !== null && typeof v === 'object') {
+                    items.push(v);
+                    depths.push(depth + 1);
+                }
+            }
+        }
     }
     return false;
 }
@@ -9679,15 +9929,15 @@ function nestingPath(value, max = MAX_NESTING) {
 }
 /** YAML (a superset of JSON) with line numbers for every node. */
 function parseYaml(text, file) {
-    const lineCounter = new yaml__WEBPACK_IMPORTED_MODULE_1__/* .LineCounter */ .HN();
+    const lineCounter = new dist/* LineCounter */.HN();
     let doc;
     try {
-        doc = (0,yaml__WEBPACK_IMPORTED_MODULE_1__/* .parseDocument */ .Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     }
     catch (err) {
         if (isStackOverflow(err))
             throw tooDeepError(file);
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${file}: not valid YAML/JSON: ${err.message}`, file);
+        throw new errors/* ConfigError */.xL(`${file}: not valid YAML/JSON: ${err.message}`, file);
     }
     const first = doc.errors[0];
     if (first) {
@@ -9696,7 +9946,7 @@ function parseYaml(text, file) {
         // without prettyErrors the error has its offset only; the line counter turns it into line:column
         const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
         const at = pos ? `:${pos.line}:${pos.col}` : '';
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
+        throw new errors/* ConfigError */.xL(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
     }
     let value;
     try {
@@ -9707,7 +9957,7 @@ function parseYaml(text, file) {
             throw tooDeepError(file);
         const message = err.message;
         const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${file}: cannot read YAML: ${message}${hint}`, file);
+        throw new errors/* ConfigError */.xL(`${file}: cannot read YAML: ${message}${hint}`, file);
     }
     const deep = nestingPath(value);
     if (deep) {
@@ -9750,15 +10000,15 @@ function parseJson(text, file) {
             throw tooDeepError(file);
         // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
         const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
+        throw new errors/* ConfigError */.xL(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
     }
     const deep = nestingPath(value);
     if (deep)
         throw tooDeepError(file, deep);
-    const lineCounter = new yaml__WEBPACK_IMPORTED_MODULE_1__/* .LineCounter */ .HN();
+    const lineCounter = new dist/* LineCounter */.HN();
     let doc;
     try {
-        doc = (0,yaml__WEBPACK_IMPORTED_MODULE_1__/* .parseDocument */ .Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
     }
     catch {
         doc = undefined;
@@ -9767,7 +10017,7 @@ function parseJson(text, file) {
     if (twice) {
         const offset = twice.pos[0];
         const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
+        throw new errors/* ConfigError */.xL(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
     }
     // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
     const located = doc && doc.errors.length === 0 ? doc : undefined;
@@ -9897,7 +10147,7 @@ function lineOfPath(doc, lineCounter, path) {
         if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
             return lineCounter.linePos(node.range[0]).line;
         }
-        if (n > 0 && !(0,yaml__WEBPACK_IMPORTED_MODULE_1__/* .isMap */ .jh)(doc.contents) && !(0,yaml__WEBPACK_IMPORTED_MODULE_1__/* .isSeq */ .oP)(doc.contents))
+        if (n > 0 && !(0,dist/* isMap */.jh)(doc.contents) && !(0,dist/* isSeq */.oP)(doc.contents))
             break;
     }
     return undefined;
@@ -9922,7 +10172,7 @@ function parseJsonLine(line, file, number) {
         value = JSON.parse(line);
     }
     catch (err) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${file}:${number}: not valid JSON: ${err.message}`, file);
+        throw new errors/* ConfigError */.xL(`${file}:${number}: not valid JSON: ${err.message}`, file);
     }
     const deep = nestingPath(value);
     if (deep)
@@ -9964,18 +10214,18 @@ function describeValue(value) {
         return `the string ${JSON.stringify(value.slice(0, 40))}`;
     return `${typeof value} ${String(value)}`;
 }
-function defOf(node) {
+function parse_defOf(node) {
     return node._zod.def;
 }
 /** The object schema under optional/default/pipe wrappers, if it is one. */
 function objectShape(node) {
-    for (let def = defOf(node), depth = 0; depth < 10; depth++) {
+    for (let def = parse_defOf(node), depth = 0; depth < 10; depth++) {
         if (def.type === 'object')
             return def.shape;
         const inner = def.innerType ?? def.in;
         if (!inner)
             return undefined;
-        def = defOf(inner);
+        def = parse_defOf(inner);
     }
     return undefined;
 }
@@ -10013,7 +10263,7 @@ function unknownKey(schema, at, key) {
         const names = elsewhere.map((home) => formatPath(home));
         return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`;
     }
-    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,fastest_levenshtein__WEBPACK_IMPORTED_MODULE_0__/* .distance */ .Io)(name, key) <= 2);
+    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,mod/* distance */.Io)(name, key) <= 2);
     if (near.length)
         return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`;
     return `unknown key "${key}" (remove or fix the spelling)`;
@@ -10032,12 +10282,15 @@ function issueLines(schema, issue, located, base) {
 }
 /** Validate with zod and turn the first issues into one readable ConfigError. */
 function validate(schema, located, base = [], what = '') {
+    const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
+    if (plain !== ZOD_DECIDES)
+        return plain;
     const result = schema.safeParse(located.value);
     if (result.success)
         return result.data;
     const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
     const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ConfigError */ .xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
 }
 
 
@@ -10055,7 +10308,7 @@ function validate(schema, located, base = [], what = '') {
 /* harmony export */ });
 /* unused harmony exports SUPPORTED_PROVIDERS, isSupportedProvider */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8353);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1020);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(131);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4140);
 /**
@@ -10624,8 +10877,27 @@ function readDoubleQuoted(command, start, fail) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 
-/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
+/**
+ * JSON with object keys sorted, so equal values hash equally whatever their key order.
+ * Defined as JSON.stringify with a replacer that writes every object as a copy with
+ * its keys sorted (and a function as its source text); `sortedForJson` gives the
+ * same text with copies of only the objects whose keys are out of order, and
+ * without a call into JavaScript for every value: at 100,000 cases the replacer's
+ * copies and sorts were half a gigabyte of garbage while a dataset loaded.
+ */
 function stableStringify(value) {
+    let sorted;
+    try {
+        sorted = sortedForJson(value, 0);
+    }
+    catch (err) {
+        if (err !== NOT_PLAIN)
+            throw err;
+        return replacerJson(value);
+    }
+    return JSON.stringify(sorted) ?? 'undefined';
+}
+function replacerJson(value) {
     return (JSON.stringify(value, (_key, v) => {
         if (v && typeof v === 'object' && !Array.isArray(v)) {
             const sorted = {};
@@ -10634,9 +10906,108 @@ function stableStringify(value) {
             return sorted;
         }
         if (typeof v === 'function')
-            return `[function ${v.name ?? ''}]${String(v)}`;
+            return functionText(v);
         return v;
     }) ?? 'undefined');
+}
+const functionText = (f) => `[function ${f.name ?? ''}]${String(f)}`;
+/** Thrown by sortedForJson at what only the replacer gets right: a toJSON method (called before the replacer), or a value nested too deep (a cycle). */
+const NOT_PLAIN = new Error('not plain data');
+const MAX_DEPTH = 512;
+/**
+ * What the replacer would hand JSON.stringify, as one value: the value itself
+ * where the replacer's copy would serialize the same (an object of plain
+ * prototype whose keys are in sorted order, with nothing below replaced), a copy
+ * where it would not.
+ */
+function sortedForJson(v, depth) {
+    if (typeof v === 'function')
+        return functionText(v);
+    if (v === null || typeof v !== 'object')
+        return v;
+    if (depth > MAX_DEPTH || typeof v.toJSON === 'function')
+        throw NOT_PLAIN;
+    if (Array.isArray(v)) {
+        let copy;
+        for (let i = 0; i < v.length; i++) {
+            const item = v[i];
+            const out = sortedForJson(item, depth + 1);
+            if (out !== item)
+                (copy ??= v.slice())[i] = out;
+        }
+        return copy ?? v;
+    }
+    const object = v;
+    const keys = Object.keys(object);
+    const proto = Object.getPrototypeOf(object);
+    // only a plain object serializes as its copy would (a boxed string, say, does not)
+    let copy = (proto === Object.prototype || proto === null) && inCopyOrder(keys) ? undefined : {};
+    if (copy)
+        sortKeys(keys);
+    for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const item = object[k];
+        const out = sortedForJson(item, depth + 1);
+        if (copy)
+            copy[k] = out;
+        else if (out !== item) {
+            copy = {};
+            for (let j = 0; j < i; j++)
+                copy[keys[j]] = object[keys[j]];
+            copy[k] = out;
+        }
+    }
+    return copy ?? v;
+}
+/**
+ * Whether Object.keys is already in the order of the replacer's copy: that copy
+ * is an object too, so its integer keys ("2", "10") come first in numeric order
+ * (as Object.keys gives them), then the others in sorted order. `__proto__` is
+ * never an own key of the copy (assigning it sets the prototype).
+ */
+function inCopyOrder(keys) {
+    let i = 0;
+    while (i < keys.length && isArrayIndex(keys[i]))
+        i++;
+    for (i++; i < keys.length; i++)
+        if (!(keys[i - 1] < keys[i]))
+            return false;
+    return !keys.includes('__proto__');
+}
+/**
+ * Sorts keys in place into an order that, inserted into an object, gives the
+ * copy's order: the integer keys Object.keys puts first stay first (objects
+ * order them so anyway), the others by UTF-16 code units as Array#sort would.
+ * By insertion for the few keys of a case's objects: Array#sort allocates a
+ * work array at every call.
+ */
+function sortKeys(keys) {
+    if (keys.length > 16) {
+        keys.sort();
+        return;
+    }
+    let first = 0;
+    while (first < keys.length && isArrayIndex(keys[first]))
+        first++;
+    for (let i = first + 1; i < keys.length; i++) {
+        const k = keys[i];
+        let j = i - 1;
+        for (; j >= first && keys[j] > k; j--)
+            keys[j + 1] = keys[j];
+        keys[j + 1] = k;
+    }
+}
+/** Whether a key is one that objects order first: the canonical text of an integer 0 … 2³² − 2. */
+function isArrayIndex(key) {
+    const c = key.charCodeAt(0);
+    if (c < 48 || c > 57 || (c === 48 && key.length > 1) || key.length > 10)
+        return false;
+    for (let i = 1; i < key.length; i++) {
+        const d = key.charCodeAt(i);
+        if (d < 48 || d > 57)
+            return false;
+    }
+    return Number(key) <= 4294967294;
 }
 /** crypto.hash (Node 20.12+): one call, no Hash object — a third of createHash's time at one hash per case. */
 const oneShot = node_crypto__WEBPACK_IMPORTED_MODULE_0__.hash;
@@ -32546,13 +32917,6 @@ function workerMain(gradable) {
         }
     }
     port.on('message', (request) => {
-        if ('env' in request) {
-            // a spare worker, started with an empty environment, is given its sandbox's
-            for (const name of Object.keys(process.env))
-                delete process.env[name];
-            Object.assign(process.env, request.env);
-            return;
-        }
         if ('cancel' in request) {
             const answers = running.get(request.cancel) ?? [];
             running.delete(request.cancel);
@@ -32624,42 +32988,6 @@ const WATCH_MS = 250;
 function timeoutError(options) {
     const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : '';
     return `did not finish within${limit || ' its deadline'}`;
-}
-function startWorker(env, resourceLimits) {
-    const progress = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
-    const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, { eval: true, env, resourceLimits, workerData: { progress } });
-    const started = { worker, progress, online: false, exited: false };
-    worker.once('online', () => (started.online = true));
-    worker.once('exit', () => (started.exited = true));
-    return started;
-}
-/**
- * A worker started ahead of need, with an empty environment, while the caller
- * still reads its dataset: starting one takes tens of milliseconds. The first
- * sandbox with the same memory limits takes it and sends it its environment
- * before any task (messages arrive in order, so no user code runs without it).
- */
-let spare;
-const limitsKey = (limits) => JSON.stringify(limits ?? {});
-/**
- * Starts a spare worker for a sandbox with these limits, unless one is waiting
- * (it does not keep the process alive); returns its thread id.
- */
-function prewarm(resourceLimits) {
-    if (!spare || spare.exited || spare.limits !== limitsKey(resourceLimits)) {
-        void spare?.worker.terminate();
-        spare = { ...startWorker({}, resourceLimits), limits: limitsKey(resourceLimits) };
-        spare.worker.unref();
-    }
-    return spare.worker.threadId;
-}
-function takeSpare(options) {
-    const taken = spare;
-    if (!taken || taken.exited || taken.limits !== limitsKey(options.resourceLimits))
-        return undefined;
-    spare = undefined;
-    taken.worker.postMessage({ env: options.env });
-    return taken;
 }
 class Sandbox {
     options;
@@ -32789,25 +33117,20 @@ class Sandbox {
         }
     }
     spawn() {
-        const started = takeSpare(this.options) ?? startWorker(this.options.env, this.options.resourceLimits);
-        const { worker } = started;
-        const slot = {
-            worker,
-            progress: new Int32Array(started.progress),
-            tasks: new Map(),
-            outbox: undefined,
-            booting: started.online ? undefined : [],
-            gone: false,
-            seen: undefined,
-            held: false
-        };
-        if (!started.online)
-            worker.once('online', () => {
-                const waiting = slot.booting ?? [];
-                slot.booting = undefined;
-                for (const task of waiting)
-                    this.arm(task);
-            });
+        const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
+        const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, {
+            eval: true,
+            env: this.options.env,
+            resourceLimits: this.options.resourceLimits,
+            workerData: { progress: shared }
+        });
+        const slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false };
+        worker.once('online', () => {
+            const waiting = slot.booting ?? [];
+            slot.booting = undefined;
+            for (const task of waiting)
+                this.arm(task);
+        });
         worker.on('message', (replies) => {
             for (let at = 0; at < replies.length; at += 2 + 2 * replies[at + 1])
                 this.settle(slot, replies, at);
@@ -33662,30 +33985,57 @@ function pointer(path, key) {
  * Key order never matters; with `subset`, keys absent from `expected` objects
  * are ignored (arrays must still match item for item).
  */
-function jsonDifference(expected, actual, subset, path = '') {
-    const here = path || '(root)';
+function jsonDifference(expected, actual, subset) {
+    // one stack for every comparison (nothing here calls back into a comparison): left empty by each
+    PATH.length = 0;
+    return differenceAt(expected, actual, subset, PATH);
+}
+const PATH = [];
+/**
+ * jsonDifference below the keys in `at` (pushed and popped as it descends): the
+ * path is written only for the difference found, not for every key compared — a
+ * trajectory check compares arguments on every trial.
+ */
+function differenceAt(expected, actual, subset, at) {
     if (isObject(expected) && isObject(actual)) {
-        for (const key of Object.keys(expected)) {
+        // for…in over own keys, not Object.keys: the same keys in the same order, without an array
+        for (const key in expected) {
+            if (!Object.hasOwn(expected, key))
+                continue;
             if (!Object.hasOwn(actual, key))
-                return `${pointer(path, key)} is missing`;
-            const inner = jsonDifference(expected[key], actual[key], subset, pointer(path, key));
+                return `${pointer(pathOf(at), key)} is missing`;
+            at.push(key);
+            const inner = differenceAt(expected[key], actual[key], subset, at);
+            at.pop();
             if (inner)
                 return inner;
         }
-        const extra = subset ? undefined : Object.keys(actual).find((key) => !Object.hasOwn(expected, key));
-        return extra === undefined ? undefined : `${pointer(path, extra)} is not expected`;
+        if (subset)
+            return undefined;
+        for (const key in actual)
+            if (Object.hasOwn(actual, key) && !Object.hasOwn(expected, key))
+                return `${pointer(pathOf(at), key)} is not expected`;
+        return undefined;
     }
     if (Array.isArray(expected) && Array.isArray(actual)) {
         if (expected.length !== actual.length)
-            return `${here} has ${actual.length} items, expected ${expected.length}`;
+            return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
         for (let i = 0; i < expected.length; i++) {
-            const inner = jsonDifference(expected[i], actual[i], false, pointer(path, i));
+            at.push(i);
+            const inner = differenceAt(expected[i], actual[i], false, at);
+            at.pop();
             if (inner)
                 return inner;
         }
         return undefined;
     }
-    return expected === actual ? undefined : `${here} is ${shown(actual)}, expected ${shown(expected)}`;
+    return expected === actual ? undefined : `${pathOf(at) || '(root)'} is ${shown(actual)}, expected ${shown(expected)}`;
+}
+function pathOf(at) {
+    let path = '';
+    for (const key of at)
+        path = pointer(path, key);
+    return path;
 }
 const isJson = {
     negatable: true,
@@ -35155,10 +35505,16 @@ function callsOf(ctx) {
 function toolPath(calls) {
     if (calls.length === 0)
         return 'no tool calls';
-    const names = calls.map((c) => c.name);
-    if (names.length <= PATH_STEPS)
-        return names.join(' → ');
-    return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)].join(' → ');
+    if (calls.length <= PATH_STEPS)
+        return namesPath(calls);
+    return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1).name].join(' → ');
+}
+/** The names of the steps joined by arrows, without an array of them (every trajectory check writes its path on every trial). */
+function namesPath(steps) {
+    let path = steps.length ? steps[0].name : '';
+    for (let i = 1; i < steps.length; i++)
+        path += ` → ${steps[i].name}`;
+    return path;
 }
 /** How many calls name the tool. */
 function countOf(calls, name) {
@@ -35219,13 +35575,13 @@ function isName(value) {
  * names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
-    const list = Array.isArray(value) ? value : [value];
-    return list.map((entry) => {
-        if (!isRecord(entry))
-            return { name: String(entry), min: 1 };
-        const { name, min, max } = entry;
-        return { name, min: min ?? Math.min(1, max ?? 1), max };
-    });
+    return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
+}
+function usageEntry(entry) {
+    if (!isRecord(entry))
+        return { name: String(entry), min: 1 };
+    const { name, min, max } = entry;
+    return { name, min: min ?? Math.min(1, max ?? 1), max };
 }
 const toolUsed = {
     negatable: true,
@@ -35248,17 +35604,19 @@ const toolUsed = {
     },
     run(a, ctx, negated) {
         const calls = callsOf(ctx);
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
-        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
-        const holds = off.length === 0;
+        const entries = usageEntries(a.value);
+        const holds = entries.every((entry) => inRange(countOf(calls, entry.name), entry));
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds || negated ? entries : entries.filter((entry) => !inRange(countOf(calls, entry.name), entry));
         const one = decisive.length === 1;
+        let fact = '';
+        for (const entry of decisive)
+            fact += `${fact === '' ? '' : ', '}${entry.name} was called ${times(countOf(calls, entry.name))}`;
         return conclude({
             holds,
-            fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-            expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0].entry)}` : 'expected at least one of them out of its range')
+            fact,
+            expected: () => decisive.map((entry) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0])}` : 'expected at least one of them out of its range')
         }, negated, calls);
     }
 };
@@ -35459,7 +35817,7 @@ const trajectoryMatch = {
         const mode = a.mode ?? 'strict';
         const argsMode = a.args ?? 'exact';
         const m = matchTrajectory(calls, refs, mode, argsMode);
-        const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls';
+        const reference = namesPath(refs) || 'no tool calls';
         const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
         let fact;
         if (m.holds)
@@ -35758,13 +36116,28 @@ const handlers = Object.freeze({
 const assertionTypes = Object.freeze(Object.keys(handlers));
 /** Every name a user may write, for suggesting the nearest one to a typo. */
 const writableTypes = [...assertionTypes, ...assertionTypes.filter((t) => handlers[t].negatable).map((t) => NEGATION + t)];
+/**
+ * Each type name resolved once: at least two look-ups per graded assertion
+ * (validation, then grading). Only names that resolve are kept, so it stays as
+ * small as the table. An object, not a Map: a property look-up makes V8 keep one
+ * copy of the name, so 100,000 cases' `type` strings read from JSON become one.
+ */
+const resolvedTypes = Object.create(null);
 function resolve(type) {
+    const known = resolvedTypes[type];
+    if (known !== undefined)
+        return known;
+    let resolved;
     if (Object.hasOwn(handlers, type))
-        return { handler: handlers[type], negated: false };
-    const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
-    if (base !== undefined && Object.hasOwn(handlers, base))
-        return { handler: handlers[base], negated: true };
-    return undefined;
+        resolved = { handler: handlers[type], negated: false };
+    else {
+        const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
+        if (base !== undefined && Object.hasOwn(handlers, base))
+            resolved = { handler: handlers[base], negated: true };
+    }
+    if (resolved)
+        resolvedTypes[type] = resolved;
+    return resolved;
 }
 function unknownTypeProblem(type) {
     const guess = (0,mod/* closest */.kp)(type.toLowerCase(), writableTypes);
@@ -36624,6 +36997,19 @@ function outputText(value, label) {
     }
     return json;
 }
+const INPUT_KEYS = ['inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt'];
+const OUTPUT_KEYS = ['outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion'];
+const TOTAL_KEYS = ['totalTokens', 'total_tokens', 'total'];
+const COST_KEYS = ['costUsd', 'cost_usd', 'cost'];
+/** The first of the keys whose value is a finite number ≥ 0 (constant key lists: no arrays or closure per reply). */
+function pick(value, keys) {
+    for (const key of keys) {
+        const n = value[key];
+        if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
+            return n;
+    }
+    return undefined;
+}
 /**
  * Token counts and cost under any of the usual names: ours (inputTokens,
  * outputTokens, totalTokens, costUsd), OpenAI's (prompt_tokens,
@@ -36634,19 +37020,11 @@ function outputText(value, label) {
 function normalizeUsage(value) {
     if (!isPlainObject(value))
         return undefined;
-    const pick = (...keys) => {
-        for (const key of keys) {
-            const n = value[key];
-            if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
-                return n;
-        }
-        return undefined;
-    };
     const usage = {};
-    const input = pick('inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt');
-    const output = pick('outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion');
-    const total = pick('totalTokens', 'total_tokens', 'total');
-    const cost = pick('costUsd', 'cost_usd', 'cost');
+    const input = pick(value, INPUT_KEYS);
+    const output = pick(value, OUTPUT_KEYS);
+    const total = pick(value, TOTAL_KEYS);
+    const cost = pick(value, COST_KEYS);
     if (input !== undefined)
         usage.inputTokens = input;
     if (output !== undefined)
@@ -37517,17 +37895,21 @@ const MIN_BOOTSTRAP_RESAMPLES = 200;
  * statistic is 0 too often to say anything (more than 2.5% of resamples).
  */
 function pairedBootstrap(baseline, current, statistic, options = {}) {
+    return pairedBootstraps(baseline, current, [statistic], options)[0];
+}
+/** pairedBootstrap of several statistics of the same values over the same resamples (p50 and p95 latency): the draws are made once. */
+function pairedBootstraps(baseline, current, statistics, options = {}) {
     const n = baseline.length;
     const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)));
     const level = options.level ?? 0.95;
     const seed = (options.seed ?? 1) * 0x9e3779b1 + n;
-    const needsOrder = statistic.ordered ?? true;
+    const needsOrder = statistics.some((s) => s.ordered ?? true);
     const none = new Uint32Array(0);
     const baselineOrder = options.orders?.baseline ?? (needsOrder ? ascendingOrder(baseline) : none);
     const currentOrder = options.orders?.current ?? (needsOrder ? ascendingOrder(current) : none);
     const counts = new Uint32Array(n);
-    const changes = [];
-    let undefinedRatios = 0;
+    const changes = statistics.map(() => []);
+    const undefinedRatios = statistics.map(() => 0);
     // seededUniform's sequence, written out here: at 100,000 cases these are 20 million draws, and a
     // closure call per draw took twice as long as the arithmetic
     let a = seed >>> 0;
@@ -37540,20 +37922,23 @@ function pairedBootstrap(baseline, current, statistic, options = {}) {
             t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
             counts[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)]++;
         }
-        const before = statistic.weighted(baseline, counts, baselineOrder);
-        if (before <= 0) {
-            undefinedRatios++;
-            continue;
-        }
-        changes.push(statistic.weighted(current, counts, currentOrder) / before - 1);
+        statistics.forEach((statistic, s) => {
+            const before = statistic.weighted(baseline, counts, baselineOrder);
+            if (before <= 0)
+                undefinedRatios[s]++;
+            else
+                changes[s].push(statistic.weighted(current, counts, currentOrder) / before - 1);
+        });
     }
     const tail = (1 - level) / 2;
-    if (undefinedRatios > tail * resamples)
-        return null;
-    changes.sort((a, b) => a - b);
-    // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
-    const at = (q) => changes[Math.min(changes.length - 1, Math.max(0, Math.floor(q * resamples)))];
-    return [at(tail), at(1 - tail)];
+    return changes.map((found, s) => {
+        if (undefinedRatios[s] > tail * resamples)
+            return null;
+        found.sort((a, b) => a - b);
+        // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
+        const at = (q) => found[Math.min(found.length - 1, Math.max(0, Math.floor(q * resamples)))];
+        return [at(tail), at(1 - tail)];
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/compare/metrics.ts
@@ -37624,25 +38009,35 @@ function metrics_largestRises(values) {
     }
     return { rose: top.map((r) => r.key), roseBy: top.map((r) => r.by), rises };
 }
-function change(values, statistic, seed) {
+/**
+ * The change of each statistic of one metric's values; the statistics with an
+ * interval share its resamples (p50 and p95 of latency: one set of draws).
+ */
+function changes(values, statistics, seed) {
     const n = values.keys.length;
     if (n === 0)
-        return undefined;
-    const orders = statistic.ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined;
-    const baseline = statistic.point(values.baseline, orders?.baseline);
-    const current = statistic.point(values.current, orders?.current);
-    const relative = baseline > 0 ? current / baseline - 1 : null;
-    const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed, orders }) : null;
+        return statistics.map(() => undefined);
+    const ordered = statistics.some((s) => s.ordered);
+    const orders = ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined;
+    const figures = statistics.map((statistic) => {
+        const baseline = statistic.point(values.baseline, orders?.baseline);
+        const current = statistic.point(values.current, orders?.current);
+        return { statistic, baseline, current, relative: baseline > 0 ? current / baseline - 1 : null };
+    });
+    const intervalled = n >= MIN_CASES_FOR_INTERVAL ? figures.filter((f) => f.relative !== null) : [];
+    const intervals = pairedBootstraps(values.baseline, values.current, intervalled.map((f) => f.statistic), { seed, orders });
     // the cases that moved the figure up the most, for the gate's sentence
-    return { baseline, current, change: relative, ci, cases: n, ...metrics_largestRises(values) };
+    const rises = metrics_largestRises(values);
+    return figures.map((f) => {
+        const at = intervalled.indexOf(f);
+        return { baseline: f.baseline, current: f.current, change: f.relative, ci: at >= 0 ? intervals[at] : null, cases: n, ...rises };
+    });
 }
 /** The compared metrics the two runs both carry; null when they carry none. */
 function comparedMetrics(pairs) {
-    const cost = change(paired(pairs, readers.cost), metrics_total, 1);
-    const tokens = change(paired(pairs, readers.tokens), metrics_total, 2);
-    const latency = paired(pairs, readers.latency);
-    const latencyP50 = change(latency, quantile(0.5), 3);
-    const latencyP95 = change(latency, quantile(0.95), 4);
+    const [cost] = changes(paired(pairs, readers.cost), [metrics_total], 1);
+    const [tokens] = changes(paired(pairs, readers.tokens), [metrics_total], 2);
+    const [latencyP50, latencyP95] = changes(paired(pairs, readers.latency), [quantile(0.5), quantile(0.95)], 3);
     const metrics = {};
     if (cost)
         metrics.cost = cost;
@@ -38000,10 +38395,16 @@ const THRESHOLD_UNITS = {
 const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
-    const base = a.type.replace(/^not-/, '');
-    const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) => k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`);
+    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+    let options = '';
+    for (const k of OPTIONS) {
+        if (a[k] === undefined)
+            continue;
+        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+    }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`;
+    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
 }
 function expectedText(written, own, defaults) {
     if (defaults.length)
@@ -38015,8 +38416,8 @@ function expectedText(written, own, defaults) {
 
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
-// EXTERNAL MODULE: ./src/config/parse.ts
-var lib_parse = __nccwpck_require__(8353);
+// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
+var lib_parse = __nccwpck_require__(1020);
 // EXTERNAL MODULE: ./src/config/schema.ts
 var schema = __nccwpck_require__(131);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
@@ -38534,6 +38935,19 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
     cases: lib_schemas/* array */.YOg(caseResultSchema)
 });
 
+;// CONCATENATED MODULE: ./src/util/map-strings.ts
+/** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
+function mapStrings(value, f) {
+    if (typeof value === 'string')
+        return f(value);
+    if (Array.isArray(value))
+        return value.map((v) => mapStrings(v, f));
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)]));
+    }
+    return value;
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool version written into run records; kept in step with package.json by a test. */
 const VERSION = '0.1.0';
@@ -38542,6 +38956,7 @@ const VERSION = '0.1.0';
 /**
  * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
  */
+
 
 
 
@@ -38597,16 +39012,7 @@ function buildRecord(input) {
 function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
-    const walk = (v) => {
-        if (typeof v === 'string')
-            return redact(v, secrets);
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v && typeof v === 'object')
-            return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-        return v;
-    };
-    return walk(value);
+    return mapStrings(value, (text) => redact(text, secrets));
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -39958,11 +40364,6 @@ function promptfooAgent(mod, options) {
 
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
-const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
-/** Starts the agent's worker thread while the dataset is still being read (its start-up is tens of ms). */
-function prewarmModuleTarget() {
-    prewarm(AGENT_LIMITS);
-}
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
 function abortOf(signal) {
     return (giveUp) => {
@@ -39990,7 +40391,7 @@ async function createModuleTarget(config, ctx, promptfoo) {
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
         // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
         workers: 1,
-        resourceLimits: AGENT_LIMITS
+        resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
     });
     const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' });
     if (!loaded.ok) {
@@ -40257,11 +40658,6 @@ async function createTarget(config, ctx) {
         return createPromptfooTarget(config, ctx);
     throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module', undefined, 'target');
 }
-/** Starts ahead what the target will need once it is created (a module agent's worker thread). */
-function prewarmTarget(config) {
-    if (config.module !== undefined)
-        prewarmModuleTarget();
-}
 
 ;// CONCATENATED MODULE: ./src/util/git.ts
 /**
@@ -40312,17 +40708,8 @@ function gitInfo(env, cwd) {
 
 
 
-function loadEvalConfig(file, options = {}) {
-    const settings = options.settings ?? ((config) => config);
-    return loadConfig(file, validateAssertion, {
-        ...options,
-        settings: (parsed) => {
-            const config = settings(parsed);
-            // the settings are known before the dataset is read: the target's worker starts meanwhile
-            prewarmTarget(config.target);
-            return config;
-        }
-    });
+function loadEvalConfig(file, options) {
+    return loadConfig(file, validateAssertion, options);
 }
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */
 function parseShard(text, option = '--shard') {
