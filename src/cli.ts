@@ -283,7 +283,7 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = configIfAny(values.config)
   const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
   const badge = badgeFor(record, config)
-  if (values.svg) await writeFileAtomic(values.svg, badgeSvg(badge))
+  if (values.svg) await writeFileAtomic(values.svg, await badgeSvg(badge))
   if (values.endpoint) await writeFileAtomic(values.endpoint, toJson(shieldsEndpoint(badge)))
   io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`)
   return EXIT.pass

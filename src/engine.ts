@@ -6,7 +6,6 @@ import { validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
-import type { ParsedConfig } from './config/schema.js'
 import { attributeTo, UsageError } from './errors.js'
 import { buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
@@ -14,7 +13,7 @@ import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
-import { createTarget, prewarmTarget } from './targets/index.js'
+import { createTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
 import { gitFromEnv } from './util/git.js'
@@ -45,17 +44,8 @@ export interface Evaluation {
   incompatible: string | null
 }
 
-export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
-  const settings = options.settings ?? ((config: ParsedConfig) => config)
-  return loadConfig(file, validateAssertion, {
-    ...options,
-    settings: (parsed) => {
-      const config = settings(parsed)
-      // the settings are known before the dataset is read: the target's worker starts meanwhile
-      prewarmTarget(config.target)
-      return config
-    }
-  })
+export function loadEvalConfig(file: string, options?: LoadOptions): Promise<LoadedConfig> {
+  return loadConfig(file, validateAssertion, options)
 }
 
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */

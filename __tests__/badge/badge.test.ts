@@ -77,8 +77,8 @@ describe('badgeFor', () => {
 })
 
 describe('badgeSvg', () => {
-  it('draws a shields.io badge with the text escaped', () => {
-    const svg = badgeSvg({ label: 'evals <&> "x"', message: '92.5%', color: 'green', style: 'flat' })
+  it('draws a shields.io badge with the text escaped', async () => {
+    const svg = await badgeSvg({ label: 'evals <&> "x"', message: '92.5%', color: 'green', style: 'flat' })
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg).toContain('92.5%')
     expect(svg).toContain('evals &lt;&amp;&gt; &quot;x&quot;')
@@ -86,9 +86,9 @@ describe('badgeSvg', () => {
     expect(svg.endsWith('</svg>\n')).toBe(true)
   })
 
-  it('paints hex colours and named ones', () => {
-    expect(badgeSvg({ label: 'a', message: 'b', color: 'abcdef', style: 'flat' })).toContain('#abcdef')
-    const named = badgeSvg({ label: 'a', message: 'b', color: 'brightgreen', style: 'flat' })
+  it('paints hex colours and named ones', async () => {
+    expect(await badgeSvg({ label: 'a', message: 'b', color: 'abcdef', style: 'flat' })).toContain('#abcdef')
+    const named = await badgeSvg({ label: 'a', message: 'b', color: 'brightgreen', style: 'flat' })
     expect(named).toMatch(/fill="#[0-9a-f]{3,6}"/)
   })
 })

@@ -129,6 +129,15 @@ describe('caseViews', () => {
     expect(byKey.get('old-case')!.diff).toBeNull()
   })
 
+  it("carries the baseline's assertions only where the page shows them: a flip, or a case this run did not reach", () => {
+    const baselineAssertions = (key: string) => byKey.get(key)!.baseline!.assertions.length
+    for (const key of ['refund-policy', 'capital-australia', 'flaky-greeting', 'old-case']) expect(baselineAssertions(key)).toBeGreaterThan(0)
+    // unchanged, or changed (compared as a new case): this run's assertions say it all
+    expect(baselineAssertions('capital-ireland')).toBe(0)
+    expect(baselineAssertions('rubric-changed')).toBe(0)
+    expect(byKey.get('capital-ireland')!.assertions.length).toBeGreaterThan(0)
+  })
+
   it('says what a flip means', () => {
     expect(byKey.get('flaky-greeting')!.note).toMatch(/^Flaky, not counted as a regression: /)
     expect(byKey.get('rubric-changed')!.note).toMatch(/not counted as a flip/)

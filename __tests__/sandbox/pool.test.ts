@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { prewarm, Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
+import { Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
 
 const pools: Sandbox[] = []
 afterEach(async () => {
@@ -39,24 +39,6 @@ describe('the sandbox pool', () => {
   it('gives the code only the environment it was made with', async () => {
     const [seen] = await pool(1, { PATH: '/bin', ONLY: 'this' }).run([script('return JSON.stringify(Object.keys(process.env).sort())')])
     expect(seen).toEqual({ ok: true, value: JSON.stringify(['ONLY', 'PATH']) })
-  })
-
-  it('hands a spare worker started ahead to the next sandbox with its limits, with only that sandbox\'s environment', async () => {
-    const threadId = "return globalThis.require('node:worker_threads').threadId"
-    const envKeys = 'return JSON.stringify(Object.keys(process.env).sort())'
-    // another size is not taken: it is replaced by a spare of the size asked for next
-    const other = prewarm({ maxOldGenerationSizeMb: 256 })
-    const spare = prewarm({ maxOldGenerationSizeMb: 128 })
-    expect(spare).not.toBe(other)
-    expect(prewarm({ maxOldGenerationSizeMb: 128 })).toBe(spare)
-    const sandbox = pool(1, { PATH: '/bin', ONLY: 'this' })
-    expect(await sandbox.run([script(threadId), script(envKeys)])).toEqual([
-      { ok: true, value: spare },
-      { ok: true, value: JSON.stringify(['ONLY', 'PATH']) }
-    ])
-    // taken once: the next sandbox starts a worker of its own
-    const [next] = await pool(1, { OTHER: 'x' }).run([script(threadId), script(envKeys)])
-    expect(next).not.toEqual({ ok: true, value: spare })
   })
 
   it('stops a task stuck in a loop at its deadline, reruns the work it held up, and goes on', async () => {

@@ -1,96 +1,6 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 7330:
-/***/ (function(module) {
-
-// MIT license (by Elan Shanker).
-(function(globals) {
-  'use strict';
-
-  var executeSync = function(){
-    var args = Array.prototype.slice.call(arguments);
-    if (typeof args[0] === 'function'){
-      args[0].apply(null, args.splice(1));
-    }
-  };
-
-  var executeAsync = function(fn){
-    if (typeof setImmediate === 'function') {
-      setImmediate(fn);
-    } else if (typeof process !== 'undefined' && process.nextTick) {
-      process.nextTick(fn);
-    } else {
-      setTimeout(fn, 0);
-    }
-  };
-
-  var makeIterator = function (tasks) {
-    var makeCallback = function (index) {
-      var fn = function () {
-        if (tasks.length) {
-          tasks[index].apply(null, arguments);
-        }
-        return fn.next();
-      };
-      fn.next = function () {
-        return (index < tasks.length - 1) ? makeCallback(index + 1): null;
-      };
-      return fn;
-    };
-    return makeCallback(0);
-  };
-  
-  var _isArray = Array.isArray || function(maybeArray){
-    return Object.prototype.toString.call(maybeArray) === '[object Array]';
-  };
-
-  var waterfall = function (tasks, callback, forceAsync) {
-    var nextTick = forceAsync ? executeAsync : executeSync;
-    callback = callback || function () {};
-    if (!_isArray(tasks)) {
-      var err = new Error('First argument to waterfall must be an array of functions');
-      return callback(err);
-    }
-    if (!tasks.length) {
-      return callback();
-    }
-    var wrapIterator = function (iterator) {
-      return function (err) {
-        if (err) {
-          callback.apply(null, arguments);
-          callback = function () {};
-        } else {
-          var args = Array.prototype.slice.call(arguments, 1);
-          var next = iterator.next();
-          if (next) {
-            args.push(wrapIterator(next));
-          } else {
-            args.push(callback);
-          }
-          nextTick(function () {
-            iterator.apply(null, args);
-          });
-        }
-      };
-    };
-    wrapIterator(makeIterator(tasks))();
-  };
-
-  if (typeof define !== 'undefined' && define.amd) {
-    define([], function () {
-      return waterfall;
-    }); // RequireJS
-  } else if ( true && module.exports) {
-    module.exports = waterfall; // CommonJS
-  } else {
-    globals.waterfall = waterfall; // <script>
-  }
-})(this);
-
-
-/***/ }),
-
 /***/ 779:
 /***/ ((__unused_webpack_module, exports) => {
 
@@ -6645,186 +6555,6 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 336:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var rawAsap = __nccwpck_require__(7151);
-var freeTasks = [];
-
-/**
- * Calls a task as soon as possible after returning, in its own event, with
- * priority over IO events. An exception thrown in a task can be handled by
- * `process.on("uncaughtException") or `domain.on("error")`, but will otherwise
- * crash the process. If the error is handled, all subsequent tasks will
- * resume.
- *
- * @param {{call}} task A callable object, typically a function that takes no
- * arguments.
- */
-module.exports = asap;
-function asap(task) {
-    var rawTask;
-    if (freeTasks.length) {
-        rawTask = freeTasks.pop();
-    } else {
-        rawTask = new RawTask();
-    }
-    rawTask.task = task;
-    rawTask.domain = process.domain;
-    rawAsap(rawTask);
-}
-
-function RawTask() {
-    this.task = null;
-    this.domain = null;
-}
-
-RawTask.prototype.call = function () {
-    if (this.domain) {
-        this.domain.enter();
-    }
-    var threw = true;
-    try {
-        this.task.call();
-        threw = false;
-        // If the task throws an exception (presumably) Node.js restores the
-        // domain stack for the next event.
-        if (this.domain) {
-            this.domain.exit();
-        }
-    } finally {
-        // We use try/finally and a threw flag to avoid messing up stack traces
-        // when we catch and release errors.
-        if (threw) {
-            // In Node.js, uncaught exceptions are considered fatal errors.
-            // Re-throw them to interrupt flushing!
-            // Ensure that flushing continues if an uncaught exception is
-            // suppressed listening process.on("uncaughtException") or
-            // domain.on("error").
-            rawAsap.requestFlush();
-        }
-        // If the task threw an error, we do not want to exit the domain here.
-        // Exiting the domain would prevent the domain from catching the error.
-        this.task = null;
-        this.domain = null;
-        freeTasks.push(this);
-    }
-};
-
-
-
-/***/ }),
-
-/***/ 7151:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var domain; // The domain module is executed on demand
-var hasSetImmediate = typeof setImmediate === "function";
-
-// Use the fastest means possible to execute a task in its own turn, with
-// priority over other events including network IO events in Node.js.
-//
-// An exception thrown by a task will permanently interrupt the processing of
-// subsequent tasks. The higher level `asap` function ensures that if an
-// exception is thrown by a task, that the task queue will continue flushing as
-// soon as possible, but if you use `rawAsap` directly, you are responsible to
-// either ensure that no exceptions are thrown from your task, or to manually
-// call `rawAsap.requestFlush` if an exception is thrown.
-module.exports = rawAsap;
-function rawAsap(task) {
-    if (!queue.length) {
-        requestFlush();
-        flushing = true;
-    }
-    // Avoids a function call
-    queue[queue.length] = task;
-}
-
-var queue = [];
-// Once a flush has been requested, no further calls to `requestFlush` are
-// necessary until the next `flush` completes.
-var flushing = false;
-// The position of the next task to execute in the task queue. This is
-// preserved between calls to `flush` so that it can be resumed if
-// a task throws an exception.
-var index = 0;
-// If a task schedules additional tasks recursively, the task queue can grow
-// unbounded. To prevent memory excaustion, the task queue will periodically
-// truncate already-completed tasks.
-var capacity = 1024;
-
-// The flush function processes all tasks that have been scheduled with
-// `rawAsap` unless and until one of those tasks throws an exception.
-// If a task throws an exception, `flush` ensures that its state will remain
-// consistent and will resume where it left off when called again.
-// However, `flush` does not make any arrangements to be called again if an
-// exception is thrown.
-function flush() {
-    while (index < queue.length) {
-        var currentIndex = index;
-        // Advance the index before calling the task. This ensures that we will
-        // begin flushing on the next task the task throws an error.
-        index = index + 1;
-        queue[currentIndex].call();
-        // Prevent leaking memory for long chains of recursive calls to `asap`.
-        // If we call `asap` within tasks scheduled by `asap`, the queue will
-        // grow, but to avoid an O(n) walk for every task we execute, we don't
-        // shift tasks off the queue after they have been executed.
-        // Instead, we periodically shift 1024 tasks off the queue.
-        if (index > capacity) {
-            // Manually shift all values starting at the index back to the
-            // beginning of the queue.
-            for (var scan = 0, newLength = queue.length - index; scan < newLength; scan++) {
-                queue[scan] = queue[scan + index];
-            }
-            queue.length -= index;
-            index = 0;
-        }
-    }
-    queue.length = 0;
-    index = 0;
-    flushing = false;
-}
-
-rawAsap.requestFlush = requestFlush;
-function requestFlush() {
-    // Ensure flushing is not bound to any domain.
-    // It is not sufficient to exit the domain, because domains exist on a stack.
-    // To execute code outside of any domain, the following dance is necessary.
-    var parentDomain = process.domain;
-    if (parentDomain) {
-        if (!domain) {
-            // Lazy execute the domain module.
-            // Only employed if the user elects to use domains.
-            domain = __nccwpck_require__(3167);
-        }
-        domain.active = process.domain = null;
-    }
-
-    // `setImmediate` is slower that `process.nextTick`, but `process.nextTick`
-    // cannot handle recursion.
-    // `requestFlush` will only be called recursively from `asap.js`, to resume
-    // flushing after an error is thrown into a domain.
-    // Conveniently, `setImmediate` was introduced in the same version
-    // `process.nextTick` started throwing recursion errors.
-    if (flushing && hasSetImmediate) {
-        setImmediate(flush);
-    } else {
-        process.nextTick(flush);
-    }
-
-    if (parentDomain) {
-        domain.active = process.domain = parentDomain;
-    }
-}
-
-
-/***/ }),
-
 /***/ 3430:
 /***/ ((module) => {
 
@@ -7125,6078 +6855,6 @@ function escapeJsonPtr(str) {
   return str.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-
-/***/ }),
-
-/***/ 8115:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var lib = __nccwpck_require__(7853);
-var _require = __nccwpck_require__(4499),
-  Environment = _require.Environment,
-  Template = _require.Template;
-var Loader = __nccwpck_require__(3391);
-var loaders = __nccwpck_require__(2650);
-var precompile = __nccwpck_require__(4586);
-var compiler = __nccwpck_require__(8993);
-var parser = __nccwpck_require__(715);
-var lexer = __nccwpck_require__(8852);
-var runtime = __nccwpck_require__(9846);
-var nodes = __nccwpck_require__(6151);
-var installJinjaCompat = __nccwpck_require__(85);
-
-// A single instance of an environment, since this is so commonly used
-var e;
-function configure(templatesPath, opts) {
-  opts = opts || {};
-  if (lib.isObject(templatesPath)) {
-    opts = templatesPath;
-    templatesPath = null;
-  }
-  var TemplateLoader;
-  if (loaders.FileSystemLoader) {
-    TemplateLoader = new loaders.FileSystemLoader(templatesPath, {
-      watch: opts.watch,
-      noCache: opts.noCache
-    });
-  } else if (loaders.WebLoader) {
-    TemplateLoader = new loaders.WebLoader(templatesPath, {
-      useCache: opts.web && opts.web.useCache,
-      async: opts.web && opts.web.async
-    });
-  }
-  e = new Environment(TemplateLoader, opts);
-  if (opts && opts.express) {
-    e.express(opts.express);
-  }
-  return e;
-}
-module.exports = {
-  Environment: Environment,
-  Template: Template,
-  Loader: Loader,
-  FileSystemLoader: loaders.FileSystemLoader,
-  NodeResolveLoader: loaders.NodeResolveLoader,
-  PrecompiledLoader: loaders.PrecompiledLoader,
-  WebLoader: loaders.WebLoader,
-  compiler: compiler,
-  parser: parser,
-  lexer: lexer,
-  runtime: runtime,
-  lib: lib,
-  nodes: nodes,
-  installJinjaCompat: installJinjaCompat,
-  configure: configure,
-  reset: function reset() {
-    e = undefined;
-  },
-  compile: function compile(src, env, path, eagerCompile) {
-    if (!e) {
-      configure();
-    }
-    return new Template(src, env, path, eagerCompile);
-  },
-  render: function render(name, ctx, cb) {
-    if (!e) {
-      configure();
-    }
-    return e.render(name, ctx, cb);
-  },
-  renderString: function renderString(src, ctx, cb) {
-    if (!e) {
-      configure();
-    }
-    return e.renderString(src, ctx, cb);
-  },
-  precompile: precompile ? precompile.precompile : undefined,
-  precompileString: precompile ? precompile.precompileString : undefined
-};
-
-/***/ }),
-
-/***/ 8993:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var parser = __nccwpck_require__(715);
-var transformer = __nccwpck_require__(6297);
-var nodes = __nccwpck_require__(6151);
-var _require = __nccwpck_require__(7853),
-  TemplateError = _require.TemplateError;
-var _require2 = __nccwpck_require__(9846),
-  Frame = _require2.Frame;
-var _require3 = __nccwpck_require__(9695),
-  Obj = _require3.Obj;
-
-// These are all the same for now, but shouldn't be passed straight
-// through
-var compareOps = {
-  '==': '==',
-  '===': '===',
-  '!=': '!=',
-  '!==': '!==',
-  '<': '<',
-  '>': '>',
-  '<=': '<=',
-  '>=': '>='
-};
-var Compiler = /*#__PURE__*/function (_Obj) {
-  _inheritsLoose(Compiler, _Obj);
-  function Compiler() {
-    return _Obj.apply(this, arguments) || this;
-  }
-  var _proto = Compiler.prototype;
-  _proto.init = function init(templateName, throwOnUndefined) {
-    this.templateName = templateName;
-    this.codebuf = [];
-    this.lastId = 0;
-    this.buffer = null;
-    this.bufferStack = [];
-    this._scopeClosers = '';
-    this.inBlock = false;
-    this.throwOnUndefined = throwOnUndefined;
-  };
-  _proto.fail = function fail(msg, lineno, colno) {
-    if (lineno !== undefined) {
-      lineno += 1;
-    }
-    if (colno !== undefined) {
-      colno += 1;
-    }
-    throw new TemplateError(msg, lineno, colno);
-  };
-  _proto._pushBuffer = function _pushBuffer() {
-    var id = this._tmpid();
-    this.bufferStack.push(this.buffer);
-    this.buffer = id;
-    this._emit("var " + this.buffer + " = \"\";");
-    return id;
-  };
-  _proto._popBuffer = function _popBuffer() {
-    this.buffer = this.bufferStack.pop();
-  };
-  _proto._emit = function _emit(code) {
-    this.codebuf.push(code);
-  };
-  _proto._emitLine = function _emitLine(code) {
-    this._emit(code + '\n');
-  };
-  _proto._emitLines = function _emitLines() {
-    var _this = this;
-    for (var _len = arguments.length, lines = new Array(_len), _key = 0; _key < _len; _key++) {
-      lines[_key] = arguments[_key];
-    }
-    lines.forEach(function (line) {
-      return _this._emitLine(line);
-    });
-  };
-  _proto._emitFuncBegin = function _emitFuncBegin(node, name) {
-    this.buffer = 'output';
-    this._scopeClosers = '';
-    this._emitLine("function " + name + "(env, context, frame, runtime, cb) {");
-    this._emitLine("var lineno = " + node.lineno + ";");
-    this._emitLine("var colno = " + node.colno + ";");
-    this._emitLine("var " + this.buffer + " = \"\";");
-    this._emitLine('try {');
-  };
-  _proto._emitFuncEnd = function _emitFuncEnd(noReturn) {
-    if (!noReturn) {
-      this._emitLine('cb(null, ' + this.buffer + ');');
-    }
-    this._closeScopeLevels();
-    this._emitLine('} catch (e) {');
-    this._emitLine('  cb(runtime.handleError(e, lineno, colno));');
-    this._emitLine('}');
-    this._emitLine('}');
-    this.buffer = null;
-  };
-  _proto._addScopeLevel = function _addScopeLevel() {
-    this._scopeClosers += '})';
-  };
-  _proto._closeScopeLevels = function _closeScopeLevels() {
-    this._emitLine(this._scopeClosers + ';');
-    this._scopeClosers = '';
-  };
-  _proto._withScopedSyntax = function _withScopedSyntax(func) {
-    var _scopeClosers = this._scopeClosers;
-    this._scopeClosers = '';
-    func.call(this);
-    this._closeScopeLevels();
-    this._scopeClosers = _scopeClosers;
-  };
-  _proto._makeCallback = function _makeCallback(res) {
-    var err = this._tmpid();
-    return 'function(' + err + (res ? ',' + res : '') + ') {\n' + 'if(' + err + ') { cb(' + err + '); return; }';
-  };
-  _proto._tmpid = function _tmpid() {
-    this.lastId++;
-    return 't_' + this.lastId;
-  };
-  _proto._templateName = function _templateName() {
-    return this.templateName == null ? 'undefined' : JSON.stringify(this.templateName);
-  };
-  _proto._compileChildren = function _compileChildren(node, frame) {
-    var _this2 = this;
-    node.children.forEach(function (child) {
-      _this2.compile(child, frame);
-    });
-  };
-  _proto._compileAggregate = function _compileAggregate(node, frame, startChar, endChar) {
-    var _this3 = this;
-    if (startChar) {
-      this._emit(startChar);
-    }
-    node.children.forEach(function (child, i) {
-      if (i > 0) {
-        _this3._emit(',');
-      }
-      _this3.compile(child, frame);
-    });
-    if (endChar) {
-      this._emit(endChar);
-    }
-  };
-  _proto._compileExpression = function _compileExpression(node, frame) {
-    // TODO: I'm not really sure if this type check is worth it or
-    // not.
-    this.assertType(node, nodes.Literal, nodes.Symbol, nodes.Group, nodes.Array, nodes.Dict, nodes.FunCall, nodes.Caller, nodes.Filter, nodes.LookupVal, nodes.Compare, nodes.InlineIf, nodes.In, nodes.Is, nodes.And, nodes.Or, nodes.Not, nodes.Add, nodes.Concat, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow, nodes.Neg, nodes.Pos, nodes.Compare, nodes.NodeList);
-    this.compile(node, frame);
-  };
-  _proto.assertType = function assertType(node) {
-    for (var _len2 = arguments.length, types = new Array(_len2 > 1 ? _len2 - 1 : 0), _key2 = 1; _key2 < _len2; _key2++) {
-      types[_key2 - 1] = arguments[_key2];
-    }
-    if (!types.some(function (t) {
-      return node instanceof t;
-    })) {
-      this.fail("assertType: invalid type: " + node.typename, node.lineno, node.colno);
-    }
-  };
-  _proto.compileCallExtension = function compileCallExtension(node, frame, async) {
-    var _this4 = this;
-    var args = node.args;
-    var contentArgs = node.contentArgs;
-    var autoescape = typeof node.autoescape === 'boolean' ? node.autoescape : true;
-    if (!async) {
-      this._emit(this.buffer + " += runtime.suppressValue(");
-    }
-    this._emit("env.getExtension(\"" + node.extName + "\")[\"" + node.prop + "\"](");
-    this._emit('context');
-    if (args || contentArgs) {
-      this._emit(',');
-    }
-    if (args) {
-      if (!(args instanceof nodes.NodeList)) {
-        this.fail('compileCallExtension: arguments must be a NodeList, ' + 'use `parser.parseSignature`');
-      }
-      args.children.forEach(function (arg, i) {
-        // Tag arguments are passed normally to the call. Note
-        // that keyword arguments are turned into a single js
-        // object as the last argument, if they exist.
-        _this4._compileExpression(arg, frame);
-        if (i !== args.children.length - 1 || contentArgs.length) {
-          _this4._emit(',');
-        }
-      });
-    }
-    if (contentArgs.length) {
-      contentArgs.forEach(function (arg, i) {
-        if (i > 0) {
-          _this4._emit(',');
-        }
-        if (arg) {
-          _this4._emitLine('function(cb) {');
-          _this4._emitLine('if(!cb) { cb = function(err) { if(err) { throw err; }}}');
-          var id = _this4._pushBuffer();
-          _this4._withScopedSyntax(function () {
-            _this4.compile(arg, frame);
-            _this4._emitLine("cb(null, " + id + ");");
-          });
-          _this4._popBuffer();
-          _this4._emitLine("return " + id + ";");
-          _this4._emitLine('}');
-        } else {
-          _this4._emit('null');
-        }
-      });
-    }
-    if (async) {
-      var res = this._tmpid();
-      this._emitLine(', ' + this._makeCallback(res));
-      this._emitLine(this.buffer + " += runtime.suppressValue(" + res + ", " + autoescape + " && env.opts.autoescape);");
-      this._addScopeLevel();
-    } else {
-      this._emit(')');
-      this._emit(", " + autoescape + " && env.opts.autoescape);\n");
-    }
-  };
-  _proto.compileCallExtensionAsync = function compileCallExtensionAsync(node, frame) {
-    this.compileCallExtension(node, frame, true);
-  };
-  _proto.compileNodeList = function compileNodeList(node, frame) {
-    this._compileChildren(node, frame);
-  };
-  _proto.compileLiteral = function compileLiteral(node) {
-    if (typeof node.value === 'string') {
-      var val = node.value.replace(/\\/g, '\\\\');
-      val = val.replace(/"/g, '\\"');
-      val = val.replace(/\n/g, '\\n');
-      val = val.replace(/\r/g, '\\r');
-      val = val.replace(/\t/g, '\\t');
-      val = val.replace(/\u2028/g, "\\u2028");
-      this._emit("\"" + val + "\"");
-    } else if (node.value === null) {
-      this._emit('null');
-    } else {
-      this._emit(node.value.toString());
-    }
-  };
-  _proto.compileSymbol = function compileSymbol(node, frame) {
-    var name = node.value;
-    var v = frame.lookup(name);
-    if (v) {
-      this._emit(v);
-    } else {
-      this._emit('runtime.contextOrFrameLookup(' + 'context, frame, "' + name + '")');
-    }
-  };
-  _proto.compileGroup = function compileGroup(node, frame) {
-    this._compileAggregate(node, frame, '(', ')');
-  };
-  _proto.compileArray = function compileArray(node, frame) {
-    this._compileAggregate(node, frame, '[', ']');
-  };
-  _proto.compileDict = function compileDict(node, frame) {
-    this._compileAggregate(node, frame, '{', '}');
-  };
-  _proto.compilePair = function compilePair(node, frame) {
-    var key = node.key;
-    var val = node.value;
-    if (key instanceof nodes.Symbol) {
-      key = new nodes.Literal(key.lineno, key.colno, key.value);
-    } else if (!(key instanceof nodes.Literal && typeof key.value === 'string')) {
-      this.fail('compilePair: Dict keys must be strings or names', key.lineno, key.colno);
-    }
-    this.compile(key, frame);
-    this._emit(': ');
-    this._compileExpression(val, frame);
-  };
-  _proto.compileInlineIf = function compileInlineIf(node, frame) {
-    this._emit('(');
-    this.compile(node.cond, frame);
-    this._emit('?');
-    this.compile(node.body, frame);
-    this._emit(':');
-    if (node.else_ !== null) {
-      this.compile(node.else_, frame);
-    } else {
-      this._emit('""');
-    }
-    this._emit(')');
-  };
-  _proto.compileIn = function compileIn(node, frame) {
-    this._emit('runtime.inOperator(');
-    this.compile(node.left, frame);
-    this._emit(',');
-    this.compile(node.right, frame);
-    this._emit(')');
-  };
-  _proto.compileIs = function compileIs(node, frame) {
-    // first, we need to try to get the name of the test function, if it's a
-    // callable (i.e., has args) and not a symbol.
-    var right = node.right.name ? node.right.name.value
-    // otherwise go with the symbol value
-    : node.right.value;
-    this._emit('env.getTest("' + right + '").call(context, ');
-    this.compile(node.left, frame);
-    // compile the arguments for the callable if they exist
-    if (node.right.args) {
-      this._emit(',');
-      this.compile(node.right.args, frame);
-    }
-    this._emit(') === true');
-  };
-  _proto._binOpEmitter = function _binOpEmitter(node, frame, str) {
-    this.compile(node.left, frame);
-    this._emit(str);
-    this.compile(node.right, frame);
-  }
-
-  // ensure concatenation instead of addition
-  // by adding empty string in between
-  ;
-  _proto.compileOr = function compileOr(node, frame) {
-    return this._binOpEmitter(node, frame, ' || ');
-  };
-  _proto.compileAnd = function compileAnd(node, frame) {
-    return this._binOpEmitter(node, frame, ' && ');
-  };
-  _proto.compileAdd = function compileAdd(node, frame) {
-    return this._binOpEmitter(node, frame, ' + ');
-  };
-  _proto.compileConcat = function compileConcat(node, frame) {
-    return this._binOpEmitter(node, frame, ' + "" + ');
-  };
-  _proto.compileSub = function compileSub(node, frame) {
-    return this._binOpEmitter(node, frame, ' - ');
-  };
-  _proto.compileMul = function compileMul(node, frame) {
-    return this._binOpEmitter(node, frame, ' * ');
-  };
-  _proto.compileDiv = function compileDiv(node, frame) {
-    return this._binOpEmitter(node, frame, ' / ');
-  };
-  _proto.compileMod = function compileMod(node, frame) {
-    return this._binOpEmitter(node, frame, ' % ');
-  };
-  _proto.compileNot = function compileNot(node, frame) {
-    this._emit('!');
-    this.compile(node.target, frame);
-  };
-  _proto.compileFloorDiv = function compileFloorDiv(node, frame) {
-    this._emit('Math.floor(');
-    this.compile(node.left, frame);
-    this._emit(' / ');
-    this.compile(node.right, frame);
-    this._emit(')');
-  };
-  _proto.compilePow = function compilePow(node, frame) {
-    this._emit('Math.pow(');
-    this.compile(node.left, frame);
-    this._emit(', ');
-    this.compile(node.right, frame);
-    this._emit(')');
-  };
-  _proto.compileNeg = function compileNeg(node, frame) {
-    this._emit('-');
-    this.compile(node.target, frame);
-  };
-  _proto.compilePos = function compilePos(node, frame) {
-    this._emit('+');
-    this.compile(node.target, frame);
-  };
-  _proto.compileCompare = function compileCompare(node, frame) {
-    var _this5 = this;
-    this.compile(node.expr, frame);
-    node.ops.forEach(function (op) {
-      _this5._emit(" " + compareOps[op.type] + " ");
-      _this5.compile(op.expr, frame);
-    });
-  };
-  _proto.compileLookupVal = function compileLookupVal(node, frame) {
-    this._emit('runtime.memberLookup((');
-    this._compileExpression(node.target, frame);
-    this._emit('),');
-    this._compileExpression(node.val, frame);
-    this._emit(')');
-  };
-  _proto._getNodeName = function _getNodeName(node) {
-    switch (node.typename) {
-      case 'Symbol':
-        return node.value;
-      case 'FunCall':
-        return 'the return value of (' + this._getNodeName(node.name) + ')';
-      case 'LookupVal':
-        return this._getNodeName(node.target) + '["' + this._getNodeName(node.val) + '"]';
-      case 'Literal':
-        return node.value.toString();
-      default:
-        return '--expression--';
-    }
-  };
-  _proto.compileFunCall = function compileFunCall(node, frame) {
-    // Keep track of line/col info at runtime by settings
-    // variables within an expression. An expression in javascript
-    // like (x, y, z) returns the last value, and x and y can be
-    // anything
-    this._emit('(lineno = ' + node.lineno + ', colno = ' + node.colno + ', ');
-    this._emit('runtime.callWrap(');
-    // Compile it as normal.
-    this._compileExpression(node.name, frame);
-
-    // Output the name of what we're calling so we can get friendly errors
-    // if the lookup fails.
-    this._emit(', "' + this._getNodeName(node.name).replace(/"/g, '\\"') + '", context, ');
-    this._compileAggregate(node.args, frame, '[', '])');
-    this._emit(')');
-  };
-  _proto.compileFilter = function compileFilter(node, frame) {
-    var name = node.name;
-    this.assertType(name, nodes.Symbol);
-    this._emit('env.getFilter("' + name.value + '").call(context, ');
-    this._compileAggregate(node.args, frame);
-    this._emit(')');
-  };
-  _proto.compileFilterAsync = function compileFilterAsync(node, frame) {
-    var name = node.name;
-    var symbol = node.symbol.value;
-    this.assertType(name, nodes.Symbol);
-    frame.set(symbol, symbol);
-    this._emit('env.getFilter("' + name.value + '").call(context, ');
-    this._compileAggregate(node.args, frame);
-    this._emitLine(', ' + this._makeCallback(symbol));
-    this._addScopeLevel();
-  };
-  _proto.compileKeywordArgs = function compileKeywordArgs(node, frame) {
-    this._emit('runtime.makeKeywordArgs(');
-    this.compileDict(node, frame);
-    this._emit(')');
-  };
-  _proto.compileSet = function compileSet(node, frame) {
-    var _this6 = this;
-    var ids = [];
-
-    // Lookup the variable names for each identifier and create
-    // new ones if necessary
-    node.targets.forEach(function (target) {
-      var name = target.value;
-      var id = frame.lookup(name);
-      if (id === null || id === undefined) {
-        id = _this6._tmpid();
-
-        // Note: This relies on js allowing scope across
-        // blocks, in case this is created inside an `if`
-        _this6._emitLine('var ' + id + ';');
-      }
-      ids.push(id);
-    });
-    if (node.value) {
-      this._emit(ids.join(' = ') + ' = ');
-      this._compileExpression(node.value, frame);
-      this._emitLine(';');
-    } else {
-      this._emit(ids.join(' = ') + ' = ');
-      this.compile(node.body, frame);
-      this._emitLine(';');
-    }
-    node.targets.forEach(function (target, i) {
-      var id = ids[i];
-      var name = target.value;
-
-      // We are running this for every var, but it's very
-      // uncommon to assign to multiple vars anyway
-      _this6._emitLine("frame.set(\"" + name + "\", " + id + ", true);");
-      _this6._emitLine('if(frame.topLevel) {');
-      _this6._emitLine("context.setVariable(\"" + name + "\", " + id + ");");
-      _this6._emitLine('}');
-      if (name.charAt(0) !== '_') {
-        _this6._emitLine('if(frame.topLevel) {');
-        _this6._emitLine("context.addExport(\"" + name + "\", " + id + ");");
-        _this6._emitLine('}');
-      }
-    });
-  };
-  _proto.compileSwitch = function compileSwitch(node, frame) {
-    var _this7 = this;
-    this._emit('switch (');
-    this.compile(node.expr, frame);
-    this._emit(') {');
-    node.cases.forEach(function (c, i) {
-      _this7._emit('case ');
-      _this7.compile(c.cond, frame);
-      _this7._emit(': ');
-      _this7.compile(c.body, frame);
-      // preserve fall-throughs
-      if (c.body.children.length) {
-        _this7._emitLine('break;');
-      }
-    });
-    if (node.default) {
-      this._emit('default:');
-      this.compile(node.default, frame);
-    }
-    this._emit('}');
-  };
-  _proto.compileIf = function compileIf(node, frame, async) {
-    var _this8 = this;
-    this._emit('if(');
-    this._compileExpression(node.cond, frame);
-    this._emitLine(') {');
-    this._withScopedSyntax(function () {
-      _this8.compile(node.body, frame);
-      if (async) {
-        _this8._emit('cb()');
-      }
-    });
-    if (node.else_) {
-      this._emitLine('}\nelse {');
-      this._withScopedSyntax(function () {
-        _this8.compile(node.else_, frame);
-        if (async) {
-          _this8._emit('cb()');
-        }
-      });
-    } else if (async) {
-      this._emitLine('}\nelse {');
-      this._emit('cb()');
-    }
-    this._emitLine('}');
-  };
-  _proto.compileIfAsync = function compileIfAsync(node, frame) {
-    this._emit('(function(cb) {');
-    this.compileIf(node, frame, true);
-    this._emit('})(' + this._makeCallback());
-    this._addScopeLevel();
-  };
-  _proto._emitLoopBindings = function _emitLoopBindings(node, arr, i, len) {
-    var _this9 = this;
-    var bindings = [{
-      name: 'index',
-      val: i + " + 1"
-    }, {
-      name: 'index0',
-      val: i
-    }, {
-      name: 'revindex',
-      val: len + " - " + i
-    }, {
-      name: 'revindex0',
-      val: len + " - " + i + " - 1"
-    }, {
-      name: 'first',
-      val: i + " === 0"
-    }, {
-      name: 'last',
-      val: i + " === " + len + " - 1"
-    }, {
-      name: 'length',
-      val: len
-    }];
-    bindings.forEach(function (b) {
-      _this9._emitLine("frame.set(\"loop." + b.name + "\", " + b.val + ");");
-    });
-  };
-  _proto.compileFor = function compileFor(node, frame) {
-    var _this10 = this;
-    // Some of this code is ugly, but it keeps the generated code
-    // as fast as possible. ForAsync also shares some of this, but
-    // not much.
-
-    var i = this._tmpid();
-    var len = this._tmpid();
-    var arr = this._tmpid();
-    frame = frame.push();
-    this._emitLine('frame = frame.push();');
-    this._emit("var " + arr + " = ");
-    this._compileExpression(node.arr, frame);
-    this._emitLine(';');
-    this._emit("if(" + arr + ") {");
-    this._emitLine(arr + ' = runtime.fromIterator(' + arr + ');');
-
-    // If multiple names are passed, we need to bind them
-    // appropriately
-    if (node.name instanceof nodes.Array) {
-      this._emitLine("var " + i + ";");
-
-      // The object could be an arroy or object. Note that the
-      // body of the loop is duplicated for each condition, but
-      // we are optimizing for speed over size.
-      this._emitLine("if(runtime.isArray(" + arr + ")) {");
-      this._emitLine("var " + len + " = " + arr + ".length;");
-      this._emitLine("for(" + i + "=0; " + i + " < " + arr + ".length; " + i + "++) {");
-
-      // Bind each declared var
-      node.name.children.forEach(function (child, u) {
-        var tid = _this10._tmpid();
-        _this10._emitLine("var " + tid + " = " + arr + "[" + i + "][" + u + "];");
-        _this10._emitLine("frame.set(\"" + child + "\", " + arr + "[" + i + "][" + u + "]);");
-        frame.set(node.name.children[u].value, tid);
-      });
-      this._emitLoopBindings(node, arr, i, len);
-      this._withScopedSyntax(function () {
-        _this10.compile(node.body, frame);
-      });
-      this._emitLine('}');
-      this._emitLine('} else {');
-      // Iterate over the key/values of an object
-      var _node$name$children = node.name.children,
-        key = _node$name$children[0],
-        val = _node$name$children[1];
-      var k = this._tmpid();
-      var v = this._tmpid();
-      frame.set(key.value, k);
-      frame.set(val.value, v);
-      this._emitLine(i + " = -1;");
-      this._emitLine("var " + len + " = runtime.keys(" + arr + ").length;");
-      this._emitLine("for(var " + k + " in " + arr + ") {");
-      this._emitLine(i + "++;");
-      this._emitLine("var " + v + " = " + arr + "[" + k + "];");
-      this._emitLine("frame.set(\"" + key.value + "\", " + k + ");");
-      this._emitLine("frame.set(\"" + val.value + "\", " + v + ");");
-      this._emitLoopBindings(node, arr, i, len);
-      this._withScopedSyntax(function () {
-        _this10.compile(node.body, frame);
-      });
-      this._emitLine('}');
-      this._emitLine('}');
-    } else {
-      // Generate a typical array iteration
-      var _v = this._tmpid();
-      frame.set(node.name.value, _v);
-      this._emitLine("var " + len + " = " + arr + ".length;");
-      this._emitLine("for(var " + i + "=0; " + i + " < " + arr + ".length; " + i + "++) {");
-      this._emitLine("var " + _v + " = " + arr + "[" + i + "];");
-      this._emitLine("frame.set(\"" + node.name.value + "\", " + _v + ");");
-      this._emitLoopBindings(node, arr, i, len);
-      this._withScopedSyntax(function () {
-        _this10.compile(node.body, frame);
-      });
-      this._emitLine('}');
-    }
-    this._emitLine('}');
-    if (node.else_) {
-      this._emitLine('if (!' + len + ') {');
-      this.compile(node.else_, frame);
-      this._emitLine('}');
-    }
-    this._emitLine('frame = frame.pop();');
-  };
-  _proto._compileAsyncLoop = function _compileAsyncLoop(node, frame, parallel) {
-    var _this11 = this;
-    // This shares some code with the For tag, but not enough to
-    // worry about. This iterates across an object asynchronously,
-    // but not in parallel.
-
-    var i = this._tmpid();
-    var len = this._tmpid();
-    var arr = this._tmpid();
-    var asyncMethod = parallel ? 'asyncAll' : 'asyncEach';
-    frame = frame.push();
-    this._emitLine('frame = frame.push();');
-    this._emit('var ' + arr + ' = runtime.fromIterator(');
-    this._compileExpression(node.arr, frame);
-    this._emitLine(');');
-    if (node.name instanceof nodes.Array) {
-      var arrayLen = node.name.children.length;
-      this._emit("runtime." + asyncMethod + "(" + arr + ", " + arrayLen + ", function(");
-      node.name.children.forEach(function (name) {
-        _this11._emit(name.value + ",");
-      });
-      this._emit(i + ',' + len + ',next) {');
-      node.name.children.forEach(function (name) {
-        var id = name.value;
-        frame.set(id, id);
-        _this11._emitLine("frame.set(\"" + id + "\", " + id + ");");
-      });
-    } else {
-      var id = node.name.value;
-      this._emitLine("runtime." + asyncMethod + "(" + arr + ", 1, function(" + id + ", " + i + ", " + len + ",next) {");
-      this._emitLine('frame.set("' + id + '", ' + id + ');');
-      frame.set(id, id);
-    }
-    this._emitLoopBindings(node, arr, i, len);
-    this._withScopedSyntax(function () {
-      var buf;
-      if (parallel) {
-        buf = _this11._pushBuffer();
-      }
-      _this11.compile(node.body, frame);
-      _this11._emitLine('next(' + i + (buf ? ',' + buf : '') + ');');
-      if (parallel) {
-        _this11._popBuffer();
-      }
-    });
-    var output = this._tmpid();
-    this._emitLine('}, ' + this._makeCallback(output));
-    this._addScopeLevel();
-    if (parallel) {
-      this._emitLine(this.buffer + ' += ' + output + ';');
-    }
-    if (node.else_) {
-      this._emitLine('if (!' + arr + '.length) {');
-      this.compile(node.else_, frame);
-      this._emitLine('}');
-    }
-    this._emitLine('frame = frame.pop();');
-  };
-  _proto.compileAsyncEach = function compileAsyncEach(node, frame) {
-    this._compileAsyncLoop(node, frame);
-  };
-  _proto.compileAsyncAll = function compileAsyncAll(node, frame) {
-    this._compileAsyncLoop(node, frame, true);
-  };
-  _proto._compileMacro = function _compileMacro(node, frame) {
-    var _this12 = this;
-    var args = [];
-    var kwargs = null;
-    var funcId = 'macro_' + this._tmpid();
-    var keepFrame = frame !== undefined;
-
-    // Type check the definition of the args
-    node.args.children.forEach(function (arg, i) {
-      if (i === node.args.children.length - 1 && arg instanceof nodes.Dict) {
-        kwargs = arg;
-      } else {
-        _this12.assertType(arg, nodes.Symbol);
-        args.push(arg);
-      }
-    });
-    var realNames = [].concat(args.map(function (n) {
-      return "l_" + n.value;
-    }), ['kwargs']);
-
-    // Quoted argument names
-    var argNames = args.map(function (n) {
-      return "\"" + n.value + "\"";
-    });
-    var kwargNames = (kwargs && kwargs.children || []).map(function (n) {
-      return "\"" + n.key.value + "\"";
-    });
-
-    // We pass a function to makeMacro which destructures the
-    // arguments so support setting positional args with keywords
-    // args and passing keyword args as positional args
-    // (essentially default values). See runtime.js.
-    var currFrame;
-    if (keepFrame) {
-      currFrame = frame.push(true);
-    } else {
-      currFrame = new Frame();
-    }
-    this._emitLines("var " + funcId + " = runtime.makeMacro(", "[" + argNames.join(', ') + "], ", "[" + kwargNames.join(', ') + "], ", "function (" + realNames.join(', ') + ") {", 'var callerFrame = frame;', 'frame = ' + (keepFrame ? 'frame.push(true);' : 'new runtime.Frame();'), 'kwargs = kwargs || {};', 'if (Object.prototype.hasOwnProperty.call(kwargs, "caller")) {', 'frame.set("caller", kwargs.caller); }');
-
-    // Expose the arguments to the template. Don't need to use
-    // random names because the function
-    // will create a new run-time scope for us
-    args.forEach(function (arg) {
-      _this12._emitLine("frame.set(\"" + arg.value + "\", l_" + arg.value + ");");
-      currFrame.set(arg.value, "l_" + arg.value);
-    });
-
-    // Expose the keyword arguments
-    if (kwargs) {
-      kwargs.children.forEach(function (pair) {
-        var name = pair.key.value;
-        _this12._emit("frame.set(\"" + name + "\", ");
-        _this12._emit("Object.prototype.hasOwnProperty.call(kwargs, \"" + name + "\")");
-        _this12._emit(" ? kwargs[\"" + name + "\"] : ");
-        _this12._compileExpression(pair.value, currFrame);
-        _this12._emit(');');
-      });
-    }
-    var bufferId = this._pushBuffer();
-    this._withScopedSyntax(function () {
-      _this12.compile(node.body, currFrame);
-    });
-    this._emitLine('frame = ' + (keepFrame ? 'frame.pop();' : 'callerFrame;'));
-    this._emitLine("return new runtime.SafeString(" + bufferId + ");");
-    this._emitLine('});');
-    this._popBuffer();
-    return funcId;
-  };
-  _proto.compileMacro = function compileMacro(node, frame) {
-    var funcId = this._compileMacro(node);
-
-    // Expose the macro to the templates
-    var name = node.name.value;
-    frame.set(name, funcId);
-    if (frame.parent) {
-      this._emitLine("frame.set(\"" + name + "\", " + funcId + ");");
-    } else {
-      if (node.name.value.charAt(0) !== '_') {
-        this._emitLine("context.addExport(\"" + name + "\");");
-      }
-      this._emitLine("context.setVariable(\"" + name + "\", " + funcId + ");");
-    }
-  };
-  _proto.compileCaller = function compileCaller(node, frame) {
-    // basically an anonymous "macro expression"
-    this._emit('(function (){');
-    var funcId = this._compileMacro(node, frame);
-    this._emit("return " + funcId + ";})()");
-  };
-  _proto._compileGetTemplate = function _compileGetTemplate(node, frame, eagerCompile, ignoreMissing) {
-    var parentTemplateId = this._tmpid();
-    var parentName = this._templateName();
-    var cb = this._makeCallback(parentTemplateId);
-    var eagerCompileArg = eagerCompile ? 'true' : 'false';
-    var ignoreMissingArg = ignoreMissing ? 'true' : 'false';
-    this._emit('env.getTemplate(');
-    this._compileExpression(node.template, frame);
-    this._emitLine(", " + eagerCompileArg + ", " + parentName + ", " + ignoreMissingArg + ", " + cb);
-    return parentTemplateId;
-  };
-  _proto.compileImport = function compileImport(node, frame) {
-    var target = node.target.value;
-    var id = this._compileGetTemplate(node, frame, false, false);
-    this._addScopeLevel();
-    this._emitLine(id + '.getExported(' + (node.withContext ? 'context.getVariables(), frame, ' : '') + this._makeCallback(id));
-    this._addScopeLevel();
-    frame.set(target, id);
-    if (frame.parent) {
-      this._emitLine("frame.set(\"" + target + "\", " + id + ");");
-    } else {
-      this._emitLine("context.setVariable(\"" + target + "\", " + id + ");");
-    }
-  };
-  _proto.compileFromImport = function compileFromImport(node, frame) {
-    var _this13 = this;
-    var importedId = this._compileGetTemplate(node, frame, false, false);
-    this._addScopeLevel();
-    this._emitLine(importedId + '.getExported(' + (node.withContext ? 'context.getVariables(), frame, ' : '') + this._makeCallback(importedId));
-    this._addScopeLevel();
-    node.names.children.forEach(function (nameNode) {
-      var name;
-      var alias;
-      var id = _this13._tmpid();
-      if (nameNode instanceof nodes.Pair) {
-        name = nameNode.key.value;
-        alias = nameNode.value.value;
-      } else {
-        name = nameNode.value;
-        alias = name;
-      }
-      _this13._emitLine("if(Object.prototype.hasOwnProperty.call(" + importedId + ", \"" + name + "\")) {");
-      _this13._emitLine("var " + id + " = " + importedId + "." + name + ";");
-      _this13._emitLine('} else {');
-      _this13._emitLine("cb(new Error(\"cannot import '" + name + "'\")); return;");
-      _this13._emitLine('}');
-      frame.set(alias, id);
-      if (frame.parent) {
-        _this13._emitLine("frame.set(\"" + alias + "\", " + id + ");");
-      } else {
-        _this13._emitLine("context.setVariable(\"" + alias + "\", " + id + ");");
-      }
-    });
-  };
-  _proto.compileBlock = function compileBlock(node) {
-    var id = this._tmpid();
-
-    // If we are executing outside a block (creating a top-level
-    // block), we really don't want to execute its code because it
-    // will execute twice: once when the child template runs and
-    // again when the parent template runs. Note that blocks
-    // within blocks will *always* execute immediately *and*
-    // wherever else they are invoked (like used in a parent
-    // template). This may have behavioral differences from jinja
-    // because blocks can have side effects, but it seems like a
-    // waste of performance to always execute huge top-level
-    // blocks twice
-    if (!this.inBlock) {
-      this._emit('(parentTemplate ? function(e, c, f, r, cb) { cb(""); } : ');
-    }
-    this._emit("context.getBlock(\"" + node.name.value + "\")");
-    if (!this.inBlock) {
-      this._emit(')');
-    }
-    this._emitLine('(env, context, frame, runtime, ' + this._makeCallback(id));
-    this._emitLine(this.buffer + " += " + id + ";");
-    this._addScopeLevel();
-  };
-  _proto.compileSuper = function compileSuper(node, frame) {
-    var name = node.blockName.value;
-    var id = node.symbol.value;
-    var cb = this._makeCallback(id);
-    this._emitLine("context.getSuper(env, \"" + name + "\", b_" + name + ", frame, runtime, " + cb);
-    this._emitLine(id + " = runtime.markSafe(" + id + ");");
-    this._addScopeLevel();
-    frame.set(id, id);
-  };
-  _proto.compileExtends = function compileExtends(node, frame) {
-    var k = this._tmpid();
-    var parentTemplateId = this._compileGetTemplate(node, frame, true, false);
-
-    // extends is a dynamic tag and can occur within a block like
-    // `if`, so if this happens we need to capture the parent
-    // template in the top-level scope
-    this._emitLine("parentTemplate = " + parentTemplateId);
-    this._emitLine("for(var " + k + " in parentTemplate.blocks) {");
-    this._emitLine("context.addBlock(" + k + ", parentTemplate.blocks[" + k + "]);");
-    this._emitLine('}');
-    this._addScopeLevel();
-  };
-  _proto.compileInclude = function compileInclude(node, frame) {
-    this._emitLine('var tasks = [];');
-    this._emitLine('tasks.push(');
-    this._emitLine('function(callback) {');
-    var id = this._compileGetTemplate(node, frame, false, node.ignoreMissing);
-    this._emitLine("callback(null," + id + ");});");
-    this._emitLine('});');
-    var id2 = this._tmpid();
-    this._emitLine('tasks.push(');
-    this._emitLine('function(template, callback){');
-    this._emitLine('template.render(context.getVariables(), frame, ' + this._makeCallback(id2));
-    this._emitLine('callback(null,' + id2 + ');});');
-    this._emitLine('});');
-    this._emitLine('tasks.push(');
-    this._emitLine('function(result, callback){');
-    this._emitLine(this.buffer + " += result;");
-    this._emitLine('callback(null);');
-    this._emitLine('});');
-    this._emitLine('env.waterfall(tasks, function(){');
-    this._addScopeLevel();
-  };
-  _proto.compileTemplateData = function compileTemplateData(node, frame) {
-    this.compileLiteral(node, frame);
-  };
-  _proto.compileCapture = function compileCapture(node, frame) {
-    var _this14 = this;
-    // we need to temporarily override the current buffer id as 'output'
-    // so the set block writes to the capture output instead of the buffer
-    var buffer = this.buffer;
-    this.buffer = 'output';
-    this._emitLine('(function() {');
-    this._emitLine('var output = "";');
-    this._withScopedSyntax(function () {
-      _this14.compile(node.body, frame);
-    });
-    this._emitLine('return output;');
-    this._emitLine('})()');
-    // and of course, revert back to the old buffer id
-    this.buffer = buffer;
-  };
-  _proto.compileOutput = function compileOutput(node, frame) {
-    var _this15 = this;
-    var children = node.children;
-    children.forEach(function (child) {
-      // TemplateData is a special case because it is never
-      // autoescaped, so simply output it for optimization
-      if (child instanceof nodes.TemplateData) {
-        if (child.value) {
-          _this15._emit(_this15.buffer + " += ");
-          _this15.compileLiteral(child, frame);
-          _this15._emitLine(';');
-        }
-      } else {
-        _this15._emit(_this15.buffer + " += runtime.suppressValue(");
-        if (_this15.throwOnUndefined) {
-          _this15._emit('runtime.ensureDefined(');
-        }
-        _this15.compile(child, frame);
-        if (_this15.throwOnUndefined) {
-          _this15._emit("," + node.lineno + "," + node.colno + ")");
-        }
-        _this15._emit(', env.opts.autoescape);\n');
-      }
-    });
-  };
-  _proto.compileRoot = function compileRoot(node, frame) {
-    var _this16 = this;
-    if (frame) {
-      this.fail('compileRoot: root node can\'t have frame');
-    }
-    frame = new Frame();
-    this._emitFuncBegin(node, 'root');
-    this._emitLine('var parentTemplate = null;');
-    this._compileChildren(node, frame);
-    this._emitLine('if(parentTemplate) {');
-    this._emitLine('parentTemplate.rootRenderFunc(env, context, frame, runtime, cb);');
-    this._emitLine('} else {');
-    this._emitLine("cb(null, " + this.buffer + ");");
-    this._emitLine('}');
-    this._emitFuncEnd(true);
-    this.inBlock = true;
-    var blockNames = [];
-    var blocks = node.findAll(nodes.Block);
-    blocks.forEach(function (block, i) {
-      var name = block.name.value;
-      if (blockNames.indexOf(name) !== -1) {
-        throw new Error("Block \"" + name + "\" defined more than once.");
-      }
-      blockNames.push(name);
-      _this16._emitFuncBegin(block, "b_" + name);
-      var tmpFrame = new Frame();
-      _this16._emitLine('var frame = frame.push(true);');
-      _this16.compile(block.body, tmpFrame);
-      _this16._emitFuncEnd();
-    });
-    this._emitLine('return {');
-    blocks.forEach(function (block, i) {
-      var blockName = "b_" + block.name.value;
-      _this16._emitLine(blockName + ": " + blockName + ",");
-    });
-    this._emitLine('root: root\n};');
-  };
-  _proto.compile = function compile(node, frame) {
-    var _compile = this['compile' + node.typename];
-    if (_compile) {
-      _compile.call(this, node, frame);
-    } else {
-      this.fail("compile: Cannot compile node: " + node.typename, node.lineno, node.colno);
-    }
-  };
-  _proto.getCode = function getCode() {
-    return this.codebuf.join('');
-  };
-  return Compiler;
-}(Obj);
-module.exports = {
-  compile: function compile(src, asyncFilters, extensions, name, opts) {
-    if (opts === void 0) {
-      opts = {};
-    }
-    var c = new Compiler(name, opts.throwOnUndefined);
-
-    // Run the extension preprocessors against the source.
-    var preprocessors = (extensions || []).map(function (ext) {
-      return ext.preprocess;
-    }).filter(function (f) {
-      return !!f;
-    });
-    var processedSrc = preprocessors.reduce(function (s, processor) {
-      return processor(s);
-    }, src);
-    c.compile(transformer.transform(parser.parse(processedSrc, extensions, opts), asyncFilters, name));
-    return c.getCode();
-  },
-  Compiler: Compiler
-};
-
-/***/ }),
-
-/***/ 4499:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var asap = __nccwpck_require__(336);
-var _waterfall = __nccwpck_require__(7330);
-var lib = __nccwpck_require__(7853);
-var compiler = __nccwpck_require__(8993);
-var filters = __nccwpck_require__(9317);
-var _require = __nccwpck_require__(2650),
-  FileSystemLoader = _require.FileSystemLoader,
-  WebLoader = _require.WebLoader,
-  PrecompiledLoader = _require.PrecompiledLoader;
-var tests = __nccwpck_require__(4259);
-var globals = __nccwpck_require__(290);
-var _require2 = __nccwpck_require__(9695),
-  Obj = _require2.Obj,
-  EmitterObj = _require2.EmitterObj;
-var globalRuntime = __nccwpck_require__(9846);
-var handleError = globalRuntime.handleError,
-  Frame = globalRuntime.Frame;
-var expressApp = __nccwpck_require__(9376);
-
-// If the user is using the async API, *always* call it
-// asynchronously even if the template was synchronous.
-function callbackAsap(cb, err, res) {
-  asap(function () {
-    cb(err, res);
-  });
-}
-
-/**
- * A no-op template, for use with {% include ignore missing %}
- */
-var noopTmplSrc = {
-  type: 'code',
-  obj: {
-    root: function root(env, context, frame, runtime, cb) {
-      try {
-        cb(null, '');
-      } catch (e) {
-        cb(handleError(e, null, null));
-      }
-    }
-  }
-};
-var Environment = /*#__PURE__*/function (_EmitterObj) {
-  _inheritsLoose(Environment, _EmitterObj);
-  function Environment() {
-    return _EmitterObj.apply(this, arguments) || this;
-  }
-  var _proto = Environment.prototype;
-  _proto.init = function init(loaders, opts) {
-    var _this = this;
-    // The dev flag determines the trace that'll be shown on errors.
-    // If set to true, returns the full trace from the error point,
-    // otherwise will return trace starting from Template.render
-    // (the full trace from within nunjucks may confuse developers using
-    //  the library)
-    // defaults to false
-    opts = this.opts = opts || {};
-    this.opts.dev = !!opts.dev;
-
-    // The autoescape flag sets global autoescaping. If true,
-    // every string variable will be escaped by default.
-    // If false, strings can be manually escaped using the `escape` filter.
-    // defaults to true
-    this.opts.autoescape = opts.autoescape != null ? opts.autoescape : true;
-
-    // If true, this will make the system throw errors if trying
-    // to output a null or undefined value
-    this.opts.throwOnUndefined = !!opts.throwOnUndefined;
-    this.opts.trimBlocks = !!opts.trimBlocks;
-    this.opts.lstripBlocks = !!opts.lstripBlocks;
-    this.loaders = [];
-    if (!loaders) {
-      // The filesystem loader is only available server-side
-      if (FileSystemLoader) {
-        this.loaders = [new FileSystemLoader('views')];
-      } else if (WebLoader) {
-        this.loaders = [new WebLoader('/views')];
-      }
-    } else {
-      this.loaders = lib.isArray(loaders) ? loaders : [loaders];
-    }
-
-    // It's easy to use precompiled templates: just include them
-    // before you configure nunjucks and this will automatically
-    // pick it up and use it
-    if (typeof window !== 'undefined' && window.nunjucksPrecompiled) {
-      this.loaders.unshift(new PrecompiledLoader(window.nunjucksPrecompiled));
-    }
-    this._initLoaders();
-    this.globals = globals();
-    this.filters = {};
-    this.tests = {};
-    this.asyncFilters = [];
-    this.extensions = {};
-    this.extensionsList = [];
-    lib._entries(filters).forEach(function (_ref) {
-      var name = _ref[0],
-        filter = _ref[1];
-      return _this.addFilter(name, filter);
-    });
-    lib._entries(tests).forEach(function (_ref2) {
-      var name = _ref2[0],
-        test = _ref2[1];
-      return _this.addTest(name, test);
-    });
-  };
-  _proto._initLoaders = function _initLoaders() {
-    var _this2 = this;
-    this.loaders.forEach(function (loader) {
-      // Caching and cache busting
-      loader.cache = {};
-      if (typeof loader.on === 'function') {
-        loader.on('update', function (name, fullname) {
-          loader.cache[name] = null;
-          _this2.emit('update', name, fullname, loader);
-        });
-        loader.on('load', function (name, source) {
-          _this2.emit('load', name, source, loader);
-        });
-      }
-    });
-  };
-  _proto.invalidateCache = function invalidateCache() {
-    this.loaders.forEach(function (loader) {
-      loader.cache = {};
-    });
-  };
-  _proto.addExtension = function addExtension(name, extension) {
-    extension.__name = name;
-    this.extensions[name] = extension;
-    this.extensionsList.push(extension);
-    return this;
-  };
-  _proto.removeExtension = function removeExtension(name) {
-    var extension = this.getExtension(name);
-    if (!extension) {
-      return;
-    }
-    this.extensionsList = lib.without(this.extensionsList, extension);
-    delete this.extensions[name];
-  };
-  _proto.getExtension = function getExtension(name) {
-    return this.extensions[name];
-  };
-  _proto.hasExtension = function hasExtension(name) {
-    return !!this.extensions[name];
-  };
-  _proto.addGlobal = function addGlobal(name, value) {
-    this.globals[name] = value;
-    return this;
-  };
-  _proto.getGlobal = function getGlobal(name) {
-    if (typeof this.globals[name] === 'undefined') {
-      throw new Error('global not found: ' + name);
-    }
-    return this.globals[name];
-  };
-  _proto.addFilter = function addFilter(name, func, async) {
-    var wrapped = func;
-    if (async) {
-      this.asyncFilters.push(name);
-    }
-    this.filters[name] = wrapped;
-    return this;
-  };
-  _proto.getFilter = function getFilter(name) {
-    if (!this.filters[name]) {
-      throw new Error('filter not found: ' + name);
-    }
-    return this.filters[name];
-  };
-  _proto.addTest = function addTest(name, func) {
-    this.tests[name] = func;
-    return this;
-  };
-  _proto.getTest = function getTest(name) {
-    if (!this.tests[name]) {
-      throw new Error('test not found: ' + name);
-    }
-    return this.tests[name];
-  };
-  _proto.resolveTemplate = function resolveTemplate(loader, parentName, filename) {
-    var isRelative = loader.isRelative && parentName ? loader.isRelative(filename) : false;
-    return isRelative && loader.resolve ? loader.resolve(parentName, filename) : filename;
-  };
-  _proto.getTemplate = function getTemplate(name, eagerCompile, parentName, ignoreMissing, cb) {
-    var _this3 = this;
-    var that = this;
-    var tmpl = null;
-    if (name && name.raw) {
-      // this fixes autoescape for templates referenced in symbols
-      name = name.raw;
-    }
-    if (lib.isFunction(parentName)) {
-      cb = parentName;
-      parentName = null;
-      eagerCompile = eagerCompile || false;
-    }
-    if (lib.isFunction(eagerCompile)) {
-      cb = eagerCompile;
-      eagerCompile = false;
-    }
-    if (name instanceof Template) {
-      tmpl = name;
-    } else if (typeof name !== 'string') {
-      throw new Error('template names must be a string: ' + name);
-    } else {
-      for (var i = 0; i < this.loaders.length; i++) {
-        var loader = this.loaders[i];
-        tmpl = loader.cache[this.resolveTemplate(loader, parentName, name)];
-        if (tmpl) {
-          break;
-        }
-      }
-    }
-    if (tmpl) {
-      if (eagerCompile) {
-        tmpl.compile();
-      }
-      if (cb) {
-        cb(null, tmpl);
-        return undefined;
-      } else {
-        return tmpl;
-      }
-    }
-    var syncResult;
-    var createTemplate = function createTemplate(err, info) {
-      if (!info && !err && !ignoreMissing) {
-        err = new Error('template not found: ' + name);
-      }
-      if (err) {
-        if (cb) {
-          cb(err);
-          return;
-        } else {
-          throw err;
-        }
-      }
-      var newTmpl;
-      if (!info) {
-        newTmpl = new Template(noopTmplSrc, _this3, '', eagerCompile);
-      } else {
-        newTmpl = new Template(info.src, _this3, info.path, eagerCompile);
-        if (!info.noCache) {
-          info.loader.cache[name] = newTmpl;
-        }
-      }
-      if (cb) {
-        cb(null, newTmpl);
-      } else {
-        syncResult = newTmpl;
-      }
-    };
-    lib.asyncIter(this.loaders, function (loader, i, next, done) {
-      function handle(err, src) {
-        if (err) {
-          done(err);
-        } else if (src) {
-          src.loader = loader;
-          done(null, src);
-        } else {
-          next();
-        }
-      }
-
-      // Resolve name relative to parentName
-      name = that.resolveTemplate(loader, parentName, name);
-      if (loader.async) {
-        loader.getSource(name, handle);
-      } else {
-        handle(null, loader.getSource(name));
-      }
-    }, createTemplate);
-    return syncResult;
-  };
-  _proto.express = function express(app) {
-    return expressApp(this, app);
-  };
-  _proto.render = function render(name, ctx, cb) {
-    if (lib.isFunction(ctx)) {
-      cb = ctx;
-      ctx = null;
-    }
-
-    // We support a synchronous API to make it easier to migrate
-    // existing code to async. This works because if you don't do
-    // anything async work, the whole thing is actually run
-    // synchronously.
-    var syncResult = null;
-    this.getTemplate(name, function (err, tmpl) {
-      if (err && cb) {
-        callbackAsap(cb, err);
-      } else if (err) {
-        throw err;
-      } else {
-        syncResult = tmpl.render(ctx, cb);
-      }
-    });
-    return syncResult;
-  };
-  _proto.renderString = function renderString(src, ctx, opts, cb) {
-    if (lib.isFunction(opts)) {
-      cb = opts;
-      opts = {};
-    }
-    opts = opts || {};
-    var tmpl = new Template(src, this, opts.path);
-    return tmpl.render(ctx, cb);
-  };
-  _proto.waterfall = function waterfall(tasks, callback, forceAsync) {
-    return _waterfall(tasks, callback, forceAsync);
-  };
-  return Environment;
-}(EmitterObj);
-var Context = /*#__PURE__*/function (_Obj) {
-  _inheritsLoose(Context, _Obj);
-  function Context() {
-    return _Obj.apply(this, arguments) || this;
-  }
-  var _proto2 = Context.prototype;
-  _proto2.init = function init(ctx, blocks, env) {
-    var _this4 = this;
-    // Has to be tied to an environment so we can tap into its globals.
-    this.env = env || new Environment();
-
-    // Make a duplicate of ctx
-    this.ctx = lib.extend({}, ctx);
-    this.blocks = {};
-    this.exported = [];
-    lib.keys(blocks).forEach(function (name) {
-      _this4.addBlock(name, blocks[name]);
-    });
-  };
-  _proto2.lookup = function lookup(name) {
-    // This is one of the most called functions, so optimize for
-    // the typical case where the name isn't in the globals
-    if (name in this.env.globals && !(name in this.ctx)) {
-      return this.env.globals[name];
-    } else {
-      return this.ctx[name];
-    }
-  };
-  _proto2.setVariable = function setVariable(name, val) {
-    this.ctx[name] = val;
-  };
-  _proto2.getVariables = function getVariables() {
-    return this.ctx;
-  };
-  _proto2.addBlock = function addBlock(name, block) {
-    this.blocks[name] = this.blocks[name] || [];
-    this.blocks[name].push(block);
-    return this;
-  };
-  _proto2.getBlock = function getBlock(name) {
-    if (!this.blocks[name]) {
-      throw new Error('unknown block "' + name + '"');
-    }
-    return this.blocks[name][0];
-  };
-  _proto2.getSuper = function getSuper(env, name, block, frame, runtime, cb) {
-    var idx = lib.indexOf(this.blocks[name] || [], block);
-    var blk = this.blocks[name][idx + 1];
-    var context = this;
-    if (idx === -1 || !blk) {
-      throw new Error('no super block available for "' + name + '"');
-    }
-    blk(env, context, frame, runtime, cb);
-  };
-  _proto2.addExport = function addExport(name) {
-    this.exported.push(name);
-  };
-  _proto2.getExported = function getExported() {
-    var _this5 = this;
-    var exported = {};
-    this.exported.forEach(function (name) {
-      exported[name] = _this5.ctx[name];
-    });
-    return exported;
-  };
-  return Context;
-}(Obj);
-var Template = /*#__PURE__*/function (_Obj2) {
-  _inheritsLoose(Template, _Obj2);
-  function Template() {
-    return _Obj2.apply(this, arguments) || this;
-  }
-  var _proto3 = Template.prototype;
-  _proto3.init = function init(src, env, path, eagerCompile) {
-    this.env = env || new Environment();
-    if (lib.isObject(src)) {
-      switch (src.type) {
-        case 'code':
-          this.tmplProps = src.obj;
-          break;
-        case 'string':
-          this.tmplStr = src.obj;
-          break;
-        default:
-          throw new Error("Unexpected template object type " + src.type + "; expected 'code', or 'string'");
-      }
-    } else if (lib.isString(src)) {
-      this.tmplStr = src;
-    } else {
-      throw new Error('src must be a string or an object describing the source');
-    }
-    this.path = path;
-    if (eagerCompile) {
-      try {
-        this._compile();
-      } catch (err) {
-        throw lib._prettifyError(this.path, this.env.opts.dev, err);
-      }
-    } else {
-      this.compiled = false;
-    }
-  };
-  _proto3.render = function render(ctx, parentFrame, cb) {
-    var _this6 = this;
-    if (typeof ctx === 'function') {
-      cb = ctx;
-      ctx = {};
-    } else if (typeof parentFrame === 'function') {
-      cb = parentFrame;
-      parentFrame = null;
-    }
-
-    // If there is a parent frame, we are being called from internal
-    // code of another template, and the internal system
-    // depends on the sync/async nature of the parent template
-    // to be inherited, so force an async callback
-    var forceAsync = !parentFrame;
-
-    // Catch compile errors for async rendering
-    try {
-      this.compile();
-    } catch (e) {
-      var err = lib._prettifyError(this.path, this.env.opts.dev, e);
-      if (cb) {
-        return callbackAsap(cb, err);
-      } else {
-        throw err;
-      }
-    }
-    var context = new Context(ctx || {}, this.blocks, this.env);
-    var frame = parentFrame ? parentFrame.push(true) : new Frame();
-    frame.topLevel = true;
-    var syncResult = null;
-    var didError = false;
-    this.rootRenderFunc(this.env, context, frame, globalRuntime, function (err, res) {
-      // TODO: this is actually a bug in the compiled template (because waterfall
-      // tasks are both not passing errors up the chain of callbacks AND are not
-      // causing a return from the top-most render function). But fixing that
-      // will require a more substantial change to the compiler.
-      if (didError && cb && typeof res !== 'undefined') {
-        // prevent multiple calls to cb
-        return;
-      }
-      if (err) {
-        err = lib._prettifyError(_this6.path, _this6.env.opts.dev, err);
-        didError = true;
-      }
-      if (cb) {
-        if (forceAsync) {
-          callbackAsap(cb, err, res);
-        } else {
-          cb(err, res);
-        }
-      } else {
-        if (err) {
-          throw err;
-        }
-        syncResult = res;
-      }
-    });
-    return syncResult;
-  };
-  _proto3.getExported = function getExported(ctx, parentFrame, cb) {
-    // eslint-disable-line consistent-return
-    if (typeof ctx === 'function') {
-      cb = ctx;
-      ctx = {};
-    }
-    if (typeof parentFrame === 'function') {
-      cb = parentFrame;
-      parentFrame = null;
-    }
-
-    // Catch compile errors for async rendering
-    try {
-      this.compile();
-    } catch (e) {
-      if (cb) {
-        return cb(e);
-      } else {
-        throw e;
-      }
-    }
-    var frame = parentFrame ? parentFrame.push() : new Frame();
-    frame.topLevel = true;
-
-    // Run the rootRenderFunc to populate the context with exported vars
-    var context = new Context(ctx || {}, this.blocks, this.env);
-    this.rootRenderFunc(this.env, context, frame, globalRuntime, function (err) {
-      if (err) {
-        cb(err, null);
-      } else {
-        cb(null, context.getExported());
-      }
-    });
-  };
-  _proto3.compile = function compile() {
-    if (!this.compiled) {
-      this._compile();
-    }
-  };
-  _proto3._compile = function _compile() {
-    var props;
-    if (this.tmplProps) {
-      props = this.tmplProps;
-    } else {
-      var source = compiler.compile(this.tmplStr, this.env.asyncFilters, this.env.extensionsList, this.path, this.env.opts);
-      var func = new Function(source); // eslint-disable-line no-new-func
-      props = func();
-    }
-    this.blocks = this._getBlocks(props);
-    this.rootRenderFunc = props.root;
-    this.compiled = true;
-  };
-  _proto3._getBlocks = function _getBlocks(props) {
-    var blocks = {};
-    lib.keys(props).forEach(function (k) {
-      if (k.slice(0, 2) === 'b_') {
-        blocks[k.slice(2)] = props[k];
-      }
-    });
-    return blocks;
-  };
-  return Template;
-}(Obj);
-module.exports = {
-  Environment: Environment,
-  Template: Template
-};
-
-/***/ }),
-
-/***/ 9376:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var path = __nccwpck_require__(6928);
-module.exports = function express(env, app) {
-  function NunjucksView(name, opts) {
-    this.name = name;
-    this.path = name;
-    this.defaultEngine = opts.defaultEngine;
-    this.ext = path.extname(name);
-    if (!this.ext && !this.defaultEngine) {
-      throw new Error('No default engine was specified and no extension was provided.');
-    }
-    if (!this.ext) {
-      this.name += this.ext = (this.defaultEngine[0] !== '.' ? '.' : '') + this.defaultEngine;
-    }
-  }
-  NunjucksView.prototype.render = function render(opts, cb) {
-    env.render(this.name, opts, cb);
-  };
-  app.set('view', NunjucksView);
-  app.set('nunjucksEnv', env);
-  return env;
-};
-
-/***/ }),
-
-/***/ 9317:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var lib = __nccwpck_require__(7853);
-var r = __nccwpck_require__(9846);
-var _exports = module.exports = {};
-function normalize(value, defaultValue) {
-  if (value === null || value === undefined || value === false) {
-    return defaultValue;
-  }
-  return value;
-}
-_exports.abs = Math.abs;
-function isNaN(num) {
-  return num !== num; // eslint-disable-line no-self-compare
-}
-
-function batch(arr, linecount, fillWith) {
-  var i;
-  var res = [];
-  var tmp = [];
-  for (i = 0; i < arr.length; i++) {
-    if (i % linecount === 0 && tmp.length) {
-      res.push(tmp);
-      tmp = [];
-    }
-    tmp.push(arr[i]);
-  }
-  if (tmp.length) {
-    if (fillWith) {
-      for (i = tmp.length; i < linecount; i++) {
-        tmp.push(fillWith);
-      }
-    }
-    res.push(tmp);
-  }
-  return res;
-}
-_exports.batch = batch;
-function capitalize(str) {
-  str = normalize(str, '');
-  var ret = str.toLowerCase();
-  return r.copySafeness(str, ret.charAt(0).toUpperCase() + ret.slice(1));
-}
-_exports.capitalize = capitalize;
-function center(str, width) {
-  str = normalize(str, '');
-  width = width || 80;
-  if (str.length >= width) {
-    return str;
-  }
-  var spaces = width - str.length;
-  var pre = lib.repeat(' ', spaces / 2 - spaces % 2);
-  var post = lib.repeat(' ', spaces / 2);
-  return r.copySafeness(str, pre + str + post);
-}
-_exports.center = center;
-function default_(val, def, bool) {
-  if (bool) {
-    return val || def;
-  } else {
-    return val !== undefined ? val : def;
-  }
-}
-
-// TODO: it is confusing to export something called 'default'
-_exports['default'] = default_; // eslint-disable-line dot-notation
-
-function dictsort(val, caseSensitive, by) {
-  if (!lib.isObject(val)) {
-    throw new lib.TemplateError('dictsort filter: val must be an object');
-  }
-  var array = [];
-  // deliberately include properties from the object's prototype
-  for (var k in val) {
-    // eslint-disable-line guard-for-in, no-restricted-syntax
-    array.push([k, val[k]]);
-  }
-  var si;
-  if (by === undefined || by === 'key') {
-    si = 0;
-  } else if (by === 'value') {
-    si = 1;
-  } else {
-    throw new lib.TemplateError('dictsort filter: You can only sort by either key or value');
-  }
-  array.sort(function (t1, t2) {
-    var a = t1[si];
-    var b = t2[si];
-    if (!caseSensitive) {
-      if (lib.isString(a)) {
-        a = a.toUpperCase();
-      }
-      if (lib.isString(b)) {
-        b = b.toUpperCase();
-      }
-    }
-    return a > b ? 1 : a === b ? 0 : -1; // eslint-disable-line no-nested-ternary
-  });
-
-  return array;
-}
-_exports.dictsort = dictsort;
-function dump(obj, spaces) {
-  return JSON.stringify(obj, null, spaces);
-}
-_exports.dump = dump;
-function escape(str) {
-  if (str instanceof r.SafeString) {
-    return str;
-  }
-  str = str === null || str === undefined ? '' : str;
-  return r.markSafe(lib.escape(str.toString()));
-}
-_exports.escape = escape;
-function safe(str) {
-  if (str instanceof r.SafeString) {
-    return str;
-  }
-  str = str === null || str === undefined ? '' : str;
-  return r.markSafe(str.toString());
-}
-_exports.safe = safe;
-function first(arr) {
-  return arr[0];
-}
-_exports.first = first;
-function forceescape(str) {
-  str = str === null || str === undefined ? '' : str;
-  return r.markSafe(lib.escape(str.toString()));
-}
-_exports.forceescape = forceescape;
-function groupby(arr, attr) {
-  return lib.groupBy(arr, attr, this.env.opts.throwOnUndefined);
-}
-_exports.groupby = groupby;
-function indent(str, width, indentfirst) {
-  str = normalize(str, '');
-  if (str === '') {
-    return '';
-  }
-  width = width || 4;
-  // let res = '';
-  var lines = str.split('\n');
-  var sp = lib.repeat(' ', width);
-  var res = lines.map(function (l, i) {
-    return i === 0 && !indentfirst ? l : "" + sp + l;
-  }).join('\n');
-  return r.copySafeness(str, res);
-}
-_exports.indent = indent;
-function join(arr, del, attr) {
-  del = del || '';
-  if (attr) {
-    arr = lib.map(arr, function (v) {
-      return v[attr];
-    });
-  }
-  return arr.join(del);
-}
-_exports.join = join;
-function last(arr) {
-  return arr[arr.length - 1];
-}
-_exports.last = last;
-function lengthFilter(val) {
-  var value = normalize(val, '');
-  if (value !== undefined) {
-    if (typeof Map === 'function' && value instanceof Map || typeof Set === 'function' && value instanceof Set) {
-      // ECMAScript 2015 Maps and Sets
-      return value.size;
-    }
-    if (lib.isObject(value) && !(value instanceof r.SafeString)) {
-      // Objects (besides SafeStrings), non-primative Arrays
-      return lib.keys(value).length;
-    }
-    return value.length;
-  }
-  return 0;
-}
-_exports.length = lengthFilter;
-function list(val) {
-  if (lib.isString(val)) {
-    return val.split('');
-  } else if (lib.isObject(val)) {
-    return lib._entries(val || {}).map(function (_ref) {
-      var key = _ref[0],
-        value = _ref[1];
-      return {
-        key: key,
-        value: value
-      };
-    });
-  } else if (lib.isArray(val)) {
-    return val;
-  } else {
-    throw new lib.TemplateError('list filter: type not iterable');
-  }
-}
-_exports.list = list;
-function lower(str) {
-  str = normalize(str, '');
-  return str.toLowerCase();
-}
-_exports.lower = lower;
-function nl2br(str) {
-  if (str === null || str === undefined) {
-    return '';
-  }
-  return r.copySafeness(str, str.replace(/\r\n|\n/g, '<br />\n'));
-}
-_exports.nl2br = nl2br;
-function random(arr) {
-  return arr[Math.floor(Math.random() * arr.length)];
-}
-_exports.random = random;
-
-/**
- * Construct select or reject filter
- *
- * @param {boolean} expectedTestResult
- * @returns {function(array, string, *): array}
- */
-function getSelectOrReject(expectedTestResult) {
-  function filter(arr, testName, secondArg) {
-    if (testName === void 0) {
-      testName = 'truthy';
-    }
-    var context = this;
-    var test = context.env.getTest(testName);
-    return lib.toArray(arr).filter(function examineTestResult(item) {
-      return test.call(context, item, secondArg) === expectedTestResult;
-    });
-  }
-  return filter;
-}
-_exports.reject = getSelectOrReject(false);
-function rejectattr(arr, attr) {
-  return arr.filter(function (item) {
-    return !item[attr];
-  });
-}
-_exports.rejectattr = rejectattr;
-_exports.select = getSelectOrReject(true);
-function selectattr(arr, attr) {
-  return arr.filter(function (item) {
-    return !!item[attr];
-  });
-}
-_exports.selectattr = selectattr;
-function replace(str, old, new_, maxCount) {
-  var originalStr = str;
-  if (old instanceof RegExp) {
-    return str.replace(old, new_);
-  }
-  if (typeof maxCount === 'undefined') {
-    maxCount = -1;
-  }
-  var res = ''; // Output
-
-  // Cast Numbers in the search term to string
-  if (typeof old === 'number') {
-    old = '' + old;
-  } else if (typeof old !== 'string') {
-    // If it is something other than number or string,
-    // return the original string
-    return str;
-  }
-
-  // Cast numbers in the replacement to string
-  if (typeof str === 'number') {
-    str = '' + str;
-  }
-
-  // If by now, we don't have a string, throw it back
-  if (typeof str !== 'string' && !(str instanceof r.SafeString)) {
-    return str;
-  }
-
-  // ShortCircuits
-  if (old === '') {
-    // Mimic the python behaviour: empty string is replaced
-    // by replacement e.g. "abc"|replace("", ".") -> .a.b.c.
-    res = new_ + str.split('').join(new_) + new_;
-    return r.copySafeness(str, res);
-  }
-  var nextIndex = str.indexOf(old);
-  // if # of replacements to perform is 0, or the string to does
-  // not contain the old value, return the string
-  if (maxCount === 0 || nextIndex === -1) {
-    return str;
-  }
-  var pos = 0;
-  var count = 0; // # of replacements made
-
-  while (nextIndex > -1 && (maxCount === -1 || count < maxCount)) {
-    // Grab the next chunk of src string and add it with the
-    // replacement, to the result
-    res += str.substring(pos, nextIndex) + new_;
-    // Increment our pointer in the src string
-    pos = nextIndex + old.length;
-    count++;
-    // See if there are any more replacements to be made
-    nextIndex = str.indexOf(old, pos);
-  }
-
-  // We've either reached the end, or done the max # of
-  // replacements, tack on any remaining string
-  if (pos < str.length) {
-    res += str.substring(pos);
-  }
-  return r.copySafeness(originalStr, res);
-}
-_exports.replace = replace;
-function reverse(val) {
-  var arr;
-  if (lib.isString(val)) {
-    arr = list(val);
-  } else {
-    // Copy it
-    arr = lib.map(val, function (v) {
-      return v;
-    });
-  }
-  arr.reverse();
-  if (lib.isString(val)) {
-    return r.copySafeness(val, arr.join(''));
-  }
-  return arr;
-}
-_exports.reverse = reverse;
-function round(val, precision, method) {
-  precision = precision || 0;
-  var factor = Math.pow(10, precision);
-  var rounder;
-  if (method === 'ceil') {
-    rounder = Math.ceil;
-  } else if (method === 'floor') {
-    rounder = Math.floor;
-  } else {
-    rounder = Math.round;
-  }
-  return rounder(val * factor) / factor;
-}
-_exports.round = round;
-function slice(arr, slices, fillWith) {
-  var sliceLength = Math.floor(arr.length / slices);
-  var extra = arr.length % slices;
-  var res = [];
-  var offset = 0;
-  for (var i = 0; i < slices; i++) {
-    var start = offset + i * sliceLength;
-    if (i < extra) {
-      offset++;
-    }
-    var end = offset + (i + 1) * sliceLength;
-    var currSlice = arr.slice(start, end);
-    if (fillWith && i >= extra) {
-      currSlice.push(fillWith);
-    }
-    res.push(currSlice);
-  }
-  return res;
-}
-_exports.slice = slice;
-function sum(arr, attr, start) {
-  if (start === void 0) {
-    start = 0;
-  }
-  if (attr) {
-    arr = lib.map(arr, function (v) {
-      return v[attr];
-    });
-  }
-  return start + arr.reduce(function (a, b) {
-    return a + b;
-  }, 0);
-}
-_exports.sum = sum;
-_exports.sort = r.makeMacro(['value', 'reverse', 'case_sensitive', 'attribute'], [], function sortFilter(arr, reversed, caseSens, attr) {
-  var _this = this;
-  // Copy it
-  var array = lib.map(arr, function (v) {
-    return v;
-  });
-  var getAttribute = lib.getAttrGetter(attr);
-  array.sort(function (a, b) {
-    var x = attr ? getAttribute(a) : a;
-    var y = attr ? getAttribute(b) : b;
-    if (_this.env.opts.throwOnUndefined && attr && (x === undefined || y === undefined)) {
-      throw new TypeError("sort: attribute \"" + attr + "\" resolved to undefined");
-    }
-    if (!caseSens && lib.isString(x) && lib.isString(y)) {
-      x = x.toLowerCase();
-      y = y.toLowerCase();
-    }
-    if (x < y) {
-      return reversed ? 1 : -1;
-    } else if (x > y) {
-      return reversed ? -1 : 1;
-    } else {
-      return 0;
-    }
-  });
-  return array;
-});
-function string(obj) {
-  return r.copySafeness(obj, obj);
-}
-_exports.string = string;
-function striptags(input, preserveLinebreaks) {
-  input = normalize(input, '');
-  var tags = /<\/?([a-z][a-z0-9]*)\b[^>]*>|<!--[\s\S]*?-->/gi;
-  var trimmedInput = trim(input.replace(tags, ''));
-  var res = '';
-  if (preserveLinebreaks) {
-    res = trimmedInput.replace(/^ +| +$/gm, '') // remove leading and trailing spaces
-    .replace(/ +/g, ' ') // squash adjacent spaces
-    .replace(/(\r\n)/g, '\n') // normalize linebreaks (CRLF -> LF)
-    .replace(/\n\n\n+/g, '\n\n'); // squash abnormal adjacent linebreaks
-  } else {
-    res = trimmedInput.replace(/\s+/gi, ' ');
-  }
-  return r.copySafeness(input, res);
-}
-_exports.striptags = striptags;
-function title(str) {
-  str = normalize(str, '');
-  var words = str.split(' ').map(function (word) {
-    return capitalize(word);
-  });
-  return r.copySafeness(str, words.join(' '));
-}
-_exports.title = title;
-function trim(str) {
-  return r.copySafeness(str, str.replace(/^\s*|\s*$/g, ''));
-}
-_exports.trim = trim;
-function truncate(input, length, killwords, end) {
-  var orig = input;
-  input = normalize(input, '');
-  length = length || 255;
-  if (input.length <= length) {
-    return input;
-  }
-  if (killwords) {
-    input = input.substring(0, length);
-  } else {
-    var idx = input.lastIndexOf(' ', length);
-    if (idx === -1) {
-      idx = length;
-    }
-    input = input.substring(0, idx);
-  }
-  input += end !== undefined && end !== null ? end : '...';
-  return r.copySafeness(orig, input);
-}
-_exports.truncate = truncate;
-function upper(str) {
-  str = normalize(str, '');
-  return str.toUpperCase();
-}
-_exports.upper = upper;
-function urlencode(obj) {
-  var enc = encodeURIComponent;
-  if (lib.isString(obj)) {
-    return enc(obj);
-  } else {
-    var keyvals = lib.isArray(obj) ? obj : lib._entries(obj);
-    return keyvals.map(function (_ref2) {
-      var k = _ref2[0],
-        v = _ref2[1];
-      return enc(k) + "=" + enc(v);
-    }).join('&');
-  }
-}
-_exports.urlencode = urlencode;
-
-// For the jinja regexp, see
-// https://github.com/mitsuhiko/jinja2/blob/f15b814dcba6aa12bc74d1f7d0c881d55f7126be/jinja2/utils.py#L20-L23
-var puncRe = /^(?:\(|<|&lt;)?(.*?)(?:\.|,|\)|\n|&gt;)?$/;
-// from http://blog.gerv.net/2011/05/html5_email_address_regexp/
-var emailRe = /^[\w.!#$%&'*+\-\/=?\^`{|}~]+@[a-z\d\-]+(\.[a-z\d\-]+)+$/i;
-var httpHttpsRe = /^https?:\/\/.*$/;
-var wwwRe = /^www\./;
-var tldRe = /\.(?:org|net|com)(?:\:|\/|$)/;
-function urlize(str, length, nofollow) {
-  if (isNaN(length)) {
-    length = Infinity;
-  }
-  var noFollowAttr = nofollow === true ? ' rel="nofollow"' : '';
-  var words = str.split(/(\s+)/).filter(function (word) {
-    // If the word has no length, bail. This can happen for str with
-    // trailing whitespace.
-    return word && word.length;
-  }).map(function (word) {
-    var matches = word.match(puncRe);
-    var possibleUrl = matches ? matches[1] : word;
-    var shortUrl = possibleUrl.substr(0, length);
-
-    // url that starts with http or https
-    if (httpHttpsRe.test(possibleUrl)) {
-      return "<a href=\"" + possibleUrl + "\"" + noFollowAttr + ">" + shortUrl + "</a>";
-    }
-
-    // url that starts with www.
-    if (wwwRe.test(possibleUrl)) {
-      return "<a href=\"http://" + possibleUrl + "\"" + noFollowAttr + ">" + shortUrl + "</a>";
-    }
-
-    // an email address of the form username@domain.tld
-    if (emailRe.test(possibleUrl)) {
-      return "<a href=\"mailto:" + possibleUrl + "\">" + possibleUrl + "</a>";
-    }
-
-    // url that ends in .com, .org or .net that is not an email address
-    if (tldRe.test(possibleUrl)) {
-      return "<a href=\"http://" + possibleUrl + "\"" + noFollowAttr + ">" + shortUrl + "</a>";
-    }
-    return word;
-  });
-  return words.join('');
-}
-_exports.urlize = urlize;
-function wordcount(str) {
-  str = normalize(str, '');
-  var words = str ? str.match(/\w+/g) : null;
-  return words ? words.length : null;
-}
-_exports.wordcount = wordcount;
-function float(val, def) {
-  var res = parseFloat(val);
-  return isNaN(res) ? def : res;
-}
-_exports.float = float;
-var intFilter = r.makeMacro(['value', 'default', 'base'], [], function doInt(value, defaultValue, base) {
-  if (base === void 0) {
-    base = 10;
-  }
-  var res = parseInt(value, base);
-  return isNaN(res) ? defaultValue : res;
-});
-_exports.int = intFilter;
-
-// Aliases
-_exports.d = _exports.default;
-_exports.e = _exports.escape;
-
-/***/ }),
-
-/***/ 290:
-/***/ ((module) => {
-
-
-
-function _cycler(items) {
-  var index = -1;
-  return {
-    current: null,
-    reset: function reset() {
-      index = -1;
-      this.current = null;
-    },
-    next: function next() {
-      index++;
-      if (index >= items.length) {
-        index = 0;
-      }
-      this.current = items[index];
-      return this.current;
-    }
-  };
-}
-function _joiner(sep) {
-  sep = sep || ',';
-  var first = true;
-  return function () {
-    var val = first ? '' : sep;
-    first = false;
-    return val;
-  };
-}
-
-// Making this a function instead so it returns a new object
-// each time it's called. That way, if something like an environment
-// uses it, they will each have their own copy.
-function globals() {
-  return {
-    range: function range(start, stop, step) {
-      if (typeof stop === 'undefined') {
-        stop = start;
-        start = 0;
-        step = 1;
-      } else if (!step) {
-        step = 1;
-      }
-      var arr = [];
-      if (step > 0) {
-        for (var i = start; i < stop; i += step) {
-          arr.push(i);
-        }
-      } else {
-        for (var _i = start; _i > stop; _i += step) {
-          // eslint-disable-line for-direction
-          arr.push(_i);
-        }
-      }
-      return arr;
-    },
-    cycler: function cycler() {
-      return _cycler(Array.prototype.slice.call(arguments));
-    },
-    joiner: function joiner(sep) {
-      return _joiner(sep);
-    }
-  };
-}
-module.exports = globals;
-
-/***/ }),
-
-/***/ 85:
-/***/ ((module) => {
-
-
-
-function installCompat() {
-  'use strict';
-
-  /* eslint-disable camelcase */
-
-  // This must be called like `nunjucks.installCompat` so that `this`
-  // references the nunjucks instance
-  var runtime = this.runtime;
-  var lib = this.lib;
-  // Handle slim case where these 'modules' are excluded from the built source
-  var Compiler = this.compiler.Compiler;
-  var Parser = this.parser.Parser;
-  var nodes = this.nodes;
-  var lexer = this.lexer;
-  var orig_contextOrFrameLookup = runtime.contextOrFrameLookup;
-  var orig_memberLookup = runtime.memberLookup;
-  var orig_Compiler_assertType;
-  var orig_Parser_parseAggregate;
-  if (Compiler) {
-    orig_Compiler_assertType = Compiler.prototype.assertType;
-  }
-  if (Parser) {
-    orig_Parser_parseAggregate = Parser.prototype.parseAggregate;
-  }
-  function uninstall() {
-    runtime.contextOrFrameLookup = orig_contextOrFrameLookup;
-    runtime.memberLookup = orig_memberLookup;
-    if (Compiler) {
-      Compiler.prototype.assertType = orig_Compiler_assertType;
-    }
-    if (Parser) {
-      Parser.prototype.parseAggregate = orig_Parser_parseAggregate;
-    }
-  }
-  runtime.contextOrFrameLookup = function contextOrFrameLookup(context, frame, key) {
-    var val = orig_contextOrFrameLookup.apply(this, arguments);
-    if (val !== undefined) {
-      return val;
-    }
-    switch (key) {
-      case 'True':
-        return true;
-      case 'False':
-        return false;
-      case 'None':
-        return null;
-      default:
-        return undefined;
-    }
-  };
-  function getTokensState(tokens) {
-    return {
-      index: tokens.index,
-      lineno: tokens.lineno,
-      colno: tokens.colno
-    };
-  }
-  if (process.env.BUILD_TYPE !== 'SLIM' && nodes && Compiler && Parser) {
-    // i.e., not slim mode
-    var Slice = nodes.Node.extend('Slice', {
-      fields: ['start', 'stop', 'step'],
-      init: function init(lineno, colno, start, stop, step) {
-        start = start || new nodes.Literal(lineno, colno, null);
-        stop = stop || new nodes.Literal(lineno, colno, null);
-        step = step || new nodes.Literal(lineno, colno, 1);
-        this.parent(lineno, colno, start, stop, step);
-      }
-    });
-    Compiler.prototype.assertType = function assertType(node) {
-      if (node instanceof Slice) {
-        return;
-      }
-      orig_Compiler_assertType.apply(this, arguments);
-    };
-    Compiler.prototype.compileSlice = function compileSlice(node, frame) {
-      this._emit('(');
-      this._compileExpression(node.start, frame);
-      this._emit('),(');
-      this._compileExpression(node.stop, frame);
-      this._emit('),(');
-      this._compileExpression(node.step, frame);
-      this._emit(')');
-    };
-    Parser.prototype.parseAggregate = function parseAggregate() {
-      var _this = this;
-      var origState = getTokensState(this.tokens);
-      // Set back one accounting for opening bracket/parens
-      origState.colno--;
-      origState.index--;
-      try {
-        return orig_Parser_parseAggregate.apply(this);
-      } catch (e) {
-        var errState = getTokensState(this.tokens);
-        var rethrow = function rethrow() {
-          lib._assign(_this.tokens, errState);
-          return e;
-        };
-
-        // Reset to state before original parseAggregate called
-        lib._assign(this.tokens, origState);
-        this.peeked = false;
-        var tok = this.peekToken();
-        if (tok.type !== lexer.TOKEN_LEFT_BRACKET) {
-          throw rethrow();
-        } else {
-          this.nextToken();
-        }
-        var node = new Slice(tok.lineno, tok.colno);
-
-        // If we don't encounter a colon while parsing, this is not a slice,
-        // so re-raise the original exception.
-        var isSlice = false;
-        for (var i = 0; i <= node.fields.length; i++) {
-          if (this.skip(lexer.TOKEN_RIGHT_BRACKET)) {
-            break;
-          }
-          if (i === node.fields.length) {
-            if (isSlice) {
-              this.fail('parseSlice: too many slice components', tok.lineno, tok.colno);
-            } else {
-              break;
-            }
-          }
-          if (this.skip(lexer.TOKEN_COLON)) {
-            isSlice = true;
-          } else {
-            var field = node.fields[i];
-            node[field] = this.parseExpression();
-            isSlice = this.skip(lexer.TOKEN_COLON) || isSlice;
-          }
-        }
-        if (!isSlice) {
-          throw rethrow();
-        }
-        return new nodes.Array(tok.lineno, tok.colno, [node]);
-      }
-    };
-  }
-  function sliceLookup(obj, start, stop, step) {
-    obj = obj || [];
-    if (start === null) {
-      start = step < 0 ? obj.length - 1 : 0;
-    }
-    if (stop === null) {
-      stop = step < 0 ? -1 : obj.length;
-    } else if (stop < 0) {
-      stop += obj.length;
-    }
-    if (start < 0) {
-      start += obj.length;
-    }
-    var results = [];
-    for (var i = start;; i += step) {
-      if (i < 0 || i > obj.length) {
-        break;
-      }
-      if (step > 0 && i >= stop) {
-        break;
-      }
-      if (step < 0 && i <= stop) {
-        break;
-      }
-      results.push(runtime.memberLookup(obj, i));
-    }
-    return results;
-  }
-  function hasOwnProp(obj, key) {
-    return Object.prototype.hasOwnProperty.call(obj, key);
-  }
-  var ARRAY_MEMBERS = {
-    pop: function pop(index) {
-      if (index === undefined) {
-        return this.pop();
-      }
-      if (index >= this.length || index < 0) {
-        throw new Error('KeyError');
-      }
-      return this.splice(index, 1);
-    },
-    append: function append(element) {
-      return this.push(element);
-    },
-    remove: function remove(element) {
-      for (var i = 0; i < this.length; i++) {
-        if (this[i] === element) {
-          return this.splice(i, 1);
-        }
-      }
-      throw new Error('ValueError');
-    },
-    count: function count(element) {
-      var count = 0;
-      for (var i = 0; i < this.length; i++) {
-        if (this[i] === element) {
-          count++;
-        }
-      }
-      return count;
-    },
-    index: function index(element) {
-      var i;
-      if ((i = this.indexOf(element)) === -1) {
-        throw new Error('ValueError');
-      }
-      return i;
-    },
-    find: function find(element) {
-      return this.indexOf(element);
-    },
-    insert: function insert(index, elem) {
-      return this.splice(index, 0, elem);
-    }
-  };
-  var OBJECT_MEMBERS = {
-    items: function items() {
-      return lib._entries(this);
-    },
-    values: function values() {
-      return lib._values(this);
-    },
-    keys: function keys() {
-      return lib.keys(this);
-    },
-    get: function get(key, def) {
-      var output = this[key];
-      if (output === undefined) {
-        output = def;
-      }
-      return output;
-    },
-    has_key: function has_key(key) {
-      return hasOwnProp(this, key);
-    },
-    pop: function pop(key, def) {
-      var output = this[key];
-      if (output === undefined && def !== undefined) {
-        output = def;
-      } else if (output === undefined) {
-        throw new Error('KeyError');
-      } else {
-        delete this[key];
-      }
-      return output;
-    },
-    popitem: function popitem() {
-      var keys = lib.keys(this);
-      if (!keys.length) {
-        throw new Error('KeyError');
-      }
-      var k = keys[0];
-      var val = this[k];
-      delete this[k];
-      return [k, val];
-    },
-    setdefault: function setdefault(key, def) {
-      if (def === void 0) {
-        def = null;
-      }
-      if (!(key in this)) {
-        this[key] = def;
-      }
-      return this[key];
-    },
-    update: function update(kwargs) {
-      lib._assign(this, kwargs);
-      return null; // Always returns None
-    }
-  };
-
-  OBJECT_MEMBERS.iteritems = OBJECT_MEMBERS.items;
-  OBJECT_MEMBERS.itervalues = OBJECT_MEMBERS.values;
-  OBJECT_MEMBERS.iterkeys = OBJECT_MEMBERS.keys;
-  runtime.memberLookup = function memberLookup(obj, val, autoescape) {
-    if (arguments.length === 4) {
-      return sliceLookup.apply(this, arguments);
-    }
-    obj = obj || {};
-
-    // If the object is an object, return any of the methods that Python would
-    // otherwise provide.
-    if (lib.isArray(obj) && hasOwnProp(ARRAY_MEMBERS, val)) {
-      return ARRAY_MEMBERS[val].bind(obj);
-    }
-    if (lib.isObject(obj) && hasOwnProp(OBJECT_MEMBERS, val)) {
-      return OBJECT_MEMBERS[val].bind(obj);
-    }
-    return orig_memberLookup.apply(this, arguments);
-  };
-  return uninstall;
-}
-module.exports = installCompat;
-
-/***/ }),
-
-/***/ 8852:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var lib = __nccwpck_require__(7853);
-var whitespaceChars = " \n\t\r\xA0";
-var delimChars = '()[]{}%*-+~/#,:|.<>=!';
-var intChars = '0123456789';
-var BLOCK_START = '{%';
-var BLOCK_END = '%}';
-var VARIABLE_START = '{{';
-var VARIABLE_END = '}}';
-var COMMENT_START = '{#';
-var COMMENT_END = '#}';
-var TOKEN_STRING = 'string';
-var TOKEN_WHITESPACE = 'whitespace';
-var TOKEN_DATA = 'data';
-var TOKEN_BLOCK_START = 'block-start';
-var TOKEN_BLOCK_END = 'block-end';
-var TOKEN_VARIABLE_START = 'variable-start';
-var TOKEN_VARIABLE_END = 'variable-end';
-var TOKEN_COMMENT = 'comment';
-var TOKEN_LEFT_PAREN = 'left-paren';
-var TOKEN_RIGHT_PAREN = 'right-paren';
-var TOKEN_LEFT_BRACKET = 'left-bracket';
-var TOKEN_RIGHT_BRACKET = 'right-bracket';
-var TOKEN_LEFT_CURLY = 'left-curly';
-var TOKEN_RIGHT_CURLY = 'right-curly';
-var TOKEN_OPERATOR = 'operator';
-var TOKEN_COMMA = 'comma';
-var TOKEN_COLON = 'colon';
-var TOKEN_TILDE = 'tilde';
-var TOKEN_PIPE = 'pipe';
-var TOKEN_INT = 'int';
-var TOKEN_FLOAT = 'float';
-var TOKEN_BOOLEAN = 'boolean';
-var TOKEN_NONE = 'none';
-var TOKEN_SYMBOL = 'symbol';
-var TOKEN_SPECIAL = 'special';
-var TOKEN_REGEX = 'regex';
-function token(type, value, lineno, colno) {
-  return {
-    type: type,
-    value: value,
-    lineno: lineno,
-    colno: colno
-  };
-}
-var Tokenizer = /*#__PURE__*/function () {
-  function Tokenizer(str, opts) {
-    this.str = str;
-    this.index = 0;
-    this.len = str.length;
-    this.lineno = 0;
-    this.colno = 0;
-    this.in_code = false;
-    opts = opts || {};
-    var tags = opts.tags || {};
-    this.tags = {
-      BLOCK_START: tags.blockStart || BLOCK_START,
-      BLOCK_END: tags.blockEnd || BLOCK_END,
-      VARIABLE_START: tags.variableStart || VARIABLE_START,
-      VARIABLE_END: tags.variableEnd || VARIABLE_END,
-      COMMENT_START: tags.commentStart || COMMENT_START,
-      COMMENT_END: tags.commentEnd || COMMENT_END
-    };
-    this.trimBlocks = !!opts.trimBlocks;
-    this.lstripBlocks = !!opts.lstripBlocks;
-  }
-  var _proto = Tokenizer.prototype;
-  _proto.nextToken = function nextToken() {
-    var lineno = this.lineno;
-    var colno = this.colno;
-    var tok;
-    if (this.in_code) {
-      // Otherwise, if we are in a block parse it as code
-      var cur = this.current();
-      if (this.isFinished()) {
-        // We have nothing else to parse
-        return null;
-      } else if (cur === '"' || cur === '\'') {
-        // We've hit a string
-        return token(TOKEN_STRING, this._parseString(cur), lineno, colno);
-      } else if (tok = this._extract(whitespaceChars)) {
-        // We hit some whitespace
-        return token(TOKEN_WHITESPACE, tok, lineno, colno);
-      } else if ((tok = this._extractString(this.tags.BLOCK_END)) || (tok = this._extractString('-' + this.tags.BLOCK_END))) {
-        // Special check for the block end tag
-        //
-        // It is a requirement that start and end tags are composed of
-        // delimiter characters (%{}[] etc), and our code always
-        // breaks on delimiters so we can assume the token parsing
-        // doesn't consume these elsewhere
-        this.in_code = false;
-        if (this.trimBlocks) {
-          cur = this.current();
-          if (cur === '\n') {
-            // Skip newline
-            this.forward();
-          } else if (cur === '\r') {
-            // Skip CRLF newline
-            this.forward();
-            cur = this.current();
-            if (cur === '\n') {
-              this.forward();
-            } else {
-              // Was not a CRLF, so go back
-              this.back();
-            }
-          }
-        }
-        return token(TOKEN_BLOCK_END, tok, lineno, colno);
-      } else if ((tok = this._extractString(this.tags.VARIABLE_END)) || (tok = this._extractString('-' + this.tags.VARIABLE_END))) {
-        // Special check for variable end tag (see above)
-        this.in_code = false;
-        return token(TOKEN_VARIABLE_END, tok, lineno, colno);
-      } else if (cur === 'r' && this.str.charAt(this.index + 1) === '/') {
-        // Skip past 'r/'.
-        this.forwardN(2);
-
-        // Extract until the end of the regex -- / ends it, \/ does not.
-        var regexBody = '';
-        while (!this.isFinished()) {
-          if (this.current() === '/' && this.previous() !== '\\') {
-            this.forward();
-            break;
-          } else {
-            regexBody += this.current();
-            this.forward();
-          }
-        }
-
-        // Check for flags.
-        // The possible flags are according to https://developer.mozilla.org/en/docs/Web/JavaScript/Reference/Global_Objects/RegExp)
-        var POSSIBLE_FLAGS = ['g', 'i', 'm', 'y'];
-        var regexFlags = '';
-        while (!this.isFinished()) {
-          var isCurrentAFlag = POSSIBLE_FLAGS.indexOf(this.current()) !== -1;
-          if (isCurrentAFlag) {
-            regexFlags += this.current();
-            this.forward();
-          } else {
-            break;
-          }
-        }
-        return token(TOKEN_REGEX, {
-          body: regexBody,
-          flags: regexFlags
-        }, lineno, colno);
-      } else if (delimChars.indexOf(cur) !== -1) {
-        // We've hit a delimiter (a special char like a bracket)
-        this.forward();
-        var complexOps = ['==', '===', '!=', '!==', '<=', '>=', '//', '**'];
-        var curComplex = cur + this.current();
-        var type;
-        if (lib.indexOf(complexOps, curComplex) !== -1) {
-          this.forward();
-          cur = curComplex;
-
-          // See if this is a strict equality/inequality comparator
-          if (lib.indexOf(complexOps, curComplex + this.current()) !== -1) {
-            cur = curComplex + this.current();
-            this.forward();
-          }
-        }
-        switch (cur) {
-          case '(':
-            type = TOKEN_LEFT_PAREN;
-            break;
-          case ')':
-            type = TOKEN_RIGHT_PAREN;
-            break;
-          case '[':
-            type = TOKEN_LEFT_BRACKET;
-            break;
-          case ']':
-            type = TOKEN_RIGHT_BRACKET;
-            break;
-          case '{':
-            type = TOKEN_LEFT_CURLY;
-            break;
-          case '}':
-            type = TOKEN_RIGHT_CURLY;
-            break;
-          case ',':
-            type = TOKEN_COMMA;
-            break;
-          case ':':
-            type = TOKEN_COLON;
-            break;
-          case '~':
-            type = TOKEN_TILDE;
-            break;
-          case '|':
-            type = TOKEN_PIPE;
-            break;
-          default:
-            type = TOKEN_OPERATOR;
-        }
-        return token(type, cur, lineno, colno);
-      } else {
-        // We are not at whitespace or a delimiter, so extract the
-        // text and parse it
-        tok = this._extractUntil(whitespaceChars + delimChars);
-        if (tok.match(/^[-+]?[0-9]+$/)) {
-          if (this.current() === '.') {
-            this.forward();
-            var dec = this._extract(intChars);
-            return token(TOKEN_FLOAT, tok + '.' + dec, lineno, colno);
-          } else {
-            return token(TOKEN_INT, tok, lineno, colno);
-          }
-        } else if (tok.match(/^(true|false)$/)) {
-          return token(TOKEN_BOOLEAN, tok, lineno, colno);
-        } else if (tok === 'none') {
-          return token(TOKEN_NONE, tok, lineno, colno);
-          /*
-           * Added to make the test `null is null` evaluate truthily.
-           * Otherwise, Nunjucks will look up null in the context and
-           * return `undefined`, which is not what we want. This *may* have
-           * consequences is someone is using null in their templates as a
-           * variable.
-           */
-        } else if (tok === 'null') {
-          return token(TOKEN_NONE, tok, lineno, colno);
-        } else if (tok) {
-          return token(TOKEN_SYMBOL, tok, lineno, colno);
-        } else {
-          throw new Error('Unexpected value while parsing: ' + tok);
-        }
-      }
-    } else {
-      // Parse out the template text, breaking on tag
-      // delimiters because we need to look for block/variable start
-      // tags (don't use the full delimChars for optimization)
-      var beginChars = this.tags.BLOCK_START.charAt(0) + this.tags.VARIABLE_START.charAt(0) + this.tags.COMMENT_START.charAt(0) + this.tags.COMMENT_END.charAt(0);
-      if (this.isFinished()) {
-        return null;
-      } else if ((tok = this._extractString(this.tags.BLOCK_START + '-')) || (tok = this._extractString(this.tags.BLOCK_START))) {
-        this.in_code = true;
-        return token(TOKEN_BLOCK_START, tok, lineno, colno);
-      } else if ((tok = this._extractString(this.tags.VARIABLE_START + '-')) || (tok = this._extractString(this.tags.VARIABLE_START))) {
-        this.in_code = true;
-        return token(TOKEN_VARIABLE_START, tok, lineno, colno);
-      } else {
-        tok = '';
-        var data;
-        var inComment = false;
-        if (this._matches(this.tags.COMMENT_START)) {
-          inComment = true;
-          tok = this._extractString(this.tags.COMMENT_START);
-        }
-
-        // Continually consume text, breaking on the tag delimiter
-        // characters and checking to see if it's a start tag.
-        //
-        // We could hit the end of the template in the middle of
-        // our looping, so check for the null return value from
-        // _extractUntil
-        while ((data = this._extractUntil(beginChars)) !== null) {
-          tok += data;
-          if ((this._matches(this.tags.BLOCK_START) || this._matches(this.tags.VARIABLE_START) || this._matches(this.tags.COMMENT_START)) && !inComment) {
-            if (this.lstripBlocks && this._matches(this.tags.BLOCK_START) && this.colno > 0 && this.colno <= tok.length) {
-              var lastLine = tok.slice(-this.colno);
-              if (/^\s+$/.test(lastLine)) {
-                // Remove block leading whitespace from beginning of the string
-                tok = tok.slice(0, -this.colno);
-                if (!tok.length) {
-                  // All data removed, collapse to avoid unnecessary nodes
-                  // by returning next token (block start)
-                  return this.nextToken();
-                }
-              }
-            }
-            // If it is a start tag, stop looping
-            break;
-          } else if (this._matches(this.tags.COMMENT_END)) {
-            if (!inComment) {
-              throw new Error('unexpected end of comment');
-            }
-            tok += this._extractString(this.tags.COMMENT_END);
-            break;
-          } else {
-            // It does not match any tag, so add the character and
-            // carry on
-            tok += this.current();
-            this.forward();
-          }
-        }
-        if (data === null && inComment) {
-          throw new Error('expected end of comment, got end of file');
-        }
-        return token(inComment ? TOKEN_COMMENT : TOKEN_DATA, tok, lineno, colno);
-      }
-    }
-  };
-  _proto._parseString = function _parseString(delimiter) {
-    this.forward();
-    var str = '';
-    while (!this.isFinished() && this.current() !== delimiter) {
-      var cur = this.current();
-      if (cur === '\\') {
-        this.forward();
-        switch (this.current()) {
-          case 'n':
-            str += '\n';
-            break;
-          case 't':
-            str += '\t';
-            break;
-          case 'r':
-            str += '\r';
-            break;
-          default:
-            str += this.current();
-        }
-        this.forward();
-      } else {
-        str += cur;
-        this.forward();
-      }
-    }
-    this.forward();
-    return str;
-  };
-  _proto._matches = function _matches(str) {
-    if (this.index + str.length > this.len) {
-      return null;
-    }
-    var m = this.str.slice(this.index, this.index + str.length);
-    return m === str;
-  };
-  _proto._extractString = function _extractString(str) {
-    if (this._matches(str)) {
-      this.forwardN(str.length);
-      return str;
-    }
-    return null;
-  };
-  _proto._extractUntil = function _extractUntil(charString) {
-    // Extract all non-matching chars, with the default matching set
-    // to everything
-    return this._extractMatching(true, charString || '');
-  };
-  _proto._extract = function _extract(charString) {
-    // Extract all matching chars (no default, so charString must be
-    // explicit)
-    return this._extractMatching(false, charString);
-  };
-  _proto._extractMatching = function _extractMatching(breakOnMatch, charString) {
-    // Pull out characters until a breaking char is hit.
-    // If breakOnMatch is false, a non-matching char stops it.
-    // If breakOnMatch is true, a matching char stops it.
-
-    if (this.isFinished()) {
-      return null;
-    }
-    var first = charString.indexOf(this.current());
-
-    // Only proceed if the first character doesn't meet our condition
-    if (breakOnMatch && first === -1 || !breakOnMatch && first !== -1) {
-      var t = this.current();
-      this.forward();
-
-      // And pull out all the chars one at a time until we hit a
-      // breaking char
-      var idx = charString.indexOf(this.current());
-      while ((breakOnMatch && idx === -1 || !breakOnMatch && idx !== -1) && !this.isFinished()) {
-        t += this.current();
-        this.forward();
-        idx = charString.indexOf(this.current());
-      }
-      return t;
-    }
-    return '';
-  };
-  _proto._extractRegex = function _extractRegex(regex) {
-    var matches = this.currentStr().match(regex);
-    if (!matches) {
-      return null;
-    }
-
-    // Move forward whatever was matched
-    this.forwardN(matches[0].length);
-    return matches;
-  };
-  _proto.isFinished = function isFinished() {
-    return this.index >= this.len;
-  };
-  _proto.forwardN = function forwardN(n) {
-    for (var i = 0; i < n; i++) {
-      this.forward();
-    }
-  };
-  _proto.forward = function forward() {
-    this.index++;
-    if (this.previous() === '\n') {
-      this.lineno++;
-      this.colno = 0;
-    } else {
-      this.colno++;
-    }
-  };
-  _proto.backN = function backN(n) {
-    for (var i = 0; i < n; i++) {
-      this.back();
-    }
-  };
-  _proto.back = function back() {
-    this.index--;
-    if (this.current() === '\n') {
-      this.lineno--;
-      var idx = this.src.lastIndexOf('\n', this.index - 1);
-      if (idx === -1) {
-        this.colno = this.index;
-      } else {
-        this.colno = this.index - idx;
-      }
-    } else {
-      this.colno--;
-    }
-  }
-
-  // current returns current character
-  ;
-  _proto.current = function current() {
-    if (!this.isFinished()) {
-      return this.str.charAt(this.index);
-    }
-    return '';
-  }
-
-  // currentStr returns what's left of the unparsed string
-  ;
-  _proto.currentStr = function currentStr() {
-    if (!this.isFinished()) {
-      return this.str.substr(this.index);
-    }
-    return '';
-  };
-  _proto.previous = function previous() {
-    return this.str.charAt(this.index - 1);
-  };
-  return Tokenizer;
-}();
-module.exports = {
-  lex: function lex(src, opts) {
-    return new Tokenizer(src, opts);
-  },
-  TOKEN_STRING: TOKEN_STRING,
-  TOKEN_WHITESPACE: TOKEN_WHITESPACE,
-  TOKEN_DATA: TOKEN_DATA,
-  TOKEN_BLOCK_START: TOKEN_BLOCK_START,
-  TOKEN_BLOCK_END: TOKEN_BLOCK_END,
-  TOKEN_VARIABLE_START: TOKEN_VARIABLE_START,
-  TOKEN_VARIABLE_END: TOKEN_VARIABLE_END,
-  TOKEN_COMMENT: TOKEN_COMMENT,
-  TOKEN_LEFT_PAREN: TOKEN_LEFT_PAREN,
-  TOKEN_RIGHT_PAREN: TOKEN_RIGHT_PAREN,
-  TOKEN_LEFT_BRACKET: TOKEN_LEFT_BRACKET,
-  TOKEN_RIGHT_BRACKET: TOKEN_RIGHT_BRACKET,
-  TOKEN_LEFT_CURLY: TOKEN_LEFT_CURLY,
-  TOKEN_RIGHT_CURLY: TOKEN_RIGHT_CURLY,
-  TOKEN_OPERATOR: TOKEN_OPERATOR,
-  TOKEN_COMMA: TOKEN_COMMA,
-  TOKEN_COLON: TOKEN_COLON,
-  TOKEN_TILDE: TOKEN_TILDE,
-  TOKEN_PIPE: TOKEN_PIPE,
-  TOKEN_INT: TOKEN_INT,
-  TOKEN_FLOAT: TOKEN_FLOAT,
-  TOKEN_BOOLEAN: TOKEN_BOOLEAN,
-  TOKEN_NONE: TOKEN_NONE,
-  TOKEN_SYMBOL: TOKEN_SYMBOL,
-  TOKEN_SPECIAL: TOKEN_SPECIAL,
-  TOKEN_REGEX: TOKEN_REGEX
-};
-
-/***/ }),
-
-/***/ 7853:
-/***/ ((module) => {
-
-
-
-var ArrayProto = Array.prototype;
-var ObjProto = Object.prototype;
-var escapeMap = {
-  '&': '&amp;',
-  '"': '&quot;',
-  '\'': '&#39;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '\\': '&#92;'
-};
-var escapeRegex = /[&"'<>\\]/g;
-var _exports = module.exports = {};
-function hasOwnProp(obj, k) {
-  return ObjProto.hasOwnProperty.call(obj, k);
-}
-_exports.hasOwnProp = hasOwnProp;
-function lookupEscape(ch) {
-  return escapeMap[ch];
-}
-function _prettifyError(path, withInternals, err) {
-  if (!err.Update) {
-    // not one of ours, cast it
-    err = new _exports.TemplateError(err);
-  }
-  err.Update(path);
-
-  // Unless they marked the dev flag, show them a trace from here
-  if (!withInternals) {
-    var old = err;
-    err = new Error(old.message);
-    err.name = old.name;
-  }
-  return err;
-}
-_exports._prettifyError = _prettifyError;
-function TemplateError(message, lineno, colno) {
-  var err;
-  var cause;
-  if (message instanceof Error) {
-    cause = message;
-    message = cause.name + ": " + cause.message;
-  }
-  if (Object.setPrototypeOf) {
-    err = new Error(message);
-    Object.setPrototypeOf(err, TemplateError.prototype);
-  } else {
-    err = this;
-    Object.defineProperty(err, 'message', {
-      enumerable: false,
-      writable: true,
-      value: message
-    });
-  }
-  Object.defineProperty(err, 'name', {
-    value: 'Template render error'
-  });
-  if (Error.captureStackTrace) {
-    Error.captureStackTrace(err, this.constructor);
-  }
-  var getStack;
-  if (cause) {
-    var stackDescriptor = Object.getOwnPropertyDescriptor(cause, 'stack');
-    getStack = stackDescriptor && (stackDescriptor.get || function () {
-      return stackDescriptor.value;
-    });
-    if (!getStack) {
-      getStack = function getStack() {
-        return cause.stack;
-      };
-    }
-  } else {
-    var stack = new Error(message).stack;
-    getStack = function getStack() {
-      return stack;
-    };
-  }
-  Object.defineProperty(err, 'stack', {
-    get: function get() {
-      return getStack.call(err);
-    }
-  });
-  Object.defineProperty(err, 'cause', {
-    value: cause
-  });
-  err.lineno = lineno;
-  err.colno = colno;
-  err.firstUpdate = true;
-  err.Update = function Update(path) {
-    var msg = '(' + (path || 'unknown path') + ')';
-
-    // only show lineno + colno next to path of template
-    // where error occurred
-    if (this.firstUpdate) {
-      if (this.lineno && this.colno) {
-        msg += " [Line " + this.lineno + ", Column " + this.colno + "]";
-      } else if (this.lineno) {
-        msg += " [Line " + this.lineno + "]";
-      }
-    }
-    msg += '\n ';
-    if (this.firstUpdate) {
-      msg += ' ';
-    }
-    this.message = msg + (this.message || '');
-    this.firstUpdate = false;
-    return this;
-  };
-  return err;
-}
-if (Object.setPrototypeOf) {
-  Object.setPrototypeOf(TemplateError.prototype, Error.prototype);
-} else {
-  TemplateError.prototype = Object.create(Error.prototype, {
-    constructor: {
-      value: TemplateError
-    }
-  });
-}
-_exports.TemplateError = TemplateError;
-function escape(val) {
-  return val.replace(escapeRegex, lookupEscape);
-}
-_exports.escape = escape;
-function isFunction(obj) {
-  return ObjProto.toString.call(obj) === '[object Function]';
-}
-_exports.isFunction = isFunction;
-function isArray(obj) {
-  return ObjProto.toString.call(obj) === '[object Array]';
-}
-_exports.isArray = isArray;
-function isString(obj) {
-  return ObjProto.toString.call(obj) === '[object String]';
-}
-_exports.isString = isString;
-function isObject(obj) {
-  return ObjProto.toString.call(obj) === '[object Object]';
-}
-_exports.isObject = isObject;
-
-/**
- * @param {string|number} attr
- * @returns {(string|number)[]}
- * @private
- */
-function _prepareAttributeParts(attr) {
-  if (!attr) {
-    return [];
-  }
-  if (typeof attr === 'string') {
-    return attr.split('.');
-  }
-  return [attr];
-}
-
-/**
- * @param {string}   attribute      Attribute value. Dots allowed.
- * @returns {function(Object): *}
- */
-function getAttrGetter(attribute) {
-  var parts = _prepareAttributeParts(attribute);
-  return function attrGetter(item) {
-    var _item = item;
-    for (var i = 0; i < parts.length; i++) {
-      var part = parts[i];
-
-      // If item is not an object, and we still got parts to handle, it means
-      // that something goes wrong. Just roll out to undefined in that case.
-      if (hasOwnProp(_item, part)) {
-        _item = _item[part];
-      } else {
-        return undefined;
-      }
-    }
-    return _item;
-  };
-}
-_exports.getAttrGetter = getAttrGetter;
-function groupBy(obj, val, throwOnUndefined) {
-  var result = {};
-  var iterator = isFunction(val) ? val : getAttrGetter(val);
-  for (var i = 0; i < obj.length; i++) {
-    var value = obj[i];
-    var key = iterator(value, i);
-    if (key === undefined && throwOnUndefined === true) {
-      throw new TypeError("groupby: attribute \"" + val + "\" resolved to undefined");
-    }
-    (result[key] || (result[key] = [])).push(value);
-  }
-  return result;
-}
-_exports.groupBy = groupBy;
-function toArray(obj) {
-  return Array.prototype.slice.call(obj);
-}
-_exports.toArray = toArray;
-function without(array) {
-  var result = [];
-  if (!array) {
-    return result;
-  }
-  var length = array.length;
-  var contains = toArray(arguments).slice(1);
-  var index = -1;
-  while (++index < length) {
-    if (indexOf(contains, array[index]) === -1) {
-      result.push(array[index]);
-    }
-  }
-  return result;
-}
-_exports.without = without;
-function repeat(char_, n) {
-  var str = '';
-  for (var i = 0; i < n; i++) {
-    str += char_;
-  }
-  return str;
-}
-_exports.repeat = repeat;
-function each(obj, func, context) {
-  if (obj == null) {
-    return;
-  }
-  if (ArrayProto.forEach && obj.forEach === ArrayProto.forEach) {
-    obj.forEach(func, context);
-  } else if (obj.length === +obj.length) {
-    for (var i = 0, l = obj.length; i < l; i++) {
-      func.call(context, obj[i], i, obj);
-    }
-  }
-}
-_exports.each = each;
-function map(obj, func) {
-  var results = [];
-  if (obj == null) {
-    return results;
-  }
-  if (ArrayProto.map && obj.map === ArrayProto.map) {
-    return obj.map(func);
-  }
-  for (var i = 0; i < obj.length; i++) {
-    results[results.length] = func(obj[i], i);
-  }
-  if (obj.length === +obj.length) {
-    results.length = obj.length;
-  }
-  return results;
-}
-_exports.map = map;
-function asyncIter(arr, iter, cb) {
-  var i = -1;
-  function next() {
-    i++;
-    if (i < arr.length) {
-      iter(arr[i], i, next, cb);
-    } else {
-      cb();
-    }
-  }
-  next();
-}
-_exports.asyncIter = asyncIter;
-function asyncFor(obj, iter, cb) {
-  var keys = keys_(obj || {});
-  var len = keys.length;
-  var i = -1;
-  function next() {
-    i++;
-    var k = keys[i];
-    if (i < len) {
-      iter(k, obj[k], i, len, next);
-    } else {
-      cb();
-    }
-  }
-  next();
-}
-_exports.asyncFor = asyncFor;
-function indexOf(arr, searchElement, fromIndex) {
-  return Array.prototype.indexOf.call(arr || [], searchElement, fromIndex);
-}
-_exports.indexOf = indexOf;
-function keys_(obj) {
-  /* eslint-disable no-restricted-syntax */
-  var arr = [];
-  for (var k in obj) {
-    if (hasOwnProp(obj, k)) {
-      arr.push(k);
-    }
-  }
-  return arr;
-}
-_exports.keys = keys_;
-function _entries(obj) {
-  return keys_(obj).map(function (k) {
-    return [k, obj[k]];
-  });
-}
-_exports._entries = _entries;
-function _values(obj) {
-  return keys_(obj).map(function (k) {
-    return obj[k];
-  });
-}
-_exports._values = _values;
-function extend(obj1, obj2) {
-  obj1 = obj1 || {};
-  keys_(obj2).forEach(function (k) {
-    obj1[k] = obj2[k];
-  });
-  return obj1;
-}
-_exports._assign = _exports.extend = extend;
-function inOperator(key, val) {
-  if (isArray(val) || isString(val)) {
-    return val.indexOf(key) !== -1;
-  } else if (isObject(val)) {
-    return key in val;
-  }
-  throw new Error('Cannot use "in" operator to search for "' + key + '" in unexpected types.');
-}
-_exports.inOperator = inOperator;
-
-/***/ }),
-
-/***/ 3391:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var path = __nccwpck_require__(6928);
-var _require = __nccwpck_require__(9695),
-  EmitterObj = _require.EmitterObj;
-module.exports = /*#__PURE__*/function (_EmitterObj) {
-  _inheritsLoose(Loader, _EmitterObj);
-  function Loader() {
-    return _EmitterObj.apply(this, arguments) || this;
-  }
-  var _proto = Loader.prototype;
-  _proto.resolve = function resolve(from, to) {
-    return path.resolve(path.dirname(from), to);
-  };
-  _proto.isRelative = function isRelative(filename) {
-    return filename.indexOf('./') === 0 || filename.indexOf('../') === 0;
-  };
-  return Loader;
-}(EmitterObj);
-
-/***/ }),
-
-/***/ 2650:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-// This file will automatically be rewired to web-loader.js when
-// building for the browser
-module.exports = __nccwpck_require__(6973);
-
-/***/ }),
-
-/***/ 6973:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-/* eslint-disable no-console */
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var fs = __nccwpck_require__(9896);
-var path = __nccwpck_require__(6928);
-var Loader = __nccwpck_require__(3391);
-var _require = __nccwpck_require__(7402),
-  PrecompiledLoader = _require.PrecompiledLoader;
-var chokidar;
-var FileSystemLoader = /*#__PURE__*/function (_Loader) {
-  _inheritsLoose(FileSystemLoader, _Loader);
-  function FileSystemLoader(searchPaths, opts) {
-    var _this;
-    _this = _Loader.call(this) || this;
-    if (typeof opts === 'boolean') {
-      console.log('[nunjucks] Warning: you passed a boolean as the second ' + 'argument to FileSystemLoader, but it now takes an options ' + 'object. See http://mozilla.github.io/nunjucks/api.html#filesystemloader');
-    }
-    opts = opts || {};
-    _this.pathsToNames = {};
-    _this.noCache = !!opts.noCache;
-    if (searchPaths) {
-      searchPaths = Array.isArray(searchPaths) ? searchPaths : [searchPaths];
-      // For windows, convert to forward slashes
-      _this.searchPaths = searchPaths.map(path.normalize);
-    } else {
-      _this.searchPaths = ['.'];
-    }
-    if (opts.watch) {
-      // Watch all the templates in the paths and fire an event when
-      // they change
-      try {
-        chokidar = __nccwpck_require__(568); // eslint-disable-line global-require
-      } catch (e) {
-        throw new Error('watch requires chokidar to be installed');
-      }
-      var paths = _this.searchPaths.filter(fs.existsSync);
-      var watcher = chokidar.watch(paths);
-      watcher.on('all', function (event, fullname) {
-        fullname = path.resolve(fullname);
-        if (event === 'change' && fullname in _this.pathsToNames) {
-          _this.emit('update', _this.pathsToNames[fullname], fullname);
-        }
-      });
-      watcher.on('error', function (error) {
-        console.log('Watcher error: ' + error);
-      });
-    }
-    return _this;
-  }
-  var _proto = FileSystemLoader.prototype;
-  _proto.getSource = function getSource(name) {
-    var fullpath = null;
-    var paths = this.searchPaths;
-    for (var i = 0; i < paths.length; i++) {
-      var basePath = path.resolve(paths[i]);
-      var p = path.resolve(paths[i], name);
-
-      // Only allow the current directory and anything
-      // underneath it to be searched
-      if (p.indexOf(basePath) === 0 && fs.existsSync(p)) {
-        fullpath = p;
-        break;
-      }
-    }
-    if (!fullpath) {
-      return null;
-    }
-    this.pathsToNames[fullpath] = name;
-    var source = {
-      src: fs.readFileSync(fullpath, 'utf-8'),
-      path: fullpath,
-      noCache: this.noCache
-    };
-    this.emit('load', name, source);
-    return source;
-  };
-  return FileSystemLoader;
-}(Loader);
-var NodeResolveLoader = /*#__PURE__*/function (_Loader2) {
-  _inheritsLoose(NodeResolveLoader, _Loader2);
-  function NodeResolveLoader(opts) {
-    var _this2;
-    _this2 = _Loader2.call(this) || this;
-    opts = opts || {};
-    _this2.pathsToNames = {};
-    _this2.noCache = !!opts.noCache;
-    if (opts.watch) {
-      try {
-        chokidar = __nccwpck_require__(568); // eslint-disable-line global-require
-      } catch (e) {
-        throw new Error('watch requires chokidar to be installed');
-      }
-      _this2.watcher = chokidar.watch();
-      _this2.watcher.on('change', function (fullname) {
-        _this2.emit('update', _this2.pathsToNames[fullname], fullname);
-      });
-      _this2.watcher.on('error', function (error) {
-        console.log('Watcher error: ' + error);
-      });
-      _this2.on('load', function (name, source) {
-        _this2.watcher.add(source.path);
-      });
-    }
-    return _this2;
-  }
-  var _proto2 = NodeResolveLoader.prototype;
-  _proto2.getSource = function getSource(name) {
-    // Don't allow file-system traversal
-    if (/^\.?\.?(\/|\\)/.test(name)) {
-      return null;
-    }
-    if (/^[A-Z]:/.test(name)) {
-      return null;
-    }
-    var fullpath;
-    try {
-      fullpath = __WEBPACK_EXTERNAL_createRequire(import.meta.url).resolve(name);
-    } catch (e) {
-      return null;
-    }
-    this.pathsToNames[fullpath] = name;
-    var source = {
-      src: fs.readFileSync(fullpath, 'utf-8'),
-      path: fullpath,
-      noCache: this.noCache
-    };
-    this.emit('load', name, source);
-    return source;
-  };
-  return NodeResolveLoader;
-}(Loader);
-module.exports = {
-  FileSystemLoader: FileSystemLoader,
-  PrecompiledLoader: PrecompiledLoader,
-  NodeResolveLoader: NodeResolveLoader
-};
-
-/***/ }),
-
-/***/ 6151:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _defineProperties(target, props) { for (var i = 0; i < props.length; i++) { var descriptor = props[i]; descriptor.enumerable = descriptor.enumerable || false; descriptor.configurable = true; if ("value" in descriptor) descriptor.writable = true; Object.defineProperty(target, _toPropertyKey(descriptor.key), descriptor); } }
-function _createClass(Constructor, protoProps, staticProps) { if (protoProps) _defineProperties(Constructor.prototype, protoProps); if (staticProps) _defineProperties(Constructor, staticProps); Object.defineProperty(Constructor, "prototype", { writable: false }); return Constructor; }
-function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
-function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var _require = __nccwpck_require__(9695),
-  Obj = _require.Obj;
-function traverseAndCheck(obj, type, results) {
-  if (obj instanceof type) {
-    results.push(obj);
-  }
-  if (obj instanceof Node) {
-    obj.findAll(type, results);
-  }
-}
-var Node = /*#__PURE__*/function (_Obj) {
-  _inheritsLoose(Node, _Obj);
-  function Node() {
-    return _Obj.apply(this, arguments) || this;
-  }
-  var _proto = Node.prototype;
-  _proto.init = function init(lineno, colno) {
-    var _arguments = arguments,
-      _this = this;
-    for (var _len = arguments.length, args = new Array(_len > 2 ? _len - 2 : 0), _key = 2; _key < _len; _key++) {
-      args[_key - 2] = arguments[_key];
-    }
-    this.lineno = lineno;
-    this.colno = colno;
-    this.fields.forEach(function (field, i) {
-      // The first two args are line/col numbers, so offset by 2
-      var val = _arguments[i + 2];
-
-      // Fields should never be undefined, but null. It makes
-      // testing easier to normalize values.
-      if (val === undefined) {
-        val = null;
-      }
-      _this[field] = val;
-    });
-  };
-  _proto.findAll = function findAll(type, results) {
-    var _this2 = this;
-    results = results || [];
-    if (this instanceof NodeList) {
-      this.children.forEach(function (child) {
-        return traverseAndCheck(child, type, results);
-      });
-    } else {
-      this.fields.forEach(function (field) {
-        return traverseAndCheck(_this2[field], type, results);
-      });
-    }
-    return results;
-  };
-  _proto.iterFields = function iterFields(func) {
-    var _this3 = this;
-    this.fields.forEach(function (field) {
-      func(_this3[field], field);
-    });
-  };
-  return Node;
-}(Obj); // Abstract nodes
-var Value = /*#__PURE__*/function (_Node) {
-  _inheritsLoose(Value, _Node);
-  function Value() {
-    return _Node.apply(this, arguments) || this;
-  }
-  _createClass(Value, [{
-    key: "typename",
-    get: function get() {
-      return 'Value';
-    }
-  }, {
-    key: "fields",
-    get: function get() {
-      return ['value'];
-    }
-  }]);
-  return Value;
-}(Node); // Concrete nodes
-var NodeList = /*#__PURE__*/function (_Node2) {
-  _inheritsLoose(NodeList, _Node2);
-  function NodeList() {
-    return _Node2.apply(this, arguments) || this;
-  }
-  var _proto2 = NodeList.prototype;
-  _proto2.init = function init(lineno, colno, nodes) {
-    _Node2.prototype.init.call(this, lineno, colno, nodes || []);
-  };
-  _proto2.addChild = function addChild(node) {
-    this.children.push(node);
-  };
-  _createClass(NodeList, [{
-    key: "typename",
-    get: function get() {
-      return 'NodeList';
-    }
-  }, {
-    key: "fields",
-    get: function get() {
-      return ['children'];
-    }
-  }]);
-  return NodeList;
-}(Node);
-var Root = NodeList.extend('Root');
-var Literal = Value.extend('Literal');
-var _Symbol = Value.extend('Symbol');
-var Group = NodeList.extend('Group');
-var ArrayNode = NodeList.extend('Array');
-var Pair = Node.extend('Pair', {
-  fields: ['key', 'value']
-});
-var Dict = NodeList.extend('Dict');
-var LookupVal = Node.extend('LookupVal', {
-  fields: ['target', 'val']
-});
-var If = Node.extend('If', {
-  fields: ['cond', 'body', 'else_']
-});
-var IfAsync = If.extend('IfAsync');
-var InlineIf = Node.extend('InlineIf', {
-  fields: ['cond', 'body', 'else_']
-});
-var For = Node.extend('For', {
-  fields: ['arr', 'name', 'body', 'else_']
-});
-var AsyncEach = For.extend('AsyncEach');
-var AsyncAll = For.extend('AsyncAll');
-var Macro = Node.extend('Macro', {
-  fields: ['name', 'args', 'body']
-});
-var Caller = Macro.extend('Caller');
-var Import = Node.extend('Import', {
-  fields: ['template', 'target', 'withContext']
-});
-var FromImport = /*#__PURE__*/function (_Node3) {
-  _inheritsLoose(FromImport, _Node3);
-  function FromImport() {
-    return _Node3.apply(this, arguments) || this;
-  }
-  var _proto3 = FromImport.prototype;
-  _proto3.init = function init(lineno, colno, template, names, withContext) {
-    _Node3.prototype.init.call(this, lineno, colno, template, names || new NodeList(), withContext);
-  };
-  _createClass(FromImport, [{
-    key: "typename",
-    get: function get() {
-      return 'FromImport';
-    }
-  }, {
-    key: "fields",
-    get: function get() {
-      return ['template', 'names', 'withContext'];
-    }
-  }]);
-  return FromImport;
-}(Node);
-var FunCall = Node.extend('FunCall', {
-  fields: ['name', 'args']
-});
-var Filter = FunCall.extend('Filter');
-var FilterAsync = Filter.extend('FilterAsync', {
-  fields: ['name', 'args', 'symbol']
-});
-var KeywordArgs = Dict.extend('KeywordArgs');
-var Block = Node.extend('Block', {
-  fields: ['name', 'body']
-});
-var Super = Node.extend('Super', {
-  fields: ['blockName', 'symbol']
-});
-var TemplateRef = Node.extend('TemplateRef', {
-  fields: ['template']
-});
-var Extends = TemplateRef.extend('Extends');
-var Include = Node.extend('Include', {
-  fields: ['template', 'ignoreMissing']
-});
-var Set = Node.extend('Set', {
-  fields: ['targets', 'value']
-});
-var Switch = Node.extend('Switch', {
-  fields: ['expr', 'cases', 'default']
-});
-var Case = Node.extend('Case', {
-  fields: ['cond', 'body']
-});
-var Output = NodeList.extend('Output');
-var Capture = Node.extend('Capture', {
-  fields: ['body']
-});
-var TemplateData = Literal.extend('TemplateData');
-var UnaryOp = Node.extend('UnaryOp', {
-  fields: ['target']
-});
-var BinOp = Node.extend('BinOp', {
-  fields: ['left', 'right']
-});
-var In = BinOp.extend('In');
-var Is = BinOp.extend('Is');
-var Or = BinOp.extend('Or');
-var And = BinOp.extend('And');
-var Not = UnaryOp.extend('Not');
-var Add = BinOp.extend('Add');
-var Concat = BinOp.extend('Concat');
-var Sub = BinOp.extend('Sub');
-var Mul = BinOp.extend('Mul');
-var Div = BinOp.extend('Div');
-var FloorDiv = BinOp.extend('FloorDiv');
-var Mod = BinOp.extend('Mod');
-var Pow = BinOp.extend('Pow');
-var Neg = UnaryOp.extend('Neg');
-var Pos = UnaryOp.extend('Pos');
-var Compare = Node.extend('Compare', {
-  fields: ['expr', 'ops']
-});
-var CompareOperand = Node.extend('CompareOperand', {
-  fields: ['expr', 'type']
-});
-var CallExtension = Node.extend('CallExtension', {
-  init: function init(ext, prop, args, contentArgs) {
-    this.parent();
-    this.extName = ext.__name || ext;
-    this.prop = prop;
-    this.args = args || new NodeList();
-    this.contentArgs = contentArgs || [];
-    this.autoescape = ext.autoescape;
-  },
-  fields: ['extName', 'prop', 'args', 'contentArgs']
-});
-var CallExtensionAsync = CallExtension.extend('CallExtensionAsync');
-
-// This is hacky, but this is just a debugging function anyway
-function print(str, indent, inline) {
-  var lines = str.split('\n');
-  lines.forEach(function (line, i) {
-    if (line && (inline && i > 0 || !inline)) {
-      process.stdout.write(' '.repeat(indent));
-    }
-    var nl = i === lines.length - 1 ? '' : '\n';
-    process.stdout.write("" + line + nl);
-  });
-}
-
-// Print the AST in a nicely formatted tree format for debuggin
-function printNodes(node, indent) {
-  indent = indent || 0;
-  print(node.typename + ': ', indent);
-  if (node instanceof NodeList) {
-    print('\n');
-    node.children.forEach(function (n) {
-      printNodes(n, indent + 2);
-    });
-  } else if (node instanceof CallExtension) {
-    print(node.extName + "." + node.prop + "\n");
-    if (node.args) {
-      printNodes(node.args, indent + 2);
-    }
-    if (node.contentArgs) {
-      node.contentArgs.forEach(function (n) {
-        printNodes(n, indent + 2);
-      });
-    }
-  } else {
-    var nodes = [];
-    var props = null;
-    node.iterFields(function (val, fieldName) {
-      if (val instanceof Node) {
-        nodes.push([fieldName, val]);
-      } else {
-        props = props || {};
-        props[fieldName] = val;
-      }
-    });
-    if (props) {
-      print(JSON.stringify(props, null, 2) + '\n', null, true);
-    } else {
-      print('\n');
-    }
-    nodes.forEach(function (_ref) {
-      var fieldName = _ref[0],
-        n = _ref[1];
-      print("[" + fieldName + "] =>", indent + 2);
-      printNodes(n, indent + 4);
-    });
-  }
-}
-module.exports = {
-  Node: Node,
-  Root: Root,
-  NodeList: NodeList,
-  Value: Value,
-  Literal: Literal,
-  Symbol: _Symbol,
-  Group: Group,
-  Array: ArrayNode,
-  Pair: Pair,
-  Dict: Dict,
-  Output: Output,
-  Capture: Capture,
-  TemplateData: TemplateData,
-  If: If,
-  IfAsync: IfAsync,
-  InlineIf: InlineIf,
-  For: For,
-  AsyncEach: AsyncEach,
-  AsyncAll: AsyncAll,
-  Macro: Macro,
-  Caller: Caller,
-  Import: Import,
-  FromImport: FromImport,
-  FunCall: FunCall,
-  Filter: Filter,
-  FilterAsync: FilterAsync,
-  KeywordArgs: KeywordArgs,
-  Block: Block,
-  Super: Super,
-  Extends: Extends,
-  Include: Include,
-  Set: Set,
-  Switch: Switch,
-  Case: Case,
-  LookupVal: LookupVal,
-  BinOp: BinOp,
-  In: In,
-  Is: Is,
-  Or: Or,
-  And: And,
-  Not: Not,
-  Add: Add,
-  Concat: Concat,
-  Sub: Sub,
-  Mul: Mul,
-  Div: Div,
-  FloorDiv: FloorDiv,
-  Mod: Mod,
-  Pow: Pow,
-  Neg: Neg,
-  Pos: Pos,
-  Compare: Compare,
-  CompareOperand: CompareOperand,
-  CallExtension: CallExtension,
-  CallExtensionAsync: CallExtensionAsync,
-  printNodes: printNodes
-};
-
-/***/ }),
-
-/***/ 9695:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-// A simple class system, more documentation to come
-function _defineProperties(target, props) { for (var i = 0; i < props.length; i++) { var descriptor = props[i]; descriptor.enumerable = descriptor.enumerable || false; descriptor.configurable = true; if ("value" in descriptor) descriptor.writable = true; Object.defineProperty(target, _toPropertyKey(descriptor.key), descriptor); } }
-function _createClass(Constructor, protoProps, staticProps) { if (protoProps) _defineProperties(Constructor.prototype, protoProps); if (staticProps) _defineProperties(Constructor, staticProps); Object.defineProperty(Constructor, "prototype", { writable: false }); return Constructor; }
-function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typeof key === "symbol" ? key : String(key); }
-function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var EventEmitter = __nccwpck_require__(4434);
-var lib = __nccwpck_require__(7853);
-function parentWrap(parent, prop) {
-  if (typeof parent !== 'function' || typeof prop !== 'function') {
-    return prop;
-  }
-  return function wrap() {
-    // Save the current parent method
-    var tmp = this.parent;
-
-    // Set parent to the previous method, call, and restore
-    this.parent = parent;
-    var res = prop.apply(this, arguments);
-    this.parent = tmp;
-    return res;
-  };
-}
-function extendClass(cls, name, props) {
-  props = props || {};
-  lib.keys(props).forEach(function (k) {
-    props[k] = parentWrap(cls.prototype[k], props[k]);
-  });
-  var subclass = /*#__PURE__*/function (_cls) {
-    _inheritsLoose(subclass, _cls);
-    function subclass() {
-      return _cls.apply(this, arguments) || this;
-    }
-    _createClass(subclass, [{
-      key: "typename",
-      get: function get() {
-        return name;
-      }
-    }]);
-    return subclass;
-  }(cls);
-  lib._assign(subclass.prototype, props);
-  return subclass;
-}
-var Obj = /*#__PURE__*/function () {
-  function Obj() {
-    // Unfortunately necessary for backwards compatibility
-    this.init.apply(this, arguments);
-  }
-  var _proto = Obj.prototype;
-  _proto.init = function init() {};
-  Obj.extend = function extend(name, props) {
-    if (typeof name === 'object') {
-      props = name;
-      name = 'anonymous';
-    }
-    return extendClass(this, name, props);
-  };
-  _createClass(Obj, [{
-    key: "typename",
-    get: function get() {
-      return this.constructor.name;
-    }
-  }]);
-  return Obj;
-}();
-var EmitterObj = /*#__PURE__*/function (_EventEmitter) {
-  _inheritsLoose(EmitterObj, _EventEmitter);
-  function EmitterObj() {
-    var _this2;
-    var _this;
-    _this = _EventEmitter.call(this) || this;
-    // Unfortunately necessary for backwards compatibility
-    (_this2 = _this).init.apply(_this2, arguments);
-    return _this;
-  }
-  var _proto2 = EmitterObj.prototype;
-  _proto2.init = function init() {};
-  EmitterObj.extend = function extend(name, props) {
-    if (typeof name === 'object') {
-      props = name;
-      name = 'anonymous';
-    }
-    return extendClass(this, name, props);
-  };
-  _createClass(EmitterObj, [{
-    key: "typename",
-    get: function get() {
-      return this.constructor.name;
-    }
-  }]);
-  return EmitterObj;
-}(EventEmitter);
-module.exports = {
-  Obj: Obj,
-  EmitterObj: EmitterObj
-};
-
-/***/ }),
-
-/***/ 715:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var lexer = __nccwpck_require__(8852);
-var nodes = __nccwpck_require__(6151);
-var Obj = (__nccwpck_require__(9695).Obj);
-var lib = __nccwpck_require__(7853);
-var Parser = /*#__PURE__*/function (_Obj) {
-  _inheritsLoose(Parser, _Obj);
-  function Parser() {
-    return _Obj.apply(this, arguments) || this;
-  }
-  var _proto = Parser.prototype;
-  _proto.init = function init(tokens) {
-    this.tokens = tokens;
-    this.peeked = null;
-    this.breakOnBlocks = null;
-    this.dropLeadingWhitespace = false;
-    this.extensions = [];
-  };
-  _proto.nextToken = function nextToken(withWhitespace) {
-    var tok;
-    if (this.peeked) {
-      if (!withWhitespace && this.peeked.type === lexer.TOKEN_WHITESPACE) {
-        this.peeked = null;
-      } else {
-        tok = this.peeked;
-        this.peeked = null;
-        return tok;
-      }
-    }
-    tok = this.tokens.nextToken();
-    if (!withWhitespace) {
-      while (tok && tok.type === lexer.TOKEN_WHITESPACE) {
-        tok = this.tokens.nextToken();
-      }
-    }
-    return tok;
-  };
-  _proto.peekToken = function peekToken() {
-    this.peeked = this.peeked || this.nextToken();
-    return this.peeked;
-  };
-  _proto.pushToken = function pushToken(tok) {
-    if (this.peeked) {
-      throw new Error('pushToken: can only push one token on between reads');
-    }
-    this.peeked = tok;
-  };
-  _proto.error = function error(msg, lineno, colno) {
-    if (lineno === undefined || colno === undefined) {
-      var tok = this.peekToken() || {};
-      lineno = tok.lineno;
-      colno = tok.colno;
-    }
-    if (lineno !== undefined) {
-      lineno += 1;
-    }
-    if (colno !== undefined) {
-      colno += 1;
-    }
-    return new lib.TemplateError(msg, lineno, colno);
-  };
-  _proto.fail = function fail(msg, lineno, colno) {
-    throw this.error(msg, lineno, colno);
-  };
-  _proto.skip = function skip(type) {
-    var tok = this.nextToken();
-    if (!tok || tok.type !== type) {
-      this.pushToken(tok);
-      return false;
-    }
-    return true;
-  };
-  _proto.expect = function expect(type) {
-    var tok = this.nextToken();
-    if (tok.type !== type) {
-      this.fail('expected ' + type + ', got ' + tok.type, tok.lineno, tok.colno);
-    }
-    return tok;
-  };
-  _proto.skipValue = function skipValue(type, val) {
-    var tok = this.nextToken();
-    if (!tok || tok.type !== type || tok.value !== val) {
-      this.pushToken(tok);
-      return false;
-    }
-    return true;
-  };
-  _proto.skipSymbol = function skipSymbol(val) {
-    return this.skipValue(lexer.TOKEN_SYMBOL, val);
-  };
-  _proto.advanceAfterBlockEnd = function advanceAfterBlockEnd(name) {
-    var tok;
-    if (!name) {
-      tok = this.peekToken();
-      if (!tok) {
-        this.fail('unexpected end of file');
-      }
-      if (tok.type !== lexer.TOKEN_SYMBOL) {
-        this.fail('advanceAfterBlockEnd: expected symbol token or ' + 'explicit name to be passed');
-      }
-      name = this.nextToken().value;
-    }
-    tok = this.nextToken();
-    if (tok && tok.type === lexer.TOKEN_BLOCK_END) {
-      if (tok.value.charAt(0) === '-') {
-        this.dropLeadingWhitespace = true;
-      }
-    } else {
-      this.fail('expected block end in ' + name + ' statement');
-    }
-    return tok;
-  };
-  _proto.advanceAfterVariableEnd = function advanceAfterVariableEnd() {
-    var tok = this.nextToken();
-    if (tok && tok.type === lexer.TOKEN_VARIABLE_END) {
-      this.dropLeadingWhitespace = tok.value.charAt(tok.value.length - this.tokens.tags.VARIABLE_END.length - 1) === '-';
-    } else {
-      this.pushToken(tok);
-      this.fail('expected variable end');
-    }
-  };
-  _proto.parseFor = function parseFor() {
-    var forTok = this.peekToken();
-    var node;
-    var endBlock;
-    if (this.skipSymbol('for')) {
-      node = new nodes.For(forTok.lineno, forTok.colno);
-      endBlock = 'endfor';
-    } else if (this.skipSymbol('asyncEach')) {
-      node = new nodes.AsyncEach(forTok.lineno, forTok.colno);
-      endBlock = 'endeach';
-    } else if (this.skipSymbol('asyncAll')) {
-      node = new nodes.AsyncAll(forTok.lineno, forTok.colno);
-      endBlock = 'endall';
-    } else {
-      this.fail('parseFor: expected for{Async}', forTok.lineno, forTok.colno);
-    }
-    node.name = this.parsePrimary();
-    if (!(node.name instanceof nodes.Symbol)) {
-      this.fail('parseFor: variable name expected for loop');
-    }
-    var type = this.peekToken().type;
-    if (type === lexer.TOKEN_COMMA) {
-      // key/value iteration
-      var key = node.name;
-      node.name = new nodes.Array(key.lineno, key.colno);
-      node.name.addChild(key);
-      while (this.skip(lexer.TOKEN_COMMA)) {
-        var prim = this.parsePrimary();
-        node.name.addChild(prim);
-      }
-    }
-    if (!this.skipSymbol('in')) {
-      this.fail('parseFor: expected "in" keyword for loop', forTok.lineno, forTok.colno);
-    }
-    node.arr = this.parseExpression();
-    this.advanceAfterBlockEnd(forTok.value);
-    node.body = this.parseUntilBlocks(endBlock, 'else');
-    if (this.skipSymbol('else')) {
-      this.advanceAfterBlockEnd('else');
-      node.else_ = this.parseUntilBlocks(endBlock);
-    }
-    this.advanceAfterBlockEnd();
-    return node;
-  };
-  _proto.parseMacro = function parseMacro() {
-    var macroTok = this.peekToken();
-    if (!this.skipSymbol('macro')) {
-      this.fail('expected macro');
-    }
-    var name = this.parsePrimary(true);
-    var args = this.parseSignature();
-    var node = new nodes.Macro(macroTok.lineno, macroTok.colno, name, args);
-    this.advanceAfterBlockEnd(macroTok.value);
-    node.body = this.parseUntilBlocks('endmacro');
-    this.advanceAfterBlockEnd();
-    return node;
-  };
-  _proto.parseCall = function parseCall() {
-    // a call block is parsed as a normal FunCall, but with an added
-    // 'caller' kwarg which is a Caller node.
-    var callTok = this.peekToken();
-    if (!this.skipSymbol('call')) {
-      this.fail('expected call');
-    }
-    var callerArgs = this.parseSignature(true) || new nodes.NodeList();
-    var macroCall = this.parsePrimary();
-    this.advanceAfterBlockEnd(callTok.value);
-    var body = this.parseUntilBlocks('endcall');
-    this.advanceAfterBlockEnd();
-    var callerName = new nodes.Symbol(callTok.lineno, callTok.colno, 'caller');
-    var callerNode = new nodes.Caller(callTok.lineno, callTok.colno, callerName, callerArgs, body);
-
-    // add the additional caller kwarg, adding kwargs if necessary
-    var args = macroCall.args.children;
-    if (!(args[args.length - 1] instanceof nodes.KeywordArgs)) {
-      args.push(new nodes.KeywordArgs());
-    }
-    var kwargs = args[args.length - 1];
-    kwargs.addChild(new nodes.Pair(callTok.lineno, callTok.colno, callerName, callerNode));
-    return new nodes.Output(callTok.lineno, callTok.colno, [macroCall]);
-  };
-  _proto.parseWithContext = function parseWithContext() {
-    var tok = this.peekToken();
-    var withContext = null;
-    if (this.skipSymbol('with')) {
-      withContext = true;
-    } else if (this.skipSymbol('without')) {
-      withContext = false;
-    }
-    if (withContext !== null) {
-      if (!this.skipSymbol('context')) {
-        this.fail('parseFrom: expected context after with/without', tok.lineno, tok.colno);
-      }
-    }
-    return withContext;
-  };
-  _proto.parseImport = function parseImport() {
-    var importTok = this.peekToken();
-    if (!this.skipSymbol('import')) {
-      this.fail('parseImport: expected import', importTok.lineno, importTok.colno);
-    }
-    var template = this.parseExpression();
-    if (!this.skipSymbol('as')) {
-      this.fail('parseImport: expected "as" keyword', importTok.lineno, importTok.colno);
-    }
-    var target = this.parseExpression();
-    var withContext = this.parseWithContext();
-    var node = new nodes.Import(importTok.lineno, importTok.colno, template, target, withContext);
-    this.advanceAfterBlockEnd(importTok.value);
-    return node;
-  };
-  _proto.parseFrom = function parseFrom() {
-    var fromTok = this.peekToken();
-    if (!this.skipSymbol('from')) {
-      this.fail('parseFrom: expected from');
-    }
-    var template = this.parseExpression();
-    if (!this.skipSymbol('import')) {
-      this.fail('parseFrom: expected import', fromTok.lineno, fromTok.colno);
-    }
-    var names = new nodes.NodeList();
-    var withContext;
-    while (1) {
-      // eslint-disable-line no-constant-condition
-      var nextTok = this.peekToken();
-      if (nextTok.type === lexer.TOKEN_BLOCK_END) {
-        if (!names.children.length) {
-          this.fail('parseFrom: Expected at least one import name', fromTok.lineno, fromTok.colno);
-        }
-
-        // Since we are manually advancing past the block end,
-        // need to keep track of whitespace control (normally
-        // this is done in `advanceAfterBlockEnd`
-        if (nextTok.value.charAt(0) === '-') {
-          this.dropLeadingWhitespace = true;
-        }
-        this.nextToken();
-        break;
-      }
-      if (names.children.length > 0 && !this.skip(lexer.TOKEN_COMMA)) {
-        this.fail('parseFrom: expected comma', fromTok.lineno, fromTok.colno);
-      }
-      var name = this.parsePrimary();
-      if (name.value.charAt(0) === '_') {
-        this.fail('parseFrom: names starting with an underscore cannot be imported', name.lineno, name.colno);
-      }
-      if (this.skipSymbol('as')) {
-        var alias = this.parsePrimary();
-        names.addChild(new nodes.Pair(name.lineno, name.colno, name, alias));
-      } else {
-        names.addChild(name);
-      }
-      withContext = this.parseWithContext();
-    }
-    return new nodes.FromImport(fromTok.lineno, fromTok.colno, template, names, withContext);
-  };
-  _proto.parseBlock = function parseBlock() {
-    var tag = this.peekToken();
-    if (!this.skipSymbol('block')) {
-      this.fail('parseBlock: expected block', tag.lineno, tag.colno);
-    }
-    var node = new nodes.Block(tag.lineno, tag.colno);
-    node.name = this.parsePrimary();
-    if (!(node.name instanceof nodes.Symbol)) {
-      this.fail('parseBlock: variable name expected', tag.lineno, tag.colno);
-    }
-    this.advanceAfterBlockEnd(tag.value);
-    node.body = this.parseUntilBlocks('endblock');
-    this.skipSymbol('endblock');
-    this.skipSymbol(node.name.value);
-    var tok = this.peekToken();
-    if (!tok) {
-      this.fail('parseBlock: expected endblock, got end of file');
-    }
-    this.advanceAfterBlockEnd(tok.value);
-    return node;
-  };
-  _proto.parseExtends = function parseExtends() {
-    var tagName = 'extends';
-    var tag = this.peekToken();
-    if (!this.skipSymbol(tagName)) {
-      this.fail('parseTemplateRef: expected ' + tagName);
-    }
-    var node = new nodes.Extends(tag.lineno, tag.colno);
-    node.template = this.parseExpression();
-    this.advanceAfterBlockEnd(tag.value);
-    return node;
-  };
-  _proto.parseInclude = function parseInclude() {
-    var tagName = 'include';
-    var tag = this.peekToken();
-    if (!this.skipSymbol(tagName)) {
-      this.fail('parseInclude: expected ' + tagName);
-    }
-    var node = new nodes.Include(tag.lineno, tag.colno);
-    node.template = this.parseExpression();
-    if (this.skipSymbol('ignore') && this.skipSymbol('missing')) {
-      node.ignoreMissing = true;
-    }
-    this.advanceAfterBlockEnd(tag.value);
-    return node;
-  };
-  _proto.parseIf = function parseIf() {
-    var tag = this.peekToken();
-    var node;
-    if (this.skipSymbol('if') || this.skipSymbol('elif') || this.skipSymbol('elseif')) {
-      node = new nodes.If(tag.lineno, tag.colno);
-    } else if (this.skipSymbol('ifAsync')) {
-      node = new nodes.IfAsync(tag.lineno, tag.colno);
-    } else {
-      this.fail('parseIf: expected if, elif, or elseif', tag.lineno, tag.colno);
-    }
-    node.cond = this.parseExpression();
-    this.advanceAfterBlockEnd(tag.value);
-    node.body = this.parseUntilBlocks('elif', 'elseif', 'else', 'endif');
-    var tok = this.peekToken();
-    switch (tok && tok.value) {
-      case 'elseif':
-      case 'elif':
-        node.else_ = this.parseIf();
-        break;
-      case 'else':
-        this.advanceAfterBlockEnd();
-        node.else_ = this.parseUntilBlocks('endif');
-        this.advanceAfterBlockEnd();
-        break;
-      case 'endif':
-        node.else_ = null;
-        this.advanceAfterBlockEnd();
-        break;
-      default:
-        this.fail('parseIf: expected elif, else, or endif, got end of file');
-    }
-    return node;
-  };
-  _proto.parseSet = function parseSet() {
-    var tag = this.peekToken();
-    if (!this.skipSymbol('set')) {
-      this.fail('parseSet: expected set', tag.lineno, tag.colno);
-    }
-    var node = new nodes.Set(tag.lineno, tag.colno, []);
-    var target;
-    while (target = this.parsePrimary()) {
-      node.targets.push(target);
-      if (!this.skip(lexer.TOKEN_COMMA)) {
-        break;
-      }
-    }
-    if (!this.skipValue(lexer.TOKEN_OPERATOR, '=')) {
-      if (!this.skip(lexer.TOKEN_BLOCK_END)) {
-        this.fail('parseSet: expected = or block end in set tag', tag.lineno, tag.colno);
-      } else {
-        node.body = new nodes.Capture(tag.lineno, tag.colno, this.parseUntilBlocks('endset'));
-        node.value = null;
-        this.advanceAfterBlockEnd();
-      }
-    } else {
-      node.value = this.parseExpression();
-      this.advanceAfterBlockEnd(tag.value);
-    }
-    return node;
-  };
-  _proto.parseSwitch = function parseSwitch() {
-    /*
-     * Store the tag names in variables in case someone ever wants to
-     * customize this.
-     */
-    var switchStart = 'switch';
-    var switchEnd = 'endswitch';
-    var caseStart = 'case';
-    var caseDefault = 'default';
-
-    // Get the switch tag.
-    var tag = this.peekToken();
-
-    // fail early if we get some unexpected tag.
-    if (!this.skipSymbol(switchStart) && !this.skipSymbol(caseStart) && !this.skipSymbol(caseDefault)) {
-      this.fail('parseSwitch: expected "switch," "case" or "default"', tag.lineno, tag.colno);
-    }
-
-    // parse the switch expression
-    var expr = this.parseExpression();
-
-    // advance until a start of a case, a default case or an endswitch.
-    this.advanceAfterBlockEnd(switchStart);
-    this.parseUntilBlocks(caseStart, caseDefault, switchEnd);
-
-    // this is the first case. it could also be an endswitch, we'll check.
-    var tok = this.peekToken();
-
-    // create new variables for our cases and default case.
-    var cases = [];
-    var defaultCase;
-
-    // while we're dealing with new cases nodes...
-    do {
-      // skip the start symbol and get the case expression
-      this.skipSymbol(caseStart);
-      var cond = this.parseExpression();
-      this.advanceAfterBlockEnd(switchStart);
-      // get the body of the case node and add it to the array of cases.
-      var body = this.parseUntilBlocks(caseStart, caseDefault, switchEnd);
-      cases.push(new nodes.Case(tok.line, tok.col, cond, body));
-      // get our next case
-      tok = this.peekToken();
-    } while (tok && tok.value === caseStart);
-
-    // we either have a default case or a switch end.
-    switch (tok.value) {
-      case caseDefault:
-        this.advanceAfterBlockEnd();
-        defaultCase = this.parseUntilBlocks(switchEnd);
-        this.advanceAfterBlockEnd();
-        break;
-      case switchEnd:
-        this.advanceAfterBlockEnd();
-        break;
-      default:
-        // otherwise bail because EOF
-        this.fail('parseSwitch: expected "case," "default" or "endswitch," got EOF.');
-    }
-
-    // and return the switch node.
-    return new nodes.Switch(tag.lineno, tag.colno, expr, cases, defaultCase);
-  };
-  _proto.parseStatement = function parseStatement() {
-    var tok = this.peekToken();
-    var node;
-    if (tok.type !== lexer.TOKEN_SYMBOL) {
-      this.fail('tag name expected', tok.lineno, tok.colno);
-    }
-    if (this.breakOnBlocks && lib.indexOf(this.breakOnBlocks, tok.value) !== -1) {
-      return null;
-    }
-    switch (tok.value) {
-      case 'raw':
-        return this.parseRaw();
-      case 'verbatim':
-        return this.parseRaw('verbatim');
-      case 'if':
-      case 'ifAsync':
-        return this.parseIf();
-      case 'for':
-      case 'asyncEach':
-      case 'asyncAll':
-        return this.parseFor();
-      case 'block':
-        return this.parseBlock();
-      case 'extends':
-        return this.parseExtends();
-      case 'include':
-        return this.parseInclude();
-      case 'set':
-        return this.parseSet();
-      case 'macro':
-        return this.parseMacro();
-      case 'call':
-        return this.parseCall();
-      case 'import':
-        return this.parseImport();
-      case 'from':
-        return this.parseFrom();
-      case 'filter':
-        return this.parseFilterStatement();
-      case 'switch':
-        return this.parseSwitch();
-      default:
-        if (this.extensions.length) {
-          for (var i = 0; i < this.extensions.length; i++) {
-            var ext = this.extensions[i];
-            if (lib.indexOf(ext.tags || [], tok.value) !== -1) {
-              return ext.parse(this, nodes, lexer);
-            }
-          }
-        }
-        this.fail('unknown block tag: ' + tok.value, tok.lineno, tok.colno);
-    }
-    return node;
-  };
-  _proto.parseRaw = function parseRaw(tagName) {
-    tagName = tagName || 'raw';
-    var endTagName = 'end' + tagName;
-    // Look for upcoming raw blocks (ignore all other kinds of blocks)
-    var rawBlockRegex = new RegExp('([\\s\\S]*?){%\\s*(' + tagName + '|' + endTagName + ')\\s*(?=%})%}');
-    var rawLevel = 1;
-    var str = '';
-    var matches = null;
-
-    // Skip opening raw token
-    // Keep this token to track line and column numbers
-    var begun = this.advanceAfterBlockEnd();
-
-    // Exit when there's nothing to match
-    // or when we've found the matching "endraw" block
-    while ((matches = this.tokens._extractRegex(rawBlockRegex)) && rawLevel > 0) {
-      var all = matches[0];
-      var pre = matches[1];
-      var blockName = matches[2];
-
-      // Adjust rawlevel
-      if (blockName === tagName) {
-        rawLevel += 1;
-      } else if (blockName === endTagName) {
-        rawLevel -= 1;
-      }
-
-      // Add to str
-      if (rawLevel === 0) {
-        // We want to exclude the last "endraw"
-        str += pre;
-        // Move tokenizer to beginning of endraw block
-        this.tokens.backN(all.length - pre.length);
-      } else {
-        str += all;
-      }
-    }
-    return new nodes.Output(begun.lineno, begun.colno, [new nodes.TemplateData(begun.lineno, begun.colno, str)]);
-  };
-  _proto.parsePostfix = function parsePostfix(node) {
-    var lookup;
-    var tok = this.peekToken();
-    while (tok) {
-      if (tok.type === lexer.TOKEN_LEFT_PAREN) {
-        // Function call
-        node = new nodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
-      } else if (tok.type === lexer.TOKEN_LEFT_BRACKET) {
-        // Reference
-        lookup = this.parseAggregate();
-        if (lookup.children.length > 1) {
-          this.fail('invalid index');
-        }
-        node = new nodes.LookupVal(tok.lineno, tok.colno, node, lookup.children[0]);
-      } else if (tok.type === lexer.TOKEN_OPERATOR && tok.value === '.') {
-        // Reference
-        this.nextToken();
-        var val = this.nextToken();
-        if (val.type !== lexer.TOKEN_SYMBOL) {
-          this.fail('expected name as lookup value, got ' + val.value, val.lineno, val.colno);
-        }
-
-        // Make a literal string because it's not a variable
-        // reference
-        lookup = new nodes.Literal(val.lineno, val.colno, val.value);
-        node = new nodes.LookupVal(tok.lineno, tok.colno, node, lookup);
-      } else {
-        break;
-      }
-      tok = this.peekToken();
-    }
-    return node;
-  };
-  _proto.parseExpression = function parseExpression() {
-    var node = this.parseInlineIf();
-    return node;
-  };
-  _proto.parseInlineIf = function parseInlineIf() {
-    var node = this.parseOr();
-    if (this.skipSymbol('if')) {
-      var condNode = this.parseOr();
-      var bodyNode = node;
-      node = new nodes.InlineIf(node.lineno, node.colno);
-      node.body = bodyNode;
-      node.cond = condNode;
-      if (this.skipSymbol('else')) {
-        node.else_ = this.parseOr();
-      } else {
-        node.else_ = null;
-      }
-    }
-    return node;
-  };
-  _proto.parseOr = function parseOr() {
-    var node = this.parseAnd();
-    while (this.skipSymbol('or')) {
-      var node2 = this.parseAnd();
-      node = new nodes.Or(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseAnd = function parseAnd() {
-    var node = this.parseNot();
-    while (this.skipSymbol('and')) {
-      var node2 = this.parseNot();
-      node = new nodes.And(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseNot = function parseNot() {
-    var tok = this.peekToken();
-    if (this.skipSymbol('not')) {
-      return new nodes.Not(tok.lineno, tok.colno, this.parseNot());
-    }
-    return this.parseIn();
-  };
-  _proto.parseIn = function parseIn() {
-    var node = this.parseIs();
-    while (1) {
-      // eslint-disable-line no-constant-condition
-      // check if the next token is 'not'
-      var tok = this.nextToken();
-      if (!tok) {
-        break;
-      }
-      var invert = tok.type === lexer.TOKEN_SYMBOL && tok.value === 'not';
-      // if it wasn't 'not', put it back
-      if (!invert) {
-        this.pushToken(tok);
-      }
-      if (this.skipSymbol('in')) {
-        var node2 = this.parseIs();
-        node = new nodes.In(node.lineno, node.colno, node, node2);
-        if (invert) {
-          node = new nodes.Not(node.lineno, node.colno, node);
-        }
-      } else {
-        // if we'd found a 'not' but this wasn't an 'in', put back the 'not'
-        if (invert) {
-          this.pushToken(tok);
-        }
-        break;
-      }
-    }
-    return node;
-  }
-
-  // I put this right after "in" in the operator precedence stack. That can
-  // obviously be changed to be closer to Jinja.
-  ;
-  _proto.parseIs = function parseIs() {
-    var node = this.parseCompare();
-    // look for an is
-    if (this.skipSymbol('is')) {
-      // look for a not
-      var not = this.skipSymbol('not');
-      // get the next node
-      var node2 = this.parseCompare();
-      // create an Is node using the next node and the info from our Is node.
-      node = new nodes.Is(node.lineno, node.colno, node, node2);
-      // if we have a Not, create a Not node from our Is node.
-      if (not) {
-        node = new nodes.Not(node.lineno, node.colno, node);
-      }
-    }
-    // return the node.
-    return node;
-  };
-  _proto.parseCompare = function parseCompare() {
-    var compareOps = ['==', '===', '!=', '!==', '<', '>', '<=', '>='];
-    var expr = this.parseConcat();
-    var ops = [];
-    while (1) {
-      // eslint-disable-line no-constant-condition
-      var tok = this.nextToken();
-      if (!tok) {
-        break;
-      } else if (compareOps.indexOf(tok.value) !== -1) {
-        ops.push(new nodes.CompareOperand(tok.lineno, tok.colno, this.parseConcat(), tok.value));
-      } else {
-        this.pushToken(tok);
-        break;
-      }
-    }
-    if (ops.length) {
-      return new nodes.Compare(ops[0].lineno, ops[0].colno, expr, ops);
-    } else {
-      return expr;
-    }
-  }
-
-  // finds the '~' for string concatenation
-  ;
-  _proto.parseConcat = function parseConcat() {
-    var node = this.parseAdd();
-    while (this.skipValue(lexer.TOKEN_TILDE, '~')) {
-      var node2 = this.parseAdd();
-      node = new nodes.Concat(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseAdd = function parseAdd() {
-    var node = this.parseSub();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '+')) {
-      var node2 = this.parseSub();
-      node = new nodes.Add(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseSub = function parseSub() {
-    var node = this.parseMul();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '-')) {
-      var node2 = this.parseMul();
-      node = new nodes.Sub(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseMul = function parseMul() {
-    var node = this.parseDiv();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '*')) {
-      var node2 = this.parseDiv();
-      node = new nodes.Mul(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseDiv = function parseDiv() {
-    var node = this.parseFloorDiv();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '/')) {
-      var node2 = this.parseFloorDiv();
-      node = new nodes.Div(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseFloorDiv = function parseFloorDiv() {
-    var node = this.parseMod();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '//')) {
-      var node2 = this.parseMod();
-      node = new nodes.FloorDiv(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseMod = function parseMod() {
-    var node = this.parsePow();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '%')) {
-      var node2 = this.parsePow();
-      node = new nodes.Mod(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parsePow = function parsePow() {
-    var node = this.parseUnary();
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '**')) {
-      var node2 = this.parseUnary();
-      node = new nodes.Pow(node.lineno, node.colno, node, node2);
-    }
-    return node;
-  };
-  _proto.parseUnary = function parseUnary(noFilters) {
-    var tok = this.peekToken();
-    var node;
-    if (this.skipValue(lexer.TOKEN_OPERATOR, '-')) {
-      node = new nodes.Neg(tok.lineno, tok.colno, this.parseUnary(true));
-    } else if (this.skipValue(lexer.TOKEN_OPERATOR, '+')) {
-      node = new nodes.Pos(tok.lineno, tok.colno, this.parseUnary(true));
-    } else {
-      node = this.parsePrimary();
-    }
-    if (!noFilters) {
-      node = this.parseFilter(node);
-    }
-    return node;
-  };
-  _proto.parsePrimary = function parsePrimary(noPostfix) {
-    var tok = this.nextToken();
-    var val;
-    var node = null;
-    if (!tok) {
-      this.fail('expected expression, got end of file');
-    } else if (tok.type === lexer.TOKEN_STRING) {
-      val = tok.value;
-    } else if (tok.type === lexer.TOKEN_INT) {
-      val = parseInt(tok.value, 10);
-    } else if (tok.type === lexer.TOKEN_FLOAT) {
-      val = parseFloat(tok.value);
-    } else if (tok.type === lexer.TOKEN_BOOLEAN) {
-      if (tok.value === 'true') {
-        val = true;
-      } else if (tok.value === 'false') {
-        val = false;
-      } else {
-        this.fail('invalid boolean: ' + tok.value, tok.lineno, tok.colno);
-      }
-    } else if (tok.type === lexer.TOKEN_NONE) {
-      val = null;
-    } else if (tok.type === lexer.TOKEN_REGEX) {
-      val = new RegExp(tok.value.body, tok.value.flags);
-    }
-    if (val !== undefined) {
-      node = new nodes.Literal(tok.lineno, tok.colno, val);
-    } else if (tok.type === lexer.TOKEN_SYMBOL) {
-      node = new nodes.Symbol(tok.lineno, tok.colno, tok.value);
-    } else {
-      // See if it's an aggregate type, we need to push the
-      // current delimiter token back on
-      this.pushToken(tok);
-      node = this.parseAggregate();
-    }
-    if (!noPostfix) {
-      node = this.parsePostfix(node);
-    }
-    if (node) {
-      return node;
-    } else {
-      throw this.error("unexpected token: " + tok.value, tok.lineno, tok.colno);
-    }
-  };
-  _proto.parseFilterName = function parseFilterName() {
-    var tok = this.expect(lexer.TOKEN_SYMBOL);
-    var name = tok.value;
-    while (this.skipValue(lexer.TOKEN_OPERATOR, '.')) {
-      name += '.' + this.expect(lexer.TOKEN_SYMBOL).value;
-    }
-    return new nodes.Symbol(tok.lineno, tok.colno, name);
-  };
-  _proto.parseFilterArgs = function parseFilterArgs(node) {
-    if (this.peekToken().type === lexer.TOKEN_LEFT_PAREN) {
-      // Get a FunCall node and add the parameters to the
-      // filter
-      var call = this.parsePostfix(node);
-      return call.args.children;
-    }
-    return [];
-  };
-  _proto.parseFilter = function parseFilter(node) {
-    while (this.skip(lexer.TOKEN_PIPE)) {
-      var name = this.parseFilterName();
-      node = new nodes.Filter(name.lineno, name.colno, name, new nodes.NodeList(name.lineno, name.colno, [node].concat(this.parseFilterArgs(node))));
-    }
-    return node;
-  };
-  _proto.parseFilterStatement = function parseFilterStatement() {
-    var filterTok = this.peekToken();
-    if (!this.skipSymbol('filter')) {
-      this.fail('parseFilterStatement: expected filter');
-    }
-    var name = this.parseFilterName();
-    var args = this.parseFilterArgs(name);
-    this.advanceAfterBlockEnd(filterTok.value);
-    var body = new nodes.Capture(name.lineno, name.colno, this.parseUntilBlocks('endfilter'));
-    this.advanceAfterBlockEnd();
-    var node = new nodes.Filter(name.lineno, name.colno, name, new nodes.NodeList(name.lineno, name.colno, [body].concat(args)));
-    return new nodes.Output(name.lineno, name.colno, [node]);
-  };
-  _proto.parseAggregate = function parseAggregate() {
-    var tok = this.nextToken();
-    var node;
-    switch (tok.type) {
-      case lexer.TOKEN_LEFT_PAREN:
-        node = new nodes.Group(tok.lineno, tok.colno);
-        break;
-      case lexer.TOKEN_LEFT_BRACKET:
-        node = new nodes.Array(tok.lineno, tok.colno);
-        break;
-      case lexer.TOKEN_LEFT_CURLY:
-        node = new nodes.Dict(tok.lineno, tok.colno);
-        break;
-      default:
-        return null;
-    }
-    while (1) {
-      // eslint-disable-line no-constant-condition
-      var type = this.peekToken().type;
-      if (type === lexer.TOKEN_RIGHT_PAREN || type === lexer.TOKEN_RIGHT_BRACKET || type === lexer.TOKEN_RIGHT_CURLY) {
-        this.nextToken();
-        break;
-      }
-      if (node.children.length > 0) {
-        if (!this.skip(lexer.TOKEN_COMMA)) {
-          this.fail('parseAggregate: expected comma after expression', tok.lineno, tok.colno);
-        }
-      }
-      if (node instanceof nodes.Dict) {
-        // TODO: check for errors
-        var key = this.parsePrimary();
-
-        // We expect a key/value pair for dicts, separated by a
-        // colon
-        if (!this.skip(lexer.TOKEN_COLON)) {
-          this.fail('parseAggregate: expected colon after dict key', tok.lineno, tok.colno);
-        }
-
-        // TODO: check for errors
-        var value = this.parseExpression();
-        node.addChild(new nodes.Pair(key.lineno, key.colno, key, value));
-      } else {
-        // TODO: check for errors
-        var expr = this.parseExpression();
-        node.addChild(expr);
-      }
-    }
-    return node;
-  };
-  _proto.parseSignature = function parseSignature(tolerant, noParens) {
-    var tok = this.peekToken();
-    if (!noParens && tok.type !== lexer.TOKEN_LEFT_PAREN) {
-      if (tolerant) {
-        return null;
-      } else {
-        this.fail('expected arguments', tok.lineno, tok.colno);
-      }
-    }
-    if (tok.type === lexer.TOKEN_LEFT_PAREN) {
-      tok = this.nextToken();
-    }
-    var args = new nodes.NodeList(tok.lineno, tok.colno);
-    var kwargs = new nodes.KeywordArgs(tok.lineno, tok.colno);
-    var checkComma = false;
-    while (1) {
-      // eslint-disable-line no-constant-condition
-      tok = this.peekToken();
-      if (!noParens && tok.type === lexer.TOKEN_RIGHT_PAREN) {
-        this.nextToken();
-        break;
-      } else if (noParens && tok.type === lexer.TOKEN_BLOCK_END) {
-        break;
-      }
-      if (checkComma && !this.skip(lexer.TOKEN_COMMA)) {
-        this.fail('parseSignature: expected comma after expression', tok.lineno, tok.colno);
-      } else {
-        var arg = this.parseExpression();
-        if (this.skipValue(lexer.TOKEN_OPERATOR, '=')) {
-          kwargs.addChild(new nodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
-        } else {
-          args.addChild(arg);
-        }
-      }
-      checkComma = true;
-    }
-    if (kwargs.children.length) {
-      args.addChild(kwargs);
-    }
-    return args;
-  };
-  _proto.parseUntilBlocks = function parseUntilBlocks() {
-    var prev = this.breakOnBlocks;
-    for (var _len = arguments.length, blockNames = new Array(_len), _key = 0; _key < _len; _key++) {
-      blockNames[_key] = arguments[_key];
-    }
-    this.breakOnBlocks = blockNames;
-    var ret = this.parse();
-    this.breakOnBlocks = prev;
-    return ret;
-  };
-  _proto.parseNodes = function parseNodes() {
-    var tok;
-    var buf = [];
-    while (tok = this.nextToken()) {
-      if (tok.type === lexer.TOKEN_DATA) {
-        var data = tok.value;
-        var nextToken = this.peekToken();
-        var nextVal = nextToken && nextToken.value;
-
-        // If the last token has "-" we need to trim the
-        // leading whitespace of the data. This is marked with
-        // the `dropLeadingWhitespace` variable.
-        if (this.dropLeadingWhitespace) {
-          // TODO: this could be optimized (don't use regex)
-          data = data.replace(/^\s*/, '');
-          this.dropLeadingWhitespace = false;
-        }
-
-        // Same for the succeeding block start token
-        if (nextToken && (nextToken.type === lexer.TOKEN_BLOCK_START && nextVal.charAt(nextVal.length - 1) === '-' || nextToken.type === lexer.TOKEN_VARIABLE_START && nextVal.charAt(this.tokens.tags.VARIABLE_START.length) === '-' || nextToken.type === lexer.TOKEN_COMMENT && nextVal.charAt(this.tokens.tags.COMMENT_START.length) === '-')) {
-          // TODO: this could be optimized (don't use regex)
-          data = data.replace(/\s*$/, '');
-        }
-        buf.push(new nodes.Output(tok.lineno, tok.colno, [new nodes.TemplateData(tok.lineno, tok.colno, data)]));
-      } else if (tok.type === lexer.TOKEN_BLOCK_START) {
-        this.dropLeadingWhitespace = false;
-        var n = this.parseStatement();
-        if (!n) {
-          break;
-        }
-        buf.push(n);
-      } else if (tok.type === lexer.TOKEN_VARIABLE_START) {
-        var e = this.parseExpression();
-        this.dropLeadingWhitespace = false;
-        this.advanceAfterVariableEnd();
-        buf.push(new nodes.Output(tok.lineno, tok.colno, [e]));
-      } else if (tok.type === lexer.TOKEN_COMMENT) {
-        this.dropLeadingWhitespace = tok.value.charAt(tok.value.length - this.tokens.tags.COMMENT_END.length - 1) === '-';
-      } else {
-        // Ignore comments, otherwise this should be an error
-        this.fail('Unexpected token at top-level: ' + tok.type, tok.lineno, tok.colno);
-      }
-    }
-    return buf;
-  };
-  _proto.parse = function parse() {
-    return new nodes.NodeList(0, 0, this.parseNodes());
-  };
-  _proto.parseAsRoot = function parseAsRoot() {
-    return new nodes.Root(0, 0, this.parseNodes());
-  };
-  return Parser;
-}(Obj); // var util = require('util');
-// var l = lexer.lex('{%- if x -%}\n hello {% endif %}');
-// var t;
-// while((t = l.nextToken())) {
-//     console.log(util.inspect(t));
-// }
-// var p = new Parser(lexer.lex('hello {% filter title %}' +
-//                              'Hello madam how are you' +
-//                              '{% endfilter %}'));
-// var n = p.parseAsRoot();
-// nodes.printNodes(n);
-module.exports = {
-  parse: function parse(src, extensions, opts) {
-    var p = new Parser(lexer.lex(src, opts));
-    if (extensions !== undefined) {
-      p.extensions = extensions;
-    }
-    return p.parseAsRoot();
-  },
-  Parser: Parser
-};
-
-/***/ }),
-
-/***/ 2544:
-/***/ ((module) => {
-
-
-
-function precompileGlobal(templates, opts) {
-  var out = '';
-  opts = opts || {};
-  for (var i = 0; i < templates.length; i++) {
-    var name = JSON.stringify(templates[i].name);
-    var template = templates[i].template;
-    out += '(function() {' + '(window.nunjucksPrecompiled = window.nunjucksPrecompiled || {})' + '[' + name + '] = (function() {\n' + template + '\n})();\n';
-    if (opts.asFunction) {
-      out += 'return function(ctx, cb) { return nunjucks.render(' + name + ', ctx, cb); }\n';
-    }
-    out += '})();\n';
-  }
-  return out;
-}
-module.exports = precompileGlobal;
-
-/***/ }),
-
-/***/ 4586:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var fs = __nccwpck_require__(9896);
-var path = __nccwpck_require__(6928);
-var _require = __nccwpck_require__(7853),
-  _prettifyError = _require._prettifyError;
-var compiler = __nccwpck_require__(8993);
-var _require2 = __nccwpck_require__(4499),
-  Environment = _require2.Environment;
-var precompileGlobal = __nccwpck_require__(2544);
-function match(filename, patterns) {
-  if (!Array.isArray(patterns)) {
-    return false;
-  }
-  return patterns.some(function (pattern) {
-    return filename.match(pattern);
-  });
-}
-function precompileString(str, opts) {
-  opts = opts || {};
-  opts.isString = true;
-  var env = opts.env || new Environment([]);
-  var wrapper = opts.wrapper || precompileGlobal;
-  if (!opts.name) {
-    throw new Error('the "name" option is required when compiling a string');
-  }
-  return wrapper([_precompile(str, opts.name, env)], opts);
-}
-function precompile(input, opts) {
-  // The following options are available:
-  //
-  // * name: name of the template (auto-generated when compiling a directory)
-  // * isString: input is a string, not a file path
-  // * asFunction: generate a callable function
-  // * force: keep compiling on error
-  // * env: the Environment to use (gets extensions and async filters from it)
-  // * include: which file/folders to include (folders are auto-included, files are auto-excluded)
-  // * exclude: which file/folders to exclude (folders are auto-included, files are auto-excluded)
-  // * wrapper: function(templates, opts) {...}
-  //       Customize the output format to store the compiled template.
-  //       By default, templates are stored in a global variable used by the runtime.
-  //       A custom loader will be necessary to load your custom wrapper.
-
-  opts = opts || {};
-  var env = opts.env || new Environment([]);
-  var wrapper = opts.wrapper || precompileGlobal;
-  if (opts.isString) {
-    return precompileString(input, opts);
-  }
-  var pathStats = fs.existsSync(input) && fs.statSync(input);
-  var precompiled = [];
-  var templates = [];
-  function addTemplates(dir) {
-    fs.readdirSync(dir).forEach(function (file) {
-      var filepath = path.join(dir, file);
-      var subpath = filepath.substr(path.join(input, '/').length);
-      var stat = fs.statSync(filepath);
-      if (stat && stat.isDirectory()) {
-        subpath += '/';
-        if (!match(subpath, opts.exclude)) {
-          addTemplates(filepath);
-        }
-      } else if (match(subpath, opts.include)) {
-        templates.push(filepath);
-      }
-    });
-  }
-  if (pathStats.isFile()) {
-    precompiled.push(_precompile(fs.readFileSync(input, 'utf-8'), opts.name || input, env));
-  } else if (pathStats.isDirectory()) {
-    addTemplates(input);
-    for (var i = 0; i < templates.length; i++) {
-      var name = templates[i].replace(path.join(input, '/'), '');
-      try {
-        precompiled.push(_precompile(fs.readFileSync(templates[i], 'utf-8'), name, env));
-      } catch (e) {
-        if (opts.force) {
-          // Don't stop generating the output if we're
-          // forcing compilation.
-          console.error(e); // eslint-disable-line no-console
-        } else {
-          throw e;
-        }
-      }
-    }
-  }
-  return wrapper(precompiled, opts);
-}
-function _precompile(str, name, env) {
-  env = env || new Environment([]);
-  var asyncFilters = env.asyncFilters;
-  var extensions = env.extensionsList;
-  var template;
-  name = name.replace(/\\/g, '/');
-  try {
-    template = compiler.compile(str, asyncFilters, extensions, name, env.opts);
-  } catch (err) {
-    throw _prettifyError(name, false, err);
-  }
-  return {
-    name: name,
-    template: template
-  };
-}
-module.exports = {
-  precompile: precompile,
-  precompileString: precompileString
-};
-
-/***/ }),
-
-/***/ 7402:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
-function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var Loader = __nccwpck_require__(3391);
-var PrecompiledLoader = /*#__PURE__*/function (_Loader) {
-  _inheritsLoose(PrecompiledLoader, _Loader);
-  function PrecompiledLoader(compiledTemplates) {
-    var _this;
-    _this = _Loader.call(this) || this;
-    _this.precompiled = compiledTemplates || {};
-    return _this;
-  }
-  var _proto = PrecompiledLoader.prototype;
-  _proto.getSource = function getSource(name) {
-    if (this.precompiled[name]) {
-      return {
-        src: {
-          type: 'code',
-          obj: this.precompiled[name]
-        },
-        path: name
-      };
-    }
-    return null;
-  };
-  return PrecompiledLoader;
-}(Loader);
-module.exports = {
-  PrecompiledLoader: PrecompiledLoader
-};
-
-/***/ }),
-
-/***/ 9846:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var lib = __nccwpck_require__(7853);
-var arrayFrom = Array.from;
-var supportsIterators = typeof Symbol === 'function' && Symbol.iterator && typeof arrayFrom === 'function';
-
-// Frames keep track of scoping both at compile-time and run-time so
-// we know how to access variables. Block tags can introduce special
-// variables, for example.
-var Frame = /*#__PURE__*/function () {
-  function Frame(parent, isolateWrites) {
-    this.variables = Object.create(null);
-    this.parent = parent;
-    this.topLevel = false;
-    // if this is true, writes (set) should never propagate upwards past
-    // this frame to its parent (though reads may).
-    this.isolateWrites = isolateWrites;
-  }
-  var _proto = Frame.prototype;
-  _proto.set = function set(name, val, resolveUp) {
-    // Allow variables with dots by automatically creating the
-    // nested structure
-    var parts = name.split('.');
-    var obj = this.variables;
-    var frame = this;
-    if (resolveUp) {
-      if (frame = this.resolve(parts[0], true)) {
-        frame.set(name, val);
-        return;
-      }
-    }
-    for (var i = 0; i < parts.length - 1; i++) {
-      var id = parts[i];
-      if (!obj[id]) {
-        obj[id] = {};
-      }
-      obj = obj[id];
-    }
-    obj[parts[parts.length - 1]] = val;
-  };
-  _proto.get = function get(name) {
-    var val = this.variables[name];
-    if (val !== undefined) {
-      return val;
-    }
-    return null;
-  };
-  _proto.lookup = function lookup(name) {
-    var p = this.parent;
-    var val = this.variables[name];
-    if (val !== undefined) {
-      return val;
-    }
-    return p && p.lookup(name);
-  };
-  _proto.resolve = function resolve(name, forWrite) {
-    var p = forWrite && this.isolateWrites ? undefined : this.parent;
-    var val = this.variables[name];
-    if (val !== undefined) {
-      return this;
-    }
-    return p && p.resolve(name);
-  };
-  _proto.push = function push(isolateWrites) {
-    return new Frame(this, isolateWrites);
-  };
-  _proto.pop = function pop() {
-    return this.parent;
-  };
-  return Frame;
-}();
-function makeMacro(argNames, kwargNames, func) {
-  return function macro() {
-    for (var _len = arguments.length, macroArgs = new Array(_len), _key = 0; _key < _len; _key++) {
-      macroArgs[_key] = arguments[_key];
-    }
-    var argCount = numArgs(macroArgs);
-    var args;
-    var kwargs = getKeywordArgs(macroArgs);
-    if (argCount > argNames.length) {
-      args = macroArgs.slice(0, argNames.length);
-
-      // Positional arguments that should be passed in as
-      // keyword arguments (essentially default values)
-      macroArgs.slice(args.length, argCount).forEach(function (val, i) {
-        if (i < kwargNames.length) {
-          kwargs[kwargNames[i]] = val;
-        }
-      });
-      args.push(kwargs);
-    } else if (argCount < argNames.length) {
-      args = macroArgs.slice(0, argCount);
-      for (var i = argCount; i < argNames.length; i++) {
-        var arg = argNames[i];
-
-        // Keyword arguments that should be passed as
-        // positional arguments, i.e. the caller explicitly
-        // used the name of a positional arg
-        args.push(kwargs[arg]);
-        delete kwargs[arg];
-      }
-      args.push(kwargs);
-    } else {
-      args = macroArgs;
-    }
-    return func.apply(this, args);
-  };
-}
-function makeKeywordArgs(obj) {
-  obj.__keywords = true;
-  return obj;
-}
-function isKeywordArgs(obj) {
-  return obj && Object.prototype.hasOwnProperty.call(obj, '__keywords');
-}
-function getKeywordArgs(args) {
-  var len = args.length;
-  if (len) {
-    var lastArg = args[len - 1];
-    if (isKeywordArgs(lastArg)) {
-      return lastArg;
-    }
-  }
-  return {};
-}
-function numArgs(args) {
-  var len = args.length;
-  if (len === 0) {
-    return 0;
-  }
-  var lastArg = args[len - 1];
-  if (isKeywordArgs(lastArg)) {
-    return len - 1;
-  } else {
-    return len;
-  }
-}
-
-// A SafeString object indicates that the string should not be
-// autoescaped. This happens magically because autoescaping only
-// occurs on primitive string objects.
-function SafeString(val) {
-  if (typeof val !== 'string') {
-    return val;
-  }
-  this.val = val;
-  this.length = val.length;
-}
-SafeString.prototype = Object.create(String.prototype, {
-  length: {
-    writable: true,
-    configurable: true,
-    value: 0
-  }
-});
-SafeString.prototype.valueOf = function valueOf() {
-  return this.val;
-};
-SafeString.prototype.toString = function toString() {
-  return this.val;
-};
-function copySafeness(dest, target) {
-  if (dest instanceof SafeString) {
-    return new SafeString(target);
-  }
-  return target.toString();
-}
-function markSafe(val) {
-  var type = typeof val;
-  if (type === 'string') {
-    return new SafeString(val);
-  } else if (type !== 'function') {
-    return val;
-  } else {
-    return function wrapSafe(args) {
-      var ret = val.apply(this, arguments);
-      if (typeof ret === 'string') {
-        return new SafeString(ret);
-      }
-      return ret;
-    };
-  }
-}
-function suppressValue(val, autoescape) {
-  val = val !== undefined && val !== null ? val : '';
-  if (autoescape && !(val instanceof SafeString)) {
-    val = lib.escape(val.toString());
-  }
-  return val;
-}
-function ensureDefined(val, lineno, colno) {
-  if (val === null || val === undefined) {
-    throw new lib.TemplateError('attempted to output null or undefined value', lineno + 1, colno + 1);
-  }
-  return val;
-}
-function memberLookup(obj, val) {
-  if (obj === undefined || obj === null) {
-    return undefined;
-  }
-  if (typeof obj[val] === 'function') {
-    return function () {
-      for (var _len2 = arguments.length, args = new Array(_len2), _key2 = 0; _key2 < _len2; _key2++) {
-        args[_key2] = arguments[_key2];
-      }
-      return obj[val].apply(obj, args);
-    };
-  }
-  return obj[val];
-}
-function callWrap(obj, name, context, args) {
-  if (!obj) {
-    throw new Error('Unable to call `' + name + '`, which is undefined or falsey');
-  } else if (typeof obj !== 'function') {
-    throw new Error('Unable to call `' + name + '`, which is not a function');
-  }
-  return obj.apply(context, args);
-}
-function contextOrFrameLookup(context, frame, name) {
-  var val = frame.lookup(name);
-  return val !== undefined ? val : context.lookup(name);
-}
-function handleError(error, lineno, colno) {
-  if (error.lineno) {
-    return error;
-  } else {
-    return new lib.TemplateError(error, lineno, colno);
-  }
-}
-function asyncEach(arr, dimen, iter, cb) {
-  if (lib.isArray(arr)) {
-    var len = arr.length;
-    lib.asyncIter(arr, function iterCallback(item, i, next) {
-      switch (dimen) {
-        case 1:
-          iter(item, i, len, next);
-          break;
-        case 2:
-          iter(item[0], item[1], i, len, next);
-          break;
-        case 3:
-          iter(item[0], item[1], item[2], i, len, next);
-          break;
-        default:
-          item.push(i, len, next);
-          iter.apply(this, item);
-      }
-    }, cb);
-  } else {
-    lib.asyncFor(arr, function iterCallback(key, val, i, len, next) {
-      iter(key, val, i, len, next);
-    }, cb);
-  }
-}
-function asyncAll(arr, dimen, func, cb) {
-  var finished = 0;
-  var len;
-  var outputArr;
-  function done(i, output) {
-    finished++;
-    outputArr[i] = output;
-    if (finished === len) {
-      cb(null, outputArr.join(''));
-    }
-  }
-  if (lib.isArray(arr)) {
-    len = arr.length;
-    outputArr = new Array(len);
-    if (len === 0) {
-      cb(null, '');
-    } else {
-      for (var i = 0; i < arr.length; i++) {
-        var item = arr[i];
-        switch (dimen) {
-          case 1:
-            func(item, i, len, done);
-            break;
-          case 2:
-            func(item[0], item[1], i, len, done);
-            break;
-          case 3:
-            func(item[0], item[1], item[2], i, len, done);
-            break;
-          default:
-            item.push(i, len, done);
-            func.apply(this, item);
-        }
-      }
-    }
-  } else {
-    var keys = lib.keys(arr || {});
-    len = keys.length;
-    outputArr = new Array(len);
-    if (len === 0) {
-      cb(null, '');
-    } else {
-      for (var _i = 0; _i < keys.length; _i++) {
-        var k = keys[_i];
-        func(k, arr[k], _i, len, done);
-      }
-    }
-  }
-}
-function fromIterator(arr) {
-  if (typeof arr !== 'object' || arr === null || lib.isArray(arr)) {
-    return arr;
-  } else if (supportsIterators && Symbol.iterator in arr) {
-    return arrayFrom(arr);
-  } else {
-    return arr;
-  }
-}
-module.exports = {
-  Frame: Frame,
-  makeMacro: makeMacro,
-  makeKeywordArgs: makeKeywordArgs,
-  numArgs: numArgs,
-  suppressValue: suppressValue,
-  ensureDefined: ensureDefined,
-  memberLookup: memberLookup,
-  contextOrFrameLookup: contextOrFrameLookup,
-  callWrap: callWrap,
-  handleError: handleError,
-  isArray: lib.isArray,
-  keys: lib.keys,
-  SafeString: SafeString,
-  copySafeness: copySafeness,
-  markSafe: markSafe,
-  asyncEach: asyncEach,
-  asyncAll: asyncAll,
-  inOperator: lib.inOperator,
-  fromIterator: fromIterator
-};
-
-/***/ }),
-
-/***/ 4259:
-/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
-
-
-
-var SafeString = (__nccwpck_require__(9846).SafeString);
-
-/**
- * Returns `true` if the object is a function, otherwise `false`.
- * @param { any } value
- * @returns { boolean }
- */
-function callable(value) {
-  return typeof value === 'function';
-}
-exports.callable = callable;
-
-/**
- * Returns `true` if the object is strictly not `undefined`.
- * @param { any } value
- * @returns { boolean }
- */
-function defined(value) {
-  return value !== undefined;
-}
-exports.defined = defined;
-
-/**
- * Returns `true` if the operand (one) is divisble by the test's argument
- * (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function divisibleby(one, two) {
-  return one % two === 0;
-}
-exports.divisibleby = divisibleby;
-
-/**
- * Returns true if the string has been escaped (i.e., is a SafeString).
- * @param { any } value
- * @returns { boolean }
- */
-function escaped(value) {
-  return value instanceof SafeString;
-}
-exports.escaped = escaped;
-
-/**
- * Returns `true` if the arguments are strictly equal.
- * @param { any } one
- * @param { any } two
- */
-function equalto(one, two) {
-  return one === two;
-}
-exports.equalto = equalto;
-
-// Aliases
-exports.eq = exports.equalto;
-exports.sameas = exports.equalto;
-
-/**
- * Returns `true` if the value is evenly divisible by 2.
- * @param { number } value
- * @returns { boolean }
- */
-function even(value) {
-  return value % 2 === 0;
-}
-exports.even = even;
-
-/**
- * Returns `true` if the value is falsy - if I recall correctly, '', 0, false,
- * undefined, NaN or null. I don't know if we should stick to the default JS
- * behavior or attempt to replicate what Python believes should be falsy (i.e.,
- * empty arrays, empty dicts, not 0...).
- * @param { any } value
- * @returns { boolean }
- */
-function falsy(value) {
-  return !value;
-}
-exports.falsy = falsy;
-
-/**
- * Returns `true` if the operand (one) is greater or equal to the test's
- * argument (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function ge(one, two) {
-  return one >= two;
-}
-exports.ge = ge;
-
-/**
- * Returns `true` if the operand (one) is greater than the test's argument
- * (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function greaterthan(one, two) {
-  return one > two;
-}
-exports.greaterthan = greaterthan;
-
-// alias
-exports.gt = exports.greaterthan;
-
-/**
- * Returns `true` if the operand (one) is less than or equal to the test's
- * argument (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function le(one, two) {
-  return one <= two;
-}
-exports.le = le;
-
-/**
- * Returns `true` if the operand (one) is less than the test's passed argument
- * (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function lessthan(one, two) {
-  return one < two;
-}
-exports.lessthan = lessthan;
-
-// alias
-exports.lt = exports.lessthan;
-
-/**
- * Returns `true` if the string is lowercased.
- * @param { string } value
- * @returns { boolean }
- */
-function lower(value) {
-  return value.toLowerCase() === value;
-}
-exports.lower = lower;
-
-/**
- * Returns `true` if the operand (one) is less than or equal to the test's
- * argument (two).
- * @param { number } one
- * @param { number } two
- * @returns { boolean }
- */
-function ne(one, two) {
-  return one !== two;
-}
-exports.ne = ne;
-
-/**
- * Returns true if the value is strictly equal to `null`.
- * @param { any }
- * @returns { boolean }
- */
-function nullTest(value) {
-  return value === null;
-}
-exports["null"] = nullTest;
-
-/**
- * Returns true if value is a number.
- * @param { any }
- * @returns { boolean }
- */
-function number(value) {
-  return typeof value === 'number';
-}
-exports.number = number;
-
-/**
- * Returns `true` if the value is *not* evenly divisible by 2.
- * @param { number } value
- * @returns { boolean }
- */
-function odd(value) {
-  return value % 2 === 1;
-}
-exports.odd = odd;
-
-/**
- * Returns `true` if the value is a string, `false` if not.
- * @param { any } value
- * @returns { boolean }
- */
-function string(value) {
-  return typeof value === 'string';
-}
-exports.string = string;
-
-/**
- * Returns `true` if the value is not in the list of things considered falsy:
- * '', null, undefined, 0, NaN and false.
- * @param { any } value
- * @returns { boolean }
- */
-function truthy(value) {
-  return !!value;
-}
-exports.truthy = truthy;
-
-/**
- * Returns `true` if the value is undefined.
- * @param { any } value
- * @returns { boolean }
- */
-function undefinedTest(value) {
-  return value === undefined;
-}
-exports.undefined = undefinedTest;
-
-/**
- * Returns `true` if the string is uppercased.
- * @param { string } value
- * @returns { boolean }
- */
-function upper(value) {
-  return value.toUpperCase() === value;
-}
-exports.upper = upper;
-
-/**
- * If ES6 features are available, returns `true` if the value implements the
- * `Symbol.iterator` method. If not, it's a string or Array.
- *
- * Could potentially cause issues if a browser exists that has Set and Map but
- * not Symbol.
- *
- * @param { any } value
- * @returns { boolean }
- */
-function iterable(value) {
-  if (typeof Symbol !== 'undefined') {
-    return !!value[Symbol.iterator];
-  } else {
-    return Array.isArray(value) || typeof value === 'string';
-  }
-}
-exports.iterable = iterable;
-
-/**
- * If ES6 features are available, returns `true` if the value is an object hash
- * or an ES6 Map. Otherwise just return if it's an object hash.
- * @param { any } value
- * @returns { boolean }
- */
-function mapping(value) {
-  // only maps and object hashes
-  var bool = value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value);
-  if (Set) {
-    return bool && !(value instanceof Set);
-  } else {
-    return bool;
-  }
-}
-exports.mapping = mapping;
-
-/***/ }),
-
-/***/ 6297:
-/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
-
-
-
-var nodes = __nccwpck_require__(6151);
-var lib = __nccwpck_require__(7853);
-var sym = 0;
-function gensym() {
-  return 'hole_' + sym++;
-}
-
-// copy-on-write version of map
-function mapCOW(arr, func) {
-  var res = null;
-  for (var i = 0; i < arr.length; i++) {
-    var item = func(arr[i]);
-    if (item !== arr[i]) {
-      if (!res) {
-        res = arr.slice();
-      }
-      res[i] = item;
-    }
-  }
-  return res || arr;
-}
-function walk(ast, func, depthFirst) {
-  if (!(ast instanceof nodes.Node)) {
-    return ast;
-  }
-  if (!depthFirst) {
-    var astT = func(ast);
-    if (astT && astT !== ast) {
-      return astT;
-    }
-  }
-  if (ast instanceof nodes.NodeList) {
-    var children = mapCOW(ast.children, function (node) {
-      return walk(node, func, depthFirst);
-    });
-    if (children !== ast.children) {
-      ast = new nodes[ast.typename](ast.lineno, ast.colno, children);
-    }
-  } else if (ast instanceof nodes.CallExtension) {
-    var args = walk(ast.args, func, depthFirst);
-    var contentArgs = mapCOW(ast.contentArgs, function (node) {
-      return walk(node, func, depthFirst);
-    });
-    if (args !== ast.args || contentArgs !== ast.contentArgs) {
-      ast = new nodes[ast.typename](ast.extName, ast.prop, args, contentArgs);
-    }
-  } else {
-    var props = ast.fields.map(function (field) {
-      return ast[field];
-    });
-    var propsT = mapCOW(props, function (prop) {
-      return walk(prop, func, depthFirst);
-    });
-    if (propsT !== props) {
-      ast = new nodes[ast.typename](ast.lineno, ast.colno);
-      propsT.forEach(function (prop, i) {
-        ast[ast.fields[i]] = prop;
-      });
-    }
-  }
-  return depthFirst ? func(ast) || ast : ast;
-}
-function depthWalk(ast, func) {
-  return walk(ast, func, true);
-}
-function _liftFilters(node, asyncFilters, prop) {
-  var children = [];
-  var walked = depthWalk(prop ? node[prop] : node, function (descNode) {
-    var symbol;
-    if (descNode instanceof nodes.Block) {
-      return descNode;
-    } else if (descNode instanceof nodes.Filter && lib.indexOf(asyncFilters, descNode.name.value) !== -1 || descNode instanceof nodes.CallExtensionAsync) {
-      symbol = new nodes.Symbol(descNode.lineno, descNode.colno, gensym());
-      children.push(new nodes.FilterAsync(descNode.lineno, descNode.colno, descNode.name, descNode.args, symbol));
-    }
-    return symbol;
-  });
-  if (prop) {
-    node[prop] = walked;
-  } else {
-    node = walked;
-  }
-  if (children.length) {
-    children.push(node);
-    return new nodes.NodeList(node.lineno, node.colno, children);
-  } else {
-    return node;
-  }
-}
-function liftFilters(ast, asyncFilters) {
-  return depthWalk(ast, function (node) {
-    if (node instanceof nodes.Output) {
-      return _liftFilters(node, asyncFilters);
-    } else if (node instanceof nodes.Set) {
-      return _liftFilters(node, asyncFilters, 'value');
-    } else if (node instanceof nodes.For) {
-      return _liftFilters(node, asyncFilters, 'arr');
-    } else if (node instanceof nodes.If) {
-      return _liftFilters(node, asyncFilters, 'cond');
-    } else if (node instanceof nodes.CallExtension) {
-      return _liftFilters(node, asyncFilters, 'args');
-    } else {
-      return undefined;
-    }
-  });
-}
-function liftSuper(ast) {
-  return walk(ast, function (blockNode) {
-    if (!(blockNode instanceof nodes.Block)) {
-      return;
-    }
-    var hasSuper = false;
-    var symbol = gensym();
-    blockNode.body = walk(blockNode.body, function (node) {
-      // eslint-disable-line consistent-return
-      if (node instanceof nodes.FunCall && node.name.value === 'super') {
-        hasSuper = true;
-        return new nodes.Symbol(node.lineno, node.colno, symbol);
-      }
-    });
-    if (hasSuper) {
-      blockNode.body.children.unshift(new nodes.Super(0, 0, blockNode.name, new nodes.Symbol(0, 0, symbol)));
-    }
-  });
-}
-function convertStatements(ast) {
-  return depthWalk(ast, function (node) {
-    if (!(node instanceof nodes.If) && !(node instanceof nodes.For)) {
-      return undefined;
-    }
-    var async = false;
-    walk(node, function (child) {
-      if (child instanceof nodes.FilterAsync || child instanceof nodes.IfAsync || child instanceof nodes.AsyncEach || child instanceof nodes.AsyncAll || child instanceof nodes.CallExtensionAsync) {
-        async = true;
-        // Stop iterating by returning the node
-        return child;
-      }
-      return undefined;
-    });
-    if (async) {
-      if (node instanceof nodes.If) {
-        return new nodes.IfAsync(node.lineno, node.colno, node.cond, node.body, node.else_);
-      } else if (node instanceof nodes.For && !(node instanceof nodes.AsyncAll)) {
-        return new nodes.AsyncEach(node.lineno, node.colno, node.arr, node.name, node.body, node.else_);
-      }
-    }
-    return undefined;
-  });
-}
-function cps(ast, asyncFilters) {
-  return convertStatements(liftSuper(liftFilters(ast, asyncFilters)));
-}
-function transform(ast, asyncFilters) {
-  return cps(ast, asyncFilters || []);
-}
-
-// var parser = require('./parser');
-// var src = 'hello {% foo %}{% endfoo %} end';
-// var ast = transform(parser.parse(src, [new FooExtension()]), ['bar']);
-// nodes.printNodes(ast);
-
-module.exports = {
-  transform: transform
-};
 
 /***/ }),
 
@@ -15704,10 +9362,1671 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 568:
-/***/ ((module) => {
+/***/ 4974:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-module.exports = eval("require")("chokidar");
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lp: () => (/* binding */ datasetFingerprint),
+/* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
+/* harmony export */   Up: () => (/* binding */ Fingerprinter)
+/* harmony export */ });
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _util_argv_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3972);
+/* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5138);
+/**
+ * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
+ * differs from the baseline's is *changed*, not compared, so the fingerprint
+ * must change whenever what decides the case's verdict changes: its input, its
+ * assertions, the files they name (a `file:` check edited to `() => true`, and
+ * the modules that check imports), and the judge settings when it is judged.
+ * It must not change with where the repository is checked out: files are
+ * named by their path relative to the config's folder.
+ */
+
+
+
+
+
+/**
+ * What the fingerprints of a record mean: bumped whenever what they cover
+ * changes, since fingerprints of two versions never match. Records without
+ * `fingerprintVersion` were made by version 1 (input, assertions with absolute
+ * file paths, judge model and threshold).
+ */
+const FINGERPRINT_VERSION = 2;
+const FILE_URL = 'file://';
+/** Files a check may import from: relative specifiers of these are followed. */
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
+/** Tried, in order, for an import specifier written without its extension. */
+const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts'];
+/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
+/** A check that imports more modules than this is fingerprinted by its first ones. */
+const MAX_MODULES = 256;
+const isModule = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+function isFile(file) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function readFacts(file) {
+    let bytes;
+    try {
+        bytes = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readFileSync)(file);
+    }
+    catch {
+        return { digest: null, imports: [] };
+    }
+    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
+    return { digest: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex'), imports };
+}
+/** Where a relative import specifier of `from` leads, when it is a file. */
+function resolveImport(from, specifier) {
+    const base = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier.replace(/[?#].*$/, ''));
+    for (const ext of IMPLIED_EXTENSIONS)
+        if (isFile(base + ext))
+            return base + ext;
+    return undefined;
+}
+/**
+ * Fingerprints the cases of one config: files are read once however many
+ * cases name them (a `defaults` check names one for every case).
+ */
+class Fingerprinter {
+    baseDir;
+    /** absolute path → the digest of the file and of every module it imports */
+    closures = new Map();
+    files = new Map();
+    judge;
+    /** what `similar` uses of the judge: its server's embeddings */
+    embeddings;
+    constructor(
+    /** the config's folder: files are named relative to it */
+    baseDir, judge) {
+        this.baseDir = baseDir;
+        this.judge = judge ? this.judgeSettings(judge) : null;
+        this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
+    }
+    /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
+    ofCase(input, assert) {
+        const judged = assert.some((a) => a.type === 'llm-rubric');
+        const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
+        return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
+            input,
+            assert: assert.map((a) => this.portable(a)),
+            judge: judged ? this.judge : null,
+            ...(embedded ? { embeddings: this.embeddings } : {})
+        });
+    }
+    /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
+    portable(a) {
+        if (a.file === undefined && !mentionsFileUrl(a.value))
+            return a;
+        const out = { ...a, value: this.withFileContents(a.value) };
+        if (typeof a.file === 'string')
+            out.file = this.fileRef(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, a.file));
+        return out;
+    }
+    withFileContents(value) {
+        if (typeof value === 'string')
+            return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value;
+        if (Array.isArray(value))
+            return value.map((v) => this.withFileContents(v));
+        if (value && typeof value === 'object')
+            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]));
+        return value;
+    }
+    /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
+    fileUrlRef(url) {
+        const rest = url.slice(FILE_URL.length);
+        const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, rest);
+        const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest);
+        if (!isFile(file) && named && isFile(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, named[1]))) {
+            return { ...this.fileRef(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, named[1])), function: named[2] };
+        }
+        return this.fileRef(file);
+    }
+    fileRef(file) {
+        return { path: this.relative(file), contents: this.closure(file) };
+    }
+    relative(file) {
+        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(this.baseDir, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
+    }
+    facts(file) {
+        let facts = this.files.get(file);
+        if (!facts) {
+            facts = readFacts(file);
+            this.files.set(file, facts);
+        }
+        return facts;
+    }
+    /**
+     * The digest of a file and, for a module, of every module it reaches by
+     * relative imports: a check that delegates to `./helper.mjs` changes when
+     * the helper does. (Code that computes what it loads is out of reach; the
+     * README says so.)
+     */
+    closure(entry) {
+        const known = this.closures.get(entry);
+        if (known !== undefined)
+            return known;
+        const seen = new Set([entry]);
+        const queue = [entry];
+        const parts = [];
+        for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+            const { digest, imports } = this.facts(file);
+            parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`);
+            for (const specifier of imports) {
+                const found = resolveImport(file, specifier);
+                if (found && !seen.has(found) && seen.size < MAX_MODULES) {
+                    seen.add(found);
+                    queue.push(found);
+                }
+            }
+        }
+        const closure = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(parts.sort().join('\n')).digest('hex');
+        this.closures.set(entry, closure);
+        return closure;
+    }
+    /** The judge settings a judged case depends on; script files a command judge names count by content. */
+    judgeSettings(judge) {
+        const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples };
+        if (judge.provider !== 'command' || judge.command === undefined)
+            return settings;
+        let argv;
+        try {
+            argv = typeof judge.command === 'string' ? (0,_util_argv_js__WEBPACK_IMPORTED_MODULE_3__/* .splitArgv */ .l)(judge.command, 'judge.command') : judge.command;
+        }
+        catch {
+            // the config's own check reports a command that does not split
+            argv = [String(judge.command)];
+        }
+        const command = argv.map((arg) => {
+            // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
+            const file = arg.includes('${') ? undefined : node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
+            return file && file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
+        });
+        return { ...settings, command };
+    }
+}
+function mentionsFileUrl(value) {
+    if (typeof value === 'string')
+        return value.startsWith(FILE_URL);
+    if (Array.isArray(value))
+        return value.some(mentionsFileUrl);
+    if (value && typeof value === 'object') {
+        // for…in over own keys rather than Object.values: no array per object of every case
+        for (const k in value)
+            if (Object.hasOwn(value, k) && mentionsFileUrl(value[k]))
+                return true;
+    }
+    return false;
+}
+/**
+ * The fingerprint of a whole dataset: the config's name and every case's key
+ * and fingerprint, in key order (so that reordering cases is no change). Shards
+ * of one run share it; a shard of another dataset does not.
+ */
+function datasetFingerprint(name, cases) {
+    // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
+    const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort();
+    const fingerprint = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
+        .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
+        .digest('hex')
+        .slice(0, 32);
+    return { fingerprint, cases: cases.length };
+}
+
+
+/***/ }),
+
+/***/ 1020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  M1: () => (/* binding */ MAX_NESTING),
+  jV: () => (/* binding */ formatPath),
+  wz: () => (/* binding */ parseJsonLine),
+  wI: () => (/* binding */ parseJsonl),
+  jE: () => (/* binding */ parseStructured),
+  hN: () => (/* binding */ parseYaml),
+  h3: () => (/* binding */ tooDeepError),
+  tf: () => (/* binding */ validate)
+});
+
+// UNUSED EXPORTS: formatOf, nestingPath, parseJson
+
+// EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
+var mod = __nccwpck_require__(1916);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/config/plain-parse.ts
+/** The reader's answer when zod must decide. */
+const ZOD_DECIDES = Symbol('zod decides');
+const readers = new WeakMap();
+/** The reader of a schema, made once; null when zod must parse every value of it. */
+function plainReader(schema) {
+    let reader = readers.get(schema);
+    if (reader === undefined) {
+        reader = compile(schema);
+        readers.set(schema, reader);
+    }
+    return reader;
+}
+const defOf = (node) => node._zod.def;
+function isPlainRecord(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+}
+/** The nodes being compiled: a schema that contains itself is left to zod. */
+const compiling = new Set();
+function compile(node) {
+    if (compiling.has(node))
+        return null;
+    compiling.add(node);
+    try {
+        return compileNode(node);
+    }
+    finally {
+        compiling.delete(node);
+    }
+}
+function compileNode(node) {
+    const def = defOf(node);
+    if (def.coerce)
+        return null;
+    const checks = (def.checks ?? []).map((c) => c._zod.def);
+    switch (def.type) {
+        case 'string': {
+            const length = lengthTest(checks);
+            return length && { exact: true, read: (v) => (typeof v === 'string' && length(v.length) ? v : ZOD_DECIDES) };
+        }
+        case 'number': {
+            const test = numberTest(checks);
+            return test && { exact: true, read: (v) => (typeof v === 'number' && Number.isFinite(v) && test(v) ? v : ZOD_DECIDES) };
+        }
+        case 'boolean':
+            return checks.length ? null : { exact: true, read: (v) => (typeof v === 'boolean' ? v : ZOD_DECIDES) };
+        case 'unknown':
+            return checks.length ? null : { exact: true, read: (v) => v };
+        case 'enum': {
+            const values = node._zod.values;
+            return checks.length || !values ? null : { exact: true, read: (v) => (values.has(v) ? v : ZOD_DECIDES) };
+        }
+        case 'optional': {
+            const inner = def.innerType && compile(def.innerType);
+            if (!inner || checks.length || def.innerType._zod.optin === 'defaulted')
+                return null;
+            return { exact: inner.exact, read: (v) => (v === undefined ? undefined : inner.read(v)) };
+        }
+        case 'array':
+            return arrayReader(def, checks);
+        case 'union':
+            return unionReader(def, checks);
+        case 'object':
+            return objectReader(def, checks);
+        case 'record':
+            return recordReader(def, checks);
+        default:
+            return null;
+    }
+}
+/** The test of a length for min_length/max_length checks, null for any other check. */
+function lengthTest(checks) {
+    let min = 0;
+    let max = Infinity;
+    for (const c of checks) {
+        if (c.check === 'min_length' && typeof c.minimum === 'number')
+            min = Math.max(min, c.minimum);
+        else if (c.check === 'max_length' && typeof c.maximum === 'number')
+            max = Math.min(max, c.maximum);
+        else
+            return null;
+    }
+    return (n) => n >= min && n <= max;
+}
+/** The test of a number for bounds and integers, null for any other check. */
+function numberTest(checks) {
+    const tests = [];
+    for (const c of checks) {
+        const bound = c.value;
+        if (c.check === 'greater_than' && typeof bound === 'number')
+            tests.push(c.inclusive ? (n) => n >= bound : (n) => n > bound);
+        else if (c.check === 'less_than' && typeof bound === 'number')
+            tests.push(c.inclusive ? (n) => n <= bound : (n) => n < bound);
+        else if (c.check === 'number_format' && c.format === 'safeint')
+            tests.push(Number.isSafeInteger);
+        else
+            return null;
+    }
+    return (n) => tests.every((t) => t(n));
+}
+function arrayReader(def, checks) {
+    const element = def.element && compile(def.element);
+    const length = lengthTest(checks);
+    // an element that may be undefined has rules of its own for the array's tail in zod
+    if (!element || !length || def.element._zod.optin !== undefined || defOf(def.element).type === 'unknown')
+        return null;
+    return {
+        exact: element.exact,
+        read(v) {
+            if (!Array.isArray(v) || !length(v.length))
+                return ZOD_DECIDES;
+            const out = new Array(v.length);
+            for (let i = 0; i < v.length; i++) {
+                const item = element.read(v[i]);
+                if (item === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[i] = item;
+            }
+            return out;
+        }
+    };
+}
+/** zod's union: the first option that accepts the value. */
+function unionReader(def, checks) {
+    if (checks.length || !def.options?.length)
+        return null;
+    const options = def.options.map(compile);
+    if (options.some((o) => o === null))
+        return null;
+    const readers = options;
+    return {
+        exact: readers.every((o) => o.exact),
+        read(v) {
+            for (const option of readers) {
+                const out = option.read(v);
+                if (out !== ZOD_DECIDES)
+                    return out;
+                // unsure whether this option accepts it: only zod knows which option wins
+                if (!option.exact)
+                    return ZOD_DECIDES;
+            }
+            return ZOD_DECIDES;
+        }
+    };
+}
+/** A strict object: its keys in the schema's order, absent optional keys left out, an unknown key left to zod. */
+function objectReader(def, checks) {
+    if (checks.length || !def.shape || !def.catchall || defOf(def.catchall).type !== 'never')
+        return null;
+    const fields = [];
+    for (const [key, child] of Object.entries(def.shape)) {
+        const reader = compile(child);
+        const { optin, optout } = child._zod;
+        if (!reader || key === '__proto__' || optin === 'defaulted' || (optin !== undefined && optout !== 'optional'))
+            return null;
+        fields.push({ key, read: reader.read, optional: optin === 'optional' });
+    }
+    const known = new Set(fields.map((f) => f.key));
+    return {
+        exact: false,
+        read(v) {
+            if (!isPlainRecord(v))
+                return ZOD_DECIDES;
+            for (const key in v)
+                if (!known.has(key))
+                    return ZOD_DECIDES;
+            const out = {};
+            for (const field of fields) {
+                if (!Object.hasOwn(v, field.key)) {
+                    // inherited (zod reads it too) or absent and required: zod's to answer
+                    if (field.key in v || !field.optional)
+                        return ZOD_DECIDES;
+                    continue;
+                }
+                const value = field.read(v[field.key]);
+                if (value === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[field.key] = value;
+            }
+            return out;
+        }
+    };
+}
+/** A record of string keys: a copy, keys in their order. */
+function recordReader(def, checks) {
+    if (checks.length || !def.keyType || !def.valueType)
+        return null;
+    const keyDef = defOf(def.keyType);
+    const value = compile(def.valueType);
+    if (keyDef.type !== 'string' || keyDef.checks?.length || keyDef.coerce || !value)
+        return null;
+    return {
+        exact: false,
+        read(v) {
+            // zod's own notion of a plain object looks at `constructor`; symbol and hidden keys it reads too
+            if (!isPlainRecord(v) || Object.hasOwn(v, 'constructor'))
+                return ZOD_DECIDES;
+            const keys = Object.keys(v);
+            if (Reflect.ownKeys(v).length !== keys.length)
+                return ZOD_DECIDES;
+            const out = {};
+            for (const key of keys) {
+                if (key === '__proto__')
+                    return ZOD_DECIDES;
+                const item = value.read(v[key]);
+                if (item === ZOD_DECIDES)
+                    return ZOD_DECIDES;
+                out[key] = item;
+            }
+            return out;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/config/parse.ts
+/**
+ * Structured-text parsing that remembers where things are, so that every
+ * error can name the file, the path inside it and the line.
+ */
+
+
+
+
+/** A path as users read it: `target.command[0]`. */
+function formatPath(path) {
+    let out = '';
+    for (const part of path) {
+        if (typeof part === 'number')
+            out += `[${part}]`;
+        else
+            out += out === '' ? part : `.${part}`;
+    }
+    return out;
+}
+/**
+ * The deepest nesting of lists and mappings a loaded value may have: far beyond
+ * any real config, case or record, and well within the recursion of the code
+ * that later walks values (hashing, `${VAR}` expansion, reports).
+ */
+const MAX_NESTING = 256;
+/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
+function isStackOverflow(err) {
+    return /maximum call stack/i.test(err instanceof Error ? err.message : String(err));
+}
+function tooDeepError(where, path) {
+    const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
+    return new errors/* ConfigError */.xL(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
+}
+/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
+function deeperThan(value, max) {
+    // two stacks rather than a pair per node, and for…in rather than Object.values: it runs on every line of a dataset
+    const items = [];
+    const depths = [];
+    if (value !== null && typeof value === 'object') {
+        items.push(value);
+        depths.push(0);
+    }
+    while (items.length) {
+        const item = items.pop();
+        const depth = depths.pop();
+        if (depth >= max)
+            return true;
+        if (Array.isArray(item)) {
+            for (const v of item)
+                if (v !== null && typeof v === 'object') {
+                    items.push(v);
+                    depths.push(depth + 1);
+                }
+        }
+        else {
+            for (const k in item) {
+                if (!Object.hasOwn(item, k))
+                    continue;
+                const v = item[k];
+                if (v !== null && typeof v === 'object') {
+                    items.push(v);
+                    depths.push(depth + 1);
+                }
+            }
+        }
+    }
+    return false;
+}
+/**
+ * The path of the first list or mapping nested deeper than `max` levels, else
+ * undefined. Iterative, so that a value too deep for recursion is measured too.
+ */
+function nestingPath(value, max = MAX_NESTING) {
+    if (!deeperThan(value, max))
+        return undefined;
+    // only now is the path worth its bookkeeping: each node remembers its parent
+    const nodes = [];
+    const stack = [{ value, depth: 0, parent: -1, key: '' }];
+    while (stack.length) {
+        const item = stack.pop();
+        if (item.value === null || typeof item.value !== 'object')
+            continue;
+        const id = nodes.push({ parent: item.parent, key: item.key }) - 1;
+        if (item.depth >= max) {
+            const path = [];
+            for (let at = id; at > 0; at = nodes[at].parent)
+                path.unshift(nodes[at].key);
+            return path;
+        }
+        if (Array.isArray(item.value))
+            item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }));
+        else
+            for (const [k, v] of Object.entries(item.value))
+                stack.push({ value: v, depth: item.depth + 1, parent: id, key: k });
+    }
+    return undefined;
+}
+/** YAML (a superset of JSON) with line numbers for every node. */
+function parseYaml(text, file) {
+    const lineCounter = new dist/* LineCounter */.HN();
+    let doc;
+    try {
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        throw new errors/* ConfigError */.xL(`${file}: not valid YAML/JSON: ${err.message}`, file);
+    }
+    const first = doc.errors[0];
+    if (first) {
+        if (isStackOverflow(first.message))
+            throw tooDeepError(file);
+        // without prettyErrors the error has its offset only; the line counter turns it into line:column
+        const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
+        const at = pos ? `:${pos.line}:${pos.col}` : '';
+        throw new errors/* ConfigError */.xL(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
+    }
+    let value;
+    try {
+        value = doc.toJS({ maxAliasCount: 100 });
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        const message = err.message;
+        const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
+        throw new errors/* ConfigError */.xL(`${file}: cannot read YAML: ${message}${hint}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep) {
+        const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined;
+        throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep);
+    }
+    return {
+        value,
+        file,
+        lineOf: (path) => lineOfPath(doc, lineCounter, path)
+    };
+}
+/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
+function formatOf(file) {
+    return /\.json$/i.test(file) ? 'json' : 'yaml';
+}
+/** Text in its format; `file` names it in messages (and gives the format unless told). */
+function parseStructured(text, file, format = formatOf(file)) {
+    return format === 'json' ? parseJson(text, file) : parseYaml(text, file);
+}
+const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
+/** `file:line:column` of an offset into the text. */
+function placeOf(text, file, offset) {
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    return `${file}:${line}:${offset - before.lastIndexOf('\n')}`;
+}
+/**
+ * Strict JSON: JSON.parse decides what is valid and gives the value. The same
+ * text read as YAML (which JSON is) only locates paths for messages, and finds
+ * a key given twice, which JSON.parse would let the last one win.
+ */
+function parseJson(text, file) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (err) {
+        if (isStackOverflow(err))
+            throw tooDeepError(file);
+        // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
+        const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
+        throw new errors/* ConfigError */.xL(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(file, deep);
+    const lineCounter = new dist/* LineCounter */.HN();
+    let doc;
+    try {
+        doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    catch {
+        doc = undefined;
+    }
+    const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY');
+    if (twice) {
+        const offset = twice.pos[0];
+        const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
+        throw new errors/* ConfigError */.xL(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
+    }
+    // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
+    const located = doc && doc.errors.length === 0 ? doc : undefined;
+    return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) };
+}
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const JSON_SPACE = /[ \t\n\r]*/y;
+const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+/**
+ * Where text that JSON.parse refused first stops being JSON, and what is
+ * there: a trailing comma, a comment, a single quote… A state machine rather
+ * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
+ */
+function jsonMistake(text) {
+    const containers = [];
+    let state = 'value';
+    let i = 0;
+    const skipSpace = () => {
+        JSON_SPACE.lastIndex = i;
+        JSON_SPACE.test(text);
+        i = JSON_SPACE.lastIndex;
+    };
+    const wrong = (expected) => ({ offset: i, what: describeJsonMistake(text, i, expected) });
+    /** past a string starting at i; false at the character that breaks it */
+    const string = () => {
+        for (i++; i < text.length;) {
+            const c = text.charCodeAt(i);
+            if (c === 0x22) {
+                i++;
+                return true;
+            }
+            if (c === 0x5c) {
+                JSON_ESCAPE.lastIndex = i;
+                if (!JSON_ESCAPE.test(text))
+                    return false;
+                i = JSON_ESCAPE.lastIndex;
+            }
+            else if (c < 0x20)
+                return false;
+            else
+                i++;
+        }
+        return false;
+    };
+    for (;;) {
+        skipSpace();
+        const c = text[i];
+        if (state === 'after') {
+            const open = containers.at(-1);
+            if (open === undefined)
+                return i < text.length ? wrong('the end of the text') : undefined;
+            if (c === ',') {
+                i++;
+                state = open === '{' ? 'key' : 'value';
+            }
+            else if (c === (open === '{' ? '}' : ']')) {
+                i++;
+                containers.pop();
+            }
+            else
+                return wrong(`"," or "${open === '{' ? '}' : ']'}"`);
+            continue;
+        }
+        if (state === 'keyOrEnd' || state === 'key') {
+            if (state === 'keyOrEnd' && c === '}') {
+                i++;
+                containers.pop();
+                state = 'after';
+                continue;
+            }
+            if (c !== '"')
+                return wrong('a key in double quotes');
+            if (!string())
+                return wrong('the rest of the key');
+            skipSpace();
+            if (text[i] !== ':')
+                return wrong('":"');
+            i++;
+            state = 'value';
+            continue;
+        }
+        if (state === 'valueOrEnd' && c === ']') {
+            i++;
+            containers.pop();
+            state = 'after';
+            continue;
+        }
+        if (c === '{' || c === '[') {
+            containers.push(c);
+            i++;
+            state = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
+            continue;
+        }
+        if (c === '"') {
+            if (!string())
+                return wrong('the rest of the string');
+        }
+        else {
+            JSON_NUMBER.lastIndex = i;
+            const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
+            if (literal)
+                i += literal.length;
+            else if (JSON_NUMBER.test(text))
+                i = JSON_NUMBER.lastIndex;
+            else
+                return wrong('a value');
+        }
+        state = 'after';
+    }
+}
+function describeJsonMistake(text, offset, expected) {
+    const c = text[offset];
+    if (c === undefined)
+        return `the text ends where ${expected} should come`;
+    if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
+        return 'a comment';
+    if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset)))
+        return `a trailing comma before "${c}"`;
+    if (c === "'")
+        return 'a string in single quotes';
+    return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`;
+}
+/** The line of the node at path, or of its nearest ancestor the document has. */
+function lineOfPath(doc, lineCounter, path) {
+    for (let n = path.length; n >= 0; n--) {
+        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
+            return lineCounter.linePos(node.range[0]).line;
+        }
+        if (n > 0 && !(0,dist/* isMap */.jh)(doc.contents) && !(0,dist/* isSeq */.oP)(doc.contents))
+            break;
+    }
+    return undefined;
+}
+/** JSON Lines: one value per non-blank line; the line of each is its index. */
+function parseJsonl(text, file) {
+    const values = [];
+    const lines = [];
+    text.split('\n').forEach((raw, i) => {
+        const line = raw.trim();
+        if (line === '')
+            return;
+        values.push(parseJsonLine(line, file, i + 1));
+        lines.push(i + 1);
+    });
+    return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) };
+}
+/** One line of a JSONL file, parsed and checked for nesting. */
+function parseJsonLine(line, file, number) {
+    let value;
+    try {
+        value = JSON.parse(line);
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL(`${file}:${number}: not valid JSON: ${err.message}`, file);
+    }
+    const deep = nestingPath(value);
+    if (deep)
+        throw tooDeepError(`${file}:${number}`, deep);
+    return value;
+}
+/** What a zod issue would accept, in words. */
+function describeIssue(issue, value) {
+    if (issue.code === 'invalid_value' && issue.values.length > 1) {
+        // name the value given beside the valid ones: `grading_method: fuzzy` is then found at a glance
+        return `${describeValue(value)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    }
+    if (issue.code === 'invalid_value')
+        return `${issue.message}`;
+    if (issue.code === 'invalid_union') {
+        // "Invalid input" says nothing: name what each alternative expected at this very place
+        const expected = [
+            ...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))
+        ];
+        if (expected.length)
+            return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
+    }
+    return issue.message;
+}
+function valueAt(root, path) {
+    let value = root;
+    for (const key of path)
+        value = value !== null && typeof value === 'object' ? value[key] : undefined;
+    return value;
+}
+function describeValue(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value === 'string')
+        return `the string ${JSON.stringify(value.slice(0, 40))}`;
+    return `${typeof value} ${String(value)}`;
+}
+function parse_defOf(node) {
+    return node._zod.def;
+}
+/** The object schema under optional/default/pipe wrappers, if it is one. */
+function objectShape(node) {
+    for (let def = parse_defOf(node), depth = 0; depth < 10; depth++) {
+        if (def.type === 'object')
+            return def.shape;
+        const inner = def.innerType ?? def.in;
+        if (!inner)
+            return undefined;
+        def = parse_defOf(inner);
+    }
+    return undefined;
+}
+/** The object schema at a path of keys (through objects only), if there is one. */
+function shapeAt(schema, path) {
+    let shape = objectShape(schema);
+    for (const key of path) {
+        const child = typeof key === 'string' ? shape?.[key] : undefined;
+        shape = child ? objectShape(child) : undefined;
+    }
+    return shape;
+}
+/** Every place (a path of nested mappings) where the schema has `key`. */
+function homesOf(schema, key) {
+    const homes = [];
+    const visit = (shape, path) => {
+        if (!shape || path.length > 4)
+            return;
+        for (const [name, child] of Object.entries(shape)) {
+            if (name === key)
+                homes.push([...path, name]);
+            visit(objectShape(child), [...path, name]);
+        }
+    };
+    visit(objectShape(schema), []);
+    return homes;
+}
+/**
+ * An unknown key, and what it likely meant: a key of a nested mapping written one
+ * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
+ */
+function unknownKey(schema, at, key) {
+    const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]));
+    if (elsewhere.length) {
+        const names = elsewhere.map((home) => formatPath(home));
+        return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`;
+    }
+    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,mod/* distance */.Io)(name, key) <= 2);
+    if (near.length)
+        return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`;
+    return `unknown key "${key}" (remove or fix the spelling)`;
+}
+/** One line per problem: each unknown key on its own line, at the key itself. */
+function issueLines(schema, issue, located, base) {
+    const inner = issue.path;
+    const place = (path) => {
+        const line = located.lineOf(path);
+        return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`;
+    };
+    if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`);
+    }
+    return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
+}
+/** Validate with zod and turn the first issues into one readable ConfigError. */
+function validate(schema, located, base = [], what = '') {
+    const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
+    if (plain !== ZOD_DECIDES)
+        return plain;
+    const result = schema.safeParse(located.value);
+    if (result.success)
+        return result.data;
+    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
+    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
+    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+}
+
+
+/***/ }),
+
+/***/ 2823:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   LO: () => (/* binding */ isPromptfooConfig),
+/* harmony export */   Ou: () => (/* binding */ providersOf),
+/* harmony export */   f5: () => (/* binding */ settingsOf),
+/* harmony export */   nK: () => (/* binding */ readPromptfooConfig),
+/* harmony export */   qm: () => (/* binding */ promptfooSettings)
+/* harmony export */ });
+/* unused harmony exports SUPPORTED_PROVIDERS, isSupportedProvider */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1020);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(131);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4140);
+/**
+ * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * become evalgate cases with stable keys, its providers the target, and an
+ * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
+ * Here: recognising one and reading its settings. Its tests become cases in
+ * cases.ts, loaded only when a promptfoo config is run: the templating and CSV
+ * libraries it needs stay out of the start-up of every other run.
+ */
+
+
+
+
+
+/** A mapping with `prompts`, `providers` and `tests` and no `version` is a promptfoo config. */
+function isPromptfooConfig(value) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return false;
+    return ['prompts', 'providers', 'tests'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version');
+}
+/** promptfoo keys that change what runs or how it is graded, and that evalgate does not honour. */
+const UNSUPPORTED = {
+    scenarios: 'write the combinations out as tests',
+    extensions: 'evalgate runs no extension hooks',
+    nunjucksFilters: 'evalgate templates have only the `load` filter besides Nunjucks’ own',
+    derivedMetrics: 'named metrics are reported as they are',
+    redteam: 'run red-team suites with promptfoo',
+    assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
+};
+/** The provider ids evalgate can run, as a user reads them in a message. */
+const SUPPORTED_PROVIDERS = 'echo, exec:<command>, file://provider.js|.mjs|.cjs, openai:chat:<model>, openai:<model>';
+function isSupportedProvider(id) {
+    return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || /^openai:(chat:)?[^:]+$/.test(id);
+}
+/** evalgate settings that the promptfoo config itself provides. */
+const OWN_KEYS = ['version', 'dataset', 'cases', 'defaults'];
+/** A promptfoo config's evalgate settings without reading its prompts and tests (the settings read from the base commit, the badge). */
+function promptfooSettings(located) {
+    return settingsOf(located, readPromptfooConfig(located));
+}
+function readPromptfooConfig(located) {
+    const file = located.file;
+    for (const key of Object.keys(located.value)) {
+        if (Object.hasOwn(UNSUPPORTED, key))
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file);
+    }
+    const pf = (0,_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_3__/* .promptfooConfigSchema */ .E3, located, [], 'promptfoo config');
+    providersOf(pf).forEach((p, i) => {
+        if (!isSupportedProvider(p.id))
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`, file);
+    });
+    for (const key of OWN_KEYS) {
+        if (pf.evalgate && Object.hasOwn(pf.evalgate, key))
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${file}${lineOf(located, ['evalgate', key])} at evalgate.${key}: not used in a promptfoo config (its prompts, providers and tests say what runs)`, file);
+    }
+    return pf;
+}
+function providersOf(pf) {
+    return (typeof pf.providers === 'string' ? [pf.providers] : pf.providers).map((p) => (typeof p === 'string' ? { id: p } : p));
+}
+/**
+ * evalgate's config: the `evalgate:` block, promptfoo's concurrency and repeat,
+ * the providers as the target. There is always a judge (by default OpenAI's
+ * gpt-4o-mini), as promptfoo always has a grader: whether a test needs it is
+ * only known once the tests are read, and the base commit's settings are read without them.
+ */
+function settingsOf(located, pf) {
+    const own = pf.evalgate ?? {};
+    const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
+    const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
+    settings.judge ??= {};
+    for (const key of Object.keys(settings))
+        if (settings[key] === undefined)
+            delete settings[key];
+    return (0,_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_2__/* .configSchema */ .Qn, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
+}
+function lineOf(located, at) {
+    const line = located.lineOf(at);
+    return line ? `:${line}` : '';
+}
+
+
+/***/ }),
+
+/***/ 4140:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E3: () => (/* binding */ promptfooConfigSchema),
+/* harmony export */   HU: () => (/* binding */ promptfooProviderSchema),
+/* harmony export */   KT: () => (/* binding */ promptfooTestSchema)
+/* harmony export */ });
+/* unused harmony export promptfooAssertionSchema */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/**
+ * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
+ * schemas: what is validated here is what is honoured; keys that would change
+ * what is run or graded and that evalgate does not honour are refused by name.
+ */
+
+const nonNegative = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0);
+const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
+    value: zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J().optional(),
+    threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
+    weight: nonNegative.optional(),
+    metric: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    /** assert-set only; a getter, so that the type of the nested list is inferred too */
+    get assert() {
+        return zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional();
+    },
+    config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+})
+    .strict();
+const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    prefix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    suffix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    disableVarExpansion: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional()
+})
+    .strict();
+const promptfooTestSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    description: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    vars: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    assert: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional(),
+    options: testOptionsSchema.optional(),
+    threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
+    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+})
+    .strict();
+/** A provider as the target runs it: promptfoo's `id` with its options. */
+const promptfooProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
+    label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).optional(),
+    config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    delay: nonNegative.optional()
+})
+    .strict();
+const promptObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ raw: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() }).strict();
+const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    $schema: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    description: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), promptObject])).min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP())]),
+    providers: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), promptfooProviderSchema])).min(1)]),
+    tests: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), promptfooTestSchema]))]),
+    defaultTest: promptfooTestSchema.optional(),
+    /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
+    env: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY()])).optional(),
+    evaluateOptions: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ maxConcurrency: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).optional(), repeat: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).optional() })
+        .passthrough()
+        .optional(),
+    // where promptfoo writes and shares its own results: nothing evalgate reads
+    outputPath: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP())]).optional(),
+    sharing: zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J().optional(),
+    writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
+    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
+    evalgate: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+})
+    .strict();
+
+
+/***/ }),
+
+/***/ 131:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Qn: () => (/* binding */ configSchema),
+/* harmony export */   oe: () => (/* binding */ caseSchema)
+/* harmony export */ });
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
+/* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
+/**
+ * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
+ * The JSON Schema in schema/evalgate.schema.json is generated from these.
+ */
+
+
+const nonNegative = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0);
+const fraction = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(1);
+const positiveInt = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(1);
+const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)";
+const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
+    value: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    threshold: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    weight: nonNegative.optional(),
+    flags: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    tolerance: nonNegative.optional(),
+    relTolerance: nonNegative.optional(),
+    file: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    metric: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** trajectory-match: strict | unordered | subset | superset */
+    mode: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    args: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** llm-rubric: show the judge the tool calls too */
+    includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional()
+})
+    .strict();
+const caseSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    id: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig()]).optional(),
+    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    description: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    input: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional(),
+    assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).optional(),
+    expected: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    check: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    grading_method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['exact_match', 'contains', 'json_exact']).optional(),
+    task_type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    ideal: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP())]).optional(),
+    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
+})
+    .strict();
+const argv = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).min(1)]);
+const httpSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    url: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
+    method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
+    headers: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional(),
+    body: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    /** dot paths into the JSON reply (SPEC §10) */
+    output: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    toolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    usage: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+})
+    .strict();
+const openaiTargetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    model: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
+    baseUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('https://api.openai.com/v1'),
+    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('OPENAI_API_KEY'),
+    system: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    prompt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('{{input}}'),
+    temperature: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(2).optional(),
+    maxTokens: positiveInt.optional()
+})
+    .strict();
+const targetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    command: argv.optional(),
+    protocol: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['stdio', 'jsonl']).default('stdio'),
+    workers: positiveInt.max(256).default(1),
+    http: httpSchema.optional(),
+    openai: openaiTargetSchema.optional(),
+    module: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).optional(),
+    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
+    promptfoo: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ providers: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__/* .promptfooProviderSchema */ .HU).min(1) })
+        .strict()
+        .optional(),
+    env: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default({}),
+    cwd: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    timeoutMs: positiveInt.default(60_000),
+    maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
+    retries: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(10).default(2),
+    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
+    output: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
+    /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
+    tools: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J())).optional()
+})
+    .strict()
+    .superRefine((t, ctx) => {
+    const kinds = ['command', 'http', 'openai', 'module', 'promptfoo'].filter((k) => t[k] !== undefined);
+    if (kinds.length !== 1) {
+        ctx.addIssue({
+            code: 'custom',
+            message: kinds.length === 0
+                ? 'target needs exactly one of: command, http, openai, module'
+                : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
+        });
+    }
+});
+const judgeSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    provider: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['openai', 'command']).default('openai'),
+    model: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('gpt-4o-mini'),
+    /** the model behind `similar` (embeddings from judge.baseUrl) */
+    embeddingModel: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('text-embedding-3-small'),
+    baseUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('https://api.openai.com/v1'),
+    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('OPENAI_API_KEY'),
+    command: argv.optional(),
+    threshold: fraction.default(0.5),
+    concurrency: positiveInt.max(256).default(4),
+    reuse: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(true),
+    samples: positiveInt.max(15).default(1),
+    timeoutMs: positiveInt.default(60_000),
+    retries: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(10).default(4),
+    env: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default({})
+})
+    .strict()
+    .superRefine((j, ctx) => {
+    if (j.provider === 'command' && j.command === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' });
+    }
+});
+const gateSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    maxRegressions: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).default(0),
+    maxPassRateDrop: fraction.optional(),
+    maxMeanScoreDrop: fraction.optional(),
+    minPassRate: fraction.default(0),
+    minMeanScore: fraction.default(0),
+    failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
+    alpha: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().gt(0).lt(1).default(0.05),
+    /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
+    maxRemoved: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).default(0),
+    /** cases whose fingerprint differs from the baseline's; no limit when unset */
+    maxChanged: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+    /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
+    minComparable: fraction.default(0.5),
+    useConfidenceBound: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
+    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
+    maxCostIncrease: nonNegative.optional(),
+    maxTokensIncrease: nonNegative.optional(),
+    maxLatencyIncrease: nonNegative.optional()
+})
+    .strict();
+/** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
+const BADGE_COLOR_NAMES = [
+    'brightgreen',
+    'green',
+    'yellowgreen',
+    'yellow',
+    'orange',
+    'red',
+    'blue',
+    'grey',
+    'gray',
+    'lightgrey',
+    'lightgray',
+    'success',
+    'important',
+    'critical',
+    'informational',
+    'inactive'
+];
+const badgeColor = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(BADGE_COLOR_NAMES),
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+        .regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')
+]);
+const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    /** default: "evals", or "<name> evals" for a config named otherwise */
+    label: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).max(100).optional(),
+    /** the colour of the highest band whose `min` the pass rate reaches; below every band: red */
+    bands: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ min: fraction, color: badgeColor }).strict())
+        .min(1)
+        .optional(),
+    style: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
+})
+    .strict();
+/** USD per million tokens, by model name (SPEC §10) */
+const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    /** target plus judge: once spent, no new trial starts */
+    maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().positive()
+})
+    .strict();
+const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    $schema: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    version: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(1).default(1),
+    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+        .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-" (it names the artifact)')
+        .default('evals'),
+    dataset: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1)).min(1)]).optional(),
+    cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+    target: targetSchema,
+    concurrency: positiveInt.max(1024).default(8),
+    repeat: positiveInt.max(1000).default(1),
+    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
+    repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
+    rerunFlips: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(100).default(0),
+    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
+    checkTimeoutMs: positiveInt.default(10_000),
+    judge: judgeSchema.optional(),
+    gate: gateSchema.default(() => gateSchema.parse({})),
+    pricing: pricingSchema.optional(),
+    budget: budgetSchema.optional(),
+    defaults: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default([]) })
+        .strict()
+        .default(() => ({ assert: [], tags: [] })),
+    badge: badgeSchema.optional()
+})
+    .strict()
+    .superRefine((c, ctx) => {
+    if (c.dataset === undefined && c.cases === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
+    }
+});
+
+
+/***/ }),
+
+/***/ 3916:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I0: () => (/* binding */ TargetError),
+/* harmony export */   W1: () => (/* binding */ RecordError),
+/* harmony export */   eb: () => (/* binding */ UsageError),
+/* harmony export */   gJ: () => (/* binding */ errorMessage),
+/* harmony export */   iz: () => (/* binding */ attributeTo),
+/* harmony export */   xL: () => (/* binding */ ConfigError)
+/* harmony export */ });
+/* unused harmony exports isUserError, inFile */
+/**
+ * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
+ * exit codes and messages (2 for the user's input, 3 for our own bugs).
+ */
+/** Bad config, dataset or usage: the user can fix it. Exit code 2. */
+class ConfigError extends Error {
+    file;
+    where;
+    name = 'ConfigError';
+    constructor(message, file, where) {
+        super(message);
+        this.file = file;
+        this.where = where;
+    }
+}
+/** A run record that cannot be read or is of another schema. Exit code 2. */
+class RecordError extends ConfigError {
+    name = 'RecordError';
+}
+/** Bad command-line or action usage. Exit code 2. */
+class UsageError extends ConfigError {
+    name = 'UsageError';
+}
+/** The target failed for one trial: recorded on the case, never stops the run. */
+class TargetError extends Error {
+    name = 'TargetError';
+}
+function isUserError(err) {
+    return err instanceof ConfigError;
+}
+function errorMessage(err) {
+    if (err instanceof Error)
+        return err.message;
+    return String(err);
+}
+/** A ConfigError that does not say which file it is about, said of `file`; any other error unchanged. */
+function inFile(err, file) {
+    if (!(err instanceof ConfigError) || err.file !== undefined)
+        return err;
+    const Kind = err.constructor;
+    return new Kind(`${file}: ${err.message}`, file, err.where);
+}
+/** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
+function attributeTo(file, make) {
+    try {
+        const made = make();
+        return (made instanceof Promise ? made.catch((err) => Promise.reject(inFile(err, file))) : made);
+    }
+    catch (err) {
+        throw inFile(err, file);
+    }
+}
+
+
+/***/ }),
+
+/***/ 3972:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ splitArgv)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * Splits a `target.command` string into argv the way a POSIX shell splits words
+ * (quotes and backslashes), without being a shell: nothing is expanded or run.
+ * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
+ */
+
+/**
+ * Unquoted characters that only mean something to a shell (pipes, redirects,
+ * command lists, substitution). They are refused rather than passed on as
+ * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
+ */
+const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
+/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
+const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+function splitArgv(command, where = 'target.command') {
+    const words = [];
+    // null between words; '' is a real (empty) word once a quote has opened one
+    let word = null;
+    let i = 0;
+    const fail = (what) => {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
+    };
+    while (i < command.length) {
+        const ch = command[i];
+        if (WHITESPACE.has(ch)) {
+            if (word !== null)
+                words.push(word);
+            word = null;
+            i++;
+        }
+        else if (ch === "'") {
+            const end = command.indexOf("'", i + 1);
+            if (end === -1)
+                fail(`unterminated single quote at position ${i}`);
+            word = (word ?? '') + command.slice(i + 1, end);
+            i = end + 1;
+        }
+        else if (ch === '"') {
+            const [text, next] = readDoubleQuoted(command, i + 1, fail);
+            word = (word ?? '') + text;
+            i = next;
+        }
+        else if (ch === '\\') {
+            if (i + 1 >= command.length)
+                fail('lone backslash at the end');
+            // backslash-newline is a line continuation: both vanish
+            if (command[i + 1] !== '\n')
+                word = (word ?? '') + command[i + 1];
+            i += 2;
+        }
+        else if (SHELL_OPERATORS.has(ch)) {
+            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
+        }
+        else {
+            word = (word ?? '') + ch;
+            i++;
+        }
+    }
+    if (word !== null)
+        words.push(word);
+    return words;
+}
+/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
+function readDoubleQuoted(command, start, fail) {
+    let text = '';
+    let i = start;
+    while (i < command.length) {
+        const ch = command[i];
+        if (ch === '"')
+            return [text, i + 1];
+        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
+            if (command[i + 1] !== '\n')
+                text += command[i + 1];
+            i += 2;
+        }
+        else {
+            text += ch;
+            i++;
+        }
+    }
+    return fail(`unterminated double quote at position ${start - 1}`);
+}
+
+
+/***/ }),
+
+/***/ 5138:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ contentHash)
+/* harmony export */ });
+/* unused harmony export stableStringify */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+
+/**
+ * JSON with object keys sorted, so equal values hash equally whatever their key order.
+ * Defined as JSON.stringify with a replacer that writes every object as a copy with
+ * its keys sorted (and a function as its source text); `sortedForJson` gives the
+ * same text with copies of only the objects whose keys are out of order, and
+ * without a call into JavaScript for every value: at 100,000 cases the replacer's
+ * copies and sorts were half a gigabyte of garbage while a dataset loaded.
+ */
+function stableStringify(value) {
+    let sorted;
+    try {
+        sorted = sortedForJson(value, 0);
+    }
+    catch (err) {
+        if (err !== NOT_PLAIN)
+            throw err;
+        return replacerJson(value);
+    }
+    return JSON.stringify(sorted) ?? 'undefined';
+}
+function replacerJson(value) {
+    return (JSON.stringify(value, (_key, v) => {
+        if (v && typeof v === 'object' && !Array.isArray(v)) {
+            const sorted = {};
+            for (const k of Object.keys(v).sort())
+                sorted[k] = v[k];
+            return sorted;
+        }
+        if (typeof v === 'function')
+            return functionText(v);
+        return v;
+    }) ?? 'undefined');
+}
+const functionText = (f) => `[function ${f.name ?? ''}]${String(f)}`;
+/** Thrown by sortedForJson at what only the replacer gets right: a toJSON method (called before the replacer), or a value nested too deep (a cycle). */
+const NOT_PLAIN = new Error('not plain data');
+const MAX_DEPTH = 512;
+/**
+ * What the replacer would hand JSON.stringify, as one value: the value itself
+ * where the replacer's copy would serialize the same (an object of plain
+ * prototype whose keys are in sorted order, with nothing below replaced), a copy
+ * where it would not.
+ */
+function sortedForJson(v, depth) {
+    if (typeof v === 'function')
+        return functionText(v);
+    if (v === null || typeof v !== 'object')
+        return v;
+    if (depth > MAX_DEPTH || typeof v.toJSON === 'function')
+        throw NOT_PLAIN;
+    if (Array.isArray(v)) {
+        let copy;
+        for (let i = 0; i < v.length; i++) {
+            const item = v[i];
+            const out = sortedForJson(item, depth + 1);
+            if (out !== item)
+                (copy ??= v.slice())[i] = out;
+        }
+        return copy ?? v;
+    }
+    const object = v;
+    const keys = Object.keys(object);
+    const proto = Object.getPrototypeOf(object);
+    // only a plain object serializes as its copy would (a boxed string, say, does not)
+    let copy = (proto === Object.prototype || proto === null) && inCopyOrder(keys) ? undefined : {};
+    if (copy)
+        sortKeys(keys);
+    for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const item = object[k];
+        const out = sortedForJson(item, depth + 1);
+        if (copy)
+            copy[k] = out;
+        else if (out !== item) {
+            copy = {};
+            for (let j = 0; j < i; j++)
+                copy[keys[j]] = object[keys[j]];
+            copy[k] = out;
+        }
+    }
+    return copy ?? v;
+}
+/**
+ * Whether Object.keys is already in the order of the replacer's copy: that copy
+ * is an object too, so its integer keys ("2", "10") come first in numeric order
+ * (as Object.keys gives them), then the others in sorted order. `__proto__` is
+ * never an own key of the copy (assigning it sets the prototype).
+ */
+function inCopyOrder(keys) {
+    let i = 0;
+    while (i < keys.length && isArrayIndex(keys[i]))
+        i++;
+    for (i++; i < keys.length; i++)
+        if (!(keys[i - 1] < keys[i]))
+            return false;
+    return !keys.includes('__proto__');
+}
+/**
+ * Sorts keys in place into an order that, inserted into an object, gives the
+ * copy's order: the integer keys Object.keys puts first stay first (objects
+ * order them so anyway), the others by UTF-16 code units as Array#sort would.
+ * By insertion for the few keys of a case's objects: Array#sort allocates a
+ * work array at every call.
+ */
+function sortKeys(keys) {
+    if (keys.length > 16) {
+        keys.sort();
+        return;
+    }
+    let first = 0;
+    while (first < keys.length && isArrayIndex(keys[first]))
+        first++;
+    for (let i = first + 1; i < keys.length; i++) {
+        const k = keys[i];
+        let j = i - 1;
+        for (; j >= first && keys[j] > k; j--)
+            keys[j + 1] = keys[j];
+        keys[j + 1] = k;
+    }
+}
+/** Whether a key is one that objects order first: the canonical text of an integer 0 … 2³² − 2. */
+function isArrayIndex(key) {
+    const c = key.charCodeAt(0);
+    if (c < 48 || c > 57 || (c === 48 && key.length > 1) || key.length > 10)
+        return false;
+    for (let i = 1; i < key.length; i++) {
+        const d = key.charCodeAt(i);
+        if (d < 48 || d > 57)
+            return false;
+    }
+    return Number(key) <= 4294967294;
+}
+/** crypto.hash (Node 20.12+): one call, no Hash object — a third of createHash's time at one hash per case. */
+const oneShot = node_crypto__WEBPACK_IMPORTED_MODULE_0__.hash;
+/**
+ * A short, stable content hash (hex). Not a slice of the full digest longer
+ * than 12 characters: V8 would keep the whole digest alive behind it, once per
+ * case; two short slices are copies.
+ */
+function contentHash(value, length = 16) {
+    const text = stableStringify(value);
+    if (!oneShot)
+        return node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash('sha256')
+            .update(text)
+            .digest()
+            .toString('hex', 0, Math.ceil(length / 2))
+            .slice(0, length);
+    const hex = oneShot('sha256', text);
+    return length <= 12 ? hex.slice(0, length) : hex.slice(0, 12) + hex.slice(12, length);
+}
 
 
 /***/ }),
@@ -15737,6 +11056,27 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
@@ -26124,3415 +21464,932 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 3837:
-/***/ ((module) => {
+/***/ 6128:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
-
-/***/ }),
-
-/***/ 4908:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/applicator":true},"$recursiveAnchor":true,"title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"additionalItems":{"$recursiveRef":"#"},"unevaluatedItems":{"$recursiveRef":"#"},"items":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"#/$defs/schemaArray"}]},"contains":{"$recursiveRef":"#"},"additionalProperties":{"$recursiveRef":"#"},"unevaluatedProperties":{"$recursiveRef":"#"},"properties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$recursiveRef":"#"}},"propertyNames":{"$recursiveRef":"#"},"if":{"$recursiveRef":"#"},"then":{"$recursiveRef":"#"},"else":{"$recursiveRef":"#"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$recursiveRef":"#"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$recursiveRef":"#"}}}}');
-
-/***/ }),
-
-/***/ 958:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/content","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"contentSchema":{"$recursiveRef":"#"}}}');
-
-/***/ }),
-
-/***/ 58:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/core","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true},"$recursiveAnchor":true,"title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"type":"string","format":"uri"},"$anchor":{"type":"string","pattern":"^[A-Za-z][-A-Za-z0-9.:_]*$"},"$ref":{"type":"string","format":"uri-reference"},"$recursiveRef":{"type":"string","format":"uri-reference"},"$recursiveAnchor":{"type":"boolean","default":false},"$vocabulary":{"type":"object","propertyNames":{"type":"string","format":"uri"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}}}}');
-
-/***/ }),
-
-/***/ 6534:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/format","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/format":true},"$recursiveAnchor":true,"title":"Format vocabulary meta-schema","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
-
-/***/ }),
-
-/***/ 711:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/meta-data":true},"$recursiveAnchor":true,"title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
-
-/***/ }),
-
-/***/ 8030:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/validation","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/validation":true},"$recursiveAnchor":true,"title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}},"const":true,"enum":{"type":"array","items":true},"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
-
-/***/ }),
-
-/***/ 8138:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/schema","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true,"https://json-schema.org/draft/2019-09/vocab/applicator":true,"https://json-schema.org/draft/2019-09/vocab/validation":true,"https://json-schema.org/draft/2019-09/vocab/meta-data":true,"https://json-schema.org/draft/2019-09/vocab/format":false,"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format"},{"$ref":"meta/content"}],"type":["object","boolean"],"properties":{"definitions":{"$comment":"While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.","type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"dependencies":{"$comment":"\\"dependencies\\" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to \\"dependentSchemas\\" and \\"dependentRequired\\"","type":"object","additionalProperties":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"meta/validation#/$defs/stringArray"}]}}}}');
-
-/***/ }),
-
-/***/ 7216:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/applicator":true},"$dynamicAnchor":"meta","title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"prefixItems":{"$ref":"#/$defs/schemaArray"},"items":{"$dynamicRef":"#meta"},"contains":{"$dynamicRef":"#meta"},"additionalProperties":{"$dynamicRef":"#meta"},"properties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"propertyNames":{"$dynamicRef":"#meta"},"if":{"$dynamicRef":"#meta"},"then":{"$dynamicRef":"#meta"},"else":{"$dynamicRef":"#meta"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$dynamicRef":"#meta"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$dynamicRef":"#meta"}}}}');
-
-/***/ }),
-
-/***/ 8226:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/content","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentEncoding":{"type":"string"},"contentMediaType":{"type":"string"},"contentSchema":{"$dynamicRef":"#meta"}}}');
-
-/***/ }),
-
-/***/ 518:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/core","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true},"$dynamicAnchor":"meta","title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"$ref":"#/$defs/uriReferenceString","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"$ref":"#/$defs/uriString"},"$ref":{"$ref":"#/$defs/uriReferenceString"},"$anchor":{"$ref":"#/$defs/anchorString"},"$dynamicRef":{"$ref":"#/$defs/uriReferenceString"},"$dynamicAnchor":{"$ref":"#/$defs/anchorString"},"$vocabulary":{"type":"object","propertyNames":{"$ref":"#/$defs/uriString"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"}}},"$defs":{"anchorString":{"type":"string","pattern":"^[A-Za-z_][-A-Za-z0-9._]*$"},"uriString":{"type":"string","format":"uri"},"uriReferenceString":{"type":"string","format":"uri-reference"}}}');
-
-/***/ }),
-
-/***/ 4588:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/format-annotation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/format-annotation":true},"$dynamicAnchor":"meta","title":"Format vocabulary meta-schema for annotation results","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
-
-/***/ }),
-
-/***/ 5707:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/meta-data":true},"$dynamicAnchor":"meta","title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
-
-/***/ }),
-
-/***/ 9547:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/unevaluated","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/unevaluated":true},"$dynamicAnchor":"meta","title":"Unevaluated applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"unevaluatedItems":{"$dynamicRef":"#meta"},"unevaluatedProperties":{"$dynamicRef":"#meta"}}}');
-
-/***/ }),
-
-/***/ 7082:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/validation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/validation":true},"$dynamicAnchor":"meta","title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]},"const":true,"enum":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
-
-/***/ }),
-
-/***/ 1678:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\\"definitions\\" has been replaced by \\"$defs\\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\\"dependencies\\" has been split and replaced by \\"dependentSchemas\\" and \\"dependentRequired\\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\\"$recursiveAnchor\\" has been replaced by \\"$dynamicAnchor\\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\\"$recursiveRef\\" has been replaced by \\"$dynamicRef\\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}');
-
-/***/ }),
-
-/***/ 2079:
-/***/ ((module) => {
-
-module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
-
-/***/ })
-
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		id: moduleId,
-/******/ 		loaded: false,
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Flag the module as loaded
-/******/ 	module.loaded = true;
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/node module decorator */
-/******/ (() => {
-/******/ 	__nccwpck_require__.nmd = (module) => {
-/******/ 		module.paths = [];
-/******/ 		if (!module.children) module.children = [];
-/******/ 		return module;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  qB: () => (/* reexport */ compareRuns),
-  yG: () => (/* reexport */ datasetSharer),
-  _3: () => (/* reexport */ evaluate),
-  l4: () => (/* reexport */ loadEvalConfig),
-  Yz: () => (/* reexport */ parseRunRecord),
-  lR: () => (/* reexport */ readRunRecord),
-  B1: () => (/* reexport */ renderReport),
-  wX: () => (/* binding */ runEval),
-  rk: () => (/* reexport */ runJudgeEval)
+  TI: () => (/* binding */ glob),
+  AZ: () => (/* binding */ globSync),
+  ey: () => (/* binding */ isDynamicPattern)
 });
 
-// EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
-var mod = __nccwpck_require__(1916);
-;// CONCATENATED MODULE: ./src/errors.ts
-/**
- * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
- * exit codes and messages (2 for the user's input, 3 for our own bugs).
- */
-/** Bad config, dataset or usage: the user can fix it. Exit code 2. */
-class ConfigError extends Error {
-    file;
-    where;
-    name = 'ConfigError';
-    constructor(message, file, where) {
-        super(message);
-        this.file = file;
-        this.where = where;
-    }
+// UNUSED EXPORTS: convertPathToPattern, escapePath
+
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+var external_fs_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_fs_, 2);
+// EXTERNAL MODULE: external "path"
+var external_path_ = __nccwpck_require__(6928);
+;// CONCATENATED MODULE: external "url"
+const external_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
+;// CONCATENATED MODULE: external "module"
+const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
+;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
+
+
+
+
+//#region rolldown:runtime
+var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
+
+//#endregion
+//#region src/utils.ts
+function cleanPath(path) {
+	let normalized = (0,external_path_.normalize)(path);
+	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_.sep) normalized = normalized.substring(0, normalized.length - 1);
+	return normalized;
 }
-/** A run record that cannot be read or is of another schema. Exit code 2. */
-class RecordError extends ConfigError {
-    name = 'RecordError';
+const SLASHES_REGEX = /[\\/]/g;
+function convertSlashes(path, separator) {
+	return path.replace(SLASHES_REGEX, separator);
 }
-/** Bad command-line or action usage. Exit code 2. */
-class errors_UsageError extends ConfigError {
-    name = 'UsageError';
+const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
+function isRootDirectory(path) {
+	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
 }
-/** The target failed for one trial: recorded on the case, never stops the run. */
-class TargetError extends Error {
-    name = 'TargetError';
-}
-function isUserError(err) {
-    return err instanceof ConfigError;
-}
-function errorMessage(err) {
-    if (err instanceof Error)
-        return err.message;
-    return String(err);
-}
-/** A ConfigError that does not say which file it is about, said of `file`; any other error unchanged. */
-function inFile(err, file) {
-    if (!(err instanceof ConfigError) || err.file !== undefined)
-        return err;
-    const Kind = err.constructor;
-    return new Kind(`${file}: ${err.message}`, file, err.where);
-}
-/** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
-function attributeTo(file, make) {
-    try {
-        const made = make();
-        return (made instanceof Promise ? made.catch((err) => Promise.reject(inFile(err, file))) : made);
-    }
-    catch (err) {
-        throw inFile(err, file);
-    }
+function normalizePath(path, options) {
+	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
+	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
+	if (resolvePaths) path = (0,external_path_.resolve)(path);
+	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
+	if (path === ".") return "";
+	const needsSeperator = path[path.length - 1] !== pathSeparator;
+	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
 }
 
-;// CONCATENATED MODULE: ./src/util/score.ts
-/**
- * A score held to [0, 1], as every score in a run record is. NaN, which no
- * comparison can order, counts as 0 rather than slipping through.
- */
-function clampScore(score) {
-    return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score));
+//#endregion
+//#region src/api/functions/join-path.ts
+function joinPathWithBasePath(filename, directoryPath) {
+	return directoryPath + filename;
+}
+function joinPathWithRelativePath(root, options) {
+	return function(filename, directoryPath) {
+		const sameRoot = directoryPath.startsWith(root);
+		if (sameRoot) return directoryPath.slice(root.length) + filename;
+		else return convertSlashes((0,external_path_.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+	};
+}
+function joinPath(filename) {
+	return filename;
+}
+function joinDirectoryPath(filename, directoryPath, separator) {
+	return directoryPath + filename + separator;
+}
+function build$7(root, options) {
+	const { relativePaths, includeBasePath } = options;
+	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
 }
 
-;// CONCATENATED MODULE: ./src/assertions/outcome.ts
-const EXCERPT_CHARS = 200;
-const VALUE_CHARS = 120;
-/** A JSON-quoted prefix of `text`, so whitespace and newlines stay visible in a one-line reason. */
-function excerpt(text, max = EXCERPT_CHARS) {
-    if (text.length <= max)
-        return JSON.stringify(text);
-    let cut = text.slice(0, max);
-    // never leave half of a surrogate pair behind: it would print as an escape
-    if (/[\uD800-\uDBFF]$/.test(cut))
-        cut = cut.slice(0, -1);
-    return JSON.stringify(`${cut}…`);
+//#endregion
+//#region src/api/functions/push-directory.ts
+function pushDirectoryWithRelativePath(root) {
+	return function(directoryPath, paths) {
+		paths.push(directoryPath.substring(root.length) || ".");
+	};
 }
-/** An expected value as it appears in a reason: strings quoted, anything else as JSON. */
-function shown(value) {
-    if (typeof value === 'string')
-        return excerpt(value, VALUE_CHARS);
-    const json = JSON.stringify(value) ?? String(value);
-    return json.length > VALUE_CHARS ? `${json.slice(0, VALUE_CHARS)}…` : json;
+function pushDirectoryFilterWithRelativePath(root) {
+	return function(directoryPath, paths, filters) {
+		const relativePath = directoryPath.substring(root.length) || ".";
+		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
+	};
 }
-/** Builds a claim from a verb and its object: claim('contain', '"x"'), claim('be', 'valid JSON'). */
-function claim(verb, object) {
-    if (verb === 'be')
-        return { base: `be ${object}`, is: `is ${object}`, isNot: `is not ${object}` };
-    const third = /(?:s|x|z|ch|sh)$/.test(verb) ? `${verb}es` : `${verb}s`;
-    return { base: `${verb} ${object}`, is: `${third} ${object}`, isNot: `does not ${verb} ${object}` };
-}
-/**
- * The outcome of a pass/fail check. `holds` is whether the output satisfies the
- * claim; the dispatcher inverts it for `not-`, so the reason is worded for the
- * final verdict here. `detail` adds what was measured ("distance 7", "missing \"b\"").
- */
-function ruled(holds, negated, output, what, detail) {
-    const passes = holds !== negated;
-    const note = detail ? ` (${detail})` : '';
-    const reason = passes
-        ? `output ${negated ? what.isNot : what.is}${note}`
-        : `expected output ${negated ? 'not ' : ''}to ${what.base}${note}, got: ${excerpt(output)}`;
-    return { pass: holds, score: holds ? 1 : 0, reason };
-}
-
-;// CONCATENATED MODULE: ./src/assertions/values.ts
-
-function isScalar(value) {
-    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-/** A problem with a value that must be one string (YAML may hand us `4` or `true`: read as text). */
-function textValueProblem(a, { nonEmpty }) {
-    if (a.value === undefined || a.value === null)
-        return `${a.type} needs a \`value\``;
-    if (!isScalar(a.value))
-        return `${a.type} needs a string \`value\`, got ${kindOf(a.value)}`;
-    // an empty substring, prefix or pattern matches every output, so the check could never fail
-    if (nonEmpty && String(a.value) === '')
-        return `${a.type} has an empty \`value\`, which every output would satisfy`;
-    return undefined;
-}
-/** A comma-separated value that cannot be read as terms (an unterminated quote, text after a closing quote). */
-class TermsSyntaxError extends Error {
-}
-/**
- * Splits a comma-separated value CSV-style, as promptfoo does: a term in double
- * quotes is one term without its quotes, commas and all (`"Sorry, I can't", "As
- * an AI"` is two terms); inside quotes `""` and `\"` stand for a quote and `\\`
- * for a backslash. Unquoted terms are trimmed and empty ones dropped; a quoted
- * empty term is kept, since someone wrote it.
- */
-function splitTerms(text) {
-    const found = [];
-    let i = 0;
-    while (i <= text.length) {
-        while (i < text.length && /\s/.test(text[i]))
-            i++;
-        if (text[i] === '"') {
-            let term = '';
-            let j = i + 1;
-            for (;;) {
-                if (j >= text.length)
-                    throw new TermsSyntaxError(`unterminated quoted term starting at character ${i + 1}`);
-                const c = text[j];
-                if (c === '\\' && (text[j + 1] === '"' || text[j + 1] === '\\')) {
-                    term += text[j + 1];
-                    j += 2;
-                }
-                else if (c === '"' && text[j + 1] === '"') {
-                    term += '"';
-                    j += 2;
-                }
-                else if (c === '"') {
-                    j++;
-                    break;
-                }
-                else {
-                    term += c;
-                    j++;
-                }
-            }
-            while (j < text.length && /\s/.test(text[j]))
-                j++;
-            if (j < text.length && text[j] !== ',')
-                throw new TermsSyntaxError(`expected a comma after the quoted term ${JSON.stringify(term)}`);
-            found.push(term);
-            i = j + 1;
-        }
-        else {
-            const comma = text.indexOf(',', i);
-            const end = comma === -1 ? text.length : comma;
-            const term = text.slice(i, end).trim();
-            if (term !== '')
-                found.push(term);
-            i = end + 1;
-        }
-    }
-    return found;
-}
-/**
- * The terms of contains-all/any: a list as written, or a comma-separated string
- * (see splitTerms; a list keeps commas and spaces inside its terms).
- */
-function terms(value) {
-    if (Array.isArray(value))
-        return value.map((t) => String(t));
-    return splitTerms(String(value));
-}
-/** A problem with the terms of contains-all/any: none at all, an empty one, or one that is not text. */
-function termsProblem(a) {
-    if (a.value === undefined || a.value === null)
-        return `${a.type} needs a \`value\`: a list of terms or a comma-separated string`;
-    if (Array.isArray(a.value)) {
-        const bad = a.value.find((t) => !isScalar(t));
-        if (bad !== undefined)
-            return `${a.type} terms must be strings, got ${kindOf(bad)}`;
-        if (a.value.some((t) => String(t) === ''))
-            return `${a.type} has an empty term, which every output would contain`;
-    }
-    else if (!isScalar(a.value)) {
-        return `${a.type} needs a list of terms or a comma-separated string, got ${kindOf(a.value)}`;
-    }
-    try {
-        if (terms(a.value).length === 0)
-            return `${a.type} needs at least one term in \`value\``;
-    }
-    catch (err) {
-        if (!(err instanceof TermsSyntaxError))
-            throw err;
-        return `${a.type} \`value\` ${excerpt(String(a.value), 60)}: ${err.message}; quote a term that holds commas as "like, this", or write the terms as a list`;
-    }
-    return undefined;
-}
-/** A problem with an optional numeric option (`threshold`, `tolerance`, …). */
-function numberOptionProblem(a, key, range = {}) {
-    const v = a[key];
-    if (v === undefined)
-        return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v))
-        return `${a.type} \`${key}\` must be a number, got ${kindOf(v)}`;
-    if (range.min !== undefined && v < range.min)
-        return `${a.type} \`${key}\` must be at least ${range.min}, got ${v}`;
-    if (range.max !== undefined && v > range.max)
-        return `${a.type} \`${key}\` must be at most ${range.max}, got ${v}`;
-    return undefined;
-}
-/** Names a value's kind for a config message. */
-function kindOf(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'a list';
-    if (typeof value === 'object')
-        return 'a mapping';
-    if (typeof value === 'function')
-        return 'a function';
-    if (typeof value === 'string')
-        return `the string ${excerpt(value, 60)}`;
-    return `${typeof value} ${String(value)}`;
-}
-/** The first problem in a list of checks, each run only if the ones before passed. */
-function firstProblem(...checks) {
-    for (const check of checks) {
-        const problem = check();
-        if (problem !== undefined)
-            return problem;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/assertions/cost.ts
-
-const NO_COST = 'no cost for this trial: the target reported no usage.costUsd, and no `pricing` entry prices its tokens (pricing: {<model>: {input, output}} in USD per million tokens)';
-function usd(x) {
-    return `$${x < 0.01 ? x.toPrecision(3) : x.toFixed(4)}`;
-}
-const cost = {
-    negatable: true,
-    validate: (a) => (a.threshold === undefined ? 'cost needs a `threshold`: the most USD the trial may cost' : numberOptionProblem(a, 'threshold', { min: 0 })),
-    run(a, { usage }, negated) {
-        const spent = usage?.costUsd;
-        // nothing to measure is an error, so that `not-cost` cannot pass on it either
-        if (spent === undefined)
-            return { pass: false, score: 0, reason: NO_COST, error: NO_COST };
-        const limit = a.threshold;
-        const holds = spent <= limit;
-        const reason = holds !== negated
-            ? `cost ${usd(spent)}, ${holds ? 'within' : 'over'} the ${usd(limit)} limit`
-            : `expected the trial to cost ${negated ? 'more than' : 'at most'} ${usd(limit)}, it cost ${usd(spent)}`;
-        return { pass: holds, score: holds ? 1 : 0, reason };
-    }
+const pushDirectory = (directoryPath, paths) => {
+	paths.push(directoryPath || ".");
 };
-const costAssertions = { cost };
-
-;// CONCATENATED MODULE: ./src/assertions/counts.ts
-
-
-function countWords(text) {
-    const trimmed = text.trim();
-    return trimmed === '' ? 0 : trimmed.split(/\s+/).length;
-}
-function isCount(v) {
-    return typeof v === 'number' && Number.isInteger(v) && v >= 0;
-}
-/** `value`: a count (a number, or a string holding one), or {min, max} with either or both. */
-function boundsOf(value) {
-    if (isCount(value))
-        return { min: value, max: value };
-    if (typeof value === 'string' && /^\s*\d+\s*$/.test(value))
-        return boundsOf(Number(value));
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return undefined;
-    const { min, max, ...rest } = value;
-    if (Object.keys(rest).length > 0 || (min === undefined && max === undefined))
-        return undefined;
-    if ((min !== undefined && !isCount(min)) || (max !== undefined && !isCount(max)))
-        return undefined;
-    if (min !== undefined && max !== undefined && min > max)
-        return undefined;
-    return { min: min, max: max };
-}
-function boundsProblem(a) {
-    if (boundsOf(a.value) !== undefined)
-        return undefined;
-    const got = a.value === undefined ? 'none' : kindOf(a.value);
-    return `${a.type} needs a \`value\`: a word count such as 50, or {min: 20, max: 50} (either bound alone works, min ≤ max), got ${got}`;
-}
-function describe({ min, max }) {
-    if (min === max)
-        return `exactly ${min} words`;
-    if (min === undefined)
-        return `at most ${max} words`;
-    if (max === undefined)
-        return `at least ${min} words`;
-    return `between ${min} and ${max} words`;
-}
-const wordCount = {
-    negatable: true,
-    validate: boundsProblem,
-    run(a, { output }, negated) {
-        const bounds = boundsOf(a.value);
-        const n = countWords(output);
-        const holds = (bounds.min === undefined || n >= bounds.min) && (bounds.max === undefined || n <= bounds.max);
-        return ruled(holds, negated, output, claim('be', `${describe(bounds)} long`), `${n} words`);
-    }
+const pushDirectoryFilter = (directoryPath, paths, filters) => {
+	const path = directoryPath || ".";
+	if (filters.every((filter) => filter(path, true))) paths.push(path);
 };
-const countAssertions = { 'word-count': wordCount };
-
-;// CONCATENATED MODULE: ./src/assertions/finish-reason.ts
-
-/** Providers spell the same reason differently ("STOP", "end_turn" aside): compared trimmed and lower-cased. */
-function normal(reason) {
-    return reason.trim().toLowerCase();
+const empty$2 = () => {};
+function build$6(root, options) {
+	const { includeDirs, filters, relativePaths } = options;
+	if (!includeDirs) return empty$2;
+	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
+	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
 }
-const finishReason = {
-    negatable: true,
-    validate: (a) => textValueProblem(a, { nonEmpty: true }),
-    run(a, { finishReason: actual }, negated) {
-        const expected = String(a.value);
-        if (actual === undefined) {
-            const reason = `the target did not supply a finish reason (the openai target does; a command or module target can return \`finishReason\`), so it cannot be compared with "${expected}"`;
-            return { pass: false, score: 0, reason, error: reason };
-        }
-        const holds = normal(actual) === normal(expected);
-        const reason = holds !== negated ? `finish reason "${actual}"` : `expected finish reason ${negated ? 'other than ' : ''}"${expected}", got "${actual}"`;
-        return { pass: holds, score: holds ? 1 : 0, reason };
-    }
+
+//#endregion
+//#region src/api/functions/push-file.ts
+const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) counts.files++;
 };
-const finishReasonAssertions = { 'finish-reason': finishReason };
-
-;// CONCATENATED MODULE: ./src/assertions/html.ts
-
-let loaded;
-/** Loaded on first use, as the SQL parser is: parse5 and its entity tables are most of a megabyte that most runs never need. */
-function loadHtml() {
-    loaded ??= __nccwpck_require__.e(/* import() */ 990).then(__nccwpck_require__.bind(__nccwpck_require__, 1990)).then((parse5) => ({ parse5, known: new Set(Object.values(parse5.html.TAG_NAMES)) }));
-    return loaded;
-}
-function isElement(node) {
-    return 'tagName' in node;
-}
-function childrenOf(node) {
-    const kids = 'childNodes' in node ? node.childNodes : [];
-    // a <template>'s children live in its content fragment
-    return isElement(node) && node.tagName === 'template' ? [...kids, ...node.content.childNodes] : kids;
-}
-/** Every element under `root`, walked without recursion: outputs can nest deeper than the call stack. */
-function* html_elements(root) {
-    const stack = [root];
-    while (stack.length) {
-        const node = stack.pop();
-        if (isElement(node))
-            yield node;
-        stack.push(...childrenOf(node));
-    }
-}
-/** Written in the output (not implied by the parser, as <html>, <head>, <body> are) and an HTML element or a custom one. */
-function isWrittenHtmlElement(known, e) {
-    return e.sourceCodeLocation != null && (known.has(e.tagName) || e.tagName.includes('-'));
-}
-function hasText(nodes) {
-    return nodes.some((n) => n.nodeName === '#text' && n.value.trim() !== '');
-}
-/** Why the output is not an HTML document or fragment, or undefined when it is one. */
-function notHtml({ parse5, known }, output) {
-    const text = output.trim();
-    if (text === '')
-        return 'the output is empty';
-    if (/^<\?xml/i.test(text))
-        return 'it is XML, not HTML';
-    const doc = parse5.parse(text, { sourceCodeLocationInfo: true });
-    const root = doc.childNodes.find(isElement);
-    const head = root?.childNodes.find((n) => isElement(n) && n.tagName === 'head');
-    const body = root?.childNodes.find((n) => isElement(n) && n.tagName === 'body');
-    // text outside every tag lands in the <html>, <head> or <body> the parser implied (a table's stray text too);
-    // inside a <body> the output wrote itself, text is content
-    const implied = [root, head, body].filter((e) => e !== undefined && e.sourceCodeLocation == null);
-    if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes)))
-        return 'it has text outside the HTML tags';
-    for (const e of html_elements(doc))
-        if (isWrittenHtmlElement(known, e))
-            return undefined;
-    return 'it has no HTML element';
-}
-const isHtml = {
-    negatable: true,
-    async run(_a, { output }, negated) {
-        const problem = notHtml(await loadHtml(), output);
-        return ruled(problem === undefined, negated, output, claim('be', 'HTML'), problem);
-    }
+const pushFileFilter = (filename, paths, _counts, filters) => {
+	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
 };
-/**
- * HTML inside prose: an element of HTML written in the output, or any element
- * with both its tags (<custom>…</custom>). A lone unknown tag (<example>,
- * <john@example.com>) and a comparison (a < b > c) are not HTML.
- */
-function findHtml({ parse5, known }, output) {
-    const fragment = parse5.parseFragment(output, { sourceCodeLocationInfo: true });
-    for (const e of html_elements(fragment)) {
-        if (isWrittenHtmlElement(known, e) || e.sourceCodeLocation?.endTag)
-            return e;
-    }
-    return undefined;
-}
-const containsHtml = {
-    negatable: true,
-    async run(_a, { output }, negated) {
-        const found = findHtml(await loadHtml(), output);
-        return ruled(found !== undefined, negated, output, claim('contain', 'HTML'), found ? `found <${found.tagName}>` : undefined);
-    }
+const pushFileCount = (_filename, _paths, counts, _filters) => {
+	counts.files++;
 };
-const htmlAssertions = { 'is-html': isHtml, 'contains-html': containsHtml };
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/util/env.ts
-/**
- * `${VAR}` expansion for target and judge settings, and the minimal environment
- * of child processes. Values read through `${VAR}` are secrets: collected so that
- * they can be masked in logs and redacted from every artifact.
- */
-
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
-function expandVars(text, env, secrets, where = 'config') {
-    return text.replace(VAR, (_m, name) => {
-        const value = env[name];
-        if (value === undefined)
-            throw new ConfigError(`${where}: environment variable ${name} is not set (used as \${${name}})`);
-        if (value.length >= 4)
-            secrets.add(value);
-        return value;
-    });
-}
-/** Deep `${VAR}` expansion over strings inside JSON-like values. */
-function expandDeep(value, env, secrets, where = 'config') {
-    if (typeof value === 'string')
-        return expandVars(value, env, secrets, where);
-    if (Array.isArray(value))
-        return value.map((v) => expandDeep(v, env, secrets, where));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
-    }
-    return value;
-}
-/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = [
-    'PATH',
-    'HOME',
-    'USER',
-    'LOGNAME',
-    'SHELL',
-    'LANG',
-    'LC_ALL',
-    'LC_CTYPE',
-    'TZ',
-    'TMPDIR',
-    'TEMP',
-    'TMP',
-    'TERM',
-    'SYSTEMROOT',
-    'COMSPEC',
-    'PATHEXT',
-    'WINDIR'
-];
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
-}
-function minimalEnv(source, extra) {
-    const env = {};
-    for (const name of PASS_THROUGH) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    for (const [name, value] of Object.entries(extra)) {
-        if (!isForbiddenVar(name))
-            env[name] = value;
-    }
-    return env;
-}
-/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-        if (secret)
-            out = out.split(secret).join('***');
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
-const REPLY_UNFINISHED = 0;
-const REPLY_OK = 1;
-const REPLY_ERROR = 2;
-
-;// CONCATENATED MODULE: ./src/sandbox/gradable.ts
-function gradable(value) {
-    const primitive = (v) => v === null || ['boolean', 'number', 'string', 'bigint', 'undefined'].includes(typeof v);
-    if (primitive(value))
-        return value;
-    if (typeof value === 'object' && value !== null && ('pass' in value || 'score' in value)) {
-        const { pass, score, reason } = value;
-        return {
-            pass: primitive(pass) ? pass : Boolean(pass),
-            score: primitive(score) ? score : Boolean(score),
-            reason: typeof reason === 'string' ? reason : undefined
-        };
-    }
-    return { truthy: Boolean(value), kind: Array.isArray(value) ? 'an array' : `a ${typeof value}` };
-}
-
-;// CONCATENATED MODULE: ./src/sandbox/worker.ts
-/**
- * The code every sandbox worker runs. It is sent to the worker as source text
- * (`new Worker(source, {eval: true})`), so that the same file works from the
- * TypeScript sources, the tests and the ncc bundles alike: the function below
- * must therefore be self-contained — no imports, no helpers from this module
- * but the one passed in as source too — and reach Node's modules through the
- * worker's own `require`.
- */
-
-/** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
-const SLOT_RUNNING = 0;
-const SLOT_TASK = 1;
-const SLOT_ITEM = 2;
-const SLOT_LENGTH = 3;
-function workerMain(gradable) {
-    const require = globalThis.require;
-    const threads = require('node:worker_threads');
-    const { pathToFileURL } = require('node:url');
-    const port = threads.parentPort;
-    const slot = new Int32Array(threads.workerData.progress);
-    const [RUNNING, TASK, ITEM] = [0, 1, 2];
-    // the reply statuses of protocol.ts
-    const [UNFINISHED, OK, ERROR] = [0, 1, 2];
-    // The worker's own process object: exiting ends only this thread, but an
-    // explicit error names the culprit instead of a lost worker.
-    process.exit = ((code) => {
-        throw new Error(`process.exit(${code ?? ''}) is not available here`);
-    });
-    // what user code prints goes to the log indented, so that none of its lines is a workflow command
-    // (not with the Worker's `stdout: true` option: its streams keep an idle pool from letting the process exit)
-    for (const stream of [process.stdout, process.stderr]) {
-        const write = stream.write.bind(stream);
-        stream.write = ((chunk, ...rest) => write((typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()).replace(/^(?=.)/gm, '  | '), ...rest));
-    }
-    // an error thrown later by a timer a check left behind must not take its neighbours down
-    process.on('uncaughtException', () => { });
-    process.on('unhandledRejection', () => { });
-    const AsyncFunction = (async () => { }).constructor;
-    const scripts = new Map();
-    const modules = new Map();
-    /** default exports found so far: a warm agent is called without waiting a turn for its module */
-    const defaults = new Map();
-    /** each running task's answers so far, as sent: status and payload per item */
-    const running = new Map();
-    function load(file) {
-        let mod = modules.get(file);
-        if (!mod) {
-            mod = import(/* webpackIgnore: true */ pathToFileURL(file).href);
-            modules.set(file, mod);
-        }
-        return mod;
-    }
-    async function defaultExport(file, shape) {
-        const known = defaults.get(file);
-        if (known)
-            return known;
-        const mod = await load(file);
-        if (typeof mod.default === 'function') {
-            defaults.set(file, mod.default);
-            return mod.default;
-        }
-        const names = Object.keys(mod).filter((name) => name !== 'default');
-        const has = mod.default !== undefined
-            ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
-            : names.length > 0
-                ? `no default, only ${names.join(', ')}`
-                : 'nothing';
-        throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`);
-    }
-    /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
-    function held(task, index, call) {
-        Atomics.store(slot, TASK, task);
-        Atomics.store(slot, ITEM, index);
-        Atomics.store(slot, RUNNING, 1);
-        try {
-            return call();
-        }
-        finally {
-            Atomics.store(slot, RUNNING, 0);
-        }
-    }
-    async function start(task, index, item) {
-        const user = (call) => held(task, index, call);
-        switch (item.kind) {
-            case 'match': {
-                const match = user(() => new RegExp(item.source, item.flags).exec(item.text));
-                return match === null ? null : match[0];
-            }
-            case 'test':
-                return user(() => new RegExp(item.source, item.flags).test(item.text));
-            case 'script': {
-                let fn = scripts.get(item.body);
-                if (!fn) {
-                    fn = new AsyncFunction('output', 'input', 'context', item.body);
-                    scripts.set(item.body, fn);
-                }
-                const check = fn;
-                return gradable(await user(() => check(item.output, item.input, item.context)));
-            }
-            case 'module': {
-                const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}');
-                return gradable(await user(() => fn(item.output, item.context, item.value)));
-            }
-            case 'load':
-                await defaultExport(item.file, '(input, case) => string');
-                return null;
-            case 'agent': {
-                const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'));
-                // the agent's own time: the module is loaded and the worker warm before the clock starts
-                const t0 = performance.now();
-                const value = await user(() => fn(item.input, item.case));
-                return { value, latencyMs: performance.now() - t0 };
-            }
-        }
-    }
-    /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
-    let outbox;
-    function send(id, answers) {
-        if (!outbox) {
-            outbox = [];
-            setImmediate(flush);
-        }
-        outbox.push(id, answers.length / 2);
-        for (const x of answers)
-            outbox.push(x);
-    }
-    function flush() {
-        const replies = outbox ?? [];
-        outbox = undefined;
-        try {
-            port.postMessage(replies);
-        }
-        catch {
-            for (let at = 0; at < replies.length;) {
-                const count = replies[at + 1];
-                const one = replies.slice(at, at + 2 + 2 * count);
-                at += one.length;
-                try {
-                    port.postMessage(one);
-                }
-                catch (err) {
-                    // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
-                    const message = `returned a value that cannot be passed back: ${err.message}`;
-                    for (let i = 2; i < one.length; i += 2)
-                        if (one[i] === OK)
-                            [one[i], one[i + 1]] = [ERROR, message];
-                    port.postMessage(one);
-                }
-            }
-        }
-    }
-    port.on('message', (request) => {
-        if ('cancel' in request) {
-            const answers = running.get(request.cancel) ?? [];
-            running.delete(request.cancel);
-            port.postMessage([request.cancel, answers.length / 2, ...answers]);
-            return;
-        }
-        for (const { id, items } of request.tasks) {
-            const answers = new Array(2 * items.length);
-            for (let i = 0; i < answers.length; i += 2)
-                [answers[i], answers[i + 1]] = [UNFINISHED, null];
-            running.set(id, answers);
-        }
-        // started after the messages already queued are read: a task the pool moved elsewhere
-        // while this worker was held is cancelled by the next message, and never runs here
-        setImmediate(() => {
-            for (const { id, items } of request.tasks) {
-                const answers = running.get(id);
-                if (answers)
-                    run(id, items, answers);
-            }
-        });
-    });
-    function run(id, items, answers) {
-        let left = items.length;
-        if (left === 0) {
-            running.delete(id);
-            return send(id, answers);
-        }
-        const answer = (index, status, payload) => {
-            answers[2 * index] = status;
-            answers[2 * index + 1] = payload;
-            if (--left > 0 || !running.has(id))
-                return;
-            running.delete(id);
-            send(id, answers);
-        };
-        for (let index = 0; index < items.length; index++) {
-            start(id, index, items[index]).then((value) => answer(index, OK, value), (err) => answer(index, ERROR, err instanceof Error ? err.message : String(err)));
-        }
-    }
-}
-/** The worker's source text: the function above, called with the one helper it shares with the main thread. */
-const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`;
-
-;// CONCATENATED MODULE: ./src/sandbox/pool.ts
-/**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
- * javascript checks and regular expressions run in a small pool of worker
- * threads with an environment of their own, memory limits and a deadline per
- * task. A worker whose task runs past its deadline while holding the thread
- * (a loop, a backtracking pattern) is terminated and replaced; the other work
- * it held runs again on a fresh worker. Whatever the code does there —
- * process.exit, process.exitCode, 'exit' handlers, timers, patched globals —
- * stays in that worker: the main thread's exit code and verdict are its own.
- */
-
-
-
-/** How long a worker may take to answer a cancel before it counts as stuck and is replaced. */
-const CANCEL_GRACE_MS = 1000;
-/** How often one item is run again after its worker was replaced for another's sake. */
-const MAX_RERUNS = 3;
-/**
- * How often the pool looks for a worker held by one piece of synchronous code:
- * one seen so on two looks in a row gets no new work, and the work queued
- * behind it moves to another worker, instead of waiting for its deadline.
- */
-const WATCH_MS = 250;
-function timeoutError(options) {
-    const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : '';
-    return `did not finish within${limit || ' its deadline'}`;
-}
-class Sandbox {
-    options;
-    slots = new Set();
-    nextId = 1;
-    closed = false;
-    watch;
-    constructor(options) {
-        this.options = options;
-    }
-    /** Runs a batch of items in one worker; outcomes in the items' order. Never rejects. */
-    run(items, options = {}) {
-        return this.start(items, options, 0);
-    }
-    /** Terminates every worker; unfinished tasks end as given up. */
-    async close() {
-        this.closed = true;
-        clearInterval(this.watch);
-        const slots = [...this.slots];
-        this.slots.clear();
-        for (const slot of slots) {
-            slot.gone = true;
-            for (const task of slot.tasks.values())
-                this.finish(task, task.items.map(() => ({ ok: false, error: 'the sandbox was closed' })));
-        }
-        await Promise.all(slots.map((s) => s.worker.terminate()));
-    }
-    start(items, options, reruns) {
-        return new Promise((resolve) => {
-            const task = { id: this.nextId++, items, options, reruns, resolve };
-            if (this.closed)
-                return this.finish(task, items.map(() => ({ ok: false, error: 'the sandbox was closed' })));
-            const slot = this.pick();
-            task.slot = slot;
-            if (slot.tasks.size === 0)
-                slot.worker.ref();
-            slot.tasks.set(task.id, task);
-            this.watchSlots();
-            if (!slot.outbox) {
-                slot.outbox = [];
-                setImmediate(() => this.flush(slot));
-            }
-            slot.outbox.push(task);
-            if (slot.booting)
-                slot.booting.push(task);
-            else
-                this.arm(task);
-            if (options.onAbort)
-                task.unsubscribe = options.onAbort(() => this.expire(task));
-        });
-    }
-    /** Sends the tasks started this turn in one message (a message per trial would cost more than an instant agent). */
-    flush(slot) {
-        const tasks = (slot.outbox ?? []).filter((t) => t.slot === slot);
-        slot.outbox = undefined;
-        if (slot.gone || tasks.length === 0)
-            return;
-        try {
-            slot.worker.postMessage({ tasks: tasks.map((t) => ({ id: t.id, items: t.items })) });
-        }
-        catch {
-            for (const task of tasks) {
-                try {
-                    slot.worker.postMessage({ tasks: [{ id: task.id, items: task.items }] });
-                }
-                catch (err) {
-                    // an input, case or context that cannot be cloned (a function in it) fails its task, not the others
-                    const error = `cannot be passed to the sandbox: ${err.message}`;
-                    this.finish(task, task.items.map(() => ({ ok: false, error })));
-                }
-            }
-        }
-    }
-    arm(task) {
-        if (task.options.timeoutMs !== undefined && task.slot)
-            task.timer = setTimeout(() => this.expire(task), task.options.timeoutMs);
-    }
-    /**
-     * The least busy worker that is not held, or a new one while the pool is
-     * below its size (held workers not counted) and every worker is busy.
-     */
-    pick() {
-        let best;
-        let free = 0;
-        for (const slot of this.slots) {
-            if (slot.held)
-                continue;
-            free++;
-            if (!best || slot.tasks.size < best.tasks.size)
-                best = slot;
-        }
-        if (best && (best.tasks.size === 0 || free >= this.options.workers))
-            return best;
-        return this.spawn();
-    }
-    watchSlots() {
-        if (this.watch)
-            return;
-        this.watch = setInterval(() => this.look(), WATCH_MS);
-        this.watch.unref();
-    }
-    look() {
-        let busy = false;
-        for (const slot of [...this.slots]) {
-            if (slot.tasks.size === 0)
-                continue;
-            busy = true;
-            const { progress } = slot;
-            const now = Atomics.load(progress, SLOT_RUNNING) === 1 ? `${Atomics.load(progress, SLOT_TASK)}:${Atomics.load(progress, SLOT_ITEM)}` : undefined;
-            slot.held = now !== undefined && now === slot.seen;
-            slot.seen = now;
-            if (!slot.held)
-                continue;
-            // the worker is held: what waits behind the code holding it starts again elsewhere
-            const holder = Atomics.load(progress, SLOT_TASK);
-            for (const task of [...slot.tasks.values()]) {
-                if (task.id === holder || task.reruns >= MAX_RERUNS)
-                    continue;
-                slot.worker.postMessage({ cancel: task.id });
-                this.detach(task);
-                void this.start(task.items, task.options, task.reruns + 1).then(task.resolve);
-            }
-        }
-        if (!busy) {
-            clearInterval(this.watch);
-            this.watch = undefined;
-        }
-    }
-    spawn() {
-        const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
-        const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, {
-            eval: true,
-            env: this.options.env,
-            resourceLimits: this.options.resourceLimits,
-            workerData: { progress: shared }
-        });
-        const slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false };
-        worker.once('online', () => {
-            const waiting = slot.booting ?? [];
-            slot.booting = undefined;
-            for (const task of waiting)
-                this.arm(task);
-        });
-        worker.on('message', (replies) => {
-            for (let at = 0; at < replies.length; at += 2 + 2 * replies[at + 1])
-                this.settle(slot, replies, at);
-        });
-        let failure = '';
-        worker.on('error', (err) => (failure = err.message));
-        worker.on('exit', (code) => {
-            if (!slot.gone)
-                this.lost(slot, `its worker stopped${failure ? `: ${failure}` : ` (exit code ${code})`}`);
-        });
-        worker.unref();
-        this.slots.add(slot);
-        return slot;
-    }
-    /** The task whose answer starts at `at` in the worker's replies is done (or, answering a cancel, given up where unfinished). */
-    settle(slot, replies, at) {
-        const task = slot.tasks.get(replies[at]);
-        if (!task || slot.gone)
-            return;
-        const outcomes = new Array(task.items.length);
-        for (let i = 0; i < outcomes.length; i++) {
-            const status = replies[at + 2 + 2 * i];
-            const payload = replies[at + 3 + 2 * i];
-            outcomes[i] =
-                status === REPLY_OK
-                    ? { ok: true, value: payload }
-                    : status === REPLY_ERROR
-                        ? { ok: false, error: payload }
-                        : { ok: false, error: timeoutError(task.options), timedOut: true };
-        }
-        this.finish(task, outcomes);
-    }
-    finish(task, outcomes) {
-        this.detach(task);
-        task.resolve(outcomes);
-    }
-    /** The task no longer waits on its worker, its deadline or its caller's abort. */
-    detach(task) {
-        clearTimeout(task.timer);
-        task.unsubscribe?.();
-        task.unsubscribe = undefined;
-        const slot = task.slot;
-        task.slot = undefined;
-        if (slot?.tasks.delete(task.id) && slot.tasks.size === 0 && !slot.gone)
-            slot.worker.unref();
-    }
-    /**
-     * The task's deadline passed. A worker stuck in this task's synchronous code
-     * is replaced at once; otherwise it is asked for what finished, and replaced
-     * only if it does not answer.
-     */
-    expire(task) {
-        const slot = task.slot;
-        if (!slot)
-            return;
-        const { progress } = slot;
-        if (Atomics.load(progress, SLOT_RUNNING) === 1 && Atomics.load(progress, SLOT_TASK) === task.id) {
-            return this.replace(slot, task, Atomics.load(progress, SLOT_ITEM), timeoutError(task.options));
-        }
-        slot.worker.postMessage({ cancel: task.id });
-        clearTimeout(task.timer);
-        task.timer = setTimeout(() => {
-            if (task.slot === slot)
-                this.replace(slot, task, undefined, timeoutError(task.options));
-        }, CANCEL_GRACE_MS);
-    }
-    /** A worker ended by itself (out of memory, an uncaught error): what it ran synchronously is blamed. */
-    lost(slot, why) {
-        const { progress } = slot;
-        const culprit = Atomics.load(progress, SLOT_RUNNING) === 1 ? slot.tasks.get(Atomics.load(progress, SLOT_TASK)) : undefined;
-        this.replace(slot, culprit, culprit && Atomics.load(progress, SLOT_ITEM), why);
-    }
-    /**
-     * Lets go of a worker: the blamed item (or, when it is not known, every item
-     * of the blamed task) fails with `why`; all other work the worker held runs
-     * again elsewhere, a few times at most.
-     */
-    replace(slot, blamed, item, why) {
-        slot.gone = true;
-        this.slots.delete(slot);
-        void slot.worker.terminate();
-        for (const task of [...slot.tasks.values()]) {
-            const failed = (i) => task === blamed && (item === undefined || item === i);
-            const again = task.items.map((_, i) => i).filter((i) => !failed(i));
-            const outcomes = task.items.map(() => ({ ok: false, error: why, timedOut: true }));
-            if (again.length === 0 || task.reruns >= MAX_RERUNS) {
-                for (const i of again)
-                    outcomes[i] = { ok: false, error: `not run: its worker was stopped ${MAX_RERUNS} times for other work` };
-                this.finish(task, outcomes);
-                continue;
-            }
-            this.detach(task);
-            void this.start(again.map((i) => task.items[i]), task.options, task.reruns + 1).then((rerun) => {
-                again.forEach((i, k) => (outcomes[i] = rerun[k]));
-                task.resolve(outcomes);
-            });
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/sandbox/patterns.ts
-/**
- * Which regular expressions may run in-process. Matching a text with a
- * backtracking engine costs, at worst, about n^(k+1) steps for k unbounded
- * quantifiers (times the alternatives tried at each point); a quantified group
- * (`(a+)+`, `(a|aa)*`) or a backreference can cost 2^n. Patterns whose worst
- * case on this text is small run in-process, where they cost nothing extra;
- * the rest go to the sandbox, under the deadline.
- */
-/** Worst-case steps allowed in-process: well under 100 ms. */
-const IN_PROCESS_STEPS = 1e7;
-/** The index after a bounded `{n}` / `{n,m}` quantifier starting at `i`, and whether it counts as unbounded. */
-function braces(source, i) {
-    const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
-    if (!m)
-        return undefined;
-    const unbounded = m[2] !== undefined && (m[3] === '' || Number(m[3]) - Number(m[1]) > 8);
-    return { end: i + m[0].length, unbounded };
-}
-function shapeOf(source) {
-    const shape = { exponential: false, unbounded: 0, branching: 1 };
-    const alternatives = [1];
-    let afterGroup = false;
-    for (let i = 0; i < source.length; i++) {
-        const c = source[i];
-        const wasGroup = afterGroup;
-        afterGroup = false;
-        if (c === '\\') {
-            const next = source[i + 1] ?? '';
-            if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<'))
-                shape.exponential = true;
-            i++;
-        }
-        else if (c === '[') {
-            // a class: its quantifier characters are literals; classes nest only under the v flag, counted alike
-            let depth = 1;
-            for (i++; i < source.length && depth > 0; i++) {
-                if (source[i] === '\\')
-                    i++;
-                else if (source[i] === '[')
-                    depth++;
-                else if (source[i] === ']')
-                    depth--;
-            }
-            i--;
-        }
-        else if (c === '(') {
-            alternatives.push(1);
-        }
-        else if (c === ')') {
-            shape.branching *= alternatives.pop() ?? 1;
-            afterGroup = true;
-        }
-        else if (c === '|') {
-            alternatives[alternatives.length - 1]++;
-        }
-        else if (c === '*' || c === '+' || c === '{') {
-            const bound = c === '{' ? braces(source, i) : { end: i + 1, unbounded: true };
-            if (!bound)
-                continue;
-            if (wasGroup && bound.unbounded)
-                shape.exponential = true;
-            else if (bound.unbounded)
-                shape.unbounded++;
-            i = bound.end - 1;
-            if (source[i + 1] === '?')
-                i++;
-        }
-        else if (c === '?' && source[i + 1] === '?') {
-            i++;
-        }
-    }
-    shape.branching *= alternatives[0] ?? 1;
-    return shape;
-}
-const shapes = new Map();
-/** Whether matching `source` against a text of `length` characters could take long enough to need the deadline. */
-function canBacktrack(source, length) {
-    let shape = shapes.get(source);
-    if (!shape) {
-        shape = shapeOf(source);
-        shapes.set(source, shape);
-    }
-    if (shape.exponential)
-        return true;
-    return Math.pow(length + 1, shape.unbounded + 1) * shape.branching > IN_PROCESS_STEPS;
-}
-
-;// CONCATENATED MODULE: ./src/sandbox/index.ts
-/**
- * The sandbox's two users' doors: `checks()` — the process-wide pool that
- * javascript checks and backtracking patterns share, batched so that the
- * sandboxed work one turn of the event loop asks for (a trial's checks) goes
- * to a worker as one message — and `Sandbox` itself, which module targets
- * make with their own environment.
- */
-
-
-
-
-
-/** SPEC §9: the default of `checkTimeoutMs`. */
-const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
-/** Checks allocate little; a runaway one is stopped here, not by the machine. */
-const CHECK_MEMORY_MB = 512;
-class CheckPool {
-    sandbox;
-    waiting = new Map();
-    constructor(env) {
-        // the checks' environment is the minimal one, with nothing of the config's: no key, no runner token
-        this.sandbox = new Sandbox({
-            env: minimalEnv(env, {}),
-            workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())),
-            resourceLimits: { maxOldGenerationSizeMb: CHECK_MEMORY_MB }
-        });
-    }
-    /** Runs one item; items asked for in the same turn (and with the same deadline) travel together. */
-    run(item, timeoutMs) {
-        return new Promise((resolve) => {
-            let batch = this.waiting.get(timeoutMs);
-            if (!batch) {
-                batch = [];
-                this.waiting.set(timeoutMs, batch);
-                queueMicrotask(() => this.flush(timeoutMs));
-            }
-            batch.push({ item, resolve });
-        });
-    }
-    flush(timeoutMs) {
-        const batch = this.waiting.get(timeoutMs);
-        this.waiting.delete(timeoutMs);
-        void this.sandbox
-            .run(batch.map((w) => w.item), { timeoutMs, timeoutName: 'checkTimeoutMs' })
-            .then((outcomes) => {
-            batch.forEach((w, i) => w.resolve(outcomes[i]));
-        });
-    }
-}
-let pool;
-/** The checks' pool, made on first use (its workers do not keep the process alive while idle). */
-function sandbox_checks() {
-    pool ??= new CheckPool(process.env);
-    return pool;
-}
-
-;// CONCATENATED MODULE: ./src/assertions/javascript.ts
-/**
- * The javascript check: a user's expression, function body or module grades
- * the output. Expressions and modules are the dataset's code, so they run in
- * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
- * environment; only a function handed in through the library runs in-process.
- */
-
-
-
-
-
-
-
-
-
-/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
-const DEFAULT_THRESHOLD = 0.5;
-/** How much of an expression names it in a reason. */
-const LABEL_CHARS = 60;
-/** Statement ends tried when looking for a body's final expression (the source's last ones). */
-const MAX_SPLITS = 200;
-const AsyncFunction = (async () => { }).constructor;
-function compiles(body) {
-    try {
-        new AsyncFunction('output', 'input', 'context', body);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-const returning = (expression) => `return (${expression}\n)`;
-/**
- * The function body a check's source runs as, of (output, input, context). An
- * expression (even over several lines) is returned; a body whose last
- * statement is an expression returns that (`const n = output.length; n > 3`),
- * as promptfoo does; any other body runs as written (with its own `return`).
- * Compiling only parses: nothing of the user's code runs here.
- */
-function functionBody(source) {
-    // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
-    const trimmed = source.trim().replace(/;+$/, '');
-    if (compiles(returning(trimmed)))
-        return returning(trimmed);
-    if (!compiles(trimmed))
-        throw new SyntaxError(syntaxError(trimmed));
-    const ends = [];
-    for (let i = trimmed.length - 1; i > 0 && ends.length < MAX_SPLITS; i--)
-        if (trimmed[i] === ';' || trimmed[i] === '\n')
-            ends.push(i);
-    // the shortest tail that is one expression, after statements that compile by themselves
-    for (const end of ends) {
-        const statements = trimmed.slice(0, end + 1);
-        const tail = trimmed.slice(end + 1);
-        if (tail.trim() === '' || !compiles(returning(tail)) || !compiles(statements))
-            continue;
-        return `${statements}\n${returning(tail)}`;
-    }
-    return trimmed;
-}
-function syntaxError(body) {
-    try {
-        new AsyncFunction('output', 'input', 'context', body);
-        return 'does not compile';
-    }
-    catch (err) {
-        return errorMessage(err);
-    }
-}
-/** Function bodies by source: datasets repeat the same check across cases and trials. */
-const bodies = new Map();
-function bodyOf(source) {
-    let body = bodies.get(source);
-    if (body === undefined) {
-        body = functionBody(source);
-        bodies.set(source, body);
-    }
-    return body;
-}
-/**
- * A promptfoo `transform`: an expression or function body of `output` and
- * `context`, or `file:///absolute/module.js[:function]`, run on an output the
- * way checks run; what it returns is the new output, of any type. It runs
- * in-process for now (its result may be any value, which a check's is not):
- * README, Isolation.
- */
-async function transformOutput(source, output, context) {
-    let returned;
-    if (source.startsWith('file://')) {
-        const [file, name] = splitFunctionRef(source.slice('file://'.length));
-        const mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(external_node_path_default().resolve(file)).href));
-        const fn = name ? mod[name] : mod.default;
-        if (typeof fn !== 'function')
-            throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`);
-        returned = await fn(output, context);
-    }
-    else {
-        const run = new AsyncFunction('output', 'input', 'context', bodyOf(source));
-        returned = await run(output, context.input, context);
-    }
-    if (returned === undefined || returned === null)
-        throw new Error(`transform returned ${returned}; return the new output`);
-    return returned;
-}
-/** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
-function splitFunctionRef(ref) {
-    const at = ref.lastIndexOf(':');
-    return at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined];
-}
-/** Names the check in reasons: its file, or the start of its expression. */
-function labelOf(a) {
-    if (typeof a.file === 'string') {
-        const relative = external_node_path_default().relative(process.cwd(), a.file);
-        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? a.file : relative;
-    }
-    if (typeof a.value === 'function')
-        return a.value.name ? `function ${a.value.name}` : 'function';
-    const oneLine = String(a.value).trim().replace(/\s+/g, ' ');
-    return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``;
-}
-function contextOf(ctx) {
-    const context = { input: ctx.input, case: ctx.case };
-    if (ctx.toolCalls !== undefined)
-        context.toolCalls = ctx.toolCalls;
-    if (ctx.usage !== undefined)
-        context.usage = ctx.usage;
-    if (ctx.metadata !== undefined)
-        context.metadata = ctx.metadata;
-    if (ctx.finishReason !== undefined)
-        context.finishReason = ctx.finishReason;
-    if (ctx.latencyMs !== undefined)
-        context.latencyMs = ctx.latencyMs;
-    return context;
-}
-/** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
-async function runCheck(a, ctx) {
-    const context = contextOf(ctx);
-    // a promptfoo transform may have made the output an object: the check sees that object
-    const output = (ctx.outputValue ?? ctx.output);
-    if (typeof a.value === 'function' && a.file === undefined) {
-        try {
-            return { ok: true, value: gradable(await a.value(output, context)) };
-        }
-        catch (err) {
-            return { ok: false, error: errorMessage(err) };
-        }
-    }
-    const timeoutMs = ctx.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
-    if (typeof a.file === 'string')
-        return sandbox_checks().run({ kind: 'module', file: a.file, output, context, value: a.value }, timeoutMs);
-    return sandbox_checks().run({ kind: 'script', body: bodyOf(String(a.value)), output, input: ctx.input, context }, timeoutMs);
-}
-function scoreNote(score, threshold) {
-    return `score ${score}, threshold ${threshold}`;
-}
-const nonFinite = (score) => `returned a score that is not a finite number (${score})`;
-/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned, threshold) {
-    if (typeof returned === 'boolean')
-        return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
-    if (typeof returned === 'number') {
-        if (!Number.isFinite(returned))
-            return { pass: false, score: 0, note: nonFinite(returned), broken: nonFinite(returned) };
-        const score = clampScore(returned);
-        return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
-    }
-    if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
-        return { pass: returned.truthy, score: returned.truthy ? 1 : 0, note: `returned ${returned.kind}, which counts as ${returned.truthy}` };
-    }
-    if (returned !== null && typeof returned === 'object') {
-        const { pass, score, reason } = returned;
-        if (typeof score === 'number' && !Number.isFinite(score))
-            return { pass: false, score: 0, note: nonFinite(score), broken: nonFinite(score) };
-        const scored = typeof score === 'number' ? clampScore(score) : undefined;
-        // a bare {score} passes at the threshold, like a returned number
-        const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold;
-        const note = reason !== undefined && reason !== '' ? reason : scored !== undefined ? scoreNote(scored, threshold) : `returned pass: ${passed}`;
-        return { pass: passed, score: scored ?? (passed ? 1 : 0), note };
-    }
-    const truthy = Boolean(returned);
-    return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${kindOf(returned)}, which counts as ${truthy}` };
-}
-function sourceProblem(a) {
-    if (a.file !== undefined) {
-        // with a file, `value` is the check's parameter (its third argument), whatever it is
-        if (typeof a.file !== 'string')
-            return `javascript \`file\` must be a path, got ${kindOf(a.file)}`;
-        if (!(0,external_node_fs_namespaceObject.existsSync)(a.file))
-            return `javascript \`file\` not found: ${a.file}`;
-        return undefined;
-    }
-    if (typeof a.value === 'function')
-        return undefined;
-    if (a.value === undefined)
-        return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function';
-    if (typeof a.value !== 'string')
-        return `javascript \`value\` must be an expression (a string), got ${kindOf(a.value)}`;
-    if (a.value.trim() === '')
-        return 'javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")';
-    try {
-        bodyOf(a.value);
-        return undefined;
-    }
-    catch (err) {
-        return `javascript \`value\` does not compile: ${errorMessage(err)} in ${excerpt(a.value, 120)}`;
-    }
-}
-const javascript = {
-    negatable: true,
-    validate: (a) => sourceProblem(a) ?? numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
-    async run(a, ctx, negated) {
-        const label = labelOf(a);
-        const returned = await runCheck(a, ctx);
-        if (!returned.ok) {
-            const reason = 'timedOut' in returned ? `check ${label} ${returned.error}` : `check ${label} threw: ${returned.error}`;
-            return { pass: false, score: 0, reason, error: returned.error };
-        }
-        const grade = gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
-        if (grade.broken)
-            return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken };
-        const passes = grade.pass !== negated;
-        const reason = passes
-            ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
-            : `expected check ${label} ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`;
-        return { pass: grade.pass, score: grade.score, reason };
-    }
+const pushFile = (filename, paths) => {
+	paths.push(filename);
 };
-const javascriptAssertions = { javascript };
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var dist_ajv = __nccwpck_require__(2463);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
-var _2019 = __nccwpck_require__(878);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
-var _2020 = __nccwpck_require__(2210);
-// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
-var dist = __nccwpck_require__(2815);
-var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/assertions/json-schema.ts
-/**
- * JSON Schema checks for is-json and contains-json, compiled once per schema
- * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
- * backtracks fails its case at checkTimeoutMs instead of hanging the run.
- */
-
-
-
-
-
-
-const SHOWN_ERRORS = 3;
-// ajv-formats is CommonJS: its plugin is the module itself, which the default import may wrap once more
-const addFormats = ((dist_default())["default"] ?? (dist_default()));
-const instances = new Map();
-const compiled = new WeakMap();
-const compiledBoolean = new Map();
-/** Schemas written as YAML/JSON text, parsed once: the same assertion is graded on every case. */
-const fromText = new Map();
-/**
- * The answers of the validation under way (validation is synchronous, so one
- * at a time): known ones, and the tests still to be asked.
- */
-let answering;
-const testKey = (t) => `${t.flags}/${t.source}\u0000${t.text}`;
-/**
- * What ajv compiles a pattern to: a stand-in whose `test` is answered
- * in-process when the pattern cannot backtrack badly on that text, else from
- * the sandbox's answers (a test not yet answered reads as a match and is
- * asked; the validation runs again once it is answered).
- */
-class PatternStandIn {
-    source;
-    flags;
-    regex;
-    constructor(source, flags) {
-        this.source = source;
-        this.flags = flags;
-        // compiling checks the syntax, matching nothing: a bad pattern is a config error
-        this.regex = new RegExp(source, flags);
-    }
-    test(text) {
-        if (!canBacktrack(this.source, text.length))
-            return this.regex.test(text);
-        if (!answering)
-            throw new Error(`pattern /${this.source}/ tested outside a sandboxed validation`);
-        const request = { source: this.source, flags: this.flags, text };
-        const key = testKey(request);
-        const known = answering.known.get(key);
-        if (known !== undefined)
-            return known;
-        answering.asked.set(key, request);
-        return true;
-    }
-    // ajv keeps one compiled pattern per distinct toString()
-    toString() {
-        return `/${this.source}/${this.flags}`;
-    }
-}
-const patternEngine = Object.assign((source, flags) => new PatternStandIn(source, flags), { code: 'PatternStandIn' });
-/** Sandbox rounds a validation may take: each answers every test the previous one asked. */
-const MAX_ROUNDS = 20;
-/**
- * Runs `validate` (which validates against schemas, synchronously) until every
- * backtracking pattern test it needs is answered by `tester`. Synchronous, at
- * no extra cost, when it needs none.
- */
-function answeringPatterns(validate, tester) {
-    const known = new Map();
-    const round = () => {
-        const state = { known, asked: new Map() };
-        answering = state;
-        try {
-            return { result: validate(), asked: state.asked };
-        }
-        finally {
-            answering = undefined;
-        }
-    };
-    const first = round();
-    if (first.asked.size === 0)
-        return first.result;
-    return (async () => {
-        let asked = first.asked;
-        for (let i = 0; i < MAX_ROUNDS; i++) {
-            const tests = [...asked.values()];
-            const answers = await tester(tests);
-            tests.forEach((t, k) => known.set(testKey(t), answers[k]));
-            const next = round();
-            if (next.asked.size === 0)
-                return next.result;
-            asked = next.asked;
-        }
-        throw new Error(`the schema needed more than ${MAX_ROUNDS} rounds of pattern tests`);
-    })();
-}
-/** The draft a schema declares in `$schema`; draft-07 when it declares none. */
-function draftOf(schema) {
-    const uri = typeof schema === 'object' && typeof schema.$schema === 'string' ? schema.$schema : '';
-    if (uri.includes('2020-12'))
-        return '2020';
-    if (uri.includes('2019-09'))
-        return '2019';
-    return '07';
-}
-function validatorFor(draft) {
-    let ajv = instances.get(draft);
-    if (!ajv) {
-        // addUsedSchema: false — two cases may carry schemas with the same $id; registering
-        // them globally would make the second compile fail. logger: false — unknown keywords
-        // and formats would otherwise warn on every compile.
-        const options = { allErrors: true, strict: false, addUsedSchema: false, logger: false, code: { regExp: patternEngine } };
-        ajv = draft === '2020' ? new _2020.Ajv2020(options) : draft === '2019' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
-        // `format: date`, `email`, `uri`… are checked, as promptfoo checks them
-        addFormats(ajv);
-        instances.set(draft, ajv);
-    }
-    return ajv;
-}
-/**
- * The schema an assertion's `value` holds: a mapping or boolean as written, or
- * text read as YAML (which includes JSON), as promptfoo reads it.
- */
-function readSchema(value) {
-    let schema = value;
-    if (typeof value === 'string') {
-        if (!fromText.has(value))
-            fromText.set(value, (0,yaml_dist/* parse */.qg)(value));
-        schema = fromText.get(value);
-    }
-    return schema;
-}
-/** A config problem with a schema (compiling it on the way), or undefined when it is usable. */
-function schemaProblem(value) {
-    let schema;
-    try {
-        schema = readSchema(value);
-    }
-    catch (err) {
-        return `its text is neither YAML nor JSON: ${err.message}`;
-    }
-    const written = typeof value === 'string' ? ' (the text read as YAML)' : '';
-    if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
-        return `a JSON Schema must be a mapping such as {type: object, required: [name]}, or true/false${written}`;
-    }
-    // an async schema's validate returns a promise, which would read as a pass
-    if (typeof schema === 'object' && schema.$async === true)
-        return '$async schemas are not supported';
-    try {
-        compileSchema(schema);
-        return undefined;
-    }
-    catch (err) {
-        return err.message;
-    }
-}
-function compileSchema(schema) {
-    let validate = typeof schema === 'boolean' ? compiledBoolean.get(schema) : compiled.get(schema);
-    if (!validate) {
-        validate = validatorFor(draftOf(schema)).compile(schema);
-        if (typeof schema === 'boolean')
-            compiledBoolean.set(schema, validate);
-        else
-            compiled.set(schema, validate);
-    }
-    return validate;
-}
-function describeError(e) {
-    const extra = e.keyword === 'additionalProperties' ? ` (${JSON.stringify(e.params.additionalProperty)})` : '';
-    return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${extra}`;
-}
-/** Why `data` fails the schema (the first few errors with their paths), or undefined when it satisfies it. */
-function schemaErrors(schema, data) {
-    const validate = compileSchema(schema);
-    if (validate(data))
-        return undefined;
-    const errors = validate.errors ?? [];
-    const more = errors.length > SHOWN_ERRORS ? `; and ${errors.length - SHOWN_ERRORS} more` : '';
-    return errors.slice(0, SHOWN_ERRORS).map(describeError).join('; ') + more;
-}
-/** Tests patterns in the checks' sandbox under the deadline; one past it fails the whole validation. */
-function sandboxTester(timeoutMs) {
-    return (tests) => Promise.all(tests.map(async (t) => {
-        const outcome = await sandbox_checks().run({ kind: 'test', ...t }, timeoutMs);
-        if (!outcome.ok)
-            throw new Error(`pattern /${t.source}/ ${outcome.error}`);
-        return outcome.value === true;
-    }));
+const empty$1 = () => {};
+function build$5(options) {
+	const { excludeFiles, filters, onlyCounts } = options;
+	if (excludeFiles) return empty$1;
+	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
+	else if (onlyCounts) return pushFileCount;
+	else return pushFile;
 }
 
-;// CONCATENATED MODULE: ./src/util/json-in-text.ts
-/**
- * JSON values inside prose: a judge's reply or an agent's output that holds
- * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
- * behind the judge's verdict reader and the contains-json assertion; each
- * caller decides what a found value means.
- */
-/**
- * Walks from the bracket at `start` to the one that closes it; brackets inside
- * strings do not count. 'open' means `limit` came first.
- */
-function walkBrackets(text, start, limit) {
-    const expected = [];
-    let inString = false;
-    for (let i = start; i < limit; i++) {
-        const c = text[i];
-        if (inString) {
-            if (c === '\\')
-                i++;
-            else if (c === '"')
-                inString = false;
-        }
-        else if (c === '"') {
-            inString = true;
-        }
-        else if (c === '{') {
-            expected.push('}');
-        }
-        else if (c === '[') {
-            expected.push(']');
-        }
-        else if (c === '}' || c === ']') {
-            if (expected.pop() !== c)
-                return { status: 'mismatched', at: i + 1 };
-            if (expected.length === 0)
-                return { status: 'closed', at: i + 1 };
-        }
-    }
-    return { status: 'open', at: limit };
-}
-/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
-function tryParseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Calls `visit` with each JSON value in the text, in the order of its opening
- * bracket, until `visit` returns true. Every opening bracket is tried as the
- * start of a value by parsing the balanced span from it, so a value after
- * broken text (or inside it) is still found.
- *
- * @returns whether the scan stopped at its budget before reaching the end
- */
-function visitJsonInText(text, options, visit) {
-    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
-    let left = options.budget ?? Infinity;
-    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
-        const start = m.index;
-        const limit = Math.min(text.length, start + left);
-        const walk = walkBrackets(text, start, limit);
-        if (walk.status === 'open' && limit < text.length)
-            return { truncated: true };
-        left -= walk.at - start;
-        if (walk.status !== 'closed')
-            continue;
-        const candidate = text.slice(start, walk.at);
-        left -= candidate.length;
-        const value = tryParseJson(candidate);
-        if (value === undefined)
-            continue;
-        if (visit(value))
-            return { truncated: false };
-        if (options.skipNested)
-            opening.lastIndex = walk.at;
-    }
-    return { truncated: false };
-}
-
-;// CONCATENATED MODULE: ./src/assertions/json-text.ts
-/** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
-
-/** A fenced code block: an opening ``` line (any info string), then everything up to a closing ``` line. */
-const FENCED_BLOCK = /^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm;
-/** Work allowed for contains-json, in characters walked: keeps huge outputs from costing quadratic time. */
-const SCAN_BUDGET = 4_000_000;
-function tryParse(text) {
-    try {
-        return { ok: true, value: JSON.parse(text) };
-    }
-    catch (err) {
-        return { ok: false, error: err.message };
-    }
-}
-/** The output as JSON: the whole of it, else the content of its single fenced code block. */
-function parseOutputJson(output) {
-    const whole = tryParse(output);
-    if (whole.ok)
-        return whole;
-    const blocks = [...output.matchAll(FENCED_BLOCK)];
-    if (blocks.length === 0)
-        return { ok: false, error: `not valid JSON: ${whole.error}` };
-    if (blocks.length > 1)
-        return { ok: false, error: `${blocks.length} fenced code blocks; expected the JSON alone or in a single block` };
-    const inner = tryParse(blocks[0][1]);
-    return inner.ok ? inner : { ok: false, error: `the fenced code block is not valid JSON: ${inner.error}` };
-}
-/**
- * Tries every `{` and `[` in order as the start of a JSON value, parsing the
- * balanced substring from there; stops at the first one `accept` takes.
- */
-function scanJson(text, accept, budget = SCAN_BUDGET) {
-    const scan = { truncated: false };
-    scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
-        if (scan.firstParsed === undefined)
-            scan.firstParsed = value;
-        if (!accept(value))
-            return false;
-        scan.match = value;
-        return true;
-    }).truncated;
-    return scan;
-}
-
-;// CONCATENATED MODULE: ./src/assertions/json.ts
-/** Checks on the output as JSON: well-formed, schema-valid, embedded, equal to or containing a value. */
-
-
-
-
-function isObject(value) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-/**
- * The schema in `value`, when one is given: a mapping, a boolean schema, or
- * (as in promptfoo) a YAML or JSON string holding either. Validation has
- * checked that it reads as one.
- */
-function schemaOf(a) {
-    if (a.value === undefined || a.value === null || a.value === '')
-        return undefined;
-    return readSchema(a.value);
-}
-function optionalSchemaProblem(a) {
-    if (a.value === undefined || a.value === null || a.value === '')
-        return undefined;
-    const problem = schemaProblem(a.value);
-    return problem && `${a.type} \`value\` is not a usable JSON Schema: ${problem}`;
-}
-/** The expected JSON: seed datasets write it as a JSON string, so a string is parsed first. */
-function expectedJson(value) {
-    return typeof value === 'string' ? JSON.parse(value) : value;
-}
-function expectedJsonProblem(a) {
-    if (a.value === undefined)
-        return `${a.type} needs a \`value\`: the expected JSON, as a mapping/list or a JSON string`;
-    try {
-        expectedJson(a.value);
-        return undefined;
-    }
-    catch (err) {
-        return `${a.type} \`value\` is a string but not valid JSON (${err.message}); fix the JSON text, or write the value as a YAML mapping or list`;
-    }
-}
-/** A JSON pointer segment (RFC 6901), so paths read like ajv's instancePath. */
-function pointer(path, key) {
-    return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-/**
- * Where `actual` first departs from `expected`, or undefined when they agree.
- * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
- */
-function jsonDifference(expected, actual, subset, path = '') {
-    const here = path || '(root)';
-    if (isObject(expected) && isObject(actual)) {
-        for (const key of Object.keys(expected)) {
-            if (!Object.hasOwn(actual, key))
-                return `${pointer(path, key)} is missing`;
-            const inner = jsonDifference(expected[key], actual[key], subset, pointer(path, key));
-            if (inner)
-                return inner;
-        }
-        const extra = subset ? undefined : Object.keys(actual).find((key) => !Object.hasOwn(expected, key));
-        return extra === undefined ? undefined : `${pointer(path, extra)} is not expected`;
-    }
-    if (Array.isArray(expected) && Array.isArray(actual)) {
-        if (expected.length !== actual.length)
-            return `${here} has ${actual.length} items, expected ${expected.length}`;
-        for (let i = 0; i < expected.length; i++) {
-            const inner = jsonDifference(expected[i], actual[i], false, pointer(path, i));
-            if (inner)
-                return inner;
-        }
-        return undefined;
-    }
-    return expected === actual ? undefined : `${here} is ${shown(actual)}, expected ${shown(expected)}`;
-}
-const isJson = {
-    negatable: true,
-    validate: optionalSchemaProblem,
-    run(a, { output, checkTimeoutMs }, negated) {
-        const schema = schemaOf(a);
-        const what = claim('be', schema !== undefined ? 'valid JSON matching the schema' : 'valid JSON');
-        const parsed = parseOutputJson(output);
-        if (!parsed.ok)
-            return ruled(false, negated, output, what, parsed.error);
-        if (schema === undefined)
-            return ruled(true, negated, output, what);
-        // a schema's backtracking patterns are answered in the sandbox (json-schema.ts)
-        return answeringPatterns(() => {
-            const errors = schemaErrors(schema, parsed.value);
-            return ruled(errors === undefined, negated, output, what, errors);
-        }, sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS));
-    }
+//#endregion
+//#region src/api/functions/get-array.ts
+const getArray = (paths) => {
+	return paths;
 };
-const containsJson = {
-    negatable: true,
-    validate: optionalSchemaProblem,
-    run(a, { output, checkTimeoutMs }, negated) {
-        return answeringPatterns(() => containsJsonOutcome(a, output, negated), sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS));
-    }
+const getArrayGroup = () => {
+	return [""].slice(0, 0);
 };
-function containsJsonOutcome(a, output, negated) {
-    const schema = schemaOf(a);
-    const what = claim('contain', schema !== undefined ? 'a JSON object or array matching the schema' : 'a JSON object or array');
-    const scan = scanJson(output, (value) => schema === undefined || schemaErrors(schema, value) === undefined);
-    const cut = scan.truncated ? '; output too long to scan to the end' : '';
-    if (scan.match !== undefined)
-        return ruled(true, negated, output, what, `found ${shown(scan.match)}`);
-    if (schema !== undefined && scan.firstParsed !== undefined) {
-        return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`);
-    }
-    return ruled(false, negated, output, what, `none found${cut}`);
+function build$4(options) {
+	return options.group ? getArrayGroup : getArray;
 }
-function jsonCompareHandler(subset) {
-    return {
-        negatable: true,
-        validate: expectedJsonProblem,
-        run(a, { output }, negated) {
-            const expected = expectedJson(a.value);
-            const what = subset ? claim('contain', `the JSON ${shown(expected)}`) : claim('equal', `the JSON ${shown(expected)}`);
-            const parsed = parseOutputJson(output);
-            if (!parsed.ok)
-                return ruled(false, negated, output, what, parsed.error);
-            const difference = jsonDifference(expected, parsed.value, subset);
-            return ruled(difference === undefined, negated, output, what, difference);
-        }
-    };
+
+//#endregion
+//#region src/api/functions/group-files.ts
+const groupFiles = (groups, directory, files) => {
+	groups.push({
+		directory,
+		files,
+		dir: directory
+	});
+};
+const empty = () => {};
+function build$3(options) {
+	return options.group ? groupFiles : empty;
 }
-const jsonAssertions = {
-    'is-json': isJson,
-    'contains-json': containsJson,
-    json_exact: jsonCompareHandler(false),
-    'json-equals': jsonCompareHandler(false),
-    'json-subset': jsonCompareHandler(true)
+
+//#endregion
+//#region src/api/functions/resolve-symlink.ts
+const resolveSymlinksAsync = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	fs.realpath(path, (error, resolvedPath) => {
+		if (error) return queue.dequeue(suppressErrors ? null : error, state);
+		fs.stat(resolvedPath, (error$1, stat) => {
+			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
+			if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
+			callback$1(stat, resolvedPath);
+			queue.dequeue(null, state);
+		});
+	});
+};
+const resolveSymlinks = function(path, state, callback$1) {
+	const { queue, fs, options: { suppressErrors } } = state;
+	queue.enqueue();
+	try {
+		const resolvedPath = fs.realpathSync(path);
+		const stat = fs.statSync(resolvedPath);
+		if (stat.isDirectory() && isRecursive(path, resolvedPath, state)) return;
+		callback$1(stat, resolvedPath);
+	} catch (e) {
+		if (!suppressErrors) throw e;
+	}
+};
+function build$2(options, isSynchronous) {
+	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
+	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
+}
+function isRecursive(path, resolved, state) {
+	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
+	let parent = (0,external_path_.dirname)(path);
+	let depth = 1;
+	while (parent !== state.root && depth < 2) {
+		const resolvedPath = state.symlinks.get(parent);
+		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
+		if (isSameRoot) depth++;
+		else parent = (0,external_path_.dirname)(parent);
+	}
+	state.symlinks.set(path, resolved);
+	return depth > 1;
+}
+function isRecursiveUsingRealPaths(resolved, state) {
+	return state.visited.includes(resolved + state.options.pathSeparator);
+}
+
+//#endregion
+//#region src/api/functions/invoke-callback.ts
+const onlyCountsSync = (state) => {
+	return state.counts;
+};
+const groupsSync = (state) => {
+	return state.groups;
+};
+const defaultSync = (state) => {
+	return state.paths;
+};
+const limitFilesSync = (state) => {
+	return state.paths.slice(0, state.options.maxFiles);
+};
+const onlyCountsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.counts, state.options.suppressErrors);
+	return null;
+};
+const defaultAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths, state.options.suppressErrors);
+	return null;
+};
+const limitFilesAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+	return null;
+};
+const groupsAsync = (state, error, callback$1) => {
+	report(error, callback$1, state.groups, state.options.suppressErrors);
+	return null;
+};
+function report(error, callback$1, output, suppressErrors) {
+	if (error && !suppressErrors) callback$1(error, output);
+	else callback$1(null, output);
+}
+function build$1(options, isSynchronous) {
+	const { onlyCounts, group, maxFiles } = options;
+	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
+	else if (group) return isSynchronous ? groupsSync : groupsAsync;
+	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
+	else return isSynchronous ? defaultSync : defaultAsync;
+}
+
+//#endregion
+//#region src/api/functions/walk-directory.ts
+const readdirOpts = { withFileTypes: true };
+const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	state.queue.enqueue();
+	if (currentDepth < 0) return state.queue.dequeue(null, state);
+	const { fs } = state;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
+		callback$1(entries, directoryPath, currentDepth);
+		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
+	});
+};
+const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
+	const { fs } = state;
+	if (currentDepth < 0) return;
+	state.visited.push(crawlPath);
+	state.counts.directories++;
+	let entries = [];
+	try {
+		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
+	} catch (e) {
+		if (!state.options.suppressErrors) throw e;
+	}
+	callback$1(entries, directoryPath, currentDepth);
+};
+function build(isSynchronous) {
+	return isSynchronous ? walkSync : walkAsync;
+}
+
+//#endregion
+//#region src/api/queue.ts
+/**
+* This is a custom stateless queue to track concurrent async fs calls.
+* It increments a counter whenever a call is queued and decrements it
+* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
+*/
+var Queue = class {
+	count = 0;
+	constructor(onQueueEmpty) {
+		this.onQueueEmpty = onQueueEmpty;
+	}
+	enqueue() {
+		this.count++;
+		return this.count;
+	}
+	dequeue(error, output) {
+		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
+			this.onQueueEmpty(error, output);
+			if (error) {
+				output.controller.abort();
+				this.onQueueEmpty = void 0;
+			}
+		}
+	}
 };
 
-;// CONCATENATED MODULE: ./src/assertions/latency.ts
-
-const latency = {
-    negatable: true,
-    validate: (a) => a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 }),
-    // the output is no help in acting on a slow trial, so the reason names the times only
-    run(a, { durationMs, latencyMs }, negated) {
-        const limit = a.threshold;
-        const ms = latencyMs ?? durationMs;
-        const holds = ms <= limit;
-        const took = `took ${ms} ms`;
-        const reason = holds !== negated
-            ? `trial ${took}, ${holds ? 'within' : 'over'} the ${limit} ms limit`
-            : `expected the trial to take ${negated ? 'more than' : 'at most'} ${limit} ms, it ${took}`;
-        return { pass: holds, score: holds ? 1 : 0, reason };
-    }
-};
-const latencyAssertions = { latency };
-
-;// CONCATENATED MODULE: ./src/assertions/numeric.ts
-
-
-/**
- * A number as written in prose: optional sign, digits with optional thousands
- * commas in groups of three ("1,234,567"), optional decimals and exponent.
- * Not glued to a preceding letter, digit or dot, so "v1.2.3", "gpt4" and the
- * "-" of a range like "3-4" do not read as numbers. A comma is never a decimal
- * point: "3,5" is the numbers 3 and 5.
- */
-const NUMBER = /(?<![\p{L}\p{N}_.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?/gu;
-function toNumber(written) {
-    return Number(written.replace(/,/g, ''));
-}
-/**
- * The number an output states: the last one in it. When the whole trimmed
- * output is a number, that number is also the last one.
- */
-function lastNumber(text) {
-    let last;
-    for (const m of text.matchAll(NUMBER))
-        last = m[0];
-    return last === undefined ? undefined : toNumber(last);
-}
-/** The expected number: a number, or a string holding exactly one ("42", "1,000"). */
-function expectedNumber(value) {
-    if (typeof value === 'number')
-        return Number.isFinite(value) ? value : undefined;
-    if (typeof value !== 'string')
-        return undefined;
-    const trimmed = value.trim();
-    const m = trimmed.match(NUMBER);
-    return m !== null && m.length === 1 && m[0] === trimmed ? toNumber(trimmed) : undefined;
-}
-/** The tolerances as a phrase: "42", "42 ± 0.5", "42 ± 1%". */
-function target(expected, a) {
-    const parts = [String(expected)];
-    if (a.tolerance)
-        parts.push(`± ${a.tolerance}`);
-    if (a.relTolerance !== undefined)
-        parts.push(`${a.tolerance ? 'or ' : ''}± ${+(a.relTolerance * 100).toPrecision(6)}%`);
-    return parts.join(' ');
-}
-function withinTolerance(actual, expected, a) {
-    const gap = Math.abs(actual - expected);
-    // forgive float rounding in the subtraction: 1.0 is within 0.1 of 1.1
-    const slack = 1e-12 * Math.max(1, Math.abs(actual), Math.abs(expected));
-    if (gap <= (a.tolerance ?? 0) + slack)
-        return true;
-    return a.relTolerance !== undefined && gap <= a.relTolerance * Math.abs(expected) + slack;
-}
-const numeric = {
-    negatable: true,
-    validate: (a) => firstProblem(() => expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined, () => numberOptionProblem(a, 'tolerance', { min: 0 }), () => numberOptionProblem(a, 'relTolerance', { min: 0 })),
-    run(a, { output }, negated) {
-        const expected = expectedNumber(a.value);
-        const what = claim('state', `a number equal to ${target(expected, a)}`);
-        const actual = lastNumber(output);
-        if (actual === undefined)
-            return ruled(false, negated, output, what, 'no number in output');
-        return ruled(withinTolerance(actual, expected, a), negated, output, what, `found ${actual}`);
-    }
-};
-const numericAssertions = { numeric };
-
-;// CONCATENATED MODULE: ./node_modules/stemmer/index.js
-// Standard suffix manipulations.
-/** @type {Record<string, string>} */
-const step2list = {
-  ational: 'ate',
-  tional: 'tion',
-  enci: 'ence',
-  anci: 'ance',
-  izer: 'ize',
-  bli: 'ble',
-  alli: 'al',
-  entli: 'ent',
-  eli: 'e',
-  ousli: 'ous',
-  ization: 'ize',
-  ation: 'ate',
-  ator: 'ate',
-  alism: 'al',
-  iveness: 'ive',
-  fulness: 'ful',
-  ousness: 'ous',
-  aliti: 'al',
-  iviti: 'ive',
-  biliti: 'ble',
-  logi: 'log'
-}
-
-/** @type {Record<string, string>} */
-const step3list = {
-  icate: 'ic',
-  ative: '',
-  alize: 'al',
-  iciti: 'ic',
-  ical: 'ic',
-  ful: '',
-  ness: ''
-}
-
-// Consonant-vowel sequences.
-const consonant = '[^aeiou]'
-const vowel = '[aeiouy]'
-const consonants = '(' + consonant + '[^aeiouy]*)'
-const vowels = '(' + vowel + '[aeiou]*)'
-
-const gt0 = new RegExp('^' + consonants + '?' + vowels + consonants)
-const eq1 = new RegExp(
-  '^' + consonants + '?' + vowels + consonants + vowels + '?$'
-)
-const gt1 = new RegExp('^' + consonants + '?(' + vowels + consonants + '){2,}')
-const vowelInStem = new RegExp('^' + consonants + '?' + vowel)
-const consonantLike = new RegExp('^' + consonants + vowel + '[^aeiouwxy]$')
-
-// Exception expressions.
-const sfxLl = /ll$/
-const sfxE = /^(.+?)e$/
-const sfxY = /^(.+?)y$/
-const sfxIon = /^(.+?(s|t))(ion)$/
-const sfxEdOrIng = /^(.+?)(ed|ing)$/
-const sfxAtOrBlOrIz = /(at|bl|iz)$/
-const sfxEED = /^(.+?)eed$/
-const sfxS = /^.+?[^s]s$/
-const sfxSsesOrIes = /^.+?(ss|i)es$/
-const sfxMultiConsonantLike = /([^aeiouylsz])\1$/
-const step2 =
-  /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/
-const step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/
-const step4 =
-  /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/
-
-/**
- * Get the stem from a given value.
- *
- * @param {string} value
- *   Value to stem.
- * @returns {string}
- *   Stem for `value`
- */
-// eslint-disable-next-line complexity
-function stemmer(value) {
-  let result = String(value).toLowerCase()
-
-  // Exit early.
-  if (result.length < 3) {
-    return result
-  }
-
-  /** @type {boolean} */
-  let firstCharacterWasLowerCaseY = false
-
-  // Detect initial `y`, make sure it never matches.
-  if (
-    result.codePointAt(0) === 121 // Lowercase Y
-  ) {
-    firstCharacterWasLowerCaseY = true
-    result = 'Y' + result.slice(1)
-  }
-
-  // Step 1a.
-  if (sfxSsesOrIes.test(result)) {
-    // Remove last two characters.
-    result = result.slice(0, -2)
-  } else if (sfxS.test(result)) {
-    // Remove last character.
-    result = result.slice(0, -1)
-  }
-
-  /** @type {RegExpMatchArray|null} */
-  let match
-
-  // Step 1b.
-  if ((match = sfxEED.exec(result))) {
-    if (gt0.test(match[1])) {
-      // Remove last character.
-      result = result.slice(0, -1)
-    }
-  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
-    result = match[1]
-
-    if (sfxAtOrBlOrIz.test(result)) {
-      // Append `e`.
-      result += 'e'
-    } else if (sfxMultiConsonantLike.test(result)) {
-      // Remove last character.
-      result = result.slice(0, -1)
-    } else if (consonantLike.test(result)) {
-      // Append `e`.
-      result += 'e'
-    }
-  }
-
-  // Step 1c.
-  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
-    // Remove suffixing `y` and append `i`.
-    result = match[1] + 'i'
-  }
-
-  // Step 2.
-  if ((match = step2.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step2list[match[2]]
-  }
-
-  // Step 3.
-  if ((match = step3.exec(result)) && gt0.test(match[1])) {
-    result = match[1] + step3list[match[2]]
-  }
-
-  // Step 4.
-  if ((match = step4.exec(result))) {
-    if (gt1.test(match[1])) {
-      result = match[1]
-    }
-  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
-    result = match[1]
-  }
-
-  // Step 5.
-  if (
-    (match = sfxE.exec(result)) &&
-    (gt1.test(match[1]) ||
-      (eq1.test(match[1]) && !consonantLike.test(match[1])))
-  ) {
-    result = match[1]
-  }
-
-  if (sfxLl.test(result) && gt1.test(result)) {
-    result = result.slice(0, -1)
-  }
-
-  // Turn initial `Y` back to `y`.
-  if (firstCharacterWasLowerCaseY) {
-    result = 'y' + result.slice(1)
-  }
-
-  return result
-}
-
-;// CONCATENATED MODULE: ./src/assertions/overlap-metrics.ts
-/**
- * Reference-overlap metrics on token lists, as their papers define them:
- * BLEU (Papineni et al. 2002), GLEU (Wu et al. 2016, as NLTK's sentence_gleu),
- * ROUGE-N (Lin 2004) and METEOR (Banerjee & Lavie 2005, as NLTK's meteor_score
- * without its WordNet synonym stage). Pure functions of tokens: tokenising is
- * the assertions' business (overlap.ts).
- */
-
-/** Counts of the n-grams of `tokens`, keyed by the n-gram joined with a separator no token holds. */
-function ngramCounts(tokens, n) {
-    const counts = new Map();
-    for (let i = 0; i + n <= tokens.length; i++) {
-        const gram = tokens.slice(i, i + n).join('\u0000');
-        counts.set(gram, (counts.get(gram) ?? 0) + 1);
-    }
-    return counts;
-}
-/** Σ min(count in a, count in b): the clipped overlap of two n-gram multisets. */
-function overlap(a, b) {
-    let matched = 0;
-    for (const [gram, count] of a)
-        matched += Math.min(count, b.get(gram) ?? 0);
-    return matched;
-}
-function total(counts) {
-    let sum = 0;
-    for (const c of counts.values())
-        sum += c;
-    return sum;
-}
-/**
- * Sentence BLEU with uniform weights over 1..maxN-grams: modified precision
- * (each n-gram clipped to its largest count in any one reference), times the
- * brevity penalty against the reference closest in length (the shorter on a
- * tie). Unsmoothed, as in the paper: an order with no match makes it 0.
- */
-function bleu(candidate, references, maxN = 4) {
-    if (candidate.length === 0 || references.length === 0)
-        return 0;
-    let logSum = 0;
-    for (let n = 1; n <= maxN; n++) {
-        const counts = ngramCounts(candidate, n);
-        const maxRef = new Map();
-        for (const ref of references) {
-            for (const [gram, c] of ngramCounts(ref, n))
-                maxRef.set(gram, Math.max(maxRef.get(gram) ?? 0, c));
-        }
-        const matched = overlap(counts, maxRef);
-        if (matched === 0)
-            return 0;
-        logSum += Math.log(matched / total(counts)) / maxN;
-    }
-    const closest = references
-        .map((r) => r.length)
-        .reduce((best, len) => {
-        const d = Math.abs(len - candidate.length);
-        const bestD = Math.abs(best - candidate.length);
-        return d < bestD || (d === bestD && len < best) ? len : best;
-    });
-    const brevity = candidate.length > closest ? 1 : Math.exp(1 - closest / candidate.length);
-    return brevity * Math.exp(logSum);
-}
-/**
- * Sentence GLEU: the n-grams (n = minN..maxN) the candidate shares with a
- * reference, over the larger of the two n-gram totals; the best reference counts.
- */
-function gleu(candidate, references, minN = 1, maxN = 4) {
-    const orders = Array.from({ length: maxN - minN + 1 }, (_, i) => minN + i);
-    const candidateGrams = orders.map((n) => ngramCounts(candidate, n));
-    const candidateTotal = candidateGrams.reduce((s, c) => s + total(c), 0);
-    let best = 0;
-    for (const ref of references) {
-        const refGrams = orders.map((n) => ngramCounts(ref, n));
-        const matched = candidateGrams.reduce((s, c, i) => s + overlap(c, refGrams[i]), 0);
-        const denominator = Math.max(candidateTotal, refGrams.reduce((s, c) => s + total(c), 0));
-        if (denominator > 0)
-            best = Math.max(best, matched / denominator);
-    }
-    return best;
-}
-/** ROUGE-N recall: the reference's n-grams found in the candidate (clipped), over the reference's n-gram count. */
-function rougeN(candidate, reference, n = 1) {
-    const refGrams = ngramCounts(reference, n);
-    const refTotal = total(refGrams);
-    return refTotal === 0 ? 0 : overlap(refGrams, ngramCounts(candidate, n)) / refTotal;
-}
-const METEOR_DEFAULTS = { alpha: 0.9, beta: 3, gamma: 0.5 };
-/**
- * Aligns candidate and reference words in two stages, as NLTK does: equal
- * words, then equal Porter stems among those left; each stage walks both
- * lists from the end and pairs a candidate word with the last free reference
- * word of the same form (which decides the chunks when words repeat). Returns
- * the pairs (candidate index, reference index) sorted by candidate index.
- */
-function align(candidate, reference) {
-    const pairs = [];
-    const candidateUsed = candidate.map(() => false);
-    const referenceUsed = reference.map(() => false);
-    const stage = (form) => {
-        const refForms = reference.map(form);
-        for (let i = candidate.length - 1; i >= 0; i--) {
-            if (candidateUsed[i])
-                continue;
-            const f = form(candidate[i]);
-            for (let j = reference.length - 1; j >= 0; j--) {
-                if (!referenceUsed[j] && refForms[j] === f) {
-                    pairs.push([i, j]);
-                    candidateUsed[i] = referenceUsed[j] = true;
-                    break;
-                }
-            }
-        }
-    };
-    stage((w) => w);
-    stage((w) => stemmer(w));
-    return pairs.sort((a, b) => a[0] - b[0]);
-}
-/** Runs of matches adjacent in both the candidate and the reference. */
-function chunks(pairs) {
-    let count = 0;
-    for (let k = 0; k < pairs.length; k++) {
-        const prev = pairs[k - 1];
-        const [i, j] = pairs[k];
-        if (!prev || prev[0] !== i - 1 || prev[1] !== j - 1)
-            count++;
-    }
-    return count;
-}
-function meteorOne(candidate, reference, o) {
-    const pairs = align(candidate, reference);
-    const m = pairs.length;
-    if (m === 0)
-        return 0;
-    const precision = m / candidate.length;
-    const recall = m / reference.length;
-    const fmean = (precision * recall) / (o.alpha * precision + (1 - o.alpha) * recall);
-    const penalty = o.gamma * (chunks(pairs) / m) ** o.beta;
-    return fmean * (1 - penalty);
-}
-/** METEOR against each reference; the best one counts. */
-function meteor(candidate, references, options = {}) {
-    const o = { ...METEOR_DEFAULTS, ...options };
-    return references.reduce((best, ref) => Math.max(best, meteorOne(candidate, ref, o)), 0);
-}
-
-;// CONCATENATED MODULE: ./src/assertions/overlap.ts
-
-
-
-/** Lower-cased words (letters and digits, with inner apostrophes); punctuation and spacing do not count. */
-function words(text) {
-    return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
-}
-function references(value) {
-    return Array.isArray(value) ? value.map(String) : [String(value)];
-}
-function referencesProblem(a, multiple) {
-    const ok = typeof a.value === 'string' || (multiple && Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string'));
-    if (ok)
-        return undefined;
-    const wanted = multiple ? 'the reference text, or a list of references,' : 'the reference text';
-    return `${a.type} needs ${wanted} as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}`;
-}
-function metricHandler(m) {
-    return {
-        negatable: true,
-        validate: (a) => firstProblem(() => referencesProblem(a, m.multipleReferences), () => numberOptionProblem(a, 'threshold', { min: 0, max: 1 })),
-        run(a, { output }, negated) {
-            const threshold = a.threshold ?? m.defaultThreshold;
-            const score = m.score(words(output), references(a.value).map(words));
-            const holds = score >= threshold;
-            const measured = `${m.label} ${+score.toFixed(4)}, threshold ${threshold}`;
-            const target = Array.isArray(a.value) && a.value.length > 1 ? `the best of ${a.value.length} references` : shown(references(a.value)[0]);
-            const reason = holds !== negated
-                ? `${measured} against ${target}`
-                : `expected ${m.label} ${negated ? 'below' : 'at least'} ${threshold} against ${target}, got ${+score.toFixed(4)}`;
-            return { pass: holds, score, reason };
-        }
-    };
-}
-const overlapAssertions = {
-    bleu: metricHandler({ label: 'BLEU', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => bleu(c, refs) }),
-    gleu: metricHandler({ label: 'GLEU', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => gleu(c, refs) }),
-    meteor: metricHandler({ label: 'METEOR', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => meteor(c, refs) }),
-    'rouge-n': metricHandler({ label: 'ROUGE-N', defaultThreshold: 0.75, multipleReferences: false, score: (c, [ref]) => rougeN(c, ref, 1) })
+//#endregion
+//#region src/api/counter.ts
+var Counter = class {
+	_files = 0;
+	_directories = 0;
+	set files(num) {
+		this._files = num;
+	}
+	get files() {
+		return this._files;
+	}
+	set directories(num) {
+		this._directories = num;
+	}
+	get directories() {
+		return this._directories;
+	}
+	/**
+	* @deprecated use `directories` instead
+	*/
+	/* c8 ignore next 3 */
+	get dirs() {
+		return this._directories;
+	}
 };
 
-;// CONCATENATED MODULE: ./src/assertions/refusal.ts
+//#endregion
+//#region src/api/aborter.ts
 /**
- * is-refusal: whether the model declined. A phrase heuristic, like promptfoo's:
- * an empty answer, a statement that it cannot or will not help, a content
- * filter's notice, or an apology followed by a bare "no". An apology alone
- * ("I'm sorry to hear that") is not a refusal.
- */
-
-/** Curly apostrophes and runs of whitespace made plain, so one pattern covers every spelling. */
-function plain(text) {
-    return text.toLowerCase().replace(/[‘’ʼ]/g, "'").replace(/\s+/g, ' ').trim();
-}
-const SUBJECT = String.raw `(?:i|we|i'm|we're|i am|we are|i've|we've)`;
-const CANNOT = String.raw `(?:can't|cannot|can not|won't|will not|am unable|are unable|'m unable|'re unable|am not able|are not able|'m not able|'re not able|must decline|have to decline|must refuse|refuse|decline|am not going to|'m not going to|do not feel comfortable|don't feel comfortable)`;
-/** "I can't believe…", "we cannot stress enough…": inability as a figure of speech, not a refusal. */
-const FIGURE_OF_SPEECH = String.raw `(?! (?:believe|wait|stress|emphasi[sz]e|thank|overstate|recommend \w+ enough|agree more|help (?:but|noticing)))`;
-const NOT_ALLOWED = String.raw `(?:not (?:allowed|permitted|authorized|authorised|supposed|able) to|prohibited from|forbidden from|unable to)`;
-const REFUSALS = [
-    // "I can't do that", "we cannot offer…", "I'm unable to…", "I refuse", "I must decline"
-    new RegExp(String.raw `\b${SUBJECT} (?:\w+ )?${CANNOT}\b${FIGURE_OF_SPEECH}`),
-    // "I'm not allowed to…", "we're forbidden from…", "I am unfortunately unable to…"
-    new RegExp(String.raw `\b${SUBJECT} (?:\w+ )?${NOT_ALLOWED}`),
-    // "I must say no", "I have to turn down that request"
-    new RegExp(String.raw `\b${SUBJECT} (?:must|have to|need to|will have to) (?:say no|turn (?:it |this |that )?down|turn down)\b`),
-    // the request itself: "that won't be possible", "this request cannot be fulfilled", "the information cannot be provided"
-    /\b(?:won't|will not|would not|cannot|can't|can not) be (?:possible|fulfilled|provided|accommodated|shared|disclosed|completed|done|granted)\b/,
-    /\b(?:it is|it's|that is|that's|this is) not possible\b/,
-    /\bnot possible to (?:help|assist|provide|comply)\b/,
-    // "As an AI, …", "as a language model…"
-    /\bas an? (?:ai|artificial intelligence|language model|large language model|ai language model|ai assistant)\b/,
-    // "That request is not ethical…", "…would be illegal"
-    /\b(?:not (?:ethical|legal|appropriate)|unethical|illegal)\b.*\b(?:cannot|can't|won't|unable|not able)\b/,
-    /\b(?:blocked|flagged|filtered) by (?:our |the )?(?:content|safety) (?:filters?|policy|policies|system)\b/,
-    /\bviolates? (?:our |the |my )?(?:content |usage |safety )?(?:policy|policies|guidelines)\b/
-];
-/** "Sorry, no.", "I apologize, but absolutely not", "My apologies; definitely no!", "Sorry, not possible." */
-const APOLOGY_THEN_NO = /^(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|my apologies|apologies)\b[,;:.!]?(?: but)? (?:absolutely |definitely |certainly )?(?:no|not|not possible)[.!]*$/;
-function isRefusal(output) {
-    const text = plain(output);
-    if (text === '')
-        return true;
-    return APOLOGY_THEN_NO.test(text) || REFUSALS.some((pattern) => pattern.test(text));
-}
-const isRefusalHandler = {
-    negatable: true,
-    run(_a, { output }, negated) {
-        return ruled(isRefusal(output), negated, output, claim('be', 'a refusal'), output.trim() === '' ? 'an empty answer counts as one' : undefined);
-    }
+* AbortController is not supported on Node 14 so we use this until we can drop
+* support for Node 14.
+*/
+var Aborter = class {
+	aborted = false;
+	abort() {
+		this.aborted = true;
+	}
 };
-const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
-;// CONCATENATED MODULE: ./src/assertions/rubric.ts
-
-/** The pass threshold when neither the assertion nor the judge config sets one. */
-const rubric_DEFAULT_THRESHOLD = 0.5;
-const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to grade llm-rubric assertions';
-const llmRubric = {
-    // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
-    negatable: false,
-    validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
-        ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
-        : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
-            ? 'llm-rubric `includeToolCalls` is true or false'
-            : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
-    async run(a, ctx) {
-        if (!ctx.judge)
-            return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE };
-        const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? rubric_DEFAULT_THRESHOLD;
-        const request = { input: ctx.input, output: ctx.output, rubric: a.value, threshold };
-        // a trial without tool calls shows the judge an empty list: "called nothing" is part of what it grades
-        if (a.includeToolCalls === true)
-            request.toolCalls = ctx.toolCalls ?? [];
-        const verdict = await ctx.judge(request);
-        return {
-            pass: verdict.error === undefined && verdict.score >= threshold,
-            score: verdict.score,
-            reason: verdict.reason,
-            ...(verdict.error !== undefined ? { error: verdict.error } : {}),
-            judge: verdict
-        };
-    }
+//#endregion
+//#region src/api/walker.ts
+var Walker = class {
+	root;
+	isSynchronous;
+	state;
+	joinPath;
+	pushDirectory;
+	pushFile;
+	getArray;
+	groupFiles;
+	resolveSymlink;
+	walkDirectory;
+	callbackInvoker;
+	constructor(root, options, callback$1) {
+		this.isSynchronous = !callback$1;
+		this.callbackInvoker = build$1(options, this.isSynchronous);
+		this.root = normalizePath(root, options);
+		this.state = {
+			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
+			paths: [""].slice(0, 0),
+			groups: [],
+			counts: new Counter(),
+			options,
+			queue: new Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
+			symlinks: /* @__PURE__ */ new Map(),
+			visited: [""].slice(0, 0),
+			controller: new Aborter(),
+			fs: options.fs || external_fs_namespaceObject
+		};
+		this.joinPath = build$7(this.root, options);
+		this.pushDirectory = build$6(this.root, options);
+		this.pushFile = build$5(options);
+		this.getArray = build$4(options);
+		this.groupFiles = build$3(options);
+		this.resolveSymlink = build$2(options, this.isSynchronous);
+		this.walkDirectory = build(this.isSynchronous);
+	}
+	start() {
+		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
+		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
+		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
+	}
+	walk = (entries, directoryPath, depth) => {
+		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
+		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
+		const files = this.getArray(this.state.paths);
+		for (let i = 0; i < entries.length; ++i) {
+			const entry = entries[i];
+			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
+				const filename = this.joinPath(entry.name, directoryPath);
+				this.pushFile(filename, files, this.state.counts, filters);
+			} else if (entry.isDirectory()) {
+				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
+				if (exclude && exclude(entry.name, path)) continue;
+				this.pushDirectory(path, paths, filters);
+				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
+			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
+				let path = joinPathWithBasePath(entry.name, directoryPath);
+				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
+					if (stat.isDirectory()) {
+						resolvedPath = normalizePath(resolvedPath, this.state.options);
+						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
+						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
+					} else {
+						resolvedPath = useRealPaths ? resolvedPath : path;
+						const filename = (0,external_path_.basename)(resolvedPath);
+						const directoryPath$1 = normalizePath((0,external_path_.dirname)(resolvedPath), this.state.options);
+						resolvedPath = this.joinPath(filename, directoryPath$1);
+						this.pushFile(resolvedPath, files, this.state.counts, filters);
+					}
+				});
+			}
+		}
+		this.groupFiles(this.state.groups, directoryPath, files);
+	};
 };
-const rubricAssertions = { 'llm-rubric': llmRubric };
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/llm/http.ts
+//#endregion
+//#region src/api/async.ts
+function promise(root, options) {
+	return new Promise((resolve$1, reject) => {
+		callback(root, options, (err, output) => {
+			if (err) return reject(err);
+			resolve$1(output);
+		});
+	});
+}
+function callback(root, options, callback$1) {
+	let walker = new Walker(root, options, callback$1);
+	walker.start();
+}
+
+//#endregion
+//#region src/api/sync.ts
+function sync(root, options) {
+	const walker = new Walker(root, options);
+	return walker.start();
+}
+
+//#endregion
+//#region src/builder/api-builder.ts
+var APIBuilder = class {
+	constructor(root, options) {
+		this.root = root;
+		this.options = options;
+	}
+	withPromise() {
+		return promise(this.root, this.options);
+	}
+	withCallback(cb) {
+		callback(this.root, this.options, cb);
+	}
+	sync() {
+		return sync(this.root, this.options);
+	}
+};
+
+//#endregion
+//#region src/builder/index.ts
+let pm = null;
+/* c8 ignore next 6 */
+try {
+	__require.resolve("picomatch");
+	pm = __require("picomatch");
+} catch {}
+var Builder = class {
+	globCache = {};
+	options = {
+		maxDepth: Infinity,
+		suppressErrors: true,
+		pathSeparator: external_path_.sep,
+		filters: []
+	};
+	globFunction;
+	constructor(options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		this.globFunction = this.options.globFunction;
+	}
+	group() {
+		this.options.group = true;
+		return this;
+	}
+	withPathSeparator(separator) {
+		this.options.pathSeparator = separator;
+		return this;
+	}
+	withBasePath() {
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withRelativePaths() {
+		this.options.relativePaths = true;
+		return this;
+	}
+	withDirs() {
+		this.options.includeDirs = true;
+		return this;
+	}
+	withMaxDepth(depth) {
+		this.options.maxDepth = depth;
+		return this;
+	}
+	withMaxFiles(limit) {
+		this.options.maxFiles = limit;
+		return this;
+	}
+	withFullPaths() {
+		this.options.resolvePaths = true;
+		this.options.includeBasePath = true;
+		return this;
+	}
+	withErrors() {
+		this.options.suppressErrors = false;
+		return this;
+	}
+	withSymlinks({ resolvePaths = true } = {}) {
+		this.options.resolveSymlinks = true;
+		this.options.useRealPaths = resolvePaths;
+		return this.withFullPaths();
+	}
+	withAbortSignal(signal) {
+		this.options.signal = signal;
+		return this;
+	}
+	normalize() {
+		this.options.normalizePath = true;
+		return this;
+	}
+	filter(predicate) {
+		this.options.filters.push(predicate);
+		return this;
+	}
+	onlyDirs() {
+		this.options.excludeFiles = true;
+		this.options.includeDirs = true;
+		return this;
+	}
+	exclude(predicate) {
+		this.options.exclude = predicate;
+		return this;
+	}
+	onlyCounts() {
+		this.options.onlyCounts = true;
+		return this;
+	}
+	crawl(root) {
+		return new APIBuilder(root || ".", this.options);
+	}
+	withGlobFunction(fn) {
+		this.globFunction = fn;
+		return this;
+	}
+	/**
+	* @deprecated Pass options using the constructor instead:
+	* ```ts
+	* new fdir(options).crawl("/path/to/root");
+	* ```
+	* This method will be removed in v7.0
+	*/
+	/* c8 ignore next 4 */
+	crawlWithOptions(root, options) {
+		this.options = {
+			...this.options,
+			...options
+		};
+		return new APIBuilder(root || ".", this.options);
+	}
+	glob(...patterns) {
+		if (this.globFunction) return this.globWithOptions(patterns);
+		return this.globWithOptions(patterns, ...[{ dot: true }]);
+	}
+	globWithOptions(patterns, ...options) {
+		const globFn = this.globFunction || pm;
+		/* c8 ignore next 5 */
+		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
+		var isMatch = this.globCache[patterns.join("\0")];
+		if (!isMatch) {
+			isMatch = globFn(patterns, ...options);
+			this.globCache[patterns.join("\0")] = isMatch;
+		}
+		this.options.filters.push((path) => isMatch(path));
+		return this;
+	}
+};
+
+//#endregion
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
+
+
+
+
+
+//#region src/utils.ts
+const isReadonlyArray = Array.isArray;
+const BACKSLASHES = /\\/g;
+const DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
+const isWin = process.platform === "win32";
+const ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
+function getPartialMatcher(patterns, options = {}) {
+	const patternsCount = patterns.length;
+	const patternsParts = Array(patternsCount);
+	const matchers = Array(patternsCount);
+	let i, j;
+	for (i = 0; i < patternsCount; i++) {
+		const parts = splitPattern(patterns[i]);
+		patternsParts[i] = parts;
+		const partsCount = parts.length;
+		const partMatchers = Array(partsCount);
+		for (j = 0; j < partsCount; j++) partMatchers[j] = picomatch(parts[j], options);
+		matchers[i] = partMatchers;
+	}
+	return (input) => {
+		const inputParts = input.split("/");
+		if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
+		for (i = 0; i < patternsCount; i++) {
+			const patternParts = patternsParts[i];
+			const matcher = matchers[i];
+			const inputPatternCount = inputParts.length;
+			const minParts = Math.min(inputPatternCount, patternParts.length);
+			j = 0;
+			while (j < minParts) {
+				const part = patternParts[j];
+				if (part.includes("/")) return true;
+				if (!matcher[j](inputParts[j])) break;
+				if (!options.noglobstar && part === "**") return true;
+				j++;
+			}
+			if (j === inputPatternCount) return true;
+		}
+		return false;
+	};
+}
+/* node:coverage ignore next 2 */
+const WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
+const isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
+function buildFormat(cwd, root, absolute) {
+	if (cwd === root || root.startsWith(`${cwd}/`)) {
+		if (absolute) {
+			const start = cwd.length + +!isRoot(cwd);
+			return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
+		}
+		const prefix = root.slice(cwd.length + 1);
+		if (prefix) return (p, isDir) => {
+			if (p === ".") return prefix;
+			const result = `${prefix}/${p}`;
+			return isDir ? result.slice(0, -1) : result;
+		};
+		return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
+	}
+	if (absolute) return (p) => external_path_.posix.relative(cwd, p) || ".";
+	return (p) => external_path_.posix.relative(cwd, `${root}/${p}`) || ".";
+}
+function buildRelative(cwd, root) {
+	if (root.startsWith(`${cwd}/`)) {
+		const prefix = root.slice(cwd.length + 1);
+		return (p) => `${prefix}/${p}`;
+	}
+	return (p) => {
+		const result = external_path_.posix.relative(cwd, `${root}/${p}`);
+		return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
+	};
+}
+function ensureNonDriveRelativePath(path) {
+	return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
+}
+const splitPatternOptions = { parts: true };
+function splitPattern(path) {
+	var _result$parts;
+	const result = picomatch.scan(path, splitPatternOptions);
+	return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
+}
+const ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
+function convertPosixPathToPattern(path) {
+	return escapePosixPath(path);
+}
+function convertWin32PathToPattern(path) {
+	return escapeWin32Path(path).replace(ESCAPED_WIN32_BACKSLASHES, "/");
+}
 /**
- * The one HTTP client of evalgate (judge, openai and http targets): JSON over
- * the global `fetch`, with per-attempt timeouts and bounded retries.
- *
- * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
- * failures (reset, refused, socket closed). Never retried: other 4xx, which
- * the same request would only get again. Waits use exponential backoff with
- * full jitter, or the server's `Retry-After` when it gives one (capped).
- *
- * Error messages carry the status, the URL without its query and a short,
- * redacted excerpt of the body — never request headers, so never a key.
- */
-
-
-
-/** How much of a response body an error message quotes. */
-const http_EXCERPT_CHARS = 300;
-/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
-const ERROR_BODY_CHARS = 4096;
-/** A non-2xx reply (after retries, when retryable). */
-class HttpError extends Error {
-    status;
-    body;
-    attempts;
-    name = 'HttpError';
-    constructor(message, status, 
-    /** the start of the body, redacted */
-    body, attempts) {
-        super(message);
-        this.status = status;
-        this.body = body;
-        this.attempts = attempts;
-    }
-}
-/** No reply: connection failure or attempt timeout (after retries, when retryable). */
-class NetworkError extends Error {
-    code;
-    attempts;
-    name = 'NetworkError';
-    constructor(message, code, attempts) {
-        super(message);
-        this.code = code;
-        this.attempts = attempts;
-    }
-}
-/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'EAI_AGAIN',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'UND_ERR_HEADERS_TIMEOUT',
-    'UND_ERR_BODY_TIMEOUT',
-    'TIMEOUT'
-]);
-function isRetryableStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-function postJson(url, body, options = {}) {
-    return requestJson('POST', url, body, options);
-}
+* Converts a path to a pattern depending on the platform.
+* Identical to {@link escapePath} on POSIX systems.
+* @see {@link https://superchupu.dev/tinyglobby/documentation#convertPathToPattern}
+*/
+/* node:coverage ignore next 3 */
+const convertPathToPattern = (/* unused pure expression or super */ null && (isWin ? convertWin32PathToPattern : convertPosixPathToPattern));
+const POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
+const WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
+const escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
+const escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
 /**
- * One logical request, retried as described above. Resolves with the 2xx reply,
- * rejects with HttpError, NetworkError, or the caller's abort reason.
- */
-async function requestJson(method, url, body, options = {}) {
-    const now = options.now ?? Date.now;
-    const deadline = now() + (options.maxTotalMs ?? 300_000);
-    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
-    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
-    // a `${VAR}` may sit in the path too (webhook-style URLs)
-    const where = redact(describeUrl(url), secrets);
-    for (let attempt = 1;; attempt++) {
-        const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
-            return outcome;
-        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
-        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
-        if (!retryable || attempt >= maxAttempts)
-            throw failure;
-        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
-        // a wait that ends past the budget would only delay the same failure
-        if (now() + wait > deadline)
-            throw failure;
-        await (options.sleep ?? abortableDelay)(wait, options.signal);
-        throwIfAborted(options.signal);
-    }
-}
-function isResponse(outcome) {
-    return 'status' in outcome;
-}
-/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
-async function attemptOnce(method, url, body, options) {
-    throwIfAborted(options.signal);
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-    try {
-        const res = await (options.fetchImpl ?? fetch)(url, {
-            method,
-            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal
-        });
-        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-        const text = await res.text();
-        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
-    }
-    catch (err) {
-        throwIfAborted(options.signal);
-        if (timeout.signal.aborted)
-            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
-        return describeNetworkError(err);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-function throwIfAborted(signal) {
-    if (!signal?.aborted)
-        return;
-    const reason = signal.reason;
-    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
-}
-function abortableDelay(ms, signal) {
-    // the loop rethrows the caller's own abort reason right after
-    return (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
-}
-/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
-function describeNetworkError(err) {
-    const cause = err?.cause ?? err;
-    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
-    const message = cause instanceof Error ? cause.message : String(cause);
-    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
-}
-function connectionError(failure, where, attempts, secrets) {
-    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
-    return new NetworkError(redact(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
-}
-function statusError(response, where, attempts, secrets) {
-    const body = redact(response.text.slice(0, ERROR_BODY_CHARS), secrets);
-    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, http_EXCERPT_CHARS);
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
-}
-/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
-function waitBefore(attempt, headers, options, now) {
-    const cap = options.maxDelayMs ?? 30_000;
-    const told = headers ? retryAfterMs(headers, now()) : undefined;
-    if (told !== undefined)
-        return Math.min(told, cap);
-    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
-    return Math.round((options.random ?? Math.random)() * ceiling);
-}
-/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(headers, nowMs) {
-    const ms = Number(headers.get('retry-after-ms') ?? NaN);
-    if (Number.isFinite(ms) && ms >= 0)
-        return ms;
-    const value = headers.get('retry-after')?.trim();
-    if (!value)
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Number(value) * 1000;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
-function describeUrl(url) {
-    try {
-        const u = new URL(url);
-        return `${u.protocol}//${u.host}${u.pathname}`;
-    }
-    catch {
-        return 'an invalid URL';
-    }
-}
-/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
-function credentialValues(headers) {
-    const values = [];
-    for (const [name, value] of Object.entries(headers)) {
-        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
-            continue;
-        values.push(value);
-        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
-        if (token)
-            values.push(token);
-    }
-    return values;
-}
-
-;// CONCATENATED MODULE: ./src/llm/chat.ts
+* Escapes a path's special characters depending on the platform.
+* @see {@link https://superchupu.dev/tinyglobby/documentation#escapePath}
+*/
+/* node:coverage ignore next */
+const escapePath = isWin ? escapeWin32Path : escapePosixPath;
 /**
- * A minimal OpenAI chat-completions client: what the judge and the `openai`
- * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
- */
-
-
-/** The server answered, but not with a usable completion, or with an error it explained. */
-class ChatError extends Error {
-    status;
-    name = 'ChatError';
-    constructor(message, 
-    /** HTTP status when the server refused the request */
-    status) {
-        super(message);
-        this.status = status;
-    }
+* Checks if a pattern has dynamic parts.
+*
+* Has a few minor differences with [`fast-glob`](https://github.com/mrmlnc/fast-glob) for better accuracy:
+*
+* - Doesn't necessarily return `false` on patterns that include `\`.
+* - Returns `true` if the pattern includes parentheses, regardless of them representing one single pattern or not.
+* - Returns `true` for unfinished glob extensions i.e. `(h`, `+(h`.
+* - Returns `true` for unfinished brace expansions as long as they include `,` or `..`.
+*
+* @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
+*/
+function isDynamicPattern(pattern, options) {
+	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
+	const scan = picomatch.scan(pattern);
+	return scan.isGlob || scan.negated;
 }
-/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
-function chatCompletionsUrl(baseUrl) {
-    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+function log(...tasks) {
+	console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
 }
-/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
-function isLocalUrl(url) {
-    try {
-        const host = new URL(url).hostname;
-        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-    }
-    catch {
-        return false;
-    }
+function ensureStringArray(value) {
+	return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
 }
-async function chatComplete(request, http = {}) {
-    const headers = { ...http.headers };
-    if (request.apiKey)
-        headers.authorization = `Bearer ${request.apiKey}`;
-    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
-    try {
-        const response = await postJson(chatCompletionsUrl(request.baseUrl), requestBody(request), { ...http, headers, secrets });
-        return readCompletion(response.data, response.text);
-    }
-    catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err) : err;
-    }
+//#endregion
+//#region src/patterns.ts
+const PARENT_DIRECTORY = /^(\/?\.\.)+/;
+const ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
+function normalizePattern(pattern, opts, props, isIgnore) {
+	var _PARENT_DIRECTORY$exe;
+	const cwd = opts.cwd;
+	let result = pattern;
+	if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
+	if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
+	const escapedCwd = escapePath(cwd);
+	result = (0,external_path_.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? external_path_.posix.relative(escapedCwd, result) : external_path_.posix.normalize(result);
+	const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
+	const parts = splitPattern(result);
+	if (parentDir) {
+		const n = (parentDir.length + 1) / 3;
+		let i = 0;
+		const cwdParts = escapedCwd.split("/");
+		while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
+			result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
+			i++;
+		}
+		const potentialRoot = external_path_.posix.join(cwd, parentDir.slice(i * 3));
+		if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
+			props.root = ensureNonDriveRelativePath(potentialRoot);
+			props.depthOffset = -n + i;
+		}
+	}
+	if (!isIgnore && props.depthOffset >= 0) {
+		var _props$commonPath;
+		(_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
+		const newCommonPath = [];
+		const length = Math.min(props.commonPath.length, parts.length);
+		for (let i = 0; i < length; i++) {
+			const part = parts[i];
+			if (part === "**" && !parts[i + 1]) {
+				newCommonPath.pop();
+				break;
+			}
+			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
+			newCommonPath.push(part);
+		}
+		props.depthOffset = newCommonPath.length;
+		props.commonPath = newCommonPath;
+		props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? external_path_.posix.join(cwd, ...newCommonPath) : cwd);
+	}
+	return result;
 }
-function requestBody(request) {
-    const body = { model: request.model, messages: request.messages };
-    if (request.temperature !== undefined)
-        body.temperature = request.temperature;
-    if (request.responseFormat)
-        body.response_format = request.responseFormat;
-    if (request.maxTokens !== undefined)
-        body.max_tokens = request.maxTokens;
-    if (request.tools?.length)
-        body.tools = request.tools;
-    return body;
+function processPatterns(options, patterns, props) {
+	const matchPatterns = [];
+	const ignorePatterns = [];
+	for (const pattern of options.ignore) {
+		if (!pattern) continue;
+		if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
+	}
+	for (const pattern of patterns) {
+		if (!pattern) continue;
+		if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
+		else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
+	}
+	return {
+		match: matchPatterns,
+		ignore: ignorePatterns
+	};
 }
-/** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
-function explainHttpError(err, endpoint = 'chat completions') {
-    const error = tryParseJson(err.body)?.error;
-    const message = typeof error === 'string' ? error : error?.message;
-    if (typeof message !== 'string' || !message)
-        return err;
-    return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status);
+//#endregion
+//#region src/crawler.ts
+function buildCrawler(options, patterns) {
+	const cwd = options.cwd;
+	const props = {
+		root: cwd,
+		depthOffset: 0
+	};
+	const processed = processPatterns(options, patterns, props);
+	if (options.debug) log("internal processing patterns:", processed);
+	const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+	const root = props.root.replace(BACKSLASHES, "");
+	const matchOptions = {
+		dot,
+		nobrace: options.braceExpansion === false,
+		nocase: !caseSensitiveMatch,
+		noextglob: options.extglob === false,
+		noglobstar: options.globstar === false,
+		posix: true
+	};
+	const matcher = picomatch(processed.match, matchOptions);
+	const ignore = picomatch(processed.ignore, matchOptions);
+	const partialMatcher = getPartialMatcher(processed.match, matchOptions);
+	const format = buildFormat(cwd, root, absolute);
+	const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
+	const excludePredicate = (_, p) => {
+		const relativePath = excludeFormatter(p, true);
+		return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
+	};
+	let maxDepth;
+	if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
+	const crawler = new Builder({
+		filters: [debug ? (p, isDirectory) => {
+			const path = format(p, isDirectory);
+			const matches = matcher(path) && !ignore(path);
+			if (matches) log(`matched ${path}`);
+			return matches;
+		} : (p, isDirectory) => {
+			const path = format(p, isDirectory);
+			return matcher(path) && !ignore(path);
+		}],
+		exclude: debug ? (_, p) => {
+			const skipped = excludePredicate(_, p);
+			log(`${skipped ? "skipped" : "crawling"} ${p}`);
+			return skipped;
+		} : excludePredicate,
+		fs: options.fs,
+		pathSeparator: "/",
+		relativePaths: !absolute,
+		resolvePaths: absolute,
+		includeBasePath: absolute,
+		resolveSymlinks: followSymbolicLinks,
+		excludeSymlinks: !followSymbolicLinks,
+		excludeFiles: onlyDirectories,
+		includeDirs: onlyDirectories || !options.onlyFiles,
+		maxDepth,
+		signal: options.signal
+	}).crawl(root);
+	if (options.debug) log("internal properties:", {
+		...props,
+		root
+	});
+	return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
 }
-function readCompletion(data, text) {
-    const body = data;
-    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
-    const message = choice?.message;
-    if (!message)
-        throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
-    const result = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) };
-    if (Array.isArray(message.tool_calls))
-        result.toolCalls = message.tool_calls;
-    if (typeof choice.finish_reason === 'string')
-        result.finishReason = choice.finish_reason;
-    return result;
+//#endregion
+//#region src/index.ts
+function formatPaths(paths, mapper) {
+	if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
+	return paths;
 }
-/** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */
-function contentText(content) {
-    if (typeof content === 'string')
-        return content;
-    if (Array.isArray(content))
-        return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
-    return '';
-}
-function readUsage(usage) {
-    const count = (key) => (typeof usage?.[key] === 'number' ? usage[key] : 0);
-    const promptTokens = count('prompt_tokens');
-    const completionTokens = count('completion_tokens');
-    return { promptTokens, completionTokens, totalTokens: count('total_tokens') || promptTokens + completionTokens };
-}
-
-;// CONCATENATED MODULE: ./src/llm/embeddings.ts
-/**
- * OpenAI-compatible embeddings (`POST {baseUrl}/embeddings`), for `similar`:
- * the same HTTP client, retries and error wording as chat completions.
- */
-
-
-function embeddingsUrl(baseUrl) {
-    return `${baseUrl.replace(/\/+$/, '')}/embeddings`;
-}
-/** One vector per input, in the inputs' order (servers may answer out of order: `index` says which). */
-async function embeddings_embed(request, http = {}) {
-    const headers = { ...http.headers };
-    if (request.apiKey)
-        headers.authorization = `Bearer ${request.apiKey}`;
-    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
-    let response;
-    try {
-        response = await postJson(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets });
-    }
-    catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err, 'embeddings') : err;
-    }
-    return readEmbeddings(response.data, response.text, request.input.length);
-}
-function readEmbeddings(data, text, count) {
-    const body = data;
-    const items = Array.isArray(body?.data) ? body.data : [];
-    const vectors = [];
-    items.forEach((item, position) => {
-        const at = typeof item?.index === 'number' ? item.index : position;
-        if (Array.isArray(item?.embedding) && item.embedding.every((x) => typeof x === 'number'))
-            vectors[at] = item.embedding;
-    });
-    if (vectors.filter(Boolean).length !== count || vectors.length !== count) {
-        throw new ChatError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
-    }
-    const tokens = body?.usage?.total_tokens;
-    return { vectors, totalTokens: typeof tokens === 'number' ? tokens : 0 };
-}
-/** Cosine similarity of two vectors of the same length; 0 when either is all zeros. */
-function cosineSimilarity(a, b) {
-    if (a.length !== b.length)
-        throw new ChatError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
-    let dot = 0;
-    let na = 0;
-    let nb = 0;
-    for (let i = 0; i < a.length; i++) {
-        dot += a[i] * b[i];
-        na += a[i] * a[i];
-        nb += b[i] * b[i];
-    }
-    return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
-;// CONCATENATED MODULE: ./src/assertions/similar.ts
-/**
- * similar: the output means nearly the same as `value` (or one of a list):
- * cosine similarity of their embeddings from the judge's OpenAI-compatible
- * server (judge.embeddingModel) at least `threshold` (default 0.75, as in promptfoo).
- */
-
-
-
-const similar_DEFAULT_THRESHOLD = 0.75;
-const NO_EMBEDDINGS = 'similar needs embeddings: add a `judge:` section with an OpenAI-compatible server (judge.baseUrl, judge.embeddingModel)';
-function expectedTexts(value) {
-    return Array.isArray(value) ? value.map(String) : [String(value)];
-}
-function valueProblem(a) {
-    const ok = (typeof a.value === 'string' && a.value !== '') || (Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string' && v !== ''));
-    return ok ? undefined : `similar needs the expected text, or a list of texts, as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}`;
-}
-const similar = {
-    negatable: true,
-    validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
-    async run(a, ctx, negated) {
-        if (!ctx.embed)
-            return { pass: false, score: 0, reason: NO_EMBEDDINGS, error: NO_EMBEDDINGS };
-        const expected = expectedTexts(a.value);
-        const threshold = a.threshold ?? similar_DEFAULT_THRESHOLD;
-        const [out, ...refs] = await ctx.embed([ctx.output, ...expected]);
-        const similarities = refs.map((v) => cosineSimilarity(out, v));
-        const best = Math.max(...similarities);
-        const closest = expected[similarities.indexOf(best)];
-        const holds = best >= threshold;
-        const measured = +best.toFixed(4);
-        const reason = holds !== negated
-            ? `similarity ${measured} to ${shown(closest)}, threshold ${threshold}`
-            : `expected similarity ${negated ? 'below' : 'at least'} ${threshold} to ${shown(closest)}, got ${measured}`;
-        // a similarity can be negative; as a score it is clamped into [0, 1] by the dispatcher
-        return { pass: holds, score: best, reason };
-    }
+const defaultOptions = {
+	caseSensitiveMatch: true,
+	debug: !!process.env.TINYGLOBBY_DEBUG,
+	expandDirectories: true,
+	followSymbolicLinks: true,
+	onlyFiles: true
 };
-const similarAssertions = { similar };
-
-;// CONCATENATED MODULE: ./src/assertions/sql.ts
-
-
-let parser;
-/** Loaded on first use: the parser holds every dialect's grammar, megabytes that most runs never need. */
-function sqlParser() {
-    parser ??= __nccwpck_require__.e(/* import() */ 519).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6519, 23)).then((m) => new m.default.Parser());
-    return parser;
+function getOptions(options) {
+	const opts = Object.assign({}, options);
+	for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
+	opts.cwd = (opts.cwd instanceof URL ? (0,external_url_namespaceObject.fileURLToPath)(opts.cwd) : (0,external_path_.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+	opts.ignore = ensureStringArray(opts.ignore);
+	opts.fs && (opts.fs = {
+		readdir: opts.fs.readdir || external_fs_.readdir,
+		readdirSync: opts.fs.readdirSync || external_fs_.readdirSync,
+		realpath: opts.fs.realpath || external_fs_.realpath,
+		realpathSync: opts.fs.realpathSync || external_fs_.realpathSync,
+		stat: opts.fs.stat || external_fs_.stat,
+		statSync: opts.fs.statSync || external_fs_.statSync
+	});
+	if (opts.debug) log("globbing with options:", opts);
+	return opts;
 }
-const KEYS = new Set(['databaseType', 'allowedTables', 'allowedColumns']);
-function optionsOf(value) {
-    const v = (value ?? {});
-    return { databaseType: v.databaseType ?? 'MySQL', allowedTables: v.allowedTables, allowedColumns: v.allowedColumns };
+function getCrawler(globInput, inputOptions = {}) {
+	var _ref;
+	if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
+	const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
+	const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
+	const options = getOptions(isModern ? inputOptions : globInput);
+	return patterns.length > 0 ? buildCrawler(options, patterns) : [];
 }
-function optionsProblem(a) {
-    const v = a.value;
-    if (v === undefined || v === null)
-        return undefined;
-    const usage = `${a.type} \`value\` is optional: {databaseType: PostgreSQL, allowedTables: ["select::null::users"], allowedColumns: [...]}`;
-    if (typeof v !== 'object' || Array.isArray(v))
-        return `${usage}, got ${kindOf(v)}`;
-    const unknown = Object.keys(v).find((k) => !KEYS.has(k));
-    if (unknown !== undefined)
-        return `${usage}; "${unknown}" is not one of its keys`;
-    const o = v;
-    if (o.databaseType !== undefined && typeof o.databaseType !== 'string')
-        return `${a.type} \`databaseType\` must be a name such as MySQL or PostgreSQL`;
-    for (const key of ['allowedTables', 'allowedColumns']) {
-        const list = o[key];
-        if (list !== undefined && !(Array.isArray(list) && list.every((x) => typeof x === 'string')))
-            return `${a.type} \`${key}\` must be a list of strings`;
-    }
-    return undefined;
+async function glob(globInput, options) {
+	const [crawler, relative] = getCrawler(globInput, options);
+	return crawler ? formatPaths(await crawler.withPromise(), relative) : [];
 }
-/** MySQL's SELECT modifiers, which node-sql-parser reads as a column after DISTINCT (`SELECT DISTINCT SQL_NO_CACHE name`). */
-const SELECT_MODIFIERS = new Set([
-    'high_priority',
-    'straight_join',
-    'sql_small_result',
-    'sql_big_result',
-    'sql_buffer_result',
-    'sql_no_cache',
-    'sql_cache',
-    'sql_calc_found_rows'
-]);
-/**
- * A select column aliased without AS (`SELECT first_name last_name`) is valid
- * SQL, but in a model's answer it is almost always a missing comma; promptfoo
- * fails it too. Write `AS` to mean an alias.
- */
-function implicitAlias(ast, sql) {
-    for (const statement of Array.isArray(ast) ? ast : [ast]) {
-        const columns = statement.columns;
-        if (!Array.isArray(columns))
-            continue;
-        for (const c of columns) {
-            if (typeof c.as !== 'string' || c.expr?.type !== 'column_ref')
-                continue;
-            if (typeof c.expr.column === 'string' && SELECT_MODIFIERS.has(c.expr.column.toLowerCase()))
-                continue;
-            const alias = c.as.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            if (!new RegExp(String.raw `\bas\s+[\x60"'\[]?${alias}\b`, 'i').test(sql))
-                return `"${c.as}" reads as an alias without AS; a missing comma?`;
-        }
-    }
-    return undefined;
+function globSync(globInput, options) {
+	const [crawler, relative] = getCrawler(globInput, options);
+	return crawler ? formatPaths(crawler.sync(), relative) : [];
 }
-/** Why `sql` is not valid SQL of the dialect, or breaks the allow-lists; undefined when it is fine. */
-async function sqlProblem(sql, o) {
-    if (sql.trim() === '')
-        return 'the output is empty';
-    const p = await sqlParser();
-    const opt = { database: o.databaseType };
-    let ast;
-    try {
-        ast = p.astify(sql, opt);
-    }
-    catch (err) {
-        return `not valid ${o.databaseType}: ${err.message.slice(0, 160)}`;
-    }
-    const alias = implicitAlias(ast, sql);
-    if (alias)
-        return alias;
-    // node-sql-parser names an unqualified column's table "null": "update::users::id" also allows `UPDATE users SET id = 1`
-    const columns = o.allowedColumns?.flatMap((c) => [c, c.replace(/^([^:]+)::[^:]+::/, '$1::null::')]);
-    for (const [type, list] of [
-        ['table', o.allowedTables],
-        ['column', columns]
-    ]) {
-        if (!list)
-            continue;
-        try {
-            p.whiteListCheck(sql, list, { ...opt, type });
-        }
-        catch (err) {
-            return `not allowed: ${err.message}`;
-        }
-    }
-    return undefined;
-}
-/** The SQL in an answer: its fenced code blocks if it has any, else all of it. */
-function sqlCandidates(output) {
-    const blocks = [...output.matchAll(/^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => m[1]);
-    return blocks.length ? blocks : [output];
-}
-function sqlHandler(contains) {
-    return {
-        negatable: true,
-        validate: optionsProblem,
-        async run(a, { output }, negated) {
-            const o = optionsOf(a.value);
-            const what = contains ? claim('contain', `valid ${o.databaseType}`) : claim('be', `valid ${o.databaseType}`);
-            let problem = 'no SQL found';
-            for (const sql of contains ? sqlCandidates(output) : [output]) {
-                problem = await sqlProblem(sql, o);
-                if (problem === undefined)
-                    break;
-            }
-            return ruled(problem === undefined, negated, output, what, problem);
-        }
-    };
-}
-const sqlAssertions = { 'is-sql': sqlHandler(false), 'contains-sql': sqlHandler(true) };
-
-;// CONCATENATED MODULE: ./src/assertions/text.ts
-/** Checks on the output as text: equality, substrings, prefixes, patterns, edit distance. */
+//#endregion
 
 
 
+/***/ }),
+
+/***/ 8816:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  YOg: () => (/* binding */ array),
+  zMY: () => (/* binding */ schemas_boolean),
+  k5n: () => (/* binding */ schemas_enum),
+  euz: () => (/* binding */ literal),
+  aig: () => (/* binding */ schemas_number),
+  Ikc: () => (/* binding */ object),
+  g1P: () => (/* binding */ record),
+  YjP: () => (/* binding */ schemas_string),
+  KCZ: () => (/* binding */ union),
+  L5J: () => (/* binding */ unknown)
+});
 
-const DEFAULT_MAX_DISTANCE = 5;
-/** Lower-cased with runs of whitespace made one space, so "Hello\n  World" iequals "hello world". */
-function folded(text) {
-    return text.trim().toLowerCase().replace(/\s+/g, ' ');
-}
-/** How the `i…` variants compare: both sides lower-cased. */
-function caseFolder(ignoreCase) {
-    return ignoreCase ? (text) => text.toLowerCase() : (text) => text;
-}
-function caseNote(ignoreCase) {
-    return ignoreCase ? ', ignoring case' : '';
-}
-const anyText = (a) => textValueProblem(a, { nonEmpty: false });
-const someText = (a) => textValueProblem(a, { nonEmpty: true });
-/** A mapping or list as `equals`'s value: the output must be that JSON (key order ignored), as in promptfoo. */
-function isStructured(value) {
-    return value !== null && typeof value === 'object';
-}
-const equals = {
-    negatable: true,
-    validate: (a) => (isStructured(a.value) ? undefined : anyText(a)),
-    run(a, { output }, negated) {
-        if (isStructured(a.value)) {
-            const what = claim('equal', `the JSON ${shown(a.value)}`);
-            const parsed = parseOutputJson(output);
-            if (!parsed.ok)
-                return ruled(false, negated, output, what, parsed.error);
-            const difference = jsonDifference(a.value, parsed.value, false);
-            return ruled(difference === undefined, negated, output, what, difference);
-        }
-        const expected = String(a.value).trim();
-        return ruled(output.trim() === expected, negated, output, claim('equal', shown(expected)));
-    }
-};
-const iequals = {
-    negatable: true,
-    validate: anyText,
-    run(a, { output }, negated) {
-        const expected = String(a.value);
-        return ruled(folded(output) === folded(expected), negated, output, claim('equal', `${shown(expected)}, ignoring case and whitespace`));
-    }
-};
-function containsHandler(ignoreCase) {
-    const fold = caseFolder(ignoreCase);
-    return {
-        negatable: true,
-        validate: someText,
-        run(a, { output }, negated) {
-            const term = String(a.value);
-            return ruled(fold(output).includes(fold(term)), negated, output, claim('contain', `${shown(term)}${caseNote(ignoreCase)}`));
-        }
-    };
-}
-function containsAllHandler(ignoreCase) {
-    const fold = caseFolder(ignoreCase);
-    return {
-        negatable: true,
-        validate: termsProblem,
-        run(a, { output }, negated) {
-            const list = terms(a.value);
-            const text = fold(output);
-            const missing = list.filter((t) => !text.includes(fold(t)));
-            const detail = missing.length ? `missing ${missing.map((t) => shown(t)).join(', ')}` : undefined;
-            return ruled(missing.length === 0, negated, output, claim('contain', `all of ${shown(list)}${caseNote(ignoreCase)}`), detail);
-        }
-    };
-}
-function containsAnyHandler(ignoreCase) {
-    const fold = caseFolder(ignoreCase);
-    return {
-        negatable: true,
-        validate: termsProblem,
-        run(a, { output }, negated) {
-            const list = terms(a.value);
-            const text = fold(output);
-            const found = list.find((t) => text.includes(fold(t)));
-            const detail = found !== undefined ? `found ${shown(found)}` : undefined;
-            return ruled(found !== undefined, negated, output, claim('contain', `any of ${shown(list)}${caseNote(ignoreCase)}`), detail);
-        }
-    };
-}
-const startsWith = {
-    negatable: true,
-    validate: (a) => firstProblem(() => someText(a), 
-    // the output is trimmed before the comparison, so a leading blank could never match
-    () => /^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined),
-    run(a, { output }, negated) {
-        const prefix = String(a.value);
-        return ruled(output.trim().startsWith(prefix), negated, output, claim('start', `with ${shown(prefix)}`));
-    }
-};
-function flagsOf(a) {
-    return typeof a.flags === 'string' ? a.flags : '';
-}
-function patternShown(source, flags) {
-    const text = `/${source}/${flags}`;
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-const regex = {
-    negatable: true,
-    validate: (a) => firstProblem(() => someText(a), () => (a.flags !== undefined && typeof a.flags !== 'string' ? `${a.type} \`flags\` must be a string such as "i" or "ms"` : undefined), () => {
-        try {
-            new RegExp(String(a.value), flagsOf(a));
-            return undefined;
-        }
-        catch (err) {
-            return `${a.type} pattern ${patternShown(String(a.value), flagsOf(a))} is invalid: ${err.message}`;
-        }
-    }),
-    run(a, { output, checkTimeoutMs }, negated) {
-        // a fresh RegExp each time: `g`/`y` flags make a shared one stateful through lastIndex
-        const pattern = new RegExp(String(a.value), flagsOf(a));
-        const what = claim('match', patternShown(pattern.source, pattern.flags));
-        const outcome = (match) => ruled(match !== null, negated, output, what, match !== null ? `matched ${shown(match)}` : undefined);
-        if (!canBacktrack(pattern.source, output.length))
-            return outcome(pattern.exec(output)?.[0] ?? null);
-        // a pattern that could backtrack for long on this output is matched in the sandbox, under the deadline
-        const item = { kind: 'match', source: pattern.source, flags: pattern.flags, text: output };
-        return sandbox_checks()
-            .run(item, checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
-            .then((r) => {
-            if (r.ok)
-                return outcome(r.value);
-            const reason = `pattern ${patternShown(pattern.source, pattern.flags)} ${r.error}`;
-            return { pass: false, score: 0, reason, error: reason };
-        });
-    }
-};
-const levenshtein = {
-    negatable: true,
-    validate: (a) => firstProblem(
-    // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-    () => typeof a.value === 'string'
-        ? undefined
-        : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``, () => numberOptionProblem(a, 'threshold', { min: 0 })),
-    run(a, { output }, negated) {
-        const actual = output.trim();
-        const expected = String(a.value).trim();
-        const max = a.threshold ?? DEFAULT_MAX_DISTANCE;
-        const what = claim('be', `within edit distance ${max} of ${shown(expected)}`);
-        // the distance is at least the difference in length: skip the quadratic work on huge outputs
-        const atLeast = Math.abs(actual.length - expected.length);
-        if (atLeast > max)
-            return ruled(false, negated, output, what, `distance at least ${atLeast}`);
-        const d = (0,mod/* distance */.Io)(actual, expected);
-        return ruled(d <= max, negated, output, what, `distance ${d}`);
-    }
-};
-const textAssertions = {
-    equals,
-    exact_match: equals,
-    iequals,
-    contains: containsHandler(false),
-    icontains: containsHandler(true),
-    'contains-all': containsAllHandler(false),
-    'icontains-all': containsAllHandler(true),
-    'contains-any': containsAnyHandler(false),
-    'icontains-any': containsAnyHandler(true),
-    'starts-with': startsWith,
-    regex,
-    levenshtein
-};
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -30317,7 +23174,7 @@ function defineBound(proto, key, fn) {
     });
 }
 /** Returns the prototype to install on, or `undefined` if this group is already installed on it. */
-function util_claim(inst, sentinel) {
+function claim(inst, sentinel) {
     const proto = Object.getPrototypeOf(inst);
     // Runs on every construction, so `in` rather than the costlier `hasOwnProperty.call`. Sentinels are keys the group itself defines.
     return sentinel in proto ? undefined : proto;
@@ -30381,7 +23238,7 @@ function defineLazyInternal(inst, key, compute) {
  * puts every instance after the first into v8 dictionary mode. The key doubles as the sentinel.
  */
 function installLazyProp(inst, key, make, enumerable) {
-    const proto = util_claim(inst, key);
+    const proto = claim(inst, key);
     if (!proto)
         return;
     Object.defineProperty(proto, key, {
@@ -35287,7 +28144,7 @@ function _check(fn, params) {
     return ch;
 }
 // @__NO_SIDE_EFFECTS__
-function api_describe(description) {
+function describe(description) {
     const ch = new $ZodCheck({ check: "describe" });
     ch._zod.onattach = [
         (inst) => {
@@ -39014,7 +31871,7 @@ function superRefine(fn, params) {
     return _superRefine(fn, params);
 }
 // Re-export describe and meta from core
-const schemas_describe = api_describe;
+const schemas_describe = describe;
 const schemas_meta = meta;
 const ZodInstanceOf = /*@__PURE__*/ $constructor("ZodInstanceOf", (inst, def) => {
     ZodCustom.init(inst, def);
@@ -39069,6 +31926,3397 @@ function preprocess(fn, schema) {
     });
 }
 
+
+/***/ }),
+
+/***/ 3837:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
+
+/***/ }),
+
+/***/ 4908:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/applicator":true},"$recursiveAnchor":true,"title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"additionalItems":{"$recursiveRef":"#"},"unevaluatedItems":{"$recursiveRef":"#"},"items":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"#/$defs/schemaArray"}]},"contains":{"$recursiveRef":"#"},"additionalProperties":{"$recursiveRef":"#"},"unevaluatedProperties":{"$recursiveRef":"#"},"properties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$recursiveRef":"#"}},"propertyNames":{"$recursiveRef":"#"},"if":{"$recursiveRef":"#"},"then":{"$recursiveRef":"#"},"else":{"$recursiveRef":"#"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$recursiveRef":"#"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$recursiveRef":"#"}}}}');
+
+/***/ }),
+
+/***/ 958:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/content","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"contentSchema":{"$recursiveRef":"#"}}}');
+
+/***/ }),
+
+/***/ 58:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/core","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true},"$recursiveAnchor":true,"title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"type":"string","format":"uri"},"$anchor":{"type":"string","pattern":"^[A-Za-z][-A-Za-z0-9.:_]*$"},"$ref":{"type":"string","format":"uri-reference"},"$recursiveRef":{"type":"string","format":"uri-reference"},"$recursiveAnchor":{"type":"boolean","default":false},"$vocabulary":{"type":"object","propertyNames":{"type":"string","format":"uri"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}}}}');
+
+/***/ }),
+
+/***/ 6534:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/format","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/format":true},"$recursiveAnchor":true,"title":"Format vocabulary meta-schema","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
+
+/***/ }),
+
+/***/ 711:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/meta-data":true},"$recursiveAnchor":true,"title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
+
+/***/ }),
+
+/***/ 8030:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/validation","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/validation":true},"$recursiveAnchor":true,"title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}},"const":true,"enum":{"type":"array","items":true},"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
+
+/***/ }),
+
+/***/ 8138:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/schema","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true,"https://json-schema.org/draft/2019-09/vocab/applicator":true,"https://json-schema.org/draft/2019-09/vocab/validation":true,"https://json-schema.org/draft/2019-09/vocab/meta-data":true,"https://json-schema.org/draft/2019-09/vocab/format":false,"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format"},{"$ref":"meta/content"}],"type":["object","boolean"],"properties":{"definitions":{"$comment":"While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.","type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"dependencies":{"$comment":"\\"dependencies\\" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to \\"dependentSchemas\\" and \\"dependentRequired\\"","type":"object","additionalProperties":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"meta/validation#/$defs/stringArray"}]}}}}');
+
+/***/ }),
+
+/***/ 7216:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/applicator":true},"$dynamicAnchor":"meta","title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"prefixItems":{"$ref":"#/$defs/schemaArray"},"items":{"$dynamicRef":"#meta"},"contains":{"$dynamicRef":"#meta"},"additionalProperties":{"$dynamicRef":"#meta"},"properties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"propertyNames":{"$dynamicRef":"#meta"},"if":{"$dynamicRef":"#meta"},"then":{"$dynamicRef":"#meta"},"else":{"$dynamicRef":"#meta"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$dynamicRef":"#meta"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$dynamicRef":"#meta"}}}}');
+
+/***/ }),
+
+/***/ 8226:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/content","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentEncoding":{"type":"string"},"contentMediaType":{"type":"string"},"contentSchema":{"$dynamicRef":"#meta"}}}');
+
+/***/ }),
+
+/***/ 518:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/core","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true},"$dynamicAnchor":"meta","title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"$ref":"#/$defs/uriReferenceString","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"$ref":"#/$defs/uriString"},"$ref":{"$ref":"#/$defs/uriReferenceString"},"$anchor":{"$ref":"#/$defs/anchorString"},"$dynamicRef":{"$ref":"#/$defs/uriReferenceString"},"$dynamicAnchor":{"$ref":"#/$defs/anchorString"},"$vocabulary":{"type":"object","propertyNames":{"$ref":"#/$defs/uriString"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"}}},"$defs":{"anchorString":{"type":"string","pattern":"^[A-Za-z_][-A-Za-z0-9._]*$"},"uriString":{"type":"string","format":"uri"},"uriReferenceString":{"type":"string","format":"uri-reference"}}}');
+
+/***/ }),
+
+/***/ 4588:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/format-annotation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/format-annotation":true},"$dynamicAnchor":"meta","title":"Format vocabulary meta-schema for annotation results","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
+
+/***/ }),
+
+/***/ 5707:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/meta-data":true},"$dynamicAnchor":"meta","title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
+
+/***/ }),
+
+/***/ 9547:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/unevaluated","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/unevaluated":true},"$dynamicAnchor":"meta","title":"Unevaluated applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"unevaluatedItems":{"$dynamicRef":"#meta"},"unevaluatedProperties":{"$dynamicRef":"#meta"}}}');
+
+/***/ }),
+
+/***/ 7082:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/validation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/validation":true},"$dynamicAnchor":"meta","title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]},"const":true,"enum":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
+
+/***/ }),
+
+/***/ 1678:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\\"definitions\\" has been replaced by \\"$defs\\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\\"dependencies\\" has been split and replaced by \\"dependentSchemas\\" and \\"dependentRequired\\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\\"$recursiveAnchor\\" has been replaced by \\"$dynamicAnchor\\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\\"$recursiveRef\\" has been replaced by \\"$dynamicRef\\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}');
+
+/***/ }),
+
+/***/ 2079:
+/***/ ((module) => {
+
+module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		id: moduleId,
+/******/ 		loaded: false,
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Flag the module as loaded
+/******/ 	module.loaded = true;
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/node module decorator */
+/******/ (() => {
+/******/ 	__nccwpck_require__.nmd = (module) => {
+/******/ 		module.paths = [];
+/******/ 		if (!module.children) module.children = [];
+/******/ 		return module;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  qB: () => (/* reexport */ compareRuns),
+  yG: () => (/* reexport */ datasetSharer),
+  _3: () => (/* reexport */ evaluate),
+  l4: () => (/* reexport */ loadEvalConfig),
+  Yz: () => (/* reexport */ parseRunRecord),
+  lR: () => (/* reexport */ readRunRecord),
+  B1: () => (/* reexport */ renderReport),
+  wX: () => (/* binding */ runEval),
+  rk: () => (/* reexport */ runJudgeEval)
+});
+
+// EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
+var mod = __nccwpck_require__(1916);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/util/score.ts
+/**
+ * A score held to [0, 1], as every score in a run record is. NaN, which no
+ * comparison can order, counts as 0 rather than slipping through.
+ */
+function clampScore(score) {
+    return Number.isNaN(score) ? 0 : Math.min(1, Math.max(0, score));
+}
+
+;// CONCATENATED MODULE: ./src/assertions/outcome.ts
+const EXCERPT_CHARS = 200;
+const VALUE_CHARS = 120;
+/** A JSON-quoted prefix of `text`, so whitespace and newlines stay visible in a one-line reason. */
+function excerpt(text, max = EXCERPT_CHARS) {
+    if (text.length <= max)
+        return JSON.stringify(text);
+    let cut = text.slice(0, max);
+    // never leave half of a surrogate pair behind: it would print as an escape
+    if (/[\uD800-\uDBFF]$/.test(cut))
+        cut = cut.slice(0, -1);
+    return JSON.stringify(`${cut}…`);
+}
+/** An expected value as it appears in a reason: strings quoted, anything else as JSON. */
+function shown(value) {
+    if (typeof value === 'string')
+        return excerpt(value, VALUE_CHARS);
+    const json = JSON.stringify(value) ?? String(value);
+    return json.length > VALUE_CHARS ? `${json.slice(0, VALUE_CHARS)}…` : json;
+}
+/** Builds a claim from a verb and its object: claim('contain', '"x"'), claim('be', 'valid JSON'). */
+function claim(verb, object) {
+    if (verb === 'be')
+        return { base: `be ${object}`, is: `is ${object}`, isNot: `is not ${object}` };
+    const third = /(?:s|x|z|ch|sh)$/.test(verb) ? `${verb}es` : `${verb}s`;
+    return { base: `${verb} ${object}`, is: `${third} ${object}`, isNot: `does not ${verb} ${object}` };
+}
+/**
+ * The outcome of a pass/fail check. `holds` is whether the output satisfies the
+ * claim; the dispatcher inverts it for `not-`, so the reason is worded for the
+ * final verdict here. `detail` adds what was measured ("distance 7", "missing \"b\"").
+ */
+function ruled(holds, negated, output, what, detail) {
+    const passes = holds !== negated;
+    const note = detail ? ` (${detail})` : '';
+    const reason = passes
+        ? `output ${negated ? what.isNot : what.is}${note}`
+        : `expected output ${negated ? 'not ' : ''}to ${what.base}${note}, got: ${excerpt(output)}`;
+    return { pass: holds, score: holds ? 1 : 0, reason };
+}
+
+;// CONCATENATED MODULE: ./src/assertions/values.ts
+
+function isScalar(value) {
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+/** A problem with a value that must be one string (YAML may hand us `4` or `true`: read as text). */
+function textValueProblem(a, { nonEmpty }) {
+    if (a.value === undefined || a.value === null)
+        return `${a.type} needs a \`value\``;
+    if (!isScalar(a.value))
+        return `${a.type} needs a string \`value\`, got ${kindOf(a.value)}`;
+    // an empty substring, prefix or pattern matches every output, so the check could never fail
+    if (nonEmpty && String(a.value) === '')
+        return `${a.type} has an empty \`value\`, which every output would satisfy`;
+    return undefined;
+}
+/** A comma-separated value that cannot be read as terms (an unterminated quote, text after a closing quote). */
+class TermsSyntaxError extends Error {
+}
+/**
+ * Splits a comma-separated value CSV-style, as promptfoo does: a term in double
+ * quotes is one term without its quotes, commas and all (`"Sorry, I can't", "As
+ * an AI"` is two terms); inside quotes `""` and `\"` stand for a quote and `\\`
+ * for a backslash. Unquoted terms are trimmed and empty ones dropped; a quoted
+ * empty term is kept, since someone wrote it.
+ */
+function splitTerms(text) {
+    const found = [];
+    let i = 0;
+    while (i <= text.length) {
+        while (i < text.length && /\s/.test(text[i]))
+            i++;
+        if (text[i] === '"') {
+            let term = '';
+            let j = i + 1;
+            for (;;) {
+                if (j >= text.length)
+                    throw new TermsSyntaxError(`unterminated quoted term starting at character ${i + 1}`);
+                const c = text[j];
+                if (c === '\\' && (text[j + 1] === '"' || text[j + 1] === '\\')) {
+                    term += text[j + 1];
+                    j += 2;
+                }
+                else if (c === '"' && text[j + 1] === '"') {
+                    term += '"';
+                    j += 2;
+                }
+                else if (c === '"') {
+                    j++;
+                    break;
+                }
+                else {
+                    term += c;
+                    j++;
+                }
+            }
+            while (j < text.length && /\s/.test(text[j]))
+                j++;
+            if (j < text.length && text[j] !== ',')
+                throw new TermsSyntaxError(`expected a comma after the quoted term ${JSON.stringify(term)}`);
+            found.push(term);
+            i = j + 1;
+        }
+        else {
+            const comma = text.indexOf(',', i);
+            const end = comma === -1 ? text.length : comma;
+            const term = text.slice(i, end).trim();
+            if (term !== '')
+                found.push(term);
+            i = end + 1;
+        }
+    }
+    return found;
+}
+/**
+ * The terms of contains-all/any: a list as written, or a comma-separated string
+ * (see splitTerms; a list keeps commas and spaces inside its terms).
+ */
+function terms(value) {
+    if (Array.isArray(value))
+        return value.map((t) => String(t));
+    return splitTerms(String(value));
+}
+/** A problem with the terms of contains-all/any: none at all, an empty one, or one that is not text. */
+function termsProblem(a) {
+    if (a.value === undefined || a.value === null)
+        return `${a.type} needs a \`value\`: a list of terms or a comma-separated string`;
+    if (Array.isArray(a.value)) {
+        const bad = a.value.find((t) => !isScalar(t));
+        if (bad !== undefined)
+            return `${a.type} terms must be strings, got ${kindOf(bad)}`;
+        if (a.value.some((t) => String(t) === ''))
+            return `${a.type} has an empty term, which every output would contain`;
+    }
+    else if (!isScalar(a.value)) {
+        return `${a.type} needs a list of terms or a comma-separated string, got ${kindOf(a.value)}`;
+    }
+    try {
+        if (terms(a.value).length === 0)
+            return `${a.type} needs at least one term in \`value\``;
+    }
+    catch (err) {
+        if (!(err instanceof TermsSyntaxError))
+            throw err;
+        return `${a.type} \`value\` ${excerpt(String(a.value), 60)}: ${err.message}; quote a term that holds commas as "like, this", or write the terms as a list`;
+    }
+    return undefined;
+}
+/** A problem with an optional numeric option (`threshold`, `tolerance`, …). */
+function numberOptionProblem(a, key, range = {}) {
+    const v = a[key];
+    if (v === undefined)
+        return undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v))
+        return `${a.type} \`${key}\` must be a number, got ${kindOf(v)}`;
+    if (range.min !== undefined && v < range.min)
+        return `${a.type} \`${key}\` must be at least ${range.min}, got ${v}`;
+    if (range.max !== undefined && v > range.max)
+        return `${a.type} \`${key}\` must be at most ${range.max}, got ${v}`;
+    return undefined;
+}
+/** Names a value's kind for a config message. */
+function kindOf(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value === 'function')
+        return 'a function';
+    if (typeof value === 'string')
+        return `the string ${excerpt(value, 60)}`;
+    return `${typeof value} ${String(value)}`;
+}
+/** The first problem in a list of checks, each run only if the ones before passed. */
+function firstProblem(...checks) {
+    for (const check of checks) {
+        const problem = check();
+        if (problem !== undefined)
+            return problem;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/assertions/cost.ts
+
+const NO_COST = 'no cost for this trial: the target reported no usage.costUsd, and no `pricing` entry prices its tokens (pricing: {<model>: {input, output}} in USD per million tokens)';
+function usd(x) {
+    return `$${x < 0.01 ? x.toPrecision(3) : x.toFixed(4)}`;
+}
+const cost = {
+    negatable: true,
+    validate: (a) => (a.threshold === undefined ? 'cost needs a `threshold`: the most USD the trial may cost' : numberOptionProblem(a, 'threshold', { min: 0 })),
+    run(a, { usage }, negated) {
+        const spent = usage?.costUsd;
+        // nothing to measure is an error, so that `not-cost` cannot pass on it either
+        if (spent === undefined)
+            return { pass: false, score: 0, reason: NO_COST, error: NO_COST };
+        const limit = a.threshold;
+        const holds = spent <= limit;
+        const reason = holds !== negated
+            ? `cost ${usd(spent)}, ${holds ? 'within' : 'over'} the ${usd(limit)} limit`
+            : `expected the trial to cost ${negated ? 'more than' : 'at most'} ${usd(limit)}, it cost ${usd(spent)}`;
+        return { pass: holds, score: holds ? 1 : 0, reason };
+    }
+};
+const costAssertions = { cost };
+
+;// CONCATENATED MODULE: ./src/assertions/counts.ts
+
+
+function countWords(text) {
+    const trimmed = text.trim();
+    return trimmed === '' ? 0 : trimmed.split(/\s+/).length;
+}
+function isCount(v) {
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+/** `value`: a count (a number, or a string holding one), or {min, max} with either or both. */
+function boundsOf(value) {
+    if (isCount(value))
+        return { min: value, max: value };
+    if (typeof value === 'string' && /^\s*\d+\s*$/.test(value))
+        return boundsOf(Number(value));
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return undefined;
+    const { min, max, ...rest } = value;
+    if (Object.keys(rest).length > 0 || (min === undefined && max === undefined))
+        return undefined;
+    if ((min !== undefined && !isCount(min)) || (max !== undefined && !isCount(max)))
+        return undefined;
+    if (min !== undefined && max !== undefined && min > max)
+        return undefined;
+    return { min: min, max: max };
+}
+function boundsProblem(a) {
+    if (boundsOf(a.value) !== undefined)
+        return undefined;
+    const got = a.value === undefined ? 'none' : kindOf(a.value);
+    return `${a.type} needs a \`value\`: a word count such as 50, or {min: 20, max: 50} (either bound alone works, min ≤ max), got ${got}`;
+}
+function describe({ min, max }) {
+    if (min === max)
+        return `exactly ${min} words`;
+    if (min === undefined)
+        return `at most ${max} words`;
+    if (max === undefined)
+        return `at least ${min} words`;
+    return `between ${min} and ${max} words`;
+}
+const wordCount = {
+    negatable: true,
+    validate: boundsProblem,
+    run(a, { output }, negated) {
+        const bounds = boundsOf(a.value);
+        const n = countWords(output);
+        const holds = (bounds.min === undefined || n >= bounds.min) && (bounds.max === undefined || n <= bounds.max);
+        return ruled(holds, negated, output, claim('be', `${describe(bounds)} long`), `${n} words`);
+    }
+};
+const countAssertions = { 'word-count': wordCount };
+
+;// CONCATENATED MODULE: ./src/assertions/finish-reason.ts
+
+/** Providers spell the same reason differently ("STOP", "end_turn" aside): compared trimmed and lower-cased. */
+function normal(reason) {
+    return reason.trim().toLowerCase();
+}
+const finishReason = {
+    negatable: true,
+    validate: (a) => textValueProblem(a, { nonEmpty: true }),
+    run(a, { finishReason: actual }, negated) {
+        const expected = String(a.value);
+        if (actual === undefined) {
+            const reason = `the target did not supply a finish reason (the openai target does; a command or module target can return \`finishReason\`), so it cannot be compared with "${expected}"`;
+            return { pass: false, score: 0, reason, error: reason };
+        }
+        const holds = normal(actual) === normal(expected);
+        const reason = holds !== negated ? `finish reason "${actual}"` : `expected finish reason ${negated ? 'other than ' : ''}"${expected}", got "${actual}"`;
+        return { pass: holds, score: holds ? 1 : 0, reason };
+    }
+};
+const finishReasonAssertions = { 'finish-reason': finishReason };
+
+;// CONCATENATED MODULE: ./src/assertions/html.ts
+
+let loaded;
+/** Loaded on first use, as the SQL parser is: parse5 and its entity tables are most of a megabyte that most runs never need. */
+function loadHtml() {
+    loaded ??= __nccwpck_require__.e(/* import() */ 990).then(__nccwpck_require__.bind(__nccwpck_require__, 1990)).then((parse5) => ({ parse5, known: new Set(Object.values(parse5.html.TAG_NAMES)) }));
+    return loaded;
+}
+function isElement(node) {
+    return 'tagName' in node;
+}
+function childrenOf(node) {
+    const kids = 'childNodes' in node ? node.childNodes : [];
+    // a <template>'s children live in its content fragment
+    return isElement(node) && node.tagName === 'template' ? [...kids, ...node.content.childNodes] : kids;
+}
+/** Every element under `root`, walked without recursion: outputs can nest deeper than the call stack. */
+function* html_elements(root) {
+    const stack = [root];
+    while (stack.length) {
+        const node = stack.pop();
+        if (isElement(node))
+            yield node;
+        stack.push(...childrenOf(node));
+    }
+}
+/** Written in the output (not implied by the parser, as <html>, <head>, <body> are) and an HTML element or a custom one. */
+function isWrittenHtmlElement(known, e) {
+    return e.sourceCodeLocation != null && (known.has(e.tagName) || e.tagName.includes('-'));
+}
+function hasText(nodes) {
+    return nodes.some((n) => n.nodeName === '#text' && n.value.trim() !== '');
+}
+/** Why the output is not an HTML document or fragment, or undefined when it is one. */
+function notHtml({ parse5, known }, output) {
+    const text = output.trim();
+    if (text === '')
+        return 'the output is empty';
+    if (/^<\?xml/i.test(text))
+        return 'it is XML, not HTML';
+    const doc = parse5.parse(text, { sourceCodeLocationInfo: true });
+    const root = doc.childNodes.find(isElement);
+    const head = root?.childNodes.find((n) => isElement(n) && n.tagName === 'head');
+    const body = root?.childNodes.find((n) => isElement(n) && n.tagName === 'body');
+    // text outside every tag lands in the <html>, <head> or <body> the parser implied (a table's stray text too);
+    // inside a <body> the output wrote itself, text is content
+    const implied = [root, head, body].filter((e) => e !== undefined && e.sourceCodeLocation == null);
+    if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes)))
+        return 'it has text outside the HTML tags';
+    for (const e of html_elements(doc))
+        if (isWrittenHtmlElement(known, e))
+            return undefined;
+    return 'it has no HTML element';
+}
+const isHtml = {
+    negatable: true,
+    async run(_a, { output }, negated) {
+        const problem = notHtml(await loadHtml(), output);
+        return ruled(problem === undefined, negated, output, claim('be', 'HTML'), problem);
+    }
+};
+/**
+ * HTML inside prose: an element of HTML written in the output, or any element
+ * with both its tags (<custom>…</custom>). A lone unknown tag (<example>,
+ * <john@example.com>) and a comparison (a < b > c) are not HTML.
+ */
+function findHtml({ parse5, known }, output) {
+    const fragment = parse5.parseFragment(output, { sourceCodeLocationInfo: true });
+    for (const e of html_elements(fragment)) {
+        if (isWrittenHtmlElement(known, e) || e.sourceCodeLocation?.endTag)
+            return e;
+    }
+    return undefined;
+}
+const containsHtml = {
+    negatable: true,
+    async run(_a, { output }, negated) {
+        const found = findHtml(await loadHtml(), output);
+        return ruled(found !== undefined, negated, output, claim('contain', 'HTML'), found ? `found <${found.tagName}>` : undefined);
+    }
+};
+const htmlAssertions = { 'is-html': isHtml, 'contains-html': containsHtml };
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/util/env.ts
+/**
+ * `${VAR}` expansion for target and judge settings, and the minimal environment
+ * of child processes. Values read through `${VAR}` are secrets: collected so that
+ * they can be masked in logs and redacted from every artifact.
+ */
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
+function expandVars(text, env, secrets, where = 'config') {
+    return text.replace(VAR, (_m, name) => {
+        const value = env[name];
+        if (value === undefined)
+            throw new errors/* ConfigError */.xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
+        if (value.length >= 4)
+            secrets.add(value);
+        return value;
+    });
+}
+/** Deep `${VAR}` expansion over strings inside JSON-like values. */
+function expandDeep(value, env, secrets, where = 'config') {
+    if (typeof value === 'string')
+        return expandVars(value, env, secrets, where);
+    if (Array.isArray(value))
+        return value.map((v) => expandDeep(v, env, secrets, where));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
+    }
+    return value;
+}
+/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
+const PASS_THROUGH = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'TERM',
+    'SYSTEMROOT',
+    'COMSPEC',
+    'PATHEXT',
+    'WINDIR'
+];
+/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
+}
+function minimalEnv(source, extra) {
+    const env = {};
+    for (const name of PASS_THROUGH) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    for (const [name, value] of Object.entries(extra)) {
+        if (!isForbiddenVar(name))
+            env[name] = value;
+    }
+    return env;
+}
+/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+        if (secret)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: external "node:worker_threads"
+const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
+/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
+const REPLY_UNFINISHED = 0;
+const REPLY_OK = 1;
+const REPLY_ERROR = 2;
+
+;// CONCATENATED MODULE: ./src/sandbox/gradable.ts
+function gradable(value) {
+    const primitive = (v) => v === null || ['boolean', 'number', 'string', 'bigint', 'undefined'].includes(typeof v);
+    if (primitive(value))
+        return value;
+    if (typeof value === 'object' && value !== null && ('pass' in value || 'score' in value)) {
+        const { pass, score, reason } = value;
+        return {
+            pass: primitive(pass) ? pass : Boolean(pass),
+            score: primitive(score) ? score : Boolean(score),
+            reason: typeof reason === 'string' ? reason : undefined
+        };
+    }
+    return { truthy: Boolean(value), kind: Array.isArray(value) ? 'an array' : `a ${typeof value}` };
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/worker.ts
+/**
+ * The code every sandbox worker runs. It is sent to the worker as source text
+ * (`new Worker(source, {eval: true})`), so that the same file works from the
+ * TypeScript sources, the tests and the ncc bundles alike: the function below
+ * must therefore be self-contained — no imports, no helpers from this module
+ * but the one passed in as source too — and reach Node's modules through the
+ * worker's own `require`.
+ */
+
+/** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
+const SLOT_RUNNING = 0;
+const SLOT_TASK = 1;
+const SLOT_ITEM = 2;
+const SLOT_LENGTH = 3;
+function workerMain(gradable) {
+    const require = globalThis.require;
+    const threads = require('node:worker_threads');
+    const { pathToFileURL } = require('node:url');
+    const port = threads.parentPort;
+    const slot = new Int32Array(threads.workerData.progress);
+    const [RUNNING, TASK, ITEM] = [0, 1, 2];
+    // the reply statuses of protocol.ts
+    const [UNFINISHED, OK, ERROR] = [0, 1, 2];
+    // The worker's own process object: exiting ends only this thread, but an
+    // explicit error names the culprit instead of a lost worker.
+    process.exit = ((code) => {
+        throw new Error(`process.exit(${code ?? ''}) is not available here`);
+    });
+    // what user code prints goes to the log indented, so that none of its lines is a workflow command
+    // (not with the Worker's `stdout: true` option: its streams keep an idle pool from letting the process exit)
+    for (const stream of [process.stdout, process.stderr]) {
+        const write = stream.write.bind(stream);
+        stream.write = ((chunk, ...rest) => write((typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()).replace(/^(?=.)/gm, '  | '), ...rest));
+    }
+    // an error thrown later by a timer a check left behind must not take its neighbours down
+    process.on('uncaughtException', () => { });
+    process.on('unhandledRejection', () => { });
+    const AsyncFunction = (async () => { }).constructor;
+    const scripts = new Map();
+    const modules = new Map();
+    /** default exports found so far: a warm agent is called without waiting a turn for its module */
+    const defaults = new Map();
+    /** each running task's answers so far, as sent: status and payload per item */
+    const running = new Map();
+    function load(file) {
+        let mod = modules.get(file);
+        if (!mod) {
+            mod = import(/* webpackIgnore: true */ pathToFileURL(file).href);
+            modules.set(file, mod);
+        }
+        return mod;
+    }
+    async function defaultExport(file, shape) {
+        const known = defaults.get(file);
+        if (known)
+            return known;
+        const mod = await load(file);
+        if (typeof mod.default === 'function') {
+            defaults.set(file, mod.default);
+            return mod.default;
+        }
+        const names = Object.keys(mod).filter((name) => name !== 'default');
+        const has = mod.default !== undefined
+            ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+            : names.length > 0
+                ? `no default, only ${names.join(', ')}`
+                : 'nothing';
+        throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`);
+    }
+    /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
+    function held(task, index, call) {
+        Atomics.store(slot, TASK, task);
+        Atomics.store(slot, ITEM, index);
+        Atomics.store(slot, RUNNING, 1);
+        try {
+            return call();
+        }
+        finally {
+            Atomics.store(slot, RUNNING, 0);
+        }
+    }
+    async function start(task, index, item) {
+        const user = (call) => held(task, index, call);
+        switch (item.kind) {
+            case 'match': {
+                const match = user(() => new RegExp(item.source, item.flags).exec(item.text));
+                return match === null ? null : match[0];
+            }
+            case 'test':
+                return user(() => new RegExp(item.source, item.flags).test(item.text));
+            case 'script': {
+                let fn = scripts.get(item.body);
+                if (!fn) {
+                    fn = new AsyncFunction('output', 'input', 'context', item.body);
+                    scripts.set(item.body, fn);
+                }
+                const check = fn;
+                return gradable(await user(() => check(item.output, item.input, item.context)));
+            }
+            case 'module': {
+                const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}');
+                return gradable(await user(() => fn(item.output, item.context, item.value)));
+            }
+            case 'load':
+                await defaultExport(item.file, '(input, case) => string');
+                return null;
+            case 'agent': {
+                const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'));
+                // the agent's own time: the module is loaded and the worker warm before the clock starts
+                const input = 'input' in item ? item.input : item.case.input;
+                const t0 = performance.now();
+                const value = await user(() => fn(input, item.case));
+                return { value, latencyMs: performance.now() - t0 };
+            }
+        }
+    }
+    /** Replies of one turn travel together: a message per finished trial would cost more than most agents. */
+    let outbox;
+    function send(id, answers) {
+        if (!outbox) {
+            outbox = [];
+            setImmediate(flush);
+        }
+        outbox.push(id, answers.length / 2);
+        for (const x of answers)
+            outbox.push(x);
+    }
+    function flush() {
+        const replies = outbox ?? [];
+        outbox = undefined;
+        try {
+            port.postMessage(replies);
+        }
+        catch {
+            for (let at = 0; at < replies.length;) {
+                const count = replies[at + 1];
+                const one = replies.slice(at, at + 2 + 2 * count);
+                at += one.length;
+                try {
+                    port.postMessage(one);
+                }
+                catch (err) {
+                    // a value that cannot be cloned (a function, a symbol) fails its own items, not the others
+                    const message = `returned a value that cannot be passed back: ${err.message}`;
+                    for (let i = 2; i < one.length; i += 2)
+                        if (one[i] === OK)
+                            [one[i], one[i + 1]] = [ERROR, message];
+                    port.postMessage(one);
+                }
+            }
+        }
+    }
+    port.on('message', (request) => {
+        if ('cancel' in request) {
+            const answers = running.get(request.cancel) ?? [];
+            running.delete(request.cancel);
+            port.postMessage([request.cancel, answers.length / 2, ...answers]);
+            return;
+        }
+        for (const { id, items } of request.tasks) {
+            const answers = new Array(2 * items.length);
+            for (let i = 0; i < answers.length; i += 2)
+                [answers[i], answers[i + 1]] = [UNFINISHED, null];
+            running.set(id, answers);
+        }
+        // started after the messages already queued are read: a task the pool moved elsewhere
+        // while this worker was held is cancelled by the next message, and never runs here
+        setImmediate(() => {
+            for (const { id, items } of request.tasks) {
+                const answers = running.get(id);
+                if (answers)
+                    run(id, items, answers);
+            }
+        });
+    });
+    function run(id, items, answers) {
+        let left = items.length;
+        if (left === 0) {
+            running.delete(id);
+            return send(id, answers);
+        }
+        const answer = (index, status, payload) => {
+            answers[2 * index] = status;
+            answers[2 * index + 1] = payload;
+            if (--left > 0 || !running.has(id))
+                return;
+            running.delete(id);
+            send(id, answers);
+        };
+        for (let index = 0; index < items.length; index++) {
+            start(id, index, items[index]).then((value) => answer(index, OK, value), (err) => answer(index, ERROR, err instanceof Error ? err.message : String(err)));
+        }
+    }
+}
+/** The worker's source text: the function above, called with the one helper it shares with the main thread. */
+const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`;
+
+;// CONCATENATED MODULE: ./src/sandbox/pool.ts
+/**
+ * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * javascript checks and regular expressions run in a small pool of worker
+ * threads with an environment of their own, memory limits and a deadline per
+ * task. A worker whose task runs past its deadline while holding the thread
+ * (a loop, a backtracking pattern) is terminated and replaced; the other work
+ * it held runs again on a fresh worker. Whatever the code does there —
+ * process.exit, process.exitCode, 'exit' handlers, timers, patched globals —
+ * stays in that worker: the main thread's exit code and verdict are its own.
+ */
+
+
+
+/** How long a worker may take to answer a cancel before it counts as stuck and is replaced. */
+const CANCEL_GRACE_MS = 1000;
+/** How often one item is run again after its worker was replaced for another's sake. */
+const MAX_RERUNS = 3;
+/**
+ * How often the pool looks for a worker held by one piece of synchronous code:
+ * one seen so on two looks in a row gets no new work, and the work queued
+ * behind it moves to another worker, instead of waiting for its deadline.
+ */
+const WATCH_MS = 250;
+function timeoutError(options) {
+    const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : '';
+    return `did not finish within${limit || ' its deadline'}`;
+}
+class Sandbox {
+    options;
+    slots = new Set();
+    nextId = 1;
+    closed = false;
+    watch;
+    constructor(options) {
+        this.options = options;
+    }
+    /** Runs a batch of items in one worker; outcomes in the items' order. Never rejects. */
+    run(items, options = {}) {
+        return this.start(items, options, 0);
+    }
+    /** Terminates every worker; unfinished tasks end as given up. */
+    async close() {
+        this.closed = true;
+        clearInterval(this.watch);
+        const slots = [...this.slots];
+        this.slots.clear();
+        for (const slot of slots) {
+            slot.gone = true;
+            for (const task of slot.tasks.values())
+                this.finish(task, task.items.map(() => ({ ok: false, error: 'the sandbox was closed' })));
+        }
+        await Promise.all(slots.map((s) => s.worker.terminate()));
+    }
+    start(items, options, reruns) {
+        return new Promise((resolve) => {
+            const task = { id: this.nextId++, items, options, reruns, resolve };
+            if (this.closed)
+                return this.finish(task, items.map(() => ({ ok: false, error: 'the sandbox was closed' })));
+            const slot = this.pick();
+            task.slot = slot;
+            if (slot.tasks.size === 0)
+                slot.worker.ref();
+            slot.tasks.set(task.id, task);
+            this.watchSlots();
+            if (!slot.outbox) {
+                slot.outbox = [];
+                setImmediate(() => this.flush(slot));
+            }
+            slot.outbox.push(task);
+            if (slot.booting)
+                slot.booting.push(task);
+            else
+                this.arm(task);
+            if (options.onAbort)
+                task.unsubscribe = options.onAbort(() => this.expire(task));
+        });
+    }
+    /** Sends the tasks started this turn in one message (a message per trial would cost more than an instant agent). */
+    flush(slot) {
+        const tasks = (slot.outbox ?? []).filter((t) => t.slot === slot);
+        slot.outbox = undefined;
+        if (slot.gone || tasks.length === 0)
+            return;
+        try {
+            slot.worker.postMessage({ tasks: tasks.map((t) => ({ id: t.id, items: t.items })) });
+        }
+        catch {
+            for (const task of tasks) {
+                try {
+                    slot.worker.postMessage({ tasks: [{ id: task.id, items: task.items }] });
+                }
+                catch (err) {
+                    // an input, case or context that cannot be cloned (a function in it) fails its task, not the others
+                    const error = `cannot be passed to the sandbox: ${err.message}`;
+                    this.finish(task, task.items.map(() => ({ ok: false, error })));
+                }
+            }
+        }
+    }
+    arm(task) {
+        if (task.options.timeoutMs !== undefined && task.slot)
+            task.timer = setTimeout(() => this.expire(task), task.options.timeoutMs);
+    }
+    /**
+     * The least busy worker that is not held, or a new one while the pool is
+     * below its size (held workers not counted) and every worker is busy.
+     */
+    pick() {
+        let best;
+        let free = 0;
+        for (const slot of this.slots) {
+            if (slot.held)
+                continue;
+            free++;
+            if (!best || slot.tasks.size < best.tasks.size)
+                best = slot;
+        }
+        if (best && (best.tasks.size === 0 || free >= this.options.workers))
+            return best;
+        return this.spawn();
+    }
+    watchSlots() {
+        if (this.watch)
+            return;
+        this.watch = setInterval(() => this.look(), WATCH_MS);
+        this.watch.unref();
+    }
+    look() {
+        let busy = false;
+        for (const slot of [...this.slots]) {
+            if (slot.tasks.size === 0)
+                continue;
+            busy = true;
+            const { progress } = slot;
+            const now = Atomics.load(progress, SLOT_RUNNING) === 1 ? `${Atomics.load(progress, SLOT_TASK)}:${Atomics.load(progress, SLOT_ITEM)}` : undefined;
+            slot.held = now !== undefined && now === slot.seen;
+            slot.seen = now;
+            if (!slot.held)
+                continue;
+            // the worker is held: what waits behind the code holding it starts again elsewhere
+            const holder = Atomics.load(progress, SLOT_TASK);
+            for (const task of [...slot.tasks.values()]) {
+                if (task.id === holder || task.reruns >= MAX_RERUNS)
+                    continue;
+                slot.worker.postMessage({ cancel: task.id });
+                this.detach(task);
+                void this.start(task.items, task.options, task.reruns + 1).then(task.resolve);
+            }
+        }
+        if (!busy) {
+            clearInterval(this.watch);
+            this.watch = undefined;
+        }
+    }
+    spawn() {
+        const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
+        const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, {
+            eval: true,
+            env: this.options.env,
+            resourceLimits: this.options.resourceLimits,
+            workerData: { progress: shared }
+        });
+        const slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false };
+        worker.once('online', () => {
+            const waiting = slot.booting ?? [];
+            slot.booting = undefined;
+            for (const task of waiting)
+                this.arm(task);
+        });
+        worker.on('message', (replies) => {
+            for (let at = 0; at < replies.length; at += 2 + 2 * replies[at + 1])
+                this.settle(slot, replies, at);
+        });
+        let failure = '';
+        worker.on('error', (err) => (failure = err.message));
+        worker.on('exit', (code) => {
+            if (!slot.gone)
+                this.lost(slot, `its worker stopped${failure ? `: ${failure}` : ` (exit code ${code})`}`);
+        });
+        worker.unref();
+        this.slots.add(slot);
+        return slot;
+    }
+    /** The task whose answer starts at `at` in the worker's replies is done (or, answering a cancel, given up where unfinished). */
+    settle(slot, replies, at) {
+        const task = slot.tasks.get(replies[at]);
+        if (!task || slot.gone)
+            return;
+        const outcomes = new Array(task.items.length);
+        for (let i = 0; i < outcomes.length; i++) {
+            const status = replies[at + 2 + 2 * i];
+            const payload = replies[at + 3 + 2 * i];
+            outcomes[i] =
+                status === REPLY_OK
+                    ? { ok: true, value: payload }
+                    : status === REPLY_ERROR
+                        ? { ok: false, error: payload }
+                        : { ok: false, error: timeoutError(task.options), timedOut: true };
+        }
+        this.finish(task, outcomes);
+    }
+    finish(task, outcomes) {
+        this.detach(task);
+        task.resolve(outcomes);
+    }
+    /** The task no longer waits on its worker, its deadline or its caller's abort. */
+    detach(task) {
+        clearTimeout(task.timer);
+        task.unsubscribe?.();
+        task.unsubscribe = undefined;
+        const slot = task.slot;
+        task.slot = undefined;
+        if (slot?.tasks.delete(task.id) && slot.tasks.size === 0 && !slot.gone)
+            slot.worker.unref();
+    }
+    /**
+     * The task's deadline passed. A worker stuck in this task's synchronous code
+     * is replaced at once; otherwise it is asked for what finished, and replaced
+     * only if it does not answer.
+     */
+    expire(task) {
+        const slot = task.slot;
+        if (!slot)
+            return;
+        const { progress } = slot;
+        if (Atomics.load(progress, SLOT_RUNNING) === 1 && Atomics.load(progress, SLOT_TASK) === task.id) {
+            return this.replace(slot, task, Atomics.load(progress, SLOT_ITEM), timeoutError(task.options));
+        }
+        slot.worker.postMessage({ cancel: task.id });
+        clearTimeout(task.timer);
+        task.timer = setTimeout(() => {
+            if (task.slot === slot)
+                this.replace(slot, task, undefined, timeoutError(task.options));
+        }, CANCEL_GRACE_MS);
+    }
+    /** A worker ended by itself (out of memory, an uncaught error): what it ran synchronously is blamed. */
+    lost(slot, why) {
+        const { progress } = slot;
+        const culprit = Atomics.load(progress, SLOT_RUNNING) === 1 ? slot.tasks.get(Atomics.load(progress, SLOT_TASK)) : undefined;
+        this.replace(slot, culprit, culprit && Atomics.load(progress, SLOT_ITEM), why);
+    }
+    /**
+     * Lets go of a worker: the blamed item (or, when it is not known, every item
+     * of the blamed task) fails with `why`; all other work the worker held runs
+     * again elsewhere, a few times at most.
+     */
+    replace(slot, blamed, item, why) {
+        slot.gone = true;
+        this.slots.delete(slot);
+        void slot.worker.terminate();
+        for (const task of [...slot.tasks.values()]) {
+            const failed = (i) => task === blamed && (item === undefined || item === i);
+            const again = task.items.map((_, i) => i).filter((i) => !failed(i));
+            const outcomes = task.items.map(() => ({ ok: false, error: why, timedOut: true }));
+            if (again.length === 0 || task.reruns >= MAX_RERUNS) {
+                for (const i of again)
+                    outcomes[i] = { ok: false, error: `not run: its worker was stopped ${MAX_RERUNS} times for other work` };
+                this.finish(task, outcomes);
+                continue;
+            }
+            this.detach(task);
+            void this.start(again.map((i) => task.items[i]), task.options, task.reruns + 1).then((rerun) => {
+                again.forEach((i, k) => (outcomes[i] = rerun[k]));
+                task.resolve(outcomes);
+            });
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/patterns.ts
+/**
+ * Which regular expressions may run in-process. Matching a text with a
+ * backtracking engine costs, at worst, about n^(k+1) steps for k unbounded
+ * quantifiers (times the alternatives tried at each point); a quantified group
+ * (`(a+)+`, `(a|aa)*`) or a backreference can cost 2^n. Patterns whose worst
+ * case on this text is small run in-process, where they cost nothing extra;
+ * the rest go to the sandbox, under the deadline.
+ */
+/** Worst-case steps allowed in-process: well under 100 ms. */
+const IN_PROCESS_STEPS = 1e7;
+/** The index after a bounded `{n}` / `{n,m}` quantifier starting at `i`, and whether it counts as unbounded. */
+function braces(source, i) {
+    const m = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i, i + 24));
+    if (!m)
+        return undefined;
+    const unbounded = m[2] !== undefined && (m[3] === '' || Number(m[3]) - Number(m[1]) > 8);
+    return { end: i + m[0].length, unbounded };
+}
+function shapeOf(source) {
+    const shape = { exponential: false, unbounded: 0, branching: 1 };
+    const alternatives = [1];
+    let afterGroup = false;
+    for (let i = 0; i < source.length; i++) {
+        const c = source[i];
+        const wasGroup = afterGroup;
+        afterGroup = false;
+        if (c === '\\') {
+            const next = source[i + 1] ?? '';
+            if (/[1-9]/.test(next) || (next === 'k' && source[i + 2] === '<'))
+                shape.exponential = true;
+            i++;
+        }
+        else if (c === '[') {
+            // a class: its quantifier characters are literals; classes nest only under the v flag, counted alike
+            let depth = 1;
+            for (i++; i < source.length && depth > 0; i++) {
+                if (source[i] === '\\')
+                    i++;
+                else if (source[i] === '[')
+                    depth++;
+                else if (source[i] === ']')
+                    depth--;
+            }
+            i--;
+        }
+        else if (c === '(') {
+            alternatives.push(1);
+        }
+        else if (c === ')') {
+            shape.branching *= alternatives.pop() ?? 1;
+            afterGroup = true;
+        }
+        else if (c === '|') {
+            alternatives[alternatives.length - 1]++;
+        }
+        else if (c === '*' || c === '+' || c === '{') {
+            const bound = c === '{' ? braces(source, i) : { end: i + 1, unbounded: true };
+            if (!bound)
+                continue;
+            if (wasGroup && bound.unbounded)
+                shape.exponential = true;
+            else if (bound.unbounded)
+                shape.unbounded++;
+            i = bound.end - 1;
+            if (source[i + 1] === '?')
+                i++;
+        }
+        else if (c === '?' && source[i + 1] === '?') {
+            i++;
+        }
+    }
+    shape.branching *= alternatives[0] ?? 1;
+    return shape;
+}
+const shapes = new Map();
+/** Whether matching `source` against a text of `length` characters could take long enough to need the deadline. */
+function canBacktrack(source, length) {
+    let shape = shapes.get(source);
+    if (!shape) {
+        shape = shapeOf(source);
+        shapes.set(source, shape);
+    }
+    if (shape.exponential)
+        return true;
+    return Math.pow(length + 1, shape.unbounded + 1) * shape.branching > IN_PROCESS_STEPS;
+}
+
+;// CONCATENATED MODULE: ./src/sandbox/index.ts
+/**
+ * The sandbox's two users' doors: `checks()` — the process-wide pool that
+ * javascript checks and backtracking patterns share, batched so that the
+ * sandboxed work one turn of the event loop asks for (a trial's checks) goes
+ * to a worker as one message — and `Sandbox` itself, which module targets
+ * make with their own environment.
+ */
+
+
+
+
+
+/** SPEC §9: the default of `checkTimeoutMs`. */
+const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
+/** Checks allocate little; a runaway one is stopped here, not by the machine. */
+const CHECK_MEMORY_MB = 512;
+class CheckPool {
+    sandbox;
+    waiting = new Map();
+    constructor(env) {
+        // the checks' environment is the minimal one, with nothing of the config's: no key, no runner token
+        this.sandbox = new Sandbox({
+            env: minimalEnv(env, {}),
+            workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())),
+            resourceLimits: { maxOldGenerationSizeMb: CHECK_MEMORY_MB }
+        });
+    }
+    /** Runs one item; items asked for in the same turn (and with the same deadline) travel together. */
+    run(item, timeoutMs) {
+        return new Promise((resolve) => {
+            let batch = this.waiting.get(timeoutMs);
+            if (!batch) {
+                batch = [];
+                this.waiting.set(timeoutMs, batch);
+                queueMicrotask(() => this.flush(timeoutMs));
+            }
+            batch.push({ item, resolve });
+        });
+    }
+    flush(timeoutMs) {
+        const batch = this.waiting.get(timeoutMs);
+        this.waiting.delete(timeoutMs);
+        void this.sandbox
+            .run(batch.map((w) => w.item), { timeoutMs, timeoutName: 'checkTimeoutMs' })
+            .then((outcomes) => {
+            batch.forEach((w, i) => w.resolve(outcomes[i]));
+        });
+    }
+}
+let pool;
+/** The checks' pool, made on first use (its workers do not keep the process alive while idle). */
+function lib_checks() {
+    pool ??= new CheckPool(process.env);
+    return pool;
+}
+
+;// CONCATENATED MODULE: ./src/assertions/javascript.ts
+/**
+ * The javascript check: a user's expression, function body or module grades
+ * the output. Expressions and modules are the dataset's code, so they run in
+ * the checks' sandbox (SPEC §9) under `checkTimeoutMs`, with a clean
+ * environment; only a function handed in through the library runs in-process.
+ */
+
+
+
+
+
+
+
+
+
+/** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
+const DEFAULT_THRESHOLD = 0.5;
+/** How much of an expression names it in a reason. */
+const LABEL_CHARS = 60;
+/** Statement ends tried when looking for a body's final expression (the source's last ones). */
+const MAX_SPLITS = 200;
+const AsyncFunction = (async () => { }).constructor;
+function compiles(body) {
+    try {
+        new AsyncFunction('output', 'input', 'context', body);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+const returning = (expression) => `return (${expression}\n)`;
+/**
+ * The function body a check's source runs as, of (output, input, context). An
+ * expression (even over several lines) is returned; a body whose last
+ * statement is an expression returns that (`const n = output.length; n > 3`),
+ * as promptfoo does; any other body runs as written (with its own `return`).
+ * Compiling only parses: nothing of the user's code runs here.
+ */
+function functionBody(source) {
+    // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
+    const trimmed = source.trim().replace(/;+$/, '');
+    if (compiles(returning(trimmed)))
+        return returning(trimmed);
+    if (!compiles(trimmed))
+        throw new SyntaxError(syntaxError(trimmed));
+    const ends = [];
+    for (let i = trimmed.length - 1; i > 0 && ends.length < MAX_SPLITS; i--)
+        if (trimmed[i] === ';' || trimmed[i] === '\n')
+            ends.push(i);
+    // the shortest tail that is one expression, after statements that compile by themselves
+    for (const end of ends) {
+        const statements = trimmed.slice(0, end + 1);
+        const tail = trimmed.slice(end + 1);
+        if (tail.trim() === '' || !compiles(returning(tail)) || !compiles(statements))
+            continue;
+        return `${statements}\n${returning(tail)}`;
+    }
+    return trimmed;
+}
+function syntaxError(body) {
+    try {
+        new AsyncFunction('output', 'input', 'context', body);
+        return 'does not compile';
+    }
+    catch (err) {
+        return (0,errors/* errorMessage */.gJ)(err);
+    }
+}
+/** Function bodies by source: datasets repeat the same check across cases and trials. */
+const bodies = new Map();
+function bodyOf(source) {
+    let body = bodies.get(source);
+    if (body === undefined) {
+        body = functionBody(source);
+        bodies.set(source, body);
+    }
+    return body;
+}
+/**
+ * A promptfoo `transform`: an expression or function body of `output` and
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output the
+ * way checks run; what it returns is the new output, of any type. It runs
+ * in-process for now (its result may be any value, which a check's is not):
+ * README, Isolation.
+ */
+async function transformOutput(source, output, context) {
+    let returned;
+    if (source.startsWith('file://')) {
+        const [file, name] = splitFunctionRef(source.slice('file://'.length));
+        const mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(external_node_path_default().resolve(file)).href));
+        const fn = name ? mod[name] : mod.default;
+        if (typeof fn !== 'function')
+            throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`);
+        returned = await fn(output, context);
+    }
+    else {
+        const run = new AsyncFunction('output', 'input', 'context', bodyOf(source));
+        returned = await run(output, context.input, context);
+    }
+    if (returned === undefined || returned === null)
+        throw new Error(`transform returned ${returned}; return the new output`);
+    return returned;
+}
+/** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
+function splitFunctionRef(ref) {
+    const at = ref.lastIndexOf(':');
+    return at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined];
+}
+/** Names the check in reasons: its file, or the start of its expression. */
+function labelOf(a) {
+    if (typeof a.file === 'string') {
+        const relative = external_node_path_default().relative(process.cwd(), a.file);
+        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? a.file : relative;
+    }
+    if (typeof a.value === 'function')
+        return a.value.name ? `function ${a.value.name}` : 'function';
+    const oneLine = String(a.value).trim().replace(/\s+/g, ' ');
+    return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``;
+}
+function contextOf(ctx) {
+    const context = { input: ctx.input, case: ctx.case };
+    if (ctx.toolCalls !== undefined)
+        context.toolCalls = ctx.toolCalls;
+    if (ctx.usage !== undefined)
+        context.usage = ctx.usage;
+    if (ctx.metadata !== undefined)
+        context.metadata = ctx.metadata;
+    if (ctx.finishReason !== undefined)
+        context.finishReason = ctx.finishReason;
+    if (ctx.latencyMs !== undefined)
+        context.latencyMs = ctx.latencyMs;
+    return context;
+}
+/** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
+async function runCheck(a, ctx) {
+    const context = contextOf(ctx);
+    // a promptfoo transform may have made the output an object: the check sees that object
+    const output = (ctx.outputValue ?? ctx.output);
+    if (typeof a.value === 'function' && a.file === undefined) {
+        try {
+            return { ok: true, value: gradable(await a.value(output, context)) };
+        }
+        catch (err) {
+            return { ok: false, error: (0,errors/* errorMessage */.gJ)(err) };
+        }
+    }
+    const timeoutMs = ctx.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+    if (typeof a.file === 'string')
+        return lib_checks().run({ kind: 'module', file: a.file, output, context, value: a.value }, timeoutMs);
+    return lib_checks().run({ kind: 'script', body: bodyOf(String(a.value)), output, input: ctx.input, context }, timeoutMs);
+}
+function scoreNote(score, threshold) {
+    return `score ${score}, threshold ${threshold}`;
+}
+const nonFinite = (score) => `returned a score that is not a finite number (${score})`;
+/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
+function gradeOf(returned, threshold) {
+    if (typeof returned === 'boolean')
+        return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
+    if (typeof returned === 'number') {
+        if (!Number.isFinite(returned))
+            return { pass: false, score: 0, note: nonFinite(returned), broken: nonFinite(returned) };
+        const score = clampScore(returned);
+        return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
+    }
+    if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
+        return { pass: returned.truthy, score: returned.truthy ? 1 : 0, note: `returned ${returned.kind}, which counts as ${returned.truthy}` };
+    }
+    if (returned !== null && typeof returned === 'object') {
+        const { pass, score, reason } = returned;
+        if (typeof score === 'number' && !Number.isFinite(score))
+            return { pass: false, score: 0, note: nonFinite(score), broken: nonFinite(score) };
+        const scored = typeof score === 'number' ? clampScore(score) : undefined;
+        // a bare {score} passes at the threshold, like a returned number
+        const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold;
+        const note = reason !== undefined && reason !== '' ? reason : scored !== undefined ? scoreNote(scored, threshold) : `returned pass: ${passed}`;
+        return { pass: passed, score: scored ?? (passed ? 1 : 0), note };
+    }
+    const truthy = Boolean(returned);
+    return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${kindOf(returned)}, which counts as ${truthy}` };
+}
+function sourceProblem(a) {
+    if (a.file !== undefined) {
+        // with a file, `value` is the check's parameter (its third argument), whatever it is
+        if (typeof a.file !== 'string')
+            return `javascript \`file\` must be a path, got ${kindOf(a.file)}`;
+        if (!(0,external_node_fs_.existsSync)(a.file))
+            return `javascript \`file\` not found: ${a.file}`;
+        return undefined;
+    }
+    if (typeof a.value === 'function')
+        return undefined;
+    if (a.value === undefined)
+        return 'javascript needs a `value` (an expression of `output`, `input` and `context`) or a `file` exporting a check function';
+    if (typeof a.value !== 'string')
+        return `javascript \`value\` must be an expression (a string), got ${kindOf(a.value)}`;
+    if (a.value.trim() === '')
+        return 'javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")';
+    try {
+        bodyOf(a.value);
+        return undefined;
+    }
+    catch (err) {
+        return `javascript \`value\` does not compile: ${(0,errors/* errorMessage */.gJ)(err)} in ${excerpt(a.value, 120)}`;
+    }
+}
+const javascript = {
+    negatable: true,
+    validate: (a) => sourceProblem(a) ?? numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+    async run(a, ctx, negated) {
+        const label = labelOf(a);
+        const returned = await runCheck(a, ctx);
+        if (!returned.ok) {
+            const reason = 'timedOut' in returned ? `check ${label} ${returned.error}` : `check ${label} threw: ${returned.error}`;
+            return { pass: false, score: 0, reason, error: returned.error };
+        }
+        const grade = gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
+        if (grade.broken)
+            return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken };
+        const passes = grade.pass !== negated;
+        const reason = passes
+            ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
+            : `expected check ${label} ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`;
+        return { pass: grade.pass, score: grade.score, reason };
+    }
+};
+const javascriptAssertions = { javascript };
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var dist_ajv = __nccwpck_require__(2463);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
+var _2019 = __nccwpck_require__(878);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
+var _2020 = __nccwpck_require__(2210);
+// EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
+var dist = __nccwpck_require__(2815);
+var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var yaml_dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/assertions/json-schema.ts
+/**
+ * JSON Schema checks for is-json and contains-json, compiled once per schema
+ * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
+ * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * backtracks fails its case at checkTimeoutMs instead of hanging the run.
+ */
+
+
+
+
+
+
+const SHOWN_ERRORS = 3;
+// ajv-formats is CommonJS: its plugin is the module itself, which the default import may wrap once more
+const addFormats = ((dist_default())["default"] ?? (dist_default()));
+const instances = new Map();
+const compiled = new WeakMap();
+const compiledBoolean = new Map();
+/** Schemas written as YAML/JSON text, parsed once: the same assertion is graded on every case. */
+const fromText = new Map();
+/**
+ * The answers of the validation under way (validation is synchronous, so one
+ * at a time): known ones, and the tests still to be asked.
+ */
+let answering;
+const testKey = (t) => `${t.flags}/${t.source}\u0000${t.text}`;
+/**
+ * What ajv compiles a pattern to: a stand-in whose `test` is answered
+ * in-process when the pattern cannot backtrack badly on that text, else from
+ * the sandbox's answers (a test not yet answered reads as a match and is
+ * asked; the validation runs again once it is answered).
+ */
+class PatternStandIn {
+    source;
+    flags;
+    regex;
+    constructor(source, flags) {
+        this.source = source;
+        this.flags = flags;
+        // compiling checks the syntax, matching nothing: a bad pattern is a config error
+        this.regex = new RegExp(source, flags);
+    }
+    test(text) {
+        if (!canBacktrack(this.source, text.length))
+            return this.regex.test(text);
+        if (!answering)
+            throw new Error(`pattern /${this.source}/ tested outside a sandboxed validation`);
+        const request = { source: this.source, flags: this.flags, text };
+        const key = testKey(request);
+        const known = answering.known.get(key);
+        if (known !== undefined)
+            return known;
+        answering.asked.set(key, request);
+        return true;
+    }
+    // ajv keeps one compiled pattern per distinct toString()
+    toString() {
+        return `/${this.source}/${this.flags}`;
+    }
+}
+const patternEngine = Object.assign((source, flags) => new PatternStandIn(source, flags), { code: 'PatternStandIn' });
+/** Sandbox rounds a validation may take: each answers every test the previous one asked. */
+const MAX_ROUNDS = 20;
+/**
+ * Runs `validate` (which validates against schemas, synchronously) until every
+ * backtracking pattern test it needs is answered by `tester`. Synchronous, at
+ * no extra cost, when it needs none.
+ */
+function answeringPatterns(validate, tester) {
+    const known = new Map();
+    const round = () => {
+        const state = { known, asked: new Map() };
+        answering = state;
+        try {
+            return { result: validate(), asked: state.asked };
+        }
+        finally {
+            answering = undefined;
+        }
+    };
+    const first = round();
+    if (first.asked.size === 0)
+        return first.result;
+    return (async () => {
+        let asked = first.asked;
+        for (let i = 0; i < MAX_ROUNDS; i++) {
+            const tests = [...asked.values()];
+            const answers = await tester(tests);
+            tests.forEach((t, k) => known.set(testKey(t), answers[k]));
+            const next = round();
+            if (next.asked.size === 0)
+                return next.result;
+            asked = next.asked;
+        }
+        throw new Error(`the schema needed more than ${MAX_ROUNDS} rounds of pattern tests`);
+    })();
+}
+/** The draft a schema declares in `$schema`; draft-07 when it declares none. */
+function draftOf(schema) {
+    const uri = typeof schema === 'object' && typeof schema.$schema === 'string' ? schema.$schema : '';
+    if (uri.includes('2020-12'))
+        return '2020';
+    if (uri.includes('2019-09'))
+        return '2019';
+    return '07';
+}
+function validatorFor(draft) {
+    let ajv = instances.get(draft);
+    if (!ajv) {
+        // addUsedSchema: false — two cases may carry schemas with the same $id; registering
+        // them globally would make the second compile fail. logger: false — unknown keywords
+        // and formats would otherwise warn on every compile.
+        const options = { allErrors: true, strict: false, addUsedSchema: false, logger: false, code: { regExp: patternEngine } };
+        ajv = draft === '2020' ? new _2020.Ajv2020(options) : draft === '2019' ? new _2019.Ajv2019(options) : new dist_ajv.Ajv(options);
+        // `format: date`, `email`, `uri`… are checked, as promptfoo checks them
+        addFormats(ajv);
+        instances.set(draft, ajv);
+    }
+    return ajv;
+}
+/**
+ * The schema an assertion's `value` holds: a mapping or boolean as written, or
+ * text read as YAML (which includes JSON), as promptfoo reads it.
+ */
+function readSchema(value) {
+    let schema = value;
+    if (typeof value === 'string') {
+        if (!fromText.has(value))
+            fromText.set(value, (0,yaml_dist/* parse */.qg)(value));
+        schema = fromText.get(value);
+    }
+    return schema;
+}
+/** A config problem with a schema (compiling it on the way), or undefined when it is usable. */
+function schemaProblem(value) {
+    let schema;
+    try {
+        schema = readSchema(value);
+    }
+    catch (err) {
+        return `its text is neither YAML nor JSON: ${err.message}`;
+    }
+    const written = typeof value === 'string' ? ' (the text read as YAML)' : '';
+    if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
+        return `a JSON Schema must be a mapping such as {type: object, required: [name]}, or true/false${written}`;
+    }
+    // an async schema's validate returns a promise, which would read as a pass
+    if (typeof schema === 'object' && schema.$async === true)
+        return '$async schemas are not supported';
+    try {
+        compileSchema(schema);
+        return undefined;
+    }
+    catch (err) {
+        return err.message;
+    }
+}
+function compileSchema(schema) {
+    let validate = typeof schema === 'boolean' ? compiledBoolean.get(schema) : compiled.get(schema);
+    if (!validate) {
+        validate = validatorFor(draftOf(schema)).compile(schema);
+        if (typeof schema === 'boolean')
+            compiledBoolean.set(schema, validate);
+        else
+            compiled.set(schema, validate);
+    }
+    return validate;
+}
+function describeError(e) {
+    const extra = e.keyword === 'additionalProperties' ? ` (${JSON.stringify(e.params.additionalProperty)})` : '';
+    return `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${extra}`;
+}
+/** Why `data` fails the schema (the first few errors with their paths), or undefined when it satisfies it. */
+function schemaErrors(schema, data) {
+    const validate = compileSchema(schema);
+    if (validate(data))
+        return undefined;
+    const errors = validate.errors ?? [];
+    const more = errors.length > SHOWN_ERRORS ? `; and ${errors.length - SHOWN_ERRORS} more` : '';
+    return errors.slice(0, SHOWN_ERRORS).map(describeError).join('; ') + more;
+}
+/** Tests patterns in the checks' sandbox under the deadline; one past it fails the whole validation. */
+function sandboxTester(timeoutMs) {
+    return (tests) => Promise.all(tests.map(async (t) => {
+        const outcome = await lib_checks().run({ kind: 'test', ...t }, timeoutMs);
+        if (!outcome.ok)
+            throw new Error(`pattern /${t.source}/ ${outcome.error}`);
+        return outcome.value === true;
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/util/json-in-text.ts
+/**
+ * JSON values inside prose: a judge's reply or an agent's output that holds
+ * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
+ * behind the judge's verdict reader and the contains-json assertion; each
+ * caller decides what a found value means.
+ */
+/**
+ * Walks from the bracket at `start` to the one that closes it; brackets inside
+ * strings do not count. 'open' means `limit` came first.
+ */
+function walkBrackets(text, start, limit) {
+    const expected = [];
+    let inString = false;
+    for (let i = start; i < limit; i++) {
+        const c = text[i];
+        if (inString) {
+            if (c === '\\')
+                i++;
+            else if (c === '"')
+                inString = false;
+        }
+        else if (c === '"') {
+            inString = true;
+        }
+        else if (c === '{') {
+            expected.push('}');
+        }
+        else if (c === '[') {
+            expected.push(']');
+        }
+        else if (c === '}' || c === ']') {
+            if (expected.pop() !== c)
+                return { status: 'mismatched', at: i + 1 };
+            if (expected.length === 0)
+                return { status: 'closed', at: i + 1 };
+        }
+    }
+    return { status: 'open', at: limit };
+}
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+function tryParseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Calls `visit` with each JSON value in the text, in the order of its opening
+ * bracket, until `visit` returns true. Every opening bracket is tried as the
+ * start of a value by parsing the balanced span from it, so a value after
+ * broken text (or inside it) is still found.
+ *
+ * @returns whether the scan stopped at its budget before reaching the end
+ */
+function visitJsonInText(text, options, visit) {
+    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
+    let left = options.budget ?? Infinity;
+    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+        const start = m.index;
+        const limit = Math.min(text.length, start + left);
+        const walk = walkBrackets(text, start, limit);
+        if (walk.status === 'open' && limit < text.length)
+            return { truncated: true };
+        left -= walk.at - start;
+        if (walk.status !== 'closed')
+            continue;
+        const candidate = text.slice(start, walk.at);
+        left -= candidate.length;
+        const value = tryParseJson(candidate);
+        if (value === undefined)
+            continue;
+        if (visit(value))
+            return { truncated: false };
+        if (options.skipNested)
+            opening.lastIndex = walk.at;
+    }
+    return { truncated: false };
+}
+
+;// CONCATENATED MODULE: ./src/assertions/json-text.ts
+/** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
+
+/** A fenced code block: an opening ``` line (any info string), then everything up to a closing ``` line. */
+const FENCED_BLOCK = /^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm;
+/** Work allowed for contains-json, in characters walked: keeps huge outputs from costing quadratic time. */
+const SCAN_BUDGET = 4_000_000;
+function tryParse(text) {
+    try {
+        return { ok: true, value: JSON.parse(text) };
+    }
+    catch (err) {
+        return { ok: false, error: err.message };
+    }
+}
+/** The output as JSON: the whole of it, else the content of its single fenced code block. */
+function parseOutputJson(output) {
+    const whole = tryParse(output);
+    if (whole.ok)
+        return whole;
+    const blocks = [...output.matchAll(FENCED_BLOCK)];
+    if (blocks.length === 0)
+        return { ok: false, error: `not valid JSON: ${whole.error}` };
+    if (blocks.length > 1)
+        return { ok: false, error: `${blocks.length} fenced code blocks; expected the JSON alone or in a single block` };
+    const inner = tryParse(blocks[0][1]);
+    return inner.ok ? inner : { ok: false, error: `the fenced code block is not valid JSON: ${inner.error}` };
+}
+/**
+ * Tries every `{` and `[` in order as the start of a JSON value, parsing the
+ * balanced substring from there; stops at the first one `accept` takes.
+ */
+function scanJson(text, accept, budget = SCAN_BUDGET) {
+    const scan = { truncated: false };
+    scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
+        if (scan.firstParsed === undefined)
+            scan.firstParsed = value;
+        if (!accept(value))
+            return false;
+        scan.match = value;
+        return true;
+    }).truncated;
+    return scan;
+}
+
+;// CONCATENATED MODULE: ./src/assertions/json.ts
+/** Checks on the output as JSON: well-formed, schema-valid, embedded, equal to or containing a value. */
+
+
+
+
+function isObject(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+/**
+ * The schema in `value`, when one is given: a mapping, a boolean schema, or
+ * (as in promptfoo) a YAML or JSON string holding either. Validation has
+ * checked that it reads as one.
+ */
+function schemaOf(a) {
+    if (a.value === undefined || a.value === null || a.value === '')
+        return undefined;
+    return readSchema(a.value);
+}
+function optionalSchemaProblem(a) {
+    if (a.value === undefined || a.value === null || a.value === '')
+        return undefined;
+    const problem = schemaProblem(a.value);
+    return problem && `${a.type} \`value\` is not a usable JSON Schema: ${problem}`;
+}
+/** The expected JSON: seed datasets write it as a JSON string, so a string is parsed first. */
+function expectedJson(value) {
+    return typeof value === 'string' ? JSON.parse(value) : value;
+}
+function expectedJsonProblem(a) {
+    if (a.value === undefined)
+        return `${a.type} needs a \`value\`: the expected JSON, as a mapping/list or a JSON string`;
+    try {
+        expectedJson(a.value);
+        return undefined;
+    }
+    catch (err) {
+        return `${a.type} \`value\` is a string but not valid JSON (${err.message}); fix the JSON text, or write the value as a YAML mapping or list`;
+    }
+}
+/** A JSON pointer segment (RFC 6901), so paths read like ajv's instancePath. */
+function pointer(path, key) {
+    return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+/**
+ * Where `actual` first departs from `expected`, or undefined when they agree.
+ * Key order never matters; with `subset`, keys absent from `expected` objects
+ * are ignored (arrays must still match item for item).
+ */
+function jsonDifference(expected, actual, subset) {
+    // one stack for every comparison (nothing here calls back into a comparison): left empty by each
+    PATH.length = 0;
+    return differenceAt(expected, actual, subset, PATH);
+}
+const PATH = [];
+/**
+ * jsonDifference below the keys in `at` (pushed and popped as it descends): the
+ * path is written only for the difference found, not for every key compared — a
+ * trajectory check compares arguments on every trial.
+ */
+function differenceAt(expected, actual, subset, at) {
+    if (isObject(expected) && isObject(actual)) {
+        // for…in over own keys, not Object.keys: the same keys in the same order, without an array
+        for (const key in expected) {
+            if (!Object.hasOwn(expected, key))
+                continue;
+            if (!Object.hasOwn(actual, key))
+                return `${pointer(pathOf(at), key)} is missing`;
+            at.push(key);
+            const inner = differenceAt(expected[key], actual[key], subset, at);
+            at.pop();
+            if (inner)
+                return inner;
+        }
+        if (subset)
+            return undefined;
+        for (const key in actual)
+            if (Object.hasOwn(actual, key) && !Object.hasOwn(expected, key))
+                return `${pointer(pathOf(at), key)} is not expected`;
+        return undefined;
+    }
+    if (Array.isArray(expected) && Array.isArray(actual)) {
+        if (expected.length !== actual.length)
+            return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
+        for (let i = 0; i < expected.length; i++) {
+            at.push(i);
+            const inner = differenceAt(expected[i], actual[i], false, at);
+            at.pop();
+            if (inner)
+                return inner;
+        }
+        return undefined;
+    }
+    return expected === actual ? undefined : `${pathOf(at) || '(root)'} is ${shown(actual)}, expected ${shown(expected)}`;
+}
+function pathOf(at) {
+    let path = '';
+    for (const key of at)
+        path = pointer(path, key);
+    return path;
+}
+const isJson = {
+    negatable: true,
+    validate: optionalSchemaProblem,
+    run(a, { output, checkTimeoutMs }, negated) {
+        const schema = schemaOf(a);
+        const what = claim('be', schema !== undefined ? 'valid JSON matching the schema' : 'valid JSON');
+        const parsed = parseOutputJson(output);
+        if (!parsed.ok)
+            return ruled(false, negated, output, what, parsed.error);
+        if (schema === undefined)
+            return ruled(true, negated, output, what);
+        // a schema's backtracking patterns are answered in the sandbox (json-schema.ts)
+        return answeringPatterns(() => {
+            const errors = schemaErrors(schema, parsed.value);
+            return ruled(errors === undefined, negated, output, what, errors);
+        }, sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS));
+    }
+};
+const containsJson = {
+    negatable: true,
+    validate: optionalSchemaProblem,
+    run(a, { output, checkTimeoutMs }, negated) {
+        return answeringPatterns(() => containsJsonOutcome(a, output, negated), sandboxTester(checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS));
+    }
+};
+function containsJsonOutcome(a, output, negated) {
+    const schema = schemaOf(a);
+    const what = claim('contain', schema !== undefined ? 'a JSON object or array matching the schema' : 'a JSON object or array');
+    const scan = scanJson(output, (value) => schema === undefined || schemaErrors(schema, value) === undefined);
+    const cut = scan.truncated ? '; output too long to scan to the end' : '';
+    if (scan.match !== undefined)
+        return ruled(true, negated, output, what, `found ${shown(scan.match)}`);
+    if (schema !== undefined && scan.firstParsed !== undefined) {
+        return ruled(false, negated, output, what, `first JSON found: ${schemaErrors(schema, scan.firstParsed)}${cut}`);
+    }
+    return ruled(false, negated, output, what, `none found${cut}`);
+}
+function jsonCompareHandler(subset) {
+    return {
+        negatable: true,
+        validate: expectedJsonProblem,
+        run(a, { output }, negated) {
+            const expected = expectedJson(a.value);
+            const what = subset ? claim('contain', `the JSON ${shown(expected)}`) : claim('equal', `the JSON ${shown(expected)}`);
+            const parsed = parseOutputJson(output);
+            if (!parsed.ok)
+                return ruled(false, negated, output, what, parsed.error);
+            const difference = jsonDifference(expected, parsed.value, subset);
+            return ruled(difference === undefined, negated, output, what, difference);
+        }
+    };
+}
+const jsonAssertions = {
+    'is-json': isJson,
+    'contains-json': containsJson,
+    json_exact: jsonCompareHandler(false),
+    'json-equals': jsonCompareHandler(false),
+    'json-subset': jsonCompareHandler(true)
+};
+
+;// CONCATENATED MODULE: ./src/assertions/latency.ts
+
+const latency = {
+    negatable: true,
+    validate: (a) => a.threshold === undefined ? 'latency needs a `threshold`: the most milliseconds the trial may take' : numberOptionProblem(a, 'threshold', { min: 0 }),
+    // the output is no help in acting on a slow trial, so the reason names the times only
+    run(a, { durationMs, latencyMs }, negated) {
+        const limit = a.threshold;
+        const ms = latencyMs ?? durationMs;
+        const holds = ms <= limit;
+        const took = `took ${ms} ms`;
+        const reason = holds !== negated
+            ? `trial ${took}, ${holds ? 'within' : 'over'} the ${limit} ms limit`
+            : `expected the trial to take ${negated ? 'more than' : 'at most'} ${limit} ms, it ${took}`;
+        return { pass: holds, score: holds ? 1 : 0, reason };
+    }
+};
+const latencyAssertions = { latency };
+
+;// CONCATENATED MODULE: ./src/assertions/numeric.ts
+
+
+/**
+ * A number as written in prose: optional sign, digits with optional thousands
+ * commas in groups of three ("1,234,567"), optional decimals and exponent.
+ * Not glued to a preceding letter, digit or dot, so "v1.2.3", "gpt4" and the
+ * "-" of a range like "3-4" do not read as numbers. A comma is never a decimal
+ * point: "3,5" is the numbers 3 and 5.
+ */
+const NUMBER = /(?<![\p{L}\p{N}_.])[-+]?(?:(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?/gu;
+function toNumber(written) {
+    return Number(written.replace(/,/g, ''));
+}
+/**
+ * The number an output states: the last one in it. When the whole trimmed
+ * output is a number, that number is also the last one.
+ */
+function lastNumber(text) {
+    let last;
+    for (const m of text.matchAll(NUMBER))
+        last = m[0];
+    return last === undefined ? undefined : toNumber(last);
+}
+/** The expected number: a number, or a string holding exactly one ("42", "1,000"). */
+function expectedNumber(value) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) ? value : undefined;
+    if (typeof value !== 'string')
+        return undefined;
+    const trimmed = value.trim();
+    const m = trimmed.match(NUMBER);
+    return m !== null && m.length === 1 && m[0] === trimmed ? toNumber(trimmed) : undefined;
+}
+/** The tolerances as a phrase: "42", "42 ± 0.5", "42 ± 1%". */
+function target(expected, a) {
+    const parts = [String(expected)];
+    if (a.tolerance)
+        parts.push(`± ${a.tolerance}`);
+    if (a.relTolerance !== undefined)
+        parts.push(`${a.tolerance ? 'or ' : ''}± ${+(a.relTolerance * 100).toPrecision(6)}%`);
+    return parts.join(' ');
+}
+function withinTolerance(actual, expected, a) {
+    const gap = Math.abs(actual - expected);
+    // forgive float rounding in the subtraction: 1.0 is within 0.1 of 1.1
+    const slack = 1e-12 * Math.max(1, Math.abs(actual), Math.abs(expected));
+    if (gap <= (a.tolerance ?? 0) + slack)
+        return true;
+    return a.relTolerance !== undefined && gap <= a.relTolerance * Math.abs(expected) + slack;
+}
+const numeric = {
+    negatable: true,
+    validate: (a) => firstProblem(() => expectedNumber(a.value) === undefined ? `numeric needs a number as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}` : undefined, () => numberOptionProblem(a, 'tolerance', { min: 0 }), () => numberOptionProblem(a, 'relTolerance', { min: 0 })),
+    run(a, { output }, negated) {
+        const expected = expectedNumber(a.value);
+        const what = claim('state', `a number equal to ${target(expected, a)}`);
+        const actual = lastNumber(output);
+        if (actual === undefined)
+            return ruled(false, negated, output, what, 'no number in output');
+        return ruled(withinTolerance(actual, expected, a), negated, output, what, `found ${actual}`);
+    }
+};
+const numericAssertions = { numeric };
+
+;// CONCATENATED MODULE: ./node_modules/stemmer/index.js
+// Standard suffix manipulations.
+/** @type {Record<string, string>} */
+const step2list = {
+  ational: 'ate',
+  tional: 'tion',
+  enci: 'ence',
+  anci: 'ance',
+  izer: 'ize',
+  bli: 'ble',
+  alli: 'al',
+  entli: 'ent',
+  eli: 'e',
+  ousli: 'ous',
+  ization: 'ize',
+  ation: 'ate',
+  ator: 'ate',
+  alism: 'al',
+  iveness: 'ive',
+  fulness: 'ful',
+  ousness: 'ous',
+  aliti: 'al',
+  iviti: 'ive',
+  biliti: 'ble',
+  logi: 'log'
+}
+
+/** @type {Record<string, string>} */
+const step3list = {
+  icate: 'ic',
+  ative: '',
+  alize: 'al',
+  iciti: 'ic',
+  ical: 'ic',
+  ful: '',
+  ness: ''
+}
+
+// Consonant-vowel sequences.
+const consonant = '[^aeiou]'
+const vowel = '[aeiouy]'
+const consonants = '(' + consonant + '[^aeiouy]*)'
+const vowels = '(' + vowel + '[aeiou]*)'
+
+const gt0 = new RegExp('^' + consonants + '?' + vowels + consonants)
+const eq1 = new RegExp(
+  '^' + consonants + '?' + vowels + consonants + vowels + '?$'
+)
+const gt1 = new RegExp('^' + consonants + '?(' + vowels + consonants + '){2,}')
+const vowelInStem = new RegExp('^' + consonants + '?' + vowel)
+const consonantLike = new RegExp('^' + consonants + vowel + '[^aeiouwxy]$')
+
+// Exception expressions.
+const sfxLl = /ll$/
+const sfxE = /^(.+?)e$/
+const sfxY = /^(.+?)y$/
+const sfxIon = /^(.+?(s|t))(ion)$/
+const sfxEdOrIng = /^(.+?)(ed|ing)$/
+const sfxAtOrBlOrIz = /(at|bl|iz)$/
+const sfxEED = /^(.+?)eed$/
+const sfxS = /^.+?[^s]s$/
+const sfxSsesOrIes = /^.+?(ss|i)es$/
+const sfxMultiConsonantLike = /([^aeiouylsz])\1$/
+const step2 =
+  /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/
+const step3 = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/
+const step4 =
+  /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/
+
+/**
+ * Get the stem from a given value.
+ *
+ * @param {string} value
+ *   Value to stem.
+ * @returns {string}
+ *   Stem for `value`
+ */
+// eslint-disable-next-line complexity
+function stemmer(value) {
+  let result = String(value).toLowerCase()
+
+  // Exit early.
+  if (result.length < 3) {
+    return result
+  }
+
+  /** @type {boolean} */
+  let firstCharacterWasLowerCaseY = false
+
+  // Detect initial `y`, make sure it never matches.
+  if (
+    result.codePointAt(0) === 121 // Lowercase Y
+  ) {
+    firstCharacterWasLowerCaseY = true
+    result = 'Y' + result.slice(1)
+  }
+
+  // Step 1a.
+  if (sfxSsesOrIes.test(result)) {
+    // Remove last two characters.
+    result = result.slice(0, -2)
+  } else if (sfxS.test(result)) {
+    // Remove last character.
+    result = result.slice(0, -1)
+  }
+
+  /** @type {RegExpMatchArray|null} */
+  let match
+
+  // Step 1b.
+  if ((match = sfxEED.exec(result))) {
+    if (gt0.test(match[1])) {
+      // Remove last character.
+      result = result.slice(0, -1)
+    }
+  } else if ((match = sfxEdOrIng.exec(result)) && vowelInStem.test(match[1])) {
+    result = match[1]
+
+    if (sfxAtOrBlOrIz.test(result)) {
+      // Append `e`.
+      result += 'e'
+    } else if (sfxMultiConsonantLike.test(result)) {
+      // Remove last character.
+      result = result.slice(0, -1)
+    } else if (consonantLike.test(result)) {
+      // Append `e`.
+      result += 'e'
+    }
+  }
+
+  // Step 1c.
+  if ((match = sfxY.exec(result)) && vowelInStem.test(match[1])) {
+    // Remove suffixing `y` and append `i`.
+    result = match[1] + 'i'
+  }
+
+  // Step 2.
+  if ((match = step2.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step2list[match[2]]
+  }
+
+  // Step 3.
+  if ((match = step3.exec(result)) && gt0.test(match[1])) {
+    result = match[1] + step3list[match[2]]
+  }
+
+  // Step 4.
+  if ((match = step4.exec(result))) {
+    if (gt1.test(match[1])) {
+      result = match[1]
+    }
+  } else if ((match = sfxIon.exec(result)) && gt1.test(match[1])) {
+    result = match[1]
+  }
+
+  // Step 5.
+  if (
+    (match = sfxE.exec(result)) &&
+    (gt1.test(match[1]) ||
+      (eq1.test(match[1]) && !consonantLike.test(match[1])))
+  ) {
+    result = match[1]
+  }
+
+  if (sfxLl.test(result) && gt1.test(result)) {
+    result = result.slice(0, -1)
+  }
+
+  // Turn initial `Y` back to `y`.
+  if (firstCharacterWasLowerCaseY) {
+    result = 'y' + result.slice(1)
+  }
+
+  return result
+}
+
+;// CONCATENATED MODULE: ./src/assertions/overlap-metrics.ts
+/**
+ * Reference-overlap metrics on token lists, as their papers define them:
+ * BLEU (Papineni et al. 2002), GLEU (Wu et al. 2016, as NLTK's sentence_gleu),
+ * ROUGE-N (Lin 2004) and METEOR (Banerjee & Lavie 2005, as NLTK's meteor_score
+ * without its WordNet synonym stage). Pure functions of tokens: tokenising is
+ * the assertions' business (overlap.ts).
+ */
+
+/** Counts of the n-grams of `tokens`, keyed by the n-gram joined with a separator no token holds. */
+function ngramCounts(tokens, n) {
+    const counts = new Map();
+    for (let i = 0; i + n <= tokens.length; i++) {
+        const gram = tokens.slice(i, i + n).join('\u0000');
+        counts.set(gram, (counts.get(gram) ?? 0) + 1);
+    }
+    return counts;
+}
+/** Σ min(count in a, count in b): the clipped overlap of two n-gram multisets. */
+function overlap(a, b) {
+    let matched = 0;
+    for (const [gram, count] of a)
+        matched += Math.min(count, b.get(gram) ?? 0);
+    return matched;
+}
+function total(counts) {
+    let sum = 0;
+    for (const c of counts.values())
+        sum += c;
+    return sum;
+}
+/**
+ * Sentence BLEU with uniform weights over 1..maxN-grams: modified precision
+ * (each n-gram clipped to its largest count in any one reference), times the
+ * brevity penalty against the reference closest in length (the shorter on a
+ * tie). Unsmoothed, as in the paper: an order with no match makes it 0.
+ */
+function bleu(candidate, references, maxN = 4) {
+    if (candidate.length === 0 || references.length === 0)
+        return 0;
+    let logSum = 0;
+    for (let n = 1; n <= maxN; n++) {
+        const counts = ngramCounts(candidate, n);
+        const maxRef = new Map();
+        for (const ref of references) {
+            for (const [gram, c] of ngramCounts(ref, n))
+                maxRef.set(gram, Math.max(maxRef.get(gram) ?? 0, c));
+        }
+        const matched = overlap(counts, maxRef);
+        if (matched === 0)
+            return 0;
+        logSum += Math.log(matched / total(counts)) / maxN;
+    }
+    const closest = references
+        .map((r) => r.length)
+        .reduce((best, len) => {
+        const d = Math.abs(len - candidate.length);
+        const bestD = Math.abs(best - candidate.length);
+        return d < bestD || (d === bestD && len < best) ? len : best;
+    });
+    const brevity = candidate.length > closest ? 1 : Math.exp(1 - closest / candidate.length);
+    return brevity * Math.exp(logSum);
+}
+/**
+ * Sentence GLEU: the n-grams (n = minN..maxN) the candidate shares with a
+ * reference, over the larger of the two n-gram totals; the best reference counts.
+ */
+function gleu(candidate, references, minN = 1, maxN = 4) {
+    const orders = Array.from({ length: maxN - minN + 1 }, (_, i) => minN + i);
+    const candidateGrams = orders.map((n) => ngramCounts(candidate, n));
+    const candidateTotal = candidateGrams.reduce((s, c) => s + total(c), 0);
+    let best = 0;
+    for (const ref of references) {
+        const refGrams = orders.map((n) => ngramCounts(ref, n));
+        const matched = candidateGrams.reduce((s, c, i) => s + overlap(c, refGrams[i]), 0);
+        const denominator = Math.max(candidateTotal, refGrams.reduce((s, c) => s + total(c), 0));
+        if (denominator > 0)
+            best = Math.max(best, matched / denominator);
+    }
+    return best;
+}
+/** ROUGE-N recall: the reference's n-grams found in the candidate (clipped), over the reference's n-gram count. */
+function rougeN(candidate, reference, n = 1) {
+    const refGrams = ngramCounts(reference, n);
+    const refTotal = total(refGrams);
+    return refTotal === 0 ? 0 : overlap(refGrams, ngramCounts(candidate, n)) / refTotal;
+}
+const METEOR_DEFAULTS = { alpha: 0.9, beta: 3, gamma: 0.5 };
+/**
+ * Aligns candidate and reference words in two stages, as NLTK does: equal
+ * words, then equal Porter stems among those left; each stage walks both
+ * lists from the end and pairs a candidate word with the last free reference
+ * word of the same form (which decides the chunks when words repeat). Returns
+ * the pairs (candidate index, reference index) sorted by candidate index.
+ */
+function align(candidate, reference) {
+    const pairs = [];
+    const candidateUsed = candidate.map(() => false);
+    const referenceUsed = reference.map(() => false);
+    const stage = (form) => {
+        const refForms = reference.map(form);
+        for (let i = candidate.length - 1; i >= 0; i--) {
+            if (candidateUsed[i])
+                continue;
+            const f = form(candidate[i]);
+            for (let j = reference.length - 1; j >= 0; j--) {
+                if (!referenceUsed[j] && refForms[j] === f) {
+                    pairs.push([i, j]);
+                    candidateUsed[i] = referenceUsed[j] = true;
+                    break;
+                }
+            }
+        }
+    };
+    stage((w) => w);
+    stage((w) => stemmer(w));
+    return pairs.sort((a, b) => a[0] - b[0]);
+}
+/** Runs of matches adjacent in both the candidate and the reference. */
+function chunks(pairs) {
+    let count = 0;
+    for (let k = 0; k < pairs.length; k++) {
+        const prev = pairs[k - 1];
+        const [i, j] = pairs[k];
+        if (!prev || prev[0] !== i - 1 || prev[1] !== j - 1)
+            count++;
+    }
+    return count;
+}
+function meteorOne(candidate, reference, o) {
+    const pairs = align(candidate, reference);
+    const m = pairs.length;
+    if (m === 0)
+        return 0;
+    const precision = m / candidate.length;
+    const recall = m / reference.length;
+    const fmean = (precision * recall) / (o.alpha * precision + (1 - o.alpha) * recall);
+    const penalty = o.gamma * (chunks(pairs) / m) ** o.beta;
+    return fmean * (1 - penalty);
+}
+/** METEOR against each reference; the best one counts. */
+function meteor(candidate, references, options = {}) {
+    const o = { ...METEOR_DEFAULTS, ...options };
+    return references.reduce((best, ref) => Math.max(best, meteorOne(candidate, ref, o)), 0);
+}
+
+;// CONCATENATED MODULE: ./src/assertions/overlap.ts
+
+
+
+/** Lower-cased words (letters and digits, with inner apostrophes); punctuation and spacing do not count. */
+function words(text) {
+    return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu) ?? [];
+}
+function references(value) {
+    return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+function referencesProblem(a, multiple) {
+    const ok = typeof a.value === 'string' || (multiple && Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string'));
+    if (ok)
+        return undefined;
+    const wanted = multiple ? 'the reference text, or a list of references,' : 'the reference text';
+    return `${a.type} needs ${wanted} as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}`;
+}
+function metricHandler(m) {
+    return {
+        negatable: true,
+        validate: (a) => firstProblem(() => referencesProblem(a, m.multipleReferences), () => numberOptionProblem(a, 'threshold', { min: 0, max: 1 })),
+        run(a, { output }, negated) {
+            const threshold = a.threshold ?? m.defaultThreshold;
+            const score = m.score(words(output), references(a.value).map(words));
+            const holds = score >= threshold;
+            const measured = `${m.label} ${+score.toFixed(4)}, threshold ${threshold}`;
+            const target = Array.isArray(a.value) && a.value.length > 1 ? `the best of ${a.value.length} references` : shown(references(a.value)[0]);
+            const reason = holds !== negated
+                ? `${measured} against ${target}`
+                : `expected ${m.label} ${negated ? 'below' : 'at least'} ${threshold} against ${target}, got ${+score.toFixed(4)}`;
+            return { pass: holds, score, reason };
+        }
+    };
+}
+const overlapAssertions = {
+    bleu: metricHandler({ label: 'BLEU', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => bleu(c, refs) }),
+    gleu: metricHandler({ label: 'GLEU', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => gleu(c, refs) }),
+    meteor: metricHandler({ label: 'METEOR', defaultThreshold: 0.5, multipleReferences: true, score: (c, refs) => meteor(c, refs) }),
+    'rouge-n': metricHandler({ label: 'ROUGE-N', defaultThreshold: 0.75, multipleReferences: false, score: (c, [ref]) => rougeN(c, ref, 1) })
+};
+
+;// CONCATENATED MODULE: ./src/assertions/refusal.ts
+/**
+ * is-refusal: whether the model declined. A phrase heuristic, like promptfoo's:
+ * an empty answer, a statement that it cannot or will not help, a content
+ * filter's notice, or an apology followed by a bare "no". An apology alone
+ * ("I'm sorry to hear that") is not a refusal.
+ */
+
+/** Curly apostrophes and runs of whitespace made plain, so one pattern covers every spelling. */
+function plain(text) {
+    return text.toLowerCase().replace(/[‘’ʼ]/g, "'").replace(/\s+/g, ' ').trim();
+}
+const SUBJECT = String.raw `(?:i|we|i'm|we're|i am|we are|i've|we've)`;
+const CANNOT = String.raw `(?:can't|cannot|can not|won't|will not|am unable|are unable|'m unable|'re unable|am not able|are not able|'m not able|'re not able|must decline|have to decline|must refuse|refuse|decline|am not going to|'m not going to|do not feel comfortable|don't feel comfortable)`;
+/** "I can't believe…", "we cannot stress enough…": inability as a figure of speech, not a refusal. */
+const FIGURE_OF_SPEECH = String.raw `(?! (?:believe|wait|stress|emphasi[sz]e|thank|overstate|recommend \w+ enough|agree more|help (?:but|noticing)))`;
+const NOT_ALLOWED = String.raw `(?:not (?:allowed|permitted|authorized|authorised|supposed|able) to|prohibited from|forbidden from|unable to)`;
+const REFUSALS = [
+    // "I can't do that", "we cannot offer…", "I'm unable to…", "I refuse", "I must decline"
+    new RegExp(String.raw `\b${SUBJECT} (?:\w+ )?${CANNOT}\b${FIGURE_OF_SPEECH}`),
+    // "I'm not allowed to…", "we're forbidden from…", "I am unfortunately unable to…"
+    new RegExp(String.raw `\b${SUBJECT} (?:\w+ )?${NOT_ALLOWED}`),
+    // "I must say no", "I have to turn down that request"
+    new RegExp(String.raw `\b${SUBJECT} (?:must|have to|need to|will have to) (?:say no|turn (?:it |this |that )?down|turn down)\b`),
+    // the request itself: "that won't be possible", "this request cannot be fulfilled", "the information cannot be provided"
+    /\b(?:won't|will not|would not|cannot|can't|can not) be (?:possible|fulfilled|provided|accommodated|shared|disclosed|completed|done|granted)\b/,
+    /\b(?:it is|it's|that is|that's|this is) not possible\b/,
+    /\bnot possible to (?:help|assist|provide|comply)\b/,
+    // "As an AI, …", "as a language model…"
+    /\bas an? (?:ai|artificial intelligence|language model|large language model|ai language model|ai assistant)\b/,
+    // "That request is not ethical…", "…would be illegal"
+    /\b(?:not (?:ethical|legal|appropriate)|unethical|illegal)\b.*\b(?:cannot|can't|won't|unable|not able)\b/,
+    /\b(?:blocked|flagged|filtered) by (?:our |the )?(?:content|safety) (?:filters?|policy|policies|system)\b/,
+    /\bviolates? (?:our |the |my )?(?:content |usage |safety )?(?:policy|policies|guidelines)\b/
+];
+/** "Sorry, no.", "I apologize, but absolutely not", "My apologies; definitely no!", "Sorry, not possible." */
+const APOLOGY_THEN_NO = /^(?:i'm sorry|i am sorry|sorry|i apologi[sz]e|my apologies|apologies)\b[,;:.!]?(?: but)? (?:absolutely |definitely |certainly )?(?:no|not|not possible)[.!]*$/;
+function isRefusal(output) {
+    const text = plain(output);
+    if (text === '')
+        return true;
+    return APOLOGY_THEN_NO.test(text) || REFUSALS.some((pattern) => pattern.test(text));
+}
+const isRefusalHandler = {
+    negatable: true,
+    run(_a, { output }, negated) {
+        return ruled(isRefusal(output), negated, output, claim('be', 'a refusal'), output.trim() === '' ? 'an empty answer counts as one' : undefined);
+    }
+};
+const refusalAssertions = { 'is-refusal': isRefusalHandler };
+
+;// CONCATENATED MODULE: ./src/assertions/rubric.ts
+
+/** The pass threshold when neither the assertion nor the judge config sets one. */
+const rubric_DEFAULT_THRESHOLD = 0.5;
+const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to grade llm-rubric assertions';
+const llmRubric = {
+    // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
+    negatable: false,
+    validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
+        ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
+        : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
+            ? 'llm-rubric `includeToolCalls` is true or false'
+            : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+    async run(a, ctx) {
+        if (!ctx.judge)
+            return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE };
+        const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? rubric_DEFAULT_THRESHOLD;
+        const request = { input: ctx.input, output: ctx.output, rubric: a.value, threshold };
+        // a trial without tool calls shows the judge an empty list: "called nothing" is part of what it grades
+        if (a.includeToolCalls === true)
+            request.toolCalls = ctx.toolCalls ?? [];
+        const verdict = await ctx.judge(request);
+        return {
+            pass: verdict.error === undefined && verdict.score >= threshold,
+            score: verdict.score,
+            reason: verdict.reason,
+            ...(verdict.error !== undefined ? { error: verdict.error } : {}),
+            judge: verdict
+        };
+    }
+};
+const rubricAssertions = { 'llm-rubric': llmRubric };
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/llm/http.ts
+/**
+ * The one HTTP client of evalgate (judge, openai and http targets): JSON over
+ * the global `fetch`, with per-attempt timeouts and bounded retries.
+ *
+ * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
+ * failures (reset, refused, socket closed). Never retried: other 4xx, which
+ * the same request would only get again. Waits use exponential backoff with
+ * full jitter, or the server's `Retry-After` when it gives one (capped).
+ *
+ * Error messages carry the status, the URL without its query and a short,
+ * redacted excerpt of the body — never request headers, so never a key.
+ */
+
+
+
+/** How much of a response body an error message quotes. */
+const http_EXCERPT_CHARS = 300;
+/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
+const ERROR_BODY_CHARS = 4096;
+/** A non-2xx reply (after retries, when retryable). */
+class HttpError extends Error {
+    status;
+    body;
+    attempts;
+    name = 'HttpError';
+    constructor(message, status, 
+    /** the start of the body, redacted */
+    body, attempts) {
+        super(message);
+        this.status = status;
+        this.body = body;
+        this.attempts = attempts;
+    }
+}
+/** No reply: connection failure or attempt timeout (after retries, when retryable). */
+class NetworkError extends Error {
+    code;
+    attempts;
+    name = 'NetworkError';
+    constructor(message, code, attempts) {
+        super(message);
+        this.code = code;
+        this.attempts = attempts;
+    }
+}
+/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'TIMEOUT'
+]);
+function isRetryableStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+function postJson(url, body, options = {}) {
+    return requestJson('POST', url, body, options);
+}
+/**
+ * One logical request, retried as described above. Resolves with the 2xx reply,
+ * rejects with HttpError, NetworkError, or the caller's abort reason.
+ */
+async function requestJson(method, url, body, options = {}) {
+    const now = options.now ?? Date.now;
+    const deadline = now() + (options.maxTotalMs ?? 300_000);
+    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
+    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
+    // a `${VAR}` may sit in the path too (webhook-style URLs)
+    const where = redact(describeUrl(url), secrets);
+    for (let attempt = 1;; attempt++) {
+        const outcome = await attemptOnce(method, url, body, options);
+        if (isResponse(outcome) && outcome.status < 300)
+            return outcome;
+        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
+        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
+        if (!retryable || attempt >= maxAttempts)
+            throw failure;
+        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
+        // a wait that ends past the budget would only delay the same failure
+        if (now() + wait > deadline)
+            throw failure;
+        await (options.sleep ?? abortableDelay)(wait, options.signal);
+        throwIfAborted(options.signal);
+    }
+}
+function isResponse(outcome) {
+    return 'status' in outcome;
+}
+/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
+async function attemptOnce(method, url, body, options) {
+    throwIfAborted(options.signal);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    try {
+        const res = await (options.fetchImpl ?? fetch)(url, {
+            method,
+            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal
+        });
+        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
+        const text = await res.text();
+        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
+    }
+    catch (err) {
+        throwIfAborted(options.signal);
+        if (timeout.signal.aborted)
+            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
+        return describeNetworkError(err);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function throwIfAborted(signal) {
+    if (!signal?.aborted)
+        return;
+    const reason = signal.reason;
+    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
+}
+function abortableDelay(ms, signal) {
+    // the loop rethrows the caller's own abort reason right after
+    return (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
+}
+/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
+function describeNetworkError(err) {
+    const cause = err?.cause ?? err;
+    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
+}
+function connectionError(failure, where, attempts, secrets) {
+    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
+    return new NetworkError(redact(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
+}
+function statusError(response, where, attempts, secrets) {
+    const body = redact(response.text.slice(0, ERROR_BODY_CHARS), secrets);
+    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, http_EXCERPT_CHARS);
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
+}
+/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
+function waitBefore(attempt, headers, options, now) {
+    const cap = options.maxDelayMs ?? 30_000;
+    const told = headers ? retryAfterMs(headers, now()) : undefined;
+    if (told !== undefined)
+        return Math.min(told, cap);
+    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
+    return Math.round((options.random ?? Math.random)() * ceiling);
+}
+/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(headers, nowMs) {
+    const ms = Number(headers.get('retry-after-ms') ?? NaN);
+    if (Number.isFinite(ms) && ms >= 0)
+        return ms;
+    const value = headers.get('retry-after')?.trim();
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
+function describeUrl(url) {
+    try {
+        const u = new URL(url);
+        return `${u.protocol}//${u.host}${u.pathname}`;
+    }
+    catch {
+        return 'an invalid URL';
+    }
+}
+/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
+function credentialValues(headers) {
+    const values = [];
+    for (const [name, value] of Object.entries(headers)) {
+        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
+            continue;
+        values.push(value);
+        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
+        if (token)
+            values.push(token);
+    }
+    return values;
+}
+
+;// CONCATENATED MODULE: ./src/llm/chat.ts
+/**
+ * A minimal OpenAI chat-completions client: what the judge and the `openai`
+ * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
+ */
+
+
+/** The server answered, but not with a usable completion, or with an error it explained. */
+class ChatError extends Error {
+    status;
+    name = 'ChatError';
+    constructor(message, 
+    /** HTTP status when the server refused the request */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
+function chatCompletionsUrl(baseUrl) {
+    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+}
+/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
+function isLocalUrl(url) {
+    try {
+        const host = new URL(url).hostname;
+        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+    }
+    catch {
+        return false;
+    }
+}
+async function chatComplete(request, http = {}) {
+    const headers = { ...http.headers };
+    if (request.apiKey)
+        headers.authorization = `Bearer ${request.apiKey}`;
+    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
+    try {
+        const response = await postJson(chatCompletionsUrl(request.baseUrl), requestBody(request), { ...http, headers, secrets });
+        return readCompletion(response.data, response.text);
+    }
+    catch (err) {
+        throw err instanceof HttpError ? explainHttpError(err) : err;
+    }
+}
+function requestBody(request) {
+    const body = { model: request.model, messages: request.messages };
+    if (request.temperature !== undefined)
+        body.temperature = request.temperature;
+    if (request.responseFormat)
+        body.response_format = request.responseFormat;
+    if (request.maxTokens !== undefined)
+        body.max_tokens = request.maxTokens;
+    if (request.tools?.length)
+        body.tools = request.tools;
+    return body;
+}
+/** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
+function explainHttpError(err, endpoint = 'chat completions') {
+    const error = tryParseJson(err.body)?.error;
+    const message = typeof error === 'string' ? error : error?.message;
+    if (typeof message !== 'string' || !message)
+        return err;
+    return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status);
+}
+function readCompletion(data, text) {
+    const body = data;
+    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
+    const message = choice?.message;
+    if (!message)
+        throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+    const result = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) };
+    if (Array.isArray(message.tool_calls))
+        result.toolCalls = message.tool_calls;
+    if (typeof choice.finish_reason === 'string')
+        result.finishReason = choice.finish_reason;
+    return result;
+}
+/** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */
+function contentText(content) {
+    if (typeof content === 'string')
+        return content;
+    if (Array.isArray(content))
+        return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+    return '';
+}
+function readUsage(usage) {
+    const count = (key) => (typeof usage?.[key] === 'number' ? usage[key] : 0);
+    const promptTokens = count('prompt_tokens');
+    const completionTokens = count('completion_tokens');
+    return { promptTokens, completionTokens, totalTokens: count('total_tokens') || promptTokens + completionTokens };
+}
+
+;// CONCATENATED MODULE: ./src/llm/embeddings.ts
+/**
+ * OpenAI-compatible embeddings (`POST {baseUrl}/embeddings`), for `similar`:
+ * the same HTTP client, retries and error wording as chat completions.
+ */
+
+
+function embeddingsUrl(baseUrl) {
+    return `${baseUrl.replace(/\/+$/, '')}/embeddings`;
+}
+/** One vector per input, in the inputs' order (servers may answer out of order: `index` says which). */
+async function embeddings_embed(request, http = {}) {
+    const headers = { ...http.headers };
+    if (request.apiKey)
+        headers.authorization = `Bearer ${request.apiKey}`;
+    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
+    let response;
+    try {
+        response = await postJson(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets });
+    }
+    catch (err) {
+        throw err instanceof HttpError ? explainHttpError(err, 'embeddings') : err;
+    }
+    return readEmbeddings(response.data, response.text, request.input.length);
+}
+function readEmbeddings(data, text, count) {
+    const body = data;
+    const items = Array.isArray(body?.data) ? body.data : [];
+    const vectors = [];
+    items.forEach((item, position) => {
+        const at = typeof item?.index === 'number' ? item.index : position;
+        if (Array.isArray(item?.embedding) && item.embedding.every((x) => typeof x === 'number'))
+            vectors[at] = item.embedding;
+    });
+    if (vectors.filter(Boolean).length !== count || vectors.length !== count) {
+        throw new ChatError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+    }
+    const tokens = body?.usage?.total_tokens;
+    return { vectors, totalTokens: typeof tokens === 'number' ? tokens : 0 };
+}
+/** Cosine similarity of two vectors of the same length; 0 when either is all zeros. */
+function cosineSimilarity(a, b) {
+    if (a.length !== b.length)
+        throw new ChatError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let i = 0; i < a.length; i++) {
+        dot += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+    }
+    return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+;// CONCATENATED MODULE: ./src/assertions/similar.ts
+/**
+ * similar: the output means nearly the same as `value` (or one of a list):
+ * cosine similarity of their embeddings from the judge's OpenAI-compatible
+ * server (judge.embeddingModel) at least `threshold` (default 0.75, as in promptfoo).
+ */
+
+
+
+const similar_DEFAULT_THRESHOLD = 0.75;
+const NO_EMBEDDINGS = 'similar needs embeddings: add a `judge:` section with an OpenAI-compatible server (judge.baseUrl, judge.embeddingModel)';
+function expectedTexts(value) {
+    return Array.isArray(value) ? value.map(String) : [String(value)];
+}
+function valueProblem(a) {
+    const ok = (typeof a.value === 'string' && a.value !== '') || (Array.isArray(a.value) && a.value.length > 0 && a.value.every((v) => typeof v === 'string' && v !== ''));
+    return ok ? undefined : `similar needs the expected text, or a list of texts, as \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}`;
+}
+const similar = {
+    negatable: true,
+    validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
+    async run(a, ctx, negated) {
+        if (!ctx.embed)
+            return { pass: false, score: 0, reason: NO_EMBEDDINGS, error: NO_EMBEDDINGS };
+        const expected = expectedTexts(a.value);
+        const threshold = a.threshold ?? similar_DEFAULT_THRESHOLD;
+        const [out, ...refs] = await ctx.embed([ctx.output, ...expected]);
+        const similarities = refs.map((v) => cosineSimilarity(out, v));
+        const best = Math.max(...similarities);
+        const closest = expected[similarities.indexOf(best)];
+        const holds = best >= threshold;
+        const measured = +best.toFixed(4);
+        const reason = holds !== negated
+            ? `similarity ${measured} to ${shown(closest)}, threshold ${threshold}`
+            : `expected similarity ${negated ? 'below' : 'at least'} ${threshold} to ${shown(closest)}, got ${measured}`;
+        // a similarity can be negative; as a score it is clamped into [0, 1] by the dispatcher
+        return { pass: holds, score: best, reason };
+    }
+};
+const similarAssertions = { similar };
+
+;// CONCATENATED MODULE: ./src/assertions/sql.ts
+
+
+let parser;
+/** Loaded on first use: the parser holds every dialect's grammar, megabytes that most runs never need. */
+function sqlParser() {
+    parser ??= __nccwpck_require__.e(/* import() */ 519).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6519, 23)).then((m) => new m.default.Parser());
+    return parser;
+}
+const KEYS = new Set(['databaseType', 'allowedTables', 'allowedColumns']);
+function optionsOf(value) {
+    const v = (value ?? {});
+    return { databaseType: v.databaseType ?? 'MySQL', allowedTables: v.allowedTables, allowedColumns: v.allowedColumns };
+}
+function optionsProblem(a) {
+    const v = a.value;
+    if (v === undefined || v === null)
+        return undefined;
+    const usage = `${a.type} \`value\` is optional: {databaseType: PostgreSQL, allowedTables: ["select::null::users"], allowedColumns: [...]}`;
+    if (typeof v !== 'object' || Array.isArray(v))
+        return `${usage}, got ${kindOf(v)}`;
+    const unknown = Object.keys(v).find((k) => !KEYS.has(k));
+    if (unknown !== undefined)
+        return `${usage}; "${unknown}" is not one of its keys`;
+    const o = v;
+    if (o.databaseType !== undefined && typeof o.databaseType !== 'string')
+        return `${a.type} \`databaseType\` must be a name such as MySQL or PostgreSQL`;
+    for (const key of ['allowedTables', 'allowedColumns']) {
+        const list = o[key];
+        if (list !== undefined && !(Array.isArray(list) && list.every((x) => typeof x === 'string')))
+            return `${a.type} \`${key}\` must be a list of strings`;
+    }
+    return undefined;
+}
+/** MySQL's SELECT modifiers, which node-sql-parser reads as a column after DISTINCT (`SELECT DISTINCT SQL_NO_CACHE name`). */
+const SELECT_MODIFIERS = new Set([
+    'high_priority',
+    'straight_join',
+    'sql_small_result',
+    'sql_big_result',
+    'sql_buffer_result',
+    'sql_no_cache',
+    'sql_cache',
+    'sql_calc_found_rows'
+]);
+/**
+ * A select column aliased without AS (`SELECT first_name last_name`) is valid
+ * SQL, but in a model's answer it is almost always a missing comma; promptfoo
+ * fails it too. Write `AS` to mean an alias.
+ */
+function implicitAlias(ast, sql) {
+    for (const statement of Array.isArray(ast) ? ast : [ast]) {
+        const columns = statement.columns;
+        if (!Array.isArray(columns))
+            continue;
+        for (const c of columns) {
+            if (typeof c.as !== 'string' || c.expr?.type !== 'column_ref')
+                continue;
+            if (typeof c.expr.column === 'string' && SELECT_MODIFIERS.has(c.expr.column.toLowerCase()))
+                continue;
+            const alias = c.as.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+            if (!new RegExp(String.raw `\bas\s+[\x60"'\[]?${alias}\b`, 'i').test(sql))
+                return `"${c.as}" reads as an alias without AS; a missing comma?`;
+        }
+    }
+    return undefined;
+}
+/** Why `sql` is not valid SQL of the dialect, or breaks the allow-lists; undefined when it is fine. */
+async function sqlProblem(sql, o) {
+    if (sql.trim() === '')
+        return 'the output is empty';
+    const p = await sqlParser();
+    const opt = { database: o.databaseType };
+    let ast;
+    try {
+        ast = p.astify(sql, opt);
+    }
+    catch (err) {
+        return `not valid ${o.databaseType}: ${err.message.slice(0, 160)}`;
+    }
+    const alias = implicitAlias(ast, sql);
+    if (alias)
+        return alias;
+    // node-sql-parser names an unqualified column's table "null": "update::users::id" also allows `UPDATE users SET id = 1`
+    const columns = o.allowedColumns?.flatMap((c) => [c, c.replace(/^([^:]+)::[^:]+::/, '$1::null::')]);
+    for (const [type, list] of [
+        ['table', o.allowedTables],
+        ['column', columns]
+    ]) {
+        if (!list)
+            continue;
+        try {
+            p.whiteListCheck(sql, list, { ...opt, type });
+        }
+        catch (err) {
+            return `not allowed: ${err.message}`;
+        }
+    }
+    return undefined;
+}
+/** The SQL in an answer: its fenced code blocks if it has any, else all of it. */
+function sqlCandidates(output) {
+    const blocks = [...output.matchAll(/^[ \t]*```[^\n`]*\n([\s\S]*?)^[ \t]*```[ \t]*$/gm)].map((m) => m[1]);
+    return blocks.length ? blocks : [output];
+}
+function sqlHandler(contains) {
+    return {
+        negatable: true,
+        validate: optionsProblem,
+        async run(a, { output }, negated) {
+            const o = optionsOf(a.value);
+            const what = contains ? claim('contain', `valid ${o.databaseType}`) : claim('be', `valid ${o.databaseType}`);
+            let problem = 'no SQL found';
+            for (const sql of contains ? sqlCandidates(output) : [output]) {
+                problem = await sqlProblem(sql, o);
+                if (problem === undefined)
+                    break;
+            }
+            return ruled(problem === undefined, negated, output, what, problem);
+        }
+    };
+}
+const sqlAssertions = { 'is-sql': sqlHandler(false), 'contains-sql': sqlHandler(true) };
+
+;// CONCATENATED MODULE: ./src/assertions/text.ts
+/** Checks on the output as text: equality, substrings, prefixes, patterns, edit distance. */
+
+
+
+
+
+
+const DEFAULT_MAX_DISTANCE = 5;
+/** Lower-cased with runs of whitespace made one space, so "Hello\n  World" iequals "hello world". */
+function folded(text) {
+    return text.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+/** How the `i…` variants compare: both sides lower-cased. */
+function caseFolder(ignoreCase) {
+    return ignoreCase ? (text) => text.toLowerCase() : (text) => text;
+}
+function caseNote(ignoreCase) {
+    return ignoreCase ? ', ignoring case' : '';
+}
+const anyText = (a) => textValueProblem(a, { nonEmpty: false });
+const someText = (a) => textValueProblem(a, { nonEmpty: true });
+/** A mapping or list as `equals`'s value: the output must be that JSON (key order ignored), as in promptfoo. */
+function isStructured(value) {
+    return value !== null && typeof value === 'object';
+}
+const equals = {
+    negatable: true,
+    validate: (a) => (isStructured(a.value) ? undefined : anyText(a)),
+    run(a, { output }, negated) {
+        if (isStructured(a.value)) {
+            const what = claim('equal', `the JSON ${shown(a.value)}`);
+            const parsed = parseOutputJson(output);
+            if (!parsed.ok)
+                return ruled(false, negated, output, what, parsed.error);
+            const difference = jsonDifference(a.value, parsed.value, false);
+            return ruled(difference === undefined, negated, output, what, difference);
+        }
+        const expected = String(a.value).trim();
+        return ruled(output.trim() === expected, negated, output, claim('equal', shown(expected)));
+    }
+};
+const iequals = {
+    negatable: true,
+    validate: anyText,
+    run(a, { output }, negated) {
+        const expected = String(a.value);
+        return ruled(folded(output) === folded(expected), negated, output, claim('equal', `${shown(expected)}, ignoring case and whitespace`));
+    }
+};
+function containsHandler(ignoreCase) {
+    const fold = caseFolder(ignoreCase);
+    return {
+        negatable: true,
+        validate: someText,
+        run(a, { output }, negated) {
+            const term = String(a.value);
+            return ruled(fold(output).includes(fold(term)), negated, output, claim('contain', `${shown(term)}${caseNote(ignoreCase)}`));
+        }
+    };
+}
+function containsAllHandler(ignoreCase) {
+    const fold = caseFolder(ignoreCase);
+    return {
+        negatable: true,
+        validate: termsProblem,
+        run(a, { output }, negated) {
+            const list = terms(a.value);
+            const text = fold(output);
+            const missing = list.filter((t) => !text.includes(fold(t)));
+            const detail = missing.length ? `missing ${missing.map((t) => shown(t)).join(', ')}` : undefined;
+            return ruled(missing.length === 0, negated, output, claim('contain', `all of ${shown(list)}${caseNote(ignoreCase)}`), detail);
+        }
+    };
+}
+function containsAnyHandler(ignoreCase) {
+    const fold = caseFolder(ignoreCase);
+    return {
+        negatable: true,
+        validate: termsProblem,
+        run(a, { output }, negated) {
+            const list = terms(a.value);
+            const text = fold(output);
+            const found = list.find((t) => text.includes(fold(t)));
+            const detail = found !== undefined ? `found ${shown(found)}` : undefined;
+            return ruled(found !== undefined, negated, output, claim('contain', `any of ${shown(list)}${caseNote(ignoreCase)}`), detail);
+        }
+    };
+}
+const startsWith = {
+    negatable: true,
+    validate: (a) => firstProblem(() => someText(a), 
+    // the output is trimmed before the comparison, so a leading blank could never match
+    () => /^\s/.test(String(a.value)) ? `${a.type} value ${shown(String(a.value))} starts with whitespace, but the output is trimmed first; remove it` : undefined),
+    run(a, { output }, negated) {
+        const prefix = String(a.value);
+        return ruled(output.trim().startsWith(prefix), negated, output, claim('start', `with ${shown(prefix)}`));
+    }
+};
+function flagsOf(a) {
+    return typeof a.flags === 'string' ? a.flags : '';
+}
+function patternShown(source, flags) {
+    const text = `/${source}/${flags}`;
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+const regex = {
+    negatable: true,
+    validate: (a) => firstProblem(() => someText(a), () => (a.flags !== undefined && typeof a.flags !== 'string' ? `${a.type} \`flags\` must be a string such as "i" or "ms"` : undefined), () => {
+        try {
+            new RegExp(String(a.value), flagsOf(a));
+            return undefined;
+        }
+        catch (err) {
+            return `${a.type} pattern ${patternShown(String(a.value), flagsOf(a))} is invalid: ${err.message}`;
+        }
+    }),
+    run(a, { output, checkTimeoutMs }, negated) {
+        // a fresh RegExp each time: `g`/`y` flags make a shared one stateful through lastIndex
+        const pattern = new RegExp(String(a.value), flagsOf(a));
+        const what = claim('match', patternShown(pattern.source, pattern.flags));
+        const outcome = (match) => ruled(match !== null, negated, output, what, match !== null ? `matched ${shown(match)}` : undefined);
+        if (!canBacktrack(pattern.source, output.length))
+            return outcome(pattern.exec(output)?.[0] ?? null);
+        // a pattern that could backtrack for long on this output is matched in the sandbox, under the deadline
+        const item = { kind: 'match', source: pattern.source, flags: pattern.flags, text: output };
+        return lib_checks()
+            .run(item, checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
+            .then((r) => {
+            if (r.ok)
+                return outcome(r.value);
+            const reason = `pattern ${patternShown(pattern.source, pattern.flags)} ${r.error}`;
+            return { pass: false, score: 0, reason, error: reason };
+        });
+    }
+};
+const levenshtein = {
+    negatable: true,
+    validate: (a) => firstProblem(
+    // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
+    () => typeof a.value === 'string'
+        ? undefined
+        : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``, () => numberOptionProblem(a, 'threshold', { min: 0 })),
+    run(a, { output }, negated) {
+        const actual = output.trim();
+        const expected = String(a.value).trim();
+        const max = a.threshold ?? DEFAULT_MAX_DISTANCE;
+        const what = claim('be', `within edit distance ${max} of ${shown(expected)}`);
+        // the distance is at least the difference in length: skip the quadratic work on huge outputs
+        const atLeast = Math.abs(actual.length - expected.length);
+        if (atLeast > max)
+            return ruled(false, negated, output, what, `distance at least ${atLeast}`);
+        const d = (0,mod/* distance */.Io)(actual, expected);
+        return ruled(d <= max, negated, output, what, `distance ${d}`);
+    }
+};
+const textAssertions = {
+    equals,
+    exact_match: equals,
+    iequals,
+    contains: containsHandler(false),
+    icontains: containsHandler(true),
+    'contains-all': containsAllHandler(false),
+    'icontains-all': containsAllHandler(true),
+    'contains-any': containsAnyHandler(false),
+    'icontains-any': containsAnyHandler(true),
+    'starts-with': startsWith,
+    regex,
+    levenshtein
+};
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var lib_schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/util/intern.ts
 /**
  * One string for each text that recurs from case to case — a tool's name, the
@@ -39098,7 +35346,7 @@ function interner(max) {
 
 
 /** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
-const toolCallSchema = object({ name: schemas_string(), args: unknown(), result: unknown().optional() });
+const toolCallSchema = lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), args: lib_schemas/* unknown */.L5J(), result: lib_schemas/* unknown */.L5J().optional() });
 /** The few tool names an agent has, each kept once however many calls name it. */
 const toolName = interner(1024);
 /**
@@ -39109,16 +35357,16 @@ const toolName = interner(1024);
  */
 function normalizeToolCalls(value, where) {
     if (!Array.isArray(value))
-        throw new TargetError(`${where} must be a list of tool calls, got ${describeType(value)}`);
+        throw new errors/* TargetError */.I0(`${where} must be a list of tool calls, got ${describeType(value)}`);
     return value.map((call, i) => normalizeToolCall(call, `${where}[${i}]`));
 }
 function normalizeToolCall(call, where) {
-    if (!tool_calls_isPlainObject(call))
-        throw new TargetError(`${where} must be an object {name, args}, got ${describeType(call)}`);
-    const fn = tool_calls_isPlainObject(call.function) ? call.function : call;
+    if (!isPlainObject(call))
+        throw new errors/* TargetError */.I0(`${where} must be an object {name, args}, got ${describeType(call)}`);
+    const fn = isPlainObject(call.function) ? call.function : call;
     const name = fn.name;
     if (typeof name !== 'string' || name === '')
-        throw new TargetError(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
+        throw new errors/* TargetError */.I0(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
     const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
     const normalized = { name: toolName(name), args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) };
     const result = call.result ?? call.output;
@@ -39138,10 +35386,10 @@ function parseArgs(raw, where) {
         return JSON.parse(raw);
     }
     catch {
-        throw new TargetError(`${where} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
+        throw new errors/* TargetError */.I0(`${where} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
     }
 }
-function tool_calls_isPlainObject(value) {
+function isPlainObject(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 function describeType(value) {
@@ -39170,10 +35418,10 @@ function describeType(value) {
 /** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
 function toolSchemas(tools) {
     return tools.flatMap((tool) => {
-        const fn = tool_calls_isPlainObject(tool) && tool_calls_isPlainObject(tool.function) ? tool.function : tool;
-        if (!tool_calls_isPlainObject(fn) || typeof fn.name !== 'string')
+        const fn = isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool;
+        if (!isPlainObject(fn) || typeof fn.name !== 'string')
             return [];
-        return [{ name: fn.name, ...(tool_calls_isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+        return [{ name: fn.name, ...(isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
     });
 }
 function schemasProblem(type, tools) {
@@ -39197,9 +35445,9 @@ function callsToCheck(ctx) {
     if (!parsed.ok)
         throw new Error(`no tool calls, and the output is not JSON (${parsed.error})`);
     let value = parsed.value;
-    if (tool_calls_isPlainObject(value) && value.tool_calls !== undefined)
+    if (isPlainObject(value) && value.tool_calls !== undefined)
         value = value.tool_calls;
-    else if (tool_calls_isPlainObject(value) && value.function_call !== undefined)
+    else if (isPlainObject(value) && value.function_call !== undefined)
         value = value.function_call;
     return normalizeToolCalls(Array.isArray(value) ? value : [value], 'the output');
 }
@@ -39225,7 +35473,7 @@ const validToolsCall = {
             calls = callsToCheck(ctx);
         }
         catch (err) {
-            return { pass: false, score: 0, reason: `expected ${negated ? 'no ' : ''}valid tool calls: ${errorMessage(err)}` };
+            return { pass: false, score: 0, reason: `expected ${negated ? 'no ' : ''}valid tool calls: ${(0,errors/* errorMessage */.gJ)(err)}` };
         }
         const schemas = toolSchemas(tools);
         const problems = calls.map((c) => callProblem(c, schemas)).filter((p) => p !== undefined);
@@ -39257,10 +35505,16 @@ function callsOf(ctx) {
 function toolPath(calls) {
     if (calls.length === 0)
         return 'no tool calls';
-    const names = calls.map((c) => c.name);
-    if (names.length <= PATH_STEPS)
-        return names.join(' → ');
-    return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)].join(' → ');
+    if (calls.length <= PATH_STEPS)
+        return namesPath(calls);
+    return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1).name].join(' → ');
+}
+/** The names of the steps joined by arrows, without an array of them (every trajectory check writes its path on every trial). */
+function namesPath(steps) {
+    let path = steps.length ? steps[0].name : '';
+    for (let i = 1; i < steps.length; i++)
+        path += ` → ${steps[i].name}`;
+    return path;
 }
 /** How many calls name the tool. */
 function countOf(calls, name) {
@@ -39321,13 +35575,13 @@ function isName(value) {
  * names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
-    const list = Array.isArray(value) ? value : [value];
-    return list.map((entry) => {
-        if (!isRecord(entry))
-            return { name: String(entry), min: 1 };
-        const { name, min, max } = entry;
-        return { name, min: min ?? Math.min(1, max ?? 1), max };
-    });
+    return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
+}
+function usageEntry(entry) {
+    if (!isRecord(entry))
+        return { name: String(entry), min: 1 };
+    const { name, min, max } = entry;
+    return { name, min: min ?? Math.min(1, max ?? 1), max };
 }
 const toolUsed = {
     negatable: true,
@@ -39350,17 +35604,19 @@ const toolUsed = {
     },
     run(a, ctx, negated) {
         const calls = callsOf(ctx);
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
-        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
-        const holds = off.length === 0;
+        const entries = usageEntries(a.value);
+        const holds = entries.every((entry) => inRange(countOf(calls, entry.name), entry));
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds || negated ? entries : entries.filter((entry) => !inRange(countOf(calls, entry.name), entry));
         const one = decisive.length === 1;
+        let fact = '';
+        for (const entry of decisive)
+            fact += `${fact === '' ? '' : ', '}${entry.name} was called ${times(countOf(calls, entry.name))}`;
         return conclude({
             holds,
-            fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-            expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0].entry)}` : 'expected at least one of them out of its range')
+            fact,
+            expected: () => decisive.map((entry) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0])}` : 'expected at least one of them out of its range')
         }, negated, calls);
     }
 };
@@ -39561,7 +35817,7 @@ const trajectoryMatch = {
         const mode = a.mode ?? 'strict';
         const argsMode = a.args ?? 'exact';
         const m = matchTrajectory(calls, refs, mode, argsMode);
-        const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls';
+        const reference = namesPath(refs) || 'no tool calls';
         const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
         let fact;
         if (m.holds)
@@ -39860,13 +36116,28 @@ const handlers = Object.freeze({
 const assertionTypes = Object.freeze(Object.keys(handlers));
 /** Every name a user may write, for suggesting the nearest one to a typo. */
 const writableTypes = [...assertionTypes, ...assertionTypes.filter((t) => handlers[t].negatable).map((t) => NEGATION + t)];
+/**
+ * Each type name resolved once: at least two look-ups per graded assertion
+ * (validation, then grading). Only names that resolve are kept, so it stays as
+ * small as the table. An object, not a Map: a property look-up makes V8 keep one
+ * copy of the name, so 100,000 cases' `type` strings read from JSON become one.
+ */
+const resolvedTypes = Object.create(null);
 function resolve(type) {
+    const known = resolvedTypes[type];
+    if (known !== undefined)
+        return known;
+    let resolved;
     if (Object.hasOwn(handlers, type))
-        return { handler: handlers[type], negated: false };
-    const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
-    if (base !== undefined && Object.hasOwn(handlers, base))
-        return { handler: handlers[base], negated: true };
-    return undefined;
+        resolved = { handler: handlers[type], negated: false };
+    else {
+        const base = type.startsWith(NEGATION) ? type.slice(NEGATION.length) : undefined;
+        if (base !== undefined && Object.hasOwn(handlers, base))
+            resolved = { handler: handlers[base], negated: true };
+    }
+    if (resolved)
+        resolvedTypes[type] = resolved;
+    return resolved;
 }
 function unknownTypeProblem(type) {
     const guess = (0,mod/* closest */.kp)(type.toLowerCase(), writableTypes);
@@ -39925,7 +36196,7 @@ async function evaluateAssertion(a, ctx) {
     return grade(a, ctx);
 }
 function broken(a, err) {
-    const message = errorMessage(err);
+    const message = (0,errors/* errorMessage */.gJ)(err);
     return toResult(a, { pass: false, score: 0, reason: `${a.type} could not be checked: ${message}`, error: message }, false);
 }
 function isPromise(value) {
@@ -40474,7 +36745,7 @@ class RunningTrials {
         for (const t of this.trials) {
             if (t.deadline > now)
                 return this.arm(t.deadline - now);
-            t.abort(new TargetError(`timed out after ${this.timeoutMs} ms`));
+            t.abort(new errors/* TargetError */.I0(`timed out after ${this.timeoutMs} ms`));
         }
     }
 }
@@ -40553,7 +36824,7 @@ async function runCases(cases, target, options) {
     const results = new Array(cases.length);
     const running = new RunningTrials(options.timeoutMs);
     // one listener for the run, not one per trial
-    const onRunAbort = () => running.abortAll(new TargetError('run interrupted'));
+    const onRunAbort = () => running.abortAll(new errors/* TargetError */.I0('run interrupted'));
     runSignal?.addEventListener('abort', onRunAbort, { once: true });
     let targetCostUsd = 0;
     let stopReason;
@@ -40587,7 +36858,7 @@ async function runCases(cases, target, options) {
             catch (err) {
                 if (runSignal?.aborted)
                     return null;
-                const error = inFlight.reason ? errorMessage(inFlight.reason) : errorMessage(err);
+                const error = inFlight.reason ? (0,errors/* errorMessage */.gJ)(inFlight.reason) : (0,errors/* errorMessage */.gJ)(err);
                 return { reply: null, error: error || 'target failed', durationMs: now() - t0 };
             }
             finally {
@@ -40706,7 +36977,7 @@ function readResult(value, label) {
     const usage = normalizeUsage(value.usage);
     if (usage)
         reply.usage = usage;
-    if (tool_calls_isPlainObject(value.metadata))
+    if (isPlainObject(value.metadata))
         reply.metadata = value.metadata;
     const finish = value.finishReason ?? value.finish_reason;
     if (typeof finish === 'string')
@@ -40722,9 +36993,22 @@ function outputText(value, label) {
     const json = value === null || value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) {
         const what = value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
-        throw new TargetError(`${label} returned ${what} as the output; return the output as a string (or {"output": "…"})`);
+        throw new errors/* TargetError */.I0(`${label} returned ${what} as the output; return the output as a string (or {"output": "…"})`);
     }
     return json;
+}
+const INPUT_KEYS = ['inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt'];
+const OUTPUT_KEYS = ['outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion'];
+const TOTAL_KEYS = ['totalTokens', 'total_tokens', 'total'];
+const COST_KEYS = ['costUsd', 'cost_usd', 'cost'];
+/** The first of the keys whose value is a finite number ≥ 0 (constant key lists: no arrays or closure per reply). */
+function pick(value, keys) {
+    for (const key of keys) {
+        const n = value[key];
+        if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
+            return n;
+    }
+    return undefined;
 }
 /**
  * Token counts and cost under any of the usual names: ours (inputTokens,
@@ -40734,21 +37018,13 @@ function outputText(value, label) {
  * finite number ≥ 0 is left out; undefined when nothing is left.
  */
 function normalizeUsage(value) {
-    if (!tool_calls_isPlainObject(value))
+    if (!isPlainObject(value))
         return undefined;
-    const pick = (...keys) => {
-        for (const key of keys) {
-            const n = value[key];
-            if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
-                return n;
-        }
-        return undefined;
-    };
     const usage = {};
-    const input = pick('inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt');
-    const output = pick('outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion');
-    const total = pick('totalTokens', 'total_tokens', 'total');
-    const cost = pick('costUsd', 'cost_usd', 'cost');
+    const input = pick(value, INPUT_KEYS);
+    const output = pick(value, OUTPUT_KEYS);
+    const total = pick(value, TOTAL_KEYS);
+    const cost = pick(value, COST_KEYS);
     if (input !== undefined)
         usage.inputTokens = input;
     if (output !== undefined)
@@ -40804,43 +37080,8 @@ function functionTarget(resolveFn, label) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/util/hash.ts
-
-/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
-function stableStringify(value) {
-    return (JSON.stringify(value, (_key, v) => {
-        if (v && typeof v === 'object' && !Array.isArray(v)) {
-            const sorted = {};
-            for (const k of Object.keys(v).sort())
-                sorted[k] = v[k];
-            return sorted;
-        }
-        if (typeof v === 'function')
-            return `[function ${v.name ?? ''}]${String(v)}`;
-        return v;
-    }) ?? 'undefined');
-}
-/** crypto.hash (Node 20.12+): one call, no Hash object — a third of createHash's time at one hash per case. */
-const oneShot = external_node_crypto_namespaceObject.hash;
-/**
- * A short, stable content hash (hex). Not a slice of the full digest longer
- * than 12 characters: V8 would keep the whole digest alive behind it, once per
- * case; two short slices are copies.
- */
-function contentHash(value, length = 16) {
-    const text = stableStringify(value);
-    if (!oneShot)
-        return external_node_crypto_namespaceObject.createHash('sha256')
-            .update(text)
-            .digest()
-            .toString('hex', 0, Math.ceil(length / 2))
-            .slice(0, length);
-    const hex = oneShot('sha256', text);
-    return length <= 12 ? hex.slice(0, length) : hex.slice(0, 12) + hex.slice(12, length);
-}
-
+// EXTERNAL MODULE: ./src/util/hash.ts
+var hash = __nccwpck_require__(5138);
 ;// CONCATENATED MODULE: ./src/judge/verdict.ts
 /**
  * Reading a judge's answer. The answer is untrusted text from a model (or a
@@ -41007,7 +37248,7 @@ async function ask(judge, c) {
         return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
     }
     catch (err) {
-        return failedVerdict(`judge error: ${errorMessage(err)}`);
+        return failedVerdict(`judge error: ${(0,errors/* errorMessage */.gJ)(err)}`);
     }
 }
 
@@ -41132,7 +37373,7 @@ function formatValue(value) {
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
  */
 const TOLERANCE = 1e-9;
-function gate_failure(check, limit, measured, keys, sentence) {
+function failure(check, limit, measured, keys, sentence) {
     return { check, limit, measured, keys, sentence };
 }
 function evaluateGate(c, gate, current) {
@@ -41161,7 +37402,7 @@ const incomplete = (_c, _gate, current) => {
     const sentence = budget
         ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
         : `the run is incomplete: ${reached}`;
-    return gate_failure('incomplete', planned, finished, [], sentence);
+    return failure('incomplete', planned, finished, [], sentence);
 };
 /**
  * A relative increase limit (maxCostIncrease, maxTokensIncrease,
@@ -41182,11 +37423,11 @@ function increaseCheck(key, metric, label, kind) {
             const least = m.ci ? m.ci[0] : null;
             if (least === null || !exceeds(least, limit))
                 return null;
-            return gate_failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
         }
         if (!exceeds(m.change, limit))
             return null;
-        return gate_failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`);
+        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`);
     };
 }
 /** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
@@ -41200,13 +37441,13 @@ function largestRises(m, kind) {
     if (!keys.length)
         return { sentence: '', keys };
     const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
-    const of = m.rose.length > keys.length ? `, of ${format_formatCount(m.rose.length)} cases that rose` : '';
+    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
     return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
 }
 const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost');
 const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens');
 const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? gate_failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
+const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
 /**
  * A limit on how many cases one of the comparison's lists may hold
  * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
@@ -41219,7 +37460,7 @@ function countCheck(key, list, what, aside) {
         if (limit === undefined || keys.length <= limit)
             return null;
         const note = aside ? `${aside}; ` : '';
-        return gate_failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
     };
 }
 const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
@@ -41233,7 +37474,7 @@ const comparable = (c, gate) => {
     const share = coverage.compared / coverage.baseline;
     if (!exceeds(gate.minComparable, share))
         return null;
-    return gate_failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
+    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
         `the others are removed or changed, so the baseline says little about this run`);
 };
 /**
@@ -41260,13 +37501,13 @@ const passRateDrop = (c, gate) => {
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
         if (least === null || !exceeds(least, limit))
             return null;
-        return gate_failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
             `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
     }
     const drop = -common.gatedPassRateDelta;
     if (!exceeds(drop, limit))
         return null;
-    return gate_failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
 };
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
@@ -41282,13 +37523,13 @@ const meanScoreDrop = (c, gate) => {
         const least = -c.meanScoreDeltaCI[1];
         if (!exceeds(least, limit))
             return null;
-        return gate_failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
+        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
             `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
     }
     const drop = -common.meanScoreDelta;
     if (!exceeds(drop, limit))
         return null;
-    return gate_failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
@@ -41301,7 +37542,7 @@ const minPassRate = (c, gate, current) => {
     const flakyNote = flakyFailing
         ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
         : '';
-    return gate_failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
+    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
         `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
         (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
         flakyNote);
@@ -41313,7 +37554,7 @@ const minMeanScore = (c, gate, current) => {
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
     if (score === null) {
-        return gate_failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
+        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
     }
     if (!exceeds(floor, score))
         return null;
@@ -41321,7 +37562,7 @@ const minMeanScore = (c, gate, current) => {
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return gate_failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
 };
 
 ;// CONCATENATED MODULE: ./src/compare/history.ts
@@ -41594,6 +37835,10 @@ function pairedMeanCI(differences, level = 0.95) {
     const half = tCritical(n - 1, level) * Math.sqrt(variance / n);
     return [Math.max(-1, mean - half), Math.min(1, mean + half)];
 }
+/** The cases' indexes by ascending value. */
+function ascendingOrder(values) {
+    return Uint32Array.from(values.keys()).sort((i, j) => values[i] - values[j]);
+}
 /**
  * The p-quantile by nearest rank: the smallest value whose cumulative count
  * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
@@ -41606,13 +37851,25 @@ function quantileOfSorted(values, p, counts, order) {
     for (let i = 0; i < counts.length; i++)
         n += counts[i];
     const rank = Math.max(1, Math.ceil(p * n));
-    let seen = 0;
-    for (let k = 0; k < order.length; k++) {
-        seen += counts[order[k]];
-        if (seen >= rank)
-            return values[order[k]];
+    if (rank <= n / 2) {
+        let seen = 0;
+        for (let k = 0; k < order.length; k++) {
+            seen += counts[order[k]];
+            if (seen >= rank)
+                return values[order[k]];
+        }
+        return values[order[order.length - 1]];
     }
-    return values[order[order.length - 1]];
+    // a high quantile is found from the top, the shorter walk: the same case, where the cumulative count
+    // below it is short of the rank and with it reaches the rank
+    let above = 0;
+    for (let k = order.length - 1; k > 0; k--) {
+        const count = counts[order[k]];
+        if (n - above - count < rank)
+            return values[order[k]];
+        above += count;
+    }
+    return values[order[0]];
 }
 /** A small seeded generator (mulberry32): the same comparison gives the same interval on every machine. */
 function seededUniform(seed) {
@@ -41638,40 +37895,58 @@ const MIN_BOOTSTRAP_RESAMPLES = 200;
  * statistic is 0 too often to say anything (more than 2.5% of resamples).
  */
 function pairedBootstrap(baseline, current, statistic, options = {}) {
+    return pairedBootstraps(baseline, current, [statistic], options)[0];
+}
+/** pairedBootstrap of several statistics of the same values over the same resamples (p50 and p95 latency): the draws are made once. */
+function pairedBootstraps(baseline, current, statistics, options = {}) {
     const n = baseline.length;
     const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)));
     const level = options.level ?? 0.95;
-    const random = seededUniform((options.seed ?? 1) * 0x9e3779b1 + n);
-    const byValue = (values) => Uint32Array.from(values.keys()).sort((i, j) => values[i] - values[j]);
-    const baselineOrder = byValue(baseline);
-    const currentOrder = byValue(current);
+    const seed = (options.seed ?? 1) * 0x9e3779b1 + n;
+    const needsOrder = statistics.some((s) => s.ordered ?? true);
+    const none = new Uint32Array(0);
+    const baselineOrder = options.orders?.baseline ?? (needsOrder ? ascendingOrder(baseline) : none);
+    const currentOrder = options.orders?.current ?? (needsOrder ? ascendingOrder(current) : none);
     const counts = new Uint32Array(n);
-    const changes = [];
-    let undefinedRatios = 0;
+    const changes = statistics.map(() => []);
+    const undefinedRatios = statistics.map(() => 0);
+    // seededUniform's sequence, written out here: at 100,000 cases these are 20 million draws, and a
+    // closure call per draw took twice as long as the arithmetic
+    let a = seed >>> 0;
     for (let r = 0; r < resamples; r++) {
         counts.fill(0);
-        for (let k = 0; k < n; k++)
-            counts[Math.floor(random() * n)]++;
-        const before = statistic.weighted(baseline, counts, baselineOrder);
-        if (before <= 0) {
-            undefinedRatios++;
-            continue;
+        for (let k = 0; k < n; k++) {
+            a = (a + 0x6d2b79f5) >>> 0;
+            let t = a;
+            t = Math.imul(t ^ (t >>> 15), t | 1);
+            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+            counts[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)]++;
         }
-        changes.push(statistic.weighted(current, counts, currentOrder) / before - 1);
+        statistics.forEach((statistic, s) => {
+            const before = statistic.weighted(baseline, counts, baselineOrder);
+            if (before <= 0)
+                undefinedRatios[s]++;
+            else
+                changes[s].push(statistic.weighted(current, counts, currentOrder) / before - 1);
+        });
     }
     const tail = (1 - level) / 2;
-    if (undefinedRatios > tail * resamples)
-        return null;
-    changes.sort((a, b) => a - b);
-    // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
-    const at = (q) => changes[Math.min(changes.length - 1, Math.max(0, Math.floor(q * resamples)))];
-    return [at(tail), at(1 - tail)];
+    return changes.map((found, s) => {
+        if (undefinedRatios[s] > tail * resamples)
+            return null;
+        found.sort((a, b) => a - b);
+        // the excluded resamples sit beyond the top: a ratio over a zero baseline is unboundedly large
+        const at = (q) => found[Math.min(found.length - 1, Math.max(0, Math.floor(q * resamples)))];
+        return [at(tail), at(1 - tail)];
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/compare/metrics.ts
 
 /** Fewer compared cases than this get no interval: it would say nothing. */
 const MIN_CASES_FOR_INTERVAL = 5;
+/** Cases kept per metric, largest rise first: the gate names three; a list of every case would grow `--json` with the dataset. */
+const RISES_KEPT = 10;
 const readers = {
     cost: (c) => c.usage?.costUsd,
     tokens: (c) => c.usage?.totalTokens ??
@@ -41697,6 +37972,7 @@ function paired(pairs, read) {
     return { keys, baseline, current };
 }
 const metrics_total = {
+    ordered: false,
     point: (values) => values.reduce((a, b) => a + b, 0),
     weighted: (values, counts) => {
         let sum = 0;
@@ -41705,34 +37981,63 @@ const metrics_total = {
         return sum;
     }
 };
+/** The p-quantile by nearest rank; `point` is given the values' ascending order when it is known. */
 function quantile(p) {
     return {
-        point: (values) => quantileOfSorted([...values].sort((a, b) => a - b), p),
+        ordered: true,
+        point: (values, order = ascendingOrder(values)) => values[order[Math.max(0, Math.ceil(p * values.length) - 1)]],
         weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
     };
 }
-function change(values, statistic, seed) {
+/** The cases that rose most (at most RISES_KEPT, ties in case order, as a stable sort gives them) and how many rose. */
+function metrics_largestRises(values) {
+    const top = [];
+    let rises = 0;
+    for (let i = 0; i < values.keys.length; i++) {
+        const by = values.current[i] - values.baseline[i];
+        if (!(by > 0))
+            continue;
+        rises++;
+        if (top.length === RISES_KEPT && by <= top[top.length - 1].by)
+            continue;
+        let at = top.length;
+        while (at > 0 && top[at - 1].by < by)
+            at--;
+        top.splice(at, 0, { key: values.keys[i], by });
+        if (top.length > RISES_KEPT)
+            top.pop();
+    }
+    return { rose: top.map((r) => r.key), roseBy: top.map((r) => r.by), rises };
+}
+/**
+ * The change of each statistic of one metric's values; the statistics with an
+ * interval share its resamples (p50 and p95 of latency: one set of draws).
+ */
+function changes(values, statistics, seed) {
     const n = values.keys.length;
     if (n === 0)
-        return undefined;
-    const baseline = statistic.point(values.baseline);
-    const current = statistic.point(values.current);
-    const relative = baseline > 0 ? current / baseline - 1 : null;
-    const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed }) : null;
+        return statistics.map(() => undefined);
+    const ordered = statistics.some((s) => s.ordered);
+    const orders = ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined;
+    const figures = statistics.map((statistic) => {
+        const baseline = statistic.point(values.baseline, orders?.baseline);
+        const current = statistic.point(values.current, orders?.current);
+        return { statistic, baseline, current, relative: baseline > 0 ? current / baseline - 1 : null };
+    });
+    const intervalled = n >= MIN_CASES_FOR_INTERVAL ? figures.filter((f) => f.relative !== null) : [];
+    const intervals = pairedBootstraps(values.baseline, values.current, intervalled.map((f) => f.statistic), { seed, orders });
     // the cases that moved the figure up the most, for the gate's sentence
-    const rises = values.keys
-        .map((key, i) => ({ key, by: values.current[i] - values.baseline[i] }))
-        .filter((r) => r.by > 0)
-        .sort((a, b) => b.by - a.by);
-    return { baseline, current, change: relative, ci, cases: n, rose: rises.map((r) => r.key), roseBy: rises.map((r) => r.by) };
+    const rises = metrics_largestRises(values);
+    return figures.map((f) => {
+        const at = intervalled.indexOf(f);
+        return { baseline: f.baseline, current: f.current, change: f.relative, ci: at >= 0 ? intervals[at] : null, cases: n, ...rises };
+    });
 }
 /** The compared metrics the two runs both carry; null when they carry none. */
 function comparedMetrics(pairs) {
-    const cost = change(paired(pairs, readers.cost), metrics_total, 1);
-    const tokens = change(paired(pairs, readers.tokens), metrics_total, 2);
-    const latency = paired(pairs, readers.latency);
-    const latencyP50 = change(latency, quantile(0.5), 3);
-    const latencyP95 = change(latency, quantile(0.95), 4);
+    const [cost] = changes(paired(pairs, readers.cost), [metrics_total], 1);
+    const [tokens] = changes(paired(pairs, readers.tokens), [metrics_total], 2);
+    const [latencyP50, latencyP95] = changes(paired(pairs, readers.latency), [quantile(0.5), quantile(0.95)], 3);
     const metrics = {};
     if (cost)
         metrics.cost = cost;
@@ -41754,7 +38059,7 @@ function comparedMetrics(pairs) {
 
 /** The deterministic shard of a case: its key's hash modulo the shard count. */
 function shardOf(caseId, count) {
-    return (parseInt(contentHash(caseId, 8), 16) % count) + 1;
+    return (parseInt((0,hash/* contentHash */.A)(caseId, 8), 16) % count) + 1;
 }
 /** "2/4" → shard 2 of 4; null for no text. */
 function shardFromText(text) {
@@ -42043,988 +38348,16 @@ function compareIfCompatible(baseline, current, gate) {
     return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
 }
 
-;// CONCATENATED MODULE: ./src/util/argv.ts
-/**
- * Splits a `target.command` string into argv the way a POSIX shell splits words
- * (quotes and backslashes), without being a shell: nothing is expanded or run.
- * `${VAR}` is left in place for expandVars; globs, `~` and `$VAR` stay literal.
- */
-
-/**
- * Unquoted characters that only mean something to a shell (pipes, redirects,
- * command lists, substitution). They are refused rather than passed on as
- * arguments, so `node a.js | tee log` fails loudly instead of running oddly.
- */
-const SHELL_OPERATORS = new Set(['|', '&', ';', '<', '>', '(', ')', '`']);
-/** Inside double quotes a backslash escapes only these (POSIX); elsewhere it stays. */
-const DOUBLE_QUOTE_ESCAPABLE = new Set(['$', '`', '"', '\\', '\n']);
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-function splitArgv(command, where = 'target.command') {
-    const words = [];
-    // null between words; '' is a real (empty) word once a quote has opened one
-    let word = null;
-    let i = 0;
-    const fail = (what) => {
-        throw new ConfigError(`${where}: ${what} in ${JSON.stringify(command)}`, undefined, where);
-    };
-    while (i < command.length) {
-        const ch = command[i];
-        if (WHITESPACE.has(ch)) {
-            if (word !== null)
-                words.push(word);
-            word = null;
-            i++;
-        }
-        else if (ch === "'") {
-            const end = command.indexOf("'", i + 1);
-            if (end === -1)
-                fail(`unterminated single quote at position ${i}`);
-            word = (word ?? '') + command.slice(i + 1, end);
-            i = end + 1;
-        }
-        else if (ch === '"') {
-            const [text, next] = readDoubleQuoted(command, i + 1, fail);
-            word = (word ?? '') + text;
-            i = next;
-        }
-        else if (ch === '\\') {
-            if (i + 1 >= command.length)
-                fail('lone backslash at the end');
-            // backslash-newline is a line continuation: both vanish
-            if (command[i + 1] !== '\n')
-                word = (word ?? '') + command[i + 1];
-            i += 2;
-        }
-        else if (SHELL_OPERATORS.has(ch)) {
-            fail(`unquoted ${JSON.stringify(ch)} at position ${i} (evalgate never runs a shell; quote it, or use ["sh", "-c", "…"] if you need one)`);
-        }
-        else {
-            word = (word ?? '') + ch;
-            i++;
-        }
-    }
-    if (word !== null)
-        words.push(word);
-    return words;
-}
-/** Reads a double-quoted span starting after its opening quote; returns the text and the index after the closing quote. */
-function readDoubleQuoted(command, start, fail) {
-    let text = '';
-    let i = start;
-    while (i < command.length) {
-        const ch = command[i];
-        if (ch === '"')
-            return [text, i + 1];
-        if (ch === '\\' && i + 1 < command.length && DOUBLE_QUOTE_ESCAPABLE.has(command[i + 1])) {
-            if (command[i + 1] !== '\n')
-                text += command[i + 1];
-            i += 2;
-        }
-        else {
-            text += ch;
-            i++;
-        }
-    }
-    return fail(`unterminated double quote at position ${start - 1}`);
-}
-
+// EXTERNAL MODULE: ./src/util/argv.ts
+var util_argv = __nccwpck_require__(3972);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-var external_fs_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_fs_, 2);
-// EXTERNAL MODULE: external "path"
-var external_path_ = __nccwpck_require__(6928);
-;// CONCATENATED MODULE: external "url"
-const external_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
-;// CONCATENATED MODULE: external "module"
-const external_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
-;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
-
-
-
-
-//#region rolldown:runtime
-var __require = /* @__PURE__ */ (0,external_module_namespaceObject.createRequire)(import.meta.url);
-
-//#endregion
-//#region src/utils.ts
-function cleanPath(path) {
-	let normalized = (0,external_path_.normalize)(path);
-	if (normalized.length > 1 && normalized[normalized.length - 1] === external_path_.sep) normalized = normalized.substring(0, normalized.length - 1);
-	return normalized;
-}
-const SLASHES_REGEX = /[\\/]/g;
-function convertSlashes(path, separator) {
-	return path.replace(SLASHES_REGEX, separator);
-}
-const WINDOWS_ROOT_DIR_REGEX = /^[a-z]:[\\/]$/i;
-function isRootDirectory(path) {
-	return path === "/" || WINDOWS_ROOT_DIR_REGEX.test(path);
-}
-function normalizePath(path, options) {
-	const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
-	const pathNeedsCleaning = process.platform === "win32" && path.includes("/") || path.startsWith(".");
-	if (resolvePaths) path = (0,external_path_.resolve)(path);
-	if (normalizePath$1 || pathNeedsCleaning) path = cleanPath(path);
-	if (path === ".") return "";
-	const needsSeperator = path[path.length - 1] !== pathSeparator;
-	return convertSlashes(needsSeperator ? path + pathSeparator : path, pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/join-path.ts
-function joinPathWithBasePath(filename, directoryPath) {
-	return directoryPath + filename;
-}
-function joinPathWithRelativePath(root, options) {
-	return function(filename, directoryPath) {
-		const sameRoot = directoryPath.startsWith(root);
-		if (sameRoot) return directoryPath.slice(root.length) + filename;
-		else return convertSlashes((0,external_path_.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
-	};
-}
-function joinPath(filename) {
-	return filename;
-}
-function joinDirectoryPath(filename, directoryPath, separator) {
-	return directoryPath + filename + separator;
-}
-function build$7(root, options) {
-	const { relativePaths, includeBasePath } = options;
-	return relativePaths && root ? joinPathWithRelativePath(root, options) : includeBasePath ? joinPathWithBasePath : joinPath;
-}
-
-//#endregion
-//#region src/api/functions/push-directory.ts
-function pushDirectoryWithRelativePath(root) {
-	return function(directoryPath, paths) {
-		paths.push(directoryPath.substring(root.length) || ".");
-	};
-}
-function pushDirectoryFilterWithRelativePath(root) {
-	return function(directoryPath, paths, filters) {
-		const relativePath = directoryPath.substring(root.length) || ".";
-		if (filters.every((filter) => filter(relativePath, true))) paths.push(relativePath);
-	};
-}
-const pushDirectory = (directoryPath, paths) => {
-	paths.push(directoryPath || ".");
-};
-const pushDirectoryFilter = (directoryPath, paths, filters) => {
-	const path = directoryPath || ".";
-	if (filters.every((filter) => filter(path, true))) paths.push(path);
-};
-const empty$2 = () => {};
-function build$6(root, options) {
-	const { includeDirs, filters, relativePaths } = options;
-	if (!includeDirs) return empty$2;
-	if (relativePaths) return filters && filters.length ? pushDirectoryFilterWithRelativePath(root) : pushDirectoryWithRelativePath(root);
-	return filters && filters.length ? pushDirectoryFilter : pushDirectory;
-}
-
-//#endregion
-//#region src/api/functions/push-file.ts
-const pushFileFilterAndCount = (filename, _paths, counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) counts.files++;
-};
-const pushFileFilter = (filename, paths, _counts, filters) => {
-	if (filters.every((filter) => filter(filename, false))) paths.push(filename);
-};
-const pushFileCount = (_filename, _paths, counts, _filters) => {
-	counts.files++;
-};
-const pushFile = (filename, paths) => {
-	paths.push(filename);
-};
-const empty$1 = () => {};
-function build$5(options) {
-	const { excludeFiles, filters, onlyCounts } = options;
-	if (excludeFiles) return empty$1;
-	if (filters && filters.length) return onlyCounts ? pushFileFilterAndCount : pushFileFilter;
-	else if (onlyCounts) return pushFileCount;
-	else return pushFile;
-}
-
-//#endregion
-//#region src/api/functions/get-array.ts
-const getArray = (paths) => {
-	return paths;
-};
-const getArrayGroup = () => {
-	return [""].slice(0, 0);
-};
-function build$4(options) {
-	return options.group ? getArrayGroup : getArray;
-}
-
-//#endregion
-//#region src/api/functions/group-files.ts
-const groupFiles = (groups, directory, files) => {
-	groups.push({
-		directory,
-		files,
-		dir: directory
-	});
-};
-const empty = () => {};
-function build$3(options) {
-	return options.group ? groupFiles : empty;
-}
-
-//#endregion
-//#region src/api/functions/resolve-symlink.ts
-const resolveSymlinksAsync = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	fs.realpath(path, (error, resolvedPath) => {
-		if (error) return queue.dequeue(suppressErrors ? null : error, state);
-		fs.stat(resolvedPath, (error$1, stat) => {
-			if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
-			if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return queue.dequeue(null, state);
-			callback$1(stat, resolvedPath);
-			queue.dequeue(null, state);
-		});
-	});
-};
-const resolveSymlinks = function(path, state, callback$1) {
-	const { queue, fs, options: { suppressErrors } } = state;
-	queue.enqueue();
-	try {
-		const resolvedPath = fs.realpathSync(path);
-		const stat = fs.statSync(resolvedPath);
-		if (stat.isDirectory() && dist_isRecursive(path, resolvedPath, state)) return;
-		callback$1(stat, resolvedPath);
-	} catch (e) {
-		if (!suppressErrors) throw e;
-	}
-};
-function build$2(options, isSynchronous) {
-	if (!options.resolveSymlinks || options.excludeSymlinks) return null;
-	return isSynchronous ? resolveSymlinks : resolveSymlinksAsync;
-}
-function dist_isRecursive(path, resolved, state) {
-	if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-	let parent = (0,external_path_.dirname)(path);
-	let depth = 1;
-	while (parent !== state.root && depth < 2) {
-		const resolvedPath = state.symlinks.get(parent);
-		const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-		if (isSameRoot) depth++;
-		else parent = (0,external_path_.dirname)(parent);
-	}
-	state.symlinks.set(path, resolved);
-	return depth > 1;
-}
-function isRecursiveUsingRealPaths(resolved, state) {
-	return state.visited.includes(resolved + state.options.pathSeparator);
-}
-
-//#endregion
-//#region src/api/functions/invoke-callback.ts
-const onlyCountsSync = (state) => {
-	return state.counts;
-};
-const groupsSync = (state) => {
-	return state.groups;
-};
-const defaultSync = (state) => {
-	return state.paths;
-};
-const limitFilesSync = (state) => {
-	return state.paths.slice(0, state.options.maxFiles);
-};
-const onlyCountsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.counts, state.options.suppressErrors);
-	return null;
-};
-const defaultAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths, state.options.suppressErrors);
-	return null;
-};
-const limitFilesAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
-	return null;
-};
-const groupsAsync = (state, error, callback$1) => {
-	report(error, callback$1, state.groups, state.options.suppressErrors);
-	return null;
-};
-function report(error, callback$1, output, suppressErrors) {
-	if (error && !suppressErrors) callback$1(error, output);
-	else callback$1(null, output);
-}
-function build$1(options, isSynchronous) {
-	const { onlyCounts, group, maxFiles } = options;
-	if (onlyCounts) return isSynchronous ? onlyCountsSync : onlyCountsAsync;
-	else if (group) return isSynchronous ? groupsSync : groupsAsync;
-	else if (maxFiles) return isSynchronous ? limitFilesSync : limitFilesAsync;
-	else return isSynchronous ? defaultSync : defaultAsync;
-}
-
-//#endregion
-//#region src/api/functions/walk-directory.ts
-const readdirOpts = { withFileTypes: true };
-const walkAsync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	state.queue.enqueue();
-	if (currentDepth < 0) return state.queue.dequeue(null, state);
-	const { fs } = state;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	fs.readdir(crawlPath || ".", readdirOpts, (error, entries = []) => {
-		callback$1(entries, directoryPath, currentDepth);
-		state.queue.dequeue(state.options.suppressErrors ? null : error, state);
-	});
-};
-const walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
-	const { fs } = state;
-	if (currentDepth < 0) return;
-	state.visited.push(crawlPath);
-	state.counts.directories++;
-	let entries = [];
-	try {
-		entries = fs.readdirSync(crawlPath || ".", readdirOpts);
-	} catch (e) {
-		if (!state.options.suppressErrors) throw e;
-	}
-	callback$1(entries, directoryPath, currentDepth);
-};
-function build(isSynchronous) {
-	return isSynchronous ? walkSync : walkAsync;
-}
-
-//#endregion
-//#region src/api/queue.ts
-/**
-* This is a custom stateless queue to track concurrent async fs calls.
-* It increments a counter whenever a call is queued and decrements it
-* as soon as it completes. When the counter hits 0, it calls onQueueEmpty.
-*/
-var dist_Queue = class {
-	count = 0;
-	constructor(onQueueEmpty) {
-		this.onQueueEmpty = onQueueEmpty;
-	}
-	enqueue() {
-		this.count++;
-		return this.count;
-	}
-	dequeue(error, output) {
-		if (this.onQueueEmpty && (--this.count <= 0 || error)) {
-			this.onQueueEmpty(error, output);
-			if (error) {
-				output.controller.abort();
-				this.onQueueEmpty = void 0;
-			}
-		}
-	}
-};
-
-//#endregion
-//#region src/api/counter.ts
-var Counter = class {
-	_files = 0;
-	_directories = 0;
-	set files(num) {
-		this._files = num;
-	}
-	get files() {
-		return this._files;
-	}
-	set directories(num) {
-		this._directories = num;
-	}
-	get directories() {
-		return this._directories;
-	}
-	/**
-	* @deprecated use `directories` instead
-	*/
-	/* c8 ignore next 3 */
-	get dirs() {
-		return this._directories;
-	}
-};
-
-//#endregion
-//#region src/api/aborter.ts
-/**
-* AbortController is not supported on Node 14 so we use this until we can drop
-* support for Node 14.
-*/
-var Aborter = class {
-	aborted = false;
-	abort() {
-		this.aborted = true;
-	}
-};
-
-//#endregion
-//#region src/api/walker.ts
-var Walker = class {
-	root;
-	isSynchronous;
-	state;
-	joinPath;
-	pushDirectory;
-	pushFile;
-	getArray;
-	groupFiles;
-	resolveSymlink;
-	walkDirectory;
-	callbackInvoker;
-	constructor(root, options, callback$1) {
-		this.isSynchronous = !callback$1;
-		this.callbackInvoker = build$1(options, this.isSynchronous);
-		this.root = normalizePath(root, options);
-		this.state = {
-			root: isRootDirectory(this.root) ? this.root : this.root.slice(0, -1),
-			paths: [""].slice(0, 0),
-			groups: [],
-			counts: new Counter(),
-			options,
-			queue: new dist_Queue((error, state) => this.callbackInvoker(state, error, callback$1)),
-			symlinks: /* @__PURE__ */ new Map(),
-			visited: [""].slice(0, 0),
-			controller: new Aborter(),
-			fs: options.fs || external_fs_namespaceObject
-		};
-		this.joinPath = build$7(this.root, options);
-		this.pushDirectory = build$6(this.root, options);
-		this.pushFile = build$5(options);
-		this.getArray = build$4(options);
-		this.groupFiles = build$3(options);
-		this.resolveSymlink = build$2(options, this.isSynchronous);
-		this.walkDirectory = build(this.isSynchronous);
-	}
-	start() {
-		this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
-		this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
-		return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
-	}
-	walk = (entries, directoryPath, depth) => {
-		const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
-		if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
-		const files = this.getArray(this.state.paths);
-		for (let i = 0; i < entries.length; ++i) {
-			const entry = entries[i];
-			if (entry.isFile() || entry.isSymbolicLink() && !resolveSymlinks$1 && !excludeSymlinks) {
-				const filename = this.joinPath(entry.name, directoryPath);
-				this.pushFile(filename, files, this.state.counts, filters);
-			} else if (entry.isDirectory()) {
-				let path = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
-				if (exclude && exclude(entry.name, path)) continue;
-				this.pushDirectory(path, paths, filters);
-				this.walkDirectory(this.state, path, path, depth - 1, this.walk);
-			} else if (this.resolveSymlink && entry.isSymbolicLink()) {
-				let path = joinPathWithBasePath(entry.name, directoryPath);
-				this.resolveSymlink(path, this.state, (stat, resolvedPath) => {
-					if (stat.isDirectory()) {
-						resolvedPath = normalizePath(resolvedPath, this.state.options);
-						if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path + pathSeparator)) return;
-						this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path + pathSeparator, depth - 1, this.walk);
-					} else {
-						resolvedPath = useRealPaths ? resolvedPath : path;
-						const filename = (0,external_path_.basename)(resolvedPath);
-						const directoryPath$1 = normalizePath((0,external_path_.dirname)(resolvedPath), this.state.options);
-						resolvedPath = this.joinPath(filename, directoryPath$1);
-						this.pushFile(resolvedPath, files, this.state.counts, filters);
-					}
-				});
-			}
-		}
-		this.groupFiles(this.state.groups, directoryPath, files);
-	};
-};
-
-//#endregion
-//#region src/api/async.ts
-function dist_promise(root, options) {
-	return new Promise((resolve$1, reject) => {
-		callback(root, options, (err, output) => {
-			if (err) return reject(err);
-			resolve$1(output);
-		});
-	});
-}
-function callback(root, options, callback$1) {
-	let walker = new Walker(root, options, callback$1);
-	walker.start();
-}
-
-//#endregion
-//#region src/api/sync.ts
-function sync(root, options) {
-	const walker = new Walker(root, options);
-	return walker.start();
-}
-
-//#endregion
-//#region src/builder/api-builder.ts
-var APIBuilder = class {
-	constructor(root, options) {
-		this.root = root;
-		this.options = options;
-	}
-	withPromise() {
-		return dist_promise(this.root, this.options);
-	}
-	withCallback(cb) {
-		callback(this.root, this.options, cb);
-	}
-	sync() {
-		return sync(this.root, this.options);
-	}
-};
-
-//#endregion
-//#region src/builder/index.ts
-let pm = null;
-/* c8 ignore next 6 */
-try {
-	__require.resolve("picomatch");
-	pm = __require("picomatch");
-} catch {}
-var Builder = class {
-	globCache = {};
-	options = {
-		maxDepth: Infinity,
-		suppressErrors: true,
-		pathSeparator: external_path_.sep,
-		filters: []
-	};
-	globFunction;
-	constructor(options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		this.globFunction = this.options.globFunction;
-	}
-	group() {
-		this.options.group = true;
-		return this;
-	}
-	withPathSeparator(separator) {
-		this.options.pathSeparator = separator;
-		return this;
-	}
-	withBasePath() {
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withRelativePaths() {
-		this.options.relativePaths = true;
-		return this;
-	}
-	withDirs() {
-		this.options.includeDirs = true;
-		return this;
-	}
-	withMaxDepth(depth) {
-		this.options.maxDepth = depth;
-		return this;
-	}
-	withMaxFiles(limit) {
-		this.options.maxFiles = limit;
-		return this;
-	}
-	withFullPaths() {
-		this.options.resolvePaths = true;
-		this.options.includeBasePath = true;
-		return this;
-	}
-	withErrors() {
-		this.options.suppressErrors = false;
-		return this;
-	}
-	withSymlinks({ resolvePaths = true } = {}) {
-		this.options.resolveSymlinks = true;
-		this.options.useRealPaths = resolvePaths;
-		return this.withFullPaths();
-	}
-	withAbortSignal(signal) {
-		this.options.signal = signal;
-		return this;
-	}
-	normalize() {
-		this.options.normalizePath = true;
-		return this;
-	}
-	filter(predicate) {
-		this.options.filters.push(predicate);
-		return this;
-	}
-	onlyDirs() {
-		this.options.excludeFiles = true;
-		this.options.includeDirs = true;
-		return this;
-	}
-	exclude(predicate) {
-		this.options.exclude = predicate;
-		return this;
-	}
-	onlyCounts() {
-		this.options.onlyCounts = true;
-		return this;
-	}
-	crawl(root) {
-		return new APIBuilder(root || ".", this.options);
-	}
-	withGlobFunction(fn) {
-		this.globFunction = fn;
-		return this;
-	}
-	/**
-	* @deprecated Pass options using the constructor instead:
-	* ```ts
-	* new fdir(options).crawl("/path/to/root");
-	* ```
-	* This method will be removed in v7.0
-	*/
-	/* c8 ignore next 4 */
-	crawlWithOptions(root, options) {
-		this.options = {
-			...this.options,
-			...options
-		};
-		return new APIBuilder(root || ".", this.options);
-	}
-	glob(...patterns) {
-		if (this.globFunction) return this.globWithOptions(patterns);
-		return this.globWithOptions(patterns, ...[{ dot: true }]);
-	}
-	globWithOptions(patterns, ...options) {
-		const globFn = this.globFunction || pm;
-		/* c8 ignore next 5 */
-		if (!globFn) throw new Error("Please specify a glob function to use glob matching.");
-		var isMatch = this.globCache[patterns.join("\0")];
-		if (!isMatch) {
-			isMatch = globFn(patterns, ...options);
-			this.globCache[patterns.join("\0")] = isMatch;
-		}
-		this.options.filters.push((path) => isMatch(path));
-		return this;
-	}
-};
-
-//#endregion
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
-
-
-
-
-
-//#region src/utils.ts
-const isReadonlyArray = Array.isArray;
-const BACKSLASHES = /\\/g;
-const DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
-const isWin = process.platform === "win32";
-const ONLY_PARENT_DIRECTORIES = /^(\/?\.\.)+$/;
-function getPartialMatcher(patterns, options = {}) {
-	const patternsCount = patterns.length;
-	const patternsParts = Array(patternsCount);
-	const matchers = Array(patternsCount);
-	let i, j;
-	for (i = 0; i < patternsCount; i++) {
-		const parts = splitPattern(patterns[i]);
-		patternsParts[i] = parts;
-		const partsCount = parts.length;
-		const partMatchers = Array(partsCount);
-		for (j = 0; j < partsCount; j++) partMatchers[j] = picomatch(parts[j], options);
-		matchers[i] = partMatchers;
-	}
-	return (input) => {
-		const inputParts = input.split("/");
-		if (inputParts[0] === ".." && ONLY_PARENT_DIRECTORIES.test(input)) return true;
-		for (i = 0; i < patternsCount; i++) {
-			const patternParts = patternsParts[i];
-			const matcher = matchers[i];
-			const inputPatternCount = inputParts.length;
-			const minParts = Math.min(inputPatternCount, patternParts.length);
-			j = 0;
-			while (j < minParts) {
-				const part = patternParts[j];
-				if (part.includes("/")) return true;
-				if (!matcher[j](inputParts[j])) break;
-				if (!options.noglobstar && part === "**") return true;
-				j++;
-			}
-			if (j === inputPatternCount) return true;
-		}
-		return false;
-	};
-}
-/* node:coverage ignore next 2 */
-const WIN32_ROOT_DIR = /^[A-Z]:\/$/i;
-const isRoot = isWin ? (p) => WIN32_ROOT_DIR.test(p) : (p) => p === "/";
-function buildFormat(cwd, root, absolute) {
-	if (cwd === root || root.startsWith(`${cwd}/`)) {
-		if (absolute) {
-			const start = cwd.length + +!isRoot(cwd);
-			return (p, isDir) => p.slice(start, isDir ? -1 : void 0) || ".";
-		}
-		const prefix = root.slice(cwd.length + 1);
-		if (prefix) return (p, isDir) => {
-			if (p === ".") return prefix;
-			const result = `${prefix}/${p}`;
-			return isDir ? result.slice(0, -1) : result;
-		};
-		return (p, isDir) => isDir && p !== "." ? p.slice(0, -1) : p;
-	}
-	if (absolute) return (p) => external_path_.posix.relative(cwd, p) || ".";
-	return (p) => external_path_.posix.relative(cwd, `${root}/${p}`) || ".";
-}
-function buildRelative(cwd, root) {
-	if (root.startsWith(`${cwd}/`)) {
-		const prefix = root.slice(cwd.length + 1);
-		return (p) => `${prefix}/${p}`;
-	}
-	return (p) => {
-		const result = external_path_.posix.relative(cwd, `${root}/${p}`);
-		return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
-	};
-}
-function ensureNonDriveRelativePath(path) {
-	return path.replace(DRIVE_RELATIVE_PATH, (match) => `${match}/`);
-}
-const splitPatternOptions = { parts: true };
-function splitPattern(path) {
-	var _result$parts;
-	const result = picomatch.scan(path, splitPatternOptions);
-	return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path];
-}
-const ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
-function convertPosixPathToPattern(path) {
-	return escapePosixPath(path);
-}
-function convertWin32PathToPattern(path) {
-	return escapeWin32Path(path).replace(ESCAPED_WIN32_BACKSLASHES, "/");
-}
-/**
-* Converts a path to a pattern depending on the platform.
-* Identical to {@link escapePath} on POSIX systems.
-* @see {@link https://superchupu.dev/tinyglobby/documentation#convertPathToPattern}
-*/
-/* node:coverage ignore next 3 */
-const convertPathToPattern = (/* unused pure expression or super */ null && (isWin ? convertWin32PathToPattern : convertPosixPathToPattern));
-const POSIX_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}*?|]|^!|[!+@](?=\()|\\(?![()[\]{}!*+?@|]))/g;
-const WIN32_UNESCAPED_GLOB_SYMBOLS = /(?<!\\)([()[\]{}]|^!|[!+@](?=\())/g;
-const escapePosixPath = (path) => path.replace(POSIX_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-const escapeWin32Path = (path) => path.replace(WIN32_UNESCAPED_GLOB_SYMBOLS, "\\$&");
-/**
-* Escapes a path's special characters depending on the platform.
-* @see {@link https://superchupu.dev/tinyglobby/documentation#escapePath}
-*/
-/* node:coverage ignore next */
-const escapePath = isWin ? escapeWin32Path : escapePosixPath;
-/**
-* Checks if a pattern has dynamic parts.
-*
-* Has a few minor differences with [`fast-glob`](https://github.com/mrmlnc/fast-glob) for better accuracy:
-*
-* - Doesn't necessarily return `false` on patterns that include `\`.
-* - Returns `true` if the pattern includes parentheses, regardless of them representing one single pattern or not.
-* - Returns `true` for unfinished glob extensions i.e. `(h`, `+(h`.
-* - Returns `true` for unfinished brace expansions as long as they include `,` or `..`.
-*
-* @see {@link https://superchupu.dev/tinyglobby/documentation#isDynamicPattern}
-*/
-function isDynamicPattern(pattern, options) {
-	if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-	const scan = picomatch.scan(pattern);
-	return scan.isGlob || scan.negated;
-}
-function log(...tasks) {
-	console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
-}
-function ensureStringArray(value) {
-	return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
-}
-//#endregion
-//#region src/patterns.ts
-const PARENT_DIRECTORY = /^(\/?\.\.)+/;
-const ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
-function normalizePattern(pattern, opts, props, isIgnore) {
-	var _PARENT_DIRECTORY$exe;
-	const cwd = opts.cwd;
-	let result = pattern;
-	if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
-	if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
-	const escapedCwd = escapePath(cwd);
-	result = (0,external_path_.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? external_path_.posix.relative(escapedCwd, result) : external_path_.posix.normalize(result);
-	const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
-	const parts = splitPattern(result);
-	if (parentDir) {
-		const n = (parentDir.length + 1) / 3;
-		let i = 0;
-		const cwdParts = escapedCwd.split("/");
-		while (i < n && parts[i + n] === cwdParts[cwdParts.length + i - n]) {
-			result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
-			i++;
-		}
-		const potentialRoot = external_path_.posix.join(cwd, parentDir.slice(i * 3));
-		if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
-			props.root = ensureNonDriveRelativePath(potentialRoot);
-			props.depthOffset = -n + i;
-		}
-	}
-	if (!isIgnore && props.depthOffset >= 0) {
-		var _props$commonPath;
-		(_props$commonPath = props.commonPath) !== null && _props$commonPath !== void 0 || (props.commonPath = parts);
-		const newCommonPath = [];
-		const length = Math.min(props.commonPath.length, parts.length);
-		for (let i = 0; i < length; i++) {
-			const part = parts[i];
-			if (part === "**" && !parts[i + 1]) {
-				newCommonPath.pop();
-				break;
-			}
-			if (i === parts.length - 1 || part !== props.commonPath[i] || isDynamicPattern(part)) break;
-			newCommonPath.push(part);
-		}
-		props.depthOffset = newCommonPath.length;
-		props.commonPath = newCommonPath;
-		props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? external_path_.posix.join(cwd, ...newCommonPath) : cwd);
-	}
-	return result;
-}
-function processPatterns(options, patterns, props) {
-	const matchPatterns = [];
-	const ignorePatterns = [];
-	for (const pattern of options.ignore) {
-		if (!pattern) continue;
-		if (pattern[0] !== "!" || pattern[1] === "(") ignorePatterns.push(normalizePattern(pattern, options, props, true));
-	}
-	for (const pattern of patterns) {
-		if (!pattern) continue;
-		if (pattern[0] !== "!" || pattern[1] === "(") matchPatterns.push(normalizePattern(pattern, options, props, false));
-		else if (pattern[1] !== "!" || pattern[2] === "(") ignorePatterns.push(normalizePattern(pattern.slice(1), options, props, true));
-	}
-	return {
-		match: matchPatterns,
-		ignore: ignorePatterns
-	};
-}
-//#endregion
-//#region src/crawler.ts
-function buildCrawler(options, patterns) {
-	const cwd = options.cwd;
-	const props = {
-		root: cwd,
-		depthOffset: 0
-	};
-	const processed = processPatterns(options, patterns, props);
-	if (options.debug) log("internal processing patterns:", processed);
-	const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
-	const root = props.root.replace(BACKSLASHES, "");
-	const matchOptions = {
-		dot,
-		nobrace: options.braceExpansion === false,
-		nocase: !caseSensitiveMatch,
-		noextglob: options.extglob === false,
-		noglobstar: options.globstar === false,
-		posix: true
-	};
-	const matcher = picomatch(processed.match, matchOptions);
-	const ignore = picomatch(processed.ignore, matchOptions);
-	const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-	const format = buildFormat(cwd, root, absolute);
-	const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
-	const excludePredicate = (_, p) => {
-		const relativePath = excludeFormatter(p, true);
-		return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
-	};
-	let maxDepth;
-	if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
-	const crawler = new Builder({
-		filters: [debug ? (p, isDirectory) => {
-			const path = format(p, isDirectory);
-			const matches = matcher(path) && !ignore(path);
-			if (matches) log(`matched ${path}`);
-			return matches;
-		} : (p, isDirectory) => {
-			const path = format(p, isDirectory);
-			return matcher(path) && !ignore(path);
-		}],
-		exclude: debug ? (_, p) => {
-			const skipped = excludePredicate(_, p);
-			log(`${skipped ? "skipped" : "crawling"} ${p}`);
-			return skipped;
-		} : excludePredicate,
-		fs: options.fs,
-		pathSeparator: "/",
-		relativePaths: !absolute,
-		resolvePaths: absolute,
-		includeBasePath: absolute,
-		resolveSymlinks: followSymbolicLinks,
-		excludeSymlinks: !followSymbolicLinks,
-		excludeFiles: onlyDirectories,
-		includeDirs: onlyDirectories || !options.onlyFiles,
-		maxDepth,
-		signal: options.signal
-	}).crawl(root);
-	if (options.debug) log("internal properties:", {
-		...props,
-		root
-	});
-	return [crawler, cwd !== root && !absolute && buildRelative(cwd, root)];
-}
-//#endregion
-//#region src/index.ts
-function formatPaths(paths, mapper) {
-	if (mapper) for (let i = paths.length - 1; i >= 0; i--) paths[i] = mapper(paths[i]);
-	return paths;
-}
-const defaultOptions = {
-	caseSensitiveMatch: true,
-	debug: !!process.env.TINYGLOBBY_DEBUG,
-	expandDirectories: true,
-	followSymbolicLinks: true,
-	onlyFiles: true
-};
-function getOptions(options) {
-	const opts = Object.assign({}, options);
-	for (const key in defaultOptions) if (opts[key] === void 0) Object.assign(opts, { [key]: defaultOptions[key] });
-	opts.cwd = (opts.cwd instanceof URL ? (0,external_url_namespaceObject.fileURLToPath)(opts.cwd) : (0,external_path_.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
-	opts.ignore = ensureStringArray(opts.ignore);
-	opts.fs && (opts.fs = {
-		readdir: opts.fs.readdir || external_fs_.readdir,
-		readdirSync: opts.fs.readdirSync || external_fs_.readdirSync,
-		realpath: opts.fs.realpath || external_fs_.realpath,
-		realpathSync: opts.fs.realpathSync || external_fs_.realpathSync,
-		stat: opts.fs.stat || external_fs_.stat,
-		statSync: opts.fs.statSync || external_fs_.statSync
-	});
-	if (opts.debug) log("globbing with options:", opts);
-	return opts;
-}
-function getCrawler(globInput, inputOptions = {}) {
-	var _ref;
-	if (globInput && (inputOptions === null || inputOptions === void 0 ? void 0 : inputOptions.patterns)) throw new Error("Cannot pass patterns as both an argument and an option");
-	const isModern = isReadonlyArray(globInput) || typeof globInput === "string";
-	const patterns = ensureStringArray((_ref = isModern ? globInput : globInput.patterns) !== null && _ref !== void 0 ? _ref : "**/*");
-	const options = getOptions(isModern ? inputOptions : globInput);
-	return patterns.length > 0 ? buildCrawler(options, patterns) : [];
-}
-async function glob(globInput, options) {
-	const [crawler, relative] = getCrawler(globInput, options);
-	return crawler ? formatPaths(await crawler.withPromise(), relative) : [];
-}
-function globSync(globInput, options) {
-	const [crawler, relative] = getCrawler(globInput, options);
-	return crawler ? formatPaths(crawler.sync(), relative) : [];
-}
-//#endregion
-
-
+// EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 3 modules
+var tinyglobby_dist = __nccwpck_require__(6128);
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/util/utf8.ts
@@ -43062,10 +38395,16 @@ const THRESHOLD_UNITS = {
 const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
-    const base = a.type.replace(/^not-/, '');
-    const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) => k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`);
+    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+    let options = '';
+    for (const k of OPTIONS) {
+        if (a[k] === undefined)
+            continue;
+        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+    }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`;
+    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
 }
 function expectedText(written, own, defaults) {
     if (defaults.length)
@@ -43075,937 +38414,12 @@ function expectedText(written, own, defaults) {
     return own.length ? own.map(describeAssertion).join('\n') : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/config/fingerprint.ts
-/**
- * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
- * differs from the baseline's is *changed*, not compared, so the fingerprint
- * must change whenever what decides the case's verdict changes: its input, its
- * assertions, the files they name (a `file:` check edited to `() => true`, and
- * the modules that check imports), and the judge settings when it is judged.
- * It must not change with where the repository is checked out: files are
- * named by their path relative to the config's folder.
- */
-
-
-
-
-
-/**
- * What the fingerprints of a record mean: bumped whenever what they cover
- * changes, since fingerprints of two versions never match. Records without
- * `fingerprintVersion` were made by version 1 (input, assertions with absolute
- * file paths, judge model and threshold).
- */
-const FINGERPRINT_VERSION = 2;
-const FILE_URL = 'file://';
-/** Files a check may import from: relative specifiers of these are followed. */
-const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.jsx', '.tsx']);
-/** Tried, in order, for an import specifier written without its extension. */
-const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '/index.js', '/index.mjs', '/index.ts'];
-/** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
-/** A check that imports more modules than this is fingerprinted by its first ones. */
-const MAX_MODULES = 256;
-const isModule = (file) => MODULE_EXTENSIONS.has(external_node_path_default().extname(file).toLowerCase());
-function isFile(file) {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(file).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function readFacts(file) {
-    let bytes;
-    try {
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
-    }
-    catch {
-        return { digest: null, imports: [] };
-    }
-    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
-    return { digest: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex'), imports };
-}
-/** Where a relative import specifier of `from` leads, when it is a file. */
-function resolveImport(from, specifier) {
-    const base = external_node_path_default().resolve(external_node_path_default().dirname(from), specifier.replace(/[?#].*$/, ''));
-    for (const ext of IMPLIED_EXTENSIONS)
-        if (isFile(base + ext))
-            return base + ext;
-    return undefined;
-}
-/**
- * Fingerprints the cases of one config: files are read once however many
- * cases name them (a `defaults` check names one for every case).
- */
-class Fingerprinter {
-    baseDir;
-    /** absolute path → the digest of the file and of every module it imports */
-    closures = new Map();
-    files = new Map();
-    judge;
-    /** what `similar` uses of the judge: its server's embeddings */
-    embeddings;
-    constructor(
-    /** the config's folder: files are named relative to it */
-    baseDir, judge) {
-        this.baseDir = baseDir;
-        this.judge = judge ? this.judgeSettings(judge) : null;
-        this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
-    }
-    /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
-    ofCase(input, assert) {
-        const judged = assert.some((a) => a.type === 'llm-rubric');
-        const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar');
-        return contentHash({
-            input,
-            assert: assert.map((a) => this.portable(a)),
-            judge: judged ? this.judge : null,
-            ...(embedded ? { embeddings: this.embeddings } : {})
-        });
-    }
-    /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
-    portable(a) {
-        if (a.file === undefined && !mentionsFileUrl(a.value))
-            return a;
-        const out = { ...a, value: this.withFileContents(a.value) };
-        if (typeof a.file === 'string')
-            out.file = this.fileRef(external_node_path_default().resolve(this.baseDir, a.file));
-        return out;
-    }
-    withFileContents(value) {
-        if (typeof value === 'string')
-            return value.startsWith(FILE_URL) ? this.fileUrlRef(value) : value;
-        if (Array.isArray(value))
-            return value.map((v) => this.withFileContents(v));
-        if (value && typeof value === 'object')
-            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.withFileContents(v)]));
-        return value;
-    }
-    /** `file://path` (promptfoo's form), relative to the config's folder; `file://check.js:fn` names a function in it. */
-    fileUrlRef(url) {
-        const rest = url.slice(FILE_URL.length);
-        const file = external_node_path_default().resolve(this.baseDir, rest);
-        const named = /^(.*):([A-Za-z_$][\w$]*)$/.exec(rest);
-        if (!isFile(file) && named && isFile(external_node_path_default().resolve(this.baseDir, named[1]))) {
-            return { ...this.fileRef(external_node_path_default().resolve(this.baseDir, named[1])), function: named[2] };
-        }
-        return this.fileRef(file);
-    }
-    fileRef(file) {
-        return { path: this.relative(file), contents: this.closure(file) };
-    }
-    relative(file) {
-        return external_node_path_default().relative(this.baseDir, file).split((external_node_path_default()).sep).join('/');
-    }
-    facts(file) {
-        let facts = this.files.get(file);
-        if (!facts) {
-            facts = readFacts(file);
-            this.files.set(file, facts);
-        }
-        return facts;
-    }
-    /**
-     * The digest of a file and, for a module, of every module it reaches by
-     * relative imports: a check that delegates to `./helper.mjs` changes when
-     * the helper does. (Code that computes what it loads is out of reach; the
-     * README says so.)
-     */
-    closure(entry) {
-        const known = this.closures.get(entry);
-        if (known !== undefined)
-            return known;
-        const seen = new Set([entry]);
-        const queue = [entry];
-        const parts = [];
-        for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-            const { digest, imports } = this.facts(file);
-            parts.push(`${this.relative(file)}\0${digest ?? 'unreadable'}`);
-            for (const specifier of imports) {
-                const found = resolveImport(file, specifier);
-                if (found && !seen.has(found) && seen.size < MAX_MODULES) {
-                    seen.add(found);
-                    queue.push(found);
-                }
-            }
-        }
-        const closure = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(parts.sort().join('\n')).digest('hex');
-        this.closures.set(entry, closure);
-        return closure;
-    }
-    /** The judge settings a judged case depends on; script files a command judge names count by content. */
-    judgeSettings(judge) {
-        const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples };
-        if (judge.provider !== 'command' || judge.command === undefined)
-            return settings;
-        let argv;
-        try {
-            argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command;
-        }
-        catch {
-            // the config's own check reports a command that does not split
-            argv = [String(judge.command)];
-        }
-        const command = argv.map((arg) => {
-            // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = arg.includes('${') ? undefined : external_node_path_default().resolve(this.baseDir, arg);
-            return file && file.startsWith(this.baseDir + (external_node_path_default()).sep) && isFile(file) ? this.fileRef(file) : arg;
-        });
-        return { ...settings, command };
-    }
-}
-function mentionsFileUrl(value) {
-    if (typeof value === 'string')
-        return value.startsWith(FILE_URL);
-    if (Array.isArray(value))
-        return value.some(mentionsFileUrl);
-    if (value && typeof value === 'object')
-        return Object.values(value).some(mentionsFileUrl);
-    return false;
-}
-/**
- * The fingerprint of a whole dataset: the config's name and every case's key
- * and fingerprint, in key order (so that reordering cases is no change). Shards
- * of one run share it; a shard of another dataset does not.
- */
-function datasetFingerprint(name, cases) {
-    // keys are unique, so sorting the lines sorts by key; one string hashed at once is cheaper than 100,000 updates
-    const lines = cases.map((c) => `${JSON.stringify(c.id)} ${c.fingerprint}`).sort();
-    const fingerprint = (0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(`${FINGERPRINT_VERSION}\n${JSON.stringify(name)}\n${lines.join('\n')}`)
-        .digest('hex')
-        .slice(0, 32);
-    return { fingerprint, cases: cases.length };
-}
-
-;// CONCATENATED MODULE: ./src/config/parse.ts
-/**
- * Structured-text parsing that remembers where things are, so that every
- * error can name the file, the path inside it and the line.
- */
-
-
-
-/** A path as users read it: `target.command[0]`. */
-function formatPath(path) {
-    let out = '';
-    for (const part of path) {
-        if (typeof part === 'number')
-            out += `[${part}]`;
-        else
-            out += out === '' ? part : `.${part}`;
-    }
-    return out;
-}
-/**
- * The deepest nesting of lists and mappings a loaded value may have: far beyond
- * any real config, case or record, and well within the recursion of the code
- * that later walks values (hashing, `${VAR}` expansion, reports).
- */
-const MAX_NESTING = 256;
-/** A parser or walker that ran out of stack: the value was nested too deeply for it. */
-function isStackOverflow(err) {
-    return /maximum call stack/i.test(err instanceof Error ? err.message : String(err));
-}
-function tooDeepError(where, path) {
-    const at = path?.length ? ` (at ${formatPath(path.slice(0, 8))}${path.length > 8 ? '…' : ''})` : '';
-    return new ConfigError(`${where}: nested more than ${MAX_NESTING} levels deep${at}; evalgate reads at most ${MAX_NESTING} levels of lists and mappings: flatten the value`);
-}
-/** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
-function deeperThan(value, max) {
-    const stack = [[value, 0]];
-    while (stack.length) {
-        const [item, depth] = stack.pop();
-        if (item === null || typeof item !== 'object')
-            continue;
-        if (depth >= max)
-            return true;
-        for (const v of Array.isArray(item) ? item : Object.values(item))
-            if (v !== null && typeof v === 'object')
-                stack.push([v, depth + 1]);
-    }
-    return false;
-}
-/**
- * The path of the first list or mapping nested deeper than `max` levels, else
- * undefined. Iterative, so that a value too deep for recursion is measured too.
- */
-function nestingPath(value, max = MAX_NESTING) {
-    if (!deeperThan(value, max))
-        return undefined;
-    // only now is the path worth its bookkeeping: each node remembers its parent
-    const nodes = [];
-    const stack = [{ value, depth: 0, parent: -1, key: '' }];
-    while (stack.length) {
-        const item = stack.pop();
-        if (item.value === null || typeof item.value !== 'object')
-            continue;
-        const id = nodes.push({ parent: item.parent, key: item.key }) - 1;
-        if (item.depth >= max) {
-            const path = [];
-            for (let at = id; at > 0; at = nodes[at].parent)
-                path.unshift(nodes[at].key);
-            return path;
-        }
-        if (Array.isArray(item.value))
-            item.value.forEach((v, i) => stack.push({ value: v, depth: item.depth + 1, parent: id, key: i }));
-        else
-            for (const [k, v] of Object.entries(item.value))
-                stack.push({ value: v, depth: item.depth + 1, parent: id, key: k });
-    }
-    return undefined;
-}
-/** YAML (a superset of JSON) with line numbers for every node. */
-function parseYaml(text, file) {
-    const lineCounter = new yaml_dist/* LineCounter */.HN();
-    let doc;
-    try {
-        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        throw new ConfigError(`${file}: not valid YAML/JSON: ${err.message}`, file);
-    }
-    const first = doc.errors[0];
-    if (first) {
-        if (isStackOverflow(first.message))
-            throw tooDeepError(file);
-        // without prettyErrors the error has its offset only; the line counter turns it into line:column
-        const pos = first.linePos?.[0] ?? (first.pos ? lineCounter.linePos(first.pos[0]) : undefined);
-        const at = pos ? `:${pos.line}:${pos.col}` : '';
-        throw new ConfigError(`${file}${at}: not valid YAML/JSON: ${first.message.split('\n')[0]}`, file);
-    }
-    let value;
-    try {
-        value = doc.toJS({ maxAliasCount: 100 });
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        const message = err.message;
-        const hint = /alias/i.test(message) ? '; evalgate expands at most 100 aliases (*name): write the values out' : '';
-        throw new ConfigError(`${file}: cannot read YAML: ${message}${hint}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep) {
-        const line = deep.length ? lineOfPath(doc, lineCounter, deep) : undefined;
-        throw tooDeepError(`${file}${line ? `:${line}` : ''}`, deep);
-    }
-    return {
-        value,
-        file,
-        lineOf: (path) => lineOfPath(doc, lineCounter, path)
-    };
-}
-/** A `.json` file is strict JSON, anything else YAML (SPEC §9). */
-function parse_formatOf(file) {
-    return /\.json$/i.test(file) ? 'json' : 'yaml';
-}
-/** Text in its format; `file` names it in messages (and gives the format unless told). */
-function parse_parseStructured(text, file, format = parse_formatOf(file)) {
-    return format === 'json' ? parseJson(text, file) : parseYaml(text, file);
-}
-const STRICT_JSON = '.json files are strict JSON (no comments, no trailing commas, strings in double quotes): fix it, or write the file as YAML (.yaml)';
-/** `file:line:column` of an offset into the text. */
-function placeOf(text, file, offset) {
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    return `${file}:${line}:${offset - before.lastIndexOf('\n')}`;
-}
-/**
- * Strict JSON: JSON.parse decides what is valid and gives the value. The same
- * text read as YAML (which JSON is) only locates paths for messages, and finds
- * a key given twice, which JSON.parse would let the last one win.
- */
-function parseJson(text, file) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (err) {
-        if (isStackOverflow(err))
-            throw tooDeepError(file);
-        // JSON.parse's message does not always say where (nor in words a person knows): the scanner does
-        const found = jsonMistake(text) ?? { offset: 0, what: err.message.split('\n')[0] };
-        throw new ConfigError(`${placeOf(text, file, found.offset)}: not valid JSON: ${found.what}; ${STRICT_JSON}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep)
-        throw tooDeepError(file, deep);
-    const lineCounter = new yaml_dist/* LineCounter */.HN();
-    let doc;
-    try {
-        doc = (0,yaml_dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    }
-    catch {
-        doc = undefined;
-    }
-    const twice = doc?.errors.find((e) => e.code === 'DUPLICATE_KEY');
-    if (twice) {
-        const offset = twice.pos[0];
-        const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(offset))?.[0] ?? 'a key';
-        throw new ConfigError(`${placeOf(text, file, offset)}: not valid JSON: the key ${key} is given twice in one object; keep one`, file);
-    }
-    // valid JSON the YAML reader stumbles on (a very long key) only loses its line numbers
-    const located = doc && doc.errors.length === 0 ? doc : undefined;
-    return { value, file, lineOf: (path) => (located ? lineOfPath(located, lineCounter, path) : undefined) };
-}
-const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const JSON_SPACE = /[ \t\n\r]*/y;
-const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
-/**
- * Where text that JSON.parse refused first stops being JSON, and what is
- * there: a trailing comma, a comment, a single quote… A state machine rather
- * than recursion, so any nesting is scanned. Undefined if it finds nothing wrong.
- */
-function jsonMistake(text) {
-    const containers = [];
-    let state = 'value';
-    let i = 0;
-    const skipSpace = () => {
-        JSON_SPACE.lastIndex = i;
-        JSON_SPACE.test(text);
-        i = JSON_SPACE.lastIndex;
-    };
-    const wrong = (expected) => ({ offset: i, what: describeJsonMistake(text, i, expected) });
-    /** past a string starting at i; false at the character that breaks it */
-    const string = () => {
-        for (i++; i < text.length;) {
-            const c = text.charCodeAt(i);
-            if (c === 0x22) {
-                i++;
-                return true;
-            }
-            if (c === 0x5c) {
-                JSON_ESCAPE.lastIndex = i;
-                if (!JSON_ESCAPE.test(text))
-                    return false;
-                i = JSON_ESCAPE.lastIndex;
-            }
-            else if (c < 0x20)
-                return false;
-            else
-                i++;
-        }
-        return false;
-    };
-    for (;;) {
-        skipSpace();
-        const c = text[i];
-        if (state === 'after') {
-            const open = containers.at(-1);
-            if (open === undefined)
-                return i < text.length ? wrong('the end of the text') : undefined;
-            if (c === ',') {
-                i++;
-                state = open === '{' ? 'key' : 'value';
-            }
-            else if (c === (open === '{' ? '}' : ']')) {
-                i++;
-                containers.pop();
-            }
-            else
-                return wrong(`"," or "${open === '{' ? '}' : ']'}"`);
-            continue;
-        }
-        if (state === 'keyOrEnd' || state === 'key') {
-            if (state === 'keyOrEnd' && c === '}') {
-                i++;
-                containers.pop();
-                state = 'after';
-                continue;
-            }
-            if (c !== '"')
-                return wrong('a key in double quotes');
-            if (!string())
-                return wrong('the rest of the key');
-            skipSpace();
-            if (text[i] !== ':')
-                return wrong('":"');
-            i++;
-            state = 'value';
-            continue;
-        }
-        if (state === 'valueOrEnd' && c === ']') {
-            i++;
-            containers.pop();
-            state = 'after';
-            continue;
-        }
-        if (c === '{' || c === '[') {
-            containers.push(c);
-            i++;
-            state = c === '{' ? 'keyOrEnd' : 'valueOrEnd';
-            continue;
-        }
-        if (c === '"') {
-            if (!string())
-                return wrong('the rest of the string');
-        }
-        else {
-            JSON_NUMBER.lastIndex = i;
-            const literal = ['true', 'false', 'null'].find((word) => text.startsWith(word, i));
-            if (literal)
-                i += literal.length;
-            else if (JSON_NUMBER.test(text))
-                i = JSON_NUMBER.lastIndex;
-            else
-                return wrong('a value');
-        }
-        state = 'after';
-    }
-}
-function describeJsonMistake(text, offset, expected) {
-    const c = text[offset];
-    if (c === undefined)
-        return `the text ends where ${expected} should come`;
-    if (c === '/' && (text[offset + 1] === '/' || text[offset + 1] === '*'))
-        return 'a comment';
-    if ((c === '}' || c === ']') && /,\s*$/.test(text.slice(Math.max(0, offset - 200), offset)))
-        return `a trailing comma before "${c}"`;
-    if (c === "'")
-        return 'a string in single quotes';
-    return `expected ${expected}, found ${JSON.stringify(text.slice(offset, offset + 12))}`;
-}
-/** The line of the node at path, or of its nearest ancestor the document has. */
-function lineOfPath(doc, lineCounter, path) {
-    for (let n = path.length; n >= 0; n--) {
-        const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-        if (node && typeof node === 'object' && 'range' in node && Array.isArray(node.range)) {
-            return lineCounter.linePos(node.range[0]).line;
-        }
-        if (n > 0 && !(0,yaml_dist/* isMap */.jh)(doc.contents) && !(0,yaml_dist/* isSeq */.oP)(doc.contents))
-            break;
-    }
-    return undefined;
-}
-/** JSON Lines: one value per non-blank line; the line of each is its index. */
-function parseJsonl(text, file) {
-    const values = [];
-    const lines = [];
-    text.split('\n').forEach((raw, i) => {
-        const line = raw.trim();
-        if (line === '')
-            return;
-        values.push(parseJsonLine(line, file, i + 1));
-        lines.push(i + 1);
-    });
-    return { value: values, file, lineOf: (path) => (typeof path[0] === 'number' ? lines[path[0]] : undefined) };
-}
-/** One line of a JSONL file, parsed and checked for nesting. */
-function parseJsonLine(line, file, number) {
-    let value;
-    try {
-        value = JSON.parse(line);
-    }
-    catch (err) {
-        throw new ConfigError(`${file}:${number}: not valid JSON: ${err.message}`, file);
-    }
-    const deep = nestingPath(value);
-    if (deep)
-        throw tooDeepError(`${file}:${number}`, deep);
-    return value;
-}
-/** What a zod issue would accept, in words. */
-function describeIssue(issue, value) {
-    if (issue.code === 'invalid_value' && issue.values.length > 1) {
-        // name the value given beside the valid ones: `grading_method: fuzzy` is then found at a glance
-        return `${describeValue(value)} is not one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    }
-    if (issue.code === 'invalid_value')
-        return `${issue.message}`;
-    if (issue.code === 'invalid_union') {
-        // "Invalid input" says nothing: name what each alternative expected at this very place
-        const expected = [
-            ...new Set(issue.errors.flatMap((branch) => branch.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => i.expected)))
-        ];
-        if (expected.length)
-            return `expected ${expected.map((e) => (e === 'array' ? 'a list' : `a ${e}`)).join(' or ')}, got ${describeValue(value)}`;
-    }
-    return issue.message;
-}
-function valueAt(root, path) {
-    let value = root;
-    for (const key of path)
-        value = value !== null && typeof value === 'object' ? value[key] : undefined;
-    return value;
-}
-function describeValue(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'a list';
-    if (typeof value === 'object')
-        return 'a mapping';
-    if (typeof value === 'string')
-        return `the string ${JSON.stringify(value.slice(0, 40))}`;
-    return `${typeof value} ${String(value)}`;
-}
-function defOf(node) {
-    return node._zod.def;
-}
-/** The object schema under optional/default/pipe wrappers, if it is one. */
-function objectShape(node) {
-    for (let def = defOf(node), depth = 0; depth < 10; depth++) {
-        if (def.type === 'object')
-            return def.shape;
-        const inner = def.innerType ?? def.in;
-        if (!inner)
-            return undefined;
-        def = defOf(inner);
-    }
-    return undefined;
-}
-/** The object schema at a path of keys (through objects only), if there is one. */
-function shapeAt(schema, path) {
-    let shape = objectShape(schema);
-    for (const key of path) {
-        const child = typeof key === 'string' ? shape?.[key] : undefined;
-        shape = child ? objectShape(child) : undefined;
-    }
-    return shape;
-}
-/** Every place (a path of nested mappings) where the schema has `key`. */
-function homesOf(schema, key) {
-    const homes = [];
-    const visit = (shape, path) => {
-        if (!shape || path.length > 4)
-            return;
-        for (const [name, child] of Object.entries(shape)) {
-            if (name === key)
-                homes.push([...path, name]);
-            visit(objectShape(child), [...path, name]);
-        }
-    };
-    visit(objectShape(schema), []);
-    return homes;
-}
-/**
- * An unknown key, and what it likely meant: a key of a nested mapping written one
- * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
- */
-function unknownKey(schema, at, key) {
-    const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]));
-    if (elsewhere.length) {
-        const names = elsewhere.map((home) => formatPath(home));
-        return `unknown key "${key}" here: did you mean ${names.join(' or ')}? (it belongs under ${elsewhere.map((home) => `${formatPath(home.slice(0, -1))}:`).join(' or ')})`;
-    }
-    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name.toLowerCase() === key.toLowerCase() || (0,mod/* distance */.Io)(name, key) <= 2);
-    if (near.length)
-        return `unknown key "${key}": did you mean ${near.map((name) => `"${name}"`).join(' or ')}?`;
-    return `unknown key "${key}" (remove or fix the spelling)`;
-}
-/** One line per problem: each unknown key on its own line, at the key itself. */
-function issueLines(schema, issue, located, base) {
-    const inner = issue.path;
-    const place = (path) => {
-        const line = located.lineOf(path);
-        return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`;
-    };
-    if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`);
-    }
-    return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
-}
-/** Validate with zod and turn the first issues into one readable ConfigError. */
-function parse_validate(schema, located, base = [], what = '') {
-    const result = schema.safeParse(located.value);
-    if (result.success)
-        return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
-}
-
-;// CONCATENATED MODULE: ./src/config/promptfoo/schema.ts
-/**
- * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
- * schemas: what is validated here is what is honoured; keys that would change
- * what is run or graded and that evalgate does not honour are refused by name.
- */
-
-const nonNegative = schemas_number().min(0);
-const promptfooAssertionSchema = object({
-    type: schemas_string().min(1),
-    value: unknown().optional(),
-    threshold: schemas_number().optional(),
-    weight: nonNegative.optional(),
-    metric: schemas_string().optional(),
-    transform: schemas_string().optional(),
-    /** assert-set only; a getter, so that the type of the nested list is inferred too */
-    get assert() {
-        return array(promptfooAssertionSchema).optional();
-    },
-    config: record(schemas_string(), unknown()).optional()
-})
-    .strict();
-const testOptionsSchema = object({
-    transform: schemas_string().optional(),
-    prefix: schemas_string().optional(),
-    suffix: schemas_string().optional(),
-    disableVarExpansion: schemas_boolean().optional(),
-    disableDefaultAsserts: schemas_boolean().optional()
-})
-    .strict();
-const promptfooTestSchema = object({
-    description: schemas_string().optional(),
-    vars: record(schemas_string(), unknown()).optional(),
-    assert: array(promptfooAssertionSchema).optional(),
-    options: testOptionsSchema.optional(),
-    threshold: schemas_number().optional(),
-    metadata: record(schemas_string(), unknown()).optional()
-})
-    .strict();
-/** A provider as the target runs it: promptfoo's `id` with its options. */
-const promptfooProviderSchema = object({
-    id: schemas_string().min(1),
-    label: schemas_string().min(1).optional(),
-    config: record(schemas_string(), unknown()).optional(),
-    transform: schemas_string().optional(),
-    delay: nonNegative.optional()
-})
-    .strict();
-const promptObject = object({ raw: schemas_string().optional(), id: schemas_string().optional(), label: schemas_string().optional() }).strict();
-const promptfooConfigSchema = object({
-    $schema: schemas_string().optional(),
-    description: schemas_string().optional(),
-    prompts: union([schemas_string().min(1), array(union([schemas_string().min(1), promptObject])).min(1), record(schemas_string(), schemas_string())]),
-    providers: union([schemas_string().min(1), array(union([schemas_string().min(1), promptfooProviderSchema])).min(1)]),
-    tests: union([schemas_string().min(1), array(union([schemas_string().min(1), promptfooTestSchema]))]),
-    defaultTest: promptfooTestSchema.optional(),
-    /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
-    env: record(schemas_string(), union([schemas_string(), schemas_number(), schemas_boolean()])).optional(),
-    evaluateOptions: object({ maxConcurrency: schemas_number().int().min(1).optional(), repeat: schemas_number().int().min(1).optional() })
-        .passthrough()
-        .optional(),
-    // where promptfoo writes and shares its own results: nothing evalgate reads
-    outputPath: union([schemas_string(), array(schemas_string())]).optional(),
-    sharing: unknown().optional(),
-    writeLatestResults: schemas_boolean().optional(),
-    tags: record(schemas_string(), schemas_string()).optional(),
-    metadata: record(schemas_string(), unknown()).optional(),
-    /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
-    evalgate: record(schemas_string(), unknown()).optional()
-})
-    .strict();
-
-;// CONCATENATED MODULE: ./src/config/schema.ts
-/**
- * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
- * The JSON Schema in schema/evalgate.schema.json is generated from these.
- */
-
-
-const schema_nonNegative = schemas_number().min(0);
-const fraction = schemas_number().min(0).max(1);
-const positiveInt = schemas_number().int().min(1);
-const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)";
-const assertionSchema = object({
-    type: schemas_string().min(1),
-    value: unknown().optional(),
-    threshold: schemas_number().optional(),
-    weight: schema_nonNegative.optional(),
-    flags: schemas_string().optional(),
-    tolerance: schema_nonNegative.optional(),
-    relTolerance: schema_nonNegative.optional(),
-    file: schemas_string().optional(),
-    metric: schemas_string().optional(),
-    /** trajectory-match: strict | unordered | subset | superset */
-    mode: schemas_string().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
-    args: schemas_string().optional(),
-    /** llm-rubric: show the judge the tool calls too */
-    includeToolCalls: schemas_boolean().optional()
-})
-    .strict();
-const caseSchema = object({
-    id: union([schemas_string().min(1), schemas_number()]).optional(),
-    name: schemas_string().optional(),
-    description: schemas_string().optional(),
-    input: unknown().optional(),
-    tags: array(schemas_string()).optional(),
-    assert: array(assertionSchema).optional(),
-    expected: unknown().optional(),
-    check: schemas_string().optional(),
-    grading_method: schemas_enum(['exact_match', 'contains', 'json_exact']).optional(),
-    task_type: schemas_string().optional(),
-    ideal: union([schemas_string(), array(schemas_string())]).optional(),
-    metadata: record(schemas_string(), unknown()).optional()
-})
-    .strict();
-const argv = union([schemas_string().min(1), array(schemas_string()).min(1)]);
-const httpSchema = object({
-    url: schemas_string().min(1),
-    method: schemas_enum(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
-    headers: record(schemas_string(), schemas_string()).optional(),
-    body: unknown().optional(),
-    /** dot paths into the JSON reply (SPEC §10) */
-    output: schemas_string().optional(),
-    toolCalls: schemas_string().optional(),
-    usage: schemas_string().optional()
-})
-    .strict();
-const openaiTargetSchema = object({
-    model: schemas_string().min(1),
-    baseUrl: schemas_string().default('https://api.openai.com/v1'),
-    apiKeyEnv: schemas_string().default('OPENAI_API_KEY'),
-    system: schemas_string().optional(),
-    prompt: schemas_string().default('{{input}}'),
-    temperature: schemas_number().min(0).max(2).optional(),
-    maxTokens: positiveInt.optional()
-})
-    .strict();
-const targetSchema = object({
-    command: argv.optional(),
-    protocol: schemas_enum(['stdio', 'jsonl']).default('stdio'),
-    workers: positiveInt.max(256).default(1),
-    http: httpSchema.optional(),
-    openai: openaiTargetSchema.optional(),
-    module: schemas_string().min(1).optional(),
-    /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
-    promptfoo: object({ providers: array(promptfooProviderSchema).min(1) })
-        .strict()
-        .optional(),
-    env: record(schemas_string(), schemas_string()).default({}),
-    cwd: schemas_string().optional(),
-    timeoutMs: positiveInt.default(60_000),
-    maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
-    retries: schemas_number().int().min(0).max(10).default(2),
-    /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
-    output: schemas_enum(['text', 'json']).default('text'),
-    /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
-    tools: array(record(schemas_string(), unknown())).optional()
-})
-    .strict()
-    .superRefine((t, ctx) => {
-    const kinds = ['command', 'http', 'openai', 'module', 'promptfoo'].filter((k) => t[k] !== undefined);
-    if (kinds.length !== 1) {
-        ctx.addIssue({
-            code: 'custom',
-            message: kinds.length === 0
-                ? 'target needs exactly one of: command, http, openai, module'
-                : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
-        });
-    }
-});
-const judgeSchema = object({
-    provider: schemas_enum(['openai', 'command']).default('openai'),
-    model: schemas_string().default('gpt-4o-mini'),
-    /** the model behind `similar` (embeddings from judge.baseUrl) */
-    embeddingModel: schemas_string().default('text-embedding-3-small'),
-    baseUrl: schemas_string().default('https://api.openai.com/v1'),
-    apiKeyEnv: schemas_string().default('OPENAI_API_KEY'),
-    command: argv.optional(),
-    threshold: fraction.default(0.5),
-    concurrency: positiveInt.max(256).default(4),
-    reuse: schemas_boolean().default(true),
-    samples: positiveInt.max(15).default(1),
-    timeoutMs: positiveInt.default(60_000),
-    retries: schemas_number().int().min(0).max(10).default(4),
-    env: record(schemas_string(), schemas_string()).default({})
-})
-    .strict()
-    .superRefine((j, ctx) => {
-    if (j.provider === 'command' && j.command === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' });
-    }
-});
-const gateSchema = object({
-    maxRegressions: schemas_number().int().min(0).default(0),
-    maxPassRateDrop: fraction.optional(),
-    maxMeanScoreDrop: fraction.optional(),
-    minPassRate: fraction.default(0),
-    minMeanScore: fraction.default(0),
-    failOnMissingBaseline: schemas_boolean().default(false),
-    alpha: schemas_number().gt(0).lt(1).default(0.05),
-    /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
-    maxRemoved: schemas_number().int().min(0).default(0),
-    /** cases whose fingerprint differs from the baseline's; no limit when unset */
-    maxChanged: schemas_number().int().min(0).optional(),
-    /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
-    minComparable: fraction.default(0.5),
-    useConfidenceBound: schemas_boolean().default(false),
-    /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
-    maxCostIncrease: schema_nonNegative.optional(),
-    maxTokensIncrease: schema_nonNegative.optional(),
-    maxLatencyIncrease: schema_nonNegative.optional()
-})
-    .strict();
-/** Named shields.io colours (and their aliases), or a hex colour with or without "#". */
-const BADGE_COLOR_NAMES = [
-    'brightgreen',
-    'green',
-    'yellowgreen',
-    'yellow',
-    'orange',
-    'red',
-    'blue',
-    'grey',
-    'gray',
-    'lightgrey',
-    'lightgray',
-    'success',
-    'important',
-    'critical',
-    'informational',
-    'inactive'
-];
-const badgeColor = union([
-    schemas_enum(BADGE_COLOR_NAMES),
-    schemas_string()
-        .regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')
-]);
-const badgeSchema = object({
-    /** default: "evals", or "<name> evals" for a config named otherwise */
-    label: schemas_string().min(1).max(100).optional(),
-    /** the colour of the highest band whose `min` the pass rate reaches; below every band: red */
-    bands: array(object({ min: fraction, color: badgeColor }).strict())
-        .min(1)
-        .optional(),
-    style: schemas_enum(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
-})
-    .strict();
-/** USD per million tokens, by model name (SPEC §10) */
-const pricingSchema = record(schemas_string(), object({ input: schema_nonNegative, output: schema_nonNegative }).strict());
-const budgetSchema = object({
-    /** target plus judge: once spent, no new trial starts */
-    maxCostUsd: schemas_number().positive()
-})
-    .strict();
-const configSchema = object({
-    $schema: schemas_string().optional(),
-    version: literal(1).default(1),
-    name: schemas_string()
-        .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-" (it names the artifact)')
-        .default('evals'),
-    dataset: union([schemas_string().min(1), array(schemas_string().min(1)).min(1)]).optional(),
-    cases: array(unknown()).optional(),
-    target: targetSchema,
-    concurrency: positiveInt.max(1024).default(8),
-    repeat: positiveInt.max(1000).default(1),
-    // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
-    repeatPassThreshold: schemas_number().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
-    rerunFlips: schemas_number().int().min(0).max(100).default(0),
-    /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
-    checkTimeoutMs: positiveInt.default(10_000),
-    judge: judgeSchema.optional(),
-    gate: gateSchema.default(() => gateSchema.parse({})),
-    pricing: pricingSchema.optional(),
-    budget: budgetSchema.optional(),
-    defaults: object({ assert: array(assertionSchema).default([]), tags: array(schemas_string()).default([]) })
-        .strict()
-        .default(() => ({ assert: [], tags: [] })),
-    badge: badgeSchema.optional()
-})
-    .strict()
-    .superRefine((c, ctx) => {
-    if (c.dataset === undefined && c.cases === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
-    }
-});
-
+// EXTERNAL MODULE: ./src/config/fingerprint.ts
+var fingerprint = __nccwpck_require__(4974);
+// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
+var lib_parse = __nccwpck_require__(1020);
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __nccwpck_require__(131);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
 /**
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
@@ -44027,9 +38441,9 @@ const configSchema = object({
 function readError(file, err) {
     const code = err.code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
-    return new ConfigError(`${file}: cannot read: ${why}`, file);
+    return new errors/* ConfigError */.xL(`${file}: cannot read: ${why}`, file);
 }
-const notUtf8 = (file) => new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
+const notUtf8 = (file) => new errors/* ConfigError */.xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
 async function readText(file) {
     let bytes;
     try {
@@ -44049,11 +38463,11 @@ async function readText(file) {
 async function* utf8Chunks(file) {
     const decode = strictUtf8Decoder(() => notUtf8(file));
     try {
-        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(file))
+        for await (const chunk of (0,external_node_fs_.createReadStream)(file))
             yield decode(chunk);
     }
     catch (err) {
-        throw err instanceof ConfigError ? err : readError(file, err);
+        throw err instanceof errors/* ConfigError */.xL ? err : readError(file, err);
     }
     yield decode();
 }
@@ -44075,7 +38489,7 @@ async function readJsonlCases(file, into) {
             if (line === '')
                 continue;
             const at = number;
-            into.add(parseJsonLine(line, file, at), { file, lineOf: () => at }, [index++]);
+            into.add((0,lib_parse/* parseJsonLine */.wz)(line, file, at), { file, lineOf: () => at }, [index++]);
         }
     }
     finally {
@@ -44088,13 +38502,13 @@ const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(external_node_path_defa
 function parseDatasetText(text, file) {
     const ext = external_node_path_default().extname(file).toLowerCase();
     if (isJsonl(file)) {
-        const located = parseJsonl(text, file);
+        const located = (0,lib_parse/* parseJsonl */.wI)(text, file);
         return { located, base: [], cases: located.value };
     }
     if (!['.yaml', '.yml', '.json'].includes(ext)) {
-        throw new ConfigError(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
+        throw new errors/* ConfigError */.xL(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
     }
-    const located = parse_parseStructured(text, file);
+    const located = (0,lib_parse/* parseStructured */.jE)(text, file);
     const value = located.value;
     if (Array.isArray(value))
         return { located, base: [], cases: value };
@@ -44103,15 +38517,15 @@ function parseDatasetText(text, file) {
     }
     if (value === null || value === undefined)
         return { located, base: [], cases: [] };
-    throw new ConfigError(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
+    throw new errors/* ConfigError */.xL(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
 }
 async function expandPatterns(patterns, baseDir) {
     const files = [];
     for (const pattern of patterns) {
-        if (isDynamicPattern(pattern)) {
-            const found = (await glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
+        if ((0,tinyglobby_dist/* isDynamicPattern */.ey)(pattern)) {
+            const found = (await (0,tinyglobby_dist/* glob */.TI)(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
             if (found.length === 0)
-                throw new ConfigError(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
+                throw new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
             files.push(...found);
         }
         else {
@@ -44175,7 +38589,7 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new Fingerprinter(options.baseDir, options.judge);
+        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
@@ -44195,19 +38609,19 @@ class CaseNormalizer {
         const where = () => this.where(file, located.lineOf(at), at);
         let raw;
         if (value && typeof value === 'object' && !Array.isArray(value)) {
-            raw = parse_validate(caseSchema, { ...located, value }, at, 'case');
+            raw = (0,lib_parse/* validate */.tf)(schema/* caseSchema */.oe, { ...located, value }, at, 'case');
         }
         else {
-            throw new ConfigError(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
+            throw new errors/* ConfigError */.xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
         }
         if (raw.input === undefined)
-            throw new ConfigError(`${where()}: the case has no \`input\``, file);
+            throw new errors/* ConfigError */.xL(`${where()}: the case has no \`input\``, file);
         let own;
         try {
             own = raw.assert ?? shorthandAssertions(raw);
         }
         catch (err) {
-            throw new ConfigError(`${where()}: ${err.message}`, file);
+            throw new errors/* ConfigError */.xL(`${where()}: ${err.message}`, file);
         }
         // defaults come resolved against the config's folder; the case's own files against its dataset's
         const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)];
@@ -44216,7 +38630,7 @@ class CaseNormalizer {
             if (problem) {
                 const ownIndex = k - options.defaults.assert.length;
                 const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where();
-                throw new ConfigError(`${place}: ${problem}`, file);
+                throw new errors/* ConfigError */.xL(`${place}: ${problem}`, file);
             }
         });
         const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
@@ -44226,12 +38640,12 @@ class CaseNormalizer {
             id = String(raw.id);
             const previous = this.ids.get(id);
             if (previous !== undefined)
-                throw new ConfigError(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
+                throw new errors/* ConfigError */.xL(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
             this.ids.set(id, index);
         }
         else {
             // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-            const base = `h${contentHash(raw.input, 12)}`;
+            const base = `h${(0,hash/* contentHash */.A)(raw.input, 12)}`;
             const seen = this.contentKeys.get(base) ?? 0;
             this.contentKeys.set(base, seen + 1);
             id = seen === 0 ? base : `${base}~${seen + 1}`;
@@ -44252,12 +38666,12 @@ class CaseNormalizer {
     finish() {
         for (const [id, index] of this.ids) {
             if (this.contentKeys.has(id))
-                throw new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
+                throw new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
         }
         return this.cases;
     }
     where(file, line, at) {
-        return `${file}${line ? `:${line}` : ''} at ${formatPath(at) || `case ${at.at(-1)}`}`;
+        return `${file}${line ? `:${line}` : ''} at ${(0,lib_parse/* formatPath */.jV)(at) || `case ${at.at(-1)}`}`;
     }
     /** Where an earlier case is: its file and line, and its path there. */
     whereIs(index) {
@@ -44266,2844 +38680,8 @@ class CaseNormalizer {
     }
 }
 
-;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
-/**
- * promptfoo `prompts:` — a string, a list of strings and `{label, raw}`
- * objects, or a map of prompt → label; `file://` prompts read from .txt/.md
- * (split at lines of `---`), .json/.yaml (one prompt each: the content as
- * JSON) and .jsonl (one prompt per line). Each prompt has the label that is
- * part of its cases' keys.
- */
-
-
-
-
-const FILE = 'file://';
-/** promptfoo's prompt separator in text files */
-const DELIMITER = '---';
-function readPrompts(prompts, baseDir, where) {
-    const entries = typeof prompts === 'string'
-        ? [{ raw: prompts }]
-        : Array.isArray(prompts)
-            ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label }))
-            : Object.entries(prompts).map(([raw, label]) => ({ raw, label }));
-    return entries.flatMap((p, i) => {
-        const at = `${where} at prompts[${i}]`;
-        if (p.raw === '')
-            throw new ConfigError(`${at}: a prompt object needs \`raw\` (the prompt text or file://path)`, where);
-        if (!p.raw.startsWith(FILE))
-            return [{ raw: p.raw, label: p.label ?? p.raw }];
-        const found = readPromptFile(external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)), at);
-        const rel = external_node_path_default().relative(baseDir, external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)));
-        return found.map((raw, k) => ({
-            raw,
-            label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
-        }));
-    });
-}
-function readPromptFile(file, at) {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        throw new ConfigError(`${at}: cannot read the prompt file ${file}: ${errorMessage(err)}`, file);
-    }
-    const ext = external_node_path_default().extname(file).toLowerCase();
-    let prompts;
-    if (ext === '.txt' || ext === '.md' || ext === '')
-        prompts = splitText(text);
-    else if (ext === '.json')
-        prompts = [jsonText(() => JSON.parse(text), text)];
-    else if (ext === '.yaml' || ext === '.yml')
-        prompts = [jsonText(() => (0,yaml_dist/* parse */.qg)(text), text)];
-    else if (ext === '.jsonl')
-        prompts = text.split(/\r?\n/).filter((line) => line.length > 0);
-    else
-        throw new ConfigError(`${at}: prompt files of type "${ext}" are not supported by evalgate; use .txt, .md, .json, .yaml or .jsonl`, file);
-    if (prompts.length === 0)
-        throw new ConfigError(`${at}: ${file} has no prompt`, file);
-    return prompts;
-}
-function splitText(text) {
-    const prompts = [];
-    let lines = [];
-    const flush = () => {
-        const raw = lines.join('\n').trim();
-        if (raw)
-            prompts.push(raw);
-        lines = [];
-    };
-    for (const line of text.split(/\r?\n/)) {
-        if (line.trim() === DELIMITER)
-            flush();
-        else
-            lines.push(line);
-    }
-    flush();
-    return prompts;
-}
-/** A structured prompt file as the JSON text promptfoo sends; unparsable content is sent as it is. */
-function jsonText(parse, text) {
-    try {
-        return JSON.stringify(parse());
-    }
-    catch {
-        return text;
-    }
-}
-
-// EXTERNAL MODULE: ./node_modules/nunjucks/index.js
-var nunjucks = __nccwpck_require__(8115);
-var nunjucks_default = /*#__PURE__*/__nccwpck_require__.n(nunjucks);
-;// CONCATENATED MODULE: ./src/config/promptfoo/template.ts
-/**
- * Nunjucks templates as promptfoo renders them: prompts and assertion values
- * with the test's `vars`, no HTML escaping, an unknown variable renders empty,
- * a `load` filter that parses JSON, and `env` — here only the config's own
- * `env:` block, never the process environment (a template must not be able to
- * put the runner's secrets into a prompt).
- */
-
-class Templates {
-    env;
-    constructor(configEnv = {}) {
-        this.env = new (nunjucks_default()).Environment(null, { autoescape: false, throwOnUndefined: false });
-        this.env.addGlobal('env', configEnv);
-        this.env.addFilter('load', (text) => JSON.parse(text));
-    }
-    /** One template; throws nunjucks' own error (the caller says where the template was). */
-    render(template, vars) {
-        // a lone "{{" or "{%" (code, JSON in prose) is text: promptfoo leaves such a template as it is
-        if (/({%[^%]*$|{{[^}]*$|{#[^#]*$)/m.test(template))
-            return template;
-        return this.env.renderString(template, vars);
-    }
-    /**
-     * A prompt: a JSON prompt (chat messages) has the strings inside it rendered
-     * and is printed again with two-space indents; any other text has its string
-     * vars rendered first (a var may use another), then is rendered with them.
-     */
-    renderPrompt(raw, vars) {
-        let parsed;
-        try {
-            parsed = JSON.parse(raw);
-        }
-        catch {
-            const rendered = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, typeof v === 'string' ? this.render(v, vars) : v]));
-            return this.render(raw, rendered);
-        }
-        return JSON.stringify(this.renderDeep(parsed, vars), null, 2);
-    }
-    renderDeep(value, vars) {
-        if (typeof value === 'string')
-            return this.render(value, vars);
-        if (Array.isArray(value))
-            return value.map((v) => this.renderDeep(v, vars));
-        if (value && typeof value === 'object')
-            return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.renderDeep(v, vars)]));
-        return value;
-    }
-}
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/CsvError.js
-class CsvError extends Error {
-  constructor(code, message, options, ...contexts) {
-    if (Array.isArray(message)) message = message.join(" ").trim();
-    super(message);
-    if (Error.captureStackTrace !== undefined) {
-      Error.captureStackTrace(this, CsvError);
-    }
-    this.code = code;
-    for (const context of contexts) {
-      for (const key in context) {
-        const value = context[key];
-        this[key] = Buffer.isBuffer(value)
-          ? value.toString(options.encoding)
-          : value == null
-            ? value
-            : JSON.parse(JSON.stringify(value));
-      }
-    }
-  }
-}
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/is_object.js
-const is_object = function (obj) {
-  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_columns_array.js
-
-
-
-const normalize_columns_array = function (columns) {
-  const normalizedColumns = [];
-  for (let i = 0, l = columns.length; i < l; i++) {
-    const column = columns[i];
-    if (column === undefined || column === null || column === false) {
-      normalizedColumns[i] = { disabled: true };
-    } else if (typeof column === "string" || typeof column === "number") {
-      normalizedColumns[i] = { name: `${column}` };
-    } else if (is_object(column)) {
-      if (typeof column.name !== "string") {
-        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
-          "Option columns missing name:",
-          `property "name" is required at position ${i}`,
-          "when column is an object literal",
-        ]);
-      }
-      normalizedColumns[i] = column;
-    } else {
-      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
-        "Invalid column definition:",
-        "expect a string or a literal object,",
-        `got ${JSON.stringify(column)} at position ${i}`,
-      ]);
-    }
-  }
-  return normalizedColumns;
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/ResizeableBuffer.js
-class ResizeableBuffer {
-  constructor(size = 100) {
-    this.size = size;
-    this.length = 0;
-    this.buf = Buffer.allocUnsafe(size);
-  }
-  prepend(val) {
-    if (Buffer.isBuffer(val)) {
-      const length = this.length + val.length;
-      if (length >= this.size) {
-        this.resize();
-        if (length >= this.size) {
-          throw Error("INVALID_BUFFER_STATE");
-        }
-      }
-      const buf = this.buf;
-      this.buf = Buffer.allocUnsafe(this.size);
-      val.copy(this.buf, 0);
-      buf.copy(this.buf, val.length);
-      this.length += val.length;
-    } else {
-      const length = this.length++;
-      if (length === this.size) {
-        this.resize();
-      }
-      const buf = this.clone();
-      this.buf[0] = val;
-      buf.copy(this.buf, 1, 0, length);
-    }
-  }
-  append(val) {
-    const length = this.length++;
-    if (length === this.size) {
-      this.resize();
-    }
-    this.buf[length] = val;
-  }
-  clone() {
-    return Buffer.from(this.buf.slice(0, this.length));
-  }
-  resize() {
-    const length = this.length;
-    this.size = this.size * 2;
-    const buf = Buffer.allocUnsafe(this.size);
-    this.buf.copy(buf, 0, 0, length);
-    this.buf = buf;
-  }
-  toString(encoding) {
-    if (encoding) {
-      return this.buf.toString(encoding, 0, this.length);
-    } else {
-      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
-    }
-  }
-  toJSON() {
-    return this.toString("utf8");
-  }
-  reset() {
-    this.length = 0;
-  }
-}
-
-/* harmony default export */ const utils_ResizeableBuffer = (ResizeableBuffer);
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/init_state.js
-
-
-const init_state = function (options) {
-  // ECMAScript WhiteSpace + LineTerminator codepoints, encoded under
-  // `options.encoding`. Aligns trimming with `String.prototype.trim()`.
-  // https://tc39.es/ecma262/#sec-white-space
-  // https://tc39.es/ecma262/#sec-line-terminators
-  //
-  // Codepoints unrepresentable in the target encoding are dropped: Node's
-  // Buffer substitutes them with `?` (0x3F), and including those would cause
-  // literal `?` bytes in the input to be trimmed under `latin1`/`ascii`.
-  const timchars = [
-    // Basic Latin
-    0x0020, // [Space](https://www.fileformat.info/info/unicode/char/0020/index.htm)
-    0x0009, // [CHARACTER TABULATION (HT)](https://www.fileformat.info/info/unicode/char/0009/index.htm)
-    0x000a, // [LINE FEED (LF)](https://www.fileformat.info/info/unicode/char/000a/index.htm)
-    0x000d, // [CARRIAGE RETURN (CR)](https://www.fileformat.info/info/unicode/char/000d/index.htm)
-    0x000c, // [FORM FEED (FF)](https://www.fileformat.info/info/unicode/char/000c/index.htm)
-    0x000b, // [LINE TABULATION (VT)](https://www.fileformat.info/info/unicode/char/000b/index.htm)
-    // Latin-1 Supplement
-    0x00a0, // [NO-BREAK SPACE (NBSP)](https://www.fileformat.info/info/unicode/char/00a0/index.htm)
-    // Ogham
-    0x1680, // [OGHAM SPACE MARK](https://www.fileformat.info/info/unicode/char/1680/index.htm)
-    // General Punctuation
-    0x2000, // [EN QUAD](https://www.fileformat.info/info/unicode/char/2000/index.htm)
-    0x2001, // [EM QUAD](https://www.fileformat.info/info/unicode/char/2001/index.htm)
-    0x2002, // [EN SPACE](https://www.fileformat.info/info/unicode/char/2002/index.htm)
-    0x2003, // [EM SPACE](https://www.fileformat.info/info/unicode/char/2003/index.htm)
-    0x2004, // [THREE-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2004/index.htm)
-    0x2005, // [FOUR-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2005/index.htm)
-    0x2006, // [SIX-PER-EM SPACE](https://www.fileformat.info/info/unicode/char/2006/index.htm)
-    0x2007, // [FIGURE SPACE](https://www.fileformat.info/info/unicode/char/2007/index.htm)
-    0x2008, // [PUNCTUATION SPACE](https://www.fileformat.info/info/unicode/char/2008/index.htm)
-    0x2009, // [THIN SPACE](https://www.fileformat.info/info/unicode/char/2009/index.htm)
-    0x200a, // [HAIR SPACE](https://www.fileformat.info/info/unicode/char/200a/index.htm)
-    0x2028, // [LINE SEPARATOR](https://www.fileformat.info/info/unicode/char/2028/index.htm)
-    0x2029, // [PARAGRAPH SEPARATOR](https://www.fileformat.info/info/unicode/char/2029/index.htm)
-    0x202f, // [NARROW NO-BREAK SPACE (NNBSP)](https://www.fileformat.info/info/unicode/char/202f/index.htm)
-    0x205f, // [MEDIUM MATHEMATICAL SPACE (MMSP)](https://www.fileformat.info/info/unicode/char/205f/index.htm)
-    0x3000, // [IDEOGRAPHIC SPACE](https://www.fileformat.info/info/unicode/char/3000/index.htm)
-    0xfeff, // [ZERO WIDTH NO-BREAK SPACE (BOM)](https://www.fileformat.info/info/unicode/char/feff/index.htm)
-  ].reduce((acc, codepoint) => {
-    const encoded = Buffer.from(
-      String.fromCharCode(codepoint),
-      options.encoding,
-    );
-    if (codepoint !== 0x3f && encoded.length === 1 && encoded[0] === 0x3f) {
-      return acc;
-    }
-    acc.push(encoded);
-    return acc;
-  }, []);
-  // First-byte lookup table for `__isCharTrimable`. Non-whitespace bytes
-  // (the common case) bail out in O(1) without scanning every timchar.
-  const timcharFirstBytes = new Uint8Array(256);
-  for (const t of timchars) timcharFirstBytes[t[0]] = 1;
-  return {
-    bomSkipped: false,
-    bufBytesStart: 0,
-    castField: options.cast_function,
-    commenting: false,
-    delimiterBufPrevious: undefined,
-    delimiterDiscovered: false,
-    // Current error encountered by a record
-    error: undefined,
-    enabled: options.from_line === 1,
-    escaping: false,
-    escapeIsQuote:
-      Buffer.isBuffer(options.escape) &&
-      Buffer.isBuffer(options.quote) &&
-      Buffer.compare(options.escape, options.quote) === 0,
-    // columns can be `false`, `true`, `Array`
-    expectedRecordLength: Array.isArray(options.columns)
-      ? options.columns.length
-      : undefined,
-    field: new utils_ResizeableBuffer(20),
-    firstLineToHeaders: options.cast_first_line_to_header,
-    needMoreDataSize: Math.max(
-      // Skip if the remaining buffer smaller than comment
-      options.comment !== null ? options.comment.length : 0,
-      // Skip if the remaining buffer can be delimiter
-      ...(options.delimiter
-        ? options.delimiter.map((delimiter) => delimiter.length)
-        : []),
-      // Auto discovery of delimiter is limited to 1 character
-      options.delimiter_auto ? 1 : 0,
-      // Skip if the remaining buffer can be escape sequence
-      options.quote !== null ? options.quote.length : 0,
-      // Skip if the remaining buffer can be a multi-byte trim character
-      ...timchars.map((t) => t.length),
-    ),
-    previousBuf: undefined,
-    quoting: false,
-    stop: false,
-    rawBuffer: new utils_ResizeableBuffer(100),
-    record: [],
-    recordHasError: false,
-    record_length: 0,
-    recordDelimiterMaxLength:
-      options.record_delimiter.length === 0
-        ? 0
-        : Math.max(...options.record_delimiter.map((v) => v.length)),
-    trimChars: [
-      Buffer.from(" ", options.encoding)[0],
-      Buffer.from("\t", options.encoding)[0],
-    ],
-    wasQuoting: false,
-    wasRowDelimiter: false,
-    timchars: timchars,
-    timcharFirstBytes: timcharFirstBytes,
-  };
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/underscore.js
-const underscore = function (str) {
-  return str.replace(/([A-Z])/g, function (_, match) {
-    return "_" + match.toLowerCase();
-  });
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_options.js
-
-
-
-
-
-const normalize_options = function (opts) {
-  const options = {};
-  // Merge with user options
-  for (const opt in opts) {
-    options[underscore(opt)] = opts[opt];
-  }
-  // Normalize option `encoding`
-  // Note: defined first because other options depends on it
-  // to convert chars/strings into buffers.
-  if (options.encoding === undefined || options.encoding === true) {
-    options.encoding = "utf8";
-  } else if (options.encoding === null || options.encoding === false) {
-    options.encoding = null;
-  } else if (
-    typeof options.encoding !== "string" &&
-    options.encoding !== null
-  ) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_ENCODING",
-      [
-        "Invalid option encoding:",
-        "encoding must be a string or null to return a buffer,",
-        `got ${JSON.stringify(options.encoding)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `bom`
-  if (
-    options.bom === undefined ||
-    options.bom === null ||
-    options.bom === false
-  ) {
-    options.bom = false;
-  } else if (options.bom !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_BOM",
-      [
-        "Invalid option bom:",
-        "bom must be true,",
-        `got ${JSON.stringify(options.bom)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `cast`
-  options.cast_function = null;
-  if (
-    options.cast === undefined ||
-    options.cast === null ||
-    options.cast === false ||
-    options.cast === ""
-  ) {
-    options.cast = undefined;
-  } else if (typeof options.cast === "function") {
-    options.cast_function = options.cast;
-    options.cast = true;
-  } else if (options.cast !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_CAST",
-      [
-        "Invalid option cast:",
-        "cast must be true or a function,",
-        `got ${JSON.stringify(options.cast)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `cast_date`
-  if (
-    options.cast_date === undefined ||
-    options.cast_date === null ||
-    options.cast_date === false ||
-    options.cast_date === ""
-  ) {
-    options.cast_date = false;
-  } else if (options.cast_date === true) {
-    options.cast_date = function (value) {
-      const date = Date.parse(value);
-      return !isNaN(date) ? new Date(date) : value;
-    };
-  } else if (typeof options.cast_date !== "function") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_CAST_DATE",
-      [
-        "Invalid option cast_date:",
-        "cast_date must be true or a function,",
-        `got ${JSON.stringify(options.cast_date)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `columns`
-  options.cast_first_line_to_header = undefined;
-  if (options.columns === true) {
-    // Fields in the first line are converted as-is to columns
-    options.cast_first_line_to_header = undefined;
-  } else if (typeof options.columns === "function") {
-    options.cast_first_line_to_header = options.columns;
-    options.columns = true;
-  } else if (Array.isArray(options.columns)) {
-    options.columns = normalize_columns_array(options.columns);
-  } else if (
-    options.columns === undefined ||
-    options.columns === null ||
-    options.columns === false
-  ) {
-    options.columns = false;
-  } else {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_COLUMNS",
-      [
-        "Invalid option columns:",
-        "expect an array, a function or true,",
-        `got ${JSON.stringify(options.columns)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `group_columns_by_name`
-  if (
-    options.group_columns_by_name === undefined ||
-    options.group_columns_by_name === null ||
-    options.group_columns_by_name === false
-  ) {
-    options.group_columns_by_name = false;
-  } else if (options.group_columns_by_name !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-      [
-        "Invalid option group_columns_by_name:",
-        "expect an boolean,",
-        `got ${JSON.stringify(options.group_columns_by_name)}`,
-      ],
-      options,
-    );
-  } else if (options.columns === false) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
-      [
-        "Invalid option group_columns_by_name:",
-        "the `columns` mode must be activated.",
-      ],
-      options,
-    );
-  }
-  // Normalize option `comment`
-  if (
-    options.comment === undefined ||
-    options.comment === null ||
-    options.comment === false ||
-    options.comment === ""
-  ) {
-    options.comment = null;
-  } else {
-    if (typeof options.comment === "string") {
-      options.comment = Buffer.from(options.comment, options.encoding);
-    }
-    if (!Buffer.isBuffer(options.comment)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_COMMENT",
-        [
-          "Invalid option comment:",
-          "comment must be a buffer or a string,",
-          `got ${JSON.stringify(options.comment)}`,
-        ],
-        options,
-      );
-    }
-  }
-  // Normalize option `comment_no_infix`
-  if (
-    options.comment_no_infix === undefined ||
-    options.comment_no_infix === null ||
-    options.comment_no_infix === false
-  ) {
-    options.comment_no_infix = false;
-  } else if (options.comment_no_infix !== true) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_COMMENT",
-      [
-        "Invalid option comment_no_infix:",
-        "value must be a boolean,",
-        `got ${JSON.stringify(options.comment_no_infix)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `delimiter_auto`
-  if (
-    options.delimiter_auto === undefined ||
-    options.delimiter_auto === null ||
-    options.delimiter_auto === false
-  ) {
-    options.delimiter_auto = false;
-  } else if (options.delimiter_auto === true) {
-    options.delimiter_auto = {};
-  } else if (!is_object(options.delimiter_auto)) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_DELIMITER_AUTO",
-      [
-        "Invalid option delimiter_auto:",
-        "delimiter_auto must be a boolean or a configuration object,",
-        `got ${JSON.stringify(options.delimiter_auto)}`,
-      ],
-      options,
-    );
-  }
-  if (options.delimiter_auto) {
-    if (options.delimiter_auto.preferred === undefined)
-      options.delimiter_auto.preferred = {
-        [",".charCodeAt(0)]: 1.8,
-        ["\t".charCodeAt(0)]: 1.8,
-        [";".charCodeAt(0)]: 1.6,
-        [" ".charCodeAt(0)]: 1.6,
-        [":".charCodeAt(0)]: 1.5,
-        [".".charCodeAt(0)]: 1.4,
-        ["/".charCodeAt(0)]: 1.4,
-      };
-    else if (!is_object(options.delimiter_auto.preferred)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "preferred must be an object,",
-          `got ${JSON.stringify(options.delimiter_auto.preferred)}`,
-        ],
-        options,
-      );
-    }
-    if (options.delimiter_auto.score === undefined)
-      options.delimiter_auto.score = (info, options) => {
-        return (
-          (info.total - info.std) * (options.preferred[info.char_code] || 1)
-        );
-      };
-    else if (typeof options.delimiter_auto.score !== "function") {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "score must be a function,",
-          `got ${JSON.stringify(options.delimiter_auto.score)}`,
-        ],
-        options,
-      );
-    }
-    if (options.delimiter_auto.size === undefined)
-      options.delimiter_auto.size = 2048;
-    else if (typeof options.delimiter_auto.size !== "number") {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER_AUTO",
-        [
-          "Invalid option delimiter_auto:",
-          "size must be a number,",
-          `got ${JSON.stringify(options.delimiter_auto.size)}`,
-        ],
-        options,
-      );
-    }
-  }
-  // Normalize option `delimiter`
-  const delimiter_json = JSON.stringify(options.delimiter);
-  if (options.delimiter_auto !== false) {
-    options.delimiter = [];
-  }
-  if (!Array.isArray(options.delimiter)) {
-    if (
-      options.delimiter === undefined ||
-      options.delimiter === null ||
-      options.delimiter === false
-    ) {
-      options.delimiter = Buffer.from(",", options.encoding);
-    }
-    options.delimiter = [options.delimiter];
-  }
-  options.delimiter = options.delimiter.map(function (delimiter) {
-    if (typeof delimiter === "string") {
-      delimiter = Buffer.from(delimiter, options.encoding);
-    }
-    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_DELIMITER",
-        [
-          "Invalid option delimiter:",
-          "delimiter must be a non empty string or buffer or array of string|buffer,",
-          `got ${delimiter_json}`,
-        ],
-        options,
-      );
-    }
-    return delimiter;
-  });
-  // Normalize option `escape`
-  if (options.escape === undefined || options.escape === true) {
-    options.escape = Buffer.from('"', options.encoding);
-  } else if (typeof options.escape === "string") {
-    options.escape = Buffer.from(options.escape, options.encoding);
-  } else if (options.escape === null || options.escape === false) {
-    options.escape = null;
-  }
-  if (options.escape !== null) {
-    if (!Buffer.isBuffer(options.escape)) {
-      throw new Error(
-        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`,
-      );
-    }
-  }
-  // Normalize option `from`
-  if (options.from === undefined || options.from === null) {
-    options.from = 1;
-  } else {
-    if (typeof options.from === "string" && /\d+/.test(options.from)) {
-      options.from = parseInt(options.from);
-    }
-    if (Number.isInteger(options.from)) {
-      if (options.from < 0) {
-        throw new Error(
-          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`,
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`,
-      );
-    }
-  }
-  // Normalize option `from_line`
-  if (options.from_line === undefined || options.from_line === null) {
-    options.from_line = 1;
-  } else {
-    if (
-      typeof options.from_line === "string" &&
-      /\d+/.test(options.from_line)
-    ) {
-      options.from_line = parseInt(options.from_line);
-    }
-    if (Number.isInteger(options.from_line)) {
-      if (options.from_line <= 0) {
-        throw new Error(
-          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`,
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`,
-      );
-    }
-  }
-  // Normalize options `ignore_last_delimiters`
-  if (
-    options.ignore_last_delimiters === undefined ||
-    options.ignore_last_delimiters === null
-  ) {
-    options.ignore_last_delimiters = false;
-  } else if (typeof options.ignore_last_delimiters === "number") {
-    options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
-    if (options.ignore_last_delimiters === 0) {
-      options.ignore_last_delimiters = false;
-    }
-  } else if (typeof options.ignore_last_delimiters !== "boolean") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
-      [
-        "Invalid option `ignore_last_delimiters`:",
-        "the value must be a boolean value or an integer,",
-        `got ${JSON.stringify(options.ignore_last_delimiters)}`,
-      ],
-      options,
-    );
-  }
-  if (options.ignore_last_delimiters === true && options.columns === false) {
-    throw new CsvError(
-      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
-      [
-        "The option `ignore_last_delimiters`",
-        "requires the activation of the `columns` option",
-      ],
-      options,
-    );
-  }
-  // Normalize option `info`
-  if (
-    options.info === undefined ||
-    options.info === null ||
-    options.info === false
-  ) {
-    options.info = false;
-  } else if (options.info !== true) {
-    throw new Error(
-      `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`,
-    );
-  }
-  // Normalize option `max_record_size`
-  if (
-    options.max_record_size === undefined ||
-    options.max_record_size === null ||
-    options.max_record_size === false
-  ) {
-    options.max_record_size = 0;
-  } else if (
-    Number.isInteger(options.max_record_size) &&
-    options.max_record_size >= 0
-  ) {
-    // Great, nothing to do
-  } else if (
-    typeof options.max_record_size === "string" &&
-    /\d+/.test(options.max_record_size)
-  ) {
-    options.max_record_size = parseInt(options.max_record_size);
-  } else {
-    throw new Error(
-      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`,
-    );
-  }
-  // Normalize option `objname`
-  if (
-    options.objname === undefined ||
-    options.objname === null ||
-    options.objname === false
-  ) {
-    options.objname = undefined;
-  } else if (Buffer.isBuffer(options.objname)) {
-    if (options.objname.length === 0) {
-      throw new Error(`Invalid Option: objname must be a non empty buffer`);
-    }
-    if (options.encoding === null) {
-      // Don't call `toString`, leave objname as a buffer
-    } else {
-      options.objname = options.objname.toString(options.encoding);
-    }
-  } else if (typeof options.objname === "string") {
-    if (options.objname.length === 0) {
-      throw new Error(`Invalid Option: objname must be a non empty string`);
-    }
-    // Great, nothing to do
-  } else if (typeof options.objname === "number") {
-    // if(options.objname.length === 0){
-    //   throw new Error(`Invalid Option: objname must be a non empty string`);
-    // }
-    // Great, nothing to do
-  } else {
-    throw new Error(
-      `Invalid Option: objname must be a string or a buffer, got ${options.objname}`,
-    );
-  }
-  if (options.objname !== undefined) {
-    if (typeof options.objname === "number") {
-      if (options.columns !== false) {
-        throw Error(
-          "Invalid Option: objname index cannot be combined with columns or be defined as a field",
-        );
-      }
-    } else {
-      // A string or a buffer
-      if (options.columns === false) {
-        throw Error(
-          "Invalid Option: objname field must be combined with columns or be defined as an index",
-        );
-      }
-    }
-  }
-  // Normalize option `on_record`
-  if (options.on_record === undefined || options.on_record === null) {
-    options.on_record = undefined;
-  } else if (typeof options.on_record !== "function") {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_ON_RECORD",
-      [
-        "Invalid option `on_record`:",
-        "expect a function,",
-        `got ${JSON.stringify(options.on_record)}`,
-      ],
-      options,
-    );
-  }
-  // Normalize option `on_skip`
-  // options.on_skip ??= (err, chunk) => {
-  //   this.emit('skip', err, chunk);
-  // };
-  if (
-    options.on_skip !== undefined &&
-    options.on_skip !== null &&
-    typeof options.on_skip !== "function"
-  ) {
-    throw new Error(
-      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`,
-    );
-  }
-  // Normalize option `quote`
-  if (
-    options.quote === null ||
-    options.quote === false ||
-    options.quote === ""
-  ) {
-    options.quote = null;
-  } else {
-    if (options.quote === undefined || options.quote === true) {
-      options.quote = Buffer.from('"', options.encoding);
-    } else if (typeof options.quote === "string") {
-      options.quote = Buffer.from(options.quote, options.encoding);
-    }
-    if (!Buffer.isBuffer(options.quote)) {
-      throw new Error(
-        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`,
-      );
-    }
-  }
-  // Normalize option `raw`
-  if (
-    options.raw === undefined ||
-    options.raw === null ||
-    options.raw === false
-  ) {
-    options.raw = false;
-  } else if (options.raw !== true) {
-    throw new Error(
-      `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`,
-    );
-  }
-  // Normalize option `record_delimiter`
-  if (options.record_delimiter === undefined) {
-    options.record_delimiter = [];
-  } else if (
-    typeof options.record_delimiter === "string" ||
-    Buffer.isBuffer(options.record_delimiter)
-  ) {
-    if (options.record_delimiter.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a non empty string or buffer,",
-          `got ${JSON.stringify(options.record_delimiter)}`,
-        ],
-        options,
-      );
-    }
-    options.record_delimiter = [options.record_delimiter];
-  } else if (!Array.isArray(options.record_delimiter)) {
-    throw new CsvError(
-      "CSV_INVALID_OPTION_RECORD_DELIMITER",
-      [
-        "Invalid option `record_delimiter`:",
-        "value must be a string, a buffer or array of string|buffer,",
-        `got ${JSON.stringify(options.record_delimiter)}`,
-      ],
-      options,
-    );
-  }
-  options.record_delimiter = options.record_delimiter.map(function (rd, i) {
-    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a string, a buffer or array of string|buffer",
-          `at index ${i},`,
-          `got ${JSON.stringify(rd)}`,
-        ],
-        options,
-      );
-    } else if (rd.length === 0) {
-      throw new CsvError(
-        "CSV_INVALID_OPTION_RECORD_DELIMITER",
-        [
-          "Invalid option `record_delimiter`:",
-          "value must be a non empty string or buffer",
-          `at index ${i},`,
-          `got ${JSON.stringify(rd)}`,
-        ],
-        options,
-      );
-    }
-    if (typeof rd === "string") {
-      rd = Buffer.from(rd, options.encoding);
-    }
-    return rd;
-  });
-  // Normalize option `relax_column_count`
-  if (typeof options.relax_column_count === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.relax_column_count === undefined ||
-    options.relax_column_count === null
-  ) {
-    options.relax_column_count = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`,
-    );
-  }
-  if (typeof options.relax_column_count_less === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.relax_column_count_less === undefined ||
-    options.relax_column_count_less === null
-  ) {
-    options.relax_column_count_less = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`,
-    );
-  }
-  if (typeof options.relax_column_count_more === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.relax_column_count_more === undefined ||
-    options.relax_column_count_more === null
-  ) {
-    options.relax_column_count_more = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`,
-    );
-  }
-  // Normalize option `relax_quotes`
-  if (typeof options.relax_quotes === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.relax_quotes === undefined ||
-    options.relax_quotes === null
-  ) {
-    options.relax_quotes = false;
-  } else {
-    throw new Error(
-      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`,
-    );
-  }
-  // Normalize option `skip_empty_lines`
-  if (typeof options.skip_empty_lines === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.skip_empty_lines === undefined ||
-    options.skip_empty_lines === null
-  ) {
-    options.skip_empty_lines = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`,
-    );
-  }
-  // Normalize option `skip_records_with_empty_values`
-  if (typeof options.skip_records_with_empty_values === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.skip_records_with_empty_values === undefined ||
-    options.skip_records_with_empty_values === null
-  ) {
-    options.skip_records_with_empty_values = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`,
-    );
-  }
-  // Normalize option `skip_records_with_error`
-  if (typeof options.skip_records_with_error === "boolean") {
-    // Great, nothing to do
-  } else if (
-    options.skip_records_with_error === undefined ||
-    options.skip_records_with_error === null
-  ) {
-    options.skip_records_with_error = false;
-  } else {
-    throw new Error(
-      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`,
-    );
-  }
-  // Normalize option `rtrim`
-  if (
-    options.rtrim === undefined ||
-    options.rtrim === null ||
-    options.rtrim === false
-  ) {
-    options.rtrim = false;
-  } else if (options.rtrim !== true) {
-    throw new Error(
-      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`,
-    );
-  }
-  // Normalize option `ltrim`
-  if (
-    options.ltrim === undefined ||
-    options.ltrim === null ||
-    options.ltrim === false
-  ) {
-    options.ltrim = false;
-  } else if (options.ltrim !== true) {
-    throw new Error(
-      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`,
-    );
-  }
-  // Normalize option `trim`
-  if (
-    options.trim === undefined ||
-    options.trim === null ||
-    options.trim === false
-  ) {
-    options.trim = false;
-  } else if (options.trim !== true) {
-    throw new Error(
-      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`,
-    );
-  }
-  // Normalize options `trim`, `ltrim` and `rtrim`
-  if (options.trim === true && opts.ltrim !== false) {
-    options.ltrim = true;
-  } else if (options.ltrim !== true) {
-    options.ltrim = false;
-  }
-  if (options.trim === true && opts.rtrim !== false) {
-    options.rtrim = true;
-  } else if (options.rtrim !== true) {
-    options.rtrim = false;
-  }
-  // Normalize option `to`
-  if (options.to === undefined || options.to === null) {
-    options.to = -1;
-  } else if (options.to !== -1) {
-    if (typeof options.to === "string" && /\d+/.test(options.to)) {
-      options.to = parseInt(options.to);
-    }
-    if (Number.isInteger(options.to)) {
-      if (options.to <= 0) {
-        throw new Error(
-          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`,
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`,
-      );
-    }
-  }
-  // Normalize option `to_line`
-  if (options.to_line === undefined || options.to_line === null) {
-    options.to_line = -1;
-  } else if (options.to_line !== -1) {
-    if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
-      options.to_line = parseInt(options.to_line);
-    }
-    if (Number.isInteger(options.to_line)) {
-      if (options.to_line <= 0) {
-        throw new Error(
-          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`,
-        );
-      }
-    } else {
-      throw new Error(
-        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`,
-      );
-    }
-  }
-  return options;
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/delimiter_discover.js
-
-
-
-// Discussed in [issue #400](https://github.com/adaltas/node-csv/issues/400)
-// See https://github.com/python/cpython/blob/ea1b1c579f600cc85d145c60862b2e6b98701b24/Lib/csv.py#L349
-const delimiter_discover = function (records, options) {
-  // Normalize the configuration
-  if (!options) {
-    ({ delimiter_auto: options } = normalize_options({ delimiter_auto: true }));
-  }
-  // Convert String to Buffer
-  if (typeof records === "string") {
-    records = Buffer.from(records);
-  }
-  // Convert Buffer to an array of records
-  if (Buffer.isBuffer(records)) {
-    records = ((data) => {
-      const records = [];
-      const parser = api_transform({ delimiter: [] });
-      const push = (record) => records.push(record);
-      const close = () => {};
-      const error = parser.parse(data, true, push, close);
-      if (error !== undefined) throw error;
-      return records;
-    })(records);
-  }
-  // Info array initialization, 127 entries, one per char code
-  const info = Array(127)
-    .fill()
-    .map(() => ({ lines: [] }));
-  // Traverse each records, count occurences per char code
-  records.map(([record], line) => {
-    for (let i = 0, l = record.length; i < l; i++) {
-      // Count the character frequency
-      const code = record.charCodeAt(i);
-      if (info[code].lines[line] === undefined) info[code].lines[line] = 0;
-      info[code].lines[line]++;
-    }
-  });
-  // Traverse each char code, compute the score
-  info.map((info, i) => {
-    info.char_code = i;
-    info.std = std(info.lines);
-    info.total = info.lines.reduce((acc, val) => acc + val, 0);
-    info.preferred = !!options.preferred[i];
-    info.score = options.score(info, options);
-  });
-  // Extract the dominant character
-  const result = info.reduce(
-    (acc, info) => (acc.score > info.score ? acc : info),
-    {},
-  );
-  return String.fromCharCode(result.char_code);
-};
-
-const std = function (array) {
-  const n = array.length;
-  if (n === 0) return 0;
-  const mean = array.reduce((a, b) => a + b) / n;
-  return Math.sqrt(
-    array.map((x) => Math.pow(x - mean, 2)).reduce((a, b) => a + b) / n,
-  );
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/index.js
-
-
-
-
-
-
-const isRecordEmpty = function (record) {
-  return record.every(
-    (field) =>
-      field == null || (field.toString && field.toString().trim() === ""),
-  );
-};
-
-const cr = 13; // `\r`, carriage return, 0x0D in hexadécimal, 13 in decimal
-const nl = 10; // `\n`, newline, 0x0A in hexadecimal, 10 in decimal
-
-const boms = {
-  // Note, the following are equals:
-  // Buffer.from("\ufeff")
-  // Buffer.from([239, 187, 191])
-  // Buffer.from('EFBBBF', 'hex')
-  utf8: Buffer.from([239, 187, 191]),
-  // Note, the following are equals:
-  // Buffer.from "\ufeff", 'utf16le
-  // Buffer.from([255, 254])
-  utf16le: Buffer.from([255, 254]),
-};
-
-const api_transform = function (original_options = {}) {
-  const info = {
-    bytes: 0,
-    bytes_records: 0,
-    comment_lines: 0,
-    empty_lines: 0,
-    invalid_field_length: 0,
-    lines: 1,
-    records: 0,
-  };
-  const options = normalize_options(original_options);
-  return {
-    info: info,
-    original_options: original_options,
-    options: options,
-    state: init_state(options),
-    __needMoreData: function (i, bufLen, end) {
-      if (end) return false;
-      const { encoding, escape, quote } = this.options;
-      const { quoting, needMoreDataSize, recordDelimiterMaxLength } =
-        this.state;
-      const numOfCharLeft = bufLen - i - 1;
-      const requiredLength = Math.max(
-        needMoreDataSize,
-        // Skip if the remaining buffer smaller than record delimiter
-        // If "record_delimiter" is yet to be discovered:
-        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
-        // 2. We set the length to windows line ending in the current encoding
-        // Note, that encoding is known from user or bom discovery at that point
-        // recordDelimiterMaxLength,
-        recordDelimiterMaxLength === 0
-          ? Buffer.from("\r\n", encoding).length
-          : recordDelimiterMaxLength,
-        // Skip if remaining buffer can be an escaped quote
-        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
-        // Skip if remaining buffer can be record delimiter following the closing quote
-        quoting ? quote.length + recordDelimiterMaxLength : 0,
-      );
-      return numOfCharLeft < requiredLength;
-    },
-    // Central parser implementation
-    parse: function (nextBuf, end, push, close) {
-      const {
-        bom,
-        comment_no_infix,
-        delimiter_auto,
-        encoding,
-        from_line,
-        ltrim,
-        max_record_size,
-        raw,
-        relax_quotes,
-        rtrim,
-        skip_empty_lines,
-        to,
-        to_line,
-      } = this.options;
-      let { comment, escape, quote, record_delimiter } = this.options;
-      const {
-        bomSkipped,
-        delimiterDiscovered,
-        delimiterBufPrevious,
-        rawBuffer,
-        escapeIsQuote,
-      } = this.state;
-      // Automatic delimiter discovery
-      if (!delimiterDiscovered && delimiter_auto) {
-        let delimiterBuf;
-        if (delimiterBufPrevious === undefined) {
-          delimiterBuf = nextBuf;
-        } else if (
-          delimiterBufPrevious !== undefined &&
-          nextBuf === undefined
-        ) {
-          delimiterBuf = delimiterBufPrevious;
-        } else {
-          delimiterBuf = Buffer.concat([delimiterBufPrevious, nextBuf]);
-        }
-        // Ensure that nextBuf is not concatenated a second time during buffer reconciliation
-        nextBuf = undefined;
-        // this.delimiterBufPrevious = delimiterBuf;
-        if (end || delimiterBuf.length > delimiter_auto.size) {
-          this.options.delimiter = [
-            Buffer.from(
-              delimiter_discover(delimiterBuf, this.options.delimiter_auto),
-            ),
-          ];
-          this.state.previousBuf = delimiterBuf;
-          this.state.delimiterBufPrevious = undefined;
-          this.state.delimiterDiscovered = true;
-        } else {
-          this.state.delimiterBufPrevious = delimiterBuf;
-          return;
-        }
-      }
-      // Previous buffers reconciliation
-      const { previousBuf } = this.state;
-      let buf;
-      if (previousBuf === undefined) {
-        if (nextBuf === undefined) {
-          // Handle empty string
-          close();
-          return;
-        } else {
-          buf = nextBuf;
-        }
-      } else if (previousBuf !== undefined && nextBuf === undefined) {
-        buf = previousBuf;
-      } else {
-        buf = Buffer.concat([previousBuf, nextBuf]);
-      }
-      // Handle UTF BOM
-      if (bomSkipped === false) {
-        if (bom === false) {
-          this.state.bomSkipped = true;
-        } else if (buf.length < 3) {
-          // No enough data
-          if (end === false) {
-            // Wait for more data
-            this.state.previousBuf = buf;
-            return;
-          }
-        } else {
-          for (const encoding in boms) {
-            if (boms[encoding].compare(buf, 0, boms[encoding].length) === 0) {
-              // Skip BOM
-              const bomLength = boms[encoding].length;
-              this.state.bufBytesStart += bomLength;
-              buf = buf.slice(bomLength);
-              // Renormalize original options with the new encoding
-              const options = normalize_options({
-                ...this.original_options,
-                encoding: encoding,
-              });
-              // Properties are merged with the existing options instance
-              for (const key in options) {
-                this.options[key] = options[key];
-              }
-              // Options will re-evaluate the Buffer with the new encoding
-              ({ comment, escape, quote } = this.options);
-              break;
-            }
-          }
-          this.state.bomSkipped = true;
-        }
-      }
-      const bufLen = buf.length;
-      let pos;
-      for (pos = 0; pos < bufLen; pos++) {
-        // Ensure we get enough space to look ahead
-        // There should be a way to move this out of the loop
-        if (this.__needMoreData(pos, bufLen, end)) {
-          break;
-        }
-        if (this.state.wasRowDelimiter === true) {
-          this.info.lines++;
-          this.state.wasRowDelimiter = false;
-        }
-        if (to_line !== -1 && this.info.lines > to_line) {
-          this.state.stop = true;
-          close();
-          return;
-        }
-        // Auto discovery of record_delimiter, unix, mac and windows supported
-        if (this.state.quoting === false && record_delimiter.length === 0) {
-          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
-            buf,
-            pos,
-          );
-          if (record_delimiterCount) {
-            record_delimiter = this.options.record_delimiter;
-          }
-        }
-        const chr = buf[pos];
-        if (raw === true) {
-          rawBuffer.append(chr);
-        }
-        if (
-          (chr === cr || chr === nl) &&
-          this.state.wasRowDelimiter === false
-        ) {
-          this.state.wasRowDelimiter = true;
-        }
-        // Previous char was a valid escape char
-        // treat the current char as a regular char
-        if (this.state.escaping === true) {
-          this.state.escaping = false;
-        } else {
-          // Escape is only active inside quoted fields
-          // We are quoting, the char is an escape chr and there is a chr to escape
-          // if(escape !== null && this.state.quoting === true && chr === escape && pos + 1 < bufLen){
-          if (
-            escape !== null &&
-            this.state.quoting === true &&
-            this.__isEscape(buf, pos, chr) &&
-            pos + escape.length < bufLen
-          ) {
-            if (escapeIsQuote) {
-              if (this.__isQuote(buf, pos + escape.length)) {
-                this.state.escaping = true;
-                pos += escape.length - 1;
-                continue;
-              }
-            } else {
-              this.state.escaping = true;
-              pos += escape.length - 1;
-              continue;
-            }
-          }
-          // Not currently escaping and chr is a quote
-          // TODO: need to compare bytes instead of single char
-          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
-            if (this.state.quoting === true) {
-              const nextChr = buf[pos + quote.length];
-              const isNextChrTrimable =
-                rtrim && this.__isCharTrimable(buf, pos + quote.length);
-              const isNextChrComment =
-                comment !== null &&
-                this.__compareBytes(comment, buf, pos + quote.length, nextChr);
-              const isNextChrDelimiter = this.__isDelimiter(
-                buf,
-                pos + quote.length,
-                nextChr,
-              );
-              const isNextChrRecordDelimiter =
-                record_delimiter.length === 0
-                  ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length)
-                  : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
-              // Escape a quote
-              // Treat next char as a regular character
-              if (
-                escape !== null &&
-                this.__isEscape(buf, pos, chr) &&
-                this.__isQuote(buf, pos + escape.length)
-              ) {
-                pos += escape.length - 1;
-              } else if (
-                !nextChr ||
-                isNextChrDelimiter ||
-                isNextChrRecordDelimiter ||
-                isNextChrComment ||
-                isNextChrTrimable
-              ) {
-                this.state.quoting = false;
-                this.state.wasQuoting = true;
-                pos += quote.length - 1;
-                continue;
-              } else if (relax_quotes === false) {
-                const err = this.__error(
-                  new CsvError(
-                    "CSV_INVALID_CLOSING_QUOTE",
-                    [
-                      "Invalid Closing Quote:",
-                      `got "${String.fromCharCode(nextChr)}"`,
-                      `at line ${this.info.lines}`,
-                      "instead of delimiter, record delimiter, trimable character",
-                      "(if activated) or comment",
-                    ],
-                    this.options,
-                    this.__infoField(),
-                  ),
-                );
-                if (err !== undefined) return err;
-              } else {
-                this.state.quoting = false;
-                this.state.wasQuoting = true;
-                this.state.field.prepend(quote);
-                pos += quote.length - 1;
-              }
-            } else {
-              if (this.state.field.length !== 0) {
-                // In relax_quotes mode, treat opening quote preceded by chrs as regular
-                if (relax_quotes === false) {
-                  const info = this.__infoField();
-                  const bom = Object.keys(boms)
-                    .map((b) =>
-                      boms[b].equals(this.state.field.toString()) ? b : false,
-                    )
-                    .filter(Boolean)[0];
-                  const err = this.__error(
-                    new CsvError(
-                      "INVALID_OPENING_QUOTE",
-                      [
-                        "Invalid Opening Quote:",
-                        `a quote is found on field ${JSON.stringify(info.column)} at line ${info.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
-                        bom ? `(${bom} bom)` : undefined,
-                      ],
-                      this.options,
-                      info,
-                      {
-                        field: this.state.field,
-                      },
-                    ),
-                  );
-                  if (err !== undefined) return err;
-                }
-              } else {
-                this.state.quoting = true;
-                pos += quote.length - 1;
-                continue;
-              }
-            }
-          }
-          if (this.state.quoting === false) {
-            const recordDelimiterLength = this.__isRecordDelimiter(
-              chr,
-              buf,
-              pos,
-            );
-            if (recordDelimiterLength !== 0) {
-              // Do not emit comments which take a full line
-              const skipCommentLine =
-                this.state.commenting &&
-                this.state.wasQuoting === false &&
-                this.state.record.length === 0 &&
-                this.state.field.length === 0;
-              if (skipCommentLine) {
-                this.info.comment_lines++;
-                // Skip full comment line
-              } else {
-                // Activate records emission if above from_line
-                if (
-                  this.state.enabled === false &&
-                  this.info.lines +
-                    (this.state.wasRowDelimiter === true ? 1 : 0) >=
-                    from_line
-                ) {
-                  this.state.enabled = true;
-                  this.__resetField();
-                  this.__resetRecord();
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                // Skip if line is empty and skip_empty_lines activated
-                if (
-                  skip_empty_lines === true &&
-                  this.state.wasQuoting === false &&
-                  this.state.record.length === 0 &&
-                  this.state.field.length === 0
-                ) {
-                  this.info.empty_lines++;
-                  pos += recordDelimiterLength - 1;
-                  continue;
-                }
-                this.info.bytes = this.state.bufBytesStart + pos;
-                const errField = this.__onField();
-                if (errField !== undefined) return errField;
-                this.info.bytes =
-                  this.state.bufBytesStart + pos + recordDelimiterLength;
-                const errRecord = this.__onRecord(push);
-                if (errRecord !== undefined) return errRecord;
-                if (to !== -1 && this.info.records >= to) {
-                  this.state.stop = true;
-                  close();
-                  return;
-                }
-              }
-              this.state.commenting = false;
-              pos += recordDelimiterLength - 1;
-              continue;
-            }
-            if (this.state.commenting) {
-              continue;
-            }
-            if (
-              comment !== null &&
-              (comment_no_infix === false ||
-                (this.state.record.length === 0 &&
-                  this.state.field.length === 0))
-            ) {
-              const commentCount = this.__compareBytes(comment, buf, pos, chr);
-              if (commentCount !== 0) {
-                this.state.commenting = true;
-                continue;
-              }
-            }
-            const delimiterLength = this.__isDelimiter(buf, pos, chr);
-            if (delimiterLength !== 0) {
-              this.info.bytes = this.state.bufBytesStart + pos;
-              const errField = this.__onField();
-              if (errField !== undefined) return errField;
-              pos += delimiterLength - 1;
-              continue;
-            }
-          }
-        }
-        if (this.state.commenting === false) {
-          if (
-            max_record_size !== 0 &&
-            this.state.record_length + this.state.field.length > max_record_size
-          ) {
-            return this.__error(
-              new CsvError(
-                "CSV_MAX_RECORD_SIZE",
-                [
-                  "Max Record Size:",
-                  "record exceed the maximum number of tolerated bytes",
-                  `of ${max_record_size}`,
-                  `at line ${this.info.lines}`,
-                ],
-                this.options,
-                this.__infoField(),
-              ),
-            );
-          }
-        }
-        const lappend =
-          ltrim === false ||
-          this.state.quoting === true ||
-          this.state.field.length !== 0 ||
-          !this.__isCharTrimable(buf, pos);
-        // rtrim in non quoting is handle in __onField
-        const rappend = rtrim === false || this.state.wasQuoting === false;
-        if (lappend === true && rappend === true) {
-          this.state.field.append(chr);
-        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
-          return this.__error(
-            new CsvError(
-              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
-              [
-                "Invalid Closing Quote:",
-                "found non trimable byte after quote",
-                `at line ${this.info.lines}`,
-              ],
-              this.options,
-              this.__infoField(),
-            ),
-          );
-        } else {
-          if (lappend === false) {
-            pos += this.__isCharTrimable(buf, pos) - 1;
-          }
-          continue;
-        }
-      }
-      if (end === true) {
-        // Ensure we are not ending in a quoting state
-        if (this.state.quoting === true) {
-          const err = this.__error(
-            new CsvError(
-              "CSV_QUOTE_NOT_CLOSED",
-              [
-                "Quote Not Closed:",
-                `the parsing is finished with an opening quote at line ${this.info.lines}`,
-              ],
-              this.options,
-              this.__infoField(),
-            ),
-          );
-          if (err !== undefined) return err;
-        } else {
-          // Skip last line if it has no characters
-          if (
-            this.state.wasQuoting === true ||
-            this.state.record.length !== 0 ||
-            this.state.field.length !== 0
-          ) {
-            this.info.bytes = this.state.bufBytesStart + pos;
-            const errField = this.__onField();
-            if (errField !== undefined) return errField;
-            const errRecord = this.__onRecord(push);
-            if (errRecord !== undefined) return errRecord;
-          } else if (this.state.wasRowDelimiter === true) {
-            this.info.empty_lines++;
-          } else if (this.state.commenting === true) {
-            this.info.comment_lines++;
-          }
-        }
-      } else {
-        this.state.bufBytesStart += pos;
-        this.state.previousBuf = buf.slice(pos);
-      }
-      if (this.state.wasRowDelimiter === true) {
-        this.info.lines++;
-        this.state.wasRowDelimiter = false;
-      }
-    },
-    __onRecord: function (push) {
-      const {
-        columns,
-        group_columns_by_name,
-        encoding,
-        info,
-        from,
-        relax_column_count,
-        relax_column_count_less,
-        relax_column_count_more,
-        raw,
-        skip_records_with_empty_values,
-      } = this.options;
-      const { enabled, record } = this.state;
-      if (enabled === false) {
-        return this.__resetRecord();
-      }
-      // Convert the first line into column names
-      const recordLength = record.length;
-      if (columns === true) {
-        if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-          this.__resetRecord();
-          return;
-        }
-        return this.__firstLineToColumns(record);
-      }
-      if (columns === false && this.info.records === 0) {
-        this.state.expectedRecordLength = recordLength;
-      }
-      if (recordLength !== this.state.expectedRecordLength) {
-        const err =
-          columns === false
-            ? new CsvError(
-                "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
-                [
-                  "Invalid Record Length:",
-                  `expect ${this.state.expectedRecordLength},`,
-                  `got ${recordLength} on line ${this.info.lines}`,
-                ],
-                this.options,
-                this.__infoField(),
-                {
-                  record: record,
-                },
-              )
-            : new CsvError(
-                "CSV_RECORD_INCONSISTENT_COLUMNS",
-                [
-                  "Invalid Record Length:",
-                  `columns length is ${columns.length},`, // rename columns
-                  `got ${recordLength} on line ${this.info.lines}`,
-                ],
-                this.options,
-                this.__infoField(),
-                {
-                  record: record,
-                },
-              );
-        if (
-          relax_column_count === true ||
-          (relax_column_count_less === true &&
-            recordLength < this.state.expectedRecordLength) ||
-          (relax_column_count_more === true &&
-            recordLength > this.state.expectedRecordLength)
-        ) {
-          this.info.invalid_field_length++;
-          this.state.error = err;
-          // Error is undefined with skip_records_with_error
-        } else {
-          const finalErr = this.__error(err);
-          if (finalErr) return finalErr;
-        }
-      }
-      if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
-        this.__resetRecord();
-        return;
-      }
-      if (this.state.recordHasError === true) {
-        this.__resetRecord();
-        this.state.recordHasError = false;
-        return;
-      }
-      this.info.records++;
-      if (from === 1 || this.info.records >= from) {
-        const { objname } = this.options;
-        // With columns, records are object
-        if (columns !== false) {
-          const obj = {};
-          // Transform record array to an object
-          for (let i = 0, l = record.length; i < l; i++) {
-            if (columns[i] === undefined || columns[i].disabled) continue;
-            // Turn duplicate columns into an array
-            if (
-              group_columns_by_name === true &&
-              Object.hasOwn(obj, columns[i].name)
-            ) {
-              if (Array.isArray(obj[columns[i].name])) {
-                obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
-              } else {
-                obj[columns[i].name] = [obj[columns[i].name], record[i]];
-              }
-            } else {
-              Object.defineProperty(obj, columns[i].name, {
-                value: record[i],
-                enumerable: true,
-                writable: true,
-                configurable: true,
-              });
-            }
-          }
-          // Without objname (default)
-          if (raw === true || info === true) {
-            const extRecord = Object.assign(
-              { record: obj },
-              raw === true
-                ? { raw: this.state.rawBuffer.toString(encoding) }
-                : {},
-              info === true ? { info: this.__infoRecord() } : {},
-            );
-            const err = this.__push(
-              objname === undefined ? extRecord : [obj[objname], extRecord],
-              push,
-            );
-            if (err) {
-              return err;
-            }
-          } else {
-            const err = this.__push(
-              objname === undefined ? obj : [obj[objname], obj],
-              push,
-            );
-            if (err) {
-              return err;
-            }
-          }
-          // Without columns, records are array
-        } else {
-          if (raw === true || info === true) {
-            const extRecord = Object.assign(
-              { record: record },
-              raw === true
-                ? { raw: this.state.rawBuffer.toString(encoding) }
-                : {},
-              info === true ? { info: this.__infoRecord() } : {},
-            );
-            const err = this.__push(
-              objname === undefined ? extRecord : [record[objname], extRecord],
-              push,
-            );
-            if (err) {
-              return err;
-            }
-          } else {
-            const err = this.__push(
-              objname === undefined ? record : [record[objname], record],
-              push,
-            );
-            if (err) {
-              return err;
-            }
-          }
-        }
-      }
-      this.__resetRecord();
-    },
-    __firstLineToColumns: function (record) {
-      const { firstLineToHeaders } = this.state;
-      try {
-        const headers =
-          firstLineToHeaders === undefined
-            ? record
-            : firstLineToHeaders.call(null, record);
-        if (!Array.isArray(headers)) {
-          return this.__error(
-            new CsvError(
-              "CSV_INVALID_COLUMN_MAPPING",
-              [
-                "Invalid Column Mapping:",
-                "expect an array from column function,",
-                `got ${JSON.stringify(headers)}`,
-              ],
-              this.options,
-              this.__infoField(),
-              {
-                headers: headers,
-              },
-            ),
-          );
-        }
-        const normalizedHeaders = normalize_columns_array(headers);
-        this.state.expectedRecordLength = normalizedHeaders.length;
-        this.options.columns = normalizedHeaders;
-        this.__resetRecord();
-        return;
-      } catch (err) {
-        return err;
-      }
-    },
-    __resetRecord: function () {
-      if (this.options.raw === true) {
-        this.state.rawBuffer.reset();
-      }
-      this.state.error = undefined;
-      this.state.record = [];
-      this.state.record_length = 0;
-    },
-    __onField: function () {
-      const { cast, encoding, rtrim, max_record_size } = this.options;
-      const { enabled, wasQuoting } = this.state;
-      // Short circuit for the from_line options
-      if (enabled === false) {
-        return this.__resetField();
-      }
-      let field = this.state.field.toString(encoding);
-      if (rtrim === true && wasQuoting === false) {
-        field = field.trimRight();
-      }
-      if (cast === true) {
-        const [err, f] = this.__cast(field);
-        if (err !== undefined) return err;
-        field = f;
-      }
-      this.state.record.push(field);
-      // Increment record length if record size must not exceed a limit
-      if (max_record_size !== 0 && typeof field === "string") {
-        this.state.record_length += field.length;
-      }
-      this.__resetField();
-    },
-    __resetField: function () {
-      this.state.field.reset();
-      this.state.wasQuoting = false;
-    },
-    __push: function (record, push) {
-      const { on_record } = this.options;
-      if (on_record !== undefined) {
-        const info = this.__infoRecord();
-        try {
-          record = on_record.call(null, record, info);
-        } catch (err) {
-          return err;
-        }
-        if (record === undefined || record === null) {
-          return;
-        }
-      }
-      this.info.bytes_records += this.info.bytes;
-      push(record);
-    },
-    // Return a tuple with the error and the casted value
-    __cast: function (field) {
-      const { columns, relax_column_count } = this.options;
-      const isColumns = Array.isArray(columns);
-      // Dont loose time calling cast
-      // because the final record is an object
-      // and this field can't be associated to a key present in columns
-      if (
-        isColumns === true &&
-        relax_column_count &&
-        this.options.columns.length <= this.state.record.length
-      ) {
-        return [undefined, undefined];
-      }
-      if (this.state.castField !== null) {
-        try {
-          const info = this.__infoField();
-          return [undefined, this.state.castField.call(null, field, info)];
-        } catch (err) {
-          return [err];
-        }
-      }
-      if (this.__isFloat(field)) {
-        return [undefined, parseFloat(field)];
-      } else if (this.options.cast_date !== false) {
-        const info = this.__infoField();
-        return [undefined, this.options.cast_date.call(null, field, info)];
-      }
-      return [undefined, field];
-    },
-    __compareBytes: function (sourceBuf, targetBuf, targetPos, firstByte) {
-      if (sourceBuf[0] !== firstByte) return 0;
-      const sourceLength = sourceBuf.length;
-      for (let i = 1; i < sourceLength; i++) {
-        if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
-      }
-      return sourceLength;
-    },
-    // Helper to test if a character is trimable
-    __isCharTrimable: function (buf, pos) {
-      const { timchars, timcharFirstBytes } = this.state;
-      // Fast bail-out: non-whitespace bytes (the common case) are rejected
-      // without scanning the full timchar list.
-      const first = buf[pos];
-      if (first === undefined || timcharFirstBytes[first] === 0) return 0;
-      loop1: for (let i = 0; i < timchars.length; i++) {
-        const timchar = timchars[i];
-        for (let j = 0; j < timchar.length; j++) {
-          if (timchar[j] !== buf[pos + j]) continue loop1;
-        }
-        return timchar.length;
-      }
-      return 0;
-    },
-    __isDelimiter: function (buf, pos, chr) {
-      const { delimiter, ignore_last_delimiters } = this.options;
-      if (
-        ignore_last_delimiters === true &&
-        this.state.record.length === this.options.columns.length - 1
-      ) {
-        return 0;
-      } else if (
-        ignore_last_delimiters !== false &&
-        typeof ignore_last_delimiters === "number" &&
-        this.state.record.length === ignore_last_delimiters - 1
-      ) {
-        return 0;
-      }
-      loop1: for (let i = 0; i < delimiter.length; i++) {
-        const del = delimiter[i];
-        if (del[0] === chr) {
-          for (let j = 1; j < del.length; j++) {
-            if (del[j] !== buf[pos + j]) continue loop1;
-          }
-          return del.length;
-        }
-      }
-      return 0;
-    },
-    __isEscape: function (buf, pos, chr) {
-      const { escape } = this.options;
-      if (escape === null) return false;
-      const l = escape.length;
-      if (escape[0] === chr) {
-        for (let i = 0; i < l; i++) {
-          if (escape[i] !== buf[pos + i]) {
-            return false;
-          }
-        }
-        return true;
-      }
-      return false;
-    },
-    __isFloat: function (value) {
-      return value - parseFloat(value) + 1 >= 0; // Borrowed from jquery
-    },
-    // Keep it in case we implement the `cast_int` option
-    // __isInt(value){
-    //   // return Number.isInteger(parseInt(value))
-    //   // return !isNaN( parseInt( obj ) );
-    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
-    // }
-    __isQuote: function (buf, pos) {
-      const { quote } = this.options;
-      if (quote === null) return false;
-      const l = quote.length;
-      for (let i = 0; i < l; i++) {
-        if (quote[i] !== buf[pos + i]) {
-          return false;
-        }
-      }
-      return true;
-    },
-    __isRecordDelimiter: function (chr, buf, pos) {
-      const { record_delimiter } = this.options;
-      const recordDelimiterLength = record_delimiter.length;
-      loop1: for (let i = 0; i < recordDelimiterLength; i++) {
-        const rd = record_delimiter[i];
-        const rdLength = rd.length;
-        if (rd[0] !== chr) {
-          continue;
-        }
-        for (let j = 1; j < rdLength; j++) {
-          if (rd[j] !== buf[pos + j]) {
-            continue loop1;
-          }
-        }
-        return rd.length;
-      }
-      return 0;
-    },
-    __autoDiscoverRecordDelimiter: function (buf, pos) {
-      const { encoding } = this.options;
-      // Note, we don't need to cache this information in state,
-      // It is only called on the first line until we find out a suitable
-      // record delimiter.
-      const rds = [
-        // Important, the windows line ending must be before mac os 9
-        Buffer.from("\r\n", encoding),
-        Buffer.from("\n", encoding),
-        Buffer.from("\r", encoding),
-      ];
-      loop: for (let i = 0; i < rds.length; i++) {
-        const l = rds[i].length;
-        for (let j = 0; j < l; j++) {
-          if (rds[i][j] !== buf[pos + j]) {
-            continue loop;
-          }
-        }
-        this.options.record_delimiter.push(rds[i]);
-        this.state.recordDelimiterMaxLength = rds[i].length;
-        return rds[i].length;
-      }
-      return 0;
-    },
-    __error: function (msg) {
-      const { encoding, raw, skip_records_with_error } = this.options;
-      const err = typeof msg === "string" ? new Error(msg) : msg;
-      if (skip_records_with_error) {
-        this.state.recordHasError = true;
-        if (this.options.on_skip !== undefined) {
-          try {
-            this.options.on_skip(
-              err,
-              raw ? this.state.rawBuffer.toString(encoding) : undefined,
-            );
-          } catch (err) {
-            return err;
-          }
-        }
-        // this.emit('skip', err, raw ? this.state.rawBuffer.toString(encoding) : undefined);
-        return undefined;
-      } else {
-        return err;
-      }
-    },
-    __infoDataSet: function () {
-      return {
-        ...this.info,
-        columns: this.options.columns,
-      };
-    },
-    __infoRecord: function () {
-      const { columns, raw, encoding } = this.options;
-      return {
-        ...this.__infoDataSet(),
-        bytes_records: this.info.bytes,
-        error: this.state.error,
-        header: columns === true,
-        index: this.state.record.length,
-        raw: raw ? this.state.rawBuffer.toString(encoding) : undefined,
-      };
-    },
-    __infoField: function () {
-      const { columns } = this.options;
-      const isColumns = Array.isArray(columns);
-      // Bytes records are only incremented when all records'fields are parsed
-      const bytes_records = this.info.bytes_records;
-      return {
-        ...this.__infoRecord(),
-        bytes_records: bytes_records,
-        column:
-          isColumns === true
-            ? columns.length > this.state.record.length
-              ? columns[this.state.record.length].name
-              : null
-            : this.state.record.length,
-        quoting: this.state.wasQuoting,
-      };
-    },
-  };
-};
-
-
-
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/sync.js
-
-
-
-const sync_parse = function (data, opts = {}) {
-  if (typeof data === "string") {
-    data = Buffer.from(data);
-  }
-  const records = opts && opts.objname ? Object.create(null) : [];
-  const parser = api_transform(opts);
-  const push = (record) => {
-    if (parser.options.objname === undefined) records.push(record);
-    else {
-      records[record[0]] = record[1];
-    }
-  };
-  const close = () => {};
-  const error = parser.parse(data, true, push, close);
-  if (error !== undefined) throw error;
-  return records;
-};
-
-
-
-;// CONCATENATED MODULE: ./src/config/promptfoo/tests.ts
-/**
- * promptfoo `tests:` — inline tests, and `file://` files of tests in YAML,
- * JSON, JSONL or CSV (a glob in place of a name reads every file it matches).
- * A CSV row is a test: its columns are vars, `__expected…` columns are
- * assertions in promptfoo's `type: value` shorthand, `__description`,
- * `__metric`, `__threshold`, `__prefix` and `__suffix` set what they name.
- */
-
-
-
-
-
-
-
-const tests_FILE = 'file://';
-function readTests(tests, config, baseDir) {
-    const list = typeof tests === 'string' ? [tests] : tests;
-    return list.flatMap((entry, i) => {
-        if (typeof entry !== 'string')
-            return [located(entry, config, ['tests', i], baseDir)];
-        return testFiles(entry, baseDir, `${config.file} at tests${typeof tests === 'string' ? '' : `[${i}]`}`).flatMap((file) => readTestFile(file));
-    });
-}
-function located(test, source, at, dir) {
-    const line = source.lineOf(at);
-    const where = `${source.file}${line ? `:${line}` : ''} at ${at
-        .map((p) => (typeof p === 'number' ? `[${p}]` : p))
-        .join('.')
-        .replace(/\.\[/g, '[')}`;
-    return { test, where, file: source.file, dir };
-}
-function testFiles(ref, baseDir, where) {
-    const name = ref.startsWith(tests_FILE) ? ref.slice(tests_FILE.length) : ref;
-    if (!isDynamicPattern(name))
-        return [external_node_path_default().resolve(baseDir, name)];
-    const found = globSync(name, { cwd: baseDir, absolute: true, onlyFiles: true }).sort();
-    if (found.length === 0)
-        throw new ConfigError(`${where}: "${ref}" matches no file (relative to ${baseDir})`);
-    return found;
-}
-function readTestFile(file) {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').replace(/^\uFEFF/, '');
-    }
-    catch (err) {
-        throw new ConfigError(`${file}: cannot read the tests file: ${errorMessage(err)}`, file);
-    }
-    const ext = external_node_path_default().extname(file).toLowerCase();
-    const dir = external_node_path_default().dirname(file);
-    if (ext === '.csv')
-        return csvTests(text, file);
-    let source;
-    if (ext === '.jsonl')
-        source = parseJsonl(text, file);
-    else if (ext === '.json' || ext === '.yaml' || ext === '.yml')
-        source = parseYaml(text, file);
-    else
-        throw new ConfigError(`${file}: tests files of type "${ext || '(none)'}" are not supported by evalgate; use .yaml, .yml, .json, .jsonl or .csv`, file);
-    const value = source.value;
-    const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
-    return rows.map((row, i) => {
-        const at = Array.isArray(value) ? [i] : [];
-        return located(parse_validate(promptfooTestSchema, { ...source, value: row }, at, 'test'), source, at, dir);
-    });
-}
-function csvTests(text, file) {
-    let rows;
-    try {
-        rows = sync_parse(text, { columns: true, bom: true, skip_empty_lines: true });
-    }
-    catch {
-        try {
-            // promptfoo retries with relaxed quotes: a stray quote inside a field is text
-            rows = sync_parse(text, { columns: true, bom: true, skip_empty_lines: true, relax_quotes: true });
-        }
-        catch (err) {
-            throw new ConfigError(`${file}: not valid CSV: ${errorMessage(err)}`, file);
-        }
-    }
-    const dir = external_node_path_default().dirname(file);
-    // the header is line 1; a row's line is only exact without multi-line fields
-    return rows.map((row, i) => ({ test: testFromRow(row, i, `${file} row ${i + 1}`), where: `${file}:${i + 2} (row ${i + 1})`, file, dir }));
-}
-function testFromRow(row, index, where) {
-    const vars = {};
-    const assert = [];
-    const options = {};
-    let description;
-    let metric;
-    let threshold;
-    const configs = [];
-    for (const [rawKey, value] of Object.entries(row)) {
-        const key = rawKey.trim();
-        if (key.startsWith('__expected')) {
-            if (value.trim() !== '')
-                assert.push(assertionFromString(value.trim(), `${where}, column ${key}`));
-        }
-        else if (key === '__description')
-            description = value;
-        else if (key === '__metric')
-            metric = value;
-        else if (key === '__threshold')
-            threshold = finiteNumber(value);
-        else if (key === '__prefix')
-            options.prefix = value;
-        else if (key === '__suffix')
-            options.suffix = value;
-        else if (key.startsWith('__metadata'))
-            continue;
-        else if (key.startsWith('__config:'))
-            configs.push([key, value]);
-        else if (key.startsWith('__'))
-            throw new ConfigError(`${where}: the column "${key}" is not supported by evalgate; supported: __expected…, __description, __metric, __threshold, __prefix, __suffix, __metadata:…, __config:__expected<N>:threshold`);
-        else
-            vars[key] = value;
-    }
-    // `__config:__expected2:threshold` sets the threshold of the second `__expected` assertion
-    for (const [key, value] of configs) {
-        const m = /^__config:__expected(\d*):threshold$/.exec(key);
-        const n = m ? (m[1] === '' ? 0 : Number(m[1]) - 1) : -1;
-        const number = finiteNumber(value);
-        if (!m || n < 0 || number === undefined)
-            throw new ConfigError(`${where}: column "${key}" = ${JSON.stringify(value)}: write __config:__expected<N>:threshold with a number`);
-        if (assert[n])
-            assert[n].threshold = number;
-    }
-    if (metric)
-        for (const a of assert)
-            a.metric = metric;
-    const test = { vars, assert, options, description: description || `Row #${index + 1}` };
-    if (threshold !== undefined)
-        test.threshold = threshold;
-    return test;
-}
-function finiteNumber(text) {
-    const t = text.trim();
-    return /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(t) ? Number(t) : undefined;
-}
-/** promptfoo's assertion types, which its `type: value` shorthand recognises. */
-const SHORTHAND_TYPES = [
-    'agent-rubric',
-    'answer-relevance',
-    'bleu',
-    'classifier',
-    'contains',
-    'contains-all',
-    'contains-any',
-    'contains-html',
-    'contains-json',
-    'contains-sql',
-    'contains-xml',
-    'context-faithfulness',
-    'context-recall',
-    'context-relevance',
-    'conversation-relevance',
-    'cost',
-    'equals',
-    'factuality',
-    'finish-reason',
-    'g-eval',
-    'gleu',
-    'guardrails',
-    'icontains',
-    'icontains-all',
-    'icontains-any',
-    'is-html',
-    'is-json',
-    'is-refusal',
-    'is-sql',
-    'is-valid-function-call',
-    'is-valid-openai-function-call',
-    'is-valid-openai-tools-call',
-    'is-xml',
-    'javascript',
-    'latency',
-    'levenshtein',
-    'llm-rubric',
-    'pi',
-    'meteor',
-    'model-graded-closedqa',
-    'model-graded-factuality',
-    'moderation',
-    'perplexity',
-    'perplexity-score',
-    'python',
-    'regex',
-    'rouge-n',
-    'ruby',
-    'similar',
-    'similar:cosine',
-    'similar:dot',
-    'similar:euclidean',
-    'starts-with',
-    'tool-call-f1',
-    'skill-used',
-    'trajectory:goal-success',
-    'trajectory:tool-args-match',
-    'trajectory:step-count',
-    'trajectory:tool-sequence',
-    'trajectory:tool-used',
-    'trace-error-spans',
-    'trace-span-count',
-    'trace-span-duration',
-    'search-rubric',
-    'webhook',
-    'word-count'
-];
-const SHORTHAND = new RegExp(`^(not-)?(${SHORTHAND_TYPES.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:\\((\\d+(?:\\.\\d+)?)\\))?(?::([\\s\\S]*))?$`);
-/** types whose shorthand carries a threshold, 0.75 unless written as `type(0.9): value` */
-const THRESHOLD_TYPES = new Set([
-    'answer-relevance',
-    'classifier',
-    'context-faithfulness',
-    'context-recall',
-    'context-relevance',
-    'cost',
-    'latency',
-    'levenshtein',
-    'perplexity-score',
-    'perplexity',
-    'rouge-n',
-    'similar',
-    'starts-with'
-]);
-const LIST_TYPES = new Set(['contains-all', 'contains-any', 'icontains-all', 'icontains-any']);
-/**
- * One `__expected` cell as an assertion: `javascript:`/`fn:`/`eval:` code or a
- * `file://check.js`, `grade:`/`llm-rubric:` rubrics, `[not-]type[(threshold)][: value]`,
- * and anything else as `equals`.
- */
-function assertionFromString(expected, where) {
-    const code = /^(javascript|fn|eval):/.exec(expected);
-    if (code)
-        return { type: 'javascript', value: expected.slice(code[0].length).trim() };
-    if (expected.startsWith(tests_FILE) && /\.(m|c)?[jt]s(:|$)/.test(expected))
-        return { type: 'javascript', value: expected };
-    if (expected.startsWith('grade:'))
-        return { type: 'llm-rubric', value: expected.slice('grade:'.length) };
-    if (expected.startsWith('llm-rubric:'))
-        return { type: 'llm-rubric', value: expected.slice('llm-rubric:'.length) };
-    if (expected.startsWith('python:') || (expected.startsWith(tests_FILE) && /\.py(:|$)/.test(expected))) {
-        throw new ConfigError(`${where}: python assertions are not supported by evalgate; write the check in JavaScript (javascript: …)`);
-    }
-    const m = SHORTHAND.exec(expected);
-    if (!m)
-        return { type: 'equals', value: expected };
-    const [, not, base, thresholdText, value] = m;
-    const type = `${not ?? ''}${base}`;
-    if (LIST_TYPES.has(base))
-        return { type, value: value ? tests_splitTerms(value, where) : value };
-    if (base === 'contains-json' || base === 'is-json')
-        return value === undefined ? { type } : { type, value };
-    const trimmed = value?.trim();
-    const out = trimmed === undefined ? { type } : { type, value: trimmed };
-    if (THRESHOLD_TYPES.has(base))
-        out.threshold = thresholdText !== undefined ? Number(thresholdText) : base === 'similar' ? 0.8 : 0.75;
-    return out;
-}
-/** A comma-separated list of terms; a term in double quotes may hold commas (`""` or `\"` is a quote inside it). */
-function tests_splitTerms(text, where) {
-    const terms = [];
-    let i = 0;
-    while (i < text.length) {
-        while (i < text.length && (text[i] === ',' || /\s/.test(text[i])))
-            i++;
-        if (i >= text.length)
-            break;
-        if (text[i] === '"') {
-            let term = '';
-            let closed = false;
-            i++;
-            while (i < text.length) {
-                const ch = text[i];
-                if ((ch === '\\' && (text[i + 1] === '"' || text[i + 1] === '\\')) || (ch === '"' && text[i + 1] === '"')) {
-                    term += text[i + 1];
-                    i += 2;
-                }
-                else if (ch === '"') {
-                    closed = true;
-                    i++;
-                    break;
-                }
-                else {
-                    term += ch;
-                    i++;
-                }
-            }
-            if (!closed)
-                throw new ConfigError(`${where}: a quoted term is not closed in ${JSON.stringify(text)}`);
-            while (i < text.length && /\s/.test(text[i]))
-                i++;
-            if (i < text.length && text[i] !== ',')
-                throw new ConfigError(`${where}: expected a comma after the quoted term in ${JSON.stringify(text)}`);
-            terms.push(term);
-        }
-        else {
-            const end = text.indexOf(',', i);
-            terms.push(text.slice(i, end < 0 ? text.length : end).trim());
-            i = end < 0 ? text.length : end;
-        }
-    }
-    return terms;
-}
-
-;// CONCATENATED MODULE: ./src/config/promptfoo/index.ts
-/**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
- * become evalgate cases with stable keys, its providers the target, and an
- * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** A mapping with `prompts`, `providers` and `tests` and no `version` is a promptfoo config. */
-function isPromptfooConfig(value) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return false;
-    return ['prompts', 'providers', 'tests'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version');
-}
-/** promptfoo keys that change what runs or how it is graded, and that evalgate does not honour. */
-const UNSUPPORTED = {
-    scenarios: 'write the combinations out as tests',
-    extensions: 'evalgate runs no extension hooks',
-    nunjucksFilters: 'evalgate templates have only the `load` filter besides Nunjucks’ own',
-    derivedMetrics: 'named metrics are reported as they are',
-    redteam: 'run red-team suites with promptfoo',
-    assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
-};
-/** The provider ids evalgate can run, as a user reads them in a message. */
-const SUPPORTED_PROVIDERS = 'echo, exec:<command>, file://provider.js|.mjs|.cjs, openai:chat:<model>, openai:<model>';
-function isSupportedProvider(id) {
-    return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || /^openai:(chat:)?[^:]+$/.test(id);
-}
-/** evalgate settings that the promptfoo config itself provides. */
-const OWN_KEYS = ['version', 'dataset', 'cases', 'defaults'];
-/** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
-function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
-    const file = located.file;
-    const pf = readPromptfooConfig(located);
-    const prompts = readPrompts(pf.prompts, baseDir, file);
-    let tests = readTests(pf.tests, located, baseDir);
-    // promptfoo runs a config without tests once, with no vars and no assertions
-    if (tests.length === 0)
-        tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }];
-    const builder = new CaseBuilder(new Templates(pf.env), validateAssertion, pf.defaultTest, baseDir);
-    const providers = providersOf(pf);
-    tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
-    const config = settings(settingsOf(located, pf));
-    return { config, cases: builder.finish(config) };
-}
-/** A promptfoo config's evalgate settings without reading its prompts and tests (the settings read from the base commit, the badge). */
-function promptfooSettings(located) {
-    return settingsOf(located, readPromptfooConfig(located));
-}
-function readPromptfooConfig(located) {
-    const file = located.file;
-    for (const key of Object.keys(located.value)) {
-        if (Object.hasOwn(UNSUPPORTED, key))
-            throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file);
-    }
-    const pf = parse_validate(promptfooConfigSchema, located, [], 'promptfoo config');
-    providersOf(pf).forEach((p, i) => {
-        if (!isSupportedProvider(p.id))
-            throw new ConfigError(`${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`, file);
-    });
-    for (const key of OWN_KEYS) {
-        if (pf.evalgate && Object.hasOwn(pf.evalgate, key))
-            throw new ConfigError(`${file}${lineOf(located, ['evalgate', key])} at evalgate.${key}: not used in a promptfoo config (its prompts, providers and tests say what runs)`, file);
-    }
-    return pf;
-}
-function providersOf(pf) {
-    return (typeof pf.providers === 'string' ? [pf.providers] : pf.providers).map((p) => (typeof p === 'string' ? { id: p } : p));
-}
-/**
- * evalgate's config: the `evalgate:` block, promptfoo's concurrency and repeat,
- * the providers as the target. There is always a judge (by default OpenAI's
- * gpt-4o-mini), as promptfoo always has a grader: whether a test needs it is
- * only known once the tests are read, and the base commit's settings are read without them.
- */
-function settingsOf(located, pf) {
-    const own = pf.evalgate ?? {};
-    const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
-    const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
-    settings.judge ??= {};
-    for (const key of Object.keys(settings))
-        if (settings[key] === undefined)
-            delete settings[key];
-    return parse_validate(configSchema, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
-}
-function lineOf(located, at) {
-    const line = located.lineOf(at);
-    return line ? `:${line}` : '';
-}
-/** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */
-function keyPart(label) {
-    const line = label.replace(/\s+/g, ' ').trim();
-    return line.length <= 80 ? line : `${line.slice(0, 60)}… ${contentHash(label, 6)}`;
-}
-/**
- * promptfoo's var expansion: a var whose value is a list of strings makes one
- * test per element (every combination, for several); a list of anything else stays one value.
- */
-function varCombinations(vars) {
-    let combos = [{}];
-    for (const [key, value] of Object.entries(vars)) {
-        const values = Array.isArray(value) && typeof value[0] === 'string' ? value : [value];
-        combos = combos.flatMap((c) => values.map((v) => ({ ...c, [key]: v })));
-    }
-    return combos;
-}
-const promptfoo_FILE = 'file://';
-const JS_FILE = /\.(m|c)?js$/;
-class CaseBuilder {
-    templates;
-    validateAssertion;
-    defaultTest;
-    baseDir;
-    keys = new Map();
-    pending = [];
-    constructor(templates, validateAssertion, defaultTest, baseDir) {
-        this.templates = templates;
-        this.validateAssertion = validateAssertion;
-        this.defaultTest = defaultTest;
-        this.baseDir = baseDir;
-    }
-    addTest(t, index, prompts, providers) {
-        const d = this.defaultTest;
-        const test = t.test;
-        const options = { ...d?.options, ...test.options };
-        const rawAsserts = [...(options.disableDefaultAsserts ? [] : (d?.assert ?? [])), ...(test.assert ?? [])];
-        const threshold = test.threshold ?? d?.threshold;
-        const vars = { ...d?.vars, ...test.vars };
-        const combos = options.disableVarExpansion ? [vars] : varCombinations(vars);
-        const testKey = keyPart(test.description ?? `test ${index + 1}`);
-        combos.forEach((combo, k) => {
-            const resolved = this.loadFileVars(combo, t);
-            const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform);
-            const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey;
-            providers.forEach((provider, p) => {
-                for (const prompt of prompts) {
-                    let input;
-                    try {
-                        input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved);
-                    }
-                    catch (err) {
-                        throw new ConfigError(`${t.where}: cannot render the prompt "${keyPart(prompt.label)}" with this test's vars: ${errorMessage(err)}`, t.file);
-                    }
-                    const key = [testPart, keyPart(prompt.label), keyPart(provider.label ?? provider.id)].join(' · ');
-                    const seen = this.keys.get(key) ?? 0;
-                    this.keys.set(key, seen + 1);
-                    const id = seen === 0 ? key : `${key} ~${seen + 1}`;
-                    const promptfoo = { provider: p, ...grading.promptfoo };
-                    const line = /:(\d+)/.exec(t.where)?.[1];
-                    this.pending.push({
-                        c: {
-                            id,
-                            name: id,
-                            input,
-                            tags: [],
-                            assert: grading.assert,
-                            expected: grading.assert.length
-                                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value)}`).join('; ')
-                                : undefined,
-                            source: { file: external_node_path_default().relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
-                            index: this.pending.length,
-                            vars: resolved,
-                            promptfoo
-                        }
-                    });
-                }
-            });
-        });
-    }
-    /**
-     * Cases with fingerprints, which depend on the judge settings the config ends
-     * up with. Besides input and assertions they cover how the test is graded
-     * (threshold, sets, transforms), with transform files by relative path and content.
-     */
-    finish(config) {
-        const fingerprints = new Fingerprinter(this.baseDir, config.judge);
-        const portable = (source) => (source.startsWith(promptfoo_FILE) ? `${promptfoo_FILE}${external_node_path_default().relative(this.baseDir, source.slice(promptfoo_FILE.length))}` : source);
-        return this.pending.map(({ c }) => {
-            const { provider: _provider, ...grading } = c.promptfoo;
-            const graded = [
-                ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
-                ...(Object.keys(grading).length
-                    ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }]
-                    : [])
-            ];
-            const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert;
-            return { ...c, fingerprint: fingerprints.ofCase(c.input, assert) };
-        });
-    }
-    /** `file://` vars read as promptfoo reads them: YAML as JSON text, anything else as its trimmed text. */
-    loadFileVars(vars, t) {
-        const out = {};
-        for (const [name, value] of Object.entries(vars)) {
-            if (typeof value !== 'string' || !value.startsWith(promptfoo_FILE)) {
-                // promptfoo drops one trailing newline of every string var
-                out[name] = typeof value === 'string' ? value.replace(/\n$/, '') : value;
-                continue;
-            }
-            const file = external_node_path_default().resolve(this.baseDir, value.slice(promptfoo_FILE.length));
-            if (/\.(m|c)?[jt]s$|\.py$/.test(file))
-                throw new ConfigError(`${t.where}: vars.${name}: vars computed by scripts are not supported by evalgate; use a text, JSON or YAML file`, t.file);
-            out[name] = readFileText(file, `${t.where}: vars.${name}`, (text) => (/\.ya?ml$/i.test(file) ? JSON.stringify((0,yaml_dist/* parse */.qg)(text)) : text.trim()));
-        }
-        return out;
-    }
-    grading(raw, vars, t, threshold, transform) {
-        const assert = [];
-        const sets = [];
-        raw.forEach((a, i) => {
-            const at = `${t.where}.assert[${i}]`;
-            if (a.type !== 'assert-set')
-                return assert.push(this.assertion(a, vars, at, t, undefined));
-            if (!a.assert?.length)
-                throw new ConfigError(`${at}: an assert-set needs \`assert\`, a list of assertions`, t.file);
-            const set = sets.push({
-                ...(a.threshold !== undefined ? { threshold: a.threshold } : {}),
-                ...(a.weight !== undefined ? { weight: a.weight } : {}),
-                ...(a.metric !== undefined ? { metric: this.render(a.metric, vars, `${at}.metric`, t) } : {})
-            }) - 1;
-            a.assert.forEach((child, j) => {
-                if (child.type === 'assert-set')
-                    throw new ConfigError(`${at}.assert[${j}]: assert-sets cannot be nested`, t.file);
-                assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set));
-            });
-        });
-        const promptfoo = {};
-        if (transform !== undefined)
-            promptfoo.transform = this.transformSource(transform);
-        if (threshold !== undefined)
-            promptfoo.threshold = threshold;
-        if (sets.length)
-            promptfoo.sets = sets;
-        return { assert, promptfoo };
-    }
-    assertion(a, vars, at, t, set) {
-        if (a.config !== undefined)
-            throw new ConfigError(`${at}: assertion \`config\` is not supported by evalgate; remove it`, t.file);
-        const out = { type: a.type };
-        const isJavascript = a.type === 'javascript' || a.type === 'not-javascript';
-        if (typeof a.value === 'string' && a.value.startsWith(promptfoo_FILE)) {
-            const ref = a.value.slice(promptfoo_FILE.length);
-            if (isJavascript) {
-                if (!JS_FILE.test(ref))
-                    throw new ConfigError(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file);
-                out.file = external_node_path_default().resolve(t.dir, ref);
-            }
-            else {
-                const file = external_node_path_default().resolve(t.dir, ref);
-                out.value = readFileText(file, `${at}.value`, (text) => (/\.json$/i.test(file) ? JSON.parse(text) : /\.ya?ml$/i.test(file) ? (0,yaml_dist/* parse */.qg)(text) : text));
-            }
-        }
-        else if (typeof a.value === 'string')
-            out.value = this.render(a.value, vars, `${at}.value`, t);
-        else if (Array.isArray(a.value))
-            out.value = a.value.map((v, k) => (typeof v === 'string' ? this.render(v, vars, `${at}.value[${k}]`, t) : v));
-        else if (a.value !== undefined)
-            out.value = a.value;
-        if (a.threshold !== undefined)
-            out.threshold = a.threshold;
-        if (a.weight !== undefined)
-            out.weight = a.weight;
-        if (a.metric !== undefined)
-            out.metric = this.render(a.metric, vars, `${at}.metric`, t);
-        if (a.transform !== undefined)
-            out.transform = this.transformSource(a.transform);
-        if (set !== undefined)
-            out.set = set;
-        const problem = this.validateAssertion(out);
-        if (problem)
-            throw new ConfigError(`${at}: ${problem}`, t.file);
-        return out;
-    }
-    /** A `file://` transform names its module relative to the config; the check runs it by absolute path. */
-    transformSource(source) {
-        return source.startsWith(promptfoo_FILE) ? `${promptfoo_FILE}${external_node_path_default().resolve(this.baseDir, source.slice(promptfoo_FILE.length))}` : source;
-    }
-    render(template, vars, at, t) {
-        try {
-            return this.templates.render(template, vars);
-        }
-        catch (err) {
-            throw new ConfigError(`${at}: cannot render the template ${JSON.stringify(template.slice(0, 80))}: ${errorMessage(err)}`, t.file);
-        }
-    }
-}
-function readFileText(file, at, read) {
-    let text;
-    try {
-        text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    }
-    catch (err) {
-        throw new ConfigError(`${at}: cannot read ${file}: ${errorMessage(err)}`, file);
-    }
-    try {
-        return read(text);
-    }
-    catch (err) {
-        throw new ConfigError(`${at}: cannot parse ${file}: ${errorMessage(err)}`, file);
-    }
-}
-
+// EXTERNAL MODULE: ./src/config/promptfoo/index.ts
+var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
@@ -47123,13 +38701,13 @@ function parseConfig(text, file, format = formatOf(file)) {
 function configOf(located) {
     const file = located.file;
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
-        throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
+        throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    if (isPromptfooConfig(located.value))
-        return promptfooSettings(located);
-    const config = parse_validate(configSchema, located, [], 'config');
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
+        return (0,promptfoo/* promptfooSettings */.qm)(located);
+    const config = (0,lib_parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
     if (config.target.promptfoo)
-        throw new ConfigError(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
+        throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
     for (const [at, command] of [
         [['target', 'command'], config.target.command],
@@ -47138,11 +38716,11 @@ function configOf(located) {
         if (typeof command !== 'string')
             continue;
         try {
-            splitArgv(command, formatPath(at));
+            (0,util_argv/* splitArgv */.l)(command, (0,lib_parse/* formatPath */.jV)(at));
         }
         catch (err) {
             const line = located.lineOf(at);
-            throw new ConfigError(`${file}${line ? `:${line}` : ''}: ${errorMessage(err)}`, file);
+            throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${(0,errors/* errorMessage */.gJ)(err)}`, file);
         }
     }
     return config;
@@ -47153,12 +38731,13 @@ function lineAt(located, at) {
 }
 async function loadConfig(file, validateAssertion, options = {}) {
     const absolute = external_node_path_default().resolve(file);
-    const located = parse_parseStructured(await readText(absolute), absolute);
+    const located = (0,lib_parse/* parseStructured */.jE)(await readText(absolute), absolute);
     const settings = options.settings ?? ((config) => config);
     const baseDir = external_node_path_default().dirname(absolute);
-    if (isPromptfooConfig(located.value)) {
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
+        const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(401), __nccwpck_require__.e(823)]).then(__nccwpck_require__.bind(__nccwpck_require__, 823));
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
-        return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) };
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
     const config = settings(configOf(located));
     const defaults = resolveFiles(config.defaults.assert, baseDir);
@@ -47166,22 +38745,22 @@ async function loadConfig(file, validateAssertion, options = {}) {
     defaults.forEach((a, k) => {
         const problem = validateAssertion(a);
         if (problem)
-            throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
+            throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
     const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
-    const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
+    const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
     const cases = normalizer.finish();
     if (cases.length === 0) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
-        throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
+        throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
     }
     const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'));
     if (needsJudge && !config.judge) {
-        throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
+        throw new errors/* ConfigError */.xL(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) };
+    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
 }
 
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
@@ -47193,26 +38772,26 @@ async function loadConfig(file, validateAssertion, options = {}) {
 
 
 const RECORD_SCHEMA_VERSION = 1;
-const judgeVerdictSchema = object({
-    model: schemas_string(),
-    score: schemas_number(),
-    reason: schemas_string(),
-    error: schemas_string().optional(),
-    reused: schemas_boolean().optional(),
-    tokens: schemas_number().optional(),
+const judgeVerdictSchema = lib_schemas/* object */.Ikc({
+    model: lib_schemas/* string */.YjP(),
+    score: lib_schemas/* number */.aig(),
+    reason: lib_schemas/* string */.YjP(),
+    error: lib_schemas/* string */.YjP().optional(),
+    reused: lib_schemas/* boolean */.zMY().optional(),
+    tokens: lib_schemas/* number */.aig().optional(),
     /** hash of model + rubric + input + output, the key of verdict reuse */
-    key: schemas_string(),
+    key: lib_schemas/* string */.YjP(),
     /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
-    samples: array(schemas_number()).optional()
+    samples: lib_schemas/* array */.YOg(lib_schemas/* number */.aig()).optional()
 });
-const assertionResultSchema = object({
-    type: schemas_string(),
-    passed: schemas_boolean(),
-    score: schemas_number(),
-    reason: schemas_string(),
-    weight: schemas_number().optional(),
+const assertionResultSchema = lib_schemas/* object */.Ikc({
+    type: lib_schemas/* string */.YjP(),
+    passed: lib_schemas/* boolean */.zMY(),
+    score: lib_schemas/* number */.aig(),
+    reason: lib_schemas/* string */.YjP(),
+    weight: lib_schemas/* number */.aig().optional(),
     /** set when the check itself threw (javascript) or the judge failed */
-    error: schemas_string().optional(),
+    error: lib_schemas/* string */.YjP().optional(),
     /** llm-rubric verdicts */
     judge: judgeVerdictSchema.optional()
 });
@@ -47221,13 +38800,13 @@ const assertionResultSchema = object({
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
-const usageSchema = object({
-    inputTokens: schemas_number().optional(),
-    outputTokens: schemas_number().optional(),
-    totalTokens: schemas_number().optional(),
-    costUsd: schemas_number().optional(),
-    promptTokens: schemas_number().optional(),
-    completionTokens: schemas_number().optional()
+const usageSchema = lib_schemas/* object */.Ikc({
+    inputTokens: lib_schemas/* number */.aig().optional(),
+    outputTokens: lib_schemas/* number */.aig().optional(),
+    totalTokens: lib_schemas/* number */.aig().optional(),
+    costUsd: lib_schemas/* number */.aig().optional(),
+    promptTokens: lib_schemas/* number */.aig().optional(),
+    completionTokens: lib_schemas/* number */.aig().optional()
 })
     .transform(({ promptTokens, completionTokens, ...u }) => {
     if (u.inputTokens === undefined && promptTokens !== undefined)
@@ -47238,48 +38817,48 @@ const usageSchema = object({
 });
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
-    toolCalls: array(toolCallSchema).optional(),
+    toolCalls: lib_schemas/* array */.YOg(toolCallSchema).optional(),
     usage: usageSchema.optional(),
     /** time spent in the target, start-up excluded (SPEC §10) */
-    latencyMs: schemas_number().optional(),
+    latencyMs: lib_schemas/* number */.aig().optional(),
     /** the result object's `metadata` */
-    metadata: record(schemas_string(), unknown()).optional(),
-    finishReason: schemas_string().optional()
+    metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
+    finishReason: lib_schemas/* string */.YjP().optional()
 };
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
-const namedScores = record(schemas_string(), schemas_number());
-const trialResultSchema = object({
-    passed: schemas_boolean(),
-    output: schemas_string().nullable(),
-    error: schemas_string().nullable(),
-    score: schemas_number().nullable(),
-    durationMs: schemas_number(),
-    assertions: array(assertionResultSchema),
+const namedScores = lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* number */.aig());
+const trialResultSchema = lib_schemas/* object */.Ikc({
+    passed: lib_schemas/* boolean */.zMY(),
+    output: lib_schemas/* string */.YjP().nullable(),
+    error: lib_schemas/* string */.YjP().nullable(),
+    score: lib_schemas/* number */.aig().nullable(),
+    durationMs: lib_schemas/* number */.aig(),
+    assertions: lib_schemas/* array */.YOg(assertionResultSchema),
     ...agentFields,
     namedScores: namedScores.optional()
 });
 /** Where a case came from, for messages and annotations. */
-const caseSourceSchema = object({ file: schemas_string(), line: schemas_number().optional() });
-const caseResultSchema = object({
+const caseSourceSchema = lib_schemas/* object */.Ikc({ file: lib_schemas/* string */.YjP(), line: lib_schemas/* number */.aig().optional() });
+const caseResultSchema = lib_schemas/* object */.Ikc({
     /** the key that matches the case across runs: the user's id, else a hash of the input */
-    id: schemas_string(),
+    id: lib_schemas/* string */.YjP(),
     /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
-    index: schemas_number().int().min(0).optional(),
-    name: schemas_string(),
-    tags: array(schemas_string()),
-    fingerprint: schemas_string(),
+    index: lib_schemas/* number */.aig().int().min(0).optional(),
+    name: lib_schemas/* string */.YjP(),
+    tags: lib_schemas/* array */.YOg(lib_schemas/* string */.YjP()),
+    fingerprint: lib_schemas/* string */.YjP(),
     /** absent when the case's input was undefined (a library case), which JSON does not keep */
-    input: unknown().optional(),
+    input: lib_schemas/* unknown */.L5J().optional(),
     /** everything the user wrote about expectations, for the report ("expected") */
-    expected: unknown().optional(),
-    passed: schemas_boolean(),
-    passFraction: schemas_number().min(0).max(1),
-    output: schemas_string().nullable(),
-    error: schemas_string().nullable(),
-    score: schemas_number().nullable(),
-    durationMs: schemas_number(),
-    assertions: array(assertionResultSchema),
-    trials: array(trialResultSchema).optional(),
+    expected: lib_schemas/* unknown */.L5J().optional(),
+    passed: lib_schemas/* boolean */.zMY(),
+    passFraction: lib_schemas/* number */.aig().min(0).max(1),
+    output: lib_schemas/* string */.YjP().nullable(),
+    error: lib_schemas/* string */.YjP().nullable(),
+    score: lib_schemas/* number */.aig().nullable(),
+    durationMs: lib_schemas/* number */.aig(),
+    assertions: lib_schemas/* array */.YOg(assertionResultSchema),
+    trials: lib_schemas/* array */.YOg(trialResultSchema).optional(),
     // of a case: the tool calls of the trial shown (the one agreeing with its verdict),
     // usage summed over trials (costUsd from the target or from `pricing`), the mean latency
     ...agentFields,
@@ -47289,72 +38868,85 @@ const caseResultSchema = object({
      * first, "P" passed, "F" failed: the baseline's history plus the baseline's
      * result, at most 20 (see compare/history.ts)
      */
-    history: schemas_string()
+    history: lib_schemas/* string */.YjP()
         .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
         .optional(),
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
-    reruns: schemas_number().int().min(0).optional(),
+    reruns: lib_schemas/* number */.aig().int().min(0).optional(),
     namedScores: namedScores.optional()
 });
-const judgeSummarySchema = object({
-    calls: schemas_number(),
-    reused: schemas_number(),
-    errors: schemas_number(),
-    tokens: schemas_number(),
+const judgeSummarySchema = lib_schemas/* object */.Ikc({
+    calls: lib_schemas/* number */.aig(),
+    reused: lib_schemas/* number */.aig(),
+    errors: lib_schemas/* number */.aig(),
+    tokens: lib_schemas/* number */.aig(),
     /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
-    costUsd: schemas_number().optional(),
+    costUsd: lib_schemas/* number */.aig().optional(),
     /** verdicts asked with judge.samples > 1 (reused ones not counted) */
-    sampled: schemas_number().optional(),
+    sampled: lib_schemas/* number */.aig().optional(),
     /** of those, verdicts whose samples fell on both sides of the pass threshold */
-    disagreements: schemas_number().optional()
+    disagreements: lib_schemas/* number */.aig().optional()
 });
 /** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
-const namedScoreSchema = object({ score: schemas_number(), cases: schemas_number() });
-const runSummarySchema = object({
-    total: schemas_number(),
-    passed: schemas_number(),
-    failed: schemas_number(),
-    errors: schemas_number(),
-    passRate: schemas_number(),
-    meanScore: schemas_number().nullable(),
-    durationMs: schemas_number(),
+const namedScoreSchema = lib_schemas/* object */.Ikc({ score: lib_schemas/* number */.aig(), cases: lib_schemas/* number */.aig() });
+const runSummarySchema = lib_schemas/* object */.Ikc({
+    total: lib_schemas/* number */.aig(),
+    passed: lib_schemas/* number */.aig(),
+    failed: lib_schemas/* number */.aig(),
+    errors: lib_schemas/* number */.aig(),
+    passRate: lib_schemas/* number */.aig(),
+    meanScore: lib_schemas/* number */.aig().nullable(),
+    durationMs: lib_schemas/* number */.aig(),
     judge: judgeSummarySchema,
     /** trials spent re-running flipped cases (rerunFlips), when any */
-    reruns: schemas_number().optional(),
+    reruns: lib_schemas/* number */.aig().optional(),
     /** promptfoo `metric`s over the run, when any case has one */
-    namedScores: record(schemas_string(), namedScoreSchema).optional()
+    namedScores: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), namedScoreSchema).optional()
 });
 /** One earlier run on the baseline branch, as the trend chart shows it. */
-const runTrendPointSchema = object({ sha: schemas_string().nullable(), createdAt: schemas_string(), passRate: schemas_number(), meanScore: schemas_number().nullable() });
+const runTrendPointSchema = lib_schemas/* object */.Ikc({ sha: lib_schemas/* string */.YjP().nullable(), createdAt: lib_schemas/* string */.YjP(), passRate: lib_schemas/* number */.aig(), meanScore: lib_schemas/* number */.aig().nullable() });
 /** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
-const datasetFingerprintSchema = object({
-    fingerprint: schemas_string(),
+const datasetFingerprintSchema = lib_schemas/* object */.Ikc({
+    fingerprint: lib_schemas/* string */.YjP(),
     /** how many cases the whole dataset has */
-    cases: schemas_number().int().min(0)
+    cases: lib_schemas/* number */.aig().int().min(0)
 });
-const runRecordSchema = object({
-    schemaVersion: literal(RECORD_SCHEMA_VERSION),
-    tool: object({ name: literal('evalgate'), version: schemas_string() }),
+const runRecordSchema = lib_schemas/* object */.Ikc({
+    schemaVersion: lib_schemas/* literal */.euz(RECORD_SCHEMA_VERSION),
+    tool: lib_schemas/* object */.Ikc({ name: lib_schemas/* literal */.euz('evalgate'), version: lib_schemas/* string */.YjP() }),
     /** what the cases' fingerprints cover (config/fingerprint.ts); records from before the field fingerprinted as version 1 did */
-    fingerprintVersion: schemas_number().int().min(1).default(1),
-    name: schemas_string(),
-    createdAt: schemas_string(),
-    complete: schemas_boolean().default(true),
+    fingerprintVersion: lib_schemas/* number */.aig().int().min(1).default(1),
+    name: lib_schemas/* string */.YjP(),
+    createdAt: lib_schemas/* string */.YjP(),
+    complete: lib_schemas/* boolean */.zMY().default(true),
     /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
-    stopReason: schemas_enum(['interrupted', 'budget']).optional(),
+    stopReason: lib_schemas/* enum */.k5n(['interrupted', 'budget']).optional(),
     /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
-    budget: object({ maxCostUsd: schemas_number(), spentUsd: schemas_number() }).optional(),
+    budget: lib_schemas/* object */.Ikc({ maxCostUsd: lib_schemas/* number */.aig(), spentUsd: lib_schemas/* number */.aig() }).optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
-    planned: schemas_number().int().min(0).optional(),
+    planned: lib_schemas/* number */.aig().int().min(0).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
     dataset: datasetFingerprintSchema.optional(),
-    git: object({ sha: schemas_string().nullable(), ref: schemas_string().nullable(), runId: schemas_string().nullable() }),
-    config: object({ repeat: schemas_number(), shard: schemas_string().nullable().optional(), filter: schemas_string().nullable().optional() }).optional(),
+    git: lib_schemas/* object */.Ikc({ sha: lib_schemas/* string */.YjP().nullable(), ref: lib_schemas/* string */.YjP().nullable(), runId: lib_schemas/* string */.YjP().nullable() }),
+    config: lib_schemas/* object */.Ikc({ repeat: lib_schemas/* number */.aig(), shard: lib_schemas/* string */.YjP().nullable().optional(), filter: lib_schemas/* string */.YjP().nullable().optional() }).optional(),
     summary: runSummarySchema,
     /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
-    trend: array(runTrendPointSchema).max(100).optional(),
-    cases: array(caseResultSchema)
+    trend: lib_schemas/* array */.YOg(runTrendPointSchema).max(100).optional(),
+    cases: lib_schemas/* array */.YOg(caseResultSchema)
 });
+
+;// CONCATENATED MODULE: ./src/util/map-strings.ts
+/** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
+function mapStrings(value, f) {
+    if (typeof value === 'string')
+        return f(value);
+    if (Array.isArray(value))
+        return value.map((v) => mapStrings(v, f));
+    if (value !== null && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)]));
+    }
+    return value;
+}
 
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool version written into run records; kept in step with package.json by a test. */
@@ -47364,6 +38956,7 @@ const VERSION = '0.1.0';
 /**
  * The run record (SPEC §5): the summary of a run's cases, redacted of secrets.
  */
+
 
 
 
@@ -47400,7 +38993,7 @@ function buildRecord(input) {
     return {
         schemaVersion: RECORD_SCHEMA_VERSION,
         tool: { name: 'evalgate', version: VERSION },
-        fingerprintVersion: FINGERPRINT_VERSION,
+        fingerprintVersion: fingerprint/* FINGERPRINT_VERSION */.UZ,
         name: input.name,
         createdAt: input.createdAt,
         complete: input.complete,
@@ -47419,16 +39012,7 @@ function buildRecord(input) {
 function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
-    const walk = (v) => {
-        if (typeof v === 'string')
-            return redact(v, secrets);
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v && typeof v === 'object')
-            return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-        return v;
-    };
-    return walk(value);
+    return mapStrings(value, (text) => redact(text, secrets));
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -47523,6 +39107,8 @@ async function rerunFlips(cases, results, baseline, target, times, options) {
     return { cases: merged, trials, complete: outcome.complete, durationMs: outcome.durationMs, targetCostUsd: outcome.targetCostUsd };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./src/util/timers.ts
 /** Timers owned by one process handle, all cleared together when it closes. */
 class Timers {
@@ -47598,7 +39184,7 @@ function createCommandTarget(config, ctx) {
         async close() {
             const runs = [...running];
             for (const run of runs)
-                run.stop(new TargetError('target closed while the command was running'));
+                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
             await Promise.allSettled(runs.map((run) => run.done));
         }
     };
@@ -47608,13 +39194,13 @@ const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 function resolveCommandSpec(config, ctx) {
     if (config.command === undefined)
-        throw new ConfigError('target.command is not set');
-    const words = typeof config.command === 'string' ? splitArgv(config.command) : config.command;
+        throw new errors/* ConfigError */.xL('target.command is not set');
+    const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
     const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
-        throw new ConfigError('target.command: the program name is empty');
+        throw new errors/* ConfigError */.xL('target.command: the program name is empty');
     const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
-    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_namespaceObject.resolve)(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
     const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
     checkProgram(spec);
     return spec;
@@ -47627,22 +39213,22 @@ function resolveCommandSpec(config, ctx) {
 function checkProgram(spec) {
     const program = spec.argv[0];
     if (!isDirectory(spec.cwd)) {
-        throw new ConfigError(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
+        throw new errors/* ConfigError */.xL(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
     }
     const fail = (what) => {
-        throw new ConfigError(`target.command: ${what}`, undefined, 'target.command');
+        throw new errors/* ConfigError */.xL(`target.command: ${what}`, undefined, 'target.command');
     };
     if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
-        const file = (0,external_node_path_namespaceObject.resolve)(spec.cwd, program);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(file))
-            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_namespaceObject.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
+        const file = (0,external_node_path_.resolve)(spec.cwd, program);
+        if (!(0,external_node_fs_.existsSync)(file))
+            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
         if (!isRunnable(file))
             fail(notRunnable(program, file));
         return;
     }
     // without PATH, spawn (execvp) searches the C library's default path: so does this check
-    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_namespaceObject.delimiter).filter((dir) => dir !== '');
-    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_namespaceObject.join)(dir, name))).filter((file) => (0,external_node_fs_namespaceObject.existsSync)(file));
+    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_.delimiter).filter((dir) => dir !== '');
+    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_.join)(dir, name))).filter((file) => (0,external_node_fs_.existsSync)(file));
     if (found.some(isRunnable))
         return;
     if (found.length)
@@ -47653,7 +39239,7 @@ function checkProgram(spec) {
 }
 function isDirectory(dir) {
     try {
-        return (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+        return (0,external_node_fs_.statSync)(dir).isDirectory();
     }
     catch {
         return false;
@@ -47661,9 +39247,9 @@ function isDirectory(dir) {
 }
 function isRunnable(file) {
     try {
-        if ((0,external_node_fs_namespaceObject.statSync)(file).isDirectory())
+        if ((0,external_node_fs_.statSync)(file).isDirectory())
             return false;
-        (0,external_node_fs_namespaceObject.accessSync)(file, external_node_fs_namespaceObject.constants.X_OK);
+        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.X_OK);
         return true;
     }
     catch {
@@ -47676,7 +39262,7 @@ function notRunnable(program, file) {
 }
 /** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
 function executableNames(program) {
-    if (process.platform !== 'win32' || (0,external_node_path_namespaceObject.extname)(program))
+    if (process.platform !== 'win32' || (0,external_node_path_.extname)(program))
         return [program];
     return [
         program,
@@ -47693,7 +39279,7 @@ function closestProgram(program, dirs) {
     for (const dir of dirs) {
         let names;
         try {
-            names = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+            names = (0,external_node_fs_.readdirSync)(dir);
         }
         catch {
             continue;
@@ -47717,10 +39303,10 @@ function jsonReply(stdout) {
         value = JSON.parse(stdout);
     }
     catch (err) {
-        throw new TargetError(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
     }
     if (!isResultObject(value)) {
-        throw new TargetError(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
     }
     return readResult(value, 'the command');
 }
@@ -47738,9 +39324,9 @@ function inputText(input) {
  */
 function abortError(signal) {
     const reason = signal.reason;
-    if (reason instanceof TargetError)
+    if (reason instanceof errors/* TargetError */.I0)
         return reason;
-    return new TargetError(reason === undefined ? 'aborted' : errorMessage(reason));
+    return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
 }
 /** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
 function spawnInGroup(spec, args) {
@@ -47795,16 +39381,16 @@ function stderrSuffix(tail) {
 /** Why a process could not be started, in terms of the target's settings. */
 function describeSpawnError(err, spec) {
     const program = spec.argv[0];
-    if (err.code === 'ENOENT' && !(0,external_node_fs_namespaceObject.existsSync)(spec.cwd)) {
-        return new TargetError(`working directory does not exist: ${spec.cwd} (target.cwd)`);
+    if (err.code === 'ENOENT' && !(0,external_node_fs_.existsSync)(spec.cwd)) {
+        return new errors/* TargetError */.I0(`working directory does not exist: ${spec.cwd} (target.cwd)`);
     }
     if (err.code === 'ENOENT') {
         const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
-        return new TargetError(`command not found: ${program} (${where})`);
+        return new errors/* TargetError */.I0(`command not found: ${program} (${where})`);
     }
     if (err.code === 'EACCES')
-        return new TargetError(`command is not executable: ${program} (permission denied)`);
-    return new TargetError(`cannot start ${program}: ${err.message}`);
+        return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
+    return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -47874,7 +39460,7 @@ class ProcessRun {
             return;
         this.stdoutBytes += chunk.length;
         if (this.stdoutBytes > this.spec.maxOutputBytes) {
-            this.stop(new TargetError(`output exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`));
+            this.stop(new errors/* TargetError */.I0(`output exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`));
             return;
         }
         this.stdout.push(chunk);
@@ -47903,9 +39489,9 @@ class ProcessRun {
         if (this.spawnError)
             throw describeSpawnError(this.spawnError, this.spec);
         if (signal)
-            throw new TargetError(`killed by ${signal}${stderrSuffix(this.stderrTail)}`);
+            throw new errors/* TargetError */.I0(`killed by ${signal}${stderrSuffix(this.stderrTail)}`);
         if (code !== 0)
-            throw new TargetError(`exited with code ${code}${stderrSuffix(this.stderrTail)}`);
+            throw new errors/* TargetError */.I0(`exited with code ${code}${stderrSuffix(this.stderrTail)}`);
         // stdout exactly as printed, minus the one line ending that `print`/`console.log` add;
         // invalid UTF-8 becomes U+FFFD
         return Buffer.concat(this.stdout)
@@ -47995,7 +39581,7 @@ function createJudge(config, deps) {
     }
     return {
         embed: provider.embed && ((texts) => limit(() => provider.embed(texts))),
-        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))),
+        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact((0,errors/* errorMessage */.gJ)(err), deps.secrets)}`)))),
         stats: () => ({ ...counts }),
         close: () => provider.close()
     };
@@ -48007,7 +39593,7 @@ function createJudge(config, deps) {
  */
 function verdictKey(model, request) {
     const shown = { model, rubric: request.rubric, input: request.input, output: request.output };
-    return contentHash(request.toolCalls ? { ...shown, toolCalls: request.toolCalls.map(({ name, args, result }) => ({ name, args, result })) } : shown);
+    return (0,hash/* contentHash */.A)(request.toolCalls ? { ...shown, toolCalls: request.toolCalls.map(({ name, args, result }) => ({ name, args, result })) } : shown);
 }
 /**
  * The messages sent to an OpenAI-compatible judge. The rubric sits in the system
@@ -48015,7 +39601,7 @@ function verdictKey(model, request) {
  * grade, sit between tags carrying a random nonce they cannot guess, and are
  * declared data, not instructions.
  */
-function buildJudgePrompt(request, nonce = (0,external_node_crypto_namespaceObject.randomBytes)(6).toString('hex')) {
+function buildJudgePrompt(request, nonce = (0,external_node_crypto_.randomBytes)(6).toString('hex')) {
     const tag = (name, body) => `<${name}-${nonce}>\n${body}\n</${name}-${nonce}>`;
     const system = [
         'You are an impartial grader. You judge one output of an AI system against a rubric written by its developers.',
@@ -48065,7 +39651,7 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact(errorMessage(err), secrets)}`), tokens: 0 };
+        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
     }
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
@@ -48147,7 +39733,7 @@ function rejectsResponseFormat(err) {
  */
 function commandProvider(config, deps) {
     const command = config.command ?? [];
-    const argv = typeof command === 'string' ? splitArgv(command, 'judge.command') : command;
+    const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
         expandVars(word, deps.env, deps.secrets, 'judge.command');
@@ -48174,7 +39760,7 @@ function commandProvider(config, deps) {
             ...(request.toolCalls ? { toolCalls: request.toolCalls } : {})
         });
         const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(new TargetError(`timed out after ${config.timeoutMs} ms (judge.timeoutMs)`)), config.timeoutMs);
+        const timer = setTimeout(() => controller.abort(new errors/* TargetError */.I0(`timed out after ${config.timeoutMs} ms (judge.timeoutMs)`)), config.timeoutMs);
         try {
             const reply = await target.call({ input: stdin, case: JUDGE_CASE, signal: controller.signal });
             return { ...parseVerdictText(reply.output), tokens: 0 };
@@ -48233,7 +39819,7 @@ function createHttpTarget(http, ctx, target, deps = {}) {
     const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
     if (!URL.canParse(spec.url.replace(/\{\{[^}]*\}\}/g, 'x'))) {
         // the URL itself is not quoted: it may hold an expanded secret
-        throw new ConfigError('target.http.url is not an absolute URL (http://host/path or https://host/path)', undefined, 'target.http.url');
+        throw new errors/* ConfigError */.xL('target.http.url is not an absolute URL (http://host/path or https://host/path)', undefined, 'target.http.url');
     }
     // without a body template, the input itself is the JSON body
     const bodyTemplate = http.method === 'GET' ? undefined : (spec.body ?? '{{input}}');
@@ -48252,12 +39838,12 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
-                const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
+                const calls = valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
                 reply.toolCalls = calls === null ? [] : normalizeToolCalls(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
-                const usage = normalizeUsage(http_valueAt(response, http.usage, 'usage'));
+                const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
                 if (usage)
                     reply.usage = usage;
             }
@@ -48269,7 +39855,7 @@ function createHttpTarget(http, ctx, target, deps = {}) {
 /** The HTTP client's failures, as the target error the runner records. */
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 function asTargetFailure(err) {
-    return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new TargetError(err.message) : err;
+    return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new errors/* TargetError */.I0(err.message) : err;
 }
 async function send(...args) {
     try {
@@ -48281,22 +39867,22 @@ async function send(...args) {
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response, path) {
-    const value = http_valueAt(response, path, 'output', true);
+    const value = valueAt(response, path, 'output', true);
     if (value === null)
-        throw new TargetError(`target.http.output: "${path}" is null in the reply`);
+        throw new errors/* TargetError */.I0(`target.http.output: "${path}" is null in the reply`);
     return typeof value === 'string' ? value : JSON.stringify(value);
 }
 /** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
-function http_valueAt(response, path, field, required = false) {
+function valueAt(response, path, field, required = false) {
     if (response.data === undefined) {
-        throw new TargetError(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
+        throw new errors/* TargetError */.I0(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
     const found = readPath(response.data, path);
     if (found.ok)
         return found.value;
     if (!required)
         return null;
-    throw new TargetError(`target.http.${field}: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`);
+    throw new errors/* TargetError */.I0(`target.http.${field}: the reply has no "${path}" (missing at "${found.missing}"); the reply's top-level keys: ${topLevelKeys(response.data)}`);
 }
 /** Follows a dot path (`data.answer`, `choices.0.message.content`, `items[0].text`) into a JSON value. */
 function readPath(data, path) {
@@ -48370,13 +39956,13 @@ const NEWLINE = 0x0a;
 function createJsonlTarget(config, ctx, timing = { graceMs: KILL_GRACE_MS }) {
     const spec = resolveCommandSpec(config, ctx);
     if (spec.argv.includes('{{input}}')) {
-        throw new ConfigError('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command');
+        throw new errors/* ConfigError */.xL('target.command: {{input}} has no meaning with protocol jsonl (each input arrives as a JSON line on stdin)', undefined, 'target.command');
     }
     return new WorkerPool(spec, config.workers, timing, config.timeoutMs);
 }
 /** What a pool whose workers never wrote a line is told; every case gets it, so the verdict can name it once. */
 function silentWorkerError(timeoutMs) {
-    return new TargetError(`no reply line within ${timeoutMs} ms, and no worker wrote anything on stdout: is the worker's stdout flushed after each reply? ` +
+    return new errors/* TargetError */.I0(`no reply line within ${timeoutMs} ms, and no worker wrote anything on stdout: is the worker's stdout flushed after each reply? ` +
         `(Python: print(..., flush=True) or run it with python3 -u; a worker that needs longer to start needs a larger target.timeoutMs)`);
 }
 class WorkerPool {
@@ -48403,7 +39989,7 @@ class WorkerPool {
         if (request.signal.aborted)
             return Promise.reject(abortError(request.signal));
         if (this.closing)
-            return Promise.reject(new TargetError('target closed'));
+            return Promise.reject(new errors/* TargetError */.I0('target closed'));
         if (this.silence)
             return Promise.reject(this.silence);
         const id = String(++this.nextId);
@@ -48436,7 +40022,7 @@ class WorkerPool {
     async close() {
         this.closing = true;
         for (const worker of this.alive) {
-            worker.failAll(new TargetError('target closed while the case was running'));
+            worker.failAll(new errors/* TargetError */.I0('target closed while the case was running'));
             worker.endInput();
         }
         await Promise.all([...this.alive].map((worker) => worker.closed));
@@ -48445,7 +40031,7 @@ class WorkerPool {
         if (pending.signal.aborted)
             return pending.settle({ error: abortError(pending.signal) });
         if (this.closing)
-            return pending.settle({ error: new TargetError('target closed while the case was running') });
+            return pending.settle({ error: new errors/* TargetError */.I0('target closed while the case was running') });
         const index = this.leastBusy();
         let worker = this.slots[index];
         if (!worker) {
@@ -48482,7 +40068,7 @@ class WorkerPool {
             return this.silenced();
         worker.forget(pending);
         const others = worker.takeAll();
-        worker.stop(new TargetError('worker stopped'));
+        worker.stop(new errors/* TargetError */.I0('worker stopped'));
         // after the current abort event: when the whole run is interrupted, the others abort too and need no new worker
         if (others.length > 0)
             setImmediate(() => others.forEach((other) => this.dispatch(other)));
@@ -48496,7 +40082,7 @@ class WorkerPool {
         this.silence = silentWorkerError(this.timeoutMs);
         for (const worker of this.alive) {
             worker.failAll(this.silence);
-            worker.stop(new TargetError('worker stopped'));
+            worker.stop(new errors/* TargetError */.I0('worker stopped'));
         }
     }
     /** A worker that exited or is being stopped takes no more requests; its slot starts a fresh one on demand. */
@@ -48598,7 +40184,7 @@ class Worker {
     endInput() {
         this.child.stdin?.end();
         if (!this.exited)
-            this.timers.later(this.timing.graceMs, () => this.stop(new TargetError('worker stopped')));
+            this.timers.later(this.timing.graceMs, () => this.stop(new errors/* TargetError */.I0('worker stopped')));
     }
     /** Ends the process group: SIGTERM, then SIGKILL if it is still there after the grace period. */
     stop(reason) {
@@ -48632,7 +40218,7 @@ class Worker {
             this.partial = [];
             this.partialBytes = 0;
             // no telling whose reply this is, and the rest of the stream cannot be trusted
-            const error = new TargetError(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`);
+            const error = new errors/* TargetError */.I0(`the worker wrote a line of more than ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes) while handling this case`);
             this.failAll(error);
             this.stop(error);
         }
@@ -48657,7 +40243,7 @@ class Worker {
         this.pending.delete(pending.id);
         pending.worker = null;
         if (bytes > this.spec.maxOutputBytes) {
-            return pending.settle({ error: new TargetError(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) });
+            return pending.settle({ error: new errors/* TargetError */.I0(`the reply exceeded ${this.spec.maxOutputBytes} bytes (target.maxOutputBytes)`) });
         }
         pending.settle(parseReply(message, performance.now() - pending.sentAt));
     }
@@ -48681,7 +40267,7 @@ class Worker {
             return describeSpawnError(this.spawnError, this.spec);
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const noise = this.noise.length ? `; its last stdout lines that were not replies: ${this.noise.map((l) => JSON.stringify(l)).join(', ')}` : '';
-        return new TargetError(`worker ${how} while handling this case${stderrSuffix(this.stderrTail)}${noise}`);
+        return new errors/* TargetError */.I0(`worker ${how} while handling this case${stderrSuffix(this.stderrTail)}${noise}`);
     }
     /** Kills the group; if something outside it still holds the pipes, drops our ends a little later. */
     forceClose() {
@@ -48707,10 +40293,10 @@ function parseReply(message, elapsedMs) {
     const { error } = message;
     if (error !== undefined && error !== null && error !== false) {
         const text = typeof error === 'string' ? error : JSON.stringify(error);
-        return { error: new TargetError(text || 'the worker replied with an empty error') };
+        return { error: new errors/* TargetError */.I0(text || 'the worker replied with an empty error') };
     }
     if (!('output' in message))
-        return { error: new TargetError('the worker replied with neither "output" nor "error"') };
+        return { error: new errors/* TargetError */.I0('the worker replied with neither "output" nor "error"') };
     try {
         const reply = readResult(message, 'the worker');
         reply.latencyMs ??= elapsedMs;
@@ -48751,11 +40337,11 @@ function promptfooAgent(mod, options) {
         const prompt = typeof input === 'string' ? input : JSON.stringify(input);
         const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } }));
         if (response === null || typeof response !== 'object')
-            throw new TargetError(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`);
+            throw new errors/* TargetError */.I0(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`);
         if (response.error !== undefined && response.error !== null && response.error !== '')
-            throw new TargetError(String(response.error));
+            throw new errors/* TargetError */.I0(String(response.error));
         if (response.output === undefined || response.output === null)
-            throw new TargetError('callApi returned no output');
+            throw new errors/* TargetError */.I0('callApi returned no output');
         return typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
     };
 }
@@ -48792,8 +40378,8 @@ function abortOf(signal) {
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
-        throw new ConfigError('target.module is not set');
-    const file = (0,external_node_path_namespaceObject.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
+        throw new errors/* ConfigError */.xL('target.module is not set');
+    const file = (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
     // promptfoo's provider interface (SPEC §11) is adapted in-process for now: see README, Isolation
     if (promptfoo) {
         const provider = await loadPromptfooProvider(file, promptfoo);
@@ -48812,17 +40398,19 @@ async function createModuleTarget(config, ctx, promptfoo) {
         await sandbox.close();
         // a module that loads but exports no function says so itself, naming the file
         const why = loaded.error.startsWith(`${file} must export`) ? loaded.error : `cannot load ${file}: ${loaded.error}`;
-        throw new ConfigError(`target.module: ${why}`, file);
+        throw new errors/* ConfigError */.xL(`target.module: ${why}`, file);
     }
     return {
         async call(request) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
-            const [outcome] = await sandbox.run([{ kind: 'agent', file, input: request.input, case: request.case }], { onAbort });
+            // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
+            const item = request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case };
+            const [outcome] = await sandbox.run([item], { onAbort });
             if (!outcome.ok) {
                 if (request.signal.aborted)
                     throw request.signal.reason;
-                throw new TargetError(outcome.error);
+                throw new errors/* TargetError */.I0(outcome.error);
             }
             const { value, latencyMs } = outcome.value;
             if (!isResultObject(value))
@@ -48843,11 +40431,11 @@ async function loadPromptfooProvider(file, promptfoo) {
         mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(file).href));
     }
     catch (err) {
-        throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file);
+        throw new errors/* ConfigError */.xL(`target.module: cannot load ${file}: ${(0,errors/* errorMessage */.gJ)(err)}`, file);
     }
     const adapted = promptfooAgent(mod, promptfoo);
     if (typeof adapted === 'string')
-        throw new ConfigError(`provider ${promptfoo.id}: ${file} ${adapted}; it exports ${describeExports(mod)}`, file);
+        throw new errors/* ConfigError */.xL(`provider ${promptfoo.id}: ${file} ${adapted}; it exports ${describeExports(mod)}`, file);
     return adapted;
 }
 function describeExports(mod) {
@@ -48904,7 +40492,7 @@ function apiKeyFor(openai, ctx, baseUrl) {
     if (apiKey)
         ctx.secrets.add(apiKey);
     else if (!isLocalUrl(baseUrl)) {
-        throw new ConfigError(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`);
+        throw new errors/* ConfigError */.xL(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`);
     }
     return apiKey;
 }
@@ -48943,7 +40531,7 @@ const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
     const providers = config.promptfoo?.providers;
     if (!providers)
-        throw new ConfigError('target.promptfoo is not set');
+        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -48962,7 +40550,7 @@ async function createPromptfooTarget(config, ctx) {
                 });
             }
             catch (err) {
-                throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`);
+                throw new errors/* TargetError */.I0(`the provider's transform failed: ${(0,errors/* errorMessage */.gJ)(err)}`);
             }
             return { ...reply, output: typeof output === 'string' ? output : JSON.stringify(output) };
         },
@@ -48981,7 +40569,7 @@ async function providerTarget(p, config, ctx, where) {
     const openai = /^openai:(?:chat:)?([^:]+)$/.exec(p.id);
     if (openai)
         return openaiTarget(openai[1], p, config, ctx);
-    throw new ConfigError(`${where}: provider "${p.id}" is not supported by evalgate`);
+    throw new errors/* ConfigError */.xL(`${where}: provider "${p.id}" is not supported by evalgate`);
 }
 /**
  * `exec:<command>`: promptfoo's argv — the command's words, then the prompt,
@@ -48989,9 +40577,9 @@ async function providerTarget(p, config, ctx, where) {
  * its trimmed stdout is the output, a non-zero exit an error.
  */
 function execTarget(p, config, ctx, where) {
-    const words = splitArgv(p.id.slice('exec:'.length).trim(), `${where} (${p.id})`);
+    const words = (0,util_argv/* splitArgv */.l)(p.id.slice('exec:'.length).trim(), `${where} (${p.id})`);
     if (words.length === 0)
-        throw new ConfigError(`${where}: "${p.id}" names no command`);
+        throw new errors/* ConfigError */.xL(`${where}: "${p.id}" names no command`);
     const options = JSON.stringify({ id: p.id, ...(p.label ? { label: p.label } : {}), config: p.config ?? {} });
     const running = new Set();
     return {
@@ -49068,7 +40656,7 @@ async function createTarget(config, ctx) {
         return createOpenAITarget(config.openai, ctx, config);
     if (config.promptfoo !== undefined)
         return createPromptfooTarget(config, ctx);
-    throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target');
+    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module', undefined, 'target');
 }
 
 ;// CONCATENATED MODULE: ./src/util/git.ts
@@ -49144,7 +40732,7 @@ function selectCases(cases, selection) {
 function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => isSelected(c, { filter })))
         return;
-    throw new errors_UsageError(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+    throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
@@ -49155,9 +40743,9 @@ async function evaluate(loaded, options = {}) {
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }));
+    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }));
     const judge = config.judge
-        ? attributeTo(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {
@@ -49475,7 +41063,7 @@ function renderReport(input, options = {}) {
         ...flakyList(c, input.baseline),
         ...tagsTable(c),
         ...namedScoresTable(input.baseline, current, table),
-        ...errors(current),
+        ...markdown_errors(current),
         ...judgeSpread(current)
     ];
     const footer = [{ text: runFooter(current) }];
@@ -49958,7 +41546,7 @@ function tagsTable(c) {
     });
     return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
 }
-function errors(current) {
+function markdown_errors(current) {
     const errored = current.cases.filter((c) => c.error !== null);
     if (!errored.length)
         return [];
@@ -50426,10 +42014,10 @@ function pathAtEnd(prefix) {
 
 
 /** The record without its cases, which RecordReader validates one by one. */
-const recordHeadSchema = runRecordSchema.extend({ cases: array(unknown()).max(0) });
+const recordHeadSchema = runRecordSchema.extend({ cases: lib_schemas/* array */.YOg(lib_schemas/* unknown */.L5J()).max(0) });
 const notRecord = (file) => `${file}: not a run record`;
-const notJson = (file, why) => new RecordError(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
-const invalidAt = (file, at, message) => new RecordError(`${file}: not a valid run record at ${formatPath(at) || '(top)'}: ${message}`, file);
+const notJson = (file, why) => new errors/* RecordError */.W1(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
+const invalidAt = (file, at, message) => new errors/* RecordError */.W1(`${file}: not a valid run record at ${(0,lib_parse/* formatPath */.jV)(at) || '(top)'}: ${message}`, file);
 /**
  * A record read a piece of text at a time: each case is parsed and validated
  * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
@@ -50446,12 +42034,12 @@ class RecordReader {
     constructor(file, options = {}) {
         this.file = file;
         this.options = options;
-        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: MAX_NESTING, onElement: (text, i) => this.addCase(text, i) });
+        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: lib_parse/* MAX_NESTING */.M1, onElement: (text, i) => this.addCase(text, i) });
     }
     /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
     decode;
     pushBytes(bytes) {
-        this.decode ??= strictUtf8Decoder(() => new RecordError(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
+        this.decode ??= strictUtf8Decoder(() => new errors/* RecordError */.W1(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
         this.push(this.decode(bytes));
     }
     push(text) {
@@ -50481,12 +42069,12 @@ class RecordReader {
             throw notJson(file, err.message);
         }
         if (!head || typeof head !== 'object' || Array.isArray(head)) {
-            throw new RecordError(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
+            throw new errors/* RecordError */.W1(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
         }
         const version = head.schemaVersion;
         if (version !== RECORD_SCHEMA_VERSION) {
             const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
-            throw new RecordError(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
+            throw new errors/* RecordError */.W1(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
         }
         if (this.caseProblem)
             throw this.caseProblem;
@@ -50519,7 +42107,7 @@ class RecordReader {
         const id = result.data.id;
         const first = this.keys.get(id);
         if (first !== undefined) {
-            this.caseProblem = new RecordError(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+            this.caseProblem = new errors/* RecordError */.W1(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
             return;
         }
         this.keys.set(id, i);
@@ -50531,7 +42119,7 @@ class RecordReader {
             return err;
         // a hostile record nested past what the report's recursion can walk is refused here, not met there
         if (err.path)
-            return new RecordError(tooDeepError(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
+            return new errors/* RecordError */.W1((0,lib_parse/* tooDeepError */.h3)(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
         return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
     }
 }
@@ -50608,7 +42196,7 @@ function toEvalCase(c, index) {
             ? [{ type: 'contains', value: String(c.expected) }]
             : [];
     const name = c.name ?? `case_${index}`;
-    return { id: name, name, input: c.input, tags: [], assert, expected: c.expected, fingerprint: contentHash({ input: c.input, assert }), index };
+    return { id: name, name, input: c.input, tags: [], assert, expected: c.expected, fingerprint: (0,hash/* contentHash */.A)({ input: c.input, assert }), index };
 }
 async function runEval(agentFn, cases) {
     const evalCases = cases.map(toEvalCase);

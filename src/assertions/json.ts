@@ -53,26 +53,51 @@ function pointer(path: string, key: string | number): string {
  * Key order never matters; with `subset`, keys absent from `expected` objects
  * are ignored (arrays must still match item for item).
  */
-export function jsonDifference(expected: unknown, actual: unknown, subset: boolean, path = ''): string | undefined {
-  const here = path || '(root)'
+export function jsonDifference(expected: unknown, actual: unknown, subset: boolean): string | undefined {
+  // one stack for every comparison (nothing here calls back into a comparison): left empty by each
+  PATH.length = 0
+  return differenceAt(expected, actual, subset, PATH)
+}
+
+const PATH: (string | number)[] = []
+
+/**
+ * jsonDifference below the keys in `at` (pushed and popped as it descends): the
+ * path is written only for the difference found, not for every key compared — a
+ * trajectory check compares arguments on every trial.
+ */
+function differenceAt(expected: unknown, actual: unknown, subset: boolean, at: (string | number)[]): string | undefined {
   if (isObject(expected) && isObject(actual)) {
-    for (const key of Object.keys(expected)) {
-      if (!Object.hasOwn(actual, key)) return `${pointer(path, key)} is missing`
-      const inner = jsonDifference(expected[key], actual[key], subset, pointer(path, key))
+    // for…in over own keys, not Object.keys: the same keys in the same order, without an array
+    for (const key in expected) {
+      if (!Object.hasOwn(expected, key)) continue
+      if (!Object.hasOwn(actual, key)) return `${pointer(pathOf(at), key)} is missing`
+      at.push(key)
+      const inner = differenceAt(expected[key], actual[key], subset, at)
+      at.pop()
       if (inner) return inner
     }
-    const extra = subset ? undefined : Object.keys(actual).find((key) => !Object.hasOwn(expected, key))
-    return extra === undefined ? undefined : `${pointer(path, extra)} is not expected`
+    if (subset) return undefined
+    for (const key in actual) if (Object.hasOwn(actual, key) && !Object.hasOwn(expected, key)) return `${pointer(pathOf(at), key)} is not expected`
+    return undefined
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (expected.length !== actual.length) return `${here} has ${actual.length} items, expected ${expected.length}`
+    if (expected.length !== actual.length) return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`
     for (let i = 0; i < expected.length; i++) {
-      const inner = jsonDifference(expected[i], actual[i], false, pointer(path, i))
+      at.push(i)
+      const inner = differenceAt(expected[i], actual[i], false, at)
+      at.pop()
       if (inner) return inner
     }
     return undefined
   }
-  return expected === actual ? undefined : `${here} is ${shown(actual)}, expected ${shown(expected)}`
+  return expected === actual ? undefined : `${pathOf(at) || '(root)'} is ${shown(actual)}, expected ${shown(expected)}`
+}
+
+function pathOf(at: readonly (string | number)[]): string {
+  let path = ''
+  for (const key of at) path = pointer(path, key)
+  return path
 }
 
 const isJson: AssertionHandler = {

@@ -24,9 +24,15 @@ function callsOf(ctx: AssertionContext): readonly ToolCall[] {
 /** "lookup_order → refund", or "no tool calls". */
 export function toolPath(calls: readonly ToolCall[]): string {
   if (calls.length === 0) return 'no tool calls'
-  const names = calls.map((c) => c.name)
-  if (names.length <= PATH_STEPS) return names.join(' → ')
-  return [...names.slice(0, PATH_STEPS - 2), `… ${names.length - PATH_STEPS + 1} more …`, names.at(-1)!].join(' → ')
+  if (calls.length <= PATH_STEPS) return namesPath(calls)
+  return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1)!.name].join(' → ')
+}
+
+/** The names of the steps joined by arrows, without an array of them (every trajectory check writes its path on every trial). */
+function namesPath(steps: readonly { name: string }[]): string {
+  let path = steps.length ? steps[0]!.name : ''
+  for (let i = 1; i < steps.length; i++) path += ` → ${steps[i]!.name}`
+  return path
 }
 
 /** How many calls name the tool. */
@@ -118,12 +124,13 @@ interface Usage extends Range {
  * names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value: unknown): Usage[] {
-  const list: unknown[] = Array.isArray(value) ? value : [value]
-  return list.map((entry) => {
-    if (!isRecord(entry)) return { name: String(entry), min: 1 }
-    const { name, min, max } = entry as unknown as Usage
-    return { name, min: min ?? Math.min(1, max ?? 1), max }
-  })
+  return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)]
+}
+
+function usageEntry(entry: unknown): Usage {
+  if (!isRecord(entry)) return { name: String(entry), min: 1 }
+  const { name, min, max } = entry as unknown as Usage
+  return { name, min: min ?? Math.min(1, max ?? 1), max }
 }
 
 const toolUsed: AssertionHandler = {
@@ -142,18 +149,19 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
-    const off = counted.filter(({ entry, n }) => !inRange(n, entry))
-    const holds = off.length === 0
+    const entries = usageEntries(a.value)
+    const holds = entries.every((entry) => inRange(countOf(calls, entry.name), entry))
     // the facts that decide: the tools out of range when it fails, every tool when it holds
-    const decisive = holds || negated ? counted : off
+    const decisive = holds || negated ? entries : entries.filter((entry) => !inRange(countOf(calls, entry.name), entry))
     const one = decisive.length === 1
+    let fact = ''
+    for (const entry of decisive) fact += `${fact === '' ? '' : ', '}${entry.name} was called ${times(countOf(calls, entry.name))}`
     return conclude(
       {
         holds,
-        fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-        expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range')
+        fact,
+        expected: () => decisive.map((entry) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!)}` : 'expected at least one of them out of its range')
       },
       negated,
       calls
@@ -391,7 +399,7 @@ const trajectoryMatch: AssertionHandler = {
     const mode = (a.mode as MatchMode | undefined) ?? 'strict'
     const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
     const m = matchTrajectory(calls, refs, mode, argsMode)
-    const reference = refs.map((r) => r.name).join(' → ') || 'no tool calls'
+    const reference = namesPath(refs) || 'no tool calls'
     const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
     let fact: string
     if (m.holds) fact = `the calls match the reference ${reference} (${mode})`

@@ -4,7 +4,6 @@
  * shields.io renderer) or written as shields.io endpoint JSON. The one
  * implementation: the CLI and the action both call it.
  */
-import { makeBadge } from 'badge-maker'
 import type { BadgeConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 
@@ -76,8 +75,13 @@ export function badgeFor(record: Pick<RunRecord, 'name' | 'complete' | 'summary'
   return { label, message: rate, color: bandColor(passRate, config.bands ?? DEFAULT_BANDS), style }
 }
 
-/** The badge as an SVG image, drawn like shields.io draws it. */
-export function badgeSvg(badge: Badge): string {
+/**
+ * The badge as an SVG image, drawn like shields.io draws it. badge-maker (with
+ * its font-width tables, 0.9 MB) loads on first use: most runs draw no badge,
+ * and every run would otherwise parse it at start-up.
+ */
+export async function badgeSvg(badge: Badge): Promise<string> {
+  const { makeBadge } = await import('badge-maker')
   const color = /^([0-9a-f]{3}){1,2}$/i.test(badge.color) ? `#${badge.color}` : badge.color
   return `${makeBadge({ label: badge.label, message: badge.message, color, style: badge.style })}\n`
 }

@@ -5,7 +5,7 @@
  * Pure: case pairs in, figures out.
  */
 import type { CaseResult } from '../types.js'
-import { ascendingOrder, pairedBootstrap, quantileOfSorted, type PairedStatistic } from './stats.js'
+import { ascendingOrder, pairedBootstraps, quantileOfSorted, type PairedStatistic } from './stats.js'
 import type { ComparedMetrics, MetricChange } from './types.js'
 
 /** Fewer compared cases than this get no interval: it would say nothing. */
@@ -86,25 +86,40 @@ function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises
   return { rose: top.map((r) => r.key), roseBy: top.map((r) => r.by), rises }
 }
 
-function change(values: Paired, statistic: PairedStatistic, seed: number): MetricChange | undefined {
+/**
+ * The change of each statistic of one metric's values; the statistics with an
+ * interval share its resamples (p50 and p95 of latency: one set of draws).
+ */
+function changes(values: Paired, statistics: readonly PairedStatistic[], seed: number): (MetricChange | undefined)[] {
   const n = values.keys.length
-  if (n === 0) return undefined
-  const orders = statistic.ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined
-  const baseline = statistic.point(values.baseline, orders?.baseline)
-  const current = statistic.point(values.current, orders?.current)
-  const relative = baseline > 0 ? current / baseline - 1 : null
-  const ci = relative !== null && n >= MIN_CASES_FOR_INTERVAL ? pairedBootstrap(values.baseline, values.current, statistic, { seed, orders }) : null
+  if (n === 0) return statistics.map(() => undefined)
+  const ordered = statistics.some((s) => s.ordered)
+  const orders = ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined
+  const figures = statistics.map((statistic) => {
+    const baseline = statistic.point(values.baseline, orders?.baseline)
+    const current = statistic.point(values.current, orders?.current)
+    return { statistic, baseline, current, relative: baseline > 0 ? current / baseline - 1 : null }
+  })
+  const intervalled = n >= MIN_CASES_FOR_INTERVAL ? figures.filter((f) => f.relative !== null) : []
+  const intervals = pairedBootstraps(
+    values.baseline,
+    values.current,
+    intervalled.map((f) => f.statistic),
+    { seed, orders }
+  )
   // the cases that moved the figure up the most, for the gate's sentence
-  return { baseline, current, change: relative, ci, cases: n, ...largestRises(values) }
+  const rises = largestRises(values)
+  return figures.map((f) => {
+    const at = intervalled.indexOf(f)
+    return { baseline: f.baseline, current: f.current, change: f.relative, ci: at >= 0 ? intervals[at]! : null, cases: n, ...rises }
+  })
 }
 
 /** The compared metrics the two runs both carry; null when they carry none. */
 export function comparedMetrics(pairs: readonly [CaseResult, CaseResult][]): ComparedMetrics | null {
-  const cost = change(paired(pairs, readers.cost), total, 1)
-  const tokens = change(paired(pairs, readers.tokens), total, 2)
-  const latency = paired(pairs, readers.latency)
-  const latencyP50 = change(latency, quantile(0.5), 3)
-  const latencyP95 = change(latency, quantile(0.95), 4)
+  const [cost] = changes(paired(pairs, readers.cost), [total], 1)
+  const [tokens] = changes(paired(pairs, readers.tokens), [total], 2)
+  const [latencyP50, latencyP95] = changes(paired(pairs, readers.latency), [quantile(0.5), quantile(0.95)], 3)
   const metrics: ComparedMetrics = {}
   if (cost) metrics.cost = cost
   if (tokens) metrics.tokens = tokens

@@ -17,13 +17,16 @@ const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'] as const
 
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 export function describeAssertion(a: Assertion): string {
-  const base = a.type.replace(/^not-/, '')
-  const options = OPTIONS.filter((k) => a[k] !== undefined).map((k) =>
-    k === 'threshold' && THRESHOLD_UNITS[base] ? `threshold ${THRESHOLD_UNITS[base](a[k])}` : `${k} ${String(a[k])}`
-  )
+  // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+  let options = ''
+  for (const k of OPTIONS) {
+    if (a[k] === undefined) continue
+    const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined
+    options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`
+  }
   const value =
     a.file !== undefined ? path.basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value)
-  return `${a.type}${options.length ? ` (${options.join(', ')})` : ''}${value === undefined ? '' : `: ${value}`}`
+  return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`
 }
 
 export function expectedText(written: unknown, own: readonly Assertion[], defaults: readonly Assertion[]): unknown {

@@ -93,7 +93,7 @@ export class Fingerprinter {
   /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
   ofCase(input: unknown, assert: Assertion[]): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
-    const embedded = assert.some((a) => a.type.replace(/^not-/, '') === 'similar')
+    const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
     return contentHash({
       input,
       assert: assert.map((a) => this.portable(a)),
@@ -196,7 +196,10 @@ export class Fingerprinter {
 function mentionsFileUrl(value: unknown): boolean {
   if (typeof value === 'string') return value.startsWith(FILE_URL)
   if (Array.isArray(value)) return value.some(mentionsFileUrl)
-  if (value && typeof value === 'object') return Object.values(value).some(mentionsFileUrl)
+  if (value && typeof value === 'object') {
+    // for…in over own keys rather than Object.values: no array per object of every case
+    for (const k in value) if (Object.hasOwn(value, k) && mentionsFileUrl((value as Record<string, unknown>)[k])) return true
+  }
   return false
 }
 

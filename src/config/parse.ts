@@ -6,6 +6,7 @@ import { distance } from 'fastest-levenshtein'
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import { ConfigError } from '../errors.js'
+import { plainReader, ZOD_DECIDES } from './plain-parse.js'
 
 export type Path = readonly (string | number)[]
 
@@ -47,12 +48,33 @@ export function tooDeepError(where: string, path?: Path): ConfigError {
 
 /** Whether some list or mapping inside value is nested deeper than `max` levels. Iterative. */
 function deeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length) {
-    const [item, depth] = stack.pop()!
-    if (item === null || typeof item !== 'object') continue
+  // two stacks rather than a pair per node, and for…in rather than Object.values: it runs on every line of a dataset
+  const items: object[] = []
+  const depths: number[] = []
+  if (value !== null && typeof value === 'object') {
+    items.push(value)
+    depths.push(0)
+  }
+  while (items.length) {
+    const item = items.pop()!
+    const depth = depths.pop()!
     if (depth >= max) return true
-    for (const v of Array.isArray(item) ? item : Object.values(item)) if (v !== null && typeof v === 'object') stack.push([v, depth + 1])
+    if (Array.isArray(item)) {
+      for (const v of item as unknown[])
+        if (v !== null && typeof v === 'object') {
+          items.push(v)
+          depths.push(depth + 1)
+        }
+    } else {
+      for (const k in item) {
+        if (!Object.hasOwn(item, k)) continue
+        const v = (item as Record<string, unknown>)[k]
+        if (v !== null && typeof v === 'object') {
+          items.push(v)
+          depths.push(depth + 1)
+        }
+      }
+    }
   }
   return false
 }
@@ -427,6 +449,8 @@ function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: L
 
 /** Validate with zod and turn the first issues into one readable ConfigError. */
 export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = ''): z.output<S> {
+  const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES
+  if (plain !== ZOD_DECIDES) return plain as z.output<S>
   const result = schema.safeParse(located.value)
   if (result.success) return result.data
   const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base))

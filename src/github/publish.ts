@@ -107,7 +107,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   if (inputs.badgePath) {
     try {
       await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
-      await writeFile(inputs.badgePath, badgeSvg(badge))
+      await writeFile(inputs.badgePath, await badgeSvg(badge))
     } catch (err) {
       problems.push(`cannot write the badge to ${inputs.badgePath}: ${errorMessage(err)}`)
     }

@@ -7,6 +7,7 @@ import { RECORD_SCHEMA_VERSION } from '../config/record-schema.js'
 import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord, RunSummary } from '../types.js'
 import { summarizeNamedScores } from './promptfoo.js'
 import { redact } from '../util/env.js'
+import { mapStrings } from '../util/map-strings.js'
 import { VERSION } from '../version.js'
 
 export interface RecordInput {
@@ -80,11 +81,5 @@ export function buildRecord(input: RecordInput): RunRecord {
 /** Every string in a JSON value with the secrets replaced (the agent may echo them). */
 export function redactDeep<T>(value: T, secrets: ReadonlySet<string>): T {
   if (secrets.size === 0) return value
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v, secrets)
-    if (Array.isArray(v)) return v.map(walk)
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
-    return v
-  }
-  return walk(value) as T
+  return mapStrings(value, (text) => redact(text, secrets))
 }

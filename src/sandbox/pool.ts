@@ -9,7 +9,7 @@
  * stays in that worker: the main thread's exit code and verdict are its own.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads'
-import { REPLY_ERROR, REPLY_OK, type ItemReply, type SandboxItem, type WorkerReplies, type WorkerRequest } from './protocol.js'
+import { REPLY_ERROR, REPLY_OK, type ItemReply, type SandboxItem, type WorkerReplies } from './protocol.js'
 import { SLOT_ITEM, SLOT_LENGTH, SLOT_RUNNING, SLOT_TASK, WORKER_SOURCE } from './worker.js'
 
 export type { SandboxItem } from './protocol.js'
@@ -79,54 +79,6 @@ interface Slot {
 function timeoutError(options: RunOptions): string {
   const limit = options.timeoutMs !== undefined ? ` ${options.timeoutName ?? 'timeout'} (${options.timeoutMs} ms)` : ''
   return `did not finish within${limit || ' its deadline'}`
-}
-
-/** A worker thread as started: its shared progress slot, and whether it is up yet. */
-interface Started {
-  worker: Worker
-  progress: SharedArrayBuffer
-  online: boolean
-  exited: boolean
-}
-
-function startWorker(env: Record<string, string>, resourceLimits: ResourceLimits | undefined): Started {
-  const progress = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
-  const worker = new Worker(WORKER_SOURCE, { eval: true, env, resourceLimits, workerData: { progress } })
-  const started: Started = { worker, progress, online: false, exited: false }
-  worker.once('online', () => (started.online = true))
-  worker.once('exit', () => (started.exited = true))
-  return started
-}
-
-/**
- * A worker started ahead of need, with an empty environment, while the caller
- * still reads its dataset: starting one takes tens of milliseconds. The first
- * sandbox with the same memory limits takes it and sends it its environment
- * before any task (messages arrive in order, so no user code runs without it).
- */
-let spare: (Started & { limits: string }) | undefined
-
-const limitsKey = (limits: ResourceLimits | undefined) => JSON.stringify(limits ?? {})
-
-/**
- * Starts a spare worker for a sandbox with these limits, unless one is waiting
- * (it does not keep the process alive); returns its thread id.
- */
-export function prewarm(resourceLimits?: ResourceLimits): number {
-  if (!spare || spare.exited || spare.limits !== limitsKey(resourceLimits)) {
-    void spare?.worker.terminate()
-    spare = { ...startWorker({}, resourceLimits), limits: limitsKey(resourceLimits) }
-    spare.worker.unref()
-  }
-  return spare.worker.threadId
-}
-
-function takeSpare(options: SandboxOptions): Started | undefined {
-  const taken = spare
-  if (!taken || taken.exited || taken.limits !== limitsKey(options.resourceLimits)) return undefined
-  spare = undefined
-  taken.worker.postMessage({ env: options.env } satisfies WorkerRequest)
-  return taken
 }
 
 export class Sandbox {
@@ -258,24 +210,19 @@ export class Sandbox {
   }
 
   private spawn(): Slot {
-    const started = takeSpare(this.options) ?? startWorker(this.options.env, this.options.resourceLimits)
-    const { worker } = started
-    const slot: Slot = {
-      worker,
-      progress: new Int32Array(started.progress),
-      tasks: new Map(),
-      outbox: undefined,
-      booting: started.online ? undefined : [],
-      gone: false,
-      seen: undefined,
-      held: false
-    }
-    if (!started.online)
-      worker.once('online', () => {
-        const waiting = slot.booting ?? []
-        slot.booting = undefined
-        for (const task of waiting) this.arm(task)
-      })
+    const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      env: this.options.env,
+      resourceLimits: this.options.resourceLimits,
+      workerData: { progress: shared }
+    })
+    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false }
+    worker.once('online', () => {
+      const waiting = slot.booting ?? []
+      slot.booting = undefined
+      for (const task of waiting) this.arm(task)
+    })
     worker.on('message', (replies: WorkerReplies) => {
       for (let at = 0; at < replies.length; at += 2 + 2 * (replies[at + 1] as number)) this.settle(slot, replies, at)
     })

@@ -160,12 +160,6 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 
   port.on('message', (request: WorkerRequest) => {
-    if ('env' in request) {
-      // a spare worker, started with an empty environment, is given its sandbox's
-      for (const name of Object.keys(process.env)) delete process.env[name]
-      Object.assign(process.env, request.env)
-      return
-    }
     if ('cancel' in request) {
       const answers = running.get(request.cancel) ?? []
       running.delete(request.cancel)

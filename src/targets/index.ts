@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'
 import { createHttpTarget } from './http.js'
 import { createJsonlTarget } from './jsonl.js'
-import { createModuleTarget, prewarmModuleTarget } from './module.js'
+import { createModuleTarget } from './module.js'
 import { createOpenAITarget } from './openai.js'
 import { createPromptfooTarget } from './promptfoo.js'
 import type { Target, TargetContext } from './types.js'
@@ -20,9 +20,4 @@ export async function createTarget(config: TargetConfig, ctx: TargetContext): Pr
   if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
   if (config.promptfoo !== undefined) return createPromptfooTarget(config, ctx)
   throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
-}
-
-/** Starts ahead what the target will need once it is created (a module agent's worker thread). */
-export function prewarmTarget(config: TargetConfig): void {
-  if (config.module !== undefined) prewarmModuleTarget()
 }

@@ -9,7 +9,7 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
-import { prewarm, Sandbox, type SandboxItem } from '../sandbox/index.js'
+import { Sandbox, type SandboxItem } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { functionTarget, type AgentFunction } from './function.js'
 import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
@@ -18,13 +18,6 @@ import type { Target, TargetContext, TargetReply } from './types.js'
 
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048
-
-const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
-
-/** Starts the agent's worker thread while the dataset is still being read (its start-up is tens of ms). */
-export function prewarmModuleTarget(): void {
-  prewarm(AGENT_LIMITS)
-}
 
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
 function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
@@ -53,7 +46,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     // one worker, as one process was before: the module's state (a cache, a client) is shared by its
     // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
     workers: 1,
-    resourceLimits: AGENT_LIMITS
+    resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
   })
   const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
   if (!loaded!.ok) {
@@ -67,7 +60,8 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-      const item: SandboxItem = request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case }
+      const item: SandboxItem =
+        request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case }
       const [outcome] = await sandbox.run([item], { onAbort })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason

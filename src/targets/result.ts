@@ -47,6 +47,20 @@ export function outputText(value: unknown, label: string): string {
   return json
 }
 
+const INPUT_KEYS = ['inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt']
+const OUTPUT_KEYS = ['outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion']
+const TOTAL_KEYS = ['totalTokens', 'total_tokens', 'total']
+const COST_KEYS = ['costUsd', 'cost_usd', 'cost']
+
+/** The first of the keys whose value is a finite number ≥ 0 (constant key lists: no arrays or closure per reply). */
+function pick(value: Record<string, unknown>, keys: readonly string[]): number | undefined {
+  for (const key of keys) {
+    const n = value[key]
+    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n
+  }
+  return undefined
+}
+
 /**
  * Token counts and cost under any of the usual names: ours (inputTokens,
  * outputTokens, totalTokens, costUsd), OpenAI's (prompt_tokens,
@@ -56,18 +70,11 @@ export function outputText(value: unknown, label: string): string {
  */
 export function normalizeUsage(value: unknown): Usage | undefined {
   if (!isPlainObject(value)) return undefined
-  const pick = (...keys: string[]): number | undefined => {
-    for (const key of keys) {
-      const n = value[key]
-      if (typeof n === 'number' && Number.isFinite(n) && n >= 0) return n
-    }
-    return undefined
-  }
   const usage: Usage = {}
-  const input = pick('inputTokens', 'input_tokens', 'promptTokens', 'prompt_tokens', 'prompt')
-  const output = pick('outputTokens', 'output_tokens', 'completionTokens', 'completion_tokens', 'completion')
-  const total = pick('totalTokens', 'total_tokens', 'total')
-  const cost = pick('costUsd', 'cost_usd', 'cost')
+  const input = pick(value, INPUT_KEYS)
+  const output = pick(value, OUTPUT_KEYS)
+  const total = pick(value, TOTAL_KEYS)
+  const cost = pick(value, COST_KEYS)
   if (input !== undefined) usage.inputTokens = input
   if (output !== undefined) usage.outputTokens = output
   if (total !== undefined) usage.totalTokens = total

@@ -91,4 +91,3 @@ function lineOf(located: Located, at: (string | number)[]): string {
   const line = located.lineOf(at)
   return line ? `:${line}` : ''
 }
-

@@ -5,19 +5,10 @@
  * the runs' heads at once, the cases one at a time as the page is written.
  */
 import type { RunRecord, CaseResult } from '../../types.js'
+import { mapStrings } from '../../util/map-strings.js'
 import type { ReportInput } from '../markdown.js'
 
 export type Redact = (text: string) => string
-
-/** Every string inside a JSON-like value passed through f. */
-function mapStrings<T>(value: T, f: Redact): T {
-  if (typeof value === 'string') return f(value) as T
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f)) as T
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, f)])) as T
-  }
-  return value
-}
 
 /** A case with every string redacted; itself without a redact function. */
 export function redactCase(c: CaseResult, redact: Redact | undefined): CaseResult {

@@ -175,7 +175,7 @@
     if (c.diff) wrap.appendChild(block('Diff, baseline → current', diffBlock(c.diff)))
     if (c.trajectory) wrap.appendChild(trajectoryBlock(c.trajectory))
     if (c.assertions.length) wrap.appendChild(block('Assertions', assertionTable(c.assertions)))
-    if (c.baseline && c.baseline.assertions.length && (c.flip === 'regressed' || c.flip === 'fixed' || c.flip === 'flaky' || c.status === 'not run')) {
+    if (c.baseline && c.baseline.assertions.length) {
       wrap.appendChild(block('Baseline assertions', assertionTable(c.baseline.assertions)))
     }
     return wrap
