@@ -48,6 +48,15 @@ describe('reasons name what was measured', () => {
     expect(missing).toMatchObject({ passed: false, error: expect.stringContaining('did not supply a finish reason') })
   })
 
+  it('finish-reason ignores blanks around either side; not-finish-reason names the reason it got', async () => {
+    expect((await grade({ type: 'finish-reason', value: ' length' }, 'x', { finishReason: 'length\n' })).passed).toBe(true)
+    expect(await grade({ type: 'not-finish-reason', value: 'stop' }, 'x', { finishReason: 'stop' })).toMatchObject({
+      passed: false,
+      reason: 'expected finish reason other than "stop", got "stop"'
+    })
+    expect(validateAssertion({ type: 'finish-reason', value: '' })).toBe('finish-reason has an empty `value`, which every output would satisfy')
+  })
+
   it('scores the metrics, and not- inverts the score', async () => {
     const a: Assertion = { type: 'rouge-n', value: 'the cat sat on the mat' }
     expect((await grade(a, 'a cat on the mat')).score).toBeCloseTo(4 / 6, 12)
