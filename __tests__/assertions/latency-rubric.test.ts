@@ -1,4 +1,5 @@
 import { describe, expect, it, jest } from '@jest/globals'
+import { validateAssertion } from '../../src/assertions/index.js'
 import type { Judge, JudgeRequest } from '../../src/assertions/types.js'
 import type { JudgeVerdict } from '../../src/types.js'
 import { grade } from './helpers.js'
@@ -13,6 +14,10 @@ describe('latency assertion', () => {
   ])('%s ≤ %d ms with a %d ms trial → passed %s', async (type, threshold, durationMs, passed, reason) => {
     const result = await grade({ type, threshold }, 'output', { durationMs })
     expect(result).toMatchObject({ type, passed, score: passed ? 1 : 0, reason })
+  })
+
+  it('refuses a negative threshold', () => {
+    expect(validateAssertion({ type: 'latency', threshold: -5 })).toBe('latency `threshold` must be at least 0, got -5')
   })
 })
 
