@@ -47,6 +47,9 @@ describe('word-count', () => {
     [true, problem('boolean true')],
     [null, problem('null')],
     [[1, 2], problem('a list')],
+    // a list of one count is still a list, though it reads as "7"
+    [[7], problem('a list')],
+    [undefined, problem('none')],
     [{}, problem('a mapping')],
     [{ min: 3, max: 2 }, problem('a mapping')],
     [{ min: -1 }, problem('a mapping')],
