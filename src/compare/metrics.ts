@@ -65,7 +65,8 @@ function quantile(p: number): PairedStatistic {
   return {
     ordered: true,
     point: (values, order = ascendingOrder(values)) => values[order[Math.max(0, Math.ceil(p * values.length) - 1)]!]!,
-    weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
+    // a bootstrap resample draws as many cases as there are
+    weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order, values.length)
   }
 }
 

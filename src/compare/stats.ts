@@ -239,12 +239,13 @@ export function ascendingOrder(values: readonly number[]): Uint32Array {
 /**
  * The p-quantile by nearest rank: the smallest value whose cumulative count
  * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
- * describe; without, of `sorted` itself (already in ascending order).
+ * describe (`total`: their sum, when the caller knows it); without, of
+ * `sorted` itself (already in ascending order).
  */
-export function quantileOfSorted(values: readonly number[], p: number, counts?: Uint32Array, order?: Uint32Array): number {
+export function quantileOfSorted(values: readonly number[], p: number, counts?: Uint32Array, order?: Uint32Array, total?: number): number {
   if (!counts || !order) return values[Math.max(0, Math.ceil(p * values.length) - 1)]!
-  let n = 0
-  for (let i = 0; i < counts.length; i++) n += counts[i]!
+  let n = total ?? 0
+  if (total === undefined) for (let i = 0; i < counts.length; i++) n += counts[i]!
   const rank = Math.max(1, Math.ceil(p * n))
   if (rank <= n / 2) {
     let seen = 0
