@@ -35284,9 +35284,14 @@ const levenshtein = {
     negatable: true,
     validate: (a) => firstProblem(
     // as in promptfoo: a number is more likely a threshold put in the wrong place than text to compare with
-    () => typeof a.value === 'string'
-        ? undefined
-        : `${a.type} needs the expected text as a string \`value\`, got ${a.value === undefined ? 'none' : kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``, () => numberOptionProblem(a, 'threshold', { min: 0 })),
+    () => {
+        if (typeof a.value === 'string')
+            return undefined;
+        // no value: nothing to suggest quoting
+        if (a.value === undefined)
+            return `${a.type} needs a \`value\`: the expected text, as a string`;
+        return `${a.type} needs the expected text as a string \`value\`, got ${kindOf(a.value)}; quote it ("${String(a.value)}"), and put a maximum distance in \`threshold\``;
+    }, () => numberOptionProblem(a, 'threshold', { min: 0 })),
     run(a, { output }, negated) {
         const actual = output.trim();
         const expected = String(a.value).trim();
@@ -37842,14 +37847,16 @@ function ascendingOrder(values) {
 /**
  * The p-quantile by nearest rank: the smallest value whose cumulative count
  * reaches ⌈p·n⌉. With `counts` and `order`, of the resample those counts
- * describe; without, of `sorted` itself (already in ascending order).
+ * describe (`total`: their sum, when the caller knows it); without, of
+ * `sorted` itself (already in ascending order).
  */
-function quantileOfSorted(values, p, counts, order) {
+function quantileOfSorted(values, p, counts, order, total) {
     if (!counts || !order)
         return values[Math.max(0, Math.ceil(p * values.length) - 1)];
-    let n = 0;
-    for (let i = 0; i < counts.length; i++)
-        n += counts[i];
+    let n = total ?? 0;
+    if (total === undefined)
+        for (let i = 0; i < counts.length; i++)
+            n += counts[i];
     const rank = Math.max(1, Math.ceil(p * n));
     if (rank <= n / 2) {
         let seen = 0;
@@ -37986,7 +37993,8 @@ function quantile(p) {
     return {
         ordered: true,
         point: (values, order = ascendingOrder(values)) => values[order[Math.max(0, Math.ceil(p * values.length) - 1)]],
-        weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order)
+        // a bootstrap resample draws as many cases as there are
+        weighted: (values, counts, order) => quantileOfSorted(values, p, counts, order, values.length)
     };
 }
 /** The cases that rose most (at most RISES_KEPT, ties in case order, as a stable sort gives them) and how many rose. */
