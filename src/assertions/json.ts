@@ -54,12 +54,8 @@ function pointer(path: string, key: string | number): string {
  * are ignored (arrays must still match item for item).
  */
 export function jsonDifference(expected: unknown, actual: unknown, subset: boolean): string | undefined {
-  // one stack for every comparison (nothing here calls back into a comparison): left empty by each
-  PATH.length = 0
-  return differenceAt(expected, actual, subset, PATH)
+  return differenceAt(expected, actual, subset, [])
 }
-
-const PATH: (string | number)[] = []
 
 /**
  * jsonDifference below the keys in `at` (pushed and popped as it descends): the

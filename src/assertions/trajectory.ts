@@ -149,19 +149,19 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const entries = usageEntries(a.value)
-    const holds = entries.every((entry) => inRange(countOf(calls, entry.name), entry))
+    // each tool counted once
+    const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
+    const off = counted.filter(({ entry, n }) => !inRange(n, entry))
+    const holds = off.length === 0
     // the facts that decide: the tools out of range when it fails, every tool when it holds
-    const decisive = holds || negated ? entries : entries.filter((entry) => !inRange(countOf(calls, entry.name), entry))
+    const decisive = holds || negated ? counted : off
     const one = decisive.length === 1
-    let fact = ''
-    for (const entry of decisive) fact += `${fact === '' ? '' : ', '}${entry.name} was called ${times(countOf(calls, entry.name))}`
     return conclude(
       {
         holds,
-        fact,
-        expected: () => decisive.map((entry) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!)}` : 'expected at least one of them out of its range')
+        fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
+        expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
+        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range')
       },
       negated,
       calls

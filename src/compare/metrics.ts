@@ -12,16 +12,15 @@ import type { ComparedMetrics, MetricChange } from './types.js'
 export const MIN_CASES_FOR_INTERVAL = 5
 
 /** Cases kept per metric, largest rise first: the gate names three; a list of every case would grow `--json` with the dataset. */
-export const RISES_KEPT = 10
+const RISES_KEPT = 10
 
 type Read = (c: CaseResult) => number | undefined
 
-/** One metric's values on the pairs where both runs have it; each run's order by value once found (both latency quantiles use it). */
+/** One metric's values on the pairs where both runs have it. */
 interface Paired {
   keys: string[]
   baseline: number[]
   current: number[]
-  orders?: { baseline: Uint32Array; current: Uint32Array }
 }
 
 const readers: Record<'cost' | 'tokens' | 'latency', Read> = {
@@ -94,8 +93,8 @@ function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises
 function changes(values: Paired, statistics: readonly PairedStatistic[], seed: number): (MetricChange | undefined)[] {
   const n = values.keys.length
   if (n === 0) return statistics.map(() => undefined)
-  const ordered = statistics.some((s) => s.ordered)
-  const orders = ordered ? (values.orders ??= { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) }) : undefined
+  // sorted once for all the order statistics (p50 and p95 of latency)
+  const orders = statistics.some((s) => s.ordered) ? { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) } : undefined
   const figures = statistics.map((statistic) => {
     const baseline = statistic.point(values.baseline, orders?.baseline)
     const current = statistic.point(values.current, orders?.current)
