@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import type { Assertion } from '../../src/types.js'
-import { grade } from './helpers.js'
+import { grade, makeCase } from './helpers.js'
 import { tempDir } from '../__fixtures__/temp.js'
 
 const dir = tempDir('evalgate-js-')
@@ -161,6 +161,32 @@ describe('javascript assertion', () => {
       'context.finishReason === "stop" && context.latencyMs === 42 && context.case.id === "case-1" && context.input === input'
     expect(await grade({ type: 'javascript', value }, 'x', trial)).toMatchObject({ passed: true })
     expect(await grade({ type: 'javascript', value }, 'x')).toMatchObject({ passed: false })
+  })
+
+  it('gives a check the case’s own fields, metadata and vars included, and not how evalgate grades it', async () => {
+    const c = makeCase({
+      metadata: { forbidden: 'refund' },
+      vars: { order: 'A18' },
+      assert: [{ type: 'contains', value: 'x' }],
+      source: { file: 'cases.yaml' }
+    })
+    // the check passes only when the case it sees is exactly this (key order aside from JSON's own)
+    const file = moduleFile('case-keys.mjs', 'export default (output, context, value) => JSON.stringify(context.case) === JSON.stringify(value)\n')
+    const seen = {
+      id: 'case-1',
+      name: 'case 1',
+      input: 'What is the capital of Ireland?',
+      tags: [],
+      index: 0,
+      vars: { order: 'A18' },
+      metadata: { forbidden: 'refund' }
+    }
+    expect(await grade({ type: 'javascript', file, value: seen }, 'x', { case: c })).toMatchObject({ passed: true })
+    expect(await grade({ type: 'javascript', file, value: { ...seen, metadata: {} } }, 'x', { case: c })).toMatchObject({ passed: false })
+    const inline = await grade({ type: 'javascript', value: 'context.case.metadata.forbidden === "refund" && context.case.assert === undefined' }, 'x', {
+      case: c
+    })
+    expect(inline).toMatchObject({ passed: true })
   })
 
   it('gives a file check the same context, and the assertion’s value as its third parameter', async () => {

@@ -96,6 +96,19 @@ describe('a case fingerprint covers the files its assertions name', () => {
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['checked', 'judged', 'plain', 'rubric-file'])
   })
 
+  it('a case’s metadata, which checks read (context.case.metadata), is covered; a case without metadata keeps its old fingerprint', async () => {
+    const dir = project()
+    const before = await fingerprints(dir)
+    const tagged = CASES.replace('  input: 2+2\n', '  input: 2+2\n  metadata: { forbidden: refund }\n')
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), tagged)
+    const withMetadata = await fingerprints(dir)
+    expect(changed(before, withMetadata)).toEqual(['plain'])
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), tagged.replace('forbidden: refund', 'forbidden: none'))
+    expect(changed(withMetadata, await fingerprints(dir))).toEqual(['plain'])
+    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
+    expect(loaded.cases.find((c) => c.id === 'plain')!.metadata).toEqual({ forbidden: 'none' })
+  })
+
   it('editing the input or an assertion changes the case; reformatting the dataset does not', async () => {
     const dir = project()
     const before = await fingerprints(dir)

@@ -27,6 +27,33 @@ describe('module target', () => {
     expect(await call('./module-agent.mjs', 'object')).toBe('{"answer":42,"caseId":"case-1"}')
   })
 
+  it('gives the agent the case as the dataset wrote it, not evalgate’s grading of it (SPEC §1, §10)', async () => {
+    const file = join(tempDir(), 'echo-case.mjs')
+    writeFileSync(file, 'export default (input, c) => JSON.stringify(c)\n')
+    const target = await createTarget(targetConfig({ module: file }), context())
+    const evalCase = {
+      ...request('hi').case,
+      tags: ['refunds'],
+      expected: 'contains: "A18"',
+      metadata: { forbidden: 'refund' },
+      vars: { order: 'A18' },
+      assert: [{ type: 'contains', value: 'A18' }],
+      source: { file: 'evals/cases.yaml', line: 3 }
+    }
+    const reply = await target.call({ input: 'hi', case: evalCase, signal: new AbortController().signal })
+    await target.close()
+    expect(JSON.parse(reply.output)).toEqual({
+      id: 'case-1',
+      name: 'case 1',
+      input: 'hi',
+      tags: ['refunds'],
+      index: 0,
+      expected: 'contains: "A18"',
+      vars: { order: 'A18' },
+      metadata: { forbidden: 'refund' }
+    })
+  })
+
   it('rejects with the message of a thrown error', async () => {
     const error = await failure(call('./module-agent.mjs', 'throw'))
     expect(error.message).toBe('upstream model returned 500')

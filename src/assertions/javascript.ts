@@ -7,10 +7,11 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { caseView } from '../config/case.js'
 import { errorMessage } from '../errors.js'
 import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome } from '../sandbox/index.js'
 import { gradable, type Gradable } from '../sandbox/gradable.js'
-import type { Assertion, EvalCase, ToolCall, Usage } from '../types.js'
+import type { Assertion, CaseView, ToolCall, Usage } from '../types.js'
 import { clampScore } from '../util/score.js'
 import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -26,7 +27,7 @@ const MAX_SPLITS = 200
 /** What every check receives besides the output (SPEC §10); cloned into the sandbox. */
 export interface CheckContext {
   input: unknown
-  case: EvalCase
+  case: CaseView
   toolCalls?: ToolCall[]
   usage?: Usage
   metadata?: Record<string, unknown>
@@ -139,7 +140,7 @@ function labelOf(a: Assertion): string {
 }
 
 function contextOf(ctx: AssertionContext): CheckContext {
-  const context: CheckContext = { input: ctx.input, case: ctx.case }
+  const context: CheckContext = { input: ctx.input, case: caseView(ctx.case) }
   if (ctx.toolCalls !== undefined) context.toolCalls = ctx.toolCalls
   if (ctx.usage !== undefined) context.usage = ctx.usage
   if (ctx.metadata !== undefined) context.metadata = ctx.metadata

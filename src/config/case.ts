@@ -43,6 +43,34 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   index: number
   /** the variables the case was rendered from (promptfoo `vars`) */
   vars?: Record<string, unknown>
+  /** the dataset's `metadata` of the case, for agents and checks to read (SPEC §10) */
+  metadata?: Record<string, unknown>
   /** set for cases read from a promptfoo config (SPEC §11) */
   promptfoo?: PromptfooCase
+}
+
+/**
+ * What an agent (its `case` argument) and a `javascript` check (`context.case`)
+ * see of their case: the dataset's own fields, not how evalgate grades it
+ * (assertions, fingerprint, source). It is copied to the sandbox's worker on
+ * every trial, so it holds no more than that.
+ */
+export interface CaseView {
+  id: string
+  name: string
+  input: unknown
+  tags: string[]
+  /** position in the dataset (zero-based) */
+  index: number
+  expected?: unknown
+  vars?: Record<string, unknown>
+  metadata?: Record<string, unknown>
+}
+
+export function caseView(c: EvalCase): CaseView {
+  const view: CaseView = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index }
+  if (c.expected !== undefined) view.expected = c.expected
+  if (c.vars !== undefined) view.vars = c.vars
+  if (c.metadata !== undefined) view.metadata = c.metadata
+  return view
 }

@@ -253,9 +253,10 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: this.fingerprints.ofCase(raw.input, assert),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata),
       source: { file: source.sourceFile, line: located.lineOf(at) },
-      index
+      index,
+      ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {})
     })
   }
 

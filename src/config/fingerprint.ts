@@ -90,15 +90,21 @@ export class Fingerprinter {
     this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null
   }
 
-  /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
-  ofCase(input: unknown, assert: Assertion[]): string {
+  /**
+   * A case's fingerprint: its input, its assertions with the files they name,
+   * the judge settings its assertions use, and its `metadata` when it has some
+   * (checks read it: editing it can change a verdict). Without metadata the
+   * hash is what it was before metadata reached checks, so baselines still match.
+   */
+  ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
     const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
     return contentHash({
       input,
       assert: assert.map((a) => this.portable(a)),
       judge: judged ? this.judge : null,
-      ...(embedded ? { embeddings: this.embeddings } : {})
+      ...(embedded ? { embeddings: this.embeddings } : {}),
+      ...(metadata !== undefined ? { metadata } : {})
     })
   }
 

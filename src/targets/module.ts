@@ -7,6 +7,7 @@
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { caseView } from '../config/case.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import { Sandbox, type SandboxItem } from '../sandbox/index.js'
@@ -60,8 +61,8 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-      const item: SandboxItem =
-        request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case }
+      const view = caseView(request.case)
+      const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
       const [outcome] = await sandbox.run([item], { onAbort })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason

@@ -4,7 +4,7 @@
  * or such a function itself, resolving to `{output, error, tokenUsage, cost}`.
  */
 import { TargetError } from '../errors.js'
-import type { EvalCase } from '../types.js'
+import type { CaseView } from '../types.js'
 import type { AgentFunction } from './function.js'
 
 type CallApi = (prompt: string, context: unknown) => unknown
@@ -32,7 +32,7 @@ export function promptfooAgent(mod: { default?: unknown }, options: PromptfooPro
   } else {
     return 'must export as default a provider class (with id() and callApi(prompt, context)), an object with callApi, or a callApi function'
   }
-  return async (input: unknown, evalCase: EvalCase) => {
+  return async (input: unknown, evalCase: CaseView) => {
     const prompt = typeof input === 'string' ? input : JSON.stringify(input)
     const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } })) as
       { output?: unknown; error?: unknown } | undefined
