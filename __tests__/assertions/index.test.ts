@@ -176,6 +176,24 @@ describe('evaluateAssertion', () => {
     ])
   })
 
+  it('validates each assertion as it grades, unless its cases were validated as they loaded (an unknown type is refused either way)', async () => {
+    // a weight below 0 is refused by validation, which the contains check itself does not look at
+    const list: Assertion[] = [
+      { type: 'contains', value: 'a', weight: -1 },
+      { type: 'containz', value: 'a' }
+    ]
+    const checked = await evaluateAssertions(list, makeContext('abc'))
+    expect(checked.map((r) => [r.passed, r.error])).toEqual([
+      [false, 'invalid assertion: contains `weight` must be at least 0, got -1'],
+      [false, expect.stringContaining('invalid assertion: unknown assertion type "containz". Did you mean "contains"?')]
+    ])
+    const trusted = await evaluateAssertions(list, makeContext('abc'), { validated: true })
+    expect(trusted.map((r) => [r.passed, r.error])).toEqual([
+      [true, undefined],
+      [false, expect.stringContaining('invalid assertion: unknown assertion type "containz"')]
+    ])
+  })
+
   it('grades the same assertion object again and again', async () => {
     const a: Assertion = { type: 'regex', value: 'b', flags: 'g' }
     const ctx = makeContext('abc')

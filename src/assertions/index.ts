@@ -157,11 +157,11 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
  * rule-based checks do: at three checks a trial, their promises were a good
  * part of what grading allocated.
  */
-function grade(a: Assertion, ctx: AssertionContext): AssertionResult | Promise<AssertionResult> {
-  const problem = problemOf(a)
+function grade(a: Assertion, ctx: AssertionContext, validated = false): AssertionResult | Promise<AssertionResult> {
+  const problem = validated ? undefined : problemOf(a)
   const resolved = problem === undefined ? resolve(a.type) : undefined
   if (!resolved) {
-    const message = `invalid assertion: ${problem}`
+    const message = `invalid assertion: ${problem ?? problemOf(a)}`
     return toResult(a, { pass: false, score: 0, reason: message, error: message }, false)
   }
   const { handler, negated } = resolved
@@ -200,9 +200,19 @@ async function transformed(a: Assertion, ctx: AssertionContext): Promise<Asserti
   return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value }
 }
 
+export interface GradingOptions {
+  /**
+   * The assertions were validated when their cases loaded (loadConfig validates
+   * every one, naming its file and line): grading does not validate them again
+   * on every trial. An unknown type is still refused.
+   */
+  validated?: boolean
+}
+
 /** Grades one output against a list of assertions; results in the list's order. */
-export function evaluateAssertions(list: Assertion[], ctx: AssertionContext): Promise<AssertionResult[]> {
-  const graded = list.map((a) => grade(a, ctx))
+export function evaluateAssertions(list: Assertion[], ctx: AssertionContext, options: GradingOptions = {}): Promise<AssertionResult[]> {
+  const validated = options.validated === true
+  const graded = list.map((a) => grade(a, ctx, validated))
   return graded.some(isPromise) ? Promise.all(graded) : Promise.resolve(graded as AssertionResult[])
 }
 

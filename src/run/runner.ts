@@ -37,6 +37,8 @@ export interface RunnerOptions {
   tools?: readonly unknown[]
   /** budget.maxCostUsd; `judgeCostUsd` reads what the judge has spent so far */
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
+  /** the cases come from loadConfig, which validated their assertions: grading need not again (GradingOptions) */
+  validated?: boolean
 }
 
 export interface RunOutcome {
@@ -238,6 +240,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   const now = options.now ?? (() => performance.now())
   const started = now()
   const limit = pLimit(options.concurrency)
+  const grading = { validated: options.validated === true }
   const runSignal = options.signal
   const results: (CaseResult | undefined)[] = new Array(cases.length)
   const running = new RunningTrials(options.timeoutMs)
@@ -285,22 +288,26 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     // the target's own time when it measured it (start-up excluded), else the call's
     const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
     const usage = reply.usage
-    const assertions = await evaluateAssertions(c.assert, {
-      output: reply.output,
-      input: c.input,
-      case: c,
-      durationMs,
-      checkTimeoutMs: options.checkTimeoutMs,
-      toolCalls: reply.toolCalls,
-      usage,
-      metadata: reply.metadata,
-      finishReason: reply.finishReason,
-      latencyMs,
-      tools: options.tools,
-      judge: options.judge,
-      embed: options.embed,
-      defaultJudgeThreshold: options.defaultJudgeThreshold
-    })
+    const assertions = await evaluateAssertions(
+      c.assert,
+      {
+        output: reply.output,
+        input: c.input,
+        case: c,
+        durationMs,
+        checkTimeoutMs: options.checkTimeoutMs,
+        toolCalls: reply.toolCalls,
+        usage,
+        metadata: reply.metadata,
+        finishReason: reply.finishReason,
+        latencyMs,
+        tools: options.tools,
+        judge: options.judge,
+        embed: options.embed,
+        defaultJudgeThreshold: options.defaultJudgeThreshold
+      },
+      grading
+    )
     const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     const result: TrialResult = {
