@@ -9367,7 +9367,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1962);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1234);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -9377,7 +9377,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1962:
+/***/ 1234:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10988,9 +10988,10 @@ class CaseNormalizer {
             tags,
             assert,
             expected,
-            fingerprint: this.fingerprints.ofCase(raw.input, assert),
+            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata),
             source: { file: source.sourceFile, line: located.lineOf(at) },
-            index
+            index,
+            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {})
         });
     }
     finish() {
@@ -12130,6 +12131,18 @@ const htmlAssertions = { 'is-html': isHtml, 'contains-html': containsHtml };
 
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: ./src/config/case.ts
+function caseView(c) {
+    const view = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index };
+    if (c.expected !== undefined)
+        view.expected = c.expected;
+    if (c.vars !== undefined)
+        view.vars = c.vars;
+    if (c.metadata !== undefined)
+        view.metadata = c.metadata;
+    return view;
+}
+
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/util/env.ts
@@ -12863,6 +12876,7 @@ function checks() {
 
 
 
+
 /** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5;
 /** How much of an expression names it in a reason. */
@@ -12969,7 +12983,7 @@ function labelOf(a) {
     return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``;
 }
 function contextOf(ctx) {
-    const context = { input: ctx.input, case: ctx.case };
+    const context = { input: ctx.input, case: caseView(ctx.case) };
     if (ctx.toolCalls !== undefined)
         context.toolCalls = ctx.toolCalls;
     if (ctx.usage !== undefined)
@@ -15594,11 +15608,11 @@ function isPromise(value) {
  * rule-based checks do: at three checks a trial, their promises were a good
  * part of what grading allocated.
  */
-function grade(a, ctx) {
-    const problem = problemOf(a);
+function grade(a, ctx, validated = false) {
+    const problem = validated ? undefined : problemOf(a);
     const resolved = problem === undefined ? resolve(a.type) : undefined;
     if (!resolved) {
-        const message = `invalid assertion: ${problem}`;
+        const message = `invalid assertion: ${problem ?? problemOf(a)}`;
         return toResult(a, { pass: false, score: 0, reason: message, error: message }, false);
     }
     const { handler, negated } = resolved;
@@ -15637,8 +15651,9 @@ async function transformed(a, ctx) {
     return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value };
 }
 /** Grades one output against a list of assertions; results in the list's order. */
-function evaluateAssertions(list, ctx) {
-    const graded = list.map((a) => grade(a, ctx));
+function evaluateAssertions(list, ctx, options = {}) {
+    const validated = options.validated === true;
+    const graded = list.map((a) => grade(a, ctx, validated));
     return graded.some(isPromise) ? Promise.all(graded) : Promise.resolve(graded);
 }
 /**
@@ -16318,6 +16333,7 @@ async function runCases(cases, target, options) {
     const now = options.now ?? (() => performance.now());
     const started = now();
     const limit = pLimit(options.concurrency);
+    const grading = { validated: options.validated === true };
     const runSignal = options.signal;
     const results = new Array(cases.length);
     const running = new RunningTrials(options.timeoutMs);
@@ -16387,7 +16403,7 @@ async function runCases(cases, target, options) {
             judge: options.judge,
             embed: options.embed,
             defaultJudgeThreshold: options.defaultJudgeThreshold
-        });
+        }, grading);
         const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined;
         // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
         const result = {
@@ -17931,6 +17947,11 @@ function parseReply(message, elapsedMs) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/function.ts
+/**
+ * An in-process JavaScript function as the target: the library's agentFn and
+ * the `module` target's default export.
+ */
+
 
 /**
  * A function's return value as the trial's reply: a result object (one with
@@ -17963,7 +17984,7 @@ function functionTarget(resolveFn, label) {
     return {
         async call(request) {
             const fn = await resolveFn();
-            const value = fn(request.input, request.case);
+            const value = fn(request.input, caseView(request.case));
             // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
             const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value;
             return replyOf(settled, label);
@@ -18027,6 +18048,7 @@ function promptfooAgent(mod, options) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
@@ -18070,7 +18092,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const item = request.input === request.case.input ? { kind: 'agent', file, case: request.case } : { kind: 'agent', file, input: request.input, case: request.case };
+            const view = caseView(request.case);
+            const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             const [outcome] = await sandbox.run([item], { onAbort });
             if (!outcome.ok) {
                 if (request.signal.aborted)
@@ -18427,7 +18450,9 @@ async function evaluate(loaded, options = {}) {
         pricing: config.pricing,
         model: config.target.openai?.model,
         tools: config.target.tools,
-        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 }
+        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
+        // loadConfig validated every assertion as it read the cases
+        validated: true
     };
     let outcome;
     try {
@@ -21059,15 +21084,21 @@ class Fingerprinter {
         this.judge = judge ? this.judgeSettings(judge) : null;
         this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
     }
-    /** A case's fingerprint: its input, its assertions with the files they name, and the judge settings its assertions use. */
-    ofCase(input, assert) {
+    /**
+     * A case's fingerprint: its input, its assertions with the files they name,
+     * the judge settings its assertions use, and its `metadata` when it has some
+     * (checks read it: editing it can change a verdict). Without metadata the
+     * hash is what it was before metadata reached checks, so baselines still match.
+     */
+    ofCase(input, assert, metadata) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
         const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
         return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
             input,
             assert: assert.map((a) => this.portable(a)),
             judge: judged ? this.judge : null,
-            ...(embedded ? { embeddings: this.embeddings } : {})
+            ...(embedded ? { embeddings: this.embeddings } : {}),
+            ...(metadata !== undefined ? { metadata } : {})
         });
     }
     /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
