@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { runCli, tempProject } from './__fixtures__/cli.js'
@@ -82,6 +82,30 @@ cases:
     expect(byId.err).toMatchObject({ passed: false, output: null, error: 'kaboom' })
     expect(byId.nope.output).toBe('I do not know')
     expect(byId.nope.assertions[0].reason).toMatch(/Rome/)
+  })
+
+  it('an output whose folder cannot be made (under a dangling symlink, or a file) is a usage error before any case runs', async () => {
+    const dir = project(config)
+    symlinkSync(path.join(dir, 'gone'), path.join(dir, 'dangling'))
+    writeFileSync(path.join(dir, 'plain.txt'), 'not a folder\n')
+    // Node's recursive mkdir spun for ever under a dangling symlink; this returns, naming the flag and the path
+    const dangling = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--out', path.join(dir, 'dangling', 'run.json'), '--quiet'])
+    expect(dangling.code).toBe(2)
+    expect(dangling.stderr).toContain(`--out ${path.join(dir, 'dangling', 'run.json')}: cannot make its folder: ENOENT`)
+    const underFile = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--report', path.join(dir, 'plain.txt', 'report.md'), '--quiet'])
+    expect(underFile.code).toBe(2)
+    expect(underFile.stderr).toContain(`--report ${path.join(dir, 'plain.txt', 'report.md')}: cannot make its folder: ENOTDIR`)
+    // nothing ran: no agent call left a trace, and no record was written
+    expect(dangling.stderr).not.toMatch(/cases? passed/)
+  })
+
+  it('an output that cannot be written is a usage error naming the flag and the file, not an internal error', async () => {
+    const dir = project(config)
+    mkdirSync(path.join(dir, 'taken.json'))
+    const res = await runCli(['run', '-c', path.join(dir, 'evalgate.yml'), '--json', path.join(dir, 'taken.json'), '--quiet'])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toMatch(new RegExp(`--json ${path.join(dir, 'taken.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot write it: E`))
+    expect(res.stderr).not.toContain('internal error')
   })
 
   it('a --filter that matches no case is a usage error (exit 2) before anything runs', async () => {

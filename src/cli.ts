@@ -24,6 +24,7 @@ import { htmlPieces } from './report/html/index.js'
 import { renderReport } from './report/index.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
+import { makeDir } from './util/dirs.js'
 import { toJson, writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
 import { gitInfo } from './util/git.js'
@@ -89,6 +90,31 @@ function colour(io: CliIO, code: string, text: string): string {
   return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
 }
 
+type Outputs = [flag: string, file: string | undefined][]
+
+/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
+async function prepareOutputs(outputs: Outputs): Promise<void> {
+  for (const [flag, file] of outputs) {
+    if (file === undefined) continue
+    try {
+      await makeDir(dirname(resolve(file)))
+    } catch (err) {
+      throw new UsageError(`${flag} ${file}: cannot make its folder: ${errorMessage(err)}`)
+    }
+  }
+}
+
+/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
+async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
+  if (file === undefined) return
+  try {
+    await write(file)
+  } catch (err) {
+    if (typeof (err as NodeJS.ErrnoException).code !== 'string') throw err
+    throw new UsageError(`${flag} ${file}: cannot write it: ${errorMessage(err)}`)
+  }
+}
+
 /** Write the comparison's outputs, conclude, and return the verdict's exit code. */
 async function finish(
   io: CliIO,
@@ -102,11 +128,12 @@ async function finish(
   const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
   const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
-  if (opts.report) await writeFileAtomic(opts.report, markdown)
+  await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))
   // in pieces: at 100,000 cases the page is ~60 MB
-  if (opts.html)
-    await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
-  if (opts.json) await writeFileAtomic(opts.json, toJson(comparison))
+  await writeOutput('--html', opts.html, (file) =>
+    writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
+  )
+  await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, toJson(comparison)))
   if (!opts.quiet) io.stdout.write(markdown)
   const { reasons } = verdict
   const passed = reasons.length === 0
@@ -132,6 +159,12 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   const repeat = values.repeat === undefined ? undefined : Number(values.repeat)
   if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1)) throw new UsageError(`--repeat "${values.repeat}": give a whole number ≥ 1`)
   const shard = values.shard === undefined ? undefined : parseShard(values.shard)
+  await prepareOutputs([
+    ['--out', values.out],
+    ['--report', values.report],
+    ['--json', values.json],
+    ['--html', values.html]
+  ])
   const interruption = interruptions(io)
   try {
     const { result, baseline, total } = await runFromConfig(
@@ -143,7 +176,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     // the dataset and the run's temporaries are garbage now: freed before the record is written
     collectGarbage()
     // streamed: the text of a 100,000-case record is never held whole
-    if (values.out) await writeJsonAtomic(values.out, result.record)
+    await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record))
     if (!result.record.complete)
       io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
     return await finish(
@@ -255,7 +288,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   if (values.config && config && config.name !== merged.name) {
     throw new RecordError(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`)
   }
-  await writeJsonAtomic(values.out, merged)
+  await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, merged))
   io.stderr.write(
     `evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`
   )
@@ -283,8 +316,9 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = configIfAny(values.config)
   const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined
   const badge = badgeFor(record, config)
-  if (values.svg) await writeFileAtomic(values.svg, await badgeSvg(badge))
-  if (values.endpoint) await writeFileAtomic(values.endpoint, toJson(shieldsEndpoint(badge)))
+  const svg = values.svg === undefined ? '' : await badgeSvg(badge)
+  await writeOutput('--svg', values.svg, (file) => writeFileAtomic(file, svg))
+  await writeOutput('--endpoint', values.endpoint, (file) => writeFileAtomic(file, toJson(shieldsEndpoint(badge))))
   io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`)
   return EXIT.pass
 }

@@ -36,6 +36,8 @@ export function isUserError(err: unknown): err is ConfigError {
 
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message
+  // an error of another realm (a vm context, a worker's) is no instance of this one's Error
+  if (typeof err === 'object' && err !== null && typeof (err as { message?: unknown }).message === 'string') return (err as { message: string }).message
   return String(err)
 }
 

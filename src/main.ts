@@ -6,7 +6,6 @@
  * everything the run leaves behind has been written.
  */
 import { existsSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
@@ -38,6 +37,7 @@ import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
 import type { RunRecord } from './types.js'
+import { makeDir } from './util/dirs.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
 
@@ -216,7 +216,7 @@ function withCompatibility(baseline: Baseline, incompatible: string | null): Bas
 /** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
 async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string }> {
   const outDir = path.join(ctx.tempDir, `evalgate-${folder}`)
-  await mkdir(outDir, { recursive: true })
+  await makeDir(outDir)
   const resultsPath = path.join(outDir, RECORD_FILE)
   await writeJsonAtomic(resultsPath, record)
   return { outDir, resultsPath }

@@ -4,13 +4,14 @@
  * mode comment. Failures to publish are warnings or collected problems; the
  * verdict is main.ts's.
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import type { Comparison, Verdict } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
 import { renderReport, type ReportInput } from '../report/index.js'
 import type { RunRecord } from '../types.js'
+import { makeDir } from '../util/dirs.js'
 import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
 import { RECORD_FILE, REPORT_FILE } from './artifacts/names.js'
@@ -106,7 +107,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   setOutputs(outputValues({ current: p.current, comparison: p.comparison, verdict: p.verdict, resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
   if (inputs.badgePath) {
     try {
-      await mkdir(path.dirname(path.resolve(inputs.badgePath)), { recursive: true })
+      await makeDir(path.dirname(path.resolve(inputs.badgePath)))
       await writeFile(inputs.badgePath, await badgeSvg(badge))
     } catch (err) {
       problems.push(`cannot write the badge to ${inputs.badgePath}: ${errorMessage(err)}`)

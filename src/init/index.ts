@@ -3,9 +3,10 @@
  * overwrites nothing: when any of the files exists, none is written.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
+import { makeDir } from '../util/dirs.js'
 import { BRANCH_PATTERN, initFiles } from './templates.js'
 
 export { AGENT_FILE, CONFIG_FILE, DATASET_FILE, SCHEMA_URL, WORKFLOW_FILE, initFiles } from './templates.js'
@@ -26,7 +27,7 @@ export async function initProject(dir: string, options: InitOptions = {}): Promi
   }
   for (const f of files) {
     const file = path.join(dir, f.path)
-    await mkdir(path.dirname(file), { recursive: true })
+    await makeDir(path.dirname(file))
     // "wx": should a file appear since the check above, fail instead of replacing it
     await writeFile(file, f.content, { flag: 'wx' })
   }

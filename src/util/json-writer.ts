@@ -6,9 +6,10 @@
  */
 import { once } from 'node:events'
 import { createWriteStream } from 'node:fs'
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
+import { makeDir } from './dirs.js'
 
 /** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
 const STREAMED_DEPTH = 2
@@ -26,7 +27,7 @@ function* withNewline(pieces: Iterable<string>): Generator<string> {
 
 /** Any text given in pieces (a large report's), written the same way: gathered into bounded writes, atomically. */
 export async function writeTextAtomic(file: string, pieces: Iterable<string>): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true })
+  await makeDir(path.dirname(path.resolve(file)))
   const tmp = `${file}.${process.pid}.tmp`
   const out = createWriteStream(tmp)
   try {

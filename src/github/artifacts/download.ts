@@ -4,12 +4,13 @@
  * is read in memory out of the zip (see ../zip.ts), never extracted, and is
  * validated with parseRunRecord.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ArtifactClient } from '@actions/artifact'
 import { parseRunRecord, recordFromChunks, type RecordOptions } from '../../config/record.js'
 import { errorMessage } from '../../errors.js'
 import type { RunRecord } from '../../types.js'
+import { makeDir } from '../../util/dirs.js'
 import { apiMessage, httpStatus, type Octokit } from '../context.js'
 import { listZip, zipEntryChunks, ZipError } from '../zip.js'
 import { isRecordArtifactName, RECORD_FILE } from './names.js'
@@ -76,7 +77,7 @@ export async function recordFromArtifactBytes(bytes: Buffer, label: string, opti
 
 /** Download one artifact into a fresh folder and read the run record out of it; throws when it cannot (a 410 when it expired meanwhile). */
 export async function downloadRecord(target: DownloadTarget, runId: number, artifact: RestArtifact, options?: RecordOptions): Promise<RunRecord> {
-  await mkdir(target.tempDir, { recursive: true })
+  await makeDir(target.tempDir)
   const dir = await mkdtemp(path.join(target.tempDir, 'evalgate-download-'))
   try {
     const { digestMismatch } = await target.client.downloadArtifact(artifact.id, {
