@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { UsageError } from '../../src/errors.js'
 import { toJson } from '../../src/util/files.js'
 import { jsonPieces, writeJsonAtomic, writeTextAtomic } from '../../src/util/json-writer.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
@@ -45,6 +46,17 @@ describe('writeJsonAtomic', () => {
     await writeJsonAtomic(blocker, {})
     await expect(writeJsonAtomic(path.join(blocker, 'run.json'), { a: 1 })).rejects.toThrow()
     expect(readdirSync(dir)).toEqual(['file'])
+  })
+
+  it('a path that cannot be written is a usage error naming it (exit 2), not an internal error', async () => {
+    const dir = tempDir('evalgate-json-')
+    const blocker = path.join(dir, 'file')
+    await writeTextAtomic(blocker, ['x'])
+    const target = path.join(blocker, 'report.md')
+    const err: unknown = await writeTextAtomic(target, ['# report']).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(UsageError)
+    expect((err as UsageError).message.startsWith(`${target}: cannot write it (E`)).toBe(true)
+    expect((err as UsageError).file).toBe(target)
   })
 
   it('writes text given in pieces (writeTextAtomic) as exactly those pieces joined, however large', async () => {

@@ -9,6 +9,7 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { finished } from 'node:stream/promises'
+import { UsageError } from '../errors.js'
 
 /** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
 const STREAMED_DEPTH = 2
@@ -26,6 +27,17 @@ function* withNewline(pieces: Iterable<string>): Generator<string> {
 
 /** Any text given in pieces (a large report's), written the same way: gathered into bounded writes, atomically. */
 export async function writeTextAtomic(file: string, pieces: Iterable<string>): Promise<void> {
+  try {
+    await writeAtomically(file, pieces)
+  } catch (err) {
+    // a path the user gave that cannot be written is theirs to fix (exit 2), not an internal error
+    const { code, message } = err as NodeJS.ErrnoException
+    if (typeof code !== 'string') throw err
+    throw new UsageError(`${file}: cannot write it (${message}); give a path in a folder you can write to`, file)
+  }
+}
+
+async function writeAtomically(file: string, pieces: Iterable<string>): Promise<void> {
   await mkdir(path.dirname(path.resolve(file)), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
   const out = createWriteStream(tmp)
