@@ -85,4 +85,14 @@ describe('conclude: a target that fails most cases the same way', () => {
     expect(v.outcome).toBe('fail')
     expect(v.headline).toBe('gate failed: the target failed on 3 of 3 cases: cannot run "pyhton3": not found on PATH')
   })
+
+  it('is named in the headline of a gate that passes too (no baseline, nothing regressed)', () => {
+    const broken = makeRun(makeCases('!a', '!b', '!c').map((c) => ({ ...c, output: null, error: 'connection refused' })))
+    const v = verdictOf(broken, {}, false)
+    expect(v.outcome).toBe('pass')
+    expect(v.headline).toBe('gate passed: 0 of 3 cases passed, but the target failed on 3 of 3 cases: connection refused (no baseline to compare against)')
+    const failedBefore = makeBaseline(makeCases('!a', '!b', '!c'))
+    const w = conclude(compareRuns(failedBefore, broken, makeGate()), broken, { baselineStatus: 'found' })
+    expect(w.headline).toBe('gate passed: 0 of 3 cases passed, 0 regressions, but the target failed on 3 of 3 cases: connection refused')
+  })
 })

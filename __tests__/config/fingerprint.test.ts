@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { caseView } from '../../src/config/case.js'
 import { datasetFingerprint, FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
 import { loadEvalConfig } from '../../src/engine.js'
 import { tempProject } from '../__fixtures__/cli.js'
@@ -107,6 +108,19 @@ describe('a case fingerprint covers the files its assertions name', () => {
     expect(changed(withMetadata, await fingerprints(dir))).toEqual(['plain'])
     const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
     expect(loaded.cases.find((c) => c.id === 'plain')!.metadata).toEqual({ forbidden: 'none' })
+  })
+
+  it('so are its vars (context.case.vars): a case without vars keeps its old fingerprint', async () => {
+    const dir = project()
+    const before = await fingerprints(dir)
+    const withVars = CASES.replace('  input: 2+2\n', '  input: 2+2\n  vars: { expected: 4 }\n')
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), withVars)
+    const once = await fingerprints(dir)
+    expect(changed(before, once)).toEqual(['plain'])
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), withVars.replace('expected: 4', 'expected: 5'))
+    expect(changed(once, await fingerprints(dir))).toEqual(['plain'])
+    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
+    expect(caseView(loaded.cases.find((c) => c.id === 'plain')!).vars).toEqual({ expected: 5 })
   })
 
   it('editing the input or an assertion changes the case; reformatting the dataset does not', async () => {

@@ -99,17 +99,22 @@ function headlineOf(
   v: { reasons: string[]; limits: string[]; acceptLabel: string | null }
 ): string {
   const cases = `${c.current.passed} of ${plural(c.current.total, 'case')} passed`
+  // one broken target is one problem, not N regressions (SPEC §6): said first, also when the gate has nothing to hold against it
+  const shared = sharedTargetError(record)
+  const broken = shared ? `the target failed on ${shared.failed} of ${plural(shared.total, 'case')}: ${shared.message}` : null
   switch (outcome) {
-    case 'pass':
-      return c.baseline ? `gate passed: ${cases}, ${plural(c.regressed.length, 'regression')}` : `gate passed: ${cases} (no baseline to compare against)`
+    case 'pass': {
+      const but = broken ? `, but ${broken}` : ''
+      return c.baseline
+        ? `gate passed: ${cases}, ${plural(c.regressed.length, 'regression')}${but}`
+        : `gate passed: ${cases}${but} (no baseline to compare against)`
+    }
     case 'accepted':
       return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`
     case 'error':
       return `evalgate could not tell: ${v.reasons[0]}`
     case 'fail': {
-      // one broken target is one problem, not N regressions (SPEC §6): said first
-      const shared = sharedTargetError(record)
-      if (shared) return `gate failed: the target failed on ${shared.failed} of ${plural(shared.total, 'case')}: ${shared.message}`
+      if (broken) return `gate failed: ${broken}`
       return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`
     }
   }

@@ -43,7 +43,7 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   assert: Assertion[]
   /** Position in the dataset (zero-based). */
   index: number
-  /** the variables the case was rendered from (promptfoo `vars`) */
+  /** the dataset's `vars` of the case, or the variables a promptfoo case was rendered from */
   vars?: Record<string, unknown>
   /** the dataset's `metadata` of the case, for agents and checks to read (SPEC §10) */
   metadata?: Record<string, unknown>

@@ -272,10 +272,11 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars),
       source: { file: source.sourceFile, line: located.lineOf(at) },
       index,
-      ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {})
+      ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
+      ...(raw.vars !== undefined ? { vars: raw.vars } : {})
     })
   }
 

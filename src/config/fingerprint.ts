@@ -92,11 +92,12 @@ export class Fingerprinter {
 
   /**
    * A case's fingerprint: its input, its assertions with the files they name,
-   * the judge settings its assertions use, and its `metadata` when it has some
-   * (checks read it: editing it can change a verdict). Without metadata the
-   * hash is what it was before metadata reached checks, so baselines still match.
+   * the judge settings its assertions use, and its `metadata` and `vars` when
+   * it has them (checks read them: editing one can change a verdict). Without
+   * them the hash is what it was before they reached checks, so baselines
+   * still match.
    */
-  ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>): string {
+  ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>, vars?: Record<string, unknown>): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
     const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
     return contentHash({
@@ -104,7 +105,8 @@ export class Fingerprinter {
       assert: assert.map((a) => this.portable(a)),
       judge: judged ? this.judge : null,
       ...(embedded ? { embeddings: this.embeddings } : {}),
-      ...(metadata !== undefined ? { metadata } : {})
+      ...(metadata !== undefined ? { metadata } : {}),
+      ...(vars !== undefined ? { vars } : {})
     })
   }
 

@@ -44,7 +44,9 @@ export const caseSchema = z
     grading_method: z.enum(['exact_match', 'contains', 'json_exact']).optional(),
     task_type: z.string().optional(),
     ideal: z.union([z.string(), z.array(z.string())]).optional(),
-    metadata: z.record(z.string(), z.unknown()).optional()
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** variables for agents and checks (`case.vars`, as promptfoo tests have them) */
+    vars: z.record(z.string(), z.unknown()).optional()
   })
   .strict()
 

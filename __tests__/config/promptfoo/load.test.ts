@@ -325,6 +325,19 @@ describe('promptfoo providers', () => {
     ])
   })
 
+  it('file:// providers: tokenUsage and cost are the case’s usage, metadata is what checks see as context.metadata', async () => {
+    const record = await run({
+      'promptfooconfig.yaml':
+        'prompts: ["{{q}}"]\nproviders: [file://p.mjs]\ntests:\n  - vars: {q: hi}\n    assert: [{type: javascript, value: "context.metadata.model === \'m-1\'"}, {type: cost, threshold: 0.01}]\n',
+      'p.mjs':
+        'export default class { id() { return "p" } async callApi(p) { return { output: p, tokenUsage: { prompt: 12, completion: 3, total: 15 }, cost: 0.004, metadata: { model: "m-1" } } } }\n'
+    })
+    const [c] = record.cases
+    expect(c!.usage).toEqual({ inputTokens: 12, outputTokens: 3, totalTokens: 15, costUsd: 0.004 })
+    expect(c!.metadata).toEqual({ model: 'm-1' })
+    expect(c!.assertions.map((a) => a.passed)).toEqual([true, true])
+  })
+
   it('openai:chat:<model> is the openai target at OPENAI_BASE_URL; a JSON prompt of chat messages is sent as messages', async () => {
     server = await startServer()
     server.respond(() => ({ body: chatReply('Dublin') }))
