@@ -68,3 +68,20 @@ describe('values that are not one of the valid ones', () => {
     expect(message).toBe('invalid config:\nevalgate.yml:4 at target.protocol: the string "grpc" is not one of "stdio", "jsonl"')
   })
 })
+
+describe('a missing file', () => {
+  it('names a file beside it that differs only in its extension: evalgate.yaml for evalgate.yml, cases.yml for cases.yaml', async () => {
+    expect(await loadError({ 'evalgate.yaml': 'dataset: cases.yaml\ntarget: { command: [node, agent.js] }\n' })).toBe(
+      'evalgate.yml: cannot read: no such file; there is evalgate.yaml beside it: did you mean that?'
+    )
+    expect(await loadError({ 'evalgate.yml': 'dataset: cases.yaml\ntarget: { command: [node, agent.js] }\n', 'cases.yml': CASES })).toMatch(
+      /cases\.yaml: cannot read: no such file; there is .*cases\.yml beside it: did you mean that\?$/
+    )
+  })
+
+  it('says only that it is missing when nothing beside it looks like it', async () => {
+    expect(await loadError({ 'evalgate.yml': 'dataset: cases.yaml\ntarget: { command: [node, agent.js] }\n', 'cases.txt': CASES })).toMatch(
+      /cases\.yaml: cannot read: no such file$/
+    )
+  })
+})

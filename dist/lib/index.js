@@ -33528,6 +33528,17 @@ function contextOf(ctx) {
         context.finishReason = ctx.finishReason;
     if (ctx.latencyMs !== undefined)
         context.latencyMs = ctx.latencyMs;
+    const promptfoo = ctx.case.promptfoo;
+    if (promptfoo) {
+        const vars = ctx.case.vars ?? {};
+        context.vars = vars;
+        context.prompt = ctx.case.input;
+        context.test = { vars };
+        if (promptfoo.description !== undefined)
+            context.test.description = promptfoo.description;
+        if (ctx.case.metadata !== undefined)
+            context.test.metadata = ctx.case.metadata;
+    }
     return context;
 }
 /** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
@@ -38470,8 +38481,25 @@ var schema = __nccwpck_require__(131);
 
 function readError(file, err) {
     const code = err.code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
+    const why = code === 'ENOENT' ? `no such file${didYouMean(file)}` : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
     return new errors/* ConfigError */.xL(`${file}: cannot read: ${why}`, file);
+}
+const DATA_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.jsonl']);
+/** A file beside a missing one that differs only in its extension (evalgate.yaml for evalgate.yml) is most likely the one meant. */
+function didYouMean(file) {
+    const ext = external_node_path_default().extname(file);
+    if (!DATA_EXTENSIONS.has(ext.toLowerCase()))
+        return '';
+    const stem = external_node_path_default().basename(file, ext);
+    let names;
+    try {
+        names = (0,external_node_fs_.readdirSync)(external_node_path_default().dirname(file));
+    }
+    catch {
+        return '';
+    }
+    const like = names.filter((name) => name !== external_node_path_default().basename(file) && DATA_EXTENSIONS.has(external_node_path_default().extname(name).toLowerCase()) && external_node_path_default().basename(name, external_node_path_default().extname(name)) === stem);
+    return like.length ? `; there is ${like.map((name) => external_node_path_default().join(external_node_path_default().dirname(file), name)).join(' and ')} beside it: did you mean that?` : '';
 }
 const notUtf8 = (file) => new errors/* ConfigError */.xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
 async function readText(file) {

@@ -33,6 +33,10 @@ export interface CheckContext {
   metadata?: Record<string, unknown>
   finishReason?: string
   latencyMs?: number
+  /** promptfoo cases (SPEC §11): what promptfoo's checks read — the test's vars, the rendered prompt, the test */
+  vars?: Record<string, unknown>
+  prompt?: unknown
+  test?: { description?: string; vars: Record<string, unknown>; metadata?: Record<string, unknown> }
 }
 
 type CheckFunction = (output: string, context: CheckContext) => unknown
@@ -146,6 +150,15 @@ function contextOf(ctx: AssertionContext): CheckContext {
   if (ctx.metadata !== undefined) context.metadata = ctx.metadata
   if (ctx.finishReason !== undefined) context.finishReason = ctx.finishReason
   if (ctx.latencyMs !== undefined) context.latencyMs = ctx.latencyMs
+  const promptfoo = ctx.case.promptfoo
+  if (promptfoo) {
+    const vars = ctx.case.vars ?? {}
+    context.vars = vars
+    context.prompt = ctx.case.input
+    context.test = { vars }
+    if (promptfoo.description !== undefined) context.test.description = promptfoo.description
+    if (ctx.case.metadata !== undefined) context.test.metadata = ctx.case.metadata
+  }
   return context
 }
 

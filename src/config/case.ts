@@ -21,6 +21,8 @@ export interface Assertion extends z.output<typeof assertionSchema> {
 
 /** How a case read from a promptfoo config is run and graded. */
 export interface PromptfooCase {
+  /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
+  description?: string
   /** the index of its provider in `target.promptfoo.providers` */
   provider: number
   /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */

@@ -2,7 +2,7 @@
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
-import { createReadStream } from 'node:fs'
+import { createReadStream, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -38,8 +38,27 @@ interface RawSource {
 
 function readError(file: string, err: unknown): ConfigError {
   const code = (err as NodeJS.ErrnoException).code
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a file' : (err as Error).message
+  const why = code === 'ENOENT' ? `no such file${didYouMean(file)}` : code === 'EISDIR' ? 'is a directory, not a file' : (err as Error).message
   return new ConfigError(`${file}: cannot read: ${why}`, file)
+}
+
+const DATA_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.jsonl'])
+
+/** A file beside a missing one that differs only in its extension (evalgate.yaml for evalgate.yml) is most likely the one meant. */
+function didYouMean(file: string): string {
+  const ext = path.extname(file)
+  if (!DATA_EXTENSIONS.has(ext.toLowerCase())) return ''
+  const stem = path.basename(file, ext)
+  let names: string[]
+  try {
+    names = readdirSync(path.dirname(file))
+  } catch {
+    return ''
+  }
+  const like = names.filter(
+    (name) => name !== path.basename(file) && DATA_EXTENSIONS.has(path.extname(name).toLowerCase()) && path.basename(name, path.extname(name)) === stem
+  )
+  return like.length ? `; there is ${like.map((name) => path.join(path.dirname(file), name)).join(' and ')} beside it: did you mean that?` : ''
 }
 
 const notUtf8 = (file: string) => new ConfigError(`${file}: not valid UTF-8 text; save it as UTF-8`, file)

@@ -188,6 +188,57 @@ tests:
     ])
   })
 
+  it('gives javascript checks promptfoo’s context: vars, the rendered prompt, and the test with its description and metadata', async () => {
+    const record = await run({
+      'promptfooconfig.yaml': `
+prompts: ['Capital of {{country}}?']
+providers: [echo]
+defaultTest:
+  metadata: {suite: geo}
+tests:
+  - description: ireland
+    vars: {country: Ireland}
+    metadata: {topic: capitals}
+    assert:
+      - {type: javascript, value: output.includes(context.vars.country)}
+      - {type: javascript, value: "context.prompt === 'Capital of Ireland?' && context.test.vars.country === 'Ireland'"}
+      - {type: javascript, value: "context.test.description === 'ireland' && context.test.metadata.topic === 'capitals' && context.test.metadata.suite === 'geo'"}
+      - {type: javascript, value: 'file://check.mjs'}
+      - {type: javascript, value: "context.vars.country === 'France'"}
+`,
+      'check.mjs': 'export default (output, context) => context.case.metadata.topic === "capitals" && context.vars.country === "Ireland"\n'
+    })
+    expect(record.cases[0]!.assertions.map((a) => [a.type, a.passed])).toEqual([
+      ['javascript', true],
+      ['javascript', true],
+      ['javascript', true],
+      ['javascript', true],
+      ['javascript', false]
+    ])
+  })
+
+  it('a test’s metadata is part of its fingerprint; a test without metadata keeps the fingerprint it had', async () => {
+    const config = (metadata: string) => `
+prompts: ['Capital of {{country}}?']
+providers: [echo]
+tests:
+  - description: ireland
+    vars: {country: Ireland}
+    ${metadata}
+    assert: [{type: contains, value: Ireland}]
+  - description: plain
+    vars: {country: France}
+    assert: [{type: contains, value: France}]
+`
+    const fingerprints = async (metadata: string) =>
+      (await loadEvalConfig(project({ 'promptfooconfig.yaml': config(metadata) }))).cases.map((c) => c.fingerprint)
+    const [bare, plain] = await fingerprints('')
+    const [tagged, plainAgain] = await fingerprints('metadata: {topic: capitals}')
+    const [retagged] = await fingerprints('metadata: {topic: cities}')
+    expect(new Set([bare, tagged, retagged]).size).toBe(3)
+    expect(plainAgain).toBe(plain)
+  })
+
   it('names the file, the place and the fix of what it cannot run', async () => {
     const bad = async (files: Record<string, string>) => (await loadEvalConfig(project(files)).catch((e: unknown) => e)) as ConfigError
     const provider = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [anthropic:messages:claude]\ntests: []\n' })

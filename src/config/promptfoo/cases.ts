@@ -83,6 +83,7 @@ class CaseBuilder {
     const rawAsserts = [...(options.disableDefaultAsserts ? [] : (d?.assert ?? [])), ...(test.assert ?? [])]
     const threshold = test.threshold ?? d?.threshold
     const vars = { ...d?.vars, ...test.vars }
+    const metadata = d?.metadata || test.metadata ? { ...d?.metadata, ...test.metadata } : undefined
     const combos = options.disableVarExpansion ? [vars] : varCombinations(vars)
     const testKey = keyPart(test.description ?? `test ${index + 1}`)
     combos.forEach((combo, k) => {
@@ -102,6 +103,7 @@ class CaseBuilder {
           this.keys.set(key, seen + 1)
           const id = seen === 0 ? key : `${key} ~${seen + 1}`
           const promptfoo: PromptfooCase = { provider: p, ...grading.promptfoo }
+          if (test.description !== undefined) promptfoo.description = test.description
           const line = /:(\d+)/.exec(t.where)?.[1]
           this.pending.push({
             c: {
@@ -116,6 +118,7 @@ class CaseBuilder {
               source: { file: path.relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
               index: this.pending.length,
               vars: resolved,
+              ...(metadata !== undefined ? { metadata } : {}),
               promptfoo
             }
           })
@@ -133,7 +136,7 @@ class CaseBuilder {
     const fingerprints = new Fingerprinter(this.baseDir, config.judge)
     const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
     return this.pending.map(({ c }) => {
-      const { provider: _provider, ...grading } = c.promptfoo!
+      const { provider: _provider, description: _description, ...grading } = c.promptfoo!
       const graded: Assertion[] = [
         ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
         ...(Object.keys(grading).length
@@ -141,7 +144,7 @@ class CaseBuilder {
           : [])
       ]
       const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert
-      return { ...c, fingerprint: fingerprints.ofCase(c.input, assert) }
+      return { ...c, fingerprint: fingerprints.ofCase(c.input, assert, c.metadata) }
     })
   }
 
