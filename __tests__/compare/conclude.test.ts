@@ -96,3 +96,90 @@ describe('conclude: a target that fails most cases the same way', () => {
     expect(w.headline).toBe('gate passed: 0 of 3 cases passed, 0 regressions, but the target failed on 3 of 3 cases: connection refused')
   })
 })
+
+describe('conclude: the exact sentences of each branch', () => {
+  const regression = '1 case regressed (limit: maxRegressions 0): b'
+  const removal = '1 baseline case is missing from this run (limit: maxRemoved 0): c'
+
+  it('a clean run has no reasons, no notices and no config changes', () => {
+    const v = verdictOf(same, {})
+    expect(v.reasons).toEqual([])
+    expect(v.notices).toEqual([])
+    expect(v.configChanges).toEqual([])
+  })
+
+  it('a regression is the reason and, after "gate failed: ", the headline', () => {
+    const v = verdictOf(regressed, {})
+    expect(v.reasons).toEqual([regression])
+    expect(v.notices).toEqual([])
+    expect(v.headline).toBe(`gate failed: ${regression}`)
+  })
+
+  it('fail-on-regression false: every limit exceeded is one notice, the headline still says the gate failed', () => {
+    const v = verdictOf(makeRun(makeCases('a', '!b')), { failOnRegression: false })
+    expect(v.outcome).toBe('fail')
+    expect(v.reasons).toEqual([])
+    expect(v.notices).toEqual([`the gate failed, but fail-on-regression is false: ${regression} ${removal}`])
+    expect(v.headline).toBe(`gate failed: ${regression}`)
+  })
+
+  it('fail-on-regression false on a clean run: no notice', () => {
+    const v = verdictOf(same, { failOnRegression: false })
+    expect(v.outcome).toBe('pass')
+    expect(v.notices).toEqual([])
+  })
+
+  it('an accepted failure is not also a notice, and has no reasons', () => {
+    const v = verdictOf(regressed, { acceptLabel: 'evalgate:accept', notices: ['config from the base commit'] })
+    expect(v.outcome).toBe('accepted')
+    expect(v.reasons).toEqual([])
+    expect(v.notices).toEqual(['config from the base commit'])
+  })
+
+  it('a problem publishing a clean run is the headline after "gate failed: "', () => {
+    const v = verdictOf(same, { problems: ['the run record could not be uploaded'] })
+    expect(v.reasons).toEqual(['the run record could not be uploaded'])
+    expect(v.headline).toBe('gate failed: the run record could not be uploaded')
+  })
+
+  it('a baseline in error without a stated problem says it could not be used', () => {
+    const v = verdictOf(same, { baselineStatus: 'error' }, false)
+    expect(v.reasons).toEqual(['the baseline exists but could not be read, so regressions cannot be ruled out: the baseline could not be used'])
+  })
+
+  it('a run cut short with nothing more known: the cases it finished', () => {
+    const v = verdictOf(cutShort, {}, false)
+    expect(v.reasons).toEqual(['the run is incomplete: it stopped after 1 case finished'])
+    expect(v.headline).toBe('the run is incomplete: it stopped after 1 case finished')
+  })
+
+  it('a run cut short, of more cases than finished: one reason naming them, not the gate’s sentence besides', () => {
+    const v = verdictOf(cutShort, { expected: 3 }, false)
+    expect(v.reasons).toEqual(['the run is incomplete: 1 of 3 cases finished'])
+    expect(v.headline).toBe('the run is incomplete: 1 of 3 cases finished')
+  })
+
+  it('a run cut short with fail-on-regression false: the reason, and no notice of a gate failure', () => {
+    const v = verdictOf(cutShort, { failOnRegression: false, expected: 3 }, false)
+    expect(v.reasons).toEqual(['the run is incomplete: 1 of 3 cases finished'])
+    expect(v.notices).toEqual([])
+  })
+
+  it('a run cut short that finished all the cases the entry point expected: the gate’s sentence, from the record’s plan', () => {
+    const planned = makeRun(makeCases('a', 'b'), { complete: false, planned: 3 })
+    expect(verdictOf(planned, { expected: 2 }, false).reasons).toEqual(['the run is incomplete: 2 of 3 cases finished'])
+    expect(verdictOf(planned, {}, false).reasons).toEqual(['the run is incomplete: 2 of 3 cases finished'])
+  })
+
+  it('a run stopped at its budget: the budget sentence, however many cases were expected', () => {
+    const spent = makeRun(makeCases('a'), { complete: false, planned: 3, stopReason: 'budget', budget: { maxCostUsd: 2, spentUsd: 2.04 } })
+    const sentence =
+      'the run stopped at its budget: $2.04 spent of budget.maxCostUsd $2.00 (target plus judge); 1 of 3 cases finished, and a run cut short is never a pass'
+    for (const expected of [3, undefined]) {
+      const v = verdictOf(spent, { expected }, false)
+      expect(v.outcome).toBe('fail')
+      expect(v.reasons).toEqual([sentence])
+      expect(v.headline).toBe(sentence)
+    }
+  })
+})

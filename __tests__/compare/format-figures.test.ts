@@ -1,6 +1,17 @@
 /** The signed figures, money, times and values the comment, the job summary and the HTML report share (compare/format.ts). */
 import { describe, expect, it } from '@jest/globals'
-import { formatMetric, formatTime, formatUsd, formatValue, MINUS, signed, signedPercent, signedPoints } from '../../src/compare/format.js'
+import {
+  formatDuration,
+  formatMetric,
+  formatTime,
+  formatUsd,
+  formatValue,
+  MINUS,
+  relativeAge,
+  signed,
+  signedPercent,
+  signedPoints
+} from '../../src/compare/format.js'
 
 describe('signed figures', () => {
   // each figure is formatted inside its test, not while collecting them: Stryker would count it as run by no test
@@ -62,5 +73,49 @@ describe('formatTime and formatValue', () => {
     [undefined, 'undefined']
   ])('formatValue(%p)', (value, text) => {
     expect(formatValue(value)).toBe(text)
+  })
+})
+
+describe('formatDuration', () => {
+  it.each([
+    [850, '850 ms'],
+    [999.4, '999 ms'],
+    // a second up: tenths of seconds
+    [1_000, '1.0 s'],
+    [12_345, '12.3 s'],
+    [59_940, '59.9 s'],
+    // a minute up: whole minutes and seconds
+    [60_000, '1 min 0 s'],
+    [245_000, '4 min 5 s'],
+    [3_599_000, '59 min 59 s'],
+    // an hour up: hours and minutes
+    [3_600_000, '1 h 0 min'],
+    [3_725_000, '1 h 2 min'],
+    [90_061_000, '25 h 1 min']
+  ])('%p ms reads %p', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text)
+  })
+})
+
+describe('relativeAge', () => {
+  const current = '2026-11-30T12:00:00.000Z'
+  it.each([
+    ['2026-11-30T12:00:00.000Z', 'less than a minute older than this run'],
+    ['2026-11-30T11:59:00.001Z', 'less than a minute older than this run'],
+    ['2026-11-30T11:59:00.000Z', '1 minute older than this run'],
+    ['2026-11-30T11:01:00.000Z', '59 minutes older than this run'],
+    ['2026-11-30T11:00:00.000Z', '1 hour older than this run'],
+    ['2026-11-28T13:00:00.000Z', '47 hours older than this run'],
+    ['2026-11-28T12:00:00.000Z', '2 days older than this run'],
+    ['2026-11-27T13:00:00.000Z', '2 days older than this run'],
+    ['2026-11-30T15:00:00.000Z', '3 hours newer than this run'],
+    ['2026-11-30T12:00:30.000Z', 'less than a minute newer than this run']
+  ])('a baseline of %p is %p', (baselineCreatedAt, text) => {
+    expect(relativeAge(baselineCreatedAt, current)).toBe(text)
+  })
+
+  it('is unknown when either timestamp cannot be read', () => {
+    expect(relativeAge('yesterday', current)).toBeNull()
+    expect(relativeAge(current, 'now')).toBeNull()
   })
 })

@@ -62,6 +62,88 @@ describe('comparedMetrics', () => {
   })
 })
 
+describe('comparedMetrics: which cases count, and when there is a change and an interval', () => {
+  const withUsage = (id: string, usage: CaseResult['usage'], latencyMs?: number): CaseResult =>
+    makeCase(id, true, { usage, ...(latencyMs === undefined ? {} : { latencyMs }) })
+
+  it('counts input plus output tokens when a case gives no total, either one alone when only it is given', () => {
+    const m = comparedMetrics([
+      [withUsage('a', { inputTokens: 90, outputTokens: 10 }), withUsage('a', { inputTokens: 150, outputTokens: 50 })],
+      [withUsage('b', { inputTokens: 40 }), withUsage('b', { inputTokens: 60 })],
+      [withUsage('c', { outputTokens: 7 }), withUsage('c', { outputTokens: 3 })]
+    ])!
+    // baseline 100 + 40 + 7 = 147, current 200 + 60 + 3 = 263
+    expect(m.tokens).toMatchObject({ baseline: 147, current: 263, cases: 3, rose: ['a', 'b'], roseBy: [100, 20], rises: 2 })
+  })
+
+  it('a usage without tokens has no tokens metric (not zero tokens)', () => {
+    const m = comparedMetrics([[withUsage('a', { costUsd: 0.5 }), withUsage('a', { costUsd: 0.75 })]])!
+    expect(Object.keys(m)).toEqual(['cost'])
+    expect(m.cost).toMatchObject({ baseline: 0.5, current: 0.75, change: 0.5, ci: null, cases: 1 })
+  })
+
+  it('compares a metric only on the cases both runs have it for', () => {
+    const m = comparedMetrics([
+      [makeCase('a', true, { latencyMs: 100 }), makeCase('a', true, { latencyMs: 300 })],
+      [makeCase('b', true, { latencyMs: 100 }), makeCase('b')],
+      [makeCase('c'), makeCase('c', true, { latencyMs: 900 })]
+    ])!
+    expect(m.latencyP50).toMatchObject({ baseline: 100, current: 300, change: 2, cases: 1, rose: ['a'] })
+  })
+
+  it('has no change, and no interval, over a baseline figure of zero', () => {
+    // 9 cases, 5 of them at 0 ms in the baseline: its p50 is 0 ms, its p95 8 ms
+    const pairs = [0, 0, 0, 0, 0, 5, 6, 7, 8].map((ms, i): [CaseResult, CaseResult] => [
+      withUsage(`k${i}`, { costUsd: 0 }, ms),
+      withUsage(`k${i}`, { costUsd: 0.01 * (i + 1) }, ms + 10 * (i + 1))
+    ])
+    const m = comparedMetrics(pairs)!
+    expect(m.cost).toMatchObject({ baseline: 0, change: null, ci: null, cases: 9 })
+    expect(m.cost!.current).toBeCloseTo(0.45, 12)
+    // current latencies 10, 20, 30, 40, 50, 65, 76, 87, 98: p50 the 5th, p95 the 9th (⌈8.55⌉)
+    expect(m.latencyP50).toMatchObject({ baseline: 0, current: 50, change: null, ci: null })
+    expect(m.latencyP95).toMatchObject({ baseline: 8, current: 98, change: 11.25 })
+    expect(m.latencyP95!.ci).toEqual([expect.any(Number), expect.any(Number)])
+  })
+
+  it('gives an interval from five compared cases, none below', () => {
+    const pairs = (n: number) =>
+      Array.from({ length: n }, (_, i): [CaseResult, CaseResult] => [
+        agentCase(`k${i}`, 0.01, 100, 100 + i),
+        agentCase(`k${i}`, 0.01 * (1 + i / 10), 100, 100 + 2 * i)
+      ])
+    expect(comparedMetrics(pairs(4))!.cost!.ci).toBeNull()
+    expect(comparedMetrics(pairs(5))!.cost!.ci).toEqual([expect.any(Number), expect.any(Number)])
+  })
+
+  it('resamples each metric with its own seed: cost 1, tokens 2, latency 3', () => {
+    const random = seededRandom(11)
+    const pairs = Array.from({ length: 12 }, (_, i): [CaseResult, CaseResult] => {
+      const x = 1 + random()
+      const y = x * (0.8 + 0.6 * random())
+      return [agentCase(`k${i}`, x, Math.round(1000 * x), 100 * x), agentCase(`k${i}`, y, Math.round(1000 * y), 100 * y)]
+    })
+    const m = comparedMetrics(pairs)!
+    const side = (read: (c: CaseResult) => number, at: 0 | 1) => pairs.map((p) => read(p[at]))
+    const sum: PairedStatistic = { point: (v) => v.reduce((a, b) => a + b, 0), weighted: (v, counts) => v.reduce((s, x, i) => s + x * counts[i]!, 0) }
+    const p95: PairedStatistic = {
+      point: (v) =>
+        quantileOfSorted(
+          [...v].sort((a, b) => a - b),
+          0.95
+        ),
+      weighted: (v, counts, order) => quantileOfSorted(v, 0.95, counts, order, v.length)
+    }
+    const cost = (c: CaseResult) => c.usage!.costUsd!
+    const tokens = (c: CaseResult) => c.usage!.totalTokens!
+    const latency = (c: CaseResult) => c.latencyMs!
+    expect(m.cost!.ci).toEqual(pairedBootstrap(side(cost, 0), side(cost, 1), sum, { seed: 1 }))
+    expect(m.tokens!.ci).toEqual(pairedBootstrap(side(tokens, 0), side(tokens, 1), sum, { seed: 2 }))
+    expect(m.latencyP95!.ci).toEqual(pairedBootstrap(side(latency, 0), side(latency, 1), p95, { seed: 3 }))
+    expect(m.tokens!.ci).not.toEqual(pairedBootstrap(side(tokens, 0), side(tokens, 1), sum, { seed: 1 }))
+  })
+})
+
 describe('coverage of the bootstrap interval on simulated paired runs (fixed seed)', () => {
   const DATASETS = 1_000
   const total: PairedStatistic = {

@@ -53,19 +53,16 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
     else reasons.push(baselineReason)
   }
 
-  // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says
+  // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says;
+  // the gate of this same record has the check exactly when the record is incomplete
   const incomplete = gate.checks.find((f) => f.check === 'incomplete')
   const limits = gate.checks.filter((f) => f.check !== 'incomplete')
-  if (record.complete === false) {
+  if (incomplete) {
     const finished = record.cases.length
     const expected = context.expected ?? 0
     // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
-    const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined
     reasons.push(
-      why ??
-        (expected > finished
-          ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished`
-          : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${plural(finished, 'case')} finished`))
+      record.stopReason !== 'budget' && expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : incomplete.sentence
     )
   }
 

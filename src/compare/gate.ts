@@ -222,7 +222,7 @@ const minPassRate: Check = (c, gate, current) => {
   const flakyFailing = failing.filter((key) => flaky.has(key)).length
   // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
   const flakyNote = flakyFailing
-    ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+    ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
     : ''
   return failure(
     'minPassRate',
