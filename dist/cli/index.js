@@ -9367,7 +9367,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1234);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1885);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -9377,7 +9377,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1234:
+/***/ 1885:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9746,7 +9746,7 @@ const minPassRate = (c, gate, current) => {
     const flakyFailing = failing.filter((key) => flaky.has(key)).length;
     // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
     const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
         : '';
     return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
         `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
@@ -10627,18 +10627,15 @@ function conclude(comparison, record, context) {
         else
             reasons.push(baselineReason);
     }
-    // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says
+    // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says;
+    // the gate of this same record has the check exactly when the record is incomplete
     const incomplete = gate.checks.find((f) => f.check === 'incomplete');
     const limits = gate.checks.filter((f) => f.check !== 'incomplete');
-    if (record.complete === false) {
+    if (incomplete) {
         const finished = record.cases.length;
         const expected = context.expected ?? 0;
         // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
-        const why = record.stopReason === 'budget' ? incomplete?.sentence : undefined;
-        reasons.push(why ??
-            (expected > finished
-                ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished`
-                : (incomplete?.sentence ?? `the run is incomplete: it stopped after ${format_plural(finished, 'case')} finished`)));
+        reasons.push(record.stopReason !== 'budget' && expected > finished ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished` : incomplete.sentence);
     }
     const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel);
     const gateFails = context.failOnRegression !== false && !accepted;
@@ -10663,18 +10660,23 @@ function dedupe(list) {
 }
 function headlineOf(outcome, c, record, v) {
     const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+    // one broken target is one problem, not N regressions (SPEC §6): said first, also when the gate has nothing to hold against it
+    const shared = sharedTargetError(record);
+    const broken = shared ? `the target failed on ${shared.failed} of ${format_plural(shared.total, 'case')}: ${shared.message}` : null;
     switch (outcome) {
-        case 'pass':
-            return c.baseline ? `gate passed: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `gate passed: ${cases} (no baseline to compare against)`;
+        case 'pass': {
+            const but = broken ? `, but ${broken}` : '';
+            return c.baseline
+                ? `gate passed: ${cases}, ${format_plural(c.regressed.length, 'regression')}${but}`
+                : `gate passed: ${cases}${but} (no baseline to compare against)`;
+        }
         case 'accepted':
             return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`;
         case 'error':
             return `evalgate could not tell: ${v.reasons[0]}`;
         case 'fail': {
-            // one broken target is one problem, not N regressions (SPEC §6): said first
-            const shared = sharedTargetError(record);
-            if (shared)
-                return `gate failed: the target failed on ${shared.failed} of ${format_plural(shared.total, 'case')}: ${shared.message}`;
+            if (broken)
+                return `gate failed: ${broken}`;
             return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`;
         }
     }
@@ -11005,10 +11007,11 @@ class CaseNormalizer {
             tags,
             assert,
             expected,
-            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata),
+            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars),
             source: { file: source.sourceFile, line: located.lineOf(at) },
             index,
-            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {})
+            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
+            ...(raw.vars !== undefined ? { vars: raw.vars } : {})
         });
     }
     finish() {
@@ -18025,8 +18028,11 @@ function functionTarget(resolveFn, label) {
 /**
  * promptfoo's provider interface as an agent function: a module exporting a
  * class with `id()` and `callApi(prompt, context)`, an object with `callApi`,
- * or such a function itself, resolving to `{output, error, tokenUsage, cost}`.
+ * or such a function itself, resolving to `{output, error, tokenUsage, cost,
+ * metadata}`: the output, its token usage and cost, and the response's metadata
+ * (what checks see as `context.metadata`).
  */
+
 
 /** The module's export made an agent, or a sentence saying what it exports instead. */
 function promptfooAgent(mod, options) {
@@ -18056,7 +18062,10 @@ function promptfooAgent(mod, options) {
             throw new errors/* TargetError */.I0(String(response.error));
         if (response.output === undefined || response.output === null)
             throw new errors/* TargetError */.I0('callApi returned no output');
-        return typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
+        const output = typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
+        // a result object (SPEC §10): promptfoo's tokenUsage names ({prompt, completion, total}) and `cost` are read as usage
+        const usage = isPlainObject(response.tokenUsage) ? { ...response.tokenUsage, cost: response.cost } : { cost: response.cost };
+        return { output, usage, metadata: response.metadata };
     };
 }
 
@@ -18521,6 +18530,53 @@ async function evaluate(loaded, options = {}) {
     return { record, comparison, secrets, incompatible };
 }
 
+;// CONCATENATED MODULE: ./src/util/dirs.ts
+/** Making folders. */
+
+
+function codeOf(err) {
+    return err.code;
+}
+/**
+ * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
+ * at full CPU for ever where a parent exists but cannot hold children (a
+ * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
+ * returned. Here each missing folder is made on its own, from the nearest one
+ * that exists, so such a parent fails with its own error, naming the path.
+ */
+async function makeDir(dir) {
+    const missing = [];
+    const wanted = external_node_path_default().resolve(dir);
+    for (let at = wanted;;) {
+        try {
+            await (0,promises_namespaceObject.stat)(at);
+            break;
+        }
+        catch (err) {
+            if (codeOf(err) !== 'ENOENT')
+                throw err;
+        }
+        missing.push(at);
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        at = parent;
+    }
+    for (const folder of missing.reverse()) {
+        try {
+            await (0,promises_namespaceObject.mkdir)(folder);
+        }
+        catch (err) {
+            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
+            if (codeOf(err) !== 'EEXIST')
+                throw err;
+        }
+    }
+    // the folder itself may be a file, or the dangling symlink (then it is still not there)
+    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
+        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${wanted}'`), { code: 'ENOTDIR' });
+}
+
 ;// CONCATENATED MODULE: ./src/config/json-schema.ts
 /**
  * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
@@ -18753,6 +18809,7 @@ function initFiles(options = {}) {
 
 
 
+
 /** Write the starter files into dir; returns the paths written, relative to dir. */
 async function initProject(dir, options = {}) {
     const branch = options.branch ?? 'main';
@@ -18765,7 +18822,7 @@ async function initProject(dir, options = {}) {
     }
     for (const f of files) {
         const file = external_node_path_default().join(dir, f.path);
-        await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(file), { recursive: true });
+        await makeDir(external_node_path_default().dirname(file));
         // "wx": should a file appear since the check above, fail instead of replacing it
         await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
     }
@@ -20511,6 +20568,7 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 
 
 
+
 /** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
 const STREAMED_DEPTH = 2;
 /** Pieces are gathered into writes of about this many characters. */
@@ -20524,7 +20582,7 @@ function* withNewline(pieces) {
 }
 /** Any text given in pieces (a large report's), written the same way: gathered into bounded writes, atomically. */
 async function writeTextAtomic(file, pieces) {
-    await (0,promises_namespaceObject.mkdir)(external_node_path_default().dirname(external_node_path_default().resolve(file)), { recursive: true });
+    await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
     const tmp = `${file}.${process.pid}.tmp`;
     const out = (0,external_node_fs_.createWriteStream)(tmp);
     try {
@@ -20733,6 +20791,7 @@ function pauseWorkflowCommands(io) {
 
 
 
+
 const DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -20777,19 +20836,42 @@ function cli_parse(args, options, allowPositionals = false) {
 function colour(io, code, text) {
     return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
 }
+/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
+async function prepareOutputs(outputs) {
+    for (const [flag, file] of outputs) {
+        if (file === undefined)
+            continue;
+        try {
+            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
+        }
+        catch (err) {
+            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
+        }
+    }
+}
+/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
+async function writeOutput(flag, file, write) {
+    if (file === undefined)
+        return;
+    try {
+        await write(file);
+    }
+    catch (err) {
+        if (typeof err.code !== 'string')
+            throw err;
+        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
 /** Write the comparison's outputs, conclude, and return the verdict's exit code. */
 async function finish(io, comparison, baseline, current, opts, secrets = new Set()) {
     const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none';
     const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected });
     const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets);
     const markdown = report.endsWith('\n') ? report : `${report}\n`;
-    if (opts.report)
-        await writeFileAtomic(opts.report, markdown);
+    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
     // in pieces: at 100,000 cases the page is ~60 MB
-    if (opts.html)
-        await writeTextAtomic(opts.html, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}));
-    if (opts.json)
-        await writeFileAtomic(opts.json, toJson(comparison));
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {})));
+    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, toJson(comparison)));
     if (!opts.quiet)
         io.stdout.write(markdown);
     const { reasons } = verdict;
@@ -20819,14 +20901,19 @@ async function runCommand(args, io) {
     if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1))
         throw new errors/* UsageError */.eb(`--repeat "${values.repeat}": give a whole number ≥ 1`);
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+    await prepareOutputs([
+        ['--out', values.out],
+        ['--report', values.report],
+        ['--json', values.json],
+        ['--html', values.html]
+    ]);
     const interruption = interruptions(io);
     try {
         const { result, baseline, total } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
         collectGarbage();
         // streamed: the text of a 100,000-case record is never held whole
-        if (values.out)
-            await writeJsonAtomic(values.out, result.record);
+        await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record));
         if (!result.record.complete)
             io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
         return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets);
@@ -20923,7 +21010,7 @@ async function mergeCommand(args, io) {
     if (values.config && config && config.name !== merged.name) {
         throw new errors/* RecordError */.W1(`the shards are of "${merged.name}" but ${values.config} is the config of "${config.name}"`);
     }
-    await writeJsonAtomic(values.out, merged);
+    await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, merged));
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
     const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? schema/* gateSchema */.Tp.parse({}));
     return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible });
@@ -20948,10 +21035,9 @@ async function badgeCommand(args, io) {
     const configFile = configIfAny(values.config);
     const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined;
     const badge = badgeFor(record, config);
-    if (values.svg)
-        await writeFileAtomic(values.svg, await badgeSvg(badge));
-    if (values.endpoint)
-        await writeFileAtomic(values.endpoint, toJson(shieldsEndpoint(badge)));
+    const svg = values.svg === undefined ? '' : await badgeSvg(badge);
+    await writeOutput('--svg', values.svg, (file) => writeFileAtomic(file, svg));
+    await writeOutput('--endpoint', values.endpoint, (file) => writeFileAtomic(file, toJson(shieldsEndpoint(badge))));
     io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`);
     return EXIT.pass;
 }
@@ -21114,11 +21200,12 @@ class Fingerprinter {
     }
     /**
      * A case's fingerprint: its input, its assertions with the files they name,
-     * the judge settings its assertions use, and its `metadata` when it has some
-     * (checks read it: editing it can change a verdict). Without metadata the
-     * hash is what it was before metadata reached checks, so baselines still match.
+     * the judge settings its assertions use, and its `metadata` and `vars` when
+     * it has them (checks read them: editing one can change a verdict). Without
+     * them the hash is what it was before they reached checks, so baselines
+     * still match.
      */
-    ofCase(input, assert, metadata) {
+    ofCase(input, assert, metadata, vars) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
         const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
         return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
@@ -21126,7 +21213,8 @@ class Fingerprinter {
             assert: assert.map((a) => this.portable(a)),
             judge: judged ? this.judge : null,
             ...(embedded ? { embeddings: this.embeddings } : {}),
-            ...(metadata !== undefined ? { metadata } : {})
+            ...(metadata !== undefined ? { metadata } : {}),
+            ...(vars !== undefined ? { vars } : {})
         });
     }
     /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
@@ -22193,7 +22281,9 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     grading_method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['exact_match', 'contains', 'json_exact']).optional(),
     task_type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
     ideal: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP())]).optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
+    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+    /** variables for agents and checks (`case.vars`, as promptfoo tests have them) */
+    vars: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
 })
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).min(1)]);
@@ -22415,6 +22505,9 @@ function isUserError(err) {
 }
 function errorMessage(err) {
     if (err instanceof Error)
+        return err.message;
+    // an error of another realm (a vm context, a worker's) is no instance of this one's Error
+    if (typeof err === 'object' && err !== null && typeof err.message === 'string')
         return err.message;
     return String(err);
 }

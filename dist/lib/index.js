@@ -9457,11 +9457,12 @@ class Fingerprinter {
     }
     /**
      * A case's fingerprint: its input, its assertions with the files they name,
-     * the judge settings its assertions use, and its `metadata` when it has some
-     * (checks read it: editing it can change a verdict). Without metadata the
-     * hash is what it was before metadata reached checks, so baselines still match.
+     * the judge settings its assertions use, and its `metadata` and `vars` when
+     * it has them (checks read them: editing one can change a verdict). Without
+     * them the hash is what it was before they reached checks, so baselines
+     * still match.
      */
-    ofCase(input, assert, metadata) {
+    ofCase(input, assert, metadata, vars) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
         const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
         return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
@@ -9469,7 +9470,8 @@ class Fingerprinter {
             assert: assert.map((a) => this.portable(a)),
             judge: judged ? this.judge : null,
             ...(embedded ? { embeddings: this.embeddings } : {}),
-            ...(metadata !== undefined ? { metadata } : {})
+            ...(metadata !== undefined ? { metadata } : {}),
+            ...(vars !== undefined ? { vars } : {})
         });
     }
     /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
@@ -10534,7 +10536,9 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     grading_method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['exact_match', 'contains', 'json_exact']).optional(),
     task_type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
     ideal: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP())]).optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
+    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+    /** variables for agents and checks (`case.vars`, as promptfoo tests have them) */
+    vars: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
 })
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).min(1)]);
@@ -10755,6 +10759,9 @@ function isUserError(err) {
 }
 function errorMessage(err) {
     if (err instanceof Error)
+        return err.message;
+    // an error of another realm (a vm context, a worker's) is no instance of this one's Error
+    if (typeof err === 'object' && err !== null && typeof err.message === 'string')
         return err.message;
     return String(err);
 }
@@ -37578,7 +37585,7 @@ const minPassRate = (c, gate, current) => {
     const flakyFailing = failing.filter((key) => flaky.has(key)).length;
     // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
     const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing ${flakyFailing === 1 ? 'case is' : 'cases are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
         : '';
     return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
         `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
@@ -38716,10 +38723,11 @@ class CaseNormalizer {
             tags,
             assert,
             expected,
-            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata),
+            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars),
             source: { file: source.sourceFile, line: located.lineOf(at) },
             index,
-            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {})
+            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
+            ...(raw.vars !== undefined ? { vars: raw.vars } : {})
         });
     }
     finish() {
@@ -40370,8 +40378,11 @@ function parseReply(message, elapsedMs) {
 /**
  * promptfoo's provider interface as an agent function: a module exporting a
  * class with `id()` and `callApi(prompt, context)`, an object with `callApi`,
- * or such a function itself, resolving to `{output, error, tokenUsage, cost}`.
+ * or such a function itself, resolving to `{output, error, tokenUsage, cost,
+ * metadata}`: the output, its token usage and cost, and the response's metadata
+ * (what checks see as `context.metadata`).
  */
+
 
 /** The module's export made an agent, or a sentence saying what it exports instead. */
 function promptfooAgent(mod, options) {
@@ -40401,7 +40412,10 @@ function promptfooAgent(mod, options) {
             throw new errors/* TargetError */.I0(String(response.error));
         if (response.output === undefined || response.output === null)
             throw new errors/* TargetError */.I0('callApi returned no output');
-        return typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
+        const output = typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
+        // a result object (SPEC §10): promptfoo's tokenUsage names ({prompt, completion, total}) and `cost` are read as usage
+        const usage = isPlainObject(response.tokenUsage) ? { ...response.tokenUsage, cost: response.cost } : { cost: response.cost };
+        return { output, usage, metadata: response.metadata };
     };
 }
 
