@@ -97,31 +97,24 @@ describe('a case fingerprint covers the files its assertions name', () => {
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['checked', 'judged', 'plain', 'rubric-file'])
   })
 
-  it('a case’s metadata, which checks read (context.case.metadata), is covered; a case without metadata keeps its old fingerprint', async () => {
-    const dir = project()
-    const before = await fingerprints(dir)
-    const tagged = CASES.replace('  input: 2+2\n', '  input: 2+2\n  metadata: { forbidden: refund }\n')
-    writeFileSync(path.join(dir, 'evals/cases.yaml'), tagged)
-    const withMetadata = await fingerprints(dir)
-    expect(changed(before, withMetadata)).toEqual(['plain'])
-    writeFileSync(path.join(dir, 'evals/cases.yaml'), tagged.replace('forbidden: refund', 'forbidden: none'))
-    expect(changed(withMetadata, await fingerprints(dir))).toEqual(['plain'])
-    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
-    expect(loaded.cases.find((c) => c.id === 'plain')!.metadata).toEqual({ forbidden: 'none' })
-  })
-
-  it('so are its vars (context.case.vars): a case without vars keeps its old fingerprint', async () => {
-    const dir = project()
-    const before = await fingerprints(dir)
-    const withVars = CASES.replace('  input: 2+2\n', '  input: 2+2\n  vars: { expected: 4 }\n')
-    writeFileSync(path.join(dir, 'evals/cases.yaml'), withVars)
-    const once = await fingerprints(dir)
-    expect(changed(before, once)).toEqual(['plain'])
-    writeFileSync(path.join(dir, 'evals/cases.yaml'), withVars.replace('expected: 4', 'expected: 5'))
-    expect(changed(once, await fingerprints(dir))).toEqual(['plain'])
-    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
-    expect(caseView(loaded.cases.find((c) => c.id === 'plain')!).vars).toEqual({ expected: 5 })
-  })
+  it.each([
+    ['metadata', '{ forbidden: refund }', 'forbidden: refund', 'forbidden: none', { forbidden: 'none' }],
+    ['vars', '{ expected: 4 }', 'expected: 4', 'expected: 5', { expected: 5 }]
+  ] as const)(
+    'a case’s %s, which checks read on context.case, is covered; a case without it keeps its old fingerprint',
+    async (field, written, from, to, seen) => {
+      const dir = project()
+      const before = await fingerprints(dir)
+      const given = CASES.replace('  input: 2+2\n', `  input: 2+2\n  ${field}: ${written}\n`)
+      writeFileSync(path.join(dir, 'evals/cases.yaml'), given)
+      const once = await fingerprints(dir)
+      expect(changed(before, once)).toEqual(['plain'])
+      writeFileSync(path.join(dir, 'evals/cases.yaml'), given.replace(from, to))
+      expect(changed(once, await fingerprints(dir))).toEqual(['plain'])
+      const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
+      expect(caseView(loaded.cases.find((c) => c.id === 'plain')!)[field]).toEqual(seen)
+    }
+  )
 
   it('editing the input or an assertion changes the case; reformatting the dataset does not', async () => {
     const dir = project()

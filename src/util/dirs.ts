@@ -18,7 +18,9 @@ export async function makeDir(dir: string): Promise<void> {
   const wanted = path.resolve(dir)
   for (let at = wanted; ;) {
     try {
-      await stat(at)
+      const found = await stat(at)
+      // the folder asked for exists: nothing to make, but it must be a folder
+      if (at === wanted && !found.isDirectory()) throw notADirectory(wanted)
       break
     } catch (err) {
       if (codeOf(err) !== 'ENOENT') throw err
@@ -28,6 +30,7 @@ export async function makeDir(dir: string): Promise<void> {
     if (parent === at) break
     at = parent
   }
+  if (missing.length === 0) return
   for (const folder of missing.reverse()) {
     try {
       await mkdir(folder)
@@ -36,6 +39,10 @@ export async function makeDir(dir: string): Promise<void> {
       if (codeOf(err) !== 'EEXIST') throw err
     }
   }
-  // the folder itself may be a file, or the dangling symlink (then it is still not there)
-  if (!(await stat(wanted)).isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${wanted}'`), { code: 'ENOTDIR' })
+  // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
+  if (!(await stat(wanted)).isDirectory()) throw notADirectory(wanted)
+}
+
+function notADirectory(dir: string): Error {
+  return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' })
 }
