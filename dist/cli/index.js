@@ -18549,7 +18549,10 @@ async function makeDir(dir) {
     const wanted = external_node_path_default().resolve(dir);
     for (let at = wanted;;) {
         try {
-            await (0,promises_namespaceObject.stat)(at);
+            const found = await (0,promises_namespaceObject.stat)(at);
+            // the folder asked for exists: nothing to make, but it must be a folder
+            if (at === wanted && !found.isDirectory())
+                throw notADirectory(wanted);
             break;
         }
         catch (err) {
@@ -18562,6 +18565,8 @@ async function makeDir(dir) {
             break;
         at = parent;
     }
+    if (missing.length === 0)
+        return;
     for (const folder of missing.reverse()) {
         try {
             await (0,promises_namespaceObject.mkdir)(folder);
@@ -18572,9 +18577,12 @@ async function makeDir(dir) {
                 throw err;
         }
     }
-    // the folder itself may be a file, or the dangling symlink (then it is still not there)
+    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
     if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
-        throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${wanted}'`), { code: 'ENOTDIR' });
+        throw notADirectory(wanted);
+}
+function notADirectory(dir) {
+    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
 }
 
 ;// CONCATENATED MODULE: ./src/config/json-schema.ts
