@@ -13,7 +13,7 @@ import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
-import { createTarget } from './targets/index.js'
+import { createTarget, warmTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
 import { gitFromEnv } from './util/git.js'
@@ -44,8 +44,14 @@ export interface Evaluation {
   incompatible: string | null
 }
 
-export function loadEvalConfig(file: string, options?: LoadOptions): Promise<LoadedConfig> {
-  return loadConfig(file, validateAssertion, options)
+export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
+  return loadConfig(file, validateAssertion, {
+    ...options,
+    onConfig: (config) => {
+      options.onConfig?.(config)
+      warmTarget(config.target)
+    }
+  })
 }
 
 /** "2/4" → shard 2 of 4; `option` names where the text came from (`--shard`, the action's `shard:`). */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { Sandbox, type SandboxItem } from '../../src/sandbox/index.js'
+import { Sandbox, warmWorker, type SandboxItem } from '../../src/sandbox/index.js'
 
 const pools: Sandbox[] = []
 afterEach(async () => {
@@ -15,12 +15,14 @@ afterEach(async () => {
 })
 
 function pool(workers = 1, env: Record<string, string> = { PATH: process.env.PATH ?? '' }): Sandbox {
-  const made = new Sandbox({ env, workers, resourceLimits: { maxOldGenerationSizeMb: 128 } })
+  const made = new Sandbox({ env, workers, resourceLimits: LIMITS })
   pools.push(made)
   return made
 }
 
 const script = (body: string, output = 'out'): SandboxItem => ({ kind: 'script', body, output, input: 'in', context: {} })
+const LIMITS = { maxOldGenerationSizeMb: 128 }
+const envKeys = script('return JSON.stringify(Object.keys(process.env).sort())')
 
 describe('the sandbox pool', () => {
   it('runs a batch and answers each item in order', async () => {
@@ -39,6 +41,38 @@ describe('the sandbox pool', () => {
   it('gives the code only the environment it was made with', async () => {
     const [seen] = await pool(1, { PATH: '/bin', ONLY: 'this' }).run([script('return JSON.stringify(Object.keys(process.env).sort())')])
     expect(seen).toEqual({ ok: true, value: JSON.stringify(['ONLY', 'PATH']) })
+  })
+
+  it('gives a worker started ahead the environment of the sandbox that takes it, and holds its deadlines', async () => {
+    // up before it is taken: the sandbox must arm deadlines at once, not wait for an 'online' already past
+    await warmWorker(LIMITS)
+    const sandbox = pool(1, { PATH: '/bin', ONLY: 'this' })
+    expect(await sandbox.run([envKeys])).toEqual([{ ok: true, value: JSON.stringify(['ONLY', 'PATH']) }])
+    expect(await sandbox.run([script('while (true) {}')], { timeoutMs: 1000, timeoutName: 'checkTimeoutMs' })).toEqual([
+      { ok: false, error: 'did not finish within checkTimeoutMs (1000 ms)', timedOut: true }
+    ])
+  })
+
+  it('gives a worker started ahead to one sandbox only', async () => {
+    await warmWorker(LIMITS)
+    const [a, b] = await Promise.all([pool(1, { A: '1' }).run([envKeys]), pool(1, { B: '2' }).run([envKeys])])
+    expect([a, b]).toEqual([[{ ok: true, value: '["A"]' }], [{ ok: true, value: '["B"]' }]])
+  })
+
+  it('answers every task when tasks start while others are answered (sent in pieces, not in turns)', async () => {
+    const sandbox = pool(1)
+    const answers: unknown[] = []
+    let started = 0
+    // 64 at a time, each answer starting the next, as the runner's trials do
+    const next = async (): Promise<void> => {
+      while (started < 1000) {
+        const n = started++
+        const [outcome] = await sandbox.run([script(`return ${n} * 2`)])
+        answers[n] = outcome
+      }
+    }
+    await Promise.all(Array.from({ length: 64 }, next))
+    expect(answers).toEqual(Array.from({ length: 1000 }, (_, n) => ({ ok: true, value: n * 2 })))
   })
 
   it('stops a task stuck in a loop at its deadline, reruns the work it held up, and goes on', async () => {

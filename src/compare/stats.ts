@@ -233,7 +233,8 @@ export interface PairedStatistic {
 
 /** The cases' indexes by ascending value. */
 export function ascendingOrder(values: readonly number[]): Uint32Array {
-  return Uint32Array.from(values.keys()).sort((i, j) => values[i]! - values[j]!)
+  // an Array's sort, then copied: a typed array's sort with a comparator took 2–3 times as long on runs of equal values
+  return Uint32Array.from(Array.from(values.keys()).sort((i, j) => values[i]! - values[j]!))
 }
 
 /**

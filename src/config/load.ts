@@ -67,6 +67,8 @@ export interface LoadOptions {
    * cover the judge settings): the action puts the trusted settings in here.
    */
   settings?: (config: ParsedConfig) => ParsedConfig
+  /** Told the config (with those settings) before its dataset is read: the engine starts the target's worker then. */
+  onConfig?: (config: ParsedConfig) => void
 }
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -80,6 +82,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
   }
   const config = settings(configOf(located))
+  options.onConfig?.(config)
   const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {

@@ -478,9 +478,12 @@ function assertionReason(a: AssertionResult): string {
 /** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
 function scoredLower(input: ReportInput): Block[] {
   const { comparison: c, baseline, current } = input
+  const keys = c.common?.scoredLower ?? []
+  // no index of 100,000 cases for a list that is empty
+  if (!keys.length) return []
   const before = byKey(baseline?.cases ?? [])
   const now = byKey(current.cases)
-  const lower = (c.common?.scoredLower ?? []).flatMap((key) => {
+  const lower = keys.flatMap((key) => {
     const [b, k] = [before.get(key), now.get(key)]
     return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : []
   })

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os'
 import { minimalEnv } from '../util/env.js'
 import { Sandbox, type ItemOutcome, type SandboxItem } from './pool.js'
 
-export { Sandbox, type ItemOutcome, type RunOptions, type SandboxItem, type SandboxOptions } from './pool.js'
+export { Sandbox, warmWorker, type ItemOutcome, type RunOptions, type SandboxItem, type SandboxOptions } from './pool.js'
 export { canBacktrack } from './patterns.js'
 
 /** SPEC §9: the default of `checkTimeoutMs`. */

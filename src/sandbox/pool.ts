@@ -9,7 +9,7 @@
  * stays in that worker: the main thread's exit code and verdict are its own.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads'
-import { REPLY_ERROR, REPLY_OK, type ItemReply, type SandboxItem, type WorkerReplies } from './protocol.js'
+import { REPLY_ERROR, REPLY_OK, type ItemReply, type SandboxItem, type WorkerReplies, type WorkerRequest } from './protocol.js'
 import { SLOT_ITEM, SLOT_LENGTH, SLOT_RUNNING, SLOT_TASK, WORKER_SOURCE } from './worker.js'
 
 export type { SandboxItem } from './protocol.js'
@@ -129,13 +129,16 @@ export class Sandbox {
         setImmediate(() => this.flush(slot))
       }
       slot.outbox.push(task)
+      // pipelined: once this turn's tasks are as many as the worker still holds, they go at once, so that
+      // the worker works on them while this thread handles the replies still to come (not in turns)
+      if (2 * slot.outbox.length >= slot.tasks.size) this.flush(slot)
       if (slot.booting) slot.booting.push(task)
       else this.arm(task)
       if (options.onAbort) task.unsubscribe = options.onAbort(() => this.expire(task))
     })
   }
 
-  /** Sends the tasks started this turn in one message (a message per trial would cost more than an instant agent). */
+  /** Sends the tasks started this turn, or since the last send, in one message (a message per trial would cost more than an instant agent). */
   private flush(slot: Slot): void {
     const tasks = (slot.outbox ?? []).filter((t) => t.slot === slot)
     slot.outbox = undefined
@@ -210,19 +213,16 @@ export class Sandbox {
   }
 
   private spawn(): Slot {
-    const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      env: this.options.env,
-      resourceLimits: this.options.resourceLimits,
-      workerData: { progress: shared }
-    })
-    const slot: Slot = { worker, progress: new Int32Array(shared), tasks: new Map(), outbox: undefined, booting: [], gone: false, seen: undefined, held: false }
-    worker.once('online', () => {
-      const waiting = slot.booting ?? []
-      slot.booting = undefined
-      for (const task of waiting) this.arm(task)
-    })
+    const { worker, progress, online } = claimSpare(this.options.resourceLimits) ?? startWorker(this.options.resourceLimits)
+    // the environment goes first, before any task: user code only ever runs with it
+    worker.postMessage({ env: this.options.env } satisfies WorkerRequest)
+    const slot: Slot = { worker, progress, tasks: new Map(), outbox: undefined, booting: online.up ? undefined : [], gone: false, seen: undefined, held: false }
+    if (slot.booting)
+      worker.once('online', () => {
+        const waiting = slot.booting ?? []
+        slot.booting = undefined
+        for (const task of waiting) this.arm(task)
+      })
     worker.on('message', (replies: WorkerReplies) => {
       for (let at = 0; at < replies.length; at += 2 + 2 * (replies[at + 1] as number)) this.settle(slot, replies, at)
     })
@@ -324,4 +324,71 @@ export class Sandbox {
       })
     }
   }
+}
+
+interface Started {
+  worker: Worker
+  progress: Int32Array
+  /** whether it has come up (its 'online' event is past) */
+  online: { up: boolean }
+}
+
+/**
+ * A worker with no environment at all: the pool that takes it sends the
+ * environment its code may see as the first message.
+ */
+function startWorker(resourceLimits: ResourceLimits | undefined): Started {
+  const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
+  const worker = new Worker(WORKER_SOURCE, { eval: true, env: {}, resourceLimits, workerData: { progress: shared } })
+  const online = { up: false }
+  worker.once('online', () => (online.up = true))
+  return { worker, progress: new Int32Array(shared), online }
+}
+
+/** How long a worker started ahead waits to be taken before it is let go. */
+const SPARE_MS = 60_000
+
+/** Workers started ahead of need, by their resource limits: one each at most. */
+const spares = new Map<string, Started & { timer: NodeJS.Timeout; up: Promise<void> }>()
+
+const limitsKey = (limits: ResourceLimits | undefined) => JSON.stringify(limits ?? {})
+
+/**
+ * Starts a worker now for a sandbox that will be made soon with these limits
+ * (a run's agent, while its dataset is read): a worker takes tens of
+ * milliseconds to come up, which then overlap other work. It holds no
+ * environment and runs nothing until a sandbox takes it; one not taken within
+ * a minute is let go. It never keeps the process alive. Resolves when the
+ * worker is up (callers need not wait).
+ */
+export function warmWorker(resourceLimits?: ResourceLimits): Promise<void> {
+  const key = limitsKey(resourceLimits)
+  const known = spares.get(key)
+  if (known) return known.up
+  const started = startWorker(resourceLimits)
+  started.worker.unref()
+  const drop = () => {
+    if (spares.get(key)?.worker !== started.worker) return
+    spares.delete(key)
+    void started.worker.terminate()
+  }
+  started.worker.once('exit', drop)
+  const timer = setTimeout(drop, SPARE_MS)
+  timer.unref()
+  const up = new Promise<void>((resolve) => {
+    started.worker.once('online', () => resolve())
+    started.worker.once('exit', () => resolve())
+  })
+  spares.set(key, { ...started, timer, up })
+  return up
+}
+
+function claimSpare(resourceLimits: ResourceLimits | undefined): Started | undefined {
+  const key = limitsKey(resourceLimits)
+  const spare = spares.get(key)
+  if (!spare) return undefined
+  spares.delete(key)
+  clearTimeout(spare.timer)
+  spare.worker.removeAllListeners('exit')
+  return spare
 }

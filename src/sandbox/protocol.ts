@@ -17,8 +17,8 @@ export type SandboxItem =
 
 export type ItemReply = { ok: true; value: unknown } | { ok: false; error: string }
 
-/** Tasks started in one turn travel together; a cancel alone. */
-export type WorkerRequest = { tasks: { id: number; items: SandboxItem[] }[] } | { cancel: number }
+/** The environment first (a worker starts with none); then tasks started in one turn travel together; a cancel alone. */
+export type WorkerRequest = { env: Record<string, string> } | { tasks: { id: number; items: SandboxItem[] }[] } | { cancel: number }
 
 /**
  * The worker's answers, flat: for each task its id, its item count, then per

@@ -160,6 +160,12 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 
   port.on('message', (request: WorkerRequest) => {
+    if ('env' in request) {
+      // the worker was started with an empty environment: this is the only one its user code sees
+      for (const name of Object.keys(process.env)) delete process.env[name]
+      Object.assign(process.env, request.env)
+      return
+    }
     if ('cancel' in request) {
       const answers = running.get(request.cancel) ?? []
       running.delete(request.cancel)

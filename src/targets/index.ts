@@ -4,7 +4,7 @@ import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'
 import { createHttpTarget } from './http.js'
 import { createJsonlTarget } from './jsonl.js'
-import { createModuleTarget } from './module.js'
+import { createModuleTarget, warmModuleTarget } from './module.js'
 import { createOpenAITarget } from './openai.js'
 import { createPromptfooTarget } from './promptfoo.js'
 import type { Target, TargetContext } from './types.js'
@@ -20,4 +20,13 @@ export async function createTarget(config: TargetConfig, ctx: TargetContext): Pr
   if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
   if (config.promptfoo !== undefined) return createPromptfooTarget(config, ctx)
   throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
+}
+
+/**
+ * Starts now what the target will need and takes long to start (a module
+ * agent's worker), so that it comes up while the dataset is read; createTarget
+ * takes it over. Nothing runs and nothing is read from the environment yet.
+ */
+export function warmTarget(config: TargetConfig): void {
+  if (config.module !== undefined) warmModuleTarget()
 }

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { caseView } from '../config/case.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
-import { Sandbox, type SandboxItem } from '../sandbox/index.js'
+import { Sandbox, warmWorker, type SandboxItem } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { functionTarget, type AgentFunction } from './function.js'
 import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
@@ -19,6 +19,7 @@ import type { Target, TargetContext, TargetReply } from './types.js'
 
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048
+const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
 
 /** The sandbox's abort subscription over an AbortSignal, for callers that give only that. */
 function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
@@ -30,6 +31,11 @@ function abortOf(signal: AbortSignal): (giveUp: () => void) => () => void {
     signal.addEventListener('abort', giveUp, { once: true })
     return () => signal.removeEventListener('abort', giveUp)
   }
+}
+
+/** Starts the agent's worker ahead, while the rest of the config and the dataset are read. */
+export function warmModuleTarget(): void {
+  void warmWorker(AGENT_LIMITS)
 }
 
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
@@ -47,7 +53,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     // one worker, as one process was before: the module's state (a cache, a client) is shared by its
     // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
     workers: 1,
-    resourceLimits: { maxOldGenerationSizeMb: AGENT_MEMORY_MB }
+    resourceLimits: AGENT_LIMITS
   })
   const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
   if (!loaded!.ok) {
