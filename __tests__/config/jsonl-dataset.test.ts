@@ -65,3 +65,22 @@ describe('JSONL datasets, read line by line', () => {
     expect(loaded.cases.map((c) => c.id)).toEqual(['one', 'two'])
   })
 })
+
+describe('dataset names and patterns', () => {
+  it('reads every file a pattern matches, in name order, and a plain name as it is', async () => {
+    const dir = tempProject({
+      'evalgate.yml': "name: t\ntarget: { command: ['echo'] }\ndataset: ['sets/*.jsonl', 'one-copy.jsonl']\n",
+      'sets/b.jsonl': '{"id": "b", "input": "y"}\n',
+      'sets/a.jsonl': '{"id": "a", "input": "x"}\n',
+      'sets/c.yaml': '- {id: skipped, input: z}\n',
+      'one-copy.jsonl': '{"id": "copy", "input": "w"}\n'
+    })
+    const loaded = await loadConfig(path.join(dir, 'evalgate.yml'), validateAssertion)
+    expect(loaded.cases.map((c) => c.id)).toEqual(['a', 'b', 'copy'])
+  })
+
+  it('refuses a pattern that matches no file, naming it', async () => {
+    const dir = tempProject({ 'evalgate.yml': "name: t\ntarget: { command: ['echo'] }\ndataset: 'sets/*.jsonl'\n" })
+    await expect(loadConfig(path.join(dir, 'evalgate.yml'), validateAssertion)).rejects.toThrow('dataset pattern "sets/*.jsonl" matches no file')
+  })
+})
