@@ -18,7 +18,7 @@ import { escapeHtmlText, jsonForScript } from '../escape.js'
 import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from './assets.js'
 import { redactHeads } from './redact.js'
 import { summaryHtml } from './summary.js'
-import { FLIP_ORDER, filterValues, viewsOf, type ViewOptions } from './view.js'
+import { FLIP_ORDER, filterValues, tableRows, viewsOf, type ViewOptions } from './view.js'
 import type { ReportInput } from '../markdown.js'
 
 export interface HtmlOptions extends ViewOptions {
@@ -41,7 +41,8 @@ export function* htmlPieces(input: ReportInput, options: HtmlOptions = {}): Gene
   // masked in the values themselves, before any of them is shown or made JSON
   const safe = redactHeads(input, options.redact)
   const title = options.title === undefined ? `evalgate · ${safe.current.name}` : (options.redact?.(options.title) ?? options.title)
-  const { flips, statuses } = filterValues(input)
+  const rows = tableRows(input)
+  const { flips, statuses } = filterValues(rows)
   // cost and latency columns for agents: runs whose target reported usage or tool calls
   const agentColumns = [input.current, input.baseline].some((run) => run?.cases.some((c) => c.usage !== undefined || c.toolCalls !== undefined) ?? false)
   yield `<!doctype html>
@@ -71,7 +72,7 @@ ${summaryHtml(safe, title)}
 </table>
 <script type="application/json" id="evalgate-data">{"hasBaseline":${input.comparison.baseline !== null},"hasAgentColumns":${agentColumns},"flips":${jsonForScript(FLIP_ORDER)},"cases":[`
   let first = true
-  for (const view of viewsOf(input, options)) {
+  for (const view of viewsOf(input, rows, options)) {
     yield `${first ? '' : ','}${jsonForScript(view)}`
     first = false
   }

@@ -145,23 +145,30 @@ function flipsByKey(c: Comparison): Map<string, Flip> {
 }
 
 /** One row of the table: a case of this run (with its baseline twin, if any) or one only the baseline has. */
-interface Row {
+export interface Row {
   now: CaseResult | null
   old: CaseResult | undefined
   flip: Flip
 }
 
-/** The table's rows in order: this run's cases, then those only the baseline has; each with its flip. */
-function* rowsOf(input: ReportInput): Generator<Row> {
+/**
+ * The table's rows in order: this run's cases, then those only the baseline
+ * has; each with its flip. Found once for both the filters and the views (at
+ * 100,000 cases, the two indexes of the runs cost ~75 ms each time).
+ */
+export function tableRows(input: ReportInput): Row[] {
   const { comparison, baseline, current } = input
   const before = new Map((baseline?.cases ?? []).map((c) => [c.id, c]))
   const flips = flipsByKey(comparison)
   const fallback: Flip = comparison.baseline ? 'unchanged' : 'none'
-  for (const now of current.cases) yield { now, old: before.get(now.id), flip: flips.get(now.id) ?? fallback }
-  const present = new Set(current.cases.map((c) => c.id))
-  for (const old of baseline?.cases ?? []) {
-    if (!present.has(old.id)) yield { now: null, old, flip: flips.get(old.id) ?? 'removed' }
-  }
+  const rows: Row[] = current.cases.map((now) => {
+    const old = before.get(now.id)
+    // what is left in `before` after this pass is what only the baseline has
+    if (old) before.delete(now.id)
+    return { now, old, flip: flips.get(now.id) ?? fallback }
+  })
+  for (const old of before.values()) rows.push({ now: null, old, flip: flips.get(old.id) ?? 'removed' })
+  return rows
 }
 
 /** "lookup_order {"order_id":"A18"}" per step. */
@@ -178,7 +185,7 @@ function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView[
 
 /** Every case of both runs as the table shows it. Exported for tests. */
 export function caseViews(input: ReportInput, options: ViewOptions = {}): CaseView[] {
-  return [...viewsOf(input, options)]
+  return [...viewsOf(input, tableRows(input), options)]
 }
 
 /**
@@ -186,13 +193,13 @@ export function caseViews(input: ReportInput, options: ViewOptions = {}): CaseVi
  * cases as the comparison knows them; the texts shown are redacted first, so
  * no cut or diff can split a secret.
  */
-export function* viewsOf(input: ReportInput, options: ViewOptions = {}): Generator<CaseView> {
+export function* viewsOf(input: ReportInput, rows: readonly Row[], options: ViewOptions = {}): Generator<CaseView> {
   const { comparison } = input
   const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS
   const clip = (t: string) => cut(t, max)
   const clipOrNull = (t: string | null) => (t === null ? null : clip(t))
   let index = 0
-  for (const row of rowsOf(input)) {
+  for (const row of rows) {
     const key = (row.now ?? row.old)!.id
     const old = row.old && redactCase(row.old, options.redact)
     const now = row.now && redactCase(row.now, options.redact)
@@ -242,10 +249,10 @@ export function* viewsOf(input: ReportInput, options: ViewOptions = {}): Generat
 }
 
 /** The flips and statuses the table will show, for its filters: found without making the views. */
-export function filterValues(input: ReportInput): { flips: Flip[]; statuses: Status[] } {
+export function filterValues(rows: readonly Row[]): { flips: Flip[]; statuses: Status[] } {
   const flips = new Set<Flip>()
   const statuses = new Set<Status>()
-  for (const row of rowsOf(input)) {
+  for (const row of rows) {
     flips.add(row.flip)
     statuses.add(row.now ? statusOf(row.now) : 'not run')
   }
