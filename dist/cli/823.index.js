@@ -168,8 +168,8 @@ class Templates {
 
 // EXTERNAL MODULE: ./node_modules/csv-parse/lib/sync.js + 9 modules
 var sync = __webpack_require__(5175);
-// EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 3 modules
-var tinyglobby_dist = __webpack_require__(6128);
+// EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 1 modules
+var tinyglobby_dist = __webpack_require__(3382);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var parse = __webpack_require__(8639);
 // EXTERNAL MODULE: ./src/config/promptfoo/schema.ts
@@ -208,9 +208,9 @@ function located(test, source, at, dir) {
 }
 function testFiles(ref, baseDir, where) {
     const name = ref.startsWith(tests_FILE) ? ref.slice(tests_FILE.length) : ref;
-    if (!(0,tinyglobby_dist/* isDynamicPattern */.ey)(name))
+    if (!(0,tinyglobby_dist.isDynamicPattern)(name))
         return [external_node_path_default().resolve(baseDir, name)];
-    const found = (0,tinyglobby_dist/* globSync */.AZ)(name, { cwd: baseDir, absolute: true, onlyFiles: true }).sort();
+    const found = (0,tinyglobby_dist.globSync)(name, { cwd: baseDir, absolute: true, onlyFiles: true }).sort();
     if (found.length === 0)
         throw new errors/* ConfigError */.xL(`${where}: "${ref}" matches no file (relative to ${baseDir})`);
     return found;
