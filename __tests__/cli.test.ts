@@ -167,6 +167,7 @@ cases:
 describe('usage and config errors exit 2 with a message and no stack', () => {
   it.each([
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    ['no command at all', [], /no command given\n\nUsage: evalgate <command>/],
     ['an unknown flag', ['run', '--nope'], /Unknown option '--nope'/],
     ['a bad shard', ['run', '--shard', '5/4'], /--shard "5\/4"/],
     ['a missing config', ['validate', '-c', '/nonexistent/evalgate.yml'], /\/nonexistent\/evalgate.yml: cannot read: no such file/],

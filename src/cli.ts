@@ -367,7 +367,9 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
 async function dispatch(argv: string[], io: CliIO): Promise<number> {
   const [command, ...args] = argv
   try {
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') return help(io)
+    // asked for, help is an answer (0); a call with no command at all is a usage error (2), so a script missing its command fails
+    if (command === undefined) throw new UsageError(`no command given\n\n${USAGE}`)
+    if (command === '--help' || command === '-h' || command === 'help') return help(io)
     if (command === '--version' || command === '-v') {
       io.stdout.write(`${VERSION}\n`)
       return EXIT.pass
