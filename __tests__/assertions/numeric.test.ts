@@ -42,7 +42,10 @@ describe('numeric assertion', () => {
     // a value written with blanks around it, as YAML may keep them in a quoted string
     [{ type: 'numeric', value: ' 42 ' }, '42'],
     // 100000.3 − 100000.2 is 0.10000000000582 in floating point: the rounding is forgiven on large numbers too
-    [{ type: 'numeric', value: 100000.2, tolerance: 0.1 }, '100000.3']
+    [{ type: 'numeric', value: 100000.2, tolerance: 0.1 }, '100000.3'],
+    // on the bound: the gap equals the tolerance plus the rounding slack (1e-12 × the larger magnitude) exactly
+    [{ type: 'numeric', value: 0 }, '0.000000000001'],
+    [{ type: 'numeric', value: 10, relTolerance: 0.5 }, '15.000000000015']
   ])('%o passes on %j', async (assertion, output) => {
     expect(await grade(assertion, output)).toMatchObject({ passed: true, score: 1 })
   })

@@ -56,6 +56,11 @@ describe('the gate failures in full', () => {
     const drop20 = makeBaseline(Array.from({ length: 100 }, (_, i) => makeCase(`c${i}`, i < 95)))
     const now = makeRun(Array.from({ length: 100 }, (_, i) => makeCase(`c${i}`, i < 75)))
     expect(checksOf(drop20, now, { maxRegressions: 100, maxPassRateDrop: 0.02, useConfidenceBound: true }).map((f) => f.check)).toEqual(['maxPassRateDrop'])
+    const scoredHigh = makeBaseline(Array.from({ length: 20 }, (_, i) => makeCase(`m${i}`, true, { score: 0.9 })))
+    const scoredLow = makeRun(Array.from({ length: 20 }, (_, i) => makeCase(`m${i}`, true, { score: i % 2 ? 0.5 : 0.6 })))
+    expect(checksOf(scoredHigh, scoredLow, { maxMeanScoreDrop: 0.1, useConfidenceBound: true }).map((f) => [f.check, f.limit])).toEqual([
+      ['maxMeanScoreDrop', 0.1]
+    ])
   })
 
   it('minPassRate of a run with no cases: no failing cases to name', () => {

@@ -19,7 +19,9 @@ describe('errorShape', () => {
     ['cannot open C:\\Users\\me\\data.json', 'cannot open <path>'],
     ['cannot open data/q17.json', 'cannot open <path>'],
     // only the first 500 characters of the headline count
-    [`${'x'.repeat(500)} and whatever follows`, 'x'.repeat(500)]
+    [`${'x'.repeat(500)} and whatever follows`, 'x'.repeat(500)],
+    // cut after a blank: the blank is trimmed off too
+    [`${'x'.repeat(499)} and whatever follows`, 'x'.repeat(499)]
   ])('%p → %p', (message, shape) => {
     expect(errorShape(message)).toBe(shape)
   })
