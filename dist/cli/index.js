@@ -11225,7 +11225,8 @@ function expectedNumber(value) {
         return undefined;
     const trimmed = value.trim();
     const m = trimmed.match(NUMBER);
-    return m !== null && m.length === 1 && m[0] === trimmed ? toNumber(trimmed) : undefined;
+    // NUMBER cannot match the empty string, so a first match that is the whole text is the only one
+    return m !== null && m[0] === trimmed ? toNumber(trimmed) : undefined;
 }
 /** The tolerances as a phrase: "42", "42 ± 0.5", "42 ± 1%". */
 function target(expected, a) {
@@ -18692,7 +18693,10 @@ async function main(argv, io) {
 async function dispatch(argv, io) {
     const [command, ...args] = argv;
     try {
-        if (command === undefined || command === '--help' || command === '-h' || command === 'help')
+        // asked for, help is an answer (0); a call with no command at all is a usage error (2), so a script missing its command fails
+        if (command === undefined)
+            throw new errors/* UsageError */.eb(`no command given\n\n${USAGE}`);
+        if (command === '--help' || command === '-h' || command === 'help')
             return help(io);
         if (command === '--version' || command === '-v') {
             io.stdout.write(`${VERSION}\n`);

@@ -30850,7 +30850,8 @@ function expectedNumber(value) {
         return undefined;
     const trimmed = value.trim();
     const m = trimmed.match(NUMBER);
-    return m !== null && m.length === 1 && m[0] === trimmed ? toNumber(trimmed) : undefined;
+    // NUMBER cannot match the empty string, so a first match that is the whole text is the only one
+    return m !== null && m[0] === trimmed ? toNumber(trimmed) : undefined;
 }
 /** The tolerances as a phrase: "42", "42 ± 0.5", "42 ± 1%". */
 function target(expected, a) {
