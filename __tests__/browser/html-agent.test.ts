@@ -48,13 +48,16 @@ const byTag = (tag: string) => (e: Element) => e.tagName === tag
 const byClass = (cls: string) => (e: Element) => classes(e).includes(cls)
 
 describeInBrowser('an agent’s HTML report in Chromium, read with parse5', () => {
-  const dir = tempDir('evalgate-html-agent-')
-  const file = path.join(dir, 'report.html')
+  // made in beforeAll: a skipped suite (no Chromium) runs no hooks, so a folder made here would be left behind
+  let dir: string
+  let file: string
   let context: BrowserContext
   let dom: DefaultTreeAdapterMap['document']
   const errors: string[] = []
 
   beforeAll(async () => {
+    dir = tempDir('evalgate-html-agent-')
+    file = path.join(dir, 'report.html')
     writeFileSync(file, renderHtml(agentReportFixture()))
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
       executablePath: CHROMIUM,

@@ -31,14 +31,17 @@ if (!available) console.warn(`SKIPPED: the HTML report browser tests need ${CHRO
 const describeInBrowser = available ? describe : describe.skip
 
 describeInBrowser('the HTML report in Chromium', () => {
-  const dir = tempDir('evalgate-html-')
-  const file = path.join(dir, 'report.html')
+  // made in beforeAll: a skipped suite (no Chromium) runs no hooks, so a folder made here would be left behind
+  let dir: string
+  let file: string
   let context: BrowserContext
   let page: Page
   const consoleErrors: string[] = []
   const requests: string[] = []
 
   beforeAll(async () => {
+    dir = tempDir('evalgate-html-')
+    file = path.join(dir, 'report.html')
     writeFileSync(file, renderHtml(reportFixture()))
     context = await chromium.launchPersistentContext(path.join(dir, 'profile'), {
       executablePath: CHROMIUM,
