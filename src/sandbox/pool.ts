@@ -216,7 +216,7 @@ export class Sandbox {
     const { worker, progress, online } = claimSpare(this.options.resourceLimits) ?? startWorker(this.options.resourceLimits)
     // the environment goes first, before any task: user code only ever runs with it
     worker.postMessage({ env: this.options.env } satisfies WorkerRequest)
-    const slot: Slot = { worker, progress, tasks: new Map(), outbox: undefined, booting: online.up ? undefined : [], gone: false, seen: undefined, held: false }
+    const slot: Slot = { worker, progress, tasks: new Map(), outbox: undefined, booting: online ? undefined : [], gone: false, seen: undefined, held: false }
     if (slot.booting)
       worker.once('online', () => {
         const waiting = slot.booting ?? []
@@ -330,7 +330,9 @@ interface Started {
   worker: Worker
   progress: Int32Array
   /** whether it has come up (its 'online' event is past) */
-  online: { up: boolean }
+  online: boolean
+  /** settles when it has come up, or ended before it did */
+  up: Promise<void>
 }
 
 /**
@@ -340,16 +342,26 @@ interface Started {
 function startWorker(resourceLimits: ResourceLimits | undefined): Started {
   const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT)
   const worker = new Worker(WORKER_SOURCE, { eval: true, env: {}, resourceLimits, workerData: { progress: shared } })
-  const online = { up: false }
-  worker.once('online', () => (online.up = true))
-  return { worker, progress: new Int32Array(shared), online }
+  const started: Started = {
+    worker,
+    progress: new Int32Array(shared),
+    online: false,
+    up: new Promise<void>((resolve) => {
+      worker.once('online', () => {
+        started.online = true
+        resolve()
+      })
+      worker.once('exit', () => resolve())
+    })
+  }
+  return started
 }
 
 /** How long a worker started ahead waits to be taken before it is let go. */
 const SPARE_MS = 60_000
 
 /** Workers started ahead of need, by their resource limits: one each at most. */
-const spares = new Map<string, Started & { timer: NodeJS.Timeout; up: Promise<void> }>()
+const spares = new Map<string, Started & { timer: NodeJS.Timeout; drop: () => void }>()
 
 const limitsKey = (limits: ResourceLimits | undefined) => JSON.stringify(limits ?? {})
 
@@ -367,20 +379,16 @@ export function warmWorker(resourceLimits?: ResourceLimits): Promise<void> {
   if (known) return known.up
   const started = startWorker(resourceLimits)
   started.worker.unref()
+  // never called once a sandbox has taken it: claimSpare clears the timer and removes the listener
   const drop = () => {
-    if (spares.get(key)?.worker !== started.worker) return
     spares.delete(key)
     void started.worker.terminate()
   }
   started.worker.once('exit', drop)
   const timer = setTimeout(drop, SPARE_MS)
   timer.unref()
-  const up = new Promise<void>((resolve) => {
-    started.worker.once('online', () => resolve())
-    started.worker.once('exit', () => resolve())
-  })
-  spares.set(key, { ...started, timer, up })
-  return up
+  spares.set(key, Object.assign(started, { timer, drop }))
+  return started.up
 }
 
 function claimSpare(resourceLimits: ResourceLimits | undefined): Started | undefined {
@@ -389,6 +397,6 @@ function claimSpare(resourceLimits: ResourceLimits | undefined): Started | undef
   if (!spare) return undefined
   spares.delete(key)
   clearTimeout(spare.timer)
-  spare.worker.removeAllListeners('exit')
+  spare.worker.off('exit', spare.drop)
   return spare
 }
