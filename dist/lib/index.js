@@ -29759,7 +29759,7 @@ class Sandbox {
         const { worker, progress, online } = claimSpare(this.options.resourceLimits) ?? startWorker(this.options.resourceLimits);
         // the environment goes first, before any task: user code only ever runs with it
         worker.postMessage({ env: this.options.env });
-        const slot = { worker, progress, tasks: new Map(), outbox: undefined, booting: online.up ? undefined : [], gone: false, seen: undefined, held: false };
+        const slot = { worker, progress, tasks: new Map(), outbox: undefined, booting: online ? undefined : [], gone: false, seen: undefined, held: false };
         if (slot.booting)
             worker.once('online', () => {
                 const waiting = slot.booting ?? [];
@@ -29873,9 +29873,19 @@ class Sandbox {
 function startWorker(resourceLimits) {
     const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
     const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, { eval: true, env: {}, resourceLimits, workerData: { progress: shared } });
-    const online = { up: false };
-    worker.once('online', () => (online.up = true));
-    return { worker, progress: new Int32Array(shared), online };
+    const started = {
+        worker,
+        progress: new Int32Array(shared),
+        online: false,
+        up: new Promise((resolve) => {
+            worker.once('online', () => {
+                started.online = true;
+                resolve();
+            });
+            worker.once('exit', () => resolve());
+        })
+    };
+    return started;
 }
 /** How long a worker started ahead waits to be taken before it is let go. */
 const SPARE_MS = 60_000;
@@ -29897,21 +29907,16 @@ function warmWorker(resourceLimits) {
         return known.up;
     const started = startWorker(resourceLimits);
     started.worker.unref();
+    // never called once a sandbox has taken it: claimSpare clears the timer and removes the listener
     const drop = () => {
-        if (spares.get(key)?.worker !== started.worker)
-            return;
         spares.delete(key);
         void started.worker.terminate();
     };
     started.worker.once('exit', drop);
     const timer = setTimeout(drop, SPARE_MS);
     timer.unref();
-    const up = new Promise((resolve) => {
-        started.worker.once('online', () => resolve());
-        started.worker.once('exit', () => resolve());
-    });
-    spares.set(key, { ...started, timer, up });
-    return up;
+    spares.set(key, Object.assign(started, { timer, drop }));
+    return started.up;
 }
 function claimSpare(resourceLimits) {
     const key = limitsKey(resourceLimits);
@@ -29920,7 +29925,7 @@ function claimSpare(resourceLimits) {
         return undefined;
     spares.delete(key);
     clearTimeout(spare.timer);
-    spare.worker.removeAllListeners('exit');
+    spare.worker.off('exit', spare.drop);
     return spare;
 }
 
