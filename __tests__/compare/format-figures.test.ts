@@ -56,6 +56,8 @@ describe('formatUsd', () => {
     expect(formatMetric('cost', 0.000042)).toBe('$0.000042')
     expect(formatMetric('tokens', 1200)).toBe('1,200 tokens')
     expect(formatMetric('latency', 1300)).toBe('1.30 s')
+    expect(formatMetric('latency', 999.7)).toBe('1.00 s')
+    expect(formatMetric('latency', 0.024)).toBe('0.024 ms')
   })
 })
 
@@ -80,6 +82,15 @@ describe('formatDuration', () => {
   it.each([
     [850, '850 ms'],
     [999.4, '999 ms'],
+    // rounds to a second: read as one
+    [999.6, '1.0 s'],
+    // below 10 ms: two significant digits, so that microsecond agents still read as a figure
+    [9.5, '10 ms'],
+    [9.44, '9.4 ms'],
+    [4, '4 ms'],
+    [0.41, '0.41 ms'],
+    [0.0412, '0.041 ms'],
+    [0, '0 ms'],
     // a second up: tenths of seconds
     [1_000, '1.0 s'],
     [12_345, '12.3 s'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { createProgress, formatDuration, formatProgress } from '../../src/run/progress.js'
+import { createProgress, formatEta, formatProgress } from '../../src/run/progress.js'
 import type { CaseResult } from '../../src/types.js'
 
 function result(passed: boolean): CaseResult {
@@ -33,7 +33,7 @@ function harness(isTTY: boolean) {
   }
 }
 
-describe('formatDuration', () => {
+describe('formatEta', () => {
   it.each([
     [0, '0s'],
     [0.2, '1s'],
@@ -44,7 +44,7 @@ describe('formatDuration', () => {
     [3600, '1h00m'],
     [7500, '2h05m']
   ])('%ss → %s', (seconds, text) => {
-    expect(formatDuration(seconds)).toBe(text)
+    expect(formatEta(seconds)).toBe(text)
   })
 })
 

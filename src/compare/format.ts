@@ -75,12 +75,21 @@ export function formatUsd(usd: number): string {
 export function formatMetric(kind: 'cost' | 'tokens' | 'latency', value: number): string {
   if (kind === 'cost') return formatUsd(value)
   if (kind === 'tokens') return plural(Math.round(value), 'token')
-  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`
+  return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value)
 }
 
-/** "850 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+/**
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
+ */
+function formatMs(ms: number): string {
+  return `${ms >= 9.5 || ms <= 0 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`
+}
+
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
 export function formatDuration(ms: number): string {
-  if (ms < 1_000) return `${Math.round(ms)} ms`
+  if (Math.round(ms) < 1_000) return formatMs(ms)
   const seconds = ms / 1_000
   if (seconds < 60) return `${seconds.toFixed(1)} s`
   const whole = Math.round(seconds)

@@ -14,8 +14,8 @@ export interface Progress {
   finish(): void
 }
 
-/** Whole seconds as `45s`, `16m30s` or `2h05m`. */
-export function formatDuration(seconds: number): string {
+/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
+export function formatEta(seconds: number): string {
   const s = Math.max(0, Math.ceil(seconds))
   if (s < 60) return `${s}s`
   const pad = (n: number) => String(n).padStart(2, '0')
@@ -26,7 +26,7 @@ export function formatDuration(seconds: number): string {
 /** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
 export function formatProgress(done: number, total: number, passed: number, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0
-  const eta = rate > 0 && done < total ? formatDuration((total - done) / rate) : null
+  const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null
   const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0'
   // slow targets (a case every few seconds) still show a rate that is not 0.0
   const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2)
