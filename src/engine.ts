@@ -90,7 +90,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-  const target = await attributeTo(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }))
+  const target = await attributeTo(loaded.file, () =>
+    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs })
+  )
   const judge = config.judge
     ? attributeTo(loaded.file, () =>
         createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })

@@ -141,7 +141,7 @@ describe('the sandbox pool', () => {
       const file = path.join(dir, 'agent.mjs')
       writeFileSync(file, "export default (input) => (input === 'fn' ? () => 1 : `echo ${input}`)\n")
       const sandbox = pool()
-      const agent = (input: string): SandboxItem => ({ kind: 'agent', file, input, case: { input } })
+      const agent = (input: string): SandboxItem => ({ kind: 'agent', file, input, case: { input, name: input } })
       // started in one turn: sent together, and answered together
       const [a, b, c] = await Promise.all([sandbox.run([agent('one')]), sandbox.run([agent('fn'), agent('two')]), sandbox.run([agent('three')])])
       expect(a).toEqual([{ ok: true, value: { value: 'echo one', latencyMs: expect.any(Number) } }])
@@ -156,7 +156,7 @@ describe('the sandbox pool', () => {
   })
 
   it('fails an item that throws, not its batch', async () => {
-    const results = await pool().run([{ kind: 'agent', file: '/nonexistent/agent.mjs', input: 1, case: { input: 1 } }, script('return 2')])
+    const results = await pool().run([{ kind: 'agent', file: '/nonexistent/agent.mjs', input: 1, case: { input: 1, name: 'c' } }, script('return 2')])
     expect(results[0]).toMatchObject({ ok: false })
     expect(results[1]).toEqual({ ok: true, value: 2 })
   })

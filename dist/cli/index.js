@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1885);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3545);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1885:
+/***/ 3545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7024,12 +7024,20 @@ function formatMetric(kind, value) {
         return formatUsd(value);
     if (kind === 'tokens')
         return format_plural(Math.round(value), 'token');
-    return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
 }
-/** "850 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+/**
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
+ */
+function formatMs(ms) {
+    return `${ms >= 9.5 || ms <= 0 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
+}
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
 function formatDuration(ms) {
-    if (ms < 1_000)
-        return `${Math.round(ms)} ms`;
+    if (Math.round(ms) < 1_000)
+        return formatMs(ms);
     const seconds = ms / 1_000;
     if (seconds < 60)
         return `${seconds.toFixed(1)} s`;
@@ -9648,8 +9656,6 @@ const containsHtml = {
 };
 const htmlAssertions = { 'is-html': isHtml, 'contains-html': containsHtml };
 
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: ./src/config/case.ts
 function caseView(c) {
     const view = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index };
@@ -9745,7 +9751,6 @@ function redact(text, secrets) {
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-/** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
 const REPLY_UNFINISHED = 0;
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
@@ -9766,6 +9771,56 @@ function gradable(value) {
     return { truthy: Boolean(value), kind: Array.isArray(value) ? 'an array' : `a ${typeof value}` };
 }
 
+;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
+/**
+ * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * exporting a class with `id()` and `callApi(prompt, context)`, an object with
+ * `callApi`, or such a function itself, resolving to `{output, error,
+ * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
+ *
+ * It runs inside the sandbox's workers, next to the provider it adapts: the
+ * provider is the pull request's code. Self-contained for that reason — its
+ * source is given to every worker (see worker.ts): no imports, no helpers.
+ */
+/** The module's default export made an agent, or what it must export instead (a sentence to follow the file's name). */
+function promptfooAgent(exported, options) {
+    let callApi;
+    if (typeof exported === 'function' && typeof exported.prototype?.callApi === 'function') {
+        const Provider = exported;
+        const instance = new Provider(options);
+        callApi = (prompt, context) => instance.callApi(prompt, context);
+    }
+    else if (exported && typeof exported.callApi === 'function') {
+        const object = exported;
+        callApi = (prompt, context) => object.callApi(prompt, context);
+    }
+    else if (typeof exported === 'function') {
+        callApi = exported;
+    }
+    else {
+        return 'must export as default a provider class (with id() and callApi(prompt, context)), an object with callApi, or a callApi function';
+    }
+    return async (input, evalCase) => {
+        const prompt = typeof input === 'string' ? input : JSON.stringify(input);
+        const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } }));
+        if (response === null || typeof response !== 'object')
+            throw new Error(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`);
+        if (response.error !== undefined && response.error !== null && response.error !== '')
+            throw new Error(String(response.error));
+        if (response.output === undefined || response.output === null)
+            throw new Error('callApi returned no output');
+        const output = typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
+        const usage = response.tokenUsage;
+        // promptfoo's tokenUsage names ({prompt, completion, total}) and `cost` are read as usage
+        return {
+            output,
+            usage: typeof usage === 'object' && usage !== null && !Array.isArray(usage) ? { ...usage, cost: response.cost } : { cost: response.cost },
+            metadata: response.metadata
+        };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/sandbox/worker.ts
 /**
  * The code every sandbox worker runs. It is sent to the worker as source text
@@ -9776,12 +9831,13 @@ function gradable(value) {
  * worker's own `require`.
  */
 
+
 /** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
 const SLOT_RUNNING = 0;
 const SLOT_TASK = 1;
 const SLOT_ITEM = 2;
 const SLOT_LENGTH = 3;
-function workerMain(gradable) {
+function workerMain(gradable, promptfooAgent) {
     const require = globalThis.require;
     const threads = require('node:worker_threads');
     const { pathToFileURL } = require('node:url');
@@ -9809,6 +9865,8 @@ function workerMain(gradable) {
     const modules = new Map();
     /** default exports found so far: a warm agent is called without waiting a turn for its module */
     const defaults = new Map();
+    /** promptfoo providers built so far, adapted to agents (a worker runs one module target's agent) */
+    const providers = new Map();
     /** each running task's answers so far, as sent: status and payload per item */
     const running = new Map();
     function load(file) {
@@ -9836,6 +9894,34 @@ function workerMain(gradable) {
                 : 'nothing';
         throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`);
     }
+    /** A promptfoo provider module, built once with its options and adapted to an agent. */
+    function provider(file, options) {
+        let agent = providers.get(file);
+        if (!agent) {
+            agent = load(file).then((mod) => {
+                const adapted = promptfooAgent(mod.default, options);
+                if (typeof adapted !== 'string')
+                    return adapted;
+                const names = Object.keys(mod).filter((name) => name !== 'default');
+                const has = mod.default !== undefined
+                    ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+                    : names.length > 0
+                        ? `no default, only ${names.join(', ')}`
+                        : 'nothing';
+                throw new Error(`${file} ${adapted}; it exports ${has}`);
+            });
+            providers.set(file, agent);
+        }
+        return agent;
+    }
+    function compiled(body) {
+        let fn = scripts.get(body);
+        if (!fn) {
+            fn = new AsyncFunction('output', 'input', 'context', body);
+            scripts.set(body, fn);
+        }
+        return fn;
+    }
     /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
     function held(task, index, call) {
         Atomics.store(slot, TASK, task);
@@ -9858,23 +9944,37 @@ function workerMain(gradable) {
             case 'test':
                 return user(() => new RegExp(item.source, item.flags).test(item.text));
             case 'script': {
-                let fn = scripts.get(item.body);
-                if (!fn) {
-                    fn = new AsyncFunction('output', 'input', 'context', item.body);
-                    scripts.set(item.body, fn);
-                }
-                const check = fn;
+                const check = compiled(item.body);
                 return gradable(await user(() => check(item.output, item.input, item.context)));
+            }
+            case 'transform': {
+                let returned;
+                if ('file' in item) {
+                    const mod = await load(item.file);
+                    const fn = item.name !== undefined ? mod[item.name] : mod.default;
+                    if (typeof fn !== 'function')
+                        throw new Error(`${item.file} exports no function ${item.name !== undefined ? `"${item.name}"` : 'as default'}`);
+                    returned = await user(() => fn(item.output, item.context));
+                }
+                else {
+                    const transform = compiled(item.body);
+                    returned = await user(() => transform(item.output, item.input, item.context));
+                }
+                if (returned === undefined || returned === null)
+                    throw new Error(`transform returned ${returned}; return the new output`);
+                return returned;
             }
             case 'module': {
                 const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}');
                 return gradable(await user(() => fn(item.output, item.context, item.value)));
             }
             case 'load':
-                await defaultExport(item.file, '(input, case) => string');
+                await (item.promptfoo ? provider(item.file, item.promptfoo) : defaultExport(item.file, '(input, case) => string'));
                 return null;
             case 'agent': {
-                const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'));
+                const fn = item.promptfoo
+                    ? await provider(item.file, item.promptfoo)
+                    : (defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string')));
                 // the agent's own time: the module is loaded and the worker warm before the clock starts
                 const input = 'input' in item ? item.input : item.case.input;
                 const t0 = performance.now();
@@ -9968,8 +10068,8 @@ function workerMain(gradable) {
         }
     }
 }
-/** The worker's source text: the function above, called with the one helper it shares with the main thread. */
-const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`;
+/** The worker's source text: the function above, called with the self-contained helpers it is given as source too. */
+const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()}, ${promptfooAgent.toString()})`;
 
 ;// CONCATENATED MODULE: ./src/sandbox/pool.ts
 /**
@@ -10465,7 +10565,6 @@ function checks() {
 
 
 
-
 /** SPEC §3: a returned score passes at ≥ threshold, 0.5 unless the assertion sets one. */
 const DEFAULT_THRESHOLD = 0.5;
 /** How much of an expression names it in a reason. */
@@ -10532,28 +10631,27 @@ function bodyOf(source) {
 }
 /**
  * A promptfoo `transform`: an expression or function body of `output` and
- * `context`, or `file:///absolute/module.js[:function]`, run on an output the
- * way checks run; what it returns is the new output, of any type. It runs
- * in-process for now (its result may be any value, which a check's is not):
- * README, Isolation.
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output in
+ * the checks' sandbox (it is the pull request's code, SPEC §9) under the same
+ * deadline; what it returns is the new output, of any value a worker can pass
+ * back (text, numbers, lists, plain objects).
  */
-async function transformOutput(source, output, context) {
-    let returned;
+async function transformOutput(source, output, context, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS) {
+    let item;
     if (source.startsWith('file://')) {
         const [file, name] = splitFunctionRef(source.slice('file://'.length));
-        const mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(external_node_path_default().resolve(file)).href));
-        const fn = name ? mod[name] : mod.default;
-        if (typeof fn !== 'function')
-            throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`);
-        returned = await fn(output, context);
+        item = { kind: 'transform', file: external_node_path_default().resolve(file), output, context, ...(name ? { name } : {}) };
     }
-    else {
-        const run = new AsyncFunction('output', 'input', 'context', bodyOf(source));
-        returned = await run(output, context.input, context);
-    }
-    if (returned === undefined || returned === null)
-        throw new Error(`transform returned ${returned}; return the new output`);
-    return returned;
+    else
+        item = { kind: 'transform', body: bodyOf(source), output, input: context.input, context };
+    const outcome = await checks().run(item, timeoutMs);
+    if (!outcome.ok)
+        throw new Error(outcome.error);
+    return outcome.value;
+}
+/** The context of a transform of this case's output. */
+function transformContext(input, evalCase) {
+    return { input, case: caseView(evalCase), vars: evalCase.vars ?? {}, prompt: { raw: input, label: evalCase.name } };
 }
 /** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */
 function splitFunctionRef(ref) {
@@ -13243,11 +13341,11 @@ async function gradeTransformed(a, ctx, { handler, negated }) {
  * value as its JSON, and as itself to javascript checks).
  */
 async function transformed(a, ctx) {
-    const context = { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } };
+    const context = transformContext(ctx.input, ctx.case);
     let value = ctx.output;
     for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
         if (typeof source === 'string')
-            value = await transformOutput(source, value, context);
+            value = await transformOutput(source, value, context, ctx.checkTimeoutMs);
     }
     return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value };
 }
@@ -15547,109 +15645,15 @@ function parseReply(message, elapsedMs) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/targets/function.ts
-/**
- * An in-process JavaScript function as the target: the library's agentFn and
- * the `module` target's default export.
- */
-
-
-/**
- * A function's return value as the trial's reply: a result object (one with
- * an `output` key, SPEC §10) field by field; a string as the output; any
- * other value as its JSON text.
- */
-function replyOf(value, label) {
-    return isResultObject(value) ? readResult(value, label) : { output: outputText(value, label) };
-}
-/** Resolve when the call settles or reject when the signal aborts: a hung function cannot hold the trial. */
-function raceAbort(promise, signal) {
-    if (signal.aborted)
-        return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        promise.then((v) => {
-            signal.removeEventListener('abort', onAbort);
-            resolve(v);
-        }, (e) => {
-            signal.removeEventListener('abort', onAbort);
-            reject(e);
-        });
-    });
-}
-function isThenable(value) {
-    return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof value.then === 'function';
-}
-function functionTarget(resolveFn, label) {
-    return {
-        async call(request) {
-            const fn = await resolveFn();
-            const value = fn(request.input, caseView(request.case));
-            // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
-            const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value;
-            return replyOf(settled, label);
-        },
-        async close() { }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/targets/promptfoo-provider.ts
-/**
- * promptfoo's provider interface as an agent function: a module exporting a
- * class with `id()` and `callApi(prompt, context)`, an object with `callApi`,
- * or such a function itself, resolving to `{output, error, tokenUsage, cost,
- * metadata}`: the output, its token usage and cost, and the response's metadata
- * (what checks see as `context.metadata`).
- */
-
-
-/** The module's export made an agent, or a sentence saying what it exports instead. */
-function promptfooAgent(mod, options) {
-    const exported = mod.default;
-    let callApi;
-    if (typeof exported === 'function' && typeof exported.prototype?.callApi === 'function') {
-        const Provider = exported;
-        const instance = new Provider(options);
-        callApi = (prompt, context) => instance.callApi(prompt, context);
-    }
-    else if (exported && typeof exported.callApi === 'function') {
-        const object = exported;
-        callApi = (prompt, context) => object.callApi(prompt, context);
-    }
-    else if (typeof exported === 'function') {
-        callApi = exported;
-    }
-    else {
-        return 'must export as default a provider class (with id() and callApi(prompt, context)), an object with callApi, or a callApi function';
-    }
-    return async (input, evalCase) => {
-        const prompt = typeof input === 'string' ? input : JSON.stringify(input);
-        const response = (await callApi(prompt, { vars: evalCase.vars ?? {}, prompt: { raw: prompt, label: evalCase.name } }));
-        if (response === null || typeof response !== 'object')
-            throw new errors/* TargetError */.I0(`callApi returned ${response === null ? 'null' : typeof response}; return {output} or {error}`);
-        if (response.error !== undefined && response.error !== null && response.error !== '')
-            throw new errors/* TargetError */.I0(String(response.error));
-        if (response.output === undefined || response.output === null)
-            throw new errors/* TargetError */.I0('callApi returned no output');
-        const output = typeof response.output === 'string' ? response.output : JSON.stringify(response.output);
-        // a result object (SPEC §10): promptfoo's tokenUsage names ({prompt, completion, total}) and `cost` are read as usage
-        const usage = isPlainObject(response.tokenUsage) ? { ...response.tokenUsage, cost: response.cost } : { cost: response.cost };
-        return { output, usage, metadata: response.metadata };
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/targets/module.ts
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
- * `(input, case) => string | result object | Promise of either`. It runs in the
+ * `(input, case) => string | result object | Promise of either`, or a promptfoo
+ * `file://` provider (SPEC §11), adapted in the worker. It runs in the
  * sandbox (SPEC §9): worker threads with the target's minimal environment
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
-
-
-
 
 
 
@@ -15679,11 +15683,6 @@ async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
-    // promptfoo's provider interface (SPEC §11) is adapted in-process for now: see README, Isolation
-    if (promptfoo) {
-        const provider = await loadPromptfooProvider(file, promptfoo);
-        return functionTarget(() => provider, file);
-    }
     const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const sandbox = new Sandbox({
         env: minimalEnv(ctx.env, extra),
@@ -15692,12 +15691,15 @@ async function createModuleTarget(config, ctx, promptfoo) {
         workers: 1,
         resourceLimits: AGENT_LIMITS
     });
-    const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' });
+    const [loaded] = await sandbox.run([{ kind: 'load', file, ...(promptfoo ? { promptfoo } : {}) }], {
+        timeoutMs: config.timeoutMs,
+        timeoutName: 'target.timeoutMs'
+    });
     if (!loaded.ok) {
         await sandbox.close();
         // a module that loads but exports no function says so itself, naming the file
         const why = loaded.error.startsWith(`${file} must export`) ? loaded.error : `cannot load ${file}: ${loaded.error}`;
-        throw new errors/* ConfigError */.xL(`target.module: ${why}`, file);
+        throw new errors/* ConfigError */.xL(promptfoo ? `provider ${promptfoo.id}: ${why}` : `target.module: ${why}`, file);
     }
     return {
         async call(request) {
@@ -15706,6 +15708,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
             const view = caseView(request.case);
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
+            if (promptfoo)
+                item.promptfoo = promptfoo;
             const [outcome] = await sandbox.run([item], { onAbort });
             if (!outcome.ok) {
                 if (request.signal.aborted)
@@ -15722,28 +15726,6 @@ async function createModuleTarget(config, ctx, promptfoo) {
         },
         close: () => sandbox.close()
     };
-}
-/** A promptfoo `file://` provider, adapted to an agent function: a provider that cannot load is a config error. */
-async function loadPromptfooProvider(file, promptfoo) {
-    let mod;
-    try {
-        // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
-        mod = (await import(/* webpackIgnore: true */ (0,external_node_url_namespaceObject.pathToFileURL)(file).href));
-    }
-    catch (err) {
-        throw new errors/* ConfigError */.xL(`target.module: cannot load ${file}: ${(0,errors/* errorMessage */.gJ)(err)}`, file);
-    }
-    const adapted = promptfooAgent(mod, promptfoo);
-    if (typeof adapted === 'string')
-        throw new errors/* ConfigError */.xL(`provider ${promptfoo.id}: ${file} ${adapted}; it exports ${describeExports(mod)}`, file);
-    return adapted;
-}
-function describeExports(mod) {
-    if (mod.default === undefined) {
-        const names = Object.keys(mod).filter((name) => name !== 'default');
-        return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing';
-    }
-    return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`;
 }
 
 ;// CONCATENATED MODULE: ./src/targets/openai.ts
@@ -15842,12 +15824,7 @@ async function createPromptfooTarget(config, ctx) {
                 return reply;
             let output;
             try {
-                output = await transformOutput(provider.transform, reply.output, {
-                    input: request.input,
-                    case: request.case,
-                    vars: request.case.vars ?? {},
-                    prompt: { label: request.case.name }
-                });
+                output = await transformOutput(provider.transform, reply.output, transformContext(request.input, request.case), ctx.checkTimeoutMs);
             }
             catch (err) {
                 throw new errors/* TargetError */.I0(`the provider's transform failed: ${(0,errors/* errorMessage */.gJ)(err)}`);
@@ -16058,7 +16035,7 @@ async function evaluate(loaded, options = {}) {
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets }));
+    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
     const judge = config.judge
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
@@ -16583,8 +16560,8 @@ function sumJudge(parts) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/progress.ts
-/** Whole seconds as `45s`, `16m30s` or `2h05m`. */
-function progress_formatDuration(seconds) {
+/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
+function formatEta(seconds) {
     const s = Math.max(0, Math.ceil(seconds));
     if (s < 60)
         return `${s}s`;
@@ -16596,7 +16573,7 @@ function progress_formatDuration(seconds) {
 /** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
 function formatProgress(done, total, passed, elapsedMs) {
     const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
-    const eta = rate > 0 && done < total ? progress_formatDuration((total - done) / rate) : null;
+    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
     const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
     // slow targets (a case every few seconds) still show a rate that is not 0.0
     const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);

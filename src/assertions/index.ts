@@ -10,7 +10,7 @@ import { costAssertions } from './cost.js'
 import { countAssertions } from './counts.js'
 import { finishReasonAssertions } from './finish-reason.js'
 import { htmlAssertions } from './html.js'
-import { javascriptAssertions, transformOutput } from './javascript.js'
+import { javascriptAssertions, transformContext, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
@@ -192,10 +192,10 @@ async function gradeTransformed(a: Assertion, ctx: AssertionContext, { handler, 
  * value as its JSON, and as itself to javascript checks).
  */
 async function transformed(a: Assertion, ctx: AssertionContext): Promise<AssertionContext> {
-  const context = { input: ctx.input, case: ctx.case, vars: ctx.case.vars ?? {}, prompt: { label: ctx.case.name } }
+  const context = transformContext(ctx.input, ctx.case)
   let value: unknown = ctx.output
   for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
-    if (typeof source === 'string') value = await transformOutput(source, value, context)
+    if (typeof source === 'string') value = await transformOutput(source, value, context, ctx.checkTimeoutMs)
   }
   return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value }
 }

@@ -6,12 +6,11 @@
  */
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { caseView } from '../config/case.js'
 import { errorMessage } from '../errors.js'
-import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome } from '../sandbox/index.js'
+import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome, type SandboxItem } from '../sandbox/index.js'
 import { gradable, type Gradable } from '../sandbox/gradable.js'
-import type { Assertion, CaseView, ToolCall, Usage } from '../types.js'
+import type { Assertion, CaseView, EvalCase, ToolCall, Usage } from '../types.js'
 import { clampScore } from '../util/score.js'
 import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -101,29 +100,33 @@ function bodyOf(source: string): string {
 
 /**
  * A promptfoo `transform`: an expression or function body of `output` and
- * `context`, or `file:///absolute/module.js[:function]`, run on an output the
- * way checks run; what it returns is the new output, of any type. It runs
- * in-process for now (its result may be any value, which a check's is not):
- * README, Isolation.
+ * `context`, or `file:///absolute/module.js[:function]`, run on an output in
+ * the checks' sandbox (it is the pull request's code, SPEC §9) under the same
+ * deadline; what it returns is the new output, of any value a worker can pass
+ * back (text, numbers, lists, plain objects).
  */
-export async function transformOutput(
-  source: string,
-  output: unknown,
-  context: CheckContext & { vars: Record<string, unknown>; prompt: { label: string } }
-): Promise<unknown> {
-  let returned: unknown
+export async function transformOutput(source: string, output: unknown, context: TransformContext, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<unknown> {
+  let item: SandboxItem
   if (source.startsWith('file://')) {
     const [file, name] = splitFunctionRef(source.slice('file://'.length))
-    const mod = (await import(/* webpackIgnore: true */ pathToFileURL(path.resolve(file)).href)) as Record<string, unknown>
-    const fn = name ? mod[name] : mod.default
-    if (typeof fn !== 'function') throw new Error(`${file} exports no function ${name ? `"${name}"` : 'as default'}`)
-    returned = await (fn as (output: unknown, context: unknown) => unknown)(output, context)
-  } else {
-    const run = new AsyncFunction('output', 'input', 'context', bodyOf(source)) as (output: unknown, input: unknown, context: CheckContext) => Promise<unknown>
-    returned = await run(output, context.input, context)
-  }
-  if (returned === undefined || returned === null) throw new Error(`transform returned ${returned}; return the new output`)
-  return returned
+    item = { kind: 'transform', file: path.resolve(file), output, context, ...(name ? { name } : {}) }
+  } else item = { kind: 'transform', body: bodyOf(source), output, input: context.input, context }
+  const outcome = await checks().run(item, timeoutMs)
+  if (!outcome.ok) throw new Error(outcome.error)
+  return outcome.value
+}
+
+/** What a transform receives besides the output: promptfoo's `vars` and `prompt`, and the case as checks see it. */
+export interface TransformContext {
+  input: unknown
+  case: CaseView
+  vars: Record<string, unknown>
+  prompt: { raw: unknown; label: string }
+}
+
+/** The context of a transform of this case's output. */
+export function transformContext(input: unknown, evalCase: EvalCase): TransformContext {
+  return { input, case: caseView(evalCase), vars: evalCase.vars ?? {}, prompt: { raw: input, label: evalCase.name } }
 }
 
 /** "path.js:name" → ["path.js", "name"]; a drive letter's colon is not a separator. */

@@ -11,6 +11,7 @@ import { Sandbox, type ItemOutcome, type SandboxItem } from './pool.js'
 
 export { Sandbox, warmWorker, type ItemOutcome, type RunOptions, type SandboxItem, type SandboxOptions } from './pool.js'
 export { canBacktrack } from './patterns.js'
+export type { PromptfooProviderOptions } from './promptfoo-provider.js'
 
 /** SPEC §9: the default of `checkTimeoutMs`. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000

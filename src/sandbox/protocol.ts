@@ -1,4 +1,5 @@
 /** The messages between the pool and its workers: tasks (each a batch of items) in, one reply per task out. */
+import type { PromptfooProviderOptions } from './promptfoo-provider.js'
 
 /** One piece of untrusted work. */
 export type SandboxItem =
@@ -10,10 +11,16 @@ export type SandboxItem =
   | { kind: 'script'; body: string; output: string; input: unknown; context: unknown }
   /** a `file:` javascript check: its default export called as (output, context, value) */
   | { kind: 'module'; file: string; output: string; context: unknown; value: unknown }
-  /** a `module` target's default export called as (input, case): {value, latencyMs}; no `input` when it is the case's */
-  | { kind: 'agent'; file: string; input?: unknown; case: { input: unknown } }
-  /** import a module and check that it exports a function as default */
-  | { kind: 'load'; file: string }
+  /** a promptfoo `transform`: an inline body of (output, input, context), or a module's function (default, or `name`) of (output, context); its value as it is */
+  | { kind: 'transform'; body: string; output: unknown; input: unknown; context: unknown }
+  | { kind: 'transform'; file: string; name?: string; output: unknown; context: unknown }
+  /**
+   * a `module` target's default export called as (input, case): {value, latencyMs}; no `input` when it is the case's;
+   * with `promptfoo`, the module is a promptfoo provider built with those options and adapted (promptfoo-provider.ts)
+   */
+  | { kind: 'agent'; file: string; input?: unknown; case: { input: unknown; name: string }; promptfoo?: PromptfooProviderOptions }
+  /** import a module and check that it exports a function as default (with `promptfoo`: a provider) */
+  | { kind: 'load'; file: string; promptfoo?: PromptfooProviderOptions }
 
 export type ItemReply = { ok: true; value: unknown } | { ok: false; error: string }
 

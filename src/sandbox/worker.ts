@@ -7,6 +7,7 @@
  * worker's own `require`.
  */
 import { gradable } from './gradable.js'
+import { promptfooAgent, type PromptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
 import type { SandboxItem, WorkerReplies, WorkerRequest } from './protocol.js'
 
 /** Layout of the shared progress slot (an Int32Array): which item runs synchronously right now. */
@@ -15,7 +16,10 @@ export const SLOT_TASK = 1
 export const SLOT_ITEM = 2
 export const SLOT_LENGTH = 3
 
-export function workerMain(gradable: (value: unknown) => unknown): void {
+export function workerMain(
+  gradable: (value: unknown) => unknown,
+  promptfooAgent: (exported: unknown, options: PromptfooProviderOptions) => PromptfooAgent | string
+): void {
   type Port = import('node:worker_threads').MessagePort
   const require = (globalThis as unknown as { require: NodeJS.Require }).require
   const threads = require('node:worker_threads') as typeof import('node:worker_threads')
@@ -47,6 +51,8 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   const modules = new Map<string, Promise<Record<string, unknown>>>()
   /** default exports found so far: a warm agent is called without waiting a turn for its module */
   const defaults = new Map<string, (...args: unknown[]) => unknown>()
+  /** promptfoo providers built so far, adapted to agents (a worker runs one module target's agent) */
+  const providers = new Map<string, Promise<PromptfooAgent>>()
   /** each running task's answers so far, as sent: status and payload per item */
   const running = new Map<number, unknown[]>()
 
@@ -77,6 +83,36 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
     throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`)
   }
 
+  /** A promptfoo provider module, built once with its options and adapted to an agent. */
+  function provider(file: string, options: PromptfooProviderOptions): Promise<PromptfooAgent> {
+    let agent = providers.get(file)
+    if (!agent) {
+      agent = load(file).then((mod) => {
+        const adapted = promptfooAgent(mod.default, options)
+        if (typeof adapted !== 'string') return adapted
+        const names = Object.keys(mod).filter((name) => name !== 'default')
+        const has =
+          mod.default !== undefined
+            ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+            : names.length > 0
+              ? `no default, only ${names.join(', ')}`
+              : 'nothing'
+        throw new Error(`${file} ${adapted}; it exports ${has}`)
+      })
+      providers.set(file, agent)
+    }
+    return agent
+  }
+
+  function compiled(body: string): (...args: unknown[]) => Promise<unknown> {
+    let fn = scripts.get(body)
+    if (!fn) {
+      fn = new AsyncFunction('output', 'input', 'context', body)
+      scripts.set(body, fn)
+    }
+    return fn
+  }
+
   /** Calls user code, marking the slot while it runs synchronously: a worker held there is seen as held. */
   function held<T>(task: number, index: number, call: () => T): T {
     Atomics.store(slot, TASK, task)
@@ -99,27 +135,38 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
       case 'test':
         return user(() => new RegExp(item.source, item.flags).test(item.text))
       case 'script': {
-        let fn = scripts.get(item.body)
-        if (!fn) {
-          fn = new AsyncFunction('output', 'input', 'context', item.body)
-          scripts.set(item.body, fn)
-        }
-        const check = fn
+        const check = compiled(item.body)
         return gradable(await user(() => check(item.output, item.input, item.context)))
+      }
+      case 'transform': {
+        let returned: unknown
+        if ('file' in item) {
+          const mod = await load(item.file)
+          const fn = item.name !== undefined ? mod[item.name] : mod.default
+          if (typeof fn !== 'function') throw new Error(`${item.file} exports no function ${item.name !== undefined ? `"${item.name}"` : 'as default'}`)
+          returned = await user(() => (fn as (output: unknown, context: unknown) => unknown)(item.output, item.context))
+        } else {
+          const transform = compiled(item.body)
+          returned = await user(() => transform(item.output, item.input, item.context))
+        }
+        if (returned === undefined || returned === null) throw new Error(`transform returned ${returned}; return the new output`)
+        return returned
       }
       case 'module': {
         const fn = await defaultExport(item.file, '(output, context, value) => boolean | number | {pass, score, reason}')
         return gradable(await user(() => fn(item.output, item.context, item.value)))
       }
       case 'load':
-        await defaultExport(item.file, '(input, case) => string')
+        await (item.promptfoo ? provider(item.file, item.promptfoo) : defaultExport(item.file, '(input, case) => string'))
         return null
       case 'agent': {
-        const fn = defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string'))
+        const fn = item.promptfoo
+          ? await provider(item.file, item.promptfoo)
+          : (defaults.get(item.file) ?? (await defaultExport(item.file, '(input, case) => string')))
         // the agent's own time: the module is loaded and the worker warm before the clock starts
         const input = 'input' in item ? item.input : item.case.input
         const t0 = performance.now()
-        const value = await user(() => fn(input, item.case))
+        const value = await user(() => fn(input, item.case as { name: string }))
         return { value, latencyMs: performance.now() - t0 }
       }
     }
@@ -209,5 +256,5 @@ export function workerMain(gradable: (value: unknown) => unknown): void {
   }
 }
 
-/** The worker's source text: the function above, called with the one helper it shares with the main thread. */
-export const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()})`
+/** The worker's source text: the function above, called with the self-contained helpers it is given as source too. */
+export const WORKER_SOURCE = `(${workerMain.toString()})(${gradable.toString()}, ${promptfooAgent.toString()})`

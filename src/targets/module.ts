@@ -1,19 +1,17 @@
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
- * `(input, case) => string | result object | Promise of either`. It runs in the
+ * `(input, case) => string | result object | Promise of either`, or a promptfoo
+ * `file://` provider (SPEC §11), adapted in the worker. It runs in the
  * sandbox (SPEC §9): worker threads with the target's minimal environment
  * (plus `target.env`), so it never sees the runner's tokens or the judge's key,
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { caseView } from '../config/case.js'
 import type { TargetConfig } from '../config/schema.js'
-import { ConfigError, errorMessage, TargetError } from '../errors.js'
-import { Sandbox, warmWorker, type SandboxItem } from '../sandbox/index.js'
+import { ConfigError, TargetError } from '../errors.js'
+import { Sandbox, warmWorker, type PromptfooProviderOptions, type SandboxItem } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
-import { functionTarget, type AgentFunction } from './function.js'
-import { promptfooAgent, type PromptfooProviderOptions } from './promptfoo-provider.js'
 import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply } from './types.js'
 
@@ -42,11 +40,6 @@ export function warmModuleTarget(): void {
 export async function createModuleTarget(config: TargetConfig, ctx: TargetContext, promptfoo?: PromptfooProviderOptions): Promise<Target> {
   if (config.module === undefined) throw new ConfigError('target.module is not set')
   const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
-  // promptfoo's provider interface (SPEC §11) is adapted in-process for now: see README, Isolation
-  if (promptfoo) {
-    const provider = await loadPromptfooProvider(file, promptfoo)
-    return functionTarget(() => provider, file)
-  }
   const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const sandbox = new Sandbox({
     env: minimalEnv(ctx.env, extra),
@@ -55,12 +48,15 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     workers: 1,
     resourceLimits: AGENT_LIMITS
   })
-  const [loaded] = await sandbox.run([{ kind: 'load', file }], { timeoutMs: config.timeoutMs, timeoutName: 'target.timeoutMs' })
+  const [loaded] = await sandbox.run([{ kind: 'load', file, ...(promptfoo ? { promptfoo } : {}) }], {
+    timeoutMs: config.timeoutMs,
+    timeoutName: 'target.timeoutMs'
+  })
   if (!loaded!.ok) {
     await sandbox.close()
     // a module that loads but exports no function says so itself, naming the file
     const why = loaded!.error.startsWith(`${file} must export`) ? loaded!.error : `cannot load ${file}: ${loaded!.error}`
-    throw new ConfigError(`target.module: ${why}`, file)
+    throw new ConfigError(promptfoo ? `provider ${promptfoo.id}: ${why}` : `target.module: ${why}`, file)
   }
   return {
     async call(request): Promise<TargetReply> {
@@ -69,6 +65,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
       const view = caseView(request.case)
       const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
+      if (promptfoo) item.promptfoo = promptfoo
       const [outcome] = await sandbox.run([item], { onAbort })
       if (!outcome!.ok) {
         if (request.signal.aborted) throw request.signal.reason
@@ -83,26 +80,4 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
     },
     close: () => sandbox.close()
   }
-}
-
-/** A promptfoo `file://` provider, adapted to an agent function: a provider that cannot load is a config error. */
-async function loadPromptfooProvider(file: string, promptfoo: PromptfooProviderOptions): Promise<AgentFunction> {
-  let mod: { default?: unknown }
-  try {
-    // webpackIgnore: ncc would otherwise replace this import of the user's file with an empty stub
-    mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as { default?: unknown }
-  } catch (err) {
-    throw new ConfigError(`target.module: cannot load ${file}: ${errorMessage(err)}`, file)
-  }
-  const adapted = promptfooAgent(mod, promptfoo)
-  if (typeof adapted === 'string') throw new ConfigError(`provider ${promptfoo.id}: ${file} ${adapted}; it exports ${describeExports(mod)}`, file)
-  return adapted
-}
-
-function describeExports(mod: { default?: unknown }): string {
-  if (mod.default === undefined) {
-    const names = Object.keys(mod).filter((name) => name !== 'default')
-    return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing'
-  }
-  return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
 }

@@ -7,7 +7,7 @@
  * the way javascript checks run (the test's `options.transform` is applied by
  * the assertions, which see the value it returns).
  */
-import { transformOutput } from '../assertions/javascript.js'
+import { transformContext, transformOutput } from '../assertions/javascript.js'
 import type { PromptfooProvider } from '../config/promptfoo/index.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
@@ -33,12 +33,7 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
       if (provider.transform === undefined) return reply
       let output: unknown
       try {
-        output = await transformOutput(provider.transform, reply.output, {
-          input: request.input,
-          case: request.case,
-          vars: request.case.vars ?? {},
-          prompt: { label: request.case.name }
-        })
+        output = await transformOutput(provider.transform, reply.output, transformContext(request.input, request.case), ctx.checkTimeoutMs)
       } catch (err) {
         throw new TargetError(`the provider's transform failed: ${errorMessage(err)}`)
       }

@@ -45,4 +45,6 @@ export interface TargetContext {
   env: NodeJS.ProcessEnv
   /** collects values read through `${VAR}`, to be redacted everywhere */
   secrets: Set<string>
+  /** the deadline of sandboxed code a target runs on its output (a promptfoo provider's `transform`): the config's checkTimeoutMs */
+  checkTimeoutMs?: number
 }

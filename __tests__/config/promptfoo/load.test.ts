@@ -338,6 +338,60 @@ describe('promptfoo providers', () => {
     expect(c!.assertions.map((a) => a.passed)).toEqual([true, true])
   })
 
+  it('runs file:// providers and transforms in the sandbox: none sees the runner’s secrets, or sets the exit code (SPEC §9)', async () => {
+    const secrets = { OPENAI_API_KEY: 'sk-runner', 'INPUT_GITHUB-TOKEN': 'ghs-runner', ACTIONS_RUNTIME_TOKEN: 'rt-runner', GITHUB_TOKEN: 'ght-runner' }
+    const seen = 'Object.keys(process.env).filter((k) => /KEY|TOKEN/.test(k)).sort().join(",") || "none"'
+    const record = await run(
+      {
+        'promptfooconfig.yaml': `
+prompts: ['{{q}}']
+providers: [{id: file://p.mjs, transform: 'output + " | provider transform saw " + (${seen.replace(/'/g, "''")})'}]
+evalgate:
+  target: {env: {AGENT_KEY: granted}}
+tests:
+  - vars: {q: hi}
+    options: {transform: 'output + " | test transform saw " + (${seen.replace(/'/g, "''")})'}
+    assert:
+      - {type: equals, value: 'provider saw AGENT_KEY | provider transform saw none | test transform saw none'}
+      - {type: contains, transform: 'file://exit.mjs', value: kept}
+`,
+        'p.mjs': `export default class { id() { return "p" } async callApi() { process.exitCode = 0; return { output: "provider saw " + (${seen}) } } }\n`,
+        'exit.mjs': 'export default (output) => { process.exitCode = 0; process.on("exit", () => { process.exitCode = 0 }); return output + " kept" }\n'
+      },
+      secrets
+    )
+    expect(record.cases[0]!.assertions.map((a) => [a.type, a.passed, a.reason])).toEqual([
+      ['equals', true, expect.any(String)],
+      ['contains', true, expect.any(String)]
+    ])
+    expect(process.exitCode).toBeUndefined()
+  })
+
+  it('a transform that never returns fails its assertion at checkTimeoutMs, and the run goes on', async () => {
+    const record = await run({
+      'promptfooconfig.yaml': `
+prompts: ['{{q}}']
+providers: [echo]
+evalgate: {checkTimeoutMs: 1000}
+tests:
+  - vars: {q: loop}
+    assert: [{type: contains, transform: 'while (true) {}', value: loop}]
+  - vars: {q: fine}
+    assert: [{type: contains, transform: 'output.toUpperCase()', value: FINE}]
+`
+    })
+    expect(record.cases.map((c) => [c.input, c.passed, c.assertions[0]!.reason])).toEqual([
+      ['loop', false, 'contains could not be checked: did not finish within checkTimeoutMs (1000 ms)'],
+      ['fine', true, expect.any(String)]
+    ])
+  })
+
+  it('a file:// provider that exports no provider is refused at load, naming the file and what it exports', async () => {
+    await expect(
+      run({ 'promptfooconfig.yaml': 'prompts: [hi]\nproviders: [file://p.mjs]\ntests: [{vars: {}}]\n', 'p.mjs': 'export const callApi = 1\n' })
+    ).rejects.toThrow(/^provider file:\/\/p\.mjs: .*p\.mjs must export as default a provider class .*; it exports no default, only callApi$/)
+  })
+
   it('openai:chat:<model> is the openai target at OPENAI_BASE_URL; a JSON prompt of chat messages is sent as messages', async () => {
     server = await startServer()
     server.respond(() => ({ body: chatReply('Dublin') }))
