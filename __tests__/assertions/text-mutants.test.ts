@@ -87,3 +87,13 @@ describe('a pattern that can backtrack is matched in the sandbox, under checkTim
     expect(result).toMatchObject({ passed: false, score: 0, reason, error: reason })
   })
 })
+
+describe('the i… variants lower-case both sides (promptfoo does): "ß" is not "SS"', () => {
+  it.each<[Assertion, string, boolean]>([
+    [{ type: 'iequals', value: 'STRASSE' }, 'straße', false],
+    [{ type: 'icontains', value: 'STRASSE' }, 'die straße', false],
+    [{ type: 'icontains', value: 'Straße' }, 'DIE STRAßE', true]
+  ])('%p against output %p passes: %p', async (a, output, pass) => {
+    expect((await grade(a, output)).passed).toBe(pass)
+  })
+})
