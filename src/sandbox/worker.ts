@@ -73,14 +73,14 @@ export function workerMain(
       defaults.set(file, mod.default as (...args: unknown[]) => unknown)
       return mod.default as (...args: unknown[]) => unknown
     }
+    throw new Error(`${file} must export a function as default, ${shape}; it exports ${exportsOf(mod)}`)
+  }
+
+  /** What a module exports instead of what was asked, for the reason it is refused. */
+  function exportsOf(mod: Record<string, unknown>): string {
     const names = Object.keys(mod).filter((name) => name !== 'default')
-    const has =
-      mod.default !== undefined
-        ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
-        : names.length > 0
-          ? `no default, only ${names.join(', ')}`
-          : 'nothing'
-    throw new Error(`${file} must export a function as default, ${shape}; it exports ${has}`)
+    if (mod.default !== undefined) return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+    return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing'
   }
 
   /** A promptfoo provider module, built once with its options and adapted to an agent. */
@@ -90,14 +90,7 @@ export function workerMain(
       agent = load(file).then((mod) => {
         const adapted = promptfooAgent(mod.default, options)
         if (typeof adapted !== 'string') return adapted
-        const names = Object.keys(mod).filter((name) => name !== 'default')
-        const has =
-          mod.default !== undefined
-            ? `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
-            : names.length > 0
-              ? `no default, only ${names.join(', ')}`
-              : 'nothing'
-        throw new Error(`${file} ${adapted}; it exports ${has}`)
+        throw new Error(`${file} ${adapted}; it exports ${exportsOf(mod)}`)
       })
       providers.set(file, agent)
     }
