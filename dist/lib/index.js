@@ -29507,9 +29507,9 @@ function workerMain(gradable, promptfooAgent) {
     }
     /** What a module exports instead of what was asked, for the reason it is refused. */
     function exportsOf(mod) {
-        const names = Object.keys(mod).filter((name) => name !== 'default');
         if (mod.default !== undefined)
             return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`;
+        const names = Object.keys(mod).filter((name) => name !== 'default');
         return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing';
     }
     /** A promptfoo provider module, built once with its options and adapted to an agent. */
@@ -33032,18 +33032,27 @@ async function gradeTransformed(a, ctx, { handler, negated }) {
         return broken(a, err);
     }
 }
+/** The test's `options.transform` of each graded output (the context every assertion of a trial shares). */
+const testTransformed = new WeakMap();
 /**
  * promptfoo's transforms, the test's `options.transform` then the assertion's
  * own: this assertion grades what they return (text as `output`, any other
  * value as its JSON, and as itself to javascript checks).
  */
 async function transformed(a, ctx) {
-    const context = transformContext(ctx.input, ctx.case);
+    const testTransform = ctx.case.promptfoo?.transform;
     let value = ctx.output;
-    for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
-        if (typeof source === 'string')
-            value = await transformOutput(source, value, context, ctx.checkTimeoutMs);
+    if (testTransform !== undefined) {
+        // once per graded output, as promptfoo does, not once per assertion (each is a trip to the sandbox)
+        let shared = testTransformed.get(ctx);
+        if (!shared) {
+            shared = transformOutput(testTransform, ctx.output, transformContext(ctx.input, ctx.case), ctx.checkTimeoutMs);
+            testTransformed.set(ctx, shared);
+        }
+        value = await shared;
     }
+    if (typeof a.transform === 'string')
+        value = await transformOutput(a.transform, value, transformContext(ctx.input, ctx.case), ctx.checkTimeoutMs);
     return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value };
 }
 /** Grades one output against a list of assertions; results in the list's order. */
@@ -34134,7 +34143,7 @@ function formatMetric(kind, value) {
  * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
  */
 function formatMs(ms) {
-    return `${ms >= 9.5 || ms <= 0 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
+    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
 }
 /** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
 function formatDuration(ms) {

@@ -186,17 +186,27 @@ async function gradeTransformed(a: Assertion, ctx: AssertionContext, { handler, 
   }
 }
 
+/** The test's `options.transform` of each graded output (the context every assertion of a trial shares). */
+const testTransformed = new WeakMap<AssertionContext, Promise<unknown>>()
+
 /**
  * promptfoo's transforms, the test's `options.transform` then the assertion's
  * own: this assertion grades what they return (text as `output`, any other
  * value as its JSON, and as itself to javascript checks).
  */
 async function transformed(a: Assertion, ctx: AssertionContext): Promise<AssertionContext> {
-  const context = transformContext(ctx.input, ctx.case)
+  const testTransform = ctx.case.promptfoo?.transform
   let value: unknown = ctx.output
-  for (const source of [ctx.case.promptfoo?.transform, a.transform]) {
-    if (typeof source === 'string') value = await transformOutput(source, value, context, ctx.checkTimeoutMs)
+  if (testTransform !== undefined) {
+    // once per graded output, as promptfoo does, not once per assertion (each is a trip to the sandbox)
+    let shared = testTransformed.get(ctx)
+    if (!shared) {
+      shared = transformOutput(testTransform, ctx.output, transformContext(ctx.input, ctx.case), ctx.checkTimeoutMs)
+      testTransformed.set(ctx, shared)
+    }
+    value = await shared
   }
+  if (typeof a.transform === 'string') value = await transformOutput(a.transform, value, transformContext(ctx.input, ctx.case), ctx.checkTimeoutMs)
   return typeof value === 'string' ? { ...ctx, output: value } : { ...ctx, output: JSON.stringify(value) ?? String(value), outputValue: value }
 }
 

@@ -84,7 +84,7 @@ export function formatMetric(kind: 'cost' | 'tokens' | 'latency', value: number)
  * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
  */
 function formatMs(ms: number): string {
-  return `${ms >= 9.5 || ms <= 0 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`
+  return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`
 }
 
 /** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */

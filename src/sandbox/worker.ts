@@ -78,8 +78,8 @@ export function workerMain(
 
   /** What a module exports instead of what was asked, for the reason it is refused. */
   function exportsOf(mod: Record<string, unknown>): string {
-    const names = Object.keys(mod).filter((name) => name !== 'default')
     if (mod.default !== undefined) return `a default of type ${mod.default === null ? 'null' : typeof mod.default}`
+    const names = Object.keys(mod).filter((name) => name !== 'default')
     return names.length > 0 ? `no default, only ${names.join(', ')}` : 'nothing'
   }
 

@@ -4,7 +4,7 @@
  * threshold, assert-set, weight, metric, transforms, and the providers.
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { ConfigError } from '../../../src/errors.js'
@@ -186,6 +186,24 @@ tests:
       ['contains-any', true],
       ['equals', true]
     ])
+  })
+
+  it('runs options.transform once per output, however many assertions grade it', async () => {
+    const config = project({
+      'promptfooconfig.yaml': `
+prompts: ['{{q}}']
+providers: [echo]
+tests:
+  - vars: {q: a}
+    options: {transform: 'file://count.mjs'}
+    assert: [{type: contains, value: A}, {type: icontains, value: a}, {type: equals, value: A}]
+`,
+      'count.mjs':
+        'import { appendFileSync } from "node:fs"\nexport default (output) => { appendFileSync(new URL("calls.txt", import.meta.url), "x"); return output.toUpperCase() }\n'
+    })
+    const { record } = await evaluate(await loadEvalConfig(config), { env: { PATH: process.env.PATH } })
+    expect(record.cases[0]!.assertions.map((a) => a.passed)).toEqual([true, true, true])
+    expect(readFileSync(path.join(path.dirname(config), 'calls.txt'), 'utf8')).toBe('x')
   })
 
   it('gives javascript checks promptfoo’s context: vars, the rendered prompt, and the test with its description and metadata', async () => {
