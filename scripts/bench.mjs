@@ -1,4 +1,4 @@
-// npm run bench [-- --only NAME[,NAME]] [--cases N] [--peer [--peer-dir DIR]]
+// npm run bench [-- --only NAME[,NAME]] [--cases N] [--pairs N] [--peer [--peer-dir DIR]]
 //
 // Scenarios, each run in a fresh Node process that reports its own wall time and
 // peak memory (process.resourceUsage().maxRSS), through the built bundles
@@ -17,7 +17,8 @@
 //   cold     the action bundle from process start to its first case; bundle sizes
 //   agents   10k and 100k cases, string-only (one contains) against structured results
 //            (a module returning {output, toolCalls: 3 calls, usage}, priced by `pricing`)
-//            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory
+//            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory;
+//            with --pairs N, N rounds of the three runs, interleaved, and their medians
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
@@ -557,7 +558,7 @@ const AGENT_RESULT =
   '})\n'
 
 /** Structured results with two trajectory checks per case against plain strings, in the same run of the bench. */
-async function agents(sizes = [10000, 100000]) {
+async function agents(sizes = [10000, 100000], rounds = 1) {
   console.log('\nagents: string-only (contains) vs structured results (+ trajectory:tool-used, trajectory-match), module target')
   results.agents = []
   for (const size of sizes) {
@@ -593,19 +594,38 @@ async function agents(sizes = [10000, 100000]) {
     )
     const threeText = project(size, 'agent.mjs', AGENTS.instant, '{ module: ./agent.mjs }', 64)
     writeFileSync(path.join(threeText, 'cases.jsonl'), `${textLines.join('\n')}\n`)
-    const a = await libRun(path.join(plain, 'evalgate.yml'))
-    const t = await libRun(path.join(threeText, 'evalgate.yml'))
-    const b = await libRun(path.join(structured, 'evalgate.yml'))
-    expectAllPassed(a, size, 'agents (strings)')
-    expectAllPassed(t, size, 'agents (strings, 3 checks)')
-    expectAllPassed(b, size, 'agents (structured)')
-    results.agents.push({ n: size, strings: a, threeChecks: t, structured: b })
+    // rounds of the three runs, interleaved (the order turning each round), medians: one run each says little on a shared machine
+    const runs = { strings: [], threeChecks: [], structured: [] }
+    const configs = { strings: plain, threeChecks: threeText, structured }
+    const order = Object.keys(runs)
+    for (let round = 0; round < rounds; round++) {
+      for (let k = 0; k < order.length; k++) {
+        const which = order[(k + round) % order.length]
+        const r = await libRun(path.join(configs[which], 'evalgate.yml'))
+        expectAllPassed(r, size, `agents (${which})`)
+        runs[which].push(r)
+      }
+    }
+    const mid = (which) => ({
+      processMs: median(runs[which].map((r) => r.processMs)),
+      cpuMs: median(runs[which].map((r) => r.cpuMs)),
+      peakRssMb: median(runs[which].map((r) => r.peakRssMb))
+    })
+    const a = mid('strings')
+    const t = mid('threeChecks')
+    const b = mid('structured')
+    results.agents.push({ n: size, rounds, strings: a, threeChecks: t, structured: b })
     // CPU time (all threads) as well as wall time: on a shared machine it moves less
     const figures = (r) => `${secs(r.processMs)} (CPU ${secs(r.cpuMs)}), peak ${mb(r.peakRssMb)}`
+    const perRound = (x, y) => runs[x].map((r, i) => (r.processMs / runs[y][i].processMs).toFixed(2)).join(' ')
     console.log(`  ${thousands(size).padStart(7)} cases  strings, 1 check: ${figures(a)}  ·  strings, 3 checks: ${figures(t)}`)
     console.log(
       `  ${''.padStart(13)}  structured + contains + 2 trajectory checks: ${figures(b)}  ·  vs 1 check: time ${ratio(b.processMs, a.processMs)}, CPU ${ratio(b.cpuMs, a.cpuMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}  ·  vs 3 checks: time ${ratio(b.processMs, t.processMs)}, CPU ${ratio(b.cpuMs, t.cpuMs)}, memory ${ratio(b.peakRssMb, t.peakRssMb)}`
     )
+    if (rounds > 1)
+      console.log(
+        `  ${''.padStart(13)}  medians of ${rounds} rounds; time ratios by round, vs 1 check: ${perRound('structured', 'strings')}  ·  vs 3 checks: ${perRound('structured', 'threeChecks')}`
+      )
   }
 }
 
@@ -739,17 +759,17 @@ const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARI
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
 if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error(`--cases ${values.cases}: give a whole number > 0`)
+const pairs = values.pairs === undefined ? undefined : Number(values.pairs)
+if (pairs !== undefined && !(Number.isInteger(pairs) && pairs > 0)) throw new Error(`--pairs ${values.pairs}: give a whole number > 0`)
 for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']) {
   if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run bundle first`)
 }
 
 try {
   if (values.before !== undefined) {
-    const pairs = values.pairs === undefined ? 3 : Number(values.pairs)
-    if (!(Number.isInteger(pairs) && pairs > 0)) throw new Error(`--pairs ${values.pairs}: give a whole number > 0`)
     const chosen = values.only ? only : ['instant', 'scale', 'cold']
     for (const name of chosen) if (!(name in BEFORE_AFTER)) throw new Error(`--before: --only ${name}: choose among ${Object.keys(BEFORE_AFTER).join(', ')}`)
-    await beforeAfter(values.before, chosen, pairs, n)
+    await beforeAfter(values.before, chosen, pairs ?? 3, n)
   } else {
     if (only.includes('instant')) await instant(n)
     if (only.includes('latency')) await latency(n)
@@ -757,7 +777,7 @@ try {
     if (only.includes('scale')) await scale(n === undefined ? undefined : [n])
     if (only.includes('action')) await action(n)
     if (only.includes('cold')) await cold()
-    if (only.includes('agents')) await agents(n === undefined ? undefined : [n])
+    if (only.includes('agents')) await agents(n === undefined ? undefined : [n], pairs ?? 1)
     if (values.peer) await peer(n)
   }
 } finally {
