@@ -30,6 +30,10 @@ if (only !== undefined && !folders.includes(only) && !file) {
 const picked = file ? [file[1]] : only === undefined ? folders : [only]
 const mutate = file ? [only] : picked.map((folder) => `src/${folder}/**/*.ts`)
 const name = file ? `${file[1]}-${file[2]}` : (only ?? 'all')
+// EVALGATE_MUTATE_TESTS=a.test.ts,b.test.ts (under __tests__/): only those tests, for a file whose folder's
+// tests are slow to rerun per mutant (stats.ts: every gate and metrics test reaches it). The score is then
+// a lower bound: a mutant the other tests would kill counts as survived.
+const tests = process.env.EVALGATE_MUTATE_TESTS?.split(',').map((t) => `<rootDir>/__tests__/${t.trim()}`)
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -42,7 +46,7 @@ export default {
     // Only the unit tests of the mutated folders: the report, CLI and action tests also reach
     // compare/ through compareRuns, but they test their own code, and would make a run hours long.
     config: {
-      testMatch: picked.map((folder) => `<rootDir>/__tests__/${folder}/**/*.test.ts`),
+      testMatch: tests ?? picked.map((folder) => `<rootDir>/__tests__/${folder}/**/*.test.ts`),
       // Leaves out the interval-coverage simulations (1,000 simulated datasets each, up to a thousand
       // bootstrap resamples per dataset): instrumented, the initial run alone took over 20 minutes, and
       // every mutant of the bootstrap would rerun them. The exact-value tests pin the same code.
