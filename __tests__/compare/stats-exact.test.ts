@@ -315,3 +315,51 @@ describe('quantileOfSorted', () => {
     expect([0.1, 0.2, 0.5, 0.6, 0.8, 0.9, 1].map((p) => quantileOfSorted(values, p, counts, order))).toEqual([2, 3, 3, 4, 4, 5, 5])
   })
 })
+
+describe('the edges the figures above do not reach', () => {
+  it('names the df it refuses', () => {
+    expect(() => tCritical(0)).toThrow('degrees of freedom must be a positive integer, got 0')
+    expect(() => tCritical(2.5)).toThrow('degrees of freedom must be a positive integer, got 2.5')
+  })
+
+  it('measures a spread from two differences', () => {
+    // mean 0.11, sd √0.0002, n 2: 0.11 ± 12.706 · 0.01
+    const [l, u] = pairedMeanCI([0.1, 0.12])!
+    near(l, 0.11 - 12.706204736174698 * 0.01, 1e-11)
+    near(u, 0.11 + 12.706204736174698 * 0.01, 1e-11)
+  })
+
+  it('reads values as sorted when counts come without an order', () => {
+    expect(quantileOfSorted([1, 2, 3, 4], 0.5, Uint32Array.from([0, 0, 0, 9]))).toBe(2)
+  })
+
+  it('takes fewer resamples over many cases: 800 at 25,000 (20 million draws)', () => {
+    const draw = seededUniform(9)
+    const baseline = Array.from({ length: 25_000 }, () => 1 + draw())
+    const current = baseline.map((b) => b * (0.5 + draw()))
+    const ci = pairedBootstrap(baseline, current, totalStatistic)
+    expect(ci).toEqual(pairedBootstrap(baseline, current, totalStatistic, { resamples: 800 }))
+    expect(ci).not.toEqual(pairedBootstrap(baseline, current, totalStatistic, { resamples: 1000 }))
+  })
+
+  it('still gives an interval when exactly 2.5% of resampled baselines are zero, leaving them out', () => {
+    // 40 resamples, so 2.5% is one; found by trying seeds with the plain bootstrap's own count
+    const baseline = Array.from({ length: 12 }, (_, i) => (i < 3 ? 5 : 0))
+    const current = baseline.map((v, i) => v * (1 + i / 10))
+    const zeroBaselines = (seed: number) => {
+      const draw = seededUniform((seed * 0x9e3779b1 + baseline.length) >>> 0)
+      let zeros = 0
+      for (let r = 0; r < 40; r++) if (sum(Array.from({ length: 12 }, () => baseline[Math.floor(draw() * 12)]!)) === 0) zeros++
+      return zeros
+    }
+    const seed = Array.from({ length: 500 }, (_, s) => s + 1).find((s) => zeroBaselines(s) === 1)!
+    expect(seed).toBeDefined()
+    const ci = pairedBootstrap(baseline, current, totalStatistic, { seed, resamples: 40 })
+    expect(ci).not.toBeNull()
+    expect(ci).toEqual(plainBootstrap(baseline, current, sum, seed, 40, 0.95))
+    expect(ci!.every(Number.isFinite)).toBe(true)
+    // one more zero and there is none
+    const seed2 = Array.from({ length: 500 }, (_, s) => s + 1).find((s) => zeroBaselines(s) === 2)!
+    expect(pairedBootstrap(baseline, current, totalStatistic, { seed: seed2, resamples: 40 })).toBeNull()
+  })
+})
