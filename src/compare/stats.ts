@@ -284,6 +284,11 @@ const BOOTSTRAP_DRAWS = 20_000_000
 const BOOTSTRAP_RESAMPLES = 1_000
 const MIN_BOOTSTRAP_RESAMPLES = 200
 
+/** How many resamples the bootstrap takes of n cases by default: 1,000, fewer over many cases (20 million draws at most), never under 200. */
+export function bootstrapResamples(n: number): number {
+  return Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)))
+}
+
 /**
  * A paired percentile-bootstrap 95% interval of statistic(current) /
  * statistic(baseline) − 1: cases are resampled with replacement, each
@@ -317,7 +322,7 @@ export function pairedBootstraps(
   options: BootstrapOptions = {}
 ): ([number, number] | null)[] {
   const n = baseline.length
-  const resamples = options.resamples ?? Math.max(MIN_BOOTSTRAP_RESAMPLES, Math.min(BOOTSTRAP_RESAMPLES, Math.floor(BOOTSTRAP_DRAWS / n)))
+  const resamples = options.resamples ?? bootstrapResamples(n)
   const level = options.level ?? 0.95
   const seed = (options.seed ?? 1) * 0x9e3779b1 + n
   const needsOrder = statistics.some((s) => s.ordered ?? true)
