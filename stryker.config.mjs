@@ -73,6 +73,7 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   // the sandbox needs the sources, the tests and their fixtures, not the bundle or the examples
   ignorePatterns: ['dist', 'coverage', 'reports', '.evalgate'],
-  tempDirName: '.stryker-tmp',
+  // one per run name: runs of different files may go on side by side
+  tempDirName: `.stryker-tmp/${name}`,
   thresholds: { high: 95, low: 85, break: null }
 }

@@ -12930,7 +12930,7 @@ const trajectoryMatch = {
             ];
             fact = parts.join('; ');
         }
-        return trajectory_conclude({ holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
+        return trajectory_conclude({ holds: m.holds, fact, expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
     }
 };
 function referenceOf(a) {

@@ -32628,7 +32628,7 @@ const trajectoryMatch = {
             ];
             fact = parts.join('; ');
         }
-        return conclude({ holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
+        return conclude({ holds: m.holds, fact, expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
     }
 };
 function referenceOf(a) {

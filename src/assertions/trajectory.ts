@@ -413,7 +413,7 @@ const trajectoryMatch: AssertionHandler = {
       fact = parts.join('; ')
     }
     return conclude(
-      { holds: m.holds, fact, expected: () => `expected a ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` },
+      { holds: m.holds, fact, expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` },
       negated,
       calls
     )
