@@ -7,6 +7,7 @@
 //   EVALGATE_MUTATE=src/compare/gate.ts nice -n 19 npm run mutate    (one file, its folder's tests)
 // Each writes reports/mutation/<name>.json, .html and <name>-incremental.json (name: the folder, or
 // folder-file). Without EVALGATE_MUTATE both folders are mutated against both test folders in one run.
+// The scores of every report so far, per file and per folder: node scripts/mutation-table.mjs
 // Lines of a file: add `-- --mutate src/compare/stats.ts:69-98` (keep EVALGATE_MUTATE for the tests).
 // Every file of a folder, one run each (each run finishes and keeps its own results):
 //   for f in src/assertions/*.ts; do EVALGATE_MUTATE=$f nice -n 19 npm run mutate -- --ignoreStatic; done
