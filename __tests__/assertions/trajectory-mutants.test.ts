@@ -237,13 +237,6 @@ const toolUsedRows: Row[] = [
     'lookup_order was called 2 times, allowed fewer than 2: lookup_order → lookup_order → refund'
   ],
   [
-    'not-, min 0 holds whatever happens',
-    { type: 'not-trajectory:tool-used', value: { name: 'refund', min: 0 } },
-    T1,
-    false,
-    'refund was called 1 time, allowed never satisfiable: lookup_order → refund'
-  ],
-  [
     'not-, max 0 kept',
     { type: 'not-trajectory:tool-used', value: { name: 'refund', max: 0 } },
     [L],
@@ -432,13 +425,6 @@ const stepRows: Row[] = [
   ],
   ['not-, min 1 met', { type: 'not-trajectory:step-count', value: { min: 1 } }, T1, false, '2 tool calls, allowed 0 tool calls: lookup_order → refund'],
   [
-    'not-, min 0 always met',
-    { type: 'not-trajectory:step-count', value: { min: 0 } },
-    T1,
-    false,
-    '2 tool calls, allowed never satisfiable tool calls: lookup_order → refund'
-  ],
-  [
     'not-, min 3 met',
     { type: 'not-trajectory:step-count', value: { min: 3 } },
     T2,
@@ -616,5 +602,35 @@ describe('toolCallF1', () => {
   it('is 0 when only one side is empty', () => {
     expect(toolCallF1(['refund'], [])).toEqual({ f1: 0, precision: 0, recall: 0 })
     expect(toolCallF1([], ['refund'])).toEqual({ f1: 0, precision: 0, recall: 0 })
+  })
+})
+
+describe('a negated check that could never pass', () => {
+  it('is refused: a range of min 0 and no max holds for every count', () => {
+    const why = (type: string) =>
+      `${type} can never pass: every count is at least 0, so the range {min: 0} with no max always holds; give a max, or a min above 0`
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: { name: 'refund', min: 0 } })).toBe(why('not-trajectory:tool-used'))
+    expect(
+      validateAssertion({
+        type: 'not-trajectory:tool-used',
+        value: [
+          { name: 'refund', min: 0 },
+          { name: 'lookup_order', min: 0 }
+        ]
+      })
+    ).toBe(why('not-trajectory:tool-used'))
+    expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0 } })).toBe(why('not-trajectory:step-count'))
+    expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0, name: 'refund' } })).toBe(why('not-trajectory:step-count'))
+  })
+
+  it('is not refused when it can pass: unnegated, with a max, a min above 0, or another entry that can be out of range', () => {
+    expect(validateAssertion({ type: 'trajectory:tool-used', value: { name: 'refund', min: 0 } })).toBeUndefined()
+    expect(validateAssertion({ type: 'trajectory:step-count', value: { min: 0 } })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: { name: 'refund', max: 0 } })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: { name: 'refund', min: 0, max: 2 } })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: [{ name: 'refund', min: 0 }, 'lookup_order'] })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: 'refund' })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0, max: 3 } })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 1 } })).toBeUndefined()
   })
 })

@@ -12653,10 +12653,18 @@ function rangeText({ min, max }) {
         return max === 0 ? '0' : `at most ${max}`;
     return min === max ? `exactly ${min}` : `${min} to ${max}`;
 }
+/** A range every count is in (min 0, no max): under `not-` it could never pass, so validation refuses it there. */
+function everyCount({ min, max }) {
+    return (min ?? 0) === 0 && max === undefined;
+}
+function alwaysHolds(type) {
+    return `${type} can never pass: every count is at least 0, so the range {min: 0} with no max always holds; give a max, or a min above 0`;
+}
 function notRangeText({ min, max }) {
     const low = min ?? 0;
+    // low is at least 1 without a max: validation refuses the range that holds for every count under not-
     if (max === undefined)
-        return low <= 1 ? (low === 0 ? 'never satisfiable' : '0') : `fewer than ${low}`;
+        return low === 1 ? '0' : `fewer than ${low}`;
     if (low === 0)
         return `more than ${max}`;
     return `fewer than ${low} or more than ${max}`;
@@ -12700,6 +12708,8 @@ const toolUsed = {
             else if (!isName(entry))
                 return `${a.type} needs tool names, got ${kindOf(entry)}`;
         }
+        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+            return alwaysHolds(a.type);
         return undefined;
     },
     run(a, ctx, negated) {
@@ -12822,7 +12832,7 @@ const stepCount = {
             return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
         if (v.name !== undefined && !isName(v.name))
             return `${a.type} \`name\` must be a tool name`;
-        return rangeProblem(a.type, v);
+        return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
     },
     run(a, ctx, negated) {
         const calls = callsOf(ctx);
@@ -12930,7 +12940,12 @@ const trajectoryMatch = {
             ];
             fact = parts.join('; ');
         }
-        return trajectory_conclude({ holds: m.holds, fact, expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` }, negated, calls);
+        return trajectory_conclude({
+            holds: m.holds,
+            fact,
+            expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`,
+            expectedNot: () => `expected no ${mode} match of ${reference}`
+        }, negated, calls);
     }
 };
 function referenceOf(a) {

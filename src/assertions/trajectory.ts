@@ -94,9 +94,19 @@ function rangeText({ min, max }: Range): string {
   return min === max ? `exactly ${min}` : `${min} to ${max}`
 }
 
+/** A range every count is in (min 0, no max): under `not-` it could never pass, so validation refuses it there. */
+function everyCount({ min, max }: Range): boolean {
+  return (min ?? 0) === 0 && max === undefined
+}
+
+function alwaysHolds(type: string): string {
+  return `${type} can never pass: every count is at least 0, so the range {min: 0} with no max always holds; give a max, or a min above 0`
+}
+
 function notRangeText({ min, max }: Range): string {
   const low = min ?? 0
-  if (max === undefined) return low <= 1 ? (low === 0 ? 'never satisfiable' : '0') : `fewer than ${low}`
+  // low is at least 1 without a max: validation refuses the range that holds for every count under not-
+  if (max === undefined) return low === 1 ? '0' : `fewer than ${low}`
   if (low === 0) return `more than ${max}`
   return `fewer than ${low} or more than ${max}`
 }
@@ -145,6 +155,7 @@ const toolUsed: AssertionHandler = {
         if (problem) return problem
       } else if (!isName(entry)) return `${a.type} needs tool names, got ${kindOf(entry)}`
     }
+    if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry)))) return alwaysHolds(a.type)
     return undefined
   },
   run(a, ctx, negated) {
@@ -281,7 +292,7 @@ const stepCount: AssertionHandler = {
     const v = a.value
     if (!isRecord(v) || (v.min === undefined && v.max === undefined)) return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`
     if (v.name !== undefined && !isName(v.name)) return `${a.type} \`name\` must be a tool name`
-    return rangeProblem(a.type, v)
+    return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined)
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
@@ -413,7 +424,12 @@ const trajectoryMatch: AssertionHandler = {
       fact = parts.join('; ')
     }
     return conclude(
-      { holds: m.holds, fact, expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`, expectedNot: () => `expected no ${mode} match of ${reference}` },
+      {
+        holds: m.holds,
+        fact,
+        expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`,
+        expectedNot: () => `expected no ${mode} match of ${reference}`
+      },
       negated,
       calls
     )
