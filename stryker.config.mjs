@@ -73,8 +73,9 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${name}.html` },
   jsonReporter: { fileName: `reports/mutation/${name}.json` },
   // the sandbox needs the sources, the tests and their fixtures, not the bundle or the examples
-  ignorePatterns: ['dist', 'coverage', 'reports', '.evalgate'],
-  // one per run name: runs of different files may go on side by side
+  // (nor other runs' temp dirs: runs of different files may go on side by side)
+  ignorePatterns: ['dist', 'coverage', 'reports', '.evalgate', '.stryker-tmp'],
+  // one per run name, so that runs of different files may go on side by side
   tempDirName: `.stryker-tmp/${name}`,
   thresholds: { high: 95, low: 85, break: null }
 }
