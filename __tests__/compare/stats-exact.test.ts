@@ -186,6 +186,12 @@ describe('pairedMeanCI at another level', () => {
   })
 })
 
+/** The cases each resample picks, in draw order: seededUniform's draws, the seed mixed with n as pairedBootstraps documents. */
+function resampledCases(n: number, seed: number, resamples: number): number[][] {
+  const draw = seededUniform((seed * 0x9e3779b1 + n) >>> 0)
+  return Array.from({ length: resamples }, () => Array.from({ length: n }, () => Math.floor(draw() * n)))
+}
+
 /**
  * The bootstrap written out: resample the cases with seededUniform's draws
  * (the seed mixed with n as pairedBootstraps documents), take the statistic of
@@ -199,12 +205,9 @@ function plainBootstrap(
   resamples: number,
   level: number
 ): [number, number] | null {
-  const n = baseline.length
-  const draw = seededUniform((seed * 0x9e3779b1 + n) >>> 0)
   const changes: number[] = []
   let undefinedRatios = 0
-  for (let r = 0; r < resamples; r++) {
-    const picked = Array.from({ length: n }, () => Math.floor(draw() * n))
+  for (const picked of resampledCases(baseline.length, seed, resamples)) {
     const before = statistic(picked.map((i) => baseline[i]!))
     if (before <= 0) undefinedRatios++
     else changes.push(statistic(picked.map((i) => current[i]!)) / before - 1)
@@ -261,42 +264,14 @@ describe('pairedBootstrap against the bootstrap written out', () => {
   it('gives no interval when more than 2.5% of resampled baselines are zero, and one at fewer', () => {
     // one case of 40 carries the whole baseline: a resample misses it with probability (39/40)^40 ≈ 36%
     const sparse = Array.from({ length: 40 }, (_, i) => (i === 0 ? 10 : 0))
-    expect(
-      pairedBootstrap(
-        sparse,
-        sparse.map((v) => v + 1),
-        totalStatistic,
-        { resamples: 400 }
-      )
-    ).toBeNull()
-    expect(
-      plainBootstrap(
-        sparse,
-        sparse.map((v) => v + 1),
-        sum,
-        1,
-        400,
-        0.95
-      )
-    ).toBeNull()
+    const sparseNow = sparse.map((v) => v + 1)
+    expect(pairedBootstrap(sparse, sparseNow, totalStatistic, { resamples: 400 })).toBeNull()
+    expect(plainBootstrap(sparse, sparseNow, sum, 1, 400, 0.95)).toBeNull()
     // four cases of 40 carry it: missed by ~1.5% of resamples, and those are left out of the percentiles
     const fewer = Array.from({ length: 40 }, (_, i) => (i < 4 ? 10 : 0))
-    const ci = pairedBootstrap(
-      fewer,
-      fewer.map((v) => 2 * v),
-      totalStatistic,
-      { resamples: 400 }
-    )
-    expect(ci).toEqual(
-      plainBootstrap(
-        fewer,
-        fewer.map((v) => 2 * v),
-        sum,
-        1,
-        400,
-        0.95
-      )
-    )
+    const fewerNow = fewer.map((v) => 2 * v)
+    const ci = pairedBootstrap(fewer, fewerNow, totalStatistic, { resamples: 400 })
+    expect(ci).toEqual(plainBootstrap(fewer, fewerNow, sum, 1, 400, 0.95))
     expect(ci).toEqual([1, 1])
   })
 })
@@ -342,12 +317,7 @@ describe('the edges the figures above do not reach', () => {
     // 40 resamples, so 2.5% is one; found by trying seeds with the plain bootstrap's own count
     const baseline = Array.from({ length: 12 }, (_, i) => (i < 3 ? 5 : 0))
     const current = baseline.map((v, i) => v * (1 + i / 10))
-    const zeroBaselines = (seed: number) => {
-      const draw = seededUniform((seed * 0x9e3779b1 + baseline.length) >>> 0)
-      let zeros = 0
-      for (let r = 0; r < 40; r++) if (sum(Array.from({ length: 12 }, () => baseline[Math.floor(draw() * 12)]!)) === 0) zeros++
-      return zeros
-    }
+    const zeroBaselines = (seed: number) => resampledCases(baseline.length, seed, 40).filter((picked) => sum(picked.map((i) => baseline[i]!)) === 0).length
     const seed = Array.from({ length: 500 }, (_, s) => s + 1).find((s) => zeroBaselines(s) === 1)!
     expect(seed).toBeDefined()
     const ci = pairedBootstrap(baseline, current, totalStatistic, { seed, resamples: 40 })
