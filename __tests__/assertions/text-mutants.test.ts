@@ -97,3 +97,27 @@ describe('the i… variants lower-case both sides (promptfoo does): "ß" is not 
     expect((await grade(a, output)).passed).toBe(pass)
   })
 })
+
+describe('equals with a mapping or list compares JSON', () => {
+  it('passes on the same JSON in another key order, and says so', async () => {
+    const r = await grade({ type: 'equals', value: { a: 1, b: [2] } }, '{"b":[2],"a":1}')
+    expect([r.passed, r.reason]).toEqual([true, 'output equals the JSON {"a":1,"b":[2]}'])
+  })
+
+  it('fails naming the first difference, and on a key the value does not have', async () => {
+    const r = await grade({ type: 'equals', value: { a: 1 } }, '{"a":2}')
+    expect([r.passed, r.reason]).toEqual([false, 'expected output to equal the JSON {"a":1} (/a is 2, expected 1), got: "{\\"a\\":2}"'])
+    expect((await grade({ type: 'equals', value: { a: 1 } }, '{"a":1,"extra":2}')).passed).toBe(false)
+  })
+
+  it('fails an output that is not JSON, saying why', async () => {
+    const r = await grade({ type: 'equals', value: { a: 1 } }, 'not json')
+    expect(r.passed).toBe(false)
+    expect(r.reason).toMatch(/^expected output to equal the JSON \{"a":1\} \(not valid JSON: .*\), got: "not json"$/)
+  })
+
+  it('under not- fails on the same JSON', async () => {
+    const r = await grade({ type: 'not-equals', value: [1, 2] }, '[1,2]')
+    expect([r.passed, r.reason]).toEqual([false, 'expected output not to equal the JSON [1,2], got: "[1,2]"'])
+  })
+})
