@@ -238,7 +238,7 @@ describe('calls read from the output', () => {
     expect(plain.error).toBeUndefined()
     const negated = await check(output, `not-${FUNCTION_CALL}`)
     expect(negated).toMatchObject({ passed: true, score: 1 })
-    expect(negated.reason).toBe(`expected no valid tool calls: no tool calls, and the output is not JSON (${why})`)
+    expect(negated.reason).toBe(`no valid tool calls: no tool calls, and the output is not JSON (${why})`)
   })
 })
 

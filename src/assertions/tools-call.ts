@@ -72,7 +72,8 @@ const validToolsCall: AssertionHandler = {
     try {
       calls = callsToCheck(ctx)
     } catch (err) {
-      return { pass: false, score: 0, reason: `expected ${negated ? 'no ' : ''}valid tool calls: ${errorMessage(err)}` }
+      // no calls to check: a failure unnegated, and under not- a pass whose reason states the fact
+      return { pass: false, score: 0, reason: `${negated ? 'no valid tool calls' : 'expected valid tool calls'}: ${errorMessage(err)}` }
     }
     const schemas = toolSchemas(tools)
     const problems = calls.map((c) => callProblem(c, schemas)).filter((p): p is string => p !== undefined)
