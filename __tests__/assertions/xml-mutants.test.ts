@@ -270,3 +270,13 @@ describe('contains-xml', () => {
     expect((await grade(containsXml('a.b'), `x <a t="1>2" u='/'><b k="v"/></a> y`)).passed).toBe(true)
   })
 })
+
+describe('a document without a root element', () => {
+  it('is not well-formed XML, in saxes’s words: empty, blank, or only a declaration or comment', async () => {
+    for (const output of ['', '  ', '<?xml version="1.0"?>', '<!-- c -->']) {
+      const r = await grade({ type: 'is-xml' }, output)
+      expect(r.passed).toBe(false)
+      expect(r.reason).toMatch(/^expected output to be well-formed XML \(1:\d+: document must contain a root element\.\), got: /)
+    }
+  })
+})

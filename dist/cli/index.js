@@ -13055,7 +13055,8 @@ function parseXml({ SaxesParser }, text) {
         // saxes prefixes its messages with the position: "1:8: text data outside of root node."
         return { ok: false, error: err.message };
     }
-    return roots.length ? { ok: true, roots } : { ok: false, error: 'no root element' };
+    // saxes refuses a document without a root element itself ("document must contain a root element")
+    return { ok: true, roots };
 }
 /** Whether a dotted path ("root.child", "root.item.1.name") names an element under these roots. */
 function hasPath(roots, path) {
@@ -13124,7 +13125,7 @@ function candidates(text) {
     const stack = [];
     for (const m of text.matchAll(MARKUP)) {
         const name = m[1];
-        if (name === undefined || !NAME_START.test(name.replace(/^\//, '')[0] ?? ''))
+        if (name === undefined || !NAME_START.test(name[0]))
             continue;
         const tag = m[0];
         const start = m.index;

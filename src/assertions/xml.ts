@@ -77,7 +77,8 @@ function parseXml({ SaxesParser }: Saxes, text: string): Parsed {
     // saxes prefixes its messages with the position: "1:8: text data outside of root node."
     return { ok: false, error: (err as Error).message }
   }
-  return roots.length ? { ok: true, roots } : { ok: false, error: 'no root element' }
+  // saxes refuses a document without a root element itself ("document must contain a root element")
+  return { ok: true, roots }
 }
 
 /** Whether a dotted path ("root.child", "root.item.1.name") names an element under these roots. */
@@ -149,7 +150,7 @@ function candidates(text: string): Array<{ start: number; end: number }> {
   const stack: Array<{ name: string; start: number }> = []
   for (const m of text.matchAll(MARKUP)) {
     const name = m[1]
-    if (name === undefined || !NAME_START.test(name.replace(/^\//, '')[0] ?? '')) continue
+    if (name === undefined || !NAME_START.test(name[0]!)) continue
     const tag = m[0]
     const start = m.index
     if (tag.startsWith('</')) {
