@@ -271,4 +271,12 @@ describe('carryTrend: a run carries its baseline trend plus the baseline figures
     expect(trend[0]!.sha).toBe('s1')
     expect(trend.at(-1)).toEqual({ sha: 'basesha', createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore })
   })
+
+  it('starts from the baseline alone when the baseline carries no trend (a record from before trends)', () => {
+    const baseline = makeRun([makeCase('a')])
+    delete baseline.trend
+    expect(carryTrend(baseline)).toEqual([
+      { sha: baseline.git.sha, createdAt: baseline.createdAt, passRate: baseline.summary.passRate, meanScore: baseline.summary.meanScore }
+    ])
+  })
 })
