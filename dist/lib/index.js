@@ -29196,10 +29196,9 @@ function loadHtml() {
 function isElement(node) {
     return 'tagName' in node;
 }
+/** A node's children; not a <template>'s content: a written <template> is itself an HTML element, found before its content would be. */
 function childrenOf(node) {
-    const kids = 'childNodes' in node ? node.childNodes : [];
-    // a <template>'s children live in its content fragment
-    return isElement(node) && node.tagName === 'template' ? [...kids, ...node.content.childNodes] : kids;
+    return 'childNodes' in node ? node.childNodes : [];
 }
 /** Every element under `root`, walked without recursion: outputs can nest deeper than the call stack. */
 function* html_elements(root) {
@@ -29226,13 +29225,12 @@ function notHtml({ parse5, known }, output) {
     if (/^<\?xml/i.test(text))
         return 'it is XML, not HTML';
     const doc = parse5.parse(text, { sourceCodeLocationInfo: true });
+    // parse5 always builds an <html>; text outside every tag (a table's stray text too) lands in the <body> the
+    // parser implied: HTML's parsing rules move non-whitespace text before, in or after <head> into <body>, so
+    // the document, <html> and <head> hold whitespace at most. Inside a <body> the output wrote itself, text is content.
     const root = doc.childNodes.find(isElement);
-    const head = root?.childNodes.find((n) => isElement(n) && n.tagName === 'head');
-    const body = root?.childNodes.find((n) => isElement(n) && n.tagName === 'body');
-    // text outside every tag lands in the <html>, <head> or <body> the parser implied (a table's stray text too);
-    // inside a <body> the output wrote itself, text is content
-    const implied = [root, head, body].filter((e) => e !== undefined && e.sourceCodeLocation == null);
-    if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes)))
+    const body = root.childNodes.find((n) => isElement(n) && n.tagName === 'body');
+    if (body && body.sourceCodeLocation == null && hasText(body.childNodes))
         return 'it has text outside the HTML tags';
     for (const e of html_elements(doc))
         if (isWrittenHtmlElement(known, e))

@@ -28,10 +28,9 @@ function isElement(node: Node): node is Element {
   return 'tagName' in node
 }
 
+/** A node's children; not a <template>'s content: a written <template> is itself an HTML element, found before its content would be. */
 function childrenOf(node: Node): Node[] {
-  const kids = 'childNodes' in node ? (node as ParentNode).childNodes : []
-  // a <template>'s children live in its content fragment
-  return isElement(node) && node.tagName === 'template' ? [...kids, ...(node as DefaultTreeAdapterMap['template']).content.childNodes] : kids
+  return 'childNodes' in node ? (node as ParentNode).childNodes : []
 }
 
 /** Every element under `root`, walked without recursion: outputs can nest deeper than the call stack. */
@@ -59,13 +58,12 @@ function notHtml({ parse5, known }: Html, output: string): string | undefined {
   if (text === '') return 'the output is empty'
   if (/^<\?xml/i.test(text)) return 'it is XML, not HTML'
   const doc = parse5.parse(text, { sourceCodeLocationInfo: true })
-  const root = doc.childNodes.find(isElement)
-  const head = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'head')
-  const body = root?.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'body')
-  // text outside every tag lands in the <html>, <head> or <body> the parser implied (a table's stray text too);
-  // inside a <body> the output wrote itself, text is content
-  const implied = [root, head, body].filter((e): e is Element => e !== undefined && e.sourceCodeLocation == null)
-  if (hasText(doc.childNodes) || implied.some((e) => hasText(e.childNodes))) return 'it has text outside the HTML tags'
+  // parse5 always builds an <html>; text outside every tag (a table's stray text too) lands in the <body> the
+  // parser implied: HTML's parsing rules move non-whitespace text before, in or after <head> into <body>, so
+  // the document, <html> and <head> hold whitespace at most. Inside a <body> the output wrote itself, text is content.
+  const root = doc.childNodes.find(isElement)!
+  const body = root.childNodes.find((n): n is Element => isElement(n) && n.tagName === 'body')
+  if (body && body.sourceCodeLocation == null && hasText(body.childNodes)) return 'it has text outside the HTML tags'
   for (const e of elements(doc)) if (isWrittenHtmlElement(known, e)) return undefined
   return 'it has no HTML element'
 }
