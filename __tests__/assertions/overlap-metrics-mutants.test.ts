@@ -127,3 +127,11 @@ describe('METEOR', () => {
     expect(meteor(words('a b'), [])).toBe(0)
   })
 })
+
+describe('bleu with no match at an order', () => {
+  it('is 0, not NaN, for a candidate shorter than maxN (its longer orders have no n-grams at all)', () => {
+    expect(bleu(['a', 'b'], [['c', 'd']])).toBe(0)
+    expect(bleu(['a', 'b'], [['a', 'b']])).toBe(0)
+    expect(bleu(['a', 'b'], [['a', 'b']], 2)).toBe(1)
+  })
+})
