@@ -15,3 +15,13 @@ export function makeContext(output: string, overrides: Partial<AssertionContext>
 export function grade(a: Assertion, output: string, overrides: Partial<AssertionContext> = {}): Promise<AssertionResult> {
   return evaluateAssertion(a, makeContext(output, overrides))
 }
+
+/** JSON.parse's own message for `text` (which reasons quote); throws if the text parses. */
+export function parseError(text: string): string {
+  try {
+    JSON.parse(text)
+  } catch (err) {
+    return (err as Error).message
+  }
+  throw new Error(`${text} parsed`)
+}

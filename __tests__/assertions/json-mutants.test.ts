@@ -7,19 +7,9 @@ import { describe, expect, it } from '@jest/globals'
 import { validateAssertion } from '../../src/assertions/index.js'
 import { jsonDifference } from '../../src/assertions/json.js'
 import type { Assertion } from '../../src/types.js'
-import { grade } from './helpers.js'
+import { grade, parseError } from './helpers.js'
 
 const person = { type: 'object', required: ['name'], properties: { name: { type: 'string' } } }
-
-/** JSON.parse's own message for `text`, which the reasons quote. */
-function parseError(text: string): string {
-  try {
-    JSON.parse(text)
-  } catch (err) {
-    return (err as Error).message
-  }
-  throw new Error(`${text} parsed`)
-}
 
 describe('is-json', () => {
   it('says whether a schema was checked', async () => {

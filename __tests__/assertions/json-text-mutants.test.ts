@@ -4,16 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { parseOutputJson, scanJson } from '../../src/assertions/json-text.js'
-
-/** The message JSON.parse gives for a text, as the reasons quote it. */
-function parseError(text: string): string {
-  try {
-    JSON.parse(text)
-  } catch (err) {
-    return (err as Error).message
-  }
-  throw new Error(`${text} parsed`)
-}
+import { parseError } from './helpers.js'
 
 describe('parseOutputJson', () => {
   it('the whole output when it is JSON, fences or not inside it', () => {
