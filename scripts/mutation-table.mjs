@@ -14,13 +14,16 @@ const reports = readdirSync(dir)
   .map((f) => path.join(dir, f))
   .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
 
+const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored']
+const zero = () => Object.fromEntries(STATUSES.map((status) => [status, 0]))
+
 const files = new Map()
 for (const report of reports) {
   const { files: measured } = JSON.parse(readFileSync(report, 'utf8'))
   for (const [file, { mutants }] of Object.entries(measured)) {
-    const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 }
+    const count = zero()
     for (const m of mutants) if (m.status in count) count[m.status]++
-    files.set(file.replace(/^src\//, ''), { ...count, report: path.basename(report) })
+    files.set(file.replace(/^src\//, ''), count)
   }
 }
 
@@ -35,8 +38,8 @@ const folders = new Map()
 for (const [file, c] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
   console.log(row(file, c))
   const folder = file.split('/')[0]
-  const sum = folders.get(folder) ?? { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0, files: 0 }
-  for (const k of ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored']) sum[k] += c[k]
+  const sum = folders.get(folder) ?? { ...zero(), files: 0 }
+  for (const status of STATUSES) sum[status] += c[status]
   sum.files++
   folders.set(folder, sum)
 }
