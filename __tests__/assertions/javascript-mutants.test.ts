@@ -32,9 +32,24 @@ describe('function bodies', () => {
     expect((await grade(js('const a = "x"\n\noutput === a\n'), 'x')).passed).toBe(true)
   })
 
-  it('takes the shortest tail that is one expression', async () => {
+  it('takes the longest tail that is one expression, as JavaScript reads a line that goes on', async () => {
     // "b" alone is an expression, but "const a = 1; a +" does not compile: the tail is "a +\nb"
     expect((await grade(js('const a = 0.25; const b = 0.5\na +\nb'), 'x')).score).toBe(0.75)
+    // "- 3 > 0" alone is an expression too, and compiles after "…\ntotal\n": JavaScript reads `total - 3 > 0`
+    expect((await grade(js('const total = output.length\ntotal\n  - 3 > 0'), 'hello')).passed).toBe(true)
+    expect((await grade(js('const total = output.length\ntotal\n  - 3 > 0'), 'abc')).passed).toBe(false)
+  })
+
+  it('a statement end at the very start counts: an empty statement, then the expression', async () => {
+    expect(await grade(js(';output === "x"'), 'x')).toMatchObject({ passed: true, reason: 'check `;output === "x"` passed (returned true)' })
+  })
+
+  it('a source with blank space around it is the same check, and named without it', async () => {
+    expect(await grade(js('  output === "x";  \n'), 'x')).toMatchObject({ passed: true, reason: 'check `output === "x";` passed (returned true)' })
+    expect(await grade(js('\n  const n = output.length;\n  n === 1\n'), 'x')).toMatchObject({
+      passed: true,
+      reason: 'check `const n = output.length; n === 1` passed (returned true)'
+    })
   })
 
   it('runs a body without a final expression as written', async () => {
@@ -49,7 +64,8 @@ describe('function bodies', () => {
   it('looks for the final expression among the last 200 statement ends only', async () => {
     const expression = Array.from({ length: 201 }, () => 'true').join(' &&\n')
     expect((await grade(js(`const x = 1; ${expression}`), 'x')).passed).toBe(false)
-    const shorter = Array.from({ length: 199 }, () => 'true').join(' &&\n')
+    // 199 newlines and the semicolon: exactly 200 ends, the first of them the one that works
+    const shorter = Array.from({ length: 200 }, () => 'true').join(' &&\n')
     expect((await grade(js(`const x = 1; ${shorter}`), 'x')).passed).toBe(true)
   })
 
@@ -70,6 +86,11 @@ describe('validation', () => {
     expect(validateAssertion(js(' \n '))).toBe('javascript has an empty `value`; write an expression of `output`, e.g. output.includes("Paris")')
     expect(validateAssertion(js('output.includes('))).toBe('javascript `value` does not compile: Unexpected token \'}\' in "output.includes("')
     expect(validateAssertion(js(`${'x'.repeat(130)} +`))).toMatch(/^javascript `value` does not compile: Unexpected token '}' in "x{120}…"$/)
+    // output, input and context are the function's parameters: a body cannot declare them again
+    expect(validateAssertion(js('const context = 1; output.length > context'))).toBe(
+      'javascript `value` does not compile: Identifier \'context\' has already been declared in "const context = 1; output.length > context"'
+    )
+    expect(validateAssertion(js('let input = 1\ninput'))).toMatch(/^javascript `value` does not compile: Identifier 'input' has already been declared/)
   })
 
   it('a file must be a path to a file; its value may be anything', () => {
@@ -77,6 +98,14 @@ describe('validation', () => {
     const file = moduleFile('ok.mjs', 'export default () => true\n')
     expect(validateAssertion({ type: 'javascript', file, value: 42 })).toBeUndefined()
     expect(validateAssertion({ type: 'javascript', file })).toBeUndefined()
+  })
+
+  it('with a file, a function is refused as the value: the parameter goes to the sandbox as data', async () => {
+    const file = moduleFile('fn.mjs', 'export default () => true\n')
+    const a: Assertion = { type: 'javascript', file, value: () => true }
+    const refusal = "javascript `value` with a `file` is the check's parameter, passed to it as data: give data, or drop `file` to run the function itself"
+    expect(validateAssertion(a)).toBe(refusal)
+    expect(await grade(a, 'x')).toMatchObject({ passed: false, reason: `invalid assertion: ${refusal}` })
   })
 
   it('accepts a function, and a threshold in [0, 1]', () => {
@@ -214,7 +243,7 @@ describe('failures', () => {
     ).toMatchObject({ passed: false, error: 'returned a score that is not a finite number (Infinity)' })
   })
 
-  it('a file check is given the value, even a function-valued file assertion runs the file', async () => {
+  it('a file check is given the value', async () => {
     const file = moduleFile('value.mjs', 'export default (output, context, value) => value === 3\n')
     expect((await grade({ type: 'javascript', file, value: 3 }, 'x')).passed).toBe(true)
     expect((await grade({ type: 'javascript', file, value: 4 }, 'x')).passed).toBe(false)

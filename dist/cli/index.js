@@ -10569,15 +10569,17 @@ const LABEL_CHARS = 60;
 /** Statement ends tried when looking for a body's final expression (the source's last ones). */
 const MAX_SPLITS = 200;
 const AsyncFunction = (async () => { }).constructor;
-function compiles(body) {
+/** Why a function body of (output, input, context) does not compile, or undefined when it does. */
+function compileError(body) {
     try {
         new AsyncFunction('output', 'input', 'context', body);
-        return true;
+        return undefined;
     }
-    catch {
-        return false;
+    catch (err) {
+        return (0,errors/* errorMessage */.gJ)(err);
     }
 }
+const compiles = (body) => compileError(body) === undefined;
 const returning = (expression) => `return (${expression}\n)`;
 /**
  * The function body a check's source runs as, of (output, input, context). An
@@ -10591,30 +10593,24 @@ function functionBody(source) {
     const trimmed = source.trim().replace(/;+$/, '');
     if (compiles(returning(trimmed)))
         return returning(trimmed);
-    if (!compiles(trimmed))
-        throw new SyntaxError(syntaxError(trimmed));
+    const problem = compileError(trimmed);
+    if (problem !== undefined)
+        throw new SyntaxError(problem);
     const ends = [];
-    for (let i = trimmed.length - 1; i > 0 && ends.length < MAX_SPLITS; i--)
+    for (let i = trimmed.length - 1; i >= 0 && ends.length < MAX_SPLITS; i--)
         if (trimmed[i] === ';' || trimmed[i] === '\n')
             ends.push(i);
-    // the shortest tail that is one expression, after statements that compile by themselves
-    for (const end of ends) {
+    // the longest tail that is one expression, after statements that compile by themselves: a line
+    // that goes on with an operator (`total\n  - limit > 0`) belongs to the expression it continues,
+    // as JavaScript reads it, and is not an expression (`-limit > 0`) of its own
+    for (const end of ends.reverse()) {
         const statements = trimmed.slice(0, end + 1);
         const tail = trimmed.slice(end + 1);
-        if (tail.trim() === '' || !compiles(returning(tail)) || !compiles(statements))
+        if (!compiles(returning(tail)) || !compiles(statements))
             continue;
         return `${statements}\n${returning(tail)}`;
     }
     return trimmed;
-}
-function syntaxError(body) {
-    try {
-        new AsyncFunction('output', 'input', 'context', body);
-        return 'does not compile';
-    }
-    catch (err) {
-        return (0,errors/* errorMessage */.gJ)(err);
-    }
 }
 /** Function bodies by source: datasets repeat the same check across cases and trials. */
 const bodies = new Map();
@@ -10696,7 +10692,7 @@ async function runCheck(a, ctx) {
     const context = contextOf(ctx);
     // a promptfoo transform may have made the output an object: the check sees that object
     const output = (ctx.outputValue ?? ctx.output);
-    if (typeof a.value === 'function' && a.file === undefined) {
+    if (typeof a.value === 'function') {
         try {
             return { ok: true, value: gradable(await a.value(output, context)) };
         }
@@ -10712,14 +10708,14 @@ async function runCheck(a, ctx) {
 function scoreNote(score, threshold) {
     return `score ${score}, threshold ${threshold}`;
 }
-const nonFinite = (score) => `returned a score that is not a finite number (${score})`;
+const nonFinite = (score) => ({ broken: `returned a score that is not a finite number (${score})` });
 /** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
 function gradeOf(returned, threshold) {
     if (typeof returned === 'boolean')
         return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
     if (typeof returned === 'number') {
         if (!Number.isFinite(returned))
-            return { pass: false, score: 0, note: nonFinite(returned), broken: nonFinite(returned) };
+            return nonFinite(returned);
         const score = clampScore(returned);
         return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
     }
@@ -10729,7 +10725,7 @@ function gradeOf(returned, threshold) {
     if (returned !== null && typeof returned === 'object') {
         const { pass, score, reason } = returned;
         if (typeof score === 'number' && !Number.isFinite(score))
-            return { pass: false, score: 0, note: nonFinite(score), broken: nonFinite(score) };
+            return nonFinite(score);
         const scored = typeof score === 'number' ? clampScore(score) : undefined;
         // a bare {score} passes at the threshold, like a returned number
         const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold;
@@ -10746,6 +10742,9 @@ function sourceProblem(a) {
             return `javascript \`file\` must be a path, got ${kindOf(a.file)}`;
         if (!(0,external_node_fs_.existsSync)(a.file))
             return `javascript \`file\` not found: ${a.file}`;
+        // the parameter travels to the check's sandbox as data, and a function cannot
+        if (typeof a.value === 'function')
+            return "javascript `value` with a `file` is the check's parameter, passed to it as data: give data, or drop `file` to run the function itself";
         return undefined;
     }
     if (typeof a.value === 'function')
@@ -10775,7 +10774,7 @@ const javascript = {
             return { pass: false, score: 0, reason, error: returned.error };
         }
         const grade = gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
-        if (grade.broken)
+        if ('broken' in grade)
             return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken };
         const passes = grade.pass !== negated;
         const reason = passes

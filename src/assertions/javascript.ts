@@ -42,14 +42,17 @@ type CheckFunction = (output: string, context: CheckContext) => unknown
 
 const AsyncFunction = (async () => {}).constructor as new (...params: string[]) => unknown
 
-function compiles(body: string): boolean {
+/** Why a function body of (output, input, context) does not compile, or undefined when it does. */
+function compileError(body: string): string | undefined {
   try {
     new AsyncFunction('output', 'input', 'context', body)
-    return true
-  } catch {
-    return false
+    return undefined
+  } catch (err) {
+    return errorMessage(err)
   }
 }
+
+const compiles = (body: string) => compileError(body) === undefined
 
 const returning = (expression: string) => `return (${expression}\n)`
 
@@ -64,26 +67,20 @@ function functionBody(source: string): string {
   // a trailing `;` is habit, not a statement: "output.includes('x');" is still an expression
   const trimmed = source.trim().replace(/;+$/, '')
   if (compiles(returning(trimmed))) return returning(trimmed)
-  if (!compiles(trimmed)) throw new SyntaxError(syntaxError(trimmed))
+  const problem = compileError(trimmed)
+  if (problem !== undefined) throw new SyntaxError(problem)
   const ends: number[] = []
-  for (let i = trimmed.length - 1; i > 0 && ends.length < MAX_SPLITS; i--) if (trimmed[i] === ';' || trimmed[i] === '\n') ends.push(i)
-  // the shortest tail that is one expression, after statements that compile by themselves
-  for (const end of ends) {
+  for (let i = trimmed.length - 1; i >= 0 && ends.length < MAX_SPLITS; i--) if (trimmed[i] === ';' || trimmed[i] === '\n') ends.push(i)
+  // the longest tail that is one expression, after statements that compile by themselves: a line
+  // that goes on with an operator (`total\n  - limit > 0`) belongs to the expression it continues,
+  // as JavaScript reads it, and is not an expression (`-limit > 0`) of its own
+  for (const end of ends.reverse()) {
     const statements = trimmed.slice(0, end + 1)
     const tail = trimmed.slice(end + 1)
-    if (tail.trim() === '' || !compiles(returning(tail)) || !compiles(statements)) continue
+    if (!compiles(returning(tail)) || !compiles(statements)) continue
     return `${statements}\n${returning(tail)}`
   }
   return trimmed
-}
-
-function syntaxError(body: string): string {
-  try {
-    new AsyncFunction('output', 'input', 'context', body)
-    return 'does not compile'
-  } catch (err) {
-    return errorMessage(err)
-  }
 }
 
 /** Function bodies by source: datasets repeat the same check across cases and trials. */
@@ -170,7 +167,7 @@ async function runCheck(a: Assertion, ctx: AssertionContext): Promise<ItemOutcom
   const context = contextOf(ctx)
   // a promptfoo transform may have made the output an object: the check sees that object
   const output = (ctx.outputValue ?? ctx.output) as string
-  if (typeof a.value === 'function' && a.file === undefined) {
+  if (typeof a.value === 'function') {
     try {
       return { ok: true, value: gradable(await (a.value as CheckFunction)(output, context)) }
     } catch (err) {
@@ -187,21 +184,24 @@ interface Grade {
   score: number
   /** what the check returned, for the reason: "returned false", "score 0.3, threshold 0.5", or its own reason */
   note: string
-  /** a score that is not a finite number fails whatever `pass` says */
-  broken?: string
+}
+
+/** A score that is not a finite number fails whatever `pass` says: why. */
+interface Broken {
+  broken: string
 }
 
 function scoreNote(score: number, threshold: number): string {
   return `score ${score}, threshold ${threshold}`
 }
 
-const nonFinite = (score: number) => `returned a score that is not a finite number (${score})`
+const nonFinite = (score: number): Broken => ({ broken: `returned a score that is not a finite number (${score})` })
 
 /** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned: Gradable, threshold: number): Grade {
+function gradeOf(returned: Gradable, threshold: number): Grade | Broken {
   if (typeof returned === 'boolean') return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` }
   if (typeof returned === 'number') {
-    if (!Number.isFinite(returned)) return { pass: false, score: 0, note: nonFinite(returned), broken: nonFinite(returned) }
+    if (!Number.isFinite(returned)) return nonFinite(returned)
     const score = clampScore(returned)
     return { pass: score >= threshold, score, note: scoreNote(returned, threshold) }
   }
@@ -210,7 +210,7 @@ function gradeOf(returned: Gradable, threshold: number): Grade {
   }
   if (returned !== null && typeof returned === 'object') {
     const { pass, score, reason } = returned
-    if (typeof score === 'number' && !Number.isFinite(score)) return { pass: false, score: 0, note: nonFinite(score), broken: nonFinite(score) }
+    if (typeof score === 'number' && !Number.isFinite(score)) return nonFinite(score)
     const scored = typeof score === 'number' ? clampScore(score) : undefined
     // a bare {score} passes at the threshold, like a returned number
     const passed = pass !== undefined ? Boolean(pass) : scored !== undefined && scored >= threshold
@@ -226,6 +226,9 @@ function sourceProblem(a: Assertion): string | undefined {
     // with a file, `value` is the check's parameter (its third argument), whatever it is
     if (typeof a.file !== 'string') return `javascript \`file\` must be a path, got ${kindOf(a.file)}`
     if (!existsSync(a.file)) return `javascript \`file\` not found: ${a.file}`
+    // the parameter travels to the check's sandbox as data, and a function cannot
+    if (typeof a.value === 'function')
+      return "javascript `value` with a `file` is the check's parameter, passed to it as data: give data, or drop `file` to run the function itself"
     return undefined
   }
   if (typeof a.value === 'function') return undefined
@@ -251,7 +254,7 @@ const javascript: AssertionHandler = {
       return { pass: false, score: 0, reason, error: returned.error }
     }
     const grade = gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
-    if (grade.broken) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
+    if ('broken' in grade) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
     const passes = grade.pass !== negated
     const reason = passes
       ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
