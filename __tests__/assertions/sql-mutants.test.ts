@@ -126,6 +126,15 @@ describe('contains-sql', () => {
     expect((await containsSql('Here:\n```mysql query\nSELECT 1\nFROM dual\n```\nDone.')).passed).toBe(true)
   })
 
+  it('a fence opens and closes only on a line of its own, as in Markdown', async () => {
+    // each of these has no fenced block, so the whole answer is read, and it is not SQL
+    expect((await containsSql('Here: ```sql\nSELECT 1\n```')).passed).toBe(false)
+    expect((await containsSql('```sql\nSELECT 1```\n')).passed).toBe(false)
+    expect((await containsSql('```sql\nSELECT 1\n``` and that is all')).passed).toBe(false)
+    // the fence that closes is the first one alone on its line
+    expect((await containsSql('```sql\nSELECT 1 ```\n```')).passed).toBe(false)
+  })
+
   it('passes when any block is valid, the first or a later one', async () => {
     expect((await containsSql('Try:\n```sql\nSELECT 1\n```\nnot:\n```sql\nSELEC 1\n```')).passed).toBe(true)
     expect((await containsSql('Try:\n```sql\nSELEC 1\n```\nor:\n```sql\nSELECT 1\n```')).passed).toBe(true)
