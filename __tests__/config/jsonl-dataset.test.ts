@@ -37,6 +37,14 @@ describe('JSONL datasets, read line by line', () => {
     await expect(attempt).rejects.toThrow(/cases\.jsonl:3: not valid JSON/)
   })
 
+  it('refuses a line nested past 256 levels, the shortest such line too; one level less is only not a case', async () => {
+    // 257 lists, 514 characters: the shortest line too deep
+    await expect(readJsonl(file(`{"input": 1}\n${'['.repeat(257)}${']'.repeat(257)}\n`))).rejects.toThrow(/cases\.jsonl:2: nested more than 256 levels deep/)
+    const shallower = readJsonl(file(`{"input": 1}\n${'['.repeat(256)}${']'.repeat(256)}\n`))
+    await expect(shallower).rejects.toThrow(/cases\.jsonl:2/)
+    await expect(shallower).rejects.not.toThrow(/levels deep/)
+  })
+
   it('names the line of a case the schema refuses', async () => {
     await expect(readJsonl(file('{"input": 1}\n{"input": 2, "asert": []}\n'))).rejects.toThrow(
       /cases\.jsonl:2 at \[1\]\.asert: unknown key "asert": did you mean "assert"\?/

@@ -7678,6 +7678,10 @@ function parseJsonLine(line, file, number) {
     catch (err) {
         throw new errors/* ConfigError */.xL(`${file}:${number}: not valid JSON: ${err.message}`, file);
     }
+    // a value nested past MAX_NESTING opens (and, being valid JSON, closes) more than MAX_NESTING lists or
+    // mappings, two characters each: a shorter line, as nearly every case's is, need not be walked
+    if (line.length <= 2 * MAX_NESTING)
+        return value;
     const deep = nestingPath(value);
     if (deep)
         throw tooDeepError(`${file}:${number}`, deep);
