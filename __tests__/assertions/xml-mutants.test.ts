@@ -189,6 +189,13 @@ describe('is-xml and contains-xml: validation of the paths', () => {
 })
 
 describe('contains-xml', () => {
+  it('reads each element on its own: a DOCTYPE before it is not applied (README)', async () => {
+    const document = '<!DOCTYPE a SYSTEM "a.dtd"><a>&x;</a>'
+    expect((await grade(isXml(), document)).passed).toBe(true)
+    expect((await grade(containsXml(), document)).passed).toBe(false)
+    expect((await grade(containsXml(), '<!DOCTYPE a SYSTEM "a.dtd"><a>x</a>')).passed).toBe(true)
+  })
+
   it('finds an element in prose, and says none was found otherwise', async () => {
     expect(await grade(containsXml(), 'Here: <a><b>1</b></a>. Done')).toEqual({
       type: 'contains-xml',
