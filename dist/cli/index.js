@@ -7716,8 +7716,7 @@ function metrics_largestRises(values) {
         if (!(by > 0))
             continue;
         rises++;
-        if (top.length === RISES_KEPT && by <= top[top.length - 1].by)
-            continue;
+        // a rise not above the smallest kept one goes in last, and out again at once
         let at = top.length;
         while (at > 0 && top[at - 1].by < by)
             at--;

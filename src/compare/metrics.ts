@@ -77,7 +77,7 @@ function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises
     const by = values.current[i]! - values.baseline[i]!
     if (!(by > 0)) continue
     rises++
-    if (top.length === RISES_KEPT && by <= top[top.length - 1]!.by) continue
+    // a rise not above the smallest kept one goes in last, and out again at once
     let at = top.length
     while (at > 0 && top[at - 1]!.by < by) at--
     top.splice(at, 0, { key: values.keys[i]!, by })
