@@ -8093,7 +8093,7 @@ function sharedTargetError(record) {
     const total = record.cases.length;
     const groups = new Map();
     for (const c of record.cases) {
-        if (c.error === null || c.error === undefined || c.error === '')
+        if (c.error === null || c.error === '')
             continue;
         const shape = errorShape(c.error);
         const group = groups.get(shape);

@@ -43,7 +43,7 @@ export function sharedTargetError(record: Pick<RunRecord, 'cases'>): SharedTarge
   const total = record.cases.length
   const groups = new Map<string, { failed: number; message: string }>()
   for (const c of record.cases) {
-    if (c.error === null || c.error === undefined || c.error === '') continue
+    if (c.error === null || c.error === '') continue
     const shape = errorShape(c.error)
     const group = groups.get(shape)
     if (group) group.failed++
