@@ -7716,7 +7716,9 @@ function metrics_largestRises(values) {
         if (!(by > 0))
             continue;
         rises++;
-        // a rise not above the smallest kept one goes in last, and out again at once
+        // a rise not above the smallest kept one would go in last and out again at once: skip its copy
+        if (top.length === RISES_KEPT && by <= top[top.length - 1].by)
+            continue;
         let at = top.length;
         while (at > 0 && top[at - 1].by < by)
             at--;

@@ -77,7 +77,8 @@ function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises
     const by = values.current[i]! - values.baseline[i]!
     if (!(by > 0)) continue
     rises++
-    // a rise not above the smallest kept one goes in last, and out again at once
+    // a rise not above the smallest kept one would go in last and out again at once: skip its copy
+    if (top.length === RISES_KEPT && by <= top[top.length - 1]!.by) continue
     let at = top.length
     while (at > 0 && top[at - 1]!.by < by) at--
     top.splice(at, 0, { key: values.keys[i]!, by })
