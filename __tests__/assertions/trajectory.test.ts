@@ -111,6 +111,33 @@ const trajectoryMatchRows: Row[] = [
   ],
   ['superset, made twice', { type: 'trajectory-match', mode: 'superset', value: [ref(L), ref(L)] }, T3, true],
   ['superset, order does not matter', { type: 'trajectory-match', mode: 'superset', value: [ref(R), ref(L)] }, T2, true],
+  // pairing the first partner that fits would fail these: the step without args must leave its call to the step that needs it
+  [
+    'superset, a step without args must not take the only call that fits the other',
+    { type: 'trajectory-match', mode: 'superset', value: [{ name: 'lookup_order' }, ref(L)] },
+    [L, S, L7],
+    true
+  ],
+  [
+    'subset, a call must not take the only step that fits the other',
+    { type: 'trajectory-match', mode: 'subset', value: [{ name: 'lookup_order' }, ref(L7), ref(R)] },
+    [L7, L],
+    true
+  ],
+  [
+    'subset, two calls for one step without args',
+    { type: 'trajectory-match', mode: 'subset', value: [{ name: 'lookup_order' }, ref(R)] },
+    [L7, L],
+    false,
+    'not in the reference: lookup_order {"order_id":"A18"}'
+  ],
+  [
+    'strict, a reference without args against longer calls',
+    { type: 'trajectory-match', value: ['lookup_order'] },
+    [L, L7],
+    false,
+    'step 2 is lookup_order {"order_id":"B7"}, the reference has nothing'
+  ],
   // not-
   ['not-, strict match', { type: 'not-trajectory-match', value: [ref(L), ref(R)] }, T1, false, 'expected no strict match of lookup_order → refund'],
   ['not-, strict mismatch', { type: 'not-trajectory-match', value: [ref(R), ref(L)] }, T1, true]

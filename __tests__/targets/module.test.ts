@@ -126,6 +126,35 @@ describe('module target', () => {
     await target.close()
   })
 
+  it('reads a result object that JSON cannot carry as it did before (a BigInt, a cycle: cloned, not stringified)', async () => {
+    const file = join(tempDir(), 'unjsonable.mjs')
+    writeFileSync(
+      file,
+      'export default (input) => {\n' +
+        "  if (input === 'bigint') return { output: 'ok', metadata: { big: 10n } }\n" +
+        "  const args = { order_id: 'A18' }\n" +
+        '  args.self = args\n' +
+        "  return { output: 'ok', toolCalls: [{ name: 'refund', args }] }\n" +
+        '}\n'
+    )
+    const target = await createTarget(targetConfig({ module: file }), context())
+    expect((await target.call(request('bigint'))).metadata).toEqual({ big: 10n })
+    const cyclic = (await target.call(request('cycle'))).toolCalls![0]!.args as Record<string, unknown>
+    expect(cyclic.order_id).toBe('A18')
+    expect(cyclic.self).toBe(cyclic)
+    await target.close()
+  })
+
+  it('fails the trial, naming the module, when the JSON of a result cannot be read (an agent that patches JSON.stringify)', async () => {
+    const file = join(tempDir(), 'patched-json.mjs')
+    writeFileSync(file, "JSON.stringify = () => '{not json'\nexport default () => ({ output: 'ok', toolCalls: [] })\n")
+    const target = await createTarget(targetConfig({ module: file }), context())
+    const error = await failure(target.call(request('x')))
+    expect(error).toBeInstanceOf(TargetError)
+    expect(error.message).toContain(`${file} returned a result that could not be read`)
+    await target.close()
+  })
+
   it('does not count the module’s start-up as the agent’s latency', async () => {
     const file = join(tempDir(), 'slow-start.mjs')
     // 1.5 s of synchronous start-up at import; the agent itself answers at once

@@ -47,6 +47,34 @@ describe('readResult and its normalisers', () => {
     expect(normalizeToolCalls([call], 'toolCalls')).toEqual([expected])
   })
 
+  it('keeps the calls it owns that are already {name, args} (no copy), interning their names; copies all others', () => {
+    const a = { name: 'lookup' + '_order', args: { order_id: 'A18' } }
+    const b = { name: 'refund', args: { amount: 1 }, result: 'ok' }
+    const c = { args: { x: 1 }, name: 'refund' }
+    const d = { name: 'refund', args: '{"x":1}' }
+    const e = { name: 'refund', args: { x: 1 }, result: null }
+    const f = { name: 'refund', args: { x: 1 }, id: 'call_1' }
+    const owned = normalizeToolCalls([a, b, c, d, e, f], 'toolCalls', true)
+    expect(owned[0]).toBe(a)
+    expect(owned[1]).toBe(b)
+    // other key orders, JSON text arguments, a null result, other keys: copied as before
+    for (const i of [2, 3, 4, 5]) expect(owned[i]).not.toBe([a, b, c, d, e, f][i])
+    expect(owned).toEqual([
+      a,
+      b,
+      { name: 'refund', args: { x: 1 } },
+      { name: 'refund', args: { x: 1 } },
+      { name: 'refund', args: { x: 1 } },
+      { name: 'refund', args: { x: 1 } }
+    ])
+    // a caller's own objects (a library agent's) are never kept
+    const mine = { name: 'refund', args: { x: 1 } }
+    expect(normalizeToolCalls([mine], 'toolCalls')[0]).not.toBe(mine)
+    // one string per tool name, however the calls spelled it
+    const again = normalizeToolCalls([{ name: ['lookup', 'order'].join('_'), args: {} }], 'toolCalls', true)
+    expect(again[0]!.name).toBe('lookup_order')
+  })
+
   it.each([
     ['not a list', { name: 'a' }, 'toolCalls must be a list of tool calls, got an object'],
     ['a call without a name', [{ args: {} }], 'toolCalls[0] has no tool name'],

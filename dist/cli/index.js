@@ -8913,21 +8913,58 @@ const toolName = interner(1024);
  * `{name, arguments}` (an object or its JSON text), `{name, input}`, or
  * OpenAI's `{type: "function", function: {name, arguments: "<json>"}}`.
  * `where` names the field in the reason a malformed call is refused with.
+ * `owned`: the calls were parsed for this reply alone (JSON text read by a
+ * target), so a call already in the normalised shape is kept as it is rather
+ * than copied — at three calls a trial, the copies were most of a structured
+ * reply's garbage. Never for values the caller still holds (a library agent's).
  */
-function normalizeToolCalls(value, where) {
+function normalizeToolCalls(value, where, owned = false) {
     if (!Array.isArray(value))
         throw new errors/* TargetError */.I0(`${where} must be a list of tool calls, got ${describeType(value)}`);
-    return value.map((call, i) => normalizeToolCall(call, `${where}[${i}]`));
+    const calls = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+        const call = value[i];
+        calls[i] = owned && isNormalized(call) ? keepCall(call) : normalizeToolCall(call, where, i);
+    }
+    return calls;
 }
-function normalizeToolCall(call, where) {
+/** `{name, args}` or `{name, args, result}`, in that order, with a name, arguments that are no JSON text and a result that is there. */
+function isNormalized(call) {
     if (!isPlainObject(call))
-        throw new errors/* TargetError */.I0(`${where} must be an object {name, args}, got ${describeType(call)}`);
+        return false;
+    let k = 0;
+    for (const key in call) {
+        if (!Object.hasOwn(call, key) || key !== (k === 0 ? 'name' : k === 1 ? 'args' : k === 2 ? 'result' : ''))
+            return false;
+        k++;
+    }
+    const { name, args, result } = call;
+    return (k >= 2 &&
+        typeof name === 'string' &&
+        name !== '' &&
+        args !== undefined &&
+        args !== null &&
+        typeof args !== 'string' &&
+        (k === 2 || (result !== undefined && result !== null)));
+}
+function keepCall(call) {
+    call.name = toolName(call.name);
+    return call;
+}
+function normalizeToolCall(call, where, i) {
+    // the path of the call is worded only for a reason: most calls are well formed
+    const at = () => `${where}[${i}]`;
+    if (!isPlainObject(call))
+        throw new errors/* TargetError */.I0(`${at()} must be an object {name, args}, got ${describeType(call)}`);
     const fn = isPlainObject(call.function) ? call.function : call;
     const name = fn.name;
     if (typeof name !== 'string' || name === '')
-        throw new errors/* TargetError */.I0(`${where} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
+        throw new errors/* TargetError */.I0(`${at()} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
     const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
-    const normalized = { name: toolName(name), args: parseArgs(raw, `${where}.${fn.args !== undefined ? 'args' : 'arguments'}`) };
+    const normalized = {
+        name: toolName(name),
+        args: typeof raw === 'string' ? parseArgs(raw, () => `${at()}.${fn.args !== undefined ? 'args' : 'arguments'}`) : (raw ?? {})
+    };
     const result = call.result ?? call.output;
     if (result !== undefined)
         normalized.result = result;
@@ -8935,17 +8972,13 @@ function normalizeToolCall(call, where) {
 }
 /** OpenAI sends arguments as JSON text; an empty text is no arguments. */
 function parseArgs(raw, where) {
-    if (raw === undefined || raw === null)
-        return {};
-    if (typeof raw !== 'string')
-        return raw;
     if (raw.trim() === '')
         return {};
     try {
         return JSON.parse(raw);
     }
     catch {
-        throw new errors/* TargetError */.I0(`${where} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
+        throw new errors/* TargetError */.I0(`${where()} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
     }
 }
 function isPlainObject(value) {
@@ -9977,7 +10010,20 @@ function workerMain(gradable, promptfooAgent) {
                 const input = 'input' in item ? item.input : item.case.input;
                 const t0 = performance.now();
                 const value = await user(() => fn(input, item.case));
-                return { value, latencyMs: performance.now() - t0 };
+                const latencyMs = performance.now() - t0;
+                // a result object travels as its JSON text, made here, off the pool's thread: cloning its many small
+                // objects costs the pool's thread more than parsing them (what cannot be JSON travels as it is)
+                if (typeof value === 'object' && value !== null && typeof value.output === 'string') {
+                    try {
+                        const json = JSON.stringify(value);
+                        if (json !== undefined)
+                            return { json, latencyMs };
+                    }
+                    catch {
+                        // a cycle, a BigInt, a throwing getter: cloned as before
+                    }
+                }
+                return { value, latencyMs };
             }
         }
     }
@@ -12593,7 +12639,6 @@ const toolsCallAssertions = {
 
 
 
-
 /** Paths longer than this are cut in the middle of a reason. */
 const PATH_STEPS = 12;
 const NO_CALLS = Object.freeze([]);
@@ -12608,13 +12653,32 @@ function toolPath(calls) {
         return namesPath(calls);
     return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1).name].join(' → ');
 }
-/** The names of the steps joined by arrows, without an array of them (every trajectory check writes its path on every trial). */
+const MAX_PATHS = 4096;
+let paths = { path: '', next: undefined };
+let pathCount = 0;
+/** The names of the steps (tool calls, or reference steps written as names or {name}) joined by arrows ("" for none). */
 function namesPath(steps) {
-    let path = steps.length ? steps[0].name : '';
-    for (let i = 1; i < steps.length; i++)
-        path += ` → ${steps[i].name}`;
-    return path;
+    if (steps.length > PATH_STEPS)
+        return steps.map(nameOf).join(' → ');
+    let node = paths;
+    for (let i = 0; i < steps.length; i++) {
+        const name = nameOf(steps[i]);
+        let child = node.next?.get(name);
+        if (!child) {
+            if (pathCount >= MAX_PATHS) {
+                paths = { path: '', next: undefined };
+                pathCount = 0;
+                return namesPath(steps);
+            }
+            child = { path: i === 0 ? name : `${node.path} → ${name}`, next: undefined };
+            (node.next ??= new Map()).set(name, child);
+            pathCount++;
+        }
+        node = child;
+    }
+    return node.path;
 }
+const nameOf = (step) => (typeof step === 'string' ? step : step.name);
 /** How many calls name the tool. */
 function countOf(calls, name) {
     let n = 0;
@@ -12623,17 +12687,59 @@ function countOf(calls, name) {
             n++;
     return n;
 }
+/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings), not by hashing the whole. Bounded. */
+class Words {
+    make;
+    byFirst = new Map();
+    constructor(make) {
+        this.make = make;
+    }
+    get(first, second) {
+        let bySecond = this.byFirst.get(first);
+        if (!bySecond) {
+            if (this.byFirst.size >= MAX_WORDS)
+                this.byFirst.clear();
+            bySecond = new Map();
+            this.byFirst.set(first, bySecond);
+        }
+        let words = bySecond.get(second);
+        if (words === undefined) {
+            if (bySecond.size >= MAX_WORDS)
+                bySecond.clear();
+            words = this.make(first, second);
+            bySecond.set(second, words);
+        }
+        return words;
+    }
+}
+const MAX_WORDS = 4096;
 /** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
-const sharedReason = interner(4096);
+const reasons = new Words((fact, path) => `${fact}: ${path}`);
 function times(n) {
     return `${n} ${n === 1 ? 'time' : 'times'}`;
 }
-/** A reason that states the fact, and when failing what was asked, then the path taken. */
-function trajectory_conclude(f, negated, calls) {
-    const passes = f.holds !== negated;
-    const asked = passes ? '' : `, ${negated ? f.expectedNot() : f.expected()}`;
-    const score = f.score ?? (f.holds ? 1 : 0);
-    return { pass: f.holds, score, reason: sharedReason(`${f.fact}${asked}: ${toolPath(calls)}`) };
+/** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
+const calledTexts = new Map();
+function calledText(name, n) {
+    let byCount = calledTexts.get(name);
+    if (!byCount) {
+        if (calledTexts.size >= MAX_WORDS)
+            calledTexts.clear();
+        byCount = [];
+        calledTexts.set(name, byCount);
+    }
+    if (n >= 64)
+        return `${name} was called ${times(n)}`;
+    return (byCount[n] ??= `${name} was called ${times(n)}`);
+}
+/**
+ * A reason that states the fact, and when failing what was asked, then the
+ * path taken. `asked` words what the check (or, under `not-`, its negation)
+ * asks; it runs only for a failing check (most pass: the words would be garbage).
+ */
+function trajectory_conclude(holds, fact, negated, calls, asked, score) {
+    const passes = holds !== negated;
+    return { pass: holds, score: score ?? (holds ? 1 : 0), reason: reasons.get(passes ? fact : `${fact}, ${asked(negated)}`, toolPath(calls)) };
 }
 function rangeProblem(type, v) {
     for (const key of ['min', 'max']) {
@@ -12713,6 +12819,12 @@ const toolUsed = {
     },
     run(a, ctx, negated) {
         const calls = callsOf(ctx);
+        if (!Array.isArray(a.value)) {
+            // one tool (most checks): no lists, and the words of a passing check are kept once
+            const entry = usageEntry(a.value);
+            const n = countOf(calls, entry.name);
+            return trajectory_conclude(inRange(n, entry), calledText(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+        }
         // each tool counted once
         const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
         const off = counted.filter(({ entry, n }) => !inRange(n, entry));
@@ -12720,12 +12832,11 @@ const toolUsed = {
         // the facts that decide: the tools out of range when it fails, every tool when it holds
         const decisive = holds || negated ? counted : off;
         const one = decisive.length === 1;
-        return trajectory_conclude({
-            holds,
-            fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-            expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-            expectedNot: () => (one ? `allowed ${notRangeText(decisive[0].entry)}` : 'expected at least one of them out of its range')
-        }, negated, calls);
+        return trajectory_conclude(holds, decisive.map(({ entry, n }) => calledText(entry.name, n)).join(', '), negated, calls, (not) => not
+            ? one
+                ? `allowed ${notRangeText(decisive[0].entry)}`
+                : 'expected at least one of them out of its range'
+            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
     }
 };
 function sequenceOf(value) {
@@ -12777,7 +12888,7 @@ const toolSequence = {
             const at = firstDifference(names, steps, (x, y) => x === y);
             const holds = at === -1;
             const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
-            return trajectory_conclude({ holds, fact, expected: () => `expected exactly ${sequence}`, expectedNot: () => `expected anything but exactly ${sequence}` }, negated, calls);
+            return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
         const holds = missing === -1;
@@ -12786,7 +12897,7 @@ const toolSequence = {
             : missing === 0
                 ? `${steps[0]} was never called`
                 : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
-        return trajectory_conclude({ holds, fact, expected: () => `expected ${sequence} in order`, expectedNot: () => `expected not to find ${sequence} in order` }, negated, calls);
+        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
@@ -12819,7 +12930,7 @@ const toolArgsMatch = {
             : ofTool.length === 0
                 ? `${name} was never called`
                 : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
-        return trajectory_conclude({ holds, fact, expected: () => `expected ${wanted()}`, expectedNot: () => `expected no call of ${wanted()}` }, negated, calls);
+        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
@@ -12839,12 +12950,7 @@ const stepCount = {
         const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
         const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
         const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`;
-        return trajectory_conclude({
-            holds: inRange(counted, range),
-            fact,
-            expected: () => `allowed ${rangeText(range)} ${what}`,
-            expectedNot: () => `allowed ${notRangeText(range)} ${what}`
-        }, negated, calls);
+        return trajectory_conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
@@ -12921,15 +13027,20 @@ const trajectoryMatch = {
     },
     run(a, ctx, negated) {
         const calls = callsOf(ctx);
-        const refs = referenceOf(a);
+        const steps = a.value;
         const mode = a.mode ?? 'strict';
         const argsMode = a.args ?? 'exact';
+        const reference = namesPath(steps) || 'no tool calls';
+        const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
+        // a match found at once (most trials) is worded without the lists of what is unexpected and missing
+        if (matchesAtOnce(calls, steps, mode, argsMode))
+            return trajectory_conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
+        const refs = referenceOf(a);
         const m = matchTrajectory(calls, refs, mode, argsMode);
-        const reference = namesPath(refs) || 'no tool calls';
         const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
         let fact;
         if (m.holds)
-            fact = `the calls match the reference ${reference} (${mode})`;
+            fact = matchFacts.get(reference, mode);
         else if (mode === 'strict')
             fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
         else {
@@ -12939,16 +13050,58 @@ const trajectoryMatch = {
             ];
             fact = parts.join('; ');
         }
-        return trajectory_conclude({
-            holds: m.holds,
-            fact,
-            expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`,
-            expectedNot: () => `expected no ${mode} match of ${reference}`
-        }, negated, calls);
+        return trajectory_conclude(m.holds, fact, negated, calls, asked);
     }
 };
+const matchFacts = new Words((reference, mode) => `the calls match the reference ${reference} (${mode})`);
+/** A reference step written as a name is that tool with any arguments. */
+const asReference = (step) => (typeof step === 'string' ? { name: step } : step);
+/**
+ * Whether the calls match, found without lists: strict by walking both; the
+ * other modes by pairing greedily, each step (or call) with the first partner
+ * left that answers it. A greedy pairing that pairs everything it must proves
+ * the match; one that does not proves nothing (matchTrajectory's search decides).
+ */
+function matchesAtOnce(calls, steps, mode, argsMode) {
+    if (mode === 'strict') {
+        if (calls.length !== steps.length)
+            return false;
+        for (let i = 0; i < calls.length; i++)
+            if (!answers(calls[i], asReference(steps[i]), argsMode))
+                return false;
+        return true;
+    }
+    if (mode === 'unordered' && calls.length !== steps.length)
+        return false;
+    // which calls are taken, as bits: longer trajectories go to the search
+    if (calls.length > 30 || steps.length > 30)
+        return false;
+    if (mode === 'subset') {
+        let taken = 0;
+        for (const call of calls) {
+            let j = 0;
+            while (j < steps.length && ((taken >> j) & 1 || !answers(call, asReference(steps[j]), argsMode)))
+                j++;
+            if (j === steps.length)
+                return false;
+            taken |= 1 << j;
+        }
+        return true;
+    }
+    let taken = 0;
+    for (const step of steps) {
+        const ref = asReference(step);
+        let i = 0;
+        while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i], ref, argsMode)))
+            i++;
+        if (i === calls.length)
+            return false;
+        taken |= 1 << i;
+    }
+    return true;
+}
 function referenceOf(a) {
-    return a.value.map((s) => (typeof s === 'string' ? { name: s } : s));
+    return a.value.map(asReference);
 }
 // ---------------------------------------------------------------- tool-call-f1
 /** F1 of the set of tool names called against the expected set; 1 when both are empty. */
@@ -12975,7 +13128,7 @@ const toolCallF1Check = {
         const threshold = a.threshold ?? 1;
         const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
         const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
-        return trajectory_conclude({ holds: f1 >= threshold, fact, expected: () => `needs at least ${threshold}`, expectedNot: () => `needs below ${threshold}`, score: f1 }, negated, calls);
+        return trajectory_conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1);
     }
 };
 const trajectoryAssertions = {
@@ -14285,14 +14438,16 @@ function isResultObject(value) {
 /**
  * A result object as the trial's reply; `label` names who returned it
  * ("the worker", "target.module ./agent.mjs") in the reasons it is refused.
+ * `owned`: the value was parsed or cloned for this reply alone, so its parts
+ * may become the reply's (see normalizeToolCalls).
  */
-function readResult(value, label) {
+function readResult(value, label, owned = false) {
     const reply = { output: outputText(value.output, label) };
     if (value.toolCalls !== undefined && value.toolCalls !== null)
-        reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`);
+        reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`, owned);
     // `tool_calls` is how OpenAI spells them; an agent passing its model's message through is read the same
     else if (value.tool_calls !== undefined && value.tool_calls !== null)
-        reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`);
+        reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`, owned);
     const usage = normalizeUsage(value.usage);
     if (usage)
         reply.usage = usage;
@@ -14536,7 +14691,7 @@ function jsonReply(stdout) {
     if (!isResultObject(value)) {
         throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
     }
-    return readResult(value, 'the command');
+    return readResult(value, 'the command', true);
 }
 function command_excerpt(text) {
     const flat = text.replace(/\s+/g, ' ').trim();
@@ -15659,7 +15814,7 @@ function parseReply(message, elapsedMs) {
     if (!('output' in message))
         return { error: new errors/* TargetError */.I0('the worker replied with neither "output" nor "error"') };
     try {
-        const reply = readResult(message, 'the worker');
+        const reply = readResult(message, 'the worker', true);
         reply.latencyMs ??= elapsedMs;
         return { reply };
     }
@@ -15739,16 +15894,27 @@ async function createModuleTarget(config, ctx, promptfoo) {
                     throw request.signal.reason;
                 throw new errors/* TargetError */.I0(outcome.error);
             }
-            const { value, latencyMs } = outcome.value;
+            const answer = outcome.value;
+            const latencyMs = answer.latencyMs;
+            const value = 'json' in answer ? module_parseReply(answer.json, file) : answer.value;
             if (!isResultObject(value))
                 return { output: outputText(value, file), latencyMs };
-            const reply = readResult(value, file);
+            const reply = readResult(value, file, true);
             // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
             reply.latencyMs ??= latencyMs;
             return reply;
         },
         close: () => sandbox.close()
     };
+}
+/** A result object the worker sent as JSON text: the worker is the agent's, so its text is checked like any reply. */
+function module_parseReply(json, file) {
+    try {
+        return JSON.parse(json);
+    }
+    catch (err) {
+        throw new errors/* TargetError */.I0(`${file} returned a result that could not be read: ${err.message}`);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/targets/openai.ts

@@ -6,7 +6,6 @@
  * ("refund was called 1 time, allowed 0: lookup_order → refund").
  */
 import type { Assertion, ToolCall } from '../types.js'
-import { interner } from '../util/intern.js'
 import { jsonDifference } from './json.js'
 import { shown } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -28,12 +27,42 @@ export function toolPath(calls: readonly ToolCall[]): string {
   return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1)!.name].join(' → ')
 }
 
-/** The names of the steps joined by arrows, without an array of them (every trajectory check writes its path on every trial). */
-function namesPath(steps: readonly { name: string }[]): string {
-  let path = steps.length ? steps[0]!.name : ''
-  for (let i = 1; i < steps.length; i++) path += ` → ${steps[i]!.name}`
-  return path
+/**
+ * Paths already worded, by their steps' names: every trajectory check words
+ * its path on every trial, and agents take the same few paths, so each is one
+ * string (its hash computed once), found by walking the names. Bounded.
+ */
+interface PathNode {
+  path: string
+  next: Map<string, PathNode> | undefined
 }
+const MAX_PATHS = 4096
+let paths: PathNode = { path: '', next: undefined }
+let pathCount = 0
+
+/** The names of the steps (tool calls, or reference steps written as names or {name}) joined by arrows ("" for none). */
+function namesPath(steps: readonly (string | { name: string })[]): string {
+  if (steps.length > PATH_STEPS) return steps.map(nameOf).join(' → ')
+  let node = paths
+  for (let i = 0; i < steps.length; i++) {
+    const name = nameOf(steps[i]!)
+    let child = node.next?.get(name)
+    if (!child) {
+      if (pathCount >= MAX_PATHS) {
+        paths = { path: '', next: undefined }
+        pathCount = 0
+        return namesPath(steps)
+      }
+      child = { path: i === 0 ? name : `${node.path} → ${name}`, next: undefined }
+      ;(node.next ??= new Map()).set(name, child)
+      pathCount++
+    }
+    node = child
+  }
+  return node.path
+}
+
+const nameOf = (step: string | { name: string }): string => (typeof step === 'string' ? step : step.name)
 
 /** How many calls name the tool. */
 function countOf(calls: readonly ToolCall[], name: string): number {
@@ -42,34 +71,66 @@ function countOf(calls: readonly ToolCall[], name: string): number {
   return n
 }
 
+/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings), not by hashing the whole. Bounded. */
+class Words {
+  private readonly byFirst = new Map<string, Map<string, string>>()
+
+  constructor(private readonly make: (first: string, second: string) => string) {}
+
+  get(first: string, second: string): string {
+    let bySecond = this.byFirst.get(first)
+    if (!bySecond) {
+      if (this.byFirst.size >= MAX_WORDS) this.byFirst.clear()
+      bySecond = new Map()
+      this.byFirst.set(first, bySecond)
+    }
+    let words = bySecond.get(second)
+    if (words === undefined) {
+      if (bySecond.size >= MAX_WORDS) bySecond.clear()
+      words = this.make(first, second)
+      bySecond.set(second, words)
+    }
+    return words
+  }
+}
+
+const MAX_WORDS = 4096
 /** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
-const sharedReason = interner(4096)
+const reasons = new Words((fact, path) => `${fact}: ${path}`)
 
 function times(n: number): string {
   return `${n} ${n === 1 ? 'time' : 'times'}`
 }
 
-/**
- * What a check found, worded for both directions of `not-`. What was asked
- * is worded only for a failing check (most pass: the words would be garbage).
- */
-interface Finding {
-  holds: boolean
-  /** what is so, e.g. "refund was called 1 time" */
-  fact: string
-  /** what the check asks, e.g. "allowed 0" */
-  expected: () => string
-  /** what `not-` asks instead */
-  expectedNot: () => string
-  score?: number
+/** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
+const calledTexts = new Map<string, string[]>()
+
+function calledText(name: string, n: number): string {
+  let byCount = calledTexts.get(name)
+  if (!byCount) {
+    if (calledTexts.size >= MAX_WORDS) calledTexts.clear()
+    byCount = []
+    calledTexts.set(name, byCount)
+  }
+  if (n >= 64) return `${name} was called ${times(n)}`
+  return (byCount[n] ??= `${name} was called ${times(n)}`)
 }
 
-/** A reason that states the fact, and when failing what was asked, then the path taken. */
-function conclude(f: Finding, negated: boolean, calls: readonly ToolCall[]): CheckOutcome {
-  const passes = f.holds !== negated
-  const asked = passes ? '' : `, ${negated ? f.expectedNot() : f.expected()}`
-  const score = f.score ?? (f.holds ? 1 : 0)
-  return { pass: f.holds, score, reason: sharedReason(`${f.fact}${asked}: ${toolPath(calls)}`) }
+/**
+ * A reason that states the fact, and when failing what was asked, then the
+ * path taken. `asked` words what the check (or, under `not-`, its negation)
+ * asks; it runs only for a failing check (most pass: the words would be garbage).
+ */
+function conclude(
+  holds: boolean,
+  fact: string,
+  negated: boolean,
+  calls: readonly ToolCall[],
+  asked: (negated: boolean) => string,
+  score?: number
+): CheckOutcome {
+  const passes = holds !== negated
+  return { pass: holds, score: score ?? (holds ? 1 : 0), reason: reasons.get(passes ? fact : `${fact}, ${asked(negated)}`, toolPath(calls)) }
 }
 
 // ---------------------------------------------------------------- value shapes
@@ -160,6 +221,12 @@ const toolUsed: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
+    if (!Array.isArray(a.value)) {
+      // one tool (most checks): no lists, and the words of a passing check are kept once
+      const entry = usageEntry(a.value)
+      const n = countOf(calls, entry.name)
+      return conclude(inRange(n, entry), calledText(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`)
+    }
     // each tool counted once
     const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
     const off = counted.filter(({ entry, n }) => !inRange(n, entry))
@@ -167,15 +234,12 @@ const toolUsed: AssertionHandler = {
     // the facts that decide: the tools out of range when it fails, every tool when it holds
     const decisive = holds || negated ? counted : off
     const one = decisive.length === 1
-    return conclude(
-      {
-        holds,
-        fact: decisive.map(({ entry, n }) => `${entry.name} was called ${times(n)}`).join(', '),
-        expected: () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '),
-        expectedNot: () => (one ? `allowed ${notRangeText(decisive[0]!.entry)}` : 'expected at least one of them out of its range')
-      },
-      negated,
-      calls
+    return conclude(holds, decisive.map(({ entry, n }) => calledText(entry.name, n)).join(', '), negated, calls, (not) =>
+      not
+        ? one
+          ? `allowed ${notRangeText(decisive[0]!.entry)}`
+          : 'expected at least one of them out of its range'
+        : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', ')
     )
   }
 }
@@ -230,11 +294,7 @@ const toolSequence: AssertionHandler = {
       const at = firstDifference(names, steps, (x, y) => x === y)
       const holds = at === -1
       const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`
-      return conclude(
-        { holds, fact, expected: () => `expected exactly ${sequence}`, expectedNot: () => `expected anything but exactly ${sequence}` },
-        negated,
-        calls
-      )
+      return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`))
     }
     const missing = firstMissingStep(names, steps)
     const holds = missing === -1
@@ -243,11 +303,7 @@ const toolSequence: AssertionHandler = {
       : missing === 0
         ? `${steps[0]} was never called`
         : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`
-    return conclude(
-      { holds, fact, expected: () => `expected ${sequence} in order`, expectedNot: () => `expected not to find ${sequence} in order` },
-      negated,
-      calls
-    )
+    return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`))
   }
 }
 
@@ -280,7 +336,7 @@ const toolArgsMatch: AssertionHandler = {
       : ofTool.length === 0
         ? `${name} was never called`
         : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`
-    return conclude({ holds, fact, expected: () => `expected ${wanted()}`, expectedNot: () => `expected no call of ${wanted()}` }, negated, calls)
+    return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`))
   }
 }
 
@@ -300,16 +356,7 @@ const stepCount: AssertionHandler = {
     const counted = range.name === undefined ? calls.length : countOf(calls, range.name)
     const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
     const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`
-    return conclude(
-      {
-        holds: inRange(counted, range),
-        fact,
-        expected: () => `allowed ${rangeText(range)} ${what}`,
-        expectedNot: () => `allowed ${notRangeText(range)} ${what}`
-      },
-      negated,
-      calls
-    )
+    return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`)
   }
 }
 
@@ -406,14 +453,19 @@ const trajectoryMatch: AssertionHandler = {
   },
   run(a, ctx, negated) {
     const calls = callsOf(ctx)
-    const refs = referenceOf(a)
+    const steps = a.value as (string | ReferenceCall)[]
     const mode = (a.mode as MatchMode | undefined) ?? 'strict'
     const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
+    const reference = namesPath(steps) || 'no tool calls'
+    const asked = (not: boolean) =>
+      not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`
+    // a match found at once (most trials) is worded without the lists of what is unexpected and missing
+    if (matchesAtOnce(calls, steps, mode, argsMode)) return conclude(true, matchFacts.get(reference, mode), negated, calls, asked)
+    const refs = referenceOf(a)
     const m = matchTrajectory(calls, refs, mode, argsMode)
-    const reference = namesPath(refs) || 'no tool calls'
     const list = (steps: readonly (ToolCall | ReferenceCall)[]) => steps.map((s) => stepText(s, argsMode)).join(', ')
     let fact: string
-    if (m.holds) fact = `the calls match the reference ${reference} (${mode})`
+    if (m.holds) fact = matchFacts.get(reference, mode)
     else if (mode === 'strict')
       fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`
     else {
@@ -423,21 +475,53 @@ const trajectoryMatch: AssertionHandler = {
       ]
       fact = parts.join('; ')
     }
-    return conclude(
-      {
-        holds: m.holds,
-        fact,
-        expected: () => `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`,
-        expectedNot: () => `expected no ${mode} match of ${reference}`
-      },
-      negated,
-      calls
-    )
+    return conclude(m.holds, fact, negated, calls, asked)
   }
 }
 
+const matchFacts = new Words((reference, mode) => `the calls match the reference ${reference} (${mode})`)
+
+/** A reference step written as a name is that tool with any arguments. */
+const asReference = (step: string | ReferenceCall): ReferenceCall => (typeof step === 'string' ? { name: step } : step)
+
+/**
+ * Whether the calls match, found without lists: strict by walking both; the
+ * other modes by pairing greedily, each step (or call) with the first partner
+ * left that answers it. A greedy pairing that pairs everything it must proves
+ * the match; one that does not proves nothing (matchTrajectory's search decides).
+ */
+function matchesAtOnce(calls: readonly ToolCall[], steps: readonly (string | ReferenceCall)[], mode: MatchMode, argsMode: ArgsMode): boolean {
+  if (mode === 'strict') {
+    if (calls.length !== steps.length) return false
+    for (let i = 0; i < calls.length; i++) if (!answers(calls[i]!, asReference(steps[i]!), argsMode)) return false
+    return true
+  }
+  if (mode === 'unordered' && calls.length !== steps.length) return false
+  // which calls are taken, as bits: longer trajectories go to the search
+  if (calls.length > 30 || steps.length > 30) return false
+  if (mode === 'subset') {
+    let taken = 0
+    for (const call of calls) {
+      let j = 0
+      while (j < steps.length && ((taken >> j) & 1 || !answers(call, asReference(steps[j]!), argsMode))) j++
+      if (j === steps.length) return false
+      taken |= 1 << j
+    }
+    return true
+  }
+  let taken = 0
+  for (const step of steps) {
+    const ref = asReference(step)
+    let i = 0
+    while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i]!, ref, argsMode))) i++
+    if (i === calls.length) return false
+    taken |= 1 << i
+  }
+  return true
+}
+
 function referenceOf(a: Assertion): ReferenceCall[] {
-  return (a.value as unknown[]).map((s) => (typeof s === 'string' ? { name: s } : (s as ReferenceCall)))
+  return (a.value as (string | ReferenceCall)[]).map(asReference)
 }
 
 // ---------------------------------------------------------------- tool-call-f1
@@ -469,11 +553,7 @@ const toolCallF1Check: AssertionHandler = {
       expected
     )
     const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`
-    return conclude(
-      { holds: f1 >= threshold, fact, expected: () => `needs at least ${threshold}`, expectedNot: () => `needs below ${threshold}`, score: f1 },
-      negated,
-      calls
-    )
+    return conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1)
   }
 }
 

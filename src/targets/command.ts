@@ -193,7 +193,7 @@ function jsonReply(stdout: string): TargetReply {
   if (!isResultObject(value)) {
     throw new TargetError(`target.output is json but stdout is not a JSON object with an "output" field: ${excerpt(stdout)}`)
   }
-  return readResult(value, 'the command')
+  return readResult(value, 'the command', true)
 }
 
 function excerpt(text: string): string {

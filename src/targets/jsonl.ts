@@ -423,7 +423,7 @@ function parseReply(message: Record<string, unknown>, elapsedMs: number): { repl
   }
   if (!('output' in message)) return { error: new TargetError('the worker replied with neither "output" nor "error"') }
   try {
-    const reply = readResult(message, 'the worker')
+    const reply = readResult(message, 'the worker', true)
     reply.latencyMs ??= elapsedMs
     return { reply }
   } catch (err) {

@@ -71,13 +71,24 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
         if (request.signal.aborted) throw request.signal.reason
         throw new TargetError(outcome!.error)
       }
-      const { value, latencyMs } = outcome!.value as { value: unknown; latencyMs: number }
+      const answer = outcome!.value as { value: unknown; latencyMs: number } | { json: string; latencyMs: number }
+      const latencyMs = answer.latencyMs
+      const value = 'json' in answer ? parseReply(answer.json, file) : answer.value
       if (!isResultObject(value)) return { output: outputText(value, file), latencyMs }
-      const reply = readResult(value, file)
+      const reply = readResult(value, file, true)
       // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
       reply.latencyMs ??= latencyMs
       return reply
     },
     close: () => sandbox.close()
+  }
+}
+
+/** A result object the worker sent as JSON text: the worker is the agent's, so its text is checked like any reply. */
+function parseReply(json: string, file: string): unknown {
+  try {
+    return JSON.parse(json)
+  } catch (err) {
+    throw new TargetError(`${file} returned a result that could not be read: ${(err as Error).message}`)
   }
 }

@@ -21,12 +21,14 @@ export function isResultObject(value: unknown): value is Record<string, unknown>
 /**
  * A result object as the trial's reply; `label` names who returned it
  * ("the worker", "target.module ./agent.mjs") in the reasons it is refused.
+ * `owned`: the value was parsed or cloned for this reply alone, so its parts
+ * may become the reply's (see normalizeToolCalls).
  */
-export function readResult(value: Record<string, unknown>, label: string): TargetReply {
+export function readResult(value: Record<string, unknown>, label: string, owned = false): TargetReply {
   const reply: TargetReply = { output: outputText(value.output, label) }
-  if (value.toolCalls !== undefined && value.toolCalls !== null) reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`)
+  if (value.toolCalls !== undefined && value.toolCalls !== null) reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`, owned)
   // `tool_calls` is how OpenAI spells them; an agent passing its model's message through is read the same
-  else if (value.tool_calls !== undefined && value.tool_calls !== null) reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`)
+  else if (value.tool_calls !== undefined && value.tool_calls !== null) reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`, owned)
   const usage = normalizeUsage(value.usage)
   if (usage) reply.usage = usage
   if (isPlainObject(value.metadata)) reply.metadata = value.metadata
