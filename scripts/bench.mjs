@@ -20,6 +20,9 @@
 //            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory;
 //            with --pairs N, N rounds of the three runs, interleaved, and their medians
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
+// --node PATH  runs every measured process (library runs, the CLI, the action) with that Node.js
+//            instead of the one running this script: e.g. Node 24, the action's runtime
+//            (npm install --prefix DIR node@24, then DIR/node_modules/.bin/node).
 // --peer     installs promptfoo@0.121.20 with npm into a temporary folder (or --peer-dir,
 //            kept for next time) and runs instant, latency and command through it too.
 // --before DIR  before/after in one run: instant, latency, command, scale and cold (the
@@ -44,9 +47,13 @@ const { values } = parseArgs({
     before: { type: 'string' },
     pairs: { type: 'string' },
     child: { type: 'string' },
-    dist: { type: 'string' }
+    dist: { type: 'string' },
+    node: { type: 'string' }
   }
 })
+
+/** The Node.js every measured process runs with (--node), by default this script's own. */
+const NODE = values.node ?? process.execPath
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 /** This tree's bundles; --before measures another tree's too. */
@@ -145,7 +152,7 @@ function measure(command, args, options = {}) {
 
 /** One library run in a fresh process (the `--child` mode above), through the bundles in `dist`. */
 async function libRun(config, dist = DIST) {
-  const r = await measure(process.execPath, [process.argv[1], '--child', config, '--dist', dist])
+  const r = await measure(NODE, [process.argv[1], '--child', config, '--dist', dist])
   if (r.status !== 0) throw new Error(`bench child failed (${r.status}): ${r.stderr}`)
   return { ...JSON.parse(r.stdout), processMs: r.wallMs }
 }
@@ -235,7 +242,7 @@ async function scaleRun(dir, n, dist = DIST, tag = '') {
   const cli = path.join(dist, 'cli/index.js')
   const reporter = maxRssReporter(dir)
   const file = (name) => path.join(dir, `${name}${tag}`)
-  const run = (args) => measure(process.execPath, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
+  const run = (args) => measure(NODE, ['--import', reporter, cli, 'run', '-c', path.join(dir, 'evalgate.yml'), '--quiet', ...args], { cwd: dir })
   const first = await run(['--out', file('base.json')])
   if (first.status !== 0) throw new Error(`scale ${n} (${dist}): run failed (${first.status}): ${first.stderr}`)
   const again = await run([
@@ -332,7 +339,7 @@ async function action(size = 100000) {
     const reporter = maxRssReporter(dir)
     const bundle = path.join(ROOT, 'dist/index.js')
     const run = async (what, runRecord, event, payload) => {
-      const r = await measure(process.execPath, ['--import', reporter, bundle], {
+      const r = await measure(NODE, ['--import', reporter, bundle], {
         cwd: dir,
         env: runnerEnv(server, runtimeToken, dir, runRecord, event, payload)
       })
@@ -416,9 +423,9 @@ function coldProject() {
 /** One cold start of `dist`'s action up to its first case, and one `--version` of its CLI. */
 async function coldRun({ dir, marker, env }, dist = DIST) {
   rmSync(marker, { force: true })
-  const r = await measure(process.execPath, [path.join(dist, 'index.js')], { cwd: dir, env })
+  const r = await measure(NODE, [path.join(dist, 'index.js')], { cwd: dir, env })
   if (!existsSync(marker)) throw new Error(`cold (${dist}): the action never reached its first case (exit ${r.status}): ${r.stdout}${r.stderr}`)
-  const version = await measure(process.execPath, [path.join(dist, 'cli/index.js'), '--version'])
+  const version = await measure(NODE, [path.join(dist, 'cli/index.js'), '--version'])
   const [firstCaseMs, firstCaseCpuMs] = readFileSync(marker, 'utf8').split(' ').map(Number)
   return { firstCaseMs, firstCaseCpuMs, processMs: r.wallMs, cliVersionMs: version.wallMs }
 }
@@ -509,7 +516,7 @@ async function peerRun(main, n, provider, concurrency, extraFiles = {}) {
     '--no-progress-bar',
     '--no-table'
   ]
-  const r = await measure(process.execPath, args, { cwd: dir, env })
+  const r = await measure(NODE, args, { cwd: dir, env })
   if (!existsSync(out)) throw new Error(`peer: promptfoo eval wrote no output (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const stats = JSON.parse(readFileSync(out, 'utf8')).results?.stats ?? {}
   if (stats.successes !== n) throw new Error(`peer: expected ${n} passing tests from promptfoo, got ${JSON.stringify(stats)}:\n${r.stderr.slice(-2000)}`)
@@ -765,6 +772,8 @@ for (const bundle of ['dist/lib/index.js', 'dist/cli/index.js', 'dist/index.js']
   if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run bundle first`)
 }
 
+// which Node.js the figures are of: they move between major versions (V8's JSON and GC)
+console.log(`node ${spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()} (${NODE})`)
 try {
   if (values.before !== undefined) {
     const chosen = values.only ? only : ['instant', 'scale', 'cold']

@@ -57,12 +57,30 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.constant(undefined)
 )
+/** The same keys and values, inserted in sorted order. */
+function inSortedOrder(value: Record<string, unknown>): Record<string, unknown> {
+  const sorted: Record<string, unknown> = {}
+  for (const k of Object.keys(value).sort()) sorted[k] = value[k]
+  return sorted
+}
+
 const { value: plain } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', maxDepth: 6 },
     scalar,
     fc.array(tie('value'), { maxLength: 5 }),
     fc.dictionary(key, tie('value'), { maxKeys: 20 }),
+    // already in sorted order, as most objects of a dataset are: kept as they are, unless something below is replaced
+    fc
+      .dictionary(
+        key,
+        fc.oneof(
+          tie('value'),
+          fc.constant(function f() {})
+        ),
+        { maxKeys: 8 }
+      )
+      .map(inSortedOrder),
     // more keys than the insertion sort takes
     fc.dictionary(key, scalar, { minKeys: 17, maxKeys: 30 })
   )
@@ -91,6 +109,9 @@ describe('stableStringify', () => {
       { a: undefined, b: 1 },
       [undefined, () => 1],
       { z: function named() {}, a: 1 },
+      { a: 1, z: function named() {} },
+      { a: { b: () => 1, c: [() => 2] }, d: 2 },
+      [{ a: 1, b: { c: undefined, d: () => 3 } }],
       { when: new Date(0), b: 'x' },
       new Point(1, 2),
       { p: new Point(3, 4) },
@@ -106,6 +127,17 @@ describe('stableStringify', () => {
       JSON.parse('{"__proto__": 5, "b": [1]}')
     ]
     for (const value of values) expect(stableStringify(value)).toBe(reference(value))
+  })
+
+  it('walks a deep chain of objects whose keys are out of order once (not once per level above each)', () => {
+    // each level lists its child first and a key that sorts before it second; walked again per level, 200 levels would never end
+    let chain: Record<string, unknown> = { leaf: () => 1 }
+    for (let i = 0; i < 200; i++) chain = { b: chain, a: i }
+    expect(stableStringify(chain)).toBe(reference(chain))
+    // in order, with a function at the bottom: every level is copied, each once
+    let replaced: Record<string, unknown> = { z: () => 1 }
+    for (let i = 0; i < 200; i++) replaced = { a: i, b: [replaced], c: 'x' }
+    expect(stableStringify(replaced)).toBe(reference(replaced))
   })
 
   it('throws what the replacer throws on a cycle and on a bigint', () => {

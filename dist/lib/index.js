@@ -32655,8 +32655,10 @@ const stepCount = {
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
 function answers(call, ref, argsMode) {
+    if (typeof ref === 'string')
+        return call.name === ref;
     if (call.name !== ref.name)
         return false;
     return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
@@ -32768,7 +32770,7 @@ function matchesAtOnce(calls, steps, mode, argsMode) {
         if (calls.length !== steps.length)
             return false;
         for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], asReference(steps[i]), argsMode))
+            if (!answers(calls[i], steps[i], argsMode))
                 return false;
         return true;
     }
@@ -32781,7 +32783,7 @@ function matchesAtOnce(calls, steps, mode, argsMode) {
         let taken = 0;
         for (const call of calls) {
             let j = 0;
-            while (j < steps.length && ((taken >> j) & 1 || !answers(call, asReference(steps[j]), argsMode)))
+            while (j < steps.length && ((taken >> j) & 1 || !answers(call, steps[j], argsMode)))
                 j++;
             if (j === steps.length)
                 return false;
@@ -32791,9 +32793,8 @@ function matchesAtOnce(calls, steps, mode, argsMode) {
     }
     let taken = 0;
     for (const step of steps) {
-        const ref = asReference(step);
         let i = 0;
-        while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i], ref, argsMode)))
+        while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i], step, argsMode)))
             i++;
         if (i === calls.length)
             return false;

@@ -372,8 +372,9 @@ export interface ReferenceCall {
   args?: unknown
 }
 
-/** A call answers a reference step: same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call: ToolCall, ref: ReferenceCall, argsMode: ArgsMode): boolean {
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
+function answers(call: ToolCall, ref: string | ReferenceCall, argsMode: ArgsMode): boolean {
+  if (typeof ref === 'string') return call.name === ref
   if (call.name !== ref.name) return false
   return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined
 }
@@ -493,7 +494,7 @@ const asReference = (step: string | ReferenceCall): ReferenceCall => (typeof ste
 function matchesAtOnce(calls: readonly ToolCall[], steps: readonly (string | ReferenceCall)[], mode: MatchMode, argsMode: ArgsMode): boolean {
   if (mode === 'strict') {
     if (calls.length !== steps.length) return false
-    for (let i = 0; i < calls.length; i++) if (!answers(calls[i]!, asReference(steps[i]!), argsMode)) return false
+    for (let i = 0; i < calls.length; i++) if (!answers(calls[i]!, steps[i]!, argsMode)) return false
     return true
   }
   if (mode === 'unordered' && calls.length !== steps.length) return false
@@ -503,7 +504,7 @@ function matchesAtOnce(calls: readonly ToolCall[], steps: readonly (string | Ref
     let taken = 0
     for (const call of calls) {
       let j = 0
-      while (j < steps.length && ((taken >> j) & 1 || !answers(call, asReference(steps[j]!), argsMode))) j++
+      while (j < steps.length && ((taken >> j) & 1 || !answers(call, steps[j]!, argsMode))) j++
       if (j === steps.length) return false
       taken |= 1 << j
     }
@@ -511,9 +512,8 @@ function matchesAtOnce(calls: readonly ToolCall[], steps: readonly (string | Ref
   }
   let taken = 0
   for (const step of steps) {
-    const ref = asReference(step)
     let i = 0
-    while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i]!, ref, argsMode))) i++
+    while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i]!, step, argsMode))) i++
     if (i === calls.length) return false
     taken |= 1 << i
   }
