@@ -55,4 +55,18 @@ describe('writeJsonAtomic', () => {
     expect(readFileSync(file, 'utf8')).toBe(pieces.join(''))
     expect(readdirSync(dir)).toEqual(['page.html'])
   })
+
+  it.each([
+    ['ASCII and UTF-8 of 2, 3 and 4 bytes', ['plain ', 'é', '—', '😀', ' end']],
+    ['a surrogate pair split across pieces', ['before \ud83d', '\ude00 after', '\ud83d', '', '\ude00']],
+    ['lone surrogates, as Buffer.from writes them', ['\ud800', 'x', '\udc00', '\ud83d']],
+    ['empty pieces only', ['', '', '']],
+    ['a piece larger than one write', ['a', '✓'.repeat(200_000), 'b']],
+    ['many small pieces across writes', Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? '—' : `${i},`))]
+  ])('writes the bytes of the pieces joined: %s', async (_label, pieces) => {
+    const dir = tempDir('evalgate-json-')
+    const file = path.join(dir, 'page.html')
+    await writeTextAtomic(file, pieces)
+    expect(readFileSync(file).equals(Buffer.from(pieces.join('')))).toBe(true)
+  })
 })
