@@ -62,7 +62,12 @@ describe('writeJsonAtomic', () => {
     ['lone surrogates, as Buffer.from writes them', ['\ud800', 'x', '\udc00', '\ud83d']],
     ['empty pieces only', ['', '', '']],
     ['a piece larger than one write', ['a', '✓'.repeat(200_000), 'b']],
-    ['many small pieces across writes', Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? '—' : `${i},`))]
+    ['many small pieces across writes', Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? '—' : `${i},`))],
+    // one-character pieces fill a write to its last bytes before the lone high surrogate at the end comes
+    ...Array.from({ length: 4 }, (_, k): [string, string[]] => [
+      `a lone high surrogate last, after ${262_141 + k} one-character pieces`,
+      [...Array.from({ length: 262_141 + k }, () => 'a'), '\ud800']
+    ])
   ])('writes the bytes of the pieces joined: %s', async (_label, pieces) => {
     const dir = tempDir('evalgate-json-')
     const file = path.join(dir, 'page.html')

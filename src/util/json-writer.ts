@@ -47,13 +47,22 @@ export async function writeTextAtomic(file: string, pieces: Iterable<string>): P
   await makeDir(path.dirname(path.resolve(file)))
   const tmp = `${file}.${process.pid}.tmp`
   const out = createWriteStream(tmp, { highWaterMark: BUFFERED_BYTES })
+  let buffer = Buffer.allocUnsafe(WRITE_BYTES)
+  let at = 0
   // once() also rejects on the stream's error
   const send = async (chunk: Buffer) => {
     if (!out.write(chunk)) await once(out, 'drain')
   }
+  /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
+  const full = (chars: number) => at > 0 && at + chars * MAX_UTF8_BYTES > buffer.length
+  /** The buffer's bytes, to send; a fresh buffer takes its place. */
+  const take = () => {
+    const chunk = buffer.subarray(0, at)
+    buffer = Buffer.allocUnsafe(WRITE_BYTES)
+    at = 0
+    return chunk
+  }
   try {
-    let buffer = Buffer.allocUnsafe(WRITE_BYTES)
-    let at = 0
     // a high surrogate that ends a piece waits for the low one that may start the next: the pair is one character
     let held = ''
     for (const next of pieces) {
@@ -64,16 +73,14 @@ export async function writeTextAtomic(file: string, pieces: Iterable<string>): P
         held = piece.slice(-1)
         piece = piece.slice(0, -1)
       }
-      if (at + piece.length * MAX_UTF8_BYTES > buffer.length && at > 0) {
-        await send(buffer.subarray(0, at))
-        buffer = Buffer.allocUnsafe(WRITE_BYTES)
-        at = 0
-      }
+      if (full(piece.length)) await send(take())
       // a piece larger than a write goes out as it is
       if (piece.length * MAX_UTF8_BYTES > buffer.length) await send(Buffer.from(piece))
       else at += buffer.write(piece, at)
     }
-    if (held) at += buffer.write(held, at)
+    // the write's buffer may have no room left for the last high surrogate
+    if (full(held.length)) await send(take())
+    at += buffer.write(held, at)
     out.end(buffer.subarray(0, at))
     await finished(out)
   } catch (err) {
