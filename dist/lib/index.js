@@ -32181,13 +32181,14 @@ function normalizeToolCalls(value, where, owned = false) {
     }
     return calls;
 }
+const NORMALIZED_KEYS = ['name', 'args', 'result'];
 /** `{name, args}` or `{name, args, result}`, in that order, with a name, arguments that are no JSON text and a result that is there. */
 function isNormalized(call) {
     if (!isPlainObject(call))
         return false;
     let k = 0;
     for (const key in call) {
-        if (!Object.hasOwn(call, key) || key !== (k === 0 ? 'name' : k === 1 ? 'args' : k === 2 ? 'result' : ''))
+        if (!Object.hasOwn(call, key) || key !== NORMALIZED_KEYS[k])
             return false;
         k++;
     }
@@ -32388,7 +32389,7 @@ function countOf(calls, name) {
             n++;
     return n;
 }
-/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings), not by hashing the whole. Bounded. */
+/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
 class Words {
     make;
     byFirst = new Map();
@@ -32420,19 +32421,7 @@ function times(n) {
     return `${n} ${n === 1 ? 'time' : 'times'}`;
 }
 /** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
-const calledTexts = new Map();
-function calledText(name, n) {
-    let byCount = calledTexts.get(name);
-    if (!byCount) {
-        if (calledTexts.size >= MAX_WORDS)
-            calledTexts.clear();
-        byCount = [];
-        calledTexts.set(name, byCount);
-    }
-    if (n >= 64)
-        return `${name} was called ${times(n)}`;
-    return (byCount[n] ??= `${name} was called ${times(n)}`);
-}
+const calledText = new Words((name, n) => `${name} was called ${times(n)}`);
 /**
  * A reason that states the fact, and when failing what was asked, then the
  * path taken. `asked` words what the check (or, under `not-`, its negation)
@@ -32524,7 +32513,7 @@ const toolUsed = {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
             const n = countOf(calls, entry.name);
-            return conclude(inRange(n, entry), calledText(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
         const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
@@ -32533,7 +32522,7 @@ const toolUsed = {
         // the facts that decide: the tools out of range when it fails, every tool when it holds
         const decisive = holds || negated ? counted : off;
         const one = decisive.length === 1;
-        return conclude(holds, decisive.map(({ entry, n }) => calledText(entry.name, n)).join(', '), negated, calls, (not) => not
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
             ? one
                 ? `allowed ${notRangeText(decisive[0].entry)}`
                 : 'expected at least one of them out of its range'
@@ -32650,7 +32639,7 @@ const stepCount = {
         const range = a.value;
         const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
         const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`;
+        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
         return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
@@ -32776,29 +32765,22 @@ function matchesAtOnce(calls, steps, mode, argsMode) {
     }
     if (mode === 'unordered' && calls.length !== steps.length)
         return false;
-    // which calls are taken, as bits: longer trajectories go to the search
-    if (calls.length > 30 || steps.length > 30)
+    if (mode === 'subset')
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+}
+/** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
+function pairsGreedily(from, to, fits) {
+    if (from.length > 30 || to.length > 30)
         return false;
-    if (mode === 'subset') {
-        let taken = 0;
-        for (const call of calls) {
-            let j = 0;
-            while (j < steps.length && ((taken >> j) & 1 || !answers(call, steps[j], argsMode)))
-                j++;
-            if (j === steps.length)
-                return false;
-            taken |= 1 << j;
-        }
-        return true;
-    }
     let taken = 0;
-    for (const step of steps) {
-        let i = 0;
-        while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i], step, argsMode)))
-            i++;
-        if (i === calls.length)
+    for (const a of from) {
+        let j = 0;
+        while (j < to.length && ((taken >> j) & 1 || !fits(a, to[j])))
+            j++;
+        if (j === to.length)
             return false;
-        taken |= 1 << i;
+        taken |= 1 << j;
     }
     return true;
 }

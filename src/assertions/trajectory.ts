@@ -71,13 +71,13 @@ function countOf(calls: readonly ToolCall[], name: string): number {
   return n
 }
 
-/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings), not by hashing the whole. Bounded. */
-class Words {
-  private readonly byFirst = new Map<string, Map<string, string>>()
+/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
+class Words<Second extends string | number = string> {
+  private readonly byFirst = new Map<string, Map<Second, string>>()
 
-  constructor(private readonly make: (first: string, second: string) => string) {}
+  constructor(private readonly make: (first: string, second: Second) => string) {}
 
-  get(first: string, second: string): string {
+  get(first: string, second: Second): string {
     let bySecond = this.byFirst.get(first)
     if (!bySecond) {
       if (this.byFirst.size >= MAX_WORDS) this.byFirst.clear()
@@ -103,18 +103,7 @@ function times(n: number): string {
 }
 
 /** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
-const calledTexts = new Map<string, string[]>()
-
-function calledText(name: string, n: number): string {
-  let byCount = calledTexts.get(name)
-  if (!byCount) {
-    if (calledTexts.size >= MAX_WORDS) calledTexts.clear()
-    byCount = []
-    calledTexts.set(name, byCount)
-  }
-  if (n >= 64) return `${name} was called ${times(n)}`
-  return (byCount[n] ??= `${name} was called ${times(n)}`)
-}
+const calledText = new Words<number>((name, n) => `${name} was called ${times(n)}`)
 
 /**
  * A reason that states the fact, and when failing what was asked, then the
@@ -225,7 +214,7 @@ const toolUsed: AssertionHandler = {
       // one tool (most checks): no lists, and the words of a passing check are kept once
       const entry = usageEntry(a.value)
       const n = countOf(calls, entry.name)
-      return conclude(inRange(n, entry), calledText(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`)
+      return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`)
     }
     // each tool counted once
     const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }))
@@ -234,7 +223,7 @@ const toolUsed: AssertionHandler = {
     // the facts that decide: the tools out of range when it fails, every tool when it holds
     const decisive = holds || negated ? counted : off
     const one = decisive.length === 1
-    return conclude(holds, decisive.map(({ entry, n }) => calledText(entry.name, n)).join(', '), negated, calls, (not) =>
+    return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) =>
       not
         ? one
           ? `allowed ${notRangeText(decisive[0]!.entry)}`
@@ -355,7 +344,7 @@ const stepCount: AssertionHandler = {
     const range = a.value as Range & { name?: string }
     const counted = range.name === undefined ? calls.length : countOf(calls, range.name)
     const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
-    const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : `${range.name} was called ${times(counted)}`
+    const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted)
     return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`)
   }
 }
@@ -498,24 +487,19 @@ function matchesAtOnce(calls: readonly ToolCall[], steps: readonly (string | Ref
     return true
   }
   if (mode === 'unordered' && calls.length !== steps.length) return false
-  // which calls are taken, as bits: longer trajectories go to the search
-  if (calls.length > 30 || steps.length > 30) return false
-  if (mode === 'subset') {
-    let taken = 0
-    for (const call of calls) {
-      let j = 0
-      while (j < steps.length && ((taken >> j) & 1 || !answers(call, steps[j]!, argsMode))) j++
-      if (j === steps.length) return false
-      taken |= 1 << j
-    }
-    return true
-  }
+  if (mode === 'subset') return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode))
+  return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode))
+}
+
+/** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
+function pairsGreedily<A, B>(from: readonly A[], to: readonly B[], fits: (a: A, b: B) => boolean): boolean {
+  if (from.length > 30 || to.length > 30) return false
   let taken = 0
-  for (const step of steps) {
-    let i = 0
-    while (i < calls.length && ((taken >> i) & 1 || !answers(calls[i]!, step, argsMode))) i++
-    if (i === calls.length) return false
-    taken |= 1 << i
+  for (const a of from) {
+    let j = 0
+    while (j < to.length && ((taken >> j) & 1 || !fits(a, to[j]!))) j++
+    if (j === to.length) return false
+    taken |= 1 << j
   }
   return true
 }

@@ -34,12 +34,14 @@ export function normalizeToolCalls(value: unknown, where: string, owned = false)
   return calls
 }
 
+const NORMALIZED_KEYS = ['name', 'args', 'result'] as const
+
 /** `{name, args}` or `{name, args, result}`, in that order, with a name, arguments that are no JSON text and a result that is there. */
 function isNormalized(call: unknown): call is ToolCall {
   if (!isPlainObject(call)) return false
   let k = 0
   for (const key in call) {
-    if (!Object.hasOwn(call, key) || key !== (k === 0 ? 'name' : k === 1 ? 'args' : k === 2 ? 'result' : '')) return false
+    if (!Object.hasOwn(call, key) || key !== NORMALIZED_KEYS[k]) return false
     k++
   }
   const { name, args, result } = call
