@@ -4,7 +4,7 @@
  * Their types are inferred from the zod schemas that read them
  * (config/record-schema.ts, config/schema.ts), never written twice.
  */
-export type { Assertion, CaseView, EvalCase, PromptfooCase } from './config/case.js'
+export type { AgentCaseView, Assertion, CaseView, EvalCase, PromptfooCase } from './config/case.js'
 export type {
   AssertionResult,
   CaseResult,

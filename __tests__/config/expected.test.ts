@@ -16,7 +16,16 @@ describe('describeAssertion', () => {
     { a: { type: 'contains-all', value: ['refund', '30 days'] }, text: 'contains-all: ["refund","30 days"]' },
     { a: { type: 'regex', value: '^\\d+$', flags: 'i' }, text: 'regex (flags i): ^\\d+$' },
     { a: { type: 'numeric', value: 3.333, tolerance: 0.001 }, text: 'numeric (tolerance 0.001): 3.333' },
-    { a: { type: 'javascript', file: '/abs/checks/refund.mjs' }, text: 'javascript: refund.mjs' }
+    { a: { type: 'javascript', file: '/abs/checks/refund.mjs' }, text: 'javascript: refund.mjs' },
+    {
+      a: { type: 'trajectory-match', value: [{ name: 'lookup_order' }, 'refund'], mode: 'superset' },
+      text: 'trajectory-match (mode superset): [{"name":"lookup_order"},"refund"]'
+    },
+    {
+      a: { type: 'not-trajectory-match', value: ['search_kb'], mode: 'strict', args: 'ignore' },
+      text: 'not-trajectory-match (mode strict, args ignore): ["search_kb"]'
+    },
+    { a: { type: 'tool-call-f1', value: ['lookup_order', 'refund'], threshold: 0.8 }, text: 'tool-call-f1 (threshold 0.8): ["lookup_order","refund"]' }
   ])('$text', ({ a, text }) => {
     expect(describeAssertion(a)).toBe(text)
   })

@@ -48,10 +48,19 @@ describe('module target', () => {
       input: 'hi',
       tags: ['refunds'],
       index: 0,
-      expected: 'contains: "A18"',
       vars: { order: 'A18' },
       metadata: { forbidden: 'refund' }
     })
+  })
+
+  it('does not hand the agent what its case expects: an agent returning it would pass on the answers', async () => {
+    const file = join(tempDir(), 'cheat.mjs')
+    writeFileSync(file, "export default (input, c) => String(c.expected ?? 'no answer key')\n")
+    const target = await createTarget(targetConfig({ module: file }), context())
+    const evalCase = { ...request('What is 2 + 2?').case, expected: '4', assert: [{ type: 'contains', value: '4' }] }
+    const reply = await target.call({ input: 'What is 2 + 2?', case: evalCase, signal: new AbortController().signal })
+    await target.close()
+    expect(reply.output).toBe('no answer key')
   })
 
   it('rejects with the message of a thrown error', async () => {

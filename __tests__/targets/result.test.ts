@@ -239,4 +239,13 @@ describe('module agents (in-process function target)', () => {
     const broken = functionTarget(() => () => ({ output: 'x', toolCalls: [{}] }), 'agent')
     await expect(broken.call(request('x'))).rejects.toThrow(TargetError)
   })
+
+  it('the case a function agent is given has no `expected`: what its case expects is how it is graded', async () => {
+    const { functionTarget } = await import('../../src/targets/function.js')
+    const seen: unknown[] = []
+    const target = functionTarget(() => (_input, c) => (seen.push(c), 'ok'), 'agent')
+    const asked = request('What is 2 + 2?')
+    await target.call({ ...asked, case: { ...asked.case, expected: '4', vars: { topic: 'sums' } } })
+    expect(seen).toEqual([{ id: 'case-1', name: 'case 1', input: 'What is 2 + 2?', tags: [], index: 0, vars: { topic: 'sums' } }])
+  })
 })

@@ -8232,7 +8232,8 @@ const THRESHOLD_UNITS = {
     latency: (t) => `${String(t)} ms`,
     cost: (t) => `$${String(t)}`
 };
-const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'];
+/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
     // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
@@ -9694,14 +9695,18 @@ const containsHtml = {
 const htmlAssertions = { 'is-html': isHtml, 'contains-html': containsHtml };
 
 ;// CONCATENATED MODULE: ./src/config/case.ts
-function caseView(c) {
+function agentCaseView(c) {
     const view = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index };
-    if (c.expected !== undefined)
-        view.expected = c.expected;
     if (c.vars !== undefined)
         view.vars = c.vars;
     if (c.metadata !== undefined)
         view.metadata = c.metadata;
+    return view;
+}
+function caseView(c) {
+    const view = agentCaseView(c);
+    if (c.expected !== undefined)
+        view.expected = c.expected;
     return view;
 }
 
@@ -15867,7 +15872,7 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const view = caseView(request.case);
+            const view = agentCaseView(request.case);
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             if (promptfoo)
                 item.promptfoo = promptfoo;
@@ -19015,14 +19020,17 @@ class Fingerprinter {
     ofCase(input, assert, metadata, vars) {
         const judged = assert.some((a) => a.type === 'llm-rubric');
         const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar');
-        return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)({
-            input,
-            assert: assert.map((a) => this.portable(a)),
-            judge: judged ? this.judge : null,
-            ...(embedded ? { embeddings: this.embeddings } : {}),
-            ...(metadata !== undefined ? { metadata } : {}),
-            ...(vars !== undefined ? { vars } : {})
-        });
+        // built in the sorted order of its keys, which is how it is hashed: no sorted copy of it per case
+        const hashed = { assert: assert.map((a) => this.portable(a)) };
+        if (embedded)
+            hashed.embeddings = this.embeddings;
+        hashed.input = input;
+        hashed.judge = judged ? this.judge : null;
+        if (metadata !== undefined)
+            hashed.metadata = metadata;
+        if (vars !== undefined)
+            hashed.vars = vars;
+        return (0,_util_hash_js__WEBPACK_IMPORTED_MODULE_4__/* .contentHash */ .A)(hashed);
     }
     /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */
     portable(a) {

@@ -52,27 +52,42 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
 }
 
 /**
- * What an agent (its `case` argument) and a `javascript` check (`context.case`)
- * see of their case: the dataset's own fields, not how evalgate grades it
- * (assertions, fingerprint, source). It is copied to the sandbox's worker on
- * every trial, so it holds no more than that.
+ * What a `javascript` check sees of its case (`context.case`): the dataset's
+ * own fields, not how evalgate grades it (assertions, fingerprint, source).
+ * It is copied to the sandbox's worker on every check, so it holds no more
+ * than that.
  */
-export interface CaseView {
+export interface CaseView extends AgentCaseView {
+  /** what the case expects, as the report shows it (the record's `expected`) */
+  expected?: unknown
+}
+
+/**
+ * What an agent sees of its case (its `case` argument): a check's view
+ * without `expected`. The agent is the code under test (in a pull request,
+ * its author's): what the case expects is how it is graded, and an agent
+ * handed it could pass by returning it.
+ */
+export interface AgentCaseView {
   id: string
   name: string
   input: unknown
   tags: string[]
   /** position in the dataset (zero-based) */
   index: number
-  expected?: unknown
   vars?: Record<string, unknown>
   metadata?: Record<string, unknown>
 }
 
-export function caseView(c: EvalCase): CaseView {
-  const view: CaseView = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index }
-  if (c.expected !== undefined) view.expected = c.expected
+export function agentCaseView(c: EvalCase): AgentCaseView {
+  const view: AgentCaseView = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index }
   if (c.vars !== undefined) view.vars = c.vars
   if (c.metadata !== undefined) view.metadata = c.metadata
+  return view
+}
+
+export function caseView(c: EvalCase): CaseView {
+  const view: CaseView = agentCaseView(c)
+  if (c.expected !== undefined) view.expected = c.expected
   return view
 }

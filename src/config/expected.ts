@@ -13,7 +13,8 @@ const THRESHOLD_UNITS: Record<string, (t: unknown) => string> = {
   cost: (t) => `$${String(t)}`
 }
 
-const OPTIONS = ['threshold', 'flags', 'tolerance', 'relTolerance'] as const
+/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'] as const
 
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 export function describeAssertion(a: Assertion): string {

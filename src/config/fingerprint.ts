@@ -100,14 +100,14 @@ export class Fingerprinter {
   ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>, vars?: Record<string, unknown>): string {
     const judged = assert.some((a) => a.type === 'llm-rubric')
     const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
-    return contentHash({
-      input,
-      assert: assert.map((a) => this.portable(a)),
-      judge: judged ? this.judge : null,
-      ...(embedded ? { embeddings: this.embeddings } : {}),
-      ...(metadata !== undefined ? { metadata } : {}),
-      ...(vars !== undefined ? { vars } : {})
-    })
+    // built in the sorted order of its keys, which is how it is hashed: no sorted copy of it per case
+    const hashed: Record<string, unknown> = { assert: assert.map((a) => this.portable(a)) }
+    if (embedded) hashed.embeddings = this.embeddings
+    hashed.input = input
+    hashed.judge = judged ? this.judge : null
+    if (metadata !== undefined) hashed.metadata = metadata
+    if (vars !== undefined) hashed.vars = vars
+    return contentHash(hashed)
   }
 
   /** The assertion as hashed: files named by relative path and content, so that neither the checkout path nor an edit goes unseen. */

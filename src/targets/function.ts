@@ -2,12 +2,12 @@
  * An in-process JavaScript function as the target: the library's agentFn and
  * the `module` target's default export.
  */
-import { caseView } from '../config/case.js'
-import type { CaseView } from '../types.js'
+import { agentCaseView } from '../config/case.js'
+import type { AgentCaseView } from '../types.js'
 import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetReply, TrialRequest } from './types.js'
 
-export type AgentFunction = (input: unknown, evalCase: CaseView) => unknown
+export type AgentFunction = (input: unknown, evalCase: AgentCaseView) => unknown
 
 /**
  * A function's return value as the trial's reply: a result object (one with
@@ -45,7 +45,7 @@ export function functionTarget(resolveFn: () => Promise<AgentFunction> | AgentFu
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       const fn = await resolveFn()
-      const value = fn(request.input, caseView(request.case))
+      const value = fn(request.input, agentCaseView(request.case))
       // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
       const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value
       return replyOf(settled, label)

@@ -7,7 +7,7 @@
  * and a trial that loops forever fails at `target.timeoutMs` while the run goes on.
  */
 import { resolve } from 'node:path'
-import { caseView } from '../config/case.js'
+import { agentCaseView } from '../config/case.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { Sandbox, warmWorker, type PromptfooProviderOptions, type SandboxItem } from '../sandbox/index.js'
@@ -63,7 +63,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-      const view = caseView(request.case)
+      const view = agentCaseView(request.case)
       const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
       if (promptfoo) item.promptfoo = promptfoo
       const [outcome] = await sandbox.run([item], { onAbort })
