@@ -73,13 +73,16 @@ if (values.child) {
   const started = performance.now()
   // --dist: another tree's bundles (--before); the library API used here is the same since bca2127
   const lib = await import(path.join(values.dist ?? path.join(ROOT, 'dist'), 'lib/index.js'))
+  const loadStarted = performance.now()
   const loaded = await lib.loadEvalConfig(values.child)
+  const loadMs = performance.now() - loadStarted
   const { record, comparison } = await lib.evaluate(loaded, { env: { PATH: process.env.PATH ?? '' } })
   const report = lib.renderReport({ comparison, baseline: null, current: record })
   const wallMs = performance.now() - started
   process.stdout.write(
     JSON.stringify({
       wallMs,
+      loadMs,
       runMs: record.summary.durationMs,
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       cpuMs: cpuMs(),
@@ -622,6 +625,8 @@ async function agents(sizes = [10000, 100000], rounds = 1) {
     }
     const mid = (which) => ({
       processMs: median(runs[which].map((r) => r.processMs)),
+      loadMs: median(runs[which].map((r) => r.loadMs)),
+      runMs: median(runs[which].map((r) => r.runMs)),
       cpuMs: median(runs[which].map((r) => r.cpuMs)),
       peakRssMb: median(runs[which].map((r) => r.peakRssMb))
     })
@@ -638,6 +643,9 @@ async function agents(sizes = [10000, 100000], rounds = 1) {
     console.log(
       `  ${''.padStart(13)}  structured + contains + 2 trajectory checks: ${figures(b)}  ·  vs 1 check: time ${ratio(b.processMs, a.processMs)}, CPU ${ratio(b.cpuMs, a.cpuMs)}, memory ${ratio(b.peakRssMb, a.peakRssMb)}  ·  vs 3 checks: time ${ratio(b.processMs, t.processMs)}, CPU ${ratio(b.cpuMs, t.cpuMs)}, memory ${ratio(b.peakRssMb, t.peakRssMb)}  ·  vs the same data as text: time ${ratio(b.processMs, d.processMs)}, CPU ${ratio(b.cpuMs, d.cpuMs)}`
     )
+    // where the difference is: loading the dataset (config, parse, fingerprints, expected text) or running it
+    const phases = (r) => `loading ${secs(r.loadMs)}, running ${secs(r.runMs)}`
+    console.log(`  ${''.padStart(13)}  of which: strings, 3 checks: ${phases(t)}  ·  same data as text: ${phases(d)}  ·  structured: ${phases(b)}`)
     if (rounds > 1)
       console.log(
         `  ${''.padStart(13)}  medians of ${rounds} rounds; time ratios by round, vs 1 check: ${perRound('structured', 'strings')}  ·  vs 3 checks: ${perRound('structured', 'threeChecks')}  ·  vs the same data as text: ${perRound('structured', 'sameData')}`
