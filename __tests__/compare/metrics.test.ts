@@ -102,8 +102,8 @@ describe('comparedMetrics: which cases count, and when there is a change and an 
     expect(m.cost!.current).toBeCloseTo(0.45, 12)
     // current latencies 10, 20, 30, 40, 50, 65, 76, 87, 98: p50 the 5th, p95 the 9th (⌈8.55⌉)
     expect(m.latencyP50).toMatchObject({ baseline: 0, current: 50, change: null, ci: null })
-    expect(m.latencyP95).toMatchObject({ baseline: 8, current: 98, change: 11.25 })
-    expect(m.latencyP95!.ci).toEqual([expect.any(Number), expect.any(Number)])
+    // p50 has no interval for its zero baseline; p95 has none under 20 cases
+    expect(m.latencyP95).toMatchObject({ baseline: 8, current: 98, change: 11.25, ci: null })
   })
 
   it('gives an interval from five compared cases, none below', () => {
@@ -114,11 +114,23 @@ describe('comparedMetrics: which cases count, and when there is a change and an 
       ])
     expect(comparedMetrics(pairs(4))!.cost!.ci).toBeNull()
     expect(comparedMetrics(pairs(5))!.cost!.ci).toEqual([expect.any(Number), expect.any(Number)])
+    expect(comparedMetrics(pairs(5))!.latencyP50!.ci).toEqual([expect.any(Number), expect.any(Number)])
+  })
+
+  it('gives p95 latency an interval from twenty compared cases, none below (its bootstrap would be that of a maximum)', () => {
+    const pairs = (n: number) =>
+      Array.from({ length: n }, (_, i): [CaseResult, CaseResult] => [agentCase(`k${i}`, 0.01, 100, 100 + i), agentCase(`k${i}`, 0.01, 100, 100 + 3 * i)])
+    const under = comparedMetrics(pairs(19))!
+    expect(under.latencyP95).toMatchObject({ ci: null, cases: 19 })
+    // p95 of 19 values is the 19th (⌈18.05⌉), the largest: 100 + 3·18 against 100 + 18
+    expect(under.latencyP95!.change).toBeCloseTo(154 / 118 - 1, 12)
+    expect(under.latencyP50!.ci).toEqual([expect.any(Number), expect.any(Number)])
+    expect(comparedMetrics(pairs(20))!.latencyP95!.ci).toEqual([expect.any(Number), expect.any(Number)])
   })
 
   it('resamples each metric with its own seed: cost 1, tokens 2, latency 3', () => {
     const random = seededRandom(11)
-    const pairs = Array.from({ length: 12 }, (_, i): [CaseResult, CaseResult] => {
+    const pairs = Array.from({ length: 24 }, (_, i): [CaseResult, CaseResult] => {
       const x = 1 + random()
       const y = x * (0.8 + 0.6 * random())
       return [agentCase(`k${i}`, x, Math.round(1000 * x), 100 * x), agentCase(`k${i}`, y, Math.round(1000 * y), 100 * y)]
@@ -182,6 +194,18 @@ describe('the gate on cost, tokens and latency', () => {
     expect(bound.gate.passed).toBe(true)
     const strict = compareRuns(baseline, current, makeGate({ maxCostIncrease: lo - 0.01, useConfidenceBound: true }))
     expect(strict.gate.failures[0]).toContain('total cost rose by at least')
+  })
+
+  it('useConfidenceBound without an interval applies the limit to the rise itself, and says so', () => {
+    // 10 cases: p95 latency has no interval (it needs 20), cost has one
+    const { baseline, current } = runs(1.5)
+    const c = compareRuns(baseline, current, makeGate({ maxLatencyIncrease: 0.2, useConfidenceBound: true }))
+    expect(c.metrics!.latencyP95!.ci).toBeNull()
+    expect(c.gate.checks.map((f) => f.check)).toEqual(['maxLatencyIncrease'])
+    expect(c.gate.failures[0]).toMatch(
+      /^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%; no confidence interval \(too few cases, or a baseline mostly at zero\), so applied to the rise itself\)/
+    )
+    expect(compareRuns(baseline, runs(1.1).current, makeGate({ maxLatencyIncrease: 0.2, useConfidenceBound: true })).gate.passed).toBe(true)
   })
 
   it('a run stopped at its budget fails, saying budget', () => {

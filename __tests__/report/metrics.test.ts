@@ -13,13 +13,17 @@ describe('metricRows', () => {
       metrics: {
         cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [], roseBy: [], rises: 0 },
         tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [], roseBy: [], rises: 0 },
-        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: [0.494, 1.321], cases: 10, rose: [], roseBy: [], rises: 0 }
+        latencyP50: { baseline: 560, current: 990, change: 0.768, ci: null, cases: 12, rose: [], roseBy: [], rises: 0 },
+        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: null, cases: 10, rose: [], roseBy: [], rises: 0 }
       }
     })
     expect(rows).toEqual([
       ['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1% (95% CI +11.9% to +34.8%)'],
-      ['tokens (total), 3 cases', '7,055 tokens', '8,695 tokens', '+23.2%'],
-      ['latency p95, 10 cases', '870 ms', '1.30 s', '+49.4% (95% CI +49.4% to +132.1%)']
+      // too few cases for an interval: the cell says so
+      ['tokens (total), 3 cases', '7,055 tokens', '8,695 tokens', '+23.2% (no interval under 5 cases)'],
+      // enough cases, no interval (a baseline mostly at zero): the figure alone
+      ['latency p50, 12 cases', '560 ms', '990 ms', '+76.8%'],
+      ['latency p95, 10 cases', '870 ms', '1.30 s', '+49.4% (no interval under 20 cases)']
     ])
     expect(metricRows({ metrics: null })).toEqual([])
   })

@@ -68,9 +68,11 @@ function increaseCheck(
     const where = `on the ${plural(m.cases, 'case')} compared`
     const { sentence: cases, keys } = largestRises(m, kind)
     const limitText = `${key} ${formatPercent(limit)}`
-    if (gate.useConfidenceBound) {
-      const least = m.ci ? m.ci[0] : null
-      if (least === null || !exceeds(least, limit)) return null
+    // with too few cases for an interval the limit applies to the change itself, as for the mean score:
+    // a bound that is not there must not let every rise through
+    if (gate.useConfidenceBound && m.ci) {
+      const least = m.ci[0]
+      if (!exceeds(least, limit)) return null
       return failure(
         key,
         limit,
@@ -80,7 +82,8 @@ function increaseCheck(
       )
     }
     if (!exceeds(m.change, limit)) return null
-    return failure(key, limit, m.change, keys, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText})${cases}`)
+    const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : ''
+    return failure(key, limit, m.change, keys, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`)
   }
 }
 

@@ -4,6 +4,7 @@
  * latency, and a regressed case's two trajectories side by side.
  */
 import { formatMetric, plural, signedPercent } from '../compare/format.js'
+import { INTERVAL_MIN_CASES } from '../compare/metrics.js'
 import type { Comparison, MetricChange } from '../compare/types.js'
 import type { CaseResult, ToolCall } from '../types.js'
 import { escapeInline } from './escape.js'
@@ -19,10 +20,12 @@ const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind
   { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
 ]
 
-function changeCell(m: MetricChange): string {
+function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES): string {
   if (m.change === null) return '—'
-  const ci = m.ci ? ` (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})` : ''
-  return signedPercent(m.change) + ci
+  const fewest = INTERVAL_MIN_CASES[key]
+  if (m.ci) return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`
+  // say why there is none: a bare figure would read as certain
+  return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${plural(fewest, 'case')})` : signedPercent(m.change)
 }
 
 /**
@@ -35,7 +38,7 @@ export function metricRows(c: Pick<Comparison, 'metrics'>): string[][] {
   return ROWS.flatMap(({ key, label, kind }) => {
     const m = metrics[key]
     if (!m) return []
-    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m)]]
+    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key)]]
   })
 }
 
