@@ -1,7 +1,7 @@
 /** Compared cost, tokens and latency (SPEC §10): figures, intervals, their coverage, and the gate on them. */
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
-import { comparedMetrics } from '../../src/compare/metrics.js'
+import { comparedMetrics, unreportedMetrics } from '../../src/compare/metrics.js'
 import { pairedBootstrap, quantileOfSorted, type PairedStatistic } from '../../src/compare/stats.js'
 import type { CaseResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
@@ -156,6 +156,35 @@ describe('comparedMetrics: which cases count, and when there is a change and an 
   })
 })
 
+describe('unreportedMetrics', () => {
+  const priced = (id: string) => agentCase(id, 0.001, 1000, 100)
+  it.each<{ name: string; baseline: CaseResult; current: CaseResult; lost: string[] }>([
+    { name: 'usage gone: cost and tokens lost', baseline: priced('a'), current: makeCase('a', true, { latencyMs: 90 }), lost: ['cost', 'tokens'] },
+    {
+      name: 'tokens kept, no cost (a model missing from pricing)',
+      baseline: priced('a'),
+      current: makeCase('a', true, { usage: { inputTokens: 990, outputTokens: 10, totalTokens: 1000 }, latencyMs: 90 }),
+      lost: ['cost']
+    },
+    {
+      name: 'the target failed: nothing to report in, not counted',
+      baseline: priced('a'),
+      current: makeCase('a', false, { output: null, error: 'timed out' }),
+      lost: []
+    },
+    { name: 'the baseline had none: nothing lost', baseline: makeCase('a'), current: makeCase('a'), lost: [] },
+    { name: 'both report: nothing lost', baseline: priced('a'), current: priced('a'), lost: [] }
+  ])('$name', ({ baseline, current, lost }) => {
+    expect(unreportedMetrics([[baseline, current]]).map((u) => u.metric)).toEqual(lost)
+  })
+
+  it('counts every case and keeps the first ten keys', () => {
+    const pairs = Array.from({ length: 12 }, (_, i): [CaseResult, CaseResult] => [priced(`k${i}`), makeCase(`k${i}`)])
+    const [cost] = unreportedMetrics(pairs)
+    expect(cost).toEqual({ metric: 'cost', cases: 12, keys: pairs.slice(0, 10).map(([, c]) => c.id) })
+  })
+})
+
 describe('the gate on cost, tokens and latency', () => {
   const runs = (factor: number, n = 10) => {
     const baseline = makeBaseline(Array.from({ length: n }, (_, i) => agentCase(`c${i}`, 0.001, 1000, 1000 + 10 * i)))
@@ -206,6 +235,31 @@ describe('the gate on cost, tokens and latency', () => {
       /^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%; no confidence interval \(too few cases, or a baseline mostly at zero\), so applied to the rise itself\)/
     )
     expect(compareRuns(baseline, runs(1.1).current, makeGate({ maxLatencyIncrease: 0.2, useConfidenceBound: true })).gate.passed).toBe(true)
+  })
+
+  it('fails a cost limit when compared cases stopped reporting cost (no usage, or a model not in pricing), naming them', () => {
+    const baseline = makeBaseline(Array.from({ length: 5 }, (_, i) => agentCase(`c${i}`, 0.001, 1000, 100)))
+    // the new version answers without usage on every case: no pair would carry cost or tokens any more
+    const silent = makeRun(Array.from({ length: 5 }, (_, i) => makeCase(`c${i}`, true, { latencyMs: 100 })))
+    const c = compareRuns(baseline, silent, makeGate({ maxCostIncrease: 0.1, maxTokensIncrease: 0.1 }))
+    expect(c.metrics!.cost).toBeUndefined()
+    expect(c.unreported).toEqual([
+      { metric: 'cost', cases: 5, keys: ['c0', 'c1', 'c2', 'c3', 'c4'] },
+      { metric: 'tokens', cases: 5, keys: ['c0', 'c1', 'c2', 'c3', 'c4'] }
+    ])
+    expect(c.gate.failures).toEqual([
+      'maxCostIncrease 10.0% cannot be checked: 5 compared cases had a cost in the baseline and have none in this run (c0, c1, c2 and 2 more); does the target still report usage, and is every model it names in pricing?',
+      'maxTokensIncrease 10.0% cannot be checked: 5 compared cases had a token count in the baseline and have none in this run (c0, c1, c2 and 2 more); does the target still report usage?'
+    ])
+    expect(c.gate.checks[0]).toMatchObject({ check: 'maxCostIncrease', limit: 0.1, measured: null, keys: ['c0', 'c1', 'c2', 'c3', 'c4'] })
+    // without the limits nothing fails on it; the comparison still says what went missing
+    const unlimited = compareRuns(baseline, silent, makeGate())
+    expect(unlimited.gate.passed).toBe(true)
+    expect(unlimited.unreported).toHaveLength(2)
+    // a complete run reports nothing missing, and the key is left out
+    expect(compareRuns(baseline, makeRun(Array.from({ length: 5 }, (_, i) => agentCase(`c${i}`, 0.001, 1000, 100))), makeGate())).not.toHaveProperty(
+      'unreported'
+    )
   })
 
   it('a run stopped at its budget fails, saying budget', () => {

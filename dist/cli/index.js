@@ -7122,8 +7122,13 @@ const incomplete = (_c, _gate, current) => {
 function increaseCheck(key, metric, label, kind) {
     return (c, gate) => {
         const limit = gate[key];
+        if (limit === undefined)
+            return null;
+        const lost = c.unreported?.find((u) => u.metric === kind);
+        if (lost)
+            return unreported(key, limit, lost);
         const m = c.metrics?.[metric];
-        if (limit === undefined || !m || m.change === null)
+        if (!m || m.change === null)
             return null;
         const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
         const where = `on the ${format_plural(m.cases, 'case')} compared`;
@@ -7142,6 +7147,17 @@ function increaseCheck(key, metric, label, kind) {
         const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
         return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
     };
+}
+/**
+ * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
+ * unseen (all of them: the limit with them), so it fails, saying what to look at.
+ */
+function unreported(key, limit, lost) {
+    const what = lost.metric === 'cost' ? 'a cost' : 'a token count';
+    const more = lost.cases > RISES_NAMED ? ` and ${format_formatCount(lost.cases - RISES_NAMED)} more` : '';
+    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${lost.keys.slice(0, RISES_NAMED).join(', ')}${more})`;
+    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
 }
 /** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
 const RISES_NAMED = 3;
@@ -7788,6 +7804,34 @@ function comparedMetrics(pairs) {
         metrics.latencyP95 = latencyP95;
     return Object.keys(metrics).length ? metrics : null;
 }
+/** Keys of unreported cases kept: the gate names three, as for rises. */
+const UNREPORTED_KEPT = 10;
+/**
+ * Cost and tokens the baseline reports on compared cases and this run does
+ * not, though the target answered: such cases would silently leave the
+ * comparison (and with all of them, the metric), so the gate's limit on it
+ * fails instead (gate.ts). Latency is measured by evalgate on every trial and
+ * cannot go missing.
+ */
+function unreportedMetrics(pairs) {
+    const found = [];
+    for (const metric of ['cost', 'tokens']) {
+        const read = readers[metric];
+        let cases = 0;
+        const keys = [];
+        for (const [b, c] of pairs) {
+            // a case whose target failed has no reply to report anything in: it fails on its own
+            if (c.error !== null || read(b) === undefined || read(c) !== undefined)
+                continue;
+            cases++;
+            if (keys.length < UNREPORTED_KEPT)
+                keys.push(c.id);
+        }
+        if (cases > 0)
+            found.push({ metric, cases, keys });
+    }
+    return found;
+}
 
 // EXTERNAL MODULE: ./src/util/hash.ts
 var hash = __nccwpck_require__(5138);
@@ -7869,6 +7913,7 @@ function compareCases(baseline, current, alpha) {
     const baselineFigures = runFigures(baseline);
     const currentFigures = runFigures(current);
     const flakyKeys = new Set(lists.flaky);
+    const unreported = unreportedMetrics(pairs);
     return {
         baseline: baselineFigures,
         current: currentFigures,
@@ -7879,6 +7924,7 @@ function compareCases(baseline, current, alpha) {
         gatedPassRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs, flakyKeys)),
         meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
         metrics: comparedMetrics(pairs),
+        ...(unreported.length ? { unreported } : {}),
         ...lists,
         notTestable,
         flakyCases,

@@ -6,7 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
-import { comparedMetrics } from './metrics.js'
+import { comparedMetrics, unreportedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
 import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
@@ -57,6 +57,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const baselineFigures = runFigures(baseline)
   const currentFigures = runFigures(current)
   const flakyKeys = new Set(lists.flaky)
+  const unreported = unreportedMetrics(pairs)
   return {
     baseline: baselineFigures,
     current: currentFigures,
@@ -67,6 +68,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     gatedPassRateDeltaCI: pairedDifferenceCI(pairedCounts(pairs, flakyKeys)),
     meanScoreDeltaCI: pairedMeanCI(scoredPairs(pairs).map((s) => s.current - s.baseline)),
     metrics: comparedMetrics(pairs),
+    ...(unreported.length ? { unreported } : {}),
     ...lists,
     notTestable,
     flakyCases,

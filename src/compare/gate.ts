@@ -5,7 +5,7 @@
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
-import type { Comparison, GateFailure, GateResult, MetricChange } from './types.js'
+import type { Comparison, GateFailure, GateResult, MetricChange, UnreportedMetric } from './types.js'
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
@@ -62,8 +62,11 @@ function increaseCheck(
 ): Check {
   return (c, gate) => {
     const limit = gate[key]
+    if (limit === undefined) return null
+    const lost = c.unreported?.find((u) => u.metric === kind)
+    if (lost) return unreported(key, limit, lost)
     const m: MetricChange | undefined = c.metrics?.[metric]
-    if (limit === undefined || !m || m.change === null) return null
+    if (!m || m.change === null) return null
     const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`
     const where = `on the ${plural(m.cases, 'case')} compared`
     const { sentence: cases, keys } = largestRises(m, kind)
@@ -85,6 +88,18 @@ function increaseCheck(
     const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : ''
     return failure(key, limit, m.change, keys, `${label} rose ${formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`)
   }
+}
+
+/**
+ * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
+ * unseen (all of them: the limit with them), so it fails, saying what to look at.
+ */
+function unreported(key: string, limit: number, lost: UnreportedMetric): GateFailure {
+  const what = lost.metric === 'cost' ? 'a cost' : 'a token count'
+  const more = lost.cases > RISES_NAMED ? ` and ${formatCount(lost.cases - RISES_NAMED)} more` : ''
+  const where = `${plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${lost.keys.slice(0, RISES_NAMED).join(', ')}${more})`
+  const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?'
+  return failure(key, limit, null, lost.keys, `${key} ${formatPercent(limit)} cannot be checked: ${where}; ${hint}`)
 }
 
 /** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */

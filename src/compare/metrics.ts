@@ -6,7 +6,7 @@
  */
 import type { CaseResult } from '../types.js'
 import { ascendingOrder, pairedBootstraps, quantileOfSorted, type PairedStatistic } from './stats.js'
-import type { ComparedMetrics, MetricChange } from './types.js'
+import type { ComparedMetrics, MetricChange, UnreportedMetric } from './types.js'
 
 /** Fewer compared cases than this get no interval: it would say nothing. */
 export const MIN_CASES_FOR_INTERVAL = 5
@@ -149,4 +149,31 @@ export function comparedMetrics(pairs: readonly [CaseResult, CaseResult][]): Com
   if (latencyP50) metrics.latencyP50 = latencyP50
   if (latencyP95) metrics.latencyP95 = latencyP95
   return Object.keys(metrics).length ? metrics : null
+}
+
+/** Keys of unreported cases kept: the gate names three, as for rises. */
+const UNREPORTED_KEPT = 10
+
+/**
+ * Cost and tokens the baseline reports on compared cases and this run does
+ * not, though the target answered: such cases would silently leave the
+ * comparison (and with all of them, the metric), so the gate's limit on it
+ * fails instead (gate.ts). Latency is measured by evalgate on every trial and
+ * cannot go missing.
+ */
+export function unreportedMetrics(pairs: readonly [CaseResult, CaseResult][]): UnreportedMetric[] {
+  const found: UnreportedMetric[] = []
+  for (const metric of ['cost', 'tokens'] as const) {
+    const read = readers[metric]
+    let cases = 0
+    const keys: string[] = []
+    for (const [b, c] of pairs) {
+      // a case whose target failed has no reply to report anything in: it fails on its own
+      if (c.error !== null || read(b) === undefined || read(c) !== undefined) continue
+      cases++
+      if (keys.length < UNREPORTED_KEPT) keys.push(c.id)
+    }
+    if (cases > 0) found.push({ metric, cases, keys })
+  }
+  return found
 }

@@ -134,7 +134,7 @@ export interface MetricChange {
   current: number
   /** current / baseline − 1; null when the baseline figure is 0 */
   change: number | null
-  /** paired 95% bootstrap interval of `change`; null with fewer than 5 cases or no change */
+  /** paired 95% bootstrap interval of `change`; null with too few cases (5; 20 for p95), no change, or a baseline mostly at zero */
   ci: [number, number] | null
   /** compared cases that carry the metric in both runs */
   cases: number
@@ -144,6 +144,20 @@ export interface MetricChange {
   roseBy: number[]
   /** how many of the compared cases rose in all */
   rises: number
+}
+
+/**
+ * A metric the baseline had on compared cases that this run does not report
+ * on them (an agent that stopped reporting usage, a model missing from
+ * `pricing`): those cases drop out of the comparison, so a limit on the
+ * metric could not hold on them.
+ */
+export interface UnreportedMetric {
+  metric: 'cost' | 'tokens'
+  /** how many compared cases lost it */
+  cases: number
+  /** the first of them, in dataset order (at most 10) */
+  keys: string[]
 }
 
 /** `metrics` of `--json`: cost (total USD), tokens (total), latency p50 and p95 (ms). */
@@ -171,6 +185,8 @@ export interface Comparison {
   meanScoreDeltaCI: [number, number] | null
   /** cost, tokens and latency over the compared cases; null without a baseline or when the runs carry none */
   metrics: ComparedMetrics | null
+  /** metrics the baseline reports on compared cases and this run does not; absent when there are none */
+  unreported?: UnreportedMetric[]
   regressed: string[]
   fixed: string[]
   /** flipped, but the flip is within chance: see flakyCases for why */
