@@ -7,7 +7,7 @@ import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, UsageError } from './errors.js'
-import { buildRecord, redactDeep } from './run/record.js'
+import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
@@ -142,7 +142,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: cases.length,
-      budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, spentUsd: outcome.targetCostUsd + (judge?.stats().costUsd ?? 0) },
+      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
       durationMs: outcome.durationMs,
       createdAt,
       git: options.git ?? gitFromEnv(env),

@@ -182,4 +182,14 @@ describe('conclude: the exact sentences of each branch', () => {
       expect(v.headline).toBe(sentence)
     }
   })
+
+  it('a budget that could not count some spending says so in a notice, and the verdict is unchanged', () => {
+    const run = makeRun(makeCases('a'), { budget: { maxCostUsd: 1, spentUsd: 0.0042, uncountedTrials: 3, uncountedJudgeTokens: 1200 } })
+    const v = verdictOf(run, {}, false)
+    expect(v.outcome).toBe('pass')
+    expect(v.notices).toEqual([
+      "budget.maxCostUsd $1.00 counted $0.0042 but could not count 3 trials that reported no cost (no usage, or a model missing from pricing) and 1,200 judge tokens (the judge's model has no price in pricing): a budget cannot stop what it cannot count"
+    ])
+    expect(verdictOf(makeRun(makeCases('a'), { budget: { maxCostUsd: 1, spentUsd: 0.0042 } }), {}, false).notices).toEqual([])
+  })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
 import { parseRunRecord } from '../../src/config/record.js'
-import { buildRecord, summarize } from '../../src/run/record.js'
+import { budgetSummary, buildRecord, summarize } from '../../src/run/record.js'
 import { makeBaseline, makeCase, makeRun } from '../__fixtures__/records.js'
 
 describe('the run record keeps flake history and re-runs', () => {
@@ -82,5 +82,45 @@ describe('reading a record a piece at a time', () => {
     expect(() => parseRunRecord(foreign, 'new.json')).toThrow('new.json: has schemaVersion 2; this evalgate reads run records of schemaVersion 1 only')
     const badCase = JSON.stringify({ ...record, cases: [...record.cases.slice(0, 2), { ...record.cases[2], passed: 'yes' }] })
     expect(() => parseRunRecord(badCase, 'case.json')).toThrow('case.json: not a valid run record at cases[2].passed')
+  })
+})
+
+describe('budgetSummary: what a budget spent, and what it could not count', () => {
+  const priced = (id: string) => makeCase(id, true, { usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, costUsd: 0.002 } })
+  it.each([
+    {
+      name: 'every trial priced, judge priced',
+      cases: [priced('a'), priced('b')],
+      judge: { tokens: 40, costUsd: 0.001 },
+      expected: { maxCostUsd: 1, spentUsd: 0.005 }
+    },
+    {
+      name: 'a trial without usage and one with tokens but no cost (a model missing from pricing)',
+      cases: [priced('a'), makeCase('b'), makeCase('c', true, { usage: { inputTokens: 10, outputTokens: 5 } })],
+      judge: undefined,
+      expected: { maxCostUsd: 1, spentUsd: 0.002, uncountedTrials: 2 }
+    },
+    {
+      name: 'a failed trial has no reply to report in: not counted as uncounted',
+      cases: [makeCase('a', false, { output: null, error: 'timed out' })],
+      judge: undefined,
+      expected: { maxCostUsd: 1, spentUsd: 0 }
+    },
+    {
+      name: 'judge tokens without a price',
+      cases: [priced('a')],
+      judge: { tokens: 120 },
+      expected: { maxCostUsd: 1, spentUsd: 0.002, uncountedJudgeTokens: 120 }
+    },
+    {
+      name: 'each trial of a repeated case',
+      cases: [makeCase('a', true, { trials: [priced('a'), makeCase('a'), makeCase('a')] as never })],
+      judge: { tokens: 0 },
+      expected: { maxCostUsd: 1, spentUsd: 0.002, uncountedTrials: 2 }
+    }
+  ])('$name', ({ cases, judge, expected }) => {
+    const spent = cases.flatMap((c) => c.trials ?? [c]).reduce((n, t) => n + (t.usage?.costUsd ?? 0), 0)
+    const summary = budgetSummary(1, cases, spent, judge)
+    expect({ ...summary, spentUsd: Math.round(summary.spentUsd * 1e9) / 1e9 }).toEqual(expected)
   })
 })

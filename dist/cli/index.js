@@ -8220,6 +8220,9 @@ function conclude(comparison, record, context) {
     else if (limits.length && !accepted)
         notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`);
     reasons.push(...problems);
+    const uncounted = budgetUncounted(record);
+    if (uncounted)
+        notices.push(uncounted);
     const outcome = baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass';
     return {
         outcome,
@@ -8230,6 +8233,18 @@ function conclude(comparison, record, context) {
         notices: dedupe(notices),
         configChanges: context.configChanges ?? []
     };
+}
+/** "budget.maxCostUsd $1.00 could not count 10 trials …": what a budget could not see, which it therefore cannot stop. */
+function budgetUncounted(record) {
+    const budget = record.budget;
+    if (!budget || (!budget.uncountedTrials && !budget.uncountedJudgeTokens))
+        return null;
+    const parts = [];
+    if (budget.uncountedTrials)
+        parts.push(`${format_plural(budget.uncountedTrials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
+    if (budget.uncountedJudgeTokens)
+        parts.push(`${format_plural(budget.uncountedJudgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
+    return `budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} counted ${formatUsd(budget.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
 }
 function dedupe(list) {
     return [...new Set(list)];
@@ -9219,7 +9234,15 @@ const runRecordSchema = schemas/* object */.Ikc({
     /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
     stopReason: schemas/* enum */.k5n(['interrupted', 'budget']).optional(),
     /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
-    budget: schemas/* object */.Ikc({ maxCostUsd: schemas/* number */.aig(), spentUsd: schemas/* number */.aig() }).optional(),
+    budget: schemas/* object */.Ikc({
+        maxCostUsd: schemas/* number */.aig(),
+        spentUsd: schemas/* number */.aig(),
+        /** trials that answered without a cost (no usage, or a model missing from `pricing`): the budget could not count them */
+        uncountedTrials: schemas/* number */.aig().int().min(0).optional(),
+        /** judge tokens without a price (its model missing from `pricing`): the budget could not count them */
+        uncountedJudgeTokens: schemas/* number */.aig().int().min(0).optional()
+    })
+        .optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
     planned: schemas/* number */.aig().int().min(0).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
@@ -13728,6 +13751,26 @@ function summarize(cases, durationMs, judge) {
         summary.namedScores = namedScores;
     return summary;
 }
+/**
+ * What a budget spent, and what it could not count: trials that answered
+ * without a cost (no usage, or a model missing from `pricing`) and judge
+ * tokens without a price. A budget cannot stop what it cannot count, so the
+ * verdict says so (compare/conclude.ts).
+ */
+function budgetSummary(maxCostUsd, cases, targetCostUsd, judge) {
+    let uncountedTrials = 0;
+    for (const c of cases)
+        for (const t of c.trials ?? [c])
+            if (t.output !== null && t.usage?.costUsd === undefined)
+                uncountedTrials++;
+    const uncountedJudgeTokens = judge && judge.costUsd === undefined ? judge.tokens : 0;
+    return {
+        maxCostUsd,
+        spentUsd: targetCostUsd + (judge?.costUsd ?? 0),
+        ...(uncountedTrials ? { uncountedTrials } : {}),
+        ...(uncountedJudgeTokens ? { uncountedJudgeTokens } : {})
+    };
+}
 function buildRecord(input) {
     const cases = carryHistory(input.cases, input.baseline);
     const trend = carryTrend(input.baseline);
@@ -13739,7 +13782,7 @@ function buildRecord(input) {
         createdAt: input.createdAt,
         complete: input.complete,
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
-        ...(input.budget ? { budget: { maxCostUsd: input.budget.maxCostUsd, spentUsd: round6(input.budget.spentUsd) } } : {}),
+        ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
         dataset: input.dataset,
         git: input.git,
@@ -16326,7 +16369,7 @@ async function evaluate(loaded, options = {}) {
         complete: outcome.complete,
         stopReason: outcome.stopReason,
         planned: cases.length,
-        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, spentUsd: outcome.targetCostUsd + (judge?.stats().costUsd ?? 0) },
+        budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
         durationMs: outcome.durationMs,
         createdAt,
         git: options.git ?? gitFromEnv(env),

@@ -36003,7 +36003,15 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
     /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
     stopReason: lib_schemas/* enum */.k5n(['interrupted', 'budget']).optional(),
     /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
-    budget: lib_schemas/* object */.Ikc({ maxCostUsd: lib_schemas/* number */.aig(), spentUsd: lib_schemas/* number */.aig() }).optional(),
+    budget: lib_schemas/* object */.Ikc({
+        maxCostUsd: lib_schemas/* number */.aig(),
+        spentUsd: lib_schemas/* number */.aig(),
+        /** trials that answered without a cost (no usage, or a model missing from `pricing`): the budget could not count them */
+        uncountedTrials: lib_schemas/* number */.aig().int().min(0).optional(),
+        /** judge tokens without a price (its model missing from `pricing`): the budget could not count them */
+        uncountedJudgeTokens: lib_schemas/* number */.aig().int().min(0).optional()
+    })
+        .optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
     planned: lib_schemas/* number */.aig().int().min(0).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
@@ -36068,6 +36076,26 @@ function summarize(cases, durationMs, judge) {
         summary.namedScores = namedScores;
     return summary;
 }
+/**
+ * What a budget spent, and what it could not count: trials that answered
+ * without a cost (no usage, or a model missing from `pricing`) and judge
+ * tokens without a price. A budget cannot stop what it cannot count, so the
+ * verdict says so (compare/conclude.ts).
+ */
+function budgetSummary(maxCostUsd, cases, targetCostUsd, judge) {
+    let uncountedTrials = 0;
+    for (const c of cases)
+        for (const t of c.trials ?? [c])
+            if (t.output !== null && t.usage?.costUsd === undefined)
+                uncountedTrials++;
+    const uncountedJudgeTokens = judge && judge.costUsd === undefined ? judge.tokens : 0;
+    return {
+        maxCostUsd,
+        spentUsd: targetCostUsd + (judge?.costUsd ?? 0),
+        ...(uncountedTrials ? { uncountedTrials } : {}),
+        ...(uncountedJudgeTokens ? { uncountedJudgeTokens } : {})
+    };
+}
 function buildRecord(input) {
     const cases = carryHistory(input.cases, input.baseline);
     const trend = carryTrend(input.baseline);
@@ -36079,7 +36107,7 @@ function buildRecord(input) {
         createdAt: input.createdAt,
         complete: input.complete,
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
-        ...(input.budget ? { budget: { maxCostUsd: input.budget.maxCostUsd, spentUsd: round6(input.budget.spentUsd) } } : {}),
+        ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
         dataset: input.dataset,
         git: input.git,
@@ -37837,7 +37865,7 @@ async function evaluate(loaded, options = {}) {
         complete: outcome.complete,
         stopReason: outcome.stopReason,
         planned: cases.length,
-        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, spentUsd: outcome.targetCostUsd + (judge?.stats().costUsd ?? 0) },
+        budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
         durationMs: outcome.durationMs,
         createdAt,
         git: options.git ?? gitFromEnv(env),

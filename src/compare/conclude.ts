@@ -5,7 +5,7 @@
  * The action and the CLI only carry it out.
  */
 import type { RunRecord } from '../types.js'
-import { plural } from './format.js'
+import { formatList, formatUsd, plural } from './format.js'
 import { sharedTargetError } from './target-errors.js'
 import type { BaselineStatus, Comparison, ConfigChange, Verdict } from './types.js'
 
@@ -71,6 +71,8 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   if (gateFails) reasons.push(...limits.map((f) => f.sentence))
   else if (limits.length && !accepted) notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`)
   reasons.push(...problems)
+  const uncounted = budgetUncounted(record)
+  if (uncounted) notices.push(uncounted)
 
   const outcome: Verdict['outcome'] =
     baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
@@ -83,6 +85,16 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
     notices: dedupe(notices),
     configChanges: context.configChanges ?? []
   }
+}
+
+/** "budget.maxCostUsd $1.00 could not count 10 trials …": what a budget could not see, which it therefore cannot stop. */
+function budgetUncounted(record: RunRecord): string | null {
+  const budget = record.budget
+  if (!budget || (!budget.uncountedTrials && !budget.uncountedJudgeTokens)) return null
+  const parts: string[] = []
+  if (budget.uncountedTrials) parts.push(`${plural(budget.uncountedTrials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`)
+  if (budget.uncountedJudgeTokens) parts.push(`${plural(budget.uncountedJudgeTokens, 'judge token')} (the judge's model has no price in pricing)`)
+  return `budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} counted ${formatUsd(budget.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`
 }
 
 function dedupe(list: string[]): string[] {

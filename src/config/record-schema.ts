@@ -171,7 +171,16 @@ export const runRecordSchema = z.object({
   /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
   stopReason: z.enum(['interrupted', 'budget']).optional(),
   /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
-  budget: z.object({ maxCostUsd: z.number(), spentUsd: z.number() }).optional(),
+  budget: z
+    .object({
+      maxCostUsd: z.number(),
+      spentUsd: z.number(),
+      /** trials that answered without a cost (no usage, or a model missing from `pricing`): the budget could not count them */
+      uncountedTrials: z.number().int().min(0).optional(),
+      /** judge tokens without a price (its model missing from `pricing`): the budget could not count them */
+      uncountedJudgeTokens: z.number().int().min(0).optional()
+    })
+    .optional(),
   /** cases the run set out to run (an incomplete run finished fewer) */
   planned: z.number().int().min(0).optional(),
   /** absent in records of evalgate before fingerprint version 2 */

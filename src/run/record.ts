@@ -56,6 +56,29 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
   return summary
 }
 
+/**
+ * What a budget spent, and what it could not count: trials that answered
+ * without a cost (no usage, or a model missing from `pricing`) and judge
+ * tokens without a price. A budget cannot stop what it cannot count, so the
+ * verdict says so (compare/conclude.ts).
+ */
+export function budgetSummary(
+  maxCostUsd: number,
+  cases: readonly CaseResult[],
+  targetCostUsd: number,
+  judge: Pick<JudgeSummary, 'tokens' | 'costUsd'> | undefined
+): NonNullable<RunRecord['budget']> {
+  let uncountedTrials = 0
+  for (const c of cases) for (const t of c.trials ?? [c]) if (t.output !== null && t.usage?.costUsd === undefined) uncountedTrials++
+  const uncountedJudgeTokens = judge && judge.costUsd === undefined ? judge.tokens : 0
+  return {
+    maxCostUsd,
+    spentUsd: targetCostUsd + (judge?.costUsd ?? 0),
+    ...(uncountedTrials ? { uncountedTrials } : {}),
+    ...(uncountedJudgeTokens ? { uncountedJudgeTokens } : {})
+  }
+}
+
 export function buildRecord(input: RecordInput): RunRecord {
   const cases = carryHistory(input.cases, input.baseline)
   const trend = carryTrend(input.baseline)
@@ -67,7 +90,7 @@ export function buildRecord(input: RecordInput): RunRecord {
     createdAt: input.createdAt,
     complete: input.complete,
     ...(input.stopReason ? { stopReason: input.stopReason } : {}),
-    ...(input.budget ? { budget: { maxCostUsd: input.budget.maxCostUsd, spentUsd: round6(input.budget.spentUsd) } } : {}),
+    ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
     ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
     dataset: input.dataset,
     git: input.git,
