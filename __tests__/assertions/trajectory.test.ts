@@ -317,10 +317,31 @@ describe('trajectory scores and helpers', () => {
     expect(matchTrajectory(T1, [ref(R), ref(S)], 'strict', 'exact')).toMatchObject({ holds: false, firstDifference: 0 })
   })
 
-  it('a plain string output (no tool calls) is an empty trajectory', async () => {
-    expect((await grade({ type: 'trajectory:tool-used', value: 'refund' }, undefined)).reason).toBe(
-      'refund was called 0 times, allowed at least 1: no tool calls'
-    )
+  it('toolCalls: [] is an empty trajectory', async () => {
+    expect((await grade({ type: 'trajectory:tool-used', value: 'refund' }, [])).reason).toBe('refund was called 0 times, allowed at least 1: no tool calls')
+    expect((await grade({ type: 'trajectory:tool-used', value: { name: 'refund', max: 0 } }, [])).passed).toBe(true)
+  })
+
+  // A check that a tool was never called must not pass on an agent that stopped reporting its calls
+  it.each<Assertion>([
+    { type: 'trajectory:tool-used', value: { name: 'refund', max: 0 } },
+    { type: 'not-trajectory:tool-used', value: 'refund' },
+    { type: 'trajectory:tool-used', value: 'lookup_order' },
+    { type: 'trajectory:tool-sequence', value: ['lookup_order'] },
+    { type: 'trajectory:tool-args-match', value: { name: 'refund', args: { order_id: 'A18' } } },
+    { type: 'trajectory:step-count', value: { max: 2 } },
+    { type: 'not-trajectory:step-count', value: { min: 3 } },
+    { type: 'trajectory-match', mode: 'subset', value: ['lookup_order', 'refund'] },
+    { type: 'tool-call-f1', value: ['lookup_order'] },
+    { type: 'not-tool-call-f1', value: ['refund'], threshold: 0.5 }
+  ])('$type $value: no toolCalls reported (a string output) cannot be checked, and fails', async (a) => {
+    const result = await grade(a, undefined)
+    expect(result).toMatchObject({
+      passed: false,
+      score: 0,
+      error: 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []'
+    })
+    expect(result.reason).toBe(`${a.type} could not be checked: ${result.error}`)
   })
 
   it.each([

@@ -227,6 +227,23 @@ describe('http and openai targets', () => {
       finishReason: 'tool_calls'
     })
   })
+
+  it('openai: with tools offered, a reply without tool_calls is an empty trajectory; without tools, none is recorded', async () => {
+    const tools = [{ type: 'function', function: { name: 'lookup_order', parameters: { type: 'object' } } }]
+    const answer = {
+      body: {
+        model: 'agent-model',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }
+      }
+    }
+    server.enqueue(answer)
+    server.enqueue(answer)
+    const offered = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl }, tools })
+    expect((await createOpenAITarget(offered.openai!, ctx, offered, deps).call(request('hi'))).toolCalls).toEqual([])
+    const plain = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl } })
+    expect(await createOpenAITarget(plain.openai!, ctx, plain, deps).call(request('hi'))).not.toHaveProperty('toolCalls')
+  })
 })
 
 describe('module agents (in-process function target)', () => {

@@ -12736,10 +12736,18 @@ const toolsCallAssertions = {
 
 /** Paths longer than this are cut in the middle of a reason. */
 const PATH_STEPS = 12;
-const NO_CALLS = Object.freeze([]);
+/**
+ * The trial's tool calls. A target that reported none at all (a string, a
+ * result object without `toolCalls`) is not one that called none: a check
+ * that a tool was never called would pass on an agent that stopped reporting
+ * its calls. So it cannot be checked, which fails it whichever way it points.
+ */
 function callsOf(ctx) {
-    return ctx.toolCalls ?? NO_CALLS;
+    if (ctx.toolCalls === undefined)
+        throw new Error(UNREPORTED);
+    return ctx.toolCalls;
 }
+const UNREPORTED = 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []';
 /** "lookup_order → refund", or "no tool calls". */
 function toolPath(calls) {
     if (calls.length === 0)
@@ -16045,8 +16053,11 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
                 usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
                 metadata: { model }
             };
+            // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
             if (reply.toolCalls)
                 result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls");
+            else if (target.tools)
+                result.toolCalls = [];
             if (reply.finishReason !== undefined)
                 result.finishReason = reply.finishReason;
             return result;

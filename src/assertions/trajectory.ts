@@ -14,11 +14,17 @@ import { kindOf, numberOptionProblem, terms } from './values.js'
 /** Paths longer than this are cut in the middle of a reason. */
 const PATH_STEPS = 12
 
-const NO_CALLS: readonly ToolCall[] = Object.freeze([])
-
+/**
+ * The trial's tool calls. A target that reported none at all (a string, a
+ * result object without `toolCalls`) is not one that called none: a check
+ * that a tool was never called would pass on an agent that stopped reporting
+ * its calls. So it cannot be checked, which fails it whichever way it points.
+ */
 function callsOf(ctx: AssertionContext): readonly ToolCall[] {
-  return ctx.toolCalls ?? NO_CALLS
+  if (ctx.toolCalls === undefined) throw new Error(UNREPORTED)
+  return ctx.toolCalls
 }
+const UNREPORTED = 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []'
 
 /** "lookup_order → refund", or "no tool calls". */
 export function toolPath(calls: readonly ToolCall[]): string {

@@ -48,7 +48,9 @@ export function createOpenAITarget(
         usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
         metadata: { model }
       }
+      // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
       if (reply.toolCalls) result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls")
+      else if (target.tools) result.toolCalls = []
       if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
       return result
     },
