@@ -55,13 +55,22 @@ describe('llm-rubric', () => {
     expect('error' in result).toBe(false)
   })
 
-  it('includeToolCalls shows the judge the trial’s calls, or an empty list', async () => {
+  it('includeToolCalls shows the judge the trial’s calls, an empty list as such, and asks nothing when none were reported', async () => {
     const withCalls = judgeAnswering({ score: 1 })
     await grade({ type: 'llm-rubric', value: rubric, includeToolCalls: true }, 'Dublin', { judge: withCalls.judge, toolCalls: CALLS })
     expect(withCalls.asked[0]!.toolCalls).toEqual(CALLS)
-    const without = judgeAnswering({ score: 1 })
-    await grade({ type: 'llm-rubric', value: rubric, includeToolCalls: true }, 'Dublin', { judge: without.judge })
-    expect(without.asked[0]).toEqual({ input: 'What is the capital of Ireland?', output: 'Dublin', rubric, threshold: 0.5, toolCalls: [] })
+    const none = judgeAnswering({ score: 1 })
+    await grade({ type: 'llm-rubric', value: rubric, includeToolCalls: true }, 'Dublin', { judge: none.judge, toolCalls: [] })
+    expect(none.asked[0]).toEqual({ input: 'What is the capital of Ireland?', output: 'Dublin', rubric, threshold: 0.5, toolCalls: [] })
+    // a target that reported no toolCalls at all: the judge cannot be shown what it called, so it is not asked
+    const unreported = judgeAnswering({ score: 1 })
+    const result = await grade({ type: 'llm-rubric', value: rubric, includeToolCalls: true }, 'Dublin', { judge: unreported.judge })
+    expect(unreported.asked).toEqual([])
+    expect(result).toMatchObject({
+      passed: false,
+      score: 0,
+      error: 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []'
+    })
   })
 
   it('without includeToolCalls, or with it false, the judge sees no calls', async () => {

@@ -52,4 +52,18 @@ describe('trajectoryDiff', () => {
     ])
     expect(trajectoryDiff(makeCase('x'), makeCase('x'))).toBeNull()
   })
+
+  it('says which run reported no tool calls at all, rather than marking a difference', () => {
+    const lost = trajectoryDiff(makeCase('b7', true, { toolCalls: [L] }), makeCase('b7', false))!
+    expect(lost.split('\n').slice(0, 5)).toEqual([
+      '**Tool calls** (not reported in this run)',
+      '',
+      '| step | baseline | current |',
+      '|:--|:--|:--|',
+      '| 1 | lookup\\_order {"order\\_id":"B7"} | — |'
+    ])
+    expect(trajectoryDiff(makeCase('b7'), makeCase('b7', true, { toolCalls: [L] }))!.split('\n')[0]).toBe('**Tool calls** (not reported in the baseline)')
+    // a case new in this run has no baseline side to speak of
+    expect(trajectoryDiff(undefined, makeCase('b7', true, { toolCalls: [L] }))!.split('\n')[0]).toBe('**Tool calls** (first difference at step 1)')
+  })
 })

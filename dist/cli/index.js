@@ -11915,7 +11915,504 @@ const isRefusalHandler = {
 };
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
+;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+
+
+
+/** Paths longer than this are cut in the middle of a reason. */
+const PATH_STEPS = 12;
+/**
+ * The trial's tool calls. A target that reported none at all (a string, a
+ * result object without `toolCalls`) is not one that called none: a check
+ * that a tool was never called would pass on an agent that stopped reporting
+ * its calls. So it cannot be checked, which fails it whichever way it points
+ * (and an llm-rubric asked to show the judge the calls: rubric.ts).
+ */
+function reportedToolCalls(ctx) {
+    if (ctx.toolCalls === undefined)
+        throw new Error(UNREPORTED);
+    return ctx.toolCalls;
+}
+const UNREPORTED = 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []';
+/** "lookup_order → refund", or "no tool calls". */
+function toolPath(calls) {
+    if (calls.length === 0)
+        return 'no tool calls';
+    if (calls.length <= PATH_STEPS)
+        return namesPath(calls);
+    return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1).name].join(' → ');
+}
+const MAX_PATHS = 4096;
+let paths = { path: '', next: undefined };
+let pathCount = 0;
+/** The names of the steps (tool calls, or reference steps written as names or {name}) joined by arrows ("" for none). */
+function namesPath(steps) {
+    if (steps.length > PATH_STEPS)
+        return steps.map(nameOf).join(' → ');
+    let node = paths;
+    for (let i = 0; i < steps.length; i++) {
+        const name = nameOf(steps[i]);
+        let child = node.next?.get(name);
+        if (!child) {
+            if (pathCount >= MAX_PATHS) {
+                paths = { path: '', next: undefined };
+                pathCount = 0;
+                return namesPath(steps);
+            }
+            child = { path: i === 0 ? name : `${node.path} → ${name}`, next: undefined };
+            (node.next ??= new Map()).set(name, child);
+            pathCount++;
+        }
+        node = child;
+    }
+    return node.path;
+}
+const nameOf = (step) => (typeof step === 'string' ? step : step.name);
+/** How many calls name the tool. */
+function countOf(calls, name) {
+    let n = 0;
+    for (const c of calls)
+        if (c.name === name)
+            n++;
+    return n;
+}
+/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
+class Words {
+    make;
+    byFirst = new Map();
+    constructor(make) {
+        this.make = make;
+    }
+    get(first, second) {
+        let bySecond = this.byFirst.get(first);
+        if (!bySecond) {
+            if (this.byFirst.size >= MAX_WORDS)
+                this.byFirst.clear();
+            bySecond = new Map();
+            this.byFirst.set(first, bySecond);
+        }
+        let words = bySecond.get(second);
+        if (words === undefined) {
+            if (bySecond.size >= MAX_WORDS)
+                bySecond.clear();
+            words = this.make(first, second);
+            bySecond.set(second, words);
+        }
+        return words;
+    }
+}
+const MAX_WORDS = 4096;
+/** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
+const reasons = new Words((fact, path) => `${fact}: ${path}`);
+function times(n) {
+    return `${n} ${n === 1 ? 'time' : 'times'}`;
+}
+/** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
+const calledText = new Words((name, n) => `${name} was called ${times(n)}`);
+/**
+ * A reason that states the fact, and when failing what was asked, then the
+ * path taken. `asked` words what the check (or, under `not-`, its negation)
+ * asks; it runs only for a failing check (most pass: the words would be garbage).
+ */
+function trajectory_conclude(holds, fact, negated, calls, asked, score) {
+    const passes = holds !== negated;
+    return { pass: holds, score: score ?? (holds ? 1 : 0), reason: reasons.get(passes ? fact : `${fact}, ${asked(negated)}`, toolPath(calls)) };
+}
+function rangeProblem(type, v) {
+    for (const key of ['min', 'max']) {
+        const n = v[key];
+        if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0))
+            return `${type} \`${key}\` must be a whole number ≥ 0, got ${shown(n)}`;
+    }
+    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max)
+        return `${type} has min ${v.min} above max ${v.max}`;
+    return undefined;
+}
+function rangeText({ min, max }) {
+    if (max === undefined)
+        return `at least ${min ?? 0}`;
+    if ((min ?? 0) === 0)
+        return max === 0 ? '0' : `at most ${max}`;
+    return min === max ? `exactly ${min}` : `${min} to ${max}`;
+}
+/** A range every count is in (min 0, no max): under `not-` it could never pass, so validation refuses it there. */
+function everyCount({ min, max }) {
+    return (min ?? 0) === 0 && max === undefined;
+}
+function alwaysHolds(type) {
+    return `${type} can never pass: every count is at least 0, so the range {min: 0} with no max always holds; give a max, or a min above 0`;
+}
+function notRangeText({ min, max }) {
+    const low = min ?? 0;
+    // low is at least 1 without a max: validation refuses the range that holds for every count under not-
+    if (max === undefined)
+        return low === 1 ? '0' : `fewer than ${low}`;
+    if (low === 0)
+        return `more than ${max}`;
+    return `fewer than ${low} or more than ${max}`;
+}
+function inRange(n, { min, max }) {
+    return n >= (min ?? 0) && (max === undefined || n <= max);
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isName(value) {
+    return typeof value === 'string' && value.trim() !== '';
+}
+/**
+ * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
+ * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ */
+function usageEntries(value) {
+    return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
+}
+function usageEntry(entry) {
+    if (!isRecord(entry))
+        return { name: String(entry), min: 1 };
+    const { name, min, max } = entry;
+    return { name, min: min ?? Math.min(1, max ?? 1), max };
+}
+const toolUsed = {
+    negatable: true,
+    validate(a) {
+        const list = Array.isArray(a.value) ? a.value : [a.value];
+        if (a.value === undefined || list.length === 0)
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+        for (const entry of list) {
+            if (isRecord(entry)) {
+                if (!isName(entry.name))
+                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
+                const problem = rangeProblem(a.type, entry);
+                if (problem)
+                    return problem;
+            }
+            else if (!isName(entry))
+                return `${a.type} needs tool names, got ${kindOf(entry)}`;
+        }
+        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+            return alwaysHolds(a.type);
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        if (!Array.isArray(a.value)) {
+            // one tool (most checks): no lists, and the words of a passing check are kept once
+            const entry = usageEntry(a.value);
+            const n = countOf(calls, entry.name);
+            return trajectory_conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+        }
+        // each tool counted once
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
+        const holds = off.length === 0;
+        // the facts that decide: the tools out of range when it fails, every tool when it holds
+        const decisive = holds || negated ? counted : off;
+        const one = decisive.length === 1;
+        return trajectory_conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
+            ? one
+                ? `allowed ${notRangeText(decisive[0].entry)}`
+                : 'expected at least one of them out of its range'
+            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
+    }
+};
+function sequenceOf(value) {
+    if (Array.isArray(value))
+        return { steps: value.map(String), mode: 'in_order' };
+    const v = value;
+    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+}
+/** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
+function firstMissingStep(names, steps) {
+    let at = 0;
+    for (let i = 0; i < steps.length; i++) {
+        while (at < names.length && names[at] !== steps[i])
+            at++;
+        if (at === names.length)
+            return i;
+        at++;
+    }
+    return -1;
+}
+/** The first index where two sequences differ, or -1 when they are equal. */
+function firstDifference(a, b, same) {
+    const n = Math.max(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        if (i >= a.length || i >= b.length || !same(a[i], b[i]))
+            return i;
+    }
+    return -1;
+}
+const toolSequence = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
+        if (!Array.isArray(steps) || steps.length === 0)
+            return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
+        if (!steps.every(isName))
+            return `${a.type} steps must be tool names`;
+        if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
+            return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        const names = calls.map((c) => c.name);
+        const { steps, mode } = sequenceOf(a.value);
+        const sequence = steps.join(' → ');
+        if (mode === 'exact') {
+            const at = firstDifference(names, steps, (x, y) => x === y);
+            const holds = at === -1;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
+        }
+        const missing = firstMissingStep(names, steps);
+        const holds = missing === -1;
+        const fact = holds
+            ? `the calls contain ${sequence} in order`
+            : missing === 0
+                ? `${steps[0]} was never called`
+                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
+    }
+};
+// ---------------------------------------------------------------- trajectory:tool-args-match
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+function argsDifference(expected, actual, partial) {
+    return jsonDifference(expected, actual, partial);
+}
+const toolArgsMatch = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        if (!isRecord(v) || !isName(v.name))
+            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
+        if (v.args === undefined)
+            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
+        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        const { name, args, mode } = a.value;
+        const partial = mode !== 'exact';
+        const ofTool = calls.filter((c) => c.name === name);
+        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
+        const holds = differences.some((d) => d === undefined);
+        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
+        const fact = holds
+            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
+            : ofTool.length === 0
+                ? `${name} was never called`
+                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
+    }
+};
+// ---------------------------------------------------------------- trajectory:step-count
+const stepCount = {
+    negatable: true,
+    validate(a) {
+        const v = a.value;
+        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
+            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
+        if (v.name !== undefined && !isName(v.name))
+            return `${a.type} \`name\` must be a tool name`;
+        return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        const range = a.value;
+        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
+        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
+        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
+        return trajectory_conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
+    }
+};
+const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
+function answers(call, ref, argsMode) {
+    if (typeof ref === 'string')
+        return call.name === ref;
+    if (call.name !== ref.name)
+        return false;
+    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+}
+/**
+ * The most calls that can be paired with distinct reference steps they answer
+ * (Kuhn's augmenting paths: a step that gives no args answers several calls,
+ * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
+ * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
+ */
+function maximumPairing(calls, refs, argsMode) {
+    const pairOf = new Array(refs.length).fill(-1);
+    const seen = new Array(refs.length);
+    const augment = (i) => {
+        for (let j = 0; j < refs.length; j++) {
+            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+                continue;
+            seen[j] = true;
+            if (pairOf[j] === -1 || augment(pairOf[j])) {
+                pairOf[j] = i;
+                return true;
+            }
+        }
+        return false;
+    };
+    for (let i = 0; i < calls.length; i++) {
+        seen.fill(false);
+        augment(i);
+    }
+    return pairOf;
+}
+/**
+ * agentevals' trajectory match: strict (the same calls in the same order),
+ * unordered (the same calls in any order), subset (every call made is in the
+ * reference), superset (every reference call was made). Calls count with
+ * their multiplicity: a reference step accounts for one call.
+ */
+function matchTrajectory(calls, refs, mode, argsMode) {
+    if (mode === 'strict') {
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
+    }
+    const pairOf = maximumPairing(calls, refs, argsMode);
+    const paired = new Array(calls.length).fill(false);
+    for (let j = 0; j < pairOf.length; j++)
+        if (pairOf[j] !== -1)
+            paired[pairOf[j]] = true;
+    const unexpected = calls.filter((_, i) => !paired[i]);
+    const missing = refs.filter((_, j) => pairOf[j] === -1);
+    const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
+    return { holds, unexpected, missing, firstDifference: -1 };
+}
+function stepText(step, argsMode) {
+    if (!step)
+        return 'nothing';
+    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const trajectoryMatch = {
+    negatable: true,
+    validate(a) {
+        if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
+            return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
+        }
+        if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
+            return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
+        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
+            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
+        return undefined;
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        const steps = a.value;
+        const mode = a.mode ?? 'strict';
+        const argsMode = a.args ?? 'exact';
+        const reference = namesPath(steps) || 'no tool calls';
+        const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
+        // a match found at once (most trials) is worded without the lists of what is unexpected and missing
+        if (matchesAtOnce(calls, steps, mode, argsMode))
+            return trajectory_conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
+        const refs = referenceOf(a);
+        const m = matchTrajectory(calls, refs, mode, argsMode);
+        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        let fact;
+        if (m.holds)
+            fact = matchFacts.get(reference, mode);
+        else if (mode === 'strict')
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+        else {
+            const parts = [
+                ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
+                ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
+            ];
+            fact = parts.join('; ');
+        }
+        return trajectory_conclude(m.holds, fact, negated, calls, asked);
+    }
+};
+const matchFacts = new Words((reference, mode) => `the calls match the reference ${reference} (${mode})`);
+/** A reference step written as a name is that tool with any arguments. */
+const asReference = (step) => (typeof step === 'string' ? { name: step } : step);
+/**
+ * Whether the calls match, found without lists: strict by walking both; the
+ * other modes by pairing greedily, each step (or call) with the first partner
+ * left that answers it. A greedy pairing that pairs everything it must proves
+ * the match; one that does not proves nothing (matchTrajectory's search decides).
+ */
+function matchesAtOnce(calls, steps, mode, argsMode) {
+    if (mode === 'strict') {
+        if (calls.length !== steps.length)
+            return false;
+        for (let i = 0; i < calls.length; i++)
+            if (!answers(calls[i], steps[i], argsMode))
+                return false;
+        return true;
+    }
+    if (mode === 'unordered' && calls.length !== steps.length)
+        return false;
+    if (mode === 'subset')
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+}
+/** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
+function pairsGreedily(from, to, fits) {
+    if (from.length > 30 || to.length > 30)
+        return false;
+    let taken = 0;
+    for (const a of from) {
+        let j = 0;
+        while (j < to.length && ((taken >> j) & 1 || !fits(a, to[j])))
+            j++;
+        if (j === to.length)
+            return false;
+        taken |= 1 << j;
+    }
+    return true;
+}
+function referenceOf(a) {
+    return a.value.map(asReference);
+}
+// ---------------------------------------------------------------- tool-call-f1
+/** F1 of the set of tool names called against the expected set; 1 when both are empty. */
+function toolCallF1(called, expected) {
+    const made = new Set(called);
+    const wanted = new Set(expected);
+    if (made.size === 0 && wanted.size === 0)
+        return { f1: 1, precision: 1, recall: 1 };
+    const hits = [...made].filter((n) => wanted.has(n)).length;
+    const precision = made.size ? hits / made.size : 0;
+    const recall = wanted.size ? hits / wanted.size : 0;
+    return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), precision, recall };
+}
+const toolCallF1Check = {
+    negatable: true,
+    validate(a) {
+        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+            return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
+    },
+    run(a, ctx, negated) {
+        const calls = reportedToolCalls(ctx);
+        const expected = terms(a.value);
+        const threshold = a.threshold ?? 1;
+        const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
+        const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
+        return trajectory_conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1);
+    }
+};
+const trajectoryAssertions = {
+    'trajectory:tool-used': toolUsed,
+    'trajectory:tool-sequence': toolSequence,
+    'trajectory:tool-args-match': toolArgsMatch,
+    'trajectory:step-count': stepCount,
+    'trajectory-match': trajectoryMatch,
+    'tool-call-f1': toolCallF1Check
+};
+
 ;// CONCATENATED MODULE: ./src/assertions/rubric.ts
+
 
 /** The pass threshold when neither the assertion nor the judge config sets one. */
 const rubric_DEFAULT_THRESHOLD = 0.5;
@@ -11933,9 +12430,10 @@ const llmRubric = {
             return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE };
         const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? rubric_DEFAULT_THRESHOLD;
         const request = { input: ctx.input, output: ctx.output, rubric: a.value, threshold };
-        // a trial without tool calls shows the judge an empty list: "called nothing" is part of what it grades
+        // an empty list shows the judge "called nothing", part of what it grades; a target that reported no
+        // calls at all cannot be shown, and the rubric cannot be checked (before any judge call)
         if (a.includeToolCalls === true)
-            request.toolCalls = ctx.toolCalls ?? [];
+            request.toolCalls = reportedToolCalls(ctx);
         const verdict = await ctx.judge(request);
         return {
             pass: verdict.error === undefined && verdict.score >= threshold,
@@ -12728,501 +13226,6 @@ const validToolsCall = {
 const toolsCallAssertions = {
     'is-valid-openai-tools-call': validToolsCall,
     'is-valid-openai-function-call': validToolsCall
-};
-
-;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
-
-
-
-/** Paths longer than this are cut in the middle of a reason. */
-const PATH_STEPS = 12;
-/**
- * The trial's tool calls. A target that reported none at all (a string, a
- * result object without `toolCalls`) is not one that called none: a check
- * that a tool was never called would pass on an agent that stopped reporting
- * its calls. So it cannot be checked, which fails it whichever way it points.
- */
-function callsOf(ctx) {
-    if (ctx.toolCalls === undefined)
-        throw new Error(UNREPORTED);
-    return ctx.toolCalls;
-}
-const UNREPORTED = 'the target reported no toolCalls, so what it called is unknown; an agent that called no tool returns toolCalls: []';
-/** "lookup_order → refund", or "no tool calls". */
-function toolPath(calls) {
-    if (calls.length === 0)
-        return 'no tool calls';
-    if (calls.length <= PATH_STEPS)
-        return namesPath(calls);
-    return [...calls.slice(0, PATH_STEPS - 2).map((c) => c.name), `… ${calls.length - PATH_STEPS + 1} more …`, calls.at(-1).name].join(' → ');
-}
-const MAX_PATHS = 4096;
-let paths = { path: '', next: undefined };
-let pathCount = 0;
-/** The names of the steps (tool calls, or reference steps written as names or {name}) joined by arrows ("" for none). */
-function namesPath(steps) {
-    if (steps.length > PATH_STEPS)
-        return steps.map(nameOf).join(' → ');
-    let node = paths;
-    for (let i = 0; i < steps.length; i++) {
-        const name = nameOf(steps[i]);
-        let child = node.next?.get(name);
-        if (!child) {
-            if (pathCount >= MAX_PATHS) {
-                paths = { path: '', next: undefined };
-                pathCount = 0;
-                return namesPath(steps);
-            }
-            child = { path: i === 0 ? name : `${node.path} → ${name}`, next: undefined };
-            (node.next ??= new Map()).set(name, child);
-            pathCount++;
-        }
-        node = child;
-    }
-    return node.path;
-}
-const nameOf = (step) => (typeof step === 'string' ? step : step.name);
-/** How many calls name the tool. */
-function countOf(calls, name) {
-    let n = 0;
-    for (const c of calls)
-        if (c.name === name)
-            n++;
-    return n;
-}
-/** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
-class Words {
-    make;
-    byFirst = new Map();
-    constructor(make) {
-        this.make = make;
-    }
-    get(first, second) {
-        let bySecond = this.byFirst.get(first);
-        if (!bySecond) {
-            if (this.byFirst.size >= MAX_WORDS)
-                this.byFirst.clear();
-            bySecond = new Map();
-            this.byFirst.set(first, bySecond);
-        }
-        let words = bySecond.get(second);
-        if (words === undefined) {
-            if (bySecond.size >= MAX_WORDS)
-                bySecond.clear();
-            words = this.make(first, second);
-            bySecond.set(second, words);
-        }
-        return words;
-    }
-}
-const MAX_WORDS = 4096;
-/** Passing checks tend to give every case the same reason: kept once (nothing else is cached — assertions are mostly a case's own). */
-const reasons = new Words((fact, path) => `${fact}: ${path}`);
-function times(n) {
-    return `${n} ${n === 1 ? 'time' : 'times'}`;
-}
-/** "refund was called 1 time", one string per tool and count (the words of every trial of a tool-used check). */
-const calledText = new Words((name, n) => `${name} was called ${times(n)}`);
-/**
- * A reason that states the fact, and when failing what was asked, then the
- * path taken. `asked` words what the check (or, under `not-`, its negation)
- * asks; it runs only for a failing check (most pass: the words would be garbage).
- */
-function trajectory_conclude(holds, fact, negated, calls, asked, score) {
-    const passes = holds !== negated;
-    return { pass: holds, score: score ?? (holds ? 1 : 0), reason: reasons.get(passes ? fact : `${fact}, ${asked(negated)}`, toolPath(calls)) };
-}
-function rangeProblem(type, v) {
-    for (const key of ['min', 'max']) {
-        const n = v[key];
-        if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0))
-            return `${type} \`${key}\` must be a whole number ≥ 0, got ${shown(n)}`;
-    }
-    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max)
-        return `${type} has min ${v.min} above max ${v.max}`;
-    return undefined;
-}
-function rangeText({ min, max }) {
-    if (max === undefined)
-        return `at least ${min ?? 0}`;
-    if ((min ?? 0) === 0)
-        return max === 0 ? '0' : `at most ${max}`;
-    return min === max ? `exactly ${min}` : `${min} to ${max}`;
-}
-/** A range every count is in (min 0, no max): under `not-` it could never pass, so validation refuses it there. */
-function everyCount({ min, max }) {
-    return (min ?? 0) === 0 && max === undefined;
-}
-function alwaysHolds(type) {
-    return `${type} can never pass: every count is at least 0, so the range {min: 0} with no max always holds; give a max, or a min above 0`;
-}
-function notRangeText({ min, max }) {
-    const low = min ?? 0;
-    // low is at least 1 without a max: validation refuses the range that holds for every count under not-
-    if (max === undefined)
-        return low === 1 ? '0' : `fewer than ${low}`;
-    if (low === 0)
-        return `more than ${max}`;
-    return `fewer than ${low} or more than ${max}`;
-}
-function inRange(n, { min, max }) {
-    return n >= (min ?? 0) && (max === undefined || n <= max);
-}
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function isName(value) {
-    return typeof value === 'string' && value.trim() !== '';
-}
-/**
- * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
- * names and such objects; min defaults to 1, except under `max: 0` ("never called").
- */
-function usageEntries(value) {
-    return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
-}
-function usageEntry(entry) {
-    if (!isRecord(entry))
-        return { name: String(entry), min: 1 };
-    const { name, min, max } = entry;
-    return { name, min: min ?? Math.min(1, max ?? 1), max };
-}
-const toolUsed = {
-    negatable: true,
-    validate(a) {
-        const list = Array.isArray(a.value) ? a.value : [a.value];
-        if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
-        for (const entry of list) {
-            if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
-                if (problem)
-                    return problem;
-            }
-            else if (!isName(entry))
-                return `${a.type} needs tool names, got ${kindOf(entry)}`;
-        }
-        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
-            return alwaysHolds(a.type);
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        if (!Array.isArray(a.value)) {
-            // one tool (most checks): no lists, and the words of a passing check are kept once
-            const entry = usageEntry(a.value);
-            const n = countOf(calls, entry.name);
-            return trajectory_conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
-        }
-        // each tool counted once
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
-        const off = counted.filter(({ entry, n }) => !inRange(n, entry));
-        const holds = off.length === 0;
-        // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
-        const one = decisive.length === 1;
-        return trajectory_conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
-            ? one
-                ? `allowed ${notRangeText(decisive[0].entry)}`
-                : 'expected at least one of them out of its range'
-            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
-    }
-};
-function sequenceOf(value) {
-    if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
-    const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
-}
-/** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
-function firstMissingStep(names, steps) {
-    let at = 0;
-    for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
-            at++;
-        if (at === names.length)
-            return i;
-        at++;
-    }
-    return -1;
-}
-/** The first index where two sequences differ, or -1 when they are equal. */
-function firstDifference(a, b, same) {
-    const n = Math.max(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        if (i >= a.length || i >= b.length || !same(a[i], b[i]))
-            return i;
-    }
-    return -1;
-}
-const toolSequence = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
-        if (!Array.isArray(steps) || steps.length === 0)
-            return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
-        if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const names = calls.map((c) => c.name);
-        const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
-        if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
-            const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
-            return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
-        }
-        const missing = firstMissingStep(names, steps);
-        const holds = missing === -1;
-        const fact = holds
-            ? `the calls contain ${sequence} in order`
-            : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
-        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
-    }
-};
-// ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
-function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
-}
-const toolArgsMatch = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
-        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
-    }
-};
-// ---------------------------------------------------------------- trajectory:step-count
-const stepCount = {
-    negatable: true,
-    validate(a) {
-        const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
-        return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const range = a.value;
-        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
-        return trajectory_conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
-    }
-};
-const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
-    if (typeof ref === 'string')
-        return call.name === ref;
-    if (call.name !== ref.name)
-        return false;
-    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
-}
-/**
- * The most calls that can be paired with distinct reference steps they answer
- * (Kuhn's augmenting paths: a step that gives no args answers several calls,
- * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
- * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
- */
-function maximumPairing(calls, refs, argsMode) {
-    const pairOf = new Array(refs.length).fill(-1);
-    const seen = new Array(refs.length);
-    const augment = (i) => {
-        for (let j = 0; j < refs.length; j++) {
-            if (seen[j] || !answers(calls[i], refs[j], argsMode))
-                continue;
-            seen[j] = true;
-            if (pairOf[j] === -1 || augment(pairOf[j])) {
-                pairOf[j] = i;
-                return true;
-            }
-        }
-        return false;
-    };
-    for (let i = 0; i < calls.length; i++) {
-        seen.fill(false);
-        augment(i);
-    }
-    return pairOf;
-}
-/**
- * agentevals' trajectory match: strict (the same calls in the same order),
- * unordered (the same calls in any order), subset (every call made is in the
- * reference), superset (every reference call was made). Calls count with
- * their multiplicity: a reference step accounts for one call.
- */
-function matchTrajectory(calls, refs, mode, argsMode) {
-    if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
-        return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
-    }
-    const pairOf = maximumPairing(calls, refs, argsMode);
-    const paired = new Array(calls.length).fill(false);
-    for (let j = 0; j < pairOf.length; j++)
-        if (pairOf[j] !== -1)
-            paired[pairOf[j]] = true;
-    const unexpected = calls.filter((_, i) => !paired[i]);
-    const missing = refs.filter((_, j) => pairOf[j] === -1);
-    const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
-    return { holds, unexpected, missing, firstDifference: -1 };
-}
-function stepText(step, argsMode) {
-    if (!step)
-        return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
-}
-const trajectoryMatch = {
-    negatable: true,
-    validate(a) {
-        if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
-            return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
-        }
-        if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
-            return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const steps = a.value;
-        const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
-        const reference = namesPath(steps) || 'no tool calls';
-        const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
-        // a match found at once (most trials) is worded without the lists of what is unexpected and missing
-        if (matchesAtOnce(calls, steps, mode, argsMode))
-            return trajectory_conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
-        const refs = referenceOf(a);
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
-        let fact;
-        if (m.holds)
-            fact = matchFacts.get(reference, mode);
-        else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
-        else {
-            const parts = [
-                ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
-                ...(m.missing.length && mode !== 'subset' ? [`reference steps not made: ${list(m.missing)}`] : [])
-            ];
-            fact = parts.join('; ');
-        }
-        return trajectory_conclude(m.holds, fact, negated, calls, asked);
-    }
-};
-const matchFacts = new Words((reference, mode) => `the calls match the reference ${reference} (${mode})`);
-/** A reference step written as a name is that tool with any arguments. */
-const asReference = (step) => (typeof step === 'string' ? { name: step } : step);
-/**
- * Whether the calls match, found without lists: strict by walking both; the
- * other modes by pairing greedily, each step (or call) with the first partner
- * left that answers it. A greedy pairing that pairs everything it must proves
- * the match; one that does not proves nothing (matchTrajectory's search decides).
- */
-function matchesAtOnce(calls, steps, mode, argsMode) {
-    if (mode === 'strict') {
-        if (calls.length !== steps.length)
-            return false;
-        for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], steps[i], argsMode))
-                return false;
-        return true;
-    }
-    if (mode === 'unordered' && calls.length !== steps.length)
-        return false;
-    if (mode === 'subset')
-        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
-    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
-}
-/** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
-function pairsGreedily(from, to, fits) {
-    if (from.length > 30 || to.length > 30)
-        return false;
-    let taken = 0;
-    for (const a of from) {
-        let j = 0;
-        while (j < to.length && ((taken >> j) & 1 || !fits(a, to[j])))
-            j++;
-        if (j === to.length)
-            return false;
-        taken |= 1 << j;
-    }
-    return true;
-}
-function referenceOf(a) {
-    return a.value.map(asReference);
-}
-// ---------------------------------------------------------------- tool-call-f1
-/** F1 of the set of tool names called against the expected set; 1 when both are empty. */
-function toolCallF1(called, expected) {
-    const made = new Set(called);
-    const wanted = new Set(expected);
-    if (made.size === 0 && wanted.size === 0)
-        return { f1: 1, precision: 1, recall: 1 };
-    const hits = [...made].filter((n) => wanted.has(n)).length;
-    const precision = made.size ? hits / made.size : 0;
-    const recall = wanted.size ? hits / wanted.size : 0;
-    return { f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall), precision, recall };
-}
-const toolCallF1Check = {
-    negatable: true,
-    validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
-            return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
-        return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
-    },
-    run(a, ctx, negated) {
-        const calls = callsOf(ctx);
-        const expected = terms(a.value);
-        const threshold = a.threshold ?? 1;
-        const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
-        const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
-        return trajectory_conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1);
-    }
-};
-const trajectoryAssertions = {
-    'trajectory:tool-used': toolUsed,
-    'trajectory:tool-sequence': toolSequence,
-    'trajectory:tool-args-match': toolArgsMatch,
-    'trajectory:step-count': stepCount,
-    'trajectory-match': trajectoryMatch,
-    'tool-call-f1': toolCallF1Check
 };
 
 ;// CONCATENATED MODULE: ./src/assertions/xml.ts
@@ -17390,7 +17393,9 @@ function trajectoryDiff(before, now) {
         return null;
     const a = before?.toolCalls ?? [];
     const b = now.toolCalls ?? [];
-    const first = firstDifferingStep(a, b);
+    // a side that reported no tool calls at all is not a side that called none (assertions/trajectory.ts): no step is marked
+    const unreported = !now.toolCalls ? 'not reported in this run' : before && !before.toolCalls ? 'not reported in the baseline' : null;
+    const first = unreported ? -1 : firstDifferingStep(a, b);
     const steps = Math.max(a.length, b.length);
     const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
         const mark = i === first ? ' ⬅ first difference' : '';
@@ -17399,7 +17404,11 @@ function trajectoryDiff(before, now) {
     });
     if (steps > STEPS_SHOWN)
         rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
-    const heading = first === -1 ? '**Tool calls** (the same in both runs)' : `**Tool calls** (first difference at step ${first + 1})`;
+    const heading = unreported
+        ? `**Tool calls** (${unreported})`
+        : first === -1
+            ? '**Tool calls** (the same in both runs)'
+            : `**Tool calls** (first difference at step ${first + 1})`;
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');

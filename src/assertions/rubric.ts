@@ -4,6 +4,7 @@
  */
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
+import { reportedToolCalls } from './trajectory.js'
 
 /** The pass threshold when neither the assertion nor the judge config sets one. */
 const DEFAULT_THRESHOLD = 0.5
@@ -23,8 +24,9 @@ const llmRubric: AssertionHandler = {
     if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
     const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
     const request: JudgeRequest = { input: ctx.input, output: ctx.output, rubric: a.value as string, threshold }
-    // a trial without tool calls shows the judge an empty list: "called nothing" is part of what it grades
-    if (a.includeToolCalls === true) request.toolCalls = ctx.toolCalls ?? []
+    // an empty list shows the judge "called nothing", part of what it grades; a target that reported no
+    // calls at all cannot be shown, and the rubric cannot be checked (before any judge call)
+    if (a.includeToolCalls === true) request.toolCalls = reportedToolCalls(ctx)
     const verdict = await ctx.judge(request)
     return {
       pass: verdict.error === undefined && verdict.score >= threshold,

@@ -18,9 +18,10 @@ const PATH_STEPS = 12
  * The trial's tool calls. A target that reported none at all (a string, a
  * result object without `toolCalls`) is not one that called none: a check
  * that a tool was never called would pass on an agent that stopped reporting
- * its calls. So it cannot be checked, which fails it whichever way it points.
+ * its calls. So it cannot be checked, which fails it whichever way it points
+ * (and an llm-rubric asked to show the judge the calls: rubric.ts).
  */
-function callsOf(ctx: AssertionContext): readonly ToolCall[] {
+export function reportedToolCalls(ctx: Pick<AssertionContext, 'toolCalls'>): ToolCall[] {
   if (ctx.toolCalls === undefined) throw new Error(UNREPORTED)
   return ctx.toolCalls
 }
@@ -215,7 +216,7 @@ const toolUsed: AssertionHandler = {
     return undefined
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     if (!Array.isArray(a.value)) {
       // one tool (most checks): no lists, and the words of a passing check are kept once
       const entry = usageEntry(a.value)
@@ -281,7 +282,7 @@ const toolSequence: AssertionHandler = {
     return undefined
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     const names = calls.map((c) => c.name)
     const { steps, mode } = sequenceOf(a.value)
     const sequence = steps.join(' → ')
@@ -319,7 +320,7 @@ const toolArgsMatch: AssertionHandler = {
     return undefined
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     const { name, args, mode } = a.value as { name: string; args: unknown; mode?: 'partial' | 'exact' }
     const partial = mode !== 'exact'
     const ofTool = calls.filter((c) => c.name === name)
@@ -346,7 +347,7 @@ const stepCount: AssertionHandler = {
     return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined)
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     const range = a.value as Range & { name?: string }
     const counted = range.name === undefined ? calls.length : countOf(calls, range.name)
     const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`
@@ -448,7 +449,7 @@ const trajectoryMatch: AssertionHandler = {
     return undefined
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     const steps = a.value as (string | ReferenceCall)[]
     const mode = (a.mode as MatchMode | undefined) ?? 'strict'
     const argsMode = (a.args as ArgsMode | undefined) ?? 'exact'
@@ -535,7 +536,7 @@ const toolCallF1Check: AssertionHandler = {
     return numberOptionProblem(a, 'threshold', { min: 0, max: 1 })
   },
   run(a, ctx, negated) {
-    const calls = callsOf(ctx)
+    const calls = reportedToolCalls(ctx)
     const expected = terms(a.value)
     const threshold = a.threshold ?? 1
     const { f1, precision, recall } = toolCallF1(

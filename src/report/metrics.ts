@@ -67,7 +67,9 @@ export function trajectoryDiff(before: CaseResult | undefined, now: CaseResult):
   if (!before?.toolCalls && !now.toolCalls) return null
   const a = before?.toolCalls ?? []
   const b = now.toolCalls ?? []
-  const first = firstDifferingStep(a, b)
+  // a side that reported no tool calls at all is not a side that called none (assertions/trajectory.ts): no step is marked
+  const unreported = !now.toolCalls ? 'not reported in this run' : before && !before.toolCalls ? 'not reported in the baseline' : null
+  const first = unreported ? -1 : firstDifferingStep(a, b)
   const steps = Math.max(a.length, b.length)
   const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
     const mark = i === first ? ' ⬅ first difference' : ''
@@ -75,7 +77,11 @@ export function trajectoryDiff(before: CaseResult | undefined, now: CaseResult):
     return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`
   })
   if (steps > STEPS_SHOWN) rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`)
-  const heading = first === -1 ? '**Tool calls** (the same in both runs)' : `**Tool calls** (first difference at step ${first + 1})`
+  const heading = unreported
+    ? `**Tool calls** (${unreported})`
+    : first === -1
+      ? '**Tool calls** (the same in both runs)'
+      : `**Tool calls** (first difference at step ${first + 1})`
   if (steps === 0) return `${heading}: none in either run`
   return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n')
 }
