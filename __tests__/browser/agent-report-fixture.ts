@@ -1,7 +1,7 @@
 /**
  * An agent's report (SPEC §10) for the HTML report's tests: per-case cost and
  * latency, and trajectories that differ at the first step, at a later one, at
- * the end of the shorter one, or not at all.
+ * the end of the shorter one, or not at all, and one the current run stopped reporting.
  */
 import { compareRuns } from '../../src/compare/index.js'
 import type { ReportInput } from '../../src/report/index.js'
@@ -21,7 +21,8 @@ export function agentReportFixture(): ReportInput {
     agent('returns-policy', true, 0.0006, 560, [SEARCH]),
     agent('refund-late', true, 0.0007, 870, [LOOKUP, REFUND]),
     agent('extra-step', true, 0.0006, 400, [LOOKUP]),
-    agent('greeting', true, 0.0001, 200)
+    agent('greeting', true, 0.0001, 200),
+    agent('lost-calls', true, 0.0006, 500, [LOOKUP])
   ])
   const current = makeRun([
     // a forbidden refund after a new first step
@@ -32,7 +33,9 @@ export function agentReportFixture(): ReportInput {
     // the baseline's trajectory and one call more
     agent('extra-step', true, 0.00062, 450, [LOOKUP, REFUND]),
     agent('greeting', true, 0.0005, 200),
-    agent('new-case', true, 0.0004, 300, [LOOKUP])
+    agent('new-case', true, 0.0004, 300, [LOOKUP]),
+    // the target stopped reporting its tool calls: not the same as calling none
+    agent('lost-calls', true, 0.0006, 500)
   ])
   return { comparison: compareRuns(baseline, current, makeGate()), baseline, current }
 }

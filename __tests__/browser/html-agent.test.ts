@@ -170,4 +170,12 @@ describeInBrowser('an agent’s HTML report in Chromium, read with parse5', () =
     expect(added.note).toEqual([])
     expect(trajectory('greeting')).toBeNull()
   })
+
+  it('says a side reported no tool calls, rather than showing it as calling none', () => {
+    const lost = trajectory('lost-calls')!
+    expect(lost.sides).toEqual([[['lookup_order {"order_id":"B7"}', false]]])
+    expect(lost.note).toEqual(['this run reported no tool calls'])
+    const current = find(find(rows('lost-calls').detail, byClass('trajectory'))[0]!, byTag('p')).map(text)
+    expect(current).toContain('not reported')
+  })
 })

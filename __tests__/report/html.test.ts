@@ -199,6 +199,10 @@ describe('caseViews of an agent: cost, latency and both trajectories (SPEC §10)
     expect(byKey.get('greeting')!.trajectory).toBeNull()
   })
 
+  it('names the side that reported no tool calls at all, and marks no step', () => {
+    expect(byKey.get('lost-calls')!.trajectory).toEqual({ baseline: ['lookup_order {"order_id":"B7"}'], current: [], first: -1, unreported: 'current' })
+  })
+
   it('shows the cost and latency columns only for runs that carry usage or tool calls', () => {
     const head = (page: string) => [...page.matchAll(/<th data-sort="(\w+)"/g)].map((m) => m[1])
     expect(head(renderHtml(agentReportFixture()))).toEqual(['case', 'status', 'flip', 'tags', 'score', 'duration', 'cost', 'latency'])

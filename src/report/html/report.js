@@ -33,12 +33,17 @@
     var wrap = el('div', 'trajectory')
     var grid = el('div', 'cols')
     ;[
-      ['Baseline tool calls', t.baseline],
-      ['Current tool calls', t.current]
+      ['Baseline tool calls', t.baseline, 'baseline'],
+      ['Current tool calls', t.current, 'current']
     ].forEach(function (side) {
       var calls = side[1]
       if (calls === null) {
         grid.appendChild(block(side[0], el('p', 'muted', 'not in the baseline')))
+        return
+      }
+      // no toolCalls at all is not "called none": the trajectory checks could not check it
+      if (t.unreported === side[2]) {
+        grid.appendChild(block(side[0], el('p', 'muted', 'not reported')))
         return
       }
       var list = el('ol', 'steps')
@@ -50,7 +55,9 @@
       grid.appendChild(block(side[0], list))
     })
     wrap.appendChild(grid)
-    if (t.first !== -1) wrap.appendChild(el('p', 'trajectory-note', 'first difference at step ' + (t.first + 1)))
+    if (t.unreported)
+      wrap.appendChild(el('p', 'trajectory-note', t.unreported === 'current' ? 'this run reported no tool calls' : 'the baseline reported no tool calls'))
+    else if (t.first !== -1) wrap.appendChild(el('p', 'trajectory-note', 'first difference at step ' + (t.first + 1)))
     else if (t.baseline !== null) wrap.appendChild(el('p', 'trajectory-note', 'the same tool calls in both runs'))
     return wrap
   }

@@ -62,7 +62,8 @@ export interface CaseView {
    * both runs' tool calls as "name {args}" steps (baseline null when it lacks the case) and the index of
    * the first step that differs (-1: none); null when neither run called a tool
    */
-  trajectory: { baseline: string[] | null; current: string[]; first: number } | null
+  /** `unreported`: the side whose target reported no toolCalls at all (not "called none"): no step differs from it */
+  trajectory: { baseline: string[] | null; current: string[]; first: number; unreported?: 'baseline' | 'current' } | null
   input: string
   expected: string | null
   output: string | null
@@ -180,7 +181,10 @@ function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView[
   if (!old?.toolCalls && !now.toolCalls) return null
   // a case the baseline lacks has nothing to differ from
   if (!old) return { baseline: null, current: steps(now.toolCalls), first: -1 }
-  return { baseline: steps(old.toolCalls), current: steps(now.toolCalls), first: firstDifferingStep(old.toolCalls ?? [], now.toolCalls ?? []) }
+  const before = old.toolCalls
+  const after = now.toolCalls
+  if (!before || !after) return { baseline: steps(before), current: steps(after), first: -1, unreported: after ? 'baseline' : 'current' }
+  return { baseline: steps(before), current: steps(after), first: firstDifferingStep(before, after) }
 }
 
 /** Every case of both runs as the table shows it. Exported for tests. */
