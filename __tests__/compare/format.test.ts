@@ -51,6 +51,11 @@ describe('formatKeys', () => {
   ])('%#', (list, limit, text) => {
     expect(formatKeys(list, limit)).toBe(text)
   })
+
+  it('counts the rest from `total` when the keys are only the first of them', () => {
+    expect(formatKeys(keys.slice(0, 10), 3, 12)).toBe('k0, k1, k2 and 9 more')
+    expect(formatKeys(keys.slice(0, 3), 3, 3)).toBe('k0, k1, k2')
+  })
 })
 
 describe('formatUsd and formatMetric', () => {

@@ -34290,10 +34290,10 @@ function formatList(items) {
         return items.join('');
     return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
-/** Case keys for a sentence: the first few, then "and N more". */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE) {
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
     const shown = keys.slice(0, limit).join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
 }
 /** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
 function formatUsd(usd) {
@@ -34439,8 +34439,7 @@ function increaseCheck(key, metric, label, kind) {
  */
 function unreported(key, limit, lost) {
     const what = lost.metric === 'cost' ? 'a cost' : 'a token count';
-    const more = lost.cases > RISES_NAMED ? ` and ${format_formatCount(lost.cases - RISES_NAMED)} more` : '';
-    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${lost.keys.slice(0, RISES_NAMED).join(', ')}${more})`;
+    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
     const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
     return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
 }
@@ -35053,9 +35052,8 @@ function changes(values, measured, seed) {
     const n = values.keys.length;
     if (n === 0)
         return measured.map(() => undefined);
-    const statistics = measured.map((m) => m.statistic);
     // sorted once for all the order statistics (p50 and p95 of latency)
-    const orders = statistics.some((s) => s.ordered) ? { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) } : undefined;
+    const orders = measured.some((m) => m.statistic.ordered) ? { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) } : undefined;
     const figures = measured.map(({ statistic, minCases }) => {
         const baseline = statistic.point(values.baseline, orders?.baseline);
         const current = statistic.point(values.current, orders?.current);
@@ -38056,6 +38054,17 @@ function firstDifferingStep(before, now) {
     return -1;
 }
 /**
+ * The run whose target reported no tool calls at all for a case the other run
+ * has tool calls for; undefined when both did, or the baseline lacks the case.
+ * Not reported is not "called none" (assertions/trajectory.ts): no step is
+ * marked as differing from it.
+ */
+function unreportedSide(before, now) {
+    if (!now.toolCalls)
+        return 'current';
+    return before && !before.toolCalls ? 'baseline' : undefined;
+}
+/**
  * Both runs' tool calls of a case as a markdown table, the first differing
  * step marked; null when neither run recorded tool calls.
  */
@@ -38064,8 +38073,8 @@ function trajectoryDiff(before, now) {
         return null;
     const a = before?.toolCalls ?? [];
     const b = now.toolCalls ?? [];
-    // a side that reported no tool calls at all is not a side that called none (assertions/trajectory.ts): no step is marked
-    const unreported = !now.toolCalls ? 'not reported in this run' : before && !before.toolCalls ? 'not reported in the baseline' : null;
+    const side = unreportedSide(before, now);
+    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
     const first = unreported ? -1 : firstDifferingStep(a, b);
     const steps = Math.max(a.length, b.length);
     const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {

@@ -58,10 +58,10 @@ export function formatList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }
 
-/** Case keys for a sentence: the first few, then "and N more". */
-export function formatKeys(keys: readonly string[], limit = KEYS_IN_SENTENCE): string {
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+export function formatKeys(keys: readonly string[], limit = KEYS_IN_SENTENCE, total = keys.length): string {
   const shown = keys.slice(0, limit).join(', ')
-  return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
+  return total > limit ? `${shown} and ${formatCount(total - limit)} more` : shown
 }
 
 /** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */

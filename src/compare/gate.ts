@@ -96,8 +96,7 @@ function increaseCheck(
  */
 function unreported(key: string, limit: number, lost: UnreportedMetric): GateFailure {
   const what = lost.metric === 'cost' ? 'a cost' : 'a token count'
-  const more = lost.cases > RISES_NAMED ? ` and ${formatCount(lost.cases - RISES_NAMED)} more` : ''
-  const where = `${plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${lost.keys.slice(0, RISES_NAMED).join(', ')}${more})`
+  const where = `${plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`
   const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?'
   return failure(key, limit, null, lost.keys, `${key} ${formatPercent(limit)} cannot be checked: ${where}; ${hint}`)
 }

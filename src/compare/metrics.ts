@@ -108,9 +108,8 @@ function largestRises(values: Paired): { rose: string[]; roseBy: number[]; rises
 function changes(values: Paired, measured: readonly { statistic: PairedStatistic; minCases: number }[], seed: number): (MetricChange | undefined)[] {
   const n = values.keys.length
   if (n === 0) return measured.map(() => undefined)
-  const statistics = measured.map((m) => m.statistic)
   // sorted once for all the order statistics (p50 and p95 of latency)
-  const orders = statistics.some((s) => s.ordered) ? { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) } : undefined
+  const orders = measured.some((m) => m.statistic.ordered) ? { baseline: ascendingOrder(values.baseline), current: ascendingOrder(values.current) } : undefined
   const figures = measured.map(({ statistic, minCases }) => {
     const baseline = statistic.point(values.baseline, orders?.baseline)
     const current = statistic.point(values.current, orders?.current)

@@ -60,6 +60,17 @@ export function firstDifferingStep(before: readonly ToolCall[], now: readonly To
 }
 
 /**
+ * The run whose target reported no tool calls at all for a case the other run
+ * has tool calls for; undefined when both did, or the baseline lacks the case.
+ * Not reported is not "called none" (assertions/trajectory.ts): no step is
+ * marked as differing from it.
+ */
+export function unreportedSide(before: CaseResult | undefined, now: CaseResult): 'baseline' | 'current' | undefined {
+  if (!now.toolCalls) return 'current'
+  return before && !before.toolCalls ? 'baseline' : undefined
+}
+
+/**
  * Both runs' tool calls of a case as a markdown table, the first differing
  * step marked; null when neither run recorded tool calls.
  */
@@ -67,8 +78,8 @@ export function trajectoryDiff(before: CaseResult | undefined, now: CaseResult):
   if (!before?.toolCalls && !now.toolCalls) return null
   const a = before?.toolCalls ?? []
   const b = now.toolCalls ?? []
-  // a side that reported no tool calls at all is not a side that called none (assertions/trajectory.ts): no step is marked
-  const unreported = !now.toolCalls ? 'not reported in this run' : before && !before.toolCalls ? 'not reported in the baseline' : null
+  const side = unreportedSide(before, now)
+  const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null
   const first = unreported ? -1 : firstDifferingStep(a, b)
   const steps = Math.max(a.length, b.length)
   const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {

@@ -10,7 +10,7 @@ import type { Comparison } from '../../compare/types.js'
 import type { AssertionResult, CaseResult, ToolCall } from '../../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from '../diff.js'
 import { flakyReason, type ReportInput } from '../markdown.js'
-import { firstDifferingStep } from '../metrics.js'
+import { firstDifferingStep, unreportedSide } from '../metrics.js'
 import { redactCase, type Redact } from './redact.js'
 
 export type Flip = 'regressed' | 'flaky' | 'changed' | 'added' | 'fixed' | 'removed' | 'unfinished' | 'unchanged' | 'none'
@@ -181,10 +181,11 @@ function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView[
   if (!old?.toolCalls && !now.toolCalls) return null
   // a case the baseline lacks has nothing to differ from
   if (!old) return { baseline: null, current: steps(now.toolCalls), first: -1 }
-  const before = old.toolCalls
-  const after = now.toolCalls
-  if (!before || !after) return { baseline: steps(before), current: steps(after), first: -1, unreported: after ? 'baseline' : 'current' }
-  return { baseline: steps(before), current: steps(after), first: firstDifferingStep(before, after) }
+  const baseline = steps(old.toolCalls)
+  const current = steps(now.toolCalls)
+  const unreported = unreportedSide(old, now)
+  if (unreported) return { baseline, current, first: -1, unreported }
+  return { baseline, current, first: firstDifferingStep(old.toolCalls ?? [], now.toolCalls ?? []) }
 }
 
 /** Every case of both runs as the table shows it. Exported for tests. */
