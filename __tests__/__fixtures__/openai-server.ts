@@ -21,7 +21,7 @@ export type Reply =
   | {
       status?: number
       headers?: Record<string, string>
-      /** objects are sent as JSON, strings as they are */
+      /** objects are sent as JSON, strings and bytes as they are */
       body?: unknown
       /** wait before answering */
       delayMs?: number
@@ -113,8 +113,9 @@ export class FakeServer {
     }
     const send = () => {
       if (res.destroyed) return
-      const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
-      const type = typeof reply.body === 'string' ? 'text/plain' : 'application/json'
+      const raw = typeof reply.body === 'string' || Buffer.isBuffer(reply.body)
+      const body = reply.body === undefined ? '' : raw ? (reply.body as string | Buffer) : JSON.stringify(reply.body)
+      const type = raw ? 'text/plain' : 'application/json'
       res.writeHead(reply.status ?? 200, { 'content-type': type, ...reply.headers })
       res.end(body)
     }

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { randomBytes } from 'node:crypto'
+import { gzipSync } from 'node:zlib'
 import { HttpError, NetworkError, postJson, requestJson, retryAfterMs, type HttpOptions } from '../../src/llm/http.js'
 import { FakeServer, startServer, type Reply } from '../__fixtures__/openai-server.js'
 
@@ -36,6 +38,46 @@ describe('requestJson', () => {
     server.enqueue({ body: {} })
     await requestJson('PUT', server.url, { b: 2 }, fast())
     expect(server.requests[0]).toMatchObject({ method: 'PUT', body: { b: 2 } })
+  })
+})
+
+describe('maxBodyBytes', () => {
+  const limit = { bytes: 1000, setting: 'target.maxOutputBytes' }
+
+  it('reads a body at the limit, and fails one over it without asking again, naming the setting', async () => {
+    server.enqueue({ body: 'x'.repeat(1000) }, { body: 'x'.repeat(1001) })
+    expect((await postJson(`${server.url}/a`, {}, fast({ maxBodyBytes: limit }))).text).toHaveLength(1000)
+    const err = await postJson(`${server.url}/a`, {}, fast({ maxBodyBytes: limit })).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(NetworkError)
+    expect((err as NetworkError).message).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a: the reply exceeded 1000 bytes \(target\.maxOutputBytes\)$/)
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('refuses a body by its Content-Length before it arrives (a reply that claims a megabyte and never sends it)', async () => {
+    server.enqueue({ body: 'x', headers: { 'content-length': '1000000' } })
+    await expect(postJson(server.url, {}, fast({ maxBodyBytes: limit }))).rejects.toThrow('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+  })
+
+  it('counts a compressed body as it arrives, decompressed: a small gzip of a large text is over the limit', async () => {
+    const text = 'a'.repeat(100_000)
+    const zipped = gzipSync(text)
+    expect(zipped.length).toBeLessThan(1000)
+    server.enqueue({ body: zipped, headers: { 'content-encoding': 'gzip' } }, { body: gzipSync('small'), headers: { 'content-encoding': 'gzip' } })
+    await expect(postJson(server.url, {}, fast({ maxBodyBytes: limit }))).rejects.toThrow('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    expect((await postJson(server.url, {}, fast({ maxBodyBytes: limit }))).text).toBe('small')
+    // the other way round: bytes that do not compress make a gzip longer than the text, and the text is what counts
+    const noise = randomBytes(990)
+    const longer = gzipSync(noise)
+    expect(longer.length).toBeGreaterThan(1000)
+    server.enqueue({ body: longer, headers: { 'content-encoding': 'gzip', 'content-length': String(longer.length) } })
+    expect((await postJson(server.url, {}, fast({ maxBodyBytes: limit }))).text).toBe(new TextDecoder().decode(noise))
+  })
+
+  it('bounds an error reply too, and reads a body as Response.text does (a byte-order mark dropped, bad bytes replaced)', async () => {
+    server.enqueue({ status: 400, body: 'e'.repeat(5000) })
+    await expect(postJson(server.url, {}, fast({ maxBodyBytes: limit }))).rejects.toThrow('the reply exceeded 1000 bytes')
+    server.enqueue({ body: Buffer.from([0xef, 0xbb, 0xbf, 0x6f, 0x6b, 0xff]) })
+    expect((await postJson(server.url, {}, fast({ maxBodyBytes: limit }))).text).toBe('ok\ufffd')
   })
 })
 

@@ -107,6 +107,23 @@ describe('the http target', () => {
     expect(server.requests).toHaveLength(1)
   })
 
+  it('fails a reply larger than target.maxOutputBytes, by its Content-Length or as it streams, without retrying it', async () => {
+    const t = target({}, { maxOutputBytes: 1000 })
+    server.enqueue({ body: 'x'.repeat(1000) })
+    expect((await t.call(trial('x'))).output).toHaveLength(1000)
+    server.enqueue({ body: 'x'.repeat(1001) })
+    const declared = await t.call(trial('x')).catch((e: unknown) => e)
+    expect(declared).toBeInstanceOf(TargetError)
+    expect((declared as Error).message).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/ask: the reply exceeded 1000 bytes \(target\.maxOutputBytes\)$/)
+    // no Content-Length: counted as it arrives, in UTF-8 bytes (501 two-byte characters)
+    server.enqueue({ body: 'é'.repeat(501), headers: { 'transfer-encoding': 'chunked' } })
+    await expect(t.call(trial('x'))).rejects.toThrow('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    server.enqueue({ body: 'é'.repeat(500), headers: { 'transfer-encoding': 'chunked' } })
+    expect((await t.call(trial('x'))).output).toBe('é'.repeat(500))
+    // four requests: the two refused were not sent again
+    expect(server.requests).toHaveLength(4)
+  })
+
   it("stops when the trial's signal aborts", async () => {
     const controller = new AbortController()
     // aborted once the request is in flight, and never answered: an event, not a race against a timer

@@ -164,6 +164,35 @@ describe('module target', () => {
     await target.close()
   })
 
+  it('bounds the reply by target.maxOutputBytes, in UTF-8 bytes, as a command’s stdout is: a string, a result object (tool calls too), a cloned one', async () => {
+    const file = join(tempDir(), 'sized.mjs')
+    writeFileSync(
+      file,
+      'export default (input) => {\n' +
+        '  const [kind, n] = input.split(":")\n' +
+        "  if (kind === 'text') return 'x'.repeat(Number(n))\n" +
+        "  if (kind === 'accents') return 'é'.repeat(Number(n))\n" +
+        "  if (kind === 'calls') return { output: 'ok', toolCalls: Array.from({ length: Number(n) }, (_, i) => ({ name: 'search_kb', args: { q: i } })) }\n" +
+        "  return { output: 'y'.repeat(Number(n)), metadata: { big: 1n } }\n" +
+        '}\n'
+    )
+    const target = await createTarget(targetConfig({ module: file, maxOutputBytes: 1000 }), context())
+    expect((await target.call(request('text:1000'))).output).toHaveLength(1000)
+    const tooLong = await failure(target.call(request('text:1001')))
+    expect(tooLong).toBeInstanceOf(TargetError)
+    expect(tooLong.message).toBe('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    // 500 characters of two bytes each are at the limit; 501 are over it, though fewer characters than it
+    expect((await target.call(request('accents:500'))).output).toHaveLength(500)
+    expect((await failure(target.call(request('accents:501')))).message).toBe('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    // a short output with many tool calls: the whole result counts
+    expect((await target.call(request('calls:3'))).toolCalls).toHaveLength(3)
+    expect((await failure(target.call(request('calls:100')))).message).toBe('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    // a result JSON cannot carry travels cloned: its output is still bounded
+    expect((await target.call(request('cloned:10'))).output).toBe('yyyyyyyyyy')
+    expect((await failure(target.call(request('cloned:1001')))).message).toBe('the reply exceeded 1000 bytes (target.maxOutputBytes)')
+    await target.close()
+  })
+
   it('does not count the module’s start-up as the agent’s latency', async () => {
     const file = join(tempDir(), 'slow-start.mjs')
     // 1.5 s of synchronous start-up at import; the agent itself answers at once

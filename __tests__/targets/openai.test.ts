@@ -63,6 +63,18 @@ describe('the openai target', () => {
     expect((await target().call(trial('x'))).output).toBe('later')
   })
 
+  it('fails a reply larger than target.maxOutputBytes, and does not ask again', async () => {
+    const config = targetConfig({ openai: { model: 'agent-model', baseUrl: server.baseUrl }, timeoutMs: 30_000, maxOutputBytes: 2000 })
+    const t = createOpenAITarget(config.openai!, ctx, config, deps)
+    server.enqueue({ body: chatReply('x'.repeat(5000)) })
+    const err = await t.call(trial('x')).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(TargetError)
+    expect((err as Error).message).toMatch(/the reply exceeded 2000 bytes \(target\.maxOutputBytes\)$/)
+    expect(server.requests).toHaveLength(1)
+    server.enqueue({ body: chatReply('short') })
+    expect((await t.call(trial('x'))).output).toBe('short')
+  })
+
   it('fails with the server message, never the key', async () => {
     server.respond(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }))
     const err = await target()

@@ -8297,6 +8297,18 @@ function strictUtf8Decoder(invalid) {
         }
     };
 }
+/**
+ * Whether a text is longer than `max` bytes in UTF-8, without encoding it when
+ * its length alone decides: each UTF-16 unit is one to three bytes (a pair of
+ * surrogates, two units, is four).
+ */
+function utf8Exceeds(text, max) {
+    if (text.length > max)
+        return true;
+    if (text.length * 3 <= max)
+        return false;
+    return Buffer.byteLength(text, 'utf8') > max;
+}
 
 ;// CONCATENATED MODULE: ./src/config/expected.ts
 /**
@@ -12530,6 +12542,9 @@ async function requestJson(method, url, body, options = {}) {
         const outcome = await attemptOnce(method, url, body, options);
         if (isResponse(outcome) && outcome.status < 300)
             return outcome;
+        // the same request would only get the same body again
+        if (!isResponse(outcome) && outcome.code === TOO_LARGE)
+            throw new NetworkError(redact(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt);
         const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
         const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
         if (!retryable || attempt >= maxAttempts)
@@ -12560,7 +12575,9 @@ async function attemptOnce(method, url, body, options) {
             signal
         });
         // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-        const text = await res.text();
+        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes.bytes) : await res.text();
+        if (text === undefined)
+            return { code: TOO_LARGE, message: `the reply exceeded ${options.maxBodyBytes.bytes} bytes (${options.maxBodyBytes.setting})` };
         return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
     }
     catch (err) {
@@ -12572,6 +12589,37 @@ async function attemptOnce(method, url, body, options) {
     finally {
         clearTimeout(timer);
     }
+}
+const TOO_LARGE = 'TOO_LARGE';
+/**
+ * The body as text (UTF-8, as `Response.text` reads it), or undefined as soon as
+ * it is known to hold more than `max` bytes: by its Content-Length, else while
+ * it arrives (decompressed), so that a reply without end is not held whole.
+ */
+async function boundedText(res, max) {
+    if (!res.body)
+        return '';
+    // a compressed body's length is not its text's: that one is counted as it arrives
+    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    if (!encoded && Number(res.headers.get('content-length')) > max) {
+        await res.body.cancel();
+        return undefined;
+    }
+    const chunks = [];
+    let bytes = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        bytes += value.byteLength;
+        if (bytes > max) {
+            await reader.cancel();
+            return undefined;
+        }
+        chunks.push(value);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
 }
 function throwIfAborted(signal) {
     if (!signal?.aborted)
@@ -15450,14 +15498,7 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const values = { input: request.input, case: request.case };
             const url = renderText(spec.url, values, encodeURIComponent);
             const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values);
-            const response = await send(http.method, url, body, {
-                headers: spec.headers,
-                timeoutMs: target.timeoutMs,
-                retries: target.retries,
-                signal: request.signal,
-                secrets: ctx.secrets,
-                ...deps
-            });
+            const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
                 const calls = valueAt(response, http.toolCalls, 'toolCalls');
@@ -15474,7 +15515,17 @@ function createHttpTarget(http, ctx, target, deps = {}) {
         async close() { }
     };
 }
-/** The HTTP client's failures, as the target error the runner records. */
+/** What the target's settings say of each request of a trial (`http` and `openai`): its time, its retries, its reply's size. */
+function trialHttpOptions(target, request, ctx, deps) {
+    return {
+        timeoutMs: target.timeoutMs,
+        retries: target.retries,
+        maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
+        signal: request.signal,
+        secrets: ctx.secrets,
+        ...deps
+    };
+}
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 function asTargetFailure(err) {
     return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new errors/* TargetError */.I0(err.message) : err;
@@ -15944,6 +15995,7 @@ function parseReply(message, elapsedMs) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
@@ -16002,16 +16054,28 @@ async function createModuleTarget(config, ctx, promptfoo) {
             }
             const answer = outcome.value;
             const latencyMs = answer.latencyMs;
+            // bounded as a command's stdout is: the agent's reply is held, recorded and uploaded
+            if ('json' in answer)
+                checkSize(answer.json, config.maxOutputBytes);
             const value = 'json' in answer ? module_parseReply(answer.json, file) : answer.value;
             if (!isResultObject(value))
-                return { output: outputText(value, file), latencyMs };
+                return { output: checkSize(outputText(value, file), config.maxOutputBytes), latencyMs };
             const reply = readResult(value, file, true);
+            // a result object that travelled cloned (no JSON text): its output at least
+            if (!('json' in answer))
+                checkSize(reply.output, config.maxOutputBytes);
             // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
             reply.latencyMs ??= latencyMs;
             return reply;
         },
         close: () => sandbox.close()
     };
+}
+/** The text, when it is within `target.maxOutputBytes` in UTF-8. */
+function checkSize(text, max) {
+    if (utf8Exceeds(text, max))
+        throw new errors/* TargetError */.I0(`the reply exceeded ${max} bytes (target.maxOutputBytes)`);
+    return text;
 }
 /** A result object the worker sent as JSON text: the worker is the agent's, so its text is checked like any reply. */
 function module_parseReply(json, file) {
@@ -16040,7 +16104,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
     return {
         async call(request) {
             const messages = [...(system === undefined ? [] : [{ role: 'system', content: system }]), ...userMessages(prompt, request)];
-            const http = { timeoutMs: target.timeoutMs, retries: target.retries, signal: request.signal, secrets: ctx.secrets, ...deps };
+            const http = trialHttpOptions(target, request, ctx, deps);
             let reply;
             try {
                 reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, http);

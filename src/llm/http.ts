@@ -38,6 +38,8 @@ export interface HttpOptions {
   baseDelayMs?: number
   /** cap of one wait, backoff or Retry-After; default 30 s */
   maxDelayMs?: number
+  /** the most a reply's body may hold, in bytes, and the setting that says so: a longer one fails the request, never retried */
+  maxBodyBytes?: { bytes: number; setting: string }
   /** values to blank out of error messages, besides the credential-looking headers */
   secrets?: Iterable<string>
   fetchImpl?: typeof fetch
@@ -125,6 +127,8 @@ export async function requestJson(method: HttpMethod, url: string, body: unknown
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(method, url, body, options)
     if (isResponse(outcome) && outcome.status < 300) return outcome
+    // the same request would only get the same body again
+    if (!isResponse(outcome) && outcome.code === TOO_LARGE) throw new NetworkError(redact(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt)
     const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets)
     const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code)
     if (!retryable || attempt >= maxAttempts) throw failure
@@ -161,7 +165,8 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
       signal
     })
     // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-    const text = await res.text()
+    const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes.bytes) : await res.text()
+    if (text === undefined) return { code: TOO_LARGE, message: `the reply exceeded ${options.maxBodyBytes!.bytes} bytes (${options.maxBodyBytes!.setting})` }
     return { status: res.status, headers: res.headers, text, data: tryParseJson(text) }
   } catch (err) {
     throwIfAborted(options.signal)
@@ -170,6 +175,37 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
   } finally {
     clearTimeout(timer)
   }
+}
+
+const TOO_LARGE = 'TOO_LARGE'
+
+/**
+ * The body as text (UTF-8, as `Response.text` reads it), or undefined as soon as
+ * it is known to hold more than `max` bytes: by its Content-Length, else while
+ * it arrives (decompressed), so that a reply without end is not held whole.
+ */
+async function boundedText(res: Response, max: number): Promise<string | undefined> {
+  if (!res.body) return ''
+  // a compressed body's length is not its text's: that one is counted as it arrives
+  const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity'
+  if (!encoded && Number(res.headers.get('content-length')) > max) {
+    await res.body.cancel()
+    return undefined
+  }
+  const chunks: Uint8Array[] = []
+  let bytes = 0
+  const reader = res.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    if (bytes > max) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, bytes))
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

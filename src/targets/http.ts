@@ -7,7 +7,7 @@
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { ChatError } from '../llm/chat.js'
-import { HttpError, NetworkError, requestJson, type HttpResponse, type HttpSeams } from '../llm/http.js'
+import { HttpError, NetworkError, requestJson, type HttpOptions, type HttpResponse, type HttpSeams } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { expandDeep } from '../util/env.js'
 import { normalizeToolCalls, normalizeUsage } from './result.js'
@@ -20,7 +20,7 @@ export type HttpTargetDeps = HttpSeams
 export function createHttpTarget(
   http: HttpTargetConfig,
   ctx: TargetContext,
-  target: Pick<TargetConfig, 'timeoutMs' | 'retries'>,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'maxOutputBytes'>,
   deps: HttpTargetDeps = {}
 ): Target {
   const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http')
@@ -35,14 +35,7 @@ export function createHttpTarget(
       const values: TemplateValues = { input: request.input, case: request.case }
       const url = renderText(spec.url, values, encodeURIComponent)
       const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values)
-      const response = await send(http.method, url, body, {
-        headers: spec.headers,
-        timeoutMs: target.timeoutMs,
-        retries: target.retries,
-        signal: request.signal,
-        secrets: ctx.secrets,
-        ...deps
-      })
+      const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) })
       const reply: TargetReply = { output: http.output === undefined ? response.text : outputAt(response, http.output) }
       if (http.toolCalls !== undefined) {
         const calls = valueAt(response, http.toolCalls, 'toolCalls')
@@ -59,7 +52,23 @@ export function createHttpTarget(
   }
 }
 
-/** The HTTP client's failures, as the target error the runner records. */
+/** What the target's settings say of each request of a trial (`http` and `openai`): its time, its retries, its reply's size. */
+export function trialHttpOptions(
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'maxOutputBytes'>,
+  request: TrialRequest,
+  ctx: TargetContext,
+  deps: HttpSeams
+): HttpOptions {
+  return {
+    timeoutMs: target.timeoutMs,
+    retries: target.retries,
+    maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
+    signal: request.signal,
+    secrets: ctx.secrets,
+    ...deps
+  }
+}
+
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 export function asTargetFailure(err: unknown): unknown {
   return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new TargetError(err.message) : err

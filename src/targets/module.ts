@@ -12,6 +12,7 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { Sandbox, warmWorker, type PromptfooProviderOptions, type SandboxItem } from '../sandbox/index.js'
 import { expandVars, minimalEnv } from '../util/env.js'
+import { utf8Exceeds } from '../util/utf8.js'
 import { isResultObject, outputText, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply } from './types.js'
 
@@ -73,15 +74,25 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       }
       const answer = outcome!.value as { value: unknown; latencyMs: number } | { json: string; latencyMs: number }
       const latencyMs = answer.latencyMs
+      // bounded as a command's stdout is: the agent's reply is held, recorded and uploaded
+      if ('json' in answer) checkSize(answer.json, config.maxOutputBytes)
       const value = 'json' in answer ? parseReply(answer.json, file) : answer.value
-      if (!isResultObject(value)) return { output: outputText(value, file), latencyMs }
+      if (!isResultObject(value)) return { output: checkSize(outputText(value, file), config.maxOutputBytes), latencyMs }
       const reply = readResult(value, file, true)
+      // a result object that travelled cloned (no JSON text): its output at least
+      if (!('json' in answer)) checkSize(reply.output, config.maxOutputBytes)
       // a latencyMs the agent reports itself wins over the time the sandbox measured around the call
       reply.latencyMs ??= latencyMs
       return reply
     },
     close: () => sandbox.close()
   }
+}
+
+/** The text, when it is within `target.maxOutputBytes` in UTF-8. */
+function checkSize(text: string, max: number): string {
+  if (utf8Exceeds(text, max)) throw new TargetError(`the reply exceeded ${max} bytes (target.maxOutputBytes)`)
+  return text
 }
 
 /** A result object the worker sent as JSON text: the worker is the agent's, so its text is checked like any reply. */

@@ -9,7 +9,7 @@ import { chatComplete, isLocalUrl, type ChatMessage } from '../llm/chat.js'
 import type { HttpSeams } from '../llm/http.js'
 import { isWholeInput, renderText } from '../llm/template.js'
 import { expandVars } from '../util/env.js'
-import { asTargetFailure } from './http.js'
+import { asTargetFailure, trialHttpOptions } from './http.js'
 import { normalizeToolCalls } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
@@ -20,7 +20,7 @@ export type OpenAITargetDeps = HttpSeams
 export function createOpenAITarget(
   openai: OpenAITargetConfig,
   ctx: TargetContext,
-  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'tools'>,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'tools' | 'maxOutputBytes'>,
   deps: OpenAITargetDeps = {}
 ): Target {
   const expand = (text: string, field: string) => expandVars(text, ctx.env, ctx.secrets, `target.openai.${field}`)
@@ -32,7 +32,7 @@ export function createOpenAITarget(
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       const messages = [...(system === undefined ? [] : [{ role: 'system' as const, content: system }]), ...userMessages(prompt, request)]
-      const http = { timeoutMs: target.timeoutMs, retries: target.retries, signal: request.signal, secrets: ctx.secrets, ...deps }
+      const http = trialHttpOptions(target, request, ctx, deps)
       let reply
       try {
         reply = await chatComplete(

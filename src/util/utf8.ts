@@ -15,3 +15,14 @@ export function strictUtf8Decoder(invalid: () => Error): (bytes?: Uint8Array) =>
     }
   }
 }
+
+/**
+ * Whether a text is longer than `max` bytes in UTF-8, without encoding it when
+ * its length alone decides: each UTF-16 unit is one to three bytes (a pair of
+ * surrogates, two units, is four).
+ */
+export function utf8Exceeds(text: string, max: number): boolean {
+  if (text.length > max) return true
+  if (text.length * 3 <= max) return false
+  return Buffer.byteLength(text, 'utf8') > max
+}
