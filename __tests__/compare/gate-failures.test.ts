@@ -103,9 +103,26 @@ describe('the gate failures in full', () => {
     expect(checksOf(null, shard, { minPassRate: 1, minMeanScore: 0.5 })).toEqual([])
   })
 
-  it('a cost limit without cost figures, or over a zero baseline cost, is not checked', () => {
-    const free = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd } })
+  it('a cost limit without cost figures is not checked, and zero to zero is no rise', () => {
+    const priced = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd } })
     expect(checksOf(makeBaseline(makeCases('a')), makeRun(makeCases('a')), { maxCostIncrease: 0.1 })).toEqual([])
-    expect(checksOf(makeBaseline([free('a', 0)]), makeRun([free('a', 1)]), { maxCostIncrease: 0.1 })).toEqual([])
+    expect(checksOf(makeBaseline([priced('a', 0), priced('b', 0)]), makeRun([priced('a', 0), priced('b', 0)]), { maxCostIncrease: 0.1 })).toEqual([])
+  })
+
+  it('a rise from a baseline of zero fails a relative limit: going from free to paid is not unseen', () => {
+    const priced = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd } })
+    const failures = checksOf(makeBaseline([priced('a', 0), priced('b', 0)]), makeRun([priced('a', 1), priced('b', 0)]), { maxCostIncrease: 0.1 })
+    expect(failures).toEqual([
+      {
+        check: 'maxCostIncrease',
+        limit: 0.1,
+        measured: null,
+        keys: ['a'],
+        sentence:
+          'total cost rose from $0.0000 to $1.00 on the 2 cases compared: a rise from zero is over any relative limit (limit: maxCostIncrease 10.0%); largest rise: a (+$1.00)'
+      }
+    ])
+    // the same with useConfidenceBound: there is no interval of a change from zero to lean on
+    expect(checksOf(makeBaseline([priced('a', 0)]), makeRun([priced('a', 1)]), { maxCostIncrease: 0.1, useConfidenceBound: true })).toHaveLength(1)
   })
 })

@@ -27,6 +27,19 @@ describe('metricRows', () => {
     ])
     expect(metricRows({ metrics: null })).toEqual([])
   })
+
+  it('says a figure rose from zero, where no relative change exists, and shows zero to zero as no change', () => {
+    const rows = metricRows({
+      metrics: {
+        cost: { baseline: 0, current: 0.5, change: null, ci: null, cases: 6, rose: ['a'], roseBy: [0.5], rises: 1 },
+        tokens: { baseline: 0, current: 0, change: null, ci: null, cases: 6, rose: [], roseBy: [], rises: 0 }
+      }
+    })
+    expect(rows).toEqual([
+      ['cost (total), 6 cases', '$0.0000', '$0.5000', 'rose from zero'],
+      ['tokens (total), 6 cases', '0 tokens', '0 tokens', '—']
+    ])
+  })
 })
 
 describe('trajectoryDiff', () => {

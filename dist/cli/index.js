@@ -7128,12 +7128,19 @@ function increaseCheck(key, metric, label, kind) {
         if (lost)
             return unreported(key, limit, lost);
         const m = c.metrics?.[metric];
-        if (!m || m.change === null)
+        if (!m)
             return null;
         const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
         const where = `on the ${format_plural(m.cases, 'case')} compared`;
         const { sentence: cases, keys } = largestRises(m, kind);
         const limitText = `${key} ${format_formatPercent(limit)}`;
+        if (m.change === null) {
+            // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
+            // any relative limit, and passing it would let a pull request go from free to paid unseen
+            if (!(m.baseline === 0 && m.current > 0))
+                return null;
+            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
+        }
         // with too few cases for an interval the limit applies to the change itself, as for the mean score:
         // a bound that is not there must not let every rise through
         if (gate.useConfidenceBound && m.ci) {
@@ -17407,7 +17414,7 @@ const ROWS = [
 ];
 function changeCell(m, key) {
     if (m.change === null)
-        return '—';
+        return m.baseline === 0 && m.current > 0 ? 'rose from zero' : '—';
     const fewest = INTERVAL_MIN_CASES[key];
     if (m.ci)
         return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;

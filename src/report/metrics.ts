@@ -21,7 +21,7 @@ const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind
 ]
 
 function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES): string {
-  if (m.change === null) return '—'
+  if (m.change === null) return m.baseline === 0 && m.current > 0 ? 'rose from zero' : '—'
   const fewest = INTERVAL_MIN_CASES[key]
   if (m.ci) return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`
   // say why there is none: a bare figure would read as certain
