@@ -198,6 +198,10 @@ describe('old records the schema migrates, and what it refuses', () => {
   it.each([
     ['cases[0].passFraction', (r: Record<string, unknown>) => ((r.cases as Record<string, unknown>[])[0]!.passFraction = 2)],
     ['cases[0].usage.inputTokens', (r: Record<string, unknown>) => ((r.cases as Record<string, unknown>[])[0]!.usage = { inputTokens: 'many' })],
+    // a negative cost, count or time would be compared as it is: a baseline at -$1 makes any cost a fall
+    ['cases[0].usage.costUsd', (r: Record<string, unknown>) => ((r.cases as Record<string, unknown>[])[0]!.usage = { costUsd: -1 })],
+    ['cases[0].usage.totalTokens', (r: Record<string, unknown>) => ((r.cases as Record<string, unknown>[])[0]!.usage = { totalTokens: -5 })],
+    ['cases[0].latencyMs', (r: Record<string, unknown>) => ((r.cases as Record<string, unknown>[])[0]!.latencyMs = -0.5)],
     ['tool.name', (r: Record<string, unknown>) => (r.tool = { name: 'other', version: '1' })],
     ['summary.judge', (r: Record<string, unknown>) => delete (r.summary as Record<string, unknown>).judge]
   ])('refuses a record wrong at %s, naming the path', (at, spoil) => {

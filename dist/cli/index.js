@@ -9129,13 +9129,15 @@ const assertionResultSchema = schemas/* object */.Ikc({
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = schemas/* number */.aig().min(0);
 const usageSchema = schemas/* object */.Ikc({
-    inputTokens: schemas/* number */.aig().optional(),
-    outputTokens: schemas/* number */.aig().optional(),
-    totalTokens: schemas/* number */.aig().optional(),
-    costUsd: schemas/* number */.aig().optional(),
-    promptTokens: schemas/* number */.aig().optional(),
-    completionTokens: schemas/* number */.aig().optional()
+    inputTokens: amount.optional(),
+    outputTokens: amount.optional(),
+    totalTokens: amount.optional(),
+    costUsd: amount.optional(),
+    promptTokens: amount.optional(),
+    completionTokens: amount.optional()
 })
     .transform(({ promptTokens, completionTokens, ...u }) => {
     if (u.inputTokens === undefined && promptTokens !== undefined)
@@ -9149,7 +9151,7 @@ const agentFields = {
     toolCalls: schemas/* array */.YOg(toolCallSchema).optional(),
     usage: usageSchema.optional(),
     /** time spent in the target, start-up excluded (SPEC §10) */
-    latencyMs: schemas/* number */.aig().optional(),
+    latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
     finishReason: schemas/* string */.YjP().optional()

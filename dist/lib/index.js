@@ -35945,13 +35945,15 @@ const assertionResultSchema = lib_schemas/* object */.Ikc({
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = lib_schemas/* number */.aig().min(0);
 const usageSchema = lib_schemas/* object */.Ikc({
-    inputTokens: lib_schemas/* number */.aig().optional(),
-    outputTokens: lib_schemas/* number */.aig().optional(),
-    totalTokens: lib_schemas/* number */.aig().optional(),
-    costUsd: lib_schemas/* number */.aig().optional(),
-    promptTokens: lib_schemas/* number */.aig().optional(),
-    completionTokens: lib_schemas/* number */.aig().optional()
+    inputTokens: amount.optional(),
+    outputTokens: amount.optional(),
+    totalTokens: amount.optional(),
+    costUsd: amount.optional(),
+    promptTokens: amount.optional(),
+    completionTokens: amount.optional()
 })
     .transform(({ promptTokens, completionTokens, ...u }) => {
     if (u.inputTokens === undefined && promptTokens !== undefined)
@@ -35965,7 +35967,7 @@ const agentFields = {
     toolCalls: lib_schemas/* array */.YOg(toolCallSchema).optional(),
     usage: usageSchema.optional(),
     /** time spent in the target, start-up excluded (SPEC §10) */
-    latencyMs: lib_schemas/* number */.aig().optional(),
+    latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
     finishReason: lib_schemas/* string */.YjP().optional()

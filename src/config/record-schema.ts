@@ -38,14 +38,17 @@ export const assertionResultSchema = z.object({
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = z.number().min(0)
+
 export const usageSchema = z
   .object({
-    inputTokens: z.number().optional(),
-    outputTokens: z.number().optional(),
-    totalTokens: z.number().optional(),
-    costUsd: z.number().optional(),
-    promptTokens: z.number().optional(),
-    completionTokens: z.number().optional()
+    inputTokens: amount.optional(),
+    outputTokens: amount.optional(),
+    totalTokens: amount.optional(),
+    costUsd: amount.optional(),
+    promptTokens: amount.optional(),
+    completionTokens: amount.optional()
   })
   .transform(({ promptTokens, completionTokens, ...u }) => {
     if (u.inputTokens === undefined && promptTokens !== undefined) u.inputTokens = promptTokens
@@ -58,7 +61,7 @@ const agentFields = {
   toolCalls: z.array(toolCallSchema).optional(),
   usage: usageSchema.optional(),
   /** time spent in the target, start-up excluded (SPEC §10) */
-  latencyMs: z.number().optional(),
+  latencyMs: amount.optional(),
   /** the result object's `metadata` */
   metadata: z.record(z.string(), z.unknown()).optional(),
   finishReason: z.string().optional()
