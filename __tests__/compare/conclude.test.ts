@@ -192,4 +192,14 @@ describe('conclude: the exact sentences of each branch', () => {
     ])
     expect(verdictOf(makeRun(makeCases('a'), { budget: { maxCostUsd: 1, spentUsd: 0.0042 } }), {}, false).notices).toEqual([])
   })
+
+  it('a metric limit with no figures to hold says so in a notice, and the verdict is unchanged', () => {
+    const gate = makeGate({ maxCostIncrease: 0.1, maxTokensIncrease: 0.1 })
+    const v = conclude(compareRuns(baseline, same, gate), same, { baselineStatus: 'found' })
+    expect(v.outcome).toBe('pass')
+    expect(v.notices).toEqual([
+      'maxCostIncrease 10.0% was not checked: no compared case has a cost in both runs (the target reports no usage, or names a model missing from pricing, or the baseline was made before it did)',
+      'maxTokensIncrease 10.0% was not checked: no compared case has a token count in both runs (the target reports no usage, or the baseline was made before it did)'
+    ])
+  })
 })

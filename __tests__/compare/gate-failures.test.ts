@@ -109,6 +109,22 @@ describe('the gate failures in full', () => {
     expect(checksOf(makeBaseline([priced('a', 0), priced('b', 0)]), makeRun([priced('a', 0), priced('b', 0)]), { maxCostIncrease: 0.1 })).toEqual([])
   })
 
+  it('a metric limit with no figures in both runs is named as not checked, not failed; one with figures is not named', () => {
+    const priced = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd }, latencyMs: 100 })
+    const gate = makeGate({ maxCostIncrease: 0.1, maxLatencyIncrease: 0.2 })
+    // the first run that reports usage, against a baseline made before: nothing to compare the cost with
+    const first = compareRuns(makeBaseline(makeCases('a', 'b')), makeRun([priced('a', 1), priced('b', 1)]), gate).gate
+    expect(first.checks).toEqual([])
+    expect(first.unchecked).toEqual([
+      'maxCostIncrease 10.0% was not checked: no compared case has a cost in both runs (the target reports no usage, or names a model missing from pricing, or the baseline was made before it did)',
+      'maxLatencyIncrease 20.0% was not checked: no compared case has a latency in both runs (the baseline was made by an evalgate that did not record latency)'
+    ])
+    // figures on both sides: checked, so not named
+    expect(compareRuns(makeBaseline([priced('a', 1)]), makeRun([priced('a', 1)]), gate).gate.unchecked).toBeUndefined()
+    // without a baseline nothing relative is checked, and the report already says there is no baseline
+    expect(compareRuns(null, makeRun([priced('a', 1)]), gate).gate.unchecked).toBeUndefined()
+  })
+
   it('a rise from a baseline of zero fails a relative limit: going from free to paid is not unseen', () => {
     const priced = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd } })
     const failures = checksOf(makeBaseline([priced('a', 0), priced('b', 0)]), makeRun([priced('a', 1), priced('b', 0)]), { maxCostIncrease: 0.1 })

@@ -34416,7 +34416,28 @@ function evaluateGate(c, gate, current) {
         ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
         : [incomplete, missingBaseline, ...floors];
     const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found };
+    const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
+    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
+}
+const METRIC_LIMITS = [
+    { key: 'maxCostIncrease', metric: 'cost', what: 'a cost', why: 'the target reports no usage, or names a model missing from pricing' },
+    { key: 'maxTokensIncrease', metric: 'tokens', what: 'a token count', why: 'the target reports no usage' },
+    { key: 'maxLatencyIncrease', metric: 'latencyP95', what: 'a latency', why: 'the baseline was made by an evalgate that did not record latency' }
+];
+/**
+ * The metric limits set that had nothing to hold: no compared case has the
+ * figure in both runs (and none lost it, which fails). Not a failure — the
+ * first run that reports usage has a baseline without it — but said, since a
+ * limit that silently checks nothing reads as one that passed.
+ */
+function uncheckedMetricLimits(c, gate) {
+    return METRIC_LIMITS.flatMap(({ key, metric, what, why }) => {
+        const limit = gate[key];
+        if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === metric))
+            return [];
+        const before = metric === 'latencyP95' ? '' : ', or the baseline was made before it did';
+        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why}${before})`];
+    });
 }
 /** `a` is more than `limit`, beyond rounding noise. */
 function exceeds(a, limit) {

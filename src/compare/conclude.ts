@@ -73,6 +73,7 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   reasons.push(...problems)
   const uncounted = budgetUncounted(record)
   if (uncounted) notices.push(uncounted)
+  notices.push(...(gate.unchecked ?? []))
 
   const outcome: Verdict['outcome'] =
     baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'

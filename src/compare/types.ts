@@ -103,6 +103,8 @@ export interface GateResult {
   failures: string[]
   /** the same failures as values */
   checks: GateFailure[]
+  /** the metric limits set that had no figures to hold (a sentence each); absent when there are none */
+  unchecked?: string[]
 }
 
 /** What became of the baseline (action output `baseline-status`, SPEC §9). */
