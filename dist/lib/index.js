@@ -32060,9 +32060,9 @@ async function attemptOnce(method, url, body, options) {
             signal
         });
         // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes.bytes) : await res.text();
-        if (text === undefined)
-            return { code: TOO_LARGE, message: `the reply exceeded ${options.maxBodyBytes.bytes} bytes (${options.maxBodyBytes.setting})` };
+        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text();
+        if (typeof text !== 'string')
+            return text;
         return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
     }
     catch (err) {
@@ -32077,18 +32077,19 @@ async function attemptOnce(method, url, body, options) {
 }
 const TOO_LARGE = 'TOO_LARGE';
 /**
- * The body as text (UTF-8, as `Response.text` reads it), or undefined as soon as
- * it is known to hold more than `max` bytes: by its Content-Length, else while
+ * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
+ * as it is known to hold more than the limit: by its Content-Length, else while
  * it arrives (decompressed), so that a reply without end is not held whole.
  */
-async function boundedText(res, max) {
+async function boundedText(res, limit) {
+    const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` };
     if (!res.body)
         return '';
     // a compressed body's length is not its text's: that one is counted as it arrives
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    if (!encoded && Number(res.headers.get('content-length')) > max) {
+    if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
         await res.body.cancel();
-        return undefined;
+        return tooLarge;
     }
     const chunks = [];
     let bytes = 0;
@@ -32098,9 +32099,9 @@ async function boundedText(res, max) {
         if (done)
             break;
         bytes += value.byteLength;
-        if (bytes > max) {
+        if (bytes > limit.bytes) {
             await reader.cancel();
-            return undefined;
+            return tooLarge;
         }
         chunks.push(value);
     }
@@ -34397,312 +34398,6 @@ function formatValue(value) {
     return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
-;// CONCATENATED MODULE: ./src/compare/gate.ts
-
-/**
- * Rates are ratios of counts and deltas are differences of floats
- * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
- */
-const TOLERANCE = 1e-9;
-function failure(check, limit, measured, keys, sentence) {
-    return { check, limit, measured, keys, sentence };
-}
-function evaluateGate(c, gate, current) {
-    // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
-    // every hard case); the merged record, which has no shard, is held to them.
-    const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
-    // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
-    const checks = c.baseline
-        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
-        : [incomplete, missingBaseline, ...floors];
-    const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
-    const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
-}
-const METRIC_LIMITS = [
-    { key: 'maxCostIncrease', metric: 'cost', what: 'a cost', why: 'the target reports no usage, or names a model missing from pricing' },
-    { key: 'maxTokensIncrease', metric: 'tokens', what: 'a token count', why: 'the target reports no usage' },
-    { key: 'maxLatencyIncrease', metric: 'latencyP95', what: 'a latency', why: 'the baseline was made by an evalgate that did not record latency' }
-];
-/**
- * The metric limits set that had nothing to hold: no compared case has the
- * figure in both runs (and none lost it, which fails). Not a failure — the
- * first run that reports usage has a baseline without it — but said, since a
- * limit that silently checks nothing reads as one that passed.
- */
-function uncheckedMetricLimits(c, gate) {
-    return METRIC_LIMITS.flatMap(({ key, metric, what, why }) => {
-        const limit = gate[key];
-        if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === metric))
-            return [];
-        const before = metric === 'latencyP95' ? '' : ', or the baseline was made before it did';
-        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why}${before})`];
-    });
-}
-/** `a` is more than `limit`, beyond rounding noise. */
-function exceeds(a, limit) {
-    return a > limit + TOLERANCE;
-}
-const incomplete = (_c, _gate, current) => {
-    if (current.complete !== false)
-        return null;
-    const finished = current.cases.length;
-    // Records before `planned` counted only the finished cases.
-    const planned = current.planned ?? current.summary.total;
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    const budget = current.stopReason === 'budget' && current.budget;
-    const sentence = budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-    return failure('incomplete', planned, finished, [], sentence);
-};
-/**
- * A relative increase limit (maxCostIncrease, maxTokensIncrease,
- * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
- * optimistic end of the interval: the smallest increase the data supports.
- */
-function increaseCheck(key, metric, label, kind) {
-    return (c, gate) => {
-        const limit = gate[key];
-        if (limit === undefined)
-            return null;
-        const lost = c.unreported?.find((u) => u.metric === kind);
-        if (lost)
-            return unreported(key, limit, lost);
-        const m = c.metrics?.[metric];
-        if (!m)
-            return null;
-        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
-        const where = `on the ${format_plural(m.cases, 'case')} compared`;
-        const { sentence: cases, keys } = largestRises(m, kind);
-        const limitText = `${key} ${format_formatPercent(limit)}`;
-        if (m.change === null) {
-            // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
-            // any relative limit, and passing it would let a pull request go from free to paid unseen
-            if (!(m.baseline === 0 && m.current > 0))
-                return null;
-            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
-        }
-        // with too few cases for an interval the limit applies to the change itself, as for the mean score:
-        // a bound that is not there must not let every rise through
-        if (gate.useConfidenceBound && m.ci) {
-            const least = m.ci[0];
-            if (!exceeds(least, limit))
-                return null;
-            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-        }
-        if (!exceeds(m.change, limit))
-            return null;
-        const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
-        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
-    };
-}
-/**
- * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
- * unseen (all of them: the limit with them), so it fails, saying what to look at.
- */
-function unreported(key, limit, lost) {
-    const what = lost.metric === 'cost' ? 'a cost' : 'a token count';
-    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
-    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
-    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
-}
-/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
-const RISES_NAMED = 3;
-/**
- * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
- * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
- */
-function largestRises(m, kind) {
-    const keys = m.rose.slice(0, RISES_NAMED);
-    if (!keys.length)
-        return { sentence: '', keys };
-    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
-    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
-    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
-}
-const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost');
-const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens');
-const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
-/**
- * A limit on how many cases one of the comparison's lists may hold
- * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
- * sentence: what happened, the limit (after `aside`, when given), the cases.
- */
-function countCheck(key, list, what, aside) {
-    return (c, gate) => {
-        const limit = gate[key];
-        const keys = c[list];
-        if (limit === undefined || keys.length <= limit)
-            return null;
-        const note = aside ? `${aside}; ` : '';
-        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
-    };
-}
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
-const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
-const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
-/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
-const comparable = (c, gate) => {
-    const coverage = c.coverage;
-    if (!coverage || coverage.baseline === 0)
-        return null;
-    const share = coverage.compared / coverage.baseline;
-    if (!exceeds(gate.minComparable, share))
-        return null;
-    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
-        `the others are removed or changed, so the baseline says little about this run`);
-};
-/**
- * The drop of the pass rate on the common cases, flaky flips not counted: a
- * flip the trials, re-runs or history show to be within chance is not a drop
- * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
- * own pass rate, where a case that failed failed, flaky or not.
- */
-const passRateDrop = (c, gate) => {
-    const limit = gate.maxPassRateDrop;
-    const common = c.common;
-    if (limit === undefined || !common)
-        return null;
-    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
-    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
-    const flaky = new Set(c.flaky);
-    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
-    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
-    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
-    if (gate.useConfidenceBound) {
-        // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
-        // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
-        const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
-        if (least === null || !exceeds(least, limit))
-            return null;
-        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-    }
-    const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
-};
-const meanScoreDrop = (c, gate) => {
-    const limit = gate.maxMeanScoreDrop;
-    const common = c.common;
-    if (limit === undefined || !common || common.meanScoreDelta === null)
-        return null;
-    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    const where = 'on the cases scored in both runs with the same fingerprint';
-    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
-    // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
-    if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
-        const least = -c.meanScoreDeltaCI[1];
-        if (!exceeds(least, limit))
-            return null;
-        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
-    }
-    const drop = -common.meanScoreDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
-};
-const minPassRate = (c, gate, current) => {
-    const rate = c.current.passRate;
-    if (!exceeds(gate.minPassRate, rate))
-        return null;
-    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
-    const flaky = new Set(c.flaky);
-    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
-    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-        : '';
-    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
-        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
-        flakyNote);
-};
-const minMeanScore = (c, gate, current) => {
-    const floor = gate.minMeanScore;
-    const score = c.current.meanScore;
-    if (floor === 0)
-        return null;
-    // A floor that nothing can be measured against is a misconfiguration, not a pass.
-    if (score === null) {
-        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
-    }
-    if (!exceeds(floor, score))
-        return null;
-    const below = current.cases
-        .filter((k) => k.score !== null && k.score < floor)
-        .sort((a, b) => a.score - b.score)
-        .map((k) => k.id);
-    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
-};
-
-;// CONCATENATED MODULE: ./src/compare/history.ts
-/** Results kept per case: the newest runs, oldest first. */
-const HISTORY_LENGTH = 20;
-/** Runs looked at to call a case known flaky. */
-const FLAKY_WINDOW = 10;
-/** Passes and failures each needed within the window to call a case known flaky. */
-const FLAKY_MIN_EACH = 2;
-/** The history a case carries into the next run: its own, then its own result, bounded. */
-function nextHistory(c) {
-    return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH);
-}
-/**
- * Carries each case's history forward from the baseline: a case with the same
- * key and fingerprint in the baseline gets its history plus its result; any
- * other case keeps what it has: none for a new or changed case.
- *
- * Sets `history` on the cases given, which must be the record's own (fresh
- * results, or shards being merged): at 100,000 cases a copy of each was the
- * largest single cost of building the record.
- */
-function carryHistory(cases, baseline) {
-    if (!baseline)
-        return cases;
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    for (const c of cases) {
-        const b = before.get(c.id);
-        if (b && b.fingerprint === c.fingerprint)
-            c.history = nextHistory(b);
-    }
-    return cases;
-}
-/** Passes and runs among the last FLAKY_WINDOW results of a history. */
-function recentCounts(history) {
-    const recent = history.slice(-FLAKY_WINDOW);
-    return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length };
-}
-/**
- * Known flaky: within its last 10 recorded runs the case passed at least twice
- * and failed at least twice. One odd result in ten is not enough (a real
- * regression of a steady case must still count); two of each means a single
- * new result is within what the case already does.
- */
-function isKnownFlaky(history) {
-    const { passed, total } = recentCounts(history);
-    return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
-}
-/** Runs of the baseline branch the trend keeps. */
-const TREND_LENGTH = 20;
-/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
-function carryTrend(baseline) {
-    if (!baseline)
-        return undefined;
-    const own = {
-        sha: baseline.git.sha,
-        createdAt: baseline.createdAt,
-        passRate: baseline.summary.passRate,
-        meanScore: baseline.summary.meanScore
-    };
-    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
-}
-
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
  * The statistics of a comparison: a one-sided Fisher exact test for flips of
@@ -35088,7 +34783,7 @@ function quantile(p) {
     };
 }
 /** The cases that rose most (at most RISES_KEPT, ties in case order, as a stable sort gives them) and how many rose. */
-function metrics_largestRises(values) {
+function largestRises(values) {
     const top = [];
     let rises = 0;
     for (let i = 0; i < values.keys.length; i++) {
@@ -35126,11 +34821,15 @@ function changes(values, measured, seed) {
     const intervalled = figures.filter((f) => f.relative !== null && n >= f.minCases);
     const intervals = pairedBootstraps(values.baseline, values.current, intervalled.map((f) => f.statistic), { seed, orders });
     // the cases that moved the figure up the most, for the gate's sentence
-    const rises = metrics_largestRises(values);
+    const rises = largestRises(values);
     return figures.map((f) => {
         const at = intervalled.indexOf(f);
         return { baseline: f.baseline, current: f.current, change: f.relative, ci: at >= 0 ? intervals[at] : null, cases: n, ...rises };
     });
+}
+/** A figure that went up from a baseline of zero: it has no relative change, and any relative limit is under it. */
+function roseFromZero(m) {
+    return m.change === null && m.baseline === 0 && m.current > 0;
 }
 /** The compared metrics the two runs both carry; null when they carry none. */
 function comparedMetrics(pairs) {
@@ -35178,6 +34877,332 @@ function unreportedMetrics(pairs) {
             found.push({ metric, cases, keys });
     }
     return found;
+}
+
+;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+
+/**
+ * Rates are ratios of counts and deltas are differences of floats
+ * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
+ */
+const TOLERANCE = 1e-9;
+function failure(check, limit, measured, keys, sentence) {
+    return { check, limit, measured, keys, sentence };
+}
+function evaluateGate(c, gate, current) {
+    // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
+    // every hard case); the merged record, which has no shard, is held to them.
+    const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
+    // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+    const checks = c.baseline
+        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+        : [incomplete, missingBaseline, ...floors];
+    const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
+    const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
+    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
+}
+/** The relative limits on the compared metrics: the figure each holds, and how its sentences name it. */
+const METRIC_LIMITS = {
+    maxCostIncrease: {
+        metric: 'cost',
+        kind: 'cost',
+        label: 'total cost',
+        what: 'a cost',
+        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+    },
+    maxTokensIncrease: {
+        metric: 'tokens',
+        kind: 'tokens',
+        label: 'total tokens',
+        what: 'a token count',
+        why: 'the target reports no usage, or the baseline was made before it did'
+    },
+    maxLatencyIncrease: {
+        metric: 'latencyP95',
+        kind: 'latency',
+        label: 'p95 latency',
+        what: 'a latency',
+        why: 'the baseline was made by an evalgate that did not record latency'
+    }
+};
+/**
+ * The metric limits set that had nothing to hold: no compared case has the
+ * figure in both runs (and none lost it, which fails). Not a failure — the
+ * first run that reports usage has a baseline without it — but said, since a
+ * limit that silently checks nothing reads as one that passed.
+ */
+function uncheckedMetricLimits(c, gate) {
+    return Object.keys(METRIC_LIMITS).flatMap((key) => {
+        const { metric, kind, what, why } = METRIC_LIMITS[key];
+        const limit = gate[key];
+        if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === kind))
+            return [];
+        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why})`];
+    });
+}
+/** `a` is more than `limit`, beyond rounding noise. */
+function exceeds(a, limit) {
+    return a > limit + TOLERANCE;
+}
+const incomplete = (_c, _gate, current) => {
+    if (current.complete !== false)
+        return null;
+    const finished = current.cases.length;
+    // Records before `planned` counted only the finished cases.
+    const planned = current.planned ?? current.summary.total;
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    const budget = current.stopReason === 'budget' && current.budget;
+    const sentence = budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+    return failure('incomplete', planned, finished, [], sentence);
+};
+/**
+ * A relative increase limit (maxCostIncrease, maxTokensIncrease,
+ * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
+ * optimistic end of the interval: the smallest increase the data supports.
+ */
+function increaseCheck(key) {
+    const { metric, kind, label, what } = METRIC_LIMITS[key];
+    return (c, gate) => {
+        const limit = gate[key];
+        if (limit === undefined)
+            return null;
+        const lost = c.unreported?.find((u) => u.metric === kind);
+        if (lost)
+            return unreported(key, limit, what, lost);
+        const m = c.metrics?.[metric];
+        if (!m)
+            return null;
+        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
+        const where = `on the ${format_plural(m.cases, 'case')} compared`;
+        const { sentence: cases, keys } = gate_largestRises(m, kind);
+        const limitText = `${key} ${format_formatPercent(limit)}`;
+        if (m.change === null) {
+            // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
+            // any relative limit, and passing it would let a pull request go from free to paid unseen
+            if (!roseFromZero(m))
+                return null;
+            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
+        }
+        // with too few cases for an interval the limit applies to the change itself, as for the mean score:
+        // a bound that is not there must not let every rise through
+        if (gate.useConfidenceBound && m.ci) {
+            const least = m.ci[0];
+            if (!exceeds(least, limit))
+                return null;
+            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        }
+        if (!exceeds(m.change, limit))
+            return null;
+        const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
+        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
+    };
+}
+/**
+ * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
+ * unseen (all of them: the limit with them), so it fails, saying what to look at.
+ */
+function unreported(key, limit, what, lost) {
+    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
+    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
+}
+/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3;
+/**
+ * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
+ * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
+ */
+function gate_largestRises(m, kind) {
+    const keys = m.rose.slice(0, RISES_NAMED);
+    if (!keys.length)
+        return { sentence: '', keys };
+    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
+    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
+    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
+}
+const costIncrease = increaseCheck('maxCostIncrease');
+const tokensIncrease = increaseCheck('maxTokensIncrease');
+const latencyIncrease = increaseCheck('maxLatencyIncrease');
+const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
+/**
+ * A limit on how many cases one of the comparison's lists may hold
+ * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
+ * sentence: what happened, the limit (after `aside`, when given), the cases.
+ */
+function countCheck(key, list, what, aside) {
+    return (c, gate) => {
+        const limit = gate[key];
+        const keys = c[list];
+        if (limit === undefined || keys.length <= limit)
+            return null;
+        const note = aside ? `${aside}; ` : '';
+        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+    };
+}
+const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
+const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
+const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
+/** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
+const comparable = (c, gate) => {
+    const coverage = c.coverage;
+    if (!coverage || coverage.baseline === 0)
+        return null;
+    const share = coverage.compared / coverage.baseline;
+    if (!exceeds(gate.minComparable, share))
+        return null;
+    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
+        `the others are removed or changed, so the baseline says little about this run`);
+};
+/**
+ * The drop of the pass rate on the common cases, flaky flips not counted: a
+ * flip the trials, re-runs or history show to be within chance is not a drop
+ * (it is listed as flaky). minPassRate, by contrast, is a floor of this run's
+ * own pass rate, where a case that failed failed, flaky or not.
+ */
+const passRateDrop = (c, gate) => {
+    const limit = gate.maxPassRateDrop;
+    const common = c.common;
+    if (limit === undefined || !common)
+        return null;
+    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
+    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
+    const flaky = new Set(c.flaky);
+    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
+    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
+    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
+    if (gate.useConfidenceBound) {
+        // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
+        // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
+        const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
+        if (least === null || !exceeds(least, limit))
+            return null;
+        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+    }
+    const drop = -common.gatedPassRateDelta;
+    if (!exceeds(drop, limit))
+        return null;
+    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+};
+const meanScoreDrop = (c, gate) => {
+    const limit = gate.maxMeanScoreDrop;
+    const common = c.common;
+    if (limit === undefined || !common || common.meanScoreDelta === null)
+        return null;
+    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
+    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
+    const where = 'on the cases scored in both runs with the same fingerprint';
+    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
+    if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
+        const least = -c.meanScoreDeltaCI[1];
+        if (!exceeds(least, limit))
+            return null;
+        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
+            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+    }
+    const drop = -common.meanScoreDelta;
+    if (!exceeds(drop, limit))
+        return null;
+    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+};
+const minPassRate = (c, gate, current) => {
+    const rate = c.current.passRate;
+    if (!exceeds(gate.minPassRate, rate))
+        return null;
+    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
+    const flaky = new Set(c.flaky);
+    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
+    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+    const flakyNote = flakyFailing
+        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+        : '';
+    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
+        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
+        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
+        flakyNote);
+};
+const minMeanScore = (c, gate, current) => {
+    const floor = gate.minMeanScore;
+    const score = c.current.meanScore;
+    if (floor === 0)
+        return null;
+    // A floor that nothing can be measured against is a misconfiguration, not a pass.
+    if (score === null) {
+        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
+    }
+    if (!exceeds(floor, score))
+        return null;
+    const below = current.cases
+        .filter((k) => k.score !== null && k.score < floor)
+        .sort((a, b) => a.score - b.score)
+        .map((k) => k.id);
+    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+};
+
+;// CONCATENATED MODULE: ./src/compare/history.ts
+/** Results kept per case: the newest runs, oldest first. */
+const HISTORY_LENGTH = 20;
+/** Runs looked at to call a case known flaky. */
+const FLAKY_WINDOW = 10;
+/** Passes and failures each needed within the window to call a case known flaky. */
+const FLAKY_MIN_EACH = 2;
+/** The history a case carries into the next run: its own, then its own result, bounded. */
+function nextHistory(c) {
+    return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH);
+}
+/**
+ * Carries each case's history forward from the baseline: a case with the same
+ * key and fingerprint in the baseline gets its history plus its result; any
+ * other case keeps what it has: none for a new or changed case.
+ *
+ * Sets `history` on the cases given, which must be the record's own (fresh
+ * results, or shards being merged): at 100,000 cases a copy of each was the
+ * largest single cost of building the record.
+ */
+function carryHistory(cases, baseline) {
+    if (!baseline)
+        return cases;
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    for (const c of cases) {
+        const b = before.get(c.id);
+        if (b && b.fingerprint === c.fingerprint)
+            c.history = nextHistory(b);
+    }
+    return cases;
+}
+/** Passes and runs among the last FLAKY_WINDOW results of a history. */
+function recentCounts(history) {
+    const recent = history.slice(-FLAKY_WINDOW);
+    return { passed: [...recent].filter((r) => r === 'P').length, total: recent.length };
+}
+/**
+ * Known flaky: within its last 10 recorded runs the case passed at least twice
+ * and failed at least twice. One odd result in ten is not enough (a real
+ * regression of a steady case must still count); two of each means a single
+ * new result is within what the case already does.
+ */
+function isKnownFlaky(history) {
+    const { passed, total } = recentCounts(history);
+    return passed >= FLAKY_MIN_EACH && total - passed >= FLAKY_MIN_EACH;
+}
+/** Runs of the baseline branch the trend keeps. */
+const TREND_LENGTH = 20;
+/** The trend a run carries: its baseline's trend and the baseline itself, the newest TREND_LENGTH. */
+function carryTrend(baseline) {
+    if (!baseline)
+        return undefined;
+    const own = {
+        sha: baseline.git.sha,
+        createdAt: baseline.createdAt,
+        passRate: baseline.summary.passRate,
+        meanScore: baseline.summary.meanScore
+    };
+    return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
 }
 
 ;// CONCATENATED MODULE: ./src/compare/selection.ts
@@ -35961,13 +35986,13 @@ const assertionResultSchema = lib_schemas/* object */.Ikc({
     /** llm-rubric verdicts */
     judge: judgeVerdictSchema.optional()
 });
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = lib_schemas/* number */.aig().min(0);
 /**
  * What one trial of the target consumed (SPEC §10). Records made before
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
-/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
-const amount = lib_schemas/* number */.aig().min(0);
 const usageSchema = lib_schemas/* object */.Ikc({
     inputTokens: amount.optional(),
     outputTokens: amount.optional(),
@@ -37581,9 +37606,7 @@ async function createModuleTarget(config, ctx, promptfoo) {
             const answer = outcome.value;
             const latencyMs = answer.latencyMs;
             // bounded as a command's stdout is: the agent's reply is held, recorded and uploaded
-            if ('json' in answer)
-                checkSize(answer.json, config.maxOutputBytes);
-            const value = 'json' in answer ? module_parseReply(answer.json, file) : answer.value;
+            const value = 'json' in answer ? module_parseReply(checkSize(answer.json, config.maxOutputBytes), file) : answer.value;
             if (!isResultObject(value))
                 return { output: checkSize(outputText(value, file), config.maxOutputBytes), latencyMs };
             const reply = readResult(value, file, true);
@@ -38108,7 +38131,7 @@ const ROWS = [
 ];
 function changeCell(m, key) {
     if (m.change === null)
-        return m.baseline === 0 && m.current > 0 ? 'rose from zero' : '—';
+        return roseFromZero(m) ? 'rose from zero' : '—';
     const fewest = INTERVAL_MIN_CASES[key];
     if (m.ci)
         return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;

@@ -5,6 +5,7 @@
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
+import { roseFromZero } from './metrics.js'
 import type { Comparison, GateFailure, GateResult, MetricChange, UnreportedMetric } from './types.js'
 
 /**
@@ -32,11 +33,31 @@ export function evaluateGate(c: Omit<Comparison, 'gate'>, gate: GateConfig, curr
   return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) }
 }
 
-const METRIC_LIMITS = [
-  { key: 'maxCostIncrease', metric: 'cost', what: 'a cost', why: 'the target reports no usage, or names a model missing from pricing' },
-  { key: 'maxTokensIncrease', metric: 'tokens', what: 'a token count', why: 'the target reports no usage' },
-  { key: 'maxLatencyIncrease', metric: 'latencyP95', what: 'a latency', why: 'the baseline was made by an evalgate that did not record latency' }
-] as const
+/** The relative limits on the compared metrics: the figure each holds, and how its sentences name it. */
+const METRIC_LIMITS = {
+  maxCostIncrease: {
+    metric: 'cost',
+    kind: 'cost',
+    label: 'total cost',
+    what: 'a cost',
+    why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+  },
+  maxTokensIncrease: {
+    metric: 'tokens',
+    kind: 'tokens',
+    label: 'total tokens',
+    what: 'a token count',
+    why: 'the target reports no usage, or the baseline was made before it did'
+  },
+  maxLatencyIncrease: {
+    metric: 'latencyP95',
+    kind: 'latency',
+    label: 'p95 latency',
+    what: 'a latency',
+    why: 'the baseline was made by an evalgate that did not record latency'
+  }
+} as const
+type MetricLimit = keyof typeof METRIC_LIMITS
 
 /**
  * The metric limits set that had nothing to hold: no compared case has the
@@ -45,11 +66,11 @@ const METRIC_LIMITS = [
  * limit that silently checks nothing reads as one that passed.
  */
 function uncheckedMetricLimits(c: Omit<Comparison, 'gate'>, gate: GateConfig): string[] {
-  return METRIC_LIMITS.flatMap(({ key, metric, what, why }) => {
+  return (Object.keys(METRIC_LIMITS) as MetricLimit[]).flatMap((key) => {
+    const { metric, kind, what, why } = METRIC_LIMITS[key]
     const limit = gate[key]
-    if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === metric)) return []
-    const before = metric === 'latencyP95' ? '' : ', or the baseline was made before it did'
-    return [`${key} ${formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why}${before})`]
+    if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === kind)) return []
+    return [`${key} ${formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why})`]
   })
 }
 
@@ -76,17 +97,13 @@ const incomplete: Check = (_c, _gate, current) => {
  * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
  * optimistic end of the interval: the smallest increase the data supports.
  */
-function increaseCheck(
-  key: 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease',
-  metric: 'cost' | 'tokens' | 'latencyP95',
-  label: string,
-  kind: 'cost' | 'tokens' | 'latency'
-): Check {
+function increaseCheck(key: MetricLimit): Check {
+  const { metric, kind, label, what } = METRIC_LIMITS[key]
   return (c, gate) => {
     const limit = gate[key]
     if (limit === undefined) return null
     const lost = c.unreported?.find((u) => u.metric === kind)
-    if (lost) return unreported(key, limit, lost)
+    if (lost) return unreported(key, limit, what, lost)
     const m: MetricChange | undefined = c.metrics?.[metric]
     if (!m) return null
     const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`
@@ -96,7 +113,7 @@ function increaseCheck(
     if (m.change === null) {
       // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
       // any relative limit, and passing it would let a pull request go from free to paid unseen
-      if (!(m.baseline === 0 && m.current > 0)) return null
+      if (!roseFromZero(m)) return null
       return failure(
         key,
         limit,
@@ -128,8 +145,7 @@ function increaseCheck(
  * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
  * unseen (all of them: the limit with them), so it fails, saying what to look at.
  */
-function unreported(key: string, limit: number, lost: UnreportedMetric): GateFailure {
-  const what = lost.metric === 'cost' ? 'a cost' : 'a token count'
+function unreported(key: string, limit: number, what: string, lost: UnreportedMetric): GateFailure {
   const where = `${plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`
   const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?'
   return failure(key, limit, null, lost.keys, `${key} ${formatPercent(limit)} cannot be checked: ${where}; ${hint}`)
@@ -150,9 +166,9 @@ function largestRises(m: MetricChange, kind: 'cost' | 'tokens' | 'latency'): { s
   return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys }
 }
 
-const costIncrease = increaseCheck('maxCostIncrease', 'cost', 'total cost', 'cost')
-const tokensIncrease = increaseCheck('maxTokensIncrease', 'tokens', 'total tokens', 'tokens')
-const latencyIncrease = increaseCheck('maxLatencyIncrease', 'latencyP95', 'p95 latency', 'latency')
+const costIncrease = increaseCheck('maxCostIncrease')
+const tokensIncrease = increaseCheck('maxTokensIncrease')
+const latencyIncrease = increaseCheck('maxLatencyIncrease')
 
 const missingBaseline: Check = (_c, gate) =>
   gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null

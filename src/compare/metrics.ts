@@ -130,6 +130,11 @@ function changes(values: Paired, measured: readonly { statistic: PairedStatistic
   })
 }
 
+/** A figure that went up from a baseline of zero: it has no relative change, and any relative limit is under it. */
+export function roseFromZero(m: MetricChange): boolean {
+  return m.change === null && m.baseline === 0 && m.current > 0
+}
+
 /** The compared metrics the two runs both carry; null when they carry none. */
 export function comparedMetrics(pairs: readonly [CaseResult, CaseResult][]): ComparedMetrics | null {
   const [cost] = changes(paired(pairs, readers.cost), [{ statistic: total, minCases: INTERVAL_MIN_CASES.cost }], 1)

@@ -33,14 +33,14 @@ export const assertionResultSchema = z.object({
   judge: judgeVerdictSchema.optional()
 })
 
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = z.number().min(0)
+
 /**
  * What one trial of the target consumed (SPEC §10). Records made before
  * result objects kept `promptTokens`/`completionTokens`: they are read as
  * input and output tokens.
  */
-/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
-const amount = z.number().min(0)
-
 export const usageSchema = z
   .object({
     inputTokens: amount.optional(),

@@ -165,8 +165,8 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
       signal
     })
     // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-    const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes.bytes) : await res.text()
-    if (text === undefined) return { code: TOO_LARGE, message: `the reply exceeded ${options.maxBodyBytes!.bytes} bytes (${options.maxBodyBytes!.setting})` }
+    const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text()
+    if (typeof text !== 'string') return text
     return { status: res.status, headers: res.headers, text, data: tryParseJson(text) }
   } catch (err) {
     throwIfAborted(options.signal)
@@ -180,17 +180,18 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
 const TOO_LARGE = 'TOO_LARGE'
 
 /**
- * The body as text (UTF-8, as `Response.text` reads it), or undefined as soon as
- * it is known to hold more than `max` bytes: by its Content-Length, else while
+ * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
+ * as it is known to hold more than the limit: by its Content-Length, else while
  * it arrives (decompressed), so that a reply without end is not held whole.
  */
-async function boundedText(res: Response, max: number): Promise<string | undefined> {
+async function boundedText(res: Response, limit: { bytes: number; setting: string }): Promise<string | ConnectionFailure> {
+  const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` }
   if (!res.body) return ''
   // a compressed body's length is not its text's: that one is counted as it arrives
   const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity'
-  if (!encoded && Number(res.headers.get('content-length')) > max) {
+  if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
     await res.body.cancel()
-    return undefined
+    return tooLarge
   }
   const chunks: Uint8Array[] = []
   let bytes = 0
@@ -199,9 +200,9 @@ async function boundedText(res: Response, max: number): Promise<string | undefin
     const { done, value } = await reader.read()
     if (done) break
     bytes += value.byteLength
-    if (bytes > max) {
+    if (bytes > limit.bytes) {
       await reader.cancel()
-      return undefined
+      return tooLarge
     }
     chunks.push(value)
   }

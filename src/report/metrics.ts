@@ -4,7 +4,7 @@
  * latency, and a regressed case's two trajectories side by side.
  */
 import { formatMetric, plural, signedPercent } from '../compare/format.js'
-import { INTERVAL_MIN_CASES } from '../compare/metrics.js'
+import { INTERVAL_MIN_CASES, roseFromZero } from '../compare/metrics.js'
 import type { Comparison, MetricChange } from '../compare/types.js'
 import type { CaseResult, ToolCall } from '../types.js'
 import { escapeInline } from './escape.js'
@@ -21,7 +21,7 @@ const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind
 ]
 
 function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES): string {
-  if (m.change === null) return m.baseline === 0 && m.current > 0 ? 'rose from zero' : '—'
+  if (m.change === null) return roseFromZero(m) ? 'rose from zero' : '—'
   const fewest = INTERVAL_MIN_CASES[key]
   if (m.ci) return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`
   // say why there is none: a bare figure would read as certain

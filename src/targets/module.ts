@@ -75,8 +75,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       const answer = outcome!.value as { value: unknown; latencyMs: number } | { json: string; latencyMs: number }
       const latencyMs = answer.latencyMs
       // bounded as a command's stdout is: the agent's reply is held, recorded and uploaded
-      if ('json' in answer) checkSize(answer.json, config.maxOutputBytes)
-      const value = 'json' in answer ? parseReply(answer.json, file) : answer.value
+      const value = 'json' in answer ? parseReply(checkSize(answer.json, config.maxOutputBytes), file) : answer.value
       if (!isResultObject(value)) return { output: checkSize(outputText(value, file), config.maxOutputBytes), latencyMs }
       const reply = readResult(value, file, true)
       // a result object that travelled cloned (no JSON text): its output at least
