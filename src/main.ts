@@ -16,6 +16,7 @@ import { parseConfig } from './config/load.js'
 import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
+import { credentialDifferences } from './config/credentials.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
@@ -111,7 +112,7 @@ interface Evaluated {
  * change under review controls. Null outside pull requests, with gate-from:
  * head, or when the base commit has no config yet (first adoption, a notice).
  */
-async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, notices: string[]): Promise<ParsedConfig | null> {
+async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, notices: string[]): Promise<BaseConfig | null> {
   const pr = ctx.pullRequest
   if (!pr || inputs.gateFrom === 'head') return null
   if (!octokit)
@@ -132,11 +133,31 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Oct
     return null
   }
   try {
-    return parseConfig(text, where, formatOf(file))
+    return { config: parseConfig(text, where, formatOf(file)), where }
   } catch (err) {
     if (!isUserError(err)) throw err
     throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)
   }
+}
+
+interface BaseConfig {
+  config: ParsedConfig
+  /** "evalgate.yml at the base commit abc1234", for messages */
+  where: string
+}
+
+/**
+ * Which credentials go where is a trusted setting (SPEC §9): a credential this
+ * pull request's config sends somewhere the base commit's does not is refused
+ * before anything runs, naming each difference.
+ */
+function refuseNewCredentialFlows(run: ParsedConfig, base: BaseConfig, file: string): void {
+  const differences = credentialDifferences(run, base.config, process.env)
+  if (differences.length === 0) return
+  throw new ConfigError(
+    `${file}: this pull request sends credentials where ${base.where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first (or set gate-from: head)`,
+    file
+  )
 }
 
 async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
@@ -147,11 +168,12 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   const loaded = await loadEvalConfig(inputs.config, {
     settings: (head) => {
       if (!base) return head
-      const trusted = withTrustedSettings(head, base)
+      const trusted = withTrustedSettings(head, base.config)
       configChanges = trusted.changes
       return trusted.config
     }
   })
+  if (base) refuseNewCredentialFlows(loaded.config, base, inputs.config)
   if (configChanges.length)
     notices.push(
       `this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`

@@ -156,6 +156,8 @@ export class GitHubServer {
   commits = new Set<string>()
   /** ref (a commit or a branch name) → path → text: what the contents endpoint serves */
   files = new Map<string, Map<string, string>>()
+  /** how long CreateArtifact waits before it answers, as a remote results service does */
+  uploadDelayMs = 0
 
   private server: Server | null = null
   private nextId = 1000
@@ -214,6 +216,7 @@ export class GitHubServer {
     this.tags.clear()
     this.commits.clear()
     this.files.clear()
+    this.uploadDelayMs = 0
     this.onRequest = null
     this.defaultBranch = 'main'
   }
@@ -591,6 +594,7 @@ export class GitHubServer {
     if (!/^Bearer /.test(req.headers.authorization ?? '')) return this.send(req, res, 401, { code: 'unauthenticated', msg: 'no token' })
     const input = JSON.parse((await this.body(req)).toString() || '{}') as Record<string, unknown>
     if (rpc === 'CreateArtifact') {
+      if (this.uploadDelayMs) await new Promise((resolve) => setTimeout(resolve, this.uploadDelayMs))
       const runId = runIdOfBackend(input.workflow_run_backend_id)
       const name = String(input.name)
       if (this.artifacts.some((a) => a.run_id === runId && a.name === name) || [...this.pending.values()].some((u) => u.runId === runId && u.name === name)) {

@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3545);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2616);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3545:
+/***/ 2616:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8689,12 +8689,267 @@ class CaseNormalizer {
 
 // EXTERNAL MODULE: ./src/util/argv.ts
 var util_argv = __nccwpck_require__(3972);
+;// CONCATENATED MODULE: ./src/util/env.ts
+/**
+ * `${VAR}` expansion for target and judge settings, and the minimal environment
+ * of child processes. Values read through `${VAR}` are secrets: collected so that
+ * they can be masked in logs and redacted from every artifact.
+ */
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/**
+ * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * of the code under test, never read by `${VAR}`, never named by an
+ * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
+ * the expander and the credential checks (config/credentials.ts).
+ */
+const FORBIDDEN = {
+    prefixes: ['INPUT_', 'ACTIONS_'],
+    names: ['GITHUB_TOKEN', 'EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN']
+};
+/** One of the runner's credentials or inputs (FORBIDDEN), whatever its case. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return FORBIDDEN.prefixes.some((p) => upper.startsWith(p)) || FORBIDDEN.names.includes(upper);
+}
+/** Why a forbidden variable is refused, and what to do instead. */
+function forbiddenVarMessage() {
+    const list = [...FORBIDDEN.prefixes.map((p) => `${p}*`), ...FORBIDDEN.names].join(', ');
+    return `the runner's own credentials and inputs (${list}) are never passed to the code under test or sent on its behalf; give it a variable of its own (e.g. a secret in the step's env:)`;
+}
+/** The names `${VAR}` reads in a string, in order. */
+function varsIn(text) {
+    return [...text.matchAll(VAR)].map((m) => m[1]);
+}
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. A forbidden name is a ConfigError whatever its value. */
+function expandVars(text, env, secrets, where = 'config') {
+    return text.replace(VAR, (_m, name) => {
+        if (isForbiddenVar(name))
+            throw new errors/* ConfigError */.xL(`${where} reads ${name}: ${forbiddenVarMessage()}`);
+        const value = env[name];
+        if (value === undefined)
+            throw new errors/* ConfigError */.xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
+        if (value.length >= 4)
+            secrets.add(value);
+        return value;
+    });
+}
+/** The value of the variable an `apiKeyEnv` names (undefined when unset or empty); a forbidden name is a ConfigError. */
+function credentialFrom(env, name, where) {
+    if (isForbiddenVar(name))
+        throw new errors/* ConfigError */.xL(`${where} names ${name}: ${forbiddenVarMessage()}`);
+    return env[name] || undefined;
+}
+/** Deep `${VAR}` expansion over strings inside JSON-like values. */
+function expandDeep(value, env, secrets, where = 'config') {
+    if (typeof value === 'string')
+        return expandVars(value, env, secrets, where);
+    if (Array.isArray(value))
+        return value.map((v) => expandDeep(v, env, secrets, where));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
+    }
+    return value;
+}
+/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
+const PASS_THROUGH = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'TERM',
+    'SYSTEMROOT',
+    'COMSPEC',
+    'PATHEXT',
+    'WINDIR'
+];
+/** The environment of code under test: PASS_THROUGH from `source`, then `extra` without any forbidden name. */
+function minimalEnv(source, extra) {
+    const env = {};
+    for (const name of PASS_THROUGH) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    for (const [name, value] of Object.entries(extra)) {
+        if (!isForbiddenVar(name))
+            env[name] = value;
+    }
+    return env;
+}
+/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+        if (secret)
+            out = out.split(secret).join('***');
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/config/credentials.ts
+/**
+ * Which credentials a config sends where (SPEC §9 Secrets). Every environment
+ * variable a config reads — by `${VAR}` in a target or judge string, by an
+ * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
+ * variable, the place its value goes, and the host it is sent to. Two rules
+ * hold them:
+ * - the runner's own credentials (util/env.ts FORBIDDEN) are never used,
+ *   whatever the config (refused at load, exit 2);
+ * - in a pull-request run, a use the base commit's config does not have (the
+ *   same variable to the same place and host) is refused, naming the
+ *   difference: the agent gets no variable it did not have, and no credential
+ *   goes to a host of the pull request's choosing.
+ * Pure: configs in, uses and refusals out. A provider that reads credentials
+ * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
+ */
+
+
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** `https://api.example.com:8443/v1` → `api.example.com:8443`; a URL whose host is a `${VAR}` keeps the text. */
+function hostOf(url) {
+    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(url.trim());
+    if (!m)
+        return url.trim();
+    const authority = m[2].replace(/^[^@]*@/, '');
+    try {
+        return new URL(`${m[1]}://${authority}`).host;
+    }
+    catch {
+        return authority.toLowerCase();
+    }
+}
+/** Every `${VAR}` in a JSON-like value, with the dotted path of the string that names it. */
+function varsDeep(value, at) {
+    if (typeof value === 'string')
+        return varsIn(value).map((variable) => ({ variable, at }));
+    if (Array.isArray(value))
+        return value.flatMap((v, i) => varsDeep(v, `${at}[${i}]`));
+    if (value && typeof value === 'object')
+        return Object.entries(value).flatMap(([k, v]) => varsDeep(v, `${at}.${k}`));
+    return [];
+}
+function uses(found, place, host) {
+    return found.map(({ variable, at }) => ({ variable, place, host, at }));
+}
+function openaiUses(settings, strings, at) {
+    const place = 'provider:openai';
+    const host = hostOf(settings.baseUrl);
+    return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
+}
+function targetUses(target) {
+    const found = [];
+    for (const [name, value] of Object.entries(target.env))
+        found.push(...uses(varsDeep(value, `target.env.${name}`), `target.env.${name}`, null));
+    if (target.command !== undefined)
+        found.push(...uses(varsDeep(target.command, 'target.command'), 'target.command', null));
+    if (target.cwd !== undefined)
+        found.push(...uses(varsDeep(target.cwd, 'target.cwd'), 'target.cwd', null));
+    if (target.module !== undefined)
+        found.push(...uses(varsDeep(target.module, 'target.module'), 'target.module', null));
+    if (target.http)
+        found.push(...uses(varsDeep({ url: target.http.url, headers: target.http.headers, body: target.http.body }, 'target.http'), 'target.http', hostOf(target.http.url)));
+    if (target.openai) {
+        const { baseUrl, model, system, prompt } = target.openai;
+        found.push(...openaiUses(target.openai, { baseUrl, model, system, prompt }, 'target.openai'));
+    }
+    target.promptfoo?.providers.forEach((p, i) => found.push(...promptfooUses(p, `providers[${i}]`)));
+    return found;
+}
+/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
+function promptfooUses(p, at) {
+    if (p.id.startsWith('exec:'))
+        return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
+    if (!/^openai:/.test(p.id))
+        return [];
+    const config = p.config ?? {};
+    const text = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+    const apiKeyEnv = text(config.apiKeyEnvar) ?? 'OPENAI_API_KEY';
+    return [{ variable: apiKeyEnv, place: 'provider:openai', host: hostOf(text(config.apiBaseUrl) ?? OPENAI_DEFAULT_BASE_URL), at: `${at}.config.apiKeyEnvar` }];
+}
+function judgeUses(judge) {
+    if (judge.provider === 'command') {
+        const found = uses(varsDeep(judge.command, 'judge.command'), 'judge.command', null);
+        for (const [name, value] of Object.entries(judge.env))
+            found.push(...uses(varsDeep(value, `judge.env.${name}`), `judge.env.${name}`, null));
+        return found;
+    }
+    const { baseUrl, model, embeddingModel } = judge;
+    return openaiUses(judge, { baseUrl, model, embeddingModel }, 'judge');
+}
+/** Every credential the config reads, where it sends each; `declarers` add those of providers that declare their own. */
+function credentialUses(config, declarers = []) {
+    return [...targetUses(config.target), ...(config.judge ? judgeUses(config.judge) : []), ...declarers.flatMap((declare) => declare(config))];
+}
+/** "target.openai.apiKeyEnv names X", "target.env.KEY reads X" */
+function reads(u) {
+    return `${u.at} ${/\.apiKeyEnv(ar)?$/.test(u.at) ? 'names' : 'reads'} ${u.variable}`;
+}
+/** `providers[0].config.apiKeyEnvar` → ['providers', 0, 'config', 'apiKeyEnvar'] */
+function configPath(at) {
+    return at
+        .replace(/\[(\d+)\]/g, '.$1')
+        .split('.')
+        .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+/**
+ * Refuses, at load, a config that reads one of the runner's own credentials
+ * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
+ */
+function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
+    const forbidden = credentialUses(config, declarers).filter((u) => isForbiddenVar(u.variable));
+    if (forbidden.length === 0)
+        return;
+    const line = lineOf(configPath(forbidden[0].at));
+    throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${forbidden.map(reads).join('; ')}: ${forbiddenVarMessage()}`, file);
+}
+const key = (u) => `${u.variable}\0${u.place}\0${u.host ?? ''}`;
+/** Where a use sends its value, as a person reads it. */
+function describePlace(u) {
+    if (u.place.startsWith('provider:'))
+        return `${u.place.slice('provider:'.length)} at ${u.host}`;
+    if (u.place === 'target.http')
+        return `the agent's endpoint at ${u.host}`;
+    if (u.place.startsWith('target.'))
+        return `the agent's process (${u.place})`;
+    return `the judge's process (${u.place})`;
+}
+/**
+ * The uses of `run` (the config this pull request runs with) that `base` (the
+ * base commit's) does not have, among the variables set in `env`: one that is
+ * not set carries nothing. Each is a sentence naming the difference.
+ */
+function credentialDifferences(run, base, env, declarers = []) {
+    const baseUses = credentialUses(base, declarers);
+    const allowed = new Set(baseUses.map(key));
+    const seen = new Set();
+    const differences = [];
+    for (const u of credentialUses(run, declarers)) {
+        if (allowed.has(key(u)) || seen.has(key(u)) || !env[u.variable])
+            continue;
+        seen.add(key(u));
+        const there = baseUses.filter((b) => b.variable === u.variable).map(describePlace);
+        const elsewhere = there.length ? `it sends ${u.variable} only to ${[...new Set(there)].join(', ')}` : `it does not read ${u.variable} at all`;
+        differences.push(`${reads(u)} for ${describePlace(u)}, which the base commit's config does not (${elsewhere})`);
+    }
+    return differences;
+}
+
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
 
 
 
@@ -8712,9 +8967,13 @@ function configOf(located) {
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
-        return (0,promptfoo/* promptfooSettings */.qm)(located);
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
+        const settings = (0,promptfoo/* promptfooSettings */.qm)(located);
+        refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
+        return settings;
+    }
     const config = (0,parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
+    refuseForbiddenCredentials(config, file, located.lineOf);
     if (config.target.promptfoo)
         throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
@@ -8746,6 +9005,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(382), __nccwpck_require__.e(401), __nccwpck_require__.e(823)]).then(__nccwpck_require__.bind(__nccwpck_require__, 823));
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
+        refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
     const config = settings(configOf(located));
@@ -9866,84 +10126,6 @@ function caseView(c) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/util/env.ts
-/**
- * `${VAR}` expansion for target and judge settings, and the minimal environment
- * of child processes. Values read through `${VAR}` are secrets: collected so that
- * they can be masked in logs and redacted from every artifact.
- */
-
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
-function expandVars(text, env, secrets, where = 'config') {
-    return text.replace(VAR, (_m, name) => {
-        const value = env[name];
-        if (value === undefined)
-            throw new errors/* ConfigError */.xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
-        if (value.length >= 4)
-            secrets.add(value);
-        return value;
-    });
-}
-/** Deep `${VAR}` expansion over strings inside JSON-like values. */
-function expandDeep(value, env, secrets, where = 'config') {
-    if (typeof value === 'string')
-        return expandVars(value, env, secrets, where);
-    if (Array.isArray(value))
-        return value.map((v) => expandDeep(v, env, secrets, where));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
-    }
-    return value;
-}
-/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = [
-    'PATH',
-    'HOME',
-    'USER',
-    'LOGNAME',
-    'SHELL',
-    'LANG',
-    'LC_ALL',
-    'LC_CTYPE',
-    'TZ',
-    'TMPDIR',
-    'TEMP',
-    'TMP',
-    'TERM',
-    'SYSTEMROOT',
-    'COMSPEC',
-    'PATHEXT',
-    'WINDIR'
-];
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
-}
-function minimalEnv(source, extra) {
-    const env = {};
-    for (const name of PASS_THROUGH) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    for (const [name, value] of Object.entries(extra)) {
-        if (!isForbiddenVar(name))
-            env[name] = value;
-    }
-    return env;
-}
-/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-        if (secret)
-            out = out.split(secret).join('***');
-    }
-    return out;
-}
-
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
@@ -15395,7 +15577,7 @@ function baselineVerdicts(record) {
 function openaiProvider(config, deps) {
     const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl');
     const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model');
-    const apiKey = deps.env[config.apiKeyEnv] || undefined;
+    const apiKey = credentialFrom(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv');
     if (apiKey)
         deps.secrets.add(apiKey);
     const unusable = apiKey || isLocalUrl(baseUrl)
@@ -16186,7 +16368,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
 }
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai, ctx, baseUrl) {
-    const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
+    const apiKey = credentialFrom(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv');
     if (apiKey)
         ctx.secrets.add(apiKey);
     else if (!isLocalUrl(baseUrl)) {

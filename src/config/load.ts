@@ -7,6 +7,7 @@ import { splitArgv } from '../util/argv.js'
 import type { EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
+import { refuseForbiddenCredentials } from './credentials.js'
 import { datasetFingerprint } from './fingerprint.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
@@ -33,8 +34,13 @@ function configOf(located: Located): ParsedConfig {
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
-  if (isPromptfooConfig(located.value)) return promptfooSettings(located)
+  if (isPromptfooConfig(located.value)) {
+    const settings = promptfooSettings(located)
+    refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
+    return settings
+  }
   const config = validate(configSchema, located, [], 'config')
+  refuseForbiddenCredentials(config, file, located.lineOf)
   if (config.target.promptfoo)
     throw new ConfigError(
       `${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`,
@@ -79,6 +85,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
     const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
+    refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
   }
   const config = settings(configOf(located))

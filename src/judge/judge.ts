@@ -16,7 +16,7 @@ import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
-import { expandVars, redact } from '../util/env.js'
+import { credentialFrom, expandVars, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
 import { embed } from '../llm/embeddings.js'
@@ -218,7 +218,7 @@ interface Provider {
 function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl')
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
-  const apiKey = deps.env[config.apiKeyEnv] || undefined
+  const apiKey = credentialFrom(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv')
   if (apiKey) deps.secrets.add(apiKey)
   const unusable =
     apiKey || isLocalUrl(baseUrl)

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors.js'
 import { chatComplete, isLocalUrl, type ChatMessage } from '../llm/chat.js'
 import type { HttpSeams } from '../llm/http.js'
 import { isWholeInput, renderText } from '../llm/template.js'
-import { expandVars } from '../util/env.js'
+import { credentialFrom, expandVars } from '../util/env.js'
 import { asTargetFailure, trialHttpOptions } from './http.js'
 import { normalizeToolCalls } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -60,7 +60,7 @@ export function createOpenAITarget(
 
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai: OpenAITargetConfig, ctx: TargetContext, baseUrl: string): string | undefined {
-  const apiKey = ctx.env[openai.apiKeyEnv] || undefined
+  const apiKey = credentialFrom(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv')
   if (apiKey) ctx.secrets.add(apiKey)
   else if (!isLocalUrl(baseUrl)) {
     throw new ConfigError(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`)

@@ -1,0 +1,144 @@
+/**
+ * Issue 33: the gate attacked by someone with write access to a branch, through
+ * the bundled action (dist/index.js, a process of its own, as the runner starts
+ * it) against the fake GitHub on 127.0.0.1. Each attack is the reproduction
+ * that got through before, with what must happen now. SECURITY.md's table of
+ * attacks names these tests.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from '@jest/globals'
+import { BASE, errorLine, HEAD, PR, useAction } from '../__fixtures__/action.js'
+import { chatReply, startServer } from '../__fixtures__/openai-server.js'
+import { runtimeToken } from '../__fixtures__/github-server.js'
+import { prPayload, runBundle, type RunResult } from '../github/harness.js'
+
+const suite = useAction()
+const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
+
+const IDS = Array.from({ length: 10 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`)
+
+/** Ten cases: the input `qN` expects the answer `aN`. */
+function casesYaml(assert: (id: string, n: number) => string = (_id, n) => `  expected: a${n}\n`): string {
+  return IDS.map((id, i) => `- id: ${id}\n  input: q${i + 1}\n${assert(id, i + 1)}`).join('')
+}
+
+/** Answers `the answer is aN`, or `no idea` for the cases agent-control.json calls broken. */
+const AGENT = `import { readFileSync } from 'node:fs'
+export default async function agent(input, evalCase) {
+  const { broken } = JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8'))
+  return broken.includes(evalCase.id) ? 'no idea' : 'the answer is ' + String(input).replace('q', 'a')
+}
+`
+
+function write(file: string, text: string): string {
+  const full = path.join(suite.ws.dir, file)
+  writeFileSync(full, text)
+  return full
+}
+
+function read(file: string): string {
+  return readFileSync(path.join(suite.ws.dir, file), 'utf8')
+}
+
+/** The workspace's config: the ten cases, the module agent, then `extra` (YAML at the top level). */
+function configure(extra = '', target = 'target:\n  module: ./agent.mjs\n'): void {
+  write('evalgate.yml', `version: 1\nname: demo\ndataset: cases.yaml\n${target}${extra}`)
+}
+
+/** Serve the workspace's files as they are now at the PR's base commit (contents API). */
+function serveAtBase(...files: string[]): void {
+  for (const file of files) suite.server.addFile(BASE, file, read(file))
+}
+
+/** The ten-case project, its config served at the base commit, and a baseline from main where every case passes. */
+async function baseProject(extra = '', options: { env?: Record<string, string> } = {}): Promise<void> {
+  write('cases.yaml', casesYaml())
+  write('agent.mjs', AGENT)
+  configure(extra)
+  serveAtBase('evalgate.yml')
+  const runRecord = suite.server.addRun({ head_sha: BASE })
+  const main = await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } }, env: options.env })
+  expect(main.exitCode).toBeUndefined()
+  expect(suite.server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
+}
+
+interface BundleRun {
+  broken?: string[]
+  labels?: string[]
+  inputs?: Record<string, string>
+  env?: Record<string, string | undefined>
+  runId?: number
+}
+
+/** The pull request's run of the bundled action: `node dist/index.js` with the runner's environment. */
+async function prBundle(options: BundleRun = {}): Promise<RunResult & { runId: number }> {
+  const runId = options.runId ?? suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
+  const payload = prPayload(suite.server, PR, HEAD, BASE)
+  if (options.labels) (payload.pull_request as Record<string, unknown>).labels = options.labels.map((name) => ({ name }))
+  const result = await runBundle(dist, {
+    server: suite.server,
+    files: suite.files,
+    ws: suite.ws,
+    event: 'pull_request',
+    runId,
+    sha: HEAD,
+    payload,
+    broken: options.broken,
+    inputs: options.inputs,
+    env: options.env
+  })
+  return { ...result, runId }
+}
+
+/** An agent that writes what its environment holds under `names` to leak.json, then answers. */
+function leakingAgent(names: string[]): string {
+  return `import { writeFileSync } from 'node:fs'
+export default async function agent(input) {
+  writeFileSync(new URL('leak.json', import.meta.url), JSON.stringify(${JSON.stringify(names)}.map((n) => process.env[n] ?? null)))
+  return 'the answer is ' + String(input).replace('q', 'a')
+}
+`
+}
+
+describe('3. ${VAR} in target.env reads only what the agent may have', () => {
+  it('${ACTIONS_RUNTIME_TOKEN} is refused at load, whatever the base config says', async () => {
+    await baseProject()
+    write('agent.mjs', leakingAgent(['RT']))
+    configure(`target:\n  module: ./agent.mjs\n  env:\n    RT: \${ACTIONS_RUNTIME_TOKEN}\n`, '')
+    const result = await prBundle()
+    expect(result.exitCode).toBe(1)
+    expect(errorLine(result)).toMatch(/target\.env\.RT.*ACTIONS_RUNTIME_TOKEN/)
+    expect(existsSync(path.join(suite.ws.dir, 'leak.json'))).toBe(false)
+    expect(result.stdout).not.toContain(runtimeToken(result.runId))
+  })
+
+  it('${JUDGE_API_KEY}, the trusted judge’s key, is refused: the base config never hands it to the agent', async () => {
+    const judge = 'judge:\n  baseUrl: http://127.0.0.1:9/v1\n  apiKeyEnv: JUDGE_API_KEY\n'
+    await baseProject(judge, { env: { JUDGE_API_KEY: 'sk-judge-0001' } })
+    write('agent.mjs', leakingAgent(['JK']))
+    configure(`target:\n  module: ./agent.mjs\n  env:\n    JK: \${JUDGE_API_KEY}\n${judge}`, '')
+    const result = await prBundle({ env: { JUDGE_API_KEY: 'sk-judge-0001' } })
+    expect(result.exitCode).toBe(1)
+    expect(errorLine(result)).toMatch(/target\.env\.JK reads JUDGE_API_KEY.*base commit/)
+    expect(existsSync(path.join(suite.ws.dir, 'leak.json'))).toBe(false)
+  })
+})
+
+describe('4. a target’s apiKeyEnv cannot name a forbidden variable', () => {
+  it('an openai target at the PR’s server with apiKeyEnv: ACTIONS_RUNTIME_TOKEN sends nothing', async () => {
+    const server = await startServer()
+    try {
+      server.respond(() => ({ body: chatReply('the answer is a1') }))
+      await baseProject()
+      configure(`target:\n  openai:\n    model: m\n    baseUrl: ${server.baseUrl}\n    apiKeyEnv: ACTIONS_RUNTIME_TOKEN\n`, '')
+      const result = await prBundle()
+      expect(server.requests.map((r) => r.headers.authorization)).not.toContain(`Bearer ${runtimeToken(result.runId)}`)
+      expect(result.exitCode).toBe(1)
+      expect(errorLine(result)).toMatch(/target\.openai\.apiKeyEnv.*ACTIONS_RUNTIME_TOKEN/)
+      expect(server.requests).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+})
