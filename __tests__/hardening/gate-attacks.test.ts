@@ -8,10 +8,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { BASE, errorLine, HEAD, PR, useAction } from '../__fixtures__/action.js'
+import { BASE, errorLine, useAction } from '../__fixtures__/action.js'
 import { chatReply, startServer } from '../__fixtures__/openai-server.js'
 import { runtimeToken } from '../__fixtures__/github-server.js'
-import { prPayload, runBundle, type RunResult } from '../github/harness.js'
 
 const suite = useAction()
 const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
@@ -63,33 +62,8 @@ async function baseProject(extra = '', options: { env?: Record<string, string> }
   expect(suite.server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
 }
 
-interface BundleRun {
-  broken?: string[]
-  labels?: string[]
-  inputs?: Record<string, string>
-  env?: Record<string, string | undefined>
-  runId?: number
-}
-
 /** The pull request's run of the bundled action: `node dist/index.js` with the runner's environment. */
-async function prBundle(options: BundleRun = {}): Promise<RunResult & { runId: number }> {
-  const runId = options.runId ?? suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
-  const payload = prPayload(suite.server, PR, HEAD, BASE)
-  if (options.labels) (payload.pull_request as Record<string, unknown>).labels = options.labels.map((name) => ({ name }))
-  const result = await runBundle(dist, {
-    server: suite.server,
-    files: suite.files,
-    ws: suite.ws,
-    event: 'pull_request',
-    runId,
-    sha: HEAD,
-    payload,
-    broken: options.broken,
-    inputs: options.inputs,
-    env: options.env
-  })
-  return { ...result, runId }
-}
+const prBundle = (options?: Parameters<typeof suite.prBundle>[1]) => suite.prBundle(dist, options)
 
 /** An agent that writes what its environment holds under `names` to leak.json, then answers. */
 function leakingAgent(names: string[]): string {
