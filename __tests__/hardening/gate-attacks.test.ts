@@ -16,6 +16,7 @@ const suite = useAction()
 const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
 
 const IDS = Array.from({ length: 10 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`)
+const BROKEN = ['c01', 'c02', 'c03']
 
 /** Ten cases: the input `qN` expects the answer `aN`. */
 function casesYaml(assert: (id: string, n: number) => string = (_id, n) => `  expected: a${n}\n`): string {
@@ -64,6 +65,22 @@ async function baseProject(extra = '', options: { env?: Record<string, string> }
 
 /** The pull request's run of the bundled action: `node dist/index.js` with the runner's environment. */
 const prBundle = (options?: Parameters<typeof suite.prBundle>[1]) => suite.prBundle(dist, options)
+
+function comment(): string {
+  const ours = suite.ours()
+  expect(ours).toHaveLength(1)
+  return ours[0]!.body
+}
+
+describe('2. repeat: 3 catches a case that went from every trial passing to none', () => {
+  it('3/3 → 0/3 on three cases is three regressions, not three flaky cases', async () => {
+    await baseProject('repeat: 3\n')
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    expect(comment()).toMatch(/too few trials/)
+  })
+})
 
 /** An agent that writes what its environment holds under `names` to leak.json, then answers. */
 function leakingAgent(names: string[]): string {

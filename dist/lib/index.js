@@ -34910,6 +34910,7 @@ function unreportedMetrics(pairs) {
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 
+
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
@@ -35102,7 +35103,10 @@ const passRateDrop = (c, gate) => {
     const failing = common.newlyFailing.filter((key) => !flaky.has(key));
     const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
     const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
-    if (gate.useConfidenceBound) {
+    // with so few cases that even every passing case failing would leave the bound within the limit, a bound
+    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+    const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
+    if (boundCanFail) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
@@ -35114,8 +35118,17 @@ const passRateDrop = (c, gate) => {
     const drop = -common.gatedPassRateDelta;
     if (!exceeds(drop, limit))
         return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+    const unbounded = gate.useConfidenceBound
+        ? `; with ${format_plural(common.total, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself`
+        : '';
+    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText}${unbounded})${cases}`);
 };
+/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
+function boundCanExceed(common, limit) {
+    const passed = Math.round(common.baselinePassRate * common.total);
+    const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed });
+    return worst !== null && exceeds(-worst[1], limit);
+}
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
@@ -35259,17 +35272,47 @@ function isSelected(c, selection) {
     return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
 }
 
+;// CONCATENATED MODULE: ./src/compare/flip-test.ts
+/**
+ * Whether a flip of a case with repeated trials counts (SPEC §4): the
+ * one-sided Fisher exact test at alpha — except where the two trial counts are
+ * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
+ * every trial passing on one side and none on the other gives p ≥ 0.05). There
+ * a case that went from all to none counts as it would with one trial, so that
+ * `repeat: 3` cannot hide a case that broke outright. One decision, used by the
+ * comparison and by the sensitivity it reports.
+ */
+
+/**
+ * p-values summed from log-factorials carry a relative error near 1e-15; a p
+ * exactly at alpha (4 of 4 trials → 0 of 4 gives 1/70 < 0.05, 3 of 3 → 0 of 3
+ * gives exactly 0.05) is not below it.
+ */
+const P_TOLERANCE = 1e-9;
+function below(p, alpha) {
+    return p < alpha * (1 - P_TOLERANCE);
+}
+/** Can any result at these trial counts be significant: is even all-pass against all-fail below alpha? (p = 1/C(a+b, a)) */
+function canBeSignificant(aTotal, bTotal, alpha) {
+    return below(fisherExactOneSided(aTotal, aTotal, 0, bTotal), alpha);
+}
+/** Does `more` (the side that should pass more often: the baseline of a regression, this run of a fix) pass significantly more often than `less`? */
+function flipTest(more, less, alpha) {
+    const p = fisherExactOneSided(more.passed, more.total, less.passed, less.total);
+    if (below(p, alpha))
+        return { counts: true, p, tooFewTrials: false };
+    const allOrNothing = more.passed === more.total && less.passed === 0;
+    const tooFewTrials = allOrNothing && !canBeSignificant(more.total, less.total, alpha);
+    return { counts: tooFewTrials, p, tooFewTrials };
+}
+
 ;// CONCATENATED MODULE: ./src/compare/compare.ts
 
 
 
 
 
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9;
+
 function compareRuns(baseline, current, gate) {
     const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
     return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
@@ -35280,6 +35323,7 @@ function compareCases(baseline, current, alpha) {
     const currentKeys = new Set(current.cases.map((c) => c.id));
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const notTestable = [];
+    const tooFewTrials = [];
     const added = [];
     const flakyCases = [];
     const pairs = [];
@@ -35290,13 +35334,15 @@ function compareCases(baseline, current, alpha) {
             added.push(c.id);
             continue;
         }
-        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
+        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
             lists[outcome].push(c.id);
         if (untested)
             notTestable.push(c.id);
+        if (untestable)
+            tooFewTrials.push(c.id);
         if (flaky)
             flakyCases.push({ key: c.id, ...flaky });
         if (outcome !== 'changed')
@@ -35325,6 +35371,7 @@ function compareCases(baseline, current, alpha) {
         ...(unreported.length ? { unreported } : {}),
         ...lists,
         notTestable,
+        ...(tooFewTrials.length ? { tooFewTrials } : {}),
         flakyCases,
         added,
         removed: complete ? missing : [],
@@ -35364,7 +35411,9 @@ function noBaseline(current) {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha);
+ *   significantly (one-sided Fisher exact test at alpha) — unless the counts
+ *   are too few for any test and it went from every trial passing to none
+ *   (flip-test.ts);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
@@ -35391,11 +35440,9 @@ function assess(baseline, current, alpha) {
     if (!before)
         return { outcome, notTestable: true };
     const extra = reruns ? { reruns } : {};
-    const p = baseline.passed
-        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
-        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
-    if (p < alpha * (1 - P_TOLERANCE))
-        return { outcome };
+    const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha);
+    if (counts)
+        return tooFewTrials ? { outcome, tooFewTrials } : { outcome };
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
 }
 function hasTrials(c) {
@@ -38464,6 +38511,7 @@ function renderReport(input, options = {}) {
         ...runIdentity(input),
         ...configChanges(view.configChanges),
         ...failingCases(input, details, options.fullReportHint, maxLength),
+        ...tooFewTrials(input),
         ...scoredLower(input),
         ...fixes(c, current),
         ...otherOutcomes(c),
@@ -38717,6 +38765,35 @@ function failingCases(input, limit, hint, maxLength) {
         : [];
     return [heading, ...cap, ...details];
 }
+/**
+ * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * passed all 3 trials on the baseline and failed all 3 now: with too few
+ * trials for the significance test to tell a break from chance whatever
+ * happened, they count as regressed, as with one trial."
+ */
+function tooFewTrials(input) {
+    const { comparison: c, baseline, current } = input;
+    const keys = new Set(c.tooFewTrials ?? []);
+    if (!keys.size)
+        return [];
+    const trials = (run, key) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1;
+    return [
+        ['regressed', c.regressed, 'passed', 'failed'],
+        ['fixed', c.fixed, 'failed', 'passed']
+    ].flatMap(([outcome, list, before, now]) => {
+        const hit = list.filter((k) => keys.has(k));
+        if (!hit.length)
+            return [];
+        const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
+        const they = hit.length === 1 ? 'it counts' : 'they count';
+        return [
+            {
+                text: `${idList(hit, COVERAGE_LISTED)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
+                    `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+            }
+        ];
+    });
+}
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
 function restLine(label, keys, maxChars = Infinity) {
     let text = `${label} (${format_formatCount(keys.length)}): `;
@@ -38882,16 +38959,19 @@ function rerunLine(c, current) {
     const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
     const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
     const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-    const untestable = new Set(c.notTestable);
+    // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
+    // no result would be significant
+    const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])]);
     const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
     const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
+    const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length;
     const flaky = c.flaky.filter((k) => keys.has(k)).length;
     return [
         {
             text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
                 `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
                 (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+                (tooFew ? `, ${format_formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
                 '.'
         }
     ];

@@ -8,14 +8,9 @@ import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
 import { comparedMetrics, unreportedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
-import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
+import { flipTest } from './flip-test.js'
+import { pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
-
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9
 
 /** What happened to a case present in both runs. */
 export type CaseOutcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
@@ -31,6 +26,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const currentKeys = new Set(current.cases.map((c) => c.id))
   const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
   const notTestable: string[] = []
+  const tooFewTrials: string[] = []
   const added: string[] = []
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
@@ -41,10 +37,11 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
       added.push(c.id)
       continue
     }
-    const { outcome, flaky, notTestable: untested } = assess(b, c, alpha)
+    const { outcome, flaky, notTestable: untested, tooFewTrials: untestable } = assess(b, c, alpha)
     if (outcome === 'unchanged') unchanged++
     else lists[outcome].push(c.id)
     if (untested) notTestable.push(c.id)
+    if (untestable) tooFewTrials.push(c.id)
     if (flaky) flakyCases.push({ key: c.id, ...flaky })
     if (outcome !== 'changed') pairs.push([b, c])
   }
@@ -71,6 +68,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     ...(unreported.length ? { unreported } : {}),
     ...lists,
     notTestable,
+    ...(tooFewTrials.length ? { tooFewTrials } : {}),
     flakyCases,
     added,
     removed: complete ? missing : [],
@@ -113,6 +111,8 @@ export interface Assessment {
   flaky?: Omit<FlakyCase, 'key'>
   /** a flip with trials on this side only, against one baseline trial: counted, but no test could be made */
   notTestable?: true
+  /** all → none with trials on both sides too few for any test to reach alpha: counted without the test (flip-test.ts) */
+  tooFewTrials?: true
 }
 
 /**
@@ -120,7 +120,9 @@ export interface Assessment {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha);
+ *   significantly (one-sided Fisher exact test at alpha) — unless the counts
+ *   are too few for any test and it went from every trial passing to none
+ *   (flip-test.ts);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
@@ -145,10 +147,8 @@ export function assess(baseline: CaseResult, current: CaseResult, alpha: number)
   // one baseline trial against several now: even 1/1 → 0/5 has p = 1/6, so no result could be significant
   if (!before) return { outcome, notTestable: true }
   const extra = reruns ? { reruns } : {}
-  const p = baseline.passed
-    ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
-    : fisherExactOneSided(now.passed, now.total, before.passed, before.total)
-  if (p < alpha * (1 - P_TOLERANCE)) return { outcome }
+  const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha)
+  if (counts) return tooFewTrials ? { outcome, tooFewTrials } : { outcome }
   return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } }
 }
 

@@ -6,6 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
 import { roseFromZero } from './metrics.js'
+import { pairedDifferenceCI } from './stats.js'
 import type { Comparison, GateFailure, GateResult, MetricChange, UnreportedMetric } from './types.js'
 
 /**
@@ -230,7 +231,10 @@ const passRateDrop: Check = (c, gate) => {
   const failing = common.newlyFailing.filter((key) => !flaky.has(key))
   const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : ''
   const limitText = `maxPassRateDrop ${formatPoints(limit)} points`
-  if (gate.useConfidenceBound) {
+  // with so few cases that even every passing case failing would leave the bound within the limit, a bound
+  // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+  const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit)
+  if (boundCanFail) {
     // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
     // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
     const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null
@@ -246,7 +250,23 @@ const passRateDrop: Check = (c, gate) => {
   }
   const drop = -common.gatedPassRateDelta
   if (!exceeds(drop, limit)) return null
-  return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`)
+  const unbounded = gate.useConfidenceBound
+    ? `; with ${plural(common.total, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself`
+    : ''
+  return failure(
+    'maxPassRateDrop',
+    limit,
+    drop,
+    failing,
+    `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText}${unbounded})${cases}`
+  )
+}
+
+/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
+function boundCanExceed(common: NonNullable<Comparison['common']>, limit: number): boolean {
+  const passed = Math.round(common.baselinePassRate * common.total)
+  const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed })
+  return worst !== null && exceeds(-worst[1], limit)
 }
 
 const meanScoreDrop: Check = (c, gate) => {

@@ -199,6 +199,13 @@ export interface Comparison {
    * counts as a flip (SPEC §4) but is not "confirmed" by its re-runs
    */
   notTestable: string[]
+  /**
+   * regressed or fixed cases with trials on both sides too few for the test
+   * to reach alpha whatever happened (2 or 3 a side at 0.05), that went from
+   * every trial passing to none (or the reverse): counted as a single trial's
+   * flip would be (SPEC §4), not confirmed by a test; absent when there are none
+   */
+  tooFewTrials?: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
   flakyCases: FlakyCase[]
   added: string[]

@@ -126,6 +126,7 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
     ...runIdentity(input),
     ...configChanges(view.configChanges),
     ...failingCases(input, details, options.fullReportHint, maxLength),
+    ...tooFewTrials(input),
     ...scoredLower(input),
     ...fixes(c, current),
     ...otherOutcomes(c),
@@ -384,6 +385,37 @@ function failingCases(input: ReportInput, limit: number, hint: string | undefine
   return [heading, ...cap, ...details]
 }
 
+/**
+ * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * passed all 3 trials on the baseline and failed all 3 now: with too few
+ * trials for the significance test to tell a break from chance whatever
+ * happened, they count as regressed, as with one trial."
+ */
+function tooFewTrials(input: ReportInput): Block[] {
+  const { comparison: c, baseline, current } = input
+  const keys = new Set(c.tooFewTrials ?? [])
+  if (!keys.size) return []
+  const trials = (run: RunRecord | null, key: string) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1
+  return (
+    [
+      ['regressed', c.regressed, 'passed', 'failed'],
+      ['fixed', c.fixed, 'failed', 'passed']
+    ] as const
+  ).flatMap(([outcome, list, before, now]) => {
+    const hit = list.filter((k) => keys.has(k))
+    if (!hit.length) return []
+    const [b, n] = [trials(baseline, hit[0]!), trials(current, hit[0]!)]
+    const they = hit.length === 1 ? 'it counts' : 'they count'
+    return [
+      {
+        text:
+          `${idList(hit, COVERAGE_LISTED)} ${before} all ${plural(b, 'trial')} on the baseline and ${now} all ${formatCount(n)} now: ` +
+          `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+      }
+    ]
+  })
+}
+
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
 function restLine(label: string, keys: string[], maxChars = Infinity): string {
   let text = `${label} (${formatCount(keys.length)}): `
@@ -548,10 +580,12 @@ function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
   const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
   const keys = new Set(rerun.map((k) => k.id))
-  // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-  const untestable = new Set(c.notTestable)
+  // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
+  // no result would be significant
+  const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])])
   const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length
   const notTestable = c.notTestable.filter((k) => keys.has(k)).length
+  const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length
   const flaky = c.flaky.filter((k) => keys.has(k)).length
   return [
     {
@@ -559,6 +593,7 @@ function rerunLine(c: Comparison, current: RunRecord): Block[] {
         `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
         `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky` +
         (notTestable ? `, ${formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+        (tooFew ? `, ${formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
         '.'
     }
   ]
