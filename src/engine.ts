@@ -95,7 +95,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   )
   const judge = config.judge
     ? attributeTo(loaded.file, () =>
-        createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
+        createJudge(config.judge!, {
+          env,
+          secrets,
+          baseline: options.baseline ?? null,
+          baseDir: loaded.baseDir,
+          judgeDir: loaded.judgeDir,
+          pricing: config.pricing
+        })
       )
     : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined

@@ -28,6 +28,7 @@ import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
 import { readFileAt, repositoryPath } from './github/contents.js'
+import { trustedJudgeFiles, type TrustedFilesSource } from './github/trusted-files.js'
 import { apiMessage, createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish, writeReport, type Published } from './github/publish.js'
@@ -140,6 +141,19 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Oct
   }
 }
 
+/** Where the trusted judge's files are read: the base commit, the config's folder there and in the checkout. */
+function trustedFilesSource(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit): TrustedFilesSource {
+  const configDir = path.posix.dirname(repositoryPath(inputs.config, ctx.workspace))
+  return {
+    octokit,
+    repo: ctx,
+    ref: ctx.pullRequest!.baseSha!,
+    configDir: configDir === '.' ? '' : configDir,
+    baseDir: path.dirname(path.resolve(inputs.config)),
+    tempDir: ctx.tempDir
+  }
+}
+
 interface BaseConfig {
   config: ParsedConfig
   /** "evalgate.yml at the base commit abc1234", for messages */
@@ -164,14 +178,17 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
   const notices: string[] = []
   const base = await baseConfig(inputs, ctx, octokit, notices)
+  // a command judge's program runs as the base commit has it (SPEC §9 Trusted files)
+  const judgeFiles = base && octokit ? await trustedJudgeFiles(base.config.judge, trustedFilesSource(inputs, ctx, octokit)) : null
   let configChanges: ConfigChange[] = []
   const loaded = await loadEvalConfig(inputs.config, {
     settings: (head) => {
       if (!base) return head
       const trusted = withTrustedSettings(head, base.config)
-      configChanges = trusted.changes
+      configChanges = [...trusted.changes, ...(judgeFiles?.changes ?? [])]
       return trusted.config
-    }
+    },
+    ...(judgeFiles ? { judgeDir: judgeFiles.dir } : {})
   })
   if (base) refuseNewCredentialFlows(loaded.config, base, inputs.config)
   if (configChanges.length)

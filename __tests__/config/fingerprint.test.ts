@@ -163,6 +163,28 @@ describe('a judged case fingerprint covers the judge settings', () => {
     writeFileSync(path.join(dir, 'judges/grade.mjs'), 'console.log(JSON.stringify({ score: 1 }))\n')
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['judged', 'rubric-file'])
   })
+
+  it('with the trusted copies of a command judge (a pull-request run) they count, not the checkout’s', async () => {
+    const judgeConfig = 'judge: { provider: command, command: [node, judges/grade.mjs] }'
+    const original = "import './util.mjs'\nconsole.log(JSON.stringify({ score: 0 }))\n"
+    const dir = project({ 'evalgate.yml': CONFIG.replace(/judge: .*/, judgeConfig), 'judges/grade.mjs': original, 'judges/util.mjs': '1\n' })
+    const before = await fingerprints(dir)
+    const trusted = mkdtempSync(path.join(tmpdir(), 'evalgate-trusted-'))
+    made.push(trusted)
+    cpSync(path.join(dir, 'judges'), path.join(trusted, 'judges'), { recursive: true })
+    // the pull request rewrites the judge and what it imports: the base commit's copies still decide
+    writeFileSync(path.join(dir, 'judges/grade.mjs'), 'console.log(JSON.stringify({ score: 1 }))\n')
+    writeFileSync(path.join(dir, 'judges/util.mjs'), '2\n')
+    const withTrusted = async () => {
+      const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'), { judgeDir: trusted })
+      expect(loaded.judgeDir).toBe(trusted)
+      return Object.fromEntries(loaded.cases.map((c) => [c.id, c.fingerprint]))
+    }
+    expect(await withTrusted()).toEqual(before)
+    // and an edit of the trusted copy is seen
+    writeFileSync(path.join(trusted, 'judges/util.mjs'), '3\n')
+    expect(changed(before, await withTrusted()).sort()).toEqual(['judged', 'rubric-file'])
+  })
 })
 
 describe('fingerprints do not depend on where the repository is checked out', () => {

@@ -133,3 +133,87 @@ describe('4. a target’s apiKeyEnv cannot name a forbidden variable', () => {
     }
   })
 })
+
+describe('5. pricing is a trusted setting', () => {
+  /** Reports 100 tokens a call at model "m", ten times as many for the cases agent-control.json names. */
+  const PRICED_AGENT = `import { readFileSync } from 'node:fs'
+export default async function agent(input, evalCase) {
+  const { broken } = JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8'))
+  const tokens = broken.includes(evalCase.id) ? 1000 : 100
+  return { output: 'the answer is ' + String(input).replace('q', 'a'), usage: { inputTokens: tokens, outputTokens: tokens }, metadata: { model: 'm' } }
+}
+`
+  it('tokens ×10 and the PR prices the model 20× cheaper: the base commit’s pricing decides, the gate fails', async () => {
+    write('agent.mjs', PRICED_AGENT)
+    const base = 'gate:\n  maxCostIncrease: 0.1\npricing:\n  m: {input: 1, output: 1}\n'
+    write('cases.yaml', casesYaml())
+    configure(base)
+    serveAtBase('evalgate.yml')
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
+    ).toBeUndefined()
+    configure('gate:\n  maxCostIncrease: 0.1\npricing:\n  m: {input: 0.05, output: 0.05}\n')
+    const result = await prBundle({ broken: IDS })
+    expect(result.exitCode).toBe(1)
+    expect(errorLine(result)).toMatch(/total cost rose 900\.0%/)
+    expect(comment()).toMatch(/pricing\.m\.input.*\| `1` \| `0\.05` \|/)
+  })
+})
+
+/** A command judge: reads {prompt, output, rubric} on stdin, answers {score, reason}. */
+const HONEST_JUDGE = `let text = ''
+process.stdin.on('data', (c) => (text += c))
+process.stdin.on('end', () => {
+  const { output } = JSON.parse(text)
+  const ok = output.includes('the answer is')
+  process.stdout.write(JSON.stringify({ score: ok ? 1 : 0, reason: ok ? 'answers' : 'does not answer' }))
+})
+`
+
+/** The three cases the agent will break are graded by the judge, the others by `expected`. */
+function judgedCases(): string {
+  return casesYaml((id, n) => (BROKEN.includes(id) ? `  assert:\n    - {type: llm-rubric, value: gives the answer a${n}}\n` : `  expected: a${n}\n`))
+}
+
+describe('6–7. a command judge runs as the base commit has it', () => {
+  it('6. the PR rewrites judge.mjs to answer 1 always: the base version grades, three cases regress, the change is listed', async () => {
+    write('judge.mjs', HONEST_JUDGE)
+    write('cases.yaml', judgedCases())
+    write('agent.mjs', AGENT)
+    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n')
+    serveAtBase('evalgate.yml', 'judge.mjs')
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
+    ).toBeUndefined()
+    write('judge.mjs', `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('{"score": 1, "reason": "fine"}'))\n`)
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    expect(comment()).toMatch(/judge\.mjs/)
+  })
+
+  it('7. the PR’s judge.mjs would write the judge’s key to a file: it never runs, the key stays put', async () => {
+    write('judge.mjs', HONEST_JUDGE)
+    write('cases.yaml', judgedCases())
+    write('agent.mjs', AGENT)
+    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n  env:\n    JK: ${JUDGE_API_KEY}\n')
+    serveAtBase('evalgate.yml', 'judge.mjs')
+    const env = { JUDGE_API_KEY: 'sk-judge-0002' }
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } }, env })).exitCode
+    ).toBeUndefined()
+    const leak = path.join(suite.ws.dir, 'leak.txt')
+    write(
+      'judge.mjs',
+      `import { writeFileSync } from 'node:fs'\nwriteFileSync(${JSON.stringify(leak)}, process.env.JK ?? '')\nprocess.stdin.resume(); process.stdin.on('end', () => process.stdout.write('{"score": 1, "reason": "fine"}'))\n`
+    )
+    // new outputs, so that the judge is asked rather than its baseline verdicts reused
+    const result = await prBundle({ env, broken: BROKEN })
+    expect(existsSync(leak)).toBe(false)
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+  })
+})

@@ -6864,8 +6864,10 @@ function escapeJsonPtr(str) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Lp: () => (/* binding */ datasetFingerprint),
 /* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
-/* harmony export */   Up: () => (/* binding */ Fingerprinter)
+/* harmony export */   Up: () => (/* binding */ Fingerprinter),
+/* harmony export */   zu: () => (/* binding */ trustedPath)
 /* harmony export */ });
+/* unused harmony exports MAX_MODULES, isModulePath, relativeImports, impliedPaths */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -6904,7 +6906,17 @@ const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
 /** A check that imports more modules than this is fingerprinted by its first ones. */
 const MAX_MODULES = 256;
-const isModule = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+/** Is `file` a module whose relative imports are followed (by its extension)? */
+const isModulePath = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+/** The relative import specifiers of a module's text. */
+function relativeImports(text) {
+    return [...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]);
+}
+/** The paths an import of `base` (a specifier joined to its importer's folder) may name, in the order they are tried. */
+function impliedPaths(base) {
+    const bare = base.replace(/[?#].*$/, '');
+    return IMPLIED_EXTENSIONS.map((ext) => bare + ext);
+}
 function isFile(file) {
     try {
         return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file).isFile();
@@ -6921,16 +6933,12 @@ function readFacts(file) {
     catch {
         return { digest: null, imports: [] };
     }
-    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
+    const imports = isModulePath(file) ? relativeImports(bytes.toString('utf8')) : [];
     return { digest: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex'), imports };
 }
 /** Where a relative import specifier of `from` leads, when it is a file. */
 function resolveImport(from, specifier) {
-    const base = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier.replace(/[?#].*$/, ''));
-    for (const ext of IMPLIED_EXTENSIONS)
-        if (isFile(base + ext))
-            return base + ext;
-    return undefined;
+    return impliedPaths(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier)).find(isFile);
 }
 /**
  * Fingerprints the cases of one config: files are read once however many
@@ -6938,6 +6946,7 @@ function resolveImport(from, specifier) {
  */
 class Fingerprinter {
     baseDir;
+    judgeDir;
     /** absolute path → the digest of the file and of every module it imports */
     closures = new Map();
     files = new Map();
@@ -6946,8 +6955,11 @@ class Fingerprinter {
     embeddings;
     constructor(
     /** the config's folder: files are named relative to it */
-    baseDir, judge) {
+    baseDir, judge, 
+    /** where a trusted command judge's files are (github/trusted-files.ts), laid out as the config's folder: they are what grades */
+    judgeDir) {
         this.baseDir = baseDir;
+        this.judgeDir = judgeDir;
         this.judge = judge ? this.judgeSettings(judge) : null;
         this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null;
     }
@@ -7005,7 +7017,8 @@ class Fingerprinter {
         return { path: this.relative(file), contents: this.closure(file) };
     }
     relative(file) {
-        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(this.baseDir, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
+        const root = this.judgeDir && file.startsWith(this.judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) ? this.judgeDir : this.baseDir;
+        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(root, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
     }
     facts(file) {
         let facts = this.files.get(file);
@@ -7057,12 +7070,25 @@ class Fingerprinter {
             argv = [String(judge.command)];
         }
         const command = argv.map((arg) => {
+            if (arg.includes('${'))
+                return arg;
+            // in a pull-request run the base commit's copy is what grades (github/trusted-files.ts)
+            const trusted = trustedPath(this.judgeDir, arg);
+            if (trusted)
+                return this.fileRef(trusted);
             // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = arg.includes('${') ? undefined : node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
-            return file && file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
+            const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
+            return file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
         });
         return { ...settings, command };
     }
+}
+/** A command judge's argv word as its trusted copy, when `judgeDir` holds one. */
+function trustedPath(judgeDir, word) {
+    if (!judgeDir || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(word))
+        return undefined;
+    const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(judgeDir, word);
+    return file.startsWith(judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? file : undefined;
 }
 function mentionsFileUrl(value) {
     if (typeof value === 'string')
@@ -35852,7 +35878,7 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
+        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge, options.judgeDir);
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
@@ -36154,9 +36180,9 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const baseDir = external_node_path_default().dirname(absolute);
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(382), __nccwpck_require__.e(401), __nccwpck_require__.e(823)]).then(__nccwpck_require__.bind(__nccwpck_require__, 823));
-        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
+        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir);
         refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
-        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
@@ -36167,7 +36193,13 @@ async function loadConfig(file, validateAssertion, options = {}) {
         if (problem)
             throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
+    const normalizer = new CaseNormalizer({
+        defaults: { assert: defaults, tags: config.defaults.tags },
+        baseDir,
+        judge: config.judge,
+        judgeDir: options.judgeDir,
+        validateAssertion
+    });
     const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
@@ -36180,7 +36212,10 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if (needsJudge && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
+}
+function judgeDirOf(options) {
+    return options.judgeDir ? { judgeDir: options.judgeDir } : {};
 }
 
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
@@ -36972,6 +37007,7 @@ class ProcessRun {
 
 
 
+
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
@@ -37183,7 +37219,9 @@ function rejectsResponseFormat(err) {
  */
 function commandProvider(config, deps) {
     const command = config.command ?? [];
-    const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
+    const written = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
+    // the trusted copy of each file the command names, when there is one: the pull request's version never runs
+    const argv = written.map((word) => (0,fingerprint/* trustedPath */.zu)(deps.judgeDir, word) ?? word);
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
         expandVars(word, deps.env, deps.secrets, 'judge.command');
@@ -37200,8 +37238,9 @@ function commandProvider(config, deps) {
         output: 'text'
     };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
-    // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
-    const model = argv.join(' ');
+    // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
+    // the trusted copies' temp paths (the reuse key must not change from run to run)
+    const model = written.join(' ');
     async function ask(request) {
         const stdin = JSON.stringify({
             prompt: promptText(request.input),
@@ -38177,7 +38216,14 @@ async function evaluate(loaded, options = {}) {
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
     const judge = config.judge
-        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, {
+            env,
+            secrets,
+            baseline: options.baseline ?? null,
+            baseDir: loaded.baseDir,
+            judgeDir: loaded.judgeDir,
+            pricing: config.pricing
+        }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {

@@ -24,6 +24,8 @@ export interface DatasetOptions {
   /** the config's folder: fingerprints name files relative to it */
   baseDir: string
   judge?: JudgeConfig
+  /** a trusted command judge's files (LoadOptions.judgeDir) */
+  judgeDir?: string
   validateAssertion: AssertionValidator
 }
 
@@ -206,7 +208,7 @@ export class CaseNormalizer {
   private readonly fingerprints: Fingerprinter
 
   constructor(private readonly options: DatasetOptions) {
-    this.fingerprints = new Fingerprinter(options.baseDir, options.judge)
+    this.fingerprints = new Fingerprinter(options.baseDir, options.judge, options.judgeDir)
   }
 
   /** The next cases come from this file, found at `base` inside it. */

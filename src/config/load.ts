@@ -22,6 +22,8 @@ export interface LoadedConfig {
   cases: EvalCase[]
   /** of every case, before any shard or filter: the record carries it, and merge checks shards by it */
   dataset: DatasetFingerprint
+  /** where a trusted command judge's files are (LoadOptions.judgeDir), for the judge to run them */
+  judgeDir?: string
 }
 
 /** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
@@ -75,6 +77,12 @@ export interface LoadOptions {
   settings?: (config: ParsedConfig) => ParsedConfig
   /** Told the config (with those settings) before its dataset is read: the engine starts the target's worker then. */
   onConfig?: (config: ParsedConfig) => void
+  /**
+   * The base commit's copies of a command judge's files, laid out as the
+   * config's folder (github/trusted-files.ts): fingerprints cover them, and
+   * the judge runs them, instead of the pull request's versions.
+   */
+  judgeDir?: string
 }
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -84,9 +92,9 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const baseDir = path.dirname(absolute)
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
-    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
+    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
     refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
-    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), ...judgeDirOf(options) }
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
@@ -96,7 +104,13 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const problem = validateAssertion(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
-  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion })
+  const normalizer = new CaseNormalizer({
+    defaults: { assert: defaults, tags: config.defaults.tags },
+    baseDir,
+    judge: config.judge,
+    judgeDir: options.judgeDir,
+    validateAssertion
+  })
   const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
   if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
   const cases = normalizer.finish()
@@ -108,5 +122,9 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), ...judgeDirOf(options) }
+}
+
+function judgeDirOf(options: LoadOptions): Pick<LoadedConfig, 'judgeDir'> {
+  return options.judgeDir ? { judgeDir: options.judgeDir } : {}
 }

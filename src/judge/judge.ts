@@ -16,6 +16,7 @@ import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
+import { trustedPath } from '../config/fingerprint.js'
 import { credentialFrom, expandVars, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
@@ -34,6 +35,8 @@ export interface JudgeDeps {
   baseline?: RunRecord | null
   /** folder a command judge runs in; default the current directory */
   baseDir?: string
+  /** the base commit's copies of a command judge's files (github/trusted-files.ts): they run instead of the checkout's */
+  judgeDir?: string
   /** prices the judge model's tokens into summary.judge.costUsd (and the budget) */
   pricing?: Pricing
   fetchImpl?: typeof fetch
@@ -282,7 +285,9 @@ function rejectsResponseFormat(err: unknown): boolean {
  */
 function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const command = config.command ?? []
-  const argv = typeof command === 'string' ? splitArgv(command, 'judge.command') : command
+  const written = typeof command === 'string' ? splitArgv(command, 'judge.command') : command
+  // the trusted copy of each file the command names, when there is one: the pull request's version never runs
+  const argv = written.map((word) => trustedPath(deps.judgeDir, word) ?? word)
   // expanded here only to report an unset variable under the judge's name; the command target expands for real
   for (const word of argv) expandVars(word, deps.env, deps.secrets, 'judge.command')
   for (const [name, value] of Object.entries(config.env)) expandVars(value, deps.env, deps.secrets, `judge.env.${name}`)
@@ -297,8 +302,9 @@ function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     output: 'text'
   }
   const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets })
-  // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
-  const model = argv.join(' ')
+  // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
+  // the trusted copies' temp paths (the reuse key must not change from run to run)
+  const model = written.join(' ')
 
   async function ask(request: JudgeRequest): Promise<Sample> {
     const stdin = JSON.stringify({

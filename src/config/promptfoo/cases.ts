@@ -28,7 +28,8 @@ export function loadPromptfooConfig(
   located: Located,
   baseDir: string,
   validateAssertion: AssertionValidator,
-  settings: (config: ParsedConfig) => ParsedConfig = (c) => c
+  settings: (config: ParsedConfig) => ParsedConfig = (c) => c,
+  judgeDir?: string
 ): PromptfooLoaded {
   const file = located.file
   const pf = readPromptfooConfig(located)
@@ -40,7 +41,7 @@ export function loadPromptfooConfig(
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
   const config = settings(settingsOf(located, pf))
-  return { config, cases: builder.finish(config) }
+  return { config, cases: builder.finish(config, judgeDir) }
 }
 
 /** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */
@@ -132,8 +133,8 @@ class CaseBuilder {
    * up with. Besides input and assertions they cover how the test is graded
    * (threshold, sets, transforms), with transform files by relative path and content.
    */
-  finish(config: ParsedConfig): EvalCase[] {
-    const fingerprints = new Fingerprinter(this.baseDir, config.judge)
+  finish(config: ParsedConfig, judgeDir?: string): EvalCase[] {
+    const fingerprints = new Fingerprinter(this.baseDir, config.judge, judgeDir)
     const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
     return this.pending.map(({ c }) => {
       const { provider: _provider, description: _description, ...grading } = c.promptfoo!
