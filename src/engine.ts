@@ -9,6 +9,7 @@ import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.j
 import { attributeTo, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
+import { runAsBaseline } from './run/as-baseline.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
@@ -33,6 +34,12 @@ export interface EvaluateOptions {
   progress?: Progress
   git?: RunRecord['git']
   now?: () => Date
+  /**
+   * where the files the baseline's assertions name are read when a changed
+   * case is run as the baseline ran it: in a pull-request run, the base
+   * commit's copies (github/trusted-files.ts); default the config's folder
+   */
+  baselineFiles?: string
 }
 
 export interface Evaluation {
@@ -135,6 +142,18 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
         cases: again.cases,
         durationMs: outcome.durationMs + again.durationMs,
         targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+      }
+    }
+    if (options.baseline && outcome.complete) {
+      // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
+      const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir)
+      outcome = {
+        ...outcome,
+        cases: again.cases,
+        durationMs: outcome.durationMs + again.durationMs,
+        targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
+        // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
+        ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
       }
     }
   } finally {

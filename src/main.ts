@@ -6,6 +6,7 @@
  * everything the run leaves behind has been written.
  */
 import { existsSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
@@ -28,7 +29,7 @@ import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
 import { readFileAt, repositoryPath } from './github/contents.js'
-import { trustedJudgeFiles, type TrustedFilesSource } from './github/trusted-files.js'
+import { trustedCopies, trustedJudgeFiles, type TrustedFilesSource } from './github/trusted-files.js'
 import { apiMessage, createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish, writeReport, type Published } from './github/publish.js'
@@ -37,6 +38,7 @@ import { findPullRequest, triggeringRun, workflowFileName } from './github/workf
 import { renderShardSummary } from './report/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
+import { changedAgainst, filesNamed } from './run/as-baseline.js'
 import { datasetSharer } from './run/share.js'
 import type { RunRecord } from './types.js'
 import { makeDir } from './util/dirs.js'
@@ -296,12 +298,34 @@ async function evaluateJob(
   const baseline = await baselineOf(job, loaded)
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
-  const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })
+  const baselineFiles = await baselineCheckFiles(job, loaded, baseline.record)
+  const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected, baselineFiles })
   return { job, baseline: withCompatibility(baseline, evaluation.incompatible), evaluated: { ...evaluation, expected } }
 }
 
+/**
+ * In a pull-request run, the files the baseline's assertions name for the
+ * cases this pull request changed, read at the base commit: a changed case is
+ * run as the baseline ran it with the base commit's checks, never the pull
+ * request's (SPEC §9 Coverage). Undefined elsewhere (the config's folder).
+ */
+async function baselineCheckFiles(job: Job, loaded: LoadedConfig, record: RunRecord | null): Promise<string | undefined> {
+  const { inputs, ctx, octokit } = job
+  if (!record || !octokit || !ctx.pullRequest?.baseSha || inputs.gateFrom === 'head') return undefined
+  const names = filesNamed(changedAgainst(loaded.cases, record), record)
+  if (names.length === 0) return undefined
+  const copies = await trustedCopies(names, trustedFilesSource(inputs, ctx, octokit), "the baseline's checks")
+  // none of them at the base commit: an empty folder, so that those checks fail rather than run the pull request's
+  if (copies) return copies.dir
+  await makeDir(ctx.tempDir)
+  return mkdtemp(path.join(ctx.tempDir, 'evalgate-trusted-'))
+}
+
 /** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
-async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecord | null; shard: Shard | undefined; expected: number }): Promise<Evaluation> {
+async function evaluateCases(
+  loaded: LoadedConfig,
+  options: { baseline: RunRecord | null; shard: Shard | undefined; expected: number; baselineFiles?: string }
+): Promise<Evaluation> {
   const controller = new AbortController()
   const stop = (signal: string) => {
     core.warning(`evalgate: ${signal} received: stopping; the cases that finished are published`)
@@ -315,7 +339,14 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
   try {
     const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
     // untrusted code (module agents, javascript checks) runs in the sandbox, whose environment has none of the runner's secrets
-    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
+    evaluation = await evaluate(loaded, {
+      baseline: options.baseline,
+      shard: options.shard,
+      env: process.env,
+      signal: controller.signal,
+      progress,
+      ...(options.baselineFiles ? { baselineFiles: options.baselineFiles } : {})
+    })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)

@@ -5,7 +5,7 @@
  * that got through before, with what must happen now. SECURITY.md's table of
  * attacks names these tests.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { BASE, errorLine, useAction } from '../__fixtures__/action.js'
@@ -33,6 +33,7 @@ export default async function agent(input, evalCase) {
 
 function write(file: string, text: string): string {
   const full = path.join(suite.ws.dir, file)
+  mkdirSync(path.dirname(full), { recursive: true })
   writeFileSync(full, text)
   return full
 }
@@ -71,6 +72,70 @@ function comment(): string {
   expect(ours).toHaveLength(1)
   return ours[0]!.body
 }
+
+describe('1. rewriting a failing case’s checks does not hide its regression', () => {
+  it('a harmless second assertion on each broken case: the three are regressed, as the baseline ran them', async () => {
+    await baseProject()
+    write(
+      'cases.yaml',
+      casesYaml((id, n) =>
+        BROKEN.includes(id) ? `  assert:\n    - {type: contains, value: a${n}}\n    - {type: not-contains, value: zzz}\n` : `  expected: a${n}\n`
+      )
+    )
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    expect(errorLine(result)).toMatch(/3 cases regressed \(limit: maxRegressions 0\): c01, c02, c03/)
+    expect(comment()).toMatch(/c01, c02, c03 \(they changed in this pull request and fail as the baseline ran them\)/)
+  })
+
+  it('rewritten so that the broken output passes: still regressed; the accept label lets an intended change through, in the open', async () => {
+    await baseProject()
+    write(
+      'cases.yaml',
+      casesYaml((id, n) => (BROKEN.includes(id) ? `  expected: no idea\n` : `  expected: a${n}\n`))
+    )
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    const accepted = await prBundle({ broken: BROKEN, labels: ['evalgate:accept'] })
+    expect(accepted.exitCode).toBeUndefined()
+    expect(accepted.outputs).toMatchObject({ gate: 'accepted', regressed: '3' })
+  })
+
+  it('rewriting the `file:` check itself: the base commit’s check grades the case as the baseline ran it', async () => {
+    write('checks/answer.mjs', "export default (output, { case: c }) => output.includes(c.input.replace('q', 'a'))\n")
+    write(
+      'cases.yaml',
+      casesYaml((id, n) => (BROKEN.includes(id) ? `  assert: [{type: javascript, file: checks/answer.mjs}]\n` : `  expected: a${n}\n`))
+    )
+    write('agent.mjs', AGENT)
+    configure()
+    serveAtBase('evalgate.yml', 'checks/answer.mjs')
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
+    ).toBeUndefined()
+    write('checks/answer.mjs', 'export default () => true\n')
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    expect(suite.server.requests.some((r) => decodeURIComponent(r.path) === '/repos/acme/bot/contents/checks/answer.mjs' && r.query.ref === BASE)).toBe(true)
+  })
+
+  it('a pull request that tightens a check the case still passes as the baseline ran it passes', async () => {
+    await baseProject()
+    write(
+      'cases.yaml',
+      casesYaml((id, n) =>
+        BROKEN.includes(id) ? `  assert:\n    - {type: contains, value: a${n}}\n    - {type: starts-with, value: the answer}\n` : `  expected: a${n}\n`
+      )
+    )
+    const result = await prBundle()
+    expect(result.exitCode).toBeUndefined()
+    expect(result.outputs).toMatchObject({ gate: 'pass', regressed: '0' })
+  })
+})
 
 describe('2. repeat: 3 catches a case that went from every trial passing to none', () => {
   it('3/3 → 0/3 on three cases is three regressions, not three flaky cases', async () => {

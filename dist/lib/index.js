@@ -8020,9 +8020,10 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Qn: () => (/* binding */ configSchema),
-/* harmony export */   oe: () => (/* binding */ caseSchema)
+/* harmony export */   oe: () => (/* binding */ caseSchema),
+/* harmony export */   uI: () => (/* binding */ assertionSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
 /**
@@ -33884,6 +33885,8 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.finishReason = shown.finishReason;
     if (c.source)
         result.source = c.source;
+    if (c.ran)
+        result.ran = c.ran;
     return result;
 }
 async function runCases(cases, target, options) {
@@ -35087,17 +35090,26 @@ const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('fail
  * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
  * sentence: what happened, the limit (after `aside`, when given), the cases.
  */
-function countCheck(key, list, what, aside) {
+function countCheck(key, list, what, aside, tail = () => '') {
     return (c, gate) => {
         const limit = gate[key];
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
         const note = aside ? `${aside}; ` : '';
-        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}${tail(c)}`);
     };
 }
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
+/** " (they changed in this pull request and fail as the baseline ran them)" (SPEC §9 Coverage) */
+function asBaselineNote(c) {
+    const keys = c.changedRegressed ?? [];
+    if (!keys.length)
+        return '';
+    const one = keys.length === 1;
+    const who = keys.length === c.regressed.length ? (one ? 'it' : 'they') : formatKeys(keys);
+    return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`;
+}
+const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`, undefined, asBaselineNote);
 const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
 const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
@@ -35350,6 +35362,7 @@ function compareCases(baseline, current, alpha) {
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const notTestable = [];
     const tooFewTrials = [];
+    const changedRegressed = [];
     const added = [];
     const flakyCases = [];
     const pairs = [];
@@ -35360,7 +35373,7 @@ function compareCases(baseline, current, alpha) {
             added.push(c.id);
             continue;
         }
-        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable } = assess(b, c, alpha);
+        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
@@ -35369,9 +35382,12 @@ function compareCases(baseline, current, alpha) {
             notTestable.push(c.id);
         if (untestable)
             tooFewTrials.push(c.id);
+        if (asBaseline)
+            changedRegressed.push(c.id);
         if (flaky)
             flakyCases.push({ key: c.id, ...flaky });
-        if (outcome !== 'changed')
+        // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
+        if (outcome !== 'changed' && !asBaseline)
             pairs.push([b, c]);
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
@@ -35398,6 +35414,7 @@ function compareCases(baseline, current, alpha) {
         ...lists,
         notTestable,
         ...(tooFewTrials.length ? { tooFewTrials } : {}),
+        ...(changedRegressed.length ? { changedRegressed } : {}),
         flakyCases,
         added,
         removed: complete ? missing : [],
@@ -35446,7 +35463,7 @@ function noBaseline(current) {
  */
 function assess(baseline, current, alpha) {
     if (baseline.fingerprint !== current.fingerprint)
-        return { outcome: 'changed' };
+        return assessChanged(baseline, current, alpha);
     const flip = baseline.passed ? 'failed' : 'passed';
     const now = countTrials(current);
     const reruns = rerunCounts(current);
@@ -35470,6 +35487,24 @@ function assess(baseline, current, alpha) {
     if (counts)
         return tooFewTrials ? { outcome, tooFewTrials } : { outcome };
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
+}
+/**
+ * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * it passed there and was run again with the baseline's input and assertions
+ * (run/as-baseline.ts), a drop there is a regression like any other; else
+ * it is only changed.
+ */
+function assessChanged(baseline, current, alpha) {
+    const again = current.asBaseline;
+    if (!again || !baseline.passed)
+        return { outcome: 'changed' };
+    const asRun = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined };
+    if (!again.trials)
+        delete asRun.trials;
+    const { outcome, tooFewTrials } = assess(baseline, asRun, alpha);
+    if (outcome !== 'regressed')
+        return { outcome: 'changed' };
+    return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) };
 }
 function hasTrials(c) {
     return (c.trials?.length ?? 0) >= 2;
@@ -36119,12 +36154,77 @@ function credentialDifferences(run, base, env, declarers = []) {
     return differences;
 }
 
+;// CONCATENATED MODULE: ./src/config/ran.ts
+/**
+ * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
+ * the files they name relative to the config's folder (as fingerprints name
+ * them), and the vars, metadata and promptfoo grading its checks read. A later
+ * run resolves the files against a folder of its choosing — in a pull-request
+ * run, the base commit's copies — to run the case as the baseline ran it.
+ */
+
+const FILE_URL = 'file://';
+/** Each assertion made portable once, however many cases share it (a `defaults` check). */
+const portableCache = new WeakMap();
+/** `file:` and absolute `file://` paths inside `baseDir`, as paths relative to it. */
+function portable(a, baseDir) {
+    const known = portableCache.get(a);
+    if (known)
+        return known;
+    const rel = (file) => {
+        const relative = external_node_path_default().relative(baseDir, file);
+        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
+    };
+    const url = (v) => typeof v === 'string' && v.startsWith(FILE_URL) && external_node_path_default().isAbsolute(v.slice(FILE_URL.length)) ? FILE_URL + rel(v.slice(FILE_URL.length)) : v;
+    let out = a;
+    if (typeof a.file === 'string' || url(a.value) !== a.value || url(a.transform) !== a.transform) {
+        out = { ...a };
+        if (typeof a.file === 'string')
+            out.file = rel(a.file);
+        if (url(a.value) !== a.value)
+            out.value = url(a.value);
+        if (typeof a.transform === 'string')
+            out.transform = url(a.transform);
+    }
+    portableCache.set(a, out);
+    return out;
+}
+function ranOf(c, baseDir) {
+    const ran = { assert: c.assert.map((a) => portable(a, baseDir)) };
+    if (c.vars !== undefined)
+        ran.vars = c.vars;
+    if (c.metadata !== undefined)
+        ran.metadata = c.metadata;
+    if (c.promptfoo !== undefined)
+        ran.promptfoo = c.promptfoo;
+    return ran;
+}
+/** A recorded `ran` with its relative files resolved against `dir` (absolute ones are kept). */
+function resolveRan(ran, dir) {
+    const abs = (file) => (external_node_path_default().isAbsolute(file) ? file : external_node_path_default().resolve(dir, file));
+    const url = (v) => (typeof v === 'string' && v.startsWith(FILE_URL) ? FILE_URL + abs(v.slice(FILE_URL.length)) : v);
+    return {
+        ...ran,
+        assert: ran.assert.map((a) => {
+            const out = { ...a };
+            if (typeof a.file === 'string')
+                out.file = abs(a.file);
+            if (a.value !== undefined)
+                out.value = url(a.value);
+            if (a.transform !== undefined)
+                out.transform = url(a.transform);
+            return out;
+        })
+    };
+}
+
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
 
 
 
@@ -36181,6 +36281,8 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(382), __nccwpck_require__.e(401), __nccwpck_require__.e(823)]).then(__nccwpck_require__.bind(__nccwpck_require__, 823));
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir);
+        for (const c of cases)
+            c.ran = ranOf(c, baseDir);
         refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
     }
@@ -36208,6 +36310,8 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
     }
+    for (const c of cases)
+        c.ran = ranOf(c, baseDir);
     const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'));
     if (needsJudge && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
@@ -36224,6 +36328,7 @@ function judgeDirOf(options) {
  * inferred from it: what the engine writes and what the reader accepts are
  * one definition, so neither can gain a field the other does not know.
  */
+
 
 
 const RECORD_SCHEMA_VERSION = 1;
@@ -36294,6 +36399,42 @@ const trialResultSchema = lib_schemas/* object */.Ikc({
     ...agentFields,
     namedScores: namedScores.optional()
 });
+/**
+ * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * plus what only a promptfoo config gives. In a record (`ran`), files are
+ * named relative to the config's folder.
+ */
+const runAssertionSchema = schema/* assertionSchema */.uI.extend({
+    /** promptfoo configs: JavaScript run on the output before this assertion grades it */
+    transform: lib_schemas/* string */.YjP().optional(),
+    /** promptfoo configs: the index of the assert-set (PromptfooCase.sets) this assertion belongs to */
+    set: lib_schemas/* number */.aig().int().min(0).optional()
+});
+/** How a case read from a promptfoo config is run and graded. */
+const promptfooCaseSchema = lib_schemas/* object */.Ikc({
+    /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
+    description: lib_schemas/* string */.YjP().optional(),
+    /** the index of its provider in `target.promptfoo.providers` */
+    provider: lib_schemas/* number */.aig().int().min(0),
+    /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
+    transform: lib_schemas/* string */.YjP().optional(),
+    /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
+    threshold: lib_schemas/* number */.aig().optional(),
+    /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
+    sets: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ threshold: lib_schemas/* number */.aig().optional(), weight: lib_schemas/* number */.aig().optional(), metric: lib_schemas/* string */.YjP().optional() })).optional()
+});
+/**
+ * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * config's folder), and the vars, metadata and promptfoo grading its checks
+ * read — with the case's `input`, what a later run needs to run it "as the
+ * baseline ran it".
+ */
+const caseRanSchema = lib_schemas/* object */.Ikc({
+    assert: lib_schemas/* array */.YOg(runAssertionSchema),
+    vars: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
+    metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
+    promptfoo: promptfooCaseSchema.optional()
+});
 /** Where a case came from, for messages and annotations. */
 const caseSourceSchema = lib_schemas/* object */.Ikc({ file: lib_schemas/* string */.YjP(), line: lib_schemas/* number */.aig().optional() });
 const caseResultSchema = lib_schemas/* object */.Ikc({
@@ -36330,7 +36471,24 @@ const caseResultSchema = lib_schemas/* object */.Ikc({
         .optional(),
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: lib_schemas/* number */.aig().int().min(0).optional(),
-    namedScores: namedScores.optional()
+    namedScores: namedScores.optional(),
+    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+    ran: caseRanSchema.optional(),
+    /**
+     * a case whose fingerprint differs from the baseline's, where it passed:
+     * what it did when run with the baseline's input and assertions against
+     * this run's target (SPEC §9 Coverage)
+     */
+    asBaseline: lib_schemas/* object */.Ikc({
+        passed: lib_schemas/* boolean */.zMY(),
+        passFraction: lib_schemas/* number */.aig().min(0).max(1),
+        output: lib_schemas/* string */.YjP().nullable(),
+        error: lib_schemas/* string */.YjP().nullable(),
+        score: lib_schemas/* number */.aig().nullable(),
+        assertions: lib_schemas/* array */.YOg(assertionResultSchema),
+        trials: lib_schemas/* array */.YOg(trialResultSchema).optional()
+    })
+        .optional()
 });
 const judgeSummarySchema = lib_schemas/* object */.Ikc({
     calls: lib_schemas/* number */.aig(),
@@ -36529,6 +36687,109 @@ function withSpread(summary, spread) {
     if (!summary || !spread || spread.sampled === 0)
         return summary;
     return { ...summary, ...spread };
+}
+
+;// CONCATENATED MODULE: ./src/run/as-baseline.ts
+/**
+ * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
+ * fingerprint differs from the baseline's, and that passed there, is also run
+ * with the baseline's input and assertions (the record keeps them: `ran`)
+ * against this run's target. Failing that, the comparison counts it as
+ * regressed — so rewriting a failing case's checks cannot hide it, while a
+ * pull request that tightens a check the case still passes goes through.
+ */
+
+
+/**
+ * The cases (or their results) that changed against a baseline case that
+ * passed and recorded how it ran: they are run again as the baseline ran them.
+ */
+function changedAgainst(cases, baseline) {
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    return cases.filter((c) => {
+        const b = before.get(c.id);
+        return b !== undefined && b.fingerprint !== c.fingerprint && b.passed && b.ran !== undefined;
+    });
+}
+/**
+ * The relative file names the baseline's assertions of these cases use
+ * (`file:` checks, `file://` values): in a pull-request run they are read at
+ * the base commit (github/trusted-files.ts) before the cases run.
+ */
+function filesNamed(cases, baseline) {
+    const keys = new Set(cases.map((c) => c.id));
+    const files = new Set();
+    for (const b of baseline.cases) {
+        if (!keys.has(b.id) || !b.ran)
+            continue;
+        for (const a of b.ran.assert) {
+            if (typeof a.file === 'string')
+                files.add(a.file);
+            for (const v of [a.value, a.transform])
+                if (typeof v === 'string' && v.startsWith('file://'))
+                    files.add(v.slice('file://'.length).replace(/:[A-Za-z_$][\w$]*$/, ''));
+        }
+    }
+    return [...files].sort();
+}
+/** The baseline's case as this run runs it: its input and assertions, this run's key, name and place. */
+function caseAsBaseline(current, b, filesDir) {
+    const ran = resolveRan(b.ran, filesDir);
+    const c = { ...current, input: b.input, assert: ran.assert, fingerprint: b.fingerprint, expected: b.expected };
+    if (ran.vars)
+        c.vars = ran.vars;
+    else
+        delete c.vars;
+    if (ran.metadata)
+        c.metadata = ran.metadata;
+    else
+        delete c.metadata;
+    if (ran.promptfoo)
+        c.promptfoo = ran.promptfoo;
+    else
+        delete c.promptfoo;
+    return c;
+}
+/**
+ * Runs every changed case that passed on the baseline as the baseline ran it
+ * (the run's trials, never from a cache), and attaches the result. `filesDir`
+ * holds the files its assertions name: the base commit's copies in a
+ * pull-request run, else the config's folder.
+ */
+async function runAsBaseline(cases, results, baseline, target, options, filesDir) {
+    const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline);
+    if (changed.length === 0)
+        return { cases: [...results], run: 0, complete: true, durationMs: 0, targetCostUsd: 0 };
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    const byKey = new Map(cases.map((c) => [c.id, c]));
+    const again = changed.map((r) => caseAsBaseline(byKey.get(r.id), before.get(r.id), filesDir));
+    // progress counts the main pass only; the assertions come from a record, so they are checked as they are graded
+    const outcome = await runCases(again, target, { ...options, onCase: undefined, validated: false });
+    const ran = new Map(outcome.cases.map((r) => [r.id, r]));
+    const merged = results.map((r) => {
+        const as = ran.get(r.id);
+        if (!as)
+            return r;
+        const asBaseline = {
+            passed: as.passed,
+            passFraction: as.passFraction,
+            output: as.output,
+            error: as.error,
+            score: as.score,
+            assertions: as.assertions
+        };
+        if (as.trials)
+            asBaseline.trials = as.trials;
+        return { ...r, asBaseline };
+    });
+    return {
+        cases: merged,
+        run: again.length,
+        complete: outcome.complete,
+        durationMs: outcome.durationMs,
+        targetCostUsd: outcome.targetCostUsd,
+        ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {})
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/rerun.ts
@@ -38173,6 +38434,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -38255,6 +38517,18 @@ async function evaluate(loaded, options = {}) {
                 cases: again.cases,
                 durationMs: outcome.durationMs + again.durationMs,
                 targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+            };
+        }
+        if (options.baseline && outcome.complete) {
+            // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
+            const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir);
+            outcome = {
+                ...outcome,
+                cases: again.cases,
+                durationMs: outcome.durationMs + again.durationMs,
+                targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
+                // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
+                ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
             };
         }
     }
@@ -38788,11 +39062,16 @@ function failingCases(input, limit, hint, maxLength) {
     if (!keys.length)
         return [];
     const currentCases = byKey(current.cases);
-    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
+    const baselineCases = byKey(baseline?.cases ?? []);
+    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+    const asBaseline = new Set(c.changedRegressed ?? []);
+    const cases = keys.flatMap((key) => {
+        const k = currentCases.get(key);
+        return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k];
+    });
     if (!cases.length)
         return [];
     const noun = c.baseline ? 'Regressed' : 'Failing';
-    const baselineCases = byKey(baseline?.cases ?? []);
     const shown = cases.slice(0, limit);
     const capped = shown.length < cases.length && shown.length > 0;
     const heading = {
@@ -38800,12 +39079,12 @@ function failingCases(input, limit, hint, maxLength) {
         table: {
             head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
             // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
             beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
             rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
         }
     };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' }));
     const cap = capped
         ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
         : [];
@@ -38852,9 +39131,18 @@ function restLine(label, keys, maxChars = Infinity) {
     }
     return text;
 }
-function caseRow(k) {
+/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
+function asBaselineView(k, before) {
+    const view = { ...k, ...k.asBaseline, input: before?.input ?? k.input, expected: before?.expected };
+    if (!k.asBaseline.trials)
+        delete view.trials;
+    return view;
+}
+function caseRow(k, asBaseline = false) {
     const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const { check, reason } = firstFailure(k);
+    const first = firstFailure(k);
+    const check = first.check;
+    const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason;
     return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
@@ -38890,14 +39178,17 @@ function splitReason(reason) {
         return { claim: reason, got: null };
     }
 }
-function caseDetail(before, now, compared) {
+function caseDetail(before, now, compared, asBaseline = false) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
+    if (asBaseline)
+        parts.push('_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._');
+    parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS));
     if (now.expected !== undefined)
         parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
     if (compared && before)
         parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    parts.push(`**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);

@@ -27,6 +27,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
   const notTestable: string[] = []
   const tooFewTrials: string[] = []
+  const changedRegressed: string[] = []
   const added: string[] = []
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
@@ -37,13 +38,15 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
       added.push(c.id)
       continue
     }
-    const { outcome, flaky, notTestable: untested, tooFewTrials: untestable } = assess(b, c, alpha)
+    const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha)
     if (outcome === 'unchanged') unchanged++
     else lists[outcome].push(c.id)
     if (untested) notTestable.push(c.id)
     if (untestable) tooFewTrials.push(c.id)
+    if (asBaseline) changedRegressed.push(c.id)
     if (flaky) flakyCases.push({ key: c.id, ...flaky })
-    if (outcome !== 'changed') pairs.push([b, c])
+    // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
+    if (outcome !== 'changed' && !asBaseline) pairs.push([b, c])
   }
   // a baseline case this run's --filter or shard left out was not run, not removed
   const selection: Selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) }
@@ -69,6 +72,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     ...lists,
     notTestable,
     ...(tooFewTrials.length ? { tooFewTrials } : {}),
+    ...(changedRegressed.length ? { changedRegressed } : {}),
     flakyCases,
     added,
     removed: complete ? missing : [],
@@ -113,6 +117,8 @@ export interface Assessment {
   notTestable?: true
   /** all → none with trials on both sides too few for any test to reach alpha: counted without the test (flip-test.ts) */
   tooFewTrials?: true
+  /** regressed as the baseline ran it: the case changed in this run, and failed when run with the baseline's input and assertions */
+  asBaseline?: true
 }
 
 /**
@@ -128,7 +134,7 @@ export interface Assessment {
  * Otherwise, with a single trial on either side, every flip counts.
  */
 export function assess(baseline: CaseResult, current: CaseResult, alpha: number): Assessment {
-  if (baseline.fingerprint !== current.fingerprint) return { outcome: 'changed' }
+  if (baseline.fingerprint !== current.fingerprint) return assessChanged(baseline, current, alpha)
   const flip = baseline.passed ? 'failed' : 'passed'
   const now = countTrials(current)
   const reruns = rerunCounts(current)
@@ -150,6 +156,22 @@ export function assess(baseline: CaseResult, current: CaseResult, alpha: number)
   const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha)
   if (counts) return tooFewTrials ? { outcome, tooFewTrials } : { outcome }
   return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } }
+}
+
+/**
+ * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * it passed there and was run again with the baseline's input and assertions
+ * (run/as-baseline.ts), a drop there is a regression like any other; else
+ * it is only changed.
+ */
+function assessChanged(baseline: CaseResult, current: CaseResult, alpha: number): Assessment {
+  const again = current.asBaseline
+  if (!again || !baseline.passed) return { outcome: 'changed' }
+  const asRun: CaseResult = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined }
+  if (!again.trials) delete asRun.trials
+  const { outcome, tooFewTrials } = assess(baseline, asRun, alpha)
+  if (outcome !== 'regressed') return { outcome: 'changed' }
+  return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) }
 }
 
 function hasTrials(c: CaseResult): boolean {

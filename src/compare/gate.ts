@@ -183,18 +183,28 @@ function countCheck(
   key: 'maxRegressions' | 'maxRemoved' | 'maxChanged',
   list: 'regressed' | 'removed' | 'changed',
   what: (n: number) => string,
-  aside?: string
+  aside?: string,
+  tail: (c: Omit<Comparison, 'gate'>) => string = () => ''
 ): Check {
   return (c, gate) => {
     const limit = gate[key]
     const keys = c[list]
     if (limit === undefined || keys.length <= limit) return null
     const note = aside ? `${aside}; ` : ''
-    return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`)
+    return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}${tail(c)}`)
   }
 }
 
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${plural(n, 'case')} regressed`)
+/** " (they changed in this pull request and fail as the baseline ran them)" (SPEC §9 Coverage) */
+function asBaselineNote(c: Omit<Comparison, 'gate'>): string {
+  const keys = c.changedRegressed ?? []
+  if (!keys.length) return ''
+  const one = keys.length === 1
+  const who = keys.length === c.regressed.length ? (one ? 'it' : 'they') : formatKeys(keys)
+  return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`
+}
+
+const regressions = countCheck('maxRegressions', 'regressed', (n) => `${plural(n, 'case')} regressed`, undefined, asBaselineNote)
 const removed = countCheck('maxRemoved', 'removed', (n) => `${plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`)
 const changed = countCheck('maxChanged', 'changed', (n) => `${plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's")
 

@@ -206,6 +206,12 @@ export interface Comparison {
    * flip would be (SPEC §4), not confirmed by a test; absent when there are none
    */
   tooFewTrials?: string[]
+  /**
+   * regressed cases whose fingerprint differs from the baseline's: they
+   * changed in this run and fail when run as the baseline ran them (its input
+   * and assertions, SPEC §9); absent when there are none
+   */
+  changedRegressed?: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
   flakyCases: FlakyCase[]
   added: string[]

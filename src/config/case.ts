@@ -3,35 +3,12 @@
  * parsed, so its types are built from the schemas of what it is made from
  * (the assertion a user writes) and what it becomes (the record's case).
  */
-import type { z } from 'zod'
-import type { CaseResult } from './record-schema.js'
-import type { assertionSchema } from './schema.js'
+import type { CaseRan, CaseResult, PromptfooCase, RunAssertion } from './record-schema.js'
 
-/**
- * One assertion as the engine runs it (after shorthands are expanded): what
- * evalgate.yml accepts (`file` resolved to an absolute path), plus what only
- * a promptfoo config gives.
- */
-export interface Assertion extends z.output<typeof assertionSchema> {
-  /** promptfoo configs: JavaScript run on the output before this assertion grades it */
-  transform?: string
-  /** promptfoo configs: the index of the assert-set (EvalCase.promptfoo.sets) this assertion belongs to */
-  set?: number
-}
+/** One assertion as the engine runs it (after shorthands are expanded; `file` resolved to an absolute path). */
+export type Assertion = RunAssertion
 
-/** How a case read from a promptfoo config is run and graded. */
-export interface PromptfooCase {
-  /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
-  description?: string
-  /** the index of its provider in `target.promptfoo.providers` */
-  provider: number
-  /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
-  transform?: string
-  /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
-  threshold?: number
-  /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
-  sets?: { threshold?: number; weight?: number; metric?: string }[]
-}
+export type { PromptfooCase } from './record-schema.js'
 
 /**
  * A case ready to run: defaults merged, shorthands expanded, key and
@@ -49,6 +26,8 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   metadata?: Record<string, unknown>
   /** set for cases read from a promptfoo config (SPEC §11) */
   promptfoo?: PromptfooCase
+  /** how it runs, as its record keeps it (config/ran.ts), set at load */
+  ran?: CaseRan
 }
 
 /**

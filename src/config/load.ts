@@ -9,6 +9,7 @@ import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { refuseForbiddenCredentials } from './credentials.js'
 import { datasetFingerprint } from './fingerprint.js'
+import { ranOf } from './ran.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, type ParsedConfig } from './schema.js'
@@ -93,6 +94,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
     const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
+    for (const c of cases) c.ran = ranOf(c, baseDir)
     refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), ...judgeDirOf(options) }
   }
@@ -118,6 +120,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
+  for (const c of cases) c.ran = ranOf(c, baseDir)
   const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'))
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)

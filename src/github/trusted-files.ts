@@ -65,29 +65,34 @@ function readLocal(file: string): string | null {
   }
 }
 
+/** The base commit's copies of files named relative to the config's folder, and of the modules they import by relative path. */
+export interface TrustedCopies {
+  dir: string
+  /** relative path → text, of every file copied */
+  texts: Map<string, string>
+}
+
 /**
- * The base commit's copies of the files the judge's command names and the
- * modules they import, or null when the judge is no command or names none of
- * the repository's files.
+ * Reads `names` (relative to the config's folder) at the base commit, with the
+ * modules they import by relative path (as the fingerprint follows them), and
+ * copies them to a fresh folder under `tempDir`; null when none exists there.
+ * `what` names them in an error ("the trusted judge").
  */
-export async function trustedJudgeFiles(judge: JudgeConfig | undefined, source: TrustedFilesSource): Promise<TrustedFiles | null> {
-  if (!judge) return null
+export async function trustedCopies(names: readonly string[], source: TrustedFilesSource, what: string): Promise<TrustedCopies | null> {
   const read = async (rel: string): Promise<string | null> => {
     const repoPath = source.configDir ? `${source.configDir}/${rel}` : rel
     try {
       return await readFileAt(source.octokit, source.repo, repoPath, source.ref)
     } catch (err) {
-      // a folder named in argv (a cwd-like word) is no file of the judge's
+      // a folder named in argv (a cwd-like word) is no file
       if (err instanceof UsageError) return null
-      throw new UsageError(
-        `cannot read ${repoPath} at the base commit ${source.ref.slice(0, 7)}, which the trusted judge runs: ${apiMessage(err, 'contents: read')}`
-      )
+      throw new UsageError(`cannot read ${repoPath} at the base commit ${source.ref.slice(0, 7)}, which ${what} runs: ${apiMessage(err, 'contents: read')}`)
     }
   }
   const found = new Map<string, string>()
   const queue: string[] = []
-  for (const word of fileWords(judge)) {
-    const rel = inside(word)
+  for (const name of names) {
+    const rel = inside(name)
     if (rel === null || found.has(rel)) continue
     const text = await read(rel)
     if (text === null) continue
@@ -101,8 +106,7 @@ export async function trustedJudgeFiles(judge: JudgeConfig | undefined, source: 
     for (const specifier of relativeImports(found.get(rel)!)) {
       for (const candidate of impliedPaths(path.posix.join(path.posix.dirname(rel), specifier))) {
         const target = inside(candidate)
-        if (target === null) break
-        if (found.has(target)) break
+        if (target === null || found.has(target)) break
         const text = await read(target)
         if (text === null) continue
         found.set(target, text)
@@ -113,13 +117,29 @@ export async function trustedJudgeFiles(judge: JudgeConfig | undefined, source: 
   }
   await mkdir(source.tempDir, { recursive: true })
   const dir = await mkdtemp(path.join(source.tempDir, 'evalgate-trusted-'))
-  const changes: ConfigChange[] = []
-  for (const [rel, text] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [rel, text] of found) {
     const file = path.join(dir, ...rel.split('/'))
     await mkdir(path.dirname(file), { recursive: true })
     await writeFile(file, text)
+  }
+  return { dir, texts: found }
+}
+
+/**
+ * The base commit's copies of the files the judge's command names and the
+ * modules they import, or null when the judge is no command or names none of
+ * the repository's files.
+ */
+export async function trustedJudgeFiles(judge: JudgeConfig | undefined, source: TrustedFilesSource): Promise<TrustedFiles | null> {
+  if (!judge) return null
+  const copies = await trustedCopies(fileWords(judge), source, 'the trusted judge')
+  if (!copies) return null
+  const files = [...copies.texts.keys()].sort()
+  const changes: ConfigChange[] = []
+  for (const rel of files) {
+    const text = copies.texts.get(rel)!
     const head = readLocal(path.join(source.baseDir, ...rel.split('/')))
     if (head !== text) changes.push({ key: `judge.command file ${rel}`, base: digest(text), head: digest(head) })
   }
-  return { dir, files: [...found.keys()].sort(), changes }
+  return { dir: copies.dir, files, changes }
 }

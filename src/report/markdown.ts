@@ -362,10 +362,15 @@ function failingCases(input: ReportInput, limit: number, hint: string | undefine
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id)
   if (!keys.length) return []
   const currentCases = byKey(current.cases)
-  const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
+  const baselineCases = byKey(baseline?.cases ?? [])
+  // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+  const asBaseline = new Set(c.changedRegressed ?? [])
+  const cases = keys.flatMap((key) => {
+    const k = currentCases.get(key)
+    return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k]
+  })
   if (!cases.length) return []
   const noun = c.baseline ? 'Regressed' : 'Failing'
-  const baselineCases = byKey(baseline?.cases ?? [])
   const shown = cases.slice(0, limit)
   const capped = shown.length < cases.length && shown.length > 0
   const heading: Block = {
@@ -373,12 +378,12 @@ function failingCases(input: ReportInput, limit: number, hint: string | undefine
     table: {
       head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
       // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
       beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
       rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
     }
   }
-  const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' as const }))
+  const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' as const }))
   const cap = capped
     ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
     : []
@@ -428,9 +433,18 @@ function restLine(label: string, keys: string[], maxChars = Infinity): string {
   return text
 }
 
-function caseRow(k: CaseResult): string {
+/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
+function asBaselineView(k: CaseResult, before: CaseResult | undefined): CaseResult {
+  const view: CaseResult = { ...k, ...k.asBaseline!, input: before?.input ?? k.input, expected: before?.expected }
+  if (!k.asBaseline!.trials) delete view.trials
+  return view
+}
+
+function caseRow(k: CaseResult, asBaseline = false): string {
   const name = k.name !== k.id ? ` ${escapeInline(k.name, 60)}` : ''
-  const { check, reason } = firstFailure(k)
+  const first = firstFailure(k)
+  const check = first.check
+  const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason
   return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escapeInline(k.tags.join(', '), 60)} | ${check} | ${escapeInline(reason, ROW_REASON_CHARS)} |`
 }
 
@@ -465,12 +479,20 @@ export function splitReason(reason: string): { claim: string; got: string | null
   }
 }
 
-function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
+function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean, asBaseline = false): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)]
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`]
+  if (asBaseline)
+    parts.push(
+      '_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._'
+    )
+  parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
   if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-  parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  parts.push(
+    `**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`,
+    outputBlock(now)
+  )
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')

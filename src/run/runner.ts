@@ -233,6 +233,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (shown.metadata) result.metadata = shown.metadata
   if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
   if (c.source) result.source = c.source
+  if (c.ran) result.ran = c.ran
   return result
 }
 
