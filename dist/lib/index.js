@@ -7994,9 +7994,10 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Qn: () => (/* binding */ configSchema),
+/* harmony export */   Tp: () => (/* binding */ gateSchema),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
 /**
@@ -28882,6 +28883,7 @@ var __webpack_exports__ = {};
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  FK: () => (/* reexport */ buildReport),
   qB: () => (/* reexport */ compareRuns),
   yG: () => (/* reexport */ datasetSharer),
   _3: () => (/* reexport */ evaluate),
@@ -34276,128 +34278,6 @@ async function ask(judge, c) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/compare/format.ts
-/**
- * How figures read in gate sentences and reports — the comment, the job
- * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
- * "$0.0042" the same way. The one place numbers, lists and durations become text.
- */
-/** How many case keys a sentence names before "and N more". */
-const KEYS_IN_SENTENCE = 10;
-/** A count with thousands separators: 60,000. */
-function format_formatCount(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** A rate as a percentage: 0.84 → "84.0%". */
-function format_formatPercent(rate) {
-    return `${(rate * 100).toFixed(1)}%`;
-}
-/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
-function formatPoints(delta) {
-    return (Math.abs(delta) * 100).toFixed(1);
-}
-/** A judge score (or a difference of scores) unsigned, to three decimals. */
-function format_formatScore(score) {
-    return Math.abs(score).toFixed(3);
-}
-/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
-const MINUS = '\u2212';
-/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value, digits) {
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return text;
-    return `${value < 0 ? MINUS : '+'}${text}`;
-}
-/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
-function signedPoints(delta) {
-    return `${signed(delta * 100, 1)} pts`;
-}
-/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
-function signedPercent(x) {
-    return `${signed(x * 100, 1)}%`;
-}
-/** "1 case" / "2 cases". */
-function format_plural(n, noun, nouns = `${noun}s`) {
-    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
-}
-/** "a, b and c", "a and b", "a". */
-function formatList(items) {
-    if (items.length <= 1)
-        return items.join('');
-    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
-    const shown = keys.slice(0, limit).join(', ');
-    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
-}
-/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
-function formatUsd(usd) {
-    if (usd >= 1)
-        return `$${usd.toFixed(2)}`;
-    if (usd >= 0.0001 || usd <= 0)
-        return `$${usd.toFixed(4)}`;
-    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
-}
-/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
-function formatMetric(kind, value) {
-    if (kind === 'cost')
-        return formatUsd(value);
-    if (kind === 'tokens')
-        return format_plural(Math.round(value), 'token');
-    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
-}
-/**
- * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
- * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
- * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
- */
-function formatMs(ms) {
-    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
-}
-/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
-function formatDuration(ms) {
-    if (Math.round(ms) < 1_000)
-        return formatMs(ms);
-    const seconds = ms / 1_000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    const whole = Math.round(seconds);
-    const h = Math.floor(whole / 3_600);
-    const m = Math.floor((whole % 3_600) / 60);
-    const s = whole % 60;
-    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
-}
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-function relativeAge(baselineCreatedAt, currentCreatedAt) {
-    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
-    if (!Number.isFinite(ms))
-        return null;
-    const span = formatSpan(Math.abs(ms));
-    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
-}
-function formatSpan(ms) {
-    const minutes = Math.floor(ms / 60_000);
-    if (minutes < 1)
-        return 'less than a minute';
-    if (minutes < 60)
-        return format_plural(minutes, 'minute');
-    const hours = Math.floor(minutes / 60);
-    if (hours < 48)
-        return format_plural(hours, 'hour');
-    return format_plural(Math.floor(hours / 24), 'day');
-}
-/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
-function formatTime(iso) {
-    const t = Date.parse(iso);
-    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
-}
-/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
-function formatValue(value) {
-    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-}
-
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
  * The statistics of a comparison: a one-sided Fisher exact test for flips of
@@ -34881,50 +34761,30 @@ function unreportedMetrics(pairs) {
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
-
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
  */
 const TOLERANCE = 1e-9;
-function failure(check, limit, measured, keys, sentence) {
-    return { check, limit, measured, keys, sentence };
-}
 function evaluateGate(c, gate, current) {
     // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
     // every hard case); the merged record, which has no shard, is held to them.
     const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
     // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+    // A run cut short lacks cases because it stopped: minComparable is not also blamed for them.
+    const coverage = current.complete === false ? [removed, changed] : [removed, changed, comparable];
     const checks = c.baseline
-        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+        ? [incomplete, regressions, ...coverage, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
         : [incomplete, missingBaseline, ...floors];
     const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
     const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
+    return { passed: found.length === 0, checks: found, ...(unchecked.length ? { unchecked } : {}) };
 }
-/** The relative limits on the compared metrics: the figure each holds, and how its sentences name it. */
+/** The relative limits on the compared metrics: the figure each holds, and its kind. */
 const METRIC_LIMITS = {
-    maxCostIncrease: {
-        metric: 'cost',
-        kind: 'cost',
-        label: 'total cost',
-        what: 'a cost',
-        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
-    },
-    maxTokensIncrease: {
-        metric: 'tokens',
-        kind: 'tokens',
-        label: 'total tokens',
-        what: 'a token count',
-        why: 'the target reports no usage, or the baseline was made before it did'
-    },
-    maxLatencyIncrease: {
-        metric: 'latencyP95',
-        kind: 'latency',
-        label: 'p95 latency',
-        what: 'a latency',
-        why: 'the baseline was made by an evalgate that did not record latency'
-    }
+    maxCostIncrease: { metric: 'cost', kind: 'cost' },
+    maxTokensIncrease: { metric: 'tokens', kind: 'tokens' },
+    maxLatencyIncrease: { metric: 'latencyP95', kind: 'latency' }
 };
 /**
  * The metric limits set that had nothing to hold: no compared case has the
@@ -34933,12 +34793,12 @@ const METRIC_LIMITS = {
  * limit that silently checks nothing reads as one that passed.
  */
 function uncheckedMetricLimits(c, gate) {
-    return Object.keys(METRIC_LIMITS).flatMap((key) => {
-        const { metric, kind, what, why } = METRIC_LIMITS[key];
-        const limit = gate[key];
+    return Object.keys(METRIC_LIMITS).flatMap((check) => {
+        const { metric, kind } = METRIC_LIMITS[check];
+        const limit = gate[check];
         if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === kind))
             return [];
-        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why})`];
+        return [{ check, limit, metric: kind }];
     });
 }
 /** `a` is more than `limit`, beyond rounding noise. */
@@ -34948,103 +34808,71 @@ function exceeds(a, limit) {
 const incomplete = (_c, _gate, current) => {
     if (current.complete !== false)
         return null;
-    const finished = current.cases.length;
     // Records before `planned` counted only the finished cases.
     const planned = current.planned ?? current.summary.total;
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    const budget = current.stopReason === 'budget' && current.budget;
-    const sentence = budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-    return failure('incomplete', planned, finished, [], sentence);
+    const budget = current.stopReason === 'budget' && current.budget ? { spentUsd: current.budget.spentUsd, maxCostUsd: current.budget.maxCostUsd } : null;
+    return { check: 'incomplete', limit: planned, measured: current.cases.length, keys: [], budget };
 };
+/** Cases named with their rise: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3;
+function gate_largestRises(m) {
+    const keys = m.rose.slice(0, RISES_NAMED);
+    return keys.length ? { keys, by: m.roseBy.slice(0, RISES_NAMED), total: m.rises } : null;
+}
 /**
  * A relative increase limit (maxCostIncrease, maxTokensIncrease,
  * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
  * optimistic end of the interval: the smallest increase the data supports.
  */
-function increaseCheck(key) {
-    const { metric, kind, label, what } = METRIC_LIMITS[key];
+function increaseCheck(check) {
+    const { metric, kind } = METRIC_LIMITS[check];
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         if (limit === undefined)
             return null;
         const lost = c.unreported?.find((u) => u.metric === kind);
+        const base = { check, limit, metric: kind, unbounded: false };
+        // compared cases that stopped reporting the figure would leave the comparison unseen (all of them: the limit with them)
         if (lost)
-            return unreported(key, limit, what, lost);
+            return { ...base, how: 'unreported', measured: null, keys: lost.keys, baseline: null, current: null, cases: lost.cases, rises: null };
         const m = c.metrics?.[metric];
         if (!m)
             return null;
-        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
-        const where = `on the ${format_plural(m.cases, 'case')} compared`;
-        const { sentence: cases, keys } = gate_largestRises(m, kind);
-        const limitText = `${key} ${format_formatPercent(limit)}`;
+        const rises = gate_largestRises(m);
+        const figures = { baseline: m.baseline, current: m.current, cases: m.cases, rises, keys: rises?.keys ?? [] };
         if (m.change === null) {
             // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
             // any relative limit, and passing it would let a pull request go from free to paid unseen
-            if (!roseFromZero(m))
-                return null;
-            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
+            return roseFromZero(m) ? { ...base, ...figures, how: 'fromZero', measured: null } : null;
         }
         // with too few cases for an interval the limit applies to the change itself, as for the mean score:
         // a bound that is not there must not let every rise through
         if (gate.useConfidenceBound && m.ci) {
             const least = m.ci[0];
-            if (!exceeds(least, limit))
-                return null;
-            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+            return exceeds(least, limit) ? { ...base, ...figures, how: 'bound', measured: least } : null;
         }
         if (!exceeds(m.change, limit))
             return null;
-        const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
-        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
+        return { ...base, ...figures, how: 'rise', measured: m.change, unbounded: gate.useConfidenceBound };
     };
-}
-/**
- * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
- * unseen (all of them: the limit with them), so it fails, saying what to look at.
- */
-function unreported(key, limit, what, lost) {
-    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
-    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
-    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
-}
-/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
-const RISES_NAMED = 3;
-/**
- * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
- * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
- */
-function gate_largestRises(m, kind) {
-    const keys = m.rose.slice(0, RISES_NAMED);
-    if (!keys.length)
-        return { sentence: '', keys };
-    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
-    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
-    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
 }
 const costIncrease = increaseCheck('maxCostIncrease');
 const tokensIncrease = increaseCheck('maxTokensIncrease');
 const latencyIncrease = increaseCheck('maxLatencyIncrease');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
-/**
- * A limit on how many cases one of the comparison's lists may hold
- * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
- * sentence: what happened, the limit (after `aside`, when given), the cases.
- */
-function countCheck(key, list, what, aside) {
+const missingBaseline = (_c, gate) => (gate.failOnMissingBaseline ? { check: 'failOnMissingBaseline', limit: null, measured: null, keys: [] } : null);
+/** A limit on how many cases one of the comparison's lists may hold; an unset limit is no limit. */
+function countCheck(check, list) {
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        const note = aside ? `${aside}; ` : '';
-        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+        return { check, limit, measured: keys.length, keys };
     };
 }
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
-const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
-const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
+const regressions = countCheck('maxRegressions', 'regressed');
+const removed = countCheck('maxRemoved', 'removed');
+const changed = countCheck('maxChanged', 'changed');
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
 const comparable = (c, gate) => {
     const coverage = c.coverage;
@@ -35053,8 +34881,7 @@ const comparable = (c, gate) => {
     const share = coverage.compared / coverage.baseline;
     if (!exceeds(gate.minComparable, share))
         return null;
-    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
-        `the others are removed or changed, so the baseline says little about this run`);
+    return { check: 'minComparable', limit: gate.minComparable, measured: share, keys: [], compared: coverage.compared, baseline: coverage.baseline };
 };
 /**
  * The drop of the pass rate on the common cases, flaky flips not counted: a
@@ -35067,64 +34894,62 @@ const passRateDrop = (c, gate) => {
     const common = c.common;
     if (limit === undefined || !common)
         return null;
-    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
-    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
     const flaky = new Set(c.flaky);
-    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
-    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
-    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
+    const figures = {
+        check: 'maxPassRateDrop',
+        limit,
+        keys: common.newlyFailing.filter((key) => !flaky.has(key)),
+        cases: common.total,
+        baselineRate: common.baselinePassRate,
+        currentRate: common.gatedCurrentPassRate,
+        flakyFlips: common.flakyFlips
+    };
     if (gate.useConfidenceBound) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
-        if (least === null || !exceeds(least, limit))
-            return null;
-        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
     if (limit === undefined || !common || common.meanScoreDelta === null)
         return null;
-    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    const where = 'on the cases scored in both runs with the same fingerprint';
-    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    const figures = {
+        check: 'maxMeanScoreDrop',
+        limit,
+        keys: common.scoredLower,
+        baselineScore: common.baselineMeanScore,
+        currentScore: common.currentMeanScore
+    };
     // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
     if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
         const least = -c.meanScoreDeltaCI[1];
-        if (!exceeds(least, limit))
-            return null;
-        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.meanScoreDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
     if (!exceeds(gate.minPassRate, rate))
         return null;
-    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
+    const notGraded = new Set(c.notGraded);
+    const failing = current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
     const flaky = new Set(c.flaky);
-    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
-    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-        : '';
-    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
-        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
-        flakyNote);
+    return {
+        check: 'minPassRate',
+        limit: gate.minPassRate,
+        measured: rate,
+        keys: failing,
+        passed: c.current.passed,
+        total: c.current.total,
+        // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+        flakyFailing: failing.filter((key) => flaky.has(key)).length
+    };
 };
 const minMeanScore = (c, gate, current) => {
     const floor = gate.minMeanScore;
@@ -35132,16 +34957,15 @@ const minMeanScore = (c, gate, current) => {
     if (floor === 0)
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
-    if (score === null) {
-        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
-    }
+    if (score === null)
+        return { check: 'minMeanScore', limit: floor, measured: null, keys: [] };
     if (!exceeds(floor, score))
         return null;
     const below = current.cases
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+    return { check: 'minMeanScore', limit: floor, measured: score, keys: below };
 };
 
 ;// CONCATENATED MODULE: ./src/compare/history.ts
@@ -35205,6 +35029,106 @@ function carryTrend(baseline) {
     return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
 }
 
+;// CONCATENATED MODULE: ./src/compare/shared-failure.ts
+/**
+ * An error's headline with what differs from case to case blanked out
+ * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
+ * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
+ */
+function errorShape(message) {
+    return (errorHeadline(message)
+        .slice(0, 500)
+        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
+        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
+        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
+        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
+        .replace(/\d+(?:\.\d+)?/g, '<n>')
+        .replace(/\s+/g, ' ')
+        .trim());
+}
+/** An error's first line. */
+function errorHeadline(message) {
+    return message.split('\n', 1)[0].trim();
+}
+/**
+ * The error most of `total` attempts failed with, when they failed more than
+ * half the time (at least twice): the count of all failures, and the first
+ * line of the error most of them share. Null otherwise.
+ */
+function sharedFailure(errors, total) {
+    const groups = new Map();
+    let failed = 0;
+    for (const error of errors) {
+        failed++;
+        const shape = errorShape(error);
+        const group = groups.get(shape);
+        if (group)
+            group.failed++;
+        else
+            groups.set(shape, { failed: 1, message: errorHeadline(error) });
+    }
+    if (failed < 2 || failed * 2 <= total)
+        return null;
+    let common = null;
+    for (const group of groups.values())
+        if (!common || group.failed > common.failed)
+            common = group;
+    return { failed, total, message: common.message };
+}
+/** The target's failure when it failed on most cases (more than half, at least two). */
+function sharedTargetError(record) {
+    const errors = record.cases.flatMap((c) => (c.error === null || c.error === '' ? [] : [c.error]));
+    return sharedFailure(errors, record.cases.length);
+}
+
+;// CONCATENATED MODULE: ./src/compare/judged.ts
+
+/** The assertion results of each trial of a case (one trial: the case's own). */
+function trialsOf(c) {
+    return c.trials && c.trials.length > 0 ? c.trials : [c];
+}
+/** A trial that failed only because the judge could not give verdicts: no target error, every failed check a failed verdict. */
+function failedOnlyByJudge(trial) {
+    if (trial.passed || trial.error !== null)
+        return false;
+    const failed = trial.assertions.filter((a) => !a.passed);
+    return failed.length > 0 && failed.every((a) => a.judge?.error !== undefined);
+}
+/**
+ * A failing case some of whose failed trials failed only for want of a
+ * verdict: had the judge answered, it might have passed. A case that passed,
+ * or that fails some other check anyway, is graded.
+ */
+function isNotGraded(c) {
+    return !c.passed && trialsOf(c).some(failedOnlyByJudge);
+}
+/** The keys of a run's cases that are not graded, in dataset order. */
+function notGradedKeys(run) {
+    return run.cases.filter(isNotGraded).map((c) => c.id);
+}
+/**
+ * The judge's failure when it failed on most of its verdicts (more than half,
+ * at least two), with the error most of them share; null otherwise. Reused
+ * verdicts count as given.
+ */
+function judgeOutage(run) {
+    let total = 0;
+    const errors = [];
+    for (const c of run.cases) {
+        for (const trial of trialsOf(c)) {
+            for (const a of trial.assertions) {
+                if (!a.judge)
+                    continue;
+                total++;
+                if (a.judge.error !== undefined)
+                    errors.push(a.judge.error);
+            }
+        }
+    }
+    return sharedFailure(errors, total);
+}
+
 ;// CONCATENATED MODULE: ./src/compare/selection.ts
 /**
  * Which cases a run set out to run: a `--filter` and a shard slice. Shared by
@@ -35237,6 +35161,7 @@ function isSelected(c, selection) {
 
 
 
+
 /**
  * p-values summed from log-factorials carry a relative error near 1e-15; a p
  * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
@@ -35255,11 +35180,19 @@ function compareCases(baseline, current, alpha) {
     const added = [];
     const flakyCases = [];
     const pairs = [];
+    const notGraded = [];
     let unchanged = 0;
     for (const c of current.cases) {
         const b = baselineCases.get(c.id);
         if (!b) {
             added.push(c.id);
+            if (isNotGraded(c))
+                notGraded.push(c.id);
+            continue;
+        }
+        // a verdict the judge could not give, on either side, says nothing about the target: not compared
+        if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
+            notGraded.push(c.id);
             continue;
         }
         const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
@@ -35296,6 +35229,7 @@ function compareCases(baseline, current, alpha) {
         metrics: comparedMetrics(pairs),
         ...(unreported.length ? { unreported } : {}),
         ...lists,
+        notGraded,
         notTestable,
         flakyCases,
         added,
@@ -35320,6 +35254,7 @@ function noBaseline(current) {
         regressed: [],
         fixed: [],
         flaky: [],
+        notGraded: current.cases.filter(isNotGraded).map((c) => c.id),
         notTestable: [],
         flakyCases: [],
         added: [],
@@ -35386,17 +35321,19 @@ function rerunCounts(c) {
         return null;
     return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
 }
+/** A run's figures over its graded cases: a case the judge could not grade is left out of them. */
 function runFigures(run) {
-    const passed = run.cases.filter((c) => c.passed).length;
+    const graded = run.cases.filter((c) => !isNotGraded(c));
+    const passed = graded.filter((c) => c.passed).length;
     return {
         name: run.name,
         createdAt: run.createdAt,
         sha: run.git.sha,
         complete: run.complete !== false,
-        total: run.cases.length,
+        total: graded.length,
         passed,
-        passRate: run.cases.length ? passed / run.cases.length : 0,
-        meanScore: meanScore(run.cases)
+        passRate: graded.length ? passed / graded.length : 0,
+        meanScore: meanScore(graded)
     };
 }
 function passRate(cases) {
@@ -35470,9 +35407,11 @@ function pairedCounts(pairs, flaky = new Set()) {
 /** Per-tag figures for every tag of the current run, alphabetically. */
 function tagFigures(baseline, current, regressed) {
     const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort();
+    const graded = (run) => run?.cases.filter((c) => !isNotGraded(c)) ?? [];
+    const [currentCases, baselineCases] = [graded(current), graded(baseline)];
     return tags.map((tag) => {
-        const tagged = current.cases.filter((c) => c.tags.includes(tag));
-        const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? [];
+        const tagged = currentCases.filter((c) => c.tags.includes(tag));
+        const baselineTagged = baselineCases.filter((c) => c.tags.includes(tag));
         return {
             tag,
             baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
@@ -36281,7 +36220,7 @@ function flippedKeys(results, baseline) {
     });
 }
 /** The trials of a result: its recorded ones, or the single trial a result of one trial stands for. */
-function trialsOf(c) {
+function rerun_trialsOf(c) {
     if (c.trials?.length)
         return c.trials;
     const trial = { passed: c.passed, output: c.output, error: c.error, score: c.score, durationMs: c.durationMs, assertions: c.assertions };
@@ -36299,8 +36238,8 @@ function trialsOf(c) {
 }
 /** A result with extra trials appended and its verdict taken again over all of them. */
 function mergeReruns(c, first, extra, repeatPassThreshold) {
-    const added = trialsOf(extra);
-    const merged = aggregateCase(c, [...trialsOf(first), ...added], repeatPassThreshold);
+    const added = rerun_trialsOf(extra);
+    const merged = aggregateCase(c, [...rerun_trialsOf(first), ...added], repeatPassThreshold);
     return { ...merged, reruns: (first.reruns ?? 0) + added.length };
 }
 /**
@@ -37882,9 +37821,13 @@ function localGit(cwd) {
 function gitFromEnv(env) {
     return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
 }
-/** The runner's word when there is one, else the repository at `cwd` (the CLI run on a laptop). */
+/**
+ * The runner's word when there is one, else the repository at `cwd` (the CLI
+ * run on a laptop); a CLI step inside a workflow records its run id either way.
+ */
 function gitInfo(env, cwd) {
-    return env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId };
 }
 
 ;// CONCATENATED MODULE: ./src/engine.ts
@@ -38018,6 +37961,129 @@ async function evaluate(loaded, options = {}) {
 
 
 
+
+;// CONCATENATED MODULE: ./src/report/format.ts
+/**
+ * How figures read in gate sentences and reports — the comment, the job
+ * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
+ * "$0.0042" the same way. The one place numbers, lists and durations become text.
+ */
+/** How many case keys a sentence names before "and N more". */
+const KEYS_IN_SENTENCE = 10;
+/** A count with thousands separators: 60,000. */
+function format_formatCount(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** A rate as a percentage: 0.84 → "84.0%". */
+function format_formatPercent(rate) {
+    return `${(rate * 100).toFixed(1)}%`;
+}
+/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
+function formatPoints(delta) {
+    return (Math.abs(delta) * 100).toFixed(1);
+}
+/** A judge score (or a difference of scores) unsigned, to three decimals. */
+function format_formatScore(score) {
+    return Math.abs(score).toFixed(3);
+}
+/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
+const MINUS = '\u2212';
+/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
+function signed(value, digits) {
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return text;
+    return `${value < 0 ? MINUS : '+'}${text}`;
+}
+/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
+function signedPoints(delta) {
+    return `${signed(delta * 100, 1)} pts`;
+}
+/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
+function signedPercent(x) {
+    return `${signed(x * 100, 1)}%`;
+}
+/** "1 case" / "2 cases". */
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+/** "a, b and c", "a and b", "a". */
+function formatList(items) {
+    if (items.length <= 1)
+        return items.join('');
+    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
+    const shown = keys.slice(0, limit).join(', ');
+    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
+}
+/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
+function formatUsd(usd) {
+    if (usd >= 1)
+        return `$${usd.toFixed(2)}`;
+    if (usd >= 0.0001 || usd <= 0)
+        return `$${usd.toFixed(4)}`;
+    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
+}
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+function formatMetric(kind, value) {
+    if (kind === 'cost')
+        return formatUsd(value);
+    if (kind === 'tokens')
+        return format_plural(Math.round(value), 'token');
+    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
+}
+/**
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
+ */
+function formatMs(ms) {
+    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
+}
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+function formatDuration(ms) {
+    if (Math.round(ms) < 1_000)
+        return formatMs(ms);
+    const seconds = ms / 1_000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const whole = Math.round(seconds);
+    const h = Math.floor(whole / 3_600);
+    const m = Math.floor((whole % 3_600) / 60);
+    const s = whole % 60;
+    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
+}
+/** How much older the baseline is than the current run, from the records alone (no clock). */
+function relativeAge(baselineCreatedAt, currentCreatedAt) {
+    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
+    if (!Number.isFinite(ms))
+        return null;
+    const span = formatSpan(Math.abs(ms));
+    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
+}
+function formatSpan(ms) {
+    const minutes = Math.floor(ms / 60_000);
+    if (minutes < 1)
+        return 'less than a minute';
+    if (minutes < 60)
+        return format_plural(minutes, 'minute');
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48)
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
+}
+/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
+function formatTime(iso) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
+}
+/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
+function formatValue(value) {
+    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+}
+
 ;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Untrusted text (model output, judge reasons, error messages, dataset strings)
@@ -38111,6 +38177,370 @@ function fencedBlock(text, maxChars = 1_000) {
     return `${fence}\n${shown}\n${fence}${note}`;
 }
 
+;// CONCATENATED MODULE: ./src/compare/conclude.ts
+
+
+/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
+function unableToTell(comparison, record, context, notices) {
+    const reasons = [];
+    const status = context.baselineStatus;
+    // a baseline that exists but cannot be used is not "no baseline"
+    if (status === 'error' || status === 'incompatible') {
+        const detail = context.baselineProblem ?? 'the baseline could not be used';
+        const reason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail };
+        if (context.onBaselineError === 'warn')
+            notices.push({ code: 'baseline-ignored', reason });
+        else
+            reasons.push(reason);
+    }
+    const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete');
+    if (incomplete) {
+        // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
+        if (incomplete.check === 'incomplete')
+            reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget });
+    }
+    // one broken target (or judge) is one problem, not N regressions
+    const target = sharedTargetError(record);
+    if (target)
+        reasons.push({ code: 'target-failed', shared: target });
+    const judge = judgeOutage(record);
+    if (judge)
+        reasons.push({ code: 'judge-failed', shared: judge });
+    reasons.push(...(context.problems ?? []));
+    return reasons;
+}
+function conclude_conclude(comparison, record, context) {
+    const { gate } = comparison;
+    const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
+    const cannotTell = unableToTell(comparison, record, context, notices);
+    const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const failing = cannotTell.length > 0 || limits.length > 0;
+    const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
+    const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
+    const advisory = (status === 'fail' || status === 'could-not-tell') && context.failOnRegression === false;
+    const budget = record.budget;
+    if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
+        notices.push({
+            code: 'budget-uncounted',
+            maxCostUsd: budget.maxCostUsd,
+            spentUsd: budget.spentUsd,
+            trials: budget.uncountedTrials ?? 0,
+            judgeTokens: budget.uncountedJudgeTokens ?? 0
+        });
+    for (const limit of gate.unchecked ?? [])
+        notices.push({ code: 'unchecked', limit });
+    if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed'))
+        notices.push({ code: 'not-graded', keys: comparison.notGraded });
+    return {
+        status,
+        // what could not be told comes first: it is why the limits below cannot be trusted either
+        reasons: [...cannotTell, ...limits],
+        exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
+        advisory,
+        acceptedBy,
+        notices: dedupe(notices),
+        gate,
+        baselineStatus: context.baselineStatus,
+        configChanges: context.configChanges ?? []
+    };
+}
+function dedupe(notices) {
+    const seen = new Set();
+    return notices.filter((n) => {
+        const key = JSON.stringify(n);
+        if (seen.has(key))
+            return false;
+        seen.add(key);
+        return true;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/report/words.ts
+
+/** How each relative metric limit names its figure. */
+const METRIC_WORDS = {
+    maxCostIncrease: {
+        label: 'total cost',
+        what: 'a cost',
+        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+    },
+    maxTokensIncrease: {
+        label: 'total tokens',
+        what: 'a token count',
+        why: 'the target reports no usage, or the baseline was made before it did'
+    },
+    maxLatencyIncrease: {
+        label: 'p95 latency',
+        what: 'a latency',
+        why: 'the baseline was made by an evalgate that did not record latency'
+    }
+};
+/** "; largest rises: greeting (+$0.0004), … of 7 cases that rose". */
+function risesText(kind, rises) {
+    if (!rises || !rises.keys.length)
+        return '';
+    const named = rises.keys.map((key, i) => `${key} (+${formatMetric(kind, rises.by[i])})`);
+    const of = rises.total > rises.keys.length ? `, of ${format_formatCount(rises.total)} cases that rose` : '';
+    return `; largest ${rises.keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`;
+}
+/** Unreported cases named before "and N more", as for rises. */
+const UNREPORTED_NAMED = 3;
+/** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
+function words_failureSentence(f) {
+    switch (f.check) {
+        case 'maxRegressions':
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxRemoved':
+            return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxChanged':
+            return `${format_plural(f.measured, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'minComparable':
+            return (`only ${f.compared} of ${format_plural(f.baseline, 'baseline case')} could be compared (${format_formatPercent(f.measured)}; limit: minComparable ${format_formatPercent(f.limit)}): ` +
+                `the others are removed or changed, so the baseline says little about this run`);
+        case 'maxPassRateDrop': {
+            const rates = `${format_formatPercent(f.baselineRate)} → ${format_formatPercent(f.currentRate)}`;
+            const flakyAside = f.flakyFlips ? `, ${format_plural(f.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+            const where = `on the ${format_plural(f.cases, 'case')} in both runs with the same fingerprint${flakyAside}`;
+            const cases = f.keys.length ? `; passed before, fail now: ${formatKeys(f.keys)}` : '';
+            const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
+            return f.bound
+                ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
+        }
+        case 'maxMeanScoreDrop': {
+            const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
+            const cases = f.keys.length ? `; scored lower: ${formatKeys(f.keys)}` : '';
+            const where = 'on the cases scored in both runs with the same fingerprint';
+            const limit = `maxMeanScoreDrop ${format_formatScore(f.limit)}`;
+            return f.bound
+                ? `mean judge score dropped by at least ${format_formatScore(f.measured)} ${where}, ${scores} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `mean judge score dropped ${format_formatScore(f.measured)} ${where}, ${scores} (limit: ${limit})${cases}`;
+        }
+        case 'maxCostIncrease':
+        case 'maxTokensIncrease':
+        case 'maxLatencyIncrease': {
+            const { label, what } = METRIC_WORDS[f.check];
+            const limit = `${f.check} ${format_formatPercent(f.limit)}`;
+            if (f.how === 'unreported') {
+                const has = f.cases === 1 ? 'has' : 'have';
+                const where = `${format_plural(f.cases, 'compared case')} had ${what} in the baseline and ${has} none in this run (${formatKeys(f.keys, UNREPORTED_NAMED, f.cases)})`;
+                const hint = f.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+                return `${limit} cannot be checked: ${where}; ${hint}`;
+            }
+            const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)];
+            const where = `on the ${format_plural(f.cases, 'case')} compared`;
+            const cases = risesText(f.metric, f.rises);
+            if (f.how === 'fromZero')
+                return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`;
+            if (f.how === 'bound')
+                return `${label} rose by at least ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`;
+            const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
+            return `${label} rose ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (limit: ${limit}${unbounded})${cases}`;
+        }
+        case 'minPassRate': {
+            const flakyNote = f.flakyFailing
+                ? `; ${f.flakyFailing} of the failing cases ${f.flakyFailing === 1 ? 'is' : 'are'} flaky and count${f.flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+                : '';
+            return (`pass rate ${format_formatPercent(f.measured)} is below minPassRate ${format_formatPercent(f.limit)} (${f.passed} of ${format_plural(f.total, 'case')} passed)` +
+                (f.keys.length ? `; failing: ${formatKeys(f.keys)}` : '') +
+                flakyNote);
+        }
+        case 'minMeanScore':
+            if (f.measured === null)
+                return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
+            return `mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` + (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : '');
+        case 'failOnMissingBaseline':
+            return 'no baseline run to compare against (failOnMissingBaseline is true)';
+        case 'incomplete':
+            return incompleteSentence(f.measured, f.limit, f.budget);
+    }
+}
+function incompleteSentence(finished, planned, budget) {
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    return budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+}
+/** A reason of the verdict as a sentence. */
+function reasonMessage(r) {
+    switch (r.code) {
+        case 'gate':
+            return words_failureSentence(r.failure);
+        case 'baseline-error':
+            return `the baseline exists but could not be read, so regressions cannot be ruled out: ${r.detail}`;
+        case 'baseline-incompatible':
+            return `the baseline cannot be compared with this run: ${r.detail}`;
+        case 'incomplete':
+            return incompleteSentence(r.finished, r.planned, r.budget);
+        case 'target-failed':
+            return `the target failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'case')}: ${r.shared.message}`;
+        case 'judge-failed':
+            return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
+        case 'upload-failed':
+            return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'problem':
+            return r.text;
+    }
+}
+/** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
+function reasonCode(r) {
+    return r.code === 'gate' ? r.failure.check : r.code;
+}
+function uncheckedSentence(u) {
+    const { what, why } = METRIC_WORDS[u.check];
+    return `${u.check} ${format_formatPercent(u.limit)} was not checked: no compared case has ${what} in both runs (${why})`;
+}
+/** Ids a notice names before "and N more". */
+const NOTICE_KEYS = 10;
+/** A notice as a sentence. */
+function noticeText(n) {
+    switch (n.code) {
+        case 'text':
+            return n.text;
+        case 'baseline-ignored':
+            return `${reasonMessage(n.reason)} (on-baseline-error: warn: only the absolute floors are gated)`;
+        case 'unchecked':
+            return uncheckedSentence(n.limit);
+        case 'budget-uncounted': {
+            const parts = [];
+            if (n.trials)
+                parts.push(`${format_plural(n.trials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
+            if (n.judgeTokens)
+                parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
+            return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
+        }
+        case 'not-graded':
+            return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
+    }
+}
+/** The verdict in a few words: what the check's colour means. */
+function statusWords(v) {
+    const words = {
+        pass: 'gate passed',
+        fail: 'gate failed',
+        accepted: `gate failed, accepted by the label "${v.acceptedBy ?? ''}"`,
+        'could-not-tell': 'evalgate could not tell'
+    };
+    return words[v.status];
+}
+/** Advisory mode's word, after the status: the check was left green on purpose. */
+const ADVISORY = 'the check was left green on purpose (fail-on-regression: false)';
+/** The floors a run without a baseline was held to, or that none is set. */
+function floorsText(gate) {
+    if (!gate)
+        return 'no baseline yet: nothing compared';
+    const floors = [];
+    if (gate.minPassRate > 0)
+        floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
+    if (gate.minMeanScore > 0)
+        floors.push(`minMeanScore ${format_formatScore(gate.minMeanScore)}`);
+    return `no baseline yet: nothing compared; ${floors.length ? `floors checked: ${formatList(floors)}` : 'no floor set (gate.minPassRate, gate.minMeanScore)'}`;
+}
+/**
+ * The one-line verdict, as the log, the CLI and the comment's bold line
+ * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
+ * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
+ */
+function headline(v, c, gate) {
+    const words = statusWords(v);
+    const first = v.reasons[0];
+    const advisory = v.advisory ? ` (${ADVISORY})` : '';
+    if (v.status === 'pass') {
+        const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+        return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
+    }
+    return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/model.ts
+/**
+ * The report model: built once, after the verdict is final, from the
+ * comparison, the verdict and the run's context. The comment, the job
+ * summary, the HTML report, annotations, the action's outputs, `--json`, the
+ * CLI's lines and JUnit all read it, so none of them can say another verdict.
+ * Pure.
+ */
+
+
+
+/** The model of a report. Without a verdict, the comparison's own is concluded (library and test use). */
+function buildReport(input) {
+    const { comparison: c, baseline, current } = input;
+    const verdict = input.verdict ?? conclude_conclude(c, current, { baselineStatus: baseline ? 'found' : 'none' });
+    const reasons = verdict.reasons.map((r) => ({
+        code: reasonCode(r),
+        message: reasonMessage(r),
+        keys: r.code === 'gate' ? r.failure.keys : []
+    }));
+    const notices = verdict.notices.map(noticeText);
+    // the lookup's notice says why there is no baseline; the generic one only when none does
+    if (!c.baseline && verdict.baselineStatus === 'none' && !notices.some((n) => /no baseline/i.test(n)))
+        notices.push('no baseline: comparison skipped, only absolute floors checked');
+    if (c.baseline && !c.baseline.complete)
+        notices.push('the baseline run is incomplete: cases it lacks count as added');
+    if (verdict.advisory)
+        notices.unshift(`${statusWords(verdict)}, but ${ADVISORY}: pull requests are not blocked while it is`);
+    return {
+        title: input.title ?? `evalgate · ${current.name}`,
+        comparison: c,
+        baseline,
+        current,
+        verdict,
+        links: input.links ?? {},
+        gateConfig: input.gate ?? schema/* gateSchema */.Tp.parse({}),
+        status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
+        headline: headline(verdict, c, input.gate ?? null),
+        reasons,
+        notices: [...new Set(notices)],
+        alert: alertKind(verdict, c),
+        gate: verdict.status === 'pass' ? 'pass' : verdict.status === 'accepted' ? 'accepted' : 'fail',
+        annotationLevel: verdict.exitCode === 1 ? 'error' : 'warning'
+    };
+}
+/**
+ * CAUTION whenever the check fails; WARNING when a failing verdict passes it
+ * (accepted by label, advisory) or a passing run has a caveat (a baseline
+ * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * for a clean pass.
+ */
+function alertKind(v, c) {
+    if (v.exitCode === 1)
+        return 'CAUTION';
+    if (v.status !== 'pass')
+        return 'WARNING';
+    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+        return 'WARNING';
+    return c.baseline ? 'TIP' : 'NOTE';
+}
+/** The gate's failures as sentences (`--json` gate.failures). */
+function gateFailures(model) {
+    return model.verdict.gate.checks.map(failureSentence);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
+/**
+ * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * mean score over the run, beside the baseline's when it has the metric. Pure.
+ */
+
+
+/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
+function namedScoresTable(baseline, current, table) {
+    const now = current.summary.namedScores;
+    if (!now || Object.keys(now).length === 0)
+        return [];
+    const before = baseline?.summary.namedScores;
+    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
+    const rows = Object.entries(now).map(([name, m]) => {
+        const metric = escape_escapeInline(name, 100);
+        if (!before)
+            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
+        const was = before[name];
+        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
+    });
+    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
+}
+
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
  * The agent parts of the report (SPEC §10), pure and shared by the comment,
@@ -38123,15 +38553,23 @@ function fencedBlock(text, maxChars = 1_000) {
 /** Steps of a trajectory shown; the record has them all. */
 const STEPS_SHOWN = 20;
 const ARGS_CHARS = 80;
+/**
+ * The figures-table rows and the limit that gates each. Latency is shown only
+ * where a limit gates it: on a deterministic agent it moves with the machine's
+ * load, and an ungated "+46%" reads as a finding.
+ */
 const ROWS = [
-    { key: 'cost', label: 'cost (total)', kind: 'cost' },
-    { key: 'tokens', label: 'tokens (total)', kind: 'tokens' },
-    { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
-    { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
+    { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false },
+    { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false },
+    { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true },
+    { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true }
 ];
-function changeCell(m, key) {
+/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
+function changeCell(m, key, gated) {
     if (m.change === null)
         return roseFromZero(m) ? 'rose from zero' : '—';
+    if (!gated)
+        return signedPercent(m.change);
     const fewest = INTERVAL_MIN_CASES[key];
     if (m.ci)
         return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
@@ -38142,15 +38580,16 @@ function changeCell(m, key) {
  * Rows [label, baseline, current, change] of the figures table for the
  * metrics both runs carry, over the compared cases; none without them.
  */
-function metricRows(c) {
+function metricRows(c, gate) {
     const metrics = c.metrics;
     if (!metrics)
         return [];
-    return ROWS.flatMap(({ key, label, kind }) => {
+    return ROWS.flatMap(({ key, label, kind, limit, gatedOnly }) => {
         const m = metrics[key];
-        if (!m)
+        const gated = gate[limit] !== undefined;
+        if (!m || (gatedOnly && !gated))
             return [];
-        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key)]];
+        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated)]];
     });
 }
 function metrics_stepText(call) {
@@ -38211,44 +38650,186 @@ function trajectoryDiff(before, now) {
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/report/named-scores.ts
-/**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
- * mean score over the run, beside the baseline's when it has the metric. Pure.
- */
+;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
 
 
-/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
-function namedScoresTable(baseline, current, table) {
-    const now = current.summary.namedScores;
-    if (!now || Object.keys(now).length === 0)
-        return [];
-    const before = baseline?.summary.namedScores;
-    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
-    const rows = Object.entries(now).map(([name, m]) => {
-        const metric = escape_escapeInline(name, 100);
-        if (!before)
-            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
-        const was = before[name];
-        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
-    });
-    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap();
+function byKey(cases) {
+    let map = keyed.get(cases);
+    if (!map) {
+        map = new Map();
+        for (const c of cases)
+            map.set(c.id, c);
+        keyed.set(cases, map);
+    }
+    return map;
+}
+function caseLabel(key, c) {
+    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
+}
+function trialsText(c) {
+    if (!c.trials || c.trials.length < 2)
+        return '';
+    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
+    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
+}
+function rateCell(f) {
+    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
+}
+/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
+function table(header, rows, align = 'right') {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
+    return [line(header), alignment, ...rows.map(line)].join('\n');
+}
+function percentOrDash(rate) {
+    return rate === null ? '—' : format_formatPercent(rate);
+}
+function scoreOrDash(score) {
+    return score === null ? '—' : format_formatScore(score);
+}
+function signedScore(delta) {
+    return delta === null ? '—' : signed(delta, 3);
+}
+function confidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
+}
+function scoreConfidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
 }
 
-;// CONCATENATED MODULE: ./src/report/markdown.ts
+;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
 /**
- * The markdown report (SPEC §7): the sticky PR comment, the job summary and
- * `--report` share it. Pure: a comparison, its two records and the verdict in,
- * markdown out, never longer than maxLength.
+ * Fitting the comment into its room (GitHub refuses bodies over 65,536
+ * characters): the report is a list of blocks, essential or optional; a case
+ * table is given room row by row, and every regressed case's id stays,
+ * whatever else competes for the room.
  */
 
 
+const SEPARATOR = '\n\n';
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20;
+/** What can be left out of a long report, most important first: the order in which room is given. */
+const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
+/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
+function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
+    const t = block.table;
+    if (!t)
+        return block.text;
+    const parts = [block.text];
+    const lines = t.rows.slice(0, rows).map((r) => r.text);
+    if (rows > 0)
+        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
+    if (rows > OPEN_ROWS)
+        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
+    if (rows < t.rows.length || t.beyond.length)
+        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
+    return parts.join(SEPARATOR);
+}
+function foldOpening(rows) {
+    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
+}
+const FOLD_CLOSING = `${SEPARATOR}</details>`;
+/**
+ * The report within maxLength. Every essential block stays, and so does every
+ * regressed case's id: a case table's rows are given room first, one by one in
+ * dataset order, and the ids of rows left out are listed below the table. Then
+ * optional blocks get room in order of importance (coverage lists, scored
+ * lower, errors, fixes, flaky, per-tag, then regression details in dataset
+ * order) and are dropped whole when they do not fit, with a line saying what
+ * was left out and where to find it.
+ */
+function fit(body, footer, maxLength, hint) {
+    const all = [...body, ...footer];
+    const full = all.map((b) => renderBlock(b));
+    if (joinedLength(full) <= maxLength)
+        return full.join(SEPARATOR);
+    const essential = all.filter((b) => !b.optional);
+    const tables = essential.filter((b) => b.table);
+    // Room for the longest possible note: the one that says everything optional was dropped.
+    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
+    const reserved = SEPARATOR.length + longestNote.length;
+    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
+    const withoutRows = essential.map((b) => renderBlock(b, 0));
+    let restChars;
+    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
+        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
+        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
+    }
+    const rowsKept = new Map();
+    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
+    for (const block of tables) {
+        const t = block.table;
+        let kept = 0;
+        for (const row of t.rows) {
+            // a row moves its id out of the line below; a cut line gives nothing back
+            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
+            // the first row opens the table, the first folded one the collapsed block and its table
+            const opening = kept === 0
+                ? SEPARATOR.length + t.head.length
+                : kept === OPEN_ROWS
+                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+                    : 0;
+            const extra = opening + 1 + row.text.length - freed;
+            if (length + extra > maxLength)
+                break;
+            length += extra;
+            kept++;
+        }
+        rowsKept.set(block, kept);
+    }
+    const kept = new Set(essential);
+    for (const kind of OPTIONAL) {
+        for (const block of body.filter((b) => b.optional === kind)) {
+            const extra = SEPARATOR.length + block.text.length;
+            if (length + extra <= maxLength) {
+                kept.add(block);
+                length += extra;
+            }
+            else if (kind === 'detail') {
+                break; // regression details stay a prefix, in dataset order
+            }
+        }
+    }
+    const dropped = body.filter((b) => !kept.has(b));
+    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
+    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
+    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
+    return text.length <= maxLength ? text : hardCut(text, maxLength);
+}
+function omissionNote(dropped, maxLength, hint) {
+    const details = dropped.filter((b) => b.optional === 'detail').length;
+    const what = [
+        ...(details ? [format_plural(details, 'regression detail')] : []),
+        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
+        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
+        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
+        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
+        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
+    ];
+    const where = hint ? `; see ${hint}` : '';
+    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
+}
+/** Last resort when even the essential blocks are too long (a tiny maxLength). */
+function hardCut(text, maxLength) {
+    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
+    if (note.length >= maxLength)
+        return truncate(text, maxLength).text;
+    return truncate(text, maxLength - note.length).text + note;
+}
+function joinedLength(texts) {
+    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cases.ts
 
 
-/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
-const DEFAULT_MAX_LENGTH = 60_000;
-/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
-const DEFAULT_DETAILS = 10;
+
+
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -38256,259 +38837,14 @@ const REASON_CHARS = 500;
 const ROW_REASON_CHARS = 120;
 /** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
 const MIN_ROW_CHARS = 30;
-/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
-const OPEN_ROWS = 20;
-const ERRORS_LISTED = 20;
-const FLAKY_LISTED = 20;
-const SCORED_LOWER_LISTED = 20;
-/** Case ids named per list of removed, changed or added cases. */
-const COVERAGE_LISTED = 100;
-/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
-const CI_MIN_CASES = 10;
-/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
-const CI_MAX_WIDTH = 1;
-const SEPARATOR = '\n\n';
-/** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
-function renderReport(input, options = {}) {
-    const { comparison: c, current } = input;
-    const view = verdictView(input);
-    const details = options.details ?? DEFAULT_DETAILS;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    const body = [
-        ...(options.marker ? [{ text: options.marker }] : []),
-        ...verdictAlerts(input, view, options.title ?? `evalgate · ${current.name}`),
-        { text: figuresTable(input) },
-        ...runIdentity(input),
-        ...configChanges(view.configChanges),
-        ...failingCases(input, details, options.fullReportHint, maxLength),
-        ...scoredLower(input),
-        ...fixes(c, current),
-        ...otherOutcomes(c),
-        ...rerunLine(c, current),
-        ...flakyList(c, input.baseline),
-        ...tagsTable(c),
-        ...namedScoresTable(input.baseline, current, table),
-        ...markdown_errors(current),
-        ...judgeSpread(current)
-    ];
-    const footer = [{ text: runFooter(current) }];
-    return fit(body, footer, maxLength, options.fullReportHint);
-}
-function verdictView(input) {
-    const { comparison: c, verdict: v } = input;
-    if (!v) {
-        return {
-            outcome: c.gate.passed ? 'pass' : 'fail',
-            headline: c.gate.passed ? 'gate passed' : 'gate failed',
-            reasons: c.gate.failures,
-            checks: c.gate.checks,
-            baselineStatus: c.baseline ? 'found' : 'none',
-            notices: input.notices ?? [],
-            configChanges: []
-        };
-    }
-    // an accepted failure passes the check, so its gate failures are not among the reasons; they are shown all the same
-    // (an incomplete run the verdict words itself)
-    const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])];
-    const notices = [...new Set([...v.notices, ...(input.notices ?? [])])];
-    return {
-        outcome: v.outcome,
-        headline: shortHeadline(v, reasons, notices),
-        reasons,
-        checks: v.gate.checks,
-        baselineStatus: v.baselineStatus,
-        notices,
-        configChanges: v.configChanges
-    };
-}
-const OUTCOME_WORDS = {
-    pass: 'gate passed',
-    fail: 'gate failed',
-    accepted: 'gate failed, accepted',
-    error: 'evalgate could not tell'
-};
-/**
- * The headline without what the alert says below it: the first reason (a
- * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
- * that there is no baseline when a notice says so already.
- */
-function shortHeadline(v, reasons, notices) {
-    const repeated = reasons.find((r) => v.headline.endsWith(r));
-    let headline = repeated ? v.headline.slice(0, v.headline.length - repeated.length).replace(/[\s:]+$/, '') : v.headline;
-    if (notices.some((n) => /no baseline/i.test(n)) || v.baselineStatus === 'none')
-        headline = headline.replace(/\s*\([^()]*no baseline[^()]*\)$/i, '');
-    return headline || OUTCOME_WORDS[v.outcome];
-}
-/**
- * The verdict as a GitHub alert: CAUTION when the check fails, WARNING when a
- * failure was accepted by label, the run is incomplete or the baseline is in
- * doubt, NOTE without a baseline, TIP for a clean pass. Notices follow in an
- * alert of their own kind, or inside the verdict's when the kinds agree.
- */
-function verdictAlerts(input, view, title) {
-    const { comparison: c, current } = input;
-    const baselineTrouble = view.baselineStatus === 'error' || view.baselineStatus === 'incompatible' || (c.baseline !== null && !c.baseline.complete);
-    const onlyIncomplete = current.complete === false && view.checks.every((k) => k.check === 'incomplete') && view.reasons.length <= 1;
-    const kind = view.outcome === 'error' || (view.outcome === 'fail' && !onlyIncomplete)
-        ? 'CAUTION'
-        : view.outcome !== 'pass' || baselineTrouble
-            ? 'WARNING'
-            : !c.baseline
-                ? 'NOTE'
-                : 'TIP';
-    const notices = view.notices.map((n) => escape_escapeInline(n, 1_000));
-    if (c.baseline && !c.baseline.complete)
-        notices.push('the baseline run is incomplete: cases it lacks count as added');
-    // the lookup's own notice says why there is no baseline; the generic one only when none does
-    if (!c.baseline && !view.notices.some((n) => /no baseline/i.test(n))) {
-        notices.push('no baseline: comparison skipped, only absolute floors checked');
-    }
-    const noticeKind = baselineTrouble ? 'WARNING' : 'NOTE';
-    const lines = [`**${escape_escapeInline(title, 200)}: ${escape_escapeInline(view.headline, 1_000)}**`];
-    const reasons = reasonLines(view);
-    if (reasons.length)
-        lines.push('', ...reasons);
-    const merged = noticeKind === kind;
-    if (merged && notices.length)
-        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
-    const blocks = [{ text: markdown_alert(kind, lines) }];
-    if (!merged && notices.length)
-        blocks.push({ text: markdown_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
-    return blocks;
-}
-function markdown_alert(kind, lines) {
-    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
-}
-/** One bullet per reason; cases a bullet above already named are not named again. */
-function reasonLines(view) {
-    const named = new Set();
-    return [...new Set(view.reasons)].map((reason) => {
-        const check = view.checks.find((k) => k.sentence === reason);
-        const text = check ? withoutNamedKeys(check, named) : reason;
-        for (const key of check?.keys ?? [])
-            named.add(key);
-        return `- ${escape_escapeInline(text, 2_000)}`;
-    });
-}
-/**
- * The failure's sentence, its closing list of cases shortened to those not
- * named before: "…: q and the case above", "…: the 2 cases above".
- */
-function withoutNamedKeys(f, named) {
-    const list = formatKeys(f.keys);
-    const repeated = f.keys.filter((k) => named.has(k)).length;
-    if (!repeated || !f.sentence.endsWith(list))
-        return f.sentence;
-    const fresh = f.keys.filter((k) => !named.has(k));
-    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
-    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
-    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
-    return f.sentence.slice(0, f.sentence.length - list.length) + rest;
-}
-function figuresTable(input) {
-    const c = input.comparison;
-    const current = c.current;
-    if (!c.baseline) {
-        const rows = [['pass rate', rateCell(current)]];
-        if (current.meanScore !== null)
-            rows.push(['mean score', format_formatScore(current.meanScore)]);
-        return table(['', 'current'], rows);
-    }
-    const baseline = c.baseline;
-    const common = c.common;
-    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
-    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
-    const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
-    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
-    if (common && !sameCases) {
-        rows.push([
-            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
-            format_formatPercent(common.baselinePassRate),
-            format_formatPercent(common.currentPassRate),
-            signedPoints(common.passRateDelta) + ci
-        ]);
-    }
-    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
-    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
-    const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
-    if (baseline.meanScore !== null || current.meanScore !== null) {
-        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
-    }
-    if (common && !sameScores && common.meanScoreDelta !== null) {
-        rows.push([
-            'mean score, cases scored in both runs',
-            scoreOrDash(common.baselineMeanScore),
-            scoreOrDash(common.currentMeanScore),
-            signedScore(common.meanScoreDelta) + scoreCI
-        ]);
-    }
-    rows.push(...metricRows(c));
-    return table(['', 'baseline', 'current', 'change'], rows);
-}
-/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
-function telling(ci, n) {
-    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
-}
-/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
-function scoredInBoth(input) {
-    // most runs have no judge: no score to look up, no map of 100,000 cases to make
-    if (!input.baseline || !input.current.cases.some((k) => k.score !== null))
-        return 0;
-    const before = byKey(input.baseline.cases);
-    return input.current.cases.filter((k) => {
-        const b = before.get(k.id);
-        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
-    }).length;
-}
-/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
-function runIdentity(input) {
-    const { baseline, current } = input;
-    const links = input.links ?? {};
-    const sentences = [];
-    if (baseline) {
-        const { sha, ref } = baseline.git;
-        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
-        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
-        const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
-    }
-    const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
-    if (sha || run)
-        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
-    return sentences.length ? [{ text: sentences.join(' ') }] : [];
-}
-/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
-    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
-        return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
-}
-/** SPEC §9: the trusted settings the pull request changes, which this run did not apply. */
-function configChanges(changes) {
-    if (!changes.length)
-        return [];
-    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
-    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
-    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
-    const rows = changes.map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
-    return [
-        {
-            text: `#### Config changes (apply after merge)\n\n` +
-                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
-                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left')
-        }
-    ];
-}
 /**
  * The regressed cases (without a baseline: the failing ones): a table of every
  * one that fits, the ids of the rest below it, then details of the first ones.
  */
-function failingCases(input, limit, hint, maxLength) {
-    const { comparison: c, baseline, current } = input;
-    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id);
+function failingCases(model, limit, hint, maxLength) {
+    const { comparison: c, baseline, current } = model;
+    const notGraded = new Set(c.notGraded);
+    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
     if (!keys.length)
         return [];
     const currentCases = byKey(current.cases);
@@ -38628,9 +38964,145 @@ function assertionReason(a) {
     return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
         `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
 }
+
+;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
+/**
+ * The comment's figures: the table of pass rate, mean score and the agent
+ * metrics (baseline → current, change), which runs were compared, and the
+ * trusted settings the pull request changes.
+ */
+
+
+
+
+/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
+const CI_MIN_CASES = 10;
+/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
+const CI_MAX_WIDTH = 1;
+/** Rows of the config-changes table; the rest are counted (the job summary has them all). */
+const CONFIG_CHANGES_LISTED = 20;
+/**
+ * Baseline → current, and the change. A confidence interval only on a figure
+ * that a limit gates, and only where it says something: an interval on a
+ * figure nothing gates reads as a finding (`--json` keeps them all).
+ */
+function figuresTable(model) {
+    const c = model.comparison;
+    const gate = model.gateConfig;
+    const current = c.current;
+    if (!c.baseline) {
+        const rows = [['pass rate', rateCell(current)]];
+        if (current.meanScore !== null)
+            rows.push(['mean score', format_formatScore(current.meanScore)]);
+        return table(['', 'current'], rows);
+    }
+    const baseline = c.baseline;
+    const common = c.common;
+    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
+    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
+    const ci = gate.maxPassRateDrop !== undefined && telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
+    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
+    if (common && !sameCases) {
+        rows.push([
+            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
+            format_formatPercent(common.baselinePassRate),
+            format_formatPercent(common.currentPassRate),
+            signedPoints(common.passRateDelta) + ci
+        ]);
+    }
+    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
+    const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
+    if (baseline.meanScore !== null || current.meanScore !== null) {
+        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
+    }
+    if (common && !sameScores && common.meanScoreDelta !== null) {
+        rows.push([
+            'mean score, cases scored in both runs',
+            scoreOrDash(common.baselineMeanScore),
+            scoreOrDash(common.currentMeanScore),
+            signedScore(common.meanScoreDelta) + scoreCI
+        ]);
+    }
+    rows.push(...metricRows(c, gate));
+    return table(['', 'baseline', 'current', 'change'], rows);
+}
+/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
+function telling(ci, n) {
+    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
+}
+/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
+function scoredInBoth(model) {
+    // most runs have no judge: no score to look up, no map of 100,000 cases to make
+    if (!model.baseline || !model.current.cases.some((k) => k.score !== null))
+        return 0;
+    const before = byKey(model.baseline.cases);
+    return model.current.cases.filter((k) => {
+        const b = before.get(k.id);
+        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
+    }).length;
+}
+/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
+function runIdentity(model) {
+    const { baseline, current, links } = model;
+    const sentences = [];
+    if (baseline) {
+        const { sha, ref } = baseline.git;
+        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
+        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
+        const age = relativeAge(baseline.createdAt, current.createdAt);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+    }
+    const { sha } = current.git;
+    const run = runText(current.git.runId, links.currentRun);
+    if (sha || run)
+        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
+    return sentences.length ? [{ text: sentences.join(' ') }] : [];
+}
+/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
+function runText(runId, url) {
+    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
+        return `, [${label}](${url})`;
+    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+}
+/**
+ * The trusted settings the pull request changes, which this run did not
+ * apply. Bounded: a pull request that changes hundreds of keys must not push
+ * the regressed cases out of the comment.
+ */
+function configChanges(model) {
+    const changes = model.verdict.configChanges;
+    if (!changes.length)
+        return [];
+    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
+    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
+    const rows = changes.slice(0, CONFIG_CHANGES_LISTED).map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
+    const more = changes.length > CONFIG_CHANGES_LISTED ? `\n\nand ${format_formatCount(changes.length - CONFIG_CHANGES_LISTED)} more (in the job summary)` : '';
+    return [
+        {
+            text: `#### Config changes (apply after merge)\n\n` +
+                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
+                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left') +
+                more
+        }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/outcomes.ts
+
+
+
+
+const ERRORS_LISTED = 20;
+const FLAKY_LISTED = 20;
+const SCORED_LOWER_LISTED = 20;
+/** Case ids named per list of removed, changed, added or not graded cases. */
+const COVERAGE_LISTED = 100;
 /** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
-function scoredLower(input) {
-    const { comparison: c, baseline, current } = input;
+function scoredLower(model) {
+    const { comparison: c, baseline, current } = model;
     const keys = c.common?.scoredLower ?? [];
     // no index of 100,000 cases for a list that is empty
     if (!keys.length)
@@ -38666,12 +39138,13 @@ function fixes(c, current) {
 /** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
 function otherOutcomes(c) {
     if (!c.baseline)
-        return [];
+        return notGradedOnly(c);
     const counts = [
         `${format_formatCount(c.flaky.length)} flaky`,
         `${format_formatCount(c.added.length)} added`,
         `${format_formatCount(c.removed.length)} removed`,
         `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
+        ...(c.notGraded.length ? [`${format_formatCount(c.notGraded.length)} not graded (the judge failed, not compared)`] : []),
         `${format_formatCount(c.unchanged)} unchanged`
     ];
     const lines = [counts.join(' · ')];
@@ -38681,9 +39154,16 @@ function otherOutcomes(c) {
     const lists = [
         ['Removed', c.removed],
         ['Changed', c.changed],
-        ['Added', c.added]
+        ['Added', c.added],
+        ['Not graded', c.notGraded]
     ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
     return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
+}
+/** Without a baseline, the only other outcome: cases the judge could not grade. */
+function notGradedOnly(c) {
+    if (!c.notGraded.length)
+        return [];
+    return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
 }
 function idList(keys, limit) {
     const shown = keys
@@ -38776,7 +39256,7 @@ function tagsTable(c) {
     });
     return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
 }
-function markdown_errors(current) {
+function outcomes_errors(current) {
     const errored = current.cases.filter((c) => c.error !== null);
     if (!errored.length)
         return [];
@@ -38794,160 +39274,114 @@ function runFooter(current) {
     parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
     return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
 }
-/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
-function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
-    const t = block.table;
-    if (!t)
-        return block.text;
-    const parts = [block.text];
-    const lines = t.rows.slice(0, rows).map((r) => r.text);
-    if (rows > 0)
-        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
-    if (rows > OPEN_ROWS)
-        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
-    if (rows < t.rows.length || t.beyond.length)
-        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
-    return parts.join(SEPARATOR);
-}
-function foldOpening(rows) {
-    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
-}
-const FOLD_CLOSING = `${SEPARATOR}</details>`;
+
+;// CONCATENATED MODULE: ./src/report/markdown/verdict.ts
 /**
- * The report within maxLength. Every essential block stays, and so does every
- * regressed case's id: a case table's rows are given room first, one by one in
- * dataset order, and the ids of rows left out are listed below the table. Then
- * optional blocks get room in order of importance (coverage lists, scored
- * lower, errors, fixes, flaky, per-tag, then regression details in dataset
- * order) and are dropped whole when they do not fit, with a line saying what
- * was left out and where to find it.
+ * The comment's first block: the verdict as a GitHub alert — its title line,
+ * one bullet per reason, the notices — from the report model's words.
  */
-function fit(body, footer, maxLength, hint) {
-    const all = [...body, ...footer];
-    const full = all.map((b) => renderBlock(b));
-    if (joinedLength(full) <= maxLength)
-        return full.join(SEPARATOR);
-    const essential = all.filter((b) => !b.optional);
-    const tables = essential.filter((b) => b.table);
-    // Room for the longest possible note: the one that says everything optional was dropped.
-    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
-    const reserved = SEPARATOR.length + longestNote.length;
-    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
-    const withoutRows = essential.map((b) => renderBlock(b, 0));
-    let restChars;
-    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
-        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
-        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
-    }
-    const rowsKept = new Map();
-    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
-    for (const block of tables) {
-        const t = block.table;
-        let kept = 0;
-        for (const row of t.rows) {
-            // a row moves its id out of the line below; a cut line gives nothing back
-            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
-            // the first row opens the table, the first folded one the collapsed block and its table
-            const opening = kept === 0
-                ? SEPARATOR.length + t.head.length
-                : kept === OPEN_ROWS
-                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
-                    : 0;
-            const extra = opening + 1 + row.text.length - freed;
-            if (length + extra > maxLength)
-                break;
-            length += extra;
-            kept++;
-        }
-        rowsKept.set(block, kept);
-    }
-    const kept = new Set(essential);
-    for (const kind of OPTIONAL) {
-        for (const block of body.filter((b) => b.optional === kind)) {
-            const extra = SEPARATOR.length + block.text.length;
-            if (length + extra <= maxLength) {
-                kept.add(block);
-                length += extra;
-            }
-            else if (kind === 'detail') {
-                break; // regression details stay a prefix, in dataset order
-            }
-        }
-    }
-    const dropped = body.filter((b) => !kept.has(b));
-    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
-    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
-    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
-    return text.length <= maxLength ? text : hardCut(text, maxLength);
+
+
+/** Notices listed in the comment; the rest are counted (the job summary and the log have them all). */
+const NOTICES_LISTED = 20;
+/**
+ * The verdict as the model's alert kind; notices follow in the same alert, or
+ * in a NOTE (WARNING when the baseline is in doubt) of their own when the
+ * verdict's alert is another kind.
+ */
+function verdictAlerts(model) {
+    const notices = model.notices.slice(0, NOTICES_LISTED).map((n) => escape_escapeInline(n, 1_000));
+    if (model.notices.length > NOTICES_LISTED)
+        notices.push(`and ${format_formatCount(model.notices.length - NOTICES_LISTED)} more notices (in the job summary)`);
+    const doubt = model.verdict.notices.some((n) => n.code === 'baseline-ignored') || (model.baseline !== null && !model.comparison.baseline?.complete);
+    const noticeKind = doubt ? 'WARNING' : 'NOTE';
+    const reasons = reasonLines(model.reasons);
+    // the first reason is the headline's own: with a bullet of its own below, the title says only the status
+    const title = reasons.length ? model.status : model.headline;
+    const lines = [`**${escape_escapeInline(model.title, 200)}: ${escape_escapeInline(title, 1_000)}**`];
+    if (reasons.length)
+        lines.push('', ...reasons);
+    const merged = noticeKind === model.alert;
+    if (merged && notices.length)
+        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
+    const blocks = [{ text: verdict_alert(model.alert, lines) }];
+    if (!merged && notices.length)
+        blocks.push({ text: verdict_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
+    return blocks;
 }
-function omissionNote(dropped, maxLength, hint) {
-    const details = dropped.filter((b) => b.optional === 'detail').length;
-    const what = [
-        ...(details ? [format_plural(details, 'regression detail')] : []),
-        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
-        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
-        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
-        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
-        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
+function verdict_alert(kind, lines) {
+    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
+}
+/** One bullet per reason; cases a bullet above already named are not named again. */
+function reasonLines(reasons) {
+    const named = new Set();
+    const seen = new Set();
+    return reasons.flatMap((reason) => {
+        if (seen.has(reason.message))
+            return [];
+        seen.add(reason.message);
+        const text = withoutNamedKeys(reason, named);
+        for (const key of reason.keys)
+            named.add(key);
+        return [`- ${escape_escapeInline(text, 2_000)}`];
+    });
+}
+/**
+ * The reason's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
+function withoutNamedKeys(r, named) {
+    const list = formatKeys(r.keys);
+    const repeated = r.keys.filter((k) => named.has(k)).length;
+    if (!repeated || !r.message.endsWith(list))
+        return r.message;
+    const fresh = r.keys.filter((k) => !named.has(k));
+    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
+    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
+    return r.message.slice(0, r.message.length - list.length) + rest;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/index.ts
+/**
+ * The markdown report: the sticky PR comment, the job summary and `--report`
+ * share it. Pure: the report model in, markdown out, never longer than
+ * maxLength (fit.ts).
+ */
+
+
+
+
+
+
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
+const DEFAULT_MAX_LENGTH = 60_000;
+/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
+const DEFAULT_DETAILS = 10;
+function renderReport(model, options = {}) {
+    const { comparison: c, current } = model;
+    const details = options.details ?? DEFAULT_DETAILS;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    const body = [
+        ...(options.marker ? [{ text: options.marker }] : []),
+        ...verdictAlerts(model),
+        { text: figuresTable(model) },
+        ...runIdentity(model),
+        ...configChanges(model),
+        ...failingCases(model, details, options.fullReportHint, maxLength),
+        ...scoredLower(model),
+        ...fixes(c, current),
+        ...otherOutcomes(c),
+        ...rerunLine(c, current),
+        ...flakyList(c, model.baseline),
+        ...tagsTable(c),
+        ...namedScoresTable(model.baseline, current, table),
+        ...outcomes_errors(current),
+        ...judgeSpread(current)
     ];
-    const where = hint ? `; see ${hint}` : '';
-    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
-}
-/** Last resort when even the essential blocks are too long (a tiny maxLength). */
-function hardCut(text, maxLength) {
-    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
-    if (note.length >= maxLength)
-        return truncate(text, maxLength).text;
-    return truncate(text, maxLength - note.length).text + note;
-}
-function joinedLength(texts) {
-    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
-}
-/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
-const keyed = new WeakMap();
-function byKey(cases) {
-    let map = keyed.get(cases);
-    if (!map) {
-        map = new Map();
-        for (const c of cases)
-            map.set(c.id, c);
-        keyed.set(cases, map);
-    }
-    return map;
-}
-function caseLabel(key, c) {
-    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
-}
-function trialsText(c) {
-    if (!c.trials || c.trials.length < 2)
-        return '';
-    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
-    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
-}
-function rateCell(f) {
-    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
-}
-/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
-function table(header, rows, align = 'right') {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
-    return [line(header), alignment, ...rows.map(line)].join('\n');
-}
-function percentOrDash(rate) {
-    return rate === null ? '—' : format_formatPercent(rate);
-}
-function scoreOrDash(score) {
-    return score === null ? '—' : format_formatScore(score);
-}
-function signedScore(delta) {
-    return delta === null ? '—' : signed(delta, 3);
-}
-function confidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
-}
-function scoreConfidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
+    const footer = [{ text: runFooter(current) }];
+    return fit(body, footer, maxLength, options.fullReportHint);
 }
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
@@ -38979,6 +39413,7 @@ function renderShardSummary(input) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/index.ts
+
 
 
 
@@ -39447,6 +39882,7 @@ async function runEval(agentFn, cases) {
 
 
 
+var __webpack_exports__buildReport = __webpack_exports__.FK;
 var __webpack_exports__compareRuns = __webpack_exports__.qB;
 var __webpack_exports__datasetSharer = __webpack_exports__.yG;
 var __webpack_exports__evaluate = __webpack_exports__._3;
@@ -39456,4 +39892,4 @@ var __webpack_exports__readRunRecord = __webpack_exports__.lR;
 var __webpack_exports__renderReport = __webpack_exports__.B1;
 var __webpack_exports__runEval = __webpack_exports__.wX;
 var __webpack_exports__runJudgeEval = __webpack_exports__.rk;
-export { __webpack_exports__compareRuns as compareRuns, __webpack_exports__datasetSharer as datasetSharer, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };
+export { __webpack_exports__buildReport as buildReport, __webpack_exports__compareRuns as compareRuns, __webpack_exports__datasetSharer as datasetSharer, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };

@@ -36,6 +36,8 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
   const notGraded: string[] = []
+  // baseline cases left uncompared because a verdict could not be given: not the dataset's doing, so not coverage's
+  let ungradedPairs = 0
   let unchanged = 0
   for (const c of current.cases) {
     const b = baselineCases.get(c.id)
@@ -47,6 +49,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     // a verdict the judge could not give, on either side, says nothing about the target: not compared
     if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
       notGraded.push(c.id)
+      ungradedPairs++
       continue
     }
     const { outcome, flaky, notTestable: untested } = assess(b, c, alpha)
@@ -85,7 +88,7 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     removed: complete ? missing : [],
     unfinished: complete ? [] : missing,
     unchanged,
-    coverage: { baseline: inScope.length, compared: pairs.length },
+    coverage: { baseline: inScope.length - ungradedPairs, compared: pairs.length },
     tags: tagFigures(baseline, current, new Set(lists.regressed))
   }
 }

@@ -19,7 +19,7 @@ function trialsOf(c: CaseResult): { passed: boolean; error: string | null; asser
 function failedOnlyByJudge(trial: { passed: boolean; error: string | null; assertions: AssertionResult[] }): boolean {
   if (trial.passed || trial.error !== null) return false
   const failed = trial.assertions.filter((a) => !a.passed)
-  return failed.length > 0 && failed.every((a) => a.judge?.error !== undefined)
+  return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true)
 }
 
 /**

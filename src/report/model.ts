@@ -9,7 +9,7 @@ import { conclude } from '../compare/conclude.js'
 import type { Comparison, Verdict } from '../compare/types.js'
 import { gateSchema, type GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
-import { ADVISORY, failureSentence, headline, noticeText, reasonCode, reasonMessage, statusWords } from './words.js'
+import { advisoryNotice, failureSentence, headline, noticeText, reasonCode, reasonMessage, statusWords } from './words.js'
 
 export interface ReportLinks {
   /** the page of the workflow run that made the baseline */
@@ -80,12 +80,13 @@ export function buildReport(input: ReportInput): ReportModel {
     message: reasonMessage(r),
     keys: r.code === 'gate' ? r.failure.keys : []
   }))
+  const gateConfig = input.gate ?? gateSchema.parse({})
   const notices = verdict.notices.map(noticeText)
   // the lookup's notice says why there is no baseline; the generic one only when none does
   if (!c.baseline && verdict.baselineStatus === 'none' && !notices.some((n) => /no baseline/i.test(n)))
     notices.push('no baseline: comparison skipped, only absolute floors checked')
   if (c.baseline && !c.baseline.complete) notices.push('the baseline run is incomplete: cases it lacks count as added')
-  if (verdict.advisory) notices.unshift(`${statusWords(verdict)}, but ${ADVISORY}: pull requests are not blocked while it is`)
+  if (verdict.advisory) notices.unshift(advisoryNotice(verdict))
   return {
     title: input.title ?? `evalgate · ${current.name}`,
     comparison: c,
@@ -93,9 +94,9 @@ export function buildReport(input: ReportInput): ReportModel {
     current,
     verdict,
     links: input.links ?? {},
-    gateConfig: input.gate ?? gateSchema.parse({}),
+    gateConfig,
     status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
-    headline: headline(verdict, c, input.gate ?? null),
+    headline: headline(verdict, c, gateConfig),
     reasons,
     notices: [...new Set(notices)],
     alert: alertKind(verdict, c),

@@ -184,12 +184,15 @@ export function statusWords(v: Pick<Verdict, 'status' | 'acceptedBy'>): string {
   return words[v.status]
 }
 
-/** Advisory mode's word, after the status: the check was left green on purpose. */
-export const ADVISORY = 'the check was left green on purpose (fail-on-regression: false)'
+/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
+const ADVISORY = 'advisory: the check was left green'
+
+export function advisoryNotice(v: Pick<Verdict, 'status' | 'acceptedBy'>): string {
+  return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`
+}
 
 /** The floors a run without a baseline was held to, or that none is set. */
-export function floorsText(gate: Pick<GateConfig, 'minPassRate' | 'minMeanScore'> | null): string {
-  if (!gate) return 'no baseline yet: nothing compared'
+export function floorsText(gate: Pick<GateConfig, 'minPassRate' | 'minMeanScore'>): string {
   const floors: string[] = []
   if (gate.minPassRate > 0) floors.push(`minPassRate ${formatPercent(gate.minPassRate)}`)
   if (gate.minMeanScore > 0) floors.push(`minMeanScore ${formatScore(gate.minMeanScore)}`)
@@ -201,7 +204,7 @@ export function floorsText(gate: Pick<GateConfig, 'minPassRate' | 'minMeanScore'
  * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
  * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
  */
-export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minPassRate' | 'minMeanScore'> | null): string {
+export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minPassRate' | 'minMeanScore'>): string {
   const words = statusWords(v)
   const first = v.reasons[0]
   const advisory = v.advisory ? ` (${ADVISORY})` : ''
