@@ -153,7 +153,12 @@ async function finish(
   return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail
 }
 
-async function writeReports(io: CliIO, model: ReportModel, opts: { report?: string; json?: string; html?: string; quiet: boolean }, secrets: Set<string>): Promise<void> {
+async function writeReports(
+  io: CliIO,
+  model: ReportModel,
+  opts: { report?: string; json?: string; html?: string; quiet: boolean },
+  secrets: Set<string>
+): Promise<void> {
   const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))

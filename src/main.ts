@@ -356,7 +356,13 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
   const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const model = await finishRun(
-    { record, comparison, baseline: baseline.record, context: concludeContext(job, baseline, evaluated.expected), report: reportContext(job, baseline, record) },
+    {
+      record,
+      comparison,
+      baseline: baseline.record,
+      context: concludeContext(job, baseline, evaluated.expected),
+      report: reportContext(job, baseline, record)
+    },
     {
       keep: async () => {
         // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
@@ -365,7 +371,16 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       },
       publish: async (model) => {
         const fullReportHint = `the job summary and the run record in the artifact \`${artifactName}\``
-        const publication = { model, secrets: evaluated.secrets, fullReportHint, outDir, resultsPath, baselineRunId: baseline.runId, badgeConfig: config.badge, marker }
+        const publication = {
+          model,
+          secrets: evaluated.secrets,
+          fullReportHint,
+          outDir,
+          resultsPath,
+          baselineRunId: baseline.runId,
+          badgeConfig: config.badge,
+          marker
+        }
         await publish(inputs, ctx, octokit, publication)
       }
     }
@@ -461,13 +476,28 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const commentJob = { ...job, ctx: commentCtx }
   let commentError: string | null = null
   await finishRun(
-    { record: current, comparison, baseline: baseline.record, context: concludeContext(commentJob, baseline, current.cases.length), report: { gate, links: reportContext(commentJob, baseline, current).links } },
+    {
+      record: current,
+      comparison,
+      baseline: baseline.record,
+      context: concludeContext(commentJob, baseline, current.cases.length),
+      report: { gate, links: reportContext(commentJob, baseline, current).links }
+    },
     {
       // the record is the triggering run's own artifact already
       keep: async () => null,
       publish: async (model) => {
         const fullReportHint = `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`
-        const publication = { model, secrets: new Set<string>(), fullReportHint, outDir, resultsPath, baselineRunId: baseline.runId, badgeConfig: job.config.badge, marker }
+        const publication = {
+          model,
+          secrets: new Set<string>(),
+          fullReportHint,
+          outDir,
+          resultsPath,
+          baselineRunId: baseline.runId,
+          badgeConfig: job.config.badge,
+          marker
+        }
         ;({ commentError } = await publish(inputs, commentCtx, octokit, publication))
       }
     }

@@ -226,7 +226,11 @@ describe('compareRuns: figures', () => {
     for (const key of keys) expect(json).toHaveProperty(key)
     expect(Object.keys(json.gate as object).sort()).toEqual(['checks', 'failures', 'passed'])
     expect(json.gate).toMatchObject({ passed: false, failures: ['1 case regressed (limit: maxRegressions 0): b'] })
-    expect(json.verdict).toMatchObject({ status: 'fail', reasons: [{ code: 'maxRegressions', message: '1 case regressed (limit: maxRegressions 0): b' }], exitCode: 1 })
+    expect(json.verdict).toMatchObject({
+      status: 'fail',
+      reasons: [{ code: 'maxRegressions', message: '1 case regressed (limit: maxRegressions 0): b' }],
+      exitCode: 1
+    })
     expect(JSON.parse(JSON.stringify(c))).toEqual(c)
   })
 

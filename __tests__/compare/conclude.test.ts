@@ -153,7 +153,11 @@ describe('conclude: a judge that could not grade', () => {
   const judgedBaseline = makeBaseline([judged('a', { score: 1 }), judged('b', { score: 1 }), makeCase('c')])
 
   it('an outage of the grader is a run that could not tell, not two regressions', () => {
-    const outage = makeRun([judged('a', { error: 'HTTP 429 Too Many Requests (after 4 attempts)' }), judged('b', { error: 'HTTP 429 slow down' }), makeCase('c')])
+    const outage = makeRun([
+      judged('a', { error: 'HTTP 429 Too Many Requests (after 4 attempts)' }),
+      judged('b', { error: 'HTTP 429 slow down' }),
+      makeCase('c')
+    ])
     const comparison = compareRuns(judgedBaseline, outage, makeGate())
     expect(comparison.regressed).toEqual([])
     expect(comparison.notGraded).toEqual(['a', 'b'])
@@ -183,7 +187,11 @@ describe('conclude: a judge that could not grade', () => {
     expect(comparison.regressed).toEqual(['a'])
     expect(conclude(comparison, injected, { baselineStatus: 'found' }).status).toBe('fail')
     // on most verdicts it is a judge that could not grade, whatever caused it: the run could not tell
-    const most = makeRun([judged('a', { error: 'judge reply is not JSON: lol', answered: true }), judged('b', { error: 'judge reply is not JSON: x', answered: true }), makeCase('c')])
+    const most = makeRun([
+      judged('a', { error: 'judge reply is not JSON: lol', answered: true }),
+      judged('b', { error: 'judge reply is not JSON: x', answered: true }),
+      makeCase('c')
+    ])
     expect(conclude(compareRuns(judgedBaseline, most, makeGate()), most, { baselineStatus: 'found' }).status).toBe('could-not-tell')
   })
 

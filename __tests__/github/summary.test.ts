@@ -53,9 +53,7 @@ describe('regressionAnnotations', () => {
     expect(first!.properties).toMatchObject({ file: 'evals/cases.yaml', startLine: 3 })
     // a path that is relative to the cwd and happens to lie in the workspace
     const inside = record(ids.map((id) => caseResult(id, false, { source: { file: 'evals/cases.yaml', line: 4 } })))
-    expect(regressionAnnotations(modelOf(baseline, inside), '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe(
-      'app/evals/cases.yaml'
-    )
+    expect(regressionAnnotations(modelOf(baseline, inside), '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe('app/evals/cases.yaml')
   })
 
   it('warns instead when the gate allowed the regressions', () => {

@@ -88,7 +88,16 @@ function increaseCheck(check: MetricLimit): Check {
     const base = { check, limit, metric: kind, unbounded: false } as const
     // compared cases that stopped reporting the figure would leave the comparison unseen (all of them: the limit with them)
     if (lost)
-      return { ...base, how: 'unreported', measured: null, keys: lost.keys, baseline: null, current: null, cases: lost.cases, rises: null } satisfies MetricFailure
+      return {
+        ...base,
+        how: 'unreported',
+        measured: null,
+        keys: lost.keys,
+        baseline: null,
+        current: null,
+        cases: lost.cases,
+        rises: null
+      } satisfies MetricFailure
     const m: MetricChange | undefined = c.metrics?.[metric]
     if (!m) return null
     const rises = largestRises(m)

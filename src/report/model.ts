@@ -82,8 +82,8 @@ export function buildReport(input: ReportInput): ReportModel {
   }))
   const gateConfig = input.gate ?? gateSchema.parse({})
   const notices = verdict.notices.map(noticeText)
-  // the lookup's notice says why there is no baseline; the generic one only when none does
-  if (!c.baseline && verdict.baselineStatus === 'none' && !notices.some((n) => /no baseline/i.test(n)))
+  // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
+  if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
     notices.push('no baseline: comparison skipped, only absolute floors checked')
   if (c.baseline && !c.baseline.complete) notices.push('the baseline run is incomplete: cases it lacks count as added')
   if (verdict.advisory) notices.unshift(advisoryNotice(verdict))

@@ -5,7 +5,17 @@
  * `--json`, JUnit) shows these. Pure: values in, text out.
  */
 import type { GateConfig } from '../config/schema.js'
-import type { Comparison, GateFailure, MetricKind, MetricLimit, UncheckedLimit, Verdict, VerdictNotice, VerdictReason, VerdictStatus } from '../compare/types.js'
+import type {
+  Comparison,
+  GateFailure,
+  MetricKind,
+  MetricLimit,
+  UncheckedLimit,
+  Verdict,
+  VerdictNotice,
+  VerdictReason,
+  VerdictStatus
+} from '../compare/types.js'
 import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
 
 /** How each relative metric limit names its figure. */
@@ -85,7 +95,8 @@ export function failureSentence(f: GateFailure): string {
       const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)]
       const where = `on the ${plural(f.cases, 'case')} compared`
       const cases = risesText(f.metric, f.rises)
-      if (f.how === 'fromZero') return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`
+      if (f.how === 'fromZero')
+        return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`
       if (f.how === 'bound')
         return `${label} rose by at least ${formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
       const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : ''
@@ -103,7 +114,10 @@ export function failureSentence(f: GateFailure): string {
     }
     case 'minMeanScore':
       if (f.measured === null) return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${formatScore(f.limit)}`
-      return `mean judge score ${formatScore(f.measured)} is below minMeanScore ${formatScore(f.limit)}` + (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : '')
+      return (
+        `mean judge score ${formatScore(f.measured)} is below minMeanScore ${formatScore(f.limit)}` +
+        (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : '')
+      )
     case 'failOnMissingBaseline':
       return 'no baseline run to compare against (failOnMissingBaseline is true)'
     case 'incomplete':

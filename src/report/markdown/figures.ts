@@ -47,8 +47,7 @@ export function figuresTable(model: ReportModel): string {
   }
   // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
   const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore
-  const scoreCI =
-    gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : ''
+  const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : ''
   if (baseline.meanScore !== null || current.meanScore !== null) {
     rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')])
   }

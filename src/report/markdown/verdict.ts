@@ -18,8 +18,10 @@ const NOTICES_LISTED = 20
 export function verdictAlerts(model: ReportModel): Block[] {
   const notices = model.notices.slice(0, NOTICES_LISTED).map((n) => escapeInline(n, 1_000))
   if (model.notices.length > NOTICES_LISTED) notices.push(`and ${formatCount(model.notices.length - NOTICES_LISTED)} more notices (in the job summary)`)
-  const doubt = model.verdict.notices.some((n) => n.code === 'baseline-ignored') || (model.baseline !== null && !model.comparison.baseline?.complete)
-  const noticeKind: AlertKind = doubt ? 'WARNING' : 'NOTE'
+  const v = model.verdict
+  const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete)
+  // an advisory verdict's notice (the check left green) belongs with it
+  const noticeKind: AlertKind = doubt || v.advisory ? 'WARNING' : 'NOTE'
   const reasons = reasonLines(model.reasons)
   // the first reason is the headline's own: with a bullet of its own below, the title says only the status
   const title = reasons.length ? model.status : model.headline
