@@ -236,11 +236,13 @@ async function uploadRecord(ctx: ActionContext, name: string, files: string[], r
   }
 }
 
-/** The message the check fails with, or null when it passes. */
-function failureMessage(model: ReportModel): string | null {
+/** The message the check fails with, or null when it passes; the notices the log shows as warnings either way. */
+function carryOut(model: ReportModel, said: readonly string[]): string | null {
+  // what the entry point already said (the lookup's notices) is not said twice
+  for (const notice of model.notices) if (!said.includes(notice)) core.warning(`evalgate: ${notice}`)
   if (model.verdict.exitCode === 0) return null
   const reasons = model.reasons.map((r) => r.message)
-  return `evalgate: ${model.status}: ${reasons.length === 1 ? reasons[0] : `\n- ${reasons.join('\n- ')}`}`
+  return `evalgate: ${reasons.length === 1 ? reasons[0] : `${model.status}:\n- ${reasons.join('\n- ')}`}`
 }
 
 /** mode: run — evaluate this commit (or one shard of it), publish, gate. */
@@ -385,7 +387,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       }
     }
   )
-  return failureMessage(model)
+  return carryOut(model, [...job.notices, ...baseline.notices])
 }
 
 /**

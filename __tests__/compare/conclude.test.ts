@@ -27,7 +27,8 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     { name: 'a regression, advisory (fail-on-regression false)', current: regressed, context: { failOnRegression: false }, status: 'fail', exitCode: 0 },
     { name: 'clean run, accept label: nothing to accept', current: same, context: { acceptLabel: 'evalgate:accept' }, status: 'pass', exitCode: 0 },
     { name: 'cut short', current: cutShort, context: {}, status: 'could-not-tell', exitCode: 1 },
-    { name: 'cut short, advisory', current: cutShort, context: { failOnRegression: false }, status: 'could-not-tell', exitCode: 0 },
+    // advisory leaves a failing gate's check green, never a run that could not tell
+    { name: 'cut short, advisory', current: cutShort, context: { failOnRegression: false }, status: 'could-not-tell', exitCode: 1 },
     { name: 'cut short, accept label', current: cutShort, context: { acceptLabel: 'evalgate:accept' }, status: 'accepted', exitCode: 0 },
     {
       name: 'upload failed',

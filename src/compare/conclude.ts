@@ -22,7 +22,7 @@ export interface ConcludeContext {
   configChanges?: ConfigChange[]
   /** the accept label, when the pull request carries it */
   acceptLabel?: string | null
-  /** false (advisory): a failing verdict is reported on every surface, but the check is left green */
+  /** false (advisory): a failing gate is reported on every surface, but the check is left green (not a run that could not tell) */
   failOnRegression?: boolean
   /** warn: a baseline in error is a notice, not a failure (input on-baseline-error) */
   onBaselineError?: 'fail' | 'warn'
@@ -64,7 +64,8 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   const failing = cannotTell.length > 0 || limits.length > 0
   const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null
   const status: VerdictStatus = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail'
-  const advisory = (status === 'fail' || status === 'could-not-tell') && context.failOnRegression === false
+  // advisory is about the gate's limits: a run that could not tell fails closed all the same
+  const advisory = status === 'fail' && context.failOnRegression === false
 
   const budget = record.budget
   if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))

@@ -297,7 +297,7 @@ export interface Verdict {
   reasons: VerdictReason[]
   /** the check's exit: 1 when it fails, 0 otherwise (advisory and accepted verdicts pass it) */
   exitCode: 0 | 1
-  /** fail-on-regression: false left a failing verdict's check green on purpose */
+  /** fail-on-regression: false left a failing gate's check green on purpose (never a run that could not tell) */
   advisory: boolean
   /** the accept label that accepted the verdict */
   acceptedBy: string | null

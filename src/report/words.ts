@@ -188,11 +188,13 @@ export function noticeText(n: VerdictNotice): string {
 }
 
 /** The verdict in a few words: what the check's colour means. */
-export function statusWords(v: Pick<Verdict, 'status' | 'acceptedBy'>): string {
+export function statusWords(v: Pick<Verdict, 'status' | 'acceptedBy' | 'reasons'>): string {
+  // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
+  const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed'
   const words: Record<VerdictStatus, string> = {
     pass: 'gate passed',
     fail: 'gate failed',
-    accepted: `gate failed, accepted by the label "${v.acceptedBy ?? ''}"`,
+    accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
     'could-not-tell': 'evalgate could not tell'
   }
   return words[v.status]
@@ -201,7 +203,7 @@ export function statusWords(v: Pick<Verdict, 'status' | 'acceptedBy'>): string {
 /** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
 const ADVISORY = 'advisory: the check was left green'
 
-export function advisoryNotice(v: Pick<Verdict, 'status' | 'acceptedBy'>): string {
+export function advisoryNotice(v: Pick<Verdict, 'status' | 'acceptedBy' | 'reasons'>): string {
   return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`
 }
 
