@@ -82,6 +82,8 @@ describe('outputValues', () => {
         model: modelOf(null, current),
         resultsPath: '/t/run.json',
         reportPath: '/t/report.md',
+        htmlPath: '/t/report.html',
+        jsonPath: '/t/comparison.json',
         baselineRunId: null,
         badge: badgeFor(current)
       })
@@ -97,6 +99,8 @@ describe('outputValues', () => {
       'baseline-status': 'none',
       'results-path': '/t/run.json',
       'report-path': '/t/report.md',
+      'html-path': '/t/report.html',
+      'json-path': '/t/comparison.json',
       'baseline-run-id': '',
       'badge-message': '50%',
       'badge-color': 'orange'
@@ -108,7 +112,7 @@ describe('outputValues', () => {
     const comparison = compareRuns(null, current, gateSchema.parse({}))
     const failed = conclude(comparison, current, { baselineStatus: 'error', baselineProblem: 'blob 503' })
     const model = buildReport({ comparison, baseline: null, current, verdict: failed })
-    expect(outputValues({ model, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({
+    expect(outputValues({ model, resultsPath: '', reportPath: '', htmlPath: '', jsonPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({
       'mean-score': '0.8',
       gate: 'fail',
       verdict: 'could-not-tell',

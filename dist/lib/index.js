@@ -31917,6 +31917,7 @@ const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to g
 const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
+    usesJudge: true,
     validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
@@ -32350,6 +32351,7 @@ function valueProblem(a) {
 }
 const similar = {
     negatable: true,
+    usesJudge: true,
     validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
     async run(a, ctx, negated) {
         if (!ctx.embed)
@@ -33153,6 +33155,10 @@ function unknownTypeProblem(type) {
     const near = (0,mod/* distance */.Io)(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3));
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
+}
+/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
+function needsJudge(a) {
+    return resolve(a.type)?.handler.usesJudge === true;
 }
 /** A human-readable problem with an assertion as configured, or undefined when it can run. */
 function validateAssertion(a) {
@@ -34834,7 +34840,16 @@ function increaseCheck(check) {
         const base = { check, limit, metric: kind, unbounded: false };
         // compared cases that stopped reporting the figure would leave the comparison unseen (all of them: the limit with them)
         if (lost)
-            return { ...base, how: 'unreported', measured: null, keys: lost.keys, baseline: null, current: null, cases: lost.cases, rises: null };
+            return {
+                ...base,
+                how: 'unreported',
+                measured: null,
+                keys: lost.keys,
+                baseline: null,
+                current: null,
+                cases: lost.cases,
+                rises: null
+            };
         const m = c.metrics?.[metric];
         if (!m)
             return null;
@@ -35093,7 +35108,7 @@ function failedOnlyByJudge(trial) {
     if (trial.passed || trial.error !== null)
         return false;
     const failed = trial.assertions.filter((a) => !a.passed);
-    return failed.length > 0 && failed.every((a) => a.judge?.error !== undefined);
+    return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true);
 }
 /**
  * A failing case some of whose failed trials failed only for want of a
@@ -35181,6 +35196,8 @@ function compareCases(baseline, current, alpha) {
     const flakyCases = [];
     const pairs = [];
     const notGraded = [];
+    // baseline cases left uncompared because a verdict could not be given: not the dataset's doing, so not coverage's
+    let ungradedPairs = 0;
     let unchanged = 0;
     for (const c of current.cases) {
         const b = baselineCases.get(c.id);
@@ -35193,6 +35210,7 @@ function compareCases(baseline, current, alpha) {
         // a verdict the judge could not give, on either side, says nothing about the target: not compared
         if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
             notGraded.push(c.id);
+            ungradedPairs++;
             continue;
         }
         const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
@@ -35236,7 +35254,7 @@ function compareCases(baseline, current, alpha) {
         removed: complete ? missing : [],
         unfinished: complete ? [] : missing,
         unchanged,
-        coverage: { baseline: inScope.length, compared: pairs.length },
+        coverage: { baseline: inScope.length - ungradedPairs, compared: pairs.length },
         tags: tagFigures(baseline, current, new Set(lists.regressed))
     };
 }
@@ -35907,6 +35925,8 @@ const judgeVerdictSchema = lib_schemas/* object */.Ikc({
     score: lib_schemas/* number */.aig(),
     reason: lib_schemas/* string */.YjP(),
     error: lib_schemas/* string */.YjP().optional(),
+    /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
+    unavailable: lib_schemas/* literal */.euz(true).optional(),
     reused: lib_schemas/* boolean */.zMY().optional(),
     tokens: lib_schemas/* number */.aig().optional(),
     /** hash of model + rubric + input + output, the key of verdict reuse */
@@ -36685,9 +36705,10 @@ class ProcessRun {
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
- * Creates the run's judge. Throws ConfigError only for a `${VAR}` that is not
- * set; a missing API key instead gives error verdicts, so that runs whose cases
- * never reach the judge are not stopped by it.
+ * Creates the run's judge, made only when some case needs it. Throws
+ * ConfigError for a `${VAR}` that is not set and for a missing API key: a run
+ * whose judge cannot answer would grade nothing, and its outage would read as
+ * the agent's regressions.
  */
 function createJudge(config, deps) {
     const counts = { calls: 0, reused: 0, errors: 0, tokens: 0 };
@@ -36721,9 +36742,6 @@ function createJudge(config, deps) {
             counts.reused++;
             return keptVerdict(previous.model, previous.key, 0, previous, true);
         }
-        // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-        if (provider.unusable)
-            return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)));
         const pending = inRun.get(key);
         if (pending) {
             counts.reused++;
@@ -36799,6 +36817,8 @@ function keptVerdict(model, key, tokens, v, reused = false) {
         kept.tokens = tokens;
     if (v.error !== undefined)
         kept.error = v.error;
+    if (v.unavailable)
+        kept.unavailable = true;
     if (v.samples)
         kept.samples = v.samples;
     if (reused)
@@ -36811,8 +36831,20 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
+        const failed = failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`);
+        return { ...failed, ...(unreachable(err) ? { unavailable: true } : {}), tokens: 0 };
     }
+}
+/** HTTP statuses that say the judge is down, out of quota or not ours to use — never what the output made it answer. */
+const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429]);
+/** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
+function unreachable(err) {
+    if (err instanceof NetworkError)
+        return true;
+    if (err instanceof HttpError || err instanceof ChatError)
+        return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status));
+    // the judge closed by an interrupted run
+    return err instanceof Error && err.name === 'AbortError';
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
 function baselineVerdicts(record) {
@@ -36832,9 +36864,8 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const unusable = apiKey || isLocalUrl(baseUrl)
-        ? undefined
-        : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
+    if (!apiKey && !isLocalUrl(baseUrl))
+        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = {
@@ -36866,8 +36897,6 @@ function openaiProvider(config, deps) {
     // an expected text recurs on every case and trial: each distinct text is embedded once per run
     const vectors = new Map();
     const embedTexts = async (texts) => {
-        if (unusable)
-            throw new Error(unusable);
         const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))];
         if (fresh.length) {
             const asked = embeddings_embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http);
@@ -36881,7 +36910,7 @@ function openaiProvider(config, deps) {
         return Promise.all(texts.map((t) => vectors.get(t)));
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
-    return { model, unusable, ask, embed: embedTexts, close };
+    return { model, ask, embed: embedTexts, close };
 }
 function rejectsResponseFormat(err) {
     return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message);
@@ -37890,7 +37919,9 @@ async function evaluate(loaded, options = {}) {
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
-    const judge = config.judge
+    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
+    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
+    const judge = judged
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
@@ -38217,7 +38248,8 @@ function conclude_conclude(comparison, record, context) {
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
-    const advisory = (status === 'fail' || status === 'could-not-tell') && context.failOnRegression === false;
+    // advisory is about the gate's limits: a run that could not tell fails closed all the same
+    const advisory = status === 'fail' && context.failOnRegression === false;
     const budget = record.budget;
     if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
         notices.push({
@@ -38348,7 +38380,8 @@ function words_failureSentence(f) {
         case 'minMeanScore':
             if (f.measured === null)
                 return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
-            return `mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` + (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : '');
+            return (`mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` +
+                (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : ''));
         case 'failOnMissingBaseline':
             return 'no baseline run to compare against (failOnMissingBaseline is true)';
         case 'incomplete':
@@ -38415,20 +38448,23 @@ function noticeText(n) {
 }
 /** The verdict in a few words: what the check's colour means. */
 function statusWords(v) {
+    // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
+    const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed';
     const words = {
         pass: 'gate passed',
         fail: 'gate failed',
-        accepted: `gate failed, accepted by the label "${v.acceptedBy ?? ''}"`,
+        accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
         'could-not-tell': 'evalgate could not tell'
     };
     return words[v.status];
 }
-/** Advisory mode's word, after the status: the check was left green on purpose. */
-const ADVISORY = 'the check was left green on purpose (fail-on-regression: false)';
+/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
+const ADVISORY = 'advisory: the check was left green';
+function advisoryNotice(v) {
+    return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`;
+}
 /** The floors a run without a baseline was held to, or that none is set. */
 function floorsText(gate) {
-    if (!gate)
-        return 'no baseline yet: nothing compared';
     const floors = [];
     if (gate.minPassRate > 0)
         floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
@@ -38472,14 +38508,15 @@ function buildReport(input) {
         message: reasonMessage(r),
         keys: r.code === 'gate' ? r.failure.keys : []
     }));
+    const gateConfig = input.gate ?? schema/* gateSchema */.Tp.parse({});
     const notices = verdict.notices.map(noticeText);
-    // the lookup's notice says why there is no baseline; the generic one only when none does
-    if (!c.baseline && verdict.baselineStatus === 'none' && !notices.some((n) => /no baseline/i.test(n)))
+    // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
+    if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
         notices.push('no baseline: comparison skipped, only absolute floors checked');
     if (c.baseline && !c.baseline.complete)
         notices.push('the baseline run is incomplete: cases it lacks count as added');
     if (verdict.advisory)
-        notices.unshift(`${statusWords(verdict)}, but ${ADVISORY}: pull requests are not blocked while it is`);
+        notices.unshift(advisoryNotice(verdict));
     return {
         title: input.title ?? `evalgate · ${current.name}`,
         comparison: c,
@@ -38487,9 +38524,9 @@ function buildReport(input) {
         current,
         verdict,
         links: input.links ?? {},
-        gateConfig: input.gate ?? schema/* gateSchema */.Tp.parse({}),
+        gateConfig,
         status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
-        headline: headline(verdict, c, input.gate ?? null),
+        headline: headline(verdict, c, gateConfig),
         reasons,
         notices: [...new Set(notices)],
         alert: alertKind(verdict, c),
@@ -39293,8 +39330,10 @@ function verdictAlerts(model) {
     const notices = model.notices.slice(0, NOTICES_LISTED).map((n) => escape_escapeInline(n, 1_000));
     if (model.notices.length > NOTICES_LISTED)
         notices.push(`and ${format_formatCount(model.notices.length - NOTICES_LISTED)} more notices (in the job summary)`);
-    const doubt = model.verdict.notices.some((n) => n.code === 'baseline-ignored') || (model.baseline !== null && !model.comparison.baseline?.complete);
-    const noticeKind = doubt ? 'WARNING' : 'NOTE';
+    const v = model.verdict;
+    const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete);
+    // an advisory verdict's notice (the check left green) belongs with it
+    const noticeKind = doubt || v.advisory ? 'WARNING' : 'NOTE';
     const reasons = reasonLines(model.reasons);
     // the first reason is the headline's own: with a bullet of its own below, the title says only the status
     const title = reasons.length ? model.status : model.headline;

@@ -14,7 +14,11 @@ import { renderReport, type ReportModel } from '../report/index.js'
 import { makeDir } from '../util/dirs.js'
 import { redact } from '../util/env.js'
 import { writeFileAtomic } from '../util/files.js'
-import { REPORT_FILE } from './artifacts/names.js'
+import { HTML_FILE, JSON_FILE, REPORT_FILE } from './artifacts/names.js'
+import { htmlPieces } from '../report/html/index.js'
+import { comparisonJson } from '../report/json.js'
+import { toJson } from '../util/files.js'
+import { writeTextAtomic } from '../util/json-writer.js'
 import { badgeFor, badgeSvg } from '../badge/index.js'
 import { renderTrend, trendOf } from '../report/trend.js'
 import type { BadgeConfig } from '../config/schema.js'
@@ -77,6 +81,12 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   const full = fitBytes((max) => render(max - tail.length, Infinity) + tail, MAX_SUMMARY_BYTES)
   const reportPath = path.join(p.outDir, REPORT_FILE)
   await writeFileAtomic(reportPath, full)
+  // the HTML report and --json's comparison beside it, for a workflow to keep (outputs html-path, json-path)
+  const htmlPath = path.join(p.outDir, HTML_FILE)
+  const jsonPath = path.join(p.outDir, JSON_FILE)
+  const masked = p.secrets.size ? { redact: (text: string) => redact(text, p.secrets) } : {}
+  await writeTextAtomic(htmlPath, htmlPieces(model, masked))
+  await writeFileAtomic(jsonPath, redact(toJson(comparisonJson(model)), p.secrets))
   try {
     await writeJobSummary(full)
   } catch (err) {
@@ -84,7 +94,7 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   }
   annotate(regressionAnnotations(model, ctx.workspace, (s) => redact(s, p.secrets)))
   const badge = badgeFor(model.current, p.badgeConfig)
-  setOutputs(outputValues({ model, resultsPath: p.resultsPath, reportPath, baselineRunId: p.baselineRunId, badge }))
+  setOutputs(outputValues({ model, resultsPath: p.resultsPath, reportPath, htmlPath, jsonPath, baselineRunId: p.baselineRunId, badge }))
   if (inputs.badgePath) {
     try {
       await makeDir(path.dirname(path.resolve(inputs.badgePath)))

@@ -118,12 +118,22 @@ export interface OutputValues {
   'baseline-status': BaselineStatus
   'results-path': string
   'report-path': string
+  'html-path': string
+  'json-path': string
   'baseline-run-id': string
   'badge-message': string
   'badge-color': string
 }
 
-export function outputValues(input: { model: ReportModel; resultsPath: string; reportPath: string; baselineRunId: number | null; badge: Badge }): OutputValues {
+export function outputValues(input: {
+  model: ReportModel
+  resultsPath: string
+  reportPath: string
+  htmlPath: string
+  jsonPath: string
+  baselineRunId: number | null
+  badge: Badge
+}): OutputValues {
   const { model } = input
   return {
     ...shardOutputValues({ ...input, current: model.current, comparison: model.comparison }),
@@ -131,12 +141,14 @@ export function outputValues(input: { model: ReportModel; resultsPath: string; r
     verdict: model.verdict.status,
     'baseline-status': model.verdict.baselineStatus,
     'report-path': input.reportPath,
+    'html-path': input.htmlPath,
+    'json-path': input.jsonPath,
     'badge-message': input.badge.message,
     'badge-color': input.badge.color
   }
 }
 
-type ShardOutputs = Omit<OutputValues, 'gate' | 'verdict' | 'baseline-status' | 'report-path' | 'badge-message' | 'badge-color'>
+type ShardOutputs = Omit<OutputValues, 'gate' | 'verdict' | 'baseline-status' | 'report-path' | 'html-path' | 'json-path' | 'badge-message' | 'badge-color'>
 
 /** A shard's outputs: its figures and where its record is; the gate, report and badge are the merge job's. */
 export function shardOutputValues(input: { current: RunRecord; comparison: Comparison; resultsPath: string; baselineRunId: number | null }): ShardOutputs {
