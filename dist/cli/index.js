@@ -19369,11 +19369,13 @@ async function writeReports(io, model, opts, secrets) {
     if (!opts.quiet)
         io.stdout.write(markdown);
     const { verdict, reasons } = model;
-    const count = reasons.length > 1 ? ` (${reasons.length} reasons)` : '';
     const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
-    io.stderr.write(`${colour(io, tone, redact(`evalgate: ${model.headline}${verdict.status === 'pass' ? '' : count}`, secrets))}\n`);
-    for (const r of reasons)
-        io.stderr.write(`  - ${redact(r.message, secrets)}\n`);
+    // one reason is the headline's own; several are listed under the verdict's words, each once
+    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
+    io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`);
+    if (reasons.length > 1)
+        for (const r of reasons)
+            io.stderr.write(`  - ${redact(r.message, secrets)}\n`);
     for (const n of model.notices)
         io.stderr.write(`  note: ${redact(n, secrets)}\n`);
 }
