@@ -392,7 +392,9 @@ describe('renderReport: the verdict', () => {
         '> [!WARNING]',
         '> **evalgate · support-bot: gate failed, accepted by the label "evalgate:accept"**',
         '>',
-        '> - 1 case regressed (limit: maxRegressions 0): a'
+        '> - 1 case regressed (limit: maxRegressions 0): a',
+        '>',
+        '> - the check passes because this pull request carries the label "evalgate:accept"; remove the label to let the gate decide again'
       ]
     },
     {
@@ -539,6 +541,30 @@ describe('renderReport: untrusted text', () => {
 
 describe('renderReport: length', () => {
   const hint = 'the job summary and the `evalgate-support-bot` artifact'
+
+  it('keeps every regressed id, whatever config changes, notices and added cases compete for the room', () => {
+    // three regressions among many cases the pull request added; hundreds of long config changes and notices
+    const baseline = makeBaseline(makeCases('r-1', 'r-2', 'r-3', 'ok'))
+    const added = Array.from({ length: 2_000 }, (_, i) => makeCase(`added-${i}-${'a'.repeat(60)}`))
+    const current = makeRun([...makeCases('!r-1', '!r-2', '!r-3', 'ok'), ...added])
+    const i = input(baseline, current)
+    const long = 'k'.repeat(5_000)
+    const verdict = conclude(i.comparison, current, {
+      baselineStatus: 'found',
+      configChanges: Array.from({ length: 400 }, (_, n) => ({ key: `judge.env.${long}${n}`, base: undefined, head: `\${SECRET_${n}}${long}` })),
+      notices: Array.from({ length: 400 }, (_, n) => `notice ${n}: ${'n'.repeat(5_000)}`)
+    })
+    const md = markdownOf({ ...i, verdict })
+    expect(md.length).toBeLessThanOrEqual(DEFAULT_MAX_LENGTH)
+    for (const id of ['r-1', 'r-2', 'r-3']) expect(md).toContain(`<code>${id}</code>`)
+    expect(md).toContain('#### Regressed (3)')
+    expect(md).toMatch(/and 380 more \(in the job summary\)/)
+    expect(md).toMatch(/and 380 more notices \(in the job summary\)/)
+    // the job summary has them all
+    const summary = markdownOf({ ...i, verdict }, { maxLength: 10_000_000, details: Infinity })
+    expect(summary).not.toContain('in the job summary')
+    expect(summary).toContain('notice 399')
+  })
 
   /** n regressions among 4n cases, each with a long output and a long reason. */
   function regressed(n: number, idOf = (i: number) => `case-${i}`) {

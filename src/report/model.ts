@@ -9,7 +9,7 @@ import { conclude } from '../compare/conclude.js'
 import type { Comparison, Verdict } from '../compare/types.js'
 import { gateSchema, type GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
-import { advisoryNotice, failureSentence, headline, noticeText, reasonCode, reasonMessage, statusWords } from './words.js'
+import { acceptedNotice, advisoryNotice, failureSentence, headline, noticeText, reasonCode, reasonMessage, statusWords } from './words.js'
 
 export interface ReportLinks {
   /** the page of the workflow run that made the baseline */
@@ -87,6 +87,7 @@ export function buildReport(input: ReportInput): ReportModel {
     notices.push('no baseline: comparison skipped, only absolute floors checked')
   if (c.baseline && !c.baseline.complete) notices.push('the baseline run is incomplete: cases it lacks count as added')
   if (verdict.advisory) notices.unshift(advisoryNotice(verdict))
+  if (verdict.acceptedBy) notices.unshift(acceptedNotice(verdict.acceptedBy))
   return {
     title: input.title ?? `evalgate · ${current.name}`,
     comparison: c,

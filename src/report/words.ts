@@ -200,6 +200,11 @@ export function statusWords(v: Pick<Verdict, 'status' | 'acceptedBy' | 'reasons'
   return words[v.status]
 }
 
+/** What an accepted verdict means for the check, and how to undo it. */
+export function acceptedNotice(label: string): string {
+  return `the check passes because this pull request carries the label "${label}"; remove the label to let the gate decide again`
+}
+
 /** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
 const ADVISORY = 'advisory: the check was left green'
 

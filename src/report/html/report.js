@@ -7,7 +7,7 @@
   var data = JSON.parse(document.getElementById('evalgate-data').textContent)
   var cases = data.cases
   var FLIPS = data.flips
-  var STATUS = ['error', 'fail', 'not run', 'pass']
+  var STATUS = ['error', 'fail', 'not graded', 'not run', 'pass']
   var body = document.getElementById('cases-body')
   var filter = document.getElementById('filter')
   var flipFilter = document.getElementById('flip-filter')

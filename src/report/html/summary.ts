@@ -69,6 +69,7 @@ export function summaryHtml(model: ReportModel, title: string, redact: (text: st
   }
   const errors = current.cases.filter((x) => x.error !== null).length
   if (errors) cards.push({ label: 'target errors', value: formatCount(errors), tone: 'bad' })
+  if (c.notGraded.length) cards.push({ label: 'not graded (judge failed)', value: formatCount(c.notGraded.length), tone: 'warn' })
   const cardHtml = cards
     .map(
       (k) =>

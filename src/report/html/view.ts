@@ -9,6 +9,7 @@ import { formatCount, formatDuration, formatScore, formatUsd, formatValue } from
 import type { Comparison } from '../../compare/types.js'
 import type { AssertionResult, CaseResult, ToolCall } from '../../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from '../diff.js'
+import { isNotGraded } from '../../compare/judged.js'
 import { flakyReason } from '../markdown/outcomes.js'
 import type { ReportModel } from '../model.js'
 import { firstDifferingStep, unreportedSide } from '../metrics.js'
@@ -18,11 +19,11 @@ import { redactCase, type Redact } from './redact.js'
 export type Runs = Pick<ReportModel, 'comparison' | 'baseline' | 'current'>
 
 export type Flip = 'regressed' | 'flaky' | 'not graded' | 'changed' | 'added' | 'fixed' | 'removed' | 'unfinished' | 'unchanged' | 'none'
-export type Status = 'error' | 'fail' | 'pass' | 'not run'
+export type Status = 'error' | 'fail' | 'not graded' | 'pass' | 'not run'
 
 /** The order of the flip column, worst first: also the table's initial order. */
 export const FLIP_ORDER: readonly Flip[] = ['regressed', 'flaky', 'not graded', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none']
-const STATUS_ORDER: readonly Status[] = ['error', 'fail', 'pass', 'not run']
+const STATUS_ORDER: readonly Status[] = ['error', 'fail', 'not graded', 'pass', 'not run']
 
 export interface ViewOptions {
   /** characters of one input, expectation, output or error kept; default 100,000 */
@@ -117,6 +118,8 @@ function assertionView(a: AssertionResult, clip: (t: string) => string): Asserti
 
 function statusOf(c: CaseResult): Status {
   if (c.passed) return 'pass'
+  // failed for want of a verdict the judge could not give: neither a pass nor a failure
+  if (isNotGraded(c)) return 'not graded'
   return c.output === null && c.error !== null ? 'error' : 'fail'
 }
 

@@ -108,14 +108,15 @@ function runText(runId: string | null, url: string | null | undefined): string {
  * apply. Bounded: a pull request that changes hundreds of keys must not push
  * the regressed cases out of the comment.
  */
-export function configChanges(model: ReportModel): Block[] {
+export function configChanges(model: ReportModel, whole = false): Block[] {
   const changes = model.verdict.configChanges
   if (!changes.length) return []
+  const listed = whole ? Infinity : CONFIG_CHANGES_LISTED
   // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
   const code = (text: string) => inlineCode(text, 200).replace(/\|/g, '\\|')
   const value = (v: unknown) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)))
-  const rows = changes.slice(0, CONFIG_CHANGES_LISTED).map((ch) => [code(ch.key), value(ch.base), value(ch.head)])
-  const more = changes.length > CONFIG_CHANGES_LISTED ? `\n\nand ${formatCount(changes.length - CONFIG_CHANGES_LISTED)} more (in the job summary)` : ''
+  const rows = changes.slice(0, listed).map((ch) => [code(ch.key), value(ch.base), value(ch.head)])
+  const more = changes.length > listed ? `\n\nand ${formatCount(changes.length - listed)} more (in the job summary)` : ''
   return [
     {
       text:

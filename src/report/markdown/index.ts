@@ -33,12 +33,14 @@ export function renderReport(model: ReportModel, options: ReportOptions = {}): s
   const { comparison: c, current } = model
   const details = options.details ?? DEFAULT_DETAILS
   const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH
+  // the job summary (every regression detailed) lists the notices and config changes whole too
+  const whole = details === Infinity
   const body: Block[] = [
     ...(options.marker ? [{ text: options.marker }] : []),
-    ...verdictAlerts(model),
+    ...verdictAlerts(model, whole),
     { text: figuresTable(model) },
     ...runIdentity(model),
-    ...configChanges(model),
+    ...configChanges(model, whole),
     ...failingCases(model, details, options.fullReportHint, maxLength),
     ...scoredLower(model),
     ...fixes(c, current),

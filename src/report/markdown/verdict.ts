@@ -15,13 +15,14 @@ const NOTICES_LISTED = 20
  * in a NOTE (WARNING when the baseline is in doubt) of their own when the
  * verdict's alert is another kind.
  */
-export function verdictAlerts(model: ReportModel): Block[] {
-  const notices = model.notices.slice(0, NOTICES_LISTED).map((n) => escapeInline(n, 1_000))
-  if (model.notices.length > NOTICES_LISTED) notices.push(`and ${formatCount(model.notices.length - NOTICES_LISTED)} more notices (in the job summary)`)
+export function verdictAlerts(model: ReportModel, whole = false): Block[] {
+  const listed = whole ? Infinity : NOTICES_LISTED
+  const notices = model.notices.slice(0, listed).map((n) => escapeInline(n, 1_000))
+  if (model.notices.length > listed) notices.push(`and ${formatCount(model.notices.length - listed)} more notices (in the job summary)`)
   const v = model.verdict
   const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete)
-  // an advisory verdict's notice (the check left green) belongs with it
-  const noticeKind: AlertKind = doubt || v.advisory ? 'WARNING' : 'NOTE'
+  // an advisory or accepted verdict's notice (why the check is green) belongs with it
+  const noticeKind: AlertKind = doubt || v.advisory || v.acceptedBy ? 'WARNING' : 'NOTE'
   const reasons = reasonLines(model.reasons)
   // the first reason is the headline's own: with a bullet of its own below, the title says only the status
   const title = reasons.length ? model.status : model.headline
