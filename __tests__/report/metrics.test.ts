@@ -26,7 +26,7 @@ describe('metricRows', () => {
       ['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1% (95% CI +11.9% to +34.8%)'],
       // too few cases for an interval: the cell says so
       ['tokens (total), 3 cases', '7,055 tokens', '8,695 tokens', '+23.2% (no interval under 5 cases)'],
-      // enough cases, no interval (a baseline mostly at zero): the figure alone
+      // the p50, which no limit holds (maxLatencyIncrease holds the p95): the figure alone
       ['latency p50, 12 cases', '560 ms', '990 ms', '+76.8%'],
       ['latency p95, 10 cases', '870 ms', '1.30 s', '+49.4% (no interval under 20 cases)']
     ])

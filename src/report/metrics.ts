@@ -19,11 +19,20 @@ const ARGS_CHARS = 80
  * where a limit gates it: on a deterministic agent it moves with the machine's
  * load, and an ungated "+46%" reads as a finding.
  */
-const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind: 'cost' | 'tokens' | 'latency'; limit: MetricLimit; gatedOnly: boolean }[] = [
-  { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false },
-  { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false },
-  { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true },
-  { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true }
+const ROWS: {
+  key: keyof NonNullable<Comparison['metrics']>
+  label: string
+  kind: 'cost' | 'tokens' | 'latency'
+  limit: MetricLimit
+  /** shown only when the limit is set */
+  gatedOnly: boolean
+  /** the limit holds this very figure (maxLatencyIncrease holds the p95, not the p50): only it gets an interval */
+  held: boolean
+}[] = [
+  { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false, held: true },
+  { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false, held: true },
+  { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: false },
+  { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: true }
 ]
 
 /** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
@@ -43,11 +52,11 @@ function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES, gated
 export function metricRows(c: Pick<Comparison, 'metrics'>, gate: Pick<GateConfig, MetricLimit>): string[][] {
   const metrics = c.metrics
   if (!metrics) return []
-  return ROWS.flatMap(({ key, label, kind, limit, gatedOnly }) => {
+  return ROWS.flatMap(({ key, label, kind, limit, gatedOnly, held }) => {
     const m = metrics[key]
     const gated = gate[limit] !== undefined
     if (!m || (gatedOnly && !gated)) return []
-    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated)]]
+    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated && held)]]
   })
 }
 
