@@ -28890,7 +28890,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   l4: () => (/* reexport */ loadEvalConfig),
   Yz: () => (/* reexport */ parseRunRecord),
   lR: () => (/* reexport */ readRunRecord),
-  B1: () => (/* reexport */ renderReport),
+  B1: () => (/* binding */ lib_renderReport),
   wX: () => (/* binding */ runEval),
   rk: () => (/* reexport */ runJudgeEval)
 });
@@ -34112,176 +34112,697 @@ function functionTarget(resolveFn, label) {
     };
 }
 
-// EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __nccwpck_require__(5138);
-;// CONCATENATED MODULE: ./src/judge/verdict.ts
+;// CONCATENATED MODULE: ./src/report/format.ts
 /**
- * Reading a judge's answer. The answer is untrusted text from a model (or a
- * user's function): whatever it is, the result is a score in [0, 1] and a
- * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
- * shared by the LLM judge, the command judge and the library's runJudgeEval.
+ * How figures read in gate sentences and reports — the comment, the job
+ * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
+ * "$0.0042" the same way. The one place numbers, lists and durations become text.
+ */
+/** How many case keys a sentence names before "and N more". */
+const KEYS_IN_SENTENCE = 10;
+/** A count with thousands separators: 60,000. */
+function format_formatCount(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+/** A rate as a percentage: 0.84 → "84.0%". */
+function format_formatPercent(rate) {
+    return `${(rate * 100).toFixed(1)}%`;
+}
+/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
+function formatPoints(delta) {
+    return (Math.abs(delta) * 100).toFixed(1);
+}
+/** A judge score (or a difference of scores) unsigned, to three decimals. */
+function format_formatScore(score) {
+    return Math.abs(score).toFixed(3);
+}
+/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
+const MINUS = '\u2212';
+/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
+function signed(value, digits) {
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return text;
+    return `${value < 0 ? MINUS : '+'}${text}`;
+}
+/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
+function signedPoints(delta) {
+    return `${signed(delta * 100, 1)} pts`;
+}
+/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
+function signedPercent(x) {
+    return `${signed(x * 100, 1)}%`;
+}
+/** "1 case" / "2 cases". */
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+/** "a, b and c", "a and b", "a". */
+function formatList(items) {
+    if (items.length <= 1)
+        return items.join('');
+    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
+    const shown = keys.slice(0, limit).join(', ');
+    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
+}
+/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
+function formatUsd(usd) {
+    if (usd >= 1)
+        return `$${usd.toFixed(2)}`;
+    if (usd >= 0.0001 || usd <= 0)
+        return `$${usd.toFixed(4)}`;
+    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
+}
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+function formatMetric(kind, value) {
+    if (kind === 'cost')
+        return formatUsd(value);
+    if (kind === 'tokens')
+        return format_plural(Math.round(value), 'token');
+    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
+}
+/**
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
+ */
+function formatMs(ms) {
+    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
+}
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+function formatDuration(ms) {
+    if (Math.round(ms) < 1_000)
+        return formatMs(ms);
+    const seconds = ms / 1_000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const whole = Math.round(seconds);
+    const h = Math.floor(whole / 3_600);
+    const m = Math.floor((whole % 3_600) / 60);
+    const s = whole % 60;
+    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
+}
+/** How much older the baseline is than the current run, from the records alone (no clock). */
+function relativeAge(baselineCreatedAt, currentCreatedAt) {
+    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
+    if (!Number.isFinite(ms))
+        return null;
+    const span = formatSpan(Math.abs(ms));
+    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
+}
+function formatSpan(ms) {
+    const minutes = Math.floor(ms / 60_000);
+    if (minutes < 1)
+        return 'less than a minute';
+    if (minutes < 60)
+        return format_plural(minutes, 'minute');
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48)
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
+}
+/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
+function formatTime(iso) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
+}
+/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
+function formatValue(value) {
+    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+}
+
+;// CONCATENATED MODULE: ./src/report/escape.ts
+/**
+ * Untrusted text (model output, judge reasons, error messages, dataset strings)
+ * made safe inside GitHub markdown — it can neither break the layout around it
+ * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
  */
 
+/** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
+const WORD_JOINER = '\u2060';
+/** Control characters (tab and newline aside) and bidi overrides, which can hide or reorder text. */
+const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+/** Characters with inline meaning in GitHub markdown: emphasis, code, links, HTML, tables, strikethrough, math, entities. */
+const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>|#~&$]/g;
+/** The first `max` UTF-16 units of text, never splitting a surrogate pair. */
+function truncate(text, max) {
+    if (text.length <= max)
+        return { text, truncated: false };
+    const cut = text.charCodeAt(max - 1);
+    const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
+    return { text: text.slice(0, end), truncated: true };
+}
+/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+function neutraliseReferences(text) {
+    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+}
+function oneLine(text) {
+    return text
+        .replace(INVISIBLE, '')
+        .replace(/\s*[\r\n]+\s*/g, ' ')
+        .trim();
+}
+/**
+ * Text for a markdown line or a table cell: on one line, shortened to maxChars
+ * with "…", every markdown-active character backslash-escaped.
+ */
+function escape_escapeInline(text, maxChars = 500) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    const escaped = (shown + (truncated ? '…' : ''))
+        .replace(MARKDOWN_PUNCTUATION, '\\$&')
+        // At the start of a line these would open a list or underline a heading.
+        .replace(/^[-+=]/, '\\$&')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+    return neutraliseReferences(escaped);
+}
+/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
+const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
+function escapeHtmlText(text) {
+    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]);
+}
+/**
+ * JSON that can sit inside a <script> element: no "<" (which could close it
+ * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
+ */
+function jsonForScript(value) {
+    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/**
+ * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
+ * punctuation becomes numeric entities too, which read the same and cannot
+ * form emphasis or code should the renderer parse markdown there.
+ */
+function escapeHtml(text, maxChars = 300) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    // References first: the entities written below contain "#" followed by digits.
+    return neutraliseReferences(shown + (truncated ? '…' : '')).replace(/[&<>"'\\`*_[\]|~$]/g, (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`);
+}
+function longestBacktickRun(text) {
+    return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+}
+/** A code span; mentions and HTML inside it are inert. Not for table cells (a pipe would still split the cell). */
+function escape_inlineCode(text, maxChars = 200) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    const body = shown + (truncated ? '…' : '');
+    const fence = '`'.repeat(longestBacktickRun(body) + 1);
+    // A space keeps a leading or trailing backtick from merging with the fence; one is stripped on each side.
+    const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${body}${pad}${fence}`;
+}
+/**
+ * A fenced code block showing text verbatim. The fence is longer than any run
+ * of backticks inside, so nothing in the text can close it; mentions, issue
+ * references and HTML inside a code block are inert. Text over maxChars is cut
+ * with a note saying how much is shown.
+ */
+function fencedBlock(text, maxChars = 1_000) {
+    const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+    const { text: shown, truncated } = truncate(clean, maxChars);
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
+    const note = truncated ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_` : '';
+    return `${fence}\n${shown}\n${fence}${note}`;
+}
 
-/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
-const MAX_REPLY_CHARS = 10_000;
-const MAX_REASON_CHARS = 1_000;
-const verdict_EXCERPT_CHARS = 200;
-const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
-const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
-function failedVerdict(message) {
-    return { score: 0, reason: message, error: message };
+;// CONCATENATED MODULE: ./src/compare/shared-failure.ts
+/**
+ * An error's headline with what differs from case to case blanked out
+ * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
+ * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
+ */
+function errorShape(message) {
+    return (errorHeadline(message)
+        .slice(0, 500)
+        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
+        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
+        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
+        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
+        .replace(/\d+(?:\.\d+)?/g, '<n>')
+        .replace(/\s+/g, ' ')
+        .trim());
+}
+/** An error's first line. */
+function errorHeadline(message) {
+    return message.split('\n', 1)[0].trim();
 }
 /**
- * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
- * prose. The reply must hold exactly one verdict: a judge that quotes the
- * output's forged `{"score": 1}` beside its own answer gives two, and which is
- * its own cannot be told, so two different scores are an error rather than a
- * guess (the same score twice is still one verdict).
+ * The error most of `total` attempts failed with, when they failed more than
+ * half the time (at least twice): the count of all failures, and the first
+ * line of the error most of them share. Null otherwise.
  */
-function parseVerdictText(text) {
-    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
-    if (!reply)
-        return failedVerdict('the judge gave an empty reply');
-    const objects = jsonObjectsIn(reply);
-    const scored = objects.flatMap(verdictsIn);
-    if (scored.length > 0)
-        return oneVerdict(scored.map(normalizeVerdict));
-    if (objects.length > 0)
-        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = tryParseJson(reply);
-    if (other !== undefined)
-        return normalizeVerdict(other);
-    if (REFUSAL.test(reply))
-        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
-    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
-}
-/**
- * The verdicts in a parsed object: the object itself when it has a score
- * (objects inside a verdict are its details), else those nested in it.
- */
-function verdictsIn(value) {
-    if (value === null || typeof value !== 'object')
-        return [];
-    if (!Array.isArray(value) && 'score' in value)
-        return [value];
-    return Object.values(value).flatMap(verdictsIn);
-}
-/** The one verdict the candidates agree on, else an error naming their scores. */
-function oneVerdict(verdicts) {
-    const first = verdicts[0];
-    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
-    if (scores.length === 1)
-        return first;
-    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
-}
-/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
-function normalizeVerdict(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
+function sharedFailure(errors, total) {
+    const groups = new Map();
+    let failed = 0;
+    for (const error of errors) {
+        failed++;
+        const shape = errorShape(error);
+        const group = groups.get(shape);
+        if (group)
+            group.failed++;
+        else
+            groups.set(shape, { failed: 1, message: errorHeadline(error) });
     }
-    const { score, reason } = value;
-    if (score === undefined || score === null)
-        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
-    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
-    if (!Number.isFinite(raw))
-        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
-    const clamped = clampScore(raw);
-    const text = reasonText(reason);
-    // the judge's own number stays visible when it was out of range
-    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
+    if (failed < 2 || failed * 2 <= total)
+        return null;
+    let common = null;
+    for (const group of groups.values())
+        if (!common || group.failed > common.failed)
+            common = group;
+    return { failed, total, message: common.message };
 }
-/**
- * Several samples of one verdict: the median score, with the reason of the
- * sample closest to it. Failed samples are left out while any succeeded.
- */
-function combineSamples(verdicts) {
-    const ok = verdicts.filter((v) => v.error === undefined);
-    if (ok.length === 0)
-        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
-    const samples = ok.map((v) => v.score);
-    const mid = median(samples);
-    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
-    const failed = verdicts.length - ok.length;
-    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
-    return { score: mid, reason: closest.reason + note, samples };
+/** The target's failure when it failed on most cases (more than half, at least two). */
+function sharedTargetError(record) {
+    const errors = record.cases.flatMap((c) => (c.error === null || c.error === '' ? [] : [c.error]));
+    return sharedFailure(errors, record.cases.length);
 }
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+
+;// CONCATENATED MODULE: ./src/compare/judged.ts
+
+/** The assertion results of each trial of a case (one trial: the case's own). */
+function trialsOf(c) {
+    return c.trials && c.trials.length > 0 ? c.trials : [c];
 }
-function reasonText(reason) {
-    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
-    if (!text)
-        return '(the judge gave no reason)';
-    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
-}
-/**
- * The JSON objects of the text that are not inside another: the whole reply,
- * a fenced block's content, `{…}` spans inside prose, the items of a list. A
- * `{` that starts no valid object is skipped, so an object nested in broken
- * text is still found; one inside a found object is that object's part.
- */
-function jsonObjectsIn(text) {
-    const found = [];
-    // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
-    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
-        found.push(value);
+/** A trial that failed only because the judge could not give verdicts: no target error, every failed check a failed verdict. */
+function failedOnlyByJudge(trial) {
+    if (trial.passed || trial.error !== null)
         return false;
-    });
-    return found;
+    const failed = trial.assertions.filter((a) => !a.passed);
+    return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true);
 }
-/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
-function verdict_describe(value) {
-    try {
-        return JSON.stringify(value) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
+/**
+ * A failing case some of whose failed trials failed only for want of a
+ * verdict: had the judge answered, it might have passed. A case that passed,
+ * or that fails some other check anyway, is graded.
+ */
+function isNotGraded(c) {
+    return !c.passed && trialsOf(c).some(failedOnlyByJudge);
 }
-function verdict_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
+/** The keys of a run's cases that are not graded, in dataset order. */
+function notGradedKeys(run) {
+    return run.cases.filter(isNotGraded).map((c) => c.id);
+}
+/**
+ * The judge's failure when it failed on most of its verdicts (more than half,
+ * at least two), with the error most of them share; null otherwise. Reused
+ * verdicts count as given.
+ */
+function judgeOutage(run) {
+    let total = 0;
+    const errors = [];
+    for (const c of run.cases) {
+        for (const trial of trialsOf(c)) {
+            for (const a of trial.assertions) {
+                if (!a.judge)
+                    continue;
+                total++;
+                if (a.judge.error !== undefined)
+                    errors.push(a.judge.error);
+            }
+        }
+    }
+    return sharedFailure(errors, total);
 }
 
-;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
+;// CONCATENATED MODULE: ./src/compare/conclude.ts
+
+
+/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
+function unableToTell(comparison, record, context, notices) {
+    const reasons = [];
+    const status = context.baselineStatus;
+    // a baseline that exists but cannot be used is not "no baseline"
+    if (status === 'error' || status === 'incompatible') {
+        const detail = context.baselineProblem ?? 'the baseline could not be used';
+        const reason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail };
+        if (context.onBaselineError === 'warn')
+            notices.push({ code: 'baseline-ignored', reason });
+        else
+            reasons.push(reason);
+    }
+    const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete');
+    if (incomplete) {
+        // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
+        if (incomplete.check === 'incomplete')
+            reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget });
+    }
+    // one broken target (or judge) is one problem, not N regressions
+    const target = sharedTargetError(record);
+    if (target)
+        reasons.push({ code: 'target-failed', shared: target });
+    const judge = judgeOutage(record);
+    if (judge)
+        reasons.push({ code: 'judge-failed', shared: judge });
+    reasons.push(...(context.problems ?? []));
+    return reasons;
+}
+function conclude_conclude(comparison, record, context) {
+    const { gate } = comparison;
+    const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
+    const cannotTell = unableToTell(comparison, record, context, notices);
+    const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const failing = cannotTell.length > 0 || limits.length > 0;
+    const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
+    const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
+    // advisory is about the gate's limits: a run that could not tell fails closed all the same
+    const advisory = status === 'fail' && context.failOnRegression === false;
+    const budget = record.budget;
+    if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
+        notices.push({
+            code: 'budget-uncounted',
+            maxCostUsd: budget.maxCostUsd,
+            spentUsd: budget.spentUsd,
+            trials: budget.uncountedTrials ?? 0,
+            judgeTokens: budget.uncountedJudgeTokens ?? 0
+        });
+    for (const limit of gate.unchecked ?? [])
+        notices.push({ code: 'unchecked', limit });
+    if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed'))
+        notices.push({ code: 'not-graded', keys: comparison.notGraded });
+    return {
+        status,
+        // what could not be told comes first: it is why the limits below cannot be trusted either
+        reasons: [...cannotTell, ...limits],
+        exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
+        advisory,
+        acceptedBy,
+        notices: dedupe(notices),
+        gate,
+        baselineStatus: context.baselineStatus,
+        configChanges: context.configChanges ?? []
+    };
+}
+function dedupe(notices) {
+    const seen = new Set();
+    return notices.filter((n) => {
+        const key = JSON.stringify(n);
+        if (seen.has(key))
+            return false;
+        seen.add(key);
+        return true;
+    });
+}
+
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __nccwpck_require__(131);
+;// CONCATENATED MODULE: ./src/report/words.ts
+
+/** How each relative metric limit names its figure. */
+const METRIC_WORDS = {
+    maxCostIncrease: {
+        label: 'total cost',
+        what: 'a cost',
+        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+    },
+    maxTokensIncrease: {
+        label: 'total tokens',
+        what: 'a token count',
+        why: 'the target reports no usage, or the baseline was made before it did'
+    },
+    maxLatencyIncrease: {
+        label: 'p95 latency',
+        what: 'a latency',
+        why: 'the baseline was made by an evalgate that did not record latency'
+    }
+};
+/** "; largest rises: greeting (+$0.0004), … of 7 cases that rose". */
+function risesText(kind, rises) {
+    if (!rises || !rises.keys.length)
+        return '';
+    const named = rises.keys.map((key, i) => `${key} (+${formatMetric(kind, rises.by[i])})`);
+    const of = rises.total > rises.keys.length ? `, of ${format_formatCount(rises.total)} cases that rose` : '';
+    return `; largest ${rises.keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`;
+}
+/** Unreported cases named before "and N more", as for rises. */
+const UNREPORTED_NAMED = 3;
+/** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
+function words_failureSentence(f) {
+    switch (f.check) {
+        case 'maxRegressions':
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxRemoved':
+            return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxChanged':
+            return `${format_plural(f.measured, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'minComparable':
+            return (`only ${f.compared} of ${format_plural(f.baseline, 'baseline case')} could be compared (${format_formatPercent(f.measured)}; limit: minComparable ${format_formatPercent(f.limit)}): ` +
+                `the others are removed or changed, so the baseline says little about this run`);
+        case 'maxPassRateDrop': {
+            const rates = `${format_formatPercent(f.baselineRate)} → ${format_formatPercent(f.currentRate)}`;
+            const flakyAside = f.flakyFlips ? `, ${format_plural(f.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+            const where = `on the ${format_plural(f.cases, 'case')} in both runs with the same fingerprint${flakyAside}`;
+            const cases = f.keys.length ? `; passed before, fail now: ${formatKeys(f.keys)}` : '';
+            const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
+            return f.bound
+                ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
+        }
+        case 'maxMeanScoreDrop': {
+            const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
+            const cases = f.keys.length ? `; scored lower: ${formatKeys(f.keys)}` : '';
+            const where = 'on the cases scored in both runs with the same fingerprint';
+            const limit = `maxMeanScoreDrop ${format_formatScore(f.limit)}`;
+            return f.bound
+                ? `mean judge score dropped by at least ${format_formatScore(f.measured)} ${where}, ${scores} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `mean judge score dropped ${format_formatScore(f.measured)} ${where}, ${scores} (limit: ${limit})${cases}`;
+        }
+        case 'maxCostIncrease':
+        case 'maxTokensIncrease':
+        case 'maxLatencyIncrease': {
+            const { label, what } = METRIC_WORDS[f.check];
+            const limit = `${f.check} ${format_formatPercent(f.limit)}`;
+            if (f.how === 'unreported') {
+                const has = f.cases === 1 ? 'has' : 'have';
+                const where = `${format_plural(f.cases, 'compared case')} had ${what} in the baseline and ${has} none in this run (${formatKeys(f.keys, UNREPORTED_NAMED, f.cases)})`;
+                const hint = f.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+                return `${limit} cannot be checked: ${where}; ${hint}`;
+            }
+            const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)];
+            const where = `on the ${format_plural(f.cases, 'case')} compared`;
+            const cases = risesText(f.metric, f.rises);
+            if (f.how === 'fromZero')
+                return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`;
+            if (f.how === 'bound')
+                return `${label} rose by at least ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`;
+            const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
+            return `${label} rose ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (limit: ${limit}${unbounded})${cases}`;
+        }
+        case 'minPassRate': {
+            const flakyNote = f.flakyFailing
+                ? `; ${f.flakyFailing} of the failing cases ${f.flakyFailing === 1 ? 'is' : 'are'} flaky and count${f.flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+                : '';
+            return (`pass rate ${format_formatPercent(f.measured)} is below minPassRate ${format_formatPercent(f.limit)} (${f.passed} of ${format_plural(f.total, 'case')} passed)` +
+                (f.keys.length ? `; failing: ${formatKeys(f.keys)}` : '') +
+                flakyNote);
+        }
+        case 'minMeanScore':
+            if (f.measured === null)
+                return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
+            return (`mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` +
+                (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : ''));
+        case 'failOnMissingBaseline':
+            return 'no baseline run to compare against (failOnMissingBaseline is true)';
+        case 'incomplete':
+            return incompleteSentence(f.measured, f.limit, f.budget);
+    }
+}
+function incompleteSentence(finished, planned, budget) {
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    return budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+}
+/** A reason of the verdict as a sentence. */
+function reasonMessage(r) {
+    switch (r.code) {
+        case 'gate':
+            return words_failureSentence(r.failure);
+        case 'baseline-error':
+            return `the baseline exists but could not be read, so regressions cannot be ruled out: ${r.detail}`;
+        case 'baseline-incompatible':
+            return `the baseline cannot be compared with this run: ${r.detail}`;
+        case 'incomplete':
+            return incompleteSentence(r.finished, r.planned, r.budget);
+        case 'target-failed':
+            return `the target failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'case')}: ${r.shared.message}`;
+        case 'judge-failed':
+            return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
+        case 'upload-failed':
+            return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'problem':
+            return r.text;
+    }
+}
+/** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
+function reasonCode(r) {
+    return r.code === 'gate' ? r.failure.check : r.code;
+}
+function uncheckedSentence(u) {
+    const { what, why } = METRIC_WORDS[u.check];
+    return `${u.check} ${format_formatPercent(u.limit)} was not checked: no compared case has ${what} in both runs (${why})`;
+}
+/** Ids a notice names before "and N more". */
+const NOTICE_KEYS = 10;
+/** A notice as a sentence. */
+function noticeText(n) {
+    switch (n.code) {
+        case 'text':
+            return n.text;
+        case 'baseline-ignored':
+            return `${reasonMessage(n.reason)} (on-baseline-error: warn: only the absolute floors are gated)`;
+        case 'unchecked':
+            return uncheckedSentence(n.limit);
+        case 'budget-uncounted': {
+            const parts = [];
+            if (n.trials)
+                parts.push(`${format_plural(n.trials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
+            if (n.judgeTokens)
+                parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
+            return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
+        }
+        case 'not-graded':
+            return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
+    }
+}
+/** The verdict in a few words: what the check's colour means. */
+function statusWords(v) {
+    // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
+    const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed';
+    const words = {
+        pass: 'gate passed',
+        fail: 'gate failed',
+        accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
+        'could-not-tell': 'evalgate could not tell'
+    };
+    return words[v.status];
+}
+/** What an accepted verdict means for the check, and how to undo it. */
+function acceptedNotice(label) {
+    return `the check passes because this pull request carries the label "${label}"; remove the label to let the gate decide again`;
+}
+/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
+const ADVISORY = 'advisory: the check was left green';
+function advisoryNotice(v) {
+    return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`;
+}
+/** The floors a run without a baseline was held to, or that none is set. */
+function floorsText(gate) {
+    const floors = [];
+    if (gate.minPassRate > 0)
+        floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
+    if (gate.minMeanScore > 0)
+        floors.push(`minMeanScore ${format_formatScore(gate.minMeanScore)}`);
+    return `no baseline yet: nothing compared; ${floors.length ? `floors checked: ${formatList(floors)}` : 'no floor set (gate.minPassRate, gate.minMeanScore)'}`;
+}
 /**
- * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
- * judge function. Its answers go through the same verdict normalisation as the
- * built-in judge's, so a score means the same thing in both.
+ * The one-line verdict, as the log, the CLI and the comment's bold line
+ * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
+ * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
+ */
+function headline(v, c, gate) {
+    const words = statusWords(v);
+    const first = v.reasons[0];
+    const advisory = v.advisory ? ` (${ADVISORY})` : '';
+    if (v.status === 'pass') {
+        const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+        return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
+    }
+    return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/model.ts
+/**
+ * The report model: built once, after the verdict is final, from the
+ * comparison, the verdict and the run's context. The comment, the job
+ * summary, the HTML report, annotations, the action's outputs, `--json`, the
+ * CLI's lines and JUnit all read it, so none of them can say another verdict.
+ * Pure.
  */
 
 
-/** Seed-compatible rounding: figures are reported to three decimals. */
-const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
-/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
-async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
-    const results = [];
-    for (const [i, c] of cases.entries()) {
-        const verdict = await ask(judge, c);
-        results.push({
-            name: c.name ?? `case_${i}`,
-            score: verdict.score,
-            reason: verdict.reason,
-            flagged: verdict.score < threshold,
-            error: verdict.error ?? null
-        });
-    }
-    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
-    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
+
+/** The model of a report. Without a verdict, the comparison's own is concluded (library and test use). */
+function buildReport(input) {
+    const { comparison: c, baseline, current } = input;
+    const verdict = input.verdict ?? conclude_conclude(c, current, { baselineStatus: baseline ? 'found' : 'none' });
+    const reasons = verdict.reasons.map((r) => ({
+        code: reasonCode(r),
+        message: reasonMessage(r),
+        keys: r.code === 'gate' ? r.failure.keys : []
+    }));
+    const gateConfig = input.gate ?? schema/* gateSchema */.Tp.parse({});
+    const notices = verdict.notices.map(noticeText);
+    // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
+    if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
+        notices.push('no baseline: comparison skipped, only absolute floors checked');
+    if (c.baseline && !c.baseline.complete)
+        notices.push('the baseline run is incomplete: cases it lacks count as added');
+    if (verdict.advisory)
+        notices.unshift(advisoryNotice(verdict));
+    if (verdict.acceptedBy)
+        notices.unshift(acceptedNotice(verdict.acceptedBy));
+    return {
+        title: input.title ?? `evalgate · ${current.name}`,
+        comparison: c,
+        baseline,
+        current,
+        verdict,
+        links: input.links ?? {},
+        gateConfig,
+        status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
+        headline: headline(verdict, c, gateConfig),
+        reasons,
+        notices: [...new Set(notices)],
+        alert: alertKind(verdict, c),
+        gate: verdict.status === 'pass' ? 'pass' : verdict.status === 'accepted' ? 'accepted' : 'fail',
+        annotationLevel: verdict.exitCode === 1 ? 'error' : 'warning'
+    };
 }
-/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
-async function ask(judge, c) {
-    try {
-        const answer = await judge({ prompt: c.prompt, output: c.output });
-        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
-    }
-    catch (err) {
-        return failedVerdict(`judge error: ${(0,errors/* errorMessage */.gJ)(err)}`);
-    }
+/**
+ * CAUTION whenever the check fails; WARNING when a failing verdict passes it
+ * (accepted by label, advisory) or a passing run has a caveat (a baseline
+ * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * for a clean pass.
+ */
+function alertKind(v, c) {
+    if (v.exitCode === 1)
+        return 'CAUTION';
+    if (v.status !== 'pass')
+        return 'WARNING';
+    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+        return 'WARNING';
+    return c.baseline ? 'TIP' : 'NOTE';
+}
+/** The gate's failures as sentences (`--json` gate.failures). */
+function gateFailures(model) {
+    return model.verdict.gate.checks.map(failureSentence);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
+/**
+ * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * mean score over the run, beside the baseline's when it has the metric. Pure.
+ */
+
+
+/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
+function namedScoresTable(baseline, current, table) {
+    const now = current.summary.namedScores;
+    if (!now || Object.keys(now).length === 0)
+        return [];
+    const before = baseline?.summary.namedScores;
+    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
+    const rows = Object.entries(now).map(([name, m]) => {
+        const metric = escape_escapeInline(name, 100);
+        if (!before)
+            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
+        const was = before[name];
+        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
+    });
+    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
 }
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
@@ -34765,6 +35286,1062 @@ function unreportedMetrics(pairs) {
     return found;
 }
 
+;// CONCATENATED MODULE: ./src/report/metrics.ts
+/**
+ * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * the job summary and `--report`: the figures-table rows of cost, tokens and
+ * latency, and a regressed case's two trajectories side by side.
+ */
+
+
+
+/** Steps of a trajectory shown; the record has them all. */
+const STEPS_SHOWN = 20;
+const ARGS_CHARS = 80;
+/**
+ * The figures-table rows and the limit that gates each. Latency is shown only
+ * where a limit gates it: on a deterministic agent it moves with the machine's
+ * load, and an ungated "+46%" reads as a finding.
+ */
+const ROWS = [
+    { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false, held: true },
+    { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false, held: true },
+    { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: false },
+    { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: true }
+];
+/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
+function changeCell(m, key, gated) {
+    if (m.change === null)
+        return roseFromZero(m) ? 'rose from zero' : '—';
+    if (!gated)
+        return signedPercent(m.change);
+    const fewest = INTERVAL_MIN_CASES[key];
+    if (m.ci)
+        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
+    // say why there is none: a bare figure would read as certain
+    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
+}
+/**
+ * Rows [label, baseline, current, change] of the figures table for the
+ * metrics both runs carry, over the compared cases; none without them.
+ */
+function metricRows(c, gate) {
+    const metrics = c.metrics;
+    if (!metrics)
+        return [];
+    return ROWS.flatMap(({ key, label, kind, limit, gatedOnly, held }) => {
+        const m = metrics[key];
+        const gated = gate[limit] !== undefined;
+        if (!m || (gatedOnly && !gated))
+            return [];
+        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated && held)]];
+    });
+}
+function metrics_stepText(call) {
+    if (!call)
+        return '—';
+    const args = JSON.stringify(call.args ?? {}) ?? '';
+    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
+}
+function sameStep(a, b) {
+    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+}
+/** The first step at which two trajectories differ (by tool or arguments), or -1. */
+function firstDifferingStep(before, now) {
+    const n = Math.max(before.length, now.length);
+    for (let i = 0; i < n; i++)
+        if (!sameStep(before[i], now[i]))
+            return i;
+    return -1;
+}
+/**
+ * The run whose target reported no tool calls at all for a case the other run
+ * has tool calls for; undefined when both did, or the baseline lacks the case.
+ * Not reported is not "called none" (assertions/trajectory.ts): no step is
+ * marked as differing from it.
+ */
+function unreportedSide(before, now) {
+    if (!now.toolCalls)
+        return 'current';
+    return before && !before.toolCalls ? 'baseline' : undefined;
+}
+/**
+ * Both runs' tool calls of a case as a markdown table, the first differing
+ * step marked; null when neither run recorded tool calls.
+ */
+function trajectoryDiff(before, now) {
+    if (!before?.toolCalls && !now.toolCalls)
+        return null;
+    const a = before?.toolCalls ?? [];
+    const b = now.toolCalls ?? [];
+    const side = unreportedSide(before, now);
+    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
+    const first = unreported ? -1 : firstDifferingStep(a, b);
+    const steps = Math.max(a.length, b.length);
+    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
+        const mark = i === first ? ' ⬅ first difference' : '';
+        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
+        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
+    });
+    if (steps > STEPS_SHOWN)
+        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
+    const heading = unreported
+        ? `**Tool calls** (${unreported})`
+        : first === -1
+            ? '**Tool calls** (the same in both runs)'
+            : `**Tool calls** (first difference at step ${first + 1})`;
+    if (steps === 0)
+        return `${heading}: none in either run`;
+    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
+
+
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap();
+function byKey(cases) {
+    let map = keyed.get(cases);
+    if (!map) {
+        map = new Map();
+        for (const c of cases)
+            map.set(c.id, c);
+        keyed.set(cases, map);
+    }
+    return map;
+}
+function caseLabel(key, c) {
+    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
+}
+function trialsText(c) {
+    if (!c.trials || c.trials.length < 2)
+        return '';
+    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
+    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
+}
+function rateCell(f) {
+    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
+}
+/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
+function table(header, rows, align = 'right') {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
+    return [line(header), alignment, ...rows.map(line)].join('\n');
+}
+function percentOrDash(rate) {
+    return rate === null ? '—' : format_formatPercent(rate);
+}
+function scoreOrDash(score) {
+    return score === null ? '—' : format_formatScore(score);
+}
+function signedScore(delta) {
+    return delta === null ? '—' : signed(delta, 3);
+}
+function confidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
+}
+function scoreConfidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
+/**
+ * Fitting the comment into its room (GitHub refuses bodies over 65,536
+ * characters): the report is a list of blocks, essential or optional; a case
+ * table is given room row by row, and every regressed case's id stays,
+ * whatever else competes for the room.
+ */
+
+
+const SEPARATOR = '\n\n';
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20;
+/** What can be left out of a long report, most important first: the order in which room is given. */
+const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
+/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
+function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
+    const t = block.table;
+    if (!t)
+        return block.text;
+    const parts = [block.text];
+    const lines = t.rows.slice(0, rows).map((r) => r.text);
+    if (rows > 0)
+        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
+    if (rows > OPEN_ROWS)
+        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
+    if (rows < t.rows.length || t.beyond.length)
+        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
+    return parts.join(SEPARATOR);
+}
+function foldOpening(rows) {
+    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
+}
+const FOLD_CLOSING = `${SEPARATOR}</details>`;
+/**
+ * The report within maxLength. Every essential block stays, and so does every
+ * regressed case's id: a case table's rows are given room first, one by one in
+ * dataset order, and the ids of rows left out are listed below the table. Then
+ * optional blocks get room in order of importance (coverage lists, scored
+ * lower, errors, fixes, flaky, per-tag, then regression details in dataset
+ * order) and are dropped whole when they do not fit, with a line saying what
+ * was left out and where to find it.
+ */
+function fit(body, footer, maxLength, hint) {
+    const all = [...body, ...footer];
+    const full = all.map((b) => renderBlock(b));
+    if (joinedLength(full) <= maxLength)
+        return full.join(SEPARATOR);
+    const essential = all.filter((b) => !b.optional);
+    const tables = essential.filter((b) => b.table);
+    // Room for the longest possible note: the one that says everything optional was dropped.
+    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
+    const reserved = SEPARATOR.length + longestNote.length;
+    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
+    const withoutRows = essential.map((b) => renderBlock(b, 0));
+    let restChars;
+    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
+        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
+        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
+    }
+    const rowsKept = new Map();
+    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
+    for (const block of tables) {
+        const t = block.table;
+        let kept = 0;
+        for (const row of t.rows) {
+            // a row moves its id out of the line below; a cut line gives nothing back
+            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
+            // the first row opens the table, the first folded one the collapsed block and its table
+            const opening = kept === 0
+                ? SEPARATOR.length + t.head.length
+                : kept === OPEN_ROWS
+                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+                    : 0;
+            const extra = opening + 1 + row.text.length - freed;
+            if (length + extra > maxLength)
+                break;
+            length += extra;
+            kept++;
+        }
+        rowsKept.set(block, kept);
+    }
+    const kept = new Set(essential);
+    for (const kind of OPTIONAL) {
+        for (const block of body.filter((b) => b.optional === kind)) {
+            const extra = SEPARATOR.length + block.text.length;
+            if (length + extra <= maxLength) {
+                kept.add(block);
+                length += extra;
+            }
+            else if (kind === 'detail') {
+                break; // regression details stay a prefix, in dataset order
+            }
+        }
+    }
+    const dropped = body.filter((b) => !kept.has(b));
+    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
+    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
+    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
+    return text.length <= maxLength ? text : hardCut(text, maxLength);
+}
+function omissionNote(dropped, maxLength, hint) {
+    const details = dropped.filter((b) => b.optional === 'detail').length;
+    const what = [
+        ...(details ? [format_plural(details, 'regression detail')] : []),
+        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
+        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
+        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
+        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
+        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
+    ];
+    const where = hint ? `; see ${hint}` : '';
+    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
+}
+/** Last resort when even the essential blocks are too long (a tiny maxLength). */
+function hardCut(text, maxLength) {
+    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
+    if (note.length >= maxLength)
+        return truncate(text, maxLength).text;
+    return truncate(text, maxLength - note.length).text + note;
+}
+function joinedLength(texts) {
+    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cases.ts
+
+
+
+
+
+/** Characters of one input, output or expectation shown; the artifact has them whole. */
+const BLOCK_CHARS = 1_000;
+const REASON_CHARS = 500;
+/** The reason in a row of the regressions table. */
+const ROW_REASON_CHARS = 120;
+/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
+const MIN_ROW_CHARS = 30;
+/**
+ * The regressed cases (without a baseline: the failing ones): a table of every
+ * one that fits, the ids of the rest below it, then details of the first ones.
+ */
+function failingCases(model, limit, hint, maxLength) {
+    const { comparison: c, baseline, current } = model;
+    const notGraded = new Set(c.notGraded);
+    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
+    if (!keys.length)
+        return [];
+    const currentCases = byKey(current.cases);
+    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
+    if (!cases.length)
+        return [];
+    const noun = c.baseline ? 'Regressed' : 'Failing';
+    const baselineCases = byKey(baseline?.cases ?? []);
+    const shown = cases.slice(0, limit);
+    const capped = shown.length < cases.length && shown.length > 0;
+    const heading = {
+        text: `#### ${noun} (${format_formatCount(cases.length)})`,
+        table: {
+            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
+            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
+            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
+        }
+    };
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
+    const cap = capped
+        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
+        : [];
+    return [heading, ...cap, ...details];
+}
+/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
+function restLine(label, keys, maxChars = Infinity) {
+    let text = `${label} (${format_formatCount(keys.length)}): `;
+    for (const [i, key] of keys.entries()) {
+        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
+        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
+        if (text.length + piece.length + reserve > maxChars)
+            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
+        text += piece;
+    }
+    return text;
+}
+function caseRow(k) {
+    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+    const { check, reason } = firstFailure(k);
+    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
+}
+/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
+function firstFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { check: 'target error', reason: error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    if (!failed)
+        return { check: '—', reason: 'no failing assertion was recorded' };
+    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
+    if (failed.judge) {
+        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
+        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
+    }
+    const { claim, got } = splitReason(failed.reason);
+    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
+}
+/**
+ * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
+ * its claim and the output excerpt (unquoted); the report shows the output
+ * itself, so the excerpt is left out there.
+ */
+function splitReason(reason) {
+    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
+    if (!m)
+        return { claim: reason, got: null };
+    try {
+        return { claim: m[1], got: JSON.parse(m[2]) };
+    }
+    catch {
+        return { claim: reason, got: null };
+    }
+}
+function caseDetail(before, now, compared) {
+    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
+    if (now.expected !== undefined)
+        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
+    if (compared && before)
+        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    const calls = trajectoryDiff(before, now);
+    if (calls)
+        parts.push(calls);
+    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
+    return parts.join(SEPARATOR);
+}
+function outputBlock(c) {
+    if (c.output !== null)
+        return fencedBlock(c.output, BLOCK_CHARS);
+    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
+}
+/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
+function failureReasons(c) {
+    const trial = c.trials?.find((t) => !t.passed);
+    const failed = c.assertions.filter((a) => !a.passed);
+    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
+    const error = c.error ?? trial?.error ?? null;
+    const lines = assertions.map(assertionReason);
+    // the output block above already shows what the target said; its error is shown there too
+    if (error !== null && c.output !== null)
+        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
+    else if (error !== null && !lines.length)
+        lines.push('- the target failed (its error is shown above)');
+    return lines.length ? lines : ['- no failing assertion was recorded'];
+}
+function assertionReason(a) {
+    const judge = a.judge;
+    if (!judge)
+        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
+    const reused = judge.reused ? ', reused' : '';
+    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
+    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
+    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
+        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
+/**
+ * The comment's figures: the table of pass rate, mean score and the agent
+ * metrics (baseline → current, change), which runs were compared, and the
+ * trusted settings the pull request changes.
+ */
+
+
+
+
+/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
+const CI_MIN_CASES = 10;
+/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
+const CI_MAX_WIDTH = 1;
+/** Rows of the config-changes table; the rest are counted (the job summary has them all). */
+const CONFIG_CHANGES_LISTED = 20;
+/**
+ * Baseline → current, and the change. A confidence interval only on a figure
+ * that a limit gates, and only where it says something: an interval on a
+ * figure nothing gates reads as a finding (`--json` keeps them all).
+ */
+function figuresTable(model) {
+    const c = model.comparison;
+    const gate = model.gateConfig;
+    const current = c.current;
+    if (!c.baseline) {
+        const rows = [['pass rate', rateCell(current)]];
+        if (current.meanScore !== null)
+            rows.push(['mean score', format_formatScore(current.meanScore)]);
+        return table(['', 'current'], rows);
+    }
+    const baseline = c.baseline;
+    const common = c.common;
+    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
+    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
+    const ci = gate.maxPassRateDrop !== undefined && telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
+    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
+    if (common && !sameCases) {
+        rows.push([
+            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
+            format_formatPercent(common.baselinePassRate),
+            format_formatPercent(common.currentPassRate),
+            signedPoints(common.passRateDelta) + ci
+        ]);
+    }
+    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
+    const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
+    if (baseline.meanScore !== null || current.meanScore !== null) {
+        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
+    }
+    if (common && !sameScores && common.meanScoreDelta !== null) {
+        rows.push([
+            'mean score, cases scored in both runs',
+            scoreOrDash(common.baselineMeanScore),
+            scoreOrDash(common.currentMeanScore),
+            signedScore(common.meanScoreDelta) + scoreCI
+        ]);
+    }
+    rows.push(...metricRows(c, gate));
+    return table(['', 'baseline', 'current', 'change'], rows);
+}
+/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
+function telling(ci, n) {
+    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
+}
+/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
+function scoredInBoth(model) {
+    // most runs have no judge: no score to look up, no map of 100,000 cases to make
+    if (!model.baseline || !model.current.cases.some((k) => k.score !== null))
+        return 0;
+    const before = byKey(model.baseline.cases);
+    return model.current.cases.filter((k) => {
+        const b = before.get(k.id);
+        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
+    }).length;
+}
+/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
+function runIdentity(model) {
+    const { baseline, current, links } = model;
+    const sentences = [];
+    if (baseline) {
+        const { sha, ref } = baseline.git;
+        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
+        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
+        const age = relativeAge(baseline.createdAt, current.createdAt);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+    }
+    const { sha } = current.git;
+    const run = runText(current.git.runId, links.currentRun);
+    if (sha || run)
+        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
+    return sentences.length ? [{ text: sentences.join(' ') }] : [];
+}
+/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
+function runText(runId, url) {
+    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
+        return `, [${label}](${url})`;
+    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+}
+/**
+ * The trusted settings the pull request changes, which this run did not
+ * apply. Bounded: a pull request that changes hundreds of keys must not push
+ * the regressed cases out of the comment.
+ */
+function configChanges(model, whole = false) {
+    const changes = model.verdict.configChanges;
+    if (!changes.length)
+        return [];
+    const listed = whole ? Infinity : CONFIG_CHANGES_LISTED;
+    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
+    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
+    const rows = changes.slice(0, listed).map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
+    const more = changes.length > listed ? `\n\nand ${format_formatCount(changes.length - listed)} more (in the job summary)` : '';
+    return [
+        {
+            text: `#### Config changes (apply after merge)\n\n` +
+                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
+                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left') +
+                more
+        }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/outcomes.ts
+
+
+
+
+const ERRORS_LISTED = 20;
+const FLAKY_LISTED = 20;
+const SCORED_LOWER_LISTED = 20;
+/** Case ids named per list of removed, changed, added or not graded cases. */
+const COVERAGE_LISTED = 100;
+/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
+function scoredLower(model) {
+    const { comparison: c, baseline, current } = model;
+    const keys = c.common?.scoredLower ?? [];
+    // no index of 100,000 cases for a list that is empty
+    if (!keys.length)
+        return [];
+    const before = byKey(baseline?.cases ?? []);
+    const now = byKey(current.cases);
+    const lower = keys.flatMap((key) => {
+        const [b, k] = [before.get(key), now.get(key)];
+        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
+    });
+    if (!lower.length)
+        return [];
+    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
+        const judged = k.assertions.find((a) => a.judge);
+        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+        return [
+            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
+            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
+            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
+        ];
+    });
+    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
+    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
+    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
+}
+function fixes(c, current) {
+    if (!c.fixed.length)
+        return [];
+    const cases = byKey(current.cases);
+    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
+    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
+}
+/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+function otherOutcomes(c) {
+    if (!c.baseline)
+        return notGradedOnly(c);
+    const counts = [
+        `${format_formatCount(c.flaky.length)} flaky`,
+        `${format_formatCount(c.added.length)} added`,
+        `${format_formatCount(c.removed.length)} removed`,
+        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
+        ...(c.notGraded.length ? [`${format_formatCount(c.notGraded.length)} not graded (the judge failed, not compared)`] : []),
+        `${format_formatCount(c.unchanged)} unchanged`
+    ];
+    const lines = [counts.join(' · ')];
+    if (c.unfinished.length) {
+        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
+    }
+    const lists = [
+        ['Removed', c.removed],
+        ['Changed', c.changed],
+        ['Added', c.added],
+        ['Not graded', c.notGraded]
+    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
+    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
+}
+/** Without a baseline, the only other outcome: cases the judge could not grade. */
+function notGradedOnly(c) {
+    if (!c.notGraded.length)
+        return [];
+    return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
+}
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
+/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
+function rerunLine(c, current) {
+    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
+    if (!c.baseline || !rerun.length)
+        return [];
+    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
+    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
+    const keys = new Set(rerun.map((k) => k.id));
+    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+    const untestable = new Set(c.notTestable);
+    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
+    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
+    const flaky = c.flaky.filter((k) => keys.has(k)).length;
+    return [
+        {
+            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
+                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
+                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+                '.'
+        }
+    ];
+}
+/** The flaky cases, one line each saying in plain words why the flip was not counted. */
+function flakyList(c, baseline) {
+    if (!c.flakyCases.length)
+        return [];
+    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
+    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
+    if (c.flakyCases.length > FLAKY_LISTED)
+        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
+    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
+    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
+}
+/**
+ * "failed this time, but failed 3 of its last 10 runs on `main`";
+ * "failed at first, then passed 4 of 5 re-runs";
+ * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
+ */
+function flakyReason(f, branch) {
+    const verb = f.flip;
+    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
+    const opposite = verb === 'failed' ? 'passed' : 'failed';
+    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
+    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
+    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
+    if (f.because === 'reruns' && f.reruns) {
+        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
+        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
+        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
+    }
+    if (f.because === 'history') {
+        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
+        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
+    }
+    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
+}
+/** A p-value to two significant digits: 0.24, 0.0012. */
+function formatP(p) {
+    return String(Number(p.toPrecision(2)));
+}
+/** How often the judge disagreed with itself, with judge.samples > 1. */
+function judgeSpread(current) {
+    const { sampled, disagreements } = current.summary.judge;
+    if (!sampled)
+        return [];
+    const share = format_formatPercent((disagreements ?? 0) / sampled);
+    return [
+        {
+            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
+                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
+        }
+    ];
+}
+function tagsTable(c) {
+    if (!c.tags.length)
+        return [];
+    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
+    const rows = c.tags.map((t) => {
+        const tag = escape_escapeInline(t.tag, 100);
+        const current = format_formatPercent(t.currentPassRate);
+        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
+    });
+    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
+}
+function outcomes_errors(current) {
+    const errored = current.cases.filter((c) => c.error !== null);
+    if (!errored.length)
+        return [];
+    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
+    if (errored.length > ERRORS_LISTED)
+        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
+    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
+}
+function runFooter(current) {
+    const { judge, durationMs } = current.summary;
+    const parts = [];
+    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
+        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
+    }
+    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
+    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/verdict.ts
+/**
+ * The comment's first block: the verdict as a GitHub alert — its title line,
+ * one bullet per reason, the notices — from the report model's words.
+ */
+
+
+/** Notices listed in the comment; the rest are counted (the job summary and the log have them all). */
+const NOTICES_LISTED = 20;
+/**
+ * The verdict as the model's alert kind; notices follow in the same alert, or
+ * in a NOTE (WARNING when the baseline is in doubt) of their own when the
+ * verdict's alert is another kind.
+ */
+function verdictAlerts(model, whole = false) {
+    const listed = whole ? Infinity : NOTICES_LISTED;
+    const notices = model.notices.slice(0, listed).map((n) => escape_escapeInline(n, 1_000));
+    if (model.notices.length > listed)
+        notices.push(`and ${format_formatCount(model.notices.length - listed)} more notices (in the job summary)`);
+    const v = model.verdict;
+    const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete);
+    // an advisory or accepted verdict's notice (why the check is green) belongs with it
+    const noticeKind = doubt || v.advisory || v.acceptedBy ? 'WARNING' : 'NOTE';
+    const reasons = reasonLines(model.reasons);
+    // the first reason is the headline's own: with a bullet of its own below, the title says only the status
+    const title = reasons.length ? model.status : model.headline;
+    const lines = [`**${escape_escapeInline(model.title, 200)}: ${escape_escapeInline(title, 1_000)}**`];
+    if (reasons.length)
+        lines.push('', ...reasons);
+    const merged = noticeKind === model.alert;
+    if (merged && notices.length)
+        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
+    const blocks = [{ text: verdict_alert(model.alert, lines) }];
+    if (!merged && notices.length)
+        blocks.push({ text: verdict_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
+    return blocks;
+}
+function verdict_alert(kind, lines) {
+    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
+}
+/** One bullet per reason; cases a bullet above already named are not named again. */
+function reasonLines(reasons) {
+    const named = new Set();
+    const seen = new Set();
+    return reasons.flatMap((reason) => {
+        if (seen.has(reason.message))
+            return [];
+        seen.add(reason.message);
+        const text = withoutNamedKeys(reason, named);
+        for (const key of reason.keys)
+            named.add(key);
+        return [`- ${escape_escapeInline(text, 2_000)}`];
+    });
+}
+/**
+ * The reason's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
+function withoutNamedKeys(r, named) {
+    const list = formatKeys(r.keys);
+    const repeated = r.keys.filter((k) => named.has(k)).length;
+    if (!repeated || !r.message.endsWith(list))
+        return r.message;
+    const fresh = r.keys.filter((k) => !named.has(k));
+    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
+    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
+    return r.message.slice(0, r.message.length - list.length) + rest;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/index.ts
+/**
+ * The markdown report: the sticky PR comment, the job summary and `--report`
+ * share it. Pure: the report model in, markdown out, never longer than
+ * maxLength (fit.ts).
+ */
+
+
+
+
+
+
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
+const DEFAULT_MAX_LENGTH = 60_000;
+/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
+const DEFAULT_DETAILS = 10;
+function renderReport(model, options = {}) {
+    const { comparison: c, current } = model;
+    const details = options.details ?? DEFAULT_DETAILS;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    // the job summary (every regression detailed) lists the notices and config changes whole too
+    const whole = details === Infinity;
+    const body = [
+        ...(options.marker ? [{ text: options.marker }] : []),
+        ...verdictAlerts(model, whole),
+        { text: figuresTable(model) },
+        ...runIdentity(model),
+        ...configChanges(model, whole),
+        ...failingCases(model, details, options.fullReportHint, maxLength),
+        ...scoredLower(model),
+        ...fixes(c, current),
+        ...otherOutcomes(c),
+        ...rerunLine(c, current),
+        ...flakyList(c, model.baseline),
+        ...tagsTable(c),
+        ...namedScoresTable(model.baseline, current, table),
+        ...outcomes_errors(current),
+        ...judgeSpread(current)
+    ];
+    const footer = [{ text: runFooter(current) }];
+    return fit(body, footer, maxLength, options.fullReportHint);
+}
+
+;// CONCATENATED MODULE: ./src/report/shard.ts
+/**
+ * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * the merge job reports, comments and gates the whole run. Pure.
+ */
+
+
+function renderShardSummary(input) {
+    const { current, shard } = input;
+    const s = current.summary;
+    const of = `shard ${shard.index} of ${shard.count}`;
+    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
+    const figures = [
+        plural(s.total, 'case'),
+        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
+    ];
+    if (s.meanScore !== null)
+        figures.push(`mean score ${formatScore(s.meanScore)}`);
+    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
+    const c = input.comparison;
+    if (c?.baseline)
+        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
+    if (current.complete === false)
+        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
+    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/index.ts
+
+
+
+
+
+
+// EXTERNAL MODULE: ./src/util/hash.ts
+var hash = __nccwpck_require__(5138);
+;// CONCATENATED MODULE: ./src/judge/verdict.ts
+/**
+ * Reading a judge's answer. The answer is untrusted text from a model (or a
+ * user's function): whatever it is, the result is a score in [0, 1] and a
+ * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
+ * shared by the LLM judge, the command judge and the library's runJudgeEval.
+ */
+
+
+/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
+const MAX_REPLY_CHARS = 10_000;
+const MAX_REASON_CHARS = 1_000;
+const verdict_EXCERPT_CHARS = 200;
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
+/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+function failedVerdict(message) {
+    return { score: 0, reason: message, error: message };
+}
+/**
+ * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
+ * prose. The reply must hold exactly one verdict: a judge that quotes the
+ * output's forged `{"score": 1}` beside its own answer gives two, and which is
+ * its own cannot be told, so two different scores are an error rather than a
+ * guess (the same score twice is still one verdict).
+ */
+function parseVerdictText(text) {
+    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
+    if (!reply)
+        return failedVerdict('the judge gave an empty reply');
+    const objects = jsonObjectsIn(reply);
+    const scored = objects.flatMap(verdictsIn);
+    if (scored.length > 0)
+        return oneVerdict(scored.map(normalizeVerdict));
+    if (objects.length > 0)
+        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
+    const other = tryParseJson(reply);
+    if (other !== undefined)
+        return normalizeVerdict(other);
+    if (REFUSAL.test(reply))
+        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
+    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
+}
+/**
+ * The verdicts in a parsed object: the object itself when it has a score
+ * (objects inside a verdict are its details), else those nested in it.
+ */
+function verdictsIn(value) {
+    if (value === null || typeof value !== 'object')
+        return [];
+    if (!Array.isArray(value) && 'score' in value)
+        return [value];
+    return Object.values(value).flatMap(verdictsIn);
+}
+/** The one verdict the candidates agree on, else an error naming their scores. */
+function oneVerdict(verdicts) {
+    const first = verdicts[0];
+    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
+    if (scores.length === 1)
+        return first;
+    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
+}
+/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
+function normalizeVerdict(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
+    }
+    const { score, reason } = value;
+    if (score === undefined || score === null)
+        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
+    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
+    if (!Number.isFinite(raw))
+        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
+    const clamped = clampScore(raw);
+    const text = reasonText(reason);
+    // the judge's own number stays visible when it was out of range
+    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
+}
+/**
+ * Several samples of one verdict: the median score, with the reason of the
+ * sample closest to it. Failed samples are left out while any succeeded.
+ */
+function combineSamples(verdicts) {
+    const ok = verdicts.filter((v) => v.error === undefined);
+    if (ok.length === 0)
+        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
+    const samples = ok.map((v) => v.score);
+    const mid = median(samples);
+    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
+    const failed = verdicts.length - ok.length;
+    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
+    return { score: mid, reason: closest.reason + note, samples };
+}
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function reasonText(reason) {
+    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
+    if (!text)
+        return '(the judge gave no reason)';
+    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
+}
+/**
+ * The JSON objects of the text that are not inside another: the whole reply,
+ * a fenced block's content, `{…}` spans inside prose, the items of a list. A
+ * `{` that starts no valid object is skipped, so an object nested in broken
+ * text is still found; one inside a found object is that object's part.
+ */
+function jsonObjectsIn(text) {
+    const found = [];
+    // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
+    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+        found.push(value);
+        return false;
+    });
+    return found;
+}
+/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
+function verdict_describe(value) {
+    try {
+        return JSON.stringify(value) ?? String(value);
+    }
+    catch {
+        return String(value);
+    }
+}
+function verdict_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
+}
+
+;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
+/**
+ * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
+ * judge function. Its answers go through the same verdict normalisation as the
+ * built-in judge's, so a score means the same thing in both.
+ */
+
+
+/** Seed-compatible rounding: figures are reported to three decimals. */
+const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
+/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
+async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
+    const results = [];
+    for (const [i, c] of cases.entries()) {
+        const verdict = await ask(judge, c);
+        results.push({
+            name: c.name ?? `case_${i}`,
+            score: verdict.score,
+            reason: verdict.reason,
+            flagged: verdict.score < threshold,
+            error: verdict.error ?? null
+        });
+    }
+    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
+    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
+}
+/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
+async function ask(judge, c) {
+    try {
+        const answer = await judge({ prompt: c.prompt, output: c.output });
+        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
+    }
+    catch (err) {
+        return failedVerdict(`judge error: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 /**
@@ -35042,106 +36619,6 @@ function carryTrend(baseline) {
         meanScore: baseline.summary.meanScore
     };
     return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
-}
-
-;// CONCATENATED MODULE: ./src/compare/shared-failure.ts
-/**
- * An error's headline with what differs from case to case blanked out
- * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
- * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
- */
-function errorShape(message) {
-    return (errorHeadline(message)
-        .slice(0, 500)
-        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
-        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
-        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
-        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
-        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
-        .replace(/\d+(?:\.\d+)?/g, '<n>')
-        .replace(/\s+/g, ' ')
-        .trim());
-}
-/** An error's first line. */
-function errorHeadline(message) {
-    return message.split('\n', 1)[0].trim();
-}
-/**
- * The error most of `total` attempts failed with, when they failed more than
- * half the time (at least twice): the count of all failures, and the first
- * line of the error most of them share. Null otherwise.
- */
-function sharedFailure(errors, total) {
-    const groups = new Map();
-    let failed = 0;
-    for (const error of errors) {
-        failed++;
-        const shape = errorShape(error);
-        const group = groups.get(shape);
-        if (group)
-            group.failed++;
-        else
-            groups.set(shape, { failed: 1, message: errorHeadline(error) });
-    }
-    if (failed < 2 || failed * 2 <= total)
-        return null;
-    let common = null;
-    for (const group of groups.values())
-        if (!common || group.failed > common.failed)
-            common = group;
-    return { failed, total, message: common.message };
-}
-/** The target's failure when it failed on most cases (more than half, at least two). */
-function sharedTargetError(record) {
-    const errors = record.cases.flatMap((c) => (c.error === null || c.error === '' ? [] : [c.error]));
-    return sharedFailure(errors, record.cases.length);
-}
-
-;// CONCATENATED MODULE: ./src/compare/judged.ts
-
-/** The assertion results of each trial of a case (one trial: the case's own). */
-function trialsOf(c) {
-    return c.trials && c.trials.length > 0 ? c.trials : [c];
-}
-/** A trial that failed only because the judge could not give verdicts: no target error, every failed check a failed verdict. */
-function failedOnlyByJudge(trial) {
-    if (trial.passed || trial.error !== null)
-        return false;
-    const failed = trial.assertions.filter((a) => !a.passed);
-    return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true);
-}
-/**
- * A failing case some of whose failed trials failed only for want of a
- * verdict: had the judge answered, it might have passed. A case that passed,
- * or that fails some other check anyway, is graded.
- */
-function isNotGraded(c) {
-    return !c.passed && trialsOf(c).some(failedOnlyByJudge);
-}
-/** The keys of a run's cases that are not graded, in dataset order. */
-function notGradedKeys(run) {
-    return run.cases.filter(isNotGraded).map((c) => c.id);
-}
-/**
- * The judge's failure when it failed on most of its verdicts (more than half,
- * at least two), with the error most of them share; null otherwise. Reused
- * verdicts count as given.
- */
-function judgeOutage(run) {
-    let total = 0;
-    const errors = [];
-    for (const c of run.cases) {
-        for (const trial of trialsOf(c)) {
-            for (const a of trial.assertions) {
-                if (!a.judge)
-                    continue;
-                total++;
-                if (a.judge.error !== undefined)
-                    errors.push(a.judge.error);
-            }
-        }
-    }
-    return sharedFailure(errors, total);
 }
 
 ;// CONCATENATED MODULE: ./src/compare/selection.ts
@@ -35543,8 +37020,6 @@ function expectedText(written, own, defaults) {
 var fingerprint = __nccwpck_require__(4974);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var lib_parse = __nccwpck_require__(1020);
-// EXTERNAL MODULE: ./src/config/schema.ts
-var schema = __nccwpck_require__(131);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
 /**
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
@@ -37993,1471 +39468,6 @@ async function evaluate(loaded, options = {}) {
 
 
 
-;// CONCATENATED MODULE: ./src/report/format.ts
-/**
- * How figures read in gate sentences and reports — the comment, the job
- * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
- * "$0.0042" the same way. The one place numbers, lists and durations become text.
- */
-/** How many case keys a sentence names before "and N more". */
-const KEYS_IN_SENTENCE = 10;
-/** A count with thousands separators: 60,000. */
-function format_formatCount(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** A rate as a percentage: 0.84 → "84.0%". */
-function format_formatPercent(rate) {
-    return `${(rate * 100).toFixed(1)}%`;
-}
-/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
-function formatPoints(delta) {
-    return (Math.abs(delta) * 100).toFixed(1);
-}
-/** A judge score (or a difference of scores) unsigned, to three decimals. */
-function format_formatScore(score) {
-    return Math.abs(score).toFixed(3);
-}
-/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
-const MINUS = '\u2212';
-/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value, digits) {
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return text;
-    return `${value < 0 ? MINUS : '+'}${text}`;
-}
-/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
-function signedPoints(delta) {
-    return `${signed(delta * 100, 1)} pts`;
-}
-/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
-function signedPercent(x) {
-    return `${signed(x * 100, 1)}%`;
-}
-/** "1 case" / "2 cases". */
-function format_plural(n, noun, nouns = `${noun}s`) {
-    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
-}
-/** "a, b and c", "a and b", "a". */
-function formatList(items) {
-    if (items.length <= 1)
-        return items.join('');
-    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
-    const shown = keys.slice(0, limit).join(', ');
-    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
-}
-/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
-function formatUsd(usd) {
-    if (usd >= 1)
-        return `$${usd.toFixed(2)}`;
-    if (usd >= 0.0001 || usd <= 0)
-        return `$${usd.toFixed(4)}`;
-    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
-}
-/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
-function formatMetric(kind, value) {
-    if (kind === 'cost')
-        return formatUsd(value);
-    if (kind === 'tokens')
-        return format_plural(Math.round(value), 'token');
-    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
-}
-/**
- * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
- * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
- * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
- */
-function formatMs(ms) {
-    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
-}
-/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
-function formatDuration(ms) {
-    if (Math.round(ms) < 1_000)
-        return formatMs(ms);
-    const seconds = ms / 1_000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    const whole = Math.round(seconds);
-    const h = Math.floor(whole / 3_600);
-    const m = Math.floor((whole % 3_600) / 60);
-    const s = whole % 60;
-    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
-}
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-function relativeAge(baselineCreatedAt, currentCreatedAt) {
-    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
-    if (!Number.isFinite(ms))
-        return null;
-    const span = formatSpan(Math.abs(ms));
-    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
-}
-function formatSpan(ms) {
-    const minutes = Math.floor(ms / 60_000);
-    if (minutes < 1)
-        return 'less than a minute';
-    if (minutes < 60)
-        return format_plural(minutes, 'minute');
-    const hours = Math.floor(minutes / 60);
-    if (hours < 48)
-        return format_plural(hours, 'hour');
-    return format_plural(Math.floor(hours / 24), 'day');
-}
-/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
-function formatTime(iso) {
-    const t = Date.parse(iso);
-    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
-}
-/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
-function formatValue(value) {
-    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-}
-
-;// CONCATENATED MODULE: ./src/report/escape.ts
-/**
- * Untrusted text (model output, judge reasons, error messages, dataset strings)
- * made safe inside GitHub markdown — it can neither break the layout around it
- * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
- */
-
-/** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
-const WORD_JOINER = '\u2060';
-/** Control characters (tab and newline aside) and bidi overrides, which can hide or reorder text. */
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-/** Characters with inline meaning in GitHub markdown: emphasis, code, links, HTML, tables, strikethrough, math, entities. */
-const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>|#~&$]/g;
-/** The first `max` UTF-16 units of text, never splitting a surrogate pair. */
-function truncate(text, max) {
-    if (text.length <= max)
-        return { text, truncated: false };
-    const cut = text.charCodeAt(max - 1);
-    const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
-    return { text: text.slice(0, end), truncated: true };
-}
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
-function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
-}
-function oneLine(text) {
-    return text
-        .replace(INVISIBLE, '')
-        .replace(/\s*[\r\n]+\s*/g, ' ')
-        .trim();
-}
-/**
- * Text for a markdown line or a table cell: on one line, shortened to maxChars
- * with "…", every markdown-active character backslash-escaped.
- */
-function escape_escapeInline(text, maxChars = 500) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    const escaped = (shown + (truncated ? '…' : ''))
-        .replace(MARKDOWN_PUNCTUATION, '\\$&')
-        // At the start of a line these would open a list or underline a heading.
-        .replace(/^[-+=]/, '\\$&')
-        .replace(/^(\d+)([.)])/, '$1\\$2');
-    return neutraliseReferences(escaped);
-}
-/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
-const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
-function escapeHtmlText(text) {
-    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]);
-}
-/**
- * JSON that can sit inside a <script> element: no "<" (which could close it
- * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
- */
-function jsonForScript(value) {
-    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/**
- * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
- * punctuation becomes numeric entities too, which read the same and cannot
- * form emphasis or code should the renderer parse markdown there.
- */
-function escapeHtml(text, maxChars = 300) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    // References first: the entities written below contain "#" followed by digits.
-    return neutraliseReferences(shown + (truncated ? '…' : '')).replace(/[&<>"'\\`*_[\]|~$]/g, (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`);
-}
-function longestBacktickRun(text) {
-    return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
-}
-/** A code span; mentions and HTML inside it are inert. Not for table cells (a pipe would still split the cell). */
-function escape_inlineCode(text, maxChars = 200) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    const body = shown + (truncated ? '…' : '');
-    const fence = '`'.repeat(longestBacktickRun(body) + 1);
-    // A space keeps a leading or trailing backtick from merging with the fence; one is stripped on each side.
-    const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${body}${pad}${fence}`;
-}
-/**
- * A fenced code block showing text verbatim. The fence is longer than any run
- * of backticks inside, so nothing in the text can close it; mentions, issue
- * references and HTML inside a code block are inert. Text over maxChars is cut
- * with a note saying how much is shown.
- */
-function fencedBlock(text, maxChars = 1_000) {
-    const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
-    const { text: shown, truncated } = truncate(clean, maxChars);
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
-    const note = truncated ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_` : '';
-    return `${fence}\n${shown}\n${fence}${note}`;
-}
-
-;// CONCATENATED MODULE: ./src/compare/conclude.ts
-
-
-/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
-function unableToTell(comparison, record, context, notices) {
-    const reasons = [];
-    const status = context.baselineStatus;
-    // a baseline that exists but cannot be used is not "no baseline"
-    if (status === 'error' || status === 'incompatible') {
-        const detail = context.baselineProblem ?? 'the baseline could not be used';
-        const reason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail };
-        if (context.onBaselineError === 'warn')
-            notices.push({ code: 'baseline-ignored', reason });
-        else
-            reasons.push(reason);
-    }
-    const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete');
-    if (incomplete) {
-        // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
-        if (incomplete.check === 'incomplete')
-            reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget });
-    }
-    // one broken target (or judge) is one problem, not N regressions
-    const target = sharedTargetError(record);
-    if (target)
-        reasons.push({ code: 'target-failed', shared: target });
-    const judge = judgeOutage(record);
-    if (judge)
-        reasons.push({ code: 'judge-failed', shared: judge });
-    reasons.push(...(context.problems ?? []));
-    return reasons;
-}
-function conclude_conclude(comparison, record, context) {
-    const { gate } = comparison;
-    const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
-    const cannotTell = unableToTell(comparison, record, context, notices);
-    const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
-    const failing = cannotTell.length > 0 || limits.length > 0;
-    const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
-    const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
-    // advisory is about the gate's limits: a run that could not tell fails closed all the same
-    const advisory = status === 'fail' && context.failOnRegression === false;
-    const budget = record.budget;
-    if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
-        notices.push({
-            code: 'budget-uncounted',
-            maxCostUsd: budget.maxCostUsd,
-            spentUsd: budget.spentUsd,
-            trials: budget.uncountedTrials ?? 0,
-            judgeTokens: budget.uncountedJudgeTokens ?? 0
-        });
-    for (const limit of gate.unchecked ?? [])
-        notices.push({ code: 'unchecked', limit });
-    if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed'))
-        notices.push({ code: 'not-graded', keys: comparison.notGraded });
-    return {
-        status,
-        // what could not be told comes first: it is why the limits below cannot be trusted either
-        reasons: [...cannotTell, ...limits],
-        exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
-        advisory,
-        acceptedBy,
-        notices: dedupe(notices),
-        gate,
-        baselineStatus: context.baselineStatus,
-        configChanges: context.configChanges ?? []
-    };
-}
-function dedupe(notices) {
-    const seen = new Set();
-    return notices.filter((n) => {
-        const key = JSON.stringify(n);
-        if (seen.has(key))
-            return false;
-        seen.add(key);
-        return true;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/report/words.ts
-
-/** How each relative metric limit names its figure. */
-const METRIC_WORDS = {
-    maxCostIncrease: {
-        label: 'total cost',
-        what: 'a cost',
-        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
-    },
-    maxTokensIncrease: {
-        label: 'total tokens',
-        what: 'a token count',
-        why: 'the target reports no usage, or the baseline was made before it did'
-    },
-    maxLatencyIncrease: {
-        label: 'p95 latency',
-        what: 'a latency',
-        why: 'the baseline was made by an evalgate that did not record latency'
-    }
-};
-/** "; largest rises: greeting (+$0.0004), … of 7 cases that rose". */
-function risesText(kind, rises) {
-    if (!rises || !rises.keys.length)
-        return '';
-    const named = rises.keys.map((key, i) => `${key} (+${formatMetric(kind, rises.by[i])})`);
-    const of = rises.total > rises.keys.length ? `, of ${format_formatCount(rises.total)} cases that rose` : '';
-    return `; largest ${rises.keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`;
-}
-/** Unreported cases named before "and N more", as for rises. */
-const UNREPORTED_NAMED = 3;
-/** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
-function words_failureSentence(f) {
-    switch (f.check) {
-        case 'maxRegressions':
-            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
-        case 'maxRemoved':
-            return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
-        case 'maxChanged':
-            return `${format_plural(f.measured, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${f.limit}): ${formatKeys(f.keys)}`;
-        case 'minComparable':
-            return (`only ${f.compared} of ${format_plural(f.baseline, 'baseline case')} could be compared (${format_formatPercent(f.measured)}; limit: minComparable ${format_formatPercent(f.limit)}): ` +
-                `the others are removed or changed, so the baseline says little about this run`);
-        case 'maxPassRateDrop': {
-            const rates = `${format_formatPercent(f.baselineRate)} → ${format_formatPercent(f.currentRate)}`;
-            const flakyAside = f.flakyFlips ? `, ${format_plural(f.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-            const where = `on the ${format_plural(f.cases, 'case')} in both runs with the same fingerprint${flakyAside}`;
-            const cases = f.keys.length ? `; passed before, fail now: ${formatKeys(f.keys)}` : '';
-            const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
-            return f.bound
-                ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
-        }
-        case 'maxMeanScoreDrop': {
-            const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
-            const cases = f.keys.length ? `; scored lower: ${formatKeys(f.keys)}` : '';
-            const where = 'on the cases scored in both runs with the same fingerprint';
-            const limit = `maxMeanScoreDrop ${format_formatScore(f.limit)}`;
-            return f.bound
-                ? `mean judge score dropped by at least ${format_formatScore(f.measured)} ${where}, ${scores} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-                : `mean judge score dropped ${format_formatScore(f.measured)} ${where}, ${scores} (limit: ${limit})${cases}`;
-        }
-        case 'maxCostIncrease':
-        case 'maxTokensIncrease':
-        case 'maxLatencyIncrease': {
-            const { label, what } = METRIC_WORDS[f.check];
-            const limit = `${f.check} ${format_formatPercent(f.limit)}`;
-            if (f.how === 'unreported') {
-                const has = f.cases === 1 ? 'has' : 'have';
-                const where = `${format_plural(f.cases, 'compared case')} had ${what} in the baseline and ${has} none in this run (${formatKeys(f.keys, UNREPORTED_NAMED, f.cases)})`;
-                const hint = f.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
-                return `${limit} cannot be checked: ${where}; ${hint}`;
-            }
-            const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)];
-            const where = `on the ${format_plural(f.cases, 'case')} compared`;
-            const cases = risesText(f.metric, f.rises);
-            if (f.how === 'fromZero')
-                return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`;
-            if (f.how === 'bound')
-                return `${label} rose by at least ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`;
-            const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
-            return `${label} rose ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (limit: ${limit}${unbounded})${cases}`;
-        }
-        case 'minPassRate': {
-            const flakyNote = f.flakyFailing
-                ? `; ${f.flakyFailing} of the failing cases ${f.flakyFailing === 1 ? 'is' : 'are'} flaky and count${f.flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-                : '';
-            return (`pass rate ${format_formatPercent(f.measured)} is below minPassRate ${format_formatPercent(f.limit)} (${f.passed} of ${format_plural(f.total, 'case')} passed)` +
-                (f.keys.length ? `; failing: ${formatKeys(f.keys)}` : '') +
-                flakyNote);
-        }
-        case 'minMeanScore':
-            if (f.measured === null)
-                return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
-            return (`mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` +
-                (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : ''));
-        case 'failOnMissingBaseline':
-            return 'no baseline run to compare against (failOnMissingBaseline is true)';
-        case 'incomplete':
-            return incompleteSentence(f.measured, f.limit, f.budget);
-    }
-}
-function incompleteSentence(finished, planned, budget) {
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    return budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-}
-/** A reason of the verdict as a sentence. */
-function reasonMessage(r) {
-    switch (r.code) {
-        case 'gate':
-            return words_failureSentence(r.failure);
-        case 'baseline-error':
-            return `the baseline exists but could not be read, so regressions cannot be ruled out: ${r.detail}`;
-        case 'baseline-incompatible':
-            return `the baseline cannot be compared with this run: ${r.detail}`;
-        case 'incomplete':
-            return incompleteSentence(r.finished, r.planned, r.budget);
-        case 'target-failed':
-            return `the target failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'case')}: ${r.shared.message}`;
-        case 'judge-failed':
-            return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
-        case 'upload-failed':
-            return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
-        case 'problem':
-            return r.text;
-    }
-}
-/** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
-function reasonCode(r) {
-    return r.code === 'gate' ? r.failure.check : r.code;
-}
-function uncheckedSentence(u) {
-    const { what, why } = METRIC_WORDS[u.check];
-    return `${u.check} ${format_formatPercent(u.limit)} was not checked: no compared case has ${what} in both runs (${why})`;
-}
-/** Ids a notice names before "and N more". */
-const NOTICE_KEYS = 10;
-/** A notice as a sentence. */
-function noticeText(n) {
-    switch (n.code) {
-        case 'text':
-            return n.text;
-        case 'baseline-ignored':
-            return `${reasonMessage(n.reason)} (on-baseline-error: warn: only the absolute floors are gated)`;
-        case 'unchecked':
-            return uncheckedSentence(n.limit);
-        case 'budget-uncounted': {
-            const parts = [];
-            if (n.trials)
-                parts.push(`${format_plural(n.trials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
-            if (n.judgeTokens)
-                parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
-            return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
-        }
-        case 'not-graded':
-            return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
-    }
-}
-/** The verdict in a few words: what the check's colour means. */
-function statusWords(v) {
-    // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
-    const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed';
-    const words = {
-        pass: 'gate passed',
-        fail: 'gate failed',
-        accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
-        'could-not-tell': 'evalgate could not tell'
-    };
-    return words[v.status];
-}
-/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
-const ADVISORY = 'advisory: the check was left green';
-function advisoryNotice(v) {
-    return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`;
-}
-/** The floors a run without a baseline was held to, or that none is set. */
-function floorsText(gate) {
-    const floors = [];
-    if (gate.minPassRate > 0)
-        floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
-    if (gate.minMeanScore > 0)
-        floors.push(`minMeanScore ${format_formatScore(gate.minMeanScore)}`);
-    return `no baseline yet: nothing compared; ${floors.length ? `floors checked: ${formatList(floors)}` : 'no floor set (gate.minPassRate, gate.minMeanScore)'}`;
-}
-/**
- * The one-line verdict, as the log, the CLI and the comment's bold line
- * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
- * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
- */
-function headline(v, c, gate) {
-    const words = statusWords(v);
-    const first = v.reasons[0];
-    const advisory = v.advisory ? ` (${ADVISORY})` : '';
-    if (v.status === 'pass') {
-        const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
-        return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
-    }
-    return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/model.ts
-/**
- * The report model: built once, after the verdict is final, from the
- * comparison, the verdict and the run's context. The comment, the job
- * summary, the HTML report, annotations, the action's outputs, `--json`, the
- * CLI's lines and JUnit all read it, so none of them can say another verdict.
- * Pure.
- */
-
-
-
-/** The model of a report. Without a verdict, the comparison's own is concluded (library and test use). */
-function buildReport(input) {
-    const { comparison: c, baseline, current } = input;
-    const verdict = input.verdict ?? conclude_conclude(c, current, { baselineStatus: baseline ? 'found' : 'none' });
-    const reasons = verdict.reasons.map((r) => ({
-        code: reasonCode(r),
-        message: reasonMessage(r),
-        keys: r.code === 'gate' ? r.failure.keys : []
-    }));
-    const gateConfig = input.gate ?? schema/* gateSchema */.Tp.parse({});
-    const notices = verdict.notices.map(noticeText);
-    // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
-    if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
-        notices.push('no baseline: comparison skipped, only absolute floors checked');
-    if (c.baseline && !c.baseline.complete)
-        notices.push('the baseline run is incomplete: cases it lacks count as added');
-    if (verdict.advisory)
-        notices.unshift(advisoryNotice(verdict));
-    return {
-        title: input.title ?? `evalgate · ${current.name}`,
-        comparison: c,
-        baseline,
-        current,
-        verdict,
-        links: input.links ?? {},
-        gateConfig,
-        status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
-        headline: headline(verdict, c, gateConfig),
-        reasons,
-        notices: [...new Set(notices)],
-        alert: alertKind(verdict, c),
-        gate: verdict.status === 'pass' ? 'pass' : verdict.status === 'accepted' ? 'accepted' : 'fail',
-        annotationLevel: verdict.exitCode === 1 ? 'error' : 'warning'
-    };
-}
-/**
- * CAUTION whenever the check fails; WARNING when a failing verdict passes it
- * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
- * for a clean pass.
- */
-function alertKind(v, c) {
-    if (v.exitCode === 1)
-        return 'CAUTION';
-    if (v.status !== 'pass')
-        return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
-        return 'WARNING';
-    return c.baseline ? 'TIP' : 'NOTE';
-}
-/** The gate's failures as sentences (`--json` gate.failures). */
-function gateFailures(model) {
-    return model.verdict.gate.checks.map(failureSentence);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
-/**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
- * mean score over the run, beside the baseline's when it has the metric. Pure.
- */
-
-
-/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
-function namedScoresTable(baseline, current, table) {
-    const now = current.summary.namedScores;
-    if (!now || Object.keys(now).length === 0)
-        return [];
-    const before = baseline?.summary.namedScores;
-    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
-    const rows = Object.entries(now).map(([name, m]) => {
-        const metric = escape_escapeInline(name, 100);
-        if (!before)
-            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
-        const was = before[name];
-        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
-    });
-    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-
-;// CONCATENATED MODULE: ./src/report/metrics.ts
-/**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
- * the job summary and `--report`: the figures-table rows of cost, tokens and
- * latency, and a regressed case's two trajectories side by side.
- */
-
-
-
-/** Steps of a trajectory shown; the record has them all. */
-const STEPS_SHOWN = 20;
-const ARGS_CHARS = 80;
-/**
- * The figures-table rows and the limit that gates each. Latency is shown only
- * where a limit gates it: on a deterministic agent it moves with the machine's
- * load, and an ungated "+46%" reads as a finding.
- */
-const ROWS = [
-    { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false },
-    { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false },
-    { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true },
-    { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true }
-];
-/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
-function changeCell(m, key, gated) {
-    if (m.change === null)
-        return roseFromZero(m) ? 'rose from zero' : '—';
-    if (!gated)
-        return signedPercent(m.change);
-    const fewest = INTERVAL_MIN_CASES[key];
-    if (m.ci)
-        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
-    // say why there is none: a bare figure would read as certain
-    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
-}
-/**
- * Rows [label, baseline, current, change] of the figures table for the
- * metrics both runs carry, over the compared cases; none without them.
- */
-function metricRows(c, gate) {
-    const metrics = c.metrics;
-    if (!metrics)
-        return [];
-    return ROWS.flatMap(({ key, label, kind, limit, gatedOnly }) => {
-        const m = metrics[key];
-        const gated = gate[limit] !== undefined;
-        if (!m || (gatedOnly && !gated))
-            return [];
-        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated)]];
-    });
-}
-function metrics_stepText(call) {
-    if (!call)
-        return '—';
-    const args = JSON.stringify(call.args ?? {}) ?? '';
-    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
-}
-function sameStep(a, b) {
-    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
-}
-/** The first step at which two trajectories differ (by tool or arguments), or -1. */
-function firstDifferingStep(before, now) {
-    const n = Math.max(before.length, now.length);
-    for (let i = 0; i < n; i++)
-        if (!sameStep(before[i], now[i]))
-            return i;
-    return -1;
-}
-/**
- * The run whose target reported no tool calls at all for a case the other run
- * has tool calls for; undefined when both did, or the baseline lacks the case.
- * Not reported is not "called none" (assertions/trajectory.ts): no step is
- * marked as differing from it.
- */
-function unreportedSide(before, now) {
-    if (!now.toolCalls)
-        return 'current';
-    return before && !before.toolCalls ? 'baseline' : undefined;
-}
-/**
- * Both runs' tool calls of a case as a markdown table, the first differing
- * step marked; null when neither run recorded tool calls.
- */
-function trajectoryDiff(before, now) {
-    if (!before?.toolCalls && !now.toolCalls)
-        return null;
-    const a = before?.toolCalls ?? [];
-    const b = now.toolCalls ?? [];
-    const side = unreportedSide(before, now);
-    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
-    const first = unreported ? -1 : firstDifferingStep(a, b);
-    const steps = Math.max(a.length, b.length);
-    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
-        const mark = i === first ? ' ⬅ first difference' : '';
-        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
-        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
-    });
-    if (steps > STEPS_SHOWN)
-        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
-    const heading = unreported
-        ? `**Tool calls** (${unreported})`
-        : first === -1
-            ? '**Tool calls** (the same in both runs)'
-            : `**Tool calls** (first difference at step ${first + 1})`;
-    if (steps === 0)
-        return `${heading}: none in either run`;
-    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
-
-
-/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
-const keyed = new WeakMap();
-function byKey(cases) {
-    let map = keyed.get(cases);
-    if (!map) {
-        map = new Map();
-        for (const c of cases)
-            map.set(c.id, c);
-        keyed.set(cases, map);
-    }
-    return map;
-}
-function caseLabel(key, c) {
-    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
-}
-function trialsText(c) {
-    if (!c.trials || c.trials.length < 2)
-        return '';
-    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
-    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
-}
-function rateCell(f) {
-    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
-}
-/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
-function table(header, rows, align = 'right') {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
-    return [line(header), alignment, ...rows.map(line)].join('\n');
-}
-function percentOrDash(rate) {
-    return rate === null ? '—' : format_formatPercent(rate);
-}
-function scoreOrDash(score) {
-    return score === null ? '—' : format_formatScore(score);
-}
-function signedScore(delta) {
-    return delta === null ? '—' : signed(delta, 3);
-}
-function confidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
-}
-function scoreConfidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
-/**
- * Fitting the comment into its room (GitHub refuses bodies over 65,536
- * characters): the report is a list of blocks, essential or optional; a case
- * table is given room row by row, and every regressed case's id stays,
- * whatever else competes for the room.
- */
-
-
-const SEPARATOR = '\n\n';
-/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
-const OPEN_ROWS = 20;
-/** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
-/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
-function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
-    const t = block.table;
-    if (!t)
-        return block.text;
-    const parts = [block.text];
-    const lines = t.rows.slice(0, rows).map((r) => r.text);
-    if (rows > 0)
-        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
-    if (rows > OPEN_ROWS)
-        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
-    if (rows < t.rows.length || t.beyond.length)
-        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
-    return parts.join(SEPARATOR);
-}
-function foldOpening(rows) {
-    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
-}
-const FOLD_CLOSING = `${SEPARATOR}</details>`;
-/**
- * The report within maxLength. Every essential block stays, and so does every
- * regressed case's id: a case table's rows are given room first, one by one in
- * dataset order, and the ids of rows left out are listed below the table. Then
- * optional blocks get room in order of importance (coverage lists, scored
- * lower, errors, fixes, flaky, per-tag, then regression details in dataset
- * order) and are dropped whole when they do not fit, with a line saying what
- * was left out and where to find it.
- */
-function fit(body, footer, maxLength, hint) {
-    const all = [...body, ...footer];
-    const full = all.map((b) => renderBlock(b));
-    if (joinedLength(full) <= maxLength)
-        return full.join(SEPARATOR);
-    const essential = all.filter((b) => !b.optional);
-    const tables = essential.filter((b) => b.table);
-    // Room for the longest possible note: the one that says everything optional was dropped.
-    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
-    const reserved = SEPARATOR.length + longestNote.length;
-    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
-    const withoutRows = essential.map((b) => renderBlock(b, 0));
-    let restChars;
-    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
-        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
-        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
-    }
-    const rowsKept = new Map();
-    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
-    for (const block of tables) {
-        const t = block.table;
-        let kept = 0;
-        for (const row of t.rows) {
-            // a row moves its id out of the line below; a cut line gives nothing back
-            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
-            // the first row opens the table, the first folded one the collapsed block and its table
-            const opening = kept === 0
-                ? SEPARATOR.length + t.head.length
-                : kept === OPEN_ROWS
-                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
-                    : 0;
-            const extra = opening + 1 + row.text.length - freed;
-            if (length + extra > maxLength)
-                break;
-            length += extra;
-            kept++;
-        }
-        rowsKept.set(block, kept);
-    }
-    const kept = new Set(essential);
-    for (const kind of OPTIONAL) {
-        for (const block of body.filter((b) => b.optional === kind)) {
-            const extra = SEPARATOR.length + block.text.length;
-            if (length + extra <= maxLength) {
-                kept.add(block);
-                length += extra;
-            }
-            else if (kind === 'detail') {
-                break; // regression details stay a prefix, in dataset order
-            }
-        }
-    }
-    const dropped = body.filter((b) => !kept.has(b));
-    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
-    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
-    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
-    return text.length <= maxLength ? text : hardCut(text, maxLength);
-}
-function omissionNote(dropped, maxLength, hint) {
-    const details = dropped.filter((b) => b.optional === 'detail').length;
-    const what = [
-        ...(details ? [format_plural(details, 'regression detail')] : []),
-        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
-        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
-        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
-        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
-        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
-    ];
-    const where = hint ? `; see ${hint}` : '';
-    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
-}
-/** Last resort when even the essential blocks are too long (a tiny maxLength). */
-function hardCut(text, maxLength) {
-    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
-    if (note.length >= maxLength)
-        return truncate(text, maxLength).text;
-    return truncate(text, maxLength - note.length).text + note;
-}
-function joinedLength(texts) {
-    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/cases.ts
-
-
-
-
-
-/** Characters of one input, output or expectation shown; the artifact has them whole. */
-const BLOCK_CHARS = 1_000;
-const REASON_CHARS = 500;
-/** The reason in a row of the regressions table. */
-const ROW_REASON_CHARS = 120;
-/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
-const MIN_ROW_CHARS = 30;
-/**
- * The regressed cases (without a baseline: the failing ones): a table of every
- * one that fits, the ids of the rest below it, then details of the first ones.
- */
-function failingCases(model, limit, hint, maxLength) {
-    const { comparison: c, baseline, current } = model;
-    const notGraded = new Set(c.notGraded);
-    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
-    if (!keys.length)
-        return [];
-    const currentCases = byKey(current.cases);
-    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
-    if (!cases.length)
-        return [];
-    const noun = c.baseline ? 'Regressed' : 'Failing';
-    const baselineCases = byKey(baseline?.cases ?? []);
-    const shown = cases.slice(0, limit);
-    const capped = shown.length < cases.length && shown.length > 0;
-    const heading = {
-        text: `#### ${noun} (${format_formatCount(cases.length)})`,
-        table: {
-            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
-            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
-            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
-            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
-        }
-    };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
-    const cap = capped
-        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
-        : [];
-    return [heading, ...cap, ...details];
-}
-/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
-function restLine(label, keys, maxChars = Infinity) {
-    let text = `${label} (${format_formatCount(keys.length)}): `;
-    for (const [i, key] of keys.entries()) {
-        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
-        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
-        if (text.length + piece.length + reserve > maxChars)
-            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
-        text += piece;
-    }
-    return text;
-}
-function caseRow(k) {
-    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const { check, reason } = firstFailure(k);
-    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
-}
-/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
-function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
-        return { check: '—', reason: 'no failing assertion was recorded' };
-    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
-    if (failed.judge) {
-        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
-        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
-    }
-    const { claim, got } = splitReason(failed.reason);
-    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
-}
-/**
- * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
- * its claim and the output excerpt (unquoted); the report shows the output
- * itself, so the excerpt is left out there.
- */
-function splitReason(reason) {
-    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
-    if (!m)
-        return { claim: reason, got: null };
-    try {
-        return { claim: m[1], got: JSON.parse(m[2]) };
-    }
-    catch {
-        return { claim: reason, got: null };
-    }
-}
-function caseDetail(before, now, compared) {
-    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
-    if (now.expected !== undefined)
-        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
-    if (compared && before)
-        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
-    const calls = trajectoryDiff(before, now);
-    if (calls)
-        parts.push(calls);
-    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
-    return parts.join(SEPARATOR);
-}
-function outputBlock(c) {
-    if (c.output !== null)
-        return fencedBlock(c.output, BLOCK_CHARS);
-    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
-}
-/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
-function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
-    // the output block above already shows what the target said; its error is shown there too
-    if (error !== null && c.output !== null)
-        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
-    else if (error !== null && !lines.length)
-        lines.push('- the target failed (its error is shown above)');
-    return lines.length ? lines : ['- no failing assertion was recorded'];
-}
-function assertionReason(a) {
-    const judge = a.judge;
-    if (!judge)
-        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
-    const reused = judge.reused ? ', reused' : '';
-    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
-    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
-    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
-        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
-/**
- * The comment's figures: the table of pass rate, mean score and the agent
- * metrics (baseline → current, change), which runs were compared, and the
- * trusted settings the pull request changes.
- */
-
-
-
-
-/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
-const CI_MIN_CASES = 10;
-/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
-const CI_MAX_WIDTH = 1;
-/** Rows of the config-changes table; the rest are counted (the job summary has them all). */
-const CONFIG_CHANGES_LISTED = 20;
-/**
- * Baseline → current, and the change. A confidence interval only on a figure
- * that a limit gates, and only where it says something: an interval on a
- * figure nothing gates reads as a finding (`--json` keeps them all).
- */
-function figuresTable(model) {
-    const c = model.comparison;
-    const gate = model.gateConfig;
-    const current = c.current;
-    if (!c.baseline) {
-        const rows = [['pass rate', rateCell(current)]];
-        if (current.meanScore !== null)
-            rows.push(['mean score', format_formatScore(current.meanScore)]);
-        return table(['', 'current'], rows);
-    }
-    const baseline = c.baseline;
-    const common = c.common;
-    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
-    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
-    const ci = gate.maxPassRateDrop !== undefined && telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
-    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
-    if (common && !sameCases) {
-        rows.push([
-            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
-            format_formatPercent(common.baselinePassRate),
-            format_formatPercent(common.currentPassRate),
-            signedPoints(common.passRateDelta) + ci
-        ]);
-    }
-    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
-    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
-    const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
-    if (baseline.meanScore !== null || current.meanScore !== null) {
-        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
-    }
-    if (common && !sameScores && common.meanScoreDelta !== null) {
-        rows.push([
-            'mean score, cases scored in both runs',
-            scoreOrDash(common.baselineMeanScore),
-            scoreOrDash(common.currentMeanScore),
-            signedScore(common.meanScoreDelta) + scoreCI
-        ]);
-    }
-    rows.push(...metricRows(c, gate));
-    return table(['', 'baseline', 'current', 'change'], rows);
-}
-/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
-function telling(ci, n) {
-    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
-}
-/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
-function scoredInBoth(model) {
-    // most runs have no judge: no score to look up, no map of 100,000 cases to make
-    if (!model.baseline || !model.current.cases.some((k) => k.score !== null))
-        return 0;
-    const before = byKey(model.baseline.cases);
-    return model.current.cases.filter((k) => {
-        const b = before.get(k.id);
-        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
-    }).length;
-}
-/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
-function runIdentity(model) {
-    const { baseline, current, links } = model;
-    const sentences = [];
-    if (baseline) {
-        const { sha, ref } = baseline.git;
-        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
-        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
-        const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
-    }
-    const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
-    if (sha || run)
-        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
-    return sentences.length ? [{ text: sentences.join(' ') }] : [];
-}
-/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
-    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
-        return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
-}
-/**
- * The trusted settings the pull request changes, which this run did not
- * apply. Bounded: a pull request that changes hundreds of keys must not push
- * the regressed cases out of the comment.
- */
-function configChanges(model) {
-    const changes = model.verdict.configChanges;
-    if (!changes.length)
-        return [];
-    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
-    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
-    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
-    const rows = changes.slice(0, CONFIG_CHANGES_LISTED).map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
-    const more = changes.length > CONFIG_CHANGES_LISTED ? `\n\nand ${format_formatCount(changes.length - CONFIG_CHANGES_LISTED)} more (in the job summary)` : '';
-    return [
-        {
-            text: `#### Config changes (apply after merge)\n\n` +
-                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
-                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left') +
-                more
-        }
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/outcomes.ts
-
-
-
-
-const ERRORS_LISTED = 20;
-const FLAKY_LISTED = 20;
-const SCORED_LOWER_LISTED = 20;
-/** Case ids named per list of removed, changed, added or not graded cases. */
-const COVERAGE_LISTED = 100;
-/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
-function scoredLower(model) {
-    const { comparison: c, baseline, current } = model;
-    const keys = c.common?.scoredLower ?? [];
-    // no index of 100,000 cases for a list that is empty
-    if (!keys.length)
-        return [];
-    const before = byKey(baseline?.cases ?? []);
-    const now = byKey(current.cases);
-    const lower = keys.flatMap((key) => {
-        const [b, k] = [before.get(key), now.get(key)];
-        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
-    });
-    if (!lower.length)
-        return [];
-    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
-        const judged = k.assertions.find((a) => a.judge);
-        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-        return [
-            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
-            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
-            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
-        ];
-    });
-    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
-    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
-    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
-}
-function fixes(c, current) {
-    if (!c.fixed.length)
-        return [];
-    const cases = byKey(current.cases);
-    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
-    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
-}
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
-function otherOutcomes(c) {
-    if (!c.baseline)
-        return notGradedOnly(c);
-    const counts = [
-        `${format_formatCount(c.flaky.length)} flaky`,
-        `${format_formatCount(c.added.length)} added`,
-        `${format_formatCount(c.removed.length)} removed`,
-        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
-        ...(c.notGraded.length ? [`${format_formatCount(c.notGraded.length)} not graded (the judge failed, not compared)`] : []),
-        `${format_formatCount(c.unchanged)} unchanged`
-    ];
-    const lines = [counts.join(' · ')];
-    if (c.unfinished.length) {
-        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
-    }
-    const lists = [
-        ['Removed', c.removed],
-        ['Changed', c.changed],
-        ['Added', c.added],
-        ['Not graded', c.notGraded]
-    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
-    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
-}
-/** Without a baseline, the only other outcome: cases the judge could not grade. */
-function notGradedOnly(c) {
-    if (!c.notGraded.length)
-        return [];
-    return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
-}
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
-/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
-function rerunLine(c, current) {
-    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
-    if (!c.baseline || !rerun.length)
-        return [];
-    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
-    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
-    const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-    const untestable = new Set(c.notTestable);
-    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
-    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
-    const flaky = c.flaky.filter((k) => keys.has(k)).length;
-    return [
-        {
-            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
-                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
-                '.'
-        }
-    ];
-}
-/** The flaky cases, one line each saying in plain words why the flip was not counted. */
-function flakyList(c, baseline) {
-    if (!c.flakyCases.length)
-        return [];
-    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
-    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
-    if (c.flakyCases.length > FLAKY_LISTED)
-        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
-    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
-    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
-}
-/**
- * "failed this time, but failed 3 of its last 10 runs on `main`";
- * "failed at first, then passed 4 of 5 re-runs";
- * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
- */
-function flakyReason(f, branch) {
-    const verb = f.flip;
-    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
-    const opposite = verb === 'failed' ? 'passed' : 'failed';
-    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
-    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
-    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
-    if (f.because === 'reruns' && f.reruns) {
-        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
-        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
-        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
-    }
-    if (f.because === 'history') {
-        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
-        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
-    }
-    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
-}
-/** A p-value to two significant digits: 0.24, 0.0012. */
-function formatP(p) {
-    return String(Number(p.toPrecision(2)));
-}
-/** How often the judge disagreed with itself, with judge.samples > 1. */
-function judgeSpread(current) {
-    const { sampled, disagreements } = current.summary.judge;
-    if (!sampled)
-        return [];
-    const share = format_formatPercent((disagreements ?? 0) / sampled);
-    return [
-        {
-            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
-                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
-        }
-    ];
-}
-function tagsTable(c) {
-    if (!c.tags.length)
-        return [];
-    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
-    const rows = c.tags.map((t) => {
-        const tag = escape_escapeInline(t.tag, 100);
-        const current = format_formatPercent(t.currentPassRate);
-        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
-    });
-    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-function outcomes_errors(current) {
-    const errored = current.cases.filter((c) => c.error !== null);
-    if (!errored.length)
-        return [];
-    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
-    if (errored.length > ERRORS_LISTED)
-        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
-    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
-}
-function runFooter(current) {
-    const { judge, durationMs } = current.summary;
-    const parts = [];
-    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
-        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
-    }
-    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
-    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/verdict.ts
-/**
- * The comment's first block: the verdict as a GitHub alert — its title line,
- * one bullet per reason, the notices — from the report model's words.
- */
-
-
-/** Notices listed in the comment; the rest are counted (the job summary and the log have them all). */
-const NOTICES_LISTED = 20;
-/**
- * The verdict as the model's alert kind; notices follow in the same alert, or
- * in a NOTE (WARNING when the baseline is in doubt) of their own when the
- * verdict's alert is another kind.
- */
-function verdictAlerts(model) {
-    const notices = model.notices.slice(0, NOTICES_LISTED).map((n) => escape_escapeInline(n, 1_000));
-    if (model.notices.length > NOTICES_LISTED)
-        notices.push(`and ${format_formatCount(model.notices.length - NOTICES_LISTED)} more notices (in the job summary)`);
-    const v = model.verdict;
-    const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete);
-    // an advisory verdict's notice (the check left green) belongs with it
-    const noticeKind = doubt || v.advisory ? 'WARNING' : 'NOTE';
-    const reasons = reasonLines(model.reasons);
-    // the first reason is the headline's own: with a bullet of its own below, the title says only the status
-    const title = reasons.length ? model.status : model.headline;
-    const lines = [`**${escape_escapeInline(model.title, 200)}: ${escape_escapeInline(title, 1_000)}**`];
-    if (reasons.length)
-        lines.push('', ...reasons);
-    const merged = noticeKind === model.alert;
-    if (merged && notices.length)
-        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
-    const blocks = [{ text: verdict_alert(model.alert, lines) }];
-    if (!merged && notices.length)
-        blocks.push({ text: verdict_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
-    return blocks;
-}
-function verdict_alert(kind, lines) {
-    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
-}
-/** One bullet per reason; cases a bullet above already named are not named again. */
-function reasonLines(reasons) {
-    const named = new Set();
-    const seen = new Set();
-    return reasons.flatMap((reason) => {
-        if (seen.has(reason.message))
-            return [];
-        seen.add(reason.message);
-        const text = withoutNamedKeys(reason, named);
-        for (const key of reason.keys)
-            named.add(key);
-        return [`- ${escape_escapeInline(text, 2_000)}`];
-    });
-}
-/**
- * The reason's sentence, its closing list of cases shortened to those not
- * named before: "…: q and the case above", "…: the 2 cases above".
- */
-function withoutNamedKeys(r, named) {
-    const list = formatKeys(r.keys);
-    const repeated = r.keys.filter((k) => named.has(k)).length;
-    if (!repeated || !r.message.endsWith(list))
-        return r.message;
-    const fresh = r.keys.filter((k) => !named.has(k));
-    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
-    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
-    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
-    return r.message.slice(0, r.message.length - list.length) + rest;
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown/index.ts
-/**
- * The markdown report: the sticky PR comment, the job summary and `--report`
- * share it. Pure: the report model in, markdown out, never longer than
- * maxLength (fit.ts).
- */
-
-
-
-
-
-
-
-/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
-const DEFAULT_MAX_LENGTH = 60_000;
-/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
-const DEFAULT_DETAILS = 10;
-function renderReport(model, options = {}) {
-    const { comparison: c, current } = model;
-    const details = options.details ?? DEFAULT_DETAILS;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    const body = [
-        ...(options.marker ? [{ text: options.marker }] : []),
-        ...verdictAlerts(model),
-        { text: figuresTable(model) },
-        ...runIdentity(model),
-        ...configChanges(model),
-        ...failingCases(model, details, options.fullReportHint, maxLength),
-        ...scoredLower(model),
-        ...fixes(c, current),
-        ...otherOutcomes(c),
-        ...rerunLine(c, current),
-        ...flakyList(c, model.baseline),
-        ...tagsTable(c),
-        ...namedScoresTable(model.baseline, current, table),
-        ...outcomes_errors(current),
-        ...judgeSpread(current)
-    ];
-    const footer = [{ text: runFooter(current) }];
-    return fit(body, footer, maxLength, options.fullReportHint);
-}
-
-;// CONCATENATED MODULE: ./src/report/shard.ts
-/**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
- * the merge job reports, comments and gates the whole run. Pure.
- */
-
-
-function renderShardSummary(input) {
-    const { current, shard } = input;
-    const s = current.summary;
-    const of = `shard ${shard.index} of ${shard.count}`;
-    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
-    const figures = [
-        plural(s.total, 'case'),
-        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
-    ];
-    if (s.meanScore !== null)
-        figures.push(`mean score ${formatScore(s.meanScore)}`);
-    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
-    const c = input.comparison;
-    if (c?.baseline)
-        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
-    if (current.complete === false)
-        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
-    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
-    return `${lines.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/report/index.ts
-
-
-
-
-
-
 ;// CONCATENATED MODULE: ./src/util/json-split.ts
 /**
  * Reading a JSON object with one huge array field (a run record's `cases`)
@@ -39890,6 +39900,7 @@ function datasetSharer(cases) {
 
 
 
+
 /** Seed-compatible rounding: figures are reported to three decimals. */
 const lib_round3 = (x) => Math.round(x * 1000) / 1000;
 function toEvalCase(c, index) {
@@ -39918,6 +39929,14 @@ async function runEval(agentFn, cases) {
 
 
 
+/**
+ * The markdown report of a comparison: of its report model (buildReport), or
+ * of the comparison and its runs, whose verdict is then concluded from the
+ * comparison alone (no accept label, no upload: what a library caller has).
+ */
+function lib_renderReport(input, options) {
+    return renderReport('headline' in input ? input : buildReport(input), options);
+}
 
 
 
