@@ -29379,7 +29379,7 @@ function redact(text, secrets) {
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-const REPLY_UNFINISHED = 0;
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
