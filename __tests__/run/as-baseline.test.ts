@@ -11,6 +11,7 @@ import { compareRuns } from '../../src/compare/compare.js'
 import { runRecordSchema } from '../../src/config/record-schema.js'
 import { ranOf, resolveRan } from '../../src/config/ran.js'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
+import { failureSentence } from '../../src/report/words.js'
 import type { EvalCase } from '../../src/types.js'
 import { tempProject } from '../__fixtures__/cli.js'
 import { makeBaseline, makeCase, makeGate, makeRun, makeTrials } from '../__fixtures__/records.js'
@@ -71,7 +72,8 @@ describe('run as the baseline ran it', () => {
     expect(comparison.regressed).toEqual(['one'])
     expect(comparison.changedRegressed).toEqual(['one'])
     expect(comparison.changed).toEqual(['two', 'gone'])
-    expect(comparison.gate.failures[0]).toBe(
+    expect(comparison.gate.checks[0]).toMatchObject({ check: 'maxRegressions', keys: ['one'], changedInPr: ['one'] })
+    expect(failureSentence(comparison.gate.checks[0]!)).toBe(
       '1 case regressed (limit: maxRegressions 0): one (it changed in this pull request and fails as the baseline ran it)'
     )
     // not compared by fingerprint: the figures leave it out
