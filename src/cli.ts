@@ -107,7 +107,7 @@ async function prepareOutputs(outputs: Outputs): Promise<void> {
 }
 
 /** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
+async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<unknown>): Promise<void> {
   if (file === undefined) return
   try {
     await write(file)

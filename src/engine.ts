@@ -14,9 +14,11 @@ import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
+import { descendants, endLeftovers, newRunMark } from './sandbox/leftovers.js'
 import { createTarget, warmTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
+import { RUN_MARK } from './util/env.js'
 import { gitFromEnv } from './util/git.js'
 
 export { shardOf, type Shard } from './compare/selection.js'
@@ -49,6 +51,8 @@ export interface Evaluation {
   secrets: Set<string>
   /** why the baseline could not be compared (other fingerprints): the comparison was made without it */
   incompatible: string | null
+  /** processes the code under test left running, ended before the record was written */
+  leftovers: number
 }
 
 export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -96,9 +100,13 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
+  // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+  // below this one that were not there before, and those that carry this run's mark
+  const before = await descendants()
+  const mark = newRunMark()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () =>
-    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs })
+    createTarget(config.target, { baseDir: loaded.baseDir, env: { ...env, [RUN_MARK]: mark }, secrets, checkTimeoutMs: config.checkTimeoutMs })
   )
   // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
   const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge))
@@ -134,6 +142,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     validated: true
   }
   let outcome
+  let ended: number[] = []
   try {
     outcome = await runCases(cases, target, runner)
     if (options.baseline && config.rerunFlips > 0) {
@@ -161,6 +170,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   } finally {
     options.progress?.finish()
     await Promise.all([target.close(), judge?.close()])
+    ended = await endLeftovers(mark, before)
   }
   const record = redactDeep(
     buildRecord({
@@ -183,5 +193,5 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     secrets
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets, incompatible }
+  return { record, comparison, secrets, incompatible, leftovers: ended.length }
 }

@@ -25,9 +25,10 @@ import { finishRun, type Finishing } from './finish.js'
 import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
 import { artifactClient } from './github/artifacts/client.js'
 import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
-import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
+import { RECORD_FILE, shardArtifactName, unverifiedArtifactName } from './github/artifacts/names.js'
 import { fetchShardRecords } from './github/artifacts/shards.js'
-import { uploadRunArtifact } from './github/artifacts/upload.js'
+import { uploadRunArtifact, type UploadResult } from './github/artifacts/upload.js'
+import { verifyUploadedRecord } from './github/artifacts/verify.js'
 import { commentMarker } from './github/comment.js'
 import { readFileAt, repositoryPath } from './github/contents.js'
 import { trustedCopies, trustedJudgeFiles, type TrustedFilesSource } from './github/trusted-files.js'
@@ -44,6 +45,7 @@ import { changedAgainst, filesNamed } from './run/as-baseline.js'
 import { datasetSharer } from './run/share.js'
 import type { RunRecord } from './types.js'
 import { makeDir } from './util/dirs.js'
+import { writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
 
@@ -256,24 +258,77 @@ function withCompatibility(baseline: Baseline, incompatible: string | null): Bas
   return { ...baseline, record: null, status: 'incompatible', problem: incompatible }
 }
 
-/** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
-async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string }> {
+/**
+ * The record in a folder of its own under RUNNER_TEMP, streamed: a large run's
+ * text is never held whole. `digest` is the SHA-256 of the bytes written,
+ * computed in memory as they were written: what the upload is checked against.
+ */
+async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string; digest: string }> {
   const outDir = path.join(ctx.tempDir, `evalgate-${folder}`)
   await makeDir(outDir)
   const resultsPath = path.join(outDir, RECORD_FILE)
-  await writeJsonAtomic(resultsPath, record)
-  return { outDir, resultsPath }
+  const digest = await writeJsonAtomic(resultsPath, record)
+  return { outDir, resultsPath, digest }
 }
 
-/** Upload the run's files as artifact `name`; a failure is a reason the run could not tell, not a stop. */
-async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string): Promise<VerdictReason | null> {
+/**
+ * Upload the run's files as artifact `name`, then check that the record it
+ * holds is the one written (`digest`, SPEC §9). A failure of either is a
+ * reason the run could not tell, not a stop. `onMismatch` runs when the check
+ * finds another record: the shard job marks its artifact for the merge job.
+ */
+async function uploadRecord(
+  job: Pick<Job, 'ctx' | 'inputs' | 'octokit'>,
+  name: string,
+  files: string[],
+  rootDir: string,
+  digest: string,
+  onMismatch: (uploaded: string) => Promise<void> = async () => {}
+): Promise<VerdictReason | null> {
+  const { ctx, inputs, octokit } = job
+  let uploaded: UploadResult
+  const client = await artifactClient()
   try {
-    const uploaded = await uploadRunArtifact({ client: await artifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
-    if (uploaded.notice) core.notice(uploaded.notice)
-    core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
-    return null
+    uploaded = await uploadRunArtifact({ client, name, files, rootDir, runAttempt: ctx.runAttempt })
   } catch (err) {
     return { code: 'upload-failed', artifact: name, error: errorMessage(err) }
+  }
+  if (uploaded.notice) core.notice(uploaded.notice)
+  core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
+  if (uploaded.id === null || !octokit || ctx.runId === null) {
+    core.notice(
+      `evalgate: the record uploaded as "${uploaded.name}" could not be checked against the one written (it needs a github-token and the workflow run's id)`
+    )
+    return null
+  }
+  const target: DownloadTarget = { octokit, client, token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
+  const mismatch = await verifyUploadedRecord(target, ctx.runId, { name: uploaded.name, id: uploaded.id, digest: uploaded.digest }, digest)
+  if (!mismatch) return null
+  if ('found' in mismatch) await onMismatch(uploaded.name)
+  return { code: 'record-mismatch', artifact: uploaded.name, written: digest, ...mismatch }
+}
+
+/**
+ * A shard whose uploaded record is not the one its job computed leaves an
+ * artifact saying so (`<shard artifact>-unverified`), so that the merge job —
+ * which runs even when a shard job failed — refuses that shard rather than
+ * merging it.
+ */
+function markUnverified(ctx: ActionContext, outDir: string): (uploaded: string) => Promise<void> {
+  return async (uploaded) => {
+    const file = path.join(outDir, 'unverified.txt')
+    await writeFileAtomic(file, `the record uploaded as "${uploaded}" is not the one this shard job computed\n`)
+    try {
+      await uploadRunArtifact({
+        client: await artifactClient(),
+        name: unverifiedArtifactName(uploaded),
+        files: [file],
+        rootDir: outDir,
+        runAttempt: ctx.runAttempt
+      })
+    } catch (err) {
+      core.warning(`evalgate: could not mark "${uploaded}" as unverified for the merge job: ${errorMessage(err)}`)
+    }
   }
 }
 
@@ -357,6 +412,10 @@ async function evaluateCases(
     process.off('SIGTERM', onTerm)
   }
   for (const secret of evaluation.secrets) core.setSecret(secret)
+  if (evaluation.leftovers)
+    core.notice(
+      `evalgate: the code under test left ${evaluation.leftovers === 1 ? 'a process' : `${evaluation.leftovers} processes`} running (detached from its group); ended before the record was written`
+    )
   return evaluation
 }
 
@@ -373,7 +432,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
   const target: DownloadTarget = { octokit, client: await artifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
-  const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
+  const shards = await fetchShardRecords(target, ctx.runId, job.artifactName, ctx.runAttempt)
   let merged: RunRecord
   try {
     merged = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: inputs.config } })
@@ -425,7 +484,7 @@ function reportContext(job: Job, baseline: Baseline, current: RunRecord): Finish
 async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Promise<string | null> {
   const { inputs, ctx, config, artifactName, octokit } = job
   const { record, comparison } = evaluated
-  const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
+  const { outDir, resultsPath, digest } = await writeRecord(ctx, artifactName, record)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const model = await finishRun(
     {
@@ -439,7 +498,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       keep: async () => {
         // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
         collectGarbage()
-        return uploadRecord(ctx, artifactName, [resultsPath], outDir)
+        return uploadRecord(job, artifactName, [resultsPath], outDir, digest)
       },
       publish: async (model) => {
         const fullReportHint = `the job summary and the run record in the artifact \`${artifactName}\``
@@ -470,8 +529,8 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
   const { ctx } = job
   const { record, comparison } = evaluated
   const name = shardArtifactName(job.artifactName, shard)
-  const { outDir, resultsPath } = await writeRecord(ctx, name, record)
-  const uploadFailure = await uploadRecord(ctx, name, [resultsPath], outDir)
+  const { outDir, resultsPath, digest } = await writeRecord(ctx, name, record)
+  const uploadFailure = await uploadRecord(job, name, [resultsPath], outDir, digest, markUnverified(ctx, outDir))
   if (record.complete === false)
     core.warning(
       `evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`

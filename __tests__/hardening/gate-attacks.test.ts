@@ -5,10 +5,11 @@
  * that got through before, with what must happen now. SECURITY.md's table of
  * attacks names these tests.
  */
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { BASE, errorLine, useAction } from '../__fixtures__/action.js'
+import { BASE, errorLine, HEAD, MARKER, PR, useAction } from '../__fixtures__/action.js'
 import { chatReply, startServer } from '../__fixtures__/openai-server.js'
 import { runtimeToken } from '../__fixtures__/github-server.js'
 
@@ -280,5 +281,94 @@ describe('6–7. a command judge runs as the base commit has it', () => {
     expect(existsSync(leak)).toBe(false)
     expect(result.exitCode).toBe(1)
     expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+  })
+})
+
+describe('8. forged shard records', () => {
+  /**
+   * Starts, once per process, a detached forger: it reads RUNNER_TEMP from
+   * its parent's /proc/<pid>/environ and rewrites every shard record
+   * evalgate writes there so that every case passed.
+   */
+  const FORGING_AGENT = `import { appendFileSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+let started = false
+export default async function agent(input, evalCase) {
+  if (!started) {
+    started = true
+    const forger = spawn(process.execPath, [new URL('forger.mjs', import.meta.url).pathname], { detached: true, stdio: 'ignore' })
+    forger.unref()
+    appendFileSync(new URL('forgers.txt', import.meta.url), forger.pid + '\\n')
+  }
+  const { broken } = JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8'))
+  return broken.includes(evalCase.id) ? 'no idea' : 'the answer is ' + String(input).replace('q', 'a')
+}
+`
+  const FORGER = `import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+// a forger the agent started reads RUNNER_TEMP from its parent's environment; one started otherwise is told it
+const temp = process.argv[2] ?? readFileSync('/proc/' + process.ppid + '/environ', 'utf8').split('\\0').find((l) => l.startsWith('RUNNER_TEMP=')).slice('RUNNER_TEMP='.length)
+const started = Date.now()
+setInterval(() => {
+  if (Date.now() - started > 60000) process.exit(0)
+  for (const dir of readdirSync(temp)) {
+    const file = path.join(temp, dir, 'run.json')
+    if (!dir.includes('-shard-') || !existsSync(file)) continue
+    try {
+      const record = JSON.parse(readFileSync(file, 'utf8'))
+      if (record.cases.every((c) => c.passed)) continue
+      for (const c of record.cases) Object.assign(c, { passed: true, passFraction: 1, error: null, output: 'the answer is fine', assertions: [] })
+      writeFileSync(file, JSON.stringify(record))
+      appendFileSync(new URL('forged.txt', import.meta.url), dir + '\\n')
+    } catch {
+      // caught mid-rename: the next tick
+    }
+  }
+}, 5)
+`
+  it('a detached process rewriting each shard record before its (slow) upload cannot hide three regressions', async () => {
+    await baseProject()
+    write('agent.mjs', FORGING_AGENT)
+    write('forger.mjs', FORGER)
+    suite.server.uploadDelayMs = 1500
+    const runId = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
+    for (const shard of ['1/2', '2/2']) {
+      const job = await prBundle({ runId, broken: BROKEN, inputs: { shard } })
+      expect(job.stdout).not.toMatch(/internal error/)
+    }
+    suite.server.uploadDelayMs = 0
+    const merge = await prBundle({ runId, inputs: { mode: 'merge' } })
+    expect(merge.exitCode).toBe(1)
+    expect(merge.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    expect(comment()).toContain(MARKER)
+    // every forger the agent started was gone before its shard job wrote its record
+    const forgers = read('forgers.txt').trim().split('\n').map(Number)
+    expect(forgers).toHaveLength(2)
+    for (const pid of forgers) expect(() => process.kill(pid, 0)).toThrow()
+    expect(existsSync(path.join(suite.ws.dir, 'forged.txt'))).toBe(false)
+  })
+
+  it('a forger evalgate cannot find (started outside the run) is caught by the check of what was uploaded: the shard job and the merge fail', async () => {
+    await baseProject()
+    write('forger.mjs', FORGER)
+    suite.server.uploadDelayMs = 1500
+    const forger = spawn(process.execPath, [path.join(suite.ws.dir, 'forger.mjs'), suite.files.temp], { detached: true, stdio: 'ignore' })
+    try {
+      const runId = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
+      const jobs = []
+      for (const shard of ['1/2', '2/2']) jobs.push(await prBundle({ runId, broken: BROKEN, inputs: { shard } }))
+      // the shard holding the broken cases was forged, and its job says so
+      expect(read('forged.txt')).toMatch(/shard/)
+      const forgedJob = jobs.find((j) => j.exitCode === 1)
+      expect(forgedJob).toBeDefined()
+      expect(errorLine(forgedJob!)).toMatch(/is not the one evalgate computed/)
+      suite.server.uploadDelayMs = 0
+      const merge = await prBundle({ runId, inputs: { mode: 'merge' } })
+      expect(merge.exitCode).toBe(1)
+      expect(errorLine(merge)).toMatch(/not the one its job computed/)
+      expect(merge.outputs.gate).toBeUndefined()
+    } finally {
+      forger.kill('SIGKILL')
+    }
   })
 })

@@ -29387,8 +29387,15 @@ function expandDeep(value, env, secrets, where = 'config') {
     }
     return value;
 }
+/**
+ * The variable whose value marks the processes of one run's code under test
+ * (sandbox/leftovers.ts): the engine sets it in the environment it gives
+ * targets, and every child inherits it unless it clears its environment.
+ */
+const RUN_MARK = 'EVALGATE_RUN_MARK';
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
+    RUN_MARK,
     'PATH',
     'HOME',
     'USER',
@@ -34697,6 +34704,11 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'record-mismatch':
+            return r.found
+                ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
+                    `it was changed between being written and being uploaded, by a process left running on the runner`
+                : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`;
         case 'problem':
             return r.text;
     }
@@ -39017,6 +39029,110 @@ function commandProvider(config, deps) {
 /** The command target wants the trial's case; a judge call has none of its own. */
 const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
 
+;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
+/**
+ * Ending what the code under test left running (SPEC §9 "What is uploaded is
+ * what was computed"). A target's process group is killed when its trial
+ * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
+ * group, and a `module` agent's children are evalgate's own. Before the
+ * record is written, every process that descends from evalgate's (by parent
+ * id, from /proc), and every process that still carries the run's mark in its
+ * environment (a child of a child that exited, reparented away), is killed.
+ * Linux only (/proc); elsewhere nothing is found.
+ */
+
+
+
+/** A fresh mark for one run: unguessable, so that no other process is taken for one of this run's. */
+function newRunMark() {
+    return (0,external_node_crypto_.randomBytes)(12).toString('hex');
+}
+/** `/proc/<pid>/stat`: the parent id is the second field after the command name, which is in parentheses and may hold anything. */
+function parseStat(pid, text) {
+    const close = text.lastIndexOf(')');
+    if (close === -1)
+        return null;
+    const fields = text.slice(close + 2).split(' ');
+    const ppid = Number(fields[1]);
+    return Number.isInteger(ppid) ? { pid, ppid } : null;
+}
+async function processes() {
+    let names;
+    try {
+        names = await (0,external_node_fs_promises_namespaceObject.readdir)('/proc');
+    }
+    catch {
+        return [];
+    }
+    const found = await Promise.all(names
+        .filter((name) => /^\d+$/.test(name))
+        .map(async (name) => {
+        try {
+            return parseStat(Number(name), await (0,external_node_fs_promises_namespaceObject.readFile)(`/proc/${name}/stat`, 'utf8'));
+        }
+        catch {
+            // gone meanwhile
+            return null;
+        }
+    }));
+    return found.filter((p) => p !== null);
+}
+async function carriesMark(pid, mark) {
+    try {
+        return (await (0,external_node_fs_promises_namespaceObject.readFile)(`/proc/${pid}/environ`, 'latin1')).split('\0').includes(`${RUN_MARK}=${mark}`);
+    }
+    catch {
+        return false;
+    }
+}
+/** The processes below `root` (its children, theirs, …) now. */
+async function descendants(root = process.pid) {
+    return leftovers_below(await processes(), root);
+}
+function leftovers_below(all, root) {
+    const children = new Map();
+    for (const p of all)
+        children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+    const found = new Set();
+    const queue = [...(children.get(root) ?? [])];
+    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+        if (found.has(pid))
+            continue;
+        found.add(pid);
+        queue.push(...(children.get(pid) ?? []));
+    }
+    return found;
+}
+/**
+ * What this run left behind: the processes below `root` that were not there
+ * when it began (`before`), and every other one that carries `mark` — never
+ * `root` itself or its ancestors.
+ */
+async function leftovers(mark, before, root = process.pid) {
+    const all = await processes();
+    const started = [...leftovers_below(all, root)].filter((pid) => !before.has(pid));
+    const ancestors = new Set();
+    const parentOf = new Map(all.map((p) => [p.pid, p.ppid]));
+    for (let pid = root; pid !== undefined && pid > 0 && !ancestors.has(pid); pid = parentOf.get(pid))
+        ancestors.add(pid);
+    const others = all.filter((p) => !started.includes(p.pid) && !ancestors.has(p.pid) && !before.has(p.pid));
+    const marked = await Promise.all(others.map(async (p) => ((await carriesMark(p.pid, mark)) ? p.pid : null)));
+    return [...started, ...marked.filter((pid) => pid !== null)].sort((a, b) => a - b);
+}
+/** Kills every leftover of this run (SIGKILL: the run is over, nothing of theirs is waited for); the pids killed. */
+async function endLeftovers(mark, before, root = process.pid) {
+    const pids = await leftovers(mark, before, root);
+    for (const pid of pids) {
+        try {
+            process.kill(pid, 'SIGKILL');
+        }
+        catch {
+            // gone already
+        }
+    }
+    return pids;
+}
+
 ;// CONCATENATED MODULE: ./src/llm/template.ts
 const PLACEHOLDER = /\{\{\s*(input|case\.id|case\.name)\s*\}\}/g;
 const WHOLE_INPUT = /^\{\{\s*input\s*\}\}$/;
@@ -39932,6 +40048,8 @@ function gitInfo(env, cwd) {
 
 
 
+
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -39972,8 +40090,12 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+    // below this one that were not there before, and those that carry this run's mark
+    const before = await descendants();
+    const mark = newRunMark();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env: { ...env, [RUN_MARK]: mark }, secrets, checkTimeoutMs: config.checkTimeoutMs }));
     // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
     const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
     const judge = judged
@@ -40006,6 +40128,7 @@ async function evaluate(loaded, options = {}) {
         validated: true
     };
     let outcome;
+    let ended = [];
     try {
         outcome = await runCases(cases, target, runner);
         if (options.baseline && config.rerunFlips > 0) {
@@ -40034,6 +40157,7 @@ async function evaluate(loaded, options = {}) {
     finally {
         options.progress?.finish();
         await Promise.all([target.close(), judge?.close()]);
+        ended = await endLeftovers(mark, before);
     }
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -40053,7 +40177,7 @@ async function evaluate(loaded, options = {}) {
         baseline: options.baseline
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible };
+    return { record, comparison, secrets, incompatible, leftovers: ended.length };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/index.ts

@@ -279,6 +279,12 @@ export type VerdictReason =
   | { code: 'target-failed'; shared: SharedFailure }
   | { code: 'judge-failed'; shared: SharedFailure }
   | { code: 'upload-failed'; artifact: string; error: string }
+  /**
+   * the record uploaded is not the one evalgate wrote (SPEC §9): `written` is
+   * the SHA-256 of the bytes written, `found` what the artifact holds, or
+   * `error` why it could not be read back
+   */
+  | { code: 'record-mismatch'; artifact: string; written: string; found?: string; error?: string }
   | { code: 'problem'; text: string }
 
 /** What the report says beside the verdict, as a value. */

@@ -157,6 +157,11 @@ export function reasonMessage(r: VerdictReason): string {
       return `the judge failed on ${r.shared.failed} of ${plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`
     case 'upload-failed':
       return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`
+    case 'record-mismatch':
+      return r.found
+        ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
+            `it was changed between being written and being uploaded, by a process left running on the runner`
+        : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`
     case 'problem':
       return r.text
   }

@@ -62,8 +62,16 @@ export function expandDeep<T>(value: T, env: NodeJS.ProcessEnv, secrets: Set<str
   return value
 }
 
+/**
+ * The variable whose value marks the processes of one run's code under test
+ * (sandbox/leftovers.ts): the engine sets it in the environment it gives
+ * targets, and every child inherits it unless it clears its environment.
+ */
+export const RUN_MARK = 'EVALGATE_RUN_MARK'
+
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
+  RUN_MARK,
   'PATH',
   'HOME',
   'USER',
