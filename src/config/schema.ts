@@ -3,6 +3,7 @@
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 import { z } from 'zod'
+import { providerIdProblem } from '../providers/index.js'
 import { promptfooProviderSchema } from './promptfoo/schema.js'
 
 const nonNegative = z.number().min(0)
@@ -52,6 +53,8 @@ export const caseSchema = z
 
 const argv = z.union([z.string().min(1), z.array(z.string()).min(1)])
 
+const TARGET_KINDS = 'command, http, openai, module, provider'
+
 const httpSchema = z
   .object({
     url: z.string().min(1),
@@ -85,6 +88,9 @@ export const targetSchema = z
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
+    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    provider: z.string().min(1).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
     /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
     promptfoo: z
       .object({ providers: z.array(promptfooProviderSchema).min(1) })
@@ -102,21 +108,25 @@ export const targetSchema = z
   })
   .strict()
   .superRefine((t, ctx) => {
-    const kinds = (['command', 'http', 'openai', 'module', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
+    const kinds = (['command', 'http', 'openai', 'module', 'provider', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message:
-          kinds.length === 0
-            ? 'target needs exactly one of: command, http, openai, module'
-            : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
+        message: kinds.length === 0 ? `target needs exactly one of: ${TARGET_KINDS}` : `target has ${kinds.join(' and ')}; give exactly one of: ${TARGET_KINDS}`
       })
     }
+    if (t.config !== undefined && t.provider === undefined)
+      ctx.addIssue({ code: 'custom', path: ['config'], message: 'target.config is the settings of a `provider` target; give target.provider too' })
+    const problem = t.provider === undefined ? undefined : providerIdProblem(t.provider)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['provider'], message: problem })
   })
 
 export const judgeSchema = z
   .object({
-    provider: z.enum(['openai', 'command']).default('openai'),
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    provider: z.string().min(1).default('openai'),
+    /** the settings of a provider id, as promptfoo spells them */
+    config: z.record(z.string(), z.unknown()).optional(),
     model: z.string().default('gpt-4o-mini'),
     /** the model behind `similar` (embeddings from judge.baseUrl) */
     embeddingModel: z.string().default('text-embedding-3-small'),
@@ -136,6 +146,15 @@ export const judgeSchema = z
     if (j.provider === 'command' && j.command === undefined) {
       ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' })
     }
+    const named = j.provider !== 'openai' && j.provider !== 'command'
+    const problem = named ? providerIdProblem(j.provider) : undefined
+    if (problem) ctx.addIssue({ code: 'custom', path: ['provider'], message: `${problem}; or openai (an OpenAI-compatible server) or command` })
+    if (j.config !== undefined && !named)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config'],
+        message: 'judge.config is the settings of a provider id (e.g. provider: anthropic:messages:claude-sonnet-4)'
+      })
   })
 
 export const gateSchema = z

@@ -16,11 +16,12 @@ import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
-import { expandVars, redact } from '../util/env.js'
+import { expandDeep, expandVars, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
-import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
-import { embed } from '../llm/embeddings.js'
-import { HttpError, type Sleep } from '../llm/http.js'
+import { HttpError, type HttpOptions, type Sleep } from '../llm/http.js'
+import { embed } from '../providers/embeddings.js'
+import { createProvider, ProviderError, type ChatMessage } from '../providers/index.js'
+import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
 import { combineSamples, failedVerdict, parseVerdictText, type Verdict } from './verdict.js'
 
 /** A verdict with the scores of its samples when `judge.samples` > 1. */
@@ -64,7 +65,8 @@ const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024
  */
 export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   const counts: JudgeSummary = { calls: 0, reused: 0, errors: 0, tokens: 0 }
-  const provider = config.provider === 'command' ? commandProvider(config, deps) : openaiProvider(config, deps)
+  const provider =
+    config.provider === 'command' ? commandProvider(config, deps) : config.provider === 'openai' ? openaiProvider(config, deps) : registryProvider(config, deps)
   const limit = pLimit(config.concurrency)
   const fromBaseline = config.reuse ? baselineVerdicts(deps.baseline) : new Map<string, JudgeVerdict>()
   const inRun = new Map<string, Promise<SampledVerdict>>()
@@ -80,7 +82,8 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     const answers = await Promise.all(Array.from({ length: config.samples }, () => limit(() => safeAsk(provider.ask, request, deps.secrets))))
     const tokens = answers.reduce((n, a) => n + a.tokens, 0)
     counts.tokens += tokens
-    const price = deps.pricing && Object.hasOwn(deps.pricing, provider.model) ? deps.pricing[provider.model] : undefined
+    const priced = provider.priceModel ?? provider.model
+    const price = deps.pricing && Object.hasOwn(deps.pricing, priced) ? deps.pricing[priced] : undefined
     if (price) {
       for (const a of answers) counts.costUsd = (counts.costUsd ?? 0) + (tokenCost(a, price) ?? 0)
     }
@@ -208,6 +211,8 @@ function baselineVerdicts(record: RunRecord | null | undefined): Map<string, Jud
 interface Provider {
   /** what verdicts name as their model, and part of their key */
   model: string
+  /** the model name `pricing` prices, when it is not `model` (a provider id's model) */
+  priceModel?: string
   /** why no request can be made (a missing API key), if so */
   unusable?: string
   ask: Ask
@@ -237,18 +242,22 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   // servers without JSON mode reject response_format; after the first such 400 it is not sent again
   let jsonMode = true
 
+  const url = chatCompletionsUrl(baseUrl)
+  const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {}
+
   async function ask(request: JudgeRequest): Promise<Sample> {
-    const chat = { baseUrl, apiKey, model, messages: buildJudgePrompt(request), temperature: 0 }
+    const messages = buildJudgePrompt(request)
+    const complete = (json: boolean) =>
+      chatComplete({ provider: 'chat completions', url, auth, body: chatBody(model, { prompt: messages, temperature: 0, json }, {}, messages) }, http)
     let result
     try {
-      result = await chatComplete(jsonMode ? { ...chat, responseFormat: { type: 'json_object' } } : chat, http)
+      result = await complete(jsonMode)
     } catch (err) {
       if (!jsonMode || !rejectsResponseFormat(err)) throw err
       jsonMode = false
-      result = await chatComplete(chat, http)
+      result = await complete(false)
     }
-    const { totalTokens, promptTokens, completionTokens } = result.usage
-    return { ...parseVerdictText(result.content), tokens: totalTokens, inputTokens: promptTokens, outputTokens: completionTokens }
+    return sampleOf(result.output, result.usage)
   }
   const embeddingModel = expandVars(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel')
   // an expected text recurs on every case and trial: each distinct text is embedded once per run
@@ -272,7 +281,50 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
 }
 
 function rejectsResponseFormat(err: unknown): boolean {
-  return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message)
+  return (err instanceof ProviderError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message)
+}
+
+/** A reply's verdict with the tokens it took. */
+function sampleOf(text: string, usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): Sample {
+  const sample: Sample = { ...parseVerdictText(text), tokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) }
+  if (usage?.inputTokens !== undefined) sample.inputTokens = usage.inputTokens
+  if (usage?.outputTokens !== undefined) sample.outputTokens = usage.outputTokens
+  return sample
+}
+
+/**
+ * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * provider of the registry grades, asked for JSON where its API can be.
+ * Verdicts name the provider id as their model.
+ */
+function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
+  const made = createProvider(
+    { id: config.provider, config: expandDeep(config.config ?? {}, deps.env, deps.secrets, 'judge.config') },
+    { env: deps.env, secrets: deps.secrets, baseDir: deps.baseDir ?? process.cwd(), where: 'judge', fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+  )
+  const closing = new AbortController()
+  const http: HttpOptions = {
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    signal: closing.signal,
+    secrets: deps.secrets,
+    fetchImpl: deps.fetchImpl,
+    sleep: deps.sleep
+  }
+  async function ask(request: JudgeRequest): Promise<Sample> {
+    const result = await made.call({ prompt: buildJudgePrompt(request), temperature: 0, json: true }, http)
+    return sampleOf(result.output, result.usage)
+  }
+  return {
+    model: made.id,
+    priceModel: made.model,
+    unusable: made.unusable,
+    ask,
+    close: async () => {
+      closing.abort(new Error('the judge was closed (run interrupted)'))
+      await made.close()
+    }
+  }
 }
 
 /**

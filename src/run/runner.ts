@@ -301,7 +301,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         metadata: reply.metadata,
         finishReason: reply.finishReason,
         latencyMs,
-        tools: options.tools,
+        tools: reply.tools ?? options.tools,
         judge: options.judge,
         embed: options.embed,
         defaultJudgeThreshold: options.defaultJudgeThreshold

@@ -259,10 +259,10 @@ tests:
 
   it('names the file, the place and the fix of what it cannot run', async () => {
     const bad = async (files: Record<string, string>) => (await loadEvalConfig(project(files)).catch((e: unknown) => e)) as ConfigError
-    const provider = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [anthropic:messages:claude]\ntests: []\n' })
+    const provider = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [replicate:meta/llama-3]\ntests: []\n' })
     expect(provider).toBeInstanceOf(ConfigError)
     expect(provider.message).toMatch(
-      /promptfooconfig\.yaml:2 at providers\[0\]: provider "anthropic:messages:claude" is not supported by evalgate; supported: echo, exec:/
+      /promptfooconfig\.yaml:2 at providers\[0\]: provider "replicate:meta\/llama-3" is not supported by evalgate; supported: echo, exec:.*anthropic:messages:<model>/
     )
     const type = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests:\n  - assert:\n      - {type: contians, value: a}\n' })
     expect(type.message).toMatch(/promptfooconfig\.yaml:4 at tests\[0\]\.assert\[0\]: unknown assertion type "contians"\. Did you mean "contains"\?/)

@@ -7,6 +7,7 @@
  * libraries it needs stay out of the start-up of every other run.
  */
 import { ConfigError } from '../../errors.js'
+import { isProviderId, PROVIDER_IDS } from '../../providers/index.js'
 import { validate, type Located } from '../parse.js'
 import { configSchema, type ParsedConfig } from '../schema.js'
 import { promptfooConfigSchema, type PromptfooConfig, type PromptfooProvider } from './schema.js'
@@ -30,10 +31,10 @@ const UNSUPPORTED: Record<string, string> = {
 }
 
 /** The provider ids evalgate can run, as a user reads them in a message. */
-export const SUPPORTED_PROVIDERS = 'echo, exec:<command>, file://provider.js|.mjs|.cjs, openai:chat:<model>, openai:<model>'
+const SUPPORTED_PROVIDERS = `echo, exec:<command>, file://provider.js|.mjs|.cjs, ${PROVIDER_IDS}`
 
-export function isSupportedProvider(id: string): boolean {
-  return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || /^openai:(chat:)?[^:]+$/.test(id)
+function isSupportedProvider(id: string): boolean {
+  return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || isProviderId(id)
 }
 
 /** evalgate settings that the promptfoo config itself provides. */
