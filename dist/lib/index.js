@@ -7817,11 +7817,11 @@ function validate(schema, located, base = [], what = '') {
 /* harmony export */   nK: () => (/* binding */ readPromptfooConfig),
 /* harmony export */   qm: () => (/* binding */ promptfooSettings)
 /* harmony export */ });
-/* unused harmony exports SUPPORTED_PROVIDERS, isSupportedProvider */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
-/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1020);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(131);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4140);
+/* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8715);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1020);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(131);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4140);
 /**
  * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
@@ -7830,6 +7830,7 @@ function validate(schema, located, base = [], what = '') {
  * cases.ts, loaded only when a promptfoo config is run: the templating and CSV
  * libraries it needs stay out of the start-up of every other run.
  */
+
 
 
 
@@ -7851,9 +7852,9 @@ const UNSUPPORTED = {
     assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
 };
 /** The provider ids evalgate can run, as a user reads them in a message. */
-const SUPPORTED_PROVIDERS = 'echo, exec:<command>, file://provider.js|.mjs|.cjs, openai:chat:<model>, openai:<model>';
+const SUPPORTED_PROVIDERS = `echo, exec:<command>, file://provider.js|.mjs|.cjs, ${_providers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .PROVIDER_IDS */ .NO}`;
 function isSupportedProvider(id) {
-    return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || /^openai:(chat:)?[^:]+$/.test(id);
+    return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || (0,_providers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .isProviderId */ .rl)(id);
 }
 /** evalgate settings that the promptfoo config itself provides. */
 const OWN_KEYS = ['version', 'dataset', 'cases', 'defaults'];
@@ -7867,7 +7868,7 @@ function readPromptfooConfig(located) {
         if (Object.hasOwn(UNSUPPORTED, key))
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file);
     }
-    const pf = (0,_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_3__/* .promptfooConfigSchema */ .E3, located, [], 'promptfoo config');
+    const pf = (0,_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_4__/* .promptfooConfigSchema */ .E3, located, [], 'promptfoo config');
     providersOf(pf).forEach((p, i) => {
         if (!isSupportedProvider(p.id))
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${file}${lineOf(located, ['providers', i])} at providers[${i}]: provider "${p.id}" is not supported by evalgate; supported: ${SUPPORTED_PROVIDERS}`, file);
@@ -7895,7 +7896,7 @@ function settingsOf(located, pf) {
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
-    return (0,_parse_js__WEBPACK_IMPORTED_MODULE_1__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_2__/* .configSchema */ .Qn, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
+    return (0,_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_3__/* .configSchema */ .Qn, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings');
 }
 function lineOf(located, at) {
     const line = located.lineOf(at);
@@ -7997,145 +7998,167 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
 /* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
-/* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
+/* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8715);
+/* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
 /**
  * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 
 
-const nonNegative = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0);
-const fraction = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(1);
-const positiveInt = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(1);
+
+const nonNegative = zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0);
+const fraction = zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1);
+const positiveInt = zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1);
 const REPEAT_PASS_THRESHOLD = "repeatPassThreshold must be in (0, 1]: the share of a case's trials that must pass, e.g. 0.5 (0 would pass a case whose every trial failed)";
-const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
-    value: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
-    threshold: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    type: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
+    value: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
+    threshold: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
     weight: nonNegative.optional(),
-    flags: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    flags: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     tolerance: nonNegative.optional(),
     relTolerance: nonNegative.optional(),
-    file: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    metric: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    file: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    metric: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
-    mode: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    mode: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** trajectory-match: how arguments are compared, exact (default) or ignore */
-    args: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    args: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** llm-rubric: show the judge the tool calls too */
-    includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional()
+    includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional()
 })
     .strict();
-const caseSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    id: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig()]).optional(),
-    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    description: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    input: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
-    tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional(),
-    assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).optional(),
-    expected: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
-    check: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    grading_method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['exact_match', 'contains', 'json_exact']).optional(),
-    task_type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    ideal: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP())]).optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    id: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()]).optional(),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    description: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    input: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
+    tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
+    assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).optional(),
+    expected: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
+    check: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    grading_method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['exact_match', 'contains', 'json_exact']).optional(),
+    task_type: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    ideal: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP())]).optional(),
+    metadata: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     /** variables for agents and checks (`case.vars`, as promptfoo tests have them) */
-    vars: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional()
+    vars: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional()
 })
     .strict();
-const argv = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).min(1)]);
-const httpSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    url: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
-    method: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
-    headers: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).optional(),
-    body: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
+const TARGET_KINDS = 'command, http, openai, module, provider';
+const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
+    method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
+    headers: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
+    body: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
     /** dot paths into the JSON reply (SPEC §10) */
-    output: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    toolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    usage: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+    output: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    toolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    usage: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
 })
     .strict();
-const openaiTargetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    model: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1),
-    baseUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('https://api.openai.com/v1'),
-    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('OPENAI_API_KEY'),
-    system: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    prompt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('{{input}}'),
-    temperature: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(2).optional(),
+const openaiTargetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    model: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
+    baseUrl: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('https://api.openai.com/v1'),
+    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('OPENAI_API_KEY'),
+    system: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    prompt: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('{{input}}'),
+    temperature: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(2).optional(),
     maxTokens: positiveInt.optional()
 })
     .strict();
-const targetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     command: argv.optional(),
-    protocol: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['stdio', 'jsonl']).default('stdio'),
+    protocol: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['stdio', 'jsonl']).default('stdio'),
     workers: positiveInt.max(256).default(1),
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
-    module: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).optional(),
+    module: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
+    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
+    config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
-    promptfoo: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ providers: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__/* .promptfooProviderSchema */ .HU).min(1) })
+    promptfoo: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ providers: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__/* .promptfooProviderSchema */ .HU).min(1) })
         .strict()
         .optional(),
-    env: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default({}),
-    cwd: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    env: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default({}),
+    cwd: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     timeoutMs: positiveInt.default(60_000),
     maxOutputBytes: positiveInt.default(4 * 1024 * 1024),
-    retries: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(10).default(2),
+    retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).default(2),
     /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
-    output: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
+    output: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
     /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
-    tools: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J())).optional()
+    tools: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J())).optional()
 })
     .strict()
     .superRefine((t, ctx) => {
-    const kinds = ['command', 'http', 'openai', 'module', 'promptfoo'].filter((k) => t[k] !== undefined);
+    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
-            message: kinds.length === 0
-                ? 'target needs exactly one of: command, http, openai, module'
-                : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
+            message: kinds.length === 0 ? `target needs exactly one of: ${TARGET_KINDS}` : `target has ${kinds.join(' and ')}; give exactly one of: ${TARGET_KINDS}`
         });
     }
+    if (t.config !== undefined && t.provider === undefined)
+        ctx.addIssue({ code: 'custom', path: ['config'], message: 'target.config is the settings of a `provider` target; give target.provider too' });
+    const problem = t.provider === undefined ? undefined : (0,_providers_index_js__WEBPACK_IMPORTED_MODULE_0__/* .providerIdProblem */ .Et)(t.provider);
+    if (problem)
+        ctx.addIssue({ code: 'custom', path: ['provider'], message: problem });
 });
-const judgeSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    provider: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['openai', 'command']).default('openai'),
-    model: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('gpt-4o-mini'),
+const judgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).default('openai'),
+    /** the settings of a provider id, as promptfoo spells them */
+    config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
+    model: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('gpt-4o-mini'),
     /** the model behind `similar` (embeddings from judge.baseUrl) */
-    embeddingModel: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('text-embedding-3-small'),
-    baseUrl: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('https://api.openai.com/v1'),
-    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().default('OPENAI_API_KEY'),
+    embeddingModel: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('text-embedding-3-small'),
+    baseUrl: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('https://api.openai.com/v1'),
+    apiKeyEnv: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().default('OPENAI_API_KEY'),
     command: argv.optional(),
     threshold: fraction.default(0.5),
     concurrency: positiveInt.max(256).default(4),
-    reuse: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(true),
+    reuse: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(true),
     samples: positiveInt.max(15).default(1),
     timeoutMs: positiveInt.default(60_000),
-    retries: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(10).default(4),
-    env: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default({})
+    retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).default(4),
+    env: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default({})
 })
     .strict()
     .superRefine((j, ctx) => {
     if (j.provider === 'command' && j.command === undefined) {
         ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' });
     }
+    const named = j.provider !== 'openai' && j.provider !== 'command';
+    const problem = named ? (0,_providers_index_js__WEBPACK_IMPORTED_MODULE_0__/* .providerIdProblem */ .Et)(j.provider) : undefined;
+    if (problem)
+        ctx.addIssue({ code: 'custom', path: ['provider'], message: `${problem}; or openai (an OpenAI-compatible server) or command` });
+    if (j.config !== undefined && !named)
+        ctx.addIssue({
+            code: 'custom',
+            path: ['config'],
+            message: 'judge.config is the settings of a provider id (e.g. provider: anthropic:messages:claude-sonnet-4)'
+        });
 });
-const gateSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    maxRegressions: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).default(0),
+const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    maxRegressions: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),
     maxPassRateDrop: fraction.optional(),
     maxMeanScoreDrop: fraction.optional(),
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
-    failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
-    alpha: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().gt(0).lt(1).default(0.05),
+    failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
+    alpha: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
-    maxRemoved: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).default(0),
+    maxRemoved: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),
     /** cases whose fingerprint differs from the baseline's; no limit when unset */
-    maxChanged: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+    maxChanged: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).optional(),
     /** the share of the baseline's cases that must be compared (same key, same fingerprint) */
     minComparable: fraction.default(0.5),
-    useConfidenceBound: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
+    useConfidenceBound: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
     /** relative increases allowed over the compared cases (0.2 = +20%); latency on its p95 (SPEC §10) */
     maxCostIncrease: nonNegative.optional(),
     maxTokensIncrease: nonNegative.optional(),
@@ -8161,49 +8184,49 @@ const BADGE_COLOR_NAMES = [
     'informational',
     'inactive'
 ];
-const badgeColor = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([
-    zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(BADGE_COLOR_NAMES),
-    zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const badgeColor = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(BADGE_COLOR_NAMES),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .regex(/^#?([0-9a-fA-F]{3}){1,2}$/, 'a named colour (brightgreen, green, yellowgreen, yellow, orange, red, blue, grey, lightgrey) or a hex colour such as "#4c1"')
 ]);
-const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** default: "evals", or "<name> evals" for a config named otherwise */
-    label: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).max(100).optional(),
+    label: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).max(100).optional(),
     /** the colour of the highest band whose `min` the pass rate reaches; below every band: red */
-    bands: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ min: fraction, color: badgeColor }).strict())
+    bands: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ min: fraction, color: badgeColor }).strict())
         .min(1)
         .optional(),
-    style: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
+    style: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['flat', 'flat-square', 'plastic', 'for-the-badge']).default('flat')
 })
     .strict();
 /** USD per million tokens, by model name (SPEC §10) */
-const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
-const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** target plus judge: once spent, no new trial starts */
-    maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().positive()
+    maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive()
 })
     .strict();
-const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    $schema: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    version: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(1).default(1),
-    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    $schema: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    version: zod__WEBPACK_IMPORTED_MODULE_2__/* .literal */ .euz(1).default(1),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()
         .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, ".", "_" or "-" (it names the artifact)')
         .default('evals'),
-    dataset: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1)).min(1)]).optional(),
-    cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+    dataset: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1)).min(1)]).optional(),
+    cases: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     target: targetSchema,
     concurrency: positiveInt.max(1024).default(8),
     repeat: positiveInt.max(1000).default(1),
     // 0 would pass a case whose trials all failed: the gate turned off from the config (SPEC §9)
-    repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
-    rerunFlips: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(100).default(0),
+    repeatPassThreshold: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0, REPEAT_PASS_THRESHOLD).max(1, REPEAT_PASS_THRESHOLD).default(0.5),
+    rerunFlips: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(100).default(0),
     /** SPEC §9: the deadline of each trial's sandboxed checks (javascript, backtracking patterns) */
     checkTimeoutMs: positiveInt.default(10_000),
     judge: judgeSchema.optional(),
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
-    defaults: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default([]) })
+    defaults: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]) })
         .strict()
         .default(() => ({ assert: [], tags: [] })),
     badge: badgeSchema.optional()
@@ -8284,6 +8307,1275 @@ function attributeTo(file, make) {
     catch (err) {
         throw inFile(err, file);
     }
+}
+
+
+/***/ }),
+
+/***/ 7004:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j$: () => (/* binding */ HttpError),
+  Dr: () => (/* binding */ NetworkError),
+  SS: () => (/* binding */ requestJson)
+});
+
+// UNUSED EXPORTS: postJson, retryAfterMs
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: ./src/util/env.ts
+var env = __nccwpck_require__(5767);
+// EXTERNAL MODULE: ./src/util/json-in-text.ts
+var json_in_text = __nccwpck_require__(920);
+;// CONCATENATED MODULE: ./src/llm/http.ts
+/**
+ * The one HTTP client of evalgate (judge, openai and http targets): JSON over
+ * the global `fetch`, with per-attempt timeouts and bounded retries.
+ *
+ * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
+ * failures (reset, refused, socket closed). Never retried: other 4xx, which
+ * the same request would only get again. Waits use exponential backoff with
+ * full jitter, or the server's `Retry-After` when it gives one (capped).
+ *
+ * Error messages carry the status, the URL without its query and a short,
+ * redacted excerpt of the body — never request headers, so never a key.
+ */
+
+
+
+/** How much of a response body an error message quotes. */
+const EXCERPT_CHARS = 300;
+/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
+const ERROR_BODY_CHARS = 4096;
+/** A non-2xx reply (after retries, when retryable). */
+class HttpError extends Error {
+    status;
+    body;
+    attempts;
+    name = 'HttpError';
+    constructor(message, status, 
+    /** the start of the body, redacted */
+    body, attempts) {
+        super(message);
+        this.status = status;
+        this.body = body;
+        this.attempts = attempts;
+    }
+}
+/** No reply: connection failure or attempt timeout (after retries, when retryable). */
+class NetworkError extends Error {
+    code;
+    attempts;
+    name = 'NetworkError';
+    constructor(message, code, attempts) {
+        super(message);
+        this.code = code;
+        this.attempts = attempts;
+    }
+}
+/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'TIMEOUT'
+]);
+function isRetryableStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+function postJson(url, body, options = {}) {
+    return requestJson('POST', url, body, options);
+}
+/**
+ * One logical request, retried as described above. Resolves with the 2xx reply,
+ * rejects with HttpError, NetworkError, or the caller's abort reason.
+ */
+async function requestJson(method, url, body, options = {}) {
+    const now = options.now ?? Date.now;
+    const deadline = now() + (options.maxTotalMs ?? 300_000);
+    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
+    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
+    // a `${VAR}` may sit in the path too (webhook-style URLs)
+    const where = (0,env/* redact */.E$)(describeUrl(url), secrets);
+    for (let attempt = 1;; attempt++) {
+        const outcome = await attemptOnce(method, url, body, options);
+        if (isResponse(outcome) && outcome.status < 300)
+            return outcome;
+        // the same request would only get the same body again
+        if (!isResponse(outcome) && outcome.code === TOO_LARGE)
+            throw new NetworkError((0,env/* redact */.E$)(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt);
+        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
+        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
+        if (!retryable || attempt >= maxAttempts)
+            throw failure;
+        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
+        // a wait that ends past the budget would only delay the same failure
+        if (now() + wait > deadline)
+            throw failure;
+        await (options.sleep ?? abortableDelay)(wait, options.signal);
+        throwIfAborted(options.signal);
+    }
+}
+function isResponse(outcome) {
+    return 'status' in outcome;
+}
+/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
+async function attemptOnce(method, url, body, options) {
+    throwIfAborted(options.signal);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    try {
+        const res = await (options.fetchImpl ?? fetch)(url, {
+            method,
+            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal
+        });
+        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
+        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text();
+        if (typeof text !== 'string')
+            return text;
+        return { status: res.status, headers: res.headers, text, data: (0,json_in_text/* tryParseJson */.B)(text) };
+    }
+    catch (err) {
+        throwIfAborted(options.signal);
+        if (timeout.signal.aborted)
+            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
+        return describeNetworkError(err);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+const TOO_LARGE = 'TOO_LARGE';
+/**
+ * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
+ * as it is known to hold more than the limit: by its Content-Length, else while
+ * it arrives (decompressed), so that a reply without end is not held whole.
+ */
+async function boundedText(res, limit) {
+    const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` };
+    if (!res.body)
+        return '';
+    // a compressed body's length is not its text's: that one is counted as it arrives
+    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
+        await res.body.cancel();
+        return tooLarge;
+    }
+    const chunks = [];
+    let bytes = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        bytes += value.byteLength;
+        if (bytes > limit.bytes) {
+            await reader.cancel();
+            return tooLarge;
+        }
+        chunks.push(value);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+}
+function throwIfAborted(signal) {
+    if (!signal?.aborted)
+        return;
+    const reason = signal.reason;
+    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
+}
+function abortableDelay(ms, signal) {
+    // the loop rethrows the caller's own abort reason right after
+    return (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
+}
+/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
+function describeNetworkError(err) {
+    const cause = err?.cause ?? err;
+    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
+}
+function connectionError(failure, where, attempts, secrets) {
+    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
+    return new NetworkError((0,env/* redact */.E$)(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
+}
+function statusError(response, where, attempts, secrets) {
+    const body = (0,env/* redact */.E$)(response.text.slice(0, ERROR_BODY_CHARS), secrets);
+    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
+}
+/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
+function waitBefore(attempt, headers, options, now) {
+    const cap = options.maxDelayMs ?? 30_000;
+    const told = headers ? retryAfterMs(headers, now()) : undefined;
+    if (told !== undefined)
+        return Math.min(told, cap);
+    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
+    return Math.round((options.random ?? Math.random)() * ceiling);
+}
+/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(headers, nowMs) {
+    const ms = Number(headers.get('retry-after-ms') ?? NaN);
+    if (Number.isFinite(ms) && ms >= 0)
+        return ms;
+    const value = headers.get('retry-after')?.trim();
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
+function describeUrl(url) {
+    try {
+        const u = new URL(url);
+        return `${u.protocol}//${u.host}${u.pathname}`;
+    }
+    catch {
+        return 'an invalid URL';
+    }
+}
+/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
+function credentialValues(headers) {
+    const values = [];
+    for (const [name, value] of Object.entries(headers)) {
+        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
+            continue;
+        values.push(value);
+        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
+        if (token)
+            values.push(token);
+    }
+    return values;
+}
+
+
+/***/ }),
+
+/***/ 8715:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  NO: () => (/* binding */ PROVIDER_IDS),
+  mZ: () => (/* reexport */ wire/* ProviderError */.mZ),
+  Qd: () => (/* binding */ createProvider),
+  rl: () => (/* binding */ isProviderId),
+  Et: () => (/* binding */ providerIdProblem)
+});
+
+// UNUSED EXPORTS: credentialFlows, parseProviderId
+
+// EXTERNAL MODULE: ./src/providers/openai.ts
+var openai = __nccwpck_require__(8238);
+// EXTERNAL MODULE: ./src/providers/wire.ts
+var wire = __nccwpck_require__(837);
+;// CONCATENATED MODULE: ./src/providers/anthropic.ts
+
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const API_VERSION = '2023-06-01';
+const DEFAULT_MAX_TOKENS = 1024;
+function anthropicBaseUrl(config, env) {
+    return (0,wire/* trimSlash */.Y0)((0,wire/* firstSet */.v)(config.apiBaseUrl, env.ANTHROPIC_BASE_URL) ?? DEFAULT_BASE_URL);
+}
+function anthropicProvider(id, model, config, ctx) {
+    const baseUrl = anthropicBaseUrl(config, ctx.env);
+    const apiKey = (0,wire/* firstSet */.v)(config.apiKey, ctx.env.ANTHROPIC_API_KEY);
+    if (apiKey)
+        ctx.secrets.add(apiKey);
+    const unusable = apiKey
+        ? undefined
+        : `${ctx.where}: ${id}: environment variable ANTHROPIC_API_KEY is not set; set it, or add \`apiKey\` to the provider config`;
+    return {
+        id,
+        model,
+        unusable,
+        async call(call, http) {
+            if (unusable)
+                throw new Error(unusable);
+            const headers = { 'x-api-key': apiKey, 'anthropic-version': API_VERSION, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
+            if (Array.isArray(config.beta) && config.beta.length)
+                headers['anthropic-beta'] = config.beta.join(',');
+            const response = await (0,wire/* send */.tN)(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, [apiKey]);
+            return readMessage(id, model, response.data, response.text);
+        },
+        async close() { }
+    };
+}
+function messagesBody(model, call, config) {
+    const { system, messages } = parseMessages(call.prompt);
+    const body = {
+        model,
+        max_tokens: (0,wire/* number */.ai)(config.max_tokens) ?? call.maxTokens ?? DEFAULT_MAX_TOKENS,
+        messages
+    };
+    if (system)
+        body.system = system;
+    const temperature = (0,wire/* number */.ai)(config.temperature) ?? call.temperature;
+    if (temperature !== undefined)
+        body.temperature = temperature;
+    for (const key of ['top_p', 'top_k', 'stop_sequences', 'metadata', 'thinking', 'tool_choice'])
+        if (config[key] !== undefined)
+            body[key] = config[key];
+    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    if (tools?.length)
+        body.tools = tools.map(anthropicTool);
+    if (config.extra_body && typeof config.extra_body === 'object')
+        Object.assign(body, config.extra_body);
+    return body;
+}
+/** An OpenAI function tool as Anthropic's `{name, description, input_schema}`; Anthropic's own tools as they are. */
+function anthropicTool(tool) {
+    const fn = tool?.function;
+    if (tool?.type !== 'function' || !fn)
+        return tool;
+    return {
+        name: fn.name,
+        ...(fn.description !== undefined ? { description: fn.description } : {}),
+        input_schema: fn.parameters ?? { type: 'object', properties: {} }
+    };
+}
+/** promptfoo's reading of a prompt for Anthropic: JSON messages (the system one apart), else role-prefixed lines, else one user message. */
+function parseMessages(prompt) {
+    let parsed;
+    if (Array.isArray(prompt))
+        parsed = prompt;
+    else {
+        try {
+            parsed = (0,wire/* parsedChatPrompt */.oL)(prompt);
+        }
+        catch {
+            parsed = undefined;
+        }
+    }
+    if (Array.isArray(parsed)) {
+        const list = parsed;
+        const system = list.find((m) => m?.role === 'system');
+        return {
+            ...(system ? { system: blocks(system.content) } : {}),
+            messages: list.filter((m) => typeof m?.role === 'string' && m.role !== 'system').map((m) => ({ role: m.role, content: blocks(m.content) }))
+        };
+    }
+    return fromLines(prompt);
+}
+function blocks(content) {
+    return Array.isArray(content) ? content : [{ type: 'text', text: typeof content === 'string' ? content : (0,wire/* contentText */.Tf)(content) }];
+}
+/** `system:`, `user:` and `assistant:` lines start messages; other lines continue the current one (a user message at first). */
+function fromLines(prompt) {
+    let system;
+    const messages = [];
+    let role;
+    let lines = [];
+    const flush = () => {
+        if (role && lines.length)
+            messages.push({ role, content: [{ type: 'text', text: lines.join('\n') }] });
+        lines = [];
+    };
+    for (const raw of prompt.split('\n')) {
+        const line = raw.trim();
+        if (!line)
+            continue;
+        if (line.startsWith('system:'))
+            system = [{ type: 'text', text: line.slice('system:'.length).trim() }];
+        else if (line.startsWith('user:') || line.startsWith('assistant:')) {
+            flush();
+            role = line.startsWith('user:') ? 'user' : 'assistant';
+            lines.push(line.slice(line.indexOf(':') + 1).trim());
+        }
+        else {
+            role ??= 'user';
+            lines.push(line);
+        }
+    }
+    flush();
+    if (messages.length === 0 && !system)
+        messages.push({ role: 'user', content: [{ type: 'text', text: prompt.trim() }] });
+    return { ...(system ? { system } : {}), messages };
+}
+function readMessage(id, model, data, raw) {
+    const message = data;
+    if (!Array.isArray(message?.content))
+        throw (0,wire/* badReply */.ML)(id, 'reply has no content blocks', raw);
+    const uses = message.content.filter((b) => b.type === 'tool_use');
+    // promptfoo shows tool_use (and other non-text) blocks as their JSON beside the text
+    const output = uses.length
+        ? message.content
+            .map((b) => (b.type === 'text' ? (b.text ?? '') : b.type === 'thinking' || b.type === 'redacted_thinking' ? '' : JSON.stringify(b)))
+            .filter((t) => t !== '')
+            .join('\n\n')
+        : message.content.map((b) => b.text ?? '').join('\n\n');
+    const usage = message.usage ?? {};
+    const input = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'].reduce((n, k) => n + ((0,wire/* number */.ai)(usage[k]) ?? 0), 0);
+    const result = {
+        output,
+        model: typeof message.model === 'string' ? message.model : model,
+        usage: (0,wire/* usageOf */.Fs)(message.usage ? input : undefined, usage.output_tokens)
+    };
+    if (!result.usage)
+        delete result.usage;
+    result.toolCalls = uses.map((b) => ({ name: String(b.name), args: b.input ?? {} }));
+    const finish = (0,wire/* finishReason */.aZ)(message.stop_reason);
+    if (finish)
+        result.finishReason = finish;
+    return result;
+}
+function anthropic_anthropicCredentials(id, config, env) {
+    const host = hostOf(anthropicBaseUrl(config, env));
+    return text(config.apiKey) ? [{ configKey: 'apiKey', host, provider: id }] : [{ variable: 'ANTHROPIC_API_KEY', host, provider: id }];
+}
+
+;// CONCATENATED MODULE: ./src/providers/azure.ts
+
+
+const DEFAULT_API_VERSION = '2024-12-01-preview';
+const KEY_VARIABLES = ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'];
+/** promptfoo's order: config `apiHost` (https), `apiBaseUrl`, then the variables; undefined when none is set. */
+function azureBaseUrl(config, env) {
+    const host = (0,wire/* firstSet */.v)(config.apiHost, env.AZURE_API_HOST, env.AZURE_OPENAI_API_HOST);
+    const base = (0,wire/* firstSet */.v)(config.apiBaseUrl, env.AZURE_API_BASE_URL, env.AZURE_OPENAI_API_BASE_URL, env.AZURE_OPENAI_BASE_URL);
+    // promptfoo reads apiBaseUrl first when both are given
+    if (base)
+        return (0,wire/* trimSlash */.Y0)(base);
+    if (host)
+        return `https://${host.replace(/^https?:\/\//, '').replace(/\/$/, '')}`;
+    return undefined;
+}
+function azureKey(config, env) {
+    const named = (0,wire/* text */.Qq)(config.apiKeyEnvar);
+    return (0,wire/* firstSet */.v)(config.apiKey, named ? env[named] : undefined, ...KEY_VARIABLES.map((v) => env[v]));
+}
+function azureProvider(id, deployment, config, ctx) {
+    const baseUrl = azureBaseUrl(config, ctx.env);
+    const apiKey = azureKey(config, ctx.env);
+    if (apiKey)
+        ctx.secrets.add(apiKey);
+    const unusable = !baseUrl
+        ? `${ctx.where}: ${id}: no Azure endpoint; set AZURE_API_HOST or AZURE_OPENAI_API_BASE_URL, or apiHost / apiBaseUrl in the provider config`
+        : !apiKey
+            ? `${ctx.where}: ${id}: no key; set AZURE_API_KEY (or AZURE_OPENAI_API_KEY), or apiKey in the provider config (Entra ID client credentials are not supported by evalgate)`
+            : undefined;
+    const version = (0,wire/* text */.Qq)(config.apiVersion) ?? DEFAULT_API_VERSION;
+    return {
+        id,
+        model: deployment,
+        unusable,
+        async call(call, http) {
+            if (unusable)
+                throw new Error(unusable);
+            const body = (0,openai/* chatBody */.JX)(deployment, call, config, (0,wire/* chatMessages */.p$)(call.prompt));
+            if ((0,wire/* text */.Qq)(config.systemPrompt))
+                body.messages = withSystem(body.messages, config.systemPrompt);
+            return (0,openai/* chatComplete */.cb)({
+                provider: id,
+                url: `${baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(version)}`,
+                auth: { 'api-key': apiKey },
+                body,
+                showCalls: true
+            }, { ...http, headers: { ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers, ...http.headers } });
+        },
+        async close() { }
+    };
+}
+/** promptfoo's `systemPrompt`: replaces the prompt's system message, or opens the conversation. */
+function withSystem(messages, system) {
+    const at = messages.findIndex((m) => m.role === 'system');
+    if (at < 0)
+        return [{ role: 'system', content: system }, ...messages];
+    return messages.map((m, i) => (i === at ? { role: 'system', content: system } : m));
+}
+function azure_azureCredentials(id, config, env) {
+    const host = hostOf(azureBaseUrl(config, env) ?? '');
+    if (text(config.apiKey))
+        return [{ configKey: 'apiKey', host, provider: id }];
+    const named = text(config.apiKeyEnvar);
+    return [...(named ? [named] : []), ...KEY_VARIABLES].map((variable) => ({ variable, host, provider: id }));
+}
+
+;// CONCATENATED MODULE: ./src/providers/google.ts
+
+
+const STUDIO_HOST = 'generativelanguage.googleapis.com';
+const STUDIO_KEYS = ['GOOGLE_API_KEY', 'GEMINI_API_KEY', 'PALM_API_KEY'];
+const VERTEX_KEYS = ['VERTEX_API_KEY', 'GOOGLE_API_KEY'];
+/** finish reasons that mean the reply was withheld */
+const BLOCKED = ['SAFETY', 'RECITATION', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII', 'IMAGE_SAFETY'];
+/** AI Studio: `apiHost` / `GOOGLE_API_HOST` / `PALM_API_HOST` mean https; else `apiBaseUrl` / `GOOGLE_API_BASE_URL`; else Google's host. */
+function studioBase(config, env) {
+    const host = (0,wire/* firstSet */.v)(config.apiHost, env.GOOGLE_API_HOST, env.PALM_API_HOST);
+    if (host)
+        return `https://${host}`;
+    return (0,wire/* trimSlash */.Y0)((0,wire/* firstSet */.v)(config.apiBaseUrl, env.GOOGLE_API_BASE_URL) ?? `https://${STUDIO_HOST}`);
+}
+/** Vertex: `apiHost` or `VERTEX_API_HOST`, else the region's host (`global` has none); always https. */
+function vertexHost(config, env) {
+    const region = (0,wire/* text */.Qq)(config.region) ?? (0,wire/* text */.Qq)(env.VERTEX_REGION) ?? 'us-central1';
+    return (0,wire/* firstSet */.v)(config.apiHost, env.VERTEX_API_HOST) ?? (region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`);
+}
+function endpoint(vertex, model, config, env) {
+    if (!vertex) {
+        const version = (0,wire/* text */.Qq)(config.apiVersion) ?? 'v1beta';
+        return { url: `${studioBase(config, env)}/${version}/models/${model}:generateContent`, keyVariables: STUDIO_KEYS };
+    }
+    const publisher = (0,wire/* firstSet */.v)(config.publisher, env.VERTEX_PUBLISHER) ?? 'google';
+    const version = (0,wire/* text */.Qq)(config.apiVersion) ?? 'v1';
+    return { url: `https://${vertexHost(config, env)}/${version}/publishers/${publisher}/models/${model}:generateContent`, keyVariables: VERTEX_KEYS };
+}
+function googleProvider(id, model, vertex, config, ctx) {
+    const where = endpoint(vertex, model, config, ctx.env);
+    const apiKey = (0,wire/* firstSet */.v)(config.apiKey, ...where.keyVariables.map((v) => ctx.env[v]));
+    if (apiKey)
+        ctx.secrets.add(apiKey);
+    const oauth = vertex && (config.credentials !== undefined || config.keyFilename !== undefined || config.expressMode === false);
+    const unusable = oauth
+        ? `${ctx.where}: ${id}: Vertex with service-account credentials (credentials, keyFilename, expressMode: false) is not supported by evalgate; use an API key (express mode: GOOGLE_API_KEY or apiKey)`
+        : apiKey
+            ? undefined
+            : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`;
+    return {
+        id,
+        model,
+        unusable,
+        async call(call, http) {
+            if (unusable)
+                throw new Error(unusable);
+            const headers = { 'x-goog-api-key': apiKey, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
+            const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey]);
+            return readCandidates(id, model, response.data, response.text);
+        },
+        async close() { }
+    };
+}
+function generateBody(call, config) {
+    const { contents, system } = geminiContents(call.prompt);
+    const generationConfig = {};
+    const temperature = (0,wire/* number */.ai)(config.temperature) ?? call.temperature;
+    if (temperature !== undefined)
+        generationConfig.temperature = temperature;
+    const maxTokens = (0,wire/* number */.ai)(config.maxOutputTokens) ?? call.maxTokens;
+    if (maxTokens !== undefined)
+        generationConfig.maxOutputTokens = maxTokens;
+    for (const key of ['topP', 'topK', 'stopSequences'])
+        if (config[key] !== undefined)
+            generationConfig[key] = config[key];
+    if (config.generationConfig && typeof config.generationConfig === 'object')
+        Object.assign(generationConfig, config.generationConfig);
+    if (call.json && generationConfig.responseMimeType === undefined)
+        generationConfig.responseMimeType = 'application/json';
+    if (config.responseSchema !== undefined) {
+        generationConfig.response_schema = config.responseSchema;
+        generationConfig.response_mime_type = 'application/json';
+    }
+    const body = { contents, generationConfig };
+    if (config.safetySettings !== undefined)
+        body.safetySettings = config.safetySettings;
+    if (config.toolConfig !== undefined)
+        body.toolConfig = config.toolConfig;
+    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    if (tools?.length)
+        body.tools = geminiTools(tools);
+    const instruction = config.systemInstruction;
+    const fromConfig = typeof instruction === 'string' ? [{ text: instruction }] : (instruction?.parts ?? []);
+    const parts = [...fromConfig, ...(system ?? [])];
+    if (parts.length)
+        body.system_instruction = { parts };
+    return body;
+}
+/** OpenAI function tools gathered into one `functionDeclarations` entry; Gemini's own tools as they are. */
+function geminiTools(tools) {
+    const functions = tools.filter((t) => t?.type === 'function' && t.function);
+    const own = tools.filter((t) => !functions.includes(t));
+    if (functions.length === 0)
+        return own;
+    return [...own, { functionDeclarations: functions.map((t) => t.function) }];
+}
+/** promptfoo's coercion of a prompt into Gemini `contents`, with system messages apart. */
+function geminiContents(prompt) {
+    const parsed = Array.isArray(prompt) ? prompt : (0,wire/* parsedChatPrompt */.oL)(prompt);
+    if (parsed === undefined)
+        return { contents: [{ role: 'user', parts: [{ text: prompt }] }] };
+    let contents;
+    let system;
+    if (isContents(parsed))
+        contents = parsed;
+    else if (isObject(parsed) && 'system_instruction' in parsed) {
+        system = (parsed.system_instruction?.parts ?? []);
+        contents = Array.isArray(parsed.contents) ? parsed.contents : [];
+    }
+    else if (Array.isArray(parsed) && parsed.every((m) => isObject(m) && m.role && m.content !== undefined)) {
+        contents = parsed.map((m) => ({
+            role: m.role === 'assistant' ? 'model' : m.role,
+            parts: Array.isArray(m.content)
+                ? m.content.map((c) => (typeof c === 'string' ? { text: c } : c.type === 'text' ? { text: c.text } : c))
+                : typeof m.content === 'object' && m.content !== null
+                    ? [m.content]
+                    : [{ text: String(m.content) }]
+        }));
+    }
+    else if (isObject(parsed) && Array.isArray(parsed.parts))
+        contents = [parsed];
+    else if (typeof parsed === 'string')
+        contents = [{ parts: [{ text: parsed }] }];
+    else
+        throw new wire/* ProviderError */.mZ(`the prompt is JSON but not chat messages or Gemini contents: ${JSON.stringify(parsed).slice(0, 200)}`);
+    const systemParts = [];
+    contents = contents.filter((c) => {
+        if (c.role !== 'system')
+            return true;
+        systemParts.push(...c.parts.filter((p) => typeof p.text === 'string'));
+        return false;
+    });
+    if (contents.length === 0 && systemParts.length)
+        return { contents: [{ role: 'user', parts: systemParts }], ...(system ? { system } : {}) };
+    const allSystem = [...(system ?? []), ...systemParts];
+    return { contents, ...(allSystem.length ? { system: allSystem } : {}) };
+}
+function isObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function isContents(value) {
+    return Array.isArray(value) && value.length > 0 && value.every((c) => isObject(c) && Array.isArray(c.parts));
+}
+function readCandidates(id, model, data, raw) {
+    const reply = data;
+    const candidate = reply?.candidates?.[0];
+    if (!candidate) {
+        const blocked = reply?.promptFeedback?.blockReason;
+        throw blocked ? new wire/* ProviderError */.mZ(`${id}: the prompt was blocked: ${String(blocked)}`) : (0,wire/* badReply */.ML)(id, 'reply has no candidates', raw);
+    }
+    if (typeof candidate.finishReason === 'string' && BLOCKED.includes(candidate.finishReason))
+        throw new wire/* ProviderError */.mZ(`${id}: the reply was blocked with finish reason ${candidate.finishReason}`);
+    const parts = candidate.content?.parts;
+    if (!Array.isArray(parts))
+        throw (0,wire/* badReply */.ML)(id, 'the candidate has no content parts', raw);
+    const allText = parts.every((p) => 'text' in p);
+    const usage = reply?.usageMetadata ?? {};
+    const input = (0,wire/* number */.ai)(usage.promptTokenCount) === undefined ? undefined : usage.promptTokenCount + ((0,wire/* number */.ai)(usage.toolUsePromptTokenCount) ?? 0);
+    const result = {
+        // promptfoo's output is the parts themselves when any is not text (a function call)
+        output: allText ? parts.map((p) => String(p.text)).join('') : JSON.stringify(parts),
+        model: typeof reply?.modelVersion === 'string' ? reply.modelVersion : model,
+        toolCalls: parts
+            .filter((p) => isObject(p.functionCall))
+            .map((p) => ({ name: String(p.functionCall.name), args: p.functionCall.args ?? {} }))
+    };
+    const counted = (0,wire/* usageOf */.Fs)(input, usage.candidatesTokenCount, usage.totalTokenCount);
+    if (counted)
+        result.usage = counted;
+    const finish = (0,wire/* finishReason */.aZ)(candidate.finishReason);
+    if (finish)
+        result.finishReason = finish;
+    return result;
+}
+function google_googleCredentials(id, model, vertex, config, env) {
+    const where = endpoint(vertex, model, config, env);
+    const host = hostOf(where.url);
+    if (text(config.apiKey))
+        return [{ configKey: 'apiKey', host, provider: id }];
+    return where.keyVariables.map((variable) => ({ variable, host, provider: id }));
+}
+
+;// CONCATENATED MODULE: ./src/providers/ollama.ts
+
+const ollama_DEFAULT_BASE_URL = 'http://localhost:11434';
+/** The model options promptfoo passes to Ollama in `options` (besides `think`, `tools` and `passthrough`). */
+const OPTION_KEYS = new Set([
+    'num_predict',
+    'top_k',
+    'top_p',
+    'tfs_z',
+    'seed',
+    'useNUMA',
+    'num_ctx',
+    'num_keep',
+    'num_batch',
+    'num_gqa',
+    'num_gpu',
+    'main_gpu',
+    'low_vram',
+    'f16_kv',
+    'logits_all',
+    'vocab_only',
+    'use_mmap',
+    'use_mlock',
+    'embedding_only',
+    'rope_frequency_base',
+    'rope_frequency_scale',
+    'typical_p',
+    'repeat_last_n',
+    'temperature',
+    'repeat_penalty',
+    'presence_penalty',
+    'frequency_penalty',
+    'mirostat',
+    'mirostat_tau',
+    'mirostat_eta',
+    'penalize_newline',
+    'stop',
+    'num_thread'
+]);
+function ollamaBaseUrl(env) {
+    return (0,wire/* trimSlash */.Y0)((0,wire/* firstSet */.v)(env.OLLAMA_BASE_URL) ?? ollama_DEFAULT_BASE_URL);
+}
+function ollamaProvider(id, model, chat, config, ctx) {
+    const baseUrl = ollamaBaseUrl(ctx.env);
+    const apiKey = (0,wire/* firstSet */.v)(ctx.env.OLLAMA_API_KEY);
+    if (apiKey)
+        ctx.secrets.add(apiKey);
+    return {
+        id,
+        model,
+        async call(call, http) {
+            const headers = { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...call.headers };
+            const url = `${baseUrl}/api/${chat ? 'chat' : 'generate'}`;
+            const response = await (0,wire/* send */.tN)(id, 'POST', url, requestBody(model, chat, call, config), headers, http, apiKey ? [apiKey] : []);
+            return readStream(id, model, chat, response.text);
+        },
+        async close() { }
+    };
+}
+function requestBody(model, chat, call, config) {
+    const options = {};
+    for (const [key, value] of Object.entries(config))
+        if (OPTION_KEYS.has(key))
+            options[key] = value;
+    if (options.temperature === undefined && call.temperature !== undefined)
+        options.temperature = call.temperature;
+    if (options.num_predict === undefined && call.maxTokens !== undefined)
+        options.num_predict = call.maxTokens;
+    const body = { model };
+    if (chat)
+        body.messages = (0,wire/* chatMessages */.p$)(call.prompt);
+    else {
+        body.prompt = typeof call.prompt === 'string' ? call.prompt : call.prompt.map((m) => m.content).join('\n\n');
+        body.stream = false;
+    }
+    body.options = options;
+    if (config.think !== undefined)
+        body.think = config.think;
+    if (call.json)
+        body.format = 'json';
+    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    if (chat && tools?.length)
+        body.tools = tools;
+    if (config.passthrough && typeof config.passthrough === 'object')
+        Object.assign(body, config.passthrough);
+    return body;
+}
+/** The NDJSON lines joined: text in order, the first chunk's tool calls, the final chunk's counts. */
+function readStream(id, model, chat, body) {
+    let chunks;
+    try {
+        chunks = body
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .map((line) => JSON.parse(line));
+    }
+    catch {
+        throw (0,wire/* badReply */.ML)(id, 'reply is not NDJSON', body);
+    }
+    const failed = chunks.find((c) => c.error !== undefined);
+    if (failed)
+        throw new wire/* ProviderError */.mZ(`${id}: Ollama error: ${String(failed.error)}`);
+    const output = chunks
+        .map((c) => (chat ? c.message?.content : c.response))
+        .filter((t) => typeof t === 'string' && t !== '')
+        .join('');
+    const calls = chunks.find((c) => Array.isArray(c.message?.tool_calls) && c.message.tool_calls.length)?.message?.tool_calls;
+    const toolCalls = (calls ?? []).map((c) => ({
+        name: String(c.function?.name ?? ''),
+        args: typeof c.function?.arguments === 'string' ? parseArgs(c.function.arguments) : (c.function?.arguments ?? {})
+    }));
+    const last = chunks.find((c) => c.done === true);
+    // promptfoo's output is the calls (with the text, when there is some) when the model called tools
+    const shown = toolCalls.length ? JSON.stringify(output.trim() ? { content: output, tool_calls: calls.map(asOpenAI) } : calls.map(asOpenAI)) : output;
+    const result = { output: shown, model };
+    if (chat)
+        result.toolCalls = toolCalls;
+    const usage = last && (last.prompt_eval_count !== undefined || last.eval_count !== undefined) ? (0,wire/* usageOf */.Fs)(last.prompt_eval_count ?? 0, last.eval_count ?? 0) : undefined;
+    if (usage)
+        result.usage = usage;
+    if (typeof last?.done_reason === 'string')
+        result.finishReason = last.done_reason;
+    return result;
+}
+function asOpenAI(call) {
+    const args = call.function?.arguments;
+    return { function: { name: call.function?.name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } };
+}
+function parseArgs(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+function ollama_ollamaCredentials(id, env) {
+    return [{ variable: 'OLLAMA_API_KEY', host: hostOf(ollamaBaseUrl(env)), provider: id }];
+}
+
+;// CONCATENATED MODULE: ./src/providers/index.ts
+/**
+ * The providers' registry (SPEC §11a): promptfoo's provider ids parsed into
+ * the module that speaks that API, for targets, the judge, the model-graded
+ * checks and the simulated user alike, and the credential flows of each
+ * (which variable goes to which host), as data for the secrets policy.
+ */
+
+
+
+
+
+
+/** The provider ids evalgate runs, as a user reads them in a message. */
+const PROVIDER_IDS = 'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>';
+/** The parts after a prefix, rejoined: model names may hold colons (`ollama:chat:llama3:8b`). */
+function rest(parts, from) {
+    return parts.slice(from).join(':');
+}
+function parseProviderId(id) {
+    const parts = id.split(':');
+    const [family, second] = parts;
+    const model = (from) => rest(parts, from) || undefined;
+    switch (family) {
+        case 'openai': {
+            if (second === 'chat')
+                return model(2) ? { kind: 'openai', model: model(2) } : undefined;
+            return parts.length === 2 && model(1) ? { kind: 'openai', model: model(1) } : undefined;
+        }
+        case 'anthropic':
+            return second === 'messages' && model(2) ? { kind: 'anthropic', model: model(2) } : undefined;
+        case 'azure':
+        case 'azureopenai':
+            return second === 'chat' && model(2) ? { kind: 'azure', model: model(2) } : undefined;
+        case 'google':
+            return parts.length === 2 && model(1) ? { kind: 'google', model: model(1), vertex: false } : undefined;
+        case 'vertex':
+            if (second === 'chat')
+                return model(2) ? { kind: 'google', model: model(2), vertex: true } : undefined;
+            return ['embedding', 'embeddings', 'video'].includes(second ?? '') || !model(1) ? undefined : { kind: 'google', model: model(1), vertex: true };
+        case 'ollama':
+            if (second === 'chat' || second === 'completion')
+                return model(2) ? { kind: 'ollama', model: model(2), chat: second === 'chat' } : undefined;
+            return ['embedding', 'embeddings'].includes(second ?? '') || !model(1) ? undefined : { kind: 'ollama', model: model(1), chat: false };
+        default:
+            return undefined;
+    }
+}
+/** Whether evalgate can run this id. */
+function isProviderId(id) {
+    return parseProviderId(id) !== undefined;
+}
+/** Why an id cannot be run, naming what can; undefined when it can. */
+function providerIdProblem(id) {
+    return isProviderId(id) ? undefined : `provider "${id}" is not supported by evalgate; supported: ${PROVIDER_IDS}`;
+}
+/** Makes the provider an id names. Throws (a plain Error naming `ctx.where`) for an id it cannot run. */
+function createProvider(spec, ctx) {
+    const parsed = parseProviderId(spec.id);
+    if (!parsed)
+        throw new Error(`${ctx.where}: ${providerIdProblem(spec.id)}`);
+    const config = spec.config ?? {};
+    switch (parsed.kind) {
+        case 'openai':
+            return (0,openai/* openaiProvider */.Ig)(spec.id, parsed.model, config, ctx);
+        case 'anthropic':
+            return anthropicProvider(spec.id, parsed.model, config, ctx);
+        case 'azure':
+            return azureProvider(spec.id, parsed.model, config, ctx);
+        case 'google':
+            return googleProvider(spec.id, parsed.model, parsed.vertex, config, ctx);
+        case 'ollama':
+            return ollamaProvider(spec.id, parsed.model, parsed.chat, config, ctx);
+    }
+}
+/**
+ * The credentials a provider would send, and where, without making it: every
+ * variable it may read (the first set one wins at run time) and the host, as
+ * the config and environment resolve it. Empty for an id evalgate cannot run.
+ */
+function credentialFlows(spec, env) {
+    const parsed = parseProviderId(spec.id);
+    const config = spec.config ?? {};
+    if (!parsed)
+        return [];
+    switch (parsed.kind) {
+        case 'openai':
+            return openaiCredentials(spec.id, config, env);
+        case 'anthropic':
+            return anthropicCredentials(spec.id, config, env);
+        case 'azure':
+            return azureCredentials(spec.id, config, env);
+        case 'google':
+            return googleCredentials(spec.id, parsed.model, parsed.vertex, config, env);
+        case 'ollama':
+            return ollamaCredentials(spec.id, env);
+    }
+}
+
+
+/***/ }),
+
+/***/ 8238:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ig: () => (/* binding */ openaiProvider),
+/* harmony export */   JX: () => (/* binding */ chatBody),
+/* harmony export */   Lr: () => (/* binding */ isLocalUrl),
+/* harmony export */   UW: () => (/* binding */ stringHeaders),
+/* harmony export */   cb: () => (/* binding */ chatComplete),
+/* harmony export */   xh: () => (/* binding */ chatCompletionsUrl)
+/* harmony export */ });
+/* unused harmony exports OPENAI_BASE_URL, openaiBaseUrl, openaiCredentials */
+/* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3934);
+/* harmony import */ var _wire_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(837);
+
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
+function chatCompletionsUrl(baseUrl) {
+    return `${(0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .trimSlash */ .Y0)(baseUrl)}/chat/completions`;
+}
+/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
+function isLocalUrl(url) {
+    try {
+        const host = new URL(url).hostname;
+        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * Sends one chat-completions request; reads content, tool calls, usage and
+ * finish reason.
+ */
+async function chatComplete(request, http) {
+    const response = await (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .send */ .tN)(request.provider, 'POST', request.url, request.body, request.auth, http, Object.values(request.auth));
+    const data = response.data;
+    const choice = Array.isArray(data?.choices) ? data.choices[0] : undefined;
+    const message = choice?.message;
+    if (!message)
+        throw (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .badReply */ .ML)(request.provider, 'reply has no choices[0].message', response.text);
+    const calls = Array.isArray(message.tool_calls) && message.tool_calls.length ? message.tool_calls : message.function_call ? [message.function_call] : undefined;
+    const content = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .contentText */ .Tf)(message.content ?? message.refusal);
+    const result = {
+        output: content === '' && calls && request.showCalls ? JSON.stringify(calls) : content,
+        model: typeof data?.model === 'string' ? data.model : String(request.body.model ?? ''),
+        usage: (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .usageOf */ .Fs)(data?.usage?.prompt_tokens, data?.usage?.completion_tokens, data?.usage?.total_tokens) ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+    };
+    if (calls)
+        result.toolCalls = (0,_util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .normalizeToolCalls */ .Bz)(calls, `${request.provider}: the reply's tool_calls`);
+    else if (Array.isArray(message.tool_calls))
+        result.toolCalls = [];
+    const finish = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .finishReason */ .aZ)(choice.finish_reason);
+    if (finish)
+        result.finishReason = finish;
+    return result;
+}
+/** The request body of promptfoo's chat providers: the messages and the config's sampling and tool settings. */
+function chatBody(model, call, config, messages) {
+    const body = { model, messages };
+    const temperature = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .number */ .ai)(config.temperature) ?? call.temperature;
+    if (temperature !== undefined)
+        body.temperature = temperature;
+    const maxTokens = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .number */ .ai)(config.max_tokens) ?? call.maxTokens;
+    if (maxTokens !== undefined)
+        body.max_tokens = maxTokens;
+    if ((0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .number */ .ai)(config.max_completion_tokens) !== undefined)
+        body.max_completion_tokens = config.max_completion_tokens;
+    for (const key of ['top_p', 'presence_penalty', 'frequency_penalty', 'seed', 'stop', 'reasoning_effort', 'tool_choice', 'parallel_tool_calls']) {
+        if (config[key] !== undefined)
+            body[key] = config[key];
+    }
+    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    if (tools?.length)
+        body.tools = tools;
+    if (config.response_format !== undefined)
+        body.response_format = config.response_format;
+    else if (call.json)
+        body.response_format = { type: 'json_object' };
+    if (config.passthrough && typeof config.passthrough === 'object')
+        Object.assign(body, config.passthrough);
+    return body;
+}
+/** `openai:chat:<model>` / `openai:<model>` with promptfoo's config keys and variables. */
+function openaiProvider(id, model, config, ctx) {
+    const baseUrl = openaiBaseUrl(config, ctx.env);
+    const flow = openaiKey(config, ctx.env);
+    const apiKey = flow.value;
+    if (apiKey)
+        ctx.secrets.add(apiKey);
+    const organization = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .firstSet */ .v)(config.organization, ctx.env.OPENAI_ORGANIZATION);
+    const headers = { ...stringHeaders(config.headers), ...(organization ? { 'OpenAI-Organization': organization } : {}) };
+    const unusable = apiKey || isLocalUrl(baseUrl)
+        ? undefined
+        : `${ctx.where}: ${id}: environment variable ${flow.variable} is not set; set it, or add \`apiKey\` to the provider config`;
+    return {
+        id,
+        model,
+        unusable,
+        async call(call, http) {
+            if (unusable)
+                throw new Error(unusable);
+            const messages = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .chatMessages */ .p$)(call.prompt);
+            return chatComplete({
+                provider: id,
+                url: chatCompletionsUrl(baseUrl),
+                auth: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+                body: chatBody(model, call, config, messages),
+                showCalls: true
+            }, { ...http, headers: { ...headers, ...call.headers, ...http.headers } });
+        },
+        async close() { }
+    };
+}
+/** promptfoo's order: config `apiHost` (https), `apiBaseUrl`, `OPENAI_API_HOST`, `OPENAI_API_BASE_URL`, `OPENAI_BASE_URL`, OpenAI. */
+function openaiBaseUrl(config, env) {
+    const host = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiHost);
+    if (host)
+        return `https://${host}/v1`;
+    if ((0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiBaseUrl))
+        return (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiBaseUrl);
+    if ((0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(env.OPENAI_API_HOST))
+        return `https://${env.OPENAI_API_HOST}/v1`;
+    return (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .firstSet */ .v)(env.OPENAI_API_BASE_URL, env.OPENAI_BASE_URL) ?? OPENAI_BASE_URL;
+}
+/** The key: config `apiKey`, else the variable `apiKeyEnvar` names, else `OPENAI_API_KEY`. */
+function openaiKey(config, env) {
+    if ((0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiKey))
+        return { value: (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiKey), variable: 'apiKey' };
+    const named = (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(config.apiKeyEnvar);
+    if (named && (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(env[named]))
+        return { value: env[named], variable: named };
+    return { value: (0,_wire_js__WEBPACK_IMPORTED_MODULE_1__/* .text */ .Qq)(env.OPENAI_API_KEY), variable: named ?? 'OPENAI_API_KEY' };
+}
+function openaiCredentials(id, config, env) {
+    const host = hostOf(openaiBaseUrl(config, env));
+    if (text(config.apiKey))
+        return [{ configKey: 'apiKey', host, provider: id }];
+    const named = text(config.apiKeyEnvar);
+    return [...(named ? [named] : []), 'OPENAI_API_KEY'].map((variable) => ({ variable, host, provider: id }));
+}
+/** Header values of a config's `headers`, as text. */
+function stringHeaders(value) {
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+        return {};
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+}
+
+
+/***/ }),
+
+/***/ 837:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fs: () => (/* binding */ usageOf),
+/* harmony export */   ML: () => (/* binding */ badReply),
+/* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   Tf: () => (/* binding */ contentText),
+/* harmony export */   Y0: () => (/* binding */ trimSlash),
+/* harmony export */   aZ: () => (/* binding */ finishReason),
+/* harmony export */   ai: () => (/* binding */ number),
+/* harmony export */   mZ: () => (/* binding */ ProviderError),
+/* harmony export */   oL: () => (/* binding */ parsedChatPrompt),
+/* harmony export */   p$: () => (/* binding */ chatMessages),
+/* harmony export */   tN: () => (/* binding */ send),
+/* harmony export */   v: () => (/* binding */ firstSet)
+/* harmony export */ });
+/* unused harmony exports hostOf, apiMessage, count */
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8815);
+/* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7004);
+/* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(920);
+/**
+ * What the provider modules share: reading their config (promptfoo's keys),
+ * posting through the one HTTP client with failures named after the
+ * provider, and promptfoo's reading of a prompt as chat messages.
+ */
+
+
+
+/** A provider's failure: the API refused the request, or its reply was not usable. */
+class ProviderError extends Error {
+    status;
+    name = 'ProviderError';
+    constructor(message, 
+    /** HTTP status when the API refused the request */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** A non-empty string setting, else undefined. */
+function text(value) {
+    return typeof value === 'string' && value !== '' ? value : undefined;
+}
+/** A finite number setting, else undefined. */
+function number(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+/** The first non-empty value among config keys and environment variables, in promptfoo's order. */
+function firstSet(...values) {
+    for (const v of values) {
+        const t = text(v);
+        if (t !== undefined)
+            return t;
+    }
+    return undefined;
+}
+/** `host[:port]` of a URL, for credential flows and messages; the text itself when it is not a URL. */
+function hostOf(url) {
+    try {
+        return new URL(url).host;
+    }
+    catch {
+        return url;
+    }
+}
+function trimSlash(url) {
+    return url.replace(/\/+$/, '');
+}
+/**
+ * What an API said was wrong, from the usual error bodies: `{error: {message}}`
+ * (OpenAI, Azure, Anthropic, Gemini), `{error: "…"}` (Ollama, proxies),
+ * `{message: "…"}` / `{Message: "…"}` (Bedrock).
+ */
+function apiMessage(body) {
+    const data = (0,_util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__/* .tryParseJson */ .B)(body);
+    if (!data || typeof data !== 'object')
+        return undefined;
+    const error = data.error;
+    if (typeof error === 'string' && error)
+        return error;
+    const nested = error?.message;
+    if (typeof nested === 'string' && nested)
+        return nested;
+    for (const key of ['message', 'Message', 'detail'])
+        if (typeof data[key] === 'string' && data[key])
+            return data[key];
+    return undefined;
+}
+/**
+ * One request of a provider through the shared client (retries on 408, 429 and
+ * 5xx honouring retry-after; bounded bodies). A refusal is a ProviderError
+ * naming the provider, the status and the API's own message.
+ */
+async function send(provider, method, url, body, headers, http, secrets = []) {
+    try {
+        return await (0,_llm_http_js__WEBPACK_IMPORTED_MODULE_1__/* .requestJson */ .SS)(method, url, body, { ...http, headers: { ...http.headers, ...headers }, secrets: [...secrets, ...(http.secrets ?? [])] });
+    }
+    catch (err) {
+        if (err instanceof _llm_http_js__WEBPACK_IMPORTED_MODULE_1__/* .HttpError */ .j$) {
+            const said = apiMessage(err.body);
+            throw new ProviderError(said ? `${provider}: HTTP ${err.status}: ${said}` : `${provider}: ${err.message}`, err.status);
+        }
+        if (err instanceof _llm_http_js__WEBPACK_IMPORTED_MODULE_1__/* .NetworkError */ .Dr)
+            throw new ProviderError(`${provider}: ${err.message}`);
+        throw err;
+    }
+}
+/** A reply that is not what the API promises: named with the start of what came. */
+function badReply(provider, what, text) {
+    return new ProviderError(`${provider}: ${what}: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+}
+/**
+ * promptfoo's reading of a prompt for chat APIs: a YAML list starting
+ * `- role:` or a JSON value is the messages as written; anything else is
+ * one user message. Undefined when it is plain text.
+ */
+function parsedChatPrompt(prompt) {
+    const trimmed = prompt.trim();
+    if (trimmed.startsWith('- role:')) {
+        try {
+            return (0,yaml__WEBPACK_IMPORTED_MODULE_0__/* .parse */ .qg)(prompt);
+        }
+        catch (err) {
+            throw new ProviderError(`the prompt is not valid YAML chat messages: ${err.message}`);
+        }
+    }
+    if (!/^[[{]/.test(trimmed))
+        return undefined;
+    try {
+        return JSON.parse(prompt);
+    }
+    catch (err) {
+        throw new ProviderError(`the prompt looks like JSON chat messages but does not parse: ${err.message}`);
+    }
+}
+/** The prompt as chat messages `{role, content}` (OpenAI-shaped: content may be parts), or one user message. */
+function chatMessages(prompt) {
+    if (Array.isArray(prompt))
+        return prompt;
+    const parsed = parsedChatPrompt(prompt);
+    if (Array.isArray(parsed) && parsed.every((m) => m && typeof m === 'object' && typeof m.role === 'string'))
+        return parsed;
+    return [{ role: 'user', content: prompt }];
+}
+/** Message content as text: strings as they are, parts' texts joined. */
+function contentText(content) {
+    if (typeof content === 'string')
+        return content;
+    if (Array.isArray(content))
+        return content.map((part) => (typeof part === 'string' ? part : typeof part?.text === 'string' ? part.text : '')).join('');
+    return content === undefined || content === null ? '' : JSON.stringify(content);
+}
+/** A count the API reported, when it is a number ≥ 0. */
+function count(value) {
+    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+/** Usage from input and output counts; undefined when the API reported neither. */
+function usageOf(input, output, total) {
+    const i = count(input);
+    const o = count(output);
+    const t = count(total);
+    if (i === undefined && o === undefined && t === undefined)
+        return undefined;
+    const usage = {};
+    if (i !== undefined)
+        usage.inputTokens = i;
+    if (o !== undefined)
+        usage.outputTokens = o;
+    usage.totalTokens = t ?? (i ?? 0) + (o ?? 0);
+    return usage;
+}
+/** Each API's words for why a reply ended, as promptfoo normalises them for `finish-reason`; others pass as they are. */
+const FINISH_REASONS = {
+    function_call: 'tool_calls',
+    end_turn: 'stop',
+    stop_sequence: 'stop',
+    max_tokens: 'length',
+    tool_use: 'tool_calls',
+    refusal: 'content_filter'
+};
+function finishReason(raw) {
+    if (typeof raw !== 'string' || raw.trim() === '')
+        return undefined;
+    const key = raw.trim().toLowerCase();
+    return Object.hasOwn(FINISH_REASONS, key) ? FINISH_REASONS[key] : key;
 }
 
 
@@ -8378,6 +9670,97 @@ function readDoubleQuoted(command, start, fail) {
         }
     }
     return fail(`unterminated double quote at position ${start - 1}`);
+}
+
+
+/***/ }),
+
+/***/ 5767:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BD: () => (/* binding */ expandDeep),
+/* harmony export */   DW: () => (/* binding */ minimalEnv),
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   Jf: () => (/* binding */ expandVars)
+/* harmony export */ });
+/* unused harmony export isForbiddenVar */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * `${VAR}` expansion for target and judge settings, and the minimal environment
+ * of child processes. Values read through `${VAR}` are secrets: collected so that
+ * they can be masked in logs and redacted from every artifact.
+ */
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
+function expandVars(text, env, secrets, where = 'config') {
+    return text.replace(VAR, (_m, name) => {
+        const value = env[name];
+        if (value === undefined)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
+        if (value.length >= 4)
+            secrets.add(value);
+        return value;
+    });
+}
+/** Deep `${VAR}` expansion over strings inside JSON-like values. */
+function expandDeep(value, env, secrets, where = 'config') {
+    if (typeof value === 'string')
+        return expandVars(value, env, secrets, where);
+    if (Array.isArray(value))
+        return value.map((v) => expandDeep(v, env, secrets, where));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
+    }
+    return value;
+}
+/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
+const PASS_THROUGH = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'TERM',
+    'SYSTEMROOT',
+    'COMSPEC',
+    'PATHEXT',
+    'WINDIR'
+];
+/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
+}
+function minimalEnv(source, extra) {
+    const env = {};
+    for (const name of PASS_THROUGH) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    for (const [name, value] of Object.entries(extra)) {
+        if (!isForbiddenVar(name))
+            env[name] = value;
+    }
+    return env;
+}
+/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+        if (secret)
+            out = out.split(secret).join('***');
+    }
+    return out;
 }
 
 
@@ -8542,6 +9925,232 @@ function contentHash(value, length = 16) {
             .slice(0, length);
     const hex = oneShot('sha256', text);
     return length <= 12 ? hex.slice(0, length) : hex.slice(0, 12) + hex.slice(12, length);
+}
+
+
+/***/ }),
+
+/***/ 920:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ tryParseJson),
+/* harmony export */   w: () => (/* binding */ visitJsonInText)
+/* harmony export */ });
+/**
+ * JSON values inside prose: a judge's reply or an agent's output that holds
+ * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
+ * behind the judge's verdict reader and the contains-json assertion; each
+ * caller decides what a found value means.
+ */
+/**
+ * Walks from the bracket at `start` to the one that closes it; brackets inside
+ * strings do not count. 'open' means `limit` came first.
+ */
+function walkBrackets(text, start, limit) {
+    const expected = [];
+    let inString = false;
+    for (let i = start; i < limit; i++) {
+        const c = text[i];
+        if (inString) {
+            if (c === '\\')
+                i++;
+            else if (c === '"')
+                inString = false;
+        }
+        else if (c === '"') {
+            inString = true;
+        }
+        else if (c === '{') {
+            expected.push('}');
+        }
+        else if (c === '[') {
+            expected.push(']');
+        }
+        else if (c === '}' || c === ']') {
+            if (expected.pop() !== c)
+                return { status: 'mismatched', at: i + 1 };
+            if (expected.length === 0)
+                return { status: 'closed', at: i + 1 };
+        }
+    }
+    return { status: 'open', at: limit };
+}
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+function tryParseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Calls `visit` with each JSON value in the text, in the order of its opening
+ * bracket, until `visit` returns true. Every opening bracket is tried as the
+ * start of a value by parsing the balanced span from it, so a value after
+ * broken text (or inside it) is still found.
+ *
+ * @returns whether the scan stopped at its budget before reaching the end
+ */
+function visitJsonInText(text, options, visit) {
+    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
+    let left = options.budget ?? Infinity;
+    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+        const start = m.index;
+        const limit = Math.min(text.length, start + left);
+        const walk = walkBrackets(text, start, limit);
+        if (walk.status === 'open' && limit < text.length)
+            return { truncated: true };
+        left -= walk.at - start;
+        if (walk.status !== 'closed')
+            continue;
+        const candidate = text.slice(start, walk.at);
+        left -= candidate.length;
+        const value = tryParseJson(candidate);
+        if (value === undefined)
+            continue;
+        if (visit(value))
+            return { truncated: false };
+        if (options.skipNested)
+            opening.lastIndex = walk.at;
+    }
+    return { truncated: false };
+}
+
+
+/***/ }),
+
+/***/ 3934:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qd: () => (/* binding */ isPlainObject),
+  Bz: () => (/* binding */ normalizeToolCalls),
+  gB: () => (/* binding */ toolCallSchema)
+});
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(3916);
+;// CONCATENATED MODULE: ./src/util/intern.ts
+/**
+ * One string for each text that recurs from case to case — a tool's name, the
+ * reason a passing check gives — so that a record of 100,000 cases holds it
+ * once rather than 100,000 times. Bounded: a full table starts again.
+ */
+function interner(max) {
+    const known = new Map();
+    return (text) => {
+        const seen = known.get(text);
+        if (seen !== undefined)
+            return seen;
+        if (known.size >= max)
+            known.clear();
+        known.set(text, text);
+        return text;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/util/tool-calls.ts
+/**
+ * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * `{name, args, result?}`: shared by the targets that read result objects
+ * and the checks that read calls out of an output (is-valid-openai-function-call).
+ */
+
+
+
+/** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
+const toolCallSchema = schemas/* object */.Ikc({ name: schemas/* string */.YjP(), args: schemas/* unknown */.L5J(), result: schemas/* unknown */.L5J().optional() });
+/** The few tool names an agent has, each kept once however many calls name it. */
+const toolName = interner(1024);
+/**
+ * Tool calls in any of the shapes agents write them: `{name, args}`,
+ * `{name, arguments}` (an object or its JSON text), `{name, input}`, or
+ * OpenAI's `{type: "function", function: {name, arguments: "<json>"}}`.
+ * `where` names the field in the reason a malformed call is refused with.
+ * `owned`: the calls were parsed for this reply alone (JSON text read by a
+ * target), so a call already in the normalised shape is kept as it is rather
+ * than copied — at three calls a trial, the copies were most of a structured
+ * reply's garbage. Never for values the caller still holds (a library agent's).
+ */
+function normalizeToolCalls(value, where, owned = false) {
+    if (!Array.isArray(value))
+        throw new errors/* TargetError */.I0(`${where} must be a list of tool calls, got ${describeType(value)}`);
+    const calls = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+        const call = value[i];
+        calls[i] = owned && isNormalized(call) ? keepCall(call) : normalizeToolCall(call, where, i);
+    }
+    return calls;
+}
+const NORMALIZED_KEYS = ['name', 'args', 'result'];
+/** `{name, args}` or `{name, args, result}`, in that order, with a name, arguments that are no JSON text and a result that is there. */
+function isNormalized(call) {
+    if (!isPlainObject(call))
+        return false;
+    let k = 0;
+    for (const key in call) {
+        if (!Object.hasOwn(call, key) || key !== NORMALIZED_KEYS[k])
+            return false;
+        k++;
+    }
+    const { name, args, result } = call;
+    return (k >= 2 &&
+        typeof name === 'string' &&
+        name !== '' &&
+        args !== undefined &&
+        args !== null &&
+        typeof args !== 'string' &&
+        (k === 2 || (result !== undefined && result !== null)));
+}
+function keepCall(call) {
+    call.name = toolName(call.name);
+    return call;
+}
+function normalizeToolCall(call, where, i) {
+    // the path of the call is worded only for a reason: most calls are well formed
+    const at = () => `${where}[${i}]`;
+    if (!isPlainObject(call))
+        throw new errors/* TargetError */.I0(`${at()} must be an object {name, args}, got ${describeType(call)}`);
+    const fn = isPlainObject(call.function) ? call.function : call;
+    const name = fn.name;
+    if (typeof name !== 'string' || name === '')
+        throw new errors/* TargetError */.I0(`${at()} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
+    const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
+    const normalized = {
+        name: toolName(name),
+        args: typeof raw === 'string' ? parseArgs(raw, () => `${at()}.${fn.args !== undefined ? 'args' : 'arguments'}`) : (raw ?? {})
+    };
+    const result = call.result ?? call.output;
+    if (result !== undefined)
+        normalized.result = result;
+    return normalized;
+}
+/** OpenAI sends arguments as JSON text; an empty text is no arguments. */
+function parseArgs(raw, where) {
+    if (raw.trim() === '')
+        return {};
+    try {
+        return JSON.parse(raw);
+    }
+    catch {
+        throw new errors/* TargetError */.I0(`${where()} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
+    }
+}
+function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function describeType(value) {
+    if (value === null)
+        return 'null';
+    if (Array.isArray(value))
+        return 'a list';
+    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 
@@ -29296,84 +30905,8 @@ function caseView(c) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/util/env.ts
-/**
- * `${VAR}` expansion for target and judge settings, and the minimal environment
- * of child processes. Values read through `${VAR}` are secrets: collected so that
- * they can be masked in logs and redacted from every artifact.
- */
-
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
-function expandVars(text, env, secrets, where = 'config') {
-    return text.replace(VAR, (_m, name) => {
-        const value = env[name];
-        if (value === undefined)
-            throw new errors/* ConfigError */.xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
-        if (value.length >= 4)
-            secrets.add(value);
-        return value;
-    });
-}
-/** Deep `${VAR}` expansion over strings inside JSON-like values. */
-function expandDeep(value, env, secrets, where = 'config') {
-    if (typeof value === 'string')
-        return expandVars(value, env, secrets, where);
-    if (Array.isArray(value))
-        return value.map((v) => expandDeep(v, env, secrets, where));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
-    }
-    return value;
-}
-/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = [
-    'PATH',
-    'HOME',
-    'USER',
-    'LOGNAME',
-    'SHELL',
-    'LANG',
-    'LC_ALL',
-    'LC_CTYPE',
-    'TZ',
-    'TMPDIR',
-    'TEMP',
-    'TMP',
-    'TERM',
-    'SYSTEMROOT',
-    'COMSPEC',
-    'PATHEXT',
-    'WINDIR'
-];
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
-}
-function minimalEnv(source, extra) {
-    const env = {};
-    for (const name of PASS_THROUGH) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    for (const [name, value] of Object.entries(extra)) {
-        if (!isForbiddenVar(name))
-            env[name] = value;
-    }
-    return env;
-}
-/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-        if (secret)
-            out = out.split(secret).join('***');
-    }
-    return out;
-}
-
+// EXTERNAL MODULE: ./src/util/env.ts
+var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
@@ -30149,7 +31682,7 @@ class CheckPool {
     constructor(env) {
         // the checks' environment is the minimal one, with nothing of the config's: no key, no runner token
         this.sandbox = new Sandbox({
-            env: minimalEnv(env, {}),
+            env: (0,util_env/* minimalEnv */.DW)(env, {}),
             workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())),
             resourceLimits: { maxOldGenerationSizeMb: CHECK_MEMORY_MB }
         });
@@ -30625,88 +32158,8 @@ function sandboxTester(timeoutMs) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/util/json-in-text.ts
-/**
- * JSON values inside prose: a judge's reply or an agent's output that holds
- * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
- * behind the judge's verdict reader and the contains-json assertion; each
- * caller decides what a found value means.
- */
-/**
- * Walks from the bracket at `start` to the one that closes it; brackets inside
- * strings do not count. 'open' means `limit` came first.
- */
-function walkBrackets(text, start, limit) {
-    const expected = [];
-    let inString = false;
-    for (let i = start; i < limit; i++) {
-        const c = text[i];
-        if (inString) {
-            if (c === '\\')
-                i++;
-            else if (c === '"')
-                inString = false;
-        }
-        else if (c === '"') {
-            inString = true;
-        }
-        else if (c === '{') {
-            expected.push('}');
-        }
-        else if (c === '[') {
-            expected.push(']');
-        }
-        else if (c === '}' || c === ']') {
-            if (expected.pop() !== c)
-                return { status: 'mismatched', at: i + 1 };
-            if (expected.length === 0)
-                return { status: 'closed', at: i + 1 };
-        }
-    }
-    return { status: 'open', at: limit };
-}
-/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
-function tryParseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Calls `visit` with each JSON value in the text, in the order of its opening
- * bracket, until `visit` returns true. Every opening bracket is tried as the
- * start of a value by parsing the balanced span from it, so a value after
- * broken text (or inside it) is still found.
- *
- * @returns whether the scan stopped at its budget before reaching the end
- */
-function visitJsonInText(text, options, visit) {
-    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
-    let left = options.budget ?? Infinity;
-    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
-        const start = m.index;
-        const limit = Math.min(text.length, start + left);
-        const walk = walkBrackets(text, start, limit);
-        if (walk.status === 'open' && limit < text.length)
-            return { truncated: true };
-        left -= walk.at - start;
-        if (walk.status !== 'closed')
-            continue;
-        const candidate = text.slice(start, walk.at);
-        left -= candidate.length;
-        const value = tryParseJson(candidate);
-        if (value === undefined)
-            continue;
-        if (visit(value))
-            return { truncated: false };
-        if (options.skipNested)
-            opening.lastIndex = walk.at;
-    }
-    return { truncated: false };
-}
-
+// EXTERNAL MODULE: ./src/util/json-in-text.ts
+var json_in_text = __nccwpck_require__(920);
 ;// CONCATENATED MODULE: ./src/assertions/json-text.ts
 /** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
 
@@ -30741,7 +32194,7 @@ function parseOutputJson(output) {
  */
 function scanJson(text, accept, budget = SCAN_BUDGET) {
     const scan = { truncated: false };
-    scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
+    scan.truncated = (0,json_in_text/* visitJsonInText */.w)(text, { openers: '{[', skipNested: false, budget }, (value) => {
         if (scan.firstParsed === undefined)
             scan.firstParsed = value;
         if (!accept(value))
@@ -31941,361 +33394,18 @@ const llmRubric = {
 };
 const rubricAssertions = { 'llm-rubric': llmRubric };
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/llm/http.ts
-/**
- * The one HTTP client of evalgate (judge, openai and http targets): JSON over
- * the global `fetch`, with per-attempt timeouts and bounded retries.
- *
- * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
- * failures (reset, refused, socket closed). Never retried: other 4xx, which
- * the same request would only get again. Waits use exponential backoff with
- * full jitter, or the server's `Retry-After` when it gives one (capped).
- *
- * Error messages carry the status, the URL without its query and a short,
- * redacted excerpt of the body — never request headers, so never a key.
- */
-
-
-
-/** How much of a response body an error message quotes. */
-const http_EXCERPT_CHARS = 300;
-/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
-const ERROR_BODY_CHARS = 4096;
-/** A non-2xx reply (after retries, when retryable). */
-class HttpError extends Error {
-    status;
-    body;
-    attempts;
-    name = 'HttpError';
-    constructor(message, status, 
-    /** the start of the body, redacted */
-    body, attempts) {
-        super(message);
-        this.status = status;
-        this.body = body;
-        this.attempts = attempts;
-    }
-}
-/** No reply: connection failure or attempt timeout (after retries, when retryable). */
-class NetworkError extends Error {
-    code;
-    attempts;
-    name = 'NetworkError';
-    constructor(message, code, attempts) {
-        super(message);
-        this.code = code;
-        this.attempts = attempts;
-    }
-}
-/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'EAI_AGAIN',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'UND_ERR_HEADERS_TIMEOUT',
-    'UND_ERR_BODY_TIMEOUT',
-    'TIMEOUT'
-]);
-function isRetryableStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-function postJson(url, body, options = {}) {
-    return requestJson('POST', url, body, options);
-}
-/**
- * One logical request, retried as described above. Resolves with the 2xx reply,
- * rejects with HttpError, NetworkError, or the caller's abort reason.
- */
-async function requestJson(method, url, body, options = {}) {
-    const now = options.now ?? Date.now;
-    const deadline = now() + (options.maxTotalMs ?? 300_000);
-    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
-    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
-    // a `${VAR}` may sit in the path too (webhook-style URLs)
-    const where = redact(describeUrl(url), secrets);
-    for (let attempt = 1;; attempt++) {
-        const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
-            return outcome;
-        // the same request would only get the same body again
-        if (!isResponse(outcome) && outcome.code === TOO_LARGE)
-            throw new NetworkError(redact(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt);
-        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
-        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
-        if (!retryable || attempt >= maxAttempts)
-            throw failure;
-        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
-        // a wait that ends past the budget would only delay the same failure
-        if (now() + wait > deadline)
-            throw failure;
-        await (options.sleep ?? abortableDelay)(wait, options.signal);
-        throwIfAborted(options.signal);
-    }
-}
-function isResponse(outcome) {
-    return 'status' in outcome;
-}
-/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
-async function attemptOnce(method, url, body, options) {
-    throwIfAborted(options.signal);
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-    try {
-        const res = await (options.fetchImpl ?? fetch)(url, {
-            method,
-            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal
-        });
-        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text();
-        if (typeof text !== 'string')
-            return text;
-        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
-    }
-    catch (err) {
-        throwIfAborted(options.signal);
-        if (timeout.signal.aborted)
-            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
-        return describeNetworkError(err);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-const TOO_LARGE = 'TOO_LARGE';
-/**
- * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
- * as it is known to hold more than the limit: by its Content-Length, else while
- * it arrives (decompressed), so that a reply without end is not held whole.
- */
-async function boundedText(res, limit) {
-    const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` };
-    if (!res.body)
-        return '';
-    // a compressed body's length is not its text's: that one is counted as it arrives
-    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
-        await res.body.cancel();
-        return tooLarge;
-    }
-    const chunks = [];
-    let bytes = 0;
-    const reader = res.body.getReader();
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        bytes += value.byteLength;
-        if (bytes > limit.bytes) {
-            await reader.cancel();
-            return tooLarge;
-        }
-        chunks.push(value);
-    }
-    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
-}
-function throwIfAborted(signal) {
-    if (!signal?.aborted)
-        return;
-    const reason = signal.reason;
-    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
-}
-function abortableDelay(ms, signal) {
-    // the loop rethrows the caller's own abort reason right after
-    return (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
-}
-/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
-function describeNetworkError(err) {
-    const cause = err?.cause ?? err;
-    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
-    const message = cause instanceof Error ? cause.message : String(cause);
-    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
-}
-function connectionError(failure, where, attempts, secrets) {
-    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
-    return new NetworkError(redact(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
-}
-function statusError(response, where, attempts, secrets) {
-    const body = redact(response.text.slice(0, ERROR_BODY_CHARS), secrets);
-    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, http_EXCERPT_CHARS);
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
-}
-/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
-function waitBefore(attempt, headers, options, now) {
-    const cap = options.maxDelayMs ?? 30_000;
-    const told = headers ? retryAfterMs(headers, now()) : undefined;
-    if (told !== undefined)
-        return Math.min(told, cap);
-    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
-    return Math.round((options.random ?? Math.random)() * ceiling);
-}
-/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(headers, nowMs) {
-    const ms = Number(headers.get('retry-after-ms') ?? NaN);
-    if (Number.isFinite(ms) && ms >= 0)
-        return ms;
-    const value = headers.get('retry-after')?.trim();
-    if (!value)
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Number(value) * 1000;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
-function describeUrl(url) {
-    try {
-        const u = new URL(url);
-        return `${u.protocol}//${u.host}${u.pathname}`;
-    }
-    catch {
-        return 'an invalid URL';
-    }
-}
-/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
-function credentialValues(headers) {
-    const values = [];
-    for (const [name, value] of Object.entries(headers)) {
-        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
-            continue;
-        values.push(value);
-        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
-        if (token)
-            values.push(token);
-    }
-    return values;
-}
-
-;// CONCATENATED MODULE: ./src/llm/chat.ts
-/**
- * A minimal OpenAI chat-completions client: what the judge and the `openai`
- * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
- */
-
-
-/** The server answered, but not with a usable completion, or with an error it explained. */
-class ChatError extends Error {
-    status;
-    name = 'ChatError';
-    constructor(message, 
-    /** HTTP status when the server refused the request */
-    status) {
-        super(message);
-        this.status = status;
-    }
-}
-/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
-function chatCompletionsUrl(baseUrl) {
-    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-}
-/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
-function isLocalUrl(url) {
-    try {
-        const host = new URL(url).hostname;
-        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-    }
-    catch {
-        return false;
-    }
-}
-async function chatComplete(request, http = {}) {
-    const headers = { ...http.headers };
-    if (request.apiKey)
-        headers.authorization = `Bearer ${request.apiKey}`;
-    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
-    try {
-        const response = await postJson(chatCompletionsUrl(request.baseUrl), requestBody(request), { ...http, headers, secrets });
-        return readCompletion(response.data, response.text);
-    }
-    catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err) : err;
-    }
-}
-function requestBody(request) {
-    const body = { model: request.model, messages: request.messages };
-    if (request.temperature !== undefined)
-        body.temperature = request.temperature;
-    if (request.responseFormat)
-        body.response_format = request.responseFormat;
-    if (request.maxTokens !== undefined)
-        body.max_tokens = request.maxTokens;
-    if (request.tools?.length)
-        body.tools = request.tools;
-    return body;
-}
-/** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
-function explainHttpError(err, endpoint = 'chat completions') {
-    const error = tryParseJson(err.body)?.error;
-    const message = typeof error === 'string' ? error : error?.message;
-    if (typeof message !== 'string' || !message)
-        return err;
-    return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status);
-}
-function readCompletion(data, text) {
-    const body = data;
-    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
-    const message = choice?.message;
-    if (!message)
-        throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
-    const result = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) };
-    if (Array.isArray(message.tool_calls))
-        result.toolCalls = message.tool_calls;
-    if (typeof choice.finish_reason === 'string')
-        result.finishReason = choice.finish_reason;
-    return result;
-}
-/** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */
-function contentText(content) {
-    if (typeof content === 'string')
-        return content;
-    if (Array.isArray(content))
-        return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
-    return '';
-}
-function readUsage(usage) {
-    const count = (key) => (typeof usage?.[key] === 'number' ? usage[key] : 0);
-    const promptTokens = count('prompt_tokens');
-    const completionTokens = count('completion_tokens');
-    return { promptTokens, completionTokens, totalTokens: count('total_tokens') || promptTokens + completionTokens };
-}
-
-;// CONCATENATED MODULE: ./src/llm/embeddings.ts
-/**
- * OpenAI-compatible embeddings (`POST {baseUrl}/embeddings`), for `similar`:
- * the same HTTP client, retries and error wording as chat completions.
- */
-
+// EXTERNAL MODULE: ./src/providers/wire.ts
+var wire = __nccwpck_require__(837);
+;// CONCATENATED MODULE: ./src/providers/embeddings.ts
 
 function embeddingsUrl(baseUrl) {
-    return `${baseUrl.replace(/\/+$/, '')}/embeddings`;
+    return `${(0,wire/* trimSlash */.Y0)(baseUrl)}/embeddings`;
 }
 /** One vector per input, in the inputs' order (servers may answer out of order: `index` says which). */
 async function embeddings_embed(request, http = {}) {
-    const headers = { ...http.headers };
-    if (request.apiKey)
-        headers.authorization = `Bearer ${request.apiKey}`;
-    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
-    let response;
-    try {
-        response = await postJson(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets });
-    }
-    catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err, 'embeddings') : err;
-    }
+    const auth = request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {};
+    const body = { model: request.model, input: request.input };
+    const response = await (0,wire/* send */.tN)('embeddings', 'POST', embeddingsUrl(request.baseUrl), body, auth, http, request.apiKey ? [request.apiKey] : []);
     return readEmbeddings(response.data, response.text, request.input.length);
 }
 function readEmbeddings(data, text, count) {
@@ -32308,7 +33418,7 @@ function readEmbeddings(data, text, count) {
             vectors[at] = item.embedding;
     });
     if (vectors.filter(Boolean).length !== count || vectors.length !== count) {
-        throw new ChatError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+        throw new wire/* ProviderError */.mZ(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
     const tokens = body?.usage?.total_tokens;
     return { vectors, totalTokens: typeof tokens === 'number' ? tokens : 0 };
@@ -32316,7 +33426,7 @@ function readEmbeddings(data, text, count) {
 /** Cosine similarity of two vectors of the same length; 0 when either is all zeros. */
 function cosineSimilarity(a, b) {
     if (a.length !== b.length)
-        throw new ChatError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
+        throw new wire/* ProviderError */.mZ(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
     let dot = 0;
     let na = 0;
     let nb = 0;
@@ -32669,125 +33779,8 @@ const textAssertions = {
     levenshtein
 };
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var lib_schemas = __nccwpck_require__(8816);
-;// CONCATENATED MODULE: ./src/util/intern.ts
-/**
- * One string for each text that recurs from case to case — a tool's name, the
- * reason a passing check gives — so that a record of 100,000 cases holds it
- * once rather than 100,000 times. Bounded: a full table starts again.
- */
-function interner(max) {
-    const known = new Map();
-    return (text) => {
-        const seen = known.get(text);
-        if (seen !== undefined)
-            return seen;
-        if (known.size >= max)
-            known.clear();
-        known.set(text, text);
-        return text;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/util/tool-calls.ts
-/**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
- * `{name, args, result?}`: shared by the targets that read result objects
- * and the checks that read calls out of an output (is-valid-openai-function-call).
- */
-
-
-
-/** One call of a tool by the agent, as records keep it (config/record-schema.ts reads it with this). */
-const toolCallSchema = lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), args: lib_schemas/* unknown */.L5J(), result: lib_schemas/* unknown */.L5J().optional() });
-/** The few tool names an agent has, each kept once however many calls name it. */
-const toolName = interner(1024);
-/**
- * Tool calls in any of the shapes agents write them: `{name, args}`,
- * `{name, arguments}` (an object or its JSON text), `{name, input}`, or
- * OpenAI's `{type: "function", function: {name, arguments: "<json>"}}`.
- * `where` names the field in the reason a malformed call is refused with.
- * `owned`: the calls were parsed for this reply alone (JSON text read by a
- * target), so a call already in the normalised shape is kept as it is rather
- * than copied — at three calls a trial, the copies were most of a structured
- * reply's garbage. Never for values the caller still holds (a library agent's).
- */
-function normalizeToolCalls(value, where, owned = false) {
-    if (!Array.isArray(value))
-        throw new errors/* TargetError */.I0(`${where} must be a list of tool calls, got ${describeType(value)}`);
-    const calls = new Array(value.length);
-    for (let i = 0; i < value.length; i++) {
-        const call = value[i];
-        calls[i] = owned && isNormalized(call) ? keepCall(call) : normalizeToolCall(call, where, i);
-    }
-    return calls;
-}
-const NORMALIZED_KEYS = ['name', 'args', 'result'];
-/** `{name, args}` or `{name, args, result}`, in that order, with a name, arguments that are no JSON text and a result that is there. */
-function isNormalized(call) {
-    if (!isPlainObject(call))
-        return false;
-    let k = 0;
-    for (const key in call) {
-        if (!Object.hasOwn(call, key) || key !== NORMALIZED_KEYS[k])
-            return false;
-        k++;
-    }
-    const { name, args, result } = call;
-    return (k >= 2 &&
-        typeof name === 'string' &&
-        name !== '' &&
-        args !== undefined &&
-        args !== null &&
-        typeof args !== 'string' &&
-        (k === 2 || (result !== undefined && result !== null)));
-}
-function keepCall(call) {
-    call.name = toolName(call.name);
-    return call;
-}
-function normalizeToolCall(call, where, i) {
-    // the path of the call is worded only for a reason: most calls are well formed
-    const at = () => `${where}[${i}]`;
-    if (!isPlainObject(call))
-        throw new errors/* TargetError */.I0(`${at()} must be an object {name, args}, got ${describeType(call)}`);
-    const fn = isPlainObject(call.function) ? call.function : call;
-    const name = fn.name;
-    if (typeof name !== 'string' || name === '')
-        throw new errors/* TargetError */.I0(`${at()} has no tool name (a "name" string${fn === call ? '' : ' in "function"'})`);
-    const raw = fn.args ?? fn.arguments ?? fn.input ?? fn.parameters;
-    const normalized = {
-        name: toolName(name),
-        args: typeof raw === 'string' ? parseArgs(raw, () => `${at()}.${fn.args !== undefined ? 'args' : 'arguments'}`) : (raw ?? {})
-    };
-    const result = call.result ?? call.output;
-    if (result !== undefined)
-        normalized.result = result;
-    return normalized;
-}
-/** OpenAI sends arguments as JSON text; an empty text is no arguments. */
-function parseArgs(raw, where) {
-    if (raw.trim() === '')
-        return {};
-    try {
-        return JSON.parse(raw);
-    }
-    catch {
-        throw new errors/* TargetError */.I0(`${where()} is not valid JSON: ${raw.length > 120 ? `${raw.slice(0, 120)}…` : raw}`);
-    }
-}
-function isPlainObject(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-function describeType(value) {
-    if (value === null)
-        return 'null';
-    if (Array.isArray(value))
-        return 'a list';
-    return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-}
-
+// EXTERNAL MODULE: ./src/util/tool-calls.ts + 1 modules
+var tool_calls = __nccwpck_require__(3934);
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
  * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
@@ -32806,10 +33799,10 @@ function describeType(value) {
 /** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
 function toolSchemas(tools) {
     return tools.flatMap((tool) => {
-        const fn = isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool;
-        if (!isPlainObject(fn) || typeof fn.name !== 'string')
+        const fn = (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string')
             return [];
-        return [{ name: fn.name, ...(isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+        return [{ name: fn.name, ...((0,tool_calls/* isPlainObject */.Qd)(fn.parameters) ? { parameters: fn.parameters } : {}) }];
     });
 }
 function schemasProblem(type, tools) {
@@ -32833,11 +33826,11 @@ function callsToCheck(ctx) {
     if (!parsed.ok)
         throw new Error(`no tool calls, and the output is not JSON (${parsed.error})`);
     let value = parsed.value;
-    if (isPlainObject(value) && value.tool_calls !== undefined)
+    if ((0,tool_calls/* isPlainObject */.Qd)(value) && value.tool_calls !== undefined)
         value = value.tool_calls;
-    else if (isPlainObject(value) && value.function_call !== undefined)
+    else if ((0,tool_calls/* isPlainObject */.Qd)(value) && value.function_call !== undefined)
         value = value.function_call;
-    return normalizeToolCalls(Array.isArray(value) ? value : [value], 'the output');
+    return (0,tool_calls/* normalizeToolCalls */.Bz)(Array.isArray(value) ? value : [value], 'the output');
 }
 /** Why a call is not valid against the schemas, or undefined when it is. */
 function callProblem(call, schemas) {
@@ -33902,7 +34895,7 @@ async function runCases(cases, target, options) {
             metadata: reply.metadata,
             finishReason: reply.finishReason,
             latencyMs,
-            tools: options.tools,
+            tools: reply.tools ?? options.tools,
             judge: options.judge,
             embed: options.embed,
             defaultJudgeThreshold: options.defaultJudgeThreshold
@@ -33989,14 +34982,14 @@ function isResultObject(value) {
 function readResult(value, label, owned = false) {
     const reply = { output: outputText(value.output, label) };
     if (value.toolCalls !== undefined && value.toolCalls !== null)
-        reply.toolCalls = normalizeToolCalls(value.toolCalls, `${label}: toolCalls`, owned);
+        reply.toolCalls = (0,tool_calls/* normalizeToolCalls */.Bz)(value.toolCalls, `${label}: toolCalls`, owned);
     // `tool_calls` is how OpenAI spells them; an agent passing its model's message through is read the same
     else if (value.tool_calls !== undefined && value.tool_calls !== null)
-        reply.toolCalls = normalizeToolCalls(value.tool_calls, `${label}: tool_calls`, owned);
+        reply.toolCalls = (0,tool_calls/* normalizeToolCalls */.Bz)(value.tool_calls, `${label}: tool_calls`, owned);
     const usage = normalizeUsage(value.usage);
     if (usage)
         reply.usage = usage;
-    if (isPlainObject(value.metadata))
+    if ((0,tool_calls/* isPlainObject */.Qd)(value.metadata))
         reply.metadata = value.metadata;
     const finish = value.finishReason ?? value.finish_reason;
     if (typeof finish === 'string')
@@ -34037,7 +35030,7 @@ function pick(value, keys) {
  * finite number ≥ 0 is left out; undefined when nothing is left.
  */
 function normalizeUsage(value) {
-    if (!isPlainObject(value))
+    if (!(0,tool_calls/* isPlainObject */.Qd)(value))
         return undefined;
     const usage = {};
     const input = pick(value, INPUT_KEYS);
@@ -34142,7 +35135,7 @@ function parseVerdictText(text) {
         return oneVerdict(scored.map(normalizeVerdict));
     if (objects.length > 0)
         return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = tryParseJson(reply);
+    const other = (0,json_in_text/* tryParseJson */.B)(reply);
     if (other !== undefined)
         return normalizeVerdict(other);
     if (REFUSAL.test(reply))
@@ -34219,7 +35212,7 @@ function reasonText(reason) {
 function jsonObjectsIn(text) {
     const found = [];
     // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
-    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+    (0,json_in_text/* visitJsonInText */.w)(text, { openers: '{', skipNested: true }, (value) => {
         found.push(value);
         return false;
     });
@@ -35508,7 +36501,7 @@ function compareIfCompatible(baseline, current, gate) {
 // EXTERNAL MODULE: ./src/util/argv.ts
 var util_argv = __nccwpck_require__(3972);
 ;// CONCATENATED MODULE: external "node:fs/promises"
-const external_node_fs_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 ;// CONCATENATED MODULE: external "node:stream"
@@ -35631,7 +36624,7 @@ const notUtf8 = (file) => new errors/* ConfigError */.xL(`${file}: not valid UTF
 async function readText(file) {
     let bytes;
     try {
-        bytes = await (0,external_node_fs_promises_namespaceObject.readFile)(file);
+        bytes = await (0,promises_namespaceObject.readFile)(file);
     }
     catch (err) {
         throw readError(file, err);
@@ -35954,6 +36947,8 @@ async function loadConfig(file, validateAssertion, options = {}) {
     return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
 }
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var lib_schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
 /**
  * The zod schema of the run record (SPEC §5) and the types of its parts,
@@ -36010,7 +37005,7 @@ const usageSchema = lib_schemas/* object */.Ikc({
 });
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
-    toolCalls: lib_schemas/* array */.YOg(toolCallSchema).optional(),
+    toolCalls: lib_schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
     usage: usageSchema.optional(),
     /** time spent in the target, start-up excluded (SPEC §10) */
     latencyMs: amount.optional(),
@@ -36233,7 +37228,7 @@ function buildRecord(input) {
 function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
-    return mapStrings(value, (text) => redact(text, secrets));
+    return mapStrings(value, (text) => (0,util_env/* redact */.E$)(text, secrets));
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -36417,12 +37412,12 @@ function resolveCommandSpec(config, ctx) {
     if (config.command === undefined)
         throw new errors/* ConfigError */.xL('target.command is not set');
     const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
-    const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'));
+    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
-    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
-    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
+    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const spec = { argv, cwd, env: (0,util_env/* minimalEnv */.DW)(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
     checkProgram(spec);
     return spec;
 }
@@ -36721,6 +37716,12 @@ class ProcessRun {
     }
 }
 
+// EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
+var http = __nccwpck_require__(7004);
+// EXTERNAL MODULE: ./src/providers/index.ts + 4 modules
+var providers = __nccwpck_require__(8715);
+// EXTERNAL MODULE: ./src/providers/openai.ts
+var providers_openai = __nccwpck_require__(8238);
 ;// CONCATENATED MODULE: ./src/judge/judge.ts
 /**
  * The LLM judge behind `llm-rubric` (SPEC §3): an OpenAI-compatible model or a
@@ -36743,6 +37744,7 @@ class ProcessRun {
 
 
 
+
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
@@ -36752,7 +37754,7 @@ const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
  */
 function createJudge(config, deps) {
     const counts = { calls: 0, reused: 0, errors: 0, tokens: 0 };
-    const provider = config.provider === 'command' ? commandProvider(config, deps) : openaiProvider(config, deps);
+    const provider = config.provider === 'command' ? commandProvider(config, deps) : config.provider === 'openai' ? openaiProvider(config, deps) : registryProvider(config, deps);
     const limit = pLimit(config.concurrency);
     const fromBaseline = config.reuse ? baselineVerdicts(deps.baseline) : new Map();
     const inRun = new Map();
@@ -36767,7 +37769,8 @@ function createJudge(config, deps) {
         const answers = await Promise.all(Array.from({ length: config.samples }, () => limit(() => safeAsk(provider.ask, request, deps.secrets))));
         const tokens = answers.reduce((n, a) => n + a.tokens, 0);
         counts.tokens += tokens;
-        const price = deps.pricing && Object.hasOwn(deps.pricing, provider.model) ? deps.pricing[provider.model] : undefined;
+        const priced = provider.priceModel ?? provider.model;
+        const price = deps.pricing && Object.hasOwn(deps.pricing, priced) ? deps.pricing[priced] : undefined;
         if (price) {
             for (const a of answers)
                 counts.costUsd = (counts.costUsd ?? 0) + (tokenCost(a, price) ?? 0);
@@ -36802,7 +37805,7 @@ function createJudge(config, deps) {
     }
     return {
         embed: provider.embed && ((texts) => limit(() => provider.embed(texts))),
-        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact((0,errors/* errorMessage */.gJ)(err), deps.secrets)}`)))),
+        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${(0,util_env/* redact */.E$)((0,errors/* errorMessage */.gJ)(err), deps.secrets)}`)))),
         stats: () => ({ ...counts }),
         close: () => provider.close()
     };
@@ -36872,7 +37875,7 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
+        return { ...failedVerdict(`judge request failed: ${(0,util_env/* redact */.E$)((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
     }
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
@@ -36888,12 +37891,12 @@ function baselineVerdicts(record) {
     return verdicts;
 }
 function openaiProvider(config, deps) {
-    const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl');
-    const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model');
+    const baseUrl = (0,util_env/* expandVars */.Jf)(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl');
+    const model = (0,util_env/* expandVars */.Jf)(config.model, deps.env, deps.secrets, 'judge.model');
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const unusable = apiKey || isLocalUrl(baseUrl)
+    const unusable = apiKey || (0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
         ? undefined
         : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
@@ -36908,22 +37911,24 @@ function openaiProvider(config, deps) {
     };
     // servers without JSON mode reject response_format; after the first such 400 it is not sent again
     let jsonMode = true;
+    const url = (0,providers_openai/* chatCompletionsUrl */.xh)(baseUrl);
+    const auth = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
     async function ask(request) {
-        const chat = { baseUrl, apiKey, model, messages: buildJudgePrompt(request), temperature: 0 };
+        const messages = buildJudgePrompt(request);
+        const complete = (json) => (0,providers_openai/* chatComplete */.cb)({ provider: 'chat completions', url, auth, body: (0,providers_openai/* chatBody */.JX)(model, { prompt: messages, temperature: 0, json }, {}, messages) }, http);
         let result;
         try {
-            result = await chatComplete(jsonMode ? { ...chat, responseFormat: { type: 'json_object' } } : chat, http);
+            result = await complete(jsonMode);
         }
         catch (err) {
             if (!jsonMode || !rejectsResponseFormat(err))
                 throw err;
             jsonMode = false;
-            result = await chatComplete(chat, http);
+            result = await complete(false);
         }
-        const { totalTokens, promptTokens, completionTokens } = result.usage;
-        return { ...parseVerdictText(result.content), tokens: totalTokens, inputTokens: promptTokens, outputTokens: completionTokens };
+        return sampleOf(result.output, result.usage);
     }
-    const embeddingModel = expandVars(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel');
+    const embeddingModel = (0,util_env/* expandVars */.Jf)(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel');
     // an expected text recurs on every case and trial: each distinct text is embedded once per run
     const vectors = new Map();
     const embedTexts = async (texts) => {
@@ -36945,7 +37950,47 @@ function openaiProvider(config, deps) {
     return { model, unusable, ask, embed: embedTexts, close };
 }
 function rejectsResponseFormat(err) {
-    return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message);
+    return (err instanceof providers/* ProviderError */.mZ || err instanceof http/* HttpError */.j$) && err.status === 400 && /response_format/i.test(err.message);
+}
+/** A reply's verdict with the tokens it took. */
+function sampleOf(text, usage) {
+    const sample = { ...parseVerdictText(text), tokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) };
+    if (usage?.inputTokens !== undefined)
+        sample.inputTokens = usage.inputTokens;
+    if (usage?.outputTokens !== undefined)
+        sample.outputTokens = usage.outputTokens;
+    return sample;
+}
+/**
+ * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * provider of the registry grades, asked for JSON where its API can be.
+ * Verdicts name the provider id as their model.
+ */
+function registryProvider(config, deps) {
+    const made = (0,providers/* createProvider */.Qd)({ id: config.provider, config: (0,util_env/* expandDeep */.BD)(config.config ?? {}, deps.env, deps.secrets, 'judge.config') }, { env: deps.env, secrets: deps.secrets, baseDir: deps.baseDir ?? process.cwd(), where: 'judge', fetchImpl: deps.fetchImpl, sleep: deps.sleep });
+    const closing = new AbortController();
+    const http = {
+        timeoutMs: config.timeoutMs,
+        retries: config.retries,
+        signal: closing.signal,
+        secrets: deps.secrets,
+        fetchImpl: deps.fetchImpl,
+        sleep: deps.sleep
+    };
+    async function ask(request) {
+        const result = await made.call({ prompt: buildJudgePrompt(request), temperature: 0, json: true }, http);
+        return sampleOf(result.output, result.usage);
+    }
+    return {
+        model: made.id,
+        priceModel: made.model,
+        unusable: made.unusable,
+        ask,
+        close: async () => {
+            closing.abort(new Error('the judge was closed (run interrupted)'));
+            await made.close();
+        }
+    };
 }
 /**
  * `judge.provider: command`: the command target's process handling (no shell,
@@ -36957,9 +38002,9 @@ function commandProvider(config, deps) {
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
-        expandVars(word, deps.env, deps.secrets, 'judge.command');
+        (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
-        expandVars(value, deps.env, deps.secrets, `judge.env.${name}`);
+        (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
     const targetConfig = {
         command: argv,
         protocol: 'stdio',
@@ -37037,7 +38082,7 @@ function isWholeInput(template) {
 
 
 function createHttpTarget(http, ctx, target, deps = {}) {
-    const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
+    const spec = (0,util_env/* expandDeep */.BD)({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
     if (!URL.canParse(spec.url.replace(/\{\{[^}]*\}\}/g, 'x'))) {
         // the URL itself is not quoted: it may hold an expanded secret
         throw new errors/* ConfigError */.xL('target.http.url is not an absolute URL (http://host/path or https://host/path)', undefined, 'target.http.url');
@@ -37054,7 +38099,7 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             if (http.toolCalls !== undefined) {
                 const calls = valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
-                reply.toolCalls = calls === null ? [] : normalizeToolCalls(calls, `target.http.toolCalls ("${http.toolCalls}")`);
+                reply.toolCalls = calls === null ? [] : (0,tool_calls/* normalizeToolCalls */.Bz)(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
                 const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
@@ -37079,11 +38124,11 @@ function trialHttpOptions(target, request, ctx, deps) {
 }
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 function asTargetFailure(err) {
-    return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new errors/* TargetError */.I0(err.message) : err;
+    return err instanceof http/* HttpError */.j$ || err instanceof http/* NetworkError */.Dr || err instanceof wire/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : err;
 }
 async function send(...args) {
     try {
-        return await requestJson(...args);
+        return await (0,http/* requestJson */.SS)(...args);
     }
     catch (err) {
         throw asTargetFailure(err);
@@ -37569,10 +38614,10 @@ function warmModuleTarget() {
 async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
-    const file = (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
+    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const sandbox = new Sandbox({
-        env: minimalEnv(ctx.env, extra),
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
         // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
         workers: 1,
@@ -37642,9 +38687,8 @@ function module_parseReply(json, file) {
 
 
 
-
 function createOpenAITarget(openai, ctx, target, deps = {}) {
-    const expand = (text, field) => expandVars(text, ctx.env, ctx.secrets, `target.openai.${field}`);
+    const expand = (text, field) => (0,util_env/* expandVars */.Jf)(text, ctx.env, ctx.secrets, `target.openai.${field}`);
     const baseUrl = expand(openai.baseUrl, 'baseUrl');
     const model = expand(openai.model, 'model');
     const system = openai.system === undefined ? undefined : expand(openai.system, 'system');
@@ -37654,22 +38698,19 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
         async call(request) {
             const messages = [...(system === undefined ? [] : [{ role: 'system', content: system }]), ...userMessages(prompt, request)];
             const http = trialHttpOptions(target, request, ctx, deps);
+            const body = (0,providers_openai/* chatBody */.JX)(model, { prompt: messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, {}, messages);
+            const auth = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
             let reply;
             try {
-                reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, http);
+                reply = await (0,providers_openai/* chatComplete */.cb)({ provider: 'chat completions', url: (0,providers_openai/* chatCompletionsUrl */.xh)(baseUrl), auth, body }, http);
             }
             catch (err) {
                 throw asTargetFailure(err);
             }
-            const { promptTokens, completionTokens, totalTokens } = reply.usage;
-            const result = {
-                output: reply.content,
-                usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
-                metadata: { model }
-            };
+            const result = { output: reply.output, usage: reply.usage, metadata: { model } };
             // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
             if (reply.toolCalls)
-                result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls");
+                result.toolCalls = reply.toolCalls;
             else if (target.tools)
                 result.toolCalls = [];
             if (reply.finishReason !== undefined)
@@ -37684,7 +38725,7 @@ function apiKeyFor(openai, ctx, baseUrl) {
     const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
     if (apiKey)
         ctx.secrets.add(apiKey);
-    else if (!isLocalUrl(baseUrl)) {
+    else if (!(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)) {
         throw new errors/* ConfigError */.xL(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`);
     }
     return apiKey;
@@ -37702,13 +38743,64 @@ function isChatMessages(input) {
     return Array.isArray(input) && input.length > 0 && input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role));
 }
 
+;// CONCATENATED MODULE: ./src/targets/provider.ts
+
+
+
+
+
+function createProviderTarget(spec, ctx, target, deps = {}) {
+    const where = deps.where ?? 'target.provider';
+    const config = spec.config && (0,util_env/* expandDeep */.BD)(spec.config, ctx.env, ctx.secrets, `${where}.config`);
+    let provider;
+    try {
+        provider = (0,providers/* createProvider */.Qd)({ ...spec, ...(config ? { config } : {}) }, { env: ctx.env, secrets: ctx.secrets, baseDir: ctx.baseDir, where, ...deps });
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL((0,errors/* errorMessage */.gJ)(err));
+    }
+    // every trial would fail without a key: a config error before any runs
+    if (provider.unusable)
+        throw new errors/* ConfigError */.xL(provider.unusable);
+    // the tools the model is offered: the provider config's own (promptfoo), else target.tools
+    const tools = Array.isArray(config?.tools) ? config.tools : target.tools;
+    return {
+        async call(request) {
+            let result;
+            try {
+                result = await provider.call({ prompt: promptOf(request.input), tools: target.tools, vars: request.case.vars }, trialHttpOptions(target, request, ctx, deps));
+            }
+            catch (err) {
+                throw err instanceof providers/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : asTargetFailure(err);
+            }
+            const reply = { output: result.output, metadata: { ...result.metadata, model: result.model } };
+            if (result.toolCalls)
+                reply.toolCalls = result.toolCalls;
+            if (result.usage)
+                reply.usage = result.usage;
+            if (result.finishReason !== undefined)
+                reply.finishReason = result.finishReason;
+            if (tools)
+                reply.tools = tools;
+            return reply;
+        },
+        close: () => provider.close()
+    };
+}
+/** The trial's input as a prompt: text as it is, chat messages as the conversation, any other value as its JSON. */
+function promptOf(input) {
+    if (Array.isArray(input) && input.length > 0 && input.every((m) => typeof m?.content === 'string' && ['system', 'user', 'assistant'].includes(m?.role)))
+        return input;
+    return template_inputText(input);
+}
+
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
 /**
  * The providers of a promptfoo config as the target (SPEC §11): each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
- * `file://` loads promptfoo's provider interface (the module target),
- * `openai:` is the openai target. A provider's `transform` runs on the output
+ * `file://` loads promptfoo's provider interface (the module target), and
+ * the model APIs of the providers' registry are the provider target. A provider's `transform` runs on the output
  * the way javascript checks run (the test's `options.transform` is applied by
  * the assertions, which see the value it returns).
  */
@@ -37718,7 +38810,7 @@ function isChatMessages(input) {
 
 
 
-const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
@@ -37754,9 +38846,8 @@ async function providerTarget(p, config, ctx, where) {
         return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config });
     if (p.id.startsWith('exec:'))
         return execTarget(p, config, ctx, where);
-    const openai = /^openai:(?:chat:)?([^:]+)$/.exec(p.id);
-    if (openai)
-        return openaiTarget(openai[1], p, config, ctx);
+    if ((0,providers/* isProviderId */.rl)(p.id))
+        return createProviderTarget({ id: p.id, config: p.config, label: p.label }, ctx, config, { where });
     throw new errors/* ConfigError */.xL(`${where}: provider "${p.id}" is not supported by evalgate`);
 }
 /**
@@ -37789,42 +38880,9 @@ function execTarget(p, config, ctx, where) {
         }
     };
 }
-/**
- * `openai:chat:<model>` and `openai:<model>`: the openai target, at
- * `OPENAI_BASE_URL` (else the provider's `apiBaseUrl`, else OpenAI) with the key
- * in `OPENAI_API_KEY` (or the variable named by `apiKeyEnvar`). A prompt that is
- * a JSON list of chat messages is sent as those messages.
- */
-function openaiTarget(model, p, config, ctx) {
-    const c = p.config ?? {};
-    const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-    const num = (v) => (typeof v === 'number' ? v : undefined);
-    const target = createOpenAITarget({
-        model,
-        baseUrl: str(ctx.env.OPENAI_BASE_URL) ?? str(c.apiBaseUrl) ?? DEFAULT_OPENAI_BASE_URL,
-        apiKeyEnv: str(c.apiKeyEnvar) ?? 'OPENAI_API_KEY',
-        prompt: '{{input}}',
-        temperature: num(c.temperature),
-        maxTokens: num(c.max_tokens)
-    }, ctx, config);
-    return {
-        call: (request) => target.call({ input: chatMessages(request.input) ?? request.input, case: request.case, signal: request.signal }),
-        close: () => target.close()
-    };
-}
-function chatMessages(prompt) {
-    if (typeof prompt !== 'string' || !prompt.trimStart().startsWith('['))
-        return undefined;
-    try {
-        const parsed = JSON.parse(prompt);
-        return Array.isArray(parsed) ? parsed : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
+
 
 
 
@@ -37842,9 +38900,11 @@ async function createTarget(config, ctx) {
         return createHttpTarget(config.http, ctx, config);
     if (config.openai !== undefined)
         return createOpenAITarget(config.openai, ctx, config);
+    if (config.provider !== undefined)
+        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
     if (config.promptfoo !== undefined)
         return createPromptfooTarget(config, ctx);
-    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module', undefined, 'target');
+    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module
