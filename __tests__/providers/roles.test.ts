@@ -15,6 +15,7 @@ import { createTarget } from '../../src/targets/index.js'
 import { createProviderTarget } from '../../src/targets/provider.js'
 import type { RecordedRequest } from '../__fixtures__/openai-server.js'
 import { FakeServer, startServer } from '../__fixtures__/openai-server.js'
+import { verifySigV4 } from '../__fixtures__/sigv4.js'
 import { request as trial, targetConfig } from '../targets/helpers.js'
 
 let server: FakeServer
@@ -190,6 +191,69 @@ const apis: Api[] = [
     refusal: { error: 'model "mistral" not found' },
     refusalMessage: 'ollama:completion:mistral: HTTP 404: model "mistral" not found',
     credentials: (host) => [{ variable: 'OLLAMA_API_KEY', host, provider: 'ollama:completion:mistral' }]
+  },
+  {
+    id: 'bedrock:converse:amazon.nova-lite-v1:0',
+    config: () => ({ endpoint: server.url, region: 'eu-west-1' }),
+    env: () => ({ AWS_ACCESS_KEY_ID: 'AKIATEST7', AWS_SECRET_ACCESS_KEY: 'aws-secret-7', AWS_SESSION_TOKEN: 'oidc-session-7' }),
+    path: '/model/amazon.nova-lite-v1%3A0/converse',
+    auth: (r) => ({ ...verifySigV4(r, 'aws-secret-7'), token: r.headers['x-amz-security-token'] }),
+    authValue: {
+      valid: true,
+      accessKeyId: 'AKIATEST7',
+      scope: expect.stringMatching(/^\d{8}\/eu-west-1\/bedrock\/aws4_request$/),
+      signedHeaders: expect.arrayContaining(['host', 'x-amz-date', 'x-amz-security-token']),
+      token: 'oidc-session-7'
+    },
+    body: { messages: [{ role: 'user', content: [{ text: PROMPT }] }] },
+    reply: (text) => ({
+      output: { message: { role: 'assistant', content: [{ text }] } },
+      stopReason: 'end_turn',
+      usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18 },
+      metrics: { latencyMs: 120 }
+    }),
+    toolReply: {
+      output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: 'get_capital', input: { country: 'France' } } }] } },
+      stopReason: 'tool_use',
+      usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18 }
+    },
+    refusal: { message: 'The security token included in the request is invalid.' },
+    refusalMessage: 'bedrock:converse:amazon.nova-lite-v1:0: HTTP 403: The security token included in the request is invalid.',
+    credentials: (host) =>
+      ['AWS_BEARER_TOKEN_BEDROCK', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'].map((variable) => ({
+        variable,
+        host,
+        provider: 'bedrock:converse:amazon.nova-lite-v1:0'
+      }))
+  },
+  {
+    id: 'bedrock:anthropic.claude-3-5-haiku-20241022-v1:0',
+    config: () => ({ endpoint: server.url }),
+    env: () => ({ AWS_ACCESS_KEY_ID: 'AKIATEST8', AWS_SECRET_ACCESS_KEY: 'aws-secret-8' }),
+    path: '/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/invoke',
+    auth: (r) => verifySigV4(r, 'aws-secret-8'),
+    authValue: { valid: true, accessKeyId: 'AKIATEST8', scope: expect.stringMatching(/\/us-east-1\/bedrock\/aws4_request$/), signedHeaders: expect.any(Array) },
+    body: {
+      messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }],
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 1024,
+      temperature: 0
+    },
+    reply: (text) => ({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 11, output_tokens: 7 }
+    }),
+    refusal: { message: "You don't have access to the model with the specified model ID." },
+    refusalMessage: "bedrock:anthropic.claude-3-5-haiku-20241022-v1:0: HTTP 403: You don't have access to the model with the specified model ID.",
+    credentials: (host) =>
+      ['AWS_BEARER_TOKEN_BEDROCK', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'].map((variable) => ({
+        variable,
+        host,
+        provider: 'bedrock:anthropic.claude-3-5-haiku-20241022-v1:0'
+      }))
   },
   {
     id: 'openai:chat:gpt-4o-mini',

@@ -15,6 +15,7 @@ import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
 import { numericAssertions } from './numeric.js'
 import { overlapAssertions } from './overlap.js'
+import { pythonAssertions } from './python.js'
 import { refusalAssertions } from './refusal.js'
 import { rubricAssertions } from './rubric.js'
 import { similarAssertions } from './similar.js'
@@ -33,6 +34,7 @@ const families: Record<string, AssertionHandler> = {
   ...jsonAssertions,
   ...numericAssertions,
   ...javascriptAssertions,
+  ...pythonAssertions,
   ...latencyAssertions,
   ...rubricAssertions,
   ...trajectoryAssertions,

@@ -143,7 +143,8 @@ function labelOf(a: Assertion): string {
   return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``
 }
 
-function contextOf(ctx: AssertionContext): CheckContext {
+/** What a check written in code receives besides the output (javascript, python). */
+export function checkContext(ctx: AssertionContext): CheckContext {
   const context: CheckContext = { input: ctx.input, case: caseView(ctx.case) }
   if (ctx.toolCalls !== undefined) context.toolCalls = ctx.toolCalls
   if (ctx.usage !== undefined) context.usage = ctx.usage
@@ -164,7 +165,7 @@ function contextOf(ctx: AssertionContext): CheckContext {
 
 /** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
 async function runCheck(a: Assertion, ctx: AssertionContext): Promise<ItemOutcome> {
-  const context = contextOf(ctx)
+  const context = checkContext(ctx)
   // a promptfoo transform may have made the output an object: the check sees that object
   const output = (ctx.outputValue ?? ctx.output) as string
   if (typeof a.value === 'function') {

@@ -16,7 +16,7 @@ import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
-import { expandDeep, expandVars, redact } from '../util/env.js'
+import { expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { HttpError, type HttpOptions, type Sleep } from '../llm/http.js'
 import { embed } from '../providers/embeddings.js'
@@ -300,7 +300,19 @@ function sampleOf(text: string, usage: { inputTokens?: number; outputTokens?: nu
 function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const made = createProvider(
     { id: config.provider, config: expandDeep(config.config ?? {}, deps.env, deps.secrets, 'judge.config') },
-    { env: deps.env, secrets: deps.secrets, baseDir: deps.baseDir ?? process.cwd(), where: 'judge', fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+    {
+      env: deps.env,
+      secrets: deps.secrets,
+      baseDir: deps.baseDir ?? process.cwd(),
+      where: 'judge',
+      // a Python grader's process sees the minimal environment and judge.env, as a command judge does
+      codeEnv: minimalEnv(
+        deps.env,
+        Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, deps.env, deps.secrets, `judge.env.${name}`)]))
+      ),
+      fetchImpl: deps.fetchImpl,
+      sleep: deps.sleep
+    }
   )
   const closing = new AbortController()
   const http: HttpOptions = {

@@ -62,7 +62,7 @@ function messagesBody(model: string, call: ProviderCall, config: Config): Record
 }
 
 /** An OpenAI function tool as Anthropic's `{name, description, input_schema}`; Anthropic's own tools as they are. */
-function anthropicTool(tool: unknown): unknown {
+export function anthropicTool(tool: unknown): unknown {
   const fn = (tool as { type?: unknown; function?: { name?: unknown; description?: unknown; parameters?: unknown } })?.function
   if ((tool as { type?: unknown })?.type !== 'function' || !fn) return tool
   return {
@@ -126,7 +126,7 @@ function fromLines(prompt: string): { system?: Block[]; messages: Message[] } {
   return { ...(system ? { system } : {}), messages }
 }
 
-function readMessage(id: string, model: string, data: unknown, raw: string): ProviderResult {
+export function readMessage(id: string, model: string, data: unknown, raw: string): ProviderResult {
   const message = data as { content?: Block[]; usage?: Record<string, unknown>; stop_reason?: unknown; model?: unknown } | undefined
   if (!Array.isArray(message?.content)) throw badReply(id, 'reply has no content blocks', raw)
   const uses = message.content.filter((b) => b.type === 'tool_use')

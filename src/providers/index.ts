@@ -6,9 +6,12 @@
  */
 import { anthropicCredentials, anthropicProvider } from './anthropic.js'
 import { azureCredentials, azureProvider } from './azure.js'
+import { bedrockCredentials, bedrockProvider } from './bedrock.js'
 import { googleCredentials, googleProvider } from './google.js'
+import { httpCredentials, httpProvider } from './http.js'
 import { ollamaCredentials, ollamaProvider } from './ollama.js'
 import { openaiCredentials, openaiProvider } from './openai.js'
+import { pythonCredentials, pythonProvider } from './python.js'
 import type { CredentialFlow, Provider, ProviderContext, ProviderSpec } from './types.js'
 import type { Config } from './wire.js'
 
@@ -17,13 +20,16 @@ export { ProviderError } from './wire.js'
 
 /** The provider ids evalgate runs, as a user reads them in a message. */
 export const PROVIDER_IDS =
-  'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>'
+  'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, bedrock:<model id>, bedrock:converse:<model id>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>, http (or the URL) with config.url, file://provider.py'
 
 /** What an id names: the module and the model (or deployment) it calls. */
 type Parsed =
   | { kind: 'openai' | 'anthropic' | 'azure'; model: string }
   | { kind: 'google'; model: string; vertex: boolean }
   | { kind: 'ollama'; model: string; chat: boolean }
+  | { kind: 'bedrock'; model: string; converse: boolean }
+  | { kind: 'http' }
+  | { kind: 'python' }
 
 /** The parts after a prefix, rejoined: model names may hold colons (`ollama:chat:llama3:8b`). */
 function rest(parts: string[], from: number): string {
@@ -31,6 +37,8 @@ function rest(parts: string[], from: number): string {
 }
 
 export function parseProviderId(id: string): Parsed | undefined {
+  if (id === 'http' || id === 'https' || /^https?:\/\/./.test(id)) return { kind: 'http' }
+  if (/^file:\/\/.+\.py(:[A-Za-z_]\w*)?$/.test(id)) return { kind: 'python' }
   const parts = id.split(':')
   const [family, second] = parts
   const model = (from: number) => rest(parts, from) || undefined
@@ -52,10 +60,16 @@ export function parseProviderId(id: string): Parsed | undefined {
     case 'ollama':
       if (second === 'chat' || second === 'completion') return model(2) ? { kind: 'ollama', model: model(2)!, chat: second === 'chat' } : undefined
       return ['embedding', 'embeddings'].includes(second ?? '') || !model(1) ? undefined : { kind: 'ollama', model: model(1)!, chat: false }
+    case 'bedrock':
+      if (second === 'converse') return model(2) ? { kind: 'bedrock', model: model(2)!, converse: true } : undefined
+      // promptfoo's other Bedrock APIs (agents, knowledge bases, embeddings, video) are not model calls evalgate makes
+      return BEDROCK_OTHER.has(second ?? '') || !model(1) ? undefined : { kind: 'bedrock', model: model(1)!, converse: false }
     default:
       return undefined
   }
 }
+
+const BEDROCK_OTHER = new Set(['agents', 'kb', 'knowledge-base', 'embedding', 'embeddings', 'completion', 'messages', 'mantle', 'video', 'nova-sonic'])
 
 /** Whether evalgate can run this id. */
 export function isProviderId(id: string): boolean {
@@ -83,6 +97,12 @@ export function createProvider(spec: ProviderSpec, ctx: ProviderContext): Provid
       return googleProvider(spec.id, parsed.model, parsed.vertex, config, ctx)
     case 'ollama':
       return ollamaProvider(spec.id, parsed.model, parsed.chat, config, ctx)
+    case 'bedrock':
+      return bedrockProvider(spec.id, parsed.model, parsed.converse, config, ctx)
+    case 'http':
+      return httpProvider(spec.id, config, ctx)
+    case 'python':
+      return pythonProvider(spec.id, config, ctx, spec.label)
   }
 }
 
@@ -106,5 +126,11 @@ export function credentialFlows(spec: ProviderSpec, env: NodeJS.ProcessEnv): Cre
       return googleCredentials(spec.id, parsed.model, parsed.vertex, config, env)
     case 'ollama':
       return ollamaCredentials(spec.id, env)
+    case 'bedrock':
+      return bedrockCredentials(spec.id, config, env)
+    case 'http':
+      return httpCredentials(spec.id, config)
+    case 'python':
+      return pythonCredentials()
   }
 }

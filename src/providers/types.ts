@@ -84,6 +84,13 @@ export interface ProviderContext extends HttpSeams {
   baseDir: string
   /** names the provider's place in messages: "target", "judge", "providers[2]" */
   where: string
+  /** the deadline of the config's code a provider runs (an http provider's transformResponse): checkTimeoutMs */
+  checkTimeoutMs?: number
+  /**
+   * the whole environment of code a provider runs (a Python provider's process):
+   * the minimal one plus what the trusted config passes (target.env); never `env` itself
+   */
+  codeEnv?: Record<string, string>
 }
 
 /**

@@ -47,7 +47,7 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
 
 async function providerTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetContext, where: string): Promise<Target> {
   if (p.id === 'echo') return { call: async (request) => ({ output: String(request.input) }), close: async () => {} }
-  if (p.id.startsWith('file://'))
+  if (p.id.startsWith('file://') && !isProviderId(p.id))
     return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config })
   if (p.id.startsWith('exec:')) return execTarget(p, config, ctx, where)
   if (isProviderId(p.id)) return createProviderTarget({ id: p.id, config: p.config, label: p.label }, ctx, config, { where })

@@ -11,21 +11,27 @@ import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import type { HttpSeams } from '../llm/http.js'
 import { inputText } from '../llm/template.js'
 import { createProvider, ProviderError, type ChatMessage, type Provider, type ProviderSpec } from '../providers/index.js'
-import { expandDeep } from '../util/env.js'
+import { expandDeep, expandVars, minimalEnv } from '../util/env.js'
 import { asTargetFailure, trialHttpOptions } from './http.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export function createProviderTarget(
   spec: ProviderSpec,
   ctx: TargetContext,
-  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'tools' | 'maxOutputBytes'>,
+  target: Pick<TargetConfig, 'timeoutMs' | 'retries' | 'tools' | 'maxOutputBytes' | 'env'>,
   deps: HttpSeams & { where?: string } = {}
 ): Target {
   const where = deps.where ?? 'target.provider'
   const config = spec.config && expandDeep(spec.config, ctx.env, ctx.secrets, `${where}.config`)
+  // code the provider runs (a Python provider) sees the minimal environment and target.env, as a module agent does
+  const extra = Object.fromEntries(Object.entries(target.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
+  const codeEnv = minimalEnv(ctx.env, extra)
   let provider: Provider
   try {
-    provider = createProvider({ ...spec, ...(config ? { config } : {}) }, { env: ctx.env, secrets: ctx.secrets, baseDir: ctx.baseDir, where, ...deps })
+    provider = createProvider(
+      { ...spec, ...(config ? { config } : {}) },
+      { env: ctx.env, secrets: ctx.secrets, baseDir: ctx.baseDir, where, checkTimeoutMs: ctx.checkTimeoutMs, codeEnv, ...deps }
+    )
   } catch (err) {
     throw new ConfigError(errorMessage(err))
   }

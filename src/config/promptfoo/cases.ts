@@ -15,7 +15,7 @@ import type { ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
 import { readPrompts, type Prompt } from './prompts.js'
 import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
-import { Templates, type Vars } from './template.js'
+import { Templates, type Vars } from '../../llm/nunjucks.js'
 import { readTests, type LocatedTest } from './tests.js'
 
 export interface PromptfooLoaded {
@@ -200,9 +200,12 @@ class CaseBuilder {
     if (a.config !== undefined) throw new ConfigError(`${at}: assertion \`config\` is not supported by evalgate; remove it`, t.file)
     const out: Assertion = { type: a.type }
     const isJavascript = a.type === 'javascript' || a.type === 'not-javascript'
+    const isPython = a.type === 'python' || a.type === 'not-python'
     if (typeof a.value === 'string' && a.value.startsWith(FILE)) {
       const ref = a.value.slice(FILE.length)
-      if (isJavascript) {
+      // a python check's file stays a reference, relative to the file that names it (`:function` kept)
+      if (isPython) out.value = `${FILE}${path.resolve(t.dir, ref)}`
+      else if (isJavascript) {
         if (!JS_FILE.test(ref))
           throw new ConfigError(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file)
         out.file = path.resolve(t.dir, ref)

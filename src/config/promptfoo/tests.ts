@@ -235,9 +235,8 @@ export function assertionFromString(expected: string, where: string): RawPromptf
   if (expected.startsWith(FILE) && /\.(m|c)?[jt]s(:|$)/.test(expected)) return { type: 'javascript', value: expected }
   if (expected.startsWith('grade:')) return { type: 'llm-rubric', value: expected.slice('grade:'.length) }
   if (expected.startsWith('llm-rubric:')) return { type: 'llm-rubric', value: expected.slice('llm-rubric:'.length) }
-  if (expected.startsWith('python:') || (expected.startsWith(FILE) && /\.py(:|$)/.test(expected))) {
-    throw new ConfigError(`${where}: python assertions are not supported by evalgate; write the check in JavaScript (javascript: …)`)
-  }
+  if (expected.startsWith('python:')) return { type: 'python', value: expected.slice('python:'.length).trim() }
+  if (expected.startsWith(FILE) && /\.py(:|$)/.test(expected)) return { type: 'python', value: expected }
   const m = SHORTHAND.exec(expected)
   if (!m) return { type: 'equals', value: expected }
   const [, not, base, thresholdText, value] = m as unknown as [string, string | undefined, string, string | undefined, string | undefined]
