@@ -13,6 +13,7 @@ import { htmlAssertions } from './html.js'
 import { javascriptAssertions, transformContext, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
+import { modelGradedAssertions } from './model-graded.js'
 import { numericAssertions } from './numeric.js'
 import { overlapAssertions } from './overlap.js'
 import { pythonAssertions } from './python.js'
@@ -37,6 +38,7 @@ const families: Record<string, AssertionHandler> = {
   ...pythonAssertions,
   ...latencyAssertions,
   ...rubricAssertions,
+  ...modelGradedAssertions,
   ...trajectoryAssertions,
   ...toolsCallAssertions,
   ...costAssertions,

@@ -222,6 +222,14 @@ function gradeOf(returned: Gradable, threshold: number): Grade | Broken {
   return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${kindOf(returned)}, which counts as ${truthy}` }
 }
 
+/** What a promptfoo check returned when it is no verdict (text, null, a list, an object without pass or score), in words; else undefined. */
+function notAVerdict(returned: Gradable): string | undefined {
+  if (typeof returned === 'boolean' || typeof returned === 'number') return undefined
+  if (returned !== null && typeof returned === 'object' && !('truthy' in returned)) return undefined
+  if (returned !== null && typeof returned === 'object') return returned.kind
+  return returned === undefined ? 'undefined' : kindOf(returned)
+}
+
 function sourceProblem(a: Assertion): string | undefined {
   if (a.file !== undefined) {
     // with a file, `value` is the check's parameter (its third argument), whatever it is
@@ -254,7 +262,11 @@ const javascript: AssertionHandler = {
       const reason = 'timedOut' in returned ? `check ${label} ${returned.error}` : `check ${label} threw: ${returned.error}`
       return { pass: false, score: 0, reason, error: returned.error }
     }
-    const grade = gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
+    // promptfoo's checks must return a boolean, a number or a grading result: anything else fails, as it does there
+    const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value as Gradable)
+    const grade = foreign
+      ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
+      : gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
     if ('broken' in grade) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
     const passes = grade.pass !== negated
     const reason = passes

@@ -28,7 +28,11 @@ export const assertionSchema = z
     /** trajectory-match: how arguments are compared, exact (default) or ignore */
     args: z.string().optional(),
     /** llm-rubric: show the judge the tool calls too */
-    includeToolCalls: z.boolean().optional()
+    includeToolCalls: z.boolean().optional(),
+    /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
+    provider: z.union([z.string(), z.object({ id: z.string(), config: z.record(z.string(), z.unknown()).optional() }).strict()]).optional(),
+    /** llm-rubric: promptfoo's own grading prompt (a Nunjucks template of output, rubric and the vars), text or chat messages */
+    rubricPrompt: z.unknown().optional()
   })
   .strict()
 
@@ -130,7 +134,8 @@ export const judgeSchema = z
     model: z.string().default('gpt-4o-mini'),
     /** the model behind `similar` (embeddings from judge.baseUrl) */
     embeddingModel: z.string().default('text-embedding-3-small'),
-    baseUrl: z.string().default('https://api.openai.com/v1'),
+    /** default: OPENAI_BASE_URL when set (as promptfoo's grader reads it), else OpenAI's */
+    baseUrl: z.string().optional(),
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     command: argv.optional(),
     threshold: fraction.default(0.5),
@@ -271,6 +276,9 @@ export type RawConfig = z.input<typeof configSchema>
 export type ParsedConfig = z.output<typeof configSchema>
 export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
+
+/** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
+export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1'
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
 export type Pricing = z.output<typeof pricingSchema>

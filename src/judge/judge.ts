@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
-import type { Embedder, Judge, JudgeRequest } from '../assertions/types.js'
-import type { JudgeConfig, Pricing, TargetConfig } from '../config/schema.js'
+import type { Embedder, Grade, GraderTools, GradeRequest, Judge, JudgeRequest } from '../assertions/types.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type Pricing, type TargetConfig } from '../config/schema.js'
 import { errorMessage, TargetError } from '../errors.js'
 import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
@@ -20,8 +20,10 @@ import { expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { HttpError, type HttpOptions, type Sleep } from '../llm/http.js'
 import { embed } from '../providers/embeddings.js'
-import { createProvider, ProviderError, type ChatMessage } from '../providers/index.js'
+import { createProvider, credentialFlows, ProviderError, type ChatMessage, type CredentialFlow, type ProviderUsage } from '../providers/index.js'
+import { hostOf } from '../providers/wire.js'
 import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
+import { Graders, type Grader } from './graders.js'
 import { combineSamples, failedVerdict, parseVerdictText, type Verdict } from './verdict.js'
 
 /** A verdict with the scores of its samples when `judge.samples` > 1. */
@@ -49,6 +51,8 @@ export interface JudgeHandle {
   close(): Promise<void>
   /** embeddings from the judge's server (judge.embeddingModel), for `similar`; absent for a command judge */
   embed?: Embedder
+  /** verdicts of the model-graded checks (factuality, g-eval, context-*…), with the judge or a check's own grader */
+  grade: Grade
 }
 
 /** One answer of the judge, before samples are combined. */
@@ -70,6 +74,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   const limit = pLimit(config.concurrency)
   const fromBaseline = config.reuse ? baselineVerdicts(deps.baseline) : new Map<string, JudgeVerdict>()
   const inRun = new Map<string, Promise<SampledVerdict>>()
+  const inGrading = new Map<string, Promise<GradedVerdict>>()
 
   const counted = (verdict: SampledVerdict): SampledVerdict => {
     if (verdict.error !== undefined) counts.errors++
@@ -114,15 +119,84 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     return counted(verdict)
   }
 
+  const graders = new Graders(provider, config, deps)
+
+  /**
+   * A model-graded check's verdict: reused from the baseline (or this run)
+   * when the grader's settings and everything the check shows it are the
+   * same; else the check runs with its grader, each call holding one of the
+   * `concurrency` slots. Never throws.
+   */
+  async function grade(request: GradeRequest): Promise<GradedVerdict> {
+    const grader = graders.of(request.grader)
+    const key = contentHash({ grader: grader.settings, ...request.key })
+    const previous = fromBaseline.get(key)
+    if (previous) {
+      counts.reused++
+      return graded(keptVerdict(previous.model, key, 0, previous, true), previous.pass)
+    }
+    if (grader.unusable) return counted(keptVerdict(grader.model, key, 0, failedVerdict(grader.unusable)))
+    const pending = inGrading.get(key)
+    if (pending) {
+      counts.reused++
+      const first = await pending
+      return counted(graded(keptVerdict(first.model, key, 0, first, true), first.pass))
+    }
+    const asking = gradeFresh(request, grader, key)
+    if (config.reuse) inGrading.set(key, asking)
+    const verdict = await asking
+    if (verdict.error !== undefined) inGrading.delete(key)
+    return counted(verdict)
+  }
+
+  async function gradeFresh(request: GradeRequest, grader: Grader, key: string): Promise<GradedVerdict> {
+    counts.calls++
+    let tokens = 0
+    const tools: GraderTools = {
+      ask: async (prompt) => {
+        const reply = await limit(() => grader.complete!(prompt))
+        const used = reply.usage?.totalTokens ?? (reply.usage?.inputTokens ?? 0) + (reply.usage?.outputTokens ?? 0)
+        tokens += used
+        counts.tokens += used
+        const price = deps.pricing && Object.hasOwn(deps.pricing, grader.priceModel) ? deps.pricing[grader.priceModel] : undefined
+        if (price && reply.usage) counts.costUsd = (counts.costUsd ?? 0) + (tokenCost(reply.usage, price) ?? 0)
+        return reply.text
+      },
+      embed: async (texts) => {
+        if (!provider.embed)
+          throw new Error('this check needs embeddings: give the judge an OpenAI-compatible server (judge.provider: openai, judge.embeddingModel)')
+        return limit(() => provider.embed!(texts))
+      }
+    }
+    try {
+      const outcome = await request.run(tools)
+      return graded(keptVerdict(grader.model, key, tokens, { score: outcome.score, reason: outcome.reason }), outcome.pass)
+    } catch (err) {
+      return keptVerdict(grader.model, key, tokens, failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`))
+    }
+  }
+
   return {
     embed: provider.embed && ((texts) => limit(() => provider.embed!(texts))),
+    grade: (request) =>
+      grade(request).catch((err: unknown) =>
+        counted(keptVerdict(provider.model, '', undefined, failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`)))
+      ),
     judge: (request) =>
       judge(request).catch((err: unknown) =>
         counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))
       ),
     stats: () => ({ ...counts }),
-    close: () => provider.close()
+    close: async () => {
+      await Promise.all([provider.close(), graders.close()])
+    }
   }
+}
+
+type GradedVerdict = SampledVerdict & { pass?: boolean }
+
+function graded(verdict: SampledVerdict, pass: boolean | undefined): GradedVerdict {
+  return pass === undefined ? verdict : { ...verdict, pass }
 }
 
 /**
@@ -208,7 +282,7 @@ function baselineVerdicts(record: RunRecord | null | undefined): Map<string, Jud
   return verdicts
 }
 
-interface Provider {
+export interface Provider {
   /** what verdicts name as their model, and part of their key */
   model: string
   /** the model name `pricing` prices, when it is not `model` (a provider id's model) */
@@ -217,11 +291,19 @@ interface Provider {
   unusable?: string
   ask: Ask
   embed?: Embedder
+  /** one free-form reply (model-graded checks write their own prompts); absent for a command judge */
+  complete?: Complete
+  /** the credentials it sends and where, as the secrets policy reads them: what a check's own grader may also send */
+  flows: CredentialFlow[]
   close(): Promise<void>
 }
 
+export type Complete = (prompt: string | ChatMessage[]) => Promise<{ text: string; usage?: ProviderUsage }>
+
 function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
-  const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl')
+  // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as promptfoo's grader and the openai target read it
+  const baseUrl =
+    config.baseUrl !== undefined ? expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || DEFAULT_JUDGE_BASE_URL
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
   const apiKey = deps.env[config.apiKeyEnv] || undefined
   if (apiKey) deps.secrets.add(apiKey)
@@ -276,8 +358,18 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
     return Promise.all(texts.map((t) => vectors.get(t)!))
   }
+  const complete: Complete = async (prompt) => {
+    if (unusable) throw new Error(unusable)
+    const messages = typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt
+    const result = await chatComplete(
+      { provider: 'chat completions', url, auth, body: chatBody(model, { prompt: messages, temperature: 0 }, {}, messages) },
+      http
+    )
+    return { text: result.output, usage: result.usage }
+  }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
-  return { model, unusable, ask, embed: embedTexts, close }
+  const flows = [{ variable: config.apiKeyEnv, host: hostOf(baseUrl), provider: 'judge' }]
+  return { model, unusable, ask, embed: embedTexts, complete, flows, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {
@@ -327,11 +419,18 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     const result = await made.call({ prompt: buildJudgePrompt(request), temperature: 0, json: true }, http)
     return sampleOf(result.output, result.usage)
   }
+  const complete: Complete = async (prompt) => {
+    if (made.unusable) throw new Error(made.unusable)
+    const result = await made.call({ prompt, temperature: 0 }, http)
+    return { text: result.output, usage: result.usage }
+  }
   return {
     model: made.id,
     priceModel: made.model,
     unusable: made.unusable,
     ask,
+    complete,
+    flows: credentialFlows({ id: config.provider, config: config.config }, deps.env),
     close: async () => {
       closing.abort(new Error('the judge was closed (run interrupted)'))
       await made.close()
@@ -380,7 +479,7 @@ function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
       clearTimeout(timer)
     }
   }
-  return { model, ask, close: () => target.close() }
+  return { model, ask, flows: [], close: () => target.close() }
 }
 
 /** The command target wants the trial's case; a judge call has none of its own. */

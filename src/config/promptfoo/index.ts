@@ -14,10 +14,10 @@ import { promptfooConfigSchema, type PromptfooConfig, type PromptfooProvider } f
 
 export { promptfooProviderSchema, type PromptfooProvider } from './schema.js'
 
-/** A mapping with `prompts`, `providers` and `tests` and no `version` is a promptfoo config. */
+/** A mapping with `prompts` and `providers` (and usually `tests`) and no `version` is a promptfoo config. */
 export function isPromptfooConfig(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  return ['prompts', 'providers', 'tests'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version')
+  return ['prompts', 'providers'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version')
 }
 
 /** promptfoo keys that change what runs or how it is graded, and that evalgate does not honour. */
@@ -51,7 +51,7 @@ export function readPromptfooConfig(located: Located): PromptfooConfig {
     if (Object.hasOwn(UNSUPPORTED, key))
       throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file)
   }
-  const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config')
+  const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config', true)
   providersOf(pf).forEach((p, i) => {
     if (!isSupportedProvider(p.id))
       throw new ConfigError(

@@ -26,7 +26,7 @@ export interface LocatedTest {
 const FILE = 'file://'
 
 export function readTests(tests: PromptfooConfig['tests'], config: Located, baseDir: string): LocatedTest[] {
-  const list = typeof tests === 'string' ? [tests] : tests
+  const list = tests === undefined ? [] : typeof tests === 'string' ? [tests] : tests
   return list.flatMap((entry, i) => {
     if (typeof entry !== 'string') return [located(entry, config, ['tests', i], baseDir)]
     return testFiles(entry, baseDir, `${config.file} at tests${typeof tests === 'string' ? '' : `[${i}]`}`).flatMap((file) => readTestFile(file))
@@ -68,7 +68,7 @@ function readTestFile(file: string): LocatedTest[] {
   const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]
   return rows.map((row, i) => {
     const at: Path = Array.isArray(value) ? [i] : []
-    return located(validate(promptfooTestSchema, { ...source, value: row }, at, 'test'), source, at, dir)
+    return located(validate(promptfooTestSchema, { ...source, value: row }, at, 'test', true), source, at, dir)
   })
 }
 
