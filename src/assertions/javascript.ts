@@ -267,13 +267,23 @@ const javascript: AssertionHandler = {
     const grade = foreign
       ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
       : gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
-    if ('broken' in grade) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
-    const passes = grade.pass !== negated
-    const reason = passes
-      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
-      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`
-    return { pass: grade.pass, score: grade.score, reason }
+    return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output)
   }
+}
+
+/** A code check's outcome (javascript, python) worded the same: what it returned, or why that is no verdict. */
+export function checkOutcome(
+  label: string,
+  read: { pass: boolean; score: number; note: string } | { broken: string },
+  negated: boolean,
+  output: string
+): CheckOutcome {
+  if ('broken' in read) return { pass: false, score: 0, reason: `check ${label} ${read.broken}`, error: read.broken }
+  const reason =
+    read.pass !== negated
+      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${read.note})`
+      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${read.note}), got: ${excerpt(output)}`
+  return { pass: read.pass, score: read.score, reason }
 }
 
 export const javascriptAssertions: Record<string, AssertionHandler> = { javascript }

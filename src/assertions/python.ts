@@ -12,7 +12,7 @@
 import path from 'node:path'
 import { DEFAULT_CHECK_TIMEOUT_MS, pythonChecks } from '../sandbox/index.js'
 import type { Assertion } from '../types.js'
-import { checkContext } from './javascript.js'
+import { checkContext, checkOutcome } from './javascript.js'
 import { excerpt, shown } from './outcome.js'
 import type { AssertionHandler, CheckOutcome } from './types.js'
 import { kindOf, numberOptionProblem } from './values.js'
@@ -103,12 +103,7 @@ const python: AssertionHandler = {
       return { pass: false, score: 0, reason, error: outcome.error }
     }
     const read = readPythonResult(outcome.value, a.threshold)
-    if ('broken' in read) return { pass: false, score: 0, reason: `check ${label} ${read.broken}`, error: read.broken }
-    const passes = read.pass !== negated
-    const reason = passes
-      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${read.reason})`
-      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${read.reason}), got: ${excerpt(ctx.output)}`
-    return { pass: read.pass, score: read.score, reason }
+    return checkOutcome(label, 'broken' in read ? read : { pass: read.pass, score: read.score, note: read.reason }, negated, ctx.output)
   }
 }
 

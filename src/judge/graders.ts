@@ -8,10 +8,9 @@
  */
 import type { GraderSpec } from '../assertions/types.js'
 import type { JudgeConfig } from '../config/schema.js'
-import type { HttpOptions } from '../llm/http.js'
 import { createProvider, credentialFlows, type CredentialFlow, type Provider as ModelProvider } from '../providers/index.js'
 import { expandDeep } from '../util/env.js'
-import type { Complete, JudgeDeps, Provider } from './judge.js'
+import { judgeHttp, type Complete, type JudgeDeps, type Provider } from './judge.js'
 
 export interface Grader {
   /** what its verdicts name as their model */
@@ -106,14 +105,7 @@ export class Graders {
       return refused((err as Error).message)
     }
     this.providers.push(made)
-    const http: HttpOptions = {
-      timeoutMs: this.config.timeoutMs,
-      retries: this.config.retries,
-      signal: this.closing.signal,
-      secrets: this.deps.secrets,
-      fetchImpl: this.deps.fetchImpl,
-      sleep: this.deps.sleep
-    }
+    const http = judgeHttp(this.config, this.deps, this.closing.signal)
     return {
       model: made.id,
       priceModel: made.model,

@@ -195,6 +195,11 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
 
 type GradedVerdict = SampledVerdict & { pass?: boolean }
 
+/** What every request of the judge (and of a check's own grader) is sent with: its time, retries, seams, and the run's cancellation. */
+export function judgeHttp(config: JudgeConfig, deps: JudgeDeps, signal: AbortSignal): HttpOptions {
+  return { timeoutMs: config.timeoutMs, retries: config.retries, signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+}
+
 function graded(verdict: SampledVerdict, pass: boolean | undefined): GradedVerdict {
   return pass === undefined ? verdict : { ...verdict, pass }
 }
@@ -313,14 +318,7 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
       : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
-  const http = {
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    signal: closing.signal,
-    secrets: deps.secrets,
-    fetchImpl: deps.fetchImpl,
-    sleep: deps.sleep
-  }
+  const http = judgeHttp(config, deps, closing.signal)
   // servers without JSON mode reject response_format; after the first such 400 it is not sent again
   let jsonMode = true
 
@@ -407,14 +405,7 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
   )
   const closing = new AbortController()
-  const http: HttpOptions = {
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    signal: closing.signal,
-    secrets: deps.secrets,
-    fetchImpl: deps.fetchImpl,
-    sleep: deps.sleep
-  }
+  const http = judgeHttp(config, deps, closing.signal)
   async function ask(request: JudgeRequest): Promise<Sample> {
     const result = await made.call({ prompt: buildJudgePrompt(request), temperature: 0, json: true }, http)
     return sampleOf(result.output, result.usage)

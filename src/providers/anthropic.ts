@@ -9,7 +9,22 @@
  */
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
 import { stringHeaders } from './openai.js'
-import { badReply, contentText, finishReason, firstSet, hostOf, number, parsedChatPrompt, send, text, trimSlash, usageOf, type Config } from './wire.js'
+import {
+  badReply,
+  contentText,
+  finishReason,
+  firstSet,
+  hostOf,
+  number,
+  listedMessages,
+  send,
+  text,
+  trimSlash,
+  usageOf,
+  type Config,
+  modelProvider,
+  roleLines
+} from './wire.js'
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com'
 const API_VERSION = '2023-06-01'
@@ -29,19 +44,12 @@ export function anthropicProvider(id: string, model: string, config: Config, ctx
   const unusable = apiKey
     ? undefined
     : `${ctx.where}: ${id}: environment variable ANTHROPIC_API_KEY is not set; set it, or add \`apiKey\` to the provider config`
-  return {
-    id,
-    model,
-    unusable,
-    async call(call, http) {
-      if (unusable) throw new Error(unusable)
-      const headers: Record<string, string> = { 'x-api-key': apiKey!, 'anthropic-version': API_VERSION, ...stringHeaders(config.headers), ...call.headers }
-      if (Array.isArray(config.beta) && config.beta.length) headers['anthropic-beta'] = config.beta.join(',')
-      const response = await send(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, [apiKey!])
-      return readMessage(id, model, response.data, response.text)
-    },
-    async close() {}
-  }
+  return modelProvider(id, model, unusable, async (call, http) => {
+    const headers: Record<string, string> = { 'x-api-key': apiKey!, 'anthropic-version': API_VERSION, ...stringHeaders(config.headers), ...call.headers }
+    if (Array.isArray(config.beta) && config.beta.length) headers['anthropic-beta'] = config.beta.join(',')
+    const response = await send(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, [apiKey!])
+    return readMessage(id, model, response.data, response.text)
+  })
 }
 
 function messagesBody(model: string, call: ProviderCall, config: Config): Record<string, unknown> {
@@ -74,15 +82,7 @@ export function anthropicTool(tool: unknown): unknown {
 
 /** promptfoo's reading of a prompt for Anthropic: JSON messages (the system one apart), else role-prefixed lines, else one user message. */
 export function parseMessages(prompt: string | { role: string; content: unknown }[]): { system?: Block[]; messages: Message[] } {
-  let parsed: unknown
-  if (Array.isArray(prompt)) parsed = prompt
-  else {
-    try {
-      parsed = parsedChatPrompt(prompt)
-    } catch {
-      parsed = undefined
-    }
-  }
+  const parsed = listedMessages(prompt)
   if (Array.isArray(parsed)) {
     const list = parsed as { role?: unknown; content?: unknown }[]
     const system = list.find((m) => m?.role === 'system')
@@ -98,32 +98,12 @@ function blocks(content: unknown): Block[] {
   return Array.isArray(content) ? (content as Block[]) : [{ type: 'text', text: typeof content === 'string' ? content : contentText(content) }]
 }
 
-/** `system:`, `user:` and `assistant:` lines start messages; other lines continue the current one (a user message at first). */
+/** Role lines as Anthropic's reading of them; the whole prompt as one user message when it has none. */
 function fromLines(prompt: string): { system?: Block[]; messages: Message[] } {
-  let system: Block[] | undefined
-  const messages: Message[] = []
-  let role: string | undefined
-  let lines: string[] = []
-  const flush = () => {
-    if (role && lines.length) messages.push({ role, content: [{ type: 'text', text: lines.join('\n') }] })
-    lines = []
-  }
-  for (const raw of prompt.split('\n')) {
-    const line = raw.trim()
-    if (!line) continue
-    if (line.startsWith('system:')) system = [{ type: 'text', text: line.slice('system:'.length).trim() }]
-    else if (line.startsWith('user:') || line.startsWith('assistant:')) {
-      flush()
-      role = line.startsWith('user:') ? 'user' : 'assistant'
-      lines.push(line.slice(line.indexOf(':') + 1).trim())
-    } else {
-      role ??= 'user'
-      lines.push(line)
-    }
-  }
-  flush()
-  if (messages.length === 0 && !system) messages.push({ role: 'user', content: [{ type: 'text', text: prompt.trim() }] })
-  return { ...(system ? { system } : {}), messages }
+  const { system, messages } = roleLines(prompt, false)
+  const shaped = messages.map((m) => ({ role: m.role, content: [{ type: 'text', text: m.text }] }))
+  if (shaped.length === 0 && system === undefined) shaped.push({ role: 'user', content: [{ type: 'text', text: prompt.trim() }] })
+  return { ...(system !== undefined ? { system: [{ type: 'text', text: system }] } : {}), messages: shaped }
 }
 
 export function readMessage(id: string, model: string, data: unknown, raw: string): ProviderResult {

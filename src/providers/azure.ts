@@ -6,7 +6,7 @@
  */
 import type { CredentialFlow, Provider, ProviderContext } from './types.js'
 import { chatBody, chatComplete, stringHeaders } from './openai.js'
-import { chatMessages, firstSet, hostOf, text, trimSlash, type Config } from './wire.js'
+import { chatMessages, firstSet, hostOf, text, trimSlash, type Config, modelProvider } from './wire.js'
 
 const DEFAULT_API_VERSION = '2024-12-01-preview'
 const KEY_VARIABLES = ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY']
@@ -36,27 +36,20 @@ export function azureProvider(id: string, deployment: string, config: Config, ct
       ? `${ctx.where}: ${id}: no key; set AZURE_API_KEY (or AZURE_OPENAI_API_KEY), or apiKey in the provider config (Entra ID client credentials are not supported by evalgate)`
       : undefined
   const version = text(config.apiVersion) ?? DEFAULT_API_VERSION
-  return {
-    id,
-    model: deployment,
-    unusable,
-    async call(call, http) {
-      if (unusable) throw new Error(unusable)
-      const body = chatBody(deployment, call, config, chatMessages(call.prompt))
-      if (text(config.systemPrompt)) body.messages = withSystem(body.messages as { role: string; content: unknown }[], config.systemPrompt as string)
-      return chatComplete(
-        {
-          provider: id,
-          url: `${baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(version)}`,
-          auth: { 'api-key': apiKey! },
-          body,
-          showCalls: true
-        },
-        { ...http, headers: { ...stringHeaders(config.headers), ...call.headers, ...http.headers } }
-      )
-    },
-    async close() {}
-  }
+  return modelProvider(id, deployment, unusable, async (call, http) => {
+    const body = chatBody(deployment, call, config, chatMessages(call.prompt))
+    if (text(config.systemPrompt)) body.messages = withSystem(body.messages as { role: string; content: unknown }[], config.systemPrompt as string)
+    return chatComplete(
+      {
+        provider: id,
+        url: `${baseUrl}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${encodeURIComponent(version)}`,
+        auth: { 'api-key': apiKey! },
+        body,
+        showCalls: true
+      },
+      { ...http, headers: { ...stringHeaders(config.headers), ...call.headers, ...http.headers } }
+    )
+  })
 }
 
 /** promptfoo's `systemPrompt`: replaces the prompt's system message, or opens the conversation. */

@@ -15,7 +15,22 @@
 import aws4 from 'aws4'
 import { anthropicTool, parseMessages, readMessage } from './anthropic.js'
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
-import { badReply, finishReason, firstSet, hostOf, number, parsedChatPrompt, ProviderError, send, text, trimSlash, usageOf, type Config } from './wire.js'
+import {
+  badReply,
+  finishReason,
+  firstSet,
+  hostOf,
+  number,
+  listedMessages,
+  ProviderError,
+  send,
+  text,
+  trimSlash,
+  usageOf,
+  type Config,
+  modelProvider,
+  roleLines
+} from './wire.js'
 
 const SERVICE = 'bedrock'
 const KEY_VARIABLES = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']
@@ -75,20 +90,13 @@ export function bedrockProvider(id: string, model: string, converse: boolean, co
       : `${ctx.where}: ${id}: no AWS credentials; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or AWS_BEARER_TOKEN_BEDROCK`
   const invoke = !converse && isInvokedAnthropic(model)
   const where = region(config, ctx.env)
-  return {
-    id,
-    model,
-    unusable,
-    async call(call, http) {
-      if (unusable) throw new Error(unusable)
-      const url = `${base}/model/${encodeURIComponent(model)}/${invoke ? 'invoke' : 'converse'}`
-      const body = invoke ? invokeBody(call, config) : converseBody(call, config)
-      const headers = { ...signedHeaders(url, JSON.stringify(body), signing!, where), ...call.headers }
-      const response = await send(id, 'POST', url, body, headers, http, secrets)
-      return invoke ? readMessage(id, model, response.data, response.text) : readConverse(id, model, response.data, response.text)
-    },
-    async close() {}
-  }
+  return modelProvider(id, model, unusable, async (call, http) => {
+    const url = `${base}/model/${encodeURIComponent(model)}/${invoke ? 'invoke' : 'converse'}`
+    const body = invoke ? invokeBody(call, config) : converseBody(call, config)
+    const headers = { ...signedHeaders(url, JSON.stringify(body), signing!, where), ...call.headers }
+    const response = await send(id, 'POST', url, body, headers, http, secrets)
+    return invoke ? readMessage(id, model, response.data, response.text) : readConverse(id, model, response.data, response.text)
+  })
 }
 
 /**
@@ -141,15 +149,7 @@ type ConverseMessage = { role: string; content: ConverseBlock[] }
 
 /** promptfoo's reading of a prompt for Converse: JSON messages (system apart), else role-prefixed lines, else one user message. */
 export function converseMessages(prompt: string | { role: string; content: unknown }[]): { system?: { text: string }[]; messages: ConverseMessage[] } {
-  let parsed: unknown
-  if (Array.isArray(prompt)) parsed = prompt
-  else {
-    try {
-      parsed = parsedChatPrompt(prompt)
-    } catch {
-      parsed = undefined
-    }
-  }
+  const parsed = listedMessages(prompt)
   if (Array.isArray(parsed)) {
     const system: { text: string }[] = []
     const messages: ConverseMessage[] = []
@@ -170,36 +170,12 @@ function converseBlocks(content: unknown): ConverseBlock[] {
   )
 }
 
+/** Role lines as Bedrock's reading of them; the whole prompt as one user message when it has no message. */
 function fromLines(prompt: string): { system?: { text: string }[]; messages: ConverseMessage[] } {
-  let system: { text: string }[] | undefined
-  const messages: ConverseMessage[] = []
-  let role: string | undefined
-  let lines: string[] = []
-  const flush = () => {
-    if (role && lines.length) messages.push({ role, content: [{ text: lines.join('\n') }] })
-    lines = []
-  }
-  for (const line of prompt.split('\n')) {
-    const trimmed = line.trim()
-    const lower = trimmed.toLowerCase()
-    const prefix = ['system:', 'user:', 'assistant:'].find((p) => lower.startsWith(p))
-    if (prefix === 'system:') {
-      flush()
-      system = [{ text: trimmed.slice(prefix.length).trim() }]
-      role = undefined
-    } else if (prefix) {
-      flush()
-      role = prefix.slice(0, -1)
-      const rest = trimmed.slice(prefix.length).trim()
-      if (rest) lines.push(rest)
-    } else {
-      role ??= 'user'
-      lines.push(line)
-    }
-  }
-  flush()
-  if (messages.length === 0) messages.push({ role: 'user', content: [{ text: prompt }] })
-  return { ...(system ? { system } : {}), messages }
+  const { system, messages } = roleLines(prompt, true)
+  const shaped = messages.map((m) => ({ role: m.role, content: [{ text: m.text }] }))
+  if (shaped.length === 0) shaped.push({ role: 'user', content: [{ text: prompt }] })
+  return { ...(system !== undefined ? { system: [{ text: system }] } : {}), messages: shaped }
 }
 
 function converseBody(call: ProviderCall, config: Config): Record<string, unknown> {

@@ -9,7 +9,21 @@
  */
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
 import { stringHeaders } from './openai.js'
-import { badReply, finishReason, firstSet, hostOf, number, parsedChatPrompt, ProviderError, send, text, trimSlash, usageOf, type Config } from './wire.js'
+import {
+  badReply,
+  finishReason,
+  firstSet,
+  hostOf,
+  number,
+  parsedChatPrompt,
+  ProviderError,
+  send,
+  text,
+  trimSlash,
+  usageOf,
+  type Config,
+  modelProvider
+} from './wire.js'
 
 const STUDIO_HOST = 'generativelanguage.googleapis.com'
 const STUDIO_KEYS = ['GOOGLE_API_KEY', 'GEMINI_API_KEY', 'PALM_API_KEY']
@@ -58,18 +72,11 @@ export function googleProvider(id: string, model: string, vertex: boolean, confi
     : apiKey
       ? undefined
       : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`
-  return {
-    id,
-    model,
-    unusable,
-    async call(call, http) {
-      if (unusable) throw new Error(unusable)
-      const headers = { 'x-goog-api-key': apiKey!, ...stringHeaders(config.headers), ...call.headers }
-      const response = await send(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey!])
-      return readCandidates(id, model, response.data, response.text)
-    },
-    async close() {}
-  }
+  return modelProvider(id, model, unusable, async (call, http) => {
+    const headers = { 'x-goog-api-key': apiKey!, ...stringHeaders(config.headers), ...call.headers }
+    const response = await send(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey!])
+    return readCandidates(id, model, response.data, response.text)
+  })
 }
 
 function generateBody(call: ProviderCall, config: Config): Record<string, unknown> {

@@ -8,7 +8,21 @@
 import type { HttpOptions } from '../llm/http.js'
 import { normalizeToolCalls } from '../util/tool-calls.js'
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
-import { badReply, chatMessages, contentText, finishReason, firstSet, hostOf, number, send, text, trimSlash, usageOf, type Config } from './wire.js'
+import {
+  badReply,
+  chatMessages,
+  contentText,
+  finishReason,
+  firstSet,
+  hostOf,
+  number,
+  send,
+  text,
+  trimSlash,
+  usageOf,
+  type Config,
+  modelProvider
+} from './wire.js'
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
 
@@ -96,26 +110,19 @@ export function openaiProvider(id: string, model: string, config: Config, ctx: P
     apiKey || isLocalUrl(baseUrl)
       ? undefined
       : `${ctx.where}: ${id}: environment variable ${flow.variable} is not set; set it, or add \`apiKey\` to the provider config`
-  return {
-    id,
-    model,
-    unusable,
-    async call(call, http) {
-      if (unusable) throw new Error(unusable)
-      const messages = chatMessages(call.prompt)
-      return chatComplete(
-        {
-          provider: id,
-          url: chatCompletionsUrl(baseUrl),
-          auth: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-          body: chatBody(model, call, config, messages),
-          showCalls: true
-        },
-        { ...http, headers: { ...headers, ...call.headers, ...http.headers } }
-      )
-    },
-    async close() {}
-  }
+  return modelProvider(id, model, unusable, async (call, http) => {
+    const messages = chatMessages(call.prompt)
+    return chatComplete(
+      {
+        provider: id,
+        url: chatCompletionsUrl(baseUrl),
+        auth: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        body: chatBody(model, call, config, messages),
+        showCalls: true
+      },
+      { ...http, headers: { ...headers, ...call.headers, ...http.headers } }
+    )
+  })
 }
 
 /** promptfoo's order: config `apiHost` (https), `apiBaseUrl`, `OPENAI_API_HOST`, `OPENAI_API_BASE_URL`, `OPENAI_BASE_URL`, OpenAI. */

@@ -6,7 +6,7 @@
 import { parse as parseYaml } from 'yaml'
 import { HttpError, NetworkError, requestJson, type HttpMethod, type HttpOptions, type HttpResponse } from '../llm/http.js'
 import { tryParseJson } from '../util/json-in-text.js'
-import type { ChatMessage } from './types.js'
+import type { ChatMessage, Provider, ProviderCall, ProviderResult } from './types.js'
 
 /** A provider's failure: the API refused the request, or its reply was not usable. */
 export class ProviderError extends Error {
@@ -123,6 +123,16 @@ export function parsedChatPrompt(prompt: string): unknown {
   }
 }
 
+/** The prompt's messages when they are given or written as a list (JSON or YAML), else undefined (role lines, plain text, broken JSON). */
+export function listedMessages(prompt: string | { role: string; content: unknown }[]): unknown {
+  if (Array.isArray(prompt)) return prompt
+  try {
+    return parsedChatPrompt(prompt)
+  } catch {
+    return undefined
+  }
+}
+
 /** The prompt as chat messages `{role, content}` (OpenAI-shaped: content may be parts), or one user message. */
 export function chatMessages(prompt: string | ChatMessage[]): { role: string; content: unknown }[] {
   if (Array.isArray(prompt)) return prompt
@@ -171,4 +181,62 @@ export function finishReason(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') return undefined
   const key = raw.trim().toLowerCase()
   return Object.hasOwn(FINISH_REASONS, key) ? FINISH_REASONS[key] : key
+}
+
+/** A provider whose calls fail with `unusable` when it could not be set up (a missing key), and which keeps nothing running. */
+export function modelProvider(
+  id: string,
+  model: string,
+  unusable: string | undefined,
+  call: (call: ProviderCall, http: HttpOptions) => Promise<ProviderResult>
+): Provider {
+  return {
+    id,
+    model,
+    unusable,
+    call: (request, http) => (unusable ? Promise.reject(new Error(unusable)) : call(request, http)),
+    close: async () => {}
+  }
+}
+
+/**
+ * A prompt written as `system:`, `user:` and `assistant:` lines (promptfoo's
+ * form for Anthropic and Bedrock): each role line starts a message, other
+ * lines continue the current one (a user message before any role line).
+ * Anthropic's reading trims lines, skips blank ones and matches the prefixes
+ * as written; Bedrock's keeps lines as they are, matches any case, and a
+ * `system:` line closes the message before it.
+ */
+export function roleLines(prompt: string, bedrock: boolean): { system?: string; messages: { role: string; text: string }[] } {
+  let system: string | undefined
+  const messages: { role: string; text: string }[] = []
+  let role: string | undefined
+  let lines: string[] = []
+  const flush = () => {
+    if (role && lines.length) messages.push({ role, text: lines.join('\n') })
+    lines = []
+  }
+  for (const raw of prompt.split('\n')) {
+    const line = raw.trim()
+    if (!bedrock && !line) continue
+    const head = bedrock ? line.toLowerCase() : line
+    const prefix = ['system:', 'user:', 'assistant:'].find((p) => head.startsWith(p))
+    if (prefix === 'system:') {
+      if (bedrock) {
+        flush()
+        role = undefined
+      }
+      system = line.slice(prefix.length).trim()
+    } else if (prefix) {
+      flush()
+      role = prefix.slice(0, -1)
+      const rest = line.slice(prefix.length).trim()
+      if (rest || !bedrock) lines.push(rest)
+    } else {
+      role ??= 'user'
+      lines.push(bedrock ? raw : line)
+    }
+  }
+  flush()
+  return { ...(system !== undefined ? { system } : {}), messages }
 }
