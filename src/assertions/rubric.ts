@@ -17,6 +17,7 @@ const ownGrader = modelGraded('llm-rubric', rubricCheck())
 const llmRubric: AssertionHandler = {
   // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
   negatable: false,
+  usesJudge: true,
   validate: (a) =>
     typeof a.value !== 'string' || a.value.trim() === ''
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'

@@ -11,14 +11,14 @@ import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
 import type { Embedder, Grade, GraderTools, GradeRequest, Judge, JudgeRequest } from '../assertions/types.js'
 import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type Pricing, type TargetConfig } from '../config/schema.js'
-import { errorMessage, TargetError } from '../errors.js'
+import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
 import { expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
-import { HttpError, type HttpOptions, type Sleep } from '../llm/http.js'
+import { HttpError, NetworkError, type HttpOptions, type Sleep } from '../llm/http.js'
 import { embed } from '../providers/embeddings.js'
 import { createProvider, credentialFlows, ProviderError, type ChatMessage, type CredentialFlow, type ProviderUsage } from '../providers/index.js'
 import { hostOf } from '../providers/wire.js'
@@ -63,9 +63,10 @@ type Ask = (request: JudgeRequest) => Promise<Sample>
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024
 
 /**
- * Creates the run's judge. Throws ConfigError only for a `${VAR}` that is not
- * set; a missing API key instead gives error verdicts, so that runs whose cases
- * never reach the judge are not stopped by it.
+ * Creates the run's judge, made only when some case needs it. Throws
+ * ConfigError for a `${VAR}` that is not set and for a missing API key: a run
+ * whose judge cannot answer would grade nothing, and its outage would read as
+ * the agent's regressions.
  */
 export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   const counts: JudgeSummary = { calls: 0, reused: 0, errors: 0, tokens: 0 }
@@ -103,8 +104,6 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
       counts.reused++
       return keptVerdict(previous.model, previous.key, 0, previous, true)
     }
-    // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-    if (provider.unusable) return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)))
     const pending = inRun.get(key)
     if (pending) {
       counts.reused++
@@ -261,6 +260,7 @@ function keptVerdict(model: string, key: string, tokens: number | undefined, v: 
   const kept: SampledVerdict = { model, key, score: v.score, reason: v.reason }
   if (tokens !== undefined) kept.tokens = tokens
   if (v.error !== undefined) kept.error = v.error
+  if (v.unavailable) kept.unavailable = true
   if (v.samples) kept.samples = v.samples
   if (reused) kept.reused = true
   return kept
@@ -271,8 +271,21 @@ async function safeAsk(ask: Ask, request: JudgeRequest, secrets: Set<string>): P
   try {
     return await ask(request)
   } catch (err) {
-    return { ...failedVerdict(`judge request failed: ${redact(errorMessage(err), secrets)}`), tokens: 0 }
+    const failed = failedVerdict(`judge request failed: ${redact(errorMessage(err), secrets)}`)
+    return { ...failed, ...(unreachable(err) ? { unavailable: true as const } : {}), tokens: 0 }
   }
+}
+
+/** HTTP statuses that say the judge is down, out of quota or not ours to use — never what the output made it answer. */
+const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429])
+
+/** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof NetworkError) return true
+  if (err instanceof ProviderError && err.network) return true
+  if (err instanceof HttpError || err instanceof ProviderError) return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status))
+  // the judge closed by an interrupted run
+  return err instanceof Error && err.name === 'AbortError'
 }
 
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
@@ -292,7 +305,7 @@ export interface Provider {
   model: string
   /** the model name `pricing` prices, when it is not `model` (a provider id's model) */
   priceModel?: string
-  /** why no request can be made (a missing API key), if so */
+  /** why a free-form reply cannot be had (a command judge's), for a check's grader */
   unusable?: string
   ask: Ask
   embed?: Embedder
@@ -312,10 +325,10 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
   const apiKey = deps.env[config.apiKeyEnv] || undefined
   if (apiKey) deps.secrets.add(apiKey)
-  const unusable =
-    apiKey || isLocalUrl(baseUrl)
-      ? undefined
-      : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`
+  if (!apiKey && !isLocalUrl(baseUrl))
+    throw new ConfigError(
+      `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+    )
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
   const http = judgeHttp(config, deps, closing.signal)
@@ -343,7 +356,6 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   // an expected text recurs on every case and trial: each distinct text is embedded once per run
   const vectors = new Map<string, Promise<number[]>>()
   const embedTexts: Embedder = async (texts) => {
-    if (unusable) throw new Error(unusable)
     const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))]
     if (fresh.length) {
       const asked = embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http)
@@ -357,7 +369,6 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     return Promise.all(texts.map((t) => vectors.get(t)!))
   }
   const complete: Complete = async (prompt) => {
-    if (unusable) throw new Error(unusable)
     const messages = typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt
     const result = await chatComplete(
       { provider: 'chat completions', url, auth, body: chatBody(model, { prompt: messages, temperature: 0 }, {}, messages) },
@@ -367,7 +378,7 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
   const flows = [{ variable: config.apiKeyEnv, host: hostOf(baseUrl), provider: 'judge' }]
-  return { model, unusable, ask, embed: embedTexts, complete, flows, close }
+  return { model, ask, embed: embedTexts, complete, flows, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {
@@ -404,6 +415,8 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
       sleep: deps.sleep
     }
   )
+  // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
+  if (made.unusable) throw new ConfigError(made.unusable)
   const closing = new AbortController()
   const http = judgeHttp(config, deps, closing.signal)
   async function ask(request: JudgeRequest): Promise<Sample> {
@@ -411,14 +424,12 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     return sampleOf(result.output, result.usage)
   }
   const complete: Complete = async (prompt) => {
-    if (made.unusable) throw new Error(made.unusable)
     const result = await made.call({ prompt, temperature: 0 }, http)
     return { text: result.output, usage: result.usage }
   }
   return {
     model: made.id,
     priceModel: made.model,
-    unusable: made.unusable,
     ask,
     complete,
     flows: credentialFlows({ id: config.provider, config: config.config }, deps.env),
