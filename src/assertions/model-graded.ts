@@ -358,6 +358,8 @@ function graderOf(a: Assertion): GraderSpec | undefined {
 export function modelGraded(type: string, check: Check): AssertionHandler {
   return {
     negatable: false,
+    // the grader, the judge's or the check's own, comes from the judge (its reuse, counts and credentials)
+    usesJudge: true,
     validate: (a) =>
       firstProblem(
         () => check.value(a),

@@ -171,7 +171,8 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
       const outcome = await request.run(tools)
       return graded(keptVerdict(grader.model, key, tokens, { score: outcome.score, reason: outcome.reason }), outcome.pass)
     } catch (err) {
-      return keptVerdict(grader.model, key, tokens, failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`))
+      const failed = failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`)
+      return keptVerdict(grader.model, key, tokens, unreachable(err) ? { ...failed, unavailable: true } : failed)
     }
   }
 

@@ -14,7 +14,9 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     /** HTTP status when the API refused the request */
-    readonly status?: number
+    readonly status?: number,
+    /** no reply at all: the API could not be reached (after retries) */
+    readonly network = false
   ) {
     super(message)
   }
@@ -91,7 +93,7 @@ export async function send(
       const said = apiMessage(err.body)
       throw new ProviderError(said ? `${provider}: HTTP ${err.status}: ${said}` : `${provider}: ${err.message}`, err.status)
     }
-    if (err instanceof NetworkError) throw new ProviderError(`${provider}: ${err.message}`)
+    if (err instanceof NetworkError) throw new ProviderError(`${provider}: ${err.message}`, undefined, true)
     throw err
   }
 }
