@@ -165,6 +165,16 @@ describe('credentialDifferences: a pull request sends no credential where the ba
     expect(credentialDifferences(parse(head), base, env)[0]).toBe(sentence)
   })
 
+  it('a provider target (SPEC §11a) declares its credential and host: the same provider toward another host is refused', () => {
+    const base = parse({ target: { provider: 'anthropic:messages:claude-sonnet-4' } })
+    const env2 = { ANTHROPIC_API_KEY: 'sk-ant-1' }
+    expect(credentialDifferences(parse({ target: { provider: 'anthropic:messages:claude-opus-4' } }), base, env2)).toEqual([])
+    const moved = parse({ target: { provider: 'anthropic:messages:claude-sonnet-4', config: { apiBaseUrl: 'https://collector.evil' } } })
+    expect(credentialDifferences(moved, base, env2)).toEqual([
+      "target.provider (anthropic:messages:claude-sonnet-4) reads ANTHROPIC_API_KEY for anthropic at collector.evil, which the base commit's config does not (it sends ANTHROPIC_API_KEY only to anthropic at api.anthropic.com)"
+    ])
+  })
+
   it('a variable that is not set carries nothing', () => {
     const base = parse({ target: { command: ['node', 'a.js'] } })
     const head = parse({ target: { openai: { model: 'm', baseUrl: 'http://127.0.0.1:1234/v1' } } })

@@ -14,9 +14,10 @@
  * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
  */
 import { ConfigError } from '../errors.js'
+import { credentialFlows } from '../providers/index.js'
 import { forbiddenVarMessage, isForbiddenVar, varsIn } from '../util/env.js'
 import type { PromptfooProvider } from './promptfoo/schema.js'
-import type { JudgeConfig, ParsedConfig, TargetConfig } from './schema.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type ParsedConfig, type TargetConfig } from './schema.js'
 
 /** One environment variable a config reads, and where its value goes. */
 export interface CredentialUse {
@@ -69,7 +70,22 @@ function openaiUses(settings: { baseUrl: string; apiKeyEnv: string }, strings: R
   return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)]
 }
 
-function targetUses(target: TargetConfig): CredentialUse[] {
+/**
+ * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
+ * credentials it declares (providers/), as uses of `provider:<kind>` toward
+ * its host, and the `${VAR}` in its config.
+ */
+function providerUses(id: string, config: Record<string, unknown> | undefined, at: string, env: NodeJS.ProcessEnv): CredentialUse[] {
+  const kind = id.split(':')[0]!
+  const flows = credentialFlows({ id, config }, env)
+  const declared = flows.flatMap((f): CredentialUse[] =>
+    f.variable ? [{ variable: f.variable, place: `provider:${kind}`, host: f.host, at: `${at} (${id})` }] : []
+  )
+  const host = flows[0]?.host ?? null
+  return [...declared, ...uses(varsDeep(config ?? {}, `${at}.config`), `provider:${kind}`, host)]
+}
+
+function targetUses(target: TargetConfig, env: NodeJS.ProcessEnv): CredentialUse[] {
   const found: CredentialUse[] = []
   for (const [name, value] of Object.entries(target.env)) found.push(...uses(varsDeep(value, `target.env.${name}`), `target.env.${name}`, null))
   if (target.command !== undefined) found.push(...uses(varsDeep(target.command, 'target.command'), 'target.command', null))
@@ -84,6 +100,7 @@ function targetUses(target: TargetConfig): CredentialUse[] {
     found.push(...openaiUses(target.openai, { baseUrl, model, system, prompt }, 'target.openai'))
   }
   target.promptfoo?.providers.forEach((p, i) => found.push(...promptfooUses(p, `providers[${i}]`)))
+  if (target.provider !== undefined) found.push(...providerUses(target.provider, target.config, 'target.provider', env))
   return found
 }
 
@@ -97,19 +114,26 @@ function promptfooUses(p: PromptfooProvider, at: string): CredentialUse[] {
   return [{ variable: apiKeyEnv, place: 'provider:openai', host: hostOf(text(config.apiBaseUrl) ?? OPENAI_DEFAULT_BASE_URL), at: `${at}.config.apiKeyEnvar` }]
 }
 
-function judgeUses(judge: JudgeConfig): CredentialUse[] {
+function judgeUses(judge: JudgeConfig, env: NodeJS.ProcessEnv): CredentialUse[] {
   if (judge.provider === 'command') {
     const found = uses(varsDeep(judge.command, 'judge.command'), 'judge.command', null)
     for (const [name, value] of Object.entries(judge.env)) found.push(...uses(varsDeep(value, `judge.env.${name}`), `judge.env.${name}`, null))
     return found
   }
-  const { baseUrl, model, embeddingModel } = judge
-  return openaiUses(judge, { baseUrl, model, embeddingModel }, 'judge')
+  if (judge.provider !== 'openai') return providerUses(judge.provider, judge.config, 'judge.provider', env)
+  const { model, embeddingModel } = judge
+  // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as the judge reads it
+  const baseUrl = judge.baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_JUDGE_BASE_URL)
+  return openaiUses({ baseUrl, apiKeyEnv: judge.apiKeyEnv }, { baseUrl: judge.baseUrl, model, embeddingModel }, 'judge')
 }
 
-/** Every credential the config reads, where it sends each; `declarers` add those of providers that declare their own. */
-export function credentialUses(config: ParsedConfig, declarers: readonly CredentialDeclarer[] = []): CredentialUse[] {
-  return [...targetUses(config.target), ...(config.judge ? judgeUses(config.judge) : []), ...declarers.flatMap((declare) => declare(config))]
+/**
+ * Every credential the config reads, where it sends each (`env` decides the
+ * hosts that come from the environment, OPENAI_BASE_URL and the like);
+ * `declarers` add uses of anything else that declares its own.
+ */
+export function credentialUses(config: ParsedConfig, env: NodeJS.ProcessEnv = {}, declarers: readonly CredentialDeclarer[] = []): CredentialUse[] {
+  return [...targetUses(config.target, env), ...(config.judge ? judgeUses(config.judge, env) : []), ...declarers.flatMap((declare) => declare(config))]
 }
 
 /** "target.openai.apiKeyEnv names X", "target.env.KEY reads X" */
@@ -135,7 +159,7 @@ export function refuseForbiddenCredentials(
   lineOf: (path: (string | number)[]) => number | undefined = () => undefined,
   declarers: readonly CredentialDeclarer[] = []
 ): void {
-  const forbidden = credentialUses(config, declarers).filter((u) => isForbiddenVar(u.variable))
+  const forbidden = credentialUses(config, {}, declarers).filter((u) => isForbiddenVar(u.variable))
   if (forbidden.length === 0) return
   const line = lineOf(configPath(forbidden[0]!.at))
   throw new ConfigError(`${file}${line ? `:${line}` : ''}: ${forbidden.map(reads).join('; ')}: ${forbiddenVarMessage()}`, file)
@@ -157,11 +181,11 @@ export function describePlace(u: CredentialUse): string {
  * not set carries nothing. Each is a sentence naming the difference.
  */
 export function credentialDifferences(run: ParsedConfig, base: ParsedConfig, env: NodeJS.ProcessEnv, declarers: readonly CredentialDeclarer[] = []): string[] {
-  const baseUses = credentialUses(base, declarers)
+  const baseUses = credentialUses(base, env, declarers)
   const allowed = new Set(baseUses.map(key))
   const seen = new Set<string>()
   const differences: string[] = []
-  for (const u of credentialUses(run, declarers)) {
+  for (const u of credentialUses(run, env, declarers)) {
     if (allowed.has(key(u)) || seen.has(key(u)) || !env[u.variable]) continue
     seen.add(key(u))
     const there = baseUses.filter((b) => b.variable === u.variable).map(describePlace)
