@@ -2,7 +2,7 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { needsJudge, validateAssertion } from './assertions/index.js'
+import { needsJudge, preloadGrading, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
@@ -104,6 +104,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   // below this one that were not there before, and those that carry this run's mark
   const before = await descendants()
   const mark = newRunMark()
+  // what grading loads on demand is loaded before the target's code runs: a chunk rewritten meanwhile is never read
+  await preloadGrading()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () =>
     createTarget(config.target, { baseDir: loaded.baseDir, env: { ...env, [RUN_MARK]: mark }, secrets, checkTimeoutMs: config.checkTimeoutMs })
@@ -186,6 +188,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
+      repeatPassThreshold: config.repeatPassThreshold,
+      rerunFlips: config.rerunFlips,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
       judge: withSpread(judge?.stats(), spread?.spread()),

@@ -23,6 +23,7 @@ import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } fr
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
 import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
+import { loadBadgeMaker } from './badge/index.js'
 import { artifactClient } from './github/artifacts/client.js'
 import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
 import { RECORD_FILE, shardArtifactName, unverifiedArtifactName } from './github/artifacts/names.js'
@@ -359,6 +360,10 @@ async function evaluateJob(
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
   const baselineFiles = await baselineCheckFiles(job, loaded, baseline.record)
+  // what the action loads on demand after the run (the artifact client, badge-maker) is loaded before the code under
+  // test runs: the bundle keeps it in chunk files a process of the runner's user could rewrite meanwhile (SECURITY.md)
+  await artifactClient()
+  if (inputs.badgePath) await loadBadgeMaker()
   const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected, baselineFiles })
   return { job, baseline: withCompatibility(baseline, evaluation.incompatible), evaluated: { ...evaluation, expected } }
 }

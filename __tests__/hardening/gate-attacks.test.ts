@@ -6,12 +6,13 @@
  * attacks names these tests.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { BASE, errorLine, HEAD, MARKER, PR, useAction } from '../__fixtures__/action.js'
 import { chatReply, startServer } from '../__fixtures__/openai-server.js'
 import { runtimeToken } from '../__fixtures__/github-server.js'
+import { tempDir } from '../github/helpers.js'
 
 const suite = useAction()
 const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
@@ -372,5 +373,38 @@ setInterval(() => {
     } finally {
       forger.kill('SIGKILL')
     }
+  })
+})
+
+describe('further: the bundle’s own chunk files', () => {
+  /**
+   * At load, finds the action's bundle through /proc/<pid>/cmdline (it runs
+   * inside evalgate's process) and prepends code to the chunk holding the
+   * HTML parser, which grading loads on demand.
+   */
+  const CHUNK_AGENT = `import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+const script = readFileSync('/proc/' + process.pid + '/cmdline', 'utf8').split('\\0')[1]
+const dir = path.dirname(script)
+for (const name of readdirSync(dir).filter((n) => /^\\d+\\.index\\.js$/.test(n))) {
+  const file = path.join(dir, name)
+  const text = readFileSync(file, 'utf8')
+  if (text.includes('TAG_NAMES')) writeFileSync(file, "import { writeFileSync as __w } from 'node:fs'; __w(new URL('pwned.txt', import.meta.url), 'ran inside evalgate');\\n" + text)
+}
+export default async (input) => 'the answer is ' + String(input).replace('q', 'a')
+`
+  it('a module agent that rewrites a chunk evalgate loads on demand (the HTML parser) runs nothing inside evalgate', async () => {
+    // a copy of the bundle, as the runner keeps the action: writable by the runner's user
+    const copy = tempDir('evalgate-action-')
+    cpSync(path.dirname(dist), copy, { recursive: true })
+    await baseProject()
+    write('cases.yaml', `${casesYaml()}- id: page\n  input: q11\n  assert: [{type: is-html}]\n`)
+    write('agent.mjs', CHUNK_AGENT)
+    const result = await suite.prBundle(path.join(copy, 'index.js'))
+    // the agent did rewrite the chunk…
+    expect(readdirSync(copy).some((name) => readFileSync(path.join(copy, name), 'utf8').startsWith('import { writeFileSync as __w }'))).toBe(true)
+    // …but evalgate had loaded it before the agent ran, and never read it again
+    expect(existsSync(path.join(copy, 'pwned.txt'))).toBe(false)
+    expect(result.outputs.regressed).toBe('0')
   })
 })

@@ -55,7 +55,7 @@ describe('mergeRecords on real shards', () => {
     expect(merged.cases.map((c) => c.id)).toEqual(whole.cases.map((c) => c.id))
     expect(stable(merged)).toEqual(stable(whole))
     expect(merged.summary).toMatchObject({ total: 40, errors: 6 })
-    expect(merged.config).toEqual({ repeat, shard: null })
+    expect(merged.config).toEqual({ repeat, shard: null, repeatPassThreshold: 0.5 })
   })
 })
 

@@ -10,6 +10,7 @@ import { isNotGraded } from './judged.js'
 import { comparedMetrics, unreportedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
 import { flipTest } from './flip-test.js'
+import { sensitivity, type Sensitivity } from './sensitivity.js'
 import { pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
 
@@ -18,7 +19,27 @@ export type CaseOutcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchang
 
 export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Comparison {
   const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current)
-  return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) }
+  return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) }
+}
+
+/**
+ * What the gate could have caught at this run's counts (SPEC §4): over the
+ * compared cases, at the trials each side ran; without a baseline, over this
+ * run's cases as the next run would compare them.
+ */
+function sensitivityOf(c: Omit<Comparison, 'gate'>, baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Sensitivity | null {
+  const repeat = current.config?.repeat ?? 1
+  const compared = baseline ? (c.common?.total ?? 0) : current.cases.length
+  const passed = baseline ? Math.round((c.common?.baselinePassRate ?? 0) * compared) : c.current.passed
+  return sensitivity({
+    cases: compared,
+    baselinePassed: passed,
+    trials: { baseline: baseline ? (baseline.config?.repeat ?? 1) : repeat, current: repeat },
+    repeatPassThreshold: current.config?.repeatPassThreshold ?? 0.5,
+    // flips are re-run only against a baseline
+    rerunFlips: baseline ? (current.config?.rerunFlips ?? 0) : 0,
+    gate
+  })
 }
 
 function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): Omit<Comparison, 'gate'> {

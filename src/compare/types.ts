@@ -1,5 +1,6 @@
 import type { ConfigChange } from '../config/trusted.js'
 import type { RunRecord } from '../types.js'
+import type { Sensitivity } from './sensitivity.js'
 
 /**
  * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
@@ -422,4 +423,9 @@ export interface Comparison {
   coverage: { baseline: number; compared: number } | null
   tags: TagFigures[]
   gate: GateResult
+  /**
+   * what the gate could have caught at this run's case and trial counts
+   * (SPEC §4, compare/sensitivity.ts); null without cases. Set by compareRuns.
+   */
+  sensitivity?: Sensitivity | null
 }

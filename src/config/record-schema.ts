@@ -251,7 +251,16 @@ export const runRecordSchema = z.object({
   /** absent in records of evalgate before fingerprint version 2 */
   dataset: datasetFingerprintSchema.optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
-  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
+  config: z
+    .object({
+      repeat: z.number(),
+      shard: z.string().nullable().optional(),
+      filter: z.string().nullable().optional(),
+      /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+      repeatPassThreshold: z.number().optional(),
+      rerunFlips: z.number().int().min(0).optional()
+    })
+    .optional(),
   summary: runSummarySchema,
   /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
   trend: z.array(runTrendPointSchema).max(100).optional(),

@@ -4,6 +4,7 @@
  * (the comment, the job summary, the HTML report, annotations, the CLI,
  * `--json`, JUnit) shows these. Pure: values in, text out.
  */
+import type { Sensitivity } from '../compare/sensitivity.js'
 import type { GateConfig } from '../config/schema.js'
 import type {
   Comparison,
@@ -247,4 +248,28 @@ export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minP
     return c.baseline ? `${words}: ${cases}, ${plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`
   }
   return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`
+}
+
+/**
+ * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
+ * is caught 80% of the time; a pass-rate drop of 14.1 points trips
+ * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
+ * so first.
+ */
+export function sensitivitySentence(s: Sensitivity): string {
+  const trials = s.trials.baseline === s.trials.current ? plural(s.trials.current, 'trial') : `${s.trials.baseline} and ${plural(s.trials.current, 'trial')}`
+  const odds = `${Math.round(s.detection * 100)}% of the time`
+  const counts = `${plural(s.cases, 'case')} × ${trials} (alpha ${s.alpha})`
+  const perCase =
+    s.caseDrop === null
+      ? 'not even a case that now fails every trial is caught'
+      : `a case that starts failing ${formatPercent(s.caseDrop)} of its trials is caught ${odds}`
+  const rate = s.passRateDrop
+    ? s.passRateDrop.drop === null
+      ? `; no pass-rate drop trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}`
+      : `; a pass-rate drop of ${formatPoints(s.passRateDrop.drop)} points trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}${s.passRateDrop.useConfidenceBound ? ' (on its interval)' : ''}`
+    : ''
+  const coarse = s.coarse ? 'This check can see only large breaks. ' : ''
+  return `${coarse}Sensitivity at ${counts}: ${perCase}${rate}.`
 }

@@ -57,7 +57,12 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
       ref: firstSet(records.map((r) => r.git.ref)),
       runId: firstSet(records.map((r) => r.git.runId))
     },
-    config: { repeat: first.config?.repeat ?? 1, shard: null },
+    config: {
+      repeat: first.config?.repeat ?? 1,
+      shard: null,
+      ...(first.config?.repeatPassThreshold !== undefined ? { repeatPassThreshold: first.config.repeatPassThreshold } : {}),
+      ...(first.config?.rerunFlips ? { rerunFlips: first.config.rerunFlips } : {})
+    },
     summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
     ...(trend ? { trend } : {}),
     cases

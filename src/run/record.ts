@@ -24,6 +24,9 @@ export interface RecordInput {
   createdAt: string
   git: RunRecord['git']
   repeat: number
+  /** how trials were folded and flips re-run (the sensitivity of a comparison is computed from them) */
+  repeatPassThreshold?: number
+  rerunFlips?: number
   shard?: string | null
   /** the run's --filter, so that a comparison knows which baseline cases it left out */
   filter?: string | null
@@ -94,7 +97,13 @@ export function buildRecord(input: RecordInput): RunRecord {
     ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
     dataset: input.dataset,
     git: input.git,
-    config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
+    config: {
+      repeat: input.repeat,
+      shard: input.shard ?? null,
+      ...(input.filter ? { filter: input.filter } : {}),
+      ...(input.repeatPassThreshold !== undefined ? { repeatPassThreshold: input.repeatPassThreshold } : {}),
+      ...(input.rerunFlips ? { rerunFlips: input.rerunFlips } : {})
+    },
     summary: summarize(cases, input.durationMs, input.judge),
     ...(trend ? { trend } : {}),
     cases

@@ -7,9 +7,9 @@ import { namedScoresTable } from './named-scores.js'
 import type { ReportModel } from '../model.js'
 import { failingCases } from './cases.js'
 import { table } from './cells.js'
-import { configChanges, figuresTable, runIdentity } from './figures.js'
+import { configChanges, figuresTable, runIdentity, sensitivityLine } from './figures.js'
 import { fit, type Block } from './fit.js'
-import { errors, fixes, flakyList, judgeSpread, otherOutcomes, rerunLine, runFooter, scoredLower, tagsTable, tooFewTrials } from './outcomes.js'
+import { errors, fixes, flakyList, judgeSpread, otherOutcomes, rerunLine, runFooter, scoredLower, tagsTable } from './outcomes.js'
 import { verdictAlerts } from './verdict.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
@@ -40,9 +40,9 @@ export function renderReport(model: ReportModel, options: ReportOptions = {}): s
     ...verdictAlerts(model, whole),
     { text: figuresTable(model) },
     ...runIdentity(model),
+    ...sensitivityLine(model),
     ...configChanges(model, whole),
     ...failingCases(model, details, options.fullReportHint, maxLength),
-    ...tooFewTrials(model),
     ...scoredLower(model),
     ...fixes(c, current),
     ...otherOutcomes(c),

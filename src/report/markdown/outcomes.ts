@@ -118,37 +118,6 @@ export function rerunLine(c: Comparison, current: RunRecord): Block[] {
   ]
 }
 
-/**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
- * passed all 3 trials on the baseline and failed all 3 now: with too few
- * trials for the significance test to tell a break from chance whatever
- * happened, they count as regressed, as with one trial."
- */
-export function tooFewTrials(model: ReportModel): Block[] {
-  const { comparison: c, baseline, current } = model
-  const keys = new Set(c.tooFewTrials ?? [])
-  if (!keys.size) return []
-  const trials = (run: RunRecord | null, key: string) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1
-  return (
-    [
-      ['regressed', c.regressed, 'passed', 'failed'],
-      ['fixed', c.fixed, 'failed', 'passed']
-    ] as const
-  ).flatMap(([outcome, list, before, now]) => {
-    const hit = list.filter((k) => keys.has(k))
-    if (!hit.length) return []
-    const [b, n] = [trials(baseline, hit[0]!), trials(current, hit[0]!)]
-    const they = hit.length === 1 ? 'it counts' : 'they count'
-    return [
-      {
-        text:
-          `${idList(hit, COVERAGE_LISTED)} ${before} all ${plural(b, 'trial')} on the baseline and ${now} all ${formatCount(n)} now: ` +
-          `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
-      }
-    ]
-  })
-}
-
 /** The flaky cases, one line each saying in plain words why the flip was not counted. */
 export function flakyList(c: Comparison, baseline: RunRecord | null): Block[] {
   if (!c.flakyCases.length) return []
