@@ -1,3 +1,4 @@
+import type { AssertionScope } from '../config/case.js'
 import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
 /** What every check sees about the trial it grades. */
@@ -58,8 +59,8 @@ export interface CheckOutcome {
 export interface AssertionHandler {
   /** Grade one output. `negated` is only for wording the reason ("not to contain"). */
   run(assertion: Assertion, ctx: AssertionContext, negated: boolean): CheckOutcome | Promise<CheckOutcome>
-  /** A config problem in the assertion (bad regex, missing value), or undefined when it is usable. */
-  validate?(assertion: Assertion): string | undefined
+  /** A config problem in the assertion (bad regex, missing value), or undefined when it is usable; `scope` is the config it runs under, when known. */
+  validate?(assertion: Assertion, scope?: AssertionScope): string | undefined
   /** Whether `not-<type>` is allowed (rule-based checks only). */
   negatable: boolean
 }

@@ -24,8 +24,10 @@ export const assertionSchema = z
     metric: z.string().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: z.string().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: z.string().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: z.record(z.string(), z.unknown()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: z.boolean().optional()
   })
