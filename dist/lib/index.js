@@ -8021,8 +8021,10 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     metric: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional()
 })
@@ -30799,17 +30801,19 @@ function pointer(path, key) {
 /**
  * Where `actual` first departs from `expected`, or undefined when they agree.
  * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
+ * are ignored (arrays must still match item for item, each item exactly unless
+ * `subsetItems`: then each item is a subset too, as promptfoo's partial
+ * argument match reads them).
  */
-function jsonDifference(expected, actual, subset) {
-    return differenceAt(expected, actual, subset, []);
+function jsonDifference(expected, actual, subset, subsetItems = false) {
+    return differenceAt(expected, actual, subset, subsetItems, []);
 }
 /**
  * jsonDifference below the keys in `at` (pushed and popped as it descends): the
  * path is written only for the difference found, not for every key compared — a
  * trajectory check compares arguments on every trial.
  */
-function differenceAt(expected, actual, subset, at) {
+function differenceAt(expected, actual, subset, subsetItems, at) {
     if (isObject(expected) && isObject(actual)) {
         // for…in over own keys, not Object.keys: the same keys in the same order, without an array
         for (const key in expected) {
@@ -30818,7 +30822,7 @@ function differenceAt(expected, actual, subset, at) {
             if (!Object.hasOwn(actual, key))
                 return `${pointer(pathOf(at), key)} is missing`;
             at.push(key);
-            const inner = differenceAt(expected[key], actual[key], subset, at);
+            const inner = differenceAt(expected[key], actual[key], subset, subsetItems, at);
             at.pop();
             if (inner)
                 return inner;
@@ -30833,9 +30837,10 @@ function differenceAt(expected, actual, subset, at) {
     if (Array.isArray(expected) && Array.isArray(actual)) {
         if (expected.length !== actual.length)
             return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
+        const items = subset && subsetItems;
         for (let i = 0; i < expected.length; i++) {
             at.push(i);
-            const inner = differenceAt(expected[i], actual[i], false, at);
+            const inner = differenceAt(expected[i], actual[i], items, items, at);
             at.pop();
             if (inner)
                 return inner;
@@ -31411,6 +31416,14 @@ const isRefusalHandler = {
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+/**
+ * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * calls, never from its output text. promptfoo's `trajectory:*` names and
+ * value shapes; `trajectory-match` with LangChain agentevals' modes;
+ * `tool-call-f1`. Every reason names the tools and ends with the path taken
+ * ("refund was called 1 time, allowed 0: lookup_order → refund").
+ */
+
 
 
 
@@ -31463,13 +31476,70 @@ function namesPath(steps) {
     return node.path;
 }
 const nameOf = (step) => (typeof step === 'string' ? step : step.name);
-/** How many calls name the tool. */
-function countOf(calls, name) {
+const WILDCARD = /[*?]/;
+const MAX_PATTERNS = 1024;
+const patterns = new Map();
+/** A name or a glob, compiled once (a check matches on every trial). Bounded. */
+function toolMatcher(written, pattern = false) {
+    if (!pattern && !WILDCARD.test(written))
+        return { label: written, matches: (name) => name === written };
+    let matcher = patterns.get(written);
+    if (!matcher) {
+        const re = globRegExp(written);
+        matcher = { label: written, matches: (name) => re.test(name) };
+        if (patterns.size >= MAX_PATTERNS)
+            patterns.clear();
+        patterns.set(written, matcher);
+    }
+    return matcher;
+}
+/** promptfoo's glob: `*` any run of characters, `?` one, the rest literal; the whole name, ignoring case. */
+function globRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'is');
+}
+/** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */
+function matcherOf(step) {
+    if (!isRecord(step))
+        return toolMatcher(String(step));
+    return typeof step.pattern === 'string' ? toolMatcher(step.pattern, true) : toolMatcher(String(step.name));
+}
+/** How many calls the matcher takes. */
+function countOf(calls, tool) {
     let n = 0;
     for (const c of calls)
-        if (c.name === name)
+        if (tool.matches(c.name))
             n++;
     return n;
+}
+/** Keys of a value object that a check does not read: refused, never ignored (promptfoo's keys are all read or refused). */
+function unknownKeyProblem(type, v, known, what = '`value`') {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} ${what} has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+/** `{name}` or `{pattern}`, exactly one, as a non-blank string. */
+function matcherProblem(type, v, where = '') {
+    if (v.name !== undefined && v.pattern !== undefined)
+        return `${type}${where} gives both \`name\` and \`pattern\`; give either \`name\` or \`pattern\``;
+    const written = v.name ?? v.pattern;
+    if (written === undefined)
+        return `${type}${where} needs a \`name\` or a \`pattern\` in ${shown(v)}`;
+    return isName(written) ? undefined : `${type}${where} \`${v.name !== undefined ? 'name' : 'pattern'}\` must be a tool name, got ${shown(written)}`;
+}
+/**
+ * promptfoo's step `type`: its trajectories hold tool, command, search,
+ * reasoning, message and span steps read from a trace. evalgate's are the
+ * trial's tool calls, so only `tool` names a step it has.
+ */
+function stepTypeProblem(type, stepType, where = '') {
+    if (stepType === undefined)
+        return undefined;
+    const types = Array.isArray(stepType) ? stepType : [stepType];
+    if (types.length > 0 && types.every((t) => t === 'tool'))
+        return undefined;
+    return `${type}${where} \`type\` ${shown(stepType)}: evalgate's steps are the trial's tool calls, so the only step type is tool (promptfoo's command, search, reasoning, message and span steps are spans it does not count)`;
 }
 /** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
 class Words {
@@ -31556,36 +31626,36 @@ function isName(value) {
     return typeof value === 'string' && value.trim() !== '';
 }
 /**
- * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
- * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ * `refund`, `[lookup_order, refund]`, `{name | pattern, min?, max?}` or a list
+ * mixing names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
     return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
 }
 function usageEntry(entry) {
     if (!isRecord(entry))
-        return { name: String(entry), min: 1 };
-    const { name, min, max } = entry;
-    return { name, min: min ?? Math.min(1, max ?? 1), max };
+        return { tool: toolMatcher(String(entry)), min: 1 };
+    const { min, max } = entry;
+    return { tool: matcherOf(entry), min: min ?? Math.min(1, max ?? 1), max };
 }
+const USAGE_KEYS = ['name', 'pattern', 'min', 'max'];
 const toolUsed = {
     negatable: true,
     validate(a) {
         const list = Array.isArray(a.value) ? a.value : [a.value];
         if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name | pattern, min?, max?}`;
         for (const entry of list) {
             if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
+                const problem = unknownKeyProblem(a.type, entry, USAGE_KEYS) ?? matcherProblem(a.type, entry) ?? rangeProblem(a.type, entry);
                 if (problem)
                     return problem;
             }
             else if (!isName(entry))
                 return `${a.type} needs tool names, got ${kindOf(entry)}`;
         }
-        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+        // under not- a list passes only when no entry is in its range: an entry whose range holds every count makes it fail always
+        if (a.type.startsWith('not-') && list.some((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
             return alwaysHolds(a.type);
         return undefined;
     },
@@ -31594,34 +31664,36 @@ const toolUsed = {
         if (!Array.isArray(a.value)) {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
-            const n = countOf(calls, entry.name);
-            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            const n = countOf(calls, entry.tool);
+            return conclude(inRange(n, entry), calledText.get(entry.tool.label, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.tool) }));
+        if (negated) {
+            // promptfoo's reading of a list under not-: none of the tools used (no entry in its range), not "one of them missing"
+            const used = counted.filter(({ entry, n }) => inRange(n, entry));
+            const decisive = used.length ? used : counted;
+            return conclude(used.length > 0, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${notRangeText(entry)}${decisive.length === 1 ? '' : ` (${entry.tool.label})`}`).join(', '));
+        }
         const off = counted.filter(({ entry, n }) => !inRange(n, entry));
         const holds = off.length === 0;
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds ? counted : off;
         const one = decisive.length === 1;
-        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
-            ? one
-                ? `allowed ${notRangeText(decisive[0].entry)}`
-                : 'expected at least one of them out of its range'
-            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.tool.label})`}`).join(', '));
     }
 };
 function sequenceOf(value) {
     if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
+        return { steps: value.map(matcherOf), mode: 'in_order' };
     const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+    return { steps: v.steps.map(matcherOf), mode: v.mode ?? 'in_order' };
 }
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 function firstMissingStep(names, steps) {
     let at = 0;
     for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
+        while (at < names.length && !steps[i].matches(names[at]))
             at++;
         if (at === names.length)
             return i;
@@ -31638,6 +31710,13 @@ function firstDifference(a, b, same) {
     }
     return -1;
 }
+const STEP_KEYS = ['name', 'pattern', 'type'];
+function stepProblem(type, step, i) {
+    if (!isRecord(step))
+        return isName(step) ? undefined : `${type} steps must be tool names or {name | pattern}, got ${kindOf(step)} at step ${i + 1}`;
+    const at = ` step ${i + 1}`;
+    return unknownKeyProblem(type, step, STEP_KEYS, `step ${i + 1}`) ?? matcherProblem(type, step, at) ?? stepTypeProblem(type, step.type, at);
+}
 const toolSequence = {
     negatable: true,
     validate(a) {
@@ -31645,8 +31724,16 @@ const toolSequence = {
         const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
         if (!Array.isArray(steps) || steps.length === 0)
             return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
+        if (isRecord(v)) {
+            const problem = unknownKeyProblem(a.type, v, ['steps', 'mode']);
+            if (problem)
+                return problem;
+        }
+        for (let i = 0; i < steps.length; i++) {
+            const problem = stepProblem(a.type, steps[i], i);
+            if (problem)
+                return problem;
+        }
         if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
             return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
         return undefined;
@@ -31655,11 +31742,12 @@ const toolSequence = {
         const calls = reportedToolCalls(ctx);
         const names = calls.map((c) => c.name);
         const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
+        const labels = steps.map((s) => s.label);
+        const sequence = labels.join(' → ');
         if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
+            const at = firstDifference(names, steps, (name, step) => step.matches(name));
             const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${labels[at] ?? 'the end'}`;
             return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
@@ -31667,72 +31755,186 @@ const toolSequence = {
         const fact = holds
             ? `the calls contain ${sequence} in order`
             : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+                ? `${labels[0]} was never called`
+                : `${labels[missing]} was not called after ${labels.slice(0, missing).join(' → ')}`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset, into array items too, as promptfoo). */
 function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
+    return jsonDifference(expected, actual, partial, partial);
+}
+const ARGS_KEYS = ['name', 'pattern', 'args', 'arguments', 'mode', 'defaults', 'ignore'];
+function argsExpectation(v) {
+    const ignore = v.ignore === undefined ? [] : Array.isArray(v.ignore) ? v.ignore : [v.ignore];
+    return {
+        tool: matcherOf(v),
+        args: Object.hasOwn(v, 'args') ? v.args : v.arguments,
+        partial: v.mode !== 'exact',
+        ...(isRecord(v.defaults) && Object.keys(v.defaults).length ? { defaults: v.defaults } : {}),
+        // an entry is a key, or a glob of keys (promptfoo), compared with case as written for plain keys
+        ignore: ignore.map((k) => toolMatcher(k))
+    };
+}
+/**
+ * A copy of the arguments without the keys `drop` names (an own `__proto__`
+ * key stays an own key). Arguments that are no object are kept as they are.
+ */
+function withoutKeys(args, drop, dropped) {
+    if (!isRecord(args))
+        return args;
+    const before = dropped.length;
+    for (const key of Object.keys(args))
+        if (drop(key, args[key]))
+            dropped.push(key);
+    if (dropped.length === before)
+        return args;
+    const kept = {};
+    for (const key of Object.keys(args))
+        if (!dropped.includes(key, before))
+            Object.defineProperty(kept, key, { value: args[key], enumerable: true, configurable: true, writable: true });
+    return kept;
+}
+/** What a call's arguments and the expected ones are once `ignore` and `defaults` have had their say, and which keys they dropped. */
+function comparedArgs(e, callArgs) {
+    const ignored = [];
+    const defaulted = [];
+    const ignoring = (key) => e.ignore.some((m) => m.matches(key));
+    let actual = e.ignore.length ? withoutKeys(callArgs, ignoring, ignored) : callArgs;
+    const defaults = e.defaults;
+    if (defaults)
+        actual = withoutKeys(actual, (key, value) => Object.hasOwn(defaults, key) && jsonDifference(defaults[key], value, false) === undefined, defaulted);
+    const expected = e.ignore.length ? withoutKeys(e.args, ignoring, []) : e.args;
+    return { expected, actual, ignored, defaulted };
+}
+function argsProblem(type, v) {
+    const problem = unknownKeyProblem(type, v, ARGS_KEYS) ?? matcherProblem(type, v);
+    if (problem)
+        return problem;
+    if (v.args !== undefined && v.arguments !== undefined)
+        return `${type} gives both \`args\` and \`arguments\` (one name for the same thing); keep one`;
+    if (v.args === undefined && v.arguments === undefined)
+        return `${type} needs \`args\` in its value: the arguments the call must have`;
+    if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+        return `${type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+    if (v.defaults !== undefined && !isRecord(v.defaults))
+        return `${type} \`defaults\` must be an object of argument names and their default values, got ${kindOf(v.defaults)}`;
+    if (v.ignore !== undefined && !(isName(v.ignore) || (Array.isArray(v.ignore) && v.ignore.length > 0 && v.ignore.every(isName))))
+        return `${type} \`ignore\` must be an argument name or a list of them (globs allowed), got ${shown(v.ignore)}`;
+    const args = v.args ?? v.arguments;
+    if (isRecord(v.defaults) && isRecord(args)) {
+        // the call's key at its default is dropped before comparing, so expected args asking for that very value can never be met
+        const clash = Object.keys(args).find((k) => Object.hasOwn(v.defaults, k) && jsonDifference(args[k], v.defaults[k], false) === undefined);
+        if (clash !== undefined)
+            return `${type} has \`${clash}\` ${shown(args[clash])} in both \`args\` and \`defaults\`, which can never match: a call's argument at its default is dropped before comparing; keep it in one of them`;
+    }
+    return undefined;
 }
 const toolArgsMatch = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {name | pattern, args, mode?: partial | exact, defaults?, ignore?}`;
+        return argsProblem(a.type, v);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        const e = argsExpectation(a.value);
+        const name = e.tool.label;
+        const ofTool = calls.filter((c) => e.tool.matches(c.name));
+        const compared = ofTool.map((c) => comparedArgs(e, c.args));
+        const differences = compared.map(({ expected, actual }) => argsDifference(expected, actual, e.partial));
+        const at = differences.indexOf(undefined);
+        const holds = at !== -1;
+        const wanted = () => `${name} with ${e.partial ? 'arguments including' : 'exactly the arguments'} ${shown(e.args)}`;
+        let fact;
+        if (holds) {
+            const { ignored, defaulted } = compared[at];
+            const dropped = [
+                ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),
+                ...(defaulted.length ? [`at their defaults: ${defaulted.join(', ')}`] : [])
+            ];
+            fact = `${ofTool[at].name} was called with ${shown(ofTool[at].args)}${dropped.length ? ` (${dropped.join('; ')})` : ''}`;
+        }
+        else
+            fact =
+                ofTool.length === 0
+                    ? `${name} was never called`
+                    : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
+const STEP_COUNT_KEYS = ['min', 'max', 'name', 'pattern', 'type'];
 const stepCount = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
+        const problem = unknownKeyProblem(a.type, v, STEP_COUNT_KEYS) ??
+            (v.name !== undefined || v.pattern !== undefined ? matcherProblem(a.type, v) : undefined) ??
+            stepTypeProblem(a.type, v.type);
+        if (problem)
+            return problem;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
         return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const range = a.value;
-        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
+        const tool = range.name === undefined && range.pattern === undefined ? undefined : matcherOf(range);
+        const counted = tool === undefined ? calls.length : countOf(calls, tool);
+        const what = tool === undefined ? 'tool calls' : `calls of ${tool.label}`;
+        const fact = tool === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(tool.label, counted);
         return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
+const ARGS_MODES = ['exact', 'ignore', 'subset', 'superset'];
+/** The rule for a tool's arguments: its own in `byTool`, else the mode. */
+function argsRule(name, matching) {
+    return matching.byTool && Object.hasOwn(matching.byTool, name) ? matching.byTool[name] : matching.mode;
+}
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and arguments that answer the step's by the rule, when it gives any. */
+function answers(call, ref, matching) {
     if (typeof ref === 'string')
         return call.name === ref;
     if (call.name !== ref.name)
         return false;
-    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+    if (ref.args === undefined)
+        return true;
+    const rule = argsRule(call.name, matching);
+    const args = call.args ?? {};
+    if (typeof rule !== 'string')
+        return rule.every((path) => jsonDifference(valueAt(ref.args, path), valueAt(args, path), false) === undefined);
+    if (rule === 'ignore')
+        return true;
+    if (rule === 'exact')
+        return jsonDifference(ref.args, args, false) === undefined;
+    return rule === 'subset' ? within(args, ref.args) : within(ref.args, args);
+}
+/** Every top-level argument of `part` is in `whole` with an equal value (arguments that are no object: equal). */
+function within(part, whole) {
+    if (!isRecord(part) || !isRecord(whole))
+        return jsonDifference(part, whole, false) === undefined;
+    for (const key of Object.keys(part))
+        if (!Object.hasOwn(whole, key) || jsonDifference(part[key], whole[key], false) !== undefined)
+            return false;
+    return true;
+}
+/** The value at a dotted path (`time.start`), or undefined where the path stops. */
+function valueAt(value, path) {
+    let at = value;
+    for (const part of path.split('.')) {
+        if (!isRecord(at) || !Object.hasOwn(at, part))
+            return undefined;
+        at = at[part];
+    }
+    return at;
 }
 /**
  * The most calls that can be paired with distinct reference steps they answer
@@ -31740,12 +31942,12 @@ function answers(call, ref, argsMode) {
  * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
  * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
-function maximumPairing(calls, refs, argsMode) {
+function maximumPairing(calls, refs, matching) {
     const pairOf = new Array(refs.length).fill(-1);
     const seen = new Array(refs.length);
     const augment = (i) => {
         for (let j = 0; j < refs.length; j++) {
-            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+            if (seen[j] || !answers(calls[i], refs[j], matching))
                 continue;
             seen[j] = true;
             if (pairOf[j] === -1 || augment(pairOf[j])) {
@@ -31767,12 +31969,12 @@ function maximumPairing(calls, refs, argsMode) {
  * reference), superset (every reference call was made). Calls count with
  * their multiplicity: a reference step accounts for one call.
  */
-function matchTrajectory(calls, refs, mode, argsMode) {
+function matchTrajectory(calls, refs, mode, matching) {
     if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, matching));
         return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
     }
-    const pairOf = maximumPairing(calls, refs, argsMode);
+    const pairOf = maximumPairing(calls, refs, matching);
     const paired = new Array(calls.length).fill(false);
     for (let j = 0; j < pairOf.length; j++)
         if (pairOf[j] !== -1)
@@ -31782,10 +31984,25 @@ function matchTrajectory(calls, refs, mode, argsMode) {
     const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
     return { holds, unexpected, missing, firstDifference: -1 };
 }
-function stepText(step, argsMode) {
+function stepText(step, matching) {
     if (!step)
         return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+    return argsRule(step.name, matching) === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const REFERENCE_KEYS = ['name', 'args'];
+function argsByToolProblem(type, byTool) {
+    if (!isRecord(byTool))
+        return `${type} \`argsByTool\` maps tool names to ${ARGS_MODES.join(' | ')} or a list of argument paths, got ${kindOf(byTool)}`;
+    for (const [tool, rule] of Object.entries(byTool)) {
+        if (typeof rule === 'string' ? ARGS_MODES.includes(rule) : Array.isArray(rule) && rule.length > 0 && rule.every(isName))
+            continue;
+        return `${type} \`argsByTool.${tool}\` is one of ${ARGS_MODES.join(', ')}, or a list of the argument paths to compare (e.g. [time.start]), got ${shown(rule)}`;
+    }
+    return undefined;
+}
+function argsMatchingOf(a) {
+    const mode = a.args ?? 'exact';
+    return a.argsByTool === undefined ? { mode } : { mode, byTool: a.argsByTool };
 }
 const trajectoryMatch = {
     negatable: true,
@@ -31793,30 +32010,35 @@ const trajectoryMatch = {
         if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
             return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
         }
+        for (const [i, step] of a.value.entries()) {
+            const problem = isRecord(step) ? unknownKeyProblem(a.type, step, REFERENCE_KEYS, `reference step ${i + 1}`) : undefined;
+            if (problem)
+                return problem;
+        }
         if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
             return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
+        if (a.args !== undefined && !ARGS_MODES.includes(a.args))
+            return `${a.type} \`args\` is exact, ignore, subset or superset, got ${shown(a.args)}`;
+        return a.argsByTool === undefined ? undefined : argsByToolProblem(a.type, a.argsByTool);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const steps = a.value;
         const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
+        const matching = argsMatchingOf(a);
         const reference = namesPath(steps) || 'no tool calls';
         const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
         // a match found at once (most trials) is worded without the lists of what is unexpected and missing
-        if (matchesAtOnce(calls, steps, mode, argsMode))
+        if (matchesAtOnce(calls, steps, mode, matching))
             return conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
         const refs = referenceOf(a);
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        const m = matchTrajectory(calls, refs, mode, matching);
+        const list = (steps) => steps.map((s) => stepText(s, matching)).join(', ');
         let fact;
         if (m.holds)
             fact = matchFacts.get(reference, mode);
         else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], matching)}, the reference has ${stepText(refs[m.firstDifference], matching)}`;
         else {
             const parts = [
                 ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
@@ -31836,20 +32058,20 @@ const asReference = (step) => (typeof step === 'string' ? { name: step } : step)
  * left that answers it. A greedy pairing that pairs everything it must proves
  * the match; one that does not proves nothing (matchTrajectory's search decides).
  */
-function matchesAtOnce(calls, steps, mode, argsMode) {
+function matchesAtOnce(calls, steps, mode, matching) {
     if (mode === 'strict') {
         if (calls.length !== steps.length)
             return false;
         for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], steps[i], argsMode))
+            if (!answers(calls[i], steps[i], matching))
                 return false;
         return true;
     }
     if (mode === 'unordered' && calls.length !== steps.length)
         return false;
     if (mode === 'subset')
-        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
-    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, matching));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, matching));
 }
 /** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
 function pairsGreedily(from, to, fits) {
@@ -31884,8 +32106,21 @@ function toolCallF1(called, expected) {
 const toolCallF1Check = {
     negatable: true,
     validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+        const v = a.value;
+        if (!(typeof v === 'string' || (Array.isArray(v) && v.every((n) => typeof n === 'string'))))
             return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        let names;
+        try {
+            names = terms(v);
+        }
+        catch (err) {
+            return `${a.type} \`value\` ${shown(v)}: ${(0,errors/* errorMessage */.gJ)(err)}`;
+        }
+        // promptfoo refuses an empty list; a blank name would be graded as a tool no agent calls
+        if (names.length === 0)
+            return `${a.type} needs at least one tool name in \`value\` (a list or a comma-separated string)`;
+        if (names.some((n) => n.trim() === ''))
+            return `${a.type} has a blank tool name in \`value\`; give the names of the tools expected`;
         return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
     },
     run(a, ctx, negated) {
@@ -32803,25 +33038,42 @@ function describeType(value) {
 
 
 
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions); only of definitions definitionsProblem accepts. */
 function toolSchemas(tools) {
-    return tools.flatMap((tool) => {
-        const fn = isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool;
-        if (!isPlainObject(fn) || typeof fn.name !== 'string')
-            return [];
-        return [{ name: fn.name, ...(isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+    return tools.map((tool) => {
+        const fn = functionOf(tool);
+        return { name: fn.name, ...(fn.parameters ? { parameters: fn.parameters } : {}) };
     });
 }
-function schemasProblem(type, tools) {
+function functionOf(tool) {
+    return isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool;
+}
+/**
+ * Why a list of tool definitions cannot grade calls, or undefined: no tools
+ * (every call refused), a tool without a name, two tools of one name (a call
+ * valid against one and not the other), `parameters` that are no JSON Schema
+ * object (`null` included). A tool without `parameters` takes no arguments.
+ */
+function definitionsProblem(tools, where) {
     if (!Array.isArray(tools))
-        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
-    const schemas = toolSchemas(tools);
-    if (schemas.length !== tools.length)
-        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
-    for (const s of schemas) {
-        const problem = s.parameters && schemaProblem(s.parameters);
+        return `${where} must be the OpenAI tools array ([{type: function, function: {name, parameters}}])`;
+    if (tools.length === 0)
+        return `${where} lists no tools, so no call could be valid; list the tools the agent may call`;
+    const names = new Set();
+    for (let i = 0; i < tools.length; i++) {
+        const fn = functionOf(tools[i]);
+        if (!isPlainObject(fn) || typeof fn.name !== 'string' || fn.name.trim() === '')
+            return `${where}[${i}] needs a name ({type: function, function: {name, parameters}})`;
+        if (names.has(fn.name))
+            return `${where} defines ${fn.name} twice, so a call of it could be valid against one definition and not the other`;
+        names.add(fn.name);
+        if (!Object.hasOwn(fn, 'parameters'))
+            continue;
+        if (!isPlainObject(fn.parameters))
+            return `${where}[${i}] (${fn.name}): \`parameters\` must be a JSON Schema object, got ${shown(fn.parameters)}; leave it out for a tool that takes no arguments`;
+        const problem = schemaProblem(fn.parameters);
         if (problem)
-            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
+            return `${where}[${i}] (${fn.name}): the parameters are not a usable JSON Schema: ${problem}`;
     }
     return undefined;
 }
@@ -32844,12 +33096,26 @@ function callProblem(call, schemas) {
     const schema = schemas.find((s) => s.name === call.name);
     if (!schema)
         return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
-    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
+    if (!schema.parameters) {
+        const none = call.args === undefined || call.args === null || (isPlainObject(call.args) && Object.keys(call.args).length === 0);
+        return none ? undefined : `${call.name} ${shown(call.args)}: the tool takes no arguments (its definition has no parameters)`;
+    }
+    const errors = schemaErrors(schema.parameters, call.args);
     return errors && `${call.name} ${shown(call.args)}: ${errors}`;
 }
 const validToolsCall = {
     negatable: true,
-    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+    validate(a, scope) {
+        if (a.value !== undefined)
+            return definitionsProblem(a.value, `${a.type} \`value\``);
+        // the schemas are target.tools: checked here when the config is known
+        if (scope?.tools === undefined)
+            return undefined;
+        if (scope.tools === null)
+            return `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
+        const problem = definitionsProblem(scope.tools, 'target.tools');
+        return problem && `${a.type} checks calls against target.tools, which cannot grade them: ${problem}`;
+    },
     run(a, ctx, negated) {
         const tools = Array.isArray(a.value) ? a.value : ctx.tools;
         if (!tools) {
@@ -33152,8 +33418,8 @@ function unknownTypeProblem(type) {
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
 }
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-function validateAssertion(a) {
+/** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
+function validateAssertion(a, scope) {
     if (typeof a.type !== 'string' || a.type === '')
         return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
     const resolved = resolve(a.type);
@@ -33162,7 +33428,7 @@ function validateAssertion(a) {
     if (resolved.negated && !resolved.handler.negatable) {
         return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
     }
-    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
+    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a, scope);
 }
 /**
  * Validation results of the assertions graded lately, so that a case's trials
@@ -33765,7 +34031,7 @@ class RunningTrials {
         }
     }
 }
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+const runner_USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
 /** The trials' usage summed, key by key: a key none of them reported stays absent. */
 function sumUsage(trials) {
     if (trials.length === 1)
@@ -33775,7 +34041,7 @@ function sumUsage(trials) {
         if (!t.usage)
             continue;
         sum ??= {};
-        for (const key of USAGE_KEYS) {
+        for (const key of runner_USAGE_KEYS) {
             const n = t.usage[key];
             if (n !== undefined)
                 sum[key] = (sum[key] ?? 0) + n;
@@ -35559,8 +35825,8 @@ const THRESHOLD_UNITS = {
     latency: (t) => `${String(t)} ms`,
     cost: (t) => `$${String(t)}`
 };
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
     // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
@@ -35569,7 +35835,7 @@ function describeAssertion(a) {
         if (a[k] === undefined)
             continue;
         const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
     }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
     return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
@@ -35931,14 +36197,21 @@ async function loadConfig(file, validateAssertion, options = {}) {
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
+    const scope = { tools: config.target.tools ?? null };
+    const validateInScope = (a) => validateAssertion(a, scope);
     const defaults = resolveFiles(config.defaults.assert, baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
-        const problem = validateAssertion(a);
+        const problem = validateInScope(a);
         if (problem)
             throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
+    const normalizer = new CaseNormalizer({
+        defaults: { assert: defaults, tags: config.defaults.tags },
+        baseDir,
+        judge: config.judge,
+        validateAssertion: validateInScope
+    });
     const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
@@ -37052,12 +37325,12 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
-                const calls = valueAt(response, http.toolCalls, 'toolCalls');
+                const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
                 reply.toolCalls = calls === null ? [] : normalizeToolCalls(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
-                const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
+                const usage = normalizeUsage(http_valueAt(response, http.usage, 'usage'));
                 if (usage)
                     reply.usage = usage;
             }
@@ -37091,13 +37364,13 @@ async function send(...args) {
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response, path) {
-    const value = valueAt(response, path, 'output', true);
+    const value = http_valueAt(response, path, 'output', true);
     if (value === null)
         throw new errors/* TargetError */.I0(`target.http.output: "${path}" is null in the reply`);
     return typeof value === 'string' ? value : JSON.stringify(value);
 }
 /** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
-function valueAt(response, path, field, required = false) {
+function http_valueAt(response, path, field, required = false) {
     if (response.data === undefined) {
         throw new errors/* TargetError */.I0(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
