@@ -7892,6 +7892,9 @@ function settingsOf(located, pf) {
     const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
     const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
     settings.judge ??= {};
+    // promptfoo's receiver, on its default port, unless the evalgate: block says otherwise
+    if (settings.tracing === undefined && pf.tracing?.enabled && pf.tracing.otlp?.http?.enabled)
+        settings.tracing = { port: pf.tracing.otlp.http.port ?? 4318 };
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
@@ -7981,6 +7984,23 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+        otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+            http: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+                enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+                port: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(65_535).optional(),
+                host: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['127.0.0.1', 'localhost', '0.0.0.0']).optional()
+            })
+                .strict()
+                .optional()
+        })
+            .strict()
+            .optional()
+    })
+        .strict()
+        .optional(),
     /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
     evalgate: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
 })
@@ -7993,10 +8013,11 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KO: () => (/* binding */ tracingOf),
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
 /**
@@ -8180,6 +8201,23 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     .strict();
 /** USD per million tokens, by model name (SPEC §10) */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+const tracingSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        /** the receiver's port; absent: an ephemeral one */
+        port: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(1).max(65_535).optional(),
+        /** the longest a trial waits for its spans after the reply */
+        waitMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(60_000).default(2000),
+        /** spans kept per trial; the rest are counted as dropped */
+        maxSpansPerTrial: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(1).max(1_000_000).default(10_000)
+    })
+        .strict()
+]);
 const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     /** target plus judge: once spent, no new trial starts */
     maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().positive()
@@ -8205,6 +8243,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()).default([]) })
         .strict()
         .default(() => ({ assert: [], tags: [] })),
@@ -8216,6 +8255,12 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
 });
+/** The config's tracing settings, or undefined when tracing is off. */
+function tracingOf(value) {
+    if (value === undefined || value === false)
+        return undefined;
+    return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value;
+}
 
 
 /***/ }),
@@ -8286,6 +8331,181 @@ function attributeTo(file, make) {
     catch (err) {
         throw inFile(err, file);
     }
+}
+
+
+/***/ }),
+
+/***/ 1951:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ agentFromSpans),
+/* harmony export */   jz: () => (/* binding */ isErrorSpan),
+/* harmony export */   pc: () => (/* binding */ durationMs)
+/* harmony export */ });
+/* unused harmony exports inStartOrder, toolCallOf, llmUsageOf */
+/**
+ * Spans in start-time order; ties in arrival order, which is the order they
+ * ended (SDKs queue a span for export when it ends). Not by end time: the JS
+ * SDK stamps starts to the millisecond and ends as start plus a precise
+ * duration, so two quick tool calls in one millisecond would sort by their
+ * durations.
+ */
+function inStartOrder(spans) {
+    return spans
+        .map((span, i) => ({ span, i }))
+        .sort((a, b) => compare(a.span.startNs, b.span.startNs) || a.i - b.i)
+        .map(({ span }) => span);
+}
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** JSON text as its value; anything else (already structured, or text that is no JSON) as it is. */
+function structured(value) {
+    if (typeof value !== 'string')
+        return value;
+    const text = value.trim();
+    if (text === '' || !/^[[{"]/.test(text))
+        return value;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return value;
+    }
+}
+const text = (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A tool call, when the span is one: GenAI `execute_tool`, or OpenInference `TOOL`. */
+function toolCallOf(span) {
+    const a = span.attributes;
+    let name;
+    let args;
+    let result;
+    if (a['gen_ai.operation.name'] === 'execute_tool') {
+        // the conventions name the span "execute_tool {gen_ai.tool.name}"
+        name = text(a['gen_ai.tool.name']) ?? text(span.name.replace(/^execute_tool\s*/, ''));
+        args = structured(a['gen_ai.tool.call.arguments']);
+        result = structured(a['gen_ai.tool.call.result']);
+    }
+    else if (a['openinference.span.kind'] === 'TOOL') {
+        name = text(a['tool.name']) ?? text(span.name);
+        args = structured(a['input.value'] ?? a['tool.parameters']);
+        result = structured(a['output.value']);
+    }
+    else
+        return undefined;
+    if (name === undefined)
+        return undefined;
+    const call = { name, args: args ?? {} };
+    if (result !== undefined)
+        call.result = result;
+    return call;
+}
+const count = (value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+/** The tokens an LLM span reports (GenAI or OpenInference), or undefined for any other span. */
+function llmUsageOf(span) {
+    const a = span.attributes;
+    const operation = a['gen_ai.operation.name'];
+    // an agent's or a tool's span may sum what ran inside it: only model calls are read
+    if (operation !== 'execute_tool' && operation !== 'invoke_agent' && operation !== 'create_agent') {
+        const input = count(a['gen_ai.usage.input_tokens']);
+        const output = count(a['gen_ai.usage.output_tokens']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['gen_ai.response.model']) ?? text(a['gen_ai.request.model']) };
+    }
+    if (a['openinference.span.kind'] === 'LLM') {
+        const input = count(a['llm.token_count.prompt']);
+        const output = count(a['llm.token_count.completion']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['llm.model_name']) };
+    }
+    return undefined;
+}
+/**
+ * Tool calls and usage from a trial's spans. Usage sums the innermost LLM
+ * spans: a span that reports tokens and encloses another that does is a sum
+ * the framework made, already counted below it.
+ */
+function agentFromSpans(spans) {
+    const ordered = inStartOrder(spans);
+    const toolCalls = [];
+    const usages = new Map();
+    for (const span of ordered) {
+        const call = toolCallOf(span);
+        if (call)
+            toolCalls.push(call);
+        const usage = llmUsageOf(span);
+        if (usage)
+            usages.set(span.spanId, usage);
+    }
+    const out = { toolCalls };
+    if (usages.size === 0)
+        return out;
+    const parents = new Map(spans.map((s) => [s.spanId, s.parentSpanId]));
+    const enclosing = new Set();
+    for (const id of usages.keys()) {
+        // walk up once per usage span; a cycle (a malformed trace) stops at a span seen before
+        const seen = new Set([id]);
+        for (let up = parents.get(id); up !== undefined && !seen.has(up); up = parents.get(up)) {
+            seen.add(up);
+            if (usages.has(up))
+                enclosing.add(up);
+        }
+    }
+    let input = 0;
+    let output = 0;
+    let reported = false;
+    const byModel = new Map();
+    for (const [id, u] of usages) {
+        if (enclosing.has(id))
+            continue;
+        reported = true;
+        input += u.input ?? 0;
+        output += u.output ?? 0;
+        if (u.model)
+            byModel.set(u.model, (byModel.get(u.model) ?? 0) + (u.input ?? 0) + (u.output ?? 0));
+    }
+    if (reported)
+        out.usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
+    let most = -1;
+    for (const [model, tokens] of byModel) {
+        if (tokens > most) {
+            out.model = model;
+            most = tokens;
+        }
+    }
+    return out;
+}
+const ERROR_WORDS = /error|failed|failure|exception|timeout|abort/i;
+/**
+ * promptfoo's reading of an error span: status ERROR (or a status code ≥ 400),
+ * `error`/`exception`/`failed`/`failure` set true (or to an object),
+ * `http.status_code` ≥ 400, `otel.status_code`/`status.code` ERROR, or a
+ * status message that speaks of an error, a failure, an exception, a timeout
+ * or an abort.
+ */
+function isErrorSpan(span) {
+    if (span.statusCode === 2 || span.statusCode >= 400)
+        return true;
+    const a = span.attributes;
+    for (const key of ['error', 'exception', 'failed', 'failure']) {
+        const v = a[key];
+        if (v === true || v === 'true' || (typeof v === 'object' && v !== null))
+            return true;
+    }
+    const http = a['http.status_code'];
+    if (http !== undefined && http !== null && Number(http) >= 400)
+        return true;
+    if (a['otel.status_code'] === 'ERROR' || a['status.code'] === 'ERROR')
+        return true;
+    return span.statusMessage !== undefined && ERROR_WORDS.test(span.statusMessage);
+}
+/** A span's duration in milliseconds, from its integer nanoseconds (an end before its start is 0). */
+function durationMs(span) {
+    const ns = span.endNs - span.startNs;
+    return ns > 0n ? Number(ns) / 1e6 : 0;
 }
 
 
@@ -8598,10 +8818,24 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
 /***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
@@ -31415,6 +31649,32 @@ const isRefusalHandler = {
 };
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
+;// CONCATENATED MODULE: ./src/util/glob.ts
+/**
+ * promptfoo's glob of names (tool names, span names, argument keys): `*` any
+ * run of characters, `?` one, everything else literal; the whole name,
+ * ignoring case, as promptfoo matches them.
+ */
+function globRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'is');
+}
+const MAX_GLOBS = 1024;
+const glob_compiled = new Map();
+/** Whether `name` matches the glob, compiled once per glob (checks match on every trial). Bounded. */
+function matchesGlob(name, glob) {
+    let re = glob_compiled.get(glob);
+    if (!re) {
+        re = globRegExp(glob);
+        if (glob_compiled.size >= MAX_GLOBS)
+            glob_compiled.clear();
+        glob_compiled.set(glob, re);
+    }
+    return re.test(name);
+}
+
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
 /**
  * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
@@ -31423,6 +31683,7 @@ const refusalAssertions = { 'is-refusal': isRefusalHandler };
  * `tool-call-f1`. Every reason names the tools and ends with the path taken
  * ("refund was called 1 time, allowed 0: lookup_order → refund").
  */
+
 
 
 
@@ -31477,28 +31738,11 @@ function namesPath(steps) {
 }
 const nameOf = (step) => (typeof step === 'string' ? step : step.name);
 const WILDCARD = /[*?]/;
-const MAX_PATTERNS = 1024;
-const patterns = new Map();
-/** A name or a glob, compiled once (a check matches on every trial). Bounded. */
+/** A name or a glob. */
 function toolMatcher(written, pattern = false) {
     if (!pattern && !WILDCARD.test(written))
         return { label: written, matches: (name) => name === written };
-    let matcher = patterns.get(written);
-    if (!matcher) {
-        const re = globRegExp(written);
-        matcher = { label: written, matches: (name) => re.test(name) };
-        if (patterns.size >= MAX_PATTERNS)
-            patterns.clear();
-        patterns.set(written, matcher);
-    }
-    return matcher;
-}
-/** promptfoo's glob: `*` any run of characters, `?` one, the rest literal; the whole name, ignoring case. */
-function globRegExp(glob) {
-    return new RegExp(`^${glob
-        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.')}$`, 'is');
+    return { label: written, matches: (name) => matchesGlob(name, written) };
 }
 /** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */
 function matcherOf(step) {
@@ -33145,6 +33389,163 @@ const toolsCallAssertions = {
     'is-valid-openai-function-call': validToolsCall
 };
 
+// EXTERNAL MODULE: ./src/tracing/spans.ts
+var tracing_spans = __nccwpck_require__(1951);
+;// CONCATENATED MODULE: ./src/assertions/trace.ts
+/**
+ * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
+ * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
+ * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
+ * With tracing off they are refused at load; a trial none of whose spans
+ * arrived fails them, saying so — never a vacuous pass (promptfoo passes
+ * `max_count: 0` on an empty trace).
+ */
+
+
+
+
+const trace_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const trace_isCount = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** The trial's spans; none (tracing on, nothing arrived) is a failure not- could not turn into a pass. */
+function spansOf(type, ctx) {
+    if (!ctx.trace)
+        throw new Error(`${type} needs tracing: set \`tracing: true\` in the config`);
+    if (ctx.trace.spans.length === 0)
+        throw new Error(`no span of this trial's trace arrived (trace ${ctx.trace.traceId}): is the agent instrumented and exporting to evalgate's receiver, and does it flush before replying?`);
+    return ctx.trace.spans;
+}
+function keysProblem(type, v, known) {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} \`value\` has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+function tracingProblem(type, scope) {
+    return scope?.tracing === false
+        ? `${type} grades the trial's trace, and tracing is off: set \`tracing: true\` in evalgate.yml (or promptfoo's tracing: {enabled: true, otlp: {http: {enabled: true}}})`
+        : undefined;
+}
+const patternProblem = (type, p) => p === undefined || (typeof p === 'string' && p !== '') ? undefined : `${type} \`pattern\` must be a span-name glob such as "tool.*", got ${shown(p)}`;
+const passing = (holds, reason) => ({ pass: holds, score: holds ? 1 : 0, reason });
+const distinctNames = (spans, max = 10) => {
+    const names = [...new Set(spans.map((s) => s.name))];
+    return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+};
+const spanCount = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.pattern !== 'string' || v.pattern === '')
+            return `${a.type} needs a \`value\` {pattern, min?, max?}`;
+        const problem = keysProblem(a.type, v, ['pattern', 'min', 'max']);
+        if (problem)
+            return problem;
+        for (const key of ['min', 'max'])
+            if (v[key] !== undefined && !trace_isCount(v[key]))
+                return `${a.type} \`${key}\` must be a whole number ≥ 0, got ${shown(v[key])}`;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs \`min\` or \`max\`: without them every count passes`;
+        if (trace_isCount(v.min) && trace_isCount(v.max) && v.min > v.max)
+            return `${a.type} has min ${v.min} above max ${v.max}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern, min, max } = a.value;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        const n = matching.length;
+        const holds = (min === undefined || n >= min) && (max === undefined || n <= max);
+        const range = min !== undefined && max !== undefined ? `${min}-${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+        const names = n ? `: ${distinctNames(matching)}` : '';
+        return passing(holds, `${n} span${n === 1 ? '' : 's'} matching "${pattern}" of ${spans.length}, expected ${range}${names}`);
+    }
+};
+/** promptfoo's percentile: the nearest-rank value (the ⌈p/100·n⌉-th smallest). */
+function percentileOf(sorted, p) {
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (n) => `${Number(n.toFixed(3))} ms`;
+const spanDuration = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.max !== 'number' || !Number.isFinite(v.max) || v.max < 0)
+            return `${a.type} needs a \`value\` {max (ms), pattern?, percentile?}, with max a number ≥ 0`;
+        const problem = keysProblem(a.type, v, ['pattern', 'max', 'percentile']) ?? patternProblem(a.type, v.pattern);
+        if (problem)
+            return problem;
+        if (v.percentile !== undefined && (typeof v.percentile !== 'number' || !(v.percentile > 0 && v.percentile <= 100)))
+            return `${a.type} \`percentile\` must be in (0, 100], got ${shown(v.percentile)}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern = '*', max, percentile } = a.value;
+        const timed = spans.filter((s) => matchesGlob(s.name, pattern) && s.endNs > 0n && s.startNs > 0n).map((s) => ({ name: s.name, ms: (0,tracing_spans/* durationMs */.pc)(s) }));
+        // promptfoo: nothing of that name in the trace is nothing too slow
+        if (timed.length === 0)
+            return passing(true, `no span matching "${pattern}" (with its start and end) among the trace's ${spans.length}`);
+        const slowest = [...timed].sort((x, y) => y.ms - x.ms);
+        const top = (list) => list.map((s) => `${s.name} (${ms(s.ms)})`).join(', ');
+        if (percentile === undefined) {
+            const slow = slowest.filter((s) => s.ms > max);
+            return slow.length
+                ? passing(false, `${slow.length} of ${timed.length} spans matching "${pattern}" took over ${ms(max)}; slowest: ${top(slow.slice(0, 3))}`)
+                : passing(true, `all ${timed.length} spans matching "${pattern}" took at most ${ms(max)} (slowest ${ms(slowest[0].ms)})`);
+        }
+        const value = percentileOf(timed.map((s) => s.ms).sort((x, y) => x - y), percentile);
+        return value > max
+            ? passing(false, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, over ${ms(max)}; slowest: ${top(slowest.slice(0, 3))}`)
+            : passing(true, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, within ${ms(max)}`);
+    }
+};
+const errorSpans = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (v !== undefined && !trace_isCount(v) && !trace_isRecord(v))
+            return `${a.type} \`value\` is the most error spans allowed (a whole number) or {max_count?, max_percentage?, pattern?}, got ${kindOf(v)}`;
+        if (trace_isRecord(v)) {
+            const problem = keysProblem(a.type, v, ['max_count', 'max_percentage', 'pattern']) ?? patternProblem(a.type, v.pattern);
+            if (problem)
+                return problem;
+            if (v.max_count !== undefined && !trace_isCount(v.max_count))
+                return `${a.type} \`max_count\` must be a whole number ≥ 0, got ${shown(v.max_count)}`;
+            if (v.max_percentage !== undefined && (typeof v.max_percentage !== 'number' || v.max_percentage < 0 || v.max_percentage > 100))
+                return `${a.type} \`max_percentage\` must be in [0, 100], got ${shown(v.max_percentage)}`;
+        }
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const v = a.value;
+        const o = trace_isRecord(v) ? v : {};
+        const pattern = o.pattern ?? '*';
+        // promptfoo: no limit given is none allowed
+        const maxCount = typeof v === 'number' ? v : o.max_count === undefined && o.max_percentage === undefined ? 0 : o.max_count;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        if (matching.length === 0)
+            return passing(true, `no span matching "${pattern}" among the trace's ${spans.length}`);
+        const errors = matching.filter(tracing_spans/* isErrorSpan */.jz);
+        const share = (errors.length / matching.length) * 100;
+        const detail = () => errors
+            .slice(0, 3)
+            .map((s) => `${s.name}${s.statusMessage ? ` (${s.statusMessage})` : ''}`)
+            .join(', ') + (errors.length > 3 ? ` and ${errors.length - 3} more` : '');
+        if (maxCount !== undefined && errors.length > maxCount)
+            return passing(false, `${errors.length} error span${errors.length === 1 ? '' : 's'} of ${matching.length} matching "${pattern}", allowed ${maxCount}: ${detail()}`);
+        if (o.max_percentage !== undefined && share > o.max_percentage)
+            return passing(false, `error spans are ${share.toFixed(1)}% of ${matching.length} matching "${pattern}", allowed ${o.max_percentage}%: ${detail()}`);
+        return passing(true, errors.length
+            ? `${errors.length} error span(s) of ${matching.length} matching "${pattern}", within the limit: ${detail()}`
+            : `no error span among ${matching.length} matching "${pattern}"`);
+    }
+};
+const traceAssertions = {
+    'trace-span-count': spanCount,
+    'trace-span-duration': spanDuration,
+    'trace-error-spans': errorSpans
+};
+
 ;// CONCATENATED MODULE: ./src/assertions/xml.ts
 
 
@@ -33358,6 +33759,7 @@ const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
 
 
 
+
 const NEGATION = 'not-';
 const families = {
     ...textAssertions,
@@ -33368,6 +33770,7 @@ const families = {
     ...rubricAssertions,
     ...trajectoryAssertions,
     ...toolsCallAssertions,
+    ...traceAssertions,
     ...costAssertions,
     ...refusalAssertions,
     ...countAssertions,
@@ -33912,6 +34315,7 @@ function summarizeNamedScores(cases) {
 
 
 
+
 /** The case score: weighted mean of its llm-rubric scores, null when it has none. */
 function rubricScore(assertions) {
     let sum = 0;
@@ -33940,12 +34344,14 @@ const LANES_PER_SLOT = 4;
 class Trial {
     evalCase;
     deadline;
+    traceparent;
     reason;
     controller;
     listener;
-    constructor(evalCase, deadline) {
+    constructor(evalCase, deadline, traceparent) {
         this.evalCase = evalCase;
         this.deadline = deadline;
+        this.traceparent = traceparent;
     }
     get input() {
         return this.evalCase.input;
@@ -33998,8 +34404,8 @@ class RunningTrials {
     now() {
         return performance.now();
     }
-    start(c) {
-        const trial = new Trial(c, this.now() + this.timeoutMs);
+    start(c, traceparent) {
+        const trial = new Trial(c, this.now() + this.timeoutMs, traceparent);
         this.trials.add(trial);
         if (!this.timer)
             this.arm(this.timeoutMs);
@@ -34094,6 +34500,8 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.metadata = shown.metadata;
     if (shown.finishReason !== undefined)
         result.finishReason = shown.finishReason;
+    if (shown.trace)
+        result.trace = shown.trace;
     if (c.source)
         result.source = c.source;
     return result;
@@ -34121,12 +34529,14 @@ async function runCases(cases, target, options) {
         return true;
     };
     const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
-    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+    /** One trial: the target call holds a concurrency slot; waiting for its spans, and grading (and the judge), do not. */
     async function trial(c) {
+        let trace;
         const call = await limit(async () => {
             if (stopped() || overBudget())
                 return null;
-            const inFlight = running.start(c);
+            trace = options.tracing?.begin();
+            const inFlight = running.start(c, trace?.traceparent);
             const t0 = now();
             try {
                 const reply = await target.call(inFlight);
@@ -34148,12 +34558,24 @@ async function runCases(cases, target, options) {
                 running.finish(inFlight);
             }
         });
-        if (!call)
+        if (!call) {
+            trace?.discard();
             return null;
+        }
         const durationMs = round3(call.durationMs);
+        const traced = trace && (await trace.settle());
         const reply = call.reply;
-        if (reply === null)
-            return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+        if (reply === null) {
+            const failed = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+            if (traced)
+                failed.trace = traced.summary;
+            return failed;
+        }
+        if (traced && traced.spans.length > 0) {
+            // what the spans say, where the target reported nothing itself (its own report wins)
+            const spent = completeFromSpans(reply, traced.spans, options);
+            targetCostUsd += spent;
+        }
         // the target's own time when it measured it (start-up excluded), else the call's
         const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs);
         const usage = reply.usage;
@@ -34169,6 +34591,7 @@ async function runCases(cases, target, options) {
             finishReason: reply.finishReason,
             latencyMs,
             tools: options.tools,
+            ...(traced ? { trace: { traceId: traced.summary.traceId, spans: traced.spans } } : {}),
             judge: options.judge,
             embed: options.embed,
             defaultJudgeThreshold: options.defaultJudgeThreshold
@@ -34194,6 +34617,8 @@ async function runCases(cases, target, options) {
             result.metadata = reply.metadata;
         if (reply.finishReason !== undefined)
             result.finishReason = reply.finishReason;
+        if (traced)
+            result.trace = traced.summary;
         return result;
     }
     // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
@@ -34223,6 +34648,22 @@ async function runCases(cases, target, options) {
     if (!complete)
         outcome.stopReason = stopReason ?? 'interrupted';
     return outcome;
+}
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply, spans, options) {
+    const found = (0,tracing_spans/* agentFromSpans */.$U)(spans);
+    if (reply.toolCalls === undefined)
+        reply.toolCalls = found.toolCalls;
+    if (found.model !== undefined && modelOf(reply) === undefined)
+        reply.metadata = { ...reply.metadata, model: found.model };
+    if (reply.usage !== undefined || found.usage === undefined)
+        return 0;
+    reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing);
+    return reply.usage.costUsd ?? 0;
 }
 /** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
 function modelOf(reply) {
@@ -36197,7 +36638,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
-    const scope = { tools: config.target.tools ?? null };
+    const scope = { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
     const validateInScope = (a) => validateAssertion(a, scope);
     const defaults = resolveFiles(config.defaults.assert, baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
@@ -36281,6 +36722,19 @@ const usageSchema = lib_schemas/* object */.Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+const traceSummarySchema = lib_schemas/* object */.Ikc({
+    traceId: lib_schemas/* string */.YjP(),
+    /** spans kept for the trial */
+    spans: amount,
+    /** spans over tracing.maxSpansPerTrial, not kept */
+    dropped: amount.optional(),
+    /** spans that arrived after the trial was graded */
+    late: amount.optional(),
+    errorCount: amount,
+    /** the first error spans by start time */
+    errorSpans: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), message: lib_schemas/* string */.YjP().optional() })).optional()
+});
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
     toolCalls: lib_schemas/* array */.YOg(toolCallSchema).optional(),
@@ -36289,7 +36743,9 @@ const agentFields = {
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
-    finishReason: lib_schemas/* string */.YjP().optional()
+    finishReason: lib_schemas/* string */.YjP().optional(),
+    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+    trace: traceSummarySchema.optional()
 };
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
 const namedScores = lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* number */.aig());
@@ -36623,6 +37079,36 @@ class Timers {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/tracing/env.ts
+/**
+ * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * the OTLP exporter's standard variables, and for a stdio process its
+ * trial's context. The target's own `target.env` wins over each of them.
+ */
+/** The exporter's variables for the target's processes and module: `target.env`'s own settings of them win. */
+function exporterEnv(endpoint, own) {
+    const env = {};
+    // an endpoint of the target's own (a collector of its own) is kept whole: ours would override it per signal
+    if (own.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && own.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
+        env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${endpoint}/v1/traces`;
+    }
+    // the receiver speaks no gRPC, which Python's exporter defaults to
+    if (own.OTEL_EXPORTER_OTLP_PROTOCOL === undefined && own.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined)
+        env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+    return env;
+}
+/**
+ * A stdio trial's own variables: its trace context, and the resource
+ * attribute that ties the process's spans to the trial even where its SDK
+ * starts a trace of its own (added to the target's own resource attributes).
+ */
+function stdioTrialEnv(traceparent, resourceAttributes) {
+    const traceId = traceparent.split('-')[1];
+    const trial = `evalgate.trial=${traceId}`;
+    return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
+}
+
 ;// CONCATENATED MODULE: ./src/targets/command.ts
 /**
  * The `command` target with `protocol: stdio`: one process per trial, the input
@@ -36636,6 +37122,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
  * The process never goes through a shell and runs in its own process group, so
  * that a timeout or an interruption can kill everything it started.
  */
+
 
 
 
@@ -36660,7 +37147,7 @@ function createCommandTarget(config, ctx) {
         async call(request) {
             if (request.signal.aborted)
                 throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input);
+            const run = new ProcessRun(spec, request.input, request.traceparent);
             running.add(run);
             const onAbort = () => run.stop(abortError(request.signal));
             request.signal.addEventListener('abort', onAbort, { once: true });
@@ -36695,7 +37182,8 @@ function resolveCommandSpec(config, ctx) {
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
     const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
+    const spec = { argv, cwd, env: minimalEnv(ctx.env, traced), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
     checkProgram(spec);
     return spec;
 }
@@ -36822,11 +37310,11 @@ function abortError(signal) {
         return reason;
     return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
 }
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
-function spawnInGroup(spec, args) {
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
     return (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: env ? { ...spec.env, ...env } : spec.env,
         shell: false,
         // own process group: the whole tree can be signalled at once
         detached: true,
@@ -36901,11 +37389,11 @@ class ProcessRun {
     timers = new Timers();
     spawnedAt = performance.now();
     closedAt;
-    constructor(spec, input) {
+    constructor(spec, input, traceparent) {
         this.spec = spec;
         const text = inputText(input);
         const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg));
-        this.child = spawnInGroup(spec, args);
+        this.child = spawnInGroup(spec, args, traceparent === undefined ? undefined : stdioTrialEnv(traceparent, spec.env.OTEL_RESOURCE_ATTRIBUTES));
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
@@ -37322,7 +37810,8 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const values = { input: request.input, case: request.case };
             const url = renderText(spec.url, values, encodeURIComponent);
             const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values);
-            const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
+            const options = trialHttpOptions(target, request, ctx, deps);
+            const response = await send(http.method, url, body, { ...options, headers: { ...spec.headers, ...options.headers } });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
                 const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
@@ -37347,6 +37836,8 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
+        // the trial's trace context (SPEC §12): the agent's server continues it
+        ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
 }
@@ -37491,7 +37982,11 @@ class WorkerPool {
             return Promise.reject(this.silence);
         const id = String(++this.nextId);
         const { case: c, signal } = request;
-        const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`;
+        const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } };
+        // the worker continues the trial's trace (SPEC §12)
+        if (request.traceparent !== undefined)
+            message.traceparent = request.traceparent;
+        const line = `${JSON.stringify(message)}\n`;
         return new Promise((resolvePromise, rejectPromise) => {
             let settled = false;
             const pending = {
@@ -37820,6 +38315,7 @@ function parseReply(message, elapsedMs) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
@@ -37843,7 +38339,9 @@ async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    // set before the module is imported: exporters read them when they are built
+    const extra = ctx.otlpEndpoint === undefined ? own : { ...exporterEnv(ctx.otlpEndpoint, own), ...own };
     const sandbox = new Sandbox({
         env: minimalEnv(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
@@ -37866,7 +38364,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const view = agentCaseView(request.case);
+            // the trial's trace context rides on the case argument, for the agent to continue
+            const view = request.traceparent === undefined ? agentCaseView(request.case) : { ...agentCaseView(request.case), traceparent: request.traceparent };
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             if (promptfoo)
                 item.promptfoo = promptfoo;
@@ -38178,6 +38677,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -38210,6 +38710,24 @@ function checkFilter(cases, filter) {
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded, log) {
+    const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
+    if (!settings)
+        return undefined;
+    // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2619))]);
+    const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial });
+    let receiver;
+    try {
+        receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) });
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${(0,errors/* errorMessage */.gJ)(err)} (tracing.port)`, loaded.file);
+    }
+    log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`);
+    return { collector, receiver };
+}
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
@@ -38218,8 +38736,17 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // the receiver first: the target's processes and module are told where to export
+    const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    let target;
+    try {
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
+    }
+    catch (err) {
+        await tracing?.receiver.close();
+        throw err;
+    }
     const judge = config.judge
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
@@ -38240,7 +38767,8 @@ async function evaluate(loaded, options = {}) {
         tools: config.target.tools,
         budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
         // loadConfig validated every assertion as it read the cases
-        validated: true
+        validated: true,
+        tracing: tracing?.collector
     };
     let outcome;
     try {
@@ -38259,6 +38787,12 @@ async function evaluate(loaded, options = {}) {
     finally {
         options.progress?.finish();
         await Promise.all([target.close(), judge?.close()]);
+        if (tracing) {
+            await tracing.receiver.close();
+            const dropped = tracing.collector.unknownSpans;
+            if (dropped)
+                options.log?.(`evalgate: tracing: ${dropped} span${dropped === 1 ? '' : 's'} of traces no trial opened were dropped`);
+        }
     }
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -38508,12 +39042,30 @@ function namedScoresTable(baseline, current, table) {
     return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
 }
 
+;// CONCATENATED MODULE: ./src/report/trace.ts
+
+/** Error spans named in a case's details; the record has every one the trial kept. */
+const SPANS_SHOWN = 5;
+/** "**Error spans** (2 in trace `…`)" and a line per span; null for a case without a trace or without error spans. */
+function errorSpansText(c) {
+    const trace = c.trace;
+    if (!trace || trace.errorCount === 0)
+        return null;
+    const listed = (trace.errorSpans ?? []).slice(0, SPANS_SHOWN);
+    const lines = listed.map((s) => `- ${escape_inlineCode(s.name, 120)}${s.message === undefined ? '' : `: ${escape_escapeInline(s.message, 200)}`}`);
+    const more = trace.errorCount - listed.length;
+    if (more > 0)
+        lines.push(`- and ${more} more (the run record has the trace id)`);
+    return [`**Error spans** (${trace.errorCount} in trace ${escape_inlineCode(trace.traceId)})`, '', ...lines].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 /**
  * The markdown report (SPEC §7): the sticky PR comment, the job summary and
  * `--report` share it. Pure: a comparison, its two records and the verdict in,
  * markdown out, never longer than maxLength.
  */
+
 
 
 
@@ -38869,6 +39421,9 @@ function caseDetail(before, now, compared) {
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
+    const errorSpans = errorSpansText(now);
+    if (errorSpans)
+        parts.push(errorSpans);
     parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
     return parts.join(SEPARATOR);
 }

@@ -22,6 +22,7 @@ import { similarAssertions } from './similar.js'
 import { sqlAssertions } from './sql.js'
 import { textAssertions } from './text.js'
 import { toolsCallAssertions } from './tools-call.js'
+import { traceAssertions } from './trace.js'
 import { trajectoryAssertions } from './trajectory.js'
 import { xmlAssertions } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -38,6 +39,7 @@ const families: Record<string, AssertionHandler> = {
   ...rubricAssertions,
   ...trajectoryAssertions,
   ...toolsCallAssertions,
+  ...traceAssertions,
   ...costAssertions,
   ...refusalAssertions,
   ...countAssertions,

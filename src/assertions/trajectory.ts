@@ -7,6 +7,7 @@
  */
 import { errorMessage } from '../errors.js'
 import type { Assertion, ToolCall } from '../types.js'
+import { matchesGlob } from '../util/glob.js'
 import { jsonDifference } from './json.js'
 import { shown } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -87,31 +88,11 @@ export interface ToolMatcher {
 }
 
 const WILDCARD = /[*?]/
-const MAX_PATTERNS = 1024
-const patterns = new Map<string, ToolMatcher>()
 
-/** A name or a glob, compiled once (a check matches on every trial). Bounded. */
+/** A name or a glob. */
 export function toolMatcher(written: string, pattern = false): ToolMatcher {
   if (!pattern && !WILDCARD.test(written)) return { label: written, matches: (name) => name === written }
-  let matcher = patterns.get(written)
-  if (!matcher) {
-    const re = globRegExp(written)
-    matcher = { label: written, matches: (name) => re.test(name) }
-    if (patterns.size >= MAX_PATTERNS) patterns.clear()
-    patterns.set(written, matcher)
-  }
-  return matcher
-}
-
-/** promptfoo's glob: `*` any run of characters, `?` one, the rest literal; the whole name, ignoring case. */
-export function globRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-    'is'
-  )
+  return { label: written, matches: (name) => matchesGlob(name, written) }
 }
 
 /** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */

@@ -1,4 +1,5 @@
 import type { AssertionScope } from '../config/case.js'
+import type { Span } from '../tracing/spans.js'
 import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
 /** What every check sees about the trial it grades. */
@@ -19,6 +20,8 @@ export interface AssertionContext {
   finishReason?: string
   /** time spent in the target for this trial, start-up excluded (SPEC §10) */
   latencyMs?: number
+  /** the trial's trace when tracing is on (SPEC §12): the spans of its trace id, start-time order not assumed */
+  trace?: { traceId: string; spans: readonly Span[] }
   /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
   /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */

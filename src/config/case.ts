@@ -27,6 +27,8 @@ export interface Assertion extends z.output<typeof assertionSchema> {
 export interface AssertionScope {
   /** `target.tools`, the schemas of is-valid-openai-tools-call; null when the config sets none */
   tools?: readonly unknown[] | null
+  /** whether the run receives traces (SPEC §12): the trace assertions need them */
+  tracing?: boolean
 }
 
 /** How a case read from a promptfoo config is run and graded. */

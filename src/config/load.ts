@@ -10,7 +10,7 @@ import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, 
 import { datasetFingerprint } from './fingerprint.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
-import { configSchema, type ParsedConfig } from './schema.js'
+import { configSchema, tracingOf, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
   /** absolute path of the config file (or a virtual name for inline configs) */
@@ -83,7 +83,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
-  const scope: AssertionScope = { tools: config.target.tools ?? null }
+  const scope: AssertionScope = { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
   const validateInScope: AssertionValidator = (a) => validateAssertion(a, scope)
   const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to

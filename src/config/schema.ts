@@ -208,6 +208,25 @@ export const badgeSchema = z
 /** USD per million tokens, by model name (SPEC §10) */
 export const pricingSchema = z.record(z.string(), z.object({ input: nonNegative, output: nonNegative }).strict())
 
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+export const tracingSchema = z.union([
+  z.boolean(),
+  z
+    .object({
+      /** the receiver's port; absent: an ephemeral one */
+      port: z.number().int().min(1).max(65_535).optional(),
+      /** the longest a trial waits for its spans after the reply */
+      waitMs: z.number().int().min(0).max(60_000).default(2000),
+      /** spans kept per trial; the rest are counted as dropped */
+      maxSpansPerTrial: z.number().int().min(1).max(1_000_000).default(10_000)
+    })
+    .strict()
+])
+
 export const budgetSchema = z
   .object({
     /** target plus judge: once spent, no new trial starts */
@@ -237,6 +256,7 @@ export const configSchema = z
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: z
       .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
       .strict()
@@ -258,4 +278,17 @@ export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
 export type Pricing = z.output<typeof pricingSchema>
 export type BudgetConfig = z.output<typeof budgetSchema>
+
+/** `tracing:` as the engine runs it: on, with its settings. */
+export interface TracingConfig {
+  port?: number
+  waitMs: number
+  maxSpansPerTrial: number
+}
+
+/** The config's tracing settings, or undefined when tracing is off. */
+export function tracingOf(value: z.output<typeof tracingSchema> | undefined): TracingConfig | undefined {
+  if (value === undefined || value === false) return undefined
+  return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value
+}
 export type BadgeConfig = z.input<typeof badgeSchema>

@@ -22,6 +22,7 @@ import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
 import { metricRows, trajectoryDiff } from './metrics.js'
 import { namedScoresTable } from './named-scores.js'
+import { errorSpansText } from './trace.js'
 
 /** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
 export const DEFAULT_MAX_LENGTH = 60_000
@@ -441,6 +442,8 @@ function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: b
   parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
+  const errorSpans = errorSpansText(now)
+  if (errorSpans) parts.push(errorSpans)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
   return parts.join(SEPARATOR)
 }
