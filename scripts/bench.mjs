@@ -794,16 +794,19 @@ async function tracing(n = 1000) {
   const cases = Array.from({ length: n }, (_, i) =>
     JSON.stringify({ id: `r${i}`, input: `refund A${i}`, assert: [{ type: 'contains', value: `A${i}` }] })
   ).join('\n')
-  const config = (on) =>
-    `name: bench\ndataset: cases.jsonl\nconcurrency: 8\n${on ? 'tracing: true\n' : ''}target:\n  command: [node, ${path.join(OTEL_AGENT, 'jsonl.mjs')}]\n  protocol: jsonl\n  workers: 4\n${on ? '' : '  env: { OTEL_SDK_DISABLED: "true" }\n'}`
-  const on = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config(true) })
+  const config = (tracing) =>
+    `name: bench\ndataset: cases.jsonl\nconcurrency: 8\n${tracing ? `tracing: ${tracing}\n` : ''}target:\n  command: [node, ${path.join(OTEL_AGENT, 'jsonl.mjs')}]\n  protocol: jsonl\n  workers: 4\n${tracing ? '' : '  env: { OTEL_SDK_DISABLED: "true" }\n'}`
+  const on = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config('true') })
+  // the same without the quiet period after each reply: what receiving, decoding and mapping the spans cost
+  const noWait = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config('{ waitMs: 0 }') })
   const off = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config(false) })
   console.log(`\ntracing: ${n} trials of a traced jsonl agent (4 workers, concurrency 8), tracing on vs off, interleaved`)
-  const runs = { on: [], off: [] }
+  const runs = { on: [], off: [], noWait: [] }
   for (let round = 0; round < 2; round++) {
     for (const [name, dir] of [
       ['off', off],
-      ['on', on]
+      ['on', on],
+      ['noWait', noWait]
     ]) {
       const r = await libRun(path.join(dir, 'evalgate.yml'))
       expectAllPassed(r, n, `tracing ${name}`)
@@ -813,9 +816,14 @@ async function tracing(n = 1000) {
   const pick = (list, key) => median(list.map((r) => r[key]))
   const [onWall, offWall, onRss, offRss] = [pick(runs.on, 'processMs'), pick(runs.off, 'processMs'), pick(runs.on, 'peakRssMb'), pick(runs.off, 'peakRssMb')]
   results.tracing = { n, on: { wallMs: onWall, peakRssMb: onRss }, off: { wallMs: offWall, peakRssMb: offRss } }
+  const [noWaitWall, noWaitRss] = [pick(runs.noWait, 'processMs'), pick(runs.noWait, 'peakRssMb')]
+  results.tracing.noWait = { wallMs: noWaitWall, peakRssMb: noWaitRss }
   console.log(`  off: wall ${secs(offWall)}, peak ${mb(offRss)}`)
   console.log(`  on:  wall ${secs(onWall)}, peak ${mb(onRss)}`)
   console.log(`  on/off: wall ${ratio(onWall, offWall)}, peak memory ${ratio(onRss, offRss)} (medians of 2 rounds)`)
+  console.log(
+    `  on, waitMs 0 (no quiet period): wall ${secs(noWaitWall)}, peak ${mb(noWaitRss)}; /off: wall ${ratio(noWaitWall, offWall)}, peak ${ratio(noWaitRss, offRss)}`
+  )
 }
 
 /** A stdio agent that sends its trial's trace a flood (FLOOD=1) or one span, then answers. */

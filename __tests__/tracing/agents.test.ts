@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import type { CaseResult } from '../../src/types.js'
+import { chatReply, startServer } from '../__fixtures__/openai-server.js'
 import { tempDir } from '../__fixtures__/temp.js'
 
 const AGENTS = path.resolve('__tests__/__fixtures__/agents/otel')
@@ -163,6 +164,32 @@ describe('a target that reports its own', () => {
     const { record } = await evaluate(await loadEvalConfig(file), { env })
     expect(record.cases[0]!.toolCalls).toEqual([{ name: 'own', args: {} }])
     expect(record.cases[0]!.usage).toMatchObject({ inputTokens: 320, outputTokens: 42 })
+  })
+})
+
+describe('an openai target', () => {
+  it('sends each trial its traceparent header; a model server that exports no span leaves the trial with none', async () => {
+    const server = await startServer()
+    try {
+      server.respond(() => ({ body: chatReply('Paris') }))
+      const dir = tempDir('evalgate-traces-')
+      const file = path.join(dir, 'evalgate.yml')
+      writeFileSync(
+        file,
+        `version: 1\ntracing: true\ntarget: { openai: { model: m, baseUrl: "${server.baseUrl}" } }\ncases: [{ id: a, input: capital?, expected: Paris }, { id: b, input: capital!, expected: Paris }]\n`
+      )
+      const { record } = await evaluate(await loadEvalConfig(file), { env })
+      const sent = server.requests.map((r) => r.headers.traceparent)
+      expect(sent).toHaveLength(2)
+      for (const c of record.cases) {
+        expect(sent).toContain(`00-${c.trace!.traceId}-${String(sent.find((t) => t!.includes(c.trace!.traceId))!.split('-')[2])}-01`)
+        expect(c.trace).toEqual({ traceId: c.trace!.traceId, spans: 0, errorCount: 0 })
+      }
+      expect(sent[0]).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+      expect(sent[0]).not.toBe(sent[1])
+    } finally {
+      await server.close()
+    }
   })
 })
 

@@ -14701,6 +14701,8 @@ function rubricScore(assertions) {
 }
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4;
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16;
 /**
  * A trial in progress: what the target is called with, and its abort (its
  * timeout or the run's interruption). The AbortController behind `signal` is
@@ -15004,7 +15006,8 @@ async function runCases(cases, target, options) {
         }
     };
     try {
-        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+        const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT);
+        await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane));
     }
     finally {
         running.stop();

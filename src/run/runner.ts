@@ -72,6 +72,8 @@ export function rubricScore(assertions: AssertionResult[]): number | null {
 
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16
 
 /**
  * A trial in progress: what the target is called with, and its abort (its
@@ -364,7 +366,8 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     }
   }
   try {
-    await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane))
+    const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT)
+    await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane))
   } finally {
     running.stop()
     runSignal?.removeEventListener('abort', onRunAbort)
