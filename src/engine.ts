@@ -164,8 +164,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     await Promise.all([target.close(), judge?.close()])
     if (tracing) {
       await tracing.receiver.close()
-      const dropped = tracing.collector.unknownSpans
-      if (dropped) options.log?.(`evalgate: tracing: ${dropped} span${dropped === 1 ? '' : 's'} of traces no trial opened were dropped`)
+      const { unknownSpans, cappedTrials } = tracing.collector
+      if (unknownSpans) options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`)
+      if (cappedTrials)
+        options.log?.(
+          `evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${tracingOf(loaded.config.tracing)!.maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`
+        )
     }
   }
   const record = redactDeep(

@@ -126,7 +126,10 @@ describe('jsonl workers', () => {
       )
       .join('\n')
     writeFileSync(file, `version: 1\ntracing: true\nconcurrency: 8\ntarget:\n  command: [node, ${AGENTS}/jsonl.mjs]\n  protocol: jsonl\ncases:\n${cases}\n`)
-    const { record } = await evaluate(await loadEvalConfig(file), { env })
+    const lines: string[] = []
+    const { record } = await evaluate(await loadEvalConfig(file), { env, log: (line) => lines.push(line) })
+    // the receiver's URL is said when the run starts
+    expect(lines).toEqual([expect.stringMatching(/^evalgate: receiving traces at http:\/\/127\.0\.0\.1:\d+\/v1\/traces \(OTLP\/HTTP, JSON or protobuf\)$/)])
     expect(record.cases.every((c) => c.passed)).toBe(true)
     for (const c of record.cases) {
       // exactly its own two tool calls, with its own order id: none of another trial's spans

@@ -134,6 +134,7 @@ describe('which trial a span is of', () => {
     const done = settled(t.settle())
     await clock.advance(1)
     expect(done.value!.summary).toMatchObject({ spans: 3, dropped: 2 })
+    expect(c.cappedTrials).toBe(1)
   })
 
   it('names its error spans by start time, the first twenty', async () => {

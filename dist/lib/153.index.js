@@ -51,6 +51,8 @@ class TraceCollector {
     clock;
     /** spans of traces no trial opened, over the whole run */
     unknownSpans = 0;
+    /** trials that sent more than maxSpans spans */
+    cappedTrials = 0;
     constructor(options = {}) {
         this.quietMs = options.quietMs ?? DEFAULT_QUIET_MS;
         this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
@@ -125,7 +127,8 @@ class OpenTrace {
     take(span, now, max) {
         this.lastArrival = now;
         if (this.spans.length >= max) {
-            this.dropped++;
+            if (this.dropped++ === 0)
+                this.collector.cappedTrials++;
             return false;
         }
         this.spans.push(span);

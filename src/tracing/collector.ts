@@ -72,6 +72,8 @@ export class TraceCollector {
   readonly clock: Clock
   /** spans of traces no trial opened, over the whole run */
   unknownSpans = 0
+  /** trials that sent more than maxSpans spans */
+  cappedTrials = 0
 
   constructor(options: CollectorOptions = {}) {
     this.quietMs = options.quietMs ?? DEFAULT_QUIET_MS
@@ -145,7 +147,7 @@ class OpenTrace implements TrialTrace {
   take(span: Span, now: number, max: number): boolean {
     this.lastArrival = now
     if (this.spans.length >= max) {
-      this.dropped++
+      if (this.dropped++ === 0) this.collector.cappedTrials++
       return false
     }
     this.spans.push(span)
