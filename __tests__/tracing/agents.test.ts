@@ -154,6 +154,20 @@ describe('OpenInference attributes', () => {
   })
 })
 
+describe('servers evalgate does not start', () => {
+  it.each([
+    ['http', '{ http: { url: "http://127.0.0.1:9/ask" } }'],
+    ['openai', '{ openai: { model: m, baseUrl: "http://127.0.0.1:9/v1" } }']
+  ])('%s: tracing without a port is refused at load, naming the fix', async (kind, target) => {
+    const dir = tempDir('evalgate-traces-')
+    const file = path.join(dir, 'evalgate.yml')
+    writeFileSync(file, `version: 1\ntracing: true\ntarget: ${target}\ncases: [{ input: x }]\n`)
+    await expect(loadEvalConfig(file)).rejects.toThrow(
+      `an ${kind} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port`
+    )
+  })
+})
+
 describe('a target that reports its own', () => {
   it('keeps its own tool calls and usage: the spans fill in only what it left out', async () => {
     const dir = tempDir('evalgate-traces-')
@@ -179,7 +193,7 @@ describe('an openai target', () => {
       const file = path.join(dir, 'evalgate.yml')
       writeFileSync(
         file,
-        `version: 1\ntracing: true\ntarget: { openai: { model: m, baseUrl: "${server.baseUrl}" } }\ncases: [{ id: a, input: capital?, expected: Paris }, { id: b, input: capital!, expected: Paris }]\n`
+        `version: 1\ntracing: { port: ${await freePort()} }\ntarget: { openai: { model: m, baseUrl: "${server.baseUrl}" } }\ncases: [{ id: a, input: capital?, expected: Paris }, { id: b, input: capital!, expected: Paris }]\n`
       )
       const { record } = await evaluate(await loadEvalConfig(file), { env })
       const sent = server.requests.map((r) => String(r.headers.traceparent))

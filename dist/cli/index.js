@@ -21178,6 +21178,15 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['tracing'],
+            message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+        });
+    }
 });
 /** The config's tracing settings, or undefined when tracing is off. */
 function tracingOf(value) {

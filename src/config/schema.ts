@@ -268,6 +268,15 @@ export const configSchema = z
     if (c.dataset === undefined && c.cases === undefined) {
       ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' })
     }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tracing'],
+        message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+      })
+    }
   })
 
 export type RawConfig = z.input<typeof configSchema>
