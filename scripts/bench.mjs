@@ -25,7 +25,7 @@
 //            switched off by OTEL_SDK_DISABLED): wall time and peak memory, and their ratios
 //   floods   trials whose agent (a stdio process) floods the receiver: 200,000 spans of its
 //            trace (20 exports of 10,000), a 64 MB body, a body that is not OTLP; against trials
-//            that send one span: the run finishes, the trace summaries say what was kept,
+//            that send one span (--cases N trials, default 4): the run finishes, the trace summaries say what was kept,
 //            and evalgate's peak memory (its own process: the agent is another)
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --node PATH  runs every measured process (library runs, the CLI, the action) with that Node.js
@@ -892,7 +892,7 @@ try {
     if (only.includes('cold')) await cold()
     if (only.includes('agents')) await agents(n === undefined ? undefined : [n], pairs ?? 1)
     if (only.includes('tracing')) await tracing(n)
-    if (only.includes('floods')) await floods()
+    if (only.includes('floods')) await floods(n)
     if (values.peer) await peer(n)
   }
 } finally {
