@@ -9,7 +9,7 @@ import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../src/engine.js'
 import { readRunRecord } from '../src/config/record.js'
-import { renderReport } from '../src/report/index.js'
+import { markdownOf } from './__fixtures__/report.js'
 
 const DIR = path.resolve('examples/traced-agent')
 
@@ -30,7 +30,7 @@ describe('examples/traced-agent', () => {
     // the spans' tokens, priced by `pricing` at the model the spans name
     expect(boots.metadata).toEqual({ model: 'support-mini' })
     expect(boots.usage!.costUsd).toBeGreaterThan(0)
-    const md = renderReport({ comparison, baseline, current: record })
+    const md = markdownOf({ comparison, baseline, current: record, gate: loaded.config.gate })
     expect(md).toContain('**Error spans** (1 in trace')
     expect(md).toContain('- `execute_tool refund`: refund refused: order B7 is not delivered yet')
   })

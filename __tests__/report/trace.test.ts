@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
-import { renderReport } from '../../src/report/index.js'
 import { errorSpansText } from '../../src/report/trace.js'
 import { makeBaseline, makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
+import { markdownOf } from '../__fixtures__/report.js'
 
 const TRACE = 'c'.repeat(32)
 
@@ -46,7 +46,7 @@ describe('error spans', () => {
       })
     ])
     const comparison = compareRuns(baseline, current, makeGate())
-    const md = renderReport({ comparison, baseline, current })
+    const md = markdownOf({ comparison, baseline, current, gate: makeGate() })
     expect(comparison.regressed).toEqual(['refund'])
     const details = md.slice(md.indexOf('<details><summary><code>refund</code>'))
     expect(details.indexOf('**Tool calls** (first difference at step 2)')).toBeGreaterThan(0)
