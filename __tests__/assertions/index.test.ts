@@ -55,6 +55,10 @@ describe('assertionTypes', () => {
         'meteor',
         'finish-reason',
         'similar',
+        // SPEC §12: promptfoo's trace assertions
+        'trace-span-count',
+        'trace-span-duration',
+        'trace-error-spans',
         // seed aliases
         'contains_all',
         'contains_any',
