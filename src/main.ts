@@ -410,6 +410,7 @@ async function evaluateCases(
       env: process.env,
       signal: controller.signal,
       progress,
+      log: (line) => core.info(line),
       ...(options.baselineFiles ? { baselineFiles: options.baselineFiles } : {})
     })
   } finally {

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7256);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8830);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7256:
+/***/ 8830:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7930,7 +7930,6 @@ function unreportedMetrics(pairs) {
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
-
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
@@ -8046,9 +8045,7 @@ function countCheck(check, list) {
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
-        const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : [];
-        return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) };
+        return { check, limit, measured: keys.length, keys };
     };
 }
 const regressions = countCheck('maxRegressions', 'regressed');
@@ -8085,26 +8082,15 @@ const passRateDrop = (c, gate) => {
         currentRate: common.gatedCurrentPassRate,
         flakyFlips: common.flakyFlips
     };
-    // with so few cases that even every passing case failing would leave the bound within the limit, a bound
-    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
-    const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
-    if (boundCanFail) {
+    if (gate.useConfidenceBound) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
         return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return { ...figures, measured: drop, bound: false, ...(gate.useConfidenceBound ? { unbounded: true } : {}) };
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
-/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
-function boundCanExceed(common, limit) {
-    const passed = Math.round(common.baselinePassRate * common.total);
-    const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed });
-    return worst !== null && exceeds(-worst[1], limit);
-}
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
@@ -8349,40 +8335,6 @@ function isSelected(c, selection) {
     return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
 }
 
-;// CONCATENATED MODULE: ./src/compare/flip-test.ts
-/**
- * Whether a flip of a case with repeated trials counts (SPEC §4): the
- * one-sided Fisher exact test at alpha — except where the two trial counts are
- * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
- * every trial passing on one side and none on the other gives p ≥ 0.05). There
- * a case that went from all to none counts as it would with one trial, so that
- * `repeat: 3` cannot hide a case that broke outright. One decision, used by the
- * comparison and by the sensitivity it reports.
- */
-
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (4 of 4 trials → 0 of 4 gives 1/70 < 0.05, 3 of 3 → 0 of 3
- * gives exactly 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9;
-function below(p, alpha) {
-    return p < alpha * (1 - P_TOLERANCE);
-}
-/** Can any result at these trial counts be significant: is even all-pass against all-fail below alpha? (p = 1/C(a+b, a)) */
-function canBeSignificant(aTotal, bTotal, alpha) {
-    return below(fisherExactOneSided(aTotal, aTotal, 0, bTotal), alpha);
-}
-/** Does `more` (the side that should pass more often: the baseline of a regression, this run of a fix) pass significantly more often than `less`? */
-function flipTest(more, less, alpha) {
-    const p = fisherExactOneSided(more.passed, more.total, less.passed, less.total);
-    if (below(p, alpha))
-        return { counts: true, p, tooFewTrials: false };
-    const allOrNothing = more.passed === more.total && less.passed === 0;
-    const tooFewTrials = allOrNothing && !canBeSignificant(more.total, less.total, alpha);
-    return { counts: tooFewTrials, p, tooFewTrials };
-}
-
 ;// CONCATENATED MODULE: ./src/compare/compare.ts
 
 
@@ -8390,7 +8342,11 @@ function flipTest(more, less, alpha) {
 
 
 
-
+/**
+ * p-values summed from log-factorials carry a relative error near 1e-15; a p
+ * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
+ */
+const P_TOLERANCE = 1e-9;
 function compareRuns(baseline, current, gate) {
     const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
     return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
@@ -8401,8 +8357,6 @@ function compareCases(baseline, current, alpha) {
     const currentKeys = new Set(current.cases.map((c) => c.id));
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const notTestable = [];
-    const tooFewTrials = [];
-    const changedRegressed = [];
     const added = [];
     const flakyCases = [];
     const pairs = [];
@@ -8424,21 +8378,16 @@ function compareCases(baseline, current, alpha) {
             ungradedPairs++;
             continue;
         }
-        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha);
+        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
             lists[outcome].push(c.id);
         if (untested)
             notTestable.push(c.id);
-        if (untestable)
-            tooFewTrials.push(c.id);
-        if (asBaseline)
-            changedRegressed.push(c.id);
         if (flaky)
             flakyCases.push({ key: c.id, ...flaky });
-        // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
-        if (outcome !== 'changed' && !asBaseline)
+        if (outcome !== 'changed')
             pairs.push([b, c]);
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
@@ -8465,8 +8414,6 @@ function compareCases(baseline, current, alpha) {
         ...lists,
         notGraded,
         notTestable,
-        ...(tooFewTrials.length ? { tooFewTrials } : {}),
-        ...(changedRegressed.length ? { changedRegressed } : {}),
         flakyCases,
         added,
         removed: complete ? missing : [],
@@ -8507,16 +8454,14 @@ function noBaseline(current) {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha) — unless the counts
- *   are too few for any test and it went from every trial passing to none
- *   (flip-test.ts);
+ *   significantly (one-sided Fisher exact test at alpha);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
  */
 function assess(baseline, current, alpha) {
     if (baseline.fingerprint !== current.fingerprint)
-        return assessChanged(baseline, current, alpha);
+        return { outcome: 'changed' };
     const flip = baseline.passed ? 'failed' : 'passed';
     const now = countTrials(current);
     const reruns = rerunCounts(current);
@@ -8536,28 +8481,12 @@ function assess(baseline, current, alpha) {
     if (!before)
         return { outcome, notTestable: true };
     const extra = reruns ? { reruns } : {};
-    const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha);
-    if (counts)
-        return tooFewTrials ? { outcome, tooFewTrials } : { outcome };
+    const p = baseline.passed
+        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
+        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
+    if (p < alpha * (1 - P_TOLERANCE))
+        return { outcome };
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
-}
-/**
- * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
- * it passed there and was run again with the baseline's input and assertions
- * (run/as-baseline.ts), a drop there is a regression like any other; else
- * it is only changed.
- */
-function assessChanged(baseline, current, alpha) {
-    const again = current.asBaseline;
-    if (!again || !baseline.passed)
-        return { outcome: 'changed' };
-    const asRun = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined };
-    if (!again.trials)
-        delete asRun.trials;
-    const { outcome, tooFewTrials } = assess(baseline, asRun, alpha);
-    if (outcome !== 'regressed')
-        return { outcome: 'changed' };
-    return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) };
 }
 function hasTrials(c) {
     return (c.trials?.length ?? 0) >= 2;
@@ -8750,8 +8679,8 @@ const THRESHOLD_UNITS = {
     latency: (t) => `${String(t)} ms`,
     cost: (t) => `$${String(t)}`
 };
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
     // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
@@ -8760,7 +8689,7 @@ function describeAssertion(a) {
         if (a[k] === undefined)
             continue;
         const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
     }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
     return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
@@ -8975,7 +8904,7 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge, options.judgeDir);
+        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
@@ -9070,256 +8999,14 @@ class CaseNormalizer {
 
 // EXTERNAL MODULE: ./src/util/argv.ts
 var util_argv = __nccwpck_require__(3972);
-// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
-var providers = __nccwpck_require__(2811);
-// EXTERNAL MODULE: ./src/util/env.ts
-var util_env = __nccwpck_require__(5767);
-;// CONCATENATED MODULE: ./src/config/credentials.ts
-/**
- * Which credentials a config sends where (SPEC §9 Secrets). Every environment
- * variable a config reads — by `${VAR}` in a target or judge string, by an
- * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
- * variable, the place its value goes, and the host it is sent to. Two rules
- * hold them:
- * - the runner's own credentials (util/env.ts FORBIDDEN) are never used,
- *   whatever the config (refused at load, exit 2);
- * - in a pull-request run, a use the base commit's config does not have (the
- *   same variable to the same place and host) is refused, naming the
- *   difference: the agent gets no variable it did not have, and no credential
- *   goes to a host of the pull request's choosing.
- * Pure: configs in, uses and refusals out. A provider that reads credentials
- * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
- */
-
-
-
-
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** `https://api.example.com:8443/v1` → `api.example.com:8443`; a URL whose host is a `${VAR}` keeps the text. */
-function hostOf(url) {
-    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(url.trim());
-    if (!m)
-        return url.trim();
-    const authority = m[2].replace(/^[^@]*@/, '');
-    try {
-        return new URL(`${m[1]}://${authority}`).host;
-    }
-    catch {
-        return authority.toLowerCase();
-    }
-}
-/** Every `${VAR}` in a JSON-like value, with the dotted path of the string that names it. */
-function varsDeep(value, at) {
-    if (typeof value === 'string')
-        return (0,util_env/* varsIn */.ct)(value).map((variable) => ({ variable, at }));
-    if (Array.isArray(value))
-        return value.flatMap((v, i) => varsDeep(v, `${at}[${i}]`));
-    if (value && typeof value === 'object')
-        return Object.entries(value).flatMap(([k, v]) => varsDeep(v, `${at}.${k}`));
-    return [];
-}
-function uses(found, place, host) {
-    return found.map(({ variable, at }) => ({ variable, place, host, at }));
-}
-function openaiUses(settings, strings, at) {
-    const place = 'provider:openai';
-    const host = hostOf(settings.baseUrl);
-    return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
-}
-/**
- * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
- * credentials it declares (providers/), as uses of `provider:<kind>` toward
- * its host, and the `${VAR}` in its config.
- */
-function providerUses(id, config, at, env) {
-    const kind = id.split(':')[0];
-    const flows = (0,providers/* credentialFlows */.P7)({ id, config }, env);
-    const declared = flows.flatMap((f) => f.variable ? [{ variable: f.variable, place: `provider:${kind}`, host: f.host, at: `${at} (${id})` }] : []);
-    const host = flows[0]?.host ?? null;
-    return [...declared, ...uses(varsDeep(config ?? {}, `${at}.config`), `provider:${kind}`, host)];
-}
-function targetUses(target, env) {
-    const found = [];
-    for (const [name, value] of Object.entries(target.env))
-        found.push(...uses(varsDeep(value, `target.env.${name}`), `target.env.${name}`, null));
-    if (target.command !== undefined)
-        found.push(...uses(varsDeep(target.command, 'target.command'), 'target.command', null));
-    if (target.cwd !== undefined)
-        found.push(...uses(varsDeep(target.cwd, 'target.cwd'), 'target.cwd', null));
-    if (target.module !== undefined)
-        found.push(...uses(varsDeep(target.module, 'target.module'), 'target.module', null));
-    if (target.http)
-        found.push(...uses(varsDeep({ url: target.http.url, headers: target.http.headers, body: target.http.body }, 'target.http'), 'target.http', hostOf(target.http.url)));
-    if (target.openai) {
-        const { baseUrl, model, system, prompt } = target.openai;
-        found.push(...openaiUses(target.openai, { baseUrl, model, system, prompt }, 'target.openai'));
-    }
-    target.promptfoo?.providers.forEach((p, i) => found.push(...promptfooUses(p, `providers[${i}]`)));
-    if (target.provider !== undefined)
-        found.push(...providerUses(target.provider, target.config, 'target.provider', env));
-    return found;
-}
-/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
-function promptfooUses(p, at) {
-    if (p.id.startsWith('exec:'))
-        return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
-    if (!/^openai:/.test(p.id))
-        return [];
-    const config = p.config ?? {};
-    const text = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-    const apiKeyEnv = text(config.apiKeyEnvar) ?? 'OPENAI_API_KEY';
-    return [{ variable: apiKeyEnv, place: 'provider:openai', host: hostOf(text(config.apiBaseUrl) ?? OPENAI_DEFAULT_BASE_URL), at: `${at}.config.apiKeyEnvar` }];
-}
-function judgeUses(judge, env) {
-    if (judge.provider === 'command') {
-        const found = uses(varsDeep(judge.command, 'judge.command'), 'judge.command', null);
-        for (const [name, value] of Object.entries(judge.env))
-            found.push(...uses(varsDeep(value, `judge.env.${name}`), `judge.env.${name}`, null));
-        return found;
-    }
-    if (judge.provider !== 'openai')
-        return providerUses(judge.provider, judge.config, 'judge.provider', env);
-    const { model, embeddingModel } = judge;
-    // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as the judge reads it
-    const baseUrl = judge.baseUrl ?? (env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su);
-    return openaiUses({ baseUrl, apiKeyEnv: judge.apiKeyEnv }, { baseUrl: judge.baseUrl, model, embeddingModel }, 'judge');
-}
-/**
- * Every credential the config reads, where it sends each (`env` decides the
- * hosts that come from the environment, OPENAI_BASE_URL and the like);
- * `declarers` add uses of anything else that declares its own.
- */
-function credentialUses(config, env = {}, declarers = []) {
-    return [...targetUses(config.target, env), ...(config.judge ? judgeUses(config.judge, env) : []), ...declarers.flatMap((declare) => declare(config))];
-}
-/** "target.openai.apiKeyEnv names X", "target.env.KEY reads X" */
-function reads(u) {
-    return `${u.at} ${/\.apiKeyEnv(ar)?$/.test(u.at) ? 'names' : 'reads'} ${u.variable}`;
-}
-/** `providers[0].config.apiKeyEnvar` → ['providers', 0, 'config', 'apiKeyEnvar'] */
-function configPath(at) {
-    return at
-        .replace(/\[(\d+)\]/g, '.$1')
-        .split('.')
-        .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-/**
- * Refuses, at load, a config that reads one of the runner's own credentials
- * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
- */
-function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
-    const forbidden = credentialUses(config, {}, declarers).filter((u) => (0,util_env/* isForbiddenVar */.RZ)(u.variable));
-    if (forbidden.length === 0)
-        return;
-    const line = lineOf(configPath(forbidden[0].at));
-    throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${forbidden.map(reads).join('; ')}: ${(0,util_env/* forbiddenVarMessage */.gw)()}`, file);
-}
-const key = (u) => `${u.variable}\0${u.place}\0${u.host ?? ''}`;
-/** Where a use sends its value, as a person reads it. */
-function describePlace(u) {
-    if (u.place.startsWith('provider:'))
-        return `${u.place.slice('provider:'.length)} at ${u.host}`;
-    if (u.place === 'target.http')
-        return `the agent's endpoint at ${u.host}`;
-    if (u.place.startsWith('target.'))
-        return `the agent's process (${u.place})`;
-    return `the judge's process (${u.place})`;
-}
-/**
- * The uses of `run` (the config this pull request runs with) that `base` (the
- * base commit's) does not have, among the variables set in `env`: one that is
- * not set carries nothing. Each is a sentence naming the difference.
- */
-function credentialDifferences(run, base, env, declarers = []) {
-    const baseUses = credentialUses(base, env, declarers);
-    const allowed = new Set(baseUses.map(key));
-    const seen = new Set();
-    const differences = [];
-    for (const u of credentialUses(run, env, declarers)) {
-        if (allowed.has(key(u)) || seen.has(key(u)) || !env[u.variable])
-            continue;
-        seen.add(key(u));
-        const there = baseUses.filter((b) => b.variable === u.variable).map(describePlace);
-        const elsewhere = there.length ? `it sends ${u.variable} only to ${[...new Set(there)].join(', ')}` : `it does not read ${u.variable} at all`;
-        differences.push(`${reads(u)} for ${describePlace(u)}, which the base commit's config does not (${elsewhere})`);
-    }
-    return differences;
-}
-
 // EXTERNAL MODULE: ./src/config/judged.ts
 var config_judged = __nccwpck_require__(5165);
-;// CONCATENATED MODULE: ./src/config/ran.ts
-/**
- * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
- * the files they name relative to the config's folder (as fingerprints name
- * them), and the vars, metadata and promptfoo grading its checks read. A later
- * run resolves the files against a folder of its choosing — in a pull-request
- * run, the base commit's copies — to run the case as the baseline ran it.
- */
-
-const FILE_URL = 'file://';
-/** Each assertion made portable once, however many cases share it (a `defaults` check). */
-const portableCache = new WeakMap();
-/** `file:` and absolute `file://` paths inside `baseDir`, as paths relative to it. */
-function portable(a, baseDir) {
-    const known = portableCache.get(a);
-    if (known)
-        return known;
-    const rel = (file) => {
-        const relative = external_node_path_default().relative(baseDir, file);
-        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
-    };
-    const url = (v) => typeof v === 'string' && v.startsWith(FILE_URL) && external_node_path_default().isAbsolute(v.slice(FILE_URL.length)) ? FILE_URL + rel(v.slice(FILE_URL.length)) : v;
-    let out = a;
-    if (typeof a.file === 'string' || url(a.value) !== a.value || url(a.transform) !== a.transform) {
-        out = { ...a };
-        if (typeof a.file === 'string')
-            out.file = rel(a.file);
-        if (url(a.value) !== a.value)
-            out.value = url(a.value);
-        if (typeof a.transform === 'string')
-            out.transform = url(a.transform);
-    }
-    portableCache.set(a, out);
-    return out;
-}
-function ranOf(c, baseDir) {
-    const ran = { assert: c.assert.map((a) => portable(a, baseDir)) };
-    if (c.vars !== undefined)
-        ran.vars = c.vars;
-    if (c.metadata !== undefined)
-        ran.metadata = c.metadata;
-    if (c.promptfoo !== undefined)
-        ran.promptfoo = c.promptfoo;
-    return ran;
-}
-/** A recorded `ran` with its relative files resolved against `dir` (absolute ones are kept). */
-function resolveRan(ran, dir) {
-    const abs = (file) => (external_node_path_default().isAbsolute(file) ? file : external_node_path_default().resolve(dir, file));
-    const url = (v) => (typeof v === 'string' && v.startsWith(FILE_URL) ? FILE_URL + abs(v.slice(FILE_URL.length)) : v);
-    return {
-        ...ran,
-        assert: ran.assert.map((a) => {
-            const out = { ...a };
-            if (typeof a.file === 'string')
-                out.file = abs(a.file);
-            if (a.value !== undefined)
-                out.value = url(a.value);
-            if (a.transform !== undefined)
-                out.transform = url(a.transform);
-            return out;
-        })
-    };
-}
-
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
-
-
 
 
 
@@ -9338,13 +9025,9 @@ function configOf(located) {
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
-        const settings = (0,promptfoo/* promptfooSettings */.qm)(located);
-        refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
-        return settings;
-    }
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
+        return (0,promptfoo/* promptfooSettings */.qm)(located);
     const config = (0,parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
-    refuseForbiddenCredentials(config, file, located.lineOf);
     if (config.target.promptfoo)
         throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
@@ -9375,18 +9058,17 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const baseDir = external_node_path_default().dirname(absolute);
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(95)]).then(__nccwpck_require__.bind(__nccwpck_require__, 95));
-        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir);
-        for (const c of cases)
-            c.ran = ranOf(c, baseDir);
-        refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
-        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
+        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
+    const scope = { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const validateInScope = (a) => validateAssertion(a, scope);
     const defaults = resolveFiles(config.defaults.assert, baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
-        const problem = validateAssertion(a);
+        const problem = validateInScope(a);
         if (problem)
             throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
@@ -9394,8 +9076,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
         defaults: { assert: defaults, tags: config.defaults.tags },
         baseDir,
         judge: config.judge,
-        judgeDir: options.judgeDir,
-        validateAssertion
+        validateAssertion: validateInScope
     });
     const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
@@ -9405,16 +9086,11 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
     }
-    for (const c of cases)
-        c.ran = ranOf(c, baseDir);
     const judged = cases.flatMap((c) => c.assert).find(config_judged/* isJudged */.s);
     if (judged && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
-}
-function judgeDirOf(options) {
-    return options.judgeDir ? { judgeDir: options.judgeDir } : {};
+    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
@@ -9675,7 +9351,6 @@ var tool_calls = __nccwpck_require__(3934);
  */
 
 
-
 const RECORD_SCHEMA_VERSION = 1;
 const judgeVerdictSchema = schemas/* object */.Ikc({
     model: schemas/* string */.YjP(),
@@ -9726,6 +9401,19 @@ const usageSchema = schemas/* object */.Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+const traceSummarySchema = schemas/* object */.Ikc({
+    traceId: schemas/* string */.YjP(),
+    /** spans kept for the trial */
+    spans: amount,
+    /** spans over tracing.maxSpansPerTrial, not kept */
+    dropped: amount.optional(),
+    /** spans that arrived after the trial was graded */
+    late: amount.optional(),
+    errorCount: amount,
+    /** the first error spans by start time */
+    errorSpans: schemas/* array */.YOg(schemas/* object */.Ikc({ name: schemas/* string */.YjP(), message: schemas/* string */.YjP().optional() })).optional()
+});
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
     toolCalls: schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
@@ -9734,7 +9422,9 @@ const agentFields = {
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    finishReason: schemas/* string */.YjP().optional()
+    finishReason: schemas/* string */.YjP().optional(),
+    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+    trace: traceSummarySchema.optional()
 };
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
 const namedScores = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig());
@@ -9747,42 +9437,6 @@ const trialResultSchema = schemas/* object */.Ikc({
     assertions: schemas/* array */.YOg(assertionResultSchema),
     ...agentFields,
     namedScores: namedScores.optional()
-});
-/**
- * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
- * plus what only a promptfoo config gives. In a record (`ran`), files are
- * named relative to the config's folder.
- */
-const runAssertionSchema = schema/* assertionSchema */.uI.extend({
-    /** promptfoo configs: JavaScript run on the output before this assertion grades it */
-    transform: schemas/* string */.YjP().optional(),
-    /** promptfoo configs: the index of the assert-set (PromptfooCase.sets) this assertion belongs to */
-    set: schemas/* number */.aig().int().min(0).optional()
-});
-/** How a case read from a promptfoo config is run and graded. */
-const promptfooCaseSchema = schemas/* object */.Ikc({
-    /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
-    description: schemas/* string */.YjP().optional(),
-    /** the index of its provider in `target.promptfoo.providers` */
-    provider: schemas/* number */.aig().int().min(0),
-    /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
-    transform: schemas/* string */.YjP().optional(),
-    /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
-    threshold: schemas/* number */.aig().optional(),
-    /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
-    sets: schemas/* array */.YOg(schemas/* object */.Ikc({ threshold: schemas/* number */.aig().optional(), weight: schemas/* number */.aig().optional(), metric: schemas/* string */.YjP().optional() })).optional()
-});
-/**
- * How a case ran (SPEC §5, §9): its assertions (files relative to the
- * config's folder), and the vars, metadata and promptfoo grading its checks
- * read — with the case's `input`, what a later run needs to run it "as the
- * baseline ran it".
- */
-const caseRanSchema = schemas/* object */.Ikc({
-    assert: schemas/* array */.YOg(runAssertionSchema),
-    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    promptfoo: promptfooCaseSchema.optional()
 });
 /** Where a case came from, for messages and annotations. */
 const caseSourceSchema = schemas/* object */.Ikc({ file: schemas/* string */.YjP(), line: schemas/* number */.aig().optional() });
@@ -9820,24 +9474,7 @@ const caseResultSchema = schemas/* object */.Ikc({
         .optional(),
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: schemas/* number */.aig().int().min(0).optional(),
-    namedScores: namedScores.optional(),
-    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
-    ran: caseRanSchema.optional(),
-    /**
-     * a case whose fingerprint differs from the baseline's, where it passed:
-     * what it did when run with the baseline's input and assertions against
-     * this run's target (SPEC §9 Coverage)
-     */
-    asBaseline: schemas/* object */.Ikc({
-        passed: schemas/* boolean */.zMY(),
-        passFraction: schemas/* number */.aig().min(0).max(1),
-        output: schemas/* string */.YjP().nullable(),
-        error: schemas/* string */.YjP().nullable(),
-        score: schemas/* number */.aig().nullable(),
-        assertions: schemas/* array */.YOg(assertionResultSchema),
-        trials: schemas/* array */.YOg(trialResultSchema).optional()
-    })
-        .optional()
+    namedScores: namedScores.optional()
 });
 const judgeSummarySchema = schemas/* object */.Ikc({
     calls: schemas/* number */.aig(),
@@ -9909,7 +9546,7 @@ const runRecordSchema = schemas/* object */.Ikc({
 
 ;// CONCATENATED MODULE: ./src/config/record.ts
 /**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * Reading run records: our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them, with the
  * schema their types come from (record-schema.ts).
  */
@@ -10727,7 +10364,7 @@ var yaml_dist = __nccwpck_require__(8815);
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
  * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * are tested through stand-ins that ask the sandbox (a deadline can stop it there): a pattern that
  * backtracks fails its case at checkTimeoutMs instead of hanging the run.
  */
 
@@ -11009,17 +10646,19 @@ function pointer(path, key) {
 /**
  * Where `actual` first departs from `expected`, or undefined when they agree.
  * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
+ * are ignored (arrays must still match item for item, each item exactly unless
+ * `subsetItems`: then each item is a subset too, as promptfoo's partial
+ * argument match reads them).
  */
-function jsonDifference(expected, actual, subset) {
-    return differenceAt(expected, actual, subset, []);
+function jsonDifference(expected, actual, subset, subsetItems = false) {
+    return differenceAt(expected, actual, subset, subsetItems, []);
 }
 /**
  * jsonDifference below the keys in `at` (pushed and popped as it descends): the
  * path is written only for the difference found, not for every key compared — a
  * trajectory check compares arguments on every trial.
  */
-function differenceAt(expected, actual, subset, at) {
+function differenceAt(expected, actual, subset, subsetItems, at) {
     if (isObject(expected) && isObject(actual)) {
         // for…in over own keys, not Object.keys: the same keys in the same order, without an array
         for (const key in expected) {
@@ -11028,7 +10667,7 @@ function differenceAt(expected, actual, subset, at) {
             if (!Object.hasOwn(actual, key))
                 return `${pointer(pathOf(at), key)} is missing`;
             at.push(key);
-            const inner = differenceAt(expected[key], actual[key], subset, at);
+            const inner = differenceAt(expected[key], actual[key], subset, subsetItems, at);
             at.pop();
             if (inner)
                 return inner;
@@ -11043,9 +10682,10 @@ function differenceAt(expected, actual, subset, at) {
     if (Array.isArray(expected) && Array.isArray(actual)) {
         if (expected.length !== actual.length)
             return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
+        const items = subset && subsetItems;
         for (let i = 0; i < expected.length; i++) {
             at.push(i);
-            const inner = differenceAt(expected[i], actual[i], false, at);
+            const inner = differenceAt(expected[i], actual[i], items, items, at);
             at.pop();
             if (inner)
                 return inner;
@@ -12214,7 +11854,42 @@ const isRefusalHandler = {
 };
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
+;// CONCATENATED MODULE: ./src/util/glob.ts
+/**
+ * promptfoo's glob of names (tool names, span names, argument keys): `*` any
+ * run of characters, `?` one, everything else literal; the whole name,
+ * ignoring case, as promptfoo matches them.
+ */
+function globRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'is');
+}
+const MAX_GLOBS = 1024;
+const glob_compiled = new Map();
+/** Whether `name` matches the glob, compiled once per glob (checks match on every trial). Bounded. */
+function matchesGlob(name, glob) {
+    let re = glob_compiled.get(glob);
+    if (!re) {
+        re = globRegExp(glob);
+        if (glob_compiled.size >= MAX_GLOBS)
+            glob_compiled.clear();
+        glob_compiled.set(glob, re);
+    }
+    return re.test(name);
+}
+
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+/**
+ * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * calls, never from its output text. promptfoo's `trajectory:*` names and
+ * value shapes; `trajectory-match` with LangChain agentevals' modes;
+ * `tool-call-f1`. Every reason names the tools and ends with the path taken
+ * ("refund was called 1 time, allowed 0: lookup_order → refund").
+ */
+
+
 
 
 
@@ -12267,13 +11942,53 @@ function namesPath(steps) {
     return node.path;
 }
 const nameOf = (step) => (typeof step === 'string' ? step : step.name);
-/** How many calls name the tool. */
-function countOf(calls, name) {
+const WILDCARD = /[*?]/;
+/** A name or a glob. */
+function toolMatcher(written, pattern = false) {
+    if (!pattern && !WILDCARD.test(written))
+        return { label: written, matches: (name) => name === written };
+    return { label: written, matches: (name) => matchesGlob(name, written) };
+}
+/** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */
+function matcherOf(step) {
+    if (!isRecord(step))
+        return toolMatcher(String(step));
+    return typeof step.pattern === 'string' ? toolMatcher(step.pattern, true) : toolMatcher(String(step.name));
+}
+/** How many calls the matcher takes. */
+function countOf(calls, tool) {
     let n = 0;
     for (const c of calls)
-        if (c.name === name)
+        if (tool.matches(c.name))
             n++;
     return n;
+}
+/** Keys of a value object that a check does not read: refused, never ignored (promptfoo's keys are all read or refused). */
+function unknownKeyProblem(type, v, known, what = '`value`') {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} ${what} has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+/** `{name}` or `{pattern}`, exactly one, as a non-blank string. */
+function matcherProblem(type, v, where = '') {
+    if (v.name !== undefined && v.pattern !== undefined)
+        return `${type}${where} gives both \`name\` and \`pattern\`; give either \`name\` or \`pattern\``;
+    const written = v.name ?? v.pattern;
+    if (written === undefined)
+        return `${type}${where} needs a \`name\` or a \`pattern\` in ${shown(v)}`;
+    return isName(written) ? undefined : `${type}${where} \`${v.name !== undefined ? 'name' : 'pattern'}\` must be a tool name, got ${shown(written)}`;
+}
+/**
+ * promptfoo's step `type`: its trajectories hold tool, command, search,
+ * reasoning, message and span steps read from a trace. evalgate's are the
+ * trial's tool calls, so only `tool` names a step it has.
+ */
+function stepTypeProblem(type, stepType, where = '') {
+    if (stepType === undefined)
+        return undefined;
+    const types = Array.isArray(stepType) ? stepType : [stepType];
+    if (types.length > 0 && types.every((t) => t === 'tool'))
+        return undefined;
+    return `${type}${where} \`type\` ${shown(stepType)}: evalgate's steps are the trial's tool calls, so the only step type is tool (promptfoo's command, search, reasoning, message and span steps are spans it does not count)`;
 }
 /** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
 class Words {
@@ -12360,36 +12075,36 @@ function isName(value) {
     return typeof value === 'string' && value.trim() !== '';
 }
 /**
- * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
- * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ * `refund`, `[lookup_order, refund]`, `{name | pattern, min?, max?}` or a list
+ * mixing names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
     return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
 }
 function usageEntry(entry) {
     if (!isRecord(entry))
-        return { name: String(entry), min: 1 };
-    const { name, min, max } = entry;
-    return { name, min: min ?? Math.min(1, max ?? 1), max };
+        return { tool: toolMatcher(String(entry)), min: 1 };
+    const { min, max } = entry;
+    return { tool: matcherOf(entry), min: min ?? Math.min(1, max ?? 1), max };
 }
+const USAGE_KEYS = ['name', 'pattern', 'min', 'max'];
 const toolUsed = {
     negatable: true,
     validate(a) {
         const list = Array.isArray(a.value) ? a.value : [a.value];
         if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name | pattern, min?, max?}`;
         for (const entry of list) {
             if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
+                const problem = unknownKeyProblem(a.type, entry, USAGE_KEYS) ?? matcherProblem(a.type, entry) ?? rangeProblem(a.type, entry);
                 if (problem)
                     return problem;
             }
             else if (!isName(entry))
                 return `${a.type} needs tool names, got ${kindOf(entry)}`;
         }
-        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+        // under not- a list passes only when no entry is in its range: an entry whose range holds every count makes it fail always
+        if (a.type.startsWith('not-') && list.some((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
             return alwaysHolds(a.type);
         return undefined;
     },
@@ -12398,34 +12113,36 @@ const toolUsed = {
         if (!Array.isArray(a.value)) {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
-            const n = countOf(calls, entry.name);
-            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            const n = countOf(calls, entry.tool);
+            return conclude(inRange(n, entry), calledText.get(entry.tool.label, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.tool) }));
+        if (negated) {
+            // promptfoo's reading of a list under not-: none of the tools used (no entry in its range), not "one of them missing"
+            const used = counted.filter(({ entry, n }) => inRange(n, entry));
+            const decisive = used.length ? used : counted;
+            return conclude(used.length > 0, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${notRangeText(entry)}${decisive.length === 1 ? '' : ` (${entry.tool.label})`}`).join(', '));
+        }
         const off = counted.filter(({ entry, n }) => !inRange(n, entry));
         const holds = off.length === 0;
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds ? counted : off;
         const one = decisive.length === 1;
-        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
-            ? one
-                ? `allowed ${notRangeText(decisive[0].entry)}`
-                : 'expected at least one of them out of its range'
-            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.tool.label})`}`).join(', '));
     }
 };
 function sequenceOf(value) {
     if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
+        return { steps: value.map(matcherOf), mode: 'in_order' };
     const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+    return { steps: v.steps.map(matcherOf), mode: v.mode ?? 'in_order' };
 }
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 function firstMissingStep(names, steps) {
     let at = 0;
     for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
+        while (at < names.length && !steps[i].matches(names[at]))
             at++;
         if (at === names.length)
             return i;
@@ -12442,6 +12159,13 @@ function firstDifference(a, b, same) {
     }
     return -1;
 }
+const STEP_KEYS = ['name', 'pattern', 'type'];
+function stepProblem(type, step, i) {
+    if (!isRecord(step))
+        return isName(step) ? undefined : `${type} steps must be tool names or {name | pattern}, got ${kindOf(step)} at step ${i + 1}`;
+    const at = ` step ${i + 1}`;
+    return unknownKeyProblem(type, step, STEP_KEYS, `step ${i + 1}`) ?? matcherProblem(type, step, at) ?? stepTypeProblem(type, step.type, at);
+}
 const toolSequence = {
     negatable: true,
     validate(a) {
@@ -12449,8 +12173,16 @@ const toolSequence = {
         const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
         if (!Array.isArray(steps) || steps.length === 0)
             return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
+        if (isRecord(v)) {
+            const problem = unknownKeyProblem(a.type, v, ['steps', 'mode']);
+            if (problem)
+                return problem;
+        }
+        for (let i = 0; i < steps.length; i++) {
+            const problem = stepProblem(a.type, steps[i], i);
+            if (problem)
+                return problem;
+        }
         if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
             return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
         return undefined;
@@ -12459,11 +12191,12 @@ const toolSequence = {
         const calls = reportedToolCalls(ctx);
         const names = calls.map((c) => c.name);
         const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
+        const labels = steps.map((s) => s.label);
+        const sequence = labels.join(' → ');
         if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
+            const at = firstDifference(names, steps, (name, step) => step.matches(name));
             const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${labels[at] ?? 'the end'}`;
             return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
@@ -12471,72 +12204,186 @@ const toolSequence = {
         const fact = holds
             ? `the calls contain ${sequence} in order`
             : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+                ? `${labels[0]} was never called`
+                : `${labels[missing]} was not called after ${labels.slice(0, missing).join(' → ')}`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset, into array items too, as promptfoo). */
 function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
+    return jsonDifference(expected, actual, partial, partial);
+}
+const ARGS_KEYS = ['name', 'pattern', 'args', 'arguments', 'mode', 'defaults', 'ignore'];
+function argsExpectation(v) {
+    const ignore = v.ignore === undefined ? [] : Array.isArray(v.ignore) ? v.ignore : [v.ignore];
+    return {
+        tool: matcherOf(v),
+        args: Object.hasOwn(v, 'args') ? v.args : v.arguments,
+        partial: v.mode !== 'exact',
+        ...(isRecord(v.defaults) && Object.keys(v.defaults).length ? { defaults: v.defaults } : {}),
+        // an entry is a key, or a glob of keys (promptfoo), compared with case as written for plain keys
+        ignore: ignore.map((k) => toolMatcher(k))
+    };
+}
+/**
+ * A copy of the arguments without the keys `drop` names (an own `__proto__`
+ * key stays an own key). Arguments that are no object are kept as they are.
+ */
+function withoutKeys(args, drop, dropped) {
+    if (!isRecord(args))
+        return args;
+    const before = dropped.length;
+    for (const key of Object.keys(args))
+        if (drop(key, args[key]))
+            dropped.push(key);
+    if (dropped.length === before)
+        return args;
+    const kept = {};
+    for (const key of Object.keys(args))
+        if (!dropped.includes(key, before))
+            Object.defineProperty(kept, key, { value: args[key], enumerable: true, configurable: true, writable: true });
+    return kept;
+}
+/** What a call's arguments and the expected ones are once `ignore` and `defaults` have had their say, and which keys they dropped. */
+function comparedArgs(e, callArgs) {
+    const ignored = [];
+    const defaulted = [];
+    const ignoring = (key) => e.ignore.some((m) => m.matches(key));
+    let actual = e.ignore.length ? withoutKeys(callArgs, ignoring, ignored) : callArgs;
+    const defaults = e.defaults;
+    if (defaults)
+        actual = withoutKeys(actual, (key, value) => Object.hasOwn(defaults, key) && jsonDifference(defaults[key], value, false) === undefined, defaulted);
+    const expected = e.ignore.length ? withoutKeys(e.args, ignoring, []) : e.args;
+    return { expected, actual, ignored, defaulted };
+}
+function argsProblem(type, v) {
+    const problem = unknownKeyProblem(type, v, ARGS_KEYS) ?? matcherProblem(type, v);
+    if (problem)
+        return problem;
+    if (v.args !== undefined && v.arguments !== undefined)
+        return `${type} gives both \`args\` and \`arguments\` (one name for the same thing); keep one`;
+    if (v.args === undefined && v.arguments === undefined)
+        return `${type} needs \`args\` in its value: the arguments the call must have`;
+    if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+        return `${type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+    if (v.defaults !== undefined && !isRecord(v.defaults))
+        return `${type} \`defaults\` must be an object of argument names and their default values, got ${kindOf(v.defaults)}`;
+    if (v.ignore !== undefined && !(isName(v.ignore) || (Array.isArray(v.ignore) && v.ignore.length > 0 && v.ignore.every(isName))))
+        return `${type} \`ignore\` must be an argument name or a list of them (globs allowed), got ${shown(v.ignore)}`;
+    const args = v.args ?? v.arguments;
+    if (isRecord(v.defaults) && isRecord(args)) {
+        // the call's key at its default is dropped before comparing, so expected args asking for that very value can never be met
+        const clash = Object.keys(args).find((k) => Object.hasOwn(v.defaults, k) && jsonDifference(args[k], v.defaults[k], false) === undefined);
+        if (clash !== undefined)
+            return `${type} has \`${clash}\` ${shown(args[clash])} in both \`args\` and \`defaults\`, which can never match: a call's argument at its default is dropped before comparing; keep it in one of them`;
+    }
+    return undefined;
 }
 const toolArgsMatch = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {name | pattern, args, mode?: partial | exact, defaults?, ignore?}`;
+        return argsProblem(a.type, v);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        const e = argsExpectation(a.value);
+        const name = e.tool.label;
+        const ofTool = calls.filter((c) => e.tool.matches(c.name));
+        const compared = ofTool.map((c) => comparedArgs(e, c.args));
+        const differences = compared.map(({ expected, actual }) => argsDifference(expected, actual, e.partial));
+        const at = differences.indexOf(undefined);
+        const holds = at !== -1;
+        const wanted = () => `${name} with ${e.partial ? 'arguments including' : 'exactly the arguments'} ${shown(e.args)}`;
+        let fact;
+        if (holds) {
+            const { ignored, defaulted } = compared[at];
+            const dropped = [
+                ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),
+                ...(defaulted.length ? [`at their defaults: ${defaulted.join(', ')}`] : [])
+            ];
+            fact = `${ofTool[at].name} was called with ${shown(ofTool[at].args)}${dropped.length ? ` (${dropped.join('; ')})` : ''}`;
+        }
+        else
+            fact =
+                ofTool.length === 0
+                    ? `${name} was never called`
+                    : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
+const STEP_COUNT_KEYS = ['min', 'max', 'name', 'pattern', 'type'];
 const stepCount = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
+        const problem = unknownKeyProblem(a.type, v, STEP_COUNT_KEYS) ??
+            (v.name !== undefined || v.pattern !== undefined ? matcherProblem(a.type, v) : undefined) ??
+            stepTypeProblem(a.type, v.type);
+        if (problem)
+            return problem;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
         return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const range = a.value;
-        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
+        const tool = range.name === undefined && range.pattern === undefined ? undefined : matcherOf(range);
+        const counted = tool === undefined ? calls.length : countOf(calls, tool);
+        const what = tool === undefined ? 'tool calls' : `calls of ${tool.label}`;
+        const fact = tool === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(tool.label, counted);
         return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
+const ARGS_MODES = ['exact', 'ignore', 'subset', 'superset'];
+/** The rule for a tool's arguments: its own in `byTool`, else the mode. */
+function argsRule(name, matching) {
+    return matching.byTool && Object.hasOwn(matching.byTool, name) ? matching.byTool[name] : matching.mode;
+}
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and arguments that answer the step's by the rule, when it gives any. */
+function answers(call, ref, matching) {
     if (typeof ref === 'string')
         return call.name === ref;
     if (call.name !== ref.name)
         return false;
-    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+    if (ref.args === undefined)
+        return true;
+    const rule = argsRule(call.name, matching);
+    const args = call.args ?? {};
+    if (typeof rule !== 'string')
+        return rule.every((path) => jsonDifference(valueAt(ref.args, path), valueAt(args, path), false) === undefined);
+    if (rule === 'ignore')
+        return true;
+    if (rule === 'exact')
+        return jsonDifference(ref.args, args, false) === undefined;
+    return rule === 'subset' ? within(args, ref.args) : within(ref.args, args);
+}
+/** Every top-level argument of `part` is in `whole` with an equal value (arguments that are no object: equal). */
+function within(part, whole) {
+    if (!isRecord(part) || !isRecord(whole))
+        return jsonDifference(part, whole, false) === undefined;
+    for (const key of Object.keys(part))
+        if (!Object.hasOwn(whole, key) || jsonDifference(part[key], whole[key], false) !== undefined)
+            return false;
+    return true;
+}
+/** The value at a dotted path (`time.start`), or undefined where the path stops. */
+function valueAt(value, path) {
+    let at = value;
+    for (const part of path.split('.')) {
+        if (!isRecord(at) || !Object.hasOwn(at, part))
+            return undefined;
+        at = at[part];
+    }
+    return at;
 }
 /**
  * The most calls that can be paired with distinct reference steps they answer
@@ -12544,12 +12391,12 @@ function answers(call, ref, argsMode) {
  * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
  * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
-function maximumPairing(calls, refs, argsMode) {
+function maximumPairing(calls, refs, matching) {
     const pairOf = new Array(refs.length).fill(-1);
     const seen = new Array(refs.length);
     const augment = (i) => {
         for (let j = 0; j < refs.length; j++) {
-            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+            if (seen[j] || !answers(calls[i], refs[j], matching))
                 continue;
             seen[j] = true;
             if (pairOf[j] === -1 || augment(pairOf[j])) {
@@ -12571,12 +12418,12 @@ function maximumPairing(calls, refs, argsMode) {
  * reference), superset (every reference call was made). Calls count with
  * their multiplicity: a reference step accounts for one call.
  */
-function matchTrajectory(calls, refs, mode, argsMode) {
+function matchTrajectory(calls, refs, mode, matching) {
     if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, matching));
         return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
     }
-    const pairOf = maximumPairing(calls, refs, argsMode);
+    const pairOf = maximumPairing(calls, refs, matching);
     const paired = new Array(calls.length).fill(false);
     for (let j = 0; j < pairOf.length; j++)
         if (pairOf[j] !== -1)
@@ -12586,10 +12433,25 @@ function matchTrajectory(calls, refs, mode, argsMode) {
     const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
     return { holds, unexpected, missing, firstDifference: -1 };
 }
-function stepText(step, argsMode) {
+function stepText(step, matching) {
     if (!step)
         return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+    return argsRule(step.name, matching) === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const REFERENCE_KEYS = ['name', 'args'];
+function argsByToolProblem(type, byTool) {
+    if (!isRecord(byTool))
+        return `${type} \`argsByTool\` maps tool names to ${ARGS_MODES.join(' | ')} or a list of argument paths, got ${kindOf(byTool)}`;
+    for (const [tool, rule] of Object.entries(byTool)) {
+        if (typeof rule === 'string' ? ARGS_MODES.includes(rule) : Array.isArray(rule) && rule.length > 0 && rule.every(isName))
+            continue;
+        return `${type} \`argsByTool.${tool}\` is one of ${ARGS_MODES.join(', ')}, or a list of the argument paths to compare (e.g. [time.start]), got ${shown(rule)}`;
+    }
+    return undefined;
+}
+function argsMatchingOf(a) {
+    const mode = a.args ?? 'exact';
+    return a.argsByTool === undefined ? { mode } : { mode, byTool: a.argsByTool };
 }
 const trajectoryMatch = {
     negatable: true,
@@ -12597,30 +12459,35 @@ const trajectoryMatch = {
         if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
             return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
         }
+        for (const [i, step] of a.value.entries()) {
+            const problem = isRecord(step) ? unknownKeyProblem(a.type, step, REFERENCE_KEYS, `reference step ${i + 1}`) : undefined;
+            if (problem)
+                return problem;
+        }
         if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
             return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
+        if (a.args !== undefined && !ARGS_MODES.includes(a.args))
+            return `${a.type} \`args\` is exact, ignore, subset or superset, got ${shown(a.args)}`;
+        return a.argsByTool === undefined ? undefined : argsByToolProblem(a.type, a.argsByTool);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const steps = a.value;
         const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
+        const matching = argsMatchingOf(a);
         const reference = namesPath(steps) || 'no tool calls';
         const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
         // a match found at once (most trials) is worded without the lists of what is unexpected and missing
-        if (matchesAtOnce(calls, steps, mode, argsMode))
+        if (matchesAtOnce(calls, steps, mode, matching))
             return conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
         const refs = referenceOf(a);
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        const m = matchTrajectory(calls, refs, mode, matching);
+        const list = (steps) => steps.map((s) => stepText(s, matching)).join(', ');
         let fact;
         if (m.holds)
             fact = matchFacts.get(reference, mode);
         else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], matching)}, the reference has ${stepText(refs[m.firstDifference], matching)}`;
         else {
             const parts = [
                 ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
@@ -12640,20 +12507,20 @@ const asReference = (step) => (typeof step === 'string' ? { name: step } : step)
  * left that answers it. A greedy pairing that pairs everything it must proves
  * the match; one that does not proves nothing (matchTrajectory's search decides).
  */
-function matchesAtOnce(calls, steps, mode, argsMode) {
+function matchesAtOnce(calls, steps, mode, matching) {
     if (mode === 'strict') {
         if (calls.length !== steps.length)
             return false;
         for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], steps[i], argsMode))
+            if (!answers(calls[i], steps[i], matching))
                 return false;
         return true;
     }
     if (mode === 'unordered' && calls.length !== steps.length)
         return false;
     if (mode === 'subset')
-        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
-    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, matching));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, matching));
 }
 /** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
 function pairsGreedily(from, to, fits) {
@@ -12688,8 +12555,21 @@ function toolCallF1(called, expected) {
 const toolCallF1Check = {
     negatable: true,
     validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+        const v = a.value;
+        if (!(typeof v === 'string' || (Array.isArray(v) && v.every((n) => typeof n === 'string'))))
             return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        let names;
+        try {
+            names = terms(v);
+        }
+        catch (err) {
+            return `${a.type} \`value\` ${shown(v)}: ${(0,errors/* errorMessage */.gJ)(err)}`;
+        }
+        // promptfoo refuses an empty list; a blank name would be graded as a tool no agent calls
+        if (names.length === 0)
+            return `${a.type} needs at least one tool name in \`value\` (a list or a comma-separated string)`;
+        if (names.some((n) => n.trim() === ''))
+            return `${a.type} has a blank tool name in \`value\`; give the names of the tools expected`;
         return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
     },
     run(a, ctx, negated) {
@@ -13112,25 +12992,42 @@ const textAssertions = {
 
 
 
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions); only of definitions definitionsProblem accepts. */
 function toolSchemas(tools) {
-    return tools.flatMap((tool) => {
-        const fn = (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
-        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string')
-            return [];
-        return [{ name: fn.name, ...((0,tool_calls/* isPlainObject */.Qd)(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+    return tools.map((tool) => {
+        const fn = functionOf(tool);
+        return { name: fn.name, ...(fn.parameters ? { parameters: fn.parameters } : {}) };
     });
 }
-function schemasProblem(type, tools) {
+function functionOf(tool) {
+    return (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
+}
+/**
+ * Why a list of tool definitions cannot grade calls, or undefined: no tools
+ * (every call refused), a tool without a name, two tools of one name (a call
+ * valid against one and not the other), `parameters` that are no JSON Schema
+ * object (`null` included). A tool without `parameters` takes no arguments.
+ */
+function definitionsProblem(tools, where) {
     if (!Array.isArray(tools))
-        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
-    const schemas = toolSchemas(tools);
-    if (schemas.length !== tools.length)
-        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
-    for (const s of schemas) {
-        const problem = s.parameters && schemaProblem(s.parameters);
+        return `${where} must be the OpenAI tools array ([{type: function, function: {name, parameters}}])`;
+    if (tools.length === 0)
+        return `${where} lists no tools, so no call could be valid; list the tools the agent may call`;
+    const names = new Set();
+    for (let i = 0; i < tools.length; i++) {
+        const fn = functionOf(tools[i]);
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string' || fn.name.trim() === '')
+            return `${where}[${i}] needs a name ({type: function, function: {name, parameters}})`;
+        if (names.has(fn.name))
+            return `${where} defines ${fn.name} twice, so a call of it could be valid against one definition and not the other`;
+        names.add(fn.name);
+        if (!Object.hasOwn(fn, 'parameters'))
+            continue;
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn.parameters))
+            return `${where}[${i}] (${fn.name}): \`parameters\` must be a JSON Schema object, got ${shown(fn.parameters)}; leave it out for a tool that takes no arguments`;
+        const problem = schemaProblem(fn.parameters);
         if (problem)
-            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
+            return `${where}[${i}] (${fn.name}): the parameters are not a usable JSON Schema: ${problem}`;
     }
     return undefined;
 }
@@ -13153,12 +13050,26 @@ function callProblem(call, schemas) {
     const schema = schemas.find((s) => s.name === call.name);
     if (!schema)
         return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
-    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
+    if (!schema.parameters) {
+        const none = call.args === undefined || call.args === null || ((0,tool_calls/* isPlainObject */.Qd)(call.args) && Object.keys(call.args).length === 0);
+        return none ? undefined : `${call.name} ${shown(call.args)}: the tool takes no arguments (its definition has no parameters)`;
+    }
+    const errors = schemaErrors(schema.parameters, call.args);
     return errors && `${call.name} ${shown(call.args)}: ${errors}`;
 }
 const validToolsCall = {
     negatable: true,
-    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+    validate(a, scope) {
+        if (a.value !== undefined)
+            return definitionsProblem(a.value, `${a.type} \`value\``);
+        // the schemas are target.tools: checked here when the config is known
+        if (scope?.tools === undefined)
+            return undefined;
+        if (scope.tools === null)
+            return `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
+        const problem = definitionsProblem(scope.tools, 'target.tools');
+        return problem && `${a.type} checks calls against target.tools, which cannot grade them: ${problem}`;
+    },
     run(a, ctx, negated) {
         const tools = Array.isArray(a.value) ? a.value : ctx.tools;
         if (!tools) {
@@ -13186,6 +13097,163 @@ const validToolsCall = {
 const toolsCallAssertions = {
     'is-valid-openai-tools-call': validToolsCall,
     'is-valid-openai-function-call': validToolsCall
+};
+
+// EXTERNAL MODULE: ./src/tracing/spans.ts
+var tracing_spans = __nccwpck_require__(1951);
+;// CONCATENATED MODULE: ./src/assertions/trace.ts
+/**
+ * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
+ * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
+ * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
+ * With tracing off they are refused at load; a trial none of whose spans
+ * arrived fails them, saying so — never a vacuous pass (promptfoo passes
+ * `max_count: 0` on an empty trace).
+ */
+
+
+
+
+const trace_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const trace_isCount = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** The trial's spans; none (tracing on, nothing arrived) is a failure not- could not turn into a pass. */
+function spansOf(type, ctx) {
+    if (!ctx.trace)
+        throw new Error(`${type} needs tracing: set \`tracing: true\` in the config`);
+    if (ctx.trace.spans.length === 0)
+        throw new Error(`no span of this trial's trace arrived (trace ${ctx.trace.traceId}): is the agent instrumented and exporting to evalgate's receiver, and does it flush before replying?`);
+    return ctx.trace.spans;
+}
+function keysProblem(type, v, known) {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} \`value\` has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+function tracingProblem(type, scope) {
+    return scope?.tracing === false
+        ? `${type} grades the trial's trace, and tracing is off: set \`tracing: true\` in evalgate.yml (or promptfoo's tracing: {enabled: true, otlp: {http: {enabled: true}}})`
+        : undefined;
+}
+const patternProblem = (type, p) => p === undefined || (typeof p === 'string' && p !== '') ? undefined : `${type} \`pattern\` must be a span-name glob such as "tool.*", got ${shown(p)}`;
+const passing = (holds, reason) => ({ pass: holds, score: holds ? 1 : 0, reason });
+const distinctNames = (spans, max = 10) => {
+    const names = [...new Set(spans.map((s) => s.name))];
+    return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+};
+const spanCount = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.pattern !== 'string' || v.pattern === '')
+            return `${a.type} needs a \`value\` {pattern, min?, max?}`;
+        const problem = keysProblem(a.type, v, ['pattern', 'min', 'max']);
+        if (problem)
+            return problem;
+        for (const key of ['min', 'max'])
+            if (v[key] !== undefined && !trace_isCount(v[key]))
+                return `${a.type} \`${key}\` must be a whole number ≥ 0, got ${shown(v[key])}`;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs \`min\` or \`max\`: without them every count passes`;
+        if (trace_isCount(v.min) && trace_isCount(v.max) && v.min > v.max)
+            return `${a.type} has min ${v.min} above max ${v.max}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern, min, max } = a.value;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        const n = matching.length;
+        const holds = (min === undefined || n >= min) && (max === undefined || n <= max);
+        const range = min !== undefined && max !== undefined ? `${min}-${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+        const names = n ? `: ${distinctNames(matching)}` : '';
+        return passing(holds, `${n} span${n === 1 ? '' : 's'} matching "${pattern}" of ${spans.length}, expected ${range}${names}`);
+    }
+};
+/** promptfoo's percentile: the nearest-rank value (the ⌈p/100·n⌉-th smallest). */
+function percentileOf(sorted, p) {
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (n) => `${Number(n.toFixed(3))} ms`;
+const spanDuration = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.max !== 'number' || !Number.isFinite(v.max) || v.max < 0)
+            return `${a.type} needs a \`value\` {max (ms), pattern?, percentile?}, with max a number ≥ 0`;
+        const problem = keysProblem(a.type, v, ['pattern', 'max', 'percentile']) ?? patternProblem(a.type, v.pattern);
+        if (problem)
+            return problem;
+        if (v.percentile !== undefined && (typeof v.percentile !== 'number' || !(v.percentile > 0 && v.percentile <= 100)))
+            return `${a.type} \`percentile\` must be in (0, 100], got ${shown(v.percentile)}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern = '*', max, percentile } = a.value;
+        const timed = spans.filter((s) => matchesGlob(s.name, pattern) && s.endNs > 0n && s.startNs > 0n).map((s) => ({ name: s.name, ms: (0,tracing_spans/* durationMs */.pc)(s) }));
+        // promptfoo: nothing of that name in the trace is nothing too slow
+        if (timed.length === 0)
+            return passing(true, `no span matching "${pattern}" (with its start and end) among the trace's ${spans.length}`);
+        const slowest = [...timed].sort((x, y) => y.ms - x.ms);
+        const top = (list) => list.map((s) => `${s.name} (${ms(s.ms)})`).join(', ');
+        if (percentile === undefined) {
+            const slow = slowest.filter((s) => s.ms > max);
+            return slow.length
+                ? passing(false, `${slow.length} of ${timed.length} spans matching "${pattern}" took over ${ms(max)}; slowest: ${top(slow.slice(0, 3))}`)
+                : passing(true, `all ${timed.length} spans matching "${pattern}" took at most ${ms(max)} (slowest ${ms(slowest[0].ms)})`);
+        }
+        const value = percentileOf(timed.map((s) => s.ms).sort((x, y) => x - y), percentile);
+        return value > max
+            ? passing(false, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, over ${ms(max)}; slowest: ${top(slowest.slice(0, 3))}`)
+            : passing(true, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, within ${ms(max)}`);
+    }
+};
+const errorSpans = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (v !== undefined && !trace_isCount(v) && !trace_isRecord(v))
+            return `${a.type} \`value\` is the most error spans allowed (a whole number) or {max_count?, max_percentage?, pattern?}, got ${kindOf(v)}`;
+        if (trace_isRecord(v)) {
+            const problem = keysProblem(a.type, v, ['max_count', 'max_percentage', 'pattern']) ?? patternProblem(a.type, v.pattern);
+            if (problem)
+                return problem;
+            if (v.max_count !== undefined && !trace_isCount(v.max_count))
+                return `${a.type} \`max_count\` must be a whole number ≥ 0, got ${shown(v.max_count)}`;
+            if (v.max_percentage !== undefined && (typeof v.max_percentage !== 'number' || v.max_percentage < 0 || v.max_percentage > 100))
+                return `${a.type} \`max_percentage\` must be in [0, 100], got ${shown(v.max_percentage)}`;
+        }
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const v = a.value;
+        const o = trace_isRecord(v) ? v : {};
+        const pattern = o.pattern ?? '*';
+        // promptfoo: no limit given is none allowed
+        const maxCount = typeof v === 'number' ? v : o.max_count === undefined && o.max_percentage === undefined ? 0 : o.max_count;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        if (matching.length === 0)
+            return passing(true, `no span matching "${pattern}" among the trace's ${spans.length}`);
+        const errors = matching.filter(tracing_spans/* isErrorSpan */.jz);
+        const share = (errors.length / matching.length) * 100;
+        const detail = () => errors
+            .slice(0, 3)
+            .map((s) => `${s.name}${s.statusMessage ? ` (${s.statusMessage})` : ''}`)
+            .join(', ') + (errors.length > 3 ? ` and ${errors.length - 3} more` : '');
+        if (maxCount !== undefined && errors.length > maxCount)
+            return passing(false, `${errors.length} error span${errors.length === 1 ? '' : 's'} of ${matching.length} matching "${pattern}", allowed ${maxCount}: ${detail()}`);
+        if (o.max_percentage !== undefined && share > o.max_percentage)
+            return passing(false, `error spans are ${share.toFixed(1)}% of ${matching.length} matching "${pattern}", allowed ${o.max_percentage}%: ${detail()}`);
+        return passing(true, errors.length
+            ? `${errors.length} error span(s) of ${matching.length} matching "${pattern}", within the limit: ${detail()}`
+            : `no error span among ${matching.length} matching "${pattern}"`);
+    }
+};
+const traceAssertions = {
+    'trace-span-count': spanCount,
+    'trace-span-duration': spanDuration,
+    'trace-error-spans': errorSpans
 };
 
 ;// CONCATENATED MODULE: ./src/assertions/xml.ts
@@ -13403,6 +13471,7 @@ const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
 
 
 
+
 const NEGATION = 'not-';
 const families = {
     ...textAssertions,
@@ -13415,6 +13484,7 @@ const families = {
     ...modelGradedAssertions,
     ...trajectoryAssertions,
     ...toolsCallAssertions,
+    ...traceAssertions,
     ...costAssertions,
     ...refusalAssertions,
     ...countAssertions,
@@ -13469,8 +13539,8 @@ function unknownTypeProblem(type) {
 function needsJudge(a) {
     return resolve(a.type)?.handler.usesJudge === true;
 }
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-function validateAssertion(a) {
+/** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
+function validateAssertion(a, scope) {
     if (typeof a.type !== 'string' || a.type === '')
         return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
     const resolved = resolve(a.type);
@@ -13479,7 +13549,7 @@ function validateAssertion(a) {
     if (resolved.negated && !resolved.handler.negatable) {
         return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
     }
-    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
+    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a, scope);
 }
 /**
  * Validation results of the assertions graded lately, so that a case's trials
@@ -13678,6 +13748,8 @@ function summarizeNamedScores(cases) {
     return Object.fromEntries([...sums].map(([name, s]) => [name, { score: round4(s.total / s.cases), cases: s.cases }]));
 }
 
+// EXTERNAL MODULE: ./src/util/env.ts
+var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: ./src/util/map-strings.ts
 /** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
 function mapStrings(value, f) {
@@ -14094,6 +14166,7 @@ function tokenCost(usage, price) {
 
 
 
+
 /** The case score: weighted mean of its llm-rubric scores, null when it has none. */
 function rubricScore(assertions) {
     let sum = 0;
@@ -14111,6 +14184,8 @@ function rubricScore(assertions) {
 }
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4;
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16;
 /**
  * A trial in progress: what the target is called with, and its abort (its
  * timeout or the run's interruption). The AbortController behind `signal` is
@@ -14122,12 +14197,14 @@ const LANES_PER_SLOT = 4;
 class Trial {
     evalCase;
     deadline;
+    traceparent;
     reason;
     controller;
     listener;
-    constructor(evalCase, deadline) {
+    constructor(evalCase, deadline, traceparent) {
         this.evalCase = evalCase;
         this.deadline = deadline;
+        this.traceparent = traceparent;
     }
     get input() {
         return this.evalCase.input;
@@ -14180,8 +14257,8 @@ class RunningTrials {
     now() {
         return performance.now();
     }
-    start(c) {
-        const trial = new Trial(c, this.now() + this.timeoutMs);
+    start(c, traceparent) {
+        const trial = new Trial(c, this.now() + this.timeoutMs, traceparent);
         this.trials.add(trial);
         if (!this.timer)
             this.arm(this.timeoutMs);
@@ -14213,7 +14290,7 @@ class RunningTrials {
         }
     }
 }
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+const runner_USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
 /** The trials' usage summed, key by key: a key none of them reported stays absent. */
 function sumUsage(trials) {
     if (trials.length === 1)
@@ -14223,7 +14300,7 @@ function sumUsage(trials) {
         if (!t.usage)
             continue;
         sum ??= {};
-        for (const key of USAGE_KEYS) {
+        for (const key of runner_USAGE_KEYS) {
             const n = t.usage[key];
             if (n !== undefined)
                 sum[key] = (sum[key] ?? 0) + n;
@@ -14276,10 +14353,10 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.metadata = shown.metadata;
     if (shown.finishReason !== undefined)
         result.finishReason = shown.finishReason;
+    if (shown.trace)
+        result.trace = shown.trace;
     if (c.source)
         result.source = c.source;
-    if (c.ran)
-        result.ran = c.ran;
     return result;
 }
 async function runCases(cases, target, options) {
@@ -14305,12 +14382,14 @@ async function runCases(cases, target, options) {
         return true;
     };
     const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
-    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+    /** One trial: the target call holds a concurrency slot; waiting for its spans, and grading (and the judge), do not. */
     async function trial(c) {
+        let trace;
         const call = await limit(async () => {
             if (stopped() || overBudget())
                 return null;
-            const inFlight = running.start(c);
+            trace = options.tracing?.begin();
+            const inFlight = running.start(c, trace?.traceparent);
             const t0 = now();
             try {
                 const reply = await target.call(inFlight);
@@ -14332,12 +14411,24 @@ async function runCases(cases, target, options) {
                 running.finish(inFlight);
             }
         });
-        if (!call)
+        if (!call) {
+            trace?.discard();
             return null;
+        }
         const durationMs = round3(call.durationMs);
+        const traced = trace && (await trace.settle());
         const reply = call.reply;
-        if (reply === null)
-            return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+        if (reply === null) {
+            const failed = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+            if (traced)
+                failed.trace = traced.summary;
+            return failed;
+        }
+        if (traced && traced.spans.length > 0) {
+            // what the spans say, where the target reported nothing itself (its own report wins)
+            const spent = completeFromSpans(reply, traced.spans, options);
+            targetCostUsd += spent;
+        }
         // the target's own time when it measured it (start-up excluded), else the call's
         const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs);
         const usage = reply.usage;
@@ -14353,6 +14444,7 @@ async function runCases(cases, target, options) {
             finishReason: reply.finishReason,
             latencyMs,
             tools: reply.tools ?? options.tools,
+            ...(traced ? { trace: { traceId: traced.summary.traceId, spans: traced.spans } } : {}),
             judge: options.judge,
             embed: options.embed,
             grade: options.grade,
@@ -14379,6 +14471,8 @@ async function runCases(cases, target, options) {
             result.metadata = reply.metadata;
         if (reply.finishReason !== undefined)
             result.finishReason = reply.finishReason;
+        if (traced)
+            result.trace = traced.summary;
         return result;
     }
     // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
@@ -14396,7 +14490,8 @@ async function runCases(cases, target, options) {
         }
     };
     try {
-        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+        const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT);
+        await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane));
     }
     finally {
         running.stop();
@@ -14409,113 +14504,26 @@ async function runCases(cases, target, options) {
         outcome.stopReason = stopReason ?? 'interrupted';
     return outcome;
 }
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply, spans, options) {
+    const found = (0,tracing_spans/* agentFromSpans */.$U)(spans);
+    if (reply.toolCalls === undefined)
+        reply.toolCalls = found.toolCalls;
+    if (found.model !== undefined && modelOf(reply) === undefined)
+        reply.metadata = { ...reply.metadata, model: found.model };
+    if (reply.usage !== undefined || found.usage === undefined)
+        return 0;
+    reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing);
+    return reply.usage.costUsd ?? 0;
+}
 /** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
 function modelOf(reply) {
     const model = reply.metadata?.model;
     return typeof model === 'string' ? model : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/run/as-baseline.ts
-/**
- * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
- * fingerprint differs from the baseline's, and that passed there, is also run
- * with the baseline's input and assertions (the record keeps them: `ran`)
- * against this run's target. Failing that, the comparison counts it as
- * regressed — so rewriting a failing case's checks cannot hide it, while a
- * pull request that tightens a check the case still passes goes through.
- */
-
-
-/**
- * The cases (or their results) that changed against a baseline case that
- * passed and recorded how it ran: they are run again as the baseline ran them.
- */
-function changedAgainst(cases, baseline) {
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    return cases.filter((c) => {
-        const b = before.get(c.id);
-        return b !== undefined && b.fingerprint !== c.fingerprint && b.passed && b.ran !== undefined;
-    });
-}
-/**
- * The relative file names the baseline's assertions of these cases use
- * (`file:` checks, `file://` values): in a pull-request run they are read at
- * the base commit (github/trusted-files.ts) before the cases run.
- */
-function filesNamed(cases, baseline) {
-    const keys = new Set(cases.map((c) => c.id));
-    const files = new Set();
-    for (const b of baseline.cases) {
-        if (!keys.has(b.id) || !b.ran)
-            continue;
-        for (const a of b.ran.assert) {
-            if (typeof a.file === 'string')
-                files.add(a.file);
-            for (const v of [a.value, a.transform])
-                if (typeof v === 'string' && v.startsWith('file://'))
-                    files.add(v.slice('file://'.length).replace(/:[A-Za-z_$][\w$]*$/, ''));
-        }
-    }
-    return [...files].sort();
-}
-/** The baseline's case as this run runs it: its input and assertions, this run's key, name and place. */
-function caseAsBaseline(current, b, filesDir) {
-    const ran = resolveRan(b.ran, filesDir);
-    const c = { ...current, input: b.input, assert: ran.assert, fingerprint: b.fingerprint, expected: b.expected };
-    if (ran.vars)
-        c.vars = ran.vars;
-    else
-        delete c.vars;
-    if (ran.metadata)
-        c.metadata = ran.metadata;
-    else
-        delete c.metadata;
-    if (ran.promptfoo)
-        c.promptfoo = ran.promptfoo;
-    else
-        delete c.promptfoo;
-    return c;
-}
-/**
- * Runs every changed case that passed on the baseline as the baseline ran it
- * (the run's trials, never from a cache), and attaches the result. `filesDir`
- * holds the files its assertions name: the base commit's copies in a
- * pull-request run, else the config's folder.
- */
-async function runAsBaseline(cases, results, baseline, target, options, filesDir) {
-    const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline);
-    if (changed.length === 0)
-        return { cases: [...results], run: 0, complete: true, durationMs: 0, targetCostUsd: 0 };
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    const byKey = new Map(cases.map((c) => [c.id, c]));
-    const again = changed.map((r) => caseAsBaseline(byKey.get(r.id), before.get(r.id), filesDir));
-    // progress counts the main pass only; the assertions come from a record, so they are checked as they are graded
-    const outcome = await runCases(again, target, { ...options, onCase: undefined, validated: false });
-    const ran = new Map(outcome.cases.map((r) => [r.id, r]));
-    const merged = results.map((r) => {
-        const as = ran.get(r.id);
-        if (!as)
-            return r;
-        const asBaseline = {
-            passed: as.passed,
-            passFraction: as.passFraction,
-            output: as.output,
-            error: as.error,
-            score: as.score,
-            assertions: as.assertions
-        };
-        if (as.trials)
-            asBaseline.trials = as.trials;
-        return { ...r, asBaseline };
-    });
-    return {
-        cases: merged,
-        run: again.length,
-        complete: outcome.complete,
-        durationMs: outcome.durationMs,
-        targetCostUsd: outcome.targetCostUsd,
-        ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {})
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/rerun.ts
@@ -14599,9 +14607,39 @@ class Timers {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/tracing/env.ts
+/**
+ * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * the OTLP exporter's standard variables, and for a stdio process its
+ * trial's context. The target's own `target.env` wins over each of them.
+ */
+/** The exporter's variables for the target's processes and module: `target.env`'s own settings of them win. */
+function exporterEnv(endpoint, own) {
+    const env = {};
+    // an endpoint of the target's own (a collector of its own) is kept whole: ours would override it per signal
+    if (own.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && own.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
+        env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${endpoint}/v1/traces`;
+    }
+    // the receiver speaks no gRPC, which Python's exporter defaults to
+    if (own.OTEL_EXPORTER_OTLP_PROTOCOL === undefined && own.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined)
+        env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+    return env;
+}
+/**
+ * A stdio trial's own variables: its trace context, and the resource
+ * attribute that ties the process's spans to the trial even where its SDK
+ * starts a trace of its own (added to the target's own resource attributes).
+ */
+function stdioTrialEnv(traceparent, resourceAttributes) {
+    const traceId = traceparent.split('-')[1];
+    const trial = `evalgate.trial=${traceId}`;
+    return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
+}
+
 ;// CONCATENATED MODULE: ./src/targets/result.ts
 /**
- * Result objects (SPEC §10): what any target may return instead of a bare
+ * Result objects: what any target may return instead of a bare
  * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
  * One reader for all target kinds, so that a module, a jsonl worker, a stdio
  * command with `output: json` and an http reply mean the same by each field.
@@ -14714,6 +14752,7 @@ function normalizeUsage(value) {
 
 
 
+
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
@@ -14729,7 +14768,7 @@ function createCommandTarget(config, ctx) {
         async call(request) {
             if (request.signal.aborted)
                 throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input);
+            const run = new ProcessRun(spec, request.input, request.traceparent);
             running.add(run);
             const onAbort = () => run.stop(abortError(request.signal));
             request.signal.addEventListener('abort', onAbort, { once: true });
@@ -14764,7 +14803,8 @@ function resolveCommandSpec(config, ctx) {
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
     const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const spec = { argv, cwd, env: (0,util_env/* minimalEnv */.DW)(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
+    const spec = { argv, cwd, env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
     checkProgram(spec);
     return spec;
 }
@@ -14891,11 +14931,11 @@ function abortError(signal) {
         return reason;
     return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
 }
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
-function spawnInGroup(spec, args) {
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
     return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: env ? { ...spec.env, ...env } : spec.env,
         shell: false,
         // own process group: the whole tree can be signalled at once
         detached: true,
@@ -14970,11 +15010,11 @@ class ProcessRun {
     timers = new Timers();
     spawnedAt = performance.now();
     closedAt;
-    constructor(spec, input) {
+    constructor(spec, input, traceparent) {
         this.spec = spec;
         const text = inputText(input);
         const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg));
-        this.child = spawnInGroup(spec, args);
+        this.child = spawnInGroup(spec, args, traceparent === undefined ? undefined : stdioTrialEnv(traceparent, spec.env.OTEL_RESOURCE_ATTRIBUTES));
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
@@ -15065,6 +15105,8 @@ class ProcessRun {
 
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(7004);
+// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
+var providers = __nccwpck_require__(2811);
 // EXTERNAL MODULE: ./src/providers/openai.ts
 var providers_openai = __nccwpck_require__(8238);
 ;// CONCATENATED MODULE: ./src/judge/graders.ts
@@ -15180,7 +15222,7 @@ const MAX_REASON_CHARS = 1_000;
 const verdict_EXCERPT_CHARS = 200;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+/** The verdict for a failure: score 0, and the message as both error and reason. */
 function failedVerdict(message) {
     return { score: 0, reason: message, error: message };
 }
@@ -15308,7 +15350,6 @@ function verdict_excerpt(text) {
  * cost, latency and metadata are never part of that key, so an agent that
  * answers the same at another cost keeps its verdicts.
  */
-
 
 
 
@@ -15559,7 +15600,7 @@ function openaiProvider(config, deps) {
     // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as promptfoo's grader and the openai target read it
     const baseUrl = config.baseUrl !== undefined ? (0,util_env/* expandVars */.Jf)(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su;
     const model = (0,util_env/* expandVars */.Jf)(config.model, deps.env, deps.secrets, 'judge.model');
-    const apiKey = (0,util_env/* credentialFrom */.uE)(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv');
+    const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
     if (!apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl))
@@ -15671,9 +15712,7 @@ function registryProvider(config, deps) {
  */
 function commandProvider(config, deps) {
     const command = config.command ?? [];
-    const written = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
-    // the trusted copy of each file the command names, when there is one: the pull request's version never runs
-    const argv = written.map((word) => (0,fingerprint/* trustedPath */.zu)(deps.judgeDir, word) ?? word);
+    const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
@@ -15690,9 +15729,8 @@ function commandProvider(config, deps) {
         output: 'text'
     };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
-    // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
-    // the trusted copies' temp paths (the reuse key must not change from run to run)
-    const model = written.join(' ');
+    // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
+    const model = argv.join(' ');
     async function ask(request) {
         const stdin = JSON.stringify({
             prompt: promptText(request.input),
@@ -15714,110 +15752,6 @@ function commandProvider(config, deps) {
 }
 /** The command target wants the trial's case; a judge call has none of its own. */
 const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
-
-;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
-/**
- * Ending what the code under test left running (SPEC §9 "What is uploaded is
- * what was computed"). A target's process group is killed when its trial
- * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
- * group, and a `module` agent's children are evalgate's own. Before the
- * record is written, every process that descends from evalgate's (by parent
- * id, from /proc), and every process that still carries the run's mark in its
- * environment (a child of a child that exited, reparented away), is killed.
- * Linux only (/proc); elsewhere nothing is found.
- */
-
-
-
-/** A fresh mark for one run: unguessable, so that no other process is taken for one of this run's. */
-function newRunMark() {
-    return (0,external_node_crypto_.randomBytes)(12).toString('hex');
-}
-/** `/proc/<pid>/stat`: the parent id is the second field after the command name, which is in parentheses and may hold anything. */
-function parseStat(pid, text) {
-    const close = text.lastIndexOf(')');
-    if (close === -1)
-        return null;
-    const fields = text.slice(close + 2).split(' ');
-    const ppid = Number(fields[1]);
-    return Number.isInteger(ppid) ? { pid, ppid } : null;
-}
-async function processes() {
-    let names;
-    try {
-        names = await (0,promises_namespaceObject.readdir)('/proc');
-    }
-    catch {
-        return [];
-    }
-    const found = await Promise.all(names
-        .filter((name) => /^\d+$/.test(name))
-        .map(async (name) => {
-        try {
-            return parseStat(Number(name), await (0,promises_namespaceObject.readFile)(`/proc/${name}/stat`, 'utf8'));
-        }
-        catch {
-            // gone meanwhile
-            return null;
-        }
-    }));
-    return found.filter((p) => p !== null);
-}
-async function carriesMark(pid, mark) {
-    try {
-        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`, 'latin1')).split('\0').includes(`${util_env/* RUN_MARK */.GT}=${mark}`);
-    }
-    catch {
-        return false;
-    }
-}
-/** The processes below `root` (its children, theirs, …) now. */
-async function descendants(root = process.pid) {
-    return leftovers_below(await processes(), root);
-}
-function leftovers_below(all, root) {
-    const children = new Map();
-    for (const p of all)
-        children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
-    const found = new Set();
-    const queue = [...(children.get(root) ?? [])];
-    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-        if (found.has(pid))
-            continue;
-        found.add(pid);
-        queue.push(...(children.get(pid) ?? []));
-    }
-    return found;
-}
-/**
- * What this run left behind: the processes below `root` that were not there
- * when it began (`before`), and every other one that carries `mark` — never
- * `root` itself or its ancestors.
- */
-async function leftovers(mark, before, root = process.pid) {
-    const all = await processes();
-    const started = [...leftovers_below(all, root)].filter((pid) => !before.has(pid));
-    const ancestors = new Set();
-    const parentOf = new Map(all.map((p) => [p.pid, p.ppid]));
-    for (let pid = root; pid !== undefined && pid > 0 && !ancestors.has(pid); pid = parentOf.get(pid))
-        ancestors.add(pid);
-    const others = all.filter((p) => !started.includes(p.pid) && !ancestors.has(p.pid) && !before.has(p.pid));
-    const marked = await Promise.all(others.map(async (p) => ((await carriesMark(p.pid, mark)) ? p.pid : null)));
-    return [...started, ...marked.filter((pid) => pid !== null)].sort((a, b) => a - b);
-}
-/** Kills every leftover of this run (SIGKILL: the run is over, nothing of theirs is waited for); the pids killed. */
-async function endLeftovers(mark, before, root = process.pid) {
-    const pids = await leftovers(mark, before, root);
-    for (const pid of pids) {
-        try {
-            process.kill(pid, 'SIGKILL');
-        }
-        catch {
-            // gone already
-        }
-    }
-    return pids;
-}
 
 ;// CONCATENATED MODULE: ./src/llm/template.ts
 const PLACEHOLDER = /\{\{\s*(input|case\.id|case\.name)\s*\}\}/g;
@@ -15873,15 +15807,16 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const values = { input: request.input, case: request.case };
             const url = renderText(spec.url, values, encodeURIComponent);
             const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values);
-            const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
+            const options = trialHttpOptions(target, request, ctx, deps);
+            const response = await send(http.method, url, body, { ...options, headers: { ...spec.headers, ...options.headers } });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
-                const calls = valueAt(response, http.toolCalls, 'toolCalls');
+                const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
                 reply.toolCalls = calls === null ? [] : (0,tool_calls/* normalizeToolCalls */.Bz)(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
-                const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
+                const usage = normalizeUsage(http_valueAt(response, http.usage, 'usage'));
                 if (usage)
                     reply.usage = usage;
             }
@@ -15898,6 +15833,8 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
+        // the trial's trace context (SPEC §12): the agent's server continues it
+        ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
 }
@@ -15915,13 +15852,13 @@ async function send(...args) {
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response, path) {
-    const value = valueAt(response, path, 'output', true);
+    const value = http_valueAt(response, path, 'output', true);
     if (value === null)
         throw new errors/* TargetError */.I0(`target.http.output: "${path}" is null in the reply`);
     return typeof value === 'string' ? value : JSON.stringify(value);
 }
 /** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
-function valueAt(response, path, field, required = false) {
+function http_valueAt(response, path, field, required = false) {
     if (response.data === undefined) {
         throw new errors/* TargetError */.I0(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
@@ -16042,7 +15979,11 @@ class WorkerPool {
             return Promise.reject(this.silence);
         const id = String(++this.nextId);
         const { case: c, signal } = request;
-        const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`;
+        const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } };
+        // the worker continues the trial's trace (SPEC §12)
+        if (request.traceparent !== undefined)
+            message.traceparent = request.traceparent;
+        const line = `${JSON.stringify(message)}\n`;
         return new Promise((resolvePromise, rejectPromise) => {
             let settled = false;
             const pending = {
@@ -16371,6 +16312,7 @@ function parseReply(message, elapsedMs) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
@@ -16394,7 +16336,9 @@ async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    // set before the module is imported: exporters read them when they are built
+    const extra = ctx.otlpEndpoint === undefined ? own : { ...exporterEnv(ctx.otlpEndpoint, own), ...own };
     const sandbox = new src_sandbox/* Sandbox */.ak({
         env: (0,util_env/* minimalEnv */.DW)(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
@@ -16417,7 +16361,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const view = agentCaseView(request.case);
+            // the trial's trace context rides on the case argument, for the agent to continue
+            const view = request.traceparent === undefined ? agentCaseView(request.case) : { ...agentCaseView(request.case), traceparent: request.traceparent };
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             if (promptfoo)
                 item.promptfoo = promptfoo;
@@ -16501,7 +16446,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
 }
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai, ctx, baseUrl) {
-    const apiKey = (0,util_env/* credentialFrom */.uE)(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv');
+    const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
     if (apiKey)
         ctx.secrets.add(apiKey);
     else if (!(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)) {
@@ -16752,8 +16697,6 @@ function gitInfo(env, cwd) {
 
 
 
-
-
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -16786,6 +16729,24 @@ function checkFilter(cases, filter) {
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded, log) {
+    const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
+    if (!settings)
+        return undefined;
+    // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2619))]);
+    const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial });
+    let receiver;
+    try {
+        receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) });
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${(0,errors/* errorMessage */.gJ)(err)} (tracing.port)`, loaded.file);
+    }
+    log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`);
+    return { collector, receiver };
+}
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
@@ -16794,23 +16755,21 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
-    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
-    // below this one that were not there before, and those that carry this run's mark
-    const before = await descendants();
-    const mark = newRunMark();
+    // the receiver first: the target's processes and module are told where to export
+    const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env: { ...env, [util_env/* RUN_MARK */.GT]: mark }, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    let target;
+    try {
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
+    }
+    catch (err) {
+        await tracing?.receiver.close();
+        throw err;
+    }
     // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
     const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
     const judge = judged
-        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, {
-            env,
-            secrets,
-            baseline: options.baseline ?? null,
-            baseDir: loaded.baseDir,
-            judgeDir: loaded.judgeDir,
-            pricing: config.pricing
-        }))
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {
@@ -16830,10 +16789,10 @@ async function evaluate(loaded, options = {}) {
         tools: config.target.tools,
         budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
         // loadConfig validated every assertion as it read the cases
-        validated: true
+        validated: true,
+        tracing: tracing?.collector
     };
     let outcome;
-    let ended = [];
     try {
         outcome = await runCases(cases, target, runner);
         if (options.baseline && config.rerunFlips > 0) {
@@ -16846,23 +16805,18 @@ async function evaluate(loaded, options = {}) {
                 targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
             };
         }
-        if (options.baseline && outcome.complete) {
-            // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
-            const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir);
-            outcome = {
-                ...outcome,
-                cases: again.cases,
-                durationMs: outcome.durationMs + again.durationMs,
-                targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
-                // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
-                ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
-            };
-        }
     }
     finally {
         options.progress?.finish();
         await Promise.all([target.close(), judge?.close()]);
-        ended = await endLeftovers(mark, before);
+        if (tracing) {
+            await tracing.receiver.close();
+            const { unknownSpans, cappedTrials } = tracing.collector;
+            if (unknownSpans)
+                options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`);
+            if (cappedTrials)
+                options.log?.(`evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${(0,schema/* tracingOf */.KO)(loaded.config.tracing).maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`);
+        }
     }
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -16882,7 +16836,7 @@ async function evaluate(loaded, options = {}) {
         baseline: options.baseline
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible, leftovers: ended.length };
+    return { record, comparison, secrets, incompatible };
 }
 
 ;// CONCATENATED MODULE: ./src/util/dirs.ts
@@ -16990,7 +16944,7 @@ function configJsonSchema() {
     if (target) {
         // exactly one kind of target
         target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
+        // set only by reading a promptfoo config, never written in evalgate.yml
         delete target.properties?.promptfoo;
     }
     // the cases: a dataset path, inline cases, or both
@@ -17755,19 +17709,11 @@ function risesText(kind, rises) {
 }
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3;
-/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
-function changedInPr(keys, regressed) {
-    if (!keys.length)
-        return '';
-    const one = keys.length === 1;
-    const who = keys.length === regressed ? (one ? 'it' : 'they') : formatKeys(keys);
-    return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`;
-}
 /** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
 function words_failureSentence(f) {
     switch (f.check) {
         case 'maxRegressions':
-            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}${changedInPr(f.changedInPr ?? [], f.measured)}`;
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
         case 'maxRemoved':
             return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
         case 'maxChanged':
@@ -17783,7 +17729,7 @@ function words_failureSentence(f) {
             const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
             return f.bound
                 ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit}${f.unbounded ? `; with ${format_plural(f.cases, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself` : ''})${cases}`;
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
         }
         case 'maxMeanScoreDrop': {
             const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
@@ -17857,11 +17803,6 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
-        case 'record-mismatch':
-            return r.found
-                ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
-                    `it was changed between being written and being uploaded, by a process left running on the runner`
-                : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`;
         case 'problem':
             return r.text;
     }
@@ -18013,7 +17954,7 @@ function gateFailures(model) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
 /**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * Named metrics (promptfoo's `metric`) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
 
@@ -18037,7 +17978,7 @@ function namedScoresTable(baseline, current, table) {
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * The agent parts of the report, pure and shared by the comment,
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
@@ -18142,6 +18083,23 @@ function trajectoryDiff(before, now) {
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trace.ts
+
+/** Error spans named in a case's details; the record has every one the trial kept. */
+const SPANS_SHOWN = 5;
+/** "**Error spans** (2 in trace `…`)" and a line per span; null for a case without a trace or without error spans. */
+function errorSpansText(c) {
+    const trace = c.trace;
+    if (!trace || trace.errorCount === 0)
+        return null;
+    const listed = (trace.errorSpans ?? []).slice(0, SPANS_SHOWN);
+    const lines = listed.map((s) => `- ${escape_inlineCode(s.name, 120)}${s.message === undefined ? '' : `: ${escape_escapeInline(s.message, 200)}`}`);
+    const more = trace.errorCount - listed.length;
+    if (more > 0)
+        lines.push(`- and ${more} more (the run record has the trace id)`);
+    return [`**Error spans** (${trace.errorCount} in trace ${escape_inlineCode(trace.traceId)})`, '', ...lines].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
@@ -18324,6 +18282,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -18342,16 +18301,11 @@ function failingCases(model, limit, hint, maxLength) {
     if (!keys.length)
         return [];
     const currentCases = byKey(current.cases);
-    const baselineCases = byKey(baseline?.cases ?? []);
-    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
-    const asBaseline = new Set(c.changedRegressed ?? []);
-    const cases = keys.flatMap((key) => {
-        const k = currentCases.get(key);
-        return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k];
-    });
+    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
     if (!cases.length)
         return [];
     const noun = c.baseline ? 'Regressed' : 'Failing';
+    const baselineCases = byKey(baseline?.cases ?? []);
     const shown = cases.slice(0, limit);
     const capped = shown.length < cases.length && shown.length > 0;
     const heading = {
@@ -18359,12 +18313,12 @@ function failingCases(model, limit, hint, maxLength) {
         table: {
             head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
             // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
             beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
             rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
         }
     };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' }));
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
     const cap = capped
         ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
         : [];
@@ -18382,18 +18336,9 @@ function restLine(label, keys, maxChars = Infinity) {
     }
     return text;
 }
-/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
-function asBaselineView(k, before) {
-    const view = { ...k, ...k.asBaseline, input: before?.input ?? k.input, expected: before?.expected };
-    if (!k.asBaseline.trials)
-        delete view.trials;
-    return view;
-}
-function caseRow(k, asBaseline = false) {
+function caseRow(k) {
     const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const first = firstFailure(k);
-    const check = first.check;
-    const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason;
+    const { check, reason } = firstFailure(k);
     return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
@@ -18429,20 +18374,20 @@ function splitReason(reason) {
         return { claim: reason, got: null };
     }
 }
-function caseDetail(before, now, compared, asBaseline = false) {
+function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
-    if (asBaseline)
-        parts.push('_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._');
-    parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS));
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
     if (now.expected !== undefined)
         parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
     if (compared && before)
         parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
+    const errorSpans = errorSpansText(now);
+    if (errorSpans)
+        parts.push(errorSpans);
     parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
     return parts.join(SEPARATOR);
 }
@@ -18647,7 +18592,7 @@ function fixes(c, current) {
     const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
     return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
 }
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+/** The counts of every outcome, then the ids of removed, changed and added cases: a pull request cannot hide a case by renaming it. */
 function otherOutcomes(c) {
     if (!c.baseline)
         return notGradedOnly(c);
@@ -18692,51 +18637,19 @@ function rerunLine(c, current) {
     const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
     const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
     const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
-    // no result would be significant
-    const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])]);
+    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+    const untestable = new Set(c.notTestable);
     const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
     const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
-    const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length;
     const flaky = c.flaky.filter((k) => keys.has(k)).length;
     return [
         {
             text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
                 `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
                 (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
-                (tooFew ? `, ${format_formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
                 '.'
         }
     ];
-}
-/**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
- * passed all 3 trials on the baseline and failed all 3 now: with too few
- * trials for the significance test to tell a break from chance whatever
- * happened, they count as regressed, as with one trial."
- */
-function tooFewTrials(model) {
-    const { comparison: c, baseline, current } = model;
-    const keys = new Set(c.tooFewTrials ?? []);
-    if (!keys.size)
-        return [];
-    const trials = (run, key) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1;
-    return [
-        ['regressed', c.regressed, 'passed', 'failed'],
-        ['fixed', c.fixed, 'failed', 'passed']
-    ].flatMap(([outcome, list, before, now]) => {
-        const hit = list.filter((k) => keys.has(k));
-        if (!hit.length)
-            return [];
-        const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
-        const they = hit.length === 1 ? 'it counts' : 'they count';
-        return [
-            {
-                text: `${idList(hit, COVERAGE_LISTED)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
-                    `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
-            }
-        ];
-    });
 }
 /** The flaky cases, one line each saying in plain words why the flip was not counted. */
 function flakyList(c, baseline) {
@@ -18919,7 +18832,6 @@ function renderReport(model, options = {}) {
         ...runIdentity(model),
         ...configChanges(model, whole),
         ...failingCases(model, details, options.fullReportHint, maxLength),
-        ...tooFewTrials(model),
         ...scoredLower(model),
         ...fixes(c, current),
         ...otherOutcomes(c),
@@ -18936,7 +18848,7 @@ function renderReport(model, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * The job summary of one shard of a sharded run (`shard: i/n`). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
 
@@ -19613,7 +19525,6 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
 
 
 
-
 /** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
 const STREAMED_DEPTH = 2;
 /** Pieces are gathered into writes of about this many bytes. */
@@ -19627,7 +19538,6 @@ const MAX_UTF8_BYTES = 3;
  * idle time writing a 100,000-case record and its HTML report.)
  */
 const BUFFERED_BYTES = 1024 * 1024;
-/** Writes `value` as JSON; resolves with the SHA-256 (hex) of the bytes written, computed as they are written. */
 function writeJsonAtomic(file, value) {
     return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
 }
@@ -19642,20 +19552,16 @@ function* withNewline(pieces) {
  * Node encode it again, and when a piece held one character beyond ASCII (an
  * em dash in every row of the HTML report), the whole joined string was
  * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
- * cases). The bytes are those of the pieces joined; their SHA-256 (hex) is
- * what it resolves with, computed in memory as they are written, so that what
- * is later read back from the file can be checked against what was written.
+ * cases). The bytes are those of the pieces joined.
  */
 async function writeTextAtomic(file, pieces) {
     await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
     const tmp = `${file}.${process.pid}.tmp`;
     const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
-    const hash = (0,external_node_crypto_.createHash)('sha256');
     let buffer = Buffer.allocUnsafe(WRITE_BYTES);
     let at = 0;
     // once() also rejects on the stream's error
     const send = async (chunk) => {
-        hash.update(chunk);
         if (!out.write(chunk))
             await (0,external_node_events_namespaceObject.once)(out, 'drain');
     };
@@ -19691,7 +19597,6 @@ async function writeTextAtomic(file, pieces) {
         if (full(held.length))
             await send(take());
         at += buffer.write(held, at);
-        hash.update(buffer.subarray(0, at));
         out.end(buffer.subarray(0, at));
         await (0,external_node_stream_promises_namespaceObject.finished)(out);
     }
@@ -19701,7 +19606,6 @@ async function writeTextAtomic(file, pieces) {
         throw err;
     }
     await (0,promises_namespaceObject.rename)(tmp, file);
-    return hash.digest('hex');
 }
 /** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
 function* jsonPieces(value, indent, depth) {
@@ -19736,8 +19640,8 @@ function* jsonPieces(value, indent, depth) {
 ;// CONCATENATED MODULE: ./src/util/files.ts
 
 /** Write a file whole or not at all: a reader never sees half a record. */
-async function writeFileAtomic(file, content) {
-    await writeTextAtomic(file, [content]);
+function writeFileAtomic(file, content) {
+    return writeTextAtomic(file, [content]);
 }
 function toJson(value) {
     return `${JSON.stringify(value, null, 2)}\n`;
@@ -19779,7 +19683,7 @@ function collectGarbage() {
  * Keeping the Actions runner from acting on workflow commands (`::add-mask::`,
  * `::error::`, `::set-output`, `::stop-commands::`, `##[…]`) inside text
  * evalgate prints but does not control: model output, judge reasons, errors
- * quoting them (SPEC §9). The runner's own switch does it: after a line
+ * quoting them. The runner's own switch does it: after a line
  * `::stop-commands::<token>` it acts on no command until a line `::<token>::`,
  * and the token is random, so the text cannot end the pause itself. One
  * mechanism for the action's log and for the CLI's streams.
@@ -20089,7 +19993,8 @@ async function runFromConfig(configFile, options, io, interruption) {
     const progress = createProgress(total, io.stderr, { quiet: options.quiet });
     // on a laptop the commit comes from git, in the folder of the config
     const git = gitInfo(io.env, (0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)));
-    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git });
+    const log = options.quiet ? undefined : (line) => void io.stderr.write(`${line}\n`);
+    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, log });
     return { result, baseline, total, gate: loaded.config.gate };
 }
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
@@ -20235,10 +20140,8 @@ async function dispatch(argv, io) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Lp: () => (/* binding */ datasetFingerprint),
 /* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
-/* harmony export */   Up: () => (/* binding */ Fingerprinter),
-/* harmony export */   zu: () => (/* binding */ trustedPath)
+/* harmony export */   Up: () => (/* binding */ Fingerprinter)
 /* harmony export */ });
-/* unused harmony exports MAX_MODULES, isModulePath, relativeImports, impliedPaths */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -20281,17 +20184,7 @@ const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
 /** A check that imports more modules than this is fingerprinted by its first ones. */
 const MAX_MODULES = 256;
-/** Is `file` a module whose relative imports are followed (by its extension)? */
-const isModulePath = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
-/** The relative import specifiers of a module's text. */
-function relativeImports(text) {
-    return [...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]);
-}
-/** The paths an import of `base` (a specifier joined to its importer's folder) may name, in the order they are tried. */
-function impliedPaths(base) {
-    const bare = base.replace(/[?#].*$/, '');
-    return IMPLIED_EXTENSIONS.map((ext) => bare + ext);
-}
+const isModule = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
 function isFile(file) {
     try {
         return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file).isFile();
@@ -20308,12 +20201,16 @@ function readFacts(file) {
     catch {
         return { digest: null, imports: [] };
     }
-    const imports = isModulePath(file) ? relativeImports(bytes.toString('utf8')) : [];
+    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
     return { digest: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex'), imports };
 }
 /** Where a relative import specifier of `from` leads, when it is a file. */
 function resolveImport(from, specifier) {
-    return impliedPaths(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier)).find(isFile);
+    const base = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier.replace(/[?#].*$/, ''));
+    for (const ext of IMPLIED_EXTENSIONS)
+        if (isFile(base + ext))
+            return base + ext;
+    return undefined;
 }
 /**
  * Fingerprints the cases of one config: files are read once however many
@@ -20321,7 +20218,6 @@ function resolveImport(from, specifier) {
  */
 class Fingerprinter {
     baseDir;
-    judgeDir;
     /** absolute path → the digest of the file and of every module it imports */
     closures = new Map();
     files = new Map();
@@ -20330,11 +20226,8 @@ class Fingerprinter {
     embeddings;
     constructor(
     /** the config's folder: files are named relative to it */
-    baseDir, judge, 
-    /** where a trusted command judge's files are (github/trusted-files.ts), laid out as the config's folder: they are what grades */
-    judgeDir) {
+    baseDir, judge) {
         this.baseDir = baseDir;
-        this.judgeDir = judgeDir;
         this.judge = judge ? this.judgeSettings(judge) : null;
         // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
         this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl ?? _schema_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULT_JUDGE_BASE_URL */ .Su, embeddingModel: judge.embeddingModel } : null;
@@ -20394,8 +20287,7 @@ class Fingerprinter {
         return { path: this.relative(file), contents: this.closure(file) };
     }
     relative(file) {
-        const root = this.judgeDir && file.startsWith(this.judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) ? this.judgeDir : this.baseDir;
-        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(root, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
+        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(this.baseDir, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
     }
     facts(file) {
         let facts = this.files.get(file);
@@ -20456,25 +20348,12 @@ class Fingerprinter {
             argv = [String(judge.command)];
         }
         const command = argv.map((arg) => {
-            if (arg.includes('${'))
-                return arg;
-            // in a pull-request run the base commit's copy is what grades (github/trusted-files.ts)
-            const trusted = trustedPath(this.judgeDir, arg);
-            if (trusted)
-                return this.fileRef(trusted);
             // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
-            return file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
+            const file = arg.includes('${') ? undefined : node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
+            return file && file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
         });
         return { ...settings, command };
     }
-}
-/** A command judge's argv word as its trusted copy, when `judgeDir` holds one. */
-function trustedPath(judgeDir, word) {
-    if (!judgeDir || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(word))
-        return undefined;
-    const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(judgeDir, word);
-    return file.startsWith(judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? file : undefined;
 }
 function mentionsFileUrl(value) {
     if (typeof value === 'string')
@@ -21341,6 +21220,9 @@ function settingsOf(located, pf) {
     const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
     const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
     settings.judge ??= {};
+    // promptfoo's receiver, on its default port, unless the evalgate: block says otherwise
+    if (settings.tracing === undefined && pf.tracing?.enabled && pf.tracing.otlp?.http?.enabled)
+        settings.tracing = { port: pf.tracing.otlp.http.port ?? 4318 };
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
@@ -21437,6 +21319,23 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+        otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+            http: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+                enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+                port: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(65_535).optional(),
+                host: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['127.0.0.1', 'localhost', '0.0.0.0']).optional()
+            })
+                .strict()
+                .optional()
+        })
+            .strict()
+            .optional()
+    })
+        .strict()
+        .optional(),
     /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
     evalgate: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
 })
@@ -21449,13 +21348,13 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KO: () => (/* binding */ tracingOf),
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
-/* harmony export */   oe: () => (/* binding */ caseSchema),
-/* harmony export */   uI: () => (/* binding */ assertionSchema)
+/* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
@@ -21482,8 +21381,10 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     metric: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
@@ -21664,6 +21565,23 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 /** USD per million tokens, by model name (SPEC §10) */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+const tracingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        /** the receiver's port; absent: an ephemeral one */
+        port: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(65_535).optional(),
+        /** the longest a trial waits for its spans after the reply */
+        waitMs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(60_000).default(2000),
+        /** spans kept per trial; the rest are counted as dropped */
+        maxSpansPerTrial: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(1_000_000).default(10_000)
+    })
+        .strict()
+]);
 const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** target plus judge: once spent, no new trial starts */
     maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive()
@@ -21689,6 +21607,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]) })
         .strict()
         .default(() => ({ assert: [], tags: [] })),
@@ -21699,9 +21618,24 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['tracing'],
+            message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+        });
+    }
 });
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
+/** The config's tracing settings, or undefined when tracing is off. */
+function tracingOf(value) {
+    if (value === undefined || value === false)
+        return undefined;
+    return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value;
+}
 
 
 /***/ }),
@@ -23650,10 +23584,10 @@ const REPLY_ERROR = 2;
 var gradable = __nccwpck_require__(3795);
 ;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
 /**
- * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * promptfoo's provider interface as an agent function: a module
  * exporting a class with `id()` and `callApi(prompt, context)`, an object with
  * `callApi`, or such a function itself, resolving to `{output, error,
- * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * tokenUsage, cost, metadata}`. The agent returns a result object:
  * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
  *
  * It runs inside the sandbox's workers, next to the provider it adapts: the
@@ -23959,7 +23893,7 @@ const WORKER_SOURCE = `(${workerMain.toString()})(${gradable/* gradable */.n.toS
 
 ;// CONCATENATED MODULE: ./src/sandbox/pool.ts
 /**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * The one place untrusted code runs: module agents,
  * javascript checks and regular expressions run in a small pool of worker
  * threads with an environment of their own, memory limits and a deadline per
  * task. A worker whose task runs past its deadline while holding the thread
@@ -24682,6 +24616,181 @@ class PythonSandbox {
 
 /***/ }),
 
+/***/ 1951:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ agentFromSpans),
+/* harmony export */   jz: () => (/* binding */ isErrorSpan),
+/* harmony export */   pc: () => (/* binding */ durationMs)
+/* harmony export */ });
+/* unused harmony exports inStartOrder, toolCallOf, llmUsageOf */
+/**
+ * Spans in start-time order; ties in arrival order, which is the order they
+ * ended (SDKs queue a span for export when it ends). Not by end time: the JS
+ * SDK stamps starts to the millisecond and ends as start plus a precise
+ * duration, so two quick tool calls in one millisecond would sort by their
+ * durations.
+ */
+function inStartOrder(spans) {
+    return spans
+        .map((span, i) => ({ span, i }))
+        .sort((a, b) => compare(a.span.startNs, b.span.startNs) || a.i - b.i)
+        .map(({ span }) => span);
+}
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** JSON text as its value; anything else (already structured, or text that is no JSON) as it is. */
+function structured(value) {
+    if (typeof value !== 'string')
+        return value;
+    const text = value.trim();
+    if (text === '' || !/^[[{"]/.test(text))
+        return value;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return value;
+    }
+}
+const text = (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A tool call, when the span is one: GenAI `execute_tool`, or OpenInference `TOOL`. */
+function toolCallOf(span) {
+    const a = span.attributes;
+    let name;
+    let args;
+    let result;
+    if (a['gen_ai.operation.name'] === 'execute_tool') {
+        // the conventions name the span "execute_tool {gen_ai.tool.name}"
+        name = text(a['gen_ai.tool.name']) ?? text(span.name.replace(/^execute_tool\s*/, ''));
+        args = structured(a['gen_ai.tool.call.arguments']);
+        result = structured(a['gen_ai.tool.call.result']);
+    }
+    else if (a['openinference.span.kind'] === 'TOOL') {
+        name = text(a['tool.name']) ?? text(span.name);
+        args = structured(a['input.value'] ?? a['tool.parameters']);
+        result = structured(a['output.value']);
+    }
+    else
+        return undefined;
+    if (name === undefined)
+        return undefined;
+    const call = { name, args: args ?? {} };
+    if (result !== undefined)
+        call.result = result;
+    return call;
+}
+const count = (value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+/** The tokens an LLM span reports (GenAI or OpenInference), or undefined for any other span. */
+function llmUsageOf(span) {
+    const a = span.attributes;
+    const operation = a['gen_ai.operation.name'];
+    // an agent's or a tool's span may sum what ran inside it: only model calls are read
+    if (operation !== 'execute_tool' && operation !== 'invoke_agent' && operation !== 'create_agent') {
+        const input = count(a['gen_ai.usage.input_tokens']);
+        const output = count(a['gen_ai.usage.output_tokens']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['gen_ai.response.model']) ?? text(a['gen_ai.request.model']) };
+    }
+    if (a['openinference.span.kind'] === 'LLM') {
+        const input = count(a['llm.token_count.prompt']);
+        const output = count(a['llm.token_count.completion']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['llm.model_name']) };
+    }
+    return undefined;
+}
+/**
+ * Tool calls and usage from a trial's spans. Usage sums the innermost LLM
+ * spans: a span that reports tokens and encloses another that does is a sum
+ * the framework made, already counted below it.
+ */
+function agentFromSpans(spans) {
+    const ordered = inStartOrder(spans);
+    const toolCalls = [];
+    const usages = new Map();
+    for (const span of ordered) {
+        const call = toolCallOf(span);
+        if (call)
+            toolCalls.push(call);
+        const usage = llmUsageOf(span);
+        if (usage)
+            usages.set(span.spanId, usage);
+    }
+    const out = { toolCalls };
+    if (usages.size === 0)
+        return out;
+    const parents = new Map(spans.map((s) => [s.spanId, s.parentSpanId]));
+    const enclosing = new Set();
+    for (const id of usages.keys()) {
+        // walk up once per usage span; a cycle (a malformed trace) stops at a span seen before
+        const seen = new Set([id]);
+        for (let up = parents.get(id); up !== undefined && !seen.has(up); up = parents.get(up)) {
+            seen.add(up);
+            if (usages.has(up))
+                enclosing.add(up);
+        }
+    }
+    let input = 0;
+    let output = 0;
+    let reported = false;
+    const byModel = new Map();
+    for (const [id, u] of usages) {
+        if (enclosing.has(id))
+            continue;
+        reported = true;
+        input += u.input ?? 0;
+        output += u.output ?? 0;
+        if (u.model)
+            byModel.set(u.model, (byModel.get(u.model) ?? 0) + (u.input ?? 0) + (u.output ?? 0));
+    }
+    if (reported)
+        out.usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
+    let most = -1;
+    for (const [model, tokens] of byModel) {
+        if (tokens > most) {
+            out.model = model;
+            most = tokens;
+        }
+    }
+    return out;
+}
+const ERROR_WORDS = /error|failed|failure|exception|timeout|abort/i;
+/**
+ * promptfoo's reading of an error span: status ERROR (or a status code ≥ 400),
+ * `error`/`exception`/`failed`/`failure` set true (or to an object),
+ * `http.status_code` ≥ 400, `otel.status_code`/`status.code` ERROR, or a
+ * status message that speaks of an error, a failure, an exception, a timeout
+ * or an abort.
+ */
+function isErrorSpan(span) {
+    if (span.statusCode === 2 || span.statusCode >= 400)
+        return true;
+    const a = span.attributes;
+    for (const key of ['error', 'exception', 'failed', 'failure']) {
+        const v = a[key];
+        if (v === true || v === 'true' || (typeof v === 'object' && v !== null))
+            return true;
+    }
+    const http = a['http.status_code'];
+    if (http !== undefined && http !== null && Number(http) >= 400)
+        return true;
+    if (a['otel.status_code'] === 'ERROR' || a['status.code'] === 'ERROR')
+        return true;
+    return span.statusMessage !== undefined && ERROR_WORDS.test(span.statusMessage);
+}
+/** A span's duration in milliseconds, from its integer nanoseconds (an end before its start is 0). */
+function durationMs(span) {
+    const ns = span.endNs - span.startNs;
+    return ns > 0n ? Number(ns) / 1e6 : 0;
+}
+
+
+/***/ }),
+
 /***/ 3972:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -24783,14 +24892,9 @@ function readDoubleQuoted(command, start, fail) {
 /* harmony export */   BD: () => (/* binding */ expandDeep),
 /* harmony export */   DW: () => (/* binding */ minimalEnv),
 /* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   GT: () => (/* binding */ RUN_MARK),
-/* harmony export */   Jf: () => (/* binding */ expandVars),
-/* harmony export */   RZ: () => (/* binding */ isForbiddenVar),
-/* harmony export */   ct: () => (/* binding */ varsIn),
-/* harmony export */   gw: () => (/* binding */ forbiddenVarMessage),
-/* harmony export */   uE: () => (/* binding */ credentialFrom)
+/* harmony export */   Jf: () => (/* binding */ expandVars)
 /* harmony export */ });
-/* unused harmony export FORBIDDEN */
+/* unused harmony export isForbiddenVar */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /**
  * `${VAR}` expansion for target and judge settings, and the minimal environment
@@ -24799,35 +24903,9 @@ function readDoubleQuoted(command, start, fail) {
  */
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/**
- * The runner's own credentials and inputs (SPEC §9): never in the environment
- * of the code under test, never read by `${VAR}`, never named by an
- * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
- * the expander and the credential checks (config/credentials.ts).
- */
-const FORBIDDEN = {
-    prefixes: ['INPUT_', 'ACTIONS_'],
-    names: ['GITHUB_TOKEN', 'EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN']
-};
-/** One of the runner's credentials or inputs (FORBIDDEN), whatever its case. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return FORBIDDEN.prefixes.some((p) => upper.startsWith(p)) || FORBIDDEN.names.includes(upper);
-}
-/** Why a forbidden variable is refused, and what to do instead. */
-function forbiddenVarMessage() {
-    const list = [...FORBIDDEN.prefixes.map((p) => `${p}*`), ...FORBIDDEN.names].join(', ');
-    return `the runner's own credentials and inputs (${list}) are never passed to the code under test or sent on its behalf; give it a variable of its own (e.g. a secret in the step's env:)`;
-}
-/** The names `${VAR}` reads in a string, in order. */
-function varsIn(text) {
-    return [...text.matchAll(VAR)].map((m) => m[1]);
-}
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. A forbidden name is a ConfigError whatever its value. */
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
 function expandVars(text, env, secrets, where = 'config') {
     return text.replace(VAR, (_m, name) => {
-        if (isForbiddenVar(name))
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} reads ${name}: ${forbiddenVarMessage()}`);
         const value = env[name];
         if (value === undefined)
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
@@ -24835,12 +24913,6 @@ function expandVars(text, env, secrets, where = 'config') {
             secrets.add(value);
         return value;
     });
-}
-/** The value of the variable an `apiKeyEnv` names (undefined when unset or empty); a forbidden name is a ConfigError. */
-function credentialFrom(env, name, where) {
-    if (isForbiddenVar(name))
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} names ${name}: ${forbiddenVarMessage()}`);
-    return env[name] || undefined;
 }
 /** Deep `${VAR}` expansion over strings inside JSON-like values. */
 function expandDeep(value, env, secrets, where = 'config') {
@@ -24853,15 +24925,8 @@ function expandDeep(value, env, secrets, where = 'config') {
     }
     return value;
 }
-/**
- * The variable whose value marks the processes of one run's code under test
- * (sandbox/leftovers.ts): the engine sets it in the environment it gives
- * targets, and every child inherits it unless it clears its environment.
- */
-const RUN_MARK = 'EVALGATE_RUN_MARK';
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
-    RUN_MARK,
     'PATH',
     'HOME',
     'USER',
@@ -24880,7 +24945,11 @@ const PASS_THROUGH = [
     'PATHEXT',
     'WINDIR'
 ];
-/** The environment of code under test: PASS_THROUGH from `source`, then `extra` without any forbidden name. */
+/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
+}
 function minimalEnv(source, extra) {
     const env = {};
     for (const name of PASS_THROUGH) {
@@ -25198,7 +25267,7 @@ function interner(max) {
 
 ;// CONCATENATED MODULE: ./src/util/tool-calls.ts
 /**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * Tool calls in the shapes agents write them, normalised to
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */
@@ -25360,6 +25429,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
 /***/ 6760:
 /***/ ((module) => {
 
@@ -25371,6 +25447,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 

@@ -11,6 +11,18 @@ export type Assertion = RunAssertion
 export type { PromptfooCase } from './record-schema.js'
 
 /**
+ * What an assertion's validity depends on besides itself: the config it runs
+ * under. Absent fields are not known (a promptfoo config's tools are its
+ * providers'), so nothing is checked against them.
+ */
+export interface AssertionScope {
+  /** `target.tools`, the schemas of is-valid-openai-tools-call; null when the config sets none */
+  tools?: readonly unknown[] | null
+  /** whether the run receives traces (SPEC §12): the trace assertions need them */
+  tracing?: boolean
+}
+
+/**
  * A case ready to run: defaults merged, shorthands expanded, key and
  * fingerprint computed. The fields it hands on to its record unchanged are
  * the record's own.

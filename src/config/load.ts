@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../util/argv.js'
-import type { EvalCase } from './case.js'
+import type { AssertionScope, EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { refuseForbiddenCredentials } from './credentials.js'
@@ -13,7 +13,7 @@ import { isJudged } from './judged.js'
 import { ranOf } from './ran.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
-import { configSchema, type ParsedConfig } from './schema.js'
+import { configSchema, tracingOf, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
   /** absolute path of the config file (or a virtual name for inline configs) */
@@ -101,10 +101,12 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
+  const scope: AssertionScope = { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
+  const validateInScope: AssertionValidator = (a) => validateAssertion(a, scope)
   const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
-    const problem = validateAssertion(a)
+    const problem = validateInScope(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
   const normalizer = new CaseNormalizer({
@@ -112,7 +114,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     baseDir,
     judge: config.judge,
     judgeDir: options.judgeDir,
-    validateAssertion
+    validateAssertion: validateInScope
   })
   const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
   if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
