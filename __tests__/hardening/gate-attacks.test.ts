@@ -320,7 +320,7 @@ setInterval(() => {
       if (record.cases.every((c) => c.passed)) continue
       for (const c of record.cases) Object.assign(c, { passed: true, passFraction: 1, error: null, output: 'the answer is fine', assertions: [] })
       writeFileSync(file, JSON.stringify(record))
-      appendFileSync(new URL('forged.txt', import.meta.url), dir + '\\n')
+      appendFileSync(new URL('forged.txt', import.meta.url), process.pid + ' ' + dir + '\\n')
     } catch {
       // caught mid-rename: the next tick
     }
@@ -348,7 +348,10 @@ setInterval(() => {
     // gone, or a zombie nobody reaped (its parent, the shard job, has exited): either way it runs no more
     const running = (pid: number) => existsSync(`/proc/${pid}/stat`) && !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
     for (const pid of forgers) expect(running(pid)).toBe(false)
-    expect(existsSync(path.join(suite.ws.dir, 'forged.txt'))).toBe(false)
+    // no forger touched its own job's record; only the second may have rewritten the first job's copy left in
+    // RUNNER_TEMP (the jobs share it here), uploaded and checked before the second job started
+    const forged = existsSync(path.join(suite.ws.dir, 'forged.txt')) ? read('forged.txt').trim().split('\n') : []
+    expect(forged.filter((line) => !line.startsWith(`${forgers[1]} evalgate-evalgate-demo-shard-1-of-2`))).toEqual([])
   })
 
   it('a forger evalgate cannot find (started outside the run) is caught by the check of what was uploaded: the shard job and the merge fail', async () => {
@@ -373,6 +376,32 @@ setInterval(() => {
     } finally {
       forger.kill('SIGKILL')
     }
+  })
+})
+
+describe('9. regressions cannot be pushed out of the comment', () => {
+  it('400 long judge.env keys added by the PR: the config changes are cut with "and N more", the three regressed ids are in the comment', async () => {
+    write('judge.mjs', HONEST_JUDGE)
+    write('cases.yaml', casesYaml())
+    write('agent.mjs', AGENT)
+    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n')
+    serveAtBase('evalgate.yml', 'judge.mjs')
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
+    ).toBeUndefined()
+    const long = 'K'.repeat(120)
+    const env = Array.from({ length: 400 }, (_, n) => `    ${long}${n}: ${'v'.repeat(120)}${n}\n`).join('')
+    configure(`judge:\n  provider: command\n  command: [node, judge.mjs]\n  env:\n${env}`)
+    const result = await prBundle({ broken: BROKEN })
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs).toMatchObject({ gate: 'fail', regressed: '3' })
+    const body = comment()
+    expect(body.length).toBeLessThanOrEqual(60_000)
+    expect(body).toContain('Config changes (apply after merge)')
+    expect(body).toMatch(/and 380 more \(in the job summary\)/)
+    expect(body).toContain('#### Regressed (3)')
+    for (const id of BROKEN) expect(body).toContain(`| <code>${id}</code> |`)
   })
 })
 

@@ -156,6 +156,11 @@ describe('too few trials for the test (SPEC §4)', () => {
     )
     expect(md).toContain('`c` failed all 3 trials on the baseline and passed all 3 now: with too few trials')
     expect(md).toContain('it counts as fixed, as with one trial.')
+    // the regressions' sentence sits under their table, the fixes' after the fixed list
+    expect(md.indexOf('they count as regressed')).toBeLessThan(md.indexOf('#### Fixed'))
+    expect(md.indexOf('it counts as fixed')).toBeGreaterThan(md.indexOf('#### Fixed'))
+    // a fix alone (nothing regressed) is still explained
+    expect(report(makeBaseline([repeated('c', 0, 3)]), makeRun([repeated('c', 3, 3)]))).toContain('it counts as fixed, as with one trial.')
     // d dropped only partly: left to the test (p = 0.2), flaky
     expect(md).toContain('- `d` failed 2 of 3 trials, against 0 of 3 in the baseline')
     const rerun = makeRun([makeCase('a', false, { trials: makeTrials(0, 4), passFraction: 0, reruns: 1 })])

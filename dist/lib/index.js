@@ -39281,6 +39281,14 @@ function confidenceText(ci) {
 function scoreConfidenceText(ci) {
     return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
 }
+/** "`a`, `b`, `c` and 7 more": the first `limit` ids as code spans. */
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
 
 ;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
 /**
@@ -39458,7 +39466,7 @@ function failingCases(model, limit, hint, maxLength) {
     const cap = capped
         ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
         : [];
-    return [heading, ...tooFewTrials(model), ...cap, ...details];
+    return [heading, ...tooFewTrials(model, 'regressed'), ...cap, ...details];
 }
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
 function restLine(label, keys, maxChars = Infinity) {
@@ -39570,41 +39578,31 @@ function assertionReason(a) {
 }
 /** Case ids named in the too-few-trials sentence before "and N more". */
 const IDS_LISTED = 20;
-function idsText(keys) {
-    const shown = keys
-        .slice(0, IDS_LISTED)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > IDS_LISTED ? `${shown} and ${format_formatCount(keys.length - IDS_LISTED)} more` : shown;
-}
 /**
  * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
  * passed all 3 trials on the baseline and failed all 3 now: with too few
  * trials for the significance test to tell a break from chance whatever
- * happened, they count as regressed, as with one trial."
+ * happened, they count as regressed, as with one trial." Under the regressed
+ * table for regressions, after the fixed list for fixes.
  */
-function tooFewTrials(model) {
+function tooFewTrials(model, outcome) {
     const { comparison: c, baseline, current } = model;
     const keys = new Set(c.tooFewTrials ?? []);
     if (!keys.size)
         return [];
+    const hit = (outcome === 'regressed' ? c.regressed : c.fixed).filter((k) => keys.has(k));
+    if (!hit.length)
+        return [];
+    const [before, now] = outcome === 'regressed' ? ['passed', 'failed'] : ['failed', 'passed'];
     const trials = (run, key) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1;
+    const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
+    const they = hit.length === 1 ? 'it counts' : 'they count';
     return [
-        ['regressed', c.regressed, 'passed', 'failed'],
-        ['fixed', c.fixed, 'failed', 'passed']
-    ].flatMap(([outcome, list, before, now]) => {
-        const hit = list.filter((k) => keys.has(k));
-        if (!hit.length)
-            return [];
-        const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
-        const they = hit.length === 1 ? 'it counts' : 'they count';
-        return [
-            {
-                text: `${idsText(hit)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
-                    `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
-            }
-        ];
-    });
+        {
+            text: `${idList(hit, IDS_LISTED)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
+                `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+        }
+    ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
@@ -39817,13 +39815,6 @@ function notGradedOnly(c) {
         return [];
     return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
 }
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
 function rerunLine(c, current) {
     const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
@@ -40033,6 +40024,7 @@ function renderReport(model, options = {}) {
         ...failingCases(model, details, options.fullReportHint, maxLength),
         ...scoredLower(model),
         ...fixes(c, current),
+        ...tooFewTrials(model, 'fixed'),
         ...otherOutcomes(c),
         ...rerunLine(c, current),
         ...flakyList(c, model.baseline),

@@ -10,7 +10,7 @@ import { formatCount, formatScore, formatValue, plural } from '../format.js'
 import { trajectoryDiff } from '../metrics.js'
 import type { ReportModel } from '../model.js'
 import { errorSpansText } from '../trace.js'
-import { byKey, table, trialsText } from './cells.js'
+import { byKey, idList, table, trialsText } from './cells.js'
 import { SEPARATOR, type Block } from './fit.js'
 
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
@@ -56,7 +56,7 @@ export function failingCases(model: ReportModel, limit: number, hint: string | u
   const cap = capped
     ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
     : []
-  return [heading, ...tooFewTrials(model), ...cap, ...details]
+  return [heading, ...tooFewTrials(model, 'regressed'), ...cap, ...details]
 }
 
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
@@ -172,41 +172,28 @@ function assertionReason(a: AssertionResult): string {
 /** Case ids named in the too-few-trials sentence before "and N more". */
 const IDS_LISTED = 20
 
-function idsText(keys: readonly string[]): string {
-  const shown = keys
-    .slice(0, IDS_LISTED)
-    .map((k) => inlineCode(k))
-    .join(', ')
-  return keys.length > IDS_LISTED ? `${shown} and ${formatCount(keys.length - IDS_LISTED)} more` : shown
-}
-
 /**
  * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
  * passed all 3 trials on the baseline and failed all 3 now: with too few
  * trials for the significance test to tell a break from chance whatever
- * happened, they count as regressed, as with one trial."
+ * happened, they count as regressed, as with one trial." Under the regressed
+ * table for regressions, after the fixed list for fixes.
  */
-function tooFewTrials(model: ReportModel): Block[] {
+export function tooFewTrials(model: ReportModel, outcome: 'regressed' | 'fixed'): Block[] {
   const { comparison: c, baseline, current } = model
   const keys = new Set(c.tooFewTrials ?? [])
   if (!keys.size) return []
+  const hit = (outcome === 'regressed' ? c.regressed : c.fixed).filter((k) => keys.has(k))
+  if (!hit.length) return []
+  const [before, now] = outcome === 'regressed' ? ['passed', 'failed'] : ['failed', 'passed']
   const trials = (run: RunRecord | null, key: string) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1
-  return (
-    [
-      ['regressed', c.regressed, 'passed', 'failed'],
-      ['fixed', c.fixed, 'failed', 'passed']
-    ] as const
-  ).flatMap(([outcome, list, before, now]) => {
-    const hit = list.filter((k) => keys.has(k))
-    if (!hit.length) return []
-    const [b, n] = [trials(baseline, hit[0]!), trials(current, hit[0]!)]
-    const they = hit.length === 1 ? 'it counts' : 'they count'
-    return [
-      {
-        text:
-          `${idsText(hit)} ${before} all ${plural(b, 'trial')} on the baseline and ${now} all ${formatCount(n)} now: ` +
-          `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
-      }
-    ]
-  })
+  const [b, n] = [trials(baseline, hit[0]!), trials(current, hit[0]!)]
+  const they = hit.length === 1 ? 'it counts' : 'they count'
+  return [
+    {
+      text:
+        `${idList(hit, IDS_LISTED)} ${before} all ${plural(b, 'trial')} on the baseline and ${now} all ${formatCount(n)} now: ` +
+        `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+    }
+  ]
 }

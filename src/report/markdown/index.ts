@@ -5,7 +5,7 @@
  */
 import { namedScoresTable } from './named-scores.js'
 import type { ReportModel } from '../model.js'
-import { failingCases } from './cases.js'
+import { failingCases, tooFewTrials } from './cases.js'
 import { table } from './cells.js'
 import { configChanges, figuresTable, runIdentity, sensitivityLine } from './figures.js'
 import { fit, type Block } from './fit.js'
@@ -45,6 +45,7 @@ export function renderReport(model: ReportModel, options: ReportOptions = {}): s
     ...failingCases(model, details, options.fullReportHint, maxLength),
     ...scoredLower(model),
     ...fixes(c, current),
+    ...tooFewTrials(model, 'fixed'),
     ...otherOutcomes(c),
     ...rerunLine(c, current),
     ...flakyList(c, model.baseline),

@@ -9,7 +9,7 @@ import { escapeHtml, escapeInline, inlineCode } from '../escape.js'
 import { formatCount, formatPercent, formatScore, plural, formatDuration } from '../format.js'
 import type { ReportModel } from '../model.js'
 import { ROW_REASON_CHARS, REASON_CHARS } from './cases.js'
-import { byKey, caseLabel, percentOrDash, table } from './cells.js'
+import { byKey, caseLabel, idList, percentOrDash, table } from './cells.js'
 import type { Block } from './fit.js'
 
 const ERRORS_LISTED = 20
@@ -82,14 +82,6 @@ export function otherOutcomes(c: Comparison): Block[] {
 function notGradedOnly(c: Comparison): Block[] {
   if (!c.notGraded.length) return []
   return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }]
-}
-
-function idList(keys: readonly string[], limit: number): string {
-  const shown = keys
-    .slice(0, limit)
-    .map((k) => inlineCode(k))
-    .join(', ')
-  return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
 }
 
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
