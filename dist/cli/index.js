@@ -11882,7 +11882,7 @@ function matchesGlob(name, glob) {
 
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
 /**
- * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * Trajectory checks: what the agent did, read from the trial's tool
  * calls, never from its output text. promptfoo's `trajectory:*` names and
  * value shapes; `trajectory-match` with LangChain agentevals' modes;
  * `tool-call-f1`. Every reason names the tools and ends with the path taken
@@ -12979,7 +12979,7 @@ const textAssertions = {
 
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-tools-call` and promptfoo's
  * `is-valid-openai-function-call`, one check: every call names a tool of the
  * schemas (`value` when it lists tools, else `target.tools`) and its
  * arguments validate against that tool's JSON Schema. The calls are the
@@ -13103,7 +13103,7 @@ const toolsCallAssertions = {
 var tracing_spans = __nccwpck_require__(1951);
 ;// CONCATENATED MODULE: ./src/assertions/trace.ts
 /**
- * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * promptfoo's trace assertions, on the spans of the trial's trace:
  * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
  * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
  * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
@@ -14609,7 +14609,7 @@ class Timers {
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
- * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * What an agent's OpenTelemetry SDK reads to export to evalgate:
  * the OTLP exporter's standard variables, and for a stdio process its
  * trial's context. The target's own `target.env` wins over each of them.
  */
@@ -15173,7 +15173,7 @@ class Graders {
         }
         const foreign = this.foreignFlow((0,providers/* credentialFlows */.P7)({ id, config }, this.deps.env));
         if (foreign)
-            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host (SPEC §9)`);
+            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host`);
         let made;
         try {
             made = (0,providers/* createProvider */.Qd)({ id, config }, {
@@ -16523,7 +16523,7 @@ function promptOf(input) {
 
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
 /**
- * The providers of a promptfoo config as the target (SPEC §11): each case
+ * The providers of a promptfoo config as the target: each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target), and
@@ -21150,7 +21150,7 @@ function validate(schema, located, base = [], what = '', foreign = false) {
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(131);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4140);
 /**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
  * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
  * Here: recognising one and reading its settings. Its tests become cases in
@@ -24329,7 +24329,7 @@ function canBacktrack(source, length) {
 
 
 
-/** SPEC §9: the default of `checkTimeoutMs`. */
+/** How long a sandboxed check may run when `checkTimeoutMs` is not set. */
 const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 /** Checks allocate little; a runaway one is stopped here, not by the machine. */
 const CHECK_MEMORY_MB = 512;
@@ -24394,7 +24394,7 @@ function pythonChecks() {
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(481);
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * Python in the sandbox (SPEC §9 Isolation): promptfoo's `file://provider.py`
+ * Python in the sandbox: promptfoo's `file://provider.py`
  * providers and `python` checks run in long-lived `python3` processes of
  * their own, never in evalgate's. Each call has a deadline: a call that runs
  * past it (a loop, a hung request) fails, and its process is killed and
