@@ -51,6 +51,14 @@ describe('promptfoo parity items', () => {
     )
   })
 
+  it('a case’s expected names each check with its threshold (a cost check read "cost: undefined")', async () => {
+    const dir = tempProject({
+      'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests:\n  - assert: [{ type: cost, threshold: 0.01 }, { type: contains, value: x }, { type: latency, threshold: 300 }]\n'
+    })
+    const loaded = await loadEvalConfig(path.join(dir, 'promptfooconfig.yaml'))
+    expect(loaded.cases[0]!.expected).toBe('cost (threshold $0.01)\ncontains: x\nlatency (threshold 300 ms)')
+  })
+
   it('the judge calls OPENAI_BASE_URL when judge.baseUrl is not set; an explicit one wins', async () => {
     server.respond(() => ({ body: chatReply('{"score": 1, "reason": "fine"}') }))
     const config = (judge: string) => ({
@@ -65,6 +73,17 @@ describe('promptfoo parity items', () => {
     })
     expect(explicit.record.cases[0]!.passed).toBe(true)
     expect(server.requests[1]!.url).toBe('/explicit/v1/chat/completions')
+  })
+
+  it('a check with a grader of its own runs without the judge’s key; one that falls back to the judge still needs it', async () => {
+    server.respond(() => ({ body: chatReply('{"category": "C", "reason": "same facts"}') }))
+    const config = (provider: string) => ({
+      'promptfooconfig.yaml': `prompts: [Paris]\nproviders: [echo]\ntests:\n  - assert:\n      - type: factuality\n        value: Paris\n${provider}`
+    })
+    const own = await run(config(`        provider: { id: "openai:chat:gpt-4o-mini", config: { apiBaseUrl: "${server.baseUrl}" } }\n`))
+    expect(own.record.cases[0]).toMatchObject({ passed: true, assertions: [{ type: 'factuality', passed: true }] })
+    expect(server.requests).toHaveLength(1)
+    await expect(run(config(''))).rejects.toThrow(/judge: environment variable OPENAI_API_KEY is not set/)
   })
 
   it('an openai provider’s tools and tool_choice are sent; its tool call is graded by is-valid-openai-tools-call', async () => {

@@ -9,6 +9,7 @@ import { ConfigError, errorMessage } from '../../errors.js'
 import type { Assertion, EvalCase, PromptfooCase } from '../case.js'
 import { contentHash } from '../../util/hash.js'
 import type { AssertionValidator } from '../dataset.js'
+import { describeAssertion } from '../expected.js'
 import { Fingerprinter } from '../fingerprint.js'
 import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
@@ -115,9 +116,7 @@ class CaseBuilder {
               input,
               tags: [],
               assert: grading.assert,
-              expected: grading.assert.length
-                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: path.basename(a.file) } : a.value)}`).join('; ')
-                : undefined,
+              expected: grading.assert.length ? grading.assert.map(describeAssertion).join('\n') : undefined,
               source: { file: path.relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
               index: this.pending.length,
               vars: resolved,
