@@ -98,7 +98,11 @@ describe('the http provider', () => {
       { body: { detail: 'ok now' } },
       { status: 404, body: { detail: 'gone' } }
     )
-    const p = provider({ method: 'POST', body: { q: '{{prompt}}' }, transformResponse: '(json, text, context) => `${context.response.status}: ${json.detail}`' })
+    const p = provider({
+      method: 'POST',
+      body: { q: '{{prompt}}' },
+      transformResponse: '(json, text, context) => `${context.response.status}: ${json.detail}`'
+    })
     expect((await p.call({ prompt: 'x' }, http)).output).toBe('404: no such order')
     // a refusal the transform reads nothing from is named with the API's message
     const plain = provider({ method: 'POST', body: { q: '{{prompt}}' }, transformResponse: 'json.detail' })

@@ -22,6 +22,8 @@ var dist = __webpack_require__(8815);
 var errors = __webpack_require__(3916);
 // EXTERNAL MODULE: ./src/util/hash.ts
 var hash = __webpack_require__(5138);
+// EXTERNAL MODULE: ./src/config/expected.ts
+var expected = __webpack_require__(5180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __webpack_require__(4974);
 // EXTERNAL MODULE: ./src/config/judged.ts
@@ -448,6 +450,7 @@ function splitTerms(text, where) {
 
 
 
+
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
 function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
     const file = located.file;
@@ -533,9 +536,7 @@ class CaseBuilder {
                             input,
                             tags: [],
                             assert: grading.assert,
-                            expected: grading.assert.length
-                                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value)}`).join('; ')
-                                : undefined,
+                            expected: grading.assert.length ? grading.assert.map(expected/* describeAssertion */.O).join('\n') : undefined,
                             source: { file: external_node_path_default().relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
                             index: this.pending.length,
                             vars: resolved,

@@ -7351,6 +7351,53 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
+/***/ 5180:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ expectedText),
+/* harmony export */   O: () => (/* binding */ describeAssertion)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * What a case expects, as the report shows it (the record's `expected`): the
+ * seed shorthands' value as written (`expected`, `ideal`), else one line per
+ * assertion of the case; with `defaults.assert`, every assertion the case is
+ * checked against, the defaults' marked so.
+ */
+
+/** How a threshold reads for the types whose threshold has a unit. */
+const THRESHOLD_UNITS = {
+    latency: (t) => `${String(t)} ms`,
+    cost: (t) => `$${String(t)}`
+};
+/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
+function describeAssertion(a) {
+    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+    let options = '';
+    for (const k of OPTIONS) {
+        if (a[k] === undefined)
+            continue;
+        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+    }
+    const value = a.file !== undefined ? node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
+    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
+}
+function expectedText(written, own, defaults) {
+    if (defaults.length)
+        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
+    if (written !== undefined)
+        return written;
+    return own.length ? own.map(describeAssertion).join('\n') : undefined;
+}
+
+
+/***/ }),
+
 /***/ 4974:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -8980,7 +9027,7 @@ async function requestJson(method, url, body, options = {}) {
     const where = (0,env/* redact */.E$)(describeUrl(url), secrets);
     for (let attempt = 1;; attempt++) {
         const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
+        if (isResponse(outcome) && (outcome.status < 300 || (options.returnRefusals === true && !isRetryableStatus(outcome.status))))
             return outcome;
         // the same request would only get the same body again
         if (!isResponse(outcome) && outcome.code === TOO_LARGE)
@@ -9782,6 +9829,7 @@ function httpProvider(id, config, ctx) {
                 ? `${ctx.where}: ${id}: an http provider sending ${method} needs config.body (a template over {{prompt}} and the vars)`
                 : unsupportedKey(config);
     const transform = config.transformResponse ?? config.responseParser;
+    const validateStatus = config.validateStatus;
     return {
         id,
         model: id,
@@ -9795,16 +9843,30 @@ function httpProvider(id, config, ctx) {
             const headers = renderHeaders(config, render);
             const target = withQuery(render(url), config.queryParams, render);
             const body = method === 'GET' || config.body === undefined ? undefined : requestBody(config.body, isJson(headers), vars, t);
-            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, http);
+            // as promptfoo's: a refusal (a 404, a 400 naming a bad input) is the reply its transform reads; 408, 429 and 5xx are retried, then fail
+            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, { ...http, returnRefusals: true });
+            if (validateStatus !== undefined ? !(await statusValid(validateStatus, response.status, ctx)) : false)
+                throw new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status} did not pass validateStatus: ${excerpt(response.text)}`, response.status);
             const json = response.data === undefined ? null : response.data;
-            const shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response.text, ctx, call);
+            let shown;
+            try {
+                shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response, ctx, call);
+            }
+            catch (err) {
+                if (response.status < 300)
+                    throw err;
+                throw refusal(id, response);
+            }
+            // a refusal the transform finds nothing in is named as every provider names one
+            if (response.status >= 300 && (shown === undefined || shown === null || shown === ''))
+                throw refusal(id, response);
             return resultOf(id, shown);
         },
         async close() { }
     };
 }
 /** Keys of promptfoo's http provider that change what is sent or read, and that evalgate does not honour. */
-const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'validateStatus', 'useHttps'];
+const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'useHttps'];
 function unsupportedKey(config) {
     const key = UNSUPPORTED_KEYS.find((k) => config[k] !== undefined);
     return key && `config.${key} is not supported by evalgate's http provider; put what it computes into headers and body templates`;
@@ -9884,27 +9946,54 @@ function renderDeep(value, vars, t) {
     return value;
 }
 /** `transformResponse` in the checks' sandbox: (json, text, context) → the output, or a provider response `{output, tokenUsage, cost, error}`. */
-async function transformed(transform, json, raw, ctx, call) {
+async function transformed(transform, json, response, ctx, call) {
     if (typeof transform !== 'string')
         throw new wire/* ProviderError */.mZ('transformResponse must be an expression or file://path.js');
-    const context = { vars: call.vars ?? {}, response: { data: raw } };
+    const context = { vars: call.vars ?? {}, response: { data: response.text, status: response.status, headers: Object.fromEntries(response.headers) } };
+    return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, {
+        output: json,
+        input: response.text,
+        context
+    });
+}
+/** promptfoo's `validateStatus`: an expression of `status` (or a function of it, or file://module.js[:name]) that says whether a status is a reply. */
+async function statusValid(validate, status, ctx) {
+    if (typeof validate !== 'string')
+        throw new wire/* ProviderError */.mZ('validateStatus must be an expression of status, a function, or file://path.js');
+    return Boolean(await runConfigCode('validateStatus', validate, 'const status = output;', 'status', ctx, { output: status, input: null, context: {} }));
+}
+/**
+ * The config's code (a transform, a status check) in the checks' sandbox
+ * under checkTimeoutMs: `file://path.js[:name]` calls that function with
+ * (output, text, context), an arrow or function expression is called with
+ * `args`, any other text is an expression of them.
+ */
+async function runConfigCode(setting, source, prelude, args, ctx, values) {
     let item;
-    if (transform.startsWith('file://')) {
-        const ref = transform.slice('file://'.length);
+    if (source.startsWith('file://')) {
+        const ref = source.slice('file://'.length);
         const at = ref.lastIndexOf(':');
         const [file, name] = at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined];
-        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: json, text: raw, context, ...(name ? { name } : {}) };
+        const text = typeof values.input === 'string' ? values.input : '';
+        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: values.output, text, context: values.context, ...(name ? { name } : {}) };
     }
     else {
-        const expression = transform.trim();
+        const expression = source.trim();
         const fn = /^(async\s+)?(\(.*?\)\s*=>|function\s*\(.*?\)|[A-Za-z_$][\w$]*\s*=>)/.test(expression);
-        const body = `const json = output, text = input;\nreturn ${fn ? `(${expression})(json, text, context)` : `(${expression}\n)`}`;
-        item = { kind: 'transform', body, output: json, input: raw, context };
+        const body = `${prelude}\nreturn ${fn ? `(${expression})(${args})` : `(${expression}\n)`}`;
+        item = { kind: 'transform', body, ...values };
     }
     const outcome = await (0,sandbox/* checks */.AV)().run(item, ctx.checkTimeoutMs ?? sandbox/* DEFAULT_CHECK_TIMEOUT_MS */.Gv);
     if (!outcome.ok)
-        throw new wire/* ProviderError */.mZ(`transformResponse failed: ${outcome.error}`);
+        throw new wire/* ProviderError */.mZ(`${setting} failed: ${outcome.error}`);
     return outcome.value;
+}
+function refusal(id, response) {
+    return new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status}: ${(0,wire/* apiMessage */.SX)(response.text) ?? excerpt(response.text)}`, response.status);
+}
+function excerpt(body) {
+    const flat = body.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 /** What the transform (or the reply) gave, as a result: a provider response's fields, else the value as the output. */
 function resultOf(id, shown) {
@@ -10431,6 +10520,7 @@ function stringHeaders(value) {
 /* harmony export */   ML: () => (/* binding */ badReply),
 /* harmony export */   Mj: () => (/* binding */ listedMessages),
 /* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   SX: () => (/* binding */ apiMessage),
 /* harmony export */   Tf: () => (/* binding */ contentText),
 /* harmony export */   Y0: () => (/* binding */ trimSlash),
 /* harmony export */   aZ: () => (/* binding */ finishReason),
@@ -10443,7 +10533,7 @@ function stringHeaders(value) {
 /* harmony export */   w4: () => (/* binding */ hostOf),
 /* harmony export */   xv: () => (/* binding */ modelProvider)
 /* harmony export */ });
-/* unused harmony exports apiMessage, count */
+/* unused harmony export count */
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8815);
 /* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7004);
 /* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(920);
@@ -34063,6 +34153,7 @@ const lib_checks = {
     'answer-relevance': {
         value: anyValue,
         threshold: 0,
+        embeds: true,
         key: (_a, ctx) => ({ input: questionOf(ctx), output: ctx.output }),
         async run(a, ctx, tools) {
             const threshold = a.threshold ?? 0;
@@ -34202,6 +34293,7 @@ function modelGraded(type, check) {
         negatable: false,
         // the grader, the judge's or the check's own, comes from the judge (its reuse, counts and credentials)
         usesJudge: true,
+        ...(check.embeds ? { judgeEmbeds: true } : {}),
         validate: (a) => firstProblem(() => check.value(a), () => numberOptionProblem(a, 'threshold'), () => providerProblem(a), () => rubricPromptProblem(a)),
         async run(a, ctx) {
             if (!ctx.grade)
@@ -36142,9 +36234,19 @@ function unknownTypeProblem(type) {
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
 }
-/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
-function needsJudge(a) {
+/** Whether grading the assertion asks a grader model, the judge or one the check names (llm-rubric, factuality, similar…). */
+function asksGrader(a) {
     return resolve(a.type)?.handler.usesJudge === true;
+}
+/**
+ * Whether grading the assertion falls back to the judge itself (llm-rubric,
+ * similar, a model-graded check without a `provider` of its own): the
+ * judge's key must then be there before the run. A check with its own grader
+ * does not need it, unless it also asks the judge's embeddings.
+ */
+function needsJudge(a) {
+    const handler = resolve(a.type)?.handler;
+    return handler?.usesJudge === true && (a.provider === undefined || handler.judgeEmbeds === true);
 }
 /** A human-readable problem with an assertion as configured, or undefined when it can run. */
 function validateAssertion(a) {
@@ -39967,42 +40069,8 @@ function utf8Exceeds(text, max) {
     return Buffer.byteLength(text, 'utf8') > max;
 }
 
-;// CONCATENATED MODULE: ./src/config/expected.ts
-/**
- * What a case expects, as the report shows it (the record's `expected`): the
- * seed shorthands' value as written (`expected`, `ideal`), else one line per
- * assertion of the case; with `defaults.assert`, every assertion the case is
- * checked against, the defaults' marked so.
- */
-
-/** How a threshold reads for the types whose threshold has a unit. */
-const THRESHOLD_UNITS = {
-    latency: (t) => `${String(t)} ms`,
-    cost: (t) => `$${String(t)}`
-};
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
-/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
-function describeAssertion(a) {
-    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
-    let options = '';
-    for (const k of OPTIONS) {
-        if (a[k] === undefined)
-            continue;
-        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
-    }
-    const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
-}
-function expectedText(written, own, defaults) {
-    if (defaults.length)
-        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
-    if (written !== undefined)
-        return written;
-    return own.length ? own.map(describeAssertion).join('\n') : undefined;
-}
-
+// EXTERNAL MODULE: ./src/config/expected.ts
+var config_expected = __nccwpck_require__(5180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
@@ -40264,7 +40332,7 @@ class CaseNormalizer {
             this.contentKeys.set(base, seen + 1);
             id = seen === 0 ? base : `${base}~${seen + 1}`;
         }
-        const expected = expectedText(raw.expected ?? raw.ideal, own, options.defaults.assert);
+        const expected = (0,config_expected/* expectedText */.G)(raw.expected ?? raw.ideal, own, options.defaults.assert);
         this.cases.push({
             id,
             name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
@@ -41523,8 +41591,11 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    if (!apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl))
-        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
+    const missing = !apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
+        ? `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+        : undefined;
+    if (missing && deps.needed !== false)
+        throw new errors/* ConfigError */.xL(missing);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -41570,6 +41641,8 @@ function openaiProvider(config, deps) {
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
     const flows = [{ variable: config.apiKeyEnv, host: (0,wire/* hostOf */.w4)(baseUrl), provider: 'judge' }];
+    if (missing)
+        return { model, unusable: missing, ask: () => Promise.reject(new Error(missing)), flows, close };
     return { model, ask, embed: embedTexts, complete, flows, close };
 }
 function rejectsResponseFormat(err) {
@@ -41601,7 +41674,7 @@ function registryProvider(config, deps) {
         sleep: deps.sleep
     });
     // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
-    if (made.unusable)
+    if (made.unusable && deps.needed !== false)
         throw new errors/* ConfigError */.xL(made.unusable);
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -41616,6 +41689,7 @@ function registryProvider(config, deps) {
     return {
         model: made.id,
         priceModel: made.model,
+        ...(made.unusable ? { unusable: made.unusable } : {}),
         ask,
         complete,
         flows: (0,providers/* credentialFlows */.P7)({ id: config.provider, config: config.config }, deps.env),
@@ -42647,10 +42721,18 @@ async function evaluate(loaded, options = {}) {
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
-    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
-    const judge = judged
-        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+    // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+    // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+    const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader));
+    const judge = graded
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, {
+            env,
+            secrets,
+            baseline: options.baseline ?? null,
+            baseDir: loaded.baseDir,
+            pricing: config.pricing,
+            needed: cases.some((c) => c.assert.some(needsJudge))
+        }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {

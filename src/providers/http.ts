@@ -153,7 +153,11 @@ function renderDeep(value: unknown, vars: Record<string, unknown>, t: Templates)
 async function transformed(transform: unknown, json: unknown, response: HttpResponse, ctx: ProviderContext, call: ProviderCall): Promise<unknown> {
   if (typeof transform !== 'string') throw new ProviderError('transformResponse must be an expression or file://path.js')
   const context = { vars: call.vars ?? {}, response: { data: response.text, status: response.status, headers: Object.fromEntries(response.headers) } }
-  return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, { output: json, input: response.text, context })
+  return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, {
+    output: json,
+    input: response.text,
+    context
+  })
 }
 
 /** promptfoo's `validateStatus`: an expression of `status` (or a function of it, or file://module.js[:name]) that says whether a status is a reply. */

@@ -53,7 +53,8 @@ describe('promptfoo parity items', () => {
 
   it('a case’s expected names each check with its threshold (a cost check read "cost: undefined")', async () => {
     const dir = tempProject({
-      'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests:\n  - assert: [{ type: cost, threshold: 0.01 }, { type: contains, value: x }, { type: latency, threshold: 300 }]\n'
+      'promptfooconfig.yaml':
+        'prompts: [x]\nproviders: [echo]\ntests:\n  - assert: [{ type: cost, threshold: 0.01 }, { type: contains, value: x }, { type: latency, threshold: 300 }]\n'
     })
     const loaded = await loadEvalConfig(path.join(dir, 'promptfooconfig.yaml'))
     expect(loaded.cases[0]!.expected).toBe('cost (threshold $0.01)\ncontains: x\nlatency (threshold 300 ms)')
