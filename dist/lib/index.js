@@ -33384,14 +33384,20 @@ function scoreNote(score, threshold) {
     return `score ${score}, threshold ${threshold}`;
 }
 const nonFinite = (score) => ({ broken: `returned a score that is not a finite number (${score})` });
-/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned, threshold) {
+/**
+ * Reads a check's return value: boolean, score in [0,1], {pass, score,
+ * reason}, or anything truthy/falsy. `aboveZero`: a returned number passes
+ * when above 0 (promptfoo's reading when the assertion sets no threshold).
+ */
+function gradeOf(returned, threshold, aboveZero = false) {
     if (typeof returned === 'boolean')
         return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
     if (typeof returned === 'number') {
         if (!Number.isFinite(returned))
             return nonFinite(returned);
         const score = clampScore(returned);
+        if (aboveZero)
+            return { pass: returned > 0, score, note: `returned ${returned}, which passes above 0 without a threshold, as in promptfoo` };
         return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
     }
     if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
@@ -33462,7 +33468,7 @@ const javascript = {
         const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value);
         const grade = foreign
             ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
-            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
+            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD, ctx.case.promptfoo !== undefined && a.threshold === undefined);
         return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output);
     }
 };
@@ -34344,11 +34350,11 @@ const modelGradedAssertions = {
 function rubricCheck() {
     return {
         value: stringValue,
-        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value, rubricPrompt: a.rubricPrompt ?? null }),
+        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value ?? null, rubricPrompt: a.rubricPrompt ?? null }),
         async run(a, ctx, tools) {
             const custom = a.rubricPrompt;
             const prompt = custom !== undefined
-                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value), ...ctx.case.vars })
+                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value ?? ''), ...ctx.case.vars })
                 : rubricMessages(String(a.value), ctx);
             const reply = await tools.ask(prompt);
             return readRubricReply(reply, a.threshold);
@@ -35493,7 +35499,9 @@ const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
     usesJudge: true,
-    validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
+    validate: (a) => 
+    // with its own grading prompt the rubric may be empty (promptfoo's `rubricPrompt` holds the criteria)
+    (typeof a.value !== 'string' || a.value.trim() === '') && !(a.rubricPrompt !== undefined && (a.value === undefined || typeof a.value === 'string'))
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
             ? 'llm-rubric `includeToolCalls` is true or false'

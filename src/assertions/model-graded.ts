@@ -418,12 +418,12 @@ export const modelGradedAssertions: Record<string, AssertionHandler> = {
 export function rubricCheck(): Check {
   return {
     value: stringValue,
-    key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value, rubricPrompt: a.rubricPrompt ?? null }),
+    key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value ?? null, rubricPrompt: a.rubricPrompt ?? null }),
     async run(a, ctx, tools) {
       const custom = a.rubricPrompt
       const prompt =
         custom !== undefined
-          ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value), ...ctx.case.vars })
+          ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value ?? ''), ...ctx.case.vars })
           : rubricMessages(String(a.value), ctx)
       const reply = await tools.ask(prompt)
       return readRubricReply(reply, a.threshold)

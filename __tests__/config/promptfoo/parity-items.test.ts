@@ -29,7 +29,7 @@ describe('promptfoo parity items', () => {
     const { record } = await run({
       'promptfooconfig.yaml': `prompts: [x]\nproviders: [echo]\ntests:\n${checks.map((c) => `  - assert: [{ type: javascript, value: ${JSON.stringify(c)} }]`).join('\n')}\n`
     })
-    expect(record.cases.map((c) => c.passed)).toEqual([false, false, false, true, false, true])
+    expect(record.cases.map((c) => c.passed)).toEqual([false, false, false, true, true, true])
     expect(record.cases[0]!.assertions[0]!.reason).toMatch(
       /must return a boolean, a number or \{pass, score, reason\}, as in promptfoo; it returned the string "yes"/
     )
@@ -38,6 +38,30 @@ describe('promptfoo parity items', () => {
       'a.mjs': 'export default (q) => q'
     })
     expect(own.record.cases[0]!.passed).toBe(true)
+  })
+
+  it('a promptfoo javascript check returning a number passes above 0 without a threshold, at the threshold with one', async () => {
+    const checks = ['0.3', '0', '-0.2', '0.3']
+    const { record } = await run({
+      'promptfooconfig.yaml': `prompts: [x]\nproviders: [echo]\ntests:\n${checks.map((c, i) => `  - assert: [{ type: javascript, value: "${c}"${i === 3 ? ', threshold: 0.5' : ''} }]`).join('\n')}\n`
+    })
+    expect(record.cases.map((c) => c.passed)).toEqual([true, false, false, false])
+    expect(record.cases[0]!.assertions[0]!.reason).toMatch(/returned 0\.3, which passes above 0 without a threshold, as in promptfoo/)
+  })
+
+  it('llm-rubric with a rubricPrompt needs no value: the grading prompt holds the criteria', async () => {
+    server.respond(() => ({ body: chatReply('{"pass": false, "score": 1, "reason": "no clarifying question"}') }))
+    const { record } = await run(
+      {
+        'promptfooconfig.yaml': `prompts: ["Talk about {{topic}}"]\nproviders: [echo]\ndefaultTest:\n  options:\n    rubricPrompt:\n      - { role: system, content: "Did it mention {{x}}?" }\n      - { role: user, content: "Output: {{ output }}" }\ntests:\n  - vars: { topic: rates, x: the Fed }\n    assert: [{ type: llm-rubric }]\n`
+      },
+      { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-1' }
+    )
+    expect(server.requests[0]!.body.messages).toEqual([
+      { role: 'system', content: 'Did it mention the Fed?' },
+      { role: 'user', content: 'Output: Talk about rates' }
+    ])
+    expect(record.cases[0]).toMatchObject({ passed: false, assertions: [{ reason: 'no clarifying question' }] })
   })
 
   it('a config without tests is promptfoo’s (run once); a key evalgate does not read is not supported, not a typo', async () => {
