@@ -9200,6 +9200,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Qd: () => (/* binding */ createProvider),
   P7: () => (/* binding */ credentialFlows),
   rl: () => (/* binding */ isProviderId),
+  RT: () => (/* binding */ priceListProvider),
   Et: () => (/* binding */ providerIdProblem)
 });
 
@@ -10300,6 +10301,21 @@ function parseProviderId(id) {
     }
 }
 const BEDROCK_OTHER = new Set(['agents', 'kb', 'knowledge-base', 'embedding', 'embeddings', 'completion', 'messages', 'mantle', 'video', 'nova-sonic']);
+/** The maintained price list's name for the API an id calls (targets/pricing.ts); none for local models, HTTP APIs and code. */
+function priceListProvider(id) {
+    const parsed = parseProviderId(id);
+    switch (parsed?.kind) {
+        case 'openai':
+        case 'anthropic':
+        case 'azure':
+        case 'google':
+            return parsed.kind;
+        case 'bedrock':
+            return 'aws';
+        default:
+            return undefined;
+    }
+}
 /** Whether evalgate can run this id. */
 function isProviderId(id) {
     return parseProviderId(id) !== undefined;
@@ -36656,6 +36672,35 @@ function tokenCost(usage, price) {
         return undefined;
     return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
 }
+let priceList;
+/**
+ * The usage priced: its own cost wins, then `pricing`, then — for a model API
+ * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
+ * price list; otherwise the usage as it is.
+ */
+async function pricedUsage(usage, model, pricing, listed) {
+    const priced = priceUsage(usage, model, pricing);
+    if (priced.costUsd !== undefined || listed === undefined || model === undefined)
+        return priced;
+    if (priced.inputTokens === undefined && priced.outputTokens === undefined)
+        return priced;
+    const costUsd = await listedCost(priced, model, listed);
+    return costUsd === undefined ? priced : { ...priced, costUsd };
+}
+/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
+async function listedCost(usage, model, provider) {
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
+    const list = await priceList;
+    let result;
+    try {
+        result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
+    }
+    catch {
+        // a model whose price has conditions the usage does not say (tiers by context) is not priced
+        return undefined;
+    }
+    return result ? result.total_price : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
 /** One level of grading: the test itself or one of its assert-sets. */
@@ -36970,7 +37015,7 @@ async function runCases(cases, target, options) {
                 const reply = await target.call(inFlight);
                 // priced and counted before the slot is released: the next trial's budget check must see this one's cost
                 if (reply.usage) {
-                    reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
+                    reply.usage = await pricedUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing, reply.priceList);
                     if (reply.usage.costUsd !== undefined)
                         targetCostUsd += reply.usage.costUsd;
                 }
@@ -42422,7 +42467,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
             catch (err) {
                 throw asTargetFailure(err);
             }
-            const result = { output: reply.output, usage: reply.usage, metadata: { model } };
+            const result = { output: reply.output, usage: reply.usage, metadata: { model }, priceList: 'openai' };
             // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
             if (reply.toolCalls)
                 result.toolCalls = reply.toolCalls;
@@ -42480,6 +42525,7 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
     // every trial would fail without a key: a config error before any runs
     if (provider.unusable)
         throw new errors/* ConfigError */.xL(provider.unusable);
+    const priceList = (0,providers/* priceListProvider */.RT)(spec.id);
     // the tools the model is offered: the provider config's own (promptfoo), else target.tools
     const tools = Array.isArray(config?.tools) ? config.tools : target.tools;
     return {
@@ -42492,6 +42538,8 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
                 throw err instanceof providers/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : asTargetFailure(err);
             }
             const reply = { output: result.output, metadata: { ...result.metadata, model: result.model } };
+            if (priceList !== undefined)
+                reply.priceList = priceList;
             if (result.toolCalls)
                 reply.toolCalls = result.toolCalls;
             if (result.usage)
