@@ -42,6 +42,23 @@ var promptfoo = __webpack_require__(42823);
 
 
 
+/**
+ * promptfoo's reading of a `prompts:` filter on a provider or a test: a
+ * reference names a prompt by its label or id, `ref*` any whose label or id
+ * starts with `ref`, and `ref` also the prompts `ref: 1`, `ref: 2`… of one file.
+ */
+function promptAllowed(prompt, refs) {
+    if (refs === undefined)
+        return true;
+    return refs.some((ref) => {
+        const names = [prompt.label, ...(prompt.id !== undefined ? [prompt.id] : [])];
+        if (names.includes(ref))
+            return true;
+        if (ref.endsWith('*') && names.some((n) => n.startsWith(ref.slice(0, -1))))
+            return true;
+        return names.some((n) => n.startsWith(`${ref}:`));
+    });
+}
 const FILE = 'file://';
 /** promptfoo's prompt separator in text files */
 const DELIMITER = '---';
@@ -49,18 +66,20 @@ function readPrompts(prompts, baseDir, where) {
     const entries = typeof prompts === 'string'
         ? [{ raw: prompts }]
         : Array.isArray(prompts)
-            ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label }))
+            ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label, ...(p.id !== undefined ? { id: p.id } : {}) }))
             : Object.entries(prompts).map(([raw, label]) => ({ raw, label }));
     return entries.flatMap((p, i) => {
         const at = `${where} at prompts[${i}]`;
         if (p.raw === '')
             throw new errors/* ConfigError */.xL(`${at}: a prompt object needs \`raw\` (the prompt text or file://path)`, where);
+        const id = p.id !== undefined ? { id: p.id } : {};
         if (!p.raw.startsWith(FILE))
-            return [{ raw: p.raw, label: p.label ?? p.raw }];
+            return [{ raw: p.raw, label: p.label ?? p.raw, ...id }];
         const found = readPromptFile(external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)), at);
         const rel = external_node_path_default().relative(baseDir, external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)));
         return found.map((raw, k) => ({
             raw,
+            ...id,
             label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
         }));
     });
@@ -513,7 +532,8 @@ class CaseBuilder {
             const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt });
             const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey;
             providers.forEach((provider, p) => {
-                for (const prompt of prompts) {
+                // promptfoo runs a provider with the prompts it names, a test with those it names
+                for (const prompt of prompts.filter((pr) => promptAllowed(pr, provider.prompts) && promptAllowed(pr, test.prompts))) {
                     let input;
                     try {
                         input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved);

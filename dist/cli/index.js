@@ -20765,7 +20765,9 @@ const promptfooTestSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     assert: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** the prompts this test runs with (labels or ids; `label*` and `label` match `label:…` too); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 /** A provider as the target runs it: promptfoo's `id` with its options. */
@@ -20774,7 +20776,9 @@ const promptfooProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .I
     label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).optional(),
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
     transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    delay: nonNegative.optional()
+    delay: nonNegative.optional(),
+    /** the prompts this provider runs (labels or ids, matched as a test's `prompts`); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 const promptObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ raw: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() }).strict();

@@ -64,6 +64,39 @@ describe('promptfoo parity items', () => {
     expect(record.cases[0]).toMatchObject({ passed: false, assertions: [{ reason: 'no clarifying question' }] })
   })
 
+  it('a provider runs the prompts it names, a test those it names (label, id, `label*`, a file’s `label: n`)', async () => {
+    const dir = tempProject({
+      'p.txt': 'one {{q}}\n---\ntwo {{q}}\n',
+      'promptfooconfig.yaml': [
+        'prompts:',
+        '  - { id: "file://p.txt", label: file }',
+        '  - { raw: "plain {{q}}", label: plain }',
+        'providers:',
+        '  - { id: echo, label: a, prompts: [file] }',
+        '  - { id: echo, label: b, prompts: ["pla*"] }',
+        '  - { id: echo, label: c }',
+        'tests:',
+        '  - vars: { q: x }',
+        '  - vars: { q: y }',
+        '    prompts: ["file: 2", plain]',
+        ''
+      ].join('\n')
+    })
+    const loaded = await loadEvalConfig(path.join(dir, 'promptfooconfig.yaml'))
+    expect(loaded.cases.map((c) => c.id)).toEqual([
+      'test 1 · file: 1 · a',
+      'test 1 · file: 2 · a',
+      'test 1 · plain · b',
+      'test 1 · file: 1 · c',
+      'test 1 · file: 2 · c',
+      'test 1 · plain · c',
+      'test 2 · file: 2 · a',
+      'test 2 · plain · b',
+      'test 2 · file: 2 · c',
+      'test 2 · plain · c'
+    ])
+  })
+
   it('a config without tests is promptfoo’s (run once); a key evalgate does not read is not supported, not a typo', async () => {
     const { record } = await run({ 'promptfooconfig.yaml': 'description: no tests\nprompts: ["hello {{name}}"]\nproviders: [echo]\n' })
     expect(record.cases.map((c) => c.output)).toEqual(['hello '])

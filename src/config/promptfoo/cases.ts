@@ -15,7 +15,7 @@ import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
 import type { ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
-import { readPrompts, type Prompt } from './prompts.js'
+import { promptAllowed, readPrompts, type Prompt } from './prompts.js'
 import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
 import { Templates, type Vars } from '../../llm/nunjucks.js'
 import { readTests, type LocatedTest } from './tests.js'
@@ -95,7 +95,8 @@ class CaseBuilder {
       const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt })
       const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey
       providers.forEach((provider, p) => {
-        for (const prompt of prompts) {
+        // promptfoo runs a provider with the prompts it names, a test with those it names
+        for (const prompt of prompts.filter((pr) => promptAllowed(pr, provider.prompts) && promptAllowed(pr, test.prompts))) {
           let input: string
           try {
             input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved)

@@ -48,7 +48,9 @@ export const promptfooTestSchema = z
     assert: z.array(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: z.number().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional()
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** the prompts this test runs with (labels or ids; `label*` and `label` match `label:…` too); all when absent */
+    prompts: z.array(z.string()).optional()
   })
   .strict()
 
@@ -59,7 +61,9 @@ export const promptfooProviderSchema = z
     label: z.string().min(1).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
     transform: z.string().optional(),
-    delay: nonNegative.optional()
+    delay: nonNegative.optional(),
+    /** the prompts this provider runs (labels or ids, matched as a test's `prompts`); all when absent */
+    prompts: z.array(z.string()).optional()
   })
   .strict()
 
