@@ -67,9 +67,10 @@ function promptfooVerdicts(main, config, extraEnv = {}) {
   })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
-  const providers = [...new Set(results.map((x) => x.provider.id))]
-  const prompts = 1 + Math.max(...results.map((x) => x.promptIdx))
-  const order = (x) => (x.testIdx * providers.length + providers.indexOf(x.provider.id)) * prompts + x.promptIdx
+  // promptIdx numbers promptfoo's columns, provider by provider, prompt by prompt: evalgate's order within a test
+  // (provider ids are not: a suite may name one model several times with other settings)
+  const columns = 1 + Math.max(...results.map((x) => x.promptIdx))
+  const order = (x) => x.testIdx * columns + x.promptIdx
   return results
     .sort((a, b) => order(a) - order(b))
     .map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {}, output: x.response?.output ?? null }))

@@ -503,6 +503,8 @@ function varCombinations(vars) {
     return combos;
 }
 const cases_FILE = 'file://';
+/** checks that embed texts: an embedding provider of their own would change their verdicts */
+const EMBEDDING_TYPES = new Set(['similar', 'answer-relevance']);
 const JS_FILE = /\.(m|c)?js$/;
 class CaseBuilder {
     templates;
@@ -671,10 +673,19 @@ class CaseBuilder {
         if (set !== undefined)
             out.set = set;
         // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
-        if (judged/* MODEL_GRADED_TYPES */.e.has(a.type) || a.type === 'select-best') {
-            const provider = a.provider ?? grader.provider;
+        if (judged/* MODEL_GRADED_TYPES */.e.has(a.type) || a.type === 'select-best' || a.type === 'similar') {
+            const named = a.provider ?? grader.provider;
+            const byUse = named !== undefined && typeof named === 'object' && !('id' in named) ? named : undefined;
+            if (byUse?.embedding !== undefined && EMBEDDING_TYPES.has(a.type))
+                throw new errors/* ConfigError */.xL(`${at}: ${a.type} with an embedding provider of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`embedding\``, t.file);
+            // promptfoo's {text, embedding}: the text grader grades, as there
+            const provider = byUse ? byUse.text : named;
             const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt;
-            if (provider !== undefined)
+            if (a.type === 'similar') {
+                if (a.provider !== undefined && !byUse)
+                    throw new errors/* ConfigError */.xL(`${at}: similar with a \`provider\` of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`provider\``, t.file);
+            }
+            else if (provider !== undefined)
                 out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) };
             if (rubricPrompt !== undefined && a.type === 'llm-rubric')
                 out.rubricPrompt = rubricPrompt;

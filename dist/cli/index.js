@@ -20731,6 +20731,10 @@ function lineOf(located, at) {
  */
 
 const nonNegative = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0);
+/** A grader as promptfoo names one: an id, or {id, config}. */
+const graderSpecSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]);
+/** A check's grader: a spec, or promptfoo's map of them by use (`text` grades; `embedding` would embed). */
+const graderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([graderSpecSchema, zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ text: graderSpecSchema.optional(), embedding: graderSpecSchema.optional() }).strict()]);
 const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     type: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
     value: zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J().optional(),
@@ -20743,8 +20747,8 @@ const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .
         return zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional();
     },
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
-    /** a model-graded check's own grader: an id or {id, config} */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    /** a model-graded check's own grader: an id, {id, config}, or {text, embedding} */
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -20755,7 +20759,7 @@ const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     disableVarExpansion: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -21833,7 +21837,23 @@ function bedrockCredentials(id, config, env) {
     return [BEARER_VARIABLE, ...bedrock_KEY_VARIABLES].map((variable) => ({ variable, host, provider: id }));
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/providers/google.ts
+/**
+ * Gemini `generateContent`: `google:<model>` (Google AI Studio,
+ * `{base}/v1beta/models/<model>:generateContent`) and `vertex:<model>`
+ * (Vertex AI in express mode, `https://{host}/v1/publishers/google/models/<model>:generateContent`),
+ * the key in `x-goog-api-key`; hosts, bases and keys as promptfoo reads them.
+ * The prompt becomes `contents` as promptfoo coerces it (chat messages →
+ * `{role: user|model, parts}`, system messages → `system_instruction`);
+ * `functionCall` parts become tool calls.
+ */
+
+
 
 
 const STUDIO_HOST = 'generativelanguage.googleapis.com';
@@ -21873,9 +21893,23 @@ function googleProvider(id, model, vertex, config, ctx) {
         : apiKey
             ? undefined
             : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`;
-    return (0,wire/* modelProvider */.xv)(id, model, unusable, async (call, http) => {
+    // promptfoo reads a `file://` system instruction from its file (relative to the config)
+    let instruction = config.systemInstruction;
+    let problem = unusable;
+    if (typeof instruction === 'string' && instruction.startsWith('file://')) {
+        const file = external_node_path_default().resolve(ctx.baseDir, instruction.slice('file://'.length));
+        try {
+            const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+            instruction = /\.json$/i.test(file) ? JSON.parse(text) : text;
+        }
+        catch (err) {
+            problem ??= `${ctx.where}: ${id}: config.systemInstruction: cannot read ${file}: ${err.message}`;
+        }
+    }
+    const own = { ...config, systemInstruction: instruction };
+    return (0,wire/* modelProvider */.xv)(id, model, problem, async (call, http) => {
         const headers = { 'x-goog-api-key': apiKey, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
-        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey]);
+        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, own), headers, http, [apiKey]);
         return readCandidates(id, model, response.data, response.text);
     });
 }
@@ -21904,7 +21938,8 @@ function generateBody(call, config) {
         body.safetySettings = config.safetySettings;
     if (config.toolConfig !== undefined)
         body.toolConfig = config.toolConfig;
-    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    // Gemini's own tools may be one object ({function_declarations: [...]}) as promptfoo sends it
+    const tools = Array.isArray(config.tools) ? config.tools : isObject(config.tools) ? [config.tools] : call.tools;
     if (tools?.length)
         body.tools = geminiTools(tools);
     const instruction = config.systemInstruction;
@@ -22008,9 +22043,6 @@ function googleCredentials(id, model, vertex, config, env) {
     return where.keyVariables.map((variable) => ({ variable, host, provider: id }));
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(7004);
 // EXTERNAL MODULE: ./src/sandbox/index.ts + 7 modules

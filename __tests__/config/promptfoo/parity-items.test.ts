@@ -97,6 +97,40 @@ describe('promptfoo parity items', () => {
     ])
   })
 
+  it('a grader given by use ({text, embedding}) grades with `text`; a check that embeds with a provider of its own is refused', async () => {
+    server.respond(() => ({ body: chatReply('{"pass": true, "score": 1, "reason": "fine"}') }))
+    const text = `{ id: "openai:chat:grader-model", config: { apiBaseUrl: "${server.baseUrl}" } }`
+    const { record } = await run({
+      'promptfooconfig.yaml': `prompts: [x]\nproviders: [echo]\ndefaultTest:\n  options:\n    provider: { text: ${text}, embedding: { id: "openai:embedding:e" } }\ntests:\n  - assert: [{ type: llm-rubric, value: ok }]\n`
+    })
+    expect(record.cases[0]).toMatchObject({ passed: true, assertions: [{ judge: { model: 'openai:chat:grader-model' } }] })
+    expect(server.requests[0]!.body.model).toBe('grader-model')
+    await expect(
+      run({
+        'promptfooconfig.yaml': `prompts: [x]\nproviders: [echo]\ntests:\n  - assert: [{ type: similar, value: x, provider: "azure:embeddings:e" }]\n`
+      })
+    ).rejects.toThrow(/similar with a `provider` of its own is not supported by evalgate: embeddings come from the judge/)
+    await expect(
+      run({
+        'promptfooconfig.yaml': `prompts: [x]\nproviders: [echo]\ndefaultTest:\n  options:\n    provider: { embedding: "openai:embedding:e" }\ntests:\n  - assert: [{ type: answer-relevance }]\n`
+      })
+    ).rejects.toThrow(/answer-relevance with an embedding provider of its own is not supported by evalgate/)
+  })
+
+  it('a Gemini provider reads a file:// systemInstruction and sends Gemini’s own tools object as a list', async () => {
+    server.respond(() => ({ body: { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }] } }))
+    const tools = { function_declarations: [{ name: 'verify_answer', parameters: { type: 'object' } }] }
+    await run(
+      {
+        'system.txt': 'You are a math tutor.',
+        'promptfooconfig.yaml': `prompts: [x]\nproviders:\n  - id: google:gemini-2.5-pro\n    config: { systemInstruction: "file://system.txt", tools: ${JSON.stringify(tools)} }\n`
+      },
+      { GOOGLE_API_BASE_URL: server.url, GEMINI_API_KEY: 'gemini-key-1' }
+    )
+    expect(server.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-pro:generateContent')
+    expect(server.requests[0]!.body).toMatchObject({ system_instruction: { parts: [{ text: 'You are a math tutor.' }] }, tools: [tools] })
+  })
+
   it('a config without tests is promptfoo’s (run once); a key evalgate does not read is not supported, not a typo', async () => {
     const { record } = await run({ 'promptfooconfig.yaml': 'description: no tests\nprompts: ["hello {{name}}"]\nproviders: [echo]\n' })
     expect(record.cases.map((c) => c.output)).toEqual(['hello '])

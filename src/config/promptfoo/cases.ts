@@ -16,7 +16,7 @@ import type { Located } from '../parse.js'
 import type { ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
 import { promptAllowed, readPrompts, type Prompt } from './prompts.js'
-import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
+import type { PromptfooGrader, PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
 import { Templates, type Vars } from '../../llm/nunjucks.js'
 import { readTests, type LocatedTest } from './tests.js'
 
@@ -65,9 +65,14 @@ function varCombinations(vars: Vars): Vars[] {
 }
 
 const FILE = 'file://'
+/** checks that embed texts: an embedding provider of their own would change their verdicts */
+const EMBEDDING_TYPES = new Set(['similar', 'answer-relevance'])
 const JS_FILE = /\.(m|c)?js$/
 
 type Grader = Pick<NonNullable<PromptfooTest['options']>, 'provider' | 'rubricPrompt'>
+/** promptfoo's graders by use, `{text, embedding}` */
+type ByUse = Extract<PromptfooGrader, { text?: unknown }>
+type GraderSpec = Exclude<PromptfooGrader, ByUse>
 
 class CaseBuilder {
   private readonly keys = new Map<string, number>()
@@ -226,10 +231,24 @@ class CaseBuilder {
     if (a.transform !== undefined) out.transform = this.transformSource(a.transform)
     if (set !== undefined) out.set = set
     // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
-    if (MODEL_GRADED_TYPES.has(a.type) || a.type === 'select-best') {
-      const provider = a.provider ?? grader.provider
+    if (MODEL_GRADED_TYPES.has(a.type) || a.type === 'select-best' || a.type === 'similar') {
+      const named = a.provider ?? grader.provider
+      const byUse = named !== undefined && typeof named === 'object' && !('id' in named) ? (named as ByUse) : undefined
+      if (byUse?.embedding !== undefined && EMBEDDING_TYPES.has(a.type))
+        throw new ConfigError(
+          `${at}: ${a.type} with an embedding provider of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`embedding\``,
+          t.file
+        )
+      // promptfoo's {text, embedding}: the text grader grades, as there
+      const provider = byUse ? byUse.text : (named as GraderSpec | undefined)
       const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt
-      if (provider !== undefined)
+      if (a.type === 'similar') {
+        if (a.provider !== undefined && !byUse)
+          throw new ConfigError(
+            `${at}: similar with a \`provider\` of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`provider\``,
+            t.file
+          )
+      } else if (provider !== undefined)
         out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) }
       if (rubricPrompt !== undefined && a.type === 'llm-rubric') out.rubricPrompt = rubricPrompt
     }
