@@ -1,5 +1,5 @@
 /**
- * `pricing` (SPEC §10): USD per million tokens by model, for targets (and the
+ * `pricing`: USD per million tokens by model, for targets (and the
  * judge) that report tokens but no cost; for model APIs (the `provider`
  * target, the openai target) whose model `pricing` does not name, the
  * maintained price list of @pydantic/genai-prices, as promptfoo prices the
