@@ -11,7 +11,8 @@
 // which use the model APIs (Anthropic, Gemini, Bedrock, Azure, Ollama, OpenAI) and python checks,
 // runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
 // tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
-// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME runs one folder.
+// (a Bedrock `endpoint`): the same per-result verdicts and outputs are expected; --write records promptfoo's
+// in verdicts.json there, which the jest suite checks evalgate against. --only NAME runs one folder.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -112,6 +113,7 @@ async function providerParity(main) {
   console.log('example                  results (promptfoo / evalgate)   verdicts agreeing   outputs equal')
   let all = true
   const totals = { results: 0, agreeing: 0, outputs: 0 }
+  const recorded = {}
   for (const name of examples) {
     const dir = path.join(PROVIDER_EXAMPLES, name)
     const server = await modelServer(dir)
@@ -131,6 +133,7 @@ async function providerParity(main) {
     try {
       const config = path.join(dir, 'promptfooconfig.yaml')
       const theirs = promptfooVerdicts(main, config, env)
+      recorded[name] = { passed: theirs.map((t) => t.passed), outputs: theirs.map((t) => outputText(t.output)) }
       let ours
       try {
         ours = evalgateVerdicts(config, env)
@@ -161,6 +164,10 @@ async function providerParity(main) {
     }
   }
   console.log(`\n${examples.length} examples: ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.outputs}/${totals.results} outputs equal`)
+  if (values.write && !values.only) {
+    writeFileSync(path.join(PROVIDER_EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 1)}\n`)
+    console.log(`wrote ${path.relative(ROOT, path.join(PROVIDER_EXAMPLES, 'verdicts.json'))}`)
+  }
   return all
 }
 
