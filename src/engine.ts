@@ -2,13 +2,14 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { needsJudge, preloadGrading, validateAssertion } from './assertions/index.js'
+import { asksGrader, needsJudge, preloadGrading, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
 import { tracingOf } from './config/schema.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
+import { loadPriceList } from './targets/pricing.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { runAsBaseline } from './run/as-baseline.js'
 import { rerunFlips } from './run/rerun.js'
@@ -126,6 +127,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const mark = newRunMark()
   // what grading loads on demand is loaded before the target's code runs: a chunk rewritten meanwhile is never read
   await preloadGrading()
+  // a model API's replies are priced from the maintained list, another module loaded on demand
+  if (config.target.openai || config.target.provider !== undefined || config.target.promptfoo) await loadPriceList()
   // the receiver first: the target's processes and module are told where to export
   const tracing = await startTracing(loaded, options.log)
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
@@ -144,9 +147,10 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     await tracing?.receiver.close()
     throw err
   }
-  // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-  const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge))
-  const judge = judged
+  // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+  // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+  const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader))
+  const judge = graded
     ? attributeTo(loaded.file, () =>
         createJudge(config.judge!, {
           env,
@@ -154,7 +158,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
           baseline: options.baseline ?? null,
           baseDir: loaded.baseDir,
           judgeDir: loaded.judgeDir,
-          pricing: config.pricing
+          pricing: config.pricing,
+          needed: cases.some((c) => c.assert.some(needsJudge))
         })
       )
     : undefined

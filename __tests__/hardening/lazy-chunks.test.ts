@@ -21,6 +21,8 @@ const LOADED_IN_TIME: Record<string, string> = {
   '../llm/nunjucks.js': 'preloadGrading()',
   './tracing/collector.js': 'engine.ts startTracing(), a traced run only, before the target is made',
   './tracing/receiver.js': 'startTracing(), with the collector (the OTLP decoder comes with it)',
+  '@pydantic/genai-prices':
+    'targets/pricing.ts loadPriceList(), called by engine.evaluate before the target is made when the target is a model API (openai, provider, promptfoo)',
   '@actions/artifact': 'main.ts calls artifactClient() before evaluating',
   'badge-maker': 'main.ts calls loadBadgeMaker() before evaluating when it will draw a badge; the CLI badge command runs no code under test'
 }
