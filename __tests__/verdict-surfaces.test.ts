@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { parse as parseJunit, type TestSuite } from 'junit2json'
 import { zipOf } from './__fixtures__/github-server.js'
 import { BASE, HEAD, MARKER, PR, useAction } from './__fixtures__/action.js'
 import { startServer, type FakeServer } from './__fixtures__/openai-server.js'
@@ -281,10 +282,13 @@ async function bundledPrRun(s: Situation): Promise<RunResult> {
     sha: HEAD,
     payload,
     broken: s.broken,
-    inputs: s.inputs,
+    inputs: { junit: junitPath(), ...s.inputs },
     env: { ...judgeEnv(), ...s.env }
   })
 }
+
+/** Where the action is asked to write the JUnit XML (input junit). */
+const junitPath = () => path.join(suite.ws.dir, 'reports', 'evalgate-junit.xml')
 
 /** The bold first line of a markdown report's verdict alert, and the alert's kind. */
 function headlineOf(markdown: string): { alert: string; title: string } {
@@ -348,9 +352,16 @@ describe('one verdict on every surface (the bundled action against a fake GitHub
       expect(json.verdict.status).toBe(s.status)
       expect(json.verdict.exitCode).toBe(s.status === 'pass' || s.status === 'accepted' || s.inputs?.['fail-on-regression'] === 'false' ? 0 : 1)
 
+      // the JUnit XML: the verdict and its reasons in the suite's properties
+      const junit = ((await parseJunit(readFileSync(junitPath(), 'utf8'))) as { testsuite: TestSuite[] }).testsuite[0]!
+      const junitProperty = (name: string) => (junit.properties ?? []).filter((p) => p.name === name).map((p) => String(p.value))
+      expect(junitProperty('verdict')).toEqual([s.status])
+      expect(junitProperty('gate')).toEqual([s.gate])
+
       // the reason, wherever the verdict is shown
       if (s.reason) {
         const shown = {
+          junit: [...junitProperty('headline'), ...junitProperty('reason'), ...junitProperty('notice')].join('\n'),
           summary: unescapeMarkdown(result.summary),
           html: unescapeHtml(html),
           json: [json.verdict.headline, ...json.verdict.reasons.map((r) => r.message), ...json.verdict.notices].join('\n'),

@@ -23,6 +23,7 @@ import { finishRun } from './finish.js'
 import { htmlPieces } from './report/html/index.js'
 import { renderReport, type ReportModel } from './report/index.js'
 import { comparisonJson } from './report/json.js'
+import { renderJunit } from './report/junit.js'
 import type { ReportLinks } from './report/model.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
@@ -55,12 +56,14 @@ const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
+      [--repeat k] [--quiet]
                           run the dataset; with a baseline, compare and gate
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
+      [--junit junit.xml]
                           compare two run records and gate
   merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--quiet]
                           join the records of a sharded run (--shard i/n); fails if shards are
                           missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
@@ -76,6 +79,7 @@ const common = {
   config: { type: 'string', short: 'c' },
   report: { type: 'string' },
   json: { type: 'string' },
+  junit: { type: 'string' },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false }
 } as const satisfies ParseArgsConfig['options']
@@ -132,7 +136,7 @@ async function finish(
   comparison: Comparison,
   baseline: RunRecord | null,
   current: RunRecord,
-  opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null; gate: GateConfig },
+  opts: ReportFiles & { expected?: number; incompatible?: string | null; gate: GateConfig },
   secrets: Set<string> = new Set()
 ): Promise<number> {
   const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
@@ -153,18 +157,23 @@ async function finish(
   return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail
 }
 
-async function writeReports(
-  io: CliIO,
-  model: ReportModel,
-  opts: { report?: string; json?: string; html?: string; quiet: boolean },
-  secrets: Set<string>
-): Promise<void> {
+/** The report files the flags name, and whether the report is printed too. */
+interface ReportFiles {
+  report?: string
+  json?: string
+  html?: string
+  junit?: string
+  quiet: boolean
+}
+
+async function writeReports(io: CliIO, model: ReportModel, opts: ReportFiles, secrets: Set<string>): Promise<void> {
   const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))
   // in pieces: at 100,000 cases the page is ~60 MB
   await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})))
   await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)))
+  await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => redact(text, secrets) })))
   if (!opts.quiet) io.stdout.write(markdown)
   const { verdict, reasons } = model
   const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31'
@@ -173,6 +182,10 @@ async function writeReports(
   io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`)
   if (reasons.length > 1) for (const r of reasons) io.stderr.write(`  - ${redact(r.message, secrets)}\n`)
   for (const n of model.notices) io.stderr.write(`  note: ${redact(n, secrets)}\n`)
+}
+
+function reportFiles(values: ReportFiles): ReportFiles {
+  return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet }
 }
 
 async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -193,7 +206,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     ['--out', values.out],
     ['--report', values.report],
     ['--json', values.json],
-    ['--html', values.html]
+    ['--html', values.html],
+    ['--junit', values.junit]
   ])
   const interruption = interruptions(io)
   try {
@@ -214,7 +228,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
       result.comparison,
       baseline,
       result.record,
-      { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate },
+      { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate },
       result.secrets
     )
   } finally {
@@ -296,7 +310,7 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
+  return finish(io, comparison, baseline!, current!, { ...reportFiles(values), incompatible, gate })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -324,7 +338,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   )
   const gate = config?.gate ?? gateSchema.parse({})
   const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate)
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
+  return finish(io, comparison, baseline, merged, { ...reportFiles(values), incompatible, gate })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {

@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9541);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1672);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9541:
+/***/ 1672:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9759,7 +9759,7 @@ function redact(text, secrets) {
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-const REPLY_UNFINISHED = 0;
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
@@ -17592,6 +17592,28 @@ function trajectoryDiff(before, now) {
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
 
 
@@ -17772,6 +17794,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -17832,13 +17855,12 @@ function caseRow(k) {
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -17884,11 +17906,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
@@ -18994,6 +19013,180 @@ function comparisonJson(model) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+
+
+/** A message attribute: the first line a test-report tab shows. */
+const MESSAGE_CHARS = 500;
+/** The body of a failure or error: every reason. */
+const BODY_CHARS = 4_000;
+/** What the agent said, in <system-out>. */
+const OUTPUT_CHARS = 4_000;
+/** A property value (a reason, a notice, the headline). */
+const PROPERTY_CHARS = 1_000;
+/** What XML 1.0 allows (§2.2 Char); everything else, lone surrogates included, is shown as \uXXXX. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function visible(ch) {
+    return `\\u${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/** At most `max` characters, saying how many more there were. */
+function bounded(text, max) {
+    const { text: shown, truncated } = truncate(text, max);
+    return truncated ? `${shown}… (${text.length - shown.length} more characters)` : shown;
+}
+const TEXT_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+/** In an attribute, tabs and line breaks too: a parser would otherwise turn them into spaces. */
+const ATTRIBUTE_ENTITIES = { ...TEXT_ENTITIES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
+/** Element content: no markup can start or end in it (">" escaped, so no "]]>" either). */
+function xmlText(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>\r]/g, (ch) => TEXT_ENTITIES[ch]);
+}
+/** A double-quoted attribute value. */
+function xmlAttribute(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>"\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch]);
+}
+function attributes(values) {
+    return Object.entries(values)
+        .filter((entry) => entry[1] !== undefined)
+        .map(([name, value]) => ` ${name}="${xmlAttribute(String(value), PROPERTY_CHARS)}"`)
+        .join('');
+}
+/** Seconds with at most three decimals. */
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+/** The reasons a case fails, one per line, plainly. */
+function reasonsText(k) {
+    const lines = failedAssertions(k).map((a) => {
+        const judge = a.judge;
+        if (!judge)
+            return `${a.type}: ${a.reason}`;
+        const extra = judge.error ? ` (judge error: ${judge.error})` : judge.reason && judge.reason !== a.reason ? ` (judge: ${judge.reason})` : '';
+        return `${a.type} (judge ${judge.model} scored ${format_formatScore(judge.score)}): ${a.reason}${extra}`;
+    });
+    const error = caseError(k);
+    if (error !== null)
+        lines.unshift(`target error: ${error}`);
+    return lines.join('\n') || 'no failing assertion was recorded';
+}
+/** The first reason, as a test-report tab's one line. */
+function firstReason(k) {
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { type: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
+        return { type: 'failed', reason: 'no failing assertion was recorded' };
+    const a = failure.assertion;
+    if (a.judge)
+        return { type: a.type, reason: `scored ${format_formatScore(a.judge.score)}: ${a.judge.error ?? (a.judge.reason || a.reason)}` };
+    return { type: a.type, reason: a.reason };
+}
+function outcomeOf(k, sets) {
+    if (k.passed)
+        return { kind: 'passed' };
+    if (sets.notGraded.has(k.id))
+        return {
+            kind: 'skipped',
+            type: 'not graded',
+            message: 'not graded: the judge could not give a verdict, so the case is left out of the comparison',
+            body: ''
+        };
+    const { type, reason } = firstReason(k);
+    const body = reasonsText(k);
+    const errored = k.output === null && caseError(k) !== null;
+    if (sets.regressed.has(k.id))
+        return { kind: errored ? 'error' : 'failure', type: 'regressed', message: `regressed: passed on the baseline, fails now: ${type}: ${reason}`, body };
+    const flaky = sets.flaky.has(k.id) ? 'flaky (its flip is within chance, not counted as a regression): ' : '';
+    return { kind: errored ? 'error' : 'failure', type, message: `${flaky}${type}: ${reason}`, body };
+}
+function testcase(name, className, time, inner) {
+    const head = `    <testcase${attributes({ classname: className, name, time })}`;
+    return inner ? `${head}>\n${inner}    </testcase>` : `${head}/>`;
+}
+/** The JUnit XML of a run, from its report model. */
+function renderJunit(model, options = {}) {
+    const redact = options.redact ?? ((text) => text);
+    const { comparison: c, current, baseline, verdict } = model;
+    const className = current.name;
+    const sets = { regressed: new Set(c.regressed), flaky: new Set(c.flaky), notGraded: new Set(c.notGraded) };
+    const counts = { failures: 0, errors: 0, skipped: 0 };
+    const cases = [];
+    for (const k of current.cases) {
+        const outcome = outcomeOf(k, sets);
+        let inner = '';
+        if (outcome.kind !== 'passed') {
+            counts[outcome.kind === 'failure' ? 'failures' : outcome.kind === 'error' ? 'errors' : 'skipped']++;
+            const attrs = attributes({ message: bounded(redact(outcome.message), MESSAGE_CHARS), type: outcome.type });
+            inner = outcome.body
+                ? `      <${outcome.kind}${attrs}>${xmlText(redact(outcome.body), BODY_CHARS)}</${outcome.kind}>\n`
+                : `      <${outcome.kind}${attrs}/>\n`;
+            if (k.output !== null && outcome.kind !== 'skipped')
+                inner += `      <system-out>${xmlText(redact(k.output), OUTPUT_CHARS)}</system-out>\n`;
+        }
+        cases.push(testcase(redact(k.name), className, seconds(k.latencyMs ?? k.durationMs), inner));
+    }
+    // cases the run set out to run and never reached (cut short, or stopped at its budget)
+    const notRun = current.complete ? '' : current.stopReason === 'budget' ? 'the run stopped at its budget' : 'the run was cut short';
+    const baselineCases = new Map((baseline?.cases ?? []).map((k) => [k.id, k]));
+    for (const key of c.unfinished) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach it'}` })}/>\n`;
+        cases.push(testcase(redact(baselineCases.get(key)?.name ?? key), className, seconds(0), skipped));
+    }
+    const unnamed = Math.max(0, (current.planned ?? 0) - current.cases.length - c.unfinished.length);
+    if (unnamed > 0) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach them'}` })}/>\n`;
+        cases.push(testcase(`${unnamed} more ${unnamed === 1 ? 'case' : 'cases'} not run`, className, seconds(0), skipped));
+    }
+    const properties = [
+        ['verdict', verdict.status],
+        ['gate', model.gate],
+        ['headline', model.headline],
+        ['passRate', String(c.current.passRate)],
+        ...(c.baseline ? [['baselinePassRate', String(c.baseline.passRate)]] : []),
+        ...(c.current.meanScore !== null ? [['meanScore', String(c.current.meanScore)]] : []),
+        ...(c.baseline?.meanScore != null ? [['baselineMeanScore', String(c.baseline.meanScore)]] : []),
+        ['baselineStatus', verdict.baselineStatus],
+        ['regressed', String(c.regressed.length)],
+        ['fixed', String(c.fixed.length)],
+        ...(current.git.sha ? [['sha', current.git.sha]] : []),
+        ...(baseline?.git.sha ? [['baselineSha', baseline.git.sha]] : []),
+        ...model.reasons.map((r) => ['reason', `${r.code}: ${r.message}`]),
+        ...model.notices.map((n) => ['notice', n]),
+        ...current.cases.map((k) => [`key:${k.name}`, k.id])
+    ];
+    const tests = cases.length;
+    const suite = attributes({
+        name: className,
+        tests,
+        failures: counts.failures,
+        errors: counts.errors,
+        skipped: counts.skipped,
+        time: seconds(current.summary.durationMs),
+        timestamp: current.createdAt
+    });
+    const summary = [model.headline, ...model.reasons.map((r) => `- ${r.message}`), ...model.notices.map((n) => `note: ${n}`)].join('\n');
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites${attributes({ name: model.title, tests, failures: counts.failures, errors: counts.errors, time: seconds(current.summary.durationMs) })}>`,
+        `  <testsuite${suite}>`,
+        '    <properties>',
+        ...properties.map(([name, value]) => `      <property${attributes({ name: redact(name), value: redact(value) })}/>`),
+        '    </properties>',
+        ...cases,
+        `    <system-out>${xmlText(redact(summary), BODY_CHARS * 4)}</system-out>`,
+        '  </testsuite>',
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -19280,6 +19473,7 @@ function pauseWorkflowCommands(io) {
 
 
 
+
 const DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -19290,12 +19484,14 @@ const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
+      [--repeat k] [--quiet]
                           run the dataset; with a baseline, compare and gate
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
+      [--junit junit.xml]
                           compare two run records and gate
   merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--quiet]
                           join the records of a sharded run (--shard i/n); fails if shards are
                           missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
@@ -19310,6 +19506,7 @@ const common = {
     config: { type: 'string', short: 'c' },
     report: { type: 'string' },
     json: { type: 'string' },
+    junit: { type: 'string' },
     quiet: { type: 'boolean', short: 'q', default: false },
     help: { type: 'boolean', short: 'h', default: false }
 };
@@ -19382,6 +19579,7 @@ async function writeReports(io, model, opts, secrets) {
     // in pieces: at 100,000 cases the page is ~60 MB
     await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})));
     await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)));
+    await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => redact(text, secrets) })));
     if (!opts.quiet)
         io.stdout.write(markdown);
     const { verdict, reasons } = model;
@@ -19394,6 +19592,9 @@ async function writeReports(io, model, opts, secrets) {
             io.stderr.write(`  - ${redact(r.message, secrets)}\n`);
     for (const n of model.notices)
         io.stderr.write(`  note: ${redact(n, secrets)}\n`);
+}
+function reportFiles(values) {
+    return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet };
 }
 async function runCommand(args, io) {
     const { values } = cli_parse(args, {
@@ -19415,7 +19616,8 @@ async function runCommand(args, io) {
         ['--out', values.out],
         ['--report', values.report],
         ['--json', values.json],
-        ['--html', values.html]
+        ['--html', values.html],
+        ['--junit', values.junit]
     ]);
     const interruption = interruptions(io);
     try {
@@ -19426,7 +19628,7 @@ async function runCommand(args, io) {
         await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record));
         if (!result.record.complete)
             io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate }, result.secrets);
+        return await finish(io, result.comparison, baseline, result.record, { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate }, result.secrets);
     }
     finally {
         interruption.stop();
@@ -19500,7 +19702,7 @@ async function compareCommand(args, io) {
     const configFile = configIfAny(values.config);
     const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, current, gate);
-    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, current, { ...reportFiles(values), incompatible, gate });
 }
 async function mergeCommand(args, io) {
     const { values, positionals } = cli_parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true);
@@ -19524,7 +19726,7 @@ async function mergeCommand(args, io) {
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
     const gate = config?.gate ?? schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate);
-    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, merged, { ...reportFiles(values), incompatible, gate });
 }
 async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);

@@ -29379,7 +29379,7 @@ function redact(text, secrets) {
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-const REPLY_UNFINISHED = 0;
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
@@ -35395,6 +35395,28 @@ function trajectoryDiff(before, now) {
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
 
 
@@ -35575,6 +35597,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -35635,13 +35658,12 @@ function caseRow(k) {
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -35687,11 +35709,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
