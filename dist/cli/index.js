@@ -19159,7 +19159,8 @@ function renderJunit(model, options = {}) {
         ...(baseline?.git.sha ? [['baselineSha', baseline.git.sha]] : []),
         ...model.reasons.map((r) => ['reason', `${r.code}: ${r.message}`]),
         ...model.notices.map((n) => ['notice', n]),
-        ...current.cases.map((k) => [`key:${k.name}`, k.id])
+        // a case's key where its name is not the key itself
+        ...current.cases.filter((k) => k.name !== k.id).map((k) => [`key:${k.name}`, k.id])
     ];
     const tests = cases.length;
     const suite = attributes({
