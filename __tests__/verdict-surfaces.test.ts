@@ -14,6 +14,7 @@ import { zipOf } from './__fixtures__/github-server.js'
 import { BASE, HEAD, MARKER, PR, useAction } from './__fixtures__/action.js'
 import { startServer, type FakeServer } from './__fixtures__/openai-server.js'
 import { prPayload, runBundle, type RunResult } from './github/harness.js'
+import { sha } from './github/helpers.js'
 
 const suite = useAction()
 const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
@@ -88,6 +89,22 @@ async function withBaseline(): Promise<void> {
   expect(result.exitCode).toBeUndefined()
   expect(suite.server.uploaded(run.id)).toHaveLength(1)
 }
+
+/**
+ * A baseline made at an older commit of main, and a pull request whose base
+ * commit was committed 20½ days after it: stale (gate.maxBaselineAgeDays 14).
+ */
+function withStaleBaseline(failOnStale: boolean): () => Promise<void> {
+  return async () => {
+    if (failOnStale) writeFileSync(suite.ws.config, readFileSync(suite.ws.config, 'utf8') + 'gate:\n  failOnStaleBaseline: true\n')
+    const old = sha(0x01d)
+    const run = suite.server.addRun({ head_sha: old })
+    const result = await suite.action({ event: 'push', runId: run.id, sha: old, payload: { repository: { default_branch: 'main' } }, env: judgeEnv() })
+    expect(result.exitCode).toBeUndefined()
+    suite.server.commitDates.set(BASE, new Date(Date.now() + 20.5 * 86_400_000).toISOString())
+  }
+}
+const STALE = /the baseline \(commit 0000000\) is stale: it was made 20 days before the pull request's base commit/
 
 const situations: Situation[] = [
   { name: 'pass', setup: withBaseline, status: 'pass', exitCode: 0, gate: 'pass', alert: 'TIP', words: 'gate passed', annotations: null },
@@ -252,6 +269,28 @@ const situations: Situation[] = [
     words: 'evalgate could not tell',
     annotations: null,
     reason: /the run stopped at its budget: \$2\.00 spent of budget\.maxCostUsd \$1\.50/
+  },
+  {
+    name: 'stale baseline (a warning)',
+    setup: withStaleBaseline(false),
+    status: 'pass',
+    exitCode: 0,
+    gate: 'pass',
+    alert: 'WARNING',
+    words: 'gate passed',
+    annotations: null,
+    reason: STALE
+  },
+  {
+    name: 'stale baseline (failOnStaleBaseline: true)',
+    setup: withStaleBaseline(true),
+    status: 'fail',
+    exitCode: 1,
+    gate: 'fail',
+    alert: 'CAUTION',
+    words: 'gate failed',
+    annotations: null,
+    reason: STALE
   },
   {
     name: 'advisory (fail-on-regression: false)',

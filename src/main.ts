@@ -10,6 +10,7 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { ConcludeContext } from './compare/conclude.js'
+import { staleBaseline, type StaleBaseline } from './compare/staleness.js'
 import type { BaselineStatus, Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
@@ -27,7 +28,7 @@ import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
 import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
-import { readFileAt, repositoryPath } from './github/contents.js'
+import { commitDate, readFileAt, repositoryPath } from './github/contents.js'
 import { apiMessage, createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish } from './github/publish.js'
@@ -323,10 +324,22 @@ function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined)
   return inputs.acceptLabel && labels?.includes(inputs.acceptLabel) ? inputs.acceptLabel : null
 }
 
+/**
+ * Is the baseline stale (SPEC §14)? Its age is measured against the pull
+ * request's base commit (its date from the commits API), else this run.
+ */
+async function staleness(job: Job, baseline: Baseline, current: RunRecord, gate: GateConfig): Promise<StaleBaseline | null> {
+  if (!baseline.record) return null
+  const baseSha = job.ctx.pullRequest?.baseSha ?? null
+  const date = baseSha && job.octokit ? await commitDate(job.octokit, job.ctx, baseSha) : null
+  return staleBaseline(baseline.record, current, { sha: baseSha, date }, gate)
+}
+
 /** What the verdict depends on besides the comparison. */
-function concludeContext(job: Job, baseline: Baseline, expected: number): Omit<ConcludeContext, 'problems'> {
+function concludeContext(job: Job, baseline: Baseline, expected: number, stale: StaleBaseline | null): Omit<ConcludeContext, 'problems'> {
   const { inputs, ctx } = job
   return {
+    staleBaseline: stale,
     baselineStatus: baseline.status,
     baselineProblem: baseline.problem,
     notices: [...job.notices, ...baseline.notices],
@@ -362,7 +375,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       record,
       comparison,
       baseline: baseline.record,
-      context: concludeContext(job, baseline, evaluated.expected),
+      context: concludeContext(job, baseline, evaluated.expected, await staleness(job, baseline, record, config.gate)),
       report: reportContext(job, baseline, record)
     },
     {
@@ -482,7 +495,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
       record: current,
       comparison,
       baseline: baseline.record,
-      context: concludeContext(commentJob, baseline, current.cases.length),
+      context: concludeContext(commentJob, baseline, current.cases.length, await staleness(commentJob, baseline, current, gate)),
       report: { gate, links: reportContext(commentJob, baseline, current).links }
     },
     {

@@ -8129,6 +8129,10 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(false),
     alpha: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).default(0),
@@ -34464,6 +34468,11 @@ function conclude_conclude(comparison, record, context) {
     const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
     const cannotTell = unableToTell(comparison, record, context, notices);
     const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const stale = context.staleBaseline;
+    if (stale?.fail)
+        limits.push({ code: 'stale-baseline', stale });
+    else if (stale)
+        notices.push({ code: 'stale-baseline', stale });
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
@@ -34632,9 +34641,18 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'stale-baseline':
+            return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
         case 'problem':
             return r.text;
     }
+}
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s) {
+    const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
+    const against = s.against === 'base-commit' ? "the pull request's base commit" : 'this run';
+    return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+        `run the evals on the default branch to refresh it`);
 }
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
 function reasonCode(r) {
@@ -34663,6 +34681,8 @@ function noticeText(n) {
                 parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
             return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
         }
+        case 'stale-baseline':
+            return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`;
         case 'not-graded':
             return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
     }
@@ -34764,7 +34784,7 @@ function buildReport(input) {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v, c) {
@@ -34772,7 +34792,7 @@ function alertKind(v, c) {
         return 'CAUTION';
     if (v.status !== 'pass')
         return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+    if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete))
         return 'WARNING';
     return c.baseline ? 'TIP' : 'NOTE';
 }
