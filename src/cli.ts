@@ -24,6 +24,7 @@ import { htmlPieces } from './report/html/index.js'
 import { renderReport, type ReportModel } from './report/index.js'
 import { comparisonJson } from './report/json.js'
 import { renderJunit } from './report/junit.js'
+import { renderTrendHtml, renderTrendMarkdown, trendRow, type TrendRow } from './report/trends/index.js'
 import type { ReportLinks } from './report/model.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
@@ -70,6 +71,10 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+  trend RECORD… [--html trend.html] [--markdown trend.md]
+                          pass rate, mean score, cost and p95 latency over runs, in the order given:
+                          an HTML page with inline charts and a markdown table with sparklines
+                          (without a flag, the markdown is printed)
   init [--dir .] [--branch main]
                           write a starter evalgate.yml, dataset, example agent and workflow
 
@@ -368,6 +373,28 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   return EXIT.pass
 }
 
+async function trendCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { html: { type: 'string' }, markdown: { type: 'string' }, help: common.help }, true)
+  if (values.help) return help(io)
+  if (positionals.length === 0) throw new UsageError(`trend takes the run records, oldest first: RECORD…\n\n${USAGE}`)
+  await prepareOutputs([
+    ['--html', values.html],
+    ['--markdown', values.markdown]
+  ])
+  // one record at a time: only its row is kept
+  const rows: TrendRow[] = []
+  for (const file of positionals) rows.push(trendRow(file, await readRunRecord(file)))
+  const markdown = renderTrendMarkdown(rows)
+  await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)))
+  await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown))
+  if (values.html === undefined && values.markdown === undefined) io.stdout.write(markdown)
+  else
+    io.stderr.write(
+      `evalgate: trend of ${rows.length} run${rows.length === 1 ? '' : 's'} written to ${[values.html, values.markdown].filter(Boolean).join(' and ')}\n`
+    )
+  return EXIT.pass
+}
+
 async function initCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help })
   if (values.help) return help(io)
@@ -395,6 +422,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   merge: mergeCommand,
   validate: validateCommand,
   badge: badgeCommand,
+  trend: trendCommand,
   init: initCommand
 }
 

@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1672);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2782);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1672:
+/***/ 2782:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7433,6 +7433,16 @@ function unreportedMetrics(pairs) {
             found.push({ metric, cases, keys });
     }
     return found;
+}
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
@@ -19204,6 +19214,298 @@ function renderJunit(model, options = {}) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/trends/rows.ts
+/**
+ * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
+ * the order given — pass rate, mean judge score, cost and p95 latency — and
+ * the four series the markdown and the HTML page draw. Pure.
+ */
+
+/** The row of one run: its summary's figures, and its cost and latency read off its cases. */
+function trendRow(file, record) {
+    const metrics = runMetrics(record.cases);
+    return {
+        file,
+        name: record.name,
+        createdAt: record.createdAt,
+        sha: record.git.sha,
+        label: record.git.sha ? record.git.sha.slice(0, 7) : record.createdAt.slice(0, 10),
+        total: record.summary.total,
+        passed: record.summary.passed,
+        complete: record.complete,
+        passRate: record.summary.passRate,
+        meanScore: record.summary.meanScore,
+        cost: metrics.cost,
+        latencyP95: metrics.latencyP95
+    };
+}
+const SERIES = [
+    { key: 'passRate', label: 'pass rate', unit: 'rate' },
+    { key: 'meanScore', label: 'mean judge score', unit: 'score' },
+    { key: 'cost', label: 'cost (target)', unit: 'usd' },
+    { key: 'latencyP95', label: 'p95 latency', unit: 'ms' }
+];
+/** The four series; a series no run has (no judge, no usage) is left out. */
+function trendSeries(rows) {
+    return SERIES.map((s) => ({ ...s, values: rows.map((r) => r[s.key]) })).filter((s) => s.values.some((v) => v !== null));
+}
+/** The config names of the runs, when they are not all one: comparing runs of different configs compares different datasets. */
+function mixedNames(rows) {
+    const names = [...new Set(rows.map((r) => r.name))];
+    return names.length > 1 ? names : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/markdown.ts
+/**
+ * The trend as markdown: a table of the four figures — first run, last run,
+ * the change, lowest and highest, and a sparkline — then every run in a
+ * collapsed table. Pure.
+ */
+
+
+
+const BARS = '▁▂▃▄▅▆▇█';
+/** One character per run: its value's height between the series' lowest and highest; a run without it is a space. */
+function sparkline(values) {
+    const present = values.filter((v) => v !== null);
+    if (!present.length)
+        return '';
+    const low = Math.min(...present);
+    const high = Math.max(...present);
+    return values
+        .map((v) => {
+        if (v === null)
+            return ' ';
+        if (high === low)
+            return BARS[3];
+        return BARS[Math.round(((v - low) / (high - low)) * (BARS.length - 1))];
+    })
+        .join('');
+}
+function formatFigure(unit, value) {
+    if (value === null)
+        return '—';
+    if (unit === 'rate')
+        return format_formatPercent(value);
+    if (unit === 'score')
+        return format_formatScore(value);
+    if (unit === 'usd')
+        return formatUsd(value);
+    return formatDuration(value);
+}
+function change(unit, first, last) {
+    if (first === null || last === null)
+        return '—';
+    if (unit === 'rate')
+        return signedPoints(last - first);
+    if (unit === 'score')
+        return signed(last - first, 3);
+    if (first === 0)
+        return last === 0 ? '0' : 'from zero';
+    return `${signed(((last - first) / first) * 100, 1)}%`;
+}
+function renderTrendMarkdown(rows) {
+    const series = trendSeries(rows);
+    const first = (s) => s.values.find((v) => v !== null) ?? null;
+    const last = (s) => [...s.values].reverse().find((v) => v !== null) ?? null;
+    const lines = [
+        `## evalgate trend · ${escape_escapeInline(rows[0]?.name ?? 'runs', 80)} (${format_plural(rows.length, 'run')})`,
+        '',
+        `From ${escape_escapeInline(rows[0].label, 40)} (${rows[0].createdAt.slice(0, 10)}) to ${escape_escapeInline(rows[rows.length - 1].label, 40)} (${rows[rows.length - 1].createdAt.slice(0, 10)}), in the order given.`,
+        '',
+        '| figure | first | last | change | lowest | highest | trend |',
+        '|---|--:|--:|--:|--:|--:|---|',
+        ...series.map((s) => {
+            const present = s.values.filter((v) => v !== null);
+            const cells = [
+                s.label,
+                formatFigure(s.unit, first(s)),
+                formatFigure(s.unit, last(s)),
+                change(s.unit, first(s), last(s)),
+                formatFigure(s.unit, Math.min(...present)),
+                formatFigure(s.unit, Math.max(...present)),
+                `\`${sparkline(s.values)}\``
+            ];
+            return `| ${cells.join(' | ')} |`;
+        })
+    ];
+    const mixed = mixedNames(rows);
+    if (mixed.length)
+        lines.push('', `> [!WARNING]\n> These records are runs of different configs (${mixed.map((n) => escape_escapeInline(n, 60)).join(', ')}): their figures are of different datasets.`);
+    const incomplete = rows.filter((r) => !r.complete).length;
+    if (incomplete)
+        lines.push('', `_${format_plural(incomplete, 'run')} of these ${incomplete === 1 ? 'was' : 'were'} cut short: ${incomplete === 1 ? 'its' : 'their'} figures are of the cases that finished._`);
+    lines.push('', '<details><summary>Every run</summary>', '', '| # | run | date | cases | pass rate | mean score | cost | p95 latency |', '|--:|---|---|--:|--:|--:|--:|--:|', ...rows.map((r, i) => `| ${i + 1} | ${escape_escapeInline(r.label, 40)}${r.complete ? '' : ' (cut short)'} | ${escape_escapeInline(formatTime(r.createdAt), 30)} | ${format_formatCount(r.total)} | ${formatFigure('rate', r.passRate)} | ${formatFigure('score', r.meanScore)} | ${formatFigure('usd', r.cost)} | ${formatFigure('ms', r.latencyP95)} |`), '', '</details>', '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/html.ts
+/**
+ * The trend as an HTML page: one inline SVG chart per figure (pass rate and
+ * mean score on a 0–100% axis, cost and p95 latency from zero, so a change is
+ * never exaggerated by a cut axis), a table of every run, no script and
+ * nothing fetched. Every point carries its run and value (`data-run`,
+ * `data-value`) and a <title> tooltip. Pure.
+ */
+
+
+
+
+const WIDTH = 760;
+const HEIGHT = 200;
+const MARGIN = { left: 64, right: 20, top: 28, bottom: 44 };
+const COLOURS = { passRate: '#1a7f37', meanScore: '#8250df', cost: '#bc4c00', latencyP95: '#0969da' };
+/** Round tops of an axis (times a power of ten) and the gridlines that divide each into round steps. */
+const TOPS = [
+    [1, 4],
+    [1.2, 4],
+    [1.5, 3],
+    [2, 4],
+    [2.5, 5],
+    [3, 3],
+    [4, 4],
+    [5, 5],
+    [6, 3],
+    [8, 4],
+    [10, 5]
+];
+/** The axis of a series: 0–1 in quarters for rates and scores, else from 0 to a round number above the largest value. */
+function axisOf(s) {
+    if (s.unit === 'rate' || s.unit === 'score')
+        return { top: 1, ticks: 4 };
+    const high = Math.max(0, ...s.values.filter((v) => v !== null));
+    if (high === 0)
+        return { top: 1, ticks: 4 };
+    const step = 10 ** Math.floor(Math.log10(high));
+    const [m, ticks] = TOPS.find(([m]) => m * step >= high * (1 - 1e-9)) ?? [10, 5];
+    return { top: m * step, ticks };
+}
+/** The runs whose labels are written under the axis: all of them when few, else about eight spread evenly, the last included. */
+function labelledRuns(n, max = 8) {
+    if (n <= max)
+        return Array.from({ length: n }, (_, i) => i);
+    return [...new Set(Array.from({ length: max }, (_, k) => Math.round((k * (n - 1)) / (max - 1))))];
+}
+/** Where run i of n sits, and where a value sits on an axis from 0 to top. */
+function pointAt(i, n, value, top) {
+    const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const x = MARGIN.left + (n === 1 ? plotWidth / 2 : (i * plotWidth) / (n - 1));
+    const y = MARGIN.top + plotHeight * (1 - Math.min(1, Math.max(0, value / top)));
+    return { x: round(x), y: round(y) };
+}
+function round(n) {
+    return Math.round(n * 100) / 100;
+}
+const html_text = (s) => escapeHtmlText(s);
+function chart(s, rows) {
+    const { top, ticks } = axisOf(s);
+    const n = rows.length;
+    const parts = [];
+    // the axis: gridlines and their labels
+    for (let t = 0; t <= ticks; t++) {
+        const value = (top * t) / ticks;
+        const { y } = pointAt(0, n, value, top);
+        parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}"/>`);
+        parts.push(`<text class="tick" x="${MARGIN.left - 8}" y="${y + 4}" text-anchor="end">${html_text(formatFigure(s.unit, value))}</text>`);
+    }
+    for (const i of labelledRuns(n)) {
+        const { x } = pointAt(i, n, 0, top);
+        // the first and last labels are kept inside the chart
+        const anchor = n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle';
+        parts.push(`<text class="run" x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="${anchor}">${html_text(rows[i].label)}</text>`);
+    }
+    // the line, broken where a run has no value
+    const segments = [[]];
+    s.values.forEach((v, i) => {
+        if (v === null)
+            segments.push([]);
+        else {
+            const { x, y } = pointAt(i, n, v, top);
+            segments[segments.length - 1].push(`${x},${y}`);
+        }
+    });
+    for (const points of segments.filter((p) => p.length > 1))
+        parts.push(`<polyline class="line" fill="none" stroke="${COLOURS[s.key]}" stroke-width="2" points="${points.join(' ')}"/>`);
+    s.values.forEach((v, i) => {
+        if (v === null)
+            return;
+        const { x, y } = pointAt(i, n, v, top);
+        const r = rows[i];
+        parts.push(`<circle class="point" cx="${x}" cy="${y}" r="3.5" fill="${COLOURS[s.key]}" data-run="${i}" data-value="${v}">` +
+            `<title>${html_text(`${r.label} (${formatTime(r.createdAt)}): ${s.label} ${formatFigure(s.unit, v)}`)}</title></circle>`);
+    });
+    const present = s.values.filter((v) => v !== null);
+    const last = present[present.length - 1] ?? null;
+    return [
+        `<figure class="chart" id="chart-${s.key}">`,
+        `<figcaption><strong>${html_text(s.label)}</strong> <span class="last">${html_text(formatFigure(s.unit, last))}</span></figcaption>`,
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${html_text(`${s.label} over ${n} runs`)}" data-series="${s.key}" data-top="${top}">`,
+        ...parts,
+        '</svg>',
+        '</figure>'
+    ].join('\n');
+}
+const html_STYLE = `
+body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 24px auto; max-width: 820px; padding: 0 16px; }
+h1 { font-size: 20px; margin: 0 0 4px; }
+p.sub { color: #59636e; margin: 0 0 16px; }
+.chart { margin: 0 0 20px; border: 1px solid #d1d9e0; border-radius: 6px; padding: 8px 12px 4px; }
+figcaption { margin-bottom: 4px; }
+figcaption .last { margin-left: 8px; font-variant-numeric: tabular-nums; }
+svg { display: block; max-width: 100%; height: auto; }
+.grid { stroke: #d1d9e0; stroke-width: 1; }
+.tick, .run { font-size: 11px; fill: #59636e; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.warning { border-left: 4px solid #9a6700; background: #fff8c5; padding: 8px 12px; margin: 0 0 16px; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d1d9e0; padding: 4px 8px; text-align: right; }
+th { background: #f6f8fa; }
+td.l, th.l { text-align: left; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+`;
+function renderTrendHtml(rows) {
+    const name = rows[0]?.name ?? 'runs';
+    const mixed = mixedNames(rows);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const table = [
+        '<table>',
+        '<thead><tr><th>#</th><th class="l">run</th><th class="l">date</th><th>cases</th><th>pass rate</th><th>mean score</th><th>cost</th><th>p95 latency</th></tr></thead>',
+        '<tbody>',
+        ...rows.map((r, i) => `<tr><td>${i + 1}</td><td class="l" title="${html_text(r.file)}">${html_text(r.label)}${r.complete ? '' : ' (cut short)'}</td><td class="l">${html_text(formatTime(r.createdAt))}</td>` +
+            `<td>${format_formatCount(r.total)}</td><td>${html_text(formatFigure('rate', r.passRate))}</td><td>${html_text(formatFigure('score', r.meanScore))}</td>` +
+            `<td>${html_text(formatFigure('usd', r.cost))}</td><td>${html_text(formatFigure('ms', r.latencyP95))}</td></tr>`),
+        '</tbody>',
+        '</table>'
+    ];
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        // nothing to fetch: no scripts, no remote styles or images
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+        `<title>evalgate trend · ${html_text(name)}</title>`,
+        `<style>${html_STYLE}</style>`,
+        '</head>',
+        '<body>',
+        `<h1>evalgate trend · ${html_text(name)}</h1>`,
+        `<p class="sub">${format_plural(rows.length, 'run')}, in the order given: ${html_text(first.label)} (${html_text(formatTime(first.createdAt))}) to ${html_text(last.label)} (${html_text(formatTime(last.createdAt))}).</p>`,
+        ...(mixed.length
+            ? [`<p class="warning">These records are runs of different configs (${html_text(mixed.join(', '))}): their figures are of different datasets.</p>`]
+            : []),
+        ...trendSeries(rows).map((s) => chart(s, rows)),
+        ...table,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/index.ts
+
+
+
+
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -19491,6 +19793,7 @@ function pauseWorkflowCommands(io) {
 
 
 
+
 const DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -19515,6 +19818,10 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+  trend RECORD… [--html trend.html] [--markdown trend.md]
+                          pass rate, mean score, cost and p95 latency over runs, in the order given:
+                          an HTML page with inline charts and a markdown table with sparklines
+                          (without a flag, the markdown is printed)
   init [--dir .] [--branch main]
                           write a starter evalgate.yml, dataset, example agent and workflow
 
@@ -19771,6 +20078,29 @@ async function badgeCommand(args, io) {
     io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`);
     return EXIT.pass;
 }
+async function trendCommand(args, io) {
+    const { values, positionals } = cli_parse(args, { html: { type: 'string' }, markdown: { type: 'string' }, help: common.help }, true);
+    if (values.help)
+        return help(io);
+    if (positionals.length === 0)
+        throw new errors/* UsageError */.eb(`trend takes the run records, oldest first: RECORD…\n\n${USAGE}`);
+    await prepareOutputs([
+        ['--html', values.html],
+        ['--markdown', values.markdown]
+    ]);
+    // one record at a time: only its row is kept
+    const rows = [];
+    for (const file of positionals)
+        rows.push(trendRow(file, await readRunRecord(file)));
+    const markdown = renderTrendMarkdown(rows);
+    await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)));
+    await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown));
+    if (values.html === undefined && values.markdown === undefined)
+        io.stdout.write(markdown);
+    else
+        io.stderr.write(`evalgate: trend of ${rows.length} run${rows.length === 1 ? '' : 's'} written to ${[values.html, values.markdown].filter(Boolean).join(' and ')}\n`);
+    return EXIT.pass;
+}
 async function initCommand(args, io) {
     const { values } = cli_parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help });
     if (values.help)
@@ -19795,6 +20125,7 @@ const COMMANDS = {
     merge: mergeCommand,
     validate: validateCommand,
     badge: badgeCommand,
+    trend: trendCommand,
     init: initCommand
 };
 /** Run the CLI; resolves with the exit code and never throws. */

@@ -35305,6 +35305,16 @@ function unreportedMetrics(pairs) {
     }
     return found;
 }
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
