@@ -121,7 +121,7 @@ describe('the trend markdown', () => {
 
   it('a row per figure with first, last, change, range and a sparkline of every run', () => {
     const md = renderTrendMarkdown(rows)
-    const passRates = records.map((r) => expected(r).passRate)
+    const passRates = records.map((r) => expected(r).passRate!)
     const line = md.split('\n').find((l) => l.startsWith('| pass rate |'))!
     const change = (passRates[5]! - passRates[0]!) * 100
     const changeText = Math.abs(change) < 0.05 ? '0.0 pts' : `${change > 0 ? '+' : '−'}${Math.abs(change).toFixed(1)} pts`
