@@ -106,18 +106,26 @@ function withStaleBaseline(failOnStale: boolean): () => Promise<void> {
 }
 const STALE = /the baseline \(commit 0000000\) is stale: it was made 20 days before the pull request's base commit/
 
+/** What every surface says of a failed gate. */
+const gateFailed = { status: 'fail', exitCode: 1, gate: 'fail', alert: 'CAUTION', words: 'gate failed', annotations: 'error' } as const
+
+/** What every surface says of a run that could not tell. */
+const couldNotTell = {
+  status: 'could-not-tell',
+  exitCode: 1,
+  gate: 'fail',
+  alert: 'CAUTION',
+  words: 'evalgate could not tell',
+  annotations: null
+} as const
+
 const situations: Situation[] = [
   { name: 'pass', setup: withBaseline, status: 'pass', exitCode: 0, gate: 'pass', alert: 'TIP', words: 'gate passed', annotations: null },
   {
     name: 'fail',
     setup: withBaseline,
     broken: ['capital'],
-    status: 'fail',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'gate failed',
-    annotations: 'error',
+    ...gateFailed,
     reason: /1 case regressed \(limit: maxRegressions 0\): capital/
   },
   {
@@ -153,12 +161,7 @@ const situations: Situation[] = [
     },
     // new outputs (the baseline's verdicts cannot be reused) that the judge, down, cannot grade: not two regressions
     broken: ['capital', 'math'],
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the judge failed on 2 of 2 verdicts: .*HTTP 429/
   },
   {
@@ -167,12 +170,7 @@ const situations: Situation[] = [
       await withBaseline()
       for (const a of suite.server.artifacts) suite.server.failDownload(a.id, 503, 'api')
     },
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the baseline exists but could not be read/
   },
   {
@@ -201,12 +199,7 @@ const situations: Situation[] = [
       }
       suite.server.addArtifact(run.id, 'evalgate-demo', await zipOf({ 'run.json': JSON.stringify(record) }))
     },
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the baseline cannot be compared with this run: the baseline was fingerprinted with version 1/
   },
   {
@@ -215,24 +208,14 @@ const situations: Situation[] = [
       await withBaseline()
       suite.server.uploadFailure = 403
     },
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the run record could not be uploaded as artifact "evalgate-demo"/
   },
   {
     name: 'upload without a runtime token',
     setup: withBaseline,
     env: { ACTIONS_RUNTIME_TOKEN: undefined },
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the run record could not be uploaded as artifact "evalgate-demo": .*ACTIONS_RUNTIME_TOKEN/
   },
   {
@@ -242,12 +225,7 @@ const situations: Situation[] = [
       suite.server.canWrite = false
     },
     broken: ['capital'],
-    status: 'fail',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'gate failed',
-    annotations: 'error',
+    ...gateFailed,
     comments: false,
     reason: /1 case regressed/
   },
@@ -262,12 +240,7 @@ const situations: Situation[] = [
       )
       writeFileSync(suite.ws.config, readFileSync(suite.ws.config, 'utf8') + 'concurrency: 1\nbudget:\n  maxCostUsd: 1.5\n')
     },
-    status: 'could-not-tell',
-    exitCode: 1,
-    gate: 'fail',
-    alert: 'CAUTION',
-    words: 'evalgate could not tell',
-    annotations: null,
+    ...couldNotTell,
     reason: /the run stopped at its budget: \$2\.00 spent of budget\.maxCostUsd \$1\.50/
   },
   {
