@@ -13,6 +13,8 @@ import { makeBaseline, makeCases, makeRun } from './__fixtures__/records.js'
 
 const XSD = readFileSync(fileURLToPath(new URL('./__fixtures__/junit/junit-10.xsd', import.meta.url)), 'utf8')
 const quickstart = path.resolve('examples/quickstart')
+/** The quick start's config and its committed baseline. */
+const againstBaseline = ['-c', path.join(quickstart, 'evalgate.yml'), '--baseline', path.join(quickstart, 'baseline.json')]
 
 async function readJunit(file: string): Promise<TestSuite> {
   const xml = readFileSync(file, 'utf8')
@@ -28,20 +30,8 @@ describe('--junit', () => {
   it('run: the quick start against its baseline — every case, the regressed ones said so, the verdict fail', async () => {
     const dir = tempProject({})
     const f = (name: string) => path.join(dir, name)
-    const res = await runCli([
-      'run',
-      '-c',
-      path.join(quickstart, 'evalgate.yml'),
-      '--baseline',
-      path.join(quickstart, 'baseline.json'),
-      '--out',
-      f('run.json'),
-      '--json',
-      f('cmp.json'),
-      '--junit',
-      f('out/junit.xml'),
-      '--quiet'
-    ])
+    const outputs = ['--out', f('run.json'), '--json', f('cmp.json'), '--junit', f('out/junit.xml'), '--quiet']
+    const res = await runCli(['run', ...againstBaseline, ...outputs])
     expect(res.code).toBe(1)
     const suite = await readJunit(f('out/junit.xml'))
     const record = JSON.parse(readFileSync(f('run.json'), 'utf8')) as { name: string; cases: { id: string; name: string; passed: boolean }[] }
