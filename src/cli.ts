@@ -15,22 +15,18 @@ import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, parseShard, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { gitlabCommand, GITLAB_USAGE } from './gitlab/command.js'
 import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
 import { finishRun } from './finish.js'
-import { htmlPieces } from './report/html/index.js'
-import { renderReport, type ReportModel } from './report/index.js'
-import { comparisonJson } from './report/json.js'
-import { renderJunit } from './report/junit.js'
+import { prepareOutputs, reportFiles, writeOutput, writeReports, type ReportFiles } from './outputs.js'
 import { renderTrendHtml, renderTrendMarkdown, trendRow, type TrendRow } from './report/trends/index.js'
 import type { ReportLinks } from './report/model.js'
 import type { RunRecord } from './types.js'
-import { redact } from './util/env.js'
-import { makeDir } from './util/dirs.js'
 import { toJson, writeFileAtomic } from './util/files.js'
-import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
+import { writeJsonAtomic } from './util/json-writer.js'
 import { gitInfo } from './util/git.js'
 import { collectGarbage } from './util/memory.js'
 import { pauseWorkflowCommands } from './util/workflow-commands.js'
@@ -71,6 +67,7 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+${GITLAB_USAGE}
   trend RECORD… [--html trend.html] [--markdown trend.md]
                           pass rate, mean score, cost and p95 latency over runs, in the order given:
                           an HTML page with inline charts and a markdown table with sparklines
@@ -94,35 +91,6 @@ function parse<O extends ParseArgsConfig['options']>(args: string[], options: O,
     return parseArgs({ args, options, allowPositionals, strict: true })
   } catch (err) {
     throw new UsageError(`${errorMessage(err)}\n\n${USAGE}`)
-  }
-}
-
-function colour(io: CliIO, code: string, text: string): string {
-  return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
-}
-
-type Outputs = [flag: string, file: string | undefined][]
-
-/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
-async function prepareOutputs(outputs: Outputs): Promise<void> {
-  for (const [flag, file] of outputs) {
-    if (file === undefined) continue
-    try {
-      await makeDir(dirname(resolve(file)))
-    } catch (err) {
-      throw new UsageError(`${flag} ${file}: cannot make its folder: ${errorMessage(err)}`)
-    }
-  }
-}
-
-/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
-  if (file === undefined) return
-  try {
-    await write(file)
-  } catch (err) {
-    if (typeof (err as NodeJS.ErrnoException).code !== 'string') throw err
-    throw new UsageError(`${flag} ${file}: cannot write it: ${errorMessage(err)}`)
   }
 }
 
@@ -160,37 +128,6 @@ async function finish(
     }
   )
   return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail
-}
-
-/** The report files the flags name, and whether the report is printed too. */
-interface ReportFiles {
-  report?: string
-  json?: string
-  html?: string
-  junit?: string
-  quiet: boolean
-}
-
-async function writeReports(io: CliIO, model: ReportModel, opts: ReportFiles, secrets: Set<string>): Promise<void> {
-  const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets)
-  const markdown = report.endsWith('\n') ? report : `${report}\n`
-  await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))
-  // in pieces: at 100,000 cases the page is ~60 MB
-  await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})))
-  await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)))
-  await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => redact(text, secrets) })))
-  if (!opts.quiet) io.stdout.write(markdown)
-  const { verdict, reasons } = model
-  const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31'
-  // one reason is the headline's own; several are listed under the verdict's words, each once
-  const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline
-  io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`)
-  if (reasons.length > 1) for (const r of reasons) io.stderr.write(`  - ${redact(r.message, secrets)}\n`)
-  for (const n of model.notices) io.stderr.write(`  note: ${redact(n, secrets)}\n`)
-}
-
-function reportFiles(values: ReportFiles): ReportFiles {
-  return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet }
 }
 
 async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -423,6 +360,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   validate: validateCommand,
   badge: badgeCommand,
   trend: trendCommand,
+  gitlab: (args, io) => gitlabCommand(args, io),
   init: initCommand
 }
 

@@ -16,6 +16,8 @@ export interface ReportLinks {
   baselineRun?: string | null
   /** the page of this workflow run */
   currentRun?: string | null
+  /** what a run is called where it ran: "workflow run" (GitHub, the default), "job" (GitLab) */
+  runNoun?: string
 }
 
 /** What the report needs besides the comparison: the verdict and where the runs are. */
