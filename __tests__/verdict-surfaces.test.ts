@@ -104,7 +104,7 @@ function withStaleBaseline(failOnStale: boolean): () => Promise<void> {
     suite.server.commitDates.set(BASE, new Date(Date.now() + 20.5 * 86_400_000).toISOString())
   }
 }
-const STALE = /the baseline \(commit 0000000\) is stale: it was made 20 days before the pull request's base commit/
+const STALE = /the baseline \(commit 0000000\) is stale: it was made 20 days before the base commit/
 
 /** What every surface says of a failed gate. */
 const gateFailed = { status: 'fail', exitCode: 1, gate: 'fail', alert: 'CAUTION', words: 'gate failed', annotations: 'error' } as const

@@ -53,7 +53,7 @@ describe('a stale baseline in the verdict', () => {
     const model = buildReport({ comparison, baseline, current, verdict })
     expect(model.alert).toBe('WARNING')
     expect(model.notices).toContain(
-      "the baseline (commit ba5e110) is stale: it was made 20 days before the pull request's base commit, so whatever changed on the branch since counts as this change's doing; " +
+      "the baseline (commit ba5e110) is stale: it was made 20 days before the base commit, so whatever changed on the branch since counts as this change's doing; " +
         'run the evals on the default branch to refresh it (gate.maxBaselineAgeDays 14; gate.failOnStaleBaseline: true makes this a failure)'
     )
   })
@@ -70,7 +70,7 @@ describe('a stale baseline in the verdict', () => {
         code: 'stale-baseline',
         keys: [],
         message:
-          "the baseline (commit ba5e110) is stale: it was made 20 days before the pull request's base commit, so whatever changed on the branch since counts as this change's doing; " +
+          "the baseline (commit ba5e110) is stale: it was made 20 days before the base commit, so whatever changed on the branch since counts as this change's doing; " +
           'run the evals on the default branch to refresh it (limit: maxBaselineAgeDays 14, and failOnStaleBaseline is true)'
       }
     ])

@@ -45,7 +45,9 @@ const f = (name: string) => path.join(ws.dir, name)
 /** The predefined variables of a job of project PROJECT, as GitLab sets them. */
 function jobEnv(kind: 'main' | 'mr' | 'fork-mr', extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const jobId = String(gitlab.id())
+  const pipelineId = String(gitlab.id())
   const common = {
+    CI_PIPELINE_ID: pipelineId,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     GITLAB_CI: 'true',
@@ -112,9 +114,9 @@ async function gitlabJob(env: Record<string, string | undefined>, args: string[]
 }
 
 /** A default-branch pipeline of the job: its record becomes the artifact of a successful pipeline on main. */
-async function mainPipeline(broken: string[] = []): Promise<string> {
+async function mainPipeline(broken: string[] = [], extra: Record<string, string> = {}): Promise<string> {
   writeFileSync(f('agent-control.json'), JSON.stringify({ broken, hang: null }))
-  const run = await gitlabJob(jobEnv('main'))
+  const run = await gitlabJob(jobEnv('main', extra))
   expect(run.code).toBe(0)
   const record = readFileSync(f('evalgate-run.json'), 'utf8')
   gitlab.addPipeline({ projectId: PROJECT, ref: 'main', sha: BASE, jobs: [gitlab.job('evals', { 'evalgate-run.json': record })] })
@@ -242,5 +244,185 @@ describe('evalgate gitlab: where it runs', () => {
     const run = await runCli(['gitlab', '-c', ws.config])
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set')
+  })
+})
+
+describe('evalgate gitlab: the baseline fails closed', () => {
+  /** A merge request whose agent is fine: only the baseline decides the verdict. */
+  async function withBaselineFailing(route: Parameters<GitLabServer['fail']>[0], status: number | 'hang'): Promise<Run> {
+    await mainPipeline()
+    gitlab.fail(route, status)
+    return mrPipeline([])
+  }
+
+  it.each([
+    ['401 (a revoked token)', 'artifact-by-ref', 401, /HTTP 401: 401 Unauthorized \(is the token valid, with read_api scope/],
+    ['403', 'artifact-by-ref', 403, /HTTP 403: 403 Forbidden/],
+    ['500, after its retries', 'artifact-by-ref', 500, /HTTP 500/],
+    ['503 from object storage', 'storage', 503, /HTTP 503/],
+    ['no answer (a deadline)', 'artifact-by-ref', 'hang', /no answer within 3 s/]
+  ] as const)('%s: could not tell, exit 1, said on every surface', async (_name, route, status, reason) => {
+    const run = await withBaselineFailing(route, status)
+    expect(run.code).toBe(1)
+    expect(await junitVerdict()).toBe('could-not-tell')
+    const note = ourNotes()[0]!.body
+    expect(note.split('\n', 1)[0]).toBe(`${MARKER}<!-- evalgate-verdict:could-not-tell -->`)
+    expect(note).toMatch(/the baseline exists but could not be read, so regressions cannot be ruled out: cannot download evalgate-run\.json/)
+    expect(note.replace(/\\/g, '')).toMatch(reason)
+    expect(run.stderr).toMatch(reason)
+  })
+
+  it('a 5xx once is retried, and the baseline is read', async () => {
+    await mainPipeline()
+    gitlab.fail('artifact-by-ref', 502, 1)
+    const run = await mrPipeline(['capital'])
+    expect(run.code).toBe(1)
+    expect(await junitVerdict()).toBe('fail')
+    expect(gitlab.requestsTo(/jobs\/artifacts\/main\/raw/).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('a record that does not read is an error, not "no baseline"', async () => {
+    gitlab.addPipeline({
+      projectId: PROJECT,
+      ref: 'main',
+      sha: BASE,
+      jobs: [gitlab.job('evals', { 'evalgate-run.json': '{"schemaVersion": 1, "cases": "nope"}' })]
+    })
+    const run = await mrPipeline([])
+    expect(run.code).toBe(1)
+    expect(ourNotes()[0]!.body).toMatch(/evalgate-run\.json of the latest successful pipeline.*could not be read/)
+  })
+
+  it('404 (no successful pipeline has the job): a notice, and only the floors gate', async () => {
+    const passing = await mrPipeline(['capital'])
+    expect(passing.code).toBe(0)
+    expect(ourNotes()[0]!.body).toMatch(/no baseline: .*comparison skipped, only the absolute floors are gated/)
+    expect(await junitVerdict()).toBe('pass')
+    writeFileSync(ws.config, readFileSync(ws.config, 'utf8') + 'gate:\n  minPassRate: 0.9\n')
+    const floored = await mrPipeline(['capital'])
+    expect(floored.code).toBe(1)
+    expect(ourNotes()[0]!.body).toMatch(/pass rate 66\.7% is below minPassRate 90\.0%/)
+  })
+
+  it('a tag named like the default branch stops the lookup (the ref would be ambiguous)', async () => {
+    await mainPipeline()
+    gitlab.project(PROJECT).tags.add('main')
+    const run = await mrPipeline([])
+    expect(run.code).toBe(1)
+    expect(ourNotes()[0]!.body).toMatch(/the project has a tag named "main"/)
+  })
+
+  it('the baseline is always the default branch’s: a pipeline of a tag or of another branch never is', async () => {
+    const record = await mainPipeline()
+    // newer successful pipelines of a tag "main" of another project's… and of a branch: not looked at
+    gitlab.addPipeline({
+      projectId: PROJECT,
+      ref: 'release',
+      sha: HEAD,
+      jobs: [gitlab.job('evals', { 'evalgate-run.json': record.replace(/"passed": true/g, '"passed": false') })]
+    })
+    const run = await mrPipeline(['capital'])
+    expect(run.code).toBe(1)
+    expect(await junitVerdict()).toBe('fail')
+  })
+})
+
+describe('evalgate gitlab: finding the baseline', () => {
+  it('follows the redirect to object storage without sending the token there', async () => {
+    await mainPipeline()
+    gitlab.requests = []
+    const run = await mrPipeline(['capital'])
+    expect(run.code).toBe(1)
+    const api = gitlab.requestsTo(/jobs\/artifacts\/main\/raw/)
+    expect(api[0]!.headers['private-token']).toBe(TOKEN)
+    const storage = gitlab.requestsTo(/^GET \/storage\//)
+    expect(storage).toHaveLength(1)
+    expect(storage[0]!.headers['private-token']).toBeUndefined()
+    expect(storage[0]!.headers['job-token']).toBeUndefined()
+  })
+
+  it('where the latest successful pipeline lacks the job, the newest successful job of that name on the branch, by job id', async () => {
+    const record = await mainPipeline()
+    // a newer successful pipeline of main that did not run the eval job (e.g. docs only)
+    gitlab.addPipeline({ projectId: PROJECT, ref: 'main', sha: HEAD, jobs: [gitlab.job('lint', null)] })
+    // and a newer failed one that did
+    gitlab.addPipeline({ projectId: PROJECT, ref: 'main', sha: HEAD, status: 'failed', jobs: [gitlab.job('evals', { 'evalgate-run.json': record }, 'failed')] })
+    const run = await mrPipeline(['capital'])
+    expect(run.code).toBe(1)
+    expect(await junitVerdict()).toBe('fail')
+    const byJob = gitlab.requestsTo(/^GET \/api\/v4\/projects\/4242\/jobs\/\d+\/artifacts\/evalgate-run\.json$/)
+    expect(byJob).toHaveLength(1)
+    const listed = gitlab.requestsTo(/^GET \/api\/v4\/projects\/4242\/jobs$/)
+    expect(listed[0]!.query.getAll('scope[]')).toEqual(['success'])
+  })
+
+  it('with only the job token it cannot list jobs: no baseline, saying a token would look further', async () => {
+    const record = await mainPipeline()
+    gitlab.addPipeline({ projectId: PROJECT, ref: 'main', sha: HEAD, jobs: [gitlab.job('lint', null)] })
+    void record
+    const run = await mrPipeline([], {}, 'fork-mr')
+    expect(run.code).toBe(0)
+    expect(readFileSync(f('evalgate-report.md'), 'utf8')).toMatch(/evalgate looks at older jobs with a token in EVALGATE\\_GITLAB\\_TOKEN/)
+  })
+})
+
+describe('evalgate gitlab: a stale baseline', () => {
+  it('warns with its age against the diff base commit; failOnStaleBaseline fails', async () => {
+    // the baseline ran at an older commit of main than the merge request's diff base
+    await mainPipeline([], { CI_COMMIT_SHA: sha(0x01d) })
+    gitlab.project(PROJECT).commits.set(BASE, new Date(Date.now() + 30.5 * 86_400_000).toISOString())
+    const warned = await mrPipeline([])
+    expect(warned.code).toBe(0)
+    const note = ourNotes()[0]!.body
+    expect(note).toMatch(/^> \[!WARNING\]/m)
+    expect(note).toMatch(/the baseline \(commit 0000000\) is stale: it was made 30 days before the base commit/)
+    writeFileSync(ws.config, readFileSync(ws.config, 'utf8') + 'gate:\n  failOnStaleBaseline: true\n')
+    const failed = await mrPipeline([])
+    expect(failed.code).toBe(1)
+    expect(await junitVerdict()).toBe('fail')
+    expect(ourNotes()[0]!.body).toMatch(/limit: maxBaselineAgeDays 14, and failOnStaleBaseline is true/)
+  })
+})
+
+describe('evalgate gitlab: parallel slices', () => {
+  const PIPELINE = '9001'
+  const slice = (index: number) => jobEnv('mr', { CI_NODE_INDEX: String(index), CI_NODE_TOTAL: '2', CI_JOB_NAME: `evals ${index}/2`, CI_PIPELINE_ID: PIPELINE })
+
+  it('each parallel job runs its slice and writes it; the merge job merges, compares, notes and gates', async () => {
+    await mainPipeline()
+    writeFileSync(f('agent-control.json'), JSON.stringify({ broken: ['capital'], hang: null }))
+    const written: string[] = []
+    for (const i of [1, 2]) {
+      const file = f(`evalgate-shard-${i}-of-2.json`)
+      const run = await gitlabCommand(
+        ['-c', ws.config, '--out', file, '--quiet'],
+        { stdout: { write: () => true }, stderr: { write: () => true }, env: slice(i) },
+        FAST
+      )
+      expect(run).toBe(0)
+      written.push(file)
+    }
+    const slices = written.map((file) => JSON.parse(readFileSync(file, 'utf8')) as { cases: { id: string }[] })
+    expect(slices.flatMap((s) => s.cases.map((c) => c.id)).sort()).toEqual(['capital', 'greet', 'math'])
+    expect(gitlab.requestsTo(/notes/)).toHaveLength(0)
+    const merged = await gitlabJob(jobEnv('mr', { CI_JOB_NAME: 'evals', CI_PIPELINE_ID: PIPELINE }), ['--merge', ...written])
+    expect(merged.code).toBe(1)
+    expect(merged.stderr).toContain('merged 2 slices: 3 cases')
+    expect(ourNotes()).toHaveLength(1)
+    expect(ourNotes()[0]!.body).toMatch(/1 case regressed \(limit: maxRegressions 0\): capital/)
+    expect(await junitVerdict()).toBe('fail')
+  })
+
+  it('a missing slice is refused (the same completeness checks as mode: merge)', async () => {
+    const file = f('evalgate-shard-1-of-2.json')
+    expect(
+      await gitlabCommand(['-c', ws.config, '--out', file, '--quiet'], { stdout: { write: () => true }, stderr: { write: () => true }, env: slice(1) }, FAST)
+    ).toBe(0)
+    const run = await runCli(
+      ['gitlab', '-c', ws.config, '--out', f('m.json'), '--junit', f('j.xml'), '--report', f('r.md'), '--merge', file],
+      jobEnv('mr', { CI_JOB_NAME: 'evals', CI_PIPELINE_ID: PIPELINE })
+    )
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/shard 2\/2 is missing|missing/)
   })
 })

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5616);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9180);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5616:
+/***/ 9180:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9656,7 +9656,7 @@ class RecordReader {
     }
 }
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
-const DECODE_BYTES = (/* unused pure expression or super */ null && (1 << 20));
+const DECODE_BYTES = 1 << 20;
 /** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
 function parseRunRecord(content, file, options) {
     const reader = new RecordReader(file, options);
@@ -16273,550 +16273,63 @@ async function evaluate(loaded, options = {}) {
     return { record, comparison, secrets, incompatible };
 }
 
-;// CONCATENATED MODULE: ./src/util/dirs.ts
-/** Making folders. */
-
-
-function codeOf(err) {
-    return err.code;
+;// CONCATENATED MODULE: ./src/compare/staleness.ts
+const DAY_MS = 86_400_000;
+function timeOf(iso) {
+    if (!iso)
+        return null;
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? t : null;
 }
-/**
- * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
- * at full CPU for ever where a parent exists but cannot hold children (a
- * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
- * returned. Here each missing folder is made on its own, from the nearest one
- * that exists, so such a parent fails with its own error, naming the path.
- */
-async function makeDir(dir) {
-    const missing = [];
-    const wanted = external_node_path_default().resolve(dir);
-    for (let at = wanted;;) {
-        try {
-            const found = await (0,promises_namespaceObject.stat)(at);
-            // the folder asked for exists: nothing to make, but it must be a folder
-            if (at === wanted && !found.isDirectory())
-                throw notADirectory(wanted);
-            break;
-        }
-        catch (err) {
-            if (codeOf(err) !== 'ENOENT')
-                throw err;
-        }
-        missing.push(at);
-        const parent = external_node_path_default().dirname(at);
-        if (parent === at)
-            break;
-        at = parent;
+/** The baseline's staleness, or null when it is fresh enough (or its age cannot be told). */
+function staleBaseline(baseline, current, reference, gate) {
+    if (!baseline)
+        return null;
+    // the baseline ran at the pull request's base commit: it is the branch as this change found it
+    if (reference.sha !== null && baseline.git.sha === reference.sha)
+        return null;
+    const made = timeOf(baseline.createdAt);
+    const base = timeOf(reference.date);
+    const against = base !== null ? 'base-commit' : 'run';
+    const until = base ?? timeOf(current.createdAt);
+    if (made === null || until === null)
+        return null;
+    const ageMs = until - made;
+    if (ageMs < gate.maxBaselineAgeDays * DAY_MS)
+        return null;
+    return { ageDays: Math.floor(ageMs / DAY_MS), limitDays: gate.maxBaselineAgeDays, fail: gate.failOnStaleBaseline, against, baselineSha: baseline.git.sha };
+}
+
+;// CONCATENATED MODULE: ./src/config/trusted.ts
+/** The settings a pull request cannot change for its own run. */
+const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'];
+/** The head config with every trusted setting taken from the base config, and what the head would have changed. */
+function withTrustedSettings(head, base) {
+    const config = { ...head };
+    const changes = [];
+    for (const key of TRUSTED_KEYS) {
+        trust(config, base, key);
+        changes.push(...differences(key, base[key], head[key]));
     }
-    if (missing.length === 0)
-        return;
-    for (const folder of missing.reverse()) {
-        try {
-            await (0,promises_namespaceObject.mkdir)(folder);
-        }
-        catch (err) {
-            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
-            if (codeOf(err) !== 'EEXIST')
-                throw err;
-        }
+    return { config, changes };
+}
+/** A trusted setting as the base has it: unset there, unset here. */
+function trust(config, base, key) {
+    if (base[key] === undefined)
+        delete config[key];
+    else
+        config[key] = base[key];
+}
+function trusted_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Leaf differences between two values, as dotted keys; arrays compare whole. */
+function differences(key, base, head) {
+    if (trusted_isObject(base) && trusted_isObject(head)) {
+        const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
+        return keys.flatMap((k) => differences(`${key}.${k}`, base[k], head[k]));
     }
-    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
-    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
-        throw notADirectory(wanted);
-}
-function notADirectory(dir) {
-    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
-}
-
-;// CONCATENATED MODULE: ./src/config/json-schema.ts
-/**
- * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
- * from the zod schema so that the two cannot disagree; `npm run schema`
- * writes it and a test fails when the committed file is stale.
- */
-
-
-/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
-const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
-const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
-/** Hover text for the keys users meet first (the README has the rest). */
-const DESCRIPTIONS = {
-    version: 'Config format version: 1.',
-    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
-    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
-    cases: 'Cases written inline, instead of or besides `dataset`.',
-    target: 'The agent under test: exactly one of command, http, openai or module.',
-    concurrency: 'Cases in flight at once.',
-    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
-    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
-    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
-    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
-    defaults: 'Assertions and tags added to every case.',
-    badge: 'The pass-rate badge: label, colour bands and style.'
-};
-/**
- * The schema of what a user writes (zod's input side: keys with defaults are
- * optional), draft-07 for the widest editor support, with the cross-field
- * rules the zod refinements check written out so editors flag them too.
- */
-function configJsonSchema() {
-    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
-    const { $schema, ...rest } = generated;
-    const schema = {
-        $schema,
-        $id: SCHEMA_URL,
-        title: 'evalgate.yml',
-        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
-        ...rest
-    };
-    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
-        const property = schema.properties?.[key];
-        if (property)
-            property.description = description;
-    }
-    const target = schema.properties?.target;
-    if (target) {
-        // exactly one kind of target
-        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
-        delete target.properties?.promptfoo;
-    }
-    // the cases: a dataset path, inline cases, or both
-    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
-    return schema;
-}
-/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
-function configJsonSchemaText() {
-    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/init/templates.ts
-/**
- * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, and the
- * workflow that gates pull requests and records the baseline on the default branch.
- */
-
-
-const CONFIG_FILE = 'evalgate.yml';
-const DATASET_FILE = 'evals/cases.yaml';
-const AGENT_FILE = 'evals/agent.mjs';
-const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
-function configTemplate() {
-    return `# yaml-language-server: $schema=${SCHEMA_URL}
-# evalgate runs the dataset against the agent, compares every case with the
-# last run on the default branch and fails the pull request on regressions.
-version: 1
-name: evals                # names the run artifact and the PR comment
-dataset: ${DATASET_FILE}
-
-# The agent under test: exactly one of module, command, http or openai.
-# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
-#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
-#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
-#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
-target:
-  module: ${AGENT_FILE}
-  timeoutMs: 30000
-
-concurrency: 8             # cases in flight at once
-repeat: 1                  # trials per case; raise it for a non-deterministic agent
-
-# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
-# judge:
-#   model: gpt-4o-mini
-#   apiKeyEnv: OPENAI_API_KEY
-
-gate:
-  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
-  # maxPassRateDrop: 0.02  # two points
-  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
-
-defaults:                  # added to every case
-  assert:
-    - type: not-icontains
-      value: as an ai language model
-`;
-}
-function datasetTemplate() {
-    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
-# edit a case. All assertions of a case must pass for the case to pass.
-- id: greeting
-  input: Hello!
-  tags: [chat]
-  assert:
-    - type: icontains
-      value: how can i help
-
-- id: capital-france
-  input: What is the capital of France?
-  tags: [facts]
-  expected: Paris          # shorthand for a \`contains\` assertion
-
-- id: multiply
-  input: What is 6 times 7?
-  tags: [math]
-  assert:
-    - type: numeric
-      value: 42
-
-- id: order-json
-  input: Add 3 apples to my basket and answer in JSON.
-  tags: [json]
-  assert:
-    - type: is-json
-      value: { type: object, required: [item, quantity] }
-    - type: json-subset
-      value: { item: apple, quantity: 3 }
-
-- id: refund-policy
-  input: Can I get a refund?
-  tags: [policy]
-  assert:
-    - type: contains-all
-      value: [refund, 30 days]
-    - type: javascript
-      value: output.length <= 200
-
-# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
-# - id: late-parcel
-#   input: My parcel is late and I am annoyed.
-#   assert:
-#     - type: llm-rubric
-#       value: Apologises and offers a concrete next step, in at most three sentences.
-`;
-}
-function agentTemplate() {
-    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
-// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
-// make this module call it: evalgate calls the default export with each case's
-// input (and the whole case) and grades the string it returns.
-export default async function agent(input) {
-  const question = String(input).toLowerCase()
-  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
-  if (question.includes('capital of france')) return 'The capital of France is Paris.'
-  const product = question.match(/(\\d+) times (\\d+)/)
-  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
-  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
-  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
-  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
-  return "Sorry, I don't know that yet."
-}
-`;
-}
-/** Branch names that are safe to write unquoted into the workflow. */
-const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-function workflowTemplate(branch = 'main') {
-    return `# Gates pull requests on the evals, and records each run on ${branch} as the
-# baseline that later pull requests are compared with.
-name: evalgate
-
-on:
-  pull_request:
-  push:
-    branches: [${branch}]
-  workflow_dispatch:
-
-permissions:
-  contents: read           # check out the code
-  pull-requests: write     # the sticky PR comment
-  actions: read            # find and download the baseline run's artifact
-
-concurrency:
-  group: evalgate-\${{ github.ref }}
-  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
-
-jobs:
-  evals:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    steps:
-      - uses: actions/checkout@v7
-      - uses: evalgate/evalgate@v1
-        with:
-          config: ${CONFIG_FILE}
-        # env:                                     # for a judge or a model-backed target
-        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
-`;
-}
-/** Every file init writes, relative to the target folder, in the order listed to the user. */
-function initFiles(options = {}) {
-    return [
-        { path: CONFIG_FILE, content: configTemplate() },
-        { path: DATASET_FILE, content: datasetTemplate() },
-        { path: AGENT_FILE, content: agentTemplate() },
-        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/init/index.ts
-/**
- * `evalgate init`: writes the starter files into a folder. Asks nothing, and
- * overwrites nothing: when any of the files exists, none is written.
- */
-
-
-
-
-
-
-
-/** Write the starter files into dir; returns the paths written, relative to dir. */
-async function initProject(dir, options = {}) {
-    const branch = options.branch ?? 'main';
-    if (!BRANCH_PATTERN.test(branch))
-        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch });
-    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
-    if (existing.length > 0) {
-        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
-    }
-    for (const f of files) {
-        const file = external_node_path_default().join(dir, f.path);
-        await makeDir(external_node_path_default().dirname(file));
-        // "wx": should a file appear since the check above, fail instead of replacing it
-        await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
-    }
-    return files.map((f) => f.path);
-}
-
-;// CONCATENATED MODULE: ./src/run/merge.ts
-/**
- * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
- * record one unsharded run would have written. Pure: the caller reads the
- * shards (files, artifacts) and writes the result.
- */
-
-
-
-
-/**
- * Checks that the shards are all of one split of one run, each exactly once,
- * and joins them: cases back in dataset order, the summary recomputed. Throws a
- * RecordError naming the shards at fault otherwise.
- */
-function mergeRecords(shards, options = {}) {
-    if (shards.length === 0)
-        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
-    const placed = shards.map(place);
-    checkSameRun(placed);
-    checkDataset(placed, options.dataset);
-    checkEveryShardOnce(placed);
-    const cases = carryHistory(joinCases(placed), options.baseline);
-    const trend = carryTrend(options.baseline);
-    const records = placed.map((p) => p.record);
-    const first = records[0];
-    // shards run side by side: the run took as long as its slowest shard
-    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
-    return {
-        schemaVersion: first.schemaVersion,
-        tool: { name: 'evalgate', version: VERSION },
-        fingerprintVersion: first.fingerprintVersion,
-        name: first.name,
-        createdAt: records.map((r) => r.createdAt).sort()[0],
-        complete: records.every((r) => r.complete),
-        ...(first.dataset ? { dataset: first.dataset } : {}),
-        git: {
-            sha: firstSet(records.map((r) => r.git.sha)),
-            ref: firstSet(records.map((r) => r.git.ref)),
-            runId: firstSet(records.map((r) => r.git.runId))
-        },
-        config: { repeat: first.config?.repeat ?? 1, shard: null },
-        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
-        ...(trend ? { trend } : {}),
-        cases
-    };
-}
-function place(shard) {
-    const text = shard.record.config?.shard;
-    if (text === undefined || text === null) {
-        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
-    }
-    const m = /^(\d+)\/(\d+)$/.exec(text);
-    const index = m ? Number(m[1]) : NaN;
-    const count = m ? Number(m[2]) : NaN;
-    if (!m || count < 1 || index < 1 || index > count)
-        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
-    return { ...shard, index, count };
-}
-function label(p) {
-    return `${p.file} (shard ${p.index}/${p.count})`;
-}
-function checkSameRun(placed) {
-    const first = placed[0];
-    for (const p of placed.slice(1)) {
-        const differ = (what, a, b) => {
-            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
-        };
-        if (p.count !== first.count) {
-            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
-        }
-        if (p.record.name !== first.record.name)
-            differ('name', first.record.name, p.record.name);
-        const [a, b] = [first.record.git, p.record.git];
-        if (a.sha && b.sha && a.sha !== b.sha)
-            differ('git.sha', a.sha, b.sha);
-        if (a.runId && b.runId && a.runId !== b.runId)
-            differ('git.runId', a.runId, b.runId);
-        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
-        if (ra !== rb)
-            differ('repeat', ra, rb);
-        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
-        if (fa !== fb)
-            differ('fingerprintVersion', fa, fb);
-    }
-}
-function describeDataset(dataset) {
-    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
-}
-/**
- * Every shard was made from one dataset: the config's when it is given, else
- * the one most shards were made from. The shard of another one is named.
- */
-function checkDataset(placed, expected) {
-    const key = (d) => d?.fingerprint ?? '';
-    let want = expected?.fingerprint;
-    if (!want) {
-        const counts = new Map();
-        for (const p of placed)
-            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
-        // ties go to the first shard's
-        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
-        want = most.record.dataset;
-    }
-    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
-    if (!odd)
-        return;
-    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
-    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
-}
-function checkEveryShardOnce(placed) {
-    const count = placed[0].count;
-    const seen = new Map();
-    for (const p of placed) {
-        const twice = seen.get(p.index);
-        if (twice)
-            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
-        seen.set(p.index, p);
-    }
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length > 0) {
-        const names = missing.map((i) => `${i}/${count}`);
-        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
-    }
-}
-/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
-function joinCases(placed) {
-    const owner = new Map();
-    const cases = [];
-    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
-        for (const c of p.record.cases) {
-            const other = owner.get(c.id);
-            if (other) {
-                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
-                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
-            }
-            owner.set(c.id, p);
-            cases.push(c);
-        }
-    }
-    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
-}
-function firstSet(values) {
-    return values.find((v) => v !== null) ?? null;
-}
-function sumJudge(parts) {
-    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
-    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
-    if (parts.some((j) => j.sampled !== undefined))
-        total.sampled = sum('sampled');
-    if (parts.some((j) => j.disagreements !== undefined))
-        total.disagreements = sum('disagreements');
-    return total;
-}
-
-;// CONCATENATED MODULE: ./src/run/progress.ts
-/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
-function formatEta(seconds) {
-    const s = Math.max(0, Math.ceil(seconds));
-    if (s < 60)
-        return `${s}s`;
-    const pad = (n) => String(n).padStart(2, '0');
-    if (s < 3600)
-        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
-    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
-}
-/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
-function formatProgress(done, total, passed, elapsedMs) {
-    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
-    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
-    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
-    // slow targets (a case every few seconds) still show a rate that is not 0.0
-    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
-    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
-}
-function createProgress(total, stream, options = {}) {
-    const now = options.now ?? Date.now;
-    const started = now();
-    const tty = stream.isTTY === true;
-    // a terminal is redrawn often; a log gets a line every few seconds
-    const interval = options.intervalMs ?? (tty ? 100 : 5000);
-    let done = 0;
-    let passed = 0;
-    let last = started;
-    let drawn = false;
-    const draw = () => {
-        const line = formatProgress(done, total, passed, now() - started);
-        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
-        drawn = true;
-    };
-    return {
-        onCase(result) {
-            done++;
-            if (result.passed)
-                passed++;
-            if (options.quiet)
-                return;
-            const t = now();
-            if (t - last >= interval) {
-                last = t;
-                draw();
-            }
-        },
-        finish() {
-            if (options.quiet)
-                return;
-            if (tty && drawn)
-                stream.write('\r\x1b[2K');
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/share.ts
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-/** Swaps equal values of one baseline case for the dataset case's. */
-function share(b, c) {
-    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
-    b.input = c.input;
-    b.id = c.id;
-    b.fingerprint = c.fingerprint;
-    if (b.name === c.name)
-        b.name = c.name;
-    if (typeof b.expected === 'string' && b.expected === c.expected)
-        b.expected = c.expected;
-    if (sameList(b.tags, c.tags))
-        b.tags = c.tags;
-    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
-        b.source = c.source;
-}
-/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
-function datasetSharer(cases) {
-    const byId = new Map(cases.map((c) => [c.id, c]));
-    return (b) => {
-        const c = byId.get(b.id);
-        if (c && c.fingerprint === b.fingerprint)
-            share(b, c);
-    };
+    return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
 }
 
 ;// CONCATENATED MODULE: ./src/compare/conclude.ts
@@ -17046,9 +16559,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -17251,7 +16767,8 @@ function reasonMessage(r) {
 /** What a stale baseline is, in one sentence: its age, against what, and what it means. */
 function staleSentence(s) {
     const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
-    const against = s.against === 'base-commit' ? "the pull request's base commit" : 'this run';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
     return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
         `run the evals on the default branch to refresh it`);
 }
@@ -17955,20 +17472,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not
@@ -18445,7 +17962,7 @@ function summaryHtml(model, title, redact = (t) => t) {
     if (baseline) {
         const age = relativeAge(baseline.createdAt, current.createdAt);
         const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : '';
-        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`);
+        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, ${e(model.links.runNoun ?? 'workflow run')} ${e(baseline.git.runId)}` : ''}`);
     }
     const { judge, durationMs } = current.summary;
     const footer = [`duration ${formatDuration(durationMs)}`, format_plural(current.cases.length, 'case')];
@@ -19131,6 +18648,1558 @@ function renderJunit(model, options = {}) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/util/dirs.ts
+/** Making folders. */
+
+
+function codeOf(err) {
+    return err.code;
+}
+/**
+ * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
+ * at full CPU for ever where a parent exists but cannot hold children (a
+ * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
+ * returned. Here each missing folder is made on its own, from the nearest one
+ * that exists, so such a parent fails with its own error, naming the path.
+ */
+async function makeDir(dir) {
+    const missing = [];
+    const wanted = external_node_path_default().resolve(dir);
+    for (let at = wanted;;) {
+        try {
+            const found = await (0,promises_namespaceObject.stat)(at);
+            // the folder asked for exists: nothing to make, but it must be a folder
+            if (at === wanted && !found.isDirectory())
+                throw notADirectory(wanted);
+            break;
+        }
+        catch (err) {
+            if (codeOf(err) !== 'ENOENT')
+                throw err;
+        }
+        missing.push(at);
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        at = parent;
+    }
+    if (missing.length === 0)
+        return;
+    for (const folder of missing.reverse()) {
+        try {
+            await (0,promises_namespaceObject.mkdir)(folder);
+        }
+        catch (err) {
+            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
+            if (codeOf(err) !== 'EEXIST')
+                throw err;
+        }
+    }
+    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
+    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
+        throw notADirectory(wanted);
+}
+function notADirectory(dir) {
+    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
+}
+
+;// CONCATENATED MODULE: external "node:events"
+const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/util/json-writer.ts
+/**
+ * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
+ * or any text made in pieces, a piece at a time: the same bytes as
+ * `toJson(value)`, without ever holding the whole text in memory, and
+ * atomically like writeFileAtomic.
+ */
+
+
+
+
+
+
+/** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
+const STREAMED_DEPTH = 2;
+/** Pieces are gathered into writes of about this many bytes. */
+const WRITE_BYTES = 256 * 1024;
+/** A UTF-16 code unit is at most this many bytes of UTF-8. */
+const MAX_UTF8_BYTES = 3;
+/**
+ * How much the stream may hold unwritten before the writer waits: several
+ * writes, so that the next pieces are made while the last are written. (At
+ * the stream's default of 16 KiB, every write waited for the disk: ~400 ms of
+ * idle time writing a 100,000-case record and its HTML report.)
+ */
+const BUFFERED_BYTES = 1024 * 1024;
+function writeJsonAtomic(file, value) {
+    return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
+}
+function* withNewline(pieces) {
+    yield* pieces;
+    yield '\n';
+}
+/**
+ * Any text given in pieces (a large report's), written the same way: gathered
+ * into bounded writes, atomically. Each piece is encoded straight into the
+ * write's buffer: joining pieces into one string first made V8 flatten it and
+ * Node encode it again, and when a piece held one character beyond ASCII (an
+ * em dash in every row of the HTML report), the whole joined string was
+ * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
+ * cases). The bytes are those of the pieces joined.
+ */
+async function writeTextAtomic(file, pieces) {
+    await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
+    const tmp = `${file}.${process.pid}.tmp`;
+    const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
+    let buffer = Buffer.allocUnsafe(WRITE_BYTES);
+    let at = 0;
+    // once() also rejects on the stream's error
+    const send = async (chunk) => {
+        if (!out.write(chunk))
+            await (0,external_node_events_namespaceObject.once)(out, 'drain');
+    };
+    /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
+    const full = (chars) => at > 0 && at + chars * MAX_UTF8_BYTES > buffer.length;
+    /** The buffer's bytes, to send; a fresh buffer takes its place. */
+    const take = () => {
+        const chunk = buffer.subarray(0, at);
+        buffer = Buffer.allocUnsafe(WRITE_BYTES);
+        at = 0;
+        return chunk;
+    };
+    try {
+        // a high surrogate that ends a piece waits for the low one that may start the next: the pair is one character
+        let held = '';
+        for (const next of pieces) {
+            let piece = held + next;
+            held = '';
+            const last = piece.charCodeAt(piece.length - 1);
+            if (last >= 0xd800 && last <= 0xdbff) {
+                held = piece.slice(-1);
+                piece = piece.slice(0, -1);
+            }
+            if (full(piece.length))
+                await send(take());
+            // a piece larger than a write goes out as it is
+            if (piece.length * MAX_UTF8_BYTES > buffer.length)
+                await send(Buffer.from(piece));
+            else
+                at += buffer.write(piece, at);
+        }
+        // the write's buffer may have no room left for the last high surrogate
+        if (full(held.length))
+            await send(take());
+        at += buffer.write(held, at);
+        out.end(buffer.subarray(0, at));
+        await (0,external_node_stream_promises_namespaceObject.finished)(out);
+    }
+    catch (err) {
+        out.destroy();
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        throw err;
+    }
+    await (0,promises_namespaceObject.rename)(tmp, file);
+}
+/** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
+function* jsonPieces(value, indent, depth) {
+    const streamed = depth < STREAMED_DEPTH && value !== null && typeof value === 'object' && typeof value.toJSON !== 'function';
+    if (!streamed) {
+        // undefined (an array slot, or the top level) is written as null, as JSON.stringify does in arrays
+        const text = JSON.stringify(value, null, 2) ?? 'null';
+        yield indent ? text.replaceAll('\n', `\n${indent}`) : text;
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return yield '[]';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '[' : ','}\n${inner}`;
+            yield* jsonPieces(value[i], inner, depth + 1);
+        }
+        return yield `\n${indent}]`;
+    }
+    let first = true;
+    for (const [key, v] of Object.entries(value)) {
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol')
+            continue;
+        yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* jsonPieces(v, inner, depth + 1);
+    }
+    yield first ? '{}' : `\n${indent}}`;
+}
+
+;// CONCATENATED MODULE: ./src/util/files.ts
+
+/** Write a file whole or not at all: a reader never sees half a record. */
+function writeFileAtomic(file, content) {
+    return writeTextAtomic(file, [content]);
+}
+function toJson(value) {
+    return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/outputs.ts
+/**
+ * The files the command line's flags name (--report, --html, --json, --junit,
+ * --out, …) and the verdict's last lines: written the same by every command
+ * that ends in a verdict (run, compare, merge, gitlab).
+ */
+
+
+
+
+
+
+
+
+
+
+function colour(io, code, text) {
+    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
+}
+/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
+async function prepareOutputs(outputs) {
+    for (const [flag, file] of outputs) {
+        if (file === undefined)
+            continue;
+        try {
+            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
+        }
+        catch (err) {
+            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
+        }
+    }
+}
+/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
+async function writeOutput(flag, file, write) {
+    if (file === undefined)
+        return;
+    try {
+        await write(file);
+    }
+    catch (err) {
+        if (typeof err.code !== 'string')
+            throw err;
+        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+async function writeReports(io, model, opts, secrets) {
+    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
+    const markdown = report.endsWith('\n') ? report : `${report}\n`;
+    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
+    // in pieces: at 100,000 cases the page is ~60 MB
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
+    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
+    await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) })));
+    if (!opts.quiet)
+        io.stdout.write(markdown);
+    const { verdict, reasons } = model;
+    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
+    // one reason is the headline's own; several are listed under the verdict's words, each once
+    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
+    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
+    if (reasons.length > 1)
+        for (const r of reasons)
+            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
+    for (const n of model.notices)
+        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
+}
+function reportFiles(values) {
+    return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet };
+}
+
+;// CONCATENATED MODULE: ./src/report/sticky.ts
+/** GitHub refuses comment bodies over 65,536 characters (GitLab notes over 1,000,000); the report stays well under. */
+const MAX_COMMENT_LENGTH = 60_000;
+const VERDICTS = ['pass', 'fail', 'accepted', 'could-not-tell'];
+/** What comments written before could-not-tell had its name said instead. */
+const OLD_VERDICTS = { error: 'could-not-tell' };
+function markerText(text) {
+    // nothing that could end the HTML comment early or start a new line
+    return text.replace(/--+|>|[\r\n]/g, '_');
+}
+/** The hidden marker naming the workflow file and config: it never holds "-->", so it is the first line's only HTML comment end before the verdict. */
+function commentMarker(workflowFile, configName) {
+    return `<!-- evalgate:${markerText(workflowFile)}:${markerText(configName)} -->`;
+}
+function verdictTag(verdict) {
+    return `<!-- evalgate-verdict:${verdict} -->`;
+}
+/**
+ * Our first line in `body`, read exactly: the marker followed by the verdict
+ * we showed (`verdict`), or the marker alone as evalgate wrote it before the
+ * verdict moved there (`verdict: null`, nothing in the body is trusted for
+ * it). null when the first line is anything else.
+ */
+function readHeader(body, marker) {
+    const first = body.split('\n', 1)[0].replace(/\r$/, '');
+    if (first === marker)
+        return { verdict: null };
+    const verdict = VERDICTS.find((v) => first === marker + verdictTag(v));
+    if (verdict)
+        return { verdict };
+    const old = Object.keys(OLD_VERDICTS).find((v) => first === `${marker}<!-- evalgate-verdict:${v} -->`);
+    return old ? { verdict: OLD_VERDICTS[old] } : null;
+}
+/** The comment body: our marker and the verdict on the first line, then the report; never over `max` characters. */
+function commentBody(marker, report, verdict, max = MAX_COMMENT_LENGTH) {
+    const head = `${marker}${verdictTag(verdict)}\n`;
+    const room = max - head.length;
+    let text = report.trim();
+    if (text.length > room) {
+        // renderReport keeps within its maxLength; this only guards against a miscount
+        const note = '\n\n_(report truncated to fit a comment; the full report is in the job summary)_';
+        const cut = text.lastIndexOf('\n', room - note.length);
+        text = text.slice(0, cut > 0 ? cut : room - note.length) + note;
+    }
+    return `${head}${text}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/run/merge.ts
+/**
+ * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
+ * record one unsharded run would have written. Pure: the caller reads the
+ * shards (files, artifacts) and writes the result.
+ */
+
+
+
+
+/**
+ * Checks that the shards are all of one split of one run, each exactly once,
+ * and joins them: cases back in dataset order, the summary recomputed. Throws a
+ * RecordError naming the shards at fault otherwise.
+ */
+function mergeRecords(shards, options = {}) {
+    if (shards.length === 0)
+        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
+    const placed = shards.map(place);
+    checkSameRun(placed);
+    checkDataset(placed, options.dataset);
+    checkEveryShardOnce(placed);
+    const cases = carryHistory(joinCases(placed), options.baseline);
+    const trend = carryTrend(options.baseline);
+    const records = placed.map((p) => p.record);
+    const first = records[0];
+    // shards run side by side: the run took as long as its slowest shard
+    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
+    return {
+        schemaVersion: first.schemaVersion,
+        tool: { name: 'evalgate', version: VERSION },
+        fingerprintVersion: first.fingerprintVersion,
+        name: first.name,
+        createdAt: records.map((r) => r.createdAt).sort()[0],
+        complete: records.every((r) => r.complete),
+        ...(first.dataset ? { dataset: first.dataset } : {}),
+        git: {
+            sha: firstSet(records.map((r) => r.git.sha)),
+            ref: firstSet(records.map((r) => r.git.ref)),
+            runId: firstSet(records.map((r) => r.git.runId))
+        },
+        config: { repeat: first.config?.repeat ?? 1, shard: null },
+        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
+        ...(trend ? { trend } : {}),
+        cases
+    };
+}
+function place(shard) {
+    const text = shard.record.config?.shard;
+    if (text === undefined || text === null) {
+        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
+    }
+    const m = /^(\d+)\/(\d+)$/.exec(text);
+    const index = m ? Number(m[1]) : NaN;
+    const count = m ? Number(m[2]) : NaN;
+    if (!m || count < 1 || index < 1 || index > count)
+        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
+    return { ...shard, index, count };
+}
+function label(p) {
+    return `${p.file} (shard ${p.index}/${p.count})`;
+}
+function checkSameRun(placed) {
+    const first = placed[0];
+    for (const p of placed.slice(1)) {
+        const differ = (what, a, b) => {
+            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
+        };
+        if (p.count !== first.count) {
+            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
+        }
+        if (p.record.name !== first.record.name)
+            differ('name', first.record.name, p.record.name);
+        const [a, b] = [first.record.git, p.record.git];
+        if (a.sha && b.sha && a.sha !== b.sha)
+            differ('git.sha', a.sha, b.sha);
+        if (a.runId && b.runId && a.runId !== b.runId)
+            differ('git.runId', a.runId, b.runId);
+        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
+        if (ra !== rb)
+            differ('repeat', ra, rb);
+        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
+        if (fa !== fb)
+            differ('fingerprintVersion', fa, fb);
+    }
+}
+function describeDataset(dataset) {
+    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
+}
+/**
+ * Every shard was made from one dataset: the config's when it is given, else
+ * the one most shards were made from. The shard of another one is named.
+ */
+function checkDataset(placed, expected) {
+    const key = (d) => d?.fingerprint ?? '';
+    let want = expected?.fingerprint;
+    if (!want) {
+        const counts = new Map();
+        for (const p of placed)
+            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
+        // ties go to the first shard's
+        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
+        want = most.record.dataset;
+    }
+    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
+    if (!odd)
+        return;
+    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
+    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
+}
+function checkEveryShardOnce(placed) {
+    const count = placed[0].count;
+    const seen = new Map();
+    for (const p of placed) {
+        const twice = seen.get(p.index);
+        if (twice)
+            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
+        seen.set(p.index, p);
+    }
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length > 0) {
+        const names = missing.map((i) => `${i}/${count}`);
+        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
+    }
+}
+/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
+function joinCases(placed) {
+    const owner = new Map();
+    const cases = [];
+    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
+        for (const c of p.record.cases) {
+            const other = owner.get(c.id);
+            if (other) {
+                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
+                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
+            }
+            owner.set(c.id, p);
+            cases.push(c);
+        }
+    }
+    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
+}
+function firstSet(values) {
+    return values.find((v) => v !== null) ?? null;
+}
+function sumJudge(parts) {
+    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
+    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
+    if (parts.some((j) => j.sampled !== undefined))
+        total.sampled = sum('sampled');
+    if (parts.some((j) => j.disagreements !== undefined))
+        total.disagreements = sum('disagreements');
+    return total;
+}
+
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
+function formatEta(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    if (s < 60)
+        return `${s}s`;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (s < 3600)
+        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+}
+/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
+function formatProgress(done, total, passed, elapsedMs) {
+    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
+    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
+    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
+    // slow targets (a case every few seconds) still show a rate that is not 0.0
+    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
+    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
+}
+function createProgress(total, stream, options = {}) {
+    const now = options.now ?? Date.now;
+    const started = now();
+    const tty = stream.isTTY === true;
+    // a terminal is redrawn often; a log gets a line every few seconds
+    const interval = options.intervalMs ?? (tty ? 100 : 5000);
+    let done = 0;
+    let passed = 0;
+    let last = started;
+    let drawn = false;
+    const draw = () => {
+        const line = formatProgress(done, total, passed, now() - started);
+        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+        drawn = true;
+    };
+    return {
+        onCase(result) {
+            done++;
+            if (result.passed)
+                passed++;
+            if (options.quiet)
+                return;
+            const t = now();
+            if (t - last >= interval) {
+                last = t;
+                draw();
+            }
+        },
+        finish() {
+            if (options.quiet)
+                return;
+            if (tty && drawn)
+                stream.write('\r\x1b[2K');
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/share.ts
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Swaps equal values of one baseline case for the dataset case's. */
+function share(b, c) {
+    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
+    b.input = c.input;
+    b.id = c.id;
+    b.fingerprint = c.fingerprint;
+    if (b.name === c.name)
+        b.name = c.name;
+    if (typeof b.expected === 'string' && b.expected === c.expected)
+        b.expected = c.expected;
+    if (sameList(b.tags, c.tags))
+        b.tags = c.tags;
+    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
+        b.source = c.source;
+}
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
+function datasetSharer(cases) {
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    return (b) => {
+        const c = byId.get(b.id);
+        if (c && c.fingerprint === b.fingerprint)
+            share(b, c);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/client.ts
+/**
+ * The GitLab REST API (v4), as `evalgate gitlab` uses it: one small client
+ * over fetch — the token in `PRIVATE-TOKEN` (a personal, project or group
+ * access token) or `JOB-TOKEN` (the job's own CI_JOB_TOKEN), pagination by
+ * `X-Next-Page` (else the `Link` header's rel="next"), a deadline on every
+ * request, a retry of 5xx and dropped connections, and redirects (artifacts
+ * live in object storage) followed by hand so the token is never sent on.
+ * Every failure is a GitLabError with the status (0: no answer).
+ */
+
+class GitLabError extends Error {
+    status;
+    path;
+    constructor(message, 
+    /** the HTTP status; 0 when the server did not answer (unreachable, timed out) */
+    status, path) {
+        super(message);
+        this.status = status;
+        this.path = path;
+        this.name = 'GitLabError';
+    }
+}
+/** Redirects followed before giving up (object storage redirects once). */
+const MAX_REDIRECTS = 5;
+function client_describe(status, body) {
+    let message = body.trim().slice(0, 300);
+    try {
+        const parsed = JSON.parse(body);
+        const m = parsed.message ?? parsed.error;
+        if (m !== undefined)
+            message = typeof m === 'string' ? m : JSON.stringify(m);
+    }
+    catch {
+        // not JSON: the text itself
+    }
+    return `HTTP ${status}${message ? `: ${message}` : ''}`;
+}
+class GitLabClient {
+    apiUrl;
+    token;
+    fetchImpl;
+    timeoutMs;
+    retries;
+    backoffMs;
+    constructor(options) {
+        this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+        this.token = options.token;
+        this.fetchImpl = options.fetch ?? fetch;
+        this.timeoutMs = options.timeoutMs ?? 60_000;
+        this.retries = options.retries ?? 2;
+        this.backoffMs = options.backoffMs ?? ((n) => 1000 * n);
+    }
+    /** Whether the token can do what only a personal, project or group token can (post notes, list jobs, read files). */
+    get canWrite() {
+        return this.token?.header === 'PRIVATE-TOKEN';
+    }
+    url(path) {
+        return `${this.apiUrl}${path}`;
+    }
+    /**
+     * One request, redirects followed without the token, 5xx and dropped
+     * connections retried; the final response, whatever its status.
+     */
+    async send(method, path, body) {
+        for (let attempt = 0;; attempt++) {
+            let response;
+            try {
+                response = await this.once(method, path, body);
+            }
+            catch (err) {
+                if (err instanceof GitLabError || attempt >= this.retries) {
+                    const why = err instanceof GitLabError ? err.message : (0,errors/* errorMessage */.gJ)(err);
+                    throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
+                }
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            if (response.status >= 500 && attempt < this.retries) {
+                await response.body?.cancel();
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            return response;
+        }
+    }
+    async once(method, path, body) {
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        const headers = { accept: 'application/json' };
+        if (this.token)
+            headers[this.token.header] = this.token.value;
+        if (body !== undefined)
+            headers['content-type'] = 'application/json';
+        let response;
+        try {
+            response = await this.fetchImpl(this.url(path), {
+                method,
+                headers,
+                body: body === undefined ? undefined : JSON.stringify(body),
+                redirect: 'manual',
+                signal
+            });
+        }
+        catch (err) {
+            if (signal.aborted)
+                throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s`, 0, path);
+            throw err;
+        }
+        // object storage: followed without the token (a signed URL carries its own authority)
+        let location = this.url(path);
+        for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.get('location'); hops++) {
+            if (hops >= MAX_REDIRECTS)
+                throw new GitLabError(`more than ${MAX_REDIRECTS} redirects`, response.status, path);
+            location = new URL(response.headers.get('location'), location).href;
+            await response.body?.cancel();
+            try {
+                response = await this.fetchImpl(location, { method: 'GET', redirect: 'manual', signal });
+            }
+            catch (err) {
+                if (signal.aborted)
+                    throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s (from the redirect to ${new URL(location).host})`, 0, path);
+                throw err;
+            }
+        }
+        return response;
+    }
+    /** The body as text of a 2xx answer; anything else throws with the status and GitLab's message. */
+    async text(path) {
+        const response = await this.send('GET', path);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`GET ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        return text;
+    }
+    async json(method, path, body) {
+        const response = await this.send(method, path, body);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`${method} ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            throw new GitLabError(`${method} ${path}: the answer is not JSON`, response.status, path);
+        }
+    }
+    /**
+     * Every page of a list, in order: `per_page=100`, the next page from
+     * `X-Next-Page` (GitLab's offset pagination) or the `Link` header's next
+     * (keyset pagination, and what proxies keep), at most `maxPages`.
+     */
+    async *pages(path, maxPages = 100) {
+        let next = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
+        for (let page = 0; next && page < maxPages; page++) {
+            const current = next;
+            const response = await this.send('GET', current);
+            const text = await response.text();
+            if (!response.ok)
+                throw new GitLabError(`GET ${current}: ${client_describe(response.status, text)}`, response.status, current);
+            let items;
+            try {
+                items = JSON.parse(text);
+            }
+            catch {
+                throw new GitLabError(`GET ${current}: the answer is not JSON`, response.status, current);
+            }
+            if (!Array.isArray(items))
+                throw new GitLabError(`GET ${current}: expected a list`, response.status, current);
+            yield items;
+            next = nextPage(current, response.headers, this.apiUrl);
+        }
+    }
+}
+/** The path of the next page, or null on the last one. */
+function nextPage(current, headers, apiUrl) {
+    const xNext = headers.get('x-next-page');
+    if (xNext !== null) {
+        if (!/^\d+$/.test(xNext.trim()))
+            return null;
+        const url = new URL(current, 'http://x');
+        url.searchParams.set('page', xNext.trim());
+        return `${url.pathname}${url.search}`;
+    }
+    const link = headers.get('link');
+    const next = link
+        ?.split(',')
+        .map((part) => /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim()))
+        .find((m) => m)?.[1];
+    if (!next)
+        return null;
+    // a path relative to the API root, whatever host the Link names (the token is never sent elsewhere)
+    const url = new URL(next, apiUrl);
+    const base = new URL(apiUrl);
+    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.replace(/\/+$/, '').length) : url.pathname;
+    return `${path}${url.search}`;
+}
+function sleep(ms) {
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+/** A project id (numeric, or a path) as a URL segment. */
+function projectSegment(id) {
+    return encodeURIComponent(id);
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/baseline.ts
+
+
+
+/** The record's file in the job's artifacts. */
+const RECORD_FILE = 'evalgate-run.json';
+class LookupFailure extends Error {
+}
+/** A GitLab failure of a lookup step, or null for a 404 (nothing there). */
+function failure(err, what) {
+    if (err instanceof GitLabError && err.status === 404)
+        return null;
+    const hint = err instanceof GitLabError && (err.status === 401 || err.status === 403) ? ' (is the token valid, with read_api scope, and may it read this project?)' : '';
+    return new LookupFailure(`${what}: ${(0,errors/* errorMessage */.gJ)(err)}${hint}`);
+}
+async function readRecord(client, path, what, read) {
+    let text;
+    try {
+        text = await client.text(path);
+    }
+    catch (err) {
+        const failed = failure(err, `cannot download ${what}`);
+        if (failed)
+            throw failed;
+        return null;
+    }
+    try {
+        return parseRunRecord(text, what, read);
+    }
+    catch (err) {
+        throw new LookupFailure(`${what} could not be read: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+/** Does a tag share the branch's name? Only an answer that it exists stops the lookup. */
+async function tagShadowsBranch(client, project, branch) {
+    const response = await client.send('GET', `/projects/${project}/repository/tags/${encodeURIComponent(branch)}`).catch(() => null);
+    await response?.body?.cancel();
+    return response?.status === 200;
+}
+async function findGitLabBaseline(client, query) {
+    const notices = [];
+    const project = projectSegment(query.projectId);
+    const { branch, jobName } = query;
+    const where = `job "${jobName}" on ${branch} of project ${query.projectId}`;
+    try {
+        if (await tagShadowsBranch(client, project, branch))
+            throw new LookupFailure(`the project has a tag named "${branch}", so its artifacts "on ${branch}" cannot be told from the tag's; delete the tag (git push origin :refs/tags/${branch})`);
+        const byRef = `/projects/${project}/jobs/artifacts/${encodeURIComponent(branch)}/raw/${RECORD_FILE}?job=${encodeURIComponent(jobName)}`;
+        const latest = await readRecord(client, byRef, `${RECORD_FILE} of the latest successful pipeline's ${where}`, query.read);
+        if (latest)
+            return { status: 'found', record: latest, jobId: latest.git.runId, notices };
+        // the latest successful pipeline lacks the job (or its artifact): the newest successful job of that name
+        if (!client.canWrite) {
+            const reason = `the latest successful pipeline of ${branch} has no ${RECORD_FILE} from ${where} (evalgate looks at older jobs with a token in EVALGATE_GITLAB_TOKEN)`;
+            return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+        }
+        let looked = 0;
+        const maxJobs = query.maxJobs ?? 200;
+        try {
+            for await (const page of client.pages(`/projects/${project}/jobs?scope[]=success`, Math.ceil(maxJobs / 100))) {
+                for (const job of page) {
+                    if (++looked > maxJobs)
+                        break;
+                    if (job.name !== jobName || job.ref !== branch || job.tag || job.status !== 'success')
+                        continue;
+                    if (job.artifacts && !job.artifacts.some((a) => a.file_type === 'archive'))
+                        continue;
+                    const record = await readRecord(client, `/projects/${project}/jobs/${job.id}/artifacts/${RECORD_FILE}`, `${RECORD_FILE} of job ${job.id}`, query.read);
+                    if (record)
+                        return { status: 'found', record, jobId: String(job.id), notices };
+                    notices.push(`baseline: job ${job.id} (${jobName} on ${branch}) has no ${RECORD_FILE} in its artifacts (expired?); looking at older jobs`);
+                }
+            }
+        }
+        catch (err) {
+            if (err instanceof LookupFailure)
+                throw err;
+            throw (failure(err, `cannot list the jobs of project ${query.projectId}`) ?? new LookupFailure(`cannot list the jobs of project ${query.projectId}: not found`));
+        }
+        const reason = `no successful ${where} among the newest ${Math.min(looked, maxJobs)} successful jobs has ${RECORD_FILE} in its artifacts`;
+        return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+    }
+    catch (err) {
+        if (err instanceof LookupFailure)
+            return { status: 'error', reason: err.message, notices };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/context.ts
+/**
+ * What a GitLab CI job knows about itself, from GitLab's predefined
+ * variables (SPEC §14), read once when `evalgate gitlab` starts.
+ */
+
+
+function value(env, name) {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+}
+/**
+ * The token: EVALGATE_GITLAB_TOKEN, else GITLAB_TOKEN, sent as PRIVATE-TOKEN
+ * (posting notes needs the `api` scope); without one, CI_JOB_TOKEN as
+ * JOB-TOKEN, which reads artifacts only.
+ */
+function tokenFrom(env) {
+    for (const from of ['EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN']) {
+        const v = value(env, from);
+        if (v)
+            return { header: 'PRIVATE-TOKEN', value: v, from };
+    }
+    const job = value(env, 'CI_JOB_TOKEN');
+    return job ? { header: 'JOB-TOKEN', value: job, from: 'CI_JOB_TOKEN' } : null;
+}
+function node(env) {
+    const index = Number(value(env, 'CI_NODE_INDEX'));
+    const count = Number(value(env, 'CI_NODE_TOTAL'));
+    if (!Number.isInteger(count) || count <= 1)
+        return null;
+    if (!Number.isInteger(index) || index < 1 || index > count)
+        throw new errors/* UsageError */.eb(`CI_NODE_INDEX "${env.CI_NODE_INDEX ?? ''}" is not a slice of CI_NODE_TOTAL ${count} (1 to ${count})`);
+    return { index, count };
+}
+function readGitLabContext(env, cwd = process.cwd()) {
+    const apiUrl = value(env, 'CI_API_V4_URL');
+    const projectId = value(env, 'CI_PROJECT_ID');
+    const jobName = value(env, 'CI_JOB_NAME');
+    if (env.GITLAB_CI !== 'true' || !apiUrl || !projectId || !jobName)
+        throw new errors/* UsageError */.eb('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set (locally, use evalgate run)');
+    const iid = value(env, 'CI_MERGE_REQUEST_IID');
+    const mrProject = value(env, 'CI_MERGE_REQUEST_PROJECT_ID');
+    const sourceProject = value(env, 'CI_MERGE_REQUEST_SOURCE_PROJECT_ID') ?? mrProject;
+    const mergeRequest = iid && mrProject
+        ? {
+            iid,
+            projectId: mrProject,
+            sourceProjectId: sourceProject,
+            fork: sourceProject !== mrProject,
+            diffBaseSha: value(env, 'CI_MERGE_REQUEST_DIFF_BASE_SHA'),
+            targetBranch: value(env, 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME'),
+            labels: (value(env, 'CI_MERGE_REQUEST_LABELS') ?? '')
+                .split(',')
+                .map((l) => l.trim())
+                .filter(Boolean)
+        }
+        : null;
+    return {
+        apiUrl,
+        serverUrl: value(env, 'CI_SERVER_URL') ?? new URL(apiUrl).origin,
+        projectId,
+        projectPath: value(env, 'CI_PROJECT_PATH') ?? projectId,
+        jobName,
+        jobId: value(env, 'CI_JOB_ID'),
+        jobUrl: value(env, 'CI_JOB_URL'),
+        pipelineId: value(env, 'CI_PIPELINE_ID'),
+        pipelineUrl: value(env, 'CI_PIPELINE_URL'),
+        sha: value(env, 'CI_COMMIT_SHA'),
+        ref: value(env, 'CI_COMMIT_REF_NAME'),
+        branch: value(env, 'CI_COMMIT_BRANCH'),
+        defaultBranch: value(env, 'CI_DEFAULT_BRANCH'),
+        mergeRequest,
+        node: node(env),
+        projectDir: external_node_path_default().resolve(value(env, 'CI_PROJECT_DIR') ?? cwd),
+        token: tokenFrom(env)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/notes.ts
+/**
+ * The sticky merge-request note (SPEC §14): one per CI job and config name,
+ * found among all of the merge request's notes (page by page) by its first
+ * line — the hidden marker and the verdict shown (report/sticky.ts) — and its
+ * author, the token's own user by id; updated in place, else created. Notes
+ * by anyone else that quote the marker are never touched.
+ */
+
+
+
+/** Our note among the merge request's, or null. */
+async function findNote(client, target, userId) {
+    const path = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes?sort=asc&order_by=created_at`;
+    for await (const page of client.pages(path)) {
+        const found = page.find((n) => !n.system && n.author?.id === userId && readHeader(n.body ?? '', target.marker) !== null);
+        if (found)
+            return found;
+    }
+    return null;
+}
+/**
+ * Create or update the note. A token that may not write notes (403, 404: a
+ * fork's merge request, a token without `api` scope) is a notice; other
+ * failures throw (the caller warns: a note that cannot be posted never
+ * changes the verdict).
+ */
+async function upsertNote(client, target, body) {
+    const notes = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes`;
+    try {
+        const me = await client.json('GET', '/user');
+        const existing = await findNote(client, target, me.id);
+        if (existing) {
+            const updated = await client.json('PUT', `${notes}/${existing.id}`, { body });
+            return { action: 'updated', id: updated.id, notice: null };
+        }
+        const created = await client.json('POST', notes, { body });
+        return { action: 'created', id: created.id, notice: null };
+    }
+    catch (err) {
+        if (err instanceof GitLabError && (err.status === 403 || err.status === 404))
+            return { action: 'skipped', id: null, notice: `note skipped: the token cannot write to this merge request (${(0,errors/* errorMessage */.gJ)(err)})` };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/command.ts
+/**
+ * `evalgate gitlab` (SPEC §14): inside a GitLab CI job, what the action does
+ * on GitHub, from GitLab's predefined variables — the trusted settings read
+ * at the merge request's diff base, the run (or one slice of it in a job with
+ * `parallel: N`, or the merge of the slices), the baseline from the target
+ * project's default branch, the comparison and the one verdict, then the
+ * record (`evalgate-run.json`, for `artifacts:`, the next baseline), JUnit
+ * (for `artifacts:reports:junit`), the report, and one sticky note on the
+ * merge request. The tail is finish.ts's, as for the action and the CLI.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
+      [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
+                          inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
+                          slices), compare with the default branch's baseline, one sticky merge-request note,
+                          gate (token: EVALGATE_GITLAB_TOKEN or GITLAB_TOKEN, else CI_JOB_TOKEN to read only)`;
+const DEFAULT_ACCEPT_LABEL = 'evalgate:accept';
+const DEFAULT_JUNIT = 'evalgate-junit.xml';
+const DEFAULT_REPORT = 'evalgate-report.md';
+function command_parse(args) {
+    try {
+        return (0,external_node_util_namespaceObject.parseArgs)({
+            args,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string', short: 'c' },
+                junit: { type: 'string' },
+                out: { type: 'string', short: 'o' },
+                report: { type: 'string' },
+                merge: { type: 'boolean', default: false },
+                'baseline-job': { type: 'string' },
+                'accept-label': { type: 'string' },
+                quiet: { type: 'boolean', short: 'q', default: false },
+                help: { type: 'boolean', short: 'h', default: false }
+            }
+        });
+    }
+    catch (err) {
+        throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${GITLAB_USAGE}`);
+    }
+}
+/** The path of the config relative to the checkout, as the repository files API names it. */
+function repositoryPath(file, projectDir) {
+    const relative = external_node_path_default().relative(projectDir, external_node_path_default().resolve(file));
+    if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+        throw new errors/* UsageError */.eb(`${file} is outside the checkout (${projectDir}); the merge request's diff base copy of it cannot be read`);
+    return relative.split((external_node_path_default()).sep).join('/');
+}
+/**
+ * The trusted settings of a merge request (SPEC §9 on GitLab): the config
+ * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
+ * repository files API. Not there (first adoption): null, with a notice.
+ * Anything else that keeps it from being read fails closed.
+ */
+async function baseConfig(ctx, client, configFile, notices) {
+    const mr = ctx.mergeRequest;
+    if (!mr)
+        return null;
+    if (!mr.diffBaseSha)
+        throw new errors/* UsageError */.eb('CI_MERGE_REQUEST_DIFF_BASE_SHA is not set: the merge request pipeline does not say its diff base, whose gate settings it must use');
+    const file = repositoryPath(configFile, ctx.projectDir);
+    const where = `${file} at the merge request's diff base ${mr.diffBaseSha.slice(0, 7)}`;
+    if (!client?.canWrite && mr.fork) {
+        // a fork's pipeline runs the fork's own .gitlab-ci.yml: nothing in it could hold a gate anyway
+        notices.push(`no token to read ${where} (a fork's merge request): the merge request's own gate settings apply; run the pipeline in the parent project with EVALGATE_GITLAB_TOKEN for a gate it cannot change`);
+        return null;
+    }
+    if (!client?.canWrite)
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: set EVALGATE_GITLAB_TOKEN (a project access token with read_api, or api to post the note) in the project's CI/CD variables`);
+    let text;
+    try {
+        text = await client.text(`/projects/${projectSegment(mr.projectId)}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(mr.diffBaseSha)}`);
+    }
+    catch (err) {
+        if (err instanceof GitLabError && err.status === 404) {
+            notices.push(`${where} does not exist (first adoption?): this merge request's own gate settings apply`);
+            return null;
+        }
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+    try {
+        return parseConfig(text, where, (0,parse/* formatOf */.be)(file));
+    }
+    catch (err) {
+        if (!(0,errors/* isUserError */.iU)(err))
+            throw err;
+        throw new errors/* ConfigError */.xL(`the diff base's config is not valid, so this merge request's gate cannot be trusted: ${err.message}`, err.file);
+    }
+}
+/**
+ * The default branch of the project baselines come from: the target
+ * project's, asked (a fork's pipeline knows only its own CI_DEFAULT_BRANCH);
+ * where it cannot be asked (a job token), the pipeline's own, said so.
+ */
+async function defaultBranchOf(ctx, client, projectId, notices) {
+    if (client && (projectId !== ctx.projectId || !ctx.defaultBranch)) {
+        try {
+            const project = await client.json('GET', `/projects/${projectSegment(projectId)}`);
+            if (project.default_branch)
+                return project.default_branch;
+        }
+        catch (err) {
+            if (ctx.defaultBranch)
+                notices.push(`cannot ask project ${projectId} for its default branch (${(0,errors/* errorMessage */.gJ)(err)}): taking CI_DEFAULT_BRANCH, ${ctx.defaultBranch}`);
+        }
+    }
+    return ctx.defaultBranch;
+}
+async function lookUp(client, projectId, branch, jobName, loaded) {
+    const none = (notice) => ({ record: null, jobId: null, status: 'none', problem: null, notices: [notice] });
+    if (!client)
+        return none('no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated');
+    if (!branch)
+        return { record: null, jobId: null, status: 'error', problem: `cannot tell the default branch of project ${projectId}, where the baseline is`, notices: [] };
+    const found = await findGitLabBaseline(client, { projectId, branch, jobName, read: loaded ? { onCase: datasetSharer(loaded.cases) } : {} });
+    if (found.status === 'found')
+        return { record: found.record, jobId: found.jobId, status: 'found', problem: null, notices: found.notices };
+    return { record: null, jobId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
+}
+/** When the diff base was committed: what a baseline's age is measured against. */
+async function commitDate(client, projectId, sha) {
+    if (!client || !sha)
+        return null;
+    try {
+        const commit = await client.json('GET', `/projects/${projectSegment(projectId)}/repository/commits/${encodeURIComponent(sha)}`);
+        return commit.committed_date ?? commit.created_at ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+/** SIGINT/SIGTERM (a cancelled job) cut the run short: what finished is recorded and reported. */
+function interruptions(io) {
+    const controller = new AbortController();
+    const onSignal = () => {
+        io.stderr.write('\nevalgate: stopping (signal received); the cases that finished are recorded\n');
+        controller.abort();
+    };
+    io.process?.on('SIGINT', onSignal);
+    io.process?.on('SIGTERM', onSignal);
+    return {
+        signal: controller.signal,
+        stop() {
+            io.process?.off('SIGINT', onSignal);
+            io.process?.off('SIGTERM', onSignal);
+        }
+    };
+}
+async function gitlabCommand(args, io, settings = {}) {
+    const { values, positionals } = command_parse(args);
+    if (values.help) {
+        io.stdout.write(`${GITLAB_USAGE}\n`);
+        return 0;
+    }
+    const ctx = readGitLabContext(io.env);
+    const configFile = values.config ?? 'evalgate.yml';
+    const junit = values.junit ?? DEFAULT_JUNIT;
+    const out = values.out ?? RECORD_FILE;
+    const report = values.report ?? DEFAULT_REPORT;
+    if (values.merge && positionals.length === 0)
+        throw new errors/* UsageError */.eb(`--merge takes the shard records: --merge evalgate-shard-*.json\n\n${GITLAB_USAGE}`);
+    if (!values.merge && positionals.length)
+        throw new errors/* UsageError */.eb(`unexpected ${positionals.join(' ')} (shard records go after --merge)\n\n${GITLAB_USAGE}`);
+    const client = ctx.token ? new GitLabClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null;
+    const mr = ctx.mergeRequest;
+    const targetProject = mr?.projectId ?? ctx.projectId;
+    // the run is the pipeline: the slices of a parallel job are of one
+    const git = { sha: ctx.sha, ref: ctx.ref, runId: ctx.pipelineId ?? ctx.jobId };
+    // a slice of a parallel job: its record, for the job that merges them
+    if (ctx.node && !values.merge) {
+        const shard = ctx.node;
+        const loaded = await loadEvalConfig(configFile);
+        const file = values.out ?? `evalgate-shard-${shard.index}-of-${shard.count}.json`;
+        await prepareOutputs([['--out', file]]);
+        const expected = selectCases(loaded.cases, { shard }).length;
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { env: io.env, shard, signal: stop.signal, progress, git });
+            await writeOutput('--out', file, (f) => writeJsonAtomic(f, result.record));
+            const cut = result.record.complete ? '' : ` (cut short: ${result.record.cases.length} of ${expected} cases finished; the merged run will be incomplete)`;
+            io.stderr.write(`evalgate: slice ${shard.index} of ${shard.count} (CI_NODE_INDEX/CI_NODE_TOTAL): ${result.record.cases.length} cases written to ${file}${cut}\n`);
+            return 0;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    await prepareOutputs([
+        ['--out', out],
+        ['--junit', junit],
+        ['--report', report]
+    ]);
+    const notices = [];
+    const base = await baseConfig(ctx, client, configFile, notices);
+    let configChanges = [];
+    const loaded = await loadEvalConfig(configFile, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            configChanges = trusted.changes;
+            return trusted.config;
+        }
+    });
+    if (configChanges.length)
+        notices.push(`this merge request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the diff base's`);
+    const { config } = loaded;
+    const branch = await defaultBranchOf(ctx, client, targetProject, notices);
+    const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch;
+    const jobName = values['baseline-job'] ?? ctx.jobName;
+    let baseline = await lookUp(client, targetProject, branch, jobName, loaded);
+    for (const n of [...notices, ...baseline.notices])
+        io.stderr.write(`evalgate: ${n}\n`);
+    let record;
+    let secrets = new Set();
+    let expected = loaded.cases.length;
+    if (values.merge) {
+        const shards = [];
+        for (const file of positionals)
+            shards.push({ file, record: await readRunRecord(file) });
+        try {
+            record = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: configFile } });
+        }
+        catch (err) {
+            if (!(0,errors/* isUserError */.iU)(err))
+                throw err;
+            throw new errors/* RecordError */.W1(`cannot merge the slices of this pipeline: ${err.message}`, err.file);
+        }
+        if (record.name !== config.name)
+            throw new errors/* RecordError */.W1(`the slices are of "${record.name}" but ${configFile} is the config of "${config.name}"`);
+        io.stderr.write(`evalgate: merged ${shards.length} slices: ${record.cases.length} cases\n`);
+    }
+    else {
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { baseline: baseline.record, env: io.env, signal: stop.signal, progress, git });
+            record = result.record;
+            secrets = result.secrets;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    const { comparison, incompatible } = compareIfCompatible(baseline.record, record, config.gate);
+    if (incompatible)
+        baseline = { ...baseline, record: null, status: 'incompatible', problem: incompatible };
+    if (values.merge)
+        expected = loaded.cases.length;
+    const stale = staleBaseline(baseline.record, record, { sha: mr?.diffBaseSha ?? null, date: await commitDate(client, targetProject, mr?.diffBaseSha ?? null) }, config.gate);
+    const acceptLabel = values['accept-label'] === 'none' ? null : (values['accept-label'] ?? DEFAULT_ACCEPT_LABEL);
+    const context = {
+        baselineStatus: baseline.status,
+        baselineProblem: baseline.problem,
+        notices: [...notices, ...baseline.notices],
+        expected,
+        configChanges,
+        acceptLabel: acceptLabel && mr?.labels.includes(acceptLabel) ? acceptLabel : null,
+        staleBaseline: stale
+    };
+    const projectUrl = io.env.CI_MERGE_REQUEST_PROJECT_URL ?? io.env.CI_PROJECT_URL ?? null;
+    const pipelinePage = (id) => (projectUrl && id && /^\d+$/.test(id) ? `${projectUrl.replace(/\/+$/, '')}/-/pipelines/${id}` : null);
+    const marker = commentMarker(`gitlab:${jobName}`, config.name);
+    const model = await finishRun({
+        record,
+        comparison,
+        baseline: baseline.record,
+        context,
+        report: {
+            gate: config.gate,
+            links: { baselineRun: pipelinePage(baseline.record?.git.runId ?? null), currentRun: ctx.pipelineUrl ?? pipelinePage(git.runId), runNoun: 'pipeline' }
+        }
+    }, {
+        keep: async (kept) => {
+            try {
+                await writeJsonAtomic(out, kept);
+                return null;
+            }
+            catch (err) {
+                return { code: 'problem', text: `the run record could not be written to ${out} (the artifact the next baseline is read from): ${(0,errors/* errorMessage */.gJ)(err)}` };
+            }
+        },
+        publish: async (m) => {
+            await writeReports(io, m, { report, junit, quiet: values.quiet }, secrets);
+            if (!mr)
+                return;
+            if (!client?.canWrite) {
+                io.stderr.write(`evalgate: note skipped: no token that can post to the merge request${mr.fork ? " (a fork's merge request)" : ''}; set EVALGATE_GITLAB_TOKEN (api scope) to get the report as a note\n`);
+                return;
+            }
+            const hint = `the job's artifacts (${report}, ${out})`;
+            const body = commentBody(marker, (0,util_env/* redact */.E$)(renderReport(m, { maxLength: MAX_COMMENT_LENGTH - 300, fullReportHint: hint }), secrets), m.verdict.status);
+            try {
+                const posted = await upsertNote(client, { projectId: mr.projectId, iid: mr.iid, marker }, body);
+                io.stderr.write(`evalgate: ${posted.notice ?? `merge request note ${posted.action}`}\n`);
+            }
+            catch (err) {
+                io.stderr.write(`evalgate: warning: could not post the merge request note (the verdict stands; ${report} has the report): ${(0,errors/* errorMessage */.gJ)(err)}\n`);
+            }
+        }
+    });
+    if (onDefaultBranch) {
+        io.stderr.write(`evalgate: on the default branch (${branch}) evalgate records the run for the next baseline (${out}); the gate applies to merge requests\n`);
+        return 0;
+    }
+    return model.verdict.exitCode;
+}
+
+;// CONCATENATED MODULE: ./src/config/json-schema.ts
+/**
+ * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
+ * from the zod schema so that the two cannot disagree; `npm run schema`
+ * writes it and a test fails when the committed file is stale.
+ */
+
+
+/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
+const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
+/** Hover text for the keys users meet first (the README has the rest). */
+const DESCRIPTIONS = {
+    version: 'Config format version: 1.',
+    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
+    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
+    cases: 'Cases written inline, instead of or besides `dataset`.',
+    target: 'The agent under test: exactly one of command, http, openai or module.',
+    concurrency: 'Cases in flight at once.',
+    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
+    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
+    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
+    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
+    defaults: 'Assertions and tags added to every case.',
+    badge: 'The pass-rate badge: label, colour bands and style.'
+};
+/**
+ * The schema of what a user writes (zod's input side: keys with defaults are
+ * optional), draft-07 for the widest editor support, with the cross-field
+ * rules the zod refinements check written out so editors flag them too.
+ */
+function configJsonSchema() {
+    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+    const { $schema, ...rest } = generated;
+    const schema = {
+        $schema,
+        $id: SCHEMA_URL,
+        title: 'evalgate.yml',
+        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
+        ...rest
+    };
+    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
+        const property = schema.properties?.[key];
+        if (property)
+            property.description = description;
+    }
+    const target = schema.properties?.target;
+    if (target) {
+        // exactly one kind of target
+        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
+        // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
+        delete target.properties?.promptfoo;
+    }
+    // the cases: a dataset path, inline cases, or both
+    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
+    return schema;
+}
+/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
+function configJsonSchemaText() {
+    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/init/templates.ts
+/**
+ * The files `evalgate init` writes: a config, a small dataset, a deterministic
+ * stand-in agent so that `npx evalgate run` passes with no edits, and the
+ * workflow that gates pull requests and records the baseline on the default branch.
+ */
+
+
+const CONFIG_FILE = 'evalgate.yml';
+const DATASET_FILE = 'evals/cases.yaml';
+const AGENT_FILE = 'evals/agent.mjs';
+const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
+function configTemplate() {
+    return `# yaml-language-server: $schema=${SCHEMA_URL}
+# evalgate runs the dataset against the agent, compares every case with the
+# last run on the default branch and fails the pull request on regressions.
+version: 1
+name: evals                # names the run artifact and the PR comment
+dataset: ${DATASET_FILE}
+
+# The agent under test: exactly one of module, command, http or openai.
+# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
+#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
+#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
+#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
+target:
+  module: ${AGENT_FILE}
+  timeoutMs: 30000
+
+concurrency: 8             # cases in flight at once
+repeat: 1                  # trials per case; raise it for a non-deterministic agent
+
+# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
+# judge:
+#   model: gpt-4o-mini
+#   apiKeyEnv: OPENAI_API_KEY
+
+gate:
+  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  # maxPassRateDrop: 0.02  # two points
+  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
+
+defaults:                  # added to every case
+  assert:
+    - type: not-icontains
+      value: as an ai language model
+`;
+}
+function datasetTemplate() {
+    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
+# edit a case. All assertions of a case must pass for the case to pass.
+- id: greeting
+  input: Hello!
+  tags: [chat]
+  assert:
+    - type: icontains
+      value: how can i help
+
+- id: capital-france
+  input: What is the capital of France?
+  tags: [facts]
+  expected: Paris          # shorthand for a \`contains\` assertion
+
+- id: multiply
+  input: What is 6 times 7?
+  tags: [math]
+  assert:
+    - type: numeric
+      value: 42
+
+- id: order-json
+  input: Add 3 apples to my basket and answer in JSON.
+  tags: [json]
+  assert:
+    - type: is-json
+      value: { type: object, required: [item, quantity] }
+    - type: json-subset
+      value: { item: apple, quantity: 3 }
+
+- id: refund-policy
+  input: Can I get a refund?
+  tags: [policy]
+  assert:
+    - type: contains-all
+      value: [refund, 30 days]
+    - type: javascript
+      value: output.length <= 200
+
+# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
+# - id: late-parcel
+#   input: My parcel is late and I am annoyed.
+#   assert:
+#     - type: llm-rubric
+#       value: Apologises and offers a concrete next step, in at most three sentences.
+`;
+}
+function agentTemplate() {
+    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
+// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
+// make this module call it: evalgate calls the default export with each case's
+// input (and the whole case) and grades the string it returns.
+export default async function agent(input) {
+  const question = String(input).toLowerCase()
+  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
+  if (question.includes('capital of france')) return 'The capital of France is Paris.'
+  const product = question.match(/(\\d+) times (\\d+)/)
+  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
+  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
+  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
+  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
+  return "Sorry, I don't know that yet."
+}
+`;
+}
+/** Branch names that are safe to write unquoted into the workflow. */
+const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+function workflowTemplate(branch = 'main') {
+    return `# Gates pull requests on the evals, and records each run on ${branch} as the
+# baseline that later pull requests are compared with.
+name: evalgate
+
+on:
+  pull_request:
+  push:
+    branches: [${branch}]
+  workflow_dispatch:
+
+permissions:
+  contents: read           # check out the code
+  pull-requests: write     # the sticky PR comment
+  actions: read            # find and download the baseline run's artifact
+
+concurrency:
+  group: evalgate-\${{ github.ref }}
+  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
+
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - uses: actions/checkout@v7
+      - uses: evalgate/evalgate@v1
+        with:
+          config: ${CONFIG_FILE}
+        # env:                                     # for a judge or a model-backed target
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+/** Every file init writes, relative to the target folder, in the order listed to the user. */
+function initFiles(options = {}) {
+    return [
+        { path: CONFIG_FILE, content: configTemplate() },
+        { path: DATASET_FILE, content: datasetTemplate() },
+        { path: AGENT_FILE, content: agentTemplate() },
+        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/init/index.ts
+/**
+ * `evalgate init`: writes the starter files into a folder. Asks nothing, and
+ * overwrites nothing: when any of the files exists, none is written.
+ */
+
+
+
+
+
+
+
+/** Write the starter files into dir; returns the paths written, relative to dir. */
+async function initProject(dir, options = {}) {
+    const branch = options.branch ?? 'main';
+    if (!BRANCH_PATTERN.test(branch))
+        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
+    const files = initFiles({ branch });
+    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
+    if (existing.length > 0) {
+        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
+    }
+    for (const f of files) {
+        const file = external_node_path_default().join(dir, f.path);
+        await makeDir(external_node_path_default().dirname(file));
+        // "wx": should a file appear since the check above, fail instead of replacing it
+        await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
+    }
+    return files.map((f) => f.path);
+}
+
 ;// CONCATENATED MODULE: ./src/report/trends/rows.ts
 /**
  * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
@@ -19423,145 +20492,6 @@ function renderTrendHtml(rows) {
 
 
 
-;// CONCATENATED MODULE: external "node:events"
-const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: ./src/util/json-writer.ts
-/**
- * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
- * or any text made in pieces, a piece at a time: the same bytes as
- * `toJson(value)`, without ever holding the whole text in memory, and
- * atomically like writeFileAtomic.
- */
-
-
-
-
-
-
-/** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
-const STREAMED_DEPTH = 2;
-/** Pieces are gathered into writes of about this many bytes. */
-const WRITE_BYTES = 256 * 1024;
-/** A UTF-16 code unit is at most this many bytes of UTF-8. */
-const MAX_UTF8_BYTES = 3;
-/**
- * How much the stream may hold unwritten before the writer waits: several
- * writes, so that the next pieces are made while the last are written. (At
- * the stream's default of 16 KiB, every write waited for the disk: ~400 ms of
- * idle time writing a 100,000-case record and its HTML report.)
- */
-const BUFFERED_BYTES = 1024 * 1024;
-function writeJsonAtomic(file, value) {
-    return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
-}
-function* withNewline(pieces) {
-    yield* pieces;
-    yield '\n';
-}
-/**
- * Any text given in pieces (a large report's), written the same way: gathered
- * into bounded writes, atomically. Each piece is encoded straight into the
- * write's buffer: joining pieces into one string first made V8 flatten it and
- * Node encode it again, and when a piece held one character beyond ASCII (an
- * em dash in every row of the HTML report), the whole joined string was
- * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
- * cases). The bytes are those of the pieces joined.
- */
-async function writeTextAtomic(file, pieces) {
-    await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
-    const tmp = `${file}.${process.pid}.tmp`;
-    const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
-    let buffer = Buffer.allocUnsafe(WRITE_BYTES);
-    let at = 0;
-    // once() also rejects on the stream's error
-    const send = async (chunk) => {
-        if (!out.write(chunk))
-            await (0,external_node_events_namespaceObject.once)(out, 'drain');
-    };
-    /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
-    const full = (chars) => at > 0 && at + chars * MAX_UTF8_BYTES > buffer.length;
-    /** The buffer's bytes, to send; a fresh buffer takes its place. */
-    const take = () => {
-        const chunk = buffer.subarray(0, at);
-        buffer = Buffer.allocUnsafe(WRITE_BYTES);
-        at = 0;
-        return chunk;
-    };
-    try {
-        // a high surrogate that ends a piece waits for the low one that may start the next: the pair is one character
-        let held = '';
-        for (const next of pieces) {
-            let piece = held + next;
-            held = '';
-            const last = piece.charCodeAt(piece.length - 1);
-            if (last >= 0xd800 && last <= 0xdbff) {
-                held = piece.slice(-1);
-                piece = piece.slice(0, -1);
-            }
-            if (full(piece.length))
-                await send(take());
-            // a piece larger than a write goes out as it is
-            if (piece.length * MAX_UTF8_BYTES > buffer.length)
-                await send(Buffer.from(piece));
-            else
-                at += buffer.write(piece, at);
-        }
-        // the write's buffer may have no room left for the last high surrogate
-        if (full(held.length))
-            await send(take());
-        at += buffer.write(held, at);
-        out.end(buffer.subarray(0, at));
-        await (0,external_node_stream_promises_namespaceObject.finished)(out);
-    }
-    catch (err) {
-        out.destroy();
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
-        throw err;
-    }
-    await (0,promises_namespaceObject.rename)(tmp, file);
-}
-/** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
-function* jsonPieces(value, indent, depth) {
-    const streamed = depth < STREAMED_DEPTH && value !== null && typeof value === 'object' && typeof value.toJSON !== 'function';
-    if (!streamed) {
-        // undefined (an array slot, or the top level) is written as null, as JSON.stringify does in arrays
-        const text = JSON.stringify(value, null, 2) ?? 'null';
-        yield indent ? text.replaceAll('\n', `\n${indent}`) : text;
-        return;
-    }
-    const inner = `${indent}  `;
-    if (Array.isArray(value)) {
-        if (value.length === 0)
-            return yield '[]';
-        for (let i = 0; i < value.length; i++) {
-            yield `${i === 0 ? '[' : ','}\n${inner}`;
-            yield* jsonPieces(value[i], inner, depth + 1);
-        }
-        return yield `\n${indent}]`;
-    }
-    let first = true;
-    for (const [key, v] of Object.entries(value)) {
-        if (v === undefined || typeof v === 'function' || typeof v === 'symbol')
-            continue;
-        yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
-        first = false;
-        yield* jsonPieces(v, inner, depth + 1);
-    }
-    yield first ? '{}' : `\n${indent}}`;
-}
-
-;// CONCATENATED MODULE: ./src/util/files.ts
-
-/** Write a file whole or not at all: a reader never sees half a record. */
-function writeFileAtomic(file, content) {
-    return writeTextAtomic(file, [content]);
-}
-function toJson(value) {
-    return `${JSON.stringify(value, null, 2)}\n`;
-}
-
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
 var external_node_v8_default = /*#__PURE__*/__nccwpck_require__.n(external_node_v8_namespaceObject);
@@ -19707,10 +20637,6 @@ function pauseWorkflowCommands(io) {
 
 
 
-
-
-
-
 const DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -19735,6 +20661,7 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+${GITLAB_USAGE}
   trend RECORD… [--html trend.html] [--markdown trend.md]
                           pass rate, mean score, cost and p95 latency over runs, in the order given:
                           an HTML page with inline charts and a markdown table with sparklines
@@ -19757,35 +20684,6 @@ function cli_parse(args, options, allowPositionals = false) {
     }
     catch (err) {
         throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${USAGE}`);
-    }
-}
-function colour(io, code, text) {
-    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
-}
-/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
-async function prepareOutputs(outputs) {
-    for (const [flag, file] of outputs) {
-        if (file === undefined)
-            continue;
-        try {
-            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
-        }
-        catch (err) {
-            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
-        }
-    }
-}
-/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag, file, write) {
-    if (file === undefined)
-        return;
-    try {
-        await write(file);
-    }
-    catch (err) {
-        if (typeof err.code !== 'string')
-            throw err;
-        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
     }
 }
 /** The report's links to this run's and the baseline's pages, when the CLI runs inside a workflow (GITHUB_* set). */
@@ -19813,30 +20711,6 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
     });
     return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail;
 }
-async function writeReports(io, model, opts, secrets) {
-    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
-    const markdown = report.endsWith('\n') ? report : `${report}\n`;
-    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
-    // in pieces: at 100,000 cases the page is ~60 MB
-    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
-    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
-    await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) })));
-    if (!opts.quiet)
-        io.stdout.write(markdown);
-    const { verdict, reasons } = model;
-    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
-    // one reason is the headline's own; several are listed under the verdict's words, each once
-    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
-    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
-    if (reasons.length > 1)
-        for (const r of reasons)
-            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
-    for (const n of model.notices)
-        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
-}
-function reportFiles(values) {
-    return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet };
-}
 async function runCommand(args, io) {
     const { values } = cli_parse(args, {
         ...common,
@@ -19860,7 +20734,7 @@ async function runCommand(args, io) {
         ['--html', values.html],
         ['--junit', values.junit]
     ]);
-    const interruption = interruptions(io);
+    const interruption = cli_interruptions(io);
     try {
         const { result, baseline, total, gate } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
@@ -19876,7 +20750,7 @@ async function runCommand(args, io) {
     }
 }
 /** SIGINT/SIGTERM, once listened to, cut the run short; a second one exits at once. */
-function interruptions(io) {
+function cli_interruptions(io) {
     const controller = new AbortController();
     let signals = 0;
     const onSignal = (name) => {
@@ -20043,6 +20917,7 @@ const COMMANDS = {
     validate: validateCommand,
     badge: badgeCommand,
     trend: trendCommand,
+    gitlab: (args, io) => gitlabCommand(args, io),
     init: initCommand
 };
 /** Run the CLI; resolves with the exit code and never throws. */

@@ -37246,9 +37246,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -37637,7 +37640,8 @@ function reasonMessage(r) {
 /** What a stale baseline is, in one sentence: its age, against what, and what it means. */
 function staleSentence(s) {
     const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
-    const against = s.against === 'base-commit' ? "the pull request's base commit" : 'this run';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
     return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
         `run the evals on the default branch to refresh it`);
 }
@@ -38832,20 +38836,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not

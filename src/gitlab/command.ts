@@ -215,7 +215,8 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
   const client = ctx.token ? new GitLabClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null
   const mr = ctx.mergeRequest
   const targetProject = mr?.projectId ?? ctx.projectId
-  const git = { sha: ctx.sha, ref: ctx.ref, runId: ctx.jobId }
+  // the run is the pipeline: the slices of a parallel job are of one
+  const git = { sha: ctx.sha, ref: ctx.ref, runId: ctx.pipelineId ?? ctx.jobId }
 
   // a slice of a parallel job: its record, for the job that merges them
   if (ctx.node && !values.merge) {
@@ -312,7 +313,7 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
     staleBaseline: stale
   }
   const projectUrl = io.env.CI_MERGE_REQUEST_PROJECT_URL ?? io.env.CI_PROJECT_URL ?? null
-  const jobPage = (id: string | null) => (projectUrl && id && /^\d+$/.test(id) ? `${projectUrl.replace(/\/+$/, '')}/-/jobs/${id}` : null)
+  const pipelinePage = (id: string | null) => (projectUrl && id && /^\d+$/.test(id) ? `${projectUrl.replace(/\/+$/, '')}/-/pipelines/${id}` : null)
   const marker = commentMarker(`gitlab:${jobName}`, config.name)
   const model = await finishRun(
     {
@@ -320,7 +321,10 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
       comparison,
       baseline: baseline.record,
       context,
-      report: { gate: config.gate, links: { baselineRun: jobPage(baseline.jobId), currentRun: ctx.jobUrl ?? jobPage(ctx.jobId), runNoun: 'job' } }
+      report: {
+        gate: config.gate,
+        links: { baselineRun: pipelinePage(baseline.record?.git.runId ?? null), currentRun: ctx.pipelineUrl ?? pipelinePage(git.runId), runNoun: 'pipeline' }
+      }
     },
     {
       keep: async (kept) => {

@@ -36,6 +36,9 @@ export interface GitLabContext {
   jobName: string
   jobId: string | null
   jobUrl: string | null
+  /** CI_PIPELINE_ID: the run, as a record names it (the slices of a parallel job share it) */
+  pipelineId: string | null
+  pipelineUrl: string | null
   sha: string | null
   /** CI_COMMIT_REF_NAME */
   ref: string | null
@@ -113,6 +116,8 @@ export function readGitLabContext(env: NodeJS.ProcessEnv, cwd = process.cwd()): 
     jobName,
     jobId: value(env, 'CI_JOB_ID'),
     jobUrl: value(env, 'CI_JOB_URL'),
+    pipelineId: value(env, 'CI_PIPELINE_ID'),
+    pipelineUrl: value(env, 'CI_PIPELINE_URL'),
     sha: value(env, 'CI_COMMIT_SHA'),
     ref: value(env, 'CI_COMMIT_REF_NAME'),
     branch: value(env, 'CI_COMMIT_BRANCH'),

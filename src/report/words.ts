@@ -160,7 +160,8 @@ export function reasonMessage(r: VerdictReason): string {
 /** What a stale baseline is, in one sentence: its age, against what, and what it means. */
 function staleSentence(s: StaleBaseline): string {
   const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : ''
-  const against = s.against === 'base-commit' ? "the pull request's base commit" : 'this run'
+  // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+  const against = s.against === 'base-commit' ? 'the base commit' : 'this run'
   return (
     `the baseline${commit} is stale: it was made ${plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
     `run the evals on the default branch to refresh it`
