@@ -101,8 +101,10 @@ interface Run {
   stderr: string
 }
 
-/** No waiting between retries, and a deadline that a hung request meets. */
-const FAST: GitLabClientSettings = { backoffMs: () => 0, timeoutMs: 3_000 }
+/** No waiting between retries (the deadline stays the default 60 s: no test depends on the machine's speed). */
+const FAST: GitLabClientSettings = { backoffMs: () => 0 }
+/** For the request that never answers: a deadline it meets, far above what an answer on 127.0.0.1 takes, and no retry. */
+const HUNG: GitLabClientSettings = { backoffMs: () => 0, timeoutMs: 10_000, retries: 0 }
 
 async function gitlabJob(env: Record<string, string | undefined>, args: string[] = [], settings: GitLabClientSettings = FAST): Promise<Run> {
   let stdout = ''
@@ -252,7 +254,8 @@ describe('evalgate gitlab: the baseline fails closed', () => {
   async function withBaselineFailing(route: Parameters<GitLabServer['fail']>[0], status: number | 'hang'): Promise<Run> {
     await mainPipeline()
     gitlab.fail(route, status)
-    return mrPipeline([])
+    writeFileSync(f('agent-control.json'), JSON.stringify({ broken: [], hang: null }))
+    return gitlabJob(jobEnv('mr'), [], status === 'hang' ? HUNG : FAST)
   }
 
   it.each([
@@ -260,17 +263,21 @@ describe('evalgate gitlab: the baseline fails closed', () => {
     ['403', 'artifact-by-ref', 403, /HTTP 403: 403 Forbidden/],
     ['500, after its retries', 'artifact-by-ref', 500, /HTTP 500/],
     ['503 from object storage', 'storage', 503, /HTTP 503/],
-    ['no answer (a deadline)', 'artifact-by-ref', 'hang', /no answer within 3 s/]
-  ] as const)('%s: could not tell, exit 1, said on every surface', async (_name, route, status, reason) => {
-    const run = await withBaselineFailing(route, status)
-    expect(run.code).toBe(1)
-    expect(await junitVerdict()).toBe('could-not-tell')
-    const note = ourNotes()[0]!.body
-    expect(note.split('\n', 1)[0]).toBe(`${MARKER}<!-- evalgate-verdict:could-not-tell -->`)
-    expect(note).toMatch(/the baseline exists but could not be read, so regressions cannot be ruled out: cannot download evalgate-run\.json/)
-    expect(note.replace(/\\/g, '')).toMatch(reason)
-    expect(run.stderr).toMatch(reason)
-  })
+    ['no answer (a deadline)', 'artifact-by-ref', 'hang', /no answer within 10 s/]
+  ] as const)(
+    '%s: could not tell, exit 1, said on every surface',
+    async (_name, route, status, reason) => {
+      const run = await withBaselineFailing(route, status)
+      expect(run.code).toBe(1)
+      expect(await junitVerdict()).toBe('could-not-tell')
+      const note = ourNotes()[0]!.body
+      expect(note.split('\n', 1)[0]).toBe(`${MARKER}<!-- evalgate-verdict:could-not-tell -->`)
+      expect(note).toMatch(/the baseline exists but could not be read, so regressions cannot be ruled out: cannot download evalgate-run\.json/)
+      expect(note.replace(/\\/g, '')).toMatch(reason)
+      expect(run.stderr).toMatch(reason)
+    },
+    60_000
+  )
 
   it('a 5xx once is retried, and the baseline is read', async () => {
     await mainPipeline()
