@@ -17,8 +17,8 @@ import { parseConfig } from './config/load.js'
 import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
-import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
-import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
+import type { ConfigChange } from './config/trusted.js'
+import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
 import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
@@ -35,7 +35,7 @@ import { publish } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
 import { findPullRequest, triggeringRun, workflowFileName } from './github/workflow-run.js'
 import { renderShardSummary, type ReportModel } from './report/index.js'
-import { reasonMessage } from './report/words.js'
+import { configChangesNotice, reasonMessage } from './report/words.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
@@ -146,19 +146,8 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
   const notices: string[] = []
   const base = await baseConfig(inputs, ctx, octokit, notices)
-  let configChanges: ConfigChange[] = []
-  const loaded = await loadEvalConfig(inputs.config, {
-    settings: (head) => {
-      if (!base) return head
-      const trusted = withTrustedSettings(head, base)
-      configChanges = trusted.changes
-      return trusted.config
-    }
-  })
-  if (configChanges.length)
-    notices.push(
-      `this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`
-    )
+  const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base)
+  if (configChanges.length) notices.push(configChangesNotice(configChanges, 'pull request', 'base commit'))
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`

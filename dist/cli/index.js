@@ -13221,6 +13221,38 @@ function casePasses(results) {
     return results.every((r) => r.passed || r.weight === 0);
 }
 
+;// CONCATENATED MODULE: ./src/config/trusted.ts
+/** The settings a pull request cannot change for its own run. */
+const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'];
+/** The head config with every trusted setting taken from the base config, and what the head would have changed. */
+function withTrustedSettings(head, base) {
+    const config = { ...head };
+    const changes = [];
+    for (const key of TRUSTED_KEYS) {
+        trust(config, base, key);
+        changes.push(...differences(key, base[key], head[key]));
+    }
+    return { config, changes };
+}
+/** A trusted setting as the base has it: unset there, unset here. */
+function trust(config, base, key) {
+    if (base[key] === undefined)
+        delete config[key];
+    else
+        config[key] = base[key];
+}
+function trusted_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Leaf differences between two values, as dotted keys; arrays compare whole. */
+function differences(key, base, head) {
+    if (trusted_isObject(base) && trusted_isObject(head)) {
+        const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
+        return keys.flatMap((k) => differences(`${key}.${k}`, base[k], head[k]));
+    }
+    return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
+}
+
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
 /** One level of grading: the test itself or one of its assert-sets. */
 class Group {
@@ -16167,6 +16199,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -16198,6 +16231,24 @@ function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+}
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
 }
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
@@ -16298,38 +16349,6 @@ function staleBaseline(baseline, current, reference, gate) {
     if (ageMs < gate.maxBaselineAgeDays * DAY_MS)
         return null;
     return { ageDays: Math.floor(ageMs / DAY_MS), limitDays: gate.maxBaselineAgeDays, fail: gate.failOnStaleBaseline, against, baselineSha: baseline.git.sha };
-}
-
-;// CONCATENATED MODULE: ./src/config/trusted.ts
-/** The settings a pull request cannot change for its own run. */
-const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'];
-/** The head config with every trusted setting taken from the base config, and what the head would have changed. */
-function withTrustedSettings(head, base) {
-    const config = { ...head };
-    const changes = [];
-    for (const key of TRUSTED_KEYS) {
-        trust(config, base, key);
-        changes.push(...differences(key, base[key], head[key]));
-    }
-    return { config, changes };
-}
-/** A trusted setting as the base has it: unset there, unset here. */
-function trust(config, base, key) {
-    if (base[key] === undefined)
-        delete config[key];
-    else
-        config[key] = base[key];
-}
-function trusted_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** Leaf differences between two values, as dotted keys; arrays compare whole. */
-function differences(key, base, head) {
-    if (trusted_isObject(base) && trusted_isObject(head)) {
-        const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
-        return keys.flatMap((k) => differences(`${key}.${k}`, base[k], head[k]));
-    }
-    return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
 }
 
 ;// CONCATENATED MODULE: ./src/compare/conclude.ts
@@ -16849,6 +16868,11 @@ function headline(v, c, gate) {
         return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
@@ -19834,18 +19858,9 @@ async function gitlabCommand(args, io, settings = {}) {
     ]);
     const notices = [];
     const base = await baseConfig(ctx, client, configFile, notices);
-    let configChanges = [];
-    const loaded = await loadEvalConfig(configFile, {
-        settings: (head) => {
-            if (!base)
-                return head;
-            const trusted = withTrustedSettings(head, base);
-            configChanges = trusted.changes;
-            return trusted.config;
-        }
-    });
+    const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
     if (configChanges.length)
-        notices.push(`this merge request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the diff base's`);
+        notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'));
     const { config } = loaded;
     const branch = await defaultBranchOf(ctx, client, targetProject, notices);
     const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch;

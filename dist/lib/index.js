@@ -37723,6 +37723,11 @@ function headline(v, c, gate) {
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
 }
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
+}
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
 /**
@@ -42658,6 +42663,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -42689,6 +42695,24 @@ function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+}
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
 }
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;

@@ -18,12 +18,12 @@ import { parseConfig, type LoadedConfig } from '../config/load.js'
 import { formatOf } from '../config/parse.js'
 import { readRunRecord } from '../config/record.js'
 import type { ParsedConfig } from '../config/schema.js'
-import { withTrustedSettings, type ConfigChange } from '../config/trusted.js'
-import { evaluate, loadEvalConfig, selectCases } from '../engine.js'
+import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases } from '../engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from '../errors.js'
 import { finishRun } from '../finish.js'
 import { prepareOutputs, writeOutput, writeReports, type ReportIO } from '../outputs.js'
 import { renderReport } from '../report/index.js'
+import { configChangesNotice } from '../report/words.js'
 import { commentBody, commentMarker, MAX_COMMENT_LENGTH } from '../report/sticky.js'
 import { mergeRecords } from '../run/merge.js'
 import { createProgress } from '../run/progress.js'
@@ -247,19 +247,8 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
   ])
   const notices: string[] = []
   const base = await baseConfig(ctx, client, configFile, notices)
-  let configChanges: ConfigChange[] = []
-  const loaded = await loadEvalConfig(configFile, {
-    settings: (head) => {
-      if (!base) return head
-      const trusted = withTrustedSettings(head, base)
-      configChanges = trusted.changes
-      return trusted.config
-    }
-  })
-  if (configChanges.length)
-    notices.push(
-      `this merge request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the diff base's`
-    )
+  const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base)
+  if (configChanges.length) notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'))
   const { config } = loaded
   const branch = await defaultBranchOf(ctx, client, targetProject, notices)
   const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch

@@ -251,3 +251,9 @@ export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minP
   }
   return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`
 }
+
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+export function configChangesNotice(changes: readonly { key: string }[], change: string, base: string): string {
+  const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`
+  return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`
+}
