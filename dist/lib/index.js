@@ -8413,7 +8413,7 @@ function validate(schema, located, base = [], what = '', foreign = false) {
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(131);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4140);
 /**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
  * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
  * Here: recognising one and reading its settings. Its tests become cases in
@@ -8786,6 +8786,10 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
     alpha: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),
@@ -11686,7 +11690,7 @@ function canBacktrack(source, length) {
 
 
 
-/** SPEC §9: the default of `checkTimeoutMs`. */
+/** How long a sandboxed check may run when `checkTimeoutMs` is not set. */
 const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 /** Checks allocate little; a runaway one is stopped here, not by the machine. */
 const CHECK_MEMORY_MB = 512;
@@ -11751,7 +11755,7 @@ function pythonChecks() {
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(481);
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * Python in the sandbox (SPEC §9 Isolation): promptfoo's `file://provider.py`
+ * Python in the sandbox: promptfoo's `file://provider.py`
  * providers and `python` checks run in long-lived `python3` processes of
  * their own, never in evalgate's. Each call has a deadline: a call that runs
  * past it (a loop, a hung request) fails, and its process is killed and
@@ -35315,7 +35319,7 @@ function matchesGlob(name, glob) {
 
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
 /**
- * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * Trajectory checks: what the agent did, read from the trial's tool
  * calls, never from its output text. promptfoo's `trajectory:*` names and
  * value shapes; `trajectory-match` with LangChain agentevals' modes;
  * `tool-call-f1`. Every reason names the tools and ends with the path taken
@@ -36416,7 +36420,7 @@ const textAssertions = {
 var tool_calls = __nccwpck_require__(3934);
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-tools-call` and promptfoo's
  * `is-valid-openai-function-call`, one check: every call names a tool of the
  * schemas (`value` when it lists tools, else `target.tools`) and its
  * arguments validate against that tool's JSON Schema. The calls are the
@@ -36540,7 +36544,7 @@ const toolsCallAssertions = {
 var tracing_spans = __nccwpck_require__(1951);
 ;// CONCATENATED MODULE: ./src/assertions/trace.ts
 /**
- * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * promptfoo's trace assertions, on the spans of the trial's trace:
  * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
  * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
  * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
@@ -38152,9 +38156,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -38361,6 +38368,11 @@ function conclude_conclude(comparison, record, context) {
     const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
     const cannotTell = unableToTell(comparison, record, context, notices);
     const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const stale = context.staleBaseline;
+    if (stale?.fail)
+        limits.push({ code: 'stale-baseline', stale });
+    else if (stale)
+        notices.push({ code: 'stale-baseline', stale });
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
@@ -38529,9 +38541,19 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'stale-baseline':
+            return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
         case 'problem':
             return r.text;
     }
+}
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s) {
+    const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
+    return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+        `run the evals on the default branch to refresh it`);
 }
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
 function reasonCode(r) {
@@ -38560,6 +38582,8 @@ function noticeText(n) {
                 parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
             return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
         }
+        case 'stale-baseline':
+            return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`;
         case 'not-graded':
             return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
     }
@@ -38608,6 +38632,11 @@ function headline(v, c, gate) {
         return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
@@ -38661,7 +38690,7 @@ function buildReport(input) {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v, c) {
@@ -38669,7 +38698,7 @@ function alertKind(v, c) {
         return 'CAUTION';
     if (v.status !== 'pass')
         return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+    if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete))
         return 'WARNING';
     return c.baseline ? 'TIP' : 'NOTE';
 }
@@ -39182,6 +39211,16 @@ function unreportedMetrics(pairs) {
     }
     return found;
 }
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
@@ -39290,6 +39329,28 @@ function trajectoryDiff(before, now) {
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
 }
 
 ;// CONCATENATED MODULE: ./src/report/trace.ts
@@ -39490,6 +39551,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -39550,13 +39612,12 @@ function caseRow(k) {
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -39605,11 +39666,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
@@ -39714,20 +39772,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not
@@ -41706,7 +41764,7 @@ class Timers {
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
- * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * What an agent's OpenTelemetry SDK reads to export to evalgate:
  * the OTLP exporter's standard variables, and for a stdio process its
  * trial's context. The target's own `target.env` wins over each of them.
  */
@@ -42177,7 +42235,7 @@ class Graders {
         }
         const foreign = this.foreignFlow((0,providers/* credentialFlows */.P7)({ id, config }, this.deps.env));
         if (foreign)
-            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host (SPEC §9)`);
+            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host`);
         let made;
         try {
             made = (0,providers/* createProvider */.Qd)({ id, config }, {
@@ -43403,7 +43461,7 @@ function promptOf(input) {
 
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
 /**
- * The providers of a promptfoo config as the target (SPEC §11): each case
+ * The providers of a promptfoo config as the target: each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target), and
@@ -43577,6 +43635,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -43608,6 +43667,24 @@ function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+}
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
 }
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
 async function startTracing(loaded, log) {
