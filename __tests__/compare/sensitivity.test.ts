@@ -43,6 +43,19 @@ function runOf(cases: CaseResult[], repeat: number): RunRecord {
   return makeRun(cases, { config: { repeat, shard: null } })
 }
 
+/** A run of `cases` cases × `trials` trials, trial t of case i passing when `passes(i, t)`. */
+function runOfTrials(cases: number, trials: number, passes: (i: number, t: number) => boolean): RunRecord {
+  return runOf(
+    Array.from({ length: cases }, (_, i) =>
+      simCase(
+        `c${i}`,
+        Array.from({ length: trials }, (_, t) => passes(i, t))
+      )
+    ),
+    trials
+  )
+}
+
 const SIZES = [
   { cases: 20, trials: 1 },
   { cases: 100, trials: 3 },
@@ -64,26 +77,10 @@ describe.each(SIZES)('at $cases cases × $trials trials (alpha 0.05)', ({ cases,
     const drop = stated.caseDrop!
     expect(caseDetection(drop, input)).toBeCloseTo(0.8, 6)
     const random = seededRandom(101 + cases)
-    const baseline = runOf(
-      Array.from({ length: cases }, (_, i) =>
-        simCase(
-          `c${i}`,
-          Array.from({ length: trials }, () => true)
-        )
-      ),
-      trials
-    )
+    const baseline = runOfTrials(cases, trials, () => true)
     let flagged = 0
     for (let r = 0; r < SIMULATED_RUNS; r++) {
-      const current = runOf(
-        Array.from({ length: cases }, (_, i) =>
-          simCase(
-            `c${i}`,
-            Array.from({ length: trials }, () => random() >= drop)
-          )
-        ),
-        trials
-      )
+      const current = runOfTrials(cases, trials, () => random() >= drop)
       flagged += compareRuns(baseline, current, makeGate({ maxRegressions: cases })).regressed.length
     }
     const share = flagged / (SIMULATED_RUNS * cases)
@@ -94,28 +91,12 @@ describe.each(SIZES)('at $cases cases × $trials trials (alpha 0.05)', ({ cases,
     const drop = stated.passRateDrop!.drop!
     // every baseline case passes: each breaks (fails every trial) with probability drop
     const random = seededRandom(202 + cases)
-    const baseline = runOf(
-      Array.from({ length: cases }, (_, i) =>
-        simCase(
-          `c${i}`,
-          Array.from({ length: trials }, () => true)
-        )
-      ),
-      trials
-    )
+    const baseline = runOfTrials(cases, trials, () => true)
     const gate = makeGate({ maxRegressions: cases, maxPassRateDrop: 0.05 })
     let tripped = 0
     for (let r = 0; r < SIMULATED_RUNS; r++) {
-      const current = runOf(
-        Array.from({ length: cases }, (_, i) => {
-          const broken = random() < drop
-          return simCase(
-            `c${i}`,
-            Array.from({ length: trials }, () => !broken)
-          )
-        }),
-        trials
-      )
+      const broken = Array.from({ length: cases }, () => random() < drop)
+      const current = runOfTrials(cases, trials, (i) => !broken[i])
       if (compareRuns(baseline, current, gate).gate.checks.some((f) => f.check === 'maxPassRateDrop')) tripped++
     }
     expect(Math.abs(tripped / SIMULATED_RUNS - 0.8)).toBeLessThanOrEqual(0.05)

@@ -243,17 +243,22 @@ function judgedCases(): string {
   return casesYaml((id, n) => (BROKEN.includes(id) ? `  assert:\n    - {type: llm-rubric, value: gives the answer a${n}}\n` : `  expected: a${n}\n`))
 }
 
+/** The project graded by HONEST_JUDGE as a command judge (`judge` adds to its section), served at the base commit, with a baseline from main. */
+async function judgedProject(cases: string, judge = '', env?: Record<string, string>): Promise<void> {
+  write('judge.mjs', HONEST_JUDGE)
+  write('cases.yaml', cases)
+  write('agent.mjs', AGENT)
+  configure(`judge:\n  provider: command\n  command: [node, judge.mjs]\n${judge}`)
+  serveAtBase('evalgate.yml', 'judge.mjs')
+  const runRecord = suite.server.addRun({ head_sha: BASE })
+  expect(
+    (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } }, env })).exitCode
+  ).toBeUndefined()
+}
+
 describe('6–7. a command judge runs as the base commit has it', () => {
   it('6. the PR rewrites judge.mjs to answer 1 always: the base version grades, three cases regress, the change is listed', async () => {
-    write('judge.mjs', HONEST_JUDGE)
-    write('cases.yaml', judgedCases())
-    write('agent.mjs', AGENT)
-    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n')
-    serveAtBase('evalgate.yml', 'judge.mjs')
-    const runRecord = suite.server.addRun({ head_sha: BASE })
-    expect(
-      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
-    ).toBeUndefined()
+    await judgedProject(judgedCases())
     write('judge.mjs', `process.stdin.resume(); process.stdin.on('end', () => process.stdout.write('{"score": 1, "reason": "fine"}'))\n`)
     const result = await prBundle({ broken: BROKEN })
     expect(result.exitCode).toBe(1)
@@ -262,16 +267,8 @@ describe('6–7. a command judge runs as the base commit has it', () => {
   })
 
   it('7. the PR’s judge.mjs would write the judge’s key to a file: it never runs, the key stays put', async () => {
-    write('judge.mjs', HONEST_JUDGE)
-    write('cases.yaml', judgedCases())
-    write('agent.mjs', AGENT)
-    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n  env:\n    JK: ${JUDGE_API_KEY}\n')
-    serveAtBase('evalgate.yml', 'judge.mjs')
     const env = { JUDGE_API_KEY: 'sk-judge-0002' }
-    const runRecord = suite.server.addRun({ head_sha: BASE })
-    expect(
-      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } }, env })).exitCode
-    ).toBeUndefined()
+    await judgedProject(judgedCases(), '  env:\n    JK: ${JUDGE_API_KEY}\n', env)
     const leak = path.join(suite.ws.dir, 'leak.txt')
     write(
       'judge.mjs',
@@ -381,15 +378,7 @@ setInterval(() => {
 
 describe('9. regressions cannot be pushed out of the comment', () => {
   it('400 long judge.env keys added by the PR: the config changes are cut with "and N more", the three regressed ids are in the comment', async () => {
-    write('judge.mjs', HONEST_JUDGE)
-    write('cases.yaml', casesYaml())
-    write('agent.mjs', AGENT)
-    configure('judge:\n  provider: command\n  command: [node, judge.mjs]\n')
-    serveAtBase('evalgate.yml', 'judge.mjs')
-    const runRecord = suite.server.addRun({ head_sha: BASE })
-    expect(
-      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
-    ).toBeUndefined()
+    await judgedProject(casesYaml())
     const long = 'K'.repeat(120)
     const env = Array.from({ length: 400 }, (_, n) => `    ${long}${n}: ${'v'.repeat(120)}${n}\n`).join('')
     configure(`judge:\n  provider: command\n  command: [node, judge.mjs]\n  env:\n${env}`)

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5248);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5390);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5248:
+/***/ 5390:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7433,17 +7433,13 @@ function badgeFor(record, config = {}) {
         return { label, message: `${rate} (incomplete)`, color: NEUTRAL_COLOR, style };
     return { label, message: rate, color: bandColor(passRate, config.bands ?? DEFAULT_BANDS), style };
 }
-/** badge-maker, loaded on first use; the action loads it before the code under test runs when it will draw a badge (SECURITY.md). */
-function loadBadgeMaker() {
-    return __nccwpck_require__.e(/* import() */ 833).then(__nccwpck_require__.bind(__nccwpck_require__, 8833));
-}
 /**
  * The badge as an SVG image, drawn like shields.io draws it. badge-maker (with
  * its font-width tables, 0.9 MB) loads on first use: most runs draw no badge,
  * and every run would otherwise parse it at start-up.
  */
 async function badgeSvg(badge) {
-    const { makeBadge } = await loadBadgeMaker();
+    const { makeBadge } = await __nccwpck_require__.e(/* import() */ 833).then(__nccwpck_require__.bind(__nccwpck_require__, 8833));
     const color = /^([0-9a-f]{3}){1,2}$/i.test(badge.color) ? `#${badge.color}` : badge.color;
     return `${makeBadge({ label: badge.label, message: badge.message, color, style: badge.style })}\n`;
 }
@@ -7931,9 +7927,18 @@ function unreportedMetrics(pairs) {
     }
     return found;
 }
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
-
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
@@ -8050,9 +8055,7 @@ function countCheck(check, list) {
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
-        const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : [];
-        return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) };
+        return { check, limit, measured: keys.length, keys };
     };
 }
 const regressions = countCheck('maxRegressions', 'regressed');
@@ -8089,26 +8092,15 @@ const passRateDrop = (c, gate) => {
         currentRate: common.gatedCurrentPassRate,
         flakyFlips: common.flakyFlips
     };
-    // with so few cases that even every passing case failing would leave the bound within the limit, a bound
-    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
-    const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
-    if (boundCanFail) {
+    if (gate.useConfidenceBound) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
         return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return { ...figures, measured: drop, bound: false, ...(gate.useConfidenceBound ? { unbounded: true } : {}) };
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
-/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
-function boundCanExceed(common, limit) {
-    const passed = Math.round(common.baselinePassRate * common.total);
-    const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed });
-    return worst !== null && exceeds(-worst[1], limit);
-}
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
@@ -8353,167 +8345,6 @@ function isSelected(c, selection) {
     return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
 }
 
-;// CONCATENATED MODULE: ./src/compare/flip-test.ts
-/**
- * Whether a flip of a case with repeated trials counts (SPEC §4): the
- * one-sided Fisher exact test at alpha — except where the two trial counts are
- * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
- * every trial passing on one side and none on the other gives p ≥ 0.05). There
- * a case that went from all to none counts as it would with one trial, so that
- * `repeat: 3` cannot hide a case that broke outright. One decision, used by the
- * comparison and by the sensitivity it reports.
- */
-
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (4 of 4 trials → 0 of 4 gives 1/70 < 0.05, 3 of 3 → 0 of 3
- * gives exactly 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9;
-function below(p, alpha) {
-    return p < alpha * (1 - P_TOLERANCE);
-}
-/** Can any result at these trial counts be significant: is even all-pass against all-fail below alpha? (p = 1/C(a+b, a)) */
-function canBeSignificant(aTotal, bTotal, alpha) {
-    return below(fisherExactOneSided(aTotal, aTotal, 0, bTotal), alpha);
-}
-/** Does `more` (the side that should pass more often: the baseline of a regression, this run of a fix) pass significantly more often than `less`? */
-function flipTest(more, less, alpha) {
-    const p = fisherExactOneSided(more.passed, more.total, less.passed, less.total);
-    if (below(p, alpha))
-        return { counts: true, p, tooFewTrials: false };
-    const allOrNothing = more.passed === more.total && less.passed === 0;
-    const tooFewTrials = allOrNothing && !canBeSignificant(more.total, less.total, alpha);
-    return { counts: tooFewTrials, p, tooFewTrials };
-}
-
-;// CONCATENATED MODULE: ./src/compare/sensitivity.ts
-
-
-/** The probability of catching that the stated drops are solved for. */
-const DETECTION = 0.8;
-/** Fewer compared cases than this, or a pass-rate drop seen only above COARSE_PASS_RATE_DROP, and the report says the promise is weak. */
-const COARSE_CASES = 20;
-const COARSE_PASS_RATE_DROP = 0.2;
-/** Rates are ratios of counts: a drop exactly at the limit passes (as compare/gate.ts has it). */
-const GATE_TOLERANCE = 1e-9;
-function logBinomialPmf(k, n, p) {
-    if (p <= 0)
-        return k === 0 ? 0 : -Infinity;
-    if (p >= 1)
-        return k === n ? 0 : -Infinity;
-    return logFactorial(n) - logFactorial(k) - logFactorial(n - k) + k * Math.log(p) + (n - k) * Math.log(1 - p);
-}
-/** The pmf of Binomial(n, p) as an array. */
-function binomial(n, p) {
-    return Array.from({ length: n + 1 }, (_, k) => Math.exp(logBinomialPmf(k, n, p)));
-}
-/** The runner's fold: a case of one trial is that trial; else its pass fraction against the threshold. */
-function aggregatePasses(passed, total, threshold) {
-    return total === 1 ? passed === 1 : passed / total >= threshold;
-}
-/** Is a case that passed all `baselineTrials` trials, and now passed `passed` of `total` (all failing on aggregate), counted as regressed? */
-function counted(baselineTrials, passed, total, alpha) {
-    // with a single trial on either side no test is made: every flip counts (compare.ts assess)
-    if (baselineTrials < 2 || total < 2)
-        return true;
-    return flipTest({ passed: baselineTrials, total: baselineTrials }, { passed, total }, alpha).counts;
-}
-/** The probability that a case that always passed on the baseline, now failing each trial with probability `drop`, is counted as regressed. */
-function caseDetection(drop, input) {
-    const { trials, repeatPassThreshold: threshold, rerunFlips: reruns, gate } = input;
-    const pass = 1 - drop;
-    const first = binomial(trials.current, pass);
-    const extra = reruns > 0 ? binomial(reruns, pass) : [1];
-    let caught = 0;
-    first.forEach((px, x) => {
-        if (px === 0 || aggregatePasses(x, trials.current, threshold))
-            return;
-        extra.forEach((py, y) => {
-            const passed = x + y;
-            const total = trials.current + reruns;
-            // re-runs that take the flip back leave it flaky; else the verdict is taken over every trial
-            if (reruns > 0 && aggregatePasses(passed, total, threshold))
-                return;
-            if (counted(trials.baseline, passed, total, gate.alpha))
-                caught += px * py;
-        });
-    });
-    return caught;
-}
-/** The smallest x in [lo, hi] at which `f` (increasing) reaches `target`, by bisection; null when even `f(hi)` does not. */
-function solve(f, target, lo = 0, hi = 1) {
-    if (f(hi) < target)
-        return null;
-    if (f(lo) >= target)
-        return lo;
-    for (let i = 0; i < 60; i++) {
-        const mid = (lo + hi) / 2;
-        if (f(mid) >= target)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-/** Does a run where `broken` of the baseline's passing cases now fail trip maxPassRateDrop (as compare/gate.ts applies it)? */
-function tripsPassRate(broken, input, limit) {
-    const { cases: n, baselinePassed: passed, gate } = input;
-    if (gate.useConfidenceBound) {
-        const ci = pairedDifferenceCI({ bothPassed: passed - broken, onlyCurrentPassed: 0, onlyBaselinePassed: broken, bothFailed: n - passed });
-        return ci !== null && -ci[1] > limit + GATE_TOLERANCE;
-    }
-    return broken / n > limit + GATE_TOLERANCE;
-}
-/** P(Binomial(n, q) ≥ k); past the mode the terms only fall, and once they stop counting the sum stops (100,000 cases). */
-function upperTail(k, n, q) {
-    let sum = 0;
-    for (let x = k; x <= n; x++) {
-        const term = Math.exp(logBinomialPmf(x, n, q));
-        sum += term;
-        if (x > n * q && term < sum * 1e-15)
-            break;
-    }
-    return Math.min(1, sum);
-}
-/** The smallest pass-rate drop that trips `limit` with probability DETECTION, or null when even every passing case breaking does not. */
-function passRateSensitivity(input, limit) {
-    const { cases: n, baselinePassed: passed } = input;
-    if (n === 0 || passed === 0)
-        return null;
-    // tripping is monotone in the number broken: the least that trips, by binary search
-    if (!tripsPassRate(passed, input, limit))
-        return null;
-    let lo = 0;
-    let hi = passed;
-    while (lo < hi) {
-        const mid = Math.floor((lo + hi) / 2);
-        if (tripsPassRate(mid, input, limit))
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    const q = solve((q) => upperTail(lo, passed, q), DETECTION);
-    return q === null ? null : (q * passed) / n;
-}
-function sensitivity(input) {
-    if (input.cases === 0)
-        return null;
-    const caseDrop = solve((d) => caseDetection(d, input), DETECTION);
-    const limit = input.gate.maxPassRateDrop;
-    const passRate = limit === undefined ? undefined : { limit, drop: passRateSensitivity(input, limit), useConfidenceBound: input.gate.useConfidenceBound };
-    const coarse = input.cases < COARSE_CASES || caseDrop === null || (passRate !== undefined && (passRate.drop === null || passRate.drop > COARSE_PASS_RATE_DROP));
-    return {
-        detection: DETECTION,
-        cases: input.cases,
-        trials: input.trials,
-        alpha: input.gate.alpha,
-        caseDrop,
-        ...(passRate ? { passRateDrop: passRate } : {}),
-        coarse
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/compare/compare.ts
 
 
@@ -8521,30 +8352,14 @@ function sensitivity(input) {
 
 
 
-
-
+/**
+ * p-values summed from log-factorials carry a relative error near 1e-15; a p
+ * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
+ */
+const P_TOLERANCE = 1e-9;
 function compareRuns(baseline, current, gate) {
     const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
-    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) };
-}
-/**
- * What the gate could have caught at this run's counts (SPEC §4): over the
- * compared cases, at the trials each side ran; without a baseline, over this
- * run's cases as the next run would compare them.
- */
-function sensitivityOf(c, baseline, current, gate) {
-    const repeat = current.config?.repeat ?? 1;
-    const compared = baseline ? (c.common?.total ?? 0) : current.cases.length;
-    const passed = baseline ? Math.round((c.common?.baselinePassRate ?? 0) * compared) : c.current.passed;
-    return sensitivity({
-        cases: compared,
-        baselinePassed: passed,
-        trials: { baseline: baseline ? (baseline.config?.repeat ?? 1) : repeat, current: repeat },
-        repeatPassThreshold: current.config?.repeatPassThreshold ?? 0.5,
-        // flips are re-run only against a baseline
-        rerunFlips: baseline ? (current.config?.rerunFlips ?? 0) : 0,
-        gate
-    });
+    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
 }
 function compareCases(baseline, current, alpha) {
     // Keys are unique within a run (the loader refuses duplicates); id-less cases carry a content hash as key.
@@ -8552,8 +8367,6 @@ function compareCases(baseline, current, alpha) {
     const currentKeys = new Set(current.cases.map((c) => c.id));
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const notTestable = [];
-    const tooFewTrials = [];
-    const changedRegressed = [];
     const added = [];
     const flakyCases = [];
     const pairs = [];
@@ -8575,21 +8388,16 @@ function compareCases(baseline, current, alpha) {
             ungradedPairs++;
             continue;
         }
-        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha);
+        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
             lists[outcome].push(c.id);
         if (untested)
             notTestable.push(c.id);
-        if (untestable)
-            tooFewTrials.push(c.id);
-        if (asBaseline)
-            changedRegressed.push(c.id);
         if (flaky)
             flakyCases.push({ key: c.id, ...flaky });
-        // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
-        if (outcome !== 'changed' && !asBaseline)
+        if (outcome !== 'changed')
             pairs.push([b, c]);
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
@@ -8616,8 +8424,6 @@ function compareCases(baseline, current, alpha) {
         ...lists,
         notGraded,
         notTestable,
-        ...(tooFewTrials.length ? { tooFewTrials } : {}),
-        ...(changedRegressed.length ? { changedRegressed } : {}),
         flakyCases,
         added,
         removed: complete ? missing : [],
@@ -8658,16 +8464,14 @@ function noBaseline(current) {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha) — unless the counts
- *   are too few for any test and it went from every trial passing to none
- *   (flip-test.ts);
+ *   significantly (one-sided Fisher exact test at alpha);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
  */
 function assess(baseline, current, alpha) {
     if (baseline.fingerprint !== current.fingerprint)
-        return assessChanged(baseline, current, alpha);
+        return { outcome: 'changed' };
     const flip = baseline.passed ? 'failed' : 'passed';
     const now = countTrials(current);
     const reruns = rerunCounts(current);
@@ -8687,28 +8491,12 @@ function assess(baseline, current, alpha) {
     if (!before)
         return { outcome, notTestable: true };
     const extra = reruns ? { reruns } : {};
-    const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha);
-    if (counts)
-        return tooFewTrials ? { outcome, tooFewTrials } : { outcome };
+    const p = baseline.passed
+        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
+        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
+    if (p < alpha * (1 - P_TOLERANCE))
+        return { outcome };
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
-}
-/**
- * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
- * it passed there and was run again with the baseline's input and assertions
- * (run/as-baseline.ts), a drop there is a regression like any other; else
- * it is only changed.
- */
-function assessChanged(baseline, current, alpha) {
-    const again = current.asBaseline;
-    if (!again || !baseline.passed)
-        return { outcome: 'changed' };
-    const asRun = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined };
-    if (!again.trials)
-        delete asRun.trials;
-    const { outcome, tooFewTrials } = assess(baseline, asRun, alpha);
-    if (outcome !== 'regressed')
-        return { outcome: 'changed' };
-    return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) };
 }
 function hasTrials(c) {
     return (c.trials?.length ?? 0) >= 2;
@@ -9092,7 +8880,7 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge, options.judgeDir);
+        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
@@ -9187,256 +8975,14 @@ class CaseNormalizer {
 
 // EXTERNAL MODULE: ./src/util/argv.ts
 var util_argv = __nccwpck_require__(3972);
-// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
-var providers = __nccwpck_require__(2811);
-// EXTERNAL MODULE: ./src/util/env.ts
-var util_env = __nccwpck_require__(5767);
-;// CONCATENATED MODULE: ./src/config/credentials.ts
-/**
- * Which credentials a config sends where (SPEC §9 Secrets). Every environment
- * variable a config reads — by `${VAR}` in a target or judge string, by an
- * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
- * variable, the place its value goes, and the host it is sent to. Two rules
- * hold them:
- * - the runner's own credentials (util/env.ts FORBIDDEN) are never used,
- *   whatever the config (refused at load, exit 2);
- * - in a pull-request run, a use the base commit's config does not have (the
- *   same variable to the same place and host) is refused, naming the
- *   difference: the agent gets no variable it did not have, and no credential
- *   goes to a host of the pull request's choosing.
- * Pure: configs in, uses and refusals out. A provider that reads credentials
- * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
- */
-
-
-
-
-const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-/** `https://api.example.com:8443/v1` → `api.example.com:8443`; a URL whose host is a `${VAR}` keeps the text. */
-function hostOf(url) {
-    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(url.trim());
-    if (!m)
-        return url.trim();
-    const authority = m[2].replace(/^[^@]*@/, '');
-    try {
-        return new URL(`${m[1]}://${authority}`).host;
-    }
-    catch {
-        return authority.toLowerCase();
-    }
-}
-/** Every `${VAR}` in a JSON-like value, with the dotted path of the string that names it. */
-function varsDeep(value, at) {
-    if (typeof value === 'string')
-        return (0,util_env/* varsIn */.ct)(value).map((variable) => ({ variable, at }));
-    if (Array.isArray(value))
-        return value.flatMap((v, i) => varsDeep(v, `${at}[${i}]`));
-    if (value && typeof value === 'object')
-        return Object.entries(value).flatMap(([k, v]) => varsDeep(v, `${at}.${k}`));
-    return [];
-}
-function uses(found, place, host) {
-    return found.map(({ variable, at }) => ({ variable, place, host, at }));
-}
-function openaiUses(settings, strings, at) {
-    const place = 'provider:openai';
-    const host = hostOf(settings.baseUrl);
-    return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
-}
-/**
- * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
- * credentials it declares (providers/), as uses of `provider:<kind>` toward
- * its host, and the `${VAR}` in its config.
- */
-function providerUses(id, config, at, env) {
-    const kind = id.split(':')[0];
-    const flows = (0,providers/* credentialFlows */.P7)({ id, config }, env);
-    const declared = flows.flatMap((f) => f.variable ? [{ variable: f.variable, place: `provider:${kind}`, host: f.host, at: `${at} (${id})` }] : []);
-    const host = flows[0]?.host ?? null;
-    return [...declared, ...uses(varsDeep(config ?? {}, `${at}.config`), `provider:${kind}`, host)];
-}
-function targetUses(target, env) {
-    const found = [];
-    for (const [name, value] of Object.entries(target.env))
-        found.push(...uses(varsDeep(value, `target.env.${name}`), `target.env.${name}`, null));
-    if (target.command !== undefined)
-        found.push(...uses(varsDeep(target.command, 'target.command'), 'target.command', null));
-    if (target.cwd !== undefined)
-        found.push(...uses(varsDeep(target.cwd, 'target.cwd'), 'target.cwd', null));
-    if (target.module !== undefined)
-        found.push(...uses(varsDeep(target.module, 'target.module'), 'target.module', null));
-    if (target.http)
-        found.push(...uses(varsDeep({ url: target.http.url, headers: target.http.headers, body: target.http.body }, 'target.http'), 'target.http', hostOf(target.http.url)));
-    if (target.openai) {
-        const { baseUrl, model, system, prompt } = target.openai;
-        found.push(...openaiUses(target.openai, { baseUrl, model, system, prompt }, 'target.openai'));
-    }
-    target.promptfoo?.providers.forEach((p, i) => found.push(...promptfooUses(p, `providers[${i}]`)));
-    if (target.provider !== undefined)
-        found.push(...providerUses(target.provider, target.config, 'target.provider', env));
-    return found;
-}
-/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
-function promptfooUses(p, at) {
-    if (p.id.startsWith('exec:'))
-        return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
-    if (!/^openai:/.test(p.id))
-        return [];
-    const config = p.config ?? {};
-    const text = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
-    const apiKeyEnv = text(config.apiKeyEnvar) ?? 'OPENAI_API_KEY';
-    return [{ variable: apiKeyEnv, place: 'provider:openai', host: hostOf(text(config.apiBaseUrl) ?? OPENAI_DEFAULT_BASE_URL), at: `${at}.config.apiKeyEnvar` }];
-}
-function judgeUses(judge, env) {
-    if (judge.provider === 'command') {
-        const found = uses(varsDeep(judge.command, 'judge.command'), 'judge.command', null);
-        for (const [name, value] of Object.entries(judge.env))
-            found.push(...uses(varsDeep(value, `judge.env.${name}`), `judge.env.${name}`, null));
-        return found;
-    }
-    if (judge.provider !== 'openai')
-        return providerUses(judge.provider, judge.config, 'judge.provider', env);
-    const { model, embeddingModel } = judge;
-    // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as the judge reads it
-    const baseUrl = judge.baseUrl ?? (env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su);
-    return openaiUses({ baseUrl, apiKeyEnv: judge.apiKeyEnv }, { baseUrl: judge.baseUrl, model, embeddingModel }, 'judge');
-}
-/**
- * Every credential the config reads, where it sends each (`env` decides the
- * hosts that come from the environment, OPENAI_BASE_URL and the like);
- * `declarers` add uses of anything else that declares its own.
- */
-function credentialUses(config, env = {}, declarers = []) {
-    return [...targetUses(config.target, env), ...(config.judge ? judgeUses(config.judge, env) : []), ...declarers.flatMap((declare) => declare(config))];
-}
-/** "target.openai.apiKeyEnv names X", "target.env.KEY reads X" */
-function reads(u) {
-    return `${u.at} ${/\.apiKeyEnv(ar)?$/.test(u.at) ? 'names' : 'reads'} ${u.variable}`;
-}
-/** `providers[0].config.apiKeyEnvar` → ['providers', 0, 'config', 'apiKeyEnvar'] */
-function configPath(at) {
-    return at
-        .replace(/\[(\d+)\]/g, '.$1')
-        .split('.')
-        .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
-}
-/**
- * Refuses, at load, a config that reads one of the runner's own credentials
- * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
- */
-function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
-    const forbidden = credentialUses(config, {}, declarers).filter((u) => (0,util_env/* isForbiddenVar */.RZ)(u.variable));
-    if (forbidden.length === 0)
-        return;
-    const line = lineOf(configPath(forbidden[0].at));
-    throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${forbidden.map(reads).join('; ')}: ${(0,util_env/* forbiddenVarMessage */.gw)()}`, file);
-}
-const key = (u) => `${u.variable}\0${u.place}\0${u.host ?? ''}`;
-/** Where a use sends its value, as a person reads it. */
-function describePlace(u) {
-    if (u.place.startsWith('provider:'))
-        return `${u.place.slice('provider:'.length)} at ${u.host}`;
-    if (u.place === 'target.http')
-        return `the agent's endpoint at ${u.host}`;
-    if (u.place.startsWith('target.'))
-        return `the agent's process (${u.place})`;
-    return `the judge's process (${u.place})`;
-}
-/**
- * The uses of `run` (the config this pull request runs with) that `base` (the
- * base commit's) does not have, among the variables set in `env`: one that is
- * not set carries nothing. Each is a sentence naming the difference.
- */
-function credentialDifferences(run, base, env, declarers = []) {
-    const baseUses = credentialUses(base, env, declarers);
-    const allowed = new Set(baseUses.map(key));
-    const seen = new Set();
-    const differences = [];
-    for (const u of credentialUses(run, env, declarers)) {
-        if (allowed.has(key(u)) || seen.has(key(u)) || !env[u.variable])
-            continue;
-        seen.add(key(u));
-        const there = baseUses.filter((b) => b.variable === u.variable).map(describePlace);
-        const elsewhere = there.length ? `it sends ${u.variable} only to ${[...new Set(there)].join(', ')}` : `it does not read ${u.variable} at all`;
-        differences.push(`${reads(u)} for ${describePlace(u)}, which the base commit's config does not (${elsewhere})`);
-    }
-    return differences;
-}
-
 // EXTERNAL MODULE: ./src/config/judged.ts
 var config_judged = __nccwpck_require__(5165);
-;// CONCATENATED MODULE: ./src/config/ran.ts
-/**
- * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
- * the files they name relative to the config's folder (as fingerprints name
- * them), and the vars, metadata and promptfoo grading its checks read. A later
- * run resolves the files against a folder of its choosing — in a pull-request
- * run, the base commit's copies — to run the case as the baseline ran it.
- */
-
-const FILE_URL = 'file://';
-/** Each assertion made portable once, however many cases share it (a `defaults` check). */
-const portableCache = new WeakMap();
-/** `file:` and absolute `file://` paths inside `baseDir`, as paths relative to it. */
-function portable(a, baseDir) {
-    const known = portableCache.get(a);
-    if (known)
-        return known;
-    const rel = (file) => {
-        const relative = external_node_path_default().relative(baseDir, file);
-        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
-    };
-    const url = (v) => typeof v === 'string' && v.startsWith(FILE_URL) && external_node_path_default().isAbsolute(v.slice(FILE_URL.length)) ? FILE_URL + rel(v.slice(FILE_URL.length)) : v;
-    let out = a;
-    if (typeof a.file === 'string' || url(a.value) !== a.value || url(a.transform) !== a.transform) {
-        out = { ...a };
-        if (typeof a.file === 'string')
-            out.file = rel(a.file);
-        if (url(a.value) !== a.value)
-            out.value = url(a.value);
-        if (typeof a.transform === 'string')
-            out.transform = url(a.transform);
-    }
-    portableCache.set(a, out);
-    return out;
-}
-function ranOf(c, baseDir) {
-    const ran = { assert: c.assert.map((a) => portable(a, baseDir)) };
-    if (c.vars !== undefined)
-        ran.vars = c.vars;
-    if (c.metadata !== undefined)
-        ran.metadata = c.metadata;
-    if (c.promptfoo !== undefined)
-        ran.promptfoo = c.promptfoo;
-    return ran;
-}
-/** A recorded `ran` with its relative files resolved against `dir` (absolute ones are kept). */
-function resolveRan(ran, dir) {
-    const abs = (file) => (external_node_path_default().isAbsolute(file) ? file : external_node_path_default().resolve(dir, file));
-    const url = (v) => (typeof v === 'string' && v.startsWith(FILE_URL) ? FILE_URL + abs(v.slice(FILE_URL.length)) : v);
-    return {
-        ...ran,
-        assert: ran.assert.map((a) => {
-            const out = { ...a };
-            if (typeof a.file === 'string')
-                out.file = abs(a.file);
-            if (a.value !== undefined)
-                out.value = url(a.value);
-            if (a.transform !== undefined)
-                out.transform = url(a.transform);
-            return out;
-        })
-    };
-}
-
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
-
-
 
 
 
@@ -9455,13 +9001,9 @@ function configOf(located) {
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
-        const settings = (0,promptfoo/* promptfooSettings */.qm)(located);
-        refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
-        return settings;
-    }
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
+        return (0,promptfoo/* promptfooSettings */.qm)(located);
     const config = (0,parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
-    refuseForbiddenCredentials(config, file, located.lineOf);
     if (config.target.promptfoo)
         throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
@@ -9492,11 +9034,8 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const baseDir = external_node_path_default().dirname(absolute);
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(95)]).then(__nccwpck_require__.bind(__nccwpck_require__, 95));
-        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir);
-        for (const c of cases)
-            c.ran = ranOf(c, baseDir);
-        refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
-        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
+        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
@@ -9513,7 +9052,6 @@ async function loadConfig(file, validateAssertion, options = {}) {
         defaults: { assert: defaults, tags: config.defaults.tags },
         baseDir,
         judge: config.judge,
-        judgeDir: options.judgeDir,
         validateAssertion: validateInScope
     });
     const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
@@ -9524,16 +9062,11 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
     }
-    for (const c of cases)
-        c.ran = ranOf(c, baseDir);
     const judged = cases.flatMap((c) => c.assert).find(config_judged/* isJudged */.s);
     if (judged && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), ...judgeDirOf(options) };
-}
-function judgeDirOf(options) {
-    return options.judgeDir ? { judgeDir: options.judgeDir } : {};
+    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
@@ -9794,7 +9327,6 @@ var tool_calls = __nccwpck_require__(3934);
  */
 
 
-
 const RECORD_SCHEMA_VERSION = 1;
 const judgeVerdictSchema = schemas/* object */.Ikc({
     model: schemas/* string */.YjP(),
@@ -9882,42 +9414,6 @@ const trialResultSchema = schemas/* object */.Ikc({
     ...agentFields,
     namedScores: namedScores.optional()
 });
-/**
- * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
- * plus what only a promptfoo config gives. In a record (`ran`), files are
- * named relative to the config's folder.
- */
-const runAssertionSchema = schema/* assertionSchema */.uI.extend({
-    /** promptfoo configs: JavaScript run on the output before this assertion grades it */
-    transform: schemas/* string */.YjP().optional(),
-    /** promptfoo configs: the index of the assert-set (PromptfooCase.sets) this assertion belongs to */
-    set: schemas/* number */.aig().int().min(0).optional()
-});
-/** How a case read from a promptfoo config is run and graded. */
-const promptfooCaseSchema = schemas/* object */.Ikc({
-    /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
-    description: schemas/* string */.YjP().optional(),
-    /** the index of its provider in `target.promptfoo.providers` */
-    provider: schemas/* number */.aig().int().min(0),
-    /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
-    transform: schemas/* string */.YjP().optional(),
-    /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
-    threshold: schemas/* number */.aig().optional(),
-    /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
-    sets: schemas/* array */.YOg(schemas/* object */.Ikc({ threshold: schemas/* number */.aig().optional(), weight: schemas/* number */.aig().optional(), metric: schemas/* string */.YjP().optional() })).optional()
-});
-/**
- * How a case ran (SPEC §5, §9): its assertions (files relative to the
- * config's folder), and the vars, metadata and promptfoo grading its checks
- * read — with the case's `input`, what a later run needs to run it "as the
- * baseline ran it".
- */
-const caseRanSchema = schemas/* object */.Ikc({
-    assert: schemas/* array */.YOg(runAssertionSchema),
-    vars: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    promptfoo: promptfooCaseSchema.optional()
-});
 /** Where a case came from, for messages and annotations. */
 const caseSourceSchema = schemas/* object */.Ikc({ file: schemas/* string */.YjP(), line: schemas/* number */.aig().optional() });
 const caseResultSchema = schemas/* object */.Ikc({
@@ -9954,24 +9450,7 @@ const caseResultSchema = schemas/* object */.Ikc({
         .optional(),
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: schemas/* number */.aig().int().min(0).optional(),
-    namedScores: namedScores.optional(),
-    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
-    ran: caseRanSchema.optional(),
-    /**
-     * a case whose fingerprint differs from the baseline's, where it passed:
-     * what it did when run with the baseline's input and assertions against
-     * this run's target (SPEC §9 Coverage)
-     */
-    asBaseline: schemas/* object */.Ikc({
-        passed: schemas/* boolean */.zMY(),
-        passFraction: schemas/* number */.aig().min(0).max(1),
-        output: schemas/* string */.YjP().nullable(),
-        error: schemas/* string */.YjP().nullable(),
-        score: schemas/* number */.aig().nullable(),
-        assertions: schemas/* array */.YOg(assertionResultSchema),
-        trials: schemas/* array */.YOg(trialResultSchema).optional()
-    })
-        .optional()
+    namedScores: namedScores.optional()
 });
 const judgeSummarySchema = schemas/* object */.Ikc({
     calls: schemas/* number */.aig(),
@@ -10034,15 +9513,7 @@ const runRecordSchema = schemas/* object */.Ikc({
     /** absent in records of evalgate before fingerprint version 2 */
     dataset: datasetFingerprintSchema.optional(),
     git: schemas/* object */.Ikc({ sha: schemas/* string */.YjP().nullable(), ref: schemas/* string */.YjP().nullable(), runId: schemas/* string */.YjP().nullable() }),
-    config: schemas/* object */.Ikc({
-        repeat: schemas/* number */.aig(),
-        shard: schemas/* string */.YjP().nullable().optional(),
-        filter: schemas/* string */.YjP().nullable().optional(),
-        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
-        repeatPassThreshold: schemas/* number */.aig().optional(),
-        rerunFlips: schemas/* number */.aig().int().min(0).optional()
-    })
-        .optional(),
+    config: schemas/* object */.Ikc({ repeat: schemas/* number */.aig(), shard: schemas/* string */.YjP().nullable().optional(), filter: schemas/* string */.YjP().nullable().optional() }).optional(),
     summary: runSummarySchema,
     /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
     trend: schemas/* array */.YOg(runTrendPointSchema).max(100).optional(),
@@ -10173,7 +9644,7 @@ class RecordReader {
     }
 }
 /** Bytes are decoded this many at a time: a downloaded record is never one string. */
-const DECODE_BYTES = (/* unused pure expression or super */ null && (1 << 20));
+const DECODE_BYTES = 1 << 20;
 /** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
 function parseRunRecord(content, file, options) {
     const reader = new RecordReader(file, options);
@@ -14190,16 +13661,37 @@ function evaluateAssertions(list, ctx, options = {}) {
 function casePasses(results) {
     return results.every((r) => r.passed || r.weight === 0);
 }
-/**
- * Loads now every module grading loads on demand (HTML, XML and SQL parsers,
- * the templates of model-graded prompts): called before any code of the pull
- * request runs. The bundle keeps such modules in chunk files beside it
- * (dist/<n>.index.js), read when first imported; a process of the runner's
- * user could rewrite one meanwhile and have it run inside evalgate. Once
- * loaded, a module is never read from disk again (SECURITY.md).
- */
-async function preloadGrading() {
-    await Promise.all([loadHtml(), loadSaxes(), sqlParser(), Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9240))]);
+
+;// CONCATENATED MODULE: ./src/config/trusted.ts
+/** The settings a pull request cannot change for its own run. */
+const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'];
+/** The head config with every trusted setting taken from the base config, and what the head would have changed. */
+function withTrustedSettings(head, base) {
+    const config = { ...head };
+    const changes = [];
+    for (const key of TRUSTED_KEYS) {
+        trust(config, base, key);
+        changes.push(...differences(key, base[key], head[key]));
+    }
+    return { config, changes };
+}
+/** A trusted setting as the base has it: unset there, unset here. */
+function trust(config, base, key) {
+    if (base[key] === undefined)
+        delete config[key];
+    else
+        config[key] = base[key];
+}
+function trusted_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Leaf differences between two values, as dotted keys; arrays compare whole. */
+function differences(key, base, head) {
+    if (trusted_isObject(base) && trusted_isObject(head)) {
+        const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
+        return keys.flatMap((k) => differences(`${key}.${k}`, base[k], head[k]));
+    }
+    return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
 }
 
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
@@ -14284,6 +13776,8 @@ function summarizeNamedScores(cases) {
     return Object.fromEntries([...sums].map(([name, s]) => [name, { score: round4(s.total / s.cases), cases: s.cases }]));
 }
 
+// EXTERNAL MODULE: ./src/util/env.ts
+var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: ./src/util/map-strings.ts
 /** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
 function mapStrings(value, f) {
@@ -14371,13 +13865,7 @@ function buildRecord(input) {
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
         dataset: input.dataset,
         git: input.git,
-        config: {
-            repeat: input.repeat,
-            shard: input.shard ?? null,
-            ...(input.filter ? { filter: input.filter } : {}),
-            ...(input.repeatPassThreshold !== undefined ? { repeatPassThreshold: input.repeatPassThreshold } : {}),
-            ...(input.rerunFlips ? { rerunFlips: input.rerunFlips } : {})
-        },
+        config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
         summary: summarize(cases, input.durationMs, input.judge),
         ...(trend ? { trend } : {}),
         cases
@@ -14388,71 +13876,6 @@ function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
     return mapStrings(value, (text) => (0,util_env/* redact */.E$)(text, secrets));
-}
-
-;// CONCATENATED MODULE: ./src/targets/pricing.ts
-const PER_TOKENS = 1_000_000;
-/**
- * The usage with `costUsd` computed from its tokens when it has none and the
- * model has a price; otherwise the usage as it is (a cost the target reported wins).
- */
-function priceUsage(usage, model, pricing) {
-    if (usage.costUsd !== undefined || !pricing || model === undefined || !Object.hasOwn(pricing, model))
-        return usage;
-    const costUsd = tokenCost(usage, pricing[model]);
-    if (costUsd === undefined)
-        return usage;
-    // a literal, not `{...usage, costUsd}`: V8's optimised spread-and-add gives every result a hidden
-    // class of its own (100,000 maps at 100,000 cases, and every reader of usage megamorphic)
-    const { inputTokens, outputTokens, totalTokens } = usage;
-    const priced = {};
-    if (inputTokens !== undefined)
-        priced.inputTokens = inputTokens;
-    if (outputTokens !== undefined)
-        priced.outputTokens = outputTokens;
-    if (totalTokens !== undefined)
-        priced.totalTokens = totalTokens;
-    priced.costUsd = costUsd;
-    return priced;
-}
-/** Input and output tokens at their prices; undefined without either count. */
-function tokenCost(usage, price) {
-    if (usage.inputTokens === undefined && usage.outputTokens === undefined)
-        return undefined;
-    return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
-}
-let priceList;
-/** The price list, loaded once; a run whose target may price from it loads it before any code under test runs (SECURITY.md). */
-function loadPriceList() {
-    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
-    return priceList;
-}
-/**
- * The usage priced: its own cost wins, then `pricing`, then — for a model API
- * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
- * price list; otherwise the usage as it is.
- */
-async function pricedUsage(usage, model, pricing, listed) {
-    const priced = priceUsage(usage, model, pricing);
-    if (priced.costUsd !== undefined || listed === undefined || model === undefined)
-        return priced;
-    if (priced.inputTokens === undefined && priced.outputTokens === undefined)
-        return priced;
-    const costUsd = await listedCost(priced, model, listed);
-    return costUsd === undefined ? priced : { ...priced, costUsd };
-}
-/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
-async function listedCost(usage, model, provider) {
-    const list = await loadPriceList();
-    let result;
-    try {
-        result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
-    }
-    catch {
-        // a model whose price has conditions the usage does not say (tiers by context) is not priced
-        return undefined;
-    }
-    return result ? result.total_price : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -14728,6 +14151,67 @@ function validateConcurrency(concurrency) {
 	}
 }
 
+;// CONCATENATED MODULE: ./src/targets/pricing.ts
+const PER_TOKENS = 1_000_000;
+/**
+ * The usage with `costUsd` computed from its tokens when it has none and the
+ * model has a price; otherwise the usage as it is (a cost the target reported wins).
+ */
+function priceUsage(usage, model, pricing) {
+    if (usage.costUsd !== undefined || !pricing || model === undefined || !Object.hasOwn(pricing, model))
+        return usage;
+    const costUsd = tokenCost(usage, pricing[model]);
+    if (costUsd === undefined)
+        return usage;
+    // a literal, not `{...usage, costUsd}`: V8's optimised spread-and-add gives every result a hidden
+    // class of its own (100,000 maps at 100,000 cases, and every reader of usage megamorphic)
+    const { inputTokens, outputTokens, totalTokens } = usage;
+    const priced = {};
+    if (inputTokens !== undefined)
+        priced.inputTokens = inputTokens;
+    if (outputTokens !== undefined)
+        priced.outputTokens = outputTokens;
+    if (totalTokens !== undefined)
+        priced.totalTokens = totalTokens;
+    priced.costUsd = costUsd;
+    return priced;
+}
+/** Input and output tokens at their prices; undefined without either count. */
+function tokenCost(usage, price) {
+    if (usage.inputTokens === undefined && usage.outputTokens === undefined)
+        return undefined;
+    return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
+}
+let priceList;
+/**
+ * The usage priced: its own cost wins, then `pricing`, then — for a model API
+ * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
+ * price list; otherwise the usage as it is.
+ */
+async function pricedUsage(usage, model, pricing, listed) {
+    const priced = priceUsage(usage, model, pricing);
+    if (priced.costUsd !== undefined || listed === undefined || model === undefined)
+        return priced;
+    if (priced.inputTokens === undefined && priced.outputTokens === undefined)
+        return priced;
+    const costUsd = await listedCost(priced, model, listed);
+    return costUsd === undefined ? priced : { ...priced, costUsd };
+}
+/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
+async function listedCost(usage, model, provider) {
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
+    const list = await priceList;
+    let result;
+    try {
+        result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
+    }
+    catch {
+        // a model whose price has conditions the usage does not say (tiers by context) is not priced
+        return undefined;
+    }
+    return result ? result.total_price : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/run/runner.ts
 /**
  * The runner: every case × trial through the target, graded by its assertions,
@@ -14930,8 +14414,6 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.trace = shown.trace;
     if (c.source)
         result.source = c.source;
-    if (c.ran)
-        result.ran = c.ran;
     return result;
 }
 async function runCases(cases, target, options) {
@@ -15099,109 +14581,6 @@ function completeFromSpans(reply, spans, options) {
 function modelOf(reply) {
     const model = reply.metadata?.model;
     return typeof model === 'string' ? model : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/run/as-baseline.ts
-/**
- * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
- * fingerprint differs from the baseline's, and that passed there, is also run
- * with the baseline's input and assertions (the record keeps them: `ran`)
- * against this run's target. Failing that, the comparison counts it as
- * regressed — so rewriting a failing case's checks cannot hide it, while a
- * pull request that tightens a check the case still passes goes through.
- */
-
-
-/**
- * The cases (or their results) that changed against a baseline case that
- * passed and recorded how it ran: they are run again as the baseline ran them.
- */
-function changedAgainst(cases, baseline) {
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    return cases.filter((c) => {
-        const b = before.get(c.id);
-        return b !== undefined && b.fingerprint !== c.fingerprint && b.passed && b.ran !== undefined;
-    });
-}
-/**
- * The relative file names the baseline's assertions of these cases use
- * (`file:` checks, `file://` values): in a pull-request run they are read at
- * the base commit (github/trusted-files.ts) before the cases run.
- */
-function filesNamed(cases, baseline) {
-    const keys = new Set(cases.map((c) => c.id));
-    const files = new Set();
-    for (const b of baseline.cases) {
-        if (!keys.has(b.id) || !b.ran)
-            continue;
-        for (const a of b.ran.assert) {
-            if (typeof a.file === 'string')
-                files.add(a.file);
-            for (const v of [a.value, a.transform])
-                if (typeof v === 'string' && v.startsWith('file://'))
-                    files.add(v.slice('file://'.length).replace(/:[A-Za-z_$][\w$]*$/, ''));
-        }
-    }
-    return [...files].sort();
-}
-/** The baseline's case as this run runs it: its input and assertions, this run's key, name and place. */
-function caseAsBaseline(current, b, filesDir) {
-    const ran = resolveRan(b.ran, filesDir);
-    const c = { ...current, input: b.input, assert: ran.assert, fingerprint: b.fingerprint, expected: b.expected };
-    if (ran.vars)
-        c.vars = ran.vars;
-    else
-        delete c.vars;
-    if (ran.metadata)
-        c.metadata = ran.metadata;
-    else
-        delete c.metadata;
-    if (ran.promptfoo)
-        c.promptfoo = ran.promptfoo;
-    else
-        delete c.promptfoo;
-    return c;
-}
-/**
- * Runs every changed case that passed on the baseline as the baseline ran it
- * (the run's trials, never from a cache), and attaches the result. `filesDir`
- * holds the files its assertions name: the base commit's copies in a
- * pull-request run, else the config's folder.
- */
-async function runAsBaseline(cases, results, baseline, target, options, filesDir) {
-    const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline);
-    if (changed.length === 0)
-        return { cases: [...results], run: 0, complete: true, durationMs: 0, targetCostUsd: 0 };
-    const before = new Map(baseline.cases.map((b) => [b.id, b]));
-    const byKey = new Map(cases.map((c) => [c.id, c]));
-    const again = changed.map((r) => caseAsBaseline(byKey.get(r.id), before.get(r.id), filesDir));
-    // progress counts the main pass only; the assertions come from a record, so they are checked as they are graded
-    const outcome = await runCases(again, target, { ...options, onCase: undefined, validated: false });
-    const ran = new Map(outcome.cases.map((r) => [r.id, r]));
-    const merged = results.map((r) => {
-        const as = ran.get(r.id);
-        if (!as)
-            return r;
-        const asBaseline = {
-            passed: as.passed,
-            passFraction: as.passFraction,
-            output: as.output,
-            error: as.error,
-            score: as.score,
-            assertions: as.assertions
-        };
-        if (as.trials)
-            asBaseline.trials = as.trials;
-        return { ...r, asBaseline };
-    });
-    return {
-        cases: merged,
-        run: again.length,
-        complete: outcome.complete,
-        durationMs: outcome.durationMs,
-        targetCostUsd: outcome.targetCostUsd,
-        ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {})
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/rerun.ts
@@ -15783,6 +15162,8 @@ class ProcessRun {
 
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(7004);
+// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
+var providers = __nccwpck_require__(2811);
 // EXTERNAL MODULE: ./src/providers/openai.ts
 var providers_openai = __nccwpck_require__(8238);
 ;// CONCATENATED MODULE: ./src/judge/graders.ts
@@ -16042,7 +15423,6 @@ function verdict_excerpt(text) {
 
 
 
-
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
@@ -16277,7 +15657,7 @@ function openaiProvider(config, deps) {
     // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as promptfoo's grader and the openai target read it
     const baseUrl = config.baseUrl !== undefined ? (0,util_env/* expandVars */.Jf)(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su;
     const model = (0,util_env/* expandVars */.Jf)(config.model, deps.env, deps.secrets, 'judge.model');
-    const apiKey = (0,util_env/* credentialFrom */.uE)(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv');
+    const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
     const missing = !apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
@@ -16395,9 +15775,7 @@ function registryProvider(config, deps) {
  */
 function commandProvider(config, deps) {
     const command = config.command ?? [];
-    const written = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
-    // the trusted copy of each file the command names, when there is one: the pull request's version never runs
-    const argv = written.map((word) => (0,fingerprint/* trustedPath */.zu)(deps.judgeDir, word) ?? word);
+    const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
@@ -16414,9 +15792,8 @@ function commandProvider(config, deps) {
         output: 'text'
     };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
-    // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
-    // the trusted copies' temp paths (the reuse key must not change from run to run)
-    const model = written.join(' ');
+    // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
+    const model = argv.join(' ');
     async function ask(request) {
         const stdin = JSON.stringify({
             prompt: promptText(request.input),
@@ -16438,110 +15815,6 @@ function commandProvider(config, deps) {
 }
 /** The command target wants the trial's case; a judge call has none of its own. */
 const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
-
-;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
-/**
- * Ending what the code under test left running (SPEC §9 "What is uploaded is
- * what was computed"). A target's process group is killed when its trial
- * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
- * group, and a `module` agent's children are evalgate's own. Before the
- * record is written, every process that descends from evalgate's (by parent
- * id, from /proc), and every process that still carries the run's mark in its
- * environment (a child of a child that exited, reparented away), is killed.
- * Linux only (/proc); elsewhere nothing is found.
- */
-
-
-
-/** A fresh mark for one run: unguessable, so that no other process is taken for one of this run's. */
-function newRunMark() {
-    return (0,external_node_crypto_.randomBytes)(12).toString('hex');
-}
-/** `/proc/<pid>/stat`: the parent id is the second field after the command name, which is in parentheses and may hold anything. */
-function parseStat(pid, text) {
-    const close = text.lastIndexOf(')');
-    if (close === -1)
-        return null;
-    const fields = text.slice(close + 2).split(' ');
-    const ppid = Number(fields[1]);
-    return Number.isInteger(ppid) ? { pid, ppid } : null;
-}
-async function processes() {
-    let names;
-    try {
-        names = await (0,promises_namespaceObject.readdir)('/proc');
-    }
-    catch {
-        return [];
-    }
-    const found = await Promise.all(names
-        .filter((name) => /^\d+$/.test(name))
-        .map(async (name) => {
-        try {
-            return parseStat(Number(name), await (0,promises_namespaceObject.readFile)(`/proc/${name}/stat`, 'utf8'));
-        }
-        catch {
-            // gone meanwhile
-            return null;
-        }
-    }));
-    return found.filter((p) => p !== null);
-}
-async function carriesMark(pid, mark) {
-    try {
-        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`, 'latin1')).split('\0').includes(`${util_env/* RUN_MARK */.GT}=${mark}`);
-    }
-    catch {
-        return false;
-    }
-}
-/** The processes below `root` (its children, theirs, …) now. */
-async function descendants(root = process.pid) {
-    return leftovers_below(await processes(), root);
-}
-function leftovers_below(all, root) {
-    const children = new Map();
-    for (const p of all)
-        children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
-    const found = new Set();
-    const queue = [...(children.get(root) ?? [])];
-    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-        if (found.has(pid))
-            continue;
-        found.add(pid);
-        queue.push(...(children.get(pid) ?? []));
-    }
-    return found;
-}
-/**
- * What this run left behind: the processes below `root` that were not there
- * when it began (`before`), and every other one that carries `mark` — never
- * `root` itself or its ancestors.
- */
-async function leftovers(mark, before, root = process.pid) {
-    const all = await processes();
-    const started = [...leftovers_below(all, root)].filter((pid) => !before.has(pid));
-    const ancestors = new Set();
-    const parentOf = new Map(all.map((p) => [p.pid, p.ppid]));
-    for (let pid = root; pid !== undefined && pid > 0 && !ancestors.has(pid); pid = parentOf.get(pid))
-        ancestors.add(pid);
-    const others = all.filter((p) => !started.includes(p.pid) && !ancestors.has(p.pid) && !before.has(p.pid));
-    const marked = await Promise.all(others.map(async (p) => ((await carriesMark(p.pid, mark)) ? p.pid : null)));
-    return [...started, ...marked.filter((pid) => pid !== null)].sort((a, b) => a - b);
-}
-/** Kills every leftover of this run (SIGKILL: the run is over, nothing of theirs is waited for); the pids killed. */
-async function endLeftovers(mark, before, root = process.pid) {
-    const pids = await leftovers(mark, before, root);
-    for (const pid of pids) {
-        try {
-            process.kill(pid, 'SIGKILL');
-        }
-        catch {
-            // gone already
-        }
-    }
-    return pids;
-}
 
 ;// CONCATENATED MODULE: ./src/llm/template.ts
 const PLACEHOLDER = /\{\{\s*(input|case\.id|case\.name)\s*\}\}/g;
@@ -17236,7 +16509,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
 }
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai, ctx, baseUrl) {
-    const apiKey = (0,util_env/* credentialFrom */.uE)(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv');
+    const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
     if (apiKey)
         ctx.secrets.add(apiKey);
     else if (!(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)) {
@@ -17491,9 +16764,6 @@ function gitInfo(env, cwd) {
 
 
 
-
-
-
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -17526,6 +16796,24 @@ function checkFilter(cases, filter) {
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
+}
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
 async function startTracing(loaded, log) {
     const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
@@ -17552,27 +16840,12 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
-    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
-    // below this one that were not there before, and those that carry this run's mark
-    const before = await descendants();
-    const mark = newRunMark();
-    // what grading loads on demand is loaded before the target's code runs: a chunk rewritten meanwhile is never read
-    await preloadGrading();
-    // a model API's replies are priced from the maintained list, another module loaded on demand
-    if (config.target.openai || config.target.provider !== undefined || config.target.promptfoo)
-        await loadPriceList();
     // the receiver first: the target's processes and module are told where to export
     const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     let target;
     try {
-        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, {
-            baseDir: loaded.baseDir,
-            env: { ...env, [util_env/* RUN_MARK */.GT]: mark },
-            secrets,
-            checkTimeoutMs: config.checkTimeoutMs,
-            otlpEndpoint: tracing?.receiver.url
-        }));
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
     }
     catch (err) {
         await tracing?.receiver.close();
@@ -17587,7 +16860,6 @@ async function evaluate(loaded, options = {}) {
             secrets,
             baseline: options.baseline ?? null,
             baseDir: loaded.baseDir,
-            judgeDir: loaded.judgeDir,
             pricing: config.pricing,
             needed: cases.some((c) => c.assert.some(needsJudge))
         }))
@@ -17614,7 +16886,6 @@ async function evaluate(loaded, options = {}) {
         tracing: tracing?.collector
     };
     let outcome;
-    let ended = [];
     try {
         outcome = await runCases(cases, target, runner);
         if (options.baseline && config.rerunFlips > 0) {
@@ -17625,18 +16896,6 @@ async function evaluate(loaded, options = {}) {
                 cases: again.cases,
                 durationMs: outcome.durationMs + again.durationMs,
                 targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
-            };
-        }
-        if (options.baseline && outcome.complete) {
-            // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
-            const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir);
-            outcome = {
-                ...outcome,
-                cases: again.cases,
-                durationMs: outcome.durationMs + again.durationMs,
-                targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
-                // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
-                ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
             };
         }
     }
@@ -17651,7 +16910,6 @@ async function evaluate(loaded, options = {}) {
             if (cappedTrials)
                 options.log?.(`evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${(0,schema/* tracingOf */.KO)(loaded.config.tracing).maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`);
         }
-        ended = await endLeftovers(mark, before);
     }
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -17665,566 +16923,40 @@ async function evaluate(loaded, options = {}) {
         createdAt,
         git: options.git ?? gitFromEnv(env),
         repeat,
-        repeatPassThreshold: config.repeatPassThreshold,
-        rerunFlips: config.rerunFlips,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
         filter: options.filter || null,
         judge: withSpread(judge?.stats(), spread?.spread()),
         baseline: options.baseline
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible, leftovers: ended.length };
+    return { record, comparison, secrets, incompatible };
 }
 
-;// CONCATENATED MODULE: ./src/util/dirs.ts
-/** Making folders. */
-
-
-function codeOf(err) {
-    return err.code;
+;// CONCATENATED MODULE: ./src/compare/staleness.ts
+const DAY_MS = 86_400_000;
+function timeOf(iso) {
+    if (!iso)
+        return null;
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? t : null;
 }
-/**
- * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
- * at full CPU for ever where a parent exists but cannot hold children (a
- * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
- * returned. Here each missing folder is made on its own, from the nearest one
- * that exists, so such a parent fails with its own error, naming the path.
- */
-async function makeDir(dir) {
-    const missing = [];
-    const wanted = external_node_path_default().resolve(dir);
-    for (let at = wanted;;) {
-        try {
-            const found = await (0,promises_namespaceObject.stat)(at);
-            // the folder asked for exists: nothing to make, but it must be a folder
-            if (at === wanted && !found.isDirectory())
-                throw notADirectory(wanted);
-            break;
-        }
-        catch (err) {
-            if (codeOf(err) !== 'ENOENT')
-                throw err;
-        }
-        missing.push(at);
-        const parent = external_node_path_default().dirname(at);
-        if (parent === at)
-            break;
-        at = parent;
-    }
-    if (missing.length === 0)
-        return;
-    for (const folder of missing.reverse()) {
-        try {
-            await (0,promises_namespaceObject.mkdir)(folder);
-        }
-        catch (err) {
-            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
-            if (codeOf(err) !== 'EEXIST')
-                throw err;
-        }
-    }
-    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
-    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
-        throw notADirectory(wanted);
-}
-function notADirectory(dir) {
-    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
-}
-
-;// CONCATENATED MODULE: ./src/config/json-schema.ts
-/**
- * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
- * from the zod schema so that the two cannot disagree; `npm run schema`
- * writes it and a test fails when the committed file is stale.
- */
-
-
-/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
-const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
-const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
-/** Hover text for the keys users meet first (the README has the rest). */
-const DESCRIPTIONS = {
-    version: 'Config format version: 1.',
-    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
-    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
-    cases: 'Cases written inline, instead of or besides `dataset`.',
-    target: 'The agent under test: exactly one of command, http, openai or module.',
-    concurrency: 'Cases in flight at once.',
-    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
-    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
-    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
-    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
-    defaults: 'Assertions and tags added to every case.',
-    badge: 'The pass-rate badge: label, colour bands and style.'
-};
-/**
- * The schema of what a user writes (zod's input side: keys with defaults are
- * optional), draft-07 for the widest editor support, with the cross-field
- * rules the zod refinements check written out so editors flag them too.
- */
-function configJsonSchema() {
-    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
-    const { $schema, ...rest } = generated;
-    const schema = {
-        $schema,
-        $id: SCHEMA_URL,
-        title: 'evalgate.yml',
-        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
-        ...rest
-    };
-    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
-        const property = schema.properties?.[key];
-        if (property)
-            property.description = description;
-    }
-    const target = schema.properties?.target;
-    if (target) {
-        // exactly one kind of target
-        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config, never written in evalgate.yml
-        delete target.properties?.promptfoo;
-    }
-    // the cases: a dataset path, inline cases, or both
-    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
-    return schema;
-}
-/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
-function configJsonSchemaText() {
-    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/init/templates.ts
-/**
- * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, and the
- * workflow that gates pull requests and records the baseline on the default branch.
- */
-
-
-const CONFIG_FILE = 'evalgate.yml';
-const DATASET_FILE = 'evals/cases.yaml';
-const AGENT_FILE = 'evals/agent.mjs';
-const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
-function configTemplate() {
-    return `# yaml-language-server: $schema=${SCHEMA_URL}
-# evalgate runs the dataset against the agent, compares every case with the
-# last run on the default branch and fails the pull request on regressions.
-version: 1
-name: evals                # names the run artifact and the PR comment
-dataset: ${DATASET_FILE}
-
-# The agent under test: exactly one of module, command, http or openai.
-# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
-#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
-#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
-#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
-target:
-  module: ${AGENT_FILE}
-  timeoutMs: 30000
-
-concurrency: 8             # cases in flight at once
-repeat: 1                  # trials per case; raise it for a non-deterministic agent
-
-# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
-# judge:
-#   model: gpt-4o-mini
-#   apiKeyEnv: OPENAI_API_KEY
-
-gate:
-  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
-  # maxPassRateDrop: 0.02  # two points
-  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
-
-defaults:                  # added to every case
-  assert:
-    - type: not-icontains
-      value: as an ai language model
-`;
-}
-function datasetTemplate() {
-    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
-# edit a case. All assertions of a case must pass for the case to pass.
-- id: greeting
-  input: Hello!
-  tags: [chat]
-  assert:
-    - type: icontains
-      value: how can i help
-
-- id: capital-france
-  input: What is the capital of France?
-  tags: [facts]
-  expected: Paris          # shorthand for a \`contains\` assertion
-
-- id: multiply
-  input: What is 6 times 7?
-  tags: [math]
-  assert:
-    - type: numeric
-      value: 42
-
-- id: order-json
-  input: Add 3 apples to my basket and answer in JSON.
-  tags: [json]
-  assert:
-    - type: is-json
-      value: { type: object, required: [item, quantity] }
-    - type: json-subset
-      value: { item: apple, quantity: 3 }
-
-- id: refund-policy
-  input: Can I get a refund?
-  tags: [policy]
-  assert:
-    - type: contains-all
-      value: [refund, 30 days]
-    - type: javascript
-      value: output.length <= 200
-
-# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
-# - id: late-parcel
-#   input: My parcel is late and I am annoyed.
-#   assert:
-#     - type: llm-rubric
-#       value: Apologises and offers a concrete next step, in at most three sentences.
-`;
-}
-function agentTemplate() {
-    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
-// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
-// make this module call it: evalgate calls the default export with each case's
-// input (and the whole case) and grades the string it returns.
-export default async function agent(input) {
-  const question = String(input).toLowerCase()
-  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
-  if (question.includes('capital of france')) return 'The capital of France is Paris.'
-  const product = question.match(/(\\d+) times (\\d+)/)
-  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
-  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
-  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
-  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
-  return "Sorry, I don't know that yet."
-}
-`;
-}
-/** Branch names that are safe to write unquoted into the workflow. */
-const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-function workflowTemplate(branch = 'main') {
-    return `# Gates pull requests on the evals, and records each run on ${branch} as the
-# baseline that later pull requests are compared with.
-name: evalgate
-
-on:
-  pull_request:
-  push:
-    branches: [${branch}]
-  workflow_dispatch:
-
-permissions:
-  contents: read           # check out the code
-  pull-requests: write     # the sticky PR comment
-  actions: read            # find and download the baseline run's artifact
-
-concurrency:
-  group: evalgate-\${{ github.ref }}
-  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
-
-jobs:
-  evals:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    steps:
-      - uses: actions/checkout@v7
-      - uses: evalgate/evalgate@v1
-        with:
-          config: ${CONFIG_FILE}
-        # env:                                     # for a judge or a model-backed target
-        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
-`;
-}
-/** Every file init writes, relative to the target folder, in the order listed to the user. */
-function initFiles(options = {}) {
-    return [
-        { path: CONFIG_FILE, content: configTemplate() },
-        { path: DATASET_FILE, content: datasetTemplate() },
-        { path: AGENT_FILE, content: agentTemplate() },
-        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/init/index.ts
-/**
- * `evalgate init`: writes the starter files into a folder. Asks nothing, and
- * overwrites nothing: when any of the files exists, none is written.
- */
-
-
-
-
-
-
-
-/** Write the starter files into dir; returns the paths written, relative to dir. */
-async function initProject(dir, options = {}) {
-    const branch = options.branch ?? 'main';
-    if (!BRANCH_PATTERN.test(branch))
-        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch });
-    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
-    if (existing.length > 0) {
-        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
-    }
-    for (const f of files) {
-        const file = external_node_path_default().join(dir, f.path);
-        await makeDir(external_node_path_default().dirname(file));
-        // "wx": should a file appear since the check above, fail instead of replacing it
-        await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
-    }
-    return files.map((f) => f.path);
-}
-
-;// CONCATENATED MODULE: ./src/run/merge.ts
-/**
- * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
- * record one unsharded run would have written. Pure: the caller reads the
- * shards (files, artifacts) and writes the result.
- */
-
-
-
-
-/**
- * Checks that the shards are all of one split of one run, each exactly once,
- * and joins them: cases back in dataset order, the summary recomputed. Throws a
- * RecordError naming the shards at fault otherwise.
- */
-function mergeRecords(shards, options = {}) {
-    if (shards.length === 0)
-        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
-    const placed = shards.map(place);
-    checkSameRun(placed);
-    checkDataset(placed, options.dataset);
-    checkEveryShardOnce(placed);
-    const cases = carryHistory(joinCases(placed), options.baseline);
-    const trend = carryTrend(options.baseline);
-    const records = placed.map((p) => p.record);
-    const first = records[0];
-    // shards run side by side: the run took as long as its slowest shard
-    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
-    return {
-        schemaVersion: first.schemaVersion,
-        tool: { name: 'evalgate', version: VERSION },
-        fingerprintVersion: first.fingerprintVersion,
-        name: first.name,
-        createdAt: records.map((r) => r.createdAt).sort()[0],
-        complete: records.every((r) => r.complete),
-        ...(first.dataset ? { dataset: first.dataset } : {}),
-        git: {
-            sha: firstSet(records.map((r) => r.git.sha)),
-            ref: firstSet(records.map((r) => r.git.ref)),
-            runId: firstSet(records.map((r) => r.git.runId))
-        },
-        config: {
-            repeat: first.config?.repeat ?? 1,
-            shard: null,
-            ...(first.config?.repeatPassThreshold !== undefined ? { repeatPassThreshold: first.config.repeatPassThreshold } : {}),
-            ...(first.config?.rerunFlips ? { rerunFlips: first.config.rerunFlips } : {})
-        },
-        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
-        ...(trend ? { trend } : {}),
-        cases
-    };
-}
-function place(shard) {
-    const text = shard.record.config?.shard;
-    if (text === undefined || text === null) {
-        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
-    }
-    const m = /^(\d+)\/(\d+)$/.exec(text);
-    const index = m ? Number(m[1]) : NaN;
-    const count = m ? Number(m[2]) : NaN;
-    if (!m || count < 1 || index < 1 || index > count)
-        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
-    return { ...shard, index, count };
-}
-function label(p) {
-    return `${p.file} (shard ${p.index}/${p.count})`;
-}
-function checkSameRun(placed) {
-    const first = placed[0];
-    for (const p of placed.slice(1)) {
-        const differ = (what, a, b) => {
-            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
-        };
-        if (p.count !== first.count) {
-            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
-        }
-        if (p.record.name !== first.record.name)
-            differ('name', first.record.name, p.record.name);
-        const [a, b] = [first.record.git, p.record.git];
-        if (a.sha && b.sha && a.sha !== b.sha)
-            differ('git.sha', a.sha, b.sha);
-        if (a.runId && b.runId && a.runId !== b.runId)
-            differ('git.runId', a.runId, b.runId);
-        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
-        if (ra !== rb)
-            differ('repeat', ra, rb);
-        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
-        if (fa !== fb)
-            differ('fingerprintVersion', fa, fb);
-    }
-}
-function describeDataset(dataset) {
-    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
-}
-/**
- * Every shard was made from one dataset: the config's when it is given, else
- * the one most shards were made from. The shard of another one is named.
- */
-function checkDataset(placed, expected) {
-    const key = (d) => d?.fingerprint ?? '';
-    let want = expected?.fingerprint;
-    if (!want) {
-        const counts = new Map();
-        for (const p of placed)
-            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
-        // ties go to the first shard's
-        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
-        want = most.record.dataset;
-    }
-    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
-    if (!odd)
-        return;
-    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
-    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
-}
-function checkEveryShardOnce(placed) {
-    const count = placed[0].count;
-    const seen = new Map();
-    for (const p of placed) {
-        const twice = seen.get(p.index);
-        if (twice)
-            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
-        seen.set(p.index, p);
-    }
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length > 0) {
-        const names = missing.map((i) => `${i}/${count}`);
-        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
-    }
-}
-/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
-function joinCases(placed) {
-    const owner = new Map();
-    const cases = [];
-    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
-        for (const c of p.record.cases) {
-            const other = owner.get(c.id);
-            if (other) {
-                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
-                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
-            }
-            owner.set(c.id, p);
-            cases.push(c);
-        }
-    }
-    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
-}
-function firstSet(values) {
-    return values.find((v) => v !== null) ?? null;
-}
-function sumJudge(parts) {
-    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
-    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
-    if (parts.some((j) => j.sampled !== undefined))
-        total.sampled = sum('sampled');
-    if (parts.some((j) => j.disagreements !== undefined))
-        total.disagreements = sum('disagreements');
-    return total;
-}
-
-;// CONCATENATED MODULE: ./src/run/progress.ts
-/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
-function formatEta(seconds) {
-    const s = Math.max(0, Math.ceil(seconds));
-    if (s < 60)
-        return `${s}s`;
-    const pad = (n) => String(n).padStart(2, '0');
-    if (s < 3600)
-        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
-    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
-}
-/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
-function formatProgress(done, total, passed, elapsedMs) {
-    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
-    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
-    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
-    // slow targets (a case every few seconds) still show a rate that is not 0.0
-    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
-    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
-}
-function createProgress(total, stream, options = {}) {
-    const now = options.now ?? Date.now;
-    const started = now();
-    const tty = stream.isTTY === true;
-    // a terminal is redrawn often; a log gets a line every few seconds
-    const interval = options.intervalMs ?? (tty ? 100 : 5000);
-    let done = 0;
-    let passed = 0;
-    let last = started;
-    let drawn = false;
-    const draw = () => {
-        const line = formatProgress(done, total, passed, now() - started);
-        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
-        drawn = true;
-    };
-    return {
-        onCase(result) {
-            done++;
-            if (result.passed)
-                passed++;
-            if (options.quiet)
-                return;
-            const t = now();
-            if (t - last >= interval) {
-                last = t;
-                draw();
-            }
-        },
-        finish() {
-            if (options.quiet)
-                return;
-            if (tty && drawn)
-                stream.write('\r\x1b[2K');
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/share.ts
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-/** Swaps equal values of one baseline case for the dataset case's. */
-function share(b, c) {
-    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
-    b.input = c.input;
-    b.id = c.id;
-    b.fingerprint = c.fingerprint;
-    if (b.name === c.name)
-        b.name = c.name;
-    if (typeof b.expected === 'string' && b.expected === c.expected)
-        b.expected = c.expected;
-    if (sameList(b.tags, c.tags))
-        b.tags = c.tags;
-    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
-        b.source = c.source;
-}
-/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
-function datasetSharer(cases) {
-    const byId = new Map(cases.map((c) => [c.id, c]));
-    return (b) => {
-        const c = byId.get(b.id);
-        if (c && c.fingerprint === b.fingerprint)
-            share(b, c);
-    };
+/** The baseline's staleness, or null when it is fresh enough (or its age cannot be told). */
+function staleBaseline(baseline, current, reference, gate) {
+    if (!baseline)
+        return null;
+    // the baseline ran at the pull request's base commit: it is the branch as this change found it
+    if (reference.sha !== null && baseline.git.sha === reference.sha)
+        return null;
+    const made = timeOf(baseline.createdAt);
+    const base = timeOf(reference.date);
+    const against = base !== null ? 'base-commit' : 'run';
+    const until = base ?? timeOf(current.createdAt);
+    if (made === null || until === null)
+        return null;
+    const ageMs = until - made;
+    if (ageMs < gate.maxBaselineAgeDays * DAY_MS)
+        return null;
+    return { ageDays: Math.floor(ageMs / DAY_MS), limitDays: gate.maxBaselineAgeDays, fail: gate.failOnStaleBaseline, against, baselineSha: baseline.git.sha };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/conclude.ts
@@ -18264,6 +16996,11 @@ function conclude_conclude(comparison, record, context) {
     const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
     const cannotTell = unableToTell(comparison, record, context, notices);
     const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const stale = context.staleBaseline;
+    if (stale?.fail)
+        limits.push({ code: 'stale-baseline', stale });
+    else if (stale)
+        notices.push({ code: 'stale-baseline', stale });
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
@@ -18449,9 +17186,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -18551,19 +17291,11 @@ function risesText(kind, rises) {
 }
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3;
-/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
-function changedInPr(keys, regressed) {
-    if (!keys.length)
-        return '';
-    const one = keys.length === 1;
-    const who = keys.length === regressed ? (one ? 'it' : 'they') : formatKeys(keys);
-    return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`;
-}
 /** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
 function words_failureSentence(f) {
     switch (f.check) {
         case 'maxRegressions':
-            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}${changedInPr(f.changedInPr ?? [], f.measured)}`;
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
         case 'maxRemoved':
             return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
         case 'maxChanged':
@@ -18579,7 +17311,7 @@ function words_failureSentence(f) {
             const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
             return f.bound
                 ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit}${f.unbounded ? `; with ${format_plural(f.cases, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself` : ''})${cases}`;
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
         }
         case 'maxMeanScoreDrop': {
             const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
@@ -18653,14 +17385,19 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
-        case 'record-mismatch':
-            return r.found
-                ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
-                    `it was changed between being written and being uploaded, by a process left running on the runner`
-                : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`;
+        case 'stale-baseline':
+            return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
         case 'problem':
             return r.text;
     }
+}
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s) {
+    const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
+    return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+        `run the evals on the default branch to refresh it`);
 }
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
 function reasonCode(r) {
@@ -18689,6 +17426,8 @@ function noticeText(n) {
                 parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
             return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
         }
+        case 'stale-baseline':
+            return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`;
         case 'not-graded':
             return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
     }
@@ -18738,27 +17477,10 @@ function headline(v, c, gate) {
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
 }
-/**
- * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
- * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
- * is caught 80% of the time; a pass-rate drop of 14.1 points trips
- * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
- * so first.
- */
-function sensitivitySentence(s) {
-    const trials = s.trials.baseline === s.trials.current ? format_plural(s.trials.current, 'trial') : `${s.trials.baseline} and ${format_plural(s.trials.current, 'trial')}`;
-    const odds = `${Math.round(s.detection * 100)}% of the time`;
-    const counts = `${format_plural(s.cases, 'case')} × ${trials} (alpha ${s.alpha})`;
-    const perCase = s.caseDrop === null
-        ? 'not even a case that now fails every trial is caught'
-        : `a case that starts failing ${format_formatPercent(s.caseDrop)} of its trials is caught ${odds}`;
-    const rate = s.passRateDrop
-        ? s.passRateDrop.drop === null
-            ? `; no pass-rate drop trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}`
-            : `; a pass-rate drop of ${formatPoints(s.passRateDrop.drop)} points trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}${s.passRateDrop.useConfidenceBound ? ' (on its interval)' : ''}`
-        : '';
-    const coarse = s.coarse ? 'This check can see only large breaks. ' : '';
-    return `${coarse}Sensitivity at ${counts}: ${perCase}${rate}.`;
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
@@ -18812,7 +17534,7 @@ function buildReport(input) {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v, c) {
@@ -18820,7 +17542,7 @@ function alertKind(v, c) {
         return 'CAUTION';
     if (v.status !== 'pass')
         return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+    if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete))
         return 'WARNING';
     return c.baseline ? 'TIP' : 'NOTE';
 }
@@ -18962,6 +17684,28 @@ function trajectoryDiff(before, now) {
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/report/trace.ts
 
 /** Error spans named in a case's details; the record has every one the trial kept. */
@@ -19026,14 +17770,6 @@ function confidenceText(ci) {
 }
 function scoreConfidenceText(ci) {
     return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
-}
-/** "`a`, `b`, `c` and 7 more": the first `limit` ids as code spans. */
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
@@ -19168,6 +17904,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -19186,16 +17923,11 @@ function failingCases(model, limit, hint, maxLength) {
     if (!keys.length)
         return [];
     const currentCases = byKey(current.cases);
-    const baselineCases = byKey(baseline?.cases ?? []);
-    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
-    const asBaseline = new Set(c.changedRegressed ?? []);
-    const cases = keys.flatMap((key) => {
-        const k = currentCases.get(key);
-        return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k];
-    });
+    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
     if (!cases.length)
         return [];
     const noun = c.baseline ? 'Regressed' : 'Failing';
+    const baselineCases = byKey(baseline?.cases ?? []);
     const shown = cases.slice(0, limit);
     const capped = shown.length < cases.length && shown.length > 0;
     const heading = {
@@ -19203,16 +17935,16 @@ function failingCases(model, limit, hint, maxLength) {
         table: {
             head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
             // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
             beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
             rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
         }
     };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' }));
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
     const cap = capped
         ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
         : [];
-    return [heading, ...tooFewTrials(model, 'regressed'), ...cap, ...details];
+    return [heading, ...cap, ...details];
 }
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
 function restLine(label, keys, maxChars = Infinity) {
@@ -19226,29 +17958,19 @@ function restLine(label, keys, maxChars = Infinity) {
     }
     return text;
 }
-/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
-function asBaselineView(k, before) {
-    const view = { ...k, ...k.asBaseline, input: before?.input ?? k.input, expected: before?.expected };
-    if (!k.asBaseline.trials)
-        delete view.trials;
-    return view;
-}
-function caseRow(k, asBaseline = false) {
+function caseRow(k) {
     const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const first = firstFailure(k);
-    const check = first.check;
-    const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason;
+    const { check, reason } = firstFailure(k);
     return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -19273,17 +17995,14 @@ function splitReason(reason) {
         return { claim: reason, got: null };
     }
 }
-function caseDetail(before, now, compared, asBaseline = false) {
+function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
-    if (asBaseline)
-        parts.push('_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._');
-    parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS));
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
     if (now.expected !== undefined)
         parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
     if (compared && before)
         parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
@@ -19300,11 +18019,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
@@ -19322,34 +18038,6 @@ function assertionReason(a) {
     return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
         `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
 }
-/** Case ids named in the too-few-trials sentence before "and N more". */
-const IDS_LISTED = 20;
-/**
- * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
- * passed all 3 trials on the baseline and failed all 3 now: with too few
- * trials for the significance test to tell a break from chance whatever
- * happened, they count as regressed, as with one trial." Under the regressed
- * table for regressions, after the fixed list for fixes.
- */
-function tooFewTrials(model, outcome) {
-    const { comparison: c, baseline, current } = model;
-    const keys = new Set(c.tooFewTrials ?? []);
-    if (!keys.size)
-        return [];
-    const hit = (outcome === 'regressed' ? c.regressed : c.fixed).filter((k) => keys.has(k));
-    if (!hit.length)
-        return [];
-    const [before, now] = outcome === 'regressed' ? ['passed', 'failed'] : ['failed', 'passed'];
-    const trials = (run, key) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1;
-    const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
-    const they = hit.length === 1 ? 'it counts' : 'they count';
-    return [
-        {
-            text: `${idList(hit, IDS_LISTED)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
-                `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
-        }
-    ];
-}
 
 ;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
 /**
@@ -19357,7 +18045,6 @@ function tooFewTrials(model, outcome) {
  * metrics (baseline → current, change), which runs were compared, and the
  * trusted settings the pull request changes.
  */
-
 
 
 
@@ -19438,28 +18125,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
-/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
-function sensitivityLine(model) {
-    const s = model.comparison.sensitivity;
-    if (!s)
-        return [];
-    const text = sensitivitySentence(s);
-    return [{ text: s.coarse ? text : `<sub>${text}</sub>` }];
-}
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not
@@ -19561,6 +18240,13 @@ function notGradedOnly(c) {
         return [];
     return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
 }
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
 function rerunLine(c, current) {
     const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
@@ -19569,19 +18255,16 @@ function rerunLine(c, current) {
     const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
     const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
     const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
-    // no result would be significant
-    const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])]);
+    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+    const untestable = new Set(c.notTestable);
     const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
     const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
-    const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length;
     const flaky = c.flaky.filter((k) => keys.has(k)).length;
     return [
         {
             text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
                 `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
                 (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
-                (tooFew ? `, ${format_formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
                 '.'
         }
     ];
@@ -19765,12 +18448,10 @@ function renderReport(model, options = {}) {
         ...verdictAlerts(model, whole),
         { text: figuresTable(model) },
         ...runIdentity(model),
-        ...sensitivityLine(model),
         ...configChanges(model, whole),
         ...failingCases(model, details, options.fullReportHint, maxLength),
         ...scoredLower(model),
         ...fixes(c, current),
-        ...tooFewTrials(model, 'fixed'),
         ...otherOutcomes(c),
         ...rerunLine(c, current),
         ...flakyList(c, model.baseline),
@@ -19934,7 +18615,7 @@ function summaryHtml(model, title, redact = (t) => t) {
     if (baseline) {
         const age = relativeAge(baseline.createdAt, current.createdAt);
         const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : '';
-        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`);
+        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, ${e(model.links.runNoun ?? 'workflow run')} ${e(baseline.git.runId)}` : ''}`);
     }
     const { judge, durationMs } = current.summary;
     const footer = [`duration ${formatDuration(durationMs)}`, format_plural(current.cases.length, 'case')];
@@ -20445,6 +19126,236 @@ function comparisonJson(model) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+
+
+/** A message attribute: the first line a test-report tab shows. */
+const MESSAGE_CHARS = 500;
+/** The body of a failure or error: every reason. */
+const BODY_CHARS = 4_000;
+/** What the agent said, in <system-out>. */
+const OUTPUT_CHARS = 4_000;
+/** A property value (a reason, a notice, the headline). */
+const PROPERTY_CHARS = 1_000;
+/** What XML 1.0 allows (§2.2 Char); everything else, lone surrogates included, is shown as \uXXXX. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function visible(ch) {
+    return `\\u${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/** At most `max` characters, saying how many more there were. */
+function bounded(text, max) {
+    const { text: shown, truncated } = truncate(text, max);
+    return truncated ? `${shown}… (${text.length - shown.length} more characters)` : shown;
+}
+const TEXT_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+/** In an attribute, tabs and line breaks too: a parser would otherwise turn them into spaces. */
+const ATTRIBUTE_ENTITIES = { ...TEXT_ENTITIES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
+/** Element content: no markup can start or end in it (">" escaped, so no "]]>" either). */
+function xmlText(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>\r]/g, (ch) => TEXT_ENTITIES[ch]);
+}
+/** A double-quoted attribute value. */
+function xmlAttribute(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>"\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch]);
+}
+function attributes(values) {
+    return Object.entries(values)
+        .filter((entry) => entry[1] !== undefined)
+        .map(([name, value]) => ` ${name}="${xmlAttribute(String(value), PROPERTY_CHARS)}"`)
+        .join('');
+}
+/** Seconds with at most three decimals. */
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+/** The reasons a case fails, one per line, plainly. */
+function reasonsText(k) {
+    const lines = failedAssertions(k).map((a) => {
+        const judge = a.judge;
+        if (!judge)
+            return `${a.type}: ${a.reason}`;
+        const extra = judge.error ? ` (judge error: ${judge.error})` : judge.reason && judge.reason !== a.reason ? ` (judge: ${judge.reason})` : '';
+        return `${a.type} (judge ${judge.model} scored ${format_formatScore(judge.score)}): ${a.reason}${extra}`;
+    });
+    const error = caseError(k);
+    if (error !== null)
+        lines.unshift(`target error: ${error}`);
+    return lines.join('\n') || 'no failing assertion was recorded';
+}
+/** The first reason, as a test-report tab's one line. */
+function firstReason(k) {
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { type: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
+        return { type: 'failed', reason: 'no failing assertion was recorded' };
+    const a = failure.assertion;
+    if (a.judge)
+        return { type: a.type, reason: `scored ${format_formatScore(a.judge.score)}: ${a.judge.error ?? (a.judge.reason || a.reason)}` };
+    return { type: a.type, reason: a.reason };
+}
+function outcomeOf(k, sets) {
+    if (k.passed)
+        return { kind: 'passed' };
+    if (sets.notGraded.has(k.id))
+        return {
+            kind: 'skipped',
+            type: 'not graded',
+            message: 'not graded: the judge could not give a verdict, so the case is left out of the comparison',
+            body: ''
+        };
+    const { type, reason } = firstReason(k);
+    const body = reasonsText(k);
+    const errored = k.output === null && caseError(k) !== null;
+    if (sets.regressed.has(k.id))
+        return { kind: errored ? 'error' : 'failure', type: 'regressed', message: `regressed: passed on the baseline, fails now: ${type}: ${reason}`, body };
+    const flaky = sets.flaky.has(k.id) ? 'flaky (its flip is within chance, not counted as a regression): ' : '';
+    return { kind: errored ? 'error' : 'failure', type, message: `${flaky}${type}: ${reason}`, body };
+}
+function testcase(name, className, time, inner) {
+    const head = `    <testcase${attributes({ classname: className, name, time })}`;
+    return inner ? `${head}>\n${inner}    </testcase>` : `${head}/>`;
+}
+/** The JUnit XML of a run, from its report model. */
+function renderJunit(model, options = {}) {
+    const redact = options.redact ?? ((text) => text);
+    const { comparison: c, current, baseline, verdict } = model;
+    const className = current.name;
+    const sets = { regressed: new Set(c.regressed), flaky: new Set(c.flaky), notGraded: new Set(c.notGraded) };
+    const counts = { failures: 0, errors: 0, skipped: 0 };
+    const cases = [];
+    for (const k of current.cases) {
+        const outcome = outcomeOf(k, sets);
+        let inner = '';
+        if (outcome.kind !== 'passed') {
+            counts[outcome.kind === 'failure' ? 'failures' : outcome.kind === 'error' ? 'errors' : 'skipped']++;
+            const attrs = attributes({ message: bounded(redact(outcome.message), MESSAGE_CHARS), type: outcome.type });
+            inner = outcome.body
+                ? `      <${outcome.kind}${attrs}>${xmlText(redact(outcome.body), BODY_CHARS)}</${outcome.kind}>\n`
+                : `      <${outcome.kind}${attrs}/>\n`;
+            if (k.output !== null && outcome.kind !== 'skipped')
+                inner += `      <system-out>${xmlText(redact(k.output), OUTPUT_CHARS)}</system-out>\n`;
+        }
+        cases.push(testcase(redact(k.name), className, seconds(k.latencyMs ?? k.durationMs), inner));
+    }
+    // cases the run set out to run and never reached (cut short, or stopped at its budget)
+    const notRun = current.complete ? '' : current.stopReason === 'budget' ? 'the run stopped at its budget' : 'the run was cut short';
+    const baselineCases = new Map((baseline?.cases ?? []).map((k) => [k.id, k]));
+    for (const key of c.unfinished) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach it'}` })}/>\n`;
+        cases.push(testcase(redact(baselineCases.get(key)?.name ?? key), className, seconds(0), skipped));
+    }
+    const unnamed = Math.max(0, (current.planned ?? 0) - current.cases.length - c.unfinished.length);
+    if (unnamed > 0) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach them'}` })}/>\n`;
+        cases.push(testcase(`${unnamed} more ${unnamed === 1 ? 'case' : 'cases'} not run`, className, seconds(0), skipped));
+    }
+    const properties = [
+        ['verdict', verdict.status],
+        ['gate', model.gate],
+        ['headline', model.headline],
+        ['passRate', String(c.current.passRate)],
+        ...(c.baseline ? [['baselinePassRate', String(c.baseline.passRate)]] : []),
+        ...(c.current.meanScore !== null ? [['meanScore', String(c.current.meanScore)]] : []),
+        ...(c.baseline?.meanScore != null ? [['baselineMeanScore', String(c.baseline.meanScore)]] : []),
+        ['baselineStatus', verdict.baselineStatus],
+        ['regressed', String(c.regressed.length)],
+        ['fixed', String(c.fixed.length)],
+        ...(current.git.sha ? [['sha', current.git.sha]] : []),
+        ...(baseline?.git.sha ? [['baselineSha', baseline.git.sha]] : []),
+        ...model.reasons.map((r) => ['reason', `${r.code}: ${r.message}`]),
+        ...model.notices.map((n) => ['notice', n]),
+        // a case's key where its name is not the key itself
+        ...current.cases.filter((k) => k.name !== k.id).map((k) => [`key:${k.name}`, k.id])
+    ];
+    const tests = cases.length;
+    const suite = attributes({
+        name: className,
+        tests,
+        failures: counts.failures,
+        errors: counts.errors,
+        skipped: counts.skipped,
+        time: seconds(current.summary.durationMs),
+        timestamp: current.createdAt
+    });
+    const summary = [model.headline, ...model.reasons.map((r) => `- ${r.message}`), ...model.notices.map((n) => `note: ${n}`)].join('\n');
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites${attributes({ name: model.title, tests, failures: counts.failures, errors: counts.errors, time: seconds(current.summary.durationMs) })}>`,
+        `  <testsuite${suite}>`,
+        '    <properties>',
+        ...properties.map(([name, value]) => `      <property${attributes({ name: redact(name), value: redact(value) })}/>`),
+        '    </properties>',
+        ...cases,
+        `    <system-out>${xmlText(redact(summary), BODY_CHARS * 4)}</system-out>`,
+        '  </testsuite>',
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/util/dirs.ts
+/** Making folders. */
+
+
+function codeOf(err) {
+    return err.code;
+}
+/**
+ * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
+ * at full CPU for ever where a parent exists but cannot hold children (a
+ * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
+ * returned. Here each missing folder is made on its own, from the nearest one
+ * that exists, so such a parent fails with its own error, naming the path.
+ */
+async function makeDir(dir) {
+    const missing = [];
+    const wanted = external_node_path_default().resolve(dir);
+    for (let at = wanted;;) {
+        try {
+            const found = await (0,promises_namespaceObject.stat)(at);
+            // the folder asked for exists: nothing to make, but it must be a folder
+            if (at === wanted && !found.isDirectory())
+                throw notADirectory(wanted);
+            break;
+        }
+        catch (err) {
+            if (codeOf(err) !== 'ENOENT')
+                throw err;
+        }
+        missing.push(at);
+        const parent = external_node_path_default().dirname(at);
+        if (parent === at)
+            break;
+        at = parent;
+    }
+    if (missing.length === 0)
+        return;
+    for (const folder of missing.reverse()) {
+        try {
+            await (0,promises_namespaceObject.mkdir)(folder);
+        }
+        catch (err) {
+            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
+            if (codeOf(err) !== 'EEXIST')
+                throw err;
+        }
+    }
+    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
+    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
+        throw notADirectory(wanted);
+}
+function notADirectory(dir) {
+    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
+}
+
 ;// CONCATENATED MODULE: external "node:events"
 const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
 ;// CONCATENATED MODULE: external "node:stream/promises"
@@ -20456,7 +19367,6 @@ const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createR
  * `toJson(value)`, without ever holding the whole text in memory, and
  * atomically like writeFileAtomic.
  */
-
 
 
 
@@ -20476,7 +19386,6 @@ const MAX_UTF8_BYTES = 3;
  * idle time writing a 100,000-case record and its HTML report.)
  */
 const BUFFERED_BYTES = 1024 * 1024;
-/** Writes `value` as JSON; resolves with the SHA-256 (hex) of the bytes written, computed as they are written. */
 function writeJsonAtomic(file, value) {
     return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
 }
@@ -20491,20 +19400,16 @@ function* withNewline(pieces) {
  * Node encode it again, and when a piece held one character beyond ASCII (an
  * em dash in every row of the HTML report), the whole joined string was
  * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
- * cases). The bytes are those of the pieces joined; their SHA-256 (hex) is
- * what it resolves with, computed in memory as they are written, so that what
- * is later read back from the file can be checked against what was written.
+ * cases). The bytes are those of the pieces joined.
  */
 async function writeTextAtomic(file, pieces) {
     await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
     const tmp = `${file}.${process.pid}.tmp`;
     const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
-    const hash = (0,external_node_crypto_.createHash)('sha256');
     let buffer = Buffer.allocUnsafe(WRITE_BYTES);
     let at = 0;
     // once() also rejects on the stream's error
     const send = async (chunk) => {
-        hash.update(chunk);
         if (!out.write(chunk))
             await (0,external_node_events_namespaceObject.once)(out, 'drain');
     };
@@ -20540,7 +19445,6 @@ async function writeTextAtomic(file, pieces) {
         if (full(held.length))
             await send(take());
         at += buffer.write(held, at);
-        hash.update(buffer.subarray(0, at));
         out.end(buffer.subarray(0, at));
         await (0,external_node_stream_promises_namespaceObject.finished)(out);
     }
@@ -20550,7 +19454,6 @@ async function writeTextAtomic(file, pieces) {
         throw err;
     }
     await (0,promises_namespaceObject.rename)(tmp, file);
-    return hash.digest('hex');
 }
 /** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
 function* jsonPieces(value, indent, depth) {
@@ -20585,12 +19488,1653 @@ function* jsonPieces(value, indent, depth) {
 ;// CONCATENATED MODULE: ./src/util/files.ts
 
 /** Write a file whole or not at all: a reader never sees half a record. */
-async function writeFileAtomic(file, content) {
-    await writeTextAtomic(file, [content]);
+function writeFileAtomic(file, content) {
+    return writeTextAtomic(file, [content]);
 }
 function toJson(value) {
     return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+;// CONCATENATED MODULE: ./src/outputs.ts
+/**
+ * The files the command line's flags name (--report, --html, --json, --junit,
+ * --out, …) and the verdict's last lines: written the same by every command
+ * that ends in a verdict (run, compare, merge, gitlab).
+ */
+
+
+
+
+
+
+
+
+
+
+function colour(io, code, text) {
+    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
+}
+/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
+async function prepareOutputs(outputs) {
+    for (const [flag, file] of outputs) {
+        if (file === undefined)
+            continue;
+        try {
+            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
+        }
+        catch (err) {
+            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
+        }
+    }
+}
+/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
+async function writeOutput(flag, file, write) {
+    if (file === undefined)
+        return;
+    try {
+        await write(file);
+    }
+    catch (err) {
+        if (typeof err.code !== 'string')
+            throw err;
+        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+async function writeReports(io, model, opts, secrets) {
+    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
+    const markdown = report.endsWith('\n') ? report : `${report}\n`;
+    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
+    // in pieces: at 100,000 cases the page is ~60 MB
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
+    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
+    await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) })));
+    if (!opts.quiet)
+        io.stdout.write(markdown);
+    const { verdict, reasons } = model;
+    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
+    // one reason is the headline's own; several are listed under the verdict's words, each once
+    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
+    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
+    if (reasons.length > 1)
+        for (const r of reasons)
+            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
+    for (const n of model.notices)
+        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
+}
+function reportFiles(values) {
+    return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet };
+}
+
+;// CONCATENATED MODULE: ./src/report/sticky.ts
+/** GitHub refuses comment bodies over 65,536 characters (GitLab notes over 1,000,000); the report stays well under. */
+const MAX_COMMENT_LENGTH = 60_000;
+const VERDICTS = ['pass', 'fail', 'accepted', 'could-not-tell'];
+/** What comments written before could-not-tell had its name said instead. */
+const OLD_VERDICTS = { error: 'could-not-tell' };
+function markerText(text) {
+    // nothing that could end the HTML comment early or start a new line
+    return text.replace(/--+|>|[\r\n]/g, '_');
+}
+/** The hidden marker naming the workflow file and config: it never holds "-->", so it is the first line's only HTML comment end before the verdict. */
+function commentMarker(workflowFile, configName) {
+    return `<!-- evalgate:${markerText(workflowFile)}:${markerText(configName)} -->`;
+}
+function verdictTag(verdict) {
+    return `<!-- evalgate-verdict:${verdict} -->`;
+}
+/**
+ * Our first line in `body`, read exactly: the marker followed by the verdict
+ * we showed (`verdict`), or the marker alone as evalgate wrote it before the
+ * verdict moved there (`verdict: null`, nothing in the body is trusted for
+ * it). null when the first line is anything else.
+ */
+function readHeader(body, marker) {
+    const first = body.split('\n', 1)[0].replace(/\r$/, '');
+    if (first === marker)
+        return { verdict: null };
+    const verdict = VERDICTS.find((v) => first === marker + verdictTag(v));
+    if (verdict)
+        return { verdict };
+    const old = Object.keys(OLD_VERDICTS).find((v) => first === `${marker}<!-- evalgate-verdict:${v} -->`);
+    return old ? { verdict: OLD_VERDICTS[old] } : null;
+}
+/** The comment body: our marker and the verdict on the first line, then the report; never over `max` characters. */
+function commentBody(marker, report, verdict, max = MAX_COMMENT_LENGTH) {
+    const head = `${marker}${verdictTag(verdict)}\n`;
+    const room = max - head.length;
+    let text = report.trim();
+    if (text.length > room) {
+        // renderReport keeps within its maxLength; this only guards against a miscount
+        const note = '\n\n_(report truncated to fit a comment; the full report is in the job summary)_';
+        const cut = text.lastIndexOf('\n', room - note.length);
+        text = text.slice(0, cut > 0 ? cut : room - note.length) + note;
+    }
+    return `${head}${text}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/run/merge.ts
+/**
+ * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
+ * record one unsharded run would have written. Pure: the caller reads the
+ * shards (files, artifacts) and writes the result.
+ */
+
+
+
+
+/**
+ * Checks that the shards are all of one split of one run, each exactly once,
+ * and joins them: cases back in dataset order, the summary recomputed. Throws a
+ * RecordError naming the shards at fault otherwise.
+ */
+function mergeRecords(shards, options = {}) {
+    if (shards.length === 0)
+        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
+    const placed = shards.map(place);
+    checkSameRun(placed);
+    checkDataset(placed, options.dataset);
+    checkEveryShardOnce(placed);
+    const cases = carryHistory(joinCases(placed), options.baseline);
+    const trend = carryTrend(options.baseline);
+    const records = placed.map((p) => p.record);
+    const first = records[0];
+    // shards run side by side: the run took as long as its slowest shard
+    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
+    return {
+        schemaVersion: first.schemaVersion,
+        tool: { name: 'evalgate', version: VERSION },
+        fingerprintVersion: first.fingerprintVersion,
+        name: first.name,
+        createdAt: records.map((r) => r.createdAt).sort()[0],
+        complete: records.every((r) => r.complete),
+        ...(first.dataset ? { dataset: first.dataset } : {}),
+        git: {
+            sha: firstSet(records.map((r) => r.git.sha)),
+            ref: firstSet(records.map((r) => r.git.ref)),
+            runId: firstSet(records.map((r) => r.git.runId))
+        },
+        config: { repeat: first.config?.repeat ?? 1, shard: null },
+        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
+        ...(trend ? { trend } : {}),
+        cases
+    };
+}
+function place(shard) {
+    const text = shard.record.config?.shard;
+    if (text === undefined || text === null) {
+        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
+    }
+    const m = /^(\d+)\/(\d+)$/.exec(text);
+    const index = m ? Number(m[1]) : NaN;
+    const count = m ? Number(m[2]) : NaN;
+    if (!m || count < 1 || index < 1 || index > count)
+        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
+    return { ...shard, index, count };
+}
+function label(p) {
+    return `${p.file} (shard ${p.index}/${p.count})`;
+}
+function checkSameRun(placed) {
+    const first = placed[0];
+    for (const p of placed.slice(1)) {
+        const differ = (what, a, b) => {
+            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
+        };
+        if (p.count !== first.count) {
+            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
+        }
+        if (p.record.name !== first.record.name)
+            differ('name', first.record.name, p.record.name);
+        const [a, b] = [first.record.git, p.record.git];
+        if (a.sha && b.sha && a.sha !== b.sha)
+            differ('git.sha', a.sha, b.sha);
+        if (a.runId && b.runId && a.runId !== b.runId)
+            differ('git.runId', a.runId, b.runId);
+        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
+        if (ra !== rb)
+            differ('repeat', ra, rb);
+        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
+        if (fa !== fb)
+            differ('fingerprintVersion', fa, fb);
+    }
+}
+function describeDataset(dataset) {
+    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
+}
+/**
+ * Every shard was made from one dataset: the config's when it is given, else
+ * the one most shards were made from. The shard of another one is named.
+ */
+function checkDataset(placed, expected) {
+    const key = (d) => d?.fingerprint ?? '';
+    let want = expected?.fingerprint;
+    if (!want) {
+        const counts = new Map();
+        for (const p of placed)
+            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
+        // ties go to the first shard's
+        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
+        want = most.record.dataset;
+    }
+    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
+    if (!odd)
+        return;
+    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
+    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
+}
+function checkEveryShardOnce(placed) {
+    const count = placed[0].count;
+    const seen = new Map();
+    for (const p of placed) {
+        const twice = seen.get(p.index);
+        if (twice)
+            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
+        seen.set(p.index, p);
+    }
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length > 0) {
+        const names = missing.map((i) => `${i}/${count}`);
+        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
+    }
+}
+/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
+function joinCases(placed) {
+    const owner = new Map();
+    const cases = [];
+    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
+        for (const c of p.record.cases) {
+            const other = owner.get(c.id);
+            if (other) {
+                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
+                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
+            }
+            owner.set(c.id, p);
+            cases.push(c);
+        }
+    }
+    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
+}
+function firstSet(values) {
+    return values.find((v) => v !== null) ?? null;
+}
+function sumJudge(parts) {
+    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
+    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
+    if (parts.some((j) => j.sampled !== undefined))
+        total.sampled = sum('sampled');
+    if (parts.some((j) => j.disagreements !== undefined))
+        total.disagreements = sum('disagreements');
+    return total;
+}
+
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
+function formatEta(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    if (s < 60)
+        return `${s}s`;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (s < 3600)
+        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+}
+/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
+function formatProgress(done, total, passed, elapsedMs) {
+    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
+    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
+    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
+    // slow targets (a case every few seconds) still show a rate that is not 0.0
+    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
+    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
+}
+function createProgress(total, stream, options = {}) {
+    const now = options.now ?? Date.now;
+    const started = now();
+    const tty = stream.isTTY === true;
+    // a terminal is redrawn often; a log gets a line every few seconds
+    const interval = options.intervalMs ?? (tty ? 100 : 5000);
+    let done = 0;
+    let passed = 0;
+    let last = started;
+    let drawn = false;
+    const draw = () => {
+        const line = formatProgress(done, total, passed, now() - started);
+        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+        drawn = true;
+    };
+    return {
+        onCase(result) {
+            done++;
+            if (result.passed)
+                passed++;
+            if (options.quiet)
+                return;
+            const t = now();
+            if (t - last >= interval) {
+                last = t;
+                draw();
+            }
+        },
+        finish() {
+            if (options.quiet)
+                return;
+            if (tty && drawn)
+                stream.write('\r\x1b[2K');
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/share.ts
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Swaps equal values of one baseline case for the dataset case's. */
+function share(b, c) {
+    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
+    b.input = c.input;
+    b.id = c.id;
+    b.fingerprint = c.fingerprint;
+    if (b.name === c.name)
+        b.name = c.name;
+    if (typeof b.expected === 'string' && b.expected === c.expected)
+        b.expected = c.expected;
+    if (sameList(b.tags, c.tags))
+        b.tags = c.tags;
+    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
+        b.source = c.source;
+}
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
+function datasetSharer(cases) {
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    return (b) => {
+        const c = byId.get(b.id);
+        if (c && c.fingerprint === b.fingerprint)
+            share(b, c);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/client.ts
+/**
+ * The GitLab REST API (v4), as `evalgate gitlab` uses it: one small client
+ * over fetch — the token in `PRIVATE-TOKEN` (a personal, project or group
+ * access token) or `JOB-TOKEN` (the job's own CI_JOB_TOKEN), pagination by
+ * `X-Next-Page` (else the `Link` header's rel="next"), a deadline on every
+ * request, a retry of 5xx and dropped connections, and redirects (artifacts
+ * live in object storage) followed by hand so the token is never sent on.
+ * Every failure is a GitLabError with the status (0: no answer).
+ */
+
+class GitLabError extends Error {
+    status;
+    path;
+    constructor(message, 
+    /** the HTTP status; 0 when the server did not answer (unreachable, timed out) */
+    status, path) {
+        super(message);
+        this.status = status;
+        this.path = path;
+        this.name = 'GitLabError';
+    }
+}
+/** Redirects followed before giving up (object storage redirects once). */
+const MAX_REDIRECTS = 5;
+function client_describe(status, body) {
+    let message = body.trim().slice(0, 300);
+    try {
+        const parsed = JSON.parse(body);
+        const m = parsed.message ?? parsed.error;
+        if (m !== undefined)
+            message = typeof m === 'string' ? m : JSON.stringify(m);
+    }
+    catch {
+        // not JSON: the text itself
+    }
+    return `HTTP ${status}${message ? `: ${message}` : ''}`;
+}
+class GitLabClient {
+    apiUrl;
+    token;
+    fetchImpl;
+    timeoutMs;
+    retries;
+    backoffMs;
+    constructor(options) {
+        this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+        this.token = options.token;
+        this.fetchImpl = options.fetch ?? fetch;
+        this.timeoutMs = options.timeoutMs ?? 60_000;
+        this.retries = options.retries ?? 2;
+        this.backoffMs = options.backoffMs ?? ((n) => 1000 * n);
+    }
+    /** Whether the token can do what only a personal, project or group token can (post notes, list jobs, read files). */
+    get canWrite() {
+        return this.token?.header === 'PRIVATE-TOKEN';
+    }
+    url(path) {
+        return `${this.apiUrl}${path}`;
+    }
+    /**
+     * One request, redirects followed without the token, 5xx and dropped
+     * connections retried; the final response, whatever its status.
+     */
+    async send(method, path, body) {
+        for (let attempt = 0;; attempt++) {
+            let response;
+            try {
+                response = await this.once(method, path, body);
+            }
+            catch (err) {
+                if (err instanceof GitLabError || attempt >= this.retries) {
+                    const why = err instanceof GitLabError ? err.message : (0,errors/* errorMessage */.gJ)(err);
+                    throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
+                }
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            if (response.status >= 500 && attempt < this.retries) {
+                await response.body?.cancel();
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            return response;
+        }
+    }
+    async once(method, path, body) {
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        const headers = { accept: 'application/json' };
+        if (this.token)
+            headers[this.token.header] = this.token.value;
+        if (body !== undefined)
+            headers['content-type'] = 'application/json';
+        let response;
+        try {
+            response = await this.fetchImpl(this.url(path), {
+                method,
+                headers,
+                body: body === undefined ? undefined : JSON.stringify(body),
+                redirect: 'manual',
+                signal
+            });
+        }
+        catch (err) {
+            if (signal.aborted)
+                throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s`, 0, path);
+            throw err;
+        }
+        // object storage: followed without the token (a signed URL carries its own authority)
+        let location = this.url(path);
+        for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.get('location'); hops++) {
+            if (hops >= MAX_REDIRECTS)
+                throw new GitLabError(`more than ${MAX_REDIRECTS} redirects`, response.status, path);
+            location = new URL(response.headers.get('location'), location).href;
+            await response.body?.cancel();
+            try {
+                response = await this.fetchImpl(location, { method: 'GET', redirect: 'manual', signal });
+            }
+            catch (err) {
+                if (signal.aborted)
+                    throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s (from the redirect to ${new URL(location).host})`, 0, path);
+                throw err;
+            }
+        }
+        return response;
+    }
+    /** The body as text of a 2xx answer; anything else throws with the status and GitLab's message. */
+    async text(path) {
+        const response = await this.send('GET', path);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`GET ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        return text;
+    }
+    async json(method, path, body) {
+        const response = await this.send(method, path, body);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`${method} ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            throw new GitLabError(`${method} ${path}: the answer is not JSON`, response.status, path);
+        }
+    }
+    /**
+     * Every page of a list, in order: `per_page=100`, the next page from
+     * `X-Next-Page` (GitLab's offset pagination) or the `Link` header's next
+     * (keyset pagination, and what proxies keep), at most `maxPages`.
+     */
+    async *pages(path, maxPages = 100) {
+        let next = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
+        for (let page = 0; next && page < maxPages; page++) {
+            const current = next;
+            const response = await this.send('GET', current);
+            const text = await response.text();
+            if (!response.ok)
+                throw new GitLabError(`GET ${current}: ${client_describe(response.status, text)}`, response.status, current);
+            let items;
+            try {
+                items = JSON.parse(text);
+            }
+            catch {
+                throw new GitLabError(`GET ${current}: the answer is not JSON`, response.status, current);
+            }
+            if (!Array.isArray(items))
+                throw new GitLabError(`GET ${current}: expected a list`, response.status, current);
+            yield items;
+            next = nextPage(current, response.headers, this.apiUrl);
+        }
+    }
+}
+/** The path of the next page, or null on the last one. */
+function nextPage(current, headers, apiUrl) {
+    const xNext = headers.get('x-next-page');
+    if (xNext !== null) {
+        if (!/^\d+$/.test(xNext.trim()))
+            return null;
+        const url = new URL(current, 'http://x');
+        url.searchParams.set('page', xNext.trim());
+        return `${url.pathname}${url.search}`;
+    }
+    const link = headers.get('link');
+    const next = link
+        ?.split(',')
+        .map((part) => /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim()))
+        .find((m) => m)?.[1];
+    if (!next)
+        return null;
+    // a path relative to the API root, whatever host the Link names (the token is never sent elsewhere)
+    const url = new URL(next, apiUrl);
+    const base = new URL(apiUrl);
+    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.replace(/\/+$/, '').length) : url.pathname;
+    return `${path}${url.search}`;
+}
+function sleep(ms) {
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+/** A project id (numeric, or a path) as a URL segment. */
+function projectSegment(id) {
+    return encodeURIComponent(id);
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/baseline.ts
+
+
+
+/** The record's file in the job's artifacts. */
+const RECORD_FILE = 'evalgate-run.json';
+class LookupFailure extends Error {
+}
+/** A GitLab failure of a lookup step, or null for a 404 (nothing there). */
+function failure(err, what) {
+    if (err instanceof GitLabError && err.status === 404)
+        return null;
+    const hint = err instanceof GitLabError && (err.status === 401 || err.status === 403) ? ' (is the token valid, with read_api scope, and may it read this project?)' : '';
+    return new LookupFailure(`${what}: ${(0,errors/* errorMessage */.gJ)(err)}${hint}`);
+}
+async function readRecord(client, path, what, read) {
+    let text;
+    try {
+        text = await client.text(path);
+    }
+    catch (err) {
+        const failed = failure(err, `cannot download ${what}`);
+        if (failed)
+            throw failed;
+        return null;
+    }
+    try {
+        return parseRunRecord(text, what, read);
+    }
+    catch (err) {
+        throw new LookupFailure(`${what} could not be read: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+/** Does a tag share the branch's name? Only an answer that it exists stops the lookup. */
+async function tagShadowsBranch(client, project, branch) {
+    const response = await client.send('GET', `/projects/${project}/repository/tags/${encodeURIComponent(branch)}`).catch(() => null);
+    await response?.body?.cancel();
+    return response?.status === 200;
+}
+async function findGitLabBaseline(client, query) {
+    const notices = [];
+    const project = projectSegment(query.projectId);
+    const { branch, jobName } = query;
+    const where = `job "${jobName}" on ${branch} of project ${query.projectId}`;
+    try {
+        if (await tagShadowsBranch(client, project, branch))
+            throw new LookupFailure(`the project has a tag named "${branch}", so its artifacts "on ${branch}" cannot be told from the tag's; delete the tag (git push origin :refs/tags/${branch})`);
+        const byRef = `/projects/${project}/jobs/artifacts/${encodeURIComponent(branch)}/raw/${RECORD_FILE}?job=${encodeURIComponent(jobName)}`;
+        const latest = await readRecord(client, byRef, `${RECORD_FILE} of the latest successful pipeline's ${where}`, query.read);
+        if (latest)
+            return { status: 'found', record: latest, jobId: latest.git.runId, notices };
+        // the latest successful pipeline lacks the job (or its artifact): the newest successful job of that name
+        if (!client.canWrite) {
+            const reason = `the latest successful pipeline of ${branch} has no ${RECORD_FILE} from ${where} (evalgate looks at older jobs with a token in EVALGATE_GITLAB_TOKEN)`;
+            return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+        }
+        let looked = 0;
+        const maxJobs = query.maxJobs ?? 200;
+        try {
+            for await (const page of client.pages(`/projects/${project}/jobs?scope[]=success`, Math.ceil(maxJobs / 100))) {
+                for (const job of page) {
+                    if (++looked > maxJobs)
+                        break;
+                    if (job.name !== jobName || job.ref !== branch || job.tag || job.status !== 'success')
+                        continue;
+                    if (job.artifacts && !job.artifacts.some((a) => a.file_type === 'archive'))
+                        continue;
+                    const record = await readRecord(client, `/projects/${project}/jobs/${job.id}/artifacts/${RECORD_FILE}`, `${RECORD_FILE} of job ${job.id}`, query.read);
+                    if (record)
+                        return { status: 'found', record, jobId: String(job.id), notices };
+                    notices.push(`baseline: job ${job.id} (${jobName} on ${branch}) has no ${RECORD_FILE} in its artifacts (expired?); looking at older jobs`);
+                }
+            }
+        }
+        catch (err) {
+            if (err instanceof LookupFailure)
+                throw err;
+            throw (failure(err, `cannot list the jobs of project ${query.projectId}`) ?? new LookupFailure(`cannot list the jobs of project ${query.projectId}: not found`));
+        }
+        const reason = `no successful ${where} among the newest ${Math.min(looked, maxJobs)} successful jobs has ${RECORD_FILE} in its artifacts`;
+        return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+    }
+    catch (err) {
+        if (err instanceof LookupFailure)
+            return { status: 'error', reason: err.message, notices };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/context.ts
+/**
+ * What a GitLab CI job knows about itself, from GitLab's predefined
+ * variables (SPEC §14), read once when `evalgate gitlab` starts.
+ */
+
+
+function value(env, name) {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+}
+/**
+ * The token: EVALGATE_GITLAB_TOKEN, else GITLAB_TOKEN, sent as PRIVATE-TOKEN
+ * (posting notes needs the `api` scope); without one, CI_JOB_TOKEN as
+ * JOB-TOKEN, which reads artifacts only.
+ */
+function tokenFrom(env) {
+    for (const from of ['EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN']) {
+        const v = value(env, from);
+        if (v)
+            return { header: 'PRIVATE-TOKEN', value: v, from };
+    }
+    const job = value(env, 'CI_JOB_TOKEN');
+    return job ? { header: 'JOB-TOKEN', value: job, from: 'CI_JOB_TOKEN' } : null;
+}
+function node(env) {
+    const index = Number(value(env, 'CI_NODE_INDEX'));
+    const count = Number(value(env, 'CI_NODE_TOTAL'));
+    if (!Number.isInteger(count) || count <= 1)
+        return null;
+    if (!Number.isInteger(index) || index < 1 || index > count)
+        throw new errors/* UsageError */.eb(`CI_NODE_INDEX "${env.CI_NODE_INDEX ?? ''}" is not a slice of CI_NODE_TOTAL ${count} (1 to ${count})`);
+    return { index, count };
+}
+function readGitLabContext(env, cwd = process.cwd()) {
+    const apiUrl = value(env, 'CI_API_V4_URL');
+    const projectId = value(env, 'CI_PROJECT_ID');
+    const jobName = value(env, 'CI_JOB_NAME');
+    if (env.GITLAB_CI !== 'true' || !apiUrl || !projectId || !jobName)
+        throw new errors/* UsageError */.eb('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set (locally, use evalgate run)');
+    const iid = value(env, 'CI_MERGE_REQUEST_IID');
+    const mrProject = value(env, 'CI_MERGE_REQUEST_PROJECT_ID');
+    const sourceProject = value(env, 'CI_MERGE_REQUEST_SOURCE_PROJECT_ID') ?? mrProject;
+    const mergeRequest = iid && mrProject
+        ? {
+            iid,
+            projectId: mrProject,
+            sourceProjectId: sourceProject,
+            fork: sourceProject !== mrProject,
+            diffBaseSha: value(env, 'CI_MERGE_REQUEST_DIFF_BASE_SHA'),
+            targetBranch: value(env, 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME'),
+            labels: (value(env, 'CI_MERGE_REQUEST_LABELS') ?? '')
+                .split(',')
+                .map((l) => l.trim())
+                .filter(Boolean)
+        }
+        : null;
+    return {
+        apiUrl,
+        serverUrl: value(env, 'CI_SERVER_URL') ?? new URL(apiUrl).origin,
+        projectId,
+        projectPath: value(env, 'CI_PROJECT_PATH') ?? projectId,
+        jobName,
+        jobId: value(env, 'CI_JOB_ID'),
+        jobUrl: value(env, 'CI_JOB_URL'),
+        pipelineId: value(env, 'CI_PIPELINE_ID'),
+        pipelineUrl: value(env, 'CI_PIPELINE_URL'),
+        sha: value(env, 'CI_COMMIT_SHA'),
+        ref: value(env, 'CI_COMMIT_REF_NAME'),
+        branch: value(env, 'CI_COMMIT_BRANCH'),
+        defaultBranch: value(env, 'CI_DEFAULT_BRANCH'),
+        mergeRequest,
+        node: node(env),
+        projectDir: external_node_path_default().resolve(value(env, 'CI_PROJECT_DIR') ?? cwd),
+        token: tokenFrom(env)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/notes.ts
+/**
+ * The sticky merge-request note (SPEC §14): one per CI job and config name,
+ * found among all of the merge request's notes (page by page) by its first
+ * line — the hidden marker and the verdict shown (report/sticky.ts) — and its
+ * author, the token's own user by id; updated in place, else created. Notes
+ * by anyone else that quote the marker are never touched.
+ */
+
+
+
+/** Our note among the merge request's, or null. */
+async function findNote(client, target, userId) {
+    const path = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes?sort=asc&order_by=created_at`;
+    for await (const page of client.pages(path)) {
+        const found = page.find((n) => !n.system && n.author?.id === userId && readHeader(n.body ?? '', target.marker) !== null);
+        if (found)
+            return found;
+    }
+    return null;
+}
+/**
+ * Create or update the note. A token that may not write notes (403, 404: a
+ * fork's merge request, a token without `api` scope) is a notice; other
+ * failures throw (the caller warns: a note that cannot be posted never
+ * changes the verdict).
+ */
+async function upsertNote(client, target, body) {
+    const notes = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes`;
+    try {
+        const me = await client.json('GET', '/user');
+        const existing = await findNote(client, target, me.id);
+        if (existing) {
+            const updated = await client.json('PUT', `${notes}/${existing.id}`, { body });
+            return { action: 'updated', id: updated.id, notice: null };
+        }
+        const created = await client.json('POST', notes, { body });
+        return { action: 'created', id: created.id, notice: null };
+    }
+    catch (err) {
+        if (err instanceof GitLabError && (err.status === 403 || err.status === 404))
+            return { action: 'skipped', id: null, notice: `note skipped: the token cannot write to this merge request (${(0,errors/* errorMessage */.gJ)(err)})` };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/command.ts
+/**
+ * `evalgate gitlab` (SPEC §14): inside a GitLab CI job, what the action does
+ * on GitHub, from GitLab's predefined variables — the trusted settings read
+ * at the merge request's diff base, the run (or one slice of it in a job with
+ * `parallel: N`, or the merge of the slices), the baseline from the target
+ * project's default branch, the comparison and the one verdict, then the
+ * record (`evalgate-run.json`, for `artifacts:`, the next baseline), JUnit
+ * (for `artifacts:reports:junit`), the report, and one sticky note on the
+ * merge request. The tail is finish.ts's, as for the action and the CLI.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
+      [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
+                          inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
+                          slices), compare with the default branch's baseline, one sticky merge-request note,
+                          gate (token: EVALGATE_GITLAB_TOKEN or GITLAB_TOKEN, else CI_JOB_TOKEN to read only)`;
+const DEFAULT_ACCEPT_LABEL = 'evalgate:accept';
+const DEFAULT_JUNIT = 'evalgate-junit.xml';
+const DEFAULT_REPORT = 'evalgate-report.md';
+function command_parse(args) {
+    try {
+        return (0,external_node_util_namespaceObject.parseArgs)({
+            args,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string', short: 'c' },
+                junit: { type: 'string' },
+                out: { type: 'string', short: 'o' },
+                report: { type: 'string' },
+                merge: { type: 'boolean', default: false },
+                'baseline-job': { type: 'string' },
+                'accept-label': { type: 'string' },
+                quiet: { type: 'boolean', short: 'q', default: false },
+                help: { type: 'boolean', short: 'h', default: false }
+            }
+        });
+    }
+    catch (err) {
+        throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${GITLAB_USAGE}`);
+    }
+}
+/** The path of the config relative to the checkout, as the repository files API names it. */
+function repositoryPath(file, projectDir) {
+    const relative = external_node_path_default().relative(projectDir, external_node_path_default().resolve(file));
+    if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+        throw new errors/* UsageError */.eb(`${file} is outside the checkout (${projectDir}); the merge request's diff base copy of it cannot be read`);
+    return relative.split((external_node_path_default()).sep).join('/');
+}
+/**
+ * The trusted settings of a merge request (SPEC §9 on GitLab): the config
+ * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
+ * repository files API. Not there (first adoption): null, with a notice.
+ * Anything else that keeps it from being read fails closed.
+ */
+async function baseConfig(ctx, client, configFile, notices) {
+    const mr = ctx.mergeRequest;
+    if (!mr)
+        return null;
+    if (!mr.diffBaseSha)
+        throw new errors/* UsageError */.eb('CI_MERGE_REQUEST_DIFF_BASE_SHA is not set: the merge request pipeline does not say its diff base, whose gate settings it must use');
+    const file = repositoryPath(configFile, ctx.projectDir);
+    const where = `${file} at the merge request's diff base ${mr.diffBaseSha.slice(0, 7)}`;
+    if (!client?.canWrite && mr.fork) {
+        // a fork's pipeline runs the fork's own .gitlab-ci.yml: nothing in it could hold a gate anyway
+        notices.push(`no token to read ${where} (a fork's merge request): the merge request's own gate settings apply; run the pipeline in the parent project with EVALGATE_GITLAB_TOKEN for a gate it cannot change`);
+        return null;
+    }
+    if (!client?.canWrite)
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: set EVALGATE_GITLAB_TOKEN (a project access token with read_api, or api to post the note) in the project's CI/CD variables`);
+    let text;
+    try {
+        text = await client.text(`/projects/${projectSegment(mr.projectId)}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(mr.diffBaseSha)}`);
+    }
+    catch (err) {
+        if (err instanceof GitLabError && err.status === 404) {
+            notices.push(`${where} does not exist (first adoption?): this merge request's own gate settings apply`);
+            return null;
+        }
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+    try {
+        return parseConfig(text, where, (0,parse/* formatOf */.be)(file));
+    }
+    catch (err) {
+        if (!(0,errors/* isUserError */.iU)(err))
+            throw err;
+        throw new errors/* ConfigError */.xL(`the diff base's config is not valid, so this merge request's gate cannot be trusted: ${err.message}`, err.file);
+    }
+}
+/**
+ * The default branch of the project baselines come from: the target
+ * project's, asked (a fork's pipeline knows only its own CI_DEFAULT_BRANCH);
+ * where it cannot be asked (a job token), the pipeline's own, said so.
+ */
+async function defaultBranchOf(ctx, client, projectId, notices) {
+    if (client && (projectId !== ctx.projectId || !ctx.defaultBranch)) {
+        try {
+            const project = await client.json('GET', `/projects/${projectSegment(projectId)}`);
+            if (project.default_branch)
+                return project.default_branch;
+        }
+        catch (err) {
+            if (ctx.defaultBranch)
+                notices.push(`cannot ask project ${projectId} for its default branch (${(0,errors/* errorMessage */.gJ)(err)}): taking CI_DEFAULT_BRANCH, ${ctx.defaultBranch}`);
+        }
+    }
+    return ctx.defaultBranch;
+}
+async function lookUp(client, projectId, branch, jobName, loaded) {
+    const none = (notice) => ({ record: null, jobId: null, status: 'none', problem: null, notices: [notice] });
+    if (!client)
+        return none('no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated');
+    if (!branch)
+        return { record: null, jobId: null, status: 'error', problem: `cannot tell the default branch of project ${projectId}, where the baseline is`, notices: [] };
+    const found = await findGitLabBaseline(client, { projectId, branch, jobName, read: loaded ? { onCase: datasetSharer(loaded.cases) } : {} });
+    if (found.status === 'found')
+        return { record: found.record, jobId: found.jobId, status: 'found', problem: null, notices: found.notices };
+    return { record: null, jobId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
+}
+/** When the diff base was committed: what a baseline's age is measured against. */
+async function commitDate(client, projectId, sha) {
+    if (!client || !sha)
+        return null;
+    try {
+        const commit = await client.json('GET', `/projects/${projectSegment(projectId)}/repository/commits/${encodeURIComponent(sha)}`);
+        return commit.committed_date ?? commit.created_at ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+/** SIGINT/SIGTERM (a cancelled job) cut the run short: what finished is recorded and reported. */
+function interruptions(io) {
+    const controller = new AbortController();
+    const onSignal = () => {
+        io.stderr.write('\nevalgate: stopping (signal received); the cases that finished are recorded\n');
+        controller.abort();
+    };
+    io.process?.on('SIGINT', onSignal);
+    io.process?.on('SIGTERM', onSignal);
+    return {
+        signal: controller.signal,
+        stop() {
+            io.process?.off('SIGINT', onSignal);
+            io.process?.off('SIGTERM', onSignal);
+        }
+    };
+}
+async function gitlabCommand(args, io, settings = {}) {
+    const { values, positionals } = command_parse(args);
+    if (values.help) {
+        io.stdout.write(`${GITLAB_USAGE}\n`);
+        return 0;
+    }
+    const ctx = readGitLabContext(io.env);
+    const configFile = values.config ?? 'evalgate.yml';
+    const junit = values.junit ?? DEFAULT_JUNIT;
+    const out = values.out ?? RECORD_FILE;
+    const report = values.report ?? DEFAULT_REPORT;
+    if (values.merge && positionals.length === 0)
+        throw new errors/* UsageError */.eb(`--merge takes the shard records: --merge evalgate-shard-*.json\n\n${GITLAB_USAGE}`);
+    if (!values.merge && positionals.length)
+        throw new errors/* UsageError */.eb(`unexpected ${positionals.join(' ')} (shard records go after --merge)\n\n${GITLAB_USAGE}`);
+    const client = ctx.token ? new GitLabClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null;
+    const mr = ctx.mergeRequest;
+    const targetProject = mr?.projectId ?? ctx.projectId;
+    // the run is the pipeline: the slices of a parallel job are of one
+    const git = { sha: ctx.sha, ref: ctx.ref, runId: ctx.pipelineId ?? ctx.jobId };
+    // a slice of a parallel job: its record, for the job that merges them
+    if (ctx.node && !values.merge) {
+        const shard = ctx.node;
+        const loaded = await loadEvalConfig(configFile);
+        const file = values.out ?? `evalgate-shard-${shard.index}-of-${shard.count}.json`;
+        await prepareOutputs([['--out', file]]);
+        const expected = selectCases(loaded.cases, { shard }).length;
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { env: io.env, shard, signal: stop.signal, progress, git });
+            await writeOutput('--out', file, (f) => writeJsonAtomic(f, result.record));
+            const cut = result.record.complete ? '' : ` (cut short: ${result.record.cases.length} of ${expected} cases finished; the merged run will be incomplete)`;
+            io.stderr.write(`evalgate: slice ${shard.index} of ${shard.count} (CI_NODE_INDEX/CI_NODE_TOTAL): ${result.record.cases.length} cases written to ${file}${cut}\n`);
+            return 0;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    await prepareOutputs([
+        ['--out', out],
+        ['--junit', junit],
+        ['--report', report]
+    ]);
+    const notices = [];
+    const base = await baseConfig(ctx, client, configFile, notices);
+    const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
+    if (configChanges.length)
+        notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'));
+    const { config } = loaded;
+    const branch = await defaultBranchOf(ctx, client, targetProject, notices);
+    const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch;
+    const jobName = values['baseline-job'] ?? ctx.jobName;
+    let baseline = await lookUp(client, targetProject, branch, jobName, loaded);
+    for (const n of [...notices, ...baseline.notices])
+        io.stderr.write(`evalgate: ${n}\n`);
+    let record;
+    let secrets = new Set();
+    let expected = loaded.cases.length;
+    if (values.merge) {
+        const shards = [];
+        for (const file of positionals)
+            shards.push({ file, record: await readRunRecord(file) });
+        try {
+            record = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: configFile } });
+        }
+        catch (err) {
+            if (!(0,errors/* isUserError */.iU)(err))
+                throw err;
+            throw new errors/* RecordError */.W1(`cannot merge the slices of this pipeline: ${err.message}`, err.file);
+        }
+        if (record.name !== config.name)
+            throw new errors/* RecordError */.W1(`the slices are of "${record.name}" but ${configFile} is the config of "${config.name}"`);
+        io.stderr.write(`evalgate: merged ${shards.length} slices: ${record.cases.length} cases\n`);
+    }
+    else {
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { baseline: baseline.record, env: io.env, signal: stop.signal, progress, git });
+            record = result.record;
+            secrets = result.secrets;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    const { comparison, incompatible } = compareIfCompatible(baseline.record, record, config.gate);
+    if (incompatible)
+        baseline = { ...baseline, record: null, status: 'incompatible', problem: incompatible };
+    if (values.merge)
+        expected = loaded.cases.length;
+    const stale = staleBaseline(baseline.record, record, { sha: mr?.diffBaseSha ?? null, date: await commitDate(client, targetProject, mr?.diffBaseSha ?? null) }, config.gate);
+    const acceptLabel = values['accept-label'] === 'none' ? null : (values['accept-label'] ?? DEFAULT_ACCEPT_LABEL);
+    const context = {
+        baselineStatus: baseline.status,
+        baselineProblem: baseline.problem,
+        notices: [...notices, ...baseline.notices],
+        expected,
+        configChanges,
+        acceptLabel: acceptLabel && mr?.labels.includes(acceptLabel) ? acceptLabel : null,
+        staleBaseline: stale
+    };
+    const projectUrl = io.env.CI_MERGE_REQUEST_PROJECT_URL ?? io.env.CI_PROJECT_URL ?? null;
+    const pipelinePage = (id) => (projectUrl && id && /^\d+$/.test(id) ? `${projectUrl.replace(/\/+$/, '')}/-/pipelines/${id}` : null);
+    const marker = commentMarker(`gitlab:${jobName}`, config.name);
+    const model = await finishRun({
+        record,
+        comparison,
+        baseline: baseline.record,
+        context,
+        report: {
+            gate: config.gate,
+            links: { baselineRun: pipelinePage(baseline.record?.git.runId ?? null), currentRun: ctx.pipelineUrl ?? pipelinePage(git.runId), runNoun: 'pipeline' }
+        }
+    }, {
+        keep: async (kept) => {
+            try {
+                await writeJsonAtomic(out, kept);
+                return null;
+            }
+            catch (err) {
+                return { code: 'problem', text: `the run record could not be written to ${out} (the artifact the next baseline is read from): ${(0,errors/* errorMessage */.gJ)(err)}` };
+            }
+        },
+        publish: async (m) => {
+            await writeReports(io, m, { report, junit, quiet: values.quiet }, secrets);
+            if (!mr)
+                return;
+            if (!client?.canWrite) {
+                io.stderr.write(`evalgate: note skipped: no token that can post to the merge request${mr.fork ? " (a fork's merge request)" : ''}; set EVALGATE_GITLAB_TOKEN (api scope) to get the report as a note\n`);
+                return;
+            }
+            const hint = `the job's artifacts (${report}, ${out})`;
+            const body = commentBody(marker, (0,util_env/* redact */.E$)(renderReport(m, { maxLength: MAX_COMMENT_LENGTH - 300, fullReportHint: hint }), secrets), m.verdict.status);
+            try {
+                const posted = await upsertNote(client, { projectId: mr.projectId, iid: mr.iid, marker }, body);
+                io.stderr.write(`evalgate: ${posted.notice ?? `merge request note ${posted.action}`}\n`);
+            }
+            catch (err) {
+                io.stderr.write(`evalgate: warning: could not post the merge request note (the verdict stands; ${report} has the report): ${(0,errors/* errorMessage */.gJ)(err)}\n`);
+            }
+        }
+    });
+    if (onDefaultBranch) {
+        io.stderr.write(`evalgate: on the default branch (${branch}) evalgate records the run for the next baseline (${out}); the gate applies to merge requests\n`);
+        return 0;
+    }
+    return model.verdict.exitCode;
+}
+
+;// CONCATENATED MODULE: ./src/config/json-schema.ts
+/**
+ * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
+ * from the zod schema so that the two cannot disagree; `npm run schema`
+ * writes it and a test fails when the committed file is stale.
+ */
+
+
+/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
+const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
+/** Hover text for the keys users meet first (the README has the rest). */
+const DESCRIPTIONS = {
+    version: 'Config format version: 1.',
+    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
+    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
+    cases: 'Cases written inline, instead of or besides `dataset`.',
+    target: 'The agent under test: exactly one of command, http, openai or module.',
+    concurrency: 'Cases in flight at once.',
+    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
+    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
+    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
+    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
+    defaults: 'Assertions and tags added to every case.',
+    badge: 'The pass-rate badge: label, colour bands and style.'
+};
+/**
+ * The schema of what a user writes (zod's input side: keys with defaults are
+ * optional), draft-07 for the widest editor support, with the cross-field
+ * rules the zod refinements check written out so editors flag them too.
+ */
+function configJsonSchema() {
+    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+    const { $schema, ...rest } = generated;
+    const schema = {
+        $schema,
+        $id: SCHEMA_URL,
+        title: 'evalgate.yml',
+        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
+        ...rest
+    };
+    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
+        const property = schema.properties?.[key];
+        if (property)
+            property.description = description;
+    }
+    const target = schema.properties?.target;
+    if (target) {
+        // exactly one kind of target
+        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
+        // set only by reading a promptfoo config, never written in evalgate.yml
+        delete target.properties?.promptfoo;
+    }
+    // the cases: a dataset path, inline cases, or both
+    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
+    return schema;
+}
+/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
+function configJsonSchemaText() {
+    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/init/templates.ts
+/**
+ * The files `evalgate init` writes: a config, a small dataset, a deterministic
+ * stand-in agent so that `npx evalgate run` passes with no edits, and the
+ * workflow that gates pull requests and records the baseline on the default branch.
+ */
+
+
+const CONFIG_FILE = 'evalgate.yml';
+const DATASET_FILE = 'evals/cases.yaml';
+const AGENT_FILE = 'evals/agent.mjs';
+const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
+function configTemplate() {
+    return `# yaml-language-server: $schema=${SCHEMA_URL}
+# evalgate runs the dataset against the agent, compares every case with the
+# last run on the default branch and fails the pull request on regressions.
+version: 1
+name: evals                # names the run artifact and the PR comment
+dataset: ${DATASET_FILE}
+
+# The agent under test: exactly one of module, command, http or openai.
+# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
+#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
+#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
+#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
+target:
+  module: ${AGENT_FILE}
+  timeoutMs: 30000
+
+concurrency: 8             # cases in flight at once
+repeat: 1                  # trials per case; raise it for a non-deterministic agent
+
+# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
+# judge:
+#   model: gpt-4o-mini
+#   apiKeyEnv: OPENAI_API_KEY
+
+gate:
+  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  # maxPassRateDrop: 0.02  # two points
+  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
+
+defaults:                  # added to every case
+  assert:
+    - type: not-icontains
+      value: as an ai language model
+`;
+}
+function datasetTemplate() {
+    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
+# edit a case. All assertions of a case must pass for the case to pass.
+- id: greeting
+  input: Hello!
+  tags: [chat]
+  assert:
+    - type: icontains
+      value: how can i help
+
+- id: capital-france
+  input: What is the capital of France?
+  tags: [facts]
+  expected: Paris          # shorthand for a \`contains\` assertion
+
+- id: multiply
+  input: What is 6 times 7?
+  tags: [math]
+  assert:
+    - type: numeric
+      value: 42
+
+- id: order-json
+  input: Add 3 apples to my basket and answer in JSON.
+  tags: [json]
+  assert:
+    - type: is-json
+      value: { type: object, required: [item, quantity] }
+    - type: json-subset
+      value: { item: apple, quantity: 3 }
+
+- id: refund-policy
+  input: Can I get a refund?
+  tags: [policy]
+  assert:
+    - type: contains-all
+      value: [refund, 30 days]
+    - type: javascript
+      value: output.length <= 200
+
+# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
+# - id: late-parcel
+#   input: My parcel is late and I am annoyed.
+#   assert:
+#     - type: llm-rubric
+#       value: Apologises and offers a concrete next step, in at most three sentences.
+`;
+}
+function agentTemplate() {
+    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
+// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
+// make this module call it: evalgate calls the default export with each case's
+// input (and the whole case) and grades the string it returns.
+export default async function agent(input) {
+  const question = String(input).toLowerCase()
+  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
+  if (question.includes('capital of france')) return 'The capital of France is Paris.'
+  const product = question.match(/(\\d+) times (\\d+)/)
+  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
+  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
+  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
+  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
+  return "Sorry, I don't know that yet."
+}
+`;
+}
+/** Branch names that are safe to write unquoted into the workflow. */
+const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+function workflowTemplate(branch = 'main') {
+    return `# Gates pull requests on the evals, and records each run on ${branch} as the
+# baseline that later pull requests are compared with.
+name: evalgate
+
+on:
+  pull_request:
+  push:
+    branches: [${branch}]
+  workflow_dispatch:
+
+permissions:
+  contents: read           # check out the code
+  pull-requests: write     # the sticky PR comment
+  actions: read            # find and download the baseline run's artifact
+
+concurrency:
+  group: evalgate-\${{ github.ref }}
+  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
+
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - uses: actions/checkout@v7
+      - uses: evalgate/evalgate@v1
+        with:
+          config: ${CONFIG_FILE}
+        # env:                                     # for a judge or a model-backed target
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+/** Every file init writes, relative to the target folder, in the order listed to the user. */
+function initFiles(options = {}) {
+    return [
+        { path: CONFIG_FILE, content: configTemplate() },
+        { path: DATASET_FILE, content: datasetTemplate() },
+        { path: AGENT_FILE, content: agentTemplate() },
+        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/init/index.ts
+/**
+ * `evalgate init`: writes the starter files into a folder. Asks nothing, and
+ * overwrites nothing: when any of the files exists, none is written.
+ */
+
+
+
+
+
+
+
+/** Write the starter files into dir; returns the paths written, relative to dir. */
+async function initProject(dir, options = {}) {
+    const branch = options.branch ?? 'main';
+    if (!BRANCH_PATTERN.test(branch))
+        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
+    const files = initFiles({ branch });
+    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
+    if (existing.length > 0) {
+        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
+    }
+    for (const f of files) {
+        const file = external_node_path_default().join(dir, f.path);
+        await makeDir(external_node_path_default().dirname(file));
+        // "wx": should a file appear since the check above, fail instead of replacing it
+        await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
+    }
+    return files.map((f) => f.path);
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/rows.ts
+/**
+ * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
+ * the order given — pass rate, mean judge score, cost and p95 latency — and
+ * the four series the markdown and the HTML page draw. Pure.
+ */
+
+/** The row of one run: its summary's figures, and its cost and latency read off its cases. */
+function trendRow(file, record) {
+    const metrics = runMetrics(record.cases);
+    return {
+        file,
+        name: record.name,
+        createdAt: record.createdAt,
+        sha: record.git.sha,
+        label: record.git.sha ? record.git.sha.slice(0, 7) : record.createdAt.slice(0, 10),
+        total: record.summary.total,
+        passed: record.summary.passed,
+        complete: record.complete,
+        passRate: record.summary.passRate,
+        meanScore: record.summary.meanScore,
+        cost: metrics.cost,
+        latencyP95: metrics.latencyP95
+    };
+}
+const SERIES = [
+    { key: 'passRate', label: 'pass rate', unit: 'rate' },
+    { key: 'meanScore', label: 'mean judge score', unit: 'score' },
+    { key: 'cost', label: 'cost (target)', unit: 'usd' },
+    { key: 'latencyP95', label: 'p95 latency', unit: 'ms' }
+];
+/** The four series; a series no run has (no judge, no usage) is left out. */
+function trendSeries(rows) {
+    return SERIES.map((s) => ({ ...s, values: rows.map((r) => r[s.key]) })).filter((s) => s.values.some((v) => v !== null));
+}
+/** The config names of the runs, when they are not all one: comparing runs of different configs compares different datasets. */
+function mixedNames(rows) {
+    const names = [...new Set(rows.map((r) => r.name))];
+    return names.length > 1 ? names : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/markdown.ts
+/**
+ * The trend as markdown: a table of the four figures — first run, last run,
+ * the change, lowest and highest, and a sparkline — then every run in a
+ * collapsed table. Pure.
+ */
+
+
+
+const BARS = '▁▂▃▄▅▆▇█';
+/** One character per run: its value's height between the series' lowest and highest; a run without it is a space. */
+function sparkline(values) {
+    const present = values.filter((v) => v !== null);
+    if (!present.length)
+        return '';
+    const low = Math.min(...present);
+    const high = Math.max(...present);
+    return values
+        .map((v) => {
+        if (v === null)
+            return ' ';
+        if (high === low)
+            return BARS[3];
+        return BARS[Math.round(((v - low) / (high - low)) * (BARS.length - 1))];
+    })
+        .join('');
+}
+function formatFigure(unit, value) {
+    if (value === null)
+        return '—';
+    if (unit === 'rate')
+        return format_formatPercent(value);
+    if (unit === 'score')
+        return format_formatScore(value);
+    if (unit === 'usd')
+        return formatUsd(value);
+    return formatDuration(value);
+}
+function change(unit, first, last) {
+    if (first === null || last === null)
+        return '—';
+    if (unit === 'rate')
+        return signedPoints(last - first);
+    if (unit === 'score')
+        return signed(last - first, 3);
+    if (first === 0)
+        return last === 0 ? '0' : 'from zero';
+    return `${signed(((last - first) / first) * 100, 1)}%`;
+}
+function renderTrendMarkdown(rows) {
+    const series = trendSeries(rows);
+    const first = (s) => s.values.find((v) => v !== null) ?? null;
+    const last = (s) => [...s.values].reverse().find((v) => v !== null) ?? null;
+    const lines = [
+        `## evalgate trend · ${escape_escapeInline(rows[0]?.name ?? 'runs', 80)} (${format_plural(rows.length, 'run')})`,
+        '',
+        `From ${escape_escapeInline(rows[0].label, 40)} (${rows[0].createdAt.slice(0, 10)}) to ${escape_escapeInline(rows[rows.length - 1].label, 40)} (${rows[rows.length - 1].createdAt.slice(0, 10)}), in the order given.`,
+        '',
+        '| figure | first | last | change | lowest | highest | trend |',
+        '|---|--:|--:|--:|--:|--:|---|',
+        ...series.map((s) => {
+            const present = s.values.filter((v) => v !== null);
+            const cells = [
+                s.label,
+                formatFigure(s.unit, first(s)),
+                formatFigure(s.unit, last(s)),
+                change(s.unit, first(s), last(s)),
+                formatFigure(s.unit, Math.min(...present)),
+                formatFigure(s.unit, Math.max(...present)),
+                `\`${sparkline(s.values)}\``
+            ];
+            return `| ${cells.join(' | ')} |`;
+        })
+    ];
+    const mixed = mixedNames(rows);
+    if (mixed.length)
+        lines.push('', `> [!WARNING]\n> These records are runs of different configs (${mixed.map((n) => escape_escapeInline(n, 60)).join(', ')}): their figures are of different datasets.`);
+    const incomplete = rows.filter((r) => !r.complete).length;
+    if (incomplete)
+        lines.push('', `_${format_plural(incomplete, 'run')} of these ${incomplete === 1 ? 'was' : 'were'} cut short: ${incomplete === 1 ? 'its' : 'their'} figures are of the cases that finished._`);
+    lines.push('', '<details><summary>Every run</summary>', '', '| # | run | date | cases | pass rate | mean score | cost | p95 latency |', '|--:|---|---|--:|--:|--:|--:|--:|', ...rows.map((r, i) => `| ${i + 1} | ${escape_escapeInline(r.label, 40)}${r.complete ? '' : ' (cut short)'} | ${escape_escapeInline(formatTime(r.createdAt), 30)} | ${format_formatCount(r.total)} | ${formatFigure('rate', r.passRate)} | ${formatFigure('score', r.meanScore)} | ${formatFigure('usd', r.cost)} | ${formatFigure('ms', r.latencyP95)} |`), '', '</details>', '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/html.ts
+/**
+ * The trend as an HTML page: one inline SVG chart per figure (pass rate and
+ * mean score on a 0–100% axis, cost and p95 latency from zero, so a change is
+ * never exaggerated by a cut axis), a table of every run, no script and
+ * nothing fetched. Every point carries its run and value (`data-run`,
+ * `data-value`) and a <title> tooltip. Pure.
+ */
+
+
+
+
+const WIDTH = 760;
+const HEIGHT = 200;
+const MARGIN = { left: 64, right: 20, top: 28, bottom: 44 };
+const COLOURS = { passRate: '#1a7f37', meanScore: '#8250df', cost: '#bc4c00', latencyP95: '#0969da' };
+/** Round tops of an axis (times a power of ten) and the gridlines that divide each into round steps. */
+const TOPS = [
+    [1, 4],
+    [1.2, 4],
+    [1.5, 3],
+    [2, 4],
+    [2.5, 5],
+    [3, 3],
+    [4, 4],
+    [5, 5],
+    [6, 3],
+    [8, 4],
+    [10, 5]
+];
+/** The axis of a series: 0–1 in quarters for rates and scores, else from 0 to a round number above the largest value. */
+function axisOf(s) {
+    if (s.unit === 'rate' || s.unit === 'score')
+        return { top: 1, ticks: 4 };
+    const high = Math.max(0, ...s.values.filter((v) => v !== null));
+    if (high === 0)
+        return { top: 1, ticks: 4 };
+    const step = 10 ** Math.floor(Math.log10(high));
+    const [m, ticks] = TOPS.find(([m]) => m * step >= high * (1 - 1e-9)) ?? [10, 5];
+    return { top: m * step, ticks };
+}
+/** The runs whose labels are written under the axis: all of them when few, else about eight spread evenly, the last included. */
+function labelledRuns(n, max = 8) {
+    if (n <= max)
+        return Array.from({ length: n }, (_, i) => i);
+    return [...new Set(Array.from({ length: max }, (_, k) => Math.round((k * (n - 1)) / (max - 1))))];
+}
+/** Where run i of n sits, and where a value sits on an axis from 0 to top. */
+function pointAt(i, n, value, top) {
+    const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const x = MARGIN.left + (n === 1 ? plotWidth / 2 : (i * plotWidth) / (n - 1));
+    const y = MARGIN.top + plotHeight * (1 - Math.min(1, Math.max(0, value / top)));
+    return { x: round(x), y: round(y) };
+}
+function round(n) {
+    return Math.round(n * 100) / 100;
+}
+const html_text = (s) => escapeHtmlText(s);
+function chart(s, rows) {
+    const { top, ticks } = axisOf(s);
+    const n = rows.length;
+    const parts = [];
+    // the axis: gridlines and their labels
+    for (let t = 0; t <= ticks; t++) {
+        const value = (top * t) / ticks;
+        const { y } = pointAt(0, n, value, top);
+        parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}"/>`);
+        parts.push(`<text class="tick" x="${MARGIN.left - 8}" y="${y + 4}" text-anchor="end">${html_text(formatFigure(s.unit, value))}</text>`);
+    }
+    for (const i of labelledRuns(n)) {
+        const { x } = pointAt(i, n, 0, top);
+        // the first and last labels are kept inside the chart
+        const anchor = n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle';
+        parts.push(`<text class="run" x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="${anchor}">${html_text(rows[i].label)}</text>`);
+    }
+    // the line, broken where a run has no value
+    const segments = [[]];
+    s.values.forEach((v, i) => {
+        if (v === null)
+            segments.push([]);
+        else {
+            const { x, y } = pointAt(i, n, v, top);
+            segments[segments.length - 1].push(`${x},${y}`);
+        }
+    });
+    for (const points of segments.filter((p) => p.length > 1))
+        parts.push(`<polyline class="line" fill="none" stroke="${COLOURS[s.key]}" stroke-width="2" points="${points.join(' ')}"/>`);
+    s.values.forEach((v, i) => {
+        if (v === null)
+            return;
+        const { x, y } = pointAt(i, n, v, top);
+        const r = rows[i];
+        parts.push(`<circle class="point" cx="${x}" cy="${y}" r="3.5" fill="${COLOURS[s.key]}" data-run="${i}" data-value="${v}">` +
+            `<title>${html_text(`${r.label} (${formatTime(r.createdAt)}): ${s.label} ${formatFigure(s.unit, v)}`)}</title></circle>`);
+    });
+    const present = s.values.filter((v) => v !== null);
+    const last = present[present.length - 1] ?? null;
+    return [
+        `<figure class="chart" id="chart-${s.key}">`,
+        `<figcaption><strong>${html_text(s.label)}</strong> <span class="last">${html_text(formatFigure(s.unit, last))}</span></figcaption>`,
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${html_text(`${s.label} over ${n} runs`)}" data-series="${s.key}" data-top="${top}">`,
+        ...parts,
+        '</svg>',
+        '</figure>'
+    ].join('\n');
+}
+const html_STYLE = `
+body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 24px auto; max-width: 820px; padding: 0 16px; }
+h1 { font-size: 20px; margin: 0 0 4px; }
+p.sub { color: #59636e; margin: 0 0 16px; }
+.chart { margin: 0 0 20px; border: 1px solid #d1d9e0; border-radius: 6px; padding: 8px 12px 4px; }
+figcaption { margin-bottom: 4px; }
+figcaption .last { margin-left: 8px; font-variant-numeric: tabular-nums; }
+svg { display: block; max-width: 100%; height: auto; }
+.grid { stroke: #d1d9e0; stroke-width: 1; }
+.tick, .run { font-size: 11px; fill: #59636e; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.warning { border-left: 4px solid #9a6700; background: #fff8c5; padding: 8px 12px; margin: 0 0 16px; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d1d9e0; padding: 4px 8px; text-align: right; }
+th { background: #f6f8fa; }
+td.l, th.l { text-align: left; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+`;
+function renderTrendHtml(rows) {
+    const name = rows[0]?.name ?? 'runs';
+    const mixed = mixedNames(rows);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const table = [
+        '<table>',
+        '<thead><tr><th>#</th><th class="l">run</th><th class="l">date</th><th>cases</th><th>pass rate</th><th>mean score</th><th>cost</th><th>p95 latency</th></tr></thead>',
+        '<tbody>',
+        ...rows.map((r, i) => `<tr><td>${i + 1}</td><td class="l" title="${html_text(r.file)}">${html_text(r.label)}${r.complete ? '' : ' (cut short)'}</td><td class="l">${html_text(formatTime(r.createdAt))}</td>` +
+            `<td>${format_formatCount(r.total)}</td><td>${html_text(formatFigure('rate', r.passRate))}</td><td>${html_text(formatFigure('score', r.meanScore))}</td>` +
+            `<td>${html_text(formatFigure('usd', r.cost))}</td><td>${html_text(formatFigure('ms', r.latencyP95))}</td></tr>`),
+        '</tbody>',
+        '</table>'
+    ];
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        // nothing to fetch: no scripts, no remote styles or images
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+        `<title>evalgate trend · ${html_text(name)}</title>`,
+        `<style>${html_STYLE}</style>`,
+        '</head>',
+        '<body>',
+        `<h1>evalgate trend · ${html_text(name)}</h1>`,
+        `<p class="sub">${format_plural(rows.length, 'run')}, in the order given: ${html_text(first.label)} (${html_text(formatTime(first.createdAt))}) to ${html_text(last.label)} (${html_text(formatTime(last.createdAt))}).</p>`,
+        ...(mixed.length
+            ? [`<p class="warning">These records are runs of different configs (${html_text(mixed.join(', '))}): their figures are of different datasets.</p>`]
+            : []),
+        ...trendSeries(rows).map((s) => chart(s, rows)),
+        ...table,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/index.ts
+
+
+
 
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
@@ -20737,8 +21281,6 @@ function pauseWorkflowCommands(io) {
 
 
 
-
-
 const DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -20749,18 +21291,25 @@ const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
+      [--repeat k] [--quiet]
                           run the dataset; with a baseline, compare and gate
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
+      [--junit junit.xml]
                           compare two run records and gate
   merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--quiet]
                           join the records of a sharded run (--shard i/n); fails if shards are
                           missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+${GITLAB_USAGE}
+  trend RECORD… [--html trend.html] [--markdown trend.md]
+                          pass rate, mean score, cost and p95 latency over runs, in the order given:
+                          an HTML page with inline charts and a markdown table with sparklines
+                          (without a flag, the markdown is printed)
   init [--dir .] [--branch main]
                           write a starter evalgate.yml, dataset, example agent and workflow
 
@@ -20769,6 +21318,7 @@ const common = {
     config: { type: 'string', short: 'c' },
     report: { type: 'string' },
     json: { type: 'string' },
+    junit: { type: 'string' },
     quiet: { type: 'boolean', short: 'q', default: false },
     help: { type: 'boolean', short: 'h', default: false }
 };
@@ -20778,35 +21328,6 @@ function cli_parse(args, options, allowPositionals = false) {
     }
     catch (err) {
         throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${USAGE}`);
-    }
-}
-function colour(io, code, text) {
-    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
-}
-/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
-async function prepareOutputs(outputs) {
-    for (const [flag, file] of outputs) {
-        if (file === undefined)
-            continue;
-        try {
-            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
-        }
-        catch (err) {
-            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
-        }
-    }
-}
-/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag, file, write) {
-    if (file === undefined)
-        return;
-    try {
-        await write(file);
-    }
-    catch (err) {
-        if (typeof err.code !== 'string')
-            throw err;
-        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
     }
 }
 /** The report's links to this run's and the baseline's pages, when the CLI runs inside a workflow (GITHUB_* set). */
@@ -20834,26 +21355,6 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
     });
     return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail;
 }
-async function writeReports(io, model, opts, secrets) {
-    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
-    const markdown = report.endsWith('\n') ? report : `${report}\n`;
-    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
-    // in pieces: at 100,000 cases the page is ~60 MB
-    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
-    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
-    if (!opts.quiet)
-        io.stdout.write(markdown);
-    const { verdict, reasons } = model;
-    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
-    // one reason is the headline's own; several are listed under the verdict's words, each once
-    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
-    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
-    if (reasons.length > 1)
-        for (const r of reasons)
-            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
-    for (const n of model.notices)
-        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
-}
 async function runCommand(args, io) {
     const { values } = cli_parse(args, {
         ...common,
@@ -20874,9 +21375,10 @@ async function runCommand(args, io) {
         ['--out', values.out],
         ['--report', values.report],
         ['--json', values.json],
-        ['--html', values.html]
+        ['--html', values.html],
+        ['--junit', values.junit]
     ]);
-    const interruption = interruptions(io);
+    const interruption = cli_interruptions(io);
     try {
         const { result, baseline, total, gate } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
@@ -20885,14 +21387,14 @@ async function runCommand(args, io) {
         await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record));
         if (!result.record.complete)
             io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate }, result.secrets);
+        return await finish(io, result.comparison, baseline, result.record, { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate }, result.secrets);
     }
     finally {
         interruption.stop();
     }
 }
 /** SIGINT/SIGTERM, once listened to, cut the run short; a second one exits at once. */
-function interruptions(io) {
+function cli_interruptions(io) {
     const controller = new AbortController();
     let signals = 0;
     const onSignal = (name) => {
@@ -20960,7 +21462,7 @@ async function compareCommand(args, io) {
     const configFile = configIfAny(values.config);
     const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, current, gate);
-    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, current, { ...reportFiles(values), incompatible, gate });
 }
 async function mergeCommand(args, io) {
     const { values, positionals } = cli_parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true);
@@ -20984,7 +21486,7 @@ async function mergeCommand(args, io) {
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
     const gate = config?.gate ?? schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate);
-    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, merged, { ...reportFiles(values), incompatible, gate });
 }
 async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);
@@ -21012,6 +21514,29 @@ async function badgeCommand(args, io) {
     io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`);
     return EXIT.pass;
 }
+async function trendCommand(args, io) {
+    const { values, positionals } = cli_parse(args, { html: { type: 'string' }, markdown: { type: 'string' }, help: common.help }, true);
+    if (values.help)
+        return help(io);
+    if (positionals.length === 0)
+        throw new errors/* UsageError */.eb(`trend takes the run records, oldest first: RECORD…\n\n${USAGE}`);
+    await prepareOutputs([
+        ['--html', values.html],
+        ['--markdown', values.markdown]
+    ]);
+    // one record at a time: only its row is kept
+    const rows = [];
+    for (const file of positionals)
+        rows.push(trendRow(file, await readRunRecord(file)));
+    const markdown = renderTrendMarkdown(rows);
+    await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)));
+    await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown));
+    if (values.html === undefined && values.markdown === undefined)
+        io.stdout.write(markdown);
+    else
+        io.stderr.write(`evalgate: trend of ${rows.length} run${rows.length === 1 ? '' : 's'} written to ${[values.html, values.markdown].filter(Boolean).join(' and ')}\n`);
+    return EXIT.pass;
+}
 async function initCommand(args, io) {
     const { values } = cli_parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help });
     if (values.help)
@@ -21036,6 +21561,8 @@ const COMMANDS = {
     merge: mergeCommand,
     validate: validateCommand,
     badge: badgeCommand,
+    trend: trendCommand,
+    gitlab: (args, io) => gitlabCommand(args, io),
     init: initCommand
 };
 /** Run the CLI; resolves with the exit code and never throws. */
@@ -21132,10 +21659,8 @@ function expectedText(written, own, defaults) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Lp: () => (/* binding */ datasetFingerprint),
 /* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
-/* harmony export */   Up: () => (/* binding */ Fingerprinter),
-/* harmony export */   zu: () => (/* binding */ trustedPath)
+/* harmony export */   Up: () => (/* binding */ Fingerprinter)
 /* harmony export */ });
-/* unused harmony exports MAX_MODULES, isModulePath, relativeImports, impliedPaths */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -21178,17 +21703,7 @@ const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
 /** A check that imports more modules than this is fingerprinted by its first ones. */
 const MAX_MODULES = 256;
-/** Is `file` a module whose relative imports are followed (by its extension)? */
-const isModulePath = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
-/** The relative import specifiers of a module's text. */
-function relativeImports(text) {
-    return [...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]);
-}
-/** The paths an import of `base` (a specifier joined to its importer's folder) may name, in the order they are tried. */
-function impliedPaths(base) {
-    const bare = base.replace(/[?#].*$/, '');
-    return IMPLIED_EXTENSIONS.map((ext) => bare + ext);
-}
+const isModule = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
 function isFile(file) {
     try {
         return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file).isFile();
@@ -21205,12 +21720,16 @@ function readFacts(file) {
     catch {
         return { digest: null, imports: [] };
     }
-    const imports = isModulePath(file) ? relativeImports(bytes.toString('utf8')) : [];
+    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
     return { digest: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex'), imports };
 }
 /** Where a relative import specifier of `from` leads, when it is a file. */
 function resolveImport(from, specifier) {
-    return impliedPaths(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier)).find(isFile);
+    const base = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier.replace(/[?#].*$/, ''));
+    for (const ext of IMPLIED_EXTENSIONS)
+        if (isFile(base + ext))
+            return base + ext;
+    return undefined;
 }
 /**
  * Fingerprints the cases of one config: files are read once however many
@@ -21218,7 +21737,6 @@ function resolveImport(from, specifier) {
  */
 class Fingerprinter {
     baseDir;
-    judgeDir;
     /** absolute path → the digest of the file and of every module it imports */
     closures = new Map();
     files = new Map();
@@ -21227,11 +21745,8 @@ class Fingerprinter {
     embeddings;
     constructor(
     /** the config's folder: files are named relative to it */
-    baseDir, judge, 
-    /** where a trusted command judge's files are (github/trusted-files.ts), laid out as the config's folder: they are what grades */
-    judgeDir) {
+    baseDir, judge) {
         this.baseDir = baseDir;
-        this.judgeDir = judgeDir;
         this.judge = judge ? this.judgeSettings(judge) : null;
         // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
         this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl ?? _schema_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULT_JUDGE_BASE_URL */ .Su, embeddingModel: judge.embeddingModel } : null;
@@ -21291,8 +21806,7 @@ class Fingerprinter {
         return { path: this.relative(file), contents: this.closure(file) };
     }
     relative(file) {
-        const root = this.judgeDir && file.startsWith(this.judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) ? this.judgeDir : this.baseDir;
-        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(root, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
+        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(this.baseDir, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
     }
     facts(file) {
         let facts = this.files.get(file);
@@ -21353,25 +21867,12 @@ class Fingerprinter {
             argv = [String(judge.command)];
         }
         const command = argv.map((arg) => {
-            if (arg.includes('${'))
-                return arg;
-            // in a pull-request run the base commit's copy is what grades (github/trusted-files.ts)
-            const trusted = trustedPath(this.judgeDir, arg);
-            if (trusted)
-                return this.fileRef(trusted);
             // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
-            return file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
+            const file = arg.includes('${') ? undefined : node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
+            return file && file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
         });
         return { ...settings, command };
     }
-}
-/** A command judge's argv word as its trusted copy, when `judgeDir` holds one. */
-function trustedPath(judgeDir, word) {
-    if (!judgeDir || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(word))
-        return undefined;
-    const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(judgeDir, word);
-    return file.startsWith(judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? file : undefined;
 }
 function mentionsFileUrl(value) {
     if (typeof value === 'string')
@@ -22192,7 +22693,7 @@ const UNSUPPORTED = {
     scenarios: 'write the combinations out as tests',
     extensions: 'evalgate runs no extension hooks',
     nunjucksFilters: 'evalgate templates have only the `load` filter besides Nunjucks’ own',
-    derivedMetrics: 'named metrics are reported as they are',
+    derivedMetrics: 'remove it; evalgate reports each named metric (`metric`) as its mean over the run, beside the baseline’s, and computes no formulas over them',
     redteam: 'run red-team suites with promptfoo',
     assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
 };
@@ -22378,10 +22879,9 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
-/* harmony export */   oe: () => (/* binding */ caseSchema),
-/* harmony export */   uI: () => (/* binding */ assertionSchema)
+/* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
@@ -22542,6 +23042,10 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
     alpha: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),
@@ -23464,7 +23968,7 @@ function studioBase(config, env) {
 }
 /** Vertex: `apiHost` or `VERTEX_API_HOST`, else the region's host (`global` has none); always https. */
 function vertexHost(config, env) {
-    const region = (0,wire/* text */.Qq)(config.region) ?? (0,wire/* text */.Qq)(env.VERTEX_REGION) ?? 'us-central1';
+    const region = (0,wire/* firstSet */.v)(config.region, env.VERTEX_REGION, env.GOOGLE_CLOUD_LOCATION) ?? 'us-central1';
     return (0,wire/* firstSet */.v)(config.apiHost, env.VERTEX_API_HOST) ?? (region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`);
 }
 function google_endpoint(vertex, model, config, env) {
@@ -23473,7 +23977,7 @@ function google_endpoint(vertex, model, config, env) {
         return { url: `${studioBase(config, env)}/${version}/models/${model}:generateContent`, keyVariables: STUDIO_KEYS };
     }
     const publisher = (0,wire/* firstSet */.v)(config.publisher, env.VERTEX_PUBLISHER) ?? 'google';
-    const version = (0,wire/* text */.Qq)(config.apiVersion) ?? 'v1';
+    const version = (0,wire/* firstSet */.v)(config.apiVersion, env.VERTEX_API_VERSION) ?? 'v1';
     return { url: `https://${vertexHost(config, env)}/${version}/publishers/${publisher}/models/${model}:generateContent`, keyVariables: VERTEX_KEYS };
 }
 function googleProvider(id, model, vertex, config, ctx) {
@@ -26006,14 +26510,9 @@ function readDoubleQuoted(command, start, fail) {
 /* harmony export */   BD: () => (/* binding */ expandDeep),
 /* harmony export */   DW: () => (/* binding */ minimalEnv),
 /* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   GT: () => (/* binding */ RUN_MARK),
-/* harmony export */   Jf: () => (/* binding */ expandVars),
-/* harmony export */   RZ: () => (/* binding */ isForbiddenVar),
-/* harmony export */   ct: () => (/* binding */ varsIn),
-/* harmony export */   gw: () => (/* binding */ forbiddenVarMessage),
-/* harmony export */   uE: () => (/* binding */ credentialFrom)
+/* harmony export */   Jf: () => (/* binding */ expandVars)
 /* harmony export */ });
-/* unused harmony export FORBIDDEN */
+/* unused harmony export isForbiddenVar */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /**
  * `${VAR}` expansion for target and judge settings, and the minimal environment
@@ -26022,35 +26521,9 @@ function readDoubleQuoted(command, start, fail) {
  */
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/**
- * The runner's own credentials and inputs (SPEC §9): never in the environment
- * of the code under test, never read by `${VAR}`, never named by an
- * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
- * the expander and the credential checks (config/credentials.ts).
- */
-const FORBIDDEN = {
-    prefixes: ['INPUT_', 'ACTIONS_'],
-    names: ['GITHUB_TOKEN', 'EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN']
-};
-/** One of the runner's credentials or inputs (FORBIDDEN), whatever its case. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return FORBIDDEN.prefixes.some((p) => upper.startsWith(p)) || FORBIDDEN.names.includes(upper);
-}
-/** Why a forbidden variable is refused, and what to do instead. */
-function forbiddenVarMessage() {
-    const list = [...FORBIDDEN.prefixes.map((p) => `${p}*`), ...FORBIDDEN.names].join(', ');
-    return `the runner's own credentials and inputs (${list}) are never passed to the code under test or sent on its behalf; give it a variable of its own (e.g. a secret in the step's env:)`;
-}
-/** The names `${VAR}` reads in a string, in order. */
-function varsIn(text) {
-    return [...text.matchAll(VAR)].map((m) => m[1]);
-}
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. A forbidden name is a ConfigError whatever its value. */
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
 function expandVars(text, env, secrets, where = 'config') {
     return text.replace(VAR, (_m, name) => {
-        if (isForbiddenVar(name))
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} reads ${name}: ${forbiddenVarMessage()}`);
         const value = env[name];
         if (value === undefined)
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
@@ -26058,12 +26531,6 @@ function expandVars(text, env, secrets, where = 'config') {
             secrets.add(value);
         return value;
     });
-}
-/** The value of the variable an `apiKeyEnv` names (undefined when unset or empty); a forbidden name is a ConfigError. */
-function credentialFrom(env, name, where) {
-    if (isForbiddenVar(name))
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} names ${name}: ${forbiddenVarMessage()}`);
-    return env[name] || undefined;
 }
 /** Deep `${VAR}` expansion over strings inside JSON-like values. */
 function expandDeep(value, env, secrets, where = 'config') {
@@ -26076,15 +26543,8 @@ function expandDeep(value, env, secrets, where = 'config') {
     }
     return value;
 }
-/**
- * The variable whose value marks the processes of one run's code under test
- * (sandbox/leftovers.ts): the engine sets it in the environment it gives
- * targets, and every child inherits it unless it clears its environment.
- */
-const RUN_MARK = 'EVALGATE_RUN_MARK';
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
-    RUN_MARK,
     'PATH',
     'HOME',
     'USER',
@@ -26103,7 +26563,11 @@ const PASS_THROUGH = [
     'PATHEXT',
     'WINDIR'
 ];
-/** The environment of code under test: PASS_THROUGH from `source`, then `extra` without any forbidden name. */
+/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
+}
 function minimalEnv(source, extra) {
     const env = {};
     for (const name of PASS_THROUGH) {
