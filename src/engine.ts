@@ -5,6 +5,7 @@
 import { asksGrader, needsJudge, preloadGrading, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
+import { changedSince } from './config/fingerprint.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { tracingOf, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
@@ -249,6 +250,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     }
     ended = await endLeftovers(mark, before)
   }
+  // what graded must be what was fingerprinted: a check rewritten while the cases ran (by the code under test) is caught here
+  const changedDuringRun = loaded.gradingFiles ? changedSince(loaded.gradingFiles, loaded.baseDir) : []
   const record = redactDeep(
     buildRecord({
       name: config.name,
@@ -257,6 +260,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: cases.length,
+      changedDuringRun,
       budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
       durationMs: outcome.durationMs,
       createdAt,

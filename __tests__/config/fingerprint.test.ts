@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { caseView } from '../../src/config/case.js'
-import { datasetFingerprint, FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
+import { changedSince, datasetFingerprint, FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
 import { loadEvalConfig } from '../../src/engine.js'
 import { tempProject } from '../__fixtures__/cli.js'
 
@@ -121,6 +121,23 @@ describe('a case fingerprint covers the files its assertions name', () => {
     const before = await fingerprints(dir)
     writeFileSync(path.join(dir, 'evals/cases.yaml'), CASES.replace('value: Dublin', 'value: Cork').replace('input: 2+2', 'input: "2+2"   # same input'))
     expect(changed(before, await fingerprints(dir))).toEqual(['judged'])
+  })
+})
+
+describe('the files the fingerprints were made from, read again after the run (changedSince)', () => {
+  it('names each file that grades and changed since loading — a check, a module it imports, a file:// rubric — and nothing else', async () => {
+    const dir = project()
+    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
+    const read = loaded.gradingFiles!
+    expect([...read.keys()].map((f) => path.relative(dir, f)).sort()).toEqual(['checks/amount.mjs', 'checks/refund.mjs', 'rubrics/tone.txt'])
+    expect(changedSince(read, loaded.baseDir)).toEqual([])
+    writeFileSync(path.join(dir, 'checks/amount.mjs'), 'export const amountOf = () => 20.5\n')
+    writeFileSync(path.join(dir, 'rubrics/tone.txt'), 'Anything goes.\n')
+    // the dataset itself is read once, at load: rewriting it later changes nothing that runs
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), '[]\n')
+    expect(changedSince(read, loaded.baseDir)).toEqual(['checks/amount.mjs', 'rubrics/tone.txt'])
+    rmSync(path.join(dir, 'checks/refund.mjs'))
+    expect(changedSince(read, loaded.baseDir)).toEqual(['checks/amount.mjs', 'checks/refund.mjs', 'rubrics/tone.txt'])
   })
 })
 

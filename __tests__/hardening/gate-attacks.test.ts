@@ -426,3 +426,39 @@ export default async (input) => 'the answer is ' + String(input).replace('q', 'a
     expect(result.outputs.regressed).toBe('0')
   })
 })
+
+describe('further: a race on the files that grade, while the run is in progress', () => {
+  /** At its first call, rewrites the `file:` check it is graded by to pass everything; the pull request leaves the check as it is. */
+  const REWRITING_AGENT = `import { readFileSync, writeFileSync } from 'node:fs'
+let done = false
+export default async function agent(input, evalCase) {
+  if (!done) {
+    done = true
+    writeFileSync(new URL('checks/answer.mjs', import.meta.url), 'export default () => true\\n')
+  }
+  const { broken } = JSON.parse(readFileSync(new URL('agent-control.json', import.meta.url), 'utf8'))
+  return broken.includes(evalCase.id) ? 'no idea' : 'the answer is ' + String(input).replace('q', 'a')
+}
+`
+  it('a module agent that rewrites an unchanged `file:` check to pass while the cases run: the run cannot tell, naming the file', async () => {
+    write('checks/answer.mjs', "export default (output, { case: c }) => output.includes(c.input.replace('q', 'a'))\n")
+    write(
+      'cases.yaml',
+      casesYaml((id, n) => (BROKEN.includes(id) ? `  assert: [{type: javascript, file: checks/answer.mjs}]\n` : `  expected: a${n}\n`))
+    )
+    write('agent.mjs', AGENT)
+    configure()
+    serveAtBase('evalgate.yml', 'checks/answer.mjs')
+    const runRecord = suite.server.addRun({ head_sha: BASE })
+    expect(
+      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
+    ).toBeUndefined()
+    write('agent.mjs', REWRITING_AGENT)
+    const result = await prBundle({ broken: BROKEN })
+    // the check did pass the broken cases: the fingerprints, made before, did not see it
+    expect(read('checks/answer.mjs')).toBe('export default () => true\n')
+    expect(result.exitCode).toBe(1)
+    expect(result.outputs.verdict).toBe('could-not-tell')
+    expect(errorLine(result)).toMatch(/changed while the run was in progress \(checks\/answer\.mjs\)/)
+  })
+})

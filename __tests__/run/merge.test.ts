@@ -99,6 +99,15 @@ describe('mergeRecords: the result', () => {
     expect(mergeRecords([shards[1]!, { ...shards[0]!, record: { ...shards[0]!.record, complete: true } }]).complete).toBe(true)
   })
 
+  it('keeps the files any shard saw change while it ran (changedDuringRun), once each', () => {
+    expect(mergeRecords(shards).changedDuringRun).toBeUndefined()
+    const tampered = [
+      { ...shards[0]!, record: { ...shards[0]!.record, changedDuringRun: ['checks/b.mjs', 'checks/a.mjs'] } },
+      { ...shards[1]!, record: { ...shards[1]!.record, changedDuringRun: ['checks/a.mjs'] } }
+    ]
+    expect(mergeRecords(tampered).changedDuringRun).toEqual(['checks/a.mjs', 'checks/b.mjs'])
+  })
+
   it('takes git fields from whichever shard has them', () => {
     const a = shard(1, 2, ['c0'], { git: { sha: 'abc', ref: null, runId: null } })
     const b = shard(2, 2, ['c1'], { git: { sha: null, ref: 'refs/pull/1/merge', runId: '9' } })

@@ -289,6 +289,8 @@ export type VerdictReason =
   | { code: 'record-mismatch'; artifact: string; written: string; found?: string; error?: string }
   /** the baseline is older than gate.maxBaselineAgeDays and gate.failOnStaleBaseline is set */
   | { code: 'stale-baseline'; stale: StaleBaseline }
+  /** files that grade the cases changed while the run was in progress (the record's changedDuringRun) */
+  | { code: 'files-changed'; files: string[] }
   | { code: 'problem'; text: string }
 
 /** What the report says beside the verdict, as a value. */

@@ -292,6 +292,11 @@ export class CaseNormalizer {
     })
   }
 
+  /** the files read to fingerprint the cases, with their digests (Fingerprinter.readFiles) */
+  gradingFiles(): ReadonlyMap<string, string | null> {
+    return this.fingerprints.readFiles()
+  }
+
   finish(): EvalCase[] {
     for (const [id, index] of this.ids) {
       if (this.contentKeys.has(id))

@@ -197,6 +197,16 @@ export class Fingerprinter {
     return closure
   }
 
+  /**
+   * Every file read so far (absolute path → SHA-256, null when unreadable):
+   * what grades the cases. The engine reads them again after the run
+   * (`changedSince`): a file rewritten while the run was in progress graded
+   * cases under a fingerprint it no longer has.
+   */
+  readFiles(): ReadonlyMap<string, string | null> {
+    return new Map([...this.files].map(([file, facts]) => [file, facts.digest]))
+  }
+
   /** The judge settings a judged case depends on; script files a command judge names count by content. */
   private judgeSettings(judge: JudgeConfig): unknown {
     const settings: Record<string, unknown> = {
@@ -244,6 +254,21 @@ function mentionsFileUrl(value: unknown): boolean {
     for (const k in value) if (Object.hasOwn(value, k) && mentionsFileUrl((value as Record<string, unknown>)[k])) return true
   }
   return false
+}
+
+/**
+ * The files of `read` (Fingerprinter.readFiles) whose bytes differ now from
+ * what they were when the fingerprints were made, relative to `root`.
+ */
+export function changedSince(read: ReadonlyMap<string, string | null>, root: string): string[] {
+  const changed: string[] = []
+  for (const [file, digest] of read) {
+    if (readFacts(file).digest === digest) continue
+    // the base commit's copies (a trusted command judge) live outside the config's folder: named whole
+    const relative = path.relative(root, file)
+    changed.push(relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/'))
+  }
+  return changed.sort()
 }
 
 /**

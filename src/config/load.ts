@@ -26,6 +26,11 @@ export interface LoadedConfig {
   dataset: DatasetFingerprint
   /** where a trusted command judge's files are (LoadOptions.judgeDir), for the judge to run them */
   judgeDir?: string
+  /**
+   * the files the fingerprints were made from (checks, the modules they import,
+   * a command judge's script) with their SHA-256: read again after the run
+   */
+  gradingFiles?: ReadonlyMap<string, string | null>
 }
 
 /** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
@@ -94,10 +99,10 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const baseDir = path.dirname(absolute)
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
-    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
+    const { config, cases, gradingFiles } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
     for (const c of cases) c.ran = ranOf(c, baseDir)
     refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
-    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), ...judgeDirOf(options) }
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), gradingFiles, ...judgeDirOf(options) }
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
@@ -128,7 +133,15 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (judged && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), ...judgeDirOf(options) }
+  return {
+    file: absolute,
+    baseDir,
+    config,
+    cases,
+    dataset: datasetFingerprint(config.name, cases),
+    gradingFiles: normalizer.gradingFiles(),
+    ...judgeDirOf(options)
+  }
 }
 
 function judgeDirOf(options: LoadOptions): Pick<LoadedConfig, 'judgeDir'> {

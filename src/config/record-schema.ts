@@ -264,6 +264,13 @@ export const runRecordSchema = z.object({
     .optional(),
   /** cases the run set out to run (an incomplete run finished fewer) */
   planned: z.number().int().min(0).optional(),
+  /**
+   * files that grade the cases (checks, their imports, a command judge's
+   * script), relative to the config's folder, whose bytes changed while the
+   * run was in progress: what graded them is not what the fingerprints say
+   * (SPEC §9); such a run cannot support a verdict
+   */
+  changedDuringRun: z.array(z.string()).optional(),
   /** absent in records of evalgate before fingerprint version 2 */
   dataset: datasetFingerprintSchema.optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),

@@ -166,6 +166,14 @@ export function reasonMessage(r: VerdictReason): string {
         : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`
     case 'stale-baseline':
       return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`
+    case 'files-changed': {
+      const shown = r.files.slice(0, 5).join(', ')
+      const more = r.files.length > 5 ? ` and ${formatCount(r.files.length - 5)} more` : ''
+      return (
+        `${plural(r.files.length, 'file')} that grade${r.files.length === 1 ? 's' : ''} the cases changed while the run was in progress (${shown}${more}): ` +
+        `the cases were graded by something other than what their fingerprints say, by code running on the runner`
+      )
+    }
     case 'problem':
       return r.text
   }

@@ -51,6 +51,7 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
     name: first.name,
     createdAt: records.map((r) => r.createdAt).sort()[0]!,
     complete: records.every((r) => r.complete),
+    ...changedDuringRun(records),
     ...(first.dataset ? { dataset: first.dataset } : {}),
     git: {
       sha: firstSet(records.map((r) => r.git.sha)),
@@ -67,6 +68,12 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
     ...(trend ? { trend } : {}),
     cases
   }
+}
+
+/** Files that changed while any shard ran: the merged run cannot tell either. */
+function changedDuringRun(records: readonly RunRecord[]): Pick<RunRecord, 'changedDuringRun'> {
+  const files = [...new Set(records.flatMap((r) => r.changedDuringRun ?? []))].sort()
+  return files.length ? { changedDuringRun: files } : {}
 }
 
 function place(shard: ShardRecord): Placed {

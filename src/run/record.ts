@@ -19,6 +19,8 @@ export interface RecordInput {
   stopReason?: RunRecord['stopReason']
   /** cases the run set out to run */
   planned?: number
+  /** files that grade the cases and changed while the run was in progress */
+  changedDuringRun?: string[]
   budget?: RunRecord['budget']
   durationMs: number
   createdAt: string
@@ -95,6 +97,7 @@ export function buildRecord(input: RecordInput): RunRecord {
     ...(input.stopReason ? { stopReason: input.stopReason } : {}),
     ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
     ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+    ...(input.changedDuringRun?.length ? { changedDuringRun: input.changedDuringRun } : {}),
     dataset: input.dataset,
     git: input.git,
     config: {

@@ -23,6 +23,8 @@ import { readTests, type LocatedTest } from './tests.js'
 export interface PromptfooLoaded {
   config: ParsedConfig
   cases: EvalCase[]
+  /** the files read to fingerprint the cases, with their digests */
+  gradingFiles: ReadonlyMap<string, string | null>
 }
 
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
@@ -45,7 +47,7 @@ export function loadPromptfooConfig(
   const builder = new CaseBuilder(new Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir)
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
-  return { config, cases: builder.finish(config, judgeDir) }
+  return { config, ...builder.finish(config, judgeDir) }
 }
 
 /** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */
@@ -143,10 +145,10 @@ class CaseBuilder {
    * up with. Besides input and assertions they cover how the test is graded
    * (threshold, sets, transforms), with transform files by relative path and content.
    */
-  finish(config: ParsedConfig, judgeDir?: string): EvalCase[] {
+  finish(config: ParsedConfig, judgeDir?: string): { cases: EvalCase[]; gradingFiles: ReadonlyMap<string, string | null> } {
     const fingerprints = new Fingerprinter(this.baseDir, config.judge, judgeDir)
     const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
-    return this.pending.map(({ c }) => {
+    const cases = this.pending.map(({ c }) => {
       const { provider: _provider, description: _description, ...grading } = c.promptfoo!
       const graded: Assertion[] = [
         ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
@@ -157,6 +159,7 @@ class CaseBuilder {
       const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert
       return { ...c, fingerprint: fingerprints.ofCase(c.input, assert, c.metadata) }
     })
+    return { cases, gradingFiles: fingerprints.readFiles() }
   }
 
   /** `file://` vars read as promptfoo reads them: YAML as JSON text, anything else as its trimmed text. */
