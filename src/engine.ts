@@ -13,6 +13,7 @@ import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
+import { createSimulatedUsers, withSimulatedUser } from './run/simulated-user.js'
 import { createTarget, warmTarget } from './targets/index.js'
 import type { EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
@@ -99,6 +100,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       )
     : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
+  const users = cases.some((c) => c.simulate)
+    ? createSimulatedUsers({ env, secrets, judge: config.judge, pricing: config.pricing, baseDir: loaded.baseDir })
+    : undefined
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
     repeat,
@@ -113,7 +117,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
+    // the simulated users' calls are the judge's spend (SPEC §13)
+    budget: config.budget && {
+      maxCostUsd: config.budget.maxCostUsd,
+      judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
+    },
+    simulatedUser: users,
     // loadConfig validated every assertion as it read the cases
     validated: true
   }
@@ -132,8 +141,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     }
   } finally {
     options.progress?.finish()
-    await Promise.all([target.close(), judge?.close()])
+    await Promise.all([target.close(), judge?.close(), users?.close()])
   }
+  const judged = withSimulatedUser(judge?.stats(), users?.stats())
   const record = redactDeep(
     buildRecord({
       name: config.name,
@@ -142,14 +152,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: cases.length,
-      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
+      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judged),
       durationMs: outcome.durationMs,
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: withSpread(judge?.stats(), spread?.spread()),
+      judge: withSpread(judged, spread?.spread()),
       baseline: options.baseline
     }),
     secrets

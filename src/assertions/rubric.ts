@@ -1,10 +1,12 @@
 /**
  * llm-rubric: the judge grades the output against a rubric written in plain
- * language; with `includeToolCalls: true` it sees the trial's tool calls too.
+ * language; with `includeToolCalls: true` it sees the trial's tool calls too,
+ * with `includeConversation: true` the conversation so far (SPEC §13).
  */
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
 import { reportedToolCalls } from './trajectory.js'
+import { inputText } from '../llm/template.js'
 
 /** The pass threshold when neither the assertion nor the judge config sets one. */
 const DEFAULT_THRESHOLD = 0.5
@@ -19,7 +21,9 @@ const llmRubric: AssertionHandler = {
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
       : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
         ? 'llm-rubric `includeToolCalls` is true or false'
-        : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+        : a.includeConversation !== undefined && typeof a.includeConversation !== 'boolean'
+          ? 'llm-rubric `includeConversation` is true or false'
+          : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx): Promise<CheckOutcome> {
     if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
     const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
@@ -27,6 +31,12 @@ const llmRubric: AssertionHandler = {
     // an empty list shows the judge "called nothing", part of what it grades; a target that reported no
     // calls at all cannot be shown, and the rubric cannot be checked (before any judge call)
     if (a.includeToolCalls === true) request.toolCalls = reportedToolCalls(ctx)
+    // a single reply is a conversation of one exchange
+    if (a.includeConversation === true)
+      request.conversation = ctx.conversation ?? [
+        { role: 'user', content: inputText(ctx.input) },
+        { role: 'assistant', content: ctx.output }
+      ]
     const verdict = await ctx.judge(request)
     return {
       pass: verdict.error === undefined && verdict.score >= threshold,

@@ -1,3 +1,4 @@
+import type { ConversationMessage } from '../config/schema.js'
 import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
 /** What every check sees about the trial it grades. */
@@ -28,6 +29,8 @@ export interface AssertionContext {
   embed?: Embedder
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
   defaultJudgeThreshold?: number
+  /** a conversation's turn (SPEC §13): the conversation up to and including the reply graded */
+  conversation?: ConversationMessage[]
 }
 
 /** One embedding vector per text, in order. Throws when the server cannot give them. */
@@ -39,6 +42,8 @@ export interface JudgeRequest {
   rubric: string
   /** the trial's tool calls, with `includeToolCalls: true`: shown to the judge and part of the reuse key */
   toolCalls?: ToolCall[]
+  /** the conversation so far, with `includeConversation: true`: shown to the judge and part of the reuse key */
+  conversation?: ConversationMessage[]
   /** pass threshold of this assertion (its own, else judge.threshold) */
   threshold: number
 }

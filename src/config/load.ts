@@ -97,7 +97,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
-  const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'))
+  const needsJudge = cases.some((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)].some((a) => a.type === 'llm-rubric'))
   if (needsJudge && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }

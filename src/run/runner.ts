@@ -10,8 +10,11 @@ import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
-import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
+import type { Assertion, AssertionResult, CaseResult, EvalCase, TrialResult } from '../types.js'
+import { runConversation, type GradedReply, type TargetCall, type TurnRequest } from './conversation.js'
 import { promptfooVerdict } from './promptfoo.js'
+import { sumUsage } from './usage.js'
+import type { SimulatedUser } from './simulated-user.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -39,6 +42,8 @@ export interface RunnerOptions {
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
   /** the cases come from loadConfig, which validated their assertions: grading need not again (GradingOptions) */
   validated?: boolean
+  /** plays the user of `simulate` cases (SPEC §13) */
+  simulatedUser?: SimulatedUser
 }
 
 export interface RunOutcome {
@@ -84,11 +89,21 @@ class Trial implements TrialRequest {
 
   constructor(
     readonly evalCase: EvalCase,
-    readonly deadline: number
+    readonly deadline: number,
+    /** a conversation's turn: its own input, the messages so far, the conversation's id */
+    private readonly turn?: TurnRequest
   ) {}
 
   get input(): unknown {
-    return this.evalCase.input
+    return this.turn ? this.turn.input : this.evalCase.input
+  }
+
+  get messages(): TurnRequest['messages'] | undefined {
+    return this.turn?.messages
+  }
+
+  get conversationId(): string | undefined {
+    return this.turn?.conversationId
   }
 
   get case(): EvalCase {
@@ -140,8 +155,8 @@ class RunningTrials {
     return performance.now()
   }
 
-  start(c: EvalCase): Trial {
-    const trial = new Trial(c, this.now() + this.timeoutMs)
+  start(c: EvalCase, turn?: TurnRequest): Trial {
+    const trial = new Trial(c, this.now() + this.timeoutMs, turn)
     this.trials.add(trial)
     if (!this.timer) this.arm(this.timeoutMs)
     return trial
@@ -173,23 +188,6 @@ class RunningTrials {
       t.abort(new TargetError(`timed out after ${this.timeoutMs} ms`))
     }
   }
-}
-
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const
-
-/** The trials' usage summed, key by key: a key none of them reported stays absent. */
-function sumUsage(trials: TrialResult[]): Usage | undefined {
-  if (trials.length === 1) return trials[0]!.usage
-  let sum: Usage | undefined
-  for (const t of trials) {
-    if (!t.usage) continue
-    sum ??= {}
-    for (const key of USAGE_KEYS) {
-      const n = t.usage[key]
-      if (n !== undefined) sum[key] = (sum[key] ?? 0) + n
-    }
-  }
-  return sum
 }
 
 function meanLatency(trials: TrialResult[]): number | undefined {
@@ -232,6 +230,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (latencyMs !== undefined) result.latencyMs = latencyMs
   if (shown.metadata) result.metadata = shown.metadata
   if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
+  if (shown.turns) result.turns = shown.turns
   if (c.source) result.source = c.source
   return result
 }
@@ -259,11 +258,11 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   }
   const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
 
-  /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
-  async function trial(c: EvalCase): Promise<TrialResult | null> {
-    const call = await limit(async () => {
+  /** One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run stopped first. */
+  function call(c: EvalCase, turn?: TurnRequest): Promise<TargetCall | null> {
+    return limit(async () => {
       if (stopped() || overBudget()) return null
-      const inFlight = running.start(c)
+      const inFlight = running.start(c, turn)
       const t0 = now()
       try {
         const reply: TargetReply = await target.call(inFlight)
@@ -281,44 +280,75 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         running.finish(inFlight)
       }
     })
-    if (!call) return null
-    const durationMs = round3(call.durationMs)
-    const reply = call.reply
-    if (reply === null) return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
-    // the target's own time when it measured it (start-up excluded), else the call's
-    const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
-    const usage = reply.usage
-    const assertions = await evaluateAssertions(
-      c.assert,
+  }
+
+  /** A reply graded by a list of checks. */
+  function grade(c: EvalCase, list: Assertion[], graded: GradedReply): Promise<AssertionResult[]> {
+    const { reply } = graded
+    return evaluateAssertions(
+      list,
       {
         output: reply.output,
-        input: c.input,
+        input: graded.input,
         case: c,
-        durationMs,
+        durationMs: graded.durationMs,
         checkTimeoutMs: options.checkTimeoutMs,
         toolCalls: reply.toolCalls,
-        usage,
+        usage: reply.usage,
         metadata: reply.metadata,
         finishReason: reply.finishReason,
-        latencyMs,
+        latencyMs: graded.latencyMs,
         tools: options.tools,
         judge: options.judge,
         embed: options.embed,
-        defaultJudgeThreshold: options.defaultJudgeThreshold
+        defaultJudgeThreshold: options.defaultJudgeThreshold,
+        conversation: graded.conversation
       },
       grading
     )
-    const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
+  }
+
+  /** A trial's verdict from its checks: every one passes, or a promptfoo test's threshold and sets. */
+  function verdict(c: EvalCase, assertions: AssertionResult[]): { passed: boolean; namedScores?: Record<string, number> } {
+    return c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : { passed: casePasses(assertions) }
+  }
+
+  /** One trial of a conversation (SPEC §13): its turns in order, each a call of its own. */
+  async function conversationTrial(c: EvalCase): Promise<TrialResult | null> {
+    const result = await runConversation(c, {
+      call: (turn) => call(c, turn),
+      grade: (list, graded) => grade(c, list, graded),
+      verdict: (assertions) => verdict(c, assertions),
+      user: options.simulatedUser,
+      stopping: () => stopped() || overBudget()
+    })
+    if (result) result.score = rubricScore(result.assertions)
+    return result
+  }
+
+  /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+  async function trial(c: EvalCase): Promise<TrialResult | null> {
+    if (c.turns || c.simulate) return conversationTrial(c)
+    const done = await call(c)
+    if (!done) return null
+    const durationMs = round3(done.durationMs)
+    const reply = done.reply
+    if (reply === null) return { passed: false, output: null, error: done.error, score: null, durationMs, assertions: [] }
+    // the target's own time when it measured it (start-up excluded), else the call's
+    const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
+    const usage = reply.usage
+    const assertions = await grade(c, c.assert, { reply, input: c.input, durationMs, latencyMs })
+    const graded = verdict(c, assertions)
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     const result: TrialResult = {
-      passed: graded ? graded.passed : casePasses(assertions),
+      passed: graded.passed,
       output: reply.output,
       error: null,
       score: rubricScore(assertions),
       durationMs,
       assertions
     }
-    if (graded?.namedScores) result.namedScores = graded.namedScores
+    if (graded.namedScores) result.namedScores = graded.namedScores
     if (reply.toolCalls) result.toolCalls = reply.toolCalls
     if (usage) result.usage = usage
     result.latencyMs = latencyMs

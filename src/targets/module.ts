@@ -64,7 +64,7 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-      const view = agentCaseView(request.case)
+      const view = agentCaseView(request.case, request)
       const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
       if (promptfoo) item.promptfoo = promptfoo
       const [outcome] = await sandbox.run([item], { onAbort })

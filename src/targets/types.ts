@@ -1,9 +1,14 @@
+import type { ConversationMessage } from '../config/schema.js'
 import type { EvalCase, ToolCall, Usage } from '../types.js'
 
 /** One trial's request to the agent under test. */
 export interface TrialRequest {
   input: unknown
   case: EvalCase
+  /** a conversation's turn (SPEC §13): the conversation so far, ending with this turn's user message */
+  messages?: ConversationMessage[]
+  /** a conversation's turn: the same for every turn of one trial, unique per trial */
+  conversationId?: string
   /** aborted on timeout or when the run is cut short; targets stop work and free resources */
   signal: AbortSignal
   /**
@@ -47,4 +52,10 @@ export interface TargetContext {
   secrets: Set<string>
   /** the deadline of sandboxed code a target runs on its output (a promptfoo provider's `transform`): the config's checkTimeoutMs */
   checkTimeoutMs?: number
+}
+
+/** A conversation turn's `messages` and `conversationId` (SPEC §13), as a request carries them on the wire; nothing for a single input. */
+export function turnFields(request: Pick<TrialRequest, 'messages' | 'conversationId'>): { messages?: ConversationMessage[]; conversationId?: string } {
+  if (request.messages === undefined) return {}
+  return { messages: request.messages, conversationId: request.conversationId }
 }
