@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { parseRunRecord } from '../../src/config/record.js'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { startServer, type FakeServer, type RecordedRequest } from '../__fixtures__/openai-server.js'
 import { tempDir } from '../__fixtures__/temp.js'
@@ -128,6 +129,8 @@ async function run(kind: Kind, remembers: boolean) {
   )
   const before = server.requests.length
   const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env: { PATH: process.env.PATH } })
+  // what the engine writes, transcripts included, is what the record's reader gives back
+  expect(parseRunRecord(JSON.stringify(record), 'run.json')).toEqual(record)
   return { c: record.cases[0]!, requests: server.requests.slice(before) }
 }
 

@@ -7,6 +7,7 @@
  */
 import { isLocalUrl } from '../llm/chat.js'
 import type { Assertion, Simulation, SimulatedUserProvider, Turn } from './case.js'
+import type { Path } from './parse.js'
 import type { JudgeConfig, RawCase, SimulatedUserProviderConfig } from './schema.js'
 
 /** SPEC §13's defaults. */
@@ -24,10 +25,10 @@ const PROVIDER_DEFAULTS: SimulatedUserProvider = {
   retries: 4
 }
 
-/** A problem with the case, and where in it (a path below the case, e.g. `.turns[2]`). */
+/** A problem with the case, and where in it (a path below the case, e.g. `['turns', 2]`). */
 export class ConversationProblem extends Error {
   constructor(
-    readonly at: string,
+    readonly at: Path,
     message: string
   ) {
     super(message)
@@ -44,13 +45,13 @@ export interface ReadConversation {
  * resolves and validates a list of checks written at `at` (files relative to
  * the dataset, problems named there).
  */
-export function readConversation(raw: RawCase, judge: JudgeConfig | undefined, assertions: (list: Assertion[], at: string) => Assertion[]): ReadConversation {
+export function readConversation(raw: RawCase, judge: JudgeConfig | undefined, assertions: (list: Assertion[], at: Path) => Assertion[]): ReadConversation {
   const given = (['input', 'turns', 'simulate'] as const).filter((k) => raw[k] !== undefined)
   if (given.length > 1) {
-    throw new ConversationProblem(`.${given[1]}`, `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`)
+    throw new ConversationProblem([given[1]!], `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`)
   }
   if (raw.turns !== undefined) {
-    return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], `.turns[${i}].assert`) })) }
+    return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], ['turns', i, 'assert']) })) }
   }
   if (raw.simulate !== undefined) {
     const s = raw.simulate
@@ -76,27 +77,27 @@ export function readConversation(raw: RawCase, judge: JudgeConfig | undefined, a
 export function simulatedUserProvider(own: SimulatedUserProviderConfig | undefined, judge: JudgeConfig | undefined): SimulatedUserProvider {
   if (own === undefined) {
     if (!judge)
-      throw new ConversationProblem('.simulate', 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`')
+      throw new ConversationProblem(['simulate'], 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`')
     return pick(judge)
   }
   for (const [key, value] of Object.entries(own)) {
     if (JSON.stringify(value).includes('${'))
       throw new ConversationProblem(
-        `.simulate.provider.${key}`,
+        ['simulate', 'provider', key],
         'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead'
       )
   }
   const base = judge ? pick(judge) : PROVIDER_DEFAULTS
   const provider: SimulatedUserProvider = { ...base, ...own, env: own.env ?? {} }
   if (provider.provider === 'command') {
-    if (provider.command === undefined) throw new ConversationProblem('.simulate.provider.command', 'provider "command" needs `command` (an argv list)')
+    if (provider.command === undefined) throw new ConversationProblem(['simulate', 'provider', 'command'], 'provider "command" needs `command` (an argv list)')
     return provider
   }
   // the judge's own server and key, or a local server without one (see simulated-user.ts)
   const judgeOrigin = judge && judge.provider === 'openai' ? origin(judge.baseUrl) : undefined
   if (!isLocalUrl(provider.baseUrl) && (origin(provider.baseUrl) !== judgeOrigin || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
     throw new ConversationProblem(
-      '.simulate.provider',
+      ['simulate', 'provider'],
       `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
         (judge ? ` (${judge.apiKeyEnv} toward ${judge.baseUrl})` : ' (the config has no judge)') +
         '; leave `provider` out to play the user with the judge, or point it at a local server'

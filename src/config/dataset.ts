@@ -237,11 +237,13 @@ export class CaseNormalizer {
         file
       )
     }
+    // a place inside the case, with its own line
+    const below = (sub: Path) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub])
     let conversation: ReadConversation
     try {
-      conversation = readConversation(raw, options.judge, (list, at) => this.checked(resolveFiles(list, source.dir), (k) => `${where()}${at}[${k}]`, file))
+      conversation = readConversation(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file))
     } catch (err) {
-      if (err instanceof ConversationProblem) throw new ConfigError(`${where()}${err.at}: ${err.message}`, file)
+      if (err instanceof ConversationProblem) throw new ConfigError(`${below(err.at)}: ${err.message}`, file)
       throw err
     }
     if (raw.input === undefined && !conversation.turns && !conversation.simulate)

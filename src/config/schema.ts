@@ -39,7 +39,7 @@ export const conversationMessageSchema = z.object({ role: z.enum(['user', 'assis
 /** One scripted turn (SPEC §13): the user's text, and the checks of the agent's reply to it. */
 export const turnSchema = z
   .object({
-    user: z.string(),
+    user: z.string({ error: (issue) => (issue.input === undefined ? 'a turn needs `user`: what the user says' : 'a turn’s `user` is text') }),
     assert: z.array(assertionSchema).optional()
   })
   .strict()
