@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5041);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(275);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5041:
+/***/ 275:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8877,7 +8877,7 @@ const PROVIDER_DEFAULTS = {
     timeoutMs: 60_000,
     retries: 4
 };
-/** A problem with the case, and where in it (a path below the case, e.g. `.turns[2]`). */
+/** A problem with the case, and where in it (a path below the case, e.g. `['turns', 2]`). */
 class ConversationProblem extends Error {
     at;
     constructor(at, message) {
@@ -8893,10 +8893,10 @@ class ConversationProblem extends Error {
 function readConversation(raw, judge, assertions) {
     const given = ['input', 'turns', 'simulate'].filter((k) => raw[k] !== undefined);
     if (given.length > 1) {
-        throw new ConversationProblem(`.${given[1]}`, `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`);
+        throw new ConversationProblem([given[1]], `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`);
     }
     if (raw.turns !== undefined) {
-        return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], `.turns[${i}].assert`) })) };
+        return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], ['turns', i, 'assert']) })) };
     }
     if (raw.simulate !== undefined) {
         const s = raw.simulate;
@@ -8921,24 +8921,24 @@ function readConversation(raw, judge, assertions) {
 function simulatedUserProvider(own, judge) {
     if (own === undefined) {
         if (!judge)
-            throw new ConversationProblem('.simulate', 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`');
+            throw new ConversationProblem(['simulate'], 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`');
         return pick(judge);
     }
     for (const [key, value] of Object.entries(own)) {
         if (JSON.stringify(value).includes('${'))
-            throw new ConversationProblem(`.simulate.provider.${key}`, 'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead');
+            throw new ConversationProblem(['simulate', 'provider', key], 'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead');
     }
     const base = judge ? pick(judge) : PROVIDER_DEFAULTS;
     const provider = { ...base, ...own, env: own.env ?? {} };
     if (provider.provider === 'command') {
         if (provider.command === undefined)
-            throw new ConversationProblem('.simulate.provider.command', 'provider "command" needs `command` (an argv list)');
+            throw new ConversationProblem(['simulate', 'provider', 'command'], 'provider "command" needs `command` (an argv list)');
         return provider;
     }
     // the judge's own server and key, or a local server without one (see simulated-user.ts)
     const judgeOrigin = judge && judge.provider === 'openai' ? origin(judge.baseUrl) : undefined;
     if (!isLocalUrl(provider.baseUrl) && (origin(provider.baseUrl) !== judgeOrigin || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
-        throw new ConversationProblem('.simulate.provider', `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
+        throw new ConversationProblem(['simulate', 'provider'], `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
             (judge ? ` (${judge.apiKeyEnv} toward ${judge.baseUrl})` : ' (the config has no judge)') +
             '; leave `provider` out to play the user with the judge, or point it at a local server');
     }
@@ -9218,13 +9218,15 @@ class CaseNormalizer {
         else {
             throw new errors/* ConfigError */.xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
         }
+        // a place inside the case, with its own line
+        const below = (sub) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub]);
         let conversation;
         try {
-            conversation = readConversation(raw, options.judge, (list, at) => this.checked(resolveFiles(list, source.dir), (k) => `${where()}${at}[${k}]`, file));
+            conversation = readConversation(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file));
         }
         catch (err) {
             if (err instanceof ConversationProblem)
-                throw new errors/* ConfigError */.xL(`${where()}${err.at}: ${err.message}`, file);
+                throw new errors/* ConfigError */.xL(`${below(err.at)}: ${err.message}`, file);
             throw err;
         }
         if (raw.input === undefined && !conversation.turns && !conversation.simulate)
@@ -18074,6 +18076,117 @@ function withContext(diff, context = 3) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/compare/conversation.ts
+/** Whether a turn went well: it answered, and its checks passed (a check of weight 0 informs, it does not fail). */
+function turnPassed(t) {
+    return t.error === undefined && t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
+}
+/** The case's own checks: what its assertions hold after every turn's. */
+function caseChecks(c) {
+    const turnChecks = (c.turns ?? []).reduce((n, t) => n + (t.assertions?.length ?? 0), 0);
+    return c.assertions.slice(turnChecks);
+}
+const failingOf = (list) => list?.find((a) => !a.passed && a.weight !== 0);
+/** The first turn where two conversations part, or null when neither is one (or they read alike). */
+function firstDifferingTurn(baseline, current) {
+    const before = baseline?.turns ?? [];
+    const now = current.turns;
+    if (!now)
+        return null;
+    const turns = { baseline: before.length, current: now.length };
+    const at = (i, kind, failing) => ({
+        turn: i + 1,
+        kind,
+        baseline: before[i],
+        current: now[i],
+        ...(failing ? { failing } : {}),
+        turns
+    });
+    const shared = Math.min(before.length, now.length);
+    for (let i = 0; i < shared; i++) {
+        if (turnPassed(before[i]) !== turnPassed(now[i]))
+            return at(i, 'checks', failingOf(now[i].assertions));
+    }
+    const passedBefore = baseline ? caseChecks(baseline).every((a) => a.passed || a.weight === 0) : true;
+    const own = caseChecks(current);
+    const failing = failingOf(own);
+    if (now.length > 0 && passedBefore !== (failing === undefined))
+        return at(now.length - 1, 'case', failing);
+    if (before.length !== now.length)
+        return at(shared, 'missing');
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/report/conversation.ts
+/**
+ * A regressed conversation in the comment (SPEC §13): the first turn where it
+ * parted from the baseline's, with what the user said, both replies and the
+ * turn's failing check; the rest of the transcript folded. Pure.
+ */
+
+
+/** Characters of one message shown; the artifact has them whole. */
+const MESSAGE_CHARS = 600;
+/** Turns of the folded transcript shown; longer conversations say how many more. */
+const TURNS_SHOWN = 20;
+/** Why the turn is the one shown, in a sentence. */
+function conversation_headline(d) {
+    const of = `turn ${d.turn} of ${d.turns.current}`;
+    switch (d.kind) {
+        case 'checks':
+            return d.current && turnOk(d.current)
+                ? `**First differing turn: ${of}** — it failed on the baseline and passes now`
+                : `**First differing turn: ${of}** — it passed on the baseline and fails now`;
+        case 'case':
+            return `**First differing turn: ${of}** — every turn reads as on the baseline; the case's own checks on this last reply fail`;
+        default:
+            return d.current
+                ? `**First differing turn: ${of}** — the baseline's conversation ended after ${d.turns.baseline} turn${d.turns.baseline === 1 ? '' : 's'}`
+                : `**First differing turn: turn ${d.turn}** — this run's conversation ended after ${d.turns.current} turn${d.turns.current === 1 ? '' : 's'}; the baseline's went on`;
+    }
+}
+const turnOk = (t) => t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
+function reply(t, side) {
+    if (!t)
+        return `**${side} reply**: _no such turn_`;
+    if (t.output !== null)
+        return `**${side} reply**\n\n${fencedBlock(t.output, MESSAGE_CHARS)}`;
+    return `**${side} reply**: _none; the target failed:_\n\n${fencedBlock(t.error ?? 'target failed', MESSAGE_CHARS)}`;
+}
+/** One turn of the folded transcript. */
+function transcriptTurn(t, n, marked) {
+    const mark = marked ? ' ⬅ first difference' : '';
+    const checks = t.assertions?.length ? ` · checks: ${t.assertions.filter((a) => a.passed).length}/${t.assertions.length} passed` : '';
+    const answer = t.output !== null ? fencedBlock(t.output, MESSAGE_CHARS) : `_no reply: ${escape_escapeInline(t.error ?? 'target failed', 300)}_`;
+    return `${n}. **User**${mark}${checks}\n\n${fencedBlock(t.user, MESSAGE_CHARS)}\n\n**Agent**\n\n${answer}`;
+}
+/**
+ * The conversation part of a regressed (or failing) case's details, or null
+ * when the case is no conversation.
+ */
+function conversationDetail(before, now) {
+    if (!now.turns)
+        return null;
+    const d = firstDifferingTurn(before, now);
+    const parts = [];
+    if (d) {
+        const user = d.current?.user ?? d.baseline?.user;
+        parts.push(conversation_headline(d));
+        if (user !== undefined)
+            parts.push(`**User**\n\n${fencedBlock(user, MESSAGE_CHARS)}`);
+        if (before)
+            parts.push(reply(d.baseline, 'Baseline'));
+        parts.push(reply(d.current, before ? 'Current' : 'Agent'));
+        if (d.failing)
+            parts.push(`**Failing check**: <code>${escapeHtml(d.failing.type, 60)}</code> — ${escape_escapeInline(d.failing.reason, 500)}`);
+    }
+    const shown = now.turns.slice(0, TURNS_SHOWN).map((t, i) => transcriptTurn(t, i + 1, d?.turn === i + 1));
+    const more = now.turns.length > TURNS_SHOWN ? [`_and ${now.turns.length - TURNS_SHOWN} more turns in the record_`] : [];
+    const noun = `${now.turns.length} turn${now.turns.length === 1 ? '' : 's'}`;
+    parts.push(`<details><summary>This run's conversation (${noun})</summary>`, ...shown, ...more, '</details>');
+    return parts.join('\n\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
  * The agent parts of the report (SPEC §10), pure and shared by the comment,
@@ -18204,6 +18317,7 @@ function namedScoresTable(baseline, current, table) {
  * `--report` share it. Pure: a comparison, its two records and the verdict in,
  * markdown out, never longer than maxLength.
  */
+
 
 
 
@@ -18550,12 +18664,20 @@ function splitReason(reason) {
 }
 function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
+    // a conversation shows the turn where it parted from the baseline's instead of one input and output (SPEC §13)
+    const conversation = conversationDetail(compared ? before : undefined, now);
+    if (!conversation)
+        parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS));
     if (now.expected !== undefined)
         parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
-    if (compared && before)
-        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    if (conversation)
+        parts.push(conversation);
+    else {
+        if (compared && before)
+            parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
+        parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    }
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
@@ -21003,7 +21125,7 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
 const conversationMessageSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ role: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['user', 'assistant']), content: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }).strict();
 /** One scripted turn (SPEC §13): the user's text, and the checks of the agent's reply to it. */
 const turnSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
-    user: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    user: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: (issue) => (issue.input === undefined ? 'a turn needs `user`: what the user says' : 'a turn’s `user` is text') }),
     assert: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionSchema).optional()
 })
     .strict();

@@ -31,6 +31,11 @@ export interface PromptfooCase {
   threshold?: number
   /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
   sets?: { threshold?: number; weight?: number; metric?: string }[]
+  /**
+   * a prompt that reads `_conversation` (SPEC §13): the tests of one key run in
+   * order, the prompt rendered at run time with the earlier ones' entries
+   */
+  conversation?: { key: string; template: string; env?: Record<string, unknown>; blind?: true }
 }
 
 /** A scripted turn as the engine runs it (SPEC §13): its checks validated, their files resolved. */

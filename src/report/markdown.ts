@@ -20,6 +20,7 @@ import {
 import type { BaselineStatus, Comparison, ConfigChange, FlakyCase, GateFailure, RunFigures, Verdict } from '../compare/types.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode, truncate } from './escape.js'
+import { conversationDetail, simulatedUserText } from './conversation.js'
 import { metricRows, trajectoryDiff } from './metrics.js'
 import { namedScoresTable } from './named-scores.js'
 
@@ -435,10 +436,16 @@ export function splitReason(reason: string): { claim: string; got: string | null
 
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)]
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`]
+  // a conversation shows the turn where it parted from the baseline's instead of one input and output (SPEC §13)
+  const conversation = conversationDetail(compared ? before : undefined, now)
+  if (!conversation) parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
-  if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-  parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  if (conversation) parts.push(conversation)
+  else {
+    if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  }
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
@@ -644,6 +651,8 @@ function runFooter(current: RunRecord): string {
       `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ` + `${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
     )
   }
+  const user = simulatedUserText(judge)
+  if (user) parts.push(user)
   parts.push(`duration: ${formatDuration(durationMs)}`, `${plural(current.cases.length, 'case')}`)
   return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`
 }

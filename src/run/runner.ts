@@ -12,6 +12,7 @@ import { priceUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { Assertion, AssertionResult, CaseResult, EvalCase, TrialResult } from '../types.js'
 import { runConversation, type GradedReply, type TargetCall, type TurnRequest } from './conversation.js'
+import { PromptfooConversations } from './promptfoo-conversation.js'
 import { promptfooVerdict } from './promptfoo.js'
 import { sumUsage } from './usage.js'
 import type { SimulatedUser } from './simulated-user.js'
@@ -71,6 +72,9 @@ export function rubricScore(assertions: AssertionResult[]): number | null {
   return sum / weights
 }
 
+/** What one call of the target is asked: a conversation's turn, or a promptfoo prompt rendered when it runs (else the case's input). */
+type CallRequest = Pick<TurnRequest, 'input'> & Partial<Pick<TurnRequest, 'messages' | 'conversationId'>>
+
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4
 
@@ -90,8 +94,8 @@ class Trial implements TrialRequest {
   constructor(
     readonly evalCase: EvalCase,
     readonly deadline: number,
-    /** a conversation's turn: its own input, the messages so far, the conversation's id */
-    private readonly turn?: TurnRequest
+    /** a conversation's turn (its own input, the messages so far, the conversation's id), or a promptfoo prompt rendered when it runs */
+    private readonly turn?: CallRequest
   ) {}
 
   get input(): unknown {
@@ -155,7 +159,7 @@ class RunningTrials {
     return performance.now()
   }
 
-  start(c: EvalCase, turn?: TurnRequest): Trial {
+  start(c: EvalCase, turn?: CallRequest): Trial {
     const trial = new Trial(c, this.now() + this.timeoutMs, turn)
     this.trials.add(trial)
     if (!this.timer) this.arm(this.timeoutMs)
@@ -259,7 +263,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
 
   /** One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run stopped first. */
-  function call(c: EvalCase, turn?: TurnRequest): Promise<TargetCall | null> {
+  function call(c: EvalCase, turn?: CallRequest): Promise<TargetCall | null> {
     return limit(async () => {
       if (stopped() || overBudget()) return null
       const inFlight = running.start(c, turn)
@@ -326,18 +330,30 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     return result
   }
 
-  /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
-  async function trial(c: EvalCase): Promise<TrialResult | null> {
+  let promptfooConversations: PromptfooConversations | undefined
+
+  /** Trial `k` of a case: the target call holds a concurrency slot; grading (and the judge) does not. */
+  async function trial(c: EvalCase, k: number): Promise<TrialResult | null> {
     if (c.turns || c.simulate) return conversationTrial(c)
+    if (c.promptfoo?.conversation) {
+      // promptfoo's `_conversation`: after the earlier turns of its conversation, its prompt rendered from them
+      promptfooConversations ??= new PromptfooConversations()
+      const turn = await promptfooConversations.turn(c, k, (input) => call(c, { input }))
+      return turn.call && graded(c, turn.call, turn.input)
+    }
     const done = await call(c)
-    if (!done) return null
+    return done && graded(c, done, c.input)
+  }
+
+  /** A trial's call graded: its checks, or the target's error. */
+  async function graded(c: EvalCase, done: TargetCall, input: unknown): Promise<TrialResult> {
     const durationMs = round3(done.durationMs)
     const reply = done.reply
     if (reply === null) return { passed: false, output: null, error: done.error, score: null, durationMs, assertions: [] }
     // the target's own time when it measured it (start-up excluded), else the call's
     const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
     const usage = reply.usage
-    const assertions = await grade(c, c.assert, { reply, input: c.input, durationMs, latencyMs })
+    const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs })
     const graded = verdict(c, assertions)
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     const result: TrialResult = {
@@ -364,7 +380,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     while (next < cases.length && !stopped()) {
       const i = next++
       const c = cases[i]!
-      const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)))
+      const trials = await Promise.all(Array.from({ length: options.repeat }, (_, k) => trial(c, k)))
       if (trials.some((t) => t === null)) continue
       results[i] = aggregateCase(c, trials as TrialResult[], options.repeatPassThreshold)
       options.onCase?.(results[i]!)

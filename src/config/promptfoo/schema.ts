@@ -31,14 +31,23 @@ const testOptionsSchema = z
     prefix: z.string().optional(),
     suffix: z.string().optional(),
     disableVarExpansion: z.boolean().optional(),
-    disableDefaultAsserts: z.boolean().optional()
+    disableDefaultAsserts: z.boolean().optional(),
+    /** `_conversation` stays empty: the test is no turn of a conversation */
+    disableConversationVar: z.boolean().optional()
   })
   .strict()
+
+/** A test's own provider: evalgate runs only promptfoo's simulated user there (SPEC §13). */
+const testProviderSchema = z.union([
+  z.string().min(1),
+  z.object({ id: z.string().min(1), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).strict()
+])
 
 export const promptfooTestSchema = z
   .object({
     description: z.string().optional(),
     vars: z.record(z.string(), z.unknown()).optional(),
+    provider: testProviderSchema.optional(),
     assert: z.array(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: z.number().optional(),
