@@ -6,11 +6,12 @@
 // and compares the number of results and each result's verdict. --write records
 // promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
 // promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { importFixture } from './fixture.mjs'
 
 const PEER_VERSION = '0.121.20'
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -38,8 +39,21 @@ function installPromptfoo() {
   return main
 }
 
+/** A process to its end, without blocking this one (it serves the scripted user both tools ask). */
+function run(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (status) => resolve({ status, stdout, stderr }))
+  })
+}
+
 /** promptfoo's verdicts in evalgate's case order: test (each var combination), provider, prompt. */
-function promptfooVerdicts(main, config) {
+async function promptfooVerdicts(main, config) {
   const work = tempDir('evalgate-parity-')
   const out = path.join(work, 'out.json')
   const env = {
@@ -50,10 +64,9 @@ function promptfooVerdicts(main, config) {
     PROMPTFOO_DISABLE_SHARING: '1',
     NO_COLOR: '1'
   }
-  const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
+  const r = await run(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
     cwd: path.dirname(config),
-    env,
-    encoding: 'utf8'
+    env
   })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
@@ -63,17 +76,20 @@ function promptfooVerdicts(main, config) {
   return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
 }
 
-function evalgateVerdicts(config) {
+async function evalgateVerdicts(config) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
-  const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
+  const r = await run(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
     cwd: path.dirname(config),
-    encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' }
   })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
   return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
 }
 
+// simulated-user/: promptfoo asks its remote task to play the user, evalgate its judge; both are pointed at one scripted user
+const user = await (await importFixture('__tests__/__fixtures__/simulated-user-server.ts')).startUserServer()
+process.env.PROMPTFOO_REMOTE_GENERATION_URL = user.taskUrl
+process.env.EVALGATE_USER_BASE_URL = user.baseUrl
 try {
   if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
   const main = installPromptfoo()
@@ -94,8 +110,8 @@ try {
   console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
   for (const name of examples) {
     const config = path.join(EXAMPLES, name, 'promptfooconfig.yaml')
-    const theirs = promptfooVerdicts(main, config)
-    const ours = evalgateVerdicts(config)
+    const theirs = await promptfooVerdicts(main, config)
+    const ours = await evalgateVerdicts(config)
     const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
     totals.examples++
     totals.results += theirs.length
@@ -124,5 +140,6 @@ try {
   }
   if (totals.agreeing !== totals.results || totals.metricsAgreeing !== totals.results || totals.countsEqual !== totals.examples) process.exitCode = 1
 } finally {
+  await user.close()
   for (const dir of temps) rmSync(dir, { recursive: true, force: true })
 }

@@ -15,7 +15,10 @@ const turn = (user: string, output: string | null, checks: boolean[] = [], error
   assertions: checks.map((p, i) => check(p, `turn: check ${i} ${p ? 'passed' : 'failed'}`))
 })
 /** A conversation: its turns, then the case's own checks (its assertions list holds the turns' first). */
-const conv = (turns: TurnResult[], own: boolean[] = []) => ({ turns, assertions: [...turns.flatMap((t) => t.assertions ?? []), ...own.map((p) => check(p, 'case', 'llm-rubric'))] })
+const conv = (turns: TurnResult[], own: boolean[] = []) => ({
+  turns,
+  assertions: [...turns.flatMap((t) => t.assertions ?? []), ...own.map((p) => check(p, 'case', 'llm-rubric'))]
+})
 
 const A = turn('hi', 'hello', [true])
 const B = turn('A18', 'Order A18', [true])
@@ -26,7 +29,12 @@ describe('firstDifferingTurn', () => {
   it.each([
     ['a turn whose checks now fail', conv([A, B, C]), conv([A, B, C_FORGOT]), { turn: 3, kind: 'checks', failing: 'turn: check 0 failed' }],
     ['a turn the target failed on', conv([A, B, C]), conv([A, turn('A18', null, [], 'timed out after 100 ms')]), { turn: 2, kind: 'checks' }],
-    ['the earliest of several', conv([A, B, C]), conv([turn('hi', 'hello', [false]), B, C_FORGOT]), { turn: 1, kind: 'checks', failing: 'turn: check 0 failed' }],
+    [
+      'the earliest of several',
+      conv([A, B, C]),
+      conv([turn('hi', 'hello', [false]), B, C_FORGOT]),
+      { turn: 1, kind: 'checks', failing: 'turn: check 0 failed' }
+    ],
     ['the case’s own checks on the last reply', conv([A, B, C], [true]), conv([A, B, C], [false]), { turn: 3, kind: 'case', failing: 'case' }],
     ['a conversation that ended sooner', conv([A, B, C]), conv([A, B]), { turn: 3, kind: 'missing' }],
     ['one that went on longer', conv([A, B]), conv([A, B, C]), { turn: 3, kind: 'missing' }]

@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(275);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7900);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 275:
+/***/ 7900:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8363,604 +8363,8 @@ function utf8Exceeds(text, max) {
     return Buffer.byteLength(text, 'utf8') > max;
 }
 
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/util/env.ts
-/**
- * `${VAR}` expansion for target and judge settings, and the minimal environment
- * of child processes. Values read through `${VAR}` are secrets: collected so that
- * they can be masked in logs and redacted from every artifact.
- */
-
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
-function expandVars(text, env, secrets, where = 'config') {
-    return text.replace(VAR, (_m, name) => {
-        const value = env[name];
-        if (value === undefined)
-            throw new errors/* ConfigError */.xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
-        if (value.length >= 4)
-            secrets.add(value);
-        return value;
-    });
-}
-/** Deep `${VAR}` expansion over strings inside JSON-like values. */
-function expandDeep(value, env, secrets, where = 'config') {
-    if (typeof value === 'string')
-        return expandVars(value, env, secrets, where);
-    if (Array.isArray(value))
-        return value.map((v) => expandDeep(v, env, secrets, where));
-    if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
-    }
-    return value;
-}
-/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
-const PASS_THROUGH = [
-    'PATH',
-    'HOME',
-    'USER',
-    'LOGNAME',
-    'SHELL',
-    'LANG',
-    'LC_ALL',
-    'LC_CTYPE',
-    'TZ',
-    'TMPDIR',
-    'TEMP',
-    'TMP',
-    'TERM',
-    'SYSTEMROOT',
-    'COMSPEC',
-    'PATHEXT',
-    'WINDIR'
-];
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
-}
-function minimalEnv(source, extra) {
-    const env = {};
-    for (const name of PASS_THROUGH) {
-        const value = source[name];
-        if (value !== undefined)
-            env[name] = value;
-    }
-    for (const [name, value] of Object.entries(extra)) {
-        if (!isForbiddenVar(name))
-            env[name] = value;
-    }
-    return env;
-}
-/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
-function redact(text, secrets) {
-    let out = text;
-    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-        if (secret)
-            out = out.split(secret).join('***');
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/util/json-in-text.ts
-/**
- * JSON values inside prose: a judge's reply or an agent's output that holds
- * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
- * behind the judge's verdict reader and the contains-json assertion; each
- * caller decides what a found value means.
- */
-/**
- * Walks from the bracket at `start` to the one that closes it; brackets inside
- * strings do not count. 'open' means `limit` came first.
- */
-function walkBrackets(text, start, limit) {
-    const expected = [];
-    let inString = false;
-    for (let i = start; i < limit; i++) {
-        const c = text[i];
-        if (inString) {
-            if (c === '\\')
-                i++;
-            else if (c === '"')
-                inString = false;
-        }
-        else if (c === '"') {
-            inString = true;
-        }
-        else if (c === '{') {
-            expected.push('}');
-        }
-        else if (c === '[') {
-            expected.push(']');
-        }
-        else if (c === '}' || c === ']') {
-            if (expected.pop() !== c)
-                return { status: 'mismatched', at: i + 1 };
-            if (expected.length === 0)
-                return { status: 'closed', at: i + 1 };
-        }
-    }
-    return { status: 'open', at: limit };
-}
-/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
-function tryParseJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-/**
- * Calls `visit` with each JSON value in the text, in the order of its opening
- * bracket, until `visit` returns true. Every opening bracket is tried as the
- * start of a value by parsing the balanced span from it, so a value after
- * broken text (or inside it) is still found.
- *
- * @returns whether the scan stopped at its budget before reaching the end
- */
-function visitJsonInText(text, options, visit) {
-    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
-    let left = options.budget ?? Infinity;
-    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
-        const start = m.index;
-        const limit = Math.min(text.length, start + left);
-        const walk = walkBrackets(text, start, limit);
-        if (walk.status === 'open' && limit < text.length)
-            return { truncated: true };
-        left -= walk.at - start;
-        if (walk.status !== 'closed')
-            continue;
-        const candidate = text.slice(start, walk.at);
-        left -= candidate.length;
-        const value = tryParseJson(candidate);
-        if (value === undefined)
-            continue;
-        if (visit(value))
-            return { truncated: false };
-        if (options.skipNested)
-            opening.lastIndex = walk.at;
-    }
-    return { truncated: false };
-}
-
-;// CONCATENATED MODULE: ./src/llm/http.ts
-/**
- * The one HTTP client of evalgate (judge, openai and http targets): JSON over
- * the global `fetch`, with per-attempt timeouts and bounded retries.
- *
- * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
- * failures (reset, refused, socket closed). Never retried: other 4xx, which
- * the same request would only get again. Waits use exponential backoff with
- * full jitter, or the server's `Retry-After` when it gives one (capped).
- *
- * Error messages carry the status, the URL without its query and a short,
- * redacted excerpt of the body — never request headers, so never a key.
- */
-
-
-
-/** How much of a response body an error message quotes. */
-const EXCERPT_CHARS = 300;
-/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
-const ERROR_BODY_CHARS = 4096;
-/** A non-2xx reply (after retries, when retryable). */
-class HttpError extends Error {
-    status;
-    body;
-    attempts;
-    name = 'HttpError';
-    constructor(message, status, 
-    /** the start of the body, redacted */
-    body, attempts) {
-        super(message);
-        this.status = status;
-        this.body = body;
-        this.attempts = attempts;
-    }
-}
-/** No reply: connection failure or attempt timeout (after retries, when retryable). */
-class NetworkError extends Error {
-    code;
-    attempts;
-    name = 'NetworkError';
-    constructor(message, code, attempts) {
-        super(message);
-        this.code = code;
-        this.attempts = attempts;
-    }
-}
-/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
-const TRANSIENT_CODES = new Set([
-    'ECONNRESET',
-    'ECONNREFUSED',
-    'ECONNABORTED',
-    'EPIPE',
-    'ETIMEDOUT',
-    'EAI_AGAIN',
-    'ENETUNREACH',
-    'EHOSTUNREACH',
-    'UND_ERR_SOCKET',
-    'UND_ERR_CLOSED',
-    'UND_ERR_CONNECT_TIMEOUT',
-    'UND_ERR_HEADERS_TIMEOUT',
-    'UND_ERR_BODY_TIMEOUT',
-    'TIMEOUT'
-]);
-function isRetryableStatus(status) {
-    return status === 408 || status === 429 || status >= 500;
-}
-function postJson(url, body, options = {}) {
-    return requestJson('POST', url, body, options);
-}
-/**
- * One logical request, retried as described above. Resolves with the 2xx reply,
- * rejects with HttpError, NetworkError, or the caller's abort reason.
- */
-async function requestJson(method, url, body, options = {}) {
-    const now = options.now ?? Date.now;
-    const deadline = now() + (options.maxTotalMs ?? 300_000);
-    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
-    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
-    // a `${VAR}` may sit in the path too (webhook-style URLs)
-    const where = redact(describeUrl(url), secrets);
-    for (let attempt = 1;; attempt++) {
-        const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
-            return outcome;
-        // the same request would only get the same body again
-        if (!isResponse(outcome) && outcome.code === TOO_LARGE)
-            throw new NetworkError(redact(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt);
-        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
-        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
-        if (!retryable || attempt >= maxAttempts)
-            throw failure;
-        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
-        // a wait that ends past the budget would only delay the same failure
-        if (now() + wait > deadline)
-            throw failure;
-        await (options.sleep ?? abortableDelay)(wait, options.signal);
-        throwIfAborted(options.signal);
-    }
-}
-function isResponse(outcome) {
-    return 'status' in outcome;
-}
-/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
-async function attemptOnce(method, url, body, options) {
-    throwIfAborted(options.signal);
-    const timeoutMs = options.timeoutMs ?? 60_000;
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-    try {
-        const res = await (options.fetchImpl ?? fetch)(url, {
-            method,
-            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-            body: body === undefined ? undefined : JSON.stringify(body),
-            signal
-        });
-        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
-        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text();
-        if (typeof text !== 'string')
-            return text;
-        return { status: res.status, headers: res.headers, text, data: tryParseJson(text) };
-    }
-    catch (err) {
-        throwIfAborted(options.signal);
-        if (timeout.signal.aborted)
-            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
-        return describeNetworkError(err);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-const TOO_LARGE = 'TOO_LARGE';
-/**
- * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
- * as it is known to hold more than the limit: by its Content-Length, else while
- * it arrives (decompressed), so that a reply without end is not held whole.
- */
-async function boundedText(res, limit) {
-    const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` };
-    if (!res.body)
-        return '';
-    // a compressed body's length is not its text's: that one is counted as it arrives
-    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
-        await res.body.cancel();
-        return tooLarge;
-    }
-    const chunks = [];
-    let bytes = 0;
-    const reader = res.body.getReader();
-    for (;;) {
-        const { done, value } = await reader.read();
-        if (done)
-            break;
-        bytes += value.byteLength;
-        if (bytes > limit.bytes) {
-            await reader.cancel();
-            return tooLarge;
-        }
-        chunks.push(value);
-    }
-    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
-}
-function throwIfAborted(signal) {
-    if (!signal?.aborted)
-        return;
-    const reason = signal.reason;
-    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
-}
-function abortableDelay(ms, signal) {
-    // the loop rethrows the caller's own abort reason right after
-    return (0,external_node_timers_promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
-}
-/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
-function describeNetworkError(err) {
-    const cause = err?.cause ?? err;
-    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
-    const message = cause instanceof Error ? cause.message : String(cause);
-    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
-}
-function connectionError(failure, where, attempts, secrets) {
-    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
-    return new NetworkError(redact(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
-}
-function statusError(response, where, attempts, secrets) {
-    const body = redact(response.text.slice(0, ERROR_BODY_CHARS), secrets);
-    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
-}
-/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
-function waitBefore(attempt, headers, options, now) {
-    const cap = options.maxDelayMs ?? 30_000;
-    const told = headers ? retryAfterMs(headers, now()) : undefined;
-    if (told !== undefined)
-        return Math.min(told, cap);
-    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
-    return Math.round((options.random ?? Math.random)() * ceiling);
-}
-/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
-function retryAfterMs(headers, nowMs) {
-    const ms = Number(headers.get('retry-after-ms') ?? NaN);
-    if (Number.isFinite(ms) && ms >= 0)
-        return ms;
-    const value = headers.get('retry-after')?.trim();
-    if (!value)
-        return undefined;
-    if (/^\d+(\.\d+)?$/.test(value))
-        return Number(value) * 1000;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
-function describeUrl(url) {
-    try {
-        const u = new URL(url);
-        return `${u.protocol}//${u.host}${u.pathname}`;
-    }
-    catch {
-        return 'an invalid URL';
-    }
-}
-/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
-function credentialValues(headers) {
-    const values = [];
-    for (const [name, value] of Object.entries(headers)) {
-        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
-            continue;
-        values.push(value);
-        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
-        if (token)
-            values.push(token);
-    }
-    return values;
-}
-
-;// CONCATENATED MODULE: ./src/llm/chat.ts
-/**
- * A minimal OpenAI chat-completions client: what the judge and the `openai`
- * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
- */
-
-
-/** The server answered, but not with a usable completion, or with an error it explained. */
-class ChatError extends Error {
-    status;
-    name = 'ChatError';
-    constructor(message, 
-    /** HTTP status when the server refused the request */
-    status) {
-        super(message);
-        this.status = status;
-    }
-}
-/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
-function chatCompletionsUrl(baseUrl) {
-    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-}
-/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
-function isLocalUrl(url) {
-    try {
-        const host = new URL(url).hostname;
-        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-    }
-    catch {
-        return false;
-    }
-}
-async function chatComplete(request, http = {}) {
-    const headers = { ...http.headers };
-    if (request.apiKey)
-        headers.authorization = `Bearer ${request.apiKey}`;
-    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
-    try {
-        const response = await postJson(chatCompletionsUrl(request.baseUrl), requestBody(request), { ...http, headers, secrets });
-        return readCompletion(response.data, response.text);
-    }
-    catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err) : err;
-    }
-}
-function requestBody(request) {
-    const body = { model: request.model, messages: request.messages };
-    if (request.temperature !== undefined)
-        body.temperature = request.temperature;
-    if (request.responseFormat)
-        body.response_format = request.responseFormat;
-    if (request.maxTokens !== undefined)
-        body.max_tokens = request.maxTokens;
-    if (request.tools?.length)
-        body.tools = request.tools;
-    return body;
-}
-/** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
-function explainHttpError(err, endpoint = 'chat completions') {
-    const error = tryParseJson(err.body)?.error;
-    const message = typeof error === 'string' ? error : error?.message;
-    if (typeof message !== 'string' || !message)
-        return err;
-    return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status);
-}
-function readCompletion(data, text) {
-    const body = data;
-    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
-    const message = choice?.message;
-    if (!message)
-        throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
-    const result = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) };
-    if (Array.isArray(message.tool_calls))
-        result.toolCalls = message.tool_calls;
-    if (typeof choice.finish_reason === 'string')
-        result.finishReason = choice.finish_reason;
-    return result;
-}
-/** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */
-function contentText(content) {
-    if (typeof content === 'string')
-        return content;
-    if (Array.isArray(content))
-        return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
-    return '';
-}
-function readUsage(usage) {
-    const count = (key) => (typeof usage?.[key] === 'number' ? usage[key] : 0);
-    const promptTokens = count('prompt_tokens');
-    const completionTokens = count('completion_tokens');
-    return { promptTokens, completionTokens, totalTokens: count('total_tokens') || promptTokens + completionTokens };
-}
-
-;// CONCATENATED MODULE: ./src/config/conversation.ts
-/**
- * A dataset case's conversation (SPEC §13): scripted `turns`, or a `simulate`d
- * user, read into what the runner runs. Which of `input`, `turns` and
- * `simulate` a case has is checked here, and where a simulated user may send
- * a credential: the dataset is the pull request's, so a simulated user it
- * names gets the judge's key only toward the judge's own server (SPEC §9).
- */
-
-/** SPEC §13's defaults. */
-const DEFAULT_MAX_TURNS = 5;
-const DEFAULT_STOP = '###STOP###';
-/** The judge's settings a simulated user is played with when the case names none. */
-const PROVIDER_DEFAULTS = {
-    provider: 'openai',
-    model: 'gpt-4o-mini',
-    baseUrl: 'https://api.openai.com/v1',
-    apiKeyEnv: 'OPENAI_API_KEY',
-    env: {},
-    timeoutMs: 60_000,
-    retries: 4
-};
-/** A problem with the case, and where in it (a path below the case, e.g. `['turns', 2]`). */
-class ConversationProblem extends Error {
-    at;
-    constructor(at, message) {
-        super(message);
-        this.at = at;
-    }
-}
-/**
- * The case's conversation, or nothing for a single-input case. `assertions`
- * resolves and validates a list of checks written at `at` (files relative to
- * the dataset, problems named there).
- */
-function readConversation(raw, judge, assertions) {
-    const given = ['input', 'turns', 'simulate'].filter((k) => raw[k] !== undefined);
-    if (given.length > 1) {
-        throw new ConversationProblem([given[1]], `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`);
-    }
-    if (raw.turns !== undefined) {
-        return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], ['turns', i, 'assert']) })) };
-    }
-    if (raw.simulate !== undefined) {
-        const s = raw.simulate;
-        return {
-            simulate: {
-                instructions: s.instructions,
-                maxTurns: s.maxTurns ?? DEFAULT_MAX_TURNS,
-                initialMessages: s.initialMessages ?? [],
-                stop: s.stop ?? DEFAULT_STOP,
-                provider: simulatedUserProvider(s.provider, judge)
-            }
-        };
-    }
-    return {};
-}
-/**
- * The simulated user's provider: the judge unless the case names one. A case
- * is the pull request's to write; what it names may read a credential only
- * where the (trusted) judge does — the same variable toward the same server —
- * and never through `${VAR}` or a forbidden variable.
- */
-function simulatedUserProvider(own, judge) {
-    if (own === undefined) {
-        if (!judge)
-            throw new ConversationProblem(['simulate'], 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`');
-        return pick(judge);
-    }
-    for (const [key, value] of Object.entries(own)) {
-        if (JSON.stringify(value).includes('${'))
-            throw new ConversationProblem(['simulate', 'provider', key], 'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead');
-    }
-    const base = judge ? pick(judge) : PROVIDER_DEFAULTS;
-    const provider = { ...base, ...own, env: own.env ?? {} };
-    if (provider.provider === 'command') {
-        if (provider.command === undefined)
-            throw new ConversationProblem(['simulate', 'provider', 'command'], 'provider "command" needs `command` (an argv list)');
-        return provider;
-    }
-    // the judge's own server and key, or a local server without one (see simulated-user.ts)
-    const judgeOrigin = judge && judge.provider === 'openai' ? origin(judge.baseUrl) : undefined;
-    if (!isLocalUrl(provider.baseUrl) && (origin(provider.baseUrl) !== judgeOrigin || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
-        throw new ConversationProblem(['simulate', 'provider'], `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
-            (judge ? ` (${judge.apiKeyEnv} toward ${judge.baseUrl})` : ' (the config has no judge)') +
-            '; leave `provider` out to play the user with the judge, or point it at a local server');
-    }
-    return provider;
-}
-/** Whether the simulated user may be sent `apiKeyEnv`'s value: only toward the judge's own server with the judge's variable. */
-function mayUseJudgeKey(provider, judge) {
-    return judge !== undefined && judge.provider === 'openai' && provider.apiKeyEnv === judge.apiKeyEnv && origin(provider.baseUrl) === origin(judge.baseUrl);
-}
-function pick(judge) {
-    const { provider, model, baseUrl, apiKeyEnv, command, env, timeoutMs, retries } = judge;
-    return { provider, model, baseUrl, apiKeyEnv, env, timeoutMs, retries, ...(command !== undefined ? { command } : {}) };
-}
-function origin(url) {
-    try {
-        return new URL(url).origin;
-    }
-    catch {
-        return undefined;
-    }
-}
-
+// EXTERNAL MODULE: ./src/config/conversation.ts
+var config_conversation = __nccwpck_require__(3307);
 ;// CONCATENATED MODULE: ./src/config/expected.ts
 /**
  * What a case expects, as the report shows it (the record's `expected`): the
@@ -9222,10 +8626,10 @@ class CaseNormalizer {
         const below = (sub) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub]);
         let conversation;
         try {
-            conversation = readConversation(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file));
+            conversation = (0,config_conversation/* readConversation */.Gt)(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file));
         }
         catch (err) {
-            if (err instanceof ConversationProblem)
+            if (err instanceof config_conversation/* ConversationProblem */.Dp)
                 throw new errors/* ConfigError */.xL(`${below(err.at)}: ${err.message}`, file);
             throw err;
         }
@@ -9364,7 +8768,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const settings = options.settings ?? ((config) => config);
     const baseDir = external_node_path_default().dirname(absolute);
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
-        const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(382), __nccwpck_require__.e(401), __nccwpck_require__.e(823)]).then(__nccwpck_require__.bind(__nccwpck_require__, 823));
+        const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4687));
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
@@ -10122,10 +9526,10 @@ function clampScore(score) {
 }
 
 ;// CONCATENATED MODULE: ./src/assertions/outcome.ts
-const outcome_EXCERPT_CHARS = 200;
+const EXCERPT_CHARS = 200;
 const VALUE_CHARS = 120;
 /** A JSON-quoted prefix of `text`, so whitespace and newlines stay visible in a one-line reason. */
-function excerpt(text, max = outcome_EXCERPT_CHARS) {
+function excerpt(text, max = EXCERPT_CHARS) {
     if (text.length <= max)
         return JSON.stringify(text);
     let cut = text.slice(0, max);
@@ -10511,6 +9915,8 @@ function caseView(c) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: ./src/util/env.ts
+var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
@@ -11286,7 +10692,7 @@ class CheckPool {
     constructor(env) {
         // the checks' environment is the minimal one, with nothing of the config's: no key, no runner token
         this.sandbox = new Sandbox({
-            env: minimalEnv(env, {}),
+            env: (0,util_env/* minimalEnv */.DW)(env, {}),
             workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())),
             resourceLimits: { maxOldGenerationSizeMb: CHECK_MEMORY_MB }
         });
@@ -11762,6 +11168,8 @@ function sandboxTester(timeoutMs) {
     }));
 }
 
+// EXTERNAL MODULE: ./src/util/json-in-text.ts
+var json_in_text = __nccwpck_require__(920);
 ;// CONCATENATED MODULE: ./src/assertions/json-text.ts
 /** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
 
@@ -11796,7 +11204,7 @@ function parseOutputJson(output) {
  */
 function scanJson(text, accept, budget = SCAN_BUDGET) {
     const scan = { truncated: false };
-    scan.truncated = visitJsonInText(text, { openers: '{[', skipNested: false, budget }, (value) => {
+    scan.truncated = (0,json_in_text/* visitJsonInText */.w)(text, { openers: '{[', skipNested: false, budget }, (value) => {
         if (scan.firstParsed === undefined)
             scan.firstParsed = value;
         if (!accept(value))
@@ -13058,6 +12466,10 @@ const llmRubric = {
 };
 const rubricAssertions = { 'llm-rubric': llmRubric };
 
+// EXTERNAL MODULE: ./src/llm/chat.ts
+var llm_chat = __nccwpck_require__(649);
+// EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
+var llm_http = __nccwpck_require__(7004);
 ;// CONCATENATED MODULE: ./src/llm/embeddings.ts
 /**
  * OpenAI-compatible embeddings (`POST {baseUrl}/embeddings`), for `similar`:
@@ -13076,10 +12488,10 @@ async function embeddings_embed(request, http = {}) {
     const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
     let response;
     try {
-        response = await postJson(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets });
+        response = await (0,llm_http/* postJson */.B2)(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets });
     }
     catch (err) {
-        throw err instanceof HttpError ? explainHttpError(err, 'embeddings') : err;
+        throw err instanceof llm_http/* HttpError */.j$ ? (0,llm_chat/* explainHttpError */.yH)(err, 'embeddings') : err;
     }
     return readEmbeddings(response.data, response.text, request.input.length);
 }
@@ -13093,7 +12505,7 @@ function readEmbeddings(data, text, count) {
             vectors[at] = item.embedding;
     });
     if (vectors.filter(Boolean).length !== count || vectors.length !== count) {
-        throw new ChatError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+        throw new llm_chat/* ChatError */.xd(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
     const tokens = body?.usage?.total_tokens;
     return { vectors, totalTokens: typeof tokens === 'number' ? tokens : 0 };
@@ -13101,7 +12513,7 @@ function readEmbeddings(data, text, count) {
 /** Cosine similarity of two vectors of the same length; 0 when either is all zeros. */
 function cosineSimilarity(a, b) {
     if (a.length !== b.length)
-        throw new ChatError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
+        throw new llm_chat/* ChatError */.xd(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`);
     let dot = 0;
     let na = 0;
     let nb = 0;
@@ -14124,7 +13536,7 @@ function buildRecord(input) {
 function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
-    return mapStrings(value, (text) => redact(text, secrets));
+    return mapStrings(value, (text) => (0,util_env/* redact */.E$)(text, secrets));
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -14638,12 +14050,86 @@ function allToolCalls(turns) {
     return turns.flatMap((t) => t.toolCalls ?? []);
 }
 
+;// CONCATENATED MODULE: ./src/run/promptfoo-conversation.ts
+function parsed(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** promptfoo's entry of a turn: what it was sent, the last message of a chat, and what it answered. */
+function conversationEntry(rendered, call) {
+    const json = parsed(rendered);
+    const last = Array.isArray(json) ? json.at(-1) : undefined;
+    const lastInput = Array.isArray(json) ? last?.content || last : undefined;
+    const entry = { prompt: json || rendered, input: lastInput || json || rendered, output: call?.reply?.output || '' };
+    if (call?.reply?.metadata)
+        entry.metadata = call.reply.metadata;
+    return entry;
+}
+class PromptfooConversations {
+    chains = new Map();
+    render;
+    /**
+     * One trial's call of a `_conversation` case, after the earlier turns of its
+     * conversation have answered; must be called in dataset order (the runner's
+     * lanes take cases in that order). Resolves with the prompt sent and the call.
+     */
+    turn(c, trial, call) {
+        const { key, template, env, blind } = c.promptfoo.conversation;
+        const id = `${key}\u0000${trial}`;
+        let chain = this.chains.get(id);
+        if (!chain)
+            this.chains.set(id, (chain = { entries: [], tail: Promise.resolve() }));
+        const own = chain;
+        const previous = own.tail;
+        let answered;
+        // taken now, synchronously: the next case of the conversation waits for this one
+        own.tail = new Promise((resolve) => (answered = resolve));
+        return (async () => {
+            try {
+                await previous;
+                let input;
+                try {
+                    input = (await this.renderer())(template, blind ? { ...c.vars } : { ...c.vars, _conversation: own.entries.slice() }, env);
+                }
+                catch (err) {
+                    return { input: template, call: { reply: null, error: `cannot render the prompt with _conversation: ${err.message}`, durationMs: 0 } };
+                }
+                const done = await call(input);
+                if (done)
+                    own.entries.push(conversationEntry(input, done));
+                return { input, call: done };
+            }
+            finally {
+                answered();
+            }
+        })();
+    }
+    /** The templates (nunjucks), loaded only when a promptfoo conversation runs. */
+    renderer() {
+        this.render ??= Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(597)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5597)).then(({ Templates }) => {
+            const byEnv = new Map();
+            return (template, vars, env) => {
+                let templates = byEnv.get(env);
+                if (!templates)
+                    byEnv.set(env, (templates = new Templates(env)));
+                return templates.renderPrompt(template, vars);
+            };
+        });
+        return this.render;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/runner.ts
 /**
  * The runner: every case × trial through the target, graded by its assertions,
  * with bounded concurrency, per-trial timeouts, clean interruption and a
  * budget (no trial starts once target plus judge have spent budget.maxCostUsd).
  */
+
 
 
 
@@ -14684,7 +14170,7 @@ class Trial {
     controller;
     listener;
     constructor(evalCase, deadline, 
-    /** a conversation's turn: its own input, the messages so far, the conversation's id */
+    /** a conversation's turn (its own input, the messages so far, the conversation's id), or a promptfoo prompt rendered when it runs */
     turn) {
         this.evalCase = evalCase;
         this.deadline = deadline;
@@ -14920,13 +14406,22 @@ async function runCases(cases, target, options) {
             result.score = rubricScore(result.assertions);
         return result;
     }
-    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
-    async function trial(c) {
+    let promptfooConversations;
+    /** Trial `k` of a case: the target call holds a concurrency slot; grading (and the judge) does not. */
+    async function trial(c, k) {
         if (c.turns || c.simulate)
             return conversationTrial(c);
+        if (c.promptfoo?.conversation) {
+            // promptfoo's `_conversation`: after the earlier turns of its conversation, its prompt rendered from them
+            promptfooConversations ??= new PromptfooConversations();
+            const turn = await promptfooConversations.turn(c, k, (input) => call(c, { input }));
+            return turn.call && graded(c, turn.call, turn.input);
+        }
         const done = await call(c);
-        if (!done)
-            return null;
+        return done && graded(c, done, c.input);
+    }
+    /** A trial's call graded: its checks, or the target's error. */
+    async function graded(c, done, input) {
         const durationMs = runner_round3(done.durationMs);
         const reply = done.reply;
         if (reply === null)
@@ -14934,7 +14429,7 @@ async function runCases(cases, target, options) {
         // the target's own time when it measured it (start-up excluded), else the call's
         const latencyMs = reply.latencyMs === undefined ? durationMs : runner_round3(reply.latencyMs);
         const usage = reply.usage;
-        const assertions = await grade(c, c.assert, { reply, input: c.input, durationMs, latencyMs });
+        const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs });
         const graded = verdict(c, assertions);
         // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
         const result = {
@@ -14965,7 +14460,7 @@ async function runCases(cases, target, options) {
         while (next < cases.length && !stopped()) {
             const i = next++;
             const c = cases[i];
-            const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)));
+            const trials = await Promise.all(Array.from({ length: options.repeat }, (_, k) => trial(c, k)));
             if (trials.some((t) => t === null))
                 continue;
             results[i] = aggregateCase(c, trials, options.repeatPassThreshold);
@@ -15132,7 +14627,7 @@ const OUTPUT_KEYS = ['outputTokens', 'output_tokens', 'completionTokens', 'compl
 const TOTAL_KEYS = ['totalTokens', 'total_tokens', 'total'];
 const COST_KEYS = ['costUsd', 'cost_usd', 'cost'];
 /** The first of the keys whose value is a finite number ≥ 0 (constant key lists: no arrays or closure per reply). */
-function result_pick(value, keys) {
+function pick(value, keys) {
     for (const key of keys) {
         const n = value[key];
         if (typeof n === 'number' && Number.isFinite(n) && n >= 0)
@@ -15151,10 +14646,10 @@ function normalizeUsage(value) {
     if (!isPlainObject(value))
         return undefined;
     const usage = {};
-    const input = result_pick(value, INPUT_KEYS);
-    const output = result_pick(value, OUTPUT_KEYS);
-    const total = result_pick(value, TOTAL_KEYS);
-    const cost = result_pick(value, COST_KEYS);
+    const input = pick(value, INPUT_KEYS);
+    const output = pick(value, OUTPUT_KEYS);
+    const total = pick(value, TOTAL_KEYS);
+    const cost = pick(value, COST_KEYS);
     if (input !== undefined)
         usage.inputTokens = input;
     if (output !== undefined)
@@ -15244,15 +14739,15 @@ function resolveCommandSpec(config, ctx) {
     if (config.command === undefined)
         throw new errors/* ConfigError */.xL('target.command is not set');
     const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
-    const argv = words.map((word) => expandVars(word, ctx.env, ctx.secrets, 'target.command'));
+    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
-    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
-    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
     const spec = {
         argv,
         cwd,
-        env: minimalEnv(ctx.env, env),
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, env),
         maxOutputBytes: config.maxOutputBytes,
         json: config.output === 'json',
         jsonInput: config.input === 'json'
@@ -15597,7 +15092,7 @@ function parseVerdictText(text) {
         return oneVerdict(scored.map(normalizeVerdict));
     if (objects.length > 0)
         return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = tryParseJson(reply);
+    const other = (0,json_in_text/* tryParseJson */.B)(reply);
     if (other !== undefined)
         return normalizeVerdict(other);
     if (REFUSAL.test(reply))
@@ -15674,7 +15169,7 @@ function reasonText(reason) {
 function jsonObjectsIn(text) {
     const found = [];
     // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
-    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+    (0,json_in_text/* visitJsonInText */.w)(text, { openers: '{', skipNested: true }, (value) => {
         found.push(value);
         return false;
     });
@@ -15775,7 +15270,7 @@ function createJudge(config, deps) {
     }
     return {
         embed: provider.embed && ((texts) => limit(() => provider.embed(texts))),
-        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact((0,errors/* errorMessage */.gJ)(err), deps.secrets)}`)))),
+        judge: (request) => judge(request).catch((err) => counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${(0,util_env/* redact */.E$)((0,errors/* errorMessage */.gJ)(err), deps.secrets)}`)))),
         stats: () => ({ ...counts }),
         close: () => provider.close()
     };
@@ -15861,7 +15356,7 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
+        return { ...failedVerdict(`judge request failed: ${(0,util_env/* redact */.E$)((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
     }
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
@@ -15877,12 +15372,12 @@ function baselineVerdicts(record) {
     return verdicts;
 }
 function openaiProvider(config, deps) {
-    const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl');
-    const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model');
+    const baseUrl = (0,util_env/* expandVars */.Jf)(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl');
+    const model = (0,util_env/* expandVars */.Jf)(config.model, deps.env, deps.secrets, 'judge.model');
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const unusable = apiKey || isLocalUrl(baseUrl)
+    const unusable = apiKey || (0,llm_chat/* isLocalUrl */.Lr)(baseUrl)
         ? undefined
         : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
@@ -15901,18 +15396,18 @@ function openaiProvider(config, deps) {
         const chat = { baseUrl, apiKey, model, messages: buildJudgePrompt(request), temperature: 0 };
         let result;
         try {
-            result = await chatComplete(jsonMode ? { ...chat, responseFormat: { type: 'json_object' } } : chat, http);
+            result = await (0,llm_chat/* chatComplete */.cb)(jsonMode ? { ...chat, responseFormat: { type: 'json_object' } } : chat, http);
         }
         catch (err) {
             if (!jsonMode || !rejectsResponseFormat(err))
                 throw err;
             jsonMode = false;
-            result = await chatComplete(chat, http);
+            result = await (0,llm_chat/* chatComplete */.cb)(chat, http);
         }
         const { totalTokens, promptTokens, completionTokens } = result.usage;
         return { ...parseVerdictText(result.content), tokens: totalTokens, inputTokens: promptTokens, outputTokens: completionTokens };
     }
-    const embeddingModel = expandVars(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel');
+    const embeddingModel = (0,util_env/* expandVars */.Jf)(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel');
     // an expected text recurs on every case and trial: each distinct text is embedded once per run
     const vectors = new Map();
     const embedTexts = async (texts) => {
@@ -15934,7 +15429,7 @@ function openaiProvider(config, deps) {
     return { model, unusable, ask, embed: embedTexts, close };
 }
 function rejectsResponseFormat(err) {
-    return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message);
+    return (err instanceof llm_chat/* ChatError */.xd || err instanceof llm_http/* HttpError */.j$) && err.status === 400 && /response_format/i.test(err.message);
 }
 /**
  * `judge.provider: command`: the command target's process handling (no shell,
@@ -15946,9 +15441,9 @@ function commandProvider(config, deps) {
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
-        expandVars(word, deps.env, deps.secrets, 'judge.command');
+        (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
-        expandVars(value, deps.env, deps.secrets, `judge.env.${name}`);
+        (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
     const targetConfig = {
         command: argv,
         protocol: 'stdio',
@@ -16044,7 +15539,7 @@ function createSimulatedUsers(deps) {
             }
             catch (err) {
                 spend.errors++;
-                return { error: redact((0,errors/* errorMessage */.gJ)(err), deps.secrets) };
+                return { error: (0,util_env/* redact */.E$)((0,errors/* errorMessage */.gJ)(err), deps.secrets) };
             }
         },
         stats: () => ({ ...spend }),
@@ -16076,13 +15571,13 @@ function simulatedUserPrompt(simulate, messages) {
 }
 function chatPlayer(provider, deps, signal) {
     const where = 'simulate.provider';
-    const baseUrl = expandVars(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`);
-    const model = expandVars(provider.model, deps.env, deps.secrets, `${where}.model`);
+    const baseUrl = (0,util_env/* expandVars */.Jf)(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`);
+    const model = (0,util_env/* expandVars */.Jf)(provider.model, deps.env, deps.secrets, `${where}.model`);
     // the judge's key only toward the judge's server (config/conversation.ts refused any other host that needs one)
-    const apiKey = mayUseJudgeKey(provider, deps.judge) ? deps.env[provider.apiKeyEnv] || undefined : undefined;
+    const apiKey = (0,config_conversation/* mayUseJudgeKey */.bg)(provider, deps.judge) ? deps.env[provider.apiKeyEnv] || undefined : undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const missingKey = apiKey || isLocalUrl(baseUrl) ? undefined : `environment variable ${provider.apiKeyEnv} is not set (judge.apiKeyEnv)`;
+    const missingKey = apiKey || (0,llm_chat/* isLocalUrl */.Lr)(baseUrl) ? undefined : `environment variable ${provider.apiKeyEnv} is not set (judge.apiKeyEnv)`;
     const http = { timeoutMs: provider.timeoutMs, retries: provider.retries, signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep };
     return {
         model,
@@ -16090,7 +15585,7 @@ function chatPlayer(provider, deps, signal) {
             if (missingKey)
                 throw new Error(missingKey);
             // temperature 0: the same conversation reads alike run after run, so that a change shows in the agent's replies
-            const result = await chatComplete({ baseUrl, apiKey, model, messages: simulatedUserPrompt(simulate, messages), temperature: 0 }, http);
+            const result = await (0,llm_chat/* chatComplete */.cb)({ baseUrl, apiKey, model, messages: simulatedUserPrompt(simulate, messages), temperature: 0 }, http);
             const { promptTokens, completionTokens, totalTokens } = result.usage;
             return { text: result.content, inputTokens: promptTokens, outputTokens: completionTokens, tokens: totalTokens };
         },
@@ -16154,7 +15649,7 @@ function withSimulatedUser(summary, spend) {
 
 
 function createHttpTarget(http, ctx, target, deps = {}) {
-    const spec = expandDeep({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
+    const spec = (0,util_env/* expandDeep */.BD)({ url: http.url, headers: http.headers ?? {}, body: http.body }, ctx.env, ctx.secrets, 'target.http');
     if (!URL.canParse(spec.url.replace(/\{\{[^}]*\}\}/g, 'x'))) {
         // the URL itself is not quoted: it may hold an expanded secret
         throw new errors/* ConfigError */.xL('target.http.url is not an absolute URL (http://host/path or https://host/path)', undefined, 'target.http.url');
@@ -16196,11 +15691,11 @@ function trialHttpOptions(target, request, ctx, deps) {
 }
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 function asTargetFailure(err) {
-    return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new errors/* TargetError */.I0(err.message) : err;
+    return err instanceof llm_http/* HttpError */.j$ || err instanceof llm_http/* NetworkError */.Dr || err instanceof llm_chat/* ChatError */.xd ? new errors/* TargetError */.I0(err.message) : err;
 }
 async function send(...args) {
     try {
-        return await requestJson(...args);
+        return await (0,llm_http/* requestJson */.SS)(...args);
     }
     catch (err) {
         throw asTargetFailure(err);
@@ -16687,10 +16182,10 @@ function warmModuleTarget() {
 async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
-    const file = (0,external_node_path_.resolve)(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
+    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const sandbox = new Sandbox({
-        env: minimalEnv(ctx.env, extra),
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
         // trials, and concurrency comes from the agent's own awaits; a second is made only while one is held
         workers: 1,
@@ -16762,7 +16257,7 @@ function module_parseReply(json, file) {
 
 
 function createOpenAITarget(openai, ctx, target, deps = {}) {
-    const expand = (text, field) => expandVars(text, ctx.env, ctx.secrets, `target.openai.${field}`);
+    const expand = (text, field) => (0,util_env/* expandVars */.Jf)(text, ctx.env, ctx.secrets, `target.openai.${field}`);
     const baseUrl = expand(openai.baseUrl, 'baseUrl');
     const model = expand(openai.model, 'model');
     const system = openai.system === undefined ? undefined : expand(openai.system, 'system');
@@ -16774,7 +16269,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
             const http = trialHttpOptions(target, request, ctx, deps);
             let reply;
             try {
-                reply = await chatComplete({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, http);
+                reply = await (0,llm_chat/* chatComplete */.cb)({ baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, http);
             }
             catch (err) {
                 throw asTargetFailure(err);
@@ -16802,7 +16297,7 @@ function apiKeyFor(openai, ctx, baseUrl) {
     const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
     if (apiKey)
         ctx.secrets.add(apiKey);
-    else if (!isLocalUrl(baseUrl)) {
+    else if (!(0,llm_chat/* isLocalUrl */.Lr)(baseUrl)) {
         throw new errors/* ConfigError */.xL(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`);
     }
     return apiKey;
@@ -17816,6 +17311,144 @@ function redactHeads(input, redact) {
     return { ...input, comparison: mapStrings(input.comparison, redact), baseline: input.baseline && head(input.baseline), current: head(input.current) };
 }
 
+;// CONCATENATED MODULE: ./src/compare/conversation.ts
+/** Whether a turn went well: it answered, and its checks passed (a check of weight 0 informs, it does not fail). */
+function turnPassed(t) {
+    return t.error === undefined && t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
+}
+/** The case's own checks: what its assertions hold after every turn's. */
+function caseChecks(c) {
+    const turnChecks = (c.turns ?? []).reduce((n, t) => n + (t.assertions?.length ?? 0), 0);
+    return c.assertions.slice(turnChecks);
+}
+const failingOf = (list) => list?.find((a) => !a.passed && a.weight !== 0);
+/** The first turn where two conversations part, or null when neither is one (or they read alike). */
+function firstDifferingTurn(baseline, current) {
+    const before = baseline?.turns ?? [];
+    const now = current.turns;
+    if (!now)
+        return null;
+    const turns = { baseline: before.length, current: now.length };
+    const at = (i, kind, failing) => {
+        const d = { turn: i + 1, kind, baseline: before[i], current: now[i], turns };
+        if (failing)
+            d.failing = failing;
+        const diverged = before.findIndex((b, k) => k < i && (b.user !== now[k]?.user || b.output !== now[k]?.output));
+        if (diverged !== -1)
+            d.divergedAt = diverged + 1;
+        return d;
+    };
+    // without a baseline: where the conversation alone went wrong
+    if (!baseline) {
+        const failed = now.findIndex((t) => !turnPassed(t));
+        if (failed !== -1)
+            return at(failed, 'checks', failingOf(now[failed].assertions));
+        const failing = failingOf(caseChecks(current));
+        return failing && now.length > 0 ? at(now.length - 1, 'case', failing) : null;
+    }
+    const shared = Math.min(before.length, now.length);
+    for (let i = 0; i < shared; i++) {
+        if (turnPassed(before[i]) !== turnPassed(now[i]))
+            return at(i, 'checks', failingOf(now[i].assertions));
+    }
+    const passedBefore = caseChecks(baseline).every((a) => a.passed || a.weight === 0);
+    const own = caseChecks(current);
+    const failing = failingOf(own);
+    if (now.length > 0 && passedBefore !== (failing === undefined))
+        return at(now.length - 1, 'case', failing);
+    if (before.length !== now.length)
+        return at(shared, 'missing');
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/report/conversation.ts
+/**
+ * A regressed conversation in the comment (SPEC §13): the first turn where it
+ * parted from the baseline's, with what the user said, both replies and the
+ * turn's failing check; the rest of the transcript folded. Pure.
+ */
+
+
+
+/** Characters of one message shown; the artifact has them whole. */
+const MESSAGE_CHARS = 600;
+/** Turns of the folded transcript shown; longer conversations say how many more. */
+const TURNS_SHOWN = 20;
+/** Why the turn is the one shown, in a sentence. */
+function conversation_headline(d) {
+    const of = `turn ${d.turn} of ${d.turns.current}`;
+    switch (d.kind) {
+        case 'checks':
+            return d.current && turnOk(d.current)
+                ? `**First differing turn: ${of}** — it failed on the baseline and passes now`
+                : `**First differing turn: ${of}** — it passed on the baseline and fails now`;
+        case 'case':
+            return `**First differing turn: ${of}** — no turn's own checks changed verdict; the case's checks, on this last reply, ${d.failing ? 'fail' : 'pass'} now`;
+        default:
+            return d.current
+                ? `**First differing turn: ${of}** — the baseline's conversation ended after ${d.turns.baseline} turn${d.turns.baseline === 1 ? '' : 's'}`
+                : `**First differing turn: turn ${d.turn}** — this run's conversation ended after ${d.turns.current} turn${d.turns.current === 1 ? '' : 's'}; the baseline's went on`;
+    }
+}
+const turnOk = (t) => t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
+function reply(t, side) {
+    if (!t)
+        return `**${side} reply**: _no such turn_`;
+    if (t.output !== null)
+        return `**${side} reply**\n\n${fencedBlock(t.output, MESSAGE_CHARS)}`;
+    return `**${side} reply**: _none; the target failed:_\n\n${fencedBlock(t.error ?? 'target failed', MESSAGE_CHARS)}`;
+}
+/** One turn of the folded transcript. */
+function transcriptTurn(t, n, marked) {
+    const mark = marked ? ' ⬅ first difference' : '';
+    const checks = t.assertions?.length ? ` · checks: ${t.assertions.filter((a) => a.passed).length}/${t.assertions.length} passed` : '';
+    const answer = t.output !== null ? fencedBlock(t.output, MESSAGE_CHARS) : `_no reply: ${escape_escapeInline(t.error ?? 'target failed', 300)}_`;
+    return `${n}. **User**${mark}${checks}\n\n${fencedBlock(t.user, MESSAGE_CHARS)}\n\n**Agent**\n\n${answer}`;
+}
+/** Where the two conversations first read differently, before the turn shown. */
+function divergence(before, now, n) {
+    const [b, c] = [before.turns[n - 1], now.turns[n - 1]];
+    const said = (t) => (t ? escape_escapeInline(t.output ?? `(no reply: ${t.error ?? 'target failed'})`, 200) : '(no such turn)');
+    const heard = b.user !== c?.user ? ` The user said ${escape_escapeInline(b.user, 120)} on the baseline, ${escape_escapeInline(c?.user ?? '(nothing)', 120)} now.` : '';
+    return `The conversations first read differently at **turn ${n}**:${heard} Baseline: ${said(b)} — current: ${said(c)}`;
+}
+/**
+ * The conversation part of a regressed (or failing) case's details, or null
+ * when the case is no conversation.
+ */
+function conversationDetail(before, now) {
+    if (!now.turns)
+        return null;
+    const d = firstDifferingTurn(before, now);
+    const parts = [];
+    if (d) {
+        const user = d.current?.user ?? d.baseline?.user;
+        parts.push(conversation_headline(d));
+        if (d.divergedAt !== undefined)
+            parts.push(divergence(before, now, d.divergedAt));
+        if (user !== undefined)
+            parts.push(`**User**\n\n${fencedBlock(user, MESSAGE_CHARS)}`);
+        if (before)
+            parts.push(reply(d.baseline, 'Baseline'));
+        parts.push(reply(d.current, before ? 'Current' : 'Agent'));
+        if (d.failing)
+            parts.push(`**Failing check**: <code>${escapeHtml(d.failing.type, 60)}</code> — ${escape_escapeInline(d.failing.reason, 500)}`);
+    }
+    const shown = now.turns.slice(0, TURNS_SHOWN).map((t, i) => transcriptTurn(t, i + 1, d?.turn === i + 1));
+    const more = now.turns.length > TURNS_SHOWN ? [`_and ${now.turns.length - TURNS_SHOWN} more turns in the record_`] : [];
+    const noun = `${now.turns.length} turn${now.turns.length === 1 ? '' : 's'}`;
+    parts.push(`<details><summary>This run's conversation (${noun})</summary>`, ...shown, ...more, '</details>');
+    return parts.join('\n\n');
+}
+/** The simulated users' calls for a run's footer (their tokens are in the judge's), or null without any. */
+function simulatedUserText(judge) {
+    const user = judge.simulatedUser;
+    if (!user?.calls)
+        return null;
+    const errors = user.errors ? `, ${format_formatCount(user.errors)} error${user.errors === 1 ? '' : 's'}` : '';
+    return `simulated user: ${format_formatCount(user.calls)} call${user.calls === 1 ? '' : 's'}${errors}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/html/summary.ts
 /**
  * The HTML report's summary: the verdict and its reasons, a card per figure,
@@ -17823,6 +17456,7 @@ function redactHeads(input, redact) {
  * (html/redact.ts); every text is escaped here, the one place the page writes
  * record text as HTML.
  */
+
 
 
 function summaryHtml(input, title) {
@@ -17880,6 +17514,9 @@ function summaryHtml(input, title) {
     const footer = [`duration ${formatDuration(durationMs)}`, format_plural(current.cases.length, 'case')];
     if (judge.calls || judge.reused || judge.tokens)
         footer.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
+    const user = simulatedUserText(judge);
+    if (user)
+        footer.push(user);
     footer.push(`evalgate ${e(current.tool.version)}`);
     const tags = c.tags.length
         ? `<details class="tags"><summary>By tag (${format_formatCount(c.tags.length)})</summary><table><thead><tr><th>tag</th>${c.baseline ? '<th>baseline</th>' : ''}<th>pass rate</th><th>cases</th>${c.baseline ? '<th>regressed</th>' : ''}</tr></thead><tbody>${c.tags
@@ -18074,117 +17711,6 @@ function withContext(diff, context = 3) {
         i = end;
     }
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/compare/conversation.ts
-/** Whether a turn went well: it answered, and its checks passed (a check of weight 0 informs, it does not fail). */
-function turnPassed(t) {
-    return t.error === undefined && t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
-}
-/** The case's own checks: what its assertions hold after every turn's. */
-function caseChecks(c) {
-    const turnChecks = (c.turns ?? []).reduce((n, t) => n + (t.assertions?.length ?? 0), 0);
-    return c.assertions.slice(turnChecks);
-}
-const failingOf = (list) => list?.find((a) => !a.passed && a.weight !== 0);
-/** The first turn where two conversations part, or null when neither is one (or they read alike). */
-function firstDifferingTurn(baseline, current) {
-    const before = baseline?.turns ?? [];
-    const now = current.turns;
-    if (!now)
-        return null;
-    const turns = { baseline: before.length, current: now.length };
-    const at = (i, kind, failing) => ({
-        turn: i + 1,
-        kind,
-        baseline: before[i],
-        current: now[i],
-        ...(failing ? { failing } : {}),
-        turns
-    });
-    const shared = Math.min(before.length, now.length);
-    for (let i = 0; i < shared; i++) {
-        if (turnPassed(before[i]) !== turnPassed(now[i]))
-            return at(i, 'checks', failingOf(now[i].assertions));
-    }
-    const passedBefore = baseline ? caseChecks(baseline).every((a) => a.passed || a.weight === 0) : true;
-    const own = caseChecks(current);
-    const failing = failingOf(own);
-    if (now.length > 0 && passedBefore !== (failing === undefined))
-        return at(now.length - 1, 'case', failing);
-    if (before.length !== now.length)
-        return at(shared, 'missing');
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/report/conversation.ts
-/**
- * A regressed conversation in the comment (SPEC §13): the first turn where it
- * parted from the baseline's, with what the user said, both replies and the
- * turn's failing check; the rest of the transcript folded. Pure.
- */
-
-
-/** Characters of one message shown; the artifact has them whole. */
-const MESSAGE_CHARS = 600;
-/** Turns of the folded transcript shown; longer conversations say how many more. */
-const TURNS_SHOWN = 20;
-/** Why the turn is the one shown, in a sentence. */
-function conversation_headline(d) {
-    const of = `turn ${d.turn} of ${d.turns.current}`;
-    switch (d.kind) {
-        case 'checks':
-            return d.current && turnOk(d.current)
-                ? `**First differing turn: ${of}** — it failed on the baseline and passes now`
-                : `**First differing turn: ${of}** — it passed on the baseline and fails now`;
-        case 'case':
-            return `**First differing turn: ${of}** — every turn reads as on the baseline; the case's own checks on this last reply fail`;
-        default:
-            return d.current
-                ? `**First differing turn: ${of}** — the baseline's conversation ended after ${d.turns.baseline} turn${d.turns.baseline === 1 ? '' : 's'}`
-                : `**First differing turn: turn ${d.turn}** — this run's conversation ended after ${d.turns.current} turn${d.turns.current === 1 ? '' : 's'}; the baseline's went on`;
-    }
-}
-const turnOk = (t) => t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
-function reply(t, side) {
-    if (!t)
-        return `**${side} reply**: _no such turn_`;
-    if (t.output !== null)
-        return `**${side} reply**\n\n${fencedBlock(t.output, MESSAGE_CHARS)}`;
-    return `**${side} reply**: _none; the target failed:_\n\n${fencedBlock(t.error ?? 'target failed', MESSAGE_CHARS)}`;
-}
-/** One turn of the folded transcript. */
-function transcriptTurn(t, n, marked) {
-    const mark = marked ? ' ⬅ first difference' : '';
-    const checks = t.assertions?.length ? ` · checks: ${t.assertions.filter((a) => a.passed).length}/${t.assertions.length} passed` : '';
-    const answer = t.output !== null ? fencedBlock(t.output, MESSAGE_CHARS) : `_no reply: ${escape_escapeInline(t.error ?? 'target failed', 300)}_`;
-    return `${n}. **User**${mark}${checks}\n\n${fencedBlock(t.user, MESSAGE_CHARS)}\n\n**Agent**\n\n${answer}`;
-}
-/**
- * The conversation part of a regressed (or failing) case's details, or null
- * when the case is no conversation.
- */
-function conversationDetail(before, now) {
-    if (!now.turns)
-        return null;
-    const d = firstDifferingTurn(before, now);
-    const parts = [];
-    if (d) {
-        const user = d.current?.user ?? d.baseline?.user;
-        parts.push(conversation_headline(d));
-        if (user !== undefined)
-            parts.push(`**User**\n\n${fencedBlock(user, MESSAGE_CHARS)}`);
-        if (before)
-            parts.push(reply(d.baseline, 'Baseline'));
-        parts.push(reply(d.current, before ? 'Current' : 'Agent'));
-        if (d.failing)
-            parts.push(`**Failing check**: <code>${escapeHtml(d.failing.type, 60)}</code> — ${escape_escapeInline(d.failing.reason, 500)}`);
-    }
-    const shown = now.turns.slice(0, TURNS_SHOWN).map((t, i) => transcriptTurn(t, i + 1, d?.turn === i + 1));
-    const more = now.turns.length > TURNS_SHOWN ? [`_and ${now.turns.length - TURNS_SHOWN} more turns in the record_`] : [];
-    const noun = `${now.turns.length} turn${now.turns.length === 1 ? '' : 's'}`;
-    parts.push(`<details><summary>This run's conversation (${noun})</summary>`, ...shown, ...more, '</details>');
-    return parts.join('\n\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
@@ -18876,6 +18402,9 @@ function runFooter(current) {
     if (judge.calls || judge.reused || judge.errors || judge.tokens) {
         parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
     }
+    const user = simulatedUserText(judge);
+    if (user)
+        parts.push(user);
     parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
     return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
 }
@@ -19695,11 +19224,11 @@ async function writeOutput(flag, file, write) {
 async function finish(io, comparison, baseline, current, opts, secrets = new Set()) {
     const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none';
     const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected });
-    const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets);
+    const report = (0,util_env/* redact */.E$)(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets);
     const markdown = report.endsWith('\n') ? report : `${report}\n`;
     await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
     // in pieces: at 100,000 cases the page is ~60 MB
-    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {})));
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
     await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, toJson(comparison)));
     if (!opts.quiet)
         io.stdout.write(markdown);
@@ -19931,6 +19460,126 @@ async function dispatch(argv, io) {
         }
         io.stderr.write(`evalgate: internal error (please report it): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
         return EXIT.internal;
+    }
+}
+
+
+/***/ }),
+
+/***/ 3307:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dp: () => (/* binding */ ConversationProblem),
+/* harmony export */   Gt: () => (/* binding */ readConversation),
+/* harmony export */   NV: () => (/* binding */ simulatedUserProvider),
+/* harmony export */   bg: () => (/* binding */ mayUseJudgeKey),
+/* harmony export */   xN: () => (/* binding */ DEFAULT_STOP)
+/* harmony export */ });
+/* unused harmony export DEFAULT_MAX_TURNS */
+/* harmony import */ var _llm_chat_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(649);
+/**
+ * A dataset case's conversation (SPEC §13): scripted `turns`, or a `simulate`d
+ * user, read into what the runner runs. Which of `input`, `turns` and
+ * `simulate` a case has is checked here, and where a simulated user may send
+ * a credential: the dataset is the pull request's, so a simulated user it
+ * names gets the judge's key only toward the judge's own server (SPEC §9).
+ */
+
+/** SPEC §13's defaults. */
+const DEFAULT_MAX_TURNS = 5;
+const DEFAULT_STOP = '###STOP###';
+/** The judge's settings a simulated user is played with when the case names none. */
+const PROVIDER_DEFAULTS = {
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    baseUrl: 'https://api.openai.com/v1',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    env: {},
+    timeoutMs: 60_000,
+    retries: 4
+};
+/** A problem with the case, and where in it (a path below the case, e.g. `['turns', 2]`). */
+class ConversationProblem extends Error {
+    at;
+    constructor(at, message) {
+        super(message);
+        this.at = at;
+    }
+}
+/**
+ * The case's conversation, or nothing for a single-input case. `assertions`
+ * resolves and validates a list of checks written at `at` (files relative to
+ * the dataset, problems named there).
+ */
+function readConversation(raw, judge, assertions) {
+    const given = ['input', 'turns', 'simulate'].filter((k) => raw[k] !== undefined);
+    if (given.length > 1) {
+        throw new ConversationProblem([given[1]], `a case has one of \`input\`, \`turns\` and \`simulate\`, not ${given.map((k) => `\`${k}\``).join(' and ')}`);
+    }
+    if (raw.turns !== undefined) {
+        return { turns: raw.turns.map((t, i) => ({ user: t.user, assert: assertions(t.assert ?? [], ['turns', i, 'assert']) })) };
+    }
+    if (raw.simulate !== undefined) {
+        const s = raw.simulate;
+        return {
+            simulate: {
+                instructions: s.instructions,
+                maxTurns: s.maxTurns ?? DEFAULT_MAX_TURNS,
+                initialMessages: s.initialMessages ?? [],
+                stop: s.stop ?? DEFAULT_STOP,
+                provider: simulatedUserProvider(s.provider, judge)
+            }
+        };
+    }
+    return {};
+}
+/**
+ * The simulated user's provider: the judge unless the case names one. A case
+ * is the pull request's to write; what it names may read a credential only
+ * where the (trusted) judge does — the same variable toward the same server —
+ * and never through `${VAR}` or a forbidden variable.
+ */
+function simulatedUserProvider(own, judge) {
+    if (own === undefined) {
+        if (!judge)
+            throw new ConversationProblem(['simulate'], 'a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate.provider`');
+        return pick(judge);
+    }
+    for (const [key, value] of Object.entries(own)) {
+        if (JSON.stringify(value).includes('${'))
+            throw new ConversationProblem(['simulate', 'provider', key], 'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead');
+    }
+    const base = judge ? pick(judge) : PROVIDER_DEFAULTS;
+    const provider = { ...base, ...own, env: own.env ?? {} };
+    if (provider.provider === 'command') {
+        if (provider.command === undefined)
+            throw new ConversationProblem(['simulate', 'provider', 'command'], 'provider "command" needs `command` (an argv list)');
+        return provider;
+    }
+    // the judge's own server and key, or a local server without one (see simulated-user.ts)
+    const judgeOrigin = judge && judge.provider === 'openai' ? origin(judge.baseUrl) : undefined;
+    if (!(0,_llm_chat_js__WEBPACK_IMPORTED_MODULE_0__/* .isLocalUrl */ .Lr)(provider.baseUrl) && (origin(provider.baseUrl) !== judgeOrigin || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
+        throw new ConversationProblem(['simulate', 'provider'], `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
+            (judge ? ` (${judge.apiKeyEnv} toward ${judge.baseUrl})` : ' (the config has no judge)') +
+            '; leave `provider` out to play the user with the judge, or point it at a local server');
+    }
+    return provider;
+}
+/** Whether the simulated user may be sent `apiKeyEnv`'s value: only toward the judge's own server with the judge's variable. */
+function mayUseJudgeKey(provider, judge) {
+    return judge !== undefined && judge.provider === 'openai' && provider.apiKeyEnv === judge.apiKeyEnv && origin(provider.baseUrl) === origin(judge.baseUrl);
+}
+function pick(judge) {
+    const { provider, model, baseUrl, apiKeyEnv, command, env, timeoutMs, retries } = judge;
+    return { provider, model, baseUrl, apiKeyEnv, env, timeoutMs, retries, ...(command !== undefined ? { command } : {}) };
+}
+function origin(url) {
+    try {
+        return new URL(url).origin;
+    }
+    catch {
+        return undefined;
     }
 }
 
@@ -21032,12 +20681,20 @@ const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     prefix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     suffix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     disableVarExpansion: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
-    disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional()
+    disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    /** `_conversation` stays empty: the test is no turn of a conversation */
+    disableConversationVar: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional()
 })
     .strict();
+/** A test's own provider: evalgate runs only promptfoo's simulated user there (SPEC §13). */
+const testProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
+    zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).strict()
+]);
 const promptfooTestSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     description: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     vars: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    provider: testProviderSchema.optional(),
     assert: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
@@ -21433,6 +21090,373 @@ function attributeTo(file, make) {
 
 /***/ }),
 
+/***/ 649:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lr: () => (/* binding */ isLocalUrl),
+/* harmony export */   cb: () => (/* binding */ chatComplete),
+/* harmony export */   xd: () => (/* binding */ ChatError),
+/* harmony export */   yH: () => (/* binding */ explainHttpError)
+/* harmony export */ });
+/* unused harmony export chatCompletionsUrl */
+/* harmony import */ var _http_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7004);
+/* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(920);
+/**
+ * A minimal OpenAI chat-completions client: what the judge and the `openai`
+ * target need from any compatible server (OpenAI, Azure, vLLM, Ollama, LiteLLM).
+ */
+
+
+/** The server answered, but not with a usable completion, or with an error it explained. */
+class ChatError extends Error {
+    status;
+    name = 'ChatError';
+    constructor(message, 
+    /** HTTP status when the server refused the request */
+    status) {
+        super(message);
+        this.status = status;
+    }
+}
+/** `${baseUrl}/chat/completions`, whether or not baseUrl ends with a slash. */
+function chatCompletionsUrl(baseUrl) {
+    return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+}
+/** Local servers (Ollama, vLLM, LiteLLM on the runner) usually need no key. */
+function isLocalUrl(url) {
+    try {
+        const host = new URL(url).hostname;
+        return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+    }
+    catch {
+        return false;
+    }
+}
+async function chatComplete(request, http = {}) {
+    const headers = { ...http.headers };
+    if (request.apiKey)
+        headers.authorization = `Bearer ${request.apiKey}`;
+    const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets;
+    try {
+        const response = await (0,_http_js__WEBPACK_IMPORTED_MODULE_0__/* .postJson */ .B2)(chatCompletionsUrl(request.baseUrl), requestBody(request), { ...http, headers, secrets });
+        return readCompletion(response.data, response.text);
+    }
+    catch (err) {
+        throw err instanceof _http_js__WEBPACK_IMPORTED_MODULE_0__/* .HttpError */ .j$ ? explainHttpError(err) : err;
+    }
+}
+function requestBody(request) {
+    const body = { model: request.model, messages: request.messages };
+    if (request.temperature !== undefined)
+        body.temperature = request.temperature;
+    if (request.responseFormat)
+        body.response_format = request.responseFormat;
+    if (request.maxTokens !== undefined)
+        body.max_tokens = request.maxTokens;
+    if (request.tools?.length)
+        body.tools = request.tools;
+    return body;
+}
+/** Servers say why in `{error: {message}}` (OpenAI) or `{error: "…"}` (some proxies); that beats a raw excerpt. */
+function explainHttpError(err, endpoint = 'chat completions') {
+    const error = (0,_util_json_in_text_js__WEBPACK_IMPORTED_MODULE_1__/* .tryParseJson */ .B)(err.body)?.error;
+    const message = typeof error === 'string' ? error : error?.message;
+    if (typeof message !== 'string' || !message)
+        return err;
+    return new ChatError(`${endpoint}: HTTP ${err.status}: ${message}`, err.status);
+}
+function readCompletion(data, text) {
+    const body = data;
+    const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
+    const message = choice?.message;
+    if (!message)
+        throw new ChatError(`chat completions: reply has no choices[0].message: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
+    const result = { content: contentText(message.content ?? message.refusal), usage: readUsage(body?.usage) };
+    if (Array.isArray(message.tool_calls))
+        result.toolCalls = message.tool_calls;
+    if (typeof choice.finish_reason === 'string')
+        result.finishReason = choice.finish_reason;
+    return result;
+}
+/** Content is a string, or (some servers) a list of text parts; a refusal comes in its own field. */
+function contentText(content) {
+    if (typeof content === 'string')
+        return content;
+    if (Array.isArray(content))
+        return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+    return '';
+}
+function readUsage(usage) {
+    const count = (key) => (typeof usage?.[key] === 'number' ? usage[key] : 0);
+    const promptTokens = count('prompt_tokens');
+    const completionTokens = count('completion_tokens');
+    return { promptTokens, completionTokens, totalTokens: count('total_tokens') || promptTokens + completionTokens };
+}
+
+
+/***/ }),
+
+/***/ 7004:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  j$: () => (/* binding */ HttpError),
+  Dr: () => (/* binding */ NetworkError),
+  B2: () => (/* binding */ postJson),
+  SS: () => (/* binding */ requestJson)
+});
+
+// UNUSED EXPORTS: retryAfterMs
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+// EXTERNAL MODULE: ./src/util/env.ts
+var env = __nccwpck_require__(5767);
+// EXTERNAL MODULE: ./src/util/json-in-text.ts
+var json_in_text = __nccwpck_require__(920);
+;// CONCATENATED MODULE: ./src/llm/http.ts
+/**
+ * The one HTTP client of evalgate (judge, openai and http targets): JSON over
+ * the global `fetch`, with per-attempt timeouts and bounded retries.
+ *
+ * Retried: HTTP 408, 429 and 5xx, attempt timeouts and transient network
+ * failures (reset, refused, socket closed). Never retried: other 4xx, which
+ * the same request would only get again. Waits use exponential backoff with
+ * full jitter, or the server's `Retry-After` when it gives one (capped).
+ *
+ * Error messages carry the status, the URL without its query and a short,
+ * redacted excerpt of the body — never request headers, so never a key.
+ */
+
+
+
+/** How much of a response body an error message quotes. */
+const EXCERPT_CHARS = 300;
+/** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
+const ERROR_BODY_CHARS = 4096;
+/** A non-2xx reply (after retries, when retryable). */
+class HttpError extends Error {
+    status;
+    body;
+    attempts;
+    name = 'HttpError';
+    constructor(message, status, 
+    /** the start of the body, redacted */
+    body, attempts) {
+        super(message);
+        this.status = status;
+        this.body = body;
+        this.attempts = attempts;
+    }
+}
+/** No reply: connection failure or attempt timeout (after retries, when retryable). */
+class NetworkError extends Error {
+    code;
+    attempts;
+    name = 'NetworkError';
+    constructor(message, code, attempts) {
+        super(message);
+        this.code = code;
+        this.attempts = attempts;
+    }
+}
+/** Error codes of failures that a later attempt may not meet (undici and libuv names). */
+const TRANSIENT_CODES = new Set([
+    'ECONNRESET',
+    'ECONNREFUSED',
+    'ECONNABORTED',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'ENETUNREACH',
+    'EHOSTUNREACH',
+    'UND_ERR_SOCKET',
+    'UND_ERR_CLOSED',
+    'UND_ERR_CONNECT_TIMEOUT',
+    'UND_ERR_HEADERS_TIMEOUT',
+    'UND_ERR_BODY_TIMEOUT',
+    'TIMEOUT'
+]);
+function isRetryableStatus(status) {
+    return status === 408 || status === 429 || status >= 500;
+}
+function postJson(url, body, options = {}) {
+    return requestJson('POST', url, body, options);
+}
+/**
+ * One logical request, retried as described above. Resolves with the 2xx reply,
+ * rejects with HttpError, NetworkError, or the caller's abort reason.
+ */
+async function requestJson(method, url, body, options = {}) {
+    const now = options.now ?? Date.now;
+    const deadline = now() + (options.maxTotalMs ?? 300_000);
+    const maxAttempts = 1 + Math.max(0, options.retries ?? 2);
+    const secrets = [...(options.secrets ?? []), ...credentialValues(options.headers ?? {})];
+    // a `${VAR}` may sit in the path too (webhook-style URLs)
+    const where = (0,env/* redact */.E$)(describeUrl(url), secrets);
+    for (let attempt = 1;; attempt++) {
+        const outcome = await attemptOnce(method, url, body, options);
+        if (isResponse(outcome) && outcome.status < 300)
+            return outcome;
+        // the same request would only get the same body again
+        if (!isResponse(outcome) && outcome.code === TOO_LARGE)
+            throw new NetworkError((0,env/* redact */.E$)(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt);
+        const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets);
+        const retryable = isResponse(outcome) ? isRetryableStatus(outcome.status) : TRANSIENT_CODES.has(outcome.code);
+        if (!retryable || attempt >= maxAttempts)
+            throw failure;
+        const wait = waitBefore(attempt, isResponse(outcome) ? outcome.headers : undefined, options, now);
+        // a wait that ends past the budget would only delay the same failure
+        if (now() + wait > deadline)
+            throw failure;
+        await (options.sleep ?? abortableDelay)(wait, options.signal);
+        throwIfAborted(options.signal);
+    }
+}
+function isResponse(outcome) {
+    return 'status' in outcome;
+}
+/** One fetch with its own timeout; network failures come back as values so the loop can decide. */
+async function attemptOnce(method, url, body, options) {
+    throwIfAborted(options.signal);
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+    try {
+        const res = await (options.fetchImpl ?? fetch)(url, {
+            method,
+            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+            body: body === undefined ? undefined : JSON.stringify(body),
+            signal
+        });
+        // the timer still runs: a body that trickles in slower than the timeout is a timeout too
+        const text = options.maxBodyBytes ? await boundedText(res, options.maxBodyBytes) : await res.text();
+        if (typeof text !== 'string')
+            return text;
+        return { status: res.status, headers: res.headers, text, data: (0,json_in_text/* tryParseJson */.B)(text) };
+    }
+    catch (err) {
+        throwIfAborted(options.signal);
+        if (timeout.signal.aborted)
+            return { code: 'TIMEOUT', message: `no reply within ${timeoutMs} ms` };
+        return describeNetworkError(err);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+const TOO_LARGE = 'TOO_LARGE';
+/**
+ * The body as text (UTF-8, as `Response.text` reads it), or the failure as soon
+ * as it is known to hold more than the limit: by its Content-Length, else while
+ * it arrives (decompressed), so that a reply without end is not held whole.
+ */
+async function boundedText(res, limit) {
+    const tooLarge = { code: TOO_LARGE, message: `the reply exceeded ${limit.bytes} bytes (${limit.setting})` };
+    if (!res.body)
+        return '';
+    // a compressed body's length is not its text's: that one is counted as it arrives
+    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    if (!encoded && Number(res.headers.get('content-length')) > limit.bytes) {
+        await res.body.cancel();
+        return tooLarge;
+    }
+    const chunks = [];
+    let bytes = 0;
+    const reader = res.body.getReader();
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            break;
+        bytes += value.byteLength;
+        if (bytes > limit.bytes) {
+            await reader.cancel();
+            return tooLarge;
+        }
+        chunks.push(value);
+    }
+    return new TextDecoder().decode(Buffer.concat(chunks, bytes));
+}
+function throwIfAborted(signal) {
+    if (!signal?.aborted)
+        return;
+    const reason = signal.reason;
+    throw reason instanceof Error ? reason : new Error(reason === undefined ? 'aborted' : String(reason));
+}
+function abortableDelay(ms, signal) {
+    // the loop rethrows the caller's own abort reason right after
+    return (0,promises_namespaceObject.setTimeout)(ms, undefined, { signal }).catch(() => undefined);
+}
+/** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
+function describeNetworkError(err) {
+    const cause = err?.cause ?? err;
+    const code = String(cause?.code ?? err?.code ?? 'UNKNOWN');
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return { code, message: `request failed: ${message}${code !== 'UNKNOWN' && !message.includes(code) ? ` (${code})` : ''}` };
+}
+function connectionError(failure, where, attempts, secrets) {
+    const tries = `after ${attempts} attempt${attempts > 1 ? 's' : ''}`;
+    return new NetworkError((0,env/* redact */.E$)(`${where}: ${failure.message} (${tries})`, secrets), failure.code, attempts);
+}
+function statusError(response, where, attempts, secrets) {
+    const body = (0,env/* redact */.E$)(response.text.slice(0, ERROR_BODY_CHARS), secrets);
+    const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    return new HttpError(`HTTP ${response.status} from ${where}${tries}${excerpt ? `: ${excerpt}` : ''}`, response.status, body, attempts);
+}
+/** Backoff with full jitter (AWS architecture blog), unless the server said how long to wait. */
+function waitBefore(attempt, headers, options, now) {
+    const cap = options.maxDelayMs ?? 30_000;
+    const told = headers ? retryAfterMs(headers, now()) : undefined;
+    if (told !== undefined)
+        return Math.min(told, cap);
+    const ceiling = Math.min(cap, (options.baseDelayMs ?? 500) * 2 ** (attempt - 1));
+    return Math.round((options.random ?? Math.random)() * ceiling);
+}
+/** `retry-after-ms` (OpenAI, Azure) or `Retry-After` in seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterMs(headers, nowMs) {
+    const ms = Number(headers.get('retry-after-ms') ?? NaN);
+    if (Number.isFinite(ms) && ms >= 0)
+        return ms;
+    const value = headers.get('retry-after')?.trim();
+    if (!value)
+        return undefined;
+    if (/^\d+(\.\d+)?$/.test(value))
+        return Number(value) * 1000;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+/** Scheme, host and path: a query string may hold a key (`?api-key=`), so it is never shown. */
+function describeUrl(url) {
+    try {
+        const u = new URL(url);
+        return `${u.protocol}//${u.host}${u.pathname}`;
+    }
+    catch {
+        return 'an invalid URL';
+    }
+}
+/** Header values that look like credentials, and the token inside `Bearer …`, for redaction. */
+function credentialValues(headers) {
+    const values = [];
+    for (const [name, value] of Object.entries(headers)) {
+        if (!/auth|key|token|secret|cookie|password/i.test(name) || value.length < 4)
+            continue;
+        values.push(value);
+        const token = /^\S+\s+(\S{4,})$/.exec(value)?.[1];
+        if (token)
+            values.push(token);
+    }
+    return values;
+}
+
+
+/***/ }),
+
 /***/ 3972:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -21522,6 +21546,97 @@ function readDoubleQuoted(command, start, fail) {
         }
     }
     return fail(`unterminated double quote at position ${start - 1}`);
+}
+
+
+/***/ }),
+
+/***/ 5767:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BD: () => (/* binding */ expandDeep),
+/* harmony export */   DW: () => (/* binding */ minimalEnv),
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   Jf: () => (/* binding */ expandVars)
+/* harmony export */ });
+/* unused harmony export isForbiddenVar */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * `${VAR}` expansion for target and judge settings, and the minimal environment
+ * of child processes. Values read through `${VAR}` are secrets: collected so that
+ * they can be masked in logs and redacted from every artifact.
+ */
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
+function expandVars(text, env, secrets, where = 'config') {
+    return text.replace(VAR, (_m, name) => {
+        const value = env[name];
+        if (value === undefined)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
+        if (value.length >= 4)
+            secrets.add(value);
+        return value;
+    });
+}
+/** Deep `${VAR}` expansion over strings inside JSON-like values. */
+function expandDeep(value, env, secrets, where = 'config') {
+    if (typeof value === 'string')
+        return expandVars(value, env, secrets, where);
+    if (Array.isArray(value))
+        return value.map((v) => expandDeep(v, env, secrets, where));
+    if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandDeep(v, env, secrets, where)]));
+    }
+    return value;
+}
+/** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
+const PASS_THROUGH = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'SHELL',
+    'LANG',
+    'LC_ALL',
+    'LC_CTYPE',
+    'TZ',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'TERM',
+    'SYSTEMROOT',
+    'COMSPEC',
+    'PATHEXT',
+    'WINDIR'
+];
+/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
+}
+function minimalEnv(source, extra) {
+    const env = {};
+    for (const name of PASS_THROUGH) {
+        const value = source[name];
+        if (value !== undefined)
+            env[name] = value;
+    }
+    for (const [name, value] of Object.entries(extra)) {
+        if (!isForbiddenVar(name))
+            env[name] = value;
+    }
+    return env;
+}
+/** Replace every secret occurrence in text. Longest first so overlapping secrets leave no tail. */
+function redact(text, secrets) {
+    let out = text;
+    for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+        if (secret)
+            out = out.split(secret).join('***');
+    }
+    return out;
 }
 
 
@@ -21686,6 +21801,97 @@ function contentHash(value, length = 16) {
             .slice(0, length);
     const hex = oneShot('sha256', text);
     return length <= 12 ? hex.slice(0, length) : hex.slice(0, 12) + hex.slice(12, length);
+}
+
+
+/***/ }),
+
+/***/ 920:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ tryParseJson),
+/* harmony export */   w: () => (/* binding */ visitJsonInText)
+/* harmony export */ });
+/**
+ * JSON values inside prose: a judge's reply or an agent's output that holds
+ * `{…}` or `[…]` among other words, in a fenced block or not. The one scanner
+ * behind the judge's verdict reader and the contains-json assertion; each
+ * caller decides what a found value means.
+ */
+/**
+ * Walks from the bracket at `start` to the one that closes it; brackets inside
+ * strings do not count. 'open' means `limit` came first.
+ */
+function walkBrackets(text, start, limit) {
+    const expected = [];
+    let inString = false;
+    for (let i = start; i < limit; i++) {
+        const c = text[i];
+        if (inString) {
+            if (c === '\\')
+                i++;
+            else if (c === '"')
+                inString = false;
+        }
+        else if (c === '"') {
+            inString = true;
+        }
+        else if (c === '{') {
+            expected.push('}');
+        }
+        else if (c === '[') {
+            expected.push(']');
+        }
+        else if (c === '}' || c === ']') {
+            if (expected.pop() !== c)
+                return { status: 'mismatched', at: i + 1 };
+            if (expected.length === 0)
+                return { status: 'closed', at: i + 1 };
+        }
+    }
+    return { status: 'open', at: limit };
+}
+/** The text as JSON, or undefined when it is not JSON (JSON.parse never yields undefined itself). */
+function tryParseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Calls `visit` with each JSON value in the text, in the order of its opening
+ * bracket, until `visit` returns true. Every opening bracket is tried as the
+ * start of a value by parsing the balanced span from it, so a value after
+ * broken text (or inside it) is still found.
+ *
+ * @returns whether the scan stopped at its budget before reaching the end
+ */
+function visitJsonInText(text, options, visit) {
+    const opening = options.openers === '{' ? /\{/g : /[[{]/g;
+    let left = options.budget ?? Infinity;
+    for (let m = opening.exec(text); m !== null; m = opening.exec(text)) {
+        const start = m.index;
+        const limit = Math.min(text.length, start + left);
+        const walk = walkBrackets(text, start, limit);
+        if (walk.status === 'open' && limit < text.length)
+            return { truncated: true };
+        left -= walk.at - start;
+        if (walk.status !== 'closed')
+            continue;
+        const candidate = text.slice(start, walk.at);
+        left -= candidate.length;
+        const value = tryParseJson(candidate);
+        if (value === undefined)
+            continue;
+        if (visit(value))
+            return { truncated: false };
+        if (options.skipNested)
+            opening.lastIndex = walk.at;
+    }
+    return { truncated: false };
 }
 
 
