@@ -34,12 +34,13 @@
 //            on the same generated projects; prints each figure's median for both and the
 //            ratio after/before. On a loaded machine only these ratios mean anything, and
 //            CPU time (user + system, all threads) moves less than wall time.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { importFixture } from './fixture.mjs'
+import { runProcess } from './process.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -139,21 +140,10 @@ function maxRssReporter(dir) {
 }
 
 /** Runs a process to its end: wall time from spawn to exit, its peak memory when it reports it. */
-function measure(command, args, options = {}) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now()
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (status) => {
-      const wallMs = performance.now() - t0
-      const m = /@@maxrss ([\d.]+) ([\d.]+)/.exec(stderr)
-      resolve({ status, wallMs, peakRssMb: m ? Number(m[1]) : null, cpuMs: m ? Number(m[2]) : null, stdout, stderr })
-    })
-  })
+async function measure(command, args, options = {}) {
+  const r = await runProcess(command, args, options)
+  const m = /@@maxrss ([\d.]+) ([\d.]+)/.exec(r.stderr)
+  return { ...r, peakRssMb: m ? Number(m[1]) : null, cpuMs: m ? Number(m[2]) : null }
 }
 
 /** One library run in a fresh process (the `--child` mode above), through the bundles in `dist`. */

@@ -6,12 +6,13 @@
 // and compares the number of results and each result's verdict. --write records
 // promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
 // promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { importFixture } from './fixture.mjs'
+import { runProcess } from './process.mjs'
 
 const PEER_VERSION = '0.121.20'
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -39,19 +40,6 @@ function installPromptfoo() {
   return main
 }
 
-/** A process to its end, without blocking this one (it serves the scripted user both tools ask). */
-function run(command, args, options) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (status) => resolve({ status, stdout, stderr }))
-  })
-}
-
 /** promptfoo's verdicts in evalgate's case order: test (each var combination), provider, prompt. */
 async function promptfooVerdicts(main, config) {
   const work = tempDir('evalgate-parity-')
@@ -64,7 +52,7 @@ async function promptfooVerdicts(main, config) {
     PROMPTFOO_DISABLE_SHARING: '1',
     NO_COLOR: '1'
   }
-  const r = await run(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
+  const r = await runProcess(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
     cwd: path.dirname(config),
     env
   })
@@ -78,7 +66,7 @@ async function promptfooVerdicts(main, config) {
 
 async function evalgateVerdicts(config) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
-  const r = await run(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
+  const r = await runProcess(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
     cwd: path.dirname(config),
     env: { ...process.env, NO_COLOR: '1' }
   })
