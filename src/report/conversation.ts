@@ -13,20 +13,28 @@ const MESSAGE_CHARS = 600
 /** Turns of the folded transcript shown; longer conversations say how many more. */
 const TURNS_SHOWN = 20
 
-/** Why the turn is the one shown, in a sentence. */
-function headline(d: TurnDifference): string {
-  const of = `turn ${d.turn} of ${d.turns.current}`
+const turns = (n: number) => `${n} turn${n === 1 ? '' : 's'}`
+
+/** The turn shown and why it is the one, in words (the comment bolds the title, the HTML report shows both as text). */
+export function differenceWords(d: TurnDifference, compared = true): { title: string; why: string } {
+  const title = d.current ? `First differing turn: turn ${d.turn} of ${d.turns.current}` : `First differing turn: turn ${d.turn}`
+  if (!compared)
+    return {
+      title: `First failing turn: turn ${d.turn} of ${d.turns.current}`,
+      why: d.kind === 'case' ? "the case's checks on this last reply fail" : 'its checks fail'
+    }
   switch (d.kind) {
     case 'checks':
-      return d.current && turnOk(d.current)
-        ? `**First differing turn: ${of}** — it failed on the baseline and passes now`
-        : `**First differing turn: ${of}** — it passed on the baseline and fails now`
+      return { title, why: d.current && turnOk(d.current) ? 'it failed on the baseline and passes now' : 'it passed on the baseline and fails now' }
     case 'case':
-      return `**First differing turn: ${of}** — no turn's own checks changed verdict; the case's checks, on this last reply, ${d.failing ? 'fail' : 'pass'} now`
+      return { title, why: `no turn's own checks changed verdict; the case's checks, on this last reply, ${d.failing ? 'fail' : 'pass'} now` }
     default:
-      return d.current
-        ? `**First differing turn: ${of}** — the baseline's conversation ended after ${d.turns.baseline} turn${d.turns.baseline === 1 ? '' : 's'}`
-        : `**First differing turn: turn ${d.turn}** — this run's conversation ended after ${d.turns.current} turn${d.turns.current === 1 ? '' : 's'}; the baseline's went on`
+      return {
+        title,
+        why: d.current
+          ? `the baseline's conversation ended after ${turns(d.turns.baseline)}`
+          : `this run's conversation ended after ${turns(d.turns.current)}; the baseline's went on`
+      }
   }
 }
 
@@ -64,7 +72,8 @@ export function conversationDetail(before: CaseResult | undefined, now: CaseResu
   const parts: string[] = []
   if (d) {
     const user = d.current?.user ?? d.baseline?.user
-    parts.push(headline(d))
+    const { title, why } = differenceWords(d, before !== undefined)
+    parts.push(`**${title}** — ${why}`)
     if (d.divergedAt !== undefined) parts.push(divergence(before!, now, d.divergedAt))
     if (user !== undefined) parts.push(`**User**\n\n${fencedBlock(user, MESSAGE_CHARS)}`)
     if (before) parts.push(reply(d.baseline, 'Baseline'))
