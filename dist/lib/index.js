@@ -39036,20 +39036,27 @@ function firstDifferingTurn(baseline, current) {
 const MESSAGE_CHARS = 600;
 /** Turns of the folded transcript shown; longer conversations say how many more. */
 const TURNS_SHOWN = 20;
-/** Why the turn is the one shown, in a sentence. */
-function headline(d) {
-    const of = `turn ${d.turn} of ${d.turns.current}`;
+const turns = (n) => `${n} turn${n === 1 ? '' : 's'}`;
+/** The turn shown and why it is the one, in words (the comment bolds the title, the HTML report shows both as text). */
+function differenceWords(d, compared = true) {
+    const title = d.current ? `First differing turn: turn ${d.turn} of ${d.turns.current}` : `First differing turn: turn ${d.turn}`;
+    if (!compared)
+        return {
+            title: `First failing turn: turn ${d.turn} of ${d.turns.current}`,
+            why: d.kind === 'case' ? "the case's checks on this last reply fail" : 'its checks fail'
+        };
     switch (d.kind) {
         case 'checks':
-            return d.current && turnOk(d.current)
-                ? `**First differing turn: ${of}** — it failed on the baseline and passes now`
-                : `**First differing turn: ${of}** — it passed on the baseline and fails now`;
+            return { title, why: d.current && turnOk(d.current) ? 'it failed on the baseline and passes now' : 'it passed on the baseline and fails now' };
         case 'case':
-            return `**First differing turn: ${of}** — no turn's own checks changed verdict; the case's checks, on this last reply, ${d.failing ? 'fail' : 'pass'} now`;
+            return { title, why: `no turn's own checks changed verdict; the case's checks, on this last reply, ${d.failing ? 'fail' : 'pass'} now` };
         default:
-            return d.current
-                ? `**First differing turn: ${of}** — the baseline's conversation ended after ${d.turns.baseline} turn${d.turns.baseline === 1 ? '' : 's'}`
-                : `**First differing turn: turn ${d.turn}** — this run's conversation ended after ${d.turns.current} turn${d.turns.current === 1 ? '' : 's'}; the baseline's went on`;
+            return {
+                title,
+                why: d.current
+                    ? `the baseline's conversation ended after ${turns(d.turns.baseline)}`
+                    : `this run's conversation ended after ${turns(d.turns.current)}; the baseline's went on`
+            };
     }
 }
 const turnOk = (t) => t.output !== null && (t.assertions ?? []).every((a) => a.passed || a.weight === 0);
@@ -39085,7 +39092,8 @@ function conversationDetail(before, now) {
     const parts = [];
     if (d) {
         const user = d.current?.user ?? d.baseline?.user;
-        parts.push(headline(d));
+        const { title, why } = differenceWords(d, before !== undefined);
+        parts.push(`**${title}** — ${why}`);
         if (d.divergedAt !== undefined)
             parts.push(divergence(before, now, d.divergedAt));
         if (user !== undefined)
