@@ -2,7 +2,7 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { validateAssertion } from './assertions/index.js'
+import { needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
@@ -94,7 +94,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const target = await attributeTo(loaded.file, () =>
     createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs })
   )
-  const judge = config.judge
+  // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
+  const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge) || c.turns?.some((t) => t.assert.some(needsJudge)))
+  const judge = judged
     ? attributeTo(loaded.file, () =>
         createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
       )
@@ -143,7 +145,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     options.progress?.finish()
     await Promise.all([target.close(), judge?.close(), users?.close()])
   }
-  const judged = withSimulatedUser(judge?.stats(), users?.stats())
+  const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats())
   const record = redactDeep(
     buildRecord({
       name: config.name,
@@ -152,14 +154,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: cases.length,
-      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judged),
+      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures),
       durationMs: outcome.durationMs,
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: withSpread(judged, spread?.spread()),
+      judge: withSpread(judgeFigures, spread?.spread()),
       baseline: options.baseline
     }),
     secrets

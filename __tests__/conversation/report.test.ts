@@ -9,7 +9,7 @@ import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import { conversationDetail, simulatedUserText } from '../../src/report/conversation.js'
 import { caseViews } from '../../src/report/html/view.js'
-import { renderReport } from '../../src/report/index.js'
+import { buildReport, renderReport } from '../../src/report/index.js'
 import type { AssertionResult, CaseResult, TurnResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
 
@@ -34,7 +34,7 @@ describe('the comment', () => {
   it('shows the first differing turn, both replies and its failing check; the rest folded', () => {
     const baseline = makeBaseline([BEFORE])
     const current = makeRun([NOW])
-    const report = renderReport({ comparison: compareRuns(baseline, current, makeGate()), baseline, current })
+    const report = renderReport(buildReport({ comparison: compareRuns(baseline, current, makeGate()), baseline, current }))
     const detail = report.slice(report.indexOf('<summary><code>refund</code>'))
     expect(detail).toContain('**First differing turn: turn 3 of 3** — it passed on the baseline and fails now')
     expect(detail).toMatch(/\*\*Baseline reply\*\*\n\n```\nRefund issued for A18\n```/)
@@ -78,7 +78,12 @@ describe('the HTML report’s view', () => {
     expect(refund.first).toBe(3)
     expect(refund.why).toBe('First differing turn: turn 3 of 3: it passed on the baseline and fails now.')
     expect(refund.baseline!.map((t) => t.output)).toEqual(['order number?', 'Order A18', 'Refund issued for A18'])
-    expect(refund.current[2]).toMatchObject({ user: 'yes', output: 'Which order? <b>@team</b>', passed: false, failed: [expect.objectContaining({ type: 'contains' })] })
+    expect(refund.current[2]).toMatchObject({
+      user: 'yes',
+      output: 'Which order? <b>@team</b>',
+      passed: false,
+      failed: [expect.objectContaining({ type: 'contains' })]
+    })
     const sim = views.get('sim')!.conversation!
     expect([sim.first, sim.diverged]).toEqual([3, 2])
     expect(sim.why).toContain('The conversations first read differently at turn 2.')

@@ -306,7 +306,6 @@ export const configSchema = z
     }
   })
 
-export type RawConfig = z.input<typeof configSchema>
 export type ParsedConfig = z.output<typeof configSchema>
 export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
@@ -315,5 +314,4 @@ export type RawCase = z.output<typeof caseSchema>
 export type ConversationMessage = z.output<typeof conversationMessageSchema>
 export type SimulatedUserProviderConfig = z.output<typeof simulatedUserProviderSchema>
 export type Pricing = z.output<typeof pricingSchema>
-export type BudgetConfig = z.output<typeof budgetSchema>
 export type BadgeConfig = z.input<typeof badgeSchema>

@@ -4,7 +4,7 @@
  * turn's failing check; the rest of the transcript folded. Pure.
  */
 import { firstDifferingTurn, type TurnDifference } from '../compare/conversation.js'
-import { formatCount } from '../compare/format.js'
+import { formatCount } from './format.js'
 import type { CaseResult, JudgeSummary, TurnResult } from '../types.js'
 import { escapeHtml, escapeInline, fencedBlock } from './escape.js'
 
