@@ -6,7 +6,7 @@ import { needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
-import { attributeTo, UsageError } from './errors.js'
+import { attributeTo, ConfigError, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
@@ -105,6 +105,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const users = cases.some((c) => c.simulate)
     ? createSimulatedUsers({ env, secrets, judge: config.judge, pricing: config.pricing, baseDir: loaded.baseDir })
     : undefined
+  // as the judge's key is: a simulated user that cannot be played stops the run before it starts, not every case
+  const unplayable = users && cases.flatMap((c) => (c.simulate ? [users.unusable(c.simulate)] : [])).find((why) => why !== undefined)
+  if (unplayable) {
+    await Promise.all([target.close(), judge?.close(), users?.close()])
+    throw new ConfigError(`${loaded.file}: a simulated user cannot be played: ${unplayable}`, loaded.file)
+  }
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
     repeat,
@@ -113,6 +119,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     checkTimeoutMs: config.checkTimeoutMs,
     judge: spread?.judge,
     embed: judge?.embed,
+    grade: judge?.grade,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
     onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined,

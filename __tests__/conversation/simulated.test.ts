@@ -124,6 +124,12 @@ describe('the simulated user', () => {
     expect(record.budget!.spentUsd).toBe(50)
   })
 
+  it('whose key is not set stops the run before it starts, as the judge’s does', async () => {
+    await expect(
+      run(`- id: keyless\n  simulate: {instructions: "order F6", maxTurns: 2}\n`, { judge: { baseUrl: 'https://judge.example.com/v1' } })
+    ).rejects.toThrow(/a simulated user cannot be played: environment variable OPENAI_API_KEY is not set/)
+  })
+
   it('that cannot answer fails the case for want of a grader, not as the agent’s failure', async () => {
     server.respond(() => ({ status: 503, body: { error: { message: 'overloaded' } } }))
     const { record } = await run(`- id: down\n  simulate: {instructions: "order E5", maxTurns: 2}\n`)

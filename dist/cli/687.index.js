@@ -1,8 +1,16 @@
+<<<<<<<< HEAD:dist/cli/687.index.js
 export const id = 687;
 export const ids = [687,597];
 export const modules = {
 
 /***/ 4687:
+========
+export const id = 95;
+export const ids = [95,240];
+export const modules = {
+
+/***/ 95:
+>>>>>>>> main:dist/cli/95.index.js
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -24,6 +32,7 @@ var errors = __webpack_require__(3916);
 var hash = __webpack_require__(5138);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __webpack_require__(4974);
+<<<<<<<< HEAD:dist/cli/687.index.js
 // EXTERNAL MODULE: ./src/config/conversation.ts
 var conversation = __webpack_require__(3307);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/conversation.ts
@@ -134,6 +143,10 @@ function openingOf(value, where, file, baseDir) {
     });
 }
 
+========
+// EXTERNAL MODULE: ./src/config/judged.ts
+var judged = __webpack_require__(5165);
+>>>>>>>> main:dist/cli/95.index.js
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __webpack_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
@@ -223,8 +236,13 @@ function jsonText(parse, text) {
     }
 }
 
+<<<<<<<< HEAD:dist/cli/687.index.js
 // EXTERNAL MODULE: ./src/config/promptfoo/template.ts
 var template = __webpack_require__(5597);
+========
+// EXTERNAL MODULE: ./src/llm/nunjucks.ts
+var nunjucks = __webpack_require__(9240);
+>>>>>>>> main:dist/cli/95.index.js
 // EXTERNAL MODULE: ./node_modules/csv-parse/lib/sync.js + 9 modules
 var sync = __webpack_require__(5175);
 // EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 1 modules
@@ -250,7 +268,7 @@ var schema = __webpack_require__(4140);
 
 const tests_FILE = 'file://';
 function readTests(tests, config, baseDir) {
-    const list = typeof tests === 'string' ? [tests] : tests;
+    const list = tests === undefined ? [] : typeof tests === 'string' ? [tests] : tests;
     return list.flatMap((entry, i) => {
         if (typeof entry !== 'string')
             return [located(entry, config, ['tests', i], baseDir)];
@@ -297,7 +315,7 @@ function readTestFile(file) {
     const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
     return rows.map((row, i) => {
         const at = Array.isArray(value) ? [i] : [];
-        return located((0,parse/* validate */.tf)(schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test'), source, at, dir);
+        return located((0,parse/* validate */.tf)(schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test', true), source, at, dir);
     });
 }
 function csvTests(text, file) {
@@ -475,9 +493,10 @@ function assertionFromString(expected, where) {
         return { type: 'llm-rubric', value: expected.slice('grade:'.length) };
     if (expected.startsWith('llm-rubric:'))
         return { type: 'llm-rubric', value: expected.slice('llm-rubric:'.length) };
-    if (expected.startsWith('python:') || (expected.startsWith(tests_FILE) && /\.py(:|$)/.test(expected))) {
-        throw new errors/* ConfigError */.xL(`${where}: python assertions are not supported by evalgate; write the check in JavaScript (javascript: …)`);
-    }
+    if (expected.startsWith('python:'))
+        return { type: 'python', value: expected.slice('python:'.length).trim() };
+    if (expected.startsWith(tests_FILE) && /\.py(:|$)/.test(expected))
+        return { type: 'python', value: expected };
     const m = SHORTHAND.exec(expected);
     if (!m)
         return { type: 'equals', value: expected };
@@ -564,9 +583,13 @@ function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c)
     // promptfoo runs a config without tests once, with no vars and no assertions
     if (tests.length === 0)
         tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }];
+<<<<<<<< HEAD:dist/cli/687.index.js
     // the settings first: a simulated user is played by the judge they name
     const config = settings((0,promptfoo/* settingsOf */.f5)(located, pf));
     const builder = new CaseBuilder(new template.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir, config.judge, pf.env);
+========
+    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir);
+>>>>>>>> main:dist/cli/95.index.js
     const providers = (0,promptfoo/* providersOf */.Ou)(pf);
     tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
     return { config, cases: builder.finish(config) };
@@ -622,7 +645,7 @@ class CaseBuilder {
         const userProvider = test.provider ?? d?.provider;
         combos.forEach((combo, k) => {
             const resolved = this.loadFileVars(combo, t);
-            const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform);
+            const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt });
             const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey;
             const user = userProvider === undefined ? undefined : simulatedUser(userProvider, resolved, this.templates, this.judge, t.where, t.file, this.baseDir);
             providers.forEach((provider, p) => {
@@ -720,13 +743,13 @@ class CaseBuilder {
         }
         return out;
     }
-    grading(raw, vars, t, threshold, transform) {
+    grading(raw, vars, t, threshold, transform, grader) {
         const assert = [];
         const sets = [];
         raw.forEach((a, i) => {
             const at = `${t.where}.assert[${i}]`;
             if (a.type !== 'assert-set')
-                return assert.push(this.assertion(a, vars, at, t, undefined));
+                return assert.push(this.assertion(a, vars, at, t, undefined, grader));
             if (!a.assert?.length)
                 throw new errors/* ConfigError */.xL(`${at}: an assert-set needs \`assert\`, a list of assertions`, t.file);
             const set = sets.push({
@@ -737,7 +760,7 @@ class CaseBuilder {
             a.assert.forEach((child, j) => {
                 if (child.type === 'assert-set')
                     throw new errors/* ConfigError */.xL(`${at}.assert[${j}]: assert-sets cannot be nested`, t.file);
-                assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set));
+                assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set, grader));
             });
         });
         const promptfoo = {};
@@ -749,14 +772,18 @@ class CaseBuilder {
             promptfoo.sets = sets;
         return { assert, promptfoo };
     }
-    assertion(a, vars, at, t, set) {
+    assertion(a, vars, at, t, set, grader) {
         if (a.config !== undefined)
             throw new errors/* ConfigError */.xL(`${at}: assertion \`config\` is not supported by evalgate; remove it`, t.file);
         const out = { type: a.type };
         const isJavascript = a.type === 'javascript' || a.type === 'not-javascript';
+        const isPython = a.type === 'python' || a.type === 'not-python';
         if (typeof a.value === 'string' && a.value.startsWith(cases_FILE)) {
             const ref = a.value.slice(cases_FILE.length);
-            if (isJavascript) {
+            // a python check's file stays a reference, relative to the file that names it (`:function` kept)
+            if (isPython)
+                out.value = `${cases_FILE}${external_node_path_default().resolve(t.dir, ref)}`;
+            else if (isJavascript) {
                 if (!JS_FILE.test(ref))
                     throw new errors/* ConfigError */.xL(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file);
                 out.file = external_node_path_default().resolve(t.dir, ref);
@@ -782,6 +809,15 @@ class CaseBuilder {
             out.transform = this.transformSource(a.transform);
         if (set !== undefined)
             out.set = set;
+        // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
+        if (judged/* MODEL_GRADED_TYPES */.e.has(a.type) || a.type === 'select-best') {
+            const provider = a.provider ?? grader.provider;
+            const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt;
+            if (provider !== undefined)
+                out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) };
+            if (rubricPrompt !== undefined && a.type === 'llm-rubric')
+                out.rubricPrompt = rubricPrompt;
+        }
         const problem = this.validateAssertion(out);
         if (problem)
             throw new errors/* ConfigError */.xL(`${at}: ${problem}`, t.file);
@@ -819,7 +855,11 @@ function readFileText(file, at, read) {
 
 /***/ }),
 
+<<<<<<<< HEAD:dist/cli/687.index.js
 /***/ 5597:
+========
+/***/ 9240:
+>>>>>>>> main:dist/cli/95.index.js
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);

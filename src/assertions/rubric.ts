@@ -3,6 +3,7 @@
  * language; with `includeToolCalls: true` it sees the trial's tool calls too,
  * with `includeConversation: true` the conversation so far (SPEC §13).
  */
+import { modelGraded, rubricCheck } from './model-graded.js'
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
 import { reportedToolCalls } from './trajectory.js'
@@ -12,6 +13,8 @@ import { inputText } from '../llm/template.js'
 const DEFAULT_THRESHOLD = 0.5
 
 const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to grade llm-rubric assertions'
+
+const ownGrader = modelGraded('llm-rubric', rubricCheck())
 
 const llmRubric: AssertionHandler = {
   // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
@@ -26,6 +29,8 @@ const llmRubric: AssertionHandler = {
           ? 'llm-rubric `includeConversation` is true or false'
           : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx): Promise<CheckOutcome> {
+    // with its own grader or grading prompt, the check is promptfoo's (pass, score, reason) through that grader
+    if (a.provider !== undefined || a.rubricPrompt !== undefined) return ownGrader.run(a, ctx, false)
     if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
     const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
     const request: JudgeRequest = { input: ctx.input, output: ctx.output, rubric: a.value as string, threshold }

@@ -45,7 +45,7 @@ export interface Turn {
 }
 
 /** Who plays a simulated user: the judge's settings, or the case's own in the judge's shape. */
-export type SimulatedUserProvider = Pick<JudgeConfig, 'provider' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'command' | 'env' | 'timeoutMs' | 'retries'>
+export type SimulatedUserProvider = Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'command' | 'env' | 'timeoutMs' | 'retries'>
 
 /** A simulated user as the engine runs it (SPEC §13), its defaults applied. */
 export interface Simulation {

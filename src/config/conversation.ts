@@ -5,10 +5,10 @@
  * a credential: the dataset is the pull request's, so a simulated user it
  * names gets the judge's key only toward the judge's own server (SPEC §9).
  */
-import { isLocalUrl } from '../llm/chat.js'
+import { isLocalUrl } from '../providers/openai.js'
 import type { Assertion, Simulation, SimulatedUserProvider, Turn } from './case.js'
 import type { Path } from './parse.js'
-import type { JudgeConfig, RawCase, SimulatedUserProviderConfig } from './schema.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type RawCase, type SimulatedUserProviderConfig } from './schema.js'
 
 /** SPEC §13's defaults. */
 export const DEFAULT_MAX_TURNS = 5
@@ -18,7 +18,6 @@ export const DEFAULT_STOP = '###STOP###'
 const PROVIDER_DEFAULTS: SimulatedUserProvider = {
   provider: 'openai',
   model: 'gpt-4o-mini',
-  baseUrl: 'https://api.openai.com/v1',
   apiKeyEnv: 'OPENAI_API_KEY',
   env: {},
   timeoutMs: 60_000,
@@ -88,18 +87,31 @@ export function simulatedUserProvider(own: SimulatedUserProviderConfig | undefin
       )
   }
   const base = judge ? pick(judge) : PROVIDER_DEFAULTS
+  // a provider id of SPEC §11a plays the user only as the judge: its credentials and hosts are the trusted config's to say
+  if (
+    own.provider !== undefined &&
+    own.provider !== 'openai' &&
+    own.provider !== 'command' &&
+    (own.provider !== judge?.provider || Object.keys(own).length > 1)
+  )
+    throw new ConversationProblem(
+      ['simulate', 'provider', 'provider'],
+      `a dataset can name provider openai or command; to play the user with ${own.provider}, make it the config's judge and leave \`provider\` out`
+    )
   const provider: SimulatedUserProvider = { ...base, ...own, env: own.env ?? {} }
   if (provider.provider === 'command') {
     if (provider.command === undefined) throw new ConversationProblem(['simulate', 'provider', 'command'], 'provider "command" needs `command` (an argv list)')
     return provider
   }
-  // the judge's own server and key, or a local server without one (see simulated-user.ts)
-  const judgeOrigin = judge && judge.provider === 'openai' ? origin(judge.baseUrl) : undefined
-  if (!isLocalUrl(provider.baseUrl) && (origin(provider.baseUrl) !== judgeOrigin || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
+  if (provider.provider !== 'openai') return provider
+  // the judge's own server and key, or a local server without one (see run/simulated-user.ts)
+  const judgeUrl = judge && judge.provider === 'openai' ? (judge.baseUrl ?? DEFAULT_JUDGE_BASE_URL) : undefined
+  const url = provider.baseUrl ?? DEFAULT_JUDGE_BASE_URL
+  if (!isLocalUrl(url) && (judgeUrl === undefined || origin(url) !== origin(judgeUrl) || provider.apiKeyEnv !== judge?.apiKeyEnv)) {
     throw new ConversationProblem(
       ['simulate', 'provider'],
-      `would send ${provider.apiKeyEnv} to ${origin(provider.baseUrl) ?? provider.baseUrl}: a simulated user named by the dataset reads a key only where the judge does` +
-        (judge ? ` (${judge.apiKeyEnv} toward ${judge.baseUrl})` : ' (the config has no judge)') +
+      `would send ${provider.apiKeyEnv} to ${origin(url) ?? url}: a simulated user named by the dataset reads a key only where the judge does` +
+        (judge ? ` (${judge.apiKeyEnv} toward ${judgeUrl ?? judge.provider})` : ' (the config has no judge)') +
         '; leave `provider` out to play the user with the judge, or point it at a local server'
     )
   }
@@ -107,13 +119,29 @@ export function simulatedUserProvider(own: SimulatedUserProviderConfig | undefin
 }
 
 /** Whether the simulated user may be sent `apiKeyEnv`'s value: only toward the judge's own server with the judge's variable. */
-export function mayUseJudgeKey(provider: SimulatedUserProvider, judge: JudgeConfig | undefined): boolean {
-  return judge !== undefined && judge.provider === 'openai' && provider.apiKeyEnv === judge.apiKeyEnv && origin(provider.baseUrl) === origin(judge.baseUrl)
+export function mayUseJudgeKey(provider: SimulatedUserProvider, judge: JudgeConfig | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (judge === undefined || judge.provider !== 'openai' || provider.apiKeyEnv !== judge.apiKeyEnv) return false
+  return origin(openaiUrl(provider.baseUrl, env)) === origin(openaiUrl(judge.baseUrl, env))
+}
+
+/** Where an OpenAI-compatible grader is: its base URL, else OPENAI_BASE_URL, else OpenAI's (as the judge reads it). */
+export function openaiUrl(baseUrl: string | undefined, env: NodeJS.ProcessEnv): string {
+  return baseUrl ?? (env.OPENAI_BASE_URL || DEFAULT_JUDGE_BASE_URL)
 }
 
 function pick(judge: JudgeConfig): SimulatedUserProvider {
-  const { provider, model, baseUrl, apiKeyEnv, command, env, timeoutMs, retries } = judge
-  return { provider, model, baseUrl, apiKeyEnv, env, timeoutMs, retries, ...(command !== undefined ? { command } : {}) }
+  const { provider, config, model, baseUrl, apiKeyEnv, command, env, timeoutMs, retries } = judge
+  return {
+    provider,
+    model,
+    apiKeyEnv,
+    env,
+    timeoutMs,
+    retries,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(config !== undefined ? { config } : {}),
+    ...(command !== undefined ? { command } : {})
+  }
 }
 
 function origin(url: string): string | undefined {

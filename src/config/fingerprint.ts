@@ -12,9 +12,10 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { splitArgv } from '../util/argv.js'
 import type { Assertion, Simulation, Turn } from './case.js'
+import { isJudged } from './judged.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { contentHash } from '../util/hash.js'
-import type { JudgeConfig } from './schema.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig } from './schema.js'
 
 /**
  * What the fingerprints of a record mean: bumped whenever what they cover
@@ -87,7 +88,8 @@ export class Fingerprinter {
     judge?: JudgeConfig
   ) {
     this.judge = judge ? this.judgeSettings(judge) : null
-    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null
+    // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
+    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl ?? DEFAULT_JUDGE_BASE_URL, embeddingModel: judge.embeddingModel } : null
   }
 
   /**
@@ -106,7 +108,8 @@ export class Fingerprinter {
   ): string {
     const { turns, simulate } = conversation
     const every = turns ? [...assert, ...turns.flatMap((t) => t.assert)] : assert
-    const judged = every.some((a) => a.type === 'llm-rubric')
+    // a model-graded check that names no grader of its own is graded by the judge
+    const judged = every.some(isJudged)
     const embedded = every.some((a) => a.type === 'similar' || a.type === 'not-similar')
     // built in the sorted order of its keys, which is how it is hashed: no sorted copy of it per case
     const hashed: Record<string, unknown> = { assert: assert.map((a) => this.portable(a)) }
@@ -198,8 +201,10 @@ export class Fingerprinter {
   }
 
   /** A grader's provider settings (the judge's, a simulated user's); script files a command names count by content. */
-  private graderSettings(grader: Pick<JudgeConfig, 'provider' | 'model' | 'baseUrl' | 'command'>, extra: Record<string, unknown> = {}): unknown {
-    const settings = { provider: grader.provider, model: grader.model, baseUrl: grader.baseUrl, ...extra }
+  private graderSettings(grader: Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'command'>, extra: Record<string, unknown> = {}): unknown {
+    const settings: Record<string, unknown> = { provider: grader.provider, model: grader.model, baseUrl: grader.baseUrl ?? DEFAULT_JUDGE_BASE_URL, ...extra }
+    // a provider id's settings grade too (only there: earlier fingerprints had none)
+    if (grader.config !== undefined) settings.config = grader.config
     if (grader.provider !== 'command' || grader.command === undefined) return settings
     let argv: string[]
     try {

@@ -4,8 +4,10 @@
  * conversation's `{{messages}}` and `{{conversationId}}`); `${VAR}` is
  * expanded earlier, once, so an input can never pull a variable in.
  */
-import type { ChatMessage } from './chat.js'
 import type { EvalCase } from '../types.js'
+
+/** One message of a conversation (config/schema.ts ConversationMessage). */
+type ChatMessage = { role: 'user' | 'assistant'; content: string }
 
 export interface TemplateValues {
   input: unknown

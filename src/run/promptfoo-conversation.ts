@@ -86,7 +86,7 @@ export class PromptfooConversations {
 
   /** The templates (nunjucks), loaded only when a promptfoo conversation runs. */
   private renderer(): Promise<Render> {
-    this.render ??= import('../config/promptfoo/template.js').then(({ Templates }) => {
+    this.render ??= import('../llm/nunjucks.js').then(({ Templates }) => {
       const byEnv = new Map<unknown, InstanceType<typeof Templates>>()
       return (template, vars, env) => {
         let templates = byEnv.get(env)

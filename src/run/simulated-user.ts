@@ -14,17 +14,18 @@
  */
 import pLimit from 'p-limit'
 import type { SimulatedUserProvider, Simulation } from '../config/case.js'
-import { mayUseJudgeKey } from '../config/conversation.js'
+import { mayUseJudgeKey, openaiUrl } from '../config/conversation.js'
 import type { ConversationMessage, JudgeConfig, Pricing, TargetConfig } from '../config/schema.js'
 import { errorMessage, TargetError } from '../errors.js'
-import { chatComplete, isLocalUrl, type ChatMessage } from '../llm/chat.js'
-import type { Sleep } from '../llm/http.js'
+import type { HttpOptions, Sleep } from '../llm/http.js'
+import { createProvider, type ChatMessage, type ProviderUsage } from '../providers/index.js'
+import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
 import { createCommandTarget } from '../targets/command.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { Target } from '../targets/types.js'
 import type { EvalCase, JudgeSummary } from '../types.js'
 import { splitArgv } from '../util/argv.js'
-import { expandVars, redact } from '../util/env.js'
+import { expandDeep, expandVars, redact } from '../util/env.js'
 import { stableStringify } from '../util/hash.js'
 
 export type UserTurn = { text: string } | { error: string }
@@ -44,6 +45,8 @@ export interface SimulatedUserSpend {
 }
 
 export interface SimulatedUsers extends SimulatedUser {
+  /** Why the user of a simulation cannot be played at all (a key that is not set), before any case runs; undefined when it can. */
+  unusable(simulate: Simulation): string | undefined
   stats(): SimulatedUserSpend
   /** cancels calls in flight (an interrupted run) */
   close(): Promise<void>
@@ -69,6 +72,8 @@ const COMMAND_MAX_OUTPUT_BYTES = 256 * 1024
 
 interface Player {
   model: string
+  /** why no call can be made (a missing key), known before any */
+  unusable?: string
   say(
     simulate: Simulation,
     messages: readonly ConversationMessage[],
@@ -88,7 +93,12 @@ export function createSimulatedUsers(deps: SimulatedUserDeps): SimulatedUsers {
     const key = stableStringify(provider)
     let player = players.get(key)
     if (!player) {
-      player = provider.provider === 'command' ? commandPlayer(provider, deps) : chatPlayer(provider, deps, closing.signal)
+      player =
+        provider.provider === 'command'
+          ? commandPlayer(provider, deps)
+          : provider.provider === 'openai'
+            ? chatPlayer(provider, deps, closing.signal)
+            : registryPlayer(provider, deps, closing.signal)
       players.set(key, player)
     }
     return player
@@ -111,6 +121,7 @@ export function createSimulatedUsers(deps: SimulatedUserDeps): SimulatedUsers {
         return { error: redact(errorMessage(err), deps.secrets) }
       }
     },
+    unusable: (simulate) => playerOf(simulate.provider).unusable,
     stats: () => ({ ...spend }),
     async close() {
       closing.abort(new Error('the simulated user was closed (run interrupted)'))
@@ -142,24 +153,55 @@ export function simulatedUserPrompt(simulate: Simulation, messages: readonly Con
 
 function chatPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps, signal: AbortSignal): Player {
   const where = 'simulate.provider'
-  const baseUrl = expandVars(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`)
+  const baseUrl = provider.baseUrl === undefined ? openaiUrl(undefined, deps.env) : expandVars(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`)
   const model = expandVars(provider.model, deps.env, deps.secrets, `${where}.model`)
   // the judge's key only toward the judge's server (config/conversation.ts refused any other host that needs one)
-  const apiKey = mayUseJudgeKey(provider, deps.judge) ? deps.env[provider.apiKeyEnv] || undefined : undefined
+  const apiKey = mayUseJudgeKey(provider, deps.judge, deps.env) ? deps.env[provider.apiKeyEnv] || undefined : undefined
   if (apiKey) deps.secrets.add(apiKey)
-  const missingKey = apiKey || isLocalUrl(baseUrl) ? undefined : `environment variable ${provider.apiKeyEnv} is not set (judge.apiKeyEnv)`
-  const http = { timeoutMs: provider.timeoutMs, retries: provider.retries, signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+  const unusable = apiKey || isLocalUrl(baseUrl) ? undefined : `environment variable ${provider.apiKeyEnv} is not set (judge.apiKeyEnv)`
+  const http = httpOf(provider, deps, signal)
+  const url = chatCompletionsUrl(baseUrl)
+  const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {}
   return {
     model,
+    unusable,
     async say(simulate, messages) {
-      if (missingKey) throw new Error(missingKey)
+      if (unusable) throw new Error(unusable)
+      const prompt = simulatedUserPrompt(simulate, messages)
       // temperature 0: the same conversation reads alike run after run, so that a change shows in the agent's replies
-      const result = await chatComplete({ baseUrl, apiKey, model, messages: simulatedUserPrompt(simulate, messages), temperature: 0 }, http)
-      const { promptTokens, completionTokens, totalTokens } = result.usage
-      return { text: result.content, inputTokens: promptTokens, outputTokens: completionTokens, tokens: totalTokens }
+      const result = await chatComplete({ provider: 'chat completions', url, auth, body: chatBody(model, { prompt, temperature: 0 }, {}, prompt) }, http)
+      return said(result.output, result.usage)
     },
     async close() {}
   }
+}
+
+/** The judge's provider of SPEC §11a (anthropic:…, bedrock:…) plays the user as it grades: the judge's settings, the judge's credentials. */
+function registryPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps, signal: AbortSignal): Player {
+  const made = createProvider(
+    { id: provider.provider, config: expandDeep(provider.config ?? {}, deps.env, deps.secrets, 'judge.config') },
+    { env: deps.env, secrets: deps.secrets, baseDir: deps.baseDir, where: 'simulated user (the judge)', fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+  )
+  const http = httpOf(provider, deps, signal)
+  return {
+    model: made.model,
+    unusable: made.unusable,
+    async say(simulate, messages) {
+      const result = await made.call({ prompt: simulatedUserPrompt(simulate, messages), temperature: 0 }, http)
+      return said(result.output, result.usage)
+    },
+    close: () => made.close()
+  }
+}
+
+function httpOf(provider: SimulatedUserProvider, deps: SimulatedUserDeps, signal: AbortSignal): HttpOptions {
+  return { timeoutMs: provider.timeoutMs, retries: provider.retries, signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+}
+
+function said(text: string, usage: ProviderUsage | undefined): Awaited<ReturnType<Player['say']>> {
+  const { inputTokens, outputTokens } = usage ?? {}
+  const tokens = usage?.totalTokens ?? (inputTokens ?? 0) + (outputTokens ?? 0)
+  return { text, tokens, ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}) }
 }
 
 /** A command plays the user: `{"instructions", "messages", "stop"}` on stdin (messages with their real roles), the next message on stdout. */

@@ -21,7 +21,7 @@ import type { Simulation } from '../case.js'
 import { DEFAULT_STOP, simulatedUserProvider } from '../conversation.js'
 import type { ConversationMessage, JudgeConfig } from '../schema.js'
 import type { PromptfooTest } from './schema.js'
-import type { Templates, Vars } from './template.js'
+import type { Templates, Vars } from '../../llm/nunjucks.js'
 
 /** Whether a prompt reads `_conversation` (in a `{{ }}` or `{% %}` tag), which makes its tests a conversation. */
 export function usesConversation(raw: string): boolean {
