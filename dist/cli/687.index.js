@@ -1,16 +1,8 @@
-<<<<<<<< HEAD:dist/cli/687.index.js
 export const id = 687;
-export const ids = [687,597];
+export const ids = [687,240];
 export const modules = {
 
 /***/ 4687:
-========
-export const id = 95;
-export const ids = [95,240];
-export const modules = {
-
-/***/ 95:
->>>>>>>> main:dist/cli/95.index.js
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -32,7 +24,8 @@ var errors = __webpack_require__(3916);
 var hash = __webpack_require__(5138);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __webpack_require__(4974);
-<<<<<<<< HEAD:dist/cli/687.index.js
+// EXTERNAL MODULE: ./src/config/judged.ts
+var judged = __webpack_require__(5165);
 // EXTERNAL MODULE: ./src/config/conversation.ts
 var conversation = __webpack_require__(3307);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/conversation.ts
@@ -143,10 +136,6 @@ function openingOf(value, where, file, baseDir) {
     });
 }
 
-========
-// EXTERNAL MODULE: ./src/config/judged.ts
-var judged = __webpack_require__(5165);
->>>>>>>> main:dist/cli/95.index.js
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __webpack_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
@@ -236,13 +225,8 @@ function jsonText(parse, text) {
     }
 }
 
-<<<<<<<< HEAD:dist/cli/687.index.js
-// EXTERNAL MODULE: ./src/config/promptfoo/template.ts
-var template = __webpack_require__(5597);
-========
 // EXTERNAL MODULE: ./src/llm/nunjucks.ts
 var nunjucks = __webpack_require__(9240);
->>>>>>>> main:dist/cli/95.index.js
 // EXTERNAL MODULE: ./node_modules/csv-parse/lib/sync.js + 9 modules
 var sync = __webpack_require__(5175);
 // EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 1 modules
@@ -574,6 +558,7 @@ function splitTerms(text, where) {
 
 
 
+
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
 function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
     const file = located.file;
@@ -583,13 +568,9 @@ function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c)
     // promptfoo runs a config without tests once, with no vars and no assertions
     if (tests.length === 0)
         tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }];
-<<<<<<<< HEAD:dist/cli/687.index.js
     // the settings first: a simulated user is played by the judge they name
     const config = settings((0,promptfoo/* settingsOf */.f5)(located, pf));
-    const builder = new CaseBuilder(new template.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir, config.judge, pf.env);
-========
-    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir);
->>>>>>>> main:dist/cli/95.index.js
+    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir, config.judge, pf.env);
     const providers = (0,promptfoo/* providersOf */.Ou)(pf);
     tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
     return { config, cases: builder.finish(config) };
@@ -855,11 +836,7 @@ function readFileText(file, at, read) {
 
 /***/ }),
 
-<<<<<<<< HEAD:dist/cli/687.index.js
-/***/ 5597:
-========
 /***/ 9240:
->>>>>>>> main:dist/cli/95.index.js
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
