@@ -126,7 +126,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    // the simulated users' calls are the judge's spend (SPEC §13)
+    // the simulated users' calls are the judge's spend
     budget: config.budget && {
       maxCostUsd: config.budget.maxCostUsd,
       judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)

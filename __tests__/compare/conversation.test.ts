@@ -1,5 +1,5 @@
 /**
- * firstDifferingTurn (SPEC §13): the first turn whose checks changed verdict,
+ * firstDifferingTurn: the first turn whose checks changed verdict,
  * else the turn where the case's own checks failed, else the first turn one
  * transcript lacks; and where the two first read differently before it.
  */

@@ -1,5 +1,5 @@
 /**
- * Conversation cases as a dataset gives them (SPEC §13): their keys and
+ * Conversation cases as a dataset gives them: their keys and
  * fingerprints cover the turns (texts and checks) and the simulation
  * settings, who plays the user included; a case without id is keyed on its
  * turns; a simulated user named by the dataset reads no key it should not.

@@ -1,5 +1,5 @@
 /**
- * promptfoo's conversations in evalgate (SPEC §13): `_conversation` in a
+ * promptfoo's conversations in evalgate: `_conversation` in a
  * prompt and tests that share `metadata.conversationId`, rendered when each
  * test runs from the answers before it; `promptfoo:simulated-user` played by
  * the judge on a chat-completions server on 127.0.0.1. Their verdicts against

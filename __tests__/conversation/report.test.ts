@@ -1,5 +1,5 @@
 /**
- * A regressed conversation as people see it (SPEC §13): the comment names the
+ * A regressed conversation as people see it: the comment names the
  * first differing turn with both replies and the turn's failing check, the
  * transcript folded, never the whole dialogue in the open; without a baseline
  * it names the first failing turn; the HTML report's view carries both

@@ -1,5 +1,5 @@
 /**
- * How the runner runs conversations (SPEC §13): turns of one conversation in
+ * How the runner runs conversations: turns of one conversation in
  * order, conversations side by side; `repeat` repeats whole conversations,
  * each with its own id; a turn that times out or fails ends its conversation,
  * naming the turn; the case's checks see every turn's tool calls, and its

@@ -1,5 +1,5 @@
 /**
- * The simulated user and the judge of conversations (SPEC §13), both served by
+ * The simulated user and the judge of conversations, both served by
  * a chat-completions server on 127.0.0.1: the user is played from the
  * instructions with roles flipped, ends at maxTurns or at the stop phrase
  * (that message neither sent nor kept), its calls count as judge spend, and a
@@ -122,6 +122,46 @@ describe('the simulated user', () => {
     // 2 calls of 20 input and 5 output tokens at $1 a token
     expect(record.summary.judge.costUsd).toBe(50)
     expect(record.budget!.spentUsd).toBe(50)
+  })
+
+  it('is played by the judge’s provider when the judge is one (Anthropic Messages here)', async () => {
+    const asked: unknown[] = []
+    server.respond((r) => {
+      asked.push(r.body)
+      const said = r.body.messages.filter((m: { role: string }) => m.role === 'assistant').length
+      return {
+        body: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-test',
+          content: [{ type: 'text', text: ['I want a refund for G7.', '###STOP###'][said] ?? '###STOP###' }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 30, output_tokens: 6 }
+        }
+      }
+    })
+    const dir = tempDir('evalgate-simulated-')
+    writeFileSync(path.join(dir, 'agent.mjs'), AGENT)
+    writeFileSync(path.join(dir, 'cases.yaml'), `- id: anthropic\n  simulate: {instructions: "You want a refund for G7.", maxTurns: 3}\n`)
+    writeFileSync(
+      path.join(dir, 'evalgate.yml'),
+      JSON.stringify({
+        version: 1,
+        dataset: 'cases.yaml',
+        target: { module: './agent.mjs' },
+        judge: { provider: 'anthropic:messages:claude-test', config: { apiBaseUrl: server.url }, retries: 0 }
+      })
+    )
+    const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env: { ANTHROPIC_API_KEY: 'sk-ant-test' } })
+    expect(record.cases[0]!.turns!.map((t) => t.user)).toEqual(['I want a refund for G7.'])
+    // Anthropic's shape: the instructions as its system prompt, the conversation flipped as its messages
+    expect(asked[0]).toMatchObject({
+      model: 'claude-test',
+      temperature: 0,
+      system: [expect.objectContaining({ text: expect.stringContaining('You want a refund for G7.') })]
+    })
+    expect(record.summary.judge.simulatedUser).toMatchObject({ calls: 2, errors: 0, tokens: 72 })
   })
 
   it('whose key is not set stops the run before it starts, as the judge’s does', async () => {

@@ -1,5 +1,5 @@
 /**
- * Conversations on every target kind (SPEC §13): each turn reaches the agent
+ * Conversations on every target kind: each turn reaches the agent
  * with the conversation so far. A remembering agent (it reads `messages`)
  * passes a case whose second turn asks what the first said; the same agent
  * reading only the turn's text fails it, at that turn, saying so.
@@ -116,6 +116,22 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
         })
       )
       return { openai: { model: 'agent-model', baseUrl: server.baseUrl, system: 'You are a helpful bot.' } }
+    }
+  },
+  {
+    name: 'provider (a provider id)',
+    target(_dir, remembers) {
+      answerFrom(
+        (r) => {
+          const chat = r.body.messages.filter((m: { role: string }) => m.role !== 'system')
+          return { turn: chat.at(-1).content, messages: remembers ? chat : undefined }
+        },
+        (text) => ({
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }
+        })
+      )
+      return { provider: 'openai:chat:agent-model', config: { apiBaseUrl: server.baseUrl } }
     }
   }
 ]

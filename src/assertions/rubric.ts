@@ -1,7 +1,7 @@
 /**
  * llm-rubric: the judge grades the output against a rubric written in plain
  * language; with `includeToolCalls: true` it sees the trial's tool calls too,
- * with `includeConversation: true` the conversation so far (SPEC §13).
+ * with `includeConversation: true` the conversation so far.
  */
 import { modelGraded, rubricCheck } from './model-graded.js'
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'

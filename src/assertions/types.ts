@@ -31,7 +31,7 @@ export interface AssertionContext {
   grade?: Grade
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
   defaultJudgeThreshold?: number
-  /** a conversation's turn (SPEC §13): the conversation up to and including the reply graded */
+  /** a conversation's turn: the conversation up to and including the reply graded */
   conversation?: ConversationMessage[]
 }
 

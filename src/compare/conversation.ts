@@ -1,5 +1,5 @@
 /**
- * Where a conversation went wrong against the baseline's (SPEC §13): the
+ * Where a conversation went wrong against the baseline's: the
  * first turn whose checks changed verdict, else the turn where the case's own
  * checks failed (its last), else the first turn one transcript lacks. Pure:
  * two case results in.

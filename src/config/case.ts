@@ -32,13 +32,13 @@ export interface PromptfooCase {
   /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
   sets?: { threshold?: number; weight?: number; metric?: string }[]
   /**
-   * a prompt that reads `_conversation` (SPEC §13): the tests of one key run in
+   * a prompt that reads `_conversation`: the tests of one key run in
    * order, the prompt rendered at run time with the earlier ones' entries
    */
   conversation?: { key: string; template: string; env?: Record<string, unknown>; blind?: true }
 }
 
-/** A scripted turn as the engine runs it (SPEC §13): its checks validated, their files resolved. */
+/** A scripted turn as the engine runs it: its checks validated, their files resolved. */
 export interface Turn {
   user: string
   assert: Assertion[]
@@ -47,7 +47,7 @@ export interface Turn {
 /** Who plays a simulated user: the judge's settings, or the case's own in the judge's shape. */
 export type SimulatedUserProvider = Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'command' | 'env' | 'timeoutMs' | 'retries'>
 
-/** A simulated user as the engine runs it (SPEC §13), its defaults applied. */
+/** A simulated user as the engine runs it, its defaults applied. */
 export interface Simulation {
   instructions: string
   /** agent replies at most */
@@ -80,9 +80,9 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   metadata?: Record<string, unknown>
   /** set for cases read from a promptfoo config (SPEC §11) */
   promptfoo?: PromptfooCase
-  /** a scripted conversation (SPEC §13): the target is called once per turn; `input` is then undefined */
+  /** a scripted conversation: the target is called once per turn; `input` is then undefined */
   turns?: Turn[]
-  /** a simulated user (SPEC §13): an LLM plays the user; `input` is then undefined */
+  /** a simulated user: an LLM plays the user; `input` is then undefined */
   simulate?: Simulation
 }
 
@@ -112,7 +112,7 @@ export interface AgentCaseView {
   index: number
   vars?: Record<string, unknown>
   metadata?: Record<string, unknown>
-  /** a conversation's turn (SPEC §13): the conversation so far, ending with this turn's user message */
+  /** a conversation's turn: the conversation so far, ending with this turn's user message */
   messages?: ConversationMessage[]
   /** a conversation's turn: unique per trial, the same for each of its turns */
   conversationId?: string

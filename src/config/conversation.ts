@@ -1,16 +1,16 @@
 /**
- * A dataset case's conversation (SPEC §13): scripted `turns`, or a `simulate`d
+ * A dataset case's conversation: scripted `turns`, or a `simulate`d
  * user, read into what the runner runs. Which of `input`, `turns` and
  * `simulate` a case has is checked here, and where a simulated user may send
  * a credential: the dataset is the pull request's, so a simulated user it
- * names gets the judge's key only toward the judge's own server (SPEC §9).
+ * names gets the judge's key only toward the judge's own server.
  */
 import { isLocalUrl } from '../providers/openai.js'
 import type { Assertion, Simulation, SimulatedUserProvider, Turn } from './case.js'
 import type { Path } from './parse.js'
 import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type RawCase, type SimulatedUserProviderConfig } from './schema.js'
 
-/** SPEC §13's defaults. */
+/** The defaults of a simulated user (docs/conversations.md). */
 export const DEFAULT_MAX_TURNS = 5
 export const DEFAULT_STOP = '###STOP###'
 
@@ -87,7 +87,7 @@ export function simulatedUserProvider(own: SimulatedUserProviderConfig | undefin
       )
   }
   const base = judge ? pick(judge) : PROVIDER_DEFAULTS
-  // a provider id of SPEC §11a plays the user only as the judge: its credentials and hosts are the trusted config's to say
+  // a provider id (docs/providers.md) plays the user only as the judge: its credentials and hosts are the trusted config's to say
   if (
     own.provider !== undefined &&
     own.provider !== 'openai' &&

@@ -117,7 +117,7 @@ export class Fingerprinter {
     hashed.input = input
     hashed.judge = judged ? this.judge : null
     if (metadata !== undefined) hashed.metadata = metadata
-    // the simulated user is a grader setting (SPEC §13): who plays it, and how, decides what the agent is asked
+    // the simulated user is a grader setting: who plays it, and how, decides what the agent is asked
     if (simulate !== undefined) hashed.simulate = { ...simulate, provider: this.graderSettings(simulate.provider) }
     if (turns !== undefined) hashed.turns = turns.map((t) => ({ assert: t.assert.map((a) => this.portable(a)), user: t.user }))
     if (vars !== undefined) hashed.vars = vars

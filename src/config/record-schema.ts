@@ -72,7 +72,7 @@ const agentFields = {
 }
 
 /**
- * One turn of a conversation as it ran (SPEC §13): what the user said, what
+ * One turn of a conversation as it ran: what the user said, what
  * the agent answered (null when the turn failed, with `error`), and that
  * reply's checks, each reason beginning "turn N:".
  */
@@ -98,7 +98,7 @@ export const trialResultSchema = z.object({
   assertions: z.array(assertionResultSchema),
   ...agentFields,
   namedScores: namedScores.optional(),
-  /** a conversation's transcript (SPEC §13) */
+  /** a conversation's transcript */
   turns: z.array(turnResultSchema).optional()
 })
 
@@ -141,7 +141,7 @@ export const caseResultSchema = z.object({
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns: z.number().int().min(0).optional(),
   namedScores: namedScores.optional(),
-  /** a conversation's transcript (SPEC §13): the shown trial's */
+  /** a conversation's transcript: the shown trial's */
   turns: z.array(turnResultSchema).optional()
 })
 
@@ -156,7 +156,7 @@ export const judgeSummarySchema = z.object({
   sampled: z.number().optional(),
   /** of those, verdicts whose samples fell on both sides of the pass threshold */
   disagreements: z.number().optional(),
-  /** the simulated users' calls (SPEC §13), whose tokens and cost are counted in `tokens` and `costUsd` */
+  /** the simulated users' calls, whose tokens and cost are counted in `tokens` and `costUsd` */
   simulatedUser: z.object({ calls: z.number(), errors: z.number(), tokens: z.number(), costUsd: z.number().optional() }).optional()
 })
 

@@ -29,7 +29,7 @@ export const assertionSchema = z
     args: z.string().optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: z.boolean().optional(),
-    /** llm-rubric: show the judge the conversation so far too (SPEC §13) */
+    /** llm-rubric: show the judge the conversation so far too */
     includeConversation: z.boolean().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
     provider: z.union([z.string(), z.object({ id: z.string(), config: z.record(z.string(), z.unknown()).optional() }).strict()]).optional(),
@@ -38,10 +38,10 @@ export const assertionSchema = z
   })
   .strict()
 
-/** One message of a conversation (SPEC §13): what the user said, or what the agent answered. */
+/** One message of a conversation: what the user said, or what the agent answered. */
 export const conversationMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict()
 
-/** One scripted turn (SPEC §13): the user's text, and the checks of the agent's reply to it. */
+/** One scripted turn: the user's text, and the checks of the agent's reply to it. */
 export const turnSchema = z
   .object({
     user: z.string({ error: (issue) => (issue.input === undefined ? 'a turn needs `user`: what the user says' : 'a turn’s `user` is text') }),
@@ -50,13 +50,13 @@ export const turnSchema = z
   .strict()
 
 /**
- * Who plays a simulated user (SPEC §13): the judge's shape, defaulting to the
+ * Who plays a simulated user: the judge's shape, defaulting to the
  * judge. No zod defaults here (they are the judge's, applied when a case is
  * read), so that cases keep being read without zod (config/plain-parse.ts).
  */
 export const simulatedUserProviderSchema = z
   .object({
-    /** openai (an OpenAI-compatible server) or command; the judge's own provider id (SPEC §11a) only as the judge plays it */
+    /** openai (an OpenAI-compatible server) or command; the judge's own provider id (docs/providers.md) only as the judge plays it */
     provider: z.string().min(1).optional(),
     model: z.string().min(1).optional(),
     baseUrl: z.string().min(1).optional(),
@@ -68,7 +68,7 @@ export const simulatedUserProviderSchema = z
   })
   .strict()
 
-/** SPEC §13: an LLM plays the user from `instructions` until `maxTurns` agent replies or the `stop` phrase. */
+/** A simulated user: an LLM plays the user from `instructions` until `maxTurns` agent replies or the `stop` phrase. */
 export const simulateSchema = z
   .object({
     instructions: z.string().min(1),
@@ -88,9 +88,9 @@ export const caseSchema = z
     name: z.string().optional(),
     description: z.string().optional(),
     input: z.unknown().optional(),
-    /** a scripted conversation instead of one input (SPEC §13) */
+    /** a scripted conversation instead of one input */
     turns: z.array(turnSchema).min(1, 'turns needs at least one turn ({user: "…"})').optional(),
-    /** a simulated user instead of one input (SPEC §13) */
+    /** a simulated user instead of one input */
     simulate: simulateSchema.optional(),
     tags: z.array(z.string()).optional(),
     assert: z.array(assertionSchema).optional(),
@@ -157,7 +157,7 @@ export const targetSchema = z
     retries: z.number().int().min(0).max(10).default(2),
     /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
     output: z.enum(['text', 'json']).default('text'),
-    /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} (SPEC §13) */
+    /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
     input: z.enum(['text', 'json']).default('text'),
     /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
     tools: z.array(z.record(z.string(), z.unknown())).optional()

@@ -12,7 +12,7 @@ type ChatMessage = { role: 'user' | 'assistant'; content: string }
 export interface TemplateValues {
   input: unknown
   case: Pick<EvalCase, 'id' | 'name'>
-  /** a conversation's turn (SPEC §13); a single input is a conversation of one user message */
+  /** a conversation's turn; a single input is a conversation of one user message */
   messages?: ChatMessage[]
   /** a conversation's turn; empty for a single input */
   conversationId?: string

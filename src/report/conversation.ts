@@ -1,5 +1,5 @@
 /**
- * A regressed conversation in the comment (SPEC §13): the first turn where it
+ * A regressed conversation in the comment: the first turn where it
  * parted from the baseline's, with what the user said, both replies and the
  * turn's failing check; the rest of the transcript folded. Pure.
  */

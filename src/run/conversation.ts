@@ -1,5 +1,5 @@
 /**
- * One trial of a conversation (SPEC §13): the target called once per turn, in
+ * One trial of a conversation: the target called once per turn, in
  * order, with the turn's text and the conversation so far; each reply graded
  * by its turn's checks while the next turn runs; the case's own checks on the
  * last reply (with every turn's tool calls, and the turns' usage and latency

@@ -1,5 +1,5 @@
 /**
- * promptfoo's `_conversation` at run time (SPEC §13): the cases of one
+ * promptfoo's `_conversation` at run time: the cases of one
  * conversation (config/promptfoo/conversation.ts) are called one after
  * another in dataset order, each with its prompt rendered from the entries of
  * the ones before — `{prompt, input, output, metadata}` as promptfoo 0.121.20

@@ -45,7 +45,7 @@ export interface RunnerOptions {
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
   /** the cases come from loadConfig, which validated their assertions: grading need not again (GradingOptions) */
   validated?: boolean
-  /** plays the user of `simulate` cases (SPEC §13) */
+  /** plays the user of `simulate` cases */
   simulatedUser?: SimulatedUser
 }
 
@@ -320,7 +320,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     return c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : { passed: casePasses(assertions) }
   }
 
-  /** One trial of a conversation (SPEC §13): its turns in order, each a call of its own. */
+  /** One trial of a conversation: its turns in order, each a call of its own. */
   async function conversationTrial(c: EvalCase): Promise<TrialResult | null> {
     const result = await runConversation(c, {
       call: (turn) => call(c, turn),

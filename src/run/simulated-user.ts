@@ -1,5 +1,5 @@
 /**
- * The simulated user (SPEC §13): a model plays the user from the case's
+ * The simulated user: a model plays the user from the case's
  * instructions and the conversation so far, roles flipped (the agent's
  * replies are what it is told, its own earlier messages what it said). Played
  * by the judge's provider unless the case names one in the judge's shape: an
@@ -176,7 +176,7 @@ function chatPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps, si
   }
 }
 
-/** The judge's provider of SPEC §11a (anthropic:…, bedrock:…) plays the user as it grades: the judge's settings, the judge's credentials. */
+/** The judge's provider id (anthropic:…, bedrock:…; docs/providers.md) plays the user as it grades: the judge's settings, the judge's credentials. */
 function registryPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps, signal: AbortSignal): Player {
   const made = createProvider(
     { id: provider.provider, config: expandDeep(provider.config ?? {}, deps.env, deps.secrets, 'judge.config') },
@@ -247,7 +247,7 @@ function commandPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps)
 /** The command target wants the trial's case; a simulated user's call has none of its own. */
 const USER_CASE: EvalCase = { id: 'simulated-user', name: 'simulated user', input: null, tags: [], assert: [], fingerprint: '', index: 0 }
 
-/** The run's judge figures with the simulated users' spend counted in (SPEC §13: their calls are judge spend). */
+/** The run's judge figures with the simulated users' spend counted in (their calls are the judge's spend). */
 export function withSimulatedUser(summary: JudgeSummary | undefined, spend: SimulatedUserSpend | undefined): JudgeSummary | undefined {
   if (!spend || spend.calls === 0) return summary
   const base = summary ?? { calls: 0, reused: 0, errors: 0, tokens: 0 }

@@ -210,7 +210,7 @@ function excerpt(text: string): string {
   return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
-/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id (SPEC §13). */
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
 function jsonRequest(request: TrialRequest): string {
   const c = request.case
   return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) })

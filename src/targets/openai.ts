@@ -65,7 +65,7 @@ function apiKeyFor(openai: OpenAITargetConfig, ctx: TargetContext, baseUrl: stri
 /**
  * The rendered prompt as one user message; an input that already is a list of
  * chat messages (OpenAI evals datasets) is sent as it is when the prompt is just `{{input}}`;
- * a conversation's turn sends the conversation so far (SPEC §13).
+ * a conversation's turn sends the conversation so far.
  */
 function userMessages(prompt: string, request: TrialRequest): ChatMessage[] {
   // a conversation's turn: the chat so far, each user message rendered through the prompt as a single input is

@@ -5,7 +5,7 @@ import type { EvalCase, ToolCall, Usage } from '../types.js'
 export interface TrialRequest {
   input: unknown
   case: EvalCase
-  /** a conversation's turn (SPEC §13): the conversation so far, ending with this turn's user message */
+  /** a conversation's turn: the conversation so far, ending with this turn's user message */
   messages?: ConversationMessage[]
   /** a conversation's turn: the same for every turn of one trial, unique per trial */
   conversationId?: string
@@ -56,7 +56,7 @@ export interface TargetContext {
   checkTimeoutMs?: number
 }
 
-/** A conversation turn's `messages` and `conversationId` (SPEC §13), as a request carries them on the wire; nothing for a single input. */
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
 export function turnFields(request: Pick<TrialRequest, 'messages' | 'conversationId'>): { messages?: ConversationMessage[]; conversationId?: string } {
   if (request.messages === undefined) return {}
   return { messages: request.messages, conversationId: request.conversationId }

@@ -1,5 +1,5 @@
 /**
- * promptfoo's conversations (SPEC §13), as promptfoo 0.121.20 has them:
+ * promptfoo's conversations, as promptfoo 0.121.20 has them:
  *
  * - `_conversation` in a prompt: the tests that share a provider, a prompt and
  *   `metadata.conversationId` (none is one id too) form one conversation, run

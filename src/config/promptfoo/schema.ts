@@ -43,7 +43,7 @@ const testOptionsSchema = z
   })
   .strict()
 
-/** A test's own provider: evalgate runs only promptfoo's simulated user there (SPEC §13). */
+/** A test's own provider: evalgate runs only promptfoo's simulated user there. */
 const testProviderSchema = z.union([
   z.string().min(1),
   z.object({ id: z.string().min(1), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).strict()

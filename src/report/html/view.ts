@@ -85,7 +85,7 @@ export interface CaseView {
   /** baseline output → current output, long equal runs cut; null when either is missing or they are equal */
   diff: Array<DiffLine | DiffSkip> | null
   /**
-   * a conversation's transcripts side by side (SPEC §13): the baseline's (null when it lacks the case)
+   * a conversation's transcripts side by side: the baseline's (null when it lacks the case)
    * and this run's, the first turn where they part (1-based; null: none) and why it is that turn, and
    * the turn where they first read differently when that comes sooner
    */

@@ -106,7 +106,7 @@ export function splitReason(reason: string): { claim: string; got: string | null
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
   const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`]
-  // a conversation shows the turn where it parted from the baseline's instead of one input and output (SPEC §13)
+  // a conversation shows the turn where it parted from the baseline's instead of one input and output
   const conversation = conversationDetail(compared ? before : undefined, now)
   if (!conversation) parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
