@@ -26,11 +26,13 @@ var hash = __webpack_require__(95138);
 var fingerprint = __webpack_require__(84974);
 // EXTERNAL MODULE: ./src/config/judged.ts
 var judged = __webpack_require__(25165);
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __webpack_require__(90131);
 // EXTERNAL MODULE: ./src/config/conversation.ts
 var conversation = __webpack_require__(53307);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/conversation.ts
 /**
- * promptfoo's conversations (SPEC §13), as promptfoo 0.121.20 has them:
+ * promptfoo's conversations, as promptfoo 0.121.20 has them:
  *
  * - `_conversation` in a prompt: the tests that share a provider, a prompt and
  *   `metadata.conversationId` (none is one id too) form one conversation, run
@@ -234,7 +236,7 @@ var tinyglobby_dist = __webpack_require__(73382);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var parse = __webpack_require__(18639);
 // EXTERNAL MODULE: ./src/config/promptfoo/schema.ts
-var schema = __webpack_require__(84140);
+var promptfoo_schema = __webpack_require__(84140);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/tests.ts
 /**
  * promptfoo `tests:` — inline tests, and `file://` files of tests in YAML,
@@ -299,7 +301,7 @@ function readTestFile(file) {
     const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
     return rows.map((row, i) => {
         const at = Array.isArray(value) ? [i] : [];
-        return located((0,parse/* validate */.tf)(schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test', true), source, at, dir);
+        return located((0,parse/* validate */.tf)(promptfoo_schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test', true), source, at, dir);
     });
 }
 function csvTests(text, file) {
@@ -559,6 +561,7 @@ function splitTerms(text, where) {
 
 
 
+
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
 function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
     const file = located.file;
@@ -570,7 +573,9 @@ function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c)
         tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }];
     // the settings first: a simulated user is played by the judge they name
     const config = settings((0,promptfoo/* settingsOf */.f5)(located, pf));
-    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir, config.judge, pf.env);
+    // what the assertions may rely on: the trace assertions need the receiver (a promptfoo config's tools are its providers')
+    const scope = { tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir, config.judge, pf.env);
     const providers = (0,promptfoo/* providersOf */.Ou)(pf);
     tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
     return { config, cases: builder.finish(config) };

@@ -276,7 +276,8 @@ async function runFromConfig(
   const progress = createProgress(total, io.stderr, { quiet: options.quiet })
   // on a laptop the commit comes from git, in the folder of the config
   const git = gitInfo(io.env, dirname(resolve(configFile)))
-  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git })
+  const log = options.quiet ? undefined : (line: string) => void io.stderr.write(`${line}\n`)
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, log })
   return { result, baseline, total, gate: loaded.config.gate }
 }
 

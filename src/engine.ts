@@ -6,7 +6,8 @@ import { needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
-import { attributeTo, ConfigError, UsageError } from './errors.js'
+import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
+import { tracingOf } from './config/schema.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
@@ -34,6 +35,8 @@ export interface EvaluateOptions {
   progress?: Progress
   git?: RunRecord['git']
   now?: () => Date
+  /** told things worth a line in the log (the trace receiver's URL) */
+  log?: (line: string) => void
 }
 
 export interface Evaluation {
@@ -82,6 +85,23 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
   )
 }
 
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded: LoadedConfig, log: ((line: string) => void) | undefined) {
+  const settings = tracingOf(loaded.config.tracing)
+  if (!settings) return undefined
+  // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+  const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([import('./tracing/collector.js'), import('./tracing/receiver.js')])
+  const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial })
+  let receiver
+  try {
+    receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) })
+  } catch (err) {
+    throw new ConfigError(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${errorMessage(err)} (tracing.port)`, loaded.file)
+  }
+  log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`)
+  return { collector, receiver }
+}
+
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const { config } = loaded
   const env = options.env ?? process.env
@@ -90,10 +110,18 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
+  // the receiver first: the target's processes and module are told where to export
+  const tracing = await startTracing(loaded, options.log)
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-  const target = await attributeTo(loaded.file, () =>
-    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs })
-  )
+  let target
+  try {
+    target = await attributeTo(loaded.file, () =>
+      createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url })
+    )
+  } catch (err) {
+    await tracing?.receiver.close()
+    throw err
+  }
   // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
   const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge) || c.turns?.some((t) => t.assert.some(needsJudge)))
   const judge = judged
@@ -108,7 +136,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   // as the judge's key is: a simulated user that cannot be played stops the run before it starts, not every case
   const unplayable = users && cases.flatMap((c) => (c.simulate ? [users.unusable(c.simulate)] : [])).find((why) => why !== undefined)
   if (unplayable) {
-    await Promise.all([target.close(), judge?.close(), users?.close()])
+    await Promise.all([target.close(), judge?.close(), users?.close(), tracing?.receiver.close()])
     throw new ConfigError(`${loaded.file}: a simulated user cannot be played: ${unplayable}`, loaded.file)
   }
   const runner: RunnerOptions = {
@@ -133,7 +161,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     },
     simulatedUser: users,
     // loadConfig validated every assertion as it read the cases
-    validated: true
+    validated: true,
+    tracing: tracing?.collector
   }
   let outcome
   try {
@@ -151,6 +180,15 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   } finally {
     options.progress?.finish()
     await Promise.all([target.close(), judge?.close(), users?.close()])
+    if (tracing) {
+      await tracing.receiver.close()
+      const { unknownSpans, cappedTrials } = tracing.collector
+      if (unknownSpans) options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`)
+      if (cappedTrials)
+        options.log?.(
+          `evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${tracingOf(loaded.config.tracing)!.maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`
+        )
+    }
   }
   const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats())
   const record = redactDeep(

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2385);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7069);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2385:
+/***/ 7069:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8681,8 +8681,8 @@ const THRESHOLD_UNITS = {
     latency: (t) => `${String(t)} ms`,
     cost: (t) => `$${String(t)}`
 };
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
     // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
@@ -8691,7 +8691,7 @@ function describeAssertion(a) {
         if (a[k] === undefined)
             continue;
         const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
     }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
     return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
@@ -8936,7 +8936,7 @@ class CaseNormalizer {
         const below = (sub) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub]);
         let conversation;
         try {
-            conversation = (0,config_conversation/* readConversation */.Gt)(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file));
+            conversation = (0,config_conversation/* readConversation */.Gt)(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true }));
         }
         catch (err) {
             if (err instanceof config_conversation/* ConversationProblem */.Dp)
@@ -8996,9 +8996,9 @@ class CaseNormalizer {
         });
     }
     /** Assertions validated, a problem named at `place(k)`. */
-    checked(list, place, file) {
+    checked(list, place, file, scope) {
         list.forEach((a, k) => {
-            const problem = this.options.validateAssertion(a);
+            const problem = this.options.validateAssertion(a, scope);
             if (problem)
                 throw new errors/* ConfigError */.xL(`${place(k)}: ${problem}`, file);
         });
@@ -9087,14 +9087,21 @@ async function loadConfig(file, validateAssertion, options = {}) {
     }
     const config = settings(configOf(located));
     options.onConfig?.(config);
+    const scope = { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const validateInScope = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope);
     const defaults = resolveFiles(config.defaults.assert, baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
-        const problem = validateAssertion(a);
+        const problem = validateInScope(a);
         if (problem)
             throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
+    const normalizer = new CaseNormalizer({
+        defaults: { assert: defaults, tags: config.defaults.tags },
+        baseDir,
+        judge: config.judge,
+        validateAssertion: validateInScope
+    });
     const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
     if (config.cases !== undefined)
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
@@ -9418,6 +9425,19 @@ const usageSchema = schemas/* object */.Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+const traceSummarySchema = schemas/* object */.Ikc({
+    traceId: schemas/* string */.YjP(),
+    /** spans kept for the trial */
+    spans: amount,
+    /** spans over tracing.maxSpansPerTrial, not kept */
+    dropped: amount.optional(),
+    /** spans that arrived after the trial was graded */
+    late: amount.optional(),
+    errorCount: amount,
+    /** the first error spans by start time */
+    errorSpans: schemas/* array */.YOg(schemas/* object */.Ikc({ name: schemas/* string */.YjP(), message: schemas/* string */.YjP().optional() })).optional()
+});
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
     toolCalls: schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
@@ -9426,10 +9446,12 @@ const agentFields = {
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    finishReason: schemas/* string */.YjP().optional()
+    finishReason: schemas/* string */.YjP().optional(),
+    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+    trace: traceSummarySchema.optional()
 };
 /**
- * One turn of a conversation as it ran (SPEC §13): what the user said, what
+ * One turn of a conversation as it ran: what the user said, what
  * the agent answered (null when the turn failed, with `error`), and that
  * reply's checks, each reason beginning "turn N:".
  */
@@ -9453,7 +9475,7 @@ const trialResultSchema = schemas/* object */.Ikc({
     assertions: schemas/* array */.YOg(assertionResultSchema),
     ...agentFields,
     namedScores: namedScores.optional(),
-    /** a conversation's transcript (SPEC §13) */
+    /** a conversation's transcript */
     turns: schemas/* array */.YOg(turnResultSchema).optional()
 });
 /** Where a case came from, for messages and annotations. */
@@ -9493,7 +9515,7 @@ const caseResultSchema = schemas/* object */.Ikc({
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: schemas/* number */.aig().int().min(0).optional(),
     namedScores: namedScores.optional(),
-    /** a conversation's transcript (SPEC §13): the shown trial's */
+    /** a conversation's transcript: the shown trial's */
     turns: schemas/* array */.YOg(turnResultSchema).optional()
 });
 const judgeSummarySchema = schemas/* object */.Ikc({
@@ -9507,7 +9529,7 @@ const judgeSummarySchema = schemas/* object */.Ikc({
     sampled: schemas/* number */.aig().optional(),
     /** of those, verdicts whose samples fell on both sides of the pass threshold */
     disagreements: schemas/* number */.aig().optional(),
-    /** the simulated users' calls (SPEC §13), whose tokens and cost are counted in `tokens` and `costUsd` */
+    /** the simulated users' calls, whose tokens and cost are counted in `tokens` and `costUsd` */
     simulatedUser: schemas/* object */.Ikc({ calls: schemas/* number */.aig(), errors: schemas/* number */.aig(), tokens: schemas/* number */.aig(), costUsd: schemas/* number */.aig().optional() }).optional()
 });
 /** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
@@ -9568,7 +9590,7 @@ const runRecordSchema = schemas/* object */.Ikc({
 
 ;// CONCATENATED MODULE: ./src/config/record.ts
 /**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * Reading run records: our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them, with the
  * schema their types come from (record-schema.ts).
  */
@@ -10391,7 +10413,7 @@ var yaml_dist = __nccwpck_require__(8815);
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
  * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * are tested through stand-ins that ask the sandbox (a deadline can stop it there): a pattern that
  * backtracks fails its case at checkTimeoutMs instead of hanging the run.
  */
 
@@ -10673,17 +10695,19 @@ function pointer(path, key) {
 /**
  * Where `actual` first departs from `expected`, or undefined when they agree.
  * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
+ * are ignored (arrays must still match item for item, each item exactly unless
+ * `subsetItems`: then each item is a subset too, as promptfoo's partial
+ * argument match reads them).
  */
-function jsonDifference(expected, actual, subset) {
-    return differenceAt(expected, actual, subset, []);
+function jsonDifference(expected, actual, subset, subsetItems = false) {
+    return differenceAt(expected, actual, subset, subsetItems, []);
 }
 /**
  * jsonDifference below the keys in `at` (pushed and popped as it descends): the
  * path is written only for the difference found, not for every key compared — a
  * trajectory check compares arguments on every trial.
  */
-function differenceAt(expected, actual, subset, at) {
+function differenceAt(expected, actual, subset, subsetItems, at) {
     if (isObject(expected) && isObject(actual)) {
         // for…in over own keys, not Object.keys: the same keys in the same order, without an array
         for (const key in expected) {
@@ -10692,7 +10716,7 @@ function differenceAt(expected, actual, subset, at) {
             if (!Object.hasOwn(actual, key))
                 return `${pointer(pathOf(at), key)} is missing`;
             at.push(key);
-            const inner = differenceAt(expected[key], actual[key], subset, at);
+            const inner = differenceAt(expected[key], actual[key], subset, subsetItems, at);
             at.pop();
             if (inner)
                 return inner;
@@ -10707,9 +10731,10 @@ function differenceAt(expected, actual, subset, at) {
     if (Array.isArray(expected) && Array.isArray(actual)) {
         if (expected.length !== actual.length)
             return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
+        const items = subset && subsetItems;
         for (let i = 0; i < expected.length; i++) {
             at.push(i);
-            const inner = differenceAt(expected[i], actual[i], false, at);
+            const inner = differenceAt(expected[i], actual[i], items, items, at);
             at.pop();
             if (inner)
                 return inner;
@@ -11878,7 +11903,42 @@ const isRefusalHandler = {
 };
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
+;// CONCATENATED MODULE: ./src/util/glob.ts
+/**
+ * promptfoo's glob of names (tool names, span names, argument keys): `*` any
+ * run of characters, `?` one, everything else literal; the whole name,
+ * ignoring case, as promptfoo matches them.
+ */
+function globRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'is');
+}
+const MAX_GLOBS = 1024;
+const glob_compiled = new Map();
+/** Whether `name` matches the glob, compiled once per glob (checks match on every trial). Bounded. */
+function matchesGlob(name, glob) {
+    let re = glob_compiled.get(glob);
+    if (!re) {
+        re = globRegExp(glob);
+        if (glob_compiled.size >= MAX_GLOBS)
+            glob_compiled.clear();
+        glob_compiled.set(glob, re);
+    }
+    return re.test(name);
+}
+
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+/**
+ * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * calls, never from its output text. promptfoo's `trajectory:*` names and
+ * value shapes; `trajectory-match` with LangChain agentevals' modes;
+ * `tool-call-f1`. Every reason names the tools and ends with the path taken
+ * ("refund was called 1 time, allowed 0: lookup_order → refund").
+ */
+
+
 
 
 
@@ -11931,13 +11991,53 @@ function namesPath(steps) {
     return node.path;
 }
 const nameOf = (step) => (typeof step === 'string' ? step : step.name);
-/** How many calls name the tool. */
-function countOf(calls, name) {
+const WILDCARD = /[*?]/;
+/** A name or a glob. */
+function toolMatcher(written, pattern = false) {
+    if (!pattern && !WILDCARD.test(written))
+        return { label: written, matches: (name) => name === written };
+    return { label: written, matches: (name) => matchesGlob(name, written) };
+}
+/** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */
+function matcherOf(step) {
+    if (!isRecord(step))
+        return toolMatcher(String(step));
+    return typeof step.pattern === 'string' ? toolMatcher(step.pattern, true) : toolMatcher(String(step.name));
+}
+/** How many calls the matcher takes. */
+function countOf(calls, tool) {
     let n = 0;
     for (const c of calls)
-        if (c.name === name)
+        if (tool.matches(c.name))
             n++;
     return n;
+}
+/** Keys of a value object that a check does not read: refused, never ignored (promptfoo's keys are all read or refused). */
+function unknownKeyProblem(type, v, known, what = '`value`') {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} ${what} has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+/** `{name}` or `{pattern}`, exactly one, as a non-blank string. */
+function matcherProblem(type, v, where = '') {
+    if (v.name !== undefined && v.pattern !== undefined)
+        return `${type}${where} gives both \`name\` and \`pattern\`; give either \`name\` or \`pattern\``;
+    const written = v.name ?? v.pattern;
+    if (written === undefined)
+        return `${type}${where} needs a \`name\` or a \`pattern\` in ${shown(v)}`;
+    return isName(written) ? undefined : `${type}${where} \`${v.name !== undefined ? 'name' : 'pattern'}\` must be a tool name, got ${shown(written)}`;
+}
+/**
+ * promptfoo's step `type`: its trajectories hold tool, command, search,
+ * reasoning, message and span steps read from a trace. evalgate's are the
+ * trial's tool calls, so only `tool` names a step it has.
+ */
+function stepTypeProblem(type, stepType, where = '') {
+    if (stepType === undefined)
+        return undefined;
+    const types = Array.isArray(stepType) ? stepType : [stepType];
+    if (types.length > 0 && types.every((t) => t === 'tool'))
+        return undefined;
+    return `${type}${where} \`type\` ${shown(stepType)}: evalgate's steps are the trial's tool calls, so the only step type is tool (promptfoo's command, search, reasoning, message and span steps are spans it does not count)`;
 }
 /** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
 class Words {
@@ -12024,36 +12124,36 @@ function isName(value) {
     return typeof value === 'string' && value.trim() !== '';
 }
 /**
- * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
- * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ * `refund`, `[lookup_order, refund]`, `{name | pattern, min?, max?}` or a list
+ * mixing names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
     return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
 }
 function usageEntry(entry) {
     if (!isRecord(entry))
-        return { name: String(entry), min: 1 };
-    const { name, min, max } = entry;
-    return { name, min: min ?? Math.min(1, max ?? 1), max };
+        return { tool: toolMatcher(String(entry)), min: 1 };
+    const { min, max } = entry;
+    return { tool: matcherOf(entry), min: min ?? Math.min(1, max ?? 1), max };
 }
+const USAGE_KEYS = ['name', 'pattern', 'min', 'max'];
 const toolUsed = {
     negatable: true,
     validate(a) {
         const list = Array.isArray(a.value) ? a.value : [a.value];
         if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name | pattern, min?, max?}`;
         for (const entry of list) {
             if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
+                const problem = unknownKeyProblem(a.type, entry, USAGE_KEYS) ?? matcherProblem(a.type, entry) ?? rangeProblem(a.type, entry);
                 if (problem)
                     return problem;
             }
             else if (!isName(entry))
                 return `${a.type} needs tool names, got ${kindOf(entry)}`;
         }
-        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+        // under not- a list passes only when no entry is in its range: an entry whose range holds every count makes it fail always
+        if (a.type.startsWith('not-') && list.some((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
             return alwaysHolds(a.type);
         return undefined;
     },
@@ -12062,34 +12162,36 @@ const toolUsed = {
         if (!Array.isArray(a.value)) {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
-            const n = countOf(calls, entry.name);
-            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            const n = countOf(calls, entry.tool);
+            return conclude(inRange(n, entry), calledText.get(entry.tool.label, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.tool) }));
+        if (negated) {
+            // promptfoo's reading of a list under not-: none of the tools used (no entry in its range), not "one of them missing"
+            const used = counted.filter(({ entry, n }) => inRange(n, entry));
+            const decisive = used.length ? used : counted;
+            return conclude(used.length > 0, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${notRangeText(entry)}${decisive.length === 1 ? '' : ` (${entry.tool.label})`}`).join(', '));
+        }
         const off = counted.filter(({ entry, n }) => !inRange(n, entry));
         const holds = off.length === 0;
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds ? counted : off;
         const one = decisive.length === 1;
-        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
-            ? one
-                ? `allowed ${notRangeText(decisive[0].entry)}`
-                : 'expected at least one of them out of its range'
-            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.tool.label})`}`).join(', '));
     }
 };
 function sequenceOf(value) {
     if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
+        return { steps: value.map(matcherOf), mode: 'in_order' };
     const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+    return { steps: v.steps.map(matcherOf), mode: v.mode ?? 'in_order' };
 }
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 function firstMissingStep(names, steps) {
     let at = 0;
     for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
+        while (at < names.length && !steps[i].matches(names[at]))
             at++;
         if (at === names.length)
             return i;
@@ -12106,6 +12208,13 @@ function firstDifference(a, b, same) {
     }
     return -1;
 }
+const STEP_KEYS = ['name', 'pattern', 'type'];
+function stepProblem(type, step, i) {
+    if (!isRecord(step))
+        return isName(step) ? undefined : `${type} steps must be tool names or {name | pattern}, got ${kindOf(step)} at step ${i + 1}`;
+    const at = ` step ${i + 1}`;
+    return unknownKeyProblem(type, step, STEP_KEYS, `step ${i + 1}`) ?? matcherProblem(type, step, at) ?? stepTypeProblem(type, step.type, at);
+}
 const toolSequence = {
     negatable: true,
     validate(a) {
@@ -12113,8 +12222,16 @@ const toolSequence = {
         const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
         if (!Array.isArray(steps) || steps.length === 0)
             return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
+        if (isRecord(v)) {
+            const problem = unknownKeyProblem(a.type, v, ['steps', 'mode']);
+            if (problem)
+                return problem;
+        }
+        for (let i = 0; i < steps.length; i++) {
+            const problem = stepProblem(a.type, steps[i], i);
+            if (problem)
+                return problem;
+        }
         if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
             return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
         return undefined;
@@ -12123,11 +12240,12 @@ const toolSequence = {
         const calls = reportedToolCalls(ctx);
         const names = calls.map((c) => c.name);
         const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
+        const labels = steps.map((s) => s.label);
+        const sequence = labels.join(' → ');
         if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
+            const at = firstDifference(names, steps, (name, step) => step.matches(name));
             const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${labels[at] ?? 'the end'}`;
             return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
@@ -12135,72 +12253,186 @@ const toolSequence = {
         const fact = holds
             ? `the calls contain ${sequence} in order`
             : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+                ? `${labels[0]} was never called`
+                : `${labels[missing]} was not called after ${labels.slice(0, missing).join(' → ')}`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset, into array items too, as promptfoo). */
 function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
+    return jsonDifference(expected, actual, partial, partial);
+}
+const ARGS_KEYS = ['name', 'pattern', 'args', 'arguments', 'mode', 'defaults', 'ignore'];
+function argsExpectation(v) {
+    const ignore = v.ignore === undefined ? [] : Array.isArray(v.ignore) ? v.ignore : [v.ignore];
+    return {
+        tool: matcherOf(v),
+        args: Object.hasOwn(v, 'args') ? v.args : v.arguments,
+        partial: v.mode !== 'exact',
+        ...(isRecord(v.defaults) && Object.keys(v.defaults).length ? { defaults: v.defaults } : {}),
+        // an entry is a key, or a glob of keys (promptfoo), compared with case as written for plain keys
+        ignore: ignore.map((k) => toolMatcher(k))
+    };
+}
+/**
+ * A copy of the arguments without the keys `drop` names (an own `__proto__`
+ * key stays an own key). Arguments that are no object are kept as they are.
+ */
+function withoutKeys(args, drop, dropped) {
+    if (!isRecord(args))
+        return args;
+    const before = dropped.length;
+    for (const key of Object.keys(args))
+        if (drop(key, args[key]))
+            dropped.push(key);
+    if (dropped.length === before)
+        return args;
+    const kept = {};
+    for (const key of Object.keys(args))
+        if (!dropped.includes(key, before))
+            Object.defineProperty(kept, key, { value: args[key], enumerable: true, configurable: true, writable: true });
+    return kept;
+}
+/** What a call's arguments and the expected ones are once `ignore` and `defaults` have had their say, and which keys they dropped. */
+function comparedArgs(e, callArgs) {
+    const ignored = [];
+    const defaulted = [];
+    const ignoring = (key) => e.ignore.some((m) => m.matches(key));
+    let actual = e.ignore.length ? withoutKeys(callArgs, ignoring, ignored) : callArgs;
+    const defaults = e.defaults;
+    if (defaults)
+        actual = withoutKeys(actual, (key, value) => Object.hasOwn(defaults, key) && jsonDifference(defaults[key], value, false) === undefined, defaulted);
+    const expected = e.ignore.length ? withoutKeys(e.args, ignoring, []) : e.args;
+    return { expected, actual, ignored, defaulted };
+}
+function argsProblem(type, v) {
+    const problem = unknownKeyProblem(type, v, ARGS_KEYS) ?? matcherProblem(type, v);
+    if (problem)
+        return problem;
+    if (v.args !== undefined && v.arguments !== undefined)
+        return `${type} gives both \`args\` and \`arguments\` (one name for the same thing); keep one`;
+    if (v.args === undefined && v.arguments === undefined)
+        return `${type} needs \`args\` in its value: the arguments the call must have`;
+    if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+        return `${type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+    if (v.defaults !== undefined && !isRecord(v.defaults))
+        return `${type} \`defaults\` must be an object of argument names and their default values, got ${kindOf(v.defaults)}`;
+    if (v.ignore !== undefined && !(isName(v.ignore) || (Array.isArray(v.ignore) && v.ignore.length > 0 && v.ignore.every(isName))))
+        return `${type} \`ignore\` must be an argument name or a list of them (globs allowed), got ${shown(v.ignore)}`;
+    const args = v.args ?? v.arguments;
+    if (isRecord(v.defaults) && isRecord(args)) {
+        // the call's key at its default is dropped before comparing, so expected args asking for that very value can never be met
+        const clash = Object.keys(args).find((k) => Object.hasOwn(v.defaults, k) && jsonDifference(args[k], v.defaults[k], false) === undefined);
+        if (clash !== undefined)
+            return `${type} has \`${clash}\` ${shown(args[clash])} in both \`args\` and \`defaults\`, which can never match: a call's argument at its default is dropped before comparing; keep it in one of them`;
+    }
+    return undefined;
 }
 const toolArgsMatch = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {name | pattern, args, mode?: partial | exact, defaults?, ignore?}`;
+        return argsProblem(a.type, v);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        const e = argsExpectation(a.value);
+        const name = e.tool.label;
+        const ofTool = calls.filter((c) => e.tool.matches(c.name));
+        const compared = ofTool.map((c) => comparedArgs(e, c.args));
+        const differences = compared.map(({ expected, actual }) => argsDifference(expected, actual, e.partial));
+        const at = differences.indexOf(undefined);
+        const holds = at !== -1;
+        const wanted = () => `${name} with ${e.partial ? 'arguments including' : 'exactly the arguments'} ${shown(e.args)}`;
+        let fact;
+        if (holds) {
+            const { ignored, defaulted } = compared[at];
+            const dropped = [
+                ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),
+                ...(defaulted.length ? [`at their defaults: ${defaulted.join(', ')}`] : [])
+            ];
+            fact = `${ofTool[at].name} was called with ${shown(ofTool[at].args)}${dropped.length ? ` (${dropped.join('; ')})` : ''}`;
+        }
+        else
+            fact =
+                ofTool.length === 0
+                    ? `${name} was never called`
+                    : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
+const STEP_COUNT_KEYS = ['min', 'max', 'name', 'pattern', 'type'];
 const stepCount = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
+        const problem = unknownKeyProblem(a.type, v, STEP_COUNT_KEYS) ??
+            (v.name !== undefined || v.pattern !== undefined ? matcherProblem(a.type, v) : undefined) ??
+            stepTypeProblem(a.type, v.type);
+        if (problem)
+            return problem;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
         return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const range = a.value;
-        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
+        const tool = range.name === undefined && range.pattern === undefined ? undefined : matcherOf(range);
+        const counted = tool === undefined ? calls.length : countOf(calls, tool);
+        const what = tool === undefined ? 'tool calls' : `calls of ${tool.label}`;
+        const fact = tool === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(tool.label, counted);
         return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
+const ARGS_MODES = ['exact', 'ignore', 'subset', 'superset'];
+/** The rule for a tool's arguments: its own in `byTool`, else the mode. */
+function argsRule(name, matching) {
+    return matching.byTool && Object.hasOwn(matching.byTool, name) ? matching.byTool[name] : matching.mode;
+}
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and arguments that answer the step's by the rule, when it gives any. */
+function answers(call, ref, matching) {
     if (typeof ref === 'string')
         return call.name === ref;
     if (call.name !== ref.name)
         return false;
-    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+    if (ref.args === undefined)
+        return true;
+    const rule = argsRule(call.name, matching);
+    const args = call.args ?? {};
+    if (typeof rule !== 'string')
+        return rule.every((path) => jsonDifference(valueAt(ref.args, path), valueAt(args, path), false) === undefined);
+    if (rule === 'ignore')
+        return true;
+    if (rule === 'exact')
+        return jsonDifference(ref.args, args, false) === undefined;
+    return rule === 'subset' ? within(args, ref.args) : within(ref.args, args);
+}
+/** Every top-level argument of `part` is in `whole` with an equal value (arguments that are no object: equal). */
+function within(part, whole) {
+    if (!isRecord(part) || !isRecord(whole))
+        return jsonDifference(part, whole, false) === undefined;
+    for (const key of Object.keys(part))
+        if (!Object.hasOwn(whole, key) || jsonDifference(part[key], whole[key], false) !== undefined)
+            return false;
+    return true;
+}
+/** The value at a dotted path (`time.start`), or undefined where the path stops. */
+function valueAt(value, path) {
+    let at = value;
+    for (const part of path.split('.')) {
+        if (!isRecord(at) || !Object.hasOwn(at, part))
+            return undefined;
+        at = at[part];
+    }
+    return at;
 }
 /**
  * The most calls that can be paired with distinct reference steps they answer
@@ -12208,12 +12440,12 @@ function answers(call, ref, argsMode) {
  * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
  * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
-function maximumPairing(calls, refs, argsMode) {
+function maximumPairing(calls, refs, matching) {
     const pairOf = new Array(refs.length).fill(-1);
     const seen = new Array(refs.length);
     const augment = (i) => {
         for (let j = 0; j < refs.length; j++) {
-            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+            if (seen[j] || !answers(calls[i], refs[j], matching))
                 continue;
             seen[j] = true;
             if (pairOf[j] === -1 || augment(pairOf[j])) {
@@ -12235,12 +12467,12 @@ function maximumPairing(calls, refs, argsMode) {
  * reference), superset (every reference call was made). Calls count with
  * their multiplicity: a reference step accounts for one call.
  */
-function matchTrajectory(calls, refs, mode, argsMode) {
+function matchTrajectory(calls, refs, mode, matching) {
     if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, matching));
         return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
     }
-    const pairOf = maximumPairing(calls, refs, argsMode);
+    const pairOf = maximumPairing(calls, refs, matching);
     const paired = new Array(calls.length).fill(false);
     for (let j = 0; j < pairOf.length; j++)
         if (pairOf[j] !== -1)
@@ -12250,10 +12482,25 @@ function matchTrajectory(calls, refs, mode, argsMode) {
     const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
     return { holds, unexpected, missing, firstDifference: -1 };
 }
-function stepText(step, argsMode) {
+function stepText(step, matching) {
     if (!step)
         return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+    return argsRule(step.name, matching) === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const REFERENCE_KEYS = ['name', 'args'];
+function argsByToolProblem(type, byTool) {
+    if (!isRecord(byTool))
+        return `${type} \`argsByTool\` maps tool names to ${ARGS_MODES.join(' | ')} or a list of argument paths, got ${kindOf(byTool)}`;
+    for (const [tool, rule] of Object.entries(byTool)) {
+        if (typeof rule === 'string' ? ARGS_MODES.includes(rule) : Array.isArray(rule) && rule.length > 0 && rule.every(isName))
+            continue;
+        return `${type} \`argsByTool.${tool}\` is one of ${ARGS_MODES.join(', ')}, or a list of the argument paths to compare (e.g. [time.start]), got ${shown(rule)}`;
+    }
+    return undefined;
+}
+function argsMatchingOf(a) {
+    const mode = a.args ?? 'exact';
+    return a.argsByTool === undefined ? { mode } : { mode, byTool: a.argsByTool };
 }
 const trajectoryMatch = {
     negatable: true,
@@ -12261,30 +12508,35 @@ const trajectoryMatch = {
         if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
             return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
         }
+        for (const [i, step] of a.value.entries()) {
+            const problem = isRecord(step) ? unknownKeyProblem(a.type, step, REFERENCE_KEYS, `reference step ${i + 1}`) : undefined;
+            if (problem)
+                return problem;
+        }
         if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
             return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
+        if (a.args !== undefined && !ARGS_MODES.includes(a.args))
+            return `${a.type} \`args\` is exact, ignore, subset or superset, got ${shown(a.args)}`;
+        return a.argsByTool === undefined ? undefined : argsByToolProblem(a.type, a.argsByTool);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const steps = a.value;
         const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
+        const matching = argsMatchingOf(a);
         const reference = namesPath(steps) || 'no tool calls';
         const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
         // a match found at once (most trials) is worded without the lists of what is unexpected and missing
-        if (matchesAtOnce(calls, steps, mode, argsMode))
+        if (matchesAtOnce(calls, steps, mode, matching))
             return conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
         const refs = referenceOf(a);
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        const m = matchTrajectory(calls, refs, mode, matching);
+        const list = (steps) => steps.map((s) => stepText(s, matching)).join(', ');
         let fact;
         if (m.holds)
             fact = matchFacts.get(reference, mode);
         else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], matching)}, the reference has ${stepText(refs[m.firstDifference], matching)}`;
         else {
             const parts = [
                 ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
@@ -12304,20 +12556,20 @@ const asReference = (step) => (typeof step === 'string' ? { name: step } : step)
  * left that answers it. A greedy pairing that pairs everything it must proves
  * the match; one that does not proves nothing (matchTrajectory's search decides).
  */
-function matchesAtOnce(calls, steps, mode, argsMode) {
+function matchesAtOnce(calls, steps, mode, matching) {
     if (mode === 'strict') {
         if (calls.length !== steps.length)
             return false;
         for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], steps[i], argsMode))
+            if (!answers(calls[i], steps[i], matching))
                 return false;
         return true;
     }
     if (mode === 'unordered' && calls.length !== steps.length)
         return false;
     if (mode === 'subset')
-        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
-    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, matching));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, matching));
 }
 /** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
 function pairsGreedily(from, to, fits) {
@@ -12352,8 +12604,21 @@ function toolCallF1(called, expected) {
 const toolCallF1Check = {
     negatable: true,
     validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+        const v = a.value;
+        if (!(typeof v === 'string' || (Array.isArray(v) && v.every((n) => typeof n === 'string'))))
             return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        let names;
+        try {
+            names = terms(v);
+        }
+        catch (err) {
+            return `${a.type} \`value\` ${shown(v)}: ${(0,errors/* errorMessage */.gJ)(err)}`;
+        }
+        // promptfoo refuses an empty list; a blank name would be graded as a tool no agent calls
+        if (names.length === 0)
+            return `${a.type} needs at least one tool name in \`value\` (a list or a comma-separated string)`;
+        if (names.some((n) => n.trim() === ''))
+            return `${a.type} has a blank tool name in \`value\`; give the names of the tools expected`;
         return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
     },
     run(a, ctx, negated) {
@@ -12431,7 +12696,7 @@ function isWholeInput(template) {
 /**
  * llm-rubric: the judge grades the output against a rubric written in plain
  * language; with `includeToolCalls: true` it sees the trial's tool calls too,
- * with `includeConversation: true` the conversation so far (SPEC §13).
+ * with `includeConversation: true` the conversation so far.
  */
 
 
@@ -12839,25 +13104,42 @@ const textAssertions = {
 
 
 
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions); only of definitions definitionsProblem accepts. */
 function toolSchemas(tools) {
-    return tools.flatMap((tool) => {
-        const fn = (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
-        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string')
-            return [];
-        return [{ name: fn.name, ...((0,tool_calls/* isPlainObject */.Qd)(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+    return tools.map((tool) => {
+        const fn = functionOf(tool);
+        return { name: fn.name, ...(fn.parameters ? { parameters: fn.parameters } : {}) };
     });
 }
-function schemasProblem(type, tools) {
+function functionOf(tool) {
+    return (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
+}
+/**
+ * Why a list of tool definitions cannot grade calls, or undefined: no tools
+ * (every call refused), a tool without a name, two tools of one name (a call
+ * valid against one and not the other), `parameters` that are no JSON Schema
+ * object (`null` included). A tool without `parameters` takes no arguments.
+ */
+function definitionsProblem(tools, where) {
     if (!Array.isArray(tools))
-        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
-    const schemas = toolSchemas(tools);
-    if (schemas.length !== tools.length)
-        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
-    for (const s of schemas) {
-        const problem = s.parameters && schemaProblem(s.parameters);
+        return `${where} must be the OpenAI tools array ([{type: function, function: {name, parameters}}])`;
+    if (tools.length === 0)
+        return `${where} lists no tools, so no call could be valid; list the tools the agent may call`;
+    const names = new Set();
+    for (let i = 0; i < tools.length; i++) {
+        const fn = functionOf(tools[i]);
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string' || fn.name.trim() === '')
+            return `${where}[${i}] needs a name ({type: function, function: {name, parameters}})`;
+        if (names.has(fn.name))
+            return `${where} defines ${fn.name} twice, so a call of it could be valid against one definition and not the other`;
+        names.add(fn.name);
+        if (!Object.hasOwn(fn, 'parameters'))
+            continue;
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn.parameters))
+            return `${where}[${i}] (${fn.name}): \`parameters\` must be a JSON Schema object, got ${shown(fn.parameters)}; leave it out for a tool that takes no arguments`;
+        const problem = schemaProblem(fn.parameters);
         if (problem)
-            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
+            return `${where}[${i}] (${fn.name}): the parameters are not a usable JSON Schema: ${problem}`;
     }
     return undefined;
 }
@@ -12880,12 +13162,26 @@ function callProblem(call, schemas) {
     const schema = schemas.find((s) => s.name === call.name);
     if (!schema)
         return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
-    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
+    if (!schema.parameters) {
+        const none = call.args === undefined || call.args === null || ((0,tool_calls/* isPlainObject */.Qd)(call.args) && Object.keys(call.args).length === 0);
+        return none ? undefined : `${call.name} ${shown(call.args)}: the tool takes no arguments (its definition has no parameters)`;
+    }
+    const errors = schemaErrors(schema.parameters, call.args);
     return errors && `${call.name} ${shown(call.args)}: ${errors}`;
 }
 const validToolsCall = {
     negatable: true,
-    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+    validate(a, scope) {
+        if (a.value !== undefined)
+            return definitionsProblem(a.value, `${a.type} \`value\``);
+        // the schemas are target.tools: checked here when the config is known
+        if (scope?.tools === undefined)
+            return undefined;
+        if (scope.tools === null)
+            return `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
+        const problem = definitionsProblem(scope.tools, 'target.tools');
+        return problem && `${a.type} checks calls against target.tools, which cannot grade them: ${problem}`;
+    },
     run(a, ctx, negated) {
         const tools = Array.isArray(a.value) ? a.value : ctx.tools;
         if (!tools) {
@@ -12913,6 +13209,165 @@ const validToolsCall = {
 const toolsCallAssertions = {
     'is-valid-openai-tools-call': validToolsCall,
     'is-valid-openai-function-call': validToolsCall
+};
+
+// EXTERNAL MODULE: ./src/tracing/spans.ts
+var tracing_spans = __nccwpck_require__(1951);
+;// CONCATENATED MODULE: ./src/assertions/trace.ts
+/**
+ * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
+ * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
+ * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
+ * With tracing off they are refused at load; a trial none of whose spans
+ * arrived fails them, saying so — never a vacuous pass (promptfoo passes
+ * `max_count: 0` on an empty trace).
+ */
+
+
+
+
+const trace_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const trace_isCount = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** The trial's spans; none (tracing on, nothing arrived) is a failure not- could not turn into a pass. */
+function spansOf(type, ctx) {
+    if (!ctx.trace)
+        throw new Error(`${type} needs tracing: set \`tracing: true\` in the config`);
+    if (ctx.trace.spans.length === 0)
+        throw new Error(`no span of this trial's trace arrived (trace ${ctx.trace.traceId}): is the agent instrumented and exporting to evalgate's receiver, and does it flush before replying?`);
+    return ctx.trace.spans;
+}
+function keysProblem(type, v, known) {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} \`value\` has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+function tracingProblem(type, scope) {
+    if (scope?.turn)
+        return `${type} grades a trace, and a conversation is one trace: put it in the case's \`assert\`, which sees the spans of every turn (a turn's checks grade its reply)`;
+    return scope?.tracing === false
+        ? `${type} grades the trial's trace, and tracing is off: set \`tracing: true\` in evalgate.yml (or promptfoo's tracing: {enabled: true, otlp: {http: {enabled: true}}})`
+        : undefined;
+}
+const patternProblem = (type, p) => p === undefined || (typeof p === 'string' && p !== '') ? undefined : `${type} \`pattern\` must be a span-name glob such as "tool.*", got ${shown(p)}`;
+const passing = (holds, reason) => ({ pass: holds, score: holds ? 1 : 0, reason });
+const distinctNames = (spans, max = 10) => {
+    const names = [...new Set(spans.map((s) => s.name))];
+    return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+};
+const spanCount = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.pattern !== 'string' || v.pattern === '')
+            return `${a.type} needs a \`value\` {pattern, min?, max?}`;
+        const problem = keysProblem(a.type, v, ['pattern', 'min', 'max']);
+        if (problem)
+            return problem;
+        for (const key of ['min', 'max'])
+            if (v[key] !== undefined && !trace_isCount(v[key]))
+                return `${a.type} \`${key}\` must be a whole number ≥ 0, got ${shown(v[key])}`;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs \`min\` or \`max\`: without them every count passes`;
+        if (trace_isCount(v.min) && trace_isCount(v.max) && v.min > v.max)
+            return `${a.type} has min ${v.min} above max ${v.max}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern, min, max } = a.value;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        const n = matching.length;
+        const holds = (min === undefined || n >= min) && (max === undefined || n <= max);
+        const range = min !== undefined && max !== undefined ? `${min}-${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+        const names = n ? `: ${distinctNames(matching)}` : '';
+        return passing(holds, `${n} span${n === 1 ? '' : 's'} matching "${pattern}" of ${spans.length}, expected ${range}${names}`);
+    }
+};
+/** promptfoo's percentile: the nearest-rank value (the ⌈p/100·n⌉-th smallest). */
+function percentileOf(sorted, p) {
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (n) => `${Number(n.toFixed(3))} ms`;
+const spanDuration = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.max !== 'number' || !Number.isFinite(v.max) || v.max < 0)
+            return `${a.type} needs a \`value\` {max (ms), pattern?, percentile?}, with max a number ≥ 0`;
+        const problem = keysProblem(a.type, v, ['pattern', 'max', 'percentile']) ?? patternProblem(a.type, v.pattern);
+        if (problem)
+            return problem;
+        if (v.percentile !== undefined && (typeof v.percentile !== 'number' || !(v.percentile > 0 && v.percentile <= 100)))
+            return `${a.type} \`percentile\` must be in (0, 100], got ${shown(v.percentile)}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern = '*', max, percentile } = a.value;
+        const timed = spans.filter((s) => matchesGlob(s.name, pattern) && s.endNs > 0n && s.startNs > 0n).map((s) => ({ name: s.name, ms: (0,tracing_spans/* durationMs */.pc)(s) }));
+        // promptfoo: nothing of that name in the trace is nothing too slow
+        if (timed.length === 0)
+            return passing(true, `no span matching "${pattern}" (with its start and end) among the trace's ${spans.length}`);
+        const slowest = [...timed].sort((x, y) => y.ms - x.ms);
+        const top = (list) => list.map((s) => `${s.name} (${ms(s.ms)})`).join(', ');
+        if (percentile === undefined) {
+            const slow = slowest.filter((s) => s.ms > max);
+            return slow.length
+                ? passing(false, `${slow.length} of ${timed.length} spans matching "${pattern}" took over ${ms(max)}; slowest: ${top(slow.slice(0, 3))}`)
+                : passing(true, `all ${timed.length} spans matching "${pattern}" took at most ${ms(max)} (slowest ${ms(slowest[0].ms)})`);
+        }
+        const value = percentileOf(timed.map((s) => s.ms).sort((x, y) => x - y), percentile);
+        return value > max
+            ? passing(false, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, over ${ms(max)}; slowest: ${top(slowest.slice(0, 3))}`)
+            : passing(true, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, within ${ms(max)}`);
+    }
+};
+const errorSpans = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (v !== undefined && !trace_isCount(v) && !trace_isRecord(v))
+            return `${a.type} \`value\` is the most error spans allowed (a whole number) or {max_count?, max_percentage?, pattern?}, got ${kindOf(v)}`;
+        if (trace_isRecord(v)) {
+            const problem = keysProblem(a.type, v, ['max_count', 'max_percentage', 'pattern']) ?? patternProblem(a.type, v.pattern);
+            if (problem)
+                return problem;
+            if (v.max_count !== undefined && !trace_isCount(v.max_count))
+                return `${a.type} \`max_count\` must be a whole number ≥ 0, got ${shown(v.max_count)}`;
+            if (v.max_percentage !== undefined && (typeof v.max_percentage !== 'number' || v.max_percentage < 0 || v.max_percentage > 100))
+                return `${a.type} \`max_percentage\` must be in [0, 100], got ${shown(v.max_percentage)}`;
+        }
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const v = a.value;
+        const o = trace_isRecord(v) ? v : {};
+        const pattern = o.pattern ?? '*';
+        // promptfoo: no limit given is none allowed
+        const maxCount = typeof v === 'number' ? v : o.max_count === undefined && o.max_percentage === undefined ? 0 : o.max_count;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        if (matching.length === 0)
+            return passing(true, `no span matching "${pattern}" among the trace's ${spans.length}`);
+        const errors = matching.filter(tracing_spans/* isErrorSpan */.jz);
+        const share = (errors.length / matching.length) * 100;
+        const detail = () => errors
+            .slice(0, 3)
+            .map((s) => `${s.name}${s.statusMessage ? ` (${s.statusMessage})` : ''}`)
+            .join(', ') + (errors.length > 3 ? ` and ${errors.length - 3} more` : '');
+        if (maxCount !== undefined && errors.length > maxCount)
+            return passing(false, `${errors.length} error span${errors.length === 1 ? '' : 's'} of ${matching.length} matching "${pattern}", allowed ${maxCount}: ${detail()}`);
+        if (o.max_percentage !== undefined && share > o.max_percentage)
+            return passing(false, `error spans are ${share.toFixed(1)}% of ${matching.length} matching "${pattern}", allowed ${o.max_percentage}%: ${detail()}`);
+        return passing(true, errors.length
+            ? `${errors.length} error span(s) of ${matching.length} matching "${pattern}", within the limit: ${detail()}`
+            : `no error span among ${matching.length} matching "${pattern}"`);
+    }
+};
+const traceAssertions = {
+    'trace-span-count': spanCount,
+    'trace-span-duration': spanDuration,
+    'trace-error-spans': errorSpans
 };
 
 ;// CONCATENATED MODULE: ./src/assertions/xml.ts
@@ -13130,6 +13585,7 @@ const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
 
 
 
+
 const NEGATION = 'not-';
 const families = {
     ...textAssertions,
@@ -13142,6 +13598,7 @@ const families = {
     ...modelGradedAssertions,
     ...trajectoryAssertions,
     ...toolsCallAssertions,
+    ...traceAssertions,
     ...costAssertions,
     ...refusalAssertions,
     ...countAssertions,
@@ -13196,8 +13653,8 @@ function unknownTypeProblem(type) {
 function needsJudge(a) {
     return resolve(a.type)?.handler.usesJudge === true;
 }
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-function validateAssertion(a) {
+/** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
+function validateAssertion(a, scope) {
     if (typeof a.type !== 'string' || a.type === '')
         return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
     const resolved = resolve(a.type);
@@ -13206,7 +13663,7 @@ function validateAssertion(a) {
     if (resolved.negated && !resolved.handler.negatable) {
         return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
     }
-    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
+    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a, scope);
 }
 /**
  * Validation results of the assertions graded lately, so that a case's trials
@@ -13813,7 +14270,7 @@ function tokenCost(usage, price) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/usage.ts
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+const usage_USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
 /** Usage summed key by key (a case's trials, a conversation's turns): a key none of them reported stays absent. */
 function sumUsage(parts) {
     if (parts.length === 1)
@@ -13823,7 +14280,7 @@ function sumUsage(parts) {
         if (!t.usage)
             continue;
         sum ??= {};
-        for (const key of USAGE_KEYS) {
+        for (const key of usage_USAGE_KEYS) {
             const n = t.usage[key];
             if (n !== undefined)
                 sum[key] = (sum[key] ?? 0) + n;
@@ -13834,7 +14291,7 @@ function sumUsage(parts) {
 
 ;// CONCATENATED MODULE: ./src/run/conversation.ts
 /**
- * One trial of a conversation (SPEC §13): the target called once per turn, in
+ * One trial of a conversation: the target called once per turn, in
  * order, with the turn's text and the conversation so far; each reply graded
  * by its turn's checks while the next turn runs; the case's own checks on the
  * last reply (with every turn's tool calls, and the turns' usage and latency
@@ -13868,6 +14325,8 @@ async function runConversation(c, deps) {
     const grading = [];
     const checks = [];
     let last;
+    /** what the case's own checks graded */
+    let graded;
     let failure = null;
     let graderFailure;
     /** time spent in the target's calls */
@@ -13936,8 +14395,12 @@ async function runConversation(c, deps) {
         assertions.push(graderFailure);
     else if (failure === null && last === undefined)
         assertions.push(simulatedUserFailed(1, 'it ended the conversation before the agent said anything', simulate));
-    else if (failure === null)
-        assertions.push(...(await deps.grade(c.assert, caseReply(c, last, turns, messages))));
+    else if (failure === null) {
+        graded = caseReply(c, last, turns, messages);
+        if (deps.settle)
+            graded.trace = await deps.settle(graded.reply);
+        assertions.push(...(await deps.grade(c.assert, graded)));
+    }
     const verdict = failure === null ? deps.verdict(assertions) : { passed: false };
     const result = {
         passed: verdict.passed,
@@ -13950,15 +14413,17 @@ async function runConversation(c, deps) {
     };
     if ('namedScores' in verdict && verdict.namedScores)
         result.namedScores = verdict.namedScores;
-    const toolCalls = allToolCalls(turns);
+    // the case's reply: every turn's, completed from the conversation's spans where the target reported nothing
+    const toolCalls = graded ? graded.reply.toolCalls : allToolCalls(turns);
     if (toolCalls)
         result.toolCalls = toolCalls;
-    const usage = sumUsage(turns);
+    const usage = graded ? graded.reply.usage : sumUsage(turns);
     if (usage)
         result.usage = usage;
     result.latencyMs = round3(turns.reduce((n, t) => n + (t.latencyMs ?? 0), 0));
-    if (last?.reply.metadata)
-        result.metadata = last.reply.metadata;
+    const metadata = graded?.reply.metadata ?? last?.reply.metadata;
+    if (metadata)
+        result.metadata = metadata;
     if (last?.reply.finishReason !== undefined)
         result.finishReason = last.reply.finishReason;
     return result;
@@ -14103,6 +14568,7 @@ class PromptfooConversations {
 
 
 
+
 /** The case score: weighted mean of its llm-rubric scores, null when it has none. */
 function rubricScore(assertions) {
     let sum = 0;
@@ -14120,6 +14586,8 @@ function rubricScore(assertions) {
 }
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4;
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16;
 /**
  * A trial in progress: what the target is called with, and its abort (its
  * timeout or the run's interruption). The AbortController behind `signal` is
@@ -14131,15 +14599,17 @@ const LANES_PER_SLOT = 4;
 class Trial {
     evalCase;
     deadline;
+    traceparent;
     turn;
     reason;
     controller;
     listener;
-    constructor(evalCase, deadline, 
+    constructor(evalCase, deadline, traceparent, 
     /** a conversation's turn (its own input, the messages so far, the conversation's id), or a promptfoo prompt rendered when it runs */
     turn) {
         this.evalCase = evalCase;
         this.deadline = deadline;
+        this.traceparent = traceparent;
         this.turn = turn;
     }
     get input() {
@@ -14199,8 +14669,8 @@ class RunningTrials {
     now() {
         return performance.now();
     }
-    start(c, turn) {
-        const trial = new Trial(c, this.now() + this.timeoutMs, turn);
+    start(c, traceparent, turn) {
+        const trial = new Trial(c, this.now() + this.timeoutMs, traceparent, turn);
         this.trials.add(trial);
         if (!this.timer)
             this.arm(this.timeoutMs);
@@ -14277,6 +14747,8 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.metadata = shown.metadata;
     if (shown.finishReason !== undefined)
         result.finishReason = shown.finishReason;
+    if (shown.trace)
+        result.trace = shown.trace;
     if (shown.turns)
         result.turns = shown.turns;
     if (c.source)
@@ -14306,12 +14778,15 @@ async function runCases(cases, target, options) {
         return true;
     };
     const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
-    /** One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run stopped first. */
-    function call(c, turn) {
+    /**
+     * One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run
+     * stopped first. `traceparent`: the trial's trace context (every turn of a conversation continues one trace).
+     */
+    function call(c, traceparent, turn) {
         return limit(async () => {
             if (stopped() || overBudget())
                 return null;
-            const inFlight = running.start(c, turn);
+            const inFlight = running.start(c, traceparent, turn);
             const t0 = now();
             try {
                 const reply = await target.call(inFlight);
@@ -14353,24 +14828,53 @@ async function runCases(cases, target, options) {
             embed: options.embed,
             grade: options.grade,
             defaultJudgeThreshold: options.defaultJudgeThreshold,
-            conversation: graded.conversation
+            conversation: graded.conversation,
+            ...(graded.trace ? { trace: graded.trace } : {})
         }, grading);
     }
     /** A trial's verdict from its checks: every one passes, or a promptfoo test's threshold and sets. */
     function verdict(c, assertions) {
         return c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : { passed: casePasses(assertions) };
     }
-    /** One trial of a conversation (SPEC §13): its turns in order, each a call of its own. */
+    /**
+     * A trial's spans once they have arrived (none without tracing): the reply completed from them where
+     * the target reported nothing itself (its own report wins), their cost counted.
+     */
+    async function settle(trace, reply) {
+        if (!trace)
+            return undefined;
+        const traced = await trace.settle();
+        if (reply && traced.spans.length > 0)
+            targetCostUsd += completeFromSpans(reply, traced.spans, options);
+        return traced;
+    }
+    /** One trial of a conversation: its turns in order, each a call of its own, all in one trace. */
     async function conversationTrial(c) {
+        const trace = options.tracing?.begin();
+        let traced;
         const result = await runConversation(c, {
-            call: (turn) => call(c, turn),
+            call: (turn) => call(c, trace?.traceparent, turn),
             grade: (list, graded) => grade(c, list, graded),
             verdict: (assertions) => verdict(c, assertions),
             user: options.simulatedUser,
-            stopping: () => stopped() || overBudget()
+            stopping: () => stopped() || overBudget(),
+            // the case's checks see the spans of the whole conversation
+            settle: trace
+                ? async (reply) => {
+                    traced = await settle(trace, reply);
+                    return traced && { traceId: traced.summary.traceId, spans: traced.spans };
+                }
+                : undefined
         });
-        if (result)
-            result.score = rubricScore(result.assertions);
+        if (!result) {
+            trace?.discard();
+            return null;
+        }
+        // a conversation that ended at a failed turn was not graded: its trace is still summed up
+        traced ??= await settle(trace, null);
+        if (traced)
+            result.trace = traced.summary;
+        result.score = rubricScore(result.assertions);
         return result;
     }
     let promptfooConversations;
@@ -14381,14 +14885,27 @@ async function runCases(cases, target, options) {
         if (c.promptfoo?.conversation) {
             // promptfoo's `_conversation`: after the earlier turns of its conversation, its prompt rendered from them
             promptfooConversations ??= new PromptfooConversations();
-            const turn = await promptfooConversations.turn(c, k, (input) => call(c, { input }));
-            return turn.call && graded(c, turn.call, turn.input);
+            const trace = options.tracing?.begin();
+            const turn = await promptfooConversations.turn(c, k, (input) => call(c, trace?.traceparent, { input }));
+            return traced(c, trace, turn.call, turn.input);
         }
-        const done = await call(c);
-        return done && graded(c, done, c.input);
+        const trace = options.tracing?.begin();
+        return traced(c, trace, await call(c, trace?.traceparent), c.input);
+    }
+    /** A single call's trial: its spans awaited (outside its slot), then graded; null when the run stopped first. */
+    async function traced(c, trace, done, input) {
+        if (!done) {
+            trace?.discard();
+            return null;
+        }
+        const spans = await settle(trace, done.reply);
+        const result = await graded(c, done, input, spans);
+        if (spans)
+            result.trace = spans.summary;
+        return result;
     }
     /** A trial's call graded: its checks, or the target's error. */
-    async function graded(c, done, input) {
+    async function graded(c, done, input, spans) {
         const durationMs = runner_round3(done.durationMs);
         const reply = done.reply;
         if (reply === null)
@@ -14396,7 +14913,8 @@ async function runCases(cases, target, options) {
         // the target's own time when it measured it (start-up excluded), else the call's
         const latencyMs = reply.latencyMs === undefined ? durationMs : runner_round3(reply.latencyMs);
         const usage = reply.usage;
-        const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs });
+        const trace = spans && { traceId: spans.summary.traceId, spans: spans.spans };
+        const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs, trace });
         const graded = verdict(c, assertions);
         // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
         const result = {
@@ -14435,7 +14953,8 @@ async function runCases(cases, target, options) {
         }
     };
     try {
-        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+        const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT);
+        await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane));
     }
     finally {
         running.stop();
@@ -14452,6 +14971,22 @@ async function runCases(cases, target, options) {
 function modelOf(reply) {
     const model = reply.metadata?.model;
     return typeof model === 'string' ? model : undefined;
+}
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply, spans, options) {
+    const found = (0,tracing_spans/* agentFromSpans */.$U)(spans);
+    if (reply.toolCalls === undefined)
+        reply.toolCalls = found.toolCalls;
+    if (found.model !== undefined && modelOf(reply) === undefined)
+        reply.metadata = { ...reply.metadata, model: found.model };
+    if (reply.usage !== undefined || found.usage === undefined)
+        return 0;
+    reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing);
+    return reply.usage.costUsd ?? 0;
 }
 
 ;// CONCATENATED MODULE: ./src/run/rerun.ts
@@ -14537,9 +15072,39 @@ class Timers {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/tracing/env.ts
+/**
+ * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * the OTLP exporter's standard variables, and for a stdio process its
+ * trial's context. The target's own `target.env` wins over each of them.
+ */
+/** The exporter's variables for the target's processes and module: `target.env`'s own settings of them win. */
+function exporterEnv(endpoint, own) {
+    const env = {};
+    // an endpoint of the target's own (a collector of its own) is kept whole: ours would override it per signal
+    if (own.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && own.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
+        env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${endpoint}/v1/traces`;
+    }
+    // the receiver speaks no gRPC, which Python's exporter defaults to
+    if (own.OTEL_EXPORTER_OTLP_PROTOCOL === undefined && own.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined)
+        env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+    return env;
+}
+/**
+ * A stdio trial's own variables: its trace context, and the resource
+ * attribute that ties the process's spans to the trial even where its SDK
+ * starts a trace of its own (added to the target's own resource attributes).
+ */
+function stdioTrialEnv(traceparent, resourceAttributes) {
+    const traceId = traceparent.split('-')[1];
+    const trial = `evalgate.trial=${traceId}`;
+    return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
+}
+
 ;// CONCATENATED MODULE: ./src/targets/result.ts
 /**
- * Result objects (SPEC §10): what any target may return instead of a bare
+ * Result objects: what any target may return instead of a bare
  * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
  * One reader for all target kinds, so that a module, a jsonl worker, a stdio
  * command with `output: json` and an http reply mean the same by each field.
@@ -14631,7 +15196,7 @@ function normalizeUsage(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/types.ts
-/** A conversation turn's `messages` and `conversationId` (SPEC §13), as a request carries them on the wire; nothing for a single input. */
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
 function turnFields(request) {
     if (request.messages === undefined)
         return {};
@@ -14661,6 +15226,7 @@ function turnFields(request) {
 
 
 
+
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
@@ -14676,7 +15242,7 @@ function createCommandTarget(config, ctx) {
         async call(request) {
             if (request.signal.aborted)
                 throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input, spec.jsonInput ? jsonRequest(request) : undefined);
+            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
             running.add(run);
             const onAbort = () => run.stop(abortError(request.signal));
             request.signal.addEventListener('abort', onAbort, { once: true });
@@ -14711,10 +15277,11 @@ function resolveCommandSpec(config, ctx) {
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
     const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
     const spec = {
         argv,
         cwd,
-        env: (0,util_env/* minimalEnv */.DW)(ctx.env, env),
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced),
         maxOutputBytes: config.maxOutputBytes,
         json: config.output === 'json',
         jsonInput: config.input === 'json'
@@ -14831,7 +15398,7 @@ function command_excerpt(text) {
     const flat = text.replace(/\s+/g, ' ').trim();
     return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
-/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id (SPEC §13). */
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
 function jsonRequest(request) {
     const c = request.case;
     return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
@@ -14850,11 +15417,11 @@ function abortError(signal) {
         return reason;
     return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
 }
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
-function spawnInGroup(spec, args) {
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
     return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: env ? { ...spec.env, ...env } : spec.env,
         shell: false,
         // own process group: the whole tree can be signalled at once
         detached: true,
@@ -14930,11 +15497,11 @@ class ProcessRun {
     spawnedAt = performance.now();
     closedAt;
     /** `stdin`: what the process reads, when it is not the input's text (target.input: json) */
-    constructor(spec, input, stdin) {
+    constructor(spec, input, traceparent, stdin) {
         this.spec = spec;
         const text = command_inputText(input);
         const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg));
-        this.child = spawnInGroup(spec, args);
+        this.child = spawnInGroup(spec, args, traceparent === undefined ? undefined : stdioTrialEnv(traceparent, spec.env.OTEL_RESOURCE_ATTRIBUTES));
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
@@ -15142,7 +15709,7 @@ const MAX_REASON_CHARS = 1_000;
 const verdict_EXCERPT_CHARS = 200;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+/** The verdict for a failure: score 0, and the message as both error and reason. */
 function failedVerdict(message) {
     return { score: 0, reason: message, error: message };
 }
@@ -15693,7 +16260,7 @@ const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: 
 
 ;// CONCATENATED MODULE: ./src/run/simulated-user.ts
 /**
- * The simulated user (SPEC §13): a model plays the user from the case's
+ * The simulated user: a model plays the user from the case's
  * instructions and the conversation so far, roles flipped (the agent's
  * replies are what it is told, its own earlier messages what it said). Played
  * by the judge's provider unless the case names one in the judge's shape: an
@@ -15812,7 +16379,7 @@ function chatPlayer(provider, deps, signal) {
         async close() { }
     };
 }
-/** The judge's provider of SPEC §11a (anthropic:…, bedrock:…) plays the user as it grades: the judge's settings, the judge's credentials. */
+/** The judge's provider id (anthropic:…, bedrock:…; docs/providers.md) plays the user as it grades: the judge's settings, the judge's credentials. */
 function registryPlayer(provider, deps, signal) {
     const made = (0,providers/* createProvider */.Qd)({ id: provider.provider, config: (0,util_env/* expandDeep */.BD)(provider.config ?? {}, deps.env, deps.secrets, 'judge.config') }, { env: deps.env, secrets: deps.secrets, baseDir: deps.baseDir, where: 'simulated user (the judge)', fetchImpl: deps.fetchImpl, sleep: deps.sleep });
     const http = httpOf(provider, deps, signal);
@@ -15873,7 +16440,7 @@ function commandPlayer(provider, deps) {
 }
 /** The command target wants the trial's case; a simulated user's call has none of its own. */
 const USER_CASE = { id: 'simulated-user', name: 'simulated user', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
-/** The run's judge figures with the simulated users' spend counted in (SPEC §13: their calls are judge spend). */
+/** The run's judge figures with the simulated users' spend counted in (their calls are the judge's spend). */
 function withSimulatedUser(summary, spend) {
     if (!spend || spend.calls === 0)
         return summary;
@@ -15903,15 +16470,16 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const values = { input: request.input, case: request.case, ...turnFields(request) };
             const url = renderText(spec.url, values, encodeURIComponent);
             const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values);
-            const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
+            const options = trialHttpOptions(target, request, ctx, deps);
+            const response = await send(http.method, url, body, { ...options, headers: { ...spec.headers, ...options.headers } });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
-                const calls = valueAt(response, http.toolCalls, 'toolCalls');
+                const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
                 reply.toolCalls = calls === null ? [] : (0,tool_calls/* normalizeToolCalls */.Bz)(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
-                const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
+                const usage = normalizeUsage(http_valueAt(response, http.usage, 'usage'));
                 if (usage)
                     reply.usage = usage;
             }
@@ -15928,6 +16496,8 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
+        // the trial's trace context (SPEC §12): the agent's server continues it
+        ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
 }
@@ -15945,13 +16515,13 @@ async function send(...args) {
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response, path) {
-    const value = valueAt(response, path, 'output', true);
+    const value = http_valueAt(response, path, 'output', true);
     if (value === null)
         throw new errors/* TargetError */.I0(`target.http.output: "${path}" is null in the reply`);
     return typeof value === 'string' ? value : JSON.stringify(value);
 }
 /** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
-function valueAt(response, path, field, required = false) {
+function http_valueAt(response, path, field, required = false) {
     if (response.data === undefined) {
         throw new errors/* TargetError */.I0(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
@@ -16073,7 +16643,11 @@ class WorkerPool {
             return Promise.reject(this.silence);
         const id = String(++this.nextId);
         const { case: c, signal } = request;
-        const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) })}\n`;
+        const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) };
+        // the worker continues the trial's trace (SPEC §12)
+        if (request.traceparent !== undefined)
+            message.traceparent = request.traceparent;
+        const line = `${JSON.stringify(message)}\n`;
         return new Promise((resolvePromise, rejectPromise) => {
             let settled = false;
             const pending = {
@@ -16402,6 +16976,7 @@ function parseReply(message, elapsedMs) {
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
@@ -16425,7 +17000,9 @@ async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    // set before the module is imported: exporters read them when they are built
+    const extra = ctx.otlpEndpoint === undefined ? own : { ...exporterEnv(ctx.otlpEndpoint, own), ...own };
     const sandbox = new src_sandbox/* Sandbox */.ak({
         env: (0,util_env/* minimalEnv */.DW)(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
@@ -16448,7 +17025,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const view = agentCaseView(request.case, request);
+            // the trial's trace context rides on the case argument, for the agent to continue
+            const view = request.traceparent === undefined ? agentCaseView(request.case, request) : { ...agentCaseView(request.case, request), traceparent: request.traceparent };
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             if (promptfoo)
                 item.promptfoo = promptfoo;
@@ -16543,7 +17121,7 @@ function apiKeyFor(openai, ctx, baseUrl) {
 /**
  * The rendered prompt as one user message; an input that already is a list of
  * chat messages (OpenAI evals datasets) is sent as it is when the prompt is just `{{input}}`;
- * a conversation's turn sends the conversation so far (SPEC §13).
+ * a conversation's turn sends the conversation so far.
  */
 function userMessages(prompt, request) {
     // a conversation's turn: the chat so far, each user message rendered through the prompt as a single input is
@@ -16586,7 +17164,9 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
         async call(request) {
             let result;
             try {
-                result = await provider.call({ prompt: promptOf(request.input), tools: target.tools, vars: request.case.vars }, trialHttpOptions(target, request, ctx, deps));
+                result = await provider.call(
+                // a conversation's turn: the conversation so far is the chat
+                { prompt: request.messages ?? promptOf(request.input), tools: target.tools, vars: request.case.vars }, trialHttpOptions(target, request, ctx, deps));
             }
             catch (err) {
                 throw err instanceof providers/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : asTargetFailure(err);
@@ -16788,6 +17368,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -16820,6 +17401,24 @@ function checkFilter(cases, filter) {
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded, log) {
+    const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
+    if (!settings)
+        return undefined;
+    // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2619))]);
+    const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial });
+    let receiver;
+    try {
+        receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) });
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${(0,errors/* errorMessage */.gJ)(err)} (tracing.port)`, loaded.file);
+    }
+    log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`);
+    return { collector, receiver };
+}
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
@@ -16828,8 +17427,17 @@ async function evaluate(loaded, options = {}) {
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // the receiver first: the target's processes and module are told where to export
+    const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    let target;
+    try {
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
+    }
+    catch (err) {
+        await tracing?.receiver.close();
+        throw err;
+    }
     // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
     const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge) || c.turns?.some((t) => t.assert.some(needsJudge)));
     const judge = judged
@@ -16842,7 +17450,7 @@ async function evaluate(loaded, options = {}) {
     // as the judge's key is: a simulated user that cannot be played stops the run before it starts, not every case
     const unplayable = users && cases.flatMap((c) => (c.simulate ? [users.unusable(c.simulate)] : [])).find((why) => why !== undefined);
     if (unplayable) {
-        await Promise.all([target.close(), judge?.close(), users?.close()]);
+        await Promise.all([target.close(), judge?.close(), users?.close(), tracing?.receiver.close()]);
         throw new errors/* ConfigError */.xL(`${loaded.file}: a simulated user cannot be played: ${unplayable}`, loaded.file);
     }
     const runner = {
@@ -16860,14 +17468,15 @@ async function evaluate(loaded, options = {}) {
         pricing: config.pricing,
         model: config.target.openai?.model,
         tools: config.target.tools,
-        // the simulated users' calls are the judge's spend (SPEC §13)
+        // the simulated users' calls are the judge's spend
         budget: config.budget && {
             maxCostUsd: config.budget.maxCostUsd,
             judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
         },
         simulatedUser: users,
         // loadConfig validated every assertion as it read the cases
-        validated: true
+        validated: true,
+        tracing: tracing?.collector
     };
     let outcome;
     try {
@@ -16886,6 +17495,14 @@ async function evaluate(loaded, options = {}) {
     finally {
         options.progress?.finish();
         await Promise.all([target.close(), judge?.close(), users?.close()]);
+        if (tracing) {
+            await tracing.receiver.close();
+            const { unknownSpans, cappedTrials } = tracing.collector;
+            if (unknownSpans)
+                options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`);
+            if (cappedTrials)
+                options.log?.(`evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${(0,schema/* tracingOf */.KO)(loaded.config.tracing).maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`);
+        }
     }
     const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats());
     const record = redactDeep(buildRecord({
@@ -17014,7 +17631,7 @@ function configJsonSchema() {
     if (target) {
         // exactly one kind of target
         target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
+        // set only by reading a promptfoo config, never written in evalgate.yml
         delete target.properties?.promptfoo;
     }
     // the cases: a dataset path, inline cases, or both
@@ -18031,7 +18648,7 @@ function gateFailures(model) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
 /**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * Named metrics (promptfoo's `metric`) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
 
@@ -18105,7 +18722,7 @@ function firstDifferingTurn(baseline, current) {
 
 ;// CONCATENATED MODULE: ./src/report/conversation.ts
 /**
- * A regressed conversation in the comment (SPEC §13): the first turn where it
+ * A regressed conversation in the comment: the first turn where it
  * parted from the baseline's, with what the user said, both replies and the
  * turn's failing check; the rest of the transcript folded. Pure.
  */
@@ -18201,7 +18818,7 @@ function simulatedUserText(judge) {
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * The agent parts of the report, pure and shared by the comment,
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
@@ -18306,6 +18923,23 @@ function trajectoryDiff(before, now) {
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trace.ts
+
+/** Error spans named in a case's details; the record has every one the trial kept. */
+const SPANS_SHOWN = 5;
+/** "**Error spans** (2 in trace `…`)" and a line per span; null for a case without a trace or without error spans. */
+function errorSpansText(c) {
+    const trace = c.trace;
+    if (!trace || trace.errorCount === 0)
+        return null;
+    const listed = (trace.errorSpans ?? []).slice(0, SPANS_SHOWN);
+    const lines = listed.map((s) => `- ${escape_inlineCode(s.name, 120)}${s.message === undefined ? '' : `: ${escape_escapeInline(s.message, 200)}`}`);
+    const more = trace.errorCount - listed.length;
+    if (more > 0)
+        lines.push(`- and ${more} more (the run record has the trace id)`);
+    return [`**Error spans** (${trace.errorCount} in trace ${escape_inlineCode(trace.traceId)})`, '', ...lines].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
@@ -18486,9 +19120,10 @@ function joinedLength(texts) {
 /**
  * The comment's regressed cases (without a baseline: the failing ones): a
  * table row each — all of whose ids stay in the comment — and the details of
- * the first ones: input, expectation, both outputs, both trajectories and why
- * the case fails.
+ * the first ones: input, expectation, both outputs, both trajectories, a traced
+ * case's error spans and why the case fails.
  */
+
 
 
 
@@ -18589,7 +19224,7 @@ function splitReason(reason) {
 function caseDetail(before, now, compared) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
     const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
-    // a conversation shows the turn where it parted from the baseline's instead of one input and output (SPEC §13)
+    // a conversation shows the turn where it parted from the baseline's instead of one input and output
     const conversation = conversationDetail(compared ? before : undefined, now);
     if (!conversation)
         parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS));
@@ -18605,6 +19240,9 @@ function caseDetail(before, now, compared) {
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
+    const errorSpans = errorSpansText(now);
+    if (errorSpans)
+        parts.push(errorSpans);
     parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
     return parts.join(SEPARATOR);
 }
@@ -18815,7 +19453,7 @@ function fixes(c, current) {
     const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
     return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
 }
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+/** The counts of every outcome, then the ids of removed, changed and added cases: a pull request cannot hide a case by renaming it. */
 function otherOutcomes(c) {
     if (!c.baseline)
         return notGradedOnly(c);
@@ -19074,7 +19712,7 @@ function renderReport(model, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * The job summary of one shard of a sharded run (`shard: i/n`). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
 
@@ -19942,7 +20580,7 @@ function collectGarbage() {
  * Keeping the Actions runner from acting on workflow commands (`::add-mask::`,
  * `::error::`, `::set-output`, `::stop-commands::`, `##[…]`) inside text
  * evalgate prints but does not control: model output, judge reasons, errors
- * quoting them (SPEC §9). The runner's own switch does it: after a line
+ * quoting them. The runner's own switch does it: after a line
  * `::stop-commands::<token>` it acts on no command until a line `::<token>::`,
  * and the token is random, so the text cannot end the pause itself. One
  * mechanism for the action's log and for the CLI's streams.
@@ -20252,7 +20890,8 @@ async function runFromConfig(configFile, options, io, interruption) {
     const progress = createProgress(total, io.stderr, { quiet: options.quiet });
     // on a laptop the commit comes from git, in the folder of the config
     const git = gitInfo(io.env, (0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)));
-    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git });
+    const log = options.quiet ? undefined : (line) => void io.stderr.write(`${line}\n`);
+    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, log });
     return { result, baseline, total, gate: loaded.config.gate };
 }
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
@@ -20407,15 +21046,15 @@ async function dispatch(argv, io) {
 /* harmony import */ var _providers_openai_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8238);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(131);
 /**
- * A dataset case's conversation (SPEC §13): scripted `turns`, or a `simulate`d
+ * A dataset case's conversation: scripted `turns`, or a `simulate`d
  * user, read into what the runner runs. Which of `input`, `turns` and
  * `simulate` a case has is checked here, and where a simulated user may send
  * a credential: the dataset is the pull request's, so a simulated user it
- * names gets the judge's key only toward the judge's own server (SPEC §9).
+ * names gets the judge's key only toward the judge's own server.
  */
 
 
-/** SPEC §13's defaults. */
+/** The defaults of a simulated user (docs/conversations.md). */
 const DEFAULT_MAX_TURNS = 5;
 const DEFAULT_STOP = '###STOP###';
 /** The judge's settings a simulated user is played with when the case names none. */
@@ -20479,7 +21118,7 @@ function simulatedUserProvider(own, judge) {
             throw new ConversationProblem(['simulate', 'provider', key], 'a dataset cannot read environment variables (`${VAR}`): name them in the config’s judge instead');
     }
     const base = judge ? pick(judge) : PROVIDER_DEFAULTS;
-    // a provider id of SPEC §11a plays the user only as the judge: its credentials and hosts are the trusted config's to say
+    // a provider id (docs/providers.md) plays the user only as the judge: its credentials and hosts are the trusted config's to say
     if (own.provider !== undefined &&
         own.provider !== 'openai' &&
         own.provider !== 'command' &&
@@ -20658,7 +21297,7 @@ class Fingerprinter {
         hashed.judge = judged ? this.judge : null;
         if (metadata !== undefined)
             hashed.metadata = metadata;
-        // the simulated user is a grader setting (SPEC §13): who plays it, and how, decides what the agent is asked
+        // the simulated user is a grader setting: who plays it, and how, decides what the agent is asked
         if (simulate !== undefined)
             hashed.simulate = { ...simulate, provider: this.graderSettings(simulate.provider) };
         if (turns !== undefined)
@@ -21630,6 +22269,9 @@ function settingsOf(located, pf) {
     const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
     const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
     settings.judge ??= {};
+    // promptfoo's receiver, on its default port, unless the evalgate: block says otherwise
+    if (settings.tracing === undefined && pf.tracing?.enabled && pf.tracing.otlp?.http?.enabled)
+        settings.tracing = { port: pf.tracing.otlp.http.port ?? 4318 };
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
@@ -21690,7 +22332,7 @@ const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
-/** A test's own provider: evalgate runs only promptfoo's simulated user there (SPEC §13). */
+/** A test's own provider: evalgate runs only promptfoo's simulated user there. */
 const testProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([
     zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
     zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).strict()
@@ -21734,6 +22376,23 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+        otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+            http: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+                enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+                port: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(65_535).optional(),
+                host: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['127.0.0.1', 'localhost', '0.0.0.0']).optional()
+            })
+                .strict()
+                .optional()
+        })
+            .strict()
+            .optional()
+    })
+        .strict()
+        .optional(),
     /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
     evalgate: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
 })
@@ -21746,12 +22405,13 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KO: () => (/* binding */ tracingOf),
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
@@ -21778,11 +22438,13 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     metric: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
-    /** llm-rubric: show the judge the conversation so far too (SPEC §13) */
+    /** llm-rubric: show the judge the conversation so far too */
     includeConversation: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), config: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional() }).strict()]).optional(),
@@ -21790,21 +22452,21 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional()
 })
     .strict();
-/** One message of a conversation (SPEC §13): what the user said, or what the agent answered. */
+/** One message of a conversation: what the user said, or what the agent answered. */
 const conversationMessageSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ role: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['user', 'assistant']), content: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP() }).strict();
-/** One scripted turn (SPEC §13): the user's text, and the checks of the agent's reply to it. */
+/** One scripted turn: the user's text, and the checks of the agent's reply to it. */
 const turnSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     user: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP({ error: (issue) => (issue.input === undefined ? 'a turn needs `user`: what the user says' : 'a turn’s `user` is text') }),
     assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).optional()
 })
     .strict();
 /**
- * Who plays a simulated user (SPEC §13): the judge's shape, defaulting to the
+ * Who plays a simulated user: the judge's shape, defaulting to the
  * judge. No zod defaults here (they are the judge's, applied when a case is
  * read), so that cases keep being read without zod (config/plain-parse.ts).
  */
 const simulatedUserProviderSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
-    /** openai (an OpenAI-compatible server) or command; the judge's own provider id (SPEC §11a) only as the judge plays it */
+    /** openai (an OpenAI-compatible server) or command; the judge's own provider id (docs/providers.md) only as the judge plays it */
     provider: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
     model: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
     baseUrl: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1).optional(),
@@ -21815,7 +22477,7 @@ const simulatedUserProviderSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object *
     retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).optional()
 })
     .strict();
-/** SPEC §13: an LLM plays the user from `instructions` until `maxTurns` agent replies or the `stop` phrase. */
+/** A simulated user: an LLM plays the user from `instructions` until `maxTurns` agent replies or the `stop` phrase. */
 const simulateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     instructions: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     /** agent replies at most; default 5 */
@@ -21832,9 +22494,9 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     description: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     input: zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J().optional(),
-    /** a scripted conversation instead of one input (SPEC §13) */
+    /** a scripted conversation instead of one input */
     turns: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(turnSchema).min(1, 'turns needs at least one turn ({user: "…"})').optional(),
-    /** a simulated user instead of one input (SPEC §13) */
+    /** a simulated user instead of one input */
     simulate: simulateSchema.optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).optional(),
     assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).optional(),
@@ -21892,7 +22554,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     retries: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(10).default(2),
     /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
     output: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
-    /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} (SPEC §13) */
+    /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
     input: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['text', 'json']).default('text'),
     /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
     tools: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J())).optional()
@@ -22012,6 +22674,23 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 /** USD per million tokens, by model name (SPEC §10) */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+const tracingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        /** the receiver's port; absent: an ephemeral one */
+        port: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(65_535).optional(),
+        /** the longest a trial waits for its spans after the reply */
+        waitMs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(60_000).default(2000),
+        /** spans kept per trial; the rest are counted as dropped */
+        maxSpansPerTrial: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(1_000_000).default(10_000)
+    })
+        .strict()
+]);
 const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** target plus judge: once spent, no new trial starts */
     maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive()
@@ -22037,6 +22716,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]) })
         .strict()
         .default(() => ({ assert: [], tags: [] })),
@@ -22047,9 +22727,24 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['tracing'],
+            message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+        });
+    }
 });
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
+/** The config's tracing settings, or undefined when tracing is off. */
+function tracingOf(value) {
+    if (value === undefined || value === false)
+        return undefined;
+    return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value;
+}
 
 
 /***/ }),
@@ -23998,10 +24693,10 @@ const REPLY_ERROR = 2;
 var gradable = __nccwpck_require__(3795);
 ;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
 /**
- * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * promptfoo's provider interface as an agent function: a module
  * exporting a class with `id()` and `callApi(prompt, context)`, an object with
  * `callApi`, or such a function itself, resolving to `{output, error,
- * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * tokenUsage, cost, metadata}`. The agent returns a result object:
  * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
  *
  * It runs inside the sandbox's workers, next to the provider it adapts: the
@@ -24307,7 +25002,7 @@ const WORKER_SOURCE = `(${workerMain.toString()})(${gradable/* gradable */.n.toS
 
 ;// CONCATENATED MODULE: ./src/sandbox/pool.ts
 /**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * The one place untrusted code runs: module agents,
  * javascript checks and regular expressions run in a small pool of worker
  * threads with an environment of their own, memory limits and a deadline per
  * task. A worker whose task runs past its deadline while holding the thread
@@ -25030,6 +25725,181 @@ class PythonSandbox {
 
 /***/ }),
 
+/***/ 1951:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ agentFromSpans),
+/* harmony export */   jz: () => (/* binding */ isErrorSpan),
+/* harmony export */   pc: () => (/* binding */ durationMs)
+/* harmony export */ });
+/* unused harmony exports inStartOrder, toolCallOf, llmUsageOf */
+/**
+ * Spans in start-time order; ties in arrival order, which is the order they
+ * ended (SDKs queue a span for export when it ends). Not by end time: the JS
+ * SDK stamps starts to the millisecond and ends as start plus a precise
+ * duration, so two quick tool calls in one millisecond would sort by their
+ * durations.
+ */
+function inStartOrder(spans) {
+    return spans
+        .map((span, i) => ({ span, i }))
+        .sort((a, b) => compare(a.span.startNs, b.span.startNs) || a.i - b.i)
+        .map(({ span }) => span);
+}
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** JSON text as its value; anything else (already structured, or text that is no JSON) as it is. */
+function structured(value) {
+    if (typeof value !== 'string')
+        return value;
+    const text = value.trim();
+    if (text === '' || !/^[[{"]/.test(text))
+        return value;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return value;
+    }
+}
+const text = (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A tool call, when the span is one: GenAI `execute_tool`, or OpenInference `TOOL`. */
+function toolCallOf(span) {
+    const a = span.attributes;
+    let name;
+    let args;
+    let result;
+    if (a['gen_ai.operation.name'] === 'execute_tool') {
+        // the conventions name the span "execute_tool {gen_ai.tool.name}"
+        name = text(a['gen_ai.tool.name']) ?? text(span.name.replace(/^execute_tool\s*/, ''));
+        args = structured(a['gen_ai.tool.call.arguments']);
+        result = structured(a['gen_ai.tool.call.result']);
+    }
+    else if (a['openinference.span.kind'] === 'TOOL') {
+        name = text(a['tool.name']) ?? text(span.name);
+        args = structured(a['input.value'] ?? a['tool.parameters']);
+        result = structured(a['output.value']);
+    }
+    else
+        return undefined;
+    if (name === undefined)
+        return undefined;
+    const call = { name, args: args ?? {} };
+    if (result !== undefined)
+        call.result = result;
+    return call;
+}
+const count = (value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+/** The tokens an LLM span reports (GenAI or OpenInference), or undefined for any other span. */
+function llmUsageOf(span) {
+    const a = span.attributes;
+    const operation = a['gen_ai.operation.name'];
+    // an agent's or a tool's span may sum what ran inside it: only model calls are read
+    if (operation !== 'execute_tool' && operation !== 'invoke_agent' && operation !== 'create_agent') {
+        const input = count(a['gen_ai.usage.input_tokens']);
+        const output = count(a['gen_ai.usage.output_tokens']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['gen_ai.response.model']) ?? text(a['gen_ai.request.model']) };
+    }
+    if (a['openinference.span.kind'] === 'LLM') {
+        const input = count(a['llm.token_count.prompt']);
+        const output = count(a['llm.token_count.completion']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['llm.model_name']) };
+    }
+    return undefined;
+}
+/**
+ * Tool calls and usage from a trial's spans. Usage sums the innermost LLM
+ * spans: a span that reports tokens and encloses another that does is a sum
+ * the framework made, already counted below it.
+ */
+function agentFromSpans(spans) {
+    const ordered = inStartOrder(spans);
+    const toolCalls = [];
+    const usages = new Map();
+    for (const span of ordered) {
+        const call = toolCallOf(span);
+        if (call)
+            toolCalls.push(call);
+        const usage = llmUsageOf(span);
+        if (usage)
+            usages.set(span.spanId, usage);
+    }
+    const out = { toolCalls };
+    if (usages.size === 0)
+        return out;
+    const parents = new Map(spans.map((s) => [s.spanId, s.parentSpanId]));
+    const enclosing = new Set();
+    for (const id of usages.keys()) {
+        // walk up once per usage span; a cycle (a malformed trace) stops at a span seen before
+        const seen = new Set([id]);
+        for (let up = parents.get(id); up !== undefined && !seen.has(up); up = parents.get(up)) {
+            seen.add(up);
+            if (usages.has(up))
+                enclosing.add(up);
+        }
+    }
+    let input = 0;
+    let output = 0;
+    let reported = false;
+    const byModel = new Map();
+    for (const [id, u] of usages) {
+        if (enclosing.has(id))
+            continue;
+        reported = true;
+        input += u.input ?? 0;
+        output += u.output ?? 0;
+        if (u.model)
+            byModel.set(u.model, (byModel.get(u.model) ?? 0) + (u.input ?? 0) + (u.output ?? 0));
+    }
+    if (reported)
+        out.usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
+    let most = -1;
+    for (const [model, tokens] of byModel) {
+        if (tokens > most) {
+            out.model = model;
+            most = tokens;
+        }
+    }
+    return out;
+}
+const ERROR_WORDS = /error|failed|failure|exception|timeout|abort/i;
+/**
+ * promptfoo's reading of an error span: status ERROR (or a status code ≥ 400),
+ * `error`/`exception`/`failed`/`failure` set true (or to an object),
+ * `http.status_code` ≥ 400, `otel.status_code`/`status.code` ERROR, or a
+ * status message that speaks of an error, a failure, an exception, a timeout
+ * or an abort.
+ */
+function isErrorSpan(span) {
+    if (span.statusCode === 2 || span.statusCode >= 400)
+        return true;
+    const a = span.attributes;
+    for (const key of ['error', 'exception', 'failed', 'failure']) {
+        const v = a[key];
+        if (v === true || v === 'true' || (typeof v === 'object' && v !== null))
+            return true;
+    }
+    const http = a['http.status_code'];
+    if (http !== undefined && http !== null && Number(http) >= 400)
+        return true;
+    if (a['otel.status_code'] === 'ERROR' || a['status.code'] === 'ERROR')
+        return true;
+    return span.statusMessage !== undefined && ERROR_WORDS.test(span.statusMessage);
+}
+/** A span's duration in milliseconds, from its integer nanoseconds (an end before its start is 0). */
+function durationMs(span) {
+    const ns = span.endNs - span.startNs;
+    return ns > 0n ? Number(ns) / 1e6 : 0;
+}
+
+
+/***/ }),
+
 /***/ 3972:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -25506,7 +26376,7 @@ function interner(max) {
 
 ;// CONCATENATED MODULE: ./src/util/tool-calls.ts
 /**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * Tool calls in the shapes agents write them, normalised to
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */
@@ -25668,6 +26538,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
+/***/ 7067:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+
+/***/ }),
+
 /***/ 6760:
 /***/ ((module) => {
 
@@ -25679,6 +26556,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 

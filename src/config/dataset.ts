@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { Readable } from 'node:stream'
 import { ConfigError } from '../errors.js'
-import type { Assertion, EvalCase } from './case.js'
+import type { Assertion, AssertionScope, EvalCase } from './case.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
 import { ConversationProblem, readConversation, type ReadConversation } from './conversation.js'
@@ -17,8 +17,8 @@ import { Fingerprinter } from './fingerprint.js'
 import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
-/** What checks a case's assertions against the registered types. */
-export type AssertionValidator = (assertion: Assertion) => string | undefined
+/** What checks a case's assertions against the registered types (and the config they run under). */
+export type AssertionValidator = (assertion: Assertion, scope?: AssertionScope) => string | undefined
 
 export interface DatasetOptions {
   defaults: { assert: Assertion[]; tags: string[] }
@@ -247,7 +247,9 @@ export class CaseNormalizer {
     const below = (sub: Path) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub])
     let conversation: ReadConversation
     try {
-      conversation = readConversation(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file))
+      conversation = readConversation(raw, options.judge, (list, sub) =>
+        this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true })
+      )
     } catch (err) {
       if (err instanceof ConversationProblem) throw new ConfigError(`${below(err.at)}: ${err.message}`, file)
       throw err
@@ -303,9 +305,9 @@ export class CaseNormalizer {
   }
 
   /** Assertions validated, a problem named at `place(k)`. */
-  private checked(list: Assertion[], place: (k: number) => string, file: string): Assertion[] {
+  private checked(list: Assertion[], place: (k: number) => string, file: string, scope?: AssertionScope): Assertion[] {
     list.forEach((a, k) => {
-      const problem = this.options.validateAssertion(a)
+      const problem = this.options.validateAssertion(a, scope)
       if (problem) throw new ConfigError(`${place(k)}: ${problem}`, file)
     })
     return list

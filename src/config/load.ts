@@ -4,14 +4,14 @@
 import path from 'node:path'
 import { attributeTo, ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../util/argv.js'
-import type { EvalCase } from './case.js'
+import type { AssertionScope, EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
 import { isJudged } from './judged.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
-import { configSchema, type ParsedConfig } from './schema.js'
+import { configSchema, tracingOf, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
   /** absolute path of the config file (or a virtual name for inline configs) */
@@ -84,13 +84,20 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
+  const scope: AssertionScope = { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
+  const validateInScope: AssertionValidator = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope)
   const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
-    const problem = validateAssertion(a)
+    const problem = validateInScope(a)
     if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
   })
-  const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion })
+  const normalizer = new CaseNormalizer({
+    defaults: { assert: defaults, tags: config.defaults.tags },
+    baseDir,
+    judge: config.judge,
+    validateAssertion: validateInScope
+  })
   const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
   if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
   const cases = normalizer.finish()

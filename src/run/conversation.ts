@@ -9,6 +9,7 @@
  * grader (as a judge that cannot give a verdict does), not blamed on the agent.
  */
 import { randomUUID } from 'node:crypto'
+import type { AssertionContext } from '../assertions/types.js'
 import type { ConversationMessage } from '../config/schema.js'
 import type { TargetReply } from '../targets/types.js'
 import type { Assertion, AssertionResult, EvalCase, Simulation, ToolCall, TrialResult, TurnResult } from '../types.js'
@@ -38,6 +39,8 @@ export interface GradedReply {
   latencyMs: number
   /** a conversation's turn: the conversation up to and including this reply, for `includeConversation` */
   conversation?: ConversationMessage[]
+  /** with tracing on, for the case's own checks: the spans of the whole conversation */
+  trace?: AssertionContext['trace']
 }
 
 export interface ConversationDeps {
@@ -50,6 +53,11 @@ export interface ConversationDeps {
   user?: SimulatedUser
   /** whether the run is stopping (interrupted, or at its budget): no more calls start */
   stopping(): boolean
+  /**
+   * with tracing on: after the last turn, before the case's checks, waits for the conversation's spans
+   * and completes the reply the case's checks grade from them (tool calls, usage where the target reported none)
+   */
+  settle?(reply: TargetReply): Promise<AssertionContext['trace']>
 }
 
 const round3 = (ms: number) => Math.round(ms * 1000) / 1000
@@ -80,6 +88,8 @@ export async function runConversation(c: EvalCase, deps: ConversationDeps): Prom
   const grading: Promise<unknown>[] = []
   const checks: AssertionResult[][] = []
   let last: GradedReply | undefined
+  /** what the case's own checks graded */
+  let graded: GradedReply | undefined
   let failure: string | null = null
   let graderFailure: AssertionResult | undefined
   /** time spent in the target's calls */
@@ -144,7 +154,11 @@ export async function runConversation(c: EvalCase, deps: ConversationDeps): Prom
   if (graderFailure) assertions.push(graderFailure)
   else if (failure === null && last === undefined)
     assertions.push(simulatedUserFailed(1, 'it ended the conversation before the agent said anything', simulate!))
-  else if (failure === null) assertions.push(...(await deps.grade(c.assert, caseReply(c, last!, turns, messages))))
+  else if (failure === null) {
+    graded = caseReply(c, last!, turns, messages)
+    if (deps.settle) graded.trace = await deps.settle(graded.reply)
+    assertions.push(...(await deps.grade(c.assert, graded)))
+  }
   const verdict = failure === null ? deps.verdict(assertions) : { passed: false }
   const result: TrialResult = {
     passed: verdict.passed,
@@ -156,12 +170,14 @@ export async function runConversation(c: EvalCase, deps: ConversationDeps): Prom
     turns
   }
   if ('namedScores' in verdict && verdict.namedScores) result.namedScores = verdict.namedScores
-  const toolCalls = allToolCalls(turns)
+  // the case's reply: every turn's, completed from the conversation's spans where the target reported nothing
+  const toolCalls = graded ? graded.reply.toolCalls : allToolCalls(turns)
   if (toolCalls) result.toolCalls = toolCalls
-  const usage = sumUsage(turns)
+  const usage = graded ? graded.reply.usage : sumUsage(turns)
   if (usage) result.usage = usage
   result.latencyMs = round3(turns.reduce((n, t) => n + (t.latencyMs ?? 0), 0))
-  if (last?.reply.metadata) result.metadata = last.reply.metadata
+  const metadata = graded?.reply.metadata ?? last?.reply.metadata
+  if (metadata) result.metadata = metadata
   if (last?.reply.finishReason !== undefined) result.finishReason = last.reply.finishReason
   return result
 }

@@ -16,6 +16,8 @@ import { PromptfooConversations } from './promptfoo-conversation.js'
 import { promptfooVerdict } from './promptfoo.js'
 import { sumUsage } from './usage.js'
 import type { SimulatedUser } from './simulated-user.js'
+import type { TraceCollector, TrialTrace } from '../tracing/collector.js'
+import { agentFromSpans, type Span } from '../tracing/spans.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -47,6 +49,8 @@ export interface RunnerOptions {
   validated?: boolean
   /** plays the user of `simulate` cases */
   simulatedUser?: SimulatedUser
+  /** with tracing on (SPEC §12): each trial's trace context, and its spans once they have arrived */
+  tracing?: TraceCollector
 }
 
 export interface RunOutcome {
@@ -79,6 +83,8 @@ type CallRequest = Pick<TurnRequest, 'input'> & Partial<Pick<TurnRequest, 'messa
 
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16
 
 /**
  * A trial in progress: what the target is called with, and its abort (its
@@ -96,6 +102,7 @@ class Trial implements TrialRequest {
   constructor(
     readonly evalCase: EvalCase,
     readonly deadline: number,
+    readonly traceparent: string | undefined,
     /** a conversation's turn (its own input, the messages so far, the conversation's id), or a promptfoo prompt rendered when it runs */
     private readonly turn?: CallRequest
   ) {}
@@ -161,8 +168,8 @@ class RunningTrials {
     return performance.now()
   }
 
-  start(c: EvalCase, turn?: CallRequest): Trial {
-    const trial = new Trial(c, this.now() + this.timeoutMs, turn)
+  start(c: EvalCase, traceparent: string | undefined, turn?: CallRequest): Trial {
+    const trial = new Trial(c, this.now() + this.timeoutMs, traceparent, turn)
     this.trials.add(trial)
     if (!this.timer) this.arm(this.timeoutMs)
     return trial
@@ -236,6 +243,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (latencyMs !== undefined) result.latencyMs = latencyMs
   if (shown.metadata) result.metadata = shown.metadata
   if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
+  if (shown.trace) result.trace = shown.trace
   if (shown.turns) result.turns = shown.turns
   if (c.source) result.source = c.source
   return result
@@ -264,11 +272,14 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   }
   const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
 
-  /** One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run stopped first. */
-  function call(c: EvalCase, turn?: CallRequest): Promise<TargetCall | null> {
+  /**
+   * One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run
+   * stopped first. `traceparent`: the trial's trace context (every turn of a conversation continues one trace).
+   */
+  function call(c: EvalCase, traceparent: string | undefined, turn?: CallRequest): Promise<TargetCall | null> {
     return limit(async () => {
       if (stopped() || overBudget()) return null
-      const inFlight = running.start(c, turn)
+      const inFlight = running.start(c, traceparent, turn)
       const t0 = now()
       try {
         const reply: TargetReply = await target.call(inFlight)
@@ -309,7 +320,8 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         embed: options.embed,
         grade: options.grade,
         defaultJudgeThreshold: options.defaultJudgeThreshold,
-        conversation: graded.conversation
+        conversation: graded.conversation,
+        ...(graded.trace ? { trace: graded.trace } : {})
       },
       grading
     )
@@ -320,16 +332,43 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     return c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : { passed: casePasses(assertions) }
   }
 
-  /** One trial of a conversation: its turns in order, each a call of its own. */
+  /**
+   * A trial's spans once they have arrived (none without tracing): the reply completed from them where
+   * the target reported nothing itself (its own report wins), their cost counted.
+   */
+  async function settle(trace: TrialTrace | undefined, reply: TargetReply | null): Promise<Traced | undefined> {
+    if (!trace) return undefined
+    const traced = await trace.settle()
+    if (reply && traced.spans.length > 0) targetCostUsd += completeFromSpans(reply, traced.spans, options)
+    return traced
+  }
+
+  /** One trial of a conversation: its turns in order, each a call of its own, all in one trace. */
   async function conversationTrial(c: EvalCase): Promise<TrialResult | null> {
+    const trace = options.tracing?.begin()
+    let traced: Traced | undefined
     const result = await runConversation(c, {
-      call: (turn) => call(c, turn),
+      call: (turn) => call(c, trace?.traceparent, turn),
       grade: (list, graded) => grade(c, list, graded),
       verdict: (assertions) => verdict(c, assertions),
       user: options.simulatedUser,
-      stopping: () => stopped() || overBudget()
+      stopping: () => stopped() || overBudget(),
+      // the case's checks see the spans of the whole conversation
+      settle: trace
+        ? async (reply) => {
+            traced = await settle(trace, reply)
+            return traced && { traceId: traced.summary.traceId, spans: traced.spans }
+          }
+        : undefined
     })
-    if (result) result.score = rubricScore(result.assertions)
+    if (!result) {
+      trace?.discard()
+      return null
+    }
+    // a conversation that ended at a failed turn was not graded: its trace is still summed up
+    traced ??= await settle(trace, null)
+    if (traced) result.trace = traced.summary
+    result.score = rubricScore(result.assertions)
     return result
   }
 
@@ -341,22 +380,36 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     if (c.promptfoo?.conversation) {
       // promptfoo's `_conversation`: after the earlier turns of its conversation, its prompt rendered from them
       promptfooConversations ??= new PromptfooConversations()
-      const turn = await promptfooConversations.turn(c, k, (input) => call(c, { input }))
-      return turn.call && graded(c, turn.call, turn.input)
+      const trace = options.tracing?.begin()
+      const turn = await promptfooConversations.turn(c, k, (input) => call(c, trace?.traceparent, { input }))
+      return traced(c, trace, turn.call, turn.input)
     }
-    const done = await call(c)
-    return done && graded(c, done, c.input)
+    const trace = options.tracing?.begin()
+    return traced(c, trace, await call(c, trace?.traceparent), c.input)
+  }
+
+  /** A single call's trial: its spans awaited (outside its slot), then graded; null when the run stopped first. */
+  async function traced(c: EvalCase, trace: TrialTrace | undefined, done: TargetCall | null, input: unknown): Promise<TrialResult | null> {
+    if (!done) {
+      trace?.discard()
+      return null
+    }
+    const spans = await settle(trace, done.reply)
+    const result = await graded(c, done, input, spans)
+    if (spans) result.trace = spans.summary
+    return result
   }
 
   /** A trial's call graded: its checks, or the target's error. */
-  async function graded(c: EvalCase, done: TargetCall, input: unknown): Promise<TrialResult> {
+  async function graded(c: EvalCase, done: TargetCall, input: unknown, spans: Traced | undefined): Promise<TrialResult> {
     const durationMs = round3(done.durationMs)
     const reply = done.reply
     if (reply === null) return { passed: false, output: null, error: done.error, score: null, durationMs, assertions: [] }
     // the target's own time when it measured it (start-up excluded), else the call's
     const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
     const usage = reply.usage
-    const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs })
+    const trace = spans && { traceId: spans.summary.traceId, spans: spans.spans }
+    const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs, trace })
     const graded = verdict(c, assertions)
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     const result: TrialResult = {
@@ -390,7 +443,8 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     }
   }
   try {
-    await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane))
+    const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT)
+    await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane))
   } finally {
     running.stop()
     runSignal?.removeEventListener('abort', onRunAbort)
@@ -406,4 +460,21 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
 function modelOf(reply: TargetReply): string | undefined {
   const model = reply.metadata?.model
   return typeof model === 'string' ? model : undefined
+}
+
+/** A trial's spans and what the record keeps of them. */
+type Traced = Awaited<ReturnType<TrialTrace['settle']>>
+
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply: TargetReply, spans: readonly Span[], options: RunnerOptions): number {
+  const found = agentFromSpans(spans)
+  if (reply.toolCalls === undefined) reply.toolCalls = found.toolCalls
+  if (found.model !== undefined && modelOf(reply) === undefined) reply.metadata = { ...reply.metadata, model: found.model }
+  if (reply.usage !== undefined || found.usage === undefined) return 0
+  reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing)
+  return reply.usage.costUsd ?? 0
 }

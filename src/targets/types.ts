@@ -17,6 +17,8 @@ export interface TrialRequest {
    * of every trial's end (the sandbox); targets without it use `signal`.
    */
   onAbort?(listener: () => void): () => void
+  /** the trial's W3C trace context (`00-<trace>-<span>-01`) when tracing is on (SPEC §12) */
+  traceparent?: string
 }
 
 /** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
@@ -54,6 +56,8 @@ export interface TargetContext {
   secrets: Set<string>
   /** the deadline of sandboxed code a target runs on its output (a promptfoo provider's `transform`): the config's checkTimeoutMs */
   checkTimeoutMs?: number
+  /** the trace receiver's endpoint (`http://127.0.0.1:<port>`) when tracing is on: processes and modules get the exporter's variables */
+  otlpEndpoint?: string
 }
 
 /** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
