@@ -62,6 +62,8 @@ describe('a traced conversation', () => {
       - user: Please refund A18
         assert: [{ type: trace-error-spans, value: 0 }]
 `)
-    await expect(loadEvalConfig(file)).rejects.toThrow(/turns\[0\]\.assert\[0\].*trace-error-spans grades a trace, and a conversation is one trace: put it in the case's `assert`/s)
+    await expect(loadEvalConfig(file)).rejects.toThrow(
+      /turns\[0\]\.assert\[0\].*trace-error-spans grades a trace, and a conversation is one trace: put it in the case's `assert`/s
+    )
   })
 })
