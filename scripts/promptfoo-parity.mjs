@@ -11,7 +11,7 @@
 // which use the model APIs (Anthropic, Gemini, Bedrock, Azure, Ollama, OpenAI) and python checks,
 // runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
 // tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
-// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME runs one folder.
+// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME[,NAME…] runs those folders (of either list).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -29,6 +29,8 @@ const PROVIDER_EXAMPLES = path.join(ROOT, '__tests__/__fixtures__/promptfoo-prov
 const MODEL_PORT = 48123
 
 const { values } = parseArgs({ options: { 'peer-dir': { type: 'string' }, write: { type: 'boolean', default: false }, only: { type: 'string' } } })
+// verdicts.json records every example: a subset would drop the others' verdicts
+if (values.write && values.only) throw new Error('--write records every example: run it without --only')
 const temps = []
 const tempDir = (prefix) => {
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
@@ -103,11 +105,12 @@ async function modelServer(dir) {
 /** Every provider example, both tools pointed at the model server by promptfoo's own variables; true when all agree. */
 async function providerParity(main) {
   const examples = readdirSync(PROVIDER_EXAMPLES, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && (!values.only || d.name === values.only))
+    .filter((d) => d.isDirectory() && (!values.only || values.only.split(',').includes(d.name)))
     .map((d) => d.name)
     .sort()
+  if (examples.length === 0) return true
   console.log(`\nmodel APIs on 127.0.0.1, ${examples.length} example configs:\n`)
-  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing')
   let all = true
   for (const name of examples) {
     const dir = path.join(PROVIDER_EXAMPLES, name)
@@ -132,7 +135,7 @@ async function providerParity(main) {
       const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
       if (agreeing !== theirs.length || theirs.length !== ours.length) all = false
       const passed = theirs.filter((t) => t.passed).length
-      console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length} (${passed} pass in promptfoo)`)
+      console.log(`${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length} (${passed} pass in promptfoo)`)
       for (const [i, t] of theirs.entries()) {
         if (ours[i]?.passed !== t.passed)
           console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
@@ -152,7 +155,7 @@ try {
   if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
   const main = installPromptfoo()
   const examples = readdirSync(EXAMPLES, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !values.only)
+    .filter((d) => d.isDirectory() && (!values.only || values.only.split(',').includes(d.name)))
     .map((d) => d.name)
     .sort()
   const recorded = {}
@@ -165,7 +168,7 @@ try {
         .map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])
     ) === JSON.stringify(Object.entries(b).sort())
   console.log(`promptfoo ${PEER_VERSION} vs evalgate, ${examples.length} example configs:\n`)
-  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing')
   for (const name of examples) {
     const config = path.join(EXAMPLES, name, 'promptfooconfig.yaml')
     const theirs = await promptfooVerdicts(main, config)
@@ -176,7 +179,7 @@ try {
     totals.agreeing += agreeing
     totals.metricsAgreeing += theirs.filter((t, i) => ours[i] && sameScores(t.namedScores, ours[i].namedScores)).length
     if (theirs.length === ours.length) totals.countsEqual++
-    console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
+    console.log(`${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
     for (const [i, t] of theirs.entries()) {
       if (ours[i]?.passed !== t.passed)
         console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
