@@ -54,6 +54,20 @@ function answerFrom(body: (request: RecordedRequest) => { turn: string; messages
   })
 }
 
+/** A chat-completions server answering as the agent: the chat so far (without the system message) is what it remembers. */
+function answerChat(remembers: boolean) {
+  answerFrom(
+    (r) => {
+      const chat = r.body.messages.filter((m: { role: string }) => m.role !== 'system')
+      return { turn: chat.at(-1).content, messages: remembers ? chat : undefined }
+    },
+    (text) => ({
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }
+    })
+  )
+}
+
 const kinds: Kind[] = [
   {
     name: 'command stdio (target.input: json)',
@@ -105,32 +119,14 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   {
     name: 'openai (the chat itself)',
     target(_dir, remembers) {
-      answerFrom(
-        (r) => {
-          const chat = r.body.messages.filter((m: { role: string }) => m.role !== 'system')
-          return { turn: chat.at(-1).content, messages: remembers ? chat : undefined }
-        },
-        (text) => ({
-          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }
-        })
-      )
+      answerChat(remembers)
       return { openai: { model: 'agent-model', baseUrl: server.baseUrl, system: 'You are a helpful bot.' } }
     }
   },
   {
     name: 'provider (a provider id)',
     target(_dir, remembers) {
-      answerFrom(
-        (r) => {
-          const chat = r.body.messages.filter((m: { role: string }) => m.role !== 'system')
-          return { turn: chat.at(-1).content, messages: remembers ? chat : undefined }
-        },
-        (text) => ({
-          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }
-        })
-      )
+      answerChat(remembers)
       return { provider: 'openai:chat:agent-model', config: { apiBaseUrl: server.baseUrl } }
     }
   }
