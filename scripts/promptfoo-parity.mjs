@@ -11,7 +11,9 @@
 // which use the model APIs (Anthropic, Gemini, Bedrock, Azure, Ollama, OpenAI) and python checks,
 // runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
 // tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
-// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME[,NAME…] runs those folders (of either list).
+// (a Bedrock `endpoint`): the same per-result verdicts and outputs are expected; --write records promptfoo's
+// in verdicts.json there, which the jest suite checks evalgate against. --only NAME[,NAME…] runs those
+// folders (of either list; --write then writes nothing).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -29,8 +31,6 @@ const PROVIDER_EXAMPLES = path.join(ROOT, '__tests__/__fixtures__/promptfoo-prov
 const MODEL_PORT = 48123
 
 const { values } = parseArgs({ options: { 'peer-dir': { type: 'string' }, write: { type: 'boolean', default: false }, only: { type: 'string' } } })
-// verdicts.json records every example: a subset would drop the others' verdicts
-if (values.write && values.only) throw new Error('--write records every example: run it without --only')
 const temps = []
 const tempDir = (prefix) => {
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
@@ -71,10 +71,13 @@ async function promptfooVerdicts(main, config, extraEnv = {}) {
   })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
-  const providers = [...new Set(results.map((x) => x.provider.id))]
-  const prompts = 1 + Math.max(...results.map((x) => x.promptIdx))
-  const order = (x) => (x.testIdx * providers.length + providers.indexOf(x.provider.id)) * prompts + x.promptIdx
-  return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
+  // promptIdx numbers promptfoo's columns, provider by provider, prompt by prompt: evalgate's order within a test
+  // (provider ids are not: a suite may name one model several times with other settings)
+  const columns = 1 + Math.max(...results.map((x) => x.promptIdx))
+  const order = (x) => x.testIdx * columns + x.promptIdx
+  return results
+    .sort((a, b) => order(a) - order(b))
+    .map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {}, output: x.response?.output ?? null }))
 }
 
 async function evalgateVerdicts(config, extraEnv = {}) {
@@ -84,7 +87,7 @@ async function evalgateVerdicts(config, extraEnv = {}) {
     env: { ...process.env, NO_COLOR: '1', ...extraEnv }
   })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
-  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
+  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {}, output: c.output }))
 }
 
 /** The model server of one example, in a process of its own. */
@@ -110,8 +113,10 @@ async function providerParity(main) {
     .sort()
   if (examples.length === 0) return true
   console.log(`\nmodel APIs on 127.0.0.1, ${examples.length} example configs:\n`)
-  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing')
+  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing   outputs equal')
   let all = true
+  const totals = { results: 0, agreeing: 0, outputs: 0 }
+  const recorded = {}
   for (const name of examples) {
     const dir = path.join(PROVIDER_EXAMPLES, name)
     const server = await modelServer(dir)
@@ -131,20 +136,47 @@ async function providerParity(main) {
     try {
       const config = path.join(dir, 'promptfooconfig.yaml')
       const theirs = await promptfooVerdicts(main, config, env)
-      const ours = await evalgateVerdicts(config, env)
+      recorded[name] = { passed: theirs.map((t) => t.passed), outputs: theirs.map((t) => outputText(t.output)) }
+      let ours
+      try {
+        ours = await evalgateVerdicts(config, env)
+      } catch (err) {
+        all = false
+        console.log(`${name.padEnd(28)}${`${theirs.length} / -`.padEnd(33)}evalgate refused it: ${err.message.split('\n').slice(1).join(' ').trim()}`)
+        continue
+      }
       const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
-      if (agreeing !== theirs.length || theirs.length !== ours.length) all = false
+      // the provider read the same reply as promptfoo: the outputs the checks graded are the same text
+      const sameOutputs = theirs.filter((t, i) => ours[i] && outputText(t.output) === ours[i].output).length
+      if (agreeing !== theirs.length || theirs.length !== ours.length || sameOutputs !== theirs.length) all = false
+      totals.results += theirs.length
+      totals.agreeing += agreeing
+      totals.outputs += sameOutputs
       const passed = theirs.filter((t) => t.passed).length
-      console.log(`${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length} (${passed} pass in promptfoo)`)
+      console.log(
+        `${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${`${agreeing}/${theirs.length} (${passed} pass)`.padEnd(20)}${sameOutputs}/${theirs.length}`
+      )
       for (const [i, t] of theirs.entries()) {
         if (ours[i]?.passed !== t.passed)
           console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+        else if (ours[i] && outputText(t.output) !== ours[i].output)
+          console.log(`  output differs: ${ours[i].id}: promptfoo ${JSON.stringify(outputText(t.output))}, evalgate ${JSON.stringify(ours[i].output)}`)
       }
     } finally {
       server.stop()
     }
   }
+  console.log(`\n${examples.length} examples: ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.outputs}/${totals.results} outputs equal`)
+  if (values.write && !values.only) {
+    writeFileSync(path.join(PROVIDER_EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 1)}\n`)
+    console.log(`wrote ${path.relative(ROOT, path.join(PROVIDER_EXAMPLES, 'verdicts.json'))}`)
+  }
   return all
+}
+
+/** promptfoo's output as the text evalgate records: an object (a tool call) as its JSON. */
+function outputText(output) {
+  return typeof output === 'string' ? output : output === null || output === undefined ? null : JSON.stringify(output)
 }
 
 // simulated-user/: promptfoo asks its remote task to play the user, evalgate its judge; both are pointed at one scripted user
@@ -197,7 +229,7 @@ try {
   )
   const providers = await providerParity(main)
   if (!providers) process.exitCode = 1
-  if (values.write) {
+  if (values.write && !values.only) {
     writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
     console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)
   }

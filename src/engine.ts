@@ -2,12 +2,13 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { needsJudge, validateAssertion } from './assertions/index.js'
+import { asksGrader, needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
+import { tracingOf, type ParsedConfig } from './config/schema.js'
+import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
-import { tracingOf } from './config/schema.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
@@ -16,7 +17,7 @@ import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
 import { createSimulatedUsers, withSimulatedUser } from './run/simulated-user.js'
 import { createTarget, warmTarget } from './targets/index.js'
-import type { EvalCase, RunRecord } from './types.js'
+import type { Assertion, EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
 import { gitFromEnv } from './util/git.js'
 
@@ -85,6 +86,24 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
   )
 }
 
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+export async function loadTrustedConfig(file: string, base: ParsedConfig | null): Promise<{ loaded: LoadedConfig; changes: ConfigChange[] }> {
+  let changes: ConfigChange[] = []
+  const loaded = await loadEvalConfig(file, {
+    settings: (head) => {
+      if (!base) return head
+      const trusted = withTrustedSettings(head, base)
+      changes = trusted.changes
+      return trusted.config
+    }
+  })
+  return { loaded, changes }
+}
+
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
 async function startTracing(loaded: LoadedConfig, log: ((line: string) => void) | undefined) {
   const settings = tracingOf(loaded.config.tracing)
@@ -122,11 +141,19 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     await tracing?.receiver.close()
     throw err
   }
-  // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-  const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge) || c.turns?.some((t) => t.assert.some(needsJudge)))
-  const judge = judged
+  // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+  // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+  const graded = config.judge !== undefined && cases.some((c) => checksOf(c).some(asksGrader))
+  const judge = graded
     ? attributeTo(loaded.file, () =>
-        createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
+        createJudge(config.judge!, {
+          env,
+          secrets,
+          baseline: options.baseline ?? null,
+          baseDir: loaded.baseDir,
+          pricing: config.pricing,
+          needed: cases.some((c) => checksOf(c).some(needsJudge))
+        })
       )
     : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
@@ -213,4 +240,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
   return { record, comparison, secrets, incompatible }
+}
+
+/** Every check of a case: its own, and a conversation's turns'. */
+function checksOf(c: EvalCase): Assertion[] {
+  return c.turns ? [...c.assert, ...c.turns.flatMap((t) => t.assert)] : c.assert
 }
