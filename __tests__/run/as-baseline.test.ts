@@ -80,6 +80,20 @@ describe('run as the baseline ran it', () => {
     expect(comparison.coverage).toEqual({ baseline: 3, compared: 0 })
   })
 
+  it('a conversation keeps no `ran` and is never run as the baseline ran it: a case that became one stays changed', async () => {
+    const config = project(base)
+    const { record: baseline } = await run(config)
+    writeFileSync(
+      path.join(path.dirname(config), 'cases.yaml'),
+      '- {id: one, turns: [{user: q1, assert: [{type: equals, value: a1}]}, {user: q2}]}\n- {id: two, input: q2, expected: a2}\n- {id: gone, input: q3, expected: zzz}\n'
+    )
+    const { record, comparison } = await run(config, baseline)
+    expect(record.cases.find((c) => c.id === 'one')!.ran).toBeUndefined()
+    expect(record.cases.find((c) => c.id === 'one')!.asBaseline).toBeUndefined()
+    expect(comparison.changed).toEqual(['one'])
+    expect(comparison.regressed).toEqual([])
+  })
+
   it('the files the baseline’s checks name are read from `baselineFiles` (the base commit’s copies in a pull-request run)', async () => {
     const config = project('- {id: one, input: q1, assert: [{type: javascript, file: checks/is-a1.mjs}]}\n')
     const { record: baseline } = await run(config)

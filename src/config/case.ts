@@ -4,6 +4,7 @@
  * (the assertion a user writes) and what it becomes (the record's case).
  */
 import type { CaseRan, CaseResult, PromptfooCase, RunAssertion } from './record-schema.js'
+import type { ConversationMessage, JudgeConfig } from './schema.js'
 
 /** One assertion as the engine runs it (after shorthands are expanded; `file` resolved to an absolute path). */
 export type Assertion = RunAssertion
@@ -20,6 +21,34 @@ export interface AssertionScope {
   tools?: readonly unknown[] | null
   /** whether the run receives traces (SPEC §12): the trace assertions need them */
   tracing?: boolean
+  /** the checks of a conversation's turn: they grade its reply; the conversation's trace is the case's checks' to grade */
+  turn?: boolean
+}
+
+/** A scripted turn as the engine runs it: its checks validated, their files resolved. */
+export interface Turn {
+  user: string
+  assert: Assertion[]
+}
+
+/** Who plays a simulated user: the judge's settings, or the case's own in the judge's shape. */
+export type SimulatedUserProvider = Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'command' | 'env' | 'timeoutMs' | 'retries'>
+
+/** A simulated user as the engine runs it, its defaults applied. */
+export interface Simulation {
+  instructions: string
+  /** agent replies at most */
+  maxTurns: number
+  initialMessages: ConversationMessage[]
+  /** a user message that contains it ends the conversation, unsent */
+  stop: string
+  provider: SimulatedUserProvider
+  /**
+   * promptfoo's simulated user: the agent gets the prompt as a system message
+   * before the history (a JSON list of chat messages), and the case's checks
+   * grade the transcript "User: …\n---\nAssistant: …"
+   */
+  promptfoo?: { system: string }
 }
 
 /**
@@ -40,6 +69,10 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   promptfoo?: PromptfooCase
   /** how it runs, as its record keeps it (config/ran.ts), set at load */
   ran?: CaseRan
+  /** a scripted conversation: the target is called once per turn; `input` is then undefined */
+  turns?: Turn[]
+  /** a simulated user: an LLM plays the user; `input` is then undefined */
+  simulate?: Simulation
 }
 
 /**
@@ -68,12 +101,19 @@ export interface AgentCaseView {
   index: number
   vars?: Record<string, unknown>
   metadata?: Record<string, unknown>
+  /** a conversation's turn: the conversation so far, ending with this turn's user message */
+  messages?: ConversationMessage[]
+  /** a conversation's turn: unique per trial, the same for each of its turns */
+  conversationId?: string
 }
 
-export function agentCaseView(c: EvalCase): AgentCaseView {
+/** What an agent sees of its case; on a conversation's turn, with the conversation so far (never the turns to come, nor their checks). */
+export function agentCaseView(c: EvalCase, turn?: { messages?: ConversationMessage[]; conversationId?: string }): AgentCaseView {
   const view: AgentCaseView = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index }
   if (c.vars !== undefined) view.vars = c.vars
   if (c.metadata !== undefined) view.metadata = c.metadata
+  if (turn?.messages !== undefined) view.messages = turn.messages
+  if (turn?.conversationId !== undefined) view.conversationId = turn.conversationId
   return view
 }
 

@@ -100,14 +100,17 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
     const { config, cases, gradingFiles } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
-    for (const c of cases) c.ran = ranOf(c, baseDir)
+    for (const c of cases) {
+      const ran = ranOf(c, baseDir)
+      if (ran) c.ran = ran
+    }
     refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), gradingFiles, ...judgeDirOf(options) }
   }
   const config = settings(configOf(located))
   options.onConfig?.(config)
   const scope: AssertionScope = { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
-  const validateInScope: AssertionValidator = (a) => validateAssertion(a, scope)
+  const validateInScope: AssertionValidator = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope)
   const defaults = resolveFiles(config.defaults.assert, baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
@@ -128,8 +131,11 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
-  for (const c of cases) c.ran = ranOf(c, baseDir)
-  const judged = cases.flatMap((c) => c.assert).find(isJudged)
+  for (const c of cases) {
+    const ran = ranOf(c, baseDir)
+    if (ran) c.ran = ran
+  }
+  const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(isJudged)
   if (judged && !config.judge) {
     throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }

@@ -35,7 +35,18 @@ function portable(a: Assertion, baseDir: string): Assertion {
   return out
 }
 
-export function ranOf(c: EvalCase, baseDir: string): CaseRan {
+/**
+ * A conversation — scripted turns, a simulated user, a promptfoo test that
+ * reads `_conversation` — is not one input a later run could replay: its
+ * record keeps no `ran`, and a changed one stays *changed* (gate.maxChanged).
+ */
+export function isConversation(c: Pick<EvalCase, 'turns' | 'simulate' | 'promptfoo'>): boolean {
+  return c.turns !== undefined || c.simulate !== undefined || c.promptfoo?.conversation !== undefined
+}
+
+/** How the case runs, as its record keeps it; undefined for a conversation. */
+export function ranOf(c: EvalCase, baseDir: string): CaseRan | undefined {
+  if (isConversation(c)) return undefined
   const ran: CaseRan = { assert: c.assert.map((a) => portable(a, baseDir)) }
   if (c.vars !== undefined) ran.vars = c.vars
   if (c.metadata !== undefined) ran.metadata = c.metadata

@@ -6,7 +6,7 @@
  * regressed — so rewriting a failing case's checks cannot hide it, while a
  * pull request that tightens a check the case still passes goes through.
  */
-import { resolveRan } from '../config/ran.js'
+import { isConversation, resolveRan } from '../config/ran.js'
 import type { Target } from '../targets/types.js'
 import type { CaseResult, EvalCase, RunRecord } from '../types.js'
 import { runCases, type RunnerOptions, type RunOutcome } from './runner.js'
@@ -79,10 +79,11 @@ export async function runAsBaseline(
   options: RunnerOptions,
   filesDir: string
 ): Promise<AsBaselineOutcome> {
-  const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline)
+  const byKey = new Map(cases.map((c) => [c.id, c]))
+  // a case that is now a conversation has no one input to give the baseline's checks
+  const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline).filter((r) => !isConversation(byKey.get(r.id) ?? {}))
   if (changed.length === 0) return { cases: [...results], run: 0, complete: true, durationMs: 0, targetCostUsd: 0 }
   const before = new Map(baseline.cases.map((b) => [b.id, b]))
-  const byKey = new Map(cases.map((c) => [c.id, c]))
   const again = changed.map((r) => caseAsBaseline(byKey.get(r.id)!, before.get(r.id)!, filesDir))
   // progress counts the main pass only; the assertions come from a record, so they are checked as they are graded
   const outcome = await runCases(again, target, { ...options, onCase: undefined, validated: false })

@@ -4,6 +4,7 @@
  * the first ones: input, expectation, both outputs, both trajectories, a traced
  * case's error spans and why the case fails.
  */
+import { conversationDetail } from '../conversation.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode } from '../escape.js'
 import { formatCount, formatScore, formatValue, plural } from '../format.js'
@@ -124,13 +125,18 @@ function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: b
     parts.push(
       '_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._'
     )
-  parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
+  // a conversation shows the turn where it parted from the baseline's instead of one input and output
+  const conversation = conversationDetail(compared ? before : undefined, now)
+  if (!conversation) parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
-  if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-  parts.push(
-    `**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`,
-    outputBlock(now)
-  )
+  if (conversation) parts.push(conversation)
+  else {
+    if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
+    parts.push(
+      `**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`,
+      outputBlock(now)
+    )
+  }
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
   const errorSpans = errorSpansText(now)
