@@ -129,7 +129,7 @@ describe('ranOf and resolveRan', () => {
       ],
       promptfoo: { provider: 1, threshold: 0.5 }
     }
-    const ran = ranOf(c, '/repo/evals')
+    const ran = ranOf(c, '/repo/evals')!
     expect(ran.assert).toEqual([
       { type: 'javascript', file: 'checks/a.mjs' },
       { type: 'javascript', value: 'file://t.js:fn', transform: 'file://tr.js' },
@@ -138,7 +138,7 @@ describe('ranOf and resolveRan', () => {
     ])
     expect(ran.promptfoo).toEqual({ provider: 1, threshold: 0.5 })
     // the same assertion object (a default shared by every case) is converted once
-    expect(ranOf(c, '/repo/evals').assert[0]).toBe(ran.assert[0])
+    expect(ranOf(c, '/repo/evals')!.assert[0]).toBe(ran.assert[0])
     expect(resolveRan(ran, '/base/copy').assert.slice(0, 3)).toEqual([
       { type: 'javascript', file: '/base/copy/checks/a.mjs' },
       { type: 'javascript', value: 'file:///base/copy/t.js:fn', transform: 'file:///base/copy/tr.js' },
