@@ -7,6 +7,8 @@
  * fail to be read fails closed; parallel slices merge.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { parse as parseJunit, type TestSuite } from 'junit2json'
@@ -310,6 +312,23 @@ describe('evalgate gitlab: the baseline fails closed', () => {
     },
     60_000
   )
+
+  it('GitLab unreachable (connection refused, after its retries): the job stops (exit 2) saying so, never "no baseline"', async () => {
+    await mainPipeline()
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const err = await mrPipeline([], { CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4` }).then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(isUserError(err)).toBe(true)
+    expect((err as Error).message).toMatch(
+      /cannot read evalgate\.yml at the diff base [0-9a-f]{7}, whose gate settings a merge request must use: GET .*ECONNREFUSED/
+    )
+    expect(ourNotes()).toHaveLength(0)
+  })
 
   it('a 5xx once is retried, and the baseline is read', async () => {
     await mainPipeline()
