@@ -11,6 +11,7 @@ import { ConfigError } from '../errors.js'
 import type { Assertion, AssertionScope, EvalCase } from './case.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
+import { ConversationProblem, readConversation, type ReadConversation } from './conversation.js'
 import { expectedText } from './expected.js'
 import { Fingerprinter } from './fingerprint.js'
 import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
@@ -242,7 +243,19 @@ export class CaseNormalizer {
         file
       )
     }
-    if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, file)
+    // a place inside the case, with its own line
+    const below = (sub: Path) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub])
+    let conversation: ReadConversation
+    try {
+      conversation = readConversation(raw, options.judge, (list, sub) =>
+        this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true })
+      )
+    } catch (err) {
+      if (err instanceof ConversationProblem) throw new ConfigError(`${below(err.at)}: ${err.message}`, file)
+      throw err
+    }
+    if (raw.input === undefined && !conversation.turns && !conversation.simulate)
+      throw new ConfigError(`${where()}: the case has no \`input\` (or \`turns\`, or \`simulate\`)`, file)
     let own: Assertion[]
     try {
       own = raw.assert ?? shorthandAssertions(raw)
@@ -269,7 +282,7 @@ export class CaseNormalizer {
       this.ids.set(id, index)
     } else {
       // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-      const base = `h${contentHash(raw.input, 12)}`
+      const base = `h${contentHash(raw.turns ? { turns: raw.turns } : raw.simulate ? { simulate: raw.simulate } : raw.input, 12)}`
       const seen = this.contentKeys.get(base) ?? 0
       this.contentKeys.set(base, seen + 1)
       id = seen === 0 ? base : `${base}~${seen + 1}`
@@ -282,12 +295,22 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars, conversation),
       source: { file: source.sourceFile, line: located.lineOf(at) },
       index,
       ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
-      ...(raw.vars !== undefined ? { vars: raw.vars } : {})
+      ...(raw.vars !== undefined ? { vars: raw.vars } : {}),
+      ...conversation
     })
+  }
+
+  /** Assertions validated, a problem named at `place(k)`. */
+  private checked(list: Assertion[], place: (k: number) => string, file: string, scope?: AssertionScope): Assertion[] {
+    list.forEach((a, k) => {
+      const problem = this.options.validateAssertion(a, scope)
+      if (problem) throw new ConfigError(`${place(k)}: ${problem}`, file)
+    })
+    return list
   }
 
   finish(): EvalCase[] {
