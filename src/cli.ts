@@ -65,8 +65,9 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
-  init [--dir .] [--branch main]
+  init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
+                          (--fork-safe: also the workflow that comments on fork PRs)
 
 Exit codes: 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.`
 
@@ -177,6 +178,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     collectGarbage()
     // streamed: the text of a 100,000-case record is never held whole
     await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record))
+    for (const warning of result.warnings) io.stderr.write(`evalgate: warning: ${warning}\n`)
     if (!result.record.complete)
       io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
     return await finish(
@@ -324,10 +326,15 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function initCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help })
+  const { values } = parse(args, {
+    dir: { type: 'string', short: 'd' },
+    branch: { type: 'string' },
+    'fork-safe': { type: 'boolean', default: false },
+    help: common.help
+  })
   if (values.help) return help(io)
   const dir = values.dir ?? '.'
-  const written = await initProject(dir, { branch: values.branch })
+  const written = await initProject(dir, { branch: values.branch, forkSafe: values['fork-safe'] })
   const config = dir === '.' ? '' : ` -c ${join(dir, 'evalgate.yml')}`
   io.stdout.write(
     `evalgate: wrote ${written.map((f) => join(dir, f)).join(', ')}\n\n` +

@@ -42,6 +42,8 @@ export interface Evaluation {
   secrets: Set<string>
   /** why the baseline could not be compared (other fingerprints): the comparison was made without it */
   incompatible: string | null
+  /** what the user should change though nothing failed (a target's result objects graded as text): for the log */
+  warnings: string[]
 }
 
 export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -85,13 +87,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  const warnings: string[] = []
   checkFilter(loaded.cases, options.filter)
   const cases = selectCases(loaded.cases, options)
   const repeat = options.repeat ?? config.repeat
   const createdAt = (options.now ?? (() => new Date()))().toISOString()
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () =>
-    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs })
+    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) })
   )
   const judge = config.judge
     ? attributeTo(loaded.file, () =>
@@ -155,5 +158,5 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     secrets
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets, incompatible }
+  return { record, comparison, secrets, incompatible, warnings }
 }

@@ -8401,6 +8401,8 @@ function expectedText(written, own, defaults) {
 
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
+// EXTERNAL MODULE: ./src/config/problems.ts
+var config_problems = __nccwpck_require__(4968);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var parse = __nccwpck_require__(8639);
 // EXTERNAL MODULE: ./src/config/schema.ts
@@ -8410,6 +8412,7 @@ var schema = __nccwpck_require__(131);
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
+
 
 
 
@@ -8490,7 +8493,13 @@ async function readJsonlCases(file, into) {
             if (line === '')
                 continue;
             const at = number;
-            into.add((0,parse/* parseJsonLine */.wz)(line, file, at), { file, lineOf: () => at }, [index++]);
+            // a line that is not JSON is one problem; the lines after it are still read
+            const value = into.problems.attempt(() => (0,parse/* parseJsonLine */.wz)(line, file, at));
+            if (value === undefined)
+                into.skip();
+            else
+                into.add(value, { file, lineOf: () => at }, [index]);
+            index++;
         }
     }
     finally {
@@ -8522,7 +8531,7 @@ function parseDatasetText(text, file) {
 }
 /** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-async function expandPatterns(patterns, baseDir) {
+async function expandPatterns(patterns, baseDir, problems) {
     const files = [];
     for (const pattern of patterns) {
         // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
@@ -8530,7 +8539,7 @@ async function expandPatterns(patterns, baseDir) {
         if (globs?.isDynamicPattern(pattern)) {
             const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
             if (found.length === 0)
-                throw new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
+                problems.add(new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
             files.push(...found);
         }
         else {
@@ -8539,15 +8548,17 @@ async function expandPatterns(patterns, baseDir) {
     }
     return [...new Set(files)];
 }
-/** Read every file of the dataset into `into`, in order; the files read come back. */
+/** Read every file of the dataset into `into`, in order; the files read come back. A file that cannot be read is one of `into`'s problems. */
 async function readDataset(dataset, baseDir, into) {
-    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir);
+    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir, into.problems);
     // one after another: cases keep dataset order, and only one file is being read at a time
     for (const file of files) {
-        if (isJsonl(file))
-            await readJsonlCases(file, into);
-        else
-            into.addSource(parseDatasetText(await readText(file), file));
+        await into.problems.attemptAsync(async () => {
+            if (isJsonl(file))
+                await readJsonlCases(file, into);
+            else
+                into.addSource(parseDatasetText(await readText(file), file));
+        });
     }
     return files;
 }
@@ -8581,10 +8592,14 @@ function normalizeCases(sources, options) {
 /**
  * Raw cases in, runnable cases out, one at a time and in dataset order: ids
  * are checked for duplicates across all sources, cases without one get a key
- * from their content.
+ * from their content. A case with a problem is left out and the problem kept
+ * in `problems`, so that one pass finds them all (up to MAX_PROBLEMS).
  */
 class CaseNormalizer {
     options;
+    problems;
+    /** no collector was given: finish() throws what was found */
+    ownsProblems;
     cases = [];
     /** case id → the index of the case that has it */
     ids = new Map();
@@ -8595,19 +8610,31 @@ class CaseNormalizer {
     constructor(options) {
         this.options = options;
         this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
+        this.problems = options.problems ?? new config_problems/* Problems */.Z();
+        this.ownsProblems = options.problems === undefined;
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
         // relative to the working directory: in Actions that is the repository root, as annotations need
         const sourceFile = external_node_path_default().relative(process.cwd(), file) || file;
-        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile });
+        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile, skipped: [] });
     }
     addSource(source) {
         this.beginSource(source.located.file, source.base);
         source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]));
     }
-    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
+    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. A problem with it is kept, and the case left out. */
     add(value, located, at) {
+        const before = this.cases.length;
+        this.problems.attempt(() => this.addCase(value, located, at));
+        if (this.cases.length === before)
+            this.skip();
+    }
+    /** The current source's next case is left out (it had a problem): later cases are still named by their place in the file. */
+    skip() {
+        this.sources.at(-1).skipped.push(this.cases.length);
+    }
+    addCase(value, located, at) {
         const { options } = this;
         const source = this.sources.at(-1);
         const file = located.file;
@@ -8670,11 +8697,14 @@ class CaseNormalizer {
             ...(raw.vars !== undefined ? { vars: raw.vars } : {})
         });
     }
+    /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */
     finish() {
         for (const [id, index] of this.ids) {
             if (this.contentKeys.has(id))
-                throw new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
+                this.problems.add(new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
         }
+        if (this.ownsProblems)
+            this.problems.throwIfAny();
         return this.cases;
     }
     where(file, line, at) {
@@ -8683,7 +8713,8 @@ class CaseNormalizer {
     /** Where an earlier case is: its file and line, and its path there. */
     whereIs(index) {
         const source = this.sources.findLast((s) => s.first <= index);
-        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first]);
+        const left = source.skipped.filter((at) => at <= index).length;
+        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first + left]);
     }
 }
 
@@ -8695,6 +8726,7 @@ var promptfoo = __nccwpck_require__(2823);
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
 
 
 
@@ -8748,20 +8780,32 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
-    const config = settings(configOf(located));
-    options.onConfig?.(config);
-    const defaults = resolveFiles(config.defaults.assert, baseDir);
+    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    const problems = new config_problems/* Problems */.Z(absolute);
+    const config = problems.attempt(() => settings(configOf(located)));
+    if (config)
+        options.onConfig?.(config);
+    const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
         const problem = validateAssertion(a);
         if (problem)
-            throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
+            problems.add(new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute));
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
-    const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
-    if (config.cases !== undefined)
+    const normalizer = new CaseNormalizer({
+        defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
+        baseDir,
+        judge: config?.judge,
+        validateAssertion,
+        problems
+    });
+    // with a config that is not valid, its dataset is still read for problems of its own
+    const dataset = config ? config.dataset : datasetOf(located.value);
+    const files = dataset !== undefined ? await readDataset(dataset, baseDir, normalizer) : [];
+    if (config ? config.cases !== undefined : hasInlineCases(located.value))
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
     const cases = normalizer.finish();
+    problems.throwIfAny();
     if (cases.length === 0) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
@@ -8770,7 +8814,19 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if (needsJudge && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    return { file: absolute, baseDir, config: config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+}
+/** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
+function datasetOf(value) {
+    const dataset = value.dataset;
+    if (typeof dataset === 'string')
+        return dataset;
+    if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string'))
+        return dataset;
+    return undefined;
+}
+function hasInlineCases(value) {
+    return Array.isArray(value.cases);
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
@@ -14755,6 +14811,7 @@ const PIPE_GRACE_MS = 200;
 function createCommandTarget(config, ctx) {
     const spec = resolveCommandSpec(config, ctx);
     const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
     return {
         async call(request) {
             if (request.signal.aborted)
@@ -14765,6 +14822,11 @@ function createCommandTarget(config, ctx) {
             request.signal.addEventListener('abort', onAbort, { once: true });
             try {
                 const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
                 const reply = spec.json ? jsonReply(stdout) : { output: stdout };
                 reply.latencyMs ??= run.elapsedMs();
                 return reply;
@@ -14779,8 +14841,26 @@ function createCommandTarget(config, ctx) {
             for (const run of runs)
                 run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
             await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
         }
     };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
 }
 /** What execvp searches when the environment has no PATH (the C library's default). */
 const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
@@ -16446,12 +16526,13 @@ async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
     const secrets = new Set();
+    const warnings = [];
     checkFilter(loaded.cases, options.filter);
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
     const judge = config.judge
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
@@ -16510,7 +16591,7 @@ async function evaluate(loaded, options = {}) {
         baseline: options.baseline
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible };
+    return { record, comparison, secrets, incompatible, warnings };
 }
 
 ;// CONCATENATED MODULE: ./src/util/dirs.ts
@@ -16633,8 +16714,9 @@ function configJsonSchemaText() {
 ;// CONCATENATED MODULE: ./src/init/templates.ts
 /**
  * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, and the
- * workflow that gates pull requests and records the baseline on the default branch.
+ * stand-in agent so that `npx evalgate run` passes with no edits, the
+ * workflow that gates pull requests and records the baseline on the default
+ * branch, and with `--fork-safe` the workflow that comments on fork PRs.
  */
 
 
@@ -16642,6 +16724,22 @@ const CONFIG_FILE = 'evalgate.yml';
 const DATASET_FILE = 'evals/cases.yaml';
 const AGENT_FILE = 'evals/agent.mjs';
 const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
+const COMMENT_WORKFLOW_FILE = '.github/workflows/evalgate-comment.yml';
+/**
+ * One name for the gating workflow everywhere (init, the docs, the comment
+ * workflow's `workflow_run` trigger): the comment workflow finds the runs it
+ * comments on by this name.
+ */
+const WORKFLOW_NAME = 'evalgate';
+/**
+ * Where evalgate comes from until a release is tagged: the repository's
+ * default branch, which carries the built bundles (dist/ is committed). The
+ * docs test holds every install line and `uses:` of the docs to these.
+ */
+const ACTION_REF = 'evalgate/evalgate@main';
+const PACKAGE_SPEC = 'github:evalgate/evalgate';
+/** The pull-request events that re-decide the check: the accept label's `labeled`/`unlabeled` among them. */
+const PR_EVENT_TYPES = ['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'];
 function configTemplate() {
     return `# yaml-language-server: $schema=${SCHEMA_URL}
 # evalgate runs the dataset against the agent, compares every case with the
@@ -16669,8 +16767,9 @@ repeat: 1                  # trials per case; raise it for a non-deterministic a
 
 gate:
   maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  minPassRate: 0.8         # an absolute floor, checked with or without a baseline:
+                           # the first run, which has none, is gated on it
   # maxPassRateDrop: 0.02  # two points
-  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
 
 defaults:                  # added to every case
   assert:
@@ -16746,13 +16845,21 @@ export default async function agent(input) {
 }
 /** Branch names that are safe to write unquoted into the workflow. */
 const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-function workflowTemplate(branch = 'main') {
+function workflowTemplate(options = {}) {
+    const branch = options.branch ?? 'main';
+    const comment = options.forkSafe
+        ? `
+          # a fork's run has a read-only token: ${COMMENT_WORKFLOW_FILE} comments for it
+          comment: \${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}`
+        : '';
     return `# Gates pull requests on the evals, and records each run on ${branch} as the
 # baseline that later pull requests are compared with.
-name: evalgate
+name: ${WORKFLOW_NAME}
 
 on:
   pull_request:
+    # labeled/unlabeled: adding or removing the accept label (evalgate:accept) re-decides the check
+    types: [${PR_EVENT_TYPES.join(', ')}]
   push:
     branches: [${branch}]
   workflow_dispatch:
@@ -16763,7 +16870,7 @@ permissions:
   actions: read            # find and download the baseline run's artifact
 
 concurrency:
-  group: evalgate-\${{ github.ref }}
+  group: ${WORKFLOW_NAME}-\${{ github.ref }}
   cancel-in-progress: \${{ github.event_name == 'pull_request' }}
 
 jobs:
@@ -16772,11 +16879,45 @@ jobs:
     timeout-minutes: 30
     steps:
       - uses: actions/checkout@v7
-      - uses: evalgate/evalgate@v1
+      - uses: ${ACTION_REF}
         with:
-          config: ${CONFIG_FILE}
+          config: ${CONFIG_FILE}${comment}
         # env:                                     # for a judge or a model-backed target
         #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+/**
+ * The fork-safe comment workflow (SPEC §7): runs in the base repository after
+ * the gating workflow completes, with a write token, and reads that run's
+ * record as untrusted data; it never checks out or runs the PR's code.
+ */
+function commentWorkflowTemplate() {
+    return `# Comments on pull requests from forks, whose own run has a read-only token:
+# runs here, with a write token, once the "${WORKFLOW_NAME}" workflow completes,
+# and reads that run's record as untrusted data. It never checks out or runs
+# the pull request's code.
+name: ${WORKFLOW_NAME} comment
+
+on:
+  workflow_run:
+    workflows: [${WORKFLOW_NAME}]
+    types: [completed]
+
+permissions:
+  contents: read
+  actions: read            # the pull request run's artifact, and the baseline
+  pull-requests: write     # the sticky PR comment
+
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7   # the default branch: the trusted config
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}
+          mode: comment
 `;
 }
 /** Every file init writes, relative to the target folder, in the order listed to the user. */
@@ -16785,7 +16926,8 @@ function initFiles(options = {}) {
         { path: CONFIG_FILE, content: configTemplate() },
         { path: DATASET_FILE, content: datasetTemplate() },
         { path: AGENT_FILE, content: agentTemplate() },
-        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
+        { path: WORKFLOW_FILE, content: workflowTemplate(options) },
+        ...(options.forkSafe ? [{ path: COMMENT_WORKFLOW_FILE, content: commentWorkflowTemplate() }] : [])
     ];
 }
 
@@ -16806,7 +16948,7 @@ async function initProject(dir, options = {}) {
     const branch = options.branch ?? 'main';
     if (!BRANCH_PATTERN.test(branch))
         throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch });
+    const files = initFiles({ branch, forkSafe: options.forkSafe });
     const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
     if (existing.length > 0) {
         throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
@@ -18888,8 +19030,9 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
-  init [--dir .] [--branch main]
+  init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
+                          (--fork-safe: also the workflow that comments on fork PRs)
 
 Exit codes: 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.`;
 const common = {
@@ -18988,6 +19131,8 @@ async function runCommand(args, io) {
         collectGarbage();
         // streamed: the text of a 100,000-case record is never held whole
         await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record));
+        for (const warning of result.warnings)
+            io.stderr.write(`evalgate: warning: ${warning}\n`);
         if (!result.record.complete)
             io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
         return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets);
@@ -19116,11 +19261,16 @@ async function badgeCommand(args, io) {
     return EXIT.pass;
 }
 async function initCommand(args, io) {
-    const { values } = cli_parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help });
+    const { values } = cli_parse(args, {
+        dir: { type: 'string', short: 'd' },
+        branch: { type: 'string' },
+        'fork-safe': { type: 'boolean', default: false },
+        help: common.help
+    });
     if (values.help)
         return help(io);
     const dir = values.dir ?? '.';
-    const written = await initProject(dir, { branch: values.branch });
+    const written = await initProject(dir, { branch: values.branch, forkSafe: values['fork-safe'] });
     const config = dir === '.' ? '' : ` -c ${(0,external_node_path_.join)(dir, 'evalgate.yml')}`;
     io.stdout.write(`evalgate: wrote ${written.map((f) => (0,external_node_path_.join)(dir, f)).join(', ')}\n\n` +
         `Next:\n` +
@@ -19661,11 +19811,14 @@ function recordReader(def, checks) {
     };
 }
 
+// EXTERNAL MODULE: ./src/config/problems.ts
+var problems = __nccwpck_require__(4968);
 ;// CONCATENATED MODULE: ./src/config/parse.ts
 /**
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+
 
 
 
@@ -20116,7 +20269,7 @@ function issueLines(schema, issue, located, base) {
     }
     return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
 }
-/** Validate with zod and turn the first issues into one readable ConfigError. */
+/** Validate with zod and turn its issues (the first MAX_PROBLEMS) into one readable ConfigError, each issue one of its `problems`. */
 function validate(schema, located, base = [], what = '') {
     const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
     if (plain !== ZOD_DECIDES)
@@ -20124,9 +20277,98 @@ function validate(schema, located, base = [], what = '') {
     const result = schema.safeParse(located.value);
     if (result.success)
         return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    const lines = result.error.issues.slice(0, problems/* MAX_PROBLEMS */.a).flatMap((issue) => issueLines(schema, issue, located, base));
+    const more = result.error.issues.length > problems/* MAX_PROBLEMS */.a ? `\n(and ${result.error.issues.length - problems/* MAX_PROBLEMS */.a} more)` : '';
+    const error = new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    error.problems = lines;
+    throw error;
+}
+
+
+/***/ }),
+
+/***/ 4968:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ Problems),
+/* harmony export */   a: () => (/* binding */ MAX_PROBLEMS)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * Problems in the config and dataset, found in one pass (SPEC §6: reported
+ * together, up to 20) rather than one per run: three broken dataset lines
+ * are three lines of one message, not three runs to find them.
+ */
+
+/** How many problems one message lists; reading stops once that many are found. */
+const MAX_PROBLEMS = 20;
+/** Thrown once MAX_PROBLEMS are found: reading stops there, and no collector adds it to itself again. */
+class ProblemLimit extends _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL {
+    name = 'ConfigError';
+}
+class Problems {
+    file;
+    errors = [];
+    lines = [];
+    /** @param file names the errors that name no file (a dataset pattern that matches nothing is the config's) */
+    constructor(file) {
+        this.file = file;
+    }
+    get count() {
+        return this.lines.length;
+    }
+    /** Keep a user error and go on; any other error is rethrown, and so is the report once MAX_PROBLEMS are kept. */
+    add(err) {
+        if (err instanceof ProblemLimit || !(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL))
+            throw err;
+        const error = (this.file === undefined ? err : (0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .inFile */ .s5)(err, this.file));
+        this.errors.push(error);
+        this.lines.push(...problemLines(error));
+        if (this.lines.length >= MAX_PROBLEMS)
+            throw this.report(true);
+    }
+    /** `work`'s value, or undefined when it threw a user error (kept). */
+    attempt(work) {
+        try {
+            return work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    async attemptAsync(work) {
+        try {
+            return await work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    /** Throw what was found, if anything: one problem as its own error, several as one message listing them. */
+    throwIfAny() {
+        if (this.lines.length > 0)
+            throw this.report(false);
+    }
+    report(stopped) {
+        if (!stopped && this.errors.length === 1)
+            return this.errors[0];
+        const shown = this.lines.slice(0, MAX_PROBLEMS);
+        const head = stopped
+            ? `the first ${MAX_PROBLEMS} problems in the config and dataset (reading stopped there; fix these and run again):`
+            : `${shown.length} problems in the config and dataset:`;
+        const body = shown.map((line) => `  - ${line.replace(/\n/g, '\n    ')}`).join('\n');
+        const Kind = stopped ? ProblemLimit : _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL;
+        const error = new Kind(`${head}\n${body}`, this.errors[0].file);
+        error.problems = shown;
+        return error;
+    }
+}
+/** The separate problems an error reports: a schema's issues one by one, else its message. */
+function problemLines(err) {
+    return err.problems && err.problems.length > 0 ? err.problems : [err.message];
 }
 
 
@@ -20554,9 +20796,9 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
 /* harmony export */   gJ: () => (/* binding */ errorMessage),
 /* harmony export */   iU: () => (/* binding */ isUserError),
 /* harmony export */   iz: () => (/* binding */ attributeTo),
+/* harmony export */   s5: () => (/* binding */ inFile),
 /* harmony export */   xL: () => (/* binding */ ConfigError)
 /* harmony export */ });
-/* unused harmony export inFile */
 /**
  * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
  * exit codes and messages (2 for the user's input, 3 for our own bugs).
@@ -20566,6 +20808,8 @@ class ConfigError extends Error {
     file;
     where;
     name = 'ConfigError';
+    /** the separate problems the message reports, one line each (a schema's issues), when there are several */
+    problems;
     constructor(message, file, where) {
         super(message);
         this.file = file;
@@ -20600,7 +20844,10 @@ function inFile(err, file) {
     if (!(err instanceof ConfigError) || err.file !== undefined)
         return err;
     const Kind = err.constructor;
-    return new Kind(`${file}: ${err.message}`, file, err.where);
+    const said = new Kind(`${file}: ${err.message}`, file, err.where);
+    if (err.problems)
+        said.problems = err.problems.map((line) => `${file}: ${line}`);
+    return said;
 }
 /** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
 function attributeTo(file, make) {

@@ -7336,11 +7336,14 @@ function recordReader(def, checks) {
     };
 }
 
+// EXTERNAL MODULE: ./src/config/problems.ts
+var problems = __nccwpck_require__(4968);
 ;// CONCATENATED MODULE: ./src/config/parse.ts
 /**
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+
 
 
 
@@ -7791,7 +7794,7 @@ function issueLines(schema, issue, located, base) {
     }
     return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
 }
-/** Validate with zod and turn the first issues into one readable ConfigError. */
+/** Validate with zod and turn its issues (the first MAX_PROBLEMS) into one readable ConfigError, each issue one of its `problems`. */
 function validate(schema, located, base = [], what = '') {
     const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
     if (plain !== ZOD_DECIDES)
@@ -7799,9 +7802,98 @@ function validate(schema, located, base = [], what = '') {
     const result = schema.safeParse(located.value);
     if (result.success)
         return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    const lines = result.error.issues.slice(0, problems/* MAX_PROBLEMS */.a).flatMap((issue) => issueLines(schema, issue, located, base));
+    const more = result.error.issues.length > problems/* MAX_PROBLEMS */.a ? `\n(and ${result.error.issues.length - problems/* MAX_PROBLEMS */.a} more)` : '';
+    const error = new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    error.problems = lines;
+    throw error;
+}
+
+
+/***/ }),
+
+/***/ 4968:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ Problems),
+/* harmony export */   a: () => (/* binding */ MAX_PROBLEMS)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * Problems in the config and dataset, found in one pass (SPEC §6: reported
+ * together, up to 20) rather than one per run: three broken dataset lines
+ * are three lines of one message, not three runs to find them.
+ */
+
+/** How many problems one message lists; reading stops once that many are found. */
+const MAX_PROBLEMS = 20;
+/** Thrown once MAX_PROBLEMS are found: reading stops there, and no collector adds it to itself again. */
+class ProblemLimit extends _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL {
+    name = 'ConfigError';
+}
+class Problems {
+    file;
+    errors = [];
+    lines = [];
+    /** @param file names the errors that name no file (a dataset pattern that matches nothing is the config's) */
+    constructor(file) {
+        this.file = file;
+    }
+    get count() {
+        return this.lines.length;
+    }
+    /** Keep a user error and go on; any other error is rethrown, and so is the report once MAX_PROBLEMS are kept. */
+    add(err) {
+        if (err instanceof ProblemLimit || !(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL))
+            throw err;
+        const error = (this.file === undefined ? err : (0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .inFile */ .s5)(err, this.file));
+        this.errors.push(error);
+        this.lines.push(...problemLines(error));
+        if (this.lines.length >= MAX_PROBLEMS)
+            throw this.report(true);
+    }
+    /** `work`'s value, or undefined when it threw a user error (kept). */
+    attempt(work) {
+        try {
+            return work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    async attemptAsync(work) {
+        try {
+            return await work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    /** Throw what was found, if anything: one problem as its own error, several as one message listing them. */
+    throwIfAny() {
+        if (this.lines.length > 0)
+            throw this.report(false);
+    }
+    report(stopped) {
+        if (!stopped && this.errors.length === 1)
+            return this.errors[0];
+        const shown = this.lines.slice(0, MAX_PROBLEMS);
+        const head = stopped
+            ? `the first ${MAX_PROBLEMS} problems in the config and dataset (reading stopped there; fix these and run again):`
+            : `${shown.length} problems in the config and dataset:`;
+        const body = shown.map((line) => `  - ${line.replace(/\n/g, '\n    ')}`).join('\n');
+        const Kind = stopped ? ProblemLimit : _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL;
+        const error = new Kind(`${head}\n${body}`, this.errors[0].file);
+        error.problems = shown;
+        return error;
+    }
+}
+/** The separate problems an error reports: a schema's issues one by one, else its message. */
+function problemLines(err) {
+    return err.problems && err.problems.length > 0 ? err.problems : [err.message];
 }
 
 
@@ -8227,9 +8319,10 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
 /* harmony export */   eb: () => (/* binding */ UsageError),
 /* harmony export */   gJ: () => (/* binding */ errorMessage),
 /* harmony export */   iz: () => (/* binding */ attributeTo),
+/* harmony export */   s5: () => (/* binding */ inFile),
 /* harmony export */   xL: () => (/* binding */ ConfigError)
 /* harmony export */ });
-/* unused harmony exports isUserError, inFile */
+/* unused harmony export isUserError */
 /**
  * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
  * exit codes and messages (2 for the user's input, 3 for our own bugs).
@@ -8239,6 +8332,8 @@ class ConfigError extends Error {
     file;
     where;
     name = 'ConfigError';
+    /** the separate problems the message reports, one line each (a schema's issues), when there are several */
+    problems;
     constructor(message, file, where) {
         super(message);
         this.file = file;
@@ -8273,7 +8368,10 @@ function inFile(err, file) {
     if (!(err instanceof ConfigError) || err.file !== undefined)
         return err;
     const Kind = err.constructor;
-    return new Kind(`${file}: ${err.message}`, file, err.where);
+    const said = new Kind(`${file}: ${err.message}`, file, err.where);
+    if (err.problems)
+        said.problems = err.problems.map((line) => `${file}: ${line}`);
+    return said;
 }
 /** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
 function attributeTo(file, make) {
@@ -35584,6 +35682,8 @@ function expectedText(written, own, defaults) {
 
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
+// EXTERNAL MODULE: ./src/config/problems.ts
+var config_problems = __nccwpck_require__(4968);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var lib_parse = __nccwpck_require__(1020);
 // EXTERNAL MODULE: ./src/config/schema.ts
@@ -35593,6 +35693,7 @@ var schema = __nccwpck_require__(131);
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
+
 
 
 
@@ -35673,7 +35774,13 @@ async function readJsonlCases(file, into) {
             if (line === '')
                 continue;
             const at = number;
-            into.add((0,lib_parse/* parseJsonLine */.wz)(line, file, at), { file, lineOf: () => at }, [index++]);
+            // a line that is not JSON is one problem; the lines after it are still read
+            const value = into.problems.attempt(() => (0,lib_parse/* parseJsonLine */.wz)(line, file, at));
+            if (value === undefined)
+                into.skip();
+            else
+                into.add(value, { file, lineOf: () => at }, [index]);
+            index++;
         }
     }
     finally {
@@ -35705,7 +35812,7 @@ function parseDatasetText(text, file) {
 }
 /** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-async function expandPatterns(patterns, baseDir) {
+async function expandPatterns(patterns, baseDir, problems) {
     const files = [];
     for (const pattern of patterns) {
         // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
@@ -35713,7 +35820,7 @@ async function expandPatterns(patterns, baseDir) {
         if (globs?.isDynamicPattern(pattern)) {
             const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
             if (found.length === 0)
-                throw new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
+                problems.add(new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
             files.push(...found);
         }
         else {
@@ -35722,15 +35829,17 @@ async function expandPatterns(patterns, baseDir) {
     }
     return [...new Set(files)];
 }
-/** Read every file of the dataset into `into`, in order; the files read come back. */
+/** Read every file of the dataset into `into`, in order; the files read come back. A file that cannot be read is one of `into`'s problems. */
 async function readDataset(dataset, baseDir, into) {
-    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir);
+    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir, into.problems);
     // one after another: cases keep dataset order, and only one file is being read at a time
     for (const file of files) {
-        if (isJsonl(file))
-            await readJsonlCases(file, into);
-        else
-            into.addSource(parseDatasetText(await readText(file), file));
+        await into.problems.attemptAsync(async () => {
+            if (isJsonl(file))
+                await readJsonlCases(file, into);
+            else
+                into.addSource(parseDatasetText(await readText(file), file));
+        });
     }
     return files;
 }
@@ -35764,10 +35873,14 @@ function normalizeCases(sources, options) {
 /**
  * Raw cases in, runnable cases out, one at a time and in dataset order: ids
  * are checked for duplicates across all sources, cases without one get a key
- * from their content.
+ * from their content. A case with a problem is left out and the problem kept
+ * in `problems`, so that one pass finds them all (up to MAX_PROBLEMS).
  */
 class CaseNormalizer {
     options;
+    problems;
+    /** no collector was given: finish() throws what was found */
+    ownsProblems;
     cases = [];
     /** case id → the index of the case that has it */
     ids = new Map();
@@ -35778,19 +35891,31 @@ class CaseNormalizer {
     constructor(options) {
         this.options = options;
         this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
+        this.problems = options.problems ?? new config_problems/* Problems */.Z();
+        this.ownsProblems = options.problems === undefined;
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
         // relative to the working directory: in Actions that is the repository root, as annotations need
         const sourceFile = external_node_path_default().relative(process.cwd(), file) || file;
-        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile });
+        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile, skipped: [] });
     }
     addSource(source) {
         this.beginSource(source.located.file, source.base);
         source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]));
     }
-    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
+    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. A problem with it is kept, and the case left out. */
     add(value, located, at) {
+        const before = this.cases.length;
+        this.problems.attempt(() => this.addCase(value, located, at));
+        if (this.cases.length === before)
+            this.skip();
+    }
+    /** The current source's next case is left out (it had a problem): later cases are still named by their place in the file. */
+    skip() {
+        this.sources.at(-1).skipped.push(this.cases.length);
+    }
+    addCase(value, located, at) {
         const { options } = this;
         const source = this.sources.at(-1);
         const file = located.file;
@@ -35853,11 +35978,14 @@ class CaseNormalizer {
             ...(raw.vars !== undefined ? { vars: raw.vars } : {})
         });
     }
+    /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */
     finish() {
         for (const [id, index] of this.ids) {
             if (this.contentKeys.has(id))
-                throw new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
+                this.problems.add(new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
         }
+        if (this.ownsProblems)
+            this.problems.throwIfAny();
         return this.cases;
     }
     where(file, line, at) {
@@ -35866,7 +35994,8 @@ class CaseNormalizer {
     /** Where an earlier case is: its file and line, and its path there. */
     whereIs(index) {
         const source = this.sources.findLast((s) => s.first <= index);
-        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first]);
+        const left = source.skipped.filter((at) => at <= index).length;
+        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first + left]);
     }
 }
 
@@ -35876,6 +36005,7 @@ var promptfoo = __nccwpck_require__(2823);
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
 
 
 
@@ -35929,20 +36059,32 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
-    const config = settings(configOf(located));
-    options.onConfig?.(config);
-    const defaults = resolveFiles(config.defaults.assert, baseDir);
+    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    const problems = new config_problems/* Problems */.Z(absolute);
+    const config = problems.attempt(() => settings(configOf(located)));
+    if (config)
+        options.onConfig?.(config);
+    const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
         const problem = validateAssertion(a);
         if (problem)
-            throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
+            problems.add(new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute));
     });
-    const normalizer = new CaseNormalizer({ defaults: { assert: defaults, tags: config.defaults.tags }, baseDir, judge: config.judge, validateAssertion });
-    const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
-    if (config.cases !== undefined)
+    const normalizer = new CaseNormalizer({
+        defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
+        baseDir,
+        judge: config?.judge,
+        validateAssertion,
+        problems
+    });
+    // with a config that is not valid, its dataset is still read for problems of its own
+    const dataset = config ? config.dataset : datasetOf(located.value);
+    const files = dataset !== undefined ? await readDataset(dataset, baseDir, normalizer) : [];
+    if (config ? config.cases !== undefined : hasInlineCases(located.value))
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
     const cases = normalizer.finish();
+    problems.throwIfAny();
     if (cases.length === 0) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
@@ -35951,7 +36093,19 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if (needsJudge && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    return { file: absolute, baseDir, config: config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+}
+/** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
+function datasetOf(value) {
+    const dataset = value.dataset;
+    if (typeof dataset === 'string')
+        return dataset;
+    if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string'))
+        return dataset;
+    return undefined;
+}
+function hasInlineCases(value) {
+    return Array.isArray(value.cases);
 }
 
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
@@ -36383,6 +36537,7 @@ const PIPE_GRACE_MS = 200;
 function createCommandTarget(config, ctx) {
     const spec = resolveCommandSpec(config, ctx);
     const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
     return {
         async call(request) {
             if (request.signal.aborted)
@@ -36393,6 +36548,11 @@ function createCommandTarget(config, ctx) {
             request.signal.addEventListener('abort', onAbort, { once: true });
             try {
                 const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
                 const reply = spec.json ? jsonReply(stdout) : { output: stdout };
                 reply.latencyMs ??= run.elapsedMs();
                 return reply;
@@ -36407,8 +36567,26 @@ function createCommandTarget(config, ctx) {
             for (const run of runs)
                 run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
             await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
         }
     };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
 }
 /** What execvp searches when the environment has no PATH (the C library's default). */
 const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
@@ -37941,12 +38119,13 @@ async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
     const secrets = new Set();
+    const warnings = [];
     checkFilter(loaded.cases, options.filter);
     const cases = selectCases(loaded.cases, options);
     const repeat = options.repeat ?? config.repeat;
     const createdAt = (options.now ?? (() => new Date()))().toISOString();
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs }));
+    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
     const judge = config.judge
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
@@ -38005,7 +38184,7 @@ async function evaluate(loaded, options = {}) {
         baseline: options.baseline
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible };
+    return { record, comparison, secrets, incompatible, warnings };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/index.ts
