@@ -8,6 +8,7 @@ import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { attributeTo, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
+import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
@@ -33,6 +34,8 @@ export interface EvaluateOptions {
   progress?: Progress
   git?: RunRecord['git']
   now?: () => Date
+  /** `run --resume`: the cases a run cut short finished are taken over, the rest run (run/resume.ts) */
+  resume?: ResumePlan
 }
 
 export interface Evaluation {
@@ -89,9 +92,13 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const secrets = new Set<string>()
   const warnings: string[] = []
   checkFilter(loaded.cases, options.filter)
-  const cases = selectCases(loaded.cases, options)
+  const { resume } = options
+  const selected = selectCases(loaded.cases, options)
+  const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected
   const repeat = options.repeat ?? config.repeat
-  const createdAt = (options.now ?? (() => new Date()))().toISOString()
+  // a resumed run is the run that began then
+  const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
+  const spentBefore = resume?.spentUsd ?? 0
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   const target = await attributeTo(loaded.file, () =>
     createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) })
@@ -116,7 +123,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
+    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd - spentBefore, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
     // loadConfig validated every assertion as it read the cases
     validated: true
   }
@@ -141,19 +148,20 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     buildRecord({
       name: config.name,
       dataset: loaded.dataset,
-      cases: outcome.cases,
+      cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
       complete: outcome.complete,
       stopReason: outcome.stopReason,
-      planned: cases.length,
-      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
-      durationMs: outcome.durationMs,
+      planned: selected.length,
+      budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()), resume),
+      durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: withSpread(judge?.stats(), spread?.spread()),
-      baseline: options.baseline
+      judge: resumedJudge(withSpread(judge?.stats(), spread?.spread()), resume),
+      baseline: options.baseline,
+      resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }),
     secrets
   )

@@ -12,20 +12,20 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
+var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
+var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __webpack_require__(8815);
+var dist = __webpack_require__(38815);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __webpack_require__(3916);
+var errors = __webpack_require__(83916);
 // EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __webpack_require__(5138);
+var hash = __webpack_require__(95138);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
-var fingerprint = __webpack_require__(4974);
+var fingerprint = __webpack_require__(84974);
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
-var promptfoo = __webpack_require__(2823);
+var promptfoo = __webpack_require__(42823);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
 /**
  * promptfoo `prompts:` — a string, a list of strings and `{label, raw}`
@@ -114,7 +114,7 @@ function jsonText(parse, text) {
 }
 
 // EXTERNAL MODULE: ./node_modules/nunjucks/index.js
-var nunjucks = __webpack_require__(8115);
+var nunjucks = __webpack_require__(18115);
 var nunjucks_default = /*#__PURE__*/__webpack_require__.n(nunjucks);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/template.ts
 /**
@@ -167,13 +167,13 @@ class Templates {
 }
 
 // EXTERNAL MODULE: ./node_modules/csv-parse/lib/sync.js + 9 modules
-var sync = __webpack_require__(5175);
+var sync = __webpack_require__(25175);
 // EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 1 modules
-var tinyglobby_dist = __webpack_require__(3382);
+var tinyglobby_dist = __webpack_require__(73382);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
-var parse = __webpack_require__(8639);
+var parse = __webpack_require__(18639);
 // EXTERNAL MODULE: ./src/config/promptfoo/schema.ts
-var schema = __webpack_require__(4140);
+var schema = __webpack_require__(84140);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/tests.ts
 /**
  * promptfoo `tests:` — inline tests, and `file://` files of tests in YAML,

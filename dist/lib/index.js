@@ -35319,7 +35319,7 @@ function shardFromText(text) {
     const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
     return m ? { index: Number(m[1]), count: Number(m[2]) } : null;
 }
-function isSelected(c, selection) {
+function selection_isSelected(c, selection) {
     const { shard } = selection;
     if (shard && shardOf(c.id, shard.count) !== shard.index)
         return false;
@@ -35374,7 +35374,7 @@ function compareCases(baseline, current, alpha) {
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
     const selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) };
-    const inScope = baseline.cases.filter((b) => isSelected(b, selection));
+    const inScope = baseline.cases.filter((b) => selection_isSelected(b, selection));
     const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
     // A run cut short lacks cases because it stopped, not because the dataset dropped them.
     const complete = current.complete !== false;
@@ -36097,7 +36097,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
 }
 /** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
 function datasetOf(value) {
-    const dataset = value.dataset;
+    const dataset = isMapping(value) ? value.dataset : undefined;
     if (typeof dataset === 'string')
         return dataset;
     if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string'))
@@ -36105,7 +36105,10 @@ function datasetOf(value) {
     return undefined;
 }
 function hasInlineCases(value) {
-    return Array.isArray(value.cases);
+    return isMapping(value) && Array.isArray(value.cases);
+}
+function isMapping(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 ;// CONCATENATED MODULE: ./src/config/record-schema.ts
@@ -36280,6 +36283,8 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
         .optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
     planned: lib_schemas/* number */.aig().int().min(0).optional(),
+    /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
+    resumed: lib_schemas/* object */.Ikc({ cases: lib_schemas/* number */.aig().int().min(0), from: lib_schemas/* string */.YjP() }).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
     dataset: datasetFingerprintSchema.optional(),
     git: lib_schemas/* object */.Ikc({ sha: lib_schemas/* string */.YjP().nullable(), ref: lib_schemas/* string */.YjP().nullable(), runId: lib_schemas/* string */.YjP().nullable() }),
@@ -36342,6 +36347,18 @@ function summarize(cases, durationMs, judge) {
         summary.namedScores = namedScores;
     return summary;
 }
+/** The judge figures of several parts of one run (shards, a resumed run's two parts), as one run's. */
+function sumJudge(parts) {
+    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
+    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
+    if (parts.some((j) => j.costUsd !== undefined))
+        total.costUsd = sum('costUsd');
+    if (parts.some((j) => j.sampled !== undefined))
+        total.sampled = sum('sampled');
+    if (parts.some((j) => j.disagreements !== undefined))
+        total.disagreements = sum('disagreements');
+    return total;
+}
 /**
  * What a budget spent, and what it could not count: trials that answered
  * without a cost (no usage, or a model missing from `pricing`) and judge
@@ -36375,6 +36392,7 @@ function buildRecord(input) {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
         ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+        ...(input.resumed ? { resumed: input.resumed } : {}),
         dataset: input.dataset,
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
@@ -36388,6 +36406,99 @@ function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
     return mapStrings(value, (text) => redact(text, secrets));
+}
+
+;// CONCATENATED MODULE: ./src/run/resume.ts
+/**
+ * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * budget) goes on from where it stopped. The cases it finished are taken
+ * over as they are, the others run now, and the whole run is written, as one
+ * uninterrupted run would have written it.
+ *
+ * Only what is still true is taken over: a finished case whose key or
+ * fingerprint no longer matches the dataset runs again, and a record of
+ * another config, another commit or other settings is refused rather than
+ * mixed into this run.
+ */
+
+
+
+
+const shardText = (shard) => (shard ? `${shard.index}/${shard.count}` : undefined);
+function parseShardText(text) {
+    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+    return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+}
+/** What to take over from `partial` and what is left to run; throws a UsageError when it cannot be resumed here. */
+function planResume(partial, file, loaded, request) {
+    const refuse = (why) => {
+        throw new UsageError(`--resume ${file}: ${why}`);
+    };
+    if (partial.complete)
+        refuse(`nothing to resume: it is a complete run (${partial.cases.length} cases); run again without --resume for a new run`);
+    if (partial.name !== loaded.config.name)
+        refuse(`it is a run of "${partial.name}", but ${loaded.file} is the config of "${loaded.config.name}"`);
+    if (partial.fingerprintVersion !== FINGERPRINT_VERSION)
+        refuse(`it was made by an evalgate whose fingerprints are of version ${partial.fingerprintVersion} (this one: ${FINGERPRINT_VERSION}); run again without --resume`);
+    if (partial.git.sha && request.sha && partial.git.sha !== request.sha)
+        refuse(`it was cut short at commit ${partial.git.sha.slice(0, 12)}, and this checkout is at ${request.sha.slice(0, 12)}: ` +
+            `its finished cases ran another version of the agent. Check out ${partial.git.sha.slice(0, 12)} to resume it, or run again without --resume`);
+    const filter = agree('--filter', request.filter, partial.config?.filter ?? undefined, refuse);
+    const shard = parseShardText(agree('--shard', shardText(request.shard), partial.config?.shard ?? undefined, refuse));
+    const repeat = Number(agree('--repeat', request.repeat?.toString(), String(partial.config?.repeat ?? 1), refuse));
+    const current = new Map(loaded.cases.map((c) => [c.id, c]));
+    const done = [];
+    const changed = [];
+    for (const finished of partial.cases) {
+        const now = current.get(finished.id);
+        // a case no longer in the dataset, or no longer selected, is not part of this run
+        if (!now || !isSelected(now, { filter, shard }))
+            continue;
+        if (now.fingerprint !== finished.fingerprint) {
+            changed.push(finished.id);
+            continue;
+        }
+        done.push({ ...finished, index: now.index });
+    }
+    return {
+        file,
+        done,
+        keys: new Set(done.map((c) => c.id)),
+        createdAt: partial.createdAt,
+        durationMs: partial.summary.durationMs,
+        judge: partial.summary.judge,
+        spentUsd: partial.budget?.spentUsd ?? 0,
+        uncountedTrials: partial.budget?.uncountedTrials ?? 0,
+        filter,
+        shard,
+        repeat,
+        changed
+    };
+}
+/** The flag's value, else the earlier run's; a flag that differs from the earlier run's is refused. */
+function agree(flag, given, earlier, refuse) {
+    if (given !== undefined && earlier !== undefined && given !== earlier)
+        refuse(`it ran with ${flag} ${earlier}, not ${given}: resume it with the same ${flag}, or leave ${flag} out`);
+    if (given !== undefined && earlier === undefined && flag !== '--repeat')
+        refuse(`it ran without ${flag}: leave ${flag} out to resume it`);
+    return earlier ?? given;
+}
+/** The earlier run's finished cases and this run's, in dataset order. */
+function joinResumed(plan, cases) {
+    return [...plan.done, ...cases].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+}
+/** The budget of the whole run: what the earlier part spent, and the trials it could not count, added. */
+function resumedBudget(budget, plan) {
+    if (!plan)
+        return budget;
+    const uncountedTrials = (budget.uncountedTrials ?? 0) + plan.uncountedTrials;
+    return { ...budget, spentUsd: budget.spentUsd + plan.spentUsd, ...(uncountedTrials ? { uncountedTrials } : {}) };
+}
+/** The judge figures of the whole run. */
+function resumedJudge(judge, plan) {
+    if (!plan)
+        return judge;
+    return sumJudge(judge ? [plan.judge, judge] : [plan.judge]);
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -38041,15 +38152,23 @@ function warmTarget(config) {
  * record made on a laptop names its commit too.
  */
 
-/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
-function git(args, cwd) {
+/** `program <args>` in `cwd`, its trimmed output; null when it fails, prints nothing or is not installed. */
+function outputOf(program, args, cwd, env) {
     try {
-        const out = execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+        const out = execFileSync(program, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 }).trim();
         return out || null;
     }
     catch {
         return null;
     }
+}
+/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
+function git(args, cwd) {
+    return outputOf('git', args, cwd);
+}
+/** The URL of the repository's `origin` remote, null without one. */
+function originUrl(cwd, env) {
+    return outputOf('git', ['remote', 'get-url', 'origin'], cwd, env);
 }
 /** The commit checked out in `cwd` and its branch (`refs/heads/…`, null when detached). */
 function localGit(cwd) {
@@ -38083,6 +38202,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -38103,7 +38223,7 @@ function parseShard(text, option = '--shard') {
     return { index, count };
 }
 function selectCases(cases, selection) {
-    return cases.filter((c) => isSelected(c, selection));
+    return cases.filter((c) => selection_isSelected(c, selection));
 }
 /**
  * A filter that selects nothing is a usage error before anything runs, not a run
@@ -38111,7 +38231,7 @@ function selectCases(cases, selection) {
  * dataset split many ways can leave one shard nothing to do.)
  */
 function checkFilter(cases, filter) {
-    if (!filter || cases.some((c) => isSelected(c, { filter })))
+    if (!filter || cases.some((c) => selection_isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
@@ -38121,9 +38241,13 @@ async function evaluate(loaded, options = {}) {
     const secrets = new Set();
     const warnings = [];
     checkFilter(loaded.cases, options.filter);
-    const cases = selectCases(loaded.cases, options);
+    const { resume } = options;
+    const selected = selectCases(loaded.cases, options);
+    const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected;
     const repeat = options.repeat ?? config.repeat;
-    const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // a resumed run is the run that began then
+    const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
+    const spentBefore = resume?.spentUsd ?? 0;
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
     const judge = config.judge
@@ -38144,7 +38268,7 @@ async function evaluate(loaded, options = {}) {
         pricing: config.pricing,
         model: config.target.openai?.model,
         tools: config.target.tools,
-        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
+        budget: config.budget && { maxCostUsd: config.budget.maxCostUsd - spentBefore, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
         // loadConfig validated every assertion as it read the cases
         validated: true
     };
@@ -38169,19 +38293,20 @@ async function evaluate(loaded, options = {}) {
     const record = redactDeep(buildRecord({
         name: config.name,
         dataset: loaded.dataset,
-        cases: outcome.cases,
+        cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
         complete: outcome.complete,
         stopReason: outcome.stopReason,
-        planned: cases.length,
-        budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()),
-        durationMs: outcome.durationMs,
+        planned: selected.length,
+        budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()), resume),
+        durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
         createdAt,
         git: options.git ?? gitFromEnv(env),
         repeat,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
         filter: options.filter || null,
-        judge: withSpread(judge?.stats(), spread?.spread()),
-        baseline: options.baseline
+        judge: resumedJudge(withSpread(judge?.stats(), spread?.spread()), resume),
+        baseline: options.baseline,
+        resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
     return { record, comparison, secrets, incompatible, warnings };

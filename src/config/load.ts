@@ -118,12 +118,16 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
 
 /** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
 function datasetOf(value: unknown): string | string[] | undefined {
-  const dataset = (value as { dataset?: unknown }).dataset
+  const dataset = isMapping(value) ? value.dataset : undefined
   if (typeof dataset === 'string') return dataset
   if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string')) return dataset
   return undefined
 }
 
 function hasInlineCases(value: unknown): boolean {
-  return Array.isArray((value as { cases?: unknown }).cases)
+  return isMapping(value) && Array.isArray(value.cases)
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

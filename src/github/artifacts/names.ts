@@ -10,6 +10,11 @@ import type { Shard } from '../../engine.js'
 export const RECORD_FILE = 'run.json'
 export const REPORT_FILE = 'report.md'
 
+/** The artifact a run of the config `configName` is published as, unless the action's `artifact-name` says otherwise. */
+export function recordArtifactName(configName: string): string {
+  return `evalgate-${configName}`
+}
+
 /** The name an artifact takes on a later attempt of the same run when `name` is taken. */
 export function attemptName(name: string, attempt: number): string {
   return `${name}-attempt-${attempt}`
