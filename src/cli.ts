@@ -54,7 +54,7 @@ function configIfAny(named: string | undefined): string | undefined {
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 } as const
 
-const USAGE = `Usage: evalgate <command> [options]
+export const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]

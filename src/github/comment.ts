@@ -18,7 +18,8 @@ export type CommentVerdict = Verdict['outcome']
 
 const VERDICTS: readonly CommentVerdict[] = ['pass', 'fail', 'accepted', 'error']
 
-export const FORK_NOTICE = "comment skipped: the token cannot write to this pull request (fork?) — see README's workflow_run pattern"
+export const FORK_NOTICE =
+  'comment skipped: the token cannot write to this pull request (fork?) — the workflow_run comment workflow comments for forks (evalgate init --fork-safe writes it; docs/action.md)'
 
 function markerText(text: string): string {
   // nothing that could end the HTML comment early or start a new line
