@@ -4,7 +4,7 @@
  * clients): the default branch's latest baseline record, as the action's
  * lookup finds it, written for a local `run --baseline`.
  */
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { chmodSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
@@ -179,6 +179,25 @@ describe('evalgate baseline pull (GitHub)', () => {
     const res = await runCli(['baseline', 'pull', '--repo', 'acme/bot'], env(), { cwd: dir })
     expect(res.code).toBe(2)
     expect(res.stderr).toContain('no evalgate.yml here to name the artifact (evalgate-<name>): give the config with -c, or --artifact-name')
+  })
+})
+
+describe('the bundled CLI (dist/cli)', () => {
+  it("prints the baseline it wrote and nothing of the artifact client's own log (::debug:: lines, progress)", async () => {
+    const run = await publish(sha(1), record([caseResult('a', true)]))
+    const dir = project()
+    const child = spawn(process.env.EVALGATE_NODE ?? process.execPath, [path.resolve('dist/cli/index.js'), 'baseline', 'pull', '--repo', 'acme/bot'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env() }
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+    expect({ code, stdout }).toEqual({ code: 0, stdout: '' })
+    expect(stderr).toContain(`evalgate: baseline: acme/bot, run ${run.id} of evalgate.yml on main`)
+    expect(stderr).not.toMatch(/::debug::|Downloading artifact/)
   })
 })
 

@@ -61,9 +61,14 @@ describe('every yaml, json, shell, JavaScript and Python block of README.md and 
     expect(new Set(blocks.map((b) => b.file))).toContain('README.md')
   })
 
-  it.each(blocks.map((b) => [`${b.file}:${b.line} ${b.lang}${b.directive ? ` (${b.directive})` : ''}`, b] as const))('%s', async (_, block) => {
-    expect(await check(block)).toEqual([])
-  })
+  it.each(blocks.map((b) => [`${b.file}:${b.line} ${b.lang}${b.directive ? ` (${b.directive})` : ''}`, b] as const))(
+    '%s',
+    async (_, block) => {
+      expect(await check(block)).toEqual([])
+    },
+    // run blocks start processes: a guard against a hang, generous for a loaded machine, not a bound on speed
+    180_000
+  )
 })
 
 describe('the workflows agree', () => {
@@ -190,10 +195,14 @@ describe('the checker finds broken blocks (so a pass means something)', () => {
     ['a yaml block of no known shape', broken('yaml', 'whatever: 1\n'), /cannot tell what this yaml block is/],
     ['a skip without a reason', broken('yaml', 'x: 1\n', 'skip'), /say why/],
     ['a run block that fails', broken('sh', 'npx evalgate validate -c missing.yml\n', 'run'), /ran it: exit 2, expected 0/]
-  ])('%s', async (_, block, message) => {
-    const problems = await check(block)
-    expect(problems.join('\n')).toMatch(message)
-  })
+  ])(
+    '%s',
+    async (_, block, message) => {
+      const problems = await check(block)
+      expect(problems.join('\n')).toMatch(message)
+    },
+    180_000
+  )
 })
 
 function recordWith(field: string): string {

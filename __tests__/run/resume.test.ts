@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from '@jest/globals'
+import { describe, expect, it, jest } from '@jest/globals'
 import { loadEvalConfig } from '../../src/engine.js'
 import { planResume } from '../../src/run/resume.js'
 import type { RunRecord } from '../../src/types.js'
@@ -55,6 +55,9 @@ async function interruptedRun(dir: string): Promise<{ code: number; stderr: stri
   const res = await running
   return { ...res, record: JSON.parse(readFileSync(path.join(dir, 'run.json'), 'utf8')) as RunRecord }
 }
+
+// each test runs the agent as a process per case, twice over: a guard against a hang on a loaded machine, not a bound on speed
+jest.setTimeout(120_000)
 
 describe('run --resume after Ctrl-C', () => {
   it('runs only the cases that did not finish and writes the whole run over the partial record', async () => {

@@ -672,6 +672,40 @@ function repositoryOf(request) {
     }
     return repository;
 }
+/** A workflow the repository does not have is named as such, with the ones it has, rather than as a run list that could not be read. */
+async function checkWorkflow(octokit, owner, repo, workflow) {
+    try {
+        await octokit.rest.actions.getWorkflow({ owner, repo, workflow_id: workflow });
+    }
+    catch (err) {
+        if (httpStatus(err) !== 404)
+            return;
+        let names = [];
+        try {
+            const { data } = await octokit.rest.actions.listRepoWorkflows({ owner, repo, per_page: 100 });
+            names = data.workflows.map((w) => external_node_path_default().posix.basename(w.path));
+        }
+        catch {
+            names = [];
+        }
+        throw new errors/* UsageError */.eb(`baseline pull: ${owner}/${repo} has no workflow ${workflow}${names.length ? ` (its workflows: ${names.join(', ')})` : ' that this token can see'}: name the one that runs evalgate with --workflow FILE`);
+    }
+}
+/**
+ * The artifact client logs through @actions/core to the process's stdout
+ * (`::debug::` lines, download progress): a workflow log's business, not a
+ * terminal's. What it would say of a failure is in the error it throws.
+ */
+async function quietly(work) {
+    const write = process.stdout.write;
+    process.stdout.write = (() => true);
+    try {
+        return await work();
+    }
+    finally {
+        process.stdout.write = write;
+    }
+}
 const githubSource = {
     id: 'github',
     async pull(request) {
@@ -690,9 +724,11 @@ const githubSource = {
         }
         // a path such as .github/workflows/evalgate.yml names the same workflow as its file name
         const workflow = external_node_path_default().posix.basename(request.workflow.replaceAll('\\', '/'));
-        const lookup = await findBaseline({
+        await checkWorkflow(octokit, owner, repo, workflow);
+        const client = await client_artifactClient();
+        const lookup = await quietly(() => findBaseline({
             octokit,
-            client: await client_artifactClient(),
+            client,
             token,
             owner,
             repo,
@@ -704,7 +740,7 @@ const githubSource = {
             // the newest run, as a pull request opened now would be compared with
             baseSha: null,
             currentRunId: null
-        });
+        }));
         if (lookup.status !== 'found')
             throw new errors/* UsageError */.eb(lookup.status === 'none'
                 ? `baseline pull: no baseline in ${repository}: ${lookup.reason}`

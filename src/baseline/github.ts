@@ -9,7 +9,7 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { findBaseline } from '../github/artifacts/baseline.js'
 import { artifactClient } from '../github/artifacts/client.js'
-import { apiMessage, createOctokit } from '../github/context.js'
+import { apiMessage, createOctokit, httpStatus, type Octokit } from '../github/context.js'
 import { originUrl, outputOf } from '../util/git.js'
 import type { BaselineRequest, BaselineSource, PulledBaseline } from './sources.js'
 
@@ -45,6 +45,40 @@ function repositoryOf(request: BaselineRequest): string {
   return repository
 }
 
+/** A workflow the repository does not have is named as such, with the ones it has, rather than as a run list that could not be read. */
+async function checkWorkflow(octokit: Octokit, owner: string, repo: string, workflow: string): Promise<void> {
+  try {
+    await octokit.rest.actions.getWorkflow({ owner, repo, workflow_id: workflow })
+  } catch (err) {
+    if (httpStatus(err) !== 404) return
+    let names: string[] = []
+    try {
+      const { data } = await octokit.rest.actions.listRepoWorkflows({ owner, repo, per_page: 100 })
+      names = data.workflows.map((w) => path.posix.basename(w.path))
+    } catch {
+      names = []
+    }
+    throw new UsageError(
+      `baseline pull: ${owner}/${repo} has no workflow ${workflow}${names.length ? ` (its workflows: ${names.join(', ')})` : ' that this token can see'}: name the one that runs evalgate with --workflow FILE`
+    )
+  }
+}
+
+/**
+ * The artifact client logs through @actions/core to the process's stdout
+ * (`::debug::` lines, download progress): a workflow log's business, not a
+ * terminal's. What it would say of a failure is in the error it throws.
+ */
+async function quietly<T>(work: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write
+  process.stdout.write = (() => true) as typeof process.stdout.write
+  try {
+    return await work()
+  } finally {
+    process.stdout.write = write
+  }
+}
+
 export const githubSource: BaselineSource = {
   id: 'github',
   async pull(request: BaselineRequest): Promise<PulledBaseline> {
@@ -62,21 +96,25 @@ export const githubSource: BaselineSource = {
     }
     // a path such as .github/workflows/evalgate.yml names the same workflow as its file name
     const workflow = path.posix.basename(request.workflow.replaceAll('\\', '/'))
-    const lookup = await findBaseline({
-      octokit,
-      client: await artifactClient(),
-      token,
-      owner,
-      repo,
-      repository,
-      tempDir: request.tempDir,
-      workflow,
-      branch,
-      artifactName: request.artifactName,
-      // the newest run, as a pull request opened now would be compared with
-      baseSha: null,
-      currentRunId: null
-    })
+    await checkWorkflow(octokit, owner, repo, workflow)
+    const client = await artifactClient()
+    const lookup = await quietly(() =>
+      findBaseline({
+        octokit,
+        client,
+        token,
+        owner,
+        repo,
+        repository,
+        tempDir: request.tempDir,
+        workflow,
+        branch,
+        artifactName: request.artifactName,
+        // the newest run, as a pull request opened now would be compared with
+        baseSha: null,
+        currentRunId: null
+      })
+    )
     if (lookup.status !== 'found')
       throw new UsageError(
         lookup.status === 'none'
