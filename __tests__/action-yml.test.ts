@@ -54,9 +54,13 @@ describe('action.yml', () => {
         'regressed',
         'fixed',
         'gate',
+        // the verdict itself (gate says fail for could-not-tell), and the HTML report and the JSON beside report.md
+        'verdict',
         'baseline-status',
         'results-path',
         'report-path',
+        'html-path',
+        'json-path',
         'baseline-run-id',
         'badge-message',
         'badge-color'

@@ -4,6 +4,7 @@
  * never because usage changed; the budget stops a run that spends too much.
  */
 import { spawnSync } from 'node:child_process'
+import { sentences } from './__fixtures__/report.js'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../src/engine.js'
@@ -80,7 +81,7 @@ describe('examples/agent', () => {
     expect(run.record.cases.length).toBeLessThan(10)
     expect(run.record.budget!.spentUsd).toBeGreaterThanOrEqual(0.005)
     expect(run.comparison.gate.passed).toBe(false)
-    expect(run.comparison.gate.failures[0]).toMatch(
+    expect(sentences(run.comparison.gate)[0]).toMatch(
       /^the run stopped at its budget: \$0\.0110 spent of budget\.maxCostUsd \$0\.0050 \(target plus judge\); 1 of 10 cases finished/
     )
   }, 60_000)

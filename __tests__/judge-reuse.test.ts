@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../src/engine.js'
-import { renderReport } from '../src/report/index.js'
+import { markdownOf } from './__fixtures__/report.js'
 import { chatReply, startServer, type FakeServer } from './__fixtures__/openai-server.js'
 import { tempProject } from './__fixtures__/cli.js'
 
@@ -61,7 +61,7 @@ describe('judge verdict reuse through the engine, against a chat-completions ser
     expect(third.comparison.regressed).toEqual(['c'])
     expect(third.record.summary.meanScore).toBeCloseTo((0.9 * 3 + 0.2) / 4, 4)
 
-    const text = JSON.stringify(third.record) + renderReport({ comparison: third.comparison, baseline: first.record, current: third.record })
+    const text = JSON.stringify(third.record) + markdownOf({ comparison: third.comparison, baseline: first.record, current: third.record })
     expect(text).not.toContain(SECRET)
   })
 

@@ -89,14 +89,18 @@ describe('a gate the pull request cannot weaken (SPEC §9)', () => {
     expect(off.outputs.gate).toBe('fail')
   })
 
-  it('a baseline whose artifact answers 503 fails the check with baseline-status=error, and a label does not accept it', async () => {
+  it('a baseline whose artifact answers 503 fails the check with baseline-status=error; the accept label accepts it, saying so', async () => {
     serveBaseConfig()
     await mainRun()
     for (const a of suite.server.artifacts) suite.server.failDownload(a.id, 503, 'api')
-    const result = await prRun({ labels: ['evalgate:accept'] })
+    const result = await prRun()
     expect(result.exitCode).toBe(1)
-    expect(result.outputs).toMatchObject({ gate: 'fail', 'baseline-status': 'error' })
+    expect(result.outputs).toMatchObject({ gate: 'fail', verdict: 'could-not-tell', 'baseline-status': 'error' })
     expect(errorLine(result)).toMatch(/the baseline exists but could not be read/)
+    const accepted = await prRun({ labels: ['evalgate:accept'] })
+    expect(accepted.exitCode).toBeUndefined()
+    expect(accepted.outputs).toMatchObject({ gate: 'accepted', verdict: 'accepted', 'baseline-status': 'error' })
+    expect(accepted.summary).toMatch(/evalgate could not tell, accepted by the label "evalgate:accept"[\s\S]*the baseline exists but could not be read/)
     // on-baseline-error: warn opts out: a warning, the floors still gated
     const warned = await prRun({ inputs: { 'on-baseline-error': 'warn' } })
     expect(warned.exitCode).toBeUndefined()

@@ -75,7 +75,7 @@ const OUTPUTS = [
 /** n regressions among 4n cases of a support bot, each failing in one of a few realistic ways. */
 async function regressions(n) {
   const { compareRuns } = await load('src/compare/index.js')
-  const { renderReport } = await load('src/report/index.js')
+  const { buildReport, renderReport } = await load('src/report/index.js')
   const { commentBody, commentMarker, MAX_COMMENT_LENGTH } = await load('src/github/comment.js')
   const { makeBaseline, makeCase, makeGate, makeRun } = await load('__tests__/__fixtures__/records.js')
   const total = n * 4
@@ -162,8 +162,75 @@ async function regressions(n) {
   const links = { baselineRun: 'https://github.com/acme/support-bot/actions/runs/41', currentRun: 'https://github.com/acme/support-bot/actions/runs/42' }
   const hint = 'the job summary and the artifact `evalgate-support-bot`'
   const notes = ''
-  const report = renderReport({ comparison, baseline, current, links }, { maxLength: MAX_COMMENT_LENGTH - 300 - notes.length, fullReportHint: hint })
-  return commentBody(marker, report, comparison.gate.passed ? 'pass' : 'fail')
+  const model = buildReport({ comparison, baseline, current, links, gate: makeGate({ maxPassRateDrop: 0.02 }) })
+  const report = renderReport(model, { maxLength: MAX_COMMENT_LENGTH - 300 - notes.length, fullReportHint: hint })
+  return commentBody(marker, report, model.verdict.status)
+}
+
+/**
+ * The three verdicts a check can fail or pass with but not as a plain pass: a
+ * failed gate, the same accepted by the label, and a run that could not tell
+ * (the judge down on every verdict) — each as the comment and the HTML report.
+ */
+async function verdicts() {
+  const { compareRuns, conclude } = await load('src/compare/index.js')
+  const { buildReport, renderReport } = await load('src/report/index.js')
+  const { htmlPieces } = await load('src/report/html/index.js')
+  const { commentBody, commentMarker, MAX_COMMENT_LENGTH } = await load('src/github/comment.js')
+  const { makeBaseline, makeCase, makeGate, makeRun } = await load('__tests__/__fixtures__/records.js')
+  const rubric = (score, error) => ({
+    type: 'llm-rubric',
+    passed: !error && score >= 0.7,
+    score,
+    reason: error ?? (score >= 0.7 ? 'Gives the refund window and the next step.' : 'No refund window given.'),
+    ...(error ? { error } : {}),
+    judge: { model: 'gpt-4o-mini', score, reason: error ?? 'graded', key: 'k', ...(error ? { error, unavailable: true } : {}) }
+  })
+  const ids = ['refund-window', 'refund-status', 'shipping-eta', 'warranty', 'greeting', 'escalation']
+  const baseline = makeBaseline(
+    ids.map((id) => makeCase(id, true, { tags: ['support'], input: `Customer asks about ${id}`, output: 'Refunds within 30 days of delivery.' }))
+  )
+  const regressed = makeRun(
+    ids.map((id, i) =>
+      i < 2
+        ? makeCase(id, false, {
+            tags: ['support'],
+            input: `Customer asks about ${id}`,
+            output: 'Refunds are possible within a month.',
+            assertions: [
+              { type: 'contains', passed: false, score: 0, reason: 'expected output to contain "30 days", got: "Refunds are possible within a month."' }
+            ]
+          })
+        : makeCase(id, true, { tags: ['support'], input: `Customer asks about ${id}`, output: 'Refunds within 30 days of delivery.' })
+    )
+  )
+  const judgedBaseline = makeBaseline(ids.map((id) => makeCase(id, true, { tags: ['support'], score: 0.9, assertions: [rubric(0.9)] })))
+  const outage = makeRun(
+    ids.map((id, i) =>
+      i < 4
+        ? makeCase(id, false, {
+            tags: ['support'],
+            score: null,
+            assertions: [rubric(0, 'judge request failed: HTTP 429 from http://judge/v1/chat/completions after 5 attempts: Rate limit reached')]
+          })
+        : makeCase(id, true, { tags: ['support'], score: 0.9, assertions: [rubric(0.9)] })
+    )
+  )
+  const gate = makeGate({ maxPassRateDrop: 0.05 })
+  const links = { baselineRun: 'https://github.com/acme/support-bot/actions/runs/41', currentRun: 'https://github.com/acme/support-bot/actions/runs/42' }
+  const situations = [
+    ['verdict-fail', baseline, regressed, {}],
+    ['verdict-accepted', baseline, regressed, { acceptLabel: 'evalgate:accept' }],
+    ['verdict-could-not-tell', judgedBaseline, outage, {}]
+  ]
+  return situations.map(([name, base, current, context]) => {
+    const comparison = compareRuns(base, current, gate)
+    const verdict = conclude(comparison, current, { baselineStatus: 'found', ...context })
+    const model = buildReport({ comparison, baseline: base, current, verdict, links, gate, title: 'evalgate · support-bot' })
+    const marker = commentMarker('evalgate.yml', 'support-bot')
+    const md = commentBody(marker, renderReport(model, { maxLength: MAX_COMMENT_LENGTH - 300, fullReportHint: 'the job summary' }), verdict.status)
+    return { name, md, html: [...htmlPieces(model)].join('') }
+  })
 }
 
 /** GitHub renders `> [!KIND]` blockquotes as alerts; cmark-gfm leaves them blockquotes. */
@@ -271,6 +338,15 @@ const scenarios = [
 ]
 // the 60-regression comment again with every collapsed block open: what a reviewer sees on clicking
 scenarios.push(['regressions-60-open', scenarios[1][1].replaceAll('<details>', '<details open>')])
+const reports = await verdicts()
+for (const { name, md } of reports) scenarios.push([name, md])
+for (const { name, html } of reports) {
+  // the HTML report as a browser shows it, its first screen
+  const file = path.join(OUT, `${name}-report.html`)
+  writeFileSync(file, html)
+  chromium([`--screenshot=${path.join(OUT, `${name}-report.png`)}`, '--window-size=1280,900', pathToFileURL(file).href])
+  console.log(`${name}-report: ${html.length.toLocaleString('en-US')} characters → ${name}-report.png`)
+}
 for (const [name, md] of scenarios) {
   writeFileSync(path.join(OUT, `${name}.md`), md)
   const { height, pngs } = screenshots(page(md, name), OUT, name)

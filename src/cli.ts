@@ -9,13 +9,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
 import { BASELINE_USAGE, baselineCommand } from './baseline/command.js'
 import { compareIfCompatible } from './compare/compatibility.js'
-import { conclude } from './compare/conclude.js'
-import { formatKeys } from './compare/format.js'
+import { formatKeys } from './report/format.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
 import { parseConfig, type LoadedConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
-import { gateSchema } from './config/schema.js'
+import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, parseShard, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { initProject } from './init/index.js'
@@ -23,8 +22,11 @@ import { mergeRecords } from './run/merge.js'
 import { planResume, type ResumePlan, type ResumeRequest } from './run/resume.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
+import { finishRun } from './finish.js'
 import { htmlPieces } from './report/html/index.js'
-import { renderReport } from './report/index.js'
+import { renderReport, type ReportModel } from './report/index.js'
+import { comparisonJson } from './report/json.js'
+import type { ReportLinks } from './report/model.js'
 import type { RunRecord } from './types.js'
 import { redact } from './util/env.js'
 import { makeDir } from './util/dirs.js'
@@ -125,34 +127,62 @@ async function writeOutput(flag: string, file: string | undefined, write: (file:
   }
 }
 
-/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
+/** The report's links to this run's and the baseline's pages, when the CLI runs inside a workflow (GITHUB_* set). */
+function workflowLinks(env: NodeJS.ProcessEnv, baseline: RunRecord | null, current: RunRecord): ReportLinks {
+  const server = env.GITHUB_SERVER_URL
+  const repository = env.GITHUB_REPOSITORY
+  if (!server || !repository) return {}
+  const page = (runId: string | null) => (runId && /^\d+$/.test(runId) ? `${server.replace(/\/+$/, '')}/${repository}/actions/runs/${runId}` : null)
+  return { baselineRun: page(baseline?.git.runId ?? null), currentRun: page(current.git.runId) }
+}
+
+/** The tail (finish.ts) for the command line: conclude, then write the report files and the verdict's lines; the exit code. */
 async function finish(
   io: CliIO,
   comparison: Comparison,
   baseline: RunRecord | null,
   current: RunRecord,
-  opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null },
+  opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null; gate: GateConfig },
   secrets: Set<string> = new Set()
 ): Promise<number> {
   const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
-  const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected })
-  const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets)
+  const model = await finishRun(
+    {
+      record: current,
+      comparison,
+      baseline,
+      context: { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected },
+      report: { gate: opts.gate, links: workflowLinks(io.env, baseline, current) }
+    },
+    {
+      // --out was written before: a local run keeps its record where the user said
+      keep: async () => null,
+      publish: (model) => writeReports(io, model, opts, secrets)
+    }
+  )
+  return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail
+}
+
+async function writeReports(
+  io: CliIO,
+  model: ReportModel,
+  opts: { report?: string; json?: string; html?: string; quiet: boolean },
+  secrets: Set<string>
+): Promise<void> {
+  const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets)
   const markdown = report.endsWith('\n') ? report : `${report}\n`
   await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))
   // in pieces: at 100,000 cases the page is ~60 MB
-  await writeOutput('--html', opts.html, (file) =>
-    writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {}))
-  )
-  await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, toJson(comparison)))
+  await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})))
+  await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)))
   if (!opts.quiet) io.stdout.write(markdown)
-  const { reasons } = verdict
-  const passed = reasons.length === 0
-  const line = passed
-    ? colour(io, '32', `evalgate: ${verdict.headline}`)
-    : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`)
-  io.stderr.write(`${line}\n`)
-  if (!passed) for (const f of reasons) io.stderr.write(`  - ${f}\n`)
-  return passed ? EXIT.pass : EXIT.fail
+  const { verdict, reasons } = model
+  const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31'
+  // one reason is the headline's own; several are listed under the verdict's words, each once
+  const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline
+  io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`)
+  if (reasons.length > 1) for (const r of reasons) io.stderr.write(`  - ${redact(r.message, secrets)}\n`)
+  for (const n of model.notices) io.stderr.write(`  note: ${redact(n, secrets)}\n`)
 }
 
 async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -180,7 +210,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   ])
   const interruption = interruptions(io)
   try {
-    const { result, baseline, total } = await runFromConfig(
+    const { result, baseline, total, gate } = await runFromConfig(
       values.config ?? DEFAULT_CONFIG,
       { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume },
       io,
@@ -200,7 +230,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
       result.comparison,
       baseline,
       result.record,
-      { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible },
+      { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate },
       result.secrets
     )
   } finally {
@@ -244,7 +274,7 @@ async function runFromConfig(
   options: { baselineFile?: string; filter?: string; shard?: Shard; repeat?: number; quiet?: boolean; resumeFile?: string },
   io: CliIO,
   interruption: ReturnType<typeof interruptions>
-): Promise<{ result: Evaluation; baseline: RunRecord | null; total: number }> {
+): Promise<{ result: Evaluation; baseline: RunRecord | null; total: number; gate: GateConfig }> {
   const loaded = await loadEvalConfig(configFile)
   // on a laptop the commit comes from git, in the folder of the config
   const git = gitInfo(io.env, dirname(resolve(configFile)))
@@ -264,7 +294,7 @@ async function runFromConfig(
   const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
   const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet })
   const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume })
-  return { result, baseline, total }
+  return { result, baseline, total, gate: loaded.config.gate }
 }
 
 /** The earlier run's finished cases to take over, said on stderr. */
@@ -293,7 +323,7 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
+  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -319,8 +349,9 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   io.stderr.write(
     `evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`
   )
-  const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? gateSchema.parse({}))
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible })
+  const gate = config?.gate ?? gateSchema.parse({})
+  const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate)
+  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {

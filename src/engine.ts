@@ -2,7 +2,7 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { validateAssertion } from './assertions/index.js'
+import { needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
@@ -103,7 +103,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const target = await attributeTo(loaded.file, () =>
     createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) })
   )
-  const judge = config.judge
+  // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
+  const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge))
+  const judge = judged
     ? attributeTo(loaded.file, () =>
         createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
       )

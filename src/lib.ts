@@ -6,6 +6,7 @@ import { casePasses } from './assertions/index.js'
 import { runCases } from './run/runner.js'
 import { functionTarget, type AgentFunction } from './targets/function.js'
 import type { Assertion, EvalCase } from './types.js'
+import { buildReport, renderReport as renderMarkdown, type ReportInput, type ReportModel, type ReportOptions } from './report/index.js'
 import { contentHash } from './util/hash.js'
 
 export interface EvalCaseInput {
@@ -60,7 +61,16 @@ export { runJudgeEval } from './judge/judge-eval.js'
 export { evaluate, loadEvalConfig } from './engine.js'
 export type { EvaluateOptions, Evaluation } from './engine.js'
 export { compareRuns } from './compare/index.js'
-export { renderReport } from './report/index.js'
+export { buildReport } from './report/index.js'
+
+/**
+ * The markdown report of a comparison: of its report model (buildReport), or
+ * of the comparison and its runs, whose verdict is then concluded from the
+ * comparison alone (no accept label, no upload: what a library caller has).
+ */
+export function renderReport(input: ReportInput | ReportModel, options?: ReportOptions): string {
+  return renderMarkdown('headline' in input ? input : buildReport(input), options)
+}
 export { readRunRecord, parseRunRecord } from './config/record.js'
 export { datasetSharer } from './run/share.js'
 export type { RunRecord, CaseResult, EvalCase } from './types.js'

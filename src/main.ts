@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
-import { conclude, type ConcludeContext } from './compare/conclude.js'
-import type { BaselineStatus, Comparison, Verdict } from './compare/types.js'
+import type { ConcludeContext } from './compare/conclude.js'
+import type { BaselineStatus, Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
 import { formatOf } from './config/parse.js'
@@ -19,6 +19,7 @@ import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { finishRun, type Finishing } from './finish.js'
 import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
 import { artifactClient } from './github/artifacts/client.js'
 import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
@@ -27,12 +28,13 @@ import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
 import { readFileAt, repositoryPath } from './github/contents.js'
-import { apiMessage, createOctokit, readContext, type ActionContext, type Octokit } from './github/context.js'
+import { apiMessage, createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
-import { publish, writeReport, type Published } from './github/publish.js'
+import { publish } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
 import { findPullRequest, triggeringRun, workflowFileName } from './github/workflow-run.js'
-import { renderShardSummary } from './report/index.js'
+import { renderShardSummary, type ReportModel } from './report/index.js'
+import { reasonMessage } from './report/words.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
@@ -222,29 +224,32 @@ async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord
   return { outDir, resultsPath }
 }
 
-/** Upload the run's files as artifact `name`; a failure is a problem for the verdict, not a stop. */
-async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string): Promise<string[]> {
+/** Upload the run's files as artifact `name`; a failure is a reason the run could not tell, not a stop. */
+async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string): Promise<VerdictReason | null> {
   try {
     const uploaded = await uploadRunArtifact({ client: await artifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
     if (uploaded.notice) core.notice(uploaded.notice)
     core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
-    return []
+    return null
   } catch (err) {
-    return [`the run record could not be uploaded as artifact "${name}": ${errorMessage(err)}`]
+    return { code: 'upload-failed', artifact: name, error: errorMessage(err) }
   }
 }
 
-/** The message the check fails with, or null when it passes. */
-function failureMessage(reasons: string[]): string | null {
-  if (reasons.length === 0) return null
-  return `evalgate: ${reasons.length === 1 ? reasons[0] : `\n- ${reasons.join('\n- ')}`}`
+/** The message the check fails with, or null when it passes; the notices the log shows as warnings either way. */
+function carryOut(model: ReportModel, said: readonly string[]): string | null {
+  // what the entry point already said (the lookup's notices) is not said twice
+  for (const notice of model.notices) if (!said.includes(notice)) core.warning(`evalgate: ${notice}`)
+  if (model.verdict.exitCode === 0) return null
+  const reasons = model.reasons.map((r) => r.message)
+  return `evalgate: ${reasons.length === 1 ? reasons[0] : `${model.status}:\n- ${reasons.join('\n- ')}`}`
 }
 
 /** mode: run — evaluate this commit (or one shard of it), publish, gate. */
 async function runMode(inputs: ActionInputs, ctx: ActionContext): Promise<string | null> {
   const shard = inputs.shard ?? undefined
   const { job, baseline, evaluated } = await evaluateJob(inputs, ctx, shard)
-  return shard ? finishShard(job, baseline, evaluated, shard) : finishRun(job, baseline, evaluated)
+  return shard ? finishShard(job, baseline, evaluated, shard) : finishJob(job, baseline, evaluated)
 }
 
 /** Load, find the baseline, run: the dataset is let go once its cases have run (see Job). */
@@ -311,7 +316,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   if (merged.name !== config.name) throw new RecordError(`the shards are of "${merged.name}" but ${inputs.config} is the config of "${config.name}"`)
   core.info(`evalgate: merged ${shards.length} shard artifacts of run ${ctx.runId}: ${merged.cases.length} cases`)
   const { comparison, incompatible } = compareIfCompatible(baseline.record, merged, config.gate)
-  return finishRun(job, withCompatibility(baseline, incompatible), { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
+  return finishJob(job, withCompatibility(baseline, incompatible), { record: merged, comparison, secrets: new Set(), expected: job.caseCount })
 }
 
 /** Does the pull request carry the accept label (SPEC §9)? Only people with triage or write access can label. */
@@ -320,7 +325,7 @@ function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined)
 }
 
 /** What the verdict depends on besides the comparison. */
-function concludeContext(job: Job, baseline: Baseline, expected: number): ConcludeContext {
+function concludeContext(job: Job, baseline: Baseline, expected: number): Omit<ConcludeContext, 'problems'> {
   const { inputs, ctx } = job
   return {
     baselineStatus: baseline.status,
@@ -334,43 +339,56 @@ function concludeContext(job: Job, baseline: Baseline, expected: number): Conclu
   }
 }
 
-function publishedOf(job: Job, baseline: Baseline, evaluated: Evaluated, verdict: Verdict, outDir: string, fullReportHint: string): Published {
-  return {
-    comparison: evaluated.comparison,
-    baseline: baseline.record,
-    current: evaluated.record,
-    secrets: evaluated.secrets,
-    verdict,
-    fullReportHint,
-    outDir,
-    baselineRunId: baseline.runId,
-    badgeConfig: job.config.badge
-  }
+/** What the report shows besides the runs: the gate held to, both runs' pages. */
+function reportContext(job: Job, baseline: Baseline, current: RunRecord): Finishing['report'] {
+  const { ctx } = job
+  // the record names the run that made it: in mode comment that is the triggering run, not this one
+  const links = { baselineRun: runUrl(ctx, baseline.runId ?? baseline.record?.git.runId ?? null), currentRun: runUrl(ctx, current.git.runId) }
+  return { gate: job.config.gate, links }
 }
 
 /**
- * After evaluation, the same for mode run and mode merge: the record written,
- * the verdict concluded, the report published (artifact, comment, summary,
- * annotations, outputs, badge), then the verdict carried out.
+ * After evaluation, the same for mode run and mode merge: the record written
+ * and uploaded (on the default branch it is the next baseline, pass or fail),
+ * the verdict concluded with whatever failed, the report published from it,
+ * then the verdict carried out.
  */
-async function finishRun(job: Job, baseline: Baseline, evaluated: Evaluated): Promise<string | null> {
+async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Promise<string | null> {
   const { inputs, ctx, config, artifactName, octokit } = job
   const { record, comparison } = evaluated
   const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
-  const context = concludeContext(job, baseline, evaluated.expected)
-  const verdict = conclude(comparison, record, context)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
-  const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the job summary and the artifact \`${artifactName}\``)
-  const rendered = await writeReport(ctx, published)
-
-  // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
-  collectGarbage()
-  // The artifact first: on the default branch it is the next baseline, pass or fail.
-  const problems = await uploadRecord(ctx, artifactName, [resultsPath, rendered.reportPath], outDir)
-  problems.push(...(await publish(inputs, ctx, octokit, marker, published, rendered)))
-  const final = problems.length ? conclude(comparison, record, { ...context, problems }) : verdict
-  for (const notice of final.notices) if (!context.notices?.includes(notice)) core.warning(`evalgate: ${notice}`)
-  return failureMessage(final.reasons)
+  const model = await finishRun(
+    {
+      record,
+      comparison,
+      baseline: baseline.record,
+      context: concludeContext(job, baseline, evaluated.expected),
+      report: reportContext(job, baseline, record)
+    },
+    {
+      keep: async () => {
+        // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
+        collectGarbage()
+        return uploadRecord(ctx, artifactName, [resultsPath], outDir)
+      },
+      publish: async (model) => {
+        const fullReportHint = `the job summary and the run record in the artifact \`${artifactName}\``
+        const publication = {
+          model,
+          secrets: evaluated.secrets,
+          fullReportHint,
+          outDir,
+          resultsPath,
+          baselineRunId: baseline.runId,
+          badgeConfig: config.badge,
+          marker
+        }
+        await publish(inputs, ctx, octokit, publication)
+      }
+    }
+  )
+  return carryOut(model, [...job.notices, ...baseline.notices])
 }
 
 /**
@@ -384,7 +402,7 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
   const { record, comparison } = evaluated
   const name = shardArtifactName(job.artifactName, shard)
   const { outDir, resultsPath } = await writeRecord(ctx, name, record)
-  const problems = await uploadRecord(ctx, name, [resultsPath], outDir)
+  const uploadFailure = await uploadRecord(ctx, name, [resultsPath], outDir)
   if (record.complete === false)
     core.warning(
       `evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`
@@ -397,7 +415,8 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
     core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
   }
   setOutputs({ ...shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.runId }), 'baseline-status': baseline.status })
-  return failureMessage(problems)
+  // the merge job would not find the shard: this step fails, naming why
+  return uploadFailure ? `evalgate: shard ${shard.index}/${shard.count}: ${reasonMessage(uploadFailure)}` : null
 }
 
 /**
@@ -440,7 +459,6 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
   const compared = compareIfCompatible(looked.record, current, gate)
   const { comparison } = compared
   const baseline = withCompatibility(looked, compared.incompatible)
-  const evaluated: Evaluated = { record: current, comparison, secrets: new Set(), expected: current.cases.length }
   const job: Job = {
     inputs,
     ctx,
@@ -452,15 +470,41 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     octokit
   }
 
-  const { outDir } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
+  const { outDir, resultsPath } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
   const marker = commentMarker(workflowFileName(trigger.workflowPath) ?? String(trigger.workflowId ?? 'workflow'), configName ?? current.name)
   const commentCtx: ActionContext = {
     ...ctx,
     pullRequest: { number: pr.found.number, headSha: trigger.headSha, baseRef: pr.found.baseRef, baseSha: pr.found.baseSha, labels: pr.found.labels }
   }
-  const verdict = conclude(comparison, current, concludeContext({ ...job, ctx: commentCtx }, baseline, current.cases.length))
-  const published = publishedOf(job, baseline, evaluated, verdict, outDir, `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`)
-  const problems = await publish(inputs, commentCtx, octokit, marker, published, await writeReport(ctx, published))
+  const commentJob = { ...job, ctx: commentCtx }
+  let commentError: string | null = null
+  await finishRun(
+    {
+      record: current,
+      comparison,
+      baseline: baseline.record,
+      context: concludeContext(commentJob, baseline, current.cases.length),
+      report: { gate, links: reportContext(commentJob, baseline, current).links }
+    },
+    {
+      // the record is the triggering run's own artifact already
+      keep: async () => null,
+      publish: async (model) => {
+        const fullReportHint = `the artifact \`${fetched.artifactName}\` of run ${trigger.id}`
+        const publication = {
+          model,
+          secrets: new Set<string>(),
+          fullReportHint,
+          outDir,
+          resultsPath,
+          baselineRunId: baseline.runId,
+          badgeConfig: job.config.badge,
+          marker
+        }
+        ;({ commentError } = await publish(inputs, commentCtx, octokit, publication))
+      }
+    }
+  )
   // The gate is the triggering run's check; this job fails only when it could not do its own work.
-  return problems.length ? `evalgate: ${problems.join('; ')}` : null
+  return commentError ? `evalgate: ${commentError}` : null
 }

@@ -141,6 +141,8 @@ export class GitHubServer {
   graphql = true
   /** false: comments are refused with 403, as with a fork PR's read-only token */
   canWrite = true
+  /** the status CreateArtifact answers instead of accepting an upload (the artifact service down); null: uploads work */
+  uploadFailure: number | null = null
   requests: LoggedRequest[] = []
   /** called with every request as it is answered, e.g. to order it among other events */
   onRequest: ((request: LoggedRequest) => void) | null = null
@@ -207,6 +209,7 @@ export class GitHubServer {
     this.user = null
     this.commenter = GITHUB_ACTIONS_BOT
     this.canWrite = true
+    this.uploadFailure = null
     this.graphql = true
     this.requests = []
     this.downloadFailures.clear()
@@ -602,6 +605,7 @@ export class GitHubServer {
     if (!/^Bearer /.test(req.headers.authorization ?? '')) return this.send(req, res, 401, { code: 'unauthenticated', msg: 'no token' })
     const input = JSON.parse((await this.body(req)).toString() || '{}') as Record<string, unknown>
     if (rpc === 'CreateArtifact') {
+      if (this.uploadFailure !== null) return this.send(req, res, this.uploadFailure, { code: 'internal', msg: 'the artifact service is unavailable' })
       const runId = runIdOfBackend(input.workflow_run_backend_id)
       const name = String(input.name)
       if (this.artifacts.some((a) => a.run_id === runId && a.name === name) || [...this.pending.values()].some((u) => u.runId === runId && u.name === name)) {

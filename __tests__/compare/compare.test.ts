@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals'
+import { buildReport } from '../../src/report/model.js'
+import { comparisonJson } from '../../src/report/json.js'
 import { compareRuns, pairedDifferenceCI } from '../../src/compare/index.js'
 import { contentHash } from '../../src/util/hash.js'
 import { makeBaseline, makeCase, makeCases, makeGate, makeRepeatedCase, makeRun } from '../__fixtures__/records.js'
@@ -196,13 +198,15 @@ describe('compareRuns: figures', () => {
       regressed: [],
       added: [],
       removed: [],
-      gate: { passed: true, failures: [], checks: [] }
+      gate: { passed: true, checks: [] }
     })
     expect(c.current.passRate).toBe(0.5)
   })
 
-  it('holds exactly the SPEC §5 --json keys (and may add more)', () => {
-    const c = compareRuns(makeBaseline(makeCases('a')), makeRun(makeCases('a')), gate)
+  it('--json holds every key of the contract (and may add more)', () => {
+    const [baseline, current] = [makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a', '!b'))]
+    const c = compareRuns(baseline, current, gate)
+    const json = comparisonJson(buildReport({ comparison: c, baseline, current }))
     const keys = [
       'baseline',
       'current',
@@ -215,11 +219,18 @@ describe('compareRuns: figures', () => {
       'added',
       'removed',
       'changed',
-      'gate'
+      'notGraded',
+      'gate',
+      'verdict'
     ]
-    for (const key of keys) expect(c).toHaveProperty(key)
-    expect(Object.keys(c.gate).sort()).toEqual(['checks', 'failures', 'passed'])
-    expect(c.gate.failures).toEqual(c.gate.checks.map((f) => f.sentence))
+    for (const key of keys) expect(json).toHaveProperty(key)
+    expect(Object.keys(json.gate as object).sort()).toEqual(['checks', 'failures', 'passed'])
+    expect(json.gate).toMatchObject({ passed: false, failures: ['1 case regressed (limit: maxRegressions 0): b'] })
+    expect(json.verdict).toMatchObject({
+      status: 'fail',
+      reasons: [{ code: 'maxRegressions', message: '1 case regressed (limit: maxRegressions 0): b' }],
+      exitCode: 1
+    })
     expect(JSON.parse(JSON.stringify(c))).toEqual(c)
   })
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { failureSentence } from '../__fixtures__/report.js'
 import { compareRuns } from '../../src/compare/index.js'
 import type { CaseResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeCases, makeGate, makeRun } from '../__fixtures__/records.js'
@@ -21,13 +22,13 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
     const { checks, failure } = failedChecks(makeCases('a', 'b', 'c', 'd'), makeCases('a', 'b'))
     expect(checks).toEqual(['maxRemoved'])
     expect(failure('maxRemoved')).toMatchObject({ limit: 0, measured: 2, keys: ['c', 'd'] })
-    expect(failure('maxRemoved')!.sentence).toBe('2 baseline cases are missing from this run (limit: maxRemoved 0): c, d')
+    expect(failureSentence(failure('maxRemoved')!)).toBe('2 baseline cases are missing from this run (limit: maxRemoved 0): c, d')
   })
 
   it('allows removals up to maxRemoved', () => {
     expect(failedChecks(makeCases('a', 'b', 'c', 'd'), makeCases('a', 'b', 'c'), { maxRemoved: 1 }).checks).toEqual([])
     expect(failedChecks(makeCases('a', 'b', 'c', 'd'), makeCases('a', 'b'), { maxRemoved: 1 }).checks).toEqual(['maxRemoved'])
-    expect(failedChecks(makeCases('a', 'b'), makeCases('a')).failure('maxRemoved')!.sentence).toBe(
+    expect(failureSentence(failedChecks(makeCases('a', 'b'), makeCases('a')).failure('maxRemoved')!)).toBe(
       '1 baseline case is missing from this run (limit: maxRemoved 0): b'
     )
   })
@@ -48,10 +49,10 @@ describe('coverage gate (SPEC §9): a pull request cannot drop or rewrite the ca
     // 1 of 4 compared is below the default share of 0.5
     expect(checks).toEqual(['minComparable'])
     expect(failure('minComparable')).toMatchObject({ limit: 0.5, measured: 0.25 })
-    expect(failure('minComparable')!.sentence).toMatch(/^only 1 of 4 baseline cases could be compared \(25\.0%; limit: minComparable 50\.0%\)/)
+    expect(failureSentence(failure('minComparable')!)).toMatch(/^only 1 of 4 baseline cases could be compared \(25\.0%; limit: minComparable 50\.0%\)/)
     const overChanged = failedChecks(baseline, edited, { maxChanged: 2, minComparable: 0 }).failure('maxChanged')
     expect(overChanged).toMatchObject({ limit: 2, measured: 3, keys: ['b', 'c', 'd'] })
-    expect(overChanged!.sentence).toBe("3 cases changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged 2): b, c, d")
+    expect(failureSentence(overChanged!)).toBe("3 cases changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged 2): b, c, d")
     expect(failedChecks(baseline, edited, { maxChanged: 3, minComparable: 0 }).checks).toEqual([])
   })
 

@@ -1,7 +1,10 @@
 /** Each gate failure in full: its check, limit, measured value and cases, and the sentence of each side of a branch. */
 import { describe, expect, it } from '@jest/globals'
+import { failureSentence } from '../__fixtures__/report.js'
 import { compareRuns } from '../../src/compare/index.js'
+import type { GateFailure } from '../../src/compare/types.js'
 import type { GateConfig } from '../../src/config/schema.js'
+import { noticeText } from '../../src/report/words.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 import { makeBaseline, makeCase, makeCases, makeGate, makeRun } from '../__fixtures__/records.js'
 
@@ -9,23 +12,28 @@ function checksOf(baseline: RunRecord | null, current: RunRecord, gate: Partial<
   return compareRuns(baseline, current, makeGate(gate)).gate.checks
 }
 
+/** What every failure has, and its sentence. */
+function view(f: GateFailure) {
+  return { check: f.check, limit: f.limit, measured: f.measured, keys: f.keys, sentence: failureSentence(f) }
+}
+
 const scored = (scores: number[]): CaseResult[] => scores.map((score, i) => makeCase(`s-${i}`, true, { score }))
 
 describe('the gate failures in full', () => {
   it('incomplete: the cases planned and finished, no cases named', () => {
     const current = makeRun(makeCases('a', 'b'), { complete: false, planned: 5 })
-    expect(checksOf(null, current)).toEqual([
+    expect(checksOf(null, current).map(view)).toEqual([
       { check: 'incomplete', limit: 5, measured: 2, keys: [], sentence: 'the run is incomplete: 2 of 5 cases finished' }
     ])
   })
 
   it('an interrupted run that had a budget is incomplete, not stopped at its budget', () => {
     const current = makeRun(makeCases('a'), { complete: false, planned: 3, stopReason: 'interrupted', budget: { maxCostUsd: 2, spentUsd: 0.5 } })
-    expect(checksOf(null, current).map((f) => f.sentence)).toEqual(['the run is incomplete: 1 of 3 cases finished'])
+    expect(checksOf(null, current).map((f) => failureSentence(f))).toEqual(['the run is incomplete: 1 of 3 cases finished'])
   })
 
   it('failOnMissingBaseline', () => {
-    expect(checksOf(null, makeRun(makeCases('a')), { failOnMissingBaseline: true })).toEqual([
+    expect(checksOf(null, makeRun(makeCases('a')), { failOnMissingBaseline: true }).map(view)).toEqual([
       { check: 'failOnMissingBaseline', limit: null, measured: null, keys: [], sentence: 'no baseline run to compare against (failOnMissingBaseline is true)' }
     ])
   })
@@ -33,7 +41,7 @@ describe('the gate failures in full', () => {
   it('minComparable: the share compared, no cases named', () => {
     // 1 of 4 baseline cases compared: b, c, d changed (maxChanged unset)
     const checks = checksOf(makeBaseline(makeCases('a', 'b', 'c', 'd')), makeRun(makeCases('a', 'b~', 'c~', 'd~')))
-    expect(checks).toEqual([
+    expect(checks.map(view)).toEqual([
       {
         check: 'minComparable',
         limit: 0.5,
@@ -64,7 +72,7 @@ describe('the gate failures in full', () => {
   })
 
   it('minPassRate of a run with no cases: no failing cases to name', () => {
-    expect(checksOf(null, makeRun([]), { minPassRate: 0.5 })).toEqual([
+    expect(checksOf(null, makeRun([]), { minPassRate: 0.5 }).map(view)).toEqual([
       { check: 'minPassRate', limit: 0.5, measured: 0, keys: [], sentence: 'pass rate 0.0% is below minPassRate 50.0% (0 of 0 cases passed)' }
     ])
   })
@@ -73,7 +81,7 @@ describe('the gate failures in full', () => {
     const history = 'PPFPPFPPP'
     const baseline = makeBaseline([makeCase('f', true, { history }), makeCase('a'), makeCase('b')])
     const current = makeRun([makeCase('f', false), makeCase('a'), makeCase('b')])
-    expect(checksOf(baseline, current, { minPassRate: 0.9 }).map((f) => f.sentence)).toEqual([
+    expect(checksOf(baseline, current, { minPassRate: 0.9 }).map((f) => failureSentence(f))).toEqual([
       'pass rate 66.7% is below minPassRate 90.0% (2 of 3 cases passed); failing: f; 1 of the failing cases is flaky and counts as failed: minPassRate is a floor of this run'
     ])
   })
@@ -83,11 +91,11 @@ describe('the gate failures in full', () => {
     const current = makeRun([...scored([0.9, 0.5, 0.3, 0.6]), makeCase('u')])
     const [failure] = checksOf(null, current, { minMeanScore: 0.6 })
     expect(failure).toMatchObject({ check: 'minMeanScore', limit: 0.6, keys: ['s-2', 's-1'] })
-    expect(failure!.sentence).toBe('mean judge score 0.575 is below minMeanScore 0.600; scored below it: s-2, s-1')
+    expect(failureSentence(failure!)).toBe('mean judge score 0.575 is below minMeanScore 0.600; scored below it: s-2, s-1')
   })
 
   it('minMeanScore without any score: the check, no value, no cases', () => {
-    expect(checksOf(null, makeRun(makeCases('a')), { minMeanScore: 0.5 })).toEqual([
+    expect(checksOf(null, makeRun(makeCases('a')), { minMeanScore: 0.5 }).map(view)).toEqual([
       {
         check: 'minMeanScore',
         limit: 0.5,
@@ -115,7 +123,7 @@ describe('the gate failures in full', () => {
     // the first run that reports usage, against a baseline made before: nothing to compare the cost with
     const first = compareRuns(makeBaseline(makeCases('a', 'b')), makeRun([priced('a', 1), priced('b', 1)]), gate).gate
     expect(first.checks).toEqual([])
-    expect(first.unchecked).toEqual([
+    expect(first.unchecked?.map((limit) => noticeText({ code: 'unchecked', limit }))).toEqual([
       'maxCostIncrease 10.0% was not checked: no compared case has a cost in both runs (the target reports no usage, or names a model missing from pricing, or the baseline was made before it did)',
       'maxLatencyIncrease 20.0% was not checked: no compared case has a latency in both runs (the baseline was made by an evalgate that did not record latency)'
     ])
@@ -128,7 +136,7 @@ describe('the gate failures in full', () => {
   it('a rise from a baseline of zero fails a relative limit: going from free to paid is not unseen', () => {
     const priced = (id: string, costUsd: number) => makeCase(id, true, { usage: { costUsd } })
     const failures = checksOf(makeBaseline([priced('a', 0), priced('b', 0)]), makeRun([priced('a', 1), priced('b', 0)]), { maxCostIncrease: 0.1 })
-    expect(failures).toEqual([
+    expect(failures.map(view)).toEqual([
       {
         check: 'maxCostIncrease',
         limit: 0.1,

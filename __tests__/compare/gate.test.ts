@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
+import { sentences } from '../__fixtures__/report.js'
 import type { GateConfig } from '../../src/config/schema.js'
 import { compareRuns, evaluateGate } from '../../src/compare/index.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
@@ -78,10 +79,10 @@ describe('evaluateGate: each limit at its edge', () => {
     { limit: 'minPassRate', scenario: seventy, passes: { minPassRate: 0.7 }, fails: { minPassRate: 0.71 } },
     { limit: 'minMeanScore', scenario: meanSixty, passes: { minMeanScore: 0.6 }, fails: { minMeanScore: 0.61 } }
   ])('$limit: exactly at the limit passes, just beyond fails', ({ scenario, passes, fails }) => {
-    expect(gateOf(scenario, { maxRegressions: 100, ...limits(passes) })).toEqual({ passed: true, failures: [], checks: [] })
+    expect(gateOf(scenario, { maxRegressions: 100, ...limits(passes) })).toEqual({ passed: true, checks: [] })
     const failed = gateOf(scenario, { maxRegressions: 100, ...limits(fails) })
     expect(failed.passed).toBe(false)
-    expect(failed.failures).toHaveLength(1)
+    expect(sentences(failed)).toHaveLength(1)
   })
 })
 
@@ -136,11 +137,11 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
       sentence: 'the run is incomplete: 2 of 5 cases finished'
     }
   ])('$sentence', ({ scenario, gate, sentence }) => {
-    expect(gateOf(scenario, gate).failures).toEqual([sentence])
+    expect(sentences(gateOf(scenario, gate))).toEqual([sentence])
   })
 
   it('says when the pass-rate limit applies to the confidence bound', () => {
-    const [sentence] = gateOf(drop20, { maxRegressions: 100, maxPassRateDrop: 0.02, useConfidenceBound: true }).failures
+    const [sentence] = sentences(gateOf(drop20, { maxRegressions: 100, maxPassRateDrop: 0.02, useConfidenceBound: true }))
     expect(sentence).toBe(
       `pass rate dropped by at least ${(-ciUpperBound() * 100).toFixed(1)} points on the 100 cases in both runs with the same fingerprint, ` +
         '95.0% → 75.0% (the optimistic end of its 95% confidence interval; limit: maxPassRateDrop 2.0 points, applied to that bound); ' +
@@ -149,7 +150,7 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   })
 
   it('says when the score limit applies to the confidence bound', () => {
-    const [sentence] = gateOf(scoreDrop12, { maxMeanScoreDrop: 0.02, useConfidenceBound: true }).failures
+    const [sentence] = sentences(gateOf(scoreDrop12, { maxMeanScoreDrop: 0.02, useConfidenceBound: true }))
     expect(sentence).toMatch(
       new RegExp(
         `^mean judge score dropped by at least ${(-scoreCiUpperBound()).toFixed(3)} on the cases scored in both runs with the same fingerprint, ` +
@@ -161,17 +162,17 @@ describe('evaluateGate: sentences name the limit, the measured value and the cas
   it('names at most ten cases, then how many more', () => {
     const n = 13
     const s = { baseline: makeBaseline(passing(n, n)), current: makeRun(passing(n, 0)) }
-    expect(gateOf(s, {}).failures).toEqual([`13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`])
+    expect(sentences(gateOf(s, {}))).toEqual([`13 cases regressed (limit: maxRegressions 0): ${ids(10).join(', ')} and 3 more`])
   })
 
   it('says "1 case" for one', () => {
     const s = { baseline: makeBaseline(makeCases('a')), current: makeRun(makeCases('!a')) }
-    expect(gateOf(s, {}).failures).toEqual(['1 case regressed (limit: maxRegressions 0): a'])
+    expect(sentences(gateOf(s, {}))).toEqual(['1 case regressed (limit: maxRegressions 0): a'])
   })
 
   it('lists every exceeded limit, incompleteness first', () => {
     const current = makeRun(passing(4, 1), { complete: false })
-    const failures = gateOf({ baseline: makeBaseline(passing(4, 4)), current }, { maxPassRateDrop: 0, minPassRate: 0.5 }).failures
+    const failures = sentences(gateOf({ baseline: makeBaseline(passing(4, 4)), current }, { maxPassRateDrop: 0, minPassRate: 0.5 }))
     expect(failures.map((f) => f.split(' ').slice(0, 3).join(' '))).toEqual(['the run is', '3 cases regressed', 'pass rate dropped', 'pass rate 25.0%'])
   })
 })
@@ -189,13 +190,13 @@ describe('evaluateGate: useConfidenceBound fails only on a drop the data support
     { name: 'a noisy score drop', scenario: scoreDrop, gate: { maxMeanScoreDrop: 0.05 } }
   ])('$name: fails on the point estimate, passes on the bound', ({ scenario, gate }) => {
     expect(gateOf(scenario, gate).passed).toBe(false)
-    expect(gateOf(scenario, { ...gate, useConfidenceBound: true })).toEqual({ passed: true, failures: [], checks: [] })
+    expect(gateOf(scenario, { ...gate, useConfidenceBound: true })).toEqual({ passed: true, checks: [] })
   })
 
   it('applies the score limit to the drop itself when one case is scored in both runs (no interval)', () => {
     const one = { baseline: makeBaseline(scored([0.9])), current: makeRun(scored([0.5])) }
     expect(compareRuns(one.baseline, one.current, makeGate()).meanScoreDeltaCI).toBeNull()
-    expect(gateOf(one, { maxMeanScoreDrop: 0.1, useConfidenceBound: true }).failures).toEqual([
+    expect(sentences(gateOf(one, { maxMeanScoreDrop: 0.1, useConfidenceBound: true }))).toEqual([
       'mean judge score dropped 0.400 on the cases scored in both runs with the same fingerprint, 0.900 → 0.500 (limit: maxMeanScoreDrop 0.100); scored lower: s-0'
     ])
   })
@@ -223,7 +224,7 @@ describe('evaluateGate: what is not checked', () => {
       gate: { maxPassRateDrop: 0 }
     }
   ])('$name', ({ scenario, gate }) => {
-    expect(gateOf(scenario, gate)).toEqual({ passed: true, failures: [], checks: [] })
+    expect(gateOf(scenario, gate)).toEqual({ passed: true, checks: [] })
   })
 
   it('is callable on a comparison without its gate', () => {
@@ -243,7 +244,7 @@ describe('evaluateGate: flaky flips do not count as a drop; minPassRate is a flo
     const c = compareRuns(baseline, withFlakyOnly, makeGate({ maxPassRateDrop: 0.02 }))
     expect(c.flaky).toEqual(['flaky-0', 'flaky-1'])
     expect(c.common).toMatchObject({ passRateDelta: expect.closeTo(-0.1, 9), gatedPassRateDelta: 0, flakyFlips: 2 })
-    expect(c.gate).toMatchObject({ passed: true, failures: [] })
+    expect(c.gate).toMatchObject({ passed: true, checks: [] })
   })
 
   it('on the confidence bound too', () => {
@@ -253,14 +254,14 @@ describe('evaluateGate: flaky flips do not count as a drop; minPassRate is a flo
   it('a real regression beside them: only it is the drop, and the sentence says the flaky ones were set aside', () => {
     const c = compareRuns(baseline, withRegression, makeGate({ maxRegressions: 5, maxPassRateDrop: 0.02 }))
     expect(c.regressed).toEqual(['case-0'])
-    expect(c.gate.failures).toEqual([
+    expect(sentences(c.gate)).toEqual([
       'pass rate dropped 5.0 points on the 20 cases in both runs with the same fingerprint, 2 flaky cases counted as in the baseline, 100.0% → 95.0% (limit: maxPassRateDrop 2.0 points); passed before, fail now: case-0'
     ])
   })
 
   it('minPassRate counts the flaky failures: it is an absolute floor of this run', () => {
     const c = compareRuns(baseline, withFlakyOnly, makeGate({ minPassRate: 0.95 }))
-    expect(c.gate.failures).toEqual([
+    expect(sentences(c.gate)).toEqual([
       'pass rate 90.0% is below minPassRate 95.0% (18 of 20 cases passed); failing: flaky-0, flaky-1; 2 of the failing cases are flaky and count as failed: minPassRate is a floor of this run'
     ])
   })

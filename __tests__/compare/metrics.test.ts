@@ -1,5 +1,6 @@
 /** Compared cost, tokens and latency (SPEC §10): figures, intervals, their coverage, and the gate on them. */
 import { describe, expect, it } from '@jest/globals'
+import { sentences } from '../__fixtures__/report.js'
 import { compareRuns } from '../../src/compare/index.js'
 import { comparedMetrics, unreportedMetrics } from '../../src/compare/metrics.js'
 import { pairedBootstrap, quantileOfSorted, type PairedStatistic } from '../../src/compare/stats.js'
@@ -198,10 +199,10 @@ describe('the gate on cost, tokens and latency', () => {
     const { baseline, current } = runs(1.5)
     const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.1, maxTokensIncrease: 0.1, maxLatencyIncrease: 0.2 }))
     expect(c.gate.checks.map((f) => f.check)).toEqual(['maxCostIncrease', 'maxTokensIncrease', 'maxLatencyIncrease'])
-    expect(c.gate.failures[0]).toBe(
+    expect(sentences(c.gate)[0]).toBe(
       'total cost rose 53.0% on the 10 cases compared, $0.0100 → $0.0153 (limit: maxCostIncrease 10.0%); largest rises: c3 (+$0.0008), c0 (+$0.0005) and c1 (+$0.0005), of 10 cases that rose'
     )
-    expect(c.gate.failures[2]).toMatch(/^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%\)/)
+    expect(sentences(c.gate)[2]).toMatch(/^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%\)/)
     expect(c.metrics!.cost).toMatchObject({ ci: expect.any(Array) })
   })
 
@@ -222,7 +223,7 @@ describe('the gate on cost, tokens and latency', () => {
     const bound = compareRuns(baseline, current, makeGate({ maxCostIncrease: lo + 0.01, useConfidenceBound: true }))
     expect(bound.gate.passed).toBe(true)
     const strict = compareRuns(baseline, current, makeGate({ maxCostIncrease: lo - 0.01, useConfidenceBound: true }))
-    expect(strict.gate.failures[0]).toContain('total cost rose by at least')
+    expect(sentences(strict.gate)[0]).toContain('total cost rose by at least')
   })
 
   it('useConfidenceBound without an interval applies the limit to the rise itself, and says so', () => {
@@ -231,7 +232,7 @@ describe('the gate on cost, tokens and latency', () => {
     const c = compareRuns(baseline, current, makeGate({ maxLatencyIncrease: 0.2, useConfidenceBound: true }))
     expect(c.metrics!.latencyP95!.ci).toBeNull()
     expect(c.gate.checks.map((f) => f.check)).toEqual(['maxLatencyIncrease'])
-    expect(c.gate.failures[0]).toMatch(
+    expect(sentences(c.gate)[0]).toMatch(
       /^p95 latency rose 50\.0% on the 10 cases compared, 1\.09 s → 1\.64 s \(limit: maxLatencyIncrease 20\.0%; no confidence interval \(too few cases, or a baseline mostly at zero\), so applied to the rise itself\)/
     )
     expect(compareRuns(baseline, runs(1.1).current, makeGate({ maxLatencyIncrease: 0.2, useConfidenceBound: true })).gate.passed).toBe(true)
@@ -247,7 +248,7 @@ describe('the gate on cost, tokens and latency', () => {
       { metric: 'cost', cases: 5, keys: ['c0', 'c1', 'c2', 'c3', 'c4'] },
       { metric: 'tokens', cases: 5, keys: ['c0', 'c1', 'c2', 'c3', 'c4'] }
     ])
-    expect(c.gate.failures).toEqual([
+    expect(sentences(c.gate)).toEqual([
       'maxCostIncrease 10.0% cannot be checked: 5 compared cases had a cost in the baseline and have none in this run (c0, c1, c2 and 2 more); does the target still report usage, and is every model it names in pricing?',
       'maxTokensIncrease 10.0% cannot be checked: 5 compared cases had a token count in the baseline and have none in this run (c0, c1, c2 and 2 more); does the target still report usage?'
     ])
@@ -265,7 +266,7 @@ describe('the gate on cost, tokens and latency', () => {
   it('a run stopped at its budget fails, saying budget', () => {
     const current = makeRun([agentCase('a', 0.6, 1, 1)], { complete: false, stopReason: 'budget', planned: 10, budget: { maxCostUsd: 0.5, spentUsd: 0.6 } })
     const c = compareRuns(null, current, makeGate())
-    expect(c.gate.failures).toEqual([
+    expect(sentences(c.gate)).toEqual([
       'the run stopped at its budget: $0.6000 spent of budget.maxCostUsd $0.5000 (target plus judge); 1 of 10 cases finished, and a run cut short is never a pass'
     ])
   })

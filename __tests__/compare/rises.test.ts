@@ -4,8 +4,8 @@
  * a bullet that reads on its own (no "1 case above and …").
  */
 import { describe, expect, it } from '@jest/globals'
+import { failureSentence, markdownOf, sentences } from '../__fixtures__/report.js'
 import { compareRuns } from '../../src/compare/index.js'
-import { renderReport } from '../../src/report/index.js'
 import type { CaseResult } from '../../src/types.js'
 import { makeBaseline, makeCase, makeGate, makeRun } from '../__fixtures__/records.js'
 
@@ -40,8 +40,8 @@ describe('the largest rises in a metric sentence', () => {
   ])('$name', ({ factors, tail, keys }) => {
     const { baseline, current } = runs(factors)
     const cost = compareRuns(baseline, current, gate).gate.checks.find((k) => k.check === 'maxCostIncrease')!
-    expect(cost.sentence.endsWith(tail)).toBe(true)
-    expect(cost.sentence).not.toContain(tail + ',')
+    expect(failureSentence(cost).endsWith(tail)).toBe(true)
+    expect(failureSentence(cost)).not.toContain(tail + ',')
     // the failure's cases are those its sentence names
     expect(cost.keys).toEqual(keys)
   })
@@ -49,15 +49,15 @@ describe('the largest rises in a metric sentence', () => {
   it('says each rise in the unit of its metric', () => {
     const { baseline, current } = runs([1, 2, 1.5])
     const checks = compareRuns(baseline, current, gate).gate.checks
-    expect(checks.find((k) => k.check === 'maxTokensIncrease')!.sentence).toMatch(/; largest rises: c1 \(\+100 tokens\) and c2 \(\+50 tokens\)$/)
-    expect(checks.find((k) => k.check === 'maxLatencyIncrease')!.sentence).toMatch(/; largest rises: c1 \(\+100 ms\) and c2 \(\+50 ms\)$/)
+    expect(failureSentence(checks.find((k) => k.check === 'maxTokensIncrease')!)).toMatch(/; largest rises: c1 \(\+100 tokens\) and c2 \(\+50 tokens\)$/)
+    expect(failureSentence(checks.find((k) => k.check === 'maxLatencyIncrease')!)).toMatch(/; largest rises: c1 \(\+100 ms\) and c2 \(\+50 ms\)$/)
   })
 
   it('shows a rise under a hundredth of a cent in two significant digits, never as +$0.0000', () => {
     const baseline = makeBaseline([agentCase('a', 0.00001, 1, 1)])
     const current = makeRun([agentCase('a', 0.000052, 1, 1)])
     const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.1 }))
-    expect(c.gate.failures[0]).toBe(
+    expect(sentences(c.gate)[0]).toBe(
       'total cost rose 420.0% on the 1 case compared, $0.000010 → $0.000052 (limit: maxCostIncrease 10.0%); largest rise: a (+$0.000042)'
     )
   })
@@ -65,7 +65,7 @@ describe('the largest rises in a metric sentence', () => {
   it('names them under useConfidenceBound too', () => {
     const { baseline, current } = runs([3, 3, 3, 3, 3, 3])
     const c = compareRuns(baseline, current, makeGate({ maxCostIncrease: 0.5, useConfidenceBound: true }))
-    expect(c.gate.failures[0]).toMatch(
+    expect(sentences(c.gate)[0]).toMatch(
       /^total cost rose by at least .*applied to that bound\); largest rises: c0 \(\+\$0\.0020\), c1 \(\+\$0\.0020\) and c2 \(\+\$0\.0020\), of 6 cases that rose$/
     )
   })
@@ -75,7 +75,7 @@ describe('in the comment', () => {
   it('each metric bullet reads on its own, even when a bullet above named the same cases', () => {
     const { baseline, current } = runs([1.2, 3, 1.4, 1.6, 1.1], ['c1', 'c3'])
     const comparison = compareRuns(baseline, current, gate)
-    const bullets = renderReport({ comparison, baseline, current })
+    const bullets = markdownOf({ comparison, baseline, current })
       .split('\n')
       .filter((l) => l.startsWith('> - '))
     expect(bullets[0]).toBe('> - 2 cases regressed (limit: maxRegressions 0): c1, c3')
@@ -108,6 +108,6 @@ describe('the rises kept in --json metrics', () => {
     expect(cost.roseBy[9]).toBeCloseTo(0.0008, 12)
     // the sentence still counts them all
     const check = compareRuns(baseline, current, gate).gate.checks.find((k) => k.check === 'maxCostIncrease')!
-    expect(check.sentence).toMatch(/, of 22 cases that rose$/)
+    expect(failureSentence(check)).toMatch(/, of 22 cases that rose$/)
   })
 })

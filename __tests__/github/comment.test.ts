@@ -67,8 +67,12 @@ describe('commentBody and readHeader', () => {
     expect(comment.readHeader(body, A)).toEqual({ verdict: 'pass' })
   })
 
-  it.each(['fail', 'accepted', 'error'] as const)('keeps the verdict %s', (verdict) => {
+  it.each(['fail', 'accepted', 'could-not-tell'] as const)('keeps the verdict %s', (verdict) => {
     expect(comment.readHeader(comment.commentBody(A, 'report', verdict), A)).toEqual({ verdict })
+  })
+
+  it('reads the verdict a comment written before could-not-tell had its name as "error"', () => {
+    expect(comment.readHeader(`${A}<!-- evalgate-verdict:error -->\nreport`, A)).toEqual({ verdict: 'could-not-tell' })
   })
 
   it.each([

@@ -4,6 +4,13 @@ import { conclude } from '../../src/compare/conclude.js'
 import { compareRuns } from '../../src/compare/index.js'
 import { gateSchema } from '../../src/config/schema.js'
 import { fitBytes, MAX_ANNOTATIONS, outputValues, regressionAnnotations } from '../../src/github/summary.js'
+import { buildReport } from '../../src/report/model.js'
+import type { RunRecord } from '../../src/types.js'
+
+/** The report model of `current` against `baseline` under `gate`, as the action builds it. */
+function modelOf(baseline: RunRecord | null, current: RunRecord, gate = gateSchema.parse({})) {
+  return buildReport({ comparison: compareRuns(baseline, current, gate), baseline, current })
+}
 import { caseResult, record } from './helpers.js'
 
 describe('fitBytes', () => {
@@ -28,8 +35,7 @@ describe('regressionAnnotations', () => {
   )
 
   it('annotates the first ten regressions at their dataset line, relative to the workspace', () => {
-    const comparison = compareRuns(baseline, current, gateSchema.parse({}))
-    const list = regressionAnnotations(comparison, current, '/ws', (s) => s.replace('sk-secret', '***'))
+    const list = regressionAnnotations(modelOf(baseline, current), '/ws', (s) => s.replace('sk-secret', '***'))
     expect(list).toHaveLength(MAX_ANNOTATIONS)
     expect(list[1]).toEqual({
       level: 'error',
@@ -43,34 +49,41 @@ describe('regressionAnnotations', () => {
   it('resolves a relative dataset path from the working directory of the run, not from the workspace', () => {
     // the run's cwd is a folder beside the workspace (a clone inside the temp dir, say): the record says ../../ws/…
     const moved = record(ids.map((id) => caseResult(id, false, { source: { file: '../../ws/evals/cases.yaml', line: 3 } })))
-    const comparison = compareRuns(baseline, moved, gateSchema.parse({}))
-    const [first] = regressionAnnotations(comparison, moved, '/tmp/x/ws', (s) => s, '/tmp/x/clone/sub')
+    const [first] = regressionAnnotations(modelOf(baseline, moved), '/tmp/x/ws', (s) => s, '/tmp/x/clone/sub')
     expect(first!.properties).toMatchObject({ file: 'evals/cases.yaml', startLine: 3 })
     // a path that is relative to the cwd and happens to lie in the workspace
     const inside = record(ids.map((id) => caseResult(id, false, { source: { file: 'evals/cases.yaml', line: 4 } })))
-    expect(regressionAnnotations(compareRuns(baseline, inside, gateSchema.parse({})), inside, '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe(
-      'app/evals/cases.yaml'
-    )
+    expect(regressionAnnotations(modelOf(baseline, inside), '/ws', (s) => s, '/ws/app')[0]!.properties.file).toBe('app/evals/cases.yaml')
   })
 
   it('warns instead when the gate allowed the regressions', () => {
-    const comparison = compareRuns(baseline, current, gateSchema.parse({ maxRegressions: 100, maxPassRateDrop: 1 }))
-    expect(comparison.gate.passed).toBe(true)
-    expect(new Set(regressionAnnotations(comparison, current, '/ws').map((a) => a.level))).toEqual(new Set(['warning']))
+    const model = modelOf(baseline, current, gateSchema.parse({ maxRegressions: 100, maxPassRateDrop: 1 }))
+    expect(model.comparison.gate.passed).toBe(true)
+    expect(new Set(regressionAnnotations(model, '/ws').map((a) => a.level))).toEqual(new Set(['warning']))
+  })
+
+  it.each([
+    { name: 'accepted by the label', context: { acceptLabel: 'evalgate:accept' } },
+    { name: 'advisory', context: { failOnRegression: false } }
+  ])('warns when a failing verdict passes the check ($name)', ({ context }) => {
+    const comparison = compareRuns(baseline, current, gateSchema.parse({}))
+    const verdict = conclude(comparison, current, { baselineStatus: 'found', ...context })
+    const model = buildReport({ comparison, baseline, current, verdict })
+    expect(verdict.exitCode).toBe(0)
+    expect(new Set(regressionAnnotations(model, '/ws').map((a) => a.level))).toEqual(new Set(['warning']))
   })
 })
 
 describe('outputValues', () => {
-  it('sets every output of SPEC §7 as text', () => {
+  it('sets every output of the action as text', () => {
     const current = record([caseResult('a', true), caseResult('b', false)])
-    const comparison = compareRuns(null, current, gateSchema.parse({}))
     expect(
       outputValues({
-        current,
-        comparison,
-        verdict: conclude(comparison, current, { baselineStatus: 'none' }),
+        model: modelOf(null, current),
         resultsPath: '/t/run.json',
         reportPath: '/t/report.md',
+        htmlPath: '/t/report.html',
+        jsonPath: '/t/comparison.json',
         baselineRunId: null,
         badge: badgeFor(current)
       })
@@ -82,9 +95,12 @@ describe('outputValues', () => {
       regressed: '0',
       fixed: '0',
       gate: 'pass',
+      verdict: 'pass',
       'baseline-status': 'none',
       'results-path': '/t/run.json',
       'report-path': '/t/report.md',
+      'html-path': '/t/report.html',
+      'json-path': '/t/comparison.json',
       'baseline-run-id': '',
       'badge-message': '50%',
       'badge-color': 'orange'
@@ -95,9 +111,11 @@ describe('outputValues', () => {
     const current = record([caseResult('a', true, { score: 0.8 })], { summary: { ...record([]).summary, total: 1, passed: 1, passRate: 1, meanScore: 0.8 } })
     const comparison = compareRuns(null, current, gateSchema.parse({}))
     const failed = conclude(comparison, current, { baselineStatus: 'error', baselineProblem: 'blob 503' })
-    expect(outputValues({ current, comparison, verdict: failed, resultsPath: '', reportPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({
+    const model = buildReport({ comparison, baseline: null, current, verdict: failed })
+    expect(outputValues({ model, resultsPath: '', reportPath: '', htmlPath: '', jsonPath: '', baselineRunId: 42, badge: badgeFor(current) })).toMatchObject({
       'mean-score': '0.8',
       gate: 'fail',
+      verdict: 'could-not-tell',
       'baseline-status': 'error',
       'baseline-run-id': '42'
     })

@@ -12,7 +12,7 @@
  * - the HTML report's CSP and escaping, in a real browser: ../report/html.test.ts,
  *   ../browser/html-report.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
@@ -328,28 +328,25 @@ describe('secrets and hostile output, end to end', () => {
   })
 
   it('the action: the PR comment, the job summary, the annotations and the HTML report', async () => {
-    const { writeReport } = await import('../../src/github/publish.js')
     const { commentBody } = await import('../../src/github/comment.js')
+    const { renderReport, buildReport } = await import('../../src/report/index.js')
     const { regressionAnnotations } = await import('../../src/github/summary.js')
     const { redact } = await import('../../src/util/env.js')
     const baseline = (await evaluate(await loadEvalConfig(project(config(true))), { env })).record
     const loaded = await loadEvalConfig(project(config(false)))
     const { record, comparison, secrets } = await evaluate(loaded, { env, baseline })
     expect(comparison.regressed).toHaveLength(3)
-    const outDir = tempProject({})
     const { conclude } = await import('../../src/compare/conclude.js')
     const verdict = conclude(comparison, record, { baselineStatus: 'found' })
-    const rendered = await writeReport(
-      { serverUrl: 'https://github.com', repository: 'acme/bot' },
-      { comparison, baseline, current: record, secrets, verdict, fullReportHint: 'the job summary', outDir, baselineRunId: 1 }
-    )
-    const comment = commentBody('<!-- evalgate:leaks -->', rendered.render(60_000), 'fail')
-    const annotations = regressionAnnotations(comparison, record, process.cwd(), (s) => redact(s, secrets))
-    const html = renderHtml({ comparison, baseline, current: record }, { redact: (t) => redact(t, secrets) })
+    const model = buildReport({ comparison, baseline, current: record, verdict })
+    // as github/publish.ts renders them: the comment and the full summary, each redacted
+    const summary = redact(renderReport(model, { maxLength: 1_000_000, details: Infinity, fullReportHint: 'the job summary' }), secrets)
+    const comment = commentBody('<!-- evalgate:leaks -->', redact(renderReport(model, { maxLength: 60_000 }), secrets), 'fail')
+    const annotations = regressionAnnotations(model, process.cwd(), (s) => redact(s, secrets))
+    const html = renderHtml({ comparison, baseline, current: record, verdict }, { redact: (t) => redact(t, secrets) })
     for (const [what, text] of [
       ['record', JSON.stringify(record)],
-      ['job summary', rendered.full],
-      ['report.md', read(rendered.reportPath)],
+      ['job summary', summary],
       ['comment', comment],
       ['annotations', JSON.stringify(annotations)],
       ['html', html]
@@ -358,8 +355,7 @@ describe('secrets and hostile output, end to end', () => {
     }
     expect(comment.length).toBeLessThanOrEqual(65_536)
     expectInertMarkdown(comment)
-    expectInertMarkdown(rendered.full)
+    expectInertMarkdown(summary)
     expectInertHtml(html)
-    expect(existsSync(rendered.reportPath)).toBe(true)
   })
 })

@@ -185,11 +185,11 @@ describe('the openai judge: transient failures', () => {
 })
 
 describe('the API key', () => {
-  it('missing for a remote server: error verdicts naming the variable, no request', async () => {
-    const { judge, stats } = createJudge({ ...config(), baseUrl: 'https://judge.example.invalid/v1', apiKeyEnv: 'MY_JUDGE_KEY' }, deps({ env: {} }))
-    const verdict = await judge(request())
-    expect(verdict).toMatchObject({ score: 0, error: expect.stringMatching(/environment variable MY_JUDGE_KEY is not set/) })
-    expect(stats()).toEqual({ calls: 0, reused: 0, errors: 1, tokens: 0 })
+  it('missing for a remote server: refused before the run, naming the variable (an outage must not read as regressions)', () => {
+    expect(() => createJudge({ ...config(), baseUrl: 'https://judge.example.invalid/v1', apiKeyEnv: 'MY_JUDGE_KEY' }, deps({ env: {} }))).toThrow(
+      /judge: environment variable MY_JUDGE_KEY is not set \(judge\.apiKeyEnv\), and some cases need the judge/
+    )
+    expect(server.requests).toHaveLength(0)
   })
 
   it('not needed for a local server, and then not sent', async () => {
@@ -247,14 +247,6 @@ describe('verdict reuse', () => {
     expect(await judge(request('Cork'))).toMatchObject({ reused: true })
     expect(server.requests).toHaveLength(0)
     expect(stats()).toEqual({ calls: 0, reused: 2, errors: 0, tokens: 0 })
-  })
-
-  it('reuses baseline verdicts even without an API key', async () => {
-    const remote = { ...config(), baseUrl: 'https://judge.example.invalid/v1' }
-    const { judge, stats } = createJudge(remote, deps({ env: {}, baseline: baselineWith([stored('Dublin')]) }))
-    expect((await judge(request('Dublin'))).reused).toBe(true)
-    expect((await judge(request('Cork'))).error).toMatch(/OPENAI_API_KEY is not set/)
-    expect(stats()).toEqual({ calls: 0, reused: 1, errors: 1, tokens: 0 })
   })
 
   it('judges again exactly what changed', async () => {

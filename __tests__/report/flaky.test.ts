@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import type { FlakyCase } from '../../src/compare/types.js'
-import { flakyReason, renderReport } from '../../src/report/markdown.js'
+import { flakyReason } from '../../src/report/markdown/outcomes.js'
+import { markdownOf } from '../__fixtures__/report.js'
 import type { CaseResult, RunRecord } from '../../src/types.js'
 import { ids, makeBaseline, makeCase, makeGate, makeRun, makeTrials } from '../__fixtures__/records.js'
 
 function report(baseline: RunRecord | null, current: RunRecord, maxLength?: number): string {
-  return renderReport({ comparison: compareRuns(baseline, current, makeGate()), baseline, current }, { maxLength })
+  return markdownOf({ comparison: compareRuns(baseline, current, makeGate()), baseline, current }, { maxLength })
 }
 
 /** A case run once, then re-run (P passed, F failed). */

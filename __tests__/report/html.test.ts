@@ -5,6 +5,7 @@ import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import { escapeHtmlText, jsonForScript } from '../../src/report/escape.js'
 import { htmlPieces } from '../../src/report/html/index.js'
+import { buildReport } from '../../src/report/model.js'
 import { caseViews } from '../../src/report/html/view.js'
 import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from '../../src/report/html/assets.js'
 import { renderHtml } from '../__fixtures__/html.js'
@@ -28,7 +29,7 @@ describe('renderHtml', () => {
   const html = renderHtml(input)
 
   it('comes a case at a time: the page is never one string until it is written', () => {
-    const pieces = [...htmlPieces(input)]
+    const pieces = [...htmlPieces(buildReport(input))]
     expect(pieces.length).toBe(caseViews(input).length + 2)
     expect(pieces.join('')).toBe(html)
   })
@@ -74,23 +75,22 @@ describe('renderHtml', () => {
     expect(hostile.tags).toEqual(['<b>tag</b>'])
   })
 
-  it('escapes the run name and gate sentences in the summary', () => {
-    const current = makeRun([makeCase('a', false)], { name: '<i>bot</i>' })
-    const comparison = compareRuns(null, current, makeGate({ minPassRate: 0.5 }))
-    comparison.gate.failures.push('<img src=x onerror=alert(1)>')
-    const page = renderHtml({ comparison, baseline: null, current })
+  it("escapes the run name and the verdict's reasons in the summary", () => {
+    const current = makeRun([makeCase('<img src=x onerror=alert(1)>', false)], { name: '<i>bot</i>' })
+    const gate = makeGate({ minPassRate: 0.5 })
+    const page = renderHtml({ comparison: compareRuns(null, current, gate), baseline: null, current, gate })
     expect(page).toContain('<title>evalgate · &lt;i&gt;bot&lt;/i&gt; — gate failed</title>')
-    expect(page).toContain('<li>&lt;img src=x onerror=alert(1)&gt;</li>')
-    expect(page).toContain('No baseline: comparison skipped')
+    expect(page).toContain('<li>pass rate 0.0% is below minPassRate 50.0% (0 of 1 case passed); failing: &lt;img src=x onerror=alert(1)&gt;</li>')
+    expect(page).toContain('no baseline: comparison skipped')
     expect(embedded(page).hasBaseline).toBe(false)
   })
 
-  it('masks secrets everywhere with the redact option', () => {
+  it("masks secrets everywhere with the redact option, the verdict's words included", () => {
     const secret = 'sk-"<secret>"'
-    const current = makeRun([makeCase('a', false, { output: `key ${secret}`, error: null, input: { auth: secret } })], { name: 'bot' })
-    const comparison = compareRuns(null, current, makeGate())
-    comparison.gate.failures.push(`leaked ${secret}`)
-    const page = renderHtml({ comparison, baseline: null, current }, { redact: (t) => t.split(secret).join('***') })
+    const current = makeRun([makeCase(`leaked ${secret}`, false, { output: `key ${secret}`, error: null, input: { auth: secret } })], { name: 'bot' })
+    const gate = makeGate({ minPassRate: 0.5 })
+    const page = renderHtml({ comparison: compareRuns(null, current, gate), baseline: null, current, gate }, { redact: (t) => t.split(secret).join('***') })
+    expect(page).toContain('failing: leaked ***')
     expect(page).not.toContain('secret')
     expect(embedded(page).cases[0]!.output).toBe('key ***')
   })

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals'
 import { compareRuns } from '../../src/compare/index.js'
 import type { GateConfig } from '../../src/config/schema.js'
-import { formatKeys, plural } from '../../src/compare/format.js'
-import { conclude } from '../../src/compare/conclude.js'
+import { formatKeys, plural } from '../../src/report/format.js'
+import { conclude, type ConcludeContext } from '../../src/compare/conclude.js'
 import type { Verdict } from '../../src/compare/types.js'
-import { DEFAULT_MAX_LENGTH, escapeInline, formatDuration, relativeAge, renderReport, type ReportInput, type ReportOptions } from '../../src/report/index.js'
-import { withoutNamedKeys } from '../../src/report/markdown.js'
+import { DEFAULT_MAX_LENGTH, escapeInline, formatDuration, relativeAge, type ReportInput, type ReportOptions } from '../../src/report/index.js'
+import { withoutNamedKeys } from '../../src/report/markdown/verdict.js'
+import { markdownOf } from '../__fixtures__/report.js'
 import type { AssertionResult, CaseResult, RunRecord } from '../../src/types.js'
 import { ids, makeBaseline, makeCase, makeCases, makeGate, makeRun, makeTrials } from '../__fixtures__/records.js'
 
@@ -14,22 +15,12 @@ function input(baseline: RunRecord | null, current: RunRecord, gate: Partial<Gat
 }
 
 function report(baseline: RunRecord | null, current: RunRecord, gate: Partial<GateConfig> = {}, options: ReportOptions = {}) {
-  return renderReport(input(baseline, current, gate), options)
+  return markdownOf({ ...input(baseline, current, gate), gate: makeGate(gate) }, options)
 }
 
-/** The verdict conclude() would give, with the fields a row states. */
-function verdictOf(i: ReportInput, overrides: Partial<Verdict>): Verdict {
-  const { gate } = i.comparison
-  return {
-    outcome: gate.passed ? 'pass' : 'fail',
-    headline: gate.passed ? 'gate passed' : 'gate failed',
-    reasons: gate.failures,
-    gate,
-    baselineStatus: i.baseline ? 'found' : 'none',
-    notices: [],
-    configChanges: [],
-    ...overrides
-  }
+/** The verdict conclude() gives in this context. */
+function verdictOf(i: ReportInput, context: Partial<ConcludeContext>): Verdict {
+  return conclude(i.comparison, i.current, { baselineStatus: i.baseline ? 'found' : 'none', ...context })
 }
 
 function judged(score: number, reason: string): AssertionResult {
@@ -90,7 +81,7 @@ const richCurrent = makeRun(
   }
 )
 const richInput = input(richBaseline, richCurrent, { maxPassRateDrop: 0.02 })
-const rich = renderReport(richInput, { marker: '<!-- evalgate:support-bot -->' })
+const rich = markdownOf(richInput, { marker: '<!-- evalgate:support-bot -->' })
 
 describe('renderReport: content', () => {
   it('puts the marker first, then the verdict as an alert', () => {
@@ -127,10 +118,14 @@ describe('renderReport: content', () => {
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)
   })
 
-  it('shows pass rate and mean score, baseline → current, with the paired CI over enough cases', () => {
+  it('shows pass rate and mean score, baseline → current, with the paired CI over enough cases where a limit gates them', () => {
     const baseline = makeBaseline(ids(25).map((id, i) => makeCase(id, i < 23, { score: 0.9 })))
     const current = makeRun(ids(25).map((id, i) => makeCase(id, i < 22, { score: 0.8 })))
-    const md = report(baseline, current)
+    // an interval on a figure no limit gates reads as a finding: none
+    const ungated = report(baseline, current)
+    expect(ungated).toContain('| pass rate | 92.0% (23/25) | 88.0% (22/25) | −4.0 pts |')
+    expect(ungated).toContain('| mean score | 0.900 | 0.800 | −0.100 |')
+    const md = report(baseline, current, { maxPassRateDrop: 0.5, maxMeanScoreDrop: 0.5 })
     expect(md).toMatch(/\| pass rate \| 92\.0% \(23\/25\) \| 88\.0% \(22\/25\) \| −4\.0 pts \(95% CI −\d+\.\d to \+\d+\.\d\) \|/)
     // every case lost exactly 0.1: no spread, the interval is the point
     expect(md).toContain('| mean score | 0.900 | 0.800 | −0.100 (95% CI −0.100 to −0.100) |')
@@ -164,14 +159,14 @@ describe('renderReport: content', () => {
   ])('shows a mean-score interval only where it says something: $name', ({ n, scores, now, shown }) => {
     const baseline = makeBaseline(ids(n).map((id, i) => makeCase(id, true, { score: scores[i] })))
     const current = makeRun(ids(n).map((id, i) => makeCase(id, true, { score: now[i] })))
-    const row = report(baseline, current)
+    const row = report(baseline, current, { maxMeanScoreDrop: 1 })
       .split('\n')
       .find((l) => l.startsWith('| mean score |'))!
     expect(row.includes('95% CI')).toBe(shown)
   })
 
   it('leaves the pass-rate interval out on a handful of cases', () => {
-    const md = report(makeBaseline(makeCases('a', 'b', 'c', 'd')), makeRun(makeCases('a', 'b', '!c', '!d')), { maxRegressions: 5 })
+    const md = report(makeBaseline(makeCases('a', 'b', 'c', 'd')), makeRun(makeCases('a', 'b', '!c', '!d')), { maxRegressions: 5, maxPassRateDrop: 1 })
     expect(md).toContain('| pass rate | 100.0% (4/4) | 50.0% (2/4) | −50.0 pts |')
     expect(md).not.toContain('95% CI')
   })
@@ -272,7 +267,7 @@ describe('renderReport: content', () => {
 
   it('links the baseline run and this run', () => {
     const links = { baselineRun: 'https://github.com/acme/bot/actions/runs/41', currentRun: 'https://github.com/acme/bot/actions/runs/42' }
-    const md = renderReport({ ...richInput, links })
+    const md = markdownOf({ ...richInput, links })
     expect(md).toContain(
       'Baseline: commit `ba5e110` on `main`, 3 hours older than this run, [workflow run 41](https://github.com/acme/bot/actions/runs/41). ' +
         'This run: commit `c0ffee0`, [workflow run 42](https://github.com/acme/bot/actions/runs/42).'
@@ -283,7 +278,7 @@ describe('renderReport: content', () => {
     { name: 'a link that is no URL', url: 'javascript:alert(1)' },
     { name: 'a URL that would end the link', url: 'https://x.test/a) [pwn](https://evil.test' }
   ])('writes no link for $name', ({ url }) => {
-    const md = renderReport({ ...richInput, links: { baselineRun: url } })
+    const md = markdownOf({ ...richInput, links: { baselineRun: url } })
     expect(md).toContain('workflow run `41`.')
     expect(md).not.toContain('pwn')
   })
@@ -299,7 +294,9 @@ describe('renderReport: content', () => {
   })
 
   it('uses the given title', () => {
-    expect(report(makeBaseline([]), makeRun([]), {}, { title: 'Evals: support bot' })).toMatch(/^> \[!TIP\]\n> \*\*Evals: support bot: gate passed\*\*\n/)
+    expect(markdownOf({ ...input(makeBaseline([]), makeRun([])), title: 'Evals: support bot' })).toMatch(
+      /^> \[!TIP\]\n> \*\*Evals: support bot: gate passed: 0 of 0 cases passed, 0 regressions\*\*\n/
+    )
   })
 
   it('omits the judge line when no judge ran', () => {
@@ -319,60 +316,58 @@ describe('renderReport: the verdict', () => {
     { name: 'no baseline, a floor failed', input: () => input(null, makeRun(makeCases('!a')), { minPassRate: 1 }), alerts: ['CAUTION', 'NOTE'] },
     {
       name: 'accepted by label',
-      input: () => ({
-        ...richInput,
-        verdict: verdictOf(richInput, { outcome: 'accepted', headline: 'the gate failed, accepted by the evalgate:accept label' })
-      }),
+      input: () => ({ ...richInput, verdict: verdictOf(richInput, { acceptLabel: 'evalgate:accept' }) }),
       alerts: ['WARNING']
     },
     {
-      name: 'error',
-      input: () => ({
-        ...noBaseline,
-        verdict: verdictOf(noBaseline, {
-          outcome: 'error',
-          headline: 'the baseline could not be read',
-          baselineStatus: 'error',
-          reasons: ['the baseline artifact is corrupt']
-        })
-      }),
-      alerts: ['CAUTION', 'WARNING']
+      name: 'advisory',
+      input: () => ({ ...richInput, verdict: verdictOf(richInput, { failOnRegression: false }) }),
+      alerts: ['WARNING']
+    },
+    {
+      name: 'could not tell: the baseline could not be read',
+      input: () => ({ ...noBaseline, verdict: verdictOf(noBaseline, { baselineStatus: 'error', baselineProblem: 'the baseline artifact is corrupt' }) }),
+      alerts: ['CAUTION']
     },
     {
       name: 'baseline error, on-baseline-error: warn',
       input: () => ({
         ...noBaseline,
-        verdict: verdictOf(noBaseline, { baselineStatus: 'error', notices: ['baseline: the artifact is corrupt; comparison skipped'] })
+        verdict: verdictOf(noBaseline, { baselineStatus: 'error', baselineProblem: 'the artifact is corrupt', onBaselineError: 'warn' })
       }),
       alerts: ['WARNING']
     },
-    { name: 'incomplete run', input: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a'), { complete: false })), alerts: ['WARNING'] },
+    { name: 'incomplete run', input: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a'), { complete: false })), alerts: ['CAUTION'] },
     { name: 'incomplete baseline', input: () => input(makeBaseline(makeCases('a'), { complete: false }), makeRun(makeCases('a'))), alerts: ['WARNING'] }
   ])('$name: $alerts', ({ input: make, alerts }) => {
-    const md = renderReport(make())
+    const md = markdownOf(make())
     expect([...md.matchAll(/^> \[!(\w+)\]$/gm)].map((m) => m[1])).toEqual(alerts)
     expect(md.startsWith(`> [!${alerts[0]}]`)).toBe(true)
   })
 
-  it('renders the verdict given: headline, reasons, notices', () => {
+  it('renders the verdict given: its status, every reason, the notices', () => {
     const verdict = verdictOf(richInput, {
-      outcome: 'fail',
-      headline: 'the gate failed: 2 cases regressed',
-      reasons: [...richInput.comparison.gate.failures, 'the run record could not be uploaded as artifact "evalgate-x": quota'],
+      problems: [{ code: 'upload-failed', artifact: 'evalgate-x', error: 'quota' }],
       notices: ['baseline: run 41, artifact "evalgate-support-bot"']
     })
-    const md = renderReport({ ...richInput, verdict })
-    expect(md).toMatch(/^> \[!CAUTION\]\n> \*\*evalgate · support-bot: the gate failed: 2 cases regressed\*\*\n>\n> - 2 cases regressed/)
-    expect(md).toContain('> - the run record could not be uploaded as artifact "evalgate-x": quota')
+    const md = markdownOf({ ...richInput, verdict })
+    expect(md).toMatch(
+      /^> \[!CAUTION\]\n> \*\*evalgate · support-bot: evalgate could not tell\*\*\n>\n> - the run record could not be uploaded as artifact "evalgate-x": quota\n> - 2 cases regressed/
+    )
     expect(md).toContain('> [!NOTE]\n> baseline: run 41, artifact "evalgate-support-bot"')
   })
 
   it('says once that there is no baseline, in the words of the lookup when it said why', () => {
-    const generic = renderReport(noBaseline)
+    const generic = markdownOf(noBaseline)
+    expect(generic).toMatch(
+      /^> \[!NOTE\]\n> \*\*evalgate · support-bot: gate passed: 1 of 1 case passed; no baseline yet: nothing compared; no floor set \(gate\.minPassRate, gate\.minMeanScore\)\*\*\n\n/
+    )
     expect(generic.match(/no baseline/g)).toHaveLength(1)
-    expect(generic).toContain('> [!NOTE]\n> **evalgate · support-bot: gate passed**\n>\n> no baseline: comparison skipped, only absolute floors checked')
-    const told = renderReport({ ...noBaseline, notices: [lookupNotice] })
-    expect(told.match(/no baseline/g)).toHaveLength(1)
+    // a failing run without a baseline says it beside its reasons
+    const failed = input(null, makeRun(makeCases('!a')), { minPassRate: 1 })
+    expect(markdownOf(failed)).toContain('> [!NOTE]\n> no baseline: comparison skipped, only absolute floors checked')
+    const told = markdownOf({ ...noBaseline, verdict: verdictOf(noBaseline, { notices: [lookupNotice] }) })
+    expect(told.match(/no baseline:/g)).toHaveLength(1)
     expect(told).toContain(`> ${escapeInline(lookupNotice, 1_000)}`)
   })
 
@@ -397,26 +392,46 @@ describe('renderReport: the verdict', () => {
         '> [!WARNING]',
         '> **evalgate · support-bot: gate failed, accepted by the label "evalgate:accept"**',
         '>',
-        '> - 1 case regressed (limit: maxRegressions 0): a'
+        '> - 1 case regressed (limit: maxRegressions 0): a',
+        '>',
+        '> - the check passes because this pull request carries the label "evalgate:accept"; remove the label to let the gate decide again'
       ]
     },
     {
       name: 'incomplete',
       make: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('a'), { complete: false })),
       context: { baselineStatus: 'found' as const, expected: 2 },
-      lines: ['> [!WARNING]', '> **evalgate · support-bot: gate failed**', '>', '> - the run is incomplete: 1 of 2 cases finished']
+      lines: ['> [!CAUTION]', '> **evalgate · support-bot: evalgate could not tell**', '>', '> - the run is incomplete: 1 of 2 cases finished']
+    },
+    {
+      name: 'advisory',
+      make: () => input(makeBaseline(makeCases('a', 'b')), makeRun(makeCases('!a', 'b'))),
+      context: { baselineStatus: 'found' as const, failOnRegression: false },
+      lines: [
+        '> [!WARNING]',
+        '> **evalgate · support-bot: gate failed (advisory)**',
+        '>',
+        '> - 1 case regressed (limit: maxRegressions 0): a',
+        '>',
+        '> - gate failed, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked'
+      ]
     },
     {
       name: 'passed without a baseline',
       make: () => input(null, makeRun(makeCases('a'))),
       context: { baselineStatus: 'none' as const, notices: [lookupNotice] },
-      lines: ['> [!NOTE]', '> **evalgate · support-bot: gate passed: 1 of 1 case passed**', '>', `> ${escapeInline(lookupNotice, 1_000)}`]
+      lines: [
+        '> [!NOTE]',
+        '> **evalgate · support-bot: gate passed: 1 of 1 case passed; no baseline yet: nothing compared; no floor set (gate.minPassRate, gate.minMeanScore)**',
+        '>',
+        `> ${escapeInline(lookupNotice, 1_000)}`
+      ]
     }
   ])('renders conclude()’s verdict: $name, each reason and notice once', ({ make, context, lines }) => {
     const i = make()
-    const md = renderReport({ ...i, verdict: conclude(i.comparison, i.current, context) })
+    const md = markdownOf({ ...i, verdict: conclude(i.comparison, i.current, context) })
     expect(md.split('\n\n')[0]!.split('\n')).toEqual(lines)
-    expect(md.match(/no baseline|the run is incomplete/g)?.length ?? 0).toBeLessThanOrEqual(1)
+    expect(md.match(/no baseline:|the run is incomplete/g)?.length ?? 0).toBeLessThanOrEqual(1)
   })
 
   it('names each case once in the gate bullets', () => {
@@ -444,8 +459,8 @@ describe('renderReport: the verdict', () => {
     },
     { name: 'none named before', keys: ['q'], named: ['a'], text: 'passed before, fail now: q' }
   ])('withoutNamedKeys: $name', ({ keys, named, text }) => {
-    const f = { check: 'maxPassRateDrop', limit: 0, measured: 0.5, keys, sentence: `passed before, fail now: ${formatKeys(keys)}` }
-    expect(withoutNamedKeys(f, new Set(named))).toBe(text)
+    const reason = { keys, message: `passed before, fail now: ${formatKeys(keys)}` }
+    expect(withoutNamedKeys(reason, new Set(named))).toBe(text)
   })
 
   it('lists the config changes to apply after merge', () => {
@@ -456,7 +471,7 @@ describe('renderReport: the verdict', () => {
         { key: 'name', base: 'a|b', head: 'c' }
       ]
     })
-    const md = renderReport({ ...richInput, verdict })
+    const md = markdownOf({ ...richInput, verdict })
     expect(md).toContain(
       '#### Config changes (apply after merge)\n\n' +
         "This pull request changes trusted settings; this run used the base branch's values.\n\n" +
@@ -527,6 +542,30 @@ describe('renderReport: untrusted text', () => {
 describe('renderReport: length', () => {
   const hint = 'the job summary and the `evalgate-support-bot` artifact'
 
+  it('keeps every regressed id, whatever config changes, notices and added cases compete for the room', () => {
+    // three regressions among many cases the pull request added; hundreds of long config changes and notices
+    const baseline = makeBaseline(makeCases('r-1', 'r-2', 'r-3', 'ok'))
+    const added = Array.from({ length: 2_000 }, (_, i) => makeCase(`added-${i}-${'a'.repeat(60)}`))
+    const current = makeRun([...makeCases('!r-1', '!r-2', '!r-3', 'ok'), ...added])
+    const i = input(baseline, current)
+    const long = 'k'.repeat(5_000)
+    const verdict = conclude(i.comparison, current, {
+      baselineStatus: 'found',
+      configChanges: Array.from({ length: 400 }, (_, n) => ({ key: `judge.env.${long}${n}`, base: undefined, head: `\${SECRET_${n}}${long}` })),
+      notices: Array.from({ length: 400 }, (_, n) => `notice ${n}: ${'n'.repeat(5_000)}`)
+    })
+    const md = markdownOf({ ...i, verdict })
+    expect(md.length).toBeLessThanOrEqual(DEFAULT_MAX_LENGTH)
+    for (const id of ['r-1', 'r-2', 'r-3']) expect(md).toContain(`<code>${id}</code>`)
+    expect(md).toContain('#### Regressed (3)')
+    expect(md).toMatch(/and 380 more \(in the job summary\)/)
+    expect(md).toMatch(/and 380 more notices \(in the job summary\)/)
+    // the job summary has them all
+    const summary = markdownOf({ ...i, verdict }, { maxLength: 10_000_000, details: Infinity })
+    expect(summary).not.toContain('in the job summary')
+    expect(summary).toContain('notice 399')
+  })
+
   /** n regressions among 4n cases, each with a long output and a long reason. */
   function regressed(n: number, idOf = (i: number) => `case-${i}`) {
     const baseline = makeBaseline(Array.from({ length: 4 * n }, (_, i) => makeCase(idOf(i), true, { tags: ['bulk'], expected: 'the right answer' })))
@@ -548,7 +587,7 @@ describe('renderReport: length', () => {
 
   it.each([60, 180, 3_000])(`keeps every id of %i regressions within ${DEFAULT_MAX_LENGTH} characters`, (n) => {
     const input = regressed(n)
-    const md = renderReport(input, { fullReportHint: hint })
+    const md = markdownOf(input, { fullReportHint: hint })
     expect(md.length).toBeLessThanOrEqual(DEFAULT_MAX_LENGTH)
     const missing = input.comparison.regressed.filter((id) => !new RegExp(`\\b${id}\\b`).test(md))
     expect(missing).toEqual([])
@@ -557,7 +596,7 @@ describe('renderReport: length', () => {
 
   it('tables as many regressions as fit, then names the others below the table', () => {
     const input = regressed(3_000)
-    const md = renderReport(input, { fullReportHint: hint })
+    const md = markdownOf(input, { fullReportHint: hint })
     const rows = md.split('\n').filter((l) => l.startsWith('| <code>case-')).length
     expect(rows).toBeGreaterThan(20)
     expect(rows).toBeLessThan(3_000)
@@ -569,7 +608,7 @@ describe('renderReport: length', () => {
   })
 
   it('details the first 10 regressions and says where the others are', () => {
-    const md = renderReport(regressed(60), { fullReportHint: hint })
+    const md = markdownOf(regressed(60), { fullReportHint: hint })
     const details = [...md.matchAll(/<details><summary><code>(case-\d+)<\/code>/g)].map((m) => m[1])
     expect(details).toEqual(ids(10).map((_, i) => `case-${4 * i}`))
     expect(md).toContain(`<sub>Details of the first 10 of 60; all are in ${hint}.</sub>`)
@@ -577,13 +616,13 @@ describe('renderReport: length', () => {
   })
 
   it('details every regression when asked (the job summary)', () => {
-    const md = renderReport(regressed(60), { maxLength: 1e9, details: Infinity })
+    const md = markdownOf(regressed(60), { maxLength: 1e9, details: Infinity })
     expect(md.match(/<details><summary><code>/g)).toHaveLength(60)
     expect(md).not.toContain('Details of the first')
   })
 
   it('drops the details that do not fit, whole, and says so', () => {
-    const md = renderReport(regressed(60), { maxLength: 15_000, fullReportHint: hint })
+    const md = markdownOf(regressed(60), { maxLength: 15_000, fullReportHint: hint })
     expect(md.length).toBeLessThanOrEqual(15_000)
     const shown = md.match(/<details><summary><code>/g)?.length ?? 0
     expect(shown).toBeLessThan(10)
@@ -593,7 +632,7 @@ describe('renderReport: length', () => {
 
   it('names as many ids as fit when even the ids overflow, and stays within the limit', () => {
     const input = regressed(3_000, (i) => `a-rather-long-case-identifier-${i}`)
-    const md = renderReport(input, { fullReportHint: hint })
+    const md = markdownOf(input, { fullReportHint: hint })
     expect(md.length).toBeLessThanOrEqual(DEFAULT_MAX_LENGTH)
     expect(md).toMatch(/, `a-rather-long-case-identifier-\d+` and [\d,]+ more/)
     expect(md).toContain('<sub>duration:')
@@ -615,7 +654,7 @@ describe('renderReport: length', () => {
   ])('$name', ({ room, dropped, kept }) => {
     const { md: full, sizes } = droppable()
     const maxLength = room(sizes)
-    const md = renderReport(droppableInput, { maxLength })
+    const md = markdownOf(droppableInput, { maxLength })
     expect(Math.min(sizes.detail, sizes.tags, sizes.fixes)).toBeGreaterThan(NOTE_ROOM)
     expect(full.length).toBeGreaterThan(maxLength)
     expect(md.length).toBeLessThanOrEqual(maxLength)
@@ -627,7 +666,7 @@ describe('renderReport: length', () => {
   })
 
   it.each([40, 200, 1_000])('never exceeds a tiny limit of %i', (maxLength) => {
-    expect(renderReport(regressed(100), { maxLength }).length).toBeLessThanOrEqual(maxLength)
+    expect(markdownOf(regressed(100), { maxLength }).length).toBeLessThanOrEqual(maxLength)
   })
 })
 
@@ -657,7 +696,7 @@ const droppableInput = {
 
 /** The full report and the sizes of its optional blocks (with their separators). */
 function droppable(): { md: string; sizes: Sizes } {
-  const md = renderReport(droppableInput, { maxLength: 1e9 })
+  const md = markdownOf(droppableInput, { maxLength: 1e9 })
   const size = (start: string, end: string) => md.indexOf(end) - md.indexOf(start)
   return {
     md,

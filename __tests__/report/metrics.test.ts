@@ -8,33 +8,53 @@ const R = { name: 'refund', args: { order_id: 'B7', amount: 64 } }
 const S = { name: 'search_kb', args: { query: 'returns' } }
 
 describe('metricRows', () => {
+  const gated = { maxCostIncrease: 0.1, maxTokensIncrease: 0.1, maxLatencyIncrease: 0.1 }
+
   it('renders cost, tokens and latency with the change and, when there is one, its interval', () => {
-    const rows = metricRows({
-      metrics: {
-        cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [], roseBy: [], rises: 0 },
-        tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [], roseBy: [], rises: 0 },
-        latencyP50: { baseline: 560, current: 990, change: 0.768, ci: null, cases: 12, rose: [], roseBy: [], rises: 0 },
-        latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: null, cases: 10, rose: [], roseBy: [], rises: 0 }
-      }
-    })
+    const rows = metricRows(
+      {
+        metrics: {
+          cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348], cases: 10, rose: [], roseBy: [], rises: 0 },
+          tokens: { baseline: 7055, current: 8695, change: 0.232, ci: null, cases: 3, rose: [], roseBy: [], rises: 0 },
+          latencyP50: { baseline: 560, current: 990, change: 0.768, ci: null, cases: 12, rose: [], roseBy: [], rises: 0 },
+          latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: null, cases: 10, rose: [], roseBy: [], rises: 0 }
+        }
+      },
+      gated
+    )
     expect(rows).toEqual([
       ['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1% (95% CI +11.9% to +34.8%)'],
       // too few cases for an interval: the cell says so
       ['tokens (total), 3 cases', '7,055 tokens', '8,695 tokens', '+23.2% (no interval under 5 cases)'],
-      // enough cases, no interval (a baseline mostly at zero): the figure alone
+      // the p50, which no limit holds (maxLatencyIncrease holds the p95): the figure alone
       ['latency p50, 12 cases', '560 ms', '990 ms', '+76.8%'],
       ['latency p95, 10 cases', '870 ms', '1.30 s', '+49.4% (no interval under 20 cases)']
     ])
-    expect(metricRows({ metrics: null })).toEqual([])
+    expect(metricRows({ metrics: null }, gated)).toEqual([])
+  })
+
+  it('shows no interval on a figure no limit gates, and no latency at all: on a deterministic agent it is machine noise', () => {
+    const metrics = {
+      cost: { baseline: 0.0058, current: 0.0072, change: 0.231, ci: [0.119, 0.348] as [number, number], cases: 10, rose: [], roseBy: [], rises: 0 },
+      latencyP95: { baseline: 870, current: 1300, change: 0.494, ci: [0.2, 0.7] as [number, number], cases: 30, rose: [], roseBy: [], rises: 0 }
+    }
+    expect(metricRows({ metrics }, {})).toEqual([['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1%']])
+    expect(metricRows({ metrics }, { maxLatencyIncrease: 0.5 })).toEqual([
+      ['cost (total), 10 cases', '$0.0058', '$0.0072', '+23.1%'],
+      ['latency p95, 30 cases', '870 ms', '1.30 s', '+49.4% (95% CI +20.0% to +70.0%)']
+    ])
   })
 
   it('says a figure rose from zero, where no relative change exists, and shows zero to zero as no change', () => {
-    const rows = metricRows({
-      metrics: {
-        cost: { baseline: 0, current: 0.5, change: null, ci: null, cases: 6, rose: ['a'], roseBy: [0.5], rises: 1 },
-        tokens: { baseline: 0, current: 0, change: null, ci: null, cases: 6, rose: [], roseBy: [], rises: 0 }
-      }
-    })
+    const rows = metricRows(
+      {
+        metrics: {
+          cost: { baseline: 0, current: 0.5, change: null, ci: null, cases: 6, rose: ['a'], roseBy: [0.5], rises: 1 },
+          tokens: { baseline: 0, current: 0, change: null, ci: null, cases: 6, rose: [], roseBy: [], rises: 0 }
+        }
+      },
+      gated
+    )
     expect(rows).toEqual([
       ['cost (total), 6 cases', '$0.0000', '$0.5000', 'rose from zero'],
       ['tokens (total), 6 cases', '0 tokens', '0 tokens', '—']

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { renderReport } from '../../src/report/markdown.js'
+import { markdownOf } from '../__fixtures__/report.js'
 import { compareRuns } from '../../src/compare/index.js'
 import { gateSchema } from '../../src/config/schema.js'
 import { summarizeNamedScores } from '../../src/run/promptfoo.js'
@@ -49,7 +49,7 @@ describe('named metrics', () => {
   it('are a table in the report, beside the baseline’s', () => {
     const baseline = record([{ tone: 1 }, { tone: 1 }])
     const current = record([{ tone: 0.5 }, { tone: 1, 'json|x': 0 }])
-    const report = renderReport({ comparison: compareRuns(baseline, current, gateSchema.parse({})), baseline, current })
+    const report = markdownOf({ comparison: compareRuns(baseline, current, gateSchema.parse({})), baseline, current })
     expect(report).toContain(
       '#### Named metrics\n\n| metric | baseline | current | cases |\n|:--|--:|--:|--:|\n| tone | 1.000 | 0.750 | 2 |\n| json\\|x | — | 0.000 | 1 |'
     )
@@ -57,6 +57,6 @@ describe('named metrics', () => {
 
   it('are left out of a report whose run has none', () => {
     const current = record([undefined])
-    expect(renderReport({ comparison: compareRuns(null, current, gateSchema.parse({})), baseline: null, current })).not.toContain('Named metrics')
+    expect(markdownOf({ comparison: compareRuns(null, current, gateSchema.parse({})), baseline: null, current })).not.toContain('Named metrics')
   })
 })

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { Judge } from '../../src/assertions/types.js'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
-import { renderReport } from '../../src/report/index.js'
+import { markdownOf } from '../__fixtures__/report.js'
 import { samplesDisagree, watchJudgeSpread, withSpread } from '../../src/run/judge-spread.js'
 import type { JudgeVerdict } from '../../src/types.js'
 import { tempProject } from '../__fixtures__/cli.js'
@@ -90,7 +90,7 @@ cases:
       [0.2, 0.8, 0.9],
       [0.2, 0.8, 0.9]
     ])
-    const md = renderReport({ comparison, baseline: null, current: record })
+    const md = markdownOf({ comparison, baseline: null, current: record })
     expect(md).toContain('the judge disagreed with itself on pass/fail for 1 of 3 verdicts (33.3%)')
   })
 })

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { evaluate, loadEvalConfig } from '../../src/engine.js'
-import { renderReport } from '../../src/report/index.js'
+import { markdownOf, sentences } from '../__fixtures__/report.js'
 import { flippedKeys, mergeReruns, trialsOf } from '../../src/run/rerun.js'
 import type { EvalCase, RunRecord } from '../../src/types.js'
 import { makeBaseline, makeCase, makeRun, makeTrials } from '../__fixtures__/records.js'
@@ -100,8 +100,8 @@ describe('rerunFlips through the engine (module target)', () => {
     expect(record.summary.reruns).toBe(10)
     expect(comparison.regressed).toEqual(['broken'])
     expect(comparison.flaky).toEqual(['noise'])
-    expect(comparison.gate.failures).toEqual(['1 case regressed (limit: maxRegressions 0): broken'])
-    const md = renderReport({ comparison, baseline, current: record })
+    expect(sentences(comparison.gate)).toEqual(['1 case regressed (limit: maxRegressions 0): broken'])
+    const md = markdownOf({ comparison, baseline, current: record })
     // the baseline ran each case once: "broken" (1/1 → 0/6, p = 1/7) still counts, but nothing could confirm it
     expect(comparison.notTestable).toEqual(['broken'])
     expect(md).toContain('2 flipped cases re-run 5 times each to confirm: 0 confirmed, 1 flaky, 1 not testable (a single baseline trial: counted as flipped).')
@@ -150,7 +150,7 @@ describe('flake history through the engine', () => {
     }))
     expect(comparison.regressed).toEqual(['broken'])
     expect(comparison.flaky).toEqual(['noise'])
-    const md = renderReport({ comparison, baseline, current: record })
+    const md = markdownOf({ comparison, baseline, current: record })
     expect(md).toContain('- `noise` failed this time, but failed 2 of its last 10 recorded runs')
   })
 })

@@ -6863,7 +6863,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(54059);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(84426);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -6873,7 +6873,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 54059:
+/***/ 84426:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7635,128 +7635,6 @@ async function baselineCommand(args, io) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/compare/format.ts
-/**
- * How figures read in gate sentences and reports — the comment, the job
- * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
- * "$0.0042" the same way. The one place numbers, lists and durations become text.
- */
-/** How many case keys a sentence names before "and N more". */
-const KEYS_IN_SENTENCE = 10;
-/** A count with thousands separators: 60,000. */
-function format_formatCount(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** A rate as a percentage: 0.84 → "84.0%". */
-function format_formatPercent(rate) {
-    return `${(rate * 100).toFixed(1)}%`;
-}
-/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
-function formatPoints(delta) {
-    return (Math.abs(delta) * 100).toFixed(1);
-}
-/** A judge score (or a difference of scores) unsigned, to three decimals. */
-function format_formatScore(score) {
-    return Math.abs(score).toFixed(3);
-}
-/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
-const MINUS = '\u2212';
-/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value, digits) {
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return text;
-    return `${value < 0 ? MINUS : '+'}${text}`;
-}
-/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
-function signedPoints(delta) {
-    return `${signed(delta * 100, 1)} pts`;
-}
-/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
-function signedPercent(x) {
-    return `${signed(x * 100, 1)}%`;
-}
-/** "1 case" / "2 cases". */
-function format_plural(n, noun, nouns = `${noun}s`) {
-    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
-}
-/** "a, b and c", "a and b", "a". */
-function formatList(items) {
-    if (items.length <= 1)
-        return items.join('');
-    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
-    const shown = keys.slice(0, limit).join(', ');
-    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
-}
-/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
-function formatUsd(usd) {
-    if (usd >= 1)
-        return `$${usd.toFixed(2)}`;
-    if (usd >= 0.0001 || usd <= 0)
-        return `$${usd.toFixed(4)}`;
-    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
-}
-/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
-function formatMetric(kind, value) {
-    if (kind === 'cost')
-        return formatUsd(value);
-    if (kind === 'tokens')
-        return format_plural(Math.round(value), 'token');
-    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
-}
-/**
- * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
- * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
- * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
- */
-function formatMs(ms) {
-    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
-}
-/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
-function formatDuration(ms) {
-    if (Math.round(ms) < 1_000)
-        return formatMs(ms);
-    const seconds = ms / 1_000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    const whole = Math.round(seconds);
-    const h = Math.floor(whole / 3_600);
-    const m = Math.floor((whole % 3_600) / 60);
-    const s = whole % 60;
-    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
-}
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-function relativeAge(baselineCreatedAt, currentCreatedAt) {
-    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
-    if (!Number.isFinite(ms))
-        return null;
-    const span = formatSpan(Math.abs(ms));
-    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
-}
-function formatSpan(ms) {
-    const minutes = Math.floor(ms / 60_000);
-    if (minutes < 1)
-        return 'less than a minute';
-    if (minutes < 60)
-        return format_plural(minutes, 'minute');
-    const hours = Math.floor(minutes / 60);
-    if (hours < 48)
-        return format_plural(hours, 'hour');
-    return format_plural(Math.floor(hours / 24), 'day');
-}
-/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
-function formatTime(iso) {
-    const t = Date.parse(iso);
-    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
-}
-/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
-function formatValue(value) {
-    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
-}
-
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
 /**
  * The statistics of a comparison: a one-sided Fisher exact test for flips of
@@ -8240,50 +8118,30 @@ function unreportedMetrics(pairs) {
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
-
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
  */
 const TOLERANCE = 1e-9;
-function failure(check, limit, measured, keys, sentence) {
-    return { check, limit, measured, keys, sentence };
-}
 function evaluateGate(c, gate, current) {
     // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
     // every hard case); the merged record, which has no shard, is held to them.
     const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
     // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+    // A run cut short lacks cases because it stopped: minComparable is not also blamed for them.
+    const coverage = current.complete === false ? [removed, changed] : [removed, changed, comparable];
     const checks = c.baseline
-        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+        ? [incomplete, regressions, ...coverage, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
         : [incomplete, missingBaseline, ...floors];
     const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
     const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
+    return { passed: found.length === 0, checks: found, ...(unchecked.length ? { unchecked } : {}) };
 }
-/** The relative limits on the compared metrics: the figure each holds, and how its sentences name it. */
+/** The relative limits on the compared metrics: the figure each holds, and its kind. */
 const METRIC_LIMITS = {
-    maxCostIncrease: {
-        metric: 'cost',
-        kind: 'cost',
-        label: 'total cost',
-        what: 'a cost',
-        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
-    },
-    maxTokensIncrease: {
-        metric: 'tokens',
-        kind: 'tokens',
-        label: 'total tokens',
-        what: 'a token count',
-        why: 'the target reports no usage, or the baseline was made before it did'
-    },
-    maxLatencyIncrease: {
-        metric: 'latencyP95',
-        kind: 'latency',
-        label: 'p95 latency',
-        what: 'a latency',
-        why: 'the baseline was made by an evalgate that did not record latency'
-    }
+    maxCostIncrease: { metric: 'cost', kind: 'cost' },
+    maxTokensIncrease: { metric: 'tokens', kind: 'tokens' },
+    maxLatencyIncrease: { metric: 'latencyP95', kind: 'latency' }
 };
 /**
  * The metric limits set that had nothing to hold: no compared case has the
@@ -8292,12 +8150,12 @@ const METRIC_LIMITS = {
  * limit that silently checks nothing reads as one that passed.
  */
 function uncheckedMetricLimits(c, gate) {
-    return Object.keys(METRIC_LIMITS).flatMap((key) => {
-        const { metric, kind, what, why } = METRIC_LIMITS[key];
-        const limit = gate[key];
+    return Object.keys(METRIC_LIMITS).flatMap((check) => {
+        const { metric, kind } = METRIC_LIMITS[check];
+        const limit = gate[check];
         if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === kind))
             return [];
-        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why})`];
+        return [{ check, limit, metric: kind }];
     });
 }
 /** `a` is more than `limit`, beyond rounding noise. */
@@ -8307,103 +8165,80 @@ function exceeds(a, limit) {
 const incomplete = (_c, _gate, current) => {
     if (current.complete !== false)
         return null;
-    const finished = current.cases.length;
     // Records before `planned` counted only the finished cases.
     const planned = current.planned ?? current.summary.total;
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    const budget = current.stopReason === 'budget' && current.budget;
-    const sentence = budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-    return failure('incomplete', planned, finished, [], sentence);
+    const budget = current.stopReason === 'budget' && current.budget ? { spentUsd: current.budget.spentUsd, maxCostUsd: current.budget.maxCostUsd } : null;
+    return { check: 'incomplete', limit: planned, measured: current.cases.length, keys: [], budget };
 };
+/** Cases named with their rise: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3;
+function gate_largestRises(m) {
+    const keys = m.rose.slice(0, RISES_NAMED);
+    return keys.length ? { keys, by: m.roseBy.slice(0, RISES_NAMED), total: m.rises } : null;
+}
 /**
  * A relative increase limit (maxCostIncrease, maxTokensIncrease,
  * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
  * optimistic end of the interval: the smallest increase the data supports.
  */
-function increaseCheck(key) {
-    const { metric, kind, label, what } = METRIC_LIMITS[key];
+function increaseCheck(check) {
+    const { metric, kind } = METRIC_LIMITS[check];
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         if (limit === undefined)
             return null;
         const lost = c.unreported?.find((u) => u.metric === kind);
+        const base = { check, limit, metric: kind, unbounded: false };
+        // compared cases that stopped reporting the figure would leave the comparison unseen (all of them: the limit with them)
         if (lost)
-            return unreported(key, limit, what, lost);
+            return {
+                ...base,
+                how: 'unreported',
+                measured: null,
+                keys: lost.keys,
+                baseline: null,
+                current: null,
+                cases: lost.cases,
+                rises: null
+            };
         const m = c.metrics?.[metric];
         if (!m)
             return null;
-        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
-        const where = `on the ${format_plural(m.cases, 'case')} compared`;
-        const { sentence: cases, keys } = gate_largestRises(m, kind);
-        const limitText = `${key} ${format_formatPercent(limit)}`;
+        const rises = gate_largestRises(m);
+        const figures = { baseline: m.baseline, current: m.current, cases: m.cases, rises, keys: rises?.keys ?? [] };
         if (m.change === null) {
             // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
             // any relative limit, and passing it would let a pull request go from free to paid unseen
-            if (!roseFromZero(m))
-                return null;
-            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
+            return roseFromZero(m) ? { ...base, ...figures, how: 'fromZero', measured: null } : null;
         }
         // with too few cases for an interval the limit applies to the change itself, as for the mean score:
         // a bound that is not there must not let every rise through
         if (gate.useConfidenceBound && m.ci) {
             const least = m.ci[0];
-            if (!exceeds(least, limit))
-                return null;
-            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+            return exceeds(least, limit) ? { ...base, ...figures, how: 'bound', measured: least } : null;
         }
         if (!exceeds(m.change, limit))
             return null;
-        const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
-        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
+        return { ...base, ...figures, how: 'rise', measured: m.change, unbounded: gate.useConfidenceBound };
     };
-}
-/**
- * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
- * unseen (all of them: the limit with them), so it fails, saying what to look at.
- */
-function unreported(key, limit, what, lost) {
-    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
-    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
-    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
-}
-/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
-const RISES_NAMED = 3;
-/**
- * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
- * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
- */
-function gate_largestRises(m, kind) {
-    const keys = m.rose.slice(0, RISES_NAMED);
-    if (!keys.length)
-        return { sentence: '', keys };
-    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
-    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
-    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
 }
 const costIncrease = increaseCheck('maxCostIncrease');
 const tokensIncrease = increaseCheck('maxTokensIncrease');
 const latencyIncrease = increaseCheck('maxLatencyIncrease');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
-/**
- * A limit on how many cases one of the comparison's lists may hold
- * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
- * sentence: what happened, the limit (after `aside`, when given), the cases.
- */
-function countCheck(key, list, what, aside) {
+const missingBaseline = (_c, gate) => (gate.failOnMissingBaseline ? { check: 'failOnMissingBaseline', limit: null, measured: null, keys: [] } : null);
+/** A limit on how many cases one of the comparison's lists may hold; an unset limit is no limit. */
+function countCheck(check, list) {
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        const note = aside ? `${aside}; ` : '';
-        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+        return { check, limit, measured: keys.length, keys };
     };
 }
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
-const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
-const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
+const regressions = countCheck('maxRegressions', 'regressed');
+const removed = countCheck('maxRemoved', 'removed');
+const changed = countCheck('maxChanged', 'changed');
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
 const comparable = (c, gate) => {
     const coverage = c.coverage;
@@ -8412,8 +8247,7 @@ const comparable = (c, gate) => {
     const share = coverage.compared / coverage.baseline;
     if (!exceeds(gate.minComparable, share))
         return null;
-    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
-        `the others are removed or changed, so the baseline says little about this run`);
+    return { check: 'minComparable', limit: gate.minComparable, measured: share, keys: [], compared: coverage.compared, baseline: coverage.baseline };
 };
 /**
  * The drop of the pass rate on the common cases, flaky flips not counted: a
@@ -8426,64 +8260,62 @@ const passRateDrop = (c, gate) => {
     const common = c.common;
     if (limit === undefined || !common)
         return null;
-    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
-    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
     const flaky = new Set(c.flaky);
-    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
-    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
-    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
+    const figures = {
+        check: 'maxPassRateDrop',
+        limit,
+        keys: common.newlyFailing.filter((key) => !flaky.has(key)),
+        cases: common.total,
+        baselineRate: common.baselinePassRate,
+        currentRate: common.gatedCurrentPassRate,
+        flakyFlips: common.flakyFlips
+    };
     if (gate.useConfidenceBound) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
-        if (least === null || !exceeds(least, limit))
-            return null;
-        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
     if (limit === undefined || !common || common.meanScoreDelta === null)
         return null;
-    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    const where = 'on the cases scored in both runs with the same fingerprint';
-    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    const figures = {
+        check: 'maxMeanScoreDrop',
+        limit,
+        keys: common.scoredLower,
+        baselineScore: common.baselineMeanScore,
+        currentScore: common.currentMeanScore
+    };
     // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
     if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
         const least = -c.meanScoreDeltaCI[1];
-        if (!exceeds(least, limit))
-            return null;
-        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.meanScoreDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
     if (!exceeds(gate.minPassRate, rate))
         return null;
-    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
+    const notGraded = new Set(c.notGraded);
+    const failing = current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
     const flaky = new Set(c.flaky);
-    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
-    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-        : '';
-    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
-        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
-        flakyNote);
+    return {
+        check: 'minPassRate',
+        limit: gate.minPassRate,
+        measured: rate,
+        keys: failing,
+        passed: c.current.passed,
+        total: c.current.total,
+        // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+        flakyFailing: failing.filter((key) => flaky.has(key)).length
+    };
 };
 const minMeanScore = (c, gate, current) => {
     const floor = gate.minMeanScore;
@@ -8491,16 +8323,15 @@ const minMeanScore = (c, gate, current) => {
     if (floor === 0)
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
-    if (score === null) {
-        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
-    }
+    if (score === null)
+        return { check: 'minMeanScore', limit: floor, measured: null, keys: [] };
     if (!exceeds(floor, score))
         return null;
     const below = current.cases
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+    return { check: 'minMeanScore', limit: floor, measured: score, keys: below };
 };
 
 ;// CONCATENATED MODULE: ./src/compare/history.ts
@@ -8564,6 +8395,106 @@ function carryTrend(baseline) {
     return [...(baseline.trend ?? []), own].slice(-TREND_LENGTH);
 }
 
+;// CONCATENATED MODULE: ./src/compare/shared-failure.ts
+/**
+ * An error's headline with what differs from case to case blanked out
+ * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
+ * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
+ */
+function errorShape(message) {
+    return (errorHeadline(message)
+        .slice(0, 500)
+        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
+        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
+        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
+        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
+        .replace(/\d+(?:\.\d+)?/g, '<n>')
+        .replace(/\s+/g, ' ')
+        .trim());
+}
+/** An error's first line. */
+function errorHeadline(message) {
+    return message.split('\n', 1)[0].trim();
+}
+/**
+ * The error most of `total` attempts failed with, when they failed more than
+ * half the time (at least twice): the count of all failures, and the first
+ * line of the error most of them share. Null otherwise.
+ */
+function sharedFailure(errors, total) {
+    const groups = new Map();
+    let failed = 0;
+    for (const error of errors) {
+        failed++;
+        const shape = errorShape(error);
+        const group = groups.get(shape);
+        if (group)
+            group.failed++;
+        else
+            groups.set(shape, { failed: 1, message: errorHeadline(error) });
+    }
+    if (failed < 2 || failed * 2 <= total)
+        return null;
+    let common = null;
+    for (const group of groups.values())
+        if (!common || group.failed > common.failed)
+            common = group;
+    return { failed, total, message: common.message };
+}
+/** The target's failure when it failed on most cases (more than half, at least two). */
+function sharedTargetError(record) {
+    const errors = record.cases.flatMap((c) => (c.error === null || c.error === '' ? [] : [c.error]));
+    return sharedFailure(errors, record.cases.length);
+}
+
+;// CONCATENATED MODULE: ./src/compare/judged.ts
+
+/** The assertion results of each trial of a case (one trial: the case's own). */
+function trialsOf(c) {
+    return c.trials && c.trials.length > 0 ? c.trials : [c];
+}
+/** A trial that failed only because the judge could not give verdicts: no target error, every failed check a failed verdict. */
+function failedOnlyByJudge(trial) {
+    if (trial.passed || trial.error !== null)
+        return false;
+    const failed = trial.assertions.filter((a) => !a.passed);
+    return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true);
+}
+/**
+ * A failing case some of whose failed trials failed only for want of a
+ * verdict: had the judge answered, it might have passed. A case that passed,
+ * or that fails some other check anyway, is graded.
+ */
+function isNotGraded(c) {
+    return !c.passed && trialsOf(c).some(failedOnlyByJudge);
+}
+/** The keys of a run's cases that are not graded, in dataset order. */
+function notGradedKeys(run) {
+    return run.cases.filter(isNotGraded).map((c) => c.id);
+}
+/**
+ * The judge's failure when it failed on most of its verdicts (more than half,
+ * at least two), with the error most of them share; null otherwise. Reused
+ * verdicts count as given.
+ */
+function judgeOutage(run) {
+    let total = 0;
+    const errors = [];
+    for (const c of run.cases) {
+        for (const trial of trialsOf(c)) {
+            for (const a of trial.assertions) {
+                if (!a.judge)
+                    continue;
+                total++;
+                if (a.judge.error !== undefined)
+                    errors.push(a.judge.error);
+            }
+        }
+    }
+    return sharedFailure(errors, total);
+}
+
 // EXTERNAL MODULE: ./src/util/hash.ts
 var hash = __nccwpck_require__(95138);
 ;// CONCATENATED MODULE: ./src/compare/selection.ts
@@ -8598,6 +8529,7 @@ function isSelected(c, selection) {
 
 
 
+
 /**
  * p-values summed from log-factorials carry a relative error near 1e-15; a p
  * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
@@ -8616,11 +8548,22 @@ function compareCases(baseline, current, alpha) {
     const added = [];
     const flakyCases = [];
     const pairs = [];
+    const notGraded = [];
+    // baseline cases left uncompared because a verdict could not be given: not the dataset's doing, so not coverage's
+    let ungradedPairs = 0;
     let unchanged = 0;
     for (const c of current.cases) {
         const b = baselineCases.get(c.id);
         if (!b) {
             added.push(c.id);
+            if (isNotGraded(c))
+                notGraded.push(c.id);
+            continue;
+        }
+        // a verdict the judge could not give, on either side, says nothing about the target: not compared
+        if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
+            notGraded.push(c.id);
+            ungradedPairs++;
             continue;
         }
         const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
@@ -8657,13 +8600,14 @@ function compareCases(baseline, current, alpha) {
         metrics: comparedMetrics(pairs),
         ...(unreported.length ? { unreported } : {}),
         ...lists,
+        notGraded,
         notTestable,
         flakyCases,
         added,
         removed: complete ? missing : [],
         unfinished: complete ? [] : missing,
         unchanged,
-        coverage: { baseline: inScope.length, compared: pairs.length },
+        coverage: { baseline: inScope.length - ungradedPairs, compared: pairs.length },
         tags: tagFigures(baseline, current, new Set(lists.regressed))
     };
 }
@@ -8681,6 +8625,7 @@ function noBaseline(current) {
         regressed: [],
         fixed: [],
         flaky: [],
+        notGraded: current.cases.filter(isNotGraded).map((c) => c.id),
         notTestable: [],
         flakyCases: [],
         added: [],
@@ -8747,17 +8692,19 @@ function rerunCounts(c) {
         return null;
     return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
 }
+/** A run's figures over its graded cases: a case the judge could not grade is left out of them. */
 function runFigures(run) {
-    const passed = run.cases.filter((c) => c.passed).length;
+    const graded = run.cases.filter((c) => !isNotGraded(c));
+    const passed = graded.filter((c) => c.passed).length;
     return {
         name: run.name,
         createdAt: run.createdAt,
         sha: run.git.sha,
         complete: run.complete !== false,
-        total: run.cases.length,
+        total: graded.length,
         passed,
-        passRate: run.cases.length ? passed / run.cases.length : 0,
-        meanScore: meanScore(run.cases)
+        passRate: graded.length ? passed / graded.length : 0,
+        meanScore: meanScore(graded)
     };
 }
 function passRate(cases) {
@@ -8831,9 +8778,11 @@ function pairedCounts(pairs, flaky = new Set()) {
 /** Per-tag figures for every tag of the current run, alphabetically. */
 function tagFigures(baseline, current, regressed) {
     const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort();
+    const graded = (run) => run?.cases.filter((c) => !isNotGraded(c)) ?? [];
+    const [currentCases, baselineCases] = [graded(current), graded(baseline)];
     return tags.map((tag) => {
-        const tagged = current.cases.filter((c) => c.tags.includes(tag));
-        const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? [];
+        const tagged = currentCases.filter((c) => c.tags.includes(tag));
+        const baselineTagged = baselineCases.filter((c) => c.tags.includes(tag));
         return {
             tag,
             baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
@@ -8866,143 +8815,126 @@ function compareIfCompatible(baseline, current, gate) {
     return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
 }
 
-;// CONCATENATED MODULE: ./src/compare/target-errors.ts
+;// CONCATENATED MODULE: ./src/report/format.ts
 /**
- * An error's headline with what differs from case to case blanked out
- * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
- * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
+ * How figures read in gate sentences and reports — the comment, the job
+ * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
+ * "$0.0042" the same way. The one place numbers, lists and durations become text.
  */
-function errorShape(message) {
-    return (headline(message)
-        .slice(0, 500)
-        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
-        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
-        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
-        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
-        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
-        .replace(/\d+(?:\.\d+)?/g, '<n>')
-        .replace(/\s+/g, ' ')
-        .trim());
+/** How many case keys a sentence names before "and N more". */
+const KEYS_IN_SENTENCE = 10;
+/** A count with thousands separators: 60,000. */
+function format_formatCount(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
-function headline(message) {
-    return message.split('\n', 1)[0].trim();
+/** A rate as a percentage: 0.84 → "84.0%". */
+function format_formatPercent(rate) {
+    return `${(rate * 100).toFixed(1)}%`;
 }
-/** The error most cases failed with (more than half of them), or null when there is none. */
-function sharedTargetError(record) {
-    const total = record.cases.length;
-    const groups = new Map();
-    for (const c of record.cases) {
-        if (c.error === null || c.error === '')
-            continue;
-        const shape = errorShape(c.error);
-        const group = groups.get(shape);
-        if (group)
-            group.failed++;
-        else
-            groups.set(shape, { failed: 1, message: headline(c.error) });
-    }
-    let best = null;
-    for (const group of groups.values())
-        if (!best || group.failed > best.failed)
-            best = group;
-    return best && best.failed * 2 > total ? { failed: best.failed, total, message: best.message } : null;
+/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
+function formatPoints(delta) {
+    return (Math.abs(delta) * 100).toFixed(1);
 }
-
-;// CONCATENATED MODULE: ./src/compare/conclude.ts
-
-
-/** A baseline status that leaves evalgate unable to tell whether the change regressed. */
-function baselineUnusable(status) {
-    return status === 'error' || status === 'incompatible';
+/** A judge score (or a difference of scores) unsigned, to three decimals. */
+function format_formatScore(score) {
+    return Math.abs(score).toFixed(3);
 }
-function conclude(comparison, record, context) {
-    const { gate } = comparison;
-    const notices = [...(context.notices ?? [])];
-    const problems = context.problems ?? [];
-    const status = context.baselineStatus;
-    const reasons = [];
-    // Fail closed: a baseline that exists but cannot be used is not "no baseline".
-    let baselineReason = null;
-    if (baselineUnusable(status)) {
-        const why = context.baselineProblem ?? 'the baseline could not be used';
-        baselineReason =
-            status === 'error'
-                ? `the baseline exists but could not be read, so regressions cannot be ruled out: ${why}`
-                : `the baseline cannot be compared with this run: ${why}`;
-        if (context.onBaselineError === 'warn')
-            notices.push(`${baselineReason} (on-baseline-error: warn: only the absolute floors are gated)`);
-        else
-            reasons.push(baselineReason);
-    }
-    // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says;
-    // the gate of this same record has the check exactly when the record is incomplete
-    const incomplete = gate.checks.find((f) => f.check === 'incomplete');
-    const limits = gate.checks.filter((f) => f.check !== 'incomplete');
-    if (incomplete) {
-        const finished = record.cases.length;
-        const expected = context.expected ?? 0;
-        // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
-        reasons.push(record.stopReason !== 'budget' && expected > finished ? `the run is incomplete: ${finished} of ${format_plural(expected, 'case')} finished` : incomplete.sentence);
-    }
-    const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel);
-    const gateFails = context.failOnRegression !== false && !accepted;
-    if (gateFails)
-        reasons.push(...limits.map((f) => f.sentence));
-    else if (limits.length && !accepted)
-        notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`);
-    reasons.push(...problems);
-    const uncounted = budgetUncounted(record);
-    if (uncounted)
-        notices.push(uncounted);
-    notices.push(...(gate.unchecked ?? []));
-    const outcome = baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass';
-    return {
-        outcome,
-        headline: headlineOf(outcome, comparison, record, { reasons, limits: limits.map((f) => f.sentence), acceptLabel: context.acceptLabel ?? null }),
-        reasons: dedupe(reasons),
-        gate,
-        baselineStatus: status,
-        notices: dedupe(notices),
-        configChanges: context.configChanges ?? []
-    };
+/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
+const MINUS = '\u2212';
+/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
+function signed(value, digits) {
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return text;
+    return `${value < 0 ? MINUS : '+'}${text}`;
 }
-/** "budget.maxCostUsd $1.00 could not count 10 trials …": what a budget could not see, which it therefore cannot stop. */
-function budgetUncounted(record) {
-    const budget = record.budget;
-    if (!budget || (!budget.uncountedTrials && !budget.uncountedJudgeTokens))
+/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
+function signedPoints(delta) {
+    return `${signed(delta * 100, 1)} pts`;
+}
+/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
+function signedPercent(x) {
+    return `${signed(x * 100, 1)}%`;
+}
+/** "1 case" / "2 cases". */
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+/** "a, b and c", "a and b", "a". */
+function formatList(items) {
+    if (items.length <= 1)
+        return items.join('');
+    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
+    const shown = keys.slice(0, limit).join(', ');
+    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
+}
+/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
+function formatUsd(usd) {
+    if (usd >= 1)
+        return `$${usd.toFixed(2)}`;
+    if (usd >= 0.0001 || usd <= 0)
+        return `$${usd.toFixed(4)}`;
+    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
+}
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+function formatMetric(kind, value) {
+    if (kind === 'cost')
+        return formatUsd(value);
+    if (kind === 'tokens')
+        return format_plural(Math.round(value), 'token');
+    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
+}
+/**
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
+ */
+function formatMs(ms) {
+    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
+}
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+function formatDuration(ms) {
+    if (Math.round(ms) < 1_000)
+        return formatMs(ms);
+    const seconds = ms / 1_000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const whole = Math.round(seconds);
+    const h = Math.floor(whole / 3_600);
+    const m = Math.floor((whole % 3_600) / 60);
+    const s = whole % 60;
+    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
+}
+/** How much older the baseline is than the current run, from the records alone (no clock). */
+function relativeAge(baselineCreatedAt, currentCreatedAt) {
+    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
+    if (!Number.isFinite(ms))
         return null;
-    const parts = [];
-    if (budget.uncountedTrials)
-        parts.push(`${format_plural(budget.uncountedTrials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
-    if (budget.uncountedJudgeTokens)
-        parts.push(`${format_plural(budget.uncountedJudgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
-    return `budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} counted ${formatUsd(budget.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
+    const span = formatSpan(Math.abs(ms));
+    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
 }
-function dedupe(list) {
-    return [...new Set(list)];
+function formatSpan(ms) {
+    const minutes = Math.floor(ms / 60_000);
+    if (minutes < 1)
+        return 'less than a minute';
+    if (minutes < 60)
+        return format_plural(minutes, 'minute');
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48)
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
 }
-function headlineOf(outcome, c, record, v) {
-    const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
-    // one broken target is one problem, not N regressions (SPEC §6): said first, also when the gate has nothing to hold against it
-    const shared = sharedTargetError(record);
-    const broken = shared ? `the target failed on ${shared.failed} of ${format_plural(shared.total, 'case')}: ${shared.message}` : null;
-    switch (outcome) {
-        case 'pass': {
-            const but = broken ? `, but ${broken}` : '';
-            return c.baseline
-                ? `gate passed: ${cases}, ${format_plural(c.regressed.length, 'regression')}${but}`
-                : `gate passed: ${cases}${but} (no baseline to compare against)`;
-        }
-        case 'accepted':
-            return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`;
-        case 'error':
-            return `evalgate could not tell: ${v.reasons[0]}`;
-        case 'fail': {
-            if (broken)
-                return `gate failed: ${broken}`;
-            return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`;
-        }
-    }
+/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
+function formatTime(iso) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
+}
+/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
+function formatValue(value) {
+    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
 // EXTERNAL MODULE: ./src/config/record.ts + 1 modules
@@ -9482,7 +9414,7 @@ function redact(text, secrets) {
 // EXTERNAL MODULE: external "node:worker_threads"
 var external_node_worker_threads_ = __nccwpck_require__(75919);
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-const REPLY_UNFINISHED = 0;
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
@@ -11614,7 +11546,7 @@ const calledText = new Words((name, n) => `${name} was called ${times(n)}`);
  * path taken. `asked` words what the check (or, under `not-`, its negation)
  * asks; it runs only for a failing check (most pass: the words would be garbage).
  */
-function trajectory_conclude(holds, fact, negated, calls, asked, score) {
+function conclude(holds, fact, negated, calls, asked, score) {
     const passes = holds !== negated;
     return { pass: holds, score: score ?? (holds ? 1 : 0), reason: reasons.get(passes ? fact : `${fact}, ${asked(negated)}`, toolPath(calls)) };
 }
@@ -11700,7 +11632,7 @@ const toolUsed = {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
             const n = countOf(calls, entry.name);
-            return trajectory_conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
         const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
@@ -11709,7 +11641,7 @@ const toolUsed = {
         // the facts that decide: the tools out of range when it fails, every tool when it holds
         const decisive = holds || negated ? counted : off;
         const one = decisive.length === 1;
-        return trajectory_conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
             ? one
                 ? `allowed ${notRangeText(decisive[0].entry)}`
                 : 'expected at least one of them out of its range'
@@ -11765,7 +11697,7 @@ const toolSequence = {
             const at = firstDifference(names, steps, (x, y) => x === y);
             const holds = at === -1;
             const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
-            return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
+            return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
         const holds = missing === -1;
@@ -11774,7 +11706,7 @@ const toolSequence = {
             : missing === 0
                 ? `${steps[0]} was never called`
                 : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
-        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
+        return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
@@ -11807,7 +11739,7 @@ const toolArgsMatch = {
             : ofTool.length === 0
                 ? `${name} was never called`
                 : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
-        return trajectory_conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
+        return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
@@ -11827,7 +11759,7 @@ const stepCount = {
         const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
         const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
         const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
-        return trajectory_conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
+        return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
@@ -11913,7 +11845,7 @@ const trajectoryMatch = {
         const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
         // a match found at once (most trials) is worded without the lists of what is unexpected and missing
         if (matchesAtOnce(calls, steps, mode, argsMode))
-            return trajectory_conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
+            return conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
         const refs = referenceOf(a);
         const m = matchTrajectory(calls, refs, mode, argsMode);
         const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
@@ -11929,7 +11861,7 @@ const trajectoryMatch = {
             ];
             fact = parts.join('; ');
         }
-        return trajectory_conclude(m.holds, fact, negated, calls, asked);
+        return conclude(m.holds, fact, negated, calls, asked);
     }
 };
 const matchFacts = new Words((reference, mode) => `the calls match the reference ${reference} (${mode})`);
@@ -11999,7 +11931,7 @@ const toolCallF1Check = {
         const threshold = a.threshold ?? 1;
         const { f1, precision, recall } = toolCallF1(calls.map((c) => c.name), expected);
         const fact = `tool-call F1 ${f1.toFixed(2)} (precision ${precision.toFixed(2)}, recall ${recall.toFixed(2)} against ${expected.join(', ') || 'no tools'})`;
-        return trajectory_conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1);
+        return conclude(f1 >= threshold, fact, negated, calls, (not) => (not ? `needs below ${threshold}` : `needs at least ${threshold}`), f1);
     }
 };
 const trajectoryAssertions = {
@@ -12020,6 +11952,7 @@ const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to g
 const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
+    usesJudge: true,
     validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
@@ -12453,6 +12386,7 @@ function valueProblem(a) {
 }
 const similar = {
     negatable: true,
+    usesJudge: true,
     validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
     async run(a, ctx, negated) {
         if (!ctx.embed)
@@ -13139,6 +13073,10 @@ function unknownTypeProblem(type) {
     const near = (0,mod/* distance */.Io)(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3));
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
+}
+/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
+function needsJudge(a) {
+    return resolve(a.type)?.handler.usesJudge === true;
 }
 /** A human-readable problem with an assertion as configured, or undefined when it can run. */
 function validateAssertion(a) {
@@ -14205,7 +14143,7 @@ function flippedKeys(results, baseline) {
     });
 }
 /** The trials of a result: its recorded ones, or the single trial a result of one trial stands for. */
-function trialsOf(c) {
+function rerun_trialsOf(c) {
     if (c.trials?.length)
         return c.trials;
     const trial = { passed: c.passed, output: c.output, error: c.error, score: c.score, durationMs: c.durationMs, assertions: c.assertions };
@@ -14223,8 +14161,8 @@ function trialsOf(c) {
 }
 /** A result with extra trials appended and its verdict taken again over all of them. */
 function mergeReruns(c, first, extra, repeatPassThreshold) {
-    const added = trialsOf(extra);
-    const merged = aggregateCase(c, [...trialsOf(first), ...added], repeatPassThreshold);
+    const added = rerun_trialsOf(extra);
+    const merged = aggregateCase(c, [...rerun_trialsOf(first), ...added], repeatPassThreshold);
     return { ...merged, reruns: (first.reruns ?? 0) + added.length };
 }
 /**
@@ -14920,9 +14858,10 @@ function verdict_excerpt(text) {
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
- * Creates the run's judge. Throws ConfigError only for a `${VAR}` that is not
- * set; a missing API key instead gives error verdicts, so that runs whose cases
- * never reach the judge are not stopped by it.
+ * Creates the run's judge, made only when some case needs it. Throws
+ * ConfigError for a `${VAR}` that is not set and for a missing API key: a run
+ * whose judge cannot answer would grade nothing, and its outage would read as
+ * the agent's regressions.
  */
 function createJudge(config, deps) {
     const counts = { calls: 0, reused: 0, errors: 0, tokens: 0 };
@@ -14956,9 +14895,6 @@ function createJudge(config, deps) {
             counts.reused++;
             return keptVerdict(previous.model, previous.key, 0, previous, true);
         }
-        // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-        if (provider.unusable)
-            return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)));
         const pending = inRun.get(key);
         if (pending) {
             counts.reused++;
@@ -15034,6 +14970,8 @@ function keptVerdict(model, key, tokens, v, reused = false) {
         kept.tokens = tokens;
     if (v.error !== undefined)
         kept.error = v.error;
+    if (v.unavailable)
+        kept.unavailable = true;
     if (v.samples)
         kept.samples = v.samples;
     if (reused)
@@ -15046,8 +14984,20 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
+        const failed = failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`);
+        return { ...failed, ...(unreachable(err) ? { unavailable: true } : {}), tokens: 0 };
     }
+}
+/** HTTP statuses that say the judge is down, out of quota or not ours to use — never what the output made it answer. */
+const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429]);
+/** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
+function unreachable(err) {
+    if (err instanceof NetworkError)
+        return true;
+    if (err instanceof HttpError || err instanceof ChatError)
+        return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status));
+    // the judge closed by an interrupted run
+    return err instanceof Error && err.name === 'AbortError';
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
 function baselineVerdicts(record) {
@@ -15067,9 +15017,8 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const unusable = apiKey || isLocalUrl(baseUrl)
-        ? undefined
-        : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
+    if (!apiKey && !isLocalUrl(baseUrl))
+        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = {
@@ -15101,8 +15050,6 @@ function openaiProvider(config, deps) {
     // an expected text recurs on every case and trial: each distinct text is embedded once per run
     const vectors = new Map();
     const embedTexts = async (texts) => {
-        if (unusable)
-            throw new Error(unusable);
         const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))];
         if (fresh.length) {
             const asked = embeddings_embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http);
@@ -15116,7 +15063,7 @@ function openaiProvider(config, deps) {
         return Promise.all(texts.map((t) => vectors.get(t)));
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
-    return { model, unusable, ask, embed: embedTexts, close };
+    return { model, ask, embed: embedTexts, close };
 }
 function rejectsResponseFormat(err) {
     return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message);
@@ -16098,7 +16045,9 @@ async function evaluate(loaded, options = {}) {
     const spentBefore = resume?.spentUsd ?? 0;
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
-    const judge = config.judge
+    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
+    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
+    const judge = judged
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
@@ -16421,6 +16370,85 @@ function datasetSharer(cases) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/compare/conclude.ts
+
+
+/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
+function unableToTell(comparison, record, context, notices) {
+    const reasons = [];
+    const status = context.baselineStatus;
+    // a baseline that exists but cannot be used is not "no baseline"
+    if (status === 'error' || status === 'incompatible') {
+        const detail = context.baselineProblem ?? 'the baseline could not be used';
+        const reason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail };
+        if (context.onBaselineError === 'warn')
+            notices.push({ code: 'baseline-ignored', reason });
+        else
+            reasons.push(reason);
+    }
+    const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete');
+    if (incomplete) {
+        // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
+        if (incomplete.check === 'incomplete')
+            reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget });
+    }
+    // one broken target (or judge) is one problem, not N regressions
+    const target = sharedTargetError(record);
+    if (target)
+        reasons.push({ code: 'target-failed', shared: target });
+    const judge = judgeOutage(record);
+    if (judge)
+        reasons.push({ code: 'judge-failed', shared: judge });
+    reasons.push(...(context.problems ?? []));
+    return reasons;
+}
+function conclude_conclude(comparison, record, context) {
+    const { gate } = comparison;
+    const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
+    const cannotTell = unableToTell(comparison, record, context, notices);
+    const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const failing = cannotTell.length > 0 || limits.length > 0;
+    const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
+    const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
+    // advisory is about the gate's limits: a run that could not tell fails closed all the same
+    const advisory = status === 'fail' && context.failOnRegression === false;
+    const budget = record.budget;
+    if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
+        notices.push({
+            code: 'budget-uncounted',
+            maxCostUsd: budget.maxCostUsd,
+            spentUsd: budget.spentUsd,
+            trials: budget.uncountedTrials ?? 0,
+            judgeTokens: budget.uncountedJudgeTokens ?? 0
+        });
+    for (const limit of gate.unchecked ?? [])
+        notices.push({ code: 'unchecked', limit });
+    if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed'))
+        notices.push({ code: 'not-graded', keys: comparison.notGraded });
+    return {
+        status,
+        // what could not be told comes first: it is why the limits below cannot be trusted either
+        reasons: [...cannotTell, ...limits],
+        exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
+        advisory,
+        acceptedBy,
+        notices: dedupe(notices),
+        gate,
+        baselineStatus: context.baselineStatus,
+        configChanges: context.configChanges ?? []
+    };
+}
+function dedupe(notices) {
+    const seen = new Set();
+    return notices.filter((n) => {
+        const key = JSON.stringify(n);
+        if (seen.has(key))
+            return false;
+        seen.add(key);
+        return true;
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/report/escape.ts
 /**
  * Untrusted text (model output, judge reasons, error messages, dataset strings)
@@ -16514,16 +16542,1216 @@ function fencedBlock(text, maxChars = 1_000) {
     return `${fence}\n${shown}\n${fence}${note}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/words.ts
+
+/** How each relative metric limit names its figure. */
+const METRIC_WORDS = {
+    maxCostIncrease: {
+        label: 'total cost',
+        what: 'a cost',
+        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+    },
+    maxTokensIncrease: {
+        label: 'total tokens',
+        what: 'a token count',
+        why: 'the target reports no usage, or the baseline was made before it did'
+    },
+    maxLatencyIncrease: {
+        label: 'p95 latency',
+        what: 'a latency',
+        why: 'the baseline was made by an evalgate that did not record latency'
+    }
+};
+/** "; largest rises: greeting (+$0.0004), … of 7 cases that rose". */
+function risesText(kind, rises) {
+    if (!rises || !rises.keys.length)
+        return '';
+    const named = rises.keys.map((key, i) => `${key} (+${formatMetric(kind, rises.by[i])})`);
+    const of = rises.total > rises.keys.length ? `, of ${format_formatCount(rises.total)} cases that rose` : '';
+    return `; largest ${rises.keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`;
+}
+/** Unreported cases named before "and N more", as for rises. */
+const UNREPORTED_NAMED = 3;
+/** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
+function words_failureSentence(f) {
+    switch (f.check) {
+        case 'maxRegressions':
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxRemoved':
+            return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxChanged':
+            return `${format_plural(f.measured, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'minComparable':
+            return (`only ${f.compared} of ${format_plural(f.baseline, 'baseline case')} could be compared (${format_formatPercent(f.measured)}; limit: minComparable ${format_formatPercent(f.limit)}): ` +
+                `the others are removed or changed, so the baseline says little about this run`);
+        case 'maxPassRateDrop': {
+            const rates = `${format_formatPercent(f.baselineRate)} → ${format_formatPercent(f.currentRate)}`;
+            const flakyAside = f.flakyFlips ? `, ${format_plural(f.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+            const where = `on the ${format_plural(f.cases, 'case')} in both runs with the same fingerprint${flakyAside}`;
+            const cases = f.keys.length ? `; passed before, fail now: ${formatKeys(f.keys)}` : '';
+            const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
+            return f.bound
+                ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
+        }
+        case 'maxMeanScoreDrop': {
+            const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
+            const cases = f.keys.length ? `; scored lower: ${formatKeys(f.keys)}` : '';
+            const where = 'on the cases scored in both runs with the same fingerprint';
+            const limit = `maxMeanScoreDrop ${format_formatScore(f.limit)}`;
+            return f.bound
+                ? `mean judge score dropped by at least ${format_formatScore(f.measured)} ${where}, ${scores} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `mean judge score dropped ${format_formatScore(f.measured)} ${where}, ${scores} (limit: ${limit})${cases}`;
+        }
+        case 'maxCostIncrease':
+        case 'maxTokensIncrease':
+        case 'maxLatencyIncrease': {
+            const { label, what } = METRIC_WORDS[f.check];
+            const limit = `${f.check} ${format_formatPercent(f.limit)}`;
+            if (f.how === 'unreported') {
+                const has = f.cases === 1 ? 'has' : 'have';
+                const where = `${format_plural(f.cases, 'compared case')} had ${what} in the baseline and ${has} none in this run (${formatKeys(f.keys, UNREPORTED_NAMED, f.cases)})`;
+                const hint = f.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+                return `${limit} cannot be checked: ${where}; ${hint}`;
+            }
+            const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)];
+            const where = `on the ${format_plural(f.cases, 'case')} compared`;
+            const cases = risesText(f.metric, f.rises);
+            if (f.how === 'fromZero')
+                return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`;
+            if (f.how === 'bound')
+                return `${label} rose by at least ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`;
+            const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
+            return `${label} rose ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (limit: ${limit}${unbounded})${cases}`;
+        }
+        case 'minPassRate': {
+            const flakyNote = f.flakyFailing
+                ? `; ${f.flakyFailing} of the failing cases ${f.flakyFailing === 1 ? 'is' : 'are'} flaky and count${f.flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+                : '';
+            return (`pass rate ${format_formatPercent(f.measured)} is below minPassRate ${format_formatPercent(f.limit)} (${f.passed} of ${format_plural(f.total, 'case')} passed)` +
+                (f.keys.length ? `; failing: ${formatKeys(f.keys)}` : '') +
+                flakyNote);
+        }
+        case 'minMeanScore':
+            if (f.measured === null)
+                return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
+            return (`mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` +
+                (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : ''));
+        case 'failOnMissingBaseline':
+            return 'no baseline run to compare against (failOnMissingBaseline is true)';
+        case 'incomplete':
+            return incompleteSentence(f.measured, f.limit, f.budget);
+    }
+}
+function incompleteSentence(finished, planned, budget) {
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    return budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+}
+/** A reason of the verdict as a sentence. */
+function reasonMessage(r) {
+    switch (r.code) {
+        case 'gate':
+            return words_failureSentence(r.failure);
+        case 'baseline-error':
+            return `the baseline exists but could not be read, so regressions cannot be ruled out: ${r.detail}`;
+        case 'baseline-incompatible':
+            return `the baseline cannot be compared with this run: ${r.detail}`;
+        case 'incomplete':
+            return incompleteSentence(r.finished, r.planned, r.budget);
+        case 'target-failed':
+            return `the target failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'case')}: ${r.shared.message}`;
+        case 'judge-failed':
+            return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
+        case 'upload-failed':
+            return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'problem':
+            return r.text;
+    }
+}
+/** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
+function reasonCode(r) {
+    return r.code === 'gate' ? r.failure.check : r.code;
+}
+function uncheckedSentence(u) {
+    const { what, why } = METRIC_WORDS[u.check];
+    return `${u.check} ${format_formatPercent(u.limit)} was not checked: no compared case has ${what} in both runs (${why})`;
+}
+/** Ids a notice names before "and N more". */
+const NOTICE_KEYS = 10;
+/** A notice as a sentence. */
+function noticeText(n) {
+    switch (n.code) {
+        case 'text':
+            return n.text;
+        case 'baseline-ignored':
+            return `${reasonMessage(n.reason)} (on-baseline-error: warn: only the absolute floors are gated)`;
+        case 'unchecked':
+            return uncheckedSentence(n.limit);
+        case 'budget-uncounted': {
+            const parts = [];
+            if (n.trials)
+                parts.push(`${format_plural(n.trials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
+            if (n.judgeTokens)
+                parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
+            return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
+        }
+        case 'not-graded':
+            return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
+    }
+}
+/** The verdict in a few words: what the check's colour means. */
+function statusWords(v) {
+    // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
+    const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed';
+    const words = {
+        pass: 'gate passed',
+        fail: 'gate failed',
+        accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
+        'could-not-tell': 'evalgate could not tell'
+    };
+    return words[v.status];
+}
+/** What an accepted verdict means for the check, and how to undo it. */
+function acceptedNotice(label) {
+    return `the check passes because this pull request carries the label "${label}"; remove the label to let the gate decide again`;
+}
+/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
+const ADVISORY = 'advisory: the check was left green';
+function advisoryNotice(v) {
+    return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`;
+}
+/** The floors a run without a baseline was held to, or that none is set. */
+function floorsText(gate) {
+    const floors = [];
+    if (gate.minPassRate > 0)
+        floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
+    if (gate.minMeanScore > 0)
+        floors.push(`minMeanScore ${format_formatScore(gate.minMeanScore)}`);
+    return `no baseline yet: nothing compared; ${floors.length ? `floors checked: ${formatList(floors)}` : 'no floor set (gate.minPassRate, gate.minMeanScore)'}`;
+}
+/**
+ * The one-line verdict, as the log, the CLI and the comment's bold line
+ * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
+ * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
+ */
+function headline(v, c, gate) {
+    const words = statusWords(v);
+    const first = v.reasons[0];
+    const advisory = v.advisory ? ` (${ADVISORY})` : '';
+    if (v.status === 'pass') {
+        const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+        return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
+    }
+    return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/model.ts
+/**
+ * The report model: built once, after the verdict is final, from the
+ * comparison, the verdict and the run's context. The comment, the job
+ * summary, the HTML report, annotations, the action's outputs, `--json`, the
+ * CLI's lines and JUnit all read it, so none of them can say another verdict.
+ * Pure.
+ */
+
+
+
+/** The model of a report. Without a verdict, the comparison's own is concluded (library and test use). */
+function buildReport(input) {
+    const { comparison: c, baseline, current } = input;
+    const verdict = input.verdict ?? conclude_conclude(c, current, { baselineStatus: baseline ? 'found' : 'none' });
+    const reasons = verdict.reasons.map((r) => ({
+        code: reasonCode(r),
+        message: reasonMessage(r),
+        keys: r.code === 'gate' ? r.failure.keys : []
+    }));
+    const gateConfig = input.gate ?? schema/* gateSchema */.Tp.parse({});
+    const notices = verdict.notices.map(noticeText);
+    // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
+    if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
+        notices.push('no baseline: comparison skipped, only absolute floors checked');
+    if (c.baseline && !c.baseline.complete)
+        notices.push('the baseline run is incomplete: cases it lacks count as added');
+    if (verdict.advisory)
+        notices.unshift(advisoryNotice(verdict));
+    if (verdict.acceptedBy)
+        notices.unshift(acceptedNotice(verdict.acceptedBy));
+    return {
+        title: input.title ?? `evalgate · ${current.name}`,
+        comparison: c,
+        baseline,
+        current,
+        verdict,
+        links: input.links ?? {},
+        gateConfig,
+        status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
+        headline: headline(verdict, c, gateConfig),
+        reasons,
+        notices: [...new Set(notices)],
+        alert: alertKind(verdict, c),
+        gate: verdict.status === 'pass' ? 'pass' : verdict.status === 'accepted' ? 'accepted' : 'fail',
+        annotationLevel: verdict.exitCode === 1 ? 'error' : 'warning'
+    };
+}
+/**
+ * CAUTION whenever the check fails; WARNING when a failing verdict passes it
+ * (accepted by label, advisory) or a passing run has a caveat (a baseline
+ * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * for a clean pass.
+ */
+function alertKind(v, c) {
+    if (v.exitCode === 1)
+        return 'CAUTION';
+    if (v.status !== 'pass')
+        return 'WARNING';
+    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+        return 'WARNING';
+    return c.baseline ? 'TIP' : 'NOTE';
+}
+/** The gate's failures as sentences (`--json` gate.failures). */
+function gateFailures(model) {
+    return model.verdict.gate.checks.map(failureSentence);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
+/**
+ * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * mean score over the run, beside the baseline's when it has the metric. Pure.
+ */
+
+
+/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
+function namedScoresTable(baseline, current, table) {
+    const now = current.summary.namedScores;
+    if (!now || Object.keys(now).length === 0)
+        return [];
+    const before = baseline?.summary.namedScores;
+    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
+    const rows = Object.entries(now).map(([name, m]) => {
+        const metric = escape_escapeInline(name, 100);
+        if (!before)
+            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
+        const was = before[name];
+        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
+    });
+    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
+}
+
+;// CONCATENATED MODULE: ./src/report/metrics.ts
+/**
+ * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * the job summary and `--report`: the figures-table rows of cost, tokens and
+ * latency, and a regressed case's two trajectories side by side.
+ */
+
+
+
+/** Steps of a trajectory shown; the record has them all. */
+const STEPS_SHOWN = 20;
+const ARGS_CHARS = 80;
+/**
+ * The figures-table rows and the limit that gates each. Latency is shown only
+ * where a limit gates it: on a deterministic agent it moves with the machine's
+ * load, and an ungated "+46%" reads as a finding.
+ */
+const ROWS = [
+    { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false, held: true },
+    { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false, held: true },
+    { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: false },
+    { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: true }
+];
+/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
+function changeCell(m, key, gated) {
+    if (m.change === null)
+        return roseFromZero(m) ? 'rose from zero' : '—';
+    if (!gated)
+        return signedPercent(m.change);
+    const fewest = INTERVAL_MIN_CASES[key];
+    if (m.ci)
+        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
+    // say why there is none: a bare figure would read as certain
+    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
+}
+/**
+ * Rows [label, baseline, current, change] of the figures table for the
+ * metrics both runs carry, over the compared cases; none without them.
+ */
+function metricRows(c, gate) {
+    const metrics = c.metrics;
+    if (!metrics)
+        return [];
+    return ROWS.flatMap(({ key, label, kind, limit, gatedOnly, held }) => {
+        const m = metrics[key];
+        const gated = gate[limit] !== undefined;
+        if (!m || (gatedOnly && !gated))
+            return [];
+        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated && held)]];
+    });
+}
+function metrics_stepText(call) {
+    if (!call)
+        return '—';
+    const args = JSON.stringify(call.args ?? {}) ?? '';
+    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
+}
+function sameStep(a, b) {
+    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+}
+/** The first step at which two trajectories differ (by tool or arguments), or -1. */
+function firstDifferingStep(before, now) {
+    const n = Math.max(before.length, now.length);
+    for (let i = 0; i < n; i++)
+        if (!sameStep(before[i], now[i]))
+            return i;
+    return -1;
+}
+/**
+ * The run whose target reported no tool calls at all for a case the other run
+ * has tool calls for; undefined when both did, or the baseline lacks the case.
+ * Not reported is not "called none" (assertions/trajectory.ts): no step is
+ * marked as differing from it.
+ */
+function unreportedSide(before, now) {
+    if (!now.toolCalls)
+        return 'current';
+    return before && !before.toolCalls ? 'baseline' : undefined;
+}
+/**
+ * Both runs' tool calls of a case as a markdown table, the first differing
+ * step marked; null when neither run recorded tool calls.
+ */
+function trajectoryDiff(before, now) {
+    if (!before?.toolCalls && !now.toolCalls)
+        return null;
+    const a = before?.toolCalls ?? [];
+    const b = now.toolCalls ?? [];
+    const side = unreportedSide(before, now);
+    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
+    const first = unreported ? -1 : firstDifferingStep(a, b);
+    const steps = Math.max(a.length, b.length);
+    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
+        const mark = i === first ? ' ⬅ first difference' : '';
+        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
+        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
+    });
+    if (steps > STEPS_SHOWN)
+        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
+    const heading = unreported
+        ? `**Tool calls** (${unreported})`
+        : first === -1
+            ? '**Tool calls** (the same in both runs)'
+            : `**Tool calls** (first difference at step ${first + 1})`;
+    if (steps === 0)
+        return `${heading}: none in either run`;
+    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
+
+
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap();
+function byKey(cases) {
+    let map = keyed.get(cases);
+    if (!map) {
+        map = new Map();
+        for (const c of cases)
+            map.set(c.id, c);
+        keyed.set(cases, map);
+    }
+    return map;
+}
+function caseLabel(key, c) {
+    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
+}
+function trialsText(c) {
+    if (!c.trials || c.trials.length < 2)
+        return '';
+    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
+    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
+}
+function rateCell(f) {
+    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
+}
+/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
+function table(header, rows, align = 'right') {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
+    return [line(header), alignment, ...rows.map(line)].join('\n');
+}
+function percentOrDash(rate) {
+    return rate === null ? '—' : format_formatPercent(rate);
+}
+function scoreOrDash(score) {
+    return score === null ? '—' : format_formatScore(score);
+}
+function signedScore(delta) {
+    return delta === null ? '—' : signed(delta, 3);
+}
+function confidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
+}
+function scoreConfidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
+/**
+ * Fitting the comment into its room (GitHub refuses bodies over 65,536
+ * characters): the report is a list of blocks, essential or optional; a case
+ * table is given room row by row, and every regressed case's id stays,
+ * whatever else competes for the room.
+ */
+
+
+const SEPARATOR = '\n\n';
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20;
+/** What can be left out of a long report, most important first: the order in which room is given. */
+const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
+/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
+function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
+    const t = block.table;
+    if (!t)
+        return block.text;
+    const parts = [block.text];
+    const lines = t.rows.slice(0, rows).map((r) => r.text);
+    if (rows > 0)
+        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
+    if (rows > OPEN_ROWS)
+        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
+    if (rows < t.rows.length || t.beyond.length)
+        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
+    return parts.join(SEPARATOR);
+}
+function foldOpening(rows) {
+    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
+}
+const FOLD_CLOSING = `${SEPARATOR}</details>`;
+/**
+ * The report within maxLength. Every essential block stays, and so does every
+ * regressed case's id: a case table's rows are given room first, one by one in
+ * dataset order, and the ids of rows left out are listed below the table. Then
+ * optional blocks get room in order of importance (coverage lists, scored
+ * lower, errors, fixes, flaky, per-tag, then regression details in dataset
+ * order) and are dropped whole when they do not fit, with a line saying what
+ * was left out and where to find it.
+ */
+function fit(body, footer, maxLength, hint) {
+    const all = [...body, ...footer];
+    const full = all.map((b) => renderBlock(b));
+    if (joinedLength(full) <= maxLength)
+        return full.join(SEPARATOR);
+    const essential = all.filter((b) => !b.optional);
+    const tables = essential.filter((b) => b.table);
+    // Room for the longest possible note: the one that says everything optional was dropped.
+    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
+    const reserved = SEPARATOR.length + longestNote.length;
+    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
+    const withoutRows = essential.map((b) => renderBlock(b, 0));
+    let restChars;
+    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
+        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
+        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
+    }
+    const rowsKept = new Map();
+    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
+    for (const block of tables) {
+        const t = block.table;
+        let kept = 0;
+        for (const row of t.rows) {
+            // a row moves its id out of the line below; a cut line gives nothing back
+            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
+            // the first row opens the table, the first folded one the collapsed block and its table
+            const opening = kept === 0
+                ? SEPARATOR.length + t.head.length
+                : kept === OPEN_ROWS
+                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+                    : 0;
+            const extra = opening + 1 + row.text.length - freed;
+            if (length + extra > maxLength)
+                break;
+            length += extra;
+            kept++;
+        }
+        rowsKept.set(block, kept);
+    }
+    const kept = new Set(essential);
+    for (const kind of OPTIONAL) {
+        for (const block of body.filter((b) => b.optional === kind)) {
+            const extra = SEPARATOR.length + block.text.length;
+            if (length + extra <= maxLength) {
+                kept.add(block);
+                length += extra;
+            }
+            else if (kind === 'detail') {
+                break; // regression details stay a prefix, in dataset order
+            }
+        }
+    }
+    const dropped = body.filter((b) => !kept.has(b));
+    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
+    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
+    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
+    return text.length <= maxLength ? text : hardCut(text, maxLength);
+}
+function omissionNote(dropped, maxLength, hint) {
+    const details = dropped.filter((b) => b.optional === 'detail').length;
+    const what = [
+        ...(details ? [format_plural(details, 'regression detail')] : []),
+        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
+        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
+        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
+        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
+        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
+    ];
+    const where = hint ? `; see ${hint}` : '';
+    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
+}
+/** Last resort when even the essential blocks are too long (a tiny maxLength). */
+function hardCut(text, maxLength) {
+    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
+    if (note.length >= maxLength)
+        return truncate(text, maxLength).text;
+    return truncate(text, maxLength - note.length).text + note;
+}
+function joinedLength(texts) {
+    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cases.ts
+
+
+
+
+
+/** Characters of one input, output or expectation shown; the artifact has them whole. */
+const BLOCK_CHARS = 1_000;
+const REASON_CHARS = 500;
+/** The reason in a row of the regressions table. */
+const ROW_REASON_CHARS = 120;
+/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
+const MIN_ROW_CHARS = 30;
+/**
+ * The regressed cases (without a baseline: the failing ones): a table of every
+ * one that fits, the ids of the rest below it, then details of the first ones.
+ */
+function failingCases(model, limit, hint, maxLength) {
+    const { comparison: c, baseline, current } = model;
+    const notGraded = new Set(c.notGraded);
+    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
+    if (!keys.length)
+        return [];
+    const currentCases = byKey(current.cases);
+    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
+    if (!cases.length)
+        return [];
+    const noun = c.baseline ? 'Regressed' : 'Failing';
+    const baselineCases = byKey(baseline?.cases ?? []);
+    const shown = cases.slice(0, limit);
+    const capped = shown.length < cases.length && shown.length > 0;
+    const heading = {
+        text: `#### ${noun} (${format_formatCount(cases.length)})`,
+        table: {
+            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
+            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
+            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
+        }
+    };
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
+    const cap = capped
+        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
+        : [];
+    return [heading, ...cap, ...details];
+}
+/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
+function restLine(label, keys, maxChars = Infinity) {
+    let text = `${label} (${format_formatCount(keys.length)}): `;
+    for (const [i, key] of keys.entries()) {
+        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
+        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
+        if (text.length + piece.length + reserve > maxChars)
+            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
+        text += piece;
+    }
+    return text;
+}
+function caseRow(k) {
+    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+    const { check, reason } = firstFailure(k);
+    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
+}
+/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
+function firstFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { check: 'target error', reason: error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    if (!failed)
+        return { check: '—', reason: 'no failing assertion was recorded' };
+    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
+    if (failed.judge) {
+        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
+        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
+    }
+    const { claim, got } = splitReason(failed.reason);
+    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
+}
+/**
+ * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
+ * its claim and the output excerpt (unquoted); the report shows the output
+ * itself, so the excerpt is left out there.
+ */
+function splitReason(reason) {
+    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
+    if (!m)
+        return { claim: reason, got: null };
+    try {
+        return { claim: m[1], got: JSON.parse(m[2]) };
+    }
+    catch {
+        return { claim: reason, got: null };
+    }
+}
+function caseDetail(before, now, compared) {
+    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
+    if (now.expected !== undefined)
+        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
+    if (compared && before)
+        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    const calls = trajectoryDiff(before, now);
+    if (calls)
+        parts.push(calls);
+    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
+    return parts.join(SEPARATOR);
+}
+function outputBlock(c) {
+    if (c.output !== null)
+        return fencedBlock(c.output, BLOCK_CHARS);
+    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
+}
+/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
+function failureReasons(c) {
+    const trial = c.trials?.find((t) => !t.passed);
+    const failed = c.assertions.filter((a) => !a.passed);
+    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
+    const error = c.error ?? trial?.error ?? null;
+    const lines = assertions.map(assertionReason);
+    // the output block above already shows what the target said; its error is shown there too
+    if (error !== null && c.output !== null)
+        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
+    else if (error !== null && !lines.length)
+        lines.push('- the target failed (its error is shown above)');
+    return lines.length ? lines : ['- no failing assertion was recorded'];
+}
+function assertionReason(a) {
+    const judge = a.judge;
+    if (!judge)
+        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
+    const reused = judge.reused ? ', reused' : '';
+    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
+    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
+    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
+        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
+/**
+ * The comment's figures: the table of pass rate, mean score and the agent
+ * metrics (baseline → current, change), which runs were compared, and the
+ * trusted settings the pull request changes.
+ */
+
+
+
+
+/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
+const CI_MIN_CASES = 10;
+/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
+const CI_MAX_WIDTH = 1;
+/** Rows of the config-changes table; the rest are counted (the job summary has them all). */
+const CONFIG_CHANGES_LISTED = 20;
+/**
+ * Baseline → current, and the change. A confidence interval only on a figure
+ * that a limit gates, and only where it says something: an interval on a
+ * figure nothing gates reads as a finding (`--json` keeps them all).
+ */
+function figuresTable(model) {
+    const c = model.comparison;
+    const gate = model.gateConfig;
+    const current = c.current;
+    if (!c.baseline) {
+        const rows = [['pass rate', rateCell(current)]];
+        if (current.meanScore !== null)
+            rows.push(['mean score', format_formatScore(current.meanScore)]);
+        return table(['', 'current'], rows);
+    }
+    const baseline = c.baseline;
+    const common = c.common;
+    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
+    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
+    const ci = gate.maxPassRateDrop !== undefined && telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
+    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
+    if (common && !sameCases) {
+        rows.push([
+            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
+            format_formatPercent(common.baselinePassRate),
+            format_formatPercent(common.currentPassRate),
+            signedPoints(common.passRateDelta) + ci
+        ]);
+    }
+    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
+    const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
+    if (baseline.meanScore !== null || current.meanScore !== null) {
+        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
+    }
+    if (common && !sameScores && common.meanScoreDelta !== null) {
+        rows.push([
+            'mean score, cases scored in both runs',
+            scoreOrDash(common.baselineMeanScore),
+            scoreOrDash(common.currentMeanScore),
+            signedScore(common.meanScoreDelta) + scoreCI
+        ]);
+    }
+    rows.push(...metricRows(c, gate));
+    return table(['', 'baseline', 'current', 'change'], rows);
+}
+/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
+function telling(ci, n) {
+    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
+}
+/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
+function scoredInBoth(model) {
+    // most runs have no judge: no score to look up, no map of 100,000 cases to make
+    if (!model.baseline || !model.current.cases.some((k) => k.score !== null))
+        return 0;
+    const before = byKey(model.baseline.cases);
+    return model.current.cases.filter((k) => {
+        const b = before.get(k.id);
+        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
+    }).length;
+}
+/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
+function runIdentity(model) {
+    const { baseline, current, links } = model;
+    const sentences = [];
+    if (baseline) {
+        const { sha, ref } = baseline.git;
+        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
+        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
+        const age = relativeAge(baseline.createdAt, current.createdAt);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+    }
+    const { sha } = current.git;
+    const run = runText(current.git.runId, links.currentRun);
+    if (sha || run)
+        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
+    return sentences.length ? [{ text: sentences.join(' ') }] : [];
+}
+/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
+function runText(runId, url) {
+    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
+        return `, [${label}](${url})`;
+    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+}
+/**
+ * The trusted settings the pull request changes, which this run did not
+ * apply. Bounded: a pull request that changes hundreds of keys must not push
+ * the regressed cases out of the comment.
+ */
+function configChanges(model, whole = false) {
+    const changes = model.verdict.configChanges;
+    if (!changes.length)
+        return [];
+    const listed = whole ? Infinity : CONFIG_CHANGES_LISTED;
+    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
+    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
+    const rows = changes.slice(0, listed).map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
+    const more = changes.length > listed ? `\n\nand ${format_formatCount(changes.length - listed)} more (in the job summary)` : '';
+    return [
+        {
+            text: `#### Config changes (apply after merge)\n\n` +
+                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
+                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left') +
+                more
+        }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/outcomes.ts
+
+
+
+
+const ERRORS_LISTED = 20;
+const FLAKY_LISTED = 20;
+const SCORED_LOWER_LISTED = 20;
+/** Case ids named per list of removed, changed, added or not graded cases. */
+const COVERAGE_LISTED = 100;
+/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
+function scoredLower(model) {
+    const { comparison: c, baseline, current } = model;
+    const keys = c.common?.scoredLower ?? [];
+    // no index of 100,000 cases for a list that is empty
+    if (!keys.length)
+        return [];
+    const before = byKey(baseline?.cases ?? []);
+    const now = byKey(current.cases);
+    const lower = keys.flatMap((key) => {
+        const [b, k] = [before.get(key), now.get(key)];
+        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
+    });
+    if (!lower.length)
+        return [];
+    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
+        const judged = k.assertions.find((a) => a.judge);
+        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+        return [
+            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
+            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
+            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
+        ];
+    });
+    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
+    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
+    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
+}
+function fixes(c, current) {
+    if (!c.fixed.length)
+        return [];
+    const cases = byKey(current.cases);
+    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
+    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
+}
+/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+function otherOutcomes(c) {
+    if (!c.baseline)
+        return notGradedOnly(c);
+    const counts = [
+        `${format_formatCount(c.flaky.length)} flaky`,
+        `${format_formatCount(c.added.length)} added`,
+        `${format_formatCount(c.removed.length)} removed`,
+        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
+        ...(c.notGraded.length ? [`${format_formatCount(c.notGraded.length)} not graded (the judge failed, not compared)`] : []),
+        `${format_formatCount(c.unchanged)} unchanged`
+    ];
+    const lines = [counts.join(' · ')];
+    if (c.unfinished.length) {
+        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
+    }
+    const lists = [
+        ['Removed', c.removed],
+        ['Changed', c.changed],
+        ['Added', c.added],
+        ['Not graded', c.notGraded]
+    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
+    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
+}
+/** Without a baseline, the only other outcome: cases the judge could not grade. */
+function notGradedOnly(c) {
+    if (!c.notGraded.length)
+        return [];
+    return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
+}
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
+/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
+function rerunLine(c, current) {
+    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
+    if (!c.baseline || !rerun.length)
+        return [];
+    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
+    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
+    const keys = new Set(rerun.map((k) => k.id));
+    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+    const untestable = new Set(c.notTestable);
+    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
+    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
+    const flaky = c.flaky.filter((k) => keys.has(k)).length;
+    return [
+        {
+            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
+                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
+                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+                '.'
+        }
+    ];
+}
+/** The flaky cases, one line each saying in plain words why the flip was not counted. */
+function flakyList(c, baseline) {
+    if (!c.flakyCases.length)
+        return [];
+    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
+    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
+    if (c.flakyCases.length > FLAKY_LISTED)
+        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
+    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
+    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
+}
+/**
+ * "failed this time, but failed 3 of its last 10 runs on `main`";
+ * "failed at first, then passed 4 of 5 re-runs";
+ * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
+ */
+function flakyReason(f, branch) {
+    const verb = f.flip;
+    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
+    const opposite = verb === 'failed' ? 'passed' : 'failed';
+    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
+    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
+    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
+    if (f.because === 'reruns' && f.reruns) {
+        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
+        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
+        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
+    }
+    if (f.because === 'history') {
+        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
+        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
+    }
+    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
+}
+/** A p-value to two significant digits: 0.24, 0.0012. */
+function formatP(p) {
+    return String(Number(p.toPrecision(2)));
+}
+/** How often the judge disagreed with itself, with judge.samples > 1. */
+function judgeSpread(current) {
+    const { sampled, disagreements } = current.summary.judge;
+    if (!sampled)
+        return [];
+    const share = format_formatPercent((disagreements ?? 0) / sampled);
+    return [
+        {
+            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
+                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
+        }
+    ];
+}
+function tagsTable(c) {
+    if (!c.tags.length)
+        return [];
+    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
+    const rows = c.tags.map((t) => {
+        const tag = escape_escapeInline(t.tag, 100);
+        const current = format_formatPercent(t.currentPassRate);
+        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
+    });
+    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
+}
+function outcomes_errors(current) {
+    const errored = current.cases.filter((c) => c.error !== null);
+    if (!errored.length)
+        return [];
+    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
+    if (errored.length > ERRORS_LISTED)
+        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
+    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
+}
+function runFooter(current) {
+    const { judge, durationMs } = current.summary;
+    const parts = [];
+    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
+        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
+    }
+    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
+    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/verdict.ts
+/**
+ * The comment's first block: the verdict as a GitHub alert — its title line,
+ * one bullet per reason, the notices — from the report model's words.
+ */
+
+
+/** Notices listed in the comment; the rest are counted (the job summary and the log have them all). */
+const NOTICES_LISTED = 20;
+/**
+ * The verdict as the model's alert kind; notices follow in the same alert, or
+ * in a NOTE (WARNING when the baseline is in doubt) of their own when the
+ * verdict's alert is another kind.
+ */
+function verdictAlerts(model, whole = false) {
+    const listed = whole ? Infinity : NOTICES_LISTED;
+    const notices = model.notices.slice(0, listed).map((n) => escape_escapeInline(n, 1_000));
+    if (model.notices.length > listed)
+        notices.push(`and ${format_formatCount(model.notices.length - listed)} more notices (in the job summary)`);
+    const v = model.verdict;
+    const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete);
+    // an advisory or accepted verdict's notice (why the check is green) belongs with it
+    const noticeKind = doubt || v.advisory || v.acceptedBy ? 'WARNING' : 'NOTE';
+    const reasons = reasonLines(model.reasons);
+    // the first reason is the headline's own: with a bullet of its own below, the title says only the status
+    const title = reasons.length ? model.status : model.headline;
+    const lines = [`**${escape_escapeInline(model.title, 200)}: ${escape_escapeInline(title, 1_000)}**`];
+    if (reasons.length)
+        lines.push('', ...reasons);
+    const merged = noticeKind === model.alert;
+    if (merged && notices.length)
+        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
+    const blocks = [{ text: verdict_alert(model.alert, lines) }];
+    if (!merged && notices.length)
+        blocks.push({ text: verdict_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
+    return blocks;
+}
+function verdict_alert(kind, lines) {
+    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
+}
+/** One bullet per reason; cases a bullet above already named are not named again. */
+function reasonLines(reasons) {
+    const named = new Set();
+    const seen = new Set();
+    return reasons.flatMap((reason) => {
+        if (seen.has(reason.message))
+            return [];
+        seen.add(reason.message);
+        const text = withoutNamedKeys(reason, named);
+        for (const key of reason.keys)
+            named.add(key);
+        return [`- ${escape_escapeInline(text, 2_000)}`];
+    });
+}
+/**
+ * The reason's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
+function withoutNamedKeys(r, named) {
+    const list = formatKeys(r.keys);
+    const repeated = r.keys.filter((k) => named.has(k)).length;
+    if (!repeated || !r.message.endsWith(list))
+        return r.message;
+    const fresh = r.keys.filter((k) => !named.has(k));
+    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
+    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
+    return r.message.slice(0, r.message.length - list.length) + rest;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/index.ts
+/**
+ * The markdown report: the sticky PR comment, the job summary and `--report`
+ * share it. Pure: the report model in, markdown out, never longer than
+ * maxLength (fit.ts).
+ */
+
+
+
+
+
+
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
+const DEFAULT_MAX_LENGTH = 60_000;
+/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
+const DEFAULT_DETAILS = 10;
+function renderReport(model, options = {}) {
+    const { comparison: c, current } = model;
+    const details = options.details ?? DEFAULT_DETAILS;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    // the job summary (every regression detailed) lists the notices and config changes whole too
+    const whole = details === Infinity;
+    const body = [
+        ...(options.marker ? [{ text: options.marker }] : []),
+        ...verdictAlerts(model, whole),
+        { text: figuresTable(model) },
+        ...runIdentity(model),
+        ...configChanges(model, whole),
+        ...failingCases(model, details, options.fullReportHint, maxLength),
+        ...scoredLower(model),
+        ...fixes(c, current),
+        ...otherOutcomes(c),
+        ...rerunLine(c, current),
+        ...flakyList(c, model.baseline),
+        ...tagsTable(c),
+        ...namedScoresTable(model.baseline, current, table),
+        ...outcomes_errors(current),
+        ...judgeSpread(current)
+    ];
+    const footer = [{ text: runFooter(current) }];
+    return fit(body, footer, maxLength, options.fullReportHint);
+}
+
+;// CONCATENATED MODULE: ./src/report/shard.ts
+/**
+ * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * the merge job reports, comments and gates the whole run. Pure.
+ */
+
+
+function renderShardSummary(input) {
+    const { current, shard } = input;
+    const s = current.summary;
+    const of = `shard ${shard.index} of ${shard.count}`;
+    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
+    const figures = [
+        plural(s.total, 'case'),
+        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
+    ];
+    if (s.meanScore !== null)
+        figures.push(`mean score ${formatScore(s.meanScore)}`);
+    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
+    const c = input.comparison;
+    if (c?.baseline)
+        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
+    if (current.complete === false)
+        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
+    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/index.ts
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/finish.ts
+/**
+ * The pipeline's tail, one for the action and the CLI: the run's record is
+ * kept (the action uploads it: on the default branch it is the next
+ * baseline), then the verdict is concluded with everything that failed, then
+ * the one report model is built and published, then the entry point exits
+ * with the verdict's code. Nothing is rendered before the verdict is final.
+ */
+
+
+/** Keep, conclude, build the model, publish: the model carries the verdict and its exit code. */
+async function finishRun(run, host) {
+    const kept = await host.keep(run.record);
+    const verdict = conclude_conclude(run.comparison, run.record, { ...run.context, problems: kept ? [kept] : [] });
+    const model = buildReport({ ...run.report, comparison: run.comparison, baseline: run.baseline, current: run.record, verdict });
+    await host.publish(model);
+    return model;
+}
+
 ;// CONCATENATED MODULE: ./src/report/html/assets.ts
 // Generated by scripts/report-assets.mjs from report.css and report.js: edit those, then run it.
 /** The HTML report's stylesheet, inlined in its <style>. */
-const STYLE = ":root {\n  --fg: #1f2328;\n  --muted: #59636e;\n  --bg: #fff;\n  --panel: #f6f8fa;\n  --line: #d1d9e0;\n  --bad: #cf222e;\n  --bad-bg: #ffebe9;\n  --good: #1a7f37;\n  --good-bg: #dafbe1;\n  --warn: #9a6700;\n  --warn-bg: #fff8c5;\n  --info: #0969da;\n  --info-bg: #ddf4ff;\n  --mark-del: #ffcecb;\n  --mark-ins: #aceebb;\n}\n@media (prefers-color-scheme: dark) {\n  :root {\n    --fg: #e6edf3;\n    --muted: #9198a1;\n    --bg: #0d1117;\n    --panel: #151b23;\n    --line: #3d444d;\n    --bad: #ff7b72;\n    --bad-bg: #3c1618;\n    --good: #3fb950;\n    --good-bg: #12261e;\n    --warn: #d29922;\n    --warn-bg: #2e2511;\n    --info: #4493f8;\n    --info-bg: #121d2f;\n    --mark-del: #6e1b1b;\n    --mark-ins: #1b4721;\n  }\n}\n* {\n  box-sizing: border-box;\n}\nbody {\n  margin: 0;\n  padding: 24px 32px 64px;\n  font:\n    14px/1.5 -apple-system,\n    BlinkMacSystemFont,\n    'Segoe UI',\n    'Noto Sans',\n    Helvetica,\n    Arial,\n    sans-serif;\n  color: var(--fg);\n  background: var(--bg);\n}\nh1 {\n  font-size: 22px;\n  margin: 0 0 8px;\n  display: flex;\n  gap: 12px;\n  align-items: center;\n  flex-wrap: wrap;\n}\nh2 {\n  font-size: 16px;\n  margin: 24px 0 8px;\n}\nh3 {\n  font-size: 13px;\n  margin: 16px 0 6px;\n  text-transform: uppercase;\n  letter-spacing: 0.04em;\n  color: var(--muted);\n}\ncode,\npre {\n  font:\n    12px/1.45 ui-monospace,\n    SFMono-Regular,\n    'SF Mono',\n    Menlo,\n    Consolas,\n    'Liberation Mono',\n    monospace;\n}\n.verdict {\n  font-size: 13px;\n  font-weight: 600;\n  padding: 2px 10px;\n  border-radius: 999px;\n}\n.verdict.pass {\n  color: var(--good);\n  background: var(--good-bg);\n}\n.verdict.fail {\n  color: var(--bad);\n  background: var(--bad-bg);\n}\n.failures {\n  margin: 4px 0 8px;\n  color: var(--bad);\n}\n.note {\n  margin: 4px 0;\n  padding: 6px 10px;\n  border-left: 3px solid var(--info);\n  background: var(--info-bg);\n}\n.meta {\n  color: var(--muted);\n  margin: 8px 0;\n}\n.small {\n  font-size: 12px;\n}\n.cards {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 12px;\n  margin: 16px 0;\n}\n.card {\n  border: 1px solid var(--line);\n  border-radius: 8px;\n  padding: 10px 14px;\n  min-width: 140px;\n  background: var(--panel);\n}\n.card .label {\n  color: var(--muted);\n  font-size: 12px;\n}\n.card .value {\n  font-size: 22px;\n  font-weight: 600;\n}\n.card .detail {\n  color: var(--muted);\n  font-size: 12px;\n}\n.card.bad .value {\n  color: var(--bad);\n}\n.card.good .value {\n  color: var(--good);\n}\n.card.warn .value {\n  color: var(--warn);\n}\ntable {\n  border-collapse: collapse;\n  width: 100%;\n}\nth,\ntd {\n  text-align: left;\n  padding: 6px 8px;\n  border-bottom: 1px solid var(--line);\n  vertical-align: top;\n}\n.tags table {\n  width: auto;\n  margin-top: 8px;\n}\n.controls {\n  display: flex;\n  gap: 8px;\n  align-items: center;\n  flex-wrap: wrap;\n  margin: 8px 0 12px;\n}\n.controls input,\n.controls select {\n  font: inherit;\n  padding: 5px 8px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  background: var(--bg);\n  color: var(--fg);\n}\n.controls input {\n  min-width: 380px;\n}\n#count {\n  color: var(--muted);\n}\n.cases th {\n  position: sticky;\n  top: 0;\n  background: var(--bg);\n  z-index: 1;\n  white-space: nowrap;\n}\n.cases th button {\n  all: unset;\n  cursor: pointer;\n  font-weight: 600;\n}\n.cases th button::after {\n  content: '';\n  margin-left: 4px;\n  color: var(--muted);\n}\n.cases th[aria-sort='ascending'] button::after {\n  content: '▲';\n}\n.cases th[aria-sort='descending'] button::after {\n  content: '▼';\n}\ntr.case-row {\n  cursor: pointer;\n}\ntr.case-row:hover {\n  background: var(--panel);\n}\ntr.case-row.open {\n  background: var(--panel);\n}\n.toggle {\n  all: unset;\n  cursor: pointer;\n  width: 1em;\n  display: inline-block;\n  color: var(--muted);\n}\n.key {\n  color: var(--muted);\n  font-size: 12px;\n  margin-left: 6px;\n}\n.pill {\n  display: inline-block;\n  padding: 0 8px;\n  border-radius: 999px;\n  font-size: 12px;\n  font-weight: 600;\n  white-space: nowrap;\n}\n.s-pass,\n.f-fixed {\n  color: var(--good);\n  background: var(--good-bg);\n}\n.s-fail,\n.s-error,\n.f-regressed {\n  color: var(--bad);\n  background: var(--bad-bg);\n}\n.f-flaky {\n  color: var(--warn);\n  background: var(--warn-bg);\n}\n.f-added,\n.f-changed {\n  color: var(--info);\n  background: var(--info-bg);\n}\n.s-not-run,\n.f-removed,\n.f-unfinished,\n.f-unchanged {\n  color: var(--muted);\n  background: var(--panel);\n}\n.tag {\n  display: inline-block;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 0 5px;\n  margin: 0 3px 2px 0;\n  font-size: 12px;\n}\n.num {\n  text-align: right;\n  white-space: nowrap;\n  font-variant-numeric: tabular-nums;\n}\ntr.detail > td {\n  background: var(--panel);\n  padding: 4px 16px 16px;\n}\n.cols {\n  display: grid;\n  grid-template-columns: 1fr 1fr;\n  gap: 12px;\n}\npre {\n  margin: 0;\n  padding: 8px 10px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  background: var(--bg);\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 360px;\n  overflow: auto;\n}\npre.error {\n  color: var(--bad);\n}\n.diff {\n  padding: 0;\n}\n.diff div {\n  padding: 0 10px;\n}\n.diff .del {\n  background: var(--bad-bg);\n}\n.diff .ins {\n  background: var(--good-bg);\n}\n.diff .del::before {\n  content: '− ';\n  color: var(--bad);\n}\n.diff .ins::before {\n  content: '+ ';\n  color: var(--good);\n}\n.diff .eq::before {\n  content: '  ';\n}\n.diff .skip {\n  color: var(--muted);\n  font-style: italic;\n}\n.diff .del mark {\n  background: var(--mark-del);\n  color: inherit;\n}\n.diff .ins mark {\n  background: var(--mark-ins);\n  color: inherit;\n}\n.assertions td {\n  font-size: 13px;\n}\n.assertions td:nth-child(-n + 3) {\n  white-space: nowrap;\n  width: 1%;\n}\n.case-note {\n  margin: 8px 0 0;\n  padding: 6px 10px;\n  border-left: 3px solid var(--warn);\n  background: var(--warn-bg);\n}\n.assertions .ok {\n  color: var(--good);\n}\n.assertions .no {\n  color: var(--bad);\n}\n.muted {\n  color: var(--muted);\n}\n.steps {\n  margin: 0;\n  padding-left: 22px;\n  font:\n    12px/1.6 ui-monospace,\n    SFMono-Regular,\n    Menlo,\n    Consolas,\n    monospace;\n}\n.steps .first-diff {\n  background: var(--warn-bg);\n  font-weight: 600;\n}\n.steps .ended {\n  font-style: italic;\n  font-weight: normal;\n  color: var(--muted);\n}\n.trajectory-note {\n  margin: 6px 0 0;\n  color: var(--muted);\n  font-size: 12px;\n}\n";
+const STYLE = ":root {\n  --fg: #1f2328;\n  --muted: #59636e;\n  --bg: #fff;\n  --panel: #f6f8fa;\n  --line: #d1d9e0;\n  --bad: #cf222e;\n  --bad-bg: #ffebe9;\n  --good: #1a7f37;\n  --good-bg: #dafbe1;\n  --warn: #9a6700;\n  --warn-bg: #fff8c5;\n  --info: #0969da;\n  --info-bg: #ddf4ff;\n  --mark-del: #ffcecb;\n  --mark-ins: #aceebb;\n}\n@media (prefers-color-scheme: dark) {\n  :root {\n    --fg: #e6edf3;\n    --muted: #9198a1;\n    --bg: #0d1117;\n    --panel: #151b23;\n    --line: #3d444d;\n    --bad: #ff7b72;\n    --bad-bg: #3c1618;\n    --good: #3fb950;\n    --good-bg: #12261e;\n    --warn: #d29922;\n    --warn-bg: #2e2511;\n    --info: #4493f8;\n    --info-bg: #121d2f;\n    --mark-del: #6e1b1b;\n    --mark-ins: #1b4721;\n  }\n}\n* {\n  box-sizing: border-box;\n}\nbody {\n  margin: 0;\n  padding: 24px 32px 64px;\n  font:\n    14px/1.5 -apple-system,\n    BlinkMacSystemFont,\n    'Segoe UI',\n    'Noto Sans',\n    Helvetica,\n    Arial,\n    sans-serif;\n  color: var(--fg);\n  background: var(--bg);\n}\nh1 {\n  font-size: 22px;\n  margin: 0 0 8px;\n  display: flex;\n  gap: 12px;\n  align-items: center;\n  flex-wrap: wrap;\n}\nh2 {\n  font-size: 16px;\n  margin: 24px 0 8px;\n}\nh3 {\n  font-size: 13px;\n  margin: 16px 0 6px;\n  text-transform: uppercase;\n  letter-spacing: 0.04em;\n  color: var(--muted);\n}\ncode,\npre {\n  font:\n    12px/1.45 ui-monospace,\n    SFMono-Regular,\n    'SF Mono',\n    Menlo,\n    Consolas,\n    'Liberation Mono',\n    monospace;\n}\n.verdict {\n  font-size: 13px;\n  font-weight: 600;\n  padding: 2px 10px;\n  border-radius: 999px;\n}\n.verdict.pass {\n  color: var(--good);\n  background: var(--good-bg);\n}\n.verdict.warn {\n  color: var(--warn);\n  background: var(--warn-bg);\n}\n.verdict.fail {\n  color: var(--bad);\n  background: var(--bad-bg);\n}\n.failures {\n  margin: 4px 0 8px;\n  color: var(--bad);\n}\n.note {\n  margin: 4px 0;\n  padding: 6px 10px;\n  border-left: 3px solid var(--info);\n  background: var(--info-bg);\n}\n.meta {\n  color: var(--muted);\n  margin: 8px 0;\n}\n.small {\n  font-size: 12px;\n}\n.cards {\n  display: flex;\n  flex-wrap: wrap;\n  gap: 12px;\n  margin: 16px 0;\n}\n.card {\n  border: 1px solid var(--line);\n  border-radius: 8px;\n  padding: 10px 14px;\n  min-width: 140px;\n  background: var(--panel);\n}\n.card .label {\n  color: var(--muted);\n  font-size: 12px;\n}\n.card .value {\n  font-size: 22px;\n  font-weight: 600;\n}\n.card .detail {\n  color: var(--muted);\n  font-size: 12px;\n}\n.card.bad .value {\n  color: var(--bad);\n}\n.card.good .value {\n  color: var(--good);\n}\n.card.warn .value {\n  color: var(--warn);\n}\ntable {\n  border-collapse: collapse;\n  width: 100%;\n}\nth,\ntd {\n  text-align: left;\n  padding: 6px 8px;\n  border-bottom: 1px solid var(--line);\n  vertical-align: top;\n}\n.tags table {\n  width: auto;\n  margin-top: 8px;\n}\n.controls {\n  display: flex;\n  gap: 8px;\n  align-items: center;\n  flex-wrap: wrap;\n  margin: 8px 0 12px;\n}\n.controls input,\n.controls select {\n  font: inherit;\n  padding: 5px 8px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  background: var(--bg);\n  color: var(--fg);\n}\n.controls input {\n  min-width: 380px;\n}\n#count {\n  color: var(--muted);\n}\n.cases th {\n  position: sticky;\n  top: 0;\n  background: var(--bg);\n  z-index: 1;\n  white-space: nowrap;\n}\n.cases th button {\n  all: unset;\n  cursor: pointer;\n  font-weight: 600;\n}\n.cases th button::after {\n  content: '';\n  margin-left: 4px;\n  color: var(--muted);\n}\n.cases th[aria-sort='ascending'] button::after {\n  content: '▲';\n}\n.cases th[aria-sort='descending'] button::after {\n  content: '▼';\n}\ntr.case-row {\n  cursor: pointer;\n}\ntr.case-row:hover {\n  background: var(--panel);\n}\ntr.case-row.open {\n  background: var(--panel);\n}\n.toggle {\n  all: unset;\n  cursor: pointer;\n  width: 1em;\n  display: inline-block;\n  color: var(--muted);\n}\n.key {\n  color: var(--muted);\n  font-size: 12px;\n  margin-left: 6px;\n}\n.pill {\n  display: inline-block;\n  padding: 0 8px;\n  border-radius: 999px;\n  font-size: 12px;\n  font-weight: 600;\n  white-space: nowrap;\n}\n.s-pass,\n.f-fixed {\n  color: var(--good);\n  background: var(--good-bg);\n}\n.s-fail,\n.s-error,\n.f-regressed {\n  color: var(--bad);\n  background: var(--bad-bg);\n}\n.f-flaky,\n.f-not-graded,\n.s-not-graded {\n  color: var(--warn);\n  background: var(--warn-bg);\n}\n.f-added,\n.f-changed {\n  color: var(--info);\n  background: var(--info-bg);\n}\n.s-not-run,\n.f-removed,\n.f-unfinished,\n.f-unchanged {\n  color: var(--muted);\n  background: var(--panel);\n}\n.tag {\n  display: inline-block;\n  border: 1px solid var(--line);\n  border-radius: 4px;\n  padding: 0 5px;\n  margin: 0 3px 2px 0;\n  font-size: 12px;\n}\n.num {\n  text-align: right;\n  white-space: nowrap;\n  font-variant-numeric: tabular-nums;\n}\ntr.detail > td {\n  background: var(--panel);\n  padding: 4px 16px 16px;\n}\n.cols {\n  display: grid;\n  grid-template-columns: 1fr 1fr;\n  gap: 12px;\n}\npre {\n  margin: 0;\n  padding: 8px 10px;\n  border: 1px solid var(--line);\n  border-radius: 6px;\n  background: var(--bg);\n  white-space: pre-wrap;\n  word-break: break-word;\n  max-height: 360px;\n  overflow: auto;\n}\npre.error {\n  color: var(--bad);\n}\n.diff {\n  padding: 0;\n}\n.diff div {\n  padding: 0 10px;\n}\n.diff .del {\n  background: var(--bad-bg);\n}\n.diff .ins {\n  background: var(--good-bg);\n}\n.diff .del::before {\n  content: '− ';\n  color: var(--bad);\n}\n.diff .ins::before {\n  content: '+ ';\n  color: var(--good);\n}\n.diff .eq::before {\n  content: '  ';\n}\n.diff .skip {\n  color: var(--muted);\n  font-style: italic;\n}\n.diff .del mark {\n  background: var(--mark-del);\n  color: inherit;\n}\n.diff .ins mark {\n  background: var(--mark-ins);\n  color: inherit;\n}\n.assertions td {\n  font-size: 13px;\n}\n.assertions td:nth-child(-n + 3) {\n  white-space: nowrap;\n  width: 1%;\n}\n.case-note {\n  margin: 8px 0 0;\n  padding: 6px 10px;\n  border-left: 3px solid var(--warn);\n  background: var(--warn-bg);\n}\n.assertions .ok {\n  color: var(--good);\n}\n.assertions .no {\n  color: var(--bad);\n}\n.muted {\n  color: var(--muted);\n}\n.steps {\n  margin: 0;\n  padding-left: 22px;\n  font:\n    12px/1.6 ui-monospace,\n    SFMono-Regular,\n    Menlo,\n    Consolas,\n    monospace;\n}\n.steps .first-diff {\n  background: var(--warn-bg);\n  font-weight: 600;\n}\n.steps .ended {\n  font-style: italic;\n  font-weight: normal;\n  color: var(--muted);\n}\n.trajectory-note {\n  margin: 6px 0 0;\n  color: var(--muted);\n  font-size: 12px;\n}\n";
 /** The base64 SHA-256 of STYLE, for the Content-Security-Policy. */
-const STYLE_HASH = 'nVbOPq5LquDt6jwP9C6V2OUPHn5l0PPm0JjpgmBGMzM=';
+const STYLE_HASH = 'uGO0QOBj3BnC77JAMKFB/IvriGfrCsaG9+NB0a6jdOY=';
 /** The HTML report's page script, inlined in its <script>. */
-const SCRIPT = "// The HTML report's page script (report/html/index.ts): builds the case table from the\n// JSON embedded in the page, sorts, filters and opens cases. Untrusted text is\n// only ever set with textContent; every figure arrives formatted (html/view.ts).\n// Inlined at build time (scripts/report-assets.mjs) and allowed by its hash.\n;(function () {\n  'use strict'\n  var data = JSON.parse(document.getElementById('evalgate-data').textContent)\n  var cases = data.cases\n  var FLIPS = data.flips\n  var STATUS = ['error', 'fail', 'not run', 'pass']\n  var body = document.getElementById('cases-body')\n  var filter = document.getElementById('filter')\n  var flipFilter = document.getElementById('flip-filter')\n  var statusFilter = document.getElementById('status-filter')\n  var count = document.getElementById('count')\n  var headers = Array.prototype.slice.call(document.querySelectorAll('th[data-sort]'))\n  var sort = { key: 'flip', dir: 1 }\n  var open = {}\n\n  cases.forEach(function (c) {\n    c.search = [c.key, c.name, c.status, c.flip, c.tags.join(' '), c.input, c.output || '', c.error || ''].join('\\n').toLowerCase()\n  })\n\n  function el(tag, cls, text) {\n    var e = document.createElement(tag)\n    if (cls) e.className = cls\n    if (text !== undefined && text !== null) e.textContent = text\n    return e\n  }\n  // both runs' tool calls side by side; the first step that differs is highlighted on each side,\n  // and where one trajectory ends before it, the step after its last says so\n  function trajectoryBlock(t) {\n    var wrap = el('div', 'trajectory')\n    var grid = el('div', 'cols')\n    ;[\n      ['Baseline tool calls', t.baseline, 'baseline'],\n      ['Current tool calls', t.current, 'current']\n    ].forEach(function (side) {\n      var calls = side[1]\n      if (calls === null) {\n        grid.appendChild(block(side[0], el('p', 'muted', 'not in the baseline')))\n        return\n      }\n      // no toolCalls at all is not \"called none\": the trajectory checks could not check it\n      if (t.unreported === side[2]) {\n        grid.appendChild(block(side[0], el('p', 'muted', 'not reported')))\n        return\n      }\n      var list = el('ol', 'steps')\n      calls.forEach(function (step, i) {\n        list.appendChild(el('li', i === t.first ? 'first-diff' : null, step))\n      })\n      if (t.first === calls.length) list.appendChild(el('li', 'first-diff ended', calls.length ? 'no further calls' : 'no tool calls'))\n      else if (!calls.length) list.appendChild(el('li', 'muted', 'no tool calls'))\n      grid.appendChild(block(side[0], list))\n    })\n    wrap.appendChild(grid)\n    if (t.unreported)\n      wrap.appendChild(el('p', 'trajectory-note', t.unreported === 'current' ? 'this run reported no tool calls' : 'the baseline reported no tool calls'))\n    else if (t.first !== -1) wrap.appendChild(el('p', 'trajectory-note', 'first difference at step ' + (t.first + 1)))\n    else if (t.baseline !== null) wrap.appendChild(el('p', 'trajectory-note', 'the same tool calls in both runs'))\n    return wrap\n  }\n  function flipLabel(f) {\n    return f === 'none' ? '—' : f\n  }\n\n  var sorters = {\n    case: function (c) {\n      return c.name.toLowerCase()\n    },\n    status: function (c) {\n      return STATUS.indexOf(c.status)\n    },\n    flip: function (c) {\n      return FLIPS.indexOf(c.flip)\n    },\n    tags: function (c) {\n      return c.tags.join(', ').toLowerCase()\n    },\n    score: function (c) {\n      return c.score\n    },\n    duration: function (c) {\n      return c.durationMs\n    },\n    cost: function (c) {\n      return c.costUsd\n    },\n    latency: function (c) {\n      return c.latencyMs\n    }\n  }\n  function compare(a, b) {\n    var f = sorters[sort.key]\n    var x = f(a),\n      y = f(b)\n    var xNone = x === null || x === '',\n      yNone = y === null || y === ''\n    // rows without a value stay last whichever the direction\n    if (xNone !== yNone) return xNone ? 1 : -1\n    if (!xNone && x !== y) return (x < y ? -1 : 1) * sort.dir\n    return a.index - b.index\n  }\n\n  function visible(c) {\n    var q = filter.value.trim().toLowerCase()\n    if (flipFilter.value && c.flip !== flipFilter.value) return false\n    if (statusFilter.value && c.status !== statusFilter.value) return false\n    if (!q) return true\n    return q.split(/\\s+/).every(function (term) {\n      return c.search.indexOf(term) !== -1\n    })\n  }\n\n  function pre(text, cls) {\n    return el('pre', cls, text)\n  }\n  function block(title, content) {\n    var d = el('div')\n    d.appendChild(el('h3', null, title))\n    d.appendChild(content)\n    return d\n  }\n  function outputBlock(title, output, error) {\n    if (output !== null) return block(title, pre(output))\n    return block(title, error !== null ? pre('no output; the target failed:\\n' + error, 'error') : el('p', 'muted', 'no output'))\n  }\n  function diffBlock(diff) {\n    var p = el('pre', 'diff')\n    diff.forEach(function (line) {\n      if (line.op === 'skip') {\n        p.appendChild(el('div', 'skip', '… ' + line.count + ' unchanged lines'))\n        return\n      }\n      var d = el('div', line.op === 'equal' ? 'eq' : line.op === 'delete' ? 'del' : 'ins')\n      if (line.segments) {\n        line.segments.forEach(function (s) {\n          d.appendChild(s.changed ? el('mark', null, s.text) : document.createTextNode(s.text))\n        })\n      } else {\n        d.textContent = line.text\n      }\n      p.appendChild(d)\n    })\n    return p\n  }\n  function assertionTable(list) {\n    var t = el('table', 'assertions')\n    list.forEach(function (a) {\n      var tr = el('tr')\n      tr.appendChild(el('td', a.passed ? 'ok' : 'no', a.passed ? '✓' : '✗'))\n      tr.appendChild(el('td', null, a.type))\n      tr.appendChild(el('td', 'num', a.score))\n      var reason = el('td', null, a.reason)\n      if (a.judge) {\n        reason.appendChild(el('br'))\n        reason.appendChild(el('span', 'muted', a.judge))\n      }\n      tr.appendChild(reason)\n      t.appendChild(tr)\n    })\n    return t\n  }\n\n  function detail(c) {\n    var wrap = el('div', 'case-detail')\n    if (c.note) wrap.appendChild(el('p', 'case-note', c.note))\n    var top = el('div', 'cols')\n    top.appendChild(block('Input', pre(c.input)))\n    top.appendChild(c.expected !== null ? block('Expected', pre(c.expected)) : el('div'))\n    wrap.appendChild(top)\n    var outs = el('div', 'cols')\n    if (c.baseline) outs.appendChild(outputBlock('Baseline output (' + (c.baseline.passed ? 'passed' : 'failed') + ')', c.baseline.output, c.baseline.error))\n    else outs.appendChild(block('Baseline output', el('p', 'muted', data.hasBaseline ? 'not in the baseline' : 'no baseline')))\n    if (c.status === 'not run') outs.appendChild(block('Current output', el('p', 'muted', 'not run in this run')))\n    else\n      outs.appendChild(\n        outputBlock('Current output (' + (c.status === 'pass' ? 'passed' : 'failed') + (c.trials ? ', ' + c.trials + ' trials' : '') + ')', c.output, c.error)\n      )\n    wrap.appendChild(outs)\n    if (c.diff) wrap.appendChild(block('Diff, baseline → current', diffBlock(c.diff)))\n    if (c.trajectory) wrap.appendChild(trajectoryBlock(c.trajectory))\n    if (c.assertions.length) wrap.appendChild(block('Assertions', assertionTable(c.assertions)))\n    if (c.baseline && c.baseline.assertions.length) {\n      wrap.appendChild(block('Baseline assertions', assertionTable(c.baseline.assertions)))\n    }\n    return wrap\n  }\n\n  function row(c) {\n    var tr = el('tr', 'case-row' + (open[c.key] ? ' open' : ''))\n    tr.setAttribute('data-key', c.key)\n    var name = el('td')\n    var toggle = el('button', 'toggle', open[c.key] ? '▾' : '▸')\n    toggle.setAttribute('aria-expanded', open[c.key] ? 'true' : 'false')\n    toggle.setAttribute('aria-label', 'show case ' + c.name)\n    name.appendChild(toggle)\n    name.appendChild(document.createTextNode(' ' + c.name))\n    if (c.key !== c.name) name.appendChild(el('span', 'key', c.key))\n    tr.appendChild(name)\n    var st = el('td')\n    st.appendChild(el('span', 'pill s-' + c.status.replace(' ', '-'), c.status + (c.trials ? ' ' + c.trials : '')))\n    tr.appendChild(st)\n    var fl = el('td')\n    if (c.flip !== 'none') fl.appendChild(el('span', 'pill f-' + c.flip, flipLabel(c.flip)))\n    else fl.textContent = '—'\n    tr.appendChild(fl)\n    var tg = el('td')\n    c.tags.forEach(function (t) {\n      tg.appendChild(el('span', 'tag', t))\n    })\n    tr.appendChild(tg)\n    tr.appendChild(el('td', 'num score', c.cells.score))\n    tr.appendChild(el('td', 'num duration', c.cells.duration))\n    if (data.hasAgentColumns) {\n      tr.appendChild(el('td', 'num cost', c.cells.cost))\n      tr.appendChild(el('td', 'num latency', c.cells.latency))\n    }\n    tr.addEventListener('click', function () {\n      open[c.key] = !open[c.key]\n      render()\n    })\n    return tr\n  }\n\n  function render() {\n    var shown = cases.filter(visible).sort(compare)\n    var frag = document.createDocumentFragment()\n    shown.forEach(function (c) {\n      frag.appendChild(row(c))\n      if (open[c.key]) {\n        var tr = el('tr', 'detail')\n        var td = el('td')\n        td.colSpan = data.hasAgentColumns ? 8 : 6\n        td.appendChild(detail(c))\n        tr.appendChild(td)\n        frag.appendChild(tr)\n      }\n    })\n    body.textContent = ''\n    body.appendChild(frag)\n    var total = cases.length.toLocaleString('en-US') + (cases.length === 1 ? ' case' : ' cases')\n    count.textContent = shown.length === cases.length ? total : shown.length.toLocaleString('en-US') + ' of ' + total\n    headers.forEach(function (th) {\n      if (th.getAttribute('data-sort') === sort.key) th.setAttribute('aria-sort', sort.dir === 1 ? 'ascending' : 'descending')\n      else th.removeAttribute('aria-sort')\n    })\n  }\n\n  headers.forEach(function (th) {\n    th.querySelector('button').addEventListener('click', function () {\n      var key = th.getAttribute('data-sort')\n      sort = { key: key, dir: sort.key === key ? -sort.dir : 1 }\n      render()\n    })\n  })\n  ;[filter, flipFilter, statusFilter].forEach(function (input) {\n    input.addEventListener('input', render)\n  })\n  document.getElementById('expand').addEventListener('click', function () {\n    var any = cases.filter(visible).some(function (c) {\n      return !open[c.key]\n    })\n    cases.filter(visible).forEach(function (c) {\n      open[c.key] = any\n    })\n    render()\n  })\n  // open the regressions by default: they are what the reader came for\n  cases.forEach(function (c) {\n    if (c.flip === 'regressed' && cases.length <= 200) open[c.key] = true\n  })\n  render()\n})()\n";
+const SCRIPT = "// The HTML report's page script (report/html/index.ts): builds the case table from the\n// JSON embedded in the page, sorts, filters and opens cases. Untrusted text is\n// only ever set with textContent; every figure arrives formatted (html/view.ts).\n// Inlined at build time (scripts/report-assets.mjs) and allowed by its hash.\n;(function () {\n  'use strict'\n  var data = JSON.parse(document.getElementById('evalgate-data').textContent)\n  var cases = data.cases\n  var FLIPS = data.flips\n  var STATUS = ['error', 'fail', 'not graded', 'not run', 'pass']\n  var body = document.getElementById('cases-body')\n  var filter = document.getElementById('filter')\n  var flipFilter = document.getElementById('flip-filter')\n  var statusFilter = document.getElementById('status-filter')\n  var count = document.getElementById('count')\n  var headers = Array.prototype.slice.call(document.querySelectorAll('th[data-sort]'))\n  var sort = { key: 'flip', dir: 1 }\n  var open = {}\n\n  cases.forEach(function (c) {\n    c.search = [c.key, c.name, c.status, c.flip, c.tags.join(' '), c.input, c.output || '', c.error || ''].join('\\n').toLowerCase()\n  })\n\n  function el(tag, cls, text) {\n    var e = document.createElement(tag)\n    if (cls) e.className = cls\n    if (text !== undefined && text !== null) e.textContent = text\n    return e\n  }\n  // both runs' tool calls side by side; the first step that differs is highlighted on each side,\n  // and where one trajectory ends before it, the step after its last says so\n  function trajectoryBlock(t) {\n    var wrap = el('div', 'trajectory')\n    var grid = el('div', 'cols')\n    ;[\n      ['Baseline tool calls', t.baseline, 'baseline'],\n      ['Current tool calls', t.current, 'current']\n    ].forEach(function (side) {\n      var calls = side[1]\n      if (calls === null) {\n        grid.appendChild(block(side[0], el('p', 'muted', 'not in the baseline')))\n        return\n      }\n      // no toolCalls at all is not \"called none\": the trajectory checks could not check it\n      if (t.unreported === side[2]) {\n        grid.appendChild(block(side[0], el('p', 'muted', 'not reported')))\n        return\n      }\n      var list = el('ol', 'steps')\n      calls.forEach(function (step, i) {\n        list.appendChild(el('li', i === t.first ? 'first-diff' : null, step))\n      })\n      if (t.first === calls.length) list.appendChild(el('li', 'first-diff ended', calls.length ? 'no further calls' : 'no tool calls'))\n      else if (!calls.length) list.appendChild(el('li', 'muted', 'no tool calls'))\n      grid.appendChild(block(side[0], list))\n    })\n    wrap.appendChild(grid)\n    if (t.unreported)\n      wrap.appendChild(el('p', 'trajectory-note', t.unreported === 'current' ? 'this run reported no tool calls' : 'the baseline reported no tool calls'))\n    else if (t.first !== -1) wrap.appendChild(el('p', 'trajectory-note', 'first difference at step ' + (t.first + 1)))\n    else if (t.baseline !== null) wrap.appendChild(el('p', 'trajectory-note', 'the same tool calls in both runs'))\n    return wrap\n  }\n  function flipLabel(f) {\n    return f === 'none' ? '—' : f\n  }\n\n  var sorters = {\n    case: function (c) {\n      return c.name.toLowerCase()\n    },\n    status: function (c) {\n      return STATUS.indexOf(c.status)\n    },\n    flip: function (c) {\n      return FLIPS.indexOf(c.flip)\n    },\n    tags: function (c) {\n      return c.tags.join(', ').toLowerCase()\n    },\n    score: function (c) {\n      return c.score\n    },\n    duration: function (c) {\n      return c.durationMs\n    },\n    cost: function (c) {\n      return c.costUsd\n    },\n    latency: function (c) {\n      return c.latencyMs\n    }\n  }\n  function compare(a, b) {\n    var f = sorters[sort.key]\n    var x = f(a),\n      y = f(b)\n    var xNone = x === null || x === '',\n      yNone = y === null || y === ''\n    // rows without a value stay last whichever the direction\n    if (xNone !== yNone) return xNone ? 1 : -1\n    if (!xNone && x !== y) return (x < y ? -1 : 1) * sort.dir\n    return a.index - b.index\n  }\n\n  function visible(c) {\n    var q = filter.value.trim().toLowerCase()\n    if (flipFilter.value && c.flip !== flipFilter.value) return false\n    if (statusFilter.value && c.status !== statusFilter.value) return false\n    if (!q) return true\n    return q.split(/\\s+/).every(function (term) {\n      return c.search.indexOf(term) !== -1\n    })\n  }\n\n  function pre(text, cls) {\n    return el('pre', cls, text)\n  }\n  function block(title, content) {\n    var d = el('div')\n    d.appendChild(el('h3', null, title))\n    d.appendChild(content)\n    return d\n  }\n  function outputBlock(title, output, error) {\n    if (output !== null) return block(title, pre(output))\n    return block(title, error !== null ? pre('no output; the target failed:\\n' + error, 'error') : el('p', 'muted', 'no output'))\n  }\n  function diffBlock(diff) {\n    var p = el('pre', 'diff')\n    diff.forEach(function (line) {\n      if (line.op === 'skip') {\n        p.appendChild(el('div', 'skip', '… ' + line.count + ' unchanged lines'))\n        return\n      }\n      var d = el('div', line.op === 'equal' ? 'eq' : line.op === 'delete' ? 'del' : 'ins')\n      if (line.segments) {\n        line.segments.forEach(function (s) {\n          d.appendChild(s.changed ? el('mark', null, s.text) : document.createTextNode(s.text))\n        })\n      } else {\n        d.textContent = line.text\n      }\n      p.appendChild(d)\n    })\n    return p\n  }\n  function assertionTable(list) {\n    var t = el('table', 'assertions')\n    list.forEach(function (a) {\n      var tr = el('tr')\n      tr.appendChild(el('td', a.passed ? 'ok' : 'no', a.passed ? '✓' : '✗'))\n      tr.appendChild(el('td', null, a.type))\n      tr.appendChild(el('td', 'num', a.score))\n      var reason = el('td', null, a.reason)\n      if (a.judge) {\n        reason.appendChild(el('br'))\n        reason.appendChild(el('span', 'muted', a.judge))\n      }\n      tr.appendChild(reason)\n      t.appendChild(tr)\n    })\n    return t\n  }\n\n  function detail(c) {\n    var wrap = el('div', 'case-detail')\n    if (c.note) wrap.appendChild(el('p', 'case-note', c.note))\n    var top = el('div', 'cols')\n    top.appendChild(block('Input', pre(c.input)))\n    top.appendChild(c.expected !== null ? block('Expected', pre(c.expected)) : el('div'))\n    wrap.appendChild(top)\n    var outs = el('div', 'cols')\n    if (c.baseline) outs.appendChild(outputBlock('Baseline output (' + (c.baseline.passed ? 'passed' : 'failed') + ')', c.baseline.output, c.baseline.error))\n    else outs.appendChild(block('Baseline output', el('p', 'muted', data.hasBaseline ? 'not in the baseline' : 'no baseline')))\n    if (c.status === 'not run') outs.appendChild(block('Current output', el('p', 'muted', 'not run in this run')))\n    else\n      outs.appendChild(\n        outputBlock('Current output (' + (c.status === 'pass' ? 'passed' : 'failed') + (c.trials ? ', ' + c.trials + ' trials' : '') + ')', c.output, c.error)\n      )\n    wrap.appendChild(outs)\n    if (c.diff) wrap.appendChild(block('Diff, baseline → current', diffBlock(c.diff)))\n    if (c.trajectory) wrap.appendChild(trajectoryBlock(c.trajectory))\n    if (c.assertions.length) wrap.appendChild(block('Assertions', assertionTable(c.assertions)))\n    if (c.baseline && c.baseline.assertions.length) {\n      wrap.appendChild(block('Baseline assertions', assertionTable(c.baseline.assertions)))\n    }\n    return wrap\n  }\n\n  function row(c) {\n    var tr = el('tr', 'case-row' + (open[c.key] ? ' open' : ''))\n    tr.setAttribute('data-key', c.key)\n    var name = el('td')\n    var toggle = el('button', 'toggle', open[c.key] ? '▾' : '▸')\n    toggle.setAttribute('aria-expanded', open[c.key] ? 'true' : 'false')\n    toggle.setAttribute('aria-label', 'show case ' + c.name)\n    name.appendChild(toggle)\n    name.appendChild(document.createTextNode(' ' + c.name))\n    if (c.key !== c.name) name.appendChild(el('span', 'key', c.key))\n    tr.appendChild(name)\n    var st = el('td')\n    st.appendChild(el('span', 'pill s-' + c.status.replace(' ', '-'), c.status + (c.trials ? ' ' + c.trials : '')))\n    tr.appendChild(st)\n    var fl = el('td')\n    if (c.flip !== 'none') fl.appendChild(el('span', 'pill f-' + c.flip.replace(' ', '-'), flipLabel(c.flip)))\n    else fl.textContent = '—'\n    tr.appendChild(fl)\n    var tg = el('td')\n    c.tags.forEach(function (t) {\n      tg.appendChild(el('span', 'tag', t))\n    })\n    tr.appendChild(tg)\n    tr.appendChild(el('td', 'num score', c.cells.score))\n    tr.appendChild(el('td', 'num duration', c.cells.duration))\n    if (data.hasAgentColumns) {\n      tr.appendChild(el('td', 'num cost', c.cells.cost))\n      tr.appendChild(el('td', 'num latency', c.cells.latency))\n    }\n    tr.addEventListener('click', function () {\n      open[c.key] = !open[c.key]\n      render()\n    })\n    return tr\n  }\n\n  function render() {\n    var shown = cases.filter(visible).sort(compare)\n    var frag = document.createDocumentFragment()\n    shown.forEach(function (c) {\n      frag.appendChild(row(c))\n      if (open[c.key]) {\n        var tr = el('tr', 'detail')\n        var td = el('td')\n        td.colSpan = data.hasAgentColumns ? 8 : 6\n        td.appendChild(detail(c))\n        tr.appendChild(td)\n        frag.appendChild(tr)\n      }\n    })\n    body.textContent = ''\n    body.appendChild(frag)\n    var total = cases.length.toLocaleString('en-US') + (cases.length === 1 ? ' case' : ' cases')\n    count.textContent = shown.length === cases.length ? total : shown.length.toLocaleString('en-US') + ' of ' + total\n    headers.forEach(function (th) {\n      if (th.getAttribute('data-sort') === sort.key) th.setAttribute('aria-sort', sort.dir === 1 ? 'ascending' : 'descending')\n      else th.removeAttribute('aria-sort')\n    })\n  }\n\n  headers.forEach(function (th) {\n    th.querySelector('button').addEventListener('click', function () {\n      var key = th.getAttribute('data-sort')\n      sort = { key: key, dir: sort.key === key ? -sort.dir : 1 }\n      render()\n    })\n  })\n  ;[filter, flipFilter, statusFilter].forEach(function (input) {\n    input.addEventListener('input', render)\n  })\n  document.getElementById('expand').addEventListener('click', function () {\n    var any = cases.filter(visible).some(function (c) {\n      return !open[c.key]\n    })\n    cases.filter(visible).forEach(function (c) {\n      open[c.key] = any\n    })\n    render()\n  })\n  // open the regressions by default: they are what the reader came for\n  cases.forEach(function (c) {\n    if (c.flip === 'regressed' && cases.length <= 200) open[c.key] = true\n  })\n  render()\n})()\n";
 /** The base64 SHA-256 of SCRIPT, for the Content-Security-Policy. */
-const SCRIPT_HASH = 'MA0Bm65v+wsQw2c+UiGPm/JN1m3xxMYovzYZDIGPevg=';
+const SCRIPT_HASH = '2ye2F6OdXSXn3Bg1LDzCgrvzg88EbqAhYurQSgtB/iU=';
 
 ;// CONCATENATED MODULE: ./src/report/html/redact.ts
 
@@ -16552,17 +17780,25 @@ function redactHeads(input, redact) {
  */
 
 
-function summaryHtml(input, title) {
-    const { comparison: c, baseline, current } = input;
-    const e = escapeHtmlText;
-    const verdict = c.gate.passed ? '<span class="verdict pass">✓ gate passed</span>' : '<span class="verdict fail">✗ gate failed</span>';
-    const failures = c.gate.failures.length ? `<ul class="failures">${c.gate.failures.map((f) => `<li>${e(f)}</li>`).join('')}</ul>` : '';
-    const notes = [];
-    if (!c.baseline)
-        notes.push('No baseline: comparison skipped, only the absolute floors were checked.');
-    else if (!c.baseline.complete)
-        notes.push('The baseline run is incomplete: the cases it lacks count as added.');
-    if (!current.complete)
+/** The verdict's pill: the status and its colour, as the check shows it. */
+const PILLS = {
+    CAUTION: { tone: 'fail', mark: '✗' },
+    WARNING: { tone: 'warn', mark: '!' },
+    NOTE: { tone: 'pass', mark: '✓' },
+    TIP: { tone: 'pass', mark: '✓' }
+};
+/**
+ * The summary from the report model (its heads redacted by the caller);
+ * `redact` masks the verdict's words, which may quote what a run printed.
+ */
+function summaryHtml(model, title, redact = (t) => t) {
+    const { comparison: c, baseline, current } = model;
+    const e = (text) => escapeHtmlText(redact(text));
+    const pill = PILLS[model.alert];
+    const verdict = `<span class="verdict ${pill.tone}">${pill.mark} ${e(model.status)}</span>`;
+    const failures = model.reasons.length ? `<ul class="failures">${model.reasons.map((r) => `<li>${e(r.message)}</li>`).join('')}</ul>` : '';
+    const notes = model.verdict.status === 'pass' ? [model.headline, ...model.notices] : [...model.notices];
+    if (!current.complete && !model.verdict.reasons.some((r) => r.code === 'incomplete'))
         notes.push(`This run was cut short: ${format_plural(current.cases.length, 'case')} finished.`);
     const cards = [
         {
@@ -16592,6 +17828,8 @@ function summaryHtml(input, title) {
     const errors = current.cases.filter((x) => x.error !== null).length;
     if (errors)
         cards.push({ label: 'target errors', value: format_formatCount(errors), tone: 'bad' });
+    if (c.notGraded.length)
+        cards.push({ label: 'not graded (judge failed)', value: format_formatCount(c.notGraded.length), tone: 'warn' });
     const cardHtml = cards
         .map((k) => `<div class="card${k.tone ? ` ${k.tone}` : ''}"><div class="label">${escapeHtmlText(k.label)}</div><div class="value">${escapeHtmlText(k.value)}</div>${k.detail ? `<div class="detail">${escapeHtmlText(k.detail)}</div>` : ''}</div>`)
         .join('');
@@ -16613,7 +17851,7 @@ function summaryHtml(input, title) {
             .map((t) => `<tr><td>${e(t.tag)}</td>${c.baseline ? `<td>${t.baselinePassRate === null ? '—' : format_formatPercent(t.baselinePassRate)}</td>` : ''}<td>${format_formatPercent(t.currentPassRate)}</td><td>${format_formatCount(t.total)}</td>${c.baseline ? `<td>${format_formatCount(t.regressed)}</td>` : ''}</tr>`)
             .join('')}</tbody></table></details>`
         : '';
-    return `<header><h1>${e(title)} ${verdict}</h1>${failures}${notes.map((n) => `<p class="note">${escapeHtmlText(n)}</p>`).join('')}
+    return `<header><h1>${e(title)} ${verdict}</h1>${failures}${notes.map((n) => `<p class="note">${e(n)}</p>`).join('')}
 <p class="meta">${meta.join('<br>')}</p></header>
 <section class="cards">${cardHtml}</section>
 ${tags}
@@ -16803,845 +18041,6 @@ function withContext(diff, context = 3) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/report/metrics.ts
-/**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
- * the job summary and `--report`: the figures-table rows of cost, tokens and
- * latency, and a regressed case's two trajectories side by side.
- */
-
-
-
-/** Steps of a trajectory shown; the record has them all. */
-const STEPS_SHOWN = 20;
-const ARGS_CHARS = 80;
-const ROWS = [
-    { key: 'cost', label: 'cost (total)', kind: 'cost' },
-    { key: 'tokens', label: 'tokens (total)', kind: 'tokens' },
-    { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
-    { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
-];
-function changeCell(m, key) {
-    if (m.change === null)
-        return roseFromZero(m) ? 'rose from zero' : '—';
-    const fewest = INTERVAL_MIN_CASES[key];
-    if (m.ci)
-        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
-    // say why there is none: a bare figure would read as certain
-    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
-}
-/**
- * Rows [label, baseline, current, change] of the figures table for the
- * metrics both runs carry, over the compared cases; none without them.
- */
-function metricRows(c) {
-    const metrics = c.metrics;
-    if (!metrics)
-        return [];
-    return ROWS.flatMap(({ key, label, kind }) => {
-        const m = metrics[key];
-        if (!m)
-            return [];
-        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key)]];
-    });
-}
-function metrics_stepText(call) {
-    if (!call)
-        return '—';
-    const args = JSON.stringify(call.args ?? {}) ?? '';
-    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
-}
-function sameStep(a, b) {
-    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
-}
-/** The first step at which two trajectories differ (by tool or arguments), or -1. */
-function firstDifferingStep(before, now) {
-    const n = Math.max(before.length, now.length);
-    for (let i = 0; i < n; i++)
-        if (!sameStep(before[i], now[i]))
-            return i;
-    return -1;
-}
-/**
- * The run whose target reported no tool calls at all for a case the other run
- * has tool calls for; undefined when both did, or the baseline lacks the case.
- * Not reported is not "called none" (assertions/trajectory.ts): no step is
- * marked as differing from it.
- */
-function unreportedSide(before, now) {
-    if (!now.toolCalls)
-        return 'current';
-    return before && !before.toolCalls ? 'baseline' : undefined;
-}
-/**
- * Both runs' tool calls of a case as a markdown table, the first differing
- * step marked; null when neither run recorded tool calls.
- */
-function trajectoryDiff(before, now) {
-    if (!before?.toolCalls && !now.toolCalls)
-        return null;
-    const a = before?.toolCalls ?? [];
-    const b = now.toolCalls ?? [];
-    const side = unreportedSide(before, now);
-    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
-    const first = unreported ? -1 : firstDifferingStep(a, b);
-    const steps = Math.max(a.length, b.length);
-    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
-        const mark = i === first ? ' ⬅ first difference' : '';
-        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
-        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
-    });
-    if (steps > STEPS_SHOWN)
-        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
-    const heading = unreported
-        ? `**Tool calls** (${unreported})`
-        : first === -1
-            ? '**Tool calls** (the same in both runs)'
-            : `**Tool calls** (first difference at step ${first + 1})`;
-    if (steps === 0)
-        return `${heading}: none in either run`;
-    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/named-scores.ts
-/**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
- * mean score over the run, beside the baseline's when it has the metric. Pure.
- */
-
-
-/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
-function namedScoresTable(baseline, current, table) {
-    const now = current.summary.namedScores;
-    if (!now || Object.keys(now).length === 0)
-        return [];
-    const before = baseline?.summary.namedScores;
-    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
-    const rows = Object.entries(now).map(([name, m]) => {
-        const metric = escape_escapeInline(name, 100);
-        if (!before)
-            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
-        const was = before[name];
-        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
-    });
-    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * The markdown report (SPEC §7): the sticky PR comment, the job summary and
- * `--report` share it. Pure: a comparison, its two records and the verdict in,
- * markdown out, never longer than maxLength.
- */
-
-
-
-
-/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
-const DEFAULT_MAX_LENGTH = 60_000;
-/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
-const DEFAULT_DETAILS = 10;
-/** Characters of one input, output or expectation shown; the artifact has them whole. */
-const BLOCK_CHARS = 1_000;
-const REASON_CHARS = 500;
-/** The reason in a row of the regressions table. */
-const ROW_REASON_CHARS = 120;
-/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
-const MIN_ROW_CHARS = 30;
-/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
-const OPEN_ROWS = 20;
-const ERRORS_LISTED = 20;
-const FLAKY_LISTED = 20;
-const SCORED_LOWER_LISTED = 20;
-/** Case ids named per list of removed, changed or added cases. */
-const COVERAGE_LISTED = 100;
-/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
-const CI_MIN_CASES = 10;
-/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
-const CI_MAX_WIDTH = 1;
-const SEPARATOR = '\n\n';
-/** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
-function renderReport(input, options = {}) {
-    const { comparison: c, current } = input;
-    const view = verdictView(input);
-    const details = options.details ?? DEFAULT_DETAILS;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    const body = [
-        ...(options.marker ? [{ text: options.marker }] : []),
-        ...verdictAlerts(input, view, options.title ?? `evalgate · ${current.name}`),
-        { text: figuresTable(input) },
-        ...runIdentity(input),
-        ...configChanges(view.configChanges),
-        ...failingCases(input, details, options.fullReportHint, maxLength),
-        ...scoredLower(input),
-        ...fixes(c, current),
-        ...otherOutcomes(c),
-        ...rerunLine(c, current),
-        ...flakyList(c, input.baseline),
-        ...tagsTable(c),
-        ...namedScoresTable(input.baseline, current, table),
-        ...markdown_errors(current),
-        ...judgeSpread(current)
-    ];
-    const footer = [{ text: runFooter(current) }];
-    return fit(body, footer, maxLength, options.fullReportHint);
-}
-function verdictView(input) {
-    const { comparison: c, verdict: v } = input;
-    if (!v) {
-        return {
-            outcome: c.gate.passed ? 'pass' : 'fail',
-            headline: c.gate.passed ? 'gate passed' : 'gate failed',
-            reasons: c.gate.failures,
-            checks: c.gate.checks,
-            baselineStatus: c.baseline ? 'found' : 'none',
-            notices: input.notices ?? [],
-            configChanges: []
-        };
-    }
-    // an accepted failure passes the check, so its gate failures are not among the reasons; they are shown all the same
-    // (an incomplete run the verdict words itself)
-    const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])];
-    const notices = [...new Set([...v.notices, ...(input.notices ?? [])])];
-    return {
-        outcome: v.outcome,
-        headline: shortHeadline(v, reasons, notices),
-        reasons,
-        checks: v.gate.checks,
-        baselineStatus: v.baselineStatus,
-        notices,
-        configChanges: v.configChanges
-    };
-}
-const OUTCOME_WORDS = {
-    pass: 'gate passed',
-    fail: 'gate failed',
-    accepted: 'gate failed, accepted',
-    error: 'evalgate could not tell'
-};
-/**
- * The headline without what the alert says below it: the first reason (a
- * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
- * that there is no baseline when a notice says so already.
- */
-function shortHeadline(v, reasons, notices) {
-    const repeated = reasons.find((r) => v.headline.endsWith(r));
-    let headline = repeated ? v.headline.slice(0, v.headline.length - repeated.length).replace(/[\s:]+$/, '') : v.headline;
-    if (notices.some((n) => /no baseline/i.test(n)) || v.baselineStatus === 'none')
-        headline = headline.replace(/\s*\([^()]*no baseline[^()]*\)$/i, '');
-    return headline || OUTCOME_WORDS[v.outcome];
-}
-/**
- * The verdict as a GitHub alert: CAUTION when the check fails, WARNING when a
- * failure was accepted by label, the run is incomplete or the baseline is in
- * doubt, NOTE without a baseline, TIP for a clean pass. Notices follow in an
- * alert of their own kind, or inside the verdict's when the kinds agree.
- */
-function verdictAlerts(input, view, title) {
-    const { comparison: c, current } = input;
-    const baselineTrouble = view.baselineStatus === 'error' || view.baselineStatus === 'incompatible' || (c.baseline !== null && !c.baseline.complete);
-    const onlyIncomplete = current.complete === false && view.checks.every((k) => k.check === 'incomplete') && view.reasons.length <= 1;
-    const kind = view.outcome === 'error' || (view.outcome === 'fail' && !onlyIncomplete)
-        ? 'CAUTION'
-        : view.outcome !== 'pass' || baselineTrouble
-            ? 'WARNING'
-            : !c.baseline
-                ? 'NOTE'
-                : 'TIP';
-    const notices = view.notices.map((n) => escape_escapeInline(n, 1_000));
-    if (c.baseline && !c.baseline.complete)
-        notices.push('the baseline run is incomplete: cases it lacks count as added');
-    // the lookup's own notice says why there is no baseline; the generic one only when none does
-    if (!c.baseline && !view.notices.some((n) => /no baseline/i.test(n))) {
-        notices.push('no baseline: comparison skipped, only absolute floors checked');
-    }
-    const noticeKind = baselineTrouble ? 'WARNING' : 'NOTE';
-    const lines = [`**${escape_escapeInline(title, 200)}: ${escape_escapeInline(view.headline, 1_000)}**`];
-    const reasons = reasonLines(view);
-    if (reasons.length)
-        lines.push('', ...reasons);
-    const merged = noticeKind === kind;
-    if (merged && notices.length)
-        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
-    const blocks = [{ text: markdown_alert(kind, lines) }];
-    if (!merged && notices.length)
-        blocks.push({ text: markdown_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
-    return blocks;
-}
-function markdown_alert(kind, lines) {
-    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
-}
-/** One bullet per reason; cases a bullet above already named are not named again. */
-function reasonLines(view) {
-    const named = new Set();
-    return [...new Set(view.reasons)].map((reason) => {
-        const check = view.checks.find((k) => k.sentence === reason);
-        const text = check ? withoutNamedKeys(check, named) : reason;
-        for (const key of check?.keys ?? [])
-            named.add(key);
-        return `- ${escape_escapeInline(text, 2_000)}`;
-    });
-}
-/**
- * The failure's sentence, its closing list of cases shortened to those not
- * named before: "…: q and the case above", "…: the 2 cases above".
- */
-function withoutNamedKeys(f, named) {
-    const list = formatKeys(f.keys);
-    const repeated = f.keys.filter((k) => named.has(k)).length;
-    if (!repeated || !f.sentence.endsWith(list))
-        return f.sentence;
-    const fresh = f.keys.filter((k) => !named.has(k));
-    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
-    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
-    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
-    return f.sentence.slice(0, f.sentence.length - list.length) + rest;
-}
-function figuresTable(input) {
-    const c = input.comparison;
-    const current = c.current;
-    if (!c.baseline) {
-        const rows = [['pass rate', rateCell(current)]];
-        if (current.meanScore !== null)
-            rows.push(['mean score', format_formatScore(current.meanScore)]);
-        return table(['', 'current'], rows);
-    }
-    const baseline = c.baseline;
-    const common = c.common;
-    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
-    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
-    const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
-    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
-    if (common && !sameCases) {
-        rows.push([
-            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
-            format_formatPercent(common.baselinePassRate),
-            format_formatPercent(common.currentPassRate),
-            signedPoints(common.passRateDelta) + ci
-        ]);
-    }
-    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
-    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
-    const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
-    if (baseline.meanScore !== null || current.meanScore !== null) {
-        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
-    }
-    if (common && !sameScores && common.meanScoreDelta !== null) {
-        rows.push([
-            'mean score, cases scored in both runs',
-            scoreOrDash(common.baselineMeanScore),
-            scoreOrDash(common.currentMeanScore),
-            signedScore(common.meanScoreDelta) + scoreCI
-        ]);
-    }
-    rows.push(...metricRows(c));
-    return table(['', 'baseline', 'current', 'change'], rows);
-}
-/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
-function telling(ci, n) {
-    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
-}
-/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
-function scoredInBoth(input) {
-    // most runs have no judge: no score to look up, no map of 100,000 cases to make
-    if (!input.baseline || !input.current.cases.some((k) => k.score !== null))
-        return 0;
-    const before = byKey(input.baseline.cases);
-    return input.current.cases.filter((k) => {
-        const b = before.get(k.id);
-        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
-    }).length;
-}
-/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
-function runIdentity(input) {
-    const { baseline, current } = input;
-    const links = input.links ?? {};
-    const sentences = [];
-    if (baseline) {
-        const { sha, ref } = baseline.git;
-        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
-        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
-        const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
-    }
-    const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
-    if (sha || run)
-        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
-    return sentences.length ? [{ text: sentences.join(' ') }] : [];
-}
-/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
-    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
-        return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
-}
-/** SPEC §9: the trusted settings the pull request changes, which this run did not apply. */
-function configChanges(changes) {
-    if (!changes.length)
-        return [];
-    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
-    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
-    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
-    const rows = changes.map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
-    return [
-        {
-            text: `#### Config changes (apply after merge)\n\n` +
-                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
-                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left')
-        }
-    ];
-}
-/**
- * The regressed cases (without a baseline: the failing ones): a table of every
- * one that fits, the ids of the rest below it, then details of the first ones.
- */
-function failingCases(input, limit, hint, maxLength) {
-    const { comparison: c, baseline, current } = input;
-    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id);
-    if (!keys.length)
-        return [];
-    const currentCases = byKey(current.cases);
-    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
-    if (!cases.length)
-        return [];
-    const noun = c.baseline ? 'Regressed' : 'Failing';
-    const baselineCases = byKey(baseline?.cases ?? []);
-    const shown = cases.slice(0, limit);
-    const capped = shown.length < cases.length && shown.length > 0;
-    const heading = {
-        text: `#### ${noun} (${format_formatCount(cases.length)})`,
-        table: {
-            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
-            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
-            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
-            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
-        }
-    };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
-    const cap = capped
-        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
-        : [];
-    return [heading, ...cap, ...details];
-}
-/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
-function restLine(label, keys, maxChars = Infinity) {
-    let text = `${label} (${format_formatCount(keys.length)}): `;
-    for (const [i, key] of keys.entries()) {
-        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
-        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
-        if (text.length + piece.length + reserve > maxChars)
-            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
-        text += piece;
-    }
-    return text;
-}
-function caseRow(k) {
-    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const { check, reason } = firstFailure(k);
-    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
-}
-/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
-function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
-        return { check: '—', reason: 'no failing assertion was recorded' };
-    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
-    if (failed.judge) {
-        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
-        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
-    }
-    const { claim, got } = splitReason(failed.reason);
-    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
-}
-/**
- * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
- * its claim and the output excerpt (unquoted); the report shows the output
- * itself, so the excerpt is left out there.
- */
-function splitReason(reason) {
-    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
-    if (!m)
-        return { claim: reason, got: null };
-    try {
-        return { claim: m[1], got: JSON.parse(m[2]) };
-    }
-    catch {
-        return { claim: reason, got: null };
-    }
-}
-function caseDetail(before, now, compared) {
-    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
-    if (now.expected !== undefined)
-        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
-    if (compared && before)
-        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
-    const calls = trajectoryDiff(before, now);
-    if (calls)
-        parts.push(calls);
-    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
-    return parts.join(SEPARATOR);
-}
-function outputBlock(c) {
-    if (c.output !== null)
-        return fencedBlock(c.output, BLOCK_CHARS);
-    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
-}
-/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
-function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
-    // the output block above already shows what the target said; its error is shown there too
-    if (error !== null && c.output !== null)
-        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
-    else if (error !== null && !lines.length)
-        lines.push('- the target failed (its error is shown above)');
-    return lines.length ? lines : ['- no failing assertion was recorded'];
-}
-function assertionReason(a) {
-    const judge = a.judge;
-    if (!judge)
-        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
-    const reused = judge.reused ? ', reused' : '';
-    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
-    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
-    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
-        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
-}
-/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
-function scoredLower(input) {
-    const { comparison: c, baseline, current } = input;
-    const keys = c.common?.scoredLower ?? [];
-    // no index of 100,000 cases for a list that is empty
-    if (!keys.length)
-        return [];
-    const before = byKey(baseline?.cases ?? []);
-    const now = byKey(current.cases);
-    const lower = keys.flatMap((key) => {
-        const [b, k] = [before.get(key), now.get(key)];
-        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
-    });
-    if (!lower.length)
-        return [];
-    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
-        const judged = k.assertions.find((a) => a.judge);
-        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-        return [
-            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
-            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
-            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
-        ];
-    });
-    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
-    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
-    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
-}
-function fixes(c, current) {
-    if (!c.fixed.length)
-        return [];
-    const cases = byKey(current.cases);
-    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
-    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
-}
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
-function otherOutcomes(c) {
-    if (!c.baseline)
-        return [];
-    const counts = [
-        `${format_formatCount(c.flaky.length)} flaky`,
-        `${format_formatCount(c.added.length)} added`,
-        `${format_formatCount(c.removed.length)} removed`,
-        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
-        `${format_formatCount(c.unchanged)} unchanged`
-    ];
-    const lines = [counts.join(' · ')];
-    if (c.unfinished.length) {
-        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
-    }
-    const lists = [
-        ['Removed', c.removed],
-        ['Changed', c.changed],
-        ['Added', c.added]
-    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
-    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
-}
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
-/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
-function rerunLine(c, current) {
-    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
-    if (!c.baseline || !rerun.length)
-        return [];
-    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
-    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
-    const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-    const untestable = new Set(c.notTestable);
-    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
-    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
-    const flaky = c.flaky.filter((k) => keys.has(k)).length;
-    return [
-        {
-            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
-                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
-                '.'
-        }
-    ];
-}
-/** The flaky cases, one line each saying in plain words why the flip was not counted. */
-function flakyList(c, baseline) {
-    if (!c.flakyCases.length)
-        return [];
-    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
-    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
-    if (c.flakyCases.length > FLAKY_LISTED)
-        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
-    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
-    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
-}
-/**
- * "failed this time, but failed 3 of its last 10 runs on `main`";
- * "failed at first, then passed 4 of 5 re-runs";
- * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
- */
-function flakyReason(f, branch) {
-    const verb = f.flip;
-    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
-    const opposite = verb === 'failed' ? 'passed' : 'failed';
-    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
-    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
-    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
-    if (f.because === 'reruns' && f.reruns) {
-        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
-        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
-        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
-    }
-    if (f.because === 'history') {
-        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
-        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
-    }
-    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
-}
-/** A p-value to two significant digits: 0.24, 0.0012. */
-function formatP(p) {
-    return String(Number(p.toPrecision(2)));
-}
-/** How often the judge disagreed with itself, with judge.samples > 1. */
-function judgeSpread(current) {
-    const { sampled, disagreements } = current.summary.judge;
-    if (!sampled)
-        return [];
-    const share = format_formatPercent((disagreements ?? 0) / sampled);
-    return [
-        {
-            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
-                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
-        }
-    ];
-}
-function tagsTable(c) {
-    if (!c.tags.length)
-        return [];
-    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
-    const rows = c.tags.map((t) => {
-        const tag = escape_escapeInline(t.tag, 100);
-        const current = format_formatPercent(t.currentPassRate);
-        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
-    });
-    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-function markdown_errors(current) {
-    const errored = current.cases.filter((c) => c.error !== null);
-    if (!errored.length)
-        return [];
-    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
-    if (errored.length > ERRORS_LISTED)
-        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
-    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
-}
-function runFooter(current) {
-    const { judge, durationMs } = current.summary;
-    const parts = [];
-    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
-        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
-    }
-    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
-    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
-}
-/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
-function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
-    const t = block.table;
-    if (!t)
-        return block.text;
-    const parts = [block.text];
-    const lines = t.rows.slice(0, rows).map((r) => r.text);
-    if (rows > 0)
-        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
-    if (rows > OPEN_ROWS)
-        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
-    if (rows < t.rows.length || t.beyond.length)
-        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
-    return parts.join(SEPARATOR);
-}
-function foldOpening(rows) {
-    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
-}
-const FOLD_CLOSING = `${SEPARATOR}</details>`;
-/**
- * The report within maxLength. Every essential block stays, and so does every
- * regressed case's id: a case table's rows are given room first, one by one in
- * dataset order, and the ids of rows left out are listed below the table. Then
- * optional blocks get room in order of importance (coverage lists, scored
- * lower, errors, fixes, flaky, per-tag, then regression details in dataset
- * order) and are dropped whole when they do not fit, with a line saying what
- * was left out and where to find it.
- */
-function fit(body, footer, maxLength, hint) {
-    const all = [...body, ...footer];
-    const full = all.map((b) => renderBlock(b));
-    if (joinedLength(full) <= maxLength)
-        return full.join(SEPARATOR);
-    const essential = all.filter((b) => !b.optional);
-    const tables = essential.filter((b) => b.table);
-    // Room for the longest possible note: the one that says everything optional was dropped.
-    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
-    const reserved = SEPARATOR.length + longestNote.length;
-    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
-    const withoutRows = essential.map((b) => renderBlock(b, 0));
-    let restChars;
-    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
-        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
-        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
-    }
-    const rowsKept = new Map();
-    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
-    for (const block of tables) {
-        const t = block.table;
-        let kept = 0;
-        for (const row of t.rows) {
-            // a row moves its id out of the line below; a cut line gives nothing back
-            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
-            // the first row opens the table, the first folded one the collapsed block and its table
-            const opening = kept === 0
-                ? SEPARATOR.length + t.head.length
-                : kept === OPEN_ROWS
-                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
-                    : 0;
-            const extra = opening + 1 + row.text.length - freed;
-            if (length + extra > maxLength)
-                break;
-            length += extra;
-            kept++;
-        }
-        rowsKept.set(block, kept);
-    }
-    const kept = new Set(essential);
-    for (const kind of OPTIONAL) {
-        for (const block of body.filter((b) => b.optional === kind)) {
-            const extra = SEPARATOR.length + block.text.length;
-            if (length + extra <= maxLength) {
-                kept.add(block);
-                length += extra;
-            }
-            else if (kind === 'detail') {
-                break; // regression details stay a prefix, in dataset order
-            }
-        }
-    }
-    const dropped = body.filter((b) => !kept.has(b));
-    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
-    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
-    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
-    return text.length <= maxLength ? text : hardCut(text, maxLength);
-}
-function omissionNote(dropped, maxLength, hint) {
-    const details = dropped.filter((b) => b.optional === 'detail').length;
-    const what = [
-        ...(details ? [format_plural(details, 'regression detail')] : []),
-        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
-        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
-        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
-        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
-        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
-    ];
-    const where = hint ? `; see ${hint}` : '';
-    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
-}
-/** Last resort when even the essential blocks are too long (a tiny maxLength). */
-function hardCut(text, maxLength) {
-    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
-    if (note.length >= maxLength)
-        return truncate(text, maxLength).text;
-    return truncate(text, maxLength - note.length).text + note;
-}
-function joinedLength(texts) {
-    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
-}
-/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
-const keyed = new WeakMap();
-function byKey(cases) {
-    let map = keyed.get(cases);
-    if (!map) {
-        map = new Map();
-        for (const c of cases)
-            map.set(c.id, c);
-        keyed.set(cases, map);
-    }
-    return map;
-}
-function caseLabel(key, c) {
-    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
-}
-function trialsText(c) {
-    if (!c.trials || c.trials.length < 2)
-        return '';
-    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
-    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
-}
-function rateCell(f) {
-    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
-}
-/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
-function table(header, rows, align = 'right') {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
-    return [line(header), alignment, ...rows.map(line)].join('\n');
-}
-function percentOrDash(rate) {
-    return rate === null ? '—' : format_formatPercent(rate);
-}
-function scoreOrDash(score) {
-    return score === null ? '—' : format_formatScore(score);
-}
-function signedScore(delta) {
-    return delta === null ? '—' : signed(delta, 3);
-}
-function confidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
-}
-function scoreConfidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
-}
-
 ;// CONCATENATED MODULE: ./src/report/html/view.ts
 /**
  * The HTML report's view model: every case of both runs as one row of the
@@ -17655,9 +18054,10 @@ function scoreConfidenceText(ci) {
 
 
 
+
 /** The order of the flip column, worst first: also the table's initial order. */
-const FLIP_ORDER = ['regressed', 'flaky', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none'];
-const STATUS_ORDER = ['error', 'fail', 'pass', 'not run'];
+const FLIP_ORDER = ['regressed', 'flaky', 'not graded', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none'];
+const STATUS_ORDER = ['error', 'fail', 'not graded', 'pass', 'not run'];
 /** The flips whose case shows the baseline's assertions beside this run's. */
 const BASELINE_ASSERTIONS_SHOWN = new Set(['regressed', 'fixed', 'flaky']);
 const DEFAULT_TEXT_CHARS = 100_000;
@@ -17689,13 +18089,17 @@ function assertionView(a, clip) {
 function statusOf(c) {
     if (c.passed)
         return 'pass';
+    // failed for want of a verdict the judge could not give: neither a pass nor a failure
+    if (isNotGraded(c))
+        return 'not graded';
     return c.output === null && c.error !== null ? 'error' : 'fail';
 }
 const FLIP_NOTES = {
     changed: 'The case itself changed (its input, assertions or judge settings): compared as a new case, not counted as a flip.',
     added: 'Not in the baseline: a new case.',
     removed: 'In the baseline, not in this run.',
-    unfinished: 'This run was cut short before reaching the case.'
+    unfinished: 'This run was cut short before reaching the case.',
+    'not graded': 'The judge could not give a verdict (its error is below): not graded, left out of the comparison and the figures.'
 };
 /** Our own words and counts only: nothing in a note comes from the records' text. */
 function flipNote(c, key, flip) {
@@ -17713,7 +18117,8 @@ function flipsByKey(c) {
         ['added', c.added],
         ['removed', c.removed],
         ['changed', c.changed],
-        ['unfinished', c.unfinished]
+        ['unfinished', c.unfinished],
+        ['not graded', c.notGraded]
     ];
     for (const [flip, keys] of lists)
         for (const key of keys)
@@ -17737,8 +18142,12 @@ function tableRows(input) {
             before.delete(now.id);
         return { now, old, flip: flips.get(now.id) ?? fallback };
     });
-    for (const old of before.values())
-        rows.push({ now: null, old, flip: flips.get(old.id) ?? 'removed' });
+    // a baseline case this run's --filter or shard left out was not part of it: not a row (not "removed")
+    for (const old of before.values()) {
+        const flip = flips.get(old.id);
+        if (flip)
+            rows.push({ now: null, old, flip });
+    }
     return rows;
 }
 /** "lookup_order {"order_id":"A18"}" per step. */
@@ -17863,10 +18272,12 @@ function selectOptions(values, all) {
  * writeTextAtomic): at 100,000 cases the page is ~60 MB, and neither it, nor
  * its data as one JSON string, nor a view of every case is ever held whole.
  */
-function* htmlPieces(input, options = {}) {
+function* htmlPieces(model, options = {}) {
+    const input = model;
     // masked in the values themselves, before any of them is shown or made JSON
     const safe = redactHeads(input, options.redact);
-    const title = options.title === undefined ? `evalgate · ${safe.current.name}` : (options.redact?.(options.title) ?? options.title);
+    const redact = options.redact ?? ((text) => text);
+    const title = redact(model.title);
     const rows = tableRows(input);
     const { flips, statuses } = filterValues(rows);
     // cost and latency columns for agents: runs whose target reported usage or tool calls
@@ -17878,11 +18289,11 @@ function* htmlPieces(input, options = {}) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtmlText(title)} — ${input.comparison.gate.passed ? 'gate passed' : 'gate failed'}</title>
+<title>${escapeHtmlText(title)} — ${escapeHtmlText(model.status)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-${summaryHtml(safe, title)}
+${summaryHtml({ ...model, ...safe }, title, redact)}
 <h2>Cases</h2>
 <div class="controls">
 <input id="filter" type="search" placeholder="Filter: words in the name, key, tags, input or output" aria-label="filter cases">
@@ -17909,39 +18320,35 @@ ${summaryHtml(safe, title)}
 `;
 }
 
-;// CONCATENATED MODULE: ./src/report/shard.ts
+;// CONCATENATED MODULE: ./src/report/json.ts
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
- * the merge job reports, comments and gates the whole run. Pure.
+ * `--json`: the comparison as values, the gate's failures as sentences and
+ * the verdict with its reasons — what every other surface shows, read off the
+ * same report model.
  */
 
-
-function renderShardSummary(input) {
-    const { current, shard } = input;
-    const s = current.summary;
-    const of = `shard ${shard.index} of ${shard.count}`;
-    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
-    const figures = [
-        plural(s.total, 'case'),
-        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
-    ];
-    if (s.meanScore !== null)
-        figures.push(`mean score ${formatScore(s.meanScore)}`);
-    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
-    const c = input.comparison;
-    if (c?.baseline)
-        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
-    if (current.complete === false)
-        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
-    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
-    return `${lines.join('\n')}\n`;
+function comparisonJson(model) {
+    const { comparison: c, verdict: v } = model;
+    return {
+        ...c,
+        gate: {
+            passed: c.gate.passed,
+            failures: c.gate.checks.map(words_failureSentence),
+            checks: c.gate.checks,
+            ...(c.gate.unchecked ? { unchecked: c.gate.unchecked.map((limit) => noticeText({ code: 'unchecked', limit })) } : {})
+        },
+        verdict: {
+            status: v.status,
+            headline: model.headline,
+            reasons: model.reasons.map(({ code, message }) => ({ code, message })),
+            notices: model.notices,
+            exitCode: v.exitCode,
+            ...(v.advisory ? { advisory: true } : {}),
+            ...(v.acceptedBy ? { acceptedBy: v.acceptedBy } : {}),
+            baselineStatus: v.baselineStatus
+        }
+    };
 }
-
-;// CONCATENATED MODULE: ./src/report/index.ts
-
-
-
-
 
 ;// CONCATENATED MODULE: ./src/util/files.ts
 
@@ -18102,6 +18509,7 @@ function pauseWorkflowCommands(io) {
 
 
 
+
 const cli_DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -18177,28 +18585,50 @@ async function writeOutput(flag, file, write) {
         throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
     }
 }
-/** Write the comparison's outputs, conclude, and return the verdict's exit code. */
+/** The report's links to this run's and the baseline's pages, when the CLI runs inside a workflow (GITHUB_* set). */
+function workflowLinks(env, baseline, current) {
+    const server = env.GITHUB_SERVER_URL;
+    const repository = env.GITHUB_REPOSITORY;
+    if (!server || !repository)
+        return {};
+    const page = (runId) => (runId && /^\d+$/.test(runId) ? `${server.replace(/\/+$/, '')}/${repository}/actions/runs/${runId}` : null);
+    return { baselineRun: page(baseline?.git.runId ?? null), currentRun: page(current.git.runId) };
+}
+/** The tail (finish.ts) for the command line: conclude, then write the report files and the verdict's lines; the exit code. */
 async function finish(io, comparison, baseline, current, opts, secrets = new Set()) {
     const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none';
-    const verdict = conclude(comparison, current, { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected });
-    const report = redact(renderReport({ comparison, baseline, current, verdict }, { fullReportHint: 'the run record' }), secrets);
+    const model = await finishRun({
+        record: current,
+        comparison,
+        baseline,
+        context: { baselineStatus, baselineProblem: opts.incompatible, expected: opts.expected },
+        report: { gate: opts.gate, links: workflowLinks(io.env, baseline, current) }
+    }, {
+        // --out was written before: a local run keeps its record where the user said
+        keep: async () => null,
+        publish: (model) => writeReports(io, model, opts, secrets)
+    });
+    return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail;
+}
+async function writeReports(io, model, opts, secrets) {
+    const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets);
     const markdown = report.endsWith('\n') ? report : `${report}\n`;
     await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
     // in pieces: at 100,000 cases the page is ~60 MB
-    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces({ comparison, baseline, current }, secrets.size ? { redact: (text) => redact(text, secrets) } : {})));
-    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, toJson(comparison)));
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})));
+    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)));
     if (!opts.quiet)
         io.stdout.write(markdown);
-    const { reasons } = verdict;
-    const passed = reasons.length === 0;
-    const line = passed
-        ? colour(io, '32', `evalgate: ${verdict.headline}`)
-        : colour(io, '31', `evalgate: ${verdict.headline}${reasons.length > 1 ? ` (${reasons.length} failures)` : ''}`);
-    io.stderr.write(`${line}\n`);
-    if (!passed)
-        for (const f of reasons)
-            io.stderr.write(`  - ${f}\n`);
-    return passed ? EXIT.pass : EXIT.fail;
+    const { verdict, reasons } = model;
+    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
+    // one reason is the headline's own; several are listed under the verdict's words, each once
+    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
+    io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`);
+    if (reasons.length > 1)
+        for (const r of reasons)
+            io.stderr.write(`  - ${redact(r.message, secrets)}\n`);
+    for (const n of model.notices)
+        io.stderr.write(`  note: ${redact(n, secrets)}\n`);
 }
 async function runCommand(args, io) {
     const { values } = cli_parse(args, {
@@ -18227,7 +18657,7 @@ async function runCommand(args, io) {
     ]);
     const interruption = interruptions(io);
     try {
-        const { result, baseline, total } = await runFromConfig(values.config ?? cli_DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume }, io, interruption);
+        const { result, baseline, total, gate } = await runFromConfig(values.config ?? cli_DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
         collectGarbage();
         // streamed: the text of a 100,000-case record is never held whole
@@ -18239,7 +18669,7 @@ async function runCommand(args, io) {
             if (out)
                 io.stderr.write(`evalgate: to go on from there: evalgate run${values.config ? ` -c ${values.config}` : ''} --resume ${out}\n`);
         }
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible }, result.secrets);
+        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate }, result.secrets);
     }
     finally {
         interruption.stop();
@@ -18294,7 +18724,7 @@ async function runFromConfig(configFile, options, io, interruption) {
     const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length;
     const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet });
     const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume });
-    return { result, baseline, total };
+    return { result, baseline, total, gate: loaded.config.gate };
 }
 /** The earlier run's finished cases to take over, said on stderr. */
 async function resumePlan(file, loaded, request, io) {
@@ -18323,7 +18753,7 @@ async function compareCommand(args, io) {
     const configFile = configIfAny(values.config);
     const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, current, gate);
-    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible });
+    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
 }
 async function mergeCommand(args, io) {
     const { values, positionals } = cli_parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true);
@@ -18345,8 +18775,9 @@ async function mergeCommand(args, io) {
     }
     await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, merged));
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
-    const { comparison, incompatible } = compareIfCompatible(baseline, merged, config?.gate ?? schema/* gateSchema */.Tp.parse({}));
-    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible });
+    const gate = config?.gate ?? schema/* gateSchema */.Tp.parse({});
+    const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate);
+    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
 }
 async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);
@@ -20086,6 +20517,8 @@ const judgeVerdictSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
     score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
     reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
     error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
+    unavailable: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(true).optional(),
     reused: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional(),
     tokens: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
     /** hash of model + rubric + input + output, the key of verdict reuse */
@@ -20996,10 +21429,13 @@ function attributeTo(file, make) {
 /* harmony export */   N8: () => (/* binding */ recordArtifactName),
 /* harmony export */   lt: () => (/* binding */ RECORD_FILE)
 /* harmony export */ });
-/* unused harmony exports REPORT_FILE, attemptName, shardArtifactName, shardOfArtifactName */
-/** The files of the uploaded artifact. */
+/* unused harmony exports REPORT_FILE, HTML_FILE, JSON_FILE, attemptName, shardArtifactName, shardOfArtifactName */
+/** The file of the uploaded artifact: the run record. */
 const RECORD_FILE = 'run.json';
+/** The reports written beside it on the runner (outputs report-path, html-path, json-path), for a workflow to keep. */
 const REPORT_FILE = 'report.md';
+const HTML_FILE = 'report.html';
+const JSON_FILE = 'comparison.json';
 /** The artifact a run of the config `configName` is published as, unless the action's `artifact-name` says otherwise. */
 function recordArtifactName(configName) {
     return `evalgate-${configName}`;
@@ -21237,9 +21673,13 @@ function localGit(cwd) {
 function gitFromEnv(env) {
     return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
 }
-/** The runner's word when there is one, else the repository at `cwd` (the CLI run on a laptop). */
+/**
+ * The runner's word when there is one, else the repository at `cwd` (the CLI
+ * run on a laptop); a CLI step inside a workflow records its run id either way.
+ */
 function gitInfo(env, cwd) {
-    return env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId };
 }
 
 

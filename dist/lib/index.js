@@ -8086,9 +8086,10 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Qn: () => (/* binding */ configSchema),
+/* harmony export */   Tp: () => (/* binding */ gateSchema),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, targetSchema, judgeSchema, gateSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4140);
 /**
@@ -28980,13 +28981,14 @@ var __webpack_exports__ = {};
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  FK: () => (/* reexport */ buildReport),
   qB: () => (/* reexport */ compareRuns),
   yG: () => (/* reexport */ datasetSharer),
   _3: () => (/* reexport */ evaluate),
   l4: () => (/* reexport */ loadEvalConfig),
   Yz: () => (/* reexport */ parseRunRecord),
   lR: () => (/* reexport */ readRunRecord),
-  B1: () => (/* reexport */ renderReport),
+  B1: () => (/* binding */ lib_renderReport),
   wX: () => (/* binding */ runEval),
   rk: () => (/* reexport */ runJudgeEval)
 });
@@ -29475,7 +29477,7 @@ function redact(text, secrets) {
 ;// CONCATENATED MODULE: external "node:worker_threads"
 const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
-const REPLY_UNFINISHED = 0;
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
@@ -32013,6 +32015,7 @@ const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to g
 const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
+    usesJudge: true,
     validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
@@ -32446,6 +32449,7 @@ function valueProblem(a) {
 }
 const similar = {
     negatable: true,
+    usesJudge: true,
     validate: (a) => firstProblem(() => valueProblem(a), () => numberOptionProblem(a, 'threshold', { min: -1, max: 1 })),
     async run(a, ctx, negated) {
         if (!ctx.embed)
@@ -33249,6 +33253,10 @@ function unknownTypeProblem(type) {
     const near = (0,mod/* distance */.Io)(type.toLowerCase(), guess) <= Math.max(2, Math.floor(type.length / 3));
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
+}
+/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
+function needsJudge(a) {
+    return resolve(a.type)?.handler.usesJudge === true;
 }
 /** A human-readable problem with an assertion as configured, or undefined when it can run. */
 function validateAssertion(a) {
@@ -34202,179 +34210,7 @@ function functionTarget(resolveFn, label) {
     };
 }
 
-// EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __nccwpck_require__(5138);
-;// CONCATENATED MODULE: ./src/judge/verdict.ts
-/**
- * Reading a judge's answer. The answer is untrusted text from a model (or a
- * user's function): whatever it is, the result is a score in [0, 1] and a
- * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
- * shared by the LLM judge, the command judge and the library's runJudgeEval.
- */
-
-
-/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
-const MAX_REPLY_CHARS = 10_000;
-const MAX_REASON_CHARS = 1_000;
-const verdict_EXCERPT_CHARS = 200;
-const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
-const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
-function failedVerdict(message) {
-    return { score: 0, reason: message, error: message };
-}
-/**
- * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
- * prose. The reply must hold exactly one verdict: a judge that quotes the
- * output's forged `{"score": 1}` beside its own answer gives two, and which is
- * its own cannot be told, so two different scores are an error rather than a
- * guess (the same score twice is still one verdict).
- */
-function parseVerdictText(text) {
-    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
-    if (!reply)
-        return failedVerdict('the judge gave an empty reply');
-    const objects = jsonObjectsIn(reply);
-    const scored = objects.flatMap(verdictsIn);
-    if (scored.length > 0)
-        return oneVerdict(scored.map(normalizeVerdict));
-    if (objects.length > 0)
-        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
-    const other = tryParseJson(reply);
-    if (other !== undefined)
-        return normalizeVerdict(other);
-    if (REFUSAL.test(reply))
-        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
-    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
-}
-/**
- * The verdicts in a parsed object: the object itself when it has a score
- * (objects inside a verdict are its details), else those nested in it.
- */
-function verdictsIn(value) {
-    if (value === null || typeof value !== 'object')
-        return [];
-    if (!Array.isArray(value) && 'score' in value)
-        return [value];
-    return Object.values(value).flatMap(verdictsIn);
-}
-/** The one verdict the candidates agree on, else an error naming their scores. */
-function oneVerdict(verdicts) {
-    const first = verdicts[0];
-    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
-    if (scores.length === 1)
-        return first;
-    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
-}
-/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
-function normalizeVerdict(value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
-    }
-    const { score, reason } = value;
-    if (score === undefined || score === null)
-        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
-    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
-    if (!Number.isFinite(raw))
-        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
-    const clamped = clampScore(raw);
-    const text = reasonText(reason);
-    // the judge's own number stays visible when it was out of range
-    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
-}
-/**
- * Several samples of one verdict: the median score, with the reason of the
- * sample closest to it. Failed samples are left out while any succeeded.
- */
-function combineSamples(verdicts) {
-    const ok = verdicts.filter((v) => v.error === undefined);
-    if (ok.length === 0)
-        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
-    const samples = ok.map((v) => v.score);
-    const mid = median(samples);
-    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
-    const failed = verdicts.length - ok.length;
-    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
-    return { score: mid, reason: closest.reason + note, samples };
-}
-function median(values) {
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function reasonText(reason) {
-    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
-    if (!text)
-        return '(the judge gave no reason)';
-    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
-}
-/**
- * The JSON objects of the text that are not inside another: the whole reply,
- * a fenced block's content, `{…}` spans inside prose, the items of a list. A
- * `{` that starts no valid object is skipped, so an object nested in broken
- * text is still found; one inside a found object is that object's part.
- */
-function jsonObjectsIn(text) {
-    const found = [];
-    // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
-    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
-        found.push(value);
-        return false;
-    });
-    return found;
-}
-/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
-function verdict_describe(value) {
-    try {
-        return JSON.stringify(value) ?? String(value);
-    }
-    catch {
-        return String(value);
-    }
-}
-function verdict_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
-}
-
-;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
-/**
- * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
- * judge function. Its answers go through the same verdict normalisation as the
- * built-in judge's, so a score means the same thing in both.
- */
-
-
-/** Seed-compatible rounding: figures are reported to three decimals. */
-const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
-/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
-async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
-    const results = [];
-    for (const [i, c] of cases.entries()) {
-        const verdict = await ask(judge, c);
-        results.push({
-            name: c.name ?? `case_${i}`,
-            score: verdict.score,
-            reason: verdict.reason,
-            flagged: verdict.score < threshold,
-            error: verdict.error ?? null
-        });
-    }
-    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
-    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
-}
-/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
-async function ask(judge, c) {
-    try {
-        const answer = await judge({ prompt: c.prompt, output: c.output });
-        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
-    }
-    catch (err) {
-        return failedVerdict(`judge error: ${(0,errors/* errorMessage */.gJ)(err)}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/compare/format.ts
+;// CONCATENATED MODULE: ./src/report/format.ts
 /**
  * How figures read in gate sentences and reports — the comment, the job
  * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
@@ -34494,6 +34330,577 @@ function formatTime(iso) {
 /** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
 function formatValue(value) {
     return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
+}
+
+;// CONCATENATED MODULE: ./src/report/escape.ts
+/**
+ * Untrusted text (model output, judge reasons, error messages, dataset strings)
+ * made safe inside GitHub markdown — it can neither break the layout around it
+ * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
+ */
+
+/** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
+const WORD_JOINER = '\u2060';
+/** Control characters (tab and newline aside) and bidi overrides, which can hide or reorder text. */
+const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+/** Characters with inline meaning in GitHub markdown: emphasis, code, links, HTML, tables, strikethrough, math, entities. */
+const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>|#~&$]/g;
+/** The first `max` UTF-16 units of text, never splitting a surrogate pair. */
+function truncate(text, max) {
+    if (text.length <= max)
+        return { text, truncated: false };
+    const cut = text.charCodeAt(max - 1);
+    const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
+    return { text: text.slice(0, end), truncated: true };
+}
+/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+function neutraliseReferences(text) {
+    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+}
+function oneLine(text) {
+    return text
+        .replace(INVISIBLE, '')
+        .replace(/\s*[\r\n]+\s*/g, ' ')
+        .trim();
+}
+/**
+ * Text for a markdown line or a table cell: on one line, shortened to maxChars
+ * with "…", every markdown-active character backslash-escaped.
+ */
+function escape_escapeInline(text, maxChars = 500) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    const escaped = (shown + (truncated ? '…' : ''))
+        .replace(MARKDOWN_PUNCTUATION, '\\$&')
+        // At the start of a line these would open a list or underline a heading.
+        .replace(/^[-+=]/, '\\$&')
+        .replace(/^(\d+)([.)])/, '$1\\$2');
+    return neutraliseReferences(escaped);
+}
+/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
+const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
+function escapeHtmlText(text) {
+    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]);
+}
+/**
+ * JSON that can sit inside a <script> element: no "<" (which could close it
+ * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
+ */
+function jsonForScript(value) {
+    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/**
+ * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
+ * punctuation becomes numeric entities too, which read the same and cannot
+ * form emphasis or code should the renderer parse markdown there.
+ */
+function escapeHtml(text, maxChars = 300) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    // References first: the entities written below contain "#" followed by digits.
+    return neutraliseReferences(shown + (truncated ? '…' : '')).replace(/[&<>"'\\`*_[\]|~$]/g, (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`);
+}
+function longestBacktickRun(text) {
+    return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+}
+/** A code span; mentions and HTML inside it are inert. Not for table cells (a pipe would still split the cell). */
+function escape_inlineCode(text, maxChars = 200) {
+    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
+    const body = shown + (truncated ? '…' : '');
+    const fence = '`'.repeat(longestBacktickRun(body) + 1);
+    // A space keeps a leading or trailing backtick from merging with the fence; one is stripped on each side.
+    const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${body}${pad}${fence}`;
+}
+/**
+ * A fenced code block showing text verbatim. The fence is longer than any run
+ * of backticks inside, so nothing in the text can close it; mentions, issue
+ * references and HTML inside a code block are inert. Text over maxChars is cut
+ * with a note saying how much is shown.
+ */
+function fencedBlock(text, maxChars = 1_000) {
+    const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+    const { text: shown, truncated } = truncate(clean, maxChars);
+    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
+    const note = truncated ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_` : '';
+    return `${fence}\n${shown}\n${fence}${note}`;
+}
+
+;// CONCATENATED MODULE: ./src/compare/shared-failure.ts
+/**
+ * An error's headline with what differs from case to case blanked out
+ * (numbers, URLs, paths, ids, quoted values), so that "exited with code 1: ValueError:
+ * invalid literal for int(): 'abc'" and "…: 'xyz'" count as the same error.
+ */
+function errorShape(message) {
+    return (errorHeadline(message)
+        .slice(0, 500)
+        .replace(/(["'`])(?:(?!\1).){0,200}\1/g, '<text>')
+        .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+        // each repetition ends at a separator: no two ways to match the same text, no backtracking blow-up
+        .replace(/(?:[A-Za-z]:)?[\\/]?(?:[\w.@~-]+[\\/])+[\w.@~-]*/g, '<path>')
+        .replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '<id>')
+        .replace(/\d+(?:\.\d+)?/g, '<n>')
+        .replace(/\s+/g, ' ')
+        .trim());
+}
+/** An error's first line. */
+function errorHeadline(message) {
+    return message.split('\n', 1)[0].trim();
+}
+/**
+ * The error most of `total` attempts failed with, when they failed more than
+ * half the time (at least twice): the count of all failures, and the first
+ * line of the error most of them share. Null otherwise.
+ */
+function sharedFailure(errors, total) {
+    const groups = new Map();
+    let failed = 0;
+    for (const error of errors) {
+        failed++;
+        const shape = errorShape(error);
+        const group = groups.get(shape);
+        if (group)
+            group.failed++;
+        else
+            groups.set(shape, { failed: 1, message: errorHeadline(error) });
+    }
+    if (failed < 2 || failed * 2 <= total)
+        return null;
+    let common = null;
+    for (const group of groups.values())
+        if (!common || group.failed > common.failed)
+            common = group;
+    return { failed, total, message: common.message };
+}
+/** The target's failure when it failed on most cases (more than half, at least two). */
+function sharedTargetError(record) {
+    const errors = record.cases.flatMap((c) => (c.error === null || c.error === '' ? [] : [c.error]));
+    return sharedFailure(errors, record.cases.length);
+}
+
+;// CONCATENATED MODULE: ./src/compare/judged.ts
+
+/** The assertion results of each trial of a case (one trial: the case's own). */
+function trialsOf(c) {
+    return c.trials && c.trials.length > 0 ? c.trials : [c];
+}
+/** A trial that failed only because the judge could not give verdicts: no target error, every failed check a failed verdict. */
+function failedOnlyByJudge(trial) {
+    if (trial.passed || trial.error !== null)
+        return false;
+    const failed = trial.assertions.filter((a) => !a.passed);
+    return failed.length > 0 && failed.every((a) => a.judge?.unavailable === true);
+}
+/**
+ * A failing case some of whose failed trials failed only for want of a
+ * verdict: had the judge answered, it might have passed. A case that passed,
+ * or that fails some other check anyway, is graded.
+ */
+function isNotGraded(c) {
+    return !c.passed && trialsOf(c).some(failedOnlyByJudge);
+}
+/** The keys of a run's cases that are not graded, in dataset order. */
+function notGradedKeys(run) {
+    return run.cases.filter(isNotGraded).map((c) => c.id);
+}
+/**
+ * The judge's failure when it failed on most of its verdicts (more than half,
+ * at least two), with the error most of them share; null otherwise. Reused
+ * verdicts count as given.
+ */
+function judgeOutage(run) {
+    let total = 0;
+    const errors = [];
+    for (const c of run.cases) {
+        for (const trial of trialsOf(c)) {
+            for (const a of trial.assertions) {
+                if (!a.judge)
+                    continue;
+                total++;
+                if (a.judge.error !== undefined)
+                    errors.push(a.judge.error);
+            }
+        }
+    }
+    return sharedFailure(errors, total);
+}
+
+;// CONCATENATED MODULE: ./src/compare/conclude.ts
+
+
+/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
+function unableToTell(comparison, record, context, notices) {
+    const reasons = [];
+    const status = context.baselineStatus;
+    // a baseline that exists but cannot be used is not "no baseline"
+    if (status === 'error' || status === 'incompatible') {
+        const detail = context.baselineProblem ?? 'the baseline could not be used';
+        const reason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail };
+        if (context.onBaselineError === 'warn')
+            notices.push({ code: 'baseline-ignored', reason });
+        else
+            reasons.push(reason);
+    }
+    const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete');
+    if (incomplete) {
+        // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
+        if (incomplete.check === 'incomplete')
+            reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget });
+    }
+    // one broken target (or judge) is one problem, not N regressions
+    const target = sharedTargetError(record);
+    if (target)
+        reasons.push({ code: 'target-failed', shared: target });
+    const judge = judgeOutage(record);
+    if (judge)
+        reasons.push({ code: 'judge-failed', shared: judge });
+    reasons.push(...(context.problems ?? []));
+    return reasons;
+}
+function conclude_conclude(comparison, record, context) {
+    const { gate } = comparison;
+    const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
+    const cannotTell = unableToTell(comparison, record, context, notices);
+    const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const failing = cannotTell.length > 0 || limits.length > 0;
+    const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
+    const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
+    // advisory is about the gate's limits: a run that could not tell fails closed all the same
+    const advisory = status === 'fail' && context.failOnRegression === false;
+    const budget = record.budget;
+    if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
+        notices.push({
+            code: 'budget-uncounted',
+            maxCostUsd: budget.maxCostUsd,
+            spentUsd: budget.spentUsd,
+            trials: budget.uncountedTrials ?? 0,
+            judgeTokens: budget.uncountedJudgeTokens ?? 0
+        });
+    for (const limit of gate.unchecked ?? [])
+        notices.push({ code: 'unchecked', limit });
+    if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed'))
+        notices.push({ code: 'not-graded', keys: comparison.notGraded });
+    return {
+        status,
+        // what could not be told comes first: it is why the limits below cannot be trusted either
+        reasons: [...cannotTell, ...limits],
+        exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
+        advisory,
+        acceptedBy,
+        notices: dedupe(notices),
+        gate,
+        baselineStatus: context.baselineStatus,
+        configChanges: context.configChanges ?? []
+    };
+}
+function dedupe(notices) {
+    const seen = new Set();
+    return notices.filter((n) => {
+        const key = JSON.stringify(n);
+        if (seen.has(key))
+            return false;
+        seen.add(key);
+        return true;
+    });
+}
+
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __nccwpck_require__(131);
+;// CONCATENATED MODULE: ./src/report/words.ts
+
+/** How each relative metric limit names its figure. */
+const METRIC_WORDS = {
+    maxCostIncrease: {
+        label: 'total cost',
+        what: 'a cost',
+        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
+    },
+    maxTokensIncrease: {
+        label: 'total tokens',
+        what: 'a token count',
+        why: 'the target reports no usage, or the baseline was made before it did'
+    },
+    maxLatencyIncrease: {
+        label: 'p95 latency',
+        what: 'a latency',
+        why: 'the baseline was made by an evalgate that did not record latency'
+    }
+};
+/** "; largest rises: greeting (+$0.0004), … of 7 cases that rose". */
+function risesText(kind, rises) {
+    if (!rises || !rises.keys.length)
+        return '';
+    const named = rises.keys.map((key, i) => `${key} (+${formatMetric(kind, rises.by[i])})`);
+    const of = rises.total > rises.keys.length ? `, of ${format_formatCount(rises.total)} cases that rose` : '';
+    return `; largest ${rises.keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`;
+}
+/** Unreported cases named before "and N more", as for rises. */
+const UNREPORTED_NAMED = 3;
+/** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
+function words_failureSentence(f) {
+    switch (f.check) {
+        case 'maxRegressions':
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxRemoved':
+            return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'maxChanged':
+            return `${format_plural(f.measured, 'case')} changed (input, assertions or judge settings differ from the baseline's; limit: maxChanged ${f.limit}): ${formatKeys(f.keys)}`;
+        case 'minComparable':
+            return (`only ${f.compared} of ${format_plural(f.baseline, 'baseline case')} could be compared (${format_formatPercent(f.measured)}; limit: minComparable ${format_formatPercent(f.limit)}): ` +
+                `the others are removed or changed, so the baseline says little about this run`);
+        case 'maxPassRateDrop': {
+            const rates = `${format_formatPercent(f.baselineRate)} → ${format_formatPercent(f.currentRate)}`;
+            const flakyAside = f.flakyFlips ? `, ${format_plural(f.flakyFlips, 'flaky case')} counted as in the baseline` : '';
+            const where = `on the ${format_plural(f.cases, 'case')} in both runs with the same fingerprint${flakyAside}`;
+            const cases = f.keys.length ? `; passed before, fail now: ${formatKeys(f.keys)}` : '';
+            const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
+            return f.bound
+                ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
+        }
+        case 'maxMeanScoreDrop': {
+            const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
+            const cases = f.keys.length ? `; scored lower: ${formatKeys(f.keys)}` : '';
+            const where = 'on the cases scored in both runs with the same fingerprint';
+            const limit = `maxMeanScoreDrop ${format_formatScore(f.limit)}`;
+            return f.bound
+                ? `mean judge score dropped by at least ${format_formatScore(f.measured)} ${where}, ${scores} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
+                : `mean judge score dropped ${format_formatScore(f.measured)} ${where}, ${scores} (limit: ${limit})${cases}`;
+        }
+        case 'maxCostIncrease':
+        case 'maxTokensIncrease':
+        case 'maxLatencyIncrease': {
+            const { label, what } = METRIC_WORDS[f.check];
+            const limit = `${f.check} ${format_formatPercent(f.limit)}`;
+            if (f.how === 'unreported') {
+                const has = f.cases === 1 ? 'has' : 'have';
+                const where = `${format_plural(f.cases, 'compared case')} had ${what} in the baseline and ${has} none in this run (${formatKeys(f.keys, UNREPORTED_NAMED, f.cases)})`;
+                const hint = f.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
+                return `${limit} cannot be checked: ${where}; ${hint}`;
+            }
+            const [baseline, current] = [formatMetric(f.metric, f.baseline ?? 0), formatMetric(f.metric, f.current ?? 0)];
+            const where = `on the ${format_plural(f.cases, 'case')} compared`;
+            const cases = risesText(f.metric, f.rises);
+            if (f.how === 'fromZero')
+                return `${label} rose from ${baseline} to ${current} ${where}: a rise from zero is over any relative limit (limit: ${limit})${cases}`;
+            if (f.how === 'bound')
+                return `${label} rose by at least ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`;
+            const unbounded = f.unbounded ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
+            return `${label} rose ${format_formatPercent(f.measured ?? 0)} ${where}, ${baseline} → ${current} (limit: ${limit}${unbounded})${cases}`;
+        }
+        case 'minPassRate': {
+            const flakyNote = f.flakyFailing
+                ? `; ${f.flakyFailing} of the failing cases ${f.flakyFailing === 1 ? 'is' : 'are'} flaky and count${f.flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
+                : '';
+            return (`pass rate ${format_formatPercent(f.measured)} is below minPassRate ${format_formatPercent(f.limit)} (${f.passed} of ${format_plural(f.total, 'case')} passed)` +
+                (f.keys.length ? `; failing: ${formatKeys(f.keys)}` : '') +
+                flakyNote);
+        }
+        case 'minMeanScore':
+            if (f.measured === null)
+                return `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(f.limit)}`;
+            return (`mean judge score ${format_formatScore(f.measured)} is below minMeanScore ${format_formatScore(f.limit)}` +
+                (f.keys.length ? `; scored below it: ${formatKeys(f.keys)}` : ''));
+        case 'failOnMissingBaseline':
+            return 'no baseline run to compare against (failOnMissingBaseline is true)';
+        case 'incomplete':
+            return incompleteSentence(f.measured, f.limit, f.budget);
+    }
+}
+function incompleteSentence(finished, planned, budget) {
+    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
+    return budget
+        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
+        : `the run is incomplete: ${reached}`;
+}
+/** A reason of the verdict as a sentence. */
+function reasonMessage(r) {
+    switch (r.code) {
+        case 'gate':
+            return words_failureSentence(r.failure);
+        case 'baseline-error':
+            return `the baseline exists but could not be read, so regressions cannot be ruled out: ${r.detail}`;
+        case 'baseline-incompatible':
+            return `the baseline cannot be compared with this run: ${r.detail}`;
+        case 'incomplete':
+            return incompleteSentence(r.finished, r.planned, r.budget);
+        case 'target-failed':
+            return `the target failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'case')}: ${r.shared.message}`;
+        case 'judge-failed':
+            return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
+        case 'upload-failed':
+            return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'problem':
+            return r.text;
+    }
+}
+/** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
+function reasonCode(r) {
+    return r.code === 'gate' ? r.failure.check : r.code;
+}
+function uncheckedSentence(u) {
+    const { what, why } = METRIC_WORDS[u.check];
+    return `${u.check} ${format_formatPercent(u.limit)} was not checked: no compared case has ${what} in both runs (${why})`;
+}
+/** Ids a notice names before "and N more". */
+const NOTICE_KEYS = 10;
+/** A notice as a sentence. */
+function noticeText(n) {
+    switch (n.code) {
+        case 'text':
+            return n.text;
+        case 'baseline-ignored':
+            return `${reasonMessage(n.reason)} (on-baseline-error: warn: only the absolute floors are gated)`;
+        case 'unchecked':
+            return uncheckedSentence(n.limit);
+        case 'budget-uncounted': {
+            const parts = [];
+            if (n.trials)
+                parts.push(`${format_plural(n.trials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`);
+            if (n.judgeTokens)
+                parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
+            return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
+        }
+        case 'not-graded':
+            return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
+    }
+}
+/** The verdict in a few words: what the check's colour means. */
+function statusWords(v) {
+    // what was accepted: a failed gate, or a run that could not tell (any reason beside the gate's limits)
+    const accepted = v.reasons.some((r) => r.code !== 'gate') ? 'evalgate could not tell' : 'gate failed';
+    const words = {
+        pass: 'gate passed',
+        fail: 'gate failed',
+        accepted: `${accepted}, accepted by the label "${v.acceptedBy ?? ''}"`,
+        'could-not-tell': 'evalgate could not tell'
+    };
+    return words[v.status];
+}
+/** What an accepted verdict means for the check, and how to undo it. */
+function acceptedNotice(label) {
+    return `the check passes because this pull request carries the label "${label}"; remove the label to let the gate decide again`;
+}
+/** Advisory mode's words after the status, and its notice: the check was left green on purpose. */
+const ADVISORY = 'advisory: the check was left green';
+function advisoryNotice(v) {
+    return `${statusWords(v)}, but fail-on-regression is false: the check was left green on purpose, so pull requests are not blocked`;
+}
+/** The floors a run without a baseline was held to, or that none is set. */
+function floorsText(gate) {
+    const floors = [];
+    if (gate.minPassRate > 0)
+        floors.push(`minPassRate ${format_formatPercent(gate.minPassRate)}`);
+    if (gate.minMeanScore > 0)
+        floors.push(`minMeanScore ${format_formatScore(gate.minMeanScore)}`);
+    return `no baseline yet: nothing compared; ${floors.length ? `floors checked: ${formatList(floors)}` : 'no floor set (gate.minPassRate, gate.minMeanScore)'}`;
+}
+/**
+ * The one-line verdict, as the log, the CLI and the comment's bold line
+ * begin: "gate failed: 3 cases regressed …", "gate passed: 21 of 25 cases
+ * passed, 0 regressions", "evalgate could not tell: the judge failed on …".
+ */
+function headline(v, c, gate) {
+    const words = statusWords(v);
+    const first = v.reasons[0];
+    const advisory = v.advisory ? ` (${ADVISORY})` : '';
+    if (v.status === 'pass') {
+        const cases = `${c.current.passed} of ${format_plural(c.current.total, 'case')} passed`;
+        return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
+    }
+    return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/model.ts
+/**
+ * The report model: built once, after the verdict is final, from the
+ * comparison, the verdict and the run's context. The comment, the job
+ * summary, the HTML report, annotations, the action's outputs, `--json`, the
+ * CLI's lines and JUnit all read it, so none of them can say another verdict.
+ * Pure.
+ */
+
+
+
+/** The model of a report. Without a verdict, the comparison's own is concluded (library and test use). */
+function buildReport(input) {
+    const { comparison: c, baseline, current } = input;
+    const verdict = input.verdict ?? conclude_conclude(c, current, { baselineStatus: baseline ? 'found' : 'none' });
+    const reasons = verdict.reasons.map((r) => ({
+        code: reasonCode(r),
+        message: reasonMessage(r),
+        keys: r.code === 'gate' ? r.failure.keys : []
+    }));
+    const gateConfig = input.gate ?? schema/* gateSchema */.Tp.parse({});
+    const notices = verdict.notices.map(noticeText);
+    // the lookup's notice says why there is no baseline; the generic one only when none does and a pass's headline does not
+    if (!c.baseline && verdict.baselineStatus === 'none' && verdict.status !== 'pass' && !notices.some((n) => /no baseline/i.test(n)))
+        notices.push('no baseline: comparison skipped, only absolute floors checked');
+    if (c.baseline && !c.baseline.complete)
+        notices.push('the baseline run is incomplete: cases it lacks count as added');
+    if (verdict.advisory)
+        notices.unshift(advisoryNotice(verdict));
+    if (verdict.acceptedBy)
+        notices.unshift(acceptedNotice(verdict.acceptedBy));
+    return {
+        title: input.title ?? `evalgate · ${current.name}`,
+        comparison: c,
+        baseline,
+        current,
+        verdict,
+        links: input.links ?? {},
+        gateConfig,
+        status: statusWords(verdict) + (verdict.advisory ? ' (advisory)' : ''),
+        headline: headline(verdict, c, gateConfig),
+        reasons,
+        notices: [...new Set(notices)],
+        alert: alertKind(verdict, c),
+        gate: verdict.status === 'pass' ? 'pass' : verdict.status === 'accepted' ? 'accepted' : 'fail',
+        annotationLevel: verdict.exitCode === 1 ? 'error' : 'warning'
+    };
+}
+/**
+ * CAUTION whenever the check fails; WARNING when a failing verdict passes it
+ * (accepted by label, advisory) or a passing run has a caveat (a baseline
+ * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * for a clean pass.
+ */
+function alertKind(v, c) {
+    if (v.exitCode === 1)
+        return 'CAUTION';
+    if (v.status !== 'pass')
+        return 'WARNING';
+    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+        return 'WARNING';
+    return c.baseline ? 'TIP' : 'NOTE';
+}
+/** The gate's failures as sentences (`--json` gate.failures). */
+function gateFailures(model) {
+    return model.verdict.gate.checks.map(failureSentence);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
+/**
+ * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * mean score over the run, beside the baseline's when it has the metric. Pure.
+ */
+
+
+/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
+function namedScoresTable(baseline, current, table) {
+    const now = current.summary.namedScores;
+    if (!now || Object.keys(now).length === 0)
+        return [];
+    const before = baseline?.summary.namedScores;
+    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
+    const rows = Object.entries(now).map(([name, m]) => {
+        const metric = escape_escapeInline(name, 100);
+        if (!before)
+            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
+        const was = before[name];
+        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
+    });
+    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
 }
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
@@ -34977,52 +35384,1088 @@ function unreportedMetrics(pairs) {
     return found;
 }
 
-;// CONCATENATED MODULE: ./src/compare/gate.ts
+;// CONCATENATED MODULE: ./src/report/metrics.ts
+/**
+ * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * the job summary and `--report`: the figures-table rows of cost, tokens and
+ * latency, and a regressed case's two trajectories side by side.
+ */
 
+
+
+/** Steps of a trajectory shown; the record has them all. */
+const STEPS_SHOWN = 20;
+const ARGS_CHARS = 80;
+/**
+ * The figures-table rows and the limit that gates each. Latency is shown only
+ * where a limit gates it: on a deterministic agent it moves with the machine's
+ * load, and an ungated "+46%" reads as a finding.
+ */
+const ROWS = [
+    { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false, held: true },
+    { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false, held: true },
+    { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: false },
+    { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: true }
+];
+/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
+function changeCell(m, key, gated) {
+    if (m.change === null)
+        return roseFromZero(m) ? 'rose from zero' : '—';
+    if (!gated)
+        return signedPercent(m.change);
+    const fewest = INTERVAL_MIN_CASES[key];
+    if (m.ci)
+        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
+    // say why there is none: a bare figure would read as certain
+    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
+}
+/**
+ * Rows [label, baseline, current, change] of the figures table for the
+ * metrics both runs carry, over the compared cases; none without them.
+ */
+function metricRows(c, gate) {
+    const metrics = c.metrics;
+    if (!metrics)
+        return [];
+    return ROWS.flatMap(({ key, label, kind, limit, gatedOnly, held }) => {
+        const m = metrics[key];
+        const gated = gate[limit] !== undefined;
+        if (!m || (gatedOnly && !gated))
+            return [];
+        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated && held)]];
+    });
+}
+function metrics_stepText(call) {
+    if (!call)
+        return '—';
+    const args = JSON.stringify(call.args ?? {}) ?? '';
+    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
+}
+function sameStep(a, b) {
+    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
+}
+/** The first step at which two trajectories differ (by tool or arguments), or -1. */
+function firstDifferingStep(before, now) {
+    const n = Math.max(before.length, now.length);
+    for (let i = 0; i < n; i++)
+        if (!sameStep(before[i], now[i]))
+            return i;
+    return -1;
+}
+/**
+ * The run whose target reported no tool calls at all for a case the other run
+ * has tool calls for; undefined when both did, or the baseline lacks the case.
+ * Not reported is not "called none" (assertions/trajectory.ts): no step is
+ * marked as differing from it.
+ */
+function unreportedSide(before, now) {
+    if (!now.toolCalls)
+        return 'current';
+    return before && !before.toolCalls ? 'baseline' : undefined;
+}
+/**
+ * Both runs' tool calls of a case as a markdown table, the first differing
+ * step marked; null when neither run recorded tool calls.
+ */
+function trajectoryDiff(before, now) {
+    if (!before?.toolCalls && !now.toolCalls)
+        return null;
+    const a = before?.toolCalls ?? [];
+    const b = now.toolCalls ?? [];
+    const side = unreportedSide(before, now);
+    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
+    const first = unreported ? -1 : firstDifferingStep(a, b);
+    const steps = Math.max(a.length, b.length);
+    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
+        const mark = i === first ? ' ⬅ first difference' : '';
+        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
+        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
+    });
+    if (steps > STEPS_SHOWN)
+        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
+    const heading = unreported
+        ? `**Tool calls** (${unreported})`
+        : first === -1
+            ? '**Tool calls** (the same in both runs)'
+            : `**Tool calls** (first difference at step ${first + 1})`;
+    if (steps === 0)
+        return `${heading}: none in either run`;
+    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
+
+
+/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
+const keyed = new WeakMap();
+function byKey(cases) {
+    let map = keyed.get(cases);
+    if (!map) {
+        map = new Map();
+        for (const c of cases)
+            map.set(c.id, c);
+        keyed.set(cases, map);
+    }
+    return map;
+}
+function caseLabel(key, c) {
+    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
+}
+function trialsText(c) {
+    if (!c.trials || c.trials.length < 2)
+        return '';
+    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
+    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
+}
+function rateCell(f) {
+    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
+}
+/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
+function table(header, rows, align = 'right') {
+    const line = (cells) => `| ${cells.join(' | ')} |`;
+    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
+    return [line(header), alignment, ...rows.map(line)].join('\n');
+}
+function percentOrDash(rate) {
+    return rate === null ? '—' : format_formatPercent(rate);
+}
+function scoreOrDash(score) {
+    return score === null ? '—' : format_formatScore(score);
+}
+function signedScore(delta) {
+    return delta === null ? '—' : signed(delta, 3);
+}
+function confidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
+}
+function scoreConfidenceText(ci) {
+    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
+/**
+ * Fitting the comment into its room (GitHub refuses bodies over 65,536
+ * characters): the report is a list of blocks, essential or optional; a case
+ * table is given room row by row, and every regressed case's id stays,
+ * whatever else competes for the room.
+ */
+
+
+const SEPARATOR = '\n\n';
+/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
+const OPEN_ROWS = 20;
+/** What can be left out of a long report, most important first: the order in which room is given. */
+const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
+/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
+function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
+    const t = block.table;
+    if (!t)
+        return block.text;
+    const parts = [block.text];
+    const lines = t.rows.slice(0, rows).map((r) => r.text);
+    if (rows > 0)
+        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
+    if (rows > OPEN_ROWS)
+        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
+    if (rows < t.rows.length || t.beyond.length)
+        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
+    return parts.join(SEPARATOR);
+}
+function foldOpening(rows) {
+    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
+}
+const FOLD_CLOSING = `${SEPARATOR}</details>`;
+/**
+ * The report within maxLength. Every essential block stays, and so does every
+ * regressed case's id: a case table's rows are given room first, one by one in
+ * dataset order, and the ids of rows left out are listed below the table. Then
+ * optional blocks get room in order of importance (coverage lists, scored
+ * lower, errors, fixes, flaky, per-tag, then regression details in dataset
+ * order) and are dropped whole when they do not fit, with a line saying what
+ * was left out and where to find it.
+ */
+function fit(body, footer, maxLength, hint) {
+    const all = [...body, ...footer];
+    const full = all.map((b) => renderBlock(b));
+    if (joinedLength(full) <= maxLength)
+        return full.join(SEPARATOR);
+    const essential = all.filter((b) => !b.optional);
+    const tables = essential.filter((b) => b.table);
+    // Room for the longest possible note: the one that says everything optional was dropped.
+    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
+    const reserved = SEPARATOR.length + longestNote.length;
+    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
+    const withoutRows = essential.map((b) => renderBlock(b, 0));
+    let restChars;
+    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
+        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
+        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
+    }
+    const rowsKept = new Map();
+    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
+    for (const block of tables) {
+        const t = block.table;
+        let kept = 0;
+        for (const row of t.rows) {
+            // a row moves its id out of the line below; a cut line gives nothing back
+            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
+            // the first row opens the table, the first folded one the collapsed block and its table
+            const opening = kept === 0
+                ? SEPARATOR.length + t.head.length
+                : kept === OPEN_ROWS
+                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
+                    : 0;
+            const extra = opening + 1 + row.text.length - freed;
+            if (length + extra > maxLength)
+                break;
+            length += extra;
+            kept++;
+        }
+        rowsKept.set(block, kept);
+    }
+    const kept = new Set(essential);
+    for (const kind of OPTIONAL) {
+        for (const block of body.filter((b) => b.optional === kind)) {
+            const extra = SEPARATOR.length + block.text.length;
+            if (length + extra <= maxLength) {
+                kept.add(block);
+                length += extra;
+            }
+            else if (kind === 'detail') {
+                break; // regression details stay a prefix, in dataset order
+            }
+        }
+    }
+    const dropped = body.filter((b) => !kept.has(b));
+    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
+    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
+    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
+    return text.length <= maxLength ? text : hardCut(text, maxLength);
+}
+function omissionNote(dropped, maxLength, hint) {
+    const details = dropped.filter((b) => b.optional === 'detail').length;
+    const what = [
+        ...(details ? [format_plural(details, 'regression detail')] : []),
+        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
+        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
+        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
+        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
+        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
+        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
+    ];
+    const where = hint ? `; see ${hint}` : '';
+    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
+}
+/** Last resort when even the essential blocks are too long (a tiny maxLength). */
+function hardCut(text, maxLength) {
+    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
+    if (note.length >= maxLength)
+        return truncate(text, maxLength).text;
+    return truncate(text, maxLength - note.length).text + note;
+}
+function joinedLength(texts) {
+    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/cases.ts
+
+
+
+
+
+/** Characters of one input, output or expectation shown; the artifact has them whole. */
+const BLOCK_CHARS = 1_000;
+const REASON_CHARS = 500;
+/** The reason in a row of the regressions table. */
+const ROW_REASON_CHARS = 120;
+/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
+const MIN_ROW_CHARS = 30;
+/**
+ * The regressed cases (without a baseline: the failing ones): a table of every
+ * one that fits, the ids of the rest below it, then details of the first ones.
+ */
+function failingCases(model, limit, hint, maxLength) {
+    const { comparison: c, baseline, current } = model;
+    const notGraded = new Set(c.notGraded);
+    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
+    if (!keys.length)
+        return [];
+    const currentCases = byKey(current.cases);
+    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
+    if (!cases.length)
+        return [];
+    const noun = c.baseline ? 'Regressed' : 'Failing';
+    const baselineCases = byKey(baseline?.cases ?? []);
+    const shown = cases.slice(0, limit);
+    const capped = shown.length < cases.length && shown.length > 0;
+    const heading = {
+        text: `#### ${noun} (${format_formatCount(cases.length)})`,
+        table: {
+            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
+            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
+            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
+        }
+    };
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
+    const cap = capped
+        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
+        : [];
+    return [heading, ...cap, ...details];
+}
+/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
+function restLine(label, keys, maxChars = Infinity) {
+    let text = `${label} (${format_formatCount(keys.length)}): `;
+    for (const [i, key] of keys.entries()) {
+        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
+        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
+        if (text.length + piece.length + reserve > maxChars)
+            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
+        text += piece;
+    }
+    return text;
+}
+function caseRow(k) {
+    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+    const { check, reason } = firstFailure(k);
+    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
+}
+/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
+function firstFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { check: 'target error', reason: error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    if (!failed)
+        return { check: '—', reason: 'no failing assertion was recorded' };
+    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
+    if (failed.judge) {
+        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
+        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
+    }
+    const { claim, got } = splitReason(failed.reason);
+    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
+}
+/**
+ * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
+ * its claim and the output excerpt (unquoted); the report shows the output
+ * itself, so the excerpt is left out there.
+ */
+function splitReason(reason) {
+    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
+    if (!m)
+        return { claim: reason, got: null };
+    try {
+        return { claim: m[1], got: JSON.parse(m[2]) };
+    }
+    catch {
+        return { claim: reason, got: null };
+    }
+}
+function caseDetail(before, now, compared) {
+    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
+    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
+    if (now.expected !== undefined)
+        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
+    if (compared && before)
+        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+    const calls = trajectoryDiff(before, now);
+    if (calls)
+        parts.push(calls);
+    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
+    return parts.join(SEPARATOR);
+}
+function outputBlock(c) {
+    if (c.output !== null)
+        return fencedBlock(c.output, BLOCK_CHARS);
+    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
+}
+/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
+function failureReasons(c) {
+    const trial = c.trials?.find((t) => !t.passed);
+    const failed = c.assertions.filter((a) => !a.passed);
+    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
+    const error = c.error ?? trial?.error ?? null;
+    const lines = assertions.map(assertionReason);
+    // the output block above already shows what the target said; its error is shown there too
+    if (error !== null && c.output !== null)
+        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
+    else if (error !== null && !lines.length)
+        lines.push('- the target failed (its error is shown above)');
+    return lines.length ? lines : ['- no failing assertion was recorded'];
+}
+function assertionReason(a) {
+    const judge = a.judge;
+    if (!judge)
+        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
+    const reused = judge.reused ? ', reused' : '';
+    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
+    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
+    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
+        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
+/**
+ * The comment's figures: the table of pass rate, mean score and the agent
+ * metrics (baseline → current, change), which runs were compared, and the
+ * trusted settings the pull request changes.
+ */
+
+
+
+
+/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
+const CI_MIN_CASES = 10;
+/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
+const CI_MAX_WIDTH = 1;
+/** Rows of the config-changes table; the rest are counted (the job summary has them all). */
+const CONFIG_CHANGES_LISTED = 20;
+/**
+ * Baseline → current, and the change. A confidence interval only on a figure
+ * that a limit gates, and only where it says something: an interval on a
+ * figure nothing gates reads as a finding (`--json` keeps them all).
+ */
+function figuresTable(model) {
+    const c = model.comparison;
+    const gate = model.gateConfig;
+    const current = c.current;
+    if (!c.baseline) {
+        const rows = [['pass rate', rateCell(current)]];
+        if (current.meanScore !== null)
+            rows.push(['mean score', format_formatScore(current.meanScore)]);
+        return table(['', 'current'], rows);
+    }
+    const baseline = c.baseline;
+    const common = c.common;
+    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
+    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
+    const ci = gate.maxPassRateDrop !== undefined && telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
+    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
+    if (common && !sameCases) {
+        rows.push([
+            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
+            format_formatPercent(common.baselinePassRate),
+            format_formatPercent(common.currentPassRate),
+            signedPoints(common.passRateDelta) + ci
+        ]);
+    }
+    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
+    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
+    const scoreCI = gate.maxMeanScoreDrop !== undefined && telling(c.meanScoreDeltaCI, scoredInBoth(model)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
+    if (baseline.meanScore !== null || current.meanScore !== null) {
+        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
+    }
+    if (common && !sameScores && common.meanScoreDelta !== null) {
+        rows.push([
+            'mean score, cases scored in both runs',
+            scoreOrDash(common.baselineMeanScore),
+            scoreOrDash(common.currentMeanScore),
+            signedScore(common.meanScoreDelta) + scoreCI
+        ]);
+    }
+    rows.push(...metricRows(c, gate));
+    return table(['', 'baseline', 'current', 'change'], rows);
+}
+/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
+function telling(ci, n) {
+    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
+}
+/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
+function scoredInBoth(model) {
+    // most runs have no judge: no score to look up, no map of 100,000 cases to make
+    if (!model.baseline || !model.current.cases.some((k) => k.score !== null))
+        return 0;
+    const before = byKey(model.baseline.cases);
+    return model.current.cases.filter((k) => {
+        const b = before.get(k.id);
+        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
+    }).length;
+}
+/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
+function runIdentity(model) {
+    const { baseline, current, links } = model;
+    const sentences = [];
+    if (baseline) {
+        const { sha, ref } = baseline.git;
+        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
+        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
+        const age = relativeAge(baseline.createdAt, current.createdAt);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+    }
+    const { sha } = current.git;
+    const run = runText(current.git.runId, links.currentRun);
+    if (sha || run)
+        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
+    return sentences.length ? [{ text: sentences.join(' ') }] : [];
+}
+/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
+function runText(runId, url) {
+    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
+        return `, [${label}](${url})`;
+    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+}
+/**
+ * The trusted settings the pull request changes, which this run did not
+ * apply. Bounded: a pull request that changes hundreds of keys must not push
+ * the regressed cases out of the comment.
+ */
+function configChanges(model, whole = false) {
+    const changes = model.verdict.configChanges;
+    if (!changes.length)
+        return [];
+    const listed = whole ? Infinity : CONFIG_CHANGES_LISTED;
+    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
+    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
+    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
+    const rows = changes.slice(0, listed).map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
+    const more = changes.length > listed ? `\n\nand ${format_formatCount(changes.length - listed)} more (in the job summary)` : '';
+    return [
+        {
+            text: `#### Config changes (apply after merge)\n\n` +
+                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
+                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left') +
+                more
+        }
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/outcomes.ts
+
+
+
+
+const ERRORS_LISTED = 20;
+const FLAKY_LISTED = 20;
+const SCORED_LOWER_LISTED = 20;
+/** Case ids named per list of removed, changed, added or not graded cases. */
+const COVERAGE_LISTED = 100;
+/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
+function scoredLower(model) {
+    const { comparison: c, baseline, current } = model;
+    const keys = c.common?.scoredLower ?? [];
+    // no index of 100,000 cases for a list that is empty
+    if (!keys.length)
+        return [];
+    const before = byKey(baseline?.cases ?? []);
+    const now = byKey(current.cases);
+    const lower = keys.flatMap((key) => {
+        const [b, k] = [before.get(key), now.get(key)];
+        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
+    });
+    if (!lower.length)
+        return [];
+    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
+        const judged = k.assertions.find((a) => a.judge);
+        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
+        return [
+            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
+            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
+            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
+        ];
+    });
+    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
+    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
+    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
+}
+function fixes(c, current) {
+    if (!c.fixed.length)
+        return [];
+    const cases = byKey(current.cases);
+    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
+    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
+}
+/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+function otherOutcomes(c) {
+    if (!c.baseline)
+        return notGradedOnly(c);
+    const counts = [
+        `${format_formatCount(c.flaky.length)} flaky`,
+        `${format_formatCount(c.added.length)} added`,
+        `${format_formatCount(c.removed.length)} removed`,
+        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
+        ...(c.notGraded.length ? [`${format_formatCount(c.notGraded.length)} not graded (the judge failed, not compared)`] : []),
+        `${format_formatCount(c.unchanged)} unchanged`
+    ];
+    const lines = [counts.join(' · ')];
+    if (c.unfinished.length) {
+        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
+    }
+    const lists = [
+        ['Removed', c.removed],
+        ['Changed', c.changed],
+        ['Added', c.added],
+        ['Not graded', c.notGraded]
+    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
+    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
+}
+/** Without a baseline, the only other outcome: cases the judge could not grade. */
+function notGradedOnly(c) {
+    if (!c.notGraded.length)
+        return [];
+    return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
+}
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
+/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
+function rerunLine(c, current) {
+    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
+    if (!c.baseline || !rerun.length)
+        return [];
+    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
+    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
+    const keys = new Set(rerun.map((k) => k.id));
+    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
+    const untestable = new Set(c.notTestable);
+    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
+    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
+    const flaky = c.flaky.filter((k) => keys.has(k)).length;
+    return [
+        {
+            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
+                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
+                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+                '.'
+        }
+    ];
+}
+/** The flaky cases, one line each saying in plain words why the flip was not counted. */
+function flakyList(c, baseline) {
+    if (!c.flakyCases.length)
+        return [];
+    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
+    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
+    if (c.flakyCases.length > FLAKY_LISTED)
+        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
+    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
+    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
+}
+/**
+ * "failed this time, but failed 3 of its last 10 runs on `main`";
+ * "failed at first, then passed 4 of 5 re-runs";
+ * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
+ */
+function flakyReason(f, branch) {
+    const verb = f.flip;
+    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
+    const opposite = verb === 'failed' ? 'passed' : 'failed';
+    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
+    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
+    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
+    if (f.because === 'reruns' && f.reruns) {
+        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
+        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
+        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
+    }
+    if (f.because === 'history') {
+        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
+        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
+    }
+    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
+}
+/** A p-value to two significant digits: 0.24, 0.0012. */
+function formatP(p) {
+    return String(Number(p.toPrecision(2)));
+}
+/** How often the judge disagreed with itself, with judge.samples > 1. */
+function judgeSpread(current) {
+    const { sampled, disagreements } = current.summary.judge;
+    if (!sampled)
+        return [];
+    const share = format_formatPercent((disagreements ?? 0) / sampled);
+    return [
+        {
+            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
+                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
+        }
+    ];
+}
+function tagsTable(c) {
+    if (!c.tags.length)
+        return [];
+    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
+    const rows = c.tags.map((t) => {
+        const tag = escape_escapeInline(t.tag, 100);
+        const current = format_formatPercent(t.currentPassRate);
+        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
+    });
+    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
+}
+function outcomes_errors(current) {
+    const errored = current.cases.filter((c) => c.error !== null);
+    if (!errored.length)
+        return [];
+    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
+    if (errored.length > ERRORS_LISTED)
+        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
+    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
+}
+function runFooter(current) {
+    const { judge, durationMs } = current.summary;
+    const parts = [];
+    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
+        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
+    }
+    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
+    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/verdict.ts
+/**
+ * The comment's first block: the verdict as a GitHub alert — its title line,
+ * one bullet per reason, the notices — from the report model's words.
+ */
+
+
+/** Notices listed in the comment; the rest are counted (the job summary and the log have them all). */
+const NOTICES_LISTED = 20;
+/**
+ * The verdict as the model's alert kind; notices follow in the same alert, or
+ * in a NOTE (WARNING when the baseline is in doubt) of their own when the
+ * verdict's alert is another kind.
+ */
+function verdictAlerts(model, whole = false) {
+    const listed = whole ? Infinity : NOTICES_LISTED;
+    const notices = model.notices.slice(0, listed).map((n) => escape_escapeInline(n, 1_000));
+    if (model.notices.length > listed)
+        notices.push(`and ${format_formatCount(model.notices.length - listed)} more notices (in the job summary)`);
+    const v = model.verdict;
+    const doubt = v.notices.some((n) => n.code === 'baseline-ignored') || (model.comparison.baseline !== null && !model.comparison.baseline.complete);
+    // an advisory or accepted verdict's notice (why the check is green) belongs with it
+    const noticeKind = doubt || v.advisory || v.acceptedBy ? 'WARNING' : 'NOTE';
+    const reasons = reasonLines(model.reasons);
+    // the first reason is the headline's own: with a bullet of its own below, the title says only the status
+    const title = reasons.length ? model.status : model.headline;
+    const lines = [`**${escape_escapeInline(model.title, 200)}: ${escape_escapeInline(title, 1_000)}**`];
+    if (reasons.length)
+        lines.push('', ...reasons);
+    const merged = noticeKind === model.alert;
+    if (merged && notices.length)
+        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
+    const blocks = [{ text: verdict_alert(model.alert, lines) }];
+    if (!merged && notices.length)
+        blocks.push({ text: verdict_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
+    return blocks;
+}
+function verdict_alert(kind, lines) {
+    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
+}
+/** One bullet per reason; cases a bullet above already named are not named again. */
+function reasonLines(reasons) {
+    const named = new Set();
+    const seen = new Set();
+    return reasons.flatMap((reason) => {
+        if (seen.has(reason.message))
+            return [];
+        seen.add(reason.message);
+        const text = withoutNamedKeys(reason, named);
+        for (const key of reason.keys)
+            named.add(key);
+        return [`- ${escape_escapeInline(text, 2_000)}`];
+    });
+}
+/**
+ * The reason's sentence, its closing list of cases shortened to those not
+ * named before: "…: q and the case above", "…: the 2 cases above".
+ */
+function withoutNamedKeys(r, named) {
+    const list = formatKeys(r.keys);
+    const repeated = r.keys.filter((k) => named.has(k)).length;
+    if (!repeated || !r.message.endsWith(list))
+        return r.message;
+    const fresh = r.keys.filter((k) => !named.has(k));
+    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
+    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
+    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
+    return r.message.slice(0, r.message.length - list.length) + rest;
+}
+
+;// CONCATENATED MODULE: ./src/report/markdown/index.ts
+/**
+ * The markdown report: the sticky PR comment, the job summary and `--report`
+ * share it. Pure: the report model in, markdown out, never longer than
+ * maxLength (fit.ts).
+ */
+
+
+
+
+
+
+
+/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
+const DEFAULT_MAX_LENGTH = 60_000;
+/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
+const DEFAULT_DETAILS = 10;
+function renderReport(model, options = {}) {
+    const { comparison: c, current } = model;
+    const details = options.details ?? DEFAULT_DETAILS;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
+    // the job summary (every regression detailed) lists the notices and config changes whole too
+    const whole = details === Infinity;
+    const body = [
+        ...(options.marker ? [{ text: options.marker }] : []),
+        ...verdictAlerts(model, whole),
+        { text: figuresTable(model) },
+        ...runIdentity(model),
+        ...configChanges(model, whole),
+        ...failingCases(model, details, options.fullReportHint, maxLength),
+        ...scoredLower(model),
+        ...fixes(c, current),
+        ...otherOutcomes(c),
+        ...rerunLine(c, current),
+        ...flakyList(c, model.baseline),
+        ...tagsTable(c),
+        ...namedScoresTable(model.baseline, current, table),
+        ...outcomes_errors(current),
+        ...judgeSpread(current)
+    ];
+    const footer = [{ text: runFooter(current) }];
+    return fit(body, footer, maxLength, options.fullReportHint);
+}
+
+;// CONCATENATED MODULE: ./src/report/shard.ts
+/**
+ * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * the merge job reports, comments and gates the whole run. Pure.
+ */
+
+
+function renderShardSummary(input) {
+    const { current, shard } = input;
+    const s = current.summary;
+    const of = `shard ${shard.index} of ${shard.count}`;
+    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
+    const figures = [
+        plural(s.total, 'case'),
+        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
+    ];
+    if (s.meanScore !== null)
+        figures.push(`mean score ${formatScore(s.meanScore)}`);
+    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
+    const c = input.comparison;
+    if (c?.baseline)
+        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
+    if (current.complete === false)
+        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
+    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/report/index.ts
+
+
+
+
+
+
+// EXTERNAL MODULE: ./src/util/hash.ts
+var hash = __nccwpck_require__(5138);
+;// CONCATENATED MODULE: ./src/judge/verdict.ts
+/**
+ * Reading a judge's answer. The answer is untrusted text from a model (or a
+ * user's function): whatever it is, the result is a score in [0, 1] and a
+ * reason; anything unusable becomes score 0 with `error` saying why. Pure, and
+ * shared by the LLM judge, the command judge and the library's runJudgeEval.
+ */
+
+
+/** Longer replies are cut before searching them: a judge that rambles this much is not answering. */
+const MAX_REPLY_CHARS = 10_000;
+const MAX_REASON_CHARS = 1_000;
+const verdict_EXCERPT_CHARS = 200;
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
+const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
+/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+function failedVerdict(message) {
+    return { score: 0, reason: message, error: message };
+}
+/**
+ * A judge's reply as text: plain JSON, a fenced ```json block, or JSON inside
+ * prose. The reply must hold exactly one verdict: a judge that quotes the
+ * output's forged `{"score": 1}` beside its own answer gives two, and which is
+ * its own cannot be told, so two different scores are an error rather than a
+ * guess (the same score twice is still one verdict).
+ */
+function parseVerdictText(text) {
+    const reply = text.slice(0, MAX_REPLY_CHARS).trim();
+    if (!reply)
+        return failedVerdict('the judge gave an empty reply');
+    const objects = jsonObjectsIn(reply);
+    const scored = objects.flatMap(verdictsIn);
+    if (scored.length > 0)
+        return oneVerdict(scored.map(normalizeVerdict));
+    if (objects.length > 0)
+        return failedVerdict(`judge reply has no "score": ${verdict_excerpt(reply)}`);
+    const other = tryParseJson(reply);
+    if (other !== undefined)
+        return normalizeVerdict(other);
+    if (REFUSAL.test(reply))
+        return failedVerdict(`the judge refused to grade: ${verdict_excerpt(reply)}`);
+    return failedVerdict(`judge reply is not JSON: ${verdict_excerpt(reply)}`);
+}
+/**
+ * The verdicts in a parsed object: the object itself when it has a score
+ * (objects inside a verdict are its details), else those nested in it.
+ */
+function verdictsIn(value) {
+    if (value === null || typeof value !== 'object')
+        return [];
+    if (!Array.isArray(value) && 'score' in value)
+        return [value];
+    return Object.values(value).flatMap(verdictsIn);
+}
+/** The one verdict the candidates agree on, else an error naming their scores. */
+function oneVerdict(verdicts) {
+    const first = verdicts[0];
+    const scores = [...new Set(verdicts.map((v) => (v.error === undefined ? String(v.score) : 'not a number')))];
+    if (scores.length === 1)
+        return first;
+    return failedVerdict(`judge reply holds ${scores.length} different scores (${scores.join(', ')}); a reply must give exactly one verdict (did it quote a score from the output?)`);
+}
+/** A judge's answer as a value (`{score, reason}`), from parsed JSON or a user's function. */
+function normalizeVerdict(value) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return failedVerdict(`judge answer is not an object with a score: ${verdict_excerpt(verdict_describe(value))}`);
+    }
+    const { score, reason } = value;
+    if (score === undefined || score === null)
+        return failedVerdict(`judge answer has no "score": ${verdict_excerpt(verdict_describe(value))}`);
+    const raw = typeof score === 'number' ? score : typeof score === 'string' && NUMERIC.test(score) ? Number(score) : NaN;
+    if (!Number.isFinite(raw))
+        return failedVerdict(`judge score is not a number: ${verdict_excerpt(verdict_describe(score))}`);
+    const clamped = clampScore(raw);
+    const text = reasonText(reason);
+    // the judge's own number stays visible when it was out of range
+    return { score: clamped, reason: clamped === raw ? text : `${text} [score ${raw} clamped to ${clamped}]` };
+}
+/**
+ * Several samples of one verdict: the median score, with the reason of the
+ * sample closest to it. Failed samples are left out while any succeeded.
+ */
+function combineSamples(verdicts) {
+    const ok = verdicts.filter((v) => v.error === undefined);
+    if (ok.length === 0)
+        return { ...(verdicts[0] ?? failedVerdict('no judge samples')), samples: [] };
+    const samples = ok.map((v) => v.score);
+    const mid = median(samples);
+    const closest = ok.reduce((best, v) => (Math.abs(v.score - mid) < Math.abs(best.score - mid) ? v : best));
+    const failed = verdicts.length - ok.length;
+    const note = failed > 0 ? ` (${failed} of ${verdicts.length} samples failed: ${verdicts.find((v) => v.error).error})` : '';
+    return { score: mid, reason: closest.reason + note, samples };
+}
+function median(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function reasonText(reason) {
+    const text = typeof reason === 'string' ? reason.trim() : reason === undefined || reason === null ? '' : verdict_describe(reason);
+    if (!text)
+        return '(the judge gave no reason)';
+    return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
+}
+/**
+ * The JSON objects of the text that are not inside another: the whole reply,
+ * a fenced block's content, `{…}` spans inside prose, the items of a list. A
+ * `{` that starts no valid object is skipped, so an object nested in broken
+ * text is still found; one inside a found object is that object's part.
+ */
+function jsonObjectsIn(text) {
+    const found = [];
+    // the reply is already cut to MAX_REPLY_CHARS, which bounds the work
+    visitJsonInText(text, { openers: '{', skipNested: true }, (value) => {
+        found.push(value);
+        return false;
+    });
+    return found;
+}
+/** Quoted for messages; never throws (a user's function may return a bigint or a cycle). */
+function verdict_describe(value) {
+    try {
+        return JSON.stringify(value) ?? String(value);
+    }
+    catch {
+        return String(value);
+    }
+}
+function verdict_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat.length > verdict_EXCERPT_CHARS ? `${flat.slice(0, verdict_EXCERPT_CHARS)}…` : flat;
+}
+
+;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
+/**
+ * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
+ * judge function. Its answers go through the same verdict normalisation as the
+ * built-in judge's, so a score means the same thing in both.
+ */
+
+
+/** Seed-compatible rounding: figures are reported to three decimals. */
+const judge_eval_round3 = (x) => Math.round(x * 1000) / 1000;
+/** Cases are judged one at a time, in order: a user's judge is often rate-limited. */
+async function runJudgeEval(judge, cases, { threshold = 0.5 } = {}) {
+    const results = [];
+    for (const [i, c] of cases.entries()) {
+        const verdict = await ask(judge, c);
+        results.push({
+            name: c.name ?? `case_${i}`,
+            score: verdict.score,
+            reason: verdict.reason,
+            flagged: verdict.score < threshold,
+            error: verdict.error ?? null
+        });
+    }
+    const meanScore = results.length ? judge_eval_round3(results.reduce((n, r) => n + r.score, 0) / results.length) : 0;
+    return { results, meanScore, flagged: results.filter((r) => r.flagged).map((r) => r.name), total: results.length };
+}
+/** A judge may answer with `{score, reason}` or with the raw text of a model's reply; a throw is a failed verdict. */
+async function ask(judge, c) {
+    try {
+        const answer = await judge({ prompt: c.prompt, output: c.output });
+        return typeof answer === 'string' ? parseVerdictText(answer) : normalizeVerdict(answer);
+    }
+    catch (err) {
+        return failedVerdict(`judge error: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
  */
 const TOLERANCE = 1e-9;
-function failure(check, limit, measured, keys, sentence) {
-    return { check, limit, measured, keys, sentence };
-}
 function evaluateGate(c, gate, current) {
     // The floors are of the whole run: one shard's pass rate says nothing about them (its slice may hold
     // every hard case); the merged record, which has no shard, is held to them.
     const floors = current.config?.shard ? [] : [minPassRate, minMeanScore];
     // Without a baseline only the absolute floors (and the run's own completeness) can be judged.
+    // A run cut short lacks cases because it stopped: minComparable is not also blamed for them.
+    const coverage = current.complete === false ? [removed, changed] : [removed, changed, comparable];
     const checks = c.baseline
-        ? [incomplete, regressions, removed, changed, comparable, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
+        ? [incomplete, regressions, ...coverage, passRateDrop, meanScoreDrop, costIncrease, tokensIncrease, latencyIncrease, ...floors]
         : [incomplete, missingBaseline, ...floors];
     const found = checks.map((check) => check(c, gate, current)).filter((f) => f !== null);
     const unchecked = c.baseline ? uncheckedMetricLimits(c, gate) : [];
-    return { passed: found.length === 0, failures: found.map((f) => f.sentence), checks: found, ...(unchecked.length ? { unchecked } : {}) };
+    return { passed: found.length === 0, checks: found, ...(unchecked.length ? { unchecked } : {}) };
 }
-/** The relative limits on the compared metrics: the figure each holds, and how its sentences name it. */
+/** The relative limits on the compared metrics: the figure each holds, and its kind. */
 const METRIC_LIMITS = {
-    maxCostIncrease: {
-        metric: 'cost',
-        kind: 'cost',
-        label: 'total cost',
-        what: 'a cost',
-        why: 'the target reports no usage, or names a model missing from pricing, or the baseline was made before it did'
-    },
-    maxTokensIncrease: {
-        metric: 'tokens',
-        kind: 'tokens',
-        label: 'total tokens',
-        what: 'a token count',
-        why: 'the target reports no usage, or the baseline was made before it did'
-    },
-    maxLatencyIncrease: {
-        metric: 'latencyP95',
-        kind: 'latency',
-        label: 'p95 latency',
-        what: 'a latency',
-        why: 'the baseline was made by an evalgate that did not record latency'
-    }
+    maxCostIncrease: { metric: 'cost', kind: 'cost' },
+    maxTokensIncrease: { metric: 'tokens', kind: 'tokens' },
+    maxLatencyIncrease: { metric: 'latencyP95', kind: 'latency' }
 };
 /**
  * The metric limits set that had nothing to hold: no compared case has the
@@ -35031,12 +36474,12 @@ const METRIC_LIMITS = {
  * limit that silently checks nothing reads as one that passed.
  */
 function uncheckedMetricLimits(c, gate) {
-    return Object.keys(METRIC_LIMITS).flatMap((key) => {
-        const { metric, kind, what, why } = METRIC_LIMITS[key];
-        const limit = gate[key];
+    return Object.keys(METRIC_LIMITS).flatMap((check) => {
+        const { metric, kind } = METRIC_LIMITS[check];
+        const limit = gate[check];
         if (limit === undefined || c.metrics?.[metric] || c.unreported?.some((u) => u.metric === kind))
             return [];
-        return [`${key} ${format_formatPercent(limit)} was not checked: no compared case has ${what} in both runs (${why})`];
+        return [{ check, limit, metric: kind }];
     });
 }
 /** `a` is more than `limit`, beyond rounding noise. */
@@ -35046,103 +36489,80 @@ function exceeds(a, limit) {
 const incomplete = (_c, _gate, current) => {
     if (current.complete !== false)
         return null;
-    const finished = current.cases.length;
     // Records before `planned` counted only the finished cases.
     const planned = current.planned ?? current.summary.total;
-    const reached = planned > finished ? `${finished} of ${format_plural(planned, 'case')} finished` : `it stopped after ${format_plural(finished, 'case')} finished`;
-    const budget = current.stopReason === 'budget' && current.budget;
-    const sentence = budget
-        ? `the run stopped at its budget: ${formatUsd(budget.spentUsd)} spent of budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} (target plus judge); ${reached}, and a run cut short is never a pass`
-        : `the run is incomplete: ${reached}`;
-    return failure('incomplete', planned, finished, [], sentence);
+    const budget = current.stopReason === 'budget' && current.budget ? { spentUsd: current.budget.spentUsd, maxCostUsd: current.budget.maxCostUsd } : null;
+    return { check: 'incomplete', limit: planned, measured: current.cases.length, keys: [], budget };
 };
+/** Cases named with their rise: the few that explain it, not a list to read through. */
+const RISES_NAMED = 3;
+function gate_largestRises(m) {
+    const keys = m.rose.slice(0, RISES_NAMED);
+    return keys.length ? { keys, by: m.roseBy.slice(0, RISES_NAMED), total: m.rises } : null;
+}
 /**
  * A relative increase limit (maxCostIncrease, maxTokensIncrease,
  * maxLatencyIncrease on p95). With useConfidenceBound, applied to the
  * optimistic end of the interval: the smallest increase the data supports.
  */
-function increaseCheck(key) {
-    const { metric, kind, label, what } = METRIC_LIMITS[key];
+function increaseCheck(check) {
+    const { metric, kind } = METRIC_LIMITS[check];
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         if (limit === undefined)
             return null;
         const lost = c.unreported?.find((u) => u.metric === kind);
+        const base = { check, limit, metric: kind, unbounded: false };
+        // compared cases that stopped reporting the figure would leave the comparison unseen (all of them: the limit with them)
         if (lost)
-            return unreported(key, limit, what, lost);
+            return {
+                ...base,
+                how: 'unreported',
+                measured: null,
+                keys: lost.keys,
+                baseline: null,
+                current: null,
+                cases: lost.cases,
+                rises: null
+            };
         const m = c.metrics?.[metric];
         if (!m)
             return null;
-        const figures = `${formatMetric(kind, m.baseline)} → ${formatMetric(kind, m.current)}`;
-        const where = `on the ${format_plural(m.cases, 'case')} compared`;
-        const { sentence: cases, keys } = gate_largestRises(m, kind);
-        const limitText = `${key} ${format_formatPercent(limit)}`;
+        const rises = gate_largestRises(m);
+        const figures = { baseline: m.baseline, current: m.current, cases: m.cases, rises, keys: rises?.keys ?? [] };
         if (m.change === null) {
             // no relative change from a baseline of zero (a free model, an agent reporting 0); a rise from it is above
             // any relative limit, and passing it would let a pull request go from free to paid unseen
-            if (!roseFromZero(m))
-                return null;
-            return failure(key, limit, null, keys, `${label} rose from ${formatMetric(kind, m.baseline)} to ${formatMetric(kind, m.current)} ${where}: a rise from zero is over any relative limit (limit: ${limitText})${cases}`);
+            return roseFromZero(m) ? { ...base, ...figures, how: 'fromZero', measured: null } : null;
         }
         // with too few cases for an interval the limit applies to the change itself, as for the mean score:
         // a bound that is not there must not let every rise through
         if (gate.useConfidenceBound && m.ci) {
             const least = m.ci[0];
-            if (!exceeds(least, limit))
-                return null;
-            return failure(key, limit, least, keys, `${label} rose by at least ${format_formatPercent(least)} ${where}, ${figures} (the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+            return exceeds(least, limit) ? { ...base, ...figures, how: 'bound', measured: least } : null;
         }
         if (!exceeds(m.change, limit))
             return null;
-        const unbounded = gate.useConfidenceBound ? `; no confidence interval (too few cases, or a baseline mostly at zero), so applied to the rise itself` : '';
-        return failure(key, limit, m.change, keys, `${label} rose ${format_formatPercent(m.change)} ${where}, ${figures} (limit: ${limitText}${unbounded})${cases}`);
+        return { ...base, ...figures, how: 'rise', measured: m.change, unbounded: gate.useConfidenceBound };
     };
-}
-/**
- * A limit on a metric that compared cases stopped reporting: those cases would leave the comparison
- * unseen (all of them: the limit with them), so it fails, saying what to look at.
- */
-function unreported(key, limit, what, lost) {
-    const where = `${format_plural(lost.cases, 'compared case')} had ${what} in the baseline and ${lost.cases === 1 ? 'has' : 'have'} none in this run (${formatKeys(lost.keys, RISES_NAMED, lost.cases)})`;
-    const hint = lost.metric === 'cost' ? 'does the target still report usage, and is every model it names in pricing?' : 'does the target still report usage?';
-    return failure(key, limit, null, lost.keys, `${key} ${format_formatPercent(limit)} cannot be checked: ${where}; ${hint}`);
-}
-/** Cases named with their rise in a metric sentence: the few that explain it, not a list to read through. */
-const RISES_NAMED = 3;
-/**
- * "; largest rises: greeting (+$0.0004), refund-late (+$0.0002) and kettle
- * (+$0.0001), of 7 cases that rose" — and the cases it names, the failure's keys.
- */
-function gate_largestRises(m, kind) {
-    const keys = m.rose.slice(0, RISES_NAMED);
-    if (!keys.length)
-        return { sentence: '', keys };
-    const named = keys.map((key, i) => `${key} (+${formatMetric(kind, m.roseBy[i])})`);
-    const of = m.rises > keys.length ? `, of ${format_formatCount(m.rises)} cases that rose` : '';
-    return { sentence: `; largest ${keys.length === 1 ? 'rise' : 'rises'}: ${formatList(named)}${of}`, keys };
 }
 const costIncrease = increaseCheck('maxCostIncrease');
 const tokensIncrease = increaseCheck('maxTokensIncrease');
 const latencyIncrease = increaseCheck('maxLatencyIncrease');
-const missingBaseline = (_c, gate) => gate.failOnMissingBaseline ? failure('failOnMissingBaseline', null, null, [], 'no baseline run to compare against (failOnMissingBaseline is true)') : null;
-/**
- * A limit on how many cases one of the comparison's lists may hold
- * (maxRegressions, maxRemoved, maxChanged); an unset limit is no limit. The
- * sentence: what happened, the limit (after `aside`, when given), the cases.
- */
-function countCheck(key, list, what, aside) {
+const missingBaseline = (_c, gate) => (gate.failOnMissingBaseline ? { check: 'failOnMissingBaseline', limit: null, measured: null, keys: [] } : null);
+/** A limit on how many cases one of the comparison's lists may hold; an unset limit is no limit. */
+function countCheck(check, list) {
     return (c, gate) => {
-        const limit = gate[key];
+        const limit = gate[check];
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        const note = aside ? `${aside}; ` : '';
-        return failure(key, limit, keys.length, keys, `${what(keys.length)} (${note}limit: ${key} ${limit}): ${formatKeys(keys)}`);
+        return { check, limit, measured: keys.length, keys };
     };
 }
-const regressions = countCheck('maxRegressions', 'regressed', (n) => `${format_plural(n, 'case')} regressed`);
-const removed = countCheck('maxRemoved', 'removed', (n) => `${format_plural(n, 'baseline case')} ${n === 1 ? 'is' : 'are'} missing from this run`);
-const changed = countCheck('maxChanged', 'changed', (n) => `${format_plural(n, 'case')} changed`, "input, assertions or judge settings differ from the baseline's");
+const regressions = countCheck('maxRegressions', 'regressed');
+const removed = countCheck('maxRemoved', 'removed');
+const changed = countCheck('maxChanged', 'changed');
 /** Too few cases compared says nothing about the target: renaming or editing the failing cases must not pass the gate. */
 const comparable = (c, gate) => {
     const coverage = c.coverage;
@@ -35151,8 +36571,7 @@ const comparable = (c, gate) => {
     const share = coverage.compared / coverage.baseline;
     if (!exceeds(gate.minComparable, share))
         return null;
-    return failure('minComparable', gate.minComparable, share, [], `only ${coverage.compared} of ${format_plural(coverage.baseline, 'baseline case')} could be compared (${format_formatPercent(share)}; limit: minComparable ${format_formatPercent(gate.minComparable)}): ` +
-        `the others are removed or changed, so the baseline says little about this run`);
+    return { check: 'minComparable', limit: gate.minComparable, measured: share, keys: [], compared: coverage.compared, baseline: coverage.baseline };
 };
 /**
  * The drop of the pass rate on the common cases, flaky flips not counted: a
@@ -35165,64 +36584,62 @@ const passRateDrop = (c, gate) => {
     const common = c.common;
     if (limit === undefined || !common)
         return null;
-    const rates = `${format_formatPercent(common.baselinePassRate)} → ${format_formatPercent(common.gatedCurrentPassRate)}`;
-    const flakyAside = common.flakyFlips ? `, ${format_plural(common.flakyFlips, 'flaky case')} counted as in the baseline` : '';
-    const where = `on the ${format_plural(common.total, 'case')} in both runs with the same fingerprint${flakyAside}`;
     const flaky = new Set(c.flaky);
-    const failing = common.newlyFailing.filter((key) => !flaky.has(key));
-    const cases = failing.length ? `; passed before, fail now: ${formatKeys(failing)}` : '';
-    const limitText = `maxPassRateDrop ${formatPoints(limit)} points`;
+    const figures = {
+        check: 'maxPassRateDrop',
+        limit,
+        keys: common.newlyFailing.filter((key) => !flaky.has(key)),
+        cases: common.total,
+        baselineRate: common.baselinePassRate,
+        currentRate: common.gatedCurrentPassRate,
+        flakyFlips: common.flakyFlips
+    };
     if (gate.useConfidenceBound) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
-        if (least === null || !exceeds(least, limit))
-            return null;
-        return failure('maxPassRateDrop', limit, least, failing, `pass rate dropped by at least ${formatPoints(least)} points ${where}, ${rates} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxPassRateDrop', limit, drop, failing, `pass rate dropped ${formatPoints(drop)} points ${where}, ${rates} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
     if (limit === undefined || !common || common.meanScoreDelta === null)
         return null;
-    const scores = `${format_formatScore(common.baselineMeanScore)} → ${format_formatScore(common.currentMeanScore)}`;
-    const cases = common.scoredLower.length ? `; scored lower: ${formatKeys(common.scoredLower)}` : '';
-    const where = 'on the cases scored in both runs with the same fingerprint';
-    const limitText = `maxMeanScoreDrop ${format_formatScore(limit)}`;
+    const figures = {
+        check: 'maxMeanScoreDrop',
+        limit,
+        keys: common.scoredLower,
+        baselineScore: common.baselineMeanScore,
+        currentScore: common.currentMeanScore
+    };
     // With a single case scored in both runs there is no interval: the limit applies to the drop itself.
     if (gate.useConfidenceBound && c.meanScoreDeltaCI) {
         const least = -c.meanScoreDeltaCI[1];
-        if (!exceeds(least, limit))
-            return null;
-        return failure('maxMeanScoreDrop', limit, least, common.scoredLower, `mean judge score dropped by at least ${format_formatScore(least)} ${where}, ${scores} ` +
-            `(the optimistic end of its 95% confidence interval; limit: ${limitText}, applied to that bound)${cases}`);
+        return exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.meanScoreDelta;
-    if (!exceeds(drop, limit))
-        return null;
-    return failure('maxMeanScoreDrop', limit, drop, common.scoredLower, `mean judge score dropped ${format_formatScore(drop)} ${where}, ${scores} (limit: ${limitText})${cases}`);
+    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
 };
 const minPassRate = (c, gate, current) => {
     const rate = c.current.passRate;
     if (!exceeds(gate.minPassRate, rate))
         return null;
-    const failing = current.cases.filter((k) => !k.passed).map((k) => k.id);
+    const notGraded = new Set(c.notGraded);
+    const failing = current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id);
     const flaky = new Set(c.flaky);
-    const flakyFailing = failing.filter((key) => flaky.has(key)).length;
-    // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
-    const flakyNote = flakyFailing
-        ? `; ${flakyFailing} of the failing cases ${flakyFailing === 1 ? 'is' : 'are'} flaky and count${flakyFailing === 1 ? 's' : ''} as failed: minPassRate is a floor of this run`
-        : '';
-    return failure('minPassRate', gate.minPassRate, rate, failing, `pass rate ${format_formatPercent(rate)} is below minPassRate ${format_formatPercent(gate.minPassRate)} ` +
-        `(${c.current.passed} of ${format_plural(c.current.total, 'case')} passed)` +
-        (failing.length ? `; failing: ${formatKeys(failing)}` : '') +
-        flakyNote);
+    return {
+        check: 'minPassRate',
+        limit: gate.minPassRate,
+        measured: rate,
+        keys: failing,
+        passed: c.current.passed,
+        total: c.current.total,
+        // a floor of this run: a flaky case that failed is a failed case here (it only does not count as a drop)
+        flakyFailing: failing.filter((key) => flaky.has(key)).length
+    };
 };
 const minMeanScore = (c, gate, current) => {
     const floor = gate.minMeanScore;
@@ -35230,16 +36647,15 @@ const minMeanScore = (c, gate, current) => {
     if (floor === 0)
         return null;
     // A floor that nothing can be measured against is a misconfiguration, not a pass.
-    if (score === null) {
-        return failure('minMeanScore', floor, null, [], `mean judge score is unavailable (no case has an llm-rubric score) but minMeanScore is ${format_formatScore(floor)}`);
-    }
+    if (score === null)
+        return { check: 'minMeanScore', limit: floor, measured: null, keys: [] };
     if (!exceeds(floor, score))
         return null;
     const below = current.cases
         .filter((k) => k.score !== null && k.score < floor)
         .sort((a, b) => a.score - b.score)
         .map((k) => k.id);
-    return failure('minMeanScore', floor, score, below, `mean judge score ${format_formatScore(score)} is below minMeanScore ${format_formatScore(floor)}` + (below.length ? `; scored below it: ${formatKeys(below)}` : ''));
+    return { check: 'minMeanScore', limit: floor, measured: score, keys: below };
 };
 
 ;// CONCATENATED MODULE: ./src/compare/history.ts
@@ -35335,6 +36751,7 @@ function selection_isSelected(c, selection) {
 
 
 
+
 /**
  * p-values summed from log-factorials carry a relative error near 1e-15; a p
  * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
@@ -35353,11 +36770,22 @@ function compareCases(baseline, current, alpha) {
     const added = [];
     const flakyCases = [];
     const pairs = [];
+    const notGraded = [];
+    // baseline cases left uncompared because a verdict could not be given: not the dataset's doing, so not coverage's
+    let ungradedPairs = 0;
     let unchanged = 0;
     for (const c of current.cases) {
         const b = baselineCases.get(c.id);
         if (!b) {
             added.push(c.id);
+            if (isNotGraded(c))
+                notGraded.push(c.id);
+            continue;
+        }
+        // a verdict the judge could not give, on either side, says nothing about the target: not compared
+        if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
+            notGraded.push(c.id);
+            ungradedPairs++;
             continue;
         }
         const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
@@ -35394,13 +36822,14 @@ function compareCases(baseline, current, alpha) {
         metrics: comparedMetrics(pairs),
         ...(unreported.length ? { unreported } : {}),
         ...lists,
+        notGraded,
         notTestable,
         flakyCases,
         added,
         removed: complete ? missing : [],
         unfinished: complete ? [] : missing,
         unchanged,
-        coverage: { baseline: inScope.length, compared: pairs.length },
+        coverage: { baseline: inScope.length - ungradedPairs, compared: pairs.length },
         tags: tagFigures(baseline, current, new Set(lists.regressed))
     };
 }
@@ -35418,6 +36847,7 @@ function noBaseline(current) {
         regressed: [],
         fixed: [],
         flaky: [],
+        notGraded: current.cases.filter(isNotGraded).map((c) => c.id),
         notTestable: [],
         flakyCases: [],
         added: [],
@@ -35484,17 +36914,19 @@ function rerunCounts(c) {
         return null;
     return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n };
 }
+/** A run's figures over its graded cases: a case the judge could not grade is left out of them. */
 function runFigures(run) {
-    const passed = run.cases.filter((c) => c.passed).length;
+    const graded = run.cases.filter((c) => !isNotGraded(c));
+    const passed = graded.filter((c) => c.passed).length;
     return {
         name: run.name,
         createdAt: run.createdAt,
         sha: run.git.sha,
         complete: run.complete !== false,
-        total: run.cases.length,
+        total: graded.length,
         passed,
-        passRate: run.cases.length ? passed / run.cases.length : 0,
-        meanScore: meanScore(run.cases)
+        passRate: graded.length ? passed / graded.length : 0,
+        meanScore: meanScore(graded)
     };
 }
 function passRate(cases) {
@@ -35568,9 +37000,11 @@ function pairedCounts(pairs, flaky = new Set()) {
 /** Per-tag figures for every tag of the current run, alphabetically. */
 function tagFigures(baseline, current, regressed) {
     const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort();
+    const graded = (run) => run?.cases.filter((c) => !isNotGraded(c)) ?? [];
+    const [currentCases, baselineCases] = [graded(current), graded(baseline)];
     return tags.map((tag) => {
-        const tagged = current.cases.filter((c) => c.tags.includes(tag));
-        const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? [];
+        const tagged = currentCases.filter((c) => c.tags.includes(tag));
+        const baselineTagged = baselineCases.filter((c) => c.tags.includes(tag));
         return {
             tag,
             baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,
@@ -35686,8 +37120,6 @@ var fingerprint = __nccwpck_require__(4974);
 var config_problems = __nccwpck_require__(4968);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var lib_parse = __nccwpck_require__(1020);
-// EXTERNAL MODULE: ./src/config/schema.ts
-var schema = __nccwpck_require__(131);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
 /**
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
@@ -36125,6 +37557,8 @@ const judgeVerdictSchema = lib_schemas/* object */.Ikc({
     score: lib_schemas/* number */.aig(),
     reason: lib_schemas/* string */.YjP(),
     error: lib_schemas/* string */.YjP().optional(),
+    /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
+    unavailable: lib_schemas/* literal */.euz(true).optional(),
     reused: lib_schemas/* boolean */.zMY().optional(),
     tokens: lib_schemas/* number */.aig().optional(),
     /** hash of model + rubric + input + output, the key of verdict reuse */
@@ -36546,7 +37980,7 @@ function flippedKeys(results, baseline) {
     });
 }
 /** The trials of a result: its recorded ones, or the single trial a result of one trial stands for. */
-function trialsOf(c) {
+function rerun_trialsOf(c) {
     if (c.trials?.length)
         return c.trials;
     const trial = { passed: c.passed, output: c.output, error: c.error, score: c.score, durationMs: c.durationMs, assertions: c.assertions };
@@ -36564,8 +37998,8 @@ function trialsOf(c) {
 }
 /** A result with extra trials appended and its verdict taken again over all of them. */
 function mergeReruns(c, first, extra, repeatPassThreshold) {
-    const added = trialsOf(extra);
-    const merged = aggregateCase(c, [...trialsOf(first), ...added], repeatPassThreshold);
+    const added = rerun_trialsOf(extra);
+    const merged = aggregateCase(c, [...rerun_trialsOf(first), ...added], repeatPassThreshold);
     return { ...merged, reruns: (first.reruns ?? 0) + added.length };
 }
 /**
@@ -37035,9 +38469,10 @@ class ProcessRun {
 /** Replies of a command judge larger than this are not a verdict. */
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024;
 /**
- * Creates the run's judge. Throws ConfigError only for a `${VAR}` that is not
- * set; a missing API key instead gives error verdicts, so that runs whose cases
- * never reach the judge are not stopped by it.
+ * Creates the run's judge, made only when some case needs it. Throws
+ * ConfigError for a `${VAR}` that is not set and for a missing API key: a run
+ * whose judge cannot answer would grade nothing, and its outage would read as
+ * the agent's regressions.
  */
 function createJudge(config, deps) {
     const counts = { calls: 0, reused: 0, errors: 0, tokens: 0 };
@@ -37071,9 +38506,6 @@ function createJudge(config, deps) {
             counts.reused++;
             return keptVerdict(previous.model, previous.key, 0, previous, true);
         }
-        // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-        if (provider.unusable)
-            return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)));
         const pending = inRun.get(key);
         if (pending) {
             counts.reused++;
@@ -37149,6 +38581,8 @@ function keptVerdict(model, key, tokens, v, reused = false) {
         kept.tokens = tokens;
     if (v.error !== undefined)
         kept.error = v.error;
+    if (v.unavailable)
+        kept.unavailable = true;
     if (v.samples)
         kept.samples = v.samples;
     if (reused)
@@ -37161,8 +38595,20 @@ async function safeAsk(ask, request, secrets) {
         return await ask(request);
     }
     catch (err) {
-        return { ...failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`), tokens: 0 };
+        const failed = failedVerdict(`judge request failed: ${redact((0,errors/* errorMessage */.gJ)(err), secrets)}`);
+        return { ...failed, ...(unreachable(err) ? { unavailable: true } : {}), tokens: 0 };
     }
+}
+/** HTTP statuses that say the judge is down, out of quota or not ours to use — never what the output made it answer. */
+const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429]);
+/** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
+function unreachable(err) {
+    if (err instanceof NetworkError)
+        return true;
+    if (err instanceof HttpError || err instanceof ChatError)
+        return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status));
+    // the judge closed by an interrupted run
+    return err instanceof Error && err.name === 'AbortError';
 }
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
 function baselineVerdicts(record) {
@@ -37182,9 +38628,8 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    const unusable = apiKey || isLocalUrl(baseUrl)
-        ? undefined
-        : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`;
+    if (!apiKey && !isLocalUrl(baseUrl))
+        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = {
@@ -37216,8 +38661,6 @@ function openaiProvider(config, deps) {
     // an expected text recurs on every case and trial: each distinct text is embedded once per run
     const vectors = new Map();
     const embedTexts = async (texts) => {
-        if (unusable)
-            throw new Error(unusable);
         const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))];
         if (fresh.length) {
             const asked = embeddings_embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http);
@@ -37231,7 +38674,7 @@ function openaiProvider(config, deps) {
         return Promise.all(texts.map((t) => vectors.get(t)));
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
-    return { model, unusable, ask, embed: embedTexts, close };
+    return { model, ask, embed: embedTexts, close };
 }
 function rejectsResponseFormat(err) {
     return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message);
@@ -38179,9 +39622,13 @@ function localGit(cwd) {
 function gitFromEnv(env) {
     return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
 }
-/** The runner's word when there is one, else the repository at `cwd` (the CLI run on a laptop). */
+/**
+ * The runner's word when there is one, else the repository at `cwd` (the CLI
+ * run on a laptop); a CLI step inside a workflow records its run id either way.
+ */
 function gitInfo(env, cwd) {
-    return env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId };
 }
 
 ;// CONCATENATED MODULE: ./src/engine.ts
@@ -38250,7 +39697,9 @@ async function evaluate(loaded, options = {}) {
     const spentBefore = resume?.spentUsd ?? 0;
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
-    const judge = config.judge
+    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
+    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
+    const judge = judged
         ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
@@ -38318,971 +39767,6 @@ async function evaluate(loaded, options = {}) {
 
 
 
-
-
-
-
-;// CONCATENATED MODULE: ./src/report/escape.ts
-/**
- * Untrusted text (model output, judge reasons, error messages, dataset strings)
- * made safe inside GitHub markdown — it can neither break the layout around it
- * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
- */
-
-/** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
-const WORD_JOINER = '\u2060';
-/** Control characters (tab and newline aside) and bidi overrides, which can hide or reorder text. */
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
-/** Characters with inline meaning in GitHub markdown: emphasis, code, links, HTML, tables, strikethrough, math, entities. */
-const MARKDOWN_PUNCTUATION = /[\\`*_[\]<>|#~&$]/g;
-/** The first `max` UTF-16 units of text, never splitting a surrogate pair. */
-function truncate(text, max) {
-    if (text.length <= max)
-        return { text, truncated: false };
-    const cut = text.charCodeAt(max - 1);
-    const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
-    return { text: text.slice(0, end), truncated: true };
-}
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
-function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
-}
-function oneLine(text) {
-    return text
-        .replace(INVISIBLE, '')
-        .replace(/\s*[\r\n]+\s*/g, ' ')
-        .trim();
-}
-/**
- * Text for a markdown line or a table cell: on one line, shortened to maxChars
- * with "…", every markdown-active character backslash-escaped.
- */
-function escape_escapeInline(text, maxChars = 500) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    const escaped = (shown + (truncated ? '…' : ''))
-        .replace(MARKDOWN_PUNCTUATION, '\\$&')
-        // At the start of a line these would open a list or underline a heading.
-        .replace(/^[-+=]/, '\\$&')
-        .replace(/^(\d+)([.)])/, '$1\\$2');
-    return neutraliseReferences(escaped);
-}
-/** The characters HTML gives meaning to in text and quoted attributes, as entities: the report's one map of them. */
-const HTML_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Text for HTML content or a quoted attribute, kept whole (the HTML report's summary). */
-function escapeHtmlText(text) {
-    return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch]);
-}
-/**
- * JSON that can sit inside a <script> element: no "<" (which could close it
- * or open a comment), ">" or "&"; U+2028/2029 escaped for older parsers.
- */
-function jsonForScript(value) {
-    return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/**
- * Text inside raw HTML (e.g. `<summary>`), where tags are parsed. Markdown
- * punctuation becomes numeric entities too, which read the same and cannot
- * form emphasis or code should the renderer parse markdown there.
- */
-function escapeHtml(text, maxChars = 300) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    // References first: the entities written below contain "#" followed by digits.
-    return neutraliseReferences(shown + (truncated ? '…' : '')).replace(/[&<>"'\\`*_[\]|~$]/g, (ch) => HTML_ENTITIES[ch] ?? `&#${ch.charCodeAt(0)};`);
-}
-function longestBacktickRun(text) {
-    return (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
-}
-/** A code span; mentions and HTML inside it are inert. Not for table cells (a pipe would still split the cell). */
-function escape_inlineCode(text, maxChars = 200) {
-    const { text: shown, truncated } = truncate(oneLine(text), maxChars);
-    const body = shown + (truncated ? '…' : '');
-    const fence = '`'.repeat(longestBacktickRun(body) + 1);
-    // A space keeps a leading or trailing backtick from merging with the fence; one is stripped on each side.
-    const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : '';
-    return `${fence}${pad}${body}${pad}${fence}`;
-}
-/**
- * A fenced code block showing text verbatim. The fence is longer than any run
- * of backticks inside, so nothing in the text can close it; mentions, issue
- * references and HTML inside a code block are inert. Text over maxChars is cut
- * with a note saying how much is shown.
- */
-function fencedBlock(text, maxChars = 1_000) {
-    const clean = text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
-    const { text: shown, truncated } = truncate(clean, maxChars);
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(shown) + 1));
-    const note = truncated ? `\n\n_(the first ${format_formatCount(shown.length)} of ${format_formatCount(clean.length)} characters)_` : '';
-    return `${fence}\n${shown}\n${fence}${note}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/metrics.ts
-/**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
- * the job summary and `--report`: the figures-table rows of cost, tokens and
- * latency, and a regressed case's two trajectories side by side.
- */
-
-
-
-/** Steps of a trajectory shown; the record has them all. */
-const STEPS_SHOWN = 20;
-const ARGS_CHARS = 80;
-const ROWS = [
-    { key: 'cost', label: 'cost (total)', kind: 'cost' },
-    { key: 'tokens', label: 'tokens (total)', kind: 'tokens' },
-    { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
-    { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
-];
-function changeCell(m, key) {
-    if (m.change === null)
-        return roseFromZero(m) ? 'rose from zero' : '—';
-    const fewest = INTERVAL_MIN_CASES[key];
-    if (m.ci)
-        return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`;
-    // say why there is none: a bare figure would read as certain
-    return m.cases < fewest ? `${signedPercent(m.change)} (no interval under ${format_plural(fewest, 'case')})` : signedPercent(m.change);
-}
-/**
- * Rows [label, baseline, current, change] of the figures table for the
- * metrics both runs carry, over the compared cases; none without them.
- */
-function metricRows(c) {
-    const metrics = c.metrics;
-    if (!metrics)
-        return [];
-    return ROWS.flatMap(({ key, label, kind }) => {
-        const m = metrics[key];
-        if (!m)
-            return [];
-        return [[`${label}, ${format_plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key)]];
-    });
-}
-function metrics_stepText(call) {
-    if (!call)
-        return '—';
-    const args = JSON.stringify(call.args ?? {}) ?? '';
-    return `${call.name} ${args.length > ARGS_CHARS ? `${args.slice(0, ARGS_CHARS)}…` : args}`;
-}
-function sameStep(a, b) {
-    return a !== undefined && b !== undefined && a.name === b.name && JSON.stringify(a.args) === JSON.stringify(b.args);
-}
-/** The first step at which two trajectories differ (by tool or arguments), or -1. */
-function firstDifferingStep(before, now) {
-    const n = Math.max(before.length, now.length);
-    for (let i = 0; i < n; i++)
-        if (!sameStep(before[i], now[i]))
-            return i;
-    return -1;
-}
-/**
- * The run whose target reported no tool calls at all for a case the other run
- * has tool calls for; undefined when both did, or the baseline lacks the case.
- * Not reported is not "called none" (assertions/trajectory.ts): no step is
- * marked as differing from it.
- */
-function unreportedSide(before, now) {
-    if (!now.toolCalls)
-        return 'current';
-    return before && !before.toolCalls ? 'baseline' : undefined;
-}
-/**
- * Both runs' tool calls of a case as a markdown table, the first differing
- * step marked; null when neither run recorded tool calls.
- */
-function trajectoryDiff(before, now) {
-    if (!before?.toolCalls && !now.toolCalls)
-        return null;
-    const a = before?.toolCalls ?? [];
-    const b = now.toolCalls ?? [];
-    const side = unreportedSide(before, now);
-    const unreported = side === 'current' ? 'not reported in this run' : side === 'baseline' ? 'not reported in the baseline' : null;
-    const first = unreported ? -1 : firstDifferingStep(a, b);
-    const steps = Math.max(a.length, b.length);
-    const rows = Array.from({ length: Math.min(steps, STEPS_SHOWN) }, (_, i) => {
-        const mark = i === first ? ' ⬅ first difference' : '';
-        const cell = (call) => (i === first ? `**${escape_escapeInline(metrics_stepText(call), 200)}**` : escape_escapeInline(metrics_stepText(call), 200));
-        return `| ${i + 1}${mark} | ${cell(a[i])} | ${cell(b[i])} |`;
-    });
-    if (steps > STEPS_SHOWN)
-        rows.push(`| … | ${steps - STEPS_SHOWN} more steps in the record | |`);
-    const heading = unreported
-        ? `**Tool calls** (${unreported})`
-        : first === -1
-            ? '**Tool calls** (the same in both runs)'
-            : `**Tool calls** (first difference at step ${first + 1})`;
-    if (steps === 0)
-        return `${heading}: none in either run`;
-    return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/named-scores.ts
-/**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
- * mean score over the run, beside the baseline's when it has the metric. Pure.
- */
-
-
-/** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
-function namedScoresTable(baseline, current, table) {
-    const now = current.summary.namedScores;
-    if (!now || Object.keys(now).length === 0)
-        return [];
-    const before = baseline?.summary.namedScores;
-    const header = before ? ['metric', 'baseline', 'current', 'cases'] : ['metric', 'score', 'cases'];
-    const rows = Object.entries(now).map(([name, m]) => {
-        const metric = escape_escapeInline(name, 100);
-        if (!before)
-            return [metric, format_formatScore(m.score), format_formatCount(m.cases)];
-        const was = before[name];
-        return [metric, was ? format_formatScore(was.score) : '—', format_formatScore(m.score), format_formatCount(m.cases)];
-    });
-    return [{ text: `#### Named metrics\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-
-;// CONCATENATED MODULE: ./src/report/markdown.ts
-/**
- * The markdown report (SPEC §7): the sticky PR comment, the job summary and
- * `--report` share it. Pure: a comparison, its two records and the verdict in,
- * markdown out, never longer than maxLength.
- */
-
-
-
-
-/** GitHub refuses comments over 65,536 characters; this leaves room for what callers add. */
-const DEFAULT_MAX_LENGTH = 60_000;
-/** Regressions (or failing cases) shown in full below their table, unless told otherwise. */
-const DEFAULT_DETAILS = 10;
-/** Characters of one input, output or expectation shown; the artifact has them whole. */
-const BLOCK_CHARS = 1_000;
-const REASON_CHARS = 500;
-/** The reason in a row of the regressions table. */
-const ROW_REASON_CHARS = 120;
-/** Fewer characters than any row of a case table has ("| <code>…</code> |  | … | … |"). */
-const MIN_ROW_CHARS = 30;
-/** Rows of a case table shown open; the others fold into a collapsed block below it (still in the comment). */
-const OPEN_ROWS = 20;
-const ERRORS_LISTED = 20;
-const FLAKY_LISTED = 20;
-const SCORED_LOWER_LISTED = 20;
-/** Case ids named per list of removed, changed or added cases. */
-const COVERAGE_LISTED = 100;
-/** An interval is shown only over this many compared cases: below, it spans nearly everything. */
-const CI_MIN_CASES = 10;
-/** A difference of rates or scores spans [−1, 1]; an interval wider than half of that says nothing. */
-const CI_MAX_WIDTH = 1;
-const SEPARATOR = '\n\n';
-/** What can be left out of a long report, most important first: the order in which room is given. */
-const OPTIONAL = ['coverage', 'scored', 'errors', 'fixes', 'flaky', 'tags', 'detail'];
-function renderReport(input, options = {}) {
-    const { comparison: c, current } = input;
-    const view = verdictView(input);
-    const details = options.details ?? DEFAULT_DETAILS;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_LENGTH;
-    const body = [
-        ...(options.marker ? [{ text: options.marker }] : []),
-        ...verdictAlerts(input, view, options.title ?? `evalgate · ${current.name}`),
-        { text: figuresTable(input) },
-        ...runIdentity(input),
-        ...configChanges(view.configChanges),
-        ...failingCases(input, details, options.fullReportHint, maxLength),
-        ...scoredLower(input),
-        ...fixes(c, current),
-        ...otherOutcomes(c),
-        ...rerunLine(c, current),
-        ...flakyList(c, input.baseline),
-        ...tagsTable(c),
-        ...namedScoresTable(input.baseline, current, table),
-        ...markdown_errors(current),
-        ...judgeSpread(current)
-    ];
-    const footer = [{ text: runFooter(current) }];
-    return fit(body, footer, maxLength, options.fullReportHint);
-}
-function verdictView(input) {
-    const { comparison: c, verdict: v } = input;
-    if (!v) {
-        return {
-            outcome: c.gate.passed ? 'pass' : 'fail',
-            headline: c.gate.passed ? 'gate passed' : 'gate failed',
-            reasons: c.gate.failures,
-            checks: c.gate.checks,
-            baselineStatus: c.baseline ? 'found' : 'none',
-            notices: input.notices ?? [],
-            configChanges: []
-        };
-    }
-    // an accepted failure passes the check, so its gate failures are not among the reasons; they are shown all the same
-    // (an incomplete run the verdict words itself)
-    const reasons = [...new Set([...v.reasons, ...v.gate.checks.filter((k) => k.check !== 'incomplete').map((k) => k.sentence)])];
-    const notices = [...new Set([...v.notices, ...(input.notices ?? [])])];
-    return {
-        outcome: v.outcome,
-        headline: shortHeadline(v, reasons, notices),
-        reasons,
-        checks: v.gate.checks,
-        baselineStatus: v.baselineStatus,
-        notices,
-        configChanges: v.configChanges
-    };
-}
-const OUTCOME_WORDS = {
-    pass: 'gate passed',
-    fail: 'gate failed',
-    accepted: 'gate failed, accepted',
-    error: 'evalgate could not tell'
-};
-/**
- * The headline without what the alert says below it: the first reason (a
- * bullet of its own, "gate failed: <reason>" → "gate failed") and the remark
- * that there is no baseline when a notice says so already.
- */
-function shortHeadline(v, reasons, notices) {
-    const repeated = reasons.find((r) => v.headline.endsWith(r));
-    let headline = repeated ? v.headline.slice(0, v.headline.length - repeated.length).replace(/[\s:]+$/, '') : v.headline;
-    if (notices.some((n) => /no baseline/i.test(n)) || v.baselineStatus === 'none')
-        headline = headline.replace(/\s*\([^()]*no baseline[^()]*\)$/i, '');
-    return headline || OUTCOME_WORDS[v.outcome];
-}
-/**
- * The verdict as a GitHub alert: CAUTION when the check fails, WARNING when a
- * failure was accepted by label, the run is incomplete or the baseline is in
- * doubt, NOTE without a baseline, TIP for a clean pass. Notices follow in an
- * alert of their own kind, or inside the verdict's when the kinds agree.
- */
-function verdictAlerts(input, view, title) {
-    const { comparison: c, current } = input;
-    const baselineTrouble = view.baselineStatus === 'error' || view.baselineStatus === 'incompatible' || (c.baseline !== null && !c.baseline.complete);
-    const onlyIncomplete = current.complete === false && view.checks.every((k) => k.check === 'incomplete') && view.reasons.length <= 1;
-    const kind = view.outcome === 'error' || (view.outcome === 'fail' && !onlyIncomplete)
-        ? 'CAUTION'
-        : view.outcome !== 'pass' || baselineTrouble
-            ? 'WARNING'
-            : !c.baseline
-                ? 'NOTE'
-                : 'TIP';
-    const notices = view.notices.map((n) => escape_escapeInline(n, 1_000));
-    if (c.baseline && !c.baseline.complete)
-        notices.push('the baseline run is incomplete: cases it lacks count as added');
-    // the lookup's own notice says why there is no baseline; the generic one only when none does
-    if (!c.baseline && !view.notices.some((n) => /no baseline/i.test(n))) {
-        notices.push('no baseline: comparison skipped, only absolute floors checked');
-    }
-    const noticeKind = baselineTrouble ? 'WARNING' : 'NOTE';
-    const lines = [`**${escape_escapeInline(title, 200)}: ${escape_escapeInline(view.headline, 1_000)}**`];
-    const reasons = reasonLines(view);
-    if (reasons.length)
-        lines.push('', ...reasons);
-    const merged = noticeKind === kind;
-    if (merged && notices.length)
-        lines.push('', ...notices.map((n) => (reasons.length ? `- ${n}` : n)));
-    const blocks = [{ text: markdown_alert(kind, lines) }];
-    if (!merged && notices.length)
-        blocks.push({ text: markdown_alert(noticeKind, notices.length > 1 ? notices.map((n) => `- ${n}`) : notices) });
-    return blocks;
-}
-function markdown_alert(kind, lines) {
-    return [`> [!${kind}]`, ...lines.map((line) => (line ? `> ${line}` : '>'))].join('\n');
-}
-/** One bullet per reason; cases a bullet above already named are not named again. */
-function reasonLines(view) {
-    const named = new Set();
-    return [...new Set(view.reasons)].map((reason) => {
-        const check = view.checks.find((k) => k.sentence === reason);
-        const text = check ? withoutNamedKeys(check, named) : reason;
-        for (const key of check?.keys ?? [])
-            named.add(key);
-        return `- ${escape_escapeInline(text, 2_000)}`;
-    });
-}
-/**
- * The failure's sentence, its closing list of cases shortened to those not
- * named before: "…: q and the case above", "…: the 2 cases above".
- */
-function withoutNamedKeys(f, named) {
-    const list = formatKeys(f.keys);
-    const repeated = f.keys.filter((k) => named.has(k)).length;
-    if (!repeated || !f.sentence.endsWith(list))
-        return f.sentence;
-    const fresh = f.keys.filter((k) => !named.has(k));
-    const above = repeated === 1 ? 'the case above' : `the ${format_formatCount(repeated)} cases above`;
-    // "a, b and 3 more, and the case above": a comma once the fresh list has its own "and"
-    const rest = fresh.length === 0 ? above : `${formatKeys(fresh)}${fresh.length > KEYS_IN_SENTENCE ? ',' : ''} and ${above}`;
-    return f.sentence.slice(0, f.sentence.length - list.length) + rest;
-}
-function figuresTable(input) {
-    const c = input.comparison;
-    const current = c.current;
-    if (!c.baseline) {
-        const rows = [['pass rate', rateCell(current)]];
-        if (current.meanScore !== null)
-            rows.push(['mean score', format_formatScore(current.meanScore)]);
-        return table(['', 'current'], rows);
-    }
-    const baseline = c.baseline;
-    const common = c.common;
-    // When both runs hold exactly the compared cases, the all-cases row already is the paired one.
-    const sameCases = common !== null && common.total === baseline.total && common.total === current.total;
-    const ci = telling(c.passRateDeltaCI, common?.total ?? 0) ? confidenceText(c.passRateDeltaCI) : '';
-    const rows = [['pass rate', rateCell(baseline), rateCell(current), signedPoints(c.passRateDelta) + (sameCases ? ci : '')]];
-    if (common && !sameCases) {
-        rows.push([
-            `pass rate, ${format_plural(common.total, 'case')} in both runs`,
-            format_formatPercent(common.baselinePassRate),
-            format_formatPercent(common.currentPassRate),
-            signedPoints(common.passRateDelta) + ci
-        ]);
-    }
-    // Scores compared on fewer cases than all the scored ones get their own row, which carries the paired interval.
-    const sameScores = common?.baselineMeanScore === baseline.meanScore && common?.currentMeanScore === current.meanScore;
-    const scoreCI = telling(c.meanScoreDeltaCI, scoredInBoth(input)) ? scoreConfidenceText(c.meanScoreDeltaCI) : '';
-    if (baseline.meanScore !== null || current.meanScore !== null) {
-        rows.push(['mean score', scoreOrDash(baseline.meanScore), scoreOrDash(current.meanScore), signedScore(c.meanScoreDelta) + (sameScores ? scoreCI : '')]);
-    }
-    if (common && !sameScores && common.meanScoreDelta !== null) {
-        rows.push([
-            'mean score, cases scored in both runs',
-            scoreOrDash(common.baselineMeanScore),
-            scoreOrDash(common.currentMeanScore),
-            signedScore(common.meanScoreDelta) + scoreCI
-        ]);
-    }
-    rows.push(...metricRows(c));
-    return table(['', 'baseline', 'current', 'change'], rows);
-}
-/** Whether an interval over n compared cases says something: enough cases, and narrower than half the range. */
-function telling(ci, n) {
-    return ci !== null && n >= CI_MIN_CASES && ci[1] - ci[0] <= CI_MAX_WIDTH;
-}
-/** The cases compared (same key and fingerprint) and scored in both runs: the mean-score interval's sample. */
-function scoredInBoth(input) {
-    // most runs have no judge: no score to look up, no map of 100,000 cases to make
-    if (!input.baseline || !input.current.cases.some((k) => k.score !== null))
-        return 0;
-    const before = byKey(input.baseline.cases);
-    return input.current.cases.filter((k) => {
-        const b = before.get(k.id);
-        return b !== undefined && b.fingerprint === k.fingerprint && b.score !== null && k.score !== null;
-    }).length;
-}
-/** "Baseline: commit `ba5e110` on `main`, 3 hours older than this run, workflow run 41. This run: commit `c0ffee0`, workflow run 42." */
-function runIdentity(input) {
-    const { baseline, current } = input;
-    const links = input.links ?? {};
-    const sentences = [];
-    if (baseline) {
-        const { sha, ref } = baseline.git;
-        const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
-        const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
-        const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
-    }
-    const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
-    if (sha || run)
-        sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
-    return sentences.length ? [{ text: sentences.join(' ') }] : [];
-}
-/** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
-    if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
-        return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
-}
-/** SPEC §9: the trusted settings the pull request changes, which this run did not apply. */
-function configChanges(changes) {
-    if (!changes.length)
-        return [];
-    // a code span in a table cell: GFM splits cells at every pipe not escaped, even inside code
-    const code = (text) => escape_inlineCode(text, 200).replace(/\|/g, '\\|');
-    const value = (v) => (v === undefined ? '_not set_' : code(JSON.stringify(v) ?? String(v)));
-    const rows = changes.map((ch) => [code(ch.key), value(ch.base), value(ch.head)]);
-    return [
-        {
-            text: `#### Config changes (apply after merge)\n\n` +
-                `This pull request changes trusted settings; this run used the base branch's values.\n\n` +
-                table(['setting', 'applied (base branch)', 'this pull request'], rows, 'left')
-        }
-    ];
-}
-/**
- * The regressed cases (without a baseline: the failing ones): a table of every
- * one that fits, the ids of the rest below it, then details of the first ones.
- */
-function failingCases(input, limit, hint, maxLength) {
-    const { comparison: c, baseline, current } = input;
-    const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed).map((k) => k.id);
-    if (!keys.length)
-        return [];
-    const currentCases = byKey(current.cases);
-    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
-    if (!cases.length)
-        return [];
-    const noun = c.baseline ? 'Regressed' : 'Failing';
-    const baselineCases = byKey(baseline?.cases ?? []);
-    const shown = cases.slice(0, limit);
-    const capped = shown.length < cases.length && shown.length > 0;
-    const heading = {
-        text: `#### ${noun} (${format_formatCount(cases.length)})`,
-        table: {
-            head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
-            // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
-            beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
-            rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
-        }
-    };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
-    const cap = capped
-        ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
-        : [];
-    return [heading, ...cap, ...details];
-}
-/** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
-function restLine(label, keys, maxChars = Infinity) {
-    let text = `${label} (${format_formatCount(keys.length)}): `;
-    for (const [i, key] of keys.entries()) {
-        const piece = `${i ? ', ' : ''}${escape_inlineCode(key)}`;
-        const reserve = i < keys.length - 1 ? ` and ${format_formatCount(keys.length)} more`.length : 0;
-        if (text.length + piece.length + reserve > maxChars)
-            return i ? `${text} and ${format_formatCount(keys.length - i)} more` : `${text}too many to list`;
-        text += piece;
-    }
-    return text;
-}
-function caseRow(k) {
-    const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const { check, reason } = firstFailure(k);
-    return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
-}
-/** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
-function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
-        return { check: '—', reason: 'no failing assertion was recorded' };
-    const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
-    if (failed.judge) {
-        const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
-        return { check, reason: `scored ${format_formatScore(failed.judge.score)}: ${why}` };
-    }
-    const { claim, got } = splitReason(failed.reason);
-    return { check, reason: got === null ? claim : `${claim}, got: ${got}` };
-}
-/**
- * A rule-based reason "expected output to contain \"x\", got: \"…\"" split into
- * its claim and the output excerpt (unquoted); the report shows the output
- * itself, so the excerpt is left out there.
- */
-function splitReason(reason) {
-    const m = /^(.*?), got: ("(?:[^"\\]|\\.)*")$/s.exec(reason);
-    if (!m)
-        return { claim: reason, got: null };
-    try {
-        return { claim: m[1], got: JSON.parse(m[2]) };
-    }
-    catch {
-        return { claim: reason, got: null };
-    }
-}
-function caseDetail(before, now, compared) {
-    const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
-    const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)];
-    if (now.expected !== undefined)
-        parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS));
-    if (compared && before)
-        parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
-    const calls = trajectoryDiff(before, now);
-    if (calls)
-        parts.push(calls);
-    parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
-    return parts.join(SEPARATOR);
-}
-function outputBlock(c) {
-    if (c.output !== null)
-        return fencedBlock(c.output, BLOCK_CHARS);
-    return c.error !== null ? `_no output; the target failed:_\n\n${fencedBlock(c.error, BLOCK_CHARS)}` : '_no output_';
-}
-/** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
-function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
-    // the output block above already shows what the target said; its error is shown there too
-    if (error !== null && c.output !== null)
-        lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
-    else if (error !== null && !lines.length)
-        lines.push('- the target failed (its error is shown above)');
-    return lines.length ? lines : ['- no failing assertion was recorded'];
-}
-function assertionReason(a) {
-    const judge = a.judge;
-    if (!judge)
-        return `- ${escape_inlineCode(a.type)}: ${escape_escapeInline(splitReason(a.reason).claim, REASON_CHARS)}`;
-    const reused = judge.reused ? ', reused' : '';
-    const judgeReason = judge.reason && judge.reason !== a.reason ? ` — judge: ${escape_escapeInline(judge.reason, REASON_CHARS)}` : '';
-    const judgeError = judge.error ? ` — judge error: ${escape_escapeInline(judge.error, REASON_CHARS)}` : '';
-    return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
-        `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
-}
-/** Cases that still pass but the judge scored lower than in the baseline, largest drop first. */
-function scoredLower(input) {
-    const { comparison: c, baseline, current } = input;
-    const keys = c.common?.scoredLower ?? [];
-    // no index of 100,000 cases for a list that is empty
-    if (!keys.length)
-        return [];
-    const before = byKey(baseline?.cases ?? []);
-    const now = byKey(current.cases);
-    const lower = keys.flatMap((key) => {
-        const [b, k] = [before.get(key), now.get(key)];
-        return b && k && k.passed && b.score !== null && k.score !== null ? [{ b, k }] : [];
-    });
-    if (!lower.length)
-        return [];
-    const rows = lower.slice(0, SCORED_LOWER_LISTED).map(({ b, k }) => {
-        const judged = k.assertions.find((a) => a.judge);
-        const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-        return [
-            `<code>${escapeHtml(k.id, 100)}</code>${name}`,
-            `${format_formatScore(b.score)} → ${format_formatScore(k.score)}`,
-            escape_escapeInline(judged?.judge?.reason ?? judged?.reason ?? '', ROW_REASON_CHARS)
-        ];
-    });
-    const more = lower.length > SCORED_LOWER_LISTED ? `\n\nand ${format_formatCount(lower.length - SCORED_LOWER_LISTED)} more` : '';
-    const heading = `#### Scored lower (${format_formatCount(lower.length)}): still passing, the judge's score dropped`;
-    return [{ text: `${heading}\n\n${table(['case', 'score', 'judge'], rows, 'left')}${more}`, optional: 'scored' }];
-}
-function fixes(c, current) {
-    if (!c.fixed.length)
-        return [];
-    const cases = byKey(current.cases);
-    const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
-    return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
-}
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
-function otherOutcomes(c) {
-    if (!c.baseline)
-        return [];
-    const counts = [
-        `${format_formatCount(c.flaky.length)} flaky`,
-        `${format_formatCount(c.added.length)} added`,
-        `${format_formatCount(c.removed.length)} removed`,
-        `${format_formatCount(c.changed.length)} changed (fingerprint differs, not compared)`,
-        `${format_formatCount(c.unchanged)} unchanged`
-    ];
-    const lines = [counts.join(' · ')];
-    if (c.unfinished.length) {
-        lines.push(`Not reached by this incomplete run: ${format_plural(c.unfinished.length, 'baseline case')}.`);
-    }
-    const lists = [
-        ['Removed', c.removed],
-        ['Changed', c.changed],
-        ['Added', c.added]
-    ].flatMap(([label, keys]) => (keys.length ? [`- ${label}: ${idList(keys, COVERAGE_LISTED)}`] : []));
-    return [{ text: lines.join('\n\n') }, ...(lists.length ? [{ text: lists.join('\n'), optional: 'coverage' }] : [])];
-}
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
-/** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
-function rerunLine(c, current) {
-    const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
-    if (!c.baseline || !rerun.length)
-        return [];
-    const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
-    const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
-    const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-    const untestable = new Set(c.notTestable);
-    const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
-    const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
-    const flaky = c.flaky.filter((k) => keys.has(k)).length;
-    return [
-        {
-            text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
-                `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
-                (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
-                '.'
-        }
-    ];
-}
-/** The flaky cases, one line each saying in plain words why the flip was not counted. */
-function flakyList(c, baseline) {
-    if (!c.flakyCases.length)
-        return [];
-    const branch = baseline?.git.ref ? escape_inlineCode(baseline.git.ref.replace(/^refs\/(heads|tags)\//, '')) : undefined;
-    const lines = c.flakyCases.slice(0, FLAKY_LISTED).map((f) => `- ${escape_inlineCode(f.key)} ${flakyReason(f, branch)}`);
-    if (c.flakyCases.length > FLAKY_LISTED)
-        lines.push(`- and ${format_formatCount(c.flakyCases.length - FLAKY_LISTED)} more`);
-    const heading = `#### Flaky (${format_formatCount(c.flakyCases.length)}): flipped, but within chance, not counted`;
-    return [{ text: [heading, ...lines].join('\n'), optional: 'flaky' }];
-}
-/**
- * "failed this time, but failed 3 of its last 10 runs on `main`";
- * "failed at first, then passed 4 of 5 re-runs";
- * "failed 3 of 4 trials, against 1 of 4 in the baseline: within chance (p = 0.24)".
- */
-function flakyReason(f, branch) {
-    const verb = f.flip;
-    const count = (t, as = verb) => (as === 'passed' ? t.passed : t.total - t.passed);
-    const opposite = verb === 'failed' ? 'passed' : 'failed';
-    const chance = f.p !== undefined ? `: within chance (p = ${formatP(f.p)})` : '';
-    const rerunNote = f.reruns ? ` (${format_formatCount(f.reruns.total)} of them re-runs)` : '';
-    const now = f.current.total === 1 ? `${verb} this time` : `${verb} ${format_formatCount(count(f.current))} of ${format_plural(f.current.total, 'trial')}${rerunNote}`;
-    if (f.because === 'reruns' && f.reruns) {
-        const first = { passed: f.current.passed - f.reruns.passed, total: f.current.total - f.reruns.total };
-        const before = first.total === 1 ? `${verb} at first` : `${verb} ${format_formatCount(count(first))} of ${format_plural(first.total, 'trial')} at first`;
-        return `${before}, then ${opposite} ${format_formatCount(count(f.reruns, opposite))} of ${format_plural(f.reruns.total, 're-run')}`;
-    }
-    if (f.because === 'history') {
-        const runs = branch ? `${format_plural(f.baseline.total, 'run')} on ${branch}` : format_plural(f.baseline.total, 'recorded run');
-        return `${now}, but ${verb} ${format_formatCount(count(f.baseline))} of its last ${runs}${chance}`;
-    }
-    return `${now}, against ${format_formatCount(count(f.baseline))} of ${format_formatCount(f.baseline.total)} in the baseline${chance}`;
-}
-/** A p-value to two significant digits: 0.24, 0.0012. */
-function formatP(p) {
-    return String(Number(p.toPrecision(2)));
-}
-/** How often the judge disagreed with itself, with judge.samples > 1. */
-function judgeSpread(current) {
-    const { sampled, disagreements } = current.summary.judge;
-    if (!sampled)
-        return [];
-    const share = format_formatPercent((disagreements ?? 0) / sampled);
-    return [
-        {
-            text: `Judge noise: asked several times about the same output (judge.samples), the judge disagreed with itself ` +
-                `on pass/fail for ${format_formatCount(disagreements ?? 0)} of ${format_plural(sampled, 'verdict')} (${share}); each verdict is the median of its samples.`
-        }
-    ];
-}
-function tagsTable(c) {
-    if (!c.tags.length)
-        return [];
-    const header = c.baseline ? ['tag', 'baseline', 'current', 'cases', 'regressed'] : ['tag', 'pass rate', 'cases'];
-    const rows = c.tags.map((t) => {
-        const tag = escape_escapeInline(t.tag, 100);
-        const current = format_formatPercent(t.currentPassRate);
-        return c.baseline ? [tag, percentOrDash(t.baselinePassRate), current, format_formatCount(t.total), format_formatCount(t.regressed)] : [tag, current, format_formatCount(t.total)];
-    });
-    return [{ text: `#### By tag\n\n${table(header, rows)}`, optional: 'tags' }];
-}
-function markdown_errors(current) {
-    const errored = current.cases.filter((c) => c.error !== null);
-    if (!errored.length)
-        return [];
-    const lines = errored.slice(0, ERRORS_LISTED).map((c) => `- ${escape_inlineCode(c.id)}: ${escape_escapeInline(c.error, REASON_CHARS)}`);
-    if (errored.length > ERRORS_LISTED)
-        lines.push(`- and ${format_formatCount(errored.length - ERRORS_LISTED)} more`);
-    return [{ text: [`#### Errors (${format_formatCount(errored.length)})`, ...lines].join('\n'), optional: 'errors' }];
-}
-function runFooter(current) {
-    const { judge, durationMs } = current.summary;
-    const parts = [];
-    if (judge.calls || judge.reused || judge.errors || judge.tokens) {
-        parts.push(`judge: ${format_plural(judge.calls, 'call')}, ${format_formatCount(judge.reused)} reused, ` + `${format_plural(judge.errors, 'error')}, ${format_plural(judge.tokens, 'token')}`);
-    }
-    parts.push(`duration: ${formatDuration(durationMs)}`, `${format_plural(current.cases.length, 'case')}`);
-    return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`;
-}
-/** A block as shown with the first `rows` rows of its table (the others' ids in the line below it). */
-function renderBlock(block, rows = block.table?.rows.length ?? 0, restChars) {
-    const t = block.table;
-    if (!t)
-        return block.text;
-    const parts = [block.text];
-    const lines = t.rows.slice(0, rows).map((r) => r.text);
-    if (rows > 0)
-        parts.push(`${t.head}\n${lines.slice(0, OPEN_ROWS).join('\n')}`);
-    if (rows > OPEN_ROWS)
-        parts.push(`${foldOpening(rows - OPEN_ROWS)}${t.head}\n${lines.slice(OPEN_ROWS).join('\n')}${FOLD_CLOSING}`);
-    if (rows < t.rows.length || t.beyond.length)
-        parts.push(t.rest([...t.rows.slice(rows).map((r) => r.key), ...t.beyond], restChars));
-    return parts.join(SEPARATOR);
-}
-function foldOpening(rows) {
-    return `<details><summary>${format_plural(rows, 'more case')}</summary>${SEPARATOR}`;
-}
-const FOLD_CLOSING = `${SEPARATOR}</details>`;
-/**
- * The report within maxLength. Every essential block stays, and so does every
- * regressed case's id: a case table's rows are given room first, one by one in
- * dataset order, and the ids of rows left out are listed below the table. Then
- * optional blocks get room in order of importance (coverage lists, scored
- * lower, errors, fixes, flaky, per-tag, then regression details in dataset
- * order) and are dropped whole when they do not fit, with a line saying what
- * was left out and where to find it.
- */
-function fit(body, footer, maxLength, hint) {
-    const all = [...body, ...footer];
-    const full = all.map((b) => renderBlock(b));
-    if (joinedLength(full) <= maxLength)
-        return full.join(SEPARATOR);
-    const essential = all.filter((b) => !b.optional);
-    const tables = essential.filter((b) => b.table);
-    // Room for the longest possible note: the one that says everything optional was dropped.
-    const longestNote = omissionNote(body.filter((b) => b.optional), maxLength, hint);
-    const reserved = SEPARATOR.length + longestNote.length;
-    // Only when the ids alone overflow is the line of ids cut, each table's line to an equal share.
-    const withoutRows = essential.map((b) => renderBlock(b, 0));
-    let restChars;
-    if (joinedLength(withoutRows) + reserved > maxLength && tables.length) {
-        const lines = tables.reduce((n, b) => n + renderBlock(b, 0).length - b.text.length, 0);
-        restChars = Math.max(0, Math.floor((maxLength - reserved - (joinedLength(withoutRows) - lines)) / tables.length) - SEPARATOR.length);
-    }
-    const rowsKept = new Map();
-    let length = joinedLength(essential.map((b) => renderBlock(b, 0, restChars))) + reserved;
-    for (const block of tables) {
-        const t = block.table;
-        let kept = 0;
-        for (const row of t.rows) {
-            // a row moves its id out of the line below; a cut line gives nothing back
-            const freed = restChars === undefined ? escape_inlineCode(row.key).length + 2 : 0;
-            // the first row opens the table, the first folded one the collapsed block and its table
-            const opening = kept === 0
-                ? SEPARATOR.length + t.head.length
-                : kept === OPEN_ROWS
-                    ? SEPARATOR.length + foldOpening(t.rows.length).length + t.head.length + FOLD_CLOSING.length
-                    : 0;
-            const extra = opening + 1 + row.text.length - freed;
-            if (length + extra > maxLength)
-                break;
-            length += extra;
-            kept++;
-        }
-        rowsKept.set(block, kept);
-    }
-    const kept = new Set(essential);
-    for (const kind of OPTIONAL) {
-        for (const block of body.filter((b) => b.optional === kind)) {
-            const extra = SEPARATOR.length + block.text.length;
-            if (length + extra <= maxLength) {
-                kept.add(block);
-                length += extra;
-            }
-            else if (kind === 'detail') {
-                break; // regression details stay a prefix, in dataset order
-            }
-        }
-    }
-    const dropped = body.filter((b) => !kept.has(b));
-    const note = dropped.length ? [omissionNote(dropped, maxLength, hint)] : [];
-    const shown = (blocks) => blocks.filter((b) => kept.has(b)).map((b) => renderBlock(b, rowsKept.get(b), restChars));
-    const text = [...shown(body), ...note, ...shown(footer)].join(SEPARATOR);
-    return text.length <= maxLength ? text : hardCut(text, maxLength);
-}
-function omissionNote(dropped, maxLength, hint) {
-    const details = dropped.filter((b) => b.optional === 'detail').length;
-    const what = [
-        ...(details ? [format_plural(details, 'regression detail')] : []),
-        ...(dropped.some((b) => b.optional === 'coverage') ? ['the lists of removed, changed and added cases'] : []),
-        ...(dropped.some((b) => b.optional === 'scored') ? ['the cases scored lower'] : []),
-        ...(dropped.some((b) => b.optional === 'fixes') ? ['the fixes list'] : []),
-        ...(dropped.some((b) => b.optional === 'tags') ? ['the per-tag breakdown'] : []),
-        ...(dropped.some((b) => b.optional === 'errors') ? ['the errors list'] : []),
-        ...(dropped.some((b) => b.optional === 'flaky') ? ['the flaky list'] : [])
-    ];
-    const where = hint ? `; see ${hint}` : '';
-    return `⚠️ ${formatList(what)} did not fit within ${format_formatCount(maxLength)} characters${where}.`;
-}
-/** Last resort when even the essential blocks are too long (a tiny maxLength). */
-function hardCut(text, maxLength) {
-    const note = `${SEPARATOR}⚠️ cut at ${format_formatCount(maxLength)} characters`;
-    if (note.length >= maxLength)
-        return truncate(text, maxLength).text;
-    return truncate(text, maxLength - note.length).text + note;
-}
-function joinedLength(texts) {
-    return texts.reduce((n, t) => n + t.length, 0) + SEPARATOR.length * Math.max(0, texts.length - 1);
-}
-/** Each record's cases by key, made once: several sections look cases up, and at 100,000 cases making a map per section was most of the report's time. */
-const keyed = new WeakMap();
-function byKey(cases) {
-    let map = keyed.get(cases);
-    if (!map) {
-        map = new Map();
-        for (const c of cases)
-            map.set(c.id, c);
-        keyed.set(cases, map);
-    }
-    return map;
-}
-function caseLabel(key, c) {
-    return c && c.name !== key ? `${escape_inlineCode(key)} ${escape_escapeInline(c.name, 200)}` : escape_inlineCode(key);
-}
-function trialsText(c) {
-    if (!c.trials || c.trials.length < 2)
-        return '';
-    const reruns = c.reruns ? `, ${format_formatCount(c.reruns)} of them re-runs` : '';
-    return `, ${c.trials.filter((t) => t.passed).length} of ${c.trials.length} trials${reruns}`;
-}
-function rateCell(f) {
-    return `${format_formatPercent(f.passRate)} (${format_formatCount(f.passed)}/${format_formatCount(f.total)})`;
-}
-/** A markdown table of escaped cells: the first column left-aligned, the others right-aligned (figures) or left (text). */
-function table(header, rows, align = 'right') {
-    const line = (cells) => `| ${cells.join(' | ')} |`;
-    const alignment = `|:--|${(align === 'right' ? '--:|' : ':--|').repeat(header.length - 1)}`;
-    return [line(header), alignment, ...rows.map(line)].join('\n');
-}
-function percentOrDash(rate) {
-    return rate === null ? '—' : format_formatPercent(rate);
-}
-function scoreOrDash(score) {
-    return score === null ? '—' : format_formatScore(score);
-}
-function signedScore(delta) {
-    return delta === null ? '—' : signed(delta, 3);
-}
-function confidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0] * 100, 1)} to ${signed(ci[1] * 100, 1)})` : '';
-}
-function scoreConfidenceText(ci) {
-    return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
-}
-
-;// CONCATENATED MODULE: ./src/report/shard.ts
-/**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
- * the merge job reports, comments and gates the whole run. Pure.
- */
-
-
-function renderShardSummary(input) {
-    const { current, shard } = input;
-    const s = current.summary;
-    const of = `shard ${shard.index} of ${shard.count}`;
-    const errors = s.errors ? `, ${formatCount(s.errors)} of them with an error` : '';
-    const figures = [
-        plural(s.total, 'case'),
-        `pass rate ${formatPercent(s.passRate)} (${formatCount(s.passed)} passed, ${formatCount(s.failed)} failed${errors})`
-    ];
-    if (s.meanScore !== null)
-        figures.push(`mean score ${formatScore(s.meanScore)}`);
-    const lines = [`### evalgate · ${escapeInline(current.name)}: ${of}`, '', `${of}: ${figures.join(', ')}.`];
-    const c = input.comparison;
-    if (c?.baseline)
-        lines.push('', `Against the baseline: ${formatCount(c.regressed.length)} regressed, ${formatCount(c.fixed.length)} fixed in this shard.`);
-    if (current.complete === false)
-        lines.push('', `> ⚠️ cut short: ${formatCount(current.cases.length)} of ${formatCount(input.expected)} cases finished; the merged run will be incomplete and fail its gate.`);
-    lines.push('', `The gate is decided by the \`mode: merge\` job once all ${formatCount(shard.count)} shards are in; this shard's record is the artifact ${inlineCode(input.artifactName)}.`);
-    return `${lines.join('\n')}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/report/index.ts
 
 
 
@@ -39720,6 +40204,7 @@ function datasetSharer(cases) {
 
 
 
+
 /** Seed-compatible rounding: figures are reported to three decimals. */
 const lib_round3 = (x) => Math.round(x * 1000) / 1000;
 function toEvalCase(c, index) {
@@ -39748,9 +40233,18 @@ async function runEval(agentFn, cases) {
 
 
 
+/**
+ * The markdown report of a comparison: of its report model (buildReport), or
+ * of the comparison and its runs, whose verdict is then concluded from the
+ * comparison alone (no accept label, no upload: what a library caller has).
+ */
+function lib_renderReport(input, options) {
+    return renderReport('headline' in input ? input : buildReport(input), options);
+}
 
 
 
+var __webpack_exports__buildReport = __webpack_exports__.FK;
 var __webpack_exports__compareRuns = __webpack_exports__.qB;
 var __webpack_exports__datasetSharer = __webpack_exports__.yG;
 var __webpack_exports__evaluate = __webpack_exports__._3;
@@ -39760,4 +40254,4 @@ var __webpack_exports__readRunRecord = __webpack_exports__.lR;
 var __webpack_exports__renderReport = __webpack_exports__.B1;
 var __webpack_exports__runEval = __webpack_exports__.wX;
 var __webpack_exports__runJudgeEval = __webpack_exports__.rk;
-export { __webpack_exports__compareRuns as compareRuns, __webpack_exports__datasetSharer as datasetSharer, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };
+export { __webpack_exports__buildReport as buildReport, __webpack_exports__compareRuns as compareRuns, __webpack_exports__datasetSharer as datasetSharer, __webpack_exports__evaluate as evaluate, __webpack_exports__loadEvalConfig as loadEvalConfig, __webpack_exports__parseRunRecord as parseRunRecord, __webpack_exports__readRunRecord as readRunRecord, __webpack_exports__renderReport as renderReport, __webpack_exports__runEval as runEval, __webpack_exports__runJudgeEval as runJudgeEval };

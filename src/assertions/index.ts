@@ -96,6 +96,11 @@ function unknownTypeProblem(type: string): string {
   return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`
 }
 
+/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
+export function needsJudge(a: Assertion): boolean {
+  return resolve(a.type)?.handler.usesJudge === true
+}
+
 /** A human-readable problem with an assertion as configured, or undefined when it can run. */
 export function validateAssertion(a: Assertion): string | undefined {
   if (typeof a.type !== 'string' || a.type === '') return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}'

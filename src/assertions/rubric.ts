@@ -14,6 +14,7 @@ const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to g
 const llmRubric: AssertionHandler = {
   // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
   negatable: false,
+  usesJudge: true,
   validate: (a) =>
     typeof a.value !== 'string' || a.value.trim() === ''
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'

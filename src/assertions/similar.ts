@@ -25,6 +25,7 @@ function valueProblem(a: Assertion): string | undefined {
 
 const similar: AssertionHandler = {
   negatable: true,
+  usesJudge: true,
   validate: (a) =>
     firstProblem(
       () => valueProblem(a),

@@ -62,4 +62,6 @@ export interface AssertionHandler {
   validate?(assertion: Assertion): string | undefined
   /** Whether `not-<type>` is allowed (rule-based checks only). */
   negatable: boolean
+  /** Whether it asks the judge's server (a verdict or embeddings): the judge's key is then checked before the run. */
+  usesJudge?: boolean
 }

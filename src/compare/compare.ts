@@ -6,6 +6,7 @@ import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import { evaluateGate } from './gate.js'
 import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
+import { isNotGraded } from './judged.js'
 import { comparedMetrics, unreportedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
 import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
@@ -34,11 +35,21 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const added: string[] = []
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
+  const notGraded: string[] = []
+  // baseline cases left uncompared because a verdict could not be given: not the dataset's doing, so not coverage's
+  let ungradedPairs = 0
   let unchanged = 0
   for (const c of current.cases) {
     const b = baselineCases.get(c.id)
     if (!b) {
       added.push(c.id)
+      if (isNotGraded(c)) notGraded.push(c.id)
+      continue
+    }
+    // a verdict the judge could not give, on either side, says nothing about the target: not compared
+    if (b.fingerprint === c.fingerprint && (isNotGraded(c) || isNotGraded(b))) {
+      notGraded.push(c.id)
+      ungradedPairs++
       continue
     }
     const { outcome, flaky, notTestable: untested } = assess(b, c, alpha)
@@ -70,13 +81,14 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     metrics: comparedMetrics(pairs),
     ...(unreported.length ? { unreported } : {}),
     ...lists,
+    notGraded,
     notTestable,
     flakyCases,
     added,
     removed: complete ? missing : [],
     unfinished: complete ? [] : missing,
     unchanged,
-    coverage: { baseline: inScope.length, compared: pairs.length },
+    coverage: { baseline: inScope.length - ungradedPairs, compared: pairs.length },
     tags: tagFigures(baseline, current, new Set(lists.regressed))
   }
 }
@@ -95,6 +107,7 @@ function noBaseline(current: RunRecord): Omit<Comparison, 'gate'> {
     regressed: [],
     fixed: [],
     flaky: [],
+    notGraded: current.cases.filter(isNotGraded).map((c) => c.id),
     notTestable: [],
     flakyCases: [],
     added: [],
@@ -169,17 +182,19 @@ function rerunCounts(c: CaseResult): TrialCounts | null {
   return { passed: c.trials.slice(-n).filter((t) => t.passed).length, total: n }
 }
 
+/** A run's figures over its graded cases: a case the judge could not grade is left out of them. */
 export function runFigures(run: RunRecord): RunFigures {
-  const passed = run.cases.filter((c) => c.passed).length
+  const graded = run.cases.filter((c) => !isNotGraded(c))
+  const passed = graded.filter((c) => c.passed).length
   return {
     name: run.name,
     createdAt: run.createdAt,
     sha: run.git.sha,
     complete: run.complete !== false,
-    total: run.cases.length,
+    total: graded.length,
     passed,
-    passRate: run.cases.length ? passed / run.cases.length : 0,
-    meanScore: meanScore(run.cases)
+    passRate: graded.length ? passed / graded.length : 0,
+    meanScore: meanScore(graded)
   }
 }
 
@@ -257,9 +272,11 @@ function pairedCounts(pairs: readonly [CaseResult, CaseResult][], flaky: Readonl
 /** Per-tag figures for every tag of the current run, alphabetically. */
 function tagFigures(baseline: RunRecord | null, current: RunRecord, regressed: ReadonlySet<string>): TagFigures[] {
   const tags = [...new Set(current.cases.flatMap((c) => c.tags))].sort()
+  const graded = (run: RunRecord | null) => run?.cases.filter((c) => !isNotGraded(c)) ?? []
+  const [currentCases, baselineCases] = [graded(current), graded(baseline)]
   return tags.map((tag) => {
-    const tagged = current.cases.filter((c) => c.tags.includes(tag))
-    const baselineTagged = baseline?.cases.filter((c) => c.tags.includes(tag)) ?? []
+    const tagged = currentCases.filter((c) => c.tags.includes(tag))
+    const baselineTagged = baselineCases.filter((c) => c.tags.includes(tag))
     return {
       tag,
       baselinePassRate: baselineTagged.length ? passRate(baselineTagged) : null,

@@ -1,19 +1,20 @@
 /**
- * The verdict of a run (SPEC §6, §7, §9): one pure function from the
- * comparison and what the entry point knows (the baseline's fate, the accept
- * label, trusted-config changes, what failed while publishing) to one value.
- * The action and the CLI only carry it out.
+ * The verdict of a run: one pure function from the comparison and what the
+ * entry point knows (the baseline's fate, the accept label, trusted-config
+ * changes, what failed while recording) to one value — pass, fail, accepted
+ * or could-not-tell — with every reason as a value. Computed once, after
+ * everything that can change it has happened; every surface shows it.
  */
 import type { RunRecord } from '../types.js'
-import { formatList, formatUsd, plural } from './format.js'
-import { sharedTargetError } from './target-errors.js'
-import type { BaselineStatus, Comparison, ConfigChange, Verdict } from './types.js'
+import { judgeOutage } from './judged.js'
+import { sharedTargetError } from './shared-failure.js'
+import type { BaselineStatus, Comparison, ConfigChange, Verdict, VerdictNotice, VerdictReason, VerdictStatus } from './types.js'
 
 export interface ConcludeContext {
   baselineStatus: BaselineStatus
   /** why the baseline is in error or incompatible (for `error` and `incompatible`) */
   baselineProblem?: string | null
-  /** notices to show: no baseline, config taken from the base commit, … */
+  /** notices the entry point has already worded: no baseline, config taken from the base commit, … */
   notices?: string[]
   /** the cases the run set out to finish; an incomplete run names it */
   expected?: number
@@ -21,111 +22,83 @@ export interface ConcludeContext {
   configChanges?: ConfigChange[]
   /** the accept label, when the pull request carries it */
   acceptLabel?: string | null
-  /** false: a failing gate is reported but does not fail the check (input fail-on-regression) */
+  /** false (advisory): a failing gate is reported on every surface, but the check is left green (not a run that could not tell) */
   failOnRegression?: boolean
   /** warn: a baseline in error is a notice, not a failure (input on-baseline-error) */
   onBaselineError?: 'fail' | 'warn'
-  /** what evalgate could not do (upload, badge): the check fails with these too */
-  problems?: readonly string[]
+  /** what the run could not do that it must (the upload of the record): the run could not tell */
+  problems?: readonly VerdictReason[]
 }
 
-/** A baseline status that leaves evalgate unable to tell whether the change regressed. */
-function baselineUnusable(status: BaselineStatus): boolean {
-  return status === 'error' || status === 'incompatible'
+/** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
+function unableToTell(comparison: Comparison, record: RunRecord, context: ConcludeContext, notices: VerdictNotice[]): VerdictReason[] {
+  const reasons: VerdictReason[] = []
+  const status = context.baselineStatus
+  // a baseline that exists but cannot be used is not "no baseline"
+  if (status === 'error' || status === 'incompatible') {
+    const detail = context.baselineProblem ?? 'the baseline could not be used'
+    const reason: VerdictReason = status === 'error' ? { code: 'baseline-error', detail } : { code: 'baseline-incompatible', detail }
+    if (context.onBaselineError === 'warn') notices.push({ code: 'baseline-ignored', reason })
+    else reasons.push(reason)
+  }
+  const incomplete = comparison.gate.checks.find((f) => f.check === 'incomplete')
+  if (incomplete) {
+    // the cases this run set out to run, when the entry point knows them better than the record (a shard, a filter)
+    if (incomplete.check === 'incomplete')
+      reasons.push({ code: 'incomplete', finished: record.cases.length, planned: context.expected ?? incomplete.limit, budget: incomplete.budget })
+  }
+  // one broken target (or judge) is one problem, not N regressions
+  const target = sharedTargetError(record)
+  if (target) reasons.push({ code: 'target-failed', shared: target })
+  const judge = judgeOutage(record)
+  if (judge) reasons.push({ code: 'judge-failed', shared: judge })
+  reasons.push(...(context.problems ?? []))
+  return reasons
 }
 
 export function conclude(comparison: Comparison, record: RunRecord, context: ConcludeContext): Verdict {
   const { gate } = comparison
-  const notices = [...(context.notices ?? [])]
-  const problems = context.problems ?? []
-  const status = context.baselineStatus
-  const reasons: string[] = []
+  const notices: VerdictNotice[] = (context.notices ?? []).map((text) => ({ code: 'text', text }))
+  const cannotTell = unableToTell(comparison, record, context, notices)
+  const limits: VerdictReason[] = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }))
+  const failing = cannotTell.length > 0 || limits.length > 0
+  const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null
+  const status: VerdictStatus = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail'
+  // advisory is about the gate's limits: a run that could not tell fails closed all the same
+  const advisory = status === 'fail' && context.failOnRegression === false
 
-  // Fail closed: a baseline that exists but cannot be used is not "no baseline".
-  let baselineReason: string | null = null
-  if (baselineUnusable(status)) {
-    const why = context.baselineProblem ?? 'the baseline could not be used'
-    baselineReason =
-      status === 'error'
-        ? `the baseline exists but could not be read, so regressions cannot be ruled out: ${why}`
-        : `the baseline cannot be compared with this run: ${why}`
-    if (context.onBaselineError === 'warn') notices.push(`${baselineReason} (on-baseline-error: warn: only the absolute floors are gated)`)
-    else reasons.push(baselineReason)
-  }
+  const budget = record.budget
+  if (budget && (budget.uncountedTrials || budget.uncountedJudgeTokens))
+    notices.push({
+      code: 'budget-uncounted',
+      maxCostUsd: budget.maxCostUsd,
+      spentUsd: budget.spentUsd,
+      trials: budget.uncountedTrials ?? 0,
+      judgeTokens: budget.uncountedJudgeTokens ?? 0
+    })
+  for (const limit of gate.unchecked ?? []) notices.push({ code: 'unchecked', limit })
+  if (comparison.notGraded.length && !cannotTell.some((r) => r.code === 'judge-failed')) notices.push({ code: 'not-graded', keys: comparison.notGraded })
 
-  // an incomplete run (cut short, budget) is never a pass, whatever fail-on-regression or a label says;
-  // the gate of this same record has the check exactly when the record is incomplete
-  const incomplete = gate.checks.find((f) => f.check === 'incomplete')
-  const limits = gate.checks.filter((f) => f.check !== 'incomplete')
-  if (incomplete) {
-    const finished = record.cases.length
-    const expected = context.expected ?? 0
-    // the gate's sentence says why it stopped (a budget); else the count of the cases this run set out to run
-    reasons.push(
-      record.stopReason !== 'budget' && expected > finished ? `the run is incomplete: ${finished} of ${plural(expected, 'case')} finished` : incomplete.sentence
-    )
-  }
-
-  const accepted = limits.length > 0 && reasons.length === 0 && Boolean(context.acceptLabel)
-  const gateFails = context.failOnRegression !== false && !accepted
-  if (gateFails) reasons.push(...limits.map((f) => f.sentence))
-  else if (limits.length && !accepted) notices.push(`the gate failed, but fail-on-regression is false: ${limits.map((f) => f.sentence).join(' ')}`)
-  reasons.push(...problems)
-  const uncounted = budgetUncounted(record)
-  if (uncounted) notices.push(uncounted)
-  notices.push(...(gate.unchecked ?? []))
-
-  const outcome: Verdict['outcome'] =
-    baselineReason && reasons.includes(baselineReason) ? 'error' : accepted ? 'accepted' : limits.length || reasons.length ? 'fail' : 'pass'
   return {
-    outcome,
-    headline: headlineOf(outcome, comparison, record, { reasons, limits: limits.map((f) => f.sentence), acceptLabel: context.acceptLabel ?? null }),
-    reasons: dedupe(reasons),
-    gate,
-    baselineStatus: status,
+    status,
+    // what could not be told comes first: it is why the limits below cannot be trusted either
+    reasons: [...cannotTell, ...limits],
+    exitCode: status === 'pass' || status === 'accepted' || advisory ? 0 : 1,
+    advisory,
+    acceptedBy,
     notices: dedupe(notices),
+    gate,
+    baselineStatus: context.baselineStatus,
     configChanges: context.configChanges ?? []
   }
 }
 
-/** "budget.maxCostUsd $1.00 could not count 10 trials …": what a budget could not see, which it therefore cannot stop. */
-function budgetUncounted(record: RunRecord): string | null {
-  const budget = record.budget
-  if (!budget || (!budget.uncountedTrials && !budget.uncountedJudgeTokens)) return null
-  const parts: string[] = []
-  if (budget.uncountedTrials) parts.push(`${plural(budget.uncountedTrials, 'trial')} that reported no cost (no usage, or a model missing from pricing)`)
-  if (budget.uncountedJudgeTokens) parts.push(`${plural(budget.uncountedJudgeTokens, 'judge token')} (the judge's model has no price in pricing)`)
-  return `budget.maxCostUsd ${formatUsd(budget.maxCostUsd)} counted ${formatUsd(budget.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`
-}
-
-function dedupe(list: string[]): string[] {
-  return [...new Set(list)]
-}
-
-function headlineOf(
-  outcome: Verdict['outcome'],
-  c: Comparison,
-  record: RunRecord,
-  v: { reasons: string[]; limits: string[]; acceptLabel: string | null }
-): string {
-  const cases = `${c.current.passed} of ${plural(c.current.total, 'case')} passed`
-  // one broken target is one problem, not N regressions (SPEC §6): said first, also when the gate has nothing to hold against it
-  const shared = sharedTargetError(record)
-  const broken = shared ? `the target failed on ${shared.failed} of ${plural(shared.total, 'case')}: ${shared.message}` : null
-  switch (outcome) {
-    case 'pass': {
-      const but = broken ? `, but ${broken}` : ''
-      return c.baseline
-        ? `gate passed: ${cases}, ${plural(c.regressed.length, 'regression')}${but}`
-        : `gate passed: ${cases}${but} (no baseline to compare against)`
-    }
-    case 'accepted':
-      return `gate failed, accepted by the label "${v.acceptLabel}": ${v.limits[0]}`
-    case 'error':
-      return `evalgate could not tell: ${v.reasons[0]}`
-    case 'fail': {
-      if (broken) return `gate failed: ${broken}`
-      return record.complete === false && v.reasons[0] ? v.reasons[0] : `gate failed: ${v.reasons[0] ?? v.limits[0] ?? cases}`
-    }
-  }
+function dedupe(notices: VerdictNotice[]): VerdictNotice[] {
+  const seen = new Set<string>()
+  return notices.filter((n) => {
+    const key = JSON.stringify(n)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

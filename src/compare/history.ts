@@ -16,9 +16,6 @@ export const FLAKY_WINDOW = 10
 /** Passes and failures each needed within the window to call a case known flaky. */
 export const FLAKY_MIN_EACH = 2
 
-/** "P" for a passed run, "F" for a failed one. */
-export type HistoryEntry = 'P' | 'F'
-
 /** The history a case carries into the next run: its own, then its own result, bounded. */
 export function nextHistory(c: Pick<CaseResult, 'history' | 'passed'>): string {
   return ((c.history ?? '') + (c.passed ? 'P' : 'F')).slice(-HISTORY_LENGTH)

@@ -1,9 +1,10 @@
 export { assess, compareRuns, runFigures, type Assessment, type CaseOutcome } from './compare.js'
 export { carryHistory, carryTrend, FLAKY_WINDOW, HISTORY_LENGTH, isKnownFlaky, nextHistory, recentCounts } from './history.js'
-export { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
 export { baselineCompatibility } from './compatibility.js'
+export { conclude, type ConcludeContext } from './conclude.js'
 export { evaluateGate } from './gate.js'
-export { errorShape, sharedTargetError, type SharedTargetError } from './target-errors.js'
+export { isNotGraded, judgeOutage } from './judged.js'
+export { errorShape, sharedFailure, sharedTargetError } from './shared-failure.js'
 export { fisherExactOneSided, normalQuantile, pairedDifferenceCI, pairedMeanCI, tCritical, wilsonInterval, type PairedCounts } from './stats.js'
 export { comparedMetrics } from './metrics.js'
 export type {
@@ -17,6 +18,9 @@ export type {
   GateFailure,
   GateResult,
   Verdict,
+  VerdictNotice,
+  VerdictReason,
+  VerdictStatus,
   RunFigures,
   TagFigures,
   TrialCounts

@@ -9,7 +9,7 @@ import type { RunRecord } from '../types.js'
 /** The headline figures of one run; what it copies from the record is typed by the record. */
 export interface RunFigures extends Pick<RunRecord, 'name' | 'createdAt' | 'complete'> {
   sha: RunRecord['git']['sha']
-  /** cases in the record (for an incomplete run: the cases that finished) */
+  /** graded cases in the record (for an incomplete run: those that finished; cases not graded are left out) */
   total: number
   passed: number
   /** passed / total, 0 when there are no cases */
@@ -83,50 +83,227 @@ export interface FlakyCase {
   p?: number
 }
 
-/** One exceeded limit of the gate, as a value: what was checked, against what, and the cases behind it. */
-export interface GateFailure {
-  /** the gate key or condition checked: "maxRegressions", "minPassRate", "incomplete", … */
-  check: string
-  /** the configured limit, when the check has one */
-  limit: number | null
-  /** the measured value the limit was exceeded by */
-  measured: number | null
-  /** the case keys behind the failure, in dataset order */
+/** A limit on how many cases one of the comparison's lists may hold. */
+export interface CountFailure {
+  check: 'maxRegressions' | 'maxRemoved' | 'maxChanged'
+  limit: number
+  /** how many cases the list holds */
+  measured: number
+  /** the cases, in dataset order */
   keys: string[]
-  /** the full sentence shown to people */
-  sentence: string
+}
+
+/** Too few of the baseline's cases could be compared. */
+export interface ComparableFailure {
+  check: 'minComparable'
+  limit: number
+  /** the share compared */
+  measured: number
+  keys: string[]
+  compared: number
+  baseline: number
+}
+
+/** The pass rate on the compared cases dropped more than maxPassRateDrop. */
+export interface PassRateDropFailure {
+  check: 'maxPassRateDrop'
+  limit: number
+  /** the drop (or, with `bound`, the smallest drop the interval supports), as a rate difference */
+  measured: number
+  /** passed in the baseline and fail now, flaky ones left out */
+  keys: string[]
+  /** applied to the optimistic end of the interval (gate.useConfidenceBound) */
+  bound: boolean
+  cases: number
+  baselineRate: number
+  /** the current rate with flaky cases counted as in the baseline */
+  currentRate: number
+  flakyFlips: number
+}
+
+/** The mean judge score on the compared cases dropped more than maxMeanScoreDrop. */
+export interface ScoreDropFailure {
+  check: 'maxMeanScoreDrop'
+  limit: number
+  measured: number
+  /** scored lower, largest drop first */
+  keys: string[]
+  bound: boolean
+  baselineScore: number
+  currentScore: number
+}
+
+/** The metric a relative limit holds, and how it reads. */
+export type MetricKind = 'cost' | 'tokens' | 'latency'
+export type MetricLimit = 'maxCostIncrease' | 'maxTokensIncrease' | 'maxLatencyIncrease'
+
+/** The cases that moved a metric up the most, for naming them. */
+export interface LargestRises {
+  keys: string[]
+  /** how much each rose, in the metric's unit */
+  by: number[]
+  /** how many compared cases rose in all */
+  total: number
+}
+
+/**
+ * A relative cost, token or latency limit that failed: the rise was over it
+ * (`rise`, or `bound` with useConfidenceBound), the figure rose from zero
+ * (`fromZero`), or compared cases stopped reporting it (`unreported`).
+ */
+export interface MetricFailure {
+  check: MetricLimit
+  limit: number
+  /** the relative rise (or its optimistic bound); null when it rose from zero or cannot be checked */
+  measured: number | null
+  keys: string[]
+  metric: MetricKind
+  how: 'rise' | 'bound' | 'fromZero' | 'unreported'
+  /** the totals over the compared cases (not for `unreported`) */
+  baseline: number | null
+  current: number | null
+  /** compared cases carrying the figure in both runs; for `unreported`, the cases that lost it */
+  cases: number
+  /** with useConfidenceBound but no interval to bound (too few cases): applied to the rise itself */
+  unbounded: boolean
+  rises: LargestRises | null
+}
+
+/** This run's pass rate is below minPassRate. */
+export interface PassRateFloorFailure {
+  check: 'minPassRate'
+  limit: number
+  measured: number
+  /** the failing cases */
+  keys: string[]
+  passed: number
+  total: number
+  /** of the failing cases, those that are flaky (they count as failed for a floor) */
+  flakyFailing: number
+}
+
+/** This run's mean judge score is below minMeanScore, or there is none to hold it to (measured null). */
+export interface ScoreFloorFailure {
+  check: 'minMeanScore'
+  limit: number
+  measured: number | null
+  /** scored below the floor, lowest first */
+  keys: string[]
+}
+
+/** No baseline, and failOnMissingBaseline is set. */
+export interface MissingBaselineFailure {
+  check: 'failOnMissingBaseline'
+  limit: null
+  measured: null
+  keys: string[]
+}
+
+/** The run did not finish every case it set out to (cut short, or stopped at its budget). */
+export interface IncompleteFailure {
+  check: 'incomplete'
+  /** the cases the run set out to finish */
+  limit: number
+  /** the cases that finished */
+  measured: number
+  keys: string[]
+  /** when it stopped at budget.maxCostUsd */
+  budget: { spentUsd: number; maxCostUsd: number } | null
+}
+
+/**
+ * One exceeded limit of the gate, as a value: what was checked, against what,
+ * and the cases behind it. The words are report/words.ts's.
+ */
+export type GateFailure =
+  | CountFailure
+  | ComparableFailure
+  | PassRateDropFailure
+  | ScoreDropFailure
+  | MetricFailure
+  | PassRateFloorFailure
+  | ScoreFloorFailure
+  | MissingBaselineFailure
+  | IncompleteFailure
+
+/** A relative metric limit that had nothing to hold: no compared case has the figure in both runs. */
+export interface UncheckedLimit {
+  check: MetricLimit
+  limit: number
+  metric: MetricKind
 }
 
 export interface GateResult {
   passed: boolean
-  /** one full sentence per exceeded limit (the `sentence` of each of `checks`) */
-  failures: string[]
-  /** the same failures as values */
+  /** every exceeded limit, in the order the gate checks them */
   checks: GateFailure[]
-  /** the metric limits set that had no figures to hold (a sentence each); absent when there are none */
-  unchecked?: string[]
+  /** the metric limits set that had no figures to hold; absent when there are none */
+  unchecked?: UncheckedLimit[]
 }
 
-/** What became of the baseline (action output `baseline-status`, SPEC §9). */
+/** What became of the baseline (action output `baseline-status`). */
 export type BaselineStatus = 'found' | 'none' | 'error' | 'incompatible'
 
 export type { ConfigChange } from '../config/trusted.js'
 
 /**
- * The verdict of a run (compare/conclude.ts): one value, computed by one pure
- * function, that the action and the CLI only carry out.
+ * The verdict (compare/conclude.ts): pass, fail, accepted (a failing verdict
+ * the accept label lets through) or could-not-tell (the run cannot support a
+ * verdict: the check fails closed).
  */
+export type VerdictStatus = 'pass' | 'fail' | 'accepted' | 'could-not-tell'
+
+/** An error shared by most of the cases (or verdicts) that met it: one problem, not many. */
+export interface SharedFailure {
+  /** cases (or verdicts) that failed */
+  failed: number
+  /** of how many */
+  total: number
+  /** the first line of the most common error */
+  message: string
+}
+
+/**
+ * Why a verdict is not a pass — as a value; report/words.ts says it. `gate`
+ * carries an exceeded limit; the others are what the run itself could not do.
+ */
+export type VerdictReason =
+  | { code: 'gate'; failure: GateFailure }
+  | { code: 'baseline-error'; detail: string }
+  | { code: 'baseline-incompatible'; detail: string }
+  | { code: 'incomplete'; finished: number; planned: number; budget: { spentUsd: number; maxCostUsd: number } | null }
+  | { code: 'target-failed'; shared: SharedFailure }
+  | { code: 'judge-failed'; shared: SharedFailure }
+  | { code: 'upload-failed'; artifact: string; error: string }
+  | { code: 'problem'; text: string }
+
+/** What the report says beside the verdict, as a value. */
+export type VerdictNotice =
+  /** said by the entry point (the baseline lookup, the trusted config): already words */
+  | { code: 'text'; text: string }
+  /** a baseline in error, but on-baseline-error: warn */
+  | { code: 'baseline-ignored'; reason: VerdictReason }
+  | { code: 'unchecked'; limit: UncheckedLimit }
+  | { code: 'budget-uncounted'; maxCostUsd: number; spentUsd: number; trials: number; judgeTokens: number }
+  /** the target failed on some cases, not most: the verdict stands, the failures are named */
+  | { code: 'not-graded'; keys: string[] }
+
 export interface Verdict {
-  /** pass: the check passes; fail: it fails; accepted: the gate failed but the accept label lets it pass; error: evalgate could not tell (fails closed) */
-  outcome: 'pass' | 'fail' | 'accepted' | 'error'
-  /** one sentence saying what the outcome is and why, for the first line of the comment and the log */
-  headline: string
-  /** everything the check fails with (empty when it passes); gate failures are in `gate` too */
-  reasons: string[]
+  status: VerdictStatus
+  /**
+   * Why the status is not pass: for fail and could-not-tell, what the check
+   * fails with; for accepted, what was accepted. Empty for pass.
+   */
+  reasons: VerdictReason[]
+  /** the check's exit: 1 when it fails, 0 otherwise (advisory and accepted verdicts pass it) */
+  exitCode: 0 | 1
+  /** fail-on-regression: false left a failing gate's check green on purpose (never a run that could not tell) */
+  advisory: boolean
+  /** the accept label that accepted the verdict */
+  acceptedBy: string | null
+  notices: VerdictNotice[]
   gate: GateResult
   baselineStatus: BaselineStatus
-  /** why the baseline is missing, unusable or in error; notices the report shows */
-  notices: string[]
   configChanges: ConfigChange[]
 }
 
@@ -193,6 +370,12 @@ export interface Comparison {
   fixed: string[]
   /** flipped, but the flip is within chance: see flakyCases for why */
   flaky: string[]
+  /**
+   * cases whose verdict rests on a judge verdict that failed (compare/judged.ts),
+   * in this run or, for a compared case, in the baseline: not compared, and left
+   * out of the figures and the floors
+   */
+  notGraded: string[]
   /**
    * regressed or fixed cases with trials (repeats, re-runs) on this side only:
    * against a single baseline trial no test can tell the flip from chance, so it

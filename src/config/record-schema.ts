@@ -13,6 +13,8 @@ export const judgeVerdictSchema = z.object({
   score: z.number(),
   reason: z.string(),
   error: z.string().optional(),
+  /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
+  unavailable: z.literal(true).optional(),
   reused: z.boolean().optional(),
   tokens: z.number().optional(),
   /** hash of model + rubric + input + output, the key of verdict reuse */

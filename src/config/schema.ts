@@ -248,12 +248,10 @@ export const configSchema = z
     }
   })
 
-export type RawConfig = z.input<typeof configSchema>
 export type ParsedConfig = z.output<typeof configSchema>
 export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
 export type Pricing = z.output<typeof pricingSchema>
-export type BudgetConfig = z.output<typeof budgetSchema>
 export type BadgeConfig = z.input<typeof badgeSchema>

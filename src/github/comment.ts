@@ -5,7 +5,7 @@
  * below that line shows model output, which can quote any marker, and other
  * bots (or people) can post a comment that starts with it.
  */
-import type { Verdict } from '../compare/types.js'
+import type { VerdictStatus } from '../compare/types.js'
 import { errorMessage } from '../errors.js'
 import { httpStatus, type Octokit } from './context.js'
 import type { CommentPolicy } from './inputs.js'
@@ -13,10 +13,12 @@ import type { CommentPolicy } from './inputs.js'
 /** GitHub refuses comment bodies over 65,536 characters; the report stays well under. */
 export const MAX_COMMENT_LENGTH = 60_000
 
-/** What the comment shows as the outcome; kept in its first line for `comment: on-change`. */
-export type CommentVerdict = Verdict['outcome']
+/** The verdict the comment shows; kept in its first line for `comment: on-change`. */
+export type CommentVerdict = VerdictStatus
 
-const VERDICTS: readonly CommentVerdict[] = ['pass', 'fail', 'accepted', 'error']
+const VERDICTS: readonly CommentVerdict[] = ['pass', 'fail', 'accepted', 'could-not-tell']
+/** What comments written before could-not-tell had its name said instead. */
+const OLD_VERDICTS: Readonly<Record<string, CommentVerdict>> = { error: 'could-not-tell' }
 
 export const FORK_NOTICE =
   'comment skipped: the token cannot write to this pull request (fork?) — the workflow_run comment workflow comments for forks (evalgate init --fork-safe writes it; docs/action.md)'
@@ -45,7 +47,9 @@ export function readHeader(body: string, marker: string): { verdict: CommentVerd
   const first = body.split('\n', 1)[0]!.replace(/\r$/, '')
   if (first === marker) return { verdict: null }
   const verdict = VERDICTS.find((v) => first === marker + verdictTag(v))
-  return verdict ? { verdict } : null
+  if (verdict) return { verdict }
+  const old = Object.keys(OLD_VERDICTS).find((v) => first === `${marker}<!-- evalgate-verdict:${v} -->`)
+  return old ? { verdict: OLD_VERDICTS[old]! } : null
 }
 
 /** The comment body: our marker and the verdict on the first line, then the report; never over `max` characters. */

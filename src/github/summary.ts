@@ -4,7 +4,8 @@
  */
 import path from 'node:path'
 import * as core from '@actions/core'
-import type { BaselineStatus, Comparison, Verdict } from '../compare/types.js'
+import type { BaselineStatus, Comparison, VerdictStatus } from '../compare/types.js'
+import type { ReportModel } from '../report/index.js'
 import type { CaseResult, RunRecord } from '../types.js'
 import type { Badge } from '../badge/index.js'
 import { writeUntrusted } from '../util/workflow-commands.js'
@@ -72,18 +73,19 @@ export interface Annotation {
 
 /**
  * Annotations for the first regressions, at the dataset line of each case:
- * errors when the gate failed, warnings when the gate allowed them.
+ * errors only when the check fails, warnings when the verdict let them
+ * through (an accepted or advisory verdict, a gate that allows them).
  */
 export function regressionAnnotations(
-  comparison: Comparison,
-  current: RunRecord,
+  model: Pick<ReportModel, 'comparison' | 'current' | 'annotationLevel'>,
   workspace: string,
   redactText: (s: string) => string = (s) => s,
   /** where the record's relative dataset paths start: the working directory of the run */
   cwd: string = process.cwd()
 ): Annotation[] {
+  const { comparison, current } = model
   const byId = new Map(current.cases.map((c) => [c.id, c]))
-  const level = comparison.gate.passed ? 'warning' : 'error'
+  const level = model.annotationLevel
   const list: Annotation[] = []
   for (const id of comparison.regressed.slice(0, MAX_ANNOTATIONS)) {
     const c = byId.get(id)
@@ -111,35 +113,42 @@ export interface OutputValues {
   regressed: string
   fixed: string
   gate: 'pass' | 'fail' | 'accepted'
+  /** the verdict itself, could-not-tell included (`gate` says fail for it) */
+  verdict: VerdictStatus
   'baseline-status': BaselineStatus
   'results-path': string
   'report-path': string
+  'html-path': string
+  'json-path': string
   'baseline-run-id': string
   'badge-message': string
   'badge-color': string
 }
 
 export function outputValues(input: {
-  current: RunRecord
-  comparison: Comparison
-  verdict: Verdict
+  model: ReportModel
   resultsPath: string
   reportPath: string
+  htmlPath: string
+  jsonPath: string
   baselineRunId: number | null
   badge: Badge
 }): OutputValues {
+  const { model } = input
   return {
-    ...shardOutputValues(input),
-    // a verdict of "error" fails the check like a failed gate
-    gate: input.verdict.outcome === 'error' ? 'fail' : input.verdict.outcome,
-    'baseline-status': input.verdict.baselineStatus,
+    ...shardOutputValues({ ...input, current: model.current, comparison: model.comparison }),
+    gate: model.gate,
+    verdict: model.verdict.status,
+    'baseline-status': model.verdict.baselineStatus,
     'report-path': input.reportPath,
+    'html-path': input.htmlPath,
+    'json-path': input.jsonPath,
     'badge-message': input.badge.message,
     'badge-color': input.badge.color
   }
 }
 
-type ShardOutputs = Omit<OutputValues, 'gate' | 'baseline-status' | 'report-path' | 'badge-message' | 'badge-color'>
+type ShardOutputs = Omit<OutputValues, 'gate' | 'verdict' | 'baseline-status' | 'report-path' | 'html-path' | 'json-path' | 'badge-message' | 'badge-color'>
 
 /** A shard's outputs: its figures and where its record is; the gate, report and badge are the merge job's. */
 export function shardOutputValues(input: { current: RunRecord; comparison: Comparison; resultsPath: string; baselineRunId: number | null }): ShardOutputs {

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
 import type { Embedder, Judge, JudgeRequest } from '../assertions/types.js'
 import type { JudgeConfig, Pricing, TargetConfig } from '../config/schema.js'
-import { errorMessage, TargetError } from '../errors.js'
+import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
@@ -20,7 +20,7 @@ import { expandVars, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
 import { embed } from '../llm/embeddings.js'
-import { HttpError, type Sleep } from '../llm/http.js'
+import { HttpError, NetworkError, type Sleep } from '../llm/http.js'
 import { combineSamples, failedVerdict, parseVerdictText, type Verdict } from './verdict.js'
 
 /** A verdict with the scores of its samples when `judge.samples` > 1. */
@@ -58,9 +58,10 @@ type Ask = (request: JudgeRequest) => Promise<Sample>
 const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024
 
 /**
- * Creates the run's judge. Throws ConfigError only for a `${VAR}` that is not
- * set; a missing API key instead gives error verdicts, so that runs whose cases
- * never reach the judge are not stopped by it.
+ * Creates the run's judge, made only when some case needs it. Throws
+ * ConfigError for a `${VAR}` that is not set and for a missing API key: a run
+ * whose judge cannot answer would grade nothing, and its outage would read as
+ * the agent's regressions.
  */
 export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   const counts: JudgeSummary = { calls: 0, reused: 0, errors: 0, tokens: 0 }
@@ -95,8 +96,6 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
       counts.reused++
       return keptVerdict(previous.model, previous.key, 0, previous, true)
     }
-    // checked after reuse: a run without the key (a fork's PR) still gets the baseline's verdicts
-    if (provider.unusable) return counted(keptVerdict(provider.model, key, 0, failedVerdict(provider.unusable)))
     const pending = inRun.get(key)
     if (pending) {
       counts.reused++
@@ -179,6 +178,7 @@ function keptVerdict(model: string, key: string, tokens: number | undefined, v: 
   const kept: SampledVerdict = { model, key, score: v.score, reason: v.reason }
   if (tokens !== undefined) kept.tokens = tokens
   if (v.error !== undefined) kept.error = v.error
+  if (v.unavailable) kept.unavailable = true
   if (v.samples) kept.samples = v.samples
   if (reused) kept.reused = true
   return kept
@@ -189,8 +189,20 @@ async function safeAsk(ask: Ask, request: JudgeRequest, secrets: Set<string>): P
   try {
     return await ask(request)
   } catch (err) {
-    return { ...failedVerdict(`judge request failed: ${redact(errorMessage(err), secrets)}`), tokens: 0 }
+    const failed = failedVerdict(`judge request failed: ${redact(errorMessage(err), secrets)}`)
+    return { ...failed, ...(unreachable(err) ? { unavailable: true as const } : {}), tokens: 0 }
   }
+}
+
+/** HTTP statuses that say the judge is down, out of quota or not ours to use — never what the output made it answer. */
+const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429])
+
+/** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
+function unreachable(err: unknown): boolean {
+  if (err instanceof NetworkError) return true
+  if (err instanceof HttpError || err instanceof ChatError) return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status))
+  // the judge closed by an interrupted run
+  return err instanceof Error && err.name === 'AbortError'
 }
 
 /** Successful verdicts of the baseline run, by key; trials included (repeat > 1). */
@@ -208,8 +220,6 @@ function baselineVerdicts(record: RunRecord | null | undefined): Map<string, Jud
 interface Provider {
   /** what verdicts name as their model, and part of their key */
   model: string
-  /** why no request can be made (a missing API key), if so */
-  unusable?: string
   ask: Ask
   embed?: Embedder
   close(): Promise<void>
@@ -220,10 +230,10 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
   const apiKey = deps.env[config.apiKeyEnv] || undefined
   if (apiKey) deps.secrets.add(apiKey)
-  const unusable =
-    apiKey || isLocalUrl(baseUrl)
-      ? undefined
-      : `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv); set it, or point judge.baseUrl at a server that needs no key`
+  if (!apiKey && !isLocalUrl(baseUrl))
+    throw new ConfigError(
+      `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+    )
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
   const http = {
@@ -254,7 +264,6 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   // an expected text recurs on every case and trial: each distinct text is embedded once per run
   const vectors = new Map<string, Promise<number[]>>()
   const embedTexts: Embedder = async (texts) => {
-    if (unusable) throw new Error(unusable)
     const fresh = [...new Set(texts.filter((t) => !vectors.has(t)))]
     if (fresh.length) {
       const asked = embed({ baseUrl, apiKey, model: embeddingModel, input: fresh }, http)
@@ -268,7 +277,7 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     return Promise.all(texts.map((t) => vectors.get(t)!))
   }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
-  return { model, unusable, ask, embed: embedTexts, close }
+  return { model, ask, embed: embedTexts, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {

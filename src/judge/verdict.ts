@@ -13,6 +13,14 @@ export interface Verdict {
   reason: string
   /** set when the answer was unusable; the score is then 0 */
   error?: string
+  /**
+   * the judge could not be reached (a network failure, a timeout, HTTP 401,
+   * 403, 408, 429 or 5xx after its retries): no verdict was given, so the case
+   * is not graded. Unset for an error the reply itself caused (an unreadable
+   * answer, a refusal, a 400), which fails the check: an agent's output must
+   * not be able to talk its way out of a verdict.
+   */
+  unavailable?: true
 }
 
 /** Longer replies are cut before searching them: a judge that rambles this much is not answering. */

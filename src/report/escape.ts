@@ -3,7 +3,7 @@
  * made safe inside GitHub markdown — it can neither break the layout around it
  * nor ping anyone, link an issue or inject HTML — and inside the HTML report.
  */
-import { formatCount } from '../compare/format.js'
+import { formatCount } from './format.js'
 
 /** Invisible, unbreakable: placed after "@" and "#" so GitHub sees no mention or issue reference. */
 const WORD_JOINER = '\u2060'

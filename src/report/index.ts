@@ -1,4 +1,5 @@
 export { escapeHtml, escapeInline, fencedBlock, inlineCode, neutraliseReferences, truncate } from './escape.js'
-export { formatDuration, relativeAge } from '../compare/format.js'
-export { DEFAULT_MAX_LENGTH, renderReport, type ReportInput, type ReportOptions } from './markdown.js'
+export { formatDuration, relativeAge } from './format.js'
+export { buildReport, type ReportInput, type ReportModel } from './model.js'
+export { DEFAULT_MAX_LENGTH, renderReport, type ReportOptions } from './markdown/index.js'
 export { renderShardSummary, type ShardSummaryInput } from './shard.js'

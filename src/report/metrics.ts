@@ -3,9 +3,10 @@
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
-import { formatMetric, plural, signedPercent } from '../compare/format.js'
+import { formatMetric, plural, signedPercent } from './format.js'
 import { INTERVAL_MIN_CASES, roseFromZero } from '../compare/metrics.js'
-import type { Comparison, MetricChange } from '../compare/types.js'
+import type { Comparison, MetricChange, MetricLimit } from '../compare/types.js'
+import type { GateConfig } from '../config/schema.js'
 import type { CaseResult, ToolCall } from '../types.js'
 import { escapeInline } from './escape.js'
 
@@ -13,15 +14,31 @@ import { escapeInline } from './escape.js'
 const STEPS_SHOWN = 20
 const ARGS_CHARS = 80
 
-const ROWS: { key: keyof NonNullable<Comparison['metrics']>; label: string; kind: 'cost' | 'tokens' | 'latency' }[] = [
-  { key: 'cost', label: 'cost (total)', kind: 'cost' },
-  { key: 'tokens', label: 'tokens (total)', kind: 'tokens' },
-  { key: 'latencyP50', label: 'latency p50', kind: 'latency' },
-  { key: 'latencyP95', label: 'latency p95', kind: 'latency' }
+/**
+ * The figures-table rows and the limit that gates each. Latency is shown only
+ * where a limit gates it: on a deterministic agent it moves with the machine's
+ * load, and an ungated "+46%" reads as a finding.
+ */
+const ROWS: {
+  key: keyof NonNullable<Comparison['metrics']>
+  label: string
+  kind: 'cost' | 'tokens' | 'latency'
+  limit: MetricLimit
+  /** shown only when the limit is set */
+  gatedOnly: boolean
+  /** the limit holds this very figure (maxLatencyIncrease holds the p95, not the p50): only it gets an interval */
+  held: boolean
+}[] = [
+  { key: 'cost', label: 'cost (total)', kind: 'cost', limit: 'maxCostIncrease', gatedOnly: false, held: true },
+  { key: 'tokens', label: 'tokens (total)', kind: 'tokens', limit: 'maxTokensIncrease', gatedOnly: false, held: true },
+  { key: 'latencyP50', label: 'latency p50', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: false },
+  { key: 'latencyP95', label: 'latency p95', kind: 'latency', limit: 'maxLatencyIncrease', gatedOnly: true, held: true }
 ]
 
-function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES): string {
+/** The change, with its interval where a limit gates the figure (and why there is none, when there is not). */
+function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES, gated: boolean): string {
   if (m.change === null) return roseFromZero(m) ? 'rose from zero' : '—'
+  if (!gated) return signedPercent(m.change)
   const fewest = INTERVAL_MIN_CASES[key]
   if (m.ci) return `${signedPercent(m.change)} (95% CI ${signedPercent(m.ci[0])} to ${signedPercent(m.ci[1])})`
   // say why there is none: a bare figure would read as certain
@@ -32,13 +49,14 @@ function changeCell(m: MetricChange, key: keyof typeof INTERVAL_MIN_CASES): stri
  * Rows [label, baseline, current, change] of the figures table for the
  * metrics both runs carry, over the compared cases; none without them.
  */
-export function metricRows(c: Pick<Comparison, 'metrics'>): string[][] {
+export function metricRows(c: Pick<Comparison, 'metrics'>, gate: Pick<GateConfig, MetricLimit>): string[][] {
   const metrics = c.metrics
   if (!metrics) return []
-  return ROWS.flatMap(({ key, label, kind }) => {
+  return ROWS.flatMap(({ key, label, kind, limit, gatedOnly, held }) => {
     const m = metrics[key]
-    if (!m) return []
-    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key)]]
+    const gated = gate[limit] !== undefined
+    if (!m || (gatedOnly && !gated)) return []
+    return [[`${label}, ${plural(m.cases, 'case')}`, formatMetric(kind, m.baseline), formatMetric(kind, m.current), changeCell(m, key, gated && held)]]
   })
 }
 

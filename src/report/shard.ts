@@ -2,7 +2,7 @@
  * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
-import { formatCount, formatPercent, formatScore, plural } from '../compare/format.js'
+import { formatCount, formatPercent, formatScore, plural } from './format.js'
 import type { Comparison } from '../compare/types.js'
 import type { RunRecord } from '../types.js'
 import { escapeInline, inlineCode } from './escape.js'

@@ -35,6 +35,6 @@ export type WorkerRequest = { env: Record<string, string> } | { tasks: { id: num
  */
 export type WorkerReplies = unknown[]
 
-export const REPLY_UNFINISHED = 0
+/** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 export const REPLY_OK = 1
 export const REPLY_ERROR = 2

@@ -42,7 +42,11 @@ export function gitFromEnv(env: NodeJS.ProcessEnv): GitInfo {
   return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null }
 }
 
-/** The runner's word when there is one, else the repository at `cwd` (the CLI run on a laptop). */
+/**
+ * The runner's word when there is one, else the repository at `cwd` (the CLI
+ * run on a laptop); a CLI step inside a workflow records its run id either way.
+ */
 export function gitInfo(env: NodeJS.ProcessEnv, cwd: string): GitInfo {
-  return env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd)
+  const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd)
+  return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId }
 }

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { evaluate, loadEvalConfig } from '../../../src/engine.js'
-import { renderReport } from '../../../src/report/markdown.js'
+import { markdownOf } from '../../__fixtures__/report.js'
 import { runCli } from '../../__fixtures__/cli.js'
 
 const EXAMPLES = path.resolve('__tests__/__fixtures__/promptfoo-examples')
@@ -41,7 +41,7 @@ describe('a promptfoo config gated in a pull request', () => {
     const broken = BROKEN
     expect(comparison.regressed).toEqual(broken)
     expect(comparison.gate.passed).toBe(false)
-    const report = renderReport({ comparison, baseline, current: record })
+    const report = markdownOf({ comparison, baseline, current: record })
     for (const key of broken) expect(report).toContain(key)
     expect(report).toContain('gate failed')
     expect(report).toContain(`2 cases regressed (limit: maxRegressions 0): ${broken.join(', ')}`)

@@ -6,9 +6,12 @@
  */
 import type { Shard } from '../../engine.js'
 
-/** The files of the uploaded artifact. */
+/** The file of the uploaded artifact: the run record. */
 export const RECORD_FILE = 'run.json'
+/** The reports written beside it on the runner (outputs report-path, html-path, json-path), for a workflow to keep. */
 export const REPORT_FILE = 'report.md'
+export const HTML_FILE = 'report.html'
+export const JSON_FILE = 'comparison.json'
 
 /** The artifact a run of the config `configName` is published as, unless the action's `artifact-name` says otherwise. */
 export function recordArtifactName(configName: string): string {

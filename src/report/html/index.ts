@@ -19,12 +19,9 @@ import { SCRIPT, SCRIPT_HASH, STYLE, STYLE_HASH } from './assets.js'
 import { redactHeads } from './redact.js'
 import { summaryHtml } from './summary.js'
 import { FLIP_ORDER, filterValues, tableRows, viewsOf, type ViewOptions } from './view.js'
-import type { ReportInput } from '../markdown.js'
+import type { ReportModel } from '../model.js'
 
-export interface HtmlOptions extends ViewOptions {
-  /** default "evalgate · <run name>" */
-  title?: string
-}
+export type HtmlOptions = ViewOptions
 
 const CSP = `default-src 'none'; script-src 'sha256-${SCRIPT_HASH}'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'`
 
@@ -37,10 +34,12 @@ function selectOptions(values: readonly string[], all: string): string {
  * writeTextAtomic): at 100,000 cases the page is ~60 MB, and neither it, nor
  * its data as one JSON string, nor a view of every case is ever held whole.
  */
-export function* htmlPieces(input: ReportInput, options: HtmlOptions = {}): Generator<string> {
+export function* htmlPieces(model: ReportModel, options: HtmlOptions = {}): Generator<string> {
+  const input = model
   // masked in the values themselves, before any of them is shown or made JSON
   const safe = redactHeads(input, options.redact)
-  const title = options.title === undefined ? `evalgate · ${safe.current.name}` : (options.redact?.(options.title) ?? options.title)
+  const redact = options.redact ?? ((text: string) => text)
+  const title = redact(model.title)
   const rows = tableRows(input)
   const { flips, statuses } = filterValues(rows)
   // cost and latency columns for agents: runs whose target reported usage or tool calls
@@ -52,11 +51,11 @@ export function* htmlPieces(input: ReportInput, options: HtmlOptions = {}): Gene
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtmlText(title)} — ${input.comparison.gate.passed ? 'gate passed' : 'gate failed'}</title>
+<title>${escapeHtmlText(title)} — ${escapeHtmlText(model.status)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-${summaryHtml(safe, title)}
+${summaryHtml({ ...model, ...safe }, title, redact)}
 <h2>Cases</h2>
 <div class="controls">
 <input id="filter" type="search" placeholder="Filter: words in the name, key, tags, input or output" aria-label="filter cases">

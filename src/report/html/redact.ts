@@ -6,7 +6,7 @@
  */
 import type { RunRecord, CaseResult } from '../../types.js'
 import { mapStrings } from '../../util/map-strings.js'
-import type { ReportInput } from '../markdown.js'
+import type { Runs } from './view.js'
 
 export type Redact = (text: string) => string
 
@@ -20,7 +20,7 @@ export function redactCase(c: CaseResult, redact: Redact | undefined): CaseResul
  * shows (of the cases it reads only counts and flags). The cases are left for
  * redactCase, one at a time.
  */
-export function redactHeads(input: ReportInput, redact: Redact | undefined): ReportInput {
+export function redactHeads(input: Runs, redact: Redact | undefined): Runs {
   if (!redact) return input
   const head = (run: RunRecord): RunRecord => ({ ...mapStrings({ ...run, cases: [] }, redact), cases: run.cases })
   return { ...input, comparison: mapStrings(input.comparison, redact), baseline: input.baseline && head(input.baseline), current: head(input.current) }

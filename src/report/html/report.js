@@ -7,7 +7,7 @@
   var data = JSON.parse(document.getElementById('evalgate-data').textContent)
   var cases = data.cases
   var FLIPS = data.flips
-  var STATUS = ['error', 'fail', 'not run', 'pass']
+  var STATUS = ['error', 'fail', 'not graded', 'not run', 'pass']
   var body = document.getElementById('cases-body')
   var filter = document.getElementById('filter')
   var flipFilter = document.getElementById('flip-filter')
@@ -203,7 +203,7 @@
     st.appendChild(el('span', 'pill s-' + c.status.replace(' ', '-'), c.status + (c.trials ? ' ' + c.trials : '')))
     tr.appendChild(st)
     var fl = el('td')
-    if (c.flip !== 'none') fl.appendChild(el('span', 'pill f-' + c.flip, flipLabel(c.flip)))
+    if (c.flip !== 'none') fl.appendChild(el('span', 'pill f-' + c.flip.replace(' ', '-'), flipLabel(c.flip)))
     else fl.textContent = '—'
     tr.appendChild(fl)
     var tg = el('td')

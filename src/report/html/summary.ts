@@ -4,9 +4,9 @@
  * (html/redact.ts); every text is escaped here, the one place the page writes
  * record text as HTML.
  */
-import { formatCount, formatDuration, formatPercent, formatScore, formatTime, plural, relativeAge, signed, signedPoints } from '../../compare/format.js'
+import { formatCount, formatDuration, formatPercent, formatScore, formatTime, plural, relativeAge, signed, signedPoints } from '../format.js'
 import { escapeHtmlText } from '../escape.js'
-import type { ReportInput } from '../markdown.js'
+import type { ReportModel } from '../model.js'
 
 interface Card {
   label: string
@@ -15,15 +15,27 @@ interface Card {
   tone?: 'bad' | 'good' | 'warn'
 }
 
-export function summaryHtml(input: ReportInput, title: string): string {
-  const { comparison: c, baseline, current } = input
-  const e = escapeHtmlText
-  const verdict = c.gate.passed ? '<span class="verdict pass">✓ gate passed</span>' : '<span class="verdict fail">✗ gate failed</span>'
-  const failures = c.gate.failures.length ? `<ul class="failures">${c.gate.failures.map((f) => `<li>${e(f)}</li>`).join('')}</ul>` : ''
-  const notes: string[] = []
-  if (!c.baseline) notes.push('No baseline: comparison skipped, only the absolute floors were checked.')
-  else if (!c.baseline.complete) notes.push('The baseline run is incomplete: the cases it lacks count as added.')
-  if (!current.complete) notes.push(`This run was cut short: ${plural(current.cases.length, 'case')} finished.`)
+/** The verdict's pill: the status and its colour, as the check shows it. */
+const PILLS: Record<ReportModel['alert'], { tone: string; mark: string }> = {
+  CAUTION: { tone: 'fail', mark: '✗' },
+  WARNING: { tone: 'warn', mark: '!' },
+  NOTE: { tone: 'pass', mark: '✓' },
+  TIP: { tone: 'pass', mark: '✓' }
+}
+
+/**
+ * The summary from the report model (its heads redacted by the caller);
+ * `redact` masks the verdict's words, which may quote what a run printed.
+ */
+export function summaryHtml(model: ReportModel, title: string, redact: (text: string) => string = (t) => t): string {
+  const { comparison: c, baseline, current } = model
+  const e = (text: string) => escapeHtmlText(redact(text))
+  const pill = PILLS[model.alert]
+  const verdict = `<span class="verdict ${pill.tone}">${pill.mark} ${e(model.status)}</span>`
+  const failures = model.reasons.length ? `<ul class="failures">${model.reasons.map((r) => `<li>${e(r.message)}</li>`).join('')}</ul>` : ''
+  const notes = model.verdict.status === 'pass' ? [model.headline, ...model.notices] : [...model.notices]
+  if (!current.complete && !model.verdict.reasons.some((r) => r.code === 'incomplete'))
+    notes.push(`This run was cut short: ${plural(current.cases.length, 'case')} finished.`)
 
   const cards: Card[] = [
     {
@@ -57,6 +69,7 @@ export function summaryHtml(input: ReportInput, title: string): string {
   }
   const errors = current.cases.filter((x) => x.error !== null).length
   if (errors) cards.push({ label: 'target errors', value: formatCount(errors), tone: 'bad' })
+  if (c.notGraded.length) cards.push({ label: 'not graded (judge failed)', value: formatCount(c.notGraded.length), tone: 'warn' })
   const cardHtml = cards
     .map(
       (k) =>
@@ -91,7 +104,7 @@ export function summaryHtml(input: ReportInput, title: string): string {
         .join('')}</tbody></table></details>`
     : ''
 
-  return `<header><h1>${e(title)} ${verdict}</h1>${failures}${notes.map((n) => `<p class="note">${escapeHtmlText(n)}</p>`).join('')}
+  return `<header><h1>${e(title)} ${verdict}</h1>${failures}${notes.map((n) => `<p class="note">${e(n)}</p>`).join('')}
 <p class="meta">${meta.join('<br>')}</p></header>
 <section class="cards">${cardHtml}</section>
 ${tags}

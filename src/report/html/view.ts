@@ -5,20 +5,25 @@
  * Pure; views are made one at a time, so a page of 100,000 cases never holds
  * all of them.
  */
-import { formatCount, formatDuration, formatScore, formatUsd, formatValue } from '../../compare/format.js'
+import { formatCount, formatDuration, formatScore, formatUsd, formatValue } from '../format.js'
 import type { Comparison } from '../../compare/types.js'
 import type { AssertionResult, CaseResult, ToolCall } from '../../types.js'
 import { lineDiff, withContext, type DiffLine, type DiffSkip } from '../diff.js'
-import { flakyReason, type ReportInput } from '../markdown.js'
+import { isNotGraded } from '../../compare/judged.js'
+import { flakyReason } from '../markdown/outcomes.js'
+import type { ReportModel } from '../model.js'
 import { firstDifferingStep, unreportedSide } from '../metrics.js'
 import { redactCase, type Redact } from './redact.js'
 
-export type Flip = 'regressed' | 'flaky' | 'changed' | 'added' | 'fixed' | 'removed' | 'unfinished' | 'unchanged' | 'none'
-export type Status = 'error' | 'fail' | 'pass' | 'not run'
+/** The runs a report shows, and their comparison. */
+export type Runs = Pick<ReportModel, 'comparison' | 'baseline' | 'current'>
+
+export type Flip = 'regressed' | 'flaky' | 'not graded' | 'changed' | 'added' | 'fixed' | 'removed' | 'unfinished' | 'unchanged' | 'none'
+export type Status = 'error' | 'fail' | 'not graded' | 'pass' | 'not run'
 
 /** The order of the flip column, worst first: also the table's initial order. */
-export const FLIP_ORDER: readonly Flip[] = ['regressed', 'flaky', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none']
-const STATUS_ORDER: readonly Status[] = ['error', 'fail', 'pass', 'not run']
+export const FLIP_ORDER: readonly Flip[] = ['regressed', 'flaky', 'not graded', 'changed', 'added', 'fixed', 'removed', 'unfinished', 'unchanged', 'none']
+const STATUS_ORDER: readonly Status[] = ['error', 'fail', 'not graded', 'pass', 'not run']
 
 export interface ViewOptions {
   /** characters of one input, expectation, output or error kept; default 100,000 */
@@ -113,6 +118,8 @@ function assertionView(a: AssertionResult, clip: (t: string) => string): Asserti
 
 function statusOf(c: CaseResult): Status {
   if (c.passed) return 'pass'
+  // failed for want of a verdict the judge could not give: neither a pass nor a failure
+  if (isNotGraded(c)) return 'not graded'
   return c.output === null && c.error !== null ? 'error' : 'fail'
 }
 
@@ -120,7 +127,8 @@ const FLIP_NOTES: Partial<Record<Flip, string>> = {
   changed: 'The case itself changed (its input, assertions or judge settings): compared as a new case, not counted as a flip.',
   added: 'Not in the baseline: a new case.',
   removed: 'In the baseline, not in this run.',
-  unfinished: 'This run was cut short before reaching the case.'
+  unfinished: 'This run was cut short before reaching the case.',
+  'not graded': 'The judge could not give a verdict (its error is below): not graded, left out of the comparison and the figures.'
 }
 
 /** Our own words and counts only: nothing in a note comes from the records' text. */
@@ -139,7 +147,8 @@ function flipsByKey(c: Comparison): Map<string, Flip> {
     ['added', c.added],
     ['removed', c.removed],
     ['changed', c.changed],
-    ['unfinished', c.unfinished]
+    ['unfinished', c.unfinished],
+    ['not graded', c.notGraded]
   ]
   for (const [flip, keys] of lists) for (const key of keys) flips.set(key, flip)
   return flips
@@ -157,7 +166,7 @@ export interface Row {
  * has; each with its flip. Found once for both the filters and the views (at
  * 100,000 cases, the two indexes of the runs cost ~75 ms each time).
  */
-export function tableRows(input: ReportInput): Row[] {
+export function tableRows(input: Runs): Row[] {
   const { comparison, baseline, current } = input
   const before = new Map((baseline?.cases ?? []).map((c) => [c.id, c]))
   const flips = flipsByKey(comparison)
@@ -168,7 +177,11 @@ export function tableRows(input: ReportInput): Row[] {
     if (old) before.delete(now.id)
     return { now, old, flip: flips.get(now.id) ?? fallback }
   })
-  for (const old of before.values()) rows.push({ now: null, old, flip: flips.get(old.id) ?? 'removed' })
+  // a baseline case this run's --filter or shard left out was not part of it: not a row (not "removed")
+  for (const old of before.values()) {
+    const flip = flips.get(old.id)
+    if (flip) rows.push({ now: null, old, flip })
+  }
   return rows
 }
 
@@ -189,7 +202,7 @@ function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView[
 }
 
 /** Every case of both runs as the table shows it. Exported for tests. */
-export function caseViews(input: ReportInput, options: ViewOptions = {}): CaseView[] {
+export function caseViews(input: Runs, options: ViewOptions = {}): CaseView[] {
   return [...viewsOf(input, tableRows(input), options)]
 }
 
@@ -198,7 +211,7 @@ export function caseViews(input: ReportInput, options: ViewOptions = {}): CaseVi
  * cases as the comparison knows them; the texts shown are redacted first, so
  * no cut or diff can split a secret.
  */
-export function* viewsOf(input: ReportInput, rows: readonly Row[], options: ViewOptions = {}): Generator<CaseView> {
+export function* viewsOf(input: Runs, rows: readonly Row[], options: ViewOptions = {}): Generator<CaseView> {
   const { comparison } = input
   const max = options.maxTextChars ?? DEFAULT_TEXT_CHARS
   const clip = (t: string) => cut(t, max)

@@ -11,7 +11,7 @@ import {
   signed,
   signedPercent,
   signedPoints
-} from '../../src/compare/format.js'
+} from '../../src/report/format.js'
 
 describe('signed figures', () => {
   // each figure is formatted inside its test, not while collecting them: Stryker would count it as run by no test

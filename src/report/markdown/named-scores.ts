@@ -2,9 +2,9 @@
  * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
-import { formatCount, formatScore } from '../compare/format.js'
-import type { RunRecord } from '../types.js'
-import { escapeInline } from './escape.js'
+import { formatCount, formatScore } from '../format.js'
+import type { RunRecord } from '../../types.js'
+import { escapeInline } from '../escape.js'
 
 /** The report's "Named metrics" table (drawn by the report's `table`), or nothing when the run has none. */
 export function namedScoresTable(

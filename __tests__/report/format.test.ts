@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from '../../src/compare/format.js'
+import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from '../../src/report/format.js'
 
 describe('number formatting', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { errorShape, sharedTargetError } from '../../src/compare/index.js'
+import { errorShape, sharedFailure, sharedTargetError } from '../../src/compare/shared-failure.js'
 import { makeCase, makeRun } from '../__fixtures__/records.js'
 
 const failing = (id: string, error: string) => makeCase(id, false, { output: null, error })
@@ -40,7 +40,7 @@ describe('sharedTargetError', () => {
     expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 25, total: 25, message: "exited with code 1: ValueError: bad value '0'" })
   })
 
-  it('counts only the cases of the largest group', () => {
+  it('counts every failed case, and names the error of the largest group', () => {
     const cases = [
       failing('x', 'exited with code 2: other'),
       ...Array.from({ length: 6 }, (_, i) => failing(`t${i}`, `timed out after 60000 ms`)),
@@ -49,7 +49,7 @@ describe('sharedTargetError', () => {
       makeCase('ok1'),
       makeCase('ok3')
     ]
-    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 6, total: 10, message: 'timed out after 60000 ms' })
+    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 8, total: 10, message: 'timed out after 60000 ms' })
   })
 
   it('gives the first line of the error, trimmed, as its message', () => {
@@ -59,12 +59,29 @@ describe('sharedTargetError', () => {
 
   it.each([
     ['half the cases, not most', [failing('a', 'boom'), makeCase('b')]],
-    ['different errors', [failing('a', 'exited with code 1: KeyError: x'), failing('b', 'killed by SIGSEGV'), failing('c', 'HTTP 401 from https://api/x')]],
+    ['a single case', [failing('a', 'boom')]],
     ['failures without target errors', [makeCase('a', false), makeCase('b', false)]],
     // an empty error is no error: not a shared one of ''
     ['empty errors', [failing('a', ''), failing('b', ''), failing('c', '')]],
     ['no cases', []]
   ])('is null for %s', (_what, cases) => {
     expect(sharedTargetError(makeRun(cases))).toBeNull()
+  })
+
+  it('a target failing most cases with different errors failed all the same: the first of the largest group is named', () => {
+    const cases = [failing('a', 'exited with code 1: KeyError: x'), failing('b', 'killed by SIGSEGV'), failing('c', 'HTTP 401 from https://api/x')]
+    expect(sharedTargetError(makeRun(cases))).toEqual({ failed: 3, total: 3, message: 'exited with code 1: KeyError: x' })
+  })
+})
+
+describe('sharedFailure', () => {
+  it.each([
+    { errors: [], total: 0, expected: null },
+    { errors: ['x'], total: 1, expected: null },
+    { errors: ['x', 'x'], total: 4, expected: null },
+    { errors: ['HTTP 429 a', 'HTTP 429 b'], total: 3, expected: { failed: 2, total: 3, message: 'HTTP 429 a' } },
+    { errors: ['timed out', 'connection refused', 'connection refused'], total: 3, expected: { failed: 3, total: 3, message: 'connection refused' } }
+  ])('$errors of $total', ({ errors, total, expected }) => {
+    expect(sharedFailure(errors, total)).toEqual(expected)
   })
 })
