@@ -6,7 +6,13 @@
 // and compares the number of results and each result's verdict. --write records
 // promptfoo's verdicts and named metrics in verdicts.json there, which the jest suite checks evalgate against.
 // promptfoo is installed with npm into a temporary folder, or into --peer-dir (kept, reused).
-import { spawnSync } from 'node:child_process'
+//
+// Then each of promptfoo's example configs in __tests__/__fixtures__/promptfoo-provider-examples/,
+// which use the model APIs (Anthropic, Gemini, Bedrock, Azure, Ollama, OpenAI) and python checks,
+// runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
+// tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
+// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME runs one folder.
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -16,8 +22,11 @@ const PEER_VERSION = '0.121.20'
 const ROOT = path.resolve(import.meta.dirname, '..')
 const EXAMPLES = path.join(ROOT, '__tests__/__fixtures__/promptfoo-examples')
 const CLI = path.join(ROOT, 'dist/cli/index.js')
+const PROVIDER_EXAMPLES = path.join(ROOT, '__tests__/__fixtures__/promptfoo-provider-examples')
+/** The model server's port: fixed, since a Bedrock example's `endpoint` names it */
+const MODEL_PORT = 48123
 
-const { values } = parseArgs({ options: { 'peer-dir': { type: 'string' }, write: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { 'peer-dir': { type: 'string' }, write: { type: 'boolean', default: false }, only: { type: 'string' } } })
 const temps = []
 const tempDir = (prefix) => {
   const dir = mkdtempSync(path.join(tmpdir(), prefix))
@@ -39,7 +48,7 @@ function installPromptfoo() {
 }
 
 /** promptfoo's verdicts in evalgate's case order: test (each var combination), provider, prompt. */
-function promptfooVerdicts(main, config) {
+function promptfooVerdicts(main, config, extraEnv = {}) {
   const work = tempDir('evalgate-parity-')
   const out = path.join(work, 'out.json')
   const env = {
@@ -48,7 +57,8 @@ function promptfooVerdicts(main, config) {
     PROMPTFOO_DISABLE_TELEMETRY: '1',
     PROMPTFOO_DISABLE_UPDATE: '1',
     PROMPTFOO_DISABLE_SHARING: '1',
-    NO_COLOR: '1'
+    NO_COLOR: '1',
+    ...extraEnv
   }
   const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
     cwd: path.dirname(config),
@@ -63,22 +73,81 @@ function promptfooVerdicts(main, config) {
   return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
 }
 
-function evalgateVerdicts(config) {
+function evalgateVerdicts(config, extraEnv = {}) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
   const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
     cwd: path.dirname(config),
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' }
+    env: { ...process.env, NO_COLOR: '1', ...extraEnv }
   })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
   return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
+}
+
+/** The model server of one example, in a process of its own (the runs above are synchronous). */
+async function modelServer(dir) {
+  const child = spawn(process.execPath, [path.join(PROVIDER_EXAMPLES, 'model-server.mjs'), path.join(dir, 'replies.json'), String(MODEL_PORT)], {
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      const m = /listening (\S+)/.exec(String(d))
+      if (m) resolve(m[1])
+    })
+    child.on('exit', (code) => reject(new Error(`the model server of ${dir} ended (${code})`)))
+  })
+  return { url, stop: () => child.kill() }
+}
+
+/** Every provider example, both tools pointed at the model server by promptfoo's own variables; true when all agree. */
+async function providerParity(main) {
+  const examples = readdirSync(PROVIDER_EXAMPLES, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && (!values.only || d.name === values.only))
+    .map((d) => d.name)
+    .sort()
+  console.log(`\nmodel APIs on 127.0.0.1, ${examples.length} example configs:\n`)
+  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  let all = true
+  for (const name of examples) {
+    const dir = path.join(PROVIDER_EXAMPLES, name)
+    const server = await modelServer(dir)
+    const env = {
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_API_KEY: 'sk-parity',
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-ant-parity',
+      GOOGLE_API_BASE_URL: server.url,
+      GEMINI_API_KEY: 'gemini-parity',
+      AZURE_OPENAI_API_BASE_URL: server.url,
+      AZURE_API_KEY: 'azure-parity',
+      OLLAMA_BASE_URL: server.url,
+      AWS_ACCESS_KEY_ID: 'AKIAPARITY',
+      AWS_SECRET_ACCESS_KEY: 'parity-secret'
+    }
+    try {
+      const config = path.join(dir, 'promptfooconfig.yaml')
+      const theirs = promptfooVerdicts(main, config, env)
+      const ours = evalgateVerdicts(config, env)
+      const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
+      if (agreeing !== theirs.length || theirs.length !== ours.length) all = false
+      const passed = theirs.filter((t) => t.passed).length
+      console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length} (${passed} pass in promptfoo)`)
+      for (const [i, t] of theirs.entries()) {
+        if (ours[i]?.passed !== t.passed)
+          console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+      }
+    } finally {
+      server.stop()
+    }
+  }
+  return all
 }
 
 try {
   if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
   const main = installPromptfoo()
   const examples = readdirSync(EXAMPLES, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && !values.only)
     .map((d) => d.name)
     .sort()
   const recorded = {}
@@ -118,6 +187,8 @@ try {
   console.log(
     `\n${totals.examples} examples, ${totals.countsEqual} with the same number of results, ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.metricsAgreeing}/${totals.results} with the same named metrics`
   )
+  const providers = await providerParity(main)
+  if (!providers) process.exitCode = 1
   if (values.write) {
     writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
     console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)

@@ -360,7 +360,7 @@ async function validateCommand(args: string[], io: CliIO): Promise<number> {
   const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG)
   const judged = loaded.cases.filter((c) => c.assert.some((a) => a.type === 'llm-rubric')).length
   io.stdout.write(
-    `${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module', 'promptfoo'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`
+    `${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].includes(k) && loaded.config.target[k as 'command'] !== undefined)}\n`
   )
   return EXIT.pass
 }

@@ -119,6 +119,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     checkTimeoutMs: config.checkTimeoutMs,
     judge: spread?.judge,
     embed: judge?.embed,
+    grade: judge?.grade,
     defaultJudgeThreshold: config.judge?.threshold,
     signal: options.signal,
     onCase: options.progress ? (r) => options.progress!.onCase(r) : undefined,

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders
   /** parsed JSON, else the raw text */
   body: any
+  /** the body as sent (what a signature covers) */
+  raw: string
 }
 
 /** One scripted reply; 'drop' destroys the socket without answering. */
@@ -64,7 +66,7 @@ export class FakeServer {
       req.on('data', (chunk: Buffer) => chunks.push(chunk))
       req.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8')
-        const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: parse(text) }
+        const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: parse(text), raw: text }
         this.requests.push(recorded)
         const next = this.queue.shift()
         void Promise.resolve(next ?? this.fallback(recorded)).then((reply) => this.answer(res, reply))

@@ -55,6 +55,17 @@ describe('assertionTypes', () => {
         'meteor',
         'finish-reason',
         'similar',
+        // SPEC §11a: python, the model-graded family (select-best refused at load)
+        'python',
+        'factuality',
+        'model-graded-factuality',
+        'model-graded-closedqa',
+        'g-eval',
+        'answer-relevance',
+        'context-faithfulness',
+        'context-relevance',
+        'context-recall',
+        'select-best',
         // seed aliases
         'contains_all',
         'contains_any',

@@ -13,8 +13,10 @@ import { htmlAssertions } from './html.js'
 import { javascriptAssertions, transformContext, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
+import { modelGradedAssertions } from './model-graded.js'
 import { numericAssertions } from './numeric.js'
 import { overlapAssertions } from './overlap.js'
+import { pythonAssertions } from './python.js'
 import { refusalAssertions } from './refusal.js'
 import { rubricAssertions } from './rubric.js'
 import { similarAssertions } from './similar.js'
@@ -33,8 +35,10 @@ const families: Record<string, AssertionHandler> = {
   ...jsonAssertions,
   ...numericAssertions,
   ...javascriptAssertions,
+  ...pythonAssertions,
   ...latencyAssertions,
   ...rubricAssertions,
+  ...modelGradedAssertions,
   ...trajectoryAssertions,
   ...toolsCallAssertions,
   ...costAssertions,

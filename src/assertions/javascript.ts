@@ -143,7 +143,8 @@ function labelOf(a: Assertion): string {
   return `\`${oneLine.length > LABEL_CHARS ? `${oneLine.slice(0, LABEL_CHARS)}…` : oneLine}\``
 }
 
-function contextOf(ctx: AssertionContext): CheckContext {
+/** What a check written in code receives besides the output (javascript, python). */
+export function checkContext(ctx: AssertionContext): CheckContext {
   const context: CheckContext = { input: ctx.input, case: caseView(ctx.case) }
   if (ctx.toolCalls !== undefined) context.toolCalls = ctx.toolCalls
   if (ctx.usage !== undefined) context.usage = ctx.usage
@@ -164,7 +165,7 @@ function contextOf(ctx: AssertionContext): CheckContext {
 
 /** Runs whichever form of check the assertion carries: what it returned, or why it did not. */
 async function runCheck(a: Assertion, ctx: AssertionContext): Promise<ItemOutcome> {
-  const context = contextOf(ctx)
+  const context = checkContext(ctx)
   // a promptfoo transform may have made the output an object: the check sees that object
   const output = (ctx.outputValue ?? ctx.output) as string
   if (typeof a.value === 'function') {
@@ -221,6 +222,14 @@ function gradeOf(returned: Gradable, threshold: number): Grade | Broken {
   return { pass: truthy, score: truthy ? 1 : 0, note: `returned ${kindOf(returned)}, which counts as ${truthy}` }
 }
 
+/** What a promptfoo check returned when it is no verdict (text, null, a list, an object without pass or score), in words; else undefined. */
+function notAVerdict(returned: Gradable): string | undefined {
+  if (typeof returned === 'boolean' || typeof returned === 'number') return undefined
+  if (returned !== null && typeof returned === 'object' && !('truthy' in returned)) return undefined
+  if (returned !== null && typeof returned === 'object') return returned.kind
+  return returned === undefined ? 'undefined' : kindOf(returned)
+}
+
 function sourceProblem(a: Assertion): string | undefined {
   if (a.file !== undefined) {
     // with a file, `value` is the check's parameter (its third argument), whatever it is
@@ -253,14 +262,28 @@ const javascript: AssertionHandler = {
       const reason = 'timedOut' in returned ? `check ${label} ${returned.error}` : `check ${label} threw: ${returned.error}`
       return { pass: false, score: 0, reason, error: returned.error }
     }
-    const grade = gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
-    if ('broken' in grade) return { pass: false, score: 0, reason: `check ${label} ${grade.broken}`, error: grade.broken }
-    const passes = grade.pass !== negated
-    const reason = passes
-      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${grade.note})`
-      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${grade.note}), got: ${excerpt(ctx.output)}`
-    return { pass: grade.pass, score: grade.score, reason }
+    // promptfoo's checks must return a boolean, a number or a grading result: anything else fails, as it does there
+    const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value as Gradable)
+    const grade = foreign
+      ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
+      : gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
+    return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output)
   }
+}
+
+/** A code check's outcome (javascript, python) worded the same: what it returned, or why that is no verdict. */
+export function checkOutcome(
+  label: string,
+  read: { pass: boolean; score: number; note: string } | { broken: string },
+  negated: boolean,
+  output: string
+): CheckOutcome {
+  if ('broken' in read) return { pass: false, score: 0, reason: `check ${label} ${read.broken}`, error: read.broken }
+  const reason =
+    read.pass !== negated
+      ? `check ${label} ${negated ? 'did not pass, as required' : 'passed'} (${read.note})`
+      : `expected check ${label} ${negated ? 'not ' : ''}to pass (${read.note}), got: ${excerpt(output)}`
+  return { pass: read.pass, score: read.score, reason }
 }
 
 export const javascriptAssertions: Record<string, AssertionHandler> = { javascript }

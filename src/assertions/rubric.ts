@@ -2,6 +2,7 @@
  * llm-rubric: the judge grades the output against a rubric written in plain
  * language; with `includeToolCalls: true` it sees the trial's tool calls too.
  */
+import { modelGraded, rubricCheck } from './model-graded.js'
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
 import { reportedToolCalls } from './trajectory.js'
@@ -10,6 +11,8 @@ import { reportedToolCalls } from './trajectory.js'
 const DEFAULT_THRESHOLD = 0.5
 
 const NO_JUDGE = 'no judge configured: add a `judge:` section to the config to grade llm-rubric assertions'
+
+const ownGrader = modelGraded('llm-rubric', rubricCheck())
 
 const llmRubric: AssertionHandler = {
   // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
@@ -22,6 +25,8 @@ const llmRubric: AssertionHandler = {
         ? 'llm-rubric `includeToolCalls` is true or false'
         : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx): Promise<CheckOutcome> {
+    // with its own grader or grading prompt, the check is promptfoo's (pass, score, reason) through that grader
+    if (a.provider !== undefined || a.rubricPrompt !== undefined) return ownGrader.run(a, ctx, false)
     if (!ctx.judge) return { pass: false, score: 0, reason: NO_JUDGE, error: NO_JUDGE }
     const threshold = a.threshold ?? ctx.defaultJudgeThreshold ?? DEFAULT_THRESHOLD
     const request: JudgeRequest = { input: ctx.input, output: ctx.output, rubric: a.value as string, threshold }

@@ -3,7 +3,7 @@
  * cosine similarity of their embeddings from the judge's OpenAI-compatible
  * server (judge.embeddingModel) at least `threshold` (default 0.75, as in promptfoo).
  */
-import { cosineSimilarity } from '../llm/embeddings.js'
+import { cosineSimilarity } from '../providers/embeddings.js'
 import type { Assertion } from '../types.js'
 import { shown } from './outcome.js'
 import type { AssertionHandler, CheckOutcome } from './types.js'

@@ -26,6 +26,8 @@ export interface AssertionContext {
   judge?: Judge
   /** embeddings of texts, for `similar`; absent when the config has no OpenAI-compatible judge */
   embed?: Embedder
+  /** asks a grader model for a model-graded check's verdict (factuality, g-eval, context-*…); absent without a judge */
+  grade?: Grade
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
   defaultJudgeThreshold?: number
 }
@@ -45,6 +47,35 @@ export interface JudgeRequest {
 
 /** Asks the judge (or reuses a baseline verdict). Never throws: failures come back as score 0 with `error`. */
 export type Judge = (request: JudgeRequest) => Promise<JudgeVerdict>
+
+/** promptfoo's grader `provider`: an id, or `{id, config}`. */
+export type GraderSpec = string | { id: string; config?: Record<string, unknown> }
+
+/** What a model-graded check may do with its grader. */
+export interface GraderTools {
+  /** one reply of the grader model to a prompt (text, or chat messages), at temperature 0 */
+  ask(prompt: string | { role: 'system' | 'user' | 'assistant'; content: string }[]): Promise<string>
+  /** embeddings from the judge's server (judge.embeddingModel) */
+  embed: Embedder
+}
+
+export interface GradeOutcome {
+  pass: boolean
+  score: number
+  reason: string
+}
+
+export interface GradeRequest {
+  /** what the verdict depends on besides the grader (the check, its value and threshold, input, output, context): with the grader's settings, the reuse key */
+  key: Record<string, unknown>
+  /** the assertion's or test's own grader; else the judge */
+  grader?: GraderSpec
+  /** the check's work with its grader; throwing makes the verdict an error (not graded) */
+  run(tools: GraderTools): Promise<GradeOutcome>
+}
+
+/** A model-graded verdict: never throws; `error` when the grader could not give one. */
+export type Grade = (request: GradeRequest) => Promise<JudgeVerdict & { pass?: boolean }>
 
 /** A check's finding before the dispatcher applies `not-` and records the type. */
 export interface CheckOutcome {

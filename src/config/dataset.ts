@@ -189,7 +189,13 @@ function shorthandAssertions(raw: RawCase): Assertion[] {
 }
 
 export function resolveFiles(assertions: Assertion[], dir: string): Assertion[] {
-  return assertions.map((a) => (typeof a.file === 'string' ? { ...a, file: path.resolve(dir, a.file) } : a))
+  return assertions.map((a) => {
+    if (typeof a.file === 'string') return { ...a, file: path.resolve(dir, a.file) }
+    // a python check's file:// (promptfoo's form) is relative to the file that names it, as a javascript check's `file`
+    if ((a.type === 'python' || a.type === 'not-python') && typeof a.value === 'string' && a.value.startsWith('file://'))
+      return { ...a, value: `file://${path.resolve(dir, a.value.slice('file://'.length))}` }
+    return a
+  })
 }
 
 /** Turn raw cases from every source into runnable cases, in dataset order. */

@@ -12,9 +12,10 @@ import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { splitArgv } from '../util/argv.js'
 import type { Assertion } from './case.js'
+import { isJudged } from './judged.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { contentHash } from '../util/hash.js'
-import type { JudgeConfig } from './schema.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig } from './schema.js'
 
 /**
  * What the fingerprints of a record mean: bumped whenever what they cover
@@ -87,7 +88,8 @@ export class Fingerprinter {
     judge?: JudgeConfig
   ) {
     this.judge = judge ? this.judgeSettings(judge) : null
-    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl, embeddingModel: judge.embeddingModel } : null
+    // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
+    this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl ?? DEFAULT_JUDGE_BASE_URL, embeddingModel: judge.embeddingModel } : null
   }
 
   /**
@@ -98,7 +100,8 @@ export class Fingerprinter {
    * still match.
    */
   ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>, vars?: Record<string, unknown>): string {
-    const judged = assert.some((a) => a.type === 'llm-rubric')
+    // a model-graded check that names no grader of its own is graded by the judge
+    const judged = assert.some(isJudged)
     const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
     // built in the sorted order of its keys, which is how it is hashed: no sorted copy of it per case
     const hashed: Record<string, unknown> = { assert: assert.map((a) => this.portable(a)) }
@@ -183,7 +186,15 @@ export class Fingerprinter {
 
   /** The judge settings a judged case depends on; script files a command judge names count by content. */
   private judgeSettings(judge: JudgeConfig): unknown {
-    const settings = { provider: judge.provider, model: judge.model, baseUrl: judge.baseUrl, threshold: judge.threshold, samples: judge.samples }
+    const settings: Record<string, unknown> = {
+      provider: judge.provider,
+      model: judge.model,
+      baseUrl: judge.baseUrl ?? DEFAULT_JUDGE_BASE_URL,
+      threshold: judge.threshold,
+      samples: judge.samples
+    }
+    // a provider id's settings grade too (only there: earlier fingerprints had none)
+    if (judge.config !== undefined) settings.config = judge.config
     if (judge.provider !== 'command' || judge.command === undefined) return settings
     let argv: string[]
     try {

@@ -8,6 +8,7 @@ import type { EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
+import { isJudged } from './judged.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { Problems } from './problems.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
@@ -109,9 +110,9 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
-  const needsJudge = cases.some((c) => c.assert.some((a) => a.type === 'llm-rubric'))
-  if (needsJudge && !config!.judge) {
-    throw new ConfigError(`${absolute}: some cases use llm-rubric but the config has no \`judge:\` section (provider, model, …)`, absolute)
+  const judged = cases.flatMap((c) => c.assert).find(isJudged)
+  if (judged && !config!.judge) {
+    throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
   return { file: absolute, baseDir, config: config!, cases, dataset: datasetFingerprint(config!.name, cases) }
 }

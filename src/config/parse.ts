@@ -427,7 +427,12 @@ function homesOf(schema: z.core.$ZodType, key: string): Path[] {
  * An unknown key, and what it likely meant: a key of a nested mapping written one
  * level off (`timeoutMs` at the top instead of under `target:`), or a near spelling.
  */
-function unknownKey(schema: z.core.$ZodType, at: Path, key: string): string {
+function unknownKey(schema: z.core.$ZodType, at: Path, key: string, foreign: boolean): string {
+  if (foreign) {
+    // another tool's format (promptfoo's): a key evalgate does not read is more likely a feature than a typo
+    const near = Object.keys(shapeAt(schema, at) ?? {}).filter((name) => name !== key && (name.toLowerCase() === key.toLowerCase() || distance(name, key) <= 2))
+    return `"${key}" is not supported by evalgate${near.length ? ` (or did you mean ${near.map((n) => `"${n}"`).join(' or ')}?)` : ''}: remove it, or run this suite with promptfoo (docs/providers.md and README "Coming from promptfoo" list what evalgate reads)`
+  }
   const elsewhere = homesOf(schema, key).filter((home) => formatPath(home) !== formatPath([...at, key]))
   if (elsewhere.length) {
     const names = elsewhere.map((home) => formatPath(home))
@@ -439,25 +444,30 @@ function unknownKey(schema: z.core.$ZodType, at: Path, key: string): string {
 }
 
 /** One line per problem: each unknown key on its own line, at the key itself. */
-function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: Located, base: Path): string[] {
+function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: Located, base: Path, foreign: boolean): string[] {
   const inner = issue.path as (string | number)[]
   const place = (path: Path) => {
     const line = located.lineOf(path)
     return `${located.file}${line ? `:${line}` : ''}${path.length ? ` at ${formatPath(path)}` : ''}`
   }
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key)}`)
+    return issue.keys.map((key) => `${place([...base, ...inner, key])}: ${unknownKey(schema, inner, key, foreign)}`)
   }
   return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`]
 }
 
-/** Validate with zod and turn its issues (the first MAX_PROBLEMS) into one readable ConfigError, each issue one of its `problems`. */
-export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = ''): z.output<S> {
+/**
+ * Validate with zod and turn its issues (the first MAX_PROBLEMS) into one
+ * readable ConfigError, each issue one of its `problems`. `foreign`: the file
+ * is another tool's format (a promptfoo config), whose keys evalgate does not
+ * read are refused as not supported, not as typos.
+ */
+export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = '', foreign = false): z.output<S> {
   const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES
   if (plain !== ZOD_DECIDES) return plain as z.output<S>
   const result = schema.safeParse(located.value)
   if (result.success) return result.data
-  const lines = result.error.issues.slice(0, MAX_PROBLEMS).flatMap((issue) => issueLines(schema, issue, located, base))
+  const lines = result.error.issues.slice(0, MAX_PROBLEMS).flatMap((issue) => issueLines(schema, issue, located, base, foreign))
   const more = result.error.issues.length > MAX_PROBLEMS ? `\n(and ${result.error.issues.length - MAX_PROBLEMS} more)` : ''
   const error = new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file)
   error.problems = lines

@@ -20,7 +20,9 @@ export const judgeVerdictSchema = z.object({
   /** hash of model + rubric + input + output, the key of verdict reuse */
   key: z.string(),
   /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
-  samples: z.array(z.number()).optional()
+  samples: z.array(z.number()).optional(),
+  /** a model-graded check's own pass (factuality, closedqa…), which its score alone does not decide */
+  pass: z.boolean().optional()
 })
 
 export const assertionResultSchema = z.object({

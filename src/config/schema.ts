@@ -3,6 +3,7 @@
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
  */
 import { z } from 'zod'
+import { providerIdProblem } from '../providers/index.js'
 import { promptfooProviderSchema } from './promptfoo/schema.js'
 
 const nonNegative = z.number().min(0)
@@ -27,7 +28,11 @@ export const assertionSchema = z
     /** trajectory-match: how arguments are compared, exact (default) or ignore */
     args: z.string().optional(),
     /** llm-rubric: show the judge the tool calls too */
-    includeToolCalls: z.boolean().optional()
+    includeToolCalls: z.boolean().optional(),
+    /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
+    provider: z.union([z.string(), z.object({ id: z.string(), config: z.record(z.string(), z.unknown()).optional() }).strict()]).optional(),
+    /** llm-rubric: promptfoo's own grading prompt (a Nunjucks template of output, rubric and the vars), text or chat messages */
+    rubricPrompt: z.unknown().optional()
   })
   .strict()
 
@@ -51,6 +56,8 @@ export const caseSchema = z
   .strict()
 
 const argv = z.union([z.string().min(1), z.array(z.string()).min(1)])
+
+const TARGET_KINDS = 'command, http, openai, module, provider'
 
 const httpSchema = z
   .object({
@@ -85,6 +92,9 @@ export const targetSchema = z
     http: httpSchema.optional(),
     openai: openaiTargetSchema.optional(),
     module: z.string().min(1).optional(),
+    /** a provider id of SPEC §11a (`anthropic:messages:claude-sonnet-4`), with its `config` as promptfoo spells it */
+    provider: z.string().min(1).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
     /** set by reading a promptfoo config (SPEC §11): its providers; each case names the one it runs on */
     promptfoo: z
       .object({ providers: z.array(promptfooProviderSchema).min(1) })
@@ -102,25 +112,30 @@ export const targetSchema = z
   })
   .strict()
   .superRefine((t, ctx) => {
-    const kinds = (['command', 'http', 'openai', 'module', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
+    const kinds = (['command', 'http', 'openai', 'module', 'provider', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
         code: 'custom',
-        message:
-          kinds.length === 0
-            ? 'target needs exactly one of: command, http, openai, module'
-            : `target has ${kinds.join(' and ')}; give exactly one of: command, http, openai, module`
+        message: kinds.length === 0 ? `target needs exactly one of: ${TARGET_KINDS}` : `target has ${kinds.join(' and ')}; give exactly one of: ${TARGET_KINDS}`
       })
     }
+    if (t.config !== undefined && t.provider === undefined)
+      ctx.addIssue({ code: 'custom', path: ['config'], message: 'target.config is the settings of a `provider` target; give target.provider too' })
+    const problem = t.provider === undefined ? undefined : providerIdProblem(t.provider)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['provider'], message: problem })
   })
 
 export const judgeSchema = z
   .object({
-    provider: z.enum(['openai', 'command']).default('openai'),
+    /** `openai` (an OpenAI-compatible server: model, baseUrl, apiKeyEnv), `command`, or any provider id of SPEC §11a with `config` */
+    provider: z.string().min(1).default('openai'),
+    /** the settings of a provider id, as promptfoo spells them */
+    config: z.record(z.string(), z.unknown()).optional(),
     model: z.string().default('gpt-4o-mini'),
     /** the model behind `similar` (embeddings from judge.baseUrl) */
     embeddingModel: z.string().default('text-embedding-3-small'),
-    baseUrl: z.string().default('https://api.openai.com/v1'),
+    /** default: OPENAI_BASE_URL when set (as promptfoo's grader reads it), else OpenAI's */
+    baseUrl: z.string().optional(),
     apiKeyEnv: z.string().default('OPENAI_API_KEY'),
     command: argv.optional(),
     threshold: fraction.default(0.5),
@@ -136,6 +151,15 @@ export const judgeSchema = z
     if (j.provider === 'command' && j.command === undefined) {
       ctx.addIssue({ code: 'custom', path: ['command'], message: 'judge.provider "command" needs judge.command (an argv list)' })
     }
+    const named = j.provider !== 'openai' && j.provider !== 'command'
+    const problem = named ? providerIdProblem(j.provider) : undefined
+    if (problem) ctx.addIssue({ code: 'custom', path: ['provider'], message: `${problem}; or openai (an OpenAI-compatible server) or command` })
+    if (j.config !== undefined && !named)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['config'],
+        message: 'judge.config is the settings of a provider id (e.g. provider: anthropic:messages:claude-sonnet-4)'
+      })
   })
 
 export const gateSchema = z
@@ -251,6 +275,9 @@ export const configSchema = z
 export type ParsedConfig = z.output<typeof configSchema>
 export type TargetConfig = z.output<typeof targetSchema>
 export type JudgeConfig = z.output<typeof judgeSchema>
+
+/** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
+export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1'
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
 export type Pricing = z.output<typeof pricingSchema>

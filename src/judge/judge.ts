@@ -9,18 +9,21 @@
  */
 import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
-import type { Embedder, Judge, JudgeRequest } from '../assertions/types.js'
-import type { JudgeConfig, Pricing, TargetConfig } from '../config/schema.js'
+import type { Embedder, Grade, GraderTools, GradeRequest, Judge, JudgeRequest } from '../assertions/types.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type Pricing, type TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import { createCommandTarget } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
-import { expandVars, redact } from '../util/env.js'
+import { expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
-import { chatComplete, ChatError, isLocalUrl, type ChatMessage } from '../llm/chat.js'
-import { embed } from '../llm/embeddings.js'
-import { HttpError, NetworkError, type Sleep } from '../llm/http.js'
+import { HttpError, NetworkError, type HttpOptions, type Sleep } from '../llm/http.js'
+import { embed } from '../providers/embeddings.js'
+import { createProvider, credentialFlows, ProviderError, type ChatMessage, type CredentialFlow, type ProviderUsage } from '../providers/index.js'
+import { hostOf } from '../providers/wire.js'
+import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
+import { Graders, type Grader } from './graders.js'
 import { combineSamples, failedVerdict, parseVerdictText, type Verdict } from './verdict.js'
 
 /** A verdict with the scores of its samples when `judge.samples` > 1. */
@@ -48,6 +51,8 @@ export interface JudgeHandle {
   close(): Promise<void>
   /** embeddings from the judge's server (judge.embeddingModel), for `similar`; absent for a command judge */
   embed?: Embedder
+  /** verdicts of the model-graded checks (factuality, g-eval, context-*…), with the judge or a check's own grader */
+  grade: Grade
 }
 
 /** One answer of the judge, before samples are combined. */
@@ -65,10 +70,12 @@ const COMMAND_MAX_OUTPUT_BYTES = 1024 * 1024
  */
 export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
   const counts: JudgeSummary = { calls: 0, reused: 0, errors: 0, tokens: 0 }
-  const provider = config.provider === 'command' ? commandProvider(config, deps) : openaiProvider(config, deps)
+  const provider =
+    config.provider === 'command' ? commandProvider(config, deps) : config.provider === 'openai' ? openaiProvider(config, deps) : registryProvider(config, deps)
   const limit = pLimit(config.concurrency)
   const fromBaseline = config.reuse ? baselineVerdicts(deps.baseline) : new Map<string, JudgeVerdict>()
   const inRun = new Map<string, Promise<SampledVerdict>>()
+  const inGrading = new Map<string, Promise<GradedVerdict>>()
 
   const counted = (verdict: SampledVerdict): SampledVerdict => {
     if (verdict.error !== undefined) counts.errors++
@@ -81,7 +88,8 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     const answers = await Promise.all(Array.from({ length: config.samples }, () => limit(() => safeAsk(provider.ask, request, deps.secrets))))
     const tokens = answers.reduce((n, a) => n + a.tokens, 0)
     counts.tokens += tokens
-    const price = deps.pricing && Object.hasOwn(deps.pricing, provider.model) ? deps.pricing[provider.model] : undefined
+    const priced = provider.priceModel ?? provider.model
+    const price = deps.pricing && Object.hasOwn(deps.pricing, priced) ? deps.pricing[priced] : undefined
     if (price) {
       for (const a of answers) counts.costUsd = (counts.costUsd ?? 0) + (tokenCost(a, price) ?? 0)
     }
@@ -110,15 +118,90 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps): JudgeHandle {
     return counted(verdict)
   }
 
+  const graders = new Graders(provider, config, deps)
+
+  /**
+   * A model-graded check's verdict: reused from the baseline (or this run)
+   * when the grader's settings and everything the check shows it are the
+   * same; else the check runs with its grader, each call holding one of the
+   * `concurrency` slots. Never throws.
+   */
+  async function grade(request: GradeRequest): Promise<GradedVerdict> {
+    const grader = graders.of(request.grader)
+    const key = contentHash({ grader: grader.settings, ...request.key })
+    const previous = fromBaseline.get(key)
+    if (previous) {
+      counts.reused++
+      return graded(keptVerdict(previous.model, key, 0, previous, true), previous.pass)
+    }
+    if (grader.unusable) return counted(keptVerdict(grader.model, key, 0, failedVerdict(grader.unusable)))
+    const pending = inGrading.get(key)
+    if (pending) {
+      counts.reused++
+      const first = await pending
+      return counted(graded(keptVerdict(first.model, key, 0, first, true), first.pass))
+    }
+    const asking = gradeFresh(request, grader, key)
+    if (config.reuse) inGrading.set(key, asking)
+    const verdict = await asking
+    if (verdict.error !== undefined) inGrading.delete(key)
+    return counted(verdict)
+  }
+
+  async function gradeFresh(request: GradeRequest, grader: Grader, key: string): Promise<GradedVerdict> {
+    counts.calls++
+    let tokens = 0
+    const tools: GraderTools = {
+      ask: async (prompt) => {
+        const reply = await limit(() => grader.complete!(prompt))
+        const used = reply.usage?.totalTokens ?? (reply.usage?.inputTokens ?? 0) + (reply.usage?.outputTokens ?? 0)
+        tokens += used
+        counts.tokens += used
+        const price = deps.pricing && Object.hasOwn(deps.pricing, grader.priceModel) ? deps.pricing[grader.priceModel] : undefined
+        if (price && reply.usage) counts.costUsd = (counts.costUsd ?? 0) + (tokenCost(reply.usage, price) ?? 0)
+        return reply.text
+      },
+      embed: async (texts) => {
+        if (!provider.embed)
+          throw new Error('this check needs embeddings: give the judge an OpenAI-compatible server (judge.provider: openai, judge.embeddingModel)')
+        return limit(() => provider.embed!(texts))
+      }
+    }
+    try {
+      const outcome = await request.run(tools)
+      return graded(keptVerdict(grader.model, key, tokens, { score: outcome.score, reason: outcome.reason }), outcome.pass)
+    } catch (err) {
+      const failed = failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`)
+      return keptVerdict(grader.model, key, tokens, unreachable(err) ? { ...failed, unavailable: true } : failed)
+    }
+  }
+
   return {
     embed: provider.embed && ((texts) => limit(() => provider.embed!(texts))),
+    grade: (request) =>
+      grade(request).catch((err: unknown) =>
+        counted(keptVerdict(provider.model, '', undefined, failedVerdict(`grader failed: ${redact(errorMessage(err), deps.secrets)}`)))
+      ),
     judge: (request) =>
       judge(request).catch((err: unknown) =>
         counted(keptVerdict(provider.model, '', undefined, failedVerdict(`judge failed: ${redact(errorMessage(err), deps.secrets)}`)))
       ),
     stats: () => ({ ...counts }),
-    close: () => provider.close()
+    close: async () => {
+      await Promise.all([provider.close(), graders.close()])
+    }
   }
+}
+
+type GradedVerdict = SampledVerdict & { pass?: boolean }
+
+/** What every request of the judge (and of a check's own grader) is sent with: its time, retries, seams, and the run's cancellation. */
+export function judgeHttp(config: JudgeConfig, deps: JudgeDeps, signal: AbortSignal): HttpOptions {
+  return { timeoutMs: config.timeoutMs, retries: config.retries, signal, secrets: deps.secrets, fetchImpl: deps.fetchImpl, sleep: deps.sleep }
+}
+
+function graded(verdict: SampledVerdict, pass: boolean | undefined): GradedVerdict {
+  return pass === undefined ? verdict : { ...verdict, pass }
 }
 
 /**
@@ -200,7 +283,8 @@ const OUTAGE_STATUSES = new Set([401, 403, 408, 409, 429])
 /** Whether the judge could not be reached at all (see Verdict.unavailable), as opposed to answering badly. */
 function unreachable(err: unknown): boolean {
   if (err instanceof NetworkError) return true
-  if (err instanceof HttpError || err instanceof ChatError) return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status))
+  if (err instanceof ProviderError && err.network) return true
+  if (err instanceof HttpError || err instanceof ProviderError) return err.status !== undefined && (err.status >= 500 || OUTAGE_STATUSES.has(err.status))
   // the judge closed by an interrupted run
   return err instanceof Error && err.name === 'AbortError'
 }
@@ -217,16 +301,28 @@ function baselineVerdicts(record: RunRecord | null | undefined): Map<string, Jud
   return verdicts
 }
 
-interface Provider {
+export interface Provider {
   /** what verdicts name as their model, and part of their key */
   model: string
+  /** the model name `pricing` prices, when it is not `model` (a provider id's model) */
+  priceModel?: string
+  /** why a free-form reply cannot be had (a command judge's), for a check's grader */
+  unusable?: string
   ask: Ask
   embed?: Embedder
+  /** one free-form reply (model-graded checks write their own prompts); absent for a command judge */
+  complete?: Complete
+  /** the credentials it sends and where, as the secrets policy reads them: what a check's own grader may also send */
+  flows: CredentialFlow[]
   close(): Promise<void>
 }
 
+export type Complete = (prompt: string | ChatMessage[]) => Promise<{ text: string; usage?: ProviderUsage }>
+
 function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
-  const baseUrl = expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl')
+  // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as promptfoo's grader and the openai target read it
+  const baseUrl =
+    config.baseUrl !== undefined ? expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || DEFAULT_JUDGE_BASE_URL
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
   const apiKey = deps.env[config.apiKeyEnv] || undefined
   if (apiKey) deps.secrets.add(apiKey)
@@ -236,29 +332,26 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     )
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
-  const http = {
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    signal: closing.signal,
-    secrets: deps.secrets,
-    fetchImpl: deps.fetchImpl,
-    sleep: deps.sleep
-  }
+  const http = judgeHttp(config, deps, closing.signal)
   // servers without JSON mode reject response_format; after the first such 400 it is not sent again
   let jsonMode = true
 
+  const url = chatCompletionsUrl(baseUrl)
+  const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {}
+
   async function ask(request: JudgeRequest): Promise<Sample> {
-    const chat = { baseUrl, apiKey, model, messages: buildJudgePrompt(request), temperature: 0 }
+    const messages = buildJudgePrompt(request)
+    const complete = (json: boolean) =>
+      chatComplete({ provider: 'chat completions', url, auth, body: chatBody(model, { prompt: messages, temperature: 0, json }, {}, messages) }, http)
     let result
     try {
-      result = await chatComplete(jsonMode ? { ...chat, responseFormat: { type: 'json_object' } } : chat, http)
+      result = await complete(jsonMode)
     } catch (err) {
       if (!jsonMode || !rejectsResponseFormat(err)) throw err
       jsonMode = false
-      result = await chatComplete(chat, http)
+      result = await complete(false)
     }
-    const { totalTokens, promptTokens, completionTokens } = result.usage
-    return { ...parseVerdictText(result.content), tokens: totalTokens, inputTokens: promptTokens, outputTokens: completionTokens }
+    return sampleOf(result.output, result.usage)
   }
   const embeddingModel = expandVars(config.embeddingModel, deps.env, deps.secrets, 'judge.embeddingModel')
   // an expected text recurs on every case and trial: each distinct text is embedded once per run
@@ -276,12 +369,76 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
     return Promise.all(texts.map((t) => vectors.get(t)!))
   }
+  const complete: Complete = async (prompt) => {
+    const messages = typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt
+    const result = await chatComplete(
+      { provider: 'chat completions', url, auth, body: chatBody(model, { prompt: messages, temperature: 0 }, {}, messages) },
+      http
+    )
+    return { text: result.output, usage: result.usage }
+  }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
-  return { model, ask, embed: embedTexts, close }
+  const flows = [{ variable: config.apiKeyEnv, host: hostOf(baseUrl), provider: 'judge' }]
+  return { model, ask, embed: embedTexts, complete, flows, close }
 }
 
 function rejectsResponseFormat(err: unknown): boolean {
-  return (err instanceof ChatError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message)
+  return (err instanceof ProviderError || err instanceof HttpError) && err.status === 400 && /response_format/i.test(err.message)
+}
+
+/** A reply's verdict with the tokens it took. */
+function sampleOf(text: string, usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): Sample {
+  const sample: Sample = { ...parseVerdictText(text), tokens: usage?.totalTokens ?? (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0) }
+  if (usage?.inputTokens !== undefined) sample.inputTokens = usage.inputTokens
+  if (usage?.outputTokens !== undefined) sample.outputTokens = usage.outputTokens
+  return sample
+}
+
+/**
+ * `judge.provider: <provider id>` with `judge.config` (SPEC §11a): any
+ * provider of the registry grades, asked for JSON where its API can be.
+ * Verdicts name the provider id as their model.
+ */
+function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
+  const made = createProvider(
+    { id: config.provider, config: expandDeep(config.config ?? {}, deps.env, deps.secrets, 'judge.config') },
+    {
+      env: deps.env,
+      secrets: deps.secrets,
+      baseDir: deps.baseDir ?? process.cwd(),
+      where: 'judge',
+      // a Python grader's process sees the minimal environment and judge.env, as a command judge does
+      codeEnv: minimalEnv(
+        deps.env,
+        Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, deps.env, deps.secrets, `judge.env.${name}`)]))
+      ),
+      fetchImpl: deps.fetchImpl,
+      sleep: deps.sleep
+    }
+  )
+  // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
+  if (made.unusable) throw new ConfigError(made.unusable)
+  const closing = new AbortController()
+  const http = judgeHttp(config, deps, closing.signal)
+  async function ask(request: JudgeRequest): Promise<Sample> {
+    const result = await made.call({ prompt: buildJudgePrompt(request), temperature: 0, json: true }, http)
+    return sampleOf(result.output, result.usage)
+  }
+  const complete: Complete = async (prompt) => {
+    const result = await made.call({ prompt, temperature: 0 }, http)
+    return { text: result.output, usage: result.usage }
+  }
+  return {
+    model: made.id,
+    priceModel: made.model,
+    ask,
+    complete,
+    flows: credentialFlows({ id: config.provider, config: config.config }, deps.env),
+    close: async () => {
+      closing.abort(new Error('the judge was closed (run interrupted)'))
+      await made.close()
+    }
+  }
 }
 
 /**
@@ -325,7 +482,7 @@ function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
       clearTimeout(timer)
     }
   }
-  return { model, ask, close: () => target.close() }
+  return { model, ask, flows: [], close: () => target.close() }
 }
 
 /** The command target wants the trial's case; a judge call has none of its own. */

@@ -61,6 +61,11 @@ const EXCERPT_CHARS = 300
 /** How much of an error body is kept for callers that parse it (`{error: {message}}`). */
 const ERROR_BODY_CHARS = 4096
 
+/** A body sent as the text it is (a form, a template's text), with the content type the caller's headers give; any other body is sent as JSON. */
+export class TextBody {
+  constructor(readonly text: string) {}
+}
+
 /** A non-2xx reply (after retries, when retryable). */
 export class HttpError extends Error {
   override name = 'HttpError'
@@ -160,8 +165,12 @@ async function attemptOnce(method: HttpMethod, url: string, body: unknown, optio
   try {
     const res = await (options.fetchImpl ?? fetch)(url, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined || body instanceof TextBody ? {} : { 'content-type': 'application/json' }),
+        ...options.headers
+      },
+      body: body === undefined ? undefined : body instanceof TextBody ? body.text : JSON.stringify(body),
       signal
     })
     // the timer still runs: a body that trickles in slower than the timeout is a timeout too

@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit'
 import { casePasses, evaluateAssertions } from '../assertions/index.js'
-import type { Embedder, Judge } from '../assertions/types.js'
+import type { Embedder, Grade, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage } from '../targets/pricing.js'
@@ -23,6 +23,8 @@ export interface RunnerOptions {
   judge?: Judge
   /** embeddings for `similar` (the judge's server) */
   embed?: Embedder
+  /** the model-graded checks' grader (the judge's) */
+  grade?: Grade
   defaultJudgeThreshold?: number
   /** aborting it cuts the run short: no new trials start, running ones are stopped and dropped */
   signal?: AbortSignal
@@ -301,9 +303,10 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         metadata: reply.metadata,
         finishReason: reply.finishReason,
         latencyMs,
-        tools: options.tools,
+        tools: reply.tools ?? options.tools,
         judge: options.judge,
         embed: options.embed,
+        grade: options.grade,
         defaultJudgeThreshold: options.defaultJudgeThreshold
       },
       grading

@@ -8,9 +8,11 @@
 import { availableParallelism } from 'node:os'
 import { minimalEnv } from '../util/env.js'
 import { Sandbox, type ItemOutcome, type SandboxItem } from './pool.js'
+import { PythonSandbox } from './python.js'
 
 export { Sandbox, warmWorker, type ItemOutcome, type RunOptions, type SandboxItem, type SandboxOptions } from './pool.js'
 export { canBacktrack } from './patterns.js'
+export { PythonSandbox, type PythonCall, type PythonOutcome } from './python.js'
 export type { PromptfooProviderOptions } from './promptfoo-provider.js'
 
 /** SPEC §9: the default of `checkTimeoutMs`. */
@@ -70,4 +72,12 @@ let pool: CheckPool | undefined
 export function checks(): CheckPool {
   pool ??= new CheckPool(process.env)
   return pool
+}
+
+let python: PythonSandbox | undefined
+
+/** The `python` checks' processes, made on first use: the minimal environment, nothing of the config's (as javascript checks). */
+export function pythonChecks(): PythonSandbox {
+  python ??= new PythonSandbox({ env: minimalEnv(process.env, {}), workers: Math.max(1, Math.min(2, availableParallelism())) })
+  return python
 }

@@ -11,9 +11,12 @@ export type SandboxItem =
   | { kind: 'script'; body: string; output: string; input: unknown; context: unknown }
   /** a `file:` javascript check: its default export called as (output, context, value) */
   | { kind: 'module'; file: string; output: string; context: unknown; value: unknown }
-  /** a promptfoo `transform`: an inline body of (output, input, context), or a module's function (default, or `name`) of (output, context); its value as it is */
+  /**
+   * a promptfoo `transform`: an inline body of (output, input, context), or a module's function (default, or `name`) of
+   * (output, context) — of (output, text, context) when `text` is given (an http provider's `transformResponse`: the JSON, the text); its value as it is
+   */
   | { kind: 'transform'; body: string; output: unknown; input: unknown; context: unknown }
-  | { kind: 'transform'; file: string; name?: string; output: unknown; context: unknown }
+  | { kind: 'transform'; file: string; name?: string; output: unknown; context: unknown; text?: string }
   /**
    * a `module` target's default export called as (input, case): {value, latencyMs}; no `input` when it is the case's;
    * with `promptfoo`, the module is a promptfoo provider built with those options and adapted (promptfoo-provider.ts)

@@ -137,7 +137,8 @@ export function workerMain(
           const mod = await load(item.file)
           const fn = item.name !== undefined ? mod[item.name] : mod.default
           if (typeof fn !== 'function') throw new Error(`${item.file} exports no function ${item.name !== undefined ? `"${item.name}"` : 'as default'}`)
-          returned = await user(() => (fn as (output: unknown, context: unknown) => unknown)(item.output, item.context))
+          const call = fn as (...args: unknown[]) => unknown
+          returned = await user(() => (item.text === undefined ? call(item.output, item.context) : call(item.output, item.text, item.context)))
         } else {
           const transform = compiled(item.body)
           returned = await user(() => transform(item.output, item.input, item.context))

@@ -6,9 +6,9 @@
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
-import { ChatError } from '../llm/chat.js'
 import { HttpError, NetworkError, requestJson, type HttpOptions, type HttpResponse, type HttpSeams } from '../llm/http.js'
 import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
+import { ProviderError } from '../providers/wire.js'
 import { expandDeep } from '../util/env.js'
 import { normalizeToolCalls, normalizeUsage } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -71,7 +71,7 @@ export function trialHttpOptions(
 
 /** A failure of the shared HTTP/chat client as the trial's error; anything else (a bug) as it is. */
 export function asTargetFailure(err: unknown): unknown {
-  return err instanceof HttpError || err instanceof NetworkError || err instanceof ChatError ? new TargetError(err.message) : err
+  return err instanceof HttpError || err instanceof NetworkError || err instanceof ProviderError ? new TargetError(err.message) : err
 }
 
 async function send(...args: Parameters<typeof requestJson>): Promise<HttpResponse> {

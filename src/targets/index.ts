@@ -1,4 +1,4 @@
-/** Builds the agent under test from `target:` (SPEC §1): exactly one of command, http, openai, module. */
+/** Builds the agent under test from `target:` (SPEC §1): exactly one of command, http, openai, module, provider. */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'
@@ -7,6 +7,7 @@ import { createJsonlTarget } from './jsonl.js'
 import { createModuleTarget, warmModuleTarget } from './module.js'
 import { createOpenAITarget } from './openai.js'
 import { createPromptfooTarget } from './promptfoo.js'
+import { createProviderTarget } from './provider.js'
 import type { Target, TargetContext } from './types.js'
 
 export type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -18,8 +19,9 @@ export async function createTarget(config: TargetConfig, ctx: TargetContext): Pr
   if (config.module !== undefined) return createModuleTarget(config, ctx)
   if (config.http !== undefined) return createHttpTarget(config.http, ctx, config)
   if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
+  if (config.provider !== undefined) return createProviderTarget({ id: config.provider, config: config.config }, ctx, config)
   if (config.promptfoo !== undefined) return createPromptfooTarget(config, ctx)
-  throw new ConfigError('target needs exactly one of: command, http, openai, module', undefined, 'target')
+  throw new ConfigError('target needs exactly one of: command, http, openai, module, provider', undefined, 'target')
 }
 
 /**

@@ -5,12 +5,12 @@
  */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
-import { chatComplete, isLocalUrl, type ChatMessage } from '../llm/chat.js'
 import type { HttpSeams } from '../llm/http.js'
+import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
+import type { ChatMessage } from '../providers/types.js'
 import { isWholeInput, renderText } from '../llm/template.js'
 import { expandVars } from '../util/env.js'
 import { asTargetFailure, trialHttpOptions } from './http.js'
-import { normalizeToolCalls } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
 export type OpenAITargetConfig = NonNullable<TargetConfig['openai']>
@@ -33,23 +33,17 @@ export function createOpenAITarget(
     async call(request: TrialRequest): Promise<TargetReply> {
       const messages = [...(system === undefined ? [] : [{ role: 'system' as const, content: system }]), ...userMessages(prompt, request)]
       const http = trialHttpOptions(target, request, ctx, deps)
+      const body = chatBody(model, { prompt: messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools }, {}, messages)
+      const auth: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {}
       let reply
       try {
-        reply = await chatComplete(
-          { baseUrl, apiKey, model, messages, temperature: openai.temperature, maxTokens: openai.maxTokens, tools: target.tools },
-          http
-        )
+        reply = await chatComplete({ provider: 'chat completions', url: chatCompletionsUrl(baseUrl), auth, body }, http)
       } catch (err) {
         throw asTargetFailure(err)
       }
-      const { promptTokens, completionTokens, totalTokens } = reply.usage
-      const result: TargetReply = {
-        output: reply.content,
-        usage: { inputTokens: promptTokens, outputTokens: completionTokens, totalTokens },
-        metadata: { model }
-      }
+      const result: TargetReply = { output: reply.output, usage: reply.usage, metadata: { model } }
       // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
-      if (reply.toolCalls) result.toolCalls = normalizeToolCalls(reply.toolCalls, "the reply's tool_calls")
+      if (reply.toolCalls) result.toolCalls = reply.toolCalls
       else if (target.tools) result.toolCalls = []
       if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
       return result

@@ -2,8 +2,8 @@
  * The providers of a promptfoo config as the target (SPEC §11): each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
- * `file://` loads promptfoo's provider interface (the module target),
- * `openai:` is the openai target. A provider's `transform` runs on the output
+ * `file://` loads promptfoo's provider interface (the module target), and
+ * the model APIs of the providers' registry are the provider target. A provider's `transform` runs on the output
  * the way javascript checks run (the test's `options.transform` is applied by
  * the assertions, which see the value it returns).
  */
@@ -11,13 +11,13 @@ import { transformContext, transformOutput } from '../assertions/javascript.js'
 import type { PromptfooProvider } from '../config/promptfoo/index.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
+import { isProviderId } from '../providers/index.js'
 import { splitArgv } from '../util/argv.js'
 import { createCommandTarget } from './command.js'
 import { createModuleTarget } from './module.js'
-import { createOpenAITarget } from './openai.js'
+import { createProviderTarget } from './provider.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
-const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1'
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g
 
@@ -47,11 +47,10 @@ export async function createPromptfooTarget(config: TargetConfig, ctx: TargetCon
 
 async function providerTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetContext, where: string): Promise<Target> {
   if (p.id === 'echo') return { call: async (request) => ({ output: String(request.input) }), close: async () => {} }
-  if (p.id.startsWith('file://'))
+  if (p.id.startsWith('file://') && !isProviderId(p.id))
     return createModuleTarget({ ...config, module: p.id.slice('file://'.length) }, ctx, { id: p.id, label: p.label, config: p.config })
   if (p.id.startsWith('exec:')) return execTarget(p, config, ctx, where)
-  const openai = /^openai:(?:chat:)?([^:]+)$/.exec(p.id)
-  if (openai) return openaiTarget(openai[1]!, p, config, ctx)
+  if (isProviderId(p.id)) return createProviderTarget({ id: p.id, config: p.config, label: p.label }, ctx, config, { where })
   throw new ConfigError(`${where}: provider "${p.id}" is not supported by evalgate`)
 }
 
@@ -81,43 +80,5 @@ function execTarget(p: PromptfooProvider, config: TargetConfig, ctx: TargetConte
     async close() {
       await Promise.all([...running].map((t) => t.close()))
     }
-  }
-}
-
-/**
- * `openai:chat:<model>` and `openai:<model>`: the openai target, at
- * `OPENAI_BASE_URL` (else the provider's `apiBaseUrl`, else OpenAI) with the key
- * in `OPENAI_API_KEY` (or the variable named by `apiKeyEnvar`). A prompt that is
- * a JSON list of chat messages is sent as those messages.
- */
-function openaiTarget(model: string, p: PromptfooProvider, config: TargetConfig, ctx: TargetContext): Target {
-  const c = p.config ?? {}
-  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined)
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined)
-  const target = createOpenAITarget(
-    {
-      model,
-      baseUrl: str(ctx.env.OPENAI_BASE_URL) ?? str(c.apiBaseUrl) ?? DEFAULT_OPENAI_BASE_URL,
-      apiKeyEnv: str(c.apiKeyEnvar) ?? 'OPENAI_API_KEY',
-      prompt: '{{input}}',
-      temperature: num(c.temperature),
-      maxTokens: num(c.max_tokens)
-    },
-    ctx,
-    config
-  )
-  return {
-    call: (request) => target.call({ input: chatMessages(request.input) ?? request.input, case: request.case, signal: request.signal }),
-    close: () => target.close()
-  }
-}
-
-function chatMessages(prompt: unknown): unknown[] | undefined {
-  if (typeof prompt !== 'string' || !prompt.trimStart().startsWith('[')) return undefined
-  try {
-    const parsed: unknown = JSON.parse(prompt)
-    return Array.isArray(parsed) ? parsed : undefined
-  } catch {
-    return undefined
   }
 }

@@ -21,6 +21,8 @@ export interface TargetReply {
   usage?: Usage
   metadata?: Record<string, unknown>
   finishReason?: string
+  /** the tools the model was offered on this trial (a provider's own `tools`): the schemas of is-valid-openai-tools-call */
+  tools?: readonly unknown[]
   /**
    * time spent in the target, when the target measured it itself (a result
    * object's own `latencyMs`, a sandbox's call time): process or worker

@@ -63,7 +63,12 @@ export const configs: BadInput[] = [
   { file: 'config/repeat-fraction.yml', line: 3, at: 'repeat', says: /expected int/ },
   { file: 'config/repeat-threshold-out-of-range.yml', line: 3, at: 'repeatPassThreshold', says: /repeatPassThreshold must be in \(0, 1\]/ },
   { file: 'config/judge-threshold-out-of-range.yml', line: 5, at: 'judge.threshold', says: /<=1/ },
-  { file: 'config/judge-unknown-provider.yml', line: 4, at: 'judge.provider', says: /the string "anthropic" is not one of "openai", "command"/ },
+  {
+    file: 'config/judge-unknown-provider.yml',
+    line: 4,
+    at: 'judge.provider',
+    says: /provider "anthropic" is not supported by evalgate; supported: openai:chat:<model>.*anthropic:messages:<model>.*; or openai \(an OpenAI-compatible server\) or command/
+  },
   { file: 'config/judge-command-missing.yml', line: 4, at: 'judge.command', says: /judge.provider "command" needs judge.command \(an argv list\)/ },
   { file: 'config/gate-negative-drop.yml', line: 4, at: 'gate.maxPassRateDrop', says: />=0/ },
   { file: 'config/name-invalid.yml', line: 1, at: 'name', says: /use letters, digits, "\.", "_" or "-" \(it names the artifact\)/ },

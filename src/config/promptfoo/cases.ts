@@ -10,12 +10,13 @@ import type { Assertion, EvalCase, PromptfooCase } from '../case.js'
 import { contentHash } from '../../util/hash.js'
 import type { AssertionValidator } from '../dataset.js'
 import { Fingerprinter } from '../fingerprint.js'
+import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
 import type { ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
 import { readPrompts, type Prompt } from './prompts.js'
 import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
-import { Templates, type Vars } from './template.js'
+import { Templates, type Vars } from '../../llm/nunjucks.js'
 import { readTests, type LocatedTest } from './tests.js'
 
 export interface PromptfooLoaded {
@@ -65,6 +66,8 @@ function varCombinations(vars: Vars): Vars[] {
 const FILE = 'file://'
 const JS_FILE = /\.(m|c)?js$/
 
+type Grader = Pick<NonNullable<PromptfooTest['options']>, 'provider' | 'rubricPrompt'>
+
 class CaseBuilder {
   private readonly keys = new Map<string, number>()
   private readonly pending: { c: Omit<EvalCase, 'fingerprint'> }[] = []
@@ -88,7 +91,7 @@ class CaseBuilder {
     const testKey = keyPart(test.description ?? `test ${index + 1}`)
     combos.forEach((combo, k) => {
       const resolved = this.loadFileVars(combo, t)
-      const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform)
+      const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt })
       const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey
       providers.forEach((provider, p) => {
         for (const prompt of prompts) {
@@ -170,13 +173,14 @@ class CaseBuilder {
     vars: Vars,
     t: LocatedTest,
     threshold: number | undefined,
-    transform: string | undefined
+    transform: string | undefined,
+    grader: Grader
   ): { assert: Assertion[]; promptfoo: Omit<PromptfooCase, 'provider'> } {
     const assert: Assertion[] = []
     const sets: NonNullable<PromptfooCase['sets']> = []
     raw.forEach((a, i) => {
       const at = `${t.where}.assert[${i}]`
-      if (a.type !== 'assert-set') return assert.push(this.assertion(a, vars, at, t, undefined))
+      if (a.type !== 'assert-set') return assert.push(this.assertion(a, vars, at, t, undefined, grader))
       if (!a.assert?.length) throw new ConfigError(`${at}: an assert-set needs \`assert\`, a list of assertions`, t.file)
       const set =
         sets.push({
@@ -186,7 +190,7 @@ class CaseBuilder {
         }) - 1
       a.assert.forEach((child, j) => {
         if (child.type === 'assert-set') throw new ConfigError(`${at}.assert[${j}]: assert-sets cannot be nested`, t.file)
-        assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set))
+        assert.push(this.assertion(child, vars, `${at}.assert[${j}]`, t, set, grader))
       })
     })
     const promptfoo: Omit<PromptfooCase, 'provider'> = {}
@@ -196,13 +200,16 @@ class CaseBuilder {
     return { assert, promptfoo }
   }
 
-  private assertion(a: RawPromptfooAssertion, vars: Vars, at: string, t: LocatedTest, set: number | undefined): Assertion {
+  private assertion(a: RawPromptfooAssertion, vars: Vars, at: string, t: LocatedTest, set: number | undefined, grader: Grader): Assertion {
     if (a.config !== undefined) throw new ConfigError(`${at}: assertion \`config\` is not supported by evalgate; remove it`, t.file)
     const out: Assertion = { type: a.type }
     const isJavascript = a.type === 'javascript' || a.type === 'not-javascript'
+    const isPython = a.type === 'python' || a.type === 'not-python'
     if (typeof a.value === 'string' && a.value.startsWith(FILE)) {
       const ref = a.value.slice(FILE.length)
-      if (isJavascript) {
+      // a python check's file stays a reference, relative to the file that names it (`:function` kept)
+      if (isPython) out.value = `${FILE}${path.resolve(t.dir, ref)}`
+      else if (isJavascript) {
         if (!JS_FILE.test(ref))
           throw new ConfigError(`${at}: ${a.value}: evalgate runs a check file's default export; name a .js/.mjs/.cjs file without ":function"`, t.file)
         out.file = path.resolve(t.dir, ref)
@@ -218,6 +225,14 @@ class CaseBuilder {
     if (a.metric !== undefined) out.metric = this.render(a.metric, vars, `${at}.metric`, t)
     if (a.transform !== undefined) out.transform = this.transformSource(a.transform)
     if (set !== undefined) out.set = set
+    // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
+    if (MODEL_GRADED_TYPES.has(a.type) || a.type === 'select-best') {
+      const provider = a.provider ?? grader.provider
+      const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt
+      if (provider !== undefined)
+        out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) }
+      if (rubricPrompt !== undefined && a.type === 'llm-rubric') out.rubricPrompt = rubricPrompt
+    }
     const problem = this.validateAssertion(out)
     if (problem) throw new ConfigError(`${at}: ${problem}`, t.file)
     return out

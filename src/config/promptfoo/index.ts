@@ -7,16 +7,17 @@
  * libraries it needs stay out of the start-up of every other run.
  */
 import { ConfigError } from '../../errors.js'
+import { isProviderId, PROVIDER_IDS } from '../../providers/index.js'
 import { validate, type Located } from '../parse.js'
 import { configSchema, type ParsedConfig } from '../schema.js'
 import { promptfooConfigSchema, type PromptfooConfig, type PromptfooProvider } from './schema.js'
 
 export { promptfooProviderSchema, type PromptfooProvider } from './schema.js'
 
-/** A mapping with `prompts`, `providers` and `tests` and no `version` is a promptfoo config. */
+/** A mapping with `prompts` and `providers` (and usually `tests`) and no `version` is a promptfoo config. */
 export function isPromptfooConfig(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  return ['prompts', 'providers', 'tests'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version')
+  return ['prompts', 'providers'].every((k) => Object.hasOwn(value, k)) && !Object.hasOwn(value, 'version')
 }
 
 /** promptfoo keys that change what runs or how it is graded, and that evalgate does not honour. */
@@ -30,10 +31,10 @@ const UNSUPPORTED: Record<string, string> = {
 }
 
 /** The provider ids evalgate can run, as a user reads them in a message. */
-export const SUPPORTED_PROVIDERS = 'echo, exec:<command>, file://provider.js|.mjs|.cjs, openai:chat:<model>, openai:<model>'
+const SUPPORTED_PROVIDERS = `echo, exec:<command>, file://provider.js|.mjs|.cjs, ${PROVIDER_IDS}`
 
-export function isSupportedProvider(id: string): boolean {
-  return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || /^openai:(chat:)?[^:]+$/.test(id)
+function isSupportedProvider(id: string): boolean {
+  return id === 'echo' || id.startsWith('exec:') || /^file:\/\/.+\.(m|c)?js$/.test(id) || isProviderId(id)
 }
 
 /** evalgate settings that the promptfoo config itself provides. */
@@ -50,7 +51,7 @@ export function readPromptfooConfig(located: Located): PromptfooConfig {
     if (Object.hasOwn(UNSUPPORTED, key))
       throw new ConfigError(`${file}${lineOf(located, [key])} at ${key}: not supported by evalgate: ${UNSUPPORTED[key]}`, file)
   }
-  const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config')
+  const pf = validate(promptfooConfigSchema, located, [], 'promptfoo config', true)
   providersOf(pf).forEach((p, i) => {
     if (!isSupportedProvider(p.id))
       throw new ConfigError(

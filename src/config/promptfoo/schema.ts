@@ -19,7 +19,10 @@ export const promptfooAssertionSchema = z
     get assert() {
       return z.array(promptfooAssertionSchema).optional()
     },
-    config: z.record(z.string(), z.unknown()).optional()
+    config: z.record(z.string(), z.unknown()).optional(),
+    /** a model-graded check's own grader: an id or {id, config} */
+    provider: z.union([z.string().min(1), z.object({ id: z.string().min(1), config: z.record(z.string(), z.unknown()).optional() }).passthrough()]).optional(),
+    rubricPrompt: z.union([z.string(), z.array(z.unknown())]).optional()
   })
   .strict()
 
@@ -31,7 +34,10 @@ const testOptionsSchema = z
     prefix: z.string().optional(),
     suffix: z.string().optional(),
     disableVarExpansion: z.boolean().optional(),
-    disableDefaultAsserts: z.boolean().optional()
+    disableDefaultAsserts: z.boolean().optional(),
+    /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
+    provider: z.union([z.string().min(1), z.object({ id: z.string().min(1), config: z.record(z.string(), z.unknown()).optional() }).passthrough()]).optional(),
+    rubricPrompt: z.union([z.string(), z.array(z.unknown())]).optional()
   })
   .strict()
 
@@ -65,7 +71,8 @@ export const promptfooConfigSchema = z
     description: z.string().optional(),
     prompts: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptObject])).min(1), z.record(z.string(), z.string())]),
     providers: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptfooProviderSchema])).min(1)]),
-    tests: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptfooTestSchema]))]),
+    /** promptfoo runs a config without tests once, with no vars */
+    tests: z.union([z.string().min(1), z.array(z.union([z.string().min(1), promptfooTestSchema]))]).optional(),
     defaultTest: promptfooTestSchema.optional(),
     /** what `{{ env.NAME }}` reads in templates (never the process environment: see README) */
     env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),

@@ -26,7 +26,7 @@ export interface LocatedTest {
 const FILE = 'file://'
 
 export function readTests(tests: PromptfooConfig['tests'], config: Located, baseDir: string): LocatedTest[] {
-  const list = typeof tests === 'string' ? [tests] : tests
+  const list = tests === undefined ? [] : typeof tests === 'string' ? [tests] : tests
   return list.flatMap((entry, i) => {
     if (typeof entry !== 'string') return [located(entry, config, ['tests', i], baseDir)]
     return testFiles(entry, baseDir, `${config.file} at tests${typeof tests === 'string' ? '' : `[${i}]`}`).flatMap((file) => readTestFile(file))
@@ -68,7 +68,7 @@ function readTestFile(file: string): LocatedTest[] {
   const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value]
   return rows.map((row, i) => {
     const at: Path = Array.isArray(value) ? [i] : []
-    return located(validate(promptfooTestSchema, { ...source, value: row }, at, 'test'), source, at, dir)
+    return located(validate(promptfooTestSchema, { ...source, value: row }, at, 'test', true), source, at, dir)
   })
 }
 
@@ -235,9 +235,8 @@ export function assertionFromString(expected: string, where: string): RawPromptf
   if (expected.startsWith(FILE) && /\.(m|c)?[jt]s(:|$)/.test(expected)) return { type: 'javascript', value: expected }
   if (expected.startsWith('grade:')) return { type: 'llm-rubric', value: expected.slice('grade:'.length) }
   if (expected.startsWith('llm-rubric:')) return { type: 'llm-rubric', value: expected.slice('llm-rubric:'.length) }
-  if (expected.startsWith('python:') || (expected.startsWith(FILE) && /\.py(:|$)/.test(expected))) {
-    throw new ConfigError(`${where}: python assertions are not supported by evalgate; write the check in JavaScript (javascript: …)`)
-  }
+  if (expected.startsWith('python:')) return { type: 'python', value: expected.slice('python:'.length).trim() }
+  if (expected.startsWith(FILE) && /\.py(:|$)/.test(expected)) return { type: 'python', value: expected }
   const m = SHORTHAND.exec(expected)
   if (!m) return { type: 'equals', value: expected }
   const [, not, base, thresholdText, value] = m as unknown as [string, string | undefined, string, string | undefined, string | undefined]

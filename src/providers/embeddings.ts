@@ -2,8 +2,8 @@
  * OpenAI-compatible embeddings (`POST {baseUrl}/embeddings`), for `similar`:
  * the same HTTP client, retries and error wording as chat completions.
  */
-import { ChatError, explainHttpError } from './chat.js'
-import { HttpError, postJson, type HttpOptions } from './http.js'
+import type { HttpOptions } from '../llm/http.js'
+import { ProviderError, send, trimSlash } from './wire.js'
 
 export interface EmbeddingRequest {
   baseUrl: string
@@ -18,20 +18,14 @@ export interface EmbeddingResult {
 }
 
 export function embeddingsUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/embeddings`
+  return `${trimSlash(baseUrl)}/embeddings`
 }
 
 /** One vector per input, in the inputs' order (servers may answer out of order: `index` says which). */
 export async function embed(request: EmbeddingRequest, http: HttpOptions = {}): Promise<EmbeddingResult> {
-  const headers: Record<string, string> = { ...http.headers }
-  if (request.apiKey) headers.authorization = `Bearer ${request.apiKey}`
-  const secrets = request.apiKey ? [request.apiKey, ...(http.secrets ?? [])] : http.secrets
-  let response
-  try {
-    response = await postJson(embeddingsUrl(request.baseUrl), { model: request.model, input: request.input }, { ...http, headers, secrets })
-  } catch (err) {
-    throw err instanceof HttpError ? explainHttpError(err, 'embeddings') : err
-  }
+  const auth: Record<string, string> = request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {}
+  const body = { model: request.model, input: request.input }
+  const response = await send('embeddings', 'POST', embeddingsUrl(request.baseUrl), body, auth, http, request.apiKey ? [request.apiKey] : [])
   return readEmbeddings(response.data, response.text, request.input.length)
 }
 
@@ -44,7 +38,7 @@ function readEmbeddings(data: unknown, text: string, count: number): EmbeddingRe
     if (Array.isArray(item?.embedding) && item.embedding.every((x) => typeof x === 'number')) vectors[at] = item.embedding as number[]
   })
   if (vectors.filter(Boolean).length !== count || vectors.length !== count) {
-    throw new ChatError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`)
+    throw new ProviderError(`embeddings: reply has ${items.length} embeddings for ${count} inputs: ${text.replace(/\s+/g, ' ').slice(0, 200)}`)
   }
   const tokens = body?.usage?.total_tokens
   return { vectors, totalTokens: typeof tokens === 'number' ? tokens : 0 }
@@ -52,7 +46,7 @@ function readEmbeddings(data: unknown, text: string, count: number): EmbeddingRe
 
 /** Cosine similarity of two vectors of the same length; 0 when either is all zeros. */
 export function cosineSimilarity(a: number[], b: number[]): number {
-  if (a.length !== b.length) throw new ChatError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`)
+  if (a.length !== b.length) throw new ProviderError(`embeddings of different lengths (${a.length} and ${b.length}): were they made by the same model?`)
   let dot = 0
   let na = 0
   let nb = 0
