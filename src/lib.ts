@@ -1,5 +1,5 @@
 /**
- * The library API (SPEC §8): thin entry points into the same engine the CLI and
+ * The library API: thin entry points into the same engine the CLI and
  * the action use, for people who grade in code.
  */
 import { casePasses } from './assertions/index.js'
@@ -34,7 +34,7 @@ export interface EvalReport {
 const round3 = (x: number) => Math.round(x * 1000) / 1000
 
 function toEvalCase(c: EvalCaseInput, index: number): EvalCase {
-  // check wins over expected (SPEC §8); a function check rides the javascript assertion
+  // check wins over expected; a function check rides the javascript assertion
   const assert: Assertion[] = c.check
     ? [{ type: 'javascript', value: c.check }]
     : c.expected !== undefined

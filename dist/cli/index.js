@@ -7632,7 +7632,7 @@ function configJsonSchema() {
     if (target) {
         // exactly one kind of target
         target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
+        // set only by reading a promptfoo config, never written in evalgate.yml
         delete target.properties?.promptfoo;
     }
     // the cases: a dataset path, inline cases, or both
@@ -10105,7 +10105,7 @@ var yaml_dist = __nccwpck_require__(38815);
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
  * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * are tested through stand-ins that ask the sandbox (a deadline can stop it there): a pattern that
  * backtracks fails its case at checkTimeoutMs instead of hanging the run.
  */
 
@@ -13986,7 +13986,7 @@ class Timers {
 var external_node_child_process_ = __nccwpck_require__(31421);
 ;// CONCATENATED MODULE: ./src/targets/result.ts
 /**
- * Result objects (SPEC §10): what any target may return instead of a bare
+ * Result objects: what any target may return instead of a bare
  * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
  * One reader for all target kinds, so that a module, a jsonl worker, a stdio
  * command with `output: json` and an http reply mean the same by each field.
@@ -14591,7 +14591,7 @@ const MAX_REASON_CHARS = 1_000;
 const verdict_EXCERPT_CHARS = 200;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+/** The verdict for a failure: score 0, and the message as both error and reason. */
 function failedVerdict(message) {
     return { score: 0, reason: message, error: message };
 }
@@ -16842,7 +16842,7 @@ function gateFailures(model) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
 /**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * Named metrics (promptfoo's `metric`) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
 
@@ -16866,7 +16866,7 @@ function namedScoresTable(baseline, current, table) {
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * The agent parts of the report, pure and shared by the comment,
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
@@ -17459,7 +17459,7 @@ function fixes(c, current) {
     const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
     return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
 }
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+/** The counts of every outcome, then the ids of removed, changed and added cases: a pull request cannot hide a case by renaming it. */
 function otherOutcomes(c) {
     if (!c.baseline)
         return notGradedOnly(c);
@@ -17715,7 +17715,7 @@ function renderReport(model, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * The job summary of one shard of a sharded run (`shard: i/n`). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
 
@@ -18421,7 +18421,7 @@ function collectGarbage() {
  * Keeping the Actions runner from acting on workflow commands (`::add-mask::`,
  * `::error::`, `::set-output`, `::stop-commands::`, `##[…]`) inside text
  * evalgate prints but does not control: model output, judge reasons, errors
- * quoting them (SPEC §9). The runner's own switch does it: after a line
+ * quoting them. The runner's own switch does it: after a line
  * `::stop-commands::<token>` it acts on no command until a line `::<token>::`,
  * and the token is random, so the text cannot end the pause itself. One
  * mechanism for the action's log and for the CLI's streams.
@@ -21056,7 +21056,7 @@ var parse = __nccwpck_require__(18639);
 var record_schema = __nccwpck_require__(37665);
 ;// CONCATENATED MODULE: ./src/config/record.ts
 /**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * Reading run records: our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them, with the
  * schema their types come from (record-schema.ts).
  */
@@ -23462,10 +23462,10 @@ const REPLY_ERROR = 2;
 var gradable = __nccwpck_require__(13795);
 ;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
 /**
- * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * promptfoo's provider interface as an agent function: a module
  * exporting a class with `id()` and `callApi(prompt, context)`, an object with
  * `callApi`, or such a function itself, resolving to `{output, error,
- * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * tokenUsage, cost, metadata}`. The agent returns a result object:
  * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
  *
  * It runs inside the sandbox's workers, next to the provider it adapts: the
@@ -23771,7 +23771,7 @@ const WORKER_SOURCE = `(${workerMain.toString()})(${gradable/* gradable */.n.toS
 
 ;// CONCATENATED MODULE: ./src/sandbox/pool.ts
 /**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * The one place untrusted code runs: module agents,
  * javascript checks and regular expressions run in a small pool of worker
  * threads with an environment of their own, memory limits and a deadline per
  * task. A worker whose task runs past its deadline while holding the thread
@@ -25094,7 +25094,7 @@ function interner(max) {
 
 ;// CONCATENATED MODULE: ./src/util/tool-calls.ts
 /**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * Tool calls in the shapes agents write them, normalised to
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */

@@ -10842,10 +10842,10 @@ const REPLY_ERROR = 2;
 var gradable = __nccwpck_require__(3795);
 ;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
 /**
- * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * promptfoo's provider interface as an agent function: a module
  * exporting a class with `id()` and `callApi(prompt, context)`, an object with
  * `callApi`, or such a function itself, resolving to `{output, error,
- * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * tokenUsage, cost, metadata}`. The agent returns a result object:
  * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
  *
  * It runs inside the sandbox's workers, next to the provider it adapts: the
@@ -11151,7 +11151,7 @@ const WORKER_SOURCE = `(${workerMain.toString()})(${gradable/* gradable */.n.toS
 
 ;// CONCATENATED MODULE: ./src/sandbox/pool.ts
 /**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * The one place untrusted code runs: module agents,
  * javascript checks and regular expressions run in a small pool of worker
  * threads with an environment of their own, memory limits and a deadline per
  * task. A worker whose task runs past its deadline while holding the thread
@@ -12350,7 +12350,7 @@ function interner(max) {
 
 ;// CONCATENATED MODULE: ./src/util/tool-calls.ts
 /**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * Tool calls in the shapes agents write them, normalised to
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */
@@ -33501,7 +33501,7 @@ var yaml_dist = __nccwpck_require__(8815);
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
  * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * are tested through stand-ins that ask the sandbox (a deadline can stop it there): a pattern that
  * backtracks fails its case at checkTimeoutMs instead of hanging the run.
  */
 
@@ -37060,7 +37060,7 @@ function modelOf(reply) {
 
 ;// CONCATENATED MODULE: ./src/targets/result.ts
 /**
- * Result objects (SPEC §10): what any target may return instead of a bare
+ * Result objects: what any target may return instead of a bare
  * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
  * One reader for all target kinds, so that a module, a jsonl worker, a stdio
  * command with `output: json` and an http reply mean the same by each field.
@@ -37869,7 +37869,7 @@ function gateFailures(model) {
 
 ;// CONCATENATED MODULE: ./src/report/markdown/named-scores.ts
 /**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * Named metrics (promptfoo's `metric`) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
 
@@ -38374,7 +38374,7 @@ function unreportedMetrics(pairs) {
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * The agent parts of the report, pure and shared by the comment,
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */
@@ -38967,7 +38967,7 @@ function fixes(c, current) {
     const lines = c.fixed.map((key) => `- ${caseLabel(key, cases.get(key))}`);
     return [{ text: [`#### Fixed (${format_formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }];
 }
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+/** The counts of every outcome, then the ids of removed, changed and added cases: a pull request cannot hide a case by renaming it. */
 function otherOutcomes(c) {
     if (!c.baseline)
         return notGradedOnly(c);
@@ -39223,7 +39223,7 @@ function renderReport(model, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/report/shard.ts
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * The job summary of one shard of a sharded run (`shard: i/n`). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
 
@@ -39273,7 +39273,7 @@ const MAX_REASON_CHARS = 1_000;
 const verdict_EXCERPT_CHARS = 200;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i;
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+/** The verdict for a failure: score 0, and the message as both error and reason. */
 function failedVerdict(message) {
     return { score: 0, reason: message, error: message };
 }
@@ -39393,7 +39393,7 @@ function verdict_excerpt(text) {
 
 ;// CONCATENATED MODULE: ./src/judge/judge-eval.ts
 /**
- * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
+ * `runJudgeEval`: the library's entry point for grading with your own
  * judge function. Its answers go through the same verdict normalisation as the
  * built-in judge's, so a score means the same thing in both.
  */
@@ -43275,7 +43275,7 @@ function pathAtEnd(prefix) {
 
 ;// CONCATENATED MODULE: ./src/config/record.ts
 /**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * Reading run records: our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them, with the
  * schema their types come from (record-schema.ts).
  */
@@ -43452,7 +43452,7 @@ function datasetSharer(cases) {
 
 ;// CONCATENATED MODULE: ./src/lib.ts
 /**
- * The library API (SPEC §8): thin entry points into the same engine the CLI and
+ * The library API: thin entry points into the same engine the CLI and
  * the action use, for people who grade in code.
  */
 
@@ -43463,7 +43463,7 @@ function datasetSharer(cases) {
 /** Seed-compatible rounding: figures are reported to three decimals. */
 const lib_round3 = (x) => Math.round(x * 1000) / 1000;
 function toEvalCase(c, index) {
-    // check wins over expected (SPEC §8); a function check rides the javascript assertion
+    // check wins over expected; a function check rides the javascript assertion
     const assert = c.check
         ? [{ type: 'javascript', value: c.check }]
         : c.expected !== undefined

@@ -1,4 +1,4 @@
-/** The cost check (SPEC §10): what the trial cost, in USD, from the target or `pricing`. */
+/** The cost check: what the trial cost, in USD, from the target or `pricing`. */
 import type { AssertionHandler } from './types.js'
 import { numberOptionProblem } from './values.js'
 

@@ -1,7 +1,7 @@
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
  * object. ajv runs here, but a schema's `pattern`s (and `patternProperties`)
- * are tested through stand-ins that ask the sandbox (SPEC §9): a pattern that
+ * are tested through stand-ins that ask the sandbox (a deadline can stop it there): a pattern that
  * backtracks fails its case at checkTimeoutMs instead of hanging the run.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'

@@ -1,6 +1,6 @@
 /**
  * The latency check: how long the target took (its latencyMs, start-up
- * excluded, SPEC §10; the trial's duration when no latency was measured).
+ * excluded; the trial's duration when no latency was measured).
  */
 import type { AssertionHandler } from './types.js'
 import { numberOptionProblem } from './values.js'

@@ -1,5 +1,5 @@
 /**
- * The pass-rate badge (SPEC §6 `badge`, §7 outputs badge-message/badge-color):
+ * The pass-rate badge (the `badge` command, the action's outputs badge-message and badge-color):
  * its label, message and colour band, drawn as an SVG by badge-maker (the
  * shields.io renderer) or written as shields.io endpoint JSON. The one
  * implementation: the CLI and the action both call it.

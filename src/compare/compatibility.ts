@@ -1,5 +1,5 @@
 /**
- * Whether a baseline can be compared with this run at all (SPEC §9,
+ * Whether a baseline can be compared with this run at all (the action's output
  * `baseline-status: incompatible`). Pure.
  */
 import type { GateConfig } from '../config/schema.js'

@@ -1,5 +1,5 @@
 /**
- * Compared agent metrics (SPEC §10): total cost, total tokens and latency
+ * Compared agent metrics: total cost, total tokens and latency
  * p50/p95 over the compared cases (same key, same fingerprint), each with its
  * relative change and a paired 95% bootstrap interval of that change.
  * Pure: case pairs in, figures out.

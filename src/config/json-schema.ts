@@ -52,7 +52,7 @@ export function configJsonSchema(): JsonSchema {
   if (target) {
     // exactly one kind of target
     target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }))
-    // set only by reading a promptfoo config (SPEC §11), never written in evalgate.yml
+    // set only by reading a promptfoo config, never written in evalgate.yml
     delete target.properties?.promptfoo
   }
   // the cases: a dataset path, inline cases, or both

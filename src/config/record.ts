@@ -1,5 +1,5 @@
 /**
- * Reading run records (SPEC §5): our own files, but also baselines downloaded
+ * Reading run records: our own files, but also baselines downloaded
  * from elsewhere, so they are validated before anything trusts them, with the
  * schema their types come from (record-schema.ts).
  */

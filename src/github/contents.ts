@@ -1,7 +1,7 @@
 /**
  * A file of the repository at a commit, through the contents API
  * (`GET /repos/{owner}/{repo}/contents/{path}?ref={sha}`): how a pull-request
- * run reads the config of its base commit (SPEC §9).
+ * run reads the config of its base commit, whose gate the change cannot weaken.
  */
 import path from 'node:path'
 import { UsageError } from '../errors.js'

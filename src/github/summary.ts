@@ -1,6 +1,6 @@
 /**
  * What the action leaves in the job: the step summary, annotations on the
- * regressed cases, the outputs of SPEC §7, and the report in the log.
+ * regressed cases, the action's outputs, and the report in the log.
  */
 import path from 'node:path'
 import * as core from '@actions/core'

@@ -47,7 +47,7 @@ export interface PullRequestFound {
   number: number
   baseRef: string
   baseSha: string
-  /** the names of its labels now (the accept label, SPEC §9) */
+  /** the names of its labels now (the accept label) */
   labels: string[]
 }
 

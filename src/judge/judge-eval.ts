@@ -1,5 +1,5 @@
 /**
- * `runJudgeEval` (SPEC §8): the library's entry point for grading with your own
+ * `runJudgeEval`: the library's entry point for grading with your own
  * judge function. Its answers go through the same verdict normalisation as the
  * built-in judge's, so a score means the same thing in both.
  */

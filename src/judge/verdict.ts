@@ -30,7 +30,7 @@ const EXCERPT_CHARS = 200
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/
 const REFUSAL = /\b(I'?m sorry|I am sorry|I apologi[sz]e|I can(?:no|')t|I cannot|I'?m unable|I am unable|I won'?t|I will not)\b/i
 
-/** The verdict for a failure: score 0, and the message as both error and reason (SPEC §3). */
+/** The verdict for a failure: score 0, and the message as both error and reason. */
 export function failedVerdict(message: string): Verdict {
   return { score: 0, reason: message, error: message }
 }

@@ -1,5 +1,5 @@
 /**
- * The agent parts of the report (SPEC §10), pure and shared by the comment,
+ * The agent parts of the report, pure and shared by the comment,
  * the job summary and `--report`: the figures-table rows of cost, tokens and
  * latency, and a regressed case's two trajectories side by side.
  */

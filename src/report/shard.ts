@@ -1,5 +1,5 @@
 /**
- * The job summary of one shard of a sharded run (SPEC §7). Short on purpose:
+ * The job summary of one shard of a sharded run (`shard: i/n`). Short on purpose:
  * the merge job reports, comments and gates the whole run. Pure.
  */
 import { formatCount, formatPercent, formatScore, plural } from './format.js'

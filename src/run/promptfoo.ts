@@ -1,5 +1,5 @@
 /**
- * How a test of a promptfoo config passes (SPEC §11): every assertion passes,
+ * How a test of a promptfoo config passes, as in promptfoo: every assertion passes,
  * or, with a `threshold`, the weighted mean of their scores reaches it; an
  * `assert-set` is graded the same way on its own and counts as one assertion
  * of its test. Named metrics are weighted means of the scores behind them.

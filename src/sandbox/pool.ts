@@ -1,5 +1,5 @@
 /**
- * The one place untrusted code runs (SPEC §9 "Isolation"): module agents,
+ * The one place untrusted code runs: module agents,
  * javascript checks and regular expressions run in a small pool of worker
  * threads with an environment of their own, memory limits and a deadline per
  * task. A worker whose task runs past its deadline while holding the thread

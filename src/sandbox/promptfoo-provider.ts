@@ -1,8 +1,8 @@
 /**
- * promptfoo's provider interface as an agent function (SPEC §11): a module
+ * promptfoo's provider interface as an agent function: a module
  * exporting a class with `id()` and `callApi(prompt, context)`, an object with
  * `callApi`, or such a function itself, resolving to `{output, error,
- * tokenUsage, cost, metadata}`. The agent returns a result object (SPEC §10):
+ * tokenUsage, cost, metadata}`. The agent returns a result object:
  * the output, its usage (promptfoo's tokenUsage names and cost) and metadata.
  *
  * It runs inside the sandbox's workers, next to the provider it adapts: the

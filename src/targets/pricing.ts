@@ -1,5 +1,5 @@
 /**
- * `pricing` (SPEC §10): USD per million tokens by model, for targets (and the
+ * `pricing`: USD per million tokens by model, for targets (and the
  * judge) that report tokens but no cost.
  */
 import type { Pricing } from '../config/schema.js'

@@ -1,5 +1,5 @@
 /**
- * Result objects (SPEC §10): what any target may return instead of a bare
+ * Result objects: what any target may return instead of a bare
  * string — `{output, toolCalls?, usage?, metadata?, finishReason?, latencyMs?}`.
  * One reader for all target kinds, so that a module, a jsonl worker, a stdio
  * command with `output: json` and an http reply mean the same by each field.

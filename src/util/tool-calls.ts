@@ -1,5 +1,5 @@
 /**
- * Tool calls in the shapes agents write them (SPEC §10), normalised to
+ * Tool calls in the shapes agents write them, normalised to
  * `{name, args, result?}`: shared by the targets that read result objects
  * and the checks that read calls out of an output (is-valid-openai-function-call).
  */

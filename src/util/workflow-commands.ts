@@ -2,7 +2,7 @@
  * Keeping the Actions runner from acting on workflow commands (`::add-mask::`,
  * `::error::`, `::set-output`, `::stop-commands::`, `##[…]`) inside text
  * evalgate prints but does not control: model output, judge reasons, errors
- * quoting them (SPEC §9). The runner's own switch does it: after a line
+ * quoting them. The runner's own switch does it: after a line
  * `::stop-commands::<token>` it acts on no command until a line `::<token>::`,
  * and the token is random, so the text cannot end the pause itself. One
  * mechanism for the action's log and for the CLI's streams.

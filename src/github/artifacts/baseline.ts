@@ -1,5 +1,5 @@
 /**
- * The baseline lookup (SPEC §7 "Baseline lookup", §9 "Fail closed"): the
+ * The baseline lookup, failing closed: the
  * newest run of the same workflow file on the baseline branch that published
  * a run record, the run at the PR's base commit first.
  *

@@ -1,5 +1,5 @@
 /**
- * Named metrics (promptfoo's `metric`, SPEC §11) in the report: each metric's
+ * Named metrics (promptfoo's `metric`) in the report: each metric's
  * mean score over the run, beside the baseline's when it has the metric. Pure.
  */
 import { formatCount, formatScore } from '../format.js'

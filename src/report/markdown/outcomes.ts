@@ -52,7 +52,7 @@ export function fixes(c: Comparison, current: RunRecord): Block[] {
   return [{ text: [`#### Fixed (${formatCount(c.fixed.length)})`, ...lines].join('\n'), optional: 'fixes' }]
 }
 
-/** The counts of every outcome, then the ids of removed, changed and added cases (SPEC §9). */
+/** The counts of every outcome, then the ids of removed, changed and added cases: a pull request cannot hide a case by renaming it. */
 export function otherOutcomes(c: Comparison): Block[] {
   if (!c.baseline) return notGradedOnly(c)
   const counts = [
