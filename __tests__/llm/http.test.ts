@@ -176,8 +176,16 @@ describe('timeouts and cancellation', () => {
   })
 
   it('times out a reply that never comes, retrying it', async () => {
+    // each attempt's timer runs on a fake clock and fires once the server has the request: on a loaded machine
+    // a real 50 ms could pass before a request even arrives, and the second would never be seen
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'performance', 'Date'] })
     server.respond(never)
-    const err = await postJson(server.url, {}, fast({ timeoutMs: 50, retries: 1 })).catch((e: unknown) => e)
+    const pending = postJson(server.url, {}, fast({ timeoutMs: 50, retries: 1 })).catch((e: unknown) => e)
+    await received(1)
+    jest.advanceTimersByTime(50)
+    await received(2)
+    jest.advanceTimersByTime(50)
+    const err = await pending
     expect(err).toBeInstanceOf(NetworkError)
     expect(err).toMatchObject({ code: 'TIMEOUT', attempts: 2 })
     expect((err as Error).message).toMatch(/no reply within 50 ms \(after 2 attempts\)/)
