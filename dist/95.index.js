@@ -26,6 +26,8 @@ var hash = __webpack_require__(95138);
 var fingerprint = __webpack_require__(84974);
 // EXTERNAL MODULE: ./src/config/judged.ts
 var judged = __webpack_require__(25165);
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __webpack_require__(90131);
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __webpack_require__(42823);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
@@ -124,7 +126,7 @@ var tinyglobby_dist = __webpack_require__(73382);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var parse = __webpack_require__(18639);
 // EXTERNAL MODULE: ./src/config/promptfoo/schema.ts
-var schema = __webpack_require__(84140);
+var promptfoo_schema = __webpack_require__(84140);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/tests.ts
 /**
  * promptfoo `tests:` — inline tests, and `file://` files of tests in YAML,
@@ -189,7 +191,7 @@ function readTestFile(file) {
     const rows = value === null || value === undefined ? [] : Array.isArray(value) ? value : [value];
     return rows.map((row, i) => {
         const at = Array.isArray(value) ? [i] : [];
-        return located((0,parse/* validate */.tf)(schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test', true), source, at, dir);
+        return located((0,parse/* validate */.tf)(promptfoo_schema/* promptfooTestSchema */.KT, { ...source, value: row }, at, 'test', true), source, at, dir);
     });
 }
 function csvTests(text, file) {
@@ -448,6 +450,7 @@ function splitTerms(text, where) {
 
 
 
+
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
 function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
     const file = located.file;
@@ -457,10 +460,12 @@ function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c)
     // promptfoo runs a config without tests once, with no vars and no assertions
     if (tests.length === 0)
         tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }];
-    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), validateAssertion, pf.defaultTest, baseDir);
+    const config = settings((0,promptfoo/* settingsOf */.f5)(located, pf));
+    // what the assertions may rely on: the trace assertions need the receiver (a promptfoo config's tools are its providers')
+    const scope = { tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const builder = new CaseBuilder(new nunjucks.Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir);
     const providers = (0,promptfoo/* providersOf */.Ou)(pf);
     tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
-    const config = settings((0,promptfoo/* settingsOf */.f5)(located, pf));
     return { config, cases: builder.finish(config) };
 }
 /** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */

@@ -19,6 +19,14 @@
 //            (a module returning {output, toolCalls: 3 calls, usage}, priced by `pricing`)
 //            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory;
 //            with --pairs N, N rounds of the three runs, interleaved, and their medians
+//   tracing  1,000 trials of a jsonl agent instrumented with the OpenTelemetry SDK (protobuf
+//            exporter, batches flushed before each reply), tracing on (evalgate receives its
+//            spans and grades tool calls from them) against off (the same agent, its SDK
+//            switched off by OTEL_SDK_DISABLED): wall time and peak memory, and their ratios
+//   floods   trials whose agent (a stdio process) floods the receiver: 200,000 spans of its
+//            trace (20 exports of 10,000), a 64 MB body, a body that is not OTLP; against trials
+//            that send one span (--cases N trials, default 4): the run finishes, the trace summaries say what was kept,
+//            and evalgate's peak memory (its own process: the agent is another)
 // --cases N  sets the number of cases of instant, latency and command, and the one size of scale and action.
 // --node PATH  runs every measured process (library runs, the CLI, the action) with that Node.js
 //            instead of the one running this script: e.g. Node 24, the action's runtime
@@ -88,7 +96,9 @@ if (values.child) {
       cpuMs: cpuMs(),
       passed: record.summary.passed,
       total: record.summary.total,
-      reportChars: report.length
+      reportChars: report.length,
+      firstOutput: record.cases[0]?.output,
+      firstTrace: record.cases[0]?.trace
     })
   )
   process.exit(0)
@@ -778,7 +788,84 @@ async function beforeAfter(beforeRoot, chosen, pairs, n) {
 
 // ---------------------------------------------------------------------------
 
-const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents']
+const OTEL_AGENT = path.join(ROOT, '__tests__/__fixtures__/agents/otel')
+
+async function tracing(n = 1000) {
+  const cases = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `r${i}`, input: `refund A${i}`, assert: [{ type: 'contains', value: `A${i}` }] })
+  ).join('\n')
+  const config = (tracing) =>
+    `name: bench\ndataset: cases.jsonl\nconcurrency: 8\n${tracing ? `tracing: ${tracing}\n` : ''}target:\n  command: [node, ${path.join(OTEL_AGENT, 'jsonl.mjs')}]\n  protocol: jsonl\n  workers: 4\n${tracing ? '' : '  env: { OTEL_SDK_DISABLED: "true" }\n'}`
+  const on = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config('true') })
+  // the same without the quiet period after each reply: what receiving, decoding and mapping the spans cost
+  const noWait = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config('{ waitMs: 0 }') })
+  const off = write(tempDir(), { 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config(false) })
+  console.log(`\ntracing: ${n} trials of a traced jsonl agent (4 workers, concurrency 8), tracing on vs off, interleaved`)
+  const runs = { on: [], off: [], noWait: [] }
+  for (let round = 0; round < 2; round++) {
+    for (const [name, dir] of [
+      ['off', off],
+      ['on', on],
+      ['noWait', noWait]
+    ]) {
+      const r = await libRun(path.join(dir, 'evalgate.yml'))
+      expectAllPassed(r, n, `tracing ${name}`)
+      runs[name].push(r)
+    }
+  }
+  const pick = (list, key) => median(list.map((r) => r[key]))
+  const [onWall, offWall, onRss, offRss] = [pick(runs.on, 'processMs'), pick(runs.off, 'processMs'), pick(runs.on, 'peakRssMb'), pick(runs.off, 'peakRssMb')]
+  results.tracing = { n, on: { wallMs: onWall, peakRssMb: onRss }, off: { wallMs: offWall, peakRssMb: offRss } }
+  const [noWaitWall, noWaitRss] = [pick(runs.noWait, 'processMs'), pick(runs.noWait, 'peakRssMb')]
+  results.tracing.noWait = { wallMs: noWaitWall, peakRssMb: noWaitRss }
+  console.log(`  off: wall ${secs(offWall)}, peak ${mb(offRss)}`)
+  console.log(`  on:  wall ${secs(onWall)}, peak ${mb(onRss)}`)
+  console.log(`  on/off: wall ${ratio(onWall, offWall)}, peak memory ${ratio(onRss, offRss)} (medians of 2 rounds)`)
+  console.log(
+    `  on, waitMs 0 (no quiet period): wall ${secs(noWaitWall)}, peak ${mb(noWaitRss)}; /off: wall ${ratio(noWaitWall, offWall)}, peak ${ratio(noWaitRss, offRss)}`
+  )
+}
+
+/** A stdio agent that sends its trial's trace a flood (FLOOD=1) or one span, then answers. */
+const FLOOD_AGENT = `
+const url = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+const traceId = process.env.TRACEPARENT.split('-')[1]
+let n = 0
+const span = (name) => ({ traceId, spanId: (++n).toString(16).padStart(16, '0'), name, startTimeUnixNano: String(1700000000000000000n + BigInt(n)), endTimeUnixNano: String(1700000000000001000n + BigInt(n)), attributes: [{ key: 'i', value: { intValue: n } }] })
+const body = (spans) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] })
+const post = async (data, type = 'application/json') => (await fetch(url, { method: 'POST', headers: { 'content-type': type }, body: data })).status
+const statuses = {}
+const count = (s) => (statuses[s] = (statuses[s] ?? 0) + 1)
+if (process.env.FLOOD) {
+  for (let batch = 0; batch < 20; batch++) count(await post(body(Array.from({ length: 10000 }, () => span('flood')))))
+  count(await post(Buffer.alloc(64 * 1024 * 1024, 0x20)).catch(() => 'reset'))
+  count(await post('this is not OTLP'))
+} else count(await post(body([span('one')])))
+process.stdout.write(JSON.stringify(statuses))
+`
+
+async function floods(n = 4) {
+  const cases = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `f${i}`, input: 'go', assert: [{ type: 'trace-span-count', value: { pattern: '*', min: 1 } }] })
+  ).join('\n')
+  const config = (flood) =>
+    `name: bench\ndataset: cases.jsonl\nconcurrency: 2\ntracing: true\ntarget:\n  command: [node, agent.mjs]\n  timeoutMs: 300000\n${flood ? '  env: { FLOOD: "1" }\n' : ''}`
+  const quiet = write(tempDir(), { 'agent.mjs': FLOOD_AGENT, 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config(false) })
+  const flood = write(tempDir(), { 'agent.mjs': FLOOD_AGENT, 'cases.jsonl': `${cases}\n`, 'evalgate.yml': config(true) })
+  console.log(`\nfloods: ${n} trials (concurrency 2), each sending 200,000 spans of its trace, a 64 MB body and a non-OTLP body, vs one span`)
+  const q = await libRun(path.join(quiet, 'evalgate.yml'))
+  expectAllPassed(q, n, 'floods (quiet)')
+  const f = await libRun(path.join(flood, 'evalgate.yml'))
+  expectAllPassed(f, n, 'floods')
+  results.floods = { n, quiet: { wallMs: q.processMs, peakRssMb: q.peakRssMb }, flood: { wallMs: f.processMs, peakRssMb: f.peakRssMb }, agentSaw: f.agentSaw }
+  console.log(`  one span each: wall ${secs(q.processMs)}, peak ${mb(q.peakRssMb)}`)
+  console.log(
+    `  floods:        wall ${secs(f.processMs)}, peak ${mb(f.peakRssMb)} (${ratio(f.peakRssMb, q.peakRssMb)}); answers the agent got: ${f.firstOutput}`
+  )
+  console.log(`  a flooded trial's trace summary: ${JSON.stringify(f.firstTrace)}`)
+}
+
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents', 'tracing', 'floods']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
@@ -804,6 +891,8 @@ try {
     if (only.includes('action')) await action(n)
     if (only.includes('cold')) await cold()
     if (only.includes('agents')) await agents(n === undefined ? undefined : [n], pairs ?? 1)
+    if (only.includes('tracing')) await tracing(n)
+    if (only.includes('floods')) await floods(n)
     if (values.peer) await peer(n)
   }
 } finally {

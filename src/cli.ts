@@ -293,7 +293,8 @@ async function runFromConfig(
   const { filter, shard, repeat } = resume ?? options
   const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
   const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet })
-  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume })
+  const log = options.quiet ? undefined : (line: string) => void io.stderr.write(`${line}\n`)
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume, log })
   return { result, baseline, total, gate: loaded.config.gate }
 }
 

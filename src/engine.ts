@@ -6,7 +6,8 @@ import { needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
-import { attributeTo, UsageError } from './errors.js'
+import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
+import { tracingOf } from './config/schema.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
@@ -36,6 +37,8 @@ export interface EvaluateOptions {
   now?: () => Date
   /** `run --resume`: the cases a run cut short finished are taken over, the rest run (run/resume.ts) */
   resume?: ResumePlan
+  /** told things worth a line in the log (the trace receiver's URL) */
+  log?: (line: string) => void
 }
 
 export interface Evaluation {
@@ -86,6 +89,23 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
   )
 }
 
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded: LoadedConfig, log: ((line: string) => void) | undefined) {
+  const settings = tracingOf(loaded.config.tracing)
+  if (!settings) return undefined
+  // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+  const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([import('./tracing/collector.js'), import('./tracing/receiver.js')])
+  const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial })
+  let receiver
+  try {
+    receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) })
+  } catch (err) {
+    throw new ConfigError(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${errorMessage(err)} (tracing.port)`, loaded.file)
+  }
+  log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`)
+  return { collector, receiver }
+}
+
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const { config } = loaded
   const env = options.env ?? process.env
@@ -99,10 +119,25 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   // a resumed run is the run that began then
   const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
   const spentBefore = resume?.spentUsd ?? 0
+  // the receiver first: the target's processes and module are told where to export
+  const tracing = await startTracing(loaded, options.log)
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-  const target = await attributeTo(loaded.file, () =>
-    createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) })
-  )
+  let target
+  try {
+    target = await attributeTo(loaded.file, () =>
+      createTarget(config.target, {
+        baseDir: loaded.baseDir,
+        env,
+        secrets,
+        checkTimeoutMs: config.checkTimeoutMs,
+        warn: (message) => warnings.push(message),
+        otlpEndpoint: tracing?.receiver.url
+      })
+    )
+  } catch (err) {
+    await tracing?.receiver.close()
+    throw err
+  }
   // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
   const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge))
   const judge = judged
@@ -128,7 +163,8 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     tools: config.target.tools,
     budget: config.budget && { maxCostUsd: config.budget.maxCostUsd - spentBefore, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
     // loadConfig validated every assertion as it read the cases
-    validated: true
+    validated: true,
+    tracing: tracing?.collector
   }
   let outcome
   try {
@@ -146,6 +182,15 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   } finally {
     options.progress?.finish()
     await Promise.all([target.close(), judge?.close()])
+    if (tracing) {
+      await tracing.receiver.close()
+      const { unknownSpans, cappedTrials } = tracing.collector
+      if (unknownSpans) options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`)
+      if (cappedTrials)
+        options.log?.(
+          `evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${tracingOf(loaded.config.tracing)!.maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`
+        )
+    }
   }
   const record = redactDeep(
     buildRecord({

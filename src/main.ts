@@ -281,7 +281,14 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
   try {
     const progress = createProgress(options.expected, { write: (text) => process.stdout.write(text) })
     // untrusted code (module agents, javascript checks) runs in the sandbox, whose environment has none of the runner's secrets
-    evaluation = await evaluate(loaded, { baseline: options.baseline, shard: options.shard, env: process.env, signal: controller.signal, progress })
+    evaluation = await evaluate(loaded, {
+      baseline: options.baseline,
+      shard: options.shard,
+      env: process.env,
+      signal: controller.signal,
+      progress,
+      log: (line) => core.info(line)
+    })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)

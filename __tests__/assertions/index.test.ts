@@ -55,6 +55,10 @@ describe('assertionTypes', () => {
         'meteor',
         'finish-reason',
         'similar',
+        // SPEC §12: promptfoo's trace assertions
+        'trace-span-count',
+        'trace-span-duration',
+        'trace-error-spans',
         // SPEC §11a: python, the model-graded family (select-best refused at load)
         'python',
         'factuality',

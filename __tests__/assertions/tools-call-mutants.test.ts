@@ -82,19 +82,39 @@ describe('the calls checked', () => {
     expect(result.reason).toBe("refund {}: (root) must have required property 'amount', expected valid calls of the given tools: lookup_order → refund")
   })
 
-  it('a tool without parameters takes any arguments', async () => {
+  // OpenAI's reading, and the peers': a function without parameters takes none
+  it('a tool without parameters takes no arguments', async () => {
     const tools = [{ type: 'function', function: { name: 'ping' } }]
     const result = await graded({ type: TOOLS_CALL }, { toolCalls: [{ name: 'ping', args: { anything: [1, 2] } }], tools })
-    expect(result.passed).toBe(true)
-    expect(result.reason).toBe("every call is valid against its tool's schema: ping")
+    expect(result.passed).toBe(false)
+    expect(result.reason).toBe(
+      'ping {"anything":[1,2]}: the tool takes no arguments (its definition has no parameters), expected valid calls of the given tools: ping'
+    )
+    expect((await graded({ type: TOOLS_CALL }, { toolCalls: [{ name: 'ping', args: {} }], tools })).passed).toBe(true)
+    expect((await graded({ type: TOOLS_CALL }, { toolCalls: [{ name: 'ping', args: null }], tools })).passed).toBe(true)
   })
 
-  it('the first tool of a name is the one that counts', async () => {
+  it('two tools of one name are refused at load, in target.tools as in the value', () => {
     const tools = [
       { name: 'refund', parameters: refundParams },
       { name: 'refund', parameters: { type: 'object', required: ['other'] } }
     ]
-    expect((await graded({ type: TOOLS_CALL }, { toolCalls: [REFUND], tools })).passed).toBe(true)
+    expect(validateAssertion({ type: TOOLS_CALL }, { tools })).toBe(
+      'is-valid-openai-tools-call checks calls against target.tools, which cannot grade them: target.tools defines refund twice, so a call of it could be valid against one definition and not the other'
+    )
+    expect(validateAssertion({ type: TOOLS_CALL, value: tools })).toBe(
+      'is-valid-openai-tools-call `value` defines refund twice, so a call of it could be valid against one definition and not the other'
+    )
+  })
+
+  it('target.tools is checked only where the config is known, and must be set there', () => {
+    expect(validateAssertion({ type: TOOLS_CALL })).toBeUndefined()
+    expect(validateAssertion({ type: TOOLS_CALL }, {})).toBeUndefined()
+    expect(validateAssertion({ type: TOOLS_CALL }, { tools: TOOLS })).toBeUndefined()
+    expect(validateAssertion({ type: TOOLS_CALL }, { tools: null })).toBe(
+      "is-valid-openai-tools-call has no tool schemas: set `target.tools` (the OpenAI tools array) or give them as the assertion's `value`"
+    )
+    expect(validateAssertion({ type: TOOLS_CALL, value: TOOLS }, { tools: null })).toBeUndefined()
   })
 })
 
@@ -130,11 +150,13 @@ describe('where the schemas come from', () => {
     expect(result.reason).toBe("refund {}: (root) must have required property 'amount', expected valid calls of the given tools: refund")
   })
 
-  it('parameters that are not a mapping are no schema: any arguments do', async () => {
-    const tools = [{ name: 'refund', parameters: ['amount'] }]
-    expect(validateAssertion({ type: TOOLS_CALL, value: tools })).toBeUndefined()
-    const result = await graded({ type: TOOLS_CALL, value: tools }, { toolCalls: [{ name: 'refund', args: 'anything' }] })
-    expect(result.passed).toBe(true)
+  it('parameters that are not a mapping (null included) are refused', () => {
+    expect(validateAssertion({ type: TOOLS_CALL, value: [{ name: 'refund', parameters: ['amount'] }] })).toBe(
+      'is-valid-openai-tools-call `value`[0] (refund): `parameters` must be a JSON Schema object, got ["amount"]; leave it out for a tool that takes no arguments'
+    )
+    expect(validateAssertion({ type: TOOLS_CALL, value: [{ name: 'refund', parameters: null }] })).toBe(
+      'is-valid-openai-tools-call `value`[0] (refund): `parameters` must be a JSON Schema object, got null; leave it out for a tool that takes no arguments'
+    )
   })
 
   it('no schemas anywhere is an error, which not- cannot turn into a pass', async () => {
@@ -249,36 +271,39 @@ describe('validation of the value', () => {
 
   it('a value that is not a list', () => {
     expect(validateAssertion({ type: TOOLS_CALL, value: { name: 'refund' } })).toBe(
-      'is-valid-openai-tools-call `value`, when given, is the OpenAI tools array to validate against'
+      'is-valid-openai-tools-call `value` must be the OpenAI tools array ([{type: function, function: {name, parameters}}])'
     )
     expect(validateAssertion({ type: FUNCTION_CALL, value: 'refund' })).toBe(
-      'is-valid-openai-function-call `value`, when given, is the OpenAI tools array to validate against'
+      'is-valid-openai-function-call `value` must be the OpenAI tools array ([{type: function, function: {name, parameters}}])'
     )
   })
 
   it('a tool without a name', () => {
-    const problem = 'is-valid-openai-tools-call: every tool needs a name ({type: function, function: {name, parameters}})'
-    expect(validateAssertion({ type: TOOLS_CALL, value: [{ type: 'function', function: { parameters: {} } }] })).toBe(problem)
-    expect(validateAssertion({ type: TOOLS_CALL, value: [{ type: 'function', function: { name: 7 } }] })).toBe(problem)
-    expect(validateAssertion({ type: TOOLS_CALL, value: [...TOOLS, 'refund'] })).toBe(problem)
-    expect(validateAssertion({ type: TOOLS_CALL, value: [null] })).toBe(problem)
+    const problem = (i: number) => `is-valid-openai-tools-call \`value\`[${i}] needs a name ({type: function, function: {name, parameters}})`
+    expect(validateAssertion({ type: TOOLS_CALL, value: [{ type: 'function', function: { parameters: {} } }] })).toBe(problem(0))
+    expect(validateAssertion({ type: TOOLS_CALL, value: [{ type: 'function', function: { name: 7 } }] })).toBe(problem(0))
+    expect(validateAssertion({ type: TOOLS_CALL, value: [{ type: 'function', function: { name: ' ' } }] })).toBe(problem(0))
+    expect(validateAssertion({ type: TOOLS_CALL, value: [...TOOLS, 'refund'] })).toBe(problem(2))
+    expect(validateAssertion({ type: TOOLS_CALL, value: [null] })).toBe(problem(0))
   })
 
   it('a tool whose `function` is not an object and that has no name of its own', () => {
     expect(validateAssertion({ type: TOOLS_CALL, value: [{ function: 'refund' }] })).toBe(
-      'is-valid-openai-tools-call: every tool needs a name ({type: function, function: {name, parameters}})'
+      'is-valid-openai-tools-call `value`[0] needs a name ({type: function, function: {name, parameters}})'
     )
   })
 
   it('parameters that are not a usable JSON Schema, naming the tool', () => {
     const value = [TOOLS[0], { type: 'function', function: { name: 'refund', parameters: { type: 'nonsense' } } }]
     expect(validateAssertion({ type: TOOLS_CALL, value })).toMatch(
-      /^is-valid-openai-tools-call: the parameters of refund are not a usable JSON Schema: schema is invalid: data\/type must be equal to one of the allowed values/
+      /^is-valid-openai-tools-call `value`\[1\] \(refund\): the parameters are not a usable JSON Schema: schema is invalid: data\/type must be equal to one of the allowed values/
     )
   })
 
   it('tools without parameters are valid', () => {
     expect(validateAssertion({ type: TOOLS_CALL, value: [{ name: 'ping' }, { type: 'function', function: { name: 'pong' } }] })).toBeUndefined()
-    expect(validateAssertion({ type: TOOLS_CALL, value: [] })).toBeUndefined()
+    expect(validateAssertion({ type: TOOLS_CALL, value: [] })).toBe(
+      'is-valid-openai-tools-call `value` lists no tools, so no call could be valid; list the tools the agent may call'
+    )
   })
 })

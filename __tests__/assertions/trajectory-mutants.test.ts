@@ -19,6 +19,7 @@ const T2 = [L, S, R]
 const T3 = [L, L, R]
 
 const ref = (c: ToolCall) => ({ name: c.name, args: c.args })
+const EXACT = { mode: 'exact' } as const
 
 /** Calls t1 … tn, one per step. */
 const numbered = (n: number): ToolCall[] => Array.from({ length: n }, (_, i) => ({ name: `t${i + 1}`, args: {} }))
@@ -64,14 +65,14 @@ describe('the path in a reason', () => {
 // [assertion, the problem validateAssertion reports, or undefined when it is valid]
 const shapes: [assertion: Assertion, problem: string | undefined][] = [
   // trajectory:tool-used
-  [{ type: 'trajectory:tool-used', value: [] }, 'trajectory:tool-used needs a `value`: a tool name, a list of names, or {name, min?, max?}'],
+  [{ type: 'trajectory:tool-used', value: [] }, 'trajectory:tool-used needs a `value`: a tool name, a list of names, or {name | pattern, min?, max?}'],
   [{ type: 'trajectory:tool-used', value: [null] }, 'trajectory:tool-used needs tool names, got null'],
   [{ type: 'trajectory:tool-used', value: 7 }, 'trajectory:tool-used needs tool names, got number 7'],
   [{ type: 'trajectory:tool-used', value: '' }, 'trajectory:tool-used needs tool names, got the string ""'],
   [{ type: 'trajectory:tool-used', value: ['refund', '  '] }, 'trajectory:tool-used needs tool names, got the string "  "'],
   [{ type: 'trajectory:tool-used', value: [{ name: 'refund' }, 7] }, 'trajectory:tool-used needs tool names, got number 7'],
-  [{ type: 'trajectory:tool-used', value: { min: 1 } }, 'trajectory:tool-used needs a `name` in {"min":1}'],
-  [{ type: 'trajectory:tool-used', value: { name: ' ', max: 1 } }, 'trajectory:tool-used needs a `name` in {"name":" ","max":1}'],
+  [{ type: 'trajectory:tool-used', value: { min: 1 } }, 'trajectory:tool-used needs a `name` or a `pattern` in {"min":1}'],
+  [{ type: 'trajectory:tool-used', value: { name: ' ', max: 1 } }, 'trajectory:tool-used `name` must be a tool name, got " "'],
   [{ type: 'trajectory:tool-used', value: { name: 'refund', min: -1 } }, 'trajectory:tool-used `min` must be a whole number ≥ 0, got -1'],
   [{ type: 'trajectory:tool-used', value: { name: 'refund', max: 1.5 } }, 'trajectory:tool-used `max` must be a whole number ≥ 0, got 1.5'],
   [{ type: 'trajectory:tool-used', value: { name: 'refund', min: '2' } }, 'trajectory:tool-used `min` must be a whole number ≥ 0, got "2"'],
@@ -107,8 +108,14 @@ const shapes: [assertion: Assertion, problem: string | undefined][] = [
     { type: 'trajectory:tool-sequence', value: { steps: [] } },
     'trajectory:tool-sequence needs a `value`: a list of tool names, or {steps: [...], mode: in_order | exact}'
   ],
-  [{ type: 'trajectory:tool-sequence', value: ['lookup_order', 3] }, 'trajectory:tool-sequence steps must be tool names'],
-  [{ type: 'trajectory:tool-sequence', value: { steps: ['lookup_order', ''] } }, 'trajectory:tool-sequence steps must be tool names'],
+  [
+    { type: 'trajectory:tool-sequence', value: ['lookup_order', 3] },
+    'trajectory:tool-sequence steps must be tool names or {name | pattern}, got number 3 at step 2'
+  ],
+  [
+    { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order', ''] } },
+    'trajectory:tool-sequence steps must be tool names or {name | pattern}, got the string "" at step 2'
+  ],
   [
     { type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'sorted' } },
     'trajectory:tool-sequence `mode` is in_order or exact, got "sorted"'
@@ -117,9 +124,12 @@ const shapes: [assertion: Assertion, problem: string | undefined][] = [
   [{ type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'in_order' } }, undefined],
   [{ type: 'trajectory:tool-sequence', value: { steps: ['lookup_order'], mode: 'exact' } }, undefined],
   // trajectory:tool-args-match
-  [{ type: 'trajectory:tool-args-match', value: 'refund' }, 'trajectory:tool-args-match needs a `value` {name, args, mode?: partial | exact}'],
-  [{ type: 'trajectory:tool-args-match', value: { args: {} } }, 'trajectory:tool-args-match needs a `value` {name, args, mode?: partial | exact}'],
-  [{ type: 'trajectory:tool-args-match', value: { name: '', args: {} } }, 'trajectory:tool-args-match needs a `value` {name, args, mode?: partial | exact}'],
+  [
+    { type: 'trajectory:tool-args-match', value: 'refund' },
+    'trajectory:tool-args-match needs a `value` {name | pattern, args, mode?: partial | exact, defaults?, ignore?}'
+  ],
+  [{ type: 'trajectory:tool-args-match', value: { args: {} } }, 'trajectory:tool-args-match needs a `name` or a `pattern` in {"args":{}}'],
+  [{ type: 'trajectory:tool-args-match', value: { name: '', args: {} } }, 'trajectory:tool-args-match `name` must be a tool name, got ""'],
   [{ type: 'trajectory:tool-args-match', value: { name: 'refund' } }, 'trajectory:tool-args-match needs `args` in its value: the arguments the call must have'],
   [
     { type: 'trajectory:tool-args-match', value: { name: 'refund', args: {}, mode: 'fuzzy' } },
@@ -128,10 +138,10 @@ const shapes: [assertion: Assertion, problem: string | undefined][] = [
   [{ type: 'trajectory:tool-args-match', value: { name: 'refund', args: {}, mode: 'partial' } }, undefined],
   [{ type: 'trajectory:tool-args-match', value: { name: 'refund', args: {}, mode: 'exact' } }, undefined],
   // trajectory:step-count
-  [{ type: 'trajectory:step-count', value: 3 }, 'trajectory:step-count needs a `value` {min?, max?, name?} with min or max'],
-  [{ type: 'trajectory:step-count', value: { name: 'refund' } }, 'trajectory:step-count needs a `value` {min?, max?, name?} with min or max'],
-  [{ type: 'trajectory:step-count', value: { max: 2, name: '' } }, 'trajectory:step-count `name` must be a tool name'],
-  [{ type: 'trajectory:step-count', value: { max: 2, name: 3 } }, 'trajectory:step-count `name` must be a tool name'],
+  [{ type: 'trajectory:step-count', value: 3 }, 'trajectory:step-count needs a `value` {min?, max?, name | pattern?} with min or max'],
+  [{ type: 'trajectory:step-count', value: { name: 'refund' } }, 'trajectory:step-count needs a `value` {min?, max?, name | pattern?} with min or max'],
+  [{ type: 'trajectory:step-count', value: { max: 2, name: '' } }, 'trajectory:step-count `name` must be a tool name, got ""'],
+  [{ type: 'trajectory:step-count', value: { max: 2, name: 3 } }, 'trajectory:step-count `name` must be a tool name, got 3'],
   [{ type: 'trajectory:step-count', value: { min: -1 } }, 'trajectory:step-count `min` must be a whole number ≥ 0, got -1'],
   [{ type: 'trajectory:step-count', value: { max: 2.5 } }, 'trajectory:step-count `max` must be a whole number ≥ 0, got 2.5'],
   [{ type: 'trajectory:step-count', value: { min: 3, max: 1 } }, 'trajectory:step-count has min 3 above max 1'],
@@ -146,7 +156,8 @@ const shapes: [assertion: Assertion, problem: string | undefined][] = [
   [{ type: 'tool-call-f1', value: [3] }, 'tool-call-f1 needs a `value`: the expected tool names (a list or a comma-separated string)'],
   [{ type: 'tool-call-f1', value: ['lookup_order', 3] }, 'tool-call-f1 needs a `value`: the expected tool names (a list or a comma-separated string)'],
   [{ type: 'tool-call-f1', value: ['lookup_order'], threshold: 2 }, 'tool-call-f1 `threshold` must be at most 1, got 2'],
-  [{ type: 'tool-call-f1', value: [] }, undefined],
+  [{ type: 'tool-call-f1', value: [] }, 'tool-call-f1 needs at least one tool name in `value` (a list or a comma-separated string)'],
+  [{ type: 'tool-call-f1', value: ['lookup_order', ' '] }, 'tool-call-f1 has a blank tool name in `value`; give the names of the tools expected'],
   [{ type: 'tool-call-f1', value: 'lookup_order, refund', threshold: 0.5 }, undefined]
 ]
 
@@ -219,14 +230,22 @@ const toolUsedRows: Row[] = [
     { type: 'not-trajectory:tool-used', value: ['lookup_order', 'refund'] },
     T1,
     false,
-    'lookup_order was called 1 time, refund was called 1 time, expected at least one of them out of its range: lookup_order → refund'
+    'lookup_order was called 1 time, refund was called 1 time, allowed 0 (lookup_order), allowed 0 (refund): lookup_order → refund'
   ],
   [
-    'not-, a list with one out of range',
+    // promptfoo's reading: none of the listed tools may be used
+    'not-, a list with one in range and one out',
     { type: 'not-trajectory:tool-used', value: ['lookup_order', 'search_kb'] },
     T1,
+    false,
+    'lookup_order was called 1 time, allowed 0: lookup_order → refund'
+  ],
+  [
+    'not-, a list with none in range',
+    { type: 'not-trajectory:tool-used', value: ['search_kb', { name: 'lookup_order', min: 2 }] },
+    T1,
     true,
-    'lookup_order was called 1 time, search_kb was called 0 times: lookup_order → refund'
+    'search_kb was called 0 times, lookup_order was called 1 time: lookup_order → refund'
   ],
   ['not-, a name not called', { type: 'not-trajectory:tool-used', value: 'search_kb' }, T1, true, 'search_kb was called 0 times: lookup_order → refund'],
   [
@@ -558,18 +577,11 @@ const f1Rows: Row[] = [
     'tool-call F1 1.00 (precision 1.00, recall 1.00 against lookup_order, refund), needs below 0.5: lookup_order → refund'
   ],
   [
-    'no tools expected, calls made',
-    { type: 'tool-call-f1', value: [] },
-    T1,
-    false,
-    'tool-call F1 0.00 (precision 0.00, recall 0.00 against no tools), needs at least 1: lookup_order → refund'
-  ],
-  [
-    'no tools expected, none called',
-    { type: 'tool-call-f1', value: [] },
+    'nothing called',
+    { type: 'tool-call-f1', value: ['refund'] },
     [],
-    true,
-    'tool-call F1 1.00 (precision 1.00, recall 1.00 against no tools): no tool calls'
+    false,
+    'tool-call F1 0.00 (precision 0.00, recall 0.00 against refund), needs at least 1: no tool calls'
   ]
 ]
 
@@ -588,13 +600,13 @@ describe.each([
 
 describe('matchTrajectory', () => {
   it('strict: what is unexpected and missing runs from the first difference on', () => {
-    expect(matchTrajectory(T2, [ref(L), ref(R)], 'strict', 'exact')).toEqual({ holds: false, unexpected: [S, R], missing: [ref(R)], firstDifference: 1 })
-    expect(matchTrajectory(T1, [ref(L), ref(R)], 'strict', 'exact')).toEqual({ holds: true, unexpected: [], missing: [], firstDifference: -1 })
+    expect(matchTrajectory(T2, [ref(L), ref(R)], 'strict', EXACT)).toEqual({ holds: false, unexpected: [S, R], missing: [ref(R)], firstDifference: 1 })
+    expect(matchTrajectory(T1, [ref(L), ref(R)], 'strict', EXACT)).toEqual({ holds: true, unexpected: [], missing: [], firstDifference: -1 })
   })
 
   it('the other modes have no first difference', () => {
-    expect(matchTrajectory(T2, [ref(L), ref(R)], 'unordered', 'exact')).toEqual({ holds: false, unexpected: [S], missing: [], firstDifference: -1 })
-    expect(matchTrajectory(T1, [ref(L), ref(R), ref(S)], 'subset', 'exact')).toEqual({ holds: true, unexpected: [], missing: [ref(S)], firstDifference: -1 })
+    expect(matchTrajectory(T2, [ref(L), ref(R)], 'unordered', EXACT)).toEqual({ holds: false, unexpected: [S], missing: [], firstDifference: -1 })
+    expect(matchTrajectory(T1, [ref(L), ref(R), ref(S)], 'subset', EXACT)).toEqual({ holds: true, unexpected: [], missing: [ref(S)], firstDifference: -1 })
   })
 })
 
@@ -619,16 +631,18 @@ describe('a negated check that could never pass', () => {
         ]
       })
     ).toBe(why('not-trajectory:tool-used'))
+    // under not- a list passes only when no entry is in its range: one that always is makes it fail always
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: [{ name: 'refund', min: 0 }, 'lookup_order'] })).toBe(why('not-trajectory:tool-used'))
     expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0 } })).toBe(why('not-trajectory:step-count'))
     expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0, name: 'refund' } })).toBe(why('not-trajectory:step-count'))
   })
 
-  it('is not refused when it can pass: unnegated, with a max, a min above 0, or another entry that can be out of range', () => {
+  it('is not refused when it can pass: unnegated, with a max, or a min above 0', () => {
     expect(validateAssertion({ type: 'trajectory:tool-used', value: { name: 'refund', min: 0 } })).toBeUndefined()
     expect(validateAssertion({ type: 'trajectory:step-count', value: { min: 0 } })).toBeUndefined()
     expect(validateAssertion({ type: 'not-trajectory:tool-used', value: { name: 'refund', max: 0 } })).toBeUndefined()
     expect(validateAssertion({ type: 'not-trajectory:tool-used', value: { name: 'refund', min: 0, max: 2 } })).toBeUndefined()
-    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: [{ name: 'refund', min: 0 }, 'lookup_order'] })).toBeUndefined()
+    expect(validateAssertion({ type: 'not-trajectory:tool-used', value: [{ name: 'refund', max: 0 }, 'lookup_order'] })).toBeUndefined()
     expect(validateAssertion({ type: 'not-trajectory:tool-used', value: 'refund' })).toBeUndefined()
     expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 0, max: 3 } })).toBeUndefined()
     expect(validateAssertion({ type: 'not-trajectory:step-count', value: { min: 1 } })).toBeUndefined()

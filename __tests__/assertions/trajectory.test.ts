@@ -313,8 +313,8 @@ describe('trajectory scores and helpers', () => {
   })
 
   it('matchTrajectory reports what is unexpected and what is missing', () => {
-    expect(matchTrajectory(T2, [ref(L), ref(R)], 'unordered', 'exact')).toMatchObject({ holds: false, unexpected: [S], missing: [] })
-    expect(matchTrajectory(T1, [ref(R), ref(S)], 'strict', 'exact')).toMatchObject({ holds: false, firstDifference: 0 })
+    expect(matchTrajectory(T2, [ref(L), ref(R)], 'unordered', { mode: 'exact' })).toMatchObject({ holds: false, unexpected: [S], missing: [] })
+    expect(matchTrajectory(T1, [ref(R), ref(S)], 'strict', { mode: 'exact' })).toMatchObject({ holds: false, firstDifference: 0 })
   })
 
   it('toolCalls: [] is an empty trajectory', async () => {
@@ -352,7 +352,7 @@ describe('trajectory scores and helpers', () => {
     [{ type: 'trajectory:step-count', value: {} }, 'with min or max'],
     [{ type: 'trajectory-match', value: [{ args: {} }] }, 'a list of {name, args?}'],
     [{ type: 'trajectory-match', value: [], mode: 'fuzzy' }, '`mode` is one of strict, unordered, subset, superset'],
-    [{ type: 'trajectory-match', value: [], args: 'subset' }, '`args` is exact or ignore'],
+    [{ type: 'trajectory-match', value: [], args: 'partial' }, '`args` is exact, ignore, subset or superset'],
     [{ type: 'tool-call-f1', value: ['a'], threshold: 2 }, 'at most 1'],
     [{ type: 'cost' }, 'cost needs a `threshold`']
   ])('refuses %j as a config problem', (assertion, problem) => {
@@ -402,7 +402,8 @@ describe('is-valid-openai-tools-call and is-valid-openai-function-call', () => {
   })
 
   it('schemas given as the value win; none at all is an error not- cannot pass', async () => {
-    expect((await check('is-valid-openai-tools-call', [S], 'ok', [{ type: 'function', function: { name: 'search_kb' } }])).passed).toBe(true)
+    const searchKb = { type: 'function', function: { name: 'search_kb', parameters: { type: 'object' } } }
+    expect((await check('is-valid-openai-tools-call', [S], 'ok', [searchKb])).passed).toBe(true)
     const none = await evaluateAssertion({ type: 'not-is-valid-openai-tools-call' }, { output: 'x', input: '', case: CASE, durationMs: 1, toolCalls: T1 })
     expect(none).toMatchObject({ passed: false, error: expect.stringContaining('set `target.tools`') })
   })

@@ -25,6 +25,10 @@ describe('describeAssertion', () => {
       a: { type: 'not-trajectory-match', value: ['search_kb'], mode: 'strict', args: 'ignore' },
       text: 'not-trajectory-match (mode strict, args ignore): ["search_kb"]'
     },
+    {
+      a: { type: 'trajectory-match', value: ['lookup_policy'], args: 'superset', argsByTool: { lookup_policy: ['time.start'] } },
+      text: 'trajectory-match (args superset, argsByTool {"lookup_policy":["time.start"]}): ["lookup_policy"]'
+    },
     { a: { type: 'tool-call-f1', value: ['lookup_order', 'refund'], threshold: 0.8 }, text: 'tool-call-f1 (threshold 0.8): ["lookup_order","refund"]' }
   ])('$text', ({ a, text }) => {
     expect(describeAssertion(a)).toBe(text)

@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(85706);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57296);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 85706:
+/***/ 57296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7533,10 +7533,13 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const config = problems.attempt(() => settings(configOf(located)));
     if (config)
         options.onConfig?.(config);
+    // a config that did not validate has no scope: nothing is checked against it
+    const scope = config && { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const validateInScope = (a) => validateAssertion(a, scope);
     const defaults = (0,config_dataset/* resolveFiles */.sA)(config?.defaults.assert ?? [], baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
-        const problem = validateAssertion(a);
+        const problem = validateInScope(a);
         if (problem)
             problems.add(new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute));
     });
@@ -7544,7 +7547,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
         defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
         baseDir,
         judge: config?.judge,
-        validateAssertion,
+        validateAssertion: validateInScope,
         problems
     });
     // with a config that is not valid, its dataset is still read for problems of its own
@@ -10387,17 +10390,19 @@ function pointer(path, key) {
 /**
  * Where `actual` first departs from `expected`, or undefined when they agree.
  * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
+ * are ignored (arrays must still match item for item, each item exactly unless
+ * `subsetItems`: then each item is a subset too, as promptfoo's partial
+ * argument match reads them).
  */
-function jsonDifference(expected, actual, subset) {
-    return differenceAt(expected, actual, subset, []);
+function jsonDifference(expected, actual, subset, subsetItems = false) {
+    return differenceAt(expected, actual, subset, subsetItems, []);
 }
 /**
  * jsonDifference below the keys in `at` (pushed and popped as it descends): the
  * path is written only for the difference found, not for every key compared — a
  * trajectory check compares arguments on every trial.
  */
-function differenceAt(expected, actual, subset, at) {
+function differenceAt(expected, actual, subset, subsetItems, at) {
     if (isObject(expected) && isObject(actual)) {
         // for…in over own keys, not Object.keys: the same keys in the same order, without an array
         for (const key in expected) {
@@ -10406,7 +10411,7 @@ function differenceAt(expected, actual, subset, at) {
             if (!Object.hasOwn(actual, key))
                 return `${pointer(pathOf(at), key)} is missing`;
             at.push(key);
-            const inner = differenceAt(expected[key], actual[key], subset, at);
+            const inner = differenceAt(expected[key], actual[key], subset, subsetItems, at);
             at.pop();
             if (inner)
                 return inner;
@@ -10421,9 +10426,10 @@ function differenceAt(expected, actual, subset, at) {
     if (Array.isArray(expected) && Array.isArray(actual)) {
         if (expected.length !== actual.length)
             return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`;
+        const items = subset && subsetItems;
         for (let i = 0; i < expected.length; i++) {
             at.push(i);
-            const inner = differenceAt(expected[i], actual[i], false, at);
+            const inner = differenceAt(expected[i], actual[i], items, items, at);
             at.pop();
             if (inner)
                 return inner;
@@ -11592,7 +11598,42 @@ const isRefusalHandler = {
 };
 const refusalAssertions = { 'is-refusal': isRefusalHandler };
 
+;// CONCATENATED MODULE: ./src/util/glob.ts
+/**
+ * promptfoo's glob of names (tool names, span names, argument keys): `*` any
+ * run of characters, `?` one, everything else literal; the whole name,
+ * ignoring case, as promptfoo matches them.
+ */
+function globRegExp(glob) {
+    return new RegExp(`^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`, 'is');
+}
+const MAX_GLOBS = 1024;
+const glob_compiled = new Map();
+/** Whether `name` matches the glob, compiled once per glob (checks match on every trial). Bounded. */
+function matchesGlob(name, glob) {
+    let re = glob_compiled.get(glob);
+    if (!re) {
+        re = globRegExp(glob);
+        if (glob_compiled.size >= MAX_GLOBS)
+            glob_compiled.clear();
+        glob_compiled.set(glob, re);
+    }
+    return re.test(name);
+}
+
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
+/**
+ * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * calls, never from its output text. promptfoo's `trajectory:*` names and
+ * value shapes; `trajectory-match` with LangChain agentevals' modes;
+ * `tool-call-f1`. Every reason names the tools and ends with the path taken
+ * ("refund was called 1 time, allowed 0: lookup_order → refund").
+ */
+
+
 
 
 
@@ -11645,13 +11686,53 @@ function namesPath(steps) {
     return node.path;
 }
 const nameOf = (step) => (typeof step === 'string' ? step : step.name);
-/** How many calls name the tool. */
-function countOf(calls, name) {
+const WILDCARD = /[*?]/;
+/** A name or a glob. */
+function toolMatcher(written, pattern = false) {
+    if (!pattern && !WILDCARD.test(written))
+        return { label: written, matches: (name) => name === written };
+    return { label: written, matches: (name) => matchesGlob(name, written) };
+}
+/** A step written as a name or as `{name}` / `{pattern}` (validated: exactly one of them). */
+function matcherOf(step) {
+    if (!isRecord(step))
+        return toolMatcher(String(step));
+    return typeof step.pattern === 'string' ? toolMatcher(step.pattern, true) : toolMatcher(String(step.name));
+}
+/** How many calls the matcher takes. */
+function countOf(calls, tool) {
     let n = 0;
     for (const c of calls)
-        if (c.name === name)
+        if (tool.matches(c.name))
             n++;
     return n;
+}
+/** Keys of a value object that a check does not read: refused, never ignored (promptfoo's keys are all read or refused). */
+function unknownKeyProblem(type, v, known, what = '`value`') {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} ${what} has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+/** `{name}` or `{pattern}`, exactly one, as a non-blank string. */
+function matcherProblem(type, v, where = '') {
+    if (v.name !== undefined && v.pattern !== undefined)
+        return `${type}${where} gives both \`name\` and \`pattern\`; give either \`name\` or \`pattern\``;
+    const written = v.name ?? v.pattern;
+    if (written === undefined)
+        return `${type}${where} needs a \`name\` or a \`pattern\` in ${shown(v)}`;
+    return isName(written) ? undefined : `${type}${where} \`${v.name !== undefined ? 'name' : 'pattern'}\` must be a tool name, got ${shown(written)}`;
+}
+/**
+ * promptfoo's step `type`: its trajectories hold tool, command, search,
+ * reasoning, message and span steps read from a trace. evalgate's are the
+ * trial's tool calls, so only `tool` names a step it has.
+ */
+function stepTypeProblem(type, stepType, where = '') {
+    if (stepType === undefined)
+        return undefined;
+    const types = Array.isArray(stepType) ? stepType : [stepType];
+    if (types.length > 0 && types.every((t) => t === 'tool'))
+        return undefined;
+    return `${type}${where} \`type\` ${shown(stepType)}: evalgate's steps are the trial's tool calls, so the only step type is tool (promptfoo's command, search, reasoning, message and span steps are spans it does not count)`;
 }
 /** Words made of two parts, kept once per pair and found by the parts (short, often shared strings or small numbers), not by hashing the whole. Bounded. */
 class Words {
@@ -11738,36 +11819,36 @@ function isName(value) {
     return typeof value === 'string' && value.trim() !== '';
 }
 /**
- * `refund`, `[lookup_order, refund]`, `{name, min?, max?}` or a list mixing
- * names and such objects; min defaults to 1, except under `max: 0` ("never called").
+ * `refund`, `[lookup_order, refund]`, `{name | pattern, min?, max?}` or a list
+ * mixing names and such objects; min defaults to 1, except under `max: 0` ("never called").
  */
 function usageEntries(value) {
     return Array.isArray(value) ? value.map(usageEntry) : [usageEntry(value)];
 }
 function usageEntry(entry) {
     if (!isRecord(entry))
-        return { name: String(entry), min: 1 };
-    const { name, min, max } = entry;
-    return { name, min: min ?? Math.min(1, max ?? 1), max };
+        return { tool: toolMatcher(String(entry)), min: 1 };
+    const { min, max } = entry;
+    return { tool: matcherOf(entry), min: min ?? Math.min(1, max ?? 1), max };
 }
+const USAGE_KEYS = ['name', 'pattern', 'min', 'max'];
 const toolUsed = {
     negatable: true,
     validate(a) {
         const list = Array.isArray(a.value) ? a.value : [a.value];
         if (a.value === undefined || list.length === 0)
-            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name, min?, max?}`;
+            return `${a.type} needs a \`value\`: a tool name, a list of names, or {name | pattern, min?, max?}`;
         for (const entry of list) {
             if (isRecord(entry)) {
-                if (!isName(entry.name))
-                    return `${a.type} needs a \`name\` in ${shown(entry)}`;
-                const problem = rangeProblem(a.type, entry);
+                const problem = unknownKeyProblem(a.type, entry, USAGE_KEYS) ?? matcherProblem(a.type, entry) ?? rangeProblem(a.type, entry);
                 if (problem)
                     return problem;
             }
             else if (!isName(entry))
                 return `${a.type} needs tool names, got ${kindOf(entry)}`;
         }
-        if (a.type.startsWith('not-') && list.every((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
+        // under not- a list passes only when no entry is in its range: an entry whose range holds every count makes it fail always
+        if (a.type.startsWith('not-') && list.some((entry) => isRecord(entry) && everyCount(usageEntry(entry))))
             return alwaysHolds(a.type);
         return undefined;
     },
@@ -11776,34 +11857,36 @@ const toolUsed = {
         if (!Array.isArray(a.value)) {
             // one tool (most checks): no lists, and the words of a passing check are kept once
             const entry = usageEntry(a.value);
-            const n = countOf(calls, entry.name);
-            return conclude(inRange(n, entry), calledText.get(entry.name, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
+            const n = countOf(calls, entry.tool);
+            return conclude(inRange(n, entry), calledText.get(entry.tool.label, n), negated, calls, (not) => `allowed ${not ? notRangeText(entry) : rangeText(entry)}`);
         }
         // each tool counted once
-        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.name) }));
+        const counted = usageEntries(a.value).map((entry) => ({ entry, n: countOf(calls, entry.tool) }));
+        if (negated) {
+            // promptfoo's reading of a list under not-: none of the tools used (no entry in its range), not "one of them missing"
+            const used = counted.filter(({ entry, n }) => inRange(n, entry));
+            const decisive = used.length ? used : counted;
+            return conclude(used.length > 0, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${notRangeText(entry)}${decisive.length === 1 ? '' : ` (${entry.tool.label})`}`).join(', '));
+        }
         const off = counted.filter(({ entry, n }) => !inRange(n, entry));
         const holds = off.length === 0;
         // the facts that decide: the tools out of range when it fails, every tool when it holds
-        const decisive = holds || negated ? counted : off;
+        const decisive = holds ? counted : off;
         const one = decisive.length === 1;
-        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.name, n)).join(', '), negated, calls, (not) => not
-            ? one
-                ? `allowed ${notRangeText(decisive[0].entry)}`
-                : 'expected at least one of them out of its range'
-            : decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.name})`}`).join(', '));
+        return conclude(holds, decisive.map(({ entry, n }) => calledText.get(entry.tool.label, n)).join(', '), negated, calls, () => decisive.map(({ entry }) => `allowed ${rangeText(entry)}${one ? '' : ` (${entry.tool.label})`}`).join(', '));
     }
 };
 function sequenceOf(value) {
     if (Array.isArray(value))
-        return { steps: value.map(String), mode: 'in_order' };
+        return { steps: value.map(matcherOf), mode: 'in_order' };
     const v = value;
-    return { steps: v.steps.map(String), mode: v.mode ?? 'in_order' };
+    return { steps: v.steps.map(matcherOf), mode: v.mode ?? 'in_order' };
 }
 /** Where the steps stop being found in order: the index of the first step missing, or -1 when all are there. */
 function firstMissingStep(names, steps) {
     let at = 0;
     for (let i = 0; i < steps.length; i++) {
-        while (at < names.length && names[at] !== steps[i])
+        while (at < names.length && !steps[i].matches(names[at]))
             at++;
         if (at === names.length)
             return i;
@@ -11820,6 +11903,13 @@ function firstDifference(a, b, same) {
     }
     return -1;
 }
+const STEP_KEYS = ['name', 'pattern', 'type'];
+function stepProblem(type, step, i) {
+    if (!isRecord(step))
+        return isName(step) ? undefined : `${type} steps must be tool names or {name | pattern}, got ${kindOf(step)} at step ${i + 1}`;
+    const at = ` step ${i + 1}`;
+    return unknownKeyProblem(type, step, STEP_KEYS, `step ${i + 1}`) ?? matcherProblem(type, step, at) ?? stepTypeProblem(type, step.type, at);
+}
 const toolSequence = {
     negatable: true,
     validate(a) {
@@ -11827,8 +11917,16 @@ const toolSequence = {
         const steps = Array.isArray(v) ? v : isRecord(v) ? v.steps : undefined;
         if (!Array.isArray(steps) || steps.length === 0)
             return `${a.type} needs a \`value\`: a list of tool names, or {steps: [...], mode: in_order | exact}`;
-        if (!steps.every(isName))
-            return `${a.type} steps must be tool names`;
+        if (isRecord(v)) {
+            const problem = unknownKeyProblem(a.type, v, ['steps', 'mode']);
+            if (problem)
+                return problem;
+        }
+        for (let i = 0; i < steps.length; i++) {
+            const problem = stepProblem(a.type, steps[i], i);
+            if (problem)
+                return problem;
+        }
         if (isRecord(v) && v.mode !== undefined && v.mode !== 'in_order' && v.mode !== 'exact')
             return `${a.type} \`mode\` is in_order or exact, got ${shown(v.mode)}`;
         return undefined;
@@ -11837,11 +11935,12 @@ const toolSequence = {
         const calls = reportedToolCalls(ctx);
         const names = calls.map((c) => c.name);
         const { steps, mode } = sequenceOf(a.value);
-        const sequence = steps.join(' → ');
+        const labels = steps.map((s) => s.label);
+        const sequence = labels.join(' → ');
         if (mode === 'exact') {
-            const at = firstDifference(names, steps, (x, y) => x === y);
+            const at = firstDifference(names, steps, (name, step) => step.matches(name));
             const holds = at === -1;
-            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${steps[at] ?? 'the end'}`;
+            const fact = holds ? `the calls are exactly ${sequence}` : `step ${at + 1} is ${names[at] ?? 'missing'} instead of ${labels[at] ?? 'the end'}`;
             return conclude(holds, fact, negated, calls, (not) => (not ? `expected anything but exactly ${sequence}` : `expected exactly ${sequence}`));
         }
         const missing = firstMissingStep(names, steps);
@@ -11849,72 +11948,186 @@ const toolSequence = {
         const fact = holds
             ? `the calls contain ${sequence} in order`
             : missing === 0
-                ? `${steps[0]} was never called`
-                : `${steps[missing]} was not called after ${steps.slice(0, missing).join(' → ')}`;
+                ? `${labels[0]} was never called`
+                : `${labels[missing]} was not called after ${labels.slice(0, missing).join(' → ')}`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected not to find ${sequence} in order` : `expected ${sequence} in order`));
     }
 };
 // ---------------------------------------------------------------- trajectory:tool-args-match
-/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset). */
+/** How `actual` arguments depart from `expected`, or undefined when they match (partial: a deep subset, into array items too, as promptfoo). */
 function argsDifference(expected, actual, partial) {
-    return jsonDifference(expected, actual, partial);
+    return jsonDifference(expected, actual, partial, partial);
+}
+const ARGS_KEYS = ['name', 'pattern', 'args', 'arguments', 'mode', 'defaults', 'ignore'];
+function argsExpectation(v) {
+    const ignore = v.ignore === undefined ? [] : Array.isArray(v.ignore) ? v.ignore : [v.ignore];
+    return {
+        tool: matcherOf(v),
+        args: Object.hasOwn(v, 'args') ? v.args : v.arguments,
+        partial: v.mode !== 'exact',
+        ...(isRecord(v.defaults) && Object.keys(v.defaults).length ? { defaults: v.defaults } : {}),
+        // an entry is a key, or a glob of keys (promptfoo), compared with case as written for plain keys
+        ignore: ignore.map((k) => toolMatcher(k))
+    };
+}
+/**
+ * A copy of the arguments without the keys `drop` names (an own `__proto__`
+ * key stays an own key). Arguments that are no object are kept as they are.
+ */
+function withoutKeys(args, drop, dropped) {
+    if (!isRecord(args))
+        return args;
+    const before = dropped.length;
+    for (const key of Object.keys(args))
+        if (drop(key, args[key]))
+            dropped.push(key);
+    if (dropped.length === before)
+        return args;
+    const kept = {};
+    for (const key of Object.keys(args))
+        if (!dropped.includes(key, before))
+            Object.defineProperty(kept, key, { value: args[key], enumerable: true, configurable: true, writable: true });
+    return kept;
+}
+/** What a call's arguments and the expected ones are once `ignore` and `defaults` have had their say, and which keys they dropped. */
+function comparedArgs(e, callArgs) {
+    const ignored = [];
+    const defaulted = [];
+    const ignoring = (key) => e.ignore.some((m) => m.matches(key));
+    let actual = e.ignore.length ? withoutKeys(callArgs, ignoring, ignored) : callArgs;
+    const defaults = e.defaults;
+    if (defaults)
+        actual = withoutKeys(actual, (key, value) => Object.hasOwn(defaults, key) && jsonDifference(defaults[key], value, false) === undefined, defaulted);
+    const expected = e.ignore.length ? withoutKeys(e.args, ignoring, []) : e.args;
+    return { expected, actual, ignored, defaulted };
+}
+function argsProblem(type, v) {
+    const problem = unknownKeyProblem(type, v, ARGS_KEYS) ?? matcherProblem(type, v);
+    if (problem)
+        return problem;
+    if (v.args !== undefined && v.arguments !== undefined)
+        return `${type} gives both \`args\` and \`arguments\` (one name for the same thing); keep one`;
+    if (v.args === undefined && v.arguments === undefined)
+        return `${type} needs \`args\` in its value: the arguments the call must have`;
+    if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
+        return `${type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
+    if (v.defaults !== undefined && !isRecord(v.defaults))
+        return `${type} \`defaults\` must be an object of argument names and their default values, got ${kindOf(v.defaults)}`;
+    if (v.ignore !== undefined && !(isName(v.ignore) || (Array.isArray(v.ignore) && v.ignore.length > 0 && v.ignore.every(isName))))
+        return `${type} \`ignore\` must be an argument name or a list of them (globs allowed), got ${shown(v.ignore)}`;
+    const args = v.args ?? v.arguments;
+    if (isRecord(v.defaults) && isRecord(args)) {
+        // the call's key at its default is dropped before comparing, so expected args asking for that very value can never be met
+        const clash = Object.keys(args).find((k) => Object.hasOwn(v.defaults, k) && jsonDifference(args[k], v.defaults[k], false) === undefined);
+        if (clash !== undefined)
+            return `${type} has \`${clash}\` ${shown(args[clash])} in both \`args\` and \`defaults\`, which can never match: a call's argument at its default is dropped before comparing; keep it in one of them`;
+    }
+    return undefined;
 }
 const toolArgsMatch = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || !isName(v.name))
-            return `${a.type} needs a \`value\` {name, args, mode?: partial | exact}`;
-        if (v.args === undefined)
-            return `${a.type} needs \`args\` in its value: the arguments the call must have`;
-        if (v.mode !== undefined && v.mode !== 'partial' && v.mode !== 'exact')
-            return `${a.type} \`mode\` is partial or exact, got ${shown(v.mode)}`;
-        return undefined;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {name | pattern, args, mode?: partial | exact, defaults?, ignore?}`;
+        return argsProblem(a.type, v);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
-        const { name, args, mode } = a.value;
-        const partial = mode !== 'exact';
-        const ofTool = calls.filter((c) => c.name === name);
-        const differences = ofTool.map((c) => argsDifference(args, c.args, partial));
-        const holds = differences.some((d) => d === undefined);
-        const wanted = () => `${name} with ${partial ? 'arguments including' : 'exactly the arguments'} ${shown(args)}`;
-        const fact = holds
-            ? `${name} was called with ${shown(ofTool[differences.indexOf(undefined)].args)}`
-            : ofTool.length === 0
-                ? `${name} was never called`
-                : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
+        const e = argsExpectation(a.value);
+        const name = e.tool.label;
+        const ofTool = calls.filter((c) => e.tool.matches(c.name));
+        const compared = ofTool.map((c) => comparedArgs(e, c.args));
+        const differences = compared.map(({ expected, actual }) => argsDifference(expected, actual, e.partial));
+        const at = differences.indexOf(undefined);
+        const holds = at !== -1;
+        const wanted = () => `${name} with ${e.partial ? 'arguments including' : 'exactly the arguments'} ${shown(e.args)}`;
+        let fact;
+        if (holds) {
+            const { ignored, defaulted } = compared[at];
+            const dropped = [
+                ...(ignored.length ? [`ignored: ${ignored.join(', ')}`] : []),
+                ...(defaulted.length ? [`at their defaults: ${defaulted.join(', ')}`] : [])
+            ];
+            fact = `${ofTool[at].name} was called with ${shown(ofTool[at].args)}${dropped.length ? ` (${dropped.join('; ')})` : ''}`;
+        }
+        else
+            fact =
+                ofTool.length === 0
+                    ? `${name} was never called`
+                    : `${name} was called ${times(ofTool.length)}, never with matching arguments (first call: ${differences[0]})`;
         return conclude(holds, fact, negated, calls, (not) => (not ? `expected no call of ${wanted()}` : `expected ${wanted()}`));
     }
 };
 // ---------------------------------------------------------------- trajectory:step-count
+const STEP_COUNT_KEYS = ['min', 'max', 'name', 'pattern', 'type'];
 const stepCount = {
     negatable: true,
     validate(a) {
         const v = a.value;
-        if (!isRecord(v) || (v.min === undefined && v.max === undefined))
-            return `${a.type} needs a \`value\` {min?, max?, name?} with min or max`;
-        if (v.name !== undefined && !isName(v.name))
-            return `${a.type} \`name\` must be a tool name`;
+        if (!isRecord(v))
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
+        const problem = unknownKeyProblem(a.type, v, STEP_COUNT_KEYS) ??
+            (v.name !== undefined || v.pattern !== undefined ? matcherProblem(a.type, v) : undefined) ??
+            stepTypeProblem(a.type, v.type);
+        if (problem)
+            return problem;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs a \`value\` {min?, max?, name | pattern?} with min or max`;
         return rangeProblem(a.type, v) ?? (a.type.startsWith('not-') && everyCount(v) ? alwaysHolds(a.type) : undefined);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const range = a.value;
-        const counted = range.name === undefined ? calls.length : countOf(calls, range.name);
-        const what = range.name === undefined ? 'tool calls' : `calls of ${range.name}`;
-        const fact = range.name === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(range.name, counted);
+        const tool = range.name === undefined && range.pattern === undefined ? undefined : matcherOf(range);
+        const counted = tool === undefined ? calls.length : countOf(calls, tool);
+        const what = tool === undefined ? 'tool calls' : `calls of ${tool.label}`;
+        const fact = tool === undefined ? `${counted} tool ${counted === 1 ? 'call' : 'calls'}` : calledText.get(tool.label, counted);
         return conclude(inRange(counted, range), fact, negated, calls, (not) => `allowed ${not ? notRangeText(range) : rangeText(range)} ${what}`);
     }
 };
 const MATCH_MODES = ['strict', 'unordered', 'subset', 'superset'];
-/** A call answers a reference step (written as a name or {name, args?}): same tool, and (args: exact) deep-equal arguments when the step gives any. */
-function answers(call, ref, argsMode) {
+const ARGS_MODES = ['exact', 'ignore', 'subset', 'superset'];
+/** The rule for a tool's arguments: its own in `byTool`, else the mode. */
+function argsRule(name, matching) {
+    return matching.byTool && Object.hasOwn(matching.byTool, name) ? matching.byTool[name] : matching.mode;
+}
+/** A call answers a reference step (written as a name or {name, args?}): same tool, and arguments that answer the step's by the rule, when it gives any. */
+function answers(call, ref, matching) {
     if (typeof ref === 'string')
         return call.name === ref;
     if (call.name !== ref.name)
         return false;
-    return argsMode === 'ignore' || ref.args === undefined || argsDifference(ref.args, call.args ?? {}, false) === undefined;
+    if (ref.args === undefined)
+        return true;
+    const rule = argsRule(call.name, matching);
+    const args = call.args ?? {};
+    if (typeof rule !== 'string')
+        return rule.every((path) => jsonDifference(valueAt(ref.args, path), valueAt(args, path), false) === undefined);
+    if (rule === 'ignore')
+        return true;
+    if (rule === 'exact')
+        return jsonDifference(ref.args, args, false) === undefined;
+    return rule === 'subset' ? within(args, ref.args) : within(ref.args, args);
+}
+/** Every top-level argument of `part` is in `whole` with an equal value (arguments that are no object: equal). */
+function within(part, whole) {
+    if (!isRecord(part) || !isRecord(whole))
+        return jsonDifference(part, whole, false) === undefined;
+    for (const key of Object.keys(part))
+        if (!Object.hasOwn(whole, key) || jsonDifference(part[key], whole[key], false) !== undefined)
+            return false;
+    return true;
+}
+/** The value at a dotted path (`time.start`), or undefined where the path stops. */
+function valueAt(value, path) {
+    let at = value;
+    for (const part of path.split('.')) {
+        if (!isRecord(at) || !Object.hasOwn(at, part))
+            return undefined;
+        at = at[part];
+    }
+    return at;
 }
 /**
  * The most calls that can be paired with distinct reference steps they answer
@@ -11922,12 +12135,12 @@ function answers(call, ref, argsMode) {
  * so pairing greedily could miss a full match). `pairOf[j]` is the call paired
  * with step j, or -1. Small arrays, no table of answers: it runs on every trial.
  */
-function maximumPairing(calls, refs, argsMode) {
+function maximumPairing(calls, refs, matching) {
     const pairOf = new Array(refs.length).fill(-1);
     const seen = new Array(refs.length);
     const augment = (i) => {
         for (let j = 0; j < refs.length; j++) {
-            if (seen[j] || !answers(calls[i], refs[j], argsMode))
+            if (seen[j] || !answers(calls[i], refs[j], matching))
                 continue;
             seen[j] = true;
             if (pairOf[j] === -1 || augment(pairOf[j])) {
@@ -11949,12 +12162,12 @@ function maximumPairing(calls, refs, argsMode) {
  * reference), superset (every reference call was made). Calls count with
  * their multiplicity: a reference step accounts for one call.
  */
-function matchTrajectory(calls, refs, mode, argsMode) {
+function matchTrajectory(calls, refs, mode, matching) {
     if (mode === 'strict') {
-        const at = firstDifference(calls, refs, (c, r) => answers(c, r, argsMode));
+        const at = firstDifference(calls, refs, (c, r) => answers(c, r, matching));
         return { holds: at === -1, unexpected: at === -1 ? [] : calls.slice(at), missing: at === -1 ? [] : refs.slice(at), firstDifference: at };
     }
-    const pairOf = maximumPairing(calls, refs, argsMode);
+    const pairOf = maximumPairing(calls, refs, matching);
     const paired = new Array(calls.length).fill(false);
     for (let j = 0; j < pairOf.length; j++)
         if (pairOf[j] !== -1)
@@ -11964,10 +12177,25 @@ function matchTrajectory(calls, refs, mode, argsMode) {
     const holds = mode === 'unordered' ? unexpected.length === 0 && missing.length === 0 : mode === 'subset' ? unexpected.length === 0 : missing.length === 0;
     return { holds, unexpected, missing, firstDifference: -1 };
 }
-function stepText(step, argsMode) {
+function stepText(step, matching) {
     if (!step)
         return 'nothing';
-    return argsMode === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+    return argsRule(step.name, matching) === 'ignore' || step.args === undefined ? step.name : `${step.name} ${shown(step.args)}`;
+}
+const REFERENCE_KEYS = ['name', 'args'];
+function argsByToolProblem(type, byTool) {
+    if (!isRecord(byTool))
+        return `${type} \`argsByTool\` maps tool names to ${ARGS_MODES.join(' | ')} or a list of argument paths, got ${kindOf(byTool)}`;
+    for (const [tool, rule] of Object.entries(byTool)) {
+        if (typeof rule === 'string' ? ARGS_MODES.includes(rule) : Array.isArray(rule) && rule.length > 0 && rule.every(isName))
+            continue;
+        return `${type} \`argsByTool.${tool}\` is one of ${ARGS_MODES.join(', ')}, or a list of the argument paths to compare (e.g. [time.start]), got ${shown(rule)}`;
+    }
+    return undefined;
+}
+function argsMatchingOf(a) {
+    const mode = a.args ?? 'exact';
+    return a.argsByTool === undefined ? { mode } : { mode, byTool: a.argsByTool };
 }
 const trajectoryMatch = {
     negatable: true,
@@ -11975,30 +12203,35 @@ const trajectoryMatch = {
         if (!Array.isArray(a.value) || !a.value.every((s) => isName(s) || (isRecord(s) && isName(s.name)))) {
             return `${a.type} needs a \`value\`: the reference trajectory, a list of {name, args?}`;
         }
+        for (const [i, step] of a.value.entries()) {
+            const problem = isRecord(step) ? unknownKeyProblem(a.type, step, REFERENCE_KEYS, `reference step ${i + 1}`) : undefined;
+            if (problem)
+                return problem;
+        }
         if (a.mode !== undefined && !MATCH_MODES.includes(a.mode))
             return `${a.type} \`mode\` is one of ${MATCH_MODES.join(', ')}, got ${shown(a.mode)}`;
-        if (a.args !== undefined && a.args !== 'exact' && a.args !== 'ignore')
-            return `${a.type} \`args\` is exact or ignore, got ${shown(a.args)}`;
-        return undefined;
+        if (a.args !== undefined && !ARGS_MODES.includes(a.args))
+            return `${a.type} \`args\` is exact, ignore, subset or superset, got ${shown(a.args)}`;
+        return a.argsByTool === undefined ? undefined : argsByToolProblem(a.type, a.argsByTool);
     },
     run(a, ctx, negated) {
         const calls = reportedToolCalls(ctx);
         const steps = a.value;
         const mode = a.mode ?? 'strict';
-        const argsMode = a.args ?? 'exact';
+        const matching = argsMatchingOf(a);
         const reference = namesPath(steps) || 'no tool calls';
         const asked = (not) => not ? `expected no ${mode} match of ${reference}` : `expected ${mode === 'unordered' ? 'an' : 'a'} ${mode} match of ${reference}`;
         // a match found at once (most trials) is worded without the lists of what is unexpected and missing
-        if (matchesAtOnce(calls, steps, mode, argsMode))
+        if (matchesAtOnce(calls, steps, mode, matching))
             return conclude(true, matchFacts.get(reference, mode), negated, calls, asked);
         const refs = referenceOf(a);
-        const m = matchTrajectory(calls, refs, mode, argsMode);
-        const list = (steps) => steps.map((s) => stepText(s, argsMode)).join(', ');
+        const m = matchTrajectory(calls, refs, mode, matching);
+        const list = (steps) => steps.map((s) => stepText(s, matching)).join(', ');
         let fact;
         if (m.holds)
             fact = matchFacts.get(reference, mode);
         else if (mode === 'strict')
-            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], argsMode)}, the reference has ${stepText(refs[m.firstDifference], argsMode)}`;
+            fact = `step ${m.firstDifference + 1} is ${stepText(calls[m.firstDifference], matching)}, the reference has ${stepText(refs[m.firstDifference], matching)}`;
         else {
             const parts = [
                 ...(m.unexpected.length && mode !== 'superset' ? [`not in the reference: ${list(m.unexpected)}`] : []),
@@ -12018,20 +12251,20 @@ const asReference = (step) => (typeof step === 'string' ? { name: step } : step)
  * left that answers it. A greedy pairing that pairs everything it must proves
  * the match; one that does not proves nothing (matchTrajectory's search decides).
  */
-function matchesAtOnce(calls, steps, mode, argsMode) {
+function matchesAtOnce(calls, steps, mode, matching) {
     if (mode === 'strict') {
         if (calls.length !== steps.length)
             return false;
         for (let i = 0; i < calls.length; i++)
-            if (!answers(calls[i], steps[i], argsMode))
+            if (!answers(calls[i], steps[i], matching))
                 return false;
         return true;
     }
     if (mode === 'unordered' && calls.length !== steps.length)
         return false;
     if (mode === 'subset')
-        return pairsGreedily(calls, steps, (call, step) => answers(call, step, argsMode));
-    return pairsGreedily(steps, calls, (step, call) => answers(call, step, argsMode));
+        return pairsGreedily(calls, steps, (call, step) => answers(call, step, matching));
+    return pairsGreedily(steps, calls, (step, call) => answers(call, step, matching));
 }
 /** Whether each of `from` takes a partner of its own in `to`: the first one left that fits. Longer lists (the taken ones are bits) go to the search. */
 function pairsGreedily(from, to, fits) {
@@ -12066,8 +12299,21 @@ function toolCallF1(called, expected) {
 const toolCallF1Check = {
     negatable: true,
     validate(a) {
-        if (a.value === undefined || a.value === null || (Array.isArray(a.value) && !a.value.every(isName)))
+        const v = a.value;
+        if (!(typeof v === 'string' || (Array.isArray(v) && v.every((n) => typeof n === 'string'))))
             return `${a.type} needs a \`value\`: the expected tool names (a list or a comma-separated string)`;
+        let names;
+        try {
+            names = terms(v);
+        }
+        catch (err) {
+            return `${a.type} \`value\` ${shown(v)}: ${(0,errors/* errorMessage */.gJ)(err)}`;
+        }
+        // promptfoo refuses an empty list; a blank name would be graded as a tool no agent calls
+        if (names.length === 0)
+            return `${a.type} needs at least one tool name in \`value\` (a list or a comma-separated string)`;
+        if (names.some((n) => n.trim() === ''))
+            return `${a.type} has a blank tool name in \`value\`; give the names of the tools expected`;
         return numberOptionProblem(a, 'threshold', { min: 0, max: 1 });
     },
     run(a, ctx, negated) {
@@ -12492,25 +12738,42 @@ var tool_calls = __nccwpck_require__(93934);
 
 
 
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions); only of definitions definitionsProblem accepts. */
 function toolSchemas(tools) {
-    return tools.flatMap((tool) => {
-        const fn = (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
-        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string')
-            return [];
-        return [{ name: fn.name, ...((0,tool_calls/* isPlainObject */.Qd)(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+    return tools.map((tool) => {
+        const fn = functionOf(tool);
+        return { name: fn.name, ...(fn.parameters ? { parameters: fn.parameters } : {}) };
     });
 }
-function schemasProblem(type, tools) {
+function functionOf(tool) {
+    return (0,tool_calls/* isPlainObject */.Qd)(tool) && (0,tool_calls/* isPlainObject */.Qd)(tool.function) ? tool.function : tool;
+}
+/**
+ * Why a list of tool definitions cannot grade calls, or undefined: no tools
+ * (every call refused), a tool without a name, two tools of one name (a call
+ * valid against one and not the other), `parameters` that are no JSON Schema
+ * object (`null` included). A tool without `parameters` takes no arguments.
+ */
+function definitionsProblem(tools, where) {
     if (!Array.isArray(tools))
-        return `${type} \`value\`, when given, is the OpenAI tools array to validate against`;
-    const schemas = toolSchemas(tools);
-    if (schemas.length !== tools.length)
-        return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`;
-    for (const s of schemas) {
-        const problem = s.parameters && schemaProblem(s.parameters);
+        return `${where} must be the OpenAI tools array ([{type: function, function: {name, parameters}}])`;
+    if (tools.length === 0)
+        return `${where} lists no tools, so no call could be valid; list the tools the agent may call`;
+    const names = new Set();
+    for (let i = 0; i < tools.length; i++) {
+        const fn = functionOf(tools[i]);
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn) || typeof fn.name !== 'string' || fn.name.trim() === '')
+            return `${where}[${i}] needs a name ({type: function, function: {name, parameters}})`;
+        if (names.has(fn.name))
+            return `${where} defines ${fn.name} twice, so a call of it could be valid against one definition and not the other`;
+        names.add(fn.name);
+        if (!Object.hasOwn(fn, 'parameters'))
+            continue;
+        if (!(0,tool_calls/* isPlainObject */.Qd)(fn.parameters))
+            return `${where}[${i}] (${fn.name}): \`parameters\` must be a JSON Schema object, got ${shown(fn.parameters)}; leave it out for a tool that takes no arguments`;
+        const problem = schemaProblem(fn.parameters);
         if (problem)
-            return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`;
+            return `${where}[${i}] (${fn.name}): the parameters are not a usable JSON Schema: ${problem}`;
     }
     return undefined;
 }
@@ -12533,12 +12796,26 @@ function callProblem(call, schemas) {
     const schema = schemas.find((s) => s.name === call.name);
     if (!schema)
         return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`;
-    const errors = schema.parameters && schemaErrors(schema.parameters, call.args);
+    if (!schema.parameters) {
+        const none = call.args === undefined || call.args === null || ((0,tool_calls/* isPlainObject */.Qd)(call.args) && Object.keys(call.args).length === 0);
+        return none ? undefined : `${call.name} ${shown(call.args)}: the tool takes no arguments (its definition has no parameters)`;
+    }
+    const errors = schemaErrors(schema.parameters, call.args);
     return errors && `${call.name} ${shown(call.args)}: ${errors}`;
 }
 const validToolsCall = {
     negatable: true,
-    validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+    validate(a, scope) {
+        if (a.value !== undefined)
+            return definitionsProblem(a.value, `${a.type} \`value\``);
+        // the schemas are target.tools: checked here when the config is known
+        if (scope?.tools === undefined)
+            return undefined;
+        if (scope.tools === null)
+            return `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``;
+        const problem = definitionsProblem(scope.tools, 'target.tools');
+        return problem && `${a.type} checks calls against target.tools, which cannot grade them: ${problem}`;
+    },
     run(a, ctx, negated) {
         const tools = Array.isArray(a.value) ? a.value : ctx.tools;
         if (!tools) {
@@ -12566,6 +12843,163 @@ const validToolsCall = {
 const toolsCallAssertions = {
     'is-valid-openai-tools-call': validToolsCall,
     'is-valid-openai-function-call': validToolsCall
+};
+
+// EXTERNAL MODULE: ./src/tracing/spans.ts
+var tracing_spans = __nccwpck_require__(51951);
+;// CONCATENATED MODULE: ./src/assertions/trace.ts
+/**
+ * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
+ * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
+ * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
+ * With tracing off they are refused at load; a trial none of whose spans
+ * arrived fails them, saying so — never a vacuous pass (promptfoo passes
+ * `max_count: 0` on an empty trace).
+ */
+
+
+
+
+const trace_isRecord = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const trace_isCount = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+/** The trial's spans; none (tracing on, nothing arrived) is a failure not- could not turn into a pass. */
+function spansOf(type, ctx) {
+    if (!ctx.trace)
+        throw new Error(`${type} needs tracing: set \`tracing: true\` in the config`);
+    if (ctx.trace.spans.length === 0)
+        throw new Error(`no span of this trial's trace arrived (trace ${ctx.trace.traceId}): is the agent instrumented and exporting to evalgate's receiver, and does it flush before replying?`);
+    return ctx.trace.spans;
+}
+function keysProblem(type, v, known) {
+    const unknown = Object.keys(v).find((k) => !known.includes(k));
+    return unknown === undefined ? undefined : `${type} \`value\` has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`;
+}
+function tracingProblem(type, scope) {
+    return scope?.tracing === false
+        ? `${type} grades the trial's trace, and tracing is off: set \`tracing: true\` in evalgate.yml (or promptfoo's tracing: {enabled: true, otlp: {http: {enabled: true}}})`
+        : undefined;
+}
+const patternProblem = (type, p) => p === undefined || (typeof p === 'string' && p !== '') ? undefined : `${type} \`pattern\` must be a span-name glob such as "tool.*", got ${shown(p)}`;
+const passing = (holds, reason) => ({ pass: holds, score: holds ? 1 : 0, reason });
+const distinctNames = (spans, max = 10) => {
+    const names = [...new Set(spans.map((s) => s.name))];
+    return names.length > max ? `${names.slice(0, max).join(', ')} and ${names.length - max} more` : names.join(', ');
+};
+const spanCount = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.pattern !== 'string' || v.pattern === '')
+            return `${a.type} needs a \`value\` {pattern, min?, max?}`;
+        const problem = keysProblem(a.type, v, ['pattern', 'min', 'max']);
+        if (problem)
+            return problem;
+        for (const key of ['min', 'max'])
+            if (v[key] !== undefined && !trace_isCount(v[key]))
+                return `${a.type} \`${key}\` must be a whole number ≥ 0, got ${shown(v[key])}`;
+        if (v.min === undefined && v.max === undefined)
+            return `${a.type} needs \`min\` or \`max\`: without them every count passes`;
+        if (trace_isCount(v.min) && trace_isCount(v.max) && v.min > v.max)
+            return `${a.type} has min ${v.min} above max ${v.max}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern, min, max } = a.value;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        const n = matching.length;
+        const holds = (min === undefined || n >= min) && (max === undefined || n <= max);
+        const range = min !== undefined && max !== undefined ? `${min}-${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+        const names = n ? `: ${distinctNames(matching)}` : '';
+        return passing(holds, `${n} span${n === 1 ? '' : 's'} matching "${pattern}" of ${spans.length}, expected ${range}${names}`);
+    }
+};
+/** promptfoo's percentile: the nearest-rank value (the ⌈p/100·n⌉-th smallest). */
+function percentileOf(sorted, p) {
+    return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+const ms = (n) => `${Number(n.toFixed(3))} ms`;
+const spanDuration = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (!trace_isRecord(v) || typeof v.max !== 'number' || !Number.isFinite(v.max) || v.max < 0)
+            return `${a.type} needs a \`value\` {max (ms), pattern?, percentile?}, with max a number ≥ 0`;
+        const problem = keysProblem(a.type, v, ['pattern', 'max', 'percentile']) ?? patternProblem(a.type, v.pattern);
+        if (problem)
+            return problem;
+        if (v.percentile !== undefined && (typeof v.percentile !== 'number' || !(v.percentile > 0 && v.percentile <= 100)))
+            return `${a.type} \`percentile\` must be in (0, 100], got ${shown(v.percentile)}`;
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const { pattern = '*', max, percentile } = a.value;
+        const timed = spans.filter((s) => matchesGlob(s.name, pattern) && s.endNs > 0n && s.startNs > 0n).map((s) => ({ name: s.name, ms: (0,tracing_spans/* durationMs */.pc)(s) }));
+        // promptfoo: nothing of that name in the trace is nothing too slow
+        if (timed.length === 0)
+            return passing(true, `no span matching "${pattern}" (with its start and end) among the trace's ${spans.length}`);
+        const slowest = [...timed].sort((x, y) => y.ms - x.ms);
+        const top = (list) => list.map((s) => `${s.name} (${ms(s.ms)})`).join(', ');
+        if (percentile === undefined) {
+            const slow = slowest.filter((s) => s.ms > max);
+            return slow.length
+                ? passing(false, `${slow.length} of ${timed.length} spans matching "${pattern}" took over ${ms(max)}; slowest: ${top(slow.slice(0, 3))}`)
+                : passing(true, `all ${timed.length} spans matching "${pattern}" took at most ${ms(max)} (slowest ${ms(slowest[0].ms)})`);
+        }
+        const value = percentileOf(timed.map((s) => s.ms).sort((x, y) => x - y), percentile);
+        return value > max
+            ? passing(false, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, over ${ms(max)}; slowest: ${top(slowest.slice(0, 3))}`)
+            : passing(true, `the ${percentile}th percentile of ${timed.length} spans matching "${pattern}" is ${ms(value)}, within ${ms(max)}`);
+    }
+};
+const errorSpans = {
+    negatable: false,
+    validate(a, scope) {
+        const v = a.value;
+        if (v !== undefined && !trace_isCount(v) && !trace_isRecord(v))
+            return `${a.type} \`value\` is the most error spans allowed (a whole number) or {max_count?, max_percentage?, pattern?}, got ${kindOf(v)}`;
+        if (trace_isRecord(v)) {
+            const problem = keysProblem(a.type, v, ['max_count', 'max_percentage', 'pattern']) ?? patternProblem(a.type, v.pattern);
+            if (problem)
+                return problem;
+            if (v.max_count !== undefined && !trace_isCount(v.max_count))
+                return `${a.type} \`max_count\` must be a whole number ≥ 0, got ${shown(v.max_count)}`;
+            if (v.max_percentage !== undefined && (typeof v.max_percentage !== 'number' || v.max_percentage < 0 || v.max_percentage > 100))
+                return `${a.type} \`max_percentage\` must be in [0, 100], got ${shown(v.max_percentage)}`;
+        }
+        return tracingProblem(a.type, scope);
+    },
+    run(a, ctx) {
+        const spans = spansOf(a.type, ctx);
+        const v = a.value;
+        const o = trace_isRecord(v) ? v : {};
+        const pattern = o.pattern ?? '*';
+        // promptfoo: no limit given is none allowed
+        const maxCount = typeof v === 'number' ? v : o.max_count === undefined && o.max_percentage === undefined ? 0 : o.max_count;
+        const matching = spans.filter((s) => matchesGlob(s.name, pattern));
+        if (matching.length === 0)
+            return passing(true, `no span matching "${pattern}" among the trace's ${spans.length}`);
+        const errors = matching.filter(tracing_spans/* isErrorSpan */.jz);
+        const share = (errors.length / matching.length) * 100;
+        const detail = () => errors
+            .slice(0, 3)
+            .map((s) => `${s.name}${s.statusMessage ? ` (${s.statusMessage})` : ''}`)
+            .join(', ') + (errors.length > 3 ? ` and ${errors.length - 3} more` : '');
+        if (maxCount !== undefined && errors.length > maxCount)
+            return passing(false, `${errors.length} error span${errors.length === 1 ? '' : 's'} of ${matching.length} matching "${pattern}", allowed ${maxCount}: ${detail()}`);
+        if (o.max_percentage !== undefined && share > o.max_percentage)
+            return passing(false, `error spans are ${share.toFixed(1)}% of ${matching.length} matching "${pattern}", allowed ${o.max_percentage}%: ${detail()}`);
+        return passing(true, errors.length
+            ? `${errors.length} error span(s) of ${matching.length} matching "${pattern}", within the limit: ${detail()}`
+            : `no error span among ${matching.length} matching "${pattern}"`);
+    }
+};
+const traceAssertions = {
+    'trace-span-count': spanCount,
+    'trace-span-duration': spanDuration,
+    'trace-error-spans': errorSpans
 };
 
 ;// CONCATENATED MODULE: ./src/assertions/xml.ts
@@ -12783,6 +13217,7 @@ const xmlAssertions = { 'is-xml': isXml, 'contains-xml': containsXml };
 
 
 
+
 const NEGATION = 'not-';
 const families = {
     ...textAssertions,
@@ -12795,6 +13230,7 @@ const families = {
     ...modelGradedAssertions,
     ...trajectoryAssertions,
     ...toolsCallAssertions,
+    ...traceAssertions,
     ...costAssertions,
     ...refusalAssertions,
     ...countAssertions,
@@ -12849,8 +13285,8 @@ function unknownTypeProblem(type) {
 function needsJudge(a) {
     return resolve(a.type)?.handler.usesJudge === true;
 }
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-function validateAssertion(a) {
+/** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
+function validateAssertion(a, scope) {
     if (typeof a.type !== 'string' || a.type === '')
         return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}';
     const resolved = resolve(a.type);
@@ -12859,7 +13295,7 @@ function validateAssertion(a) {
     if (resolved.negated && !resolved.handler.negatable) {
         return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`;
     }
-    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a);
+    return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a, scope);
 }
 /**
  * Validation results of the assertions graded lately, so that a case's trials
@@ -13584,6 +14020,7 @@ function tokenCost(usage, price) {
 
 
 
+
 /** The case score: weighted mean of its llm-rubric scores, null when it has none. */
 function rubricScore(assertions) {
     let sum = 0;
@@ -13601,6 +14038,8 @@ function rubricScore(assertions) {
 }
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4;
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16;
 /**
  * A trial in progress: what the target is called with, and its abort (its
  * timeout or the run's interruption). The AbortController behind `signal` is
@@ -13612,12 +14051,14 @@ const LANES_PER_SLOT = 4;
 class Trial {
     evalCase;
     deadline;
+    traceparent;
     reason;
     controller;
     listener;
-    constructor(evalCase, deadline) {
+    constructor(evalCase, deadline, traceparent) {
         this.evalCase = evalCase;
         this.deadline = deadline;
+        this.traceparent = traceparent;
     }
     get input() {
         return this.evalCase.input;
@@ -13670,8 +14111,8 @@ class RunningTrials {
     now() {
         return performance.now();
     }
-    start(c) {
-        const trial = new Trial(c, this.now() + this.timeoutMs);
+    start(c, traceparent) {
+        const trial = new Trial(c, this.now() + this.timeoutMs, traceparent);
         this.trials.add(trial);
         if (!this.timer)
             this.arm(this.timeoutMs);
@@ -13703,7 +14144,7 @@ class RunningTrials {
         }
     }
 }
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
+const runner_USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'];
 /** The trials' usage summed, key by key: a key none of them reported stays absent. */
 function sumUsage(trials) {
     if (trials.length === 1)
@@ -13713,7 +14154,7 @@ function sumUsage(trials) {
         if (!t.usage)
             continue;
         sum ??= {};
-        for (const key of USAGE_KEYS) {
+        for (const key of runner_USAGE_KEYS) {
             const n = t.usage[key];
             if (n !== undefined)
                 sum[key] = (sum[key] ?? 0) + n;
@@ -13766,6 +14207,8 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.metadata = shown.metadata;
     if (shown.finishReason !== undefined)
         result.finishReason = shown.finishReason;
+    if (shown.trace)
+        result.trace = shown.trace;
     if (c.source)
         result.source = c.source;
     return result;
@@ -13793,12 +14236,14 @@ async function runCases(cases, target, options) {
         return true;
     };
     const stopped = () => runSignal?.aborted === true || stopReason !== undefined;
-    /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+    /** One trial: the target call holds a concurrency slot; waiting for its spans, and grading (and the judge), do not. */
     async function trial(c) {
+        let trace;
         const call = await limit(async () => {
             if (stopped() || overBudget())
                 return null;
-            const inFlight = running.start(c);
+            trace = options.tracing?.begin();
+            const inFlight = running.start(c, trace?.traceparent);
             const t0 = now();
             try {
                 const reply = await target.call(inFlight);
@@ -13820,12 +14265,24 @@ async function runCases(cases, target, options) {
                 running.finish(inFlight);
             }
         });
-        if (!call)
+        if (!call) {
+            trace?.discard();
             return null;
+        }
         const durationMs = round3(call.durationMs);
+        const traced = trace && (await trace.settle());
         const reply = call.reply;
-        if (reply === null)
-            return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+        if (reply === null) {
+            const failed = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] };
+            if (traced)
+                failed.trace = traced.summary;
+            return failed;
+        }
+        if (traced && traced.spans.length > 0) {
+            // what the spans say, where the target reported nothing itself (its own report wins)
+            const spent = completeFromSpans(reply, traced.spans, options);
+            targetCostUsd += spent;
+        }
         // the target's own time when it measured it (start-up excluded), else the call's
         const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs);
         const usage = reply.usage;
@@ -13841,6 +14298,7 @@ async function runCases(cases, target, options) {
             finishReason: reply.finishReason,
             latencyMs,
             tools: reply.tools ?? options.tools,
+            ...(traced ? { trace: { traceId: traced.summary.traceId, spans: traced.spans } } : {}),
             judge: options.judge,
             embed: options.embed,
             grade: options.grade,
@@ -13867,6 +14325,8 @@ async function runCases(cases, target, options) {
             result.metadata = reply.metadata;
         if (reply.finishReason !== undefined)
             result.finishReason = reply.finishReason;
+        if (traced)
+            result.trace = traced.summary;
         return result;
     }
     // Lanes each take the next case when theirs is done: memory stays flat in the dataset's size
@@ -13884,7 +14344,8 @@ async function runCases(cases, target, options) {
         }
     };
     try {
-        await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane));
+        const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT);
+        await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane));
     }
     finally {
         running.stop();
@@ -13896,6 +14357,22 @@ async function runCases(cases, target, options) {
     if (!complete)
         outcome.stopReason = stopReason ?? 'interrupted';
     return outcome;
+}
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply, spans, options) {
+    const found = (0,tracing_spans/* agentFromSpans */.$U)(spans);
+    if (reply.toolCalls === undefined)
+        reply.toolCalls = found.toolCalls;
+    if (found.model !== undefined && modelOf(reply) === undefined)
+        reply.metadata = { ...reply.metadata, model: found.model };
+    if (reply.usage !== undefined || found.usage === undefined)
+        return 0;
+    reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing);
+    return reply.usage.costUsd ?? 0;
 }
 /** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
 function modelOf(reply) {
@@ -13984,6 +14461,36 @@ class Timers {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(31421);
+;// CONCATENATED MODULE: ./src/tracing/env.ts
+/**
+ * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * the OTLP exporter's standard variables, and for a stdio process its
+ * trial's context. The target's own `target.env` wins over each of them.
+ */
+/** The exporter's variables for the target's processes and module: `target.env`'s own settings of them win. */
+function exporterEnv(endpoint, own) {
+    const env = {};
+    // an endpoint of the target's own (a collector of its own) is kept whole: ours would override it per signal
+    if (own.OTEL_EXPORTER_OTLP_ENDPOINT === undefined && own.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT === undefined) {
+        env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+        env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${endpoint}/v1/traces`;
+    }
+    // the receiver speaks no gRPC, which Python's exporter defaults to
+    if (own.OTEL_EXPORTER_OTLP_PROTOCOL === undefined && own.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined)
+        env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/protobuf';
+    return env;
+}
+/**
+ * A stdio trial's own variables: its trace context, and the resource
+ * attribute that ties the process's spans to the trial even where its SDK
+ * starts a trace of its own (added to the target's own resource attributes).
+ */
+function stdioTrialEnv(traceparent, resourceAttributes) {
+    const traceId = traceparent.split('-')[1];
+    const trial = `evalgate.trial=${traceId}`;
+    return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
+}
+
 ;// CONCATENATED MODULE: ./src/targets/result.ts
 /**
  * Result objects: what any target may return instead of a bare
@@ -14099,6 +14606,7 @@ function normalizeUsage(value) {
 
 
 
+
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
@@ -14115,7 +14623,7 @@ function createCommandTarget(config, ctx) {
         async call(request) {
             if (request.signal.aborted)
                 throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input);
+            const run = new ProcessRun(spec, request.input, request.traceparent);
             running.add(run);
             const onAbort = () => run.stop(abortError(request.signal));
             request.signal.addEventListener('abort', onAbort, { once: true });
@@ -14173,7 +14681,8 @@ function resolveCommandSpec(config, ctx) {
         throw new errors/* ConfigError */.xL('target.command: the program name is empty');
     const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const spec = { argv, cwd, env: (0,util_env/* minimalEnv */.DW)(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
+    const spec = { argv, cwd, env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' };
     checkProgram(spec);
     return spec;
 }
@@ -14300,11 +14809,11 @@ function abortError(signal) {
         return reason;
     return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
 }
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
-function spawnInGroup(spec, args) {
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
     return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: env ? { ...spec.env, ...env } : spec.env,
         shell: false,
         // own process group: the whole tree can be signalled at once
         detached: true,
@@ -14379,11 +14888,11 @@ class ProcessRun {
     timers = new Timers();
     spawnedAt = performance.now();
     closedAt;
-    constructor(spec, input) {
+    constructor(spec, input, traceparent) {
         this.spec = spec;
         const text = inputText(input);
         const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg));
-        this.child = spawnInGroup(spec, args);
+        this.child = spawnInGroup(spec, args, traceparent === undefined ? undefined : stdioTrialEnv(traceparent, spec.env.OTEL_RESOURCE_ATTRIBUTES));
         this.done = new Promise((resolvePromise, rejectPromise) => {
             this.child.once('close', (code, signal) => {
                 this.closed = true;
@@ -15176,15 +15685,16 @@ function createHttpTarget(http, ctx, target, deps = {}) {
             const values = { input: request.input, case: request.case };
             const url = renderText(spec.url, values, encodeURIComponent);
             const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values);
-            const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) });
+            const options = trialHttpOptions(target, request, ctx, deps);
+            const response = await send(http.method, url, body, { ...options, headers: { ...spec.headers, ...options.headers } });
             const reply = { output: http.output === undefined ? response.text : outputAt(response, http.output) };
             if (http.toolCalls !== undefined) {
-                const calls = valueAt(response, http.toolCalls, 'toolCalls');
+                const calls = http_valueAt(response, http.toolCalls, 'toolCalls');
                 // a reply without tool calls has made none: null and a missing field are both an empty list
                 reply.toolCalls = calls === null ? [] : (0,tool_calls/* normalizeToolCalls */.Bz)(calls, `target.http.toolCalls ("${http.toolCalls}")`);
             }
             if (http.usage !== undefined) {
-                const usage = normalizeUsage(valueAt(response, http.usage, 'usage'));
+                const usage = normalizeUsage(http_valueAt(response, http.usage, 'usage'));
                 if (usage)
                     reply.usage = usage;
             }
@@ -15201,6 +15711,8 @@ function trialHttpOptions(target, request, ctx, deps) {
         maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
         signal: request.signal,
         secrets: ctx.secrets,
+        // the trial's trace context (SPEC §12): the agent's server continues it
+        ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
         ...deps
     };
 }
@@ -15218,13 +15730,13 @@ async function send(...args) {
 }
 /** The value at `target.http.output` in the JSON reply, as text. */
 function outputAt(response, path) {
-    const value = valueAt(response, path, 'output', true);
+    const value = http_valueAt(response, path, 'output', true);
     if (value === null)
         throw new errors/* TargetError */.I0(`target.http.output: "${path}" is null in the reply`);
     return typeof value === 'string' ? value : JSON.stringify(value);
 }
 /** The value at a `target.http.<field>` path; a missing one is null unless `required`. */
-function valueAt(response, path, field, required = false) {
+function http_valueAt(response, path, field, required = false) {
     if (response.data === undefined) {
         throw new errors/* TargetError */.I0(`target.http.${field} is "${path}" but the reply is not JSON: ${response.text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
@@ -15345,7 +15857,11 @@ class WorkerPool {
             return Promise.reject(this.silence);
         const id = String(++this.nextId);
         const { case: c, signal } = request;
-        const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`;
+        const message = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } };
+        // the worker continues the trial's trace (SPEC §12)
+        if (request.traceparent !== undefined)
+            message.traceparent = request.traceparent;
+        const line = `${JSON.stringify(message)}\n`;
         return new Promise((resolvePromise, rejectPromise) => {
             let settled = false;
             const pending = {
@@ -15676,6 +16192,7 @@ var utf8 = __nccwpck_require__(19605);
 
 
 
+
 /** Memory of each agent worker: generous, but a runaway agent is stopped before the machine is. */
 const AGENT_MEMORY_MB = 2048;
 const AGENT_LIMITS = { maxOldGenerationSizeMb: AGENT_MEMORY_MB };
@@ -15699,7 +16216,9 @@ async function createModuleTarget(config, ctx, promptfoo) {
     if (config.module === undefined)
         throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
-    const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    // set before the module is imported: exporters read them when they are built
+    const extra = ctx.otlpEndpoint === undefined ? own : { ...exporterEnv(ctx.otlpEndpoint, own), ...own };
     const sandbox = new src_sandbox/* Sandbox */.ak({
         env: (0,util_env/* minimalEnv */.DW)(ctx.env, extra),
         // one worker, as one process was before: the module's state (a cache, a client) is shared by its
@@ -15722,7 +16241,8 @@ async function createModuleTarget(config, ctx, promptfoo) {
             // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
             const onAbort = request.onAbort ? (giveUp) => request.onAbort(giveUp) : abortOf(request.signal);
             // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-            const view = agentCaseView(request.case);
+            // the trial's trace context rides on the case argument, for the agent to continue
+            const view = request.traceparent === undefined ? agentCaseView(request.case) : { ...agentCaseView(request.case), traceparent: request.traceparent };
             const item = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view };
             if (promptfoo)
                 item.promptfoo = promptfoo;
@@ -16022,6 +16542,7 @@ function warmTarget(config) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -16054,6 +16575,24 @@ function checkFilter(cases, filter) {
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
+/** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
+async function startTracing(loaded, log) {
+    const settings = (0,schema/* tracingOf */.KO)(loaded.config.tracing);
+    if (!settings)
+        return undefined;
+    // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
+    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 10153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92619))]);
+    const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial });
+    let receiver;
+    try {
+        receiver = await startReceiver({ port: settings.port, onSpans: (spans) => collector.add(spans) });
+    }
+    catch (err) {
+        throw new errors/* ConfigError */.xL(`tracing: cannot listen on 127.0.0.1:${settings.port ?? 0}: ${(0,errors/* errorMessage */.gJ)(err)} (tracing.port)`, loaded.file);
+    }
+    log?.(`evalgate: receiving traces at ${receiver.url}${TRACES_PATH} (OTLP/HTTP, JSON or protobuf)`);
+    return { collector, receiver };
+}
 async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
@@ -16067,8 +16606,24 @@ async function evaluate(loaded, options = {}) {
     // a resumed run is the run that began then
     const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
     const spentBefore = resume?.spentUsd ?? 0;
+    // the receiver first: the target's processes and module are told where to export
+    const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
-    const target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, warn: (message) => warnings.push(message) }));
+    let target;
+    try {
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, {
+            baseDir: loaded.baseDir,
+            env,
+            secrets,
+            checkTimeoutMs: config.checkTimeoutMs,
+            warn: (message) => warnings.push(message),
+            otlpEndpoint: tracing?.receiver.url
+        }));
+    }
+    catch (err) {
+        await tracing?.receiver.close();
+        throw err;
+    }
     // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
     const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
     const judge = judged
@@ -16092,7 +16647,8 @@ async function evaluate(loaded, options = {}) {
         tools: config.target.tools,
         budget: config.budget && { maxCostUsd: config.budget.maxCostUsd - spentBefore, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
         // loadConfig validated every assertion as it read the cases
-        validated: true
+        validated: true,
+        tracing: tracing?.collector
     };
     let outcome;
     try {
@@ -16111,6 +16667,14 @@ async function evaluate(loaded, options = {}) {
     finally {
         options.progress?.finish();
         await Promise.all([target.close(), judge?.close()]);
+        if (tracing) {
+            await tracing.receiver.close();
+            const { unknownSpans, cappedTrials } = tracing.collector;
+            if (unknownSpans)
+                options.log?.(`evalgate: tracing: ${unknownSpans} span${unknownSpans === 1 ? '' : 's'} of traces no trial opened were dropped`);
+            if (cappedTrials)
+                options.log?.(`evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${(0,schema/* tracingOf */.KO)(loaded.config.tracing).maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`);
+        }
     }
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -16973,6 +17537,23 @@ function trajectoryDiff(before, now) {
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/report/trace.ts
+
+/** Error spans named in a case's details; the record has every one the trial kept. */
+const SPANS_SHOWN = 5;
+/** "**Error spans** (2 in trace `…`)" and a line per span; null for a case without a trace or without error spans. */
+function errorSpansText(c) {
+    const trace = c.trace;
+    if (!trace || trace.errorCount === 0)
+        return null;
+    const listed = (trace.errorSpans ?? []).slice(0, SPANS_SHOWN);
+    const lines = listed.map((s) => `- ${escape_inlineCode(s.name, 120)}${s.message === undefined ? '' : `: ${escape_escapeInline(s.message, 200)}`}`);
+    const more = trace.errorCount - listed.length;
+    if (more > 0)
+        lines.push(`- and ${more} more (the run record has the trace id)`);
+    return [`**Error spans** (${trace.errorCount} in trace ${escape_inlineCode(trace.traceId)})`, '', ...lines].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/report/markdown/cells.ts
 
 
@@ -17153,6 +17734,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -17255,6 +17837,9 @@ function caseDetail(before, now, compared) {
     const calls = trajectoryDiff(before, now);
     if (calls)
         parts.push(calls);
+    const errorSpans = errorSpansText(now);
+    if (errorSpans)
+        parts.push(errorSpans);
     parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>');
     return parts.join(SEPARATOR);
 }
@@ -18748,7 +19333,8 @@ async function runFromConfig(configFile, options, io, interruption) {
     const { filter, shard, repeat } = resume ?? options;
     const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length;
     const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet });
-    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume });
+    const log = options.quiet ? undefined : (line) => void io.stderr.write(`${line}\n`);
+    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume, log });
     return { result, baseline, total, gate: loaded.config.gate };
 }
 /** The earlier run's finished cases to take over, said on stderr. */
@@ -18949,8 +19535,8 @@ const THRESHOLD_UNITS = {
     latency: (t) => `${String(t)} ms`,
     cost: (t) => `$${String(t)}`
 };
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 function describeAssertion(a) {
     // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
@@ -18959,7 +19545,7 @@ function describeAssertion(a) {
         if (a[k] === undefined)
             continue;
         const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
     }
     const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
     return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
@@ -20480,6 +21066,9 @@ function settingsOf(located, pf) {
     const target = { ...(own.target ?? {}), promptfoo: { providers: providersOf(pf) } };
     const settings = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] };
     settings.judge ??= {};
+    // promptfoo's receiver, on its default port, unless the evalgate: block says otherwise
+    if (settings.tracing === undefined && pf.tracing?.enabled && pf.tracing.otlp?.http?.enabled)
+        settings.tracing = { port: pf.tracing.otlp.http.port ?? 4318 };
     for (const key of Object.keys(settings))
         if (settings[key] === undefined)
             delete settings[key];
@@ -20576,6 +21165,23 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
     writeLatestResults: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     tags: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional(),
     metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    tracing: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+        enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+        otlp: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+            http: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+                enabled: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+                port: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().min(1).max(65_535).optional(),
+                host: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['127.0.0.1', 'localhost', '0.0.0.0']).optional()
+            })
+                .strict()
+                .optional()
+        })
+            .strict()
+            .optional()
+    })
+        .strict()
+        .optional(),
     /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
     evalgate: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
 })
@@ -20592,7 +21198,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   jC: () => (/* binding */ caseResultSchema),
 /* harmony export */   pw: () => (/* binding */ RECORD_SCHEMA_VERSION)
 /* harmony export */ });
-/* unused harmony exports judgeVerdictSchema, assertionResultSchema, usageSchema, trialResultSchema, caseSourceSchema, judgeSummarySchema, namedScoreSchema, runSummarySchema, runTrendPointSchema, datasetFingerprintSchema */
+/* unused harmony exports judgeVerdictSchema, assertionResultSchema, usageSchema, traceSummarySchema, trialResultSchema, caseSourceSchema, judgeSummarySchema, namedScoreSchema, runSummarySchema, runTrendPointSchema, datasetFingerprintSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(38816);
 /* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(93934);
 /**
@@ -20652,6 +21258,19 @@ const usageSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
         u.outputTokens = completionTokens;
     return u;
 });
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+const traceSummarySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    traceId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** spans kept for the trial */
+    spans: amount,
+    /** spans over tracing.maxSpansPerTrial, not kept */
+    dropped: amount.optional(),
+    /** spans that arrived after the trial was graded */
+    late: amount.optional(),
+    errorCount: amount,
+    /** the first error spans by start time */
+    errorSpans: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), message: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional() })).optional()
+});
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
     toolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .toolCallSchema */ .gB).optional(),
@@ -20660,7 +21279,9 @@ const agentFields = {
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
-    finishReason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional()
+    finishReason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+    trace: traceSummarySchema.optional()
 };
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
 const namedScores = zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig());
@@ -21211,12 +21832,13 @@ async function readRunRecord(file, options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KO: () => (/* binding */ tracingOf),
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, budgetSchema */
+/* unused harmony exports assertionSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(38816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(84140);
@@ -21243,8 +21865,10 @@ const assertionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     metric: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
@@ -21425,6 +22049,23 @@ const badgeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 /** USD per million tokens, by model name (SPEC §10) */
 const pricingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ input: nonNegative, output: nonNegative }).strict());
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+const tracingSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY(),
+    zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        /** the receiver's port; absent: an ephemeral one */
+        port: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(65_535).optional(),
+        /** the longest a trial waits for its spans after the reply */
+        waitMs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).max(60_000).default(2000),
+        /** spans kept per trial; the rest are counted as dropped */
+        maxSpansPerTrial: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(1).max(1_000_000).default(10_000)
+    })
+        .strict()
+]);
 const budgetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** target plus judge: once spent, no new trial starts */
     maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive()
@@ -21450,6 +22091,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ assert: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(assertionSchema).default([]), tags: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]) })
         .strict()
         .default(() => ({ assert: [], tags: [] })),
@@ -21460,9 +22102,24 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     if (c.dataset === undefined && c.cases === undefined) {
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+        ctx.addIssue({
+            code: 'custom',
+            path: ['tracing'],
+            message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+        });
+    }
 });
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
+/** The config's tracing settings, or undefined when tracing is off. */
+function tracingOf(value) {
+    if (value === undefined || value === false)
+        return undefined;
+    return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value;
+}
 
 
 /***/ }),
@@ -24489,6 +25146,181 @@ class PythonSandbox {
         if (!wasExited)
             this.waiting.shift()?.();
     }
+}
+
+
+/***/ }),
+
+/***/ 51951:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $U: () => (/* binding */ agentFromSpans),
+/* harmony export */   jz: () => (/* binding */ isErrorSpan),
+/* harmony export */   pc: () => (/* binding */ durationMs)
+/* harmony export */ });
+/* unused harmony exports inStartOrder, toolCallOf, llmUsageOf */
+/**
+ * Spans in start-time order; ties in arrival order, which is the order they
+ * ended (SDKs queue a span for export when it ends). Not by end time: the JS
+ * SDK stamps starts to the millisecond and ends as start plus a precise
+ * duration, so two quick tool calls in one millisecond would sort by their
+ * durations.
+ */
+function inStartOrder(spans) {
+    return spans
+        .map((span, i) => ({ span, i }))
+        .sort((a, b) => compare(a.span.startNs, b.span.startNs) || a.i - b.i)
+        .map(({ span }) => span);
+}
+const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** JSON text as its value; anything else (already structured, or text that is no JSON) as it is. */
+function structured(value) {
+    if (typeof value !== 'string')
+        return value;
+    const text = value.trim();
+    if (text === '' || !/^[[{"]/.test(text))
+        return value;
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return value;
+    }
+}
+const text = (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+/** A tool call, when the span is one: GenAI `execute_tool`, or OpenInference `TOOL`. */
+function toolCallOf(span) {
+    const a = span.attributes;
+    let name;
+    let args;
+    let result;
+    if (a['gen_ai.operation.name'] === 'execute_tool') {
+        // the conventions name the span "execute_tool {gen_ai.tool.name}"
+        name = text(a['gen_ai.tool.name']) ?? text(span.name.replace(/^execute_tool\s*/, ''));
+        args = structured(a['gen_ai.tool.call.arguments']);
+        result = structured(a['gen_ai.tool.call.result']);
+    }
+    else if (a['openinference.span.kind'] === 'TOOL') {
+        name = text(a['tool.name']) ?? text(span.name);
+        args = structured(a['input.value'] ?? a['tool.parameters']);
+        result = structured(a['output.value']);
+    }
+    else
+        return undefined;
+    if (name === undefined)
+        return undefined;
+    const call = { name, args: args ?? {} };
+    if (result !== undefined)
+        call.result = result;
+    return call;
+}
+const count = (value) => {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+/** The tokens an LLM span reports (GenAI or OpenInference), or undefined for any other span. */
+function llmUsageOf(span) {
+    const a = span.attributes;
+    const operation = a['gen_ai.operation.name'];
+    // an agent's or a tool's span may sum what ran inside it: only model calls are read
+    if (operation !== 'execute_tool' && operation !== 'invoke_agent' && operation !== 'create_agent') {
+        const input = count(a['gen_ai.usage.input_tokens']);
+        const output = count(a['gen_ai.usage.output_tokens']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['gen_ai.response.model']) ?? text(a['gen_ai.request.model']) };
+    }
+    if (a['openinference.span.kind'] === 'LLM') {
+        const input = count(a['llm.token_count.prompt']);
+        const output = count(a['llm.token_count.completion']);
+        if (input !== undefined || output !== undefined)
+            return { input, output, model: text(a['llm.model_name']) };
+    }
+    return undefined;
+}
+/**
+ * Tool calls and usage from a trial's spans. Usage sums the innermost LLM
+ * spans: a span that reports tokens and encloses another that does is a sum
+ * the framework made, already counted below it.
+ */
+function agentFromSpans(spans) {
+    const ordered = inStartOrder(spans);
+    const toolCalls = [];
+    const usages = new Map();
+    for (const span of ordered) {
+        const call = toolCallOf(span);
+        if (call)
+            toolCalls.push(call);
+        const usage = llmUsageOf(span);
+        if (usage)
+            usages.set(span.spanId, usage);
+    }
+    const out = { toolCalls };
+    if (usages.size === 0)
+        return out;
+    const parents = new Map(spans.map((s) => [s.spanId, s.parentSpanId]));
+    const enclosing = new Set();
+    for (const id of usages.keys()) {
+        // walk up once per usage span; a cycle (a malformed trace) stops at a span seen before
+        const seen = new Set([id]);
+        for (let up = parents.get(id); up !== undefined && !seen.has(up); up = parents.get(up)) {
+            seen.add(up);
+            if (usages.has(up))
+                enclosing.add(up);
+        }
+    }
+    let input = 0;
+    let output = 0;
+    let reported = false;
+    const byModel = new Map();
+    for (const [id, u] of usages) {
+        if (enclosing.has(id))
+            continue;
+        reported = true;
+        input += u.input ?? 0;
+        output += u.output ?? 0;
+        if (u.model)
+            byModel.set(u.model, (byModel.get(u.model) ?? 0) + (u.input ?? 0) + (u.output ?? 0));
+    }
+    if (reported)
+        out.usage = { inputTokens: input, outputTokens: output, totalTokens: input + output };
+    let most = -1;
+    for (const [model, tokens] of byModel) {
+        if (tokens > most) {
+            out.model = model;
+            most = tokens;
+        }
+    }
+    return out;
+}
+const ERROR_WORDS = /error|failed|failure|exception|timeout|abort/i;
+/**
+ * promptfoo's reading of an error span: status ERROR (or a status code ≥ 400),
+ * `error`/`exception`/`failed`/`failure` set true (or to an object),
+ * `http.status_code` ≥ 400, `otel.status_code`/`status.code` ERROR, or a
+ * status message that speaks of an error, a failure, an exception, a timeout
+ * or an abort.
+ */
+function isErrorSpan(span) {
+    if (span.statusCode === 2 || span.statusCode >= 400)
+        return true;
+    const a = span.attributes;
+    for (const key of ['error', 'exception', 'failed', 'failure']) {
+        const v = a[key];
+        if (v === true || v === 'true' || (typeof v === 'object' && v !== null))
+            return true;
+    }
+    const http = a['http.status_code'];
+    if (http !== undefined && http !== null && Number(http) >= 400)
+        return true;
+    if (a['otel.status_code'] === 'ERROR' || a['status.code'] === 'ERROR')
+        return true;
+    return span.statusMessage !== undefined && ERROR_WORDS.test(span.statusMessage);
+}
+/** A span's duration in milliseconds, from its integer nanoseconds (an end before its start is 0). */
+function durationMs(span) {
+    const ns = span.endNs - span.startNs;
+    return ns > 0n ? Number(ns) / 1e6 : 0;
 }
 
 

@@ -4,6 +4,7 @@
  */
 import { closest, distance } from 'fastest-levenshtein'
 import { errorMessage } from '../errors.js'
+import type { AssertionScope } from '../config/case.js'
 import type { Assertion, AssertionResult } from '../types.js'
 import { clampScore } from '../util/score.js'
 import { costAssertions } from './cost.js'
@@ -23,6 +24,7 @@ import { similarAssertions } from './similar.js'
 import { sqlAssertions } from './sql.js'
 import { textAssertions } from './text.js'
 import { toolsCallAssertions } from './tools-call.js'
+import { traceAssertions } from './trace.js'
 import { trajectoryAssertions } from './trajectory.js'
 import { xmlAssertions } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -41,6 +43,7 @@ const families: Record<string, AssertionHandler> = {
   ...modelGradedAssertions,
   ...trajectoryAssertions,
   ...toolsCallAssertions,
+  ...traceAssertions,
   ...costAssertions,
   ...refusalAssertions,
   ...countAssertions,
@@ -105,15 +108,15 @@ export function needsJudge(a: Assertion): boolean {
   return resolve(a.type)?.handler.usesJudge === true
 }
 
-/** A human-readable problem with an assertion as configured, or undefined when it can run. */
-export function validateAssertion(a: Assertion): string | undefined {
+/** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
+export function validateAssertion(a: Assertion, scope?: AssertionScope): string | undefined {
   if (typeof a.type !== 'string' || a.type === '') return 'an assertion needs a `type`, e.g. {type: contains, value: "Paris"}'
   const resolved = resolve(a.type)
   if (!resolved) return unknownTypeProblem(a.type)
   if (resolved.negated && !resolved.handler.negatable) {
     return `"${a.type}": ${a.type.slice(NEGATION.length)} cannot take the prefix "${NEGATION}"; only rule-based checks can be negated`
   }
-  return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a)
+  return numberOptionProblem(a, 'weight', { min: 0 }) ?? resolved.handler.validate?.(a, scope)
 }
 
 /**

@@ -51,10 +51,12 @@ function pointer(path: string, key: string | number): string {
 /**
  * Where `actual` first departs from `expected`, or undefined when they agree.
  * Key order never matters; with `subset`, keys absent from `expected` objects
- * are ignored (arrays must still match item for item).
+ * are ignored (arrays must still match item for item, each item exactly unless
+ * `subsetItems`: then each item is a subset too, as promptfoo's partial
+ * argument match reads them).
  */
-export function jsonDifference(expected: unknown, actual: unknown, subset: boolean): string | undefined {
-  return differenceAt(expected, actual, subset, [])
+export function jsonDifference(expected: unknown, actual: unknown, subset: boolean, subsetItems = false): string | undefined {
+  return differenceAt(expected, actual, subset, subsetItems, [])
 }
 
 /**
@@ -62,14 +64,14 @@ export function jsonDifference(expected: unknown, actual: unknown, subset: boole
  * path is written only for the difference found, not for every key compared — a
  * trajectory check compares arguments on every trial.
  */
-function differenceAt(expected: unknown, actual: unknown, subset: boolean, at: (string | number)[]): string | undefined {
+function differenceAt(expected: unknown, actual: unknown, subset: boolean, subsetItems: boolean, at: (string | number)[]): string | undefined {
   if (isObject(expected) && isObject(actual)) {
     // for…in over own keys, not Object.keys: the same keys in the same order, without an array
     for (const key in expected) {
       if (!Object.hasOwn(expected, key)) continue
       if (!Object.hasOwn(actual, key)) return `${pointer(pathOf(at), key)} is missing`
       at.push(key)
-      const inner = differenceAt(expected[key], actual[key], subset, at)
+      const inner = differenceAt(expected[key], actual[key], subset, subsetItems, at)
       at.pop()
       if (inner) return inner
     }
@@ -79,9 +81,10 @@ function differenceAt(expected: unknown, actual: unknown, subset: boolean, at: (
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
     if (expected.length !== actual.length) return `${pathOf(at) || '(root)'} has ${actual.length} items, expected ${expected.length}`
+    const items = subset && subsetItems
     for (let i = 0; i < expected.length; i++) {
       at.push(i)
-      const inner = differenceAt(expected[i], actual[i], false, at)
+      const inner = differenceAt(expected[i], actual[i], items, items, at)
       at.pop()
       if (inner) return inner
     }

@@ -17,25 +17,43 @@ import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.j
 
 interface ToolSchema {
   name: string
+  /** absent: the tool takes no arguments (OpenAI's reading of a function without parameters) */
   parameters?: Record<string, unknown>
 }
 
-/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions). */
+/** `{type: "function", function: {name, parameters}}` (tools) or `{name, parameters}` (functions); only of definitions definitionsProblem accepts. */
 function toolSchemas(tools: readonly unknown[]): ToolSchema[] {
-  return tools.flatMap((tool) => {
-    const fn = isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool
-    if (!isPlainObject(fn) || typeof fn.name !== 'string') return []
-    return [{ name: fn.name, ...(isPlainObject(fn.parameters) ? { parameters: fn.parameters } : {}) }]
+  return tools.map((tool) => {
+    const fn = functionOf(tool) as { name: string; parameters?: Record<string, unknown> }
+    return { name: fn.name, ...(fn.parameters ? { parameters: fn.parameters } : {}) }
   })
 }
 
-function schemasProblem(type: string, tools: unknown): string | undefined {
-  if (!Array.isArray(tools)) return `${type} \`value\`, when given, is the OpenAI tools array to validate against`
-  const schemas = toolSchemas(tools)
-  if (schemas.length !== tools.length) return `${type}: every tool needs a name ({type: function, function: {name, parameters}})`
-  for (const s of schemas) {
-    const problem = s.parameters && schemaProblem(s.parameters)
-    if (problem) return `${type}: the parameters of ${s.name} are not a usable JSON Schema: ${problem}`
+function functionOf(tool: unknown): unknown {
+  return isPlainObject(tool) && isPlainObject(tool.function) ? tool.function : tool
+}
+
+/**
+ * Why a list of tool definitions cannot grade calls, or undefined: no tools
+ * (every call refused), a tool without a name, two tools of one name (a call
+ * valid against one and not the other), `parameters` that are no JSON Schema
+ * object (`null` included). A tool without `parameters` takes no arguments.
+ */
+function definitionsProblem(tools: unknown, where: string): string | undefined {
+  if (!Array.isArray(tools)) return `${where} must be the OpenAI tools array ([{type: function, function: {name, parameters}}])`
+  if (tools.length === 0) return `${where} lists no tools, so no call could be valid; list the tools the agent may call`
+  const names = new Set<string>()
+  for (let i = 0; i < tools.length; i++) {
+    const fn = functionOf(tools[i])
+    if (!isPlainObject(fn) || typeof fn.name !== 'string' || fn.name.trim() === '')
+      return `${where}[${i}] needs a name ({type: function, function: {name, parameters}})`
+    if (names.has(fn.name)) return `${where} defines ${fn.name} twice, so a call of it could be valid against one definition and not the other`
+    names.add(fn.name)
+    if (!Object.hasOwn(fn, 'parameters')) continue
+    if (!isPlainObject(fn.parameters))
+      return `${where}[${i}] (${fn.name}): \`parameters\` must be a JSON Schema object, got ${shown(fn.parameters)}; leave it out for a tool that takes no arguments`
+    const problem = schemaProblem(fn.parameters)
+    if (problem) return `${where}[${i}] (${fn.name}): the parameters are not a usable JSON Schema: ${problem}`
   }
   return undefined
 }
@@ -55,13 +73,24 @@ function callsToCheck(ctx: AssertionContext): ToolCall[] {
 function callProblem(call: ToolCall, schemas: readonly ToolSchema[]): string | undefined {
   const schema = schemas.find((s) => s.name === call.name)
   if (!schema) return `${call.name} is not one of the tools (${schemas.map((s) => s.name).join(', ') || 'none'})`
-  const errors = schema.parameters && schemaErrors(schema.parameters, call.args)
+  if (!schema.parameters) {
+    const none = call.args === undefined || call.args === null || (isPlainObject(call.args) && Object.keys(call.args).length === 0)
+    return none ? undefined : `${call.name} ${shown(call.args)}: the tool takes no arguments (its definition has no parameters)`
+  }
+  const errors = schemaErrors(schema.parameters, call.args)
   return errors && `${call.name} ${shown(call.args)}: ${errors}`
 }
 
 const validToolsCall: AssertionHandler = {
   negatable: true,
-  validate: (a) => (a.value === undefined ? undefined : schemasProblem(a.type, a.value)),
+  validate(a, scope) {
+    if (a.value !== undefined) return definitionsProblem(a.value, `${a.type} \`value\``)
+    // the schemas are target.tools: checked here when the config is known
+    if (scope?.tools === undefined) return undefined
+    if (scope.tools === null) return `${a.type} has no tool schemas: set \`target.tools\` (the OpenAI tools array) or give them as the assertion's \`value\``
+    const problem = definitionsProblem(scope.tools, 'target.tools')
+    return problem && `${a.type} checks calls against target.tools, which cannot grade them: ${problem}`
+  },
   run(a, ctx, negated): CheckOutcome {
     const tools = Array.isArray(a.value) ? a.value : ctx.tools
     if (!tools) {

@@ -1,3 +1,5 @@
+import type { AssertionScope } from '../config/case.js'
+import type { Span } from '../tracing/spans.js'
 import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
 /** What every check sees about the trial it grades. */
@@ -18,6 +20,8 @@ export interface AssertionContext {
   finishReason?: string
   /** time spent in the target for this trial, start-up excluded (SPEC §10) */
   latencyMs?: number
+  /** the trial's trace when tracing is on (SPEC §12): the spans of its trace id, start-time order not assumed */
+  trace?: { traceId: string; spans: readonly Span[] }
   /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
   /** the deadline of sandboxed checks (javascript, backtracking patterns); default 10,000 (SPEC §9) */
@@ -89,8 +93,8 @@ export interface CheckOutcome {
 export interface AssertionHandler {
   /** Grade one output. `negated` is only for wording the reason ("not to contain"). */
   run(assertion: Assertion, ctx: AssertionContext, negated: boolean): CheckOutcome | Promise<CheckOutcome>
-  /** A config problem in the assertion (bad regex, missing value), or undefined when it is usable. */
-  validate?(assertion: Assertion): string | undefined
+  /** A config problem in the assertion (bad regex, missing value), or undefined when it is usable; `scope` is the config it runs under, when known. */
+  validate?(assertion: Assertion, scope?: AssertionScope): string | undefined
   /** Whether `not-<type>` is allowed (rule-based checks only). */
   negatable: boolean
   /** Whether it asks the judge's server (a verdict or embeddings): the judge's key is then checked before the run. */

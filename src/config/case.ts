@@ -19,6 +19,18 @@ export interface Assertion extends z.output<typeof assertionSchema> {
   set?: number
 }
 
+/**
+ * What an assertion's validity depends on besides itself: the config it runs
+ * under. Absent fields are not known (a promptfoo config's tools are its
+ * providers'), so nothing is checked against them.
+ */
+export interface AssertionScope {
+  /** `target.tools`, the schemas of is-valid-openai-tools-call; null when the config sets none */
+  tools?: readonly unknown[] | null
+  /** whether the run receives traces (SPEC §12): the trace assertions need them */
+  tracing?: boolean
+}
+
 /** How a case read from a promptfoo config is run and graded. */
 export interface PromptfooCase {
   /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */

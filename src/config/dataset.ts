@@ -8,7 +8,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { Readable } from 'node:stream'
 import { ConfigError } from '../errors.js'
-import type { Assertion, EvalCase } from './case.js'
+import type { Assertion, AssertionScope, EvalCase } from './case.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
 import { expectedText } from './expected.js'
@@ -17,8 +17,8 @@ import { Problems } from './problems.js'
 import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
-/** What checks a case's assertions against the registered types. */
-export type AssertionValidator = (assertion: Assertion) => string | undefined
+/** What checks a case's assertions against the registered types (and the config they run under). */
+export type AssertionValidator = (assertion: Assertion, scope?: AssertionScope) => string | undefined
 
 export interface DatasetOptions {
   defaults: { assert: Assertion[]; tags: string[] }

@@ -13,8 +13,8 @@ const THRESHOLD_UNITS: Record<string, (t: unknown) => string> = {
   cost: (t) => `$${String(t)}`
 }
 
-/** what a reader needs beside the value: trajectory-match's `mode` and `args` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'threshold', 'flags', 'tolerance', 'relTolerance'] as const
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'] as const
 
 /** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
 export function describeAssertion(a: Assertion): string {
@@ -23,7 +23,7 @@ export function describeAssertion(a: Assertion): string {
   for (const k of OPTIONS) {
     if (a[k] === undefined) continue
     const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined
-    options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${String(a[k])}`}`
+    options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`
   }
   const value =
     a.file !== undefined ? path.basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value)

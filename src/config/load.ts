@@ -4,7 +4,7 @@
 import path from 'node:path'
 import { ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../util/argv.js'
-import type { EvalCase } from './case.js'
+import type { AssertionScope, EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
 import { datasetFingerprint } from './fingerprint.js'
@@ -12,7 +12,7 @@ import { isJudged } from './judged.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { Problems } from './problems.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
-import { configSchema, type ParsedConfig } from './schema.js'
+import { configSchema, tracingOf, type ParsedConfig } from './schema.js'
 
 export interface LoadedConfig {
   /** absolute path of the config file (or a virtual name for inline configs) */
@@ -87,17 +87,20 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const problems = new Problems(absolute)
   const config = problems.attempt(() => settings(configOf(located)))
   if (config) options.onConfig?.(config)
+  // a config that did not validate has no scope: nothing is checked against it
+  const scope: AssertionScope | undefined = config && { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
+  const validateInScope: AssertionValidator = (a) => validateAssertion(a, scope)
   const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
-    const problem = validateAssertion(a)
+    const problem = validateInScope(a)
     if (problem) problems.add(new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute))
   })
   const normalizer = new CaseNormalizer({
     defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
     baseDir,
     judge: config?.judge,
-    validateAssertion,
+    validateAssertion: validateInScope,
     problems
   })
   // with a config that is not valid, its dataset is still read for problems of its own

@@ -60,6 +60,20 @@ export const usageSchema = z
     return u
   })
 
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+export const traceSummarySchema = z.object({
+  traceId: z.string(),
+  /** spans kept for the trial */
+  spans: amount,
+  /** spans over tracing.maxSpansPerTrial, not kept */
+  dropped: amount.optional(),
+  /** spans that arrived after the trial was graded */
+  late: amount.optional(),
+  errorCount: amount,
+  /** the first error spans by start time */
+  errorSpans: z.array(z.object({ name: z.string(), message: z.string().optional() })).optional()
+})
+
 /** What a result object adds to a trial and a case (SPEC §10). */
 const agentFields = {
   toolCalls: z.array(toolCallSchema).optional(),
@@ -68,7 +82,9 @@ const agentFields = {
   latencyMs: amount.optional(),
   /** the result object's `metadata` */
   metadata: z.record(z.string(), z.unknown()).optional(),
-  finishReason: z.string().optional()
+  finishReason: z.string().optional(),
+  /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+  trace: traceSummarySchema.optional()
 }
 
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
@@ -208,6 +224,7 @@ export const runRecordSchema = z.object({
 export type JudgeVerdict = z.output<typeof judgeVerdictSchema>
 export type AssertionResult = z.output<typeof assertionResultSchema>
 export type Usage = z.output<typeof usageSchema>
+export type TraceSummary = z.output<typeof traceSummarySchema>
 export type TrialResult = z.output<typeof trialResultSchema>
 export type CaseResult = z.output<typeof caseResultSchema>
 export type JudgeSummary = z.output<typeof judgeSummarySchema>

@@ -25,8 +25,10 @@ export const assertionSchema = z
     metric: z.string().optional(),
     /** trajectory-match: strict | unordered | subset | superset */
     mode: z.string().optional(),
-    /** trajectory-match: how arguments are compared, exact (default) or ignore */
+    /** trajectory-match: how arguments are compared, exact (default), ignore, subset or superset */
     args: z.string().optional(),
+    /** trajectory-match: per tool, an args mode or the argument paths to compare (agentevals' toolArgsMatchOverrides) */
+    argsByTool: z.record(z.string(), z.unknown()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: z.boolean().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
@@ -230,6 +232,25 @@ export const badgeSchema = z
 /** USD per million tokens, by model name (SPEC §10) */
 export const pricingSchema = z.record(z.string(), z.object({ input: nonNegative, output: nonNegative }).strict())
 
+/**
+ * SPEC §12: an OTLP/HTTP receiver on 127.0.0.1 for the agent's spans. `true`
+ * for the defaults; `port` when the target is a server evalgate does not start
+ * (http, openai), so that it knows where to export.
+ */
+export const tracingSchema = z.union([
+  z.boolean(),
+  z
+    .object({
+      /** the receiver's port; absent: an ephemeral one */
+      port: z.number().int().min(1).max(65_535).optional(),
+      /** the longest a trial waits for its spans after the reply */
+      waitMs: z.number().int().min(0).max(60_000).default(2000),
+      /** spans kept per trial; the rest are counted as dropped */
+      maxSpansPerTrial: z.number().int().min(1).max(1_000_000).default(10_000)
+    })
+    .strict()
+])
+
 export const budgetSchema = z
   .object({
     /** target plus judge: once spent, no new trial starts */
@@ -259,6 +280,7 @@ export const configSchema = z
     gate: gateSchema.default(() => gateSchema.parse({})),
     pricing: pricingSchema.optional(),
     budget: budgetSchema.optional(),
+    tracing: tracingSchema.optional(),
     defaults: z
       .object({ assert: z.array(assertionSchema).default([]), tags: z.array(z.string()).default([]) })
       .strict()
@@ -269,6 +291,15 @@ export const configSchema = z
   .superRefine((c, ctx) => {
     if (c.dataset === undefined && c.cases === undefined) {
       ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' })
+    }
+    // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined
+    if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tracing'],
+        message: `an ${server} target is a server evalgate does not start, so it cannot be told where to export: give tracing.port (e.g. tracing: {port: 4318}) and point its exporter at http://127.0.0.1:<port>`
+      })
     }
   })
 
@@ -281,4 +312,16 @@ export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1'
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
 export type Pricing = z.output<typeof pricingSchema>
+/** `tracing:` as the engine runs it: on, with its settings. */
+export interface TracingConfig {
+  port?: number
+  waitMs: number
+  maxSpansPerTrial: number
+}
+
+/** The config's tracing settings, or undefined when tracing is off. */
+export function tracingOf(value: z.output<typeof tracingSchema> | undefined): TracingConfig | undefined {
+  if (value === undefined || value === false) return undefined
+  return value === true ? { waitMs: 2000, maxSpansPerTrial: 10_000 } : value
+}
 export type BadgeConfig = z.input<typeof badgeSchema>

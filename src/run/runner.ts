@@ -12,6 +12,8 @@ import { priceUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
 import { promptfooVerdict } from './promptfoo.js'
+import type { TraceCollector, TrialTrace } from '../tracing/collector.js'
+import { agentFromSpans, type Span } from '../tracing/spans.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -41,6 +43,8 @@ export interface RunnerOptions {
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
   /** the cases come from loadConfig, which validated their assertions: grading need not again (GradingOptions) */
   validated?: boolean
+  /** with tracing on (SPEC §12): each trial's trace context, and its spans once they have arrived */
+  tracing?: TraceCollector
 }
 
 export interface RunOutcome {
@@ -70,6 +74,8 @@ export function rubricScore(assertions: AssertionResult[]): number | null {
 
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4
+/** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
+const TRACED_LANES_PER_SLOT = 16
 
 /**
  * A trial in progress: what the target is called with, and its abort (its
@@ -86,7 +92,8 @@ class Trial implements TrialRequest {
 
   constructor(
     readonly evalCase: EvalCase,
-    readonly deadline: number
+    readonly deadline: number,
+    readonly traceparent: string | undefined
   ) {}
 
   get input(): unknown {
@@ -142,8 +149,8 @@ class RunningTrials {
     return performance.now()
   }
 
-  start(c: EvalCase): Trial {
-    const trial = new Trial(c, this.now() + this.timeoutMs)
+  start(c: EvalCase, traceparent?: string): Trial {
+    const trial = new Trial(c, this.now() + this.timeoutMs, traceparent)
     this.trials.add(trial)
     if (!this.timer) this.arm(this.timeoutMs)
     return trial
@@ -234,6 +241,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (latencyMs !== undefined) result.latencyMs = latencyMs
   if (shown.metadata) result.metadata = shown.metadata
   if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
+  if (shown.trace) result.trace = shown.trace
   if (c.source) result.source = c.source
   return result
 }
@@ -261,11 +269,13 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   }
   const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
 
-  /** One trial: the target call holds a concurrency slot; grading (and the judge) does not. */
+  /** One trial: the target call holds a concurrency slot; waiting for its spans, and grading (and the judge), do not. */
   async function trial(c: EvalCase): Promise<TrialResult | null> {
+    let trace: TrialTrace | undefined
     const call = await limit(async () => {
       if (stopped() || overBudget()) return null
-      const inFlight = running.start(c)
+      trace = options.tracing?.begin()
+      const inFlight = running.start(c, trace?.traceparent)
       const t0 = now()
       try {
         const reply: TargetReply = await target.call(inFlight)
@@ -283,10 +293,23 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         running.finish(inFlight)
       }
     })
-    if (!call) return null
+    if (!call) {
+      trace?.discard()
+      return null
+    }
     const durationMs = round3(call.durationMs)
+    const traced = trace && (await trace.settle())
     const reply = call.reply
-    if (reply === null) return { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
+    if (reply === null) {
+      const failed: TrialResult = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
+      if (traced) failed.trace = traced.summary
+      return failed
+    }
+    if (traced && traced.spans.length > 0) {
+      // what the spans say, where the target reported nothing itself (its own report wins)
+      const spent = completeFromSpans(reply, traced.spans, options)
+      targetCostUsd += spent
+    }
     // the target's own time when it measured it (start-up excluded), else the call's
     const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
     const usage = reply.usage
@@ -304,6 +327,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         finishReason: reply.finishReason,
         latencyMs,
         tools: reply.tools ?? options.tools,
+        ...(traced ? { trace: { traceId: traced.summary.traceId, spans: traced.spans } } : {}),
         judge: options.judge,
         embed: options.embed,
         grade: options.grade,
@@ -327,6 +351,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     result.latencyMs = latencyMs
     if (reply.metadata) result.metadata = reply.metadata
     if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
+    if (traced) result.trace = traced.summary
     return result
   }
 
@@ -344,7 +369,8 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     }
   }
   try {
-    await Promise.all(Array.from({ length: Math.min(cases.length, options.concurrency * LANES_PER_SLOT) }, lane))
+    const lanes = options.concurrency * (options.tracing ? TRACED_LANES_PER_SLOT : LANES_PER_SLOT)
+    await Promise.all(Array.from({ length: Math.min(cases.length, lanes) }, lane))
   } finally {
     running.stop()
     runSignal?.removeEventListener('abort', onRunAbort)
@@ -354,6 +380,20 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   const outcome: RunOutcome = { cases: finished, complete, durationMs: Math.round(now() - started), targetCostUsd }
   if (!complete) outcome.stopReason = stopReason ?? 'interrupted'
   return outcome
+}
+
+/**
+ * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
+ * the model, each only where the target reported none. Returns the cost the
+ * spans' usage adds (priced with `pricing`), for the budget.
+ */
+function completeFromSpans(reply: TargetReply, spans: readonly Span[], options: RunnerOptions): number {
+  const found = agentFromSpans(spans)
+  if (reply.toolCalls === undefined) reply.toolCalls = found.toolCalls
+  if (found.model !== undefined && modelOf(reply) === undefined) reply.metadata = { ...reply.metadata, model: found.model }
+  if (reply.usage !== undefined || found.usage === undefined) return 0
+  reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing)
+  return reply.usage.costUsd ?? 0
 }
 
 /** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */

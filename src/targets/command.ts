@@ -19,6 +19,7 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { splitArgv } from '../util/argv.js'
+import { exporterEnv, stdioTrialEnv } from '../tracing/env.js'
 import { isResultObject, readResult } from './result.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
@@ -49,7 +50,7 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       if (request.signal.aborted) throw abortError(request.signal)
-      const run = new ProcessRun(spec, request.input)
+      const run = new ProcessRun(spec, request.input, request.traceparent)
       running.add(run)
       const onAbort = (): void => run.stop(abortError(request.signal))
       request.signal.addEventListener('abort', onAbort, { once: true })
@@ -105,7 +106,8 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
   if (argv.length === 0 || argv[0] === '') throw new ConfigError('target.command: the program name is empty')
   const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
-  const spec = { argv, cwd, env: minimalEnv(ctx.env, env), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+  const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env }
+  const spec = { argv, cwd, env: minimalEnv(ctx.env, traced), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
   checkProgram(spec)
   return spec
 }
@@ -240,11 +242,11 @@ export function abortError(signal: AbortSignal): TargetError {
   return new TargetError(reason === undefined ? 'aborted' : errorMessage(reason))
 }
 
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env. */
-export function spawnInGroup(spec: CommandSpec, args: string[]): ChildProcess {
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+export function spawnInGroup(spec: CommandSpec, args: string[], env?: Record<string, string>): ChildProcess {
   return spawn(spec.argv[0], args, {
     cwd: spec.cwd,
-    env: spec.env,
+    env: env ? { ...spec.env, ...env } : spec.env,
     shell: false,
     // own process group: the whole tree can be signalled at once
     detached: true,
@@ -318,11 +320,12 @@ class ProcessRun {
 
   constructor(
     private readonly spec: CommandSpec,
-    input: unknown
+    input: unknown,
+    traceparent: string | undefined
   ) {
     const text = inputText(input)
     const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg))
-    this.child = spawnInGroup(spec, args)
+    this.child = spawnInGroup(spec, args, traceparent === undefined ? undefined : stdioTrialEnv(traceparent, spec.env.OTEL_RESOURCE_ATTRIBUTES))
     this.done = new Promise<string>((resolvePromise, rejectPromise) => {
       this.child.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.closed = true

@@ -35,7 +35,8 @@ export function createHttpTarget(
       const values: TemplateValues = { input: request.input, case: request.case }
       const url = renderText(spec.url, values, encodeURIComponent)
       const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values)
-      const response = await send(http.method, url, body, { headers: spec.headers, ...trialHttpOptions(target, request, ctx, deps) })
+      const options = trialHttpOptions(target, request, ctx, deps)
+      const response = await send(http.method, url, body, { ...options, headers: { ...spec.headers, ...options.headers } })
       const reply: TargetReply = { output: http.output === undefined ? response.text : outputAt(response, http.output) }
       if (http.toolCalls !== undefined) {
         const calls = valueAt(response, http.toolCalls, 'toolCalls')
@@ -65,6 +66,8 @@ export function trialHttpOptions(
     maxBodyBytes: { bytes: target.maxOutputBytes, setting: 'target.maxOutputBytes' },
     signal: request.signal,
     secrets: ctx.secrets,
+    // the trial's trace context (SPEC §12): the agent's server continues it
+    ...(request.traceparent === undefined ? {} : { headers: { traceparent: request.traceparent } }),
     ...deps
   }
 }

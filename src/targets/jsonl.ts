@@ -121,7 +121,10 @@ class WorkerPool implements Target {
     if (this.silence) return Promise.reject(this.silence)
     const id = String(++this.nextId)
     const { case: c, signal } = request
-    const line = `${JSON.stringify({ id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } })}\n`
+    const message: Record<string, unknown> = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } }
+    // the worker continues the trial's trace (SPEC §12)
+    if (request.traceparent !== undefined) message.traceparent = request.traceparent
+    const line = `${JSON.stringify(message)}\n`
     return new Promise<TargetReply>((resolvePromise, rejectPromise) => {
       let settled = false
       const pending: Pending = {

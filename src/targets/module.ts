@@ -11,6 +11,7 @@ import { agentCaseView } from '../config/case.js'
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { Sandbox, warmWorker, type PromptfooProviderOptions, type SandboxItem } from '../sandbox/index.js'
+import { exporterEnv } from '../tracing/env.js'
 import { expandVars, minimalEnv } from '../util/env.js'
 import { utf8Exceeds } from '../util/utf8.js'
 import { isResultObject, outputText, readResult } from './result.js'
@@ -41,7 +42,9 @@ export function warmModuleTarget(): void {
 export async function createModuleTarget(config: TargetConfig, ctx: TargetContext, promptfoo?: PromptfooProviderOptions): Promise<Target> {
   if (config.module === undefined) throw new ConfigError('target.module is not set')
   const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
-  const extra = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
+  const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
+  // set before the module is imported: exporters read them when they are built
+  const extra = ctx.otlpEndpoint === undefined ? own : { ...exporterEnv(ctx.otlpEndpoint, own), ...own }
   const sandbox = new Sandbox({
     env: minimalEnv(ctx.env, extra),
     // one worker, as one process was before: the module's state (a cache, a client) is shared by its
@@ -64,7 +67,8 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       // the runner's timeout (target.timeoutMs) and interruption arrive through the signal
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
-      const view = agentCaseView(request.case)
+      // the trial's trace context rides on the case argument, for the agent to continue
+      const view = request.traceparent === undefined ? agentCaseView(request.case) : { ...agentCaseView(request.case), traceparent: request.traceparent }
       const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
       if (promptfoo) item.promptfoo = promptfoo
       const [outcome] = await sandbox.run([item], { onAbort })

@@ -12,6 +12,8 @@ export interface TrialRequest {
    * of every trial's end (the sandbox); targets without it use `signal`.
    */
   onAbort?(listener: () => void): () => void
+  /** the trial's W3C trace context (`00-<trace>-<span>-01`) when tracing is on (SPEC §12) */
+  traceparent?: string
 }
 
 /** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
@@ -51,4 +53,6 @@ export interface TargetContext {
   checkTimeoutMs?: number
   /** told what the user should change though nothing failed (a result object graded as text); at most once per target */
   warn?: (message: string) => void
+  /** the trace receiver's endpoint (`http://127.0.0.1:<port>`) when tracing is on: processes and modules get the exporter's variables */
+  otlpEndpoint?: string
 }

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { ConfigError, errorMessage } from '../../errors.js'
-import type { Assertion, EvalCase, PromptfooCase } from '../case.js'
+import type { Assertion, AssertionScope, EvalCase, PromptfooCase } from '../case.js'
 import { contentHash } from '../../util/hash.js'
 import type { AssertionValidator } from '../dataset.js'
 import { Fingerprinter } from '../fingerprint.js'
 import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
-import type { ParsedConfig } from '../schema.js'
+import { tracingOf, type ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
 import { readPrompts, type Prompt } from './prompts.js'
 import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
@@ -37,10 +37,12 @@ export function loadPromptfooConfig(
   let tests = readTests(pf.tests, located, baseDir)
   // promptfoo runs a config without tests once, with no vars and no assertions
   if (tests.length === 0) tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }]
-  const builder = new CaseBuilder(new Templates(pf.env), validateAssertion, pf.defaultTest, baseDir)
+  const config = settings(settingsOf(located, pf))
+  // what the assertions may rely on: the trace assertions need the receiver (a promptfoo config's tools are its providers')
+  const scope: AssertionScope = { tracing: tracingOf(config.tracing) !== undefined }
+  const builder = new CaseBuilder(new Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir)
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
-  const config = settings(settingsOf(located, pf))
   return { config, cases: builder.finish(config) }
 }
 

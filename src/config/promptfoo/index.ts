@@ -84,6 +84,8 @@ export function settingsOf(located: Located, pf: PromptfooConfig): ParsedConfig 
   const target = { ...((own.target as object | undefined) ?? {}), promptfoo: { providers: providersOf(pf) } }
   const settings: Record<string, unknown> = { concurrency: pf.evaluateOptions?.maxConcurrency, repeat: pf.evaluateOptions?.repeat, ...own, target, cases: [] }
   settings.judge ??= {}
+  // promptfoo's receiver, on its default port, unless the evalgate: block says otherwise
+  if (settings.tracing === undefined && pf.tracing?.enabled && pf.tracing.otlp?.http?.enabled) settings.tracing = { port: pf.tracing.otlp.http.port ?? 4318 }
   for (const key of Object.keys(settings)) if (settings[key] === undefined) delete settings[key]
   return validate(configSchema, { value: settings, file: located.file, lineOf: (p) => located.lineOf(['evalgate', ...p]) }, ['evalgate'], 'evalgate settings')
 }

@@ -86,6 +86,26 @@ export const promptfooConfigSchema = z
     writeLatestResults: z.boolean().optional(),
     tags: z.record(z.string(), z.string()).optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    /** promptfoo's OTLP receiver (SPEC §12): evalgate's listens on 127.0.0.1, promptfoo's port 4318 unless `port` */
+    tracing: z
+      .object({
+        enabled: z.boolean().optional(),
+        otlp: z
+          .object({
+            http: z
+              .object({
+                enabled: z.boolean().optional(),
+                port: z.number().int().min(1).max(65_535).optional(),
+                host: z.enum(['127.0.0.1', 'localhost', '0.0.0.0']).optional()
+              })
+              .strict()
+              .optional()
+          })
+          .strict()
+          .optional()
+      })
+      .strict()
+      .optional(),
     /** evalgate's own settings (name, gate, judge, concurrency, repeat, …), which promptfoo ignores */
     evalgate: z.record(z.string(), z.unknown()).optional()
   })

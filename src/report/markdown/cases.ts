@@ -1,14 +1,15 @@
 /**
  * The comment's regressed cases (without a baseline: the failing ones): a
  * table row each — all of whose ids stay in the comment — and the details of
- * the first ones: input, expectation, both outputs, both trajectories and why
- * the case fails.
+ * the first ones: input, expectation, both outputs, both trajectories, a traced
+ * case's error spans and why the case fails.
  */
 import type { AssertionResult, CaseResult } from '../../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode } from '../escape.js'
 import { formatCount, formatScore, formatValue } from '../format.js'
 import { trajectoryDiff } from '../metrics.js'
 import type { ReportModel } from '../model.js'
+import { errorSpansText } from '../trace.js'
 import { byKey, table, trialsText } from './cells.js'
 import { SEPARATOR, type Block } from './fit.js'
 
@@ -110,6 +111,8 @@ function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: b
   parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
+  const errorSpans = errorSpansText(now)
+  if (errorSpans) parts.push(errorSpans)
   parts.push('**Why it fails**', failureReasons(now).join('\n'), '</details>')
   return parts.join(SEPARATOR)
 }
