@@ -1,6 +1,6 @@
 /**
  * compareRuns' lists and figures that the gate's tests do not look at
- * (src/compare/compare.ts survivors of 3 Dec): the lists of a run without a
+ * (src/compare/compare.ts): the lists of a run without a
  * baseline, of a complete run, the scored pairs, and the per-tag rows.
  */
 import { describe, expect, it } from '@jest/globals'
