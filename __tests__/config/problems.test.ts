@@ -68,6 +68,19 @@ describe('one pass over the config and the dataset', () => {
     expect(problems![1]).toBe('cases.yaml:4 at [3]: duplicate case id "z" (also at cases.yaml:3 at [2]); ids must be unique')
   })
 
+  it('a default assertion with a problem is one problem of the config, not one more per case it applies to', async () => {
+    const { message, problems } = await loadError({
+      'evalgate.yml': `${CONFIG}defaults:\n  assert:\n    - {type: contains, value: a}\n    - {type: containz, value: a}\n`,
+      'cases.jsonl': `${line('a')}\n${line('b')}\n{"id": "c", "input": "q", "assert": [{"type": "regex", "value": "("}]}\n`
+    })
+    expect(problems).toEqual([
+      expect.stringMatching(/^evalgate\.yml at defaults\.assert\[1\]: unknown assertion type "containz"/),
+      // the case's own assertions are numbered as the case writes them, after the defaults
+      expect.stringMatching(/^cases\.jsonl:3 at \[2\]\.assert\[0\]: .*regex/)
+    ])
+    expect(message.split('\n')[0]).toBe('2 problems in the config and dataset:')
+  })
+
   it(`stops at ${MAX_PROBLEMS} problems and says so; the lines after are not read`, async () => {
     const lines = Array.from({ length: 30 }, (_, i) => `{"id": "c${i}", "input": "q", "expeced": "a"}`)
     const { message, problems } = await loadError({ 'evalgate.yml': CONFIG, 'cases.jsonl': lines.join('\n') + '\n' })

@@ -139,7 +139,11 @@ async function checkYaml(block: Block, lint: Lint): Promise<Checked> {
           loadWith({
             'evalgate.yml': stringify({
               version: 1,
-              target: { command: ['node', 'agent.js'], tools: [] },
+              // tools for is-valid-openai-tools-call to check calls against
+              target: {
+                command: ['node', 'agent.js'],
+                tools: ['lookup_order', 'refund'].map((name) => ({ type: 'function', function: { name, parameters: { type: 'object' } } }))
+              },
               judge: { model: 'gpt-4o-mini' },
               defaults: { assert: value },
               cases: [{ input: 'x' }]

@@ -41104,15 +41104,14 @@ class CaseNormalizer {
             throw new errors/* ConfigError */.xL(`${where()}: ${err.message}`, file);
         }
         // defaults come resolved against the config's folder; the case's own files against its dataset's
-        const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)];
-        assert.forEach((a, k) => {
+        const ownResolved = resolveFiles(own, source.dir);
+        // only the case's own: a default with a problem is one problem of the config, not one more per case
+        ownResolved.forEach((a, k) => {
             const problem = options.validateAssertion(a);
-            if (problem) {
-                const ownIndex = k - options.defaults.assert.length;
-                const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where();
-                throw new errors/* ConfigError */.xL(`${place}: ${problem}`, file);
-            }
+            if (problem)
+                throw new errors/* ConfigError */.xL(`${raw.assert ? `${where()}.assert[${k}]` : where()}: ${problem}`, file);
         });
+        const assert = [...options.defaults.assert, ...ownResolved];
         const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
         const index = this.cases.length;
         let id;

@@ -21,6 +21,7 @@ import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 export type AssertionValidator = (assertion: Assertion, scope?: AssertionScope) => string | undefined
 
 export interface DatasetOptions {
+  /** applied to every case; their assertions are the caller's to validate (the loader names the config for them, once) */
   defaults: { assert: Assertion[]; tags: string[] }
   /** where the problems found are kept, to be reported together with the config's; else the normalizer's own, thrown by finish() */
   problems?: Problems
@@ -276,15 +277,13 @@ export class CaseNormalizer {
       throw new ConfigError(`${where()}: ${(err as Error).message}`, file)
     }
     // defaults come resolved against the config's folder; the case's own files against its dataset's
-    const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)]
-    assert.forEach((a, k) => {
+    const ownResolved = resolveFiles(own, source.dir)
+    // only the case's own: a default with a problem is one problem of the config, not one more per case
+    ownResolved.forEach((a, k) => {
       const problem = options.validateAssertion(a)
-      if (problem) {
-        const ownIndex = k - options.defaults.assert.length
-        const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where()
-        throw new ConfigError(`${place}: ${problem}`, file)
-      }
+      if (problem) throw new ConfigError(`${raw.assert ? `${where()}.assert[${k}]` : where()}: ${problem}`, file)
     })
+    const assert = [...options.defaults.assert, ...ownResolved]
     const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
     const index = this.cases.length
     let id: string
