@@ -278,7 +278,7 @@ function integer(value) {
 
 ;// CONCATENATED MODULE: ./src/tracing/receiver.ts
 /**
- * The OTLP/HTTP trace receiver (SPEC §12): `POST /v1/traces` on 127.0.0.1,
+ * The OTLP/HTTP trace receiver: `POST /v1/traces` on 127.0.0.1,
  * `application/json` or `application/x-protobuf`, gzip or not. Whatever an
  * agent sends, the run goes on and memory stays bounded: a body over
  * `maxBodyBytes` before or after decompression gets 413 (and is not read

@@ -11,7 +11,8 @@
 // which use the model APIs (Anthropic, Gemini, Bedrock, Azure, Ollama, OpenAI) and python checks,
 // runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
 // tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
-// (a Bedrock `endpoint`): the same per-result verdicts are expected. --only NAME runs one folder.
+// (a Bedrock `endpoint`): the same per-result verdicts and outputs are expected; --write records promptfoo's
+// in verdicts.json there, which the jest suite checks evalgate against. --only NAME runs one folder.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -67,10 +68,13 @@ function promptfooVerdicts(main, config, extraEnv = {}) {
   })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
-  const providers = [...new Set(results.map((x) => x.provider.id))]
-  const prompts = 1 + Math.max(...results.map((x) => x.promptIdx))
-  const order = (x) => (x.testIdx * providers.length + providers.indexOf(x.provider.id)) * prompts + x.promptIdx
-  return results.sort((a, b) => order(a) - order(b)).map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {} }))
+  // promptIdx numbers promptfoo's columns, provider by provider, prompt by prompt: evalgate's order within a test
+  // (provider ids are not: a suite may name one model several times with other settings)
+  const columns = 1 + Math.max(...results.map((x) => x.promptIdx))
+  const order = (x) => x.testIdx * columns + x.promptIdx
+  return results
+    .sort((a, b) => order(a) - order(b))
+    .map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {}, output: x.response?.output ?? null }))
 }
 
 function evalgateVerdicts(config, extraEnv = {}) {
@@ -81,7 +85,7 @@ function evalgateVerdicts(config, extraEnv = {}) {
     env: { ...process.env, NO_COLOR: '1', ...extraEnv }
   })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
-  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {} }))
+  return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {}, output: c.output }))
 }
 
 /** The model server of one example, in a process of its own (the runs above are synchronous). */
@@ -106,8 +110,10 @@ async function providerParity(main) {
     .map((d) => d.name)
     .sort()
   console.log(`\nmodel APIs on 127.0.0.1, ${examples.length} example configs:\n`)
-  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing   outputs equal')
   let all = true
+  const totals = { results: 0, agreeing: 0, outputs: 0 }
+  const recorded = {}
   for (const name of examples) {
     const dir = path.join(PROVIDER_EXAMPLES, name)
     const server = await modelServer(dir)
@@ -127,20 +133,47 @@ async function providerParity(main) {
     try {
       const config = path.join(dir, 'promptfooconfig.yaml')
       const theirs = promptfooVerdicts(main, config, env)
-      const ours = evalgateVerdicts(config, env)
+      recorded[name] = { passed: theirs.map((t) => t.passed), outputs: theirs.map((t) => outputText(t.output)) }
+      let ours
+      try {
+        ours = evalgateVerdicts(config, env)
+      } catch (err) {
+        all = false
+        console.log(`${name.padEnd(25)}${`${theirs.length} / -`.padEnd(33)}evalgate refused it: ${err.message.split('\n').slice(1).join(' ').trim()}`)
+        continue
+      }
       const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
-      if (agreeing !== theirs.length || theirs.length !== ours.length) all = false
+      // the provider read the same reply as promptfoo: the outputs the checks graded are the same text
+      const sameOutputs = theirs.filter((t, i) => ours[i] && outputText(t.output) === ours[i].output).length
+      if (agreeing !== theirs.length || theirs.length !== ours.length || sameOutputs !== theirs.length) all = false
+      totals.results += theirs.length
+      totals.agreeing += agreeing
+      totals.outputs += sameOutputs
       const passed = theirs.filter((t) => t.passed).length
-      console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length} (${passed} pass in promptfoo)`)
+      console.log(
+        `${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${`${agreeing}/${theirs.length} (${passed} pass)`.padEnd(20)}${sameOutputs}/${theirs.length}`
+      )
       for (const [i, t] of theirs.entries()) {
         if (ours[i]?.passed !== t.passed)
           console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
+        else if (ours[i] && outputText(t.output) !== ours[i].output)
+          console.log(`  output differs: ${ours[i].id}: promptfoo ${JSON.stringify(outputText(t.output))}, evalgate ${JSON.stringify(ours[i].output)}`)
       }
     } finally {
       server.stop()
     }
   }
+  console.log(`\n${examples.length} examples: ${totals.agreeing}/${totals.results} verdicts agreeing, ${totals.outputs}/${totals.results} outputs equal`)
+  if (values.write && !values.only) {
+    writeFileSync(path.join(PROVIDER_EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 1)}\n`)
+    console.log(`wrote ${path.relative(ROOT, path.join(PROVIDER_EXAMPLES, 'verdicts.json'))}`)
+  }
   return all
+}
+
+/** promptfoo's output as the text evalgate records: an object (a tool call) as its JSON. */
+function outputText(output) {
+  return typeof output === 'string' ? output : output === null || output === undefined ? null : JSON.stringify(output)
 }
 
 try {

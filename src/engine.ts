@@ -2,7 +2,7 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { needsJudge, validateAssertion } from './assertions/index.js'
+import { asksGrader, needsJudge, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
@@ -138,11 +138,19 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     await tracing?.receiver.close()
     throw err
   }
-  // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-  const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge))
-  const judge = judged
+  // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+  // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+  const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader))
+  const judge = graded
     ? attributeTo(loaded.file, () =>
-        createJudge(config.judge!, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing })
+        createJudge(config.judge!, {
+          env,
+          secrets,
+          baseline: options.baseline ?? null,
+          baseDir: loaded.baseDir,
+          pricing: config.pricing,
+          needed: cases.some((c) => c.assert.some(needsJudge))
+        })
       )
     : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined

@@ -90,6 +90,29 @@ describe('the http provider', () => {
     await expect(p.call({ prompt: 'x' }, http)).rejects.toThrow(/transformResponse failed: did not finish within checkTimeoutMs \(300 ms\)/)
   })
 
+  it('a refusal reaches transformResponse with its status, as in promptfoo; validateStatus makes a status an error; 5xx is retried', async () => {
+    server.enqueue(
+      { status: 404, body: { detail: 'no such order' } },
+      { status: 400, body: { error: 'bad input' } },
+      { status: 503 },
+      { body: { detail: 'ok now' } },
+      { status: 404, body: { detail: 'gone' } }
+    )
+    const p = provider({
+      method: 'POST',
+      body: { q: '{{prompt}}' },
+      transformResponse: '(json, text, context) => `${context.response.status}: ${json.detail}`'
+    })
+    expect((await p.call({ prompt: 'x' }, http)).output).toBe('404: no such order')
+    // a refusal the transform reads nothing from is named with the API's message
+    const plain = provider({ method: 'POST', body: { q: '{{prompt}}' }, transformResponse: 'json.detail' })
+    await expect(plain.call({ prompt: 'x' }, http)).rejects.toThrow('http: HTTP 400: bad input')
+    expect((await plain.call({ prompt: 'x' }, http)).output).toBe('ok now')
+    expect(server.requests).toHaveLength(4)
+    const strict = provider({ method: 'POST', body: { q: '{{prompt}}' }, transformResponse: 'json.detail', validateStatus: 'status < 400' })
+    await expect(strict.call({ prompt: 'x' }, http)).rejects.toThrow('http: HTTP 404 did not pass validateStatus: {"detail":"gone"}')
+  })
+
   it('as the grader: retries a 429, names a 4xx with the server’s message', async () => {
     server.enqueue(
       { status: 429, headers: { 'retry-after': '1' } },

@@ -31,6 +31,7 @@ describe('the openai target', () => {
       output: 'Dublin',
       usage: { inputTokens: 20, outputTokens: 2, totalTokens: 22 },
       metadata: { model: 'agent-model' },
+      priceList: 'openai',
       finishReason: 'stop'
     })
     expect(server.requests[0]!.body).toEqual({

@@ -224,6 +224,7 @@ describe('http and openai targets', () => {
       toolCalls: [{ name: 'lookup_order', args: { order_id: 'A18' } }],
       usage: { inputTokens: 40, outputTokens: 12, totalTokens: 52 },
       metadata: { model: 'agent-model' },
+      priceList: 'openai',
       finishReason: 'tool_calls'
     })
   })

@@ -17,7 +17,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _spans_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51951);
 /**
- * The spans of each trial in progress (SPEC §12): every trial gets a fresh W3C
+ * The spans of each trial in progress: every trial gets a fresh W3C
  * trace context; spans that arrive are kept by trace id (or by the resource's
  * `evalgate.trial`, for a stdio process whose SDK starts traces of its own);
  * after the target's reply the trial waits until no span of it has arrived for

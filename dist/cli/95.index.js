@@ -22,6 +22,8 @@ var dist = __webpack_require__(38815);
 var errors = __webpack_require__(83916);
 // EXTERNAL MODULE: ./src/util/hash.ts
 var hash = __webpack_require__(95138);
+// EXTERNAL MODULE: ./src/config/expected.ts
+var expected = __webpack_require__(65180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __webpack_require__(84974);
 // EXTERNAL MODULE: ./src/config/judged.ts
@@ -42,6 +44,23 @@ var promptfoo = __webpack_require__(42823);
 
 
 
+/**
+ * promptfoo's reading of a `prompts:` filter on a provider or a test: a
+ * reference names a prompt by its label or id, `ref*` any whose label or id
+ * starts with `ref`, and `ref` also the prompts `ref: 1`, `ref: 2`… of one file.
+ */
+function promptAllowed(prompt, refs) {
+    if (refs === undefined)
+        return true;
+    return refs.some((ref) => {
+        const names = [prompt.label, ...(prompt.id !== undefined ? [prompt.id] : [])];
+        if (names.includes(ref))
+            return true;
+        if (ref.endsWith('*') && names.some((n) => n.startsWith(ref.slice(0, -1))))
+            return true;
+        return names.some((n) => n.startsWith(`${ref}:`));
+    });
+}
 const FILE = 'file://';
 /** promptfoo's prompt separator in text files */
 const DELIMITER = '---';
@@ -49,18 +68,20 @@ function readPrompts(prompts, baseDir, where) {
     const entries = typeof prompts === 'string'
         ? [{ raw: prompts }]
         : Array.isArray(prompts)
-            ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label }))
+            ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label, ...(p.id !== undefined ? { id: p.id } : {}) }))
             : Object.entries(prompts).map(([raw, label]) => ({ raw, label }));
     return entries.flatMap((p, i) => {
         const at = `${where} at prompts[${i}]`;
         if (p.raw === '')
             throw new errors/* ConfigError */.xL(`${at}: a prompt object needs \`raw\` (the prompt text or file://path)`, where);
+        const id = p.id !== undefined ? { id: p.id } : {};
         if (!p.raw.startsWith(FILE))
-            return [{ raw: p.raw, label: p.label ?? p.raw }];
+            return [{ raw: p.raw, label: p.label ?? p.raw, ...id }];
         const found = readPromptFile(external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)), at);
         const rel = external_node_path_default().relative(baseDir, external_node_path_default().resolve(baseDir, p.raw.slice(FILE.length)));
         return found.map((raw, k) => ({
             raw,
+            ...id,
             label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
         }));
     });
@@ -451,6 +472,7 @@ function splitTerms(text, where) {
 
 
 
+
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
 function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
     const file = located.file;
@@ -486,6 +508,8 @@ function varCombinations(vars) {
     return combos;
 }
 const cases_FILE = 'file://';
+/** checks that embed texts: an embedding provider of their own would change their verdicts */
+const EMBEDDING_TYPES = new Set(['similar', 'answer-relevance']);
 const JS_FILE = /\.(m|c)?js$/;
 class CaseBuilder {
     templates;
@@ -515,7 +539,8 @@ class CaseBuilder {
             const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt });
             const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey;
             providers.forEach((provider, p) => {
-                for (const prompt of prompts) {
+                // promptfoo runs a provider with the prompts it names, a test with those it names
+                for (const prompt of prompts.filter((pr) => promptAllowed(pr, provider.prompts) && promptAllowed(pr, test.prompts))) {
                     let input;
                     try {
                         input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved);
@@ -538,9 +563,7 @@ class CaseBuilder {
                             input,
                             tags: [],
                             assert: grading.assert,
-                            expected: grading.assert.length
-                                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: external_node_path_default().basename(a.file) } : a.value)}`).join('; ')
-                                : undefined,
+                            expected: grading.assert.length ? grading.assert.map(expected/* describeAssertion */.O).join('\n') : undefined,
                             source: { file: external_node_path_default().relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
                             index: this.pending.length,
                             vars: resolved,
@@ -655,10 +678,19 @@ class CaseBuilder {
         if (set !== undefined)
             out.set = set;
         // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
-        if (judged/* MODEL_GRADED_TYPES */.e.has(a.type) || a.type === 'select-best') {
-            const provider = a.provider ?? grader.provider;
+        if (judged/* MODEL_GRADED_TYPES */.e.has(a.type) || a.type === 'select-best' || a.type === 'similar') {
+            const named = a.provider ?? grader.provider;
+            const byUse = named !== undefined && typeof named === 'object' && !('id' in named) ? named : undefined;
+            if (byUse?.embedding !== undefined && EMBEDDING_TYPES.has(a.type))
+                throw new errors/* ConfigError */.xL(`${at}: ${a.type} with an embedding provider of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`embedding\``, t.file);
+            // promptfoo's {text, embedding}: the text grader grades, as there
+            const provider = byUse ? byUse.text : named;
             const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt;
-            if (provider !== undefined)
+            if (a.type === 'similar') {
+                if (a.provider !== undefined && !byUse)
+                    throw new errors/* ConfigError */.xL(`${at}: similar with a \`provider\` of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`provider\``, t.file);
+            }
+            else if (provider !== undefined)
                 out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) };
             if (rubricPrompt !== undefined && a.type === 'llm-rubric')
                 out.rubricPrompt = rubricPrompt;

@@ -7451,8 +7451,8 @@ function shieldsEndpoint(badge) {
 var promises_ = __nccwpck_require__(51455);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __nccwpck_require__(48161);
-// EXTERNAL MODULE: ./src/config/dataset.ts + 1 modules
-var config_dataset = __nccwpck_require__(41795);
+// EXTERNAL MODULE: ./src/config/dataset.ts
+var config_dataset = __nccwpck_require__(6182);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(83916);
 // EXTERNAL MODULE: ./src/util/argv.ts
@@ -10000,14 +10000,20 @@ function scoreNote(score, threshold) {
     return `score ${score}, threshold ${threshold}`;
 }
 const nonFinite = (score) => ({ broken: `returned a score that is not a finite number (${score})` });
-/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned, threshold) {
+/**
+ * Reads a check's return value: boolean, score in [0,1], {pass, score,
+ * reason}, or anything truthy/falsy. `aboveZero`: a returned number passes
+ * when above 0 (promptfoo's reading when the assertion sets no threshold).
+ */
+function gradeOf(returned, threshold, aboveZero = false) {
     if (typeof returned === 'boolean')
         return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
     if (typeof returned === 'number') {
         if (!Number.isFinite(returned))
             return nonFinite(returned);
         const score = clampScore(returned);
+        if (aboveZero)
+            return { pass: returned > 0, score, note: `returned ${returned}, which passes above 0 without a threshold, as in promptfoo` };
         return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
     }
     if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
@@ -10078,7 +10084,7 @@ const javascript = {
         const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value);
         const grade = foreign
             ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
-            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
+            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD, ctx.case.promptfoo !== undefined && a.threshold === undefined);
         return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output);
     }
 };
@@ -10772,6 +10778,7 @@ const checks = {
     'answer-relevance': {
         value: anyValue,
         threshold: 0,
+        embeds: true,
         key: (_a, ctx) => ({ input: questionOf(ctx), output: ctx.output }),
         async run(a, ctx, tools) {
             const threshold = a.threshold ?? 0;
@@ -10911,6 +10918,7 @@ function modelGraded(type, check) {
         negatable: false,
         // the grader, the judge's or the check's own, comes from the judge (its reuse, counts and credentials)
         usesJudge: true,
+        ...(check.embeds ? { judgeEmbeds: true } : {}),
         validate: (a) => firstProblem(() => check.value(a), () => numberOptionProblem(a, 'threshold'), () => providerProblem(a), () => rubricPromptProblem(a)),
         async run(a, ctx) {
             if (!ctx.grade)
@@ -10961,11 +10969,11 @@ const modelGradedAssertions = {
 function rubricCheck() {
     return {
         value: stringValue,
-        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value, rubricPrompt: a.rubricPrompt ?? null }),
+        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value ?? null, rubricPrompt: a.rubricPrompt ?? null }),
         async run(a, ctx, tools) {
             const custom = a.rubricPrompt;
             const prompt = custom !== undefined
-                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value), ...ctx.case.vars })
+                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value ?? ''), ...ctx.case.vars })
                 : rubricMessages(String(a.value), ctx);
             const reply = await tools.ask(prompt);
             return readRubricReply(reply, a.threshold);
@@ -11626,7 +11634,7 @@ function matchesGlob(name, glob) {
 
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
 /**
- * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * Trajectory checks: what the agent did, read from the trial's tool
  * calls, never from its output text. promptfoo's `trajectory:*` names and
  * value shapes; `trajectory-match` with LangChain agentevals' modes;
  * `tool-call-f1`. Every reason names the tools and ends with the path taken
@@ -12350,7 +12358,9 @@ const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
     usesJudge: true,
-    validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
+    validate: (a) => 
+    // with its own grading prompt the rubric may be empty (promptfoo's `rubricPrompt` holds the criteria)
+    (typeof a.value !== 'string' || a.value.trim() === '') && !(a.rubricPrompt !== undefined && (a.value === undefined || typeof a.value === 'string'))
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
             ? 'llm-rubric `includeToolCalls` is true or false'
@@ -12725,7 +12735,7 @@ const textAssertions = {
 var tool_calls = __nccwpck_require__(93934);
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-tools-call` and promptfoo's
  * `is-valid-openai-function-call`, one check: every call names a tool of the
  * schemas (`value` when it lists tools, else `target.tools`) and its
  * arguments validate against that tool's JSON Schema. The calls are the
@@ -12849,7 +12859,7 @@ const toolsCallAssertions = {
 var tracing_spans = __nccwpck_require__(51951);
 ;// CONCATENATED MODULE: ./src/assertions/trace.ts
 /**
- * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * promptfoo's trace assertions, on the spans of the trial's trace:
  * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
  * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
  * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
@@ -13281,9 +13291,19 @@ function unknownTypeProblem(type) {
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
 }
-/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
-function needsJudge(a) {
+/** Whether grading the assertion asks a grader model, the judge or one the check names (llm-rubric, factuality, similar…). */
+function asksGrader(a) {
     return resolve(a.type)?.handler.usesJudge === true;
+}
+/**
+ * Whether grading the assertion falls back to the judge itself (llm-rubric,
+ * similar, a model-graded check without a `provider` of its own): the
+ * judge's key must then be there before the run. A check with its own grader
+ * does not need it, unless it also asks the judge's embeddings.
+ */
+function needsJudge(a) {
+    const handler = resolve(a.type)?.handler;
+    return handler?.usesJudge === true && (a.provider === undefined || handler.judgeEmbeds === true);
 }
 /** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
 function validateAssertion(a, scope) {
@@ -14008,6 +14028,35 @@ function tokenCost(usage, price) {
         return undefined;
     return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
 }
+let priceList;
+/**
+ * The usage priced: its own cost wins, then `pricing`, then — for a model API
+ * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
+ * price list; otherwise the usage as it is.
+ */
+async function pricedUsage(usage, model, pricing, listed) {
+    const priced = priceUsage(usage, model, pricing);
+    if (priced.costUsd !== undefined || listed === undefined || model === undefined)
+        return priced;
+    if (priced.inputTokens === undefined && priced.outputTokens === undefined)
+        return priced;
+    const costUsd = await listedCost(priced, model, listed);
+    return costUsd === undefined ? priced : { ...priced, costUsd };
+}
+/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
+async function listedCost(usage, model, provider) {
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 82294));
+    const list = await priceList;
+    let result;
+    try {
+        result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
+    }
+    catch {
+        // a model whose price has conditions the usage does not say (tiers by context) is not priced
+        return undefined;
+    }
+    return result ? result.total_price : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/run/runner.ts
 /**
@@ -14249,7 +14298,7 @@ async function runCases(cases, target, options) {
                 const reply = await target.call(inFlight);
                 // priced and counted before the slot is released: the next trial's budget check must see this one's cost
                 if (reply.usage) {
-                    reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
+                    reply.usage = await pricedUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing, reply.priceList);
                     if (reply.usage.costUsd !== undefined)
                         targetCostUsd += reply.usage.costUsd;
                 }
@@ -14463,7 +14512,7 @@ class Timers {
 var external_node_child_process_ = __nccwpck_require__(31421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
- * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * What an agent's OpenTelemetry SDK reads to export to evalgate:
  * the OTLP exporter's standard variables, and for a stdio process its
  * trial's context. The target's own `target.env` wins over each of them.
  */
@@ -15051,7 +15100,7 @@ class Graders {
         }
         const foreign = this.foreignFlow((0,providers/* credentialFlows */.P7)({ id, config }, this.deps.env));
         if (foreign)
-            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host (SPEC §9)`);
+            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host`);
         let made;
         try {
             made = (0,providers/* createProvider */.Qd)({ id, config }, {
@@ -15481,8 +15530,11 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    if (!apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl))
-        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
+    const missing = !apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
+        ? `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+        : undefined;
+    if (missing && deps.needed !== false)
+        throw new errors/* ConfigError */.xL(missing);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -15528,6 +15580,8 @@ function openaiProvider(config, deps) {
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
     const flows = [{ variable: config.apiKeyEnv, host: (0,wire/* hostOf */.w4)(baseUrl), provider: 'judge' }];
+    if (missing)
+        return { model, unusable: missing, ask: () => Promise.reject(new Error(missing)), flows, close };
     return { model, ask, embed: embedTexts, complete, flows, close };
 }
 function rejectsResponseFormat(err) {
@@ -15559,7 +15613,7 @@ function registryProvider(config, deps) {
         sleep: deps.sleep
     });
     // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
-    if (made.unusable)
+    if (made.unusable && deps.needed !== false)
         throw new errors/* ConfigError */.xL(made.unusable);
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -15574,6 +15628,7 @@ function registryProvider(config, deps) {
     return {
         model: made.id,
         priceModel: made.model,
+        ...(made.unusable ? { unusable: made.unusable } : {}),
         ask,
         complete,
         flows: (0,providers/* credentialFlows */.P7)({ id: config.provider, config: config.config }, deps.env),
@@ -16311,7 +16366,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
             catch (err) {
                 throw asTargetFailure(err);
             }
-            const result = { output: reply.output, usage: reply.usage, metadata: { model } };
+            const result = { output: reply.output, usage: reply.usage, metadata: { model }, priceList: 'openai' };
             // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
             if (reply.toolCalls)
                 result.toolCalls = reply.toolCalls;
@@ -16369,6 +16424,7 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
     // every trial would fail without a key: a config error before any runs
     if (provider.unusable)
         throw new errors/* ConfigError */.xL(provider.unusable);
+    const priceList = (0,providers/* priceListProvider */.RT)(spec.id);
     // the tools the model is offered: the provider config's own (promptfoo), else target.tools
     const tools = Array.isArray(config?.tools) ? config.tools : target.tools;
     return {
@@ -16381,6 +16437,8 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
                 throw err instanceof providers/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : asTargetFailure(err);
             }
             const reply = { output: result.output, metadata: { ...result.metadata, model: result.model } };
+            if (priceList !== undefined)
+                reply.priceList = priceList;
             if (result.toolCalls)
                 reply.toolCalls = result.toolCalls;
             if (result.usage)
@@ -16403,7 +16461,7 @@ function promptOf(input) {
 
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
 /**
- * The providers of a promptfoo config as the target (SPEC §11): each case
+ * The providers of a promptfoo config as the target: each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target), and
@@ -16624,10 +16682,18 @@ async function evaluate(loaded, options = {}) {
         await tracing?.receiver.close();
         throw err;
     }
-    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
-    const judge = judged
-        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+    // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+    // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+    const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader));
+    const judge = graded
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, {
+            env,
+            secrets,
+            baseline: options.baseline ?? null,
+            baseDir: loaded.baseDir,
+            pricing: config.pricing,
+            needed: cases.some((c) => c.assert.some(needsJudge))
+        }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {
@@ -19489,84 +19555,36 @@ async function dispatch(argv, io) {
 
 /***/ }),
 
-/***/ 41795:
+/***/ 6182:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  uP: () => (/* binding */ CaseNormalizer),
-  R5: () => (/* binding */ parseDatasetText),
-  JP: () => (/* binding */ readDataset),
-  yR: () => (/* binding */ readText),
-  sA: () => (/* binding */ resolveFiles),
-  Os: () => (/* binding */ utf8Chunks)
-});
-
-// UNUSED EXPORTS: normalizeCases, readJsonlCases
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(51455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:readline"
-var external_node_readline_ = __nccwpck_require__(80481);
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(57075);
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(83916);
-// EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __nccwpck_require__(95138);
-// EXTERNAL MODULE: ./src/util/utf8.ts
-var utf8 = __nccwpck_require__(19605);
-;// CONCATENATED MODULE: ./src/config/expected.ts
-/**
- * What a case expects, as the report shows it (the record's `expected`): the
- * seed shorthands' value as written (`expected`, `ideal`), else one line per
- * assertion of the case; with `defaults.assert`, every assertion the case is
- * checked against, the defaults' marked so.
- */
-
-/** How a threshold reads for the types whose threshold has a unit. */
-const THRESHOLD_UNITS = {
-    latency: (t) => `${String(t)} ms`,
-    cost: (t) => `$${String(t)}`
-};
-/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
-/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
-function describeAssertion(a) {
-    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
-    let options = '';
-    for (const k of OPTIONS) {
-        if (a[k] === undefined)
-            continue;
-        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
-    }
-    const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
-}
-function expectedText(written, own, defaults) {
-    if (defaults.length)
-        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
-    if (written !== undefined)
-        return written;
-    return own.length ? own.map(describeAssertion).join('\n') : undefined;
-}
-
-// EXTERNAL MODULE: ./src/config/fingerprint.ts
-var fingerprint = __nccwpck_require__(84974);
-// EXTERNAL MODULE: ./src/config/problems.ts
-var problems = __nccwpck_require__(34968);
-// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
-var parse = __nccwpck_require__(18639);
-// EXTERNAL MODULE: ./src/config/schema.ts
-var schema = __nccwpck_require__(90131);
-;// CONCATENATED MODULE: ./src/config/dataset.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JP: () => (/* binding */ readDataset),
+/* harmony export */   Os: () => (/* binding */ utf8Chunks),
+/* harmony export */   R5: () => (/* binding */ parseDatasetText),
+/* harmony export */   sA: () => (/* binding */ resolveFiles),
+/* harmony export */   uP: () => (/* binding */ CaseNormalizer),
+/* harmony export */   yR: () => (/* binding */ readText)
+/* harmony export */ });
+/* unused harmony exports readJsonlCases, normalizeCases */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(80481);
+/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(57075);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_4__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(83916);
+/* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(95138);
+/* harmony import */ var _util_utf8_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(19605);
+/* harmony import */ var _expected_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(65180);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(84974);
+/* harmony import */ var _problems_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(34968);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(18639);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(90131);
 /**
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
@@ -19587,30 +19605,30 @@ var schema = __nccwpck_require__(90131);
 function readError(file, err) {
     const code = err.code;
     const why = code === 'ENOENT' ? `no such file${didYouMean(file)}` : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
-    return new errors/* ConfigError */.xL(`${file}: cannot read: ${why}`, file);
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: cannot read: ${why}`, file);
 }
 const DATA_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.jsonl']);
 /** A file beside a missing one that differs only in its extension (evalgate.yaml for evalgate.yml) is most likely the one meant. */
 function didYouMean(file) {
-    const ext = external_node_path_default().extname(file);
+    const ext = node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file);
     if (!DATA_EXTENSIONS.has(ext.toLowerCase()))
         return '';
-    const stem = external_node_path_default().basename(file, ext);
+    const stem = node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(file, ext);
     let names;
     try {
-        names = (0,external_node_fs_.readdirSync)(external_node_path_default().dirname(file));
+        names = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file));
     }
     catch {
         return '';
     }
-    const like = names.filter((name) => name !== external_node_path_default().basename(file) && DATA_EXTENSIONS.has(external_node_path_default().extname(name).toLowerCase()) && external_node_path_default().basename(name, external_node_path_default().extname(name)) === stem);
-    return like.length ? `; there is ${like.map((name) => external_node_path_default().join(external_node_path_default().dirname(file), name)).join(' and ')} beside it: did you mean that?` : '';
+    const like = names.filter((name) => name !== node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(file) && DATA_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(name).toLowerCase()) && node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(name, node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(name)) === stem);
+    return like.length ? `; there is ${like.map((name) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), name)).join(' and ')} beside it: did you mean that?` : '';
 }
-const notUtf8 = (file) => new errors/* ConfigError */.xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
+const notUtf8 = (file) => new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
 async function readText(file) {
     let bytes;
     try {
-        bytes = await (0,promises_.readFile)(file);
+        bytes = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile)(file);
     }
     catch (err) {
         throw readError(file, err);
@@ -19624,13 +19642,13 @@ async function readText(file) {
 }
 /** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
 async function* utf8Chunks(file) {
-    const decode = (0,utf8/* strictUtf8Decoder */.x)(() => notUtf8(file));
+    const decode = (0,_util_utf8_js__WEBPACK_IMPORTED_MODULE_7__/* .strictUtf8Decoder */ .x)(() => notUtf8(file));
     try {
-        for await (const chunk of (0,external_node_fs_.createReadStream)(file))
+        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file))
             yield decode(chunk);
     }
     catch (err) {
-        throw err instanceof errors/* ConfigError */.xL ? err : readError(file, err);
+        throw err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL ? err : readError(file, err);
     }
     yield decode();
 }
@@ -19640,8 +19658,8 @@ async function* utf8Chunks(file) {
  * of 100,000 cases costs what its cases cost.
  */
 async function readJsonlCases(file, into) {
-    const input = external_node_stream_.Readable.from(utf8Chunks(file));
-    const reader = (0,external_node_readline_.createInterface)({ input, crlfDelay: Infinity });
+    const input = node_stream__WEBPACK_IMPORTED_MODULE_4__.Readable.from(utf8Chunks(file));
+    const reader = (0,node_readline__WEBPACK_IMPORTED_MODULE_3__.createInterface)({ input, crlfDelay: Infinity });
     into.beginSource(file, []);
     let number = 0;
     let index = 0;
@@ -19653,7 +19671,7 @@ async function readJsonlCases(file, into) {
                 continue;
             const at = number;
             // a line that is not JSON is one problem; the lines after it are still read
-            const value = into.problems.attempt(() => (0,parse/* parseJsonLine */.wz)(line, file, at));
+            const value = into.problems.attempt(() => (0,_parse_js__WEBPACK_IMPORTED_MODULE_11__/* .parseJsonLine */ .wz)(line, file, at));
             if (value === undefined)
                 into.skip();
             else
@@ -19666,18 +19684,18 @@ async function readJsonlCases(file, into) {
         input.destroy();
     }
 }
-const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(external_node_path_default().extname(file).toLowerCase());
+const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
 /** Parse a file by extension into its list of raw cases. */
 function parseDatasetText(text, file) {
-    const ext = external_node_path_default().extname(file).toLowerCase();
+    const ext = node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase();
     if (isJsonl(file)) {
-        const located = (0,parse/* parseJsonl */.wI)(text, file);
+        const located = (0,_parse_js__WEBPACK_IMPORTED_MODULE_11__/* .parseJsonl */ .wI)(text, file);
         return { located, base: [], cases: located.value };
     }
     if (!['.yaml', '.yml', '.json'].includes(ext)) {
-        throw new errors/* ConfigError */.xL(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
     }
-    const located = (0,parse/* parseStructured */.jE)(text, file);
+    const located = (0,_parse_js__WEBPACK_IMPORTED_MODULE_11__/* .parseStructured */ .jE)(text, file);
     const value = located.value;
     if (Array.isArray(value))
         return { located, base: [], cases: value };
@@ -19686,7 +19704,7 @@ function parseDatasetText(text, file) {
     }
     if (value === null || value === undefined)
         return { located, base: [], cases: [] };
-    throw new errors/* ConfigError */.xL(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
 }
 /** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
@@ -19698,11 +19716,11 @@ async function expandPatterns(patterns, baseDir, problems) {
         if (globs?.isDynamicPattern(pattern)) {
             const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
             if (found.length === 0)
-                problems.add(new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
+                problems.add(new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
             files.push(...found);
         }
         else {
-            files.push(external_node_path_default().resolve(baseDir, pattern));
+            files.push(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(baseDir, pattern));
         }
     }
     return [...new Set(files)];
@@ -19741,10 +19759,10 @@ function shorthandAssertions(raw) {
 function resolveFiles(assertions, dir) {
     return assertions.map((a) => {
         if (typeof a.file === 'string')
-            return { ...a, file: external_node_path_default().resolve(dir, a.file) };
+            return { ...a, file: node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir, a.file) };
         // a python check's file:// (promptfoo's form) is relative to the file that names it, as a javascript check's `file`
         if ((a.type === 'python' || a.type === 'not-python') && typeof a.value === 'string' && a.value.startsWith('file://'))
-            return { ...a, value: `file://${external_node_path_default().resolve(dir, a.value.slice('file://'.length))}` };
+            return { ...a, value: `file://${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir, a.value.slice('file://'.length))}` };
         return a;
     });
 }
@@ -19775,15 +19793,15 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
-        this.problems = options.problems ?? new problems/* Problems */.Z();
+        this.fingerprints = new _fingerprint_js__WEBPACK_IMPORTED_MODULE_9__/* .Fingerprinter */ .Up(options.baseDir, options.judge);
+        this.problems = options.problems ?? new _problems_js__WEBPACK_IMPORTED_MODULE_10__/* .Problems */ .Z();
         this.ownsProblems = options.problems === undefined;
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
         // relative to the working directory: in Actions that is the repository root, as annotations need
-        const sourceFile = external_node_path_default().relative(process.cwd(), file) || file;
-        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile, skipped: [] });
+        const sourceFile = node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(process.cwd(), file) || file;
+        this.sources.push({ file, base, first: this.cases.length, dir: node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), sourceFile, skipped: [] });
     }
     addSource(source) {
         this.beginSource(source.located.file, source.base);
@@ -19807,19 +19825,19 @@ class CaseNormalizer {
         const where = () => this.where(file, located.lineOf(at), at);
         let raw;
         if (value && typeof value === 'object' && !Array.isArray(value)) {
-            raw = (0,parse/* validate */.tf)(schema/* caseSchema */.oe, { ...located, value }, at, 'case');
+            raw = (0,_parse_js__WEBPACK_IMPORTED_MODULE_11__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_12__/* .caseSchema */ .oe, { ...located, value }, at, 'case');
         }
         else {
-            throw new errors/* ConfigError */.xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
         }
         if (raw.input === undefined)
-            throw new errors/* ConfigError */.xL(`${where()}: the case has no \`input\``, file);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: the case has no \`input\``, file);
         let own;
         try {
             own = raw.assert ?? shorthandAssertions(raw);
         }
         catch (err) {
-            throw new errors/* ConfigError */.xL(`${where()}: ${err.message}`, file);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: ${err.message}`, file);
         }
         // defaults come resolved against the config's folder; the case's own files against its dataset's
         const ownResolved = resolveFiles(own, source.dir);
@@ -19827,7 +19845,7 @@ class CaseNormalizer {
         ownResolved.forEach((a, k) => {
             const problem = options.validateAssertion(a);
             if (problem)
-                throw new errors/* ConfigError */.xL(`${raw.assert ? `${where()}.assert[${k}]` : where()}: ${problem}`, file);
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${raw.assert ? `${where()}.assert[${k}]` : where()}: ${problem}`, file);
         });
         const assert = [...options.defaults.assert, ...ownResolved];
         const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
@@ -19837,17 +19855,17 @@ class CaseNormalizer {
             id = String(raw.id);
             const previous = this.ids.get(id);
             if (previous !== undefined)
-                throw new errors/* ConfigError */.xL(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
             this.ids.set(id, index);
         }
         else {
             // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-            const base = `h${(0,hash/* contentHash */.A)(raw.input, 12)}`;
+            const base = `h${(0,_util_hash_js__WEBPACK_IMPORTED_MODULE_6__/* .contentHash */ .A)(raw.input, 12)}`;
             const seen = this.contentKeys.get(base) ?? 0;
             this.contentKeys.set(base, seen + 1);
             id = seen === 0 ? base : `${base}~${seen + 1}`;
         }
-        const expected = expectedText(raw.expected ?? raw.ideal, own, options.defaults.assert);
+        const expected = (0,_expected_js__WEBPACK_IMPORTED_MODULE_8__/* .expectedText */ .G)(raw.expected ?? raw.ideal, own, options.defaults.assert);
         this.cases.push({
             id,
             name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
@@ -19866,14 +19884,14 @@ class CaseNormalizer {
     finish() {
         for (const [id, index] of this.ids) {
             if (this.contentKeys.has(id))
-                this.problems.add(new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
+                this.problems.add(new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
         }
         if (this.ownsProblems)
             this.problems.throwIfAny();
         return this.cases;
     }
     where(file, line, at) {
-        return `${file}${line ? `:${line}` : ''} at ${(0,parse/* formatPath */.jV)(at) || `case ${at.at(-1)}`}`;
+        return `${file}${line ? `:${line}` : ''} at ${(0,_parse_js__WEBPACK_IMPORTED_MODULE_11__/* .formatPath */ .jV)(at) || `case ${at.at(-1)}`}`;
     }
     /** Where an earlier case is: its file and line, and its path there. */
     whereIs(index) {
@@ -19881,6 +19899,53 @@ class CaseNormalizer {
         const left = source.skipped.filter((at) => at <= index).length;
         return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first + left]);
     }
+}
+
+
+/***/ }),
+
+/***/ 65180:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ expectedText),
+/* harmony export */   O: () => (/* binding */ describeAssertion)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * What a case expects, as the report shows it (the record's `expected`): the
+ * seed shorthands' value as written (`expected`, `ideal`), else one line per
+ * assertion of the case; with `defaults.assert`, every assertion the case is
+ * checked against, the defaults' marked so.
+ */
+
+/** How a threshold reads for the types whose threshold has a unit. */
+const THRESHOLD_UNITS = {
+    latency: (t) => `${String(t)} ms`,
+    cost: (t) => `$${String(t)}`
+};
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
+function describeAssertion(a) {
+    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+    let options = '';
+    for (const k of OPTIONS) {
+        if (a[k] === undefined)
+            continue;
+        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
+    }
+    const value = a.file !== undefined ? node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
+    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
+}
+function expectedText(written, own, defaults) {
+    if (defaults.length)
+        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
+    if (written !== undefined)
+        return written;
+    return own.length ? own.map(describeAssertion).join('\n') : undefined;
 }
 
 
@@ -20995,7 +21060,7 @@ function problemLines(err) {
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(90131);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(84140);
 /**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
  * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
  * Here: recognising one and reading its settings. Its tests become cases in
@@ -21098,6 +21163,10 @@ function lineOf(located, at) {
  */
 
 const nonNegative = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0);
+/** A grader as promptfoo names one: an id, or {id, config}. */
+const graderSpecSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]);
+/** A check's grader: a spec, or promptfoo's map of them by use (`text` grades; `embedding` would embed). */
+const graderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([graderSpecSchema, zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ text: graderSpecSchema.optional(), embedding: graderSpecSchema.optional() }).strict()]);
 const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     type: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
     value: zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J().optional(),
@@ -21110,8 +21179,8 @@ const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .
         return zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional();
     },
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
-    /** a model-graded check's own grader: an id or {id, config} */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    /** a model-graded check's own grader: an id, {id, config}, or {text, embedding} */
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -21122,7 +21191,7 @@ const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     disableVarExpansion: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -21132,7 +21201,9 @@ const promptfooTestSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     assert: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** the prompts this test runs with (labels or ids; `label*` and `label` match `label:…` too); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 /** A provider as the target runs it: promptfoo's `id` with its options. */
@@ -21141,7 +21212,9 @@ const promptfooProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .I
     label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).optional(),
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
     transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    delay: nonNegative.optional()
+    delay: nonNegative.optional(),
+    /** the prompts this provider runs (labels or ids, matched as a test's `prompts`); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 const promptObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ raw: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() }).strict();
@@ -21668,8 +21741,8 @@ function pathAtEnd(prefix) {
 
 // EXTERNAL MODULE: ./src/util/utf8.ts
 var utf8 = __nccwpck_require__(19605);
-// EXTERNAL MODULE: ./src/config/dataset.ts + 1 modules
-var dataset = __nccwpck_require__(41795);
+// EXTERNAL MODULE: ./src/config/dataset.ts
+var dataset = __nccwpck_require__(6182);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var parse = __nccwpck_require__(18639);
 // EXTERNAL MODULE: ./src/config/record-schema.ts
@@ -22355,7 +22428,7 @@ async function requestJson(method, url, body, options = {}) {
     const where = (0,env/* redact */.E$)(describeUrl(url), secrets);
     for (let attempt = 1;; attempt++) {
         const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
+        if (isResponse(outcome) && (outcome.status < 300 || (options.returnRefusals === true && !isRetryableStatus(outcome.status))))
             return outcome;
         // the same request would only get the same body again
         if (!isResponse(outcome) && outcome.code === TOO_LARGE)
@@ -22528,6 +22601,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Qd: () => (/* binding */ createProvider),
   P7: () => (/* binding */ credentialFlows),
   rl: () => (/* binding */ isProviderId),
+  RT: () => (/* binding */ priceListProvider),
   Et: () => (/* binding */ providerIdProblem)
 });
 
@@ -22937,7 +23011,23 @@ function bedrockCredentials(id, config, env) {
     return [BEARER_VARIABLE, ...bedrock_KEY_VARIABLES].map((variable) => ({ variable, host, provider: id }));
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(76760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/providers/google.ts
+/**
+ * Gemini `generateContent`: `google:<model>` (Google AI Studio,
+ * `{base}/v1beta/models/<model>:generateContent`) and `vertex:<model>`
+ * (Vertex AI in express mode, `https://{host}/v1/publishers/google/models/<model>:generateContent`),
+ * the key in `x-goog-api-key`; hosts, bases and keys as promptfoo reads them.
+ * The prompt becomes `contents` as promptfoo coerces it (chat messages →
+ * `{role: user|model, parts}`, system messages → `system_instruction`);
+ * `functionCall` parts become tool calls.
+ */
+
+
 
 
 const STUDIO_HOST = 'generativelanguage.googleapis.com';
@@ -22977,9 +23067,23 @@ function googleProvider(id, model, vertex, config, ctx) {
         : apiKey
             ? undefined
             : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`;
-    return (0,wire/* modelProvider */.xv)(id, model, unusable, async (call, http) => {
+    // promptfoo reads a `file://` system instruction from its file (relative to the config)
+    let instruction = config.systemInstruction;
+    let problem = unusable;
+    if (typeof instruction === 'string' && instruction.startsWith('file://')) {
+        const file = external_node_path_default().resolve(ctx.baseDir, instruction.slice('file://'.length));
+        try {
+            const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+            instruction = /\.json$/i.test(file) ? JSON.parse(text) : text;
+        }
+        catch (err) {
+            problem ??= `${ctx.where}: ${id}: config.systemInstruction: cannot read ${file}: ${err.message}`;
+        }
+    }
+    const own = { ...config, systemInstruction: instruction };
+    return (0,wire/* modelProvider */.xv)(id, model, problem, async (call, http) => {
         const headers = { 'x-goog-api-key': apiKey, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
-        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey]);
+        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, own), headers, http, [apiKey]);
         return readCandidates(id, model, response.data, response.text);
     });
 }
@@ -23008,7 +23112,8 @@ function generateBody(call, config) {
         body.safetySettings = config.safetySettings;
     if (config.toolConfig !== undefined)
         body.toolConfig = config.toolConfig;
-    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    // Gemini's own tools may be one object ({function_declarations: [...]}) as promptfoo sends it
+    const tools = Array.isArray(config.tools) ? config.tools : isObject(config.tools) ? [config.tools] : call.tools;
     if (tools?.length)
         body.tools = geminiTools(tools);
     const instruction = config.systemInstruction;
@@ -23112,9 +23217,6 @@ function googleCredentials(id, model, vertex, config, env) {
     return where.keyVariables.map((variable) => ({ variable, host, provider: id }));
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(76760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(27004);
 // EXTERNAL MODULE: ./src/sandbox/index.ts + 5 modules
@@ -23157,6 +23259,7 @@ function httpProvider(id, config, ctx) {
                 ? `${ctx.where}: ${id}: an http provider sending ${method} needs config.body (a template over {{prompt}} and the vars)`
                 : unsupportedKey(config);
     const transform = config.transformResponse ?? config.responseParser;
+    const validateStatus = config.validateStatus;
     return {
         id,
         model: id,
@@ -23170,16 +23273,30 @@ function httpProvider(id, config, ctx) {
             const headers = renderHeaders(config, render);
             const target = withQuery(render(url), config.queryParams, render);
             const body = method === 'GET' || config.body === undefined ? undefined : requestBody(config.body, isJson(headers), vars, t);
-            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, http);
+            // as promptfoo's: a refusal (a 404, a 400 naming a bad input) is the reply its transform reads; 408, 429 and 5xx are retried, then fail
+            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, { ...http, returnRefusals: true });
+            if (validateStatus !== undefined ? !(await statusValid(validateStatus, response.status, ctx)) : false)
+                throw new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status} did not pass validateStatus: ${excerpt(response.text)}`, response.status);
             const json = response.data === undefined ? null : response.data;
-            const shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response.text, ctx, call);
+            let shown;
+            try {
+                shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response, ctx, call);
+            }
+            catch (err) {
+                if (response.status < 300)
+                    throw err;
+                throw refusal(id, response);
+            }
+            // a refusal the transform finds nothing in is named as every provider names one
+            if (response.status >= 300 && (shown === undefined || shown === null || shown === ''))
+                throw refusal(id, response);
             return resultOf(id, shown);
         },
         async close() { }
     };
 }
 /** Keys of promptfoo's http provider that change what is sent or read, and that evalgate does not honour. */
-const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'validateStatus', 'useHttps'];
+const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'useHttps'];
 function unsupportedKey(config) {
     const key = UNSUPPORTED_KEYS.find((k) => config[k] !== undefined);
     return key && `config.${key} is not supported by evalgate's http provider; put what it computes into headers and body templates`;
@@ -23259,27 +23376,54 @@ function renderDeep(value, vars, t) {
     return value;
 }
 /** `transformResponse` in the checks' sandbox: (json, text, context) → the output, or a provider response `{output, tokenUsage, cost, error}`. */
-async function transformed(transform, json, raw, ctx, call) {
+async function transformed(transform, json, response, ctx, call) {
     if (typeof transform !== 'string')
         throw new wire/* ProviderError */.mZ('transformResponse must be an expression or file://path.js');
-    const context = { vars: call.vars ?? {}, response: { data: raw } };
+    const context = { vars: call.vars ?? {}, response: { data: response.text, status: response.status, headers: Object.fromEntries(response.headers) } };
+    return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, {
+        output: json,
+        input: response.text,
+        context
+    });
+}
+/** promptfoo's `validateStatus`: an expression of `status` (or a function of it, or file://module.js[:name]) that says whether a status is a reply. */
+async function statusValid(validate, status, ctx) {
+    if (typeof validate !== 'string')
+        throw new wire/* ProviderError */.mZ('validateStatus must be an expression of status, a function, or file://path.js');
+    return Boolean(await runConfigCode('validateStatus', validate, 'const status = output;', 'status', ctx, { output: status, input: null, context: {} }));
+}
+/**
+ * The config's code (a transform, a status check) in the checks' sandbox
+ * under checkTimeoutMs: `file://path.js[:name]` calls that function with
+ * (output, text, context), an arrow or function expression is called with
+ * `args`, any other text is an expression of them.
+ */
+async function runConfigCode(setting, source, prelude, args, ctx, values) {
     let item;
-    if (transform.startsWith('file://')) {
-        const ref = transform.slice('file://'.length);
+    if (source.startsWith('file://')) {
+        const ref = source.slice('file://'.length);
         const at = ref.lastIndexOf(':');
         const [file, name] = at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined];
-        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: json, text: raw, context, ...(name ? { name } : {}) };
+        const text = typeof values.input === 'string' ? values.input : '';
+        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: values.output, text, context: values.context, ...(name ? { name } : {}) };
     }
     else {
-        const expression = transform.trim();
+        const expression = source.trim();
         const fn = /^(async\s+)?(\(.*?\)\s*=>|function\s*\(.*?\)|[A-Za-z_$][\w$]*\s*=>)/.test(expression);
-        const body = `const json = output, text = input;\nreturn ${fn ? `(${expression})(json, text, context)` : `(${expression}\n)`}`;
-        item = { kind: 'transform', body, output: json, input: raw, context };
+        const body = `${prelude}\nreturn ${fn ? `(${expression})(${args})` : `(${expression}\n)`}`;
+        item = { kind: 'transform', body, ...values };
     }
     const outcome = await (0,sandbox/* checks */.AV)().run(item, ctx.checkTimeoutMs ?? sandbox/* DEFAULT_CHECK_TIMEOUT_MS */.Gv);
     if (!outcome.ok)
-        throw new wire/* ProviderError */.mZ(`transformResponse failed: ${outcome.error}`);
+        throw new wire/* ProviderError */.mZ(`${setting} failed: ${outcome.error}`);
     return outcome.value;
+}
+function refusal(id, response) {
+    return new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status}: ${(0,wire/* apiMessage */.SX)(response.text) ?? excerpt(response.text)}`, response.status);
+}
+function excerpt(body) {
+    const flat = body.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 /** What the transform (or the reply) gave, as a result: a provider response's fields, else the value as the output. */
 function resultOf(id, shown) {
@@ -23586,6 +23730,21 @@ function parseProviderId(id) {
     }
 }
 const BEDROCK_OTHER = new Set(['agents', 'kb', 'knowledge-base', 'embedding', 'embeddings', 'completion', 'messages', 'mantle', 'video', 'nova-sonic']);
+/** The maintained price list's name for the API an id calls (targets/pricing.ts); none for local models, HTTP APIs and code. */
+function priceListProvider(id) {
+    const parsed = parseProviderId(id);
+    switch (parsed?.kind) {
+        case 'openai':
+        case 'anthropic':
+        case 'azure':
+        case 'google':
+            return parsed.kind;
+        case 'bedrock':
+            return 'aws';
+        default:
+            return undefined;
+    }
+}
 /** Whether evalgate can run this id. */
 function isProviderId(id) {
     return parseProviderId(id) !== undefined;
@@ -23806,6 +23965,7 @@ function stringHeaders(value) {
 /* harmony export */   ML: () => (/* binding */ badReply),
 /* harmony export */   Mj: () => (/* binding */ listedMessages),
 /* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   SX: () => (/* binding */ apiMessage),
 /* harmony export */   Tf: () => (/* binding */ contentText),
 /* harmony export */   Y0: () => (/* binding */ trimSlash),
 /* harmony export */   aZ: () => (/* binding */ finishReason),
@@ -23818,7 +23978,7 @@ function stringHeaders(value) {
 /* harmony export */   w4: () => (/* binding */ hostOf),
 /* harmony export */   xv: () => (/* binding */ modelProvider)
 /* harmony export */ });
-/* unused harmony exports apiMessage, count */
+/* unused harmony export count */
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38815);
 /* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(27004);
 /* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(10920);
@@ -24863,7 +25023,7 @@ function canBacktrack(source, length) {
 
 
 
-/** SPEC §9: the default of `checkTimeoutMs`. */
+/** How long a sandboxed check may run when `checkTimeoutMs` is not set. */
 const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 /** Checks allocate little; a runaway one is stopped here, not by the machine. */
 const CHECK_MEMORY_MB = 512;
@@ -24928,7 +25088,7 @@ function pythonChecks() {
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(80481);
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * Python in the sandbox (SPEC §9 Isolation): promptfoo's `file://provider.py`
+ * Python in the sandbox: promptfoo's `file://provider.py`
  * providers and `python` checks run in long-lived `python3` processes of
  * their own, never in evalgate's. Each call has a deadline: a call that runs
  * past it (a loop, a hung request) fails, and its process is killed and

@@ -7351,6 +7351,53 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
+/***/ 5180:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ expectedText),
+/* harmony export */   O: () => (/* binding */ describeAssertion)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * What a case expects, as the report shows it (the record's `expected`): the
+ * seed shorthands' value as written (`expected`, `ideal`), else one line per
+ * assertion of the case; with `defaults.assert`, every assertion the case is
+ * checked against, the defaults' marked so.
+ */
+
+/** How a threshold reads for the types whose threshold has a unit. */
+const THRESHOLD_UNITS = {
+    latency: (t) => `${String(t)} ms`,
+    cost: (t) => `$${String(t)}`
+};
+/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
+const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
+/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
+function describeAssertion(a) {
+    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
+    let options = '';
+    for (const k of OPTIONS) {
+        if (a[k] === undefined)
+            continue;
+        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
+        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
+    }
+    const value = a.file !== undefined ? node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
+    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
+}
+function expectedText(written, own, defaults) {
+    if (defaults.length)
+        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
+    if (written !== undefined)
+        return written;
+    return own.length ? own.map(describeAssertion).join('\n') : undefined;
+}
+
+
+/***/ }),
+
 /***/ 4974:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -8459,7 +8506,7 @@ function problemLines(err) {
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(131);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4140);
 /**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
  * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
  * Here: recognising one and reading its settings. Its tests become cases in
@@ -8562,6 +8609,10 @@ function lineOf(located, at) {
  */
 
 const nonNegative = zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0);
+/** A grader as promptfoo names one: an id, or {id, config}. */
+const graderSpecSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]);
+/** A check's grader: a spec, or promptfoo's map of them by use (`text` grades; `embedding` would embed). */
+const graderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([graderSpecSchema, zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ text: graderSpecSchema.optional(), embedding: graderSpecSchema.optional() }).strict()]);
 const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     type: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1),
     value: zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J().optional(),
@@ -8574,8 +8625,8 @@ const promptfooAssertionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .
         return zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional();
     },
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
-    /** a model-graded check's own grader: an id or {id, config} */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    /** a model-graded check's own grader: an id, {id, config}, or {text, embedding} */
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -8586,7 +8637,7 @@ const testOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     disableVarExpansion: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     disableDefaultAsserts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
-    provider: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional() }).passthrough()]).optional(),
+    provider: graderSchema.optional(),
     rubricPrompt: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J())]).optional()
 })
     .strict();
@@ -8596,7 +8647,9 @@ const promptfooTestSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     assert: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional()
+    metadata: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
+    /** the prompts this test runs with (labels or ids; `label*` and `label` match `label:…` too); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 /** A provider as the target runs it: promptfoo's `id` with its options. */
@@ -8605,7 +8658,9 @@ const promptfooProviderSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .I
     label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).optional(),
     config: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .unknown */ .L5J()).optional(),
     transform: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    delay: nonNegative.optional()
+    delay: nonNegative.optional(),
+    /** the prompts this provider runs (labels or ids, matched as a test's `prompts`); all when absent */
+    prompts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).optional()
 })
     .strict();
 const promptObject = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ raw: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), id: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(), label: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional() }).strict();
@@ -9135,7 +9190,7 @@ async function requestJson(method, url, body, options = {}) {
     const where = (0,env/* redact */.E$)(describeUrl(url), secrets);
     for (let attempt = 1;; attempt++) {
         const outcome = await attemptOnce(method, url, body, options);
-        if (isResponse(outcome) && outcome.status < 300)
+        if (isResponse(outcome) && (outcome.status < 300 || (options.returnRefusals === true && !isRetryableStatus(outcome.status))))
             return outcome;
         // the same request would only get the same body again
         if (!isResponse(outcome) && outcome.code === TOO_LARGE)
@@ -9308,6 +9363,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   Qd: () => (/* binding */ createProvider),
   P7: () => (/* binding */ credentialFlows),
   rl: () => (/* binding */ isProviderId),
+  RT: () => (/* binding */ priceListProvider),
   Et: () => (/* binding */ providerIdProblem)
 });
 
@@ -9717,7 +9773,23 @@ function bedrockCredentials(id, config, env) {
     return [BEARER_VARIABLE, ...bedrock_KEY_VARIABLES].map((variable) => ({ variable, host, provider: id }));
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/providers/google.ts
+/**
+ * Gemini `generateContent`: `google:<model>` (Google AI Studio,
+ * `{base}/v1beta/models/<model>:generateContent`) and `vertex:<model>`
+ * (Vertex AI in express mode, `https://{host}/v1/publishers/google/models/<model>:generateContent`),
+ * the key in `x-goog-api-key`; hosts, bases and keys as promptfoo reads them.
+ * The prompt becomes `contents` as promptfoo coerces it (chat messages →
+ * `{role: user|model, parts}`, system messages → `system_instruction`);
+ * `functionCall` parts become tool calls.
+ */
+
+
 
 
 const STUDIO_HOST = 'generativelanguage.googleapis.com';
@@ -9757,9 +9829,23 @@ function googleProvider(id, model, vertex, config, ctx) {
         : apiKey
             ? undefined
             : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`;
-    return (0,wire/* modelProvider */.xv)(id, model, unusable, async (call, http) => {
+    // promptfoo reads a `file://` system instruction from its file (relative to the config)
+    let instruction = config.systemInstruction;
+    let problem = unusable;
+    if (typeof instruction === 'string' && instruction.startsWith('file://')) {
+        const file = external_node_path_default().resolve(ctx.baseDir, instruction.slice('file://'.length));
+        try {
+            const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+            instruction = /\.json$/i.test(file) ? JSON.parse(text) : text;
+        }
+        catch (err) {
+            problem ??= `${ctx.where}: ${id}: config.systemInstruction: cannot read ${file}: ${err.message}`;
+        }
+    }
+    const own = { ...config, systemInstruction: instruction };
+    return (0,wire/* modelProvider */.xv)(id, model, problem, async (call, http) => {
         const headers = { 'x-goog-api-key': apiKey, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
-        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey]);
+        const response = await (0,wire/* send */.tN)(id, 'POST', where.url, generateBody(call, own), headers, http, [apiKey]);
         return readCandidates(id, model, response.data, response.text);
     });
 }
@@ -9788,7 +9874,8 @@ function generateBody(call, config) {
         body.safetySettings = config.safetySettings;
     if (config.toolConfig !== undefined)
         body.toolConfig = config.toolConfig;
-    const tools = Array.isArray(config.tools) ? config.tools : call.tools;
+    // Gemini's own tools may be one object ({function_declarations: [...]}) as promptfoo sends it
+    const tools = Array.isArray(config.tools) ? config.tools : isObject(config.tools) ? [config.tools] : call.tools;
     if (tools?.length)
         body.tools = geminiTools(tools);
     const instruction = config.systemInstruction;
@@ -9892,9 +9979,6 @@ function googleCredentials(id, model, vertex, config, env) {
     return where.keyVariables.map((variable) => ({ variable, host, provider: id }));
 }
 
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(7004);
 // EXTERNAL MODULE: ./src/sandbox/index.ts + 7 modules
@@ -9937,6 +10021,7 @@ function httpProvider(id, config, ctx) {
                 ? `${ctx.where}: ${id}: an http provider sending ${method} needs config.body (a template over {{prompt}} and the vars)`
                 : unsupportedKey(config);
     const transform = config.transformResponse ?? config.responseParser;
+    const validateStatus = config.validateStatus;
     return {
         id,
         model: id,
@@ -9950,16 +10035,30 @@ function httpProvider(id, config, ctx) {
             const headers = renderHeaders(config, render);
             const target = withQuery(render(url), config.queryParams, render);
             const body = method === 'GET' || config.body === undefined ? undefined : requestBody(config.body, isJson(headers), vars, t);
-            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, http);
+            // as promptfoo's: a refusal (a 404, a 400 naming a bad input) is the reply its transform reads; 408, 429 and 5xx are retried, then fail
+            const response = await (0,wire/* send */.tN)(id, method, target, body, { ...headers, ...call.headers }, { ...http, returnRefusals: true });
+            if (validateStatus !== undefined ? !(await statusValid(validateStatus, response.status, ctx)) : false)
+                throw new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status} did not pass validateStatus: ${excerpt(response.text)}`, response.status);
             const json = response.data === undefined ? null : response.data;
-            const shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response.text, ctx, call);
+            let shown;
+            try {
+                shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response, ctx, call);
+            }
+            catch (err) {
+                if (response.status < 300)
+                    throw err;
+                throw refusal(id, response);
+            }
+            // a refusal the transform finds nothing in is named as every provider names one
+            if (response.status >= 300 && (shown === undefined || shown === null || shown === ''))
+                throw refusal(id, response);
             return resultOf(id, shown);
         },
         async close() { }
     };
 }
 /** Keys of promptfoo's http provider that change what is sent or read, and that evalgate does not honour. */
-const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'validateStatus', 'useHttps'];
+const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'useHttps'];
 function unsupportedKey(config) {
     const key = UNSUPPORTED_KEYS.find((k) => config[k] !== undefined);
     return key && `config.${key} is not supported by evalgate's http provider; put what it computes into headers and body templates`;
@@ -10039,27 +10138,54 @@ function renderDeep(value, vars, t) {
     return value;
 }
 /** `transformResponse` in the checks' sandbox: (json, text, context) → the output, or a provider response `{output, tokenUsage, cost, error}`. */
-async function transformed(transform, json, raw, ctx, call) {
+async function transformed(transform, json, response, ctx, call) {
     if (typeof transform !== 'string')
         throw new wire/* ProviderError */.mZ('transformResponse must be an expression or file://path.js');
-    const context = { vars: call.vars ?? {}, response: { data: raw } };
+    const context = { vars: call.vars ?? {}, response: { data: response.text, status: response.status, headers: Object.fromEntries(response.headers) } };
+    return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, {
+        output: json,
+        input: response.text,
+        context
+    });
+}
+/** promptfoo's `validateStatus`: an expression of `status` (or a function of it, or file://module.js[:name]) that says whether a status is a reply. */
+async function statusValid(validate, status, ctx) {
+    if (typeof validate !== 'string')
+        throw new wire/* ProviderError */.mZ('validateStatus must be an expression of status, a function, or file://path.js');
+    return Boolean(await runConfigCode('validateStatus', validate, 'const status = output;', 'status', ctx, { output: status, input: null, context: {} }));
+}
+/**
+ * The config's code (a transform, a status check) in the checks' sandbox
+ * under checkTimeoutMs: `file://path.js[:name]` calls that function with
+ * (output, text, context), an arrow or function expression is called with
+ * `args`, any other text is an expression of them.
+ */
+async function runConfigCode(setting, source, prelude, args, ctx, values) {
     let item;
-    if (transform.startsWith('file://')) {
-        const ref = transform.slice('file://'.length);
+    if (source.startsWith('file://')) {
+        const ref = source.slice('file://'.length);
         const at = ref.lastIndexOf(':');
         const [file, name] = at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined];
-        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: json, text: raw, context, ...(name ? { name } : {}) };
+        const text = typeof values.input === 'string' ? values.input : '';
+        item = { kind: 'transform', file: external_node_path_default().resolve(ctx.baseDir, file), output: values.output, text, context: values.context, ...(name ? { name } : {}) };
     }
     else {
-        const expression = transform.trim();
+        const expression = source.trim();
         const fn = /^(async\s+)?(\(.*?\)\s*=>|function\s*\(.*?\)|[A-Za-z_$][\w$]*\s*=>)/.test(expression);
-        const body = `const json = output, text = input;\nreturn ${fn ? `(${expression})(json, text, context)` : `(${expression}\n)`}`;
-        item = { kind: 'transform', body, output: json, input: raw, context };
+        const body = `${prelude}\nreturn ${fn ? `(${expression})(${args})` : `(${expression}\n)`}`;
+        item = { kind: 'transform', body, ...values };
     }
     const outcome = await (0,sandbox/* checks */.AV)().run(item, ctx.checkTimeoutMs ?? sandbox/* DEFAULT_CHECK_TIMEOUT_MS */.Gv);
     if (!outcome.ok)
-        throw new wire/* ProviderError */.mZ(`transformResponse failed: ${outcome.error}`);
+        throw new wire/* ProviderError */.mZ(`${setting} failed: ${outcome.error}`);
     return outcome.value;
+}
+function refusal(id, response) {
+    return new wire/* ProviderError */.mZ(`${id}: HTTP ${response.status}: ${(0,wire/* apiMessage */.SX)(response.text) ?? excerpt(response.text)}`, response.status);
+}
+function excerpt(body) {
+    const flat = body.replace(/\s+/g, ' ').trim();
+    return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 /** What the transform (or the reply) gave, as a result: a provider response's fields, else the value as the output. */
 function resultOf(id, shown) {
@@ -10366,6 +10492,21 @@ function parseProviderId(id) {
     }
 }
 const BEDROCK_OTHER = new Set(['agents', 'kb', 'knowledge-base', 'embedding', 'embeddings', 'completion', 'messages', 'mantle', 'video', 'nova-sonic']);
+/** The maintained price list's name for the API an id calls (targets/pricing.ts); none for local models, HTTP APIs and code. */
+function priceListProvider(id) {
+    const parsed = parseProviderId(id);
+    switch (parsed?.kind) {
+        case 'openai':
+        case 'anthropic':
+        case 'azure':
+        case 'google':
+            return parsed.kind;
+        case 'bedrock':
+            return 'aws';
+        default:
+            return undefined;
+    }
+}
 /** Whether evalgate can run this id. */
 function isProviderId(id) {
     return parseProviderId(id) !== undefined;
@@ -10586,6 +10727,7 @@ function stringHeaders(value) {
 /* harmony export */   ML: () => (/* binding */ badReply),
 /* harmony export */   Mj: () => (/* binding */ listedMessages),
 /* harmony export */   Qq: () => (/* binding */ text),
+/* harmony export */   SX: () => (/* binding */ apiMessage),
 /* harmony export */   Tf: () => (/* binding */ contentText),
 /* harmony export */   Y0: () => (/* binding */ trimSlash),
 /* harmony export */   aZ: () => (/* binding */ finishReason),
@@ -10598,7 +10740,7 @@ function stringHeaders(value) {
 /* harmony export */   w4: () => (/* binding */ hostOf),
 /* harmony export */   xv: () => (/* binding */ modelProvider)
 /* harmony export */ });
-/* unused harmony exports apiMessage, count */
+/* unused harmony export count */
 /* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8815);
 /* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7004);
 /* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(920);
@@ -11643,7 +11785,7 @@ function canBacktrack(source, length) {
 
 
 
-/** SPEC §9: the default of `checkTimeoutMs`. */
+/** How long a sandboxed check may run when `checkTimeoutMs` is not set. */
 const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 /** Checks allocate little; a runaway one is stopped here, not by the machine. */
 const CHECK_MEMORY_MB = 512;
@@ -11708,7 +11850,7 @@ function pythonChecks() {
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(481);
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_1__);
 /**
- * Python in the sandbox (SPEC §9 Isolation): promptfoo's `file://provider.py`
+ * Python in the sandbox: promptfoo's `file://provider.py`
  * providers and `python` checks run in long-lived `python3` processes of
  * their own, never in evalgate's. Each call has a deadline: a call that runs
  * past it (a loop, a hung request) fails, and its process is killed and
@@ -33638,14 +33780,20 @@ function scoreNote(score, threshold) {
     return `score ${score}, threshold ${threshold}`;
 }
 const nonFinite = (score) => ({ broken: `returned a score that is not a finite number (${score})` });
-/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned, threshold) {
+/**
+ * Reads a check's return value: boolean, score in [0,1], {pass, score,
+ * reason}, or anything truthy/falsy. `aboveZero`: a returned number passes
+ * when above 0 (promptfoo's reading when the assertion sets no threshold).
+ */
+function gradeOf(returned, threshold, aboveZero = false) {
     if (typeof returned === 'boolean')
         return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` };
     if (typeof returned === 'number') {
         if (!Number.isFinite(returned))
             return nonFinite(returned);
         const score = clampScore(returned);
+        if (aboveZero)
+            return { pass: returned > 0, score, note: `returned ${returned}, which passes above 0 without a threshold, as in promptfoo` };
         return { pass: score >= threshold, score, note: scoreNote(returned, threshold) };
     }
     if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
@@ -33716,7 +33864,7 @@ const javascript = {
         const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value);
         const grade = foreign
             ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
-            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD);
+            : gradeOf(returned.value, a.threshold ?? DEFAULT_THRESHOLD, ctx.case.promptfoo !== undefined && a.threshold === undefined);
         return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output);
     }
 };
@@ -34410,6 +34558,7 @@ const lib_checks = {
     'answer-relevance': {
         value: anyValue,
         threshold: 0,
+        embeds: true,
         key: (_a, ctx) => ({ input: questionOf(ctx), output: ctx.output }),
         async run(a, ctx, tools) {
             const threshold = a.threshold ?? 0;
@@ -34549,6 +34698,7 @@ function modelGraded(type, check) {
         negatable: false,
         // the grader, the judge's or the check's own, comes from the judge (its reuse, counts and credentials)
         usesJudge: true,
+        ...(check.embeds ? { judgeEmbeds: true } : {}),
         validate: (a) => firstProblem(() => check.value(a), () => numberOptionProblem(a, 'threshold'), () => providerProblem(a), () => rubricPromptProblem(a)),
         async run(a, ctx) {
             if (!ctx.grade)
@@ -34599,11 +34749,11 @@ const modelGradedAssertions = {
 function rubricCheck() {
     return {
         value: stringValue,
-        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value, rubricPrompt: a.rubricPrompt ?? null }),
+        key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value ?? null, rubricPrompt: a.rubricPrompt ?? null }),
         async run(a, ctx, tools) {
             const custom = a.rubricPrompt;
             const prompt = custom !== undefined
-                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value), ...ctx.case.vars })
+                ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value ?? ''), ...ctx.case.vars })
                 : rubricMessages(String(a.value), ctx);
             const reply = await tools.ask(prompt);
             return readRubricReply(reply, a.threshold);
@@ -35264,7 +35414,7 @@ function matchesGlob(name, glob) {
 
 ;// CONCATENATED MODULE: ./src/assertions/trajectory.ts
 /**
- * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * Trajectory checks: what the agent did, read from the trial's tool
  * calls, never from its output text. promptfoo's `trajectory:*` names and
  * value shapes; `trajectory-match` with LangChain agentevals' modes;
  * `tool-call-f1`. Every reason names the tools and ends with the path taken
@@ -35988,7 +36138,9 @@ const llmRubric = {
     // a judge's verdict is not a rule that can be inverted: write the rubric the other way round
     negatable: false,
     usesJudge: true,
-    validate: (a) => typeof a.value !== 'string' || a.value.trim() === ''
+    validate: (a) => 
+    // with its own grading prompt the rubric may be empty (promptfoo's `rubricPrompt` holds the criteria)
+    (typeof a.value !== 'string' || a.value.trim() === '') && !(a.rubricPrompt !== undefined && (a.value === undefined || typeof a.value === 'string'))
         ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
         : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
             ? 'llm-rubric `includeToolCalls` is true or false'
@@ -36363,7 +36515,7 @@ const textAssertions = {
 var tool_calls = __nccwpck_require__(3934);
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-tools-call` and promptfoo's
  * `is-valid-openai-function-call`, one check: every call names a tool of the
  * schemas (`value` when it lists tools, else `target.tools`) and its
  * arguments validate against that tool's JSON Schema. The calls are the
@@ -36487,7 +36639,7 @@ const toolsCallAssertions = {
 var tracing_spans = __nccwpck_require__(1951);
 ;// CONCATENATED MODULE: ./src/assertions/trace.ts
 /**
- * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * promptfoo's trace assertions, on the spans of the trial's trace:
  * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
  * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
  * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.
@@ -36919,9 +37071,19 @@ function unknownTypeProblem(type) {
     const hint = near ? ` Did you mean "${guess}"?` : '';
     return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`;
 }
-/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
-function needsJudge(a) {
+/** Whether grading the assertion asks a grader model, the judge or one the check names (llm-rubric, factuality, similar…). */
+function asksGrader(a) {
     return resolve(a.type)?.handler.usesJudge === true;
+}
+/**
+ * Whether grading the assertion falls back to the judge itself (llm-rubric,
+ * similar, a model-graded check without a `provider` of its own): the
+ * judge's key must then be there before the run. A check with its own grader
+ * does not need it, unless it also asks the judge's embeddings.
+ */
+function needsJudge(a) {
+    const handler = resolve(a.type)?.handler;
+    return handler?.usesJudge === true && (a.provider === undefined || handler.judgeEmbeds === true);
 }
 /** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */
 function validateAssertion(a, scope) {
@@ -37323,6 +37485,35 @@ function tokenCost(usage, price) {
         return undefined;
     return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
 }
+let priceList;
+/**
+ * The usage priced: its own cost wins, then `pricing`, then — for a model API
+ * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
+ * price list; otherwise the usage as it is.
+ */
+async function pricedUsage(usage, model, pricing, listed) {
+    const priced = priceUsage(usage, model, pricing);
+    if (priced.costUsd !== undefined || listed === undefined || model === undefined)
+        return priced;
+    if (priced.inputTokens === undefined && priced.outputTokens === undefined)
+        return priced;
+    const costUsd = await listedCost(priced, model, listed);
+    return costUsd === undefined ? priced : { ...priced, costUsd };
+}
+/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
+async function listedCost(usage, model, provider) {
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
+    const list = await priceList;
+    let result;
+    try {
+        result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
+    }
+    catch {
+        // a model whose price has conditions the usage does not say (tiers by context) is not priced
+        return undefined;
+    }
+    return result ? result.total_price : undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
 /** One level of grading: the test itself or one of its assert-sets. */
@@ -37646,7 +37837,7 @@ async function runCases(cases, target, options) {
                 const reply = await target.call(inFlight);
                 // priced and counted before the slot is released: the next trial's budget check must see this one's cost
                 if (reply.usage) {
-                    reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing);
+                    reply.usage = await pricedUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing, reply.priceList);
                     if (reply.usage.costUsd !== undefined)
                         targetCostUsd += reply.usage.costUsd;
                 }
@@ -40806,42 +40997,8 @@ function utf8Exceeds(text, max) {
     return Buffer.byteLength(text, 'utf8') > max;
 }
 
-;// CONCATENATED MODULE: ./src/config/expected.ts
-/**
- * What a case expects, as the report shows it (the record's `expected`): the
- * seed shorthands' value as written (`expected`, `ideal`), else one line per
- * assertion of the case; with `defaults.assert`, every assertion the case is
- * checked against, the defaults' marked so.
- */
-
-/** How a threshold reads for the types whose threshold has a unit. */
-const THRESHOLD_UNITS = {
-    latency: (t) => `${String(t)} ms`,
-    cost: (t) => `$${String(t)}`
-};
-/** what a reader needs beside the value: trajectory-match's `mode`, `args` and `argsByTool` change what it accepts as much as the value */
-const OPTIONS = ['mode', 'args', 'argsByTool', 'threshold', 'flags', 'tolerance', 'relTolerance'];
-/** "contains: Dublin", "llm-rubric (threshold 0.7): Answers with the city only.", "latency (threshold 500 ms)". */
-function describeAssertion(a) {
-    // a loop, not filter and map: it runs for every assertion of every case as the dataset loads
-    let options = '';
-    for (const k of OPTIONS) {
-        if (a[k] === undefined)
-            continue;
-        const unit = k === 'threshold' ? THRESHOLD_UNITS[a.type.startsWith('not-') ? a.type.slice(4) : a.type] : undefined;
-        options += `${options === '' ? '' : ', '}${unit ? `threshold ${unit(a[k])}` : `${k} ${typeof a[k] === 'object' ? JSON.stringify(a[k]) : String(a[k])}`}`;
-    }
-    const value = a.file !== undefined ? external_node_path_default().basename(a.file) : typeof a.value === 'string' ? a.value : a.value === undefined ? undefined : JSON.stringify(a.value);
-    return `${a.type}${options === '' ? '' : ` (${options})`}${value === undefined ? '' : `: ${value}`}`;
-}
-function expectedText(written, own, defaults) {
-    if (defaults.length)
-        return [...own.map(describeAssertion), ...defaults.map((a) => `${describeAssertion(a)}  (defaults.assert)`)].join('\n');
-    if (written !== undefined)
-        return written;
-    return own.length ? own.map(describeAssertion).join('\n') : undefined;
-}
-
+// EXTERNAL MODULE: ./src/config/expected.ts
+var config_expected = __nccwpck_require__(5180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
 // EXTERNAL MODULE: ./src/config/problems.ts
@@ -41129,7 +41286,7 @@ class CaseNormalizer {
             this.contentKeys.set(base, seen + 1);
             id = seen === 0 ? base : `${base}~${seen + 1}`;
         }
-        const expected = expectedText(raw.expected ?? raw.ideal, own, options.defaults.assert);
+        const expected = (0,config_expected/* expectedText */.G)(raw.expected ?? raw.ideal, own, options.defaults.assert);
         this.cases.push({
             id,
             name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
@@ -41810,7 +41967,7 @@ class Timers {
 var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
- * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * What an agent's OpenTelemetry SDK reads to export to evalgate:
  * the OTLP exporter's standard variables, and for a stdio process its
  * trial's context. The target's own `target.env` wins over each of them.
  */
@@ -42305,7 +42462,7 @@ class Graders {
         }
         const foreign = this.foreignFlow((0,providers/* credentialFlows */.P7)({ id, config }, this.deps.env));
         if (foreign)
-            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host (SPEC §9)`);
+            return refused(`grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host`);
         let made;
         try {
             made = (0,providers/* createProvider */.Qd)({ id, config }, {
@@ -42602,8 +42759,11 @@ function openaiProvider(config, deps) {
     const apiKey = deps.env[config.apiKeyEnv] || undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
-    if (!apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl))
-        throw new errors/* ConfigError */.xL(`judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`);
+    const missing = !apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
+        ? `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+        : undefined;
+    if (missing && deps.needed !== false)
+        throw new errors/* ConfigError */.xL(missing);
     // closing the judge (an interrupted run) cancels requests in flight and waits between retries
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -42649,6 +42809,8 @@ function openaiProvider(config, deps) {
     };
     const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'));
     const flows = [{ variable: config.apiKeyEnv, host: (0,wire/* hostOf */.w4)(baseUrl), provider: 'judge' }];
+    if (missing)
+        return { model, unusable: missing, ask: () => Promise.reject(new Error(missing)), flows, close };
     return { model, ask, embed: embedTexts, complete, flows, close };
 }
 function rejectsResponseFormat(err) {
@@ -42680,7 +42842,7 @@ function registryProvider(config, deps) {
         sleep: deps.sleep
     });
     // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
-    if (made.unusable)
+    if (made.unusable && deps.needed !== false)
         throw new errors/* ConfigError */.xL(made.unusable);
     const closing = new AbortController();
     const http = judgeHttp(config, deps, closing.signal);
@@ -42695,6 +42857,7 @@ function registryProvider(config, deps) {
     return {
         model: made.id,
         priceModel: made.model,
+        ...(made.unusable ? { unusable: made.unusable } : {}),
         ask,
         complete,
         flows: (0,providers/* credentialFlows */.P7)({ id: config.provider, config: config.config }, deps.env),
@@ -43430,7 +43593,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
             catch (err) {
                 throw asTargetFailure(err);
             }
-            const result = { output: reply.output, usage: reply.usage, metadata: { model } };
+            const result = { output: reply.output, usage: reply.usage, metadata: { model }, priceList: 'openai' };
             // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
             if (reply.toolCalls)
                 result.toolCalls = reply.toolCalls;
@@ -43488,6 +43651,7 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
     // every trial would fail without a key: a config error before any runs
     if (provider.unusable)
         throw new errors/* ConfigError */.xL(provider.unusable);
+    const priceList = (0,providers/* priceListProvider */.RT)(spec.id);
     // the tools the model is offered: the provider config's own (promptfoo), else target.tools
     const tools = Array.isArray(config?.tools) ? config.tools : target.tools;
     return {
@@ -43500,6 +43664,8 @@ function createProviderTarget(spec, ctx, target, deps = {}) {
                 throw err instanceof providers/* ProviderError */.mZ ? new errors/* TargetError */.I0(err.message) : asTargetFailure(err);
             }
             const reply = { output: result.output, metadata: { ...result.metadata, model: result.model } };
+            if (priceList !== undefined)
+                reply.priceList = priceList;
             if (result.toolCalls)
                 reply.toolCalls = result.toolCalls;
             if (result.usage)
@@ -43522,7 +43688,7 @@ function promptOf(input) {
 
 ;// CONCATENATED MODULE: ./src/targets/promptfoo.ts
 /**
- * The providers of a promptfoo config as the target (SPEC §11): each case
+ * The providers of a promptfoo config as the target: each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target), and
@@ -43786,10 +43952,18 @@ async function evaluate(loaded, options = {}) {
         await tracing?.receiver.close();
         throw err;
     }
-    // made only when a case asks it, so that its key is checked (before anything runs) exactly when it is needed
-    const judged = config.judge !== undefined && cases.some((c) => c.assert.some(needsJudge));
-    const judge = judged
-        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, { env, secrets, baseline: options.baseline ?? null, baseDir: loaded.baseDir, pricing: config.pricing }))
+    // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
+    // back to the judge itself: checks that name their own grader need the judge's settings, not its key
+    const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader));
+    const judge = graded
+        ? (0,errors/* attributeTo */.iz)(loaded.file, () => createJudge(config.judge, {
+            env,
+            secrets,
+            baseline: options.baseline ?? null,
+            baseDir: loaded.baseDir,
+            pricing: config.pricing,
+            needed: cases.some((c) => c.assert.some(needsJudge))
+        }))
         : undefined;
     const spread = judge ? watchJudgeSpread(judge.judge) : undefined;
     const runner = {

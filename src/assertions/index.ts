@@ -103,9 +103,20 @@ function unknownTypeProblem(type: string): string {
   return `unknown assertion type "${type}".${hint} Valid types: ${assertionTypes.join(', ')}; rule-based types also take the prefix "${NEGATION}".`
 }
 
-/** Whether grading the assertion asks the judge's server (llm-rubric, similar): its key must then be there before the run. */
-export function needsJudge(a: Assertion): boolean {
+/** Whether grading the assertion asks a grader model, the judge or one the check names (llm-rubric, factuality, similar…). */
+export function asksGrader(a: Assertion): boolean {
   return resolve(a.type)?.handler.usesJudge === true
+}
+
+/**
+ * Whether grading the assertion falls back to the judge itself (llm-rubric,
+ * similar, a model-graded check without a `provider` of its own): the
+ * judge's key must then be there before the run. A check with its own grader
+ * does not need it, unless it also asks the judge's embeddings.
+ */
+export function needsJudge(a: Assertion): boolean {
+  const handler = resolve(a.type)?.handler
+  return handler?.usesJudge === true && (a.provider === undefined || handler.judgeEmbeds === true)
 }
 
 /** A human-readable problem with an assertion as configured (under the config `scope`, when known), or undefined when it can run. */

@@ -198,12 +198,17 @@ function scoreNote(score: number, threshold: number): string {
 
 const nonFinite = (score: number): Broken => ({ broken: `returned a score that is not a finite number (${score})` })
 
-/** Reads a check's return value: boolean, score in [0,1], {pass, score, reason}, or anything truthy/falsy. */
-function gradeOf(returned: Gradable, threshold: number): Grade | Broken {
+/**
+ * Reads a check's return value: boolean, score in [0,1], {pass, score,
+ * reason}, or anything truthy/falsy. `aboveZero`: a returned number passes
+ * when above 0 (promptfoo's reading when the assertion sets no threshold).
+ */
+function gradeOf(returned: Gradable, threshold: number, aboveZero = false): Grade | Broken {
   if (typeof returned === 'boolean') return { pass: returned, score: returned ? 1 : 0, note: `returned ${returned}` }
   if (typeof returned === 'number') {
     if (!Number.isFinite(returned)) return nonFinite(returned)
     const score = clampScore(returned)
+    if (aboveZero) return { pass: returned > 0, score, note: `returned ${returned}, which passes above 0 without a threshold, as in promptfoo` }
     return { pass: score >= threshold, score, note: scoreNote(returned, threshold) }
   }
   if (returned !== null && typeof returned === 'object' && 'truthy' in returned) {
@@ -266,7 +271,7 @@ const javascript: AssertionHandler = {
     const foreign = ctx.case.promptfoo !== undefined && notAVerdict(returned.value as Gradable)
     const grade = foreign
       ? { broken: `must return a boolean, a number or {pass, score, reason}, as in promptfoo; it returned ${foreign}` }
-      : gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD)
+      : gradeOf(returned.value as Gradable, a.threshold ?? DEFAULT_THRESHOLD, ctx.case.promptfoo !== undefined && a.threshold === undefined)
     return checkOutcome(label, 'broken' in grade ? grade : { pass: grade.pass, score: grade.score, note: grade.note }, negated, ctx.output)
   }
 }

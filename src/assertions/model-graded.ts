@@ -90,6 +90,8 @@ interface Check {
   value: (a: Assertion) => string | undefined
   /** the default pass threshold */
   threshold?: number
+  /** it asks the judge's embeddings too, whatever its grader */
+  embeds?: boolean
   /** what the verdict depends on besides the grader (and the assertion itself) */
   key: (a: Assertion, ctx: AssertionContext) => Record<string, unknown>
   run: (a: Assertion, ctx: AssertionContext, tools: GraderTools) => Promise<GradeOutcome>
@@ -219,6 +221,7 @@ const checks: Record<string, Check> = {
   'answer-relevance': {
     value: anyValue,
     threshold: 0,
+    embeds: true,
     key: (_a, ctx) => ({ input: questionOf(ctx), output: ctx.output }),
     async run(a, ctx, tools) {
       const threshold = a.threshold ?? 0
@@ -360,6 +363,7 @@ export function modelGraded(type: string, check: Check): AssertionHandler {
     negatable: false,
     // the grader, the judge's or the check's own, comes from the judge (its reuse, counts and credentials)
     usesJudge: true,
+    ...(check.embeds ? { judgeEmbeds: true } : {}),
     validate: (a) =>
       firstProblem(
         () => check.value(a),
@@ -414,12 +418,12 @@ export const modelGradedAssertions: Record<string, AssertionHandler> = {
 export function rubricCheck(): Check {
   return {
     value: stringValue,
-    key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value, rubricPrompt: a.rubricPrompt ?? null }),
+    key: (a, ctx) => ({ input: ctx.input, output: ctx.output, rubric: a.value ?? null, rubricPrompt: a.rubricPrompt ?? null }),
     async run(a, ctx, tools) {
       const custom = a.rubricPrompt
       const prompt =
         custom !== undefined
-          ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value), ...ctx.case.vars })
+          ? await renderRubricPrompt(custom, { output: ctx.output, rubric: String(a.value ?? ''), ...ctx.case.vars })
           : rubricMessages(String(a.value), ctx)
       const reply = await tools.ask(prompt)
       return readRubricReply(reply, a.threshold)

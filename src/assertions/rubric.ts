@@ -19,7 +19,8 @@ const llmRubric: AssertionHandler = {
   negatable: false,
   usesJudge: true,
   validate: (a) =>
-    typeof a.value !== 'string' || a.value.trim() === ''
+    // with its own grading prompt the rubric may be empty (promptfoo's `rubricPrompt` holds the criteria)
+    (typeof a.value !== 'string' || a.value.trim() === '') && !(a.rubricPrompt !== undefined && (a.value === undefined || typeof a.value === 'string'))
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
       : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
         ? 'llm-rubric `includeToolCalls` is true or false'

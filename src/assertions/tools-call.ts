@@ -1,5 +1,5 @@
 /**
- * `is-valid-openai-tools-call` (SPEC §10) and promptfoo's
+ * `is-valid-openai-tools-call` and promptfoo's
  * `is-valid-openai-function-call`, one check: every call names a tool of the
  * schemas (`value` when it lists tools, else `target.tools`) and its
  * arguments validate against that tool's JSON Schema. The calls are the

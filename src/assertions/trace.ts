@@ -1,5 +1,5 @@
 /**
- * promptfoo's trace assertions (SPEC §12), on the spans of the trial's trace:
+ * promptfoo's trace assertions, on the spans of the trial's trace:
  * `trace-span-count` {pattern, min?, max?}, `trace-span-duration` {pattern?,
  * max (ms), percentile?}, `trace-error-spans` (a number, or {max_count?,
  * max_percentage?, pattern?}). Patterns are promptfoo's globs of span names.

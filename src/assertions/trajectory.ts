@@ -1,5 +1,5 @@
 /**
- * Trajectory checks (SPEC §10): what the agent did, read from the trial's tool
+ * Trajectory checks: what the agent did, read from the trial's tool
  * calls, never from its output text. promptfoo's `trajectory:*` names and
  * value shapes; `trajectory-match` with LangChain agentevals' modes;
  * `tool-call-f1`. Every reason names the tools and ends with the path taken

@@ -97,6 +97,8 @@ export interface AssertionHandler {
   validate?(assertion: Assertion, scope?: AssertionScope): string | undefined
   /** Whether `not-<type>` is allowed (rule-based checks only). */
   negatable: boolean
-  /** Whether it asks the judge's server (a verdict or embeddings): the judge's key is then checked before the run. */
+  /** Whether it asks a grader model (the judge's server, or a grader of its own): the judge's settings are then made. */
   usesJudge?: boolean
+  /** Whether it asks the judge's embeddings even when it names a grader of its own (answer-relevance). */
+  judgeEmbeds?: boolean
 }

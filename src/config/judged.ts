@@ -1,5 +1,5 @@
 /**
- * The checks a grader model grades (SPEC §3, §11a): the judge, unless the
+ * The checks a grader model grades: the judge, unless the
  * check names a `provider` of its own. One list for loading (a config that
  * needs a judge), fingerprints (they cover the judge settings) and the
  * checks themselves.

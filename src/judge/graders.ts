@@ -2,7 +2,7 @@
  * The graders of model-graded checks: the judge, or the provider a check (or
  * its test) names, promptfoo's `provider` — made once per distinct spec.
  * A grader named in the config or dataset, which a pull request may have
- * written, gets credentials only as the judge does (SPEC §9): every
+ * written, gets credentials only as the judge does: every
  * credential it would read from the environment must be one the judge sends,
  * to the same host; otherwise its verdicts are errors that say so.
  */
@@ -86,7 +86,7 @@ export class Graders {
     const foreign = this.foreignFlow(credentialFlows({ id, config }, this.deps.env))
     if (foreign)
       return refused(
-        `grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host (SPEC §9)`
+        `grader ${id} would send ${foreign.variable} to ${foreign.host}, where the judge sends no such credential; a check's grader may only use the judge's credentials toward the judge's host`
       )
     let made: ModelProvider
     try {

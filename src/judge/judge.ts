@@ -39,6 +39,13 @@ export interface JudgeDeps {
   baseDir?: string
   /** prices the judge model's tokens into summary.judge.costUsd (and the budget) */
   pricing?: Pricing
+  /**
+   * Whether some check falls back to the judge itself (default true): then a
+   * judge that cannot answer (its key missing) is a ConfigError at once. When
+   * only checks with graders of their own run, the judge lends its settings
+   * and credential policy, and is never asked.
+   */
+  needed?: boolean
   fetchImpl?: typeof fetch
   sleep?: Sleep
 }
@@ -326,10 +333,11 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
   const apiKey = deps.env[config.apiKeyEnv] || undefined
   if (apiKey) deps.secrets.add(apiKey)
-  if (!apiKey && !isLocalUrl(baseUrl))
-    throw new ConfigError(
-      `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
-    )
+  const missing =
+    !apiKey && !isLocalUrl(baseUrl)
+      ? `judge: environment variable ${config.apiKeyEnv} is not set (judge.apiKeyEnv), and some cases need the judge; set it, or point judge.baseUrl at a server that needs no key`
+      : undefined
+  if (missing && deps.needed !== false) throw new ConfigError(missing)
   // closing the judge (an interrupted run) cancels requests in flight and waits between retries
   const closing = new AbortController()
   const http = judgeHttp(config, deps, closing.signal)
@@ -379,6 +387,7 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   }
   const close = async () => closing.abort(new Error('the judge was closed (run interrupted)'))
   const flows = [{ variable: config.apiKeyEnv, host: hostOf(baseUrl), provider: 'judge' }]
+  if (missing) return { model, unusable: missing, ask: () => Promise.reject(new Error(missing)), flows, close }
   return { model, ask, embed: embedTexts, complete, flows, close }
 }
 
@@ -417,7 +426,7 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
     }
   )
   // as for judge.provider openai: a judge that cannot answer (its key missing) is the config's error, at load
-  if (made.unusable) throw new ConfigError(made.unusable)
+  if (made.unusable && deps.needed !== false) throw new ConfigError(made.unusable)
   const closing = new AbortController()
   const http = judgeHttp(config, deps, closing.signal)
   async function ask(request: JudgeRequest): Promise<Sample> {
@@ -431,6 +440,7 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   return {
     model: made.id,
     priceModel: made.model,
+    ...(made.unusable ? { unusable: made.unusable } : {}),
     ask,
     complete,
     flows: credentialFlows({ id: config.provider, config: config.config }, deps.env),

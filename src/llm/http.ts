@@ -40,6 +40,12 @@ export interface HttpOptions {
   maxDelayMs?: number
   /** the most a reply's body may hold, in bytes, and the setting that says so: a longer one fails the request, never retried */
   maxBodyBytes?: { bytes: number; setting: string }
+  /**
+   * A refusal the same request would only get again (4xx but 408 and 429)
+   * comes back as a response for the caller to read, instead of an HttpError
+   * (promptfoo's http provider hands every status to its transformResponse).
+   */
+  returnRefusals?: boolean
   /** values to blank out of error messages, besides the credential-looking headers */
   secrets?: Iterable<string>
   fetchImpl?: typeof fetch
@@ -131,7 +137,7 @@ export async function requestJson(method: HttpMethod, url: string, body: unknown
   const where = redact(describeUrl(url), secrets)
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(method, url, body, options)
-    if (isResponse(outcome) && outcome.status < 300) return outcome
+    if (isResponse(outcome) && (outcome.status < 300 || (options.returnRefusals === true && !isRetryableStatus(outcome.status)))) return outcome
     // the same request would only get the same body again
     if (!isResponse(outcome) && outcome.code === TOO_LARGE) throw new NetworkError(redact(`${where}: ${outcome.message}`, secrets), TOO_LARGE, attempt)
     const failure = isResponse(outcome) ? statusError(outcome, where, attempt, secrets) : connectionError(outcome, where, attempt, secrets)

@@ -7,6 +7,8 @@
  * `{role: user|model, parts}`, system messages → `system_instruction`);
  * `functionCall` parts become tool calls.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
 import { stringHeaders } from './openai.js'
 import {
@@ -72,9 +74,22 @@ export function googleProvider(id: string, model: string, vertex: boolean, confi
     : apiKey
       ? undefined
       : `${ctx.where}: ${id}: no API key; set ${where.keyVariables.join(' or ')}, or apiKey in the provider config`
-  return modelProvider(id, model, unusable, async (call, http) => {
+  // promptfoo reads a `file://` system instruction from its file (relative to the config)
+  let instruction: unknown = config.systemInstruction
+  let problem = unusable
+  if (typeof instruction === 'string' && instruction.startsWith('file://')) {
+    const file = path.resolve(ctx.baseDir, instruction.slice('file://'.length))
+    try {
+      const text = readFileSync(file, 'utf8')
+      instruction = /\.json$/i.test(file) ? (JSON.parse(text) as unknown) : text
+    } catch (err) {
+      problem ??= `${ctx.where}: ${id}: config.systemInstruction: cannot read ${file}: ${(err as Error).message}`
+    }
+  }
+  const own = { ...config, systemInstruction: instruction }
+  return modelProvider(id, model, problem, async (call, http) => {
     const headers = { 'x-goog-api-key': apiKey!, ...stringHeaders(config.headers), ...call.headers }
-    const response = await send(id, 'POST', where.url, generateBody(call, config), headers, http, [apiKey!])
+    const response = await send(id, 'POST', where.url, generateBody(call, own), headers, http, [apiKey!])
     return readCandidates(id, model, response.data, response.text)
   })
 }
@@ -96,7 +111,8 @@ function generateBody(call: ProviderCall, config: Config): Record<string, unknow
   const body: Record<string, unknown> = { contents, generationConfig }
   if (config.safetySettings !== undefined) body.safetySettings = config.safetySettings
   if (config.toolConfig !== undefined) body.toolConfig = config.toolConfig
-  const tools = Array.isArray(config.tools) ? config.tools : call.tools
+  // Gemini's own tools may be one object ({function_declarations: [...]}) as promptfoo sends it
+  const tools = Array.isArray(config.tools) ? config.tools : isObject(config.tools) ? [config.tools] : call.tools
   if (tools?.length) body.tools = geminiTools(tools)
   const instruction = config.systemInstruction
   const fromConfig = typeof instruction === 'string' ? [{ text: instruction }] : ((instruction as { parts?: Part[] } | undefined)?.parts ?? [])

@@ -11,10 +11,10 @@
  * `checkTimeoutMs`, like a promptfoo `transform`.
  */
 import path from 'node:path'
-import { TextBody } from '../llm/http.js'
+import { TextBody, type HttpResponse } from '../llm/http.js'
 import { checks, DEFAULT_CHECK_TIMEOUT_MS, type SandboxItem } from '../sandbox/index.js'
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
-import { hostOf, ProviderError, send, text, usageOf, type Config } from './wire.js'
+import { apiMessage, hostOf, ProviderError, send, text, usageOf, type Config } from './wire.js'
 
 type Templates = import('../llm/nunjucks.js').Templates
 
@@ -41,6 +41,7 @@ export function httpProvider(id: string, config: Config, ctx: ProviderContext): 
         ? `${ctx.where}: ${id}: an http provider sending ${method} needs config.body (a template over {{prompt}} and the vars)`
         : unsupportedKey(config)
   const transform = config.transformResponse ?? config.responseParser
+  const validateStatus = config.validateStatus
   return {
     id,
     model: id,
@@ -53,9 +54,20 @@ export function httpProvider(id: string, config: Config, ctx: ProviderContext): 
       const headers = renderHeaders(config, render)
       const target = withQuery(render(url!), config.queryParams, render)
       const body = method === 'GET' || config.body === undefined ? undefined : requestBody(config.body, isJson(headers), vars, t)
-      const response = await send(id, method as 'GET', target, body, { ...headers, ...call.headers }, http)
+      // as promptfoo's: a refusal (a 404, a 400 naming a bad input) is the reply its transform reads; 408, 429 and 5xx are retried, then fail
+      const response = await send(id, method as 'GET', target, body, { ...headers, ...call.headers }, { ...http, returnRefusals: true })
+      if (validateStatus !== undefined ? !(await statusValid(validateStatus, response.status, ctx)) : false)
+        throw new ProviderError(`${id}: HTTP ${response.status} did not pass validateStatus: ${excerpt(response.text)}`, response.status)
       const json = response.data === undefined ? null : response.data
-      const shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response.text, ctx, call)
+      let shown: unknown
+      try {
+        shown = transform === undefined ? (json ?? response.text) : await transformed(transform, json, response, ctx, call)
+      } catch (err) {
+        if (response.status < 300) throw err
+        throw refusal(id, response)
+      }
+      // a refusal the transform finds nothing in is named as every provider names one
+      if (response.status >= 300 && (shown === undefined || shown === null || shown === '')) throw refusal(id, response)
       return resultOf(id, shown)
     },
     async close() {}
@@ -63,7 +75,7 @@ export function httpProvider(id: string, config: Config, ctx: ProviderContext): 
 }
 
 /** Keys of promptfoo's http provider that change what is sent or read, and that evalgate does not honour. */
-const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'validateStatus', 'useHttps']
+const UNSUPPORTED_KEYS = ['transformRequest', 'sessionParser', 'session', 'auth', 'signatureAuth', 'tls', 'multipart', 'useHttps']
 
 function unsupportedKey(config: Config): string | undefined {
   const key = UNSUPPORTED_KEYS.find((k) => config[k] !== undefined)
@@ -138,24 +150,61 @@ function renderDeep(value: unknown, vars: Record<string, unknown>, t: Templates)
 }
 
 /** `transformResponse` in the checks' sandbox: (json, text, context) → the output, or a provider response `{output, tokenUsage, cost, error}`. */
-async function transformed(transform: unknown, json: unknown, raw: string, ctx: ProviderContext, call: ProviderCall): Promise<unknown> {
+async function transformed(transform: unknown, json: unknown, response: HttpResponse, ctx: ProviderContext, call: ProviderCall): Promise<unknown> {
   if (typeof transform !== 'string') throw new ProviderError('transformResponse must be an expression or file://path.js')
-  const context = { vars: call.vars ?? {}, response: { data: raw } }
+  const context = { vars: call.vars ?? {}, response: { data: response.text, status: response.status, headers: Object.fromEntries(response.headers) } }
+  return runConfigCode('transformResponse', transform, 'const json = output, text = input;', 'json, text, context', ctx, {
+    output: json,
+    input: response.text,
+    context
+  })
+}
+
+/** promptfoo's `validateStatus`: an expression of `status` (or a function of it, or file://module.js[:name]) that says whether a status is a reply. */
+async function statusValid(validate: unknown, status: number, ctx: ProviderContext): Promise<boolean> {
+  if (typeof validate !== 'string') throw new ProviderError('validateStatus must be an expression of status, a function, or file://path.js')
+  return Boolean(await runConfigCode('validateStatus', validate, 'const status = output;', 'status', ctx, { output: status, input: null, context: {} }))
+}
+
+/**
+ * The config's code (a transform, a status check) in the checks' sandbox
+ * under checkTimeoutMs: `file://path.js[:name]` calls that function with
+ * (output, text, context), an arrow or function expression is called with
+ * `args`, any other text is an expression of them.
+ */
+async function runConfigCode(
+  setting: string,
+  source: string,
+  prelude: string,
+  args: string,
+  ctx: ProviderContext,
+  values: { output: unknown; input: unknown; context: unknown }
+): Promise<unknown> {
   let item: SandboxItem
-  if (transform.startsWith('file://')) {
-    const ref = transform.slice('file://'.length)
+  if (source.startsWith('file://')) {
+    const ref = source.slice('file://'.length)
     const at = ref.lastIndexOf(':')
     const [file, name] = at > 1 ? [ref.slice(0, at), ref.slice(at + 1)] : [ref, undefined]
-    item = { kind: 'transform', file: path.resolve(ctx.baseDir, file), output: json, text: raw, context, ...(name ? { name } : {}) }
+    const text = typeof values.input === 'string' ? values.input : ''
+    item = { kind: 'transform', file: path.resolve(ctx.baseDir, file), output: values.output, text, context: values.context, ...(name ? { name } : {}) }
   } else {
-    const expression = transform.trim()
+    const expression = source.trim()
     const fn = /^(async\s+)?(\(.*?\)\s*=>|function\s*\(.*?\)|[A-Za-z_$][\w$]*\s*=>)/.test(expression)
-    const body = `const json = output, text = input;\nreturn ${fn ? `(${expression})(json, text, context)` : `(${expression}\n)`}`
-    item = { kind: 'transform', body, output: json, input: raw, context }
+    const body = `${prelude}\nreturn ${fn ? `(${expression})(${args})` : `(${expression}\n)`}`
+    item = { kind: 'transform', body, ...values }
   }
   const outcome = await checks().run(item, ctx.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS)
-  if (!outcome.ok) throw new ProviderError(`transformResponse failed: ${outcome.error}`)
+  if (!outcome.ok) throw new ProviderError(`${setting} failed: ${outcome.error}`)
   return outcome.value
+}
+
+function refusal(id: string, response: HttpResponse): ProviderError {
+  return new ProviderError(`${id}: HTTP ${response.status}: ${apiMessage(response.text) ?? excerpt(response.text)}`, response.status)
+}
+
+function excerpt(body: string): string {
+  const flat = body.replace(/\s+/g, ' ').trim()
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
 /** What the transform (or the reply) gave, as a result: a provider response's fields, else the value as the output. */

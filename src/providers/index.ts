@@ -71,6 +71,22 @@ export function parseProviderId(id: string): Parsed | undefined {
 
 const BEDROCK_OTHER = new Set(['agents', 'kb', 'knowledge-base', 'embedding', 'embeddings', 'completion', 'messages', 'mantle', 'video', 'nova-sonic'])
 
+/** The maintained price list's name for the API an id calls (targets/pricing.ts); none for local models, HTTP APIs and code. */
+export function priceListProvider(id: string): string | undefined {
+  const parsed = parseProviderId(id)
+  switch (parsed?.kind) {
+    case 'openai':
+    case 'anthropic':
+    case 'azure':
+    case 'google':
+      return parsed.kind
+    case 'bedrock':
+      return 'aws'
+    default:
+      return undefined
+  }
+}
+
 /** Whether evalgate can run this id. */
 export function isProviderId(id: string): boolean {
   return parseProviderId(id) !== undefined

@@ -1,5 +1,5 @@
 /**
- * The one interface every model API implements (SPEC §11a): a call in, the
+ * The one interface every model API implements: a call in, the
  * text, tool calls, usage, model and finish reason out. Targets, the judge,
  * the model-graded checks and the simulated user all speak it; each
  * provider's wire format stays inside its own module.
@@ -32,7 +32,7 @@ export interface ProviderCall {
   headers?: Record<string, string>
 }
 
-/** Token counts as the record keeps them (SPEC §10). */
+/** Token counts as the record keeps them. */
 export interface ProviderUsage {
   inputTokens?: number
   outputTokens?: number
@@ -94,7 +94,7 @@ export interface ProviderContext extends HttpSeams {
 }
 
 /**
- * A credential a provider would send, and where (SPEC §9 Secrets): the
+ * A credential a provider would send, and where: the
  * environment variable it reads, or the config key that holds it, and the
  * host it goes to. Plain data, so the secrets policy can compare a pull
  * request's flows with the base commit's without making any provider.

@@ -1,5 +1,5 @@
 /**
- * A traced case's error spans (SPEC §12), for the regressed case's details:
+ * A traced case's error spans, for the regressed case's details:
  * the agent named them, so they are escaped like any output.
  */
 import type { CaseResult } from '../types.js'

@@ -8,7 +8,7 @@ import { casePasses, evaluateAssertions } from '../assertions/index.js'
 import type { Embedder, Grade, Judge } from '../assertions/types.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
-import { priceUsage } from '../targets/pricing.js'
+import { priceUsage, pricedUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
 import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
 import { promptfooVerdict } from './promptfoo.js'
@@ -281,7 +281,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         const reply: TargetReply = await target.call(inFlight)
         // priced and counted before the slot is released: the next trial's budget check must see this one's cost
         if (reply.usage) {
-          reply.usage = priceUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing)
+          reply.usage = await pricedUsage(reply.usage, modelOf(reply) ?? options.model, options.pricing, reply.priceList)
           if (reply.usage.costUsd !== undefined) targetCostUsd += reply.usage.costUsd
         }
         return { reply, error: null, durationMs: now() - t0 }

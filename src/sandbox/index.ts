@@ -15,7 +15,7 @@ export { canBacktrack } from './patterns.js'
 export { PythonSandbox, type PythonCall, type PythonOutcome } from './python.js'
 export type { PromptfooProviderOptions } from './promptfoo-provider.js'
 
-/** SPEC §9: the default of `checkTimeoutMs`. */
+/** How long a sandboxed check may run when `checkTimeoutMs` is not set. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000
 
 /** Checks allocate little; a runaway one is stopped here, not by the machine. */

@@ -1,5 +1,5 @@
 /**
- * Python in the sandbox (SPEC §9 Isolation): promptfoo's `file://provider.py`
+ * Python in the sandbox: promptfoo's `file://provider.py`
  * providers and `python` checks run in long-lived `python3` processes of
  * their own, never in evalgate's. Each call has a deadline: a call that runs
  * past it (a loop, a hung request) fails, and its process is killed and

@@ -1,4 +1,4 @@
-/** Builds the agent under test from `target:` (SPEC §1): exactly one of command, http, openai, module, provider. */
+/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 import type { TargetConfig } from '../config/schema.js'
 import { ConfigError } from '../errors.js'
 import { createCommandTarget } from './command.js'

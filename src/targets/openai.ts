@@ -41,7 +41,7 @@ export function createOpenAITarget(
       } catch (err) {
         throw asTargetFailure(err)
       }
-      const result: TargetReply = { output: reply.output, usage: reply.usage, metadata: { model } }
+      const result: TargetReply = { output: reply.output, usage: reply.usage, metadata: { model }, priceList: 'openai' }
       // the API leaves tool_calls out when the model called none: with tools offered, that is an empty trajectory
       if (reply.toolCalls) result.toolCalls = reply.toolCalls
       else if (target.tools) result.toolCalls = []

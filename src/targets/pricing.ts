@@ -1,6 +1,9 @@
 /**
  * `pricing`: USD per million tokens by model, for targets (and the
- * judge) that report tokens but no cost.
+ * judge) that report tokens but no cost; for model APIs (the `provider`
+ * target, the openai target) whose model `pricing` does not name, the
+ * maintained price list of @pydantic/genai-prices, as promptfoo prices the
+ * models it knows. The list (about 0.8 MB) is loaded on first use only.
  */
 import type { Pricing } from '../config/schema.js'
 import type { Usage } from '../types.js'
@@ -30,4 +33,34 @@ export function priceUsage(usage: Usage, model: string | undefined, pricing: Pri
 export function tokenCost(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>, price: { input: number; output: number }): number | undefined {
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return undefined
   return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS
+}
+
+type PriceList = typeof import('@pydantic/genai-prices')
+let priceList: Promise<PriceList> | undefined
+
+/**
+ * The usage priced: its own cost wins, then `pricing`, then — for a model API
+ * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
+ * price list; otherwise the usage as it is.
+ */
+export async function pricedUsage(usage: Usage, model: string | undefined, pricing: Pricing | undefined, listed: string | undefined): Promise<Usage> {
+  const priced = priceUsage(usage, model, pricing)
+  if (priced.costUsd !== undefined || listed === undefined || model === undefined) return priced
+  if (priced.inputTokens === undefined && priced.outputTokens === undefined) return priced
+  const costUsd = await listedCost(priced, model, listed)
+  return costUsd === undefined ? priced : { ...priced, costUsd }
+}
+
+/** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
+export async function listedCost(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>, model: string, provider: string): Promise<number | undefined> {
+  priceList ??= import('@pydantic/genai-prices')
+  const list = await priceList
+  let result
+  try {
+    result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider })
+  } catch {
+    // a model whose price has conditions the usage does not say (tiers by context) is not priced
+    return undefined
+  }
+  return result ? result.total_price : undefined
 }

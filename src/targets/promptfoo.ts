@@ -1,5 +1,5 @@
 /**
- * The providers of a promptfoo config as the target (SPEC §11): each case
+ * The providers of a promptfoo config as the target: each case
  * runs on the provider it names. `echo` answers with the prompt, `exec:` runs
  * a command per trial with the prompt as an argument (the command target),
  * `file://` loads promptfoo's provider interface (the module target), and

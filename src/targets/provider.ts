@@ -10,7 +10,7 @@ import type { TargetConfig } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
 import type { HttpSeams } from '../llm/http.js'
 import { inputText } from '../llm/template.js'
-import { createProvider, ProviderError, type ChatMessage, type Provider, type ProviderSpec } from '../providers/index.js'
+import { createProvider, priceListProvider, ProviderError, type ChatMessage, type Provider, type ProviderSpec } from '../providers/index.js'
 import { expandDeep, expandVars, minimalEnv } from '../util/env.js'
 import { asTargetFailure, trialHttpOptions } from './http.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
@@ -37,6 +37,7 @@ export function createProviderTarget(
   }
   // every trial would fail without a key: a config error before any runs
   if (provider.unusable) throw new ConfigError(provider.unusable)
+  const priceList = priceListProvider(spec.id)
   // the tools the model is offered: the provider config's own (promptfoo), else target.tools
   const tools = Array.isArray(config?.tools) ? (config.tools as unknown[]) : target.tools
   return {
@@ -51,6 +52,7 @@ export function createProviderTarget(
         throw err instanceof ProviderError ? new TargetError(err.message) : asTargetFailure(err)
       }
       const reply: TargetReply = { output: result.output, metadata: { ...result.metadata, model: result.model } }
+      if (priceList !== undefined) reply.priceList = priceList
       if (result.toolCalls) reply.toolCalls = result.toolCalls
       if (result.usage) reply.usage = result.usage
       if (result.finishReason !== undefined) reply.finishReason = result.finishReason

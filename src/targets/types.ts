@@ -23,6 +23,8 @@ export interface TargetReply {
   usage?: Usage
   metadata?: Record<string, unknown>
   finishReason?: string
+  /** the maintained price list's name for the model API that answered (`metadata.model` is its model): usage without a cost is priced from it unless `pricing` names the model */
+  priceList?: string
   /** the tools the model was offered on this trial (a provider's own `tools`): the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
   /**

@@ -1,5 +1,5 @@
 /**
- * The spans of each trial in progress (SPEC §12): every trial gets a fresh W3C
+ * The spans of each trial in progress: every trial gets a fresh W3C
  * trace context; spans that arrive are kept by trace id (or by the resource's
  * `evalgate.trial`, for a stdio process whose SDK starts traces of its own);
  * after the target's reply the trial waits until no span of it has arrived for

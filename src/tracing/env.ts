@@ -1,5 +1,5 @@
 /**
- * What an agent's OpenTelemetry SDK reads to export to evalgate (SPEC §12):
+ * What an agent's OpenTelemetry SDK reads to export to evalgate:
  * the OTLP exporter's standard variables, and for a stdio process its
  * trial's context. The target's own `target.env` wins over each of them.
  */

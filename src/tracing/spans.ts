@@ -1,6 +1,6 @@
 /**
  * Spans as evalgate reads them, and what a trial's spans say about the agent
- * (SPEC §12) — pure functions of the spans, whatever they came in as (OTLP
+ * — pure functions of the spans, whatever they came in as (OTLP
  * JSON or protobuf: decode.ts).
  *
  * Tool calls: GenAI semantic conventions' `execute_tool` spans and

@@ -4,7 +4,8 @@
 // InvokeModel, and Ollama's NDJSON /api/chat and /api/generate, and answers
 // every request with the reply of the first rule of replies.json whose
 // `when` strings all occur in the request's text (its messages, prompt or
-// body), else "I do not know.". Both tools are pointed at it through
+// body), else "I do not know.". A rule's `usage: [input, output]` sets the
+// token counts reported (11 and 7 otherwise), so that cost checks see a price. Both tools are pointed at it through
 // promptfoo's own variables and keys, so both grade the same replies.
 // Written for evalgate, used by scripts/promptfoo-parity.mjs.
 import { createServer } from 'node:http'
@@ -26,7 +27,7 @@ export async function startModelServer(rules, port = 0) {
       const text = textOf(body)
       const rule = rules.find((r) => [].concat(r.when ?? []).every((w) => text.includes(w)))
       const reply = rule ? rule.reply : 'I do not know.'
-      const [status, type, payload] = answer(req.url ?? '', body, reply)
+      const [status, type, payload] = answer(req.url ?? '', body, reply, rule?.usage ?? [11, 7])
       res.writeHead(status, { 'content-type': type })
       res.end(typeof payload === 'string' ? payload : JSON.stringify(payload))
     })
@@ -44,9 +45,8 @@ function textOf(value) {
   return ''
 }
 
-const usage = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 }
-
-function answer(url, body, reply) {
+function answer(url, body, reply, [input, output]) {
+  const usage = { prompt_tokens: input, completion_tokens: output, total_tokens: input + output }
   const path = url.split('?')[0]
   if (path.endsWith('/embeddings')) {
     const inputs = [].concat(body.input ?? [])
@@ -75,7 +75,7 @@ function answer(url, body, reply) {
         model: body.model ?? 'm',
         content: [{ type: 'text', text: reply }],
         stop_reason: 'end_turn',
-        usage: { input_tokens: 11, output_tokens: 7 }
+        usage: { input_tokens: input, output_tokens: output }
       }
     ]
   if (path.endsWith(':generateContent'))
@@ -84,7 +84,7 @@ function answer(url, body, reply) {
       'application/json',
       {
         candidates: [{ content: { role: 'model', parts: [{ text: reply }] }, finishReason: 'STOP' }],
-        usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 7, totalTokenCount: 18 }
+        usageMetadata: { promptTokenCount: input, candidatesTokenCount: output, totalTokenCount: input + output }
       }
     ]
   if (path.endsWith('/converse'))
@@ -94,7 +94,7 @@ function answer(url, body, reply) {
       {
         output: { message: { role: 'assistant', content: [{ text: reply }] } },
         stopReason: 'end_turn',
-        usage: { inputTokens: 11, outputTokens: 7, totalTokens: 18 },
+        usage: { inputTokens: input, outputTokens: output, totalTokens: input + output },
         metrics: { latencyMs: 1 }
       }
     ]
@@ -102,10 +102,10 @@ function answer(url, body, reply) {
     return [
       200,
       'application/x-ndjson',
-      `${JSON.stringify({ message: { role: 'assistant', content: reply }, done: false })}\n${JSON.stringify({ message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 11, eval_count: 7 })}\n`
+      `${JSON.stringify({ message: { role: 'assistant', content: reply }, done: false })}\n${JSON.stringify({ message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: input, eval_count: output })}\n`
     ]
   if (path === '/api/generate')
-    return [200, 'application/x-ndjson', `${JSON.stringify({ response: reply, done: true, prompt_eval_count: 11, eval_count: 7 })}\n`]
+    return [200, 'application/x-ndjson', `${JSON.stringify({ response: reply, done: true, prompt_eval_count: input, eval_count: output })}\n`]
   // any other path: an http provider's own API
   return [200, 'application/json', { output: reply }]
 }

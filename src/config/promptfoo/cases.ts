@@ -9,13 +9,14 @@ import { ConfigError, errorMessage } from '../../errors.js'
 import type { Assertion, AssertionScope, EvalCase, PromptfooCase } from '../case.js'
 import { contentHash } from '../../util/hash.js'
 import type { AssertionValidator } from '../dataset.js'
+import { describeAssertion } from '../expected.js'
 import { Fingerprinter } from '../fingerprint.js'
 import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
 import { tracingOf, type ParsedConfig } from '../schema.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
-import { readPrompts, type Prompt } from './prompts.js'
-import type { PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
+import { promptAllowed, readPrompts, type Prompt } from './prompts.js'
+import type { PromptfooGrader, PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
 import { Templates, type Vars } from '../../llm/nunjucks.js'
 import { readTests, type LocatedTest } from './tests.js'
 
@@ -66,9 +67,14 @@ function varCombinations(vars: Vars): Vars[] {
 }
 
 const FILE = 'file://'
+/** checks that embed texts: an embedding provider of their own would change their verdicts */
+const EMBEDDING_TYPES = new Set(['similar', 'answer-relevance'])
 const JS_FILE = /\.(m|c)?js$/
 
 type Grader = Pick<NonNullable<PromptfooTest['options']>, 'provider' | 'rubricPrompt'>
+/** promptfoo's graders by use, `{text, embedding}` */
+type ByUse = Extract<PromptfooGrader, { text?: unknown }>
+type GraderSpec = Exclude<PromptfooGrader, ByUse>
 
 class CaseBuilder {
   private readonly keys = new Map<string, number>()
@@ -96,7 +102,8 @@ class CaseBuilder {
       const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt })
       const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey
       providers.forEach((provider, p) => {
-        for (const prompt of prompts) {
+        // promptfoo runs a provider with the prompts it names, a test with those it names
+        for (const prompt of prompts.filter((pr) => promptAllowed(pr, provider.prompts) && promptAllowed(pr, test.prompts))) {
           let input: string
           try {
             input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved)
@@ -117,9 +124,7 @@ class CaseBuilder {
               input,
               tags: [],
               assert: grading.assert,
-              expected: grading.assert.length
-                ? grading.assert.map((a) => `${a.type}: ${JSON.stringify(a.file !== undefined ? { file: path.basename(a.file) } : a.value)}`).join('; ')
-                : undefined,
+              expected: grading.assert.length ? grading.assert.map(describeAssertion).join('\n') : undefined,
               source: { file: path.relative(process.cwd(), t.file) || t.file, ...(line ? { line: Number(line) } : {}) },
               index: this.pending.length,
               vars: resolved,
@@ -228,10 +233,24 @@ class CaseBuilder {
     if (a.transform !== undefined) out.transform = this.transformSource(a.transform)
     if (set !== undefined) out.set = set
     // promptfoo's order for a model-graded check's grader: its own provider, else the test's options (merged over defaultTest's)
-    if (MODEL_GRADED_TYPES.has(a.type) || a.type === 'select-best') {
-      const provider = a.provider ?? grader.provider
+    if (MODEL_GRADED_TYPES.has(a.type) || a.type === 'select-best' || a.type === 'similar') {
+      const named = a.provider ?? grader.provider
+      const byUse = named !== undefined && typeof named === 'object' && !('id' in named) ? (named as ByUse) : undefined
+      if (byUse?.embedding !== undefined && EMBEDDING_TYPES.has(a.type))
+        throw new ConfigError(
+          `${at}: ${a.type} with an embedding provider of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`embedding\``,
+          t.file
+        )
+      // promptfoo's {text, embedding}: the text grader grades, as there
+      const provider = byUse ? byUse.text : (named as GraderSpec | undefined)
       const rubricPrompt = a.rubricPrompt ?? grader.rubricPrompt
-      if (provider !== undefined)
+      if (a.type === 'similar') {
+        if (a.provider !== undefined && !byUse)
+          throw new ConfigError(
+            `${at}: similar with a \`provider\` of its own is not supported by evalgate: embeddings come from the judge (evalgate.judge.embeddingModel); remove \`provider\``,
+            t.file
+          )
+      } else if (provider !== undefined)
         out.provider = typeof provider === 'string' ? provider : { id: provider.id, ...(provider.config ? { config: provider.config } : {}) }
       if (rubricPrompt !== undefined && a.type === 'llm-rubric') out.rubricPrompt = rubricPrompt
     }

@@ -1,5 +1,5 @@
 /**
- * A promptfoo config read as it is (SPEC §11): its tests × prompts × providers
+ * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
  * optional `evalgate:` block carries evalgate's own settings (gate, judge, name…).
  * Here: recognising one and reading its settings. Its tests become cases in

@@ -15,6 +15,23 @@ export interface Prompt {
   raw: string
   /** explicit label, else the relative file path (with its position when the file has several), else the text */
   label: string
+  /** the prompt object's `id`, as written */
+  id?: string
+}
+
+/**
+ * promptfoo's reading of a `prompts:` filter on a provider or a test: a
+ * reference names a prompt by its label or id, `ref*` any whose label or id
+ * starts with `ref`, and `ref` also the prompts `ref: 1`, `ref: 2`… of one file.
+ */
+export function promptAllowed(prompt: Prompt, refs: readonly string[] | undefined): boolean {
+  if (refs === undefined) return true
+  return refs.some((ref) => {
+    const names = [prompt.label, ...(prompt.id !== undefined ? [prompt.id] : [])]
+    if (names.includes(ref)) return true
+    if (ref.endsWith('*') && names.some((n) => n.startsWith(ref.slice(0, -1)))) return true
+    return names.some((n) => n.startsWith(`${ref}:`))
+  })
 }
 
 const FILE = 'file://'
@@ -22,20 +39,22 @@ const FILE = 'file://'
 const DELIMITER = '---'
 
 export function readPrompts(prompts: PromptfooConfig['prompts'], baseDir: string, where: string): Prompt[] {
-  const entries: { raw: string; label?: string }[] =
+  const entries: { raw: string; label?: string; id?: string }[] =
     typeof prompts === 'string'
       ? [{ raw: prompts }]
       : Array.isArray(prompts)
-        ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label }))
+        ? prompts.map((p) => (typeof p === 'string' ? { raw: p } : { raw: p.raw ?? p.id ?? '', label: p.label, ...(p.id !== undefined ? { id: p.id } : {}) }))
         : Object.entries(prompts).map(([raw, label]) => ({ raw, label }))
   return entries.flatMap((p, i) => {
     const at = `${where} at prompts[${i}]`
     if (p.raw === '') throw new ConfigError(`${at}: a prompt object needs \`raw\` (the prompt text or file://path)`, where)
-    if (!p.raw.startsWith(FILE)) return [{ raw: p.raw, label: p.label ?? p.raw }]
+    const id = p.id !== undefined ? { id: p.id } : {}
+    if (!p.raw.startsWith(FILE)) return [{ raw: p.raw, label: p.label ?? p.raw, ...id }]
     const found = readPromptFile(path.resolve(baseDir, p.raw.slice(FILE.length)), at)
     const rel = path.relative(baseDir, path.resolve(baseDir, p.raw.slice(FILE.length)))
     return found.map((raw, k) => ({
       raw,
+      ...id,
       label: p.label !== undefined ? (found.length > 1 ? `${p.label}: ${k + 1}` : p.label) : found.length > 1 ? `${rel}: ${k + 1}` : rel
     }))
   })

@@ -7,6 +7,14 @@ import { z } from 'zod'
 
 const nonNegative = z.number().min(0)
 
+/** A grader as promptfoo names one: an id, or {id, config}. */
+const graderSpecSchema = z.union([z.string().min(1), z.object({ id: z.string().min(1), config: z.record(z.string(), z.unknown()).optional() }).passthrough()])
+
+/** A check's grader: a spec, or promptfoo's map of them by use (`text` grades; `embedding` would embed). */
+const graderSchema = z.union([graderSpecSchema, z.object({ text: graderSpecSchema.optional(), embedding: graderSpecSchema.optional() }).strict()])
+
+export type PromptfooGrader = z.output<typeof graderSchema>
+
 export const promptfooAssertionSchema = z
   .object({
     type: z.string().min(1),
@@ -20,8 +28,8 @@ export const promptfooAssertionSchema = z
       return z.array(promptfooAssertionSchema).optional()
     },
     config: z.record(z.string(), z.unknown()).optional(),
-    /** a model-graded check's own grader: an id or {id, config} */
-    provider: z.union([z.string().min(1), z.object({ id: z.string().min(1), config: z.record(z.string(), z.unknown()).optional() }).passthrough()]).optional(),
+    /** a model-graded check's own grader: an id, {id, config}, or {text, embedding} */
+    provider: graderSchema.optional(),
     rubricPrompt: z.union([z.string(), z.array(z.unknown())]).optional()
   })
   .strict()
@@ -36,7 +44,7 @@ const testOptionsSchema = z
     disableVarExpansion: z.boolean().optional(),
     disableDefaultAsserts: z.boolean().optional(),
     /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
-    provider: z.union([z.string().min(1), z.object({ id: z.string().min(1), config: z.record(z.string(), z.unknown()).optional() }).passthrough()]).optional(),
+    provider: graderSchema.optional(),
     rubricPrompt: z.union([z.string(), z.array(z.unknown())]).optional()
   })
   .strict()
@@ -48,7 +56,9 @@ export const promptfooTestSchema = z
     assert: z.array(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: z.number().optional(),
-    metadata: z.record(z.string(), z.unknown()).optional()
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** the prompts this test runs with (labels or ids; `label*` and `label` match `label:…` too); all when absent */
+    prompts: z.array(z.string()).optional()
   })
   .strict()
 
@@ -59,7 +69,9 @@ export const promptfooProviderSchema = z
     label: z.string().min(1).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
     transform: z.string().optional(),
-    delay: nonNegative.optional()
+    delay: nonNegative.optional(),
+    /** the prompts this provider runs (labels or ids, matched as a test's `prompts`); all when absent */
+    prompts: z.array(z.string()).optional()
   })
   .strict()
 
