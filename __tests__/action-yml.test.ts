@@ -40,6 +40,7 @@ describe('action.yml', () => {
         'max-pass-rate-drop',
         'min-pass-rate',
         'badge-path',
+        'junit',
         'gate-from',
         'accept-label',
         'on-baseline-error'

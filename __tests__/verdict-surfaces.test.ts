@@ -9,10 +9,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { parse as parseJunit, type TestSuite } from 'junit2json'
 import { zipOf } from './__fixtures__/github-server.js'
 import { BASE, HEAD, MARKER, PR, useAction } from './__fixtures__/action.js'
 import { startServer, type FakeServer } from './__fixtures__/openai-server.js'
 import { prPayload, runBundle, type RunResult } from './github/harness.js'
+import { sha } from './github/helpers.js'
 
 const suite = useAction()
 const dist = process.env.EVALGATE_DIST ?? path.join(process.cwd(), 'dist', 'index.js')
@@ -87,6 +89,22 @@ async function withBaseline(): Promise<void> {
   expect(result.exitCode).toBeUndefined()
   expect(suite.server.uploaded(run.id)).toHaveLength(1)
 }
+
+/**
+ * A baseline made at an older commit of main, and a pull request whose base
+ * commit was committed 20½ days after it: stale (gate.maxBaselineAgeDays 14).
+ */
+function withStaleBaseline(failOnStale: boolean): () => Promise<void> {
+  return async () => {
+    if (failOnStale) writeFileSync(suite.ws.config, readFileSync(suite.ws.config, 'utf8') + 'gate:\n  failOnStaleBaseline: true\n')
+    const old = sha(0x01d)
+    const run = suite.server.addRun({ head_sha: old })
+    const result = await suite.action({ event: 'push', runId: run.id, sha: old, payload: { repository: { default_branch: 'main' } }, env: judgeEnv() })
+    expect(result.exitCode).toBeUndefined()
+    suite.server.commitDates.set(BASE, new Date(Date.now() + 20.5 * 86_400_000).toISOString())
+  }
+}
+const STALE = /the baseline \(commit 0000000\) is stale: it was made 20 days before the base commit/
 
 /** What every surface says of a failed gate. */
 const gateFailed = { status: 'fail', exitCode: 1, gate: 'fail', alert: 'CAUTION', words: 'gate failed', annotations: 'error' } as const
@@ -226,6 +244,28 @@ const situations: Situation[] = [
     reason: /the run stopped at its budget: \$2\.00 spent of budget\.maxCostUsd \$1\.50/
   },
   {
+    name: 'stale baseline (a warning)',
+    setup: withStaleBaseline(false),
+    status: 'pass',
+    exitCode: 0,
+    gate: 'pass',
+    alert: 'WARNING',
+    words: 'gate passed',
+    annotations: null,
+    reason: STALE
+  },
+  {
+    name: 'stale baseline (failOnStaleBaseline: true)',
+    setup: withStaleBaseline(true),
+    status: 'fail',
+    exitCode: 1,
+    gate: 'fail',
+    alert: 'CAUTION',
+    words: 'gate failed',
+    annotations: null,
+    reason: STALE
+  },
+  {
     name: 'advisory (fail-on-regression: false)',
     setup: withBaseline,
     broken: ['capital'],
@@ -254,10 +294,13 @@ async function bundledPrRun(s: Situation): Promise<RunResult> {
     sha: HEAD,
     payload,
     broken: s.broken,
-    inputs: s.inputs,
+    inputs: { junit: junitPath(), ...s.inputs },
     env: { ...judgeEnv(), ...s.env }
   })
 }
+
+/** Where the action is asked to write the JUnit XML (input junit). */
+const junitPath = () => path.join(suite.ws.dir, 'reports', 'evalgate-junit.xml')
 
 /** The bold first line of a markdown report's verdict alert, and the alert's kind. */
 function headlineOf(markdown: string): { alert: string; title: string } {
@@ -321,9 +364,16 @@ describe('one verdict on every surface (the bundled action against a fake GitHub
       expect(json.verdict.status).toBe(s.status)
       expect(json.verdict.exitCode).toBe(s.status === 'pass' || s.status === 'accepted' || s.inputs?.['fail-on-regression'] === 'false' ? 0 : 1)
 
+      // the JUnit XML: the verdict and its reasons in the suite's properties
+      const junit = ((await parseJunit(readFileSync(junitPath(), 'utf8'))) as { testsuite: TestSuite[] }).testsuite[0]!
+      const junitProperty = (name: string) => (junit.properties ?? []).filter((p) => p.name === name).map((p) => String(p.value))
+      expect(junitProperty('verdict')).toEqual([s.status])
+      expect(junitProperty('gate')).toEqual([s.gate])
+
       // the reason, wherever the verdict is shown
       if (s.reason) {
         const shown = {
+          junit: [...junitProperty('headline'), ...junitProperty('reason'), ...junitProperty('notice')].join('\n'),
           summary: unescapeMarkdown(result.summary),
           html: unescapeHtml(html),
           json: [json.verdict.headline, ...json.verdict.reasons.map((r) => r.message), ...json.verdict.notices].join('\n'),

@@ -17,21 +17,19 @@ import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, parseShard, selectCases, type Evaluation, type Shard } from './engine.js'
 import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { gitlabCommand, GITLAB_USAGE } from './gitlab/command.js'
 import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
 import { planResume, type ResumePlan, type ResumeRequest } from './run/resume.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
 import { finishRun } from './finish.js'
-import { htmlPieces } from './report/html/index.js'
-import { renderReport, type ReportModel } from './report/index.js'
-import { comparisonJson } from './report/json.js'
+import { prepareOutputs, reportFiles, writeOutput, writeReports, type ReportFiles } from './outputs.js'
+import { renderTrendHtml, renderTrendMarkdown, trendRow, type TrendRow } from './report/trends/index.js'
 import type { ReportLinks } from './report/model.js'
 import type { RunRecord } from './types.js'
-import { redact } from './util/env.js'
-import { makeDir } from './util/dirs.js'
 import { toJson, writeFileAtomic } from './util/files.js'
-import { writeJsonAtomic, writeTextAtomic } from './util/json-writer.js'
+import { writeJsonAtomic } from './util/json-writer.js'
 import { gitInfo } from './util/git.js'
 import { collectGarbage } from './util/memory.js'
 import { pauseWorkflowCommands } from './util/workflow-commands.js'
@@ -60,15 +58,16 @@ export const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
-      [--resume PARTIAL.json]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
+      [--repeat k] [--quiet] [--resume PARTIAL.json]
                           run the dataset; with a baseline, compare and gate
                           (--resume: run only what a cut-short run did not finish, and write
                           the whole run to --out, else over PARTIAL.json)
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
+      [--junit junit.xml]
                           compare two run records and gate
   merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--quiet]
                           join the records of a sharded run (--shard i/n); fails if shards are
                           missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
@@ -76,6 +75,11 @@ Commands:
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
 ${BASELINE_USAGE}
+${GITLAB_USAGE}
+  trend RECORD… [--html trend.html] [--markdown trend.md]
+                          pass rate, mean score, cost and p95 latency over runs, in the order given:
+                          an HTML page with inline charts and a markdown table with sparklines
+                          (without a flag, the markdown is printed)
   init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
                           (--fork-safe: also the workflow that comments on fork PRs)
@@ -86,6 +90,7 @@ const common = {
   config: { type: 'string', short: 'c' },
   report: { type: 'string' },
   json: { type: 'string' },
+  junit: { type: 'string' },
   quiet: { type: 'boolean', short: 'q', default: false },
   help: { type: 'boolean', short: 'h', default: false }
 } as const satisfies ParseArgsConfig['options']
@@ -95,35 +100,6 @@ function parse<O extends ParseArgsConfig['options']>(args: string[], options: O,
     return parseArgs({ args, options, allowPositionals, strict: true })
   } catch (err) {
     throw new UsageError(`${errorMessage(err)}\n\n${USAGE}`)
-  }
-}
-
-function colour(io: CliIO, code: string, text: string): string {
-  return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text
-}
-
-type Outputs = [flag: string, file: string | undefined][]
-
-/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
-async function prepareOutputs(outputs: Outputs): Promise<void> {
-  for (const [flag, file] of outputs) {
-    if (file === undefined) continue
-    try {
-      await makeDir(dirname(resolve(file)))
-    } catch (err) {
-      throw new UsageError(`${flag} ${file}: cannot make its folder: ${errorMessage(err)}`)
-    }
-  }
-}
-
-/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
-  if (file === undefined) return
-  try {
-    await write(file)
-  } catch (err) {
-    if (typeof (err as NodeJS.ErrnoException).code !== 'string') throw err
-    throw new UsageError(`${flag} ${file}: cannot write it: ${errorMessage(err)}`)
   }
 }
 
@@ -142,7 +118,7 @@ async function finish(
   comparison: Comparison,
   baseline: RunRecord | null,
   current: RunRecord,
-  opts: { report?: string; json?: string; html?: string; quiet: boolean; expected?: number; incompatible?: string | null; gate: GateConfig },
+  opts: ReportFiles & { expected?: number; incompatible?: string | null; gate: GateConfig },
   secrets: Set<string> = new Set()
 ): Promise<number> {
   const baselineStatus = opts.incompatible ? 'incompatible' : baseline ? 'found' : 'none'
@@ -161,28 +137,6 @@ async function finish(
     }
   )
   return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail
-}
-
-async function writeReports(
-  io: CliIO,
-  model: ReportModel,
-  opts: { report?: string; json?: string; html?: string; quiet: boolean },
-  secrets: Set<string>
-): Promise<void> {
-  const report = redact(renderReport(model, { fullReportHint: 'the run record' }), secrets)
-  const markdown = report.endsWith('\n') ? report : `${report}\n`
-  await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown))
-  // in pieces: at 100,000 cases the page is ~60 MB
-  await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => redact(text, secrets) } : {})))
-  await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, redact(toJson(comparisonJson(model)), secrets)))
-  if (!opts.quiet) io.stdout.write(markdown)
-  const { verdict, reasons } = model
-  const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31'
-  // one reason is the headline's own; several are listed under the verdict's words, each once
-  const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline
-  io.stderr.write(`${colour(io, tone, redact(`evalgate: ${line}`, secrets))}\n`)
-  if (reasons.length > 1) for (const r of reasons) io.stderr.write(`  - ${redact(r.message, secrets)}\n`)
-  for (const n of model.notices) io.stderr.write(`  note: ${redact(n, secrets)}\n`)
 }
 
 async function runCommand(args: string[], io: CliIO): Promise<number> {
@@ -206,7 +160,8 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     ['--out', out],
     ['--report', values.report],
     ['--json', values.json],
-    ['--html', values.html]
+    ['--html', values.html],
+    ['--junit', values.junit]
   ])
   const interruption = interruptions(io)
   try {
@@ -230,7 +185,7 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
       result.comparison,
       baseline,
       result.record,
-      { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate },
+      { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate },
       result.secrets
     )
   } finally {
@@ -324,7 +279,7 @@ async function compareCommand(args: string[], io: CliIO): Promise<number> {
   const configFile = configIfAny(values.config)
   const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : gateSchema.parse({})
   const { comparison, incompatible } = compareIfCompatible(baseline!, current!, gate)
-  return finish(io, comparison, baseline!, current!, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
+  return finish(io, comparison, baseline!, current!, { ...reportFiles(values), incompatible, gate })
 }
 
 async function mergeCommand(args: string[], io: CliIO): Promise<number> {
@@ -352,7 +307,7 @@ async function mergeCommand(args: string[], io: CliIO): Promise<number> {
   )
   const gate = config?.gate ?? gateSchema.parse({})
   const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate)
-  return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate })
+  return finish(io, comparison, baseline, merged, { ...reportFiles(values), incompatible, gate })
 }
 
 async function validateCommand(args: string[], io: CliIO): Promise<number> {
@@ -379,6 +334,28 @@ async function badgeCommand(args: string[], io: CliIO): Promise<number> {
   await writeOutput('--svg', values.svg, (file) => writeFileAtomic(file, svg))
   await writeOutput('--endpoint', values.endpoint, (file) => writeFileAtomic(file, toJson(shieldsEndpoint(badge))))
   io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`)
+  return EXIT.pass
+}
+
+async function trendCommand(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { html: { type: 'string' }, markdown: { type: 'string' }, help: common.help }, true)
+  if (values.help) return help(io)
+  if (positionals.length === 0) throw new UsageError(`trend takes the run records, oldest first: RECORD…\n\n${USAGE}`)
+  await prepareOutputs([
+    ['--html', values.html],
+    ['--markdown', values.markdown]
+  ])
+  // one record at a time: only its row is kept
+  const rows: TrendRow[] = []
+  for (const file of positionals) rows.push(trendRow(file, await readRunRecord(file)))
+  const markdown = renderTrendMarkdown(rows)
+  await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)))
+  await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown))
+  if (values.html === undefined && values.markdown === undefined) io.stdout.write(markdown)
+  else
+    io.stderr.write(
+      `evalgate: trend of ${rows.length} run${rows.length === 1 ? '' : 's'} written to ${[values.html, values.markdown].filter(Boolean).join(' and ')}\n`
+    )
   return EXIT.pass
 }
 
@@ -414,6 +391,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   merge: mergeCommand,
   validate: validateCommand,
   badge: badgeCommand,
+  trend: trendCommand,
+  gitlab: (args, io) => gitlabCommand(args, io),
   init: initCommand,
   baseline: (args, io) => baselineCommand(args, io)
 }

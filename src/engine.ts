@@ -6,8 +6,9 @@ import { asksGrader, needsJudge, validateAssertion } from './assertions/index.js
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
+import { tracingOf, type ParsedConfig } from './config/schema.js'
+import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
-import { tracingOf } from './config/schema.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
@@ -87,6 +88,24 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
   throw new UsageError(
     `--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`
   )
+}
+
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+export async function loadTrustedConfig(file: string, base: ParsedConfig | null): Promise<{ loaded: LoadedConfig; changes: ConfigChange[] }> {
+  let changes: ConfigChange[] = []
+  const loaded = await loadEvalConfig(file, {
+    settings: (head) => {
+      if (!base) return head
+      const trusted = withTrustedSettings(head, base)
+      changes = trusted.changes
+      return trusted.config
+    }
+  })
+  return { loaded, changes }
 }
 
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */

@@ -10,14 +10,15 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { ConcludeContext } from './compare/conclude.js'
+import { staleBaseline, type StaleBaseline } from './compare/staleness.js'
 import type { BaselineStatus, Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { parseConfig } from './config/load.js'
 import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
-import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
-import { evaluate, loadEvalConfig, selectCases, type Evaluation, type Shard } from './engine.js'
+import type { ConfigChange } from './config/trusted.js'
+import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
 import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
@@ -27,14 +28,14 @@ import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
 import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
-import { readFileAt, repositoryPath } from './github/contents.js'
+import { commitDate, readFileAt, repositoryPath } from './github/contents.js'
 import { apiMessage, createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
 import { findPullRequest, triggeringRun, workflowFileName } from './github/workflow-run.js'
 import { renderShardSummary, type ReportModel } from './report/index.js'
-import { reasonMessage } from './report/words.js'
+import { configChangesNotice, reasonMessage } from './report/words.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
@@ -145,19 +146,8 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
   const notices: string[] = []
   const base = await baseConfig(inputs, ctx, octokit, notices)
-  let configChanges: ConfigChange[] = []
-  const loaded = await loadEvalConfig(inputs.config, {
-    settings: (head) => {
-      if (!base) return head
-      const trusted = withTrustedSettings(head, base)
-      configChanges = trusted.changes
-      return trusted.config
-    }
-  })
-  if (configChanges.length)
-    notices.push(
-      `this pull request changes ${configChanges.length === 1 ? 'a setting' : `${configChanges.length} settings`} that decide its own verdict (${configChanges.map((c) => c.key).join(', ')}): they apply after merge; this run uses the base commit's`
-    )
+  const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base)
+  if (configChanges.length) notices.push(configChangesNotice(configChanges, 'pull request', 'base commit'))
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
@@ -331,10 +321,22 @@ function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined)
   return inputs.acceptLabel && labels?.includes(inputs.acceptLabel) ? inputs.acceptLabel : null
 }
 
+/**
+ * Is the baseline stale (SPEC §14)? Its age is measured against the pull
+ * request's base commit (its date from the commits API), else this run.
+ */
+async function staleness(job: Job, baseline: Baseline, current: RunRecord, gate: GateConfig): Promise<StaleBaseline | null> {
+  if (!baseline.record) return null
+  const baseSha = job.ctx.pullRequest?.baseSha ?? null
+  const date = baseSha && job.octokit ? await commitDate(job.octokit, job.ctx, baseSha) : null
+  return staleBaseline(baseline.record, current, { sha: baseSha, date }, gate)
+}
+
 /** What the verdict depends on besides the comparison. */
-function concludeContext(job: Job, baseline: Baseline, expected: number): Omit<ConcludeContext, 'problems'> {
+function concludeContext(job: Job, baseline: Baseline, expected: number, stale: StaleBaseline | null): Omit<ConcludeContext, 'problems'> {
   const { inputs, ctx } = job
   return {
+    staleBaseline: stale,
     baselineStatus: baseline.status,
     baselineProblem: baseline.problem,
     notices: [...job.notices, ...baseline.notices],
@@ -370,7 +372,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       record,
       comparison,
       baseline: baseline.record,
-      context: concludeContext(job, baseline, evaluated.expected),
+      context: concludeContext(job, baseline, evaluated.expected, await staleness(job, baseline, record, config.gate)),
       report: reportContext(job, baseline, record)
     },
     {
@@ -490,7 +492,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
       record: current,
       comparison,
       baseline: baseline.record,
-      context: concludeContext(commentJob, baseline, current.cases.length),
+      context: concludeContext(commentJob, baseline, current.cases.length, await staleness(commentJob, baseline, current, gate)),
       report: { gate, links: reportContext(commentJob, baseline, current).links }
     },
     {

@@ -158,6 +158,8 @@ export class GitHubServer {
   commits = new Set<string>()
   /** ref (a commit or a branch name) → path → text: what the contents endpoint serves */
   files = new Map<string, Map<string, string>>()
+  /** commit → when it was committed (ISO 8601): what GET /commits/{ref} answers; others are 404 */
+  commitDates = new Map<string, string>()
 
   private server: Server | null = null
   private nextId = 1000
@@ -217,6 +219,7 @@ export class GitHubServer {
     this.tags.clear()
     this.commits.clear()
     this.files.clear()
+    this.commitDates.clear()
     this.onRequest = null
     this.defaultBranch = 'main'
   }
@@ -524,6 +527,13 @@ export class GitHubServer {
       return target
         ? this.send(req, res, 200, { ref: `refs/${m[1]}/${name}`, object: { type: 'commit', sha: target } })
         : this.send(req, res, 404, { message: 'Not Found' })
+    }
+    if ((m = /^\/commits\/([^/]+)$/.exec(rest)) && method === 'GET') {
+      const ref = decodeURIComponent(m[1]!)
+      const date = this.commitDates.get(ref)
+      if (!date) return this.send(req, res, 422, { message: `No commit found for SHA: ${ref}`, status: '422' })
+      const person = { name: 'Ada', email: 'ada@example.com', date }
+      return this.send(req, res, 200, { sha: ref, commit: { author: person, committer: person, message: 'a commit' }, parents: [], files: [] })
     }
     if ((m = /^\/compare\/(.+)$/.exec(rest)) && method === 'GET') return this.compare(req, res, decodeURIComponent(m[1]!))
     if ((m = /^\/contents\/(.+)$/.exec(rest)) && method === 'GET') {

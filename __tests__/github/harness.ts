@@ -161,6 +161,7 @@ export function actionEnv(options: RunOptions): Record<string, string | undefine
     'BASELINE-BRANCH',
     'ARTIFACT-NAME',
     'BADGE-PATH',
+    'JUNIT',
     'SHARD',
     'GATE-FROM',
     'ACCEPT-LABEL',

@@ -22,7 +22,8 @@ describe('readInputs', () => {
       comment: 'always',
       failOnRegression: true,
       gate: {},
-      badgePath: null
+      badgePath: null,
+      junit: null
     })
   })
 
@@ -39,7 +40,8 @@ describe('readInputs', () => {
         'max-regressions': '2',
         'max-pass-rate-drop': '2%',
         'min-pass-rate': '0.8',
-        'badge-path': 'badge.svg'
+        'badge-path': 'badge.svg',
+        junit: ' reports/evalgate.xml '
       })
     )
     expect(inputs).toMatchObject({
@@ -51,8 +53,13 @@ describe('readInputs', () => {
       comment: 'on-change',
       failOnRegression: false,
       gate: { maxRegressions: 2, maxPassRateDrop: 0.02, minPassRate: 0.8 },
-      badgePath: 'badge.svg'
+      badgePath: 'badge.svg',
+      junit: 'reports/evalgate.xml'
     })
+  })
+
+  it('refuses junit on a shard: the merge job reports every case', () => {
+    expect(() => readInputs(reader({ shard: '1/2', junit: 'j.xml' }))).toThrow(/junit: a shard's cases are reported with the others by the mode: merge job/)
   })
 
   it('reads a shard as i of n, and mode: merge', () => {

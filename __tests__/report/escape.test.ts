@@ -47,6 +47,8 @@ describe('escapeHtml', () => {
     { text: '<img src=x onerror="alert(1)">', expected: '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;' },
     { text: "Tom & Jerry's", expected: 'Tom &amp; Jerry&#39;s' },
     { text: 'hi @octocat, see #9', expected: `hi @${WJ}octocat, see #${WJ}9` },
+    // GitLab: "!12" links merge request 12 and leaves a note on it
+    { text: 'see !12 and !x', expected: `see !${WJ}12 and !x` },
     { text: 'two\nlines', expected: 'two lines' },
     { text: '**b** `c` _i_ [l]', expected: '&#42;&#42;b&#42;&#42; &#96;c&#96; &#95;i&#95; &#91;l&#93;' }
   ])('$expected', ({ text, expected }) => {

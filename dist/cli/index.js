@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57296);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(75186);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 57296:
+/***/ 75186:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8613,6 +8613,16 @@ function unreportedMetrics(pairs) {
             found.push({ metric, cases, keys });
     }
     return found;
+}
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
@@ -13432,6 +13442,38 @@ function casePasses(results) {
     return results.every((r) => r.passed || r.weight === 0);
 }
 
+;// CONCATENATED MODULE: ./src/config/trusted.ts
+/** The settings a pull request cannot change for its own run. */
+const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'];
+/** The head config with every trusted setting taken from the base config, and what the head would have changed. */
+function withTrustedSettings(head, base) {
+    const config = { ...head };
+    const changes = [];
+    for (const key of TRUSTED_KEYS) {
+        trust(config, base, key);
+        changes.push(...differences(key, base[key], head[key]));
+    }
+    return { config, changes };
+}
+/** A trusted setting as the base has it: unset there, unset here. */
+function trust(config, base, key) {
+    if (base[key] === undefined)
+        delete config[key];
+    else
+        config[key] = base[key];
+}
+function trusted_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** Leaf differences between two values, as dotted keys; arrays compare whole. */
+function differences(key, base, head) {
+    if (trusted_isObject(base) && trusted_isObject(head)) {
+        const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].sort();
+        return keys.flatMap((k) => differences(`${key}.${k}`, base[k], head[k]));
+    }
+    return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
+}
+
 // EXTERNAL MODULE: ./src/config/record-schema.ts
 var record_schema = __nccwpck_require__(37665);
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
@@ -16601,6 +16643,7 @@ function warmTarget(config) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -16632,6 +16675,24 @@ function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+}
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
 }
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
 async function startTracing(loaded, log) {
@@ -16764,265 +16825,31 @@ async function evaluate(loaded, options = {}) {
     return { record, comparison, secrets, incompatible, warnings };
 }
 
-;// CONCATENATED MODULE: ./src/init/index.ts
-/**
- * `evalgate init`: writes the starter files into a folder. Asks nothing, and
- * overwrites nothing: when any of the files exists, none is written.
- */
-
-
-
-
-
-
-
-/** Write the starter files into dir; returns the paths written, relative to dir. */
-async function initProject(dir, options = {}) {
-    const branch = options.branch ?? 'main';
-    if (!BRANCH_PATTERN.test(branch))
-        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch, forkSafe: options.forkSafe });
-    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
-    if (existing.length > 0) {
-        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
-    }
-    for (const f of files) {
-        const file = external_node_path_default().join(dir, f.path);
-        await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(file));
-        // "wx": should a file appear since the check above, fail instead of replacing it
-        await (0,promises_.writeFile)(file, f.content, { flag: 'wx' });
-    }
-    return files.map((f) => f.path);
+;// CONCATENATED MODULE: ./src/compare/staleness.ts
+const DAY_MS = 86_400_000;
+function timeOf(iso) {
+    if (!iso)
+        return null;
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? t : null;
 }
-
-;// CONCATENATED MODULE: ./src/run/merge.ts
-/**
- * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
- * record one unsharded run would have written. Pure: the caller reads the
- * shards (files, artifacts) and writes the result.
- */
-
-
-
-
-/**
- * Checks that the shards are all of one split of one run, each exactly once,
- * and joins them: cases back in dataset order, the summary recomputed. Throws a
- * RecordError naming the shards at fault otherwise.
- */
-function mergeRecords(shards, options = {}) {
-    if (shards.length === 0)
-        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
-    const placed = shards.map(place);
-    checkSameRun(placed);
-    checkDataset(placed, options.dataset);
-    checkEveryShardOnce(placed);
-    const cases = carryHistory(joinCases(placed), options.baseline);
-    const trend = carryTrend(options.baseline);
-    const records = placed.map((p) => p.record);
-    const first = records[0];
-    // shards run side by side: the run took as long as its slowest shard
-    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
-    return {
-        schemaVersion: first.schemaVersion,
-        tool: { name: 'evalgate', version: VERSION },
-        fingerprintVersion: first.fingerprintVersion,
-        name: first.name,
-        createdAt: records.map((r) => r.createdAt).sort()[0],
-        complete: records.every((r) => r.complete),
-        ...(first.dataset ? { dataset: first.dataset } : {}),
-        git: {
-            sha: firstSet(records.map((r) => r.git.sha)),
-            ref: firstSet(records.map((r) => r.git.ref)),
-            runId: firstSet(records.map((r) => r.git.runId))
-        },
-        config: { repeat: first.config?.repeat ?? 1, shard: null },
-        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
-        ...(trend ? { trend } : {}),
-        cases
-    };
-}
-function place(shard) {
-    const text = shard.record.config?.shard;
-    if (text === undefined || text === null) {
-        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
-    }
-    const m = /^(\d+)\/(\d+)$/.exec(text);
-    const index = m ? Number(m[1]) : NaN;
-    const count = m ? Number(m[2]) : NaN;
-    if (!m || count < 1 || index < 1 || index > count)
-        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
-    return { ...shard, index, count };
-}
-function label(p) {
-    return `${p.file} (shard ${p.index}/${p.count})`;
-}
-function checkSameRun(placed) {
-    const first = placed[0];
-    for (const p of placed.slice(1)) {
-        const differ = (what, a, b) => {
-            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
-        };
-        if (p.count !== first.count) {
-            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
-        }
-        if (p.record.name !== first.record.name)
-            differ('name', first.record.name, p.record.name);
-        const [a, b] = [first.record.git, p.record.git];
-        if (a.sha && b.sha && a.sha !== b.sha)
-            differ('git.sha', a.sha, b.sha);
-        if (a.runId && b.runId && a.runId !== b.runId)
-            differ('git.runId', a.runId, b.runId);
-        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
-        if (ra !== rb)
-            differ('repeat', ra, rb);
-        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
-        if (fa !== fb)
-            differ('fingerprintVersion', fa, fb);
-    }
-}
-function describeDataset(dataset) {
-    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
-}
-/**
- * Every shard was made from one dataset: the config's when it is given, else
- * the one most shards were made from. The shard of another one is named.
- */
-function checkDataset(placed, expected) {
-    const key = (d) => d?.fingerprint ?? '';
-    let want = expected?.fingerprint;
-    if (!want) {
-        const counts = new Map();
-        for (const p of placed)
-            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
-        // ties go to the first shard's
-        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
-        want = most.record.dataset;
-    }
-    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
-    if (!odd)
-        return;
-    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
-    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
-}
-function checkEveryShardOnce(placed) {
-    const count = placed[0].count;
-    const seen = new Map();
-    for (const p of placed) {
-        const twice = seen.get(p.index);
-        if (twice)
-            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
-        seen.set(p.index, p);
-    }
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length > 0) {
-        const names = missing.map((i) => `${i}/${count}`);
-        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
-    }
-}
-/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
-function joinCases(placed) {
-    const owner = new Map();
-    const cases = [];
-    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
-        for (const c of p.record.cases) {
-            const other = owner.get(c.id);
-            if (other) {
-                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
-                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
-            }
-            owner.set(c.id, p);
-            cases.push(c);
-        }
-    }
-    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
-}
-function firstSet(values) {
-    return values.find((v) => v !== null) ?? null;
-}
-
-;// CONCATENATED MODULE: ./src/run/progress.ts
-/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
-function formatEta(seconds) {
-    const s = Math.max(0, Math.ceil(seconds));
-    if (s < 60)
-        return `${s}s`;
-    const pad = (n) => String(n).padStart(2, '0');
-    if (s < 3600)
-        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
-    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
-}
-/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
-function formatProgress(done, total, passed, elapsedMs) {
-    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
-    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
-    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
-    // slow targets (a case every few seconds) still show a rate that is not 0.0
-    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
-    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
-}
-function createProgress(total, stream, options = {}) {
-    const now = options.now ?? Date.now;
-    const started = now();
-    const tty = stream.isTTY === true;
-    // a terminal is redrawn often; a log gets a line every few seconds
-    const interval = options.intervalMs ?? (tty ? 100 : 5000);
-    let done = 0;
-    let passed = 0;
-    let last = started;
-    let drawn = false;
-    const draw = () => {
-        const line = formatProgress(done, total, passed, now() - started);
-        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
-        drawn = true;
-    };
-    return {
-        onCase(result) {
-            done++;
-            if (result.passed)
-                passed++;
-            if (options.quiet)
-                return;
-            const t = now();
-            if (t - last >= interval) {
-                last = t;
-                draw();
-            }
-        },
-        finish() {
-            if (options.quiet)
-                return;
-            if (tty && drawn)
-                stream.write('\r\x1b[2K');
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/share.ts
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-/** Swaps equal values of one baseline case for the dataset case's. */
-function share(b, c) {
-    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
-    b.input = c.input;
-    b.id = c.id;
-    b.fingerprint = c.fingerprint;
-    if (b.name === c.name)
-        b.name = c.name;
-    if (typeof b.expected === 'string' && b.expected === c.expected)
-        b.expected = c.expected;
-    if (sameList(b.tags, c.tags))
-        b.tags = c.tags;
-    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
-        b.source = c.source;
-}
-/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
-function datasetSharer(cases) {
-    const byId = new Map(cases.map((c) => [c.id, c]));
-    return (b) => {
-        const c = byId.get(b.id);
-        if (c && c.fingerprint === b.fingerprint)
-            share(b, c);
-    };
+/** The baseline's staleness, or null when it is fresh enough (or its age cannot be told). */
+function staleBaseline(baseline, current, reference, gate) {
+    if (!baseline)
+        return null;
+    // the baseline ran at the pull request's base commit: it is the branch as this change found it
+    if (reference.sha !== null && baseline.git.sha === reference.sha)
+        return null;
+    const made = timeOf(baseline.createdAt);
+    const base = timeOf(reference.date);
+    const against = base !== null ? 'base-commit' : 'run';
+    const until = base ?? timeOf(current.createdAt);
+    if (made === null || until === null)
+        return null;
+    const ageMs = until - made;
+    if (ageMs < gate.maxBaselineAgeDays * DAY_MS)
+        return null;
+    return { ageDays: Math.floor(ageMs / DAY_MS), limitDays: gate.maxBaselineAgeDays, fail: gate.failOnStaleBaseline, against, baselineSha: baseline.git.sha };
 }
 
 ;// CONCATENATED MODULE: ./src/compare/conclude.ts
@@ -17062,6 +16889,11 @@ function conclude_conclude(comparison, record, context) {
     const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
     const cannotTell = unableToTell(comparison, record, context, notices);
     const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const stale = context.staleBaseline;
+    if (stale?.fail)
+        limits.push({ code: 'stale-baseline', stale });
+    else if (stale)
+        notices.push({ code: 'stale-baseline', stale });
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
@@ -17125,9 +16957,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -17321,9 +17156,19 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'stale-baseline':
+            return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
         case 'problem':
             return r.text;
     }
+}
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s) {
+    const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
+    return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+        `run the evals on the default branch to refresh it`);
 }
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
 function reasonCode(r) {
@@ -17352,6 +17197,8 @@ function noticeText(n) {
                 parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
             return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
         }
+        case 'stale-baseline':
+            return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`;
         case 'not-graded':
             return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
     }
@@ -17400,6 +17247,11 @@ function headline(v, c, gate) {
         return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
@@ -17453,7 +17305,7 @@ function buildReport(input) {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v, c) {
@@ -17461,7 +17313,7 @@ function alertKind(v, c) {
         return 'CAUTION';
     if (v.status !== 'pass')
         return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+    if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete))
         return 'WARNING';
     return c.baseline ? 'TIP' : 'NOTE';
 }
@@ -17601,6 +17453,28 @@ function trajectoryDiff(before, now) {
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
 }
 
 ;// CONCATENATED MODULE: ./src/report/trace.ts
@@ -17801,6 +17675,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -17861,13 +17736,12 @@ function caseRow(k) {
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -17916,11 +17790,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
@@ -18025,20 +17896,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not
@@ -18515,7 +18386,7 @@ function summaryHtml(model, title, redact = (t) => t) {
     if (baseline) {
         const age = relativeAge(baseline.createdAt, current.createdAt);
         const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : '';
-        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`);
+        meta.push(`baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, ${e(model.links.runNoun ?? 'workflow run')} ${e(baseline.git.runId)}` : ''}`);
     }
     const { judge, durationMs } = current.summary;
     const footer = [`duration ${formatDuration(durationMs)}`, format_plural(current.cases.length, 'case')];
@@ -19026,6 +18897,181 @@ function comparisonJson(model) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/report/junit.ts
+
+
+
+/** A message attribute: the first line a test-report tab shows. */
+const MESSAGE_CHARS = 500;
+/** The body of a failure or error: every reason. */
+const BODY_CHARS = 4_000;
+/** What the agent said, in <system-out>. */
+const OUTPUT_CHARS = 4_000;
+/** A property value (a reason, a notice, the headline). */
+const PROPERTY_CHARS = 1_000;
+/** What XML 1.0 allows (§2.2 Char); everything else, lone surrogates included, is shown as \uXXXX. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+function visible(ch) {
+    return `\\u${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/** At most `max` characters, saying how many more there were. */
+function bounded(text, max) {
+    const { text: shown, truncated } = truncate(text, max);
+    return truncated ? `${shown}… (${text.length - shown.length} more characters)` : shown;
+}
+const TEXT_ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
+/** In an attribute, tabs and line breaks too: a parser would otherwise turn them into spaces. */
+const ATTRIBUTE_ENTITIES = { ...TEXT_ENTITIES, '"': '&quot;', '\n': '&#10;', '\t': '&#9;' };
+/** Element content: no markup can start or end in it (">" escaped, so no "]]>" either). */
+function xmlText(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>\r]/g, (ch) => TEXT_ENTITIES[ch]);
+}
+/** A double-quoted attribute value. */
+function xmlAttribute(text, max = Infinity) {
+    return bounded(text, max)
+        .replace(NOT_XML, visible)
+        .replace(/[&<>"\r\n\t]/g, (ch) => ATTRIBUTE_ENTITIES[ch]);
+}
+function attributes(values) {
+    return Object.entries(values)
+        .filter((entry) => entry[1] !== undefined)
+        .map(([name, value]) => ` ${name}="${xmlAttribute(String(value), PROPERTY_CHARS)}"`)
+        .join('');
+}
+/** Seconds with at most three decimals. */
+function seconds(ms) {
+    return (Math.max(0, ms) / 1000).toFixed(3);
+}
+/** The reasons a case fails, one per line, plainly. */
+function reasonsText(k) {
+    const lines = failedAssertions(k).map((a) => {
+        const judge = a.judge;
+        if (!judge)
+            return `${a.type}: ${a.reason}`;
+        const extra = judge.error ? ` (judge error: ${judge.error})` : judge.reason && judge.reason !== a.reason ? ` (judge: ${judge.reason})` : '';
+        return `${a.type} (judge ${judge.model} scored ${format_formatScore(judge.score)}): ${a.reason}${extra}`;
+    });
+    const error = caseError(k);
+    if (error !== null)
+        lines.unshift(`target error: ${error}`);
+    return lines.join('\n') || 'no failing assertion was recorded';
+}
+/** The first reason, as a test-report tab's one line. */
+function firstReason(k) {
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { type: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
+        return { type: 'failed', reason: 'no failing assertion was recorded' };
+    const a = failure.assertion;
+    if (a.judge)
+        return { type: a.type, reason: `scored ${format_formatScore(a.judge.score)}: ${a.judge.error ?? (a.judge.reason || a.reason)}` };
+    return { type: a.type, reason: a.reason };
+}
+function outcomeOf(k, sets) {
+    if (k.passed)
+        return { kind: 'passed' };
+    if (sets.notGraded.has(k.id))
+        return {
+            kind: 'skipped',
+            type: 'not graded',
+            message: 'not graded: the judge could not give a verdict, so the case is left out of the comparison',
+            body: ''
+        };
+    const { type, reason } = firstReason(k);
+    const body = reasonsText(k);
+    const errored = k.output === null && caseError(k) !== null;
+    if (sets.regressed.has(k.id))
+        return { kind: errored ? 'error' : 'failure', type: 'regressed', message: `regressed: passed on the baseline, fails now: ${type}: ${reason}`, body };
+    const flaky = sets.flaky.has(k.id) ? 'flaky (its flip is within chance, not counted as a regression): ' : '';
+    return { kind: errored ? 'error' : 'failure', type, message: `${flaky}${type}: ${reason}`, body };
+}
+function testcase(name, className, time, inner) {
+    const head = `    <testcase${attributes({ classname: className, name, time })}`;
+    return inner ? `${head}>\n${inner}    </testcase>` : `${head}/>`;
+}
+/** The JUnit XML of a run, from its report model. */
+function renderJunit(model, options = {}) {
+    const redact = options.redact ?? ((text) => text);
+    const { comparison: c, current, baseline, verdict } = model;
+    const className = current.name;
+    const sets = { regressed: new Set(c.regressed), flaky: new Set(c.flaky), notGraded: new Set(c.notGraded) };
+    const counts = { failures: 0, errors: 0, skipped: 0 };
+    const cases = [];
+    for (const k of current.cases) {
+        const outcome = outcomeOf(k, sets);
+        let inner = '';
+        if (outcome.kind !== 'passed') {
+            counts[outcome.kind === 'failure' ? 'failures' : outcome.kind === 'error' ? 'errors' : 'skipped']++;
+            const attrs = attributes({ message: bounded(redact(outcome.message), MESSAGE_CHARS), type: outcome.type });
+            inner = outcome.body
+                ? `      <${outcome.kind}${attrs}>${xmlText(redact(outcome.body), BODY_CHARS)}</${outcome.kind}>\n`
+                : `      <${outcome.kind}${attrs}/>\n`;
+            if (k.output !== null && outcome.kind !== 'skipped')
+                inner += `      <system-out>${xmlText(redact(k.output), OUTPUT_CHARS)}</system-out>\n`;
+        }
+        cases.push(testcase(redact(k.name), className, seconds(k.latencyMs ?? k.durationMs), inner));
+    }
+    // cases the run set out to run and never reached (cut short, or stopped at its budget)
+    const notRun = current.complete ? '' : current.stopReason === 'budget' ? 'the run stopped at its budget' : 'the run was cut short';
+    const baselineCases = new Map((baseline?.cases ?? []).map((k) => [k.id, k]));
+    for (const key of c.unfinished) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach it'}` })}/>\n`;
+        cases.push(testcase(redact(baselineCases.get(key)?.name ?? key), className, seconds(0), skipped));
+    }
+    const unnamed = Math.max(0, (current.planned ?? 0) - current.cases.length - c.unfinished.length);
+    if (unnamed > 0) {
+        counts.skipped++;
+        const skipped = `      <skipped${attributes({ message: `not run: ${notRun || 'the run did not reach them'}` })}/>\n`;
+        cases.push(testcase(`${unnamed} more ${unnamed === 1 ? 'case' : 'cases'} not run`, className, seconds(0), skipped));
+    }
+    const properties = [
+        ['verdict', verdict.status],
+        ['gate', model.gate],
+        ['headline', model.headline],
+        ['passRate', String(c.current.passRate)],
+        ...(c.baseline ? [['baselinePassRate', String(c.baseline.passRate)]] : []),
+        ...(c.current.meanScore !== null ? [['meanScore', String(c.current.meanScore)]] : []),
+        ...(c.baseline?.meanScore != null ? [['baselineMeanScore', String(c.baseline.meanScore)]] : []),
+        ['baselineStatus', verdict.baselineStatus],
+        ['regressed', String(c.regressed.length)],
+        ['fixed', String(c.fixed.length)],
+        ...(current.git.sha ? [['sha', current.git.sha]] : []),
+        ...(baseline?.git.sha ? [['baselineSha', baseline.git.sha]] : []),
+        ...model.reasons.map((r) => ['reason', `${r.code}: ${r.message}`]),
+        ...model.notices.map((n) => ['notice', n]),
+        // a case's key where its name is not the key itself
+        ...current.cases.filter((k) => k.name !== k.id).map((k) => [`key:${k.name}`, k.id])
+    ];
+    const tests = cases.length;
+    const suite = attributes({
+        name: className,
+        tests,
+        failures: counts.failures,
+        errors: counts.errors,
+        skipped: counts.skipped,
+        time: seconds(current.summary.durationMs),
+        timestamp: current.createdAt
+    });
+    const summary = [model.headline, ...model.reasons.map((r) => `- ${r.message}`), ...model.notices.map((n) => `note: ${n}`)].join('\n');
+    return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites${attributes({ name: model.title, tests, failures: counts.failures, errors: counts.errors, time: seconds(current.summary.durationMs) })}>`,
+        `  <testsuite${suite}>`,
+        '    <properties>',
+        ...properties.map(([name, value]) => `      <property${attributes({ name: redact(name), value: redact(value) })}/>`),
+        '    </properties>',
+        ...cases,
+        `    <system-out>${xmlText(redact(summary), BODY_CHARS * 4)}</system-out>`,
+        '  </testsuite>',
+        '</testsuites>',
+        ''
+    ].join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/util/files.ts
 
 /** Write a file whole or not at all: a reader never sees half a record. */
@@ -19035,6 +19081,1417 @@ function writeFileAtomic(file, content) {
 function toJson(value) {
     return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+;// CONCATENATED MODULE: ./src/outputs.ts
+/**
+ * The files the command line's flags name (--report, --html, --json, --junit,
+ * --out, …) and the verdict's last lines: written the same by every command
+ * that ends in a verdict (run, compare, merge, gitlab).
+ */
+
+
+
+
+
+
+
+
+
+
+function colour(io, code, text) {
+    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
+}
+/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
+async function prepareOutputs(outputs) {
+    for (const [flag, file] of outputs) {
+        if (file === undefined)
+            continue;
+        try {
+            await (0,dirs/* makeDir */.g)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
+        }
+        catch (err) {
+            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
+        }
+    }
+}
+/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
+async function writeOutput(flag, file, write) {
+    if (file === undefined)
+        return;
+    try {
+        await write(file);
+    }
+    catch (err) {
+        if (typeof err.code !== 'string')
+            throw err;
+        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+async function writeReports(io, model, opts, secrets) {
+    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
+    const markdown = report.endsWith('\n') ? report : `${report}\n`;
+    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
+    // in pieces: at 100,000 cases the page is ~60 MB
+    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
+    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
+    await writeOutput('--junit', opts.junit, (file) => writeFileAtomic(file, renderJunit(model, { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) })));
+    if (!opts.quiet)
+        io.stdout.write(markdown);
+    const { verdict, reasons } = model;
+    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
+    // one reason is the headline's own; several are listed under the verdict's words, each once
+    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
+    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
+    if (reasons.length > 1)
+        for (const r of reasons)
+            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
+    for (const n of model.notices)
+        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
+}
+function reportFiles(values) {
+    return { report: values.report, json: values.json, html: values.html, junit: values.junit, quiet: values.quiet };
+}
+
+;// CONCATENATED MODULE: ./src/report/sticky.ts
+/** GitHub refuses comment bodies over 65,536 characters (GitLab notes over 1,000,000); the report stays well under. */
+const MAX_COMMENT_LENGTH = 60_000;
+const VERDICTS = ['pass', 'fail', 'accepted', 'could-not-tell'];
+/** What comments written before could-not-tell had its name said instead. */
+const OLD_VERDICTS = { error: 'could-not-tell' };
+function markerText(text) {
+    // nothing that could end the HTML comment early or start a new line
+    return text.replace(/--+|>|[\r\n]/g, '_');
+}
+/** The hidden marker naming the workflow file and config: it never holds "-->", so it is the first line's only HTML comment end before the verdict. */
+function commentMarker(workflowFile, configName) {
+    return `<!-- evalgate:${markerText(workflowFile)}:${markerText(configName)} -->`;
+}
+function verdictTag(verdict) {
+    return `<!-- evalgate-verdict:${verdict} -->`;
+}
+/**
+ * Our first line in `body`, read exactly: the marker followed by the verdict
+ * we showed (`verdict`), or the marker alone as evalgate wrote it before the
+ * verdict moved there (`verdict: null`, nothing in the body is trusted for
+ * it). null when the first line is anything else.
+ */
+function readHeader(body, marker) {
+    const first = body.split('\n', 1)[0].replace(/\r$/, '');
+    if (first === marker)
+        return { verdict: null };
+    const verdict = VERDICTS.find((v) => first === marker + verdictTag(v));
+    if (verdict)
+        return { verdict };
+    const old = Object.keys(OLD_VERDICTS).find((v) => first === `${marker}<!-- evalgate-verdict:${v} -->`);
+    return old ? { verdict: OLD_VERDICTS[old] } : null;
+}
+/** The comment body: our marker and the verdict on the first line, then the report; never over `max` characters. */
+function commentBody(marker, report, verdict, max = MAX_COMMENT_LENGTH) {
+    const head = `${marker}${verdictTag(verdict)}\n`;
+    const room = max - head.length;
+    let text = report.trim();
+    if (text.length > room) {
+        // renderReport keeps within its maxLength; this only guards against a miscount
+        const note = '\n\n_(report truncated to fit a comment; the full report is in the job summary)_';
+        const cut = text.lastIndexOf('\n', room - note.length);
+        text = text.slice(0, cut > 0 ? cut : room - note.length) + note;
+    }
+    return `${head}${text}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/run/merge.ts
+/**
+ * Joining the records of a sharded run (`--shard i/n`, SPEC §6–7) into the
+ * record one unsharded run would have written. Pure: the caller reads the
+ * shards (files, artifacts) and writes the result.
+ */
+
+
+
+
+/**
+ * Checks that the shards are all of one split of one run, each exactly once,
+ * and joins them: cases back in dataset order, the summary recomputed. Throws a
+ * RecordError naming the shards at fault otherwise.
+ */
+function mergeRecords(shards, options = {}) {
+    if (shards.length === 0)
+        throw new errors/* UsageError */.eb('merge needs the records of every shard (run with --shard i/n)');
+    const placed = shards.map(place);
+    checkSameRun(placed);
+    checkDataset(placed, options.dataset);
+    checkEveryShardOnce(placed);
+    const cases = carryHistory(joinCases(placed), options.baseline);
+    const trend = carryTrend(options.baseline);
+    const records = placed.map((p) => p.record);
+    const first = records[0];
+    // shards run side by side: the run took as long as its slowest shard
+    const durationMs = Math.max(...records.map((r) => r.summary.durationMs));
+    return {
+        schemaVersion: first.schemaVersion,
+        tool: { name: 'evalgate', version: VERSION },
+        fingerprintVersion: first.fingerprintVersion,
+        name: first.name,
+        createdAt: records.map((r) => r.createdAt).sort()[0],
+        complete: records.every((r) => r.complete),
+        ...(first.dataset ? { dataset: first.dataset } : {}),
+        git: {
+            sha: firstSet(records.map((r) => r.git.sha)),
+            ref: firstSet(records.map((r) => r.git.ref)),
+            runId: firstSet(records.map((r) => r.git.runId))
+        },
+        config: { repeat: first.config?.repeat ?? 1, shard: null },
+        summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
+        ...(trend ? { trend } : {}),
+        cases
+    };
+}
+function place(shard) {
+    const text = shard.record.config?.shard;
+    if (text === undefined || text === null) {
+        throw new errors/* RecordError */.W1(`${shard.file}: not a shard record: it has no config.shard (records of \`evalgate run --shard i/n\` have one)`, shard.file);
+    }
+    const m = /^(\d+)\/(\d+)$/.exec(text);
+    const index = m ? Number(m[1]) : NaN;
+    const count = m ? Number(m[2]) : NaN;
+    if (!m || count < 1 || index < 1 || index > count)
+        throw new errors/* RecordError */.W1(`${shard.file}: config.shard "${text}" is not i/n with 1 ≤ i ≤ n`, shard.file);
+    return { ...shard, index, count };
+}
+function label(p) {
+    return `${p.file} (shard ${p.index}/${p.count})`;
+}
+function checkSameRun(placed) {
+    const first = placed[0];
+    for (const p of placed.slice(1)) {
+        const differ = (what, a, b) => {
+            throw new errors/* RecordError */.W1(`shards of different runs: ${label(first)} has ${what} ${JSON.stringify(a)}, ${label(p)} has ${what} ${JSON.stringify(b)}`, p.file);
+        };
+        if (p.count !== first.count) {
+            throw new errors/* RecordError */.W1(`shards of different splits: ${first.file} is shard ${first.index}/${first.count}, ${p.file} is shard ${p.index}/${p.count}`, p.file);
+        }
+        if (p.record.name !== first.record.name)
+            differ('name', first.record.name, p.record.name);
+        const [a, b] = [first.record.git, p.record.git];
+        if (a.sha && b.sha && a.sha !== b.sha)
+            differ('git.sha', a.sha, b.sha);
+        if (a.runId && b.runId && a.runId !== b.runId)
+            differ('git.runId', a.runId, b.runId);
+        const [ra, rb] = [first.record.config?.repeat ?? 1, p.record.config?.repeat ?? 1];
+        if (ra !== rb)
+            differ('repeat', ra, rb);
+        const [fa, fb] = [first.record.fingerprintVersion, p.record.fingerprintVersion];
+        if (fa !== fb)
+            differ('fingerprintVersion', fa, fb);
+    }
+}
+function describeDataset(dataset) {
+    return dataset ? `dataset ${dataset.fingerprint} (${dataset.cases} cases)` : 'a dataset it does not name (a record of an older evalgate)';
+}
+/**
+ * Every shard was made from one dataset: the config's when it is given, else
+ * the one most shards were made from. The shard of another one is named.
+ */
+function checkDataset(placed, expected) {
+    const key = (d) => d?.fingerprint ?? '';
+    let want = expected?.fingerprint;
+    if (!want) {
+        const counts = new Map();
+        for (const p of placed)
+            counts.set(key(p.record.dataset), (counts.get(key(p.record.dataset)) ?? 0) + 1);
+        // ties go to the first shard's
+        const most = placed.reduce((best, p) => (counts.get(key(p.record.dataset)) > counts.get(key(best.record.dataset)) ? p : best));
+        want = most.record.dataset;
+    }
+    const odd = placed.find((p) => key(p.record.dataset) !== key(want));
+    if (!odd)
+        return;
+    const of = expected ? `${describeDataset(want)}, the dataset of ${expected.file}` : `the other shards' ${describeDataset(want)}`;
+    throw new errors/* RecordError */.W1(`${odd.file}: shard ${odd.index}/${odd.count} was made from ${describeDataset(odd.record.dataset)}, not from ${of}; a merge joins the shards of one run of one dataset (re-run that shard)`, odd.file);
+}
+function checkEveryShardOnce(placed) {
+    const count = placed[0].count;
+    const seen = new Map();
+    for (const p of placed) {
+        const twice = seen.get(p.index);
+        if (twice)
+            throw new errors/* RecordError */.W1(`shard ${p.index}/${count} given twice: ${twice.file} and ${p.file}`, p.file);
+        seen.set(p.index, p);
+    }
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length > 0) {
+        const names = missing.map((i) => `${i}/${count}`);
+        throw new errors/* RecordError */.W1(`missing shard${missing.length > 1 ? 's' : ''} ${names.join(', ')}: a run split in ${count} needs all ${count} shard records (given: ${placed.map(label).join(', ')})`);
+    }
+}
+/** Every case once, in dataset order; cases of older records without an index keep their shard's order, at the end. */
+function joinCases(placed) {
+    const owner = new Map();
+    const cases = [];
+    for (const p of [...placed].sort((a, b) => a.index - b.index)) {
+        for (const c of p.record.cases) {
+            const other = owner.get(c.id);
+            if (other) {
+                const where = other === p ? `twice in ${label(p)}` : `in both ${label(other)} and ${label(p)}`;
+                throw new errors/* RecordError */.W1(`case "${c.id}" is ${where}; shards must not overlap (were they split from different datasets?)`, p.file);
+            }
+            owner.set(c.id, p);
+            cases.push(c);
+        }
+    }
+    return cases.sort((a, b) => (a.index ?? Number.MAX_SAFE_INTEGER) - (b.index ?? Number.MAX_SAFE_INTEGER));
+}
+function firstSet(values) {
+    return values.find((v) => v !== null) ?? null;
+}
+
+;// CONCATENATED MODULE: ./src/run/progress.ts
+/** The time left, whole seconds, as `45s`, `16m30s` or `2h05m` (compact: it ends a progress line). */
+function formatEta(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    if (s < 60)
+        return `${s}s`;
+    const pad = (n) => String(n).padStart(2, '0');
+    if (s < 3600)
+        return `${Math.floor(s / 60)}m${pad(s % 60)}s`;
+    return `${Math.floor(s / 3600)}h${pad(Math.floor((s % 3600) / 60))}m`;
+}
+/** The ETA assumes the rate so far (cases finished per second since the start) holds for the rest. */
+function formatProgress(done, total, passed, elapsedMs) {
+    const rate = elapsedMs > 0 ? (done / elapsedMs) * 1000 : 0;
+    const eta = rate > 0 && done < total ? formatEta((total - done) / rate) : null;
+    const pct = done ? ((passed / done) * 100).toFixed(1) : '0.0';
+    // slow targets (a case every few seconds) still show a rate that is not 0.0
+    const rateText = rate >= 10 ? rate.toFixed(0) : rate >= 1 ? rate.toFixed(1) : rate.toFixed(2);
+    return `evalgate: ${done}/${total} cases, ${pct}% passed so far, ${rateText} cases/s${eta !== null ? `, ETA ${eta}` : ''}`;
+}
+function createProgress(total, stream, options = {}) {
+    const now = options.now ?? Date.now;
+    const started = now();
+    const tty = stream.isTTY === true;
+    // a terminal is redrawn often; a log gets a line every few seconds
+    const interval = options.intervalMs ?? (tty ? 100 : 5000);
+    let done = 0;
+    let passed = 0;
+    let last = started;
+    let drawn = false;
+    const draw = () => {
+        const line = formatProgress(done, total, passed, now() - started);
+        stream.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);
+        drawn = true;
+    };
+    return {
+        onCase(result) {
+            done++;
+            if (result.passed)
+                passed++;
+            if (options.quiet)
+                return;
+            const t = now();
+            if (t - last >= interval) {
+                last = t;
+                draw();
+            }
+        },
+        finish() {
+            if (options.quiet)
+                return;
+            if (tty && drawn)
+                stream.write('\r\x1b[2K');
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/share.ts
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+/** Swaps equal values of one baseline case for the dataset case's. */
+function share(b, c) {
+    // the fingerprint is a hash of the input (among others): equal fingerprints, equal inputs
+    b.input = c.input;
+    b.id = c.id;
+    b.fingerprint = c.fingerprint;
+    if (b.name === c.name)
+        b.name = c.name;
+    if (typeof b.expected === 'string' && b.expected === c.expected)
+        b.expected = c.expected;
+    if (sameList(b.tags, c.tags))
+        b.tags = c.tags;
+    if (b.source && c.source && b.source.file === c.source.file && b.source.line === c.source.line)
+        b.source = c.source;
+}
+/** What shares each baseline case with the dataset, for the record reader to apply as the cases arrive: their own copies die young. */
+function datasetSharer(cases) {
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    return (b) => {
+        const c = byId.get(b.id);
+        if (c && c.fingerprint === b.fingerprint)
+            share(b, c);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/client.ts
+/**
+ * The GitLab REST API (v4), as `evalgate gitlab` uses it: one small client
+ * over fetch — the token in `PRIVATE-TOKEN` (a personal, project or group
+ * access token) or `JOB-TOKEN` (the job's own CI_JOB_TOKEN), pagination by
+ * `X-Next-Page` (else the `Link` header's rel="next"), a deadline on every
+ * request, a retry of 5xx and dropped connections, and redirects (artifacts
+ * live in object storage) followed by hand so the token is never sent on.
+ * Every failure is a GitLabError with the status (0: no answer).
+ */
+
+class GitLabError extends Error {
+    status;
+    path;
+    constructor(message, 
+    /** the HTTP status; 0 when the server did not answer (unreachable, timed out) */
+    status, path) {
+        super(message);
+        this.status = status;
+        this.path = path;
+        this.name = 'GitLabError';
+    }
+}
+/** Redirects followed before giving up (object storage redirects once). */
+const MAX_REDIRECTS = 5;
+function client_describe(status, body) {
+    let message = body.trim().slice(0, 300);
+    try {
+        const parsed = JSON.parse(body);
+        const m = parsed.message ?? parsed.error;
+        if (m !== undefined)
+            message = typeof m === 'string' ? m : JSON.stringify(m);
+    }
+    catch {
+        // not JSON: the text itself
+    }
+    return `HTTP ${status}${message ? `: ${message}` : ''}`;
+}
+class GitLabClient {
+    apiUrl;
+    token;
+    fetchImpl;
+    timeoutMs;
+    retries;
+    backoffMs;
+    constructor(options) {
+        this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+        this.token = options.token;
+        this.fetchImpl = options.fetch ?? fetch;
+        this.timeoutMs = options.timeoutMs ?? 60_000;
+        this.retries = options.retries ?? 2;
+        this.backoffMs = options.backoffMs ?? ((n) => 1000 * n);
+    }
+    /** Whether the token can do what only a personal, project or group token can (post notes, list jobs, read files). */
+    get canWrite() {
+        return this.token?.header === 'PRIVATE-TOKEN';
+    }
+    url(path) {
+        return `${this.apiUrl}${path}`;
+    }
+    /**
+     * One request, redirects followed without the token, 5xx and dropped
+     * connections retried; the final response, whatever its status.
+     */
+    async send(method, path, body) {
+        for (let attempt = 0;; attempt++) {
+            let response;
+            try {
+                response = await this.once(method, path, body);
+            }
+            catch (err) {
+                if (err instanceof GitLabError || attempt >= this.retries) {
+                    const why = err instanceof GitLabError ? err.message : (0,errors/* errorMessage */.gJ)(err);
+                    throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
+                }
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            if (response.status >= 500 && attempt < this.retries) {
+                await response.body?.cancel();
+                await sleep(this.backoffMs(attempt + 1));
+                continue;
+            }
+            return response;
+        }
+    }
+    async once(method, path, body) {
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        const headers = { accept: 'application/json' };
+        if (this.token)
+            headers[this.token.header] = this.token.value;
+        if (body !== undefined)
+            headers['content-type'] = 'application/json';
+        let response;
+        try {
+            response = await this.fetchImpl(this.url(path), {
+                method,
+                headers,
+                body: body === undefined ? undefined : JSON.stringify(body),
+                redirect: 'manual',
+                signal
+            });
+        }
+        catch (err) {
+            if (signal.aborted)
+                throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s`, 0, path);
+            throw err;
+        }
+        // object storage: followed without the token (a signed URL carries its own authority)
+        let location = this.url(path);
+        for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.get('location'); hops++) {
+            if (hops >= MAX_REDIRECTS)
+                throw new GitLabError(`more than ${MAX_REDIRECTS} redirects`, response.status, path);
+            location = new URL(response.headers.get('location'), location).href;
+            await response.body?.cancel();
+            try {
+                response = await this.fetchImpl(location, { method: 'GET', redirect: 'manual', signal });
+            }
+            catch (err) {
+                if (signal.aborted)
+                    throw new GitLabError(`no answer within ${Math.round(this.timeoutMs / 1000)} s (from the redirect to ${new URL(location).host})`, 0, path);
+                throw err;
+            }
+        }
+        return response;
+    }
+    /** The body as text of a 2xx answer; anything else throws with the status and GitLab's message. */
+    async text(path) {
+        const response = await this.send('GET', path);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`GET ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        return text;
+    }
+    async json(method, path, body) {
+        const response = await this.send(method, path, body);
+        const text = await response.text();
+        if (!response.ok)
+            throw new GitLabError(`${method} ${path}: ${client_describe(response.status, text)}`, response.status, path);
+        try {
+            return JSON.parse(text);
+        }
+        catch {
+            throw new GitLabError(`${method} ${path}: the answer is not JSON`, response.status, path);
+        }
+    }
+    /**
+     * Every page of a list, in order: `per_page=100`, the next page from
+     * `X-Next-Page` (GitLab's offset pagination) or the `Link` header's next
+     * (keyset pagination, and what proxies keep), at most `maxPages`.
+     */
+    async *pages(path, maxPages = 100) {
+        let next = `${path}${path.includes('?') ? '&' : '?'}per_page=100`;
+        for (let page = 0; next && page < maxPages; page++) {
+            const current = next;
+            const response = await this.send('GET', current);
+            const text = await response.text();
+            if (!response.ok)
+                throw new GitLabError(`GET ${current}: ${client_describe(response.status, text)}`, response.status, current);
+            let items;
+            try {
+                items = JSON.parse(text);
+            }
+            catch {
+                throw new GitLabError(`GET ${current}: the answer is not JSON`, response.status, current);
+            }
+            if (!Array.isArray(items))
+                throw new GitLabError(`GET ${current}: expected a list`, response.status, current);
+            yield items;
+            next = nextPage(current, response.headers, this.apiUrl);
+        }
+    }
+}
+/** The path of the next page, or null on the last one. */
+function nextPage(current, headers, apiUrl) {
+    const xNext = headers.get('x-next-page');
+    if (xNext !== null) {
+        if (!/^\d+$/.test(xNext.trim()))
+            return null;
+        const url = new URL(current, 'http://x');
+        url.searchParams.set('page', xNext.trim());
+        return `${url.pathname}${url.search}`;
+    }
+    const link = headers.get('link');
+    const next = link
+        ?.split(',')
+        .map((part) => /<([^>]+)>\s*;\s*rel="?next"?/.exec(part.trim()))
+        .find((m) => m)?.[1];
+    if (!next)
+        return null;
+    // a path relative to the API root, whatever host the Link names (the token is never sent elsewhere)
+    const url = new URL(next, apiUrl);
+    const base = new URL(apiUrl);
+    const path = url.pathname.startsWith(base.pathname) ? url.pathname.slice(base.pathname.replace(/\/+$/, '').length) : url.pathname;
+    return `${path}${url.search}`;
+}
+function sleep(ms) {
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+/** A project id (numeric, or a path) as a URL segment. */
+function projectSegment(id) {
+    return encodeURIComponent(id);
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/baseline.ts
+
+
+
+/** The record's file in the job's artifacts. */
+const RECORD_FILE = 'evalgate-run.json';
+class LookupFailure extends Error {
+}
+/** A GitLab failure of a lookup step, or null for a 404 (nothing there). */
+function failure(err, what) {
+    if (err instanceof GitLabError && err.status === 404)
+        return null;
+    const hint = err instanceof GitLabError && (err.status === 401 || err.status === 403) ? ' (is the token valid, with read_api scope, and may it read this project?)' : '';
+    return new LookupFailure(`${what}: ${(0,errors/* errorMessage */.gJ)(err)}${hint}`);
+}
+async function readRecord(client, path, what, read) {
+    let text;
+    try {
+        text = await client.text(path);
+    }
+    catch (err) {
+        const failed = failure(err, `cannot download ${what}`);
+        if (failed)
+            throw failed;
+        return null;
+    }
+    try {
+        return (0,config_record/* parseRunRecord */.Yz)(text, what, read);
+    }
+    catch (err) {
+        throw new LookupFailure(`${what} could not be read: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+}
+/** Does a tag share the branch's name? Only an answer that it exists stops the lookup. */
+async function tagShadowsBranch(client, project, branch) {
+    const response = await client.send('GET', `/projects/${project}/repository/tags/${encodeURIComponent(branch)}`).catch(() => null);
+    await response?.body?.cancel();
+    return response?.status === 200;
+}
+async function findGitLabBaseline(client, query) {
+    const notices = [];
+    const project = projectSegment(query.projectId);
+    const { branch, jobName } = query;
+    const where = `job "${jobName}" on ${branch} of project ${query.projectId}`;
+    try {
+        if (await tagShadowsBranch(client, project, branch))
+            throw new LookupFailure(`the project has a tag named "${branch}", so its artifacts "on ${branch}" cannot be told from the tag's; delete the tag (git push origin :refs/tags/${branch})`);
+        const byRef = `/projects/${project}/jobs/artifacts/${encodeURIComponent(branch)}/raw/${RECORD_FILE}?job=${encodeURIComponent(jobName)}`;
+        const latest = await readRecord(client, byRef, `${RECORD_FILE} of the latest successful pipeline's ${where}`, query.read);
+        if (latest)
+            return { status: 'found', record: latest, jobId: latest.git.runId, notices };
+        // the latest successful pipeline lacks the job (or its artifact): the newest successful job of that name
+        if (!client.canWrite) {
+            const reason = `the latest successful pipeline of ${branch} has no ${RECORD_FILE} from ${where} (evalgate looks at older jobs with a token in EVALGATE_GITLAB_TOKEN)`;
+            return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+        }
+        let looked = 0;
+        const maxJobs = query.maxJobs ?? 200;
+        try {
+            for await (const page of client.pages(`/projects/${project}/jobs?scope[]=success`, Math.ceil(maxJobs / 100))) {
+                for (const job of page) {
+                    if (++looked > maxJobs)
+                        break;
+                    if (job.name !== jobName || job.ref !== branch || job.tag || job.status !== 'success')
+                        continue;
+                    if (job.artifacts && !job.artifacts.some((a) => a.file_type === 'archive'))
+                        continue;
+                    const record = await readRecord(client, `/projects/${project}/jobs/${job.id}/artifacts/${RECORD_FILE}`, `${RECORD_FILE} of job ${job.id}`, query.read);
+                    if (record)
+                        return { status: 'found', record, jobId: String(job.id), notices };
+                    notices.push(`baseline: job ${job.id} (${jobName} on ${branch}) has no ${RECORD_FILE} in its artifacts (expired?); looking at older jobs`);
+                }
+            }
+        }
+        catch (err) {
+            if (err instanceof LookupFailure)
+                throw err;
+            throw (failure(err, `cannot list the jobs of project ${query.projectId}`) ?? new LookupFailure(`cannot list the jobs of project ${query.projectId}: not found`));
+        }
+        const reason = `no successful ${where} among the newest ${Math.min(looked, maxJobs)} successful jobs has ${RECORD_FILE} in its artifacts`;
+        return { status: 'none', reason, notices: [...notices, `no baseline: ${reason}; comparison skipped, only the absolute floors are gated`] };
+    }
+    catch (err) {
+        if (err instanceof LookupFailure)
+            return { status: 'error', reason: err.message, notices };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/context.ts
+/**
+ * What a GitLab CI job knows about itself, from GitLab's predefined
+ * variables (SPEC §14), read once when `evalgate gitlab` starts.
+ */
+
+
+function value(env, name) {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+}
+/**
+ * The token: EVALGATE_GITLAB_TOKEN, else GITLAB_TOKEN, sent as PRIVATE-TOKEN
+ * (posting notes needs the `api` scope); without one, CI_JOB_TOKEN as
+ * JOB-TOKEN, which reads artifacts only.
+ */
+function tokenFrom(env) {
+    for (const from of ['EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN']) {
+        const v = value(env, from);
+        if (v)
+            return { header: 'PRIVATE-TOKEN', value: v, from };
+    }
+    const job = value(env, 'CI_JOB_TOKEN');
+    return job ? { header: 'JOB-TOKEN', value: job, from: 'CI_JOB_TOKEN' } : null;
+}
+function node(env) {
+    const index = Number(value(env, 'CI_NODE_INDEX'));
+    const count = Number(value(env, 'CI_NODE_TOTAL'));
+    if (!Number.isInteger(count) || count <= 1)
+        return null;
+    if (!Number.isInteger(index) || index < 1 || index > count)
+        throw new errors/* UsageError */.eb(`CI_NODE_INDEX "${env.CI_NODE_INDEX ?? ''}" is not a slice of CI_NODE_TOTAL ${count} (1 to ${count})`);
+    return { index, count };
+}
+function readGitLabContext(env, cwd = process.cwd()) {
+    const apiUrl = value(env, 'CI_API_V4_URL');
+    const projectId = value(env, 'CI_PROJECT_ID');
+    const jobName = value(env, 'CI_JOB_NAME');
+    if (env.GITLAB_CI !== 'true' || !apiUrl || !projectId || !jobName)
+        throw new errors/* UsageError */.eb('evalgate gitlab runs inside a GitLab CI job: GITLAB_CI, CI_API_V4_URL, CI_PROJECT_ID and CI_JOB_NAME are not all set (locally, use evalgate run)');
+    const iid = value(env, 'CI_MERGE_REQUEST_IID');
+    const mrProject = value(env, 'CI_MERGE_REQUEST_PROJECT_ID');
+    const sourceProject = value(env, 'CI_MERGE_REQUEST_SOURCE_PROJECT_ID') ?? mrProject;
+    const mergeRequest = iid && mrProject
+        ? {
+            iid,
+            projectId: mrProject,
+            sourceProjectId: sourceProject,
+            fork: sourceProject !== mrProject,
+            diffBaseSha: value(env, 'CI_MERGE_REQUEST_DIFF_BASE_SHA'),
+            targetBranch: value(env, 'CI_MERGE_REQUEST_TARGET_BRANCH_NAME'),
+            labels: (value(env, 'CI_MERGE_REQUEST_LABELS') ?? '')
+                .split(',')
+                .map((l) => l.trim())
+                .filter(Boolean)
+        }
+        : null;
+    return {
+        apiUrl,
+        serverUrl: value(env, 'CI_SERVER_URL') ?? new URL(apiUrl).origin,
+        projectId,
+        projectPath: value(env, 'CI_PROJECT_PATH') ?? projectId,
+        jobName,
+        jobId: value(env, 'CI_JOB_ID'),
+        jobUrl: value(env, 'CI_JOB_URL'),
+        pipelineId: value(env, 'CI_PIPELINE_ID'),
+        pipelineUrl: value(env, 'CI_PIPELINE_URL'),
+        sha: value(env, 'CI_COMMIT_SHA'),
+        ref: value(env, 'CI_COMMIT_REF_NAME'),
+        branch: value(env, 'CI_COMMIT_BRANCH'),
+        defaultBranch: value(env, 'CI_DEFAULT_BRANCH'),
+        mergeRequest,
+        node: node(env),
+        projectDir: external_node_path_default().resolve(value(env, 'CI_PROJECT_DIR') ?? cwd),
+        token: tokenFrom(env)
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/notes.ts
+/**
+ * The sticky merge-request note (SPEC §14): one per CI job and config name,
+ * found among all of the merge request's notes (page by page) by its first
+ * line — the hidden marker and the verdict shown (report/sticky.ts) — and its
+ * author, the token's own user by id; updated in place, else created. Notes
+ * by anyone else that quote the marker are never touched.
+ */
+
+
+
+/** Our note among the merge request's, or null. */
+async function findNote(client, target, userId) {
+    const path = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes?sort=asc&order_by=created_at`;
+    for await (const page of client.pages(path)) {
+        const found = page.find((n) => !n.system && n.author?.id === userId && readHeader(n.body ?? '', target.marker) !== null);
+        if (found)
+            return found;
+    }
+    return null;
+}
+/**
+ * Create or update the note. A token that may not write notes (403, 404: a
+ * fork's merge request, a token without `api` scope) is a notice; other
+ * failures throw (the caller warns: a note that cannot be posted never
+ * changes the verdict).
+ */
+async function upsertNote(client, target, body) {
+    const notes = `/projects/${projectSegment(target.projectId)}/merge_requests/${encodeURIComponent(target.iid)}/notes`;
+    try {
+        const me = await client.json('GET', '/user');
+        const existing = await findNote(client, target, me.id);
+        if (existing) {
+            const updated = await client.json('PUT', `${notes}/${existing.id}`, { body });
+            return { action: 'updated', id: updated.id, notice: null };
+        }
+        const created = await client.json('POST', notes, { body });
+        return { action: 'created', id: created.id, notice: null };
+    }
+    catch (err) {
+        if (err instanceof GitLabError && (err.status === 403 || err.status === 404))
+            return { action: 'skipped', id: null, notice: `note skipped: the token cannot write to this merge request (${(0,errors/* errorMessage */.gJ)(err)})` };
+        throw err;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gitlab/command.ts
+/**
+ * `evalgate gitlab` (SPEC §14): inside a GitLab CI job, what the action does
+ * on GitHub, from GitLab's predefined variables — the trusted settings read
+ * at the merge request's diff base, the run (or one slice of it in a job with
+ * `parallel: N`, or the merge of the slices), the baseline from the target
+ * project's default branch, the comparison and the one verdict, then the
+ * record (`evalgate-run.json`, for `artifacts:`, the next baseline), JUnit
+ * (for `artifacts:reports:junit`), the report, and one sticky note on the
+ * merge request. The tail is finish.ts's, as for the action and the CLI.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
+      [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
+                          inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
+                          slices), compare with the default branch's baseline, one sticky merge-request note,
+                          gate (token: EVALGATE_GITLAB_TOKEN or GITLAB_TOKEN, else CI_JOB_TOKEN to read only)`;
+const DEFAULT_ACCEPT_LABEL = 'evalgate:accept';
+const DEFAULT_JUNIT = 'evalgate-junit.xml';
+const DEFAULT_REPORT = 'evalgate-report.md';
+function gitlab_command_parse(args) {
+    try {
+        return (0,external_node_util_.parseArgs)({
+            args,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string', short: 'c' },
+                junit: { type: 'string' },
+                out: { type: 'string', short: 'o' },
+                report: { type: 'string' },
+                merge: { type: 'boolean', default: false },
+                'baseline-job': { type: 'string' },
+                'accept-label': { type: 'string' },
+                quiet: { type: 'boolean', short: 'q', default: false },
+                help: { type: 'boolean', short: 'h', default: false }
+            }
+        });
+    }
+    catch (err) {
+        throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${GITLAB_USAGE}`);
+    }
+}
+/** The path of the config relative to the checkout, as the repository files API names it. */
+function repositoryPath(file, projectDir) {
+    const relative = external_node_path_default().relative(projectDir, external_node_path_default().resolve(file));
+    if (relative === '' || relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+        throw new errors/* UsageError */.eb(`${file} is outside the checkout (${projectDir}); the merge request's diff base copy of it cannot be read`);
+    return relative.split((external_node_path_default()).sep).join('/');
+}
+/**
+ * The trusted settings of a merge request (SPEC §9 on GitLab): the config
+ * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
+ * repository files API. Not there (first adoption): null, with a notice.
+ * Anything else that keeps it from being read fails closed.
+ */
+async function baseConfig(ctx, client, configFile, notices) {
+    const mr = ctx.mergeRequest;
+    if (!mr)
+        return null;
+    if (!mr.diffBaseSha)
+        throw new errors/* UsageError */.eb('CI_MERGE_REQUEST_DIFF_BASE_SHA is not set: the merge request pipeline does not say its diff base, whose gate settings it must use');
+    const file = repositoryPath(configFile, ctx.projectDir);
+    const where = `${file} at the merge request's diff base ${mr.diffBaseSha.slice(0, 7)}`;
+    if (!client?.canWrite && mr.fork) {
+        // a fork's pipeline runs the fork's own .gitlab-ci.yml: nothing in it could hold a gate anyway
+        notices.push(`no token to read ${where} (a fork's merge request): the merge request's own gate settings apply; run the pipeline in the parent project with EVALGATE_GITLAB_TOKEN for a gate it cannot change`);
+        return null;
+    }
+    if (!client?.canWrite)
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: set EVALGATE_GITLAB_TOKEN (a project access token with read_api, or api to post the note) in the project's CI/CD variables`);
+    let text;
+    try {
+        text = await client.text(`/projects/${projectSegment(mr.projectId)}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(mr.diffBaseSha)}`);
+    }
+    catch (err) {
+        if (err instanceof GitLabError && err.status === 404) {
+            notices.push(`${where} does not exist (first adoption?): this merge request's own gate settings apply`);
+            return null;
+        }
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+    try {
+        return parseConfig(text, where, (0,parse/* formatOf */.be)(file));
+    }
+    catch (err) {
+        if (!(0,errors/* isUserError */.iU)(err))
+            throw err;
+        throw new errors/* ConfigError */.xL(`the diff base's config is not valid, so this merge request's gate cannot be trusted: ${err.message}`, err.file);
+    }
+}
+/**
+ * The default branch of the project baselines come from: the target
+ * project's, asked (a fork's pipeline knows only its own CI_DEFAULT_BRANCH);
+ * where it cannot be asked (a job token), the pipeline's own, said so.
+ */
+async function defaultBranchOf(ctx, client, projectId, notices) {
+    if (client && (projectId !== ctx.projectId || !ctx.defaultBranch)) {
+        try {
+            const project = await client.json('GET', `/projects/${projectSegment(projectId)}`);
+            if (project.default_branch)
+                return project.default_branch;
+        }
+        catch (err) {
+            if (ctx.defaultBranch)
+                notices.push(`cannot ask project ${projectId} for its default branch (${(0,errors/* errorMessage */.gJ)(err)}): taking CI_DEFAULT_BRANCH, ${ctx.defaultBranch}`);
+        }
+    }
+    return ctx.defaultBranch;
+}
+async function lookUp(client, projectId, branch, jobName, loaded) {
+    const none = (notice) => ({ record: null, jobId: null, status: 'none', problem: null, notices: [notice] });
+    if (!client)
+        return none('no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated');
+    if (!branch)
+        return { record: null, jobId: null, status: 'error', problem: `cannot tell the default branch of project ${projectId}, where the baseline is`, notices: [] };
+    const found = await findGitLabBaseline(client, { projectId, branch, jobName, read: loaded ? { onCase: datasetSharer(loaded.cases) } : {} });
+    if (found.status === 'found')
+        return { record: found.record, jobId: found.jobId, status: 'found', problem: null, notices: found.notices };
+    return { record: null, jobId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
+}
+/** When the diff base was committed: what a baseline's age is measured against. */
+async function commitDate(client, projectId, sha) {
+    if (!client || !sha)
+        return null;
+    try {
+        const commit = await client.json('GET', `/projects/${projectSegment(projectId)}/repository/commits/${encodeURIComponent(sha)}`);
+        return commit.committed_date ?? commit.created_at ?? null;
+    }
+    catch {
+        return null;
+    }
+}
+/** SIGINT/SIGTERM (a cancelled job) cut the run short: what finished is recorded and reported. */
+function interruptions(io) {
+    const controller = new AbortController();
+    const onSignal = () => {
+        io.stderr.write('\nevalgate: stopping (signal received); the cases that finished are recorded\n');
+        controller.abort();
+    };
+    io.process?.on('SIGINT', onSignal);
+    io.process?.on('SIGTERM', onSignal);
+    return {
+        signal: controller.signal,
+        stop() {
+            io.process?.off('SIGINT', onSignal);
+            io.process?.off('SIGTERM', onSignal);
+        }
+    };
+}
+async function gitlabCommand(args, io, settings = {}) {
+    const { values, positionals } = gitlab_command_parse(args);
+    if (values.help) {
+        io.stdout.write(`${GITLAB_USAGE}\n`);
+        return 0;
+    }
+    const ctx = readGitLabContext(io.env);
+    const configFile = values.config ?? 'evalgate.yml';
+    const junit = values.junit ?? DEFAULT_JUNIT;
+    const out = values.out ?? RECORD_FILE;
+    const report = values.report ?? DEFAULT_REPORT;
+    if (values.merge && positionals.length === 0)
+        throw new errors/* UsageError */.eb(`--merge takes the shard records: --merge evalgate-shard-*.json\n\n${GITLAB_USAGE}`);
+    if (!values.merge && positionals.length)
+        throw new errors/* UsageError */.eb(`unexpected ${positionals.join(' ')} (shard records go after --merge)\n\n${GITLAB_USAGE}`);
+    const client = ctx.token ? new GitLabClient({ apiUrl: ctx.apiUrl, token: ctx.token, ...settings }) : null;
+    const mr = ctx.mergeRequest;
+    const targetProject = mr?.projectId ?? ctx.projectId;
+    // the run is the pipeline: the slices of a parallel job are of one
+    const git = { sha: ctx.sha, ref: ctx.ref, runId: ctx.pipelineId ?? ctx.jobId };
+    // a slice of a parallel job: its record, for the job that merges them
+    if (ctx.node && !values.merge) {
+        const shard = ctx.node;
+        const loaded = await loadEvalConfig(configFile);
+        const file = values.out ?? `evalgate-shard-${shard.index}-of-${shard.count}.json`;
+        await prepareOutputs([['--out', file]]);
+        const expected = selectCases(loaded.cases, { shard }).length;
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { env: io.env, shard, signal: stop.signal, progress, git });
+            await writeOutput('--out', file, (f) => writeJsonAtomic(f, result.record));
+            const cut = result.record.complete ? '' : ` (cut short: ${result.record.cases.length} of ${expected} cases finished; the merged run will be incomplete)`;
+            io.stderr.write(`evalgate: slice ${shard.index} of ${shard.count} (CI_NODE_INDEX/CI_NODE_TOTAL): ${result.record.cases.length} cases written to ${file}${cut}\n`);
+            return 0;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    await prepareOutputs([
+        ['--out', out],
+        ['--junit', junit],
+        ['--report', report]
+    ]);
+    const notices = [];
+    const base = await baseConfig(ctx, client, configFile, notices);
+    const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
+    if (configChanges.length)
+        notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'));
+    const { config } = loaded;
+    const branch = await defaultBranchOf(ctx, client, targetProject, notices);
+    const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch;
+    const jobName = values['baseline-job'] ?? ctx.jobName;
+    let baseline = await lookUp(client, targetProject, branch, jobName, loaded);
+    for (const n of [...notices, ...baseline.notices])
+        io.stderr.write(`evalgate: ${n}\n`);
+    let record;
+    let secrets = new Set();
+    let expected = loaded.cases.length;
+    if (values.merge) {
+        const shards = [];
+        for (const file of positionals)
+            shards.push({ file, record: await (0,config_record/* readRunRecord */.lR)(file) });
+        try {
+            record = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: configFile } });
+        }
+        catch (err) {
+            if (!(0,errors/* isUserError */.iU)(err))
+                throw err;
+            throw new errors/* RecordError */.W1(`cannot merge the slices of this pipeline: ${err.message}`, err.file);
+        }
+        if (record.name !== config.name)
+            throw new errors/* RecordError */.W1(`the slices are of "${record.name}" but ${configFile} is the config of "${config.name}"`);
+        io.stderr.write(`evalgate: merged ${shards.length} slices: ${record.cases.length} cases\n`);
+    }
+    else {
+        const stop = interruptions(io);
+        try {
+            const progress = createProgress(expected, io.stderr, { quiet: values.quiet });
+            const result = await evaluate(loaded, { baseline: baseline.record, env: io.env, signal: stop.signal, progress, git });
+            record = result.record;
+            secrets = result.secrets;
+        }
+        finally {
+            stop.stop();
+        }
+    }
+    const { comparison, incompatible } = compareIfCompatible(baseline.record, record, config.gate);
+    if (incompatible)
+        baseline = { ...baseline, record: null, status: 'incompatible', problem: incompatible };
+    if (values.merge)
+        expected = loaded.cases.length;
+    const stale = staleBaseline(baseline.record, record, { sha: mr?.diffBaseSha ?? null, date: await commitDate(client, targetProject, mr?.diffBaseSha ?? null) }, config.gate);
+    const acceptLabel = values['accept-label'] === 'none' ? null : (values['accept-label'] ?? DEFAULT_ACCEPT_LABEL);
+    const context = {
+        baselineStatus: baseline.status,
+        baselineProblem: baseline.problem,
+        notices: [...notices, ...baseline.notices],
+        expected,
+        configChanges,
+        acceptLabel: acceptLabel && mr?.labels.includes(acceptLabel) ? acceptLabel : null,
+        staleBaseline: stale
+    };
+    const projectUrl = io.env.CI_MERGE_REQUEST_PROJECT_URL ?? io.env.CI_PROJECT_URL ?? null;
+    const pipelinePage = (id) => (projectUrl && id && /^\d+$/.test(id) ? `${projectUrl.replace(/\/+$/, '')}/-/pipelines/${id}` : null);
+    const marker = commentMarker(`gitlab:${jobName}`, config.name);
+    const model = await finishRun({
+        record,
+        comparison,
+        baseline: baseline.record,
+        context,
+        report: {
+            gate: config.gate,
+            links: { baselineRun: pipelinePage(baseline.record?.git.runId ?? null), currentRun: ctx.pipelineUrl ?? pipelinePage(git.runId), runNoun: 'pipeline' }
+        }
+    }, {
+        keep: async (kept) => {
+            try {
+                await writeJsonAtomic(out, kept);
+                return null;
+            }
+            catch (err) {
+                return { code: 'problem', text: `the run record could not be written to ${out} (the artifact the next baseline is read from): ${(0,errors/* errorMessage */.gJ)(err)}` };
+            }
+        },
+        publish: async (m) => {
+            await writeReports(io, m, { report, junit, quiet: values.quiet }, secrets);
+            if (!mr)
+                return;
+            if (!client?.canWrite) {
+                io.stderr.write(`evalgate: note skipped: no token that can post to the merge request${mr.fork ? " (a fork's merge request)" : ''}; set EVALGATE_GITLAB_TOKEN (api scope) to get the report as a note\n`);
+                return;
+            }
+            const hint = `the job's artifacts (${report}, ${out})`;
+            const body = commentBody(marker, (0,util_env/* redact */.E$)(renderReport(m, { maxLength: MAX_COMMENT_LENGTH - 300, fullReportHint: hint }), secrets), m.verdict.status);
+            try {
+                const posted = await upsertNote(client, { projectId: mr.projectId, iid: mr.iid, marker }, body);
+                io.stderr.write(`evalgate: ${posted.notice ?? `merge request note ${posted.action}`}\n`);
+            }
+            catch (err) {
+                io.stderr.write(`evalgate: warning: could not post the merge request note (the verdict stands; ${report} has the report): ${(0,errors/* errorMessage */.gJ)(err)}\n`);
+            }
+        }
+    });
+    if (onDefaultBranch) {
+        io.stderr.write(`evalgate: on the default branch (${branch}) evalgate records the run for the next baseline (${out}); the gate applies to merge requests\n`);
+        return 0;
+    }
+    return model.verdict.exitCode;
+}
+
+;// CONCATENATED MODULE: ./src/init/index.ts
+/**
+ * `evalgate init`: writes the starter files into a folder. Asks nothing, and
+ * overwrites nothing: when any of the files exists, none is written.
+ */
+
+
+
+
+
+
+
+/** Write the starter files into dir; returns the paths written, relative to dir. */
+async function initProject(dir, options = {}) {
+    const branch = options.branch ?? 'main';
+    if (!BRANCH_PATTERN.test(branch))
+        throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
+    const files = initFiles({ branch, forkSafe: options.forkSafe });
+    const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
+    if (existing.length > 0) {
+        throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
+    }
+    for (const f of files) {
+        const file = external_node_path_default().join(dir, f.path);
+        await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(file));
+        // "wx": should a file appear since the check above, fail instead of replacing it
+        await (0,promises_.writeFile)(file, f.content, { flag: 'wx' });
+    }
+    return files.map((f) => f.path);
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/rows.ts
+/**
+ * The trend of runs (SPEC §14, `evalgate trend`): one row per run record, in
+ * the order given — pass rate, mean judge score, cost and p95 latency — and
+ * the four series the markdown and the HTML page draw. Pure.
+ */
+
+/** The row of one run: its summary's figures, and its cost and latency read off its cases. */
+function trendRow(file, record) {
+    const metrics = runMetrics(record.cases);
+    return {
+        file,
+        name: record.name,
+        createdAt: record.createdAt,
+        sha: record.git.sha,
+        label: record.git.sha ? record.git.sha.slice(0, 7) : record.createdAt.slice(0, 10),
+        total: record.summary.total,
+        passed: record.summary.passed,
+        complete: record.complete,
+        passRate: record.summary.passRate,
+        meanScore: record.summary.meanScore,
+        cost: metrics.cost,
+        latencyP95: metrics.latencyP95
+    };
+}
+const SERIES = [
+    { key: 'passRate', label: 'pass rate', unit: 'rate' },
+    { key: 'meanScore', label: 'mean judge score', unit: 'score' },
+    { key: 'cost', label: 'cost (target)', unit: 'usd' },
+    { key: 'latencyP95', label: 'p95 latency', unit: 'ms' }
+];
+/** The four series; a series no run has (no judge, no usage) is left out. */
+function trendSeries(rows) {
+    return SERIES.map((s) => ({ ...s, values: rows.map((r) => r[s.key]) })).filter((s) => s.values.some((v) => v !== null));
+}
+/** The config names of the runs, when they are not all one: comparing runs of different configs compares different datasets. */
+function mixedNames(rows) {
+    const names = [...new Set(rows.map((r) => r.name))];
+    return names.length > 1 ? names : [];
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/markdown.ts
+/**
+ * The trend as markdown: a table of the four figures — first run, last run,
+ * the change, lowest and highest, and a sparkline — then every run in a
+ * collapsed table. Pure.
+ */
+
+
+
+const BARS = '▁▂▃▄▅▆▇█';
+/** One character per run: its value's height between the series' lowest and highest; a run without it is a space. */
+function sparkline(values) {
+    const present = values.filter((v) => v !== null);
+    if (!present.length)
+        return '';
+    const low = Math.min(...present);
+    const high = Math.max(...present);
+    return values
+        .map((v) => {
+        if (v === null)
+            return ' ';
+        if (high === low)
+            return BARS[3];
+        return BARS[Math.round(((v - low) / (high - low)) * (BARS.length - 1))];
+    })
+        .join('');
+}
+function formatFigure(unit, value) {
+    if (value === null)
+        return '—';
+    if (unit === 'rate')
+        return format_formatPercent(value);
+    if (unit === 'score')
+        return format_formatScore(value);
+    if (unit === 'usd')
+        return formatUsd(value);
+    return formatDuration(value);
+}
+function change(unit, first, last) {
+    if (first === null || last === null)
+        return '—';
+    if (unit === 'rate')
+        return signedPoints(last - first);
+    if (unit === 'score')
+        return signed(last - first, 3);
+    if (first === 0)
+        return last === 0 ? '0' : 'from zero';
+    return `${signed(((last - first) / first) * 100, 1)}%`;
+}
+function renderTrendMarkdown(rows) {
+    const series = trendSeries(rows);
+    const first = (s) => s.values.find((v) => v !== null) ?? null;
+    const last = (s) => [...s.values].reverse().find((v) => v !== null) ?? null;
+    const lines = [
+        `## evalgate trend · ${escape_escapeInline(rows[0]?.name ?? 'runs', 80)} (${format_plural(rows.length, 'run')})`,
+        '',
+        `From ${escape_escapeInline(rows[0].label, 40)} (${rows[0].createdAt.slice(0, 10)}) to ${escape_escapeInline(rows[rows.length - 1].label, 40)} (${rows[rows.length - 1].createdAt.slice(0, 10)}), in the order given.`,
+        '',
+        '| figure | first | last | change | lowest | highest | trend |',
+        '|---|--:|--:|--:|--:|--:|---|',
+        ...series.map((s) => {
+            const present = s.values.filter((v) => v !== null);
+            const cells = [
+                s.label,
+                formatFigure(s.unit, first(s)),
+                formatFigure(s.unit, last(s)),
+                change(s.unit, first(s), last(s)),
+                formatFigure(s.unit, Math.min(...present)),
+                formatFigure(s.unit, Math.max(...present)),
+                `\`${sparkline(s.values)}\``
+            ];
+            return `| ${cells.join(' | ')} |`;
+        })
+    ];
+    const mixed = mixedNames(rows);
+    if (mixed.length)
+        lines.push('', `> [!WARNING]\n> These records are runs of different configs (${mixed.map((n) => escape_escapeInline(n, 60)).join(', ')}): their figures are of different datasets.`);
+    const incomplete = rows.filter((r) => !r.complete).length;
+    if (incomplete)
+        lines.push('', `_${format_plural(incomplete, 'run')} of these ${incomplete === 1 ? 'was' : 'were'} cut short: ${incomplete === 1 ? 'its' : 'their'} figures are of the cases that finished._`);
+    lines.push('', '<details><summary>Every run</summary>', '', '| # | run | date | cases | pass rate | mean score | cost | p95 latency |', '|--:|---|---|--:|--:|--:|--:|--:|', ...rows.map((r, i) => `| ${i + 1} | ${escape_escapeInline(r.label, 40)}${r.complete ? '' : ' (cut short)'} | ${escape_escapeInline(formatTime(r.createdAt), 30)} | ${format_formatCount(r.total)} | ${formatFigure('rate', r.passRate)} | ${formatFigure('score', r.meanScore)} | ${formatFigure('usd', r.cost)} | ${formatFigure('ms', r.latencyP95)} |`), '', '</details>', '');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/html.ts
+/**
+ * The trend as an HTML page: one inline SVG chart per figure (pass rate and
+ * mean score on a 0–100% axis, cost and p95 latency from zero, so a change is
+ * never exaggerated by a cut axis), a table of every run, no script and
+ * nothing fetched. Every point carries its run and value (`data-run`,
+ * `data-value`) and a <title> tooltip. Pure.
+ */
+
+
+
+
+const WIDTH = 760;
+const HEIGHT = 200;
+const MARGIN = { left: 64, right: 20, top: 28, bottom: 44 };
+const COLOURS = { passRate: '#1a7f37', meanScore: '#8250df', cost: '#bc4c00', latencyP95: '#0969da' };
+/** Round tops of an axis (times a power of ten) and the gridlines that divide each into round steps. */
+const TOPS = [
+    [1, 4],
+    [1.2, 4],
+    [1.5, 3],
+    [2, 4],
+    [2.5, 5],
+    [3, 3],
+    [4, 4],
+    [5, 5],
+    [6, 3],
+    [8, 4],
+    [10, 5]
+];
+/** The axis of a series: 0–1 in quarters for rates and scores, else from 0 to a round number above the largest value. */
+function axisOf(s) {
+    if (s.unit === 'rate' || s.unit === 'score')
+        return { top: 1, ticks: 4 };
+    const high = Math.max(0, ...s.values.filter((v) => v !== null));
+    if (high === 0)
+        return { top: 1, ticks: 4 };
+    const step = 10 ** Math.floor(Math.log10(high));
+    const [m, ticks] = TOPS.find(([m]) => m * step >= high * (1 - 1e-9)) ?? [10, 5];
+    return { top: m * step, ticks };
+}
+/** The runs whose labels are written under the axis: all of them when few, else about eight spread evenly, the last included. */
+function labelledRuns(n, max = 8) {
+    if (n <= max)
+        return Array.from({ length: n }, (_, i) => i);
+    return [...new Set(Array.from({ length: max }, (_, k) => Math.round((k * (n - 1)) / (max - 1))))];
+}
+/** Where run i of n sits, and where a value sits on an axis from 0 to top. */
+function pointAt(i, n, value, top) {
+    const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const x = MARGIN.left + (n === 1 ? plotWidth / 2 : (i * plotWidth) / (n - 1));
+    const y = MARGIN.top + plotHeight * (1 - Math.min(1, Math.max(0, value / top)));
+    return { x: round(x), y: round(y) };
+}
+function round(n) {
+    return Math.round(n * 100) / 100;
+}
+const html_text = (s) => escapeHtmlText(s);
+function chart(s, rows) {
+    const { top, ticks } = axisOf(s);
+    const n = rows.length;
+    const parts = [];
+    // the axis: gridlines and their labels
+    for (let t = 0; t <= ticks; t++) {
+        const value = (top * t) / ticks;
+        const { y } = pointAt(0, n, value, top);
+        parts.push(`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}"/>`);
+        parts.push(`<text class="tick" x="${MARGIN.left - 8}" y="${y + 4}" text-anchor="end">${html_text(formatFigure(s.unit, value))}</text>`);
+    }
+    for (const i of labelledRuns(n)) {
+        const { x } = pointAt(i, n, 0, top);
+        // the first and last labels are kept inside the chart
+        const anchor = n > 1 && i === 0 ? 'start' : n > 1 && i === n - 1 ? 'end' : 'middle';
+        parts.push(`<text class="run" x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="${anchor}">${html_text(rows[i].label)}</text>`);
+    }
+    // the line, broken where a run has no value
+    const segments = [[]];
+    s.values.forEach((v, i) => {
+        if (v === null)
+            segments.push([]);
+        else {
+            const { x, y } = pointAt(i, n, v, top);
+            segments[segments.length - 1].push(`${x},${y}`);
+        }
+    });
+    for (const points of segments.filter((p) => p.length > 1))
+        parts.push(`<polyline class="line" fill="none" stroke="${COLOURS[s.key]}" stroke-width="2" points="${points.join(' ')}"/>`);
+    s.values.forEach((v, i) => {
+        if (v === null)
+            return;
+        const { x, y } = pointAt(i, n, v, top);
+        const r = rows[i];
+        parts.push(`<circle class="point" cx="${x}" cy="${y}" r="3.5" fill="${COLOURS[s.key]}" data-run="${i}" data-value="${v}">` +
+            `<title>${html_text(`${r.label} (${formatTime(r.createdAt)}): ${s.label} ${formatFigure(s.unit, v)}`)}</title></circle>`);
+    });
+    const present = s.values.filter((v) => v !== null);
+    const last = present[present.length - 1] ?? null;
+    return [
+        `<figure class="chart" id="chart-${s.key}">`,
+        `<figcaption><strong>${html_text(s.label)}</strong> <span class="last">${html_text(formatFigure(s.unit, last))}</span></figcaption>`,
+        `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${html_text(`${s.label} over ${n} runs`)}" data-series="${s.key}" data-top="${top}">`,
+        ...parts,
+        '</svg>',
+        '</figure>'
+    ].join('\n');
+}
+const html_STYLE = `
+body { font: 14px/1.5 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1f2328; margin: 24px auto; max-width: 820px; padding: 0 16px; }
+h1 { font-size: 20px; margin: 0 0 4px; }
+p.sub { color: #59636e; margin: 0 0 16px; }
+.chart { margin: 0 0 20px; border: 1px solid #d1d9e0; border-radius: 6px; padding: 8px 12px 4px; }
+figcaption { margin-bottom: 4px; }
+figcaption .last { margin-left: 8px; font-variant-numeric: tabular-nums; }
+svg { display: block; max-width: 100%; height: auto; }
+.grid { stroke: #d1d9e0; stroke-width: 1; }
+.tick, .run { font-size: 11px; fill: #59636e; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+.warning { border-left: 4px solid #9a6700; background: #fff8c5; padding: 8px 12px; margin: 0 0 16px; }
+table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d1d9e0; padding: 4px 8px; text-align: right; }
+th { background: #f6f8fa; }
+td.l, th.l { text-align: left; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+`;
+function renderTrendHtml(rows) {
+    const name = rows[0]?.name ?? 'runs';
+    const mixed = mixedNames(rows);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const table = [
+        '<table>',
+        '<thead><tr><th>#</th><th class="l">run</th><th class="l">date</th><th>cases</th><th>pass rate</th><th>mean score</th><th>cost</th><th>p95 latency</th></tr></thead>',
+        '<tbody>',
+        ...rows.map((r, i) => `<tr><td>${i + 1}</td><td class="l" title="${html_text(r.file)}">${html_text(r.label)}${r.complete ? '' : ' (cut short)'}</td><td class="l">${html_text(formatTime(r.createdAt))}</td>` +
+            `<td>${format_formatCount(r.total)}</td><td>${html_text(formatFigure('rate', r.passRate))}</td><td>${html_text(formatFigure('score', r.meanScore))}</td>` +
+            `<td>${html_text(formatFigure('usd', r.cost))}</td><td>${html_text(formatFigure('ms', r.latencyP95))}</td></tr>`),
+        '</tbody>',
+        '</table>'
+    ];
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        // nothing to fetch: no scripts, no remote styles or images
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+        `<title>evalgate trend · ${html_text(name)}</title>`,
+        `<style>${html_STYLE}</style>`,
+        '</head>',
+        '<body>',
+        `<h1>evalgate trend · ${html_text(name)}</h1>`,
+        `<p class="sub">${format_plural(rows.length, 'run')}, in the order given: ${html_text(first.label)} (${html_text(formatTime(first.createdAt))}) to ${html_text(last.label)} (${html_text(formatTime(last.createdAt))}).</p>`,
+        ...(mixed.length
+            ? [`<p class="warning">These records are runs of different configs (${html_text(mixed.join(', '))}): their figures are of different datasets.</p>`]
+            : []),
+        ...trendSeries(rows).map((s) => chart(s, rows)),
+        ...table,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/trends/index.ts
+
+
+
 
 ;// CONCATENATED MODULE: external "node:v8"
 const external_node_v8_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:v8");
@@ -19184,8 +20641,6 @@ function pauseWorkflowCommands(io) {
 
 
 
-
-
 const cli_DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
@@ -19196,15 +20651,16 @@ const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--shard i/n] [--filter TEXT] [--repeat k] [--quiet]
-      [--resume PARTIAL.json]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
+      [--repeat k] [--quiet] [--resume PARTIAL.json]
                           run the dataset; with a baseline, compare and gate
                           (--resume: run only what a cut-short run did not finish, and write
                           the whole run to --out, else over PARTIAL.json)
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
+      [--junit junit.xml]
                           compare two run records and gate
   merge SHARD.json… --out run.json [-c evalgate.yml] [--baseline run.json] [--report report.md]
-      [--json cmp.json] [--html report.html] [--quiet]
+      [--json cmp.json] [--html report.html] [--junit junit.xml] [--quiet]
                           join the records of a sharded run (--shard i/n); fails if shards are
                           missing or overlap; then compares and gates like run
   validate [-c evalgate.yml]
@@ -19212,6 +20668,11 @@ Commands:
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
 ${BASELINE_USAGE}
+${GITLAB_USAGE}
+  trend RECORD… [--html trend.html] [--markdown trend.md]
+                          pass rate, mean score, cost and p95 latency over runs, in the order given:
+                          an HTML page with inline charts and a markdown table with sparklines
+                          (without a flag, the markdown is printed)
   init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
                           (--fork-safe: also the workflow that comments on fork PRs)
@@ -19221,6 +20682,7 @@ const common = {
     config: { type: 'string', short: 'c' },
     report: { type: 'string' },
     json: { type: 'string' },
+    junit: { type: 'string' },
     quiet: { type: 'boolean', short: 'q', default: false },
     help: { type: 'boolean', short: 'h', default: false }
 };
@@ -19230,35 +20692,6 @@ function cli_parse(args, options, allowPositionals = false) {
     }
     catch (err) {
         throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${USAGE}`);
-    }
-}
-function colour(io, code, text) {
-    return io.stderr.isTTY && io.env.NO_COLOR === undefined ? `\x1b[${code}m${text}\x1b[0m` : text;
-}
-/** The folders of the files named by flags, made before anything runs: one that cannot be made stops the run at once (exit 2), not after it. */
-async function prepareOutputs(outputs) {
-    for (const [flag, file] of outputs) {
-        if (file === undefined)
-            continue;
-        try {
-            await (0,dirs/* makeDir */.g)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
-        }
-        catch (err) {
-            throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
-        }
-    }
-}
-/** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-async function writeOutput(flag, file, write) {
-    if (file === undefined)
-        return;
-    try {
-        await write(file);
-    }
-    catch (err) {
-        if (typeof err.code !== 'string')
-            throw err;
-        throw new errors/* UsageError */.eb(`${flag} ${file}: cannot write it: ${(0,errors/* errorMessage */.gJ)(err)}`);
     }
 }
 /** The report's links to this run's and the baseline's pages, when the CLI runs inside a workflow (GITHUB_* set). */
@@ -19286,26 +20719,6 @@ async function finish(io, comparison, baseline, current, opts, secrets = new Set
     });
     return model.verdict.exitCode === 0 ? EXIT.pass : EXIT.fail;
 }
-async function writeReports(io, model, opts, secrets) {
-    const report = (0,util_env/* redact */.E$)(renderReport(model, { fullReportHint: 'the run record' }), secrets);
-    const markdown = report.endsWith('\n') ? report : `${report}\n`;
-    await writeOutput('--report', opts.report, (file) => writeFileAtomic(file, markdown));
-    // in pieces: at 100,000 cases the page is ~60 MB
-    await writeOutput('--html', opts.html, (file) => writeTextAtomic(file, htmlPieces(model, secrets.size ? { redact: (text) => (0,util_env/* redact */.E$)(text, secrets) } : {})));
-    await writeOutput('--json', opts.json, (file) => writeFileAtomic(file, (0,util_env/* redact */.E$)(toJson(comparisonJson(model)), secrets)));
-    if (!opts.quiet)
-        io.stdout.write(markdown);
-    const { verdict, reasons } = model;
-    const tone = verdict.status === 'pass' ? '32' : verdict.exitCode === 0 ? '33' : '31';
-    // one reason is the headline's own; several are listed under the verdict's words, each once
-    const line = reasons.length > 1 ? `${model.status} (${reasons.length} reasons):` : model.headline;
-    io.stderr.write(`${colour(io, tone, (0,util_env/* redact */.E$)(`evalgate: ${line}`, secrets))}\n`);
-    if (reasons.length > 1)
-        for (const r of reasons)
-            io.stderr.write(`  - ${(0,util_env/* redact */.E$)(r.message, secrets)}\n`);
-    for (const n of model.notices)
-        io.stderr.write(`  note: ${(0,util_env/* redact */.E$)(n, secrets)}\n`);
-}
 async function runCommand(args, io) {
     const { values } = cli_parse(args, {
         ...common,
@@ -19329,9 +20742,10 @@ async function runCommand(args, io) {
         ['--out', out],
         ['--report', values.report],
         ['--json', values.json],
-        ['--html', values.html]
+        ['--html', values.html],
+        ['--junit', values.junit]
     ]);
-    const interruption = interruptions(io);
+    const interruption = cli_interruptions(io);
     try {
         const { result, baseline, total, gate } = await runFromConfig(values.config ?? cli_DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
@@ -19345,14 +20759,14 @@ async function runCommand(args, io) {
             if (out)
                 io.stderr.write(`evalgate: to go on from there: evalgate run${values.config ? ` -c ${values.config}` : ''} --resume ${out}\n`);
         }
-        return await finish(io, result.comparison, baseline, result.record, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, expected: total, incompatible: result.incompatible, gate }, result.secrets);
+        return await finish(io, result.comparison, baseline, result.record, { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate }, result.secrets);
     }
     finally {
         interruption.stop();
     }
 }
 /** SIGINT/SIGTERM, once listened to, cut the run short; a second one exits at once. */
-function interruptions(io) {
+function cli_interruptions(io) {
     const controller = new AbortController();
     let signals = 0;
     const onSignal = (name) => {
@@ -19430,7 +20844,7 @@ async function compareCommand(args, io) {
     const configFile = configIfAny(values.config);
     const gate = configFile ? (await loadEvalConfig(configFile)).config.gate : schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, current, gate);
-    return finish(io, comparison, baseline, current, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, current, { ...reportFiles(values), incompatible, gate });
 }
 async function mergeCommand(args, io) {
     const { values, positionals } = cli_parse(args, { ...common, out: { type: 'string', short: 'o' }, baseline: { type: 'string', short: 'b' }, html: { type: 'string' } }, true);
@@ -19454,7 +20868,7 @@ async function mergeCommand(args, io) {
     io.stderr.write(`evalgate: merged ${shards.length} shard${shards.length === 1 ? '' : 's'}: ${merged.cases.length} cases written to ${values.out}${merged.complete ? '' : ' (some shards were cut short)'}\n`);
     const gate = config?.gate ?? schema/* gateSchema */.Tp.parse({});
     const { comparison, incompatible } = compareIfCompatible(baseline, merged, gate);
-    return finish(io, comparison, baseline, merged, { report: values.report, json: values.json, html: values.html, quiet: values.quiet, incompatible, gate });
+    return finish(io, comparison, baseline, merged, { ...reportFiles(values), incompatible, gate });
 }
 async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);
@@ -19480,6 +20894,29 @@ async function badgeCommand(args, io) {
     await writeOutput('--svg', values.svg, (file) => writeFileAtomic(file, svg));
     await writeOutput('--endpoint', values.endpoint, (file) => writeFileAtomic(file, toJson(shieldsEndpoint(badge))));
     io.stdout.write(`${badge.label}: ${badge.message} (${badge.color})\n`);
+    return EXIT.pass;
+}
+async function trendCommand(args, io) {
+    const { values, positionals } = cli_parse(args, { html: { type: 'string' }, markdown: { type: 'string' }, help: common.help }, true);
+    if (values.help)
+        return help(io);
+    if (positionals.length === 0)
+        throw new errors/* UsageError */.eb(`trend takes the run records, oldest first: RECORD…\n\n${USAGE}`);
+    await prepareOutputs([
+        ['--html', values.html],
+        ['--markdown', values.markdown]
+    ]);
+    // one record at a time: only its row is kept
+    const rows = [];
+    for (const file of positionals)
+        rows.push(trendRow(file, await (0,config_record/* readRunRecord */.lR)(file)));
+    const markdown = renderTrendMarkdown(rows);
+    await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)));
+    await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown));
+    if (values.html === undefined && values.markdown === undefined)
+        io.stdout.write(markdown);
+    else
+        io.stderr.write(`evalgate: trend of ${rows.length} run${rows.length === 1 ? '' : 's'} written to ${[values.html, values.markdown].filter(Boolean).join(' and ')}\n`);
     return EXIT.pass;
 }
 async function initCommand(args, io) {
@@ -19511,6 +20948,8 @@ const COMMANDS = {
     merge: mergeCommand,
     validate: validateCommand,
     badge: badgeCommand,
+    trend: trendCommand,
+    gitlab: (args, io) => gitlabCommand(args, io),
     init: initCommand,
     baseline: (args, io) => baselineCommand(args, io)
 };
@@ -22071,6 +23510,10 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
     alpha: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),

@@ -8879,6 +8879,10 @@ const gateSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().default(false),
     alpha: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().min(0).default(0),
@@ -38251,9 +38255,12 @@ function truncate(text, max) {
     const end = cut >= 0xd800 && cut <= 0xdbff ? max - 1 : max;
     return { text: text.slice(0, end), truncated: true };
 }
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 function neutraliseReferences(text) {
-    return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`);
+    return text
+        .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+        .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+        .replace(/!(?=\d)/g, `!${WORD_JOINER}`);
 }
 function oneLine(text) {
     return text
@@ -38460,6 +38467,11 @@ function conclude_conclude(comparison, record, context) {
     const notices = (context.notices ?? []).map((text) => ({ code: 'text', text }));
     const cannotTell = unableToTell(comparison, record, context, notices);
     const limits = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }));
+    const stale = context.staleBaseline;
+    if (stale?.fail)
+        limits.push({ code: 'stale-baseline', stale });
+    else if (stale)
+        notices.push({ code: 'stale-baseline', stale });
     const failing = cannotTell.length > 0 || limits.length > 0;
     const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null;
     const status = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail';
@@ -38628,9 +38640,19 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'stale-baseline':
+            return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
         case 'problem':
             return r.text;
     }
+}
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s) {
+    const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : '';
+    // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+    const against = s.against === 'base-commit' ? 'the base commit' : 'this run';
+    return (`the baseline${commit} is stale: it was made ${format_plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+        `run the evals on the default branch to refresh it`);
 }
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
 function reasonCode(r) {
@@ -38659,6 +38681,8 @@ function noticeText(n) {
                 parts.push(`${format_plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`);
             return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`;
         }
+        case 'stale-baseline':
+            return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`;
         case 'not-graded':
             return `${format_plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`;
     }
@@ -38707,6 +38731,11 @@ function headline(v, c, gate) {
         return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+function configChangesNotice(changes, change, base) {
+    const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`;
+    return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/model.ts
@@ -38760,7 +38789,7 @@ function buildReport(input) {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v, c) {
@@ -38768,7 +38797,7 @@ function alertKind(v, c) {
         return 'CAUTION';
     if (v.status !== 'pass')
         return 'WARNING';
-    if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete))
+    if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete))
         return 'WARNING';
     return c.baseline ? 'TIP' : 'NOTE';
 }
@@ -39281,6 +39310,16 @@ function unreportedMetrics(pairs) {
     }
     return found;
 }
+function runMetrics(cases) {
+    const values = (read) => cases.map(read).filter((v) => v !== undefined && Number.isFinite(v));
+    const sum = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null);
+    const latencies = values(readers.latency);
+    return {
+        cost: sum(values(readers.cost)),
+        tokens: sum(values(readers.tokens)),
+        latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/report/metrics.ts
 /**
@@ -39389,6 +39428,28 @@ function trajectoryDiff(before, now) {
     if (steps === 0)
         return `${heading}: none in either run`;
     return [heading, '', '| step | baseline | current |', '|:--|:--|:--|', ...rows].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/failure.ts
+/** The first thing that went wrong: the target's error (of the case or a failing trial), else the first failed assertion. */
+function caseFailure(k) {
+    const trial = k.trials?.find((t) => !t.passed);
+    const error = k.error ?? trial?.error ?? null;
+    if (error !== null)
+        return { kind: 'error', error };
+    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
+    return failed ? { kind: 'assertion', assertion: failed } : { kind: 'unknown' };
+}
+/** Every failed assertion of a case, else those of its first failing trial. */
+function failedAssertions(k) {
+    const failed = k.assertions.filter((a) => !a.passed);
+    if (failed.length)
+        return failed;
+    return k.trials?.find((t) => !t.passed)?.assertions.filter((a) => !a.passed) ?? [];
+}
+/** The target's error of a case, or of its first failing trial. */
+function caseError(k) {
+    return k.error ?? k.trials?.find((t) => !t.passed)?.error ?? null;
 }
 
 ;// CONCATENATED MODULE: ./src/report/trace.ts
@@ -39589,6 +39650,7 @@ function joinedLength(texts) {
 
 
 
+
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
 const BLOCK_CHARS = 1_000;
 const REASON_CHARS = 500;
@@ -39649,13 +39711,12 @@ function caseRow(k) {
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 function firstFailure(k) {
-    const trial = k.trials?.find((t) => !t.passed);
-    const error = k.error ?? trial?.error ?? null;
-    if (error !== null)
-        return { check: 'target error', reason: error };
-    const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed);
-    if (!failed)
+    const failure = caseFailure(k);
+    if (failure.kind === 'error')
+        return { check: 'target error', reason: failure.error };
+    if (failure.kind === 'unknown')
         return { check: '—', reason: 'no failing assertion was recorded' };
+    const failed = failure.assertion;
     const check = `<code>${escapeHtml(failed.type, 60)}</code>`;
     if (failed.judge) {
         const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason;
@@ -39704,11 +39765,8 @@ function outputBlock(c) {
 }
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c) {
-    const trial = c.trials?.find((t) => !t.passed);
-    const failed = c.assertions.filter((a) => !a.passed);
-    const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? []);
-    const error = c.error ?? trial?.error ?? null;
-    const lines = assertions.map(assertionReason);
+    const error = caseError(c);
+    const lines = failedAssertions(c).map(assertionReason);
     // the output block above already shows what the target said; its error is shown there too
     if (error !== null && c.output !== null)
         lines.unshift(`- target error: ${escape_escapeInline(error, REASON_CHARS)}`);
@@ -39813,20 +39871,20 @@ function runIdentity(model) {
         const commit = sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit';
         const branch = ref ? ` on ${escape_inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : '';
         const age = relativeAge(baseline.createdAt, current.createdAt);
-        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`);
+        sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`);
     }
     const { sha } = current.git;
-    const run = runText(current.git.runId, links.currentRun);
+    const run = runText(current.git.runId, links.currentRun, links.runNoun);
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId, url) {
-    const label = `workflow run ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
+function runText(runId, url, noun = 'workflow run') {
+    const label = `${noun} ${runId ? escape_escapeInline(runId, 40) : ''}`.trim();
     if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url))
         return `, [${label}](${url})`;
-    return runId ? `, workflow run ${escape_inlineCode(runId, 40)}` : '';
+    return runId ? `, ${noun} ${escape_inlineCode(runId, 40)}` : '';
 }
 /**
  * The trusted settings the pull request changes, which this run did not
@@ -43871,6 +43929,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -43902,6 +43961,24 @@ function checkFilter(cases, filter) {
     if (!filter || cases.some((c) => selection_isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
+}
+/**
+ * The config with the trusted settings of `base` — the config at the change's
+ * base commit (SPEC §9) — in place of its own, and the trusted keys the
+ * change alters (they apply after merge). Without a base, the config as it is.
+ */
+async function loadTrustedConfig(file, base) {
+    let changes = [];
+    const loaded = await loadEvalConfig(file, {
+        settings: (head) => {
+            if (!base)
+                return head;
+            const trusted = withTrustedSettings(head, base);
+            changes = trusted.changes;
+            return trusted.config;
+        }
+    });
+    return { loaded, changes };
 }
 /** The trace receiver and the trials' collector, when the config turns tracing on (SPEC §12). */
 async function startTracing(loaded, log) {

@@ -8,6 +8,7 @@
 import type { RunRecord } from '../types.js'
 import { judgeOutage } from './judged.js'
 import { sharedTargetError } from './shared-failure.js'
+import type { StaleBaseline } from './staleness.js'
 import type { BaselineStatus, Comparison, ConfigChange, Verdict, VerdictNotice, VerdictReason, VerdictStatus } from './types.js'
 
 export interface ConcludeContext {
@@ -28,6 +29,8 @@ export interface ConcludeContext {
   onBaselineError?: 'fail' | 'warn'
   /** what the run could not do that it must (the upload of the record): the run could not tell */
   problems?: readonly VerdictReason[]
+  /** the baseline is older than gate.maxBaselineAgeDays (compare/staleness.ts): a notice, or a failure with failOnStaleBaseline */
+  staleBaseline?: StaleBaseline | null
 }
 
 /** Why the run cannot support a verdict: the reasons that make it could-not-tell rather than fail. */
@@ -61,6 +64,9 @@ export function conclude(comparison: Comparison, record: RunRecord, context: Con
   const notices: VerdictNotice[] = (context.notices ?? []).map((text) => ({ code: 'text', text }))
   const cannotTell = unableToTell(comparison, record, context, notices)
   const limits: VerdictReason[] = gate.checks.filter((f) => f.check !== 'incomplete').map((failure) => ({ code: 'gate', failure }))
+  const stale = context.staleBaseline
+  if (stale?.fail) limits.push({ code: 'stale-baseline', stale })
+  else if (stale) notices.push({ code: 'stale-baseline', stale })
   const failing = cannotTell.length > 0 || limits.length > 0
   const acceptedBy = failing && context.acceptLabel ? context.acceptLabel : null
   const status: VerdictStatus = !failing ? 'pass' : acceptedBy ? 'accepted' : cannotTell.length ? 'could-not-tell' : 'fail'

@@ -181,3 +181,24 @@ export function unreportedMetrics(pairs: readonly [CaseResult, CaseResult][]): U
   }
   return found
 }
+
+/** A run's own cost, token and latency figures, over every case that reports them (the trend of runs). */
+export interface RunMetrics {
+  /** total target cost (USD); null when no case reports one */
+  cost: number | null
+  /** total target tokens; null when no case reports any */
+  tokens: number | null
+  /** p95 of the cases' latency (ms), nearest rank; null when no case has one */
+  latencyP95: number | null
+}
+
+export function runMetrics(cases: readonly CaseResult[]): RunMetrics {
+  const values = (read: Read) => cases.map(read).filter((v): v is number => v !== undefined && Number.isFinite(v))
+  const sum = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) : null)
+  const latencies = values(readers.latency)
+  return {
+    cost: sum(values(readers.cost)),
+    tokens: sum(values(readers.tokens)),
+    latencyP95: latencies.length ? quantile(0.95).point(latencies) : null
+  }
+}

@@ -1,4 +1,5 @@
 import type { ConfigChange } from '../config/trusted.js'
+import type { StaleBaseline } from './staleness.js'
 import type { RunRecord } from '../types.js'
 
 /**
@@ -275,6 +276,8 @@ export type VerdictReason =
   | { code: 'target-failed'; shared: SharedFailure }
   | { code: 'judge-failed'; shared: SharedFailure }
   | { code: 'upload-failed'; artifact: string; error: string }
+  /** the baseline is older than gate.maxBaselineAgeDays and gate.failOnStaleBaseline is set */
+  | { code: 'stale-baseline'; stale: StaleBaseline }
   | { code: 'problem'; text: string }
 
 /** What the report says beside the verdict, as a value. */
@@ -287,6 +290,8 @@ export type VerdictNotice =
   | { code: 'budget-uncounted'; maxCostUsd: number; spentUsd: number; trials: number; judgeTokens: number }
   /** the target failed on some cases, not most: the verdict stands, the failures are named */
   | { code: 'not-graded'; keys: string[] }
+  /** the baseline is older than gate.maxBaselineAgeDays (a warning: failOnStaleBaseline is not set) */
+  | { code: 'stale-baseline'; stale: StaleBaseline }
 
 export interface Verdict {
   status: VerdictStatus

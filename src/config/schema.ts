@@ -172,6 +172,10 @@ export const gateSchema = z
     minPassRate: fraction.default(0),
     minMeanScore: fraction.default(0),
     failOnMissingBaseline: z.boolean().default(false),
+    /** a baseline made this many days before the pull request's base commit is stale: a warning (SPEC §14) */
+    maxBaselineAgeDays: z.number().positive().default(14),
+    /** a stale baseline fails the gate instead of warning */
+    failOnStaleBaseline: z.boolean().default(false),
     alpha: z.number().gt(0).lt(1).default(0.05),
     /** baseline cases missing from this run (left out by --filter or a shard: not counted) */
     maxRemoved: z.number().int().min(0).default(0),

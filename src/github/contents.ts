@@ -32,3 +32,17 @@ export async function readFileAt(octokit: Octokit, repo: { owner: string; repo: 
   if (file.encoding !== 'base64') throw new UsageError(`config: ${filePath} at ${ref.slice(0, 7)} came in encoding "${file.encoding}", expected base64`)
   return Buffer.from(file.content, 'base64').toString('utf8')
 }
+
+/**
+ * When a commit was committed (`GET /repos/{owner}/{repo}/commits/{sha}`): what
+ * a baseline's age is measured against (SPEC §14). Null when it cannot be
+ * read: the age is then measured against the run, which is no less strict.
+ */
+export async function commitDate(octokit: Octokit, repo: { owner: string; repo: string }, sha: string): Promise<string | null> {
+  try {
+    const { data } = await octokit.rest.repos.getCommit({ owner: repo.owner, repo: repo.repo, ref: sha, per_page: 1 })
+    return data.commit.committer?.date ?? data.commit.author?.date ?? null
+  } catch {
+    return null
+  }
+}

@@ -20,6 +20,7 @@ export const Inputs = {
   MaxPassRateDrop: 'max-pass-rate-drop',
   MinPassRate: 'min-pass-rate',
   BadgePath: 'badge-path',
+  Junit: 'junit',
   GateFrom: 'gate-from',
   AcceptLabel: 'accept-label',
   OnBaselineError: 'on-baseline-error'
@@ -62,6 +63,8 @@ export interface ActionInputs {
   failOnRegression: boolean
   gate: GateOverrides
   badgePath: string | null
+  /** where the JUnit XML goes (SPEC §14) */
+  junit: string | null
   gateFrom: GateSource
   /** the label that accepts a failing gate on purpose; null when set to "" */
   acceptLabel: string | null
@@ -150,6 +153,7 @@ export function readInputs(read: InputReader = actionInput): ActionInputs {
     failOnRegression: boolean(read, Inputs.FailOnRegression, true),
     gate,
     badgePath: optional(read, Inputs.BadgePath),
+    junit: optional(read, Inputs.Junit),
     gateFrom: oneOf(read, Inputs.GateFrom, GATE_SOURCES, 'base'),
     acceptLabel: acceptLabel(read),
     onBaselineError: oneOf(read, Inputs.OnBaselineError, BASELINE_ERROR_POLICIES, 'fail')
@@ -161,6 +165,9 @@ export function readInputs(read: InputReader = actionInput): ActionInputs {
   }
   if (inputs.shard !== null && inputs.badgePath !== null) {
     throw new UsageError(`${Inputs.BadgePath}: a shard has no badge of its own; give badge-path to the mode: merge job`)
+  }
+  if (inputs.shard !== null && inputs.junit !== null) {
+    throw new UsageError(`${Inputs.Junit}: a shard's cases are reported with the others by the mode: merge job; give junit to that job`)
   }
   if (inputs.mode === 'merge' && !inputs.token) {
     throw new UsageError(`mode: merge needs a github-token that can read this run's artifacts (actions: read)`)

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../util/files.js'
 import { HTML_FILE, JSON_FILE, REPORT_FILE } from './artifacts/names.js'
 import { htmlPieces } from '../report/html/index.js'
 import { comparisonJson } from '../report/json.js'
+import { renderJunit } from '../report/junit.js'
 import { toJson } from '../util/files.js'
 import { writeTextAtomic } from '../util/json-writer.js'
 import { badgeFor, badgeSvg } from '../badge/index.js'
@@ -95,6 +96,14 @@ export async function publish(inputs: ActionInputs, ctx: ActionContext, octokit:
   annotate(regressionAnnotations(model, ctx.workspace, (s) => redact(s, p.secrets)))
   const badge = badgeFor(model.current, p.badgeConfig)
   setOutputs(outputValues({ model, resultsPath: p.resultsPath, reportPath, htmlPath, jsonPath, baselineRunId: p.baselineRunId, badge }))
+  if (inputs.junit) {
+    try {
+      await makeDir(path.dirname(path.resolve(inputs.junit)))
+      await writeFileAtomic(inputs.junit, renderJunit(model, masked))
+    } catch (err) {
+      core.warning(`evalgate: cannot write the JUnit XML to ${inputs.junit}: ${errorMessage(err)}`)
+    }
+  }
   if (inputs.badgePath) {
     try {
       await makeDir(path.dirname(path.resolve(inputs.badgePath)))

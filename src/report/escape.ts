@@ -27,9 +27,12 @@ export function truncate(text: string, max: number): Truncated {
   return { text: text.slice(0, end), truncated: true }
 }
 
-/** Break "@user", "@org/team" and "#123" so they neither notify nor cross-reference. */
+/** Break "@user", "@org/team", "#123" and GitLab's "!123" (a merge request) so they neither notify nor cross-reference. */
 export function neutraliseReferences(text: string): string {
-  return text.replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`).replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+  return text
+    .replace(/@(?=[A-Za-z0-9])/g, `@${WORD_JOINER}`)
+    .replace(/#(?=\d)/g, `#${WORD_JOINER}`)
+    .replace(/!(?=\d)/g, `!${WORD_JOINER}`)
 }
 
 function oneLine(text: string): string {

@@ -16,6 +16,8 @@ export interface ReportLinks {
   baselineRun?: string | null
   /** the page of this workflow run */
   currentRun?: string | null
+  /** what a run is called where it ran: "workflow run" (GitHub, the default), "job" (GitLab) */
+  runNoun?: string
 }
 
 /** What the report needs besides the comparison: the verdict and where the runs are. */
@@ -109,13 +111,13 @@ export function buildReport(input: ReportInput): ReportModel {
 /**
  * CAUTION whenever the check fails; WARNING when a failing verdict passes it
  * (accepted by label, advisory) or a passing run has a caveat (a baseline
- * ignored on purpose, an incomplete baseline); NOTE without a baseline; TIP
+ * ignored on purpose, an incomplete or stale baseline); NOTE without a baseline; TIP
  * for a clean pass.
  */
 function alertKind(v: Verdict, c: Comparison): AlertKind {
   if (v.exitCode === 1) return 'CAUTION'
   if (v.status !== 'pass') return 'WARNING'
-  if (v.notices.some((n) => n.code === 'baseline-ignored') || (c.baseline !== null && !c.baseline.complete)) return 'WARNING'
+  if (v.notices.some((n) => n.code === 'baseline-ignored' || n.code === 'stale-baseline') || (c.baseline !== null && !c.baseline.complete)) return 'WARNING'
   return c.baseline ? 'TIP' : 'NOTE'
 }
 

@@ -16,6 +16,7 @@ import type {
   VerdictReason,
   VerdictStatus
 } from '../compare/types.js'
+import type { StaleBaseline } from '../compare/staleness.js'
 import { formatCount, formatKeys, formatList, formatMetric, formatPercent, formatPoints, formatScore, formatUsd, plural } from './format.js'
 
 /** How each relative metric limit names its figure. */
@@ -149,9 +150,22 @@ export function reasonMessage(r: VerdictReason): string {
       return `the judge failed on ${r.shared.failed} of ${plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`
     case 'upload-failed':
       return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`
+    case 'stale-baseline':
+      return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`
     case 'problem':
       return r.text
   }
+}
+
+/** What a stale baseline is, in one sentence: its age, against what, and what it means. */
+function staleSentence(s: StaleBaseline): string {
+  const commit = s.baselineSha ? ` (commit ${s.baselineSha.slice(0, 7)})` : ''
+  // the pull request's base commit (GitHub), the merge request's diff base (GitLab)
+  const against = s.against === 'base-commit' ? 'the base commit' : 'this run'
+  return (
+    `the baseline${commit} is stale: it was made ${plural(s.ageDays, 'day')} before ${against}, so whatever changed on the branch since counts as this change's doing; ` +
+    `run the evals on the default branch to refresh it`
+  )
 }
 
 /** The code `--json` and JUnit give a reason: the gate's check name, else the reason's own. */
@@ -182,6 +196,8 @@ export function noticeText(n: VerdictNotice): string {
       if (n.judgeTokens) parts.push(`${plural(n.judgeTokens, 'judge token')} (the judge's model has no price in pricing)`)
       return `budget.maxCostUsd ${formatUsd(n.maxCostUsd)} counted ${formatUsd(n.spentUsd)} but could not count ${formatList(parts)}: a budget cannot stop what it cannot count`
     }
+    case 'stale-baseline':
+      return `${staleSentence(n.stale)} (gate.maxBaselineAgeDays ${n.stale.limitDays}; gate.failOnStaleBaseline: true makes this a failure)`
     case 'not-graded':
       return `${plural(n.keys.length, 'case')} could not be graded (the judge failed on ${n.keys.length === 1 ? 'its verdict' : 'their verdicts'}) and ${n.keys.length === 1 ? 'is' : 'are'} left out of the comparison: ${formatKeys(n.keys, NOTICE_KEYS)}`
   }
@@ -234,4 +250,10 @@ export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minP
     return c.baseline ? `${words}: ${cases}, ${plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`
   }
   return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`
+}
+
+/** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
+export function configChangesNotice(changes: readonly { key: string }[], change: string, base: string): string {
+  const settings = changes.length === 1 ? 'a setting' : `${changes.length} settings`
+  return `this ${change} changes ${settings} that decide its own verdict (${changes.map((c) => c.key).join(', ')}): they apply after merge; this run uses the ${base}'s`
 }

@@ -84,7 +84,7 @@ export function summaryHtml(model: ReportModel, title: string, redact: (text: st
     const age = relativeAge(baseline.createdAt, current.createdAt)
     const ref = baseline.git.ref ? ` on <code>${e(baseline.git.ref.replace(/^refs\/(heads|tags)\//, ''))}</code>` : ''
     meta.push(
-      `baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, workflow run ${e(baseline.git.runId)}` : ''}`
+      `baseline ${baseline.git.sha ? `commit <code>${e(baseline.git.sha.slice(0, 7))}</code>` : 'of unknown commit'}${ref}${age ? `, ${e(age)}` : ''}${baseline.git.runId ? `, ${e(model.links.runNoun ?? 'workflow run')} ${e(baseline.git.runId)}` : ''}`
     )
   }
   const { judge, durationMs } = current.summary

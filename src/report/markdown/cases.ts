@@ -9,6 +9,7 @@ import { escapeHtml, escapeInline, fencedBlock, inlineCode } from '../escape.js'
 import { formatCount, formatScore, formatValue } from '../format.js'
 import { trajectoryDiff } from '../metrics.js'
 import type { ReportModel } from '../model.js'
+import { caseError, caseFailure, failedAssertions } from '../failure.js'
 import { errorSpansText } from '../trace.js'
 import { byKey, table, trialsText } from './cells.js'
 import { SEPARATOR, type Block } from './fit.js'
@@ -74,11 +75,10 @@ function caseRow(k: CaseResult): string {
 
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
 export function firstFailure(k: CaseResult): { check: string; reason: string } {
-  const trial = k.trials?.find((t) => !t.passed)
-  const error = k.error ?? trial?.error ?? null
-  if (error !== null) return { check: 'target error', reason: error }
-  const failed = k.assertions.find((a) => !a.passed) ?? trial?.assertions.find((a) => !a.passed)
-  if (!failed) return { check: '—', reason: 'no failing assertion was recorded' }
+  const failure = caseFailure(k)
+  if (failure.kind === 'error') return { check: 'target error', reason: failure.error }
+  if (failure.kind === 'unknown') return { check: '—', reason: 'no failing assertion was recorded' }
+  const failed = failure.assertion
   const check = `<code>${escapeHtml(failed.type, 60)}</code>`
   if (failed.judge) {
     const why = failed.judge.error ? `judge error: ${failed.judge.error}` : failed.judge.reason || failed.reason
@@ -124,11 +124,8 @@ function outputBlock(c: CaseResult): string {
 
 /** The failed assertions with their reasons (and the judge's), else what the failing trials say. */
 function failureReasons(c: CaseResult): string[] {
-  const trial = c.trials?.find((t) => !t.passed)
-  const failed = c.assertions.filter((a) => !a.passed)
-  const assertions = failed.length ? failed : (trial?.assertions.filter((a) => !a.passed) ?? [])
-  const error = c.error ?? trial?.error ?? null
-  const lines = assertions.map(assertionReason)
+  const error = caseError(c)
+  const lines = failedAssertions(c).map(assertionReason)
   // the output block above already shows what the target said; its error is shown there too
   if (error !== null && c.output !== null) lines.unshift(`- target error: ${escapeInline(error, REASON_CHARS)}`)
   else if (error !== null && !lines.length) lines.push('- the target failed (its error is shown above)')

@@ -88,19 +88,19 @@ export function runIdentity(model: ReportModel): Block[] {
     const commit = sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'a run with no recorded commit'
     const branch = ref ? ` on ${inlineCode(ref.replace(/^refs\/(heads|tags)\//, ''))}` : ''
     const age = relativeAge(baseline.createdAt, current.createdAt)
-    sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun)}.`)
+    sentences.push(`Baseline: ${commit}${branch}${age ? `, ${age}` : ''}${runText(baseline.git.runId, links.baselineRun, links.runNoun)}.`)
   }
   const { sha } = current.git
-  const run = runText(current.git.runId, links.currentRun)
+  const run = runText(current.git.runId, links.currentRun, links.runNoun)
   if (sha || run) sentences.push(`This run: ${sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`)
   return sentences.length ? [{ text: sentences.join(' ') }] : []
 }
 
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
-function runText(runId: string | null, url: string | null | undefined): string {
-  const label = `workflow run ${runId ? escapeInline(runId, 40) : ''}`.trim()
+function runText(runId: string | null, url: string | null | undefined, noun = 'workflow run'): string {
+  const label = `${noun} ${runId ? escapeInline(runId, 40) : ''}`.trim()
   if (url && /^https?:\/\/[^\s()<>[\]]+$/.test(url)) return `, [${label}](${url})`
-  return runId ? `, workflow run ${inlineCode(runId, 40)}` : ''
+  return runId ? `, ${noun} ${inlineCode(runId, 40)}` : ''
 }
 
 /**
