@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
+import { isGitlabCi } from './gitlab-ci.js'
 
 export interface Block {
   file: string
@@ -82,7 +83,8 @@ export function readBlocks(root: string): Block[] {
 }
 
 /** What a YAML block is, from its directive, else from its shape. */
-export type YamlKind = 'workflow' | 'workflow-on' | 'steps' | 'config' | 'promptfoo' | 'fragment' | 'dataset' | 'assertions' | 'promptfoo-settings' | 'unknown'
+export type YamlKind =
+  'workflow' | 'workflow-on' | 'steps' | 'config' | 'promptfoo' | 'fragment' | 'dataset' | 'assertions' | 'promptfoo-settings' | 'gitlab-ci' | 'unknown'
 
 const CONFIG_KEYS = new Set([
   'version',
@@ -107,7 +109,7 @@ const CONFIG_KEYS = new Set([
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
 
 export function yamlKind(block: Block): YamlKind {
-  const named = /^(workflow-on|workflow|steps|config|promptfoo-settings|promptfoo|fragment|dataset|assertions)\b/.exec(block.directive)?.[1]
+  const named = /^(workflow-on|workflow|steps|config|promptfoo-settings|promptfoo|fragment|dataset|assertions|gitlab-ci)\b/.exec(block.directive)?.[1]
   if (named) return named as YamlKind
   let value: unknown
   try {
@@ -123,6 +125,7 @@ export function yamlKind(block: Block): YamlKind {
     if (keys.length === 1 && keys[0] === 'evalgate') return 'promptfoo-settings'
     if (keys.includes('version') || (keys.includes('target') && (keys.includes('dataset') || keys.includes('cases')))) return 'config'
     if (keys.length > 0 && keys.every((k) => CONFIG_KEYS.has(k))) return 'fragment'
+    if (isGitlabCi(value)) return 'gitlab-ci'
     return 'unknown'
   }
   if (Array.isArray(value) && value.length > 0 && value.every(isMapping)) {

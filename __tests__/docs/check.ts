@@ -16,6 +16,7 @@ import { ACTION_REF, PACKAGE_SPEC, PR_EVENT_TYPES } from '../../src/init/index.j
 import { readResult } from '../../src/targets/result.js'
 import { tempDir } from '../__fixtures__/temp.js'
 import { evalgateCalls, yamlKind, type Block } from './blocks.js'
+import { checkGitlabCi } from './gitlab-ci.js'
 
 export type Lint = (yaml: string, file: string) => Promise<string[]>
 
@@ -151,11 +152,13 @@ async function checkYaml(block: Block, lint: Lint): Promise<Checked> {
           })
         )
       }
+    case 'gitlab-ci':
+      return { as: 'yaml .gitlab-ci.yml (keywords, evalgate gitlab conventions)', problems: await checkGitlabCi(value, evalgateCalls, cliParses) }
     default:
       return {
         as: 'yaml (unknown)',
         problems: [
-          'cannot tell what this yaml block is: put <!-- docs-test: config | fragment | dataset | assertions | workflow | workflow-on | steps | promptfoo | promptfoo-settings --> above it, or <!-- docs-test: skip, why --> (docs/development.md, "The docs test")'
+          'cannot tell what this yaml block is: put <!-- docs-test: config | fragment | dataset | assertions | workflow | workflow-on | steps | promptfoo | promptfoo-settings | gitlab-ci --> above it, or <!-- docs-test: skip, why --> (docs/development.md, "The docs test")'
         ]
       }
   }

@@ -184,6 +184,36 @@ describe('the checker finds broken blocks (so a pass means something)', () => {
       broken('yaml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: evalgate/evalgate@v1\n'),
       /evalgate\/evalgate@v1/
     ],
+    [
+      'a .gitlab-ci.yml job keyword misspelt',
+      broken('yaml', 'evals:\n  image: node:24\n  scirpt:\n    - npx evalgate gitlab\n  trigger: x\n'),
+      /evals\.scirpt: not a job keyword/
+    ],
+    [
+      'a .gitlab-ci.yml stage that is not declared',
+      broken('yaml', 'stages: [evals]\nverdict:\n  stage: verdict\n  script: [echo]\n'),
+      /"verdict" is not one of the stages/
+    ],
+    ['a .gitlab-ci.yml job that needs a job the file has not', broken('yaml', 'verdict:\n  needs: [evalz]\n  script: [echo]\n'), /no job "evalz"/],
+    [
+      'an evalgate gitlab job whose JUnit report is not the file it writes',
+      broken(
+        'yaml',
+        'evals:\n  script: [npx evalgate gitlab --junit out/j.xml]\n  artifacts:\n    when: always\n    paths: [evalgate-run.json]\n    reports:\n      junit: evalgate-junit.xml\n'
+      ),
+      /artifacts\.reports\.junit: evalgate-junit\.xml; the job writes out\/j\.xml/
+    ],
+    [
+      'an evalgate gitlab job that does not keep its record',
+      broken('yaml', 'evals:\n  script: [npx evalgate gitlab]\n  artifacts:\n    when: always\n    reports:\n      junit: evalgate-junit.xml\n'),
+      /keep evalgate-run\.json/
+    ],
+    [
+      'a slice whose shard file is not kept',
+      broken('yaml', 'evals:\n  parallel: 4\n  script: [npx evalgate gitlab]\n'),
+      /a slice writes evalgate-shard-1-of-4\.json/
+    ],
+    ['an evalgate flag typo in a .gitlab-ci.yml script', broken('yaml', 'evals:\n  script:\n    - npx evalgate gitlab --junitt x.xml\n'), /junitt/],
     ['JSON with a trailing comma', broken('json', '{"a": 1,}\n'), /not valid JSON/],
     ['a run record with a negative cost', broken('json', recordWith('"usage": {"costUsd": -1}')), /costUsd/],
     ['a flag the CLI does not have', broken('sh', 'npx evalgate run --outt run.json\n'), /outt/],
