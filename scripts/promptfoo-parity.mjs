@@ -18,6 +18,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { promptfooEnv } from '../__tests__/__fixtures__/promptfoo-provider-examples/model-server.mjs'
 
 const PEER_VERSION = '0.121.20'
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -117,19 +118,7 @@ async function providerParity(main) {
   for (const name of examples) {
     const dir = path.join(PROVIDER_EXAMPLES, name)
     const server = await modelServer(dir)
-    const env = {
-      OPENAI_BASE_URL: `${server.url}/v1`,
-      OPENAI_API_KEY: 'sk-parity',
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'sk-ant-parity',
-      GOOGLE_API_BASE_URL: server.url,
-      GEMINI_API_KEY: 'gemini-parity',
-      AZURE_OPENAI_API_BASE_URL: server.url,
-      AZURE_API_KEY: 'azure-parity',
-      OLLAMA_BASE_URL: server.url,
-      AWS_ACCESS_KEY_ID: 'AKIAPARITY',
-      AWS_SECRET_ACCESS_KEY: 'parity-secret'
-    }
+    const env = promptfooEnv(server.url)
     try {
       const config = path.join(dir, 'promptfooconfig.yaml')
       const theirs = promptfooVerdicts(main, config, env)

@@ -121,3 +121,45 @@ describe('a Python provider as the target', () => {
     expect(seen).not.toContain('ALLOWED_SOURCE')
   })
 })
+
+describe('a Python provider as the grader', () => {
+  const GRADER = `
+import json, os
+
+def call_api(prompt, options, context):
+    if "loop forever" in prompt:
+        while True:
+            pass
+    print("grader chatter on stdout")
+    seen = sorted(k for k in os.environ if k.endswith("_KEY") or k.endswith("TOKEN"))
+    passed = "Paris" in prompt and "Names the capital" in prompt
+    return {"output": json.dumps({"score": 0.9 if passed else 0.1, "reason": "env " + ",".join(seen)}), "tokenUsage": {"prompt": 5, "completion": 2, "total": 7}}
+`
+
+  it('grades llm-rubric through call_api: rubric and output reach it, its JSON is the verdict; it sees only judge.env; a loop fails that verdict', async () => {
+    const dir = tempProject({
+      'evalgate.yml': `name: py-grader
+target: { command: ["node", "-e", "process.stdout.write(require('fs').readFileSync(0, 'utf8').includes('loop') ? 'loop forever' : 'Paris')"] }
+judge:
+  provider: file://grader.py
+  timeoutMs: 1500
+  retries: 0
+  env: { GRADER_KEY: "\${GRADER_SOURCE}" }
+cases:
+  - { id: capital, input: "Capital of France?", assert: [{ type: llm-rubric, value: Names the capital }] }
+  - { id: loops, input: loop, assert: [{ type: llm-rubric, value: Names the capital }] }
+`,
+      'grader.py': GRADER
+    })
+    const env = { PATH: process.env.PATH, GRADER_SOURCE: 'for-the-grader', OPENAI_API_KEY: 'sk-never', GITHUB_TOKEN: 'ghs_never' }
+    const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'evalgate.yml')), { env })
+    const [capital, loops] = record.cases
+    expect(capital).toMatchObject({ passed: true, output: 'Paris' })
+    const verdict = capital!.assertions[0]!
+    expect(verdict).toMatchObject({ passed: true, score: 0.9 })
+    expect(verdict.reason).toContain('env GRADER_KEY')
+    expect(verdict.reason).not.toMatch(/OPENAI_API_KEY|GITHUB_TOKEN/)
+    expect(loops!.passed).toBe(false)
+    expect(loops!.assertions[0]!.reason).toMatch(/1500 ms|timed out|did not finish/)
+  })
+})

@@ -327,6 +327,21 @@ describe.each(apis)('$id', (api) => {
     expect(verdict.error).toMatch(/judge reply is not JSON: later/)
   })
 
+  it('as the target: retries a 429 after its retry-after and a 503, then the trial has the answer', async () => {
+    server.enqueue(
+      { status: 429, headers: { 'retry-after': '3' }, body: { error: { message: 'rate limited' } } },
+      { status: 503, body: { error: { message: 'overloaded' } } },
+      answer(api, api.reply('Paris'))
+    )
+    const reply = await (await target(api)).call(trial(PROMPT))
+    expect(server.requests).toHaveLength(3)
+    // the same request each time (a Bedrock request is signed again: its date may change, its body does not)
+    expect(server.requests.map((r) => [r.url, r.body])).toEqual(Array(3).fill([api.path, api.body]))
+    expect(waits[0]).toBe(3000)
+    expect(waits).toHaveLength(2)
+    expect(reply.output).toBe('Paris')
+  })
+
   it('names the provider, the status and the API’s message on a 4xx, and does not retry it', async () => {
     const status = Number(/HTTP (\d+)/.exec(api.refusalMessage)![1])
     server.enqueue({ status, body: api.refusal })

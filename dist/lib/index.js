@@ -8530,7 +8530,7 @@ const UNSUPPORTED = {
     scenarios: 'write the combinations out as tests',
     extensions: 'evalgate runs no extension hooks',
     nunjucksFilters: 'evalgate templates have only the `load` filter besides Nunjucks’ own',
-    derivedMetrics: 'named metrics are reported as they are',
+    derivedMetrics: 'remove it; evalgate reports each named metric (`metric`) as its mean over the run, beside the baseline’s, and computes no formulas over them',
     redteam: 'run red-team suites with promptfoo',
     assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
 };
@@ -9810,7 +9810,7 @@ function studioBase(config, env) {
 }
 /** Vertex: `apiHost` or `VERTEX_API_HOST`, else the region's host (`global` has none); always https. */
 function vertexHost(config, env) {
-    const region = (0,wire/* text */.Qq)(config.region) ?? (0,wire/* text */.Qq)(env.VERTEX_REGION) ?? 'us-central1';
+    const region = (0,wire/* firstSet */.v)(config.region, env.VERTEX_REGION, env.GOOGLE_CLOUD_LOCATION) ?? 'us-central1';
     return (0,wire/* firstSet */.v)(config.apiHost, env.VERTEX_API_HOST) ?? (region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`);
 }
 function google_endpoint(vertex, model, config, env) {
@@ -9819,7 +9819,7 @@ function google_endpoint(vertex, model, config, env) {
         return { url: `${studioBase(config, env)}/${version}/models/${model}:generateContent`, keyVariables: STUDIO_KEYS };
     }
     const publisher = (0,wire/* firstSet */.v)(config.publisher, env.VERTEX_PUBLISHER) ?? 'google';
-    const version = (0,wire/* text */.Qq)(config.apiVersion) ?? 'v1';
+    const version = (0,wire/* firstSet */.v)(config.apiVersion, env.VERTEX_API_VERSION) ?? 'v1';
     return { url: `https://${vertexHost(config, env)}/${version}/publishers/${publisher}/models/${model}:generateContent`, keyVariables: VERTEX_KEYS };
 }
 function googleProvider(id, model, vertex, config, ctx) {

@@ -50,7 +50,7 @@ function studioBase(config: Config, env: NodeJS.ProcessEnv): string {
 
 /** Vertex: `apiHost` or `VERTEX_API_HOST`, else the region's host (`global` has none); always https. */
 function vertexHost(config: Config, env: NodeJS.ProcessEnv): string {
-  const region = text(config.region) ?? text(env.VERTEX_REGION) ?? 'us-central1'
+  const region = firstSet(config.region, env.VERTEX_REGION, env.GOOGLE_CLOUD_LOCATION) ?? 'us-central1'
   return firstSet(config.apiHost, env.VERTEX_API_HOST) ?? (region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`)
 }
 
@@ -60,7 +60,7 @@ function endpoint(vertex: boolean, model: string, config: Config, env: NodeJS.Pr
     return { url: `${studioBase(config, env)}/${version}/models/${model}:generateContent`, keyVariables: STUDIO_KEYS }
   }
   const publisher = firstSet(config.publisher, env.VERTEX_PUBLISHER) ?? 'google'
-  const version = text(config.apiVersion) ?? 'v1'
+  const version = firstSet(config.apiVersion, env.VERTEX_API_VERSION) ?? 'v1'
   return { url: `https://${vertexHost(config, env)}/${version}/publishers/${publisher}/models/${model}:generateContent`, keyVariables: VERTEX_KEYS }
 }
 

@@ -37,6 +37,23 @@ export async function startModelServer(rules, port = 0) {
   return { url, requests, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
+/** promptfoo's own variables that point every provider of the examples at the server at `url` (Bedrock has none: the examples name an `endpoint`). */
+export function promptfooEnv(url) {
+  return {
+    OPENAI_BASE_URL: `${url}/v1`,
+    OPENAI_API_KEY: 'sk-parity',
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_API_KEY: 'sk-ant-parity',
+    GOOGLE_API_BASE_URL: url,
+    GEMINI_API_KEY: 'gemini-parity',
+    AZURE_OPENAI_API_BASE_URL: url,
+    AZURE_API_KEY: 'azure-parity',
+    OLLAMA_BASE_URL: url,
+    AWS_ACCESS_KEY_ID: 'AKIAPARITY',
+    AWS_SECRET_ACCESS_KEY: 'parity-secret'
+  }
+}
+
 /** Every string in the request, joined: what rules look for. */
 function textOf(value) {
   if (typeof value === 'string') return value

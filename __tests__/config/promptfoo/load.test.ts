@@ -268,6 +268,10 @@ tests:
     expect(type.message).toMatch(/promptfooconfig\.yaml:4 at tests\[0\]\.assert\[0\]: unknown assertion type "contians"\. Did you mean "contains"\?/)
     const scenarios = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nscenarios: []\n' })
     expect(scenarios.message).toMatch(/:4 at scenarios: not supported by evalgate: write the combinations out as tests/)
+    const derived = await bad({
+      'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\nderivedMetrics:\n  - {name: f1, value: 2 * p * r / (p + r)}\n'
+    })
+    expect(derived.message).toMatch(/:5 at derivedMetrics: not supported by evalgate: remove it; evalgate reports each named metric/)
     const csv = await bad({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: file://t.csv\n', 't.csv': 'a,__expected\n1,ruby: output\n' })
     expect(csv.message).toMatch(/unknown assertion type "ruby"/)
   })

@@ -25,7 +25,8 @@ const UNSUPPORTED: Record<string, string> = {
   scenarios: 'write the combinations out as tests',
   extensions: 'evalgate runs no extension hooks',
   nunjucksFilters: 'evalgate templates have only the `load` filter besides Nunjucks’ own',
-  derivedMetrics: 'named metrics are reported as they are',
+  derivedMetrics:
+    'remove it; evalgate reports each named metric (`metric`) as its mean over the run, beside the baseline’s, and computes no formulas over them',
   redteam: 'run red-team suites with promptfoo',
   assertionTemplates: 'write the assertions out where they are used ($ref is not followed)'
 }
