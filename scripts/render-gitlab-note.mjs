@@ -3,15 +3,19 @@
 //
 //   node scripts/render-gitlab-note.mjs [out-dir]      (default: ../gitlab-shots)
 //
-// The note is the quick start against its committed baseline (the built CLI,
-// dist/cli/index.js, --report: the same report the note carries, under its
-// hidden first line). No GitLab renderer is published on npm, so the markdown
-// goes through Debian's cmark-gfm (GitLab's renderer is CommonMark + GFM too)
-// with GitLab's treatment of what GFM lacks: `> [!caution]` alerts (GitLab
-// 17.10 and later), drawn with GitLab's colours, and a page styled after its
-// notes. Needs /usr/bin/cmark-gfm and /usr/bin/chromium.
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// The note is the one the built CLI (dist/cli/index.js) posts: `evalgate
+// gitlab` runs in a merge-request job (GitLab's predefined variables) on a
+// copy of the quick start against a stand-in for GitLab's REST API on
+// 127.0.0.1 that serves the quick start's committed baseline as the default
+// branch's artifact and keeps the note it is sent. No GitLab renderer is
+// published on npm, so the markdown goes through Debian's cmark-gfm (GitLab's
+// renderer is CommonMark + GFM too) with GitLab's treatment of what GFM
+// lacks: `> [!caution]` alerts (GitLab 17.10 and later), drawn with GitLab's
+// colours, and a page styled after its notes. Needs /usr/bin/cmark-gfm and
+// /usr/bin/chromium.
+import { execFile, execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -64,18 +68,81 @@ function chromium(args) {
   }
 }
 
-try {
-  const report = path.join(work, 'report.md')
-  const quickstart = path.join(ROOT, 'examples/quickstart')
-  try {
-    execFileSync(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), 'run', '--baseline', 'baseline.json', '--report', report, '--quiet'], {
-      cwd: quickstart,
-      stdio: 'ignore'
+/**
+ * Just enough of GitLab's REST API v4 for one merge-request job: the config at
+ * the diff base, no tag named main, the baseline by ref, the diff base's date,
+ * the token's user, and the merge request's notes (the posted one kept).
+ */
+function fakeGitLab(quickstart) {
+  const baseline = readFileSync(path.join(quickstart, 'baseline.json'), 'utf8')
+  const made = Date.parse(JSON.parse(baseline).createdAt)
+  const notes = []
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1')
+    const send = (status, body, type = 'application/json') => {
+      res.writeHead(status, { 'content-type': type })
+      res.end(typeof body === 'string' ? body : JSON.stringify(body))
+    }
+    if (req.headers['private-token'] !== 'glpat-render') return send(401, { message: '401 Unauthorized' })
+    const p = url.pathname.replace(/^\/api\/v4/, '')
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      if (p === '/user') return send(200, { id: 4242, username: 'project_4242_bot' })
+      if (p === '/projects/7/repository/files/evalgate.yml/raw') return send(200, readFileSync(path.join(quickstart, 'evalgate.yml'), 'utf8'), 'text/plain')
+      if (p.startsWith('/projects/7/repository/commits/')) return send(200, { committed_date: new Date(made + 5 * 86_400_000).toISOString() })
+      if (p === '/projects/7/jobs/artifacts/main/raw/evalgate-run.json') return send(200, baseline, 'application/octet-stream')
+      if (p === '/projects/7/merge_requests/12/notes' && req.method === 'GET') {
+        res.setHeader('x-next-page', '')
+        return send(200, notes)
+      }
+      if (p === '/projects/7/merge_requests/12/notes' && req.method === 'POST') {
+        const note = { id: notes.length + 1, body: JSON.parse(body).body, author: { id: 4242 }, system: false }
+        notes.push(note)
+        return send(201, note)
+      }
+      send(404, { message: '404 Not Found' })
     })
-  } catch (err) {
-    if (err.status !== 1) throw err
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, notes, url: `http://127.0.0.1:${server.address().port}` })))
+}
+
+const gitlab = await fakeGitLab(path.join(ROOT, 'examples/quickstart'))
+try {
+  const project = path.join(work, 'bot')
+  cpSync(path.join(ROOT, 'examples/quickstart'), project, { recursive: true, filter: (file) => !file.endsWith('baseline.json') })
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITLAB_CI: 'true',
+    CI: 'true',
+    CI_SERVER_URL: gitlab.url,
+    CI_API_V4_URL: `${gitlab.url}/api/v4`,
+    CI_PROJECT_ID: '7',
+    CI_PROJECT_PATH: 'acme/bot',
+    CI_PROJECT_URL: `${gitlab.url}/acme/bot`,
+    CI_PROJECT_DIR: project,
+    CI_DEFAULT_BRANCH: 'main',
+    CI_JOB_NAME: 'evals',
+    CI_JOB_ID: '5151',
+    CI_PIPELINE_ID: '1042',
+    CI_PIPELINE_URL: `${gitlab.url}/acme/bot/-/pipelines/1042`,
+    CI_COMMIT_SHA: '3e2983e0c1d2b3a4f5e6d7c8b9a0f1e2d3c4b5a6',
+    CI_COMMIT_REF_NAME: 'refund-wording',
+    CI_PIPELINE_SOURCE: 'merge_request_event',
+    CI_MERGE_REQUEST_IID: '12',
+    CI_MERGE_REQUEST_PROJECT_ID: '7',
+    CI_MERGE_REQUEST_SOURCE_PROJECT_ID: '7',
+    CI_MERGE_REQUEST_DIFF_BASE_SHA: '3f2c1a9e8b7d6c5f4e3d2c1b0a9f8e7d6c5b4a39',
+    CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+    EVALGATE_GITLAB_TOKEN: 'glpat-render'
   }
-  const note = `<!-- evalgate:gitlab:evals:quickstart --><!-- evalgate-verdict:fail -->\n${readFileSync(report, 'utf8')}`
+  // the gate fails (exit 1): what the note is about
+  const code = await new Promise((resolve) =>
+    execFile(process.execPath, [path.join(ROOT, 'dist/cli/index.js'), 'gitlab', '--quiet'], { cwd: project, env }, (err) => resolve(err ? err.code : 0))
+  )
+  if (code !== 1 || gitlab.notes.length !== 1) throw new Error(`evalgate gitlab exited ${code} and posted ${gitlab.notes.length} notes (expected 1 and 1)`)
+  const note = gitlab.notes[0].body
   writeFileSync(path.join(OUT, 'note.md'), note)
   const body = execFileSync(
     '/usr/bin/cmark-gfm',
@@ -98,5 +165,6 @@ try {
   }
   console.log(`wrote ${OUT}/note.md, note.png and note-open.png`)
 } finally {
+  gitlab.server.close()
   rmSync(work, { recursive: true, force: true })
 }

@@ -10,26 +10,25 @@ import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { ConcludeContext } from './compare/conclude.js'
-import { staleBaseline, type StaleBaseline } from './compare/staleness.js'
-import type { BaselineStatus, Comparison, VerdictReason } from './compare/types.js'
+import type { StaleBaseline } from './compare/staleness.js'
+import type { Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
-import { parseConfig } from './config/load.js'
-import { formatOf } from './config/parse.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
 import type { ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases, type Evaluation, type Shard } from './engine.js'
-import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { baselineStaleness, readBaseConfig, type CiHost, type HostBaseline } from './ci/host.js'
+import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
-import { lookUpBaseline, type BaselineLookup } from './github/artifacts/baseline.js'
 import { artifactClient } from './github/artifacts/client.js'
 import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
 import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
 import { fetchShardRecords } from './github/artifacts/shards.js'
 import { uploadRunArtifact } from './github/artifacts/upload.js'
 import { commentMarker } from './github/comment.js'
-import { commitDate, readFileAt, repositoryPath } from './github/contents.js'
-import { apiMessage, createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
+import { repositoryPath } from './github/contents.js'
+import { createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
+import { gitHubHost } from './github/host.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
 import { publish } from './github/publish.js'
 import { setOutputs, shardOutputValues, writeJobSummary } from './github/summary.js'
@@ -87,17 +86,12 @@ interface Job {
   /** the run's artifact; a shard's is named after it */
   artifactName: string
   octokit: Octokit | null
+  /** GitHub as the CI host (ci/host.ts); null without a token */
+  host: CiHost<number> | null
 }
 
-interface Baseline {
-  record: RunRecord | null
-  runId: number | null
-  status: BaselineStatus
-  /** for status error/incompatible: why */
-  problem: string | null
-  /** why there is none, what was skipped: shown in the log and the report */
-  notices: string[]
-}
+/** The baseline found on GitHub: `id` is its workflow run's. */
+type Baseline = HostBaseline<number>
 
 /** A record of the whole run (or of a shard) and its comparison with the baseline. */
 interface Evaluated {
@@ -114,45 +108,30 @@ interface Evaluated {
  * change under review controls. Null outside pull requests, with gate-from:
  * head, or when the base commit has no config yet (first adoption, a notice).
  */
-async function baseConfig(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit | null, notices: string[]): Promise<ParsedConfig | null> {
+async function baseConfig(inputs: ActionInputs, ctx: ActionContext, host: CiHost<number> | null, notices: string[]): Promise<ParsedConfig | null> {
   const pr = ctx.pullRequest
   if (!pr || inputs.gateFrom === 'head') return null
-  if (!octokit)
+  if (!host)
     throw new UsageError(
       "gate-from: base reads the config of the pull request's base commit, which needs a github-token (contents: read); set gate-from: head to use the pull request's own gate"
     )
   if (!pr.baseSha) throw new UsageError('gate-from: base: the pull_request event does not name its base commit (pull_request.base.sha)')
-  const file = repositoryPath(inputs.config, ctx.workspace)
-  const where = `${file} at the base commit ${pr.baseSha.slice(0, 7)}`
-  let text: string | null
-  try {
-    text = await readFileAt(octokit, ctx, file, pr.baseSha)
-  } catch (err) {
-    throw new UsageError(`cannot read ${where}, whose gate settings a pull request must use: ${apiMessage(err, 'contents: read')}`)
-  }
-  if (text === null) {
-    notices.push(`${where} does not exist (first adoption?): this pull request's own gate settings apply`)
-    return null
-  }
-  try {
-    return parseConfig(text, where, formatOf(file))
-  } catch (err) {
-    if (!isUserError(err)) throw err
-    throw new ConfigError(`the base commit's config is not valid, so this pull request's gate cannot be trusted: ${err.message}`, err.file)
-  }
+  return readBaseConfig(host, repositoryPath(inputs.config, ctx.workspace), pr.baseSha, notices)
 }
 
 async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
+  const query = { workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId }
+  const host = octokit ? gitHubHost(octokit, ctx, inputs, query) : null
   const notices: string[] = []
-  const base = await baseConfig(inputs, ctx, octokit, notices)
+  const base = await baseConfig(inputs, ctx, host, notices)
   const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base)
   if (configChanges.length) notices.push(configChangesNotice(configChanges, 'pull request', 'base commit'))
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
   const artifactName = inputs.artifactName ?? `evalgate-${config.name}`
   for (const notice of notices) core.notice(notice)
-  const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit }
+  const job: Job = { inputs, ctx, config, configChanges, notices, caseCount: loaded.cases.length, artifactName, octokit, host }
   return { job, loaded: { ...loaded, config } }
 }
 
@@ -162,40 +141,20 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
  * the dataset's as they are read (run/share.ts).
  */
 async function baselineOf(job: Job, dataset?: LoadedConfig): Promise<Baseline> {
-  const { inputs, ctx, octokit, artifactName } = job
+  const { inputs, host, artifactName } = job
   const read: RecordOptions = dataset ? { onCase: datasetSharer(dataset.cases) } : {}
-  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), runId: null, status: 'found', problem: null, notices: [] }
-  let baseline: Baseline
-  if (!octokit) {
-    baseline = {
-      record: null,
-      runId: null,
-      status: 'none',
-      problem: null,
-      notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated']
-    }
-  } else {
-    const found = await lookUpBaseline(octokit, ctx, inputs, {
-      artifactName,
-      workflow: null,
-      branch: null,
-      baseSha: ctx.pullRequest?.baseSha ?? null,
-      currentRunId: ctx.runId,
-      read
-    })
-    baseline = baselineFrom(found)
-    if (found.status === 'found')
-      core.info(`evalgate: baseline: run ${found.run.id} (commit ${found.run.sha.slice(0, 7)}, ${found.run.createdAt}), artifact "${found.artifactName}"`)
-  }
+  if (inputs.baseline) return { record: await readRunRecord(inputs.baseline, read), id: null, status: 'found', problem: null, notices: [] }
+  const baseline: Baseline = host
+    ? await host.findBaseline(artifactName, read)
+    : {
+        record: null,
+        id: null,
+        status: 'none',
+        problem: null,
+        notices: ['no baseline: no github-token to look one up; comparison skipped, only the absolute floors are gated']
+      }
   for (const notice of baseline.notices) core.notice(notice)
   return baseline
-}
-
-/** The lookup's answer as the verdict needs it: an `error` keeps its reason (the check fails with it, SPEC §9). */
-function baselineFrom(found: BaselineLookup): Baseline {
-  if (found.status === 'found') return { record: found.record, runId: found.run.id, status: found.status, problem: null, notices: found.notices }
-  if (found.status === 'none') return { record: null, runId: null, status: found.status, problem: null, notices: found.notices }
-  return { record: null, runId: null, status: found.status, problem: found.reason, notices: found.notices }
 }
 
 /** A baseline made with other fingerprints is not compared (SPEC §9): status incompatible, with the reason. */
@@ -321,15 +280,9 @@ function acceptedBy(inputs: ActionInputs, labels: readonly string[] | undefined)
   return inputs.acceptLabel && labels?.includes(inputs.acceptLabel) ? inputs.acceptLabel : null
 }
 
-/**
- * Is the baseline stale (SPEC §14)? Its age is measured against the pull
- * request's base commit (its date from the commits API), else this run.
- */
-async function staleness(job: Job, baseline: Baseline, current: RunRecord, gate: GateConfig): Promise<StaleBaseline | null> {
-  if (!baseline.record) return null
-  const baseSha = job.ctx.pullRequest?.baseSha ?? null
-  const date = baseSha && job.octokit ? await commitDate(job.octokit, job.ctx, baseSha) : null
-  return staleBaseline(baseline.record, current, { sha: baseSha, date }, gate)
+/** Is the baseline stale (SPEC §14)? Measured against the pull request's base commit. */
+function staleness(job: Job, baseline: Baseline, current: RunRecord, gate: GateConfig): Promise<StaleBaseline | null> {
+  return baselineStaleness(job.host, baseline.record, current, job.ctx.pullRequest?.baseSha ?? null, gate)
 }
 
 /** What the verdict depends on besides the comparison. */
@@ -352,7 +305,7 @@ function concludeContext(job: Job, baseline: Baseline, expected: number, stale: 
 function reportContext(job: Job, baseline: Baseline, current: RunRecord): Finishing['report'] {
   const { ctx } = job
   // the record names the run that made it: in mode comment that is the triggering run, not this one
-  const links = { baselineRun: runUrl(ctx, baseline.runId ?? baseline.record?.git.runId ?? null), currentRun: runUrl(ctx, current.git.runId) }
+  const links = { baselineRun: runUrl(ctx, baseline.id ?? baseline.record?.git.runId ?? null), currentRun: runUrl(ctx, current.git.runId) }
   return { gate: job.config.gate, links }
 }
 
@@ -389,7 +342,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
           fullReportHint,
           outDir,
           resultsPath,
-          baselineRunId: baseline.runId,
+          baselineRunId: baseline.id,
           badgeConfig: config.badge,
           marker
         }
@@ -423,7 +376,7 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
   } catch (err) {
     core.warning(`evalgate: could not write the job summary: ${errorMessage(err)}`)
   }
-  setOutputs({ ...shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.runId }), 'baseline-status': baseline.status })
+  setOutputs({ ...shardOutputValues({ current: record, comparison, resultsPath, baselineRunId: baseline.id }), 'baseline-status': baseline.status })
   // the merge job would not find the shard: this step fails, naming why
   return uploadFailure ? `evalgate: shard ${shard.index}/${shard.count}: ${reasonMessage(uploadFailure)}` : null
 }
@@ -456,14 +409,13 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     return null
   }
   const current = fetched.record
-  const found = await lookUpBaseline(octokit, ctx, inputs, {
-    artifactName,
+  const host = gitHubHost(octokit, ctx, inputs, {
     workflow: trigger.workflowId ?? workflowFileName(trigger.workflowPath),
     branch: inputs.baselineBranch ?? pr.found.baseRef,
     baseSha: pr.found.baseSha,
     currentRunId: trigger.id
   })
-  const looked = baselineFrom(found)
+  const looked = await host.findBaseline(artifactName, {})
   for (const notice of looked.notices) core.notice(notice)
   const compared = compareIfCompatible(looked.record, current, gate)
   const { comparison } = compared
@@ -476,7 +428,8 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
     notices: [],
     caseCount: current.cases.length,
     artifactName,
-    octokit
+    octokit,
+    host
   }
 
   const { outDir, resultsPath } = await writeRecord(ctx, `${artifactName}-run-${trigger.id}`, current)
@@ -506,7 +459,7 @@ async function commentMode(inputs: ActionInputs, ctx: ActionContext): Promise<st
           fullReportHint,
           outDir,
           resultsPath,
-          baselineRunId: baseline.runId,
+          baselineRunId: baseline.id,
           badgeConfig: job.config.badge,
           marker
         }

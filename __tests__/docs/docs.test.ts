@@ -120,6 +120,17 @@ describe('links', () => {
     expect(lines).toBeLessThanOrEqual(300)
   })
 
+  it("README's quick start is two commands, and CI runs them as README gives them", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const start = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1))
+    const commands = blocksOf(start, 'README.md').flatMap((b) => b.text.trim().split('\n'))
+    expect(commands).toEqual([expect.stringMatching(/^npm ci && npx evalgate run -c examples\/\S+ --baseline examples\/\S+$/), 'npm test'])
+    const ci = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+    // .ci/run runs them as lines of their own (it checks the example's exit code between)
+    for (const line of commands.flatMap((c) => c.split(' && ')))
+      expect({ line, inCi: new RegExp(`^(TMPDIR="\\$test_tmp" )?${literal(line)}( |$)`, 'm').test(ci) }).toEqual({ line, inCi: true })
+  })
+
   it('nothing refers to a SPEC the repository does not have', () => {
     for (const f of files) expect({ f, spec: /SPEC\s*§/.test(readFileSync(path.join(ROOT, f), 'utf8')) }).toEqual({ f, spec: false })
   })
@@ -241,4 +252,8 @@ function recordWith(field: string): string {
  "summary": {"total": 1, "passed": 1, "failed": 0, "errors": 0, "passRate": 1, "meanScore": null, "durationMs": 1, "judge": {"calls": 0, "reused": 0, "errors": 0, "tokens": 0}},
  "cases": [{"id": "a", "name": "a", "tags": [], "fingerprint": "f", "passed": true, "passFraction": 1, "output": "x", "error": null, "score": null, "durationMs": 1, "assertions": [], ${field}}]}
 `
+}
+
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

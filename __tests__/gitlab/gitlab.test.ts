@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { parse as parseJunit, type TestSuite } from 'junit2json'
+import { isUserError } from '../../src/errors.js'
 import { gitlabCommand, type GitLabClientSettings } from '../../src/gitlab/command.js'
 import { runCli } from '../__fixtures__/cli.js'
 import { startGitLab, type FakeUser, type GitLabServer } from '../__fixtures__/gitlab-server.js'
@@ -233,6 +234,37 @@ describe('evalgate gitlab: where it runs', () => {
     expect(run.code).toBe(1)
     expect(ourNotes()[0]!.body).toMatch(/Config changes \(apply after merge\)/)
     expect(run.stderr).toContain('this merge request changes a setting that decide its own verdict (gate.maxRegressions)')
+  })
+
+  it('no config at the diff base (first adoption): the merge request’s own settings, with a notice', async () => {
+    await mainPipeline()
+    const run = await mrPipeline([])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toMatch(/evalgate\.yml at the diff base [0-9a-f]{7} does not exist \(first adoption\?\): this merge request's own gate settings apply/)
+  })
+
+  it.each([
+    [
+      'cannot be read (500 after its retries)',
+      () => gitlab.fail('file', 500),
+      /cannot read evalgate\.yml at the diff base [0-9a-f]{7}, whose gate settings a merge request must use: .*HTTP 500/
+    ],
+    [
+      'is not valid',
+      () => gitlab.addFile(PROJECT, BASE, 'evalgate.yml', 'version: 1\nname: demo\ngate: { maxRegressions: lots }\n'),
+      /the diff base's config is not valid, so this merge request's gate cannot be trusted/
+    ]
+  ] as const)('a config at the diff base that %s stops the job before anything runs (exit 2)', async (_name, arrange, message) => {
+    await mainPipeline()
+    arrange()
+    const err = await mrPipeline([]).then(
+      () => null,
+      (e: unknown) => e
+    )
+    // a user error: the CLI exits 2 with its message
+    expect(isUserError(err)).toBe(true)
+    expect((err as Error).message).toMatch(message)
+    expect(ourNotes()).toHaveLength(0)
   })
 
   it('the accept label on the merge request accepts a failing verdict', async () => {

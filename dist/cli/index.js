@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(75186);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(35996);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 75186:
+/***/ 35996:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16852,6 +16852,59 @@ function staleBaseline(baseline, current, reference, gate) {
     return { ageDays: Math.floor(ageMs / DAY_MS), limitDays: gate.maxBaselineAgeDays, fail: gate.failOnStaleBaseline, against, baselineSha: baseline.git.sha };
 }
 
+;// CONCATENATED MODULE: ./src/ci/host.ts
+/**
+ * What a CI host does for a change under review, whatever the host: GitHub's
+ * pull requests (github/host.ts), GitLab's merge requests (gitlab/host.ts). A
+ * third host (Bitbucket, Azure DevOps) is one module implementing `CiHost`
+ * and finish.ts's `TailHost` (keep the record, publish the report), wired by
+ * its entry point. The decisions around what a host answers — what a missing
+ * or unreadable config at the base commit means (SPEC §9), when a baseline is
+ * stale (§14) — are made here, once for every host.
+ */
+
+
+
+
+/**
+ * The config at the change's base commit (SPEC §9): its trusted settings are
+ * the ones the change is gated with. Not there (first adoption): null, with a
+ * notice. Anything that keeps it from being read or parsed fails closed.
+ */
+async function readBaseConfig(host, file, sha, notices) {
+    const { change, base } = host.words;
+    const where = `${file} at the ${base} ${sha.slice(0, 7)}`;
+    let text;
+    try {
+        text = await host.fileAt(file, sha);
+    }
+    catch (err) {
+        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a ${change} must use: ${(0,errors/* errorMessage */.gJ)(err)}`);
+    }
+    if (text === null) {
+        notices.push(`${where} does not exist (first adoption?): this ${change}'s own gate settings apply`);
+        return null;
+    }
+    try {
+        return parseConfig(text, where, (0,parse/* formatOf */.be)(file));
+    }
+    catch (err) {
+        if (!(0,errors/* isUserError */.iU)(err))
+            throw err;
+        throw new errors/* ConfigError */.xL(`the ${base}'s config is not valid, so this ${change}'s gate cannot be trusted: ${err.message}`, err.file);
+    }
+}
+/**
+ * Is the baseline stale (SPEC §14)? Its age is measured against the change's
+ * base commit (its date asked of the host), else against this run.
+ */
+async function baselineStaleness(host, baseline, current, baseSha, gate) {
+    if (!baseline)
+        return null;
+    const date = baseSha && host ? await host.commitDate(baseSha) : null;
+    return staleBaseline(baseline, current, { sha: baseSha, date }, gate);
+}
+
 ;// CONCATENATED MODULE: ./src/compare/conclude.ts
 
 
@@ -19800,6 +19853,50 @@ function readGitLabContext(env, cwd = process.cwd()) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/gitlab/host.ts
+
+
+/** `projectId`: the project changes are gated in (a merge request's target); `branch`: its default branch, null when it could not be told. */
+function gitLabHost(client, projectId, branch) {
+    const project = `/projects/${projectSegment(projectId)}`;
+    return {
+        words: { change: 'merge request', base: 'diff base' },
+        async fileAt(file, sha) {
+            try {
+                return await client.text(`${project}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(sha)}`);
+            }
+            catch (err) {
+                if (err instanceof GitLabError && err.status === 404)
+                    return null;
+                throw err;
+            }
+        },
+        async commitDate(sha) {
+            try {
+                const commit = await client.json('GET', `${project}/repository/commits/${encodeURIComponent(sha)}`);
+                return commit.committed_date ?? commit.created_at ?? null;
+            }
+            catch {
+                return null;
+            }
+        },
+        async findBaseline(jobName, read) {
+            if (!branch)
+                return {
+                    record: null,
+                    id: null,
+                    status: 'error',
+                    problem: `cannot tell the default branch of project ${projectId}, where the baseline is`,
+                    notices: []
+                };
+            const found = await findGitLabBaseline(client, { projectId, branch, jobName, read });
+            if (found.status === 'found')
+                return { record: found.record, id: found.jobId, status: 'found', problem: null, notices: found.notices };
+            return { record: null, id: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/gitlab/notes.ts
 /**
  * The sticky merge-request note (SPEC §14): one per CI job and config name,
@@ -19879,7 +19976,6 @@ async function upsertNote(client, target, body) {
 
 
 
-
 const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
       [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
                           inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
@@ -19921,10 +20017,9 @@ function repositoryPath(file, projectDir) {
 /**
  * The trusted settings of a merge request (SPEC §9 on GitLab): the config
  * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
- * repository files API. Not there (first adoption): null, with a notice.
- * Anything else that keeps it from being read fails closed.
+ * repository files API (ci/host.ts readBaseConfig).
  */
-async function baseConfig(ctx, client, configFile, notices) {
+async function baseConfig(ctx, client, host, configFile, notices) {
     const mr = ctx.mergeRequest;
     if (!mr)
         return null;
@@ -19937,27 +20032,9 @@ async function baseConfig(ctx, client, configFile, notices) {
         notices.push(`no token to read ${where} (a fork's merge request): the merge request's own gate settings apply; run the pipeline in the parent project with EVALGATE_GITLAB_TOKEN for a gate it cannot change`);
         return null;
     }
-    if (!client?.canWrite)
+    if (!client?.canWrite || !host)
         throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: set EVALGATE_GITLAB_TOKEN (a project access token with read_api, or api to post the note) in the project's CI/CD variables`);
-    let text;
-    try {
-        text = await client.text(`/projects/${projectSegment(mr.projectId)}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(mr.diffBaseSha)}`);
-    }
-    catch (err) {
-        if (err instanceof GitLabError && err.status === 404) {
-            notices.push(`${where} does not exist (first adoption?): this merge request's own gate settings apply`);
-            return null;
-        }
-        throw new errors/* UsageError */.eb(`cannot read ${where}, whose gate settings a merge request must use: ${(0,errors/* errorMessage */.gJ)(err)}`);
-    }
-    try {
-        return parseConfig(text, where, (0,parse/* formatOf */.be)(file));
-    }
-    catch (err) {
-        if (!(0,errors/* isUserError */.iU)(err))
-            throw err;
-        throw new errors/* ConfigError */.xL(`the diff base's config is not valid, so this merge request's gate cannot be trusted: ${err.message}`, err.file);
-    }
+    return readBaseConfig(host, file, mr.diffBaseSha, notices);
 }
 /**
  * The default branch of the project baselines come from: the target
@@ -19978,28 +20055,18 @@ async function defaultBranchOf(ctx, client, projectId, notices) {
     }
     return ctx.defaultBranch;
 }
-async function lookUp(client, projectId, branch, jobName, loaded) {
-    const none = (notice) => ({ record: null, jobId: null, status: 'none', problem: null, notices: [notice] });
-    if (!client)
-        return none('no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated');
-    if (!branch)
-        return { record: null, jobId: null, status: 'error', problem: `cannot tell the default branch of project ${projectId}, where the baseline is`, notices: [] };
-    const found = await findGitLabBaseline(client, { projectId, branch, jobName, read: loaded ? { onCase: datasetSharer(loaded.cases) } : {} });
-    if (found.status === 'found')
-        return { record: found.record, jobId: found.jobId, status: 'found', problem: null, notices: found.notices };
-    return { record: null, jobId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices };
-}
-/** When the diff base was committed: what a baseline's age is measured against. */
-async function commitDate(client, projectId, sha) {
-    if (!client || !sha)
-        return null;
-    try {
-        const commit = await client.json('GET', `/projects/${projectSegment(projectId)}/repository/commits/${encodeURIComponent(sha)}`);
-        return commit.committed_date ?? commit.created_at ?? null;
-    }
-    catch {
-        return null;
-    }
+async function lookUp(host, jobName, loaded) {
+    if (!host)
+        return {
+            record: null,
+            id: null,
+            status: 'none',
+            problem: null,
+            notices: [
+                'no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated'
+            ]
+        };
+    return host.findBaseline(jobName, { onCase: datasetSharer(loaded.cases) });
 }
 /** SIGINT/SIGTERM (a cancelled job) cut the run short: what finished is recorded and reported. */
 function interruptions(io) {
@@ -20064,15 +20131,16 @@ async function gitlabCommand(args, io, settings = {}) {
         ['--report', report]
     ]);
     const notices = [];
-    const base = await baseConfig(ctx, client, configFile, notices);
+    const branch = await defaultBranchOf(ctx, client, targetProject, notices);
+    const host = client ? gitLabHost(client, targetProject, branch) : null;
+    const base = await baseConfig(ctx, client, host, configFile, notices);
     const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
     if (configChanges.length)
         notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'));
     const { config } = loaded;
-    const branch = await defaultBranchOf(ctx, client, targetProject, notices);
     const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch;
     const jobName = values['baseline-job'] ?? ctx.jobName;
-    let baseline = await lookUp(client, targetProject, branch, jobName, loaded);
+    let baseline = await lookUp(host, jobName, loaded);
     for (const n of [...notices, ...baseline.notices])
         io.stderr.write(`evalgate: ${n}\n`);
     let record;
@@ -20111,7 +20179,7 @@ async function gitlabCommand(args, io, settings = {}) {
         baseline = { ...baseline, record: null, status: 'incompatible', problem: incompatible };
     if (values.merge)
         expected = loaded.cases.length;
-    const stale = staleBaseline(baseline.record, record, { sha: mr?.diffBaseSha ?? null, date: await commitDate(client, targetProject, mr?.diffBaseSha ?? null) }, config.gate);
+    const stale = await baselineStaleness(host, baseline.record, record, mr?.diffBaseSha ?? null, config.gate);
     const acceptLabel = values['accept-label'] === 'none' ? null : (values['accept-label'] ?? DEFAULT_ACCEPT_LABEL);
     const context = {
         baselineStatus: baseline.status,

@@ -12,14 +12,12 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { compareIfCompatible } from '../compare/compatibility.js'
 import type { ConcludeContext } from '../compare/conclude.js'
-import { staleBaseline } from '../compare/staleness.js'
-import type { BaselineStatus } from '../compare/types.js'
-import { parseConfig, type LoadedConfig } from '../config/load.js'
-import { formatOf } from '../config/parse.js'
+import { baselineStaleness, readBaseConfig, type CiHost, type HostBaseline } from '../ci/host.js'
+import type { LoadedConfig } from '../config/load.js'
 import { readRunRecord } from '../config/record.js'
 import type { ParsedConfig } from '../config/schema.js'
 import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases } from '../engine.js'
-import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from '../errors.js'
+import { errorMessage, isUserError, RecordError, UsageError } from '../errors.js'
 import { finishRun } from '../finish.js'
 import { prepareOutputs, writeOutput, writeReports, type ReportIO } from '../outputs.js'
 import { renderReport } from '../report/index.js'
@@ -31,9 +29,10 @@ import { datasetSharer } from '../run/share.js'
 import type { RunRecord } from '../types.js'
 import { redact } from '../util/env.js'
 import { writeJsonAtomic } from '../util/json-writer.js'
-import { findGitLabBaseline, RECORD_FILE } from './baseline.js'
-import { GitLabClient, GitLabError, projectSegment, type GitLabClientOptions } from './client.js'
+import { RECORD_FILE } from './baseline.js'
+import { GitLabClient, projectSegment, type GitLabClientOptions } from './client.js'
 import { readGitLabContext, type GitLabContext } from './context.js'
+import { gitLabHost } from './host.js'
 import { upsertNote } from './notes.js'
 
 export const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
@@ -76,13 +75,8 @@ function parse(args: string[]) {
   }
 }
 
-interface Baseline {
-  record: RunRecord | null
-  jobId: string | null
-  status: BaselineStatus
-  problem: string | null
-  notices: string[]
-}
+/** The baseline found on GitLab: `id` is its job's. */
+type Baseline = HostBaseline<string>
 
 /** The path of the config relative to the checkout, as the repository files API names it. */
 function repositoryPath(file: string, projectDir: string): string {
@@ -95,10 +89,15 @@ function repositoryPath(file: string, projectDir: string): string {
 /**
  * The trusted settings of a merge request (SPEC §9 on GitLab): the config
  * file at CI_MERGE_REQUEST_DIFF_BASE_SHA in the target project, through the
- * repository files API. Not there (first adoption): null, with a notice.
- * Anything else that keeps it from being read fails closed.
+ * repository files API (ci/host.ts readBaseConfig).
  */
-async function baseConfig(ctx: GitLabContext, client: GitLabClient | null, configFile: string, notices: string[]): Promise<ParsedConfig | null> {
+async function baseConfig(
+  ctx: GitLabContext,
+  client: GitLabClient | null,
+  host: CiHost<string> | null,
+  configFile: string,
+  notices: string[]
+): Promise<ParsedConfig | null> {
   const mr = ctx.mergeRequest
   if (!mr) return null
   if (!mr.diffBaseSha)
@@ -112,28 +111,11 @@ async function baseConfig(ctx: GitLabContext, client: GitLabClient | null, confi
     )
     return null
   }
-  if (!client?.canWrite)
+  if (!client?.canWrite || !host)
     throw new UsageError(
       `cannot read ${where}, whose gate settings a merge request must use: set EVALGATE_GITLAB_TOKEN (a project access token with read_api, or api to post the note) in the project's CI/CD variables`
     )
-  let text: string
-  try {
-    text = await client.text(
-      `/projects/${projectSegment(mr.projectId)}/repository/files/${encodeURIComponent(file)}/raw?ref=${encodeURIComponent(mr.diffBaseSha)}`
-    )
-  } catch (err) {
-    if (err instanceof GitLabError && err.status === 404) {
-      notices.push(`${where} does not exist (first adoption?): this merge request's own gate settings apply`)
-      return null
-    }
-    throw new UsageError(`cannot read ${where}, whose gate settings a merge request must use: ${errorMessage(err)}`)
-  }
-  try {
-    return parseConfig(text, where, formatOf(file))
-  } catch (err) {
-    if (!isUserError(err)) throw err
-    throw new ConfigError(`the diff base's config is not valid, so this merge request's gate cannot be trusted: ${err.message}`, err.file)
-  }
+  return readBaseConfig(host, file, mr.diffBaseSha, notices)
 }
 
 /**
@@ -154,31 +136,18 @@ async function defaultBranchOf(ctx: GitLabContext, client: GitLabClient | null, 
   return ctx.defaultBranch
 }
 
-async function lookUp(client: GitLabClient | null, projectId: string, branch: string | null, jobName: string, loaded: LoadedConfig | null): Promise<Baseline> {
-  const none = (notice: string): Baseline => ({ record: null, jobId: null, status: 'none', problem: null, notices: [notice] })
-  if (!client)
-    return none(
-      'no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated'
-    )
-  if (!branch)
-    return { record: null, jobId: null, status: 'error', problem: `cannot tell the default branch of project ${projectId}, where the baseline is`, notices: [] }
-  const found = await findGitLabBaseline(client, { projectId, branch, jobName, read: loaded ? { onCase: datasetSharer(loaded.cases) } : {} })
-  if (found.status === 'found') return { record: found.record, jobId: found.jobId, status: 'found', problem: null, notices: found.notices }
-  return { record: null, jobId: null, status: found.status, problem: found.status === 'error' ? found.reason : null, notices: found.notices }
-}
-
-/** When the diff base was committed: what a baseline's age is measured against. */
-async function commitDate(client: GitLabClient | null, projectId: string, sha: string | null): Promise<string | null> {
-  if (!client || !sha) return null
-  try {
-    const commit = await client.json<{ committed_date?: string; created_at?: string }>(
-      'GET',
-      `/projects/${projectSegment(projectId)}/repository/commits/${encodeURIComponent(sha)}`
-    )
-    return commit.committed_date ?? commit.created_at ?? null
-  } catch {
-    return null
-  }
+async function lookUp(host: CiHost<string> | null, jobName: string, loaded: LoadedConfig): Promise<Baseline> {
+  if (!host)
+    return {
+      record: null,
+      id: null,
+      status: 'none',
+      problem: null,
+      notices: [
+        'no baseline: no token to look one up (EVALGATE_GITLAB_TOKEN, GITLAB_TOKEN or CI_JOB_TOKEN); comparison skipped, only the absolute floors are gated'
+      ]
+    }
+  return host.findBaseline(jobName, { onCase: datasetSharer(loaded.cases) })
 }
 
 /** SIGINT/SIGTERM (a cancelled job) cut the run short: what finished is recorded and reported. */
@@ -246,14 +215,15 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
     ['--report', report]
   ])
   const notices: string[] = []
-  const base = await baseConfig(ctx, client, configFile, notices)
+  const branch = await defaultBranchOf(ctx, client, targetProject, notices)
+  const host = client ? gitLabHost(client, targetProject, branch) : null
+  const base = await baseConfig(ctx, client, host, configFile, notices)
   const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base)
   if (configChanges.length) notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'))
   const { config } = loaded
-  const branch = await defaultBranchOf(ctx, client, targetProject, notices)
   const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch
   const jobName = values['baseline-job'] ?? ctx.jobName
-  let baseline = await lookUp(client, targetProject, branch, jobName, loaded)
+  let baseline = await lookUp(host, jobName, loaded)
   for (const n of [...notices, ...baseline.notices]) io.stderr.write(`evalgate: ${n}\n`)
 
   let record: RunRecord
@@ -285,12 +255,7 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
   if (incompatible) baseline = { ...baseline, record: null, status: 'incompatible', problem: incompatible }
   if (values.merge) expected = loaded.cases.length
 
-  const stale = staleBaseline(
-    baseline.record,
-    record,
-    { sha: mr?.diffBaseSha ?? null, date: await commitDate(client, targetProject, mr?.diffBaseSha ?? null) },
-    config.gate
-  )
+  const stale = await baselineStaleness(host, baseline.record, record, mr?.diffBaseSha ?? null, config.gate)
   const acceptLabel = values['accept-label'] === 'none' ? null : (values['accept-label'] ?? DEFAULT_ACCEPT_LABEL)
   const context: Omit<ConcludeContext, 'problems'> = {
     baselineStatus: baseline.status,
