@@ -163,3 +163,35 @@ cases:
     expect(loops!.assertions[0]!.reason).toMatch(/1500 ms|timed out|did not finish/)
   })
 })
+
+describe('a Python provider in a promptfoo config', () => {
+  it('named file://…py:function or python:…py, as promptfoo names them, with its config and the test’s vars', async () => {
+    const dir = tempProject({
+      'promptfooconfig.yaml': `prompts: ["Write about {{topic}}"]
+providers:
+  - id: python:provider.py
+    config: { style: plain }
+  - id: file://provider.py:shout
+    label: shouting
+    config: { style: loud }
+tests:
+  - vars: { topic: bananas }
+    assert:
+      - type: contains
+        value: bananas
+`,
+      'provider.py': `
+def call_api(prompt, options, context):
+    return {"output": "%s (%s, %s)" % (prompt, options["config"]["style"], context["vars"]["topic"])}
+
+def shout(prompt, options, context):
+    return {"output": call_api(prompt, options, context)["output"].upper()}
+`
+    })
+    const { record } = await evaluate(await loadEvalConfig(path.join(dir, 'promptfooconfig.yaml')), { env: { PATH: process.env.PATH } })
+    expect(record.cases.map((c) => [c.id, c.output, c.passed])).toEqual([
+      ['test 1 · Write about {{topic}} · python:provider.py', 'Write about bananas (plain, bananas)', true],
+      ['test 1 · Write about {{topic}} · shouting', 'WRITE ABOUT BANANAS (LOUD, BANANAS)', false]
+    ])
+  })
+})

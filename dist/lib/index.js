@@ -10363,7 +10363,8 @@ var python = __nccwpck_require__(6337);
 var env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: ./src/providers/python.ts
 /**
- * promptfoo's Python providers (`file://provider.py`, `file://provider.py:my_function`):
+ * promptfoo's Python providers (`file://provider.py`, `file://provider.py:my_function`,
+ * or `python:provider.py[:my_function]`):
  * `call_api(prompt, options, context)` of the pull request's file, run in a
  * long-lived Python process of the sandbox (never in evalgate's), with the
  * trial's deadline; `options` is `{id, config}`, `context` the test's `vars`
@@ -10379,9 +10380,9 @@ const DEFAULT_WORKERS = 4;
 function positive(value) {
     return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
 }
-/** `file://path.py[:function]` → the absolute file and the function's name. */
+/** `file://path.py[:function]` (or `python:path.py[:function]`) → the absolute file and the function's name. */
 function pythonTarget(id, baseDir) {
-    const m = /^file:\/\/(.+?\.py)(?::([A-Za-z_]\w*))?$/.exec(id);
+    const m = /^(?:file:\/\/|python:)(.+?\.py)(?::([A-Za-z_]\w*))?$/.exec(id);
     return m ? { file: external_node_path_default().resolve(baseDir, m[1]), fn: m[2] ?? DEFAULT_FUNCTION } : undefined;
 }
 function pythonProvider(id, config, ctx, label) {
@@ -10452,7 +10453,7 @@ function pythonCredentials() {
 
 
 /** The provider ids evalgate runs, as a user reads them in a message. */
-const PROVIDER_IDS = 'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, bedrock:<model id>, bedrock:converse:<model id>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>, http (or the URL) with config.url, file://provider.py';
+const PROVIDER_IDS = 'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, bedrock:<model id>, bedrock:converse:<model id>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>, http (or the URL) with config.url, file://provider.py (or python:provider.py)';
 /** The parts after a prefix, rejoined: model names may hold colons (`ollama:chat:llama3:8b`). */
 function rest(parts, from) {
     return parts.slice(from).join(':');
@@ -10460,7 +10461,7 @@ function rest(parts, from) {
 function parseProviderId(id) {
     if (id === 'http' || id === 'https' || /^https?:\/\/./.test(id))
         return { kind: 'http' };
-    if (/^file:\/\/.+\.py(:[A-Za-z_]\w*)?$/.test(id))
+    if (/^(file:\/\/|python:).+\.py(:[A-Za-z_]\w*)?$/.test(id))
         return { kind: 'python' };
     const parts = id.split(':');
     const [family, second] = parts;

@@ -20,7 +20,7 @@ export { ProviderError } from './wire.js'
 
 /** The provider ids evalgate runs, as a user reads them in a message. */
 export const PROVIDER_IDS =
-  'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, bedrock:<model id>, bedrock:converse:<model id>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>, http (or the URL) with config.url, file://provider.py'
+  'openai:chat:<model>, openai:<model>, anthropic:messages:<model>, google:<model>, vertex:<model>, bedrock:<model id>, bedrock:converse:<model id>, azure:chat:<deployment>, ollama:chat:<model>, ollama:completion:<model>, http (or the URL) with config.url, file://provider.py (or python:provider.py)'
 
 /** What an id names: the module and the model (or deployment) it calls. */
 type Parsed =
@@ -38,7 +38,7 @@ function rest(parts: string[], from: number): string {
 
 export function parseProviderId(id: string): Parsed | undefined {
   if (id === 'http' || id === 'https' || /^https?:\/\/./.test(id)) return { kind: 'http' }
-  if (/^file:\/\/.+\.py(:[A-Za-z_]\w*)?$/.test(id)) return { kind: 'python' }
+  if (/^(file:\/\/|python:).+\.py(:[A-Za-z_]\w*)?$/.test(id)) return { kind: 'python' }
   const parts = id.split(':')
   const [family, second] = parts
   const model = (from: number) => rest(parts, from) || undefined

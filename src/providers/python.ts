@@ -1,5 +1,6 @@
 /**
- * promptfoo's Python providers (`file://provider.py`, `file://provider.py:my_function`):
+ * promptfoo's Python providers (`file://provider.py`, `file://provider.py:my_function`,
+ * or `python:provider.py[:my_function]`):
  * `call_api(prompt, options, context)` of the pull request's file, run in a
  * long-lived Python process of the sandbox (never in evalgate's), with the
  * trial's deadline; `options` is `{id, config}`, `context` the test's `vars`
@@ -19,9 +20,9 @@ function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined
 }
 
-/** `file://path.py[:function]` → the absolute file and the function's name. */
+/** `file://path.py[:function]` (or `python:path.py[:function]`) → the absolute file and the function's name. */
 export function pythonTarget(id: string, baseDir: string): { file: string; fn: string } | undefined {
-  const m = /^file:\/\/(.+?\.py)(?::([A-Za-z_]\w*))?$/.exec(id)
+  const m = /^(?:file:\/\/|python:)(.+?\.py)(?::([A-Za-z_]\w*))?$/.exec(id)
   return m ? { file: path.resolve(baseDir, m[1]!), fn: m[2] ?? DEFAULT_FUNCTION } : undefined
 }
 
