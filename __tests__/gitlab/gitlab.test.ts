@@ -4,12 +4,18 @@
  * artifacts redirected to object storage): a default-branch pipeline records
  * the baseline; a merge-request pipeline compares with it, posts one sticky
  * note, writes the record and JUnit, and gates; every way the baseline can
- * fail to be read fails closed; parallel slices merge.
+ * fail to be read fails closed; parallel slices merge; and the two
+ * .gitlab-ci.yml examples of docs/gitlab.md, run job by job with the built CLI.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { parse as parseJunit, type TestSuite } from 'junit2json'
+import { globSync } from 'tinyglobby'
+import { parse as parseYaml } from 'yaml'
 import { isUserError } from '../../src/errors.js'
 import { gitlabCommand, type GitLabClientSettings } from '../../src/gitlab/command.js'
 import { runCli } from '../__fixtures__/cli.js'
@@ -311,6 +317,23 @@ describe('evalgate gitlab: the baseline fails closed', () => {
     60_000
   )
 
+  it('GitLab unreachable (connection refused, after its retries): the job stops (exit 2) saying so, never "no baseline"', async () => {
+    await mainPipeline()
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const err = await mrPipeline([], { CI_API_V4_URL: `http://127.0.0.1:${port}/api/v4` }).then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(isUserError(err)).toBe(true)
+    expect((err as Error).message).toMatch(
+      /cannot read evalgate\.yml at the diff base [0-9a-f]{7}, whose gate settings a merge request must use: GET .*ECONNREFUSED/
+    )
+    expect(ourNotes()).toHaveLength(0)
+  })
+
   it('a 5xx once is retried, and the baseline is read', async () => {
     await mainPipeline()
     gitlab.fail('artifact-by-ref', 502, 1)
@@ -464,4 +487,83 @@ describe('evalgate gitlab: parallel slices', () => {
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/shard 2\/2 is missing|missing/)
   })
+})
+
+describe('the .gitlab-ci.yml of docs/gitlab.md, as a reader pastes it', () => {
+  interface CiJob {
+    parallel?: number
+    needs?: string[]
+    script: string[]
+    artifacts?: { paths?: string[]; reports?: { junit?: string } }
+  }
+  const CLI = path.resolve('dist/cli/index.js')
+  const examples = [...readFileSync(path.resolve('docs/gitlab.md'), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) =>
+    Object.entries(parseYaml(m[1]!) as Record<string, unknown>).filter((e): e is [string, CiJob] => Array.isArray((e[1] as CiJob).script))
+  )
+
+  /** A job's script as GitLab runs it, from the checkout: `npm ci` is the install (the checkout has evalgate built), `npx evalgate` the built CLI, globs expanded by the shell. */
+  async function runJob(name: string, job: CiJob, env: Record<string, string | undefined>): Promise<number[]> {
+    const codes: number[] = []
+    const slices = job.parallel ?? 1
+    for (let i = 1; i <= slices; i++) {
+      const sliceEnv = { ...env, CI_JOB_NAME: name, ...(slices > 1 ? { CI_NODE_INDEX: String(i), CI_NODE_TOTAL: String(slices) } : {}) }
+      for (const line of job.script) {
+        if (line === 'npm ci') continue
+        const command = /^npx evalgate (.+)$/.exec(line)
+        expect(command).not.toBeNull()
+        const args = command![1]!.split(/\s+/).flatMap((a) => (a.includes('*') ? globSync(a, { cwd: ws.dir }).sort() : [a]))
+        codes.push(
+          await new Promise<number>((resolve) =>
+            execFile(process.execPath, [CLI, ...args], { cwd: ws.dir, env: sliceEnv }, (err) => resolve(err ? Number(err.code) : 0))
+          )
+        )
+      }
+      // what artifacts: keeps is there
+      for (const p of job.artifacts?.paths ?? []) expect(globSync(p, { cwd: ws.dir })).not.toHaveLength(0)
+      if (job.artifacts?.reports?.junit) expect(existsSync(f(job.artifacts.reports.junit))).toBe(true)
+    }
+    return codes
+  }
+
+  /** One pipeline: the jobs in the order their needs: put them; the exit codes of each job's evalgate commands. */
+  async function pipeline(jobs: [string, CiJob][], kind: 'main' | 'mr'): Promise<Map<string, number[]>> {
+    const env = jobEnv(kind, { CI_PIPELINE_ID: String(gitlab.id()) })
+    const codes = new Map<string, number[]>()
+    for (const [name, job] of [...jobs.filter(([, j]) => !j.needs), ...jobs.filter(([, j]) => j.needs)]) codes.set(name, await runJob(name, job, env))
+    return codes
+  }
+
+  it('has both examples: one job, and parallel slices with a merge job', () => {
+    expect(examples.map((jobs) => jobs.map(([name]) => name))).toEqual([['evals'], ['evals', 'evals-verdict']])
+  })
+
+  it.each([0, 1])(
+    'example %i: the default branch records the baseline; a merge request is compared with it, noted and gated',
+    async (i) => {
+      const jobs = examples[i]!
+      writeFileSync(f('agent-control.json'), JSON.stringify({ broken: [], hang: null }))
+      const onMain = await pipeline(jobs, 'main')
+      expect([...onMain.values()].flat().every((code) => code === 0)).toBe(true)
+      // GitLab keeps the artifacts of the successful pipeline: the record is the next baseline
+      const recorder = jobs.find(([, job]) => job.artifacts?.paths?.includes('evalgate-run.json'))!
+      gitlab.addPipeline({
+        projectId: PROJECT,
+        ref: 'main',
+        sha: BASE,
+        jobs: [gitlab.job(recorder[0], { 'evalgate-run.json': readFileSync(f('evalgate-run.json'), 'utf8') })]
+      })
+
+      writeFileSync(f('agent-control.json'), JSON.stringify({ broken: ['capital'], hang: null }))
+      const inMr = await pipeline(jobs, 'mr')
+      // the slices pass their records on; the job that compares fails the gate
+      expect(inMr.get(recorder[0])).toEqual([1])
+      for (const [name, codes] of inMr) if (name !== recorder[0]) expect(codes.every((code) => code === 0)).toBe(true)
+      const notes = gitlab.notesOf(PROJECT, '5')
+      expect(notes).toHaveLength(1)
+      expect(notes[0]!.body.split('\n', 1)[0]).toBe(`<!-- evalgate:gitlab:${recorder[0]}:demo --><!-- evalgate-verdict:fail -->`)
+      expect(notes[0]!.body).toContain('capital')
+      expect(await junitVerdict()).toBe('fail')
+    },
+    180_000
+  )
 })

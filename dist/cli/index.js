@@ -19554,7 +19554,8 @@ class GitLabClient {
             }
             catch (err) {
                 if (err instanceof GitLabError || attempt >= this.retries) {
-                    const why = err instanceof GitLabError ? err.message : (0,errors/* errorMessage */.gJ)(err);
+                    // fetch says only 'fetch failed': the refused connection, the unknown host is in its cause
+                    const why = err instanceof GitLabError ? err.message : (0,http/* describeNetworkError */.gl)(err).message;
                     throw new GitLabError(`${method} ${path}: ${why}`, 0, path);
                 }
                 await sleep(this.backoffMs(attempt + 1));
@@ -23839,6 +23840,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   j$: () => (/* binding */ HttpError),
   Dr: () => (/* binding */ NetworkError),
   KJ: () => (/* binding */ TextBody),
+  gl: () => (/* binding */ describeNetworkError),
   SS: () => (/* binding */ requestJson)
 });
 

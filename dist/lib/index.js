@@ -9097,7 +9097,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   SS: () => (/* binding */ requestJson)
 });
 
-// UNUSED EXPORTS: postJson, retryAfterMs
+// UNUSED EXPORTS: describeNetworkError, postJson, retryAfterMs
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");

@@ -7,7 +7,7 @@
  * live in object storage) followed by hand so the token is never sent on.
  * Every failure is a GitLabError with the status (0: no answer).
  */
-import { errorMessage } from '../errors.js'
+import { describeNetworkError } from '../llm/http.js'
 
 export interface GitLabToken {
   /** PRIVATE-TOKEN: EVALGATE_GITLAB_TOKEN or GITLAB_TOKEN; JOB-TOKEN: CI_JOB_TOKEN (reads artifacts only) */
@@ -94,7 +94,8 @@ export class GitLabClient {
         response = await this.once(method, path, body)
       } catch (err) {
         if (err instanceof GitLabError || attempt >= this.retries) {
-          const why = err instanceof GitLabError ? err.message : errorMessage(err)
+          // fetch says only 'fetch failed': the refused connection, the unknown host is in its cause
+          const why = err instanceof GitLabError ? err.message : describeNetworkError(err).message
           throw new GitLabError(`${method} ${path}: ${why}`, 0, path)
         }
         await sleep(this.backoffMs(attempt + 1))

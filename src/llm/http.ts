@@ -152,7 +152,7 @@ export async function requestJson(method: HttpMethod, url: string, body: unknown
 }
 
 /** An attempt that got no reply. */
-interface ConnectionFailure {
+export interface ConnectionFailure {
   code: string
   message: string
 }
@@ -236,7 +236,7 @@ function abortableDelay(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** fetch wraps the real failure (`ECONNRESET`, undici's `SocketError`) in a TypeError's `cause`. */
-function describeNetworkError(err: unknown): ConnectionFailure {
+export function describeNetworkError(err: unknown): ConnectionFailure {
   const cause = (err as { cause?: unknown })?.cause ?? err
   const code = String((cause as { code?: unknown })?.code ?? (err as { code?: unknown })?.code ?? 'UNKNOWN')
   const message = cause instanceof Error ? cause.message : String(cause)
