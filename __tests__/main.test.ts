@@ -3,7 +3,7 @@
  * GitHub on 127.0.0.1, through the real @actions/core, @actions/github and
  * @actions/artifact clients and the real engine (a `module` agent).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { BASE, HEAD, MARKER, PR, useAction } from './__fixtures__/action.js'
@@ -308,6 +308,9 @@ describe('mode: run', () => {
   })
 
   it('never passes a run cut short by cancellation, and still publishes what finished', async () => {
+    // one call at a time: greet's call starts (and hangs) only once capital's and math's have answered,
+    // so both are graded before the cancellation, however slow the machine
+    appendFileSync(suite.ws.config, 'concurrency: 1\n')
     await mainRun()
     const file = path.join(suite.ws.dir, 'hanging')
     const pending = prRun({ hang: { id: 'greet', file }, inputs: { 'fail-on-regression': 'false' } })

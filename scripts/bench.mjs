@@ -19,6 +19,9 @@
 //            (a module returning {output, toolCalls: 3 calls, usage}, priced by `pricing`)
 //            graded by contains + trajectory:tool-used + trajectory-match: wall time, ratio, peak memory;
 //            with --pairs N, N rounds of the three runs, interleaved, and their medians
+//   conversations  1,000 conversations of 5 scripted turns against 5,000 single-turn cases (the same
+//            5,000 target calls), an instant jsonl agent: wall and peak memory of each, in the same run
+//            (--cases N: N conversations; --pairs N: N interleaved rounds and their medians)
 //   tracing  1,000 trials of a jsonl agent instrumented with the OpenTelemetry SDK (protobuf
 //            exporter, batches flushed before each reply), tracing on (evalgate receives its
 //            spans and grades tool calls from them) against off (the same agent, its SDK
@@ -39,12 +42,13 @@
 //            on the same generated projects; prints each figure's median for both and the
 //            ratio after/before. On a loaded machine only these ratios mean anything, and
 //            CPU time (user + system, all threads) moves less than wall time.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { importFixture } from './fixture.mjs'
+import { runProcess } from './process.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -146,21 +150,10 @@ function maxRssReporter(dir) {
 }
 
 /** Runs a process to its end: wall time from spawn to exit, its peak memory when it reports it. */
-function measure(command, args, options = {}) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now()
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (status) => {
-      const wallMs = performance.now() - t0
-      const m = /@@maxrss ([\d.]+) ([\d.]+)/.exec(stderr)
-      resolve({ status, wallMs, peakRssMb: m ? Number(m[1]) : null, cpuMs: m ? Number(m[2]) : null, stdout, stderr })
-    })
-  })
+async function measure(command, args, options = {}) {
+  const r = await runProcess(command, args, options)
+  const m = /@@maxrss ([\d.]+) ([\d.]+)/.exec(r.stderr)
+  return { ...r, peakRssMb: m ? Number(m[1]) : null, cpuMs: m ? Number(m[2]) : null }
 }
 
 /** One library run in a fresh process (the `--child` mode above), through the bundles in `dist`. */
@@ -786,6 +779,70 @@ async function beforeAfter(beforeRoot, chosen, pairs, n) {
   console.log(over.length ? `\nover ×${LIMIT}: ${over.join('; ')}` : `\nno time figure over ×${LIMIT}`)
 }
 
+/**
+ * Conversations (SPEC §13): `n` conversations of `turns` scripted turns against the same number of
+ * single-turn cases (n × turns), an instant jsonl agent that reads each request's messages, a check per
+ * turn (or case): the CLI's `run --out`, wall and peak memory, `rounds` interleaved runs and their medians.
+ */
+async function conversations(n = 1000, turns = 5, rounds = 1) {
+  const agent =
+    "import readline from 'node:readline'\n" +
+    "readline.createInterface({ input: process.stdin }).on('line', (line) => {\n" +
+    '  const { id, input, messages } = JSON.parse(line)\n' +
+    "  process.stdout.write(JSON.stringify({ id, output: `echo: ${input} (${messages ? messages.length : 1} messages)` }) + '\\n')\n" +
+    '})\n'
+  const target = '{ command: ["node", "agent.mjs"], protocol: jsonl, workers: 4 }'
+  const conversationCases = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `c${i}`,
+      turns: Array.from({ length: turns }, (_, k) => ({ user: `question ${i} turn ${k + 1}`, assert: [{ type: 'contains', value: `turn ${k + 1}` }] })),
+      assert: [{ type: 'contains', value: `${2 * turns - 1} messages` }]
+    })
+  )
+  const single = dataset(n * turns)
+  const make = (cases) =>
+    write(tempDir(), { 'agent.mjs': agent, 'cases.jsonl': cases, 'evalgate.yml': `name: bench\ndataset: cases.jsonl\nconcurrency: 8\ntarget: ${target}\n` })
+  const dirs = { conversations: make(`${conversationCases.join('\n')}\n`), single: make(single) }
+  const runs = { conversations: [], single: [] }
+  for (let round = 0; round < rounds; round++) {
+    for (const kind of ['conversations', 'single']) {
+      const dir = dirs[kind]
+      const reporter = maxRssReporter(dir)
+      const out = path.join(dir, 'run.json')
+      const r = await measure(
+        NODE,
+        ['--import', reporter, path.join(DIST, 'cli/index.js'), 'run', '-c', path.join(dir, 'evalgate.yml'), '--out', out, '--quiet'],
+        {
+          cwd: dir
+        }
+      )
+      if (r.status !== 0) throw new Error(`conversations (${kind}): run failed (${r.status}): ${r.stderr}`)
+      const record = JSON.parse(readFileSync(out, 'utf8'))
+      const expected = kind === 'conversations' ? n : n * turns
+      if (record.summary.passed !== expected) throw new Error(`conversations (${kind}): ${record.summary.passed} of ${expected} cases passed`)
+      runs[kind].push({ wallMs: r.wallMs, peakRssMb: r.peakRssMb, recordMb: statSync(out).size / 1048576 })
+    }
+  }
+  const of = (kind, key) => median(runs[kind].map((r) => r[key]))
+  const calls = n * turns
+  results.conversations = Object.fromEntries(['conversations', 'single'].map((k) => [k, { wallMs: of(k, 'wallMs'), peakRssMb: of(k, 'peakRssMb') }]))
+  console.log(
+    `\nconversations: ${thousands(n)} conversations of ${turns} turns vs ${thousands(calls)} single-turn cases (${thousands(calls)} target calls each),`
+  )
+  console.log(
+    `  an instant jsonl agent (4 workers), concurrency 8, one contains per turn or case; the CLI's run --out${rounds > 1 ? `, median of ${rounds}` : ''}`
+  )
+  for (const kind of ['conversations', 'single']) {
+    const label = kind === 'conversations' ? `${thousands(n)} × ${turns} turns` : `${thousands(calls)} single`
+    console.log(
+      `  ${label.padEnd(16)} wall ${secs(of(kind, 'wallMs'))} (${((of(kind, 'wallMs') * 1000) / calls).toFixed(0)} µs/call), peak ${mb(of(kind, 'peakRssMb'))}, record ${of(kind, 'recordMb').toFixed(1)} MB`
+    )
+  }
+  console.log(
+    `  conversations / single: wall ${ratio(of('conversations', 'wallMs'), of('single', 'wallMs'))}, peak memory ${ratio(of('conversations', 'peakRssMb'), of('single', 'peakRssMb'))}`
+  )
+}
+
 // ---------------------------------------------------------------------------
 
 const OTEL_AGENT = path.join(ROOT, '__tests__/__fixtures__/agents/otel')
@@ -865,7 +922,7 @@ async function floods(n = 4) {
   console.log(`  a flooded trial's trace summary: ${JSON.stringify(f.firstTrace)}`)
 }
 
-const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents', 'tracing', 'floods']
+const SCENARIOS = ['instant', 'latency', 'command', 'scale', 'action', 'cold', 'agents', 'conversations', 'tracing', 'floods']
 const only = values.only ? values.only.split(',').map((s) => s.trim()) : SCENARIOS
 for (const name of only) if (!SCENARIOS.includes(name)) throw new Error(`--only ${name}: choose among ${SCENARIOS.join(', ')}`)
 const n = values.cases === undefined ? undefined : Number(values.cases)
@@ -891,6 +948,7 @@ try {
     if (only.includes('action')) await action(n)
     if (only.includes('cold')) await cold()
     if (only.includes('agents')) await agents(n === undefined ? undefined : [n], pairs ?? 1)
+    if (only.includes('conversations')) await conversations(n, 5, pairs ?? 1)
     if (only.includes('tracing')) await tracing(n)
     if (only.includes('floods')) await floods(n)
     if (values.peer) await peer(n)

@@ -12,13 +12,16 @@
 // runs against a model server on 127.0.0.1 speaking each API (model-server.mjs there), which both
 // tools reach through promptfoo's own variables (ANTHROPIC_BASE_URL, OPENAI_BASE_URL, …) and keys
 // (a Bedrock `endpoint`): the same per-result verdicts and outputs are expected; --write records promptfoo's
-// in verdicts.json there, which the jest suite checks evalgate against. --only NAME runs one folder.
+// in verdicts.json there, which the jest suite checks evalgate against. --only NAME[,NAME…] runs those
+// folders (of either list; --write then writes nothing).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { promptfooEnv } from '../__tests__/__fixtures__/promptfoo-provider-examples/model-server.mjs'
+import { importFixture } from './fixture.mjs'
+import { runProcess } from './process.mjs'
 
 const PEER_VERSION = '0.121.20'
 const ROOT = path.resolve(import.meta.dirname, '..')
@@ -50,7 +53,7 @@ function installPromptfoo() {
 }
 
 /** promptfoo's verdicts in evalgate's case order: test (each var combination), provider, prompt. */
-function promptfooVerdicts(main, config, extraEnv = {}) {
+async function promptfooVerdicts(main, config, extraEnv = {}) {
   const work = tempDir('evalgate-parity-')
   const out = path.join(work, 'out.json')
   const env = {
@@ -62,10 +65,10 @@ function promptfooVerdicts(main, config, extraEnv = {}) {
     NO_COLOR: '1',
     ...extraEnv
   }
-  const r = spawnSync(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
+  // not spawnSync: this process serves the scripted user both tools ask (simulated-user/)
+  const r = await runProcess(process.execPath, [main, 'eval', '-c', config, '--no-cache', '-j', '1', '-o', out, '--no-progress-bar', '--no-table'], {
     cwd: path.dirname(config),
-    env,
-    encoding: 'utf8'
+    env
   })
   if (!existsSync(out)) throw new Error(`promptfoo wrote no output for ${config} (exit ${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`)
   const results = JSON.parse(readFileSync(out, 'utf8')).results.results
@@ -78,18 +81,17 @@ function promptfooVerdicts(main, config, extraEnv = {}) {
     .map((x) => ({ test: x.testIdx, prompt: x.promptIdx, passed: x.success, namedScores: x.namedScores ?? {}, output: x.response?.output ?? null }))
 }
 
-function evalgateVerdicts(config, extraEnv = {}) {
+async function evalgateVerdicts(config, extraEnv = {}) {
   const out = path.join(tempDir('evalgate-parity-'), 'run.json')
-  const r = spawnSync(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
+  const r = await runProcess(process.execPath, [CLI, 'run', '-c', config, '--out', out, '--quiet'], {
     cwd: path.dirname(config),
-    encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', ...extraEnv }
   })
   if (!existsSync(out)) throw new Error(`evalgate wrote no record for ${config} (exit ${r.status}):\n${r.stderr || r.stdout}`)
   return JSON.parse(readFileSync(out, 'utf8')).cases.map((c) => ({ id: c.id, passed: c.passed, namedScores: c.namedScores ?? {}, output: c.output }))
 }
 
-/** The model server of one example, in a process of its own (the runs above are synchronous). */
+/** The model server of one example, in a process of its own. */
 async function modelServer(dir) {
   const child = spawn(process.execPath, [path.join(PROVIDER_EXAMPLES, 'model-server.mjs'), path.join(dir, 'replies.json'), String(MODEL_PORT)], {
     stdio: ['ignore', 'pipe', 'inherit']
@@ -107,11 +109,12 @@ async function modelServer(dir) {
 /** Every provider example, both tools pointed at the model server by promptfoo's own variables; true when all agree. */
 async function providerParity(main) {
   const examples = readdirSync(PROVIDER_EXAMPLES, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && (!values.only || d.name === values.only))
+    .filter((d) => d.isDirectory() && (!values.only || values.only.split(',').includes(d.name)))
     .map((d) => d.name)
     .sort()
+  if (examples.length === 0) return true
   console.log(`\nmodel APIs on 127.0.0.1, ${examples.length} example configs:\n`)
-  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing   outputs equal')
+  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing   outputs equal')
   let all = true
   const totals = { results: 0, agreeing: 0, outputs: 0 }
   const recorded = {}
@@ -121,14 +124,14 @@ async function providerParity(main) {
     const env = promptfooEnv(server.url)
     try {
       const config = path.join(dir, 'promptfooconfig.yaml')
-      const theirs = promptfooVerdicts(main, config, env)
+      const theirs = await promptfooVerdicts(main, config, env)
       recorded[name] = { passed: theirs.map((t) => t.passed), outputs: theirs.map((t) => outputText(t.output)) }
       let ours
       try {
-        ours = evalgateVerdicts(config, env)
+        ours = await evalgateVerdicts(config, env)
       } catch (err) {
         all = false
-        console.log(`${name.padEnd(25)}${`${theirs.length} / -`.padEnd(33)}evalgate refused it: ${err.message.split('\n').slice(1).join(' ').trim()}`)
+        console.log(`${name.padEnd(28)}${`${theirs.length} / -`.padEnd(33)}evalgate refused it: ${err.message.split('\n').slice(1).join(' ').trim()}`)
         continue
       }
       const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
@@ -140,7 +143,7 @@ async function providerParity(main) {
       totals.outputs += sameOutputs
       const passed = theirs.filter((t) => t.passed).length
       console.log(
-        `${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${`${agreeing}/${theirs.length} (${passed} pass)`.padEnd(20)}${sameOutputs}/${theirs.length}`
+        `${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${`${agreeing}/${theirs.length} (${passed} pass)`.padEnd(20)}${sameOutputs}/${theirs.length}`
       )
       for (const [i, t] of theirs.entries()) {
         if (ours[i]?.passed !== t.passed)
@@ -165,11 +168,15 @@ function outputText(output) {
   return typeof output === 'string' ? output : output === null || output === undefined ? null : JSON.stringify(output)
 }
 
+// simulated-user/: promptfoo asks its remote task to play the user, evalgate its judge; both are pointed at one scripted user
+const user = await (await importFixture('__tests__/__fixtures__/simulated-user-server.ts')).startUserServer()
+process.env.PROMPTFOO_REMOTE_GENERATION_URL = user.taskUrl
+process.env.EVALGATE_USER_BASE_URL = user.baseUrl
 try {
   if (!existsSync(CLI)) throw new Error(`${CLI} not found: run npm run bundle first`)
   const main = installPromptfoo()
   const examples = readdirSync(EXAMPLES, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !values.only)
+    .filter((d) => d.isDirectory() && (!values.only || values.only.split(',').includes(d.name)))
     .map((d) => d.name)
     .sort()
   const recorded = {}
@@ -182,18 +189,18 @@ try {
         .map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])
     ) === JSON.stringify(Object.entries(b).sort())
   console.log(`promptfoo ${PEER_VERSION} vs evalgate, ${examples.length} example configs:\n`)
-  console.log('example                  results (promptfoo / evalgate)   verdicts agreeing')
+  console.log('example                     results (promptfoo / evalgate)   verdicts agreeing')
   for (const name of examples) {
     const config = path.join(EXAMPLES, name, 'promptfooconfig.yaml')
-    const theirs = promptfooVerdicts(main, config)
-    const ours = evalgateVerdicts(config)
+    const theirs = await promptfooVerdicts(main, config)
+    const ours = await evalgateVerdicts(config)
     const agreeing = theirs.filter((t, i) => ours[i]?.passed === t.passed).length
     totals.examples++
     totals.results += theirs.length
     totals.agreeing += agreeing
     totals.metricsAgreeing += theirs.filter((t, i) => ours[i] && sameScores(t.namedScores, ours[i].namedScores)).length
     if (theirs.length === ours.length) totals.countsEqual++
-    console.log(`${name.padEnd(25)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
+    console.log(`${name.padEnd(28)}${`${theirs.length} / ${ours.length}`.padEnd(33)}${agreeing}/${theirs.length}`)
     for (const [i, t] of theirs.entries()) {
       if (ours[i]?.passed !== t.passed)
         console.log(`  differs: ${ours[i]?.id ?? `(no case ${i})`}: promptfoo ${t.passed ? 'pass' : 'fail'}, evalgate ${ours[i]?.passed ? 'pass' : 'fail'}`)
@@ -211,11 +218,12 @@ try {
   )
   const providers = await providerParity(main)
   if (!providers) process.exitCode = 1
-  if (values.write) {
+  if (values.write && !values.only) {
     writeFileSync(path.join(EXAMPLES, 'verdicts.json'), `${JSON.stringify({ promptfoo: PEER_VERSION, examples: recorded }, null, 2)}\n`)
     console.log(`wrote ${path.relative(ROOT, path.join(EXAMPLES, 'verdicts.json'))}`)
   }
   if (totals.agreeing !== totals.results || totals.metricsAgreeing !== totals.results || totals.countsEqual !== totals.examples) process.exitCode = 1
 } finally {
+  await user.close()
   for (const dir of temps) rmSync(dir, { recursive: true, force: true })
 }

@@ -1,7 +1,8 @@
 // Renders the PR comment the way a reviewer sees it: GitHub's markdown
 // renderer (cmark-gfm, which GitHub's is built on) wrapped in a GitHub-like
 // stylesheet, screenshot by headless Chromium. Scenarios: the quick start
-// (examples/quickstart against its baseline), 60 and 180 regressions made with
+// (examples/quickstart against its baseline), the conversation example
+// (examples/conversation against its baseline), 60 and 180 regressions made with
 // the tests' record factories (__tests__/__fixtures__/records.ts).
 //
 //   node scripts/render-comment.mjs [out-dir]      (default: ../comment-shots)
@@ -45,10 +46,10 @@ function* walk(dir) {
 
 const load = (file) => import(pathToFileURL(path.join(CACHE, file)).href)
 
-/** The quick start as README runs it: `evalgate run` against the committed baseline, --report. */
-async function quickstart() {
+/** An example as README runs it (the quick start, the conversation example): `evalgate run` against its committed baseline, --report. */
+async function example(name) {
   const { main } = await load('src/cli.js')
-  const dir = path.join(ROOT, 'examples/quickstart')
+  const dir = path.join(ROOT, 'examples', name)
   const report = path.join(mkdtempSync(path.join(tmpdir(), 'evalgate-render-')), 'report.md')
   let stderr = ''
   const io = { stdout: { write: () => true }, stderr: { write: (t) => ((stderr += t), true) }, env: { PATH: process.env.PATH, HOME: process.env.HOME } }
@@ -61,7 +62,7 @@ async function quickstart() {
   }
   const md = readFileSync(report, 'utf8')
   rmSync(path.dirname(report), { recursive: true, force: true })
-  if (!md.trim()) throw new Error(`the quick start wrote no report:\n${stderr}`)
+  if (!md.trim()) throw new Error(`examples/${name} wrote no report:\n${stderr}`)
   return md
 }
 
@@ -332,12 +333,15 @@ const SCREEN = 3000
 await transpile()
 mkdirSync(OUT, { recursive: true })
 const scenarios = [
-  ['quickstart', await quickstart()],
+  ['quickstart', await example('quickstart')],
+  ['conversation', await example('conversation')],
   ['regressions-60', await regressions(60)],
   ['regressions-180', await regressions(180)]
 ]
 // the 60-regression comment again with every collapsed block open: what a reviewer sees on clicking
-scenarios.push(['regressions-60-open', scenarios[1][1].replaceAll('<details>', '<details open>')])
+scenarios.push(['regressions-60-open', scenarios[2][1].replaceAll('<details>', '<details open>')])
+// the conversation example with its regressed cases open, the folded transcripts still folded
+scenarios.push(['conversation-open', scenarios[1][1].replaceAll('<details><summary><code>', '<details open><summary><code>')])
 const reports = await verdicts()
 for (const { name, md } of reports) scenarios.push([name, md])
 for (const { name, html } of reports) {

@@ -16,8 +16,9 @@ import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
+import { createSimulatedUsers, withSimulatedUser } from './run/simulated-user.js'
 import { createTarget, warmTarget } from './targets/index.js'
-import type { EvalCase, RunRecord } from './types.js'
+import type { Assertion, EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
 import { gitFromEnv } from './util/git.js'
 
@@ -159,7 +160,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   }
   // made only when a case asks a grader; its key is checked (before anything runs) only when some check falls
   // back to the judge itself: checks that name their own grader need the judge's settings, not its key
-  const graded = config.judge !== undefined && cases.some((c) => c.assert.some(asksGrader))
+  const graded = config.judge !== undefined && cases.some((c) => checksOf(c).some(asksGrader))
   const judge = graded
     ? attributeTo(loaded.file, () =>
         createJudge(config.judge!, {
@@ -168,11 +169,20 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
           baseline: options.baseline ?? null,
           baseDir: loaded.baseDir,
           pricing: config.pricing,
-          needed: cases.some((c) => c.assert.some(needsJudge))
+          needed: cases.some((c) => checksOf(c).some(needsJudge))
         })
       )
     : undefined
   const spread = judge ? watchJudgeSpread(judge.judge) : undefined
+  const users = cases.some((c) => c.simulate)
+    ? createSimulatedUsers({ env, secrets, judge: config.judge, pricing: config.pricing, baseDir: loaded.baseDir })
+    : undefined
+  // as the judge's key is: a simulated user that cannot be played stops the run before it starts, not every case
+  const unplayable = users && cases.flatMap((c) => (c.simulate ? [users.unusable(c.simulate)] : [])).find((why) => why !== undefined)
+  if (unplayable) {
+    await Promise.all([target.close(), judge?.close(), users?.close(), tracing?.receiver.close()])
+    throw new ConfigError(`${loaded.file}: a simulated user cannot be played: ${unplayable}`, loaded.file)
+  }
   const runner: RunnerOptions = {
     concurrency: config.concurrency,
     repeat,
@@ -188,7 +198,12 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    budget: config.budget && { maxCostUsd: config.budget.maxCostUsd - spentBefore, judgeCostUsd: () => judge?.stats().costUsd ?? 0 },
+    // the simulated users' calls are the judge's spend; a resumed run's budget is what its first part left
+    budget: config.budget && {
+      maxCostUsd: config.budget.maxCostUsd - spentBefore,
+      judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
+    },
+    simulatedUser: users,
     // loadConfig validated every assertion as it read the cases
     validated: true,
     tracing: tracing?.collector
@@ -208,7 +223,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     }
   } finally {
     options.progress?.finish()
-    await Promise.all([target.close(), judge?.close()])
+    await Promise.all([target.close(), judge?.close(), users?.close()])
     if (tracing) {
       await tracing.receiver.close()
       const { unknownSpans, cappedTrials } = tracing.collector
@@ -219,6 +234,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
         )
     }
   }
+  const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats())
   const record = redactDeep(
     buildRecord({
       name: config.name,
@@ -227,14 +243,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: selected.length,
-      budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judge?.stats()), resume),
+      budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
       durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: resumedJudge(withSpread(judge?.stats(), spread?.spread()), resume),
+      judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
       baseline: options.baseline,
       resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }),
@@ -242,4 +258,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
   return { record, comparison, secrets, incompatible, warnings }
+}
+
+/** Every check of a case: its own, and a conversation's turns'. */
+function checksOf(c: EvalCase): Assertion[] {
+  return c.turns ? [...c.assert, ...c.turns.flatMap((t) => t.assert)] : c.assert
 }

@@ -4,7 +4,7 @@
  * Their types are inferred from the zod schemas that read them
  * (config/record-schema.ts, config/schema.ts), never written twice.
  */
-export type { AgentCaseView, Assertion, CaseView, EvalCase, PromptfooCase } from './config/case.js'
+export type { AgentCaseView, Assertion, CaseView, EvalCase, PromptfooCase, Simulation, Turn } from './config/case.js'
 export type {
   AssertionResult,
   CaseResult,
@@ -16,6 +16,7 @@ export type {
   RunSummary,
   RunTrendPoint,
   TrialResult,
+  TurnResult,
   Usage
 } from './config/record-schema.js'
 export type { ToolCall } from './util/tool-calls.js'

@@ -52,7 +52,7 @@ describe('one pass over the config and the dataset', () => {
     })
     expect(problems).toEqual([
       'evalgate.yml:6 at gate.maxRegresions: unknown key "maxRegresions": did you mean "maxRegressions"?',
-      'cases.jsonl:2 at [1]: the case has no `input`'
+      'cases.jsonl:2 at [1]: the case has no `input` (or `turns`, or `simulate`)'
     ])
     expect(message.split('\n')[0]).toBe('2 problems in the config and dataset:')
   })
@@ -92,7 +92,7 @@ describe('one pass over the config and the dataset', () => {
 
   it('one problem reads as before: its own message, no list', async () => {
     const { message, problems } = await loadError({ 'evalgate.yml': CONFIG, 'cases.jsonl': `${line('a')}\n{"id": "b"}\n` })
-    expect(message).toBe('cases.jsonl:2 at [1]: the case has no `input`')
+    expect(message).toBe('cases.jsonl:2 at [1]: the case has no `input` (or `turns`, or `simulate`)')
     expect(problems).toBeUndefined()
   })
 
@@ -103,7 +103,7 @@ describe('one pass over the config and the dataset', () => {
       expect(res.code).toBe(2)
       expect(res.stderr).toContain('2 problems in the config and dataset:')
       expect(res.stderr).toContain('cases.jsonl:1 at [0]: the case has no `input`')
-      expect(res.stderr).toContain('cases.jsonl:2 at [1]: the case has no `input`')
+      expect(res.stderr).toContain('cases.jsonl:2 at [1]: the case has no `input` (or `turns`, or `simulate`)')
     }
   })
 })

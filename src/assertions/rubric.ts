@@ -1,11 +1,13 @@
 /**
  * llm-rubric: the judge grades the output against a rubric written in plain
- * language; with `includeToolCalls: true` it sees the trial's tool calls too.
+ * language; with `includeToolCalls: true` it sees the trial's tool calls too,
+ * with `includeConversation: true` the conversation so far.
  */
 import { modelGraded, rubricCheck } from './model-graded.js'
 import type { AssertionHandler, CheckOutcome, JudgeRequest } from './types.js'
 import { numberOptionProblem } from './values.js'
 import { reportedToolCalls } from './trajectory.js'
+import { inputText } from '../llm/template.js'
 
 /** The pass threshold when neither the assertion nor the judge config sets one. */
 const DEFAULT_THRESHOLD = 0.5
@@ -24,7 +26,9 @@ const llmRubric: AssertionHandler = {
       ? 'llm-rubric needs a `value`: the rubric the judge grades the output against'
       : a.includeToolCalls !== undefined && typeof a.includeToolCalls !== 'boolean'
         ? 'llm-rubric `includeToolCalls` is true or false'
-        : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
+        : a.includeConversation !== undefined && typeof a.includeConversation !== 'boolean'
+          ? 'llm-rubric `includeConversation` is true or false'
+          : numberOptionProblem(a, 'threshold', { min: 0, max: 1 }),
   async run(a, ctx): Promise<CheckOutcome> {
     // with its own grader or grading prompt, the check is promptfoo's (pass, score, reason) through that grader
     if (a.provider !== undefined || a.rubricPrompt !== undefined) return ownGrader.run(a, ctx, false)
@@ -34,6 +38,12 @@ const llmRubric: AssertionHandler = {
     // an empty list shows the judge "called nothing", part of what it grades; a target that reported no
     // calls at all cannot be shown, and the rubric cannot be checked (before any judge call)
     if (a.includeToolCalls === true) request.toolCalls = reportedToolCalls(ctx)
+    // a single reply is a conversation of one exchange
+    if (a.includeConversation === true)
+      request.conversation = ctx.conversation ?? [
+        { role: 'user', content: inputText(ctx.input) },
+        { role: 'assistant', content: ctx.output }
+      ]
     const verdict = await ctx.judge(request)
     return {
       pass: verdict.error === undefined && verdict.score >= threshold,

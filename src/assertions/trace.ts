@@ -10,6 +10,7 @@
 import { durationMs, isErrorSpan, type Span } from '../tracing/spans.js'
 import { matchesGlob } from '../util/glob.js'
 import { shown } from './outcome.js'
+import type { AssertionScope } from '../config/case.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { kindOf } from './values.js'
 
@@ -33,7 +34,9 @@ function keysProblem(type: string, v: Value, known: readonly string[]): string |
   return unknown === undefined ? undefined : `${type} \`value\` has an unknown key \`${unknown}\`; it takes ${known.join(', ')}`
 }
 
-function tracingProblem(type: string, scope: { tracing?: boolean } | undefined): string | undefined {
+function tracingProblem(type: string, scope: AssertionScope | undefined): string | undefined {
+  if (scope?.turn)
+    return `${type} grades a trace, and a conversation is one trace: put it in the case's \`assert\`, which sees the spans of every turn (a turn's checks grade its reply)`
   return scope?.tracing === false
     ? `${type} grades the trial's trace, and tracing is off: set \`tracing: true\` in evalgate.yml (or promptfoo's tracing: {enabled: true, otlp: {http: {enabled: true}}})`
     : undefined

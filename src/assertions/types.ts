@@ -1,4 +1,5 @@
 import type { AssertionScope } from '../config/case.js'
+import type { ConversationMessage } from '../config/schema.js'
 import type { Span } from '../tracing/spans.js'
 import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
 
@@ -34,6 +35,8 @@ export interface AssertionContext {
   grade?: Grade
   /** llm-rubric's pass threshold when the assertion sets none (the config's judge.threshold) */
   defaultJudgeThreshold?: number
+  /** a conversation's turn: the conversation up to and including the reply graded */
+  conversation?: ConversationMessage[]
 }
 
 /** One embedding vector per text, in order. Throws when the server cannot give them. */
@@ -45,6 +48,8 @@ export interface JudgeRequest {
   rubric: string
   /** the trial's tool calls, with `includeToolCalls: true`: shown to the judge and part of the reuse key */
   toolCalls?: ToolCall[]
+  /** the conversation so far, with `includeConversation: true`: shown to the judge and part of the reuse key */
+  conversation?: ConversationMessage[]
   /** pass threshold of this assertion (its own, else judge.threshold) */
   threshold: number
 }

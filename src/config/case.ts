@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod'
 import type { CaseResult } from './record-schema.js'
-import type { assertionSchema } from './schema.js'
+import type { assertionSchema, ConversationMessage, JudgeConfig } from './schema.js'
 
 /**
  * One assertion as the engine runs it (after shorthands are expanded): what
@@ -29,6 +29,8 @@ export interface AssertionScope {
   tools?: readonly unknown[] | null
   /** whether the run receives traces (SPEC §12): the trace assertions need them */
   tracing?: boolean
+  /** the checks of a conversation's turn: they grade its reply; the conversation's trace is the case's checks' to grade */
+  turn?: boolean
 }
 
 /** How a case read from a promptfoo config is run and graded. */
@@ -43,6 +45,37 @@ export interface PromptfooCase {
   threshold?: number
   /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
   sets?: { threshold?: number; weight?: number; metric?: string }[]
+  /**
+   * a prompt that reads `_conversation`: the tests of one key run in
+   * order, the prompt rendered at run time with the earlier ones' entries
+   */
+  conversation?: { key: string; template: string; env?: Record<string, unknown>; blind?: true }
+}
+
+/** A scripted turn as the engine runs it: its checks validated, their files resolved. */
+export interface Turn {
+  user: string
+  assert: Assertion[]
+}
+
+/** Who plays a simulated user: the judge's settings, or the case's own in the judge's shape. */
+export type SimulatedUserProvider = Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'apiKeyEnv' | 'command' | 'env' | 'timeoutMs' | 'retries'>
+
+/** A simulated user as the engine runs it, its defaults applied. */
+export interface Simulation {
+  instructions: string
+  /** agent replies at most */
+  maxTurns: number
+  initialMessages: ConversationMessage[]
+  /** a user message that contains it ends the conversation, unsent */
+  stop: string
+  provider: SimulatedUserProvider
+  /**
+   * promptfoo's simulated user: the agent gets the prompt as a system message
+   * before the history (a JSON list of chat messages), and the case's checks
+   * grade the transcript "User: …\n---\nAssistant: …"
+   */
+  promptfoo?: { system: string }
 }
 
 /**
@@ -61,6 +94,10 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   metadata?: Record<string, unknown>
   /** set for cases read from a promptfoo config (SPEC §11) */
   promptfoo?: PromptfooCase
+  /** a scripted conversation: the target is called once per turn; `input` is then undefined */
+  turns?: Turn[]
+  /** a simulated user: an LLM plays the user; `input` is then undefined */
+  simulate?: Simulation
 }
 
 /**
@@ -89,12 +126,19 @@ export interface AgentCaseView {
   index: number
   vars?: Record<string, unknown>
   metadata?: Record<string, unknown>
+  /** a conversation's turn: the conversation so far, ending with this turn's user message */
+  messages?: ConversationMessage[]
+  /** a conversation's turn: unique per trial, the same for each of its turns */
+  conversationId?: string
 }
 
-export function agentCaseView(c: EvalCase): AgentCaseView {
+/** What an agent sees of its case; on a conversation's turn, with the conversation so far (never the turns to come, nor their checks). */
+export function agentCaseView(c: EvalCase, turn?: { messages?: ConversationMessage[]; conversationId?: string }): AgentCaseView {
   const view: AgentCaseView = { id: c.id, name: c.name, input: c.input, tags: c.tags, index: c.index }
   if (c.vars !== undefined) view.vars = c.vars
   if (c.metadata !== undefined) view.metadata = c.metadata
+  if (turn?.messages !== undefined) view.messages = turn.messages
+  if (turn?.conversationId !== undefined) view.conversationId = turn.conversationId
   return view
 }
 

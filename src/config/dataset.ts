@@ -11,6 +11,7 @@ import { ConfigError } from '../errors.js'
 import type { Assertion, AssertionScope, EvalCase } from './case.js'
 import { contentHash } from '../util/hash.js'
 import { strictUtf8Decoder } from '../util/utf8.js'
+import { ConversationProblem, readConversation, type ReadConversation } from './conversation.js'
 import { expectedText } from './expected.js'
 import { Fingerprinter } from './fingerprint.js'
 import { Problems } from './problems.js'
@@ -269,7 +270,19 @@ export class CaseNormalizer {
         file
       )
     }
-    if (raw.input === undefined) throw new ConfigError(`${where()}: the case has no \`input\``, file)
+    // a place inside the case, with its own line
+    const below = (sub: Path) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub])
+    let conversation: ReadConversation
+    try {
+      conversation = readConversation(raw, options.judge, (list, sub) =>
+        this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true })
+      )
+    } catch (err) {
+      if (err instanceof ConversationProblem) throw new ConfigError(`${below(err.at)}: ${err.message}`, file)
+      throw err
+    }
+    if (raw.input === undefined && !conversation.turns && !conversation.simulate)
+      throw new ConfigError(`${where()}: the case has no \`input\` (or \`turns\`, or \`simulate\`)`, file)
     let own: Assertion[]
     try {
       own = raw.assert ?? shorthandAssertions(raw)
@@ -277,12 +290,8 @@ export class CaseNormalizer {
       throw new ConfigError(`${where()}: ${(err as Error).message}`, file)
     }
     // defaults come resolved against the config's folder; the case's own files against its dataset's
-    const ownResolved = resolveFiles(own, source.dir)
     // only the case's own: a default with a problem is one problem of the config, not one more per case
-    ownResolved.forEach((a, k) => {
-      const problem = options.validateAssertion(a)
-      if (problem) throw new ConfigError(`${raw.assert ? `${where()}.assert[${k}]` : where()}: ${problem}`, file)
-    })
+    const ownResolved = this.checked(resolveFiles(own, source.dir), (k) => (raw.assert ? `${where()}.assert[${k}]` : where()), file)
     const assert = [...options.defaults.assert, ...ownResolved]
     const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
     const index = this.cases.length
@@ -294,7 +303,7 @@ export class CaseNormalizer {
       this.ids.set(id, index)
     } else {
       // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-      const base = `h${contentHash(raw.input, 12)}`
+      const base = `h${contentHash(raw.turns ? { turns: raw.turns } : raw.simulate ? { simulate: raw.simulate } : raw.input, 12)}`
       const seen = this.contentKeys.get(base) ?? 0
       this.contentKeys.set(base, seen + 1)
       id = seen === 0 ? base : `${base}~${seen + 1}`
@@ -307,12 +316,22 @@ export class CaseNormalizer {
       tags,
       assert,
       expected,
-      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars),
+      fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars, conversation),
       source: { file: source.sourceFile, line: located.lineOf(at) },
       index,
       ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
-      ...(raw.vars !== undefined ? { vars: raw.vars } : {})
+      ...(raw.vars !== undefined ? { vars: raw.vars } : {}),
+      ...conversation
     })
+  }
+
+  /** Assertions validated, a problem named at `place(k)`. */
+  private checked(list: Assertion[], place: (k: number) => string, file: string, scope?: AssertionScope): Assertion[] {
+    list.forEach((a, k) => {
+      const problem = this.options.validateAssertion(a, scope)
+      if (problem) throw new ConfigError(`${place(k)}: ${problem}`, file)
+    })
+    return list
   }
 
   /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { splitArgv } from '../util/argv.js'
-import type { Assertion } from './case.js'
+import type { Assertion, Simulation, Turn } from './case.js'
 import { isJudged } from './judged.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { contentHash } from '../util/hash.js'
@@ -99,16 +99,27 @@ export class Fingerprinter {
    * them the hash is what it was before they reached checks, so baselines
    * still match.
    */
-  ofCase(input: unknown, assert: Assertion[], metadata?: Record<string, unknown>, vars?: Record<string, unknown>): string {
+  ofCase(
+    input: unknown,
+    assert: Assertion[],
+    metadata?: Record<string, unknown>,
+    vars?: Record<string, unknown>,
+    conversation: { turns?: Turn[]; simulate?: Simulation } = {}
+  ): string {
+    const { turns, simulate } = conversation
+    const every = turns ? [...assert, ...turns.flatMap((t) => t.assert)] : assert
     // a model-graded check that names no grader of its own is graded by the judge
-    const judged = assert.some(isJudged)
-    const embedded = assert.some((a) => a.type === 'similar' || a.type === 'not-similar')
+    const judged = every.some(isJudged)
+    const embedded = every.some((a) => a.type === 'similar' || a.type === 'not-similar')
     // built in the sorted order of its keys, which is how it is hashed: no sorted copy of it per case
     const hashed: Record<string, unknown> = { assert: assert.map((a) => this.portable(a)) }
     if (embedded) hashed.embeddings = this.embeddings
     hashed.input = input
     hashed.judge = judged ? this.judge : null
     if (metadata !== undefined) hashed.metadata = metadata
+    // the simulated user is a grader setting: who plays it, and how, decides what the agent is asked
+    if (simulate !== undefined) hashed.simulate = { ...simulate, provider: this.graderSettings(simulate.provider) }
+    if (turns !== undefined) hashed.turns = turns.map((t) => ({ assert: t.assert.map((a) => this.portable(a)), user: t.user }))
     if (vars !== undefined) hashed.vars = vars
     return contentHash(hashed)
   }
@@ -186,22 +197,21 @@ export class Fingerprinter {
 
   /** The judge settings a judged case depends on; script files a command judge names count by content. */
   private judgeSettings(judge: JudgeConfig): unknown {
-    const settings: Record<string, unknown> = {
-      provider: judge.provider,
-      model: judge.model,
-      baseUrl: judge.baseUrl ?? DEFAULT_JUDGE_BASE_URL,
-      threshold: judge.threshold,
-      samples: judge.samples
-    }
+    return this.graderSettings(judge, { threshold: judge.threshold, samples: judge.samples })
+  }
+
+  /** A grader's provider settings (the judge's, a simulated user's); script files a command names count by content. */
+  private graderSettings(grader: Pick<JudgeConfig, 'provider' | 'config' | 'model' | 'baseUrl' | 'command'>, extra: Record<string, unknown> = {}): unknown {
+    const settings: Record<string, unknown> = { provider: grader.provider, model: grader.model, baseUrl: grader.baseUrl ?? DEFAULT_JUDGE_BASE_URL, ...extra }
     // a provider id's settings grade too (only there: earlier fingerprints had none)
-    if (judge.config !== undefined) settings.config = judge.config
-    if (judge.provider !== 'command' || judge.command === undefined) return settings
+    if (grader.config !== undefined) settings.config = grader.config
+    if (grader.provider !== 'command' || grader.command === undefined) return settings
     let argv: string[]
     try {
-      argv = typeof judge.command === 'string' ? splitArgv(judge.command, 'judge.command') : judge.command
+      argv = typeof grader.command === 'string' ? splitArgv(grader.command, 'grader.command') : grader.command
     } catch {
       // the config's own check reports a command that does not split
-      argv = [String(judge.command)]
+      argv = [String(grader.command)]
     }
     const command = argv.map((arg) => {
       // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine

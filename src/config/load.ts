@@ -89,7 +89,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   if (config) options.onConfig?.(config)
   // a config that did not validate has no scope: nothing is checked against it
   const scope: AssertionScope | undefined = config && { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
-  const validateInScope: AssertionValidator = (a) => validateAssertion(a, scope)
+  const validateInScope: AssertionValidator = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope)
   const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
@@ -113,7 +113,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
-  const judged = cases.flatMap((c) => c.assert).find(isJudged)
+  const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(isJudged)
   if (judged && !config!.judge) {
     throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }

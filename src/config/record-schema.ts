@@ -87,6 +87,21 @@ const agentFields = {
   trace: traceSummarySchema.optional()
 }
 
+/**
+ * One turn of a conversation as it ran: what the user said, what
+ * the agent answered (null when the turn failed, with `error`), and that
+ * reply's checks, each reason beginning "turn N:".
+ */
+export const turnResultSchema = z.object({
+  user: z.string(),
+  output: z.string().nullable(),
+  error: z.string().optional(),
+  latencyMs: amount.optional(),
+  usage: usageSchema.optional(),
+  toolCalls: z.array(toolCallSchema).optional(),
+  assertions: z.array(assertionResultSchema).optional()
+})
+
 /** promptfoo `metric`s: the weighted mean score of each metric's assertions */
 const namedScores = z.record(z.string(), z.number())
 
@@ -98,7 +113,9 @@ export const trialResultSchema = z.object({
   durationMs: z.number(),
   assertions: z.array(assertionResultSchema),
   ...agentFields,
-  namedScores: namedScores.optional()
+  namedScores: namedScores.optional(),
+  /** a conversation's transcript */
+  turns: z.array(turnResultSchema).optional()
 })
 
 /** Where a case came from, for messages and annotations. */
@@ -139,7 +156,9 @@ export const caseResultSchema = z.object({
     .optional(),
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns: z.number().int().min(0).optional(),
-  namedScores: namedScores.optional()
+  namedScores: namedScores.optional(),
+  /** a conversation's transcript: the shown trial's */
+  turns: z.array(turnResultSchema).optional()
 })
 
 export const judgeSummarySchema = z.object({
@@ -152,7 +171,9 @@ export const judgeSummarySchema = z.object({
   /** verdicts asked with judge.samples > 1 (reused ones not counted) */
   sampled: z.number().optional(),
   /** of those, verdicts whose samples fell on both sides of the pass threshold */
-  disagreements: z.number().optional()
+  disagreements: z.number().optional(),
+  /** the simulated users' calls, whose tokens and cost are counted in `tokens` and `costUsd` */
+  simulatedUser: z.object({ calls: z.number(), errors: z.number(), tokens: z.number(), costUsd: z.number().optional() }).optional()
 })
 
 /** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
@@ -226,6 +247,7 @@ export type AssertionResult = z.output<typeof assertionResultSchema>
 export type Usage = z.output<typeof usageSchema>
 export type TraceSummary = z.output<typeof traceSummarySchema>
 export type TrialResult = z.output<typeof trialResultSchema>
+export type TurnResult = z.output<typeof turnResultSchema>
 export type CaseResult = z.output<typeof caseResultSchema>
 export type JudgeSummary = z.output<typeof judgeSummarySchema>
 export type NamedScore = z.output<typeof namedScoreSchema>

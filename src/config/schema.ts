@@ -31,10 +31,56 @@ export const assertionSchema = z
     argsByTool: z.record(z.string(), z.unknown()).optional(),
     /** llm-rubric: show the judge the tool calls too */
     includeToolCalls: z.boolean().optional(),
+    /** llm-rubric: show the judge the conversation so far too */
+    includeConversation: z.boolean().optional(),
     /** model-graded checks: their own grader (promptfoo's `provider`), an id or {id, config}; else the judge */
     provider: z.union([z.string(), z.object({ id: z.string(), config: z.record(z.string(), z.unknown()).optional() }).strict()]).optional(),
     /** llm-rubric: promptfoo's own grading prompt (a Nunjucks template of output, rubric and the vars), text or chat messages */
     rubricPrompt: z.unknown().optional()
+  })
+  .strict()
+
+/** One message of a conversation: what the user said, or what the agent answered. */
+export const conversationMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: z.string() }).strict()
+
+/** One scripted turn: the user's text, and the checks of the agent's reply to it. */
+export const turnSchema = z
+  .object({
+    user: z.string({ error: (issue) => (issue.input === undefined ? 'a turn needs `user`: what the user says' : 'a turn’s `user` is text') }),
+    assert: z.array(assertionSchema).optional()
+  })
+  .strict()
+
+/**
+ * Who plays a simulated user: the judge's shape, defaulting to the
+ * judge. No zod defaults here (they are the judge's, applied when a case is
+ * read), so that cases keep being read without zod (config/plain-parse.ts).
+ */
+export const simulatedUserProviderSchema = z
+  .object({
+    /** openai (an OpenAI-compatible server) or command; the judge's own provider id (docs/providers.md) only as the judge plays it */
+    provider: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+    baseUrl: z.string().min(1).optional(),
+    apiKeyEnv: z.string().min(1).optional(),
+    command: z.union([z.string().min(1), z.array(z.string()).min(1)]).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    timeoutMs: z.number().int().min(1).optional(),
+    retries: z.number().int().min(0).max(10).optional()
+  })
+  .strict()
+
+/** A simulated user: an LLM plays the user from `instructions` until `maxTurns` agent replies or the `stop` phrase. */
+export const simulateSchema = z
+  .object({
+    instructions: z.string().min(1),
+    /** agent replies at most; default 5 */
+    maxTurns: z.number().int().min(1, 'maxTurns must be between 1 and 50').max(50, 'maxTurns must be between 1 and 50').optional(),
+    /** the conversation's opening messages (promptfoo's name) */
+    initialMessages: z.array(conversationMessageSchema).optional(),
+    /** a user message containing it ends the conversation; default "###STOP###" */
+    stop: z.string().min(1).optional(),
+    provider: simulatedUserProviderSchema.optional()
   })
   .strict()
 
@@ -44,6 +90,10 @@ export const caseSchema = z
     name: z.string().optional(),
     description: z.string().optional(),
     input: z.unknown().optional(),
+    /** a scripted conversation instead of one input */
+    turns: z.array(turnSchema).min(1, 'turns needs at least one turn ({user: "…"})').optional(),
+    /** a simulated user instead of one input */
+    simulate: simulateSchema.optional(),
     tags: z.array(z.string()).optional(),
     assert: z.array(assertionSchema).optional(),
     expected: z.unknown().optional(),
@@ -109,11 +159,20 @@ export const targetSchema = z
     retries: z.number().int().min(0).max(10).default(2),
     /** command stdio: `json` = stdout is a result object {output, toolCalls, usage, metadata} (SPEC §10) */
     output: z.enum(['text', 'json']).default('text'),
+    /** command stdio: `json` = stdin is a JSON request {input, case, messages?, conversationId?} */
+    input: z.enum(['text', 'json']).default('text'),
     /** the OpenAI tools array: sent by the openai target, the schemas of is-valid-openai-tools-call */
     tools: z.array(z.record(z.string(), z.unknown())).optional()
   })
   .strict()
   .superRefine((t, ctx) => {
+    if (t.input === 'json' && (t.command === undefined || t.protocol !== 'stdio')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input'],
+        message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
+      })
+    }
     const kinds = (['command', 'http', 'openai', 'module', 'provider', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
@@ -315,6 +374,8 @@ export type JudgeConfig = z.output<typeof judgeSchema>
 export const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1'
 export type GateConfig = z.output<typeof gateSchema>
 export type RawCase = z.output<typeof caseSchema>
+export type ConversationMessage = z.output<typeof conversationMessageSchema>
+export type SimulatedUserProviderConfig = z.output<typeof simulatedUserProviderSchema>
 export type Pricing = z.output<typeof pricingSchema>
 /** `tracing:` as the engine runs it: on, with its settings. */
 export interface TracingConfig {

@@ -40,6 +40,7 @@ export function trialsOf(c: CaseResult): TrialResult[] {
   if (c.latencyMs !== undefined) trial.latencyMs = c.latencyMs
   if (c.metadata) trial.metadata = c.metadata
   if (c.finishReason !== undefined) trial.finishReason = c.finishReason
+  if (c.turns) trial.turns = c.turns
   return [trial]
 }
 

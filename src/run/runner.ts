@@ -10,8 +10,12 @@ import { errorMessage, TargetError } from '../errors.js'
 import type { Pricing } from '../config/schema.js'
 import { priceUsage, pricedUsage } from '../targets/pricing.js'
 import type { Target, TargetReply, TrialRequest } from '../targets/types.js'
-import type { AssertionResult, CaseResult, EvalCase, TrialResult, Usage } from '../types.js'
+import type { Assertion, AssertionResult, CaseResult, EvalCase, TrialResult } from '../types.js'
+import { runConversation, type GradedReply, type TargetCall, type TurnRequest } from './conversation.js'
+import { PromptfooConversations } from './promptfoo-conversation.js'
 import { promptfooVerdict } from './promptfoo.js'
+import { sumUsage } from './usage.js'
+import type { SimulatedUser } from './simulated-user.js'
 import type { TraceCollector, TrialTrace } from '../tracing/collector.js'
 import { agentFromSpans, type Span } from '../tracing/spans.js'
 
@@ -43,6 +47,8 @@ export interface RunnerOptions {
   budget?: { maxCostUsd: number; judgeCostUsd?: () => number }
   /** the cases come from loadConfig, which validated their assertions: grading need not again (GradingOptions) */
   validated?: boolean
+  /** plays the user of `simulate` cases */
+  simulatedUser?: SimulatedUser
   /** with tracing on (SPEC §12): each trial's trace context, and its spans once they have arrived */
   tracing?: TraceCollector
 }
@@ -72,6 +78,9 @@ export function rubricScore(assertions: AssertionResult[]): number | null {
   return sum / weights
 }
 
+/** What one call of the target is asked: a conversation's turn, or a promptfoo prompt rendered when it runs (else the case's input). */
+type CallRequest = Pick<TurnRequest, 'input'> & Partial<Pick<TurnRequest, 'messages' | 'conversationId'>>
+
 /** Cases in progress at once, per concurrency slot: enough for grading (the judge) to overlap the next calls. */
 const LANES_PER_SLOT = 4
 /** With tracing, each trial also waits ~100 ms for its spans after the reply (outside its slot): more lanes keep the slots busy meanwhile. */
@@ -93,11 +102,21 @@ class Trial implements TrialRequest {
   constructor(
     readonly evalCase: EvalCase,
     readonly deadline: number,
-    readonly traceparent: string | undefined
+    readonly traceparent: string | undefined,
+    /** a conversation's turn (its own input, the messages so far, the conversation's id), or a promptfoo prompt rendered when it runs */
+    private readonly turn?: CallRequest
   ) {}
 
   get input(): unknown {
-    return this.evalCase.input
+    return this.turn ? this.turn.input : this.evalCase.input
+  }
+
+  get messages(): TurnRequest['messages'] | undefined {
+    return this.turn?.messages
+  }
+
+  get conversationId(): string | undefined {
+    return this.turn?.conversationId
   }
 
   get case(): EvalCase {
@@ -149,8 +168,8 @@ class RunningTrials {
     return performance.now()
   }
 
-  start(c: EvalCase, traceparent?: string): Trial {
-    const trial = new Trial(c, this.now() + this.timeoutMs, traceparent)
+  start(c: EvalCase, traceparent: string | undefined, turn?: CallRequest): Trial {
+    const trial = new Trial(c, this.now() + this.timeoutMs, traceparent, turn)
     this.trials.add(trial)
     if (!this.timer) this.arm(this.timeoutMs)
     return trial
@@ -182,23 +201,6 @@ class RunningTrials {
       t.abort(new TargetError(`timed out after ${this.timeoutMs} ms`))
     }
   }
-}
-
-const USAGE_KEYS = ['inputTokens', 'outputTokens', 'totalTokens', 'costUsd'] as const
-
-/** The trials' usage summed, key by key: a key none of them reported stays absent. */
-function sumUsage(trials: TrialResult[]): Usage | undefined {
-  if (trials.length === 1) return trials[0]!.usage
-  let sum: Usage | undefined
-  for (const t of trials) {
-    if (!t.usage) continue
-    sum ??= {}
-    for (const key of USAGE_KEYS) {
-      const n = t.usage[key]
-      if (n !== undefined) sum[key] = (sum[key] ?? 0) + n
-    }
-  }
-  return sum
 }
 
 function meanLatency(trials: TrialResult[]): number | undefined {
@@ -242,6 +244,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (shown.metadata) result.metadata = shown.metadata
   if (shown.finishReason !== undefined) result.finishReason = shown.finishReason
   if (shown.trace) result.trace = shown.trace
+  if (shown.turns) result.turns = shown.turns
   if (c.source) result.source = c.source
   return result
 }
@@ -269,13 +272,14 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   }
   const stopped = (): boolean => runSignal?.aborted === true || stopReason !== undefined
 
-  /** One trial: the target call holds a concurrency slot; waiting for its spans, and grading (and the judge), do not. */
-  async function trial(c: EvalCase): Promise<TrialResult | null> {
-    let trace: TrialTrace | undefined
-    const call = await limit(async () => {
+  /**
+   * One call of the target, holding a concurrency slot (grading, and the judge, do not); null when the run
+   * stopped first. `traceparent`: the trial's trace context (every turn of a conversation continues one trace).
+   */
+  function call(c: EvalCase, traceparent: string | undefined, turn?: CallRequest): Promise<TargetCall | null> {
+    return limit(async () => {
       if (stopped() || overBudget()) return null
-      trace = options.tracing?.begin()
-      const inFlight = running.start(c, trace?.traceparent)
+      const inFlight = running.start(c, traceparent, turn)
       const t0 = now()
       try {
         const reply: TargetReply = await target.call(inFlight)
@@ -293,65 +297,135 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
         running.finish(inFlight)
       }
     })
-    if (!call) {
-      trace?.discard()
-      return null
-    }
-    const durationMs = round3(call.durationMs)
-    const traced = trace && (await trace.settle())
-    const reply = call.reply
-    if (reply === null) {
-      const failed: TrialResult = { passed: false, output: null, error: call.error, score: null, durationMs, assertions: [] }
-      if (traced) failed.trace = traced.summary
-      return failed
-    }
-    if (traced && traced.spans.length > 0) {
-      // what the spans say, where the target reported nothing itself (its own report wins)
-      const spent = completeFromSpans(reply, traced.spans, options)
-      targetCostUsd += spent
-    }
-    // the target's own time when it measured it (start-up excluded), else the call's
-    const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
-    const usage = reply.usage
-    const assertions = await evaluateAssertions(
-      c.assert,
+  }
+
+  /** A reply graded by a list of checks. */
+  function grade(c: EvalCase, list: Assertion[], graded: GradedReply): Promise<AssertionResult[]> {
+    const { reply } = graded
+    return evaluateAssertions(
+      list,
       {
         output: reply.output,
-        input: c.input,
+        input: graded.input,
         case: c,
-        durationMs,
+        durationMs: graded.durationMs,
         checkTimeoutMs: options.checkTimeoutMs,
         toolCalls: reply.toolCalls,
-        usage,
+        usage: reply.usage,
         metadata: reply.metadata,
         finishReason: reply.finishReason,
-        latencyMs,
+        latencyMs: graded.latencyMs,
         tools: reply.tools ?? options.tools,
-        ...(traced ? { trace: { traceId: traced.summary.traceId, spans: traced.spans } } : {}),
         judge: options.judge,
         embed: options.embed,
         grade: options.grade,
-        defaultJudgeThreshold: options.defaultJudgeThreshold
+        defaultJudgeThreshold: options.defaultJudgeThreshold,
+        conversation: graded.conversation,
+        ...(graded.trace ? { trace: graded.trace } : {})
       },
       grading
     )
-    const graded = c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : undefined
+  }
+
+  /** A trial's verdict from its checks: every one passes, or a promptfoo test's threshold and sets. */
+  function verdict(c: EvalCase, assertions: AssertionResult[]): { passed: boolean; namedScores?: Record<string, number> } {
+    return c.promptfoo ? promptfooVerdict({ ...c, promptfoo: c.promptfoo }, assertions) : { passed: casePasses(assertions) }
+  }
+
+  /**
+   * A trial's spans once they have arrived (none without tracing): the reply completed from them where
+   * the target reported nothing itself (its own report wins), their cost counted.
+   */
+  async function settle(trace: TrialTrace | undefined, reply: TargetReply | null): Promise<Traced | undefined> {
+    if (!trace) return undefined
+    const traced = await trace.settle()
+    if (reply && traced.spans.length > 0) targetCostUsd += completeFromSpans(reply, traced.spans, options)
+    return traced
+  }
+
+  /** One trial of a conversation: its turns in order, each a call of its own, all in one trace. */
+  async function conversationTrial(c: EvalCase): Promise<TrialResult | null> {
+    const trace = options.tracing?.begin()
+    let traced: Traced | undefined
+    const result = await runConversation(c, {
+      call: (turn) => call(c, trace?.traceparent, turn),
+      grade: (list, graded) => grade(c, list, graded),
+      verdict: (assertions) => verdict(c, assertions),
+      user: options.simulatedUser,
+      stopping: () => stopped() || overBudget(),
+      // the case's checks see the spans of the whole conversation
+      settle: trace
+        ? async (reply) => {
+            traced = await settle(trace, reply)
+            return traced && { traceId: traced.summary.traceId, spans: traced.spans }
+          }
+        : undefined
+    })
+    if (!result) {
+      trace?.discard()
+      return null
+    }
+    // a conversation that ended at a failed turn was not graded: its trace is still summed up
+    traced ??= await settle(trace, null)
+    if (traced) result.trace = traced.summary
+    result.score = rubricScore(result.assertions)
+    return result
+  }
+
+  let promptfooConversations: PromptfooConversations | undefined
+
+  /** Trial `k` of a case: the target call holds a concurrency slot; grading (and the judge) does not. */
+  async function trial(c: EvalCase, k: number): Promise<TrialResult | null> {
+    if (c.turns || c.simulate) return conversationTrial(c)
+    if (c.promptfoo?.conversation) {
+      // promptfoo's `_conversation`: after the earlier turns of its conversation, its prompt rendered from them
+      promptfooConversations ??= new PromptfooConversations()
+      const trace = options.tracing?.begin()
+      const turn = await promptfooConversations.turn(c, k, (input) => call(c, trace?.traceparent, { input }))
+      return traced(c, trace, turn.call, turn.input)
+    }
+    const trace = options.tracing?.begin()
+    return traced(c, trace, await call(c, trace?.traceparent), c.input)
+  }
+
+  /** A single call's trial: its spans awaited (outside its slot), then graded; null when the run stopped first. */
+  async function traced(c: EvalCase, trace: TrialTrace | undefined, done: TargetCall | null, input: unknown): Promise<TrialResult | null> {
+    if (!done) {
+      trace?.discard()
+      return null
+    }
+    const spans = await settle(trace, done.reply)
+    const result = await graded(c, done, input, spans)
+    if (spans) result.trace = spans.summary
+    return result
+  }
+
+  /** A trial's call graded: its checks, or the target's error. */
+  async function graded(c: EvalCase, done: TargetCall, input: unknown, spans: Traced | undefined): Promise<TrialResult> {
+    const durationMs = round3(done.durationMs)
+    const reply = done.reply
+    if (reply === null) return { passed: false, output: null, error: done.error, score: null, durationMs, assertions: [] }
+    // the target's own time when it measured it (start-up excluded), else the call's
+    const latencyMs = reply.latencyMs === undefined ? durationMs : round3(reply.latencyMs)
+    const usage = reply.usage
+    const trace = spans && { traceId: spans.summary.traceId, spans: spans.spans }
+    const assertions = await grade(c, c.assert, { reply, input, durationMs, latencyMs, trace })
+    const graded = verdict(c, assertions)
     // literals, not spreads: at 100,000 trials, spread copies were ~70 MB of garbage that V8 kept in the old generation
     const result: TrialResult = {
-      passed: graded ? graded.passed : casePasses(assertions),
+      passed: graded.passed,
       output: reply.output,
       error: null,
       score: rubricScore(assertions),
       durationMs,
       assertions
     }
-    if (graded?.namedScores) result.namedScores = graded.namedScores
+    if (graded.namedScores) result.namedScores = graded.namedScores
     if (reply.toolCalls) result.toolCalls = reply.toolCalls
     if (usage) result.usage = usage
     result.latencyMs = latencyMs
     if (reply.metadata) result.metadata = reply.metadata
     if (reply.finishReason !== undefined) result.finishReason = reply.finishReason
-    if (traced) result.trace = traced.summary
     return result
   }
 
@@ -362,7 +436,7 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
     while (next < cases.length && !stopped()) {
       const i = next++
       const c = cases[i]!
-      const trials = await Promise.all(Array.from({ length: options.repeat }, () => trial(c)))
+      const trials = await Promise.all(Array.from({ length: options.repeat }, (_, k) => trial(c, k)))
       if (trials.some((t) => t === null)) continue
       results[i] = aggregateCase(c, trials as TrialResult[], options.repeatPassThreshold)
       options.onCase?.(results[i]!)
@@ -382,6 +456,15 @@ export async function runCases(cases: EvalCase[], target: Target, options: Runne
   return outcome
 }
 
+/** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
+function modelOf(reply: TargetReply): string | undefined {
+  const model = reply.metadata?.model
+  return typeof model === 'string' ? model : undefined
+}
+
+/** A trial's spans and what the record keeps of them. */
+type Traced = Awaited<ReturnType<TrialTrace['settle']>>
+
 /**
  * The reply completed from its trial's spans (SPEC §12): tool calls, usage and
  * the model, each only where the target reported none. Returns the cost the
@@ -394,10 +477,4 @@ function completeFromSpans(reply: TargetReply, spans: readonly Span[], options: 
   if (reply.usage !== undefined || found.usage === undefined) return 0
   reply.usage = priceUsage(found.usage, modelOf(reply) ?? options.model, options.pricing)
   return reply.usage.costUsd ?? 0
-}
-
-/** The model a reply names (the openai target's, or a result object's metadata.model), which `pricing` prices. */
-function modelOf(reply: TargetReply): string | undefined {
-  const model = reply.metadata?.model
-  return typeof model === 'string' ? model : undefined
 }

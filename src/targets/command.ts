@@ -21,7 +21,7 @@ import { expandVars, minimalEnv } from '../util/env.js'
 import { splitArgv } from '../util/argv.js'
 import { exporterEnv, stdioTrialEnv } from '../tracing/env.js'
 import { isResultObject, readResult } from './result.js'
-import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+import { turnFields, type Target, type TargetContext, type TargetReply, type TrialRequest } from './types.js'
 
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}'
@@ -41,6 +41,8 @@ export interface CommandSpec {
   maxOutputBytes: number
   /** target.output: json — stdout is a result object */
   json: boolean
+  /** target.input: json — stdin is a JSON request (the input, the case, a conversation's messages) */
+  jsonInput: boolean
 }
 
 export function createCommandTarget(config: TargetConfig, ctx: TargetContext): Target {
@@ -50,7 +52,7 @@ export function createCommandTarget(config: TargetConfig, ctx: TargetContext): T
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       if (request.signal.aborted) throw abortError(request.signal)
-      const run = new ProcessRun(spec, request.input, request.traceparent)
+      const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined)
       running.add(run)
       const onAbort = (): void => run.stop(abortError(request.signal))
       request.signal.addEventListener('abort', onAbort, { once: true })
@@ -107,7 +109,14 @@ export function resolveCommandSpec(config: TargetConfig, ctx: TargetContext): Co
   const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   const cwd = config.cwd === undefined ? ctx.baseDir : resolve(ctx.baseDir, expandVars(config.cwd, ctx.env, ctx.secrets, 'target.cwd'))
   const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env }
-  const spec = { argv, cwd, env: minimalEnv(ctx.env, traced), maxOutputBytes: config.maxOutputBytes, json: config.output === 'json' }
+  const spec = {
+    argv,
+    cwd,
+    env: minimalEnv(ctx.env, traced),
+    maxOutputBytes: config.maxOutputBytes,
+    json: config.output === 'json',
+    jsonInput: config.input === 'json'
+  }
   checkProgram(spec)
   return spec
 }
@@ -227,6 +236,12 @@ function excerpt(text: string): string {
   return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat
 }
 
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
+function jsonRequest(request: TrialRequest): string {
+  const c = request.case
+  return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) })
+}
+
 /** Strings are passed as they are; any other JSON value as its JSON text. */
 function inputText(input: unknown): string {
   return typeof input === 'string' ? input : (JSON.stringify(input) ?? '')
@@ -318,10 +333,12 @@ class ProcessRun {
   private spawnedAt = performance.now()
   private closedAt: number | undefined
 
+  /** `stdin`: what the process reads, when it is not the input's text (target.input: json) */
   constructor(
     private readonly spec: CommandSpec,
     input: unknown,
-    traceparent: string | undefined
+    traceparent: string | undefined,
+    stdin?: string
   ) {
     const text = inputText(input)
     const args = spec.argv.slice(1).map((arg) => (arg === INPUT_PLACEHOLDER ? text : arg))
@@ -352,7 +369,7 @@ class ProcessRun {
     this.child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk))
     // a child that never reads its input closes the pipe (EPIPE): not an error, its exit status decides
     this.child.stdin?.on('error', () => {})
-    this.child.stdin?.end(text)
+    this.child.stdin?.end(stdin ?? text)
   }
 
   /** From the process having started to its stdio closing. */

@@ -45,7 +45,7 @@ export function functionTarget(resolveFn: () => Promise<AgentFunction> | AgentFu
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       const fn = await resolveFn()
-      const value = fn(request.input, agentCaseView(request.case))
+      const value = fn(request.input, agentCaseView(request.case, request))
       // only a promise can hang; a plain value is the answer (and reading `signal` would make an AbortController for nothing)
       const settled = isThenable(value) ? await raceAbort(Promise.resolve(value), request.signal) : value
       return replyOf(settled, label)

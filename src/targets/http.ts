@@ -11,7 +11,7 @@ import { renderBody, renderText, type TemplateValues } from '../llm/template.js'
 import { ProviderError } from '../providers/wire.js'
 import { expandDeep } from '../util/env.js'
 import { normalizeToolCalls, normalizeUsage } from './result.js'
-import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+import { turnFields, type Target, type TargetContext, type TargetReply, type TrialRequest } from './types.js'
 
 export type HttpTargetConfig = NonNullable<TargetConfig['http']>
 
@@ -32,7 +32,7 @@ export function createHttpTarget(
   const bodyTemplate = http.method === 'GET' ? undefined : (spec.body ?? '{{input}}')
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
-      const values: TemplateValues = { input: request.input, case: request.case }
+      const values: TemplateValues = { input: request.input, case: request.case, ...turnFields(request) }
       const url = renderText(spec.url, values, encodeURIComponent)
       const body = bodyTemplate === undefined ? undefined : renderBody(bodyTemplate, values)
       const options = trialHttpOptions(target, request, ctx, deps)

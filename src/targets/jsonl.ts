@@ -51,7 +51,7 @@ import {
   type CommandSpec
 } from './command.js'
 import { readResult } from './result.js'
-import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
+import { turnFields, type Target, type TargetContext, type TargetReply, type TrialRequest } from './types.js'
 
 /** Stdout lines that are not replies are kept, the last few, to explain a worker that then dies. */
 const NOISE_LINES = 5
@@ -121,7 +121,7 @@ class WorkerPool implements Target {
     if (this.silence) return Promise.reject(this.silence)
     const id = String(++this.nextId)
     const { case: c, signal } = request
-    const message: Record<string, unknown> = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags } }
+    const message: Record<string, unknown> = { id, input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) }
     // the worker continues the trial's trace (SPEC §12)
     if (request.traceparent !== undefined) message.traceparent = request.traceparent
     const line = `${JSON.stringify(message)}\n`

@@ -68,7 +68,8 @@ export async function createModuleTarget(config: TargetConfig, ctx: TargetContex
       const onAbort = request.onAbort ? (giveUp: () => void) => request.onAbort!(giveUp) : abortOf(request.signal)
       // the input travels once when it is the case's own (most runs): each copy is cloned to the worker
       // the trial's trace context rides on the case argument, for the agent to continue
-      const view = request.traceparent === undefined ? agentCaseView(request.case) : { ...agentCaseView(request.case), traceparent: request.traceparent }
+      const view =
+        request.traceparent === undefined ? agentCaseView(request.case, request) : { ...agentCaseView(request.case, request), traceparent: request.traceparent }
       const item: SandboxItem = request.input === view.input ? { kind: 'agent', file, case: view } : { kind: 'agent', file, input: request.input, case: view }
       if (promptfoo) item.promptfoo = promptfoo
       const [outcome] = await sandbox.run([item], { onAbort })

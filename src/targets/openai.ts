@@ -64,9 +64,14 @@ function apiKeyFor(openai: OpenAITargetConfig, ctx: TargetContext, baseUrl: stri
 
 /**
  * The rendered prompt as one user message; an input that already is a list of
- * chat messages (OpenAI evals datasets) is sent as it is when the prompt is just `{{input}}`.
+ * chat messages (OpenAI evals datasets) is sent as it is when the prompt is just `{{input}}`;
+ * a conversation's turn sends the conversation so far.
  */
 function userMessages(prompt: string, request: TrialRequest): ChatMessage[] {
+  // a conversation's turn: the chat so far, each user message rendered through the prompt as a single input is
+  if (request.messages) {
+    return request.messages.map((m) => (m.role === 'user' ? { role: 'user', content: renderText(prompt, { input: m.content, case: request.case }) } : m))
+  }
   if (isWholeInput(prompt) && isChatMessages(request.input)) return request.input
   return [{ role: 'user', content: renderText(prompt, { input: request.input, case: request.case }) }]
 }

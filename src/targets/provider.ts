@@ -45,7 +45,8 @@ export function createProviderTarget(
       let result
       try {
         result = await provider.call(
-          { prompt: promptOf(request.input), tools: target.tools, vars: request.case.vars },
+          // a conversation's turn: the conversation so far is the chat
+          { prompt: request.messages ?? promptOf(request.input), tools: target.tools, vars: request.case.vars },
           trialHttpOptions(target, request, ctx, deps)
         )
       } catch (err) {

@@ -1,9 +1,14 @@
+import type { ConversationMessage } from '../config/schema.js'
 import type { EvalCase, ToolCall, Usage } from '../types.js'
 
 /** One trial's request to the agent under test. */
 export interface TrialRequest {
   input: unknown
   case: EvalCase
+  /** a conversation's turn: the conversation so far, ending with this turn's user message */
+  messages?: ConversationMessage[]
+  /** a conversation's turn: the same for every turn of one trial, unique per trial */
+  conversationId?: string
   /** aborted on timeout or when the run is cut short; targets stop work and free resources */
   signal: AbortSignal
   /**
@@ -57,4 +62,10 @@ export interface TargetContext {
   warn?: (message: string) => void
   /** the trace receiver's endpoint (`http://127.0.0.1:<port>`) when tracing is on: processes and modules get the exporter's variables */
   otlpEndpoint?: string
+}
+
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
+export function turnFields(request: Pick<TrialRequest, 'messages' | 'conversationId'>): { messages?: ConversationMessage[]; conversationId?: string } {
+  if (request.messages === undefined) return {}
+  return { messages: request.messages, conversationId: request.conversationId }
 }

@@ -133,6 +133,26 @@ export const datasets: BadInput[] = [
   { file: 'dataset/jsonl-empty.jsonl', says: /has no cases; add at least one case/ },
   // bad cases
   { file: 'dataset/case-without-input.yaml', line: 1, at: '[0]', says: /the case has no `input`/ },
+  // conversations (SPEC §13)
+  { file: 'dataset/turns-with-input.yaml', line: 4, at: '[0].turns', says: /a case has one of `input`, `turns` and `simulate`, not `input` and `turns`/ },
+  { file: 'dataset/turns-and-simulate.yaml', line: 5, at: '[0].simulate', says: /not `turns` and `simulate`/ },
+  { file: 'dataset/turns-empty.yaml', line: 2, at: '[0].turns', says: /turns needs at least one turn \(\{user: "…"\}\)/ },
+  { file: 'dataset/turn-without-user.yaml', line: 4, at: '[0].turns[1].user', says: /a turn needs `user`: what the user says/ },
+  { file: 'dataset/turn-assert-unknown.yaml', line: 6, at: '[0].turns[1].assert[0]', says: /unknown assertion type "contians"\. Did you mean "contains"\?/ },
+  { file: 'dataset/simulate-max-turns-51.yaml', line: 4, at: '[0].simulate.maxTurns', says: /maxTurns must be between 1 and 50/ },
+  { file: 'dataset/simulate-max-turns-0.yaml', line: 4, at: '[0].simulate.maxTurns', says: /maxTurns must be between 1 and 50/ },
+  {
+    file: 'dataset/simulate-without-judge.yaml',
+    line: 3,
+    at: '[0].simulate',
+    says: /a simulated user is played by the judge: add a `judge:` section to the config, or give `simulate\.provider`/
+  },
+  {
+    file: 'dataset/simulate-provider-elsewhere.yaml',
+    line: 5,
+    at: '[0].simulate.provider',
+    says: /would send OPENAI_API_KEY to https:\/\/collector\.example\.com: a simulated user named by the dataset reads a key only where the judge does/
+  },
   { file: 'dataset/unknown-case-key.yaml', line: 2, at: '[0].inptu', says: /unknown key "inptu": did you mean "input"\?/ },
   { file: 'dataset/duplicate-ids.yaml', line: 6, at: '[2]', says: /duplicate case id "a" \(also at .*duplicate-ids\.yaml:1 at \[0\]\); ids must be unique/ },
   { file: 'dataset/id-collides-with-content-key.yaml', line: 1, at: '[0]', says: /collides with the key generated for a case without id; choose another id/ },

@@ -135,7 +135,8 @@ describe('promptfoo parity items', () => {
     const { record } = await run({ 'promptfooconfig.yaml': 'description: no tests\nprompts: ["hello {{name}}"]\nproviders: [echo]\n' })
     expect(record.cases.map((c) => c.output)).toEqual(['hello '])
     await expect(run({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests:\n  - vars: {}\n    provider: echo\n' })).rejects.toThrow(
-      /promptfooconfig\.yaml:5 at tests\[0\]\.provider: "provider" is not supported by evalgate: remove it, or run this suite with promptfoo/
+      // a test's own provider: only promptfoo's simulated user (docs/conversations.md)
+      /promptfooconfig\.yaml:4 at tests\[0\]\.provider: a test's own provider "echo" is not supported by evalgate; only promptfoo:simulated-user/
     )
     await expect(run({ 'promptfooconfig.yaml': 'prompts: [x]\nproviders: [echo]\ntests: []\ndefaultTest:\n  options: { providr: x }\n' })).rejects.toThrow(
       /"providr" is not supported by evalgate \(or did you mean "provider"\?\)/

@@ -13,7 +13,8 @@ import { describeAssertion } from '../expected.js'
 import { Fingerprinter } from '../fingerprint.js'
 import { MODEL_GRADED_TYPES } from '../judged.js'
 import type { Located } from '../parse.js'
-import { tracingOf, type ParsedConfig } from '../schema.js'
+import { tracingOf, type JudgeConfig, type ParsedConfig } from '../schema.js'
+import { conversationKey, simulatedUser, usesConversation } from './conversation.js'
 import { providersOf, readPromptfooConfig, settingsOf } from './index.js'
 import { promptAllowed, readPrompts, type Prompt } from './prompts.js'
 import type { PromptfooGrader, PromptfooProvider, PromptfooTest, RawPromptfooAssertion } from './schema.js'
@@ -38,10 +39,11 @@ export function loadPromptfooConfig(
   let tests = readTests(pf.tests, located, baseDir)
   // promptfoo runs a config without tests once, with no vars and no assertions
   if (tests.length === 0) tests = [{ test: {}, where: `${file} at tests`, file, dir: baseDir }]
+  // the settings first: a simulated user is played by the judge they name
   const config = settings(settingsOf(located, pf))
   // what the assertions may rely on: the trace assertions need the receiver (a promptfoo config's tools are its providers')
   const scope: AssertionScope = { tracing: tracingOf(config.tracing) !== undefined }
-  const builder = new CaseBuilder(new Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir)
+  const builder = new CaseBuilder(new Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir, config.judge, pf.env)
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
   return { config, cases: builder.finish(config) }
@@ -84,7 +86,10 @@ class CaseBuilder {
     private readonly templates: Templates,
     private readonly validateAssertion: AssertionValidator,
     private readonly defaultTest: PromptfooTest | undefined,
-    private readonly baseDir: string
+    private readonly baseDir: string,
+    private readonly judge: JudgeConfig | undefined,
+    /** the config's `env:`, which a prompt rendered at run time (`_conversation`) reads too */
+    private readonly env: Record<string, unknown> | undefined
   ) {}
 
   addTest(t: LocatedTest, index: number, prompts: Prompt[], providers: PromptfooProvider[]): void {
@@ -97,16 +102,24 @@ class CaseBuilder {
     const metadata = d?.metadata || test.metadata ? { ...d?.metadata, ...test.metadata } : undefined
     const combos = options.disableVarExpansion ? [vars] : varCombinations(vars)
     const testKey = keyPart(test.description ?? `test ${index + 1}`)
+    const userProvider = test.provider ?? d?.provider
     combos.forEach((combo, k) => {
       const resolved = this.loadFileVars(combo, t)
       const grading = this.grading(rawAsserts, resolved, t, threshold, options.transform, { provider: options.provider, rubricPrompt: options.rubricPrompt })
       const testPart = combos.length > 1 ? `${testKey} [${k + 1}]` : testKey
+      const user = userProvider === undefined ? undefined : simulatedUser(userProvider, resolved, this.templates, this.judge, t.where, t.file, this.baseDir)
       providers.forEach((provider, p) => {
-        // promptfoo runs a provider with the prompts it names, a test with those it names
-        for (const prompt of prompts.filter((pr) => promptAllowed(pr, provider.prompts) && promptAllowed(pr, test.prompts))) {
+        for (const [promptIndex, prompt] of prompts.entries()) {
+          // promptfoo runs a provider with the prompts it names, a test with those it names
+          if (!promptAllowed(prompt, provider.prompts) || !promptAllowed(prompt, test.prompts)) continue
+          const template = `${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`
+          // a prompt that reads `_conversation` is rendered again when it runs, with the conversation so far
+          const conversation = !user && usesConversation(template)
           let input: string
           try {
-            input = this.templates.renderPrompt(`${options.prefix ?? ''}${prompt.raw}${options.suffix ?? ''}`, resolved)
+            input = user
+              ? this.templates.render(template, resolved)
+              : this.templates.renderPrompt(template, conversation ? { ...resolved, _conversation: [] } : resolved)
           } catch (err) {
             throw new ConfigError(`${t.where}: cannot render the prompt "${keyPart(prompt.label)}" with this test's vars: ${errorMessage(err)}`, t.file)
           }
@@ -116,6 +129,14 @@ class CaseBuilder {
           const id = seen === 0 ? key : `${key} ~${seen + 1}`
           const promptfoo: PromptfooCase = { provider: p, ...grading.promptfoo }
           if (test.description !== undefined) promptfoo.description = test.description
+          // disableConversationVar: its own _conversation stays empty, but its answer joins the conversation (as in promptfoo)
+          if (conversation)
+            promptfoo.conversation = {
+              key: conversationKey(p, promptIndex, metadata),
+              template,
+              ...(this.env ? { env: this.env } : {}),
+              ...(options.disableConversationVar ? { blind: true } : {})
+            }
           const line = /:(\d+)/.exec(t.where)?.[1]
           this.pending.push({
             c: {
@@ -129,7 +150,9 @@ class CaseBuilder {
               index: this.pending.length,
               vars: resolved,
               ...(metadata !== undefined ? { metadata } : {}),
-              promptfoo
+              promptfoo,
+              // the agent is sent the prompt as a system message before the conversation so far
+              ...(user ? { simulate: { ...user, promptfoo: { system: input } } } : {})
             }
           })
         }
@@ -145,16 +168,21 @@ class CaseBuilder {
   finish(config: ParsedConfig): EvalCase[] {
     const fingerprints = new Fingerprinter(this.baseDir, config.judge)
     const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
+    // a `_conversation` turn depends on every turn before it: its fingerprint covers the one before's
+    const lastOf = new Map<string, string>()
     return this.pending.map(({ c }) => {
-      const { provider: _provider, description: _description, ...grading } = c.promptfoo!
+      const { provider: _provider, description: _description, conversation, ...grading } = c.promptfoo!
       const graded: Assertion[] = [
         ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
         ...(Object.keys(grading).length
           ? [{ type: 'grading', value: { ...grading, ...(grading.transform !== undefined ? { transform: portable(grading.transform) } : {}) } }]
-          : [])
+          : []),
+        ...(conversation ? [{ type: 'conversation', value: { ...conversation, after: lastOf.get(conversation.key) ?? null } }] : [])
       ]
       const assert = graded.length ? [...c.assert.map(({ transform: _t, ...a }) => a), ...graded] : c.assert
-      return { ...c, fingerprint: fingerprints.ofCase(c.input, assert, c.metadata) }
+      const fingerprint = fingerprints.ofCase(c.input, assert, c.metadata, undefined, c.simulate ? { simulate: c.simulate } : {})
+      if (conversation) lastOf.set(conversation.key, fingerprint)
+      return { ...c, fingerprint }
     })
   }
 

@@ -43,16 +43,25 @@ const testOptionsSchema = z
     suffix: z.string().optional(),
     disableVarExpansion: z.boolean().optional(),
     disableDefaultAsserts: z.boolean().optional(),
+    /** `_conversation` stays empty: the test is no turn of a conversation */
+    disableConversationVar: z.boolean().optional(),
     /** the grader of the test's model-graded checks (an assertion's own `provider` wins) */
     provider: graderSchema.optional(),
     rubricPrompt: z.union([z.string(), z.array(z.unknown())]).optional()
   })
   .strict()
 
+/** A test's own provider: evalgate runs only promptfoo's simulated user there. */
+const testProviderSchema = z.union([
+  z.string().min(1),
+  z.object({ id: z.string().min(1), label: z.string().optional(), config: z.record(z.string(), z.unknown()).optional() }).strict()
+])
+
 export const promptfooTestSchema = z
   .object({
     description: z.string().optional(),
     vars: z.record(z.string(), z.unknown()).optional(),
+    provider: testProviderSchema.optional(),
     assert: z.array(promptfooAssertionSchema).optional(),
     options: testOptionsSchema.optional(),
     threshold: z.number().optional(),

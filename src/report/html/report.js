@@ -61,6 +61,38 @@
     else if (t.baseline !== null) wrap.appendChild(el('p', 'trajectory-note', 'the same tool calls in both runs'))
     return wrap
   }
+  // both runs' conversations side by side, a row per turn; the first turn where they part is highlighted
+  function conversationBlock(v) {
+    var wrap = el('div', 'conversation')
+    if (v.why) wrap.appendChild(el('p', 'conversation-note', v.why))
+    var table = el('table', 'turns')
+    var head = el('tr')
+    ;['', 'Baseline conversation', 'Current conversation'].forEach(function (h) {
+      head.appendChild(el('th', null, h))
+    })
+    table.appendChild(head)
+    var n = Math.max(v.baseline ? v.baseline.length : 0, v.current.length)
+    for (var i = 0; i < n; i++) {
+      var tr = el('tr', i + 1 === v.first ? 'first-diff' : i + 1 === v.diverged ? 'diverged' : null)
+      tr.appendChild(el('td', 'turn-n', String(i + 1)))
+      ;[v.baseline, v.current].forEach(function (side, k) {
+        var td = el('td')
+        var t = side && side[i]
+        if (!t) td.appendChild(el('p', 'muted', side === null ? (k === 0 && data.hasBaseline ? 'not in the baseline' : 'no baseline') : 'no such turn'))
+        else {
+          td.appendChild(el('div', 'said user', t.user))
+          td.appendChild(t.output !== null ? el('div', 'said agent', t.output) : el('div', 'said agent error', 'no reply: ' + (t.error || 'the target failed')))
+          t.failed.forEach(function (a) {
+            td.appendChild(el('div', 'turn-check', '✗ ' + a.type + ': ' + a.reason))
+          })
+        }
+        tr.appendChild(td)
+      })
+      table.appendChild(tr)
+    }
+    wrap.appendChild(table)
+    return wrap
+  }
   function flipLabel(f) {
     return f === 'none' ? '—' : f
   }
@@ -166,6 +198,12 @@
   function detail(c) {
     var wrap = el('div', 'case-detail')
     if (c.note) wrap.appendChild(el('p', 'case-note', c.note))
+    // a conversation: both transcripts side by side instead of one input and output
+    if (c.conversation) {
+      if (c.expected !== null) wrap.appendChild(block('Expected (of the last reply)', pre(c.expected)))
+      wrap.appendChild(conversationBlock(c.conversation))
+      return rest(wrap, c)
+    }
     var top = el('div', 'cols')
     top.appendChild(block('Input', pre(c.input)))
     top.appendChild(c.expected !== null ? block('Expected', pre(c.expected)) : el('div'))
@@ -180,6 +218,10 @@
       )
     wrap.appendChild(outs)
     if (c.diff) wrap.appendChild(block('Diff, baseline → current', diffBlock(c.diff)))
+    return rest(wrap, c)
+  }
+  // what every case shows below its outputs: tool calls and checks
+  function rest(wrap, c) {
     if (c.trajectory) wrap.appendChild(trajectoryBlock(c.trajectory))
     if (c.assertions.length) wrap.appendChild(block('Assertions', assertionTable(c.assertions)))
     if (c.baseline && c.baseline.assertions.length) {

@@ -4,6 +4,7 @@
  * (html/redact.ts); every text is escaped here, the one place the page writes
  * record text as HTML.
  */
+import { simulatedUserText } from '../conversation.js'
 import { formatCount, formatDuration, formatPercent, formatScore, formatTime, plural, relativeAge, signed, signedPoints } from '../format.js'
 import { escapeHtmlText } from '../escape.js'
 import type { ReportModel } from '../model.js'
@@ -93,6 +94,8 @@ export function summaryHtml(model: ReportModel, title: string, redact: (text: st
     footer.push(
       `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
     )
+  const user = simulatedUserText(judge)
+  if (user) footer.push(user)
   footer.push(`evalgate ${e(current.tool.version)}`)
 
   const tags = c.tags.length

@@ -13,6 +13,8 @@ import { isNotGraded } from '../../compare/judged.js'
 import { flakyReason } from '../markdown/outcomes.js'
 import type { ReportModel } from '../model.js'
 import { firstDifferingStep, unreportedSide } from '../metrics.js'
+import { firstDifferingTurn } from '../../compare/conversation.js'
+import { differenceWords } from '../conversation.js'
 import { redactCase, type Redact } from './redact.js'
 
 /** The runs a report shows, and their comparison. */
@@ -82,6 +84,21 @@ export interface CaseView {
   assertions: AssertionView[]
   /** baseline output → current output, long equal runs cut; null when either is missing or they are equal */
   diff: Array<DiffLine | DiffSkip> | null
+  /**
+   * a conversation's transcripts side by side: the baseline's (null when it lacks the case)
+   * and this run's, the first turn where they part (1-based; null: none) and why it is that turn, and
+   * the turn where they first read differently when that comes sooner
+   */
+  conversation: { baseline: TurnView[] | null; current: TurnView[]; first: number | null; diverged: number | null; why: string | null } | null
+}
+
+/** One turn of a conversation: what the user said, the reply (or why there was none), its failed checks. */
+export interface TurnView {
+  user: string
+  output: string | null
+  error: string | null
+  passed: boolean
+  failed: AssertionView[]
 }
 
 /** The flips whose case shows the baseline's assertions beside this run's. */
@@ -201,6 +218,33 @@ function trajectoryView(old: CaseResult | undefined, now: CaseResult): CaseView[
   return { baseline, current, first: firstDifferingStep(old.toolCalls ?? [], now.toolCalls ?? []) }
 }
 
+function turnViews(c: CaseResult, clip: (t: string) => string): TurnView[] {
+  return (c.turns ?? []).map((t) => {
+    const failed = (t.assertions ?? []).filter((a) => !a.passed)
+    return {
+      user: clip(t.user),
+      output: t.output === null ? null : clip(t.output),
+      error: t.error === undefined ? null : clip(t.error),
+      passed: t.output !== null && failed.every((a) => a.weight === 0),
+      failed: failed.map((a) => assertionView(a, clip))
+    }
+  })
+}
+
+/** Both conversations of a case, the turn where they part marked; null when neither run's case is a conversation. */
+function conversationView(old: CaseResult | undefined, now: CaseResult | null, clip: (t: string) => string): CaseView['conversation'] {
+  if (!now?.turns && !old?.turns) return null
+  const d = now?.turns ? firstDifferingTurn(old, now) : null
+  const words = d ? differenceWords(d, old !== undefined) : null
+  return {
+    baseline: old?.turns ? turnViews(old, clip) : null,
+    current: now ? turnViews(now, clip) : [],
+    first: d?.turn ?? null,
+    diverged: d?.divergedAt ?? null,
+    why: words ? `${words.title}: ${words.why}.${d?.divergedAt ? ` The conversations first read differently at turn ${d.divergedAt}.` : ''}` : null
+  }
+}
+
 /** Every case of both runs as the table shows it. Exported for tests. */
 export function caseViews(input: Runs, options: ViewOptions = {}): CaseView[] {
   return [...viewsOf(input, tableRows(input), options)]
@@ -261,7 +305,8 @@ export function* viewsOf(input: Runs, rows: readonly Row[], options: ViewOptions
           }
         : null,
       assertions: now ? now.assertions.map((a) => assertionView(a, clip)) : [],
-      diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null
+      diff: output !== null && oldOutput !== null && output !== oldOutput ? withContext(lineDiff(oldOutput, output)) : null,
+      conversation: conversationView(old, now, clip)
     }
   }
 }

@@ -4,6 +4,7 @@
  * the first ones: input, expectation, both outputs, both trajectories, a traced
  * case's error spans and why the case fails.
  */
+import { conversationDetail } from '../conversation.js'
 import type { AssertionResult, CaseResult } from '../../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode } from '../escape.js'
 import { formatCount, formatScore, formatValue } from '../format.js'
@@ -105,10 +106,16 @@ export function splitReason(reason: string): { claim: string; got: string | null
 
 function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
-  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`, '**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS)]
+  const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`]
+  // a conversation shows the turn where it parted from the baseline's instead of one input and output
+  const conversation = conversationDetail(compared ? before : undefined, now)
+  if (!conversation) parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
   if (now.expected !== undefined) parts.push('**Expected**', fencedBlock(formatValue(now.expected), BLOCK_CHARS))
-  if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-  parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  if (conversation) parts.push(conversation)
+  else {
+    if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
+    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+  }
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
   const errorSpans = errorSpansText(now)

@@ -3,6 +3,7 @@
  * of every other outcome, re-runs, flaky cases, the per-tag table, errors,
  * judge noise and the footer.
  */
+import { simulatedUserText } from '../conversation.js'
 import type { Comparison, FlakyCase } from '../../compare/types.js'
 import type { RunRecord } from '../../types.js'
 import { escapeHtml, escapeInline, inlineCode } from '../escape.js'
@@ -195,6 +196,8 @@ export function runFooter(current: RunRecord): string {
       `judge: ${plural(judge.calls, 'call')}, ${formatCount(judge.reused)} reused, ` + `${plural(judge.errors, 'error')}, ${plural(judge.tokens, 'token')}`
     )
   }
+  const user = simulatedUserText(judge)
+  if (user) parts.push(user)
   parts.push(`duration: ${formatDuration(durationMs)}`, `${plural(current.cases.length, 'case')}`)
   return `<sub>${parts.join(' · ')} · evalgate ${escapeHtml(current.tool.version, 40)}</sub>`
 }
