@@ -28,12 +28,22 @@ describe('examples/conversation', () => {
       path.join(out, 'run.json'),
       '--report',
       report,
+      '--junit',
+      path.join(out, 'junit.xml'),
       '--quiet'
     ])
     expect(run.stderr).toMatch(/^evalgate: gate failed: 3 cases regressed \(limit: maxRegressions 0\): refund-happy-path, no-double-refund, refund-simulated/)
     expect(run.code).toBe(1)
     const record = await readRunRecord(path.join(out, 'run.json'))
     expect(record.cases.filter((c) => !c.passed).map((c) => c.id)).toEqual(['refund-happy-path', 'no-double-refund', 'refund-simulated'])
+    // JUnit: a conversation's time is the sum over its turns, its failure names the turn
+    const junit = readFileSync(path.join(out, 'junit.xml'), 'utf8')
+    const happyRecord = record.cases.find((c) => c.id === 'refund-happy-path')!
+    const summed = happyRecord.turns!.reduce((n, t) => n + t.latencyMs!, 0)
+    const testcase = /<testcase [^>]*name="refund-happy-path"[^>]*time="([\d.]+)"[^>]*>([\s\S]*?)<\/testcase>/.exec(junit)
+    expect(testcase).not.toBeNull()
+    expect(Number(testcase![1])).toBeCloseTo(summed / 1000, 3)
+    expect(testcase![2]).toContain('turn 3: expected output to contain')
     const markdown = readFileSync(report, 'utf8')
     const happy = markdown.slice(markdown.indexOf('<summary><code>refund-happy-path</code>'))
     expect(happy).toContain('**First differing turn: turn 3 of 4** — it passed on the baseline and fails now')

@@ -108,6 +108,14 @@ const rows: Row[] = [
     auth: header('x-api-key'),
     sent: 'k6'
   },
+  {
+    name: 'ANTHROPIC_CUSTOM_HEADERS (the Anthropic SDK’s: a gateway’s headers, one `Name: value` a line)',
+    id: 'anthropic:messages:claude-sonnet-4',
+    env: { ANTHROPIC_BASE_URL: 'BASE', ANTHROPIC_API_KEY: 'k5b', ANTHROPIC_CUSTOM_HEADERS: 'cf-aig-authorization: Bearer gw-1\nX-Team:  evals \nnot a header' },
+    url: 'BASE/v1/messages',
+    auth: (r) => [r.headers['x-api-key'], r.headers['cf-aig-authorization'], r.headers['x-team'], r.headers['anthropic-version']],
+    sent: ['k5b', 'Bearer gw-1', 'evals', '2023-06-01']
+  },
   // Google AI Studio: apiHost, GOOGLE_API_HOST, PALM_API_HOST (https) before apiBaseUrl, GOOGLE_API_BASE_URL; keys GOOGLE_API_KEY, GEMINI_API_KEY, PALM_API_KEY
   {
     name: 'GOOGLE_API_HOST over GOOGLE_API_BASE_URL; GOOGLE_API_KEY over GEMINI_API_KEY',
@@ -243,4 +251,15 @@ describe.each(rows)('$id: $name', (row) => {
     expect(flows.length).toBeGreaterThan(0)
     expect(new Set(flows.map((f) => f.host))).toEqual(new Set([host]))
   })
+})
+
+it('a gateway’s headers from ANTHROPIC_CUSTOM_HEADERS are secrets, and a flow toward the host the key goes to', () => {
+  const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_CUSTOM_HEADERS: 'cf-aig-authorization: Bearer gw-2' }
+  const secrets = new Set<string>()
+  createProvider({ id: 'anthropic:messages:claude-sonnet-4' }, { env, secrets, baseDir: '.', where: 'target' })
+  expect(secrets).toEqual(new Set(['k', 'Bearer gw-2']))
+  expect(credentialFlows({ id: 'anthropic:messages:claude-sonnet-4' }, env).map((f) => [f.variable, f.host])).toEqual([
+    ['ANTHROPIC_API_KEY', 'api.anthropic.com'],
+    ['ANTHROPIC_CUSTOM_HEADERS', 'api.anthropic.com']
+  ])
 })

@@ -9603,14 +9603,25 @@ function anthropicProvider(id, model, config, ctx) {
     const apiKey = (0,wire/* firstSet */.v)(config.apiKey, ctx.env.ANTHROPIC_API_KEY);
     if (apiKey)
         ctx.secrets.add(apiKey);
+    // a gateway's headers often carry its own secret: redacted like the key
+    const gateway = customHeaders(ctx.env);
+    const secrets = [apiKey, ...Object.values(gateway)].filter(Boolean);
+    for (const value of Object.values(gateway))
+        ctx.secrets.add(value);
     const unusable = apiKey
         ? undefined
         : `${ctx.where}: ${id}: environment variable ANTHROPIC_API_KEY is not set; set it, or add \`apiKey\` to the provider config`;
     return (0,wire/* modelProvider */.xv)(id, model, unusable, async (call, http) => {
-        const headers = { 'x-api-key': apiKey, 'anthropic-version': API_VERSION, ...(0,openai/* stringHeaders */.UW)(config.headers), ...call.headers };
+        const headers = {
+            'x-api-key': apiKey,
+            'anthropic-version': API_VERSION,
+            ...gateway,
+            ...(0,openai/* stringHeaders */.UW)(config.headers),
+            ...call.headers
+        };
         if (Array.isArray(config.beta) && config.beta.length)
             headers['anthropic-beta'] = config.beta.join(',');
-        const response = await (0,wire/* send */.tN)(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, [apiKey]);
+        const response = await (0,wire/* send */.tN)(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, secrets);
         return readMessage(id, model, response.data, response.text);
     });
 }
@@ -9698,9 +9709,21 @@ function readMessage(id, model, data, raw) {
         result.finishReason = finish;
     return result;
 }
+/** `ANTHROPIC_CUSTOM_HEADERS` read as the Anthropic SDK reads it: one `Name: value` per line. */
+function customHeaders(env) {
+    const headers = {};
+    for (const line of (env.ANTHROPIC_CUSTOM_HEADERS ?? '').split('\n')) {
+        const colon = line.indexOf(':');
+        const name = colon < 0 ? '' : line.slice(0, colon).trim();
+        if (name)
+            headers[name] = line.slice(colon + 1).trim();
+    }
+    return headers;
+}
 function anthropicCredentials(id, config, env) {
     const host = (0,wire/* hostOf */.w4)(anthropicBaseUrl(config, env));
-    return (0,wire/* text */.Qq)(config.apiKey) ? [{ configKey: 'apiKey', host, provider: id }] : [{ variable: 'ANTHROPIC_API_KEY', host, provider: id }];
+    const key = (0,wire/* text */.Qq)(config.apiKey) ? { configKey: 'apiKey', host, provider: id } : { variable: 'ANTHROPIC_API_KEY', host, provider: id };
+    return (0,wire/* text */.Qq)(env.ANTHROPIC_CUSTOM_HEADERS) ? [key, { variable: 'ANTHROPIC_CUSTOM_HEADERS', host, provider: id }] : [key];
 }
 
 ;// CONCATENATED MODULE: ./src/providers/azure.ts

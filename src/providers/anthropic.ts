@@ -5,7 +5,8 @@
  * lines); tools are Anthropic's `{name, description, input_schema}` (OpenAI
  * function tools are translated); `tool_use` blocks become tool calls, and
  * the output is the text blocks with each tool_use block's JSON, as promptfoo
- * shows it.
+ * shows it. `ANTHROPIC_CUSTOM_HEADERS` (the Anthropic SDK's, which promptfoo
+ * uses: `Name: value` lines, a gateway's headers) is sent with every request.
  */
 import type { CredentialFlow, Provider, ProviderCall, ProviderContext, ProviderResult } from './types.js'
 import { stringHeaders } from './openai.js'
@@ -41,13 +42,23 @@ export function anthropicProvider(id: string, model: string, config: Config, ctx
   const baseUrl = anthropicBaseUrl(config, ctx.env)
   const apiKey = firstSet(config.apiKey, ctx.env.ANTHROPIC_API_KEY)
   if (apiKey) ctx.secrets.add(apiKey)
+  // a gateway's headers often carry its own secret: redacted like the key
+  const gateway = customHeaders(ctx.env)
+  const secrets = [apiKey!, ...Object.values(gateway)].filter(Boolean)
+  for (const value of Object.values(gateway)) ctx.secrets.add(value)
   const unusable = apiKey
     ? undefined
     : `${ctx.where}: ${id}: environment variable ANTHROPIC_API_KEY is not set; set it, or add \`apiKey\` to the provider config`
   return modelProvider(id, model, unusable, async (call, http) => {
-    const headers: Record<string, string> = { 'x-api-key': apiKey!, 'anthropic-version': API_VERSION, ...stringHeaders(config.headers), ...call.headers }
+    const headers: Record<string, string> = {
+      'x-api-key': apiKey!,
+      'anthropic-version': API_VERSION,
+      ...gateway,
+      ...stringHeaders(config.headers),
+      ...call.headers
+    }
     if (Array.isArray(config.beta) && config.beta.length) headers['anthropic-beta'] = config.beta.join(',')
-    const response = await send(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, [apiKey!])
+    const response = await send(id, 'POST', `${baseUrl}/v1/messages`, messagesBody(model, call, config), headers, http, secrets)
     return readMessage(id, model, response.data, response.text)
   })
 }
@@ -131,7 +142,19 @@ export function readMessage(id: string, model: string, data: unknown, raw: strin
   return result
 }
 
+/** `ANTHROPIC_CUSTOM_HEADERS` read as the Anthropic SDK reads it: one `Name: value` per line. */
+function customHeaders(env: NodeJS.ProcessEnv): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const line of (env.ANTHROPIC_CUSTOM_HEADERS ?? '').split('\n')) {
+    const colon = line.indexOf(':')
+    const name = colon < 0 ? '' : line.slice(0, colon).trim()
+    if (name) headers[name] = line.slice(colon + 1).trim()
+  }
+  return headers
+}
+
 export function anthropicCredentials(id: string, config: Config, env: NodeJS.ProcessEnv): CredentialFlow[] {
   const host = hostOf(anthropicBaseUrl(config, env))
-  return text(config.apiKey) ? [{ configKey: 'apiKey', host, provider: id }] : [{ variable: 'ANTHROPIC_API_KEY', host, provider: id }]
+  const key: CredentialFlow = text(config.apiKey) ? { configKey: 'apiKey', host, provider: id } : { variable: 'ANTHROPIC_API_KEY', host, provider: id }
+  return text(env.ANTHROPIC_CUSTOM_HEADERS) ? [key, { variable: 'ANTHROPIC_CUSTOM_HEADERS', host, provider: id }] : [key]
 }
