@@ -12,6 +12,7 @@ import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
 import { loadPriceList } from './targets/pricing.js'
+import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { runAsBaseline } from './run/as-baseline.js'
 import { rerunFlips } from './run/rerun.js'
@@ -47,6 +48,8 @@ export interface EvaluateOptions {
    * commit's copies (github/trusted-files.ts); default the config's folder
    */
   baselineFiles?: string
+  /** `run --resume`: the cases a run cut short finished are taken over, the rest run (run/resume.ts) */
+  resume?: ResumePlan
   /** told things worth a line in the log (the trace receiver's URL) */
   log?: (line: string) => void
 }
@@ -60,6 +63,8 @@ export interface Evaluation {
   incompatible: string | null
   /** processes the code under test left running, ended before the record was written */
   leftovers: number
+  /** what the user should change though nothing failed (a target's result objects graded as text): for the log */
+  warnings: string[]
 }
 
 export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -144,10 +149,15 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  const warnings: string[] = []
   checkFilter(loaded.cases, options.filter)
-  const cases = selectCases(loaded.cases, options)
+  const { resume } = options
+  const selected = selectCases(loaded.cases, options)
+  const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected
   const repeat = options.repeat ?? config.repeat
-  const createdAt = (options.now ?? (() => new Date()))().toISOString()
+  // a resumed run is the run that began then
+  const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
+  const spentBefore = resume?.spentUsd ?? 0
   // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
   // below this one that were not there before, and those that carry this run's mark
   const before = await descendants()
@@ -167,6 +177,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
         env: { ...env, [RUN_MARK]: mark },
         secrets,
         checkTimeoutMs: config.checkTimeoutMs,
+        warn: (message) => warnings.push(message),
         otlpEndpoint: tracing?.receiver.url
       })
     )
@@ -215,9 +226,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    // the simulated users' calls are the judge's spend
+    // the simulated users' calls are the judge's spend; a resumed run's budget is what its first part left
     budget: config.budget && {
-      maxCostUsd: config.budget.maxCostUsd,
+      maxCostUsd: config.budget.maxCostUsd - spentBefore,
       judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
     },
     simulatedUser: users,
@@ -272,13 +283,13 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     buildRecord({
       name: config.name,
       dataset: loaded.dataset,
-      cases: outcome.cases,
+      cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
       complete: outcome.complete,
       stopReason: outcome.stopReason,
-      planned: cases.length,
+      planned: selected.length,
       changedDuringRun,
-      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures),
-      durationMs: outcome.durationMs,
+      budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
+      durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
@@ -286,13 +297,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       rerunFlips: config.rerunFlips,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: withSpread(judgeFigures, spread?.spread()),
-      baseline: options.baseline
+      judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
+      baseline: options.baseline,
+      resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }),
     secrets
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets, incompatible, leftovers: ended.length }
+  return { record, comparison, secrets, incompatible, leftovers: ended.length, warnings }
 }
 
 /** Every check of a case: its own, and a conversation's turns'. */

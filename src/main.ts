@@ -366,6 +366,7 @@ async function evaluateCases(
     core.notice(
       `evalgate: the code under test left ${evaluation.leftovers === 1 ? 'a process' : `${evaluation.leftovers} processes`} running (detached from its group); ended before the record was written`
     )
+  for (const warning of evaluation.warnings) core.warning(`evalgate: ${warning}`)
   return evaluation
 }
 

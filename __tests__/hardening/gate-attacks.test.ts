@@ -75,6 +75,20 @@ function comment(): string {
   return ours[0]!.body
 }
 
+/** The ten cases, the three BROKEN ones graded by the `file:` check checks/answer.mjs; config and check served at the base commit; a baseline from main. */
+async function fileCheckProject(): Promise<void> {
+  write('checks/answer.mjs', "export default (output, { case: c }) => output.includes(c.input.replace('q', 'a'))\n")
+  write(
+    'cases.yaml',
+    casesYaml((id, n) => (BROKEN.includes(id) ? `  assert: [{type: javascript, file: checks/answer.mjs}]\n` : `  expected: a${n}\n`))
+  )
+  write('agent.mjs', AGENT)
+  configure()
+  serveAtBase('evalgate.yml', 'checks/answer.mjs')
+  const runRecord = suite.server.addRun({ head_sha: BASE })
+  expect((await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode).toBeUndefined()
+}
+
 describe('1. rewriting a failing case’s checks does not hide its regression', () => {
   it('a harmless second assertion on each broken case: the three are regressed, as the baseline ran them', async () => {
     await baseProject()
@@ -106,18 +120,7 @@ describe('1. rewriting a failing case’s checks does not hide its regression', 
   })
 
   it('rewriting the `file:` check itself: the base commit’s check grades the case as the baseline ran it', async () => {
-    write('checks/answer.mjs', "export default (output, { case: c }) => output.includes(c.input.replace('q', 'a'))\n")
-    write(
-      'cases.yaml',
-      casesYaml((id, n) => (BROKEN.includes(id) ? `  assert: [{type: javascript, file: checks/answer.mjs}]\n` : `  expected: a${n}\n`))
-    )
-    write('agent.mjs', AGENT)
-    configure()
-    serveAtBase('evalgate.yml', 'checks/answer.mjs')
-    const runRecord = suite.server.addRun({ head_sha: BASE })
-    expect(
-      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
-    ).toBeUndefined()
+    await fileCheckProject()
     write('checks/answer.mjs', 'export default () => true\n')
     const result = await prBundle({ broken: BROKEN })
     expect(result.exitCode).toBe(1)
@@ -441,18 +444,7 @@ export default async function agent(input, evalCase) {
 }
 `
   it('a module agent that rewrites an unchanged `file:` check to pass while the cases run: the run cannot tell, naming the file', async () => {
-    write('checks/answer.mjs', "export default (output, { case: c }) => output.includes(c.input.replace('q', 'a'))\n")
-    write(
-      'cases.yaml',
-      casesYaml((id, n) => (BROKEN.includes(id) ? `  assert: [{type: javascript, file: checks/answer.mjs}]\n` : `  expected: a${n}\n`))
-    )
-    write('agent.mjs', AGENT)
-    configure()
-    serveAtBase('evalgate.yml', 'checks/answer.mjs')
-    const runRecord = suite.server.addRun({ head_sha: BASE })
-    expect(
-      (await suite.action({ event: 'push', runId: runRecord.id, sha: BASE, payload: { repository: { default_branch: 'main' } } })).exitCode
-    ).toBeUndefined()
+    await fileCheckProject()
     write('agent.mjs', REWRITING_AGENT)
     const result = await prBundle({ broken: BROKEN })
     // the check did pass the broken cases: the fingerprints, made before, did not see it

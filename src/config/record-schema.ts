@@ -299,6 +299,8 @@ export const runRecordSchema = z.object({
    * (SPEC §9); such a run cannot support a verdict
    */
   changedDuringRun: z.array(z.string()).optional(),
+  /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
+  resumed: z.object({ cases: z.number().int().min(0), from: z.string() }).optional(),
   /** absent in records of evalgate before fingerprint version 2 */
   dataset: datasetFingerprintSchema.optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
