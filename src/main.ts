@@ -16,11 +16,11 @@ import type { Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
-import { credentialDifferences } from './config/credentials.js'
+import { refuseNewCredentialFlows } from './config/credentials.js'
 import type { ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { baselineStaleness, readBaseConfig, type CiHost, type HostBaseline } from './ci/host.js'
-import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
 import { loadBadgeMaker } from './badge/index.js'
 import { artifactClient } from './github/artifacts/client.js'
@@ -139,22 +139,6 @@ function trustedFilesSource(inputs: ActionInputs, ctx: ActionContext, octokit: O
   }
 }
 
-/**
- * Which credentials go where is a trusted setting (SPEC §9): a credential this
- * pull request's config sends somewhere the base commit's does not is refused
- * before anything runs, naming each difference.
- */
-function refuseNewCredentialFlows(run: ParsedConfig, base: ParsedConfig, inputs: ActionInputs, ctx: ActionContext): void {
-  const differences = credentialDifferences(run, base, process.env)
-  if (differences.length === 0) return
-  const file = inputs.config
-  const where = `${repositoryPath(file, ctx.workspace)} at the base commit ${ctx.pullRequest!.baseSha!.slice(0, 7)}`
-  throw new ConfigError(
-    `${file}: this pull request sends credentials where ${where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first (or set gate-from: head)`,
-    file
-  )
-}
-
 async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
   const query = { workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId }
@@ -164,7 +148,13 @@ async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ j
   // a command judge's program runs as the base commit has it (SPEC §9 Trusted files)
   const judgeFiles = base && octokit ? await trustedJudgeFiles(base.judge, trustedFilesSource(inputs, ctx, octokit)) : null
   const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base, judgeFiles)
-  if (base) refuseNewCredentialFlows(loaded.config, base, inputs, ctx)
+  if (base)
+    refuseNewCredentialFlows(loaded.config, base, process.env, {
+      file: inputs.config,
+      where: `${repositoryPath(inputs.config, ctx.workspace)} at the base commit ${ctx.pullRequest!.baseSha!.slice(0, 7)}`,
+      change: 'pull request',
+      optOut: 'set gate-from: head'
+    })
   if (configChanges.length) notices.push(configChangesNotice(configChanges, 'pull request', 'base commit'))
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }

@@ -242,6 +242,21 @@ describe('evalgate gitlab: where it runs', () => {
     expect(run.stderr).toContain('this merge request changes a setting that decide its own verdict (gate.maxRegressions)')
   })
 
+  it('which credentials reach the agent is the diff base’s: a merge request handing it the judge’s key is refused before anything runs', async () => {
+    await mainPipeline()
+    gitlab.addFile(PROJECT, BASE, 'evalgate.yml', readFileSync(ws.config, 'utf8'))
+    writeFileSync(ws.config, readFileSync(ws.config, 'utf8') + '  env:\n    JK: ${JUDGE_API_KEY}\n')
+    const err = await mrPipeline([], { JUDGE_API_KEY: 'sk-judge-0003' }).then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(isUserError(err)).toBe(true)
+    expect((err as Error).message).toMatch(
+      /this merge request sends credentials where evalgate\.yml at the merge request's diff base [0-9a-f]{7} does not.*target\.env\.JK reads JUDGE_API_KEY/
+    )
+    expect(ourNotes()).toHaveLength(0)
+  })
+
   it('no config at the diff base (first adoption): the merge request’s own settings, with a notice', async () => {
     await mainPipeline()
     const run = await mrPipeline([])

@@ -194,3 +194,24 @@ export function credentialDifferences(run: ParsedConfig, base: ParsedConfig, env
   }
   return differences
 }
+
+/**
+ * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * change's config (`run`) sends somewhere the base's does not is refused
+ * before anything runs, naming each difference. `where` names the base
+ * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").
+ */
+export function refuseNewCredentialFlows(
+  run: ParsedConfig,
+  base: ParsedConfig,
+  env: NodeJS.ProcessEnv,
+  message: { file: string; where: string; change: string; optOut?: string }
+): void {
+  const differences = credentialDifferences(run, base, env)
+  if (differences.length === 0) return
+  const { file, where, change, optOut } = message
+  throw new ConfigError(
+    `${file}: this ${change} sends credentials where ${where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first${optOut ? ` (or ${optOut})` : ''}`,
+    file
+  )
+}

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util'
 import { compareIfCompatible } from '../compare/compatibility.js'
 import type { ConcludeContext } from '../compare/conclude.js'
 import { baselineStaleness, readBaseConfig, type CiHost, type HostBaseline } from '../ci/host.js'
+import { refuseNewCredentialFlows } from '../config/credentials.js'
 import type { LoadedConfig } from '../config/load.js'
 import { readRunRecord } from '../config/record.js'
 import type { ParsedConfig } from '../config/schema.js'
@@ -219,6 +220,13 @@ export async function gitlabCommand(args: string[], io: GitLabIO, settings: GitL
   const host = client ? gitLabHost(client, targetProject, branch) : null
   const base = await baseConfig(ctx, client, host, configFile, notices)
   const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base)
+  // which credentials go where is the diff base's too (SPEC §9 Secrets)
+  if (base && mr?.diffBaseSha)
+    refuseNewCredentialFlows(loaded.config, base, io.env, {
+      file: configFile,
+      where: `${repositoryPath(configFile, ctx.projectDir)} at the merge request's diff base ${mr.diffBaseSha.slice(0, 7)}`,
+      change: 'merge request'
+    })
   if (configChanges.length) notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'))
   const { config } = loaded
   const onDefaultBranch = !mr && ctx.branch !== null && ctx.branch === branch
