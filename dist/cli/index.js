@@ -7638,6 +7638,19 @@ function credentialDifferences(run, base, env, declarers = []) {
     }
     return differences;
 }
+/**
+ * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * change's config (`run`) sends somewhere the base's does not is refused
+ * before anything runs, naming each difference. `where` names the base
+ * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").
+ */
+function refuseNewCredentialFlows(run, base, env, message) {
+    const differences = credentialDifferences(run, base, env);
+    if (differences.length === 0)
+        return;
+    const { file, where, change, optOut } = message;
+    throw new errors/* ConfigError */.xL(`${file}: this ${change} sends credentials where ${where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first${optOut ? ` (or ${optOut})` : ''}`, file);
+}
 
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(84974);
@@ -21731,6 +21744,7 @@ async function upsertNote(client, target, body) {
 
 
 
+
 const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'}] [--out ${RECORD_FILE}] [--report evalgate-report.md]
       [--merge SHARD.json…] [--baseline-job NAME] [--accept-label LABEL] [--quiet]
                           inside a GitLab CI job: run (in a parallel: N job, its slice; with --merge, join the
@@ -21890,6 +21904,13 @@ async function gitlabCommand(args, io, settings = {}) {
     const host = client ? gitLabHost(client, targetProject, branch) : null;
     const base = await baseConfig(ctx, client, host, configFile, notices);
     const { loaded, changes: configChanges } = await loadTrustedConfig(configFile, base);
+    // which credentials go where is the diff base's too (SPEC §9 Secrets)
+    if (base && mr?.diffBaseSha)
+        refuseNewCredentialFlows(loaded.config, base, io.env, {
+            file: configFile,
+            where: `${repositoryPath(configFile, ctx.projectDir)} at the merge request's diff base ${mr.diffBaseSha.slice(0, 7)}`,
+            change: 'merge request'
+        });
     if (configChanges.length)
         notices.push(configChangesNotice(configChanges, 'merge request', 'diff base'));
     const { config } = loaded;

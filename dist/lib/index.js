@@ -42833,6 +42833,19 @@ function credentialDifferences(run, base, env, declarers = []) {
     }
     return differences;
 }
+/**
+ * Which credentials go where is a trusted setting (SPEC §9): a credential the
+ * change's config (`run`) sends somewhere the base's does not is refused
+ * before anything runs, naming each difference. `where` names the base
+ * ("evalgate.yml at the base commit abc1234"), `change` the change ("pull request").
+ */
+function refuseNewCredentialFlows(run, base, env, message) {
+    const differences = credentialDifferences(run, base, env);
+    if (differences.length === 0)
+        return;
+    const { file, where, change, optOut } = message;
+    throw new ConfigError(`${file}: this ${change} sends credentials where ${where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first${optOut ? ` (or ${optOut})` : ''}`, file);
+}
 
 // EXTERNAL MODULE: ./src/config/judged.ts
 var config_judged = __nccwpck_require__(5165);
