@@ -215,7 +215,9 @@ describe('mode: run', () => {
     const result = await prRun({ broken: ['math'] })
     expect(result.exitCode).toBe(1)
     expect(notices(result)).toContainEqual(
-      expect.stringMatching(/^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern/)
+      expect.stringMatching(
+        /^comment skipped: the token cannot write to this pull request \(fork\?\) — the workflow_run comment workflow comments for forks \(evalgate init --fork-safe writes it; docs\/action\.md\)/
+      )
     )
     expect(suite.server.commentsOn(PR)).toHaveLength(0)
     expect(result.summary).toContain('math')

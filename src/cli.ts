@@ -7,10 +7,12 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { badgeFor, badgeSvg, shieldsEndpoint } from './badge/index.js'
+import { BASELINE_USAGE, baselineCommand } from './baseline/command.js'
 import { compareIfCompatible } from './compare/compatibility.js'
+import { formatKeys } from './report/format.js'
 import type { Comparison } from './compare/types.js'
 import { readText } from './config/dataset.js'
-import { parseConfig } from './config/load.js'
+import { parseConfig, type LoadedConfig } from './config/load.js'
 import { readRunRecord } from './config/record.js'
 import { gateSchema, type GateConfig } from './config/schema.js'
 import { evaluate, loadEvalConfig, parseShard, selectCases, type Evaluation, type Shard } from './engine.js'
@@ -18,6 +20,7 @@ import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { gitlabCommand, GITLAB_USAGE } from './gitlab/command.js'
 import { initProject } from './init/index.js'
 import { mergeRecords } from './run/merge.js'
+import { planResume, type ResumePlan, type ResumeRequest } from './run/resume.js'
 import { createProgress, type ProgressStream } from './run/progress.js'
 import { datasetSharer } from './run/share.js'
 import { finishRun } from './finish.js'
@@ -38,6 +41,8 @@ export interface CliIO {
   env: NodeJS.ProcessEnv
   /** where SIGINT/SIGTERM are listened for; tests pass an EventEmitter */
   process?: Pick<NodeJS.Process, 'on' | 'off'>
+  /** the folder `baseline pull` looks for the repository in; default the process's */
+  cwd?: string
 }
 
 const DEFAULT_CONFIG = 'evalgate.yml'
@@ -49,13 +54,15 @@ function configIfAny(named: string | undefined): string | undefined {
 
 export const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 } as const
 
-const USAGE = `Usage: evalgate <command> [options]
+export const USAGE = `Usage: evalgate <command> [options]
 
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
       [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
-      [--repeat k] [--quiet]
+      [--repeat k] [--quiet] [--resume PARTIAL.json]
                           run the dataset; with a baseline, compare and gate
+                          (--resume: run only what a cut-short run did not finish, and write
+                          the whole run to --out, else over PARTIAL.json)
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
       [--junit junit.xml]
                           compare two run records and gate
@@ -67,13 +74,15 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+${BASELINE_USAGE}
 ${GITLAB_USAGE}
   trend RECORD… [--html trend.html] [--markdown trend.md]
                           pass rate, mean score, cost and p95 latency over runs, in the order given:
                           an HTML page with inline charts and a markdown table with sparklines
                           (without a flag, the markdown is printed)
-  init [--dir .] [--branch main]
+  init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
+                          (--fork-safe: also the workflow that comments on fork PRs)
 
 Exit codes: 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.`
 
@@ -138,14 +147,17 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
     shard: { type: 'string' },
     filter: { type: 'string' },
     repeat: { type: 'string' },
-    html: { type: 'string' }
+    html: { type: 'string' },
+    resume: { type: 'string' }
   })
   if (values.help) return help(io)
+  // a resumed run is written whole, over the file it resumed unless told where
+  const out = values.out ?? values.resume
   const repeat = values.repeat === undefined ? undefined : Number(values.repeat)
   if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1)) throw new UsageError(`--repeat "${values.repeat}": give a whole number ≥ 1`)
   const shard = values.shard === undefined ? undefined : parseShard(values.shard)
   await prepareOutputs([
-    ['--out', values.out],
+    ['--out', out],
     ['--report', values.report],
     ['--json', values.json],
     ['--html', values.html],
@@ -155,16 +167,19 @@ async function runCommand(args: string[], io: CliIO): Promise<number> {
   try {
     const { result, baseline, total, gate } = await runFromConfig(
       values.config ?? DEFAULT_CONFIG,
-      { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet },
+      { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume },
       io,
       interruption
     )
     // the dataset and the run's temporaries are garbage now: freed before the record is written
     collectGarbage()
     // streamed: the text of a 100,000-case record is never held whole
-    await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record))
-    if (!result.record.complete)
-      io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`)
+    await writeOutput(values.out ? '--out' : '--resume', out, (file) => writeJsonAtomic(file, result.record))
+    for (const warning of result.warnings) io.stderr.write(`evalgate: warning: ${warning}\n`)
+    if (!result.record.complete) {
+      io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${out ? `, written to ${out}` : ''}\n`)
+      if (out) io.stderr.write(`evalgate: to go on from there: evalgate run${values.config ? ` -c ${values.config}` : ''} --resume ${out}\n`)
+    }
     return await finish(
       io,
       result.comparison,
@@ -211,11 +226,14 @@ function interruptions(io: CliIO): { signal: AbortSignal; listen(): void; stop()
  */
 async function runFromConfig(
   configFile: string,
-  options: { baselineFile?: string; filter?: string; shard?: Shard; repeat?: number; quiet?: boolean },
+  options: { baselineFile?: string; filter?: string; shard?: Shard; repeat?: number; quiet?: boolean; resumeFile?: string },
   io: CliIO,
   interruption: ReturnType<typeof interruptions>
 ): Promise<{ result: Evaluation; baseline: RunRecord | null; total: number; gate: GateConfig }> {
   const loaded = await loadEvalConfig(configFile)
+  // on a laptop the commit comes from git, in the folder of the config
+  const git = gitInfo(io.env, dirname(resolve(configFile)))
+  const resume = options.resumeFile ? await resumePlan(options.resumeFile, loaded, { ...options, sha: git.sha }, io) : undefined
   // its cases share equal values with the dataset's as they are read (run/share.ts)
   const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null
   if (baseline && baseline.name !== loaded.config.name) {
@@ -226,15 +244,23 @@ async function runFromConfig(
     )
   }
   interruption.listen()
-  // what this run will do: a shard or a filter is a part of the dataset
-  const { filter, shard, repeat } = options
+  // what this run will do: a shard or a filter is a part of the dataset; a resumed run, what is left of it
+  const { filter, shard, repeat } = resume ?? options
   const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length
-  const progress = createProgress(total, io.stderr, { quiet: options.quiet })
-  // on a laptop the commit comes from git, in the folder of the config
-  const git = gitInfo(io.env, dirname(resolve(configFile)))
+  const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet })
   const log = options.quiet ? undefined : (line: string) => void io.stderr.write(`${line}\n`)
-  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, log })
+  const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume, log })
   return { result, baseline, total, gate: loaded.config.gate }
+}
+
+/** The earlier run's finished cases to take over, said on stderr. */
+async function resumePlan(file: string, loaded: LoadedConfig, request: ResumeRequest, io: CliIO): Promise<ResumePlan> {
+  const plan = planResume(await readRunRecord(file, { onCase: datasetSharer(loaded.cases) }), file, loaded, request)
+  const changed = plan.changed.length
+    ? `; ${plan.changed.length} finished case${plan.changed.length === 1 ? '' : 's'} changed since and run again (${formatKeys(plan.changed)})`
+    : ''
+  io.stderr.write(`evalgate: resuming ${file}: ${plan.done.length} finished case${plan.done.length === 1 ? '' : 's'} taken over${changed}\n`)
+  return plan
 }
 
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
@@ -334,10 +360,15 @@ async function trendCommand(args: string[], io: CliIO): Promise<number> {
 }
 
 async function initCommand(args: string[], io: CliIO): Promise<number> {
-  const { values } = parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help })
+  const { values } = parse(args, {
+    dir: { type: 'string', short: 'd' },
+    branch: { type: 'string' },
+    'fork-safe': { type: 'boolean', default: false },
+    help: common.help
+  })
   if (values.help) return help(io)
   const dir = values.dir ?? '.'
-  const written = await initProject(dir, { branch: values.branch })
+  const written = await initProject(dir, { branch: values.branch, forkSafe: values['fork-safe'] })
   const config = dir === '.' ? '' : ` -c ${join(dir, 'evalgate.yml')}`
   io.stdout.write(
     `evalgate: wrote ${written.map((f) => join(dir, f)).join(', ')}\n\n` +
@@ -362,7 +393,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   badge: badgeCommand,
   trend: trendCommand,
   gitlab: (args, io) => gitlabCommand(args, io),
-  init: initCommand
+  init: initCommand,
+  baseline: (args, io) => baselineCommand(args, io)
 }
 
 /** Run the CLI; resolves with the exit code and never throws. */

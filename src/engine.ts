@@ -10,6 +10,7 @@ import { tracingOf, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
+import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
@@ -36,6 +37,8 @@ export interface EvaluateOptions {
   progress?: Progress
   git?: RunRecord['git']
   now?: () => Date
+  /** `run --resume`: the cases a run cut short finished are taken over, the rest run (run/resume.ts) */
+  resume?: ResumePlan
   /** told things worth a line in the log (the trace receiver's URL) */
   log?: (line: string) => void
 }
@@ -47,6 +50,8 @@ export interface Evaluation {
   secrets: Set<string>
   /** why the baseline could not be compared (other fingerprints): the comparison was made without it */
   incompatible: string | null
+  /** what the user should change though nothing failed (a target's result objects graded as text): for the log */
+  warnings: string[]
 }
 
 export function loadEvalConfig(file: string, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -125,17 +130,29 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const { config } = loaded
   const env = options.env ?? process.env
   const secrets = new Set<string>()
+  const warnings: string[] = []
   checkFilter(loaded.cases, options.filter)
-  const cases = selectCases(loaded.cases, options)
+  const { resume } = options
+  const selected = selectCases(loaded.cases, options)
+  const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected
   const repeat = options.repeat ?? config.repeat
-  const createdAt = (options.now ?? (() => new Date()))().toISOString()
+  // a resumed run is the run that began then
+  const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
+  const spentBefore = resume?.spentUsd ?? 0
   // the receiver first: the target's processes and module are told where to export
   const tracing = await startTracing(loaded, options.log)
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
   let target
   try {
     target = await attributeTo(loaded.file, () =>
-      createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url })
+      createTarget(config.target, {
+        baseDir: loaded.baseDir,
+        env,
+        secrets,
+        checkTimeoutMs: config.checkTimeoutMs,
+        warn: (message) => warnings.push(message),
+        otlpEndpoint: tracing?.receiver.url
+      })
     )
   } catch (err) {
     await tracing?.receiver.close()
@@ -181,9 +198,9 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     pricing: config.pricing,
     model: config.target.openai?.model,
     tools: config.target.tools,
-    // the simulated users' calls are the judge's spend
+    // the simulated users' calls are the judge's spend; a resumed run's budget is what its first part left
     budget: config.budget && {
-      maxCostUsd: config.budget.maxCostUsd,
+      maxCostUsd: config.budget.maxCostUsd - spentBefore,
       judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
     },
     simulatedUser: users,
@@ -222,24 +239,25 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     buildRecord({
       name: config.name,
       dataset: loaded.dataset,
-      cases: outcome.cases,
+      cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
       complete: outcome.complete,
       stopReason: outcome.stopReason,
-      planned: cases.length,
-      budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures),
-      durationMs: outcome.durationMs,
+      planned: selected.length,
+      budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
+      durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
-      judge: withSpread(judgeFigures, spread?.spread()),
-      baseline: options.baseline
+      judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
+      baseline: options.baseline,
+      resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }),
     secrets
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets, incompatible }
+  return { record, comparison, secrets, incompatible, warnings }
 }
 
 /** Every check of a case: its own, and a conversation's turns'. */

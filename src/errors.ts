@@ -6,6 +6,8 @@
 /** Bad config, dataset or usage: the user can fix it. Exit code 2. */
 export class ConfigError extends Error {
   override name = 'ConfigError'
+  /** the separate problems the message reports, one line each (a schema's issues), when there are several */
+  problems?: string[]
   constructor(
     message: string,
     readonly file?: string,
@@ -45,7 +47,9 @@ export function errorMessage(err: unknown): string {
 export function inFile(err: unknown, file: string): unknown {
   if (!(err instanceof ConfigError) || err.file !== undefined) return err
   const Kind = err.constructor as typeof ConfigError
-  return new Kind(`${file}: ${err.message}`, file, err.where)
+  const said = new Kind(`${file}: ${err.message}`, file, err.where)
+  if (err.problems) said.problems = err.problems.map((line) => `${file}: ${line}`)
+  return said
 }
 
 /** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */

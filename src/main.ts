@@ -243,6 +243,7 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
     process.off('SIGTERM', onTerm)
   }
   for (const secret of evaluation.secrets) core.setSecret(secret)
+  for (const warning of evaluation.warnings) core.warning(`evalgate: ${warning}`)
   return evaluation
 }
 

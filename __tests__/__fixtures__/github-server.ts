@@ -2,7 +2,7 @@
  * A fake GitHub on 127.0.0.1 for end-to-end tests with the real @actions/github
  * and @actions/artifact clients. It speaks the subset of the REST API evalgate
  * uses (repository, workflow runs, run artifacts and their zip download,
- * issue comments with Link pagination, pulls, the authenticated user and the
+ * workflows, issue comments with Link pagination, pulls, the authenticated user and the
  * GraphQL `viewer`, commit comparison over a small commit table, tags, file
  * contents at a ref) and the artifact upload protocol (twirp CreateArtifact /
  * FinalizeArtifact at ACTIONS_RESULTS_URL, then an Azure block-blob upload to
@@ -439,6 +439,17 @@ export class GitHubServer {
 
     if (rest === '' && method === 'GET') {
       return this.send(req, res, 200, { name: this.repo, full_name: this.repository, default_branch: this.defaultBranch, owner: { login: this.owner } })
+    }
+    if (rest === '/actions/workflows' && method === 'GET') {
+      const list = this.workflows.map((w) => ({ id: w.id, name: w.path.split('/').pop(), path: w.path, state: 'active' }))
+      return this.page(req, res, list, (items) => ({ total_count: list.length, workflows: items }))
+    }
+    if ((m = /^\/actions\/workflows\/([^/]+)$/.exec(rest)) && method === 'GET') {
+      const key = decodeURIComponent(m[1]!)
+      const workflow = this.workflows.find((w) => String(w.id) === key || w.path.split('/').pop() === key)
+      return workflow
+        ? this.send(req, res, 200, { id: workflow.id, name: workflow.path.split('/').pop(), path: workflow.path, state: 'active' })
+        : this.send(req, res, 404, { message: 'Not Found' })
     }
     if ((m = /^\/actions\/workflows\/([^/]+)\/runs$/.exec(rest)) && method === 'GET') {
       const key = decodeURIComponent(m[1]!)

@@ -186,7 +186,7 @@ describe('upsertComment', () => {
     const result = await upsert(A, 'first', 'pass')
     expect(result.action).toBe('skipped')
     expect(result.notice).toMatch(
-      /^comment skipped: the token cannot write to this pull request \(fork\?\) — see README's workflow_run pattern \(403: Resource not accessible by integration/
+      /^comment skipped: the token cannot write to this pull request \(fork\?\) — the workflow_run comment workflow comments for forks \(evalgate init --fork-safe writes it; docs\/action\.md\) \(403: Resource not accessible by integration/
     )
   })
 })

@@ -1,7 +1,20 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { AGENT_FILE, CONFIG_FILE, DATASET_FILE, initFiles, SCHEMA_URL, WORKFLOW_FILE } from '../../src/init/index.js'
+import { parse as parseYaml } from 'yaml'
+import {
+  ACTION_REF,
+  AGENT_FILE,
+  COMMENT_WORKFLOW_FILE,
+  CONFIG_FILE,
+  DATASET_FILE,
+  initFiles,
+  PR_EVENT_TYPES,
+  SCHEMA_URL,
+  WORKFLOW_FILE,
+  WORKFLOW_NAME
+} from '../../src/init/index.js'
 import { runCli, tempProject } from '../__fixtures__/cli.js'
 
 const ALL = [CONFIG_FILE, DATASET_FILE, AGENT_FILE, WORKFLOW_FILE]
@@ -43,9 +56,43 @@ describe('evalgate init', () => {
 
   it('writes a workflow that gates PRs and records the baseline on the default branch, with minimal permissions', () => {
     const workflow = initFiles({ branch: 'trunk' }).find((f) => f.path === WORKFLOW_FILE)!.content
-    expect(workflow).toContain('  pull_request:\n  push:\n    branches: [trunk]\n')
-    expect(workflow).toMatch(/permissions:\n {2}contents: read .*\n {2}pull-requests: write .*\n {2}actions: read .*\n\n/)
-    expect(workflow).toContain('uses: evalgate/evalgate@v1')
+    const parsed = parseYaml(workflow)
+    expect(parsed.name).toBe(WORKFLOW_NAME)
+    // the accept label re-decides the check only if adding or removing it runs the workflow
+    expect(parsed.on.pull_request.types).toEqual(['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'])
+    expect(parsed.on.push).toEqual({ branches: ['trunk'] })
+    expect(parsed.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', actions: 'read' })
+    expect(parsed.jobs.evals.steps[1]).toEqual({ uses: ACTION_REF, with: { config: CONFIG_FILE } })
+  })
+
+  it('sets a pass-rate floor, so that the first run, which has no baseline, is gated on something', () => {
+    const config = parseYaml(initFiles().find((f) => f.path === CONFIG_FILE)!.content)
+    expect(config.gate).toEqual({ maxRegressions: 0, minPassRate: 0.8 })
+  })
+
+  it('--fork-safe also writes the workflow_run comment workflow, listening to the gating workflow by its name', async () => {
+    const dir = tempProject({})
+    const res = await runCli(['init', '--dir', dir, '--fork-safe'])
+    expect(res.code).toBe(0)
+    expect(listFiles(dir)).toEqual([...ALL, COMMENT_WORKFLOW_FILE].sort())
+    const gating = parseYaml(readFileSync(path.join(dir, WORKFLOW_FILE), 'utf8'))
+    const commenting = parseYaml(readFileSync(path.join(dir, COMMENT_WORKFLOW_FILE), 'utf8'))
+    expect(commenting.on.workflow_run).toEqual({ workflows: [gating.name], types: ['completed'] })
+    expect(commenting.jobs.comment.if).toBe("github.event.workflow_run.event == 'pull_request'")
+    expect(commenting.jobs.comment.steps[1]).toEqual({ uses: ACTION_REF, with: { config: CONFIG_FILE, mode: 'comment' } })
+    // the gating run of a fork PR leaves the comment to it
+    expect(gating.jobs.evals.steps[1].with.comment).toBe("${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}")
+    // without --fork-safe: no comment workflow, and the action's own comment setting
+    expect(initFiles().map((f) => f.path)).not.toContain(COMMENT_WORKFLOW_FILE)
+    expect(parseYaml(initFiles().find((f) => f.path === WORKFLOW_FILE)!.content).jobs.evals.steps[1].with.comment).toBeUndefined()
+  })
+
+  it('names a ref of this repository as the place to get evalgate from', () => {
+    // `uses: evalgate/evalgate@<ref>` and `github:evalgate/evalgate#<ref>` fail on a tag that does not exist
+    const ref = ACTION_REF.split('@')[1]!
+    const refs = execFileSync('git', ['for-each-ref', '--format=%(refname)'], { encoding: 'utf8' }).split('\n')
+    expect(refs.some((r) => r === `refs/heads/${ref}` || r === `refs/tags/${ref}` || r === `refs/remotes/origin/${ref}`)).toBe(true)
+    expect(PR_EVENT_TYPES).toContain('labeled')
   })
 
   it('refuses to overwrite: names the existing files and writes nothing', async () => {

@@ -3,7 +3,7 @@ export const id = 115;
 export const ids = [115];
 export const modules = {
 
-/***/ 7330:
+/***/ 17330:
 /***/ (function(module) {
 
 // MIT license (by Elan Shanker).
@@ -93,7 +93,7 @@ export const modules = {
 
 /***/ }),
 
-/***/ 336:
+/***/ 40336:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -248,7 +248,7 @@ function requestFlush() {
         if (!domain) {
             // Lazy execute the domain module.
             // Only employed if the user elects to use domains.
-            domain = __webpack_require__(3167);
+            domain = __webpack_require__(73167);
         }
         domain.active = process.domain = null;
     }
@@ -273,24 +273,24 @@ function requestFlush() {
 
 /***/ }),
 
-/***/ 8115:
+/***/ 18115:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var lib = __webpack_require__(7853);
-var _require = __webpack_require__(4499),
+var lib = __webpack_require__(97853);
+var _require = __webpack_require__(14499),
   Environment = _require.Environment,
   Template = _require.Template;
-var Loader = __webpack_require__(3391);
+var Loader = __webpack_require__(43391);
 var loaders = __webpack_require__(2650);
-var precompile = __webpack_require__(4586);
+var precompile = __webpack_require__(84586);
 var compiler = __webpack_require__(8993);
 var parser = __webpack_require__(715);
-var lexer = __webpack_require__(8852);
-var runtime = __webpack_require__(9846);
-var nodes = __webpack_require__(6151);
-var installJinjaCompat = __webpack_require__(85);
+var lexer = __webpack_require__(38852);
+var runtime = __webpack_require__(69846);
+var nodes = __webpack_require__(16151);
+var installJinjaCompat = __webpack_require__(50085);
 
 // A single instance of an environment, since this is so commonly used
 var e;
@@ -369,13 +369,13 @@ module.exports = {
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
 var parser = __webpack_require__(715);
-var transformer = __webpack_require__(6297);
-var nodes = __webpack_require__(6151);
-var _require = __webpack_require__(7853),
+var transformer = __webpack_require__(76297);
+var nodes = __webpack_require__(16151);
+var _require = __webpack_require__(97853),
   TemplateError = _require.TemplateError;
-var _require2 = __webpack_require__(9846),
+var _require2 = __webpack_require__(69846),
   Frame = _require2.Frame;
-var _require3 = __webpack_require__(9695),
+var _require3 = __webpack_require__(79695),
   Obj = _require3.Obj;
 
 // These are all the same for now, but shouldn't be passed straight
@@ -1394,31 +1394,31 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4499:
+/***/ 14499:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var asap = __webpack_require__(336);
-var _waterfall = __webpack_require__(7330);
-var lib = __webpack_require__(7853);
+var asap = __webpack_require__(40336);
+var _waterfall = __webpack_require__(17330);
+var lib = __webpack_require__(97853);
 var compiler = __webpack_require__(8993);
-var filters = __webpack_require__(9317);
+var filters = __webpack_require__(99317);
 var _require = __webpack_require__(2650),
   FileSystemLoader = _require.FileSystemLoader,
   WebLoader = _require.WebLoader,
   PrecompiledLoader = _require.PrecompiledLoader;
-var tests = __webpack_require__(4259);
-var globals = __webpack_require__(290);
-var _require2 = __webpack_require__(9695),
+var tests = __webpack_require__(64259);
+var globals = __webpack_require__(20290);
+var _require2 = __webpack_require__(79695),
   Obj = _require2.Obj,
   EmitterObj = _require2.EmitterObj;
-var globalRuntime = __webpack_require__(9846);
+var globalRuntime = __webpack_require__(69846);
 var handleError = globalRuntime.handleError,
   Frame = globalRuntime.Frame;
-var expressApp = __webpack_require__(9376);
+var expressApp = __webpack_require__(69376);
 
 // If the user is using the async API, *always* call it
 // asynchronously even if the template was synchronous.
@@ -1948,12 +1948,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9376:
+/***/ 69376:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var path = __webpack_require__(6928);
+var path = __webpack_require__(16928);
 module.exports = function express(env, app) {
   function NunjucksView(name, opts) {
     this.name = name;
@@ -1977,13 +1977,13 @@ module.exports = function express(env, app) {
 
 /***/ }),
 
-/***/ 9317:
+/***/ 99317:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var lib = __webpack_require__(7853);
-var r = __webpack_require__(9846);
+var lib = __webpack_require__(97853);
+var r = __webpack_require__(69846);
 var _exports = module.exports = {};
 function normalize(value, defaultValue) {
   if (value === null || value === undefined || value === false) {
@@ -2529,7 +2529,7 @@ _exports.e = _exports.escape;
 
 /***/ }),
 
-/***/ 290:
+/***/ 20290:
 /***/ ((module) => {
 
 
@@ -2600,7 +2600,7 @@ module.exports = globals;
 
 /***/ }),
 
-/***/ 85:
+/***/ 50085:
 /***/ ((module) => {
 
 
@@ -2899,12 +2899,12 @@ module.exports = installCompat;
 
 /***/ }),
 
-/***/ 8852:
+/***/ 38852:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var lib = __webpack_require__(7853);
+var lib = __webpack_require__(97853);
 var whitespaceChars = " \n\t\r\xA0";
 var delimChars = '()[]{}%*-+~/#,:|.<>=!';
 var intChars = '0123456789';
@@ -3379,7 +3379,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7853:
+/***/ 97853:
 /***/ ((module) => {
 
 
@@ -3710,15 +3710,15 @@ _exports.inOperator = inOperator;
 
 /***/ }),
 
-/***/ 3391:
+/***/ 43391:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var path = __webpack_require__(6928);
-var _require = __webpack_require__(9695),
+var path = __webpack_require__(16928);
+var _require = __webpack_require__(79695),
   EmitterObj = _require.EmitterObj;
 module.exports = /*#__PURE__*/function (_EmitterObj) {
   _inheritsLoose(Loader, _EmitterObj);
@@ -3744,11 +3744,11 @@ module.exports = /*#__PURE__*/function (_EmitterObj) {
 
 // This file will automatically be rewired to web-loader.js when
 // building for the browser
-module.exports = __webpack_require__(6973);
+module.exports = __webpack_require__(76973);
 
 /***/ }),
 
-/***/ 6973:
+/***/ 76973:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /* eslint-disable no-console */
@@ -3757,10 +3757,10 @@ module.exports = __webpack_require__(6973);
 
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var fs = __webpack_require__(9896);
-var path = __webpack_require__(6928);
-var Loader = __webpack_require__(3391);
-var _require = __webpack_require__(7402),
+var fs = __webpack_require__(79896);
+var path = __webpack_require__(16928);
+var Loader = __webpack_require__(43391);
+var _require = __webpack_require__(97402),
   PrecompiledLoader = _require.PrecompiledLoader;
 var chokidar;
 var FileSystemLoader = /*#__PURE__*/function (_Loader) {
@@ -3893,7 +3893,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6151:
+/***/ 16151:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3904,7 +3904,7 @@ function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typ
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var _require = __webpack_require__(9695),
+var _require = __webpack_require__(79695),
   Obj = _require.Obj;
 function traverseAndCheck(obj, type, results) {
   if (obj instanceof type) {
@@ -4249,7 +4249,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9695:
+/***/ 79695:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -4261,8 +4261,8 @@ function _toPropertyKey(arg) { var key = _toPrimitive(arg, "string"); return typ
 function _toPrimitive(input, hint) { if (typeof input !== "object" || input === null) return input; var prim = input[Symbol.toPrimitive]; if (prim !== undefined) { var res = prim.call(input, hint || "default"); if (typeof res !== "object") return res; throw new TypeError("@@toPrimitive must return a primitive value."); } return (hint === "string" ? String : Number)(input); }
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var EventEmitter = __webpack_require__(4434);
-var lib = __webpack_require__(7853);
+var EventEmitter = __webpack_require__(24434);
+var lib = __webpack_require__(97853);
 function parentWrap(parent, prop) {
   if (typeof parent !== 'function' || typeof prop !== 'function') {
     return prop;
@@ -4362,10 +4362,10 @@ module.exports = {
 
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var lexer = __webpack_require__(8852);
-var nodes = __webpack_require__(6151);
-var Obj = (__webpack_require__(9695).Obj);
-var lib = __webpack_require__(7853);
+var lexer = __webpack_require__(38852);
+var nodes = __webpack_require__(16151);
+var Obj = (__webpack_require__(79695).Obj);
+var lib = __webpack_require__(97853);
 var Parser = /*#__PURE__*/function (_Obj) {
   _inheritsLoose(Parser, _Obj);
   function Parser() {
@@ -5389,7 +5389,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2544:
+/***/ 92544:
 /***/ ((module) => {
 
 
@@ -5412,19 +5412,19 @@ module.exports = precompileGlobal;
 
 /***/ }),
 
-/***/ 4586:
+/***/ 84586:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var fs = __webpack_require__(9896);
-var path = __webpack_require__(6928);
-var _require = __webpack_require__(7853),
+var fs = __webpack_require__(79896);
+var path = __webpack_require__(16928);
+var _require = __webpack_require__(97853),
   _prettifyError = _require._prettifyError;
 var compiler = __webpack_require__(8993);
-var _require2 = __webpack_require__(4499),
+var _require2 = __webpack_require__(14499),
   Environment = _require2.Environment;
-var precompileGlobal = __webpack_require__(2544);
+var precompileGlobal = __webpack_require__(92544);
 function match(filename, patterns) {
   if (!Array.isArray(patterns)) {
     return false;
@@ -5526,14 +5526,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7402:
+/***/ 97402:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 function _inheritsLoose(subClass, superClass) { subClass.prototype = Object.create(superClass.prototype); subClass.prototype.constructor = subClass; _setPrototypeOf(subClass, superClass); }
 function _setPrototypeOf(o, p) { _setPrototypeOf = Object.setPrototypeOf ? Object.setPrototypeOf.bind() : function _setPrototypeOf(o, p) { o.__proto__ = p; return o; }; return _setPrototypeOf(o, p); }
-var Loader = __webpack_require__(3391);
+var Loader = __webpack_require__(43391);
 var PrecompiledLoader = /*#__PURE__*/function (_Loader) {
   _inheritsLoose(PrecompiledLoader, _Loader);
   function PrecompiledLoader(compiledTemplates) {
@@ -5563,12 +5563,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9846:
+/***/ 69846:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var lib = __webpack_require__(7853);
+var lib = __webpack_require__(97853);
 var arrayFrom = Array.from;
 var supportsIterators = typeof Symbol === 'function' && Symbol.iterator && typeof arrayFrom === 'function';
 
@@ -5902,12 +5902,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4259:
+/***/ 64259:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
 
-var SafeString = (__webpack_require__(9846).SafeString);
+var SafeString = (__webpack_require__(69846).SafeString);
 
 /**
  * Returns `true` if the object is a function, otherwise `false`.
@@ -6173,13 +6173,13 @@ exports.mapping = mapping;
 
 /***/ }),
 
-/***/ 6297:
+/***/ 76297:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-var nodes = __webpack_require__(6151);
-var lib = __webpack_require__(7853);
+var nodes = __webpack_require__(16151);
+var lib = __webpack_require__(97853);
 var sym = 0;
 function gensym() {
   return 'hole_' + sym++;

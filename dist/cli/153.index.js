@@ -2,7 +2,7 @@ export const id = 153;
 export const ids = [153];
 export const modules = {
 
-/***/ 153:
+/***/ 10153:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
@@ -13,9 +13,9 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   TraceCollector: () => (/* binding */ TraceCollector),
 /* harmony export */   systemClock: () => (/* binding */ systemClock)
 /* harmony export */ });
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _spans_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1951);
+/* harmony import */ var _spans_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(51951);
 /**
  * The spans of each trial in progress: every trial gets a fresh W3C
  * trace context; spans that arrive are kept by trace id (or by the resource's

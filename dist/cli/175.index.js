@@ -2,7 +2,7 @@ export const id = 175;
 export const ids = [175];
 export const modules = {
 
-/***/ 5175:
+/***/ 25175:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 

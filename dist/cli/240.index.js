@@ -2,14 +2,14 @@ export const id = 240;
 export const ids = [240];
 export const modules = {
 
-/***/ 9240:
+/***/ 79240:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Templates: () => (/* binding */ Templates)
 /* harmony export */ });
-/* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
+/* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(18115);
 /* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(nunjucks__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * Nunjucks templates as promptfoo renders them: prompts and assertion values

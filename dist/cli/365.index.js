@@ -2,7 +2,7 @@ export const id = 365;
 export const ids = [365];
 export const modules = {
 
-/***/ 6390:
+/***/ 66390:
 /***/ (function(module, exports) {
 
 // GENERATED FILE. DO NOT EDIT.
@@ -1625,13 +1625,13 @@ export const modules = {
 
 /***/ }),
 
-/***/ 365:
+/***/ 80365:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 // light library entry point.
 
 
-module.exports = __webpack_require__(7253);
+module.exports = __webpack_require__(67253);
 
 /***/ }),
 
@@ -1645,9 +1645,9 @@ module.exports = __webpack_require__(7253);
  */
 var converter = exports;
 
-var Enum  = __webpack_require__(5363),
-    types = __webpack_require__(9761),
-    util  = __webpack_require__(7926);
+var Enum  = __webpack_require__(15363),
+    types = __webpack_require__(79761),
+    util  = __webpack_require__(87926);
 
 /**
  * Generates a partial value fromObject conveter.
@@ -1998,15 +1998,15 @@ converter.toObject = function toObject(mtype) {
 
 /***/ }),
 
-/***/ 1224:
+/***/ 91224:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = decoder;
 
-var Enum    = __webpack_require__(5363),
-    types   = __webpack_require__(9761),
-    util    = __webpack_require__(7926);
+var Enum    = __webpack_require__(15363),
+    types   = __webpack_require__(79761),
+    util    = __webpack_require__(87926);
 
 function missing(field) {
     return "missing required '" + field.name + "'";
@@ -2313,15 +2313,15 @@ function decoder(mtype) {
 
 /***/ }),
 
-/***/ 6880:
+/***/ 36880:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = encoder;
 
-var Enum     = __webpack_require__(5363),
-    types    = __webpack_require__(9761),
-    util     = __webpack_require__(7926);
+var Enum     = __webpack_require__(15363),
+    types    = __webpack_require__(79761),
+    util     = __webpack_require__(87926);
 
 /**
  * Generates a partial message type encoder.
@@ -2443,7 +2443,7 @@ function encoder(mtype) {
 
 /***/ }),
 
-/***/ 5363:
+/***/ 15363:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -2461,8 +2461,8 @@ Enum.prototype = Object.create(ReflectionObject.prototype, {
 });
 Enum.className = "Enum";
 
-var Namespace = __webpack_require__(1731),
-    util = __webpack_require__(7926);
+var Namespace = __webpack_require__(11731),
+    util = __webpack_require__(87926);
 
 /**
  * Constructs a new enum instance.
@@ -2702,7 +2702,7 @@ Enum.prototype.isReservedName = function isReservedName(name) {
 
 /***/ }),
 
-/***/ 792:
+/***/ 70792:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -2720,9 +2720,9 @@ Field.prototype = Object.create(ReflectionObject.prototype, {
 });
 Field.className = "Field";
 
-var Enum  = __webpack_require__(5363),
-    types = __webpack_require__(9761),
-    util  = __webpack_require__(7926);
+var Enum  = __webpack_require__(15363),
+    types = __webpack_require__(79761),
+    util  = __webpack_require__(87926);
 
 var Type; // cyclic
 
@@ -3219,11 +3219,11 @@ Field._configure = function configure(Type_) {
 
 /***/ }),
 
-/***/ 7253:
+/***/ 67253:
 /***/ ((module, exports, __webpack_require__) => {
 
 
-exports = module.exports = __webpack_require__(2018);
+exports = module.exports = __webpack_require__(22018);
 
 exports.build = "light";
 
@@ -3296,30 +3296,30 @@ function loadSync(filename, root) {
 exports.loadSync = loadSync;
 
 // Serialization
-exports.encoder = __webpack_require__(6880);
-exports.decoder = __webpack_require__(1224);
-exports.verifier = __webpack_require__(4524);
+exports.encoder = __webpack_require__(36880);
+exports.decoder = __webpack_require__(91224);
+exports.verifier = __webpack_require__(24524);
 exports.converter = __webpack_require__(2000);
 
 // Reflection
 exports.ReflectionObject = __webpack_require__(2385);
-exports.Namespace = __webpack_require__(1731);
-exports.Root = __webpack_require__(8666);
-exports.Enum = __webpack_require__(5363);
-exports.Type = __webpack_require__(1426);
-exports.Field = __webpack_require__(792);
-exports.OneOf = __webpack_require__(441);
-exports.MapField = __webpack_require__(3124);
-exports.Service = __webpack_require__(8303);
-exports.Method = __webpack_require__(627);
+exports.Namespace = __webpack_require__(11731);
+exports.Root = __webpack_require__(28666);
+exports.Enum = __webpack_require__(15363);
+exports.Type = __webpack_require__(81426);
+exports.Field = __webpack_require__(70792);
+exports.OneOf = __webpack_require__(90441);
+exports.MapField = __webpack_require__(43124);
+exports.Service = __webpack_require__(98303);
+exports.Method = __webpack_require__(70627);
 
 // Runtime
-exports.Message = __webpack_require__(4844);
-exports.wrappers = __webpack_require__(5162);
+exports.Message = __webpack_require__(82463);
+exports.wrappers = __webpack_require__(45162);
 
 // Utility
-exports.types = __webpack_require__(9761);
-exports.util = __webpack_require__(7926);
+exports.types = __webpack_require__(79761);
+exports.util = __webpack_require__(87926);
 
 // Set up possibly cyclic reflection dependencies
 exports.ReflectionObject._configure(exports.Root);
@@ -3330,7 +3330,7 @@ exports.Field._configure(exports.Type);
 
 /***/ }),
 
-/***/ 2018:
+/***/ 22018:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -3344,15 +3344,15 @@ exports.Field._configure(exports.Type);
 exports.build = "minimal";
 
 // Serialization
-exports.Writer = __webpack_require__(9745);
-exports.BufferWriter = __webpack_require__(4074);
-exports.Reader = __webpack_require__(4789);
-exports.BufferReader = __webpack_require__(9102);
+exports.Writer = __webpack_require__(29745);
+exports.BufferWriter = __webpack_require__(44074);
+exports.Reader = __webpack_require__(44789);
+exports.BufferReader = __webpack_require__(89102);
 
 // Utility
-exports.util = __webpack_require__(9186);
-exports.rpc = __webpack_require__(6575);
-exports.roots = __webpack_require__(6937);
+exports.util = __webpack_require__(49186);
+exports.rpc = __webpack_require__(96575);
+exports.roots = __webpack_require__(16937);
 exports.configure    = configure;
 
 /* istanbul ignore next */
@@ -3372,14 +3372,14 @@ configure();
 
 /***/ }),
 
-/***/ 3124:
+/***/ 43124:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = MapField;
 
 // extends Field
-var Field = __webpack_require__(792);
+var Field = __webpack_require__(70792);
 MapField.prototype = Object.create(Field.prototype, {
     constructor: {
         value: MapField,
@@ -3390,8 +3390,8 @@ MapField.prototype = Object.create(Field.prototype, {
 });
 MapField.className = "MapField";
 
-var types   = __webpack_require__(9761),
-    util    = __webpack_require__(7926);
+var types   = __webpack_require__(79761),
+    util    = __webpack_require__(87926);
 
 /**
  * Constructs a new map field instance.
@@ -3523,13 +3523,13 @@ MapField.d = function decorateMapField(fieldId, fieldKeyType, fieldValueType) {
 
 /***/ }),
 
-/***/ 4844:
+/***/ 82463:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Message;
 
-var util = __webpack_require__(9186);
+var util = __webpack_require__(49186);
 
 /**
  * Constructs a new message instance.
@@ -3667,7 +3667,7 @@ Message.prototype.toJSON = function toJSON() {
 
 /***/ }),
 
-/***/ 627:
+/***/ 70627:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3685,7 +3685,7 @@ Method.prototype = Object.create(ReflectionObject.prototype, {
 });
 Method.className = "Method";
 
-var util = __webpack_require__(7926);
+var util = __webpack_require__(87926);
 
 /**
  * Constructs a new service method instance.
@@ -3857,7 +3857,7 @@ Method.prototype.resolve = function resolve() {
 
 /***/ }),
 
-/***/ 1731:
+/***/ 11731:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -3875,9 +3875,9 @@ Namespace.prototype = Object.create(ReflectionObject.prototype, {
 });
 Namespace.className = "Namespace";
 
-var Field    = __webpack_require__(792),
-    util     = __webpack_require__(7926),
-    OneOf    = __webpack_require__(441);
+var Field    = __webpack_require__(70792),
+    util     = __webpack_require__(87926),
+    OneOf    = __webpack_require__(90441);
 
 var Type,    // cyclic
     Service,
@@ -4446,8 +4446,8 @@ module.exports = ReflectionObject;
 
 ReflectionObject.className = "ReflectionObject";
 
-const OneOf = __webpack_require__(441);
-var util = __webpack_require__(7926);
+const OneOf = __webpack_require__(90441);
+var util = __webpack_require__(87926);
 
 var Root; // cyclic
 
@@ -4840,7 +4840,7 @@ ReflectionObject._configure = function(Root_) {
 
 /***/ }),
 
-/***/ 441:
+/***/ 90441:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -4858,8 +4858,8 @@ OneOf.prototype = Object.create(ReflectionObject.prototype, {
 });
 OneOf.className = "OneOf";
 
-var Field = __webpack_require__(792),
-    util  = __webpack_require__(7926);
+var Field = __webpack_require__(70792),
+    util  = __webpack_require__(87926);
 
 /**
  * Constructs a new oneof instance.
@@ -5080,13 +5080,13 @@ OneOf.d = function decorateOneOf() {
 
 /***/ }),
 
-/***/ 4789:
+/***/ 44789:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Reader;
 
-var util      = __webpack_require__(9186);
+var util      = __webpack_require__(49186);
 
 var BufferReader; // cyclic
 
@@ -5995,14 +5995,14 @@ Reader._configure = function(BufferReader_) {
 
 /***/ }),
 
-/***/ 9102:
+/***/ 89102:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = BufferReader;
 
 // extends Reader
-var Reader = __webpack_require__(4789);
+var Reader = __webpack_require__(44789);
 BufferReader.prototype = Object.create(Reader.prototype, {
     constructor: {
         value: BufferReader,
@@ -6012,7 +6012,7 @@ BufferReader.prototype = Object.create(Reader.prototype, {
     }
 });
 
-var util = __webpack_require__(9186);
+var util = __webpack_require__(49186);
 
 /**
  * Constructs a new buffer reader instance.
@@ -6079,14 +6079,14 @@ BufferReader._configure();
 
 /***/ }),
 
-/***/ 8666:
+/***/ 28666:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Root;
 
 // extends Namespace
-var Namespace = __webpack_require__(1731);
+var Namespace = __webpack_require__(11731);
 Root.prototype = Object.create(Namespace.prototype, {
     constructor: {
         value: Root,
@@ -6097,10 +6097,10 @@ Root.prototype = Object.create(Namespace.prototype, {
 });
 Root.className = "Root";
 
-var Field   = __webpack_require__(792),
-    Enum    = __webpack_require__(5363),
-    OneOf   = __webpack_require__(441),
-    util    = __webpack_require__(7926);
+var Field   = __webpack_require__(70792),
+    Enum    = __webpack_require__(15363),
+    OneOf   = __webpack_require__(90441),
+    util    = __webpack_require__(87926);
 
 var Type,   // cyclic
     parse,  // might be excluded
@@ -6510,7 +6510,7 @@ Root._configure = function(Type_, parse_, common_) {
 
 /***/ }),
 
-/***/ 6937:
+/***/ 16937:
 /***/ ((module) => {
 
 
@@ -6535,7 +6535,7 @@ module.exports = Object.create(null);
 
 /***/ }),
 
-/***/ 6575:
+/***/ 96575:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -6573,18 +6573,18 @@ var rpc = exports;
  * @returns {undefined}
  */
 
-rpc.Service = __webpack_require__(3603);
+rpc.Service = __webpack_require__(53603);
 
 
 /***/ }),
 
-/***/ 3603:
+/***/ 53603:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Service;
 
-var util = __webpack_require__(9186);
+var util = __webpack_require__(49186);
 
 // Extends EventEmitter
 Service.prototype = Object.create(util.EventEmitter.prototype, {
@@ -6740,14 +6740,14 @@ Service.prototype.end = function end(endedByRPC) {
 
 /***/ }),
 
-/***/ 8303:
+/***/ 98303:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Service;
 
 // extends Namespace
-var Namespace = __webpack_require__(1731);
+var Namespace = __webpack_require__(11731);
 Service.prototype = Object.create(Namespace.prototype, {
     constructor: {
         value: Service,
@@ -6758,9 +6758,9 @@ Service.prototype = Object.create(Namespace.prototype, {
 });
 Service.className = "Service";
 
-var Method = __webpack_require__(627),
-    util   = __webpack_require__(7926),
-    rpc    = __webpack_require__(6575);
+var Method = __webpack_require__(70627),
+    util   = __webpack_require__(87926),
+    rpc    = __webpack_require__(96575);
 
 /**
  * Constructs a new service instance.
@@ -6953,14 +6953,14 @@ Service.prototype.create = function create(rpcImpl, requestDelimited, responseDe
 
 /***/ }),
 
-/***/ 1426:
+/***/ 81426:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Type;
 
 // extends Namespace
-var Namespace = __webpack_require__(1731);
+var Namespace = __webpack_require__(11731);
 Type.prototype = Object.create(Namespace.prototype, {
     constructor: {
         value: Type,
@@ -6971,20 +6971,20 @@ Type.prototype = Object.create(Namespace.prototype, {
 });
 Type.className = "Type";
 
-var Enum      = __webpack_require__(5363),
-    OneOf     = __webpack_require__(441),
-    Field     = __webpack_require__(792),
-    MapField  = __webpack_require__(3124),
-    Service   = __webpack_require__(8303),
-    Message   = __webpack_require__(4844),
-    Reader    = __webpack_require__(4789),
-    Writer    = __webpack_require__(9745),
-    util      = __webpack_require__(7926),
-    encoder   = __webpack_require__(6880),
-    decoder   = __webpack_require__(1224),
-    verifier  = __webpack_require__(4524),
+var Enum      = __webpack_require__(15363),
+    OneOf     = __webpack_require__(90441),
+    Field     = __webpack_require__(70792),
+    MapField  = __webpack_require__(43124),
+    Service   = __webpack_require__(98303),
+    Message   = __webpack_require__(82463),
+    Reader    = __webpack_require__(44789),
+    Writer    = __webpack_require__(29745),
+    util      = __webpack_require__(87926),
+    encoder   = __webpack_require__(36880),
+    decoder   = __webpack_require__(91224),
+    verifier  = __webpack_require__(24524),
     converter = __webpack_require__(2000),
-    wrappers  = __webpack_require__(5162);
+    wrappers  = __webpack_require__(45162);
 
 /**
  * Constructs a new reflected message type instance.
@@ -7646,7 +7646,7 @@ Type.d = function decorateType(typeName) {
 
 /***/ }),
 
-/***/ 9761:
+/***/ 79761:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -7657,7 +7657,7 @@ Type.d = function decorateType(typeName) {
  */
 var types = exports;
 
-var util = __webpack_require__(7926);
+var util = __webpack_require__(87926);
 
 var s = [
     "double",   // 0
@@ -7849,7 +7849,7 @@ types.packed = bake([
 
 /***/ }),
 
-/***/ 7926:
+/***/ 87926:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -7858,17 +7858,17 @@ types.packed = bake([
  * Various utility functions.
  * @namespace
  */
-var util = module.exports = __webpack_require__(9186);
+var util = module.exports = __webpack_require__(49186);
 
-var roots = __webpack_require__(6937);
+var roots = __webpack_require__(16937);
 
 var Type, // cyclic
     Enum;
 
-util.codegen  = __webpack_require__(5588);
-util.fetch    = __webpack_require__(6117);
-util.path     = __webpack_require__(1902);
-util.patterns = __webpack_require__(830);
+util.codegen  = __webpack_require__(85588);
+util.fetch    = __webpack_require__(16117);
+util.path     = __webpack_require__(61902);
+util.patterns = __webpack_require__(30830);
 
 var reservedRe = util.patterns.reservedRe;
 
@@ -7876,7 +7876,7 @@ var reservedRe = util.patterns.reservedRe;
  * Node's fs module if available.
  * @type {Object.<string,*>}
  */
-util.fs = __webpack_require__(2402);
+util.fs = __webpack_require__(32402);
 
 /**
  * Converts an object's values to an array.
@@ -8032,7 +8032,7 @@ util.decorateType = function decorateType(ctor, typeName) {
 
     /* istanbul ignore next */
     if (!Type)
-        Type = __webpack_require__(1426);
+        Type = __webpack_require__(81426);
 
     var type = new Type(typeName || ctor.name);
     util.decorateRoot.add(type);
@@ -8058,7 +8058,7 @@ util.decorateEnum = function decorateEnum(object) {
 
     /* istanbul ignore next */
     if (!Enum)
-        Enum = __webpack_require__(5363);
+        Enum = __webpack_require__(15363);
 
     var enm = new Enum("Enum" + decorateEnumIndex++, object);
     util.decorateRoot.add(enm);
@@ -8113,14 +8113,14 @@ util.setProperty = function setProperty(dst, path, value, ifNotSet) {
  */
 Object.defineProperty(util, "decorateRoot", {
     get: function() {
-        return roots["decorated"] || (roots["decorated"] = new (__webpack_require__(8666))());
+        return roots["decorated"] || (roots["decorated"] = new (__webpack_require__(28666))());
     }
 });
 
 
 /***/ }),
 
-/***/ 7200:
+/***/ 37200:
 /***/ ((module) => {
 
 
@@ -8179,7 +8179,7 @@ function asPromise(fn, ctx/*, varargs */) {
 
 /***/ }),
 
-/***/ 4866:
+/***/ 34866:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -8332,13 +8332,13 @@ base64.test = function test(string) {
 
 /***/ }),
 
-/***/ 5588:
+/***/ 85588:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = codegen;
 
-var patterns = __webpack_require__(830);
+var patterns = __webpack_require__(30830);
 var reservedRe = patterns.reservedRe;
 
 /**
@@ -8459,7 +8459,7 @@ function safeFunctionName(name) {
 
 /***/ }),
 
-/***/ 5079:
+/***/ 35079:
 /***/ ((module) => {
 
 
@@ -8552,14 +8552,14 @@ EventEmitter.prototype.emit = function emit(evt) {
 
 /***/ }),
 
-/***/ 6117:
+/***/ 16117:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = fetch;
 
-var asPromise = __webpack_require__(7200),
-    fs        = __webpack_require__(2402);
+var asPromise = __webpack_require__(37200),
+    fs        = __webpack_require__(32402);
 
 /**
  * Node-style callback as used by {@link util.fetch}.
@@ -8671,7 +8671,7 @@ fetch.xhr = function fetch_xhr(filename, options, callback) {
 
 /***/ }),
 
-/***/ 67:
+/***/ 40067:
 /***/ ((module) => {
 
 
@@ -9013,14 +9013,14 @@ function readUintBE(buf, pos) {
 
 /***/ }),
 
-/***/ 2402:
+/***/ 32402:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 var fs = null;
 try {
-    fs = __webpack_require__(/* webpackIgnore: true */ 9896);
+    fs = __webpack_require__(/* webpackIgnore: true */ 79896);
     if (!fs || !fs.readFile || !fs.readFileSync)
         fs = null;
 } catch (e) {
@@ -9031,7 +9031,7 @@ module.exports = fs;
 
 /***/ }),
 
-/***/ 9079:
+/***/ 29079:
 /***/ ((module) => {
 
 
@@ -9242,7 +9242,7 @@ LongBits._configure = function(Long_) {
 
 /***/ }),
 
-/***/ 9186:
+/***/ 49186:
 /***/ (function(__unused_webpack_module, exports, __webpack_require__) {
 
 
@@ -9250,25 +9250,25 @@ LongBits._configure = function(Long_) {
 var util = exports;
 
 // used to return a Promise where callback is omitted
-util.asPromise = __webpack_require__(7200);
+util.asPromise = __webpack_require__(37200);
 
 // converts to / from base64 encoded strings
-util.base64 = __webpack_require__(4866);
+util.base64 = __webpack_require__(34866);
 
 // base class of rpc.Service
-util.EventEmitter = __webpack_require__(5079);
+util.EventEmitter = __webpack_require__(35079);
 
 // float handling accross browsers
-util.float = __webpack_require__(67);
+util.float = __webpack_require__(40067);
 
 // converts to / from utf8 encoded strings
-util.utf8 = __webpack_require__(5738);
+util.utf8 = __webpack_require__(45738);
 
 // provides a node-like buffer pool in the browser
-util.pool = __webpack_require__(8771);
+util.pool = __webpack_require__(78771);
 
 // utility to work with the low and high bits of a 64 bit value
-util.LongBits = __webpack_require__(9079);
+util.LongBits = __webpack_require__(29079);
 
 /**
  * Tests if the specified key can affect object prototypes.
@@ -9455,7 +9455,7 @@ util.Long = /* istanbul ignore next */ util.global.dcodeIO && /* istanbul ignore
          || /* istanbul ignore next */ util.global.Long
          || (function() {
                 try {
-                    var Long = __webpack_require__(6390);
+                    var Long = __webpack_require__(66390);
                     return Long && Long.isLong ? Long : null;
                 } catch (e) {
                     /* istanbul ignore next */
@@ -9760,7 +9760,7 @@ util.toJSONOptions = {
 
 /***/ }),
 
-/***/ 1902:
+/***/ 61902:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9867,7 +9867,7 @@ path.resolve = function resolve(originPath, includePath, alreadyNormalized) {
 
 /***/ }),
 
-/***/ 830:
+/***/ 30830:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -9881,7 +9881,7 @@ patterns.reservedRe  = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|fal
 
 /***/ }),
 
-/***/ 8771:
+/***/ 78771:
 /***/ ((module) => {
 
 
@@ -9936,7 +9936,7 @@ function pool(alloc, slice, size) {
 
 /***/ }),
 
-/***/ 5738:
+/***/ 45738:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -10107,14 +10107,14 @@ utf8.write = function utf8_write(string, buffer, offset) {
 
 /***/ }),
 
-/***/ 4524:
+/***/ 24524:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = verifier;
 
-var Enum      = __webpack_require__(5363),
-    util      = __webpack_require__(7926);
+var Enum      = __webpack_require__(15363),
+    util      = __webpack_require__(87926);
 
 function invalid(field, expected) {
     return field.name + ": " + expected + (field.repeated && expected !== "array" ? "[]" : field.map && expected !== "object" ? "{k:"+field.keyType+"}" : "") + " expected";
@@ -10299,7 +10299,7 @@ function verifier(mtype) {
 
 /***/ }),
 
-/***/ 5162:
+/***/ 45162:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 
@@ -10311,8 +10311,8 @@ function verifier(mtype) {
  */
 var wrappers = exports;
 
-var Message = __webpack_require__(4844),
-    util    = __webpack_require__(9186);
+var Message = __webpack_require__(82463),
+    util    = __webpack_require__(49186);
 
 /**
  * From object converter part of an {@link IWrapper}.
@@ -10416,13 +10416,13 @@ wrappers[".google.protobuf.Any"] = {
 
 /***/ }),
 
-/***/ 9745:
+/***/ 29745:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = Writer;
 
-var util      = __webpack_require__(9186);
+var util      = __webpack_require__(49186);
 
 var BufferWriter; // cyclic
 
@@ -11129,14 +11129,14 @@ Writer._configure = function(BufferWriter_) {
 
 /***/ }),
 
-/***/ 4074:
+/***/ 44074:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 module.exports = BufferWriter;
 
 // extends Writer
-var Writer = __webpack_require__(9745);
+var Writer = __webpack_require__(29745);
 BufferWriter.prototype = Object.create(Writer.prototype, {
     constructor: {
         value: BufferWriter,
@@ -11146,7 +11146,7 @@ BufferWriter.prototype = Object.create(Writer.prototype, {
     }
 });
 
-var util = __webpack_require__(9186);
+var util = __webpack_require__(49186);
 
 /**
  * Constructs a new buffer writer instance.

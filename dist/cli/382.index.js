@@ -2,13 +2,13 @@ export const id = 382;
 export const ids = [382];
 export const modules = {
 
-/***/ 4006:
+/***/ 14006:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const pico = __webpack_require__(8016);
-const utils = __webpack_require__(4059);
+const pico = __webpack_require__(98016);
+const utils = __webpack_require__(64059);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -217,13 +217,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8265:
+/***/ 78265:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
 const constants = __webpack_require__(5595);
-const utils = __webpack_require__(4059);
+const utils = __webpack_require__(64059);
 
 /**
  * Constants
@@ -1649,14 +1649,14 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 8016:
+/***/ 98016:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const scan = __webpack_require__(1781);
-const parse = __webpack_require__(8265);
-const utils = __webpack_require__(4059);
+const scan = __webpack_require__(31781);
+const parse = __webpack_require__(78265);
+const utils = __webpack_require__(64059);
 const constants = __webpack_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
@@ -2017,12 +2017,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 1781:
+/***/ 31781:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
 
-const utils = __webpack_require__(4059);
+const utils = __webpack_require__(64059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -2427,7 +2427,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 4059:
+/***/ 64059:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 /*global navigator*/
@@ -2506,7 +2506,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 3382:
+/***/ 73382:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -2522,14 +2522,14 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "fs"
-var external_fs_ = __webpack_require__(9896);
+var external_fs_ = __webpack_require__(79896);
 var external_fs_namespaceObject = /*#__PURE__*/__webpack_require__.t(external_fs_, 2);
 // EXTERNAL MODULE: external "path"
-var external_path_ = __webpack_require__(6928);
+var external_path_ = __webpack_require__(16928);
 // EXTERNAL MODULE: external "url"
-var external_url_ = __webpack_require__(7016);
+var external_url_ = __webpack_require__(87016);
 // EXTERNAL MODULE: external "module"
-var external_module_ = __webpack_require__(3339);
+var external_module_ = __webpack_require__(73339);
 ;// CONCATENATED MODULE: ./node_modules/fdir/dist/index.mjs
 
 
@@ -3102,7 +3102,7 @@ var Builder = class {
 //#endregion
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __webpack_require__(4006);
+var picomatch = __webpack_require__(14006);
 ;// CONCATENATED MODULE: ./node_modules/tinyglobby/dist/index.mjs
 
 

@@ -2,7 +2,7 @@ export const id = 619;
 export const ids = [619];
 export const modules = {
 
-/***/ 2619:
+/***/ 92619:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -16,11 +16,11 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __webpack_require__(7067);
+var external_node_http_ = __webpack_require__(37067);
 // EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __webpack_require__(8522);
+var external_node_zlib_ = __webpack_require__(38522);
 // EXTERNAL MODULE: ./node_modules/protobufjs/light.js
-var light = __webpack_require__(365);
+var light = __webpack_require__(80365);
 var light_default = /*#__PURE__*/__webpack_require__.n(light);
 ;// CONCATENATED MODULE: ./src/tracing/otlp-proto.ts
 const KEY_VALUE = 'opentelemetry.proto.common.v1.KeyValue';

@@ -2,7 +2,7 @@ export const id = 687;
 export const ids = [687,240];
 export const modules = {
 
-/***/ 4687:
+/***/ 84687:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -12,26 +12,26 @@ __webpack_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(3024);
+var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(6760);
+var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __webpack_require__(8815);
+var dist = __webpack_require__(38815);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __webpack_require__(3916);
+var errors = __webpack_require__(83916);
 // EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __webpack_require__(5138);
+var hash = __webpack_require__(95138);
 // EXTERNAL MODULE: ./src/config/expected.ts
-var expected = __webpack_require__(5180);
+var expected = __webpack_require__(65180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
-var fingerprint = __webpack_require__(4974);
+var fingerprint = __webpack_require__(84974);
 // EXTERNAL MODULE: ./src/config/judged.ts
-var judged = __webpack_require__(5165);
+var judged = __webpack_require__(25165);
 // EXTERNAL MODULE: ./src/config/schema.ts
-var schema = __webpack_require__(131);
+var schema = __webpack_require__(90131);
 // EXTERNAL MODULE: ./src/config/conversation.ts
-var conversation = __webpack_require__(3307);
+var conversation = __webpack_require__(53307);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/conversation.ts
 /**
  * promptfoo's conversations, as promptfoo 0.121.20 has them:
@@ -141,7 +141,7 @@ function openingOf(value, where, file, baseDir) {
 }
 
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
-var promptfoo = __webpack_require__(2823);
+var promptfoo = __webpack_require__(42823);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/prompts.ts
 /**
  * promptfoo `prompts:` — a string, a list of strings and `{label, raw}`
@@ -249,15 +249,15 @@ function jsonText(parse, text) {
 }
 
 // EXTERNAL MODULE: ./src/llm/nunjucks.ts
-var nunjucks = __webpack_require__(9240);
+var nunjucks = __webpack_require__(79240);
 // EXTERNAL MODULE: ./node_modules/csv-parse/lib/sync.js + 9 modules
-var sync = __webpack_require__(5175);
+var sync = __webpack_require__(25175);
 // EXTERNAL MODULE: ./node_modules/tinyglobby/dist/index.mjs + 1 modules
-var tinyglobby_dist = __webpack_require__(3382);
+var tinyglobby_dist = __webpack_require__(73382);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
-var parse = __webpack_require__(8639);
+var parse = __webpack_require__(18639);
 // EXTERNAL MODULE: ./src/config/promptfoo/schema.ts
-var promptfoo_schema = __webpack_require__(4140);
+var promptfoo_schema = __webpack_require__(84140);
 ;// CONCATENATED MODULE: ./src/config/promptfoo/tests.ts
 /**
  * promptfoo `tests:` — inline tests, and `file://` files of tests in YAML,
@@ -875,14 +875,14 @@ function readFileText(file, at, read) {
 
 /***/ }),
 
-/***/ 9240:
+/***/ 79240:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Templates: () => (/* binding */ Templates)
 /* harmony export */ });
-/* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8115);
+/* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(18115);
 /* harmony import */ var nunjucks__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(nunjucks__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * Nunjucks templates as promptfoo renders them: prompts and assertion values

@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 779:
+/***/ 10779:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -216,14 +216,14 @@ function regex(str) {
 
 /***/ }),
 
-/***/ 2815:
+/***/ 82815:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const formats_1 = __nccwpck_require__(779);
-const limit_1 = __nccwpck_require__(1284);
-const codegen_1 = __nccwpck_require__(1436);
+const formats_1 = __nccwpck_require__(10779);
+const limit_1 = __nccwpck_require__(51284);
+const codegen_1 = __nccwpck_require__(81436);
 const fullName = new codegen_1.Name("fullFormats");
 const fastName = new codegen_1.Name("fastFormats");
 const formatsPlugin = (ajv, opts = { keywords: true }) => {
@@ -259,14 +259,14 @@ exports["default"] = formatsPlugin;
 
 /***/ }),
 
-/***/ 1284:
+/***/ 51284:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.formatLimitDefinition = void 0;
-const ajv_1 = __nccwpck_require__(2463);
-const codegen_1 = __nccwpck_require__(1436);
+const ajv_1 = __nccwpck_require__(42463);
+const codegen_1 = __nccwpck_require__(81436);
 const ops = codegen_1.operators;
 const KWDs = {
     formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -334,19 +334,19 @@ exports["default"] = formatLimitPlugin;
 
 /***/ }),
 
-/***/ 878:
+/***/ 60878:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2019 = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft7_1 = __nccwpck_require__(9941);
-const dynamic_1 = __nccwpck_require__(9923);
-const next_1 = __nccwpck_require__(7844);
-const unevaluated_1 = __nccwpck_require__(2010);
-const discriminator_1 = __nccwpck_require__(8886);
-const json_schema_2019_09_1 = __nccwpck_require__(5375);
+const core_1 = __nccwpck_require__(63893);
+const draft7_1 = __nccwpck_require__(39941);
+const dynamic_1 = __nccwpck_require__(59923);
+const next_1 = __nccwpck_require__(17844);
+const unevaluated_1 = __nccwpck_require__(62010);
+const discriminator_1 = __nccwpck_require__(28886);
+const json_schema_2019_09_1 = __nccwpck_require__(95375);
 const META_SCHEMA_ID = "https://json-schema.org/draft/2019-09/schema";
 class Ajv2019 extends core_1.default {
     constructor(opts = {}) {
@@ -384,33 +384,33 @@ module.exports = exports = Ajv2019;
 module.exports.Ajv2019 = Ajv2019;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv2019;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(5402);
+var validation_error_1 = __nccwpck_require__(33021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(53162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=2019.js.map
 
 /***/ }),
 
-/***/ 2210:
+/***/ 52210:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv2020 = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft2020_1 = __nccwpck_require__(4298);
-const discriminator_1 = __nccwpck_require__(8886);
-const json_schema_2020_12_1 = __nccwpck_require__(3995);
+const core_1 = __nccwpck_require__(63893);
+const draft2020_1 = __nccwpck_require__(54298);
+const discriminator_1 = __nccwpck_require__(28886);
+const json_schema_2020_12_1 = __nccwpck_require__(93995);
 const META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
 class Ajv2020 extends core_1.default {
     constructor(opts = {}) {
@@ -445,33 +445,33 @@ module.exports = exports = Ajv2020;
 module.exports.Ajv2020 = Ajv2020;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv2020;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(5402);
+var validation_error_1 = __nccwpck_require__(33021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(53162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=2020.js.map
 
 /***/ }),
 
-/***/ 2463:
+/***/ 42463:
 /***/ ((module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-const core_1 = __nccwpck_require__(3893);
-const draft7_1 = __nccwpck_require__(9941);
-const discriminator_1 = __nccwpck_require__(8886);
-const draft7MetaSchema = __nccwpck_require__(2079);
+const core_1 = __nccwpck_require__(63893);
+const draft7_1 = __nccwpck_require__(39941);
+const discriminator_1 = __nccwpck_require__(28886);
+const draft7MetaSchema = __nccwpck_require__(72079);
 const META_SUPPORT_DATA = ["/properties"];
 const META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
 class Ajv extends core_1.default {
@@ -501,24 +501,24 @@ module.exports = exports = Ajv;
 module.exports.Ajv = Ajv;
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports["default"] = Ajv;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-var validation_error_1 = __nccwpck_require__(5402);
+var validation_error_1 = __nccwpck_require__(33021);
 Object.defineProperty(exports, "ValidationError", ({ enumerable: true, get: function () { return validation_error_1.default; } }));
-var ref_error_1 = __nccwpck_require__(3162);
+var ref_error_1 = __nccwpck_require__(53162);
 Object.defineProperty(exports, "MissingRefError", ({ enumerable: true, get: function () { return ref_error_1.default; } }));
 //# sourceMappingURL=ajv.js.map
 
 /***/ }),
 
-/***/ 567:
+/***/ 80567:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -680,15 +680,15 @@ exports.regexpCode = regexpCode;
 
 /***/ }),
 
-/***/ 1436:
+/***/ 81436:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.or = exports.and = exports.not = exports.CodeGen = exports.operators = exports.varKinds = exports.ValueScopeName = exports.ValueScope = exports.Scope = exports.Name = exports.regexpCode = exports.stringify = exports.getProperty = exports.nil = exports.strConcat = exports.str = exports._ = void 0;
-const code_1 = __nccwpck_require__(567);
-const scope_1 = __nccwpck_require__(5407);
-var code_2 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(80567);
+const scope_1 = __nccwpck_require__(77788);
+var code_2 = __nccwpck_require__(80567);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return code_2._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return code_2.str; } }));
 Object.defineProperty(exports, "strConcat", ({ enumerable: true, get: function () { return code_2.strConcat; } }));
@@ -697,7 +697,7 @@ Object.defineProperty(exports, "getProperty", ({ enumerable: true, get: function
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return code_2.stringify; } }));
 Object.defineProperty(exports, "regexpCode", ({ enumerable: true, get: function () { return code_2.regexpCode; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return code_2.Name; } }));
-var scope_2 = __nccwpck_require__(5407);
+var scope_2 = __nccwpck_require__(77788);
 Object.defineProperty(exports, "Scope", ({ enumerable: true, get: function () { return scope_2.Scope; } }));
 Object.defineProperty(exports, "ValueScope", ({ enumerable: true, get: function () { return scope_2.ValueScope; } }));
 Object.defineProperty(exports, "ValueScopeName", ({ enumerable: true, get: function () { return scope_2.ValueScopeName; } }));
@@ -1383,13 +1383,13 @@ function par(x) {
 
 /***/ }),
 
-/***/ 5407:
+/***/ 77788:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.ValueScope = exports.ValueScopeName = exports.Scope = exports.varKinds = exports.UsedValueState = void 0;
-const code_1 = __nccwpck_require__(567);
+const code_1 = __nccwpck_require__(80567);
 class ValueError extends Error {
     constructor(name) {
         super(`CodeGen: "code" for ${name} not defined`);
@@ -1532,15 +1532,15 @@ exports.ValueScope = ValueScope;
 
 /***/ }),
 
-/***/ 1283:
+/***/ 81283:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendErrors = exports.resetErrorsCount = exports.reportExtraError = exports.reportError = exports.keyword$DataError = exports.keywordError = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const names_1 = __nccwpck_require__(90630);
 exports.keywordError = {
     message: ({ keyword }) => (0, codegen_1.str) `must pass "${keyword}" keyword validation`,
 };
@@ -1667,12 +1667,12 @@ function extraErrorProps(cxt, { params, message }, keyValues) {
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.resolveSchema = exports.getCompilingSchema = exports.resolveRef = exports.compileSchema = exports.SchemaEnv = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const validation_error_1 = __nccwpck_require__(5402);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const validate_1 = __nccwpck_require__(7881);
+const codegen_1 = __nccwpck_require__(81436);
+const validation_error_1 = __nccwpck_require__(33021);
+const names_1 = __nccwpck_require__(90630);
+const resolve_1 = __nccwpck_require__(24090);
+const util_1 = __nccwpck_require__(84464);
+const validate_1 = __nccwpck_require__(87881);
 class SchemaEnv {
     constructor(env) {
         var _a;
@@ -1909,12 +1909,12 @@ function getJsonPointer(parsedRef, { baseId, schema, root }) {
 
 /***/ }),
 
-/***/ 630:
+/***/ 90630:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const names = {
     // validation function arguments
     data: new codegen_1.Name("data"), // data passed to validation function
@@ -1943,12 +1943,12 @@ exports["default"] = names;
 
 /***/ }),
 
-/***/ 3162:
+/***/ 53162:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const resolve_1 = __nccwpck_require__(4090);
+const resolve_1 = __nccwpck_require__(24090);
 class MissingRefError extends Error {
     constructor(resolver, baseId, ref, msg) {
         super(msg || `can't resolve reference ${ref} from id ${baseId}`);
@@ -1961,15 +1961,15 @@ exports["default"] = MissingRefError;
 
 /***/ }),
 
-/***/ 4090:
+/***/ 24090:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getSchemaRefs = exports.resolveUrl = exports.normalizeId = exports._getFullPath = exports.getFullPath = exports.inlineRef = void 0;
-const util_1 = __nccwpck_require__(4464);
-const equal = __nccwpck_require__(3430);
-const traverse = __nccwpck_require__(1167);
+const util_1 = __nccwpck_require__(84464);
+const equal = __nccwpck_require__(23430);
+const traverse = __nccwpck_require__(81167);
 // TODO refactor to use keyword definitions
 const SIMPLE_INLINED = new Set([
     "type",
@@ -2154,14 +2154,14 @@ exports.getRules = getRules;
 
 /***/ }),
 
-/***/ 4464:
+/***/ 84464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.checkStrictMode = exports.getErrorPath = exports.Type = exports.useFunc = exports.setEvaluated = exports.evaluatedPropsToName = exports.mergeEvaluated = exports.eachItem = exports.unescapeJsonPointer = exports.escapeJsonPointer = exports.escapeFragment = exports.unescapeFragment = exports.schemaRefOrVal = exports.schemaHasRulesButRef = exports.schemaHasRules = exports.checkUnknownRules = exports.alwaysValidSchema = exports.toHash = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const code_1 = __nccwpck_require__(567);
+const codegen_1 = __nccwpck_require__(81436);
+const code_1 = __nccwpck_require__(80567);
 // TODO refactor to use Set
 function toHash(arr) {
     const hash = {};
@@ -2338,7 +2338,7 @@ exports.checkStrictMode = checkStrictMode;
 
 /***/ }),
 
-/***/ 7692:
+/***/ 37692:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -2363,15 +2363,15 @@ exports.shouldUseRule = shouldUseRule;
 
 /***/ }),
 
-/***/ 5346:
+/***/ 35346:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const errors_1 = __nccwpck_require__(81283);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
 const boolError = {
     message: "boolean schema is false",
 };
@@ -2419,17 +2419,17 @@ function falseSchemaError(it, overrideAllErrors) {
 
 /***/ }),
 
-/***/ 6685:
+/***/ 86685:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
 const rules_1 = __nccwpck_require__(7353);
-const applicability_1 = __nccwpck_require__(7692);
-const errors_1 = __nccwpck_require__(1283);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const applicability_1 = __nccwpck_require__(37692);
+const errors_1 = __nccwpck_require__(81283);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 var DataType;
 (function (DataType) {
     DataType[DataType["Correct"] = 0] = "Correct";
@@ -2628,14 +2628,14 @@ function getTypeErrorContext(it) {
 
 /***/ }),
 
-/***/ 1699:
+/***/ 11699:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.assignDefaults = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 function assignDefaults(it, ty) {
     const { properties, items } = it.schema;
     if (ty === "object" && properties) {
@@ -2669,24 +2669,24 @@ function assignDefault(it, prop, defaultValue) {
 
 /***/ }),
 
-/***/ 7881:
+/***/ 87881:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.getData = exports.KeywordCxt = exports.validateFunctionCode = void 0;
-const boolSchema_1 = __nccwpck_require__(5346);
-const dataType_1 = __nccwpck_require__(6685);
-const applicability_1 = __nccwpck_require__(7692);
-const dataType_2 = __nccwpck_require__(6685);
-const defaults_1 = __nccwpck_require__(1699);
-const keyword_1 = __nccwpck_require__(5202);
-const subschema_1 = __nccwpck_require__(6200);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const resolve_1 = __nccwpck_require__(4090);
-const util_1 = __nccwpck_require__(4464);
-const errors_1 = __nccwpck_require__(1283);
+const boolSchema_1 = __nccwpck_require__(35346);
+const dataType_1 = __nccwpck_require__(86685);
+const applicability_1 = __nccwpck_require__(37692);
+const dataType_2 = __nccwpck_require__(86685);
+const defaults_1 = __nccwpck_require__(11699);
+const keyword_1 = __nccwpck_require__(15202);
+const subschema_1 = __nccwpck_require__(26200);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const resolve_1 = __nccwpck_require__(24090);
+const util_1 = __nccwpck_require__(84464);
+const errors_1 = __nccwpck_require__(81283);
 // schema compilation - generates validation function, subschemaCode (below) is used for subschemas
 function validateFunctionCode(it) {
     if (isSchemaObj(it)) {
@@ -3195,16 +3195,16 @@ exports.getData = getData;
 
 /***/ }),
 
-/***/ 5202:
+/***/ 15202:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateKeywordUsage = exports.validSchemaType = exports.funcKeywordCode = exports.macroKeywordCode = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const code_1 = __nccwpck_require__(8484);
-const errors_1 = __nccwpck_require__(1283);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const code_1 = __nccwpck_require__(28484);
+const errors_1 = __nccwpck_require__(81283);
 function macroKeywordCode(cxt, def) {
     const { gen, keyword, schema, parentSchema, it } = cxt;
     const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -3325,14 +3325,14 @@ exports.validateKeywordUsage = validateKeywordUsage;
 
 /***/ }),
 
-/***/ 6200:
+/***/ 26200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.extendSubschemaMode = exports.extendSubschemaData = exports.getSubschema = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 function getSubschema(it, { keyword, schemaProp, schema, schemaPath, errSchemaPath, topSchemaRef }) {
     if (keyword !== undefined && schema !== undefined) {
         throw new Error('both "keyword" and "schema" passed, only one allowed');
@@ -3412,31 +3412,31 @@ exports.extendSubschemaMode = extendSubschemaMode;
 
 /***/ }),
 
-/***/ 3893:
+/***/ 63893:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = void 0;
-var validate_1 = __nccwpck_require__(7881);
+var validate_1 = __nccwpck_require__(87881);
 Object.defineProperty(exports, "KeywordCxt", ({ enumerable: true, get: function () { return validate_1.KeywordCxt; } }));
-var codegen_1 = __nccwpck_require__(1436);
+var codegen_1 = __nccwpck_require__(81436);
 Object.defineProperty(exports, "_", ({ enumerable: true, get: function () { return codegen_1._; } }));
 Object.defineProperty(exports, "str", ({ enumerable: true, get: function () { return codegen_1.str; } }));
 Object.defineProperty(exports, "stringify", ({ enumerable: true, get: function () { return codegen_1.stringify; } }));
 Object.defineProperty(exports, "nil", ({ enumerable: true, get: function () { return codegen_1.nil; } }));
 Object.defineProperty(exports, "Name", ({ enumerable: true, get: function () { return codegen_1.Name; } }));
 Object.defineProperty(exports, "CodeGen", ({ enumerable: true, get: function () { return codegen_1.CodeGen; } }));
-const validation_error_1 = __nccwpck_require__(5402);
-const ref_error_1 = __nccwpck_require__(3162);
+const validation_error_1 = __nccwpck_require__(33021);
+const ref_error_1 = __nccwpck_require__(53162);
 const rules_1 = __nccwpck_require__(7353);
 const compile_1 = __nccwpck_require__(2718);
-const codegen_2 = __nccwpck_require__(1436);
-const resolve_1 = __nccwpck_require__(4090);
-const dataType_1 = __nccwpck_require__(6685);
-const util_1 = __nccwpck_require__(4464);
-const $dataRefSchema = __nccwpck_require__(3837);
-const uri_1 = __nccwpck_require__(6285);
+const codegen_2 = __nccwpck_require__(81436);
+const resolve_1 = __nccwpck_require__(24090);
+const dataType_1 = __nccwpck_require__(86685);
+const util_1 = __nccwpck_require__(84464);
+const $dataRefSchema = __nccwpck_require__(63837);
+const uri_1 = __nccwpck_require__(36285);
 const defaultRegExp = (str, flags) => new RegExp(str, flags);
 defaultRegExp.code = "new RegExp";
 const META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
@@ -4036,18 +4036,18 @@ function schemaOrData(schema) {
 
 /***/ }),
 
-/***/ 5375:
+/***/ 95375:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const metaSchema = __nccwpck_require__(8138);
+const metaSchema = __nccwpck_require__(88138);
 const applicator = __nccwpck_require__(4908);
-const content = __nccwpck_require__(958);
-const core = __nccwpck_require__(58);
-const format = __nccwpck_require__(6534);
-const metadata = __nccwpck_require__(711);
-const validation = __nccwpck_require__(8030);
+const content = __nccwpck_require__(80958);
+const core = __nccwpck_require__(90058);
+const format = __nccwpck_require__(36534);
+const metadata = __nccwpck_require__(20711);
+const validation = __nccwpck_require__(78030);
 const META_SUPPORT_DATA = ["/properties"];
 function addMetaSchema2019($data) {
     ;
@@ -4070,19 +4070,19 @@ exports["default"] = addMetaSchema2019;
 
 /***/ }),
 
-/***/ 3995:
+/***/ 93995:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const metaSchema = __nccwpck_require__(1678);
-const applicator = __nccwpck_require__(7216);
-const unevaluated = __nccwpck_require__(9547);
-const content = __nccwpck_require__(8226);
-const core = __nccwpck_require__(518);
+const metaSchema = __nccwpck_require__(61678);
+const applicator = __nccwpck_require__(57216);
+const unevaluated = __nccwpck_require__(99547);
+const content = __nccwpck_require__(28226);
+const core = __nccwpck_require__(80518);
 const format = __nccwpck_require__(4588);
-const metadata = __nccwpck_require__(5707);
-const validation = __nccwpck_require__(7082);
+const metadata = __nccwpck_require__(15707);
+const validation = __nccwpck_require__(97082);
 const META_SUPPORT_DATA = ["/properties"];
 function addMetaSchema2020($data) {
     ;
@@ -4106,20 +4106,20 @@ exports["default"] = addMetaSchema2020;
 
 /***/ }),
 
-/***/ 4951:
+/***/ 24951:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 // https://github.com/ajv-validator/ajv/issues/889
-const equal = __nccwpck_require__(3430);
+const equal = __nccwpck_require__(23430);
 equal.code = 'require("ajv/dist/runtime/equal").default';
 exports["default"] = equal;
 //# sourceMappingURL=equal.js.map
 
 /***/ }),
 
-/***/ 6214:
+/***/ 36214:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4149,19 +4149,19 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
-/***/ 6285:
+/***/ 36285:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const uri = __nccwpck_require__(4352);
+const uri = __nccwpck_require__(24352);
 uri.code = 'require("ajv/dist/runtime/uri").default';
 exports["default"] = uri;
 //# sourceMappingURL=uri.js.map
 
 /***/ }),
 
-/***/ 5402:
+/***/ 33021:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -4178,14 +4178,14 @@ exports["default"] = ValidationError;
 
 /***/ }),
 
-/***/ 3448:
+/***/ 73448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateAdditionalItems = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4233,15 +4233,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2431:
+/***/ 42431:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "must NOT have additional properties",
     params: ({ params }) => (0, codegen_1._) `{additionalProperty: ${params.additionalProperty}}`,
@@ -4345,12 +4345,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9205:
+/***/ 39205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "allOf",
     schemaType: "array",
@@ -4374,12 +4374,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9380:
+/***/ 89380:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
+const code_1 = __nccwpck_require__(28484);
 const def = {
     keyword: "anyOf",
     schemaType: "array",
@@ -4392,13 +4392,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6182:
+/***/ 16182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { min, max } }) => max === undefined
         ? (0, codegen_1.str) `must contain at least ${min} valid item(s)`
@@ -4493,15 +4493,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5826:
+/***/ 95826:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateSchemaDeps = exports.validatePropertyDeps = exports.error = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
 exports.error = {
     message: ({ params: { property, depsCount, deps } }) => {
         const property_ies = depsCount === 1 ? "property" : "properties";
@@ -4584,12 +4584,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3818:
+/***/ 73818:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependencies_1 = __nccwpck_require__(5826);
+const dependencies_1 = __nccwpck_require__(95826);
 const def = {
     keyword: "dependentSchemas",
     type: "object",
@@ -4601,13 +4601,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8584:
+/***/ 48584:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params }) => (0, codegen_1.str) `must match "${params.ifClause}" schema`,
     params: ({ params }) => (0, codegen_1._) `{failingKeyword: ${params.ifClause}}`,
@@ -4673,27 +4673,27 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8775:
+/***/ 28775:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const additionalItems_1 = __nccwpck_require__(3448);
+const additionalItems_1 = __nccwpck_require__(73448);
 const prefixItems_1 = __nccwpck_require__(6467);
-const items_1 = __nccwpck_require__(5791);
-const items2020_1 = __nccwpck_require__(2959);
-const contains_1 = __nccwpck_require__(6182);
-const dependencies_1 = __nccwpck_require__(5826);
-const propertyNames_1 = __nccwpck_require__(1372);
-const additionalProperties_1 = __nccwpck_require__(2431);
-const properties_1 = __nccwpck_require__(8778);
-const patternProperties_1 = __nccwpck_require__(664);
+const items_1 = __nccwpck_require__(75791);
+const items2020_1 = __nccwpck_require__(52959);
+const contains_1 = __nccwpck_require__(16182);
+const dependencies_1 = __nccwpck_require__(95826);
+const propertyNames_1 = __nccwpck_require__(71372);
+const additionalProperties_1 = __nccwpck_require__(42431);
+const properties_1 = __nccwpck_require__(88778);
+const patternProperties_1 = __nccwpck_require__(50664);
 const not_1 = __nccwpck_require__(8350);
-const anyOf_1 = __nccwpck_require__(9380);
-const oneOf_1 = __nccwpck_require__(2490);
-const allOf_1 = __nccwpck_require__(9205);
-const if_1 = __nccwpck_require__(8584);
-const thenElse_1 = __nccwpck_require__(9210);
+const anyOf_1 = __nccwpck_require__(89380);
+const oneOf_1 = __nccwpck_require__(22490);
+const allOf_1 = __nccwpck_require__(39205);
+const if_1 = __nccwpck_require__(48584);
+const thenElse_1 = __nccwpck_require__(46829);
 function getApplicator(draft2020 = false) {
     const applicator = [
         // any
@@ -4723,15 +4723,15 @@ exports["default"] = getApplicator;
 
 /***/ }),
 
-/***/ 5791:
+/***/ 75791:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateTuple = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
 const def = {
     keyword: "items",
     type: "array",
@@ -4781,15 +4781,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2959:
+/***/ 52959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const code_1 = __nccwpck_require__(8484);
-const additionalItems_1 = __nccwpck_require__(3448);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const code_1 = __nccwpck_require__(28484);
+const additionalItems_1 = __nccwpck_require__(73448);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -4822,7 +4822,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "not",
     schemaType: ["object", "boolean"],
@@ -4849,13 +4849,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2490:
+/***/ 22490:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "must match exactly one schema in oneOf",
     params: ({ params }) => (0, codegen_1._) `{passingSchemas: ${params.passing}}`,
@@ -4915,15 +4915,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 664:
+/***/ 50664:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const util_2 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const util_2 = __nccwpck_require__(84464);
 const def = {
     keyword: "patternProperties",
     type: "object",
@@ -5001,7 +5001,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const items_1 = __nccwpck_require__(5791);
+const items_1 = __nccwpck_require__(75791);
 const def = {
     keyword: "prefixItems",
     type: "array",
@@ -5014,15 +5014,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8778:
+/***/ 88778:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const validate_1 = __nccwpck_require__(7881);
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const additionalProperties_1 = __nccwpck_require__(2431);
+const validate_1 = __nccwpck_require__(87881);
+const code_1 = __nccwpck_require__(28484);
+const util_1 = __nccwpck_require__(84464);
+const additionalProperties_1 = __nccwpck_require__(42431);
 const def = {
     keyword: "properties",
     type: "object",
@@ -5074,13 +5074,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1372:
+/***/ 71372:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: "property name must be valid",
     params: ({ params }) => (0, codegen_1._) `{propertyName: ${params.propertyName}}`,
@@ -5118,12 +5118,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 46829:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: ["then", "else"],
     schemaType: ["object", "boolean"],
@@ -5137,16 +5137,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8484:
+/***/ 28484:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.validateUnion = exports.validateArray = exports.usePattern = exports.callValidateCode = exports.schemaProperties = exports.allSchemaProperties = exports.noPropertyInData = exports.propertyInData = exports.isOwnProperty = exports.hasPropFunc = exports.reportMissingProp = exports.checkMissingProp = exports.checkReportMissingProp = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
-const util_2 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const names_1 = __nccwpck_require__(90630);
+const util_2 = __nccwpck_require__(84464);
 function checkReportMissingProp(cxt, prop) {
     const { gen, data, it } = cxt;
     gen.if(noPropertyInData(gen, data, prop, it.opts.ownProperties), () => {
@@ -5274,7 +5274,7 @@ exports.validateUnion = validateUnion;
 
 /***/ }),
 
-/***/ 9872:
+/***/ 69872:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5290,13 +5290,13 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7397:
+/***/ 97397:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const id_1 = __nccwpck_require__(9872);
-const ref_1 = __nccwpck_require__(2996);
+const id_1 = __nccwpck_require__(69872);
+const ref_1 = __nccwpck_require__(92996);
 const core = [
     "$schema",
     "$id",
@@ -5312,18 +5312,18 @@ exports["default"] = core;
 
 /***/ }),
 
-/***/ 2996:
+/***/ 92996:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.callRef = exports.getValidate = void 0;
-const ref_error_1 = __nccwpck_require__(3162);
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const ref_error_1 = __nccwpck_require__(53162);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
 const compile_1 = __nccwpck_require__(2718);
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "$ref",
     schemaType: "string",
@@ -5440,16 +5440,16 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8886:
+/***/ 28886:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const types_1 = __nccwpck_require__(7115);
+const codegen_1 = __nccwpck_require__(81436);
+const types_1 = __nccwpck_require__(87115);
 const compile_1 = __nccwpck_require__(2718);
-const ref_error_1 = __nccwpck_require__(3162);
-const util_1 = __nccwpck_require__(4464);
+const ref_error_1 = __nccwpck_require__(53162);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag
         ? `tag "${tagName}" must be string`
@@ -5550,7 +5550,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 7115:
+/***/ 87115:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5565,19 +5565,19 @@ var DiscrError;
 
 /***/ }),
 
-/***/ 4298:
+/***/ 54298:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const dynamic_1 = __nccwpck_require__(9923);
-const next_1 = __nccwpck_require__(7844);
-const unevaluated_1 = __nccwpck_require__(2010);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(97397);
+const validation_1 = __nccwpck_require__(85481);
+const applicator_1 = __nccwpck_require__(28775);
+const dynamic_1 = __nccwpck_require__(59923);
+const next_1 = __nccwpck_require__(17844);
+const unevaluated_1 = __nccwpck_require__(62010);
+const format_1 = __nccwpck_require__(72601);
+const metadata_1 = __nccwpck_require__(56620);
 const draft2020Vocabularies = [
     dynamic_1.default,
     core_1.default,
@@ -5594,16 +5594,16 @@ exports["default"] = draft2020Vocabularies;
 
 /***/ }),
 
-/***/ 9941:
+/***/ 39941:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const core_1 = __nccwpck_require__(7397);
-const validation_1 = __nccwpck_require__(5481);
-const applicator_1 = __nccwpck_require__(8775);
-const format_1 = __nccwpck_require__(2601);
-const metadata_1 = __nccwpck_require__(6620);
+const core_1 = __nccwpck_require__(97397);
+const validation_1 = __nccwpck_require__(85481);
+const applicator_1 = __nccwpck_require__(28775);
+const format_1 = __nccwpck_require__(72601);
+const metadata_1 = __nccwpck_require__(56620);
 const draft7Vocabularies = [
     core_1.default,
     validation_1.default,
@@ -5617,16 +5617,16 @@ exports["default"] = draft7Vocabularies;
 
 /***/ }),
 
-/***/ 1020:
+/***/ 68639:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.dynamicAnchor = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
 const compile_1 = __nccwpck_require__(2718);
-const ref_1 = __nccwpck_require__(2996);
+const ref_1 = __nccwpck_require__(92996);
 const def = {
     keyword: "$dynamicAnchor",
     schemaType: "string",
@@ -5659,9 +5659,9 @@ exports["default"] = def;
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.dynamicRef = void 0;
-const codegen_1 = __nccwpck_require__(1436);
-const names_1 = __nccwpck_require__(630);
-const ref_1 = __nccwpck_require__(2996);
+const codegen_1 = __nccwpck_require__(81436);
+const names_1 = __nccwpck_require__(90630);
+const ref_1 = __nccwpck_require__(92996);
 const def = {
     keyword: "$dynamicRef",
     schemaType: "string",
@@ -5710,28 +5710,28 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 9923:
+/***/ 59923:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dynamicAnchor_1 = __nccwpck_require__(1020);
+const dynamicAnchor_1 = __nccwpck_require__(68639);
 const dynamicRef_1 = __nccwpck_require__(5065);
-const recursiveAnchor_1 = __nccwpck_require__(9982);
-const recursiveRef_1 = __nccwpck_require__(1794);
+const recursiveAnchor_1 = __nccwpck_require__(39982);
+const recursiveRef_1 = __nccwpck_require__(41794);
 const dynamic = [dynamicAnchor_1.default, dynamicRef_1.default, recursiveAnchor_1.default, recursiveRef_1.default];
 exports["default"] = dynamic;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 9982:
+/***/ 39982:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dynamicAnchor_1 = __nccwpck_require__(1020);
-const util_1 = __nccwpck_require__(4464);
+const dynamicAnchor_1 = __nccwpck_require__(68639);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: "$recursiveAnchor",
     schemaType: "boolean",
@@ -5747,7 +5747,7 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 1794:
+/***/ 41794:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5763,12 +5763,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6402:
+/***/ 26402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match format "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{format: ${schemaCode}}`,
@@ -5861,19 +5861,19 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 2601:
+/***/ 72601:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const format_1 = __nccwpck_require__(6402);
+const format_1 = __nccwpck_require__(26402);
 const format = [format_1.default];
 exports["default"] = format;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 6620:
+/***/ 56620:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -5897,13 +5897,13 @@ exports.contentVocabulary = [
 
 /***/ }),
 
-/***/ 7844:
+/***/ 17844:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependentRequired_1 = __nccwpck_require__(643);
-const dependentSchemas_1 = __nccwpck_require__(3818);
+const dependentRequired_1 = __nccwpck_require__(20643);
+const dependentSchemas_1 = __nccwpck_require__(73818);
 const limitContains_1 = __nccwpck_require__(3907);
 const next = [dependentRequired_1.default, dependentSchemas_1.default, limitContains_1.default];
 exports["default"] = next;
@@ -5911,26 +5911,26 @@ exports["default"] = next;
 
 /***/ }),
 
-/***/ 2010:
+/***/ 62010:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const unevaluatedProperties_1 = __nccwpck_require__(6855);
-const unevaluatedItems_1 = __nccwpck_require__(4144);
+const unevaluatedProperties_1 = __nccwpck_require__(16855);
+const unevaluatedItems_1 = __nccwpck_require__(64144);
 const unevaluated = [unevaluatedProperties_1.default, unevaluatedItems_1.default];
 exports["default"] = unevaluated;
 //# sourceMappingURL=index.js.map
 
 /***/ }),
 
-/***/ 4144:
+/***/ 64144:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { len } }) => (0, codegen_1.str) `must NOT have more than ${len} items`,
     params: ({ params: { len } }) => (0, codegen_1._) `{limit: ${len}}`,
@@ -5970,14 +5970,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6855:
+/***/ 16855:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const names_1 = __nccwpck_require__(630);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const names_1 = __nccwpck_require__(90630);
 const error = {
     message: "must NOT have unevaluated properties",
     params: ({ params }) => (0, codegen_1._) `{unevaluatedProperty: ${params.unevaluatedProperty}}`,
@@ -6041,14 +6041,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8026:
+/***/ 98026:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: "must be equal to constant",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValue: ${schemaCode}}`,
@@ -6072,12 +6072,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 643:
+/***/ 20643:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dependencies_1 = __nccwpck_require__(5826);
+const dependencies_1 = __nccwpck_require__(95826);
 const def = {
     keyword: "dependentRequired",
     type: "object",
@@ -6090,14 +6090,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3200:
+/***/ 93200:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: "must be equal to one of the allowed values",
     params: ({ schemaCode }) => (0, codegen_1._) `{allowedValues: ${schemaCode}}`,
@@ -6144,21 +6144,21 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5481:
+/***/ 85481:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const limitNumber_1 = __nccwpck_require__(3723);
-const multipleOf_1 = __nccwpck_require__(8132);
-const limitLength_1 = __nccwpck_require__(6962);
-const pattern_1 = __nccwpck_require__(6023);
+const limitNumber_1 = __nccwpck_require__(43723);
+const multipleOf_1 = __nccwpck_require__(18132);
+const limitLength_1 = __nccwpck_require__(46962);
+const pattern_1 = __nccwpck_require__(96023);
 const limitProperties_1 = __nccwpck_require__(895);
-const required_1 = __nccwpck_require__(4504);
-const limitItems_1 = __nccwpck_require__(6296);
-const uniqueItems_1 = __nccwpck_require__(5132);
-const const_1 = __nccwpck_require__(8026);
-const enum_1 = __nccwpck_require__(3200);
+const required_1 = __nccwpck_require__(94504);
+const limitItems_1 = __nccwpck_require__(36296);
+const uniqueItems_1 = __nccwpck_require__(65132);
+const const_1 = __nccwpck_require__(98026);
+const enum_1 = __nccwpck_require__(93200);
 const validation = [
     // number
     limitNumber_1.default,
@@ -6188,7 +6188,7 @@ exports["default"] = validation;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const util_1 = __nccwpck_require__(4464);
+const util_1 = __nccwpck_require__(84464);
 const def = {
     keyword: ["maxContains", "minContains"],
     type: "array",
@@ -6204,12 +6204,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6296:
+/***/ 36296:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
@@ -6234,14 +6234,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6962:
+/***/ 46962:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const ucs2length_1 = __nccwpck_require__(6214);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const ucs2length_1 = __nccwpck_require__(36214);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
@@ -6267,12 +6267,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 3723:
+/***/ 43723:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const ops = codegen_1.operators;
 const KWDs = {
     maximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
@@ -6305,7 +6305,7 @@ exports["default"] = def;
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
@@ -6330,12 +6330,12 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8132:
+/***/ 18132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const codegen_1 = __nccwpck_require__(1436);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must be multiple of ${schemaCode}`,
     params: ({ schemaCode }) => (0, codegen_1._) `{multipleOf: ${schemaCode}}`,
@@ -6362,14 +6362,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 6023:
+/***/ 96023:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const util_1 = __nccwpck_require__(4464);
-const codegen_1 = __nccwpck_require__(1436);
+const code_1 = __nccwpck_require__(28484);
+const util_1 = __nccwpck_require__(84464);
+const codegen_1 = __nccwpck_require__(81436);
 const error = {
     message: ({ schemaCode }) => (0, codegen_1.str) `must match pattern "${schemaCode}"`,
     params: ({ schemaCode }) => (0, codegen_1._) `{pattern: ${schemaCode}}`,
@@ -6401,14 +6401,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 4504:
+/***/ 94504:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const code_1 = __nccwpck_require__(8484);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
+const code_1 = __nccwpck_require__(28484);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
 const error = {
     message: ({ params: { missingProperty } }) => (0, codegen_1.str) `must have required property '${missingProperty}'`,
     params: ({ params: { missingProperty } }) => (0, codegen_1._) `{missingProperty: ${missingProperty}}`,
@@ -6486,15 +6486,15 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 5132:
+/***/ 65132:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
-const dataType_1 = __nccwpck_require__(6685);
-const codegen_1 = __nccwpck_require__(1436);
-const util_1 = __nccwpck_require__(4464);
-const equal_1 = __nccwpck_require__(4951);
+const dataType_1 = __nccwpck_require__(86685);
+const codegen_1 = __nccwpck_require__(81436);
+const util_1 = __nccwpck_require__(84464);
+const equal_1 = __nccwpck_require__(24951);
 const error = {
     message: ({ params: { i, j } }) => (0, codegen_1.str) `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
     params: ({ params: { i, j } }) => (0, codegen_1._) `{i: ${i}, j: ${j}}`,
@@ -6556,14 +6556,14 @@ exports["default"] = def;
 
 /***/ }),
 
-/***/ 8832:
+/***/ 88832:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var aws4 = exports,
-    url = __nccwpck_require__(7016),
-    querystring = __nccwpck_require__(3480),
-    crypto = __nccwpck_require__(6982),
-    lru = __nccwpck_require__(2638),
+    url = __nccwpck_require__(87016),
+    querystring = __nccwpck_require__(83480),
+    crypto = __nccwpck_require__(76982),
+    lru = __nccwpck_require__(22638),
     credentialsCache = lru(1000)
 
 // http://docs.amazonwebservices.com/general/latest/gr/signature-version-4.html
@@ -6946,7 +6946,7 @@ aws4.sign = function(request, credentials) {
 
 /***/ }),
 
-/***/ 2638:
+/***/ 22638:
 /***/ ((module) => {
 
 module.exports = function(size) {
@@ -7049,7 +7049,7 @@ function DoublyLinkedNode(key, val) {
 
 /***/ }),
 
-/***/ 3430:
+/***/ 23430:
 /***/ ((module) => {
 
 
@@ -7102,7 +7102,7 @@ module.exports = function equal(a, b) {
 
 /***/ }),
 
-/***/ 1916:
+/***/ 21916:
 /***/ ((__unused_webpack_module, exports) => {
 
 var __webpack_unused_export__;
@@ -7252,7 +7252,7 @@ exports.kp = closest;
 
 /***/ }),
 
-/***/ 1167:
+/***/ 81167:
 /***/ ((module) => {
 
 
@@ -7352,13 +7352,13 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
-/***/ 7318:
+/***/ 37318:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7543);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(32688);
 
-const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
+const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
 
 __webpack_async_result__();
@@ -7366,24 +7366,24 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7543:
+/***/ 32688:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
+  iW: () => (/* binding */ main)
 });
 
-// UNUSED EXPORTS: EXIT
+// UNUSED EXPORTS: EXIT, USAGE
 
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(57975);
 ;// CONCATENATED MODULE: ./src/badge/index.ts
 /** Shields.io's own steps for coverage-like figures, lower bounds inclusive. */
 const DEFAULT_BANDS = [
@@ -7439,12 +7439,699 @@ function badgeFor(record, config = {}) {
  * and every run would otherwise parse it at start-up.
  */
 async function badgeSvg(badge) {
-    const { makeBadge } = await __nccwpck_require__.e(/* import() */ 833).then(__nccwpck_require__.bind(__nccwpck_require__, 8833));
+    const { makeBadge } = await __nccwpck_require__.e(/* import() */ 833).then(__nccwpck_require__.bind(__nccwpck_require__, 68833));
     const color = /^([0-9a-f]{3}){1,2}$/i.test(badge.color) ? `#${badge.color}` : badge.color;
     return `${makeBadge({ label: badge.label, message: badge.message, color, style: badge.style })}\n`;
 }
 function shieldsEndpoint(badge) {
     return { schemaVersion: 1, label: badge.label, message: badge.message, color: badge.color, ...(badge.style === 'flat' ? {} : { style: badge.style }) };
+}
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(51455);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(48161);
+// EXTERNAL MODULE: ./src/config/dataset.ts
+var config_dataset = __nccwpck_require__(6182);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(83916);
+// EXTERNAL MODULE: ./src/util/argv.ts
+var util_argv = __nccwpck_require__(43972);
+// EXTERNAL MODULE: ./src/config/fingerprint.ts
+var fingerprint = __nccwpck_require__(84974);
+// EXTERNAL MODULE: ./src/config/judged.ts
+var config_judged = __nccwpck_require__(25165);
+// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
+var parse = __nccwpck_require__(18639);
+// EXTERNAL MODULE: ./src/config/problems.ts
+var config_problems = __nccwpck_require__(34968);
+// EXTERNAL MODULE: ./src/config/promptfoo/index.ts
+var promptfoo = __nccwpck_require__(42823);
+// EXTERNAL MODULE: ./src/config/schema.ts
+var schema = __nccwpck_require__(90131);
+;// CONCATENATED MODULE: ./src/config/load.ts
+/**
+ * Loading evalgate.yml and its dataset into one resolved value.
+ */
+
+
+
+
+
+
+
+
+
+
+/** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
+function parseConfig(text, file, format = (0,parse/* formatOf */.be)(file)) {
+    return configOf((0,parse/* parseStructured */.jE)(text, file, format));
+}
+function configOf(located) {
+    const file = located.file;
+    if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
+        throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
+    }
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
+        return (0,promptfoo/* promptfooSettings */.qm)(located);
+    const config = (0,parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
+    if (config.target.promptfoo)
+        throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
+    // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
+    for (const [at, command] of [
+        [['target', 'command'], config.target.command],
+        [['judge', 'command'], config.judge?.command]
+    ]) {
+        if (typeof command !== 'string')
+            continue;
+        try {
+            (0,util_argv/* splitArgv */.l)(command, (0,parse/* formatPath */.jV)(at));
+        }
+        catch (err) {
+            const line = located.lineOf(at);
+            throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${(0,errors/* errorMessage */.gJ)(err)}`, file);
+        }
+    }
+    return config;
+}
+function lineAt(located, at) {
+    const line = located.lineOf(at);
+    return line ? `:${line}` : '';
+}
+async function loadConfig(file, validateAssertion, options = {}) {
+    const absolute = external_node_path_default().resolve(file);
+    const located = (0,parse/* parseStructured */.jE)(await (0,config_dataset/* readText */.yR)(absolute), absolute);
+    const settings = options.settings ?? ((config) => config);
+    const baseDir = external_node_path_default().dirname(absolute);
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
+        const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 84687));
+        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    }
+    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    const problems = new config_problems/* Problems */.Z(absolute);
+    const config = problems.attempt(() => settings(configOf(located)));
+    if (config)
+        options.onConfig?.(config);
+    // a config that did not validate has no scope: nothing is checked against it
+    const scope = config && { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    const validateInScope = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope);
+    const defaults = (0,config_dataset/* resolveFiles */.sA)(config?.defaults.assert ?? [], baseDir);
+    // checked here, so that the message names the config rather than the first case they apply to
+    defaults.forEach((a, k) => {
+        const problem = validateInScope(a);
+        if (problem)
+            problems.add(new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute));
+    });
+    const normalizer = new config_dataset/* CaseNormalizer */.uP({
+        defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
+        baseDir,
+        judge: config?.judge,
+        validateAssertion: validateInScope,
+        problems
+    });
+    // with a config that is not valid, its dataset is still read for problems of its own
+    const dataset = config ? config.dataset : datasetOf(located.value);
+    const files = dataset !== undefined ? await (0,config_dataset/* readDataset */.JP)(dataset, baseDir, normalizer) : [];
+    if (config ? config.cases !== undefined : hasInlineCases(located.value))
+        normalizer.addSource((0,config_dataset/* parseDatasetText */.R5)(await (0,config_dataset/* readText */.yR)(absolute), absolute));
+    const cases = normalizer.finish();
+    problems.throwIfAny();
+    if (cases.length === 0) {
+        const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
+        throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
+    }
+    const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(config_judged/* isJudged */.s);
+    if (judged && !config.judge) {
+        throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
+    }
+    return { file: absolute, baseDir, config: config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+}
+/** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
+function datasetOf(value) {
+    const dataset = isMapping(value) ? value.dataset : undefined;
+    if (typeof dataset === 'string')
+        return dataset;
+    if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string'))
+        return dataset;
+    return undefined;
+}
+function hasInlineCases(value) {
+    return isMapping(value) && Array.isArray(value.cases);
+}
+function isMapping(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// EXTERNAL MODULE: ./src/github/artifacts/names.ts
+var names = __nccwpck_require__(67487);
+;// CONCATENATED MODULE: ./src/config/json-schema.ts
+/**
+ * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
+ * from the zod schema so that the two cannot disagree; `npm run schema`
+ * writes it and a test fails when the committed file is stale.
+ */
+
+
+/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
+const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
+const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
+/** Hover text for the keys users meet first (the README has the rest). */
+const DESCRIPTIONS = {
+    version: 'Config format version: 1.',
+    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
+    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
+    cases: 'Cases written inline, instead of or besides `dataset`.',
+    target: 'The agent under test: exactly one of command, http, openai or module.',
+    concurrency: 'Cases in flight at once.',
+    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
+    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
+    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
+    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
+    defaults: 'Assertions and tags added to every case.',
+    badge: 'The pass-rate badge: label, colour bands and style.'
+};
+/**
+ * The schema of what a user writes (zod's input side: keys with defaults are
+ * optional), draft-07 for the widest editor support, with the cross-field
+ * rules the zod refinements check written out so editors flag them too.
+ */
+function configJsonSchema() {
+    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
+    const { $schema, ...rest } = generated;
+    const schema = {
+        $schema,
+        $id: SCHEMA_URL,
+        title: 'evalgate.yml',
+        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
+        ...rest
+    };
+    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
+        const property = schema.properties?.[key];
+        if (property)
+            property.description = description;
+    }
+    const target = schema.properties?.target;
+    if (target) {
+        // exactly one kind of target
+        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
+        // set only by reading a promptfoo config, never written in evalgate.yml
+        delete target.properties?.promptfoo;
+    }
+    // the cases: a dataset path, inline cases, or both
+    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
+    return schema;
+}
+/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
+function configJsonSchemaText() {
+    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/init/templates.ts
+/**
+ * The files `evalgate init` writes: a config, a small dataset, a deterministic
+ * stand-in agent so that `npx evalgate run` passes with no edits, the
+ * workflow that gates pull requests and records the baseline on the default
+ * branch, and with `--fork-safe` the workflow that comments on fork PRs.
+ */
+
+
+const CONFIG_FILE = 'evalgate.yml';
+const DATASET_FILE = 'evals/cases.yaml';
+const AGENT_FILE = 'evals/agent.mjs';
+const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
+const COMMENT_WORKFLOW_FILE = '.github/workflows/evalgate-comment.yml';
+/**
+ * One name for the gating workflow everywhere (init, the docs, the comment
+ * workflow's `workflow_run` trigger): the comment workflow finds the runs it
+ * comments on by this name.
+ */
+const WORKFLOW_NAME = 'evalgate';
+/**
+ * Where evalgate comes from until a release is tagged: the repository's
+ * default branch, which carries the built bundles (dist/ is committed). The
+ * docs test holds every install line and `uses:` of the docs to these.
+ */
+const ACTION_REF = 'evalgate/evalgate@main';
+const PACKAGE_SPEC = 'github:evalgate/evalgate';
+/** The pull-request events that re-decide the check: the accept label's `labeled`/`unlabeled` among them. */
+const PR_EVENT_TYPES = ['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'];
+function configTemplate() {
+    return `# yaml-language-server: $schema=${SCHEMA_URL}
+# evalgate runs the dataset against the agent, compares every case with the
+# last run on the default branch and fails the pull request on regressions.
+version: 1
+name: evals                # names the run artifact and the PR comment
+dataset: ${DATASET_FILE}
+
+# The agent under test: exactly one of module, command, http or openai.
+# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
+#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
+#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
+#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
+target:
+  module: ${AGENT_FILE}
+  timeoutMs: 30000
+
+concurrency: 8             # cases in flight at once
+repeat: 1                  # trials per case; raise it for a non-deterministic agent
+
+# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
+# judge:
+#   model: gpt-4o-mini
+#   apiKeyEnv: OPENAI_API_KEY
+
+gate:
+  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  minPassRate: 0.8         # an absolute floor, checked with or without a baseline:
+                           # the first run, which has none, is gated on it
+  # maxPassRateDrop: 0.02  # two points
+
+defaults:                  # added to every case
+  assert:
+    - type: not-icontains
+      value: as an ai language model
+`;
+}
+function datasetTemplate() {
+    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
+# edit a case. All assertions of a case must pass for the case to pass.
+- id: greeting
+  input: Hello!
+  tags: [chat]
+  assert:
+    - type: icontains
+      value: how can i help
+
+- id: capital-france
+  input: What is the capital of France?
+  tags: [facts]
+  expected: Paris          # shorthand for a \`contains\` assertion
+
+- id: multiply
+  input: What is 6 times 7?
+  tags: [math]
+  assert:
+    - type: numeric
+      value: 42
+
+- id: order-json
+  input: Add 3 apples to my basket and answer in JSON.
+  tags: [json]
+  assert:
+    - type: is-json
+      value: { type: object, required: [item, quantity] }
+    - type: json-subset
+      value: { item: apple, quantity: 3 }
+
+- id: refund-policy
+  input: Can I get a refund?
+  tags: [policy]
+  assert:
+    - type: contains-all
+      value: [refund, 30 days]
+    - type: javascript
+      value: output.length <= 200
+
+# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
+# - id: late-parcel
+#   input: My parcel is late and I am annoyed.
+#   assert:
+#     - type: llm-rubric
+#       value: Apologises and offers a concrete next step, in at most three sentences.
+`;
+}
+function agentTemplate() {
+    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
+// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
+// make this module call it: evalgate calls the default export with each case's
+// input (and the whole case) and grades the string it returns.
+export default async function agent(input) {
+  const question = String(input).toLowerCase()
+  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
+  if (question.includes('capital of france')) return 'The capital of France is Paris.'
+  const product = question.match(/(\\d+) times (\\d+)/)
+  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
+  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
+  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
+  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
+  return "Sorry, I don't know that yet."
+}
+`;
+}
+/** Branch names that are safe to write unquoted into the workflow. */
+const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+function workflowTemplate(options = {}) {
+    const branch = options.branch ?? 'main';
+    const comment = options.forkSafe
+        ? `
+          # a fork's run has a read-only token: ${COMMENT_WORKFLOW_FILE} comments for it
+          comment: \${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}`
+        : '';
+    return `# Gates pull requests on the evals, and records each run on ${branch} as the
+# baseline that later pull requests are compared with.
+name: ${WORKFLOW_NAME}
+
+on:
+  pull_request:
+    # labeled/unlabeled: adding or removing the accept label (evalgate:accept) re-decides the check
+    types: [${PR_EVENT_TYPES.join(', ')}]
+  push:
+    branches: [${branch}]
+  workflow_dispatch:
+
+permissions:
+  contents: read           # check out the code
+  pull-requests: write     # the sticky PR comment
+  actions: read            # find and download the baseline run's artifact
+
+concurrency:
+  group: ${WORKFLOW_NAME}-\${{ github.ref }}
+  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
+
+jobs:
+  evals:
+    runs-on: ubuntu-latest
+    timeout-minutes: 30
+    steps:
+      - uses: actions/checkout@v7
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}${comment}
+        # env:                                     # for a judge or a model-backed target
+        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+`;
+}
+/**
+ * The fork-safe comment workflow (SPEC §7): runs in the base repository after
+ * the gating workflow completes, with a write token, and reads that run's
+ * record as untrusted data; it never checks out or runs the PR's code.
+ */
+function commentWorkflowTemplate() {
+    return `# Comments on pull requests from forks, whose own run has a read-only token:
+# runs here, with a write token, once the "${WORKFLOW_NAME}" workflow completes,
+# and reads that run's record as untrusted data. It never checks out or runs
+# the pull request's code.
+name: ${WORKFLOW_NAME} comment
+
+on:
+  workflow_run:
+    workflows: [${WORKFLOW_NAME}]
+    types: [completed]
+
+permissions:
+  contents: read
+  actions: read            # the pull request run's artifact, and the baseline
+  pull-requests: write     # the sticky PR comment
+
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7   # the default branch: the trusted config
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}
+          mode: comment
+`;
+}
+/** Every file init writes, relative to the target folder, in the order listed to the user. */
+function initFiles(options = {}) {
+    return [
+        { path: CONFIG_FILE, content: configTemplate() },
+        { path: DATASET_FILE, content: datasetTemplate() },
+        { path: AGENT_FILE, content: agentTemplate() },
+        { path: WORKFLOW_FILE, content: workflowTemplate(options) },
+        ...(options.forkSafe ? [{ path: COMMENT_WORKFLOW_FILE, content: commentWorkflowTemplate() }] : [])
+    ];
+}
+
+// EXTERNAL MODULE: ./src/util/dirs.ts
+var dirs = __nccwpck_require__(36210);
+// EXTERNAL MODULE: ./src/util/git.ts
+var util_git = __nccwpck_require__(13968);
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(78474);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/util/json-writer.ts
+/**
+ * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
+ * or any text made in pieces, a piece at a time: the same bytes as
+ * `toJson(value)`, without ever holding the whole text in memory, and
+ * atomically like writeFileAtomic.
+ */
+
+
+
+
+
+
+/** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
+const STREAMED_DEPTH = 2;
+/** Pieces are gathered into writes of about this many bytes. */
+const WRITE_BYTES = 256 * 1024;
+/** A UTF-16 code unit is at most this many bytes of UTF-8. */
+const MAX_UTF8_BYTES = 3;
+/**
+ * How much the stream may hold unwritten before the writer waits: several
+ * writes, so that the next pieces are made while the last are written. (At
+ * the stream's default of 16 KiB, every write waited for the disk: ~400 ms of
+ * idle time writing a 100,000-case record and its HTML report.)
+ */
+const BUFFERED_BYTES = 1024 * 1024;
+function writeJsonAtomic(file, value) {
+    return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
+}
+function* withNewline(pieces) {
+    yield* pieces;
+    yield '\n';
+}
+/**
+ * Any text given in pieces (a large report's), written the same way: gathered
+ * into bounded writes, atomically. Each piece is encoded straight into the
+ * write's buffer: joining pieces into one string first made V8 flatten it and
+ * Node encode it again, and when a piece held one character beyond ASCII (an
+ * em dash in every row of the HTML report), the whole joined string was
+ * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
+ * cases). The bytes are those of the pieces joined.
+ */
+async function writeTextAtomic(file, pieces) {
+    await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(external_node_path_default().resolve(file)));
+    const tmp = `${file}.${process.pid}.tmp`;
+    const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
+    let buffer = Buffer.allocUnsafe(WRITE_BYTES);
+    let at = 0;
+    // once() also rejects on the stream's error
+    const send = async (chunk) => {
+        if (!out.write(chunk))
+            await (0,external_node_events_.once)(out, 'drain');
+    };
+    /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
+    const full = (chars) => at > 0 && at + chars * MAX_UTF8_BYTES > buffer.length;
+    /** The buffer's bytes, to send; a fresh buffer takes its place. */
+    const take = () => {
+        const chunk = buffer.subarray(0, at);
+        buffer = Buffer.allocUnsafe(WRITE_BYTES);
+        at = 0;
+        return chunk;
+    };
+    try {
+        // a high surrogate that ends a piece waits for the low one that may start the next: the pair is one character
+        let held = '';
+        for (const next of pieces) {
+            let piece = held + next;
+            held = '';
+            const last = piece.charCodeAt(piece.length - 1);
+            if (last >= 0xd800 && last <= 0xdbff) {
+                held = piece.slice(-1);
+                piece = piece.slice(0, -1);
+            }
+            if (full(piece.length))
+                await send(take());
+            // a piece larger than a write goes out as it is
+            if (piece.length * MAX_UTF8_BYTES > buffer.length)
+                await send(Buffer.from(piece));
+            else
+                at += buffer.write(piece, at);
+        }
+        // the write's buffer may have no room left for the last high surrogate
+        if (full(held.length))
+            await send(take());
+        at += buffer.write(held, at);
+        out.end(buffer.subarray(0, at));
+        await (0,external_node_stream_promises_namespaceObject.finished)(out);
+    }
+    catch (err) {
+        out.destroy();
+        await (0,promises_.rm)(tmp, { force: true });
+        throw err;
+    }
+    await (0,promises_.rename)(tmp, file);
+}
+/** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
+function* jsonPieces(value, indent, depth) {
+    const streamed = depth < STREAMED_DEPTH && value !== null && typeof value === 'object' && typeof value.toJSON !== 'function';
+    if (!streamed) {
+        // undefined (an array slot, or the top level) is written as null, as JSON.stringify does in arrays
+        const text = JSON.stringify(value, null, 2) ?? 'null';
+        yield indent ? text.replaceAll('\n', `\n${indent}`) : text;
+        return;
+    }
+    const inner = `${indent}  `;
+    if (Array.isArray(value)) {
+        if (value.length === 0)
+            return yield '[]';
+        for (let i = 0; i < value.length; i++) {
+            yield `${i === 0 ? '[' : ','}\n${inner}`;
+            yield* jsonPieces(value[i], inner, depth + 1);
+        }
+        return yield `\n${indent}]`;
+    }
+    let first = true;
+    for (const [key, v] of Object.entries(value)) {
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol')
+            continue;
+        yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+        first = false;
+        yield* jsonPieces(v, inner, depth + 1);
+    }
+    yield first ? '{}' : `\n${indent}}`;
+}
+
+;// CONCATENATED MODULE: ./src/baseline/sources.ts
+/** Each source, loaded only when used: the GitHub clients are the largest part of the CLI's bundle. */
+const SOURCES = {
+    github: async () => (await Promise.all(/* import() */[__nccwpck_require__.e(351), __nccwpck_require__.e(469)]).then(__nccwpck_require__.bind(__nccwpck_require__, 96469))).githubSource
+};
+/** The source a remote URL points at: its host names the forge (a GitHub Enterprise host is said with --from github). */
+function sourceOfRemote(url) {
+    if (!url)
+        return undefined;
+    const host = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url.trim())?.[1]?.toLowerCase();
+    if (host === 'github.com' || host === 'ssh.github.com')
+        return 'github';
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/baseline/command.ts
+/**
+ * `evalgate baseline pull` (SPEC §6): downloads the default branch's latest
+ * baseline record of a workflow, so that a developer can compare before
+ * pushing (`evalgate run --baseline baseline.json`). The forge is a source
+ * module (sources.ts); this is the command around it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const BASELINE_USAGE = `  baseline pull [-c evalgate.yml] [--workflow ${external_node_path_default().posix.basename(WORKFLOW_FILE)}] [--out baseline.json]
+      [--branch NAME] [--repo OWNER/NAME] [--from github] [--artifact-name NAME]
+                          download the default branch's latest baseline record of that workflow,
+                          for a local run --baseline (GitHub: GITHUB_TOKEN, GH_TOKEN or gh auth token)`;
+const DEFAULT_CONFIG = 'evalgate.yml';
+const DEFAULT_OUT = 'baseline.json';
+function command_parse(args) {
+    try {
+        return (0,external_node_util_.parseArgs)({
+            args,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                config: { type: 'string', short: 'c' },
+                workflow: { type: 'string' },
+                out: { type: 'string', short: 'o' },
+                branch: { type: 'string' },
+                repo: { type: 'string' },
+                from: { type: 'string' },
+                'artifact-name': { type: 'string' },
+                help: { type: 'boolean', short: 'h', default: false }
+            }
+        });
+    }
+    catch (err) {
+        throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${BASELINE_USAGE}`);
+    }
+}
+/** The artifact the record is published as: named, else the action's default for the config's name. */
+async function artifactNameOf(named, configFile, cwd) {
+    if (named !== undefined) {
+        if (!/^[A-Za-z0-9._-]+$/.test(named))
+            throw new errors/* UsageError */.eb(`--artifact-name "${named}" may hold only letters, digits, ".", "_" and "-"`);
+        return named;
+    }
+    const file = configFile ?? ((0,external_node_fs_.existsSync)(external_node_path_default().join(cwd, DEFAULT_CONFIG)) ? DEFAULT_CONFIG : undefined);
+    if (file === undefined)
+        throw new errors/* UsageError */.eb(`baseline pull: no ${DEFAULT_CONFIG} here to name the artifact (evalgate-<name>): give the config with -c, or --artifact-name`);
+    const absolute = external_node_path_default().resolve(cwd, file);
+    return (0,names/* recordArtifactName */.N8)(parseConfig(await (0,config_dataset/* readText */.yR)(absolute), absolute).name);
+}
+/** The forge: --from, else the one the origin remote is on, else GitHub when the environment names a GitHub repository or API. */
+function sourceIdOf(from, io, cwd) {
+    if (from !== undefined) {
+        if (!SOURCES[from])
+            throw new errors/* UsageError */.eb(`--from "${from}": evalgate pulls baselines from ${Object.keys(SOURCES).join(', ')}`);
+        return from;
+    }
+    const remote = (0,util_git/* originUrl */.sH)(cwd, io.env);
+    const detected = sourceOfRemote(remote) ?? (io.env.GITHUB_REPOSITORY || io.env.GITHUB_API_URL ? 'github' : undefined);
+    if (!detected)
+        throw new errors/* UsageError */.eb(`baseline pull: which forge? ${remote ? `the remote origin (${remote}) is on none evalgate knows` : `${cwd} has no git remote "origin"`}; say it with --from ${Object.keys(SOURCES).join(' | ')}`);
+    return detected;
+}
+async function baselineCommand(args, io) {
+    const [sub, ...rest] = args;
+    if (sub === '--help' || sub === '-h' || sub === 'help') {
+        io.stdout.write(`Usage: evalgate baseline pull [options]\n\n${BASELINE_USAGE}\n`);
+        return 0;
+    }
+    if (sub !== 'pull')
+        throw new errors/* UsageError */.eb(`baseline ${sub === undefined ? 'needs' : `"${sub}" is not`} a subcommand: evalgate baseline pull\n\n${BASELINE_USAGE}`);
+    const { values, positionals } = command_parse(rest);
+    if (values.help) {
+        io.stdout.write(`Usage: evalgate baseline pull [options]\n\n${BASELINE_USAGE}\n`);
+        return 0;
+    }
+    if (positionals.length)
+        throw new errors/* UsageError */.eb(`baseline pull takes no ${positionals.join(' ')}\n\n${BASELINE_USAGE}`);
+    const cwd = io.cwd ?? process.cwd();
+    const out = external_node_path_default().resolve(cwd, values.out ?? DEFAULT_OUT);
+    const artifactName = await artifactNameOf(values['artifact-name'], values.config, cwd);
+    const source = await SOURCES[sourceIdOf(values.from, io, cwd)]();
+    await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(out));
+    const tempDir = await (0,promises_.mkdtemp)(external_node_path_default().join((0,external_node_os_.tmpdir)(), 'evalgate-baseline-'));
+    try {
+        const pulled = await source.pull({
+            env: io.env,
+            cwd,
+            repo: values.repo,
+            branch: values.branch,
+            workflow: values.workflow ?? WORKFLOW_FILE,
+            artifactName,
+            tempDir
+        });
+        for (const notice of pulled.notices)
+            io.stderr.write(`evalgate: notice: ${notice}\n`);
+        await writeJsonAtomic(out, pulled.record);
+        const { summary } = pulled.record;
+        io.stderr.write(`evalgate: baseline: ${pulled.from}${pulled.url ? ` ${pulled.url}` : ''}: ${summary.total} cases, pass rate ${(summary.passRate * 100).toFixed(1)}%\n` +
+            `evalgate: written to ${values.out ?? DEFAULT_OUT}; compare with it: evalgate run${values.config ? ` -c ${values.config}` : ''} --baseline ${values.out ?? DEFAULT_OUT}\n`);
+        return 0;
+    }
+    finally {
+        await (0,promises_.rm)(tempDir, { recursive: true, force: true });
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/compare/stats.ts
@@ -8318,7 +9005,7 @@ function judgeOutage(run) {
 }
 
 // EXTERNAL MODULE: ./src/util/hash.ts
-var hash = __nccwpck_require__(5138);
+var hash = __nccwpck_require__(95138);
 ;// CONCATENATED MODULE: ./src/compare/selection.ts
 /**
  * Which cases a run set out to run: a `--filter` and a shard slice. Shared by
@@ -8637,1094 +9324,132 @@ function compareIfCompatible(baseline, current, gate) {
     return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-// EXTERNAL MODULE: external "node:readline"
-var external_node_readline_ = __nccwpck_require__(481);
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
-;// CONCATENATED MODULE: ./src/util/utf8.ts
-
+;// CONCATENATED MODULE: ./src/report/format.ts
 /**
- * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
- * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
- * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
+ * How figures read in gate sentences and reports — the comment, the job
+ * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
+ * "$0.0042" the same way. The one place numbers, lists and durations become text.
  */
-function strictUtf8Decoder(invalid) {
-    const decoder = new external_node_util_namespaceObject.TextDecoder('utf-8', { fatal: true });
-    return (bytes) => {
-        try {
-            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-        }
-        catch {
-            throw invalid();
-        }
-    };
+/** How many case keys a sentence names before "and N more". */
+const KEYS_IN_SENTENCE = 10;
+/** A count with thousands separators: 60,000. */
+function format_formatCount(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
-/**
- * Whether a text is longer than `max` bytes in UTF-8, without encoding it when
- * its length alone decides: each UTF-16 unit is one to three bytes (a pair of
- * surrogates, two units, is four).
- */
-function utf8Exceeds(text, max) {
-    if (text.length > max)
-        return true;
-    if (text.length * 3 <= max)
-        return false;
-    return Buffer.byteLength(text, 'utf8') > max;
+/** A rate as a percentage: 0.84 → "84.0%". */
+function format_formatPercent(rate) {
+    return `${(rate * 100).toFixed(1)}%`;
 }
-
-// EXTERNAL MODULE: ./src/config/conversation.ts
-var config_conversation = __nccwpck_require__(3307);
-// EXTERNAL MODULE: ./src/config/expected.ts
-var config_expected = __nccwpck_require__(5180);
-// EXTERNAL MODULE: ./src/config/fingerprint.ts
-var fingerprint = __nccwpck_require__(4974);
-// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
-var parse = __nccwpck_require__(8639);
-// EXTERNAL MODULE: ./src/config/schema.ts
-var schema = __nccwpck_require__(131);
-;// CONCATENATED MODULE: ./src/config/dataset.ts
-/**
- * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
- * `defaults`, the seed shorthands, case keys and fingerprints.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-function readError(file, err) {
-    const code = err.code;
-    const why = code === 'ENOENT' ? `no such file${didYouMean(file)}` : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
-    return new errors/* ConfigError */.xL(`${file}: cannot read: ${why}`, file);
+/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
+function formatPoints(delta) {
+    return (Math.abs(delta) * 100).toFixed(1);
 }
-const DATA_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.jsonl']);
-/** A file beside a missing one that differs only in its extension (evalgate.yaml for evalgate.yml) is most likely the one meant. */
-function didYouMean(file) {
-    const ext = external_node_path_default().extname(file);
-    if (!DATA_EXTENSIONS.has(ext.toLowerCase()))
-        return '';
-    const stem = external_node_path_default().basename(file, ext);
-    let names;
-    try {
-        names = (0,external_node_fs_.readdirSync)(external_node_path_default().dirname(file));
-    }
-    catch {
-        return '';
-    }
-    const like = names.filter((name) => name !== external_node_path_default().basename(file) && DATA_EXTENSIONS.has(external_node_path_default().extname(name).toLowerCase()) && external_node_path_default().basename(name, external_node_path_default().extname(name)) === stem);
-    return like.length ? `; there is ${like.map((name) => external_node_path_default().join(external_node_path_default().dirname(file), name)).join(' and ')} beside it: did you mean that?` : '';
+/** A judge score (or a difference of scores) unsigned, to three decimals. */
+function format_formatScore(score) {
+    return Math.abs(score).toFixed(3);
 }
-const notUtf8 = (file) => new errors/* ConfigError */.xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
-async function readText(file) {
-    let bytes;
-    try {
-        bytes = await (0,promises_namespaceObject.readFile)(file);
-    }
-    catch (err) {
-        throw readError(file, err);
-    }
-    try {
-        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-    }
-    catch {
-        throw notUtf8(file);
-    }
+/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
+const MINUS = '\u2212';
+/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
+function signed(value, digits) {
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return text;
+    return `${value < 0 ? MINUS : '+'}${text}`;
 }
-/** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
-async function* utf8Chunks(file) {
-    const decode = strictUtf8Decoder(() => notUtf8(file));
-    try {
-        for await (const chunk of (0,external_node_fs_.createReadStream)(file))
-            yield decode(chunk);
-    }
-    catch (err) {
-        throw err instanceof errors/* ConfigError */.xL ? err : readError(file, err);
-    }
-    yield decode();
+/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
+function signedPoints(delta) {
+    return `${signed(delta * 100, 1)} pts`;
+}
+/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
+function signedPercent(x) {
+    return `${signed(x * 100, 1)}%`;
+}
+/** "1 case" / "2 cases". */
+function format_plural(n, noun, nouns = `${noun}s`) {
+    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
+/** "a, b and c", "a and b", "a". */
+function formatList(items) {
+    if (items.length <= 1)
+        return items.join('');
+    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
+function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
+    const shown = keys.slice(0, limit).join(', ');
+    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
+}
+/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
+function formatUsd(usd) {
+    if (usd >= 1)
+        return `$${usd.toFixed(2)}`;
+    if (usd >= 0.0001 || usd <= 0)
+        return `$${usd.toFixed(4)}`;
+    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
+}
+/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
+function formatMetric(kind, value) {
+    if (kind === 'cost')
+        return formatUsd(value);
+    if (kind === 'tokens')
+        return format_plural(Math.round(value), 'token');
+    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
 }
 /**
- * A JSONL dataset, read line by line and each line made a case at once: only
- * the cases are kept, never the file's text or its parsed lines, so a dataset
- * of 100,000 cases costs what its cases cost.
+ * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
+ * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
+ * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
  */
-async function readJsonlCases(file, into) {
-    const input = external_node_stream_namespaceObject.Readable.from(utf8Chunks(file));
-    const reader = (0,external_node_readline_.createInterface)({ input, crlfDelay: Infinity });
-    into.beginSource(file, []);
-    let number = 0;
-    let index = 0;
-    try {
-        for await (const raw of reader) {
-            number++;
-            const line = raw.trim();
-            if (line === '')
-                continue;
-            const at = number;
-            into.add((0,parse/* parseJsonLine */.wz)(line, file, at), { file, lineOf: () => at }, [index++]);
-        }
-    }
-    finally {
-        reader.close();
-        input.destroy();
-    }
+function formatMs(ms) {
+    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
 }
-const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(external_node_path_default().extname(file).toLowerCase());
-/** Parse a file by extension into its list of raw cases. */
-function parseDatasetText(text, file) {
-    const ext = external_node_path_default().extname(file).toLowerCase();
-    if (isJsonl(file)) {
-        const located = (0,parse/* parseJsonl */.wI)(text, file);
-        return { located, base: [], cases: located.value };
-    }
-    if (!['.yaml', '.yml', '.json'].includes(ext)) {
-        throw new errors/* ConfigError */.xL(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
-    }
-    const located = (0,parse/* parseStructured */.jE)(text, file);
-    const value = located.value;
-    if (Array.isArray(value))
-        return { located, base: [], cases: value };
-    if (value && typeof value === 'object' && Array.isArray(value.cases)) {
-        return { located, base: ['cases'], cases: value.cases };
-    }
-    if (value === null || value === undefined)
-        return { located, base: [], cases: [] };
-    throw new errors/* ConfigError */.xL(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
+/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
+function formatDuration(ms) {
+    if (Math.round(ms) < 1_000)
+        return formatMs(ms);
+    const seconds = ms / 1_000;
+    if (seconds < 60)
+        return `${seconds.toFixed(1)} s`;
+    const whole = Math.round(seconds);
+    const h = Math.floor(whole / 3_600);
+    const m = Math.floor((whole % 3_600) / 60);
+    const s = whole % 60;
+    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
 }
-/** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
-const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-async function expandPatterns(patterns, baseDir) {
-    const files = [];
-    for (const pattern of patterns) {
-        // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
-        const globs = GLOB_CHARS.test(pattern) ? await __nccwpck_require__.e(/* import() */ 382).then(__nccwpck_require__.bind(__nccwpck_require__, 3382)) : undefined;
-        if (globs?.isDynamicPattern(pattern)) {
-            const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
-            if (found.length === 0)
-                throw new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
-            files.push(...found);
-        }
-        else {
-            files.push(external_node_path_default().resolve(baseDir, pattern));
-        }
-    }
-    return [...new Set(files)];
+/** How much older the baseline is than the current run, from the records alone (no clock). */
+function relativeAge(baselineCreatedAt, currentCreatedAt) {
+    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
+    if (!Number.isFinite(ms))
+        return null;
+    const span = formatSpan(Math.abs(ms));
+    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
 }
-/** Read every file of the dataset into `into`, in order; the files read come back. */
-async function readDataset(dataset, baseDir, into) {
-    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir);
-    // one after another: cases keep dataset order, and only one file is being read at a time
-    for (const file of files) {
-        if (isJsonl(file))
-            await readJsonlCases(file, into);
-        else
-            into.addSource(parseDatasetText(await readText(file), file));
-    }
-    return files;
+function formatSpan(ms) {
+    const minutes = Math.floor(ms / 60_000);
+    if (minutes < 1)
+        return 'less than a minute';
+    if (minutes < 60)
+        return format_plural(minutes, 'minute');
+    const hours = Math.floor(minutes / 60);
+    if (hours < 48)
+        return format_plural(hours, 'hour');
+    return format_plural(Math.floor(hours / 24), 'day');
 }
-/** The seed shorthands, as assertions (SPEC §2). */
-function shorthandAssertions(raw) {
-    if (raw.check !== undefined)
-        return [{ type: 'javascript', value: raw.check }];
-    if (raw.ideal !== undefined) {
-        return [Array.isArray(raw.ideal) ? { type: 'contains-any', value: raw.ideal } : { type: 'contains', value: raw.ideal }];
-    }
-    if (raw.grading_method !== undefined) {
-        if (raw.expected === undefined)
-            throw new Error('grading_method needs `expected`');
-        const type = raw.grading_method === 'json_exact' ? 'json_exact' : raw.grading_method;
-        return [{ type, value: raw.expected }];
-    }
-    if (raw.expected !== undefined)
-        return [{ type: 'contains', value: String(raw.expected) }];
-    return [];
+/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
+function formatTime(iso) {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
 }
-function resolveFiles(assertions, dir) {
-    return assertions.map((a) => {
-        if (typeof a.file === 'string')
-            return { ...a, file: external_node_path_default().resolve(dir, a.file) };
-        // a python check's file:// (promptfoo's form) is relative to the file that names it, as a javascript check's `file`
-        if ((a.type === 'python' || a.type === 'not-python') && typeof a.value === 'string' && a.value.startsWith('file://'))
-            return { ...a, value: `file://${external_node_path_default().resolve(dir, a.value.slice('file://'.length))}` };
-        return a;
-    });
-}
-/** Turn raw cases from every source into runnable cases, in dataset order. */
-function normalizeCases(sources, options) {
-    const normalizer = new CaseNormalizer(options);
-    for (const source of sources)
-        normalizer.addSource(source);
-    return normalizer.finish();
-}
-/**
- * Raw cases in, runnable cases out, one at a time and in dataset order: ids
- * are checked for duplicates across all sources, cases without one get a key
- * from their content.
- */
-class CaseNormalizer {
-    options;
-    cases = [];
-    /** case id → the index of the case that has it */
-    ids = new Map();
-    contentKeys = new Map();
-    /** per source: where its cases begin, to name an earlier case in a message */
-    sources = [];
-    fingerprints;
-    constructor(options) {
-        this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
-    }
-    /** The next cases come from this file, found at `base` inside it. */
-    beginSource(file, base) {
-        // relative to the working directory: in Actions that is the repository root, as annotations need
-        const sourceFile = external_node_path_default().relative(process.cwd(), file) || file;
-        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile });
-    }
-    addSource(source) {
-        this.beginSource(source.located.file, source.base);
-        source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]));
-    }
-    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
-    add(value, located, at) {
-        const { options } = this;
-        const source = this.sources.at(-1);
-        const file = located.file;
-        const where = () => this.where(file, located.lineOf(at), at);
-        let raw;
-        if (value && typeof value === 'object' && !Array.isArray(value)) {
-            raw = (0,parse/* validate */.tf)(schema/* caseSchema */.oe, { ...located, value }, at, 'case');
-        }
-        else {
-            throw new errors/* ConfigError */.xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
-        }
-        // a place inside the case, with its own line
-        const below = (sub) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub]);
-        let conversation;
-        try {
-            conversation = (0,config_conversation/* readConversation */.Gt)(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true }));
-        }
-        catch (err) {
-            if (err instanceof config_conversation/* ConversationProblem */.Dp)
-                throw new errors/* ConfigError */.xL(`${below(err.at)}: ${err.message}`, file);
-            throw err;
-        }
-        if (raw.input === undefined && !conversation.turns && !conversation.simulate)
-            throw new errors/* ConfigError */.xL(`${where()}: the case has no \`input\` (or \`turns\`, or \`simulate\`)`, file);
-        let own;
-        try {
-            own = raw.assert ?? shorthandAssertions(raw);
-        }
-        catch (err) {
-            throw new errors/* ConfigError */.xL(`${where()}: ${err.message}`, file);
-        }
-        // defaults come resolved against the config's folder; the case's own files against its dataset's
-        const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)];
-        assert.forEach((a, k) => {
-            const problem = options.validateAssertion(a);
-            if (problem) {
-                const ownIndex = k - options.defaults.assert.length;
-                const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where();
-                throw new errors/* ConfigError */.xL(`${place}: ${problem}`, file);
-            }
-        });
-        const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
-        const index = this.cases.length;
-        let id;
-        if (raw.id !== undefined) {
-            id = String(raw.id);
-            const previous = this.ids.get(id);
-            if (previous !== undefined)
-                throw new errors/* ConfigError */.xL(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
-            this.ids.set(id, index);
-        }
-        else {
-            // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
-            const base = `h${(0,hash/* contentHash */.A)(raw.turns ? { turns: raw.turns } : raw.simulate ? { simulate: raw.simulate } : raw.input, 12)}`;
-            const seen = this.contentKeys.get(base) ?? 0;
-            this.contentKeys.set(base, seen + 1);
-            id = seen === 0 ? base : `${base}~${seen + 1}`;
-        }
-        const expected = (0,config_expected/* expectedText */.G)(raw.expected ?? raw.ideal, own, options.defaults.assert);
-        this.cases.push({
-            id,
-            name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
-            input: raw.input,
-            tags,
-            assert,
-            expected,
-            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars, conversation),
-            source: { file: source.sourceFile, line: located.lineOf(at) },
-            index,
-            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
-            ...(raw.vars !== undefined ? { vars: raw.vars } : {}),
-            ...conversation
-        });
-    }
-    /** Assertions validated, a problem named at `place(k)`. */
-    checked(list, place, file, scope) {
-        list.forEach((a, k) => {
-            const problem = this.options.validateAssertion(a, scope);
-            if (problem)
-                throw new errors/* ConfigError */.xL(`${place(k)}: ${problem}`, file);
-        });
-        return list;
-    }
-    finish() {
-        for (const [id, index] of this.ids) {
-            if (this.contentKeys.has(id))
-                throw new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
-        }
-        return this.cases;
-    }
-    where(file, line, at) {
-        return `${file}${line ? `:${line}` : ''} at ${(0,parse/* formatPath */.jV)(at) || `case ${at.at(-1)}`}`;
-    }
-    /** Where an earlier case is: its file and line, and its path there. */
-    whereIs(index) {
-        const source = this.sources.findLast((s) => s.first <= index);
-        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first]);
-    }
+/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
+function formatValue(value) {
+    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
-// EXTERNAL MODULE: ./src/util/argv.ts
-var util_argv = __nccwpck_require__(3972);
-// EXTERNAL MODULE: ./src/config/judged.ts
-var config_judged = __nccwpck_require__(5165);
-// EXTERNAL MODULE: ./src/config/promptfoo/index.ts
-var promptfoo = __nccwpck_require__(2823);
-;// CONCATENATED MODULE: ./src/config/load.ts
-/**
- * Loading evalgate.yml and its dataset into one resolved value.
- */
-
-
-
-
-
-
-
-
-
-/** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
-function parseConfig(text, file, format = (0,parse/* formatOf */.be)(file)) {
-    return configOf((0,parse/* parseStructured */.jE)(text, file, format));
-}
-function configOf(located) {
-    const file = located.file;
-    if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
-        throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
-    }
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
-        return (0,promptfoo/* promptfooSettings */.qm)(located);
-    const config = (0,parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
-    if (config.target.promptfoo)
-        throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
-    // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
-    for (const [at, command] of [
-        [['target', 'command'], config.target.command],
-        [['judge', 'command'], config.judge?.command]
-    ]) {
-        if (typeof command !== 'string')
-            continue;
-        try {
-            (0,util_argv/* splitArgv */.l)(command, (0,parse/* formatPath */.jV)(at));
-        }
-        catch (err) {
-            const line = located.lineOf(at);
-            throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${(0,errors/* errorMessage */.gJ)(err)}`, file);
-        }
-    }
-    return config;
-}
-function lineAt(located, at) {
-    const line = located.lineOf(at);
-    return line ? `:${line}` : '';
-}
-async function loadConfig(file, validateAssertion, options = {}) {
-    const absolute = external_node_path_default().resolve(file);
-    const located = (0,parse/* parseStructured */.jE)(await readText(absolute), absolute);
-    const settings = options.settings ?? ((config) => config);
-    const baseDir = external_node_path_default().dirname(absolute);
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
-        const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4687));
-        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
-        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
-    }
-    const config = settings(configOf(located));
-    options.onConfig?.(config);
-    const scope = { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
-    const validateInScope = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope);
-    const defaults = resolveFiles(config.defaults.assert, baseDir);
-    // checked here, so that the message names the config rather than the first case they apply to
-    defaults.forEach((a, k) => {
-        const problem = validateInScope(a);
-        if (problem)
-            throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
-    });
-    const normalizer = new CaseNormalizer({
-        defaults: { assert: defaults, tags: config.defaults.tags },
-        baseDir,
-        judge: config.judge,
-        validateAssertion: validateInScope
-    });
-    const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
-    if (config.cases !== undefined)
-        normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
-    const cases = normalizer.finish();
-    if (cases.length === 0) {
-        const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
-        throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
-    }
-    const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(config_judged/* isJudged */.s);
-    if (judged && !config.judge) {
-        throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
-    }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
-}
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
-;// CONCATENATED MODULE: ./src/util/json-split.ts
-/**
- * Reading a JSON object with one huge array field (a run record's `cases`)
- * without holding its whole text or its whole parsed tree: the text arrives in
- * chunks, each element of the field is handed over as its own JSON text as
- * soon as it is complete, and what is left — the object with the field as
- * `[]` — comes back as text to parse at the end.
- *
- * It only finds where values begin and end (strings, escapes, nesting); every
- * piece of text is still checked by JSON.parse, so whatever this accepts is
- * exactly valid JSON.
- *
- * Kept rather than stream-json, as measured for issue 16: reading the same
- * run record took stream-json 4.57 s and 125 MB at peak, this splitter 0.51 s
- * and 121 MB; and stream-json is not meant for untrusted input, which a
- * baseline uploaded by another run is (hence maxDepth here, and JSON.parse
- * judging every piece).
- */
-/** Where the text stops being JSON the splitter can follow. */
-class JsonSplitError extends Error {
-    index;
-    path;
-    name = 'JsonSplitError';
-    constructor(message, 
-    /** the element it happened in, if in one */
-    index, 
-    /** for nesting too deep: where, inside the element (or the outer object) */
-    path) {
-        super(message);
-        this.index = index;
-        this.path = path;
-    }
-}
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const isSpace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-/** A splitter fed chunk by chunk; `end()` returns the rest of the object as text. */
-class JsonArraySplitter {
-    options;
-    depth = 0;
-    inString = false;
-    escaped = false;
-    inArray = false;
-    seenField = false;
-    index = 0;
-    /** the text since the current element (in the array) or the last head piece (outside it) began, in the chunks it came in */
-    pending = [];
-    head = [];
-    /** outside the array: the text of the last string at the outer object's level, whether it is still open, and whether a colon followed it */
-    key = [];
-    inKey = false;
-    colonAfterKey = false;
-    constructor(options) {
-        this.options = options;
-    }
-    /**
-     * Each chunk is scanned once, and text is joined only when a piece ends: an
-     * element of any size costs time in proportion to its length.
-     */
-    push(chunk) {
-        const { maxDepth } = this.options;
-        const length = chunk.length;
-        let { depth, inString, escaped } = this;
-        /** where the part of this chunk not yet in `pending` begins */
-        let from = 0;
-        let keyFrom = 0;
-        let pos = 0;
-        // the next backslash at or after pos: strings are crossed by jumps between quotes and backslashes
-        let backslash = chunk.indexOf('\\');
-        if (backslash < 0)
-            backslash = length;
-        const upTo = (end) => {
-            const text = this.pending.length ? this.pending.join('') + chunk.slice(from, end) : chunk.slice(from, end);
-            this.pending = [];
-            return text;
-        };
-        while (pos < length) {
-            if (inString) {
-                if (escaped) {
-                    escaped = false;
-                    pos++;
-                    continue;
-                }
-                let quote = chunk.indexOf('"', pos);
-                if (quote < 0)
-                    quote = length;
-                if (backslash < pos) {
-                    backslash = chunk.indexOf('\\', pos);
-                    if (backslash < 0)
-                        backslash = length;
-                }
-                if (backslash < quote) {
-                    escaped = true;
-                    pos = backslash + 1;
-                    continue;
-                }
-                if (quote === length)
-                    break;
-                inString = false;
-                if (this.inKey) {
-                    this.key.push(chunk.slice(keyFrom, quote + 1));
-                    this.inKey = false;
-                    this.colonAfterKey = false;
-                }
-                pos = quote + 1;
-                continue;
-            }
-            const code = chunk.charCodeAt(pos);
-            if (code === QUOTE) {
-                inString = true;
-                if (depth === 1 && !this.inArray) {
-                    this.key = [];
-                    this.inKey = true;
-                    keyFrom = pos;
-                }
-            }
-            else if (code === COMMA) {
-                if (depth === 2 && this.inArray) {
-                    this.element(upTo(pos));
-                    from = pos + 1;
-                }
-            }
-            else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-                if (depth === 1 && !this.inArray) {
-                    if (code === OPEN_BRACKET && this.isFieldValue()) {
-                        this.head.push(upTo(pos + 1));
-                        from = pos + 1;
-                        this.inArray = true;
-                        this.seenField = true;
-                    }
-                    this.colonAfterKey = false;
-                }
-                if (++depth > maxDepth) {
-                    // only now is the text of the element (or of the head) so far worth joining
-                    const prefix = this.pending.join('') + chunk.slice(from, pos + 1);
-                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix));
-                }
-            }
-            else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-                if (--depth === 1 && this.inArray) {
-                    if (code !== CLOSE_BRACKET)
-                        throw new JsonSplitError(`the "${this.options.field}" list is closed with "}"`, this.index);
-                    const last = upTo(pos);
-                    // `[]` has no element; `[1,]` has an empty one, which element() refuses
-                    if (this.index > 0 || !isBlank(last))
-                        this.element(last);
-                    this.inArray = false;
-                    // the rest of the object is head again, from the closing bracket on
-                    from = pos;
-                    this.colonAfterKey = false;
-                }
-            }
-            else if (code === COLON) {
-                if (depth === 1 && !this.inArray)
-                    this.colonAfterKey = this.key.length > 0 && !this.inKey;
-            }
-            pos++;
-        }
-        if (this.inKey)
-            this.key.push(chunk.slice(keyFrom));
-        if (from < length)
-            this.pending.push(from === 0 ? chunk : chunk.slice(from));
-        Object.assign(this, { depth, inString, escaped });
-    }
-    end() {
-        if (this.inArray)
-            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
-        const head = this.head.join('') + this.pending.join('');
-        this.head = [];
-        this.pending = [];
-        return head;
-    }
-    /** Whether the `[` just met opens the value of the split field. */
-    isFieldValue() {
-        if (!this.colonAfterKey)
-            return false;
-        let key;
-        try {
-            key = JSON.parse(this.key.join(''));
-        }
-        catch {
-            return false;
-        }
-        if (key !== this.options.field)
-            return false;
-        if (this.seenField)
-            throw new JsonSplitError(`"${this.options.field}" appears twice`);
-        return true;
-    }
-    element(text) {
-        if (isBlank(text))
-            throw new JsonSplitError(`an empty element in the "${this.options.field}" list`, this.index);
-        this.options.onElement(text, this.index++);
-    }
-}
-function isBlank(text) {
-    for (let i = 0; i < text.length; i++)
-        if (!isSpace(text.charCodeAt(i)))
-            return false;
-    return true;
-}
-/**
- * The path to the innermost list or object still open at the end of a valid
- * JSON prefix, e.g. `{"a": [1, {"b": [` → ["a", 1, "b"]. Only for messages.
- */
-function pathAtEnd(prefix) {
-    /** per open container: its key (object) or index (list) so far */
-    const open = [];
-    let lastString = '';
-    for (let pos = 0; pos < prefix.length; pos++) {
-        const code = prefix.charCodeAt(pos);
-        const top = open.at(-1);
-        if (code === QUOTE) {
-            let end = pos + 1;
-            while (end < prefix.length && prefix.charCodeAt(end) !== QUOTE)
-                end += prefix.charCodeAt(end) === BACKSLASH ? 2 : 1;
-            lastString = prefix.slice(pos, end + 1);
-            pos = end;
-        }
-        else if (code === COLON && top?.object) {
-            try {
-                top.at = JSON.parse(lastString);
-            }
-            catch {
-                top.at = '?';
-            }
-        }
-        else if (code === COMMA && top && !top.object) {
-            top.at = top.at + 1;
-        }
-        else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-            open.push({ object: code === OPEN_BRACE, at: code === OPEN_BRACE ? '?' : 0 });
-        }
-        else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-            open.pop();
-        }
-    }
-    return open.slice(0, -1).map((c) => c.at);
-}
-
-// EXTERNAL MODULE: ./src/util/tool-calls.ts + 1 modules
-var tool_calls = __nccwpck_require__(3934);
-;// CONCATENATED MODULE: ./src/config/record-schema.ts
-/**
- * The zod schema of the run record (SPEC §5) and the types of its parts,
- * inferred from it: what the engine writes and what the reader accepts are
- * one definition, so neither can gain a field the other does not know.
- */
-
-
-const RECORD_SCHEMA_VERSION = 1;
-const judgeVerdictSchema = schemas/* object */.Ikc({
-    model: schemas/* string */.YjP(),
-    score: schemas/* number */.aig(),
-    reason: schemas/* string */.YjP(),
-    error: schemas/* string */.YjP().optional(),
-    /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
-    unavailable: schemas/* literal */.euz(true).optional(),
-    reused: schemas/* boolean */.zMY().optional(),
-    tokens: schemas/* number */.aig().optional(),
-    /** hash of model + rubric + input + output, the key of verdict reuse */
-    key: schemas/* string */.YjP(),
-    /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
-    samples: schemas/* array */.YOg(schemas/* number */.aig()).optional(),
-    /** a model-graded check's own pass (factuality, closedqa…), which its score alone does not decide */
-    pass: schemas/* boolean */.zMY().optional()
-});
-const assertionResultSchema = schemas/* object */.Ikc({
-    type: schemas/* string */.YjP(),
-    passed: schemas/* boolean */.zMY(),
-    score: schemas/* number */.aig(),
-    reason: schemas/* string */.YjP(),
-    weight: schemas/* number */.aig().optional(),
-    /** set when the check itself threw (javascript) or the judge failed */
-    error: schemas/* string */.YjP().optional(),
-    /** llm-rubric verdicts */
-    judge: judgeVerdictSchema.optional()
-});
-/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
-const amount = schemas/* number */.aig().min(0);
-/**
- * What one trial of the target consumed (SPEC §10). Records made before
- * result objects kept `promptTokens`/`completionTokens`: they are read as
- * input and output tokens.
- */
-const usageSchema = schemas/* object */.Ikc({
-    inputTokens: amount.optional(),
-    outputTokens: amount.optional(),
-    totalTokens: amount.optional(),
-    costUsd: amount.optional(),
-    promptTokens: amount.optional(),
-    completionTokens: amount.optional()
-})
-    .transform(({ promptTokens, completionTokens, ...u }) => {
-    if (u.inputTokens === undefined && promptTokens !== undefined)
-        u.inputTokens = promptTokens;
-    if (u.outputTokens === undefined && completionTokens !== undefined)
-        u.outputTokens = completionTokens;
-    return u;
-});
-/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
-const traceSummarySchema = schemas/* object */.Ikc({
-    traceId: schemas/* string */.YjP(),
-    /** spans kept for the trial */
-    spans: amount,
-    /** spans over tracing.maxSpansPerTrial, not kept */
-    dropped: amount.optional(),
-    /** spans that arrived after the trial was graded */
-    late: amount.optional(),
-    errorCount: amount,
-    /** the first error spans by start time */
-    errorSpans: schemas/* array */.YOg(schemas/* object */.Ikc({ name: schemas/* string */.YjP(), message: schemas/* string */.YjP().optional() })).optional()
-});
-/**
- * What an agent reports besides its output, in a result object or through its
- * trace: one shape for a target's reply, the checks' context, the context code
- * checks receive and the record.
- */
-const agentResultSchema = schemas/* object */.Ikc({
-    toolCalls: schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
-    usage: usageSchema.optional(),
-    /** time spent in the target, start-up excluded */
-    latencyMs: amount.optional(),
-    /** the result object's `metadata` */
-    metadata: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J()).optional(),
-    /** why the model stopped, for `finish-reason` */
-    finishReason: schemas/* string */.YjP().optional()
-});
-/** What a trial and a case keep of the agent's report. */
-const agentFields = {
-    ...agentResultSchema.shape,
-    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
-    trace: traceSummarySchema.optional()
-};
-/**
- * One turn of a conversation as it ran: what the user said, what
- * the agent answered (null when the turn failed, with `error`), and that
- * reply's checks, each reason beginning "turn N:".
- */
-const turnResultSchema = schemas/* object */.Ikc({
-    user: schemas/* string */.YjP(),
-    output: schemas/* string */.YjP().nullable(),
-    error: schemas/* string */.YjP().optional(),
-    latencyMs: amount.optional(),
-    usage: usageSchema.optional(),
-    toolCalls: schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
-    assertions: schemas/* array */.YOg(assertionResultSchema).optional()
-});
-/** promptfoo `metric`s: the weighted mean score of each metric's assertions */
-const namedScores = schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig());
-const trialResultSchema = schemas/* object */.Ikc({
-    passed: schemas/* boolean */.zMY(),
-    output: schemas/* string */.YjP().nullable(),
-    error: schemas/* string */.YjP().nullable(),
-    score: schemas/* number */.aig().nullable(),
-    durationMs: schemas/* number */.aig(),
-    assertions: schemas/* array */.YOg(assertionResultSchema),
-    ...agentFields,
-    namedScores: namedScores.optional(),
-    /** a conversation's transcript */
-    turns: schemas/* array */.YOg(turnResultSchema).optional()
-});
-/** Where a case came from, for messages and annotations. */
-const caseSourceSchema = schemas/* object */.Ikc({ file: schemas/* string */.YjP(), line: schemas/* number */.aig().optional() });
-const caseResultSchema = schemas/* object */.Ikc({
-    /** the key that matches the case across runs: the user's id, else a hash of the input */
-    id: schemas/* string */.YjP(),
-    /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
-    index: schemas/* number */.aig().int().min(0).optional(),
-    name: schemas/* string */.YjP(),
-    tags: schemas/* array */.YOg(schemas/* string */.YjP()),
-    fingerprint: schemas/* string */.YjP(),
-    /** absent when the case's input was undefined (a library case), which JSON does not keep */
-    input: schemas/* unknown */.L5J().optional(),
-    /** everything the user wrote about expectations, for the report ("expected") */
-    expected: schemas/* unknown */.L5J().optional(),
-    passed: schemas/* boolean */.zMY(),
-    passFraction: schemas/* number */.aig().min(0).max(1),
-    output: schemas/* string */.YjP().nullable(),
-    error: schemas/* string */.YjP().nullable(),
-    score: schemas/* number */.aig().nullable(),
-    durationMs: schemas/* number */.aig(),
-    assertions: schemas/* array */.YOg(assertionResultSchema),
-    trials: schemas/* array */.YOg(trialResultSchema).optional(),
-    // of a case: the tool calls of the trial shown (the one agreeing with its verdict),
-    // usage summed over trials (costUsd from the target or from `pricing`), the mean latency
-    ...agentFields,
-    source: caseSourceSchema.optional(),
-    /**
-     * Results of the runs before this one with the same fingerprint, oldest
-     * first, "P" passed, "F" failed: the baseline's history plus the baseline's
-     * result, at most 20 (see compare/history.ts)
-     */
-    history: schemas/* string */.YjP()
-        .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
-        .optional(),
-    /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
-    reruns: schemas/* number */.aig().int().min(0).optional(),
-    namedScores: namedScores.optional(),
-    /** a conversation's transcript: the shown trial's */
-    turns: schemas/* array */.YOg(turnResultSchema).optional()
-});
-const judgeSummarySchema = schemas/* object */.Ikc({
-    calls: schemas/* number */.aig(),
-    reused: schemas/* number */.aig(),
-    errors: schemas/* number */.aig(),
-    tokens: schemas/* number */.aig(),
-    /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
-    costUsd: schemas/* number */.aig().optional(),
-    /** verdicts asked with judge.samples > 1 (reused ones not counted) */
-    sampled: schemas/* number */.aig().optional(),
-    /** of those, verdicts whose samples fell on both sides of the pass threshold */
-    disagreements: schemas/* number */.aig().optional(),
-    /** the simulated users' calls, whose tokens and cost are counted in `tokens` and `costUsd` */
-    simulatedUser: schemas/* object */.Ikc({ calls: schemas/* number */.aig(), errors: schemas/* number */.aig(), tokens: schemas/* number */.aig(), costUsd: schemas/* number */.aig().optional() }).optional()
-});
-/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
-const namedScoreSchema = schemas/* object */.Ikc({ score: schemas/* number */.aig(), cases: schemas/* number */.aig() });
-const runSummarySchema = schemas/* object */.Ikc({
-    total: schemas/* number */.aig(),
-    passed: schemas/* number */.aig(),
-    failed: schemas/* number */.aig(),
-    errors: schemas/* number */.aig(),
-    passRate: schemas/* number */.aig(),
-    meanScore: schemas/* number */.aig().nullable(),
-    durationMs: schemas/* number */.aig(),
-    judge: judgeSummarySchema,
-    /** trials spent re-running flipped cases (rerunFlips), when any */
-    reruns: schemas/* number */.aig().optional(),
-    /** promptfoo `metric`s over the run, when any case has one */
-    namedScores: schemas/* record */.g1P(schemas/* string */.YjP(), namedScoreSchema).optional()
-});
-/** One earlier run on the baseline branch, as the trend chart shows it. */
-const runTrendPointSchema = schemas/* object */.Ikc({ sha: schemas/* string */.YjP().nullable(), createdAt: schemas/* string */.YjP(), passRate: schemas/* number */.aig(), meanScore: schemas/* number */.aig().nullable() });
-/** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
-const datasetFingerprintSchema = schemas/* object */.Ikc({
-    fingerprint: schemas/* string */.YjP(),
-    /** how many cases the whole dataset has */
-    cases: schemas/* number */.aig().int().min(0)
-});
-const runRecordSchema = schemas/* object */.Ikc({
-    schemaVersion: schemas/* literal */.euz(RECORD_SCHEMA_VERSION),
-    tool: schemas/* object */.Ikc({ name: schemas/* literal */.euz('evalgate'), version: schemas/* string */.YjP() }),
-    /** what the cases' fingerprints cover (config/fingerprint.ts); records from before the field fingerprinted as version 1 did */
-    fingerprintVersion: schemas/* number */.aig().int().min(1).default(1),
-    name: schemas/* string */.YjP(),
-    createdAt: schemas/* string */.YjP(),
-    complete: schemas/* boolean */.zMY().default(true),
-    /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
-    stopReason: schemas/* enum */.k5n(['interrupted', 'budget']).optional(),
-    /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
-    budget: schemas/* object */.Ikc({
-        maxCostUsd: schemas/* number */.aig(),
-        spentUsd: schemas/* number */.aig(),
-        /** trials that answered without a cost (no usage, or a model missing from `pricing`): the budget could not count them */
-        uncountedTrials: schemas/* number */.aig().int().min(0).optional(),
-        /** judge tokens without a price (its model missing from `pricing`): the budget could not count them */
-        uncountedJudgeTokens: schemas/* number */.aig().int().min(0).optional()
-    })
-        .optional(),
-    /** cases the run set out to run (an incomplete run finished fewer) */
-    planned: schemas/* number */.aig().int().min(0).optional(),
-    /** absent in records of evalgate before fingerprint version 2 */
-    dataset: datasetFingerprintSchema.optional(),
-    git: schemas/* object */.Ikc({ sha: schemas/* string */.YjP().nullable(), ref: schemas/* string */.YjP().nullable(), runId: schemas/* string */.YjP().nullable() }),
-    config: schemas/* object */.Ikc({ repeat: schemas/* number */.aig(), shard: schemas/* string */.YjP().nullable().optional(), filter: schemas/* string */.YjP().nullable().optional() }).optional(),
-    summary: runSummarySchema,
-    /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
-    trend: schemas/* array */.YOg(runTrendPointSchema).max(100).optional(),
-    cases: schemas/* array */.YOg(caseResultSchema)
-});
-
-;// CONCATENATED MODULE: ./src/config/record.ts
-/**
- * Reading run records: our own files, but also baselines downloaded
- * from elsewhere, so they are validated before anything trusts them, with the
- * schema their types come from (record-schema.ts).
- */
-
-
-
-
-
-
-
-/** The record without its cases, which RecordReader validates one by one. */
-const recordHeadSchema = runRecordSchema.extend({ cases: schemas/* array */.YOg(schemas/* unknown */.L5J()).max(0) });
-const notRecord = (file) => `${file}: not a run record`;
-const notJson = (file, why) => new errors/* RecordError */.W1(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
-const invalidAt = (file, at, message) => new errors/* RecordError */.W1(`${file}: not a valid run record at ${(0,parse/* formatPath */.jV)(at) || '(top)'}: ${message}`, file);
-/**
- * A record read a piece of text at a time: each case is parsed and validated
- * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
- * exists as one string or as one unvalidated tree.
- */
-class RecordReader {
-    file;
-    options;
-    cases = [];
-    keys = new Map();
-    /** the first case found wrong: told only once the header has shown the file is a record of this schema */
-    caseProblem;
-    splitter;
-    constructor(file, options = {}) {
-        this.file = file;
-        this.options = options;
-        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: parse/* MAX_NESTING */.M1, onElement: (text, i) => this.addCase(text, i) });
-    }
-    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
-    decode;
-    pushBytes(bytes) {
-        this.decode ??= strictUtf8Decoder(() => new errors/* RecordError */.W1(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
-        this.push(this.decode(bytes));
-    }
-    push(text) {
-        try {
-            this.splitter.push(text);
-        }
-        catch (err) {
-            throw this.splitError(err);
-        }
-    }
-    end() {
-        if (this.decode)
-            this.push(this.decode());
-        let headText;
-        try {
-            headText = this.splitter.end();
-        }
-        catch (err) {
-            throw this.splitError(err);
-        }
-        const { file } = this;
-        let head;
-        try {
-            head = JSON.parse(headText);
-        }
-        catch (err) {
-            throw notJson(file, err.message);
-        }
-        if (!head || typeof head !== 'object' || Array.isArray(head)) {
-            throw new errors/* RecordError */.W1(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
-        }
-        const version = head.schemaVersion;
-        if (version !== RECORD_SCHEMA_VERSION) {
-            const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
-            throw new errors/* RecordError */.W1(`${file}: ${found}; this evalgate reads run records of schemaVersion ${RECORD_SCHEMA_VERSION} only (re-create it with this version)`, file);
-        }
-        if (this.caseProblem)
-            throw this.caseProblem;
-        const result = recordHeadSchema.safeParse(head);
-        if (!result.success) {
-            const issue = result.error.issues[0];
-            throw invalidAt(file, issue.path, issue.message);
-        }
-        return { ...result.data, cases: this.cases };
-    }
-    addCase(text, i) {
-        if (this.caseProblem)
-            return;
-        const { file } = this;
-        let value;
-        try {
-            value = JSON.parse(text);
-        }
-        catch (err) {
-            this.caseProblem = notJson(file, `at cases[${i}]: ${err.message}`);
-            return;
-        }
-        const result = caseResultSchema.safeParse(value);
-        if (!result.success) {
-            const issue = result.error.issues[0];
-            this.caseProblem = invalidAt(file, ['cases', i, ...issue.path], issue.message);
-            return;
-        }
-        // cases are matched by key: a second case of the same key would be silently dropped or misread
-        const id = result.data.id;
-        const first = this.keys.get(id);
-        if (first !== undefined) {
-            this.caseProblem = new errors/* RecordError */.W1(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
-            return;
-        }
-        this.keys.set(id, i);
-        this.options.onCase?.(result.data);
-        this.cases.push(result.data);
-    }
-    splitError(err) {
-        if (!(err instanceof JsonSplitError))
-            return err;
-        // a hostile record nested past what the report's recursion can walk is refused here, not met there
-        if (err.path)
-            return new errors/* RecordError */.W1((0,parse/* tooDeepError */.h3)(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
-        return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
-    }
-}
-/** Bytes are decoded this many at a time: a downloaded record is never one string. */
-const DECODE_BYTES = 1 << 20;
-/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
-function parseRunRecord(content, file, options) {
-    const reader = new RecordReader(file, options);
-    if (typeof content === 'string')
-        reader.push(content);
-    else
-        for (let at = 0; at < content.length; at += DECODE_BYTES)
-            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
-    return reader.end();
-}
-/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
-async function recordFromChunks(chunks, file, options) {
-    const reader = new RecordReader(file, options);
-    for await (const chunk of chunks)
-        reader.pushBytes(chunk);
-    return reader.end();
-}
-/** Read a record file a chunk at a time (see RecordReader). */
-async function readRunRecord(file, options) {
-    const reader = new RecordReader(file, options);
-    for await (const chunk of utf8Chunks(file))
-        reader.push(chunk);
-    return reader.end();
-}
-
+// EXTERNAL MODULE: ./src/config/record.ts + 1 modules
+var config_record = __nccwpck_require__(87763);
 // EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
-var mod = __nccwpck_require__(1916);
+var mod = __nccwpck_require__(21916);
 ;// CONCATENATED MODULE: ./src/util/score.ts
 /**
  * A score held to [0, 1], as every score in a run record is. NaN, which no
@@ -10122,10 +9847,10 @@ function caseView(c) {
     return view;
 }
 
-// EXTERNAL MODULE: ./src/sandbox/index.ts + 7 modules
-var src_sandbox = __nccwpck_require__(14);
+// EXTERNAL MODULE: ./src/sandbox/index.ts + 5 modules
+var src_sandbox = __nccwpck_require__(29898);
 // EXTERNAL MODULE: ./src/sandbox/gradable.ts
-var gradable = __nccwpck_require__(3795);
+var gradable = __nccwpck_require__(13795);
 ;// CONCATENATED MODULE: ./src/assertions/javascript.ts
 /**
  * The javascript check: a user's expression, function body or module grades
@@ -10390,16 +10115,16 @@ function checkOutcome(label, read, negated, output) {
 const javascriptAssertions = { javascript };
 
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var dist_ajv = __nccwpck_require__(2463);
+var dist_ajv = __nccwpck_require__(42463);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2019.js
-var _2019 = __nccwpck_require__(878);
+var _2019 = __nccwpck_require__(60878);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/2020.js
-var _2020 = __nccwpck_require__(2210);
+var _2020 = __nccwpck_require__(52210);
 // EXTERNAL MODULE: ./node_modules/ajv-formats/dist/index.js
-var dist = __nccwpck_require__(2815);
+var dist = __nccwpck_require__(82815);
 var dist_default = /*#__PURE__*/__nccwpck_require__.n(dist);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var yaml_dist = __nccwpck_require__(8815);
+var yaml_dist = __nccwpck_require__(38815);
 ;// CONCATENATED MODULE: ./src/assertions/json-schema.ts
 /**
  * JSON Schema checks for is-json and contains-json, compiled once per schema
@@ -10593,7 +10318,7 @@ function sandboxTester(timeoutMs) {
 }
 
 // EXTERNAL MODULE: ./src/util/json-in-text.ts
-var json_in_text = __nccwpck_require__(920);
+var json_in_text = __nccwpck_require__(10920);
 ;// CONCATENATED MODULE: ./src/assertions/json-text.ts
 /** Finding JSON in model output: the whole output, its one fenced block, or any {…}/[…] inside it. */
 
@@ -10820,9 +10545,9 @@ const latency = {
 const latencyAssertions = { latency };
 
 // EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
+var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: ./src/providers/wire.ts
-var wire = __nccwpck_require__(837);
+var wire = __nccwpck_require__(60837);
 ;// CONCATENATED MODULE: ./src/providers/embeddings.ts
 
 function embeddingsUrl(baseUrl) {
@@ -11300,7 +11025,7 @@ function readRubricReply(reply, threshold) {
 }
 /** A custom rubricPrompt: a Nunjucks template of the vars, output and rubric; a JSON list of messages is sent as messages. */
 async function renderRubricPrompt(template, vars) {
-    const { Templates } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9240));
+    const { Templates } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 79240));
     const t = new Templates();
     const source = typeof template === 'string' ? template : JSON.stringify(template);
     const rendered = t.renderPrompt(source, vars);
@@ -13084,6 +12809,8 @@ const textAssertions = {
     levenshtein
 };
 
+// EXTERNAL MODULE: ./src/util/tool-calls.ts + 1 modules
+var tool_calls = __nccwpck_require__(93934);
 ;// CONCATENATED MODULE: ./src/assertions/tools-call.ts
 /**
  * `is-valid-openai-tools-call` and promptfoo's
@@ -13207,7 +12934,7 @@ const toolsCallAssertions = {
 };
 
 // EXTERNAL MODULE: ./src/tracing/spans.ts
-var tracing_spans = __nccwpck_require__(1951);
+var tracing_spans = __nccwpck_require__(51951);
 ;// CONCATENATED MODULE: ./src/assertions/trace.ts
 /**
  * promptfoo's trace assertions, on the spans of the trial's trace:
@@ -13379,7 +13106,7 @@ class DoctypeError extends Error {
 let saxes;
 /** Loaded on first use, as the SQL parser is: a run without XML checks never pays for the parser's start-up. */
 function loadSaxes() {
-    saxes ??= __nccwpck_require__.e(/* import() */ 800).then(__nccwpck_require__.bind(__nccwpck_require__, 9800));
+    saxes ??= __nccwpck_require__.e(/* import() */ 800).then(__nccwpck_require__.bind(__nccwpck_require__, 59800));
     return saxes;
 }
 /** Parses one XML document strictly: one root element, no undeclared entity, quoted attributes… */
@@ -13817,6 +13544,8 @@ function differences(key, base, head) {
     return JSON.stringify(base) === JSON.stringify(head) ? [] : [{ key, base, head }];
 }
 
+// EXTERNAL MODULE: ./src/config/record-schema.ts
+var record_schema = __nccwpck_require__(37665);
 ;// CONCATENATED MODULE: ./src/run/promptfoo.ts
 /** One level of grading: the test itself or one of its assert-sets. */
 class Group {
@@ -13900,7 +13629,7 @@ function summarizeNamedScores(cases) {
 }
 
 // EXTERNAL MODULE: ./src/util/env.ts
-var util_env = __nccwpck_require__(5767);
+var util_env = __nccwpck_require__(35767);
 ;// CONCATENATED MODULE: ./src/util/map-strings.ts
 /** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
 function mapStrings(value, f) {
@@ -13953,6 +13682,26 @@ function summarize(cases, durationMs, judge) {
         summary.namedScores = namedScores;
     return summary;
 }
+/** The judge figures of several parts of one run (shards, a resumed run's two parts), as one run's. */
+function sumJudge(parts) {
+    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
+    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
+    if (parts.some((j) => j.costUsd !== undefined))
+        total.costUsd = sum('costUsd');
+    if (parts.some((j) => j.sampled !== undefined))
+        total.sampled = sum('sampled');
+    if (parts.some((j) => j.disagreements !== undefined))
+        total.disagreements = sum('disagreements');
+    // the simulated users' calls, kept apart as the run reports them
+    const users = parts.flatMap((j) => (j.simulatedUser ? [j.simulatedUser] : []));
+    if (users.length) {
+        const of = (key) => users.reduce((n, u) => n + u[key], 0);
+        total.simulatedUser = { calls: of('calls'), errors: of('errors'), tokens: of('tokens') };
+        if (users.some((u) => u.costUsd !== undefined))
+            total.simulatedUser.costUsd = users.reduce((n, u) => n + (u.costUsd ?? 0), 0);
+    }
+    return total;
+}
 /**
  * What a budget spent, and what it could not count: trials that answered
  * without a cost (no usage, or a model missing from `pricing`) and judge
@@ -13977,7 +13726,7 @@ function buildRecord(input) {
     const cases = carryHistory(input.cases, input.baseline);
     const trend = carryTrend(input.baseline);
     return {
-        schemaVersion: RECORD_SCHEMA_VERSION,
+        schemaVersion: record_schema/* RECORD_SCHEMA_VERSION */.pw,
         tool: { name: 'evalgate', version: VERSION },
         fingerprintVersion: fingerprint/* FINGERPRINT_VERSION */.UZ,
         name: input.name,
@@ -13986,6 +13735,7 @@ function buildRecord(input) {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
         ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+        ...(input.resumed ? { resumed: input.resumed } : {}),
         dataset: input.dataset,
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
@@ -13999,6 +13749,99 @@ function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
     return mapStrings(value, (text) => (0,util_env/* redact */.E$)(text, secrets));
+}
+
+;// CONCATENATED MODULE: ./src/run/resume.ts
+/**
+ * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * budget) goes on from where it stopped. The cases it finished are taken
+ * over as they are, the others run now, and the whole run is written, as one
+ * uninterrupted run would have written it.
+ *
+ * Only what is still true is taken over: a finished case whose key or
+ * fingerprint no longer matches the dataset runs again, and a record of
+ * another config, another commit or other settings is refused rather than
+ * mixed into this run.
+ */
+
+
+
+
+const shardText = (shard) => (shard ? `${shard.index}/${shard.count}` : undefined);
+function parseShardText(text) {
+    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+    return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+}
+/** What to take over from `partial` and what is left to run; throws a UsageError when it cannot be resumed here. */
+function planResume(partial, file, loaded, request) {
+    const refuse = (why) => {
+        throw new errors/* UsageError */.eb(`--resume ${file}: ${why}`);
+    };
+    if (partial.complete)
+        refuse(`nothing to resume: it is a complete run (${partial.cases.length} cases); run again without --resume for a new run`);
+    if (partial.name !== loaded.config.name)
+        refuse(`it is a run of "${partial.name}", but ${loaded.file} is the config of "${loaded.config.name}"`);
+    if (partial.fingerprintVersion !== fingerprint/* FINGERPRINT_VERSION */.UZ)
+        refuse(`it was made by an evalgate whose fingerprints are of version ${partial.fingerprintVersion} (this one: ${fingerprint/* FINGERPRINT_VERSION */.UZ}); run again without --resume`);
+    if (partial.git.sha && request.sha && partial.git.sha !== request.sha)
+        refuse(`it was cut short at commit ${partial.git.sha.slice(0, 12)}, and this checkout is at ${request.sha.slice(0, 12)}: ` +
+            `its finished cases ran another version of the agent. Check out ${partial.git.sha.slice(0, 12)} to resume it, or run again without --resume`);
+    const filter = agree('--filter', request.filter, partial.config?.filter ?? undefined, refuse);
+    const shard = parseShardText(agree('--shard', shardText(request.shard), partial.config?.shard ?? undefined, refuse));
+    const repeat = Number(agree('--repeat', request.repeat?.toString(), String(partial.config?.repeat ?? 1), refuse));
+    const current = new Map(loaded.cases.map((c) => [c.id, c]));
+    const done = [];
+    const changed = [];
+    for (const finished of partial.cases) {
+        const now = current.get(finished.id);
+        // a case no longer in the dataset, or no longer selected, is not part of this run
+        if (!now || !isSelected(now, { filter, shard }))
+            continue;
+        if (now.fingerprint !== finished.fingerprint) {
+            changed.push(finished.id);
+            continue;
+        }
+        done.push({ ...finished, index: now.index });
+    }
+    return {
+        file,
+        done,
+        keys: new Set(done.map((c) => c.id)),
+        createdAt: partial.createdAt,
+        durationMs: partial.summary.durationMs,
+        judge: partial.summary.judge,
+        spentUsd: partial.budget?.spentUsd ?? 0,
+        uncountedTrials: partial.budget?.uncountedTrials ?? 0,
+        filter,
+        shard,
+        repeat,
+        changed
+    };
+}
+/** The flag's value, else the earlier run's; a flag that differs from the earlier run's is refused. */
+function agree(flag, given, earlier, refuse) {
+    if (given !== undefined && earlier !== undefined && given !== earlier)
+        refuse(`it ran with ${flag} ${earlier}, not ${given}: resume it with the same ${flag}, or leave ${flag} out`);
+    if (given !== undefined && earlier === undefined && flag !== '--repeat')
+        refuse(`it ran without ${flag}: leave ${flag} out to resume it`);
+    return earlier ?? given;
+}
+/** The earlier run's finished cases and this run's, in dataset order. */
+function joinResumed(plan, cases) {
+    return [...plan.done, ...cases].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+}
+/** The budget of the whole run: what the earlier part spent, and the trials it could not count, added. */
+function resumedBudget(budget, plan) {
+    if (!plan)
+        return budget;
+    const uncountedTrials = (budget.uncountedTrials ?? 0) + plan.uncountedTrials;
+    return { ...budget, spentUsd: budget.spentUsd + plan.spentUsd, ...(uncountedTrials ? { uncountedTrials } : {}) };
+}
+/** The judge figures of the whole run. */
+function resumedJudge(judge, plan) {
+    if (!plan)
+        return judge;
+    return sumJudge(judge ? [plan.judge, judge] : [plan.judge]);
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -14322,7 +14165,7 @@ async function pricedUsage(usage, model, pricing, listed) {
 }
 /** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
 async function listedCost(usage, model, provider) {
-    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 82294));
     const list = await priceList;
     let result;
     try {
@@ -14607,7 +14450,7 @@ class PromptfooConversations {
     }
     /** The templates (nunjucks), loaded only when a promptfoo conversation runs. */
     renderer() {
-        this.render ??= Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9240)).then(({ Templates }) => {
+        this.render ??= Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 79240)).then(({ Templates }) => {
             const byEnv = new Map();
             return (template, vars, env) => {
                 let templates = byEnv.get(env);
@@ -15136,6 +14979,8 @@ class Timers {
     }
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(31421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
  * What an agent's OpenTelemetry SDK reads to export to evalgate:
@@ -15164,218 +15009,6 @@ function stdioTrialEnv(traceparent, resourceAttributes) {
     const traceId = traceparent.split('-')[1];
     const trial = `evalgate.trial=${traceId}`;
     return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
-}
-
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: ./src/targets/process.ts
-/**
- * The processes of the `command` target, both protocols (stdio: one per trial;
- * jsonl: long-lived workers): the program resolved and checked before any
- * trial, spawned without a shell in a process group of its own with a minimal
- * environment, signalled as a group, and its failures worded in the target's
- * settings (stderr's tail, a program not found, a working directory missing).
- */
-
-
-
-
-
-
-
-
-/** How much of stderr is kept for error messages: the end is where the cause usually is. */
-const STDERR_TAIL_BYTES = 2048;
-/** Time between SIGTERM and SIGKILL when stopping a process group. */
-const KILL_GRACE_MS = 2000;
-/** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
-const PIPE_GRACE_MS = 200;
-/** What execvp searches when the environment has no PATH (the C library's default). */
-const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
-/** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
-function resolveCommandSpec(config, ctx) {
-    const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
-    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
-    if (argv.length === 0 || argv[0] === '')
-        throw new errors/* ConfigError */.xL('target.command: the program name is empty');
-    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
-    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
-    const spec = {
-        argv,
-        cwd,
-        env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced),
-        maxOutputBytes: config.maxOutputBytes,
-        json: config.output === 'json',
-        jsonInput: config.input === 'json'
-    };
-    checkProgram(spec);
-    return spec;
-}
-/**
- * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
- * checks that it can be run: a typo (`pyhton3`) is one config error before any
- * case runs, not a failure of every case.
- */
-function checkProgram(spec) {
-    const program = spec.argv[0];
-    if (!isDirectory(spec.cwd)) {
-        throw new errors/* ConfigError */.xL(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
-    }
-    const fail = (what) => {
-        throw new errors/* ConfigError */.xL(`target.command: ${what}`, undefined, 'target.command');
-    };
-    if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
-        const file = (0,external_node_path_.resolve)(spec.cwd, program);
-        if (!(0,external_node_fs_.existsSync)(file))
-            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
-        if (!isRunnable(file))
-            fail(notRunnable(program, file));
-        return;
-    }
-    // without PATH, spawn (execvp) searches the C library's default path: so does this check
-    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_.delimiter).filter((dir) => dir !== '');
-    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_.join)(dir, name))).filter((file) => (0,external_node_fs_.existsSync)(file));
-    if (found.some(isRunnable))
-        return;
-    if (found.length)
-        fail(notRunnable(program, found[0]));
-    const near = closestProgram(program, dirs);
-    fail(`the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
-        `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`);
-}
-function isDirectory(dir) {
-    try {
-        return (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        return false;
-    }
-}
-function isRunnable(file) {
-    try {
-        if ((0,external_node_fs_.statSync)(file).isDirectory())
-            return false;
-        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-function notRunnable(program, file) {
-    const kind = isDirectory(file) ? 'is a folder' : 'is not executable';
-    return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`;
-}
-/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
-function executableNames(program) {
-    if (process.platform !== 'win32' || (0,external_node_path_.extname)(program))
-        return [program];
-    return [
-        program,
-        ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
-            .split(';')
-            .filter(Boolean)
-            .map((ext) => program + ext.toLowerCase())
-    ];
-}
-/** A program on the PATH whose name is one or two edits away, for "did you mean". */
-function closestProgram(program, dirs) {
-    let best;
-    let bestDistance = 3;
-    for (const dir of dirs) {
-        let names;
-        try {
-            names = (0,external_node_fs_.readdirSync)(dir);
-        }
-        catch {
-            continue;
-        }
-        for (const name of names) {
-            if (Math.abs(name.length - program.length) >= bestDistance)
-                continue;
-            const d = (0,mod/* distance */.Io)(name, program);
-            if (d < bestDistance) {
-                best = name;
-                bestDistance = d;
-            }
-        }
-    }
-    return best;
-}
-/**
- * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
- * keep that message whatever the reason's type, so the trial records why it stopped.
- */
-function abortError(signal) {
-    const reason = signal.reason;
-    if (reason instanceof errors/* TargetError */.I0)
-        return reason;
-    return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
-}
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
-function spawnInGroup(spec, args, env) {
-    return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
-        cwd: spec.cwd,
-        env: env ? { ...spec.env, ...env } : spec.env,
-        shell: false,
-        // own process group: the whole tree can be signalled at once
-        detached: true,
-        windowsHide: true,
-        stdio: ['pipe', 'pipe', 'pipe']
-    });
-}
-/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
-function signalGroup(child, signal) {
-    const pid = child.pid;
-    if (pid === undefined)
-        return;
-    try {
-        if (process.platform === 'win32')
-            child.kill(signal);
-        else
-            process.kill(-pid, signal);
-    }
-    catch {
-        // ESRCH: the group is already gone
-    }
-}
-/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
-function appendTail(tail, chunk) {
-    const joined = Buffer.concat([tail, chunk]);
-    return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
-}
-/**
- * `: <stderr's last line>` and then the tail for an error message, or a note that
- * there was none. The last line leads because it is the one that says what went
- * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
- */
-function stderrSuffix(tail) {
-    let text = tail.toString('utf8').trim();
-    if (!text)
-        return ' (no stderr)';
-    const cut = tail.length >= STDERR_TAIL_BYTES;
-    // a tail cut mid-line starts at the next whole line
-    if (cut && text.includes('\n'))
-        text = text.slice(text.indexOf('\n') + 1);
-    const lines = text.split(/\r?\n/);
-    if (lines.length === 1)
-        return `: ${cut ? '…' : ''}${text}`;
-    return `: ${lines.at(-1).trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`;
-}
-/** Why a process could not be started, in terms of the target's settings. */
-function describeSpawnError(err, spec) {
-    const program = spec.argv[0];
-    if (err.code === 'ENOENT' && !(0,external_node_fs_.existsSync)(spec.cwd)) {
-        return new errors/* TargetError */.I0(`working directory does not exist: ${spec.cwd} (target.cwd)`);
-    }
-    if (err.code === 'ENOENT') {
-        const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
-        return new errors/* TargetError */.I0(`command not found: ${program} (${where})`);
-    }
-    if (err.code === 'EACCES')
-        return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
-    return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
 }
 
 ;// CONCATENATED MODULE: ./src/targets/result.ts
@@ -15498,18 +15131,23 @@ function turnFields(request) {
 
 
 
+
+
+
+
+
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}';
-/**
- * `target:` for a helper command evalgate runs itself (a command judge, a simulated user): text in and
- * out over stdio, one process per request, no retries, the caller's environment additions and bounds.
- */
-function helperCommand(argv, env, bounds) {
-    return { command: argv, protocol: 'stdio', workers: 1, env, ...bounds, retries: 0, output: 'text', input: 'text' };
-}
+/** How much of stderr is kept for error messages: the end is where the cause usually is. */
+const STDERR_TAIL_BYTES = 2048;
+/** Time between SIGTERM and SIGKILL when stopping a process group. */
+const KILL_GRACE_MS = 2000;
+/** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
+const PIPE_GRACE_MS = 200;
 function createCommandTarget(config, ctx) {
     const spec = resolveCommandSpec(config, ctx);
     const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
     return {
         async call(request) {
             if (request.signal.aborted)
@@ -15520,6 +15158,11 @@ function createCommandTarget(config, ctx) {
             request.signal.addEventListener('abort', onAbort, { once: true });
             try {
                 const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
                 const reply = spec.json ? jsonReply(stdout) : { output: stdout };
                 reply.latencyMs ??= run.elapsedMs();
                 return reply;
@@ -15534,8 +15177,141 @@ function createCommandTarget(config, ctx) {
             for (const run of runs)
                 run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
             await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
         }
     };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
+}
+/** What execvp searches when the environment has no PATH (the C library's default). */
+const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
+/** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
+function resolveCommandSpec(config, ctx) {
+    if (config.command === undefined)
+        throw new errors/* ConfigError */.xL('target.command is not set');
+    const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
+    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
+    if (argv.length === 0 || argv[0] === '')
+        throw new errors/* ConfigError */.xL('target.command: the program name is empty');
+    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
+    const spec = {
+        argv,
+        cwd,
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced),
+        maxOutputBytes: config.maxOutputBytes,
+        json: config.output === 'json',
+        jsonInput: config.input === 'json'
+    };
+    checkProgram(spec);
+    return spec;
+}
+/**
+ * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
+ * checks that it can be run: a typo (`pyhton3`) is one config error before any
+ * case runs, not a failure of every case.
+ */
+function checkProgram(spec) {
+    const program = spec.argv[0];
+    if (!isDirectory(spec.cwd)) {
+        throw new errors/* ConfigError */.xL(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
+    }
+    const fail = (what) => {
+        throw new errors/* ConfigError */.xL(`target.command: ${what}`, undefined, 'target.command');
+    };
+    if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
+        const file = (0,external_node_path_.resolve)(spec.cwd, program);
+        if (!(0,external_node_fs_.existsSync)(file))
+            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
+        if (!isRunnable(file))
+            fail(notRunnable(program, file));
+        return;
+    }
+    // without PATH, spawn (execvp) searches the C library's default path: so does this check
+    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_.delimiter).filter((dir) => dir !== '');
+    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_.join)(dir, name))).filter((file) => (0,external_node_fs_.existsSync)(file));
+    if (found.some(isRunnable))
+        return;
+    if (found.length)
+        fail(notRunnable(program, found[0]));
+    const near = closestProgram(program, dirs);
+    fail(`the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
+        `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`);
+}
+function isDirectory(dir) {
+    try {
+        return (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function isRunnable(file) {
+    try {
+        if ((0,external_node_fs_.statSync)(file).isDirectory())
+            return false;
+        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function notRunnable(program, file) {
+    const kind = isDirectory(file) ? 'is a folder' : 'is not executable';
+    return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`;
+}
+/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
+function executableNames(program) {
+    if (process.platform !== 'win32' || (0,external_node_path_.extname)(program))
+        return [program];
+    return [
+        program,
+        ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
+            .split(';')
+            .filter(Boolean)
+            .map((ext) => program + ext.toLowerCase())
+    ];
+}
+/** A program on the PATH whose name is one or two edits away, for "did you mean". */
+function closestProgram(program, dirs) {
+    let best;
+    let bestDistance = 3;
+    for (const dir of dirs) {
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            if (Math.abs(name.length - program.length) >= bestDistance)
+                continue;
+            const d = (0,mod/* distance */.Io)(name, program);
+            if (d < bestDistance) {
+                best = name;
+                bestDistance = d;
+            }
+        }
+    }
+    return best;
 }
 /** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
 function jsonReply(stdout) {
@@ -15563,6 +15339,80 @@ function jsonRequest(request) {
 /** Strings are passed as they are; any other JSON value as its JSON text. */
 function command_inputText(input) {
     return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+}
+/**
+ * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
+ * keep that message whatever the reason's type, so the trial records why it stopped.
+ */
+function abortError(signal) {
+    const reason = signal.reason;
+    if (reason instanceof errors/* TargetError */.I0)
+        return reason;
+    return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
+}
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
+    return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
+        cwd: spec.cwd,
+        env: env ? { ...spec.env, ...env } : spec.env,
+        shell: false,
+        // own process group: the whole tree can be signalled at once
+        detached: true,
+        windowsHide: true,
+        stdio: ['pipe', 'pipe', 'pipe']
+    });
+}
+/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
+function signalGroup(child, signal) {
+    const pid = child.pid;
+    if (pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            child.kill(signal);
+        else
+            process.kill(-pid, signal);
+    }
+    catch {
+        // ESRCH: the group is already gone
+    }
+}
+/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
+function appendTail(tail, chunk) {
+    const joined = Buffer.concat([tail, chunk]);
+    return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+}
+/**
+ * `: <stderr's last line>` and then the tail for an error message, or a note that
+ * there was none. The last line leads because it is the one that says what went
+ * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
+ */
+function stderrSuffix(tail) {
+    let text = tail.toString('utf8').trim();
+    if (!text)
+        return ' (no stderr)';
+    const cut = tail.length >= STDERR_TAIL_BYTES;
+    // a tail cut mid-line starts at the next whole line
+    if (cut && text.includes('\n'))
+        text = text.slice(text.indexOf('\n') + 1);
+    const lines = text.split(/\r?\n/);
+    if (lines.length === 1)
+        return `: ${cut ? '…' : ''}${text}`;
+    return `: ${lines.at(-1).trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`;
+}
+/** Why a process could not be started, in terms of the target's settings. */
+function describeSpawnError(err, spec) {
+    const program = spec.argv[0];
+    if (err.code === 'ENOENT' && !(0,external_node_fs_.existsSync)(spec.cwd)) {
+        return new errors/* TargetError */.I0(`working directory does not exist: ${spec.cwd} (target.cwd)`);
+    }
+    if (err.code === 'ENOENT') {
+        const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
+        return new errors/* TargetError */.I0(`command not found: ${program} (${where})`);
+    }
+    if (err.code === 'EACCES')
+        return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
+    return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -15674,11 +15524,11 @@ class ProcessRun {
 }
 
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
-var http = __nccwpck_require__(7004);
+var http = __nccwpck_require__(27004);
 // EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
 var providers = __nccwpck_require__(2811);
 // EXTERNAL MODULE: ./src/providers/openai.ts
-var providers_openai = __nccwpck_require__(8238);
+var providers_openai = __nccwpck_require__(98238);
 ;// CONCATENATED MODULE: ./src/judge/graders.ts
 
 
@@ -16311,7 +16161,17 @@ function commandProvider(config, deps) {
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
         (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
-    const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES });
+    const targetConfig = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: config.env,
+        timeoutMs: config.timeoutMs,
+        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
     // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
     const model = argv.join(' ');
@@ -16338,6 +16198,8 @@ function commandProvider(config, deps) {
 /** The command target wants the trial's case; a judge call has none of its own. */
 const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
 
+// EXTERNAL MODULE: ./src/config/conversation.ts
+var conversation = __nccwpck_require__(53307);
 ;// CONCATENATED MODULE: ./src/run/simulated-user.ts
 /**
  * The simulated user: a model plays the user from the case's
@@ -16435,10 +16297,10 @@ function simulatedUserPrompt(simulate, messages) {
 }
 function chatPlayer(provider, deps, signal) {
     const where = 'simulate.provider';
-    const baseUrl = provider.baseUrl === undefined ? (0,config_conversation/* openaiUrl */.uK)(undefined, deps.env) : (0,util_env/* expandVars */.Jf)(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`);
+    const baseUrl = provider.baseUrl === undefined ? (0,conversation/* openaiUrl */.uK)(undefined, deps.env) : (0,util_env/* expandVars */.Jf)(provider.baseUrl, deps.env, deps.secrets, `${where}.baseUrl`);
     const model = (0,util_env/* expandVars */.Jf)(provider.model, deps.env, deps.secrets, `${where}.model`);
     // the judge's key only toward the judge's server (config/conversation.ts refused any other host that needs one)
-    const apiKey = (0,config_conversation/* mayUseJudgeKey */.bg)(provider, deps.judge, deps.env) ? deps.env[provider.apiKeyEnv] || undefined : undefined;
+    const apiKey = (0,conversation/* mayUseJudgeKey */.bg)(provider, deps.judge, deps.env) ? deps.env[provider.apiKeyEnv] || undefined : undefined;
     if (apiKey)
         deps.secrets.add(apiKey);
     const unusable = apiKey || (0,providers_openai/* isLocalUrl */.Lr)(baseUrl) ? undefined : `environment variable ${provider.apiKeyEnv} is not set (judge.apiKeyEnv)`;
@@ -16485,7 +16347,17 @@ function said(text, usage) {
 function commandPlayer(provider, deps) {
     const command = provider.command ?? [];
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'simulate.provider.command') : command;
-    const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES });
+    const config = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: provider.env,
+        timeoutMs: provider.timeoutMs,
+        maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     let target;
     return {
         model: argv.join(' '),
@@ -17030,6 +16902,8 @@ function parseReply(message, elapsedMs) {
     }
 }
 
+// EXTERNAL MODULE: ./src/util/utf8.ts
+var utf8 = __nccwpck_require__(19605);
 ;// CONCATENATED MODULE: ./src/targets/module.ts
 /**
  * The `module` target: a JavaScript module whose default export is the agent,
@@ -17067,6 +16941,8 @@ function warmModuleTarget() {
 }
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
+    if (config.module === undefined)
+        throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
     const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     // set before the module is imported: exporters read them when they are built
@@ -17123,7 +16999,7 @@ async function createModuleTarget(config, ctx, promptfoo) {
 }
 /** The text, when it is within `target.maxOutputBytes` in UTF-8. */
 function checkSize(text, max) {
-    if (utf8Exceeds(text, max))
+    if ((0,utf8/* utf8Exceeds */.B)(text, max))
         throw new errors/* TargetError */.I0(`the reply exceeded ${max} bytes (target.maxOutputBytes)`);
     return text;
 }
@@ -17283,7 +17159,9 @@ function promptOf(input) {
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
-    const providers = config.promptfoo.providers;
+    const providers = config.promptfoo?.providers;
+    if (!providers)
+        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -17349,7 +17227,6 @@ function execTarget(p, config, ctx, where) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
-/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 
 
 
@@ -17358,22 +17235,21 @@ function execTarget(p, config, ctx, where) {
 
 
 
-async function createTarget(target, ctx) {
-    const { kind, config } = (0,schema/* targetVariant */.nv)(target);
-    switch (kind) {
-        case 'command':
-            return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
-        case 'module':
-            return createModuleTarget(config, ctx);
-        case 'http':
-            return createHttpTarget(config.http, ctx, config);
-        case 'openai':
-            return createOpenAITarget(config.openai, ctx, config);
-        case 'provider':
-            return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
-        case 'promptfoo':
-            return createPromptfooTarget(config, ctx);
+async function createTarget(config, ctx) {
+    if (config.command !== undefined) {
+        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
     }
+    if (config.module !== undefined)
+        return createModuleTarget(config, ctx);
+    if (config.http !== undefined)
+        return createHttpTarget(config.http, ctx, config);
+    if (config.openai !== undefined)
+        return createOpenAITarget(config.openai, ctx, config);
+    if (config.provider !== undefined)
+        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
+    if (config.promptfoo !== undefined)
+        return createPromptfooTarget(config, ctx);
+    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module
@@ -17385,46 +17261,12 @@ function warmTarget(config) {
         warmModuleTarget();
 }
 
-;// CONCATENATED MODULE: ./src/util/git.ts
-/**
- * Which commit a local run evaluated: in GitHub Actions the runner says
- * (GITHUB_SHA, GITHUB_REF, GITHUB_RUN_ID); elsewhere git is asked, so that a
- * record made on a laptop names its commit too.
- */
-
-/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
-function git(args, cwd) {
-    try {
-        const out = (0,external_node_child_process_.execFileSync)('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
-        return out || null;
-    }
-    catch {
-        return null;
-    }
-}
-/** The commit checked out in `cwd` and its branch (`refs/heads/…`, null when detached). */
-function localGit(cwd) {
-    const sha = git(['rev-parse', '--verify', 'HEAD'], cwd);
-    return { sha: sha && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null, ref: sha ? git(['symbolic-ref', '--quiet', 'HEAD'], cwd) : null, runId: null };
-}
-/** What the runner says about the commit; nulls outside GitHub Actions. */
-function gitFromEnv(env) {
-    return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
-}
-/**
- * The runner's word when there is one, else the repository at `cwd` (the CLI
- * run on a laptop); a CLI step inside a workflow records its run id either way.
- */
-function gitInfo(env, cwd) {
-    const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
-    return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId };
-}
-
 ;// CONCATENATED MODULE: ./src/engine.ts
 /**
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
+
 
 
 
@@ -17497,7 +17339,7 @@ async function startTracing(loaded, log) {
     if (!settings)
         return undefined;
     // loaded only for a traced run: the OTLP decoder (protobufjs) stays out of every other run's start-up
-    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2619))]);
+    const [{ TraceCollector }, { startReceiver, TRACES_PATH }] = await Promise.all([__nccwpck_require__.e(/* import() */ 153).then(__nccwpck_require__.bind(__nccwpck_require__, 10153)), Promise.all(/* import() */[__nccwpck_require__.e(365), __nccwpck_require__.e(619)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92619))]);
     const collector = new TraceCollector({ waitMs: settings.waitMs, maxSpans: settings.maxSpansPerTrial });
     let receiver;
     try {
@@ -17513,16 +17355,28 @@ async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
     const secrets = new Set();
+    const warnings = [];
     checkFilter(loaded.cases, options.filter);
-    const cases = selectCases(loaded.cases, options);
+    const { resume } = options;
+    const selected = selectCases(loaded.cases, options);
+    const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected;
     const repeat = options.repeat ?? config.repeat;
-    const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // a resumed run is the run that began then
+    const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
+    const spentBefore = resume?.spentUsd ?? 0;
     // the receiver first: the target's processes and module are told where to export
     const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     let target;
     try {
-        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, {
+            baseDir: loaded.baseDir,
+            env,
+            secrets,
+            checkTimeoutMs: config.checkTimeoutMs,
+            warn: (message) => warnings.push(message),
+            otlpEndpoint: tracing?.receiver.url
+        }));
     }
     catch (err) {
         await tracing?.receiver.close();
@@ -17566,9 +17420,9 @@ async function evaluate(loaded, options = {}) {
         pricing: config.pricing,
         model: config.target.openai?.model,
         tools: config.target.tools,
-        // the simulated users' calls are the judge's spend
+        // the simulated users' calls are the judge's spend; a resumed run's budget is what its first part left
         budget: config.budget && {
-            maxCostUsd: config.budget.maxCostUsd,
+            maxCostUsd: config.budget.maxCostUsd - spentBefore,
             judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
         },
         simulatedUser: users,
@@ -17606,22 +17460,23 @@ async function evaluate(loaded, options = {}) {
     const record = redactDeep(buildRecord({
         name: config.name,
         dataset: loaded.dataset,
-        cases: outcome.cases,
+        cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
         complete: outcome.complete,
         stopReason: outcome.stopReason,
-        planned: cases.length,
-        budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures),
-        durationMs: outcome.durationMs,
+        planned: selected.length,
+        budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
+        durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
         createdAt,
-        git: options.git ?? gitFromEnv(env),
+        git: options.git ?? (0,util_git/* gitFromEnv */.II)(env),
         repeat,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
         filter: options.filter || null,
-        judge: withSpread(judgeFigures, spread?.spread()),
-        baseline: options.baseline
+        judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
+        baseline: options.baseline,
+        resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible };
+    return { record, comparison, secrets, incompatible, warnings };
 }
 /** Every check of a case: its own, and a conversation's turns'. */
 function checksOf(c) {
@@ -17790,128 +17645,6 @@ function dedupe(notices) {
         seen.add(key);
         return true;
     });
-}
-
-;// CONCATENATED MODULE: ./src/report/format.ts
-/**
- * How figures read in gate sentences and reports — the comment, the job
- * summary and the HTML report — so all say "84.0%", "+2.0 pts", "1.2 s" and
- * "$0.0042" the same way. The one place numbers, lists and durations become text.
- */
-/** How many case keys a sentence names before "and N more". */
-const KEYS_IN_SENTENCE = 10;
-/** A count with thousands separators: 60,000. */
-function format_formatCount(n) {
-    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-/** A rate as a percentage: 0.84 → "84.0%". */
-function format_formatPercent(rate) {
-    return `${(rate * 100).toFixed(1)}%`;
-}
-/** The size of a rate difference in percentage points, unsigned: −0.08 → "8.0". */
-function formatPoints(delta) {
-    return (Math.abs(delta) * 100).toFixed(1);
-}
-/** A judge score (or a difference of scores) unsigned, to three decimals. */
-function format_formatScore(score) {
-    return Math.abs(score).toFixed(3);
-}
-/** The minus sign (U+2212) of signed figures: a hyphen reads as a dash in tables. */
-const MINUS = '\u2212';
-/** A signed figure to `digits` decimals with a true minus sign; zero (after rounding) carries no sign. */
-function signed(value, digits) {
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return text;
-    return `${value < 0 ? MINUS : '+'}${text}`;
-}
-/** A difference of rates in signed percentage points: 0.02 → "+2.0 pts". */
-function signedPoints(delta) {
-    return `${signed(delta * 100, 1)} pts`;
-}
-/** A relative change as a signed percentage: 0.231 → "+23.1%", −0.05 → "−5.0%". */
-function signedPercent(x) {
-    return `${signed(x * 100, 1)}%`;
-}
-/** "1 case" / "2 cases". */
-function format_plural(n, noun, nouns = `${noun}s`) {
-    return `${format_formatCount(n)} ${n === 1 ? noun : nouns}`;
-}
-/** "a, b and c", "a and b", "a". */
-function formatList(items) {
-    if (items.length <= 1)
-        return items.join('');
-    return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-/** Case keys for a sentence: the first few, then "and N more"; `total` when `keys` are only the first of them. */
-function formatKeys(keys, limit = KEYS_IN_SENTENCE, total = keys.length) {
-    const shown = keys.slice(0, limit).join(', ');
-    return total > limit ? `${shown} and ${format_formatCount(total - limit)} more` : shown;
-}
-/** "$12.50", "$0.0042"; below a hundredth of a cent, two significant digits ("$0.000042"), never "$0.0000". */
-function formatUsd(usd) {
-    if (usd >= 1)
-        return `$${usd.toFixed(2)}`;
-    if (usd >= 0.0001 || usd <= 0)
-        return `$${usd.toFixed(4)}`;
-    return `$${usd.toFixed(Math.min(12, 1 - Math.floor(Math.log10(usd))))}`;
-}
-/** How a metric reads in a sentence: "$0.0058", "12,400 tokens", "1.21 s". */
-function formatMetric(kind, value) {
-    if (kind === 'cost')
-        return formatUsd(value);
-    if (kind === 'tokens')
-        return format_plural(Math.round(value), 'token');
-    return Math.round(value) >= 1000 ? `${(value / 1000).toFixed(2)} s` : formatMs(value);
-}
-/**
- * Milliseconds below a second: whole from 10 ms up ("850 ms"), two significant
- * digits below ("4.1 ms", "0.041 ms"): an in-process agent answers in
- * microseconds, and "0 ms → 0 ms, −41%" would say nothing.
- */
-function formatMs(ms) {
-    return `${ms >= 9.5 ? Math.round(ms) : Number(ms.toPrecision(2))} ms`;
-}
-/** "850 ms", "4.1 ms", "12.3 s", "4 min 5 s", "1 h 2 min". */
-function formatDuration(ms) {
-    if (Math.round(ms) < 1_000)
-        return formatMs(ms);
-    const seconds = ms / 1_000;
-    if (seconds < 60)
-        return `${seconds.toFixed(1)} s`;
-    const whole = Math.round(seconds);
-    const h = Math.floor(whole / 3_600);
-    const m = Math.floor((whole % 3_600) / 60);
-    const s = whole % 60;
-    return h ? `${h} h ${m} min` : `${m} min ${s} s`;
-}
-/** How much older the baseline is than the current run, from the records alone (no clock). */
-function relativeAge(baselineCreatedAt, currentCreatedAt) {
-    const ms = Date.parse(currentCreatedAt) - Date.parse(baselineCreatedAt);
-    if (!Number.isFinite(ms))
-        return null;
-    const span = formatSpan(Math.abs(ms));
-    return ms >= 0 ? `${span} older than this run` : `${span} newer than this run`;
-}
-function formatSpan(ms) {
-    const minutes = Math.floor(ms / 60_000);
-    if (minutes < 1)
-        return 'less than a minute';
-    if (minutes < 60)
-        return format_plural(minutes, 'minute');
-    const hours = Math.floor(minutes / 60);
-    if (hours < 48)
-        return format_plural(hours, 'hour');
-    return format_plural(Math.floor(hours / 24), 'day');
-}
-/** A record's timestamp as "2026-05-01 14:03 UTC"; anything unparsable as it is. */
-function formatTime(iso) {
-    const t = Date.parse(iso);
-    return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC` : iso;
-}
-/** A case's input or expectation as text: strings verbatim, anything else as indented JSON. */
-function formatValue(value) {
-    return typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value));
 }
 
 ;// CONCATENATED MODULE: ./src/report/escape.ts
@@ -20253,190 +19986,6 @@ function renderJunit(model, options = {}) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/util/dirs.ts
-/** Making folders. */
-
-
-function codeOf(err) {
-    return err.code;
-}
-/**
- * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
- * at full CPU for ever where a parent exists but cannot hold children (a
- * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
- * returned. Here each missing folder is made on its own, from the nearest one
- * that exists, so such a parent fails with its own error, naming the path.
- */
-async function makeDir(dir) {
-    const missing = [];
-    const wanted = external_node_path_default().resolve(dir);
-    for (let at = wanted;;) {
-        try {
-            const found = await (0,promises_namespaceObject.stat)(at);
-            // the folder asked for exists: nothing to make, but it must be a folder
-            if (at === wanted && !found.isDirectory())
-                throw notADirectory(wanted);
-            break;
-        }
-        catch (err) {
-            if (codeOf(err) !== 'ENOENT')
-                throw err;
-        }
-        missing.push(at);
-        const parent = external_node_path_default().dirname(at);
-        if (parent === at)
-            break;
-        at = parent;
-    }
-    if (missing.length === 0)
-        return;
-    for (const folder of missing.reverse()) {
-        try {
-            await (0,promises_namespaceObject.mkdir)(folder);
-        }
-        catch (err) {
-            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
-            if (codeOf(err) !== 'EEXIST')
-                throw err;
-        }
-    }
-    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
-    if (!(await (0,promises_namespaceObject.stat)(wanted)).isDirectory())
-        throw notADirectory(wanted);
-}
-function notADirectory(dir) {
-    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
-}
-
-;// CONCATENATED MODULE: external "node:events"
-const external_node_events_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: ./src/util/json-writer.ts
-/**
- * Writing a large JSON value (a run record of 100,000 cases is ~60 MB of text),
- * or any text made in pieces, a piece at a time: the same bytes as
- * `toJson(value)`, without ever holding the whole text in memory, and
- * atomically like writeFileAtomic.
- */
-
-
-
-
-
-
-/** Levels of objects and arrays written piece by piece; below them each value is one JSON.stringify. */
-const STREAMED_DEPTH = 2;
-/** Pieces are gathered into writes of about this many bytes. */
-const WRITE_BYTES = 256 * 1024;
-/** A UTF-16 code unit is at most this many bytes of UTF-8. */
-const MAX_UTF8_BYTES = 3;
-/**
- * How much the stream may hold unwritten before the writer waits: several
- * writes, so that the next pieces are made while the last are written. (At
- * the stream's default of 16 KiB, every write waited for the disk: ~400 ms of
- * idle time writing a 100,000-case record and its HTML report.)
- */
-const BUFFERED_BYTES = 1024 * 1024;
-function writeJsonAtomic(file, value) {
-    return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)));
-}
-function* withNewline(pieces) {
-    yield* pieces;
-    yield '\n';
-}
-/**
- * Any text given in pieces (a large report's), written the same way: gathered
- * into bounded writes, atomically. Each piece is encoded straight into the
- * write's buffer: joining pieces into one string first made V8 flatten it and
- * Node encode it again, and when a piece held one character beyond ASCII (an
- * em dash in every row of the HTML report), the whole joined string was
- * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
- * cases). The bytes are those of the pieces joined.
- */
-async function writeTextAtomic(file, pieces) {
-    await makeDir(external_node_path_default().dirname(external_node_path_default().resolve(file)));
-    const tmp = `${file}.${process.pid}.tmp`;
-    const out = (0,external_node_fs_.createWriteStream)(tmp, { highWaterMark: BUFFERED_BYTES });
-    let buffer = Buffer.allocUnsafe(WRITE_BYTES);
-    let at = 0;
-    // once() also rejects on the stream's error
-    const send = async (chunk) => {
-        if (!out.write(chunk))
-            await (0,external_node_events_namespaceObject.once)(out, 'drain');
-    };
-    /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
-    const full = (chars) => at > 0 && at + chars * MAX_UTF8_BYTES > buffer.length;
-    /** The buffer's bytes, to send; a fresh buffer takes its place. */
-    const take = () => {
-        const chunk = buffer.subarray(0, at);
-        buffer = Buffer.allocUnsafe(WRITE_BYTES);
-        at = 0;
-        return chunk;
-    };
-    try {
-        // a high surrogate that ends a piece waits for the low one that may start the next: the pair is one character
-        let held = '';
-        for (const next of pieces) {
-            let piece = held + next;
-            held = '';
-            const last = piece.charCodeAt(piece.length - 1);
-            if (last >= 0xd800 && last <= 0xdbff) {
-                held = piece.slice(-1);
-                piece = piece.slice(0, -1);
-            }
-            if (full(piece.length))
-                await send(take());
-            // a piece larger than a write goes out as it is
-            if (piece.length * MAX_UTF8_BYTES > buffer.length)
-                await send(Buffer.from(piece));
-            else
-                at += buffer.write(piece, at);
-        }
-        // the write's buffer may have no room left for the last high surrogate
-        if (full(held.length))
-            await send(take());
-        at += buffer.write(held, at);
-        out.end(buffer.subarray(0, at));
-        await (0,external_node_stream_promises_namespaceObject.finished)(out);
-    }
-    catch (err) {
-        out.destroy();
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
-        throw err;
-    }
-    await (0,promises_namespaceObject.rename)(tmp, file);
-}
-/** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */
-function* jsonPieces(value, indent, depth) {
-    const streamed = depth < STREAMED_DEPTH && value !== null && typeof value === 'object' && typeof value.toJSON !== 'function';
-    if (!streamed) {
-        // undefined (an array slot, or the top level) is written as null, as JSON.stringify does in arrays
-        const text = JSON.stringify(value, null, 2) ?? 'null';
-        yield indent ? text.replaceAll('\n', `\n${indent}`) : text;
-        return;
-    }
-    const inner = `${indent}  `;
-    if (Array.isArray(value)) {
-        if (value.length === 0)
-            return yield '[]';
-        for (let i = 0; i < value.length; i++) {
-            yield `${i === 0 ? '[' : ','}\n${inner}`;
-            yield* jsonPieces(value[i], inner, depth + 1);
-        }
-        return yield `\n${indent}]`;
-    }
-    let first = true;
-    for (const [key, v] of Object.entries(value)) {
-        if (v === undefined || typeof v === 'function' || typeof v === 'symbol')
-            continue;
-        yield `${first ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
-        first = false;
-        yield* jsonPieces(v, inner, depth + 1);
-    }
-    yield first ? '{}' : `\n${indent}}`;
-}
-
 ;// CONCATENATED MODULE: ./src/util/files.ts
 
 /** Write a file whole or not at all: a reader never sees half a record. */
@@ -20472,7 +20021,7 @@ async function prepareOutputs(outputs) {
         if (file === undefined)
             continue;
         try {
-            await makeDir((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
+            await (0,dirs/* makeDir */.g)((0,external_node_path_.dirname)((0,external_node_path_.resolve)(file)));
         }
         catch (err) {
             throw new errors/* UsageError */.eb(`${flag} ${file}: cannot make its folder: ${(0,errors/* errorMessage */.gJ)(err)}`);
@@ -20708,22 +20257,6 @@ function joinCases(placed) {
 }
 function firstSet(values) {
     return values.find((v) => v !== null) ?? null;
-}
-function sumJudge(parts) {
-    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
-    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
-    if (parts.some((j) => j.sampled !== undefined))
-        total.sampled = sum('sampled');
-    if (parts.some((j) => j.disagreements !== undefined))
-        total.disagreements = sum('disagreements');
-    const users = parts.flatMap((j) => (j.simulatedUser ? [j.simulatedUser] : []));
-    if (users.length) {
-        const of = (key) => users.reduce((n, u) => n + u[key], 0);
-        total.simulatedUser = { calls: of('calls'), errors: of('errors'), tokens: of('tokens') };
-        if (users.some((u) => u.costUsd !== undefined))
-            total.simulatedUser.costUsd = users.reduce((n, u) => n + (u.costUsd ?? 0), 0);
-    }
-    return total;
 }
 
 ;// CONCATENATED MODULE: ./src/run/progress.ts
@@ -21042,7 +20575,7 @@ async function readRecord(client, path, what, read) {
         return null;
     }
     try {
-        return parseRunRecord(text, what, read);
+        return (0,config_record/* parseRunRecord */.Yz)(text, what, read);
     }
     catch (err) {
         throw new LookupFailure(`${what} could not be read: ${(0,errors/* errorMessage */.gJ)(err)}`);
@@ -21313,9 +20846,9 @@ const GITLAB_USAGE = `  gitlab [-c evalgate.yml] [--junit ${'evalgate-junit.xml'
 const DEFAULT_ACCEPT_LABEL = 'evalgate:accept';
 const DEFAULT_JUNIT = 'evalgate-junit.xml';
 const DEFAULT_REPORT = 'evalgate-report.md';
-function command_parse(args) {
+function gitlab_command_parse(args) {
     try {
-        return (0,external_node_util_namespaceObject.parseArgs)({
+        return (0,external_node_util_.parseArgs)({
             args,
             allowPositionals: true,
             strict: true,
@@ -21415,7 +20948,7 @@ function interruptions(io) {
     };
 }
 async function gitlabCommand(args, io, settings = {}) {
-    const { values, positionals } = command_parse(args);
+    const { values, positionals } = gitlab_command_parse(args);
     if (values.help) {
         io.stdout.write(`${GITLAB_USAGE}\n`);
         return 0;
@@ -21478,7 +21011,7 @@ async function gitlabCommand(args, io, settings = {}) {
     if (values.merge) {
         const shards = [];
         for (const file of positionals)
-            shards.push({ file, record: await readRunRecord(file) });
+            shards.push({ file, record: await (0,config_record/* readRunRecord */.lR)(file) });
         try {
             record = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: configFile } });
         }
@@ -21567,227 +21100,6 @@ async function gitlabCommand(args, io, settings = {}) {
     return model.verdict.exitCode;
 }
 
-;// CONCATENATED MODULE: ./src/config/json-schema.ts
-/**
- * The JSON Schema of evalgate.yml (schema/evalgate.schema.json), generated
- * from the zod schema so that the two cannot disagree; `npm run schema`
- * writes it and a test fails when the committed file is stale.
- */
-
-
-/** Where the schema is published: its $id, and what `evalgate init` points editors at. */
-const SCHEMA_URL = 'https://raw.githubusercontent.com/evalgate/evalgate/main/schema/evalgate.schema.json';
-const TARGET_KINDS = (/* unused pure expression or super */ null && (['command', 'http', 'openai', 'module']));
-/** Hover text for the keys users meet first (the README has the rest). */
-const DESCRIPTIONS = {
-    version: 'Config format version: 1.',
-    name: 'Names the run artifact (evalgate-<name>) and the PR comment; default "evals".',
-    dataset: 'Where the cases are: a path, a glob, or a list of them (.yaml, .yml, .json, .jsonl).',
-    cases: 'Cases written inline, instead of or besides `dataset`.',
-    target: 'The agent under test: exactly one of command, http, openai or module.',
-    concurrency: 'Cases in flight at once.',
-    repeat: 'Trials per case; a case passes when its pass fraction reaches repeatPassThreshold.',
-    repeatPassThreshold: 'With repeat > 1: the fraction of trials that must pass (default 0.5).',
-    judge: 'The LLM judge, needed only when some case uses llm-rubric.',
-    gate: 'When the check fails: regressions and drops against the baseline, and absolute floors.',
-    defaults: 'Assertions and tags added to every case.',
-    badge: 'The pass-rate badge: label, colour bands and style.'
-};
-/**
- * The schema of what a user writes (zod's input side: keys with defaults are
- * optional), draft-07 for the widest editor support, with the cross-field
- * rules the zod refinements check written out so editors flag them too.
- */
-function configJsonSchema() {
-    const generated = z.toJSONSchema(configSchema, { io: 'input', target: 'draft-7' });
-    const { $schema, ...rest } = generated;
-    const schema = {
-        $schema,
-        $id: SCHEMA_URL,
-        title: 'evalgate.yml',
-        description: 'Configuration of evalgate: the dataset, the target under test, the judge and the gate.',
-        ...rest
-    };
-    for (const [key, description] of Object.entries(DESCRIPTIONS)) {
-        const property = schema.properties?.[key];
-        if (property)
-            property.description = description;
-    }
-    const target = schema.properties?.target;
-    if (target) {
-        // exactly one kind of target
-        target.oneOf = TARGET_KINDS.map((kind) => ({ required: [kind] }));
-        // set only by reading a promptfoo config, never written in evalgate.yml
-        delete target.properties?.promptfoo;
-    }
-    // the cases: a dataset path, inline cases, or both
-    schema.anyOf = [{ required: ['dataset'] }, { required: ['cases'] }];
-    return schema;
-}
-/** The file's text: stable key order from the zod schema, two-space indent, final newline. */
-function configJsonSchemaText() {
-    return `${JSON.stringify(configJsonSchema(), null, 2)}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/init/templates.ts
-/**
- * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, and the
- * workflow that gates pull requests and records the baseline on the default branch.
- */
-
-
-const CONFIG_FILE = 'evalgate.yml';
-const DATASET_FILE = 'evals/cases.yaml';
-const AGENT_FILE = 'evals/agent.mjs';
-const WORKFLOW_FILE = '.github/workflows/evalgate.yml';
-function configTemplate() {
-    return `# yaml-language-server: $schema=${SCHEMA_URL}
-# evalgate runs the dataset against the agent, compares every case with the
-# last run on the default branch and fails the pull request on regressions.
-version: 1
-name: evals                # names the run artifact and the PR comment
-dataset: ${DATASET_FILE}
-
-# The agent under test: exactly one of module, command, http or openai.
-# This starter runs ${AGENT_FILE}, a stand-in that needs no model. Yours might be:
-#   command: ["python", "agent.py"]      # the input on stdin, the answer on stdout
-#   http: { url: "http://localhost:8000/chat", body: { question: "{{input}}" }, output: data.answer }
-#   openai: { model: gpt-4o-mini, system: "You are a helpful support agent." }
-target:
-  module: ${AGENT_FILE}
-  timeoutMs: 30000
-
-concurrency: 8             # cases in flight at once
-repeat: 1                  # trials per case; raise it for a non-deterministic agent
-
-# Needed only when a case uses llm-rubric (any OpenAI-compatible server):
-# judge:
-#   model: gpt-4o-mini
-#   apiKeyEnv: OPENAI_API_KEY
-
-gate:
-  maxRegressions: 0        # cases that pass on the default branch and fail in the PR
-  # maxPassRateDrop: 0.02  # two points
-  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
-
-defaults:                  # added to every case
-  assert:
-    - type: not-icontains
-      value: as an ai language model
-`;
-}
-function datasetTemplate() {
-    return `# The cases evalgate runs. \`id\` matches a case across runs: keep it when you
-# edit a case. All assertions of a case must pass for the case to pass.
-- id: greeting
-  input: Hello!
-  tags: [chat]
-  assert:
-    - type: icontains
-      value: how can i help
-
-- id: capital-france
-  input: What is the capital of France?
-  tags: [facts]
-  expected: Paris          # shorthand for a \`contains\` assertion
-
-- id: multiply
-  input: What is 6 times 7?
-  tags: [math]
-  assert:
-    - type: numeric
-      value: 42
-
-- id: order-json
-  input: Add 3 apples to my basket and answer in JSON.
-  tags: [json]
-  assert:
-    - type: is-json
-      value: { type: object, required: [item, quantity] }
-    - type: json-subset
-      value: { item: apple, quantity: 3 }
-
-- id: refund-policy
-  input: Can I get a refund?
-  tags: [policy]
-  assert:
-    - type: contains-all
-      value: [refund, 30 days]
-    - type: javascript
-      value: output.length <= 200
-
-# With a \`judge:\` in evalgate.yml, an LLM grades what rules cannot:
-# - id: late-parcel
-#   input: My parcel is late and I am annoyed.
-#   assert:
-#     - type: llm-rubric
-#       value: Apologises and offers a concrete next step, in at most three sentences.
-`;
-}
-function agentTemplate() {
-    return `// A stand-in agent so that \`npx evalgate run\` works right away: deterministic,
-// no model, no network. Point \`target\` in evalgate.yml at your own agent, or
-// make this module call it: evalgate calls the default export with each case's
-// input (and the whole case) and grades the string it returns.
-export default async function agent(input) {
-  const question = String(input).toLowerCase()
-  if (/^(hi|hello|hey)\\b/.test(question)) return 'Hello! How can I help you today?'
-  if (question.includes('capital of france')) return 'The capital of France is Paris.'
-  const product = question.match(/(\\d+) times (\\d+)/)
-  if (product) return \`\${Number(product[1]) * Number(product[2])}\`
-  const order = question.match(/add (\\d+) (\\w+?)s? to my basket/)
-  if (order) return JSON.stringify({ item: order[2], quantity: Number(order[1]) })
-  if (question.includes('refund')) return 'Yes: you can ask for a refund within 30 days of delivery.'
-  return "Sorry, I don't know that yet."
-}
-`;
-}
-/** Branch names that are safe to write unquoted into the workflow. */
-const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
-function workflowTemplate(branch = 'main') {
-    return `# Gates pull requests on the evals, and records each run on ${branch} as the
-# baseline that later pull requests are compared with.
-name: evalgate
-
-on:
-  pull_request:
-  push:
-    branches: [${branch}]
-  workflow_dispatch:
-
-permissions:
-  contents: read           # check out the code
-  pull-requests: write     # the sticky PR comment
-  actions: read            # find and download the baseline run's artifact
-
-concurrency:
-  group: evalgate-\${{ github.ref }}
-  cancel-in-progress: \${{ github.event_name == 'pull_request' }}
-
-jobs:
-  evals:
-    runs-on: ubuntu-latest
-    timeout-minutes: 30
-    steps:
-      - uses: actions/checkout@v7
-      - uses: evalgate/evalgate@v1
-        with:
-          config: ${CONFIG_FILE}
-        # env:                                     # for a judge or a model-backed target
-        #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
-`;
-}
-/** Every file init writes, relative to the target folder, in the order listed to the user. */
-function initFiles(options = {}) {
-    return [
-        { path: CONFIG_FILE, content: configTemplate() },
-        { path: DATASET_FILE, content: datasetTemplate() },
-        { path: AGENT_FILE, content: agentTemplate() },
-        { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
-    ];
-}
-
 ;// CONCATENATED MODULE: ./src/init/index.ts
 /**
  * `evalgate init`: writes the starter files into a folder. Asks nothing, and
@@ -21805,16 +21117,16 @@ async function initProject(dir, options = {}) {
     const branch = options.branch ?? 'main';
     if (!BRANCH_PATTERN.test(branch))
         throw new errors/* UsageError */.eb(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`);
-    const files = initFiles({ branch });
+    const files = initFiles({ branch, forkSafe: options.forkSafe });
     const existing = files.filter((f) => (0,external_node_fs_.existsSync)(external_node_path_default().join(dir, f.path))).map((f) => f.path);
     if (existing.length > 0) {
         throw new errors/* UsageError */.eb(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`);
     }
     for (const f of files) {
         const file = external_node_path_default().join(dir, f.path);
-        await makeDir(external_node_path_default().dirname(file));
+        await (0,dirs/* makeDir */.g)(external_node_path_default().dirname(file));
         // "wx": should a file appear since the check above, fail instead of replacing it
-        await (0,promises_namespaceObject.writeFile)(file, f.content, { flag: 'wx' });
+        await (0,promises_.writeFile)(file, f.content, { flag: 'wx' });
     }
     return files.map((f) => f.path);
 }
@@ -22256,10 +21568,13 @@ function pauseWorkflowCommands(io) {
 
 
 
-const DEFAULT_CONFIG = 'evalgate.yml';
+
+
+
+const cli_DEFAULT_CONFIG = 'evalgate.yml';
 /** The config named with -c, else evalgate.yml when there is one: compare, merge and badge work without a config. */
 function configIfAny(named) {
-    return named ?? ((0,external_node_fs_.existsSync)(DEFAULT_CONFIG) ? DEFAULT_CONFIG : undefined);
+    return named ?? ((0,external_node_fs_.existsSync)(cli_DEFAULT_CONFIG) ? cli_DEFAULT_CONFIG : undefined);
 }
 const EXIT = { pass: 0, fail: 1, usage: 2, internal: 3 };
 const USAGE = `Usage: evalgate <command> [options]
@@ -22267,8 +21582,10 @@ const USAGE = `Usage: evalgate <command> [options]
 Commands:
   run [-c evalgate.yml] [--out run.json] [--baseline run.json] [--report report.md]
       [--json cmp.json] [--html report.html] [--junit junit.xml] [--shard i/n] [--filter TEXT]
-      [--repeat k] [--quiet]
+      [--repeat k] [--quiet] [--resume PARTIAL.json]
                           run the dataset; with a baseline, compare and gate
+                          (--resume: run only what a cut-short run did not finish, and write
+                          the whole run to --out, else over PARTIAL.json)
   compare BASELINE CURRENT [-c evalgate.yml] [--report report.md] [--json cmp.json] [--html report.html]
       [--junit junit.xml]
                           compare two run records and gate
@@ -22280,13 +21597,15 @@ Commands:
                           check the config and dataset; runs nothing
   badge RUN.json [--svg badge.svg] [--endpoint badge.json] [-c evalgate.yml]
                           pass-rate badge: SVG and shields.io endpoint JSON
+${BASELINE_USAGE}
 ${GITLAB_USAGE}
   trend RECORD… [--html trend.html] [--markdown trend.md]
                           pass rate, mean score, cost and p95 latency over runs, in the order given:
                           an HTML page with inline charts and a markdown table with sparklines
                           (without a flag, the markdown is printed)
-  init [--dir .] [--branch main]
+  init [--dir .] [--branch main] [--fork-safe]
                           write a starter evalgate.yml, dataset, example agent and workflow
+                          (--fork-safe: also the workflow that comments on fork PRs)
 
 Exit codes: 0 gate passed, 1 gate failed, 2 bad config/dataset/record/usage, 3 internal error.`;
 const common = {
@@ -22299,7 +21618,7 @@ const common = {
 };
 function cli_parse(args, options, allowPositionals = false) {
     try {
-        return (0,external_node_util_namespaceObject.parseArgs)({ args, options, allowPositionals, strict: true });
+        return (0,external_node_util_.parseArgs)({ args, options, allowPositionals, strict: true });
     }
     catch (err) {
         throw new errors/* UsageError */.eb(`${(0,errors/* errorMessage */.gJ)(err)}\n\n${USAGE}`);
@@ -22338,16 +21657,19 @@ async function runCommand(args, io) {
         shard: { type: 'string' },
         filter: { type: 'string' },
         repeat: { type: 'string' },
-        html: { type: 'string' }
+        html: { type: 'string' },
+        resume: { type: 'string' }
     });
     if (values.help)
         return help(io);
+    // a resumed run is written whole, over the file it resumed unless told where
+    const out = values.out ?? values.resume;
     const repeat = values.repeat === undefined ? undefined : Number(values.repeat);
     if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1))
         throw new errors/* UsageError */.eb(`--repeat "${values.repeat}": give a whole number ≥ 1`);
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     await prepareOutputs([
-        ['--out', values.out],
+        ['--out', out],
         ['--report', values.report],
         ['--json', values.json],
         ['--html', values.html],
@@ -22355,13 +21677,18 @@ async function runCommand(args, io) {
     ]);
     const interruption = cli_interruptions(io);
     try {
-        const { result, baseline, total, gate } = await runFromConfig(values.config ?? DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet }, io, interruption);
+        const { result, baseline, total, gate } = await runFromConfig(values.config ?? cli_DEFAULT_CONFIG, { baselineFile: values.baseline, filter: values.filter, shard, repeat, quiet: values.quiet, resumeFile: values.resume }, io, interruption);
         // the dataset and the run's temporaries are garbage now: freed before the record is written
         collectGarbage();
         // streamed: the text of a 100,000-case record is never held whole
-        await writeOutput('--out', values.out, (file) => writeJsonAtomic(file, result.record));
-        if (!result.record.complete)
-            io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${values.out ? `, written to ${values.out}` : ''}\n`);
+        await writeOutput(values.out ? '--out' : '--resume', out, (file) => writeJsonAtomic(file, result.record));
+        for (const warning of result.warnings)
+            io.stderr.write(`evalgate: warning: ${warning}\n`);
+        if (!result.record.complete) {
+            io.stderr.write(`evalgate: run cut short: ${result.record.cases.length} of ${total} cases finished${out ? `, written to ${out}` : ''}\n`);
+            if (out)
+                io.stderr.write(`evalgate: to go on from there: evalgate run${values.config ? ` -c ${values.config}` : ''} --resume ${out}\n`);
+        }
         return await finish(io, result.comparison, baseline, result.record, { ...reportFiles(values), expected: total, incompatible: result.incompatible, gate }, result.secrets);
     }
     finally {
@@ -22401,29 +21728,39 @@ function cli_interruptions(io) {
  */
 async function runFromConfig(configFile, options, io, interruption) {
     const loaded = await loadEvalConfig(configFile);
+    // on a laptop the commit comes from git, in the folder of the config
+    const git = (0,util_git/* gitInfo */.VT)(io.env, (0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)));
+    const resume = options.resumeFile ? await resumePlan(options.resumeFile, loaded, { ...options, sha: git.sha }, io) : undefined;
     // its cases share equal values with the dataset's as they are read (run/share.ts)
-    const baseline = options.baselineFile ? await readRunRecord(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null;
+    const baseline = options.baselineFile ? await (0,config_record/* readRunRecord */.lR)(options.baselineFile, { onCase: datasetSharer(loaded.cases) }) : null;
     if (baseline && baseline.name !== loaded.config.name) {
         // cases are matched by key: a run of another config compares cases that merely share ids
         io.stderr.write(`evalgate: warning: the baseline ${options.baselineFile} is a run of "${baseline.name}", but ${loaded.file} is the config of "${loaded.config.name}": ` +
             `is it the right baseline?\n`);
     }
     interruption.listen();
-    // what this run will do: a shard or a filter is a part of the dataset
-    const { filter, shard, repeat } = options;
+    // what this run will do: a shard or a filter is a part of the dataset; a resumed run, what is left of it
+    const { filter, shard, repeat } = resume ?? options;
     const total = filter || shard ? selectCases(loaded.cases, { filter, shard }).length : loaded.cases.length;
-    const progress = createProgress(total, io.stderr, { quiet: options.quiet });
-    // on a laptop the commit comes from git, in the folder of the config
-    const git = gitInfo(io.env, (0,external_node_path_.dirname)((0,external_node_path_.resolve)(configFile)));
+    const progress = createProgress(total - (resume?.done.length ?? 0), io.stderr, { quiet: options.quiet });
     const log = options.quiet ? undefined : (line) => void io.stderr.write(`${line}\n`);
-    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, log });
+    const result = await evaluate(loaded, { baseline, env: io.env, filter, shard, repeat, signal: interruption.signal, progress, git, resume, log });
     return { result, baseline, total, gate: loaded.config.gate };
+}
+/** The earlier run's finished cases to take over, said on stderr. */
+async function resumePlan(file, loaded, request, io) {
+    const plan = planResume(await (0,config_record/* readRunRecord */.lR)(file, { onCase: datasetSharer(loaded.cases) }), file, loaded, request);
+    const changed = plan.changed.length
+        ? `; ${plan.changed.length} finished case${plan.changed.length === 1 ? '' : 's'} changed since and run again (${formatKeys(plan.changed)})`
+        : '';
+    io.stderr.write(`evalgate: resuming ${file}: ${plan.done.length} finished case${plan.done.length === 1 ? '' : 's'} taken over${changed}\n`);
+    return plan;
 }
 /** One after another: the first bad file in the order given is the one reported, and only one is being parsed at a time. */
 async function readRecords(files) {
     const records = [];
     for (const file of files)
-        records.push(await readRunRecord(file));
+        records.push(await (0,config_record/* readRunRecord */.lR)(file));
     return records;
 }
 async function compareCommand(args, io) {
@@ -22448,7 +21785,7 @@ async function mergeCommand(args, io) {
     if (!values.out)
         throw new errors/* UsageError */.eb(`merge needs --out run.json, where the merged record goes\n\n${USAGE}`);
     const shards = (await readRecords(positionals)).map((record, i) => ({ file: positionals[i], record }));
-    const baseline = values.baseline ? await readRunRecord(values.baseline) : null;
+    const baseline = values.baseline ? await (0,config_record/* readRunRecord */.lR)(values.baseline) : null;
     // the gate comes from the config, as for compare; one named with -c must also be the shards' config
     const configFile = configIfAny(values.config);
     const loaded = configFile ? await loadEvalConfig(configFile) : undefined;
@@ -22467,7 +21804,7 @@ async function validateCommand(args, io) {
     const { values } = cli_parse(args, common);
     if (values.help)
         return help(io);
-    const loaded = await loadEvalConfig(values.config ?? DEFAULT_CONFIG);
+    const loaded = await loadEvalConfig(values.config ?? cli_DEFAULT_CONFIG);
     const judged = loaded.cases.filter((c) => c.assert.some((a) => a.type === 'llm-rubric')).length;
     io.stdout.write(`${loaded.file}: valid: ${loaded.cases.length} cases${judged ? ` (${judged} use the LLM judge)` : ''}, target ${Object.keys(loaded.config.target).find((k) => ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].includes(k) && loaded.config.target[k] !== undefined)}\n`);
     return EXIT.pass;
@@ -22478,10 +21815,10 @@ async function badgeCommand(args, io) {
         return help(io);
     if (positionals.length !== 1)
         throw new errors/* UsageError */.eb(`badge takes one run record: RUN.json\n\n${USAGE}`);
-    const record = await readRunRecord(positionals[0]);
+    const record = await (0,config_record/* readRunRecord */.lR)(positionals[0]);
     // the colour bands and label come from the config's \`badge:\` when there is a config
     const configFile = configIfAny(values.config);
-    const config = configFile ? parseConfig(await readText(configFile), configFile).badge : undefined;
+    const config = configFile ? parseConfig(await (0,config_dataset/* readText */.yR)(configFile), configFile).badge : undefined;
     const badge = badgeFor(record, config);
     const svg = values.svg === undefined ? '' : await badgeSvg(badge);
     await writeOutput('--svg', values.svg, (file) => writeFileAtomic(file, svg));
@@ -22502,7 +21839,7 @@ async function trendCommand(args, io) {
     // one record at a time: only its row is kept
     const rows = [];
     for (const file of positionals)
-        rows.push(trendRow(file, await readRunRecord(file)));
+        rows.push(trendRow(file, await (0,config_record/* readRunRecord */.lR)(file)));
     const markdown = renderTrendMarkdown(rows);
     await writeOutput('--html', values.html, (file) => writeFileAtomic(file, renderTrendHtml(rows)));
     await writeOutput('--markdown', values.markdown, (file) => writeFileAtomic(file, markdown));
@@ -22513,11 +21850,16 @@ async function trendCommand(args, io) {
     return EXIT.pass;
 }
 async function initCommand(args, io) {
-    const { values } = cli_parse(args, { dir: { type: 'string', short: 'd' }, branch: { type: 'string' }, help: common.help });
+    const { values } = cli_parse(args, {
+        dir: { type: 'string', short: 'd' },
+        branch: { type: 'string' },
+        'fork-safe': { type: 'boolean', default: false },
+        help: common.help
+    });
     if (values.help)
         return help(io);
     const dir = values.dir ?? '.';
-    const written = await initProject(dir, { branch: values.branch });
+    const written = await initProject(dir, { branch: values.branch, forkSafe: values['fork-safe'] });
     const config = dir === '.' ? '' : ` -c ${(0,external_node_path_.join)(dir, 'evalgate.yml')}`;
     io.stdout.write(`evalgate: wrote ${written.map((f) => (0,external_node_path_.join)(dir, f)).join(', ')}\n\n` +
         `Next:\n` +
@@ -22538,7 +21880,8 @@ const COMMANDS = {
     badge: badgeCommand,
     trend: trendCommand,
     gitlab: (args, io) => gitlabCommand(args, io),
-    init: initCommand
+    init: initCommand,
+    baseline: (args, io) => baselineCommand(args, io)
 };
 /** Run the CLI; resolves with the exit code and never throws. */
 async function main(argv, io) {
@@ -22581,7 +21924,7 @@ async function dispatch(argv, io) {
 
 /***/ }),
 
-/***/ 3307:
+/***/ 53307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22593,8 +21936,8 @@ async function dispatch(argv, io) {
 /* harmony export */   xN: () => (/* binding */ DEFAULT_STOP)
 /* harmony export */ });
 /* unused harmony export DEFAULT_MAX_TURNS */
-/* harmony import */ var _providers_openai_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8238);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(131);
+/* harmony import */ var _providers_openai_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(98238);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(90131);
 /**
  * A dataset case's conversation: scripted `turns`, or a `simulate`d
  * user, read into what the runner runs. Which of `input`, `turns` and
@@ -22728,14 +22071,381 @@ function origin(url) {
 
 /***/ }),
 
-/***/ 5180:
+/***/ 6182:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JP: () => (/* binding */ readDataset),
+/* harmony export */   Os: () => (/* binding */ utf8Chunks),
+/* harmony export */   R5: () => (/* binding */ parseDatasetText),
+/* harmony export */   sA: () => (/* binding */ resolveFiles),
+/* harmony export */   uP: () => (/* binding */ CaseNormalizer),
+/* harmony export */   yR: () => (/* binding */ readText)
+/* harmony export */ });
+/* unused harmony exports readJsonlCases, normalizeCases */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(80481);
+/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(57075);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_4___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_4__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(83916);
+/* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(95138);
+/* harmony import */ var _util_utf8_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(19605);
+/* harmony import */ var _conversation_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(53307);
+/* harmony import */ var _expected_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(65180);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(84974);
+/* harmony import */ var _problems_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(34968);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(18639);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(90131);
+/**
+ * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
+ * `defaults`, the seed shorthands, case keys and fingerprints.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function readError(file, err) {
+    const code = err.code;
+    const why = code === 'ENOENT' ? `no such file${didYouMean(file)}` : code === 'EISDIR' ? 'is a directory, not a file' : err.message;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: cannot read: ${why}`, file);
+}
+const DATA_EXTENSIONS = new Set(['.yml', '.yaml', '.json', '.jsonl']);
+/** A file beside a missing one that differs only in its extension (evalgate.yaml for evalgate.yml) is most likely the one meant. */
+function didYouMean(file) {
+    const ext = node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file);
+    if (!DATA_EXTENSIONS.has(ext.toLowerCase()))
+        return '';
+    const stem = node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(file, ext);
+    let names;
+    try {
+        names = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file));
+    }
+    catch {
+        return '';
+    }
+    const like = names.filter((name) => name !== node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(file) && DATA_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(name).toLowerCase()) && node_path__WEBPACK_IMPORTED_MODULE_2___default().basename(name, node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(name)) === stem);
+    return like.length ? `; there is ${like.map((name) => node_path__WEBPACK_IMPORTED_MODULE_2___default().join(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), name)).join(' and ')} beside it: did you mean that?` : '';
+}
+const notUtf8 = (file) => new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: not valid UTF-8 text; save it as UTF-8`, file);
+async function readText(file) {
+    let bytes;
+    try {
+        bytes = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readFile)(file);
+    }
+    catch (err) {
+        throw readError(file, err);
+    }
+    try {
+        return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
+    }
+    catch {
+        throw notUtf8(file);
+    }
+}
+/** A file's text in chunks, strictly decoded (a byte sequence that is not UTF-8 is an error, not U+FFFD). */
+async function* utf8Chunks(file) {
+    const decode = (0,_util_utf8_js__WEBPACK_IMPORTED_MODULE_7__/* .strictUtf8Decoder */ .x)(() => notUtf8(file));
+    try {
+        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(file))
+            yield decode(chunk);
+    }
+    catch (err) {
+        throw err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL ? err : readError(file, err);
+    }
+    yield decode();
+}
+/**
+ * A JSONL dataset, read line by line and each line made a case at once: only
+ * the cases are kept, never the file's text or its parsed lines, so a dataset
+ * of 100,000 cases costs what its cases cost.
+ */
+async function readJsonlCases(file, into) {
+    const input = node_stream__WEBPACK_IMPORTED_MODULE_4__.Readable.from(utf8Chunks(file));
+    const reader = (0,node_readline__WEBPACK_IMPORTED_MODULE_3__.createInterface)({ input, crlfDelay: Infinity });
+    into.beginSource(file, []);
+    let number = 0;
+    let index = 0;
+    try {
+        for await (const raw of reader) {
+            number++;
+            const line = raw.trim();
+            if (line === '')
+                continue;
+            const at = number;
+            // a line that is not JSON is one problem; the lines after it are still read
+            const value = into.problems.attempt(() => (0,_parse_js__WEBPACK_IMPORTED_MODULE_12__/* .parseJsonLine */ .wz)(line, file, at));
+            if (value === undefined)
+                into.skip();
+            else
+                into.add(value, { file, lineOf: () => at }, [index]);
+            index++;
+        }
+    }
+    finally {
+        reader.close();
+        input.destroy();
+    }
+}
+const isJsonl = (file) => ['.jsonl', '.ndjson'].includes(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+/** Parse a file by extension into its list of raw cases. */
+function parseDatasetText(text, file) {
+    const ext = node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase();
+    if (isJsonl(file)) {
+        const located = (0,_parse_js__WEBPACK_IMPORTED_MODULE_12__/* .parseJsonl */ .wI)(text, file);
+        return { located, base: [], cases: located.value };
+    }
+    if (!['.yaml', '.yml', '.json'].includes(ext)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: unknown dataset format "${ext || '(none)'}"; use .yaml, .yml, .json or .jsonl`, file);
+    }
+    const located = (0,_parse_js__WEBPACK_IMPORTED_MODULE_12__/* .parseStructured */ .jE)(text, file);
+    const value = located.value;
+    if (Array.isArray(value))
+        return { located, base: [], cases: value };
+    if (value && typeof value === 'object' && Array.isArray(value.cases)) {
+        return { located, base: ['cases'], cases: value.cases };
+    }
+    if (value === null || value === undefined)
+        return { located, base: [], cases: [] };
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${file}: a dataset is a list of cases or {cases: [...]}; found ${typeof value}`, file);
+}
+/** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+async function expandPatterns(patterns, baseDir, problems) {
+    const files = [];
+    for (const pattern of patterns) {
+        // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
+        const globs = GLOB_CHARS.test(pattern) ? await __nccwpck_require__.e(/* import() */ 382).then(__nccwpck_require__.bind(__nccwpck_require__, 73382)) : undefined;
+        if (globs?.isDynamicPattern(pattern)) {
+            const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
+            if (found.length === 0)
+                problems.add(new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
+            files.push(...found);
+        }
+        else {
+            files.push(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(baseDir, pattern));
+        }
+    }
+    return [...new Set(files)];
+}
+/** Read every file of the dataset into `into`, in order; the files read come back. A file that cannot be read is one of `into`'s problems. */
+async function readDataset(dataset, baseDir, into) {
+    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir, into.problems);
+    // one after another: cases keep dataset order, and only one file is being read at a time
+    for (const file of files) {
+        await into.problems.attemptAsync(async () => {
+            if (isJsonl(file))
+                await readJsonlCases(file, into);
+            else
+                into.addSource(parseDatasetText(await readText(file), file));
+        });
+    }
+    return files;
+}
+/** The seed shorthands, as assertions (SPEC §2). */
+function shorthandAssertions(raw) {
+    if (raw.check !== undefined)
+        return [{ type: 'javascript', value: raw.check }];
+    if (raw.ideal !== undefined) {
+        return [Array.isArray(raw.ideal) ? { type: 'contains-any', value: raw.ideal } : { type: 'contains', value: raw.ideal }];
+    }
+    if (raw.grading_method !== undefined) {
+        if (raw.expected === undefined)
+            throw new Error('grading_method needs `expected`');
+        const type = raw.grading_method === 'json_exact' ? 'json_exact' : raw.grading_method;
+        return [{ type, value: raw.expected }];
+    }
+    if (raw.expected !== undefined)
+        return [{ type: 'contains', value: String(raw.expected) }];
+    return [];
+}
+function resolveFiles(assertions, dir) {
+    return assertions.map((a) => {
+        if (typeof a.file === 'string')
+            return { ...a, file: node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir, a.file) };
+        // a python check's file:// (promptfoo's form) is relative to the file that names it, as a javascript check's `file`
+        if ((a.type === 'python' || a.type === 'not-python') && typeof a.value === 'string' && a.value.startsWith('file://'))
+            return { ...a, value: `file://${node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(dir, a.value.slice('file://'.length))}` };
+        return a;
+    });
+}
+/** Turn raw cases from every source into runnable cases, in dataset order. */
+function normalizeCases(sources, options) {
+    const normalizer = new CaseNormalizer(options);
+    for (const source of sources)
+        normalizer.addSource(source);
+    return normalizer.finish();
+}
+/**
+ * Raw cases in, runnable cases out, one at a time and in dataset order: ids
+ * are checked for duplicates across all sources, cases without one get a key
+ * from their content. A case with a problem is left out and the problem kept
+ * in `problems`, so that one pass finds them all (up to MAX_PROBLEMS).
+ */
+class CaseNormalizer {
+    options;
+    problems;
+    /** no collector was given: finish() throws what was found */
+    ownsProblems;
+    cases = [];
+    /** case id → the index of the case that has it */
+    ids = new Map();
+    contentKeys = new Map();
+    /** per source: where its cases begin, to name an earlier case in a message */
+    sources = [];
+    fingerprints;
+    constructor(options) {
+        this.options = options;
+        this.fingerprints = new _fingerprint_js__WEBPACK_IMPORTED_MODULE_10__/* .Fingerprinter */ .Up(options.baseDir, options.judge);
+        this.problems = options.problems ?? new _problems_js__WEBPACK_IMPORTED_MODULE_11__/* .Problems */ .Z();
+        this.ownsProblems = options.problems === undefined;
+    }
+    /** The next cases come from this file, found at `base` inside it. */
+    beginSource(file, base) {
+        // relative to the working directory: in Actions that is the repository root, as annotations need
+        const sourceFile = node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(process.cwd(), file) || file;
+        this.sources.push({ file, base, first: this.cases.length, dir: node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(file), sourceFile, skipped: [] });
+    }
+    addSource(source) {
+        this.beginSource(source.located.file, source.base);
+        source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]));
+    }
+    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. A problem with it is kept, and the case left out. */
+    add(value, located, at) {
+        const before = this.cases.length;
+        this.problems.attempt(() => this.addCase(value, located, at));
+        if (this.cases.length === before)
+            this.skip();
+    }
+    /** The current source's next case is left out (it had a problem): later cases are still named by their place in the file. */
+    skip() {
+        this.sources.at(-1).skipped.push(this.cases.length);
+    }
+    addCase(value, located, at) {
+        const { options } = this;
+        const source = this.sources.at(-1);
+        const file = located.file;
+        const where = () => this.where(file, located.lineOf(at), at);
+        let raw;
+        if (value && typeof value === 'object' && !Array.isArray(value)) {
+            raw = (0,_parse_js__WEBPACK_IMPORTED_MODULE_12__/* .validate */ .tf)(_schema_js__WEBPACK_IMPORTED_MODULE_13__/* .caseSchema */ .oe, { ...located, value }, at, 'case');
+        }
+        else {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: a case is a mapping with at least \`input\`; found ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`, file);
+        }
+        // a place inside the case, with its own line
+        const below = (sub) => this.where(file, located.lineOf([...at, ...sub]), [...at, ...sub]);
+        let conversation;
+        try {
+            conversation = (0,_conversation_js__WEBPACK_IMPORTED_MODULE_8__/* .readConversation */ .Gt)(raw, options.judge, (list, sub) => this.checked(resolveFiles(list, source.dir), (k) => below([...sub, k]), file, { turn: true }));
+        }
+        catch (err) {
+            if (err instanceof _conversation_js__WEBPACK_IMPORTED_MODULE_8__/* .ConversationProblem */ .Dp)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${below(err.at)}: ${err.message}`, file);
+            throw err;
+        }
+        if (raw.input === undefined && !conversation.turns && !conversation.simulate)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: the case has no \`input\` (or \`turns\`, or \`simulate\`)`, file);
+        let own;
+        try {
+            own = raw.assert ?? shorthandAssertions(raw);
+        }
+        catch (err) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: ${err.message}`, file);
+        }
+        // defaults come resolved against the config's folder; the case's own files against its dataset's
+        // only the case's own: a default with a problem is one problem of the config, not one more per case
+        const ownResolved = this.checked(resolveFiles(own, source.dir), (k) => (raw.assert ? `${where()}.assert[${k}]` : where()), file);
+        const assert = [...options.defaults.assert, ...ownResolved];
+        const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
+        const index = this.cases.length;
+        let id;
+        if (raw.id !== undefined) {
+            id = String(raw.id);
+            const previous = this.ids.get(id);
+            if (previous !== undefined)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${where()}: duplicate case id "${id}" (also at ${this.whereIs(previous)}); ids must be unique`, file);
+            this.ids.set(id, index);
+        }
+        else {
+            // Matched across runs by content, never by position; identical inputs are told apart by occurrence.
+            const base = `h${(0,_util_hash_js__WEBPACK_IMPORTED_MODULE_6__/* .contentHash */ .A)(raw.turns ? { turns: raw.turns } : raw.simulate ? { simulate: raw.simulate } : raw.input, 12)}`;
+            const seen = this.contentKeys.get(base) ?? 0;
+            this.contentKeys.set(base, seen + 1);
+            id = seen === 0 ? base : `${base}~${seen + 1}`;
+        }
+        const expected = (0,_expected_js__WEBPACK_IMPORTED_MODULE_9__/* .expectedText */ .G)(raw.expected ?? raw.ideal, own, options.defaults.assert);
+        this.cases.push({
+            id,
+            name: raw.name ?? (raw.id !== undefined ? String(raw.id) : `case_${index}`),
+            input: raw.input,
+            tags,
+            assert,
+            expected,
+            fingerprint: this.fingerprints.ofCase(raw.input, assert, raw.metadata, raw.vars, conversation),
+            source: { file: source.sourceFile, line: located.lineOf(at) },
+            index,
+            ...(raw.metadata !== undefined ? { metadata: raw.metadata } : {}),
+            ...(raw.vars !== undefined ? { vars: raw.vars } : {}),
+            ...conversation
+        });
+    }
+    /** Assertions validated, a problem named at `place(k)`. */
+    checked(list, place, file, scope) {
+        list.forEach((a, k) => {
+            const problem = this.options.validateAssertion(a, scope);
+            if (problem)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${place(k)}: ${problem}`, file);
+        });
+        return list;
+    }
+    /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */
+    finish() {
+        for (const [id, index] of this.ids) {
+            if (this.contentKeys.has(id))
+                this.problems.add(new _errors_js__WEBPACK_IMPORTED_MODULE_5__/* .ConfigError */ .xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
+        }
+        if (this.ownsProblems)
+            this.problems.throwIfAny();
+        return this.cases;
+    }
+    where(file, line, at) {
+        return `${file}${line ? `:${line}` : ''} at ${(0,_parse_js__WEBPACK_IMPORTED_MODULE_12__/* .formatPath */ .jV)(at) || `case ${at.at(-1)}`}`;
+    }
+    /** Where an earlier case is: its file and line, and its path there. */
+    whereIs(index) {
+        const source = this.sources.findLast((s) => s.first <= index);
+        const left = source.skipped.filter((at) => at <= index).length;
+        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first + left]);
+    }
+}
+
+
+/***/ }),
+
+/***/ 65180:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   G: () => (/* binding */ expectedText),
 /* harmony export */   O: () => (/* binding */ describeAssertion)
 /* harmony export */ });
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * What a case expects, as the report shows it (the record's `expected`): the
@@ -22775,7 +22485,7 @@ function expectedText(written, own, defaults) {
 
 /***/ }),
 
-/***/ 4974:
+/***/ 84974:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -22783,16 +22493,16 @@ function expectedText(written, own, defaults) {
 /* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
 /* harmony export */   Up: () => (/* binding */ Fingerprinter)
 /* harmony export */ });
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(73024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(76760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _util_argv_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3972);
-/* harmony import */ var _judged_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5165);
-/* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5138);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(131);
+/* harmony import */ var _util_argv_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(43972);
+/* harmony import */ var _judged_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(25165);
+/* harmony import */ var _util_hash_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(95138);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(90131);
 /**
  * Case and dataset fingerprints (SPEC §2, §9). A case whose fingerprint
  * differs from the baseline's is *changed*, not compared, so the fingerprint
@@ -23032,7 +22742,7 @@ function datasetFingerprint(name, cases) {
 
 /***/ }),
 
-/***/ 5165:
+/***/ 25165:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23058,7 +22768,7 @@ function isJudged(a) {
 
 /***/ }),
 
-/***/ 8639:
+/***/ 18639:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -23078,11 +22788,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: nestingPath, parseJson
 
 // EXTERNAL MODULE: ./node_modules/fastest-levenshtein/mod.js
-var mod = __nccwpck_require__(1916);
+var mod = __nccwpck_require__(21916);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+var dist = __nccwpck_require__(38815);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
+var errors = __nccwpck_require__(83916);
 ;// CONCATENATED MODULE: ./src/config/plain-parse.ts
 /** The reader's answer when zod must decide. */
 const ZOD_DECIDES = Symbol('zod decides');
@@ -23300,11 +23010,14 @@ function recordReader(def, checks) {
     };
 }
 
+// EXTERNAL MODULE: ./src/config/problems.ts
+var problems = __nccwpck_require__(34968);
 ;// CONCATENATED MODULE: ./src/config/parse.ts
 /**
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+
 
 
 
@@ -23760,10 +23473,11 @@ function issueLines(schema, issue, located, base, foreign) {
     }
     return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
 }
-/** Validate with zod and turn the first issues into one readable ConfigError. */
 /**
- * `foreign`: the file is another tool's format (a promptfoo config), whose
- * keys evalgate does not read are refused as not supported, not as typos.
+ * Validate with zod and turn its issues (the first MAX_PROBLEMS) into one
+ * readable ConfigError, each issue one of its `problems`. `foreign`: the file
+ * is another tool's format (a promptfoo config), whose keys evalgate does not
+ * read are refused as not supported, not as typos.
  */
 function validate(schema, located, base = [], what = '', foreign = false) {
     const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
@@ -23772,15 +23486,104 @@ function validate(schema, located, base = [], what = '', foreign = false) {
     const result = schema.safeParse(located.value);
     if (result.success)
         return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base, foreign));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    const lines = result.error.issues.slice(0, problems/* MAX_PROBLEMS */.a).flatMap((issue) => issueLines(schema, issue, located, base, foreign));
+    const more = result.error.issues.length > problems/* MAX_PROBLEMS */.a ? `\n(and ${result.error.issues.length - problems/* MAX_PROBLEMS */.a} more)` : '';
+    const error = new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    error.problems = lines;
+    throw error;
 }
 
 
 /***/ }),
 
-/***/ 2823:
+/***/ 34968:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ Problems),
+/* harmony export */   a: () => (/* binding */ MAX_PROBLEMS)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(83916);
+/**
+ * Problems in the config and dataset, found in one pass (SPEC §6: reported
+ * together, up to 20) rather than one per run: three broken dataset lines
+ * are three lines of one message, not three runs to find them.
+ */
+
+/** How many problems one message lists; reading stops once that many are found. */
+const MAX_PROBLEMS = 20;
+/** Thrown once MAX_PROBLEMS are found: reading stops there, and no collector adds it to itself again. */
+class ProblemLimit extends _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL {
+    name = 'ConfigError';
+}
+class Problems {
+    file;
+    errors = [];
+    lines = [];
+    /** @param file names the errors that name no file (a dataset pattern that matches nothing is the config's) */
+    constructor(file) {
+        this.file = file;
+    }
+    get count() {
+        return this.lines.length;
+    }
+    /** Keep a user error and go on; any other error is rethrown, and so is the report once MAX_PROBLEMS are kept. */
+    add(err) {
+        if (err instanceof ProblemLimit || !(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL))
+            throw err;
+        const error = (this.file === undefined ? err : (0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .inFile */ .s5)(err, this.file));
+        this.errors.push(error);
+        this.lines.push(...problemLines(error));
+        if (this.lines.length >= MAX_PROBLEMS)
+            throw this.report(true);
+    }
+    /** `work`'s value, or undefined when it threw a user error (kept). */
+    attempt(work) {
+        try {
+            return work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    async attemptAsync(work) {
+        try {
+            return await work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    /** Throw what was found, if anything: one problem as its own error, several as one message listing them. */
+    throwIfAny() {
+        if (this.lines.length > 0)
+            throw this.report(false);
+    }
+    report(stopped) {
+        if (!stopped && this.errors.length === 1)
+            return this.errors[0];
+        const shown = this.lines.slice(0, MAX_PROBLEMS);
+        const head = stopped
+            ? `the first ${MAX_PROBLEMS} problems in the config and dataset (reading stopped there; fix these and run again):`
+            : `${shown.length} problems in the config and dataset:`;
+        const body = shown.map((line) => `  - ${line.replace(/\n/g, '\n    ')}`).join('\n');
+        const Kind = stopped ? ProblemLimit : _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL;
+        const error = new Kind(`${head}\n${body}`, this.errors[0].file);
+        error.problems = shown;
+        return error;
+    }
+}
+/** The separate problems an error reports: a schema's issues one by one, else its message. */
+function problemLines(err) {
+    return err.problems && err.problems.length > 0 ? err.problems : [err.message];
+}
+
+
+/***/ }),
+
+/***/ 42823:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23790,11 +23593,11 @@ function validate(schema, located, base = [], what = '', foreign = false) {
 /* harmony export */   nK: () => (/* binding */ readPromptfooConfig),
 /* harmony export */   qm: () => (/* binding */ promptfooSettings)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(83916);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2811);
-/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8639);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(131);
-/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4140);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(18639);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(90131);
+/* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(84140);
 /**
  * A promptfoo config read as it is: its tests × prompts × providers
  * become evalgate cases with stable keys, its providers the target, and an
@@ -23882,7 +23685,7 @@ function lineOf(located, at) {
 
 /***/ }),
 
-/***/ 4140:
+/***/ 84140:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23891,7 +23694,7 @@ function lineOf(located, at) {
 /* harmony export */   KT: () => (/* binding */ promptfooTestSchema)
 /* harmony export */ });
 /* unused harmony export promptfooAssertionSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38816);
 /**
  * The part of promptfoo's config format evalgate reads (SPEC §11), as zod
  * schemas: what is validated here is what is honoured; keys that would change
@@ -24006,7 +23809,665 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 
 /***/ }),
 
-/***/ 131:
+/***/ 37665:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _A: () => (/* binding */ runRecordSchema),
+/* harmony export */   jC: () => (/* binding */ caseResultSchema),
+/* harmony export */   pw: () => (/* binding */ RECORD_SCHEMA_VERSION)
+/* harmony export */ });
+/* unused harmony exports judgeVerdictSchema, assertionResultSchema, usageSchema, traceSummarySchema, turnResultSchema, trialResultSchema, caseSourceSchema, judgeSummarySchema, namedScoreSchema, runSummarySchema, runTrendPointSchema, datasetFingerprintSchema */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(38816);
+/* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(93934);
+/**
+ * The zod schema of the run record (SPEC §5) and the types of its parts,
+ * inferred from it: what the engine writes and what the reader accepts are
+ * one definition, so neither can gain a field the other does not know.
+ */
+
+
+const RECORD_SCHEMA_VERSION = 1;
+const judgeVerdictSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    model: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** the judge could not be reached (its error is an outage, not an answer): the case is not graded */
+    unavailable: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(true).optional(),
+    reused: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional(),
+    tokens: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** hash of model + rubric + input + output, the key of verdict reuse */
+    key: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** the scores of each sample with judge.samples > 1 (the verdict's score is their median) */
+    samples: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig()).optional(),
+    /** a model-graded check's own pass (factuality, closedqa…), which its score alone does not decide */
+    pass: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().optional()
+});
+const assertionResultSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    passed: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    weight: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** set when the check itself threw (javascript) or the judge failed */
+    error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** llm-rubric verdicts */
+    judge: judgeVerdictSchema.optional()
+});
+/** a count, a cost or a time: evalgate never writes a negative one, and a record that holds one is refused, not compared */
+const amount = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0);
+/**
+ * What one trial of the target consumed (SPEC §10). Records made before
+ * result objects kept `promptTokens`/`completionTokens`: they are read as
+ * input and output tokens.
+ */
+const usageSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    inputTokens: amount.optional(),
+    outputTokens: amount.optional(),
+    totalTokens: amount.optional(),
+    costUsd: amount.optional(),
+    promptTokens: amount.optional(),
+    completionTokens: amount.optional()
+})
+    .transform(({ promptTokens, completionTokens, ...u }) => {
+    if (u.inputTokens === undefined && promptTokens !== undefined)
+        u.inputTokens = promptTokens;
+    if (u.outputTokens === undefined && completionTokens !== undefined)
+        u.outputTokens = completionTokens;
+    return u;
+});
+/** What the record keeps of a trial's trace (SPEC §12): its id, its spans counted, its error spans named. */
+const traceSummarySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    traceId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** spans kept for the trial */
+    spans: amount,
+    /** spans over tracing.maxSpansPerTrial, not kept */
+    dropped: amount.optional(),
+    /** spans that arrived after the trial was graded */
+    late: amount.optional(),
+    errorCount: amount,
+    /** the first error spans by start time */
+    errorSpans: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), message: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional() })).optional()
+});
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
+    toolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .toolCallSchema */ .gB).optional(),
+    usage: usageSchema.optional(),
+    /** time spent in the target, start-up excluded (SPEC §10) */
+    latencyMs: amount.optional(),
+    /** the result object's `metadata` */
+    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J()).optional(),
+    finishReason: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    /** with tracing on: the trace of the trial (of a case: of the trial shown) */
+    trace: traceSummarySchema.optional()
+};
+/**
+ * One turn of a conversation as it ran: what the user said, what
+ * the agent answered (null when the turn failed, with `error`), and that
+ * reply's checks, each reason beginning "turn N:".
+ */
+const turnResultSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    user: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    output: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    latencyMs: amount.optional(),
+    usage: usageSchema.optional(),
+    toolCalls: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(_util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .toolCallSchema */ .gB).optional(),
+    assertions: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionResultSchema).optional()
+});
+/** promptfoo `metric`s: the weighted mean score of each metric's assertions */
+const namedScores = zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig());
+const trialResultSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    passed: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    output: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().nullable(),
+    durationMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    assertions: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionResultSchema),
+    ...agentFields,
+    namedScores: namedScores.optional(),
+    /** a conversation's transcript */
+    turns: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(turnResultSchema).optional()
+});
+/** Where a case came from, for messages and annotations. */
+const caseSourceSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ file: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), line: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional() });
+const caseResultSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    /** the key that matches the case across runs: the user's id, else a hash of the input */
+    id: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** the case's position in the whole dataset (EvalCase.index): merged shards are put back in this order */
+    index: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    tags: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()),
+    fingerprint: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** absent when the case's input was undefined (a library case), which JSON does not keep */
+    input: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    /** everything the user wrote about expectations, for the report ("expected") */
+    expected: zod__WEBPACK_IMPORTED_MODULE_1__/* .unknown */ .L5J().optional(),
+    passed: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(),
+    passFraction: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0).max(1),
+    output: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    error: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(),
+    score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().nullable(),
+    durationMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    assertions: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(assertionResultSchema),
+    trials: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(trialResultSchema).optional(),
+    // of a case: the tool calls of the trial shown (the one agreeing with its verdict),
+    // usage summed over trials (costUsd from the target or from `pricing`), the mean latency
+    ...agentFields,
+    source: caseSourceSchema.optional(),
+    /**
+     * Results of the runs before this one with the same fingerprint, oldest
+     * first, "P" passed, "F" failed: the baseline's history plus the baseline's
+     * result, at most 20 (see compare/history.ts)
+     */
+    history: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP()
+        .regex(/^[PF]*$/, 'a history is a string of P (passed) and F (failed)')
+        .optional(),
+    /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
+    reruns: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+    namedScores: namedScores.optional(),
+    /** a conversation's transcript: the shown trial's */
+    turns: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(turnResultSchema).optional()
+});
+const judgeSummarySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    calls: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    reused: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    errors: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    tokens: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    /** what the judge's calls cost, from `pricing` (when the judge model has a price) */
+    costUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** verdicts asked with judge.samples > 1 (reused ones not counted) */
+    sampled: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** of those, verdicts whose samples fell on both sides of the pass threshold */
+    disagreements: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** the simulated users' calls, whose tokens and cost are counted in `tokens` and `costUsd` */
+    simulatedUser: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ calls: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), errors: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), tokens: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), costUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional() }).optional()
+});
+/** A named metric over a run: the mean of the case scores that have it (promptfoo's `metric`). */
+const namedScoreSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ score: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig() });
+const runSummarySchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    total: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    passed: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    failed: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    errors: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    passRate: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    meanScore: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().nullable(),
+    durationMs: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+    judge: judgeSummarySchema,
+    /** trials spent re-running flipped cases (rerunFlips), when any */
+    reruns: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().optional(),
+    /** promptfoo `metric`s over the run, when any case has one */
+    namedScores: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), namedScoreSchema).optional()
+});
+/** One earlier run on the baseline branch, as the trend chart shows it. */
+const runTrendPointSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ sha: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(), createdAt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), passRate: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), meanScore: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().nullable() });
+/** The dataset a record was made from (config/fingerprint.ts): every case's key and fingerprint, before any shard or filter. */
+const datasetFingerprintSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    fingerprint: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    /** how many cases the whole dataset has */
+    cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0)
+});
+const runRecordSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+    schemaVersion: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz(RECORD_SCHEMA_VERSION),
+    tool: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ name: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('evalgate'), version: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }),
+    /** what the cases' fingerprints cover (config/fingerprint.ts); records from before the field fingerprinted as version 1 did */
+    fingerprintVersion: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(1).default(1),
+    name: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    createdAt: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(),
+    complete: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY().default(true),
+    /** why an incomplete run stopped: interrupted (a signal) or its budget (budget.maxCostUsd) */
+    stopReason: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['interrupted', 'budget']).optional(),
+    /** budget.maxCostUsd and what the run spent (target plus judge), when a budget was set */
+    budget: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({
+        maxCostUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+        spentUsd: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(),
+        /** trials that answered without a cost (no usage, or a model missing from `pricing`): the budget could not count them */
+        uncountedTrials: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+        /** judge tokens without a price (its model missing from `pricing`): the budget could not count them */
+        uncountedJudgeTokens: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional()
+    })
+        .optional(),
+    /** cases the run set out to run (an incomplete run finished fewer) */
+    planned: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).optional(),
+    /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
+    resumed: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0), from: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() }).optional(),
+    /** absent in records of evalgate before fingerprint version 2 */
+    dataset: datasetFingerprintSchema.optional(),
+    git: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ sha: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(), ref: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable(), runId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable() }),
+    config: zod__WEBPACK_IMPORTED_MODULE_1__/* .object */ .Ikc({ repeat: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), shard: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable().optional(), filter: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().nullable().optional() }).optional(),
+    summary: runSummarySchema,
+    /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
+    trend: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(runTrendPointSchema).max(100).optional(),
+    cases: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(caseResultSchema)
+});
+
+
+/***/ }),
+
+/***/ 87763:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Yz: () => (/* binding */ parseRunRecord),
+  lR: () => (/* binding */ readRunRecord),
+  K5: () => (/* binding */ recordFromChunks)
+});
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(38816);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(83916);
+;// CONCATENATED MODULE: ./src/util/json-split.ts
+/**
+ * Reading a JSON object with one huge array field (a run record's `cases`)
+ * without holding its whole text or its whole parsed tree: the text arrives in
+ * chunks, each element of the field is handed over as its own JSON text as
+ * soon as it is complete, and what is left — the object with the field as
+ * `[]` — comes back as text to parse at the end.
+ *
+ * It only finds where values begin and end (strings, escapes, nesting); every
+ * piece of text is still checked by JSON.parse, so whatever this accepts is
+ * exactly valid JSON.
+ *
+ * Kept rather than stream-json, as measured for issue 16: reading the same
+ * run record took stream-json 4.57 s and 125 MB at peak, this splitter 0.51 s
+ * and 121 MB; and stream-json is not meant for untrusted input, which a
+ * baseline uploaded by another run is (hence maxDepth here, and JSON.parse
+ * judging every piece).
+ */
+/** Where the text stops being JSON the splitter can follow. */
+class JsonSplitError extends Error {
+    index;
+    path;
+    name = 'JsonSplitError';
+    constructor(message, 
+    /** the element it happened in, if in one */
+    index, 
+    /** for nesting too deep: where, inside the element (or the outer object) */
+    path) {
+        super(message);
+        this.index = index;
+        this.path = path;
+    }
+}
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const isSpace = (code) => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+/** A splitter fed chunk by chunk; `end()` returns the rest of the object as text. */
+class JsonArraySplitter {
+    options;
+    depth = 0;
+    inString = false;
+    escaped = false;
+    inArray = false;
+    seenField = false;
+    index = 0;
+    /** the text since the current element (in the array) or the last head piece (outside it) began, in the chunks it came in */
+    pending = [];
+    head = [];
+    /** outside the array: the text of the last string at the outer object's level, whether it is still open, and whether a colon followed it */
+    key = [];
+    inKey = false;
+    colonAfterKey = false;
+    constructor(options) {
+        this.options = options;
+    }
+    /**
+     * Each chunk is scanned once, and text is joined only when a piece ends: an
+     * element of any size costs time in proportion to its length.
+     */
+    push(chunk) {
+        const { maxDepth } = this.options;
+        const length = chunk.length;
+        let { depth, inString, escaped } = this;
+        /** where the part of this chunk not yet in `pending` begins */
+        let from = 0;
+        let keyFrom = 0;
+        let pos = 0;
+        // the next backslash at or after pos: strings are crossed by jumps between quotes and backslashes
+        let backslash = chunk.indexOf('\\');
+        if (backslash < 0)
+            backslash = length;
+        const upTo = (end) => {
+            const text = this.pending.length ? this.pending.join('') + chunk.slice(from, end) : chunk.slice(from, end);
+            this.pending = [];
+            return text;
+        };
+        while (pos < length) {
+            if (inString) {
+                if (escaped) {
+                    escaped = false;
+                    pos++;
+                    continue;
+                }
+                let quote = chunk.indexOf('"', pos);
+                if (quote < 0)
+                    quote = length;
+                if (backslash < pos) {
+                    backslash = chunk.indexOf('\\', pos);
+                    if (backslash < 0)
+                        backslash = length;
+                }
+                if (backslash < quote) {
+                    escaped = true;
+                    pos = backslash + 1;
+                    continue;
+                }
+                if (quote === length)
+                    break;
+                inString = false;
+                if (this.inKey) {
+                    this.key.push(chunk.slice(keyFrom, quote + 1));
+                    this.inKey = false;
+                    this.colonAfterKey = false;
+                }
+                pos = quote + 1;
+                continue;
+            }
+            const code = chunk.charCodeAt(pos);
+            if (code === QUOTE) {
+                inString = true;
+                if (depth === 1 && !this.inArray) {
+                    this.key = [];
+                    this.inKey = true;
+                    keyFrom = pos;
+                }
+            }
+            else if (code === COMMA) {
+                if (depth === 2 && this.inArray) {
+                    this.element(upTo(pos));
+                    from = pos + 1;
+                }
+            }
+            else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+                if (depth === 1 && !this.inArray) {
+                    if (code === OPEN_BRACKET && this.isFieldValue()) {
+                        this.head.push(upTo(pos + 1));
+                        from = pos + 1;
+                        this.inArray = true;
+                        this.seenField = true;
+                    }
+                    this.colonAfterKey = false;
+                }
+                if (++depth > maxDepth) {
+                    // only now is the text of the element (or of the head) so far worth joining
+                    const prefix = this.pending.join('') + chunk.slice(from, pos + 1);
+                    throw new JsonSplitError(`nested more than ${maxDepth} levels deep`, this.inArray ? this.index : undefined, pathAtEnd(this.inArray ? prefix : this.head.join('') + prefix));
+                }
+            }
+            else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+                if (--depth === 1 && this.inArray) {
+                    if (code !== CLOSE_BRACKET)
+                        throw new JsonSplitError(`the "${this.options.field}" list is closed with "}"`, this.index);
+                    const last = upTo(pos);
+                    // `[]` has no element; `[1,]` has an empty one, which element() refuses
+                    if (this.index > 0 || !isBlank(last))
+                        this.element(last);
+                    this.inArray = false;
+                    // the rest of the object is head again, from the closing bracket on
+                    from = pos;
+                    this.colonAfterKey = false;
+                }
+            }
+            else if (code === COLON) {
+                if (depth === 1 && !this.inArray)
+                    this.colonAfterKey = this.key.length > 0 && !this.inKey;
+            }
+            pos++;
+        }
+        if (this.inKey)
+            this.key.push(chunk.slice(keyFrom));
+        if (from < length)
+            this.pending.push(from === 0 ? chunk : chunk.slice(from));
+        Object.assign(this, { depth, inString, escaped });
+    }
+    end() {
+        if (this.inArray)
+            throw new JsonSplitError(`the "${this.options.field}" list is not closed (the text ends inside it)`, this.index);
+        const head = this.head.join('') + this.pending.join('');
+        this.head = [];
+        this.pending = [];
+        return head;
+    }
+    /** Whether the `[` just met opens the value of the split field. */
+    isFieldValue() {
+        if (!this.colonAfterKey)
+            return false;
+        let key;
+        try {
+            key = JSON.parse(this.key.join(''));
+        }
+        catch {
+            return false;
+        }
+        if (key !== this.options.field)
+            return false;
+        if (this.seenField)
+            throw new JsonSplitError(`"${this.options.field}" appears twice`);
+        return true;
+    }
+    element(text) {
+        if (isBlank(text))
+            throw new JsonSplitError(`an empty element in the "${this.options.field}" list`, this.index);
+        this.options.onElement(text, this.index++);
+    }
+}
+function isBlank(text) {
+    for (let i = 0; i < text.length; i++)
+        if (!isSpace(text.charCodeAt(i)))
+            return false;
+    return true;
+}
+/**
+ * The path to the innermost list or object still open at the end of a valid
+ * JSON prefix, e.g. `{"a": [1, {"b": [` → ["a", 1, "b"]. Only for messages.
+ */
+function pathAtEnd(prefix) {
+    /** per open container: its key (object) or index (list) so far */
+    const open = [];
+    let lastString = '';
+    for (let pos = 0; pos < prefix.length; pos++) {
+        const code = prefix.charCodeAt(pos);
+        const top = open.at(-1);
+        if (code === QUOTE) {
+            let end = pos + 1;
+            while (end < prefix.length && prefix.charCodeAt(end) !== QUOTE)
+                end += prefix.charCodeAt(end) === BACKSLASH ? 2 : 1;
+            lastString = prefix.slice(pos, end + 1);
+            pos = end;
+        }
+        else if (code === COLON && top?.object) {
+            try {
+                top.at = JSON.parse(lastString);
+            }
+            catch {
+                top.at = '?';
+            }
+        }
+        else if (code === COMMA && top && !top.object) {
+            top.at = top.at + 1;
+        }
+        else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+            open.push({ object: code === OPEN_BRACE, at: code === OPEN_BRACE ? '?' : 0 });
+        }
+        else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+            open.pop();
+        }
+    }
+    return open.slice(0, -1).map((c) => c.at);
+}
+
+// EXTERNAL MODULE: ./src/util/utf8.ts
+var utf8 = __nccwpck_require__(19605);
+// EXTERNAL MODULE: ./src/config/dataset.ts
+var dataset = __nccwpck_require__(6182);
+// EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
+var parse = __nccwpck_require__(18639);
+// EXTERNAL MODULE: ./src/config/record-schema.ts
+var record_schema = __nccwpck_require__(37665);
+;// CONCATENATED MODULE: ./src/config/record.ts
+/**
+ * Reading run records: our own files, but also baselines downloaded
+ * from elsewhere, so they are validated before anything trusts them, with the
+ * schema their types come from (record-schema.ts).
+ */
+
+
+
+
+
+
+
+/** The record without its cases, which RecordReader validates one by one. */
+const recordHeadSchema = record_schema/* runRecordSchema */._A.extend({ cases: schemas/* array */.YOg(schemas/* unknown */.L5J()).max(0) });
+const notRecord = (file) => `${file}: not a run record`;
+const notJson = (file, why) => new errors/* RecordError */.W1(`${notRecord(file)}: not valid JSON (${why}); was the file cut short?`, file);
+const invalidAt = (file, at, message) => new errors/* RecordError */.W1(`${file}: not a valid run record at ${(0,parse/* formatPath */.jV)(at) || '(top)'}: ${message}`, file);
+/**
+ * A record read a piece of text at a time: each case is parsed and validated
+ * as soon as its text is complete, so a record of 100,000 cases (~65 MB) never
+ * exists as one string or as one unvalidated tree.
+ */
+class RecordReader {
+    file;
+    options;
+    cases = [];
+    keys = new Map();
+    /** the first case found wrong: told only once the header has shown the file is a record of this schema */
+    caseProblem;
+    splitter;
+    constructor(file, options = {}) {
+        this.file = file;
+        this.options = options;
+        this.splitter = new JsonArraySplitter({ field: 'cases', maxDepth: parse/* MAX_NESTING */.M1, onElement: (text, i) => this.addCase(text, i) });
+    }
+    /** made by the first bytes pushed: bytes that are not UTF-8 make the record unreadable */
+    decode;
+    pushBytes(bytes) {
+        this.decode ??= (0,utf8/* strictUtf8Decoder */.x)(() => new errors/* RecordError */.W1(`${notRecord(this.file)}: not valid UTF-8 text`, this.file));
+        this.push(this.decode(bytes));
+    }
+    push(text) {
+        try {
+            this.splitter.push(text);
+        }
+        catch (err) {
+            throw this.splitError(err);
+        }
+    }
+    end() {
+        if (this.decode)
+            this.push(this.decode());
+        let headText;
+        try {
+            headText = this.splitter.end();
+        }
+        catch (err) {
+            throw this.splitError(err);
+        }
+        const { file } = this;
+        let head;
+        try {
+            head = JSON.parse(headText);
+        }
+        catch (err) {
+            throw notJson(file, err.message);
+        }
+        if (!head || typeof head !== 'object' || Array.isArray(head)) {
+            throw new errors/* RecordError */.W1(`${notRecord(file)}: expected a JSON object with schemaVersion, summary and cases`, file);
+        }
+        const version = head.schemaVersion;
+        if (version !== record_schema/* RECORD_SCHEMA_VERSION */.pw) {
+            const found = version === undefined ? 'has no schemaVersion' : `has schemaVersion ${JSON.stringify(version).slice(0, 40)}`;
+            throw new errors/* RecordError */.W1(`${file}: ${found}; this evalgate reads run records of schemaVersion ${record_schema/* RECORD_SCHEMA_VERSION */.pw} only (re-create it with this version)`, file);
+        }
+        if (this.caseProblem)
+            throw this.caseProblem;
+        const result = recordHeadSchema.safeParse(head);
+        if (!result.success) {
+            const issue = result.error.issues[0];
+            throw invalidAt(file, issue.path, issue.message);
+        }
+        return { ...result.data, cases: this.cases };
+    }
+    addCase(text, i) {
+        if (this.caseProblem)
+            return;
+        const { file } = this;
+        let value;
+        try {
+            value = JSON.parse(text);
+        }
+        catch (err) {
+            this.caseProblem = notJson(file, `at cases[${i}]: ${err.message}`);
+            return;
+        }
+        const result = record_schema/* caseResultSchema */.jC.safeParse(value);
+        if (!result.success) {
+            const issue = result.error.issues[0];
+            this.caseProblem = invalidAt(file, ['cases', i, ...issue.path], issue.message);
+            return;
+        }
+        // cases are matched by key: a second case of the same key would be silently dropped or misread
+        const id = result.data.id;
+        const first = this.keys.get(id);
+        if (first !== undefined) {
+            this.caseProblem = new errors/* RecordError */.W1(`${file}: not a valid run record at cases[${i}].id: duplicate case key "${id.slice(0, 100)}" (also at cases[${first}]); a record holds each case once`, file);
+            return;
+        }
+        this.keys.set(id, i);
+        this.options.onCase?.(result.data);
+        this.cases.push(result.data);
+    }
+    splitError(err) {
+        if (!(err instanceof JsonSplitError))
+            return err;
+        // a hostile record nested past what the report's recursion can walk is refused here, not met there
+        if (err.path)
+            return new errors/* RecordError */.W1((0,parse/* tooDeepError */.h3)(notRecord(this.file), err.index === undefined ? err.path : ['cases', err.index, ...err.path]).message, this.file);
+        return notJson(this.file, err.index === undefined ? err.message : `at cases[${err.index}]: ${err.message}`);
+    }
+}
+/** Bytes are decoded this many at a time: a downloaded record is never one string. */
+const DECODE_BYTES = 1 << 20;
+/** Parse a record from text, or from UTF-8 bytes; `file` only names it in messages. */
+function parseRunRecord(content, file, options) {
+    const reader = new RecordReader(file, options);
+    if (typeof content === 'string')
+        reader.push(content);
+    else
+        for (let at = 0; at < content.length; at += DECODE_BYTES)
+            reader.pushBytes(content.subarray(at, at + DECODE_BYTES));
+    return reader.end();
+}
+/** Read a record from pieces of UTF-8 bytes as they come (an artifact being inflated). */
+async function recordFromChunks(chunks, file, options) {
+    const reader = new RecordReader(file, options);
+    for await (const chunk of chunks)
+        reader.pushBytes(chunk);
+    return reader.end();
+}
+/** Read a record file a chunk at a time (see RecordReader). */
+async function readRunRecord(file, options) {
+    const reader = new RecordReader(file, options);
+    for await (const chunk of (0,dataset/* utf8Chunks */.Os)(file))
+        reader.push(chunk);
+    return reader.end();
+}
+
+
+/***/ }),
+
+/***/ 90131:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24014,13 +24475,12 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
-/* harmony export */   nv: () => (/* binding */ targetVariant),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
 /* unused harmony exports assertionSchema, conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(38816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
-/* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
+/* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(84140);
 /**
  * The zod schemas of evalgate.yml and of dataset cases (SPEC §1, §2).
  * The JSON Schema in schema/evalgate.schema.json is generated from these.
@@ -24118,8 +24578,6 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
 const TARGET_KINDS = 'command, http, openai, module, provider';
-/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
-const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'];
 const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
@@ -24176,7 +24634,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
             message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
         });
     }
-    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined);
+    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
@@ -24340,8 +24798,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
-    const server = kind === 'http' || kind === 'openai' ? kind : undefined;
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
         ctx.addIssue({
             code: 'custom',
@@ -24350,13 +24807,6 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         });
     }
 });
-/** The kind of a validated `target:`. */
-function targetVariant(config) {
-    const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined);
-    if (kind === undefined)
-        throw new Error(`target needs exactly one of: ${TARGET_KINDS}`);
-    return { kind, config };
-}
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The config's tracing settings, or undefined when tracing is off. */
@@ -24369,7 +24819,7 @@ function tracingOf(value) {
 
 /***/ }),
 
-/***/ 3916:
+/***/ 83916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -24379,9 +24829,9 @@ function tracingOf(value) {
 /* harmony export */   gJ: () => (/* binding */ errorMessage),
 /* harmony export */   iU: () => (/* binding */ isUserError),
 /* harmony export */   iz: () => (/* binding */ attributeTo),
+/* harmony export */   s5: () => (/* binding */ inFile),
 /* harmony export */   xL: () => (/* binding */ ConfigError)
 /* harmony export */ });
-/* unused harmony export inFile */
 /**
  * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
  * exit codes and messages (2 for the user's input, 3 for our own bugs).
@@ -24391,6 +24841,8 @@ class ConfigError extends Error {
     file;
     where;
     name = 'ConfigError';
+    /** the separate problems the message reports, one line each (a schema's issues), when there are several */
+    problems;
     constructor(message, file, where) {
         super(message);
         this.file = file;
@@ -24425,7 +24877,10 @@ function inFile(err, file) {
     if (!(err instanceof ConfigError) || err.file !== undefined)
         return err;
     const Kind = err.constructor;
-    return new Kind(`${file}: ${err.message}`, file, err.where);
+    const said = new Kind(`${file}: ${err.message}`, file, err.where);
+    if (err.problems)
+        said.problems = err.problems.map((line) => `${file}: ${line}`);
+    return said;
 }
 /** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
 function attributeTo(file, make) {
@@ -24441,7 +24896,53 @@ function attributeTo(file, make) {
 
 /***/ }),
 
-/***/ 7004:
+/***/ 67487:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   N0: () => (/* binding */ isRecordArtifactName),
+/* harmony export */   N8: () => (/* binding */ recordArtifactName),
+/* harmony export */   lt: () => (/* binding */ RECORD_FILE)
+/* harmony export */ });
+/* unused harmony exports REPORT_FILE, HTML_FILE, JSON_FILE, attemptName, shardArtifactName, shardOfArtifactName */
+/** The file of the uploaded artifact: the run record. */
+const RECORD_FILE = 'run.json';
+/** The reports written beside it on the runner (outputs report-path, html-path, json-path), for a workflow to keep. */
+const REPORT_FILE = 'report.md';
+const HTML_FILE = 'report.html';
+const JSON_FILE = 'comparison.json';
+/** The artifact a run of the config `configName` is published as, unless the action's `artifact-name` says otherwise. */
+function recordArtifactName(configName) {
+    return `evalgate-${configName}`;
+}
+/** The name an artifact takes on a later attempt of the same run when `name` is taken. */
+function attemptName(name, attempt) {
+    return `${name}-attempt-${attempt}`;
+}
+/** Does an artifact called `candidate` hold the run record published as `name`? */
+function isRecordArtifactName(candidate, name) {
+    return candidate === name || (candidate.startsWith(`${name}-attempt-`) && /^\d+$/.test(candidate.slice(name.length + '-attempt-'.length)));
+}
+/** The artifact one shard of a sharded run uploads: `<name>-shard-<i>-of-<n>`. */
+function shardArtifactName(name, shard) {
+    return `${name}-shard-${shard.index}-of-${shard.count}`;
+}
+/** Which shard an artifact called `candidate` holds, if it is one of `name`'s (a re-run's `-attempt-<k>` included). */
+function shardOfArtifactName(candidate, name) {
+    const prefix = `${name}-shard-`;
+    if (!candidate.startsWith(prefix))
+        return null;
+    const m = /^(\d+)-of-(\d+)(?:-attempt-\d+)?$/.exec(candidate.slice(prefix.length));
+    if (!m)
+        return null;
+    const shard = { index: Number(m[1]), count: Number(m[2]) };
+    return shard.index >= 1 && shard.index <= shard.count ? shard : null;
+}
+
+
+/***/ }),
+
+/***/ 27004:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -24459,9 +24960,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: external "node:timers/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 // EXTERNAL MODULE: ./src/util/env.ts
-var env = __nccwpck_require__(5767);
+var env = __nccwpck_require__(35767);
 // EXTERNAL MODULE: ./src/util/json-in-text.ts
-var json_in_text = __nccwpck_require__(920);
+var json_in_text = __nccwpck_require__(10920);
 ;// CONCATENATED MODULE: ./src/llm/http.ts
 /**
  * The one HTTP client of evalgate (judge, openai and http targets): JSON over
@@ -24731,9 +25232,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: parseProviderId
 
 // EXTERNAL MODULE: ./src/providers/openai.ts
-var openai = __nccwpck_require__(8238);
+var openai = __nccwpck_require__(98238);
 // EXTERNAL MODULE: ./src/providers/wire.ts
-var wire = __nccwpck_require__(837);
+var wire = __nccwpck_require__(60837);
 ;// CONCATENATED MODULE: ./src/providers/anthropic.ts
 
 
@@ -24931,7 +25432,7 @@ function azureCredentials(id, config, env) {
 }
 
 // EXTERNAL MODULE: ./node_modules/aws4/aws4.js
-var aws4 = __nccwpck_require__(8832);
+var aws4 = __nccwpck_require__(88832);
 var aws4_default = /*#__PURE__*/__nccwpck_require__.n(aws4);
 ;// CONCATENATED MODULE: ./src/providers/bedrock.ts
 /**
@@ -25158,9 +25659,9 @@ function bedrockCredentials(id, config, env) {
 }
 
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_ = __nccwpck_require__(76760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/providers/google.ts
 /**
@@ -25364,9 +25865,9 @@ function googleCredentials(id, model, vertex, config, env) {
 }
 
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
-var http = __nccwpck_require__(7004);
-// EXTERNAL MODULE: ./src/sandbox/index.ts + 7 modules
-var sandbox = __nccwpck_require__(14);
+var http = __nccwpck_require__(27004);
+// EXTERNAL MODULE: ./src/sandbox/index.ts + 5 modules
+var sandbox = __nccwpck_require__(29898);
 ;// CONCATENATED MODULE: ./src/providers/http.ts
 /**
  * promptfoo's `http` provider (`id: http`, `https`, or the URL itself, with
@@ -25387,7 +25888,7 @@ var sandbox = __nccwpck_require__(14);
 /** The template engine, loaded on first use: runs without an http provider never load it. */
 let engine;
 function templates() {
-    engine ??= Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9240)).then((m) => new m.Templates());
+    engine ??= Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 79240)).then((m) => new m.Templates());
     return engine;
 }
 /** The URL an `http` provider calls: config `url`, else its id when the id is the URL. */
@@ -25740,7 +26241,7 @@ function ollamaCredentials(id, env) {
 // EXTERNAL MODULE: ./src/sandbox/python.ts
 var python = __nccwpck_require__(6337);
 // EXTERNAL MODULE: ./src/util/env.ts
-var env = __nccwpck_require__(5767);
+var env = __nccwpck_require__(35767);
 ;// CONCATENATED MODULE: ./src/providers/python.ts
 /**
  * promptfoo's Python providers (`file://provider.py`, `file://provider.py:my_function`,
@@ -25958,7 +26459,7 @@ function credentialFlows(spec, env) {
 
 /***/ }),
 
-/***/ 8238:
+/***/ 98238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25971,8 +26472,8 @@ function credentialFlows(spec, env) {
 /* harmony export */   xh: () => (/* binding */ chatCompletionsUrl)
 /* harmony export */ });
 /* unused harmony exports OPENAI_BASE_URL, openaiBaseUrl */
-/* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3934);
-/* harmony import */ var _wire_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(837);
+/* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(93934);
+/* harmony import */ var _wire_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(60837);
 
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -26103,7 +26604,7 @@ function stringHeaders(value) {
 
 /***/ }),
 
-/***/ 837:
+/***/ 60837:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -26126,9 +26627,9 @@ function stringHeaders(value) {
 /* harmony export */   xv: () => (/* binding */ modelProvider)
 /* harmony export */ });
 /* unused harmony export count */
-/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8815);
-/* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7004);
-/* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(920);
+/* harmony import */ var yaml__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(38815);
+/* harmony import */ var _llm_http_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(27004);
+/* harmony import */ var _util_json_in_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(10920);
 /**
  * What the provider modules share: reading their config (promptfoo's keys),
  * posting through the one HTTP client with failures named after the
@@ -26370,7 +26871,7 @@ function roleLines(prompt, bedrock) {
 
 /***/ }),
 
-/***/ 3795:
+/***/ 13795:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -26394,7 +26895,7 @@ function gradable(value) {
 
 /***/ }),
 
-/***/ 14:
+/***/ 29898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -26410,19 +26911,19 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: PythonSandbox
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(48161);
 // EXTERNAL MODULE: ./src/util/env.ts
-var util_env = __nccwpck_require__(5767);
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+var util_env = __nccwpck_require__(35767);
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(75919);
 ;// CONCATENATED MODULE: ./src/sandbox/protocol.ts
 /** An item's status in the replies; any other (0) is an item the deadline stopped before it finished. */
 const REPLY_OK = 1;
 const REPLY_ERROR = 2;
 
 // EXTERNAL MODULE: ./src/sandbox/gradable.ts
-var gradable = __nccwpck_require__(3795);
+var gradable = __nccwpck_require__(13795);
 ;// CONCATENATED MODULE: ./src/sandbox/promptfoo-provider.ts
 /**
  * promptfoo's provider interface as an agent function: a module
@@ -27008,7 +27509,7 @@ class Sandbox {
  */
 function startWorker(resourceLimits) {
     const shared = new SharedArrayBuffer(SLOT_LENGTH * Int32Array.BYTES_PER_ELEMENT);
-    const worker = new external_node_worker_threads_namespaceObject.Worker(WORKER_SOURCE, { eval: true, env: {}, resourceLimits, workerData: { progress: shared } });
+    const worker = new external_node_worker_threads_.Worker(WORKER_SOURCE, { eval: true, env: {}, resourceLimits, workerData: { progress: shared } });
     const started = {
         worker,
         progress: new Int32Array(shared),
@@ -27181,7 +27682,7 @@ class CheckPool {
         // the checks' environment is the minimal one, with nothing of the config's: no key, no runner token
         this.sandbox = new Sandbox({
             env: (0,util_env/* minimalEnv */.DW)(env, {}),
-            workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())),
+            workers: Math.max(1, Math.min(2, (0,external_node_os_.availableParallelism)())),
             resourceLimits: { maxOldGenerationSizeMb: CHECK_MEMORY_MB }
         });
     }
@@ -27216,7 +27717,7 @@ function checks() {
 let sandbox_python;
 /** The `python` checks' processes, made on first use: the minimal environment, nothing of the config's (as javascript checks). */
 function pythonChecks() {
-    sandbox_python ??= new python/* PythonSandbox */.e({ env: (0,util_env/* minimalEnv */.DW)(process.env, {}), workers: Math.max(1, Math.min(2, (0,external_node_os_namespaceObject.availableParallelism)())) });
+    sandbox_python ??= new python/* PythonSandbox */.e({ env: (0,util_env/* minimalEnv */.DW)(process.env, {}), workers: Math.max(1, Math.min(2, (0,external_node_os_.availableParallelism)())) });
     return sandbox_python;
 }
 
@@ -27230,9 +27731,9 @@ function pythonChecks() {
 /* harmony export */   e: () => (/* binding */ PythonSandbox)
 /* harmony export */ });
 /* unused harmony export PYTHON_WORKER_SOURCE */
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31421);
 /* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(481);
+/* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(80481);
 /* harmony import */ var node_readline__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_readline__WEBPACK_IMPORTED_MODULE_1__);
 /**
  * Python in the sandbox: promptfoo's `file://provider.py`
@@ -27457,7 +27958,7 @@ class PythonSandbox {
 
 /***/ }),
 
-/***/ 1951:
+/***/ 51951:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27632,13 +28133,13 @@ function durationMs(span) {
 
 /***/ }),
 
-/***/ 3972:
+/***/ 43972:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   l: () => (/* binding */ splitArgv)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(83916);
 /**
  * Splits a `target.command` string into argv the way a POSIX shell splits words
  * (quotes and backslashes), without being a shell: nothing is expanded or run.
@@ -27726,7 +28227,74 @@ function readDoubleQuoted(command, start, fail) {
 
 /***/ }),
 
-/***/ 5767:
+/***/ 36210:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ makeDir)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(51455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/** Making folders. */
+
+
+function codeOf(err) {
+    return err.code;
+}
+/**
+ * `mkdir -p` that cannot hang. Node's `mkdir(dir, {recursive: true})` spins
+ * at full CPU for ever where a parent exists but cannot hold children (a
+ * dangling symlink, a path under /proc): `--out /proc/x/run.json` never
+ * returned. Here each missing folder is made on its own, from the nearest one
+ * that exists, so such a parent fails with its own error, naming the path.
+ */
+async function makeDir(dir) {
+    const missing = [];
+    const wanted = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(dir);
+    for (let at = wanted;;) {
+        try {
+            const found = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(at);
+            // the folder asked for exists: nothing to make, but it must be a folder
+            if (at === wanted && !found.isDirectory())
+                throw notADirectory(wanted);
+            break;
+        }
+        catch (err) {
+            if (codeOf(err) !== 'ENOENT')
+                throw err;
+        }
+        missing.push(at);
+        const parent = node_path__WEBPACK_IMPORTED_MODULE_1___default().dirname(at);
+        if (parent === at)
+            break;
+        at = parent;
+    }
+    if (missing.length === 0)
+        return;
+    for (const folder of missing.reverse()) {
+        try {
+            await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)(folder);
+        }
+        catch (err) {
+            // made meanwhile, or a dangling symlink: the next folder down says whether it can hold one
+            if (codeOf(err) !== 'EEXIST')
+                throw err;
+        }
+    }
+    // the last folder made may be a file made meanwhile, or the dangling symlink (then it is still not there)
+    if (!(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(wanted)).isDirectory())
+        throw notADirectory(wanted);
+}
+function notADirectory(dir) {
+    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}'`), { code: 'ENOTDIR' });
+}
+
+
+/***/ }),
+
+/***/ 35767:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27736,7 +28304,7 @@ function readDoubleQuoted(command, start, fail) {
 /* harmony export */   Jf: () => (/* binding */ expandVars)
 /* harmony export */ });
 /* unused harmony export isForbiddenVar */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(83916);
 /**
  * `${VAR}` expansion for target and judge settings, and the minimal environment
  * of child processes. Values read through `${VAR}` are secrets: collected so that
@@ -27817,14 +28385,71 @@ function redact(text, secrets) {
 
 /***/ }),
 
-/***/ 5138:
+/***/ 13968:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   II: () => (/* binding */ gitFromEnv),
+/* harmony export */   VT: () => (/* binding */ gitInfo),
+/* harmony export */   jH: () => (/* binding */ outputOf),
+/* harmony export */   sH: () => (/* binding */ originUrl)
+/* harmony export */ });
+/* unused harmony export localGit */
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * Which commit a local run evaluated: in GitHub Actions the runner says
+ * (GITHUB_SHA, GITHUB_REF, GITHUB_RUN_ID); elsewhere git is asked, so that a
+ * record made on a laptop names its commit too.
+ */
+
+/** `program <args>` in `cwd`, its trimmed output; null when it fails, prints nothing or is not installed. */
+function outputOf(program, args, cwd, env) {
+    try {
+        const out = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.execFileSync)(program, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 }).trim();
+        return out || null;
+    }
+    catch {
+        return null;
+    }
+}
+/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
+function git(args, cwd) {
+    return outputOf('git', args, cwd);
+}
+/** The URL of the repository's `origin` remote, null without one. */
+function originUrl(cwd, env) {
+    return outputOf('git', ['remote', 'get-url', 'origin'], cwd, env);
+}
+/** The commit checked out in `cwd` and its branch (`refs/heads/…`, null when detached). */
+function localGit(cwd) {
+    const sha = git(['rev-parse', '--verify', 'HEAD'], cwd);
+    return { sha: sha && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null, ref: sha ? git(['symbolic-ref', '--quiet', 'HEAD'], cwd) : null, runId: null };
+}
+/** What the runner says about the commit; nulls outside GitHub Actions. */
+function gitFromEnv(env) {
+    return { sha: env.GITHUB_SHA ?? null, ref: env.GITHUB_REF ?? null, runId: env.GITHUB_RUN_ID ?? null };
+}
+/**
+ * The runner's word when there is one, else the repository at `cwd` (the CLI
+ * run on a laptop); a CLI step inside a workflow records its run id either way.
+ */
+function gitInfo(env, cwd) {
+    const git = env.GITHUB_SHA ? gitFromEnv(env) : localGit(cwd);
+    return { ...git, runId: env.GITHUB_RUN_ID ?? git.runId };
+}
+
+
+/***/ }),
+
+/***/ 95138:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (/* binding */ contentHash),
 /* harmony export */   J: () => (/* binding */ stableStringify)
 /* harmony export */ });
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 
 /**
@@ -27981,7 +28606,7 @@ function contentHash(value, length = 16) {
 
 /***/ }),
 
-/***/ 920:
+/***/ 10920:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -28072,7 +28697,7 @@ function visitJsonInText(text, options, visit) {
 
 /***/ }),
 
-/***/ 3934:
+/***/ 93934:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -28084,9 +28709,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
+var schemas = __nccwpck_require__(38816);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(3916);
+var errors = __nccwpck_require__(83916);
 ;// CONCATENATED MODULE: ./src/util/intern.ts
 /**
  * One string for each text that recurs from case to case — a tool's name, the
@@ -28207,98 +28832,357 @@ function describeType(value) {
 
 /***/ }),
 
-/***/ 181:
+/***/ 19605:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B: () => (/* binding */ utf8Exceeds),
+/* harmony export */   x: () => (/* binding */ strictUtf8Decoder)
+/* harmony export */ });
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57975);
+/* harmony import */ var node_util__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_util__WEBPACK_IMPORTED_MODULE_0__);
+
+/**
+ * Strict UTF-8, a piece at a time: `decode(bytes)` for each piece, `decode()`
+ * once at the end. A byte sequence that is not UTF-8 throws what `invalid`
+ * makes, never becomes U+FFFD; a leading byte-order mark is dropped.
+ */
+function strictUtf8Decoder(invalid) {
+    const decoder = new node_util__WEBPACK_IMPORTED_MODULE_0__.TextDecoder('utf-8', { fatal: true });
+    return (bytes) => {
+        try {
+            return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+        }
+        catch {
+            throw invalid();
+        }
+    };
+}
+/**
+ * Whether a text is longer than `max` bytes in UTF-8, without encoding it when
+ * its length alone decides: each UTF-16 unit is one to three bytes (a pair of
+ * surrogates, two units, is four).
+ */
+function utf8Exceeds(text, max) {
+    if (text.length > max)
+        return true;
+    if (text.length * 3 <= max)
+        return false;
+    return Buffer.byteLength(text, 'utf8') > max;
+}
+
+
+/***/ }),
+
+/***/ 42613:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 20181:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("buffer");
 
 /***/ }),
 
-/***/ 6982:
+/***/ 35317:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+
+/***/ }),
+
+/***/ 49140:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("constants");
+
+/***/ }),
+
+/***/ 76982:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 
 /***/ }),
 
-/***/ 3167:
+/***/ 73167:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("domain");
 
 /***/ }),
 
-/***/ 4434:
+/***/ 24434:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("events");
 
 /***/ }),
 
-/***/ 9896:
+/***/ 79896:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs");
 
 /***/ }),
 
-/***/ 3339:
+/***/ 91943:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("fs/promises");
+
+/***/ }),
+
+/***/ 58611:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("http");
+
+/***/ }),
+
+/***/ 65692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("https");
+
+/***/ }),
+
+/***/ 73339:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("module");
 
 /***/ }),
 
-/***/ 1421:
+/***/ 69278:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("net");
+
+/***/ }),
+
+/***/ 34589:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:assert");
+
+/***/ }),
+
+/***/ 16698:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:async_hooks");
+
+/***/ }),
+
+/***/ 4573:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+
+/***/ }),
+
+/***/ 31421:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 
 /***/ }),
 
-/***/ 7598:
+/***/ 37540:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:console");
+
+/***/ }),
+
+/***/ 77598:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 
 /***/ }),
 
-/***/ 3024:
+/***/ 53053:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:diagnostics_channel");
+
+/***/ }),
+
+/***/ 40610:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
+
+/***/ }),
+
+/***/ 78474:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 73024:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
-/***/ 7067:
+/***/ 51455:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+
+/***/ }),
+
+/***/ 37067:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 
 /***/ }),
 
-/***/ 6760:
+/***/ 32467:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
+
+/***/ }),
+
+/***/ 44708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
+/***/ 98995:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+
+/***/ }),
+
+/***/ 77030:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+
+/***/ }),
+
+/***/ 48161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
+/***/ 76760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
-/***/ 481:
+/***/ 643:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:perf_hooks");
+
+/***/ }),
+
+/***/ 1708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
+
+/***/ }),
+
+/***/ 41792:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:querystring");
+
+/***/ }),
+
+/***/ 80481:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 
 /***/ }),
 
-/***/ 8522:
+/***/ 57075:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+
+/***/ }),
+
+/***/ 46193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+
+/***/ }),
+
+/***/ 41692:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:tls");
+
+/***/ }),
+
+/***/ 73136:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+
+/***/ }),
+
+/***/ 57975:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+
+/***/ }),
+
+/***/ 73429:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util/types");
+
+/***/ }),
+
+/***/ 75919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 38522:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
-/***/ 6928:
+/***/ 70857:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("os");
+
+/***/ }),
+
+/***/ 16928:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
@@ -28312,34 +29196,76 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("process");
 
 /***/ }),
 
-/***/ 3480:
+/***/ 83480:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("querystring");
 
 /***/ }),
 
-/***/ 7016:
+/***/ 2203:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("stream");
+
+/***/ }),
+
+/***/ 13193:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("string_decoder");
+
+/***/ }),
+
+/***/ 53557:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+
+/***/ }),
+
+/***/ 64756:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
+
+/***/ }),
+
+/***/ 52018:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tty");
+
+/***/ }),
+
+/***/ 87016:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("url");
 
 /***/ }),
 
-/***/ 9023:
+/***/ 39023:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 4352:
+/***/ 43106:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
+
+/***/ }),
+
+/***/ 24352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(5077)
-const { SCHEMES, getSchemeHandler } = __nccwpck_require__(5300)
+const { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = __nccwpck_require__(15077)
+const { SCHEMES, getSchemeHandler } = __nccwpck_require__(75300)
 
 const VALID_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/u
 const MALFORMED_SCHEME_ERROR = 'URI scheme is malformed.'
@@ -29051,12 +29977,12 @@ module.exports.fastUri = fastUri
 
 /***/ }),
 
-/***/ 5300:
+/***/ 75300:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUUID } = __nccwpck_require__(5077)
+const { isUUID } = __nccwpck_require__(15077)
 const URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu
 
 const supportedSchemeNames = /** @type {const} */ (['http', 'https', 'ws',
@@ -29330,7 +30256,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5077:
+/***/ 15077:
 /***/ ((module) => {
 
 
@@ -30136,18 +31062,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7349:
+/***/ 57349:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveBlockMap = __nccwpck_require__(87103);
+var resolveBlockSeq = __nccwpck_require__(90334);
+var resolveFlowCollection = __nccwpck_require__(13142);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -30233,15 +31159,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 23683:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Document = __nccwpck_require__(3021);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var composeNode = __nccwpck_require__(45937);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -30285,17 +31211,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 45937:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
+var identity = __nccwpck_require__(41127);
+var composeCollection = __nccwpck_require__(57349);
 var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(7788);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var resolveEnd = __nccwpck_require__(17788);
+var utilEmptyScalarPosition = __nccwpck_require__(22599);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -30409,10 +31335,10 @@ exports.composeNode = composeNode;
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -30499,18 +31425,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 89984:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
+var directives = __nccwpck_require__(61342);
 var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(7788);
+var errors = __nccwpck_require__(91464);
+var identity = __nccwpck_require__(41127);
+var composeDoc = __nccwpck_require__(23683);
+var resolveEnd = __nccwpck_require__(17788);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -30730,17 +31656,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 87103:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -30854,12 +31780,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 48913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -31061,14 +31987,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 90334:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveProps = __nccwpck_require__(34631);
+var utilFlowIndentCheck = __nccwpck_require__(74051);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -31119,7 +32045,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 7788:
+/***/ 17788:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -31165,19 +32091,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 13142:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var resolveEnd = __nccwpck_require__(17788);
+var resolveProps = __nccwpck_require__(34631);
 var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var utilMapIncludes = __nccwpck_require__(81187);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -31381,13 +32307,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 76842:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(7788);
+var Scalar = __nccwpck_require__(63301);
+var resolveEnd = __nccwpck_require__(17788);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -31616,7 +32542,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 34631:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -31814,7 +32740,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 22599:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -31849,7 +32775,7 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 74051:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -31873,12 +32799,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 81187:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -31901,16 +32827,16 @@ exports.mapIncludes = mapIncludes;
 
 
 var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(4043);
-var Schema = __nccwpck_require__(5840);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var toJS = __nccwpck_require__(74043);
+var Schema = __nccwpck_require__(45840);
 var stringifyDocument = __nccwpck_require__(6829);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var anchors = __nccwpck_require__(71596);
+var applyReviver = __nccwpck_require__(83661);
+var createNode = __nccwpck_require__(42404);
+var directives = __nccwpck_require__(61342);
 
 class Document {
     constructor(value, replacer, options) {
@@ -32239,13 +33165,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 71596:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -32322,7 +33248,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 83661:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -32386,14 +33312,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 42404:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -32483,13 +33409,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 61342:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(41127);
+var visit = __nccwpck_require__(10204);
 
 const escapeChars = {
     '!': '%21',
@@ -32668,7 +33594,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 91464:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -32737,28 +33663,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 38815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(9984);
+var composer = __nccwpck_require__(89984);
 var Document = __nccwpck_require__(3021);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
+var Schema = __nccwpck_require__(45840);
+var errors = __nccwpck_require__(91464);
 var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
+var lexer = __nccwpck_require__(40361);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var publicApi = __nccwpck_require__(84047);
+var visit = __nccwpck_require__(10204);
 
 
 
@@ -32795,7 +33721,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 7249:
+/***/ 57249:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -32826,11 +33752,11 @@ exports.warn = warn;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var anchors = __nccwpck_require__(71596);
+var visit = __nccwpck_require__(10204);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -32948,14 +33874,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 40101:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(42404);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -33106,14 +34032,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 66673:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var applyReviver = __nccwpck_require__(83661);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 class NodeBase {
     constructor(type) {
@@ -33153,15 +34079,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 57165:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(42404);
+var stringifyPair = __nccwpck_require__(59748);
+var addPairToJSMap = __nccwpck_require__(97104);
+var identity = __nccwpck_require__(41127);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -33199,14 +34125,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 63301:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(41127);
+var Node = __nccwpck_require__(66673);
+var toJS = __nccwpck_require__(74043);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -33233,17 +34159,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 84454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(61212);
+var addPairToJSMap = __nccwpck_require__(97104);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -33387,17 +34313,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 92223:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(4043);
+var createNode = __nccwpck_require__(42404);
+var stringifyCollection = __nccwpck_require__(61212);
+var Collection = __nccwpck_require__(40101);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
+var toJS = __nccwpck_require__(74043);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -33509,16 +34435,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 97104:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
+var log = __nccwpck_require__(57249);
+var merge = __nccwpck_require__(90452);
 var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -33581,7 +34507,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 41127:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -33641,12 +34567,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 4043:
+/***/ 74043:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -33687,15 +34613,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 60110:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(48913);
+var resolveFlowScalar = __nccwpck_require__(76842);
+var errors = __nccwpck_require__(91464);
+var stringifyString = __nccwpck_require__(83069);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -33912,7 +34838,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 91733:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -33982,7 +34908,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 97715:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34093,9 +35019,9 @@ exports.visit = visit;
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(60110);
+var cstStringify = __nccwpck_require__(91733);
+var cstVisit = __nccwpck_require__(97715);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -34207,7 +35133,7 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 40361:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -34937,7 +35863,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 66628:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -34992,7 +35918,7 @@ exports.LineCounter = LineCounter;
 
 var node_process = __nccwpck_require__(932);
 var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var lexer = __nccwpck_require__(40361);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -35972,17 +36898,17 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 84047:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
+var composer = __nccwpck_require__(89984);
 var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
+var errors = __nccwpck_require__(91464);
+var log = __nccwpck_require__(57249);
+var identity = __nccwpck_require__(41127);
+var lineCounter = __nccwpck_require__(66628);
 var parser = __nccwpck_require__(3456);
 
 function parseOptions(options) {
@@ -36086,16 +37012,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 45840:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
+var identity = __nccwpck_require__(41127);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var string = __nccwpck_require__(66464);
+var tags = __nccwpck_require__(90018);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -36132,13 +37058,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 47451:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var YAMLMap = __nccwpck_require__(84454);
 
 const map = {
     collection: 'map',
@@ -36158,12 +37084,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 73632:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const nullTag = {
     identify: value => value == null,
@@ -36187,8 +37113,8 @@ exports.nullTag = nullTag;
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var YAMLSeq = __nccwpck_require__(92223);
 
 const seq = {
     collection: 'seq',
@@ -36208,12 +37134,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 66464:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(83069);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -36231,12 +37157,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 73959:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -36259,13 +37185,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 38405:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -36313,12 +37239,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 59874:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -36362,18 +37288,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 70896:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
 
 const schema = [
     map.map,
@@ -36394,13 +37320,13 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 33559:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
+var Scalar = __nccwpck_require__(63301);
+var map = __nccwpck_require__(47451);
 var seq = __nccwpck_require__(1706);
 
 function intIdentify(value) {
@@ -36465,27 +37391,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 90018:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var string = __nccwpck_require__(66464);
+var bool = __nccwpck_require__(73959);
+var float = __nccwpck_require__(38405);
+var int = __nccwpck_require__(59874);
+var schema = __nccwpck_require__(70896);
+var schema$1 = __nccwpck_require__(33559);
+var binary = __nccwpck_require__(56083);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var schema$2 = __nccwpck_require__(35913);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(46752);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -36571,14 +37497,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 56083:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var node_buffer = __nccwpck_require__(20181);
+var Scalar = __nccwpck_require__(63301);
+var stringifyString = __nccwpck_require__(83069);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -36648,12 +37574,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 88398:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(63301);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -36684,13 +37610,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 35782:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(63301);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -36741,12 +37667,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 10873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -36824,13 +37750,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 90452:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -36902,16 +37828,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 50303:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(4043);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(41127);
+var toJS = __nccwpck_require__(74043);
+var YAMLMap = __nccwpck_require__(84454);
+var YAMLSeq = __nccwpck_require__(92223);
+var pairs = __nccwpck_require__(18385);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -36986,15 +37912,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 18385:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var Scalar = __nccwpck_require__(63301);
+var YAMLSeq = __nccwpck_require__(92223);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -37075,24 +38001,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 35913:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
+var map = __nccwpck_require__(47451);
+var _null = __nccwpck_require__(73632);
 var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(6752);
+var string = __nccwpck_require__(66464);
+var binary = __nccwpck_require__(56083);
+var bool = __nccwpck_require__(88398);
+var float = __nccwpck_require__(35782);
+var int = __nccwpck_require__(10873);
+var merge = __nccwpck_require__(90452);
+var omap = __nccwpck_require__(50303);
+var pairs = __nccwpck_require__(18385);
+var set = __nccwpck_require__(81528);
+var timestamp = __nccwpck_require__(46752);
 
 const schema = [
     map.map,
@@ -37123,14 +38049,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 81528:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(41127);
+var Pair = __nccwpck_require__(57165);
+var YAMLMap = __nccwpck_require__(84454);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -37226,12 +38152,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 6752:
+/***/ 46752:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(28689);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -37338,7 +38264,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 34475:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37501,10 +38427,10 @@ exports.foldFlowLines = foldFlowLines;
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(71596);
+var identity = __nccwpck_require__(41127);
+var stringifyComment = __nccwpck_require__(59799);
+var stringifyString = __nccwpck_require__(83069);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -37635,14 +38561,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 61212:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -37797,7 +38723,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 59799:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37833,9 +38759,9 @@ exports.stringifyComment = stringifyComment;
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -37922,7 +38848,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 28689:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -37956,15 +38882,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 59748:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(41127);
+var Scalar = __nccwpck_require__(63301);
 var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var stringifyComment = __nccwpck_require__(59799);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -38115,13 +39041,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 83069:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(63301);
+var foldFlowLines = __nccwpck_require__(34475);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -38460,12 +39386,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 10204:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(41127);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -38703,7 +39629,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 8816:
+/***/ 38816:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48261,7 +49187,7 @@ function preprocess(fn, schema) {
 
 /***/ }),
 
-/***/ 3837:
+/***/ 63837:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$id":"https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#","description":"Meta-schema for $data reference (JSON AnySchema extension proposal)","type":"object","required":["$data"],"properties":{"$data":{"type":"string","anyOf":[{"format":"relative-json-pointer"},{"format":"json-pointer"}]}},"additionalProperties":false}');
@@ -48275,63 +49201,63 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/dr
 
 /***/ }),
 
-/***/ 958:
+/***/ 80958:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/content","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"contentSchema":{"$recursiveRef":"#"}}}');
 
 /***/ }),
 
-/***/ 58:
+/***/ 90058:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/core","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true},"$recursiveAnchor":true,"title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"type":"string","format":"uri"},"$anchor":{"type":"string","pattern":"^[A-Za-z][-A-Za-z0-9.:_]*$"},"$ref":{"type":"string","format":"uri-reference"},"$recursiveRef":{"type":"string","format":"uri-reference"},"$recursiveAnchor":{"type":"boolean","default":false},"$vocabulary":{"type":"object","propertyNames":{"type":"string","format":"uri"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}}}}');
 
 /***/ }),
 
-/***/ 6534:
+/***/ 36534:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/format","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/format":true},"$recursiveAnchor":true,"title":"Format vocabulary meta-schema","type":["object","boolean"],"properties":{"format":{"type":"string"}}}');
 
 /***/ }),
 
-/***/ 711:
+/***/ 20711:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/meta-data":true},"$recursiveAnchor":true,"title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
 
 /***/ }),
 
-/***/ 8030:
+/***/ 78030:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/meta/validation","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/validation":true},"$recursiveAnchor":true,"title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}},"const":true,"enum":{"type":"array","items":true},"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
 
 /***/ }),
 
-/***/ 8138:
+/***/ 88138:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2019-09/schema","$id":"https://json-schema.org/draft/2019-09/schema","$vocabulary":{"https://json-schema.org/draft/2019-09/vocab/core":true,"https://json-schema.org/draft/2019-09/vocab/applicator":true,"https://json-schema.org/draft/2019-09/vocab/validation":true,"https://json-schema.org/draft/2019-09/vocab/meta-data":true,"https://json-schema.org/draft/2019-09/vocab/format":false,"https://json-schema.org/draft/2019-09/vocab/content":true},"$recursiveAnchor":true,"title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format"},{"$ref":"meta/content"}],"type":["object","boolean"],"properties":{"definitions":{"$comment":"While no longer an official keyword as it is replaced by $defs, this keyword is retained in the meta-schema to prevent incompatible extensions as it remains in common use.","type":"object","additionalProperties":{"$recursiveRef":"#"},"default":{}},"dependencies":{"$comment":"\\"dependencies\\" is no longer a keyword, but schema authors should avoid redefining it to facilitate a smooth transition to \\"dependentSchemas\\" and \\"dependentRequired\\"","type":"object","additionalProperties":{"anyOf":[{"$recursiveRef":"#"},{"$ref":"meta/validation#/$defs/stringArray"}]}}}}');
 
 /***/ }),
 
-/***/ 7216:
+/***/ 57216:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/applicator","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/applicator":true},"$dynamicAnchor":"meta","title":"Applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"prefixItems":{"$ref":"#/$defs/schemaArray"},"items":{"$dynamicRef":"#meta"},"contains":{"$dynamicRef":"#meta"},"additionalProperties":{"$dynamicRef":"#meta"},"properties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"propertyNames":{"format":"regex"},"default":{}},"dependentSchemas":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"},"default":{}},"propertyNames":{"$dynamicRef":"#meta"},"if":{"$dynamicRef":"#meta"},"then":{"$dynamicRef":"#meta"},"else":{"$dynamicRef":"#meta"},"allOf":{"$ref":"#/$defs/schemaArray"},"anyOf":{"$ref":"#/$defs/schemaArray"},"oneOf":{"$ref":"#/$defs/schemaArray"},"not":{"$dynamicRef":"#meta"}},"$defs":{"schemaArray":{"type":"array","minItems":1,"items":{"$dynamicRef":"#meta"}}}}');
 
 /***/ }),
 
-/***/ 8226:
+/***/ 28226:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/content","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Content vocabulary meta-schema","type":["object","boolean"],"properties":{"contentEncoding":{"type":"string"},"contentMediaType":{"type":"string"},"contentSchema":{"$dynamicRef":"#meta"}}}');
 
 /***/ }),
 
-/***/ 518:
+/***/ 80518:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/core","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true},"$dynamicAnchor":"meta","title":"Core vocabulary meta-schema","type":["object","boolean"],"properties":{"$id":{"$ref":"#/$defs/uriReferenceString","$comment":"Non-empty fragments not allowed.","pattern":"^[^#]*#?$"},"$schema":{"$ref":"#/$defs/uriString"},"$ref":{"$ref":"#/$defs/uriReferenceString"},"$anchor":{"$ref":"#/$defs/anchorString"},"$dynamicRef":{"$ref":"#/$defs/uriReferenceString"},"$dynamicAnchor":{"$ref":"#/$defs/anchorString"},"$vocabulary":{"type":"object","propertyNames":{"$ref":"#/$defs/uriString"},"additionalProperties":{"type":"boolean"}},"$comment":{"type":"string"},"$defs":{"type":"object","additionalProperties":{"$dynamicRef":"#meta"}}},"$defs":{"anchorString":{"type":"string","pattern":"^[A-Za-z_][-A-Za-z0-9._]*$"},"uriString":{"type":"string","format":"uri"},"uriReferenceString":{"type":"string","format":"uri-reference"}}}');
@@ -48345,35 +49271,35 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/dr
 
 /***/ }),
 
-/***/ 5707:
+/***/ 15707:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/meta-data","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/meta-data":true},"$dynamicAnchor":"meta","title":"Meta-data vocabulary meta-schema","type":["object","boolean"],"properties":{"title":{"type":"string"},"description":{"type":"string"},"default":true,"deprecated":{"type":"boolean","default":false},"readOnly":{"type":"boolean","default":false},"writeOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true}}}');
 
 /***/ }),
 
-/***/ 9547:
+/***/ 99547:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/unevaluated","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/unevaluated":true},"$dynamicAnchor":"meta","title":"Unevaluated applicator vocabulary meta-schema","type":["object","boolean"],"properties":{"unevaluatedItems":{"$dynamicRef":"#meta"},"unevaluatedProperties":{"$dynamicRef":"#meta"}}}');
 
 /***/ }),
 
-/***/ 7082:
+/***/ 97082:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/meta/validation","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/validation":true},"$dynamicAnchor":"meta","title":"Validation vocabulary meta-schema","type":["object","boolean"],"properties":{"type":{"anyOf":[{"$ref":"#/$defs/simpleTypes"},{"type":"array","items":{"$ref":"#/$defs/simpleTypes"},"minItems":1,"uniqueItems":true}]},"const":true,"enum":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/$defs/nonNegativeInteger"},"minLength":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"maxItems":{"$ref":"#/$defs/nonNegativeInteger"},"minItems":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"maxContains":{"$ref":"#/$defs/nonNegativeInteger"},"minContains":{"$ref":"#/$defs/nonNegativeInteger","default":1},"maxProperties":{"$ref":"#/$defs/nonNegativeInteger"},"minProperties":{"$ref":"#/$defs/nonNegativeIntegerDefault0"},"required":{"$ref":"#/$defs/stringArray"},"dependentRequired":{"type":"object","additionalProperties":{"$ref":"#/$defs/stringArray"}}},"$defs":{"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"$ref":"#/$defs/nonNegativeInteger","default":0},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}}}');
 
 /***/ }),
 
-/***/ 1678:
+/***/ 61678:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://json-schema.org/draft/2020-12/schema","$vocabulary":{"https://json-schema.org/draft/2020-12/vocab/core":true,"https://json-schema.org/draft/2020-12/vocab/applicator":true,"https://json-schema.org/draft/2020-12/vocab/unevaluated":true,"https://json-schema.org/draft/2020-12/vocab/validation":true,"https://json-schema.org/draft/2020-12/vocab/meta-data":true,"https://json-schema.org/draft/2020-12/vocab/format-annotation":true,"https://json-schema.org/draft/2020-12/vocab/content":true},"$dynamicAnchor":"meta","title":"Core and Validation specifications meta-schema","allOf":[{"$ref":"meta/core"},{"$ref":"meta/applicator"},{"$ref":"meta/unevaluated"},{"$ref":"meta/validation"},{"$ref":"meta/meta-data"},{"$ref":"meta/format-annotation"},{"$ref":"meta/content"}],"type":["object","boolean"],"$comment":"This meta-schema also defines keywords that have appeared in previous drafts in order to prevent incompatible extensions as they remain in common use.","properties":{"definitions":{"$comment":"\\"definitions\\" has been replaced by \\"$defs\\".","type":"object","additionalProperties":{"$dynamicRef":"#meta"},"deprecated":true,"default":{}},"dependencies":{"$comment":"\\"dependencies\\" has been split and replaced by \\"dependentSchemas\\" and \\"dependentRequired\\" in order to serve their differing semantics.","type":"object","additionalProperties":{"anyOf":[{"$dynamicRef":"#meta"},{"$ref":"meta/validation#/$defs/stringArray"}]},"deprecated":true,"default":{}},"$recursiveAnchor":{"$comment":"\\"$recursiveAnchor\\" has been replaced by \\"$dynamicAnchor\\".","$ref":"meta/core#/$defs/anchorString","deprecated":true},"$recursiveRef":{"$comment":"\\"$recursiveRef\\" has been replaced by \\"$dynamicRef\\".","$ref":"meta/core#/$defs/uriReferenceString","deprecated":true}}}');
 
 /***/ }),
 
-/***/ 2079:
+/***/ 72079:
 /***/ ((module) => {
 
 module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"http://json-schema.org/draft-07/schema#","title":"Core schema meta-schema","definitions":{"schemaArray":{"type":"array","minItems":1,"items":{"$ref":"#"}},"nonNegativeInteger":{"type":"integer","minimum":0},"nonNegativeIntegerDefault0":{"allOf":[{"$ref":"#/definitions/nonNegativeInteger"},{"default":0}]},"simpleTypes":{"enum":["array","boolean","integer","null","number","object","string"]},"stringArray":{"type":"array","items":{"type":"string"},"uniqueItems":true,"default":[]}},"type":["object","boolean"],"properties":{"$id":{"type":"string","format":"uri-reference"},"$schema":{"type":"string","format":"uri"},"$ref":{"type":"string","format":"uri-reference"},"$comment":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"default":true,"readOnly":{"type":"boolean","default":false},"examples":{"type":"array","items":true},"multipleOf":{"type":"number","exclusiveMinimum":0},"maximum":{"type":"number"},"exclusiveMaximum":{"type":"number"},"minimum":{"type":"number"},"exclusiveMinimum":{"type":"number"},"maxLength":{"$ref":"#/definitions/nonNegativeInteger"},"minLength":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"pattern":{"type":"string","format":"regex"},"additionalItems":{"$ref":"#"},"items":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/schemaArray"}],"default":true},"maxItems":{"$ref":"#/definitions/nonNegativeInteger"},"minItems":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"uniqueItems":{"type":"boolean","default":false},"contains":{"$ref":"#"},"maxProperties":{"$ref":"#/definitions/nonNegativeInteger"},"minProperties":{"$ref":"#/definitions/nonNegativeIntegerDefault0"},"required":{"$ref":"#/definitions/stringArray"},"additionalProperties":{"$ref":"#"},"definitions":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"properties":{"type":"object","additionalProperties":{"$ref":"#"},"default":{}},"patternProperties":{"type":"object","additionalProperties":{"$ref":"#"},"propertyNames":{"format":"regex"},"default":{}},"dependencies":{"type":"object","additionalProperties":{"anyOf":[{"$ref":"#"},{"$ref":"#/definitions/stringArray"}]}},"propertyNames":{"$ref":"#"},"const":true,"enum":{"type":"array","items":true,"minItems":1,"uniqueItems":true},"type":{"anyOf":[{"$ref":"#/definitions/simpleTypes"},{"type":"array","items":{"$ref":"#/definitions/simpleTypes"},"minItems":1,"uniqueItems":true}]},"format":{"type":"string"},"contentMediaType":{"type":"string"},"contentEncoding":{"type":"string"},"if":{"$ref":"#"},"then":{"$ref":"#"},"else":{"$ref":"#"},"allOf":{"$ref":"#/definitions/schemaArray"},"anyOf":{"$ref":"#/definitions/schemaArray"},"oneOf":{"$ref":"#/definitions/schemaArray"},"not":{"$ref":"#"}},"default":true}');
@@ -48660,6 +49586,6 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(7318);
+/******/ var __webpack_exports__ = __nccwpck_require__(37318);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

@@ -8069,11 +8069,14 @@ function recordReader(def, checks) {
     };
 }
 
+// EXTERNAL MODULE: ./src/config/problems.ts
+var problems = __nccwpck_require__(4968);
 ;// CONCATENATED MODULE: ./src/config/parse.ts
 /**
  * Structured-text parsing that remembers where things are, so that every
  * error can name the file, the path inside it and the line.
  */
+
 
 
 
@@ -8529,10 +8532,11 @@ function issueLines(schema, issue, located, base, foreign) {
     }
     return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`];
 }
-/** Validate with zod and turn the first issues into one readable ConfigError. */
 /**
- * `foreign`: the file is another tool's format (a promptfoo config), whose
- * keys evalgate does not read are refused as not supported, not as typos.
+ * Validate with zod and turn its issues (the first MAX_PROBLEMS) into one
+ * readable ConfigError, each issue one of its `problems`. `foreign`: the file
+ * is another tool's format (a promptfoo config), whose keys evalgate does not
+ * read are refused as not supported, not as typos.
  */
 function validate(schema, located, base = [], what = '', foreign = false) {
     const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES;
@@ -8541,9 +8545,98 @@ function validate(schema, located, base = [], what = '', foreign = false) {
     const result = schema.safeParse(located.value);
     if (result.success)
         return result.data;
-    const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base, foreign));
-    const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : '';
-    throw new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    const lines = result.error.issues.slice(0, problems/* MAX_PROBLEMS */.a).flatMap((issue) => issueLines(schema, issue, located, base, foreign));
+    const more = result.error.issues.length > problems/* MAX_PROBLEMS */.a ? `\n(and ${result.error.issues.length - problems/* MAX_PROBLEMS */.a} more)` : '';
+    const error = new errors/* ConfigError */.xL(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file);
+    error.problems = lines;
+    throw error;
+}
+
+
+/***/ }),
+
+/***/ 4968:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ Problems),
+/* harmony export */   a: () => (/* binding */ MAX_PROBLEMS)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/**
+ * Problems in the config and dataset, found in one pass (SPEC §6: reported
+ * together, up to 20) rather than one per run: three broken dataset lines
+ * are three lines of one message, not three runs to find them.
+ */
+
+/** How many problems one message lists; reading stops once that many are found. */
+const MAX_PROBLEMS = 20;
+/** Thrown once MAX_PROBLEMS are found: reading stops there, and no collector adds it to itself again. */
+class ProblemLimit extends _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL {
+    name = 'ConfigError';
+}
+class Problems {
+    file;
+    errors = [];
+    lines = [];
+    /** @param file names the errors that name no file (a dataset pattern that matches nothing is the config's) */
+    constructor(file) {
+        this.file = file;
+    }
+    get count() {
+        return this.lines.length;
+    }
+    /** Keep a user error and go on; any other error is rethrown, and so is the report once MAX_PROBLEMS are kept. */
+    add(err) {
+        if (err instanceof ProblemLimit || !(err instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL))
+            throw err;
+        const error = (this.file === undefined ? err : (0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .inFile */ .s5)(err, this.file));
+        this.errors.push(error);
+        this.lines.push(...problemLines(error));
+        if (this.lines.length >= MAX_PROBLEMS)
+            throw this.report(true);
+    }
+    /** `work`'s value, or undefined when it threw a user error (kept). */
+    attempt(work) {
+        try {
+            return work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    async attemptAsync(work) {
+        try {
+            return await work();
+        }
+        catch (err) {
+            this.add(err);
+            return undefined;
+        }
+    }
+    /** Throw what was found, if anything: one problem as its own error, several as one message listing them. */
+    throwIfAny() {
+        if (this.lines.length > 0)
+            throw this.report(false);
+    }
+    report(stopped) {
+        if (!stopped && this.errors.length === 1)
+            return this.errors[0];
+        const shown = this.lines.slice(0, MAX_PROBLEMS);
+        const head = stopped
+            ? `the first ${MAX_PROBLEMS} problems in the config and dataset (reading stopped there; fix these and run again):`
+            : `${shown.length} problems in the config and dataset:`;
+        const body = shown.map((line) => `  - ${line.replace(/\n/g, '\n    ')}`).join('\n');
+        const Kind = stopped ? ProblemLimit : _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL;
+        const error = new Kind(`${head}\n${body}`, this.errors[0].file);
+        error.problems = shown;
+        return error;
+    }
+}
+/** The separate problems an error reports: a schema's issues one by one, else its message. */
+function problemLines(err) {
+    return err.problems && err.problems.length > 0 ? err.problems : [err.message];
 }
 
 
@@ -8783,7 +8876,6 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
-/* harmony export */   nv: () => (/* binding */ targetVariant),
 /* harmony export */   oe: () => (/* binding */ caseSchema)
 /* harmony export */ });
 /* unused harmony exports assertionSchema, conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
@@ -8887,8 +8979,6 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
 const TARGET_KINDS = 'command, http, openai, module, provider';
-/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
-const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'];
 const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
@@ -8945,7 +9035,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
             message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
         });
     }
-    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined);
+    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
@@ -9109,8 +9199,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
-    const server = kind === 'http' || kind === 'openai' ? kind : undefined;
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
         ctx.addIssue({
             code: 'custom',
@@ -9119,13 +9208,6 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         });
     }
 });
-/** The kind of a validated `target:`. */
-function targetVariant(config) {
-    const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined);
-    if (kind === undefined)
-        throw new Error(`target needs exactly one of: ${TARGET_KINDS}`);
-    return { kind, config };
-}
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The config's tracing settings, or undefined when tracing is off. */
@@ -9147,9 +9229,10 @@ function tracingOf(value) {
 /* harmony export */   eb: () => (/* binding */ UsageError),
 /* harmony export */   gJ: () => (/* binding */ errorMessage),
 /* harmony export */   iz: () => (/* binding */ attributeTo),
+/* harmony export */   s5: () => (/* binding */ inFile),
 /* harmony export */   xL: () => (/* binding */ ConfigError)
 /* harmony export */ });
-/* unused harmony exports isUserError, inFile */
+/* unused harmony export isUserError */
 /**
  * Typed errors. Modules throw these; only cli.ts and main.ts turn them into
  * exit codes and messages (2 for the user's input, 3 for our own bugs).
@@ -9159,6 +9242,8 @@ class ConfigError extends Error {
     file;
     where;
     name = 'ConfigError';
+    /** the separate problems the message reports, one line each (a schema's issues), when there are several */
+    problems;
     constructor(message, file, where) {
         super(message);
         this.file = file;
@@ -9193,7 +9278,10 @@ function inFile(err, file) {
     if (!(err instanceof ConfigError) || err.file !== undefined)
         return err;
     const Kind = err.constructor;
-    return new Kind(`${file}: ${err.message}`, file, err.where);
+    const said = new Kind(`${file}: ${err.message}`, file, err.where);
+    if (err.problems)
+        said.problems = err.problems.map((line) => `${file}: ${line}`);
+    return said;
 }
 /** Runs `make`; its ConfigErrors (thrown or rejected) that name no file are said of `file`. */
 function attributeTo(file, make) {
@@ -41449,7 +41537,7 @@ function shardFromText(text) {
     const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
     return m ? { index: Number(m[1]), count: Number(m[2]) } : null;
 }
-function isSelected(c, selection) {
+function selection_isSelected(c, selection) {
     const { shard } = selection;
     if (shard && shardOf(c.id, shard.count) !== shard.index)
         return false;
@@ -41516,7 +41604,7 @@ function compareCases(baseline, current, alpha) {
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
     const selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) };
-    const inScope = baseline.cases.filter((b) => isSelected(b, selection));
+    const inScope = baseline.cases.filter((b) => selection_isSelected(b, selection));
     const missing = inScope.filter((b) => !currentKeys.has(b.id)).map((b) => b.id);
     // A run cut short lacks cases because it stopped, not because the dataset dropped them.
     const complete = current.complete !== false;
@@ -41798,6 +41886,8 @@ var config_conversation = __nccwpck_require__(3307);
 var config_expected = __nccwpck_require__(5180);
 // EXTERNAL MODULE: ./src/config/fingerprint.ts
 var fingerprint = __nccwpck_require__(4974);
+// EXTERNAL MODULE: ./src/config/problems.ts
+var config_problems = __nccwpck_require__(4968);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
 var lib_parse = __nccwpck_require__(1020);
 ;// CONCATENATED MODULE: ./src/config/dataset.ts
@@ -41805,6 +41895,7 @@ var lib_parse = __nccwpck_require__(1020);
  * Dataset loading (SPEC §2): files and globs of YAML/JSON/JSONL, inline cases,
  * `defaults`, the seed shorthands, case keys and fingerprints.
  */
+
 
 
 
@@ -41886,7 +41977,13 @@ async function readJsonlCases(file, into) {
             if (line === '')
                 continue;
             const at = number;
-            into.add((0,lib_parse/* parseJsonLine */.wz)(line, file, at), { file, lineOf: () => at }, [index++]);
+            // a line that is not JSON is one problem; the lines after it are still read
+            const value = into.problems.attempt(() => (0,lib_parse/* parseJsonLine */.wz)(line, file, at));
+            if (value === undefined)
+                into.skip();
+            else
+                into.add(value, { file, lineOf: () => at }, [index]);
+            index++;
         }
     }
     finally {
@@ -41918,7 +42015,7 @@ function parseDatasetText(text, file) {
 }
 /** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
-async function expandPatterns(patterns, baseDir) {
+async function expandPatterns(patterns, baseDir, problems) {
     const files = [];
     for (const pattern of patterns) {
         // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
@@ -41926,7 +42023,7 @@ async function expandPatterns(patterns, baseDir) {
         if (globs?.isDynamicPattern(pattern)) {
             const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort();
             if (found.length === 0)
-                throw new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`);
+                problems.add(new errors/* ConfigError */.xL(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`));
             files.push(...found);
         }
         else {
@@ -41935,15 +42032,17 @@ async function expandPatterns(patterns, baseDir) {
     }
     return [...new Set(files)];
 }
-/** Read every file of the dataset into `into`, in order; the files read come back. */
+/** Read every file of the dataset into `into`, in order; the files read come back. A file that cannot be read is one of `into`'s problems. */
 async function readDataset(dataset, baseDir, into) {
-    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir);
+    const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir, into.problems);
     // one after another: cases keep dataset order, and only one file is being read at a time
     for (const file of files) {
-        if (isJsonl(file))
-            await readJsonlCases(file, into);
-        else
-            into.addSource(parseDatasetText(await readText(file), file));
+        await into.problems.attemptAsync(async () => {
+            if (isJsonl(file))
+                await readJsonlCases(file, into);
+            else
+                into.addSource(parseDatasetText(await readText(file), file));
+        });
     }
     return files;
 }
@@ -41984,10 +42083,14 @@ function normalizeCases(sources, options) {
 /**
  * Raw cases in, runnable cases out, one at a time and in dataset order: ids
  * are checked for duplicates across all sources, cases without one get a key
- * from their content.
+ * from their content. A case with a problem is left out and the problem kept
+ * in `problems`, so that one pass finds them all (up to MAX_PROBLEMS).
  */
 class CaseNormalizer {
     options;
+    problems;
+    /** no collector was given: finish() throws what was found */
+    ownsProblems;
     cases = [];
     /** case id → the index of the case that has it */
     ids = new Map();
@@ -41998,19 +42101,31 @@ class CaseNormalizer {
     constructor(options) {
         this.options = options;
         this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
+        this.problems = options.problems ?? new config_problems/* Problems */.Z();
+        this.ownsProblems = options.problems === undefined;
     }
     /** The next cases come from this file, found at `base` inside it. */
     beginSource(file, base) {
         // relative to the working directory: in Actions that is the repository root, as annotations need
         const sourceFile = external_node_path_default().relative(process.cwd(), file) || file;
-        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile });
+        this.sources.push({ file, base, first: this.cases.length, dir: external_node_path_default().dirname(file), sourceFile, skipped: [] });
     }
     addSource(source) {
         this.beginSource(source.located.file, source.base);
         source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]));
     }
-    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
+    /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. A problem with it is kept, and the case left out. */
     add(value, located, at) {
+        const before = this.cases.length;
+        this.problems.attempt(() => this.addCase(value, located, at));
+        if (this.cases.length === before)
+            this.skip();
+    }
+    /** The current source's next case is left out (it had a problem): later cases are still named by their place in the file. */
+    skip() {
+        this.sources.at(-1).skipped.push(this.cases.length);
+    }
+    addCase(value, located, at) {
         const { options } = this;
         const source = this.sources.at(-1);
         const file = located.file;
@@ -42043,15 +42158,9 @@ class CaseNormalizer {
             throw new errors/* ConfigError */.xL(`${where()}: ${err.message}`, file);
         }
         // defaults come resolved against the config's folder; the case's own files against its dataset's
-        const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)];
-        assert.forEach((a, k) => {
-            const problem = options.validateAssertion(a);
-            if (problem) {
-                const ownIndex = k - options.defaults.assert.length;
-                const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where();
-                throw new errors/* ConfigError */.xL(`${place}: ${problem}`, file);
-            }
-        });
+        // only the case's own: a default with a problem is one problem of the config, not one more per case
+        const ownResolved = this.checked(resolveFiles(own, source.dir), (k) => (raw.assert ? `${where()}.assert[${k}]` : where()), file);
+        const assert = [...options.defaults.assert, ...ownResolved];
         const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])];
         const index = this.cases.length;
         let id;
@@ -42094,11 +42203,14 @@ class CaseNormalizer {
         });
         return list;
     }
+    /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */
     finish() {
         for (const [id, index] of this.ids) {
             if (this.contentKeys.has(id))
-                throw new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`);
+                this.problems.add(new errors/* ConfigError */.xL(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`));
         }
+        if (this.ownsProblems)
+            this.problems.throwIfAny();
         return this.cases;
     }
     where(file, line, at) {
@@ -42107,7 +42219,8 @@ class CaseNormalizer {
     /** Where an earlier case is: its file and line, and its path there. */
     whereIs(index) {
         const source = this.sources.findLast((s) => s.first <= index);
-        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first]);
+        const left = source.skipped.filter((at) => at <= index).length;
+        return this.where(source.file, this.cases[index].source?.line, [...source.base, index - source.first + left]);
     }
 }
 
@@ -42119,6 +42232,7 @@ var promptfoo = __nccwpck_require__(2823);
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
 
 
 
@@ -42173,27 +42287,35 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
         return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
     }
-    const config = settings(configOf(located));
-    options.onConfig?.(config);
-    const scope = { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
+    // every problem of the config and the dataset in one message (SPEC §6), not one per run
+    const problems = new config_problems/* Problems */.Z(absolute);
+    const config = problems.attempt(() => settings(configOf(located)));
+    if (config)
+        options.onConfig?.(config);
+    // a config that did not validate has no scope: nothing is checked against it
+    const scope = config && { tools: config.target.tools ?? null, tracing: (0,schema/* tracingOf */.KO)(config.tracing) !== undefined };
     const validateInScope = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope);
-    const defaults = resolveFiles(config.defaults.assert, baseDir);
+    const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir);
     // checked here, so that the message names the config rather than the first case they apply to
     defaults.forEach((a, k) => {
         const problem = validateInScope(a);
         if (problem)
-            throw new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute);
+            problems.add(new errors/* ConfigError */.xL(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute));
     });
     const normalizer = new CaseNormalizer({
-        defaults: { assert: defaults, tags: config.defaults.tags },
+        defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
         baseDir,
-        judge: config.judge,
-        validateAssertion: validateInScope
+        judge: config?.judge,
+        validateAssertion: validateInScope,
+        problems
     });
-    const files = config.dataset !== undefined ? await (0,errors/* attributeTo */.iz)(absolute, () => readDataset(config.dataset, baseDir, normalizer)) : [];
-    if (config.cases !== undefined)
+    // with a config that is not valid, its dataset is still read for problems of its own
+    const dataset = config ? config.dataset : datasetOf(located.value);
+    const files = dataset !== undefined ? await readDataset(dataset, baseDir, normalizer) : [];
+    if (config ? config.cases !== undefined : hasInlineCases(located.value))
         normalizer.addSource(parseDatasetText(await readText(absolute), absolute));
     const cases = normalizer.finish();
+    problems.throwIfAny();
     if (cases.length === 0) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
@@ -42202,7 +42324,22 @@ async function loadConfig(file, validateAssertion, options = {}) {
     if (judged && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    return { file: absolute, baseDir, config: config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+}
+/** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
+function datasetOf(value) {
+    const dataset = isMapping(value) ? value.dataset : undefined;
+    if (typeof dataset === 'string')
+        return dataset;
+    if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string'))
+        return dataset;
+    return undefined;
+}
+function hasInlineCases(value) {
+    return isMapping(value) && Array.isArray(value.cases);
+}
+function isMapping(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
@@ -42278,24 +42415,15 @@ const traceSummarySchema = lib_schemas/* object */.Ikc({
     /** the first error spans by start time */
     errorSpans: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), message: lib_schemas/* string */.YjP().optional() })).optional()
 });
-/**
- * What an agent reports besides its output, in a result object or through its
- * trace: one shape for a target's reply, the checks' context, the context code
- * checks receive and the record.
- */
-const agentResultSchema = lib_schemas/* object */.Ikc({
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
     toolCalls: lib_schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
     usage: usageSchema.optional(),
-    /** time spent in the target, start-up excluded */
+    /** time spent in the target, start-up excluded (SPEC §10) */
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
-    /** why the model stopped, for `finish-reason` */
-    finishReason: lib_schemas/* string */.YjP().optional()
-});
-/** What a trial and a case keep of the agent's report. */
-const agentFields = {
-    ...agentResultSchema.shape,
+    finishReason: lib_schemas/* string */.YjP().optional(),
     /** with tracing on: the trace of the trial (of a case: of the trial shown) */
     trace: traceSummarySchema.optional()
 };
@@ -42427,6 +42555,8 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
         .optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
     planned: lib_schemas/* number */.aig().int().min(0).optional(),
+    /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
+    resumed: lib_schemas/* object */.Ikc({ cases: lib_schemas/* number */.aig().int().min(0), from: lib_schemas/* string */.YjP() }).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
     dataset: datasetFingerprintSchema.optional(),
     git: lib_schemas/* object */.Ikc({ sha: lib_schemas/* string */.YjP().nullable(), ref: lib_schemas/* string */.YjP().nullable(), runId: lib_schemas/* string */.YjP().nullable() }),
@@ -42491,6 +42621,26 @@ function summarize(cases, durationMs, judge) {
         summary.namedScores = namedScores;
     return summary;
 }
+/** The judge figures of several parts of one run (shards, a resumed run's two parts), as one run's. */
+function sumJudge(parts) {
+    const sum = (key) => parts.reduce((n, j) => n + (j[key] ?? 0), 0);
+    const total = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') };
+    if (parts.some((j) => j.costUsd !== undefined))
+        total.costUsd = sum('costUsd');
+    if (parts.some((j) => j.sampled !== undefined))
+        total.sampled = sum('sampled');
+    if (parts.some((j) => j.disagreements !== undefined))
+        total.disagreements = sum('disagreements');
+    // the simulated users' calls, kept apart as the run reports them
+    const users = parts.flatMap((j) => (j.simulatedUser ? [j.simulatedUser] : []));
+    if (users.length) {
+        const of = (key) => users.reduce((n, u) => n + u[key], 0);
+        total.simulatedUser = { calls: of('calls'), errors: of('errors'), tokens: of('tokens') };
+        if (users.some((u) => u.costUsd !== undefined))
+            total.simulatedUser.costUsd = users.reduce((n, u) => n + (u.costUsd ?? 0), 0);
+    }
+    return total;
+}
 /**
  * What a budget spent, and what it could not count: trials that answered
  * without a cost (no usage, or a model missing from `pricing`) and judge
@@ -42524,6 +42674,7 @@ function buildRecord(input) {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
         ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+        ...(input.resumed ? { resumed: input.resumed } : {}),
         dataset: input.dataset,
         git: input.git,
         config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
@@ -42537,6 +42688,99 @@ function redactDeep(value, secrets) {
     if (secrets.size === 0)
         return value;
     return mapStrings(value, (text) => (0,util_env/* redact */.E$)(text, secrets));
+}
+
+;// CONCATENATED MODULE: ./src/run/resume.ts
+/**
+ * `run --resume PARTIAL.json` (SPEC §6): a run cut short (Ctrl-C, SIGTERM, a
+ * budget) goes on from where it stopped. The cases it finished are taken
+ * over as they are, the others run now, and the whole run is written, as one
+ * uninterrupted run would have written it.
+ *
+ * Only what is still true is taken over: a finished case whose key or
+ * fingerprint no longer matches the dataset runs again, and a record of
+ * another config, another commit or other settings is refused rather than
+ * mixed into this run.
+ */
+
+
+
+
+const shardText = (shard) => (shard ? `${shard.index}/${shard.count}` : undefined);
+function parseShardText(text) {
+    const m = text ? /^(\d+)\/(\d+)$/.exec(text) : null;
+    return m ? { index: Number(m[1]), count: Number(m[2]) } : undefined;
+}
+/** What to take over from `partial` and what is left to run; throws a UsageError when it cannot be resumed here. */
+function planResume(partial, file, loaded, request) {
+    const refuse = (why) => {
+        throw new UsageError(`--resume ${file}: ${why}`);
+    };
+    if (partial.complete)
+        refuse(`nothing to resume: it is a complete run (${partial.cases.length} cases); run again without --resume for a new run`);
+    if (partial.name !== loaded.config.name)
+        refuse(`it is a run of "${partial.name}", but ${loaded.file} is the config of "${loaded.config.name}"`);
+    if (partial.fingerprintVersion !== FINGERPRINT_VERSION)
+        refuse(`it was made by an evalgate whose fingerprints are of version ${partial.fingerprintVersion} (this one: ${FINGERPRINT_VERSION}); run again without --resume`);
+    if (partial.git.sha && request.sha && partial.git.sha !== request.sha)
+        refuse(`it was cut short at commit ${partial.git.sha.slice(0, 12)}, and this checkout is at ${request.sha.slice(0, 12)}: ` +
+            `its finished cases ran another version of the agent. Check out ${partial.git.sha.slice(0, 12)} to resume it, or run again without --resume`);
+    const filter = agree('--filter', request.filter, partial.config?.filter ?? undefined, refuse);
+    const shard = parseShardText(agree('--shard', shardText(request.shard), partial.config?.shard ?? undefined, refuse));
+    const repeat = Number(agree('--repeat', request.repeat?.toString(), String(partial.config?.repeat ?? 1), refuse));
+    const current = new Map(loaded.cases.map((c) => [c.id, c]));
+    const done = [];
+    const changed = [];
+    for (const finished of partial.cases) {
+        const now = current.get(finished.id);
+        // a case no longer in the dataset, or no longer selected, is not part of this run
+        if (!now || !isSelected(now, { filter, shard }))
+            continue;
+        if (now.fingerprint !== finished.fingerprint) {
+            changed.push(finished.id);
+            continue;
+        }
+        done.push({ ...finished, index: now.index });
+    }
+    return {
+        file,
+        done,
+        keys: new Set(done.map((c) => c.id)),
+        createdAt: partial.createdAt,
+        durationMs: partial.summary.durationMs,
+        judge: partial.summary.judge,
+        spentUsd: partial.budget?.spentUsd ?? 0,
+        uncountedTrials: partial.budget?.uncountedTrials ?? 0,
+        filter,
+        shard,
+        repeat,
+        changed
+    };
+}
+/** The flag's value, else the earlier run's; a flag that differs from the earlier run's is refused. */
+function agree(flag, given, earlier, refuse) {
+    if (given !== undefined && earlier !== undefined && given !== earlier)
+        refuse(`it ran with ${flag} ${earlier}, not ${given}: resume it with the same ${flag}, or leave ${flag} out`);
+    if (given !== undefined && earlier === undefined && flag !== '--repeat')
+        refuse(`it ran without ${flag}: leave ${flag} out to resume it`);
+    return earlier ?? given;
+}
+/** The earlier run's finished cases and this run's, in dataset order. */
+function joinResumed(plan, cases) {
+    return [...plan.done, ...cases].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+}
+/** The budget of the whole run: what the earlier part spent, and the trials it could not count, added. */
+function resumedBudget(budget, plan) {
+    if (!plan)
+        return budget;
+    const uncountedTrials = (budget.uncountedTrials ?? 0) + plan.uncountedTrials;
+    return { ...budget, spentUsd: budget.spentUsd + plan.spentUsd, ...(uncountedTrials ? { uncountedTrials } : {}) };
+}
+/** The judge figures of the whole run. */
+function resumedJudge(judge, plan) {
+    if (!plan)
+        return judge;
+    return sumJudge(judge ? [plan.judge, judge] : [plan.judge]);
 }
 
 ;// CONCATENATED MODULE: ./src/run/judge-spread.ts
@@ -42651,6 +42895,8 @@ class Timers {
     }
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
  * What an agent's OpenTelemetry SDK reads to export to evalgate:
@@ -42681,15 +42927,26 @@ function stdioTrialEnv(traceparent, resourceAttributes) {
     return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: ./src/targets/process.ts
+;// CONCATENATED MODULE: ./src/targets/types.ts
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
+function turnFields(request) {
+    if (request.messages === undefined)
+        return {};
+    return { messages: request.messages, conversationId: request.conversationId };
+}
+
+;// CONCATENATED MODULE: ./src/targets/command.ts
 /**
- * The processes of the `command` target, both protocols (stdio: one per trial;
- * jsonl: long-lived workers): the program resolved and checked before any
- * trial, spawned without a shell in a process group of its own with a minimal
- * environment, signalled as a group, and its failures worded in the target's
- * settings (stderr's tail, a program not found, a working directory missing).
+ * The `command` target with `protocol: stdio`: one process per trial, the input
+ * on stdin (and in place of a `{{input}}` argument), the output on stdout.
+ *
+ * With `target.output: json` stdout must be a result object (SPEC §10),
+ * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
+ * Without its own `latencyMs`, a trial's latency runs from the process having
+ * started (its `spawn` event) to its exit.
+ *
+ * The process never goes through a shell and runs in its own process group, so
+ * that a timeout or an interruption can kill everything it started.
  */
 
 
@@ -42699,16 +42956,77 @@ var external_node_child_process_ = __nccwpck_require__(1421);
 
 
 
+
+
+
+/** The argv element replaced by the trial's input. */
+const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
 const STDERR_TAIL_BYTES = 2048;
 /** Time between SIGTERM and SIGKILL when stopping a process group. */
 const KILL_GRACE_MS = 2000;
 /** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
 const PIPE_GRACE_MS = 200;
+function createCommandTarget(config, ctx) {
+    const spec = resolveCommandSpec(config, ctx);
+    const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
+    return {
+        async call(request) {
+            if (request.signal.aborted)
+                throw abortError(request.signal);
+            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
+            running.add(run);
+            const onAbort = () => run.stop(abortError(request.signal));
+            request.signal.addEventListener('abort', onAbort, { once: true });
+            try {
+                const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
+                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
+                reply.latencyMs ??= run.elapsedMs();
+                return reply;
+            }
+            finally {
+                request.signal.removeEventListener('abort', onAbort);
+                running.delete(run);
+            }
+        },
+        async close() {
+            const runs = [...running];
+            for (const run of runs)
+                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
+            await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
+        }
+    };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
+}
 /** What execvp searches when the environment has no PATH (the C library's default). */
 const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 function resolveCommandSpec(config, ctx) {
+    if (config.command === undefined)
+        throw new errors/* ConfigError */.xL('target.command is not set');
     const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
     const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
@@ -42818,6 +43136,33 @@ function closestProgram(program, dirs) {
     }
     return best;
 }
+/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
+function jsonReply(stdout) {
+    let value;
+    try {
+        value = JSON.parse(stdout);
+    }
+    catch (err) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
+    }
+    if (!isResultObject(value)) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
+    }
+    return readResult(value, 'the command', true);
+}
+function command_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
+function jsonRequest(request) {
+    const c = request.case;
+    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
+}
+/** Strings are passed as they are; any other JSON value as its JSON text. */
+function command_inputText(input) {
+    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+}
 /**
  * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
  * keep that message whatever the reason's type, so the trial records why it stopped.
@@ -42891,100 +43236,6 @@ function describeSpawnError(err, spec) {
     if (err.code === 'EACCES')
         return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
     return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
-}
-
-;// CONCATENATED MODULE: ./src/targets/types.ts
-/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
-function turnFields(request) {
-    if (request.messages === undefined)
-        return {};
-    return { messages: request.messages, conversationId: request.conversationId };
-}
-
-;// CONCATENATED MODULE: ./src/targets/command.ts
-/**
- * The `command` target with `protocol: stdio`: one process per trial, the input
- * on stdin (and in place of a `{{input}}` argument), the output on stdout.
- *
- * With `target.output: json` stdout must be a result object (SPEC §10),
- * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
- * Without its own `latencyMs`, a trial's latency runs from the process having
- * started (its `spawn` event) to its exit.
- *
- * The process never goes through a shell and runs in its own process group, so
- * that a timeout or an interruption can kill everything it started.
- */
-
-
-
-
-
-
-/** The argv element replaced by the trial's input. */
-const INPUT_PLACEHOLDER = '{{input}}';
-/**
- * `target:` for a helper command evalgate runs itself (a command judge, a simulated user): text in and
- * out over stdio, one process per request, no retries, the caller's environment additions and bounds.
- */
-function helperCommand(argv, env, bounds) {
-    return { command: argv, protocol: 'stdio', workers: 1, env, ...bounds, retries: 0, output: 'text', input: 'text' };
-}
-function createCommandTarget(config, ctx) {
-    const spec = resolveCommandSpec(config, ctx);
-    const running = new Set();
-    return {
-        async call(request) {
-            if (request.signal.aborted)
-                throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
-            running.add(run);
-            const onAbort = () => run.stop(abortError(request.signal));
-            request.signal.addEventListener('abort', onAbort, { once: true });
-            try {
-                const stdout = await run.done;
-                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
-                reply.latencyMs ??= run.elapsedMs();
-                return reply;
-            }
-            finally {
-                request.signal.removeEventListener('abort', onAbort);
-                running.delete(run);
-            }
-        },
-        async close() {
-            const runs = [...running];
-            for (const run of runs)
-                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
-            await Promise.allSettled(runs.map((run) => run.done));
-        }
-    };
-}
-/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
-function jsonReply(stdout) {
-    let value;
-    try {
-        value = JSON.parse(stdout);
-    }
-    catch (err) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
-    }
-    if (!isResultObject(value)) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
-    }
-    return readResult(value, 'the command', true);
-}
-function command_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
-function jsonRequest(request) {
-    const c = request.case;
-    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
-}
-/** Strings are passed as they are; any other JSON value as its JSON text. */
-function command_inputText(input) {
-    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -43600,7 +43851,17 @@ function commandProvider(config, deps) {
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
         (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
-    const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES });
+    const targetConfig = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: config.env,
+        timeoutMs: config.timeoutMs,
+        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
     // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
     const model = argv.join(' ');
@@ -43774,7 +44035,17 @@ function said(text, usage) {
 function commandPlayer(provider, deps) {
     const command = provider.command ?? [];
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'simulate.provider.command') : command;
-    const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES });
+    const config = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: provider.env,
+        timeoutMs: provider.timeoutMs,
+        maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     let target;
     return {
         model: argv.join(' '),
@@ -44356,6 +44627,8 @@ function warmModuleTarget() {
 }
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
+    if (config.module === undefined)
+        throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
     const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     // set before the module is imported: exporters read them when they are built
@@ -44572,7 +44845,9 @@ function promptOf(input) {
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
-    const providers = config.promptfoo.providers;
+    const providers = config.promptfoo?.providers;
+    if (!providers)
+        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -44638,7 +44913,6 @@ function execTarget(p, config, ctx, where) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
-/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 
 
 
@@ -44647,22 +44921,21 @@ function execTarget(p, config, ctx, where) {
 
 
 
-async function createTarget(target, ctx) {
-    const { kind, config } = (0,schema/* targetVariant */.nv)(target);
-    switch (kind) {
-        case 'command':
-            return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
-        case 'module':
-            return createModuleTarget(config, ctx);
-        case 'http':
-            return createHttpTarget(config.http, ctx, config);
-        case 'openai':
-            return createOpenAITarget(config.openai, ctx, config);
-        case 'provider':
-            return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
-        case 'promptfoo':
-            return createPromptfooTarget(config, ctx);
+async function createTarget(config, ctx) {
+    if (config.command !== undefined) {
+        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
     }
+    if (config.module !== undefined)
+        return createModuleTarget(config, ctx);
+    if (config.http !== undefined)
+        return createHttpTarget(config.http, ctx, config);
+    if (config.openai !== undefined)
+        return createOpenAITarget(config.openai, ctx, config);
+    if (config.provider !== undefined)
+        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
+    if (config.promptfoo !== undefined)
+        return createPromptfooTarget(config, ctx);
+    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module
@@ -44681,15 +44954,23 @@ function warmTarget(config) {
  * record made on a laptop names its commit too.
  */
 
-/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
-function git(args, cwd) {
+/** `program <args>` in `cwd`, its trimmed output; null when it fails, prints nothing or is not installed. */
+function outputOf(program, args, cwd, env) {
     try {
-        const out = execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim();
+        const out = execFileSync(program, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 }).trim();
         return out || null;
     }
     catch {
         return null;
     }
+}
+/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
+function git(args, cwd) {
+    return outputOf('git', args, cwd);
+}
+/** The URL of the repository's `origin` remote, null without one. */
+function originUrl(cwd, env) {
+    return outputOf('git', ['remote', 'get-url', 'origin'], cwd, env);
 }
 /** The commit checked out in `cwd` and its branch (`refs/heads/…`, null when detached). */
 function localGit(cwd) {
@@ -44730,6 +45011,7 @@ function gitInfo(env, cwd) {
 
 
 
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -44750,7 +45032,7 @@ function parseShard(text, option = '--shard') {
     return { index, count };
 }
 function selectCases(cases, selection) {
-    return cases.filter((c) => isSelected(c, selection));
+    return cases.filter((c) => selection_isSelected(c, selection));
 }
 /**
  * A filter that selects nothing is a usage error before anything runs, not a run
@@ -44758,7 +45040,7 @@ function selectCases(cases, selection) {
  * dataset split many ways can leave one shard nothing to do.)
  */
 function checkFilter(cases, filter) {
-    if (!filter || cases.some((c) => isSelected(c, { filter })))
+    if (!filter || cases.some((c) => selection_isSelected(c, { filter })))
         return;
     throw new errors/* UsageError */.eb(`--filter ${JSON.stringify(filter)} matches none of the ${cases.length} case${cases.length === 1 ? '' : 's'} (it looks for the text in case ids, names and tags, ignoring case)`);
 }
@@ -44802,16 +45084,28 @@ async function evaluate(loaded, options = {}) {
     const { config } = loaded;
     const env = options.env ?? process.env;
     const secrets = new Set();
+    const warnings = [];
     checkFilter(loaded.cases, options.filter);
-    const cases = selectCases(loaded.cases, options);
+    const { resume } = options;
+    const selected = selectCases(loaded.cases, options);
+    const cases = resume ? selected.filter((c) => !resume.keys.has(c.id)) : selected;
     const repeat = options.repeat ?? config.repeat;
-    const createdAt = (options.now ?? (() => new Date()))().toISOString();
+    // a resumed run is the run that began then
+    const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
+    const spentBefore = resume?.spentUsd ?? 0;
     // the receiver first: the target's processes and module are told where to export
     const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
     let target;
     try {
-        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, { baseDir: loaded.baseDir, env, secrets, checkTimeoutMs: config.checkTimeoutMs, otlpEndpoint: tracing?.receiver.url }));
+        target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, {
+            baseDir: loaded.baseDir,
+            env,
+            secrets,
+            checkTimeoutMs: config.checkTimeoutMs,
+            warn: (message) => warnings.push(message),
+            otlpEndpoint: tracing?.receiver.url
+        }));
     }
     catch (err) {
         await tracing?.receiver.close();
@@ -44855,9 +45149,9 @@ async function evaluate(loaded, options = {}) {
         pricing: config.pricing,
         model: config.target.openai?.model,
         tools: config.target.tools,
-        // the simulated users' calls are the judge's spend
+        // the simulated users' calls are the judge's spend; a resumed run's budget is what its first part left
         budget: config.budget && {
-            maxCostUsd: config.budget.maxCostUsd,
+            maxCostUsd: config.budget.maxCostUsd - spentBefore,
             judgeCostUsd: () => (judge?.stats().costUsd ?? 0) + (users?.stats().costUsd ?? 0)
         },
         simulatedUser: users,
@@ -44895,22 +45189,23 @@ async function evaluate(loaded, options = {}) {
     const record = redactDeep(buildRecord({
         name: config.name,
         dataset: loaded.dataset,
-        cases: outcome.cases,
+        cases: resume ? joinResumed(resume, outcome.cases) : outcome.cases,
         complete: outcome.complete,
         stopReason: outcome.stopReason,
-        planned: cases.length,
-        budget: config.budget && budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures),
-        durationMs: outcome.durationMs,
+        planned: selected.length,
+        budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
+        durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
         createdAt,
         git: options.git ?? gitFromEnv(env),
         repeat,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
         filter: options.filter || null,
-        judge: withSpread(judgeFigures, spread?.spread()),
-        baseline: options.baseline
+        judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
+        baseline: options.baseline,
+        resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible };
+    return { record, comparison, secrets, incompatible, warnings };
 }
 /** Every check of a case: its own, and a conversation's turns'. */
 function checksOf(c) {

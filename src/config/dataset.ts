@@ -14,6 +14,7 @@ import { strictUtf8Decoder } from '../util/utf8.js'
 import { ConversationProblem, readConversation, type ReadConversation } from './conversation.js'
 import { expectedText } from './expected.js'
 import { Fingerprinter } from './fingerprint.js'
+import { Problems } from './problems.js'
 import { formatPath, parseJsonl, parseJsonLine, parseStructured, validate, type Located, type Path } from './parse.js'
 import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 
@@ -21,7 +22,10 @@ import { caseSchema, type JudgeConfig, type RawCase } from './schema.js'
 export type AssertionValidator = (assertion: Assertion, scope?: AssertionScope) => string | undefined
 
 export interface DatasetOptions {
+  /** applied to every case; their assertions are the caller's to validate (the loader names the config for them, once) */
   defaults: { assert: Assertion[]; tags: string[] }
+  /** where the problems found are kept, to be reported together with the config's; else the normalizer's own, thrown by finish() */
+  problems?: Problems
   /** the config's folder: fingerprints name files relative to it */
   baseDir: string
   judge?: JudgeConfig
@@ -105,7 +109,11 @@ export async function readJsonlCases(file: string, into: CaseNormalizer): Promis
       const line = raw.trim()
       if (line === '') continue
       const at = number
-      into.add(parseJsonLine(line, file, at), { file, lineOf: () => at }, [index++])
+      // a line that is not JSON is one problem; the lines after it are still read
+      const value = into.problems.attempt(() => parseJsonLine(line, file, at))
+      if (value === undefined) into.skip()
+      else into.add(value, { file, lineOf: () => at }, [index])
+      index++
     }
   } finally {
     reader.close()
@@ -138,14 +146,14 @@ export function parseDatasetText(text: string, file: string): RawSource {
 /** Characters without which a name is no glob pattern: the glob library is loaded only for a name with one of them. */
 const GLOB_CHARS = /[*?[\]{}()!+@\\]/
 
-async function expandPatterns(patterns: string[], baseDir: string): Promise<string[]> {
+async function expandPatterns(patterns: string[], baseDir: string, problems: Problems): Promise<string[]> {
   const files: string[] = []
   for (const pattern of patterns) {
     // loaded on first use: most datasets are named files, and the library took ~7 ms of every start-up
     const globs = GLOB_CHARS.test(pattern) ? await import('tinyglobby') : undefined
     if (globs?.isDynamicPattern(pattern)) {
       const found = (await globs.glob(pattern, { cwd: baseDir, absolute: true, onlyFiles: true })).sort()
-      if (found.length === 0) throw new ConfigError(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`)
+      if (found.length === 0) problems.add(new ConfigError(`dataset pattern "${pattern}" matches no file (relative to ${baseDir})`))
       files.push(...found)
     } else {
       files.push(path.resolve(baseDir, pattern))
@@ -154,13 +162,15 @@ async function expandPatterns(patterns: string[], baseDir: string): Promise<stri
   return [...new Set(files)]
 }
 
-/** Read every file of the dataset into `into`, in order; the files read come back. */
+/** Read every file of the dataset into `into`, in order; the files read come back. A file that cannot be read is one of `into`'s problems. */
 export async function readDataset(dataset: string | string[], baseDir: string, into: CaseNormalizer): Promise<string[]> {
-  const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir)
+  const files = await expandPatterns(Array.isArray(dataset) ? dataset : [dataset], baseDir, into.problems)
   // one after another: cases keep dataset order, and only one file is being read at a time
   for (const file of files) {
-    if (isJsonl(file)) await readJsonlCases(file, into)
-    else into.addSource(parseDatasetText(await readText(file), file))
+    await into.problems.attemptAsync(async () => {
+      if (isJsonl(file)) await readJsonlCases(file, into)
+      else into.addSource(parseDatasetText(await readText(file), file))
+    })
   }
   return files
 }
@@ -200,27 +210,33 @@ export function normalizeCases(sources: RawSource[], options: DatasetOptions): E
 /**
  * Raw cases in, runnable cases out, one at a time and in dataset order: ids
  * are checked for duplicates across all sources, cases without one get a key
- * from their content.
+ * from their content. A case with a problem is left out and the problem kept
+ * in `problems`, so that one pass finds them all (up to MAX_PROBLEMS).
  */
 export class CaseNormalizer {
+  readonly problems: Problems
+  /** no collector was given: finish() throws what was found */
+  private readonly ownsProblems: boolean
   private readonly cases: EvalCase[] = []
   /** case id → the index of the case that has it */
   private readonly ids = new Map<string, number>()
   private readonly contentKeys = new Map<string, number>()
   /** per source: where its cases begin, to name an earlier case in a message */
-  private readonly sources: { file: string; base: Path; first: number; dir: string; sourceFile: string }[] = []
+  private readonly sources: { file: string; base: Path; first: number; dir: string; sourceFile: string; skipped: number[] }[] = []
 
   private readonly fingerprints: Fingerprinter
 
   constructor(private readonly options: DatasetOptions) {
     this.fingerprints = new Fingerprinter(options.baseDir, options.judge)
+    this.problems = options.problems ?? new Problems()
+    this.ownsProblems = options.problems === undefined
   }
 
   /** The next cases come from this file, found at `base` inside it. */
   beginSource(file: string, base: Path): void {
     // relative to the working directory: in Actions that is the repository root, as annotations need
     const sourceFile = path.relative(process.cwd(), file) || file
-    this.sources.push({ file, base, first: this.cases.length, dir: path.dirname(file), sourceFile })
+    this.sources.push({ file, base, first: this.cases.length, dir: path.dirname(file), sourceFile, skipped: [] })
   }
 
   addSource(source: RawSource): void {
@@ -228,8 +244,19 @@ export class CaseNormalizer {
     source.cases.forEach((value, i) => this.add(value, source.located, [...source.base, i]))
   }
 
-  /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. */
+  /** One raw case of the current source; `located` finds lines in its file, `at` is its path there. A problem with it is kept, and the case left out. */
   add(value: unknown, located: Omit<Located, 'value'>, at: Path): void {
+    const before = this.cases.length
+    this.problems.attempt(() => this.addCase(value, located, at))
+    if (this.cases.length === before) this.skip()
+  }
+
+  /** The current source's next case is left out (it had a problem): later cases are still named by their place in the file. */
+  skip(): void {
+    this.sources.at(-1)!.skipped.push(this.cases.length)
+  }
+
+  private addCase(value: unknown, located: Omit<Located, 'value'>, at: Path): void {
     const { options } = this
     const source = this.sources.at(-1)!
     const file = located.file
@@ -263,15 +290,9 @@ export class CaseNormalizer {
       throw new ConfigError(`${where()}: ${(err as Error).message}`, file)
     }
     // defaults come resolved against the config's folder; the case's own files against its dataset's
-    const assert = [...options.defaults.assert, ...resolveFiles(own, source.dir)]
-    assert.forEach((a, k) => {
-      const problem = options.validateAssertion(a)
-      if (problem) {
-        const ownIndex = k - options.defaults.assert.length
-        const place = ownIndex >= 0 && raw.assert ? `${where()}.assert[${ownIndex}]` : ownIndex < 0 ? `defaults.assert[${k}] (applied to ${where()})` : where()
-        throw new ConfigError(`${place}: ${problem}`, file)
-      }
-    })
+    // only the case's own: a default with a problem is one problem of the config, not one more per case
+    const ownResolved = this.checked(resolveFiles(own, source.dir), (k) => (raw.assert ? `${where()}.assert[${k}]` : where()), file)
+    const assert = [...options.defaults.assert, ...ownResolved]
     const tags = [...new Set([...options.defaults.tags, ...(raw.tags ?? []), ...(raw.task_type ? [raw.task_type] : [])])]
     const index = this.cases.length
     let id: string
@@ -313,11 +334,13 @@ export class CaseNormalizer {
     return list
   }
 
+  /** The cases read. The problems found are thrown, unless they go to a collector the caller gave (and reports). */
   finish(): EvalCase[] {
     for (const [id, index] of this.ids) {
       if (this.contentKeys.has(id))
-        throw new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`)
+        this.problems.add(new ConfigError(`${this.whereIs(index)}: case id "${id}" collides with the key generated for a case without id; choose another id`))
     }
+    if (this.ownsProblems) this.problems.throwIfAny()
     return this.cases
   }
 
@@ -328,6 +351,7 @@ export class CaseNormalizer {
   /** Where an earlier case is: its file and line, and its path there. */
   private whereIs(index: number): string {
     const source = this.sources.findLast((s) => s.first <= index)!
-    return this.where(source.file, this.cases[index]!.source?.line, [...source.base, index - source.first])
+    const left = source.skipped.filter((at) => at <= index).length
+    return this.where(source.file, this.cases[index]!.source?.line, [...source.base, index - source.first + left])
   }
 }

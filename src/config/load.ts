@@ -2,7 +2,7 @@
  * Loading evalgate.yml and its dataset into one resolved value.
  */
 import path from 'node:path'
-import { attributeTo, ConfigError, errorMessage } from '../errors.js'
+import { ConfigError, errorMessage } from '../errors.js'
 import { splitArgv } from '../util/argv.js'
 import type { AssertionScope, EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
@@ -10,6 +10,7 @@ import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, 
 import { datasetFingerprint } from './fingerprint.js'
 import { isJudged } from './judged.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
+import { Problems } from './problems.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
 import { configSchema, tracingOf, type ParsedConfig } from './schema.js'
 
@@ -82,32 +83,55 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
     return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
   }
-  const config = settings(configOf(located))
-  options.onConfig?.(config)
-  const scope: AssertionScope = { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
+  // every problem of the config and the dataset in one message (SPEC §6), not one per run
+  const problems = new Problems(absolute)
+  const config = problems.attempt(() => settings(configOf(located)))
+  if (config) options.onConfig?.(config)
+  // a config that did not validate has no scope: nothing is checked against it
+  const scope: AssertionScope | undefined = config && { tools: config.target.tools ?? null, tracing: tracingOf(config.tracing) !== undefined }
   const validateInScope: AssertionValidator = (a, more) => validateAssertion(a, more ? { ...scope, ...more } : scope)
-  const defaults = resolveFiles(config.defaults.assert, baseDir)
+  const defaults = resolveFiles(config?.defaults.assert ?? [], baseDir)
   // checked here, so that the message names the config rather than the first case they apply to
   defaults.forEach((a, k) => {
     const problem = validateInScope(a)
-    if (problem) throw new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute)
+    if (problem) problems.add(new ConfigError(`${absolute} at defaults.assert[${k}]: ${problem}`, absolute))
   })
   const normalizer = new CaseNormalizer({
-    defaults: { assert: defaults, tags: config.defaults.tags },
+    defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
     baseDir,
-    judge: config.judge,
-    validateAssertion: validateInScope
+    judge: config?.judge,
+    validateAssertion: validateInScope,
+    problems
   })
-  const files = config.dataset !== undefined ? await attributeTo(absolute, () => readDataset(config.dataset!, baseDir, normalizer)) : []
-  if (config.cases !== undefined) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
+  // with a config that is not valid, its dataset is still read for problems of its own
+  const dataset = config ? config.dataset : datasetOf(located.value)
+  const files = dataset !== undefined ? await readDataset(dataset, baseDir, normalizer) : []
+  if (config ? config.cases !== undefined : hasInlineCases(located.value)) normalizer.addSource(parseDatasetText(await readText(absolute), absolute))
   const cases = normalizer.finish()
+  problems.throwIfAny()
   if (cases.length === 0) {
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
   const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(isJudged)
-  if (judged && !config.judge) {
+  if (judged && !config!.judge) {
     throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+  return { file: absolute, baseDir, config: config!, cases, dataset: datasetFingerprint(config!.name, cases) }
+}
+
+/** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
+function datasetOf(value: unknown): string | string[] | undefined {
+  const dataset = isMapping(value) ? value.dataset : undefined
+  if (typeof dataset === 'string') return dataset
+  if (Array.isArray(dataset) && dataset.every((d) => typeof d === 'string')) return dataset
+  return undefined
+}
+
+function hasInlineCases(value: unknown): boolean {
+  return isMapping(value) && Array.isArray(value.cases)
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -7,6 +7,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml'
 import type { z } from 'zod'
 import { ConfigError } from '../errors.js'
 import { plainReader, ZOD_DECIDES } from './plain-parse.js'
+import { MAX_PROBLEMS } from './problems.js'
 
 export type Path = readonly (string | number)[]
 
@@ -455,17 +456,20 @@ function issueLines(schema: z.core.$ZodType, issue: z.core.$ZodIssue, located: L
   return [`${place([...base, ...inner])}: ${describeIssue(issue, valueAt(located.value, inner))}`]
 }
 
-/** Validate with zod and turn the first issues into one readable ConfigError. */
 /**
- * `foreign`: the file is another tool's format (a promptfoo config), whose
- * keys evalgate does not read are refused as not supported, not as typos.
+ * Validate with zod and turn its issues (the first MAX_PROBLEMS) into one
+ * readable ConfigError, each issue one of its `problems`. `foreign`: the file
+ * is another tool's format (a promptfoo config), whose keys evalgate does not
+ * read are refused as not supported, not as typos.
  */
 export function validate<S extends z.ZodType>(schema: S, located: Located, base: Path = [], what = '', foreign = false): z.output<S> {
   const plain = plainReader(schema)?.read(located.value) ?? ZOD_DECIDES
   if (plain !== ZOD_DECIDES) return plain as z.output<S>
   const result = schema.safeParse(located.value)
   if (result.success) return result.data
-  const lines = result.error.issues.slice(0, 5).flatMap((issue) => issueLines(schema, issue, located, base, foreign))
-  const more = result.error.issues.length > 5 ? `\n(and ${result.error.issues.length - 5} more)` : ''
-  throw new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file)
+  const lines = result.error.issues.slice(0, MAX_PROBLEMS).flatMap((issue) => issueLines(schema, issue, located, base, foreign))
+  const more = result.error.issues.length > MAX_PROBLEMS ? `\n(and ${result.error.issues.length - MAX_PROBLEMS} more)` : ''
+  const error = new ConfigError(`${what ? `invalid ${what}:\n` : ''}${lines.join('\n')}${more}`, located.file)
+  error.problems = lines
+  throw error
 }

@@ -237,6 +237,8 @@ export const runRecordSchema = z.object({
     .optional(),
   /** cases the run set out to run (an incomplete run finished fewer) */
   planned: z.number().int().min(0).optional(),
+  /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
+  resumed: z.object({ cases: z.number().int().min(0), from: z.string() }).optional(),
   /** absent in records of evalgate before fingerprint version 2 */
   dataset: datasetFingerprintSchema.optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),

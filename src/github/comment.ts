@@ -10,7 +10,8 @@ import { readHeader, type CommentVerdict } from '../report/sticky.js'
 import { httpStatus, type Octokit } from './context.js'
 import type { CommentPolicy } from './inputs.js'
 
-export const FORK_NOTICE = "comment skipped: the token cannot write to this pull request (fork?) — see README's workflow_run pattern"
+export const FORK_NOTICE =
+  'comment skipped: the token cannot write to this pull request (fork?) — the workflow_run comment workflow comments for forks (evalgate init --fork-safe writes it; docs/action.md)'
 
 export interface CommentAuthor {
   id?: number

@@ -9,18 +9,32 @@ import { UsageError } from '../errors.js'
 import { makeDir } from '../util/dirs.js'
 import { BRANCH_PATTERN, initFiles } from './templates.js'
 
-export { AGENT_FILE, CONFIG_FILE, DATASET_FILE, SCHEMA_URL, WORKFLOW_FILE, initFiles } from './templates.js'
+export {
+  ACTION_REF,
+  AGENT_FILE,
+  COMMENT_WORKFLOW_FILE,
+  CONFIG_FILE,
+  DATASET_FILE,
+  PACKAGE_SPEC,
+  PR_EVENT_TYPES,
+  SCHEMA_URL,
+  WORKFLOW_FILE,
+  WORKFLOW_NAME,
+  initFiles
+} from './templates.js'
 
 export interface InitOptions {
   /** the branch whose runs are the baseline; default "main" */
   branch?: string
+  /** also write the workflow_run workflow that comments on fork PRs */
+  forkSafe?: boolean
 }
 
 /** Write the starter files into dir; returns the paths written, relative to dir. */
 export async function initProject(dir: string, options: InitOptions = {}): Promise<string[]> {
   const branch = options.branch ?? 'main'
   if (!BRANCH_PATTERN.test(branch)) throw new UsageError(`--branch "${branch}": give a branch name (letters, digits, ".", "_", "-", "/")`)
-  const files = initFiles({ branch })
+  const files = initFiles({ branch, forkSafe: options.forkSafe })
   const existing = files.filter((f) => existsSync(path.join(dir, f.path))).map((f) => f.path)
   if (existing.length > 0) {
     throw new UsageError(`init writes nothing over existing files; already in ${dir}: ${existing.join(', ')} (move them away, or use --dir to start elsewhere)`)

@@ -1,7 +1,8 @@
 /**
  * The files `evalgate init` writes: a config, a small dataset, a deterministic
- * stand-in agent so that `npx evalgate run` passes with no edits, and the
- * workflow that gates pull requests and records the baseline on the default branch.
+ * stand-in agent so that `npx evalgate run` passes with no edits, the
+ * workflow that gates pull requests and records the baseline on the default
+ * branch, and with `--fork-safe` the workflow that comments on fork PRs.
  */
 import { SCHEMA_URL } from '../config/json-schema.js'
 
@@ -11,6 +12,25 @@ export const CONFIG_FILE = 'evalgate.yml'
 export const DATASET_FILE = 'evals/cases.yaml'
 export const AGENT_FILE = 'evals/agent.mjs'
 export const WORKFLOW_FILE = '.github/workflows/evalgate.yml'
+export const COMMENT_WORKFLOW_FILE = '.github/workflows/evalgate-comment.yml'
+
+/**
+ * One name for the gating workflow everywhere (init, the docs, the comment
+ * workflow's `workflow_run` trigger): the comment workflow finds the runs it
+ * comments on by this name.
+ */
+export const WORKFLOW_NAME = 'evalgate'
+
+/**
+ * Where evalgate comes from until a release is tagged: the repository's
+ * default branch, which carries the built bundles (dist/ is committed). The
+ * docs test holds every install line and `uses:` of the docs to these.
+ */
+export const ACTION_REF = 'evalgate/evalgate@main'
+export const PACKAGE_SPEC = 'github:evalgate/evalgate'
+
+/** The pull-request events that re-decide the check: the accept label's `labeled`/`unlabeled` among them. */
+export const PR_EVENT_TYPES = ['opened', 'synchronize', 'reopened', 'labeled', 'unlabeled'] as const
 
 export function configTemplate(): string {
   return `# yaml-language-server: $schema=${SCHEMA_URL}
@@ -39,8 +59,9 @@ repeat: 1                  # trials per case; raise it for a non-deterministic a
 
 gate:
   maxRegressions: 0        # cases that pass on the default branch and fail in the PR
+  minPassRate: 0.8         # an absolute floor, checked with or without a baseline:
+                           # the first run, which has none, is gated on it
   # maxPassRateDrop: 0.02  # two points
-  # minPassRate: 0.9       # an absolute floor, checked even without a baseline
 
 defaults:                  # added to every case
   assert:
@@ -120,13 +141,27 @@ export default async function agent(input) {
 /** Branch names that are safe to write unquoted into the workflow. */
 export const BRANCH_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/
 
-export function workflowTemplate(branch = 'main'): string {
+export interface WorkflowOptions {
+  branch?: string
+  /** a fork's PR is commented on by the comment workflow, so its own run does not try */
+  forkSafe?: boolean
+}
+
+export function workflowTemplate(options: WorkflowOptions = {}): string {
+  const branch = options.branch ?? 'main'
+  const comment = options.forkSafe
+    ? `
+          # a fork's run has a read-only token: ${COMMENT_WORKFLOW_FILE} comments for it
+          comment: \${{ github.event.pull_request.head.repo.full_name == github.repository && 'always' || 'never' }}`
+    : ''
   return `# Gates pull requests on the evals, and records each run on ${branch} as the
 # baseline that later pull requests are compared with.
-name: evalgate
+name: ${WORKFLOW_NAME}
 
 on:
   pull_request:
+    # labeled/unlabeled: adding or removing the accept label (evalgate:accept) re-decides the check
+    types: [${PR_EVENT_TYPES.join(', ')}]
   push:
     branches: [${branch}]
   workflow_dispatch:
@@ -137,7 +172,7 @@ permissions:
   actions: read            # find and download the baseline run's artifact
 
 concurrency:
-  group: evalgate-\${{ github.ref }}
+  group: ${WORKFLOW_NAME}-\${{ github.ref }}
   cancel-in-progress: \${{ github.event_name == 'pull_request' }}
 
 jobs:
@@ -146,20 +181,56 @@ jobs:
     timeout-minutes: 30
     steps:
       - uses: actions/checkout@v7
-      - uses: evalgate/evalgate@v1
+      - uses: ${ACTION_REF}
         with:
-          config: ${CONFIG_FILE}
+          config: ${CONFIG_FILE}${comment}
         # env:                                     # for a judge or a model-backed target
         #   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
 `
 }
 
+/**
+ * The fork-safe comment workflow (SPEC §7): runs in the base repository after
+ * the gating workflow completes, with a write token, and reads that run's
+ * record as untrusted data; it never checks out or runs the PR's code.
+ */
+export function commentWorkflowTemplate(): string {
+  return `# Comments on pull requests from forks, whose own run has a read-only token:
+# runs here, with a write token, once the "${WORKFLOW_NAME}" workflow completes,
+# and reads that run's record as untrusted data. It never checks out or runs
+# the pull request's code.
+name: ${WORKFLOW_NAME} comment
+
+on:
+  workflow_run:
+    workflows: [${WORKFLOW_NAME}]
+    types: [completed]
+
+permissions:
+  contents: read
+  actions: read            # the pull request run's artifact, and the baseline
+  pull-requests: write     # the sticky PR comment
+
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v7   # the default branch: the trusted config
+      - uses: ${ACTION_REF}
+        with:
+          config: ${CONFIG_FILE}
+          mode: comment
+`
+}
+
 /** Every file init writes, relative to the target folder, in the order listed to the user. */
-export function initFiles(options: { branch?: string } = {}): Array<{ path: string; content: string }> {
+export function initFiles(options: WorkflowOptions = {}): Array<{ path: string; content: string }> {
   return [
     { path: CONFIG_FILE, content: configTemplate() },
     { path: DATASET_FILE, content: datasetTemplate() },
     { path: AGENT_FILE, content: agentTemplate() },
-    { path: WORKFLOW_FILE, content: workflowTemplate(options.branch) }
+    { path: WORKFLOW_FILE, content: workflowTemplate(options) },
+    ...(options.forkSafe ? [{ path: COMMENT_WORKFLOW_FILE, content: commentWorkflowTemplate() }] : [])
   ]
 }

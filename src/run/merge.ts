@@ -5,9 +5,9 @@
  */
 import { carryHistory, carryTrend } from '../compare/history.js'
 import { RecordError, UsageError } from '../errors.js'
-import type { CaseResult, DatasetFingerprint, JudgeSummary, RunRecord } from '../types.js'
+import type { CaseResult, DatasetFingerprint, RunRecord } from '../types.js'
 import { VERSION } from '../version.js'
-import { summarize } from './record.js'
+import { summarize, sumJudge } from './record.js'
 
 export interface ShardRecord {
   /** names the shard in messages: a file or an artifact */
@@ -167,18 +167,4 @@ function joinCases(placed: Placed[]): CaseResult[] {
 
 function firstSet(values: (string | null)[]): string | null {
   return values.find((v) => v !== null) ?? null
-}
-
-function sumJudge(parts: JudgeSummary[]): JudgeSummary {
-  const sum = (key: 'calls' | 'reused' | 'errors' | 'tokens' | 'sampled' | 'disagreements') => parts.reduce((n, j) => n + (j[key] ?? 0), 0)
-  const total: JudgeSummary = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') }
-  if (parts.some((j) => j.sampled !== undefined)) total.sampled = sum('sampled')
-  if (parts.some((j) => j.disagreements !== undefined)) total.disagreements = sum('disagreements')
-  const users = parts.flatMap((j) => (j.simulatedUser ? [j.simulatedUser] : []))
-  if (users.length) {
-    const of = (key: 'calls' | 'errors' | 'tokens') => users.reduce((n, u) => n + u[key], 0)
-    total.simulatedUser = { calls: of('calls'), errors: of('errors'), tokens: of('tokens') }
-    if (users.some((u) => u.costUsd !== undefined)) total.simulatedUser.costUsd = users.reduce((n, u) => n + (u.costUsd ?? 0), 0)
-  }
-  return total
 }

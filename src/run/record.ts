@@ -30,6 +30,8 @@ export interface RecordInput {
   judge?: JudgeSummary
   /** the run compared against: each case's flake history is carried forward from it */
   baseline?: RunRecord | null
+  /** finished cases taken over from a run cut short (`run --resume`), and when that run began */
+  resumed?: RunRecord['resumed']
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000
@@ -54,6 +56,23 @@ export function summarize(cases: CaseResult[], durationMs: number, judge?: Judge
   const namedScores = summarizeNamedScores(cases)
   if (namedScores) summary.namedScores = namedScores
   return summary
+}
+
+/** The judge figures of several parts of one run (shards, a resumed run's two parts), as one run's. */
+export function sumJudge(parts: JudgeSummary[]): JudgeSummary {
+  const sum = (key: 'calls' | 'reused' | 'errors' | 'tokens' | 'costUsd' | 'sampled' | 'disagreements') => parts.reduce((n, j) => n + (j[key] ?? 0), 0)
+  const total: JudgeSummary = { calls: sum('calls'), reused: sum('reused'), errors: sum('errors'), tokens: sum('tokens') }
+  if (parts.some((j) => j.costUsd !== undefined)) total.costUsd = sum('costUsd')
+  if (parts.some((j) => j.sampled !== undefined)) total.sampled = sum('sampled')
+  if (parts.some((j) => j.disagreements !== undefined)) total.disagreements = sum('disagreements')
+  // the simulated users' calls, kept apart as the run reports them
+  const users = parts.flatMap((j) => (j.simulatedUser ? [j.simulatedUser] : []))
+  if (users.length) {
+    const of = (key: 'calls' | 'errors' | 'tokens') => users.reduce((n, u) => n + u[key], 0)
+    total.simulatedUser = { calls: of('calls'), errors: of('errors'), tokens: of('tokens') }
+    if (users.some((u) => u.costUsd !== undefined)) total.simulatedUser.costUsd = users.reduce((n, u) => n + (u.costUsd ?? 0), 0)
+  }
+  return total
 }
 
 /**
@@ -92,6 +111,7 @@ export function buildRecord(input: RecordInput): RunRecord {
     ...(input.stopReason ? { stopReason: input.stopReason } : {}),
     ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
     ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+    ...(input.resumed ? { resumed: input.resumed } : {}),
     dataset: input.dataset,
     git: input.git,
     config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },

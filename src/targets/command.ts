@@ -44,6 +44,7 @@ export function helperCommand(argv: string[], env: Record<string, string>, bound
 export function createCommandTarget(config: TargetOf<'command'>, ctx: TargetContext): Target {
   const spec = resolveCommandSpec(config, ctx)
   const running = new Set<ProcessRun>()
+  const printed = { trials: 0, resultObjects: 0 }
   return {
     async call(request: TrialRequest): Promise<TargetReply> {
       if (request.signal.aborted) throw abortError(request.signal)
@@ -53,6 +54,10 @@ export function createCommandTarget(config: TargetOf<'command'>, ctx: TargetCont
       request.signal.addEventListener('abort', onAbort, { once: true })
       try {
         const stdout = await run.done
+        if (!spec.json) {
+          printed.trials++
+          if (looksLikeResultObject(stdout)) printed.resultObjects++
+        }
         const reply = spec.json ? jsonReply(stdout) : { output: stdout }
         reply.latencyMs ??= run.elapsedMs()
         return reply
@@ -65,8 +70,27 @@ export function createCommandTarget(config: TargetOf<'command'>, ctx: TargetCont
       const runs = [...running]
       for (const run of runs) run.stop(new TargetError('target closed while the command was running'))
       await Promise.allSettled(runs.map((run) => run.done))
+      if (printed.resultObjects > 0) ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials))
     }
   }
+}
+
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout: string): boolean {
+  const text = stdout.trim()
+  if (!text.startsWith('{') || !text.endsWith('}')) return false
+  try {
+    return isResultObject(JSON.parse(text))
+  } catch {
+    return false
+  }
+}
+
+export function resultObjectHint(count: number, trials: number): string {
+  return (
+    `target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+    `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`
+  )
 }
 
 /** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */

@@ -52,6 +52,8 @@ export interface TargetContext {
   secrets: Set<string>
   /** the deadline of sandboxed code a target runs on its output (a promptfoo provider's `transform`): the config's checkTimeoutMs */
   checkTimeoutMs?: number
+  /** told what the user should change though nothing failed (a result object graded as text); at most once per target */
+  warn?: (message: string) => void
   /** the trace receiver's endpoint (`http://127.0.0.1:<port>`) when tracing is on: processes and modules get the exporter's variables */
   otlpEndpoint?: string
 }

@@ -11,14 +11,24 @@ export interface GitInfo {
   runId: string | null
 }
 
-/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
-function git(args: string[], cwd: string): string | null {
+/** `program <args>` in `cwd`, its trimmed output; null when it fails, prints nothing or is not installed. */
+export function outputOf(program: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): string | null {
   try {
-    const out = execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
+    const out = execFileSync(program, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000 }).trim()
     return out || null
   } catch {
     return null
   }
+}
+
+/** `git <args>` in `cwd`, its trimmed output; null outside a repository or without git. */
+function git(args: string[], cwd: string): string | null {
+  return outputOf('git', args, cwd)
+}
+
+/** The URL of the repository's `origin` remote, null without one. */
+export function originUrl(cwd: string, env?: NodeJS.ProcessEnv): string | null {
+  return outputOf('git', ['remote', 'get-url', 'origin'], cwd, env)
 }
 
 /** The commit checked out in `cwd` and its branch (`refs/heads/…`, null when detached). */

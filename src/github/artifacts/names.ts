@@ -13,6 +13,11 @@ export const REPORT_FILE = 'report.md'
 export const HTML_FILE = 'report.html'
 export const JSON_FILE = 'comparison.json'
 
+/** The artifact a run of the config `configName` is published as, unless the action's `artifact-name` says otherwise. */
+export function recordArtifactName(configName: string): string {
+  return `evalgate-${configName}`
+}
+
 /** The name an artifact takes on a later attempt of the same run when `name` is taken. */
 export function attemptName(name: string, attempt: number): string {
   return `${name}-attempt-${attempt}`
