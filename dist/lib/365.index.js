@@ -7868,7 +7868,7 @@ var Type, // cyclic
 util.codegen  = __webpack_require__(5588);
 util.fetch    = __webpack_require__(6117);
 util.path     = __webpack_require__(1902);
-util.patterns = __webpack_require__(8449);
+util.patterns = __webpack_require__(830);
 
 var reservedRe = util.patterns.reservedRe;
 
@@ -8338,7 +8338,7 @@ base64.test = function test(string) {
 
 module.exports = codegen;
 
-var patterns = __webpack_require__(8449);
+var patterns = __webpack_require__(830);
 var reservedRe = patterns.reservedRe;
 
 /**
@@ -9867,7 +9867,7 @@ path.resolve = function resolve(originPath, includePath, alreadyNormalized) {
 
 /***/ }),
 
-/***/ 8449:
+/***/ 830:
 /***/ ((__unused_webpack_module, exports) => {
 
 
