@@ -2,24 +2,29 @@
  * The one pipeline behind the CLI, the action and the library:
  * loaded config → selected cases → run → record → comparison.
  */
-import { asksGrader, needsJudge, validateAssertion } from './assertions/index.js'
+import { asksGrader, needsJudge, preloadGrading, validateAssertion } from './assertions/index.js'
 import { compareIfCompatible } from './compare/compatibility.js'
 import type { Comparison } from './compare/types.js'
+import { changedSince } from './config/fingerprint.js'
 import { loadConfig, type LoadedConfig, type LoadOptions } from './config/load.js'
 import { tracingOf, type ParsedConfig } from './config/schema.js'
 import { withTrustedSettings, type ConfigChange } from './config/trusted.js'
 import { attributeTo, ConfigError, errorMessage, UsageError } from './errors.js'
 import { budgetSummary, buildRecord, redactDeep } from './run/record.js'
+import { loadPriceList } from './targets/pricing.js'
 import { joinResumed, resumedBudget, resumedJudge, type ResumePlan } from './run/resume.js'
 import { watchJudgeSpread, withSpread } from './run/judge-spread.js'
+import { runAsBaseline } from './run/as-baseline.js'
 import { rerunFlips } from './run/rerun.js'
 import { runCases, type RunnerOptions } from './run/runner.js'
 import type { Progress } from './run/progress.js'
 import { createJudge } from './judge/judge.js'
+import { descendants, endLeftovers, newRunMark } from './sandbox/leftovers.js'
 import { createSimulatedUsers, withSimulatedUser } from './run/simulated-user.js'
 import { createTarget, warmTarget } from './targets/index.js'
 import type { Assertion, EvalCase, RunRecord } from './types.js'
 import { isSelected, type Selection, type Shard } from './compare/selection.js'
+import { RUN_MARK } from './util/env.js'
 import { gitFromEnv } from './util/git.js'
 
 export { shardOf, type Shard } from './compare/selection.js'
@@ -37,6 +42,12 @@ export interface EvaluateOptions {
   progress?: Progress
   git?: RunRecord['git']
   now?: () => Date
+  /**
+   * where the files the baseline's assertions name are read when a changed
+   * case is run as the baseline ran it: in a pull-request run, the base
+   * commit's copies (github/trusted-files.ts); default the config's folder
+   */
+  baselineFiles?: string
   /** `run --resume`: the cases a run cut short finished are taken over, the rest run (run/resume.ts) */
   resume?: ResumePlan
   /** told things worth a line in the log (the trace receiver's URL) */
@@ -50,6 +61,8 @@ export interface Evaluation {
   secrets: Set<string>
   /** why the baseline could not be compared (other fingerprints): the comparison was made without it */
   incompatible: string | null
+  /** processes the code under test left running, ended before the record was written */
+  leftovers: number
   /** what the user should change though nothing failed (a target's result objects graded as text): for the log */
   warnings: string[]
 }
@@ -96,15 +109,21 @@ function checkFilter(cases: EvalCase[], filter: string | undefined): void {
  * base commit (SPEC §9) — in place of its own, and the trusted keys the
  * change alters (they apply after merge). Without a base, the config as it is.
  */
-export async function loadTrustedConfig(file: string, base: ParsedConfig | null): Promise<{ loaded: LoadedConfig; changes: ConfigChange[] }> {
+export async function loadTrustedConfig(
+  file: string,
+  base: ParsedConfig | null,
+  /** a command judge's files as the base commit has them (github/trusted-files.ts): what grades, and what the change alters in them */
+  judgeFiles?: { dir: string; changes: ConfigChange[] } | null
+): Promise<{ loaded: LoadedConfig; changes: ConfigChange[] }> {
   let changes: ConfigChange[] = []
   const loaded = await loadEvalConfig(file, {
     settings: (head) => {
       if (!base) return head
       const trusted = withTrustedSettings(head, base)
-      changes = trusted.changes
+      changes = [...trusted.changes, ...(judgeFiles?.changes ?? [])]
       return trusted.config
-    }
+    },
+    ...(judgeFiles ? { judgeDir: judgeFiles.dir } : {})
   })
   return { loaded, changes }
 }
@@ -139,6 +158,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   // a resumed run is the run that began then
   const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString()
   const spentBefore = resume?.spentUsd ?? 0
+  // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+  // below this one that were not there before, and those that carry this run's mark
+  const before = await descendants()
+  const mark = newRunMark()
+  // what grading loads on demand is loaded before the target's code runs: a chunk rewritten meanwhile is never read
+  await preloadGrading()
+  // a model API's replies are priced from the maintained list, another module loaded on demand
+  if (config.target.openai || config.target.provider !== undefined || config.target.promptfoo) await loadPriceList()
   // the receiver first: the target's processes and module are told where to export
   const tracing = await startTracing(loaded, options.log)
   // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
@@ -147,7 +174,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     target = await attributeTo(loaded.file, () =>
       createTarget(config.target, {
         baseDir: loaded.baseDir,
-        env,
+        env: { ...env, [RUN_MARK]: mark },
         secrets,
         checkTimeoutMs: config.checkTimeoutMs,
         warn: (message) => warnings.push(message),
@@ -168,6 +195,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
           secrets,
           baseline: options.baseline ?? null,
           baseDir: loaded.baseDir,
+          judgeDir: loaded.judgeDir,
           pricing: config.pricing,
           needed: cases.some((c) => checksOf(c).some(needsJudge))
         })
@@ -209,6 +237,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     tracing: tracing?.collector
   }
   let outcome
+  let ended: number[] = []
   try {
     outcome = await runCases(cases, target, runner)
     if (options.baseline && config.rerunFlips > 0) {
@@ -219,6 +248,18 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
         cases: again.cases,
         durationMs: outcome.durationMs + again.durationMs,
         targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+      }
+    }
+    if (options.baseline && outcome.complete) {
+      // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
+      const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir)
+      outcome = {
+        ...outcome,
+        cases: again.cases,
+        durationMs: outcome.durationMs + again.durationMs,
+        targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
+        // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
+        ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
       }
     }
   } finally {
@@ -233,7 +274,10 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
           `evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${tracingOf(loaded.config.tracing)!.maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`
         )
     }
+    ended = await endLeftovers(mark, before)
   }
+  // what graded must be what was fingerprinted: a check rewritten while the cases ran (by the code under test) is caught here
+  const changedDuringRun = loaded.gradingFiles ? changedSince(loaded.gradingFiles, loaded.baseDir) : []
   const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats())
   const record = redactDeep(
     buildRecord({
@@ -243,11 +287,14 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
       complete: outcome.complete,
       stopReason: outcome.stopReason,
       planned: selected.length,
+      changedDuringRun,
       budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
       durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
       createdAt,
       git: options.git ?? gitFromEnv(env),
       repeat,
+      repeatPassThreshold: config.repeatPassThreshold,
+      rerunFlips: config.rerunFlips,
       shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
       filter: options.filter || null,
       judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
@@ -257,7 +304,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
     secrets
   )
   const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate)
-  return { record, comparison, secrets, incompatible, warnings }
+  return { record, comparison, secrets, incompatible, leftovers: ended.length, warnings }
 }
 
 /** Every check of a case: its own, and a conversation's turns'. */

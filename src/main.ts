@@ -6,6 +6,7 @@
  * everything the run leaves behind has been written.
  */
 import { existsSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
 import path from 'node:path'
 import * as core from '@actions/core'
 import { compareIfCompatible } from './compare/compatibility.js'
@@ -15,18 +16,22 @@ import type { Comparison, VerdictReason } from './compare/types.js'
 import type { LoadedConfig } from './config/load.js'
 import { readRunRecord, type RecordOptions } from './config/record.js'
 import { gateSchema, type GateConfig, type ParsedConfig } from './config/schema.js'
+import { credentialDifferences } from './config/credentials.js'
 import type { ConfigChange } from './config/trusted.js'
 import { evaluate, loadEvalConfig, loadTrustedConfig, selectCases, type Evaluation, type Shard } from './engine.js'
 import { baselineStaleness, readBaseConfig, type CiHost, type HostBaseline } from './ci/host.js'
-import { errorMessage, isUserError, RecordError, UsageError } from './errors.js'
+import { ConfigError, errorMessage, isUserError, RecordError, UsageError } from './errors.js'
 import { finishRun, type Finishing } from './finish.js'
+import { loadBadgeMaker } from './badge/index.js'
 import { artifactClient } from './github/artifacts/client.js'
 import { fetchRunRecord, type DownloadTarget } from './github/artifacts/download.js'
-import { RECORD_FILE, shardArtifactName } from './github/artifacts/names.js'
+import { RECORD_FILE, shardArtifactName, unverifiedArtifactName } from './github/artifacts/names.js'
 import { fetchShardRecords } from './github/artifacts/shards.js'
-import { uploadRunArtifact } from './github/artifacts/upload.js'
+import { uploadRunArtifact, type UploadResult } from './github/artifacts/upload.js'
+import { verifyUploadedRecord } from './github/artifacts/verify.js'
 import { commentMarker } from './github/comment.js'
 import { repositoryPath } from './github/contents.js'
+import { trustedCopies, trustedJudgeFiles, type TrustedFilesSource } from './github/trusted-files.js'
 import { createOctokit, readContext, runUrl, type ActionContext, type Octokit } from './github/context.js'
 import { gitHubHost } from './github/host.js'
 import { readInputs, type ActionInputs, type GateOverrides, type Mode } from './github/inputs.js'
@@ -37,9 +42,11 @@ import { renderShardSummary, type ReportModel } from './report/index.js'
 import { configChangesNotice, reasonMessage } from './report/words.js'
 import { mergeRecords } from './run/merge.js'
 import { createProgress } from './run/progress.js'
+import { changedAgainst, filesNamed } from './run/as-baseline.js'
 import { datasetSharer } from './run/share.js'
 import type { RunRecord } from './types.js'
 import { makeDir } from './util/dirs.js'
+import { writeFileAtomic } from './util/files.js'
 import { writeJsonAtomic } from './util/json-writer.js'
 import { collectGarbage } from './util/memory.js'
 
@@ -119,13 +126,45 @@ async function baseConfig(inputs: ActionInputs, ctx: ActionContext, host: CiHost
   return readBaseConfig(host, repositoryPath(inputs.config, ctx.workspace), pr.baseSha, notices)
 }
 
+/** Where the trusted judge's files are read: the base commit, the config's folder there and in the checkout. */
+function trustedFilesSource(inputs: ActionInputs, ctx: ActionContext, octokit: Octokit): TrustedFilesSource {
+  const configDir = path.posix.dirname(repositoryPath(inputs.config, ctx.workspace))
+  return {
+    octokit,
+    repo: ctx,
+    ref: ctx.pullRequest!.baseSha!,
+    configDir: configDir === '.' ? '' : configDir,
+    baseDir: path.dirname(path.resolve(inputs.config)),
+    tempDir: ctx.tempDir
+  }
+}
+
+/**
+ * Which credentials go where is a trusted setting (SPEC §9): a credential this
+ * pull request's config sends somewhere the base commit's does not is refused
+ * before anything runs, naming each difference.
+ */
+function refuseNewCredentialFlows(run: ParsedConfig, base: ParsedConfig, inputs: ActionInputs, ctx: ActionContext): void {
+  const differences = credentialDifferences(run, base, process.env)
+  if (differences.length === 0) return
+  const file = inputs.config
+  const where = `${repositoryPath(file, ctx.workspace)} at the base commit ${ctx.pullRequest!.baseSha!.slice(0, 7)}`
+  throw new ConfigError(
+    `${file}: this pull request sends credentials where ${where} does not, and which credentials go where is a trusted setting: ${differences.join('; ')}. Make that change on the default branch first (or set gate-from: head)`,
+    file
+  )
+}
+
 async function prepareJob(inputs: ActionInputs, ctx: ActionContext): Promise<{ job: Job; loaded: LoadedConfig }> {
   const octokit = inputs.token ? createOctokit(inputs.token, ctx) : null
   const query = { workflow: null, branch: null, baseSha: ctx.pullRequest?.baseSha ?? null, currentRunId: ctx.runId }
   const host = octokit ? gitHubHost(octokit, ctx, inputs, query) : null
   const notices: string[] = []
   const base = await baseConfig(inputs, ctx, host, notices)
-  const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base)
+  // a command judge's program runs as the base commit has it (SPEC §9 Trusted files)
+  const judgeFiles = base && octokit ? await trustedJudgeFiles(base.judge, trustedFilesSource(inputs, ctx, octokit)) : null
+  const { loaded, changes: configChanges } = await loadTrustedConfig(inputs.config, base, judgeFiles)
+  if (base) refuseNewCredentialFlows(loaded.config, base, inputs, ctx)
   if (configChanges.length) notices.push(configChangesNotice(configChanges, 'pull request', 'base commit'))
   // the inputs come from the workflow file: overrides on top of the trusted settings
   const config: ParsedConfig = { ...loaded.config, gate: withOverrides(loaded.config.gate, inputs.gate) }
@@ -164,24 +203,77 @@ function withCompatibility(baseline: Baseline, incompatible: string | null): Bas
   return { ...baseline, record: null, status: 'incompatible', problem: incompatible }
 }
 
-/** The record in a folder of its own under RUNNER_TEMP, streamed: a large run's text is never held whole. */
-async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string }> {
+/**
+ * The record in a folder of its own under RUNNER_TEMP, streamed: a large run's
+ * text is never held whole. `digest` is the SHA-256 of the bytes written,
+ * computed in memory as they were written: what the upload is checked against.
+ */
+async function writeRecord(ctx: ActionContext, folder: string, record: RunRecord): Promise<{ outDir: string; resultsPath: string; digest: string }> {
   const outDir = path.join(ctx.tempDir, `evalgate-${folder}`)
   await makeDir(outDir)
   const resultsPath = path.join(outDir, RECORD_FILE)
-  await writeJsonAtomic(resultsPath, record)
-  return { outDir, resultsPath }
+  const digest = await writeJsonAtomic(resultsPath, record)
+  return { outDir, resultsPath, digest }
 }
 
-/** Upload the run's files as artifact `name`; a failure is a reason the run could not tell, not a stop. */
-async function uploadRecord(ctx: ActionContext, name: string, files: string[], rootDir: string): Promise<VerdictReason | null> {
+/**
+ * Upload the run's files as artifact `name`, then check that the record it
+ * holds is the one written (`digest`, SPEC §9). A failure of either is a
+ * reason the run could not tell, not a stop. `onMismatch` runs when the check
+ * finds another record: the shard job marks its artifact for the merge job.
+ */
+async function uploadRecord(
+  job: Pick<Job, 'ctx' | 'inputs' | 'octokit'>,
+  name: string,
+  files: string[],
+  rootDir: string,
+  digest: string,
+  onMismatch: (uploaded: string) => Promise<void> = async () => {}
+): Promise<VerdictReason | null> {
+  const { ctx, inputs, octokit } = job
+  let uploaded: UploadResult
+  const client = await artifactClient()
   try {
-    const uploaded = await uploadRunArtifact({ client: await artifactClient(), name, files, rootDir, runAttempt: ctx.runAttempt })
-    if (uploaded.notice) core.notice(uploaded.notice)
-    core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
-    return null
+    uploaded = await uploadRunArtifact({ client, name, files, rootDir, runAttempt: ctx.runAttempt })
   } catch (err) {
     return { code: 'upload-failed', artifact: name, error: errorMessage(err) }
+  }
+  if (uploaded.notice) core.notice(uploaded.notice)
+  core.info(`evalgate: run record uploaded as artifact "${uploaded.name}"`)
+  if (uploaded.id === null || !octokit || ctx.runId === null) {
+    core.notice(
+      `evalgate: the record uploaded as "${uploaded.name}" could not be checked against the one written (it needs a github-token and the workflow run's id)`
+    )
+    return null
+  }
+  const target: DownloadTarget = { octokit, client, token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
+  const mismatch = await verifyUploadedRecord(target, ctx.runId, { name: uploaded.name, id: uploaded.id, digest: uploaded.digest }, digest)
+  if (!mismatch) return null
+  if ('found' in mismatch) await onMismatch(uploaded.name)
+  return { code: 'record-mismatch', artifact: uploaded.name, written: digest, ...mismatch }
+}
+
+/**
+ * A shard whose uploaded record is not the one its job computed leaves an
+ * artifact saying so (`<shard artifact>-unverified`), so that the merge job —
+ * which runs even when a shard job failed — refuses that shard rather than
+ * merging it.
+ */
+function markUnverified(ctx: ActionContext, outDir: string): (uploaded: string) => Promise<void> {
+  return async (uploaded) => {
+    const file = path.join(outDir, 'unverified.txt')
+    await writeFileAtomic(file, `the record uploaded as "${uploaded}" is not the one this shard job computed\n`)
+    try {
+      await uploadRunArtifact({
+        client: await artifactClient(),
+        name: unverifiedArtifactName(uploaded),
+        files: [file],
+        rootDir: outDir,
+        runAttempt: ctx.runAttempt
+      })
+    } catch (err) {
+      core.warning(`evalgate: could not mark "${uploaded}" as unverified for the merge job: ${errorMessage(err)}`)
+    }
   }
 }
 
@@ -211,12 +303,38 @@ async function evaluateJob(
   const baseline = await baselineOf(job, loaded)
   // a shard sets out to finish only its slice
   const expected = shard ? selectCases(loaded.cases, { shard }).length : loaded.cases.length
-  const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected })
+  const baselineFiles = await baselineCheckFiles(job, loaded, baseline.record)
+  // what the action loads on demand after the run (the artifact client, badge-maker) is loaded before the code under
+  // test runs: the bundle keeps it in chunk files a process of the runner's user could rewrite meanwhile (SECURITY.md)
+  await artifactClient()
+  if (inputs.badgePath) await loadBadgeMaker()
+  const evaluation = await evaluateCases(loaded, { baseline: baseline.record, shard, expected, baselineFiles })
   return { job, baseline: withCompatibility(baseline, evaluation.incompatible), evaluated: { ...evaluation, expected } }
 }
 
+/**
+ * In a pull-request run, the files the baseline's assertions name for the
+ * cases this pull request changed, read at the base commit: a changed case is
+ * run as the baseline ran it with the base commit's checks, never the pull
+ * request's (SPEC §9 Coverage). Undefined elsewhere (the config's folder).
+ */
+async function baselineCheckFiles(job: Job, loaded: LoadedConfig, record: RunRecord | null): Promise<string | undefined> {
+  const { inputs, ctx, octokit } = job
+  if (!record || !octokit || !ctx.pullRequest?.baseSha || inputs.gateFrom === 'head') return undefined
+  const names = filesNamed(changedAgainst(loaded.cases, record), record)
+  if (names.length === 0) return undefined
+  const copies = await trustedCopies(names, trustedFilesSource(inputs, ctx, octokit), "the baseline's checks")
+  // none of them at the base commit: an empty folder, so that those checks fail rather than run the pull request's
+  if (copies) return copies.dir
+  await makeDir(ctx.tempDir)
+  return mkdtemp(path.join(ctx.tempDir, 'evalgate-trusted-'))
+}
+
 /** The engine over the cases, stopped cleanly by the runner's SIGINT/SIGTERM: what finished is published. */
-async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecord | null; shard: Shard | undefined; expected: number }): Promise<Evaluation> {
+async function evaluateCases(
+  loaded: LoadedConfig,
+  options: { baseline: RunRecord | null; shard: Shard | undefined; expected: number; baselineFiles?: string }
+): Promise<Evaluation> {
   const controller = new AbortController()
   const stop = (signal: string) => {
     core.warning(`evalgate: ${signal} received: stopping; the cases that finished are published`)
@@ -236,13 +354,18 @@ async function evaluateCases(loaded: LoadedConfig, options: { baseline: RunRecor
       env: process.env,
       signal: controller.signal,
       progress,
-      log: (line) => core.info(line)
+      log: (line) => core.info(line),
+      ...(options.baselineFiles ? { baselineFiles: options.baselineFiles } : {})
     })
   } finally {
     process.off('SIGINT', onInt)
     process.off('SIGTERM', onTerm)
   }
   for (const secret of evaluation.secrets) core.setSecret(secret)
+  if (evaluation.leftovers)
+    core.notice(
+      `evalgate: the code under test left ${evaluation.leftovers === 1 ? 'a process' : `${evaluation.leftovers} processes`} running (detached from its group); ended before the record was written`
+    )
   for (const warning of evaluation.warnings) core.warning(`evalgate: ${warning}`)
   return evaluation
 }
@@ -260,7 +383,7 @@ async function mergeMode(inputs: ActionInputs, ctx: ActionContext): Promise<stri
   const octokit = job.octokit!
   const baseline = await baselineOf(job)
   const target: DownloadTarget = { octokit, client: await artifactClient(), token: inputs.token, owner: ctx.owner, repo: ctx.repo, tempDir: ctx.tempDir }
-  const shards = await fetchShardRecords(target, ctx.runId, job.artifactName)
+  const shards = await fetchShardRecords(target, ctx.runId, job.artifactName, ctx.runAttempt)
   let merged: RunRecord
   try {
     merged = mergeRecords(shards, { baseline: baseline.record, dataset: { fingerprint: loaded.dataset, file: inputs.config } })
@@ -318,7 +441,7 @@ function reportContext(job: Job, baseline: Baseline, current: RunRecord): Finish
 async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Promise<string | null> {
   const { inputs, ctx, config, artifactName, octokit } = job
   const { record, comparison } = evaluated
-  const { outDir, resultsPath } = await writeRecord(ctx, artifactName, record)
+  const { outDir, resultsPath, digest } = await writeRecord(ctx, artifactName, record)
   const marker = commentMarker(workflowFileName(ctx.workflowPath) ?? ctx.workflowName ?? 'workflow', config.name)
   const model = await finishRun(
     {
@@ -332,7 +455,7 @@ async function finishJob(job: Job, baseline: Baseline, evaluated: Evaluated): Pr
       keep: async () => {
         // the dataset and the run's temporaries are garbage now: freed before the upload's buffers are added
         collectGarbage()
-        return uploadRecord(ctx, artifactName, [resultsPath], outDir)
+        return uploadRecord(job, artifactName, [resultsPath], outDir, digest)
       },
       publish: async (model) => {
         const fullReportHint = `the job summary and the run record in the artifact \`${artifactName}\``
@@ -363,8 +486,8 @@ async function finishShard(job: Job, baseline: Baseline, evaluated: Evaluated, s
   const { ctx } = job
   const { record, comparison } = evaluated
   const name = shardArtifactName(job.artifactName, shard)
-  const { outDir, resultsPath } = await writeRecord(ctx, name, record)
-  const uploadFailure = await uploadRecord(ctx, name, [resultsPath], outDir)
+  const { outDir, resultsPath, digest } = await writeRecord(ctx, name, record)
+  const uploadFailure = await uploadRecord(job, name, [resultsPath], outDir, digest, markUnverified(ctx, outDir))
   if (record.complete === false)
     core.warning(
       `evalgate: shard ${shard.index}/${shard.count} was cut short: ${record.cases.length} of ${evaluated.expected} cases finished; the merged run will be incomplete`

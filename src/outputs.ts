@@ -41,7 +41,7 @@ export async function prepareOutputs(outputs: Outputs): Promise<void> {
 }
 
 /** Writes a file named by a flag; a file system's refusal is the path's fault (exit 2, naming flag and file), not evalgate's. */
-export async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<void>): Promise<void> {
+export async function writeOutput(flag: string, file: string | undefined, write: (file: string) => Promise<unknown>): Promise<void> {
   if (file === undefined) return
   try {
     await write(file)

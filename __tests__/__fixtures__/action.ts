@@ -8,7 +8,17 @@
  */
 import { afterAll, beforeAll, beforeEach, expect } from '@jest/globals'
 import type { GitHubServer } from './github-server.js'
-import { prPayload, runAction, runnerFiles, workspace, type RunOptions, type RunResult, type RunnerFiles, type Workspace } from '../github/harness.js'
+import {
+  prPayload,
+  runAction,
+  runBundle,
+  runnerFiles,
+  workspace,
+  type RunOptions,
+  type RunResult,
+  type RunnerFiles,
+  type Workspace
+} from '../github/harness.js'
 import { restoreEnv, sha, startGitHub } from '../github/helpers.js'
 
 export const BASE = sha(0xba5e)
@@ -31,6 +41,8 @@ export interface ActionSuite {
   mainRun(options?: { sha?: string; broken?: string[] }): Promise<number>
   /** A pull_request run of PR's head commit, labelled as given. */
   prRun(options?: PrOptions): Promise<RunResult & { runId: number }>
+  /** The same run by a bundle of the action (`node dist/index.js`, a process of its own), in workflow run `runId` when given. */
+  prBundle(script: string, options?: PrOptions & { runId?: number }): Promise<RunResult & { runId: number }>
   /** evalgate's comments on PR. */
   ours(): Array<{ id: number; body: string }>
 }
@@ -53,12 +65,19 @@ export function useAction(): ActionSuite {
     expect(suite.server.uploaded(runRecord.id).map((a) => a.name)).toEqual(['evalgate-demo'])
     return runRecord.id
   }
-  suite.prRun = async ({ labels, ...options } = {}) => {
-    const current = suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] })
+  const prOptions = (labels: string[] | undefined, runId?: number) => {
+    const id = runId ?? suite.server.addRun({ head_sha: HEAD, event: 'pull_request', head_branch: 'feature', pull_requests: [{ number: PR }] }).id
     const payload = prPayload(suite.server, PR, HEAD, BASE)
     if (labels) (payload.pull_request as Record<string, unknown>).labels = labels.map((name) => ({ name }))
-    const result = await suite.action({ event: 'pull_request', runId: current.id, sha: HEAD, payload, ...options })
-    return { ...result, runId: current.id }
+    return { event: 'pull_request' as const, runId: id, sha: HEAD, payload }
+  }
+  suite.prRun = async ({ labels, ...options } = {}) => {
+    const pr = prOptions(labels)
+    return { ...(await suite.action({ ...pr, ...options })), runId: pr.runId }
+  }
+  suite.prBundle = async (script, { labels, runId, ...options } = {}) => {
+    const pr = prOptions(labels, runId)
+    return { ...(await runBundle(script, { server: suite.server, files: suite.files, ws: suite.ws, ...pr, ...options })), runId: pr.runId }
   }
   suite.ours = () => suite.server.commentsOn(PR).filter((c) => c.body.includes(MARKER))
 

@@ -158,6 +158,8 @@ export class GitHubServer {
   commits = new Set<string>()
   /** ref (a commit or a branch name) → path → text: what the contents endpoint serves */
   files = new Map<string, Map<string, string>>()
+  /** how long CreateArtifact waits before it answers, as a remote results service does */
+  uploadDelayMs = 0
   /** commit → when it was committed (ISO 8601): what GET /commits/{ref} answers; others are 404 */
   commitDates = new Map<string, string>()
 
@@ -219,6 +221,7 @@ export class GitHubServer {
     this.tags.clear()
     this.commits.clear()
     this.files.clear()
+    this.uploadDelayMs = 0
     this.commitDates.clear()
     this.onRequest = null
     this.defaultBranch = 'main'
@@ -615,6 +618,7 @@ export class GitHubServer {
     if (!/^Bearer /.test(req.headers.authorization ?? '')) return this.send(req, res, 401, { code: 'unauthenticated', msg: 'no token' })
     const input = JSON.parse((await this.body(req)).toString() || '{}') as Record<string, unknown>
     if (rpc === 'CreateArtifact') {
+      if (this.uploadDelayMs) await new Promise((resolve) => setTimeout(resolve, this.uploadDelayMs))
       if (this.uploadFailure !== null) return this.send(req, res, this.uploadFailure, { code: 'internal', msg: 'the artifact service is unavailable' })
       const runId = runIdOfBackend(input.workflow_run_backend_id)
       const name = String(input.name)

@@ -99,19 +99,32 @@ describe('compareRuns: repeated trials', () => {
     { baseline: [5, 5], current: [0, 5], outcome: 'regressed' }, // p = 0.004
     { baseline: [5, 5], current: [1, 5], outcome: 'regressed' }, // p = 0.024
     { baseline: [4, 5], current: [1, 5], outcome: 'flaky' }, // p = 0.103
-    { baseline: [3, 3], current: [0, 3], outcome: 'flaky' }, // p = 0.05, not below alpha
+    // 3/3 → 0/3 has p = 0.05, not below alpha: no result at 3 and 3 trials could be, so all → none counts (SPEC §4)
+    { baseline: [3, 3], current: [0, 3], outcome: 'regressed', tooFew: true },
+    { baseline: [3, 3], current: [1, 3], outcome: 'flaky' }, // p = 0.2: a partial drop is left to the test
     { baseline: [3, 4], current: [1, 4], outcome: 'flaky' }, // p = 0.243
+    { baseline: [4, 4], current: [0, 4], outcome: 'regressed' }, // p = 1/70: the test decides
     { baseline: [0, 5], current: [5, 5], outcome: 'fixed' },
     { baseline: [2, 5], current: [3, 5], outcome: 'flaky' },
     { baseline: [5, 5], current: [3, 5], outcome: 'unchanged' }, // still passes: no flip
     // repeat: 2, the fewest trials that count as repeated: 2/2 → 0/2 has p = 1/6
-    { baseline: [2, 2], current: [0, 2], outcome: 'flaky' },
-    { baseline: [0, 2], current: [2, 2], outcome: 'flaky' }
-  ])('$baseline → $current trials: $outcome', ({ baseline, current, outcome }) => {
+    { baseline: [2, 2], current: [0, 2], outcome: 'regressed', tooFew: true },
+    { baseline: [0, 2], current: [2, 2], outcome: 'fixed', tooFew: true },
+    { baseline: [0, 3], current: [3, 3], outcome: 'fixed', tooFew: true },
+    { baseline: [2, 2], current: [0, 3], outcome: 'regressed', tooFew: true }, // p = 0.1 (repeat 2, one re-run)
+    { baseline: [2, 3], current: [0, 3], outcome: 'flaky' } // not all → none: the test (p = 0.2)
+  ])('$baseline → $current trials: $outcome', ({ baseline, current, outcome, tooFew }) => {
     const c = compareRuns(makeBaseline([makeRepeatedCase('q', baseline[0]!, baseline[1]!)]), makeRun([makeRepeatedCase('q', current[0]!, current[1]!)]), gate)
     const lists = { regressed: c.regressed, fixed: c.fixed, flaky: c.flaky }
     const found = Object.entries(lists).find(([, keys]) => keys.includes('q'))?.[0] ?? 'unchanged'
     expect(found).toBe(outcome)
+    expect(c.tooFewTrials).toEqual(tooFew ? ['q'] : undefined)
+  })
+
+  it('with a larger alpha 3/3 → 0/3 is significant: the test decides, not the too-few rule', () => {
+    const c = compareRuns(makeBaseline([makeRepeatedCase('q', 3, 3)]), makeRun([makeRepeatedCase('q', 0, 3)]), makeGate({ alpha: 0.1 }))
+    expect(c.regressed).toEqual(['q'])
+    expect(c.tooFewTrials).toBeUndefined()
   })
 
   it('uses gate.alpha', () => {
@@ -159,9 +172,9 @@ describe('compareRuns: figures', () => {
   })
 
   it('puts each pair into its cell of the paired table, a fixed case too; the gated table counts a flaky flip as it was', () => {
-    // a and b passed both times, c fixed, d regressed, e failed both times, q flipped within chance (2/2 → 0/2)
-    const baseline = makeBaseline([...makeCases('a', 'b', '!c', 'd', '!e'), makeRepeatedCase('q', 2, 2)])
-    const current = makeRun([...makeCases('a', 'b', 'c', '!d', '!e'), makeRepeatedCase('q', 0, 2)])
+    // a and b passed both times, c fixed, d regressed, e failed both times, q flipped within chance (4/5 → 1/5)
+    const baseline = makeBaseline([...makeCases('a', 'b', '!c', 'd', '!e'), makeRepeatedCase('q', 4, 5)])
+    const current = makeRun([...makeCases('a', 'b', 'c', '!d', '!e'), makeRepeatedCase('q', 1, 5)])
     const c = compareRuns(baseline, current, gate)
     expect({ fixed: c.fixed, regressed: c.regressed, flaky: c.flaky }).toEqual({ fixed: ['c'], regressed: ['d'], flaky: ['q'] })
     expect(c.passRateDeltaCI).toEqual(pairedDifferenceCI({ bothPassed: 2, onlyCurrentPassed: 1, onlyBaselinePassed: 2, bothFailed: 1 }))

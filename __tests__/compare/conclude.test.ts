@@ -55,6 +55,18 @@ describe('conclude: one verdict from the comparison and what the entry point kno
     expect(v.headline).toBe(`evalgate could not tell: ${v.reasons[0]}`)
   })
 
+  it('files that grade changed while the run was in progress: the run could not tell, naming them', () => {
+    const tampered = { ...same, changedDuringRun: ['checks/answer.mjs'] }
+    const v = verdictOf(tampered, {})
+    expect(v.status).toBe('could-not-tell')
+    expect(v.codes).toEqual(['files-changed'])
+    expect(v.reasons).toEqual([
+      '1 file that grades the cases changed while the run was in progress (checks/answer.mjs): the cases were graded by something other than what their fingerprints say, by code running on the runner'
+    ])
+    const many = verdictOf({ ...same, changedDuringRun: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }, {})
+    expect(many.reasons[0]).toMatch(/^7 files that grade the cases changed while the run was in progress \(a, b, c, d, e and 2 more\)/)
+  })
+
   it('on-baseline-error: warn turns it into a notice; the floors still apply', () => {
     const v = verdictOf(same, { baselineStatus: 'error', baselineProblem: 'bad zip', onBaselineError: 'warn' }, false)
     expect(v.status).toBe('pass')

@@ -53,6 +53,20 @@ describe('the gate failures in full', () => {
     ])
   })
 
+  it('useConfidenceBound with too few cases for any bound to exceed maxPassRateDrop: applied to the drop itself', () => {
+    // 3 cases, all broken: the optimistic end of Newcombe's interval of the −100-point drop is −21 points, within a 50-point limit
+    const gate = { maxRegressions: 5, maxPassRateDrop: 0.5, useConfidenceBound: true }
+    const [check] = checksOf(makeBaseline(makeCases('a', 'b', 'c')), makeRun(makeCases('!a', '!b', '!c')), gate)
+    expect(check).toMatchObject({ check: 'maxPassRateDrop', limit: 0.5, measured: 1, keys: ['a', 'b', 'c'], unbounded: true })
+    expect(failureSentence(check!)).toContain('with 3 cases no 95% confidence interval could exceed the limit, so applied to the drop itself')
+    // a drop within the limit still passes
+    expect(checksOf(makeBaseline(makeCases('a', 'b', 'c')), makeRun(makeCases('!a', 'b', 'c')), gate)).toEqual([])
+    // with enough cases the bound decides again: 20 cases, 4 broken, 10-point limit
+    const twenty = Array.from({ length: 20 }, (_, i) => `c${i}`)
+    const broken = makeRun(twenty.map((id, i) => makeCase(id, i >= 4)))
+    expect(checksOf(makeBaseline(twenty.map((id) => makeCase(id))), broken, { ...gate, maxPassRateDrop: 0.1 })).toEqual([])
+  })
+
   it('maxPassRateDrop and maxMeanScoreDrop name their checks, on the point and on the bound', () => {
     const baseline = makeBaseline(scored([0.9, 0.9]))
     const current = makeRun([makeCase('s-0', true, { score: 0.9 }), makeCase('s-1', false, { score: 0.5 })])

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { caseView } from '../../src/config/case.js'
-import { datasetFingerprint, FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
+import { changedSince, datasetFingerprint, FINGERPRINT_VERSION } from '../../src/config/fingerprint.js'
 import { loadEvalConfig } from '../../src/engine.js'
 import { tempProject } from '../__fixtures__/cli.js'
 
@@ -124,6 +124,23 @@ describe('a case fingerprint covers the files its assertions name', () => {
   })
 })
 
+describe('the files the fingerprints were made from, read again after the run (changedSince)', () => {
+  it('names each file that grades and changed since loading — a check, a module it imports, a file:// rubric — and nothing else', async () => {
+    const dir = project()
+    const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'))
+    const read = loaded.gradingFiles!
+    expect([...read.keys()].map((f) => path.relative(dir, f)).sort()).toEqual(['checks/amount.mjs', 'checks/refund.mjs', 'rubrics/tone.txt'])
+    expect(changedSince(read, loaded.baseDir)).toEqual([])
+    writeFileSync(path.join(dir, 'checks/amount.mjs'), 'export const amountOf = () => 20.5\n')
+    writeFileSync(path.join(dir, 'rubrics/tone.txt'), 'Anything goes.\n')
+    // the dataset itself is read once, at load: rewriting it later changes nothing that runs
+    writeFileSync(path.join(dir, 'evals/cases.yaml'), '[]\n')
+    expect(changedSince(read, loaded.baseDir)).toEqual(['checks/amount.mjs', 'rubrics/tone.txt'])
+    rmSync(path.join(dir, 'checks/refund.mjs'))
+    expect(changedSince(read, loaded.baseDir)).toEqual(['checks/amount.mjs', 'checks/refund.mjs', 'rubrics/tone.txt'])
+  })
+})
+
 describe('a judged case fingerprint covers the judge settings', () => {
   it.each([
     ['model', 'model: judge-b'],
@@ -162,6 +179,28 @@ describe('a judged case fingerprint covers the judge settings', () => {
     const before = await fingerprints(dir)
     writeFileSync(path.join(dir, 'judges/grade.mjs'), 'console.log(JSON.stringify({ score: 1 }))\n')
     expect(changed(before, await fingerprints(dir)).sort()).toEqual(['judged', 'rubric-file'])
+  })
+
+  it('with the trusted copies of a command judge (a pull-request run) they count, not the checkout’s', async () => {
+    const judgeConfig = 'judge: { provider: command, command: [node, judges/grade.mjs] }'
+    const original = "import './util.mjs'\nconsole.log(JSON.stringify({ score: 0 }))\n"
+    const dir = project({ 'evalgate.yml': CONFIG.replace(/judge: .*/, judgeConfig), 'judges/grade.mjs': original, 'judges/util.mjs': '1\n' })
+    const before = await fingerprints(dir)
+    const trusted = mkdtempSync(path.join(tmpdir(), 'evalgate-trusted-'))
+    made.push(trusted)
+    cpSync(path.join(dir, 'judges'), path.join(trusted, 'judges'), { recursive: true })
+    // the pull request rewrites the judge and what it imports: the base commit's copies still decide
+    writeFileSync(path.join(dir, 'judges/grade.mjs'), 'console.log(JSON.stringify({ score: 1 }))\n')
+    writeFileSync(path.join(dir, 'judges/util.mjs'), '2\n')
+    const withTrusted = async () => {
+      const loaded = await loadEvalConfig(path.join(dir, 'evalgate.yml'), { judgeDir: trusted })
+      expect(loaded.judgeDir).toBe(trusted)
+      return Object.fromEntries(loaded.cases.map((c) => [c.id, c.fingerprint]))
+    }
+    expect(await withTrusted()).toEqual(before)
+    // and an edit of the trusted copy is seen
+    writeFileSync(path.join(trusted, 'judges/util.mjs'), '3\n')
+    expect(changed(before, await withTrusted()).sort()).toEqual(['judged', 'rubric-file'])
   })
 })
 

@@ -142,3 +142,60 @@ describe('fetchShardRecords', () => {
     await expect(gh.shards.fetchShardRecords(target(), run.id, 'evalgate-demo')).rejects.toThrow(message)
   })
 })
+
+describe('fetchShardRecords: what the shard jobs could not vouch for (SPEC §9)', () => {
+  const shardRecord = (shard: string) => record([caseResult('a', true)], { config: { repeat: 1, shard } })
+
+  it('refuses a shard whose job found the record it uploaded was not the one it computed', async () => {
+    const run = gh.server.addRun({ head_sha: sha(1) })
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-1-of-2', await recordZip(shardRecord('1/2')))
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2', await recordZip(shardRecord('2/2')))
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2-unverified', Buffer.from('x'))
+    await expect(gh.shards.fetchShardRecords(target(), run.id, 'evalgate-demo', 1)).rejects.toThrow(
+      /the shard artifact "evalgate-demo-shard-2-of-2" of run \d+ is not the one its job computed \(the job left "evalgate-demo-shard-2-of-2-unverified"\)/
+    )
+    // a re-run of that shard job (attempt 2) uploads a record of its own, which is merged
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-2-of-2-attempt-2', await recordZip(shardRecord('2/2')))
+    const shards = await gh.shards.fetchShardRecords(target(), run.id, 'evalgate-demo', 2)
+    expect(shards.map((s) => s.file)).toEqual(['artifact "evalgate-demo-shard-1-of-2"', 'artifact "evalgate-demo-shard-2-of-2-attempt-2"'])
+  })
+
+  it('refuses a shard artifact claiming a later attempt than this one: no shard job of the run uploaded it', async () => {
+    const run = gh.server.addRun({ head_sha: sha(1) })
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-1-of-1', await recordZip(shardRecord('1/1')))
+    gh.server.addArtifact(run.id, 'evalgate-demo-shard-1-of-1-attempt-3', await recordZip(shardRecord('1/1')))
+    await expect(gh.shards.fetchShardRecords(target(), run.id, 'evalgate-demo', 2)).rejects.toThrow(
+      /"evalgate-demo-shard-1-of-1-attempt-3" of run \d+ claims attempt 3, but this is attempt 2/
+    )
+  })
+})
+
+describe('verifyUploadedRecord: the artifact holds the record written', () => {
+  it('reads the upload back and compares its run.json with the digest of what was written', async () => {
+    const run = gh.server.addRun({ id: 77, head_sha: sha(1) })
+    const dir = tempDir()
+    const file = path.join(dir, 'run.json')
+    const { writeJsonAtomic } = await import('../../src/util/json-writer.js')
+    const { createHash } = await import('node:crypto')
+    const { readFileSync } = await import('node:fs')
+    const written = await writeJsonAtomic(file, baselineRecord)
+    // the digest is that of the bytes on disk, computed as they were written
+    expect(written).toBe(createHash('sha256').update(readFileSync(file)).digest('hex'))
+    const uploaded = await gh.upload.uploadRunArtifact({
+      client: new gh.DefaultArtifactClient(),
+      name: 'evalgate-demo',
+      files: [file],
+      rootDir: dir,
+      runAttempt: 1
+    })
+    const { verifyUploadedRecord } = await import('../../src/github/artifacts/verify.js')
+    const artifact = { name: uploaded.name, id: uploaded.id!, digest: uploaded.digest }
+    expect(uploaded.digest).toMatch(/^[0-9a-f]{64}$/)
+    expect(await verifyUploadedRecord(target(), run.id, artifact, written)).toBeNull()
+    // another record than the one written: what it holds instead
+    expect(await verifyUploadedRecord(target(), run.id, artifact, 'f'.repeat(64))).toEqual({ found: written })
+    // an artifact that cannot be read back: why
+    gh.server.failDownload(uploaded.id!, 503)
+    expect(await verifyUploadedRecord(target(), run.id, artifact, written)).toMatchObject({ error: expect.stringMatching(/503|Service Unavailable|failed/i) })
+  })
+})

@@ -117,17 +117,35 @@ describe("the runner's credentials never reach the agent or the judge", () => {
     AWS_SECRET_ACCESS_KEY: 'aws-unrelated-0005',
     MY_API_KEY: 'sk-mine-0006'
   }
-  // what a config may try: pass them on by name, by ${VAR}, in another case
+  // what a config may try: set them by name, in another case (reading them by ${VAR} is refused at load: below)
   const asked = {
-    GITHUB_TOKEN: '${GITHUB_TOKEN}',
-    github_token: '${GITHUB_TOKEN}',
-    ACTIONS_RUNTIME_TOKEN: '${ACTIONS_RUNTIME_TOKEN}',
-    Actions_Id_Token_Request_Token: '${ACTIONS_ID_TOKEN_REQUEST_TOKEN}',
+    GITHUB_TOKEN: 'x',
+    github_token: 'x',
+    ACTIONS_RUNTIME_TOKEN: 'x',
+    Actions_Id_Token_Request_Token: 'x',
     'INPUT_GITHUB-TOKEN': '${INPUT_GITHUB-TOKEN}',
     INPUT_CONFIG: 'x',
+    GITLAB_TOKEN: 'x',
     AGENT_KEY: '${MY_API_KEY}'
   }
-  const forbidden = (name: string) => /^(INPUT_|ACTIONS_)/i.test(name) || name.toUpperCase() === 'GITHUB_TOKEN'
+  const forbidden = (name: string) => /^(INPUT_|ACTIONS_)/i.test(name) || ['GITHUB_TOKEN', 'GITLAB_TOKEN'].includes(name.toUpperCase())
+
+  it.each(['GITHUB_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'INPUT_CONFIG', 'CI_JOB_TOKEN'])(
+    'reading %s by ${VAR} in target.env or judge.env is refused at load (exit 2), naming it',
+    async (name) => {
+      for (const where of ['target', 'judge'] as const) {
+        const env = { LEAK: `\${${name}}` }
+        const config = project({
+          target: { command: ['node', agent, 'env'], ...(where === 'target' ? { env } : {}) },
+          judge: { provider: 'command', command: ['node', 'judge.mjs'], ...(where === 'judge' ? { env } : {}) },
+          cases: [{ id: 'env', input: 'x' }]
+        })
+        const res = await runCli(['validate', '-c', config])
+        expect(res.code).toBe(2)
+        expect(res.stderr).toContain(`${where}.env.LEAK reads ${name}`)
+      }
+    }
+  )
 
   it('an agent dumping its environment finds none of INPUT_*, ACTIONS_*, GITHUB_TOKEN, nor the runner’s other variables', async () => {
     const judge =

@@ -1,4 +1,7 @@
 import { describe, expect, it } from '@jest/globals'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { judgeSchema, type JudgeConfig } from '../../src/config/schema.js'
 import { ConfigError } from '../../src/errors.js'
@@ -32,6 +35,23 @@ describe('the command judge', () => {
     })
     expect(secrets.has('tag-from-env')).toBe(true)
     expect(stats()).toEqual({ calls: 1, reused: 0, errors: 0, tokens: 0 })
+  })
+
+  it('runs the trusted copy of its script when there is one (a pull-request run), named as written', async () => {
+    const trusted = mkdtempSync(path.join(tmpdir(), 'evalgate-trusted-'))
+    try {
+      // the base commit's version answers 0.25 whatever the output; the checkout's echo-judge.mjs would say 1
+      writeFileSync(
+        path.join(trusted, 'echo-judge.mjs'),
+        'process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ score: 0.25, reason: "base" })))\n'
+      )
+      const { judge, close } = createJudge(commandConfig('echo-judge.mjs'), { env, secrets: new Set(), baseDir: judges, judgeDir: trusted })
+      const verdict = await judge(request)
+      await close()
+      expect(verdict).toMatchObject({ score: 0.25, reason: 'base', model: `${node} echo-judge.mjs` })
+    } finally {
+      rmSync(trusted, { recursive: true, force: true })
+    }
   })
 
   it('accepts the command as a string', async () => {

@@ -136,9 +136,36 @@ describe('renderReport: flaky cases, re-runs and judge noise', () => {
     const baselineRun = makeBaseline(keys.map((id) => makeCase(id, true, { history: 'PFPFPFPFP' })))
     const currentRun = makeRun(keys.map((id) => makeCase(id, false)))
     const full = report(baselineRun, currentRun)
-    const flakyBlock = full.slice(full.indexOf('#### Flaky'), full.indexOf('<sub>'))
+    const flakyBlock = full.slice(full.indexOf('#### Flaky'), full.lastIndexOf('<sub>'))
     const short = report(baselineRun, currentRun, full.length - flakyBlock.length + 150)
     expect(short).not.toContain('#### Flaky')
     expect(short).toContain('⚠️ the flaky list did not fit within')
+  })
+})
+
+describe('too few trials for the test (SPEC §4)', () => {
+  const repeated = (id: string, passed: number, total: number) =>
+    makeCase(id, passed / total >= 0.5, { trials: makeTrials(passed, total), passFraction: passed / total })
+
+  it('says why all → none counted without the test, and a re-run of it is not "confirmed"', () => {
+    const baseline = makeBaseline([repeated('a', 3, 3), repeated('b', 3, 3), repeated('c', 0, 3), repeated('d', 3, 3)])
+    const current = makeRun([repeated('a', 0, 3), repeated('b', 0, 3), repeated('c', 3, 3), repeated('d', 1, 3)])
+    const md = report(baseline, current)
+    expect(md).toContain(
+      '`a`, `b` passed all 3 trials on the baseline and failed all 3 now: with too few trials for the significance test to tell a break from chance whatever happened, they count as regressed, as with one trial.'
+    )
+    expect(md).toContain('`c` failed all 3 trials on the baseline and passed all 3 now: with too few trials')
+    expect(md).toContain('it counts as fixed, as with one trial.')
+    // the regressions' sentence sits under their table, the fixes' after the fixed list
+    expect(md.indexOf('they count as regressed')).toBeLessThan(md.indexOf('#### Fixed'))
+    expect(md.indexOf('it counts as fixed')).toBeGreaterThan(md.indexOf('#### Fixed'))
+    // a fix alone (nothing regressed) is still explained
+    expect(report(makeBaseline([repeated('c', 0, 3)]), makeRun([repeated('c', 3, 3)]))).toContain('it counts as fixed, as with one trial.')
+    // d dropped only partly: left to the test (p = 0.2), flaky
+    expect(md).toContain('- `d` failed 2 of 3 trials, against 0 of 3 in the baseline')
+    const rerun = makeRun([makeCase('a', false, { trials: makeTrials(0, 4), passFraction: 0, reruns: 1 })])
+    expect(report(makeBaseline([repeated('a', 2, 2)]), rerun)).toContain(
+      '1 flipped case re-run 1 time each to confirm: 0 confirmed, 0 flaky, 1 with too few trials to test (every trial flipped: counted as flipped).'
+    )
   })
 })

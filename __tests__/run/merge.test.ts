@@ -55,7 +55,7 @@ describe('mergeRecords on real shards', () => {
     expect(merged.cases.map((c) => c.id)).toEqual(whole.cases.map((c) => c.id))
     expect(stable(merged)).toEqual(stable(whole))
     expect(merged.summary).toMatchObject({ total: 40, errors: 6 })
-    expect(merged.config).toEqual({ repeat, shard: null })
+    expect(merged.config).toEqual({ repeat, shard: null, repeatPassThreshold: 0.5 })
   })
 })
 
@@ -97,6 +97,15 @@ describe('mergeRecords: the result', () => {
     expect(merged.createdAt).toBe('2026-11-30T12:00:01.000Z')
     expect(merged.config).toEqual({ repeat: 1, shard: null })
     expect(mergeRecords([shards[1]!, { ...shards[0]!, record: { ...shards[0]!.record, complete: true } }]).complete).toBe(true)
+  })
+
+  it('keeps the files any shard saw change while it ran (changedDuringRun), once each', () => {
+    expect(mergeRecords(shards).changedDuringRun).toBeUndefined()
+    const tampered = [
+      { ...shards[0]!, record: { ...shards[0]!.record, changedDuringRun: ['checks/b.mjs', 'checks/a.mjs'] } },
+      { ...shards[1]!, record: { ...shards[1]!.record, changedDuringRun: ['checks/a.mjs'] } }
+    ]
+    expect(mergeRecords(tampered).changedDuringRun).toEqual(['checks/a.mjs', 'checks/b.mjs'])
   })
 
   it('takes git fields from whichever shard has them', () => {

@@ -143,6 +143,8 @@ async function context_resolveWorkflow(octokit, ctx) {
     return data.workflow_id;
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: ./src/config/record.ts + 1 modules
@@ -326,6 +328,7 @@ var names = __webpack_require__(67487);
 
 
 
+
 const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
 const MAX_RECORD_BYTES = 128 * 1024 * 1024;
 /** The artifacts of a run whose names pass `keep`, every page of them. */
@@ -363,6 +366,16 @@ async function recordFromArtifactBytes(bytes, label, options) {
 }
 /** Download one artifact into a fresh folder and read the run record out of it; throws when it cannot (a 410 when it expired meanwhile). */
 async function downloadRecord(target, runId, artifact, options) {
+    const bytes = await downloadArtifactBytes(target, runId, artifact);
+    return recordFromArtifactBytes(bytes, `artifact "${artifact.name}" of run ${runId}`, options);
+}
+/**
+ * One artifact's bytes, downloaded into a fresh folder (removed after) and
+ * read in memory; checked against the digest GitHub recorded as they arrive,
+ * and again as read, so that nothing that changed the file in between goes
+ * unseen. Throws when it cannot (a 410 when it expired meanwhile).
+ */
+async function downloadArtifactBytes(target, runId, artifact) {
     await (0,dirs/* makeDir */.g)(target.tempDir);
     const dir = await (0,promises_.mkdtemp)(external_node_path_default().join(target.tempDir, 'evalgate-download-'));
     try {
@@ -384,8 +397,10 @@ async function downloadRecord(target, runId, artifact, options) {
             throw new ZipError('the download is not a file');
         if (info.size > MAX_ARTIFACT_BYTES)
             throw new ZipError(`it is ${info.size} bytes, more than the ${MAX_ARTIFACT_BYTES} allowed`);
-        // awaited here: a rejection left pending while `finally` awaits would count as unhandled
-        return await recordFromArtifactBytes(await (0,promises_.readFile)(file), `artifact "${artifact.name}" of run ${runId}`, options);
+        const bytes = await (0,promises_.readFile)(file);
+        if (artifact.digest && artifact.digest !== `sha256:${(0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex')}`)
+            throw new ZipError('the downloaded file changed before it was read: it no longer matches the digest GitHub recorded');
+        return bytes;
     }
     finally {
         await (0,promises_.rm)(dir, { recursive: true, force: true });

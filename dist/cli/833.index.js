@@ -809,13 +809,14 @@ module.exports = function (value, sourceUnit, targetUnit, precision) {
 /***/ 68833:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  ValidationError: () => (/* binding */ ValidationError),
   makeBadge: () => (/* binding */ lib_makeBadge)
 });
-
-// UNUSED EXPORTS: ValidationError
 
 // EXTERNAL MODULE: ./node_modules/css-color-converter/lib/index.js
 var lib = __webpack_require__(35120);

@@ -585,7 +585,7 @@ function splitTerms(text, where) {
 
 
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
-function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c) {
+function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c) => c, judgeDir) {
     const file = located.file;
     const pf = (0,promptfoo/* readPromptfooConfig */.nK)(located);
     const prompts = readPrompts(pf.prompts, baseDir, file);
@@ -600,7 +600,7 @@ function loadPromptfooConfig(located, baseDir, validateAssertion, settings = (c)
     const builder = new CaseBuilder(new nunjucks.Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir, config.judge, pf.env);
     const providers = (0,promptfoo/* providersOf */.Ou)(pf);
     tests.forEach((t, i) => builder.addTest(t, i, prompts, providers));
-    return { config, cases: builder.finish(config) };
+    return { config, ...builder.finish(config, judgeDir) };
 }
 /** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */
 function keyPart(label) {
@@ -717,12 +717,12 @@ class CaseBuilder {
      * up with. Besides input and assertions they cover how the test is graded
      * (threshold, sets, transforms), with transform files by relative path and content.
      */
-    finish(config) {
-        const fingerprints = new fingerprint/* Fingerprinter */.Up(this.baseDir, config.judge);
+    finish(config, judgeDir) {
+        const fingerprints = new fingerprint/* Fingerprinter */.Up(this.baseDir, config.judge, judgeDir);
         const portable = (source) => (source.startsWith(cases_FILE) ? `${cases_FILE}${external_node_path_default().relative(this.baseDir, source.slice(cases_FILE.length))}` : source);
         // a `_conversation` turn depends on every turn before it: its fingerprint covers the one before's
         const lastOf = new Map();
-        return this.pending.map(({ c }) => {
+        const cases = this.pending.map(({ c }) => {
             const { provider: _provider, description: _description, conversation, ...grading } = c.promptfoo;
             const graded = [
                 ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
@@ -737,6 +737,7 @@ class CaseBuilder {
                 lastOf.set(conversation.key, fingerprint);
             return { ...c, fingerprint };
         });
+        return { cases, gradingFiles: fingerprints.readFiles() };
     }
     /** `file://` vars read as promptfoo reads them: YAML as JSON text, anything else as its trimmed text. */
     loadFileVars(vars, t) {

@@ -7549,10 +7549,13 @@ function expectedText(written, own, defaults) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $A: () => (/* binding */ changedSince),
 /* harmony export */   Lp: () => (/* binding */ datasetFingerprint),
 /* harmony export */   UZ: () => (/* binding */ FINGERPRINT_VERSION),
-/* harmony export */   Up: () => (/* binding */ Fingerprinter)
+/* harmony export */   Up: () => (/* binding */ Fingerprinter),
+/* harmony export */   zu: () => (/* binding */ trustedPath)
 /* harmony export */ });
+/* unused harmony exports MAX_MODULES, isModulePath, relativeImports, impliedPaths */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
@@ -7595,7 +7598,17 @@ const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g;
 /** A check that imports more modules than this is fingerprinted by its first ones. */
 const MAX_MODULES = 256;
-const isModule = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+/** Is `file` a module whose relative imports are followed (by its extension)? */
+const isModulePath = (file) => MODULE_EXTENSIONS.has(node_path__WEBPACK_IMPORTED_MODULE_2___default().extname(file).toLowerCase());
+/** The relative import specifiers of a module's text. */
+function relativeImports(text) {
+    return [...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]);
+}
+/** The paths an import of `base` (a specifier joined to its importer's folder) may name, in the order they are tried. */
+function impliedPaths(base) {
+    const bare = base.replace(/[?#].*$/, '');
+    return IMPLIED_EXTENSIONS.map((ext) => bare + ext);
+}
 function isFile(file) {
     try {
         return (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file).isFile();
@@ -7612,16 +7625,12 @@ function readFacts(file) {
     catch {
         return { digest: null, imports: [] };
     }
-    const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]) : [];
+    const imports = isModulePath(file) ? relativeImports(bytes.toString('utf8')) : [];
     return { digest: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex'), imports };
 }
 /** Where a relative import specifier of `from` leads, when it is a file. */
 function resolveImport(from, specifier) {
-    const base = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier.replace(/[?#].*$/, ''));
-    for (const ext of IMPLIED_EXTENSIONS)
-        if (isFile(base + ext))
-            return base + ext;
-    return undefined;
+    return impliedPaths(node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(node_path__WEBPACK_IMPORTED_MODULE_2___default().dirname(from), specifier)).find(isFile);
 }
 /**
  * Fingerprints the cases of one config: files are read once however many
@@ -7629,6 +7638,7 @@ function resolveImport(from, specifier) {
  */
 class Fingerprinter {
     baseDir;
+    judgeDir;
     /** absolute path → the digest of the file and of every module it imports */
     closures = new Map();
     files = new Map();
@@ -7637,8 +7647,11 @@ class Fingerprinter {
     embeddings;
     constructor(
     /** the config's folder: files are named relative to it */
-    baseDir, judge) {
+    baseDir, judge, 
+    /** where a trusted command judge's files are (github/trusted-files.ts), laid out as the config's folder: they are what grades */
+    judgeDir) {
         this.baseDir = baseDir;
+        this.judgeDir = judgeDir;
         this.judge = judge ? this.judgeSettings(judge) : null;
         // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
         this.embeddings = judge ? { provider: judge.provider, baseUrl: judge.baseUrl ?? _schema_js__WEBPACK_IMPORTED_MODULE_6__/* .DEFAULT_JUDGE_BASE_URL */ .Su, embeddingModel: judge.embeddingModel } : null;
@@ -7705,7 +7718,8 @@ class Fingerprinter {
         return { path: this.relative(file), contents: this.closure(file) };
     }
     relative(file) {
-        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(this.baseDir, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
+        const root = this.judgeDir && file.startsWith(this.judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) ? this.judgeDir : this.baseDir;
+        return node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(root, file).split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/');
     }
     facts(file) {
         let facts = this.files.get(file);
@@ -7743,6 +7757,15 @@ class Fingerprinter {
         this.closures.set(entry, closure);
         return closure;
     }
+    /**
+     * Every file read so far (absolute path → SHA-256, null when unreadable):
+     * what grades the cases. The engine reads them again after the run
+     * (`changedSince`): a file rewritten while the run was in progress graded
+     * cases under a fingerprint it no longer has.
+     */
+    readFiles() {
+        return new Map([...this.files].map(([file, facts]) => [file, facts.digest]));
+    }
     /** The judge settings a judged case depends on; script files a command judge names count by content. */
     judgeSettings(judge) {
         return this.graderSettings(judge, { threshold: judge.threshold, samples: judge.samples });
@@ -7764,12 +7787,25 @@ class Fingerprinter {
             argv = [String(grader.command)];
         }
         const command = argv.map((arg) => {
+            if (arg.includes('${'))
+                return arg;
+            // in a pull-request run the base commit's copy is what grades (github/trusted-files.ts)
+            const trusted = trustedPath(this.judgeDir, arg);
+            if (trusted)
+                return this.fileRef(trusted);
             // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-            const file = arg.includes('${') ? undefined : node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
-            return file && file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
+            const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(this.baseDir, arg);
+            return file.startsWith(this.baseDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? this.fileRef(file) : arg;
         });
         return { ...settings, command };
     }
+}
+/** A command judge's argv word as its trusted copy, when `judgeDir` holds one. */
+function trustedPath(judgeDir, word) {
+    if (!judgeDir || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(word))
+        return undefined;
+    const file = node_path__WEBPACK_IMPORTED_MODULE_2___default().resolve(judgeDir, word);
+    return file.startsWith(judgeDir + (node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)) && isFile(file) ? file : undefined;
 }
 function mentionsFileUrl(value) {
     if (typeof value === 'string')
@@ -7783,6 +7819,21 @@ function mentionsFileUrl(value) {
                 return true;
     }
     return false;
+}
+/**
+ * The files of `read` (Fingerprinter.readFiles) whose bytes differ now from
+ * what they were when the fingerprints were made, relative to `root`.
+ */
+function changedSince(read, root) {
+    const changed = [];
+    for (const [file, digest] of read) {
+        if (readFacts(file).digest === digest)
+            continue;
+        // the base commit's copies (a trusted command judge) live outside the config's folder: named whole
+        const relative = node_path__WEBPACK_IMPORTED_MODULE_2___default().relative(root, file);
+        changed.push(relative.startsWith('..') || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(relative) ? file : relative.split((node_path__WEBPACK_IMPORTED_MODULE_2___default().sep)).join('/'));
+    }
+    return changed.sort();
 }
 /**
  * The fingerprint of a whole dataset: the config's name and every case's key
@@ -8876,10 +8927,10 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
-/* harmony export */   nv: () => (/* binding */ targetVariant),
-/* harmony export */   oe: () => (/* binding */ caseSchema)
+/* harmony export */   oe: () => (/* binding */ caseSchema),
+/* harmony export */   uI: () => (/* binding */ assertionSchema)
 /* harmony export */ });
-/* unused harmony exports assertionSchema, conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
+/* unused harmony exports conversationMessageSchema, turnSchema, simulatedUserProviderSchema, simulateSchema, targetSchema, judgeSchema, BADGE_COLOR_NAMES, badgeSchema, pricingSchema, tracingSchema, budgetSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
 /* harmony import */ var _providers_index_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2811);
 /* harmony import */ var _promptfoo_schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4140);
@@ -8980,8 +9031,6 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
 const TARGET_KINDS = 'command, http, openai, module, provider';
-/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
-const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'];
 const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
@@ -9038,7 +9087,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
             message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
         });
     }
-    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined);
+    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
@@ -9202,8 +9251,7 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
-    const server = kind === 'http' || kind === 'openai' ? kind : undefined;
+    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
         ctx.addIssue({
             code: 'custom',
@@ -9212,13 +9260,6 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         });
     }
 });
-/** The kind of a validated `target:`. */
-function targetVariant(config) {
-    const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined);
-    if (kind === undefined)
-        throw new Error(`target needs exactly one of: ${TARGET_KINDS}`);
-    return { kind, config };
-}
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The config's tracing settings, or undefined when tracing is off. */
@@ -12599,9 +12640,14 @@ function readDoubleQuoted(command, start, fail) {
 /* harmony export */   BD: () => (/* binding */ expandDeep),
 /* harmony export */   DW: () => (/* binding */ minimalEnv),
 /* harmony export */   E$: () => (/* binding */ redact),
-/* harmony export */   Jf: () => (/* binding */ expandVars)
+/* harmony export */   GT: () => (/* binding */ RUN_MARK),
+/* harmony export */   Jf: () => (/* binding */ expandVars),
+/* harmony export */   RZ: () => (/* binding */ isForbiddenVar),
+/* harmony export */   ct: () => (/* binding */ varsIn),
+/* harmony export */   gw: () => (/* binding */ forbiddenVarMessage),
+/* harmony export */   uE: () => (/* binding */ credentialFrom)
 /* harmony export */ });
-/* unused harmony export isForbiddenVar */
+/* unused harmony export FORBIDDEN */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /**
  * `${VAR}` expansion for target and judge settings, and the minimal environment
@@ -12610,9 +12656,35 @@ function readDoubleQuoted(command, start, fail) {
  */
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
+/**
+ * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * of the code under test, never read by `${VAR}`, never named by an
+ * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
+ * the expander and the credential checks (config/credentials.ts).
+ */
+const FORBIDDEN = {
+    prefixes: ['INPUT_', 'ACTIONS_'],
+    names: ['GITHUB_TOKEN', 'EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN']
+};
+/** One of the runner's credentials or inputs (FORBIDDEN), whatever its case. */
+function isForbiddenVar(name) {
+    const upper = name.toUpperCase();
+    return FORBIDDEN.prefixes.some((p) => upper.startsWith(p)) || FORBIDDEN.names.includes(upper);
+}
+/** Why a forbidden variable is refused, and what to do instead. */
+function forbiddenVarMessage() {
+    const list = [...FORBIDDEN.prefixes.map((p) => `${p}*`), ...FORBIDDEN.names].join(', ');
+    return `the runner's own credentials and inputs (${list}) are never passed to the code under test or sent on its behalf; give it a variable of its own (e.g. a secret in the step's env:)`;
+}
+/** The names `${VAR}` reads in a string, in order. */
+function varsIn(text) {
+    return [...text.matchAll(VAR)].map((m) => m[1]);
+}
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. A forbidden name is a ConfigError whatever its value. */
 function expandVars(text, env, secrets, where = 'config') {
     return text.replace(VAR, (_m, name) => {
+        if (isForbiddenVar(name))
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} reads ${name}: ${forbiddenVarMessage()}`);
         const value = env[name];
         if (value === undefined)
             throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where}: environment variable ${name} is not set (used as \${${name}})`);
@@ -12620,6 +12692,12 @@ function expandVars(text, env, secrets, where = 'config') {
             secrets.add(value);
         return value;
     });
+}
+/** The value of the variable an `apiKeyEnv` names (undefined when unset or empty); a forbidden name is a ConfigError. */
+function credentialFrom(env, name, where) {
+    if (isForbiddenVar(name))
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .ConfigError */ .xL(`${where} names ${name}: ${forbiddenVarMessage()}`);
+    return env[name] || undefined;
 }
 /** Deep `${VAR}` expansion over strings inside JSON-like values. */
 function expandDeep(value, env, secrets, where = 'config') {
@@ -12632,8 +12710,15 @@ function expandDeep(value, env, secrets, where = 'config') {
     }
     return value;
 }
+/**
+ * The variable whose value marks the processes of one run's code under test
+ * (sandbox/leftovers.ts): the engine sets it in the environment it gives
+ * targets, and every child inherits it unless it clears its environment.
+ */
+const RUN_MARK = 'EVALGATE_RUN_MARK';
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
+    RUN_MARK,
     'PATH',
     'HOME',
     'USER',
@@ -12652,11 +12737,7 @@ const PASS_THROUGH = [
     'PATHEXT',
     'WINDIR'
 ];
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-function isForbiddenVar(name) {
-    const upper = name.toUpperCase();
-    return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN';
-}
+/** The environment of code under test: PASS_THROUGH from `source`, then `extra` without any forbidden name. */
 function minimalEnv(source, extra) {
     const env = {};
     for (const name of PASS_THROUGH) {
@@ -37532,6 +37613,17 @@ function evaluateAssertions(list, ctx, options = {}) {
 function casePasses(results) {
     return results.every((r) => r.passed || r.weight === 0);
 }
+/**
+ * Loads now every module grading loads on demand (HTML, XML and SQL parsers,
+ * the templates of model-graded prompts): called before any code of the pull
+ * request runs. The bundle keeps such modules in chunk files beside it
+ * (dist/<n>.index.js), read when first imported; a process of the runner's
+ * user could rewrite one meanwhile and have it run inside evalgate. Once
+ * loaded, a module is never read from disk again (SECURITY.md).
+ */
+async function preloadGrading() {
+    await Promise.all([loadHtml(), loadSaxes(), sqlParser(), Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(240)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9240))]);
+}
 
 ;// CONCATENATED MODULE: ./node_modules/yocto-queue/index.js
 /*
@@ -37807,6 +37899,11 @@ function tokenCost(usage, price) {
     return ((usage.inputTokens ?? 0) * price.input + (usage.outputTokens ?? 0) * price.output) / PER_TOKENS;
 }
 let priceList;
+/** The price list, loaded once; a run whose target may price from it loads it before any code under test runs (SECURITY.md). */
+function loadPriceList() {
+    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
+    return priceList;
+}
 /**
  * The usage priced: its own cost wins, then `pricing`, then — for a model API
  * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
@@ -37823,8 +37920,7 @@ async function pricedUsage(usage, model, pricing, listed) {
 }
 /** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
 async function listedCost(usage, model, provider) {
-    priceList ??= __nccwpck_require__.e(/* import() */ 294).then(__nccwpck_require__.bind(__nccwpck_require__, 2294));
-    const list = await priceList;
+    const list = await loadPriceList();
     let result;
     try {
         result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider });
@@ -38402,6 +38498,8 @@ function aggregateCase(c, trials, repeatPassThreshold) {
         result.turns = shown.turns;
     if (c.source)
         result.source = c.source;
+    if (c.ran)
+        result.ran = c.ran;
     return result;
 }
 async function runCases(cases, target, options) {
@@ -39125,6 +39223,9 @@ function unableToTell(comparison, record, context, notices) {
     const judge = judgeOutage(record);
     if (judge)
         reasons.push({ code: 'judge-failed', shared: judge });
+    // what graded is not what the fingerprints compared
+    if (record.changedDuringRun?.length)
+        reasons.push({ code: 'files-changed', files: record.changedDuringRun });
     reasons.push(...(context.problems ?? []));
     return reasons;
 }
@@ -39212,11 +39313,19 @@ function risesText(kind, rises) {
 }
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3;
+/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
+function changedInPr(keys, regressed) {
+    if (!keys.length)
+        return '';
+    const one = keys.length === 1;
+    const who = keys.length === regressed ? (one ? 'it' : 'they') : formatKeys(keys);
+    return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`;
+}
 /** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
 function words_failureSentence(f) {
     switch (f.check) {
         case 'maxRegressions':
-            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`;
+            return `${format_plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}${changedInPr(f.changedInPr ?? [], f.measured)}`;
         case 'maxRemoved':
             return `${format_plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`;
         case 'maxChanged':
@@ -39232,7 +39341,7 @@ function words_failureSentence(f) {
             const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`;
             return f.bound
                 ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`;
+                : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit}${f.unbounded ? `; with ${format_plural(f.cases, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself` : ''})${cases}`;
         }
         case 'maxMeanScoreDrop': {
             const scores = `${format_formatScore(f.baselineScore)} → ${format_formatScore(f.currentScore)}`;
@@ -39306,8 +39415,19 @@ function reasonMessage(r) {
             return `the judge failed on ${r.shared.failed} of ${format_plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`;
         case 'upload-failed':
             return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`;
+        case 'record-mismatch':
+            return r.found
+                ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
+                    `it was changed between being written and being uploaded, by a process left running on the runner`
+                : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`;
         case 'stale-baseline':
             return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`;
+        case 'files-changed': {
+            const shown = r.files.slice(0, 5).join(', ');
+            const more = r.files.length > 5 ? ` and ${format_formatCount(r.files.length - 5)} more` : '';
+            return (`${format_plural(r.files.length, 'file')} that grade${r.files.length === 1 ? 's' : ''} the cases changed while the run was in progress (${shown}${more}): ` +
+                `the cases were graded by something other than what their fingerprints say, by code running on the runner`);
+        }
         case 'problem':
             return r.text;
     }
@@ -39397,6 +39517,28 @@ function headline(v, c, gate) {
         return c.baseline ? `${words}: ${cases}, ${format_plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`;
     }
     return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`;
+}
+/**
+ * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
+ * is caught 80% of the time; a pass-rate drop of 14.1 points trips
+ * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
+ * so first.
+ */
+function sensitivitySentence(s) {
+    const trials = s.trials.baseline === s.trials.current ? format_plural(s.trials.current, 'trial') : `${s.trials.baseline} and ${format_plural(s.trials.current, 'trial')}`;
+    const odds = `${Math.round(s.detection * 100)}% of the time`;
+    const counts = `${format_plural(s.cases, 'case')} × ${trials} (alpha ${s.alpha})`;
+    const perCase = s.caseDrop === null
+        ? 'not even a case that now fails every trial is caught'
+        : `a case that starts failing ${format_formatPercent(s.caseDrop)} of its trials is caught ${odds}`;
+    const rate = s.passRateDrop
+        ? s.passRateDrop.drop === null
+            ? `; no pass-rate drop trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}`
+            : `; a pass-rate drop of ${formatPoints(s.passRateDrop.drop)} points trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}${s.passRateDrop.useConfidenceBound ? ' (on its interval)' : ''}`
+        : '';
+    const coarse = s.coarse ? 'This check can see only large breaks. ' : '';
+    return `${coarse}Sensitivity at ${counts}: ${perCase}${rate}.`;
 }
 /** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */
 function configChangesNotice(changes, change, base) {
@@ -40329,6 +40471,14 @@ function confidenceText(ci) {
 function scoreConfidenceText(ci) {
     return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : '';
 }
+/** "`a`, `b`, `c` and 7 more": the first `limit` ids as code spans. */
+function idList(keys, limit) {
+    const shown = keys
+        .slice(0, limit)
+        .map((k) => escape_inlineCode(k))
+        .join(', ');
+    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
+}
 
 ;// CONCATENATED MODULE: ./src/report/markdown/fit.ts
 /**
@@ -40488,11 +40638,16 @@ function failingCases(model, limit, hint, maxLength) {
     if (!keys.length)
         return [];
     const currentCases = byKey(current.cases);
-    const cases = keys.flatMap((key) => currentCases.get(key) ?? []);
+    const baselineCases = byKey(baseline?.cases ?? []);
+    // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+    const asBaseline = new Set(c.changedRegressed ?? []);
+    const cases = keys.flatMap((key) => {
+        const k = currentCases.get(key);
+        return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k];
+    });
     if (!cases.length)
         return [];
     const noun = c.baseline ? 'Regressed' : 'Failing';
-    const baselineCases = byKey(baseline?.cases ?? []);
     const shown = cases.slice(0, limit);
     const capped = shown.length < cases.length && shown.length > 0;
     const heading = {
@@ -40500,16 +40655,16 @@ function failingCases(model, limit, hint, maxLength) {
         table: {
             head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
             // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+            rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
             beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
             rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
         }
     };
-    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' }));
+    const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' }));
     const cap = capped
         ? [{ text: `<sub>Details of the first ${format_formatCount(shown.length)} of ${format_formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
         : [];
-    return [heading, ...cap, ...details];
+    return [heading, ...tooFewTrials(model, 'regressed'), ...cap, ...details];
 }
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
 function restLine(label, keys, maxChars = Infinity) {
@@ -40523,9 +40678,18 @@ function restLine(label, keys, maxChars = Infinity) {
     }
     return text;
 }
-function caseRow(k) {
+/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
+function asBaselineView(k, before) {
+    const view = { ...k, ...k.asBaseline, input: before?.input ?? k.input, expected: before?.expected };
+    if (!k.asBaseline.trials)
+        delete view.trials;
+    return view;
+}
+function caseRow(k, asBaseline = false) {
     const name = k.name !== k.id ? ` ${escape_escapeInline(k.name, 60)}` : '';
-    const { check, reason } = firstFailure(k);
+    const first = firstFailure(k);
+    const check = first.check;
+    const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason;
     return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escape_escapeInline(k.tags.join(', '), 60)} | ${check} | ${escape_escapeInline(reason, ROW_REASON_CHARS)} |`;
 }
 /** The first thing that went wrong with a case, for its row: the target's error, else its first failed check. */
@@ -40560,9 +40724,11 @@ function splitReason(reason) {
         return { claim: reason, got: null };
     }
 }
-function caseDetail(before, now, compared) {
+function caseDetail(before, now, compared, asBaseline = false) {
     const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : '';
     const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`];
+    if (asBaseline)
+        parts.push('_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._');
     // a conversation shows the turn where it parted from the baseline's instead of one input and output
     const conversation = conversationDetail(compared ? before : undefined, now);
     if (!conversation)
@@ -40574,7 +40740,7 @@ function caseDetail(before, now, compared) {
     else {
         if (compared && before)
             parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before));
-        parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
+        parts.push(`**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`, outputBlock(now));
     }
     const calls = trajectoryDiff(before, now);
     if (calls)
@@ -40611,6 +40777,34 @@ function assertionReason(a) {
     return (`- ${escape_inlineCode(a.type)} (judge ${escape_escapeInline(judge.model, 100)} scored ${format_formatScore(judge.score)}${reused}): ` +
         `${escape_escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`);
 }
+/** Case ids named in the too-few-trials sentence before "and N more". */
+const IDS_LISTED = 20;
+/**
+ * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * passed all 3 trials on the baseline and failed all 3 now: with too few
+ * trials for the significance test to tell a break from chance whatever
+ * happened, they count as regressed, as with one trial." Under the regressed
+ * table for regressions, after the fixed list for fixes.
+ */
+function tooFewTrials(model, outcome) {
+    const { comparison: c, baseline, current } = model;
+    const keys = new Set(c.tooFewTrials ?? []);
+    if (!keys.size)
+        return [];
+    const hit = (outcome === 'regressed' ? c.regressed : c.fixed).filter((k) => keys.has(k));
+    if (!hit.length)
+        return [];
+    const [before, now] = outcome === 'regressed' ? ['passed', 'failed'] : ['failed', 'passed'];
+    const trials = (run, key) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1;
+    const [b, n] = [trials(baseline, hit[0]), trials(current, hit[0])];
+    const they = hit.length === 1 ? 'it counts' : 'they count';
+    return [
+        {
+            text: `${idList(hit, IDS_LISTED)} ${before} all ${format_plural(b, 'trial')} on the baseline and ${now} all ${format_formatCount(n)} now: ` +
+                `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+        }
+    ];
+}
 
 ;// CONCATENATED MODULE: ./src/report/markdown/figures.ts
 /**
@@ -40618,6 +40812,7 @@ function assertionReason(a) {
  * metrics (baseline → current, change), which runs were compared, and the
  * trusted settings the pull request changes.
  */
+
 
 
 
@@ -40705,6 +40900,14 @@ function runIdentity(model) {
     if (sha || run)
         sentences.push(`This run: ${sha ? `commit ${escape_inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`);
     return sentences.length ? [{ text: sentences.join(' ') }] : [];
+}
+/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
+function sensitivityLine(model) {
+    const s = model.comparison.sensitivity;
+    if (!s)
+        return [];
+    const text = sensitivitySentence(s);
+    return [{ text: s.coarse ? text : `<sub>${text}</sub>` }];
 }
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */
 function runText(runId, url, noun = 'workflow run') {
@@ -40819,13 +41022,6 @@ function notGradedOnly(c) {
         return [];
     return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }];
 }
-function idList(keys, limit) {
-    const shown = keys
-        .slice(0, limit)
-        .map((k) => escape_inlineCode(k))
-        .join(', ');
-    return keys.length > limit ? `${shown} and ${format_formatCount(keys.length - limit)} more` : shown;
-}
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
 function rerunLine(c, current) {
     const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0);
@@ -40834,16 +41030,19 @@ function rerunLine(c, current) {
     const times = [...new Set(rerun.map((k) => k.reruns))].sort((a, b) => a - b);
     const timesText = times.length === 1 ? format_plural(times[0], 'time') : `${format_formatCount(times[0])} to ${format_plural(times.at(-1), 'time')}`;
     const keys = new Set(rerun.map((k) => k.id));
-    // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-    const untestable = new Set(c.notTestable);
+    // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
+    // no result would be significant
+    const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])]);
     const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length;
     const notTestable = c.notTestable.filter((k) => keys.has(k)).length;
+    const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length;
     const flaky = c.flaky.filter((k) => keys.has(k)).length;
     return [
         {
             text: `${format_plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
                 `${format_formatCount(confirmed)} confirmed, ${format_formatCount(flaky)} flaky` +
                 (notTestable ? `, ${format_formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+                (tooFew ? `, ${format_formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
                 '.'
         }
     ];
@@ -41030,10 +41229,12 @@ function renderReport(model, options = {}) {
         ...verdictAlerts(model, whole),
         { text: figuresTable(model) },
         ...runIdentity(model),
+        ...sensitivityLine(model),
         ...configChanges(model, whole),
         ...failingCases(model, details, options.fullReportHint, maxLength),
         ...scoredLower(model),
         ...fixes(c, current),
+        ...tooFewTrials(model, 'fixed'),
         ...otherOutcomes(c),
         ...rerunLine(c, current),
         ...flakyList(c, model.baseline),
@@ -41255,6 +41456,7 @@ async function ask(judge, c) {
 
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
+
 /**
  * Rates are ratios of counts and deltas are differences of floats
  * (0.92 − 0.84 = 0.08000000000000007): a value exactly at its limit must pass.
@@ -41370,7 +41572,9 @@ function countCheck(check, list) {
         const keys = c[list];
         if (limit === undefined || keys.length <= limit)
             return null;
-        return { check, limit, measured: keys.length, keys };
+        // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
+        const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : [];
+        return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) };
     };
 }
 const regressions = countCheck('maxRegressions', 'regressed');
@@ -41407,15 +41611,26 @@ const passRateDrop = (c, gate) => {
         currentRate: common.gatedCurrentPassRate,
         flakyFlips: common.flakyFlips
     };
-    if (gate.useConfidenceBound) {
+    // with so few cases that even every passing case failing would leave the bound within the limit, a bound
+    // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+    const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit);
+    if (boundCanFail) {
         // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
         // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
         const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null;
         return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null;
     }
     const drop = -common.gatedPassRateDelta;
-    return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null;
+    if (!exceeds(drop, limit))
+        return null;
+    return { ...figures, measured: drop, bound: false, ...(gate.useConfidenceBound ? { unbounded: true } : {}) };
 };
+/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
+function boundCanExceed(common, limit) {
+    const passed = Math.round(common.baselinePassRate * common.total);
+    const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed });
+    return worst !== null && exceeds(-worst[1], limit);
+}
 const meanScoreDrop = (c, gate) => {
     const limit = gate.maxMeanScoreDrop;
     const common = c.common;
@@ -41558,6 +41773,167 @@ function selection_isSelected(c, selection) {
     return c.id.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle) || c.tags.some((t) => t.toLowerCase().includes(needle));
 }
 
+;// CONCATENATED MODULE: ./src/compare/flip-test.ts
+/**
+ * Whether a flip of a case with repeated trials counts (SPEC §4): the
+ * one-sided Fisher exact test at alpha — except where the two trial counts are
+ * too few for any result to reach alpha (2 or 3 trials a side at 0.05: even
+ * every trial passing on one side and none on the other gives p ≥ 0.05). There
+ * a case that went from all to none counts as it would with one trial, so that
+ * `repeat: 3` cannot hide a case that broke outright. One decision, used by the
+ * comparison and by the sensitivity it reports.
+ */
+
+/**
+ * p-values summed from log-factorials carry a relative error near 1e-15; a p
+ * exactly at alpha (4 of 4 trials → 0 of 4 gives 1/70 < 0.05, 3 of 3 → 0 of 3
+ * gives exactly 0.05) is not below it.
+ */
+const P_TOLERANCE = 1e-9;
+function below(p, alpha) {
+    return p < alpha * (1 - P_TOLERANCE);
+}
+/** Can any result at these trial counts be significant: is even all-pass against all-fail below alpha? (p = 1/C(a+b, a)) */
+function canBeSignificant(aTotal, bTotal, alpha) {
+    return below(fisherExactOneSided(aTotal, aTotal, 0, bTotal), alpha);
+}
+/** Does `more` (the side that should pass more often: the baseline of a regression, this run of a fix) pass significantly more often than `less`? */
+function flipTest(more, less, alpha) {
+    const p = fisherExactOneSided(more.passed, more.total, less.passed, less.total);
+    if (below(p, alpha))
+        return { counts: true, p, tooFewTrials: false };
+    const allOrNothing = more.passed === more.total && less.passed === 0;
+    const tooFewTrials = allOrNothing && !canBeSignificant(more.total, less.total, alpha);
+    return { counts: tooFewTrials, p, tooFewTrials };
+}
+
+;// CONCATENATED MODULE: ./src/compare/sensitivity.ts
+
+
+/** The probability of catching that the stated drops are solved for. */
+const DETECTION = 0.8;
+/** Fewer compared cases than this, or a pass-rate drop seen only above COARSE_PASS_RATE_DROP, and the report says the promise is weak. */
+const COARSE_CASES = 20;
+const COARSE_PASS_RATE_DROP = 0.2;
+/** Rates are ratios of counts: a drop exactly at the limit passes (as compare/gate.ts has it). */
+const GATE_TOLERANCE = 1e-9;
+function logBinomialPmf(k, n, p) {
+    if (p <= 0)
+        return k === 0 ? 0 : -Infinity;
+    if (p >= 1)
+        return k === n ? 0 : -Infinity;
+    return logFactorial(n) - logFactorial(k) - logFactorial(n - k) + k * Math.log(p) + (n - k) * Math.log(1 - p);
+}
+/** The pmf of Binomial(n, p) as an array. */
+function binomial(n, p) {
+    return Array.from({ length: n + 1 }, (_, k) => Math.exp(logBinomialPmf(k, n, p)));
+}
+/** The runner's fold: a case of one trial is that trial; else its pass fraction against the threshold. */
+function aggregatePasses(passed, total, threshold) {
+    return total === 1 ? passed === 1 : passed / total >= threshold;
+}
+/** Is a case that passed all `baselineTrials` trials, and now passed `passed` of `total` (all failing on aggregate), counted as regressed? */
+function counted(baselineTrials, passed, total, alpha) {
+    // with a single trial on either side no test is made: every flip counts (compare.ts assess)
+    if (baselineTrials < 2 || total < 2)
+        return true;
+    return flipTest({ passed: baselineTrials, total: baselineTrials }, { passed, total }, alpha).counts;
+}
+/** The probability that a case that always passed on the baseline, now failing each trial with probability `drop`, is counted as regressed. */
+function caseDetection(drop, input) {
+    const { trials, repeatPassThreshold: threshold, rerunFlips: reruns, gate } = input;
+    const pass = 1 - drop;
+    const first = binomial(trials.current, pass);
+    const extra = reruns > 0 ? binomial(reruns, pass) : [1];
+    let caught = 0;
+    first.forEach((px, x) => {
+        if (px === 0 || aggregatePasses(x, trials.current, threshold))
+            return;
+        extra.forEach((py, y) => {
+            const passed = x + y;
+            const total = trials.current + reruns;
+            // re-runs that take the flip back leave it flaky; else the verdict is taken over every trial
+            if (reruns > 0 && aggregatePasses(passed, total, threshold))
+                return;
+            if (counted(trials.baseline, passed, total, gate.alpha))
+                caught += px * py;
+        });
+    });
+    return caught;
+}
+/** The smallest x in [lo, hi] at which `f` (increasing) reaches `target`, by bisection; null when even `f(hi)` does not. */
+function solve(f, target, lo = 0, hi = 1) {
+    if (f(hi) < target)
+        return null;
+    if (f(lo) >= target)
+        return lo;
+    for (let i = 0; i < 60; i++) {
+        const mid = (lo + hi) / 2;
+        if (f(mid) >= target)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+/** Does a run where `broken` of the baseline's passing cases now fail trip maxPassRateDrop (as compare/gate.ts applies it)? */
+function tripsPassRate(broken, input, limit) {
+    const { cases: n, baselinePassed: passed, gate } = input;
+    if (gate.useConfidenceBound) {
+        const ci = pairedDifferenceCI({ bothPassed: passed - broken, onlyCurrentPassed: 0, onlyBaselinePassed: broken, bothFailed: n - passed });
+        return ci !== null && -ci[1] > limit + GATE_TOLERANCE;
+    }
+    return broken / n > limit + GATE_TOLERANCE;
+}
+/** P(Binomial(n, q) ≥ k); past the mode the terms only fall, and once they stop counting the sum stops (100,000 cases). */
+function upperTail(k, n, q) {
+    let sum = 0;
+    for (let x = k; x <= n; x++) {
+        const term = Math.exp(logBinomialPmf(x, n, q));
+        sum += term;
+        if (x > n * q && term < sum * 1e-15)
+            break;
+    }
+    return Math.min(1, sum);
+}
+/** The smallest pass-rate drop that trips `limit` with probability DETECTION, or null when even every passing case breaking does not. */
+function passRateSensitivity(input, limit) {
+    const { cases: n, baselinePassed: passed } = input;
+    if (n === 0 || passed === 0)
+        return null;
+    // tripping is monotone in the number broken: the least that trips, by binary search
+    if (!tripsPassRate(passed, input, limit))
+        return null;
+    let lo = 0;
+    let hi = passed;
+    while (lo < hi) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (tripsPassRate(mid, input, limit))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    const q = solve((q) => upperTail(lo, passed, q), DETECTION);
+    return q === null ? null : (q * passed) / n;
+}
+function sensitivity(input) {
+    if (input.cases === 0)
+        return null;
+    const caseDrop = solve((d) => caseDetection(d, input), DETECTION);
+    const limit = input.gate.maxPassRateDrop;
+    const passRate = limit === undefined ? undefined : { limit, drop: passRateSensitivity(input, limit), useConfidenceBound: input.gate.useConfidenceBound };
+    const coarse = input.cases < COARSE_CASES || caseDrop === null || (passRate !== undefined && (passRate.drop === null || passRate.drop > COARSE_PASS_RATE_DROP));
+    return {
+        detection: DETECTION,
+        cases: input.cases,
+        trials: input.trials,
+        alpha: input.gate.alpha,
+        caseDrop,
+        ...(passRate ? { passRateDrop: passRate } : {}),
+        coarse
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/compare/compare.ts
 
 
@@ -41565,14 +41941,30 @@ function selection_isSelected(c, selection) {
 
 
 
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9;
+
+
 function compareRuns(baseline, current, gate) {
     const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current);
-    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) };
+    return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) };
+}
+/**
+ * What the gate could have caught at this run's counts (SPEC §4): over the
+ * compared cases, at the trials each side ran; without a baseline, over this
+ * run's cases as the next run would compare them.
+ */
+function sensitivityOf(c, baseline, current, gate) {
+    const repeat = current.config?.repeat ?? 1;
+    const compared = baseline ? (c.common?.total ?? 0) : current.cases.length;
+    const passed = baseline ? Math.round((c.common?.baselinePassRate ?? 0) * compared) : c.current.passed;
+    return sensitivity({
+        cases: compared,
+        baselinePassed: passed,
+        trials: { baseline: baseline ? (baseline.config?.repeat ?? 1) : repeat, current: repeat },
+        repeatPassThreshold: current.config?.repeatPassThreshold ?? 0.5,
+        // flips are re-run only against a baseline
+        rerunFlips: baseline ? (current.config?.rerunFlips ?? 0) : 0,
+        gate
+    });
 }
 function compareCases(baseline, current, alpha) {
     // Keys are unique within a run (the loader refuses duplicates); id-less cases carry a content hash as key.
@@ -41580,6 +41972,8 @@ function compareCases(baseline, current, alpha) {
     const currentKeys = new Set(current.cases.map((c) => c.id));
     const lists = { regressed: [], fixed: [], flaky: [], changed: [] };
     const notTestable = [];
+    const tooFewTrials = [];
+    const changedRegressed = [];
     const added = [];
     const flakyCases = [];
     const pairs = [];
@@ -41601,16 +41995,21 @@ function compareCases(baseline, current, alpha) {
             ungradedPairs++;
             continue;
         }
-        const { outcome, flaky, notTestable: untested } = assess(b, c, alpha);
+        const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha);
         if (outcome === 'unchanged')
             unchanged++;
         else
             lists[outcome].push(c.id);
         if (untested)
             notTestable.push(c.id);
+        if (untestable)
+            tooFewTrials.push(c.id);
+        if (asBaseline)
+            changedRegressed.push(c.id);
         if (flaky)
             flakyCases.push({ key: c.id, ...flaky });
-        if (outcome !== 'changed')
+        // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
+        if (outcome !== 'changed' && !asBaseline)
             pairs.push([b, c]);
     }
     // a baseline case this run's --filter or shard left out was not run, not removed
@@ -41637,6 +42036,8 @@ function compareCases(baseline, current, alpha) {
         ...lists,
         notGraded,
         notTestable,
+        ...(tooFewTrials.length ? { tooFewTrials } : {}),
+        ...(changedRegressed.length ? { changedRegressed } : {}),
         flakyCases,
         added,
         removed: complete ? missing : [],
@@ -41677,14 +42078,16 @@ function noBaseline(current) {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha);
+ *   significantly (one-sided Fisher exact test at alpha) — unless the counts
+ *   are too few for any test and it went from every trial passing to none
+ *   (flip-test.ts);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
  */
 function assess(baseline, current, alpha) {
     if (baseline.fingerprint !== current.fingerprint)
-        return { outcome: 'changed' };
+        return assessChanged(baseline, current, alpha);
     const flip = baseline.passed ? 'failed' : 'passed';
     const now = countTrials(current);
     const reruns = rerunCounts(current);
@@ -41704,12 +42107,28 @@ function assess(baseline, current, alpha) {
     if (!before)
         return { outcome, notTestable: true };
     const extra = reruns ? { reruns } : {};
-    const p = baseline.passed
-        ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
-        : fisherExactOneSided(now.passed, now.total, before.passed, before.total);
-    if (p < alpha * (1 - P_TOLERANCE))
-        return { outcome };
+    const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha);
+    if (counts)
+        return tooFewTrials ? { outcome, tooFewTrials } : { outcome };
     return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } };
+}
+/**
+ * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * it passed there and was run again with the baseline's input and assertions
+ * (run/as-baseline.ts), a drop there is a regression like any other; else
+ * it is only changed.
+ */
+function assessChanged(baseline, current, alpha) {
+    const again = current.asBaseline;
+    if (!again || !baseline.passed)
+        return { outcome: 'changed' };
+    const asRun = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined };
+    if (!again.trials)
+        delete asRun.trials;
+    const { outcome, tooFewTrials } = assess(baseline, asRun, alpha);
+    if (outcome !== 'regressed')
+        return { outcome: 'changed' };
+    return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) };
 }
 function hasTrials(c) {
     return (c.trials?.length ?? 0) >= 2;
@@ -41850,6 +42269,8 @@ function compareIfCompatible(baseline, current, gate) {
     return { comparison: compareRuns(incompatible ? null : baseline, current, gate), incompatible };
 }
 
+// EXTERNAL MODULE: ./src/config/fingerprint.ts
+var fingerprint = __nccwpck_require__(4974);
 // EXTERNAL MODULE: ./src/util/argv.ts
 var util_argv = __nccwpck_require__(3972);
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -41895,8 +42316,6 @@ function utf8Exceeds(text, max) {
 var config_conversation = __nccwpck_require__(3307);
 // EXTERNAL MODULE: ./src/config/expected.ts
 var config_expected = __nccwpck_require__(5180);
-// EXTERNAL MODULE: ./src/config/fingerprint.ts
-var fingerprint = __nccwpck_require__(4974);
 // EXTERNAL MODULE: ./src/config/problems.ts
 var config_problems = __nccwpck_require__(4968);
 // EXTERNAL MODULE: ./src/config/parse.ts + 1 modules
@@ -42111,7 +42530,7 @@ class CaseNormalizer {
     fingerprints;
     constructor(options) {
         this.options = options;
-        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge);
+        this.fingerprints = new fingerprint/* Fingerprinter */.Up(options.baseDir, options.judge, options.judgeDir);
         this.problems = options.problems ?? new config_problems/* Problems */.Z();
         this.ownsProblems = options.problems === undefined;
     }
@@ -42205,6 +42624,10 @@ class CaseNormalizer {
             ...conversation
         });
     }
+    /** the files read to fingerprint the cases, with their digests (Fingerprinter.readFiles) */
+    gradingFiles() {
+        return this.fingerprints.readFiles();
+    }
     /** Assertions validated, a problem named at `place(k)`. */
     checked(list, place, file, scope) {
         list.forEach((a, k) => {
@@ -42235,14 +42658,267 @@ class CaseNormalizer {
     }
 }
 
+// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
+var providers = __nccwpck_require__(2811);
+// EXTERNAL MODULE: ./src/util/env.ts
+var util_env = __nccwpck_require__(5767);
+;// CONCATENATED MODULE: ./src/config/credentials.ts
+/**
+ * Which credentials a config sends where (SPEC §9 Secrets). Every environment
+ * variable a config reads — by `${VAR}` in a target or judge string, by an
+ * `apiKeyEnv`, or as a provider's default credential — is a *use*: the
+ * variable, the place its value goes, and the host it is sent to. Two rules
+ * hold them:
+ * - the runner's own credentials (util/env.ts FORBIDDEN) are never used,
+ *   whatever the config (refused at load, exit 2);
+ * - in a pull-request run, a use the base commit's config does not have (the
+ *   same variable to the same place and host) is refused, naming the
+ *   difference: the agent gets no variable it did not have, and no credential
+ *   goes to a host of the pull request's choosing.
+ * Pure: configs in, uses and refusals out. A provider that reads credentials
+ * of its own declares them through a CredentialDeclarer (SPEC §11a providers).
+ */
+
+
+
+
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** `https://api.example.com:8443/v1` → `api.example.com:8443`; a URL whose host is a `${VAR}` keeps the text. */
+function hostOf(url) {
+    const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(url.trim());
+    if (!m)
+        return url.trim();
+    const authority = m[2].replace(/^[^@]*@/, '');
+    try {
+        return new URL(`${m[1]}://${authority}`).host;
+    }
+    catch {
+        return authority.toLowerCase();
+    }
+}
+/** Every `${VAR}` in a JSON-like value, with the dotted path of the string that names it. */
+function varsDeep(value, at) {
+    if (typeof value === 'string')
+        return (0,util_env/* varsIn */.ct)(value).map((variable) => ({ variable, at }));
+    if (Array.isArray(value))
+        return value.flatMap((v, i) => varsDeep(v, `${at}[${i}]`));
+    if (value && typeof value === 'object')
+        return Object.entries(value).flatMap(([k, v]) => varsDeep(v, `${at}.${k}`));
+    return [];
+}
+function uses(found, place, host) {
+    return found.map(({ variable, at }) => ({ variable, place, host, at }));
+}
+function openaiUses(settings, strings, at) {
+    const place = 'provider:openai';
+    const host = hostOf(settings.baseUrl);
+    return [{ variable: settings.apiKeyEnv, place, host, at: `${at}.apiKeyEnv` }, ...uses(varsDeep(strings, at), place, host)];
+}
+/**
+ * A provider of SPEC §11a (`anthropic:messages:…`, `bedrock:…`, …): the
+ * credentials it declares (providers/), as uses of `provider:<kind>` toward
+ * its host, and the `${VAR}` in its config.
+ */
+function providerUses(id, config, at, env) {
+    const kind = id.split(':')[0];
+    const flows = (0,providers/* credentialFlows */.P7)({ id, config }, env);
+    const declared = flows.flatMap((f) => f.variable ? [{ variable: f.variable, place: `provider:${kind}`, host: f.host, at: `${at} (${id})` }] : []);
+    const host = flows[0]?.host ?? null;
+    return [...declared, ...uses(varsDeep(config ?? {}, `${at}.config`), `provider:${kind}`, host)];
+}
+function targetUses(target, env) {
+    const found = [];
+    for (const [name, value] of Object.entries(target.env))
+        found.push(...uses(varsDeep(value, `target.env.${name}`), `target.env.${name}`, null));
+    if (target.command !== undefined)
+        found.push(...uses(varsDeep(target.command, 'target.command'), 'target.command', null));
+    if (target.cwd !== undefined)
+        found.push(...uses(varsDeep(target.cwd, 'target.cwd'), 'target.cwd', null));
+    if (target.module !== undefined)
+        found.push(...uses(varsDeep(target.module, 'target.module'), 'target.module', null));
+    if (target.http)
+        found.push(...uses(varsDeep({ url: target.http.url, headers: target.http.headers, body: target.http.body }, 'target.http'), 'target.http', hostOf(target.http.url)));
+    if (target.openai) {
+        const { baseUrl, model, system, prompt } = target.openai;
+        found.push(...openaiUses(target.openai, { baseUrl, model, system, prompt }, 'target.openai'));
+    }
+    target.promptfoo?.providers.forEach((p, i) => found.push(...promptfooUses(p, `providers[${i}]`)));
+    if (target.provider !== undefined)
+        found.push(...providerUses(target.provider, target.config, 'target.provider', env));
+    return found;
+}
+/** promptfoo providers (SPEC §11): `openai:` reads OPENAI_API_KEY (or `apiKeyEnvar`); `exec:` expands `${VAR}` in its command. */
+function promptfooUses(p, at) {
+    if (p.id.startsWith('exec:'))
+        return uses(varsDeep(p.id, `${at}.id`), 'target.command', null);
+    if (!/^openai:/.test(p.id))
+        return [];
+    const config = p.config ?? {};
+    const text = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+    const apiKeyEnv = text(config.apiKeyEnvar) ?? 'OPENAI_API_KEY';
+    return [{ variable: apiKeyEnv, place: 'provider:openai', host: hostOf(text(config.apiBaseUrl) ?? OPENAI_DEFAULT_BASE_URL), at: `${at}.config.apiKeyEnvar` }];
+}
+function judgeUses(judge, env) {
+    if (judge.provider === 'command') {
+        const found = uses(varsDeep(judge.command, 'judge.command'), 'judge.command', null);
+        for (const [name, value] of Object.entries(judge.env))
+            found.push(...uses(varsDeep(value, `judge.env.${name}`), `judge.env.${name}`, null));
+        return found;
+    }
+    if (judge.provider !== 'openai')
+        return providerUses(judge.provider, judge.config, 'judge.provider', env);
+    const { model, embeddingModel } = judge;
+    // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as the judge reads it
+    const baseUrl = judge.baseUrl ?? (env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su);
+    return openaiUses({ baseUrl, apiKeyEnv: judge.apiKeyEnv }, { baseUrl: judge.baseUrl, model, embeddingModel }, 'judge');
+}
+/**
+ * Every credential the config reads, where it sends each (`env` decides the
+ * hosts that come from the environment, OPENAI_BASE_URL and the like);
+ * `declarers` add uses of anything else that declares its own.
+ */
+function credentialUses(config, env = {}, declarers = []) {
+    return [...targetUses(config.target, env), ...(config.judge ? judgeUses(config.judge, env) : []), ...declarers.flatMap((declare) => declare(config))];
+}
+/** "target.openai.apiKeyEnv names X", "target.env.KEY reads X" */
+function reads(u) {
+    return `${u.at} ${/\.apiKeyEnv(ar)?$/.test(u.at) ? 'names' : 'reads'} ${u.variable}`;
+}
+/** `providers[0].config.apiKeyEnvar` → ['providers', 0, 'config', 'apiKeyEnvar'] */
+function configPath(at) {
+    return at
+        .replace(/\[(\d+)\]/g, '.$1')
+        .split('.')
+        .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+/**
+ * Refuses, at load, a config that reads one of the runner's own credentials
+ * anywhere (SPEC §9); `lineOf` finds the line of a config path where the parser knows it.
+ */
+function refuseForbiddenCredentials(config, file, lineOf = () => undefined, declarers = []) {
+    const forbidden = credentialUses(config, {}, declarers).filter((u) => (0,util_env/* isForbiddenVar */.RZ)(u.variable));
+    if (forbidden.length === 0)
+        return;
+    const line = lineOf(configPath(forbidden[0].at));
+    throw new errors/* ConfigError */.xL(`${file}${line ? `:${line}` : ''}: ${forbidden.map(reads).join('; ')}: ${(0,util_env/* forbiddenVarMessage */.gw)()}`, file);
+}
+const key = (u) => `${u.variable}\0${u.place}\0${u.host ?? ''}`;
+/** Where a use sends its value, as a person reads it. */
+function describePlace(u) {
+    if (u.place.startsWith('provider:'))
+        return `${u.place.slice('provider:'.length)} at ${u.host}`;
+    if (u.place === 'target.http')
+        return `the agent's endpoint at ${u.host}`;
+    if (u.place.startsWith('target.'))
+        return `the agent's process (${u.place})`;
+    return `the judge's process (${u.place})`;
+}
+/**
+ * The uses of `run` (the config this pull request runs with) that `base` (the
+ * base commit's) does not have, among the variables set in `env`: one that is
+ * not set carries nothing. Each is a sentence naming the difference.
+ */
+function credentialDifferences(run, base, env, declarers = []) {
+    const baseUses = credentialUses(base, env, declarers);
+    const allowed = new Set(baseUses.map(key));
+    const seen = new Set();
+    const differences = [];
+    for (const u of credentialUses(run, env, declarers)) {
+        if (allowed.has(key(u)) || seen.has(key(u)) || !env[u.variable])
+            continue;
+        seen.add(key(u));
+        const there = baseUses.filter((b) => b.variable === u.variable).map(describePlace);
+        const elsewhere = there.length ? `it sends ${u.variable} only to ${[...new Set(there)].join(', ')}` : `it does not read ${u.variable} at all`;
+        differences.push(`${reads(u)} for ${describePlace(u)}, which the base commit's config does not (${elsewhere})`);
+    }
+    return differences;
+}
+
 // EXTERNAL MODULE: ./src/config/judged.ts
 var config_judged = __nccwpck_require__(5165);
+;// CONCATENATED MODULE: ./src/config/ran.ts
+/**
+ * How a case ran, as its record keeps it (`ran`, SPEC §5): the assertions with
+ * the files they name relative to the config's folder (as fingerprints name
+ * them), and the vars, metadata and promptfoo grading its checks read. A later
+ * run resolves the files against a folder of its choosing — in a pull-request
+ * run, the base commit's copies — to run the case as the baseline ran it.
+ */
+
+const FILE_URL = 'file://';
+/** Each assertion made portable once, however many cases share it (a `defaults` check). */
+const portableCache = new WeakMap();
+/** `file:` and absolute `file://` paths inside `baseDir`, as paths relative to it. */
+function portable(a, baseDir) {
+    const known = portableCache.get(a);
+    if (known)
+        return known;
+    const rel = (file) => {
+        const relative = external_node_path_default().relative(baseDir, file);
+        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
+    };
+    const url = (v) => typeof v === 'string' && v.startsWith(FILE_URL) && external_node_path_default().isAbsolute(v.slice(FILE_URL.length)) ? FILE_URL + rel(v.slice(FILE_URL.length)) : v;
+    let out = a;
+    if (typeof a.file === 'string' || url(a.value) !== a.value || url(a.transform) !== a.transform) {
+        out = { ...a };
+        if (typeof a.file === 'string')
+            out.file = rel(a.file);
+        if (url(a.value) !== a.value)
+            out.value = url(a.value);
+        if (typeof a.transform === 'string')
+            out.transform = url(a.transform);
+    }
+    portableCache.set(a, out);
+    return out;
+}
+/**
+ * A conversation — scripted turns, a simulated user, a promptfoo test that
+ * reads `_conversation` — is not one input a later run could replay: its
+ * record keeps no `ran`, and a changed one stays *changed* (gate.maxChanged).
+ */
+function isConversation(c) {
+    return c.turns !== undefined || c.simulate !== undefined || c.promptfoo?.conversation !== undefined;
+}
+/** How the case runs, as its record keeps it; undefined for a conversation. */
+function ranOf(c, baseDir) {
+    if (isConversation(c))
+        return undefined;
+    const ran = { assert: c.assert.map((a) => portable(a, baseDir)) };
+    if (c.vars !== undefined)
+        ran.vars = c.vars;
+    if (c.metadata !== undefined)
+        ran.metadata = c.metadata;
+    if (c.promptfoo !== undefined)
+        ran.promptfoo = c.promptfoo;
+    return ran;
+}
+/** A recorded `ran` with its relative files resolved against `dir` (absolute ones are kept). */
+function resolveRan(ran, dir) {
+    const abs = (file) => (external_node_path_default().isAbsolute(file) ? file : external_node_path_default().resolve(dir, file));
+    const url = (v) => (typeof v === 'string' && v.startsWith(FILE_URL) ? FILE_URL + abs(v.slice(FILE_URL.length)) : v);
+    return {
+        ...ran,
+        assert: ran.assert.map((a) => {
+            const out = { ...a };
+            if (typeof a.file === 'string')
+                out.file = abs(a.file);
+            if (a.value !== undefined)
+                out.value = url(a.value);
+            if (a.transform !== undefined)
+                out.transform = url(a.transform);
+            return out;
+        })
+    };
+}
+
 // EXTERNAL MODULE: ./src/config/promptfoo/index.ts
 var promptfoo = __nccwpck_require__(2823);
 ;// CONCATENATED MODULE: ./src/config/load.ts
 /**
  * Loading evalgate.yml and its dataset into one resolved value.
  */
+
+
 
 
 
@@ -42262,9 +42938,13 @@ function configOf(located) {
     if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
         throw new errors/* ConfigError */.xL(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file);
     }
-    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value))
-        return (0,promptfoo/* promptfooSettings */.qm)(located);
+    if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
+        const settings = (0,promptfoo/* promptfooSettings */.qm)(located);
+        refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
+        return settings;
+    }
     const config = (0,lib_parse/* validate */.tf)(schema/* configSchema */.Qn, located, [], 'config');
+    refuseForbiddenCredentials(config, file, located.lineOf);
     if (config.target.promptfoo)
         throw new errors/* ConfigError */.xL(`${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`, file);
     // a command written as one string is split now, so that `validate` finds an unbalanced quote or a pipe
@@ -42295,8 +42975,14 @@ async function loadConfig(file, validateAssertion, options = {}) {
     const baseDir = external_node_path_default().dirname(absolute);
     if ((0,promptfoo/* isPromptfooConfig */.LO)(located.value)) {
         const { loadPromptfooConfig } = await Promise.all(/* import() */[__nccwpck_require__.e(115), __nccwpck_require__.e(382), __nccwpck_require__.e(175), __nccwpck_require__.e(687)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4687));
-        const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings);
-        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+        const { config, cases, gradingFiles } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir);
+        for (const c of cases) {
+            const ran = ranOf(c, baseDir);
+            if (ran)
+                c.ran = ran;
+        }
+        refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]));
+        return { file: absolute, baseDir, config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases), gradingFiles, ...judgeDirOf(options) };
     }
     // every problem of the config and the dataset in one message (SPEC §6), not one per run
     const problems = new config_problems/* Problems */.Z(absolute);
@@ -42317,6 +43003,7 @@ async function loadConfig(file, validateAssertion, options = {}) {
         defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
         baseDir,
         judge: config?.judge,
+        judgeDir: options.judgeDir,
         validateAssertion: validateInScope,
         problems
     });
@@ -42331,11 +43018,27 @@ async function loadConfig(file, validateAssertion, options = {}) {
         const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`';
         throw new errors/* ConfigError */.xL(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute);
     }
+    for (const c of cases) {
+        const ran = ranOf(c, baseDir);
+        if (ran)
+            c.ran = ran;
+    }
     const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(config_judged/* isJudged */.s);
     if (judged && !config.judge) {
         throw new errors/* ConfigError */.xL(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute);
     }
-    return { file: absolute, baseDir, config: config, cases, dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases) };
+    return {
+        file: absolute,
+        baseDir,
+        config: config,
+        cases,
+        dataset: (0,fingerprint/* datasetFingerprint */.Lp)(config.name, cases),
+        gradingFiles: normalizer.gradingFiles(),
+        ...judgeDirOf(options)
+    };
+}
+function judgeDirOf(options) {
+    return options.judgeDir ? { judgeDir: options.judgeDir } : {};
 }
 /** The `dataset` of a config that did not validate, when it is still a path or a list of them. */
 function datasetOf(value) {
@@ -42361,6 +43064,7 @@ var lib_schemas = __nccwpck_require__(8816);
  * inferred from it: what the engine writes and what the reader accepts are
  * one definition, so neither can gain a field the other does not know.
  */
+
 
 
 const RECORD_SCHEMA_VERSION = 1;
@@ -42426,24 +43130,15 @@ const traceSummarySchema = lib_schemas/* object */.Ikc({
     /** the first error spans by start time */
     errorSpans: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), message: lib_schemas/* string */.YjP().optional() })).optional()
 });
-/**
- * What an agent reports besides its output, in a result object or through its
- * trace: one shape for a target's reply, the checks' context, the context code
- * checks receive and the record.
- */
-const agentResultSchema = lib_schemas/* object */.Ikc({
+/** What a result object adds to a trial and a case (SPEC §10). */
+const agentFields = {
     toolCalls: lib_schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
     usage: usageSchema.optional(),
-    /** time spent in the target, start-up excluded */
+    /** time spent in the target, start-up excluded (SPEC §10) */
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
-    /** why the model stopped, for `finish-reason` */
-    finishReason: lib_schemas/* string */.YjP().optional()
-});
-/** What a trial and a case keep of the agent's report. */
-const agentFields = {
-    ...agentResultSchema.shape,
+    finishReason: lib_schemas/* string */.YjP().optional(),
     /** with tracing on: the trace of the trial (of a case: of the trial shown) */
     trace: traceSummarySchema.optional()
 };
@@ -42474,6 +43169,48 @@ const trialResultSchema = lib_schemas/* object */.Ikc({
     namedScores: namedScores.optional(),
     /** a conversation's transcript */
     turns: lib_schemas/* array */.YOg(turnResultSchema).optional()
+});
+/**
+ * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * plus what only a promptfoo config gives. In a record (`ran`), files are
+ * named relative to the config's folder.
+ */
+const runAssertionSchema = schema/* assertionSchema */.uI.extend({
+    /** promptfoo configs: JavaScript run on the output before this assertion grades it */
+    transform: lib_schemas/* string */.YjP().optional(),
+    /** promptfoo configs: the index of the assert-set (PromptfooCase.sets) this assertion belongs to */
+    set: lib_schemas/* number */.aig().int().min(0).optional()
+});
+/** How a case read from a promptfoo config is run and graded. */
+const promptfooCaseSchema = lib_schemas/* object */.Ikc({
+    /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
+    description: lib_schemas/* string */.YjP().optional(),
+    /** the index of its provider in `target.promptfoo.providers` */
+    provider: lib_schemas/* number */.aig().int().min(0),
+    /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
+    transform: lib_schemas/* string */.YjP().optional(),
+    /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
+    threshold: lib_schemas/* number */.aig().optional(),
+    /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
+    sets: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ threshold: lib_schemas/* number */.aig().optional(), weight: lib_schemas/* number */.aig().optional(), metric: lib_schemas/* string */.YjP().optional() })).optional(),
+    /**
+     * a prompt that reads `_conversation`: the tests of one key run in
+     * order, the prompt rendered at run time with the earlier ones' entries
+     */
+    conversation: lib_schemas/* object */.Ikc({ key: lib_schemas/* string */.YjP(), template: lib_schemas/* string */.YjP(), env: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(), blind: lib_schemas/* literal */.euz(true).optional() })
+        .optional()
+});
+/**
+ * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * config's folder), and the vars, metadata and promptfoo grading its checks
+ * read — with the case's `input`, what a later run needs to run it "as the
+ * baseline ran it".
+ */
+const caseRanSchema = lib_schemas/* object */.Ikc({
+    assert: lib_schemas/* array */.YOg(runAssertionSchema),
+    vars: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
+    metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
+    promptfoo: promptfooCaseSchema.optional()
 });
 /** Where a case came from, for messages and annotations. */
 const caseSourceSchema = lib_schemas/* object */.Ikc({ file: lib_schemas/* string */.YjP(), line: lib_schemas/* number */.aig().optional() });
@@ -42512,6 +43249,23 @@ const caseResultSchema = lib_schemas/* object */.Ikc({
     /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
     reruns: lib_schemas/* number */.aig().int().min(0).optional(),
     namedScores: namedScores.optional(),
+    /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+    ran: caseRanSchema.optional(),
+    /**
+     * a case whose fingerprint differs from the baseline's, where it passed:
+     * what it did when run with the baseline's input and assertions against
+     * this run's target (SPEC §9 Coverage)
+     */
+    asBaseline: lib_schemas/* object */.Ikc({
+        passed: lib_schemas/* boolean */.zMY(),
+        passFraction: lib_schemas/* number */.aig().min(0).max(1),
+        output: lib_schemas/* string */.YjP().nullable(),
+        error: lib_schemas/* string */.YjP().nullable(),
+        score: lib_schemas/* number */.aig().nullable(),
+        assertions: lib_schemas/* array */.YOg(assertionResultSchema),
+        trials: lib_schemas/* array */.YOg(trialResultSchema).optional()
+    })
+        .optional(),
     /** a conversation's transcript: the shown trial's */
     turns: lib_schemas/* array */.YOg(turnResultSchema).optional()
 });
@@ -42575,20 +43329,33 @@ const runRecordSchema = lib_schemas/* object */.Ikc({
         .optional(),
     /** cases the run set out to run (an incomplete run finished fewer) */
     planned: lib_schemas/* number */.aig().int().min(0).optional(),
+    /**
+     * files that grade the cases (checks, their imports, a command judge's
+     * script), relative to the config's folder, whose bytes changed while the
+     * run was in progress: what graded them is not what the fingerprints say
+     * (SPEC §9); such a run cannot support a verdict
+     */
+    changedDuringRun: lib_schemas/* array */.YOg(lib_schemas/* string */.YjP()).optional(),
     /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
     resumed: lib_schemas/* object */.Ikc({ cases: lib_schemas/* number */.aig().int().min(0), from: lib_schemas/* string */.YjP() }).optional(),
     /** absent in records of evalgate before fingerprint version 2 */
     dataset: datasetFingerprintSchema.optional(),
     git: lib_schemas/* object */.Ikc({ sha: lib_schemas/* string */.YjP().nullable(), ref: lib_schemas/* string */.YjP().nullable(), runId: lib_schemas/* string */.YjP().nullable() }),
-    config: lib_schemas/* object */.Ikc({ repeat: lib_schemas/* number */.aig(), shard: lib_schemas/* string */.YjP().nullable().optional(), filter: lib_schemas/* string */.YjP().nullable().optional() }).optional(),
+    config: lib_schemas/* object */.Ikc({
+        repeat: lib_schemas/* number */.aig(),
+        shard: lib_schemas/* string */.YjP().nullable().optional(),
+        filter: lib_schemas/* string */.YjP().nullable().optional(),
+        /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+        repeatPassThreshold: lib_schemas/* number */.aig().optional(),
+        rerunFlips: lib_schemas/* number */.aig().int().min(0).optional()
+    })
+        .optional(),
     summary: runSummarySchema,
     /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
     trend: lib_schemas/* array */.YOg(runTrendPointSchema).max(100).optional(),
     cases: lib_schemas/* array */.YOg(caseResultSchema)
 });
 
-// EXTERNAL MODULE: ./src/util/env.ts
-var util_env = __nccwpck_require__(5767);
 ;// CONCATENATED MODULE: ./src/util/map-strings.ts
 /** Every string inside a JSON-like value passed through `f` (secrets masked out of a record or a report); the rest copied as it is. */
 function mapStrings(value, f) {
@@ -42694,10 +43461,17 @@ function buildRecord(input) {
         ...(input.stopReason ? { stopReason: input.stopReason } : {}),
         ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
         ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+        ...(input.changedDuringRun?.length ? { changedDuringRun: input.changedDuringRun } : {}),
         ...(input.resumed ? { resumed: input.resumed } : {}),
         dataset: input.dataset,
         git: input.git,
-        config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
+        config: {
+            repeat: input.repeat,
+            shard: input.shard ?? null,
+            ...(input.filter ? { filter: input.filter } : {}),
+            ...(input.repeatPassThreshold !== undefined ? { repeatPassThreshold: input.repeatPassThreshold } : {}),
+            ...(input.rerunFlips ? { rerunFlips: input.rerunFlips } : {})
+        },
         summary: summarize(cases, input.durationMs, input.judge),
         ...(trend ? { trend } : {}),
         cases
@@ -42834,6 +43608,110 @@ function withSpread(summary, spread) {
     return { ...summary, ...spread };
 }
 
+;// CONCATENATED MODULE: ./src/run/as-baseline.ts
+/**
+ * Changed cases run as the baseline ran them (SPEC §9 Coverage): a case whose
+ * fingerprint differs from the baseline's, and that passed there, is also run
+ * with the baseline's input and assertions (the record keeps them: `ran`)
+ * against this run's target. Failing that, the comparison counts it as
+ * regressed — so rewriting a failing case's checks cannot hide it, while a
+ * pull request that tightens a check the case still passes goes through.
+ */
+
+
+/**
+ * The cases (or their results) that changed against a baseline case that
+ * passed and recorded how it ran: they are run again as the baseline ran them.
+ */
+function changedAgainst(cases, baseline) {
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    return cases.filter((c) => {
+        const b = before.get(c.id);
+        return b !== undefined && b.fingerprint !== c.fingerprint && b.passed && b.ran !== undefined;
+    });
+}
+/**
+ * The relative file names the baseline's assertions of these cases use
+ * (`file:` checks, `file://` values): in a pull-request run they are read at
+ * the base commit (github/trusted-files.ts) before the cases run.
+ */
+function filesNamed(cases, baseline) {
+    const keys = new Set(cases.map((c) => c.id));
+    const files = new Set();
+    for (const b of baseline.cases) {
+        if (!keys.has(b.id) || !b.ran)
+            continue;
+        for (const a of b.ran.assert) {
+            if (typeof a.file === 'string')
+                files.add(a.file);
+            for (const v of [a.value, a.transform])
+                if (typeof v === 'string' && v.startsWith('file://'))
+                    files.add(v.slice('file://'.length).replace(/:[A-Za-z_$][\w$]*$/, ''));
+        }
+    }
+    return [...files].sort();
+}
+/** The baseline's case as this run runs it: its input and assertions, this run's key, name and place. */
+function caseAsBaseline(current, b, filesDir) {
+    const ran = resolveRan(b.ran, filesDir);
+    const c = { ...current, input: b.input, assert: ran.assert, fingerprint: b.fingerprint, expected: b.expected };
+    if (ran.vars)
+        c.vars = ran.vars;
+    else
+        delete c.vars;
+    if (ran.metadata)
+        c.metadata = ran.metadata;
+    else
+        delete c.metadata;
+    if (ran.promptfoo)
+        c.promptfoo = ran.promptfoo;
+    else
+        delete c.promptfoo;
+    return c;
+}
+/**
+ * Runs every changed case that passed on the baseline as the baseline ran it
+ * (the run's trials, never from a cache), and attaches the result. `filesDir`
+ * holds the files its assertions name: the base commit's copies in a
+ * pull-request run, else the config's folder.
+ */
+async function runAsBaseline(cases, results, baseline, target, options, filesDir) {
+    const byKey = new Map(cases.map((c) => [c.id, c]));
+    // a case that is now a conversation has no one input to give the baseline's checks
+    const changed = options.signal?.aborted ? [] : changedAgainst(results, baseline).filter((r) => !isConversation(byKey.get(r.id) ?? {}));
+    if (changed.length === 0)
+        return { cases: [...results], run: 0, complete: true, durationMs: 0, targetCostUsd: 0 };
+    const before = new Map(baseline.cases.map((b) => [b.id, b]));
+    const again = changed.map((r) => caseAsBaseline(byKey.get(r.id), before.get(r.id), filesDir));
+    // progress counts the main pass only; the assertions come from a record, so they are checked as they are graded
+    const outcome = await runCases(again, target, { ...options, onCase: undefined, validated: false });
+    const ran = new Map(outcome.cases.map((r) => [r.id, r]));
+    const merged = results.map((r) => {
+        const as = ran.get(r.id);
+        if (!as)
+            return r;
+        const asBaseline = {
+            passed: as.passed,
+            passFraction: as.passFraction,
+            output: as.output,
+            error: as.error,
+            score: as.score,
+            assertions: as.assertions
+        };
+        if (as.trials)
+            asBaseline.trials = as.trials;
+        return { ...r, asBaseline };
+    });
+    return {
+        cases: merged,
+        run: again.length,
+        complete: outcome.complete,
+        durationMs: outcome.durationMs,
+        targetCostUsd: outcome.targetCostUsd,
+        ...(outcome.stopReason ? { stopReason: outcome.stopReason } : {})
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/rerun.ts
 
 /**
@@ -42915,6 +43793,8 @@ class Timers {
     }
 }
 
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
  * What an agent's OpenTelemetry SDK reads to export to evalgate:
@@ -42945,15 +43825,26 @@ function stdioTrialEnv(traceparent, resourceAttributes) {
     return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
-;// CONCATENATED MODULE: ./src/targets/process.ts
+;// CONCATENATED MODULE: ./src/targets/types.ts
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
+function turnFields(request) {
+    if (request.messages === undefined)
+        return {};
+    return { messages: request.messages, conversationId: request.conversationId };
+}
+
+;// CONCATENATED MODULE: ./src/targets/command.ts
 /**
- * The processes of the `command` target, both protocols (stdio: one per trial;
- * jsonl: long-lived workers): the program resolved and checked before any
- * trial, spawned without a shell in a process group of its own with a minimal
- * environment, signalled as a group, and its failures worded in the target's
- * settings (stderr's tail, a program not found, a working directory missing).
+ * The `command` target with `protocol: stdio`: one process per trial, the input
+ * on stdin (and in place of a `{{input}}` argument), the output on stdout.
+ *
+ * With `target.output: json` stdout must be a result object (SPEC §10),
+ * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
+ * Without its own `latencyMs`, a trial's latency runs from the process having
+ * started (its `spawn` event) to its exit.
+ *
+ * The process never goes through a shell and runs in its own process group, so
+ * that a timeout or an interruption can kill everything it started.
  */
 
 
@@ -42963,16 +43854,77 @@ var external_node_child_process_ = __nccwpck_require__(1421);
 
 
 
+
+
+
+/** The argv element replaced by the trial's input. */
+const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
 const STDERR_TAIL_BYTES = 2048;
 /** Time between SIGTERM and SIGKILL when stopping a process group. */
 const KILL_GRACE_MS = 2000;
 /** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
 const PIPE_GRACE_MS = 200;
+function createCommandTarget(config, ctx) {
+    const spec = resolveCommandSpec(config, ctx);
+    const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
+    return {
+        async call(request) {
+            if (request.signal.aborted)
+                throw abortError(request.signal);
+            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
+            running.add(run);
+            const onAbort = () => run.stop(abortError(request.signal));
+            request.signal.addEventListener('abort', onAbort, { once: true });
+            try {
+                const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
+                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
+                reply.latencyMs ??= run.elapsedMs();
+                return reply;
+            }
+            finally {
+                request.signal.removeEventListener('abort', onAbort);
+                running.delete(run);
+            }
+        },
+        async close() {
+            const runs = [...running];
+            for (const run of runs)
+                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
+            await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
+        }
+    };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
+}
 /** What execvp searches when the environment has no PATH (the C library's default). */
 const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 function resolveCommandSpec(config, ctx) {
+    if (config.command === undefined)
+        throw new errors/* ConfigError */.xL('target.command is not set');
     const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
     const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
@@ -43082,6 +44034,33 @@ function closestProgram(program, dirs) {
     }
     return best;
 }
+/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
+function jsonReply(stdout) {
+    let value;
+    try {
+        value = JSON.parse(stdout);
+    }
+    catch (err) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
+    }
+    if (!isResultObject(value)) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
+    }
+    return readResult(value, 'the command', true);
+}
+function command_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
+function jsonRequest(request) {
+    const c = request.case;
+    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
+}
+/** Strings are passed as they are; any other JSON value as its JSON text. */
+function command_inputText(input) {
+    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+}
 /**
  * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
  * keep that message whatever the reason's type, so the trial records why it stopped.
@@ -43155,124 +44134,6 @@ function describeSpawnError(err, spec) {
     if (err.code === 'EACCES')
         return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
     return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
-}
-
-;// CONCATENATED MODULE: ./src/targets/types.ts
-/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
-function turnFields(request) {
-    if (request.messages === undefined)
-        return {};
-    return { messages: request.messages, conversationId: request.conversationId };
-}
-
-;// CONCATENATED MODULE: ./src/targets/command.ts
-/**
- * The `command` target with `protocol: stdio`: one process per trial, the input
- * on stdin (and in place of a `{{input}}` argument), the output on stdout.
- *
- * With `target.output: json` stdout must be a result object (SPEC §10),
- * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
- * Without its own `latencyMs`, a trial's latency runs from the process having
- * started (its `spawn` event) to its exit.
- *
- * The process never goes through a shell and runs in its own process group, so
- * that a timeout or an interruption can kill everything it started.
- */
-
-
-
-
-
-
-/** The argv element replaced by the trial's input. */
-const INPUT_PLACEHOLDER = '{{input}}';
-/**
- * `target:` for a helper command evalgate runs itself (a command judge, a simulated user): text in and
- * out over stdio, one process per request, no retries, the caller's environment additions and bounds.
- */
-function helperCommand(argv, env, bounds) {
-    return { command: argv, protocol: 'stdio', workers: 1, env, ...bounds, retries: 0, output: 'text', input: 'text' };
-}
-function createCommandTarget(config, ctx) {
-    const spec = resolveCommandSpec(config, ctx);
-    const running = new Set();
-    const printed = { trials: 0, resultObjects: 0 };
-    return {
-        async call(request) {
-            if (request.signal.aborted)
-                throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
-            running.add(run);
-            const onAbort = () => run.stop(abortError(request.signal));
-            request.signal.addEventListener('abort', onAbort, { once: true });
-            try {
-                const stdout = await run.done;
-                if (!spec.json) {
-                    printed.trials++;
-                    if (looksLikeResultObject(stdout))
-                        printed.resultObjects++;
-                }
-                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
-                reply.latencyMs ??= run.elapsedMs();
-                return reply;
-            }
-            finally {
-                request.signal.removeEventListener('abort', onAbort);
-                running.delete(run);
-            }
-        },
-        async close() {
-            const runs = [...running];
-            for (const run of runs)
-                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
-            await Promise.allSettled(runs.map((run) => run.done));
-            if (printed.resultObjects > 0)
-                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
-        }
-    };
-}
-/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
-function looksLikeResultObject(stdout) {
-    const text = stdout.trim();
-    if (!text.startsWith('{') || !text.endsWith('}'))
-        return false;
-    try {
-        return isResultObject(JSON.parse(text));
-    }
-    catch {
-        return false;
-    }
-}
-function resultObjectHint(count, trials) {
-    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
-        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
-}
-/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
-function jsonReply(stdout) {
-    let value;
-    try {
-        value = JSON.parse(stdout);
-    }
-    catch (err) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
-    }
-    if (!isResultObject(value)) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
-    }
-    return readResult(value, 'the command', true);
-}
-function command_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
-function jsonRequest(request) {
-    const c = request.case;
-    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
-}
-/** Strings are passed as they are; any other JSON value as its JSON text. */
-function command_inputText(input) {
-    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -43385,8 +44246,6 @@ class ProcessRun {
 
 // EXTERNAL MODULE: ./src/llm/http.ts + 1 modules
 var http = __nccwpck_require__(7004);
-// EXTERNAL MODULE: ./src/providers/index.ts + 7 modules
-var providers = __nccwpck_require__(2811);
 // EXTERNAL MODULE: ./src/providers/openai.ts
 var providers_openai = __nccwpck_require__(8238);
 ;// CONCATENATED MODULE: ./src/judge/graders.ts
@@ -43497,6 +44356,7 @@ class Graders {
  * cost, latency and metadata are never part of that key, so an agent that
  * answers the same at another cost keeps its verdicts.
  */
+
 
 
 
@@ -43764,7 +44624,7 @@ function openaiProvider(config, deps) {
     // an explicit judge.baseUrl wins; else OPENAI_BASE_URL, as promptfoo's grader and the openai target read it
     const baseUrl = config.baseUrl !== undefined ? (0,util_env/* expandVars */.Jf)(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || schema/* DEFAULT_JUDGE_BASE_URL */.Su;
     const model = (0,util_env/* expandVars */.Jf)(config.model, deps.env, deps.secrets, 'judge.model');
-    const apiKey = deps.env[config.apiKeyEnv] || undefined;
+    const apiKey = (0,util_env/* credentialFrom */.uE)(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv');
     if (apiKey)
         deps.secrets.add(apiKey);
     const missing = !apiKey && !(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)
@@ -43882,16 +44742,29 @@ function registryProvider(config, deps) {
  */
 function commandProvider(config, deps) {
     const command = config.command ?? [];
-    const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
+    const written = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'judge.command') : command;
+    // the trusted copy of each file the command names, when there is one: the pull request's version never runs
+    const argv = written.map((word) => (0,fingerprint/* trustedPath */.zu)(deps.judgeDir, word) ?? word);
     // expanded here only to report an unset variable under the judge's name; the command target expands for real
     for (const word of argv)
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
         (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
-    const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES });
+    const targetConfig = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: config.env,
+        timeoutMs: config.timeoutMs,
+        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
-    // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
-    const model = argv.join(' ');
+    // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
+    // the trusted copies' temp paths (the reuse key must not change from run to run)
+    const model = written.join(' ');
     async function ask(request) {
         const stdin = JSON.stringify({
             prompt: promptText(request.input),
@@ -43914,6 +44787,110 @@ function commandProvider(config, deps) {
 }
 /** The command target wants the trial's case; a judge call has none of its own. */
 const JUDGE_CASE = { id: 'judge', name: 'judge', input: null, tags: [], assert: [], fingerprint: '', index: 0 };
+
+;// CONCATENATED MODULE: ./src/sandbox/leftovers.ts
+/**
+ * Ending what the code under test left running (SPEC §9 "What is uploaded is
+ * what was computed"). A target's process group is killed when its trial
+ * ends, but a child that calls `setsid` (Node's `detached: true`) leaves the
+ * group, and a `module` agent's children are evalgate's own. Before the
+ * record is written, every process that descends from evalgate's (by parent
+ * id, from /proc), and every process that still carries the run's mark in its
+ * environment (a child of a child that exited, reparented away), is killed.
+ * Linux only (/proc); elsewhere nothing is found.
+ */
+
+
+
+/** A fresh mark for one run: unguessable, so that no other process is taken for one of this run's. */
+function newRunMark() {
+    return (0,external_node_crypto_.randomBytes)(12).toString('hex');
+}
+/** `/proc/<pid>/stat`: the parent id is the second field after the command name, which is in parentheses and may hold anything. */
+function parseStat(pid, text) {
+    const close = text.lastIndexOf(')');
+    if (close === -1)
+        return null;
+    const fields = text.slice(close + 2).split(' ');
+    const ppid = Number(fields[1]);
+    return Number.isInteger(ppid) ? { pid, ppid } : null;
+}
+async function processes() {
+    let names;
+    try {
+        names = await (0,promises_namespaceObject.readdir)('/proc');
+    }
+    catch {
+        return [];
+    }
+    const found = await Promise.all(names
+        .filter((name) => /^\d+$/.test(name))
+        .map(async (name) => {
+        try {
+            return parseStat(Number(name), await (0,promises_namespaceObject.readFile)(`/proc/${name}/stat`, 'utf8'));
+        }
+        catch {
+            // gone meanwhile
+            return null;
+        }
+    }));
+    return found.filter((p) => p !== null);
+}
+async function carriesMark(pid, mark) {
+    try {
+        return (await (0,promises_namespaceObject.readFile)(`/proc/${pid}/environ`, 'latin1')).split('\0').includes(`${util_env/* RUN_MARK */.GT}=${mark}`);
+    }
+    catch {
+        return false;
+    }
+}
+/** The processes below `root` (its children, theirs, …) now. */
+async function descendants(root = process.pid) {
+    return leftovers_below(await processes(), root);
+}
+function leftovers_below(all, root) {
+    const children = new Map();
+    for (const p of all)
+        children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+    const found = new Set();
+    const queue = [...(children.get(root) ?? [])];
+    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+        if (found.has(pid))
+            continue;
+        found.add(pid);
+        queue.push(...(children.get(pid) ?? []));
+    }
+    return found;
+}
+/**
+ * What this run left behind: the processes below `root` that were not there
+ * when it began (`before`), and every other one that carries `mark` — never
+ * `root` itself or its ancestors.
+ */
+async function leftovers(mark, before, root = process.pid) {
+    const all = await processes();
+    const started = [...leftovers_below(all, root)].filter((pid) => !before.has(pid));
+    const ancestors = new Set();
+    const parentOf = new Map(all.map((p) => [p.pid, p.ppid]));
+    for (let pid = root; pid !== undefined && pid > 0 && !ancestors.has(pid); pid = parentOf.get(pid))
+        ancestors.add(pid);
+    const others = all.filter((p) => !started.includes(p.pid) && !ancestors.has(p.pid) && !before.has(p.pid));
+    const marked = await Promise.all(others.map(async (p) => ((await carriesMark(p.pid, mark)) ? p.pid : null)));
+    return [...started, ...marked.filter((pid) => pid !== null)].sort((a, b) => a - b);
+}
+/** Kills every leftover of this run (SIGKILL: the run is over, nothing of theirs is waited for); the pids killed. */
+async function endLeftovers(mark, before, root = process.pid) {
+    const pids = await leftovers(mark, before, root);
+    for (const pid of pids) {
+        try {
+            process.kill(pid, 'SIGKILL');
+        }
+        catch {
+            // gone already
+        }
+    }
+    return pids;
+}
 
 ;// CONCATENATED MODULE: ./src/run/simulated-user.ts
 /**
@@ -44062,7 +45039,17 @@ function said(text, usage) {
 function commandPlayer(provider, deps) {
     const command = provider.command ?? [];
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'simulate.provider.command') : command;
-    const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES });
+    const config = {
+        command: argv,
+        protocol: 'stdio',
+        workers: 1,
+        env: provider.env,
+        timeoutMs: provider.timeoutMs,
+        maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES,
+        retries: 0,
+        output: 'text',
+        input: 'text'
+    };
     let target;
     return {
         model: argv.join(' '),
@@ -44644,6 +45631,8 @@ function warmModuleTarget() {
 }
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
+    if (config.module === undefined)
+        throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
     const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     // set before the module is imported: exporters read them when they are built
@@ -44755,7 +45744,7 @@ function createOpenAITarget(openai, ctx, target, deps = {}) {
 }
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai, ctx, baseUrl) {
-    const apiKey = ctx.env[openai.apiKeyEnv] || undefined;
+    const apiKey = (0,util_env/* credentialFrom */.uE)(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv');
     if (apiKey)
         ctx.secrets.add(apiKey);
     else if (!(0,providers_openai/* isLocalUrl */.Lr)(baseUrl)) {
@@ -44860,7 +45849,9 @@ function promptOf(input) {
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
-    const providers = config.promptfoo.providers;
+    const providers = config.promptfoo?.providers;
+    if (!providers)
+        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -44926,7 +45917,6 @@ function execTarget(p, config, ctx, where) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
-/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 
 
 
@@ -44935,22 +45925,21 @@ function execTarget(p, config, ctx, where) {
 
 
 
-async function createTarget(target, ctx) {
-    const { kind, config } = (0,schema/* targetVariant */.nv)(target);
-    switch (kind) {
-        case 'command':
-            return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
-        case 'module':
-            return createModuleTarget(config, ctx);
-        case 'http':
-            return createHttpTarget(config.http, ctx, config);
-        case 'openai':
-            return createOpenAITarget(config.openai, ctx, config);
-        case 'provider':
-            return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
-        case 'promptfoo':
-            return createPromptfooTarget(config, ctx);
+async function createTarget(config, ctx) {
+    if (config.command !== undefined) {
+        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
     }
+    if (config.module !== undefined)
+        return createModuleTarget(config, ctx);
+    if (config.http !== undefined)
+        return createHttpTarget(config.http, ctx, config);
+    if (config.openai !== undefined)
+        return createOpenAITarget(config.openai, ctx, config);
+    if (config.provider !== undefined)
+        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
+    if (config.promptfoo !== undefined)
+        return createPromptfooTarget(config, ctx);
+    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module
@@ -45027,6 +46016,11 @@ function gitInfo(env, cwd) {
 
 
 
+
+
+
+
+
 function loadEvalConfig(file, options = {}) {
     return loadConfig(file, validateAssertion, {
         ...options,
@@ -45064,16 +46058,19 @@ function checkFilter(cases, filter) {
  * base commit (SPEC §9) — in place of its own, and the trusted keys the
  * change alters (they apply after merge). Without a base, the config as it is.
  */
-async function loadTrustedConfig(file, base) {
+async function loadTrustedConfig(file, base, 
+/** a command judge's files as the base commit has them (github/trusted-files.ts): what grades, and what the change alters in them */
+judgeFiles) {
     let changes = [];
     const loaded = await loadEvalConfig(file, {
         settings: (head) => {
             if (!base)
                 return head;
             const trusted = withTrustedSettings(head, base);
-            changes = trusted.changes;
+            changes = [...trusted.changes, ...(judgeFiles?.changes ?? [])];
             return trusted.config;
-        }
+        },
+        ...(judgeFiles ? { judgeDir: judgeFiles.dir } : {})
     });
     return { loaded, changes };
 }
@@ -45108,6 +46105,15 @@ async function evaluate(loaded, options = {}) {
     // a resumed run is the run that began then
     const createdAt = resume?.createdAt ?? (options.now ?? (() => new Date()))().toISOString();
     const spentBefore = resume?.spentUsd ?? 0;
+    // what the code under test leaves running is ended before the record is written (SPEC §9): the processes
+    // below this one that were not there before, and those that carry this run's mark
+    const before = await descendants();
+    const mark = newRunMark();
+    // what grading loads on demand is loaded before the target's code runs: a chunk rewritten meanwhile is never read
+    await preloadGrading();
+    // a model API's replies are priced from the maintained list, another module loaded on demand
+    if (config.target.openai || config.target.provider !== undefined || config.target.promptfoo)
+        await loadPriceList();
     // the receiver first: the target's processes and module are told where to export
     const tracing = await startTracing(loaded, options.log);
     // what is found wrong only now (an unset ${VAR}, an agent module that does not load) is still the config's
@@ -45115,7 +46121,7 @@ async function evaluate(loaded, options = {}) {
     try {
         target = await (0,errors/* attributeTo */.iz)(loaded.file, () => createTarget(config.target, {
             baseDir: loaded.baseDir,
-            env,
+            env: { ...env, [util_env/* RUN_MARK */.GT]: mark },
             secrets,
             checkTimeoutMs: config.checkTimeoutMs,
             warn: (message) => warnings.push(message),
@@ -45135,6 +46141,7 @@ async function evaluate(loaded, options = {}) {
             secrets,
             baseline: options.baseline ?? null,
             baseDir: loaded.baseDir,
+            judgeDir: loaded.judgeDir,
             pricing: config.pricing,
             needed: cases.some((c) => checksOf(c).some(needsJudge))
         }))
@@ -45175,6 +46182,7 @@ async function evaluate(loaded, options = {}) {
         tracing: tracing?.collector
     };
     let outcome;
+    let ended = [];
     try {
         outcome = await runCases(cases, target, runner);
         if (options.baseline && config.rerunFlips > 0) {
@@ -45185,6 +46193,18 @@ async function evaluate(loaded, options = {}) {
                 cases: again.cases,
                 durationMs: outcome.durationMs + again.durationMs,
                 targetCostUsd: outcome.targetCostUsd + again.targetCostUsd
+            };
+        }
+        if (options.baseline && outcome.complete) {
+            // a changed case that passed on the baseline is run as the baseline ran it: rewriting its checks cannot hide it
+            const again = await runAsBaseline(cases, outcome.cases, options.baseline, target, runner, options.baselineFiles ?? loaded.baseDir);
+            outcome = {
+                ...outcome,
+                cases: again.cases,
+                durationMs: outcome.durationMs + again.durationMs,
+                targetCostUsd: outcome.targetCostUsd + again.targetCostUsd,
+                // cut short, its cases would read as merely changed: the run is as incomplete as if they had not run
+                ...(again.complete ? {} : { complete: false, stopReason: again.stopReason ?? 'interrupted' })
             };
         }
     }
@@ -45199,7 +46219,10 @@ async function evaluate(loaded, options = {}) {
             if (cappedTrials)
                 options.log?.(`evalgate: tracing: ${cappedTrials} trial${cappedTrials === 1 ? '' : 's'} sent more than tracing.maxSpansPerTrial (${(0,schema/* tracingOf */.KO)(loaded.config.tracing).maxSpansPerTrial}) spans; the rest are counted as dropped in their trace summaries`);
         }
+        ended = await endLeftovers(mark, before);
     }
+    // what graded must be what was fingerprinted: a check rewritten while the cases ran (by the code under test) is caught here
+    const changedDuringRun = loaded.gradingFiles ? (0,fingerprint/* changedSince */.$A)(loaded.gradingFiles, loaded.baseDir) : [];
     const judgeFigures = withSimulatedUser(judge?.stats(), users?.stats());
     const record = redactDeep(buildRecord({
         name: config.name,
@@ -45208,11 +46231,14 @@ async function evaluate(loaded, options = {}) {
         complete: outcome.complete,
         stopReason: outcome.stopReason,
         planned: selected.length,
+        changedDuringRun,
         budget: config.budget && resumedBudget(budgetSummary(config.budget.maxCostUsd, outcome.cases, outcome.targetCostUsd, judgeFigures), resume),
         durationMs: outcome.durationMs + (resume?.durationMs ?? 0),
         createdAt,
         git: options.git ?? gitFromEnv(env),
         repeat,
+        repeatPassThreshold: config.repeatPassThreshold,
+        rerunFlips: config.rerunFlips,
         shard: options.shard ? `${options.shard.index}/${options.shard.count}` : null,
         filter: options.filter || null,
         judge: resumedJudge(withSpread(judgeFigures, spread?.spread()), resume),
@@ -45220,7 +46246,7 @@ async function evaluate(loaded, options = {}) {
         resumed: resume && { cases: resume.done.length, from: resume.createdAt }
     }), secrets);
     const { comparison, incompatible } = compareIfCompatible(options.baseline ?? null, record, config.gate);
-    return { record, comparison, secrets, incompatible, warnings };
+    return { record, comparison, secrets, incompatible, leftovers: ended.length, warnings };
 }
 /** Every check of a case: its own, and a conversation's turns'. */
 function checksOf(c) {

@@ -19,7 +19,7 @@ interface Html {
 let loaded: Promise<Html> | undefined
 
 /** Loaded on first use, as the SQL parser is: parse5 and its entity tables are most of a megabyte that most runs never need. */
-function loadHtml(): Promise<Html> {
+export function loadHtml(): Promise<Html> {
   loaded ??= import('parse5').then((parse5) => ({ parse5, known: new Set(Object.values(parse5.html.TAG_NAMES)) }))
   return loaded
 }

@@ -10,7 +10,7 @@ import { clampScore } from '../util/score.js'
 import { costAssertions } from './cost.js'
 import { countAssertions } from './counts.js'
 import { finishReasonAssertions } from './finish-reason.js'
-import { htmlAssertions } from './html.js'
+import { htmlAssertions, loadHtml } from './html.js'
 import { javascriptAssertions, transformContext, transformOutput } from './javascript.js'
 import { jsonAssertions } from './json.js'
 import { latencyAssertions } from './latency.js'
@@ -21,12 +21,12 @@ import { pythonAssertions } from './python.js'
 import { refusalAssertions } from './refusal.js'
 import { rubricAssertions } from './rubric.js'
 import { similarAssertions } from './similar.js'
-import { sqlAssertions } from './sql.js'
+import { sqlAssertions, sqlParser } from './sql.js'
 import { textAssertions } from './text.js'
 import { toolsCallAssertions } from './tools-call.js'
 import { traceAssertions } from './trace.js'
 import { trajectoryAssertions } from './trajectory.js'
-import { xmlAssertions } from './xml.js'
+import { xmlAssertions, loadSaxes } from './xml.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
 import { numberOptionProblem } from './values.js'
 
@@ -256,4 +256,16 @@ export function evaluateAssertions(list: Assertion[], ctx: AssertionContext, opt
  */
 export function casePasses(results: AssertionResult[]): boolean {
   return results.every((r) => r.passed || r.weight === 0)
+}
+
+/**
+ * Loads now every module grading loads on demand (HTML, XML and SQL parsers,
+ * the templates of model-graded prompts): called before any code of the pull
+ * request runs. The bundle keeps such modules in chunk files beside it
+ * (dist/<n>.index.js), read when first imported; a process of the runner's
+ * user could rewrite one meanwhile and have it run inside evalgate. Once
+ * loaded, a module is never read from disk again (SECURITY.md).
+ */
+export async function preloadGrading(): Promise<void> {
+  await Promise.all([loadHtml(), loadSaxes(), sqlParser(), import('../llm/nunjucks.js')])
 }

@@ -20,7 +20,7 @@ type SqlParser = import('node-sql-parser').Parser
 let parser: Promise<SqlParser> | undefined
 
 /** Loaded on first use: the parser holds every dialect's grammar, megabytes that most runs never need. */
-function sqlParser(): Promise<SqlParser> {
+export function sqlParser(): Promise<SqlParser> {
   parser ??= import('node-sql-parser').then((m) => new m.default.Parser())
   return parser
 }

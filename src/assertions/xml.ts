@@ -31,7 +31,7 @@ type Saxes = typeof import('saxes')
 let saxes: Promise<Saxes> | undefined
 
 /** Loaded on first use, as the SQL parser is: a run without XML checks never pays for the parser's start-up. */
-function loadSaxes(): Promise<Saxes> {
+export function loadSaxes(): Promise<Saxes> {
   saxes ??= import('saxes')
   return saxes
 }

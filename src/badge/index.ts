@@ -75,13 +75,18 @@ export function badgeFor(record: Pick<RunRecord, 'name' | 'complete' | 'summary'
   return { label, message: rate, color: bandColor(passRate, config.bands ?? DEFAULT_BANDS), style }
 }
 
+/** badge-maker, loaded on first use; the action loads it before the code under test runs when it will draw a badge (SECURITY.md). */
+export function loadBadgeMaker(): Promise<typeof import('badge-maker')> {
+  return import('badge-maker')
+}
+
 /**
  * The badge as an SVG image, drawn like shields.io draws it. badge-maker (with
  * its font-width tables, 0.9 MB) loads on first use: most runs draw no badge,
  * and every run would otherwise parse it at start-up.
  */
 export async function badgeSvg(badge: Badge): Promise<string> {
-  const { makeBadge } = await import('badge-maker')
+  const { makeBadge } = await loadBadgeMaker()
   const color = /^([0-9a-f]{3}){1,2}$/i.test(badge.color) ? `#${badge.color}` : badge.color
   return `${makeBadge({ label: badge.label, message: badge.message, color, style: badge.style })}\n`
 }

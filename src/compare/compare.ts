@@ -9,21 +9,37 @@ import { isKnownFlaky, nextHistory, recentCounts } from './history.js'
 import { isNotGraded } from './judged.js'
 import { comparedMetrics, unreportedMetrics } from './metrics.js'
 import { isSelected, shardFromText, type Selection } from './selection.js'
-import { fisherExactOneSided, pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
+import { flipTest } from './flip-test.js'
+import { sensitivity, type Sensitivity } from './sensitivity.js'
+import { pairedDifferenceCI, pairedMeanCI, type PairedCounts } from './stats.js'
 import type { CommonFigures, Comparison, FlakyCase, RunFigures, TagFigures, TrialCounts } from './types.js'
-
-/**
- * p-values summed from log-factorials carry a relative error near 1e-15; a p
- * exactly at alpha (3 of 3 trials → 0 of 3 gives p = 0.05) is not below it.
- */
-const P_TOLERANCE = 1e-9
 
 /** What happened to a case present in both runs. */
 export type CaseOutcome = 'regressed' | 'fixed' | 'flaky' | 'changed' | 'unchanged'
 
 export function compareRuns(baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Comparison {
   const withoutGate = baseline ? compareCases(baseline, current, gate.alpha) : noBaseline(current)
-  return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current) }
+  return { ...withoutGate, gate: evaluateGate(withoutGate, gate, current), sensitivity: sensitivityOf(withoutGate, baseline, current, gate) }
+}
+
+/**
+ * What the gate could have caught at this run's counts (SPEC §4): over the
+ * compared cases, at the trials each side ran; without a baseline, over this
+ * run's cases as the next run would compare them.
+ */
+function sensitivityOf(c: Omit<Comparison, 'gate'>, baseline: RunRecord | null, current: RunRecord, gate: GateConfig): Sensitivity | null {
+  const repeat = current.config?.repeat ?? 1
+  const compared = baseline ? (c.common?.total ?? 0) : current.cases.length
+  const passed = baseline ? Math.round((c.common?.baselinePassRate ?? 0) * compared) : c.current.passed
+  return sensitivity({
+    cases: compared,
+    baselinePassed: passed,
+    trials: { baseline: baseline ? (baseline.config?.repeat ?? 1) : repeat, current: repeat },
+    repeatPassThreshold: current.config?.repeatPassThreshold ?? 0.5,
+    // flips are re-run only against a baseline
+    rerunFlips: baseline ? (current.config?.rerunFlips ?? 0) : 0,
+    gate
+  })
 }
 
 function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): Omit<Comparison, 'gate'> {
@@ -32,6 +48,8 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
   const currentKeys = new Set(current.cases.map((c) => c.id))
   const lists = { regressed: [] as string[], fixed: [] as string[], flaky: [] as string[], changed: [] as string[] }
   const notTestable: string[] = []
+  const tooFewTrials: string[] = []
+  const changedRegressed: string[] = []
   const added: string[] = []
   const flakyCases: FlakyCase[] = []
   const pairs: [CaseResult, CaseResult][] = []
@@ -52,12 +70,15 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
       ungradedPairs++
       continue
     }
-    const { outcome, flaky, notTestable: untested } = assess(b, c, alpha)
+    const { outcome, flaky, notTestable: untested, tooFewTrials: untestable, asBaseline } = assess(b, c, alpha)
     if (outcome === 'unchanged') unchanged++
     else lists[outcome].push(c.id)
     if (untested) notTestable.push(c.id)
+    if (untestable) tooFewTrials.push(c.id)
+    if (asBaseline) changedRegressed.push(c.id)
     if (flaky) flakyCases.push({ key: c.id, ...flaky })
-    if (outcome !== 'changed') pairs.push([b, c])
+    // compared: the same fingerprint (a case regressed as the baseline ran it is not, for the figures)
+    if (outcome !== 'changed' && !asBaseline) pairs.push([b, c])
   }
   // a baseline case this run's --filter or shard left out was not run, not removed
   const selection: Selection = { filter: current.config?.filter, shard: shardFromText(current.config?.shard) }
@@ -83,6 +104,8 @@ function compareCases(baseline: RunRecord, current: RunRecord, alpha: number): O
     ...lists,
     notGraded,
     notTestable,
+    ...(tooFewTrials.length ? { tooFewTrials } : {}),
+    ...(changedRegressed.length ? { changedRegressed } : {}),
     flakyCases,
     added,
     removed: complete ? missing : [],
@@ -126,6 +149,10 @@ export interface Assessment {
   flaky?: Omit<FlakyCase, 'key'>
   /** a flip with trials on this side only, against one baseline trial: counted, but no test could be made */
   notTestable?: true
+  /** all → none with trials on both sides too few for any test to reach alpha: counted without the test (flip-test.ts) */
+  tooFewTrials?: true
+  /** regressed as the baseline ran it: the case changed in this run, and failed when run with the baseline's input and assertions */
+  asBaseline?: true
 }
 
 /**
@@ -133,13 +160,15 @@ export interface Assessment {
  * fixed) unless the evidence says it is within chance, then it is flaky:
  * - re-run (rerunFlips) and its verdict over all trials no longer flips;
  * - repeated trials on both sides and a pass fraction that did not move
- *   significantly (one-sided Fisher exact test at alpha);
+ *   significantly (one-sided Fisher exact test at alpha) — unless the counts
+ *   are too few for any test and it went from every trial passing to none
+ *   (flip-test.ts);
  * - known flaky (history.ts): a single trial now never counts; repeated trials
  *   now against a single baseline trial are tested against its recent runs.
  * Otherwise, with a single trial on either side, every flip counts.
  */
 export function assess(baseline: CaseResult, current: CaseResult, alpha: number): Assessment {
-  if (baseline.fingerprint !== current.fingerprint) return { outcome: 'changed' }
+  if (baseline.fingerprint !== current.fingerprint) return assessChanged(baseline, current, alpha)
   const flip = baseline.passed ? 'failed' : 'passed'
   const now = countTrials(current)
   const reruns = rerunCounts(current)
@@ -158,11 +187,25 @@ export function assess(baseline: CaseResult, current: CaseResult, alpha: number)
   // one baseline trial against several now: even 1/1 → 0/5 has p = 1/6, so no result could be significant
   if (!before) return { outcome, notTestable: true }
   const extra = reruns ? { reruns } : {}
-  const p = baseline.passed
-    ? fisherExactOneSided(before.passed, before.total, now.passed, now.total)
-    : fisherExactOneSided(now.passed, now.total, before.passed, before.total)
-  if (p < alpha * (1 - P_TOLERANCE)) return { outcome }
+  const { counts, p, tooFewTrials } = baseline.passed ? flipTest(before, now, alpha) : flipTest(now, before, alpha)
+  if (counts) return tooFewTrials ? { outcome, tooFewTrials } : { outcome }
   return { outcome: 'flaky', flaky: { flip, because, current: now, baseline: before, p, ...extra } }
+}
+
+/**
+ * A changed case is compared as the baseline ran it (SPEC §9 Coverage): when
+ * it passed there and was run again with the baseline's input and assertions
+ * (run/as-baseline.ts), a drop there is a regression like any other; else
+ * it is only changed.
+ */
+function assessChanged(baseline: CaseResult, current: CaseResult, alpha: number): Assessment {
+  const again = current.asBaseline
+  if (!again || !baseline.passed) return { outcome: 'changed' }
+  const asRun: CaseResult = { ...current, ...again, fingerprint: baseline.fingerprint, reruns: undefined }
+  if (!again.trials) delete asRun.trials
+  const { outcome, tooFewTrials } = assess(baseline, asRun, alpha)
+  if (outcome !== 'regressed') return { outcome: 'changed' }
+  return { outcome, asBaseline: true, ...(tooFewTrials ? { tooFewTrials } : {}) }
 }
 
 function hasTrials(c: CaseResult): boolean {

@@ -55,6 +55,8 @@ function unableToTell(comparison: Comparison, record: RunRecord, context: Conclu
   if (target) reasons.push({ code: 'target-failed', shared: target })
   const judge = judgeOutage(record)
   if (judge) reasons.push({ code: 'judge-failed', shared: judge })
+  // what graded is not what the fingerprints compared
+  if (record.changedDuringRun?.length) reasons.push({ code: 'files-changed', files: record.changedDuringRun })
   reasons.push(...(context.problems ?? []))
   return reasons
 }

@@ -6,6 +6,7 @@
 import type { GateConfig } from '../config/schema.js'
 import type { RunRecord } from '../types.js'
 import { roseFromZero } from './metrics.js'
+import { pairedDifferenceCI } from './stats.js'
 import type { Comparison, GateFailure, GateResult, LargestRises, MetricChange, MetricFailure, MetricKind, MetricLimit, UncheckedLimit } from './types.js'
 
 /**
@@ -130,7 +131,9 @@ function countCheck(check: 'maxRegressions' | 'maxRemoved' | 'maxChanged', list:
     const limit = gate[check]
     const keys = c[list]
     if (limit === undefined || keys.length <= limit) return null
-    return { check, limit, measured: keys.length, keys }
+    // a regression found by running a changed case as the baseline ran it says so (SPEC §9 Coverage)
+    const changed = check === 'maxRegressions' ? (c.changedRegressed ?? []) : []
+    return { check, limit, measured: keys.length, keys, ...(changed.length ? { changedInPr: changed } : {}) }
   }
 }
 
@@ -167,14 +170,25 @@ const passRateDrop: Check = (c, gate) => {
     currentRate: common.gatedCurrentPassRate,
     flakyFlips: common.flakyFlips
   } as const
-  if (gate.useConfidenceBound) {
+  // with so few cases that even every passing case failing would leave the bound within the limit, a bound
+  // could never fail the gate: the limit applies to the drop itself, as a test too small to decide does (SPEC §4)
+  const boundCanFail = gate.useConfidenceBound && boundCanExceed(common, limit)
+  if (boundCanFail) {
     // The optimistic end of the interval: the smallest drop the data supports. The gate fails only when even
     // that exceeds the limit, so noise alone cannot fail it (the point estimate would at every bad draw).
     const least = c.gatedPassRateDeltaCI ? -c.gatedPassRateDeltaCI[1] : null
     return least !== null && exceeds(least, limit) ? { ...figures, measured: least, bound: true } : null
   }
   const drop = -common.gatedPassRateDelta
-  return exceeds(drop, limit) ? { ...figures, measured: drop, bound: false } : null
+  if (!exceeds(drop, limit)) return null
+  return { ...figures, measured: drop, bound: false, ...(gate.useConfidenceBound ? { unbounded: true } : {}) }
+}
+
+/** Could the interval's optimistic end exceed `limit` at all: would it if every case that passed on the baseline failed now? */
+function boundCanExceed(common: NonNullable<Comparison['common']>, limit: number): boolean {
+  const passed = Math.round(common.baselinePassRate * common.total)
+  const worst = pairedDifferenceCI({ bothPassed: 0, onlyCurrentPassed: 0, onlyBaselinePassed: passed, bothFailed: common.total - passed })
+  return worst !== null && exceeds(-worst[1], limit)
 }
 
 const meanScoreDrop: Check = (c, gate) => {

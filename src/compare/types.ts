@@ -1,6 +1,7 @@
 import type { ConfigChange } from '../config/trusted.js'
 import type { StaleBaseline } from './staleness.js'
 import type { RunRecord } from '../types.js'
+import type { Sensitivity } from './sensitivity.js'
 
 /**
  * The comparison of a current run with its baseline (SPEC §4, §5 `--json`).
@@ -92,6 +93,8 @@ export interface CountFailure {
   measured: number
   /** the cases, in dataset order */
   keys: string[]
+  /** maxRegressions: the regressed cases that changed in this run and fail as the baseline ran them (SPEC §9); absent when none */
+  changedInPr?: string[]
 }
 
 /** Too few of the baseline's cases could be compared. */
@@ -115,6 +118,8 @@ export interface PassRateDropFailure {
   keys: string[]
   /** applied to the optimistic end of the interval (gate.useConfidenceBound) */
   bound: boolean
+  /** gate.useConfidenceBound, but too few cases for the interval ever to exceed the limit: applied to the drop itself */
+  unbounded?: boolean
   cases: number
   baselineRate: number
   /** the current rate with flaky cases counted as in the baseline */
@@ -276,8 +281,16 @@ export type VerdictReason =
   | { code: 'target-failed'; shared: SharedFailure }
   | { code: 'judge-failed'; shared: SharedFailure }
   | { code: 'upload-failed'; artifact: string; error: string }
+  /**
+   * the record uploaded is not the one evalgate wrote (SPEC §9): `written` is
+   * the SHA-256 of the bytes written, `found` what the artifact holds, or
+   * `error` why it could not be read back
+   */
+  | { code: 'record-mismatch'; artifact: string; written: string; found?: string; error?: string }
   /** the baseline is older than gate.maxBaselineAgeDays and gate.failOnStaleBaseline is set */
   | { code: 'stale-baseline'; stale: StaleBaseline }
+  /** files that grade the cases changed while the run was in progress (the record's changedDuringRun) */
+  | { code: 'files-changed'; files: string[] }
   | { code: 'problem'; text: string }
 
 /** What the report says beside the verdict, as a value. */
@@ -387,6 +400,19 @@ export interface Comparison {
    * counts as a flip (SPEC §4) but is not "confirmed" by its re-runs
    */
   notTestable: string[]
+  /**
+   * regressed or fixed cases with trials on both sides too few for the test
+   * to reach alpha whatever happened (2 or 3 a side at 0.05), that went from
+   * every trial passing to none (or the reverse): counted as a single trial's
+   * flip would be (SPEC §4), not confirmed by a test; absent when there are none
+   */
+  tooFewTrials?: string[]
+  /**
+   * regressed cases whose fingerprint differs from the baseline's: they
+   * changed in this run and fail when run as the baseline ran them (its input
+   * and assertions, SPEC §9); absent when there are none
+   */
+  changedRegressed?: string[]
   /** the flaky cases with the evidence behind each, in the order of `flaky` */
   flakyCases: FlakyCase[]
   added: string[]
@@ -404,4 +430,9 @@ export interface Comparison {
   coverage: { baseline: number; compared: number } | null
   tags: TagFigures[]
   gate: GateResult
+  /**
+   * what the gate could have caught at this run's case and trial counts
+   * (SPEC §4, compare/sensitivity.ts); null without cases. Set by compareRuns.
+   */
+  sensitivity?: Sensitivity | null
 }

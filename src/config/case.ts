@@ -3,21 +3,13 @@
  * parsed, so its types are built from the schemas of what it is made from
  * (the assertion a user writes) and what it becomes (the record's case).
  */
-import type { z } from 'zod'
-import type { CaseResult } from './record-schema.js'
-import type { assertionSchema, ConversationMessage, JudgeConfig } from './schema.js'
+import type { CaseRan, CaseResult, PromptfooCase, RunAssertion } from './record-schema.js'
+import type { ConversationMessage, JudgeConfig } from './schema.js'
 
-/**
- * One assertion as the engine runs it (after shorthands are expanded): what
- * evalgate.yml accepts (`file` resolved to an absolute path), plus what only
- * a promptfoo config gives.
- */
-export interface Assertion extends z.output<typeof assertionSchema> {
-  /** promptfoo configs: JavaScript run on the output before this assertion grades it */
-  transform?: string
-  /** promptfoo configs: the index of the assert-set (EvalCase.promptfoo.sets) this assertion belongs to */
-  set?: number
-}
+/** One assertion as the engine runs it (after shorthands are expanded; `file` resolved to an absolute path). */
+export type Assertion = RunAssertion
+
+export type { PromptfooCase } from './record-schema.js'
 
 /**
  * What an assertion's validity depends on besides itself: the config it runs
@@ -31,25 +23,6 @@ export interface AssertionScope {
   tracing?: boolean
   /** the checks of a conversation's turn: they grade its reply; the conversation's trace is the case's checks' to grade */
   turn?: boolean
-}
-
-/** How a case read from a promptfoo config is run and graded. */
-export interface PromptfooCase {
-  /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
-  description?: string
-  /** the index of its provider in `target.promptfoo.providers` */
-  provider: number
-  /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
-  transform?: string
-  /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
-  threshold?: number
-  /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
-  sets?: { threshold?: number; weight?: number; metric?: string }[]
-  /**
-   * a prompt that reads `_conversation`: the tests of one key run in
-   * order, the prompt rendered at run time with the earlier ones' entries
-   */
-  conversation?: { key: string; template: string; env?: Record<string, unknown>; blind?: true }
 }
 
 /** A scripted turn as the engine runs it: its checks validated, their files resolved. */
@@ -94,6 +67,8 @@ export interface EvalCase extends Pick<CaseResult, 'id' | 'name' | 'tags' | 'fin
   metadata?: Record<string, unknown>
   /** set for cases read from a promptfoo config (SPEC §11) */
   promptfoo?: PromptfooCase
+  /** how it runs, as its record keeps it (config/ran.ts), set at load */
+  ran?: CaseRan
   /** a scripted conversation: the target is called once per turn; `input` is then undefined */
   turns?: Turn[]
   /** a simulated user: an LLM plays the user; `input` is then undefined */

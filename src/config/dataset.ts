@@ -29,6 +29,8 @@ export interface DatasetOptions {
   /** the config's folder: fingerprints name files relative to it */
   baseDir: string
   judge?: JudgeConfig
+  /** a trusted command judge's files (LoadOptions.judgeDir) */
+  judgeDir?: string
   validateAssertion: AssertionValidator
 }
 
@@ -227,7 +229,7 @@ export class CaseNormalizer {
   private readonly fingerprints: Fingerprinter
 
   constructor(private readonly options: DatasetOptions) {
-    this.fingerprints = new Fingerprinter(options.baseDir, options.judge)
+    this.fingerprints = new Fingerprinter(options.baseDir, options.judge, options.judgeDir)
     this.problems = options.problems ?? new Problems()
     this.ownsProblems = options.problems === undefined
   }
@@ -323,6 +325,11 @@ export class CaseNormalizer {
       ...(raw.vars !== undefined ? { vars: raw.vars } : {}),
       ...conversation
     })
+  }
+
+  /** the files read to fingerprint the cases, with their digests (Fingerprinter.readFiles) */
+  gradingFiles(): ReadonlyMap<string, string | null> {
+    return this.fingerprints.readFiles()
   }
 
   /** Assertions validated, a problem named at `place(k)`. */

@@ -33,9 +33,21 @@ const IMPLIED_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.json', '
 /** `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')` */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(["'])(\.{1,2}\/[^"'\n]+)\1/g
 /** A check that imports more modules than this is fingerprinted by its first ones. */
-const MAX_MODULES = 256
+export const MAX_MODULES = 256
 
-const isModule = (file: string) => MODULE_EXTENSIONS.has(path.extname(file).toLowerCase())
+/** Is `file` a module whose relative imports are followed (by its extension)? */
+export const isModulePath = (file: string) => MODULE_EXTENSIONS.has(path.extname(file).toLowerCase())
+
+/** The relative import specifiers of a module's text. */
+export function relativeImports(text: string): string[] {
+  return [...text.matchAll(RELATIVE_IMPORT)].map((m) => m[2]!)
+}
+
+/** The paths an import of `base` (a specifier joined to its importer's folder) may name, in the order they are tried. */
+export function impliedPaths(base: string): string[] {
+  const bare = base.replace(/[?#].*$/, '')
+  return IMPLIED_EXTENSIONS.map((ext) => bare + ext)
+}
 
 function isFile(file: string): boolean {
   try {
@@ -59,15 +71,13 @@ function readFacts(file: string): FileFacts {
   } catch {
     return { digest: null, imports: [] }
   }
-  const imports = isModule(file) ? [...bytes.toString('utf8').matchAll(RELATIVE_IMPORT)].map((m) => m[2]!) : []
+  const imports = isModulePath(file) ? relativeImports(bytes.toString('utf8')) : []
   return { digest: createHash('sha256').update(bytes).digest('hex'), imports }
 }
 
 /** Where a relative import specifier of `from` leads, when it is a file. */
 function resolveImport(from: string, specifier: string): string | undefined {
-  const base = path.resolve(path.dirname(from), specifier.replace(/[?#].*$/, ''))
-  for (const ext of IMPLIED_EXTENSIONS) if (isFile(base + ext)) return base + ext
-  return undefined
+  return impliedPaths(path.resolve(path.dirname(from), specifier)).find(isFile)
 }
 
 /**
@@ -85,7 +95,9 @@ export class Fingerprinter {
   constructor(
     /** the config's folder: files are named relative to it */
     private readonly baseDir: string,
-    judge?: JudgeConfig
+    judge?: JudgeConfig,
+    /** where a trusted command judge's files are (github/trusted-files.ts), laid out as the config's folder: they are what grades */
+    private readonly judgeDir?: string
   ) {
     this.judge = judge ? this.judgeSettings(judge) : null
     // an unset judge.baseUrl is hashed as the default it had: fingerprints of earlier records still match
@@ -155,7 +167,8 @@ export class Fingerprinter {
   }
 
   private relative(file: string): string {
-    return path.relative(this.baseDir, file).split(path.sep).join('/')
+    const root = this.judgeDir && file.startsWith(this.judgeDir + path.sep) ? this.judgeDir : this.baseDir
+    return path.relative(root, file).split(path.sep).join('/')
   }
 
   private facts(file: string): FileFacts {
@@ -195,6 +208,16 @@ export class Fingerprinter {
     return closure
   }
 
+  /**
+   * Every file read so far (absolute path → SHA-256, null when unreadable):
+   * what grades the cases. The engine reads them again after the run
+   * (`changedSince`): a file rewritten while the run was in progress graded
+   * cases under a fingerprint it no longer has.
+   */
+  readFiles(): ReadonlyMap<string, string | null> {
+    return new Map([...this.files].map(([file, facts]) => [file, facts.digest]))
+  }
+
   /** The judge settings a judged case depends on; script files a command judge names count by content. */
   private judgeSettings(judge: JudgeConfig): unknown {
     return this.graderSettings(judge, { threshold: judge.threshold, samples: judge.samples })
@@ -214,12 +237,23 @@ export class Fingerprinter {
       argv = [String(grader.command)]
     }
     const command = argv.map((arg) => {
+      if (arg.includes('${')) return arg
+      // in a pull-request run the base commit's copy is what grades (github/trusted-files.ts)
+      const trusted = trustedPath(this.judgeDir, arg)
+      if (trusted) return this.fileRef(trusted)
       // only the repository's own files: a program elsewhere (/usr/bin/python3) differs from machine to machine
-      const file = arg.includes('${') ? undefined : path.resolve(this.baseDir, arg)
-      return file && file.startsWith(this.baseDir + path.sep) && isFile(file) ? this.fileRef(file) : arg
+      const file = path.resolve(this.baseDir, arg)
+      return file.startsWith(this.baseDir + path.sep) && isFile(file) ? this.fileRef(file) : arg
     })
     return { ...settings, command }
   }
+}
+
+/** A command judge's argv word as its trusted copy, when `judgeDir` holds one. */
+export function trustedPath(judgeDir: string | undefined, word: string): string | undefined {
+  if (!judgeDir || path.isAbsolute(word)) return undefined
+  const file = path.resolve(judgeDir, word)
+  return file.startsWith(judgeDir + path.sep) && isFile(file) ? file : undefined
 }
 
 function mentionsFileUrl(value: unknown): boolean {
@@ -230,6 +264,21 @@ function mentionsFileUrl(value: unknown): boolean {
     for (const k in value) if (Object.hasOwn(value, k) && mentionsFileUrl((value as Record<string, unknown>)[k])) return true
   }
   return false
+}
+
+/**
+ * The files of `read` (Fingerprinter.readFiles) whose bytes differ now from
+ * what they were when the fingerprints were made, relative to `root`.
+ */
+export function changedSince(read: ReadonlyMap<string, string | null>, root: string): string[] {
+  const changed: string[] = []
+  for (const [file, digest] of read) {
+    if (readFacts(file).digest === digest) continue
+    // the base commit's copies (a trusted command judge) live outside the config's folder: named whole
+    const relative = path.relative(root, file)
+    changed.push(relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/'))
+  }
+  return changed.sort()
 }
 
 /**

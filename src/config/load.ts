@@ -7,8 +7,10 @@ import { splitArgv } from '../util/argv.js'
 import type { AssertionScope, EvalCase } from './case.js'
 import type { DatasetFingerprint } from './record-schema.js'
 import { CaseNormalizer, parseDatasetText, readDataset, readText, resolveFiles, type AssertionValidator } from './dataset.js'
+import { refuseForbiddenCredentials } from './credentials.js'
 import { datasetFingerprint } from './fingerprint.js'
 import { isJudged } from './judged.js'
+import { ranOf } from './ran.js'
 import { formatOf, formatPath, parseStructured, validate, type Located, type TextFormat } from './parse.js'
 import { Problems } from './problems.js'
 import { isPromptfooConfig, promptfooSettings } from './promptfoo/index.js'
@@ -23,6 +25,13 @@ export interface LoadedConfig {
   cases: EvalCase[]
   /** of every case, before any shard or filter: the record carries it, and merge checks shards by it */
   dataset: DatasetFingerprint
+  /** where a trusted command judge's files are (LoadOptions.judgeDir), for the judge to run them */
+  judgeDir?: string
+  /**
+   * the files the fingerprints were made from (checks, the modules they import,
+   * a command judge's script) with their SHA-256: read again after the run
+   */
+  gradingFiles?: ReadonlyMap<string, string | null>
 }
 
 /** `file` names the config in messages; the format is its extension's unless given (text fetched from elsewhere). */
@@ -35,8 +44,13 @@ function configOf(located: Located): ParsedConfig {
   if (located.value === null || typeof located.value !== 'object' || Array.isArray(located.value)) {
     throw new ConfigError(`${file}: a config is a mapping of keys (version, target, dataset, …); see evalgate init`, file)
   }
-  if (isPromptfooConfig(located.value)) return promptfooSettings(located)
+  if (isPromptfooConfig(located.value)) {
+    const settings = promptfooSettings(located)
+    refuseForbiddenCredentials(settings, file, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
+    return settings
+  }
   const config = validate(configSchema, located, [], 'config')
+  refuseForbiddenCredentials(config, file, located.lineOf)
   if (config.target.promptfoo)
     throw new ConfigError(
       `${file}${lineAt(located, ['target', 'promptfoo'])} at target.promptfoo: set only by reading a promptfoo config (one with prompts, providers and tests); give command, http, openai or module`,
@@ -71,6 +85,12 @@ export interface LoadOptions {
   settings?: (config: ParsedConfig) => ParsedConfig
   /** Told the config (with those settings) before its dataset is read: the engine starts the target's worker then. */
   onConfig?: (config: ParsedConfig) => void
+  /**
+   * The base commit's copies of a command judge's files, laid out as the
+   * config's folder (github/trusted-files.ts): fingerprints cover them, and
+   * the judge runs them, instead of the pull request's versions.
+   */
+  judgeDir?: string
 }
 
 export async function loadConfig(file: string, validateAssertion: AssertionValidator, options: LoadOptions = {}): Promise<LoadedConfig> {
@@ -80,8 +100,13 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
   const baseDir = path.dirname(absolute)
   if (isPromptfooConfig(located.value)) {
     const { loadPromptfooConfig } = await import('./promptfoo/cases.js')
-    const { config, cases } = loadPromptfooConfig(located, baseDir, validateAssertion, settings)
-    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases) }
+    const { config, cases, gradingFiles } = loadPromptfooConfig(located, baseDir, validateAssertion, settings, options.judgeDir)
+    for (const c of cases) {
+      const ran = ranOf(c, baseDir)
+      if (ran) c.ran = ran
+    }
+    refuseForbiddenCredentials(config, absolute, (at) => located.lineOf(at[0] === 'providers' ? at : ['evalgate', ...at]))
+    return { file: absolute, baseDir, config, cases, dataset: datasetFingerprint(config.name, cases), gradingFiles, ...judgeDirOf(options) }
   }
   // every problem of the config and the dataset in one message (SPEC §6), not one per run
   const problems = new Problems(absolute)
@@ -100,6 +125,7 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     defaults: { assert: defaults, tags: config?.defaults.tags ?? [] },
     baseDir,
     judge: config?.judge,
+    judgeDir: options.judgeDir,
     validateAssertion: validateInScope,
     problems
   })
@@ -113,11 +139,27 @@ export async function loadConfig(file: string, validateAssertion: AssertionValid
     const what = files.length ? `the dataset (${files.join(', ')}) has no cases` : 'the config has `cases: []`'
     throw new ConfigError(`${absolute}: ${what}; add at least one case, e.g. \`- {input: "2+2", expected: "4"}\``, files[0] ?? absolute)
   }
+  for (const c of cases) {
+    const ran = ranOf(c, baseDir)
+    if (ran) c.ran = ran
+  }
   const judged = cases.flatMap((c) => [...c.assert, ...(c.turns ?? []).flatMap((t) => t.assert)]).find(isJudged)
   if (judged && !config!.judge) {
     throw new ConfigError(`${absolute}: some cases use ${judged.type} but the config has no \`judge:\` section (provider, model, …)`, absolute)
   }
-  return { file: absolute, baseDir, config: config!, cases, dataset: datasetFingerprint(config!.name, cases) }
+  return {
+    file: absolute,
+    baseDir,
+    config: config!,
+    cases,
+    dataset: datasetFingerprint(config!.name, cases),
+    gradingFiles: normalizer.gradingFiles(),
+    ...judgeDirOf(options)
+  }
+}
+
+function judgeDirOf(options: LoadOptions): Pick<LoadedConfig, 'judgeDir'> {
+  return options.judgeDir ? { judgeDir: options.judgeDir } : {}
 }
 
 /** The `dataset` of a config that did not validate, when it is still a path or a list of them. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { toolCallSchema } from '../util/tool-calls.js'
+import { assertionSchema } from './schema.js'
 
 export const RECORD_SCHEMA_VERSION = 1
 
@@ -128,6 +129,52 @@ export const trialResultSchema = z.object({
   turns: z.array(turnResultSchema).optional()
 })
 
+/**
+ * One assertion as the engine runs it (SPEC §3): what evalgate.yml accepts,
+ * plus what only a promptfoo config gives. In a record (`ran`), files are
+ * named relative to the config's folder.
+ */
+export const runAssertionSchema = assertionSchema.extend({
+  /** promptfoo configs: JavaScript run on the output before this assertion grades it */
+  transform: z.string().optional(),
+  /** promptfoo configs: the index of the assert-set (PromptfooCase.sets) this assertion belongs to */
+  set: z.number().int().min(0).optional()
+})
+
+/** How a case read from a promptfoo config is run and graded. */
+export const promptfooCaseSchema = z.object({
+  /** the test's `description`, which its checks read as `context.test.description` (not part of how it is graded) */
+  description: z.string().optional(),
+  /** the index of its provider in `target.promptfoo.providers` */
+  provider: z.number().int().min(0),
+  /** the test's `options.transform`: JavaScript run on the provider's output before any assertion sees it */
+  transform: z.string().optional(),
+  /** the test's `threshold`: the case passes when the weighted mean of its assertion scores reaches it */
+  threshold: z.number().optional(),
+  /** its assert-sets; their assertions are in `assert`, each with `set` naming its set */
+  sets: z.array(z.object({ threshold: z.number().optional(), weight: z.number().optional(), metric: z.string().optional() })).optional(),
+  /**
+   * a prompt that reads `_conversation`: the tests of one key run in
+   * order, the prompt rendered at run time with the earlier ones' entries
+   */
+  conversation: z
+    .object({ key: z.string(), template: z.string(), env: z.record(z.string(), z.unknown()).optional(), blind: z.literal(true).optional() })
+    .optional()
+})
+
+/**
+ * How a case ran (SPEC §5, §9): its assertions (files relative to the
+ * config's folder), and the vars, metadata and promptfoo grading its checks
+ * read — with the case's `input`, what a later run needs to run it "as the
+ * baseline ran it".
+ */
+export const caseRanSchema = z.object({
+  assert: z.array(runAssertionSchema),
+  vars: z.record(z.string(), z.unknown()).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  promptfoo: promptfooCaseSchema.optional()
+})
+
 /** Where a case came from, for messages and annotations. */
 export const caseSourceSchema = z.object({ file: z.string(), line: z.number().optional() })
 
@@ -167,6 +214,24 @@ export const caseResultSchema = z.object({
   /** trials added after the main pass because the case flipped against the baseline (rerunFlips); they are the last ones in `trials` */
   reruns: z.number().int().min(0).optional(),
   namedScores: namedScores.optional(),
+  /** how the case ran, for a later run to run it as this one did (SPEC §9); absent in records before it was kept */
+  ran: caseRanSchema.optional(),
+  /**
+   * a case whose fingerprint differs from the baseline's, where it passed:
+   * what it did when run with the baseline's input and assertions against
+   * this run's target (SPEC §9 Coverage)
+   */
+  asBaseline: z
+    .object({
+      passed: z.boolean(),
+      passFraction: z.number().min(0).max(1),
+      output: z.string().nullable(),
+      error: z.string().nullable(),
+      score: z.number().nullable(),
+      assertions: z.array(assertionResultSchema),
+      trials: z.array(trialResultSchema).optional()
+    })
+    .optional(),
   /** a conversation's transcript: the shown trial's */
   turns: z.array(turnResultSchema).optional()
 })
@@ -237,12 +302,28 @@ export const runRecordSchema = z.object({
     .optional(),
   /** cases the run set out to run (an incomplete run finished fewer) */
   planned: z.number().int().min(0).optional(),
+  /**
+   * files that grade the cases (checks, their imports, a command judge's
+   * script), relative to the config's folder, whose bytes changed while the
+   * run was in progress: what graded them is not what the fingerprints say
+   * (SPEC §9); such a run cannot support a verdict
+   */
+  changedDuringRun: z.array(z.string()).optional(),
   /** `run --resume`: how many finished cases were taken over from the run cut short that began at `from` (its createdAt, also this record's) */
   resumed: z.object({ cases: z.number().int().min(0), from: z.string() }).optional(),
   /** absent in records of evalgate before fingerprint version 2 */
   dataset: datasetFingerprintSchema.optional(),
   git: z.object({ sha: z.string().nullable(), ref: z.string().nullable(), runId: z.string().nullable() }),
-  config: z.object({ repeat: z.number(), shard: z.string().nullable().optional(), filter: z.string().nullable().optional() }).optional(),
+  config: z
+    .object({
+      repeat: z.number(),
+      shard: z.string().nullable().optional(),
+      filter: z.string().nullable().optional(),
+      /** how a case's trials were folded and flips re-run: what the sensitivity of a comparison is computed from (SPEC §4) */
+      repeatPassThreshold: z.number().optional(),
+      rerunFlips: z.number().int().min(0).optional()
+    })
+    .optional(),
   summary: runSummarySchema,
   /** the figures of the last baseline runs (at most 20, oldest first), carried forward from the baseline */
   trend: z.array(runTrendPointSchema).max(100).optional(),
@@ -253,6 +334,9 @@ export const runRecordSchema = z.object({
 // keys renamed); the engine writes values of these types, which the schema
 // accepts as they are (__tests__/config/record-schema.test.ts holds both to that).
 export type JudgeVerdict = z.output<typeof judgeVerdictSchema>
+export type RunAssertion = z.output<typeof runAssertionSchema>
+export type PromptfooCase = z.output<typeof promptfooCaseSchema>
+export type CaseRan = z.output<typeof caseRanSchema>
 export type AssertionResult = z.output<typeof assertionResultSchema>
 export type Usage = z.output<typeof usageSchema>
 export type AgentResult = z.output<typeof agentResultSchema>

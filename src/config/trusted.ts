@@ -7,7 +7,7 @@
 import type { ParsedConfig } from './schema.js'
 
 /** The settings a pull request cannot change for its own run. */
-export const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget'] as const
+export const TRUSTED_KEYS = ['name', 'gate', 'repeat', 'repeatPassThreshold', 'rerunFlips', 'judge', 'budget', 'pricing'] as const
 
 /** A trusted setting the pull request changes: shown under "Config changes (apply after merge)". */
 export interface ConfigChange {

@@ -16,7 +16,8 @@ import { createCommandTarget, helperCommand } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
-import { expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
+import { trustedPath } from '../config/fingerprint.js'
+import { credentialFrom, expandDeep, expandVars, minimalEnv, redact } from '../util/env.js'
 import { contentHash } from '../util/hash.js'
 import { HttpError, NetworkError, type HttpOptions, type Sleep } from '../llm/http.js'
 import { embed } from '../providers/embeddings.js'
@@ -37,6 +38,8 @@ export interface JudgeDeps {
   baseline?: RunRecord | null
   /** folder a command judge runs in; default the current directory */
   baseDir?: string
+  /** the base commit's copies of a command judge's files (github/trusted-files.ts): they run instead of the checkout's */
+  judgeDir?: string
   /** prices the judge model's tokens into summary.judge.costUsd (and the budget) */
   pricing?: Pricing
   /**
@@ -346,7 +349,7 @@ function openaiProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const baseUrl =
     config.baseUrl !== undefined ? expandVars(config.baseUrl, deps.env, deps.secrets, 'judge.baseUrl') : deps.env.OPENAI_BASE_URL || DEFAULT_JUDGE_BASE_URL
   const model = expandVars(config.model, deps.env, deps.secrets, 'judge.model')
-  const apiKey = deps.env[config.apiKeyEnv] || undefined
+  const apiKey = credentialFrom(deps.env, config.apiKeyEnv, 'judge.apiKeyEnv')
   if (apiKey) deps.secrets.add(apiKey)
   const missing =
     !apiKey && !isLocalUrl(baseUrl)
@@ -473,14 +476,17 @@ function registryProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
  */
 function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   const command = config.command ?? []
-  const argv = typeof command === 'string' ? splitArgv(command, 'judge.command') : command
+  const written = typeof command === 'string' ? splitArgv(command, 'judge.command') : command
+  // the trusted copy of each file the command names, when there is one: the pull request's version never runs
+  const argv = written.map((word) => trustedPath(deps.judgeDir, word) ?? word)
   // expanded here only to report an unset variable under the judge's name; the command target expands for real
   for (const word of argv) expandVars(word, deps.env, deps.secrets, 'judge.command')
   for (const [name, value] of Object.entries(config.env)) expandVars(value, deps.env, deps.secrets, `judge.env.${name}`)
   const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES })
   const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets })
-  // the model is named as written, before expansion: a `${KEY}` in argv must not end up in the record
-  const model = argv.join(' ')
+  // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
+  // the trusted copies' temp paths (the reuse key must not change from run to run)
+  const model = written.join(' ')
 
   async function ask(request: JudgeRequest): Promise<Sample> {
     const stdin = JSON.stringify({

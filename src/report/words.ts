@@ -4,6 +4,7 @@
  * (the comment, the job summary, the HTML report, annotations, the CLI,
  * `--json`, JUnit) shows these. Pure: values in, text out.
  */
+import type { Sensitivity } from '../compare/sensitivity.js'
 import type { GateConfig } from '../config/schema.js'
 import type {
   Comparison,
@@ -49,11 +50,19 @@ function risesText(kind: MetricKind, rises: { keys: string[]; by: number[]; tota
 /** Unreported cases named before "and N more", as for rises. */
 const UNREPORTED_NAMED = 3
 
+/** " (they changed in this pull request and fail as the baseline ran them)": regressions found by running changed cases as the baseline ran them (SPEC §9) */
+function changedInPr(keys: readonly string[], regressed: number): string {
+  if (!keys.length) return ''
+  const one = keys.length === 1
+  const who = keys.length === regressed ? (one ? 'it' : 'they') : formatKeys(keys)
+  return ` (${who} changed in this pull request and ${one ? 'fails' : 'fail'} as the baseline ran ${one ? 'it' : 'them'})`
+}
+
 /** One exceeded limit as a sentence: the limit, the measured value and the cases behind it. */
 export function failureSentence(f: GateFailure): string {
   switch (f.check) {
     case 'maxRegressions':
-      return `${plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}`
+      return `${plural(f.measured, 'case')} regressed (limit: maxRegressions ${f.limit}): ${formatKeys(f.keys)}${changedInPr(f.changedInPr ?? [], f.measured)}`
     case 'maxRemoved':
       return `${plural(f.measured, 'baseline case')} ${f.measured === 1 ? 'is' : 'are'} missing from this run (limit: maxRemoved ${f.limit}): ${formatKeys(f.keys)}`
     case 'maxChanged':
@@ -71,7 +80,7 @@ export function failureSentence(f: GateFailure): string {
       const limit = `maxPassRateDrop ${formatPoints(f.limit)} points`
       return f.bound
         ? `pass rate dropped by at least ${formatPoints(f.measured)} points ${where}, ${rates} (the optimistic end of its 95% confidence interval; limit: ${limit}, applied to that bound)${cases}`
-        : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit})${cases}`
+        : `pass rate dropped ${formatPoints(f.measured)} points ${where}, ${rates} (limit: ${limit}${f.unbounded ? `; with ${plural(f.cases, 'case')} no 95% confidence interval could exceed the limit, so applied to the drop itself` : ''})${cases}`
     }
     case 'maxMeanScoreDrop': {
       const scores = `${formatScore(f.baselineScore)} → ${formatScore(f.currentScore)}`
@@ -150,8 +159,21 @@ export function reasonMessage(r: VerdictReason): string {
       return `the judge failed on ${r.shared.failed} of ${plural(r.shared.total, 'verdict')}: ${r.shared.message}; the cases it could not grade are not counted as regressions`
     case 'upload-failed':
       return `the run record could not be uploaded as artifact "${r.artifact}": ${r.error}`
+    case 'record-mismatch':
+      return r.found
+        ? `the run record uploaded as artifact "${r.artifact}" is not the one evalgate computed (SHA-256 ${r.found.slice(0, 12)}… uploaded, ${r.written.slice(0, 12)}… written): ` +
+            `it was changed between being written and being uploaded, by a process left running on the runner`
+        : `the run record uploaded as artifact "${r.artifact}" could not be read back to check that it is the one evalgate computed: ${r.error}`
     case 'stale-baseline':
       return `${staleSentence(r.stale)} (limit: maxBaselineAgeDays ${r.stale.limitDays}, and failOnStaleBaseline is true)`
+    case 'files-changed': {
+      const shown = r.files.slice(0, 5).join(', ')
+      const more = r.files.length > 5 ? ` and ${formatCount(r.files.length - 5)} more` : ''
+      return (
+        `${plural(r.files.length, 'file')} that grade${r.files.length === 1 ? 's' : ''} the cases changed while the run was in progress (${shown}${more}): ` +
+        `the cases were graded by something other than what their fingerprints say, by code running on the runner`
+      )
+    }
     case 'problem':
       return r.text
   }
@@ -250,6 +272,30 @@ export function headline(v: Verdict, c: Comparison, gate: Pick<GateConfig, 'minP
     return c.baseline ? `${words}: ${cases}, ${plural(c.regressed.length, 'regression')}` : `${words}: ${cases}; ${floorsText(gate)}`
   }
   return `${words}${advisory}${first ? `: ${reasonMessage(first)}` : ''}`
+}
+
+/**
+ * What the gate could have caught (SPEC §4), in one line: "Sensitivity at 20
+ * cases × 1 trial (alpha 0.05): a case that starts failing 80% of its trials
+ * is caught 80% of the time; a pass-rate drop of 14.1 points trips
+ * maxPassRateDrop 5.0 points 80% of the time." Where that is coarse, it says
+ * so first.
+ */
+export function sensitivitySentence(s: Sensitivity): string {
+  const trials = s.trials.baseline === s.trials.current ? plural(s.trials.current, 'trial') : `${s.trials.baseline} and ${plural(s.trials.current, 'trial')}`
+  const odds = `${Math.round(s.detection * 100)}% of the time`
+  const counts = `${plural(s.cases, 'case')} × ${trials} (alpha ${s.alpha})`
+  const perCase =
+    s.caseDrop === null
+      ? 'not even a case that now fails every trial is caught'
+      : `a case that starts failing ${formatPercent(s.caseDrop)} of its trials is caught ${odds}`
+  const rate = s.passRateDrop
+    ? s.passRateDrop.drop === null
+      ? `; no pass-rate drop trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}`
+      : `; a pass-rate drop of ${formatPoints(s.passRateDrop.drop)} points trips maxPassRateDrop ${formatPoints(s.passRateDrop.limit)} points ${odds}${s.passRateDrop.useConfidenceBound ? ' (on its interval)' : ''}`
+    : ''
+  const coarse = s.coarse ? 'This check can see only large breaks. ' : ''
+  return `${coarse}Sensitivity at ${counts}: ${perCase}${rate}.`
 }
 
 /** The notice of trusted settings a change alters: "this pull request changes 2 settings that decide its own verdict (gate, judge): …". */

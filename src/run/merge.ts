@@ -51,17 +51,29 @@ export function mergeRecords(shards: readonly ShardRecord[], options: MergeOptio
     name: first.name,
     createdAt: records.map((r) => r.createdAt).sort()[0]!,
     complete: records.every((r) => r.complete),
+    ...changedDuringRun(records),
     ...(first.dataset ? { dataset: first.dataset } : {}),
     git: {
       sha: firstSet(records.map((r) => r.git.sha)),
       ref: firstSet(records.map((r) => r.git.ref)),
       runId: firstSet(records.map((r) => r.git.runId))
     },
-    config: { repeat: first.config?.repeat ?? 1, shard: null },
+    config: {
+      repeat: first.config?.repeat ?? 1,
+      shard: null,
+      ...(first.config?.repeatPassThreshold !== undefined ? { repeatPassThreshold: first.config.repeatPassThreshold } : {}),
+      ...(first.config?.rerunFlips ? { rerunFlips: first.config.rerunFlips } : {})
+    },
     summary: summarize(cases, durationMs, sumJudge(records.map((r) => r.summary.judge))),
     ...(trend ? { trend } : {}),
     cases
   }
+}
+
+/** Files that changed while any shard ran: the merged run cannot tell either. */
+function changedDuringRun(records: readonly RunRecord[]): Pick<RunRecord, 'changedDuringRun'> {
+  const files = [...new Set(records.flatMap((r) => r.changedDuringRun ?? []))].sort()
+  return files.length ? { changedDuringRun: files } : {}
 }
 
 function place(shard: ShardRecord): Placed {

@@ -19,11 +19,16 @@ export interface RecordInput {
   stopReason?: RunRecord['stopReason']
   /** cases the run set out to run */
   planned?: number
+  /** files that grade the cases and changed while the run was in progress */
+  changedDuringRun?: string[]
   budget?: RunRecord['budget']
   durationMs: number
   createdAt: string
   git: RunRecord['git']
   repeat: number
+  /** how trials were folded and flips re-run (the sensitivity of a comparison is computed from them) */
+  repeatPassThreshold?: number
+  rerunFlips?: number
   shard?: string | null
   /** the run's --filter, so that a comparison knows which baseline cases it left out */
   filter?: string | null
@@ -111,10 +116,17 @@ export function buildRecord(input: RecordInput): RunRecord {
     ...(input.stopReason ? { stopReason: input.stopReason } : {}),
     ...(input.budget ? { budget: { ...input.budget, spentUsd: round6(input.budget.spentUsd) } } : {}),
     ...(input.planned !== undefined && !input.complete ? { planned: input.planned } : {}),
+    ...(input.changedDuringRun?.length ? { changedDuringRun: input.changedDuringRun } : {}),
     ...(input.resumed ? { resumed: input.resumed } : {}),
     dataset: input.dataset,
     git: input.git,
-    config: { repeat: input.repeat, shard: input.shard ?? null, ...(input.filter ? { filter: input.filter } : {}) },
+    config: {
+      repeat: input.repeat,
+      shard: input.shard ?? null,
+      ...(input.filter ? { filter: input.filter } : {}),
+      ...(input.repeatPassThreshold !== undefined ? { repeatPassThreshold: input.repeatPassThreshold } : {}),
+      ...(input.rerunFlips ? { rerunFlips: input.rerunFlips } : {})
+    },
     summary: summarize(cases, input.durationMs, input.judge),
     ...(trend ? { trend } : {}),
     cases

@@ -246,6 +246,7 @@ export function aggregateCase(c: EvalCase, trials: TrialResult[], repeatPassThre
   if (shown.trace) result.trace = shown.trace
   if (shown.turns) result.turns = shown.turns
   if (c.source) result.source = c.source
+  if (c.ran) result.ran = c.ran
   return result
 }
 

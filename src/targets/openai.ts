@@ -9,7 +9,7 @@ import type { HttpSeams } from '../llm/http.js'
 import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
 import type { ChatMessage } from '../providers/types.js'
 import { isWholeInput, renderText } from '../llm/template.js'
-import { expandVars } from '../util/env.js'
+import { credentialFrom, expandVars } from '../util/env.js'
 import { asTargetFailure, trialHttpOptions } from './http.js'
 import type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
@@ -54,7 +54,7 @@ export function createOpenAITarget(
 
 /** Every trial would fail without a key, so its absence is a config error; local servers need none. */
 function apiKeyFor(openai: OpenAITargetConfig, ctx: TargetContext, baseUrl: string): string | undefined {
-  const apiKey = ctx.env[openai.apiKeyEnv] || undefined
+  const apiKey = credentialFrom(ctx.env, openai.apiKeyEnv, 'target.openai.apiKeyEnv')
   if (apiKey) ctx.secrets.add(apiKey)
   else if (!isLocalUrl(baseUrl)) {
     throw new ConfigError(`target.openai: environment variable ${openai.apiKeyEnv} is not set (target.openai.apiKeyEnv)`)

@@ -38,6 +38,12 @@ export function tokenCost(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>, pr
 type PriceList = typeof import('@pydantic/genai-prices')
 let priceList: Promise<PriceList> | undefined
 
+/** The price list, loaded once; a run whose target may price from it loads it before any code under test runs (SECURITY.md). */
+export function loadPriceList(): Promise<PriceList> {
+  priceList ??= import('@pydantic/genai-prices')
+  return priceList
+}
+
 /**
  * The usage priced: its own cost wins, then `pricing`, then — for a model API
  * (`listed`: the list's name of that API, e.g. "anthropic") — the maintained
@@ -53,8 +59,7 @@ export async function pricedUsage(usage: Usage, model: string | undefined, prici
 
 /** What the maintained price list says the tokens of `model` on `provider` cost; undefined for a model it does not know. */
 export async function listedCost(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>, model: string, provider: string): Promise<number | undefined> {
-  priceList ??= import('@pydantic/genai-prices')
-  const list = await priceList
+  const list = await loadPriceList()
   let result
   try {
     result = list.calcPrice({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 }, model, { providerId: provider })

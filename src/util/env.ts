@@ -7,14 +7,49 @@ import { ConfigError } from '../errors.js'
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
-/** Replace `${VAR}` in a string; every value read is added to `secrets`. */
+/**
+ * The runner's own credentials and inputs (SPEC §9): never in the environment
+ * of the code under test, never read by `${VAR}`, never named by an
+ * `apiKeyEnv` — one list for the sandbox, the child processes' environment,
+ * the expander and the credential checks (config/credentials.ts).
+ */
+export const FORBIDDEN = {
+  prefixes: ['INPUT_', 'ACTIONS_'],
+  names: ['GITHUB_TOKEN', 'EVALGATE_GITLAB_TOKEN', 'GITLAB_TOKEN', 'CI_JOB_TOKEN']
+} as const
+
+/** One of the runner's credentials or inputs (FORBIDDEN), whatever its case. */
+export function isForbiddenVar(name: string): boolean {
+  const upper = name.toUpperCase()
+  return FORBIDDEN.prefixes.some((p) => upper.startsWith(p)) || (FORBIDDEN.names as readonly string[]).includes(upper)
+}
+
+/** Why a forbidden variable is refused, and what to do instead. */
+export function forbiddenVarMessage(): string {
+  const list = [...FORBIDDEN.prefixes.map((p) => `${p}*`), ...FORBIDDEN.names].join(', ')
+  return `the runner's own credentials and inputs (${list}) are never passed to the code under test or sent on its behalf; give it a variable of its own (e.g. a secret in the step's env:)`
+}
+
+/** The names `${VAR}` reads in a string, in order. */
+export function varsIn(text: string): string[] {
+  return [...text.matchAll(VAR)].map((m) => m[1]!)
+}
+
+/** Replace `${VAR}` in a string; every value read is added to `secrets`. A forbidden name is a ConfigError whatever its value. */
 export function expandVars(text: string, env: NodeJS.ProcessEnv, secrets: Set<string>, where = 'config'): string {
   return text.replace(VAR, (_m, name: string) => {
+    if (isForbiddenVar(name)) throw new ConfigError(`${where} reads ${name}: ${forbiddenVarMessage()}`)
     const value = env[name]
     if (value === undefined) throw new ConfigError(`${where}: environment variable ${name} is not set (used as \${${name}})`)
     if (value.length >= 4) secrets.add(value)
     return value
   })
+}
+
+/** The value of the variable an `apiKeyEnv` names (undefined when unset or empty); a forbidden name is a ConfigError. */
+export function credentialFrom(env: NodeJS.ProcessEnv, name: string, where: string): string | undefined {
+  if (isForbiddenVar(name)) throw new ConfigError(`${where} names ${name}: ${forbiddenVarMessage()}`)
+  return env[name] || undefined
 }
 
 /** Deep `${VAR}` expansion over strings inside JSON-like values. */
@@ -27,8 +62,16 @@ export function expandDeep<T>(value: T, env: NodeJS.ProcessEnv, secrets: Set<str
   return value
 }
 
+/**
+ * The variable whose value marks the processes of one run's code under test
+ * (sandbox/leftovers.ts): the engine sets it in the environment it gives
+ * targets, and every child inherits it unless it clears its environment.
+ */
+export const RUN_MARK = 'EVALGATE_RUN_MARK'
+
 /** Variables a child process may inherit: enough to find programs and behave, nothing of the runner's. */
 const PASS_THROUGH = [
+  RUN_MARK,
   'PATH',
   'HOME',
   'USER',
@@ -48,12 +91,7 @@ const PASS_THROUGH = [
   'WINDIR'
 ]
 
-/** Never passed to the agent or the judge, even when named in `env`: the runner's credentials and inputs. */
-export function isForbiddenVar(name: string): boolean {
-  const upper = name.toUpperCase()
-  return upper.startsWith('INPUT_') || upper.startsWith('ACTIONS_') || upper === 'GITHUB_TOKEN'
-}
-
+/** The environment of code under test: PASS_THROUGH from `source`, then `extra` without any forbidden name. */
 export function minimalEnv(source: NodeJS.ProcessEnv, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {}
   for (const name of PASS_THROUGH) {

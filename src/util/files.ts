@@ -1,8 +1,8 @@
 import { writeTextAtomic } from './json-writer.js'
 
 /** Write a file whole or not at all: a reader never sees half a record. */
-export function writeFileAtomic(file: string, content: string): Promise<void> {
-  return writeTextAtomic(file, [content])
+export async function writeFileAtomic(file: string, content: string): Promise<void> {
+  await writeTextAtomic(file, [content])
 }
 
 export function toJson(value: unknown): string {

@@ -5,6 +5,7 @@
  * atomically like writeFileAtomic.
  */
 import { once } from 'node:events'
+import { createHash } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
@@ -25,7 +26,8 @@ const MAX_UTF8_BYTES = 3
  */
 const BUFFERED_BYTES = 1024 * 1024
 
-export function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+/** Writes `value` as JSON; resolves with the SHA-256 (hex) of the bytes written, computed as they are written. */
+export function writeJsonAtomic(file: string, value: unknown): Promise<string> {
   return writeTextAtomic(file, withNewline(jsonPieces(value, '', 0)))
 }
 
@@ -41,16 +43,20 @@ function* withNewline(pieces: Iterable<string>): Generator<string> {
  * Node encode it again, and when a piece held one character beyond ASCII (an
  * em dash in every row of the HTML report), the whole joined string was
  * UTF-16 and encoding it took longer than making the report (~0.6 s at 100,000
- * cases). The bytes are those of the pieces joined.
+ * cases). The bytes are those of the pieces joined; their SHA-256 (hex) is
+ * what it resolves with, computed in memory as they are written, so that what
+ * is later read back from the file can be checked against what was written.
  */
-export async function writeTextAtomic(file: string, pieces: Iterable<string>): Promise<void> {
+export async function writeTextAtomic(file: string, pieces: Iterable<string>): Promise<string> {
   await makeDir(path.dirname(path.resolve(file)))
   const tmp = `${file}.${process.pid}.tmp`
   const out = createWriteStream(tmp, { highWaterMark: BUFFERED_BYTES })
+  const hash = createHash('sha256')
   let buffer = Buffer.allocUnsafe(WRITE_BYTES)
   let at = 0
   // once() also rejects on the stream's error
   const send = async (chunk: Buffer) => {
+    hash.update(chunk)
     if (!out.write(chunk)) await once(out, 'drain')
   }
   /** Whether the buffer, holding something, lacks room for `chars` more UTF-16 code units. */
@@ -81,6 +87,7 @@ export async function writeTextAtomic(file: string, pieces: Iterable<string>): P
     // the write's buffer may have no room left for the last high surrogate
     if (full(held.length)) await send(take())
     at += buffer.write(held, at)
+    hash.update(buffer.subarray(0, at))
     out.end(buffer.subarray(0, at))
     await finished(out)
   } catch (err) {
@@ -89,6 +96,7 @@ export async function writeTextAtomic(file: string, pieces: Iterable<string>): P
     throw err
   }
   await rename(tmp, file)
+  return hash.digest('hex')
 }
 
 /** The text of `JSON.stringify(value, null, 2)` in pieces, for a value found at `indent`. */

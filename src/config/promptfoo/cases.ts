@@ -24,6 +24,8 @@ import { readTests, type LocatedTest } from './tests.js'
 export interface PromptfooLoaded {
   config: ParsedConfig
   cases: EvalCase[]
+  /** the files read to fingerprint the cases, with their digests */
+  gradingFiles: ReadonlyMap<string, string | null>
 }
 
 /** `settings` may replace evalgate settings (the action's trusted ones) before the cases' fingerprints are made. */
@@ -31,7 +33,8 @@ export function loadPromptfooConfig(
   located: Located,
   baseDir: string,
   validateAssertion: AssertionValidator,
-  settings: (config: ParsedConfig) => ParsedConfig = (c) => c
+  settings: (config: ParsedConfig) => ParsedConfig = (c) => c,
+  judgeDir?: string
 ): PromptfooLoaded {
   const file = located.file
   const pf = readPromptfooConfig(located)
@@ -46,7 +49,7 @@ export function loadPromptfooConfig(
   const builder = new CaseBuilder(new Templates(pf.env), (a) => validateAssertion(a, scope), pf.defaultTest, baseDir, config.judge, pf.env)
   const providers = providersOf(pf)
   tests.forEach((t, i) => builder.addTest(t, i, prompts, providers))
-  return { config, cases: builder.finish(config) }
+  return { config, ...builder.finish(config, judgeDir) }
 }
 
 /** A label as it appears in a key: one line, and long texts cut and told apart by a hash. */
@@ -165,12 +168,12 @@ class CaseBuilder {
    * up with. Besides input and assertions they cover how the test is graded
    * (threshold, sets, transforms), with transform files by relative path and content.
    */
-  finish(config: ParsedConfig): EvalCase[] {
-    const fingerprints = new Fingerprinter(this.baseDir, config.judge)
+  finish(config: ParsedConfig, judgeDir?: string): { cases: EvalCase[]; gradingFiles: ReadonlyMap<string, string | null> } {
+    const fingerprints = new Fingerprinter(this.baseDir, config.judge, judgeDir)
     const portable = (source: string) => (source.startsWith(FILE) ? `${FILE}${path.relative(this.baseDir, source.slice(FILE.length))}` : source)
     // a `_conversation` turn depends on every turn before it: its fingerprint covers the one before's
     const lastOf = new Map<string, string>()
-    return this.pending.map(({ c }) => {
+    const cases = this.pending.map(({ c }) => {
       const { provider: _provider, description: _description, conversation, ...grading } = c.promptfoo!
       const graded: Assertion[] = [
         ...c.assert.flatMap((a, i) => (a.transform === undefined ? [] : [{ type: 'transform', value: { of: i, source: portable(a.transform) } }])),
@@ -184,6 +187,7 @@ class CaseBuilder {
       if (conversation) lastOf.set(conversation.key, fingerprint)
       return { ...c, fingerprint }
     })
+    return { cases, gradingFiles: fingerprints.readFiles() }
   }
 
   /** `file://` vars read as promptfoo reads them: YAML as JSON text, anything else as its trimmed text. */

@@ -4,6 +4,7 @@
  * is read in memory out of the zip (see ../zip.ts), never extracted, and is
  * validated with parseRunRecord.
  */
+import { createHash } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { ArtifactClient } from '@actions/artifact'
@@ -77,6 +78,17 @@ export async function recordFromArtifactBytes(bytes: Buffer, label: string, opti
 
 /** Download one artifact into a fresh folder and read the run record out of it; throws when it cannot (a 410 when it expired meanwhile). */
 export async function downloadRecord(target: DownloadTarget, runId: number, artifact: RestArtifact, options?: RecordOptions): Promise<RunRecord> {
+  const bytes = await downloadArtifactBytes(target, runId, artifact)
+  return recordFromArtifactBytes(bytes, `artifact "${artifact.name}" of run ${runId}`, options)
+}
+
+/**
+ * One artifact's bytes, downloaded into a fresh folder (removed after) and
+ * read in memory; checked against the digest GitHub recorded as they arrive,
+ * and again as read, so that nothing that changed the file in between goes
+ * unseen. Throws when it cannot (a 410 when it expired meanwhile).
+ */
+export async function downloadArtifactBytes(target: DownloadTarget, runId: number, artifact: RestArtifact): Promise<Buffer> {
   await makeDir(target.tempDir)
   const dir = await mkdtemp(path.join(target.tempDir, 'evalgate-download-'))
   try {
@@ -94,8 +106,10 @@ export async function downloadRecord(target: DownloadTarget, runId: number, arti
     const info = await stat(file)
     if (!info.isFile()) throw new ZipError('the download is not a file')
     if (info.size > MAX_ARTIFACT_BYTES) throw new ZipError(`it is ${info.size} bytes, more than the ${MAX_ARTIFACT_BYTES} allowed`)
-    // awaited here: a rejection left pending while `finally` awaits would count as unhandled
-    return await recordFromArtifactBytes(await readFile(file), `artifact "${artifact.name}" of run ${runId}`, options)
+    const bytes = await readFile(file)
+    if (artifact.digest && artifact.digest !== `sha256:${createHash('sha256').update(bytes).digest('hex')}`)
+      throw new ZipError('the downloaded file changed before it was read: it no longer matches the digest GitHub recorded')
+    return bytes
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

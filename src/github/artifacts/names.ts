@@ -33,6 +33,17 @@ export function shardArtifactName(name: string, shard: Shard): string {
   return `${name}-shard-${shard.index}-of-${shard.count}`
 }
 
+/** The artifact a shard job leaves when the record it uploaded as `uploaded` is not the one it computed (SPEC §9). */
+export function unverifiedArtifactName(uploaded: string): string {
+  return `${uploaded}-unverified`
+}
+
+/** The attempt an artifact of `name` was uploaded by: its `-attempt-<k>` suffix, else 1. */
+export function attemptOfArtifactName(candidate: string): number {
+  const m = /-attempt-(\d+)(?:-unverified)?$/.exec(candidate)
+  return m ? Number(m[1]) : 1
+}
+
 /** Which shard an artifact called `candidate` holds, if it is one of `name`'s (a re-run's `-attempt-<k>` included). */
 export function shardOfArtifactName(candidate: string, name: string): Shard | null {
   const prefix = `${name}-shard-`

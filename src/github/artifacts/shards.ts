@@ -5,7 +5,9 @@ import type { ShardRecord } from '../../run/merge.js'
 import type { RunRecord } from '../../types.js'
 import { apiMessage } from '../context.js'
 import { downloadRecord, isExpiredOnDownload, listRunArtifacts, type DownloadTarget, type RestArtifact } from './download.js'
-import { shardArtifactName, shardOfArtifactName } from './names.js'
+import { attemptOfArtifactName, shardArtifactName, shardOfArtifactName, unverifiedArtifactName } from './names.js'
+
+const UNVERIFIED = unverifiedArtifactName('')
 
 /**
  * The shard records the shard jobs of run `runId` uploaded for `name`: for
@@ -15,13 +17,26 @@ import { shardArtifactName, shardOfArtifactName } from './names.js'
  * RecordError when there are none or one cannot be read: a merge without
  * every shard is no run.
  */
-export async function fetchShardRecords(target: DownloadTarget, runId: number, name: string): Promise<ShardRecord[]> {
+export async function fetchShardRecords(target: DownloadTarget, runId: number, name: string, attempt = Infinity): Promise<ShardRecord[]> {
   let listed: RestArtifact[]
+  const unverified = new Set<string>()
   try {
-    listed = await listRunArtifacts(target, runId, (candidate) => shardOfArtifactName(candidate, name) !== null)
+    listed = await listRunArtifacts(target, runId, (candidate) => {
+      const shard = shardOfArtifactName(candidate, name) !== null
+      const marked = candidate.endsWith(UNVERIFIED) && shardOfArtifactName(candidate.slice(0, -UNVERIFIED.length), name) !== null
+      if (marked) unverified.add(candidate.slice(0, -UNVERIFIED.length))
+      return shard
+    })
   } catch (err) {
     throw new RecordError(`cannot list the artifacts of run ${runId}: ${apiMessage(err)}`)
   }
+  // a shard job of a later attempt than this one cannot have run yet: whatever uploaded it is not a shard job of this run
+  const early = listed.find((a) => attemptOfArtifactName(a.name) > attempt)
+  if (early)
+    throw new RecordError(
+      `the shard artifact "${early.name}" of run ${runId} claims attempt ${attemptOfArtifactName(early.name)}, but this is attempt ${attempt}: no shard job of this run uploaded it, so the shards cannot be trusted`,
+      early.name
+    )
   // one per shard: the newest, when a re-run job uploaded it again
   const newest = new Map<string, { shard: Shard; artifact: RestArtifact }>()
   for (const artifact of listed.filter((a) => !a.expired)) {
@@ -36,6 +51,12 @@ export async function fetchShardRecords(target: DownloadTarget, runId: number, n
   }
   const shards: ShardRecord[] = []
   for (const { shard, artifact } of [...newest.values()].sort((a, b) => a.shard.count - b.shard.count || a.shard.index - b.shard.index)) {
+    // its job found that what it uploaded is not the record it computed (SPEC §9): refused, not merged
+    if (unverified.has(artifact.name))
+      throw new RecordError(
+        `the shard artifact "${artifact.name}" of run ${runId} is not the one its job computed (the job left "${unverifiedArtifactName(artifact.name)}"): a process on that runner changed it before the upload; re-run that shard job`,
+        artifact.name
+      )
     let record: RunRecord
     try {
       record = await downloadRecord(target, runId, artifact)

@@ -16,6 +16,8 @@ export interface UploadOptions {
 export interface UploadResult {
   name: string
   id: number | null
+  /** the SHA-256 (hex) of the zip uploaded, as the client computed it while uploading */
+  digest: string | null
   /** set when the artifact had to take another name */
   notice: string | null
 }
@@ -34,8 +36,8 @@ function isNameConflict(err: unknown): boolean {
 export async function uploadRunArtifact(options: UploadOptions): Promise<UploadResult> {
   const { client, name, files, rootDir, runAttempt } = options
   try {
-    const { id } = await client.uploadArtifact(name, files, rootDir)
-    return { name, id: id ?? null, notice: null }
+    const { id, digest } = await client.uploadArtifact(name, files, rootDir)
+    return { name, id: id ?? null, digest: digest ?? null, notice: null }
   } catch (err) {
     if (!isNameConflict(err)) throw err
     if (runAttempt <= 1) {
@@ -45,10 +47,11 @@ export async function uploadRunArtifact(options: UploadOptions): Promise<UploadR
     }
   }
   const retried = attemptName(name, runAttempt)
-  const { id } = await client.uploadArtifact(retried, files, rootDir)
+  const { id, digest } = await client.uploadArtifact(retried, files, rootDir)
   return {
     name: retried,
     id: id ?? null,
+    digest: digest ?? null,
     notice: `artifact "${name}" exists from an earlier attempt of this run; this attempt's run record is uploaded as "${retried}"`
   }
 }

@@ -5,14 +5,14 @@
  * case's error spans and why the case fails.
  */
 import { conversationDetail } from '../conversation.js'
-import type { AssertionResult, CaseResult } from '../../types.js'
+import type { AssertionResult, CaseResult, RunRecord } from '../../types.js'
 import { escapeHtml, escapeInline, fencedBlock, inlineCode } from '../escape.js'
-import { formatCount, formatScore, formatValue } from '../format.js'
+import { formatCount, formatScore, formatValue, plural } from '../format.js'
 import { trajectoryDiff } from '../metrics.js'
 import type { ReportModel } from '../model.js'
 import { caseError, caseFailure, failedAssertions } from '../failure.js'
 import { errorSpansText } from '../trace.js'
-import { byKey, table, trialsText } from './cells.js'
+import { byKey, idList, table, trialsText } from './cells.js'
 import { SEPARATOR, type Block } from './fit.js'
 
 /** Characters of one input, output or expectation shown; the artifact has them whole. */
@@ -33,10 +33,15 @@ export function failingCases(model: ReportModel, limit: number, hint: string | u
   const keys = c.baseline ? c.regressed : current.cases.filter((k) => !k.passed && !notGraded.has(k.id)).map((k) => k.id)
   if (!keys.length) return []
   const currentCases = byKey(current.cases)
-  const cases = keys.flatMap((key) => currentCases.get(key) ?? [])
+  const baselineCases = byKey(baseline?.cases ?? [])
+  // a case regressed as the baseline ran it is shown as it ran then (SPEC §9)
+  const asBaseline = new Set(c.changedRegressed ?? [])
+  const cases = keys.flatMap((key) => {
+    const k = currentCases.get(key)
+    return !k ? [] : asBaseline.has(key) ? [asBaselineView(k, baselineCases.get(key))] : [k]
+  })
   if (!cases.length) return []
   const noun = c.baseline ? 'Regressed' : 'Failing'
-  const baselineCases = byKey(baseline?.cases ?? [])
   const shown = cases.slice(0, limit)
   const capped = shown.length < cases.length && shown.length > 0
   const heading: Block = {
@@ -44,16 +49,16 @@ export function failingCases(model: ReportModel, limit: number, hint: string | u
     table: {
       head: table(['case', 'tags', 'first failing check', 'reason'], [], 'left'),
       // a row takes more than MIN_ROW_CHARS: rows past maxLength / MIN_ROW_CHARS could never be shown
-      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k) })),
+      rows: cases.slice(0, Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => ({ key: k.id, text: caseRow(k, asBaseline.has(k.id)) })),
       beyond: cases.slice(Math.ceil(maxLength / MIN_ROW_CHARS)).map((k) => k.id),
       rest: (rest, maxChars) => restLine(`${noun}, not in the table for lack of room`, rest, maxChars)
     }
   }
-  const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline), optional: 'detail' as const }))
+  const details = shown.map((k) => ({ text: caseDetail(baselineCases.get(k.id), k, !!c.baseline, asBaseline.has(k.id)), optional: 'detail' as const }))
   const cap = capped
     ? [{ text: `<sub>Details of the first ${formatCount(shown.length)} of ${formatCount(cases.length)}${hint ? `; all are in ${hint}` : ''}.</sub>` }]
     : []
-  return [heading, ...cap, ...details]
+  return [heading, ...tooFewTrials(model, 'regressed'), ...cap, ...details]
 }
 
 /** "Regressed, not in the table…: `a`, `b`, `c`": every id, unless even the ids overflow maxChars. */
@@ -68,9 +73,18 @@ function restLine(label: string, keys: string[], maxChars = Infinity): string {
   return text
 }
 
-function caseRow(k: CaseResult): string {
+/** A changed case as it ran with the baseline's input and assertions: what the report shows of it. */
+function asBaselineView(k: CaseResult, before: CaseResult | undefined): CaseResult {
+  const view: CaseResult = { ...k, ...k.asBaseline!, input: before?.input ?? k.input, expected: before?.expected }
+  if (!k.asBaseline!.trials) delete view.trials
+  return view
+}
+
+function caseRow(k: CaseResult, asBaseline = false): string {
   const name = k.name !== k.id ? ` ${escapeInline(k.name, 60)}` : ''
-  const { check, reason } = firstFailure(k)
+  const first = firstFailure(k)
+  const check = first.check
+  const reason = asBaseline ? `changed in this pull request; as the baseline ran it: ${first.reason}` : first.reason
   return `| <code>${escapeHtml(k.id, 100)}</code>${name} | ${escapeInline(k.tags.join(', '), 60)} | ${check} | ${escapeInline(reason, ROW_REASON_CHARS)} |`
 }
 
@@ -104,9 +118,13 @@ export function splitReason(reason: string): { claim: string; got: string | null
   }
 }
 
-function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean): string {
+function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: boolean, asBaseline = false): string {
   const label = now.name !== now.id ? ` ${escapeHtml(now.name)}` : ''
   const parts = [`<details><summary><code>${escapeHtml(now.id)}</code>${label}</summary>`]
+  if (asBaseline)
+    parts.push(
+      '_This case changed in this pull request (its input or checks differ from the baseline’s). It passed on the baseline and fails when run as the baseline ran it, shown here; to change an expected answer on purpose, label the pull request to accept it._'
+    )
   // a conversation shows the turn where it parted from the baseline's instead of one input and output
   const conversation = conversationDetail(compared ? before : undefined, now)
   if (!conversation) parts.push('**Input**', fencedBlock(formatValue(now.input), BLOCK_CHARS))
@@ -114,7 +132,10 @@ function caseDetail(before: CaseResult | undefined, now: CaseResult, compared: b
   if (conversation) parts.push(conversation)
   else {
     if (compared && before) parts.push(`**Baseline output** (passed${trialsText(before)})`, outputBlock(before))
-    parts.push(`**${compared ? 'Current output' : 'Output'}** (failed${trialsText(now)})`, outputBlock(now))
+    parts.push(
+      `**${compared ? (asBaseline ? 'Current output, as the baseline ran it' : 'Current output') : 'Output'}** (failed${trialsText(now)})`,
+      outputBlock(now)
+    )
   }
   const calls = trajectoryDiff(before, now)
   if (calls) parts.push(calls)
@@ -149,4 +170,33 @@ function assertionReason(a: AssertionResult): string {
     `- ${inlineCode(a.type)} (judge ${escapeInline(judge.model, 100)} scored ${formatScore(judge.score)}${reused}): ` +
     `${escapeInline(a.reason, REASON_CHARS)}${judgeReason}${judgeError}`
   )
+}
+
+/** Case ids named in the too-few-trials sentence before "and N more". */
+const IDS_LISTED = 20
+
+/**
+ * Why flips of repeated cases counted without the test (SPEC §4): "`a`, `b`
+ * passed all 3 trials on the baseline and failed all 3 now: with too few
+ * trials for the significance test to tell a break from chance whatever
+ * happened, they count as regressed, as with one trial." Under the regressed
+ * table for regressions, after the fixed list for fixes.
+ */
+export function tooFewTrials(model: ReportModel, outcome: 'regressed' | 'fixed'): Block[] {
+  const { comparison: c, baseline, current } = model
+  const keys = new Set(c.tooFewTrials ?? [])
+  if (!keys.size) return []
+  const hit = (outcome === 'regressed' ? c.regressed : c.fixed).filter((k) => keys.has(k))
+  if (!hit.length) return []
+  const [before, now] = outcome === 'regressed' ? ['passed', 'failed'] : ['failed', 'passed']
+  const trials = (run: RunRecord | null, key: string) => run?.cases.find((k) => k.id === key)?.trials?.length ?? 1
+  const [b, n] = [trials(baseline, hit[0]!), trials(current, hit[0]!)]
+  const they = hit.length === 1 ? 'it counts' : 'they count'
+  return [
+    {
+      text:
+        `${idList(hit, IDS_LISTED)} ${before} all ${plural(b, 'trial')} on the baseline and ${now} all ${formatCount(n)} now: ` +
+        `with too few trials for the significance test to tell a break from chance whatever happened, ${they} as ${outcome}, as with one trial.`
+    }
+  ]
 }

@@ -57,3 +57,12 @@ export function confidenceText(ci: [number, number] | null): string {
 export function scoreConfidenceText(ci: [number, number] | null): string {
   return ci ? ` (95% CI ${signed(ci[0], 3)} to ${signed(ci[1], 3)})` : ''
 }
+
+/** "`a`, `b`, `c` and 7 more": the first `limit` ids as code spans. */
+export function idList(keys: readonly string[], limit: number): string {
+  const shown = keys
+    .slice(0, limit)
+    .map((k) => inlineCode(k))
+    .join(', ')
+  return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
+}

@@ -6,6 +6,7 @@
 import { escapeInline, inlineCode } from '../escape.js'
 import { formatCount, formatPercent, formatScore, plural, relativeAge, signedPoints } from '../format.js'
 import { metricRows } from '../metrics.js'
+import { sensitivitySentence } from '../words.js'
 import type { ReportModel } from '../model.js'
 import { byKey, confidenceText, rateCell, scoreConfidenceText, scoreOrDash, signedScore, table } from './cells.js'
 import type { Block } from './fit.js'
@@ -94,6 +95,14 @@ export function runIdentity(model: ReportModel): Block[] {
   const run = runText(current.git.runId, links.currentRun, links.runNoun)
   if (sha || run) sentences.push(`This run: ${sha ? `commit ${inlineCode(sha.slice(0, 7))}` : 'no recorded commit'}${run}.`)
   return sentences.length ? [{ text: sentences.join(' ') }] : []
+}
+
+/** What the gate could have caught at this run's counts (SPEC §4): one line, in small print unless it is coarse. */
+export function sensitivityLine(model: ReportModel): Block[] {
+  const s = model.comparison.sensitivity
+  if (!s) return []
+  const text = sensitivitySentence(s)
+  return [{ text: s.coarse ? text : `<sub>${text}</sub>` }]
 }
 
 /** ", [workflow run 41](…)" when the page is known, else ", workflow run `41`". */

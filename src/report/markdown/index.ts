@@ -5,9 +5,9 @@
  */
 import { namedScoresTable } from './named-scores.js'
 import type { ReportModel } from '../model.js'
-import { failingCases } from './cases.js'
+import { failingCases, tooFewTrials } from './cases.js'
 import { table } from './cells.js'
-import { configChanges, figuresTable, runIdentity } from './figures.js'
+import { configChanges, figuresTable, runIdentity, sensitivityLine } from './figures.js'
 import { fit, type Block } from './fit.js'
 import { errors, fixes, flakyList, judgeSpread, otherOutcomes, rerunLine, runFooter, scoredLower, tagsTable } from './outcomes.js'
 import { verdictAlerts } from './verdict.js'
@@ -40,10 +40,12 @@ export function renderReport(model: ReportModel, options: ReportOptions = {}): s
     ...verdictAlerts(model, whole),
     { text: figuresTable(model) },
     ...runIdentity(model),
+    ...sensitivityLine(model),
     ...configChanges(model, whole),
     ...failingCases(model, details, options.fullReportHint, maxLength),
     ...scoredLower(model),
     ...fixes(c, current),
+    ...tooFewTrials(model, 'fixed'),
     ...otherOutcomes(c),
     ...rerunLine(c, current),
     ...flakyList(c, model.baseline),

@@ -10,7 +10,7 @@ import { escapeHtml, escapeInline, inlineCode } from '../escape.js'
 import { formatCount, formatPercent, formatScore, plural, formatDuration } from '../format.js'
 import type { ReportModel } from '../model.js'
 import { ROW_REASON_CHARS, REASON_CHARS } from './cases.js'
-import { byKey, caseLabel, percentOrDash, table } from './cells.js'
+import { byKey, caseLabel, idList, percentOrDash, table } from './cells.js'
 import type { Block } from './fit.js'
 
 const ERRORS_LISTED = 20
@@ -85,14 +85,6 @@ function notGradedOnly(c: Comparison): Block[] {
   return [{ text: `Not graded (the judge failed, left out of the figures): ${idList(c.notGraded, COVERAGE_LISTED)}` }]
 }
 
-function idList(keys: readonly string[], limit: number): string {
-  const shown = keys
-    .slice(0, limit)
-    .map((k) => inlineCode(k))
-    .join(', ')
-  return keys.length > limit ? `${shown} and ${formatCount(keys.length - limit)} more` : shown
-}
-
 /** "3 flipped cases re-run 5 times each to confirm: 2 confirmed, 1 flaky." */
 export function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const rerun = current.cases.filter((k) => (k.reruns ?? 0) > 0)
@@ -100,10 +92,12 @@ export function rerunLine(c: Comparison, current: RunRecord): Block[] {
   const times = [...new Set(rerun.map((k) => k.reruns!))].sort((a, b) => a - b)
   const timesText = times.length === 1 ? plural(times[0]!, 'time') : `${formatCount(times[0]!)} to ${plural(times.at(-1)!, 'time')}`
   const keys = new Set(rerun.map((k) => k.id))
-  // against a single baseline trial the re-runs cannot confirm anything: no result would be significant
-  const untestable = new Set(c.notTestable)
+  // against a single baseline trial, or with too few trials on both sides, the re-runs cannot confirm anything:
+  // no result would be significant
+  const untestable = new Set([...c.notTestable, ...(c.tooFewTrials ?? [])])
   const confirmed = [...c.regressed, ...c.fixed].filter((k) => keys.has(k) && !untestable.has(k)).length
   const notTestable = c.notTestable.filter((k) => keys.has(k)).length
+  const tooFew = (c.tooFewTrials ?? []).filter((k) => keys.has(k)).length
   const flaky = c.flaky.filter((k) => keys.has(k)).length
   return [
     {
@@ -111,6 +105,7 @@ export function rerunLine(c: Comparison, current: RunRecord): Block[] {
         `${plural(rerun.length, 'flipped case')} re-run ${timesText} each to confirm: ` +
         `${formatCount(confirmed)} confirmed, ${formatCount(flaky)} flaky` +
         (notTestable ? `, ${formatCount(notTestable)} not testable (a single baseline trial: counted as flipped)` : '') +
+        (tooFew ? `, ${formatCount(tooFew)} with too few trials to test (every trial flipped: counted as flipped)` : '') +
         '.'
     }
   ]
