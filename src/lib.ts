@@ -73,4 +73,4 @@ export function renderReport(input: ReportInput | ReportModel, options?: ReportO
 }
 export { readRunRecord, parseRunRecord } from './config/record.js'
 export { datasetSharer } from './run/share.js'
-export type { RunRecord, CaseResult, EvalCase } from './types.js'
+export type { RunRecord, CaseResult, EvalCase, AgentResult } from './types.js'

@@ -6,6 +6,7 @@
  */
 export type { AgentCaseView, Assertion, CaseView, EvalCase, PromptfooCase, Simulation, Turn } from './config/case.js'
 export type {
+  AgentResult,
   AssertionResult,
   CaseResult,
   DatasetFingerprint,

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { targetSchema, type TargetConfig } from '../../src/config/schema.js'
+import { targetSchema, targetVariant, type TargetConfig, type TargetOf } from '../../src/config/schema.js'
 import type { TargetContext, TrialRequest } from '../../src/targets/types.js'
 import type { EvalCase } from '../../src/types.js'
 import { tempDir as madeTempDir } from '../__fixtures__/temp.js'
@@ -22,6 +22,13 @@ export function context(env: NodeJS.ProcessEnv = process.env): TargetContext {
 /** Parsed through the real schema so defaults (maxOutputBytes, env, protocol) are those users get. */
 export function targetConfig(raw: Record<string, unknown>): TargetConfig {
   return targetSchema.parse(raw)
+}
+
+/** A `command` target's config, parsed as targetConfig does. */
+export function commandConfig(raw: Record<string, unknown>): TargetOf<'command'> {
+  const variant = targetVariant(targetConfig(raw))
+  if (variant.kind !== 'command') throw new Error(`not a command target: ${JSON.stringify(raw)}`)
+  return variant.config
 }
 
 export function agentCommand(...args: string[]): string[] {

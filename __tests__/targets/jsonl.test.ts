@@ -6,7 +6,7 @@ import { evaluate, loadEvalConfig } from '../../src/engine.js'
 import { ConfigError, TargetError } from '../../src/errors.js'
 import { createJsonlTarget, silentWorkerError } from '../../src/targets/jsonl.js'
 import type { Target, TrialRequest } from '../../src/targets/types.js'
-import { AGENTS, context, expectAllGone, isAlive, request, targetConfig, tempDir, waitForPids } from './helpers.js'
+import { AGENTS, context, expectAllGone, isAlive, request, commandConfig, tempDir, waitForPids } from './helpers.js'
 
 const JSONL_AGENT = join(AGENTS, 'jsonl-agent.mjs')
 
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 /** A jsonl target over the fixture worker; a short grace keeps the close tests fast. */
 function jsonlTarget(extra: Record<string, unknown> = {}, args: string[] = [], env?: NodeJS.ProcessEnv): Target {
-  const target = createJsonlTarget(targetConfig({ command: [process.execPath, JSONL_AGENT, ...args], protocol: 'jsonl', ...extra }), context(env), {
+  const target = createJsonlTarget(commandConfig({ command: [process.execPath, JSONL_AGENT, ...args], protocol: 'jsonl', ...extra }), context(env), {
     graceMs: 100
   })
   targets.push(target)
@@ -95,7 +95,7 @@ describe('jsonl target: the protocol', () => {
   })
 
   it('refuses {{input}} in the command: inputs arrive on stdin', () => {
-    expect(() => createJsonlTarget(targetConfig({ command: ['agent', '{{input}}'], protocol: 'jsonl' }), context())).toThrow(ConfigError)
+    expect(() => createJsonlTarget(commandConfig({ command: ['agent', '{{input}}'], protocol: 'jsonl' }), context())).toThrow(ConfigError)
   })
 })
 
@@ -153,7 +153,7 @@ describe('jsonl target: workers', () => {
   })
 
   it('a program that cannot be found is a config error before any worker starts', () => {
-    expect(() => createJsonlTarget(targetConfig({ command: ['definitely-not-a-program-xyz'], protocol: 'jsonl' }), context())).toThrow(
+    expect(() => createJsonlTarget(commandConfig({ command: ['definitely-not-a-program-xyz'], protocol: 'jsonl' }), context())).toThrow(
       /^target\.command: the program "definitely-not-a-program-xyz" is not on the PATH/
     )
   })

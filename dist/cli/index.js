@@ -7356,7 +7356,7 @@ function escapeJsonPtr(str) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(15580);
+/* harmony import */ var _cli_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(13766);
 
 const code = await (0,_cli_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, process });
 process.exitCode = code;
@@ -7366,7 +7366,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 15580:
+/***/ 13766:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15628,8 +15628,6 @@ class Timers {
     }
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(31421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
  * What an agent's OpenTelemetry SDK reads to export to evalgate:
@@ -15658,6 +15656,218 @@ function stdioTrialEnv(traceparent, resourceAttributes) {
     const traceId = traceparent.split('-')[1];
     const trial = `evalgate.trial=${traceId}`;
     return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(31421);
+;// CONCATENATED MODULE: ./src/targets/process.ts
+/**
+ * The processes of the `command` target, both protocols (stdio: one per trial;
+ * jsonl: long-lived workers): the program resolved and checked before any
+ * trial, spawned without a shell in a process group of its own with a minimal
+ * environment, signalled as a group, and its failures worded in the target's
+ * settings (stderr's tail, a program not found, a working directory missing).
+ */
+
+
+
+
+
+
+
+
+/** How much of stderr is kept for error messages: the end is where the cause usually is. */
+const STDERR_TAIL_BYTES = 2048;
+/** Time between SIGTERM and SIGKILL when stopping a process group. */
+const KILL_GRACE_MS = 2000;
+/** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
+const PIPE_GRACE_MS = 200;
+/** What execvp searches when the environment has no PATH (the C library's default). */
+const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
+/** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
+function resolveCommandSpec(config, ctx) {
+    const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
+    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
+    if (argv.length === 0 || argv[0] === '')
+        throw new errors/* ConfigError */.xL('target.command: the program name is empty');
+    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
+    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
+    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
+    const spec = {
+        argv,
+        cwd,
+        env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced),
+        maxOutputBytes: config.maxOutputBytes,
+        json: config.output === 'json',
+        jsonInput: config.input === 'json'
+    };
+    checkProgram(spec);
+    return spec;
+}
+/**
+ * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
+ * checks that it can be run: a typo (`pyhton3`) is one config error before any
+ * case runs, not a failure of every case.
+ */
+function checkProgram(spec) {
+    const program = spec.argv[0];
+    if (!isDirectory(spec.cwd)) {
+        throw new errors/* ConfigError */.xL(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
+    }
+    const fail = (what) => {
+        throw new errors/* ConfigError */.xL(`target.command: ${what}`, undefined, 'target.command');
+    };
+    if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
+        const file = (0,external_node_path_.resolve)(spec.cwd, program);
+        if (!(0,external_node_fs_.existsSync)(file))
+            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
+        if (!isRunnable(file))
+            fail(notRunnable(program, file));
+        return;
+    }
+    // without PATH, spawn (execvp) searches the C library's default path: so does this check
+    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_.delimiter).filter((dir) => dir !== '');
+    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_.join)(dir, name))).filter((file) => (0,external_node_fs_.existsSync)(file));
+    if (found.some(isRunnable))
+        return;
+    if (found.length)
+        fail(notRunnable(program, found[0]));
+    const near = closestProgram(program, dirs);
+    fail(`the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
+        `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`);
+}
+function isDirectory(dir) {
+    try {
+        return (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
+function isRunnable(file) {
+    try {
+        if ((0,external_node_fs_.statSync)(file).isDirectory())
+            return false;
+        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.X_OK);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+function notRunnable(program, file) {
+    const kind = isDirectory(file) ? 'is a folder' : 'is not executable';
+    return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`;
+}
+/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
+function executableNames(program) {
+    if (process.platform !== 'win32' || (0,external_node_path_.extname)(program))
+        return [program];
+    return [
+        program,
+        ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
+            .split(';')
+            .filter(Boolean)
+            .map((ext) => program + ext.toLowerCase())
+    ];
+}
+/** A program on the PATH whose name is one or two edits away, for "did you mean". */
+function closestProgram(program, dirs) {
+    let best;
+    let bestDistance = 3;
+    for (const dir of dirs) {
+        let names;
+        try {
+            names = (0,external_node_fs_.readdirSync)(dir);
+        }
+        catch {
+            continue;
+        }
+        for (const name of names) {
+            if (Math.abs(name.length - program.length) >= bestDistance)
+                continue;
+            const d = (0,mod/* distance */.Io)(name, program);
+            if (d < bestDistance) {
+                best = name;
+                bestDistance = d;
+            }
+        }
+    }
+    return best;
+}
+/**
+ * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
+ * keep that message whatever the reason's type, so the trial records why it stopped.
+ */
+function abortError(signal) {
+    const reason = signal.reason;
+    if (reason instanceof errors/* TargetError */.I0)
+        return reason;
+    return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
+}
+/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
+function spawnInGroup(spec, args, env) {
+    return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
+        cwd: spec.cwd,
+        env: env ? { ...spec.env, ...env } : spec.env,
+        shell: false,
+        // own process group: the whole tree can be signalled at once
+        detached: true,
+        windowsHide: true,
+        stdio: ['pipe', 'pipe', 'pipe']
+    });
+}
+/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
+function signalGroup(child, signal) {
+    const pid = child.pid;
+    if (pid === undefined)
+        return;
+    try {
+        if (process.platform === 'win32')
+            child.kill(signal);
+        else
+            process.kill(-pid, signal);
+    }
+    catch {
+        // ESRCH: the group is already gone
+    }
+}
+/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
+function appendTail(tail, chunk) {
+    const joined = Buffer.concat([tail, chunk]);
+    return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
+}
+/**
+ * `: <stderr's last line>` and then the tail for an error message, or a note that
+ * there was none. The last line leads because it is the one that says what went
+ * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
+ */
+function stderrSuffix(tail) {
+    let text = tail.toString('utf8').trim();
+    if (!text)
+        return ' (no stderr)';
+    const cut = tail.length >= STDERR_TAIL_BYTES;
+    // a tail cut mid-line starts at the next whole line
+    if (cut && text.includes('\n'))
+        text = text.slice(text.indexOf('\n') + 1);
+    const lines = text.split(/\r?\n/);
+    if (lines.length === 1)
+        return `: ${cut ? '…' : ''}${text}`;
+    return `: ${lines.at(-1).trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`;
+}
+/** Why a process could not be started, in terms of the target's settings. */
+function describeSpawnError(err, spec) {
+    const program = spec.argv[0];
+    if (err.code === 'ENOENT' && !(0,external_node_fs_.existsSync)(spec.cwd)) {
+        return new errors/* TargetError */.I0(`working directory does not exist: ${spec.cwd} (target.cwd)`);
+    }
+    if (err.code === 'ENOENT') {
+        const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
+        return new errors/* TargetError */.I0(`command not found: ${program} (${where})`);
+    }
+    if (err.code === 'EACCES')
+        return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
+    return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
 }
 
 ;// CONCATENATED MODULE: ./src/targets/result.ts
@@ -15780,19 +15990,15 @@ function turnFields(request) {
 
 
 
-
-
-
-
-
 /** The argv element replaced by the trial's input. */
 const INPUT_PLACEHOLDER = '{{input}}';
-/** How much of stderr is kept for error messages: the end is where the cause usually is. */
-const STDERR_TAIL_BYTES = 2048;
-/** Time between SIGTERM and SIGKILL when stopping a process group. */
-const KILL_GRACE_MS = 2000;
-/** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
-const PIPE_GRACE_MS = 200;
+/**
+ * `target:` for a helper command evalgate runs itself (a command judge, a simulated user): text in and
+ * out over stdio, one process per request, no retries, the caller's environment additions and bounds.
+ */
+function helperCommand(argv, env, bounds) {
+    return { command: argv, protocol: 'stdio', workers: 1, env, ...bounds, retries: 0, output: 'text', input: 'text' };
+}
 function createCommandTarget(config, ctx) {
     const spec = resolveCommandSpec(config, ctx);
     const running = new Set();
@@ -15847,121 +16053,6 @@ function resultObjectHint(count, trials) {
     return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
         `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
 }
-/** What execvp searches when the environment has no PATH (the C library's default). */
-const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
-/** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
-function resolveCommandSpec(config, ctx) {
-    if (config.command === undefined)
-        throw new errors/* ConfigError */.xL('target.command is not set');
-    const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
-    const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
-    if (argv.length === 0 || argv[0] === '')
-        throw new errors/* ConfigError */.xL('target.command: the program name is empty');
-    const env = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
-    const cwd = config.cwd === undefined ? ctx.baseDir : (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.cwd, ctx.env, ctx.secrets, 'target.cwd'));
-    const traced = ctx.otlpEndpoint === undefined ? env : { ...exporterEnv(ctx.otlpEndpoint, env), ...env };
-    const spec = {
-        argv,
-        cwd,
-        env: (0,util_env/* minimalEnv */.DW)(ctx.env, traced),
-        maxOutputBytes: config.maxOutputBytes,
-        json: config.output === 'json',
-        jsonInput: config.input === 'json'
-    };
-    checkProgram(spec);
-    return spec;
-}
-/**
- * Finds argv[0] the way spawn will (a path from cwd, else the target's PATH) and
- * checks that it can be run: a typo (`pyhton3`) is one config error before any
- * case runs, not a failure of every case.
- */
-function checkProgram(spec) {
-    const program = spec.argv[0];
-    if (!isDirectory(spec.cwd)) {
-        throw new errors/* ConfigError */.xL(`target.cwd: the working directory ${spec.cwd} does not exist: fix target.cwd (it is relative to the config file's folder)`, undefined, 'target.cwd');
-    }
-    const fail = (what) => {
-        throw new errors/* ConfigError */.xL(`target.command: ${what}`, undefined, 'target.command');
-    };
-    if (program.includes('/') || (process.platform === 'win32' && program.includes('\\'))) {
-        const file = (0,external_node_path_.resolve)(spec.cwd, program);
-        if (!(0,external_node_fs_.existsSync)(file))
-            fail(`the program ${JSON.stringify(program)} does not exist (looked for ${file}): fix the path in target.command${(0,external_node_path_.isAbsolute)(program) ? '' : ` (a relative path starts from ${spec.cwd})`}`);
-        if (!isRunnable(file))
-            fail(notRunnable(program, file));
-        return;
-    }
-    // without PATH, spawn (execvp) searches the C library's default path: so does this check
-    const dirs = (spec.env.PATH ?? DEFAULT_SEARCH_PATH).split(external_node_path_.delimiter).filter((dir) => dir !== '');
-    const found = dirs.flatMap((dir) => executableNames(program).map((name) => (0,external_node_path_.join)(dir, name))).filter((file) => (0,external_node_fs_.existsSync)(file));
-    if (found.some(isRunnable))
-        return;
-    if (found.length)
-        fail(notRunnable(program, found[0]));
-    const near = closestProgram(program, dirs);
-    fail(`the program ${JSON.stringify(program)} is not on the PATH${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}: ` +
-        `fix the spelling in target.command, install it, or give its path; PATH=${spec.env.PATH ?? ''}`);
-}
-function isDirectory(dir) {
-    try {
-        return (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        return false;
-    }
-}
-function isRunnable(file) {
-    try {
-        if ((0,external_node_fs_.statSync)(file).isDirectory())
-            return false;
-        (0,external_node_fs_.accessSync)(file, external_node_fs_.constants.X_OK);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-function notRunnable(program, file) {
-    const kind = isDirectory(file) ? 'is a folder' : 'is not executable';
-    return `the program ${JSON.stringify(program)} (${file}) ${kind}: \`chmod +x\` it, or name its interpreter first in target.command (e.g. ["python3", ${JSON.stringify(program)}])`;
-}
-/** The file names a bare program name stands for: itself, and on Windows with each PATHEXT extension. */
-function executableNames(program) {
-    if (process.platform !== 'win32' || (0,external_node_path_.extname)(program))
-        return [program];
-    return [
-        program,
-        ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT;.COM')
-            .split(';')
-            .filter(Boolean)
-            .map((ext) => program + ext.toLowerCase())
-    ];
-}
-/** A program on the PATH whose name is one or two edits away, for "did you mean". */
-function closestProgram(program, dirs) {
-    let best;
-    let bestDistance = 3;
-    for (const dir of dirs) {
-        let names;
-        try {
-            names = (0,external_node_fs_.readdirSync)(dir);
-        }
-        catch {
-            continue;
-        }
-        for (const name of names) {
-            if (Math.abs(name.length - program.length) >= bestDistance)
-                continue;
-            const d = (0,mod/* distance */.Io)(name, program);
-            if (d < bestDistance) {
-                best = name;
-                bestDistance = d;
-            }
-        }
-    }
-    return best;
-}
 /** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
 function jsonReply(stdout) {
     let value;
@@ -15988,80 +16079,6 @@ function jsonRequest(request) {
 /** Strings are passed as they are; any other JSON value as its JSON text. */
 function command_inputText(input) {
     return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
-}
-/**
- * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
- * keep that message whatever the reason's type, so the trial records why it stopped.
- */
-function abortError(signal) {
-    const reason = signal.reason;
-    if (reason instanceof errors/* TargetError */.I0)
-        return reason;
-    return new errors/* TargetError */.I0(reason === undefined ? 'aborted' : (0,errors/* errorMessage */.gJ)(reason));
-}
-/** Starts argv[0] with `args`: never through a shell, in its own process group, with the spec's minimal env (and `env` besides). */
-function spawnInGroup(spec, args, env) {
-    return (0,external_node_child_process_.spawn)(spec.argv[0], args, {
-        cwd: spec.cwd,
-        env: env ? { ...spec.env, ...env } : spec.env,
-        shell: false,
-        // own process group: the whole tree can be signalled at once
-        detached: true,
-        windowsHide: true,
-        stdio: ['pipe', 'pipe', 'pipe']
-    });
-}
-/** Signals the child's whole process group (the child alone on Windows, which has no groups to signal). */
-function signalGroup(child, signal) {
-    const pid = child.pid;
-    if (pid === undefined)
-        return;
-    try {
-        if (process.platform === 'win32')
-            child.kill(signal);
-        else
-            process.kill(-pid, signal);
-    }
-    catch {
-        // ESRCH: the group is already gone
-    }
-}
-/** The last STDERR_TAIL_BYTES of a stream, with `chunk` appended. */
-function appendTail(tail, chunk) {
-    const joined = Buffer.concat([tail, chunk]);
-    return joined.subarray(Math.max(0, joined.length - STDERR_TAIL_BYTES));
-}
-/**
- * `: <stderr's last line>` and then the tail for an error message, or a note that
- * there was none. The last line leads because it is the one that says what went
- * wrong (a Python traceback's `ValueError: …`) and reports show a message's start.
- */
-function stderrSuffix(tail) {
-    let text = tail.toString('utf8').trim();
-    if (!text)
-        return ' (no stderr)';
-    const cut = tail.length >= STDERR_TAIL_BYTES;
-    // a tail cut mid-line starts at the next whole line
-    if (cut && text.includes('\n'))
-        text = text.slice(text.indexOf('\n') + 1);
-    const lines = text.split(/\r?\n/);
-    if (lines.length === 1)
-        return `: ${cut ? '…' : ''}${text}`;
-    return `: ${lines.at(-1).trim()}\n\n${cut ? `stderr, its last ${STDERR_TAIL_BYTES} bytes` : 'stderr'}:\n${text}`;
-}
-/** Why a process could not be started, in terms of the target's settings. */
-function describeSpawnError(err, spec) {
-    const program = spec.argv[0];
-    if (err.code === 'ENOENT' && !(0,external_node_fs_.existsSync)(spec.cwd)) {
-        return new errors/* TargetError */.I0(`working directory does not exist: ${spec.cwd} (target.cwd)`);
-    }
-    if (err.code === 'ENOENT') {
-        const where = program.includes('/') || program.includes('\\') ? `cwd=${spec.cwd}` : `PATH=${spec.env.PATH ?? ''}`;
-        return new errors/* TargetError */.I0(`command not found: ${program} (${where})`);
-    }
-    if (err.code === 'EACCES')
-        return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
-    return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -16811,17 +16828,7 @@ function commandProvider(config, deps) {
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
         (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
-    const targetConfig = {
-        command: argv,
-        protocol: 'stdio',
-        workers: 1,
-        env: config.env,
-        timeoutMs: config.timeoutMs,
-        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
-        retries: 0,
-        output: 'text',
-        input: 'text'
-    };
+    const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES });
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
     // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
     // the trusted copies' temp paths (the reuse key must not change from run to run)
@@ -17102,17 +17109,7 @@ function said(text, usage) {
 function commandPlayer(provider, deps) {
     const command = provider.command ?? [];
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'simulate.provider.command') : command;
-    const config = {
-        command: argv,
-        protocol: 'stdio',
-        workers: 1,
-        env: provider.env,
-        timeoutMs: provider.timeoutMs,
-        maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES,
-        retries: 0,
-        output: 'text',
-        input: 'text'
-    };
+    const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES });
     let target;
     return {
         model: argv.join(' '),
@@ -17696,8 +17693,6 @@ function warmModuleTarget() {
 }
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
-    if (config.module === undefined)
-        throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
     const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     // set before the module is imported: exporters read them when they are built
@@ -17914,9 +17909,7 @@ function promptOf(input) {
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
-    const providers = config.promptfoo?.providers;
-    if (!providers)
-        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
+    const providers = config.promptfoo.providers;
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -17982,6 +17975,7 @@ function execTarget(p, config, ctx, where) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
+/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 
 
 
@@ -17990,21 +17984,22 @@ function execTarget(p, config, ctx, where) {
 
 
 
-async function createTarget(config, ctx) {
-    if (config.command !== undefined) {
-        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
+async function createTarget(target, ctx) {
+    const { kind, config } = (0,schema/* targetVariant */.nv)(target);
+    switch (kind) {
+        case 'command':
+            return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
+        case 'module':
+            return createModuleTarget(config, ctx);
+        case 'http':
+            return createHttpTarget(config.http, ctx, config);
+        case 'openai':
+            return createOpenAITarget(config.openai, ctx, config);
+        case 'provider':
+            return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
+        case 'promptfoo':
+            return createPromptfooTarget(config, ctx);
     }
-    if (config.module !== undefined)
-        return createModuleTarget(config, ctx);
-    if (config.http !== undefined)
-        return createHttpTarget(config.http, ctx, config);
-    if (config.openai !== undefined)
-        return createOpenAITarget(config.openai, ctx, config);
-    if (config.provider !== undefined)
-        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
-    if (config.promptfoo !== undefined)
-        return createPromptfooTarget(config, ctx);
-    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module
@@ -24786,7 +24781,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   jC: () => (/* binding */ caseResultSchema),
 /* harmony export */   pw: () => (/* binding */ RECORD_SCHEMA_VERSION)
 /* harmony export */ });
-/* unused harmony exports judgeVerdictSchema, assertionResultSchema, usageSchema, traceSummarySchema, turnResultSchema, trialResultSchema, runAssertionSchema, promptfooCaseSchema, caseRanSchema, caseSourceSchema, judgeSummarySchema, namedScoreSchema, runSummarySchema, runTrendPointSchema, datasetFingerprintSchema */
+/* unused harmony exports judgeVerdictSchema, assertionResultSchema, usageSchema, traceSummarySchema, agentResultSchema, turnResultSchema, trialResultSchema, runAssertionSchema, promptfooCaseSchema, caseRanSchema, caseSourceSchema, judgeSummarySchema, namedScoreSchema, runSummarySchema, runTrendPointSchema, datasetFingerprintSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(38816);
 /* harmony import */ var _util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(93934);
 /* harmony import */ var _schema_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(90131);
@@ -24861,15 +24856,24 @@ const traceSummarySchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** the first error spans by start time */
     errorSpans: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), message: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional() })).optional()
 });
-/** What a result object adds to a trial and a case (SPEC §10). */
-const agentFields = {
+/**
+ * What an agent reports besides its output, in a result object or through its
+ * trace: one shape for a target's reply, the checks' context, the context code
+ * checks receive and the record.
+ */
+const agentResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     toolCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(_util_tool_calls_js__WEBPACK_IMPORTED_MODULE_0__/* .toolCallSchema */ .gB).optional(),
     usage: usageSchema.optional(),
-    /** time spent in the target, start-up excluded (SPEC §10) */
+    /** time spent in the target, start-up excluded */
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: zod__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_2__/* .unknown */ .L5J()).optional(),
-    finishReason: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    /** why the model stopped, for `finish-reason` */
+    finishReason: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional()
+});
+/** What a trial and a case keep of the agent's report. */
+const agentFields = {
+    ...agentResultSchema.shape,
     /** with tracing on: the trace of the trial (of a case: of the trial shown) */
     trace: traceSummarySchema.optional()
 };
@@ -25520,6 +25524,7 @@ async function readRunRecord(file, options) {
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
+/* harmony export */   nv: () => (/* binding */ targetVariant),
 /* harmony export */   oe: () => (/* binding */ caseSchema),
 /* harmony export */   uI: () => (/* binding */ assertionSchema)
 /* harmony export */ });
@@ -25624,6 +25629,8 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
 const TARGET_KINDS = 'command, http, openai, module, provider';
+/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
+const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'];
 const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
@@ -25680,7 +25687,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
             message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
         });
     }
-    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
+    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
@@ -25844,7 +25851,8 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
+    const server = kind === 'http' || kind === 'openai' ? kind : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
         ctx.addIssue({
             code: 'custom',
@@ -25853,6 +25861,13 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         });
     }
 });
+/** The kind of a validated `target:`. */
+function targetVariant(config) {
+    const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined);
+    if (kind === undefined)
+        throw new Error(`target needs exactly one of: ${TARGET_KINDS}`);
+    return { kind, config };
+}
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The config's tracing settings, or undefined when tracing is off. */

@@ -8927,6 +8927,7 @@ const promptfooConfigSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc
 /* harmony export */   Qn: () => (/* binding */ configSchema),
 /* harmony export */   Su: () => (/* binding */ DEFAULT_JUDGE_BASE_URL),
 /* harmony export */   Tp: () => (/* binding */ gateSchema),
+/* harmony export */   nv: () => (/* binding */ targetVariant),
 /* harmony export */   oe: () => (/* binding */ caseSchema),
 /* harmony export */   uI: () => (/* binding */ assertionSchema)
 /* harmony export */ });
@@ -9031,6 +9032,8 @@ const caseSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     .strict();
 const argv = zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1), zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).min(1)]);
 const TARGET_KINDS = 'command, http, openai, module, provider';
+/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
+const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'];
 const httpSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     url: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().min(1),
     method: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['GET', 'POST', 'PUT', 'PATCH']).default('POST'),
@@ -9087,7 +9090,7 @@ const targetSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
             message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
         });
     }
-    const kinds = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'].filter((k) => t[k] !== undefined);
+    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined);
     if (kinds.length !== 1) {
         ctx.addIssue({
             code: 'custom',
@@ -9251,7 +9254,8 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' });
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined;
+    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined);
+    const server = kind === 'http' || kind === 'openai' ? kind : undefined;
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
         ctx.addIssue({
             code: 'custom',
@@ -9260,6 +9264,13 @@ const configSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
         });
     }
 });
+/** The kind of a validated `target:`. */
+function targetVariant(config) {
+    const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined);
+    if (kind === undefined)
+        throw new Error(`target needs exactly one of: ${TARGET_KINDS}`);
+    return { kind, config };
+}
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */
 const DEFAULT_JUDGE_BASE_URL = 'https://api.openai.com/v1';
 /** The config's tracing settings, or undefined when tracing is off. */
@@ -43143,15 +43154,24 @@ const traceSummarySchema = lib_schemas/* object */.Ikc({
     /** the first error spans by start time */
     errorSpans: lib_schemas/* array */.YOg(lib_schemas/* object */.Ikc({ name: lib_schemas/* string */.YjP(), message: lib_schemas/* string */.YjP().optional() })).optional()
 });
-/** What a result object adds to a trial and a case (SPEC §10). */
-const agentFields = {
+/**
+ * What an agent reports besides its output, in a result object or through its
+ * trace: one shape for a target's reply, the checks' context, the context code
+ * checks receive and the record.
+ */
+const agentResultSchema = lib_schemas/* object */.Ikc({
     toolCalls: lib_schemas/* array */.YOg(tool_calls/* toolCallSchema */.gB).optional(),
     usage: usageSchema.optional(),
-    /** time spent in the target, start-up excluded (SPEC §10) */
+    /** time spent in the target, start-up excluded */
     latencyMs: amount.optional(),
     /** the result object's `metadata` */
     metadata: lib_schemas/* record */.g1P(lib_schemas/* string */.YjP(), lib_schemas/* unknown */.L5J()).optional(),
-    finishReason: lib_schemas/* string */.YjP().optional(),
+    /** why the model stopped, for `finish-reason` */
+    finishReason: lib_schemas/* string */.YjP().optional()
+});
+/** What a trial and a case keep of the agent's report. */
+const agentFields = {
+    ...agentResultSchema.shape,
     /** with tracing on: the trace of the trial (of a case: of the trial shown) */
     trace: traceSummarySchema.optional()
 };
@@ -43806,8 +43826,6 @@ class Timers {
     }
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./src/tracing/env.ts
 /**
  * What an agent's OpenTelemetry SDK reads to export to evalgate:
@@ -43838,26 +43856,15 @@ function stdioTrialEnv(traceparent, resourceAttributes) {
     return { TRACEPARENT: traceparent, OTEL_RESOURCE_ATTRIBUTES: resourceAttributes ? `${resourceAttributes},${trial}` : trial };
 }
 
-;// CONCATENATED MODULE: ./src/targets/types.ts
-/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
-function turnFields(request) {
-    if (request.messages === undefined)
-        return {};
-    return { messages: request.messages, conversationId: request.conversationId };
-}
-
-;// CONCATENATED MODULE: ./src/targets/command.ts
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/targets/process.ts
 /**
- * The `command` target with `protocol: stdio`: one process per trial, the input
- * on stdin (and in place of a `{{input}}` argument), the output on stdout.
- *
- * With `target.output: json` stdout must be a result object (SPEC §10),
- * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
- * Without its own `latencyMs`, a trial's latency runs from the process having
- * started (its `spawn` event) to its exit.
- *
- * The process never goes through a shell and runs in its own process group, so
- * that a timeout or an interruption can kill everything it started.
+ * The processes of the `command` target, both protocols (stdio: one per trial;
+ * jsonl: long-lived workers): the program resolved and checked before any
+ * trial, spawned without a shell in a process group of its own with a minimal
+ * environment, signalled as a group, and its failures worded in the target's
+ * settings (stderr's tail, a program not found, a working directory missing).
  */
 
 
@@ -43867,77 +43874,16 @@ function turnFields(request) {
 
 
 
-
-
-
-/** The argv element replaced by the trial's input. */
-const INPUT_PLACEHOLDER = '{{input}}';
 /** How much of stderr is kept for error messages: the end is where the cause usually is. */
 const STDERR_TAIL_BYTES = 2048;
 /** Time between SIGTERM and SIGKILL when stopping a process group. */
 const KILL_GRACE_MS = 2000;
 /** After the process exits, how long its pipes may stay open (held by a leftover grandchild). */
 const PIPE_GRACE_MS = 200;
-function createCommandTarget(config, ctx) {
-    const spec = resolveCommandSpec(config, ctx);
-    const running = new Set();
-    const printed = { trials: 0, resultObjects: 0 };
-    return {
-        async call(request) {
-            if (request.signal.aborted)
-                throw abortError(request.signal);
-            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
-            running.add(run);
-            const onAbort = () => run.stop(abortError(request.signal));
-            request.signal.addEventListener('abort', onAbort, { once: true });
-            try {
-                const stdout = await run.done;
-                if (!spec.json) {
-                    printed.trials++;
-                    if (looksLikeResultObject(stdout))
-                        printed.resultObjects++;
-                }
-                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
-                reply.latencyMs ??= run.elapsedMs();
-                return reply;
-            }
-            finally {
-                request.signal.removeEventListener('abort', onAbort);
-                running.delete(run);
-            }
-        },
-        async close() {
-            const runs = [...running];
-            for (const run of runs)
-                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
-            await Promise.allSettled(runs.map((run) => run.done));
-            if (printed.resultObjects > 0)
-                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
-        }
-    };
-}
-/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
-function looksLikeResultObject(stdout) {
-    const text = stdout.trim();
-    if (!text.startsWith('{') || !text.endsWith('}'))
-        return false;
-    try {
-        return isResultObject(JSON.parse(text));
-    }
-    catch {
-        return false;
-    }
-}
-function resultObjectHint(count, trials) {
-    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
-        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
-}
 /** What execvp searches when the environment has no PATH (the C library's default). */
 const DEFAULT_SEARCH_PATH = '/bin:/usr/bin';
 /** Expands `${VAR}` once, at creation, so a missing variable is a config error before any trial runs. */
 function resolveCommandSpec(config, ctx) {
-    if (config.command === undefined)
-        throw new errors/* ConfigError */.xL('target.command is not set');
     const words = typeof config.command === 'string' ? (0,util_argv/* splitArgv */.l)(config.command) : config.command;
     const argv = words.map((word) => (0,util_env/* expandVars */.Jf)(word, ctx.env, ctx.secrets, 'target.command'));
     if (argv.length === 0 || argv[0] === '')
@@ -44047,33 +43993,6 @@ function closestProgram(program, dirs) {
     }
     return best;
 }
-/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
-function jsonReply(stdout) {
-    let value;
-    try {
-        value = JSON.parse(stdout);
-    }
-    catch (err) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
-    }
-    if (!isResultObject(value)) {
-        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
-    }
-    return readResult(value, 'the command', true);
-}
-function command_excerpt(text) {
-    const flat = text.replace(/\s+/g, ' ').trim();
-    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
-function jsonRequest(request) {
-    const c = request.case;
-    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
-}
-/** Strings are passed as they are; any other JSON value as its JSON text. */
-function command_inputText(input) {
-    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
-}
 /**
  * The runner aborts with a TargetError ("timed out after N ms") or on interruption;
  * keep that message whatever the reason's type, so the trial records why it stopped.
@@ -44147,6 +44066,124 @@ function describeSpawnError(err, spec) {
     if (err.code === 'EACCES')
         return new errors/* TargetError */.I0(`command is not executable: ${program} (permission denied)`);
     return new errors/* TargetError */.I0(`cannot start ${program}: ${err.message}`);
+}
+
+;// CONCATENATED MODULE: ./src/targets/types.ts
+/** A conversation turn's `messages` and `conversationId`, as a request carries them on the wire; nothing for a single input. */
+function turnFields(request) {
+    if (request.messages === undefined)
+        return {};
+    return { messages: request.messages, conversationId: request.conversationId };
+}
+
+;// CONCATENATED MODULE: ./src/targets/command.ts
+/**
+ * The `command` target with `protocol: stdio`: one process per trial, the input
+ * on stdin (and in place of a `{{input}}` argument), the output on stdout.
+ *
+ * With `target.output: json` stdout must be a result object (SPEC §10),
+ * `{"output": "…", "toolCalls": […], "usage": {…}}`; anything else fails the trial.
+ * Without its own `latencyMs`, a trial's latency runs from the process having
+ * started (its `spawn` event) to its exit.
+ *
+ * The process never goes through a shell and runs in its own process group, so
+ * that a timeout or an interruption can kill everything it started.
+ */
+
+
+
+
+
+
+/** The argv element replaced by the trial's input. */
+const INPUT_PLACEHOLDER = '{{input}}';
+/**
+ * `target:` for a helper command evalgate runs itself (a command judge, a simulated user): text in and
+ * out over stdio, one process per request, no retries, the caller's environment additions and bounds.
+ */
+function helperCommand(argv, env, bounds) {
+    return { command: argv, protocol: 'stdio', workers: 1, env, ...bounds, retries: 0, output: 'text', input: 'text' };
+}
+function createCommandTarget(config, ctx) {
+    const spec = resolveCommandSpec(config, ctx);
+    const running = new Set();
+    const printed = { trials: 0, resultObjects: 0 };
+    return {
+        async call(request) {
+            if (request.signal.aborted)
+                throw abortError(request.signal);
+            const run = new ProcessRun(spec, request.input, request.traceparent, spec.jsonInput ? jsonRequest(request) : undefined);
+            running.add(run);
+            const onAbort = () => run.stop(abortError(request.signal));
+            request.signal.addEventListener('abort', onAbort, { once: true });
+            try {
+                const stdout = await run.done;
+                if (!spec.json) {
+                    printed.trials++;
+                    if (looksLikeResultObject(stdout))
+                        printed.resultObjects++;
+                }
+                const reply = spec.json ? jsonReply(stdout) : { output: stdout };
+                reply.latencyMs ??= run.elapsedMs();
+                return reply;
+            }
+            finally {
+                request.signal.removeEventListener('abort', onAbort);
+                running.delete(run);
+            }
+        },
+        async close() {
+            const runs = [...running];
+            for (const run of runs)
+                run.stop(new errors/* TargetError */.I0('target closed while the command was running'));
+            await Promise.allSettled(runs.map((run) => run.done));
+            if (printed.resultObjects > 0)
+                ctx.warn?.(resultObjectHint(printed.resultObjects, printed.trials));
+        }
+    };
+}
+/** Whether stdout, read as text, is a result object (SPEC §10) that `target.output: json` would have read as one. */
+function looksLikeResultObject(stdout) {
+    const text = stdout.trim();
+    if (!text.startsWith('{') || !text.endsWith('}'))
+        return false;
+    try {
+        return isResultObject(JSON.parse(text));
+    }
+    catch {
+        return false;
+    }
+}
+function resultObjectHint(count, trials) {
+    return (`target.command printed a result object ({"output": …}) on stdout in ${count} of ${trials} trial${trials === 1 ? '' : 's'}, but target.output is not json: ` +
+        `that stdout was graded as text, whole, and its toolCalls, usage and latencyMs were not read. Set \`output: json\` under \`target:\` to read it as a result object`);
+}
+/** stdout under `target.output: json`: a result object, or the trial fails saying what it got instead. */
+function jsonReply(stdout) {
+    let value;
+    try {
+        value = JSON.parse(stdout);
+    }
+    catch (err) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not JSON (${err.message}): ${command_excerpt(stdout)}`);
+    }
+    if (!isResultObject(value)) {
+        throw new errors/* TargetError */.I0(`target.output is json but stdout is not a JSON object with an "output" field: ${command_excerpt(stdout)}`);
+    }
+    return readResult(value, 'the command', true);
+}
+function command_excerpt(text) {
+    const flat = text.replace(/\s+/g, ' ').trim();
+    return flat === '' ? '(empty)' : flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+/** stdin under `target.input: json`: the input, the case, and on a conversation's turn its messages and id. */
+function jsonRequest(request) {
+    const c = request.case;
+    return JSON.stringify({ input: request.input ?? null, case: { id: c.id, name: c.name, tags: c.tags }, ...turnFields(request) });
+}
+/** Strings are passed as they are; any other JSON value as its JSON text. */
+function command_inputText(input) {
+    return typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
 }
 /** One child process, from spawn to `close`; `done` settles only once its stdio is closed and it has exited. */
 class ProcessRun {
@@ -44763,17 +44800,7 @@ function commandProvider(config, deps) {
         (0,util_env/* expandVars */.Jf)(word, deps.env, deps.secrets, 'judge.command');
     for (const [name, value] of Object.entries(config.env))
         (0,util_env/* expandVars */.Jf)(value, deps.env, deps.secrets, `judge.env.${name}`);
-    const targetConfig = {
-        command: argv,
-        protocol: 'stdio',
-        workers: 1,
-        env: config.env,
-        timeoutMs: config.timeoutMs,
-        maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
-        retries: 0,
-        output: 'text',
-        input: 'text'
-    };
+    const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES });
     const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets });
     // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
     // the trusted copies' temp paths (the reuse key must not change from run to run)
@@ -45052,17 +45079,7 @@ function said(text, usage) {
 function commandPlayer(provider, deps) {
     const command = provider.command ?? [];
     const argv = typeof command === 'string' ? (0,util_argv/* splitArgv */.l)(command, 'simulate.provider.command') : command;
-    const config = {
-        command: argv,
-        protocol: 'stdio',
-        workers: 1,
-        env: provider.env,
-        timeoutMs: provider.timeoutMs,
-        maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES,
-        retries: 0,
-        output: 'text',
-        input: 'text'
-    };
+    const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: simulated_user_COMMAND_MAX_OUTPUT_BYTES });
     let target;
     return {
         model: argv.join(' '),
@@ -45644,8 +45661,6 @@ function warmModuleTarget() {
 }
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
 async function createModuleTarget(config, ctx, promptfoo) {
-    if (config.module === undefined)
-        throw new errors/* ConfigError */.xL('target.module is not set');
     const file = (0,external_node_path_.resolve)(ctx.baseDir, (0,util_env/* expandVars */.Jf)(config.module, ctx.env, ctx.secrets, 'target.module'));
     const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, (0,util_env/* expandVars */.Jf)(value, ctx.env, ctx.secrets, `target.env.${name}`)]));
     // set before the module is imported: exporters read them when they are built
@@ -45862,9 +45877,7 @@ function promptOf(input) {
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g;
 async function createPromptfooTarget(config, ctx) {
-    const providers = config.promptfoo?.providers;
-    if (!providers)
-        throw new errors/* ConfigError */.xL('target.promptfoo is not set');
+    const providers = config.promptfoo.providers;
     const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)));
     return {
         async call(request) {
@@ -45930,6 +45943,7 @@ function execTarget(p, config, ctx, where) {
 }
 
 ;// CONCATENATED MODULE: ./src/targets/index.ts
+/** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
 
 
 
@@ -45938,21 +45952,22 @@ function execTarget(p, config, ctx, where) {
 
 
 
-async function createTarget(config, ctx) {
-    if (config.command !== undefined) {
-        return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
+async function createTarget(target, ctx) {
+    const { kind, config } = (0,schema/* targetVariant */.nv)(target);
+    switch (kind) {
+        case 'command':
+            return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx);
+        case 'module':
+            return createModuleTarget(config, ctx);
+        case 'http':
+            return createHttpTarget(config.http, ctx, config);
+        case 'openai':
+            return createOpenAITarget(config.openai, ctx, config);
+        case 'provider':
+            return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
+        case 'promptfoo':
+            return createPromptfooTarget(config, ctx);
     }
-    if (config.module !== undefined)
-        return createModuleTarget(config, ctx);
-    if (config.http !== undefined)
-        return createHttpTarget(config.http, ctx, config);
-    if (config.openai !== undefined)
-        return createOpenAITarget(config.openai, ctx, config);
-    if (config.provider !== undefined)
-        return createProviderTarget({ id: config.provider, config: config.config }, ctx, config);
-    if (config.promptfoo !== undefined)
-        return createPromptfooTarget(config, ctx);
-    throw new errors/* ConfigError */.xL('target needs exactly one of: command, http, openai, module, provider', undefined, 'target');
 }
 /**
  * Starts now what the target will need and takes long to start (a module

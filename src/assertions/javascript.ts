@@ -10,7 +10,7 @@ import { caseView } from '../config/case.js'
 import { errorMessage } from '../errors.js'
 import { checks, DEFAULT_CHECK_TIMEOUT_MS, type ItemOutcome, type SandboxItem } from '../sandbox/index.js'
 import { gradable, type Gradable } from '../sandbox/gradable.js'
-import type { Assertion, CaseView, EvalCase, ToolCall, Usage } from '../types.js'
+import type { AgentResult, Assertion, CaseView, EvalCase } from '../types.js'
 import { clampScore } from '../util/score.js'
 import { excerpt } from './outcome.js'
 import type { AssertionContext, AssertionHandler, CheckOutcome } from './types.js'
@@ -24,14 +24,9 @@ const LABEL_CHARS = 60
 const MAX_SPLITS = 200
 
 /** What every check receives besides the output (SPEC §10); cloned into the sandbox. */
-export interface CheckContext {
+export interface CheckContext extends AgentResult {
   input: unknown
   case: CaseView
-  toolCalls?: ToolCall[]
-  usage?: Usage
-  metadata?: Record<string, unknown>
-  finishReason?: string
-  latencyMs?: number
   /** promptfoo cases (SPEC §11): what promptfoo's checks read — the test's vars, the rendered prompt, the test */
   vars?: Record<string, unknown>
   prompt?: unknown

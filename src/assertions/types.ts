@@ -1,10 +1,10 @@
 import type { AssertionScope } from '../config/case.js'
 import type { ConversationMessage } from '../config/schema.js'
 import type { Span } from '../tracing/spans.js'
-import type { Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall, Usage } from '../types.js'
+import type { AgentResult, Assertion, AssertionResult, EvalCase, JudgeVerdict, ToolCall } from '../types.js'
 
-/** What every check sees about the trial it grades. */
-export interface AssertionContext {
+/** What a check grades: the output, the case, and what the agent reported on the trial (absent for a plain string output). */
+export interface AssertionContext extends AgentResult {
   output: string
   /** what a promptfoo `transform` returned when it is not a string (`output` is then its JSON) */
   outputValue?: unknown
@@ -12,15 +12,6 @@ export interface AssertionContext {
   case: EvalCase
   /** the trial's duration, for `latency` */
   durationMs: number
-  /** the tool calls the target reported for this trial (SPEC §10); absent for a plain string output */
-  toolCalls?: ToolCall[]
-  usage?: Usage
-  /** the result object's `metadata` */
-  metadata?: Record<string, unknown>
-  /** why the model stopped (openai target), for `finish-reason` */
-  finishReason?: string
-  /** time spent in the target for this trial, start-up excluded (SPEC §10) */
-  latencyMs?: number
   /** the trial's trace when tracing is on (SPEC §12): the spans of its trace id, start-time order not assumed */
   trace?: { traceId: string; spans: readonly Span[] }
   /** `target.tools`, the OpenAI tools array: the schemas of is-valid-openai-tools-call */

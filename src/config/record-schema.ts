@@ -75,15 +75,25 @@ export const traceSummarySchema = z.object({
   errorSpans: z.array(z.object({ name: z.string(), message: z.string().optional() })).optional()
 })
 
-/** What a result object adds to a trial and a case (SPEC §10). */
-const agentFields = {
+/**
+ * What an agent reports besides its output, in a result object or through its
+ * trace: one shape for a target's reply, the checks' context, the context code
+ * checks receive and the record.
+ */
+export const agentResultSchema = z.object({
   toolCalls: z.array(toolCallSchema).optional(),
   usage: usageSchema.optional(),
-  /** time spent in the target, start-up excluded (SPEC §10) */
+  /** time spent in the target, start-up excluded */
   latencyMs: amount.optional(),
   /** the result object's `metadata` */
   metadata: z.record(z.string(), z.unknown()).optional(),
-  finishReason: z.string().optional(),
+  /** why the model stopped, for `finish-reason` */
+  finishReason: z.string().optional()
+})
+
+/** What a trial and a case keep of the agent's report. */
+const agentFields = {
+  ...agentResultSchema.shape,
   /** with tracing on: the trace of the trial (of a case: of the trial shown) */
   trace: traceSummarySchema.optional()
 }
@@ -329,6 +339,7 @@ export type PromptfooCase = z.output<typeof promptfooCaseSchema>
 export type CaseRan = z.output<typeof caseRanSchema>
 export type AssertionResult = z.output<typeof assertionResultSchema>
 export type Usage = z.output<typeof usageSchema>
+export type AgentResult = z.output<typeof agentResultSchema>
 export type TraceSummary = z.output<typeof traceSummarySchema>
 export type TrialResult = z.output<typeof trialResultSchema>
 export type TurnResult = z.output<typeof turnResultSchema>

@@ -110,6 +110,9 @@ export const caseSchema = z
 const argv = z.union([z.string().min(1), z.array(z.string()).min(1)])
 
 const TARGET_KINDS = 'command, http, openai, module, provider'
+/** The fields that name a target's kind (`promptfoo` is set by reading a promptfoo config): exactly one is given. */
+const TARGET_KIND_NAMES = ['command', 'http', 'openai', 'module', 'provider', 'promptfoo'] as const
+type TargetKind = (typeof TARGET_KIND_NAMES)[number]
 
 const httpSchema = z
   .object({
@@ -173,7 +176,7 @@ export const targetSchema = z
         message: 'target.input: json is for a command with protocol stdio; jsonl, http, openai and module targets already get messages and conversationId'
       })
     }
-    const kinds = (['command', 'http', 'openai', 'module', 'provider', 'promptfoo'] as const).filter((k) => t[k] !== undefined)
+    const kinds = TARGET_KIND_NAMES.filter((k) => t[k] !== undefined)
     if (kinds.length !== 1) {
       ctx.addIssue({
         code: 'custom',
@@ -356,7 +359,8 @@ export const configSchema = z
       ctx.addIssue({ code: 'custom', message: 'give the cases: `dataset: path/or/glob` or inline `cases: [...]`' })
     }
     // SPEC §12: a server evalgate does not start cannot be told an ephemeral port
-    const server = c.target.http !== undefined ? 'http' : c.target.openai !== undefined ? 'openai' : undefined
+    const kind = TARGET_KIND_NAMES.find((k) => c.target[k] !== undefined)
+    const server = kind === 'http' || kind === 'openai' ? kind : undefined
     if (server && (c.tracing === true || (typeof c.tracing === 'object' && c.tracing.port === undefined))) {
       ctx.addIssue({
         code: 'custom',
@@ -368,6 +372,19 @@ export const configSchema = z
 
 export type ParsedConfig = z.output<typeof configSchema>
 export type TargetConfig = z.output<typeof targetSchema>
+
+/** `target:` whose kind is K: that kind's field is set (the schema allows exactly one). */
+export type TargetOf<K extends TargetKind> = TargetConfig & { [P in K]-?: NonNullable<TargetConfig[P]> }
+
+/** `target:` told apart by its kind, for the code that builds or inspects one. */
+export type TargetVariant = { [K in TargetKind]: { kind: K; config: TargetOf<K> } }[TargetKind]
+
+/** The kind of a validated `target:`. */
+export function targetVariant(config: TargetConfig): TargetVariant {
+  const kind = TARGET_KIND_NAMES.find((k) => config[k] !== undefined)
+  if (kind === undefined) throw new Error(`target needs exactly one of: ${TARGET_KINDS}`)
+  return { kind, config } as TargetVariant
+}
 export type JudgeConfig = z.output<typeof judgeSchema>
 
 /** OpenAI's API: the judge's base URL when neither judge.baseUrl nor OPENAI_BASE_URL says otherwise. */

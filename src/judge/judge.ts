@@ -10,9 +10,9 @@
 import { randomBytes } from 'node:crypto'
 import pLimit from 'p-limit'
 import type { Embedder, Grade, GraderTools, GradeRequest, Judge, JudgeRequest } from '../assertions/types.js'
-import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type Pricing, type TargetConfig } from '../config/schema.js'
+import { DEFAULT_JUDGE_BASE_URL, type JudgeConfig, type Pricing } from '../config/schema.js'
 import { ConfigError, errorMessage, TargetError } from '../errors.js'
-import { createCommandTarget } from '../targets/command.js'
+import { createCommandTarget, helperCommand } from '../targets/command.js'
 import { splitArgv } from '../util/argv.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { EvalCase, JudgeSummary, JudgeVerdict, RunRecord } from '../types.js'
@@ -482,17 +482,7 @@ function commandProvider(config: JudgeConfig, deps: JudgeDeps): Provider {
   // expanded here only to report an unset variable under the judge's name; the command target expands for real
   for (const word of argv) expandVars(word, deps.env, deps.secrets, 'judge.command')
   for (const [name, value] of Object.entries(config.env)) expandVars(value, deps.env, deps.secrets, `judge.env.${name}`)
-  const targetConfig: TargetConfig = {
-    command: argv,
-    protocol: 'stdio',
-    workers: 1,
-    env: config.env,
-    timeoutMs: config.timeoutMs,
-    maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
-    retries: 0,
-    output: 'text',
-    input: 'text'
-  }
+  const targetConfig = helperCommand(argv, config.env, { timeoutMs: config.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES })
   const target = createCommandTarget(targetConfig, { baseDir: deps.baseDir ?? process.cwd(), env: deps.env, secrets: deps.secrets })
   // the model is named as written, before expansion (a `${KEY}` in argv must not end up in the record) and before
   // the trusted copies' temp paths (the reuse key must not change from run to run)

@@ -15,12 +15,12 @@
 import pLimit from 'p-limit'
 import type { SimulatedUserProvider, Simulation } from '../config/case.js'
 import { mayUseJudgeKey, openaiUrl } from '../config/conversation.js'
-import type { ConversationMessage, JudgeConfig, Pricing, TargetConfig } from '../config/schema.js'
+import type { ConversationMessage, JudgeConfig, Pricing } from '../config/schema.js'
 import { errorMessage, TargetError } from '../errors.js'
 import type { HttpOptions, Sleep } from '../llm/http.js'
 import { createProvider, type ChatMessage, type ProviderUsage } from '../providers/index.js'
 import { chatBody, chatComplete, chatCompletionsUrl, isLocalUrl } from '../providers/openai.js'
-import { createCommandTarget } from '../targets/command.js'
+import { createCommandTarget, helperCommand } from '../targets/command.js'
 import { tokenCost } from '../targets/pricing.js'
 import type { Target } from '../targets/types.js'
 import type { EvalCase, JudgeSummary } from '../types.js'
@@ -208,17 +208,7 @@ function said(text: string, usage: ProviderUsage | undefined): Awaited<ReturnTyp
 function commandPlayer(provider: SimulatedUserProvider, deps: SimulatedUserDeps): Player {
   const command = provider.command ?? []
   const argv = typeof command === 'string' ? splitArgv(command, 'simulate.provider.command') : command
-  const config: TargetConfig = {
-    command: argv,
-    protocol: 'stdio',
-    workers: 1,
-    env: provider.env,
-    timeoutMs: provider.timeoutMs,
-    maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES,
-    retries: 0,
-    output: 'text',
-    input: 'text'
-  }
+  const config = helperCommand(argv, provider.env, { timeoutMs: provider.timeoutMs, maxOutputBytes: COMMAND_MAX_OUTPUT_BYTES })
   let target: Target | undefined
   return {
     model: argv.join(' '),

@@ -1,6 +1,5 @@
 /** Builds the agent under test from `target:`: exactly one of command, http, openai, module, provider. */
-import type { TargetConfig } from '../config/schema.js'
-import { ConfigError } from '../errors.js'
+import { targetVariant, type TargetConfig } from '../config/schema.js'
 import { createCommandTarget } from './command.js'
 import { createHttpTarget } from './http.js'
 import { createJsonlTarget } from './jsonl.js'
@@ -12,16 +11,22 @@ import type { Target, TargetContext } from './types.js'
 
 export type { Target, TargetContext, TargetReply, TrialRequest } from './types.js'
 
-export async function createTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
-  if (config.command !== undefined) {
-    return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx)
+export async function createTarget(target: TargetConfig, ctx: TargetContext): Promise<Target> {
+  const { kind, config } = targetVariant(target)
+  switch (kind) {
+    case 'command':
+      return config.protocol === 'jsonl' ? createJsonlTarget(config, ctx) : createCommandTarget(config, ctx)
+    case 'module':
+      return createModuleTarget(config, ctx)
+    case 'http':
+      return createHttpTarget(config.http, ctx, config)
+    case 'openai':
+      return createOpenAITarget(config.openai, ctx, config)
+    case 'provider':
+      return createProviderTarget({ id: config.provider, config: config.config }, ctx, config)
+    case 'promptfoo':
+      return createPromptfooTarget(config, ctx)
   }
-  if (config.module !== undefined) return createModuleTarget(config, ctx)
-  if (config.http !== undefined) return createHttpTarget(config.http, ctx, config)
-  if (config.openai !== undefined) return createOpenAITarget(config.openai, ctx, config)
-  if (config.provider !== undefined) return createProviderTarget({ id: config.provider, config: config.config }, ctx, config)
-  if (config.promptfoo !== undefined) return createPromptfooTarget(config, ctx)
-  throw new ConfigError('target needs exactly one of: command, http, openai, module, provider', undefined, 'target')
 }
 
 /**

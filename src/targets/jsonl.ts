@@ -36,7 +36,7 @@
  */
 import { Timers } from '../util/timers.js'
 import type { ChildProcess } from 'node:child_process'
-import type { TargetConfig } from '../config/schema.js'
+import type { TargetOf } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import {
   abortError,
@@ -49,7 +49,7 @@ import {
   spawnInGroup,
   stderrSuffix,
   type CommandSpec
-} from './command.js'
+} from './process.js'
 import { readResult } from './result.js'
 import { turnFields, type Target, type TargetContext, type TargetReply, type TrialRequest } from './types.js'
 
@@ -74,7 +74,7 @@ interface Pending {
   settle(outcome: { reply: TargetReply } | { error: Error }): void
 }
 
-export function createJsonlTarget(config: TargetConfig, ctx: TargetContext, timing: JsonlTiming = { graceMs: KILL_GRACE_MS }): Target {
+export function createJsonlTarget(config: TargetOf<'command'>, ctx: TargetContext, timing: JsonlTiming = { graceMs: KILL_GRACE_MS }): Target {
   const spec = resolveCommandSpec(config, ctx)
   if (spec.argv.includes('{{input}}')) {
     throw new ConfigError(

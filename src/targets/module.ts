@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path'
 import { agentCaseView } from '../config/case.js'
-import type { TargetConfig } from '../config/schema.js'
+import type { TargetOf } from '../config/schema.js'
 import { ConfigError, TargetError } from '../errors.js'
 import { Sandbox, warmWorker, type PromptfooProviderOptions, type SandboxItem } from '../sandbox/index.js'
 import { exporterEnv } from '../tracing/env.js'
@@ -39,8 +39,7 @@ export function warmModuleTarget(): void {
 }
 
 /** Loads the agent before the run: a module that cannot load is a config error (exit 2), not a failure of every case. */
-export async function createModuleTarget(config: TargetConfig, ctx: TargetContext, promptfoo?: PromptfooProviderOptions): Promise<Target> {
-  if (config.module === undefined) throw new ConfigError('target.module is not set')
+export async function createModuleTarget(config: TargetOf<'module'>, ctx: TargetContext, promptfoo?: PromptfooProviderOptions): Promise<Target> {
   const file = resolve(ctx.baseDir, expandVars(config.module, ctx.env, ctx.secrets, 'target.module'))
   const own = Object.fromEntries(Object.entries(config.env).map(([name, value]) => [name, expandVars(value, ctx.env, ctx.secrets, `target.env.${name}`)]))
   // set before the module is imported: exporters read them when they are built

@@ -9,7 +9,7 @@
  */
 import { transformContext, transformOutput } from '../assertions/javascript.js'
 import type { PromptfooProvider } from '../config/promptfoo/index.js'
-import type { TargetConfig } from '../config/schema.js'
+import type { TargetConfig, TargetOf } from '../config/schema.js'
 import { ConfigError, TargetError, errorMessage } from '../errors.js'
 import { isProviderId } from '../providers/index.js'
 import { splitArgv } from '../util/argv.js'
@@ -21,9 +21,8 @@ import type { Target, TargetContext, TargetReply, TrialRequest } from './types.j
 /** promptfoo strips terminal colour codes from what an `exec:` provider prints */
 const ANSI_ESCAPE = /\x1b(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g
 
-export async function createPromptfooTarget(config: TargetConfig, ctx: TargetContext): Promise<Target> {
-  const providers = config.promptfoo?.providers
-  if (!providers) throw new ConfigError('target.promptfoo is not set')
+export async function createPromptfooTarget(config: TargetOf<'promptfoo'>, ctx: TargetContext): Promise<Target> {
+  const providers = config.promptfoo.providers
   const targets = await Promise.all(providers.map((p, i) => providerTarget(p, config, ctx, `providers[${i}]`)))
   return {
     async call(request: TrialRequest): Promise<TargetReply> {

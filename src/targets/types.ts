@@ -1,5 +1,5 @@
 import type { ConversationMessage } from '../config/schema.js'
-import type { EvalCase, ToolCall, Usage } from '../types.js'
+import type { AgentResult, EvalCase } from '../types.js'
 
 /** One trial's request to the agent under test. */
 export interface TrialRequest {
@@ -21,23 +21,17 @@ export interface TrialRequest {
   traceparent?: string
 }
 
-/** One trial's answer: the output text and, from a result object (SPEC §10), what the agent did on the way. */
-export interface TargetReply {
+/**
+ * One trial's answer: the output text and, from a result object or the trial's trace, what the agent did on
+ * the way. `latencyMs` only when the target measured it itself (a result object's own, a sandbox's call
+ * time: start-up excluded); otherwise the runner times the call.
+ */
+export interface TargetReply extends AgentResult {
   output: string
-  toolCalls?: ToolCall[]
-  usage?: Usage
-  metadata?: Record<string, unknown>
-  finishReason?: string
   /** the maintained price list's name for the model API that answered (`metadata.model` is its model): usage without a cost is priced from it unless `pricing` names the model */
   priceList?: string
   /** the tools the model was offered on this trial (a provider's own `tools`): the schemas of is-valid-openai-tools-call */
   tools?: readonly unknown[]
-  /**
-   * time spent in the target, when the target measured it itself (a result
-   * object's own `latencyMs`, a sandbox's call time): process or worker
-   * start-up excluded; otherwise the runner times the call
-   */
-  latencyMs?: number
 }
 
 /**
