@@ -208,7 +208,7 @@ describe('reading a remote', () => {
     ['git@github.com:acme/bot.git', 'github', 'acme/bot'],
     ['ssh://git@github.com/acme/bot.git', 'github', 'acme/bot'],
     ['ssh://git@ssh.github.com:443/acme/bot.git', 'github', 'acme/bot'],
-    ['https://gitlab.com/acme/bot.git', undefined, 'acme/bot']
+    ['https://gitlab.com/acme/bot.git', 'gitlab', 'acme/bot']
   ])('%s: forge %s, repository %s', (url, forge, repository) => {
     expect(sourceOfRemote(url)).toBe(forge)
     expect(repositoryOfRemote(url)).toBe(repository)

@@ -20,9 +20,10 @@ import { writeJsonAtomic } from '../util/json-writer.js'
 import { SOURCES, sourceOfRemote } from './sources.js'
 
 export const BASELINE_USAGE = `  baseline pull [-c evalgate.yml] [--workflow ${path.posix.basename(WORKFLOW_FILE)}] [--out baseline.json]
-      [--branch NAME] [--repo OWNER/NAME] [--from github] [--artifact-name NAME]
-                          download the default branch's latest baseline record of that workflow,
-                          for a local run --baseline (GitHub: GITHUB_TOKEN, GH_TOKEN or gh auth token)`
+      [--branch NAME] [--repo OWNER/NAME] [--from github|gitlab] [--artifact-name NAME] [--job NAME]
+                          download the default branch's latest baseline record of that workflow
+                          (GitLab: of that job, default evals), for a local run --baseline
+                          (GitHub: GITHUB_TOKEN, GH_TOKEN or gh auth token; GitLab: GITLAB_TOKEN)`
 
 interface Stream {
   write(text: string): unknown
@@ -53,6 +54,7 @@ function parse(args: string[]) {
         repo: { type: 'string' },
         from: { type: 'string' },
         'artifact-name': { type: 'string' },
+        job: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false }
       }
     })
@@ -81,7 +83,9 @@ function sourceIdOf(from: string | undefined, io: BaselineIO, cwd: string): stri
     return from
   }
   const remote = originUrl(cwd, io.env)
-  const detected = sourceOfRemote(remote) ?? (io.env.GITHUB_REPOSITORY || io.env.GITHUB_API_URL ? 'github' : undefined)
+  const detected =
+    sourceOfRemote(remote, io.env) ??
+    (io.env.GITHUB_REPOSITORY || io.env.GITHUB_API_URL ? 'github' : io.env.GITLAB_CI || io.env.CI_SERVER_URL ? 'gitlab' : undefined)
   if (!detected)
     throw new UsageError(
       `baseline pull: which forge? ${remote ? `the remote origin (${remote}) is on none evalgate knows` : `${cwd} has no git remote "origin"`}; say it with --from ${Object.keys(SOURCES).join(' | ')}`
@@ -105,7 +109,6 @@ export async function baselineCommand(args: string[], io: BaselineIO): Promise<n
   if (positionals.length) throw new UsageError(`baseline pull takes no ${positionals.join(' ')}\n\n${BASELINE_USAGE}`)
   const cwd = io.cwd ?? process.cwd()
   const out = path.resolve(cwd, values.out ?? DEFAULT_OUT)
-  const artifactName = await artifactNameOf(values['artifact-name'], values.config, cwd)
   const source = await SOURCES[sourceIdOf(values.from, io, cwd)]!()
   await makeDir(path.dirname(out))
   const tempDir = await mkdtemp(path.join(tmpdir(), 'evalgate-baseline-'))
@@ -115,8 +118,10 @@ export async function baselineCommand(args: string[], io: BaselineIO): Promise<n
       cwd,
       repo: values.repo,
       branch: values.branch,
-      workflow: values.workflow ?? WORKFLOW_FILE,
-      artifactName,
+      workflow: values.workflow,
+      job: values.job,
+      artifactName: () => artifactNameOf(values['artifact-name'], values.config, cwd),
+      artifactNamed: values['artifact-name'] !== undefined,
       tempDir
     })
     for (const notice of pulled.notices) io.stderr.write(`evalgate: notice: ${notice}\n`)

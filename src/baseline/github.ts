@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js'
 import { findBaseline } from '../github/artifacts/baseline.js'
 import { artifactClient } from '../github/artifacts/client.js'
 import { apiMessage, createOctokit, httpStatus, type Octokit } from '../github/context.js'
+import { WORKFLOW_FILE } from '../init/templates.js'
 import { originUrl, outputOf } from '../util/git.js'
 import type { BaselineRequest, BaselineSource, PulledBaseline } from './sources.js'
 
@@ -82,6 +83,9 @@ async function quietly<T>(work: () => Promise<T>): Promise<T> {
 export const githubSource: BaselineSource = {
   id: 'github',
   async pull(request: BaselineRequest): Promise<PulledBaseline> {
+    if (request.job !== undefined)
+      throw new UsageError("baseline pull: --job names a GitLab job; on GitHub the baseline is a workflow's: say it with --workflow FILE")
+    const artifactName = await request.artifactName()
     const repository = repositoryOf(request)
     const [owner, repo] = repository.split('/') as [string, string]
     const token = tokenOf(request)
@@ -95,7 +99,7 @@ export const githubSource: BaselineSource = {
       }
     }
     // a path such as .github/workflows/evalgate.yml names the same workflow as its file name
-    const workflow = path.posix.basename(request.workflow.replaceAll('\\', '/'))
+    const workflow = path.posix.basename((request.workflow ?? WORKFLOW_FILE).replaceAll('\\', '/'))
     await checkWorkflow(octokit, owner, repo, workflow)
     const client = await artifactClient()
     const lookup = await quietly(() =>
@@ -109,7 +113,7 @@ export const githubSource: BaselineSource = {
         tempDir: request.tempDir,
         workflow,
         branch,
-        artifactName: request.artifactName,
+        artifactName,
         // the newest run, as a pull request opened now would be compared with
         baseSha: null,
         currentRunId: null

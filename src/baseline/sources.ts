@@ -2,7 +2,8 @@
  * Where `evalgate baseline pull` gets the default branch's latest baseline
  * record from (SPEC §6): one module per forge, each the same small interface,
  * chosen by `--from` or by the repository's `origin` remote. GitHub is
- * github.ts; a GitLab source is one more module and one more entry in SOURCES.
+ * github.ts, GitLab gitlab.ts; another forge is one more module and one more
+ * entry in SOURCES.
  */
 import type { RunRecord } from '../types.js'
 
@@ -14,10 +15,14 @@ export interface BaselineRequest {
   repo?: string
   /** the branch whose runs are baselines; else the repository's default branch */
   branch?: string
-  /** the workflow (or CI job) that publishes the record */
-  workflow: string
-  /** the artifact the record is published as */
-  artifactName: string
+  /** GitHub: the workflow that publishes the record, when named (--workflow) */
+  workflow?: string
+  /** GitLab: the CI job that publishes the record, when named (--job) */
+  job?: string
+  /** GitHub: the artifact the record is published as (--artifact-name, else from the config), asked only by a source that needs it */
+  artifactName: () => Promise<string>
+  /** whether --artifact-name was given */
+  artifactNamed: boolean
   /** a fresh folder for the download, removed afterwards by the caller */
   tempDir: string
 }
@@ -41,13 +46,25 @@ export interface BaselineSource {
 
 /** Each source, loaded only when used: the GitHub clients are the largest part of the CLI's bundle. */
 export const SOURCES: Record<string, () => Promise<BaselineSource>> = {
-  github: async () => (await import('./github.js')).githubSource
+  github: async () => (await import('./github.js')).githubSource,
+  gitlab: async () => (await import('./gitlab.js')).gitlabSource
 }
 
-/** The source a remote URL points at: its host names the forge (a GitHub Enterprise host is said with --from github). */
-export function sourceOfRemote(url: string | null): string | undefined {
+function hostOf(url: string | null | undefined): string | undefined {
   if (!url) return undefined
-  const host = /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url.trim())?.[1]?.toLowerCase()
+  return /^(?:[a-z+]+:\/\/)?(?:[^@/]+@)?([^/:]+)/i.exec(url.trim())?.[1]?.toLowerCase()
+}
+
+/**
+ * The source a remote URL points at: its host names the forge — github.com;
+ * gitlab.com, a gitlab.* host, or the GitLab server the environment names
+ * (CI_SERVER_URL, GITLAB_HOST). A GitHub Enterprise host is said with --from github.
+ */
+export function sourceOfRemote(url: string | null, env: NodeJS.ProcessEnv = {}): string | undefined {
+  const host = hostOf(url)
+  if (!host) return undefined
   if (host === 'github.com' || host === 'ssh.github.com') return 'github'
+  const named = [env.CI_SERVER_URL, env.GITLAB_HOST].map((u) => hostOf(u?.replace(/^(?![a-z+]+:\/\/)/i, 'https://')))
+  if (host === 'gitlab.com' || host.startsWith('gitlab.') || named.includes(host)) return 'gitlab'
   return undefined
 }

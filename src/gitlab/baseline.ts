@@ -76,6 +76,12 @@ async function tagShadowsBranch(client: GitLabClient, project: string, branch: s
   return response?.status === 200
 }
 
+/** A project's default branch, as GitLab names it; a GitLabError when the project cannot be read, null when it has none (an empty project). */
+export async function projectDefaultBranch(client: GitLabClient, projectId: string): Promise<string | null> {
+  const project = await client.json<{ default_branch?: string | null }>('GET', `/projects/${projectSegment(projectId)}`)
+  return project.default_branch || null
+}
+
 export async function findGitLabBaseline(client: GitLabClient, query: GitLabBaselineQuery): Promise<GitLabBaseline> {
   const notices: string[] = []
   const project = projectSegment(query.projectId)

@@ -30,8 +30,8 @@ import { datasetSharer } from '../run/share.js'
 import type { RunRecord } from '../types.js'
 import { redact } from '../util/env.js'
 import { writeJsonAtomic } from '../util/json-writer.js'
-import { RECORD_FILE } from './baseline.js'
-import { GitLabClient, projectSegment, type GitLabClientOptions } from './client.js'
+import { projectDefaultBranch, RECORD_FILE } from './baseline.js'
+import { GitLabClient, type GitLabClientOptions } from './client.js'
 import { readGitLabContext, type GitLabContext } from './context.js'
 import { gitLabHost } from './host.js'
 import { upsertNote } from './notes.js'
@@ -127,8 +127,8 @@ async function baseConfig(
 async function defaultBranchOf(ctx: GitLabContext, client: GitLabClient | null, projectId: string, notices: string[]): Promise<string | null> {
   if (client && (projectId !== ctx.projectId || !ctx.defaultBranch)) {
     try {
-      const project = await client.json<{ default_branch?: string | null }>('GET', `/projects/${projectSegment(projectId)}`)
-      if (project.default_branch) return project.default_branch
+      const branch = await projectDefaultBranch(client, projectId)
+      if (branch) return branch
     } catch (err) {
       if (ctx.defaultBranch)
         notices.push(`cannot ask project ${projectId} for its default branch (${errorMessage(err)}): taking CI_DEFAULT_BRANCH, ${ctx.defaultBranch}`)
